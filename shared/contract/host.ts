@@ -1,0 +1,28 @@
+// Host-level methods: status and liveness.
+import { Type } from '@sinclair/typebox';
+import { method } from './define';
+import { NoticeSchema } from '../notices';
+
+const Empty = Type.Object({}, { additionalProperties: false });
+
+export const StatusSchema = Type.Object({
+  dataDir: Type.String(),
+  settingsVersion: Type.Integer(),
+  mode: Type.Union([Type.Literal('desktop'), Type.Literal('browser'), Type.Literal('cli')]),
+  counts: Type.Object({
+    extensions: Type.Integer(),
+    tools: Type.Integer(),
+    members: Type.Integer(),
+  }),
+  notices: Type.Array(NoticeSchema),
+});
+
+export const hostMethods = {
+  'host.status': method('Where the data lives, the settings version and what is loaded.', Empty, StatusSchema),
+  'host.ping': method('Liveness check; returns the host time.', Empty, Type.Object({ now: Type.Number() })),
+  'notices.dismiss': method(
+    'Dismiss one notice by id.',
+    Type.Object({ id: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+    Type.Object({ dismissed: Type.Boolean() }),
+  ),
+};

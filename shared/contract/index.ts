@@ -1,0 +1,31 @@
+// The whole host contract: every method once, with input and output schemas and derived types.
+import type { Static } from '@sinclair/typebox';
+import { hostMethods } from './host';
+import { settingsMethods } from './settings';
+
+export const contract = {
+  ...hostMethods,
+  ...settingsMethods,
+};
+
+export type Contract = typeof contract;
+export type MethodName = keyof Contract;
+export type MethodInput<M extends MethodName> = Static<Contract[M]['input']>;
+export type MethodOutput<M extends MethodName> = Static<Contract[M]['output']>;
+
+/** Who is calling: the transport the call came through. */
+export interface CallContext {
+  origin: 'ipc' | 'ws' | 'cli' | 'test';
+}
+
+/** One handler per method: a missing or mistyped handler is a compile error. */
+export type Handlers = {
+  [M in MethodName]: (input: MethodInput<M>, ctx: CallContext) => Promise<MethodOutput<M>> | MethodOutput<M>;
+};
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(contract, name);
+}
+
+export { method } from './define';
+export type { MethodSpec } from './define';

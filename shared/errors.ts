@@ -1,0 +1,71 @@
+// The one error shape that crosses every boundary, and its stable codes.
+
+export const ERROR_CODES = [
+  // contract / transport
+  'UNKNOWN_METHOD',
+  'INVALID_INPUT',
+  'INPUT_TOO_LARGE',
+  'UNAUTHORIZED',
+  'INTERNAL',
+  'HOST_SHUTDOWN',
+  'NOT_FOUND',
+  'CONFLICT',
+  // data dir and settings
+  'DATA_DIR_MISSING',
+  'DATA_DIR_NOT_DIRECTORY',
+  'DATA_DIR_READ_ONLY',
+  'SETTINGS_INVALID',
+  'SETTINGS_WRITE_FAILED',
+  // tools and extensions
+  'INVALID_TOOL_NAME',
+  'INVALID_SCHEMA',
+  'INVALID_ARGUMENTS',
+  'INVALID_ARGUMENTS_JSON',
+  'INVALID_MANIFEST',
+  'UNKNOWN_TOOL',
+  'TOOL_UNAVAILABLE',
+  'TOOL_TIMEOUT',
+  'TOOL_ERROR',
+  'TOO_MANY_TOOLS',
+  'RESULT_TOO_LARGE',
+  'INVALID_RESULT',
+  'WORKER_CRASHED',
+  'WORKER_UNRESPONSIVE',
+  'PERMISSION_DENIED',
+  'CANCELLED',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface HostError {
+  code: ErrorCode | (string & {});
+  message: string;
+  hint?: string;
+  /** JSON-pointer-like path of the offending field, e.g. `/members/0/chance`. */
+  path?: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: HostError };
+
+/** Thrown inside the core to return a structured error; the dispatcher turns it into data. */
+export class HostFailure extends Error {
+  readonly error: HostError;
+  constructor(error: HostError) {
+    super(error.message);
+    this.name = 'HostFailure';
+    this.error = error;
+  }
+}
+
+export function fail(code: ErrorCode, message: string, extra: { hint?: string; path?: string } = {}): never {
+  throw new HostFailure({ code, message, ...extra });
+}
+
+export function isHostError(value: unknown): value is HostError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as HostError).code === 'string' &&
+    typeof (value as HostError).message === 'string'
+  );
+}
