@@ -1,0 +1,24 @@
+// The seam between the tool registry and whatever executes a tool (a worker, a builtin, an MCP server).
+import type { HostError } from '../../shared/errors';
+import type { CouncilMemberContext, LlmMessageDTO } from '../../shared/types/spindle';
+
+export interface ExecuteRequest {
+  /** Bare tool name as registered. */
+  toolName: string;
+  /** Already validated and sanitized; host-supplied fields (context, __deadlineMs) included. */
+  args: Record<string, unknown>;
+  requestId: string;
+  councilMember?: CouncilMemberContext;
+  contextMessages?: LlmMessageDTO[];
+  /** Absolute epoch ms after which the executor must give up with TOOL_TIMEOUT. */
+  deadline: number;
+  /** Aborted when the caller cancels; the executor cancels the work and resolves CANCELLED. */
+  signal: AbortSignal;
+}
+
+/** Raw value as the tool returned it (string or JSON-able), or a structured error. */
+export type ExecuteResult = { ok: true; value: unknown } | { ok: false; error: HostError };
+
+export interface ToolExecutor {
+  execute(request: ExecuteRequest): Promise<ExecuteResult>;
+}

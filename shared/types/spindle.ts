@@ -1,0 +1,71 @@
+// DTOs named in the Spindle seed (000) and the seeds that extend it, with the seeds' field names.
+
+export type JsonSchema = Record<string, unknown>;
+
+/** What an extension passes to spindle.registerTool (seed 000 plus the optional fields of seeds 001–003). */
+export interface ToolRegistrationDTO {
+  name: string;
+  display_name: string;
+  description: string;
+  parameters: JsonSchema;
+  council_eligible?: boolean;
+  inline_available?: boolean;
+  /** Absent means 'write', as the orchestrator treats unknown tools. */
+  mode?: 'read' | 'write';
+  requires_approval?: boolean;
+  read_path_param?: string | string[];
+  write_path_param?: string | string[];
+  output_schema?: JsonSchema;
+  cache?: { ttl_ms: number; max_entries: number };
+  has_simulate?: boolean;
+}
+
+export interface LlmMessageDTO {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+  name?: string;
+}
+
+export interface CouncilMemberContext {
+  memberId: string;
+  itemId: string;
+  packId: string;
+  packName: string;
+  name: string;
+  role: string;
+  chance: number;
+  avatarUrl: string | null;
+  definition: string;
+  personality: string;
+  behavior: string;
+  genderIdentity: 0 | 1 | 2 | 3;
+}
+
+/** What the worker's TOOL_INVOCATION handler receives. */
+export interface ToolInvocationPayloadDTO {
+  toolName: string;
+  args: Record<string, unknown>;
+  requestId: string;
+  councilMember?: CouncilMemberContext;
+  contextMessages?: LlmMessageDTO[];
+}
+
+export interface SidecarConfig {
+  connectionProfileId: string;
+  model: string;
+  temperature: number;
+  topP: number;
+  maxTokens: number;
+}
+
+export type ExtensionPermission = 'tools' | 'generation';
+export const EXTENSION_PERMISSIONS: readonly ExtensionPermission[] = ['tools', 'generation'];
+
+export interface ExtensionManifest {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  main: string;
+  permissions: ExtensionPermission[];
+}
