@@ -1,0 +1,31 @@
+// The shape of a CLI command: its words, flags, what it calls on the host and how it prints for people.
+import type { Host } from '../../core/host';
+import type { MethodInput, MethodName, MethodOutput } from '../../../shared/contract';
+import { HostFailure } from '../../../shared/errors';
+
+export type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+export interface CliContext {
+  host: Host;
+  flags: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  /** Writes progress for people (stderr), never mixed into --json output. */
+  progress(line: string): void;
+}
+
+export interface CliCommand {
+  words: string[];
+  usage: string;
+  summary: string;
+  flags?: FlagSpec;
+  run(ctx: CliContext): Promise<unknown>;
+  /** Human output; defaults to pretty JSON. */
+  format?(value: unknown): string;
+}
+
+/** Calls the host through the same dispatcher every door uses; a structured error becomes a failure. */
+export async function callHost<M extends MethodName>(host: Host, method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+  const result = await host.api.call(method, input, { origin: 'cli' });
+  if (!result.ok) throw new HostFailure(result.error);
+  return result.value as MethodOutput<M>;
+}

@@ -1,0 +1,85 @@
+// Parses argv, runs one command against a Node host, prints one result; exit code 0 on success, 1 on error.
+import { parseArgs } from 'node:util';
+import { HostFailure, type HostError } from '../../../shared/errors';
+import { silentLogger, type Logger } from '../../core/ports';
+import { createNodeHost } from '../node-host';
+import type { CliCommand } from './command';
+import { commands as allCommands } from './index';
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const GLOBAL_FLAGS = { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } as const;
+
+function findCommand(words: string[], commands: CliCommand[]): CliCommand | undefined {
+  return [...commands]
+    .sort((a, b) => b.words.length - a.words.length)
+    .find((c) => c.words.every((w, i) => words[i] === w));
+}
+
+function helpText(commands: CliCommand[]): string {
+  const width = Math.max(...commands.map((c) => c.usage.length));
+  return [
+    'Usage: npm run cli -- <command> [--data-dir DIR] [--json]',
+    '',
+    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIo, options: { log?: Logger; commands?: CliCommand[] } = {}): Promise<number> {
+  const commands = options.commands ?? allCommands;
+  const json = argv.includes('--json');
+  const report = (error: HostError): number => {
+    if (json) io.out(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.path ? { path: error.path } : {}), ...(error.hint ? { hint: error.hint } : {}) } }));
+    else io.err(`Error ${error.code}: ${error.message}${error.hint ? `\nHint: ${error.hint}` : ''}`);
+    return 1;
+  };
+
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const command = findCommand(words, commands);
+  if (!command) {
+    if (argv.includes('--help') || argv.length === 0) {
+      io.out(helpText(commands));
+      return argv.length === 0 ? 1 : 0;
+    }
+    return report({ code: 'UNKNOWN_METHOD', message: `Unknown command "${words.join(' ')}". Run with --help to list commands.` });
+  }
+
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...GLOBAL_FLAGS, ...(command.flags ?? {}) }, allowPositionals: true, strict: true });
+  } catch (err) {
+    return report({ code: 'INVALID_INPUT', message: `${(err as Error).message}\nUsage: ${command.usage}` });
+  }
+  if (parsed.values.help) {
+    io.out(`Usage: npm run cli -- ${command.usage}\n${command.summary}`);
+    return 0;
+  }
+
+  let host;
+  try {
+    host = await createNodeHost({ dataDir: parsed.values['data-dir'] as string | undefined, mode: 'cli', log: options.log ?? silentLogger });
+  } catch (err) {
+    if (err instanceof HostFailure) return report(err.error);
+    throw err;
+  }
+  try {
+    const value = await command.run({
+      host,
+      flags: parsed.values as Record<string, string | boolean | string[] | undefined>,
+      positionals: parsed.positionals.slice(command.words.length),
+      progress: (line) => {
+        if (!json) io.err(line);
+      },
+    });
+    io.out(json ? JSON.stringify(value) : command.format ? command.format(value) : JSON.stringify(value, null, 2));
+    return 0;
+  } catch (err) {
+    if (err instanceof HostFailure) return report(err.error);
+    return report({ code: 'INTERNAL', message: (err as Error).message });
+  } finally {
+    await host.dispose();
+  }
+}

@@ -1,0 +1,40 @@
+// `npm run headless`: browser mode — serve the renderer and the contract on 127.0.0.1 and print the URL.
+import { HostFailure } from '../../shared/errors';
+import { consoleLogger } from '../core/ports';
+import { parseHeadlessArgs } from './args';
+import { ensureRendererBuilt, RENDERER_DIR } from './build-renderer';
+import { createNodeHost } from './node-host';
+import { openInBrowser } from './open-browser';
+import { startHeadlessServer } from './server';
+
+async function main(): Promise<void> {
+  const args = parseHeadlessArgs(process.argv.slice(2));
+  const host = await createNodeHost({ dataDir: args.dataDir, mode: 'browser' });
+  ensureRendererBuilt((line) => console.log(line));
+  const server = await startHeadlessServer({ host, rendererDir: RENDERER_DIR, port: args.port, log: consoleLogger });
+  const status = await host.api.call('host.status', {}, { origin: 'cli' });
+  const dataDir = status.ok ? (status.value as { dataDir: string }).dataDir : '?';
+  console.log(`Council Workbench (browser mode) is ready: ${server.url}`);
+  console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
+  if (args.open) openInBrowser(server.url);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await host.dispose();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  if (err instanceof HostFailure) {
+    console.error(`Error ${err.error.code}: ${err.error.message}${err.error.hint ? `\n${err.error.hint}` : ''}`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

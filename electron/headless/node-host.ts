@@ -1,0 +1,14 @@
+// Builds the core for plain Node (browser mode, CLI, tests): conf-backed settings, console logging.
+import { resolveDataDir } from '../core/data-dir';
+import { createHost, type Host } from '../core/host';
+import { consoleLogger, type Logger } from '../core/ports';
+import { confBackend } from '../core/settings/conf-backend';
+
+export async function createNodeHost(options: {
+  dataDir?: string;
+  mode: 'browser' | 'cli';
+  log?: Logger;
+}): Promise<Host> {
+  const dataDir = resolveDataDir(options.dataDir);
+  return createHost({ dataDir, mode: options.mode, settingsBackend: confBackend, log: options.log ?? consoleLogger });
+}

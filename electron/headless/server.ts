@@ -1,0 +1,137 @@
+// Browser mode: the built renderer and the host contract over WebSocket, on 127.0.0.1 only, behind a per-start token.
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { contentSecurityPolicy } from '../../shared/csp';
+import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
+import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
+import type { Host } from '../core/host';
+import type { Logger } from '../core/ports';
+import { serveStatic } from './static-files';
+
+/** Frames above this close the socket; between 1 MB and this, the dispatcher answers INPUT_TOO_LARGE. */
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+const BIND_ADDRESS = '127.0.0.1';
+
+export interface HeadlessServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+/** Host and Origin must name this server exactly: that is what defeats DNS rebinding. */
+export function allowedHosts(port: number): Set<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+}
+
+/** A browser page's Origin must be exactly our own http origin (no path, no credentials). */
+export function isOwnOrigin(origin: string, hosts: Set<string>): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  return parsed.protocol === 'http:' && hosts.has(parsed.host) && parsed.origin === origin;
+}
+
+function send(socket: WebSocket, message: ServerMessage): void {
+  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+}
+
+export async function startHeadlessServer(options: {
+  host: Host;
+  rendererDir: string;
+  port?: number;
+  log: Logger;
+  token?: string;
+}): Promise<HeadlessServer> {
+  const token = options.token ?? crypto.randomBytes(24).toString('hex');
+  let port = 0;
+  const securityHeaders = () => ({
+    'Content-Security-Policy': contentSecurityPolicy({ connectSrc: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'X-Frame-Options': 'DENY',
+  });
+
+  const server = http.createServer((req, res) => {
+    if (!allowedHosts(port).has(req.headers.host ?? '')) {
+      res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Misdirected request');
+      return;
+    }
+    serveStatic(options.rendererDir, req, res, securityHeaders());
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const clients = new Set<WebSocket>();
+
+  server.on('upgrade', (req, socket, head) => {
+    const refuse = (status: number, reason: string) => {
+      options.log.warn(`headless: refused a WebSocket (${reason})`);
+      socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    const hosts = allowedHosts(port);
+    if (!hosts.has(req.headers.host ?? '')) return refuse(421, 'Misdirected Request');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !isOwnOrigin(origin, hosts)) return refuse(403, 'Forbidden');
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== WS_PATH) return refuse(404, 'Not Found');
+    if (!safeEqual(url.searchParams.get(TOKEN_PARAM) ?? '', token)) return refuse(401, 'Unauthorized');
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
+  });
+
+  wss.on('connection', (ws: WebSocket) => {
+    clients.add(ws);
+    ws.on('close', () => clients.delete(ws));
+    ws.on('error', () => clients.delete(ws));
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
+      let message: ClientMessage;
+      try {
+        message = JSON.parse(isBinary ? '' : data.toString()) as ClientMessage;
+      } catch {
+        send(ws, { kind: 'error', error: { code: 'INVALID_INPUT', message: 'Message is not JSON.' } });
+        return;
+      }
+      if (message?.kind !== 'invoke' || typeof message.id !== 'number') {
+        send(ws, { kind: 'error', error: { code: 'INVALID_INPUT', message: 'Expected {kind:"invoke", id, method, input}.' } });
+        return;
+      }
+      void options.host.api.call(message.method, message.input, { origin: 'ws' }, bytes).then((result) => {
+        send(ws, { kind: 'result', id: message.id, result });
+      });
+    });
+  });
+
+  const unsubscribe = options.host.onEvent((event) => {
+    for (const client of clients) send(client, { kind: 'event', event });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, BIND_ADDRESS, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    token,
+    url: `http://127.0.0.1:${port}/#${TOKEN_PARAM}=${token}`,
+    async close() {
+      unsubscribe();
+      for (const client of clients) client.terminate();
+      wss.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

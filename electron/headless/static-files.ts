@@ -1,0 +1,47 @@
+// Serves the built renderer from one folder: no path escapes, fixed content types, CSP on every response.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.json': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+export function resolveStaticPath(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath.split('?')[0] ?? '/');
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
+  const resolved = path.resolve(root, relative);
+  if (resolved !== root && !resolved.startsWith(root + path.sep)) return null;
+  return resolved;
+}
+
+export function serveStatic(root: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, headers).end();
+    return;
+  }
+  const file = resolveStaticPath(root, req.url ?? '/');
+  if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
+    return;
+  }
+  const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+  res.writeHead(200, { ...headers, 'Content-Type': type, 'Cache-Control': 'no-cache' });
+  if (req.method === 'HEAD') res.end();
+  else fs.createReadStream(file).pipe(res);
+}

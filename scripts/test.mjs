@@ -1,0 +1,58 @@
+// `npm test`: typecheck, lint, unit + renderer tests, build, security gate, browser e2e — then one summary line.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-test-reports-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedStages = [];
+
+function stage(name, command, args, env = {}) {
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  console.log(`--- ${name}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (!ok) failedStages.push(name);
+  return ok;
+}
+
+function countVitest(file) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function countPlaywright(file) {
+  if (!fs.existsSync(file)) return;
+  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+  totals.failed += stats?.unexpected ?? 0;
+  totals.skipped += stats?.skipped ?? 0;
+}
+
+stage('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+stage('lint', bin('eslint'), ['--max-warnings', '0', '.']);
+const vitestJson = path.join(reports, 'vitest.json');
+stage('unit and renderer tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+countVitest(vitestJson);
+const built = stage('build', bin('electron-vite'), ['build']);
+stage('security gate', process.execPath, [path.join(root, 'scripts', 'electronegativity.mjs')]);
+if (built) {
+  const playwrightJson = path.join(reports, 'playwright.json');
+  stage('e2e (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+  countPlaywright(playwrightJson);
+} else {
+  failedStages.push('e2e (Chromium) not run: the build failed');
+}
+
+console.log(`\nStages failed: ${failedStages.length ? failedStages.join('; ') : 'none'}`);
+console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+fs.rmSync(reports, { recursive: true, force: true });
+process.exit(failedStages.length || totals.failed ? 1 : 0);

@@ -1,0 +1,3 @@
+// The host ⇄ worker protocol: message types, limits and the parser for worker input.
+export * from './limits';
+export * from './worker-messages';

@@ -1,0 +1,182 @@
+// Host ⇄ extension-worker messages, shaped after the Spindle seed, and the parser the host uses on worker input.
+import type { HostError } from '../errors';
+import type {
+  ExtensionManifest,
+  ExtensionPermission,
+  ToolInvocationPayloadDTO,
+  ToolRegistrationDTO,
+} from '../types/spindle';
+import { MAX_LOG_MESSAGE_CHARS, MAX_ERROR_TEXT_CHARS } from './limits';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** The structured error a tool handler can throw (orchestrator seed: `Object.assign(new Error(m), { code, hint })`). */
+export interface WorkerToolError {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+// ---- worker → host ----
+
+export interface ReadyMessage {
+  type: 'ready';
+}
+export interface RegisterToolMessage {
+  type: 'register_tool';
+  /** As the extension passed it; the host's registry validates it. */
+  tool: ToolRegistrationDTO;
+}
+export interface UnregisterToolMessage {
+  type: 'unregister_tool';
+  name: string;
+}
+export type ToolInvocationResultMessage =
+  | { type: 'tool_invocation_result'; requestId: string; ok: true; value: unknown }
+  | { type: 'tool_invocation_result'; requestId: string; ok: false; error: WorkerToolError };
+export interface LogMessage {
+  type: 'log';
+  level: LogLevel;
+  message: string;
+}
+/** The answer to `ping`; a blocked event loop cannot send it. */
+export interface HeartbeatMessage {
+  type: 'heartbeat';
+  seq?: number;
+}
+
+export type WorkerToHostMessage =
+  | ReadyMessage
+  | RegisterToolMessage
+  | UnregisterToolMessage
+  | ToolInvocationResultMessage
+  | LogMessage
+  | HeartbeatMessage;
+
+// ---- host → worker ----
+
+export interface InitMessage {
+  type: 'init';
+  manifest: ExtensionManifest;
+  granted: ExtensionPermission[];
+  /** Absolute folder of the installed extension; `manifest.main` is relative to it. */
+  extensionPath: string;
+  /** Absolute folder the extension may write to (created by the host), exposed as `spindle.dataDir`. */
+  dataPath: string;
+}
+export interface ToolInvocationMessage {
+  type: 'tool_invocation';
+  payload: ToolInvocationPayloadDTO;
+}
+/** Dry run of a write tool (orchestrator seed's `simulate`); answered with `tool_invocation_result`. */
+export interface ToolSimulationMessage {
+  type: 'tool_simulation';
+  payload: ToolInvocationPayloadDTO;
+}
+export type CancelReason = 'timeout' | 'cancelled' | 'permission_revoked' | 'shutdown';
+export interface CancelMessage {
+  type: 'cancel';
+  requestId: string;
+  reason: CancelReason;
+}
+export interface PermissionDeniedMessage {
+  type: 'permission_denied';
+  permission: ExtensionPermission;
+  operation: string;
+}
+export interface PermissionsChangedMessage {
+  type: 'permissions_changed';
+  granted: ExtensionPermission[];
+}
+/** A host-side failure of something the worker asked for, e.g. a registration the registry refused. */
+export interface HostErrorMessage {
+  type: 'error';
+  operation: string;
+  error: HostError;
+}
+export interface PingMessage {
+  type: 'ping';
+  seq: number;
+}
+export interface ShutdownMessage {
+  type: 'shutdown';
+}
+
+export type HostToWorkerMessage =
+  | InitMessage
+  | ToolInvocationMessage
+  | ToolSimulationMessage
+  | CancelMessage
+  | PermissionDeniedMessage
+  | PermissionsChangedMessage
+  | HostErrorMessage
+  | PingMessage
+  | ShutdownMessage;
+
+// ---- parsing untrusted worker input ----
+
+/** Codes an extension may use for its own errors: upper snake case, like the host's. */
+export const WORKER_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+/**
+ * Normalises whatever an extension threw into `{ code, message, hint }`. Codes that are not upper
+ * snake case become TOOL_ERROR; texts are clipped.
+ */
+export function toWorkerToolError(thrown: unknown, fallbackCode = 'TOOL_ERROR'): WorkerToolError {
+  const record = isRecord(thrown) || thrown instanceof Error ? (thrown as Record<string, unknown>) : undefined;
+  const rawMessage = record && typeof record.message === 'string' ? record.message : String(thrown);
+  const code = record && typeof record.code === 'string' && WORKER_ERROR_CODE.test(record.code) ? record.code : fallbackCode;
+  const error: WorkerToolError = { code, message: clip(rawMessage || 'The tool failed.', MAX_ERROR_TEXT_CHARS) };
+  if (record && typeof record.hint === 'string' && record.hint !== '') error.hint = clip(record.hint, MAX_ERROR_TEXT_CHARS);
+  return error;
+}
+
+export type ParsedWorkerMessage = { ok: true; message: WorkerToHostMessage } | { ok: false; reason: string };
+
+/** Checks one message from a worker. The worker runs extension code, so nothing about it is trusted. */
+export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
+  if (!isRecord(raw) || typeof raw.type !== 'string') return { ok: false, reason: 'not an object with a type' };
+  const type = raw.type;
+  switch (type) {
+    case 'ready':
+      return { ok: true, message: { type } };
+    case 'heartbeat':
+      return { ok: true, message: typeof raw.seq === 'number' ? { type, seq: raw.seq } : { type } };
+    case 'register_tool':
+      if (!isRecord(raw.tool)) return { ok: false, reason: 'register_tool without a tool object' };
+      // Shape beyond "an object" is the registry's job; it reports field paths.
+      return { ok: true, message: { type, tool: raw.tool as unknown as ToolRegistrationDTO } };
+    case 'unregister_tool':
+      if (typeof raw.name !== 'string' || raw.name.length > 256) return { ok: false, reason: 'unregister_tool without a name' };
+      return { ok: true, message: { type, name: raw.name } };
+    case 'log': {
+      const level = LOG_LEVELS.includes(raw.level as LogLevel) ? (raw.level as LogLevel) : 'info';
+      const text = typeof raw.message === 'string' ? raw.message : String(raw.message);
+      return { ok: true, message: { type, level, message: clip(text, MAX_LOG_MESSAGE_CHARS) } };
+    }
+    case 'tool_invocation_result': {
+      if (typeof raw.requestId !== 'string' || !REQUEST_ID.test(raw.requestId)) {
+        return { ok: false, reason: 'tool_invocation_result without a valid requestId' };
+      }
+      if (raw.ok === true) {
+        return { ok: true, message: { type, requestId: raw.requestId, ok: true, value: raw.value === undefined ? null : raw.value } };
+      }
+      if (raw.ok === false) {
+        return { ok: true, message: { type, requestId: raw.requestId, ok: false, error: toWorkerToolError(raw.error) } };
+      }
+      return { ok: false, reason: 'tool_invocation_result without ok: true|false' };
+    }
+    default:
+      return { ok: false, reason: `unknown message type "${clip(type, 40)}"` };
+  }
+}

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_INPUT_BYTES } from '../../../shared/limits';
+import { testHost } from '../../helpers/node-host';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+describe('contract dispatcher', () => {
+  it('answers a known method', async () => {
+    const host = await testHost();
+    const result = await host.api.call('host.ping', {}, { origin: 'test' });
+    expect(result).toMatchObject({ ok: true, value: { now: expect.any(Number) } });
+  });
+
+  it('rejects an unknown method with a code and keeps serving', async () => {
+    const host = await testHost();
+    expect(await host.api.call('host.selfDestruct', {}, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
+    expect(await host.api.call('__proto__', {}, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
+    expect((await host.api.call('host.ping', {}, { origin: 'test' })).ok).toBe(true);
+  });
+
+  it('rejects a wrong input type naming the field', async () => {
+    const host = await testHost();
+    const result = await host.api.call('notices.dismiss', { id: 42 }, { origin: 'test' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/id' } });
+    const missing = await host.api.call('notices.dismiss', {}, { origin: 'test' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/id' } });
+    const extra = await host.api.call('host.status', { sneaky: true }, { origin: 'test' });
+    expect(extra).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/sneaky' } });
+  });
+
+  it('rejects an input over 1 MB and keeps serving', async () => {
+    const host = await testHost();
+    const big = { patch: { blob: 'x'.repeat(MAX_INPUT_BYTES + 1) } };
+    expect(await host.api.call('settings.update', big, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+    expect((await host.api.call('settings.get', {}, { origin: 'test' })).ok).toBe(true);
+  });
+
+  it('validates settings updates against the settings schema', async () => {
+    const host = await testHost();
+    const bad = await host.api.call('settings.update', { patch: { ui: { theme: 'neon' } } }, { origin: 'test' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'SETTINGS_INVALID', path: '/ui/theme' } });
+    const good = await host.api.call('settings.update', { patch: { ui: { theme: 'dark' } } }, { origin: 'test' });
+    expect(good).toMatchObject({ ok: true, value: { ui: { theme: 'dark' } } });
+  });
+
+  it('emits settings.changed to listeners', async () => {
+    const host = await testHost();
+    const seen: string[] = [];
+    host.onEvent((e) => seen.push(e.type));
+    await host.api.call('settings.update', { patch: { ui: { theme: 'light' } } }, { origin: 'test' });
+    expect(seen).toContain('settings.changed');
+  });
+});

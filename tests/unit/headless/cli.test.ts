@@ -1,0 +1,48 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/headless/cli/run-cli';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+const exec = promisify(execFile);
+afterEach(cleanupTempDirs);
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('cli', () => {
+  it('status --json prints one JSON document with the data dir and counts', async () => {
+    const dir = tempDir();
+    const { code, out } = await cli(['status', '--data-dir', dir, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ dataDir: dir, settingsVersion: 1, counts: { extensions: expect.any(Number), tools: expect.any(Number), members: 0 } });
+  });
+
+  it('errors exit non-zero with {error:{code,message}} in --json mode', async () => {
+    const missing = path.join(tempDir(), 'nope');
+    const { code, out } = await cli(['status', '--data-dir', missing, '--json']);
+    expect(code).toBe(1);
+    expect(JSON.parse(out)).toMatchObject({ error: { code: 'DATA_DIR_MISSING', message: expect.stringContaining(missing) } });
+    expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  it('an unknown command or flag is a clear error', async () => {
+    expect(JSON.parse((await cli(['frobnicate', '--json'])).out)).toMatchObject({ error: { code: 'UNKNOWN_METHOD' } });
+    const dir = tempDir();
+    const flag = await cli(['status', '--data-dir', dir, '--json', '--bogus']);
+    expect(flag.code).toBe(1);
+    expect(JSON.parse(flag.out)).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('--bogus') } });
+  });
+
+  it('runs as `npm run cli` with nothing but JSON on stdout', async () => {
+    const dir = tempDir();
+    const { stdout } = await exec('npm', ['run', 'cli', '--', 'status', '--data-dir', dir, '--json'], { cwd: process.cwd() });
+    expect(JSON.parse(stdout)).toMatchObject({ dataDir: dir, mode: 'cli' });
+  });
+});
