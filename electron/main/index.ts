@@ -1,0 +1,98 @@
+// Desktop entry point: single instance, --data-dir, the host, the app:// page and an orderly quit.
+import path from 'node:path';
+import { app, BrowserWindow, dialog, session } from 'electron';
+import { createHost, type Host } from '../core/host';
+import { resolveDataDir } from '../core/data-dir';
+import { consoleLogger } from '../core/ports';
+import { HostFailure } from '../../shared/errors';
+import { APP_ENTRY_URL } from './app-origin';
+import { parseMainArgs } from './args';
+import { electronStoreBackend } from './electron-store-backend';
+import { registerIpc } from './ipc';
+import { handleAppProtocol, registerAppScheme } from './protocol';
+import { createMainWindow, denyAllPermissions, hardenWebContents } from './window';
+
+// Both must happen before 'ready'.
+registerAppScheme();
+app.enableSandbox();
+
+/** Shows why the app cannot run and exits non-zero (before ready on Linux the text goes to stderr). */
+function exitWithError(title: string, err: unknown): void {
+  const message =
+    err instanceof HostFailure
+      ? [err.error.message, err.error.hint].filter(Boolean).join('\n')
+      : err instanceof Error
+        ? err.message
+        : String(err);
+  dialog.showErrorBox(title, message);
+  app.exit(1);
+}
+
+function startupDataDir(): string | undefined {
+  try {
+    const dir = resolveDataDir(parseMainArgs(process.argv).dataDir);
+    // Chromium's own storage and the single-instance lock live with the data: one instance per folder.
+    app.setPath('userData', dir);
+    return dir;
+  } catch (err) {
+    exitWithError('Council Workbench cannot start', err);
+    return undefined;
+  }
+}
+
+function run(dataDir: string): void {
+  let host: Host | undefined;
+  let disposeIpc: (() => void) | undefined;
+  let mainWindow: BrowserWindow | undefined;
+  let quitting = false;
+
+  const openWindow = () => {
+    const win = createMainWindow(path.join(app.getAppPath(), 'out', 'preload', 'index.cjs'));
+    mainWindow = win;
+    win.on('closed', () => {
+      if (mainWindow === win) mainWindow = undefined;
+    });
+    void win.loadURL(APP_ENTRY_URL);
+  };
+
+  const start = async () => {
+    denyAllPermissions(session.defaultSession);
+    handleAppProtocol(path.join(app.getAppPath(), 'out', 'renderer'));
+    host = await createHost({ dataDir, mode: 'desktop', settingsBackend: electronStoreBackend, log: consoleLogger });
+    disposeIpc = registerIpc(host, () => BrowserWindow.getAllWindows());
+    openWindow();
+  };
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (host && BrowserWindow.getAllWindows().length === 0) openWindow();
+  });
+  app.on('will-quit', (event) => {
+    if (quitting || !host) return;
+    quitting = true;
+    event.preventDefault();
+    disposeIpc?.();
+    host
+      .dispose()
+      .catch((err: unknown) => consoleLogger.error('host dispose failed', err))
+      .finally(() => app.quit());
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => exitWithError('Council Workbench failed to start', err));
+}
+
+const dataDir = startupDataDir();
+if (dataDir !== undefined) {
+  if (app.requestSingleInstanceLock()) run(dataDir);
+  else app.quit();
+}

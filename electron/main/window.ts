@@ -1,0 +1,58 @@
+// The main window and the lock-down applied to every web contents and to the session.
+import { BrowserWindow, type Session, type WebContents } from 'electron';
+import { isAllowedNavigation } from './navigation';
+
+/** Creates the one app window. webPreferences are spelled out, never spread, so they can be checked. */
+export function createMainWindow(preloadPath: string): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Council Workbench',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      spellcheck: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  return win;
+}
+
+/** For every web contents the app creates: no navigation off app://council, no windows, no webviews. */
+export function hardenWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => {
+    if (!isAllowedNavigation(event.url)) event.preventDefault();
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (!isAllowedNavigation(event.url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => {
+    if (!isAllowedNavigation(event.url)) event.preventDefault();
+  });
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-attach-webview', (event) => {
+    event.preventDefault();
+  });
+}
+
+/** The app asks for no browser permissions, so every request and check is refused. */
+export function denyAllPermissions(ses: Session): void {
+  ses.setPermissionRequestHandler((_webContents, _permission, callback) => {
+    callback(false);
+  });
+  ses.setPermissionCheckHandler(() => false);
+  ses.setDevicePermissionHandler(() => false);
+}
