@@ -1,0 +1,334 @@
+// Browser-mode transport: the contract over one WebSocket, with request ids, timeouts and bounded reconnects.
+import type { MethodName } from '../../../shared/contract';
+import type { Result } from '../../../shared/errors';
+import type { HostEvent, HostEventListener } from '../../../shared/events';
+import type { ClientMessage, ServerMessage } from '../../../shared/ws-protocol';
+import type { ConnectionInfo, ConnectionListener, HostConnection } from './connection';
+import { connectionLost, describeThrown, failure, notConnected, timedOut, unauthorized } from './errors';
+
+/** The slice of the WebSocket API this client uses, so tests can hand in a fake. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface WsTransportOptions {
+  /** Full ws:// URL including the token, or null when there is no token at all. */
+  url: string | null;
+  createSocket?: (url: string) => SocketLike;
+  timers?: Timers;
+  /** In [0, 1); spreads reconnects out. */
+  random?: () => number;
+  callTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
+  /**
+   * Asked when a socket closes without ever opening: is the host itself reachable (over plain HTTP)?
+   * Browsers hide the HTTP status of a refused upgrade, so "reachable but refused" is how a wrong or
+   * stale token (the host was restarted) shows up. Without a probe every failure counts as network.
+   */
+  probe?: () => Promise<boolean>;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 10_000, maxAttempts: 20 };
+
+/**
+ * Close codes the host uses (or may use) to say "your token is not accepted": 1008 policy violation
+ * and the 4000-range application codes 4001/4003/4401/4403.
+ */
+const AUTH_CLOSE_CODES = new Set([1008, 4001, 4003, 4401, 4403]);
+const SOCKET_OPEN = 1;
+const REFUSED_DETAIL =
+  'The host is running but refused this window: the access token is missing, wrong, or from an earlier run of the host.';
+
+interface Pending {
+  method: string;
+  message: string;
+  sent: boolean;
+  timer: unknown;
+  resolve(result: Result<unknown>): void;
+}
+
+const defaultTimers: Timers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+function parseServerMessage(data: unknown): ServerMessage | null {
+  if (typeof data !== 'string') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const kind = (value as { kind?: unknown }).kind;
+  if (kind === 'result' && typeof (value as { id?: unknown }).id === 'number') return value as ServerMessage;
+  if (kind === 'event' && typeof (value as { event?: { type?: unknown } }).event?.type === 'string') return value as ServerMessage;
+  if (kind === 'error') return value as ServerMessage;
+  return null;
+}
+
+export function createWsTransport(options: WsTransportOptions): HostConnection {
+  const timers = options.timers ?? defaultTimers;
+  const random = options.random ?? Math.random;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+
+  const eventListeners = new Set<HostEventListener>();
+  const infoListeners = new Set<ConnectionListener>();
+  const pending = new Map<number, Pending>();
+  let nextId = 0;
+  let socket: SocketLike | null = null;
+  let retryTimer: unknown = null;
+  let connectTimer: unknown = null;
+  let authRejected = false;
+  let disposed = false;
+  /** Bumped on every open(); a probe answer for an older attempt is ignored. */
+  let generation = 0;
+  let info: ConnectionInfo = { state: 'connecting', transport: 'websocket', attempt: 0, willRetry: false };
+
+  const setInfo = (next: Partial<ConnectionInfo>) => {
+    info = { ...info, ...next };
+    if (!('detail' in next)) delete info.detail;
+    const snapshot = info;
+    for (const listener of infoListeners) {
+      try {
+        listener(snapshot);
+      } catch (err) {
+        console.error('connection listener failed', err);
+      }
+    }
+  };
+
+  const settle = (id: number, result: Result<unknown>) => {
+    const entry = pending.get(id);
+    if (!entry) return;
+    pending.delete(id);
+    timers.clearTimeout(entry.timer);
+    entry.resolve(result);
+  };
+
+  const failAllPending = () => {
+    for (const [id, entry] of [...pending]) settle(id, entry.sent ? connectionLost(entry.method) : notConnected(entry.method));
+  };
+
+  const emit = (event: HostEvent) => {
+    for (const listener of eventListeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        console.error('host event listener failed', err);
+      }
+    }
+  };
+
+  const flush = () => {
+    if (!socket || socket.readyState !== SOCKET_OPEN) return;
+    for (const [id, entry] of pending) {
+      if (entry.sent) continue;
+      try {
+        socket.send(entry.message);
+        entry.sent = true;
+      } catch (err) {
+        settle(id, notConnected(entry.method, describeThrown(err)));
+      }
+    }
+  };
+
+  const clearConnectTimer = () => {
+    if (connectTimer !== null) timers.clearTimeout(connectTimer);
+    connectTimer = null;
+  };
+
+  const refuse = (detail: string) => {
+    failAllPending();
+    setInfo({ state: 'unauthorized', willRetry: false, detail });
+  };
+
+  const scheduleRetry = (detail: string) => {
+    failAllPending();
+    const attempt = info.attempt + 1;
+    if (attempt > backoff.maxAttempts) {
+      setInfo({ state: 'disconnected', attempt, willRetry: false, detail });
+      return;
+    }
+    const exp = Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1));
+    const delay = Math.round(exp * (0.5 + random() * 0.5));
+    setInfo({ state: 'disconnected', attempt, willRetry: true, detail });
+    retryTimer = timers.setTimeout(() => {
+      retryTimer = null;
+      open();
+    }, delay);
+  };
+
+  const handleClose = (code: number, reason: string, opened: boolean) => {
+    clearConnectTimer();
+    socket = null;
+    failAllPending();
+    if (disposed) return;
+    if (authRejected || AUTH_CLOSE_CODES.has(code)) {
+      refuse(reason || REFUSED_DETAIL);
+      return;
+    }
+    const detail = reason || (opened ? 'The connection to the host closed.' : 'Could not reach the host.');
+    if (!opened && options.probe) {
+      const gen = generation;
+      options
+        .probe()
+        .catch(() => false)
+        .then((reachable) => {
+          if (disposed || gen !== generation || socket) return;
+          if (reachable) refuse(REFUSED_DETAIL);
+          else scheduleRetry(detail);
+        });
+      return;
+    }
+    scheduleRetry(detail);
+  };
+
+  const open = () => {
+    if (disposed || socket) return;
+    generation += 1;
+    authRejected = false;
+    if (options.url === null) {
+      setInfo({ state: 'unauthorized', willRetry: false, detail: 'This address has no access token.' });
+      return;
+    }
+    setInfo({ state: 'connecting', willRetry: false });
+    let current: SocketLike;
+    try {
+      current = createSocket(options.url);
+    } catch (err) {
+      scheduleRetry(describeThrown(err));
+      return;
+    }
+    socket = current;
+    let opened = false;
+    connectTimer = timers.setTimeout(() => {
+      connectTimer = null;
+      if (socket !== current) return;
+      detach(current);
+      try {
+        current.close();
+      } catch {
+        // Already closing.
+      }
+      handleClose(0, 'The host did not accept the connection in time.', false);
+    }, connectTimeoutMs);
+
+    current.onopen = () => {
+      if (socket !== current) return;
+      opened = true;
+      clearConnectTimer();
+      setInfo({ state: 'connected', attempt: 0, willRetry: false });
+      flush();
+    };
+    current.onmessage = (event) => {
+      if (socket !== current) return;
+      const message = parseServerMessage(event.data);
+      if (!message) return;
+      if (message.kind === 'result') settle(message.id, message.result);
+      else if (message.kind === 'event') emit(message.event);
+      else if (message.error?.code === 'UNAUTHORIZED') authRejected = true;
+      else console.warn('host reported a transport error', message.error);
+    };
+    current.onclose = (event) => {
+      if (socket !== current) return;
+      detach(current);
+      handleClose(event.code, event.reason, opened);
+    };
+    // Every error is followed by a close event, which does the work.
+    current.onerror = () => undefined;
+  };
+
+  const detach = (s: SocketLike) => {
+    s.onopen = null;
+    s.onmessage = null;
+    s.onclose = null;
+    s.onerror = null;
+  };
+
+  const invoke = ((method: MethodName, input: unknown) => {
+    if (disposed) return Promise.resolve(notConnected(method, 'This window is closing.'));
+    if (info.state === 'unauthorized') return Promise.resolve(unauthorized(method));
+    if (info.state === 'disconnected') return Promise.resolve(notConnected(method));
+    const id = ++nextId;
+    let message: string;
+    try {
+      message = JSON.stringify({ kind: 'invoke', id, method, input } satisfies ClientMessage);
+    } catch (err) {
+      return Promise.resolve(failure({ code: 'INVALID_INPUT', message: `Input for ${method} cannot be sent: ${describeThrown(err)}` }));
+    }
+    return new Promise<Result<unknown>>((resolve) => {
+      const timer = timers.setTimeout(() => settle(id, timedOut(method, callTimeoutMs)), callTimeoutMs);
+      pending.set(id, { method, message, sent: false, timer, resolve });
+      flush();
+    });
+  }) as HostConnection['invoke'];
+
+  const connection: HostConnection = {
+    transport: 'websocket',
+    invoke,
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    getInfo: () => info,
+    onInfo(listener) {
+      infoListeners.add(listener);
+      return () => infoListeners.delete(listener);
+    },
+    reconnect() {
+      if (disposed || socket) return;
+      if (retryTimer !== null) timers.clearTimeout(retryTimer);
+      retryTimer = null;
+      setInfo({ attempt: 0 });
+      open();
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      if (retryTimer !== null) timers.clearTimeout(retryTimer);
+      clearConnectTimer();
+      const current = socket;
+      socket = null;
+      if (current) {
+        detach(current);
+        try {
+          current.close(1000, 'window closing');
+        } catch {
+          // Already closed.
+        }
+      }
+      for (const [id, entry] of [...pending]) settle(id, notConnected(entry.method, 'This window is closing.'));
+      eventListeners.clear();
+      infoListeners.clear();
+    },
+  };
+
+  open();
+  return connection;
+}
+
+/** ws(s)://<host>/ws?token=… for the page's own origin, or null without a token. */
+export function hostSocketUrl(location: Pick<Location, 'protocol' | 'host'>, path: string, param: string, token: string | null): string | null {
+  if (!token) return null;
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${path}?${param}=${encodeURIComponent(token)}`;
+}

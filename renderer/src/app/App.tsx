@@ -1,0 +1,69 @@
+// The shell: skip link, sidebar navigation, the shown section with notices above it, and the status bar.
+import { useEffect, type MouseEvent } from 'react';
+import { Icon } from '../components/Icon';
+import { PANELS } from '../features';
+import { selectSection, selectSectionSelected, selectTheme } from '../stores/selectors';
+import { useAppStore } from './context';
+import { Nav } from './Nav';
+import { NoticesArea } from './NoticesArea';
+import { sectionById } from './sections';
+import { StatusBar } from './StatusBar';
+import { ThemeSwitch } from './ThemeSwitch';
+import { useSectionShortcuts } from './use-section-shortcuts';
+
+function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
+  // Focus the main region without putting #main in the address bar.
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
+export function App() {
+  const section = useAppStore(selectSection);
+  const select = useAppStore(selectSectionSelected);
+  const theme = useAppStore(selectTheme);
+  const spec = sectionById(section);
+  const Panel = PANELS[section];
+
+  useSectionShortcuts(select);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main" onClick={skipToMain}>
+        Skip to content
+      </a>
+      <div className="shell">
+        <aside className="sidebar">
+          <div className="brand">
+            <span className="brand__mark">
+              <Icon name="logo" />
+            </span>
+            <span className="brand__name">Council Workbench</span>
+          </div>
+          <Nav />
+          <div className="sidebar__footer">
+            <ThemeSwitch />
+          </div>
+        </aside>
+        <main id="main" className="main" tabIndex={-1} aria-labelledby="section-title">
+          <header className="main__header">
+            <div className="main__title-row">
+              <Icon name={spec.id} className="main__icon" />
+              <h1 id="section-title" className="main__title">
+                {spec.label}
+              </h1>
+            </div>
+            <p className="main__summary">{spec.summary}</p>
+          </header>
+          <NoticesArea />
+          <div className="main__body" data-testid={`panel-${spec.id}`}>
+            <Panel />
+          </div>
+        </main>
+        <StatusBar />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+// The empty state every section shows until it has data: what will appear here, and what to do.
+import type { ReactNode } from 'react';
+import { Icon, type IconName } from './Icon';
+
+export function EmptyState(props: { icon: IconName; title: string; body: string; steps: string[]; children?: ReactNode }) {
+  return (
+    <div className="empty-state" data-testid="empty-state">
+      <div className="empty-state__icon">
+        <Icon name={props.icon} />
+      </div>
+      <h2 className="empty-state__title">{props.title}</h2>
+      <p className="empty-state__body">{props.body}</p>
+      {props.steps.length > 0 && (
+        <ol className="empty-state__steps">
+          {props.steps.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      )}
+      {props.children}
+    </div>
+  );
+}

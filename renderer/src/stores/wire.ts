@@ -1,0 +1,56 @@
+// Wires the store to the host outside React: connection state, host events, and a resync on every (re)connect.
+import type { HostEvent } from '../../../shared/events';
+import type { HostConnection } from '../api/connection';
+import type { AppState, AppStore } from './app-store';
+
+/** Applies one host event to the mirror. Unknown event types (from a newer host) are ignored. */
+export function applyHostEvent(state: AppState, event: HostEvent): void {
+  switch (event.type) {
+    case 'settings.changed':
+      state.settingsLoaded(event.settings);
+      return;
+    case 'notice.added':
+      state.noticeAdded(event.notice);
+      return;
+    case 'notice.dismissed':
+      state.noticeRemoved(event.id);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * Reads the host's truth after a (re)connect: whatever events were missed while disconnected are
+ * covered by the snapshot. Results and events travel in order on one channel, so an event that
+ * arrives after a snapshot is newer than it and applying in arrival order is correct.
+ */
+export async function resync(store: AppStore, host: HostConnection): Promise<void> {
+  const [status, settings] = await Promise.all([host.invoke('host.status', {}), host.invoke('settings.get', {})]);
+  const state = store.getState();
+  if (status.ok) {
+    const { notices, ...rest } = status.value;
+    state.hostStatusLoaded(rest);
+    state.noticesReplaced(notices);
+  } else if (status.error.code !== 'HOST_SHUTDOWN') {
+    state.errorReported('Could not read the host status', status.error);
+  }
+  if (settings.ok) state.settingsLoaded(settings.value);
+  else if (settings.error.code !== 'HOST_SHUTDOWN') state.errorReported('Could not read settings', settings.error);
+}
+
+export function wireHost(store: AppStore, host: HostConnection): () => void {
+  const offEvents = host.onEvent((event) => applyHostEvent(store.getState(), event));
+  const offInfo = host.onInfo((info) => {
+    const wasConnected = store.getState().connection.state === 'connected';
+    store.getState().connectionChanged(info);
+    if (info.state === 'connected' && !wasConnected) void resync(store, host);
+  });
+  const info = host.getInfo();
+  store.getState().connectionChanged(info);
+  if (info.state === 'connected') void resync(store, host);
+  return () => {
+    offEvents();
+    offInfo();
+  };
+}

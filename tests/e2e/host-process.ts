@@ -1,0 +1,87 @@
+// Starts the headless host as a child process for e2e tests and stops it again (its whole process group).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
+const READY = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([0-9a-f]+)/;
+
+export interface RunningHost {
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function assertRendererBuilt(): void {
+  if (!fs.existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) {
+    throw new Error('out/renderer is missing: run `npx electron-vite build` (or `npm test`, which builds first).');
+  }
+}
+
+export async function startHost(dataDir: string, timeoutMs = 30_000): Promise<RunningHost> {
+  const child: ChildProcess = spawn(TSX, ['electron/headless/main.ts', '--port', '0', '--data-dir', dataDir, '--no-open'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group, so stop() reaches tsx's node child too, and nothing else.
+    detached: process.platform !== 'win32',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => (output += chunk));
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        if (child.pid && process.platform !== 'win32') process.kill(-child.pid, sig);
+        else child.kill(sig);
+      } catch {
+        // Already gone.
+      }
+    };
+    signal('SIGTERM');
+    const timer = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000));
+    if ((await Promise.race([exited, timer])) === 'timeout') {
+      signal('SIGKILL');
+      await exited;
+    }
+  };
+
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`headless host did not print its URL within ${timeoutMs} ms. Output:\n${output}`));
+    }, timeoutMs);
+    child.stdout?.on('data', (chunk: string) => {
+      output += chunk;
+      const found = output.match(READY);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.once('exit', (code, sig) => {
+      clearTimeout(timer);
+      reject(new Error(`headless host exited (${code ?? sig}) before it was ready. Output:\n${output}`));
+    });
+  }).catch(async (err: unknown) => {
+    await stop();
+    throw err;
+  });
+
+  return {
+    url: match[0],
+    origin: match[1]!,
+    token: match[2]!,
+    dataDir,
+    output: () => output,
+    stop,
+  };
+}

@@ -1,0 +1,110 @@
+// @vitest-environment happy-dom
+// The shell: all six sections, navigation by mouse and keyboard, the skip link, and Ctrl/Cmd+digit shortcuts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SECTIONS } from '../../renderer/src/app/sections';
+import { byTestId, cleanup, FakeHost, key, navButton, renderShell, settle } from './harness';
+
+afterEach(cleanup);
+
+function current(container: HTMLElement): string | null | undefined {
+  return container.querySelector('nav [aria-current="page"] .nav__label')?.textContent;
+}
+
+function heading(container: HTMLElement): string | null | undefined {
+  return container.querySelector('main h1')?.textContent;
+}
+
+describe('shell', () => {
+  it('lists the six sections in a labelled nav, Council first', async () => {
+    const { container } = await renderShell(new FakeHost());
+    const nav = container.querySelector('nav[aria-label="Sections"]');
+    expect(nav).not.toBeNull();
+    const labels = [...nav!.querySelectorAll('button .nav__label')].map((el) => el.textContent);
+    expect(labels).toEqual(['Council', 'Tools', 'Extensions', 'Sidecar', 'Connections', 'Workbench']);
+    expect(current(container)).toBe('Council');
+    expect(nav!.querySelectorAll('[aria-current="page"]')).toHaveLength(1);
+    // Real, focusable buttons.
+    for (const button of nav!.querySelectorAll('button')) {
+      expect(button.getAttribute('type')).toBe('button');
+      expect(button.tabIndex).toBe(0);
+    }
+  });
+
+  it('shows each section with its own empty state when its nav button is clicked', async () => {
+    const { container } = await renderShell(new FakeHost());
+    for (const spec of SECTIONS) {
+      await settle(() => navButton(container, spec.label).click());
+      expect(current(container)).toBe(spec.label);
+      expect(heading(container)).toBe(spec.label);
+      const panel = byTestId(container, `panel-${spec.id}`);
+      expect(panel.querySelector('.empty-state__title')?.textContent).toBe(spec.empty.title);
+      expect(panel.querySelector('.empty-state__body')?.textContent).toBe(spec.empty.body);
+      expect([...panel.querySelectorAll('.empty-state__steps li')].map((li) => li.textContent)).toEqual(spec.empty.steps);
+    }
+  });
+
+  it('says what appears in Tools and what to do about it', async () => {
+    const { container } = await renderShell(new FakeHost());
+    await settle(() => navButton(container, 'Tools').click());
+    const text = byTestId(container, 'panel-tools').textContent ?? '';
+    expect(text).toContain('Tools registered by extensions, built-ins and MCP servers appear here');
+    expect(text).toContain('Enable an extension in Extensions');
+  });
+
+  it('moves focus with the arrow keys, Home and End, wrapping around', async () => {
+    const { container } = await renderShell(new FakeHost());
+    const council = navButton(container, 'Council');
+    council.focus();
+    expect(document.activeElement).toBe(council);
+
+    await settle(() => void key(document.activeElement!, { key: 'ArrowDown' }));
+    expect(document.activeElement).toBe(navButton(container, 'Tools'));
+    await settle(() => void key(document.activeElement!, { key: 'ArrowDown' }));
+    expect(document.activeElement).toBe(navButton(container, 'Extensions'));
+    await settle(() => void key(document.activeElement!, { key: 'End' }));
+    expect(document.activeElement).toBe(navButton(container, 'Workbench'));
+    await settle(() => void key(document.activeElement!, { key: 'ArrowDown' }));
+    expect(document.activeElement).toBe(council);
+    await settle(() => void key(document.activeElement!, { key: 'ArrowUp' }));
+    expect(document.activeElement).toBe(navButton(container, 'Workbench'));
+    await settle(() => void key(document.activeElement!, { key: 'Home' }));
+    expect(document.activeElement).toBe(council);
+
+    // Moving focus does not change the section; activating does.
+    await settle(() => void key(document.activeElement!, { key: 'ArrowDown' }));
+    expect(current(container)).toBe('Council');
+    await settle(() => (document.activeElement as HTMLButtonElement).click());
+    expect(current(container)).toBe('Tools');
+    expect(heading(container)).toBe('Tools');
+  });
+
+  it('jumps to a section with Ctrl+digit or Cmd+digit, and leaves other chords alone', async () => {
+    const { container } = await renderShell(new FakeHost());
+    let event!: KeyboardEvent;
+    await settle(() => void (event = key(document.body, { key: '3', code: 'Digit3', ctrlKey: true })));
+    expect(event.defaultPrevented).toBe(true);
+    expect(heading(container)).toBe('Extensions');
+
+    await settle(() => void key(document.body, { key: '6', code: 'Digit6', metaKey: true }));
+    expect(heading(container)).toBe('Workbench');
+
+    // Layouts where digits need Shift still report the physical key in `code`.
+    await settle(() => void key(document.body, { key: '&', code: 'Digit1', ctrlKey: true }));
+    expect(heading(container)).toBe('Council');
+
+    await settle(() => void key(document.body, { key: '2', code: 'Digit2' }));
+    await settle(() => void key(document.body, { key: '2', code: 'Digit2', ctrlKey: true, shiftKey: true }));
+    await settle(() => void key(document.body, { key: '9', code: 'Digit9', ctrlKey: true }));
+    expect(heading(container)).toBe('Council');
+  });
+
+  it('has a skip link first in the page that focuses the main region', async () => {
+    const { container } = await renderShell(new FakeHost());
+    const first = container.querySelector('a, button, input');
+    expect(first?.textContent).toBe('Skip to content');
+    await settle(() => (first as HTMLAnchorElement).click());
+    const main = container.querySelector('main');
+    expect(main?.id).toBe('main');
+    expect(document.activeElement).toBe(main);
+  });
+});
