@@ -1,0 +1,109 @@
+// Compiles a tool's JSON Schema once, with one Ajv instance per source so `$id`s never clash across sources.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Result } from '../../../shared/errors';
+import type { JsonSchema } from '../../../shared/types/spindle';
+import { DEFAULT_REGISTRY_LIMITS } from './limits';
+import { err, ok } from './result';
+import { enableLinearRegexFallback } from './safe-regex-engine';
+import { guardSchema, type SchemaGuardLimits } from './schema-guards';
+
+// Before any Ajv instance exists, so every pattern regex is compiled with the fallback in force.
+enableLinearRegexFallback();
+
+export interface CompiledSchema {
+  /** Ajv's private copy; release() needs the same object to drop Ajv's cache entry. */
+  readonly schema: JsonSchema;
+  readonly validate: ValidateFunction;
+}
+
+export interface CompileOptions {
+  /** DTO path used in messages, e.g. `/parameters`. */
+  where: string;
+  /** Tool inputs must be `type: 'object'` (MCP § Tools, provider function-calling APIs). */
+  requireObjectRoot: boolean;
+}
+
+export class SchemaCompiler {
+  private readonly ajv: Ajv;
+  private readonly limits: SchemaGuardLimits;
+
+  constructor(limits: SchemaGuardLimits = DEFAULT_REGISTRY_LIMITS) {
+    this.limits = limits;
+    this.ajv = new Ajv({
+      strict: false,
+      allErrors: false,
+      // Without the `u` flag V8 may fall back to its linear engine; with it, it never does.
+      unicodeRegExp: false,
+      // Compiled tool schemas are not added by $id, so re-registering a tool with the same $id works.
+      addUsedSchema: false,
+      // No loadSchema: a `$ref` Ajv cannot resolve locally is a compile error, never a fetch.
+      logger: false,
+    });
+  }
+
+  compile(schema: unknown, options: CompileOptions): Result<CompiledSchema> {
+    const { where } = options;
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      return err('INVALID_SCHEMA', `${where} must be a JSON Schema object, got ${describeKind(schema)}`, {
+        path: where,
+        hint: 'Pass an object like { "type": "object", "properties": { ... } }.',
+      });
+    }
+    const guarded = guardSchema(schema, where, this.limits);
+    if (guarded) return { ok: false, error: guarded };
+
+    // A JSON round trip gives Ajv a private copy the source can no longer mutate; `__proto__` keys
+    // survive as plain own properties (JSON.parse defines, it never assigns through the prototype).
+    const copy = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+
+    let metaValid: boolean;
+    try {
+      metaValid = this.ajv.validateSchema(copy) as boolean;
+    } catch (error) {
+      return err('INVALID_SCHEMA', `${where} is not a usable JSON Schema: ${errorText(error)}`, {
+        path: where,
+        hint: 'Remove "$schema" or use draft-07 keywords.',
+      });
+    }
+    if (!metaValid) {
+      const first = this.ajv.errors?.[0];
+      const path = `${where}${first?.instancePath ?? ''}`;
+      return err('INVALID_SCHEMA', `${path} ${describeMetaError(first)}`, { path });
+    }
+    if (options.requireObjectRoot && copy.type !== 'object') {
+      return err('INVALID_SCHEMA', `${where}/type must be "object"`, {
+        path: `${where}/type`,
+        hint: 'Tool inputs are always an object of named arguments; use { "type": "object", "properties": {} } for none.',
+      });
+    }
+    try {
+      return ok({ schema: copy, validate: this.ajv.compile(copy) });
+    } catch (error) {
+      this.ajv.removeSchema(copy);
+      return err('INVALID_SCHEMA', `${where} does not compile: ${errorText(error)}`, { path: where });
+    }
+  }
+
+  /** Drops Ajv's cached compilation; call when a tool is replaced or unregistered. */
+  release(compiled: CompiledSchema): void {
+    this.ajv.removeSchema(compiled.schema);
+  }
+}
+
+function describeMetaError(error: ErrorObject | undefined): string {
+  if (!error) return 'is not a valid JSON Schema';
+  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+  const suffix = Array.isArray(allowed) ? `: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  return `${error.message ?? 'is invalid'}${suffix} (${error.keyword})`;
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}

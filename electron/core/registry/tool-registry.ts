@@ -1,0 +1,481 @@
+// The tool registry: which source registered which tool, how callers find it, and the one guarded path to invoke it.
+//
+// Everything a tool receives passes through invoke(): lookup, availability, argument sanitizing and
+// schema validation (the executor never sees invalid args), host-supplied fields, a deadline
+// backstop, and result normalization. Executors (worker host, builtins, MCP client) sit behind the
+// ToolExecutor seam and are trusted only to eventually answer — and not even that.
+import { randomUUID } from 'node:crypto';
+import { HostFailure, isHostError, type HostError, type Result } from '../../../shared/errors';
+import type { CouncilMemberContext, LlmMessageDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
+import { describeAjvError } from '../contract/validators';
+import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
+import { SchemaCompiler, type CompiledSchema } from './compile-schema';
+import { definitionHash } from './definition-hash';
+import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
+import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
+import { normalizeResult } from './normalize-result';
+import type { RegistryEvent, RegistryEventListener } from './registry-events';
+import { err, ok } from './result';
+import { sanitizeArguments } from './sanitize-args';
+import { systemTimers, type Timers } from './timers';
+import { validateRegistration } from './validate-registration';
+
+export interface ToolSourceRef {
+  kind: ToolSource;
+  id: string;
+}
+
+export interface ToolRegistryDeps {
+  clock?: Clock;
+  timers?: Timers;
+  log?: Logger;
+  limits?: Partial<RegistryLimits>;
+  newRequestId?: () => string;
+}
+
+export interface InvokeOptions {
+  /** From the council timeout setting; becomes the executor's deadline and args.__deadlineMs. */
+  timeoutMs: number;
+  councilMember?: CouncilMemberContext;
+  contextMessages?: LlmMessageDTO[];
+  /** Flattened chat context; delivered as args.context (seed 000, council invocations). */
+  context?: string;
+  signal?: AbortSignal;
+  requestId?: string;
+}
+
+export interface ToolFilter {
+  sourceId?: string;
+  extensionId?: string;
+  source?: ToolSource;
+  status?: ToolStatus;
+  councilEligible?: boolean;
+  inlineAvailable?: boolean;
+}
+
+interface ToolRecord {
+  /** Status is not stored here; it is the source's and is filled in by infoOf(). */
+  info: Omit<ToolInfo, 'status'>;
+  registration: ToolRegistrationDTO;
+  parameters: CompiledSchema;
+  outputSchema: CompiledSchema | null;
+  executor: ToolExecutor;
+  sourceId: string;
+}
+
+interface SourceState {
+  kind: ToolSource;
+  /** One Ajv per source: `$id`s and Ajv's caches never mix between extensions. */
+  compiler: SchemaCompiler;
+  tools: Map<string, ToolRecord>;
+}
+
+const SOURCE_KINDS: readonly ToolSource[] = ['extension', 'builtin', 'mcp'];
+const EXECUTOR_ERROR_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export class ToolRegistry {
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly log: Logger;
+  private readonly limits: RegistryLimits;
+  private readonly newRequestId: () => string;
+  private readonly tools = new Map<string, ToolRecord>();
+  private readonly sources = new Map<string, SourceState>();
+  private readonly statuses = new Map<string, ToolStatus>();
+  private readonly aliases = new AliasTable();
+  private readonly listeners = new Set<RegistryEventListener>();
+  private readonly inflight = new Set<(error: HostError) => void>();
+
+  constructor(deps: ToolRegistryDeps = {}) {
+    this.clock = deps.clock ?? systemClock;
+    this.timers = deps.timers ?? systemTimers;
+    this.log = deps.log ?? silentLogger;
+    this.limits = { ...DEFAULT_REGISTRY_LIMITS, ...deps.limits };
+    this.newRequestId = deps.newRequestId ?? randomUUID;
+  }
+
+  /** Registers or replaces `source.id:dto.name`. On any error nothing changes. */
+  register(source: ToolSourceRef, dto: unknown, executor: ToolExecutor): Result<ToolInfo> {
+    if (!SOURCE_KINDS.includes(source?.kind) || typeof source.id !== 'string' || !SOURCE_ID.test(source.id)) {
+      return err('INVALID_INPUT', 'Tool source must be { kind: extension|builtin|mcp, id: [A-Za-z0-9._-], 1–64 chars }', {
+        path: '/source',
+      });
+    }
+    if (typeof executor?.execute !== 'function') {
+      return err('INVALID_INPUT', 'Tool executor must implement execute()', { path: '/executor' });
+    }
+    const existingSource = this.sources.get(source.id);
+    if (existingSource && existingSource.kind !== source.kind) {
+      return err('CONFLICT', `Source "${source.id}" is already registered as ${existingSource.kind}`, { path: '/source' });
+    }
+    // A registration flood should not cost a schema compile per rejected tool.
+    const peekName = typeof dto === 'object' && dto !== null ? (dto as { name?: unknown }).name : undefined;
+    if (this.isFull(existingSource, peekName)) return this.tooMany(source.id);
+
+    const compiler = existingSource?.compiler ?? new SchemaCompiler(this.limits);
+    const validated = validateRegistration(dto, {
+      nameRule: source.kind === 'mcp' ? 'mcp' : 'bare',
+      compiler,
+      limits: this.limits,
+    });
+    if (!validated.ok) {
+      // Log the code and path only: the offending content may be huge or hostile.
+      this.log.warn('tool registration rejected', { sourceId: source.id, code: validated.error.code, path: validated.error.path });
+      return validated;
+    }
+    const { registration, parameters, outputSchema } = validated.value;
+    const releaseNew = () => {
+      compiler.release(parameters);
+      if (outputSchema) compiler.release(outputSchema);
+    };
+
+    const qualified = qualifiedName(source.id, registration.name);
+    const previous = this.tools.get(qualified);
+    if (!previous && this.isFull(existingSource, registration.name)) {
+      releaseNew();
+      return this.tooMany(source.id);
+    }
+    const alias = previous?.info.alias ?? deriveAlias(qualified);
+    if (!previous && !this.aliases.claim(alias, qualified)) {
+      // Only reachable through a 48-bit hash collision between two hashed aliases.
+      releaseNew();
+      return err('CONFLICT', `Provider alias for "${qualified}" collides with another tool`, { path: '/name' });
+    }
+
+    const state: SourceState = existingSource ?? { kind: source.kind, compiler, tools: new Map() };
+    this.sources.set(source.id, state);
+    const record: ToolRecord = {
+      info: {
+        qualifiedName: qualified,
+        alias,
+        name: registration.name,
+        displayName: registration.display_name,
+        description: registration.description,
+        parameters: registration.parameters,
+        mode: registration.mode ?? 'write',
+        councilEligible: registration.council_eligible ?? false,
+        inlineAvailable: registration.inline_available ?? false,
+        hasSimulate: registration.has_simulate ?? false,
+        requiresApproval: registration.requires_approval ?? false,
+        source: source.kind,
+        extensionId: source.kind === 'extension' ? source.id : null,
+        definitionHash: definitionHash(registration),
+      },
+      registration,
+      parameters,
+      outputSchema,
+      executor,
+      sourceId: source.id,
+    };
+    state.tools.set(registration.name, record);
+    this.tools.set(qualified, record);
+    const info = this.infoOf(record);
+    if (previous) {
+      this.releaseSchemas(state, previous);
+      const previousHash = previous.info.definitionHash;
+      this.emit({ type: 'tool.replaced', tool: info, previousHash, definitionChanged: previousHash !== info.definitionHash });
+    } else {
+      this.emit({ type: 'tool.registered', tool: info });
+    }
+    return ok(this.infoOf(record));
+  }
+
+  unregister(sourceId: string, name: string): boolean {
+    const state = this.sources.get(sourceId);
+    const record = state?.tools.get(name);
+    if (!state || !record) return false;
+    this.remove(state, record);
+    if (state.tools.size === 0) this.sources.delete(sourceId);
+    return true;
+  }
+
+  /** Drops every tool of the source, its Ajv instance and its status (extension stopped or unloaded). */
+  unregisterAll(sourceId: string): number {
+    const state = this.sources.get(sourceId);
+    this.statuses.delete(sourceId);
+    if (!state) return 0;
+    const records = [...state.tools.values()];
+    for (const record of records) this.remove(state, record);
+    this.sources.delete(sourceId);
+    return records.length;
+  }
+
+  /** A crashed or restarting source keeps its tools but they refuse invocations until available again. */
+  setSourceStatus(sourceId: string, status: ToolStatus): void {
+    const current = this.statuses.get(sourceId) ?? 'available';
+    this.statuses.set(sourceId, status);
+    if (current !== status) this.emit({ type: 'source.status', sourceId, status });
+  }
+
+  list(filter: ToolFilter = {}): ToolInfo[] {
+    const out: ToolInfo[] = [];
+    for (const record of this.tools.values()) {
+      const info = this.infoOf(record);
+      if (filter.sourceId !== undefined && record.sourceId !== filter.sourceId) continue;
+      if (filter.extensionId !== undefined && info.extensionId !== filter.extensionId) continue;
+      if (filter.source !== undefined && info.source !== filter.source) continue;
+      if (filter.status !== undefined && info.status !== filter.status) continue;
+      if (filter.councilEligible !== undefined && info.councilEligible !== filter.councilEligible) continue;
+      if (filter.inlineAvailable !== undefined && info.inlineAvailable !== filter.inlineAvailable) continue;
+      out.push(info);
+    }
+    return out.sort((a, b) => (a.qualifiedName < b.qualifiedName ? -1 : a.qualifiedName > b.qualifiedName ? 1 : 0));
+  }
+
+  get(qualified: string): ToolInfo | undefined {
+    const record = this.tools.get(qualified);
+    return record ? this.infoOf(record) : undefined;
+  }
+
+  /** The full normalized registration (output_schema, cache, path params), for approvals and caching. */
+  getDefinition(qualified: string): ToolRegistrationDTO | undefined {
+    const record = this.tools.get(qualified);
+    return record ? { ...record.registration } : undefined;
+  }
+
+  /** Accepts a qualified name or a provider alias (what a model calls the tool). */
+  resolve(nameOrAlias: string): ToolInfo | undefined {
+    const record = this.lookup(nameOrAlias);
+    return record ? this.infoOf(record) : undefined;
+  }
+
+  /** Alias → qualified name; the reverse of the provider-facing name. */
+  resolveAlias(alias: string): string | undefined {
+    return this.aliases.resolve(alias);
+  }
+
+  onEvent(listener: RegistryEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Never rejects: every failure is a ToolOutcome with a stable code. */
+  invoke(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions): Promise<ToolOutcome> {
+    const start = this.clock.now();
+    const failed = (error: HostError): ToolOutcome => ({ ok: false, error, durationMs: this.clock.now() - start });
+    try {
+      const prepared = this.prepare(nameOrAlias, rawArgs, opts, start);
+      if (!prepared.ok) return Promise.resolve(failed(prepared.error));
+      return this.run(prepared.value.record, prepared.value.request, opts, start, failed);
+    } catch (error) {
+      this.log.error('tool invocation failed before reaching the executor', error);
+      return Promise.resolve(failed({ code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
+    }
+  }
+
+  /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
+  dispose(): void {
+    for (const settle of [...this.inflight]) settle({ code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
+    for (const sourceId of [...this.sources.keys()]) this.unregisterAll(sourceId);
+    this.listeners.clear();
+  }
+
+  private prepare(
+    nameOrAlias: string,
+    rawArgs: unknown,
+    opts: InvokeOptions,
+    start: number,
+  ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal'> }> {
+    const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
+    if (!record) {
+      const shown = typeof nameOrAlias === 'string' ? JSON.stringify(nameOrAlias.slice(0, 128)) : 'that is not a string';
+      return err('UNKNOWN_TOOL', `Unknown tool ${shown}`, {
+        hint: 'Call one of the tools listed in this request; names are case-sensitive.',
+      });
+    }
+    const q = record.info.qualifiedName;
+    if ((this.statuses.get(record.sourceId) ?? 'available') !== 'available') {
+      return err('TOOL_UNAVAILABLE', `Tool "${q}" is unavailable right now`, {
+        hint: 'Its extension is stopped or restarting; continue without it or try again later.',
+      });
+    }
+    if (typeof opts?.timeoutMs !== 'number' || !Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) {
+      return err('INVALID_INPUT', 'timeoutMs must be a positive number', { path: '/timeoutMs' });
+    }
+    if (opts.signal?.aborted) return err('CANCELLED', `Call to "${q}" was cancelled before it started`);
+
+    const sanitized = sanitizeArguments(rawArgs, this.limits);
+    if (!sanitized.ok) return sanitized;
+    if (sanitized.value.stripped.length > 0) {
+      this.log.warn('reserved argument keys stripped', { tool: q, paths: sanitized.value.stripped });
+    }
+    const validate = record.parameters.validate;
+    if (!validate(sanitized.value.args)) {
+      const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
+      return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
+        path,
+        hint: 'Fix that argument to match the tool parameters and call the tool again.',
+      });
+    }
+
+    // Added after validation so a schema with additionalProperties:false still accepts them, and
+    // after stripping so a caller-supplied context/__deadlineMs can never survive.
+    const deadline = start + opts.timeoutMs;
+    const args: Record<string, unknown> = { ...sanitized.value.args };
+    if (typeof opts.context === 'string') args.context = opts.context;
+    args.__deadlineMs = deadline;
+
+    const request: Omit<ExecuteRequest, 'signal'> = {
+      toolName: record.info.name,
+      args,
+      requestId: opts.requestId ?? this.newRequestId(),
+      deadline,
+    };
+    if (opts.councilMember) request.councilMember = opts.councilMember;
+    if (opts.contextMessages) request.contextMessages = opts.contextMessages;
+    return ok({ record, request });
+  }
+
+  private run(
+    record: ToolRecord,
+    baseRequest: Omit<ExecuteRequest, 'signal'>,
+    opts: InvokeOptions,
+    start: number,
+    failed: (error: HostError) => ToolOutcome,
+  ): Promise<ToolOutcome> {
+    const q = record.info.qualifiedName;
+    const controller = new AbortController();
+    const request: ExecuteRequest = { ...baseRequest, signal: controller.signal };
+    return new Promise<ToolOutcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: ToolOutcome) => {
+        if (settled) return;
+        settled = true;
+        this.timers.clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onCallerAbort);
+        this.inflight.delete(onShutdown);
+        resolve(outcome);
+      };
+      const abortWith = (error: HostError) => {
+        if (settled) return;
+        controller.abort(new HostFailure(error));
+        settle(failed(error));
+      };
+      const onCallerAbort = () => abortWith({ code: 'CANCELLED', message: `Call to "${q}" was cancelled` });
+      const onShutdown = (error: HostError) => abortWith(error);
+
+      // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
+      // waiting, abort its signal and drop whatever it sends later.
+      const timer = this.timers.setTimeout(
+        () =>
+          abortWith({
+            code: 'TOOL_TIMEOUT',
+            message: `Tool "${q}" did not answer within ${opts.timeoutMs} ms`,
+            hint: 'The tool may be slow or stuck; continue without it or try again later.',
+          }),
+        opts.timeoutMs + this.limits.timeoutGraceMs,
+      );
+      opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+      this.inflight.add(onShutdown);
+
+      let pending: Promise<ExecuteResult>;
+      try {
+        pending = Promise.resolve(record.executor.execute(request));
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then(
+        (result) => {
+          if (settled) {
+            this.log.info('late tool result dropped', { tool: q, requestId: request.requestId });
+            return;
+          }
+          settle(this.outcomeOf(q, result, start));
+        },
+        (error: unknown) => {
+          if (settled) return;
+          this.log.error('tool executor threw', { tool: q, error });
+          settle(failed(thrownToHostError(q, error, this.limits.maxErrorTextChars)));
+        },
+      );
+    });
+  }
+
+  private outcomeOf(q: string, result: ExecuteResult, start: number): ToolOutcome {
+    const durationMs = () => this.clock.now() - start;
+    if (typeof result !== 'object' || result === null || typeof result.ok !== 'boolean') {
+      return { ok: false, error: { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed result` }, durationMs: durationMs() };
+    }
+    if (!result.ok) {
+      return { ok: false, error: passThroughError(q, result.error, this.limits.maxErrorTextChars), durationMs: durationMs() };
+    }
+    const content = normalizeResult(result.value, this.limits);
+    if (!content.ok) return { ok: false, error: content.error, durationMs: durationMs() };
+    return { ok: true, content: content.value, durationMs: durationMs() };
+  }
+
+  private lookup(nameOrAlias: string): ToolRecord | undefined {
+    const direct = this.tools.get(nameOrAlias);
+    if (direct) return direct;
+    const qualified = this.aliases.resolve(nameOrAlias);
+    return qualified === undefined ? undefined : this.tools.get(qualified);
+  }
+
+  private isFull(state: SourceState | undefined, name: unknown): boolean {
+    if (!state || state.tools.size < this.limits.maxToolsPerSource) return false;
+    return typeof name !== 'string' || !state.tools.has(name);
+  }
+
+  private tooMany(sourceId: string): Result<ToolInfo> {
+    this.log.warn('tool registration rejected', { sourceId, code: 'TOO_MANY_TOOLS' });
+    return err('TOO_MANY_TOOLS', `Source "${sourceId}" already has ${this.limits.maxToolsPerSource} tools`, {
+      hint: 'Unregister tools you no longer need, or combine related tools into one with a parameter.',
+    });
+  }
+
+  private remove(state: SourceState, record: ToolRecord): void {
+    state.tools.delete(record.info.name);
+    this.tools.delete(record.info.qualifiedName);
+    this.aliases.release(record.info.alias);
+    this.releaseSchemas(state, record);
+    this.emit({
+      type: 'tool.unregistered',
+      qualifiedName: record.info.qualifiedName,
+      alias: record.info.alias,
+      sourceId: record.sourceId,
+    });
+  }
+
+  private releaseSchemas(state: SourceState, record: ToolRecord): void {
+    state.compiler.release(record.parameters);
+    if (record.outputSchema) state.compiler.release(record.outputSchema);
+  }
+
+  private infoOf(record: ToolRecord): ToolInfo {
+    return { ...record.info, status: this.statuses.get(record.sourceId) ?? 'available' };
+  }
+
+  private emit(event: RegistryEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log.error('registry event listener failed', error);
+      }
+    }
+  }
+}
+
+/** Executors already speak HostError; cap its text and keep only the known fields. */
+function passThroughError(q: string, error: unknown, maxChars: number): HostError {
+  if (!isHostError(error)) return { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed error` };
+  const out: HostError = {
+    code: EXECUTOR_ERROR_CODE.test(error.code) ? error.code : 'TOOL_ERROR',
+    message: cap(error.message, maxChars),
+  };
+  if (typeof error.hint === 'string') out.hint = cap(error.hint, maxChars);
+  if (typeof error.path === 'string') out.path = cap(error.path, 256);
+  return out;
+}
+
+function thrownToHostError(q: string, error: unknown, maxChars: number): HostError {
+  if (error instanceof HostFailure) return passThroughError(q, error.error, maxChars);
+  const detail = error instanceof Error ? error.message : String(error);
+  return { code: 'TOOL_ERROR', message: cap(`Tool "${q}" failed: ${detail}`, maxChars) };
+}
+
+function cap(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+}
