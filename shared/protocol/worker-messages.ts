@@ -118,7 +118,8 @@ export type HostToWorkerMessage =
 
 /** Codes an extension may use for its own errors: upper snake case, like the host's. */
 export const WORKER_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+/** Request ids the protocol carries: 1–128 printable ASCII characters, no spaces. */
+export const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -165,7 +166,7 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
       return { ok: true, message: { type, level, message: clip(text, MAX_LOG_MESSAGE_CHARS) } };
     }
     case 'tool_invocation_result': {
-      if (typeof raw.requestId !== 'string' || !REQUEST_ID.test(raw.requestId)) {
+      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) {
         return { ok: false, reason: 'tool_invocation_result without a valid requestId' };
       }
       if (raw.ok === true) {

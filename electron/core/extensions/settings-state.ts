@@ -1,0 +1,18 @@
+// Persists each extension's enabled flag and granted permissions in settings.extensions.
+import type { SettingsStore } from '../settings/settings-store';
+import type { ExtensionStateStore } from './extension-manager';
+
+export function settingsExtensionState(settings: SettingsStore): ExtensionStateStore {
+  return {
+    getState: (id) => settings.get().extensions[id],
+    setState: async (id, state) => {
+      await settings.update((current) => ({ ...current, extensions: { ...current.extensions, [id]: { enabled: state.enabled, granted: [...state.granted] } } }));
+    },
+    removeState: async (id) => {
+      await settings.update((current) => {
+        const { [id]: _removed, ...rest } = current.extensions;
+        return { ...current, extensions: rest };
+      });
+    },
+  };
+}

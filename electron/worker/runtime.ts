@@ -1,0 +1,115 @@
+// Entry of an extension worker process: waits for `init`, installs the `spindle` global, loads the extension's main.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ExtensionPermission } from '../../shared/types/spindle';
+import type { HostToWorkerMessage, InitMessage, LogLevel, WorkerToHostMessage } from '../../shared/protocol';
+import { detectHostPort, type HostPort } from './host-port';
+import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle-api';
+
+const SHUTDOWN_HANDLERS_MS = 500;
+const EXIT_FLUSH_MS = 500;
+
+function routeConsole(send: (message: WorkerToHostMessage) => void): void {
+  const levels: Record<string, LogLevel> = { log: 'info', info: 'info', debug: 'debug', trace: 'debug', warn: 'warn', error: 'error' };
+  const target = console as unknown as Record<string, (...args: unknown[]) => void>;
+  for (const [method, level] of Object.entries(levels)) {
+    target[method] = (...args: unknown[]) => send({ type: 'log', level, message: formatLogArgs(args) });
+  }
+}
+
+/** Sends a last log line, then exits once it is handed over (or after a short wait). */
+function exitAfter(port: HostPort, code: number, message?: WorkerToHostMessage): void {
+  if (!message) process.exit(code);
+  const timer = setTimeout(() => process.exit(code), EXIT_FLUSH_MS);
+  port.send(message, () => {
+    clearTimeout(timer);
+    process.exit(code);
+  });
+}
+
+function isPermissionList(value: unknown): value is ExtensionPermission[] {
+  return Array.isArray(value) && value.every((p) => typeof p === 'string');
+}
+
+function main(): void {
+  const detected = detectHostPort();
+  if (!detected) {
+    process.stderr.write('This is the Council Workbench extension worker; the host starts it.\n');
+    process.exit(2);
+  }
+  const port: HostPort = detected;
+  const send = (message: WorkerToHostMessage) => port.send(message);
+  routeConsole(send);
+  process.on('unhandledRejection', (reason) => send({ type: 'log', level: 'error', message: formatLogArgs(['Unhandled promise rejection:', reason]) }));
+  // An orphaned worker must not outlive its host.
+  port.onDisconnect(() => process.exit(0));
+
+  let runtime: SpindleRuntime | null = null;
+  // Calls that arrive while main is still loading (top-level await) wait for it to finish.
+  let loaded: Promise<void> = Promise.resolve();
+
+  async function init(message: InitMessage): Promise<void> {
+    const created = createSpindle({ manifest: message.manifest, granted: message.granted, dataDir: message.dataPath, send });
+    runtime = created;
+    Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
+    const entry = path.resolve(message.extensionPath, message.manifest.main);
+    try {
+      // The extension's own entry: the host checked that it is a .js file inside the extension folder.
+      // eslint-disable-next-line no-unsanitized/method
+      await import(pathToFileURL(entry).href);
+    } catch (err) {
+      const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      exitAfter(port, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
+      return;
+    }
+    send({ type: 'ready' });
+  }
+
+  port.onMessage((raw) => {
+    const message = raw as HostToWorkerMessage;
+    if (typeof message !== 'object' || message === null) return;
+    switch (message.type) {
+      case 'ping':
+        send({ type: 'heartbeat', seq: message.seq });
+        return;
+      case 'init':
+        if (!runtime) loaded = init(message);
+        return;
+      case 'tool_invocation':
+      case 'tool_simulation': {
+        const active = runtime;
+        if (!active) return;
+        const kind = message.type === 'tool_simulation' ? 'simulation' : 'invocation';
+        void loaded.then(() => active.invoke(kind, message.payload)).then(send);
+        return;
+      }
+      case 'cancel':
+        runtime?.cancel(message.requestId, message.reason);
+        return;
+      case 'permission_denied':
+        void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });
+        return;
+      case 'permissions_changed':
+        if (runtime && isPermissionList(message.granted)) {
+          runtime.setPermissions(message.granted);
+          void runtime.emit('PERMISSIONS_CHANGED', { granted: [...message.granted] });
+        }
+        return;
+      case 'error':
+        void runtime?.emit('ERROR', { operation: message.operation, error: message.error });
+        return;
+      case 'shutdown': {
+        const done = () => exitAfter(port, 0);
+        if (!runtime) return done();
+        const timer = setTimeout(done, SHUTDOWN_HANDLERS_MS);
+        void runtime.emit('SHUTDOWN', {}).then(() => {
+          clearTimeout(timer);
+          done();
+        });
+        return;
+      }
+    }
+  });
+}
+
+main();

@@ -1,0 +1,234 @@
+// The `spindle` global an extension sees: registerTool, unregisterTool, on/off, log, and its invocation dispatch.
+import { formatWithOptions } from 'node:util';
+import {
+  MAX_LOG_MESSAGE_CHARS,
+  MAX_REGISTRATION_BYTES,
+  MAX_RESULT_BYTES,
+  measureResult,
+  toWorkerToolError,
+  utf8ByteLength,
+  type CancelReason,
+  type LogLevel,
+  type ToolInvocationResultMessage,
+  type WorkerToHostMessage,
+} from '../../shared/protocol';
+import type {
+  ExtensionManifest,
+  ExtensionPermission,
+  ToolInvocationPayloadDTO,
+  ToolRegistrationDTO,
+} from '../../shared/types/spindle';
+
+export type SpindleEvent =
+  | 'TOOL_INVOCATION'
+  | 'TOOL_SIMULATION'
+  | 'PERMISSION_DENIED'
+  | 'PERMISSIONS_CHANGED'
+  | 'ERROR'
+  | 'SHUTDOWN'
+  | (string & {});
+
+export interface InvocationContext {
+  /** Aborted when the host cancels the call (deadline passed, caller cancelled, permission revoked). */
+  signal: AbortSignal;
+}
+
+/** Extensions are plain JavaScript; the payload's shape depends on the event (TOOL_INVOCATION: ToolInvocationPayloadDTO). */
+export type SpindleHandler = (payload: unknown, context: InvocationContext) => unknown;
+
+export interface SpindleLog {
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+export interface Spindle {
+  registerTool(tool: ToolRegistrationDTO): void;
+  unregisterTool(name: string): void;
+  /** Returns a function that removes the handler again. */
+  on(event: SpindleEvent, handler: SpindleHandler): () => void;
+  off(event: SpindleEvent, handler: SpindleHandler): void;
+  log: SpindleLog;
+  readonly extensionId: string;
+  readonly manifest: Readonly<ExtensionManifest>;
+  /** Permissions granted right now (updated on PERMISSIONS_CHANGED). */
+  readonly permissions: readonly ExtensionPermission[];
+  /** A folder this extension may write to; it survives restarts and updates. */
+  readonly dataDir: string;
+}
+
+/** Placeholder a write tool returns in simulation when it has no TOOL_SIMULATION handler (orchestrator seed). */
+export const SIMULATION_PLACEHOLDER = Object.freeze({ ok: true, simulated: true, unvalidated: true });
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function formatLogArgs(args: unknown[]): string {
+  const text = formatWithOptions({ colors: false, depth: 4 }, ...args);
+  return text.length > MAX_LOG_MESSAGE_CHARS ? `${text.slice(0, MAX_LOG_MESSAGE_CHARS)}…` : text;
+}
+
+function toolError(code: string, message: string, hint?: string): Error {
+  return Object.assign(new Error(message), hint ? { code, hint } : { code });
+}
+
+function abortReason(reason: CancelReason): Error {
+  const messages: Record<CancelReason, [string, string]> = {
+    timeout: ['The tool call passed its deadline.', 'TimeoutError'],
+    cancelled: ['The tool call was cancelled.', 'AbortError'],
+    permission_revoked: ["The extension's tools permission was revoked.", 'AbortError'],
+    shutdown: ['The extension is shutting down.', 'AbortError'],
+  };
+  const [message, name] = messages[reason] ?? messages.cancelled;
+  return new DOMException(message, name);
+}
+
+export interface SpindleRuntime {
+  api: Spindle;
+  /** Runs the TOOL_INVOCATION (or TOOL_SIMULATION) handlers and builds the result message. */
+  invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): Promise<ToolInvocationResultMessage>;
+  cancel(requestId: string, reason: CancelReason): void;
+  /** Calls the handlers of a notification event; their failures are logged, never thrown. */
+  emit(event: SpindleEvent, payload: unknown): Promise<void>;
+  setPermissions(granted: ExtensionPermission[]): void;
+}
+
+export function createSpindle(options: {
+  manifest: ExtensionManifest;
+  granted: ExtensionPermission[];
+  dataDir: string;
+  send: (message: WorkerToHostMessage) => void;
+}): SpindleRuntime {
+  const { send } = options;
+  const manifest = Object.freeze({ ...options.manifest, permissions: [...options.manifest.permissions] });
+  let granted: readonly ExtensionPermission[] = Object.freeze([...options.granted]);
+  const handlers = new Map<string, Set<SpindleHandler>>();
+  const inFlight = new Map<string, AbortController>();
+
+  const log = (level: LogLevel, args: unknown[]) => send({ type: 'log', level, message: formatLogArgs(args) });
+
+  const api: Spindle = {
+    registerTool(tool) {
+      if (!isRecord(tool)) throw new TypeError('spindle.registerTool expects a ToolRegistrationDTO object.');
+      let json: string;
+      try {
+        json = JSON.stringify(tool);
+      } catch (err) {
+        throw new TypeError(`spindle.registerTool: the tool is not JSON-serializable (${(err as Error).message}).`);
+      }
+      if (utf8ByteLength(json) > MAX_REGISTRATION_BYTES) {
+        throw new RangeError(`spindle.registerTool: the registration is larger than ${MAX_REGISTRATION_BYTES} bytes.`);
+      }
+      // The host decides (permission, registry validation) and answers with PERMISSION_DENIED or ERROR.
+      send({ type: 'register_tool', tool: JSON.parse(json) as ToolRegistrationDTO });
+    },
+    unregisterTool(name) {
+      if (typeof name !== 'string') throw new TypeError('spindle.unregisterTool expects a tool name.');
+      send({ type: 'unregister_tool', name });
+    },
+    on(event, handler) {
+      if (typeof handler !== 'function') throw new TypeError('spindle.on expects a handler function.');
+      let set = handlers.get(event);
+      if (!set) handlers.set(event, (set = new Set()));
+      set.add(handler);
+      return () => api.off(event, handler);
+    },
+    off(event, handler) {
+      handlers.get(event)?.delete(handler);
+    },
+    log: {
+      debug: (...args) => log('debug', args),
+      info: (...args) => log('info', args),
+      warn: (...args) => log('warn', args),
+      error: (...args) => log('error', args),
+    },
+    extensionId: manifest.id,
+    manifest,
+    get permissions() {
+      return granted;
+    },
+    dataDir: options.dataDir,
+  };
+
+  async function runHandlers(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO, signal: AbortSignal) {
+    const event = kind === 'simulation' ? 'TOOL_SIMULATION' : 'TOOL_INVOCATION';
+    const list = [...(handlers.get(event) ?? [])];
+    if (list.length === 0) {
+      if (kind === 'simulation') return { ...SIMULATION_PLACEHOLDER };
+      throw toolError('TOOL_ERROR', 'The extension has no TOOL_INVOCATION handler.', "Call spindle.on('TOOL_INVOCATION', handler) when the extension loads.");
+    }
+    // Several handlers: the first one that returns something answers.
+    for (const handler of list) {
+      const value = await handler(payload, { signal });
+      if (value !== undefined) return value;
+    }
+    return null;
+  }
+
+  async function invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): Promise<ToolInvocationResultMessage> {
+    const { requestId } = payload;
+    const controller = new AbortController();
+    inFlight.set(requestId, controller);
+    try {
+      const value = await runHandlers(kind, payload, controller.signal);
+      if (typeof value === 'string') {
+        const bytes = utf8ByteLength(value);
+        if (bytes > MAX_RESULT_BYTES) return tooLarge(requestId, bytes);
+        return { type: 'tool_invocation_result', requestId, ok: true, value };
+      }
+      const measured = measureResult(value);
+      if (!measured.ok) {
+        return {
+          type: 'tool_invocation_result',
+          requestId,
+          ok: false,
+          error: { code: 'INVALID_RESULT', message: `The tool returned a value that is not JSON (${measured.message}).`, hint: 'Return a string or plain JSON data.' },
+        };
+      }
+      if (measured.bytes > MAX_RESULT_BYTES) return tooLarge(requestId, measured.bytes);
+      // Plain JSON either way, whether the transport is JSON IPC or structured clone.
+      return { type: 'tool_invocation_result', requestId, ok: true, value: JSON.parse(JSON.stringify(value ?? null)) as unknown };
+    } catch (err) {
+      return { type: 'tool_invocation_result', requestId, ok: false, error: toWorkerToolError(err) };
+    } finally {
+      inFlight.delete(requestId);
+    }
+  }
+
+  function tooLarge(requestId: string, bytes: number): ToolInvocationResultMessage {
+    return {
+      type: 'tool_invocation_result',
+      requestId,
+      ok: false,
+      error: {
+        code: 'RESULT_TOO_LARGE',
+        message: `The tool result is ${bytes} bytes; the limit is ${MAX_RESULT_BYTES} bytes.`,
+        hint: 'Return a summary or a smaller page of results.',
+      },
+    };
+  }
+
+  async function emit(event: SpindleEvent, payload: unknown): Promise<void> {
+    for (const handler of [...(handlers.get(event) ?? [])]) {
+      try {
+        await handler(payload, { signal: new AbortController().signal });
+      } catch (err) {
+        log('warn', [`A ${event} handler failed:`, err]);
+      }
+    }
+  }
+
+  return {
+    api,
+    invoke,
+    cancel(requestId, reason) {
+      inFlight.get(requestId)?.abort(abortReason(reason));
+    },
+    emit,
+    setPermissions(next) {
+      granted = Object.freeze([...next]);
+    },
+  };
+}

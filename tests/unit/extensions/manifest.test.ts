@@ -1,0 +1,99 @@
+// spindle.json checks: every refusal is INVALID_MANIFEST with the offending field's path.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HostFailure } from '../../../shared/errors';
+import { readManifest } from '../../../electron/core/extensions/manifest';
+import { BUNDLED, FIXTURES, tempDir } from './harness';
+
+const valid = { id: 'lore-box', name: 'Lore Box', version: '1.2.0', description: 'Lore.', main: 'index.js', permissions: ['tools'] };
+
+function folderWith(manifest: unknown, files: Record<string, string> = { 'index.js': '' }): string {
+  const dir = tempDir('manifest');
+  if (manifest !== undefined) {
+    fs.writeFileSync(path.join(dir, 'spindle.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+  }
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+function refusal(folder: string) {
+  try {
+    readManifest(folder);
+  } catch (err) {
+    if (err instanceof HostFailure) return err.error;
+    throw err;
+  }
+  throw new Error('expected INVALID_MANIFEST');
+}
+
+describe('readManifest', () => {
+  it('reads a valid manifest and resolves main inside the folder', () => {
+    const dir = folderWith({ ...valid, main: 'lib/main.mjs', permissions: ['tools', 'generation', 'tools'] }, { 'lib/main.mjs': '' });
+    const loaded = readManifest(dir);
+    expect(loaded.manifest).toEqual({ ...valid, main: 'lib/main.mjs', permissions: ['tools', 'generation'] });
+    expect(loaded.mainPath).toBe(path.join(fs.realpathSync(dir), 'lib', 'main.mjs'));
+  });
+
+  it('accepts every bundled extension and fixture', () => {
+    for (const root of [BUNDLED, FIXTURES]) {
+      for (const name of fs.readdirSync(root)) expect(readManifest(path.join(root, name)).manifest.id).toBe(name);
+    }
+  });
+
+  it('refuses a folder without spindle.json, invalid JSON and a non-object', () => {
+    expect(refusal(folderWith(undefined))).toMatchObject({ code: 'INVALID_MANIFEST', path: '', message: expect.stringContaining('No spindle.json') });
+    expect(refusal(folderWith('{"id": "x",'))).toMatchObject({ code: 'INVALID_MANIFEST', path: '', message: expect.stringContaining('not valid JSON') });
+    expect(refusal(folderWith('[1, 2]'))).toMatchObject({ code: 'INVALID_MANIFEST', path: '' });
+    expect(refusal(path.join(tempDir('manifest'), 'missing'))).toMatchObject({ code: 'INVALID_MANIFEST', path: '' });
+  });
+
+  it.each([
+    ['id', { id: 'Lore-Box' }],
+    ['id', { id: 'x' }],
+    ['id', { id: '-lore' }],
+    ['id', { id: 'lore_box' }],
+    ['id', { id: 'a'.repeat(65) }],
+    ['name', { name: '' }],
+    ['name', { name: 42 }],
+    ['name', { name: 'Bad\u202eName' }],
+    ['version', { version: 'one' }],
+    ['description', { description: undefined }],
+    ['permissions', { permissions: 'tools' }],
+  ])('refuses an invalid %s', (field, patch) => {
+    expect(refusal(folderWith({ ...valid, ...patch }))).toMatchObject({ code: 'INVALID_MANIFEST', path: `/${field}` });
+  });
+
+  it('refuses an unknown permission with its index and the known list', () => {
+    expect(refusal(folderWith({ ...valid, permissions: ['tools', 'network'] }))).toEqual({
+      code: 'INVALID_MANIFEST',
+      message: 'Unknown permission "network".',
+      path: '/permissions/1',
+      hint: 'Known permissions: tools, generation.',
+    });
+  });
+
+  it.each([
+    ['a missing file', 'nope.js', {}],
+    ['a path escaping the folder', '../outside.js', {}],
+    ['a nested escape', 'lib/../../outside.js', {}],
+    ['an absolute path', '/etc/passwd.js', {}],
+    ['a Windows absolute path', 'C:\\ext\\index.js', {}],
+    ['a folder', 'lib', { 'lib/x.js': '' }],
+    ['a TypeScript file', 'index.ts', { 'index.ts': '' }],
+    ['an empty string', '', {}],
+  ])('refuses main as %s', (_label, main, files) => {
+    expect(refusal(folderWith({ ...valid, main }, { 'index.js': '', ...files }))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/main' });
+  });
+
+  it('refuses a main that is a symlink leading out of the folder', () => {
+    const outside = tempDir('outside');
+    fs.writeFileSync(path.join(outside, 'evil.js'), '');
+    const dir = folderWith(valid, {});
+    fs.symlinkSync(path.join(outside, 'evil.js'), path.join(dir, 'index.js'));
+    expect(refusal(dir)).toMatchObject({ code: 'INVALID_MANIFEST', path: '/main', message: expect.stringContaining('resolves outside') });
+  });
+});

@@ -1,0 +1,64 @@
+// The worker protocol's parser for untrusted worker input, error normalisation and size measurement.
+import { describe, expect, it } from 'vitest';
+import { measureResult, parseWorkerMessage, toWorkerToolError, utf8ByteLength } from '../../../shared/protocol';
+
+describe('parseWorkerMessage', () => {
+  it('accepts the worker messages', () => {
+    expect(parseWorkerMessage({ type: 'ready' })).toEqual({ ok: true, message: { type: 'ready' } });
+    expect(parseWorkerMessage({ type: 'heartbeat', seq: 4 })).toEqual({ ok: true, message: { type: 'heartbeat', seq: 4 } });
+    expect(parseWorkerMessage({ type: 'unregister_tool', name: 'x' })).toEqual({ ok: true, message: { type: 'unregister_tool', name: 'x' } });
+    expect(parseWorkerMessage({ type: 'register_tool', tool: { name: 'x' } })).toMatchObject({ ok: true });
+    expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'r1', ok: true })).toEqual({
+      ok: true,
+      message: { type: 'tool_invocation_result', requestId: 'r1', ok: true, value: null },
+    });
+  });
+
+  it('refuses junk, unknown types and bad request ids', () => {
+    for (const raw of [null, 'ready', 42, [], { type: 7 }, { type: 'init' }, { type: 'register_tool' }, { type: 'register_tool', tool: [] }]) {
+      expect(parseWorkerMessage(raw).ok).toBe(false);
+    }
+    expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: '', ok: true }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'a b', ok: true }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'r', ok: 'yes' }).ok).toBe(false);
+  });
+
+  it('clips log text and defaults an unknown level to info', () => {
+    const parsed = parseWorkerMessage({ type: 'log', level: 'shout', message: 'm'.repeat(20_000) });
+    expect(parsed.ok && parsed.message.type === 'log' && parsed.message.level).toBe('info');
+    expect(parsed.ok && parsed.message.type === 'log' && parsed.message.message.length).toBeLessThan(9000);
+  });
+
+  it('normalises a worker error: unknown code shapes become TOOL_ERROR', () => {
+    const parsed = parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'r', ok: false, error: { code: 'not valid!', message: 'x', hint: 5 } });
+    expect(parsed).toEqual({ ok: true, message: { type: 'tool_invocation_result', requestId: 'r', ok: false, error: { code: 'TOOL_ERROR', message: 'x' } } });
+  });
+});
+
+describe('toWorkerToolError', () => {
+  it('keeps the orchestrator seed shape {code, message, hint}', () => {
+    const thrown = Object.assign(new Error('Database is read-only.'), { code: 'DB_READONLY', hint: 'Wait.' });
+    expect(toWorkerToolError(thrown)).toEqual({ code: 'DB_READONLY', message: 'Database is read-only.', hint: 'Wait.' });
+    expect(toWorkerToolError(Object.assign(new Error('fs'), { code: 'ENOENT' }))).toEqual({ code: 'ENOENT', message: 'fs' });
+    expect(toWorkerToolError('text')).toEqual({ code: 'TOOL_ERROR', message: 'text' });
+    expect(toWorkerToolError(new Error('m'.repeat(5000))).message.length).toBeLessThan(2100);
+  });
+});
+
+describe('sizes', () => {
+  it('utf8ByteLength matches Buffer.byteLength', () => {
+    for (const text of ['', 'ascii', 'naïve', '日本語', '😀 emoji', '\ud800 lone surrogate', 'x'.repeat(1000)]) {
+      expect(utf8ByteLength(text)).toBe(Buffer.byteLength(text));
+    }
+  });
+
+  it('measures strings as-is, other values as JSON, and reports what cannot be JSON', () => {
+    expect(measureResult('abc')).toEqual({ ok: true, bytes: 3 });
+    expect(measureResult({ a: 1 })).toEqual({ ok: true, bytes: 7 });
+    expect(measureResult(undefined)).toEqual({ ok: true, bytes: 4 });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(measureResult(cyclic).ok).toBe(false);
+    expect(measureResult(10n).ok).toBe(false);
+  });
+});
