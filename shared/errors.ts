@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INTERNAL',
   'HOST_SHUTDOWN',
+  'HOST_TIMEOUT',
   'NOT_FOUND',
   'CONFLICT',
   // data dir and settings

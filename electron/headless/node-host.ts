@@ -10,5 +10,8 @@ export async function createNodeHost(options: {
   log?: Logger;
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
-  return createHost({ dataDir, mode: options.mode, settingsBackend: confBackend, log: options.log ?? consoleLogger });
+  const host = await createHost({ dataDir, mode: options.mode, settingsBackend: confBackend, log: options.log ?? consoleLogger });
+  // A CLI command runs once: let extensions finish registering their tools first.
+  if (options.mode === 'cli') await host.extensions.whenSettled();
+  return host;
 }

@@ -11,6 +11,7 @@ import { electronStoreBackend } from './electron-store-backend';
 import { registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
 import { createMainWindow, denyAllPermissions, hardenWebContents } from './window';
+import { utilityLauncher } from './utility-launcher';
 
 // Both must happen before 'ready'.
 registerAppScheme();
@@ -58,7 +59,15 @@ function run(dataDir: string): void {
   const start = async () => {
     denyAllPermissions(session.defaultSession);
     handleAppProtocol(path.join(app.getAppPath(), 'out', 'renderer'));
-    host = await createHost({ dataDir, mode: 'desktop', settingsBackend: electronStoreBackend, log: consoleLogger });
+    host = await createHost({
+      dataDir,
+      mode: 'desktop',
+      settingsBackend: electronStoreBackend,
+      log: consoleLogger,
+      launcher: utilityLauncher,
+      workerEntry: path.join(app.getAppPath(), 'out', 'main', 'worker.js'),
+      bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
+    });
     disposeIpc = registerIpc(host, () => BrowserWindow.getAllWindows());
     openWindow();
   };

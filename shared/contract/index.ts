@@ -2,10 +2,14 @@
 import type { Static } from '@sinclair/typebox';
 import { hostMethods } from './host';
 import { settingsMethods } from './settings';
+import { toolMethods } from './tools';
+import { extensionMethods } from './extensions';
 
 export const contract = {
   ...hostMethods,
   ...settingsMethods,
+  ...toolMethods,
+  ...extensionMethods,
 };
 
 export type Contract = typeof contract;

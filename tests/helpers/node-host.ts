@@ -4,6 +4,7 @@ import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
 import { tempDir } from './temp-dir';
 
-export async function testHost(dataDir = tempDir()): Promise<Host> {
-  return createHost({ dataDir, mode: 'cli', settingsBackend: confBackend, log: silentLogger });
+/** Without bundled extensions unless asked: most tests are about the host, not the workers. */
+export async function testHost(dataDir = tempDir(), options: { bundledExtensionsDir?: string | null } = {}): Promise<Host> {
+  return createHost({ dataDir, mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: options.bundledExtensionsDir ?? null });
 }

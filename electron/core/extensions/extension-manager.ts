@@ -170,6 +170,26 @@ export class ExtensionManager {
     await Promise.all([...this.entries.values()].filter((e) => e.enabled && e.loaded).map((e) => this.enqueue(e, () => this.startWorker(e))));
   }
 
+  /**
+   * Resolves once no extension is still starting (each is running, failed or stopped), or after
+   * `timeoutMs`: the CLI waits for this so `tools list` sees what the extensions register on load.
+   */
+  whenSettled(timeoutMs = 10_000): Promise<void> {
+    const starting = () => [...this.entries.values()].some((e) => e.status === 'starting');
+    if (!starting()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const unsubscribe = this.onEvent((event) => {
+        if (event.type === 'extension.status' && !starting()) done();
+      });
+    });
+  }
+
   onEvent(listener: ExtensionEventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

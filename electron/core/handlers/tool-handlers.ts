@@ -1,0 +1,23 @@
+// Contract handlers for tools.*: list, invoke (a person trying a tool) and spec export.
+import type { Handlers } from '../../../shared/contract';
+import { fail } from '../../../shared/errors';
+import type { ToolRegistry } from '../registry/tool-registry';
+import { exportToolSpec } from '../registry/spec-export';
+
+/** A tool tried by hand gets the council's default deadline unless the caller names one. */
+export const DEFAULT_TRY_TIMEOUT_MS = 30_000;
+
+type ToolHandlers = Pick<Handlers, 'tools.list' | 'tools.invoke' | 'tools.exportSpec'>;
+
+export function toolHandlers(registry: ToolRegistry): ToolHandlers {
+  return {
+    'tools.list': (filter) => registry.list(filter),
+    'tools.invoke': ({ qualifiedName, args, timeoutMs }) =>
+      registry.invoke(qualifiedName, args, { timeoutMs: timeoutMs ?? DEFAULT_TRY_TIMEOUT_MS }),
+    'tools.exportSpec': ({ qualifiedName, format }) => {
+      const info = registry.resolve(qualifiedName);
+      if (!info) fail('UNKNOWN_TOOL', `No tool named "${qualifiedName}".`, { path: '/qualifiedName' });
+      return { spec: exportToolSpec(info, format) };
+    },
+  };
+}

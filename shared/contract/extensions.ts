@@ -1,0 +1,47 @@
+// Extension methods: list, install from a folder, enable/disable/remove/restart, permissions, logs.
+import { Type } from '@sinclair/typebox';
+import { method } from './define';
+
+const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{1,63}$' });
+const Permission = Type.Union([Type.Literal('tools'), Type.Literal('generation')]);
+const ById = Type.Object({ id: Id }, { additionalProperties: false });
+
+export const ExtensionInfoSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  version: Type.String(),
+  description: Type.String(),
+  source: Type.Union([Type.Literal('bundled'), Type.Literal('user')]),
+  status: Type.Union([
+    Type.Literal('stopped'),
+    Type.Literal('starting'),
+    Type.Literal('running'),
+    Type.Literal('crashed'),
+    Type.Literal('failed'),
+    Type.Literal('disabled'),
+  ]),
+  enabled: Type.Boolean(),
+  requested: Type.Array(Permission),
+  granted: Type.Array(Permission),
+  toolCount: Type.Integer(),
+  error: Type.Optional(Type.String()),
+});
+
+export const extensionMethods = {
+  'extensions.list': method('Every known extension with its status and permissions.', Type.Object({}, { additionalProperties: false }), Type.Array(ExtensionInfoSchema)),
+  'extensions.install': method(
+    'Install an extension from a folder; only the permissions listed in grant are granted.',
+    Type.Object(
+      { folder: Type.String({ minLength: 1, maxLength: 4096 }), grant: Type.Optional(Type.Array(Permission, { maxItems: 2 })) },
+      { additionalProperties: false },
+    ),
+    ExtensionInfoSchema,
+  ),
+  'extensions.enable': method('Enable and start an extension.', ById, ExtensionInfoSchema),
+  'extensions.disable': method('Stop and disable an extension; its tools are unregistered.', ById, ExtensionInfoSchema),
+  'extensions.restart': method('Restart an extension (also clears a failed state).', ById, ExtensionInfoSchema),
+  'extensions.remove': method('Remove a user-installed extension.', ById, Type.Object({ removed: Type.Boolean() })),
+  'extensions.grant': method('Grant a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
+  'extensions.revoke': method('Revoke a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
+  'extensions.log': method('The capped log of an extension.', ById, Type.Object({ lines: Type.Array(Type.String()) })),
+};

@@ -1,0 +1,188 @@
+// LLM connection profiles, the renderer's key-free view of them, our own request and stream-event shapes, and sidecar defaults.
+import type { HostError } from '../errors';
+import type { JsonSchema, SidecarConfig } from './spindle';
+
+export type { SidecarConfig } from './spindle';
+
+export type LlmProvider = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible' | 'ollama';
+export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'];
+
+/**
+ * Where a profile's API key lives. `env`: read from the named environment variable at call time
+ * (never copied to disk). `stored`: kept by the SecretStore under the profile id. Absent: no key
+ * (local servers).
+ */
+export type KeyRef = { kind: 'env'; name: string } | { kind: 'stored' };
+
+export interface ConnectionProfile {
+  id: string;
+  name: string;
+  provider: LlmProvider;
+  /**
+   * The API root the provider's SDK expects: `https://api.openai.com/v1`, `https://api.anthropic.com/v1`,
+   * `https://generativelanguage.googleapis.com/v1beta`, an OpenAI-compatible server's `…/v1`, or an
+   * Ollama server root (`http://127.0.0.1:11434`; a trailing `/api` is accepted too).
+   */
+  baseUrl: string;
+  defaultModel: string;
+  /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never an auth header: keys go through keyRef. */
+  headers: Record<string, string>;
+  keyRef?: KeyRef;
+}
+
+/** What the renderer receives: never the key itself. */
+export interface ConnectionProfileView extends ConnectionProfile {
+  hasKey: boolean;
+  /** The key's last 4 characters, or null when there is no key or it is too short to hint at safely. */
+  keyHint: string | null;
+}
+
+/** Default API roots, per provider, for new profiles. */
+export const DEFAULT_BASE_URLS: Readonly<Record<LlmProvider, string>> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta',
+  'openai-compatible': 'http://127.0.0.1:1234/v1',
+  ollama: 'http://127.0.0.1:11434',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** A tool call the assistant made, as it travels back to the model in the next turn. */
+export interface LlmToolCallRef {
+  id: string;
+  name: string;
+  /** The raw argument text the model produced (may be invalid JSON; it is sent back as `{}` then). */
+  argsText: string;
+}
+
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  /** role 'tool': the id of the call this message answers. */
+  toolCallId?: string;
+  /** role 'tool': the tool's name. Optional: looked up from the assistant message that made the call. */
+  toolName?: string;
+  /** role 'assistant': the calls it made. */
+  toolCalls?: LlmToolCallRef[];
+}
+
+export interface LlmToolDefinition {
+  /** Provider-safe name `[A-Za-z0-9_-]{1,64}` (use ToolInfo.alias for extension tools). */
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** 'auto': the model decides. `{ name }`: the model must call that tool (forced function call). */
+export type LlmToolChoice = 'auto' | { name: string };
+
+export interface LlmRequest {
+  messages: LlmMessage[];
+  tools?: LlmToolDefinition[];
+  toolChoice?: LlmToolChoice;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Defaults to the profile's defaultModel. */
+  model?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stream events
+
+export type LlmFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'other';
+
+export interface LlmUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+}
+
+/**
+ * One streamed response. Per tool call the order is always (seed 004):
+ * `tool-call-start` → `tool-call-name` → `tool-call-args-delta`* → `tool-call-end` | `tool-call-failed`,
+ * and calls never interleave: a second call's events wait until the first call has ended.
+ * Text deltas may come before, between or after calls. The stream ends with exactly one
+ * `finish` or one `error`, except after the caller aborts, when it simply stops.
+ */
+export type LlmEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call-start'; id: string; index: number }
+  | { type: 'tool-call-name'; id: string; name: string }
+  | { type: 'tool-call-args-delta'; id: string; delta: string }
+  /** `args` is `argsText` parsed (`{}` for empty text). */
+  | { type: 'tool-call-end'; id: string; name: string; argsText: string; args: unknown }
+  /**
+   * The call could not be used: `INVALID_ARGUMENTS_JSON` (argsText is not JSON), `UNKNOWN_TOOL`
+   * (a name we did not offer) or `LLM_BAD_RESPONSE` (the stream ended mid-call). name and argsText
+   * are what the model produced, so the caller can answer the call with the error and go on.
+   */
+  | { type: 'tool-call-failed'; id: string; name: string; argsText: string; error: HostError }
+  | { type: 'finish'; reason: LlmFinishReason; usage?: LlmUsage }
+  | { type: 'error'; error: HostError };
+
+/** A collected response (LlmClient.complete). */
+export interface LlmCompletion {
+  text: string;
+  toolCalls: LlmCompletedToolCall[];
+  finishReason: LlmFinishReason;
+  usage?: LlmUsage;
+}
+
+export type LlmCompletedToolCall =
+  | { id: string; name: string; argsText: string; ok: true; args: unknown }
+  | { id: string; name: string; argsText: string; ok: false; error: HostError };
+
+// ---------------------------------------------------------------------------------------------
+// Error codes (HostError.code values this layer produces, besides INVALID_INPUT / CANCELLED /
+// INVALID_ARGUMENTS_JSON / UNKNOWN_TOOL from shared/errors).
+
+export const LLM_ERROR_CODES = [
+  'LLM_AUTH_FAILED', // 401 / 403
+  'LLM_RATE_LIMITED', // 429 (after retries)
+  'LLM_SERVER_ERROR', // 5xx (after retries)
+  'LLM_NOT_FOUND', // 404: wrong base URL or model
+  'LLM_REQUEST_REJECTED', // other 4xx
+  'LLM_BAD_RESPONSE', // malformed or truncated stream, unexpected shape
+  'LLM_TIMEOUT',
+  'LLM_UNREACHABLE', // connection refused, DNS, reset before a response
+  'LLM_NO_KEY', // the profile names a key that is not there
+  'LLM_NO_TOOL_CALL', // planArguments: the model did not call the forced tool
+  'LLM_RESPONSE_TOO_LARGE', // the stream passed the client's character cap
+] as const;
+export type LlmErrorCode = (typeof LLM_ERROR_CODES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Sidecar
+
+export const SIDECAR_DEFAULTS: Readonly<Omit<SidecarConfig, 'connectionProfileId' | 'model'>> = {
+  temperature: 0.7,
+  topP: 0.9,
+  maxTokens: 1024,
+};
+
+/** Inclusive ranges the sidecar settings must stay within (the UI's slider bounds). */
+export const SIDECAR_RANGES = {
+  temperature: { min: 0, max: 2 },
+  topP: { min: 0, max: 1 },
+  maxTokens: { min: 1, max: 65536, integer: true },
+} as const;
+
+/** Local servers the auto-detector probes, with their default loopback ports. */
+export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp' | 'koboldcpp' | 'vllm';
+
+export interface DetectedServer {
+  kind: LocalServerKind;
+  port: number;
+  /** A profile (without id) ready to save; keyRef absent. */
+  suggested: Omit<ConnectionProfile, 'id'>;
+  models: string[];
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  models: string[];
+  error?: HostError;
+}

@@ -1,0 +1,63 @@
+// Invocation benchmark: a trivial tool through the whole host path, beside a raw fork round trip and an MCP stdio call.
+import path from 'node:path';
+import { createHost } from '../../electron/core/host';
+import { silentLogger } from '../../electron/core/ports';
+import { confBackend } from '../../electron/core/settings/conf-backend';
+import { tempDir, cleanupTempDirs } from '../helpers/temp-dir';
+import { mcpStdio, rawFork, type Target } from './baselines';
+import { latencyRow, round, table, type LatencyRow } from './stats';
+
+const SEQUENTIAL_CALLS = 2000;
+const THROUGHPUT_CALLS = 10_000;
+const IN_FLIGHT = 64;
+
+async function hostPath(): Promise<Target> {
+  const host = await createHost({
+    dataDir: tempDir('cw-bench-'),
+    mode: 'cli',
+    settingsBackend: confBackend,
+    log: silentLogger,
+    bundledExtensionsDir: path.join(import.meta.dirname, 'fixtures', 'extensions'),
+  });
+  await host.extensions.whenSettled();
+  const input = { qualifiedName: 'bench-echo:echo', args: { text: 'hi' } };
+  const first = await host.api.call('tools.invoke', input, { origin: 'cli' });
+  if (!first.ok || !(first.value as { ok: boolean }).ok) throw new Error(`bench tool failed: ${JSON.stringify(first)}`);
+  return {
+    call: () => host.api.call('tools.invoke', input, { origin: 'cli' }),
+    close: () => host.dispose(),
+  };
+}
+
+export async function invokeBenchmark({ json }: { json: boolean }) {
+  const opts = { count: SEQUENTIAL_CALLS, total: THROUGHPUT_CALLS, inFlight: IN_FLIGHT };
+  const rows: LatencyRow[] = [];
+  for (const [name, make] of [
+    ['host: contract → registry → worker', hostPath],
+    ['raw child_process.fork round trip', rawFork],
+    ['MCP SDK stdio callTool', mcpStdio],
+  ] as const) {
+    const target = await make();
+    try {
+      rows.push(await latencyRow(name, target.call, opts));
+    } finally {
+      await target.close();
+    }
+  }
+  cleanupTempDirs();
+  const [host, fork, mcp] = rows as [LatencyRow, LatencyRow, LatencyRow];
+  const ratios = {
+    p50_vs_fork: round(host.p50_us / fork.p50_us, 2),
+    p99_vs_fork: round(host.p99_us / fork.p99_us, 2),
+    rps_vs_fork: round(host.rps / fork.rps, 2),
+    rps_vs_mcp: round(host.rps / mcp.rps, 2),
+  };
+  const targets = { p50_vs_fork: '≤ 1.5', p99_vs_fork: '≤ 2', rps_vs_fork: '≥ 0.5', rps_vs_mcp: '≥ 2' };
+  if (!json) {
+    console.log(`${SEQUENTIAL_CALLS} sequential calls for p50/p99; ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps.\n`);
+    console.log(table(rows as unknown as Array<Record<string, string | number>>));
+    console.log('');
+    console.log(table(Object.entries(ratios).map(([ratio, value]) => ({ ratio, value, target: targets[ratio as keyof typeof targets] }))));
+  }
+  return { rows, ratios, targets, calls: { sequential: SEQUENTIAL_CALLS, throughput: THROUGHPUT_CALLS, inFlight: IN_FLIGHT } };
+}

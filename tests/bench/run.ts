@@ -1,0 +1,24 @@
+// `npm run bench -- <name> [--json]`: runs one benchmark (or all) and prints figures beside their baselines.
+import { invokeBenchmark } from './invoke';
+
+const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
+  invoke: invokeBenchmark,
+};
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const names = args.filter((a) => !a.startsWith('-'));
+const selected = names.length ? names : Object.keys(benchmarks);
+const unknown = selected.filter((n) => !benchmarks[n]);
+if (unknown.length) {
+  console.error(`Unknown benchmark: ${unknown.join(', ')}. Available: ${Object.keys(benchmarks).join(', ')}`);
+  process.exit(2);
+}
+
+const results: Record<string, unknown> = {};
+for (const name of selected) {
+  if (!json) console.log(`\n# ${name}`);
+  results[name] = await benchmarks[name]!({ json });
+}
+if (json) console.log(JSON.stringify(selected.length === 1 ? results[selected[0]!] : results));
+process.exit(0);
