@@ -1,0 +1,163 @@
+// Connection profiles as a service: list views (never keys), save with validation, keys in the SecretStore, test, list models, detect local servers.
+import { HostFailure } from '../../../shared/errors';
+import type { ConnectionProfile, ConnectionProfileView, ConnectionTestResult, DetectedServer } from '../../../shared/types/llm';
+import { silentLogger, type Logger } from '../ports';
+import { detectLocalServers, type DetectOptions } from './detect';
+import type { FetchLike } from './http';
+import { listModels, testConnection } from './models';
+import { Redactor } from './redact';
+import { checkKey, profileView, type Env, type SecretStore, type SecretStoreDescription } from './secret-store';
+import { profileWarnings, validateProfile } from './validate-profile';
+
+/** Where profiles are kept (the settings document in the app; memory in tests). Keys are never part of a profile. */
+export interface ProfileRepository {
+  load(): ConnectionProfile[];
+  save(profiles: ConnectionProfile[]): void;
+}
+
+export class MemoryProfileRepository implements ProfileRepository {
+  constructor(private profiles: ConnectionProfile[] = []) {}
+  load(): ConnectionProfile[] {
+    return this.profiles.map((p) => ({ ...p, headers: { ...p.headers } }));
+  }
+  save(profiles: ConnectionProfile[]): void {
+    this.profiles = profiles.map((p) => ({ ...p, headers: { ...p.headers } }));
+  }
+}
+
+export interface ConnectionServiceOptions {
+  repository: ProfileRepository;
+  secrets: SecretStore;
+  env?: Env;
+  redactor?: Redactor;
+  log?: Logger;
+  fetch?: FetchLike;
+  /** For the model list and connection test. Default 10 s. */
+  timeoutMs?: number;
+  detect?: DetectOptions;
+}
+
+export interface SaveProfileResult {
+  profile: ConnectionProfileView;
+  /** Things to confirm with the user (plain http to another machine). */
+  warnings: string[];
+}
+
+export const MAX_PROFILES = 100;
+
+export class ConnectionService {
+  readonly redactor: Redactor;
+  private readonly env: Env;
+  private readonly log: Logger;
+
+  constructor(private readonly options: ConnectionServiceOptions) {
+    this.redactor = options.redactor ?? new Redactor();
+    this.env = options.env ?? process.env;
+    this.log = options.log ?? silentLogger;
+  }
+
+  list(): ConnectionProfileView[] {
+    return this.options.repository.load().map((p) => this.view(p));
+  }
+
+  /** The full profile, for the core only (the LLM client); the renderer gets views. */
+  get(id: string): ConnectionProfile {
+    const profile = this.options.repository.load().find((p) => p.id === id);
+    if (!profile) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no connection ${id}.`, path: '/id' });
+    return profile;
+  }
+
+  /**
+   * Creates or replaces a profile. A key, when given, is stored (and keyRef set to stored); a
+   * profile switched away from a stored key loses the stored key.
+   */
+  save(input: unknown, key?: string): SaveProfileResult {
+    const checked = validateProfile(input);
+    if (!checked.ok) throw new HostFailure(checked.error);
+    let profile = checked.value;
+    const cleanKey = key === undefined ? undefined : checkKey(key);
+    if (cleanKey !== undefined) profile = { ...profile, keyRef: { kind: 'stored' } };
+    const profiles = this.options.repository.load();
+    const index = profiles.findIndex((p) => p.id === profile.id);
+    if (index < 0 && profiles.length >= MAX_PROFILES) throw new HostFailure({ code: 'INVALID_INPUT', message: `At most ${MAX_PROFILES} connections.` });
+    if (cleanKey !== undefined) this.options.secrets.set(profile.id, cleanKey);
+    if (index >= 0) profiles[index] = profile;
+    else profiles.push(profile);
+    this.options.repository.save(profiles);
+    if (profile.keyRef?.kind !== 'stored') this.options.secrets.delete(profile.id);
+    this.log.info(`Connection ${profile.id} saved (${profile.provider}, ${profile.baseUrl})`);
+    return { profile: this.view(profile), warnings: profileWarnings(profile) };
+  }
+
+  remove(id: string): { removed: boolean } {
+    const profiles = this.options.repository.load();
+    const next = profiles.filter((p) => p.id !== id);
+    if (next.length === profiles.length) return { removed: false };
+    this.options.repository.save(next);
+    this.options.secrets.delete(id);
+    return { removed: true };
+  }
+
+  setKey(id: string, key: string): ConnectionProfileView {
+    const profile = this.get(id);
+    return this.save(profile, key).profile;
+  }
+
+  clearKey(id: string): ConnectionProfileView {
+    const profile = this.get(id);
+    const { keyRef: _dropped, ...rest } = profile;
+    return this.save(rest).profile;
+  }
+
+  /** Tests a saved profile, or an unsaved one (the connection dialog's "Test" before "Save"), with an optional key to try. */
+  async test(target: string | ConnectionProfile, options: { key?: string; signal?: AbortSignal } = {}): Promise<ConnectionTestResult> {
+    let profile: ConnectionProfile;
+    let deps: ReturnType<ConnectionService['modelDeps']>;
+    try {
+      profile = typeof target === 'string' ? this.get(target) : target;
+      deps = this.modelDeps(options.key);
+    } catch (err) {
+      if (err instanceof HostFailure) return { ok: false, models: [], error: err.error };
+      throw err;
+    }
+    return testConnection(options.key !== undefined ? { ...profile, keyRef: { kind: 'stored' } } : profile, {
+      ...deps,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  async listModels(id: string, options: { signal?: AbortSignal } = {}): Promise<string[]> {
+    return listModels(this.get(id), { ...this.modelDeps(undefined), ...(options.signal ? { signal: options.signal } : {}) });
+  }
+
+  detect(options: DetectOptions = {}): Promise<DetectedServer[]> {
+    return detectLocalServers({ ...this.options.detect, ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...options });
+  }
+
+  describeSecrets(): SecretStoreDescription {
+    return this.options.secrets.describe();
+  }
+
+  private view(profile: ConnectionProfile): ConnectionProfileView {
+    return profileView(profile, this.options.secrets, this.env, this.redactor);
+  }
+
+  /** A trial key goes through a throwaway store, so testing never saves it. */
+  private modelDeps(trialKey: string | undefined) {
+    const secrets: SecretStore =
+      trialKey === undefined
+        ? this.options.secrets
+        : (() => {
+            const clean = checkKey(trialKey);
+            this.redactor.add(clean);
+            return { get: () => clean, set: () => {}, delete: () => {}, describe: () => ({ backend: 'memory' }) };
+          })();
+    return {
+      secrets,
+      env: this.env,
+      redactor: this.redactor,
+      timeoutMs: this.options.timeoutMs ?? 10_000,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    };
+  }
+}

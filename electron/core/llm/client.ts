@@ -1,0 +1,444 @@
+// The one LLM layer: streams a request through the AI SDK to any profile's provider as our own events, with abort, timeouts, bounded retries and key-free errors.
+import { streamText, type JSONValue, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
+import { HostFailure, type HostError } from '../../../shared/errors';
+import type {
+  ConnectionProfile,
+  LlmCompletedToolCall,
+  LlmCompletion,
+  LlmEvent,
+  LlmFinishReason,
+  LlmRequest,
+  LlmToolDefinition,
+  LlmUsage,
+} from '../../../shared/types/llm';
+import { createRedactingLogger, Redactor } from '../connections/redact';
+import { resolveApiKey, type Env, type SecretStore } from '../connections/secret-store';
+import { validateProfile } from '../connections/validate-profile';
+import { silentLogger, type Logger } from '../ports';
+import { cancelledError, classifyError, timeoutError } from './errors';
+import { checkSampling, toModelMessages, toToolChoice, toToolSet } from './messages';
+import { KEY_REQUIRED, languageModelFor } from './providers';
+import { ToolCallSequencer } from './tool-call-sequencer';
+
+export interface LlmClientOptions {
+  secrets: SecretStore;
+  /** Where env key references are read; defaults to process.env. */
+  env?: Env;
+  /** Shared with the secret store and the app logger, so every key seen anywhere is scrubbed everywhere. */
+  redactor?: Redactor;
+  log?: Logger;
+  /** Extra attempts after a 429/5xx that came before any output. Default 2. */
+  maxRetries?: number;
+  /** Delay before retry `attempt` (0-based); null gives up. Default: 1 s, 2 s, 4 s… (max 10 s), or retry-after up to 60 s. */
+  retryDelayMs?: (attempt: number, retryAfterMs: number | undefined) => number | null;
+  /** Waits ms or until the signal aborts (rejecting). Injected by tests to skip real waiting. */
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  /** Whole request, first byte to last. Default 300 s. */
+  timeoutMs?: number;
+  /** Longest silence between stream parts (the first one included). Default 120 s: local models load slowly. */
+  idleTimeoutMs?: number;
+  /** Most characters of text plus tool arguments one response may stream. Default 4 M. */
+  maxResponseChars?: number;
+}
+
+export interface LlmCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxRetries?: number;
+  maxResponseChars?: number;
+}
+
+export interface PlanArgumentsInput {
+  system: string;
+  prompt: string;
+  tool: LlmToolDefinition;
+  model?: string;
+  /** Capped at 0.2. Default 0. */
+  temperature?: number;
+  maxTokens?: number;
+}
+
+interface Prepared {
+  model: ReturnType<typeof languageModelFor>;
+  messages: ModelMessage[];
+  tools: ToolSet | undefined;
+  toolChoice: ReturnType<typeof toToolChoice>;
+  request: LlmRequest;
+  baseUrl: string;
+  providerOptions: Record<string, Record<string, JSONValue>> | undefined;
+}
+
+type AttemptOutcome = { kind: 'done' } | { kind: 'retry'; error: HostError; retryAfterMs?: number };
+
+export const PLAN_MAX_TEMPERATURE = 0.2;
+
+const defaultRetryDelay = (attempt: number, retryAfterMs: number | undefined): number | null => {
+  if (retryAfterMs !== undefined) return retryAfterMs > 60_000 ? null : Math.max(retryAfterMs, 250);
+  return Math.min(10_000, 1000 * 2 ** attempt);
+};
+
+const defaultSleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+const FINISH_REASONS: Record<string, LlmFinishReason> = {
+  stop: 'stop',
+  length: 'length',
+  'content-filter': 'content-filter',
+  'tool-calls': 'tool-calls',
+};
+
+// The SDK prints warnings with console.warn unless told otherwise; we log them ourselves from start-step.
+const sdkGlobals = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+if (sdkGlobals.AI_SDK_LOG_WARNINGS === undefined) sdkGlobals.AI_SDK_LOG_WARNINGS = false;
+
+export class LlmClient {
+  readonly redactor: Redactor;
+  private readonly log: Logger;
+  private readonly env: Env;
+
+  constructor(private readonly options: LlmClientOptions) {
+    this.redactor = options.redactor ?? new Redactor();
+    this.log = createRedactingLogger(options.log ?? silentLogger, this.redactor);
+    this.env = options.env ?? process.env;
+  }
+
+  /**
+   * Streams one model response. Ends with one `finish` or one `error` event; after the caller's
+   * signal aborts it stops without further events. Never throws.
+   */
+  async *stream(profile: ConnectionProfile, request: LlmRequest, options: LlmCallOptions = {}): AsyncGenerator<LlmEvent, void, undefined> {
+    const signal = options.signal;
+    if (signal?.aborted) return;
+    let prepared: Prepared;
+    try {
+      prepared = this.prepare(profile, request);
+    } catch (err) {
+      yield { type: 'error', error: classifyError(err, { redactor: this.redactor }).error };
+      return;
+    }
+    const maxRetries = Math.max(0, Math.min(10, options.maxRetries ?? this.options.maxRetries ?? 2));
+    for (let attempt = 0; ; attempt++) {
+      const outcome: AttemptOutcome = yield* this.attempt(prepared, options, attempt < maxRetries);
+      if (outcome.kind === 'done') return;
+      const delay = (this.options.retryDelayMs ?? defaultRetryDelay)(attempt, outcome.retryAfterMs);
+      if (delay === null) {
+        yield { type: 'error', error: outcome.error };
+        return;
+      }
+      this.log.warn(`LLM request to ${profile.name} failed with ${outcome.error.code}; retry ${attempt + 1} of ${maxRetries} in ${delay} ms`);
+      try {
+        await (this.options.sleep ?? defaultSleep)(delay, signal);
+      } catch {
+        return;
+      }
+      if (signal?.aborted) return;
+    }
+  }
+
+  /** Collects a whole response. Throws HostFailure with the stream's error (CANCELLED after an abort). */
+  async complete(profile: ConnectionProfile, request: LlmRequest, options: LlmCallOptions = {}): Promise<LlmCompletion> {
+    let text = '';
+    const toolCalls: LlmCompletedToolCall[] = [];
+    for await (const event of this.stream(profile, request, options)) {
+      switch (event.type) {
+        case 'text-delta':
+          text += event.text;
+          break;
+        case 'tool-call-end':
+          toolCalls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: true, args: event.args });
+          break;
+        case 'tool-call-failed':
+          toolCalls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: false, error: event.error });
+          break;
+        case 'finish':
+          return { text, toolCalls, finishReason: event.reason, ...(event.usage ? { usage: event.usage } : {}) };
+        case 'error':
+          throw new HostFailure(event.error);
+      }
+    }
+    throw new HostFailure(cancelledError());
+  }
+
+  /**
+   * Asks the model for one forced call of `tool` and returns its arguments object (argument
+   * planning). Throws HostFailure: LLM_NO_TOOL_CALL, INVALID_ARGUMENTS_JSON, INVALID_ARGUMENTS
+   * (not an object), or any stream error. Schema validation is the caller's: it owns the compiled validator.
+   */
+  async planArguments(profile: ConnectionProfile, input: PlanArgumentsInput, options: LlmCallOptions = {}): Promise<Record<string, unknown>> {
+    const temperature = Math.min(input.temperature ?? 0, PLAN_MAX_TEMPERATURE);
+    const completion = await this.complete(
+      profile,
+      {
+        messages: [...(input.system ? [{ role: 'system' as const, content: input.system }] : []), { role: 'user', content: input.prompt }],
+        tools: [input.tool],
+        toolChoice: { name: input.tool.name },
+        temperature,
+        maxTokens: input.maxTokens ?? 1024,
+        ...(input.model ? { model: input.model } : {}),
+      },
+      options,
+    );
+    const call = completion.toolCalls.find((c) => c.name === input.tool.name);
+    if (!call) {
+      throw new HostFailure({
+        code: 'LLM_NO_TOOL_CALL',
+        message: `The model did not call ${input.tool.name}${completion.text ? ' and answered with text instead' : ''}.`,
+        hint: 'The model or server may not support forced tool calls.',
+      });
+    }
+    if (!call.ok) throw new HostFailure(call.error);
+    if (typeof call.args !== 'object' || call.args === null || Array.isArray(call.args)) {
+      throw new HostFailure({ code: 'INVALID_ARGUMENTS', message: `The model's arguments for ${input.tool.name} are not a JSON object.` });
+    }
+    return call.args as Record<string, unknown>;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private prepare(profile: ConnectionProfile, request: LlmRequest): Prepared {
+    const checked = validateProfile(profile);
+    if (!checked.ok) throw new HostFailure(checked.error);
+    const clean = checked.value;
+    const modelId = request.model ?? clean.defaultModel;
+    if (!modelId) throw new HostFailure({ code: 'INVALID_INPUT', message: 'No model: the request names none and the connection has no default model.', path: '/model' });
+    checkSampling(request);
+    const apiKey = resolveApiKey(clean, this.options.secrets, this.env, this.redactor);
+    if (apiKey === undefined && (KEY_REQUIRED[clean.provider] || clean.keyRef)) {
+      const ref = clean.keyRef;
+      throw new HostFailure({
+        code: 'LLM_NO_KEY',
+        message:
+          ref?.kind === 'env'
+            ? `The environment variable ${ref.name} is not set.`
+            : ref?.kind === 'stored'
+              ? `No API key is stored for the connection ${clean.name}.`
+              : `The connection ${clean.name} needs an API key.`,
+        hint: 'Add a key to the connection.',
+      });
+    }
+    const tools = toToolSet(request.tools);
+    return {
+      model: languageModelFor(clean, apiKey, modelId),
+      messages: toModelMessages(request.messages),
+      tools,
+      toolChoice: toToolChoice(request.toolChoice, tools),
+      request,
+      baseUrl: clean.baseUrl,
+      providerOptions: clean.provider === 'ollama' ? ollamaSampling(request) : undefined,
+    };
+  }
+
+  private async *attempt(prepared: Prepared, options: LlmCallOptions, mayRetry: boolean): AsyncGenerator<LlmEvent, AttemptOutcome, undefined> {
+    const signal = options.signal;
+    const controller = new AbortController();
+    let timedOutAfter: number | null = null;
+    const onCallerAbort = () => controller.abort();
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 300_000;
+    const idleMs = options.idleTimeoutMs ?? this.options.idleTimeoutMs ?? 120_000;
+    const total = setTimeout(() => {
+      timedOutAfter = timeoutMs;
+      controller.abort();
+    }, timeoutMs);
+    let idle: NodeJS.Timeout | undefined;
+    const resetIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        timedOutAfter = idleMs;
+        controller.abort();
+      }, idleMs);
+    };
+    const aborted = new Promise<'aborted'>((resolve) => {
+      if (controller.signal.aborted) resolve('aborted');
+      controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+    });
+
+    const maxChars = options.maxResponseChars ?? this.options.maxResponseChars ?? 4 * 1024 * 1024;
+    let chars = 0;
+    const pending: LlmEvent[] = [];
+    const sequencer = new ToolCallSequencer((event) => pending.push(event));
+    let emittedOutput = false;
+    let iterator: AsyncIterator<TextStreamPart<ToolSet>> | undefined;
+    const ctx = { redactor: this.redactor, baseUrl: prepared.baseUrl };
+
+    try {
+      const { request } = prepared;
+      const result = streamText({
+        model: prepared.model,
+        messages: prepared.messages,
+        ...(prepared.tools ? { tools: prepared.tools } : {}),
+        ...(prepared.toolChoice ? { toolChoice: prepared.toolChoice } : {}),
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.topP !== undefined ? { topP: request.topP } : {}),
+        ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
+        ...(prepared.providerOptions ? { providerOptions: prepared.providerOptions } : {}),
+        // Our messages come from the host, not from untrusted input: system turns are intended.
+        allowSystemInMessages: true,
+        maxRetries: 0,
+        abortSignal: controller.signal,
+        // The default handler prints the raw error (request body included) to the console.
+        onError: () => {},
+      });
+      iterator = result.fullStream[Symbol.asyncIterator]();
+      resetIdle();
+
+      while (true) {
+        const next = await Promise.race([iterator.next(), aborted]);
+        if (next === 'aborted' || signal?.aborted) break;
+        if (next.done) {
+          // The SDK always ends with finish or error; reaching here means the stream broke off.
+          const error: HostError = { code: 'LLM_BAD_RESPONSE', message: 'The response ended without finishing.' };
+          sequencer.failOpen(error);
+          pending.push({ type: 'error', error });
+          break;
+        }
+        resetIdle();
+        const part = next.value;
+        let stop: AttemptOutcome | null = null;
+
+        switch (part.type) {
+          case 'text-delta':
+            chars += part.text.length;
+            if (chars <= maxChars) sequencer.text(part.text);
+            break;
+          case 'tool-input-start':
+            sequencer.start(part.id, part.toolName);
+            break;
+          case 'tool-input-delta':
+            chars += part.delta.length;
+            if (chars <= maxChars) sequencer.delta(part.id, part.delta);
+            break;
+          case 'tool-call': {
+            const call = part as unknown as { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown };
+            sequencer.start(call.toolCallId, call.toolName);
+            const streamed = sequencer.argsText(call.toolCallId);
+            const argsText = streamed !== '' ? streamed : typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {});
+            if (call.invalid) sequencer.fail(call.toolCallId, argsText, invalidCallError(call.toolName, call.error, prepared.tools));
+            else sequencer.end(call.toolCallId, argsText, call.input ?? {});
+            break;
+          }
+          case 'start-step':
+            if (part.warnings.length) this.log.info('LLM provider warnings', part.warnings);
+            break;
+          case 'finish': {
+            if (part.finishReason === 'other' && part.rawFinishReason === undefined && sequencer.ended === 0) {
+              // No finish reason on the wire: the body ended early (no [DONE], no message_stop, no done line).
+              const error: HostError = { code: 'LLM_BAD_RESPONSE', message: 'The response ended before the model finished (truncated stream).' };
+              sequencer.failOpen(error);
+              pending.push({ type: 'error', error });
+              stop = { kind: 'done' };
+              break;
+            }
+            sequencer.failOpen({ code: 'LLM_BAD_RESPONSE', message: 'The response finished in the middle of a tool call.' });
+            const reason: LlmFinishReason = sequencer.ended > 0 ? 'tool-calls' : (FINISH_REASONS[part.finishReason] ?? 'other');
+            const usage = toUsage(part.totalUsage);
+            pending.push({ type: 'finish', reason, ...(usage ? { usage } : {}) });
+            stop = { kind: 'done' };
+            break;
+          }
+          case 'error': {
+            const classified = classifyError(part.error, ctx);
+            if (classified.retryable && mayRetry && !emittedOutput && pending.length === 0) {
+              stop = { kind: 'retry', error: classified.error, ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}) };
+            } else {
+              sequencer.failOpen(classified.error);
+              pending.push({ type: 'error', error: classified.error });
+              stop = { kind: 'done' };
+            }
+            this.log.warn(`LLM request to ${prepared.baseUrl} failed: ${classified.error.code}: ${classified.error.message}`);
+            break;
+          }
+          default:
+            // start, text-start/end, reasoning-*, tool-input-end, tool-error (after an invalid call), sources, raw: nothing to report.
+            break;
+        }
+
+        if (chars > maxChars && !stop) {
+          // Unbounded output (a looping model, a hostile server): stop reading, keep what was said.
+          const error: HostError = { code: 'LLM_RESPONSE_TOO_LARGE', message: `The response passed ${maxChars} characters and was cut off.` };
+          sequencer.failOpen(error);
+          pending.push({ type: 'error', error });
+          stop = { kind: 'done' };
+        }
+        while (pending.length > 0) {
+          if (signal?.aborted) return { kind: 'done' };
+          const event = pending.shift()!;
+          if (event.type !== 'finish' && event.type !== 'error') emittedOutput = true;
+          yield event;
+        }
+        if (stop) return stop;
+      }
+
+      if (signal?.aborted) return { kind: 'done' };
+      if (timedOutAfter !== null) {
+        const error = timeoutError(timedOutAfter);
+        sequencer.failOpen(error);
+        pending.push({ type: 'error', error });
+      }
+      while (pending.length > 0) {
+        if (signal?.aborted) return { kind: 'done' };
+        yield pending.shift()!;
+      }
+      return { kind: 'done' };
+    } catch (err) {
+      // streamText threw, or the stream itself errored (a body read that broke off): report, never crash the caller.
+      if (signal?.aborted) return { kind: 'done' };
+      const error = timedOutAfter !== null ? timeoutError(timedOutAfter) : classifyError(err, ctx).error;
+      sequencer.failOpen(error);
+      pending.push({ type: 'error', error });
+      while (pending.length > 0) {
+        if (signal?.aborted) return { kind: 'done' };
+        yield pending.shift()!;
+      }
+      return { kind: 'done' };
+    } finally {
+      clearTimeout(total);
+      clearTimeout(idle);
+      signal?.removeEventListener('abort', onCallerAbort);
+      // Stops the HTTP request if we left early (error, caller break, abort).
+      controller.abort();
+      if (iterator?.return) void Promise.resolve(iterator.return()).catch(() => {});
+    }
+  }
+}
+
+/**
+ * ollama-ai-provider-v2 puts temperature/top_p/max_output_tokens at the top level of /api/chat,
+ * where Ollama ignores them; Ollama reads sampling from `options` (num_predict = max tokens).
+ */
+function ollamaSampling(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
+  const options: Record<string, number> = {};
+  if (request.temperature !== undefined) options.temperature = request.temperature;
+  if (request.topP !== undefined) options.top_p = request.topP;
+  if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
+  return Object.keys(options).length ? { ollama: { options } } : undefined;
+}
+
+function invalidCallError(toolName: string, error: unknown, tools: ToolSet | undefined): HostError {
+  const name = (error as { name?: unknown } | undefined)?.name;
+  if (name === 'AI_NoSuchToolError' || !tools || !Object.hasOwn(tools, toolName)) {
+    return { code: 'UNKNOWN_TOOL', message: `The model called ${toolName}, which is not among the offered tools.` };
+  }
+  return { code: 'INVALID_ARGUMENTS_JSON', message: `The model's arguments for ${toolName} are not valid JSON.`, hint: 'Send the arguments again as one JSON object.' };
+}
+
+function toUsage(usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): LlmUsage | undefined {
+  if (!usage) return undefined;
+  const out: LlmUsage = {};
+  if (typeof usage.inputTokens === 'number') out.inputTokens = usage.inputTokens;
+  if (typeof usage.outputTokens === 'number') out.outputTokens = usage.outputTokens;
+  if (typeof usage.totalTokens === 'number') out.totalTokens = usage.totalTokens;
+  return Object.keys(out).length ? out : undefined;
+}

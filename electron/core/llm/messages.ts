@@ -1,0 +1,103 @@
+// Converts our request (messages, tools, tool choice) into the AI SDK's ModelMessage / ToolSet shapes, and checks it.
+import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
+import { HostFailure } from '../../../shared/errors';
+import type { LlmMessage, LlmRequest, LlmToolChoice, LlmToolDefinition } from '../../../shared/types/llm';
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export const MAX_TOOLS = 128;
+
+const invalid = (message: string, path: string): never => {
+  throw new HostFailure({ code: 'INVALID_INPUT', message, path });
+};
+
+/** Arguments for the next turn: the parsed object, or `{}` when the model's text was not a JSON object. */
+function argsForReplay(argsText: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(argsText) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
+  if (!Array.isArray(messages) || messages.length === 0) invalid('A request needs at least one message.', '/messages');
+  const callNames = new Map<string, string>();
+  const out: ModelMessage[] = [];
+  messages.forEach((message, i) => {
+    const path = `/messages/${i}`;
+    if (typeof message.content !== 'string') invalid('Message content must be a string.', `${path}/content`);
+    switch (message.role) {
+      case 'system':
+        out.push({ role: 'system', content: message.content });
+        return;
+      case 'user':
+        out.push({ role: 'user', content: message.content });
+        return;
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) {
+          out.push({ role: 'assistant', content: message.content });
+          return;
+        }
+        for (const call of calls) callNames.set(call.id, call.name);
+        out.push({
+          role: 'assistant',
+          content: [
+            ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+            ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: argsForReplay(call.argsText) })),
+          ],
+        });
+        return;
+      }
+      case 'tool': {
+        if (!message.toolCallId) invalid('A tool message needs the toolCallId it answers.', `${path}/toolCallId`);
+        const toolCallId = message.toolCallId!;
+        const toolName = message.toolName ?? callNames.get(toolCallId);
+        if (!toolName) invalid(`No earlier assistant message made the call ${toolCallId}; give toolName.`, `${path}/toolName`);
+        const part = { type: 'tool-result' as const, toolCallId, toolName: toolName!, output: { type: 'text' as const, value: message.content } };
+        // Consecutive results travel together (Anthropic wants them in one user turn).
+        const last = out.at(-1);
+        if (last?.role === 'tool') last.content.push(part);
+        else out.push({ role: 'tool', content: [part] });
+        return;
+      }
+      default:
+        invalid(`Unknown role ${String((message as { role?: unknown }).role)}.`, `${path}/role`);
+    }
+  });
+  return out;
+}
+
+/** Tools without execute: the SDK reports calls and stops; running them is the caller's loop. */
+export function toToolSet(tools: LlmToolDefinition[] | undefined): ToolSet | undefined {
+  if (!tools || tools.length === 0) return undefined;
+  if (tools.length > MAX_TOOLS) invalid(`At most ${MAX_TOOLS} tools per request.`, '/tools');
+  const set: ToolSet = {};
+  tools.forEach((def, i) => {
+    if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name)) invalid('Tool names must be 1–64 letters, digits, _ or -.', `/tools/${i}/name`);
+    if (Object.hasOwn(set, def.name)) invalid(`The tool ${def.name} is listed twice.`, `/tools/${i}/name`);
+    if (typeof def.parameters !== 'object' || def.parameters === null) invalid('Tool parameters must be a JSON Schema object.', `/tools/${i}/parameters`);
+    // jsonSchema() without a validator: the SDK only parses the arguments; the caller validates them.
+    set[def.name] = tool({ description: def.description, inputSchema: jsonSchema(def.parameters as Parameters<typeof jsonSchema>[0]) });
+  });
+  return set;
+}
+
+export function toToolChoice(choice: LlmToolChoice | undefined, tools: ToolSet | undefined): 'auto' | { type: 'tool'; toolName: string } | undefined {
+  if (choice === undefined || choice === 'auto') return tools ? 'auto' : undefined;
+  if (!tools || !Object.hasOwn(tools, choice.name)) invalid(`The forced tool ${choice.name} is not among the request's tools.`, '/toolChoice/name');
+  return { type: 'tool', toolName: choice.name };
+}
+
+export function checkSampling(request: LlmRequest): void {
+  const check = (value: number | undefined, name: string, min: number, max: number, integer = false) => {
+    if (value === undefined) return;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+      invalid(`${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}.`, `/${name}`);
+    }
+  };
+  check(request.temperature, 'temperature', 0, 2);
+  check(request.topP, 'topP', 0, 1);
+  check(request.maxTokens, 'maxTokens', 1, 1_000_000, true);
+}
