@@ -7,6 +7,7 @@ import { AppProviders } from './app/context';
 import { createAppStore } from './stores/app-store';
 import { wireHost } from './stores/wire';
 import './styles/app.css';
+import './styles/features.css';
 
 const host = connectToHost(window);
 const store = createAppStore();

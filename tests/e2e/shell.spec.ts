@@ -2,11 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { SECTIONS } from '../../renderer/src/app/sections';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { SECTIONS, type SectionId } from '../../renderer/src/app/sections';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
+const BUNDLED_EXTENSIONS = ['Dice and Stats', 'Knowledge Base', 'Scratchpad'];
 
 declare global {
   interface Window {
@@ -30,6 +31,18 @@ async function expectConnected(page: Page): Promise<void> {
   await expect(status).toContainText('Connected');
 }
 
+/** Sections the headless host fills from the start: it loads the bundled extensions and their tools. */
+const POPULATED: Partial<Record<SectionId, (panel: Locator) => Promise<void>>> = {
+  extensions: async (panel) => {
+    await expect(panel.getByTestId('extension')).toHaveCount(BUNDLED_EXTENSIONS.length);
+    for (const name of BUNDLED_EXTENSIONS) await expect(panel.getByRole('heading', { name, exact: true })).toBeVisible();
+  },
+  tools: async (panel) => {
+    // Workers register their tools a moment after the host starts.
+    await expect(panel.locator('button.tool-row[data-qualified-name="knowledge-base:search_knowledge_base"]')).toBeVisible({ timeout: 20_000 });
+  },
+};
+
 async function expectSection(page: Page, index: number): Promise<void> {
   const spec = SECTIONS[index]!;
   const nav = page.getByRole('navigation', { name: 'Sections' });
@@ -37,6 +50,8 @@ async function expectSection(page: Page, index: number): Promise<void> {
   await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(spec.label);
   const panel = page.getByTestId(`panel-${spec.id}`);
+  const populated = POPULATED[spec.id];
+  if (populated) return populated(panel);
   await expect(panel.getByRole('heading', { name: spec.empty.title })).toBeVisible();
   await expect(panel.getByText(spec.empty.body)).toBeVisible();
   for (const step of spec.empty.steps) await expect(panel.getByText(step)).toBeVisible();

@@ -3,7 +3,8 @@ import { act, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
-import type { HostEvent, HostEventListener } from '../../shared/events';
+import type { ExtensionInfo, HostEvent, HostEventListener } from '../../shared/events';
+import type { ToolInfo } from '../../shared/types/tools';
 import type { Notice } from '../../shared/notices';
 import { defaultSettings, type Settings } from '../../shared/settings';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from '../../renderer/src/api/connection';
@@ -30,6 +31,9 @@ export class FakeHost implements HostConnection {
   notices: Notice[] = [];
   settings: Settings = defaultSettings();
   dataDir = '/home/ada/.config/council-workbench';
+  tools: ToolInfo[] = [];
+  extensions: ExtensionInfo[] = [];
+  logs: Record<string, string[]> = {};
   private info: ConnectionInfo;
   private readonly eventListeners = new Set<HostEventListener>();
   private readonly infoListeners = new Set<ConnectionListener>();
@@ -75,9 +79,51 @@ export class FakeHost implements HostConnection {
         this.notices = this.notices.filter((n) => n.id !== id);
         return { ok: true, value: { dismissed: this.notices.length < before } };
       }
+      case 'tools.list':
+        return { ok: true, value: structuredClone(this.tools) };
+      case 'tools.exportSpec': {
+        const { qualifiedName, format } = input as { qualifiedName: string; format: string };
+        const tool = this.tools.find((t) => t.qualifiedName === qualifiedName);
+        if (!tool) return { ok: false, error: { code: 'UNKNOWN_TOOL', message: `No tool ${qualifiedName}.` } };
+        return { ok: true, value: { spec: { format, name: tool.alias, description: tool.description, parameters: tool.parameters } } };
+      }
+      case 'extensions.list':
+        return { ok: true, value: structuredClone(this.extensions) };
+      case 'extensions.log':
+        return { ok: true, value: { lines: [...(this.logs[(input as { id: string }).id] ?? [])] } };
+      case 'extensions.enable':
+      case 'extensions.disable':
+      case 'extensions.restart':
+      case 'extensions.grant':
+      case 'extensions.revoke':
+        return this.changeExtension(method, input as { id: string; permission?: 'tools' | 'generation' });
+      case 'extensions.remove': {
+        const { id } = input as { id: string };
+        const before = this.extensions.length;
+        this.extensions = this.extensions.filter((e) => e.id !== id);
+        return { ok: true, value: { removed: this.extensions.length < before } };
+      }
+      case 'extensions.install': {
+        const { folder, grant = [] } = input as { folder: string; grant?: Array<'tools' | 'generation'> };
+        const id = folder.split('/').filter(Boolean).pop() ?? 'ext';
+        const ext = extension({ id, name: id, source: 'user', granted: [...grant], status: 'running' });
+        this.extensions.push(ext);
+        return { ok: true, value: structuredClone(ext) };
+      }
       default:
         return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `fake host has no ${method}` } };
     }
+  }
+
+  private changeExtension(method: MethodName, input: { id: string; permission?: 'tools' | 'generation' }): Result<unknown> {
+    const ext = this.extensions.find((e) => e.id === input.id);
+    if (!ext) return { ok: false, error: { code: 'NOT_FOUND', message: `No extension ${input.id}.` } };
+    if (method === 'extensions.enable') Object.assign(ext, { enabled: true, status: 'running' });
+    if (method === 'extensions.disable') Object.assign(ext, { enabled: false, status: 'disabled' });
+    if (method === 'extensions.restart') Object.assign(ext, { status: 'running', error: undefined });
+    if (method === 'extensions.grant' && input.permission && !ext.granted.includes(input.permission)) ext.granted.push(input.permission);
+    if (method === 'extensions.revoke') ext.granted = ext.granted.filter((p) => p !== input.permission);
+    return { ok: true, value: structuredClone(ext) };
   }
 
   callsTo(method: MethodName): Call[] {
@@ -192,4 +238,83 @@ export function notice(partial: Partial<Notice> = {}): Notice {
     at: Date.UTC(2026, 0, 2, 9, 0),
     ...partial,
   };
+}
+
+export function tool(partial: Partial<ToolInfo> = {}): ToolInfo {
+  const name = partial.name ?? 'search_knowledge_base';
+  const extensionId = partial.extensionId === undefined ? 'knowledge-base' : partial.extensionId;
+  return {
+    qualifiedName: extensionId ? `${extensionId}:${name}` : `builtin:${name}`,
+    alias: `${(extensionId ?? 'builtin').replace(/-/g, '_')}__${name}`,
+    name,
+    displayName: 'Search Knowledge Base',
+    description: 'Searches the extension knowledge base for relevant information',
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Search query' }, limit: { type: 'number', description: 'Max results', default: 5 } },
+      required: ['query'],
+    },
+    mode: 'read',
+    councilEligible: true,
+    inlineAvailable: false,
+    hasSimulate: false,
+    requiresApproval: false,
+    source: 'extension',
+    extensionId,
+    status: 'available',
+    definitionHash: 'a'.repeat(64),
+    ...partial,
+  };
+}
+
+export function extension(partial: Partial<ExtensionInfo> = {}): ExtensionInfo {
+  return {
+    id: 'knowledge-base',
+    name: 'Knowledge Base',
+    version: '1.0.0',
+    description: 'Searches a small bundled library of lore.',
+    source: 'bundled',
+    status: 'running',
+    enabled: true,
+    requested: ['tools'],
+    granted: ['tools'],
+    toolCount: 1,
+    ...partial,
+  };
+}
+
+/** Sets a controlled input's value the way a user typing does, so React's onChange fires. */
+export function typeInto(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
+  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(el, value);
+  el.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+}
+
+/** Text as a screen reader reads it: without aria-hidden parts, whitespace collapsed. */
+export function spokenText(el: Element): string {
+  const copy = el.cloneNode(true) as Element;
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return (copy.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The form control labelled `text` (exact match of the label's spoken text, or of aria-label). */
+export function byLabel<T extends HTMLElement = HTMLInputElement>(root: ParentNode, text: string | RegExp): T {
+  const matches = (value: string | null | undefined) =>
+    value != null && (typeof text === 'string' ? value.replace(/\s+/g, ' ').trim() === text : text.test(value));
+  for (const label of root.querySelectorAll('label')) {
+    if (!matches(spokenText(label))) continue;
+    const control = label.htmlFor ? document.getElementById(label.htmlFor) : label.querySelector('input, select, textarea');
+    if (control) return control as T;
+  }
+  const aria = [...root.querySelectorAll<HTMLElement>('[aria-label]')].find((el) => matches(el.getAttribute('aria-label')));
+  if (aria) return aria as T;
+  throw new Error(`no control labelled ${String(text)}`);
+}
+
+export function buttonNamed(root: ParentNode, text: string | RegExp): HTMLButtonElement {
+  const matches = (value: string | null | undefined) =>
+    value != null && (typeof text === 'string' ? value.replace(/\s+/g, ' ').trim() === text : text.test(value));
+  const found = [...root.querySelectorAll('button')].find((b) => matches(b.getAttribute('aria-label') ?? spokenText(b)));
+  if (!found) throw new Error(`no button named ${String(text)}`);
+  return found;
 }

@@ -1,13 +1,15 @@
 // @vitest-environment happy-dom
 // The status bar mirrors the connection state and what host.status reports.
 import { afterEach, describe, expect, it } from 'vitest';
-import { byTestId, cleanup, FakeHost, renderShell, settle } from './harness';
+import { byTestId, cleanup, extension, FakeHost, renderShell, settle, tool } from './harness';
 
 afterEach(cleanup);
 
 describe('status bar', () => {
   it('shows Connecting… until the host is reached, then Connected with the data dir and settings version', async () => {
     const host = new FakeHost('connecting');
+    host.extensions = [extension(), extension({ id: 'dice-and-stats', name: 'Dice and Stats' })];
+    host.tools = ['a', 'b', 'c', 'd', 'e'].map((name) => tool({ name }));
     const { container } = await renderShell(host);
     const status = byTestId(container, 'connection-status');
     expect(status.dataset.state).toBe('connecting');
@@ -23,6 +25,18 @@ describe('status bar', () => {
     expect(byTestId(container, 'settings-version').textContent).toBe('Settings v1');
     expect(byTestId(container, 'host-mode').textContent).toContain('Browser');
     expect(container.querySelector('.statusbar')?.textContent).toContain('2 extensions · 5 tools · 0 members');
+  });
+
+  it('counts follow the tool and extension events, not the host.status snapshot', async () => {
+    const host = new FakeHost('connected');
+    host.tools = [tool()];
+    host.extensions = [extension()];
+    const { container } = await renderShell(host);
+    const bar = () => container.querySelector('.statusbar')?.textContent;
+    expect(bar()).toContain('1 extension · 1 tool · 0 members');
+    await settle(() => host.emit({ type: 'tools.changed', tools: [tool({ name: 'x' }), tool({ name: 'y' })] }));
+    await settle(() => host.emit({ type: 'extension.removed', id: 'knowledge-base' }));
+    expect(bar()).toContain('0 extensions · 2 tools · 0 members');
   });
 
   it('shows a lost connection, offers to reconnect, and resyncs when it comes back', async () => {

@@ -24,7 +24,7 @@ function plural(n: number, word: string): string {
 
 export function StatusBar() {
   const host = useHost();
-  const { connection, dataDir, settingsVersion, mode, counts } = useAppStore(useShallow(selectStatusBar));
+  const { connection, dataDir, settingsVersion, mode, extensionCount, toolCount, memberCount } = useAppStore(useShallow(selectStatusBar));
   const canReconnect = connection.state === 'disconnected' || connection.state === 'unauthorized';
   const transport = connection.transport === 'ipc' ? 'IPC' : 'WebSocket';
 
@@ -54,9 +54,9 @@ export function StatusBar() {
         </div>
       )}
       <div className="statusbar__spacer" />
-      {counts && (
+      {extensionCount !== null && toolCount !== null && memberCount !== null && (
         <div className="statusbar__item statusbar__counts">
-          {plural(counts.extensions, 'extension')} · {plural(counts.tools, 'tool')} · {plural(counts.members, 'member')}
+          {plural(extensionCount, 'extension')} · {plural(toolCount, 'tool')} · {plural(memberCount, 'member')}
         </div>
       )}
       {dataDir && (

@@ -52,8 +52,8 @@ export const SECTIONS: readonly SectionSpec[] = [
       title: 'No extensions installed',
       body: 'Installed extensions appear here with their status, the permissions they ask for and the tools they register. Each one runs in its own worker process.',
       steps: [
-        'Install an extension into the data folder shown in the status bar.',
-        'Enable it here and grant only the permissions it needs.',
+        'Install one from its folder with the form below, granting only what it needs.',
+        'Check that it is running, then find its tools in the Tools section.',
       ],
     },
   },

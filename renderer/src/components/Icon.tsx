@@ -1,7 +1,8 @@
 // The small line-icon set the shell uses: inline SVG elements built by React (no markup strings).
 import type { SectionId } from '../app/sections';
 
-export type IconName = SectionId | 'info' | 'warning' | 'error' | 'close' | 'logo' | 'folder' | 'refresh' | 'sun' | 'moon' | 'monitor';
+export type IconName = SectionId | 'info' | 'warning' | 'error' | 'close' | 'logo' | 'folder' | 'refresh' | 'sun' | 'moon' | 'monitor'
+  | 'copy' | 'play' | 'plus' | 'trash' | 'search' | 'check' | 'terminal' | 'power';
 
 const PATHS: Record<IconName, string[]> = {
   council: [
@@ -27,6 +28,14 @@ const PATHS: Record<IconName, string[]> = {
   sun: ['M12 16a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z', 'M12 2v2', 'M12 20v2', 'M4.9 4.9l1.4 1.4', 'M17.7 17.7l1.4 1.4', 'M2 12h2', 'M20 12h2', 'M4.9 19.1l1.4-1.4', 'M17.7 6.3l1.4-1.4'],
   moon: ['M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5Z'],
   monitor: ['M3 5h18v11H3Z', 'M8 20h8', 'M12 16v4'],
+  copy: ['M9 9h10v11H9Z', 'M15 9V5a1 1 0 0 0-1-1H6a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3'],
+  play: ['M7 5v14l11-7Z'],
+  plus: ['M12 5v14', 'M5 12h14'],
+  trash: ['M4 7h16', 'M10 11v6', 'M14 11v6', 'M6 7l1 12a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1l1-12', 'M9 7V4h6v3'],
+  search: ['M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14Z', 'M20 20l-4-4'],
+  check: ['M5 12.5 10 17l9-10'],
+  terminal: ['M4 5h16v14H4Z', 'M8 10l2.5 2L8 14', 'M13 14h3'],
+  power: ['M12 3v8', 'M6.3 6.8a8 8 0 1 0 11.4 0'],
 };
 
 export function Icon(props: { name: IconName; className?: string }) {

@@ -13,11 +13,28 @@ export const selectHostNotices = (s: AppState) => s.hostNotices;
 export const selectLocalErrors = (s: AppState) => s.localErrors;
 export const selectNoticeCount = (s: AppState) => s.hostNotices.length + s.localErrors.length;
 
-/** Everything the status bar shows. Returns a new object: use with useShallow. */
-export const selectStatusBar = (s: AppState) => ({
-  connection: s.connection,
-  dataDir: s.hostStatus?.dataDir ?? null,
-  settingsVersion: s.hostStatus?.settingsVersion ?? null,
-  mode: s.hostStatus?.mode ?? null,
-  counts: s.hostStatus?.counts ?? null,
-});
+export const selectTools = (s: AppState) => s.tools.items;
+export const selectToolsLoaded = (s: AppState) => s.tools.loaded;
+export const selectToolFilters = (s: AppState) => s.toolFilters;
+export const selectSelectedTool = (s: AppState) => s.selectedTool;
+export const selectExtensions = (s: AppState) => s.extensions.items;
+export const selectExtensionsLoaded = (s: AppState) => s.extensions.loaded;
+export const selectExtensionLog = (id: string) => (s: AppState) =>
+  Object.prototype.hasOwnProperty.call(s.extensions.logs, id) ? s.extensions.logs[id]! : null;
+
+/**
+ * Everything the status bar shows. Returns a new object: use with useShallow (so only flat values).
+ * Counts come from host.status until the live lists are loaded; those follow events, host.status does not.
+ */
+export const selectStatusBar = (s: AppState) => {
+  const reported = s.hostStatus?.counts ?? null;
+  return {
+    connection: s.connection,
+    dataDir: s.hostStatus?.dataDir ?? null,
+    settingsVersion: s.hostStatus?.settingsVersion ?? null,
+    mode: s.hostStatus?.mode ?? null,
+    extensionCount: reported ? (s.extensions.loaded ? s.extensions.items.length : reported.extensions) : null,
+    toolCount: reported ? (s.tools.loaded ? s.tools.items.length : reported.tools) : null,
+    memberCount: reported?.members ?? null,
+  };
+};

@@ -1,18 +1,18 @@
-// Tools slice (placeholder): the host's tool registry (extensions, built-ins, MCP), mirrored once tools.* methods and events land.
+// Tools slice: the host's tool registry as last reported (tools.list on connect, tools.changed carries the full list).
+import type { ToolInfo } from '../../../shared/types/tools';
 import type { Slice } from './slice';
-
-/** Placeholder entry until the shared DTO for this domain exists; replace with it, keep the slice's shape. */
-export interface ToolsEntry {
-  id: string;
-}
 
 export interface ToolsSlice {
   tools: {
-    /** Host truth as last reported; empty until the domain's contract methods and events land. */
-    items: readonly ToolsEntry[];
+    /** Host truth as last reported, in the host's order. */
+    items: readonly ToolInfo[];
+    /** False until the first tools.list answer (or tools.changed event) arrived. */
+    loaded: boolean;
   };
+  toolsReplaced(tools: readonly ToolInfo[]): void;
 }
 
-export const createToolsSlice: Slice<ToolsSlice> = () => ({
-  tools: { items: [] },
+export const createToolsSlice: Slice<ToolsSlice> = (set) => ({
+  tools: { items: [], loaded: false },
+  toolsReplaced: (tools) => set({ tools: { items: [...tools], loaded: true } }),
 });

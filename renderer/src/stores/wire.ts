@@ -15,6 +15,18 @@ export function applyHostEvent(state: AppState, event: HostEvent): void {
     case 'notice.dismissed':
       state.noticeRemoved(event.id);
       return;
+    case 'tools.changed':
+      state.toolsReplaced(event.tools);
+      return;
+    case 'extension.changed':
+      state.extensionChanged(event.extension);
+      return;
+    case 'extension.removed':
+      state.extensionRemoved(event.id);
+      return;
+    case 'extension.log':
+      state.extensionLogLine(event.id, event.line);
+      return;
     default:
       return;
   }
@@ -26,7 +38,12 @@ export function applyHostEvent(state: AppState, event: HostEvent): void {
  * arrives after a snapshot is newer than it and applying in arrival order is correct.
  */
 export async function resync(store: AppStore, host: HostConnection): Promise<void> {
-  const [status, settings] = await Promise.all([host.invoke('host.status', {}), host.invoke('settings.get', {})]);
+  const [status, settings, tools, extensions] = await Promise.all([
+    host.invoke('host.status', {}),
+    host.invoke('settings.get', {}),
+    host.invoke('tools.list', {}),
+    host.invoke('extensions.list', {}),
+  ]);
   const state = store.getState();
   if (status.ok) {
     const { notices, ...rest } = status.value;
@@ -37,6 +54,10 @@ export async function resync(store: AppStore, host: HostConnection): Promise<voi
   }
   if (settings.ok) state.settingsLoaded(settings.value);
   else if (settings.error.code !== 'HOST_SHUTDOWN') state.errorReported('Could not read settings', settings.error);
+  if (tools.ok) state.toolsReplaced(tools.value);
+  else if (tools.error.code !== 'HOST_SHUTDOWN') state.errorReported('Could not read the tool list', tools.error);
+  if (extensions.ok) state.extensionsReplaced(extensions.value);
+  else if (extensions.error.code !== 'HOST_SHUTDOWN') state.errorReported('Could not read the extension list', extensions.error);
 }
 
 export function wireHost(store: AppStore, host: HostConnection): () => void {

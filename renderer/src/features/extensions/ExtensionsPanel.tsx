@@ -1,13 +1,300 @@
-// Extensions section: installed extensions and their workers (empty state until the extensions contract lands).
+// Extensions section: every installed extension with its worker status, permissions, actions and log; install from a folder.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { ExtensionInfo } from '../../../../shared/events';
+import type { HostError, Result } from '../../../../shared/errors';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
-import { useAppStore } from '../../app/context';
 import { EmptyState } from '../../components/EmptyState';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { removeExtension, restartExtension, setExtensionEnabled, setPermission } from '../../stores/extension-commands';
+import { selectExtensions, selectExtensionsLoaded } from '../../stores/selectors';
+import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
+import { InstallForm } from './InstallForm';
+import { LogViewer } from './LogViewer';
+import { permissionInfo, statusInfo, type Permission } from './permissions';
 
 const SPEC = sectionById('extensions');
 
+/** What is in flight for one card; every control of the card waits for it. */
+type Busy = null | 'enable' | 'disable' | 'restart' | 'remove' | `grant:${string}` | `revoke:${string}`;
+
+function StatusBadge(props: { status: ExtensionInfo['status'] }) {
+  const info = statusInfo(props.status);
+  return (
+    <span className={`status-badge status-badge--${info.tone}`} data-testid="extension-status" data-status={props.status} title={info.help}>
+      <span className={`status-badge__dot${props.status === 'starting' ? ' status-badge__dot--pulse' : ''}`} aria-hidden="true" />
+      <span className="visually-hidden">Status: </span>
+      {info.label}
+    </span>
+  );
+}
+
+function PermissionRow(props: {
+  permission: string;
+  requested: boolean;
+  granted: boolean;
+  extensionName: string;
+  busy: Busy;
+  onToggle(grant: boolean): void;
+}) {
+  const info = permissionInfo(props.permission);
+  const pending = props.busy === `grant:${props.permission}` || props.busy === `revoke:${props.permission}`;
+  const state = props.granted ? (props.requested ? 'Granted' : 'Granted, not requested') : props.requested ? 'Requested, not granted' : 'Not requested';
+  return (
+    <li className="perm" data-testid="permission" data-permission={props.permission}>
+      <div className="perm__text">
+        <div className="perm__head">
+          <code className="perm__name">{props.permission}</code>
+          <span className={`badge badge--${props.granted ? 'ok' : 'neutral'}`} data-testid="permission-state">
+            {state}
+          </span>
+        </div>
+        <p className="perm__explanation">{info.explanation}</p>
+      </div>
+      {(props.requested || props.granted) && (
+        <button
+          type="button"
+          className="btn btn--small"
+          aria-disabled={props.busy !== null || undefined}
+          aria-label={`${props.granted ? 'Revoke' : 'Grant'} ${props.permission} ${props.granted ? 'from' : 'to'} ${props.extensionName}`}
+          onClick={() => props.busy === null && props.onToggle(!props.granted)}
+        >
+          {pending ? (props.granted ? 'Revoking…' : 'Granting…') : props.granted ? 'Revoke' : 'Grant'}
+        </button>
+      )}
+    </li>
+  );
+}
+
+function ExtensionCard(props: { extension: ExtensionInfo }) {
+  const ext = props.extension;
+  const store = useAppStoreApi();
+  const host = useHost();
+  const uid = useId();
+  const [busy, setBusy] = useState<Busy>(null);
+  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
+  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [logOpen, setLogOpen] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const removeRef = useRef<HTMLButtonElement>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
+  useEffect(() => {
+    if (confirmRemove) cancelRef.current?.focus();
+  }, [confirmRemove]);
+
+  const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
+    if (busy !== null) return;
+    setBusy(what);
+    setError(null);
+    const result = await call();
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) setError({ title, error: result.error });
+  };
+
+  const enabled = pendingEnabled ?? ext.enabled;
+  const toggleEnabled = (next: boolean) => {
+    if (busy !== null) return;
+    setPendingEnabled(next);
+    void act(next ? 'enable' : 'disable', next ? 'Could not enable' : 'Could not disable', () =>
+      setExtensionEnabled(store, host, ext.id, next),
+    ).finally(() => setPendingEnabled(null));
+  };
+  const togglePermission = (permission: Permission, grant: boolean) =>
+    void act(`${grant ? 'grant' : 'revoke'}:${permission}`, grant ? `Could not grant ${permission}` : `Could not revoke ${permission}`, () =>
+      setPermission(store, host, ext.id, permission, grant),
+    );
+  const remove = () =>
+    void act('remove', 'Could not remove', async () => {
+      const result = await removeExtension(store, host, ext.id);
+      if (result.ok) document.getElementById('main')?.focus();
+      return result;
+    });
+  const viewTools = () => {
+    const state = store.getState();
+    state.toolFiltersChanged({ ...NO_TOOL_FILTERS, extensionId: ext.id });
+    state.sectionSelected('tools');
+  };
+
+  const permissions = [...new Set<string>([...ext.requested, ...ext.granted])];
+  const status = statusInfo(ext.status);
+  const titleId = `${uid}-title`;
+  const logId = `${uid}-log`;
+  const showError = ext.error && ext.status !== 'running';
+
+  return (
+    <li>
+      <article
+        className={`card ext-card ext-card--${status.tone}`}
+        aria-labelledby={titleId}
+        aria-busy={busy !== null || undefined}
+        data-testid="extension"
+        data-id={ext.id}
+      >
+        <header className="ext-card__header">
+          <div className="ext-card__heading">
+            <h2 id={titleId} className="ext-card__title">
+              {ext.name}
+            </h2>
+            {ext.version && <span className="ext-card__version">v{ext.version}</span>}
+            <span className="badge badge--neutral">{ext.source === 'bundled' ? 'Bundled' : 'User-installed'}</span>
+            <StatusBadge status={ext.status} />
+          </div>
+          <label className="switch" title={enabled ? 'Disable to stop its worker and unregister its tools' : 'Enable to start it'}>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={enabled}
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Enabled: ${ext.name}`}
+              onChange={(e) => toggleEnabled(e.target.checked)}
+            />
+            <span className="switch__track" aria-hidden="true" />
+            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabled ? 'Enabled' : 'Disabled'}</span>
+          </label>
+        </header>
+        <p className="ext-card__meta">
+          <code>{ext.id}</code>
+          <span aria-hidden="true"> · </span>
+          {ext.toolCount} {ext.toolCount === 1 ? 'tool' : 'tools'}
+          {ext.toolCount > 0 && (
+            <button type="button" className="link-button" onClick={viewTools}>
+              View its tools
+            </button>
+          )}
+        </p>
+        {ext.description && <p className="ext-card__description">{ext.description}</p>}
+        {(showError || ext.status === 'failed' || ext.status === 'crashed') && (
+          <div className={`ext-card__problem ext-card__problem--${status.tone}`} data-testid="extension-problem">
+            <Icon name={status.tone === 'danger' ? 'error' : 'warning'} />
+            <div>
+              <p className="ext-card__problem-status">{status.help}</p>
+              {ext.error && <p className="ext-card__problem-error">{ext.error}</p>}
+            </div>
+          </div>
+        )}
+
+        <section className="ext-card__perms" aria-label={`Permissions of ${ext.name}`}>
+          <h3 className="ext-card__subtitle">Permissions</h3>
+          {permissions.length === 0 ? (
+            <p className="panel-note">Asks for no permissions.</p>
+          ) : (
+            <ul className="perm-list">
+              {permissions.map((p) => (
+                <PermissionRow
+                  key={p}
+                  permission={p}
+                  requested={ext.requested.includes(p as Permission)}
+                  granted={ext.granted.includes(p as Permission)}
+                  extensionName={ext.name}
+                  busy={busy}
+                  onToggle={(grant) => togglePermission(p as Permission, grant)}
+                />
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <div className="ext-card__actions">
+          <button
+            type="button"
+            className={`btn${ext.status === 'failed' ? ' btn--primary' : ''}`}
+            aria-disabled={busy !== null || !ext.enabled || undefined}
+            title={ext.enabled ? 'Stop and start its worker again (also clears a failed state)' : 'Enable it first'}
+            aria-label={`Restart ${ext.name}`}
+            onClick={() => busy === null && ext.enabled && void act('restart', 'Could not restart', () => restartExtension(store, host, ext.id))}
+          >
+            <Icon name="refresh" />
+            <span aria-hidden="true">{busy === 'restart' ? 'Restarting…' : 'Restart'}</span>
+          </button>
+          <button type="button" className="btn" aria-expanded={logOpen} aria-controls={logId} onClick={() => setLogOpen((o) => !o)}>
+            <Icon name="terminal" />
+            {logOpen ? 'Hide log' : 'Show log'}
+          </button>
+          {ext.source === 'user' && !confirmRemove && (
+            <button
+              type="button"
+              ref={removeRef}
+              className="btn btn--danger-ghost"
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Remove ${ext.name}…`}
+              onClick={() => busy === null && setConfirmRemove(true)}
+            >
+              <Icon name="trash" />
+              <span aria-hidden="true">Remove…</span>
+            </button>
+          )}
+          {busy !== null && (
+            <span className="ext-card__progress" role="status">
+              <span className="spinner" aria-hidden="true" /> Waiting for the host…
+            </span>
+          )}
+        </div>
+        {confirmRemove && (
+          <div className="confirm" role="group" aria-label={`Confirm removing ${ext.name}`} data-testid="confirm-remove">
+            <p>
+              Remove <strong>{ext.name}</strong>? Its copy in the data folder is deleted and its tools disappear. This cannot be undone.
+            </p>
+            <div className="confirm__actions">
+              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={remove}>
+                {busy === 'remove' ? 'Removing…' : 'Remove'}
+              </button>
+              <button
+                type="button"
+                ref={cancelRef}
+                className="btn"
+                onClick={() => {
+                  setConfirmRemove(false);
+                  setTimeout(() => removeRef.current?.focus());
+                }}
+              >
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+        {error && <InlineError error={error.error} title={error.title} />}
+        {logOpen && <LogViewer id={ext.id} name={ext.name} domId={logId} />}
+      </article>
+    </li>
+  );
+}
+
 export function ExtensionsPanel() {
-  const count = useAppStore((s) => s.extensions.items.length);
-  // The list view arrives with this domain's contract; until then the slice stays empty.
-  if (count === 0) return <EmptyState icon="extensions" {...SPEC.empty} />;
-  return <p className="panel-note">{count} item(s) reported by the host.</p>;
+  const extensions = useAppStore(selectExtensions);
+  const loaded = useAppStore(selectExtensionsLoaded);
+
+  if (extensions.length === 0) {
+    return (
+      <div className="panel-stack">
+        <EmptyState icon="extensions" {...SPEC.empty}>
+          {!loaded && <p className="panel-note">Asking the host for its extensions…</p>}
+        </EmptyState>
+        {loaded && <InstallForm />}
+      </div>
+    );
+  }
+
+  const running = extensions.filter((e) => e.status === 'running').length;
+  const troubled = extensions.filter((e) => e.status === 'failed' || e.status === 'crashed').length;
+  return (
+    <div className="panel-stack">
+      <p className="panel-summary" role="status">
+        {extensions.length} {extensions.length === 1 ? 'extension' : 'extensions'} · {running} running
+        {troubled > 0 && <span className="panel-summary__bad"> · {troubled} need attention</span>}
+      </p>
+      <ul className="ext-list" aria-label="Installed extensions">
+        {extensions.map((ext) => (
+          <ExtensionCard key={ext.id} extension={ext} />
+        ))}
+      </ul>
+      <InstallForm />
+    </div>
+  );
 }

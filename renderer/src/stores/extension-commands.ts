@@ -1,0 +1,53 @@
+// Extension actions: ask the host, mirror its answer into the store (the matching event may also arrive), and
+// hand the result back so the panel can show a failure next to the control that caused it.
+import type { ExtensionInfo } from '../../../shared/events';
+import type { Result } from '../../../shared/errors';
+import type { HostConnection } from '../api/connection';
+import type { AppStore } from './app-store';
+
+export type Permission = ExtensionInfo['requested'][number];
+
+function mirror(store: AppStore, result: Result<ExtensionInfo>): Result<ExtensionInfo> {
+  if (result.ok) store.getState().extensionChanged(result.value);
+  return result;
+}
+
+export async function setExtensionEnabled(store: AppStore, host: HostConnection, id: string, enabled: boolean): Promise<Result<ExtensionInfo>> {
+  return mirror(store, await host.invoke(enabled ? 'extensions.enable' : 'extensions.disable', { id }));
+}
+
+export async function restartExtension(store: AppStore, host: HostConnection, id: string): Promise<Result<ExtensionInfo>> {
+  return mirror(store, await host.invoke('extensions.restart', { id }));
+}
+
+export async function setPermission(
+  store: AppStore,
+  host: HostConnection,
+  id: string,
+  permission: Permission,
+  granted: boolean,
+): Promise<Result<ExtensionInfo>> {
+  return mirror(store, await host.invoke(granted ? 'extensions.grant' : 'extensions.revoke', { id, permission }));
+}
+
+export async function removeExtension(store: AppStore, host: HostConnection, id: string): Promise<Result<{ removed: boolean }>> {
+  const result = await host.invoke('extensions.remove', { id });
+  // removed:false means the host no longer has it: either way it should not be listed.
+  if (result.ok) store.getState().extensionRemoved(id);
+  return result;
+}
+
+export async function installExtension(
+  store: AppStore,
+  host: HostConnection,
+  folder: string,
+  grant: readonly Permission[],
+): Promise<Result<ExtensionInfo>> {
+  return mirror(store, await host.invoke('extensions.install', { folder, grant: [...grant] }));
+}
+
+export async function loadExtensionLog(store: AppStore, host: HostConnection, id: string): Promise<Result<{ lines: string[] }>> {
+  const result = await host.invoke('extensions.log', { id });
+  if (result.ok) store.getState().extensionLogLoaded(id, result.value.lines);
+  return result;
+}
