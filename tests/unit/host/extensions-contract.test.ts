@@ -1,0 +1,114 @@
+// Issue 3 through the contract: install without a grant, grant, revoke, disable, enable, remove; tools follow.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Host } from '../../../electron/core/host';
+import type { ExtensionInfo } from '../../../shared/events';
+import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
+import { runCli } from '../../../electron/headless/cli/run-cli';
+import { testHost } from '../../helpers/node-host';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+const SEED_EXAMPLE = path.resolve('tests/fixtures/extensions/seed-example');
+let host: Host | undefined;
+
+afterEach(async () => {
+  await host?.dispose();
+  host = undefined;
+  cleanupTempDirs();
+});
+
+async function call<T>(method: string, input: unknown): Promise<T> {
+  const result = await host!.api.call(method, input, { origin: 'test' });
+  if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+const toolsOf = async (id: string) => (await call<ToolInfo[]>('tools.list', { extensionId: id })).map((t) => t.name);
+
+describe('extensions through the contract', () => {
+  it('installs without granting, and tools appear only after the grant', async () => {
+    host = await testHost();
+    const installed = await call<ExtensionInfo>('extensions.install', { folder: SEED_EXAMPLE });
+    expect(installed).toMatchObject({ id: 'seed-example', source: 'user', requested: ['tools'], granted: [] });
+    await host.extensions.whenSettled();
+    expect(await toolsOf('seed-example')).toEqual([]);
+    const log = await call<{ lines: string[] }>('extensions.log', { id: 'seed-example' });
+    expect(log.lines.join('\n')).toMatch(/not granted/);
+
+    await call('extensions.grant', { id: 'seed-example', permission: 'tools' });
+    await host.extensions.whenSettled();
+    expect(await toolsOf('seed-example')).toEqual(['search_knowledge_base']);
+
+    const outcome = await call<ToolOutcome>('tools.invoke', { qualifiedName: 'seed-example:search_knowledge_base', args: { query: 'x' } });
+    expect(outcome.ok).toBe(true);
+
+    await call('extensions.revoke', { id: 'seed-example', permission: 'tools' });
+    expect(await toolsOf('seed-example')).toEqual([]);
+    const after = await call<ToolOutcome>('tools.invoke', { qualifiedName: 'seed-example:search_knowledge_base', args: { query: 'x' } });
+    expect(after).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
+  });
+
+  it('disable unregisters, enable brings the tools back, remove forgets the extension', async () => {
+    host = await testHost();
+    await call('extensions.install', { folder: SEED_EXAMPLE, grant: ['tools'] });
+    await host.extensions.whenSettled();
+    expect(await toolsOf('seed-example')).toHaveLength(1);
+    expect(await call<ExtensionInfo>('extensions.disable', { id: 'seed-example' })).toMatchObject({ status: 'disabled', enabled: false });
+    expect(await toolsOf('seed-example')).toEqual([]);
+    await call('extensions.enable', { id: 'seed-example' });
+    await host.extensions.whenSettled();
+    expect(await toolsOf('seed-example')).toHaveLength(1);
+    expect(await call('extensions.remove', { id: 'seed-example' })).toEqual({ removed: true });
+    expect((await call<ExtensionInfo[]>('extensions.list', {})).map((e) => e.id)).not.toContain('seed-example');
+    expect(host.settings.get().extensions['seed-example']).toBeUndefined();
+  });
+
+  it('persists grants in settings across a restart of the host', async () => {
+    const dir = tempDir();
+    host = await testHost(dir);
+    await call('extensions.install', { folder: SEED_EXAMPLE, grant: ['tools'] });
+    await host.dispose();
+    host = await testHost(dir);
+    await host.extensions.whenSettled();
+    expect(await toolsOf('seed-example')).toEqual(['search_knowledge_base']);
+  });
+
+  it('rejects a bad install folder and an unknown tool spec with codes', async () => {
+    host = await testHost();
+    const bad = await host.api.call('extensions.install', { folder: tempDir() }, { origin: 'test' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_MANIFEST' } });
+    const spec = await host.api.call('tools.exportSpec', { qualifiedName: 'nope:nothing', format: 'openai' }, { origin: 'test' });
+    expect(spec).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL', path: '/qualifiedName' } });
+  });
+});
+
+describe('extensions and tools on the CLI', () => {
+  async function cli(args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('install without --grant says the permission stays ungranted', async () => {
+    const dir = tempDir();
+    const result = await cli(['extensions', 'install', SEED_EXAMPLE, '--data-dir', dir]);
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/Not granted: tools/);
+    const granted = await cli(['extensions', 'grant', 'seed-example', 'tools', '--data-dir', dir, '--json']);
+    expect(JSON.parse(granted.out)).toMatchObject({ granted: ['tools'] });
+  });
+
+  it('tools invoke prints the result, or the structured error with a non-zero exit', async () => {
+    const dir = tempDir();
+    await cli(['extensions', 'install', SEED_EXAMPLE, '--grant', 'tools', '--data-dir', dir]);
+    const ok = await cli(['tools', 'invoke', 'seed-example:search_knowledge_base', '--args', '{"query":"lighthouse"}', '--data-dir', dir]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/lighthouse keeper/);
+    const bad = await cli(['tools', 'invoke', 'seed-example:search_knowledge_base', '--args', '{"query":7}', '--data-dir', dir, '--json']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
+    const notJson = await cli(['tools', 'invoke', 'seed-example:search_knowledge_base', '--args', '{query', '--data-dir', dir, '--json']);
+    expect(JSON.parse(notJson.out)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS_JSON' } });
+  });
+});
