@@ -37,6 +37,11 @@ export const extensionMethods = {
     ),
     ExtensionInfoSchema,
   ),
+  'extensions.inspect': method(
+    "Read a folder's spindle.json before installing, so the user sees what it asks for.",
+    Type.Object({ folder: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
+    Type.Object({ id: Type.String(), name: Type.String(), version: Type.String(), description: Type.String(), requested: Type.Array(Permission) }),
+  ),
   'extensions.enable': method('Enable and start an extension.', ById, ExtensionInfoSchema),
   'extensions.disable': method('Stop and disable an extension; its tools are unregistered.', ById, ExtensionInfoSchema),
   'extensions.restart': method('Restart an extension (also clears a failed state).', ById, ExtensionInfoSchema),

@@ -1,11 +1,13 @@
 // Contract handlers for extensions.*: the extension manager behind the contract.
 import type { Handlers } from '../../../shared/contract';
 import type { ExtensionManager } from '../extensions/extension-manager';
+import { readManifest } from '../extensions/manifest';
 
 type ExtensionHandlers = Pick<
   Handlers,
   | 'extensions.list'
   | 'extensions.install'
+  | 'extensions.inspect'
   | 'extensions.enable'
   | 'extensions.disable'
   | 'extensions.restart'
@@ -19,6 +21,10 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
   return {
     'extensions.list': () => manager.list(),
     'extensions.install': ({ folder, grant }) => manager.installFromFolder(folder, { grant: grant ?? [] }),
+    'extensions.inspect': ({ folder }) => {
+      const { manifest } = readManifest(folder);
+      return { id: manifest.id, name: manifest.name, version: manifest.version, description: manifest.description, requested: manifest.permissions };
+    },
     'extensions.enable': ({ id }) => manager.enable(id),
     'extensions.disable': ({ id }) => manager.disable(id),
     'extensions.restart': ({ id }) => manager.restart(id),

@@ -112,3 +112,13 @@ describe('extensions and tools on the CLI', () => {
     expect(JSON.parse(notJson.out)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS_JSON' } });
   });
 });
+
+describe('extensions.inspect', () => {
+  it('reads what a folder asks for without installing it', async () => {
+    host = await testHost();
+    expect(await call('extensions.inspect', { folder: SEED_EXAMPLE })).toMatchObject({ id: 'seed-example', requested: ['tools'] });
+    expect((await call<ExtensionInfo[]>('extensions.list', {})).map((e) => e.id)).not.toContain('seed-example');
+    const missing = await host.api.call('extensions.inspect', { folder: path.join(tempDir(), 'none') }, { origin: 'test' });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'INVALID_MANIFEST' } });
+  });
+});
