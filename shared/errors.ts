@@ -34,6 +34,9 @@ export const ERROR_CODES = [
   'WORKER_UNRESPONSIVE',
   'PERMISSION_DENIED',
   'CANCELLED',
+  // council and packs
+  'INVALID_PACK',
+  'SIDECAR_NOT_CONFIGURED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

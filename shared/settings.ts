@@ -1,5 +1,10 @@
 // The settings document: its schema, current version and defaults. Later domains add sections here.
 import { Type, type Static } from '@sinclair/typebox';
+import { KeyRefSchema, ProviderSchema } from './contract/connections';
+import { SidecarConfigSchema } from './contract/sidecar';
+import { ChatSettingsSchema, defaultChatSettings } from './types/chat';
+import { SIDECAR_DEFAULTS } from './types/llm';
+import { CouncilToolsSettingsSchema } from './types/council';
 
 export const SETTINGS_VERSION = 1;
 
@@ -21,8 +26,23 @@ export const CouncilMemberSettingsSchema = Type.Object(
     role: Type.String({ maxLength: 200 }),
     chance: Type.Integer({ minimum: 0, maximum: 100 }),
     tools: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 256 }),
+    toolHistoryRetention: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.Integer({ minimum: 0, maximum: 10 }))),
   },
   { additionalProperties: true },
+);
+
+/** A saved connection profile: never a key (keys live in the secret store or the environment). */
+export const ConnectionProfileSettingsSchema = Type.Object(
+  {
+    id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+    name: Type.String({ maxLength: 100 }),
+    provider: ProviderSchema,
+    baseUrl: Type.String({ maxLength: 2048 }),
+    defaultModel: Type.String({ maxLength: 200 }),
+    headers: Type.Record(Type.String(), Type.String()),
+    keyRef: Type.Optional(KeyRefSchema),
+  },
+  { additionalProperties: false },
 );
 
 export const SettingsSchema = Type.Object(
@@ -34,9 +54,16 @@ export const SettingsSchema = Type.Object(
       {
         councilMode: Type.Boolean(),
         members: Type.Array(CouncilMemberSettingsSchema, { maxItems: 1000 }),
+        /** Optional: files written before the council settings existed load with COUNCIL_TOOLS_DEFAULTS. */
+        toolsSettings: Type.Optional(CouncilToolsSettingsSchema),
+        atLeastOneMember: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: true },
     ),
+    /** Optional: files written before these sections existed load with the defaults. */
+    connections: Type.Optional(Type.Array(ConnectionProfileSettingsSchema, { maxItems: 100 })),
+    sidecarSettings: Type.Optional(SidecarConfigSchema),
+    chat: Type.Optional(ChatSettingsSchema),
   },
   { additionalProperties: true },
 );
@@ -49,5 +76,8 @@ export function defaultSettings(): Settings {
     ui: { theme: 'system' },
     extensions: {},
     council: { councilMode: false, members: [] },
+    connections: [],
+    sidecarSettings: { connectionProfileId: '', model: '', ...SIDECAR_DEFAULTS },
+    chat: defaultChatSettings(),
   };
 }

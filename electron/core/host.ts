@@ -13,6 +13,19 @@ import { systemClock, type Clock, type Logger, type SettingsBackendFactory } fro
 import { enableLinearRegexFallback } from './registry/safe-regex-engine';
 import { ToolRegistry } from './registry/tool-registry';
 import { SettingsStore } from './settings/settings-store';
+import { createRedactingLogger, Redactor } from './connections/redact';
+import type { Env, SecretStore } from './connections/secret-store';
+import type { LlmClient } from './llm/client';
+import { createLlmServices, type LlmServices } from './chat/llm-services';
+import { llmHandlers } from './chat/handlers';
+import type { ChatEngine } from './chat/chat-engine';
+import type { DeltaBatcherOptions } from './chat/delta-batcher';
+import type { ConnectionService } from './connections/connection-service';
+import type { SidecarService } from './sidecar/sidecar-service';
+import { CouncilService } from './council/council-service';
+import { chatCouncilPort } from './council/chat-port';
+import { councilHandlers } from './council/handlers';
+import { PackStore, resolveBundledPacksDir } from './packs/pack-store';
 
 export interface HostPorts {
   dataDir: string;
@@ -26,6 +39,16 @@ export interface HostPorts {
   workerEntry?: string;
   /** Bundled extensions folder; null for none (tests). Default: the repository's resources/extensions. */
   bundledExtensionsDir?: string | null;
+  /** API keys: safeStorage in the desktop app; default a 0600 file in the data folder (with a visible warning). */
+  secrets?: SecretStore;
+  /** The LLM client (tests inject one with instant retries); its redactor becomes the host's. */
+  llm?: LlmClient;
+  /** Where env key references are read; default process.env. */
+  env?: Env;
+  /** chat.delta coalescing (benchmarks and tests). */
+  chatBatching?: DeltaBatcherOptions;
+  /** Bundled Lumia packs; null for none. Default: `packs` beside bundledExtensionsDir, else the repository's resources/packs. */
+  bundledPacksDir?: string | null;
 }
 
 export interface Host {
@@ -34,10 +57,22 @@ export interface Host {
   settings: SettingsStore;
   registry: ToolRegistry;
   extensions: ExtensionManager;
+  /** The one redactor: every key the host sees is scrubbed from logs and errors. */
+  redactor: Redactor;
+  connections: ConnectionService;
+  /** The council's SidecarPort. */
+  sidecar: SidecarService;
+  /** The Workbench chat; the council service plugs in with chat.setCouncil(port). */
+  chat: ChatEngine;
+  llm: LlmClient;
+  council: CouncilService;
+  packs: PackStore;
   dispose(): Promise<void>;
 }
 
 export async function createHost(ports: HostPorts): Promise<Host> {
+  const redactor = ports.llm?.redactor ?? new Redactor();
+  ports = { ...ports, log: createRedactingLogger(ports.log, redactor) };
   enableLinearRegexFallback();
   const clock = ports.clock ?? systemClock;
   const listeners = new Set<HostEventListener>();
@@ -83,6 +118,22 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     });
   });
 
+  const llmServices: LlmServices = createLlmServices({
+    dataDir: ports.dataDir,
+    settings,
+    tools: registry,
+    log: ports.log,
+    redactor,
+    clock,
+    emit,
+    ...(ports.secrets ? { secrets: ports.secrets } : {}),
+    ...(ports.llm ? { llm: ports.llm } : {}),
+    ...(ports.env ? { env: ports.env } : {}),
+    ...(ports.chatBatching ? { batching: ports.chatBatching } : {}),
+  });
+  const secretsInfo = llmServices.secrets.describe();
+  if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });
+
   const extensions = new ExtensionManager({
     dataDir: ports.dataDir,
     bundledDir: ports.bundledExtensionsDir,
@@ -107,6 +158,10 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   });
   await extensions.init();
 
+  const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
+  const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
+  llmServices.chat.setCouncil(chatCouncilPort(council));
+
   const handlers: Handlers = {
     'host.status': () => {
       const current = settings.get();
@@ -130,6 +185,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     'settings.update': ({ patch }) => settings.update(patch),
     ...toolHandlers(registry),
     ...extensionHandlers(extensions),
+    ...councilHandlers(council, packs, () => clock.now()),
+    ...llmHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
   };
 
   let disposed = false;
@@ -142,9 +199,18 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     settings,
     registry,
     extensions,
+    redactor,
+    connections: llmServices.connections,
+    sidecar: llmServices.sidecar,
+    chat: llmServices.chat,
+    llm: llmServices.llm,
+    council,
+    packs,
     async dispose() {
       if (disposed) return;
       disposed = true;
+      await council.dispose();
+      await llmServices.dispose();
       await extensions.dispose();
       registry.dispose();
       listeners.clear();

@@ -12,6 +12,7 @@ import { registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
 import { createMainWindow, denyAllPermissions, hardenWebContents } from './window';
 import { utilityLauncher } from './utility-launcher';
+import { SafeStorageSecretStore } from './safe-storage-secrets';
 
 // Both must happen before 'ready'.
 registerAppScheme();
@@ -67,6 +68,7 @@ function run(dataDir: string): void {
       launcher: utilityLauncher,
       workerEntry: path.join(app.getAppPath(), 'out', 'main', 'worker.js'),
       bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
+      secrets: new SafeStorageSecretStore({ dataDir, log: consoleLogger }),
     });
     disposeIpc = registerIpc(host, () => BrowserWindow.getAllWindows());
     openWindow();

@@ -4,12 +4,20 @@ import { hostMethods } from './host';
 import { settingsMethods } from './settings';
 import { toolMethods } from './tools';
 import { extensionMethods } from './extensions';
+import { connectionMethods } from './connections';
+import { sidecarMethods } from './sidecar';
+import { chatMethods } from './chat';
+import { councilMethods } from './council';
 
 export const contract = {
   ...hostMethods,
   ...settingsMethods,
   ...toolMethods,
   ...extensionMethods,
+  ...connectionMethods,
+  ...sidecarMethods,
+  ...chatMethods,
+  ...councilMethods,
 };
 
 export type Contract = typeof contract;

@@ -1,8 +1,12 @@
 // `npm run bench -- <name> [--json]`: runs one benchmark (or all) and prints figures beside their baselines.
 import { invokeBenchmark } from './invoke';
+import { councilBenchmark } from './council';
+import { streamBenchmark } from './stream';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
   invoke: invokeBenchmark,
+  council: councilBenchmark,
+  stream: streamBenchmark,
 };
 
 const args = process.argv.slice(2);

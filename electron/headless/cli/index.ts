@@ -3,5 +3,10 @@ import type { CliCommand } from './command';
 import { statusCommand } from './status';
 import { extensionCommands } from './extensions';
 import { toolCommands } from './tools';
+import { connectionCommands } from './connections';
+import { sidecarCommands } from './sidecar';
+import { chatCommand } from './chat';
+import { packCommands } from './packs';
+import { councilCommands } from './council';
 
-export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands];
+export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...councilCommands];

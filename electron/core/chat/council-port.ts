@@ -1,0 +1,46 @@
+// What the chat needs from the council: a deliberation before the reply (sidecar mode) and the tools members bring (inline mode).
+import type { HostError } from '../../../shared/errors';
+import type { CouncilChat } from '../../../shared/types/council';
+
+/** The chat a council run analyses: the council's own CouncilChat shape (chatId = the session id). */
+export type CouncilChatContext = CouncilChat;
+
+export interface CouncilRunOutcome {
+  /** The `## Council Deliberation` block injected into the main system prompt. */
+  deliberationBlock: string;
+  /** The `## Previous Council Deliberations — REFERENCE ONLY` history block, main model only. */
+  referenceBlock?: string;
+  runId: string;
+}
+
+/** One tool a member brings to inline mode. */
+export interface InlineToolBinding {
+  memberId: string;
+  memberName: string;
+  role: string;
+  qualifiedName: string;
+}
+
+export interface CouncilPort {
+  run(chat: CouncilChatContext, signal: AbortSignal): Promise<CouncilRunOutcome>;
+  /** Members' inline-callable tools; when absent the chat reads them from settings.council.members. */
+  inlineTools?(): InlineToolBinding[];
+}
+
+/** settings.council.toolsSettings, as far as the chat reads it (the council owns the full shape). */
+export interface ChatToolsSettings {
+  mode: 'sidecar' | 'inline';
+  retainResultsForRegens: boolean;
+  timeoutMs: number;
+}
+
+export function readToolsSettings(council: unknown): ChatToolsSettings {
+  const ts = (council as { toolsSettings?: Record<string, unknown> } | undefined)?.toolsSettings ?? {};
+  return {
+    mode: ts.mode === 'inline' ? 'inline' : 'sidecar',
+    retainResultsForRegens: ts.retainResultsForRegens === true,
+    timeoutMs: typeof ts.timeoutMs === 'number' && ts.timeoutMs > 0 ? Math.min(ts.timeoutMs, 600_000) : 30_000,
+  };
+}
+
+export type CouncilFailure = HostError;

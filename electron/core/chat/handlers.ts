@@ -1,0 +1,93 @@
+// Contract handlers for connections.*, sidecar.* and chat.*: views only (never keys), validated inputs, errors as data.
+import type { Handlers } from '../../../shared/contract';
+import type { ConnectionProfile } from '../../../shared/types/llm';
+import { summaryOf } from './session-store';
+import { newProfileId, type LlmServices } from './llm-services';
+
+type LlmHandlerNames =
+  | 'connections.list'
+  | 'connections.save'
+  | 'connections.remove'
+  | 'connections.setKey'
+  | 'connections.clearKey'
+  | 'connections.test'
+  | 'connections.models'
+  | 'connections.detect'
+  | 'connections.secretsInfo'
+  | 'sidecar.get'
+  | 'sidecar.update'
+  | 'chat.sessions.list'
+  | 'chat.sessions.get'
+  | 'chat.sessions.create'
+  | 'chat.sessions.update'
+  | 'chat.sessions.rename'
+  | 'chat.sessions.delete'
+  | 'chat.sessions.export'
+  | 'chat.sessions.import'
+  | 'chat.send'
+  | 'chat.stop'
+  | 'chat.regenerate';
+
+export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, LlmHandlerNames> {
+  const { connections, profiles, sidecar, sessions, chat } = s;
+  /** Saves hit settings asynchronously: wait for the write so a failure reaches the caller. */
+  const persisted = async <T>(value: T): Promise<T> => {
+    await profiles.flush();
+    return value;
+  };
+  const withId = (profile: Omit<ConnectionProfile, 'id' | 'defaultModel' | 'headers'> & Partial<ConnectionProfile>): ConnectionProfile => ({
+    headers: {},
+    defaultModel: '',
+    ...profile,
+    id: profile.id ?? newProfileId(profile.name, new Set(connections.list().map((p) => p.id))),
+  });
+  return {
+    'connections.list': () => connections.list(),
+    'connections.save': ({ profile, key }) => persisted(connections.save(withId(profile), key)),
+    'connections.remove': ({ id }) => persisted(connections.remove(id)),
+    'connections.setKey': ({ id, key }) => persisted(connections.setKey(id, key)),
+    'connections.clearKey': ({ id }) => persisted(connections.clearKey(id)),
+    'connections.test': (input) =>
+      'id' in input ? connections.test(input.id) : connections.test(withId(input.profile), input.key !== undefined ? { key: input.key } : {}),
+    'connections.models': async ({ id }) => ({ models: await connections.listModels(id) }),
+    'connections.detect': () => connections.detect(),
+    'connections.secretsInfo': () => connections.describeSecrets(),
+
+    'sidecar.get': () => sidecar.state(),
+    'sidecar.update': ({ patch }) => sidecar.update(patch),
+
+    'chat.sessions.list': () => sessions.list().map((x) => summaryOf(x, chat.isBusy(x.id))),
+    'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
+    'chat.sessions.create': (init) => {
+      const session = sessions.create(init);
+      emitSessions(session.id, 'created');
+      return session;
+    },
+    'chat.sessions.update': ({ sessionId, patch }) => {
+      const session = sessions.mutate(sessionId, (x) => ({ ...x, ...patch }));
+      emitSessions(sessionId, 'updated');
+      return session;
+    },
+    'chat.sessions.rename': ({ sessionId, title }) => {
+      const session = sessions.mutate(sessionId, (x) => ({ ...x, title }));
+      emitSessions(sessionId, 'updated');
+      return summaryOf(session, chat.isBusy(sessionId));
+    },
+    'chat.sessions.delete': async ({ sessionId }) => {
+      if (chat.stop(sessionId)) await chat.settled(sessionId);
+      chat.forget(sessionId);
+      const deleted = sessions.delete(sessionId);
+      if (deleted) emitSessions(sessionId, 'deleted');
+      return { deleted };
+    },
+    'chat.sessions.export': ({ sessionId }) => sessions.export(sessionId),
+    'chat.sessions.import': ({ json }) => {
+      const session = sessions.import(json);
+      emitSessions(session.id, 'created');
+      return summaryOf(session, false);
+    },
+    'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
+    'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
+    'chat.regenerate': ({ sessionId, ...options }) => chat.regenerate(sessionId, options),
+  };
+}

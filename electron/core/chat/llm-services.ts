@@ -1,0 +1,105 @@
+// Builds the LLM side of the host: one redactor, the secret store, the LLM client, connections in settings, the sidecar, sessions and the chat engine.
+import { randomUUID } from 'node:crypto';
+import { HostFailure } from '../../../shared/errors';
+import type { Settings } from '../../../shared/settings';
+import type { ChatEvent } from '../../../shared/types/chat';
+import type { ConnectionProfile } from '../../../shared/types/llm';
+import { ConnectionService } from '../connections/connection-service';
+import type { DetectOptions } from '../connections/detect';
+import type { FetchLike } from '../connections/http';
+import type { Redactor } from '../connections/redact';
+import { FileSecretStore, type Env, type SecretStore } from '../connections/secret-store';
+import { LlmClient } from '../llm/client';
+import type { Clock, Logger } from '../ports';
+import type { SettingsStore } from '../settings/settings-store';
+import { SettingsProfileRepository } from '../sidecar/settings-profile-repository';
+import { SidecarService } from '../sidecar/sidecar-service';
+import { ChatEngine, type ChatToolRunner } from './chat-engine';
+import type { DeltaBatcherOptions } from './delta-batcher';
+import { SessionStore } from './session-store';
+
+export interface LlmServicesOptions {
+  dataDir: string;
+  settings: SettingsStore;
+  tools: ChatToolRunner;
+  /** Already wrapped with createRedactingLogger(…, redactor). */
+  log: Logger;
+  redactor: Redactor;
+  clock: Clock;
+  emit: (event: ChatEvent) => void;
+  secrets?: SecretStore;
+  llm?: LlmClient;
+  env?: Env;
+  fetch?: FetchLike;
+  detect?: DetectOptions;
+  batching?: DeltaBatcherOptions;
+}
+
+export interface LlmServices {
+  secrets: SecretStore;
+  llm: LlmClient;
+  connections: ConnectionService;
+  profiles: SettingsProfileRepository;
+  sidecar: SidecarService;
+  sessions: SessionStore;
+  chat: ChatEngine;
+  dispose(): Promise<void>;
+}
+
+export function createLlmServices(options: LlmServicesOptions): LlmServices {
+  const { settings, log, redactor } = options;
+  const secrets = options.secrets ?? new FileSecretStore({ dataDir: options.dataDir, redactor, log });
+  const env = options.env ?? process.env;
+  const llm = options.llm ?? new LlmClient({ secrets, env, redactor, log });
+  const profiles = new SettingsProfileRepository(settings, log);
+  const connections = new ConnectionService({
+    repository: profiles,
+    secrets,
+    env,
+    redactor,
+    log,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.detect ? { detect: options.detect } : {}),
+  });
+  const profile = (id: string): ConnectionProfile => connections.get(id);
+  const getSettings = (): Settings => settings.get();
+  const sidecar = new SidecarService({ settings: getSettings, updateSettings: (patch) => settings.update(patch), profile, llm });
+  const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
+  const chat = new ChatEngine({
+    sessions,
+    settings: getSettings,
+    profile,
+    llm,
+    tools: options.tools,
+    emit: options.emit,
+    clock: options.clock,
+    log,
+    ...(options.batching ? { batching: options.batching } : {}),
+  });
+  return {
+    secrets,
+    llm,
+    connections,
+    profiles,
+    sidecar,
+    sessions,
+    chat,
+    async dispose() {
+      await chat.dispose();
+      profiles.dispose();
+    },
+  };
+}
+
+/** A new profile id from its name: readable, unique among the existing ids. */
+export function newProfileId(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'connection';
+  if (!taken.has(base)) return base;
+  for (let i = 2; i < 10_000; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+  throw new HostFailure({ code: 'CONFLICT', message: 'Could not pick a free id for the connection.' });
+}

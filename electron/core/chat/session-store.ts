@@ -1,0 +1,163 @@
+// Workbench sessions on disk: one JSON file per session in <dataDir>/sessions/, atomic writes, validated reads and imports.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { HostFailure } from '../../../shared/errors';
+import { ChatSessionSchema, SESSION_FORMAT, SESSION_VERSION, type ChatSession, type ChatSessionSummary } from '../../../shared/types/chat';
+import { describeAjvError } from '../contract/validators';
+import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+
+const validateSession: ValidateFunction = new Ajv({ strict: false, allErrors: false }).compile(ChatSessionSchema);
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export interface SessionStoreOptions {
+  dataDir: string;
+  clock?: Clock;
+  log?: Logger;
+  newId?: () => string;
+}
+
+/** Checks an unknown value as a session document; the error names the offending field. */
+export function checkSession(value: unknown): ChatSession {
+  if (validateSession(value)) return value as ChatSession;
+  const { message, path: field } = describeAjvError(validateSession.errors?.[0], 'invalid');
+  throw new HostFailure({ code: 'INVALID_INPUT', message: `The session is not valid: ${message}`, path: field });
+}
+
+export class SessionStore {
+  readonly dir: string;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly newId: () => string;
+
+  constructor(options: SessionStoreOptions) {
+    this.dir = path.join(options.dataDir, 'sessions');
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? silentLogger;
+    this.newId = options.newId ?? (() => randomUUID());
+    fs.mkdirSync(this.dir, { recursive: true });
+  }
+
+  list(): ChatSession[] {
+    const out: ChatSession[] = [];
+    for (const name of fs.readdirSync(this.dir)) {
+      if (!name.endsWith('.json')) continue;
+      const id = name.slice(0, -5);
+      if (!ID.test(id)) continue;
+      try {
+        out.push(this.get(id));
+      } catch (err) {
+        this.log.warn(`session ${name} could not be read: ${err instanceof HostFailure ? err.error.message : (err as Error).message}`);
+      }
+    }
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  has(id: string): boolean {
+    return ID.test(id) && fs.existsSync(this.file(id));
+  }
+
+  get(id: string): ChatSession {
+    if (!ID.test(id)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Invalid session id.', path: '/sessionId' });
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file(id), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+      throw err;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new HostFailure({ code: 'INVALID_INPUT', message: `The session file ${id}.json is not valid JSON.` });
+    }
+    return checkSession(parsed);
+  }
+
+  create(init: Partial<Pick<ChatSession, 'title' | 'character' | 'persona' | 'worldInfo'>> = {}): ChatSession {
+    const now = this.clock.now();
+    const session: ChatSession = {
+      format: SESSION_FORMAT,
+      version: SESSION_VERSION,
+      id: this.newId(),
+      title: init.title ?? 'New chat',
+      createdAt: now,
+      updatedAt: now,
+      character: init.character ?? { name: 'Assistant', description: '', personality: '', scenario: '' },
+      persona: init.persona ?? { name: 'User', description: '' },
+      worldInfo: init.worldInfo ?? [],
+      messages: [],
+    };
+    this.write(checkSession(session));
+    return session;
+  }
+
+  /** Reads the latest copy, applies the change and writes it back atomically. */
+  mutate(id: string, change: (session: ChatSession) => ChatSession | void): ChatSession {
+    const current = this.get(id);
+    const next = change(current) ?? current;
+    next.updatedAt = this.clock.now();
+    this.write(checkSession(next));
+    return next;
+  }
+
+  delete(id: string): boolean {
+    if (!this.has(id)) return false;
+    fs.rmSync(this.file(id), { force: true });
+    return true;
+  }
+
+  /** Adds a session from an exported document; a taken id gets a fresh one. */
+  import(json: string): ChatSession {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch (err) {
+      throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not valid JSON (${(err as Error).message}).`, path: '/json' });
+    }
+    const session = checkSession(parsed);
+    const copy: ChatSession = { ...session, id: this.has(session.id) ? this.newId() : session.id };
+    this.write(copy);
+    return copy;
+  }
+
+  export(id: string): { fileName: string; json: string } {
+    const session = this.get(id);
+    const safe = session.title.replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-').slice(0, 60) || 'session';
+    return { fileName: `${safe}-${session.id.slice(0, 8)}.json`, json: JSON.stringify(session, null, 2) };
+  }
+
+  write(session: ChatSession): void {
+    const file = this.file(session.id);
+    const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+    try {
+      fs.writeFileSync(temp, JSON.stringify(session));
+      fs.renameSync(temp, file);
+    } catch (err) {
+      fs.rmSync(temp, { force: true });
+      throw new HostFailure({
+        code: 'SETTINGS_WRITE_FAILED',
+        message: `Could not save the session (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+        hint: 'Check that the data folder is writable and the disk is not full.',
+      });
+    }
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, `${id}.json`);
+  }
+}
+
+export function summaryOf(session: ChatSession, busy: boolean): ChatSessionSummary {
+  return {
+    id: session.id,
+    title: session.title,
+    characterName: session.character.name,
+    messageCount: session.messages.length,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    busy,
+  };
+}

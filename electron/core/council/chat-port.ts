@@ -1,0 +1,33 @@
+// The council as the Workbench chat sees it (chat/council-port.ts): one run per reply, abort through the chat's signal.
+import { randomBytes } from 'node:crypto';
+import { HostFailure } from '../../../shared/errors';
+import type { CouncilPort } from '../chat/council-port';
+import type { CouncilService } from './council-service';
+
+export function chatCouncilPort(council: CouncilService): CouncilPort {
+  return {
+    async run(chat, signal) {
+      const runId = `chat-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+      const onAbort = () => council.abort(runId);
+      if (signal.aborted) throw new HostFailure({ code: 'CANCELLED', message: 'The council run was cancelled.' });
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        const run = await council.run({ chat, runId });
+        if (run.status === 'aborted') throw new HostFailure({ code: 'CANCELLED', message: 'The council run was cancelled.' });
+        return { deliberationBlock: run.deliberationBlock, ...(run.historyBlock ? { referenceBlock: run.historyBlock } : {}), runId: run.id };
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
+    },
+    inlineTools() {
+      const view = council.view();
+      const names = new Map(view.members.map((m) => [m.id, m]));
+      return council.inlineTools().map((t) => ({
+        memberId: t.memberId,
+        memberName: names.get(t.memberId)?.name ?? t.memberId,
+        role: names.get(t.memberId)?.role ?? '',
+        qualifiedName: t.qualifiedName,
+      }));
+    },
+  };
+}

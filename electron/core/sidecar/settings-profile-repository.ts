@@ -1,0 +1,63 @@
+// Connection profiles kept in the settings document's `connections` section (never keys), behind the ProfileRepository the ConnectionService expects.
+import { HostFailure } from '../../../shared/errors';
+import type { ConnectionProfile } from '../../../shared/types/llm';
+import type { ProfileRepository } from '../connections/connection-service';
+import type { Logger } from '../ports';
+import type { SettingsStore } from '../settings/settings-store';
+
+const copy = (profiles: ConnectionProfile[]): ConnectionProfile[] => profiles.map((p) => ({ ...p, headers: { ...p.headers }, ...(p.keyRef ? { keyRef: { ...p.keyRef } } : {}) }));
+
+/**
+ * ConnectionService works synchronously; settings writes are queued. The repository keeps the
+ * latest list in memory, queues each write, and ignores settings echoes while its own writes are
+ * in flight (an older echo must not overwrite a newer save). `flush()` reports a failed write.
+ */
+export class SettingsProfileRepository implements ProfileRepository {
+  private profiles: ConnectionProfile[];
+  private pending = 0;
+  private lastWrite: Promise<unknown> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly settings: SettingsStore,
+    private readonly log?: Logger,
+  ) {
+    this.profiles = copy((settings.get().connections ?? []) as ConnectionProfile[]);
+    this.unsubscribe = settings.onChange((next) => {
+      if (this.pending === 0) this.profiles = copy((next.connections ?? []) as ConnectionProfile[]);
+    });
+  }
+
+  load(): ConnectionProfile[] {
+    return copy(this.profiles);
+  }
+
+  save(profiles: ConnectionProfile[]): void {
+    const next = copy(profiles);
+    this.profiles = next;
+    this.pending++;
+    const write = this.settings.update((current) => ({ ...current, connections: copy(next) }));
+    this.lastWrite = write.then(
+      () => {
+        this.pending--;
+      },
+      (err: unknown) => {
+        this.pending--;
+        // Back to what is on disk: the UI must not believe an unsaved change was kept.
+        this.profiles = copy((this.settings.get().connections ?? []) as ConnectionProfile[]);
+        this.log?.warn('connections: saving the profiles failed', err instanceof HostFailure ? err.error : undefined);
+        throw err;
+      },
+    );
+    this.lastWrite.catch(() => {});
+  }
+
+  /** Waits for queued writes; throws the write's HostFailure when the last one failed. */
+  async flush(): Promise<void> {
+    await this.lastWrite;
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+  }
+}

@@ -1,0 +1,102 @@
+// The sidecar LLM (seed 000 SidecarConfig): settings read and validated here, and the council's SidecarPort over ConnectionService + LlmClient.
+import { HostFailure } from '../../../shared/errors';
+import type { Settings } from '../../../shared/settings';
+import type { ConnectionProfile, SidecarConfig } from '../../../shared/types/llm';
+import type { SidecarCompleteInput, SidecarPlanInput, SidecarPort } from '../council/sidecar-port';
+import { SIDECAR_NOT_CONFIGURED } from '../council/sidecar-port';
+import type { LlmClient } from '../llm/client';
+import { sidecarRequest, validateSidecarConfig, withSidecarDefaults } from '../llm/sidecar-config';
+
+export interface SidecarServiceDeps {
+  settings: () => Settings;
+  updateSettings: (patch: Record<string, unknown>) => Promise<Settings>;
+  /** The full (key-free) profile; throws HostFailure NOT_FOUND. */
+  profile: (id: string) => ConnectionProfile;
+  llm: LlmClient;
+}
+
+export interface SidecarState {
+  config: SidecarConfig;
+  configured: boolean;
+  problem?: string;
+}
+
+export class SidecarService implements SidecarPort {
+  constructor(private readonly deps: SidecarServiceDeps) {}
+
+  config(): SidecarConfig {
+    return withSidecarDefaults(this.deps.settings().sidecarSettings ?? {});
+  }
+
+  state(): SidecarState {
+    const config = this.config();
+    const problem = this.problem(config);
+    return { config, configured: problem === undefined, ...(problem ? { problem } : {}) };
+  }
+
+  async update(patch: Partial<SidecarConfig>): Promise<SidecarState> {
+    const checked = validateSidecarConfig({ ...this.config(), ...patch });
+    if (!checked.ok) throw new HostFailure(checked.error);
+    await this.deps.updateSettings({ sidecarSettings: checked.value });
+    return this.state();
+  }
+
+  isConfigured(): boolean {
+    return this.problem(this.config()) === undefined;
+  }
+
+  /** Connection id and model: concurrent calls are limited per key. Never key material. */
+  connectionKey(): string {
+    const config = this.config();
+    if (!config.connectionProfileId) return 'none';
+    try {
+      const profile = this.deps.profile(config.connectionProfileId);
+      return `${profile.id}:${config.model || profile.defaultModel}`;
+    } catch {
+      return 'none';
+    }
+  }
+
+  async complete(input: SidecarCompleteInput, signal: AbortSignal): Promise<string> {
+    const { config, profile } = this.resolve();
+    const request = sidecarRequest(config, profile, [
+      ...(input.system ? [{ role: 'system' as const, content: input.system }] : []),
+      { role: 'user' as const, content: input.prompt },
+    ]);
+    if (input.maxTokens !== undefined) request.maxTokens = Math.max(1, Math.min(request.maxTokens ?? input.maxTokens, input.maxTokens));
+    const completion = await this.deps.llm.complete(profile, request, { signal });
+    return completion.text;
+  }
+
+  async planArguments(input: SidecarPlanInput, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { config, profile } = this.resolve();
+    return this.deps.llm.planArguments(
+      profile,
+      { system: input.system, prompt: input.prompt, tool: input.tool, model: config.model || profile.defaultModel, maxTokens: config.maxTokens },
+      { signal },
+    );
+  }
+
+  private resolve(): { config: SidecarConfig; profile: ConnectionProfile } {
+    const config = this.config();
+    if (!config.connectionProfileId) throw new HostFailure(SIDECAR_NOT_CONFIGURED);
+    let profile: ConnectionProfile;
+    try {
+      profile = this.deps.profile(config.connectionProfileId);
+    } catch {
+      throw new HostFailure({ ...SIDECAR_NOT_CONFIGURED, message: `The sidecar connection ${config.connectionProfileId} no longer exists.` });
+    }
+    return { config, profile };
+  }
+
+  private problem(config: SidecarConfig): string | undefined {
+    if (!config.connectionProfileId) return 'No sidecar connection is chosen.';
+    try {
+      const profile = this.deps.profile(config.connectionProfileId);
+      if (!config.model && !profile.defaultModel) return `The connection ${profile.name} has no default model; choose a model.`;
+    } catch {
+      return `The sidecar connection ${config.connectionProfileId} no longer exists.`;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,134 @@
+// The desktop SecretStore: API keys encrypted with Electron safeStorage in <dataDir>/secrets.safe.json (0600, atomic writes).
+import fs from 'node:fs';
+import path from 'node:path';
+import { safeStorage } from 'electron';
+import { HostFailure } from '../../shared/errors';
+import { checkKey, type SecretStore, type SecretStoreDescription } from '../core/connections/secret-store';
+import type { Redactor } from '../core/connections/redact';
+import { silentLogger, type Logger } from '../core/ports';
+
+export const SAFE_SECRETS_FILE_NAME = 'secrets.safe.json';
+
+interface SafeSecretsFile {
+  version: 1;
+  /** profile id → base64 of safeStorage.encryptString(key). */
+  keys: Record<string, string>;
+}
+
+export interface SafeStorageSecretsOptions {
+  dataDir: string;
+  redactor?: Redactor;
+  log?: Logger;
+}
+
+/**
+ * Call after app 'ready' (safeStorage needs it). A blob that no longer decrypts (another machine,
+ * a changed keychain) reads as "no key": the profile shows "needs key" instead of crashing.
+ */
+export class SafeStorageSecretStore implements SecretStore {
+  readonly path: string;
+  private blobs: Record<string, string> = {};
+  private readonly cache = new Map<string, string>();
+  private readonly log: Logger;
+  private readonly backend: string;
+
+  constructor(private readonly options: SafeStorageSecretsOptions) {
+    this.path = path.join(options.dataDir, SAFE_SECRETS_FILE_NAME);
+    this.log = options.log ?? silentLogger;
+    this.backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os';
+    if (this.backend === 'basic_text') {
+      this.log.warn('safeStorage has no keyring here (basic_text): API keys are only obfuscated, not encrypted. Prefer environment variables.');
+    }
+    this.load();
+  }
+
+  get(profileId: string): string | undefined {
+    if (this.cache.has(profileId)) return this.cache.get(profileId);
+    const blob = Object.hasOwn(this.blobs, profileId) ? this.blobs[profileId] : undefined;
+    if (blob === undefined) return undefined;
+    try {
+      const key = safeStorage.decryptString(Buffer.from(blob, 'base64'));
+      this.options.redactor?.add(key);
+      this.cache.set(profileId, key);
+      return key;
+    } catch {
+      this.log.warn(`The stored API key for connection ${profileId} could not be decrypted; enter it again.`);
+      return undefined;
+    }
+  }
+
+  set(profileId: string, key: string): void {
+    const clean = checkKey(key);
+    this.options.redactor?.add(clean);
+    if (!safeStorage.isEncryptionAvailable()) {
+      throw new HostFailure({
+        code: 'SETTINGS_WRITE_FAILED',
+        message: 'Encryption is not available on this system, so the key was not saved.',
+        hint: 'Use an environment variable (e.g. OPENAI_API_KEY) for this connection instead.',
+      });
+    }
+    const blob = safeStorage.encryptString(clean).toString('base64');
+    this.write({ ...this.blobs, [profileId]: blob });
+    this.cache.set(profileId, clean);
+  }
+
+  delete(profileId: string): void {
+    this.cache.delete(profileId);
+    if (!Object.hasOwn(this.blobs, profileId)) return;
+    const next = { ...this.blobs };
+    delete next[profileId];
+    this.write(next);
+  }
+
+  describe(): SecretStoreDescription {
+    if (this.backend === 'basic_text') {
+      return {
+        backend: 'safeStorage:basic_text',
+        warning: 'No system keyring was found, so API keys are stored with a fixed obfuscation key, not real encryption. On a shared machine, prefer environment variables.',
+      };
+    }
+    return { backend: `safeStorage:${this.backend}` };
+  }
+
+  private load(): void {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<SafeSecretsFile>;
+      const blobs: Record<string, string> = {};
+      if (parsed && typeof parsed.keys === 'object' && parsed.keys !== null) {
+        for (const [id, blob] of Object.entries(parsed.keys)) if (typeof blob === 'string') blobs[id] = blob;
+      }
+      this.blobs = blobs;
+    } catch {
+      const aside = `${this.path}.corrupt-${Date.now()}`;
+      fs.renameSync(this.path, aside);
+      this.log.warn(`The encrypted keys file could not be read; it was moved to ${aside} and keys must be entered again.`);
+    }
+  }
+
+  private write(blobs: Record<string, string>): void {
+    const doc: SafeSecretsFile = { version: 1, keys: blobs };
+    const temp = `${this.path}.${process.pid}.tmp`;
+    try {
+      fs.rmSync(temp, { force: true });
+      const fd = fs.openSync(temp, 'wx', 0o600);
+      try {
+        fs.writeFileSync(fd, JSON.stringify(doc, null, 2));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temp, this.path);
+    } catch (err) {
+      fs.rmSync(temp, { force: true });
+      throw new HostFailure({ code: 'SETTINGS_WRITE_FAILED', message: `Could not save the API key (${(err as NodeJS.ErrnoException).code ?? 'error'}).` });
+    }
+    this.blobs = blobs;
+  }
+}

@@ -1,0 +1,114 @@
+// Workbench chat methods: sessions (list, get, create, update, rename, delete, export, import) and turns (send, stop, regenerate).
+import { Type } from '@sinclair/typebox';
+import {
+  CharacterSchema,
+  ChatSessionSchema,
+  ChatSessionSummarySchema,
+  PersonaSchema,
+  SESSION_LIMITS,
+  WorldInfoEntrySchema,
+} from '../types/chat';
+import { method } from './define';
+
+const SessionId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+const ById = Type.Object({ sessionId: SessionId }, { additionalProperties: false });
+
+const PromptMessageSchema = Type.Object({
+  role: Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')]),
+  content: Type.String(),
+});
+
+export const TurnStartedSchema = Type.Object({
+  turnId: Type.String(),
+  sessionId: Type.String(),
+  /** The user's message (absent for regenerate). */
+  userMessageId: Type.Optional(Type.String()),
+  /** The assistant message the turn streams into (chat.delta.messageId). */
+  assistantMessageId: Type.String(),
+  /** dryRun only: the prompt that would be sent, and the function names offered. */
+  prompt: Type.Optional(Type.Array(PromptMessageSchema)),
+  tools: Type.Optional(Type.Array(Type.String())),
+});
+
+const SessionPatchSchema = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })),
+    character: Type.Optional(CharacterSchema),
+    persona: Type.Optional(PersonaSchema),
+    worldInfo: Type.Optional(Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries })),
+  },
+  { additionalProperties: false },
+);
+
+export const chatMethods = {
+  'chat.sessions.list': method('Every Workbench session, newest first.', Type.Object({}, { additionalProperties: false }), Type.Array(ChatSessionSummarySchema)),
+  'chat.sessions.get': method('One session with its messages.', ById, ChatSessionSchema),
+  'chat.sessions.create': method(
+    'A new session; the character, persona and world info may be given or filled in later.',
+    Type.Object(
+      {
+        title: Type.Optional(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })),
+        character: Type.Optional(CharacterSchema),
+        persona: Type.Optional(PersonaSchema),
+        worldInfo: Type.Optional(Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries })),
+      },
+      { additionalProperties: false },
+    ),
+    ChatSessionSchema,
+  ),
+  'chat.sessions.update': method(
+    "Replace a session's title, character, persona or world info.",
+    Type.Object({ sessionId: SessionId, patch: SessionPatchSchema }, { additionalProperties: false }),
+    ChatSessionSchema,
+  ),
+  'chat.sessions.rename': method(
+    'Give a session a new title.',
+    Type.Object({ sessionId: SessionId, title: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title }) }, { additionalProperties: false }),
+    ChatSessionSummarySchema,
+  ),
+  'chat.sessions.delete': method('Delete a session (stops its generation first).', ById, Type.Object({ deleted: Type.Boolean() })),
+  'chat.sessions.export': method(
+    'A session as a JSON document to save to a file.',
+    ById,
+    Type.Object({ fileName: Type.String(), json: Type.String() }),
+  ),
+  'chat.sessions.import': method(
+    'Add a session from an exported JSON document; validated, errors name the field. It gets a new id when the id is taken.',
+    Type.Object({ json: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+    ChatSessionSummarySchema,
+  ),
+  'chat.send': method(
+    'Add a user message and stream the reply as chat.* events. council: run the council first (default: the council mode setting). dryRun: build the prompt only.',
+    Type.Object(
+      {
+        sessionId: SessionId,
+        text: Type.String({ minLength: 1, maxLength: 200_000 }),
+        council: Type.Optional(Type.Boolean()),
+        dryRun: Type.Optional(Type.Boolean()),
+        /** This turn only: another connection or model than the chat settings' (the CLI uses these). */
+        connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
+        model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      },
+      { additionalProperties: false },
+    ),
+    TurnStartedSchema,
+  ),
+  'chat.stop': method(
+    "Stop the session's running generation; the partial reply is kept and marked stopped.",
+    ById,
+    Type.Object({ stopped: Type.Boolean() }),
+  ),
+  'chat.regenerate': method(
+    'Replace the last assistant message with a new reply (reusing the council results when toolsSettings.retainResultsForRegens is on).',
+    Type.Object(
+      {
+        sessionId: SessionId,
+        council: Type.Optional(Type.Boolean()),
+        connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
+        model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      },
+      { additionalProperties: false },
+    ),
+    TurnStartedSchema,
+  ),
+};

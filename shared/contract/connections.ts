@@ -1,0 +1,88 @@
+// Connection methods: profiles as key-free views, keys set and cleared write-only, test, model lists, local-server detection.
+import { Type } from '@sinclair/typebox';
+import { method } from './define';
+
+const Empty = Type.Object({}, { additionalProperties: false });
+const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+const Key = Type.String({ minLength: 1, maxLength: 4096 });
+const ErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()), path: Type.Optional(Type.String()) });
+
+export const ProviderSchema = Type.Union([
+  Type.Literal('openai'),
+  Type.Literal('anthropic'),
+  Type.Literal('gemini'),
+  Type.Literal('openai-compatible'),
+  Type.Literal('ollama'),
+]);
+
+export const KeyRefSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('env'), name: Type.String({ maxLength: 128 }) }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('stored') }, { additionalProperties: false }),
+]);
+
+/** A profile as the UI sends it; the host checks it further (http(s) only, no credentials in the URL, safe headers). */
+export const ProfileInputSchema = Type.Object(
+  {
+    /** Omit to create a new profile (the host picks an id). */
+    id: Type.Optional(Id),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    provider: ProviderSchema,
+    baseUrl: Type.String({ minLength: 1, maxLength: 2048 }),
+    defaultModel: Type.Optional(Type.String({ maxLength: 200 })),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    keyRef: Type.Optional(KeyRefSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const ProfileViewSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  provider: ProviderSchema,
+  baseUrl: Type.String(),
+  defaultModel: Type.String(),
+  headers: Type.Record(Type.String(), Type.String()),
+  keyRef: Type.Optional(KeyRefSchema),
+  hasKey: Type.Boolean(),
+  keyHint: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const TestResultSchema = Type.Object({ ok: Type.Boolean(), models: Type.Array(Type.String()), error: Type.Optional(ErrorSchema) });
+
+export const connectionMethods = {
+  'connections.list': method('Every connection profile, without keys (hasKey and the last 4 characters only).', Empty, Type.Array(ProfileViewSchema)),
+  'connections.save': method(
+    'Create or replace a profile; a key, when given, is stored in the secret store (never in settings).',
+    Type.Object({ profile: ProfileInputSchema, key: Type.Optional(Key) }, { additionalProperties: false }),
+    Type.Object({ profile: ProfileViewSchema, warnings: Type.Array(Type.String()) }),
+  ),
+  'connections.remove': method('Delete a profile and its stored key.', Type.Object({ id: Id }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
+  'connections.setKey': method('Store an API key for a profile (write-only).', Type.Object({ id: Id, key: Key }, { additionalProperties: false }), ProfileViewSchema),
+  'connections.clearKey': method('Forget a profile\'s key.', Type.Object({ id: Id }, { additionalProperties: false }), ProfileViewSchema),
+  'connections.test': method(
+    'Check a saved profile ({id}) or an unsaved one ({profile, key?}) by listing its models.',
+    Type.Union([
+      Type.Object({ id: Id }, { additionalProperties: false }),
+      Type.Object({ profile: ProfileInputSchema, key: Type.Optional(Key) }, { additionalProperties: false }),
+    ]),
+    TestResultSchema,
+  ),
+  'connections.models': method('The models a saved profile offers.', Type.Object({ id: Id }, { additionalProperties: false }), Type.Object({ models: Type.Array(Type.String()) })),
+  'connections.detect': method(
+    'Look for local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM).',
+    Empty,
+    Type.Array(
+      Type.Object({
+        kind: Type.String(),
+        port: Type.Integer(),
+        suggested: Type.Omit(ProfileViewSchema, ['id', 'hasKey', 'keyHint']),
+        models: Type.Array(Type.String()),
+      }),
+    ),
+  ),
+  'connections.secretsInfo': method(
+    'Where keys are kept, and the warning to show where keys are entered when that is not encrypted.',
+    Empty,
+    Type.Object({ backend: Type.String(), warning: Type.Optional(Type.String()) }),
+  ),
+};

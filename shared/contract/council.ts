@@ -1,0 +1,160 @@
+// Council, runs and Lumia pack methods: members and settings, dice preview, runs with abort and retry, profiles, packs.
+import { Type } from '@sinclair/typebox';
+import { method } from './define';
+import {
+  Chance,
+  CouncilChatSchema,
+  CouncilRollSchema,
+  CouncilRunSchema,
+  CouncilToolsSettingsSchema,
+  CouncilViewSchema,
+  InlineToolSchema,
+  PACK_ID_PATTERN,
+  PackSummarySchema,
+  ProfileSummarySchema,
+  Retention,
+  RunSummarySchema,
+} from '../types/council';
+
+const Empty = Type.Object({}, { additionalProperties: false });
+const MemberId = Type.String({ minLength: 1, maxLength: 128 });
+const RunId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$' });
+const PackId = Type.String({ pattern: PACK_ID_PATTERN });
+const ItemId = Type.String({ minLength: 1, maxLength: 128 });
+const ToolList = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 64 });
+const RetentionMap = Type.Record(Type.String({ maxLength: 200 }), Retention);
+const ProfileName = Type.String({ minLength: 1, maxLength: 80 });
+const Seed = Type.Integer({ minimum: 0, maximum: 4294967295 });
+const FileOut = Type.Object({ fileName: Type.String(), content: Type.String() });
+
+export const councilMethods = {
+  'council.get': method('The council: settings with defaults, members with what they point at resolved and anything missing flagged.', Empty, CouncilViewSchema),
+  'council.update': method(
+    'Change council settings: Council Mode, the at-least-one fallback, and tool settings (partial).',
+    Type.Object(
+      {
+        patch: Type.Object(
+          {
+            councilMode: Type.Optional(Type.Boolean()),
+            atLeastOneMember: Type.Optional(Type.Boolean()),
+            toolsSettings: Type.Optional(Type.Partial(CouncilToolsSettingsSchema, { additionalProperties: false })),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    CouncilViewSchema,
+  ),
+  'council.addMember': method(
+    'Add a member backed by a pack item. chance defaults to 100, role to "", tools to none.',
+    Type.Object(
+      {
+        packId: PackId,
+        itemId: ItemId,
+        role: Type.Optional(Type.String({ maxLength: 200 })),
+        chance: Type.Optional(Chance),
+        tools: Type.Optional(ToolList),
+        toolHistoryRetention: Type.Optional(RetentionMap),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({ memberId: Type.String(), council: CouncilViewSchema }),
+  ),
+  'council.setMember': method(
+    "Change a member's role, chance, tools, retention, or backing item.",
+    Type.Object(
+      {
+        memberId: MemberId,
+        patch: Type.Object(
+          {
+            packId: Type.Optional(PackId),
+            itemId: Type.Optional(ItemId),
+            role: Type.Optional(Type.String({ maxLength: 200 })),
+            chance: Type.Optional(Chance),
+            tools: Type.Optional(ToolList),
+            toolHistoryRetention: Type.Optional(RetentionMap),
+          },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    CouncilViewSchema,
+  ),
+  'council.removeMember': method('Remove a member.', Type.Object({ memberId: MemberId }, { additionalProperties: false }), CouncilViewSchema),
+  'council.reorderMembers': method(
+    'Put the members in this order (every member exactly once).',
+    Type.Object({ memberIds: Type.Array(MemberId, { maxItems: 1000 }) }, { additionalProperties: false }),
+    CouncilViewSchema,
+  ),
+  'council.quickAddPack': method(
+    'Add every item of a pack as a member (items already present are skipped).',
+    Type.Object(
+      { packId: PackId, chance: Type.Optional(Chance), role: Type.Optional(Type.String({ maxLength: 200 })), tools: Type.Optional(ToolList) },
+      { additionalProperties: false },
+    ),
+    CouncilViewSchema,
+  ),
+  'council.testRoll': method(
+    'Preview who would take part with this seed (a random one when absent); nothing runs.',
+    Type.Object({ seed: Type.Optional(Seed) }, { additionalProperties: false }),
+    Type.Object({ seed: Type.Integer(), rolls: Type.Array(CouncilRollSchema), fallbackUsed: Type.Boolean(), active: Type.Array(Type.String()) }),
+  ),
+  'council.run': method(
+    'Roll the dice and run the active members\' tools on a chat; resolves with the stored run. Progress arrives as council.run.* events; pass runId to be able to abort at once.',
+    Type.Object(
+      { chat: CouncilChatSchema, seed: Type.Optional(Seed), runId: Type.Optional(RunId), regen: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
+    CouncilRunSchema,
+  ),
+  'council.retryFailed': method(
+    'Re-run only the failed tools of a run with the same rolls (no new dice roll); a new run records it (retryOf).',
+    Type.Object({ runId: RunId }, { additionalProperties: false }),
+    CouncilRunSchema,
+  ),
+  'council.abort': method(
+    'Cancel a run in progress: every tool in flight is cancelled; the run ends as aborted.',
+    Type.Object({ runId: RunId }, { additionalProperties: false }),
+    Type.Object({ aborted: Type.Boolean() }),
+  ),
+  'council.inlineTools': method(
+    'Inline mode: the function definitions the main model is offered (member × tool with an argument schema).',
+    Empty,
+    Type.Array(InlineToolSchema),
+  ),
+  'council.profiles.list': method('Saved council profiles.', Empty, Type.Array(ProfileSummarySchema)),
+  'council.profiles.save': method('Save the current council under a name (replaces a profile of that name).', Type.Object({ name: ProfileName }, { additionalProperties: false }), ProfileSummarySchema),
+  'council.profiles.load': method('Replace the current council with a saved profile.', Type.Object({ name: ProfileName }, { additionalProperties: false }), CouncilViewSchema),
+  'council.profiles.remove': method('Delete a saved profile.', Type.Object({ name: ProfileName }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
+  'council.profiles.export': method('A profile as a JSON file to save.', Type.Object({ name: ProfileName }, { additionalProperties: false }), FileOut),
+  'council.profiles.import': method(
+    'Import a profile file (validated; fields named by path on error). name renames it.',
+    Type.Object({ content: Type.String({ maxLength: 1_000_000 }), name: Type.Optional(ProfileName) }, { additionalProperties: false }),
+    ProfileSummarySchema,
+  ),
+  'runs.list': method(
+    'Stored council runs, newest first.',
+    Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), chatId: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false }),
+    Type.Array(RunSummarySchema),
+  ),
+  'runs.get': method('One stored run: seed, rolls, per-tool timing, results, blocks, and the chat it analysed.', Type.Object({ runId: RunId }, { additionalProperties: false }), CouncilRunSchema),
+  'runs.exportTrace': method('A run as a JSON Lines trace (one event per line, timeline order).', Type.Object({ runId: RunId }, { additionalProperties: false }), FileOut),
+  'packs.list': method('Installed Lumia packs (bundled and user), without avatar image data.', Empty, Type.Array(PackSummarySchema)),
+  'packs.import': method(
+    'Install a pack from JSON text (content), or — from the CLI only — from a file path. Validated; errors name the field path.',
+    Type.Object(
+      { content: Type.Optional(Type.String({ maxLength: 1_000_000 })), path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), overwrite: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
+    PackSummarySchema,
+  ),
+  'packs.export': method('A self-contained pack file (avatars inlined as data URLs).', Type.Object({ id: PackId }, { additionalProperties: false }), FileOut),
+  'packs.remove': method('Remove a user pack (bundled packs cannot be removed).', Type.Object({ id: PackId }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
+  'packs.avatar': method(
+    "An item's avatar as a data: URL (null when it has none).",
+    Type.Object({ packId: PackId, itemId: ItemId }, { additionalProperties: false }),
+    Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }),
+  ),
+};

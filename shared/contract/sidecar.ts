@@ -1,0 +1,32 @@
+// Sidecar LLM settings (seed 000 SidecarConfig): read, and a validated partial update.
+import { Type } from '@sinclair/typebox';
+import { SIDECAR_RANGES } from '../types/llm';
+import { method } from './define';
+
+export const SidecarConfigSchema = Type.Object(
+  {
+    connectionProfileId: Type.String({ maxLength: 200 }),
+    model: Type.String({ maxLength: 200 }),
+    temperature: Type.Number({ minimum: SIDECAR_RANGES.temperature.min, maximum: SIDECAR_RANGES.temperature.max }),
+    topP: Type.Number({ minimum: SIDECAR_RANGES.topP.min, maximum: SIDECAR_RANGES.topP.max }),
+    maxTokens: Type.Integer({ minimum: SIDECAR_RANGES.maxTokens.min, maximum: SIDECAR_RANGES.maxTokens.max }),
+  },
+  { additionalProperties: false },
+);
+
+export const SidecarStateSchema = Type.Object({
+  config: SidecarConfigSchema,
+  /** A connection is chosen and exists. */
+  configured: Type.Boolean(),
+  /** Why it is not usable, when it is not. */
+  problem: Type.Optional(Type.String()),
+});
+
+export const sidecarMethods = {
+  'sidecar.get': method('The sidecar LLM settings and whether they are usable.', Type.Object({}, { additionalProperties: false }), SidecarStateSchema),
+  'sidecar.update': method(
+    'Change some sidecar settings; ranges: temperature 0–2, topP 0–1, maxTokens 1–65536.',
+    Type.Object({ patch: Type.Partial(SidecarConfigSchema) }, { additionalProperties: false }),
+    SidecarStateSchema,
+  ),
+};

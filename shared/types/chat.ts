@@ -1,0 +1,194 @@
+// Workbench chat: sessions (character, persona, world info, messages), chat settings, and the chat events' payloads.
+import { Type, type Static } from '@sinclair/typebox';
+import type { HostError } from '../errors';
+import type { LlmFinishReason, LlmUsage } from './llm';
+
+export const SESSION_FORMAT = 'council-workbench/session';
+export const SESSION_VERSION = 1;
+
+export const SESSION_LIMITS = {
+  title: 200,
+  name: 200,
+  text: 20_000,
+  worldInfoEntries: 500,
+  keywords: 32,
+  keyword: 100,
+  messages: 5000,
+  messageContent: 4 * 1024 * 1024,
+  toolCalls: 64,
+} as const;
+
+const Short = (max: number) => Type.String({ maxLength: max });
+
+export const CharacterSchema = Type.Object(
+  {
+    name: Short(SESSION_LIMITS.name),
+    description: Short(SESSION_LIMITS.text),
+    personality: Short(SESSION_LIMITS.text),
+    scenario: Short(SESSION_LIMITS.text),
+  },
+  { additionalProperties: false },
+);
+
+export const PersonaSchema = Type.Object(
+  {
+    name: Short(SESSION_LIMITS.name),
+    description: Short(SESSION_LIMITS.text),
+  },
+  { additionalProperties: false },
+);
+
+export const WorldInfoEntrySchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    keywords: Type.Array(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords }),
+    content: Short(SESSION_LIMITS.text),
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/** One tool call the assistant made in inline mode, with its result as the model saw it. */
+export const ChatToolCallRecordSchema = Type.Object(
+  {
+    id: Type.String({ maxLength: 200 }),
+    /** The function name the model used (provider-safe). */
+    name: Type.String({ maxLength: 200 }),
+    /** The registry tool it maps to, when known. */
+    qualifiedName: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]),
+    argsText: Type.String({ maxLength: 1024 * 1024 }),
+    ok: Type.Boolean(),
+    /** The tool's output, or the error text returned to the model. */
+    result: Type.String({ maxLength: 1024 * 1024 }),
+    errorCode: Type.Optional(Type.String({ maxLength: 64 })),
+    round: Type.Integer({ minimum: 1 }),
+  },
+  { additionalProperties: false },
+);
+
+export const ChatMessageSchema = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
+    content: Type.String({ maxLength: SESSION_LIMITS.messageContent }),
+    createdAt: Type.Number(),
+    /** assistant: stopped by the user (content is what streamed before Stop). */
+    stopped: Type.Optional(Type.Boolean()),
+    /** assistant: the generation failed; content is what streamed before the error. */
+    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
+    finishReason: Type.Optional(Type.String({ maxLength: 32 })),
+    /** assistant: inline tool calls made while producing this message. */
+    toolCalls: Type.Optional(Type.Array(ChatToolCallRecordSchema, { maxItems: SESSION_LIMITS.toolCalls })),
+    /** assistant: the council run whose deliberation informed this message. */
+    councilRunId: Type.Optional(Type.String({ maxLength: 200 })),
+    /** assistant: the connection and model that produced it. */
+    connectionId: Type.Optional(Type.String({ maxLength: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export const ChatSessionSchema = Type.Object(
+  {
+    format: Type.Literal(SESSION_FORMAT),
+    version: Type.Literal(SESSION_VERSION),
+    id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+    title: Short(SESSION_LIMITS.title),
+    createdAt: Type.Number(),
+    updatedAt: Type.Number(),
+    character: CharacterSchema,
+    persona: PersonaSchema,
+    worldInfo: Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries }),
+    messages: Type.Array(ChatMessageSchema, { maxItems: SESSION_LIMITS.messages }),
+  },
+  { additionalProperties: false },
+);
+
+export type Character = Static<typeof CharacterSchema>;
+export type Persona = Static<typeof PersonaSchema>;
+export type WorldInfoEntry = Static<typeof WorldInfoEntrySchema>;
+export type ChatToolCallRecord = Static<typeof ChatToolCallRecordSchema>;
+export type ChatMessage = Static<typeof ChatMessageSchema>;
+export type ChatSession = Static<typeof ChatSessionSchema>;
+
+export const ChatSessionSummarySchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  characterName: Type.String(),
+  messageCount: Type.Integer(),
+  createdAt: Type.Number(),
+  updatedAt: Type.Number(),
+  /** A generation is running for this session right now. */
+  busy: Type.Boolean(),
+});
+export type ChatSessionSummary = Static<typeof ChatSessionSummarySchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Settings section
+
+export const CHAT_DEFAULTS = { inlineMaxRounds: 3 } as const;
+export const INLINE_MAX_ROUNDS_LIMIT = 10;
+
+export const ChatSettingsSchema = Type.Object(
+  {
+    /** The main generation's connection profile id ('' = none chosen yet). */
+    mainConnectionId: Type.String({ maxLength: 64 }),
+    /** Model override ('' = the connection's default model). */
+    model: Type.String({ maxLength: 200 }),
+    /** Inline mode: most tool rounds per reply. */
+    inlineMaxRounds: Type.Integer({ minimum: 1, maximum: INLINE_MAX_ROUNDS_LIMIT }),
+    /** Build the prompt and emit it instead of calling the model. */
+    dryRun: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ChatSettings = Static<typeof ChatSettingsSchema>;
+
+export function defaultChatSettings(): ChatSettings {
+  return { mainConnectionId: '', model: '', inlineMaxRounds: CHAT_DEFAULTS.inlineMaxRounds, dryRun: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events (host → renderer)
+
+/** Why a turn ended: the model's reason, or ours. */
+export type ChatFinishReason = LlmFinishReason | 'stopped' | 'error' | 'tool-round-cap' | 'dry-run';
+
+/**
+ * Inline tool-call progress, in seed 004 order per call: started → name → args* → ended | failed,
+ * then result (the tool's outcome as returned to the model). `failed` calls still get a `result`
+ * carrying the error the model was sent.
+ */
+export type ChatToolCallPhase =
+  | { phase: 'started'; callId: string; index: number }
+  | { phase: 'name'; callId: string; name: string; qualifiedName: string | null; memberName: string | null }
+  | { phase: 'args'; callId: string; delta: string }
+  | { phase: 'ended'; callId: string; argsText: string }
+  | { phase: 'failed'; callId: string; argsText: string; error: HostError }
+  | { phase: 'result'; callId: string; ok: boolean; content: string; errorCode?: string; durationMs: number };
+
+export type ChatCouncilPhase =
+  | { phase: 'started'; runId: string | null }
+  | { phase: 'completed'; runId: string; reused: boolean; deliberationChars: number }
+  | { phase: 'failed'; error: HostError }
+  | { phase: 'skipped'; reason: string };
+
+export type ChatEvent =
+  /** Coalesced text: `text` is appended to the turn's text; `seq` increases by one per delta event. */
+  | { type: 'chat.delta'; sessionId: string; turnId: string; messageId: string; seq: number; text: string }
+  | ({ type: 'chat.toolCall'; sessionId: string; turnId: string; round: number } & ChatToolCallPhase)
+  | ({ type: 'chat.council'; sessionId: string; turnId: string } & ChatCouncilPhase)
+  | {
+      type: 'chat.finished';
+      sessionId: string;
+      turnId: string;
+      messageId: string;
+      finishReason: ChatFinishReason;
+      usage: LlmUsage | null;
+      /** Human explanation of an unusual end (round cap, stop). */
+      reason?: string;
+      error?: HostError;
+    }
+  | { type: 'chat.error'; sessionId: string; turnId: string; error: HostError }
+  /** The session list or a session's content changed (created, renamed, deleted, imported, message saved). */
+  | { type: 'chat.sessions.changed'; sessionId: string; change: 'created' | 'updated' | 'deleted' };

@@ -1,0 +1,131 @@
+// Inline mode against the real local LLM server: members' tools as functions, calls through the registry, tool errors returned to the model, the round cap.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatSession } from '../../../shared/types/chat';
+import type { ToolInfo } from '../../../shared/types/tools';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, echoExecutor, inlineCouncil, newSession, send, type ChatRig } from './helpers';
+
+let rig: ChatRig;
+let tool: ToolInfo;
+let calls: Array<Record<string, unknown>>;
+
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+  calls = [];
+  const registered = rig.host.registry.register(
+    { kind: 'builtin', id: 'test' },
+    {
+      name: 'lookup',
+      display_name: 'Lookup',
+      description: 'Look a word up in the archive.',
+      parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false },
+      council_eligible: true,
+      inline_available: true,
+    },
+    echoExecutor(calls),
+  );
+  if (!registered.ok) throw new Error(JSON.stringify(registered.error));
+  tool = registered.value;
+  await inlineCouncil(rig, [tool.qualifiedName]);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+type Sent = { messages: Array<{ role: string; content: string | null; tool_call_id?: string; tool_calls?: unknown[] }>; tools?: Array<{ function: { name: string; description: string } }> };
+const body = (i: number) => rig.server.generations[i]!.body as Sent;
+const toolMessages = (i: number) => body(i).messages.filter((m) => m.role === 'tool');
+
+describe('inline mode', () => {
+  it('offers member tools as functions and runs two tool rounds through the registry', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue(
+      { text: 'Checking.', toolCalls: [{ id: 'call_a', name: tool.alias, args: ['{"q":', '"bridge"}'] }] },
+      { toolCalls: [{ id: 'call_b', name: tool.alias, args: { q: 'ferry' } }] },
+      { text: 'The bridge is out; take the ferry.' },
+    );
+    const { done, events, text } = await send(rig, id, 'How do I cross?');
+
+    const offered = body(0).tools!.map((t) => t.function);
+    expect(offered).toEqual([{ name: tool.alias, description: `[member-one-xyz – Scout] ${tool.description}`, parameters: expect.any(Object) }].map((o) => expect.objectContaining({ name: o.name, description: o.description })));
+    expect(calls.map((c) => c.q)).toEqual(['bridge', 'ferry']);
+    expect(rig.server.generations).toHaveLength(3);
+    expect(toolMessages(1)).toEqual([expect.objectContaining({ tool_call_id: 'call_a', content: 'echo:{"q":"bridge"}' })]);
+    expect(toolMessages(2).map((m) => m.tool_call_id)).toEqual(['call_a', 'call_b']);
+    expect(text).toBe('Checking.The bridge is out; take the ferry.');
+    expect(done.finishReason).toBe('stop');
+
+    // seed 004 order per call, then the result.
+    const phases = events.filter((e) => e.type === 'chat.toolCall' && (e as { callId: string }).callId === 'call_a').map((e) => (e as { phase: string }).phase);
+    expect(phases[0]).toBe('started');
+    expect(phases[1]).toBe('name');
+    expect(phases.slice(2, -2).every((p) => p === 'args')).toBe(true);
+    expect(phases.slice(-2)).toEqual(['ended', 'result']);
+    const named = events.find((e) => e.type === 'chat.toolCall' && (e as { phase: string }).phase === 'name');
+    expect(named).toMatchObject({ name: tool.alias, qualifiedName: tool.qualifiedName, memberName: 'member-one-xyz', round: 1 });
+
+    const saved = (await rig.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
+    expect(saved.messages[1]!.toolCalls?.map((c) => [c.name, c.ok, c.round])).toEqual([
+      [tool.alias, true, 1],
+      [tool.alias, true, 2],
+    ]);
+  });
+
+  it('names a tool shared by two members <member8>_<alias>, one function each', async () => {
+    await inlineCouncil(rig, [tool.qualifiedName], [
+      { id: 'alpha-member-1', role: 'Scout' },
+      { id: 'beta-member-2', role: 'Judge' },
+    ]);
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'ok' });
+    await send(rig, id, 'Hi');
+    const names = body(0).tools!.map((t) => t.function.name);
+    expect(names).toEqual([`alpha-me_${tool.alias}`, `beta-mem_${tool.alias}`]);
+    expect(body(0).tools![1]!.function.description.startsWith('[beta-member-2 – Judge] ')).toBe(true);
+  });
+
+  it('answers invalid-JSON arguments with a tool error and the turn goes on', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ toolCalls: [{ id: 'call_bad', name: tool.alias, args: '{"q": "bri' }] }, { text: 'Sorry, let me answer anyway.' });
+    const { done, events, text } = await send(rig, id, 'Hi');
+    expect(calls).toHaveLength(0);
+    expect(events.find((e) => e.type === 'chat.toolCall' && (e as { phase: string }).phase === 'failed')).toMatchObject({ error: { code: 'INVALID_ARGUMENTS_JSON' } });
+    const answer = toolMessages(1)[0]!;
+    expect(answer.tool_call_id).toBe('call_bad');
+    expect(JSON.parse(answer.content!)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS_JSON' } });
+    expect(text).toBe('Sorry, let me answer anyway.');
+    expect(done.finishReason).toBe('stop');
+  });
+
+  it('answers a call to an unknown tool with UNKNOWN_TOOL and the turn goes on', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ toolCalls: [{ id: 'call_x', name: 'rm_rf', args: {} }] }, { text: 'Done.' });
+    const { done, text } = await send(rig, id, 'Hi');
+    expect(JSON.parse(toolMessages(1)[0]!.content!)).toMatchObject({ error: { code: 'UNKNOWN_TOOL' } });
+    expect(text).toBe('Done.');
+    expect(done.finishReason).toBe('stop');
+  });
+
+  it('schema-invalid arguments are rejected by the registry and returned to the model', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ toolCalls: [{ id: 'call_s', name: tool.alias, args: { q: 5 } }] }, { text: 'ok' });
+    await send(rig, id, 'Hi');
+    expect(calls).toHaveLength(0);
+    expect(JSON.parse(toolMessages(1)[0]!.content!)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
+  });
+
+  it('stops a model that keeps calling tools at the round cap, with the reason', async () => {
+    await rig.host.settings.update({ chat: { mainConnectionId: 'local', model: '', inlineMaxRounds: 2 } });
+    const id = await newSession(rig);
+    for (let i = 0; i < 5; i++) rig.server.enqueue({ text: `r${i} `, toolCalls: [{ id: `call_${i}`, name: tool.alias, args: { q: `q${i}` } }] });
+    const { done } = await send(rig, id, 'Loop');
+    expect(rig.server.generations).toHaveLength(3);
+    expect(calls).toHaveLength(2);
+    expect(done.finishReason).toBe('tool-round-cap');
+    expect(done.reason).toMatch(/after 2 rounds/);
+    const saved = (await rig.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
+    expect(saved.messages[1]).toMatchObject({ finishReason: 'tool-round-cap', content: 'r0 r1 r2 ' });
+  });
+});

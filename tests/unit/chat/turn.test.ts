@@ -1,0 +1,179 @@
+// Chat turns against the real local LLM server: council deliberation injected, streaming, stop, provider errors, broken streams, big chunks.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CouncilPort } from '../../../electron/core/chat/council-port';
+import type { ChatSession } from '../../../shared/types/chat';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatEvents, chatRig, finished, newSession, send, withToolsSettings, type ChatRig } from './helpers';
+
+let rig: ChatRig;
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+const DELIBERATION = '## Council Deliberation\nThe scout thinks the bridge is out.';
+
+function stubCouncil(runs: unknown[]): CouncilPort {
+  return {
+    async run(chat) {
+      runs.push(chat);
+      return { deliberationBlock: DELIBERATION, referenceBlock: '## Previous Council Deliberations — REFERENCE ONLY, DO NOT REPEAT\nold', runId: `run-${runs.length}` };
+    },
+  };
+}
+
+async function session(id: string): Promise<ChatSession> {
+  const got = await rig.call('chat.sessions.get', { sessionId: id });
+  return got.value as ChatSession;
+}
+
+describe('a chat turn', () => {
+  it('runs the council, injects its deliberation into the main request, streams the reply and saves it', async () => {
+    // Stub CouncilPort: the council service is plugged in by its own engineer through host.chat.setCouncil.
+    const runs: unknown[] = [];
+    rig.host.chat.setCouncil(stubCouncil(runs));
+    const id = await newSession(rig, {
+      character: { name: 'Mira', description: 'A ferry captain.', personality: 'Dry humour.', scenario: 'A storm.' },
+      persona: { name: 'Sam', description: 'A traveller.' },
+      worldInfo: [{ id: 'w1', keywords: ['bridge'], content: 'The old bridge collapsed in spring.', enabled: true }, { id: 'w2', keywords: ['castle'], content: 'CASTLE LORE', enabled: true }],
+    });
+    rig.server.enqueue({ text: ['Hold ', 'on, ', 'Sam.'], usage: { input: 40, output: 3 } });
+    const { done, events, text, turn } = await send(rig, id, 'Can we cross the bridge?', { council: true });
+
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ chatId: id, messages: [{ role: 'user', content: 'Can we cross the bridge?' }] });
+    const request = rig.server.generations[0]!.body as { messages: Array<{ role: string; content: string }> };
+    const system = request.messages[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain(DELIBERATION);
+    expect(system.content).toContain('REFERENCE ONLY');
+    expect(system.content).toContain('A ferry captain.');
+    expect(system.content).toContain('The old bridge collapsed in spring.');
+    expect(system.content).not.toContain('CASTLE LORE');
+    expect(request.messages.at(-1)).toEqual({ role: 'user', content: 'Can we cross the bridge?' });
+
+    expect(text).toBe('Hold on, Sam.');
+    const council = events.filter((e) => e.type === 'chat.council');
+    expect(council.map((e) => (e as { phase: string }).phase)).toEqual(['started', 'completed']);
+    expect(events.at(-1)!.type).toBe('chat.finished');
+    expect(done).toMatchObject({ finishReason: 'stop', messageId: turn.assistantMessageId });
+    const deltas = events.filter((e) => e.type === 'chat.delta') as Array<{ seq: number }>;
+    expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i));
+
+    const saved = await session(id);
+    expect(saved.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(saved.messages[1]).toMatchObject({ content: 'Hold on, Sam.', councilRunId: 'run-1', finishReason: 'stop', id: turn.assistantMessageId });
+  });
+
+  it('regenerate replaces the last reply and reuses the council result when retainResultsForRegens is on', async () => {
+    const runs: unknown[] = [];
+    rig.host.chat.setCouncil(stubCouncil(runs));
+    await rig.host.settings.update((s) => withToolsSettings(s, { retainResultsForRegens: true }));
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'first' }, { text: 'second' });
+    await send(rig, id, 'Hi', { council: true });
+    const again = await rig.call('chat.regenerate', { sessionId: id, council: true });
+    expect(again.ok).toBe(true);
+    const turnId = (again.value as { turnId: string }).turnId;
+    await finished(rig, turnId);
+    expect(runs).toHaveLength(1);
+    expect(chatEvents(rig, turnId).find((e) => e.type === 'chat.council')).toMatchObject({ phase: 'completed', reused: true, runId: 'run-1' });
+    expect((rig.server.generations[1]!.body as { messages: Array<{ content: string }> }).messages[0]!.content).toContain(DELIBERATION);
+    const saved = await session(id);
+    expect(saved.messages.map((m) => m.content)).toEqual(['Hi', 'second']);
+  });
+
+  it('stop aborts mid-stream, keeps the partial text marked stopped, and closes the request', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: Array.from({ length: 200 }, (_, i) => `t${i} `), delayMs: 15 });
+    const started = await rig.call('chat.send', { sessionId: id, text: 'Go' });
+    const turnId = (started.value as { turnId: string }).turnId;
+    for (let i = 0; i < 400 && !chatEvents(rig, turnId).some((e) => e.type === 'chat.delta'); i++) await new Promise((r) => setTimeout(r, 5));
+    expect((await rig.call('chat.stop', { sessionId: id })).value).toEqual({ stopped: true });
+    const done = await finished(rig, turnId);
+    expect(done.finishReason).toBe('stopped');
+    const saved = await session(id);
+    const reply = saved.messages[1]!;
+    expect(reply.stopped).toBe(true);
+    expect(reply.content.length).toBeGreaterThan(0);
+    expect(reply.content).not.toContain('t199');
+    for (let i = 0; i < 200 && rig.server.clientAborts === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(rig.server.clientAborts).toBe(1);
+    expect((await rig.call('chat.stop', { sessionId: id })).value).toEqual({ stopped: false });
+  });
+
+  it.each([
+    [401, 'LLM_AUTH_FAILED', /HTTP 401/],
+    [429, 'LLM_RATE_LIMITED', /HTTP 429/],
+    [500, 'LLM_SERVER_ERROR', /HTTP 500/],
+  ])('a provider %i surfaces as chat.error %s with a human message', async (status, code, message) => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ kind: 'error', status, message: 'provider says no' });
+    const { done, events } = await send(rig, id, 'Hi');
+    const error = events.find((e) => e.type === 'chat.error') as { error: { code: string; message: string } };
+    expect(error.error.code).toBe(code);
+    expect(error.error.message).toMatch(message);
+    expect(done).toMatchObject({ finishReason: 'error', error: { code } });
+    expect((await session(id)).messages[1]).toMatchObject({ role: 'assistant', error: { code } });
+  });
+
+  it('a malformed SSE line ends the turn with LLM_BAD_RESPONSE and keeps the text before it', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: ['one ', 'two ', 'three'], malformedAfter: 2 });
+    const { done, text } = await send(rig, id, 'Hi');
+    expect(done.error?.code).toBe('LLM_BAD_RESPONSE');
+    expect(text).toBe('one ');
+    expect((await session(id)).messages[1]!.content).toBe('one ');
+  });
+
+  it('a truncated stream ends the turn with LLM_BAD_RESPONSE', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: ['one ', 'two ', 'three'], truncateAfter: 2 });
+    const { done, events } = await send(rig, id, 'Hi');
+    expect(done.finishReason).toBe('error');
+    expect(events.find((e) => e.type === 'chat.error')).toMatchObject({ error: { code: 'LLM_BAD_RESPONSE', message: expect.stringMatching(/truncated/) } });
+  });
+
+  it('carries a single 1 MB chunk intact, in few delta events', async () => {
+    const id = await newSession(rig);
+    const big = 'x'.repeat(1024 * 1024 - 3) + 'end';
+    rig.server.enqueue({ text: ['a', big] });
+    const { done, text, events } = await send(rig, id, 'Big');
+    expect(done.finishReason).toBe('stop');
+    expect(text).toBe('a' + big);
+    expect(events.filter((e) => e.type === 'chat.delta').length).toBeLessThanOrEqual(2);
+    expect((await session(id)).messages[1]!.content.length).toBe(big.length + 1);
+  });
+
+  it('coalesces a fast token stream into fewer delta events than tokens', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: Array.from({ length: 500 }, (_, i) => `${i},`) });
+    const { text, events } = await send(rig, id, 'Count');
+    expect(text).toBe(Array.from({ length: 500 }, (_, i) => `${i},`).join(''));
+    expect(events.filter((e) => e.type === 'chat.delta').length).toBeLessThan(100);
+  });
+
+  it('a busy session refuses a second send with CONFLICT; no connection gives CHAT_NO_CONNECTION', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: ['slow ', 'reply'], delayMs: 30 });
+    const first = await rig.call('chat.send', { sessionId: id, text: 'one' });
+    const second = await rig.call('chat.send', { sessionId: id, text: 'two' });
+    expect(second.error?.code).toBe('CONFLICT');
+    await finished(rig, (first.value as { turnId: string }).turnId);
+    await rig.host.settings.update({ chat: { mainConnectionId: '', model: '', inlineMaxRounds: 3 } });
+    expect((await rig.call('chat.send', { sessionId: id, text: 'three' })).error?.code).toBe('CHAT_NO_CONNECTION');
+  });
+
+  it('dryRun returns the prompt without calling the model', async () => {
+    const id = await newSession(rig, { character: { name: 'Mira', description: 'A ferry captain.', personality: '', scenario: '' } });
+    const result = await rig.call('chat.send', { sessionId: id, text: 'Hello', dryRun: true });
+    const value = result.value as { prompt: Array<{ role: string; content: string }> };
+    expect(value.prompt[0]!.content).toContain('A ferry captain.');
+    expect(value.prompt.at(-1)).toEqual({ role: 'user', content: 'Hello' });
+    expect(rig.server.generations).toHaveLength(0);
+  });
+});
