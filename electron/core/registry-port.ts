@@ -14,6 +14,17 @@ export interface ExecuteRequest {
   deadline: number;
   /** Aborted when the caller cancels; the executor cancels the work and resolves CANCELLED. */
   signal: AbortSignal;
+  /**
+   * The same cancellation as `signal`, for executors on the hot path: the registry makes the
+   * AbortSignal only when something reads `signal`. Optional; `signal` always works.
+   */
+  cancellation?: Cancellation;
+}
+
+export interface Cancellation {
+  readonly aborted: boolean;
+  /** Sets the one listener, called once when the call is aborted; null removes it. */
+  onAbort(listener: (() => void) | null): void;
 }
 
 /** Raw value as the tool returned it (string or JSON-able), or a structured error. */

@@ -32,6 +32,8 @@ function utilityPort(parentPort: ParentPortLike): HostPort {
   };
 }
 
+function ignoreSendError(): void {}
+
 function forkPort(): HostPort {
   return {
     kind: 'fork',
@@ -42,7 +44,7 @@ function forkPort(): HostPort {
       }
       try {
         // With a callback, a closed channel reports to it instead of throwing or emitting 'error'.
-        process.send(message, undefined, {}, () => done?.());
+        process.send(message, undefined, {}, done ?? ignoreSendError);
       } catch {
         done?.();
       }

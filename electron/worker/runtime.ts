@@ -2,7 +2,17 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ExtensionPermission } from '../../shared/types/spindle';
-import type { HostToWorkerMessage, InitMessage, LogLevel, WorkerToHostMessage } from '../../shared/protocol';
+import {
+  MAX_BATCH_BYTES,
+  MAX_BATCH_ITEMS,
+  Outbox,
+  isBatch,
+  jsonBytesBound,
+  type HostToWorkerMessage,
+  type InitMessage,
+  type LogLevel,
+  type WorkerToHostMessage,
+} from '../../shared/protocol';
 import { detectHostPort, type HostPort } from './host-port';
 import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle-api';
 
@@ -17,8 +27,9 @@ function routeConsole(send: (message: WorkerToHostMessage) => void): void {
   }
 }
 
-/** Sends a last log line, then exits once it is handed over (or after a short wait). */
-function exitAfter(port: HostPort, code: number, message?: WorkerToHostMessage): void {
+/** Sends what is queued and a last log line, then exits once it is handed over (or after a short wait). */
+function exitAfter(port: HostPort, outbox: Outbox<WorkerToHostMessage>, code: number, message?: WorkerToHostMessage): void {
+  outbox.flush();
   if (!message) process.exit(code);
   const timer = setTimeout(() => process.exit(code), EXIT_FLUSH_MS);
   port.send(message, () => {
@@ -38,7 +49,21 @@ function main(): void {
     process.exit(2);
   }
   const port: HostPort = detected;
-  const send = (message: WorkerToHostMessage) => port.send(message);
+  // Everything the worker says goes through one outbox, so order is kept and what is ready in the
+  // same tick (results of calls that arrived together) leaves in one write.
+  const outbox = new Outbox<WorkerToHostMessage>({
+    write: (message) => {
+      port.send(message);
+      return true;
+    },
+    schedule: (flush) => process.nextTick(flush),
+    maxItems: MAX_BATCH_ITEMS,
+    maxBytes: MAX_BATCH_BYTES,
+  });
+  const send = (message: WorkerToHostMessage) => outbox.push(message, jsonBytesBound(message, MAX_BATCH_BYTES));
+  // A crash (uncaught exception, process.exit in extension code) must not swallow what was said
+  // just before it: 'exit' still runs, and the IPC write is synchronous.
+  process.on('exit', () => outbox.flush());
   routeConsole(send);
   process.on('unhandledRejection', (reason) => send({ type: 'log', level: 'error', message: formatLogArgs(['Unhandled promise rejection:', reason]) }));
   // An orphaned worker must not outlive its host.
@@ -46,7 +71,7 @@ function main(): void {
 
   let runtime: SpindleRuntime | null = null;
   // Calls that arrive while main is still loading (top-level await) wait for it to finish.
-  let loaded: Promise<void> = Promise.resolve();
+  let loading: Promise<void> | null = null;
 
   async function init(message: InitMessage): Promise<void> {
     const created = createSpindle({ manifest: message.manifest, granted: message.granted, dataDir: message.dataPath, send });
@@ -59,28 +84,47 @@ function main(): void {
       await import(pathToFileURL(entry).href);
     } catch (err) {
       const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      exitAfter(port, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
+      exitAfter(port, outbox, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
       return;
     }
     send({ type: 'ready' });
   }
 
   port.onMessage((raw) => {
+    if (!isBatch(raw)) return handle(raw);
+    if (!Array.isArray(raw.messages)) return;
+    for (const item of raw.messages as unknown[]) if (!isBatch(item)) handle(item);
+  });
+
+  function handle(raw: unknown): void {
     const message = raw as HostToWorkerMessage;
     if (typeof message !== 'object' || message === null) return;
     switch (message.type) {
       case 'ping':
+        // At once, not at the end of the tick: a handler that blocks next must not hold it back.
         send({ type: 'heartbeat', seq: message.seq });
+        outbox.flush();
         return;
       case 'init':
-        if (!runtime) loaded = init(message);
+        if (!runtime) {
+          const started = init(message).finally(() => {
+            if (loading === started) loading = null;
+          });
+          loading = started;
+        }
         return;
       case 'tool_invocation':
       case 'tool_simulation': {
         const active = runtime;
         if (!active) return;
         const kind = message.type === 'tool_simulation' ? 'simulation' : 'invocation';
-        void loaded.then(() => active.invoke(kind, message.payload)).then(send);
+        if (loading) {
+          void loading.then(() => active.invoke(kind, message.payload)).then(send);
+          return;
+        }
+        const result = active.invoke(kind, message.payload);
+        if (result instanceof Promise) void result.then(send);
+        else send(result);
         return;
       }
       case 'cancel':
@@ -99,7 +143,7 @@ function main(): void {
         void runtime?.emit('ERROR', { operation: message.operation, error: message.error });
         return;
       case 'shutdown': {
-        const done = () => exitAfter(port, 0);
+        const done = () => exitAfter(port, outbox, 0);
         if (!runtime) return done();
         const timer = setTimeout(done, SHUTDOWN_HANDLERS_MS);
         void runtime.emit('SHUTDOWN', {}).then(() => {
@@ -109,7 +153,7 @@ function main(): void {
         return;
       }
     }
-  });
+  }
 }
 
 main();

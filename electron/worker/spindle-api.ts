@@ -4,7 +4,6 @@ import {
   MAX_LOG_MESSAGE_CHARS,
   MAX_REGISTRATION_BYTES,
   MAX_RESULT_BYTES,
-  measureResult,
   toWorkerToolError,
   utf8ByteLength,
   type CancelReason,
@@ -85,10 +84,49 @@ function abortReason(reason: CancelReason): Error {
   return new DOMException(message, name);
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The abort signal of one call, made only when a handler reads `context.signal`: most handlers never
+ * do, and an AbortController is the costliest thing in a trivial call. A cancel that comes first is
+ * remembered, so a signal made afterwards is already aborted with the same reason.
+ */
+class CallSignal {
+  private controller: AbortController | null = null;
+  private reason: Error | null = null;
+  readonly context: InvocationContext;
+
+  constructor() {
+    // An own, enumerable getter: `{ ...context }` and destructuring see `signal` as before.
+    const self = this; // eslint-disable-line @typescript-eslint/no-this-alias
+    this.context = {
+      get signal() {
+        return self.signal();
+      },
+    };
+  }
+
+  signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: Error): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+}
+
 export interface SpindleRuntime {
   api: Spindle;
-  /** Runs the TOOL_INVOCATION (or TOOL_SIMULATION) handlers and builds the result message. */
-  invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): Promise<ToolInvocationResultMessage>;
+  /** Runs the TOOL_INVOCATION (or TOOL_SIMULATION) handlers and builds the result message (at once when they answer synchronously). */
+  invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): ToolInvocationResultMessage | Promise<ToolInvocationResultMessage>;
   cancel(requestId: string, reason: CancelReason): void;
   /** Calls the handlers of a notification event; their failures are logged, never thrown. */
   emit(event: SpindleEvent, payload: unknown): Promise<void>;
@@ -105,7 +143,7 @@ export function createSpindle(options: {
   const manifest = Object.freeze({ ...options.manifest, permissions: [...options.manifest.permissions] });
   let granted: readonly ExtensionPermission[] = Object.freeze([...options.granted]);
   const handlers = new Map<string, Set<SpindleHandler>>();
-  const inFlight = new Map<string, AbortController>();
+  const inFlight = new Map<string, CallSignal>();
 
   const log = (level: LogLevel, args: unknown[]) => send({ type: 'log', level, message: formatLogArgs(args) });
 
@@ -152,49 +190,91 @@ export function createSpindle(options: {
     dataDir: options.dataDir,
   };
 
-  async function runHandlers(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO, signal: AbortSignal) {
-    const event = kind === 'simulation' ? 'TOOL_SIMULATION' : 'TOOL_INVOCATION';
-    const list = [...(handlers.get(event) ?? [])];
-    if (list.length === 0) {
-      if (kind === 'simulation') return { ...SIMULATION_PLACEHOLDER };
-      throw toolError('TOOL_ERROR', 'The extension has no TOOL_INVOCATION handler.', "Call spindle.on('TOOL_INVOCATION', handler) when the extension loads.");
+  function invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): ToolInvocationResultMessage | Promise<ToolInvocationResultMessage> {
+    const { requestId } = payload;
+    const call = new CallSignal();
+    inFlight.set(requestId, call);
+    let value: unknown;
+    try {
+      const list = handlersFor(kind);
+      if (list.length === 0) {
+        if (kind === 'simulation') value = { ...SIMULATION_PLACEHOLDER };
+        else throw toolError('TOOL_ERROR', 'The extension has no TOOL_INVOCATION handler.', "Call spindle.on('TOOL_INVOCATION', handler) when the extension loads.");
+      } else {
+        value = runHandlers(list, payload, call.context, 0);
+      }
+    } catch (err) {
+      inFlight.delete(requestId);
+      return failure(requestId, err);
     }
-    // Several handlers: the first one that returns something answers.
-    for (const handler of list) {
-      const value = await handler(payload, { signal });
+    if (!isThenable(value)) {
+      inFlight.delete(requestId);
+      return answer(requestId, value);
+    }
+    return Promise.resolve(value).then(
+      (resolved) => {
+        inFlight.delete(requestId);
+        return answer(requestId, resolved);
+      },
+      (err: unknown) => {
+        inFlight.delete(requestId);
+        return failure(requestId, err);
+      },
+    );
+  }
+
+  /** The handlers of a call, as they were when it started. */
+  function handlersFor(kind: 'invocation' | 'simulation'): SpindleHandler[] {
+    const set = handlers.get(kind === 'simulation' ? 'TOOL_SIMULATION' : 'TOOL_INVOCATION');
+    return set ? [...set] : [];
+  }
+
+  /**
+   * Several handlers: the first one that returns something answers. Synchronous handlers are called
+   * without a detour through the microtask queue; the first promise switches to awaiting.
+   */
+  function runHandlers(list: SpindleHandler[], payload: ToolInvocationPayloadDTO, context: InvocationContext, from: number): unknown {
+    for (let i = from; i < list.length; i++) {
+      const value = list[i]!(payload, context);
+      if (isThenable(value)) {
+        return Promise.resolve(value).then((resolved) => (resolved !== undefined ? resolved : runHandlers(list, payload, context, i + 1)));
+      }
       if (value !== undefined) return value;
     }
     return null;
   }
 
-  async function invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): Promise<ToolInvocationResultMessage> {
-    const { requestId } = payload;
-    const controller = new AbortController();
-    inFlight.set(requestId, controller);
-    try {
-      const value = await runHandlers(kind, payload, controller.signal);
-      if (typeof value === 'string') {
-        const bytes = utf8ByteLength(value);
-        if (bytes > MAX_RESULT_BYTES) return tooLarge(requestId, bytes);
-        return { type: 'tool_invocation_result', requestId, ok: true, value };
-      }
-      const measured = measureResult(value);
-      if (!measured.ok) {
-        return {
-          type: 'tool_invocation_result',
-          requestId,
-          ok: false,
-          error: { code: 'INVALID_RESULT', message: `The tool returned a value that is not JSON (${measured.message}).`, hint: 'Return a string or plain JSON data.' },
-        };
-      }
-      if (measured.bytes > MAX_RESULT_BYTES) return tooLarge(requestId, measured.bytes);
-      // Plain JSON either way, whether the transport is JSON IPC or structured clone.
-      return { type: 'tool_invocation_result', requestId, ok: true, value: JSON.parse(JSON.stringify(value ?? null)) as unknown };
-    } catch (err) {
-      return { type: 'tool_invocation_result', requestId, ok: false, error: toWorkerToolError(err) };
-    } finally {
-      inFlight.delete(requestId);
+  function answer(requestId: string, value: unknown): ToolInvocationResultMessage {
+    if (typeof value === 'string') {
+      // A UTF-16 unit is at most 3 UTF-8 bytes: short strings need no count.
+      const bytes = value.length * 3 <= MAX_RESULT_BYTES ? 0 : utf8ByteLength(value);
+      if (bytes > MAX_RESULT_BYTES) return tooLarge(requestId, bytes);
+      return { type: 'tool_invocation_result', requestId, ok: true, value };
     }
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value ?? null);
+    } catch (err) {
+      return notJson(requestId, err instanceof Error ? err.message : String(err));
+    }
+    if (json === undefined) return notJson(requestId, `a ${typeof value}`);
+    const bytes = utf8ByteLength(json);
+    if (bytes > MAX_RESULT_BYTES) return tooLarge(requestId, bytes);
+    // Plain JSON either way, whether the transport is JSON IPC or structured clone.
+    return { type: 'tool_invocation_result', requestId, ok: true, value: JSON.parse(json) as unknown };
+  }
+
+  function failure(requestId: string, err: unknown): ToolInvocationResultMessage {
+    return { type: 'tool_invocation_result', requestId, ok: false, error: toWorkerToolError(err) };
+  }
+
+  function notJson(requestId: string, detail: string): ToolInvocationResultMessage {
+    return {
+      type: 'tool_invocation_result',
+      requestId,
+      ok: false,
+      error: { code: 'INVALID_RESULT', message: `The tool returned a value that is not JSON (${detail}).`, hint: 'Return a string or plain JSON data.' },
+    };
   }
 
   function tooLarge(requestId: string, bytes: number): ToolInvocationResultMessage {

@@ -1,3 +1,4 @@
 // The host ⇄ worker protocol: message types, limits and the parser for worker input.
+export * from './batch';
 export * from './limits';
 export * from './worker-messages';

@@ -6,6 +6,7 @@ import type {
   ToolInvocationPayloadDTO,
   ToolRegistrationDTO,
 } from '../types/spindle';
+import type { BatchMessage } from './batch';
 import { MAX_LOG_MESSAGE_CHARS, MAX_ERROR_TEXT_CHARS } from './limits';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -53,6 +54,9 @@ export type WorkerToHostMessage =
   | ToolInvocationResultMessage
   | LogMessage
   | HeartbeatMessage;
+
+/** What a worker writes to its channel: one message, or several in a batch (see batch.ts). */
+export type WorkerToHostWire = WorkerToHostMessage | BatchMessage<WorkerToHostMessage>;
 
 // ---- host → worker ----
 
@@ -113,6 +117,9 @@ export type HostToWorkerMessage =
   | HostErrorMessage
   | PingMessage
   | ShutdownMessage;
+
+/** What the host writes to a worker's channel: one message, or several in a batch (see batch.ts). */
+export type HostToWorkerWire = HostToWorkerMessage | BatchMessage<HostToWorkerMessage>;
 
 // ---- parsing untrusted worker input ----
 

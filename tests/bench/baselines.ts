@@ -9,6 +9,8 @@ const here = import.meta.dirname;
 export interface Target {
   call(): Promise<unknown>;
   close(): Promise<void>;
+  /** Throws when calls failed during the run. */
+  verify?(): void;
 }
 
 export async function rawFork(): Promise<Target> {

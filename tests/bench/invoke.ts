@@ -23,9 +23,19 @@ async function hostPath(): Promise<Target> {
   const input = { qualifiedName: 'bench-echo:echo', args: { text: 'hi' } };
   const first = await host.api.call('tools.invoke', input, { origin: 'cli' });
   if (!first.ok || !(first.value as { ok: boolean }).ok) throw new Error(`bench tool failed: ${JSON.stringify(first)}`);
+  // Every answer is checked: a fast error (a worker stopped by the flood cap, say) is not a fast call.
+  let failed = 0;
+  let firstFailure = '';
+  const check = (result: Awaited<ReturnType<typeof host.api.call>>) => {
+    if (result.ok && (result.value as { ok: boolean }).ok) return;
+    if (failed++ === 0) firstFailure = JSON.stringify(result).slice(0, 300);
+  };
   return {
-    call: () => host.api.call('tools.invoke', input, { origin: 'cli' }),
+    call: () => host.api.call('tools.invoke', input, { origin: 'cli' }).then(check),
     close: () => host.dispose(),
+    verify: () => {
+      if (failed > 0) throw new Error(`${failed} host calls failed; the figures would be meaningless. First: ${firstFailure}`);
+    },
   };
 }
 
@@ -40,6 +50,7 @@ export async function invokeBenchmark({ json }: { json: boolean }) {
     const target = await make();
     try {
       rows.push(await latencyRow(name, target.call, opts));
+      target.verify?.();
     } finally {
       await target.close();
     }

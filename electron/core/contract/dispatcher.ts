@@ -12,7 +12,9 @@ export interface Dispatcher {
 
 function byteLength(value: unknown): number {
   try {
-    return new TextEncoder().encode(JSON.stringify(value) ?? '').length;
+    const json = JSON.stringify(value) ?? '';
+    // A UTF-16 unit is at most 3 UTF-8 bytes: a short text cannot be over the cap, so skip the count.
+    return json.length * 3 <= MAX_INPUT_BYTES ? json.length : Buffer.byteLength(json, 'utf8');
   } catch {
     return Number.POSITIVE_INFINITY;
   }

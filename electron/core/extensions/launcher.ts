@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Readable } from 'node:stream';
-import type { HostToWorkerMessage } from '../../../shared/protocol';
+import type { HostToWorkerWire } from '../../../shared/protocol';
 
 export interface LaunchOptions {
   /** Extension id; names the process in logs (utilityProcess: serviceName). */
@@ -19,7 +19,7 @@ export interface LaunchOptions {
 export interface WorkerHandle {
   readonly pid: number | undefined;
   /** Never throws: returns false when the message could not be handed over (child gone, channel closed). */
-  send(message: HostToWorkerMessage): boolean;
+  send(message: HostToWorkerWire): boolean;
   onMessage(listener: (message: unknown) => void): void;
   /** Fires exactly once. Both null: the process never started. */
   onExit(listener: (code: number | null, signal: string | null) => void): void;
@@ -108,6 +108,8 @@ export class NodeLauncher implements Launcher {
   }
 }
 
+function ignoreSendError(): void {}
+
 class ForkedWorker implements WorkerHandle {
   private exited = false;
   private readonly exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
@@ -137,11 +139,11 @@ class ForkedWorker implements WorkerHandle {
     return this.child.stderr;
   }
 
-  send(message: HostToWorkerMessage): boolean {
+  send(message: HostToWorkerWire): boolean {
     if (this.exited || !this.child.connected) return false;
     try {
       // The callback keeps ERR_IPC_CHANNEL_CLOSED (child died between the check and the write) off 'error'.
-      this.child.send(message, undefined, {}, () => {});
+      this.child.send(message, undefined, {}, ignoreSendError);
       return true;
     } catch {
       return false;

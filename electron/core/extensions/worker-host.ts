@@ -2,12 +2,17 @@
 import type { HostError } from '../../../shared/errors';
 import {
   HEARTBEAT_INTERVAL_MS,
+  MAX_BATCH_BYTES,
+  MAX_BATCH_ITEMS,
   MAX_IN_FLIGHT_PER_WORKER,
   MAX_RESULT_BYTES,
   MAX_WORKER_MESSAGES_PER_SECOND,
   SHUTDOWN_GRACE_MS,
   STARTUP_TIMEOUT_MS,
   UNRESPONSIVE_AFTER_MS,
+  Outbox,
+  isBatch,
+  jsonBytesBound,
   measureResult,
   parseWorkerMessage,
   REQUEST_ID_PATTERN,
@@ -18,7 +23,7 @@ import {
 } from '../../../shared/protocol';
 import type { ExtensionManifest, ExtensionPermission, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
 import { systemClock, type Clock } from '../ports';
-import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
+import type { Cancellation, ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import { LineSplitter, type LogSource } from './extension-log';
 import { minimalWorkerEnv, type Launcher, type WorkerHandle } from './launcher';
 
@@ -86,17 +91,26 @@ export type WorkerState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited
 interface PendingCall {
   toolName: string;
   resolve(result: ExecuteResult): void;
-  timer: ReturnType<typeof setTimeout>;
-  signal: AbortSignal;
-  onAbort(): void;
+  /** Absolute, on the host clock. */
+  deadline: number;
+  /** The registry's light cancellation hook, or else the request's AbortSignal and its listener. */
+  cancellation: Cancellation | undefined;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | null;
 }
 
 const RECENTLY_ENDED_CAP = 1000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const IDENTITY_ARGS = ['__userId', '__user_id', 'userId'];
+/** Calls are not worth batching with others when their payload may be bigger than this. */
+const BATCHABLE_PAYLOAD_BYTES = 64 * 1024;
 
 function hostError(code: HostError['code'], message: string, hint?: string): HostError {
   return hint ? { code, message, hint } : { code, message };
+}
+
+function refused(error: HostError): Promise<ExecuteResult> {
+  return Promise.resolve({ ok: false, error });
 }
 
 export class WorkerHost implements ToolExecutor {
@@ -108,9 +122,20 @@ export class WorkerHost implements ToolExecutor {
   private handle: WorkerHandle | null = null;
   private stateValue: WorkerState = 'idle';
   private readonly pending = new Map<string, PendingCall>();
-  /** requestId → why it ended, to tell a late result from a foreign one. */
-  private readonly recentlyEnded = new Map<string, string>();
+  /** The last RECENTLY_ENDED_CAP request ids and why each ended, to tell a late result from a foreign one. */
+  private readonly endedIds: string[] = [];
+  private readonly endedWhy: string[] = [];
+  private endedIndex = 0;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
+  /**
+   * One timer for every call's deadline, armed for the earliest: a setTimeout/clearTimeout pair per
+   * call costs more than the trivial call itself. A call that ends leaves it alone; when it fires it
+   * ends what is due and re-arms for the next deadline.
+   */
+  private deadlineTimer: ReturnType<typeof setTimeout> | null = null;
+  private deadlineAt = Infinity;
+  /** Messages queued in this tick; they leave as one write (see shared/protocol/batch.ts). */
+  private readonly outbox: Outbox<HostToWorkerMessage>;
   private graceTimer: ReturnType<typeof setTimeout> | null = null;
   private startedAt = 0;
   private lastBeatAt: number | null = null;
@@ -132,6 +157,13 @@ export class WorkerHost implements ToolExecutor {
     this.granted = new Set(options.granted);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.recentArrivals = new Float64Array(Math.max(1, this.timings.maxMessagesPerSecond)).fill(-Infinity);
+    this.outbox = new Outbox<HostToWorkerMessage>({
+      write: (message) => !!this.handle && this.stateValue !== 'exited' && this.handle.send(message),
+      schedule: (flush) => process.nextTick(flush),
+      onDropped: (items) => this.onDropped(items),
+      maxItems: MAX_BATCH_ITEMS,
+      maxBytes: MAX_BATCH_BYTES,
+    });
   }
 
   get state(): WorkerState {
@@ -231,69 +263,128 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private call(type: 'tool_invocation' | 'tool_simulation', request: ExecuteRequest): Promise<ExecuteResult> {
-    const refuse = (error: HostError) => Promise.resolve<ExecuteResult>({ ok: false, error });
     if (this.stateValue !== 'starting' && this.stateValue !== 'running') {
-      return refuse(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" is not running.`));
+      return refused(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" is not running.`));
     }
     if (!this.granted.has('tools')) {
-      return refuse(hostError('PERMISSION_DENIED', `Extension "${this.id}" does not have the tools permission.`));
+      return refused(hostError('PERMISSION_DENIED', `Extension "${this.id}" does not have the tools permission.`));
     }
-    if (request.signal.aborted) return refuse(hostError('CANCELLED', 'The tool call was cancelled before it started.'));
+    if (request.cancellation ? request.cancellation.aborted : request.signal.aborted) return refused(hostError('CANCELLED', 'The tool call was cancelled before it started.'));
     const remaining = request.deadline - this.clock.now();
-    if (remaining <= 0) return refuse(hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.'));
+    if (remaining <= 0) return refused(hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.'));
     if (!REQUEST_ID_PATTERN.test(request.requestId)) {
-      return refuse(hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.'));
+      return refused(hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.'));
     }
     if (this.pending.has(request.requestId)) {
-      return refuse(hostError('CONFLICT', `A call with request id ${request.requestId} is already running.`));
+      return refused(hostError('CONFLICT', `A call with request id ${request.requestId} is already running.`));
     }
     if (this.pending.size >= this.timings.maxInFlight) {
-      return refuse(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.pending.size} calls running.`, 'Try again when some have finished.'));
+      return refused(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.pending.size} calls running.`, 'Try again when some have finished.'));
     }
 
-    const args = { ...request.args };
-    for (const key of IDENTITY_ARGS) delete args[key];
+    let args = request.args;
+    if (IDENTITY_ARGS.some((key) => key in args)) {
+      args = { ...args };
+      for (const key of IDENTITY_ARGS) delete args[key];
+    }
     const payload: ToolInvocationPayloadDTO = { toolName: request.toolName, args, requestId: request.requestId };
     if (request.councilMember) payload.councilMember = request.councilMember;
     if (request.contextMessages) payload.contextMessages = request.contextMessages;
 
     return new Promise<ExecuteResult>((resolve) => {
-      const { requestId } = request;
-      const onAbort = () => this.settle(requestId, { ok: false, error: hostError('CANCELLED', 'The tool call was cancelled.') }, 'cancelled');
-      const timer = setTimeout(() => {
-        const error = hostError(
-          'TOOL_TIMEOUT',
-          `${request.toolName} (extension "${this.id}") did not answer within its deadline.`,
-          'The extension may be slow or stuck; a later answer is discarded.',
-        );
-        this.settle(requestId, { ok: false, error }, 'timeout');
-      }, Math.min(remaining, MAX_TIMER_MS));
-      this.pending.set(requestId, { toolName: request.toolName, resolve, timer, signal: request.signal, onAbort });
-      request.signal.addEventListener('abort', onAbort, { once: true });
-      if (!this.send({ type, payload })) {
+      const { requestId, cancellation } = request;
+      const call: PendingCall = { toolName: request.toolName, resolve, deadline: request.deadline, cancellation, signal: undefined, onAbort: null };
+      this.pending.set(requestId, call);
+      if (cancellation) {
+        cancellation.onAbort(() => this.cancelled(requestId));
+      } else {
+        call.signal = request.signal;
+        call.onAbort = () => this.cancelled(requestId);
+        call.signal.addEventListener('abort', call.onAbort, { once: true });
+      }
+      if (request.deadline < this.deadlineAt) this.armDeadline(request.deadline);
+      // Council calls carry the chat; they travel alone rather than be sized up.
+      const bytes = payload.contextMessages ? Infinity : jsonBytesBound(payload, BATCHABLE_PAYLOAD_BYTES);
+      if (!this.send({ type, payload }, bytes)) {
         this.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
       }
     });
+  }
+
+  private cancelled(requestId: string): void {
+    this.settle(requestId, { ok: false, error: hostError('CANCELLED', 'The tool call was cancelled.') }, 'cancelled');
   }
 
   private settle(requestId: string, result: ExecuteResult, cancel?: CancelReason): void {
     const call = this.pending.get(requestId);
     if (!call) return;
     this.pending.delete(requestId);
-    clearTimeout(call.timer);
-    call.signal.removeEventListener('abort', call.onAbort);
-    this.recentlyEnded.set(requestId, result.ok ? 'answered' : result.error.code);
-    if (this.recentlyEnded.size > RECENTLY_ENDED_CAP) {
-      this.recentlyEnded.delete(this.recentlyEnded.keys().next().value as string);
-    }
+    if (call.cancellation) call.cancellation.onAbort(null);
+    else if (call.signal && call.onAbort) call.signal.removeEventListener('abort', call.onAbort);
+    // A ring, not a Map: it is written on every call and read only when a stray result comes.
+    this.endedIds[this.endedIndex] = requestId;
+    this.endedWhy[this.endedIndex] = result.ok ? 'answered' : result.error.code;
+    this.endedIndex = (this.endedIndex + 1) % RECENTLY_ENDED_CAP;
     if (cancel) this.send({ type: 'cancel', requestId, reason: cancel });
     call.resolve(result);
+  }
+
+  private armDeadline(at: number): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = at;
+    const delay = Math.min(Math.max(1, at - this.clock.now()), MAX_TIMER_MS);
+    this.deadlineTimer = setTimeout(() => this.expireDue(at), delay);
+  }
+
+  private disarmDeadline(): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    this.deadlineAt = Infinity;
+  }
+
+  /** The timer armed for `armedFor` fired: that deadline has passed even if the clock lags behind. */
+  private expireDue(armedFor: number): void {
+    this.deadlineTimer = null;
+    this.deadlineAt = Infinity;
+    const now = Math.max(armedFor, this.clock.now());
+    let next = Infinity;
+    const due: string[] = [];
+    for (const [requestId, call] of this.pending) {
+      if (call.deadline <= now) due.push(requestId);
+      else if (call.deadline < next) next = call.deadline;
+    }
+    for (const requestId of due) {
+      const call = this.pending.get(requestId);
+      if (!call) continue;
+      const error = hostError(
+        'TOOL_TIMEOUT',
+        `${call.toolName} (extension "${this.id}") did not answer within its deadline.`,
+        'The extension may be slow or stuck; a later answer is discarded.',
+      );
+      this.settle(requestId, { ok: false, error }, 'timeout');
+    }
+    // Settling can start new calls (which arm for themselves); only re-arm for an earlier one.
+    if (next < this.deadlineAt && this.pending.size > 0) this.armDeadline(next);
+  }
+
+  /** A write failed (the channel is gone): calls that were in it cannot be answered. */
+  private onDropped(items: HostToWorkerMessage[]): void {
+    for (const item of items) {
+      if (item.type === 'tool_invocation' || item.type === 'tool_simulation') {
+        this.settle(item.payload.requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
+      }
+    }
+  }
+
+  private whyEnded(requestId: string): string | undefined {
+    const index = this.endedIds.lastIndexOf(requestId);
+    return index === -1 ? undefined : this.endedWhy[index];
   }
 
   private onResult(message: ToolInvocationResultMessage): void {
     const call = this.pending.get(message.requestId);
     if (!call) {
-      const ended = this.recentlyEnded.get(message.requestId);
+      const ended = this.whyEnded(message.requestId);
       this.log(
         'warn',
         ended
@@ -320,17 +411,30 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private onMessage(raw: unknown): void {
-    if (this.killReason || this.stateValue === 'exited') return;
-    const now = this.clock.now();
-    // Sliding one-second window: the message `max` places back must be older than a second.
-    const oldest = this.recentArrivals[this.arrivalIndex]!;
-    this.recentArrivals[this.arrivalIndex] = now;
-    this.arrivalIndex = (this.arrivalIndex + 1) % this.recentArrivals.length;
-    if (now - oldest < 1000) {
-      this.log('error', `Stopped: the extension sent more than ${this.timings.maxMessagesPerSecond} messages within one second.`);
-      this.kill('flood');
+    if (!isBatch(raw)) {
+      this.onItem(raw);
       return;
     }
+    const items = raw.messages;
+    if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BATCH_ITEMS) {
+      // Counted like any unsolicited message, then dropped whole.
+      if (this.killReason || this.stateValue === 'exited' || this.flooded(this.clock.now())) return;
+      this.log('warn', `Ignored a malformed message from the worker: a batch of ${Array.isArray(items) ? items.length : 'no'} messages.`);
+      return;
+    }
+    // Each item exactly as if it had come alone; a flood stops the rest.
+    for (const item of items as unknown[]) {
+      if (this.killReason || this.stateValue === 'exited') return;
+      this.onItem(item);
+    }
+  }
+
+  private onItem(raw: unknown): void {
+    if (this.killReason || this.stateValue === 'exited') return;
+    const now = this.clock.now();
+    // The answer to a call still in flight was asked for: the in-flight cap already bounds those.
+    // Everything else (logs, registrations, late or foreign results, junk) counts towards the cap.
+    if (!this.isAwaitedResult(raw) && this.flooded(now)) return;
     const parsed = parseWorkerMessage(raw);
     if (!parsed.ok) {
       this.log('warn', `Ignored a malformed message from the worker: ${parsed.reason}.`);
@@ -362,6 +466,22 @@ export class WorkerHost implements ToolExecutor {
     }
   }
 
+  private isAwaitedResult(raw: unknown): boolean {
+    const m = raw as { type?: unknown; requestId?: unknown } | null;
+    return typeof m === 'object' && m !== null && m.type === 'tool_invocation_result' && typeof m.requestId === 'string' && this.pending.has(m.requestId);
+  }
+
+  /** Sliding one-second window: the message `max` places back must be older than a second. */
+  private flooded(now: number): boolean {
+    const oldest = this.recentArrivals[this.arrivalIndex]!;
+    this.recentArrivals[this.arrivalIndex] = now;
+    this.arrivalIndex = (this.arrivalIndex + 1) % this.recentArrivals.length;
+    if (now - oldest >= 1000) return false;
+    this.log('error', `Stopped: the extension sent more than ${this.timings.maxMessagesPerSecond} messages within one second.`);
+    this.kill('flood');
+    return true;
+  }
+
   private tick(): void {
     if (this.stateValue !== 'starting' && this.stateValue !== 'running') return;
     const now = this.clock.now();
@@ -380,6 +500,7 @@ export class WorkerHost implements ToolExecutor {
   private kill(reason: WorkerExitReason): void {
     if (this.killReason || this.stateValue === 'exited') return;
     this.killReason = reason;
+    this.outbox.clear();
     if (reason !== 'killed') this.rejectInFlight(this.exitError(reason, null, null), reason === 'unresponsive' ? 'timeout' : 'shutdown');
     this.handle?.kill();
   }
@@ -404,9 +525,11 @@ export class WorkerHost implements ToolExecutor {
     const reason: WorkerExitReason =
       this.killReason ?? (code === null && signal === null ? 'launch-failed' : signal ? 'crashed' : code === 0 ? 'clean-exit' : 'abnormal-exit');
     this.stateValue = 'exited';
+    this.outbox.clear();
     if (this.heartbeat) clearInterval(this.heartbeat);
     if (this.graceTimer) clearTimeout(this.graceTimer);
     this.rejectInFlight(expected && this.stopError ? this.stopError : this.exitError(reason, code, signal), 'shutdown');
+    this.disarmDeadline();
     if (!expected) {
       this.log('error', `The worker exited (${reason}${code !== null ? `, exit code ${code}` : ''}${signal ? `, signal ${signal}` : ''}).`);
     }
@@ -419,9 +542,11 @@ export class WorkerHost implements ToolExecutor {
     this.resolveExited(exit);
   }
 
-  private send(message: HostToWorkerMessage): boolean {
-    if (!this.handle || this.stateValue === 'exited') return false;
-    return this.handle.send(message);
+  /** Queues the message for this tick's write; false when the worker cannot be reached at all. */
+  private send(message: HostToWorkerMessage, bytes = jsonBytesBound(message, MAX_BATCH_BYTES)): boolean {
+    if (!this.handle || this.stateValue === 'exited' || this.killReason) return false;
+    this.outbox.push(message, bytes);
+    return true;
   }
 
   private log(level: LogLevel, text: string): void {

@@ -90,24 +90,38 @@ export function sanitizeArguments(raw: unknown, limits: ArgsLimits = DEFAULT_REG
     return err('INVALID_ARGUMENTS', `${path} is not plain JSON (${budget.detail})`, { path });
   }
   const stripped: string[] = [];
-  const args = copyClean(value, '', 0, stripped) as Record<string, unknown>;
+  const args = copyClean(value, null, 0, stripped) as Record<string, unknown>;
   return ok({ args, stripped });
 }
 
-/** Depth is bounded by the budget check above, so recursion is safe here. */
-function copyClean(value: unknown, path: string, depth: number, stripped: string[]): unknown {
+/**
+ * Depth is bounded by the budget check above, so recursion is safe here. Paths are built only for
+ * what is stripped: `parent` is the chain of keys above this value.
+ */
+function copyClean(value: unknown, parent: PathLink | null, depth: number, stripped: string[]): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map((item, i) => copyClean(item, `${path}/${i}`, depth + 1, stripped));
+  if (Array.isArray(value)) return value.map((item, i) => copyClean(item, { key: String(i), parent }, depth + 1, stripped));
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
-    const childPath = `${path}/${escapePointer(key)}`;
     if (STRIPPED_EVERYWHERE_KEYS.includes(key) || (depth === 0 && STRIPPED_TOP_LEVEL_KEYS.includes(key))) {
-      stripped.push(childPath);
+      stripped.push(pointerOf({ key, parent }));
       continue;
     }
-    if (source[key] === undefined) continue;
-    out[key] = copyClean(source[key], childPath, depth + 1, stripped);
+    const member = source[key];
+    if (member === undefined) continue;
+    out[key] = typeof member === 'object' && member !== null ? copyClean(member, { key, parent }, depth + 1, stripped) : member;
   }
   return out;
+}
+
+interface PathLink {
+  key: string;
+  parent: PathLink | null;
+}
+
+function pointerOf(link: PathLink): string {
+  const parts: string[] = [];
+  for (let l: PathLink | null = link; l; l = l.parent) parts.push(escapePointer(l.key));
+  return `/${parts.reverse().join('/')}`;
 }

@@ -10,7 +10,7 @@ import type { CouncilMemberContext, LlmMessageDTO, ToolRegistrationDTO } from '.
 import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
 import { describeAjvError } from '../contract/validators';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
+import type { Cancellation, ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import { SchemaCompiler, type CompiledSchema } from './compile-schema';
 import { definitionHash } from './definition-hash';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
@@ -86,14 +86,17 @@ export class ToolRegistry {
   private readonly statuses = new Map<string, ToolStatus>();
   private readonly aliases = new AliasTable();
   private readonly listeners = new Set<RegistryEventListener>();
-  private readonly inflight = new Set<(error: HostError) => void>();
+  private readonly inflight = new Set<Invocation>();
+  /** One backstop timer for every in-flight call, armed for the earliest (see armBackstop). */
+  private backstopTimer: unknown = null;
+  private backstopAt = Infinity;
 
   constructor(deps: ToolRegistryDeps = {}) {
     this.clock = deps.clock ?? systemClock;
     this.timers = deps.timers ?? systemTimers;
     this.log = deps.log ?? silentLogger;
     this.limits = { ...DEFAULT_REGISTRY_LIMITS, ...deps.limits };
-    this.newRequestId = deps.newRequestId ?? randomUUID;
+    this.newRequestId = deps.newRequestId ?? requestIdCounter();
   }
 
   /** Registers or replaces `source.id:dto.name`. On any error nothing changes. */
@@ -254,20 +257,20 @@ export class ToolRegistry {
   /** Never rejects: every failure is a ToolOutcome with a stable code. */
   invoke(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions): Promise<ToolOutcome> {
     const start = this.clock.now();
-    const failed = (error: HostError): ToolOutcome => ({ ok: false, error, durationMs: this.clock.now() - start });
     try {
       const prepared = this.prepare(nameOrAlias, rawArgs, opts, start);
-      if (!prepared.ok) return Promise.resolve(failed(prepared.error));
-      return this.run(prepared.value.record, prepared.value.request, opts, start, failed);
+      if (!prepared.ok) return Promise.resolve(this.failedSince(start, prepared.error));
+      return this.run(prepared.value.record, prepared.value.request, opts, start);
     } catch (error) {
       this.log.error('tool invocation failed before reaching the executor', error);
-      return Promise.resolve(failed({ code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
+      return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
     }
   }
 
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
-    for (const settle of [...this.inflight]) settle({ code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
+    for (const call of [...this.inflight]) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
+    this.disarmBackstop();
     for (const sourceId of [...this.sources.keys()]) this.unregisterAll(sourceId);
     this.listeners.clear();
   }
@@ -277,7 +280,7 @@ export class ToolRegistry {
     rawArgs: unknown,
     opts: InvokeOptions,
     start: number,
-  ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal'> }> {
+  ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal' | 'cancellation'> }> {
     const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
     if (!record) {
       const shown = typeof nameOrAlias === 'string' ? JSON.stringify(nameOrAlias.slice(0, 128)) : 'that is not a string';
@@ -312,12 +315,13 @@ export class ToolRegistry {
 
     // Added after validation so a schema with additionalProperties:false still accepts them, and
     // after stripping so a caller-supplied context/__deadlineMs can never survive.
+    // sanitized.value.args is a fresh copy this call owns: extend it in place.
     const deadline = start + opts.timeoutMs;
-    const args: Record<string, unknown> = { ...sanitized.value.args };
+    const args = sanitized.value.args;
     if (typeof opts.context === 'string') args.context = opts.context;
     args.__deadlineMs = deadline;
 
-    const request: Omit<ExecuteRequest, 'signal'> = {
+    const request: Omit<ExecuteRequest, 'signal' | 'cancellation'> = {
       toolName: record.info.name,
       args,
       requestId: opts.requestId ?? this.newRequestId(),
@@ -330,45 +334,18 @@ export class ToolRegistry {
 
   private run(
     record: ToolRecord,
-    baseRequest: Omit<ExecuteRequest, 'signal'>,
+    baseRequest: Omit<ExecuteRequest, 'signal' | 'cancellation'>,
     opts: InvokeOptions,
     start: number,
-    failed: (error: HostError) => ToolOutcome,
   ): Promise<ToolOutcome> {
-    const q = record.info.qualifiedName;
-    const controller = new AbortController();
-    const request: ExecuteRequest = { ...baseRequest, signal: controller.signal };
     return new Promise<ToolOutcome>((resolve) => {
-      let settled = false;
-      const settle = (outcome: ToolOutcome) => {
-        if (settled) return;
-        settled = true;
-        this.timers.clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onCallerAbort);
-        this.inflight.delete(onShutdown);
-        resolve(outcome);
-      };
-      const abortWith = (error: HostError) => {
-        if (settled) return;
-        controller.abort(new HostFailure(error));
-        settle(failed(error));
-      };
-      const onCallerAbort = () => abortWith({ code: 'CANCELLED', message: `Call to "${q}" was cancelled` });
-      const onShutdown = (error: HostError) => abortWith(error);
-
+      const call = new Invocation(record.info.qualifiedName, start, opts, this.limits.timeoutGraceMs, resolve, this.abortWith);
+      const request = new CallRequest(baseRequest, call);
       // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
       // waiting, abort its signal and drop whatever it sends later.
-      const timer = this.timers.setTimeout(
-        () =>
-          abortWith({
-            code: 'TOOL_TIMEOUT',
-            message: `Tool "${q}" did not answer within ${opts.timeoutMs} ms`,
-            hint: 'The tool may be slow or stuck; continue without it or try again later.',
-          }),
-        opts.timeoutMs + this.limits.timeoutGraceMs,
-      );
-      opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
-      this.inflight.add(onShutdown);
+      this.inflight.add(call);
+      if (call.backstopAt < this.backstopAt) this.armBackstop(call.backstopAt);
+      opts.signal?.addEventListener('abort', call, { once: true });
 
       let pending: Promise<ExecuteResult>;
       try {
@@ -378,32 +355,80 @@ export class ToolRegistry {
       }
       pending.then(
         (result) => {
-          if (settled) {
-            this.log.info('late tool result dropped', { tool: q, requestId: request.requestId });
+          if (call.settled) {
+            this.log.info('late tool result dropped', { tool: call.q, requestId: request.requestId });
             return;
           }
-          settle(this.outcomeOf(q, result, start));
+          this.settle(call, this.outcomeOf(call.q, result, start));
         },
         (error: unknown) => {
-          if (settled) return;
-          this.log.error('tool executor threw', { tool: q, error });
-          settle(failed(thrownToHostError(q, error, this.limits.maxErrorTextChars)));
+          if (call.settled) return;
+          this.log.error('tool executor threw', { tool: call.q, error });
+          this.settle(call, this.failedSince(call.start, thrownToHostError(call.q, error, this.limits.maxErrorTextChars)));
         },
       );
     });
   }
 
+  private failedSince(start: number, error: HostError): ToolOutcome {
+    return { ok: false, error, durationMs: this.clock.now() - start };
+  }
+
+  private settle(call: Invocation, outcome: ToolOutcome): void {
+    if (call.settled) return;
+    call.settled = true;
+    call.callerSignal?.removeEventListener('abort', call);
+    this.inflight.delete(call);
+    // A finished call leaves no timer behind once nothing is in flight.
+    if (this.inflight.size === 0) this.disarmBackstop();
+    call.resolve(outcome);
+  }
+
+  /** The caller's signal, the backstop or shutdown: abort the executor's side, answer at once. */
+  private readonly abortWith = (call: Invocation, error: HostError): void => {
+    if (call.settled) return;
+    call.abort(new HostFailure(error));
+    this.settle(call, this.failedSince(call.start, error));
+  };
+
+  private armBackstop(at: number): void {
+    if (this.backstopTimer !== null) this.timers.clearTimeout(this.backstopTimer);
+    this.backstopAt = at;
+    this.backstopTimer = this.timers.setTimeout(() => this.expireDue(at), Math.max(1, at - this.clock.now()));
+  }
+
+  private disarmBackstop(): void {
+    if (this.backstopTimer !== null) this.timers.clearTimeout(this.backstopTimer);
+    this.backstopTimer = null;
+    this.backstopAt = Infinity;
+  }
+
+  /** The timer armed for `armedFor` fired: that time has come even if the clock lags behind. */
+  private expireDue(armedFor: number): void {
+    this.backstopTimer = null;
+    this.backstopAt = Infinity;
+    const now = Math.max(armedFor, this.clock.now());
+    let next = Infinity;
+    for (const call of [...this.inflight]) {
+      if (call.backstopAt <= now) {
+        this.abortWith(call, {
+          code: 'TOOL_TIMEOUT',
+          message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`,
+          hint: 'The tool may be slow or stuck; continue without it or try again later.',
+        });
+      } else if (call.backstopAt < next) next = call.backstopAt;
+    }
+    if (next < this.backstopAt && this.inflight.size > 0) this.armBackstop(next);
+  }
+
   private outcomeOf(q: string, result: ExecuteResult, start: number): ToolOutcome {
-    const durationMs = () => this.clock.now() - start;
     if (typeof result !== 'object' || result === null || typeof result.ok !== 'boolean') {
-      return { ok: false, error: { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed result` }, durationMs: durationMs() };
+      return this.failedSince(start, { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed result` });
     }
-    if (!result.ok) {
-      return { ok: false, error: passThroughError(q, result.error, this.limits.maxErrorTextChars), durationMs: durationMs() };
-    }
+    if (!result.ok) return this.failedSince(start, passThroughError(q, result.error, this.limits.maxErrorTextChars));
     const content = normalizeResult(result.value, this.limits);
-    if (!content.ok) return { ok: false, error: content.error, durationMs: durationMs() };
-    return { ok: true, content: content.value, durationMs: durationMs() };
+    if (!content.ok) return this.failedSince(start, content.error);
+    return { ok: true, content: content.value, durationMs: this.clock.now() - start };
   }
 
   private lookup(nameOrAlias: string): ToolRecord | undefined {
@@ -456,6 +481,99 @@ export class ToolRegistry {
       }
     }
   }
+}
+
+/**
+ * One invocation in flight. It is the executor's Cancellation (the AbortSignal is made only if the
+ * executor reads `request.signal`) and the listener on the caller's signal.
+ */
+class Invocation implements Cancellation {
+  settled = false;
+  aborted = false;
+  readonly backstopAt: number;
+  readonly timeoutMs: number;
+  /** The caller's signal, listened to with this object (handleEvent). */
+  readonly callerSignal: AbortSignal | undefined;
+  private controller: AbortController | null = null;
+  private reason: HostFailure | null = null;
+  private listener: (() => void) | null = null;
+
+  constructor(
+    readonly q: string,
+    readonly start: number,
+    opts: InvokeOptions,
+    graceMs: number,
+    readonly resolve: (outcome: ToolOutcome) => void,
+    private readonly abortWith: (call: Invocation, error: HostError) => void,
+  ) {
+    this.timeoutMs = opts.timeoutMs;
+    this.backstopAt = start + opts.timeoutMs + graceMs;
+    this.callerSignal = opts.signal;
+  }
+
+  /** The executor's AbortSignal, made on first read; already aborted if the call was. */
+  executorSignal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  onAbort(listener: (() => void) | null): void {
+    this.listener = listener;
+  }
+
+  abort(reason: HostFailure): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    const listener = this.listener;
+    this.listener = null;
+    listener?.();
+  }
+
+  /** The caller aborted. */
+  handleEvent(): void {
+    this.abortWith(this, { code: 'CANCELLED', message: `Call to "${this.q}" was cancelled` });
+  }
+}
+
+/** What the executor receives. `signal` is an accessor: the AbortSignal is made on first read. */
+class CallRequest implements ExecuteRequest {
+  readonly toolName: string;
+  readonly args: Record<string, unknown>;
+  readonly requestId: string;
+  readonly deadline: number;
+  declare readonly councilMember?: CouncilMemberContext;
+  declare readonly contextMessages?: LlmMessageDTO[];
+
+  constructor(
+    base: Omit<ExecuteRequest, 'signal' | 'cancellation'>,
+    readonly cancellation: Invocation,
+  ) {
+    this.toolName = base.toolName;
+    this.args = base.args;
+    this.requestId = base.requestId;
+    this.deadline = base.deadline;
+    if (base.councilMember) this.councilMember = base.councilMember;
+    if (base.contextMessages) this.contextMessages = base.contextMessages;
+  }
+
+  get signal(): AbortSignal {
+    return this.cancellation.executorSignal();
+  }
+}
+
+/**
+ * Request ids unique within this host: a random UUID once, then a counter in its last 12 hex
+ * digits. A UUID per call costs more than a trivial tool call.
+ */
+function requestIdCounter(): () => string {
+  const prefix = randomUUID().slice(0, 24);
+  let seq = 0;
+  return () => prefix + (seq++).toString(16).padStart(12, '0');
 }
 
 /** Executors already speak HostError; cap its text and keep only the known fields. */

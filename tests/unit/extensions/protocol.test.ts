@@ -1,6 +1,6 @@
 // The worker protocol's parser for untrusted worker input, error normalisation and size measurement.
 import { describe, expect, it } from 'vitest';
-import { measureResult, parseWorkerMessage, toWorkerToolError, utf8ByteLength } from '../../../shared/protocol';
+import { jsonBytesBound, measureResult, Outbox, parseWorkerMessage, toWorkerToolError, utf8ByteLength } from '../../../shared/protocol';
 
 describe('parseWorkerMessage', () => {
   it('accepts the worker messages', () => {
@@ -60,5 +60,53 @@ describe('sizes', () => {
     cyclic.self = cyclic;
     expect(measureResult(cyclic).ok).toBe(false);
     expect(measureResult(10n).ok).toBe(false);
+  });
+});
+
+describe('batching', () => {
+  it('jsonBytesBound never undercounts and gives up past the limit or on non-JSON', () => {
+    for (const value of ['', 'a"\n\u0001', '日本語😀', 0, -1.2345678901234567e-308, true, null, [1, 'x', null], { a: { b: ['c', { d: 'e\\' }] } }, { x: undefined }]) {
+      expect(jsonBytesBound(value, 1e9)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(value)));
+    }
+    expect(jsonBytesBound('x'.repeat(1000), 100)).toBe(Infinity);
+    expect(jsonBytesBound({ when: new Date() }, 1e9)).toBe(Infinity);
+    expect(jsonBytesBound({ f: () => 1 }, 1e9)).toBe(Infinity);
+  });
+
+  it('the outbox writes what is queued in one tick as one batch, in order, and a lone message as itself', async () => {
+    const writes: unknown[] = [];
+    const ticks: Array<() => void> = [];
+    const outbox = new Outbox<{ type: string; n: number }>({ write: (m) => (writes.push(m), true), schedule: (f) => ticks.push(f), maxItems: 3, maxBytes: 100 });
+    outbox.push({ type: 'a', n: 1 }, 10);
+    outbox.push({ type: 'a', n: 2 }, 10);
+    expect(writes).toEqual([]);
+    ticks.shift()!();
+    expect(writes).toEqual([{ type: 'batch', messages: [{ type: 'a', n: 1 }, { type: 'a', n: 2 }] }]);
+    outbox.push({ type: 'a', n: 3 }, 10);
+    ticks.shift()!();
+    expect(writes[1]).toEqual({ type: 'a', n: 3 });
+    // Item and byte caps start a new write; an item too big to share goes alone, keeping order.
+    writes.length = 0;
+    for (let n = 4; n <= 7; n++) outbox.push({ type: 'a', n }, 10);
+    outbox.push({ type: 'big', n: 8 }, Infinity);
+    outbox.push({ type: 'a', n: 9 }, 60);
+    outbox.push({ type: 'a', n: 10 }, 60);
+    ticks.splice(0).forEach((f) => f());
+    expect(writes.map((w) => ((w as { type: string }).type === 'batch' ? (w as { messages: Array<{ n: number }> }).messages.map((m) => m.n) : (w as { n: number }).n))).toEqual([
+      [4, 5, 6],
+      7,
+      8,
+      9,
+      10,
+    ]);
+  });
+
+  it('reports the items of a failed write', () => {
+    const dropped: number[] = [];
+    const outbox = new Outbox<{ type: string; n: number }>({ write: () => false, schedule: () => {}, onDropped: (items) => dropped.push(...items.map((i) => i.n)) });
+    outbox.push({ type: 'a', n: 1 }, 1);
+    outbox.push({ type: 'a', n: 2 }, 1);
+    outbox.flush();
+    expect(dropped).toEqual([1, 2]);
   });
 });

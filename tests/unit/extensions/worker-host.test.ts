@@ -1,10 +1,10 @@
 // WorkerHost against real worker processes started through the Node launcher.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_RESULT_BYTES } from '../../../shared/protocol';
-import type { CouncilMemberContext } from '../../../shared/types/spindle';
-import { minimalWorkerEnv, NodeLauncher } from '../../../electron/core/extensions/launcher';
-import type { WorkerExitError } from '../../../electron/core/extensions/worker-host';
+import { MAX_BATCH_ITEMS, MAX_RESULT_BYTES } from '../../../shared/protocol';
+import type { CouncilMemberContext, ExtensionManifest } from '../../../shared/types/spindle';
+import { minimalWorkerEnv, NodeLauncher, type WorkerHandle } from '../../../electron/core/extensions/launcher';
+import { WorkerHost, type WorkerExitError, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
 import { fixture, request, RUNTIME, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
 
 const member: CouncilMemberContext = {
@@ -316,5 +316,108 @@ describe('isolation', () => {
     const exit = await new Promise<[number | null, string | null]>((resolve) => handle.onExit((code, signal) => resolve([code, signal])));
     expect(exit).toEqual([null, null]);
     expect(handle.send({ type: 'ping', seq: 1 })).toBe(false);
+  });
+});
+
+describe('batching and the flood cap', () => {
+  /** A WorkerHost on a fake channel: the test plays the worker. */
+  function fakeWorker(timings: Partial<WorkerHostTimings> = {}) {
+    const sent: unknown[] = [];
+    const logs: string[] = [];
+    let deliver: (message: unknown) => void = () => {};
+    let exit: (code: number | null, signal: string | null) => void = () => {};
+    const handle: WorkerHandle = {
+      pid: 1,
+      stdout: null,
+      stderr: null,
+      send: (message) => (sent.push(message), true),
+      onMessage: (listener) => (deliver = listener),
+      onExit: (listener) => (exit = listener),
+      kill: () => queueMicrotask(() => exit(null, 'SIGKILL')),
+    };
+    const host = new WorkerHost({
+      manifest: { id: 'fake', name: 'Fake', version: '1.0.0', description: '', main: 'index.js', permissions: ['tools'] } as ExtensionManifest,
+      extensionPath: '/nowhere',
+      dataPath: '/nowhere',
+      granted: ['tools'],
+      launcher: { launch: () => handle },
+      entry: 'runtime.js',
+      timings: { heartbeatIntervalMs: 60_000, ...timings },
+      callbacks: { onLog: (level, source, text) => logs.push(`${source}:${level}: ${text}`) },
+    });
+    host.start();
+    deliver({ type: 'ready' });
+    return { host, sent, logs, deliver: (message: unknown) => deliver(message) };
+  }
+
+  const tick = () => new Promise((resolve) => process.nextTick(resolve));
+
+  it('sends the calls made in one tick as one batch write', async () => {
+    const w = fakeWorker();
+    await tick();
+    w.sent.length = 0;
+    const calls = [request('a'), request('b'), request('c')];
+    for (const call of calls) void w.host.execute(call);
+    expect(w.sent).toEqual([]);
+    await tick();
+    expect(w.sent).toHaveLength(1);
+    const batch = w.sent[0] as { type: string; messages: Array<{ type: string; payload: { requestId: string } }> };
+    expect(batch.type).toBe('batch');
+    expect(batch.messages.map((m) => [m.type, m.payload.requestId])).toEqual(calls.map((c) => ['tool_invocation', c.requestId]));
+    await w.host.stop();
+  });
+
+  it('handles each item of a worker batch as if it came alone; a nested or oversized batch is refused', async () => {
+    const w = fakeWorker();
+    const call = request('a');
+    const pending = w.host.execute(call);
+    w.deliver({
+      type: 'batch',
+      messages: [
+        { type: 'log', level: 'info', message: 'from a batch' },
+        { type: 'batch', messages: [{ type: 'log', level: 'info', message: 'nested' }] },
+        { type: 'tool_invocation_result', requestId: call.requestId, ok: true, value: 'batched answer' },
+      ],
+    });
+    expect(await pending).toEqual({ ok: true, value: 'batched answer' });
+    expect(w.logs).toContain('worker:info: from a batch');
+    expect(w.logs.some((l) => l.includes('nested'))).toBe(false);
+    expect(w.logs.some((l) => l.includes('malformed message') && l.includes('"batch"'))).toBe(true);
+    w.deliver({ type: 'batch', messages: Array.from({ length: MAX_BATCH_ITEMS + 1 }, () => ({ type: 'log', level: 'info', message: 'too many' })) });
+    expect(w.logs.some((l) => l.includes('too many'))).toBe(false);
+    expect(w.logs.some((l) => l.includes(`a batch of ${MAX_BATCH_ITEMS + 1} messages`))).toBe(true);
+    expect(w.host.state).toBe('running');
+    await w.host.stop();
+  });
+
+  it('counts every unsolicited item of a batch towards the flood cap, but not answers to calls in flight', async () => {
+    const w = fakeWorker({ maxMessagesPerSecond: 5 });
+    const calls = Array.from({ length: 20 }, (_, i) => request(`t${i}`));
+    const pending = calls.map((call) => w.host.execute(call));
+    w.deliver({ type: 'batch', messages: calls.map((c) => ({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 'ok' })) });
+    for (const result of await Promise.all(pending)) expect(result).toEqual({ ok: true, value: 'ok' });
+    expect(w.host.state).toBe('running');
+    // The same answers again are no longer awaited: they count.
+    w.deliver({ type: 'batch', messages: calls.map((c) => ({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 'again' })) });
+    expect((await w.host.whenExited()).reason).toBe('flood');
+    // `ready` took one of the five places: four stray answers were handled, the fifth tripped the cap.
+    expect(w.logs.filter((l) => l.includes('Late result')).length).toBe(4);
+  });
+});
+
+describe('throughput', () => {
+  it('answers 3000 calls in a burst without tripping the 2000 messages/second flood cap', { timeout: 20_000 }, async () => {
+    const w = startWorker(path.join(import.meta.dirname, '../../bench/fixtures/extensions/bench-echo'), { timings: { heartbeatIntervalMs: 1000 } });
+    await w.ready;
+    let next = 0;
+    const lane = async () => {
+      while (next < 3000) {
+        const result = await w.host.execute(request('echo', { text: `n${next++}` }));
+        expect(result.ok).toBe(true);
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, lane));
+    expect(w.host.state).toBe('running');
+    expect(w.logs.filter((l) => l.includes('messages within one second'))).toEqual([]);
   });
 });

@@ -1,0 +1,138 @@
+// Coalescing protocol messages: the `batch` envelope, its caps, and the per-tick outbox both sides send through.
+//
+// One IPC write costs a system call and usually wakes the other process; with many calls in flight
+// that dominates the cost of a trivial tool. Messages queued while the sender is busy go out together
+// as one `batch` once its current burst of work is done. A batch changes nothing else: the receiver
+// handles its items in order, each exactly as if it had come alone (parsing, size caps and the
+// worker flood count apply per item), and a batch never contains a batch.
+
+/** Several messages in one IPC write, in the order they were queued. */
+export interface BatchMessage<T> {
+  type: 'batch';
+  messages: T[];
+}
+
+/** Most items one batch may carry; the host refuses a larger batch from a worker. */
+export const MAX_BATCH_ITEMS = 256;
+/** A sender starts a new batch rather than let one grow past this many bytes of JSON (upper bound). */
+export const MAX_BATCH_BYTES = 512 * 1024;
+
+export function isBatch(raw: unknown): raw is { type: 'batch'; messages: unknown } {
+  return typeof raw === 'object' && raw !== null && (raw as { type?: unknown }).type === 'batch';
+}
+
+/**
+ * An upper bound of `JSON.stringify(value)` in UTF-8 bytes, or Infinity once it passes `limit` (or
+ * for anything that is not plain JSON data). Cheap for the small values that are worth batching.
+ */
+export function jsonBytesBound(value: unknown, limit: number): number {
+  const bytes = bound(value, limit, 0);
+  return bytes > limit ? Infinity : bytes;
+}
+
+const MAX_BOUND_DEPTH = 32;
+
+function bound(value: unknown, limit: number, depth: number): number {
+  switch (typeof value) {
+    case 'string':
+      // Every UTF-16 unit is at most 6 bytes of JSON (\uXXXX), plus the quotes.
+      return 2 + 6 * value.length;
+    case 'number':
+      return 24;
+    case 'boolean':
+      return 5;
+    case 'undefined':
+      return 4;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth >= MAX_BOUND_DEPTH) return Infinity;
+      let bytes = 2;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          bytes += 1 + bound(item, limit, depth + 1);
+          if (bytes > limit) return Infinity;
+        }
+        return bytes;
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      // toJSON (Date, Buffer) and class instances serialize in ways not worth predicting.
+      if (proto !== Object.prototype && proto !== null) return Infinity;
+      for (const key in value) {
+        bytes += 4 + 6 * key.length + bound((value as Record<string, unknown>)[key], limit, depth + 1);
+        if (bytes > limit) return Infinity;
+      }
+      return bytes;
+    }
+    default:
+      return Infinity;
+  }
+}
+
+export interface OutboxOptions<T> {
+  /** Hands one message (or batch) to the transport; false when the channel is gone. */
+  write(message: T | BatchMessage<T>): boolean;
+  /** Runs `flush` once the current burst of work is done (process.nextTick in Node). */
+  schedule(flush: () => void): void;
+  /** Items whose write failed, so the sender can fail what waited on them. */
+  onDropped?(items: T[]): void;
+  maxItems?: number;
+  maxBytes?: number;
+}
+
+/** Queues messages and writes them as one batch (or alone, when only one is queued) per burst. */
+export class Outbox<T> {
+  private items: T[] = [];
+  private bytes = 0;
+  private scheduled = false;
+  private readonly maxItems: number;
+  private readonly maxBytes: number;
+  private readonly scheduledFlush = () => {
+    this.scheduled = false;
+    this.flush();
+  };
+
+  constructor(private readonly options: OutboxOptions<T>) {
+    this.maxItems = options.maxItems ?? MAX_BATCH_ITEMS;
+    this.maxBytes = options.maxBytes ?? MAX_BATCH_BYTES;
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  /** `bytes` bounds the item's JSON size; an item too big to share a batch (Infinity: unknown) travels alone, in order. */
+  push(item: T, bytes: number): void {
+    if (!(bytes <= this.maxBytes)) {
+      this.flush();
+      this.writeItems([item]);
+      return;
+    }
+    if (this.items.length >= this.maxItems || this.bytes + bytes > this.maxBytes) this.flush();
+    this.items.push(item);
+    this.bytes += bytes;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.options.schedule(this.scheduledFlush);
+    }
+  }
+
+  /** Writes whatever is queued now. */
+  flush(): void {
+    if (this.items.length === 0) return;
+    const items = this.items;
+    this.items = [];
+    this.bytes = 0;
+    this.writeItems(items);
+  }
+
+  /** Forgets what is queued (the channel is being torn down). */
+  clear(): void {
+    this.items = [];
+    this.bytes = 0;
+  }
+
+  private writeItems(items: T[]): void {
+    const written = this.options.write(items.length === 1 ? items[0]! : { type: 'batch', messages: items });
+    if (!written) this.options.onDropped?.(items);
+  }
+}
