@@ -5,7 +5,7 @@ import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
 import { tempDir, cleanupTempDirs } from '../helpers/temp-dir';
 import { mcpStdio, rawFork, type Target } from './baselines';
-import { latencyRow, round, table, type LatencyRow } from './stats';
+import { latencyRow, round, table, WARMUP_CALLS, type LatencyRow } from './stats';
 
 const SEQUENTIAL_CALLS = 2000;
 const THROUGHPUT_CALLS = 10_000;
@@ -65,7 +65,7 @@ export async function invokeBenchmark({ json }: { json: boolean }) {
   };
   const targets = { p50_vs_fork: '≤ 1.5', p99_vs_fork: '≤ 2', rps_vs_fork: '≥ 0.5', rps_vs_mcp: '≥ 2' };
   if (!json) {
-    console.log(`${SEQUENTIAL_CALLS} sequential calls for p50/p99; ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps.\n`);
+    console.log(`${WARMUP_CALLS} warm-up calls per row, then ${SEQUENTIAL_CALLS} sequential calls for p50/p99; ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps.\n`);
     console.log(table(rows as unknown as Array<Record<string, string | number>>));
     console.log('');
     console.log(table(Object.entries(ratios).map(([ratio, value]) => ({ ratio, value, target: targets[ratio as keyof typeof targets] }))));

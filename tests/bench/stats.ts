@@ -40,8 +40,11 @@ export async function measureThroughput(call: () => Promise<unknown>, total: num
   return total / seconds;
 }
 
+/** Every row warms up the same way, so the JIT has optimized each path before it is timed. */
+export const WARMUP_CALLS = 2000;
+
 export async function latencyRow(name: string, call: () => Promise<unknown>, opts: { count: number; total: number; inFlight: number }): Promise<LatencyRow> {
-  const sorted = await measureSequential(call, opts.count);
+  const sorted = await measureSequential(call, opts.count, WARMUP_CALLS);
   const rps = await measureThroughput(call, opts.total, opts.inFlight);
   return { name, p50_us: round(percentile(sorted, 50)), p99_us: round(percentile(sorted, 99)), rps: round(rps) };
 }
