@@ -1,18 +1,22 @@
-// Sidecar slice (placeholder): the sidecar LLM configuration and health as the host reports them.
+// Sidecar slice: the sidecar LLM settings (seed 000 SidecarConfig) and whether the host can use them, as sidecar.get reports.
+import type { MethodOutput } from '../../../shared/contract';
+import type { HostError } from '../../../shared/errors';
 import type { Slice } from './slice';
 
-/** Placeholder entry until the shared DTO for this domain exists; replace with it, keep the slice's shape. */
-export interface SidecarEntry {
-  id: string;
-}
+export type SidecarState = MethodOutput<'sidecar.get'>;
 
 export interface SidecarSlice {
   sidecar: {
-    /** Host truth as last reported; empty until the domain's contract methods and events land. */
-    items: readonly SidecarEntry[];
+    /** Null until the first sidecar.get answer. */
+    state: SidecarState | null;
+    loadError: HostError | null;
   };
+  sidecarLoaded(state: SidecarState): void;
+  sidecarLoadFailed(error: HostError): void;
 }
 
-export const createSidecarSlice: Slice<SidecarSlice> = () => ({
-  sidecar: { items: [] },
+export const createSidecarSlice: Slice<SidecarSlice> = (set) => ({
+  sidecar: { state: null, loadError: null },
+  sidecarLoaded: (state) => set({ sidecar: { state, loadError: null } }),
+  sidecarLoadFailed: (error) => set((s) => ({ sidecar: { ...s.sidecar, loadError: error } })),
 });

@@ -1,13 +1,306 @@
-// Sidecar section: the sidecar LLM configuration (empty state until the sidecar contract lands).
+// Sidecar section (seed 000 SidecarConfig): which connection and model the council's tools think with, and its sampling settings.
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import { SIDECAR_RANGES, type ConnectionProfileView, type SidecarConfig } from '../../../../shared/types/llm';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
-import { useAppStore } from '../../app/context';
 import { EmptyState } from '../../components/EmptyState';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { listModels, updateSidecar } from '../../stores/connections-commands';
+import { checkDraft, configOf, DEFAULT_NUMBERS, draftOf, sidecarFieldOf, type SidecarDraft, type SidecarField } from './sidecar-form';
+import '../connections/connections.css';
 
 const SPEC = sectionById('sidecar');
+const NO_MODELS: readonly string[] = [];
+
+function readyText(config: SidecarConfig, profiles: readonly ConnectionProfileView[]): string {
+  const used = profiles.find((p) => p.id === config.connectionProfileId);
+  const model = config.model || (used?.defaultModel ? `its default model, ${used.defaultModel}` : 'its default model');
+  return `Ready: council tools use ${used?.name ?? config.connectionProfileId} with ${model}.`;
+}
+
+function Explainer() {
+  return (
+    <section className="card sidecar-explainer" aria-label="What the sidecar does">
+      <h2 className="card__title">What the sidecar does</h2>
+      <p className="card__lead">
+        The sidecar is a second model, separate from the chat’s main connection. When the council deliberates in sidecar mode, each active member’s
+        prompt tools run on it, and it plans the arguments before an extension tool is called. The main model then reads the deliberation it wrote.
+        A small, fast, cheap model is usually enough; a low temperature keeps tool answers steady.
+      </p>
+    </section>
+  );
+}
 
 export function SidecarPanel() {
-  const count = useAppStore((s) => s.sidecar.items.length);
-  // The list view arrives with this domain's contract; until then the slice stays empty.
-  if (count === 0) return <EmptyState icon="sidecar" {...SPEC.empty} />;
-  return <p className="panel-note">{count} item(s) reported by the host.</p>;
+  const store = useAppStoreApi();
+  const host = useHost();
+  const id = useId();
+  const profiles = useAppStore((s) => s.connections.items);
+  const state = useAppStore((s) => s.sidecar.state);
+  const loadError = useAppStore((s) => s.sidecar.loadError);
+  const [draft, setDraft] = useState<SidecarDraft | null>(state ? draftOf(state.config) : null);
+  const [dirty, setDirty] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<SidecarField, string>>>({});
+  const [formError, setFormError] = useState<HostError | null>(null);
+  const [busy, setBusy] = useState<null | 'save' | 'models'>(null);
+  const [saved, setSaved] = useState(false);
+  const [modelsError, setModelsError] = useState<HostError | null>(null);
+  const connectionId = draft?.connectionProfileId ?? '';
+  const models = useAppStore((s) => (connectionId && Object.prototype.hasOwnProperty.call(s.connections.models, connectionId) ? s.connections.models[connectionId]! : NO_MODELS));
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
+
+  // Follow the host's settings until the user starts editing.
+  useEffect(() => {
+    if (state && !dirty) setDraft(draftOf(state.config));
+  }, [state, dirty]);
+
+  if (profiles.length === 0 && (!state || !state.config.connectionProfileId)) {
+    return (
+      <div className="panel-stack">
+        <EmptyState icon="sidecar" {...SPEC.empty}>
+          <div className="empty-state__actions">
+            <button type="button" className="btn btn--primary" onClick={() => store.getState().sectionSelected('connections')}>
+              <Icon name="connections" /> Go to Connections
+            </button>
+          </div>
+        </EmptyState>
+        {loadError && <InlineError error={loadError} title="Could not read the sidecar settings" />}
+        <Explainer />
+      </div>
+    );
+  }
+
+  if (!draft || !state) {
+    return (
+      <div className="panel-stack">
+        {loadError ? <InlineError error={loadError} title="Could not read the sidecar settings" /> : <p className="panel-note">Asking the host for the sidecar settings…</p>}
+      </div>
+    );
+  }
+
+  const profile = profiles.find((p) => p.id === draft.connectionProfileId);
+  const change = (patch: Partial<SidecarDraft>) => {
+    setDraft({ ...draft, ...patch });
+    setDirty(true);
+    setSaved(false);
+    // Re-check only the fields that already show a problem, so errors clear as they are fixed.
+    setErrors((before) => {
+      const next = checkDraft({ ...draft, ...patch }, profiles.map((p) => p.id));
+      const kept: Partial<Record<SidecarField, string>> = {};
+      for (const key of Object.keys(before) as SidecarField[]) if (next[key]) kept[key] = next[key];
+      for (const key of Object.keys(patch) as SidecarField[]) if (next[key]) kept[key] = next[key];
+      return kept;
+    });
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = checkDraft(draft, profiles.map((p) => p.id));
+    setErrors(found);
+    setFormError(null);
+    const first = (['connectionProfileId', 'model', 'temperature', 'topP', 'maxTokens'] as const).find((f) => found[f]);
+    if (first) {
+      document.getElementById(`${id}-${first}`)?.focus();
+      return;
+    }
+    setBusy('save');
+    const result = await updateSidecar(store, host, configOf(draft));
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) {
+      const field = sidecarFieldOf(result.error);
+      if (field) setErrors({ [field]: result.error.message });
+      else setFormError(result.error);
+      return;
+    }
+    setDirty(false);
+    setSaved(true);
+    setDraft(draftOf(result.value.config));
+  };
+
+  const fetchModels = async () => {
+    if (busy || !draft.connectionProfileId) return;
+    setBusy('models');
+    setModelsError(null);
+    const result = await listModels(store, host, draft.connectionProfileId);
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) setModelsError(result.error);
+  };
+
+  const errorFor = (field: SidecarField) =>
+    errors[field] ? (
+      <p className="field__error" id={`${id}-${field}-error`}>
+        <Icon name="error" />
+        {errors[field]}
+      </p>
+    ) : null;
+  const aria = (field: SidecarField) => ({
+    id: `${id}-${field}`,
+    'aria-invalid': errors[field] ? true : undefined,
+    'aria-describedby': errors[field] ? `${id}-${field}-error` : `${id}-${field}-hint`,
+  });
+
+  const numberField = (field: 'temperature' | 'topP' | 'maxTokens', label: string, step: number, hint: string) => {
+    const range = SIDECAR_RANGES[field];
+    const value = Number(draft[field]);
+    return (
+      <div className="field sidecar-number">
+        <label className="field__label" htmlFor={`${id}-${field}`}>
+          {label}
+        </label>
+        <div className="input-row">
+          <input
+            {...aria(field)}
+            className="input input--number"
+            type="number"
+            inputMode="decimal"
+            min={range.min}
+            max={range.max}
+            step={step}
+            value={draft[field]}
+            onChange={(e) => change({ [field]: e.target.value })}
+          />
+          {field !== 'maxTokens' && (
+            <input
+              type="range"
+              className="range"
+              aria-label={`${label} slider`}
+              min={range.min}
+              max={range.max}
+              step={step}
+              value={Number.isFinite(value) ? Math.min(range.max, Math.max(range.min, value)) : range.min}
+              onChange={(e) => change({ [field]: e.target.value })}
+            />
+          )}
+        </div>
+        {errorFor(field)}
+        <p className="field__hint" id={`${id}-${field}-hint`}>
+          {hint} ({range.min}–{range.max}; default {DEFAULT_NUMBERS[field]})
+        </p>
+      </div>
+    );
+  };
+
+  return (
+    <div className="panel-stack">
+      <div className={`sidecar-status sidecar-status--${state.configured ? 'ok' : 'warn'}`} role="status" data-testid="sidecar-status" data-configured={state.configured}>
+        <Icon name={state.configured ? 'check' : 'warning'} />
+        <span>{state.configured ? readyText(state.config, profiles) : (state.problem ?? 'Not configured.')}</span>
+      </div>
+      <section className="card" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`} className="card__title">
+          Sidecar LLM
+        </h2>
+        <form className="sidecar-form" onSubmit={(e) => void submit(e)} noValidate aria-busy={busy !== null || undefined}>
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-connectionProfileId`}>
+              Connection
+            </label>
+            <select
+              {...aria('connectionProfileId')}
+              className="input"
+              value={draft.connectionProfileId}
+              onChange={(e) => change({ connectionProfileId: e.target.value })}
+            >
+              <option value="">— Choose a connection —</option>
+              {draft.connectionProfileId && !profile && <option value={draft.connectionProfileId}>{draft.connectionProfileId} (missing)</option>}
+              {profiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            {errorFor('connectionProfileId')}
+            <p className="field__hint" id={`${id}-connectionProfileId-hint`}>
+              Any connection from the Connections section; it may differ from the chat’s.
+            </p>
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor={`${id}-model`}>
+              Model
+            </label>
+            <div className="input-row">
+              <input
+                {...aria('model')}
+                className="input input--mono"
+                value={draft.model}
+                maxLength={200}
+                autoComplete="off"
+                spellCheck={false}
+                list={models.length ? `${id}-models` : undefined}
+                placeholder={profile?.defaultModel ? `Default: ${profile.defaultModel}` : 'Type a model id'}
+                onChange={(e) => change({ model: e.target.value })}
+              />
+              <button type="button" className="btn" aria-disabled={busy !== null || !draft.connectionProfileId || undefined} onClick={() => void fetchModels()}>
+                <Icon name="refresh" />
+                {busy === 'models' ? 'Listing…' : 'List models'}
+              </button>
+            </div>
+            {models.length > 0 && (
+              <>
+                <datalist id={`${id}-models`}>
+                  {models.map((m) => (
+                    <option key={m} value={m} />
+                  ))}
+                </datalist>
+                <select className="input input--select input--mono model-pick" aria-label="Pick the sidecar model" value={models.includes(draft.model) ? draft.model : ''} onChange={(e) => change({ model: e.target.value })}>
+                  <option value="">{models.length} models on the server — pick one…</option>
+                  {models.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
+            {errorFor('model')}
+            {modelsError && <InlineError error={modelsError} title="Could not list models" />}
+            <p className="field__hint" id={`${id}-model-hint`}>
+              Leave empty to use the connection’s default model.
+            </p>
+          </div>
+          <div className="sidecar-numbers">
+            {numberField('temperature', 'Temperature', 0.05, 'Randomness')}
+            {numberField('topP', 'Top P', 0.01, 'Nucleus sampling')}
+            {numberField('maxTokens', 'Max tokens', 1, 'Longest answer per tool')}
+          </div>
+          {formError && <InlineError error={formError} title="Could not save" />}
+          <div className="form-actions">
+            <button type="submit" className="btn btn--primary" aria-disabled={busy !== null || undefined}>
+              <Icon name="check" />
+              {busy === 'save' ? 'Saving…' : 'Save'}
+            </button>
+            <button type="button" className="btn" onClick={() => change({ ...DEFAULT_NUMBERS })}>
+              Reset sampling to defaults
+            </button>
+            {dirty && (
+              <button
+                type="button"
+                className="btn btn--ghost"
+                onClick={() => {
+                  setDirty(false);
+                  setErrors({});
+                  setDraft(draftOf(state.config));
+                }}
+              >
+                Discard changes
+              </button>
+            )}
+            <span className="form-actions__status" role="status">
+              {saved && !dirty ? 'Saved.' : dirty ? 'Unsaved changes.' : ''}
+            </span>
+          </div>
+        </form>
+      </section>
+      <Explainer />
+    </div>
+  );
 }

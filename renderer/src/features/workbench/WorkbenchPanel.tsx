@@ -1,13 +1,117 @@
-// Workbench section: manual tool runs and council turns (empty state until the runs contract lands).
+// Workbench section: chat sessions (list, create, import), the open session's chat with live streaming and tool calls, and its character & world.
+import { useEffect, useState } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
-import { useAppStore } from '../../app/context';
 import { EmptyState } from '../../components/EmptyState';
+import { InlineError } from '../../components/InlineError';
+import { openSession } from '../../stores/chat-commands';
+import { turnOf } from '../../stores/chat-slice';
+import { ChatSettingsBar } from './ChatSettingsBar';
+import { ChatView } from './ChatView';
+import { Composer } from './Composer';
+import { ImportForm } from './ImportForm';
+import { SessionEditor } from './SessionEditor';
+import { SessionHeader } from './SessionHeader';
+import { NewSessionButton, SessionList } from './SessionList';
+import '../connections/connections.css';
+import './workbench.css';
 
 const SPEC = sectionById('workbench');
 
+type Tab = 'chat' | 'setting';
+
+function OpenSession() {
+  const session = useAppStore((s) => s.chat.open);
+  const openId = useAppStore((s) => s.chat.openId);
+  const openError = useAppStore((s) => s.chat.openError);
+  const turn = useAppStore((s) => turnOf(s.chat.turns, s.chat.openId));
+  const [tab, setTab] = useState<Tab>('chat');
+
+  if (openId === null) return <p className="panel-note workbench__hint">Pick a session on the left, or start a new one.</p>;
+  if (!session) return openError ? <InlineError error={openError} title="Could not open the session" /> : <p className="panel-note">Opening…</p>;
+
+  const streaming = turn?.status === 'streaming';
+  const canRegenerate = session.messages.some((m) => m.role === 'user');
+  return (
+    <div className="workbench__session" data-testid="open-session" data-session-id={session.id}>
+      <SessionHeader session={session} busyTurn={streaming} />
+      <div className="tabs" role="tablist" aria-label="Session views">
+        {(
+          [
+            ['chat', 'Chat'],
+            ['setting', 'Character & world'],
+          ] as const
+        ).map(([id, label]) => (
+          <button key={id} type="button" role="tab" className="tabs__tab" aria-selected={tab === id} onClick={() => setTab(id)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {tab === 'chat' ? (
+        <div role="tabpanel" aria-label="Chat" className="workbench__chat">
+          <ChatSettingsBar />
+          <ChatView session={session} turn={turn} />
+          <Composer key={session.id} sessionId={session.id} turn={turn} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
+        </div>
+      ) : (
+        <div role="tabpanel" aria-label="Character & world">
+          <SessionEditor key={session.id} session={session} />
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function WorkbenchPanel() {
-  const count = useAppStore((s) => s.runs.items.length);
-  // The list view arrives with this domain's contract; until then the slice stays empty.
-  if (count === 0) return <EmptyState icon="workbench" {...SPEC.empty} />;
-  return <p className="panel-note">{count} item(s) reported by the host.</p>;
+  const store = useAppStoreApi();
+  const host = useHost();
+  const sessions = useAppStore((s) => s.chat.sessions);
+  const loaded = useAppStore((s) => s.chat.loaded);
+  const loadError = useAppStore((s) => s.chat.loadError);
+  const openId = useAppStore((s) => s.chat.openId);
+  const [importing, setImporting] = useState(false);
+  const [createError, setCreateError] = useState<HostError | null>(null);
+
+  // Open the newest session when none is open yet.
+  const first = sessions[0]?.id ?? null;
+  useEffect(() => {
+    if (openId === null && first !== null) void openSession(store, host, first);
+  }, [openId, first, store, host]);
+
+  const importForm = importing && <ImportForm onDone={() => setImporting(false)} onCancel={() => setImporting(false)} />;
+
+  if (sessions.length === 0) {
+    return (
+      <div className="panel-stack">
+        <EmptyState icon="workbench" {...SPEC.empty}>
+          {!loaded && !loadError && <p className="panel-note">Asking the host for its sessions…</p>}
+          <div className="empty-state__actions">
+            <NewSessionButton primary onError={setCreateError} />
+            {!importing && (
+              <button type="button" className="btn" onClick={() => setImporting(true)}>
+                Import…
+              </button>
+            )}
+          </div>
+        </EmptyState>
+        {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
+        {createError && <InlineError error={createError} title="Could not create a session" />}
+        {importForm}
+      </div>
+    );
+  }
+
+  return (
+    <div className="workbench">
+      <aside className="workbench__side">
+        <SessionList onImport={() => setImporting((v) => !v)} />
+        {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
+      </aside>
+      <div className="workbench__main">
+        {importForm}
+        <OpenSession />
+      </div>
+    </div>
+  );
 }

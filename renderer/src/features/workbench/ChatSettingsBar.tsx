@@ -1,0 +1,118 @@
+// The chat's main connection and model (settings.chat): which profile answers in the Workbench, and an optional model override.
+import { useEffect, useId, useState } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { updateChatSettings } from '../../stores/chat-commands';
+import { listModels } from '../../stores/connections-commands';
+
+const NO_MODELS: readonly string[] = [];
+
+export function ChatSettingsBar() {
+  const store = useAppStoreApi();
+  const host = useHost();
+  const id = useId();
+  const profiles = useAppStore((s) => s.connections.items);
+  const connectionId = useAppStore((s) => s.settings?.chat?.mainConnectionId ?? '');
+  const savedModel = useAppStore((s) => s.settings?.chat?.model ?? '');
+  const loaded = useAppStore((s) => s.settings !== null);
+  const models = useAppStore((s) => (connectionId && Object.prototype.hasOwnProperty.call(s.connections.models, connectionId) ? s.connections.models[connectionId]! : NO_MODELS));
+  const [model, setModel] = useState(savedModel);
+  const [error, setError] = useState<HostError | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => setModel(savedModel), [savedModel]);
+
+  const profile = profiles.find((p) => p.id === connectionId);
+  const save = async (patch: { mainConnectionId?: string; model?: string }) => {
+    setError(null);
+    const result = await updateChatSettings(store, host, patch);
+    if (!result.ok) setError(result.error);
+  };
+  const fetchModels = async () => {
+    if (busy || !connectionId) return;
+    setBusy(true);
+    const result = await listModels(store, host, connectionId);
+    setBusy(false);
+    if (!result.ok) setError(result.error);
+  };
+
+  return (
+    <div className="chat-settings" data-testid="chat-settings">
+      <div className="chat-settings__row">
+        <div className="chat-settings__field">
+          <label className="chat-settings__label" htmlFor={`${id}-connection`}>
+            Main connection
+          </label>
+          <select
+            id={`${id}-connection`}
+            className="input input--select"
+            value={connectionId}
+            disabled={!loaded}
+            aria-invalid={!connectionId || (connectionId !== '' && !profile) || undefined}
+            onChange={(e) => void save({ mainConnectionId: e.target.value, model: '' })}
+          >
+            <option value="">— Choose —</option>
+            {connectionId && !profile && <option value={connectionId}>{connectionId} (missing)</option>}
+            {profiles.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="chat-settings__field chat-settings__field--grow">
+          <label className="chat-settings__label" htmlFor={`${id}-model`}>
+            Model
+          </label>
+          <input
+            id={`${id}-model`}
+            className="input input--mono"
+            value={model}
+            maxLength={200}
+            disabled={!loaded}
+            list={models.length ? `${id}-models` : undefined}
+            placeholder={profile?.defaultModel ? `Default: ${profile.defaultModel}` : 'The connection’s default model'}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setModel(e.target.value)}
+            onBlur={() => model.trim() !== savedModel && void save({ model: model.trim() })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                if (model.trim() !== savedModel) void save({ model: model.trim() });
+              }
+            }}
+          />
+          {models.length > 0 && (
+            <datalist id={`${id}-models`}>
+              {models.map((m) => (
+                <option key={m} value={m} />
+              ))}
+            </datalist>
+          )}
+        </div>
+        <button type="button" className="btn btn--small" aria-disabled={busy || !connectionId || undefined} onClick={() => void fetchModels()} title="Ask the connection for its models (fills the model suggestions)">
+          <Icon name="refresh" />
+          {busy ? 'Listing…' : 'Models'}
+        </button>
+      </div>
+      {loaded && !connectionId && (
+        <p className="chat-settings__hint" role="note">
+          <Icon name="warning" />
+          {profiles.length === 0 ? (
+            <span>
+              Add a connection first
+              <button type="button" className="link-button" onClick={() => store.getState().sectionSelected('connections')}>
+                Go to Connections
+              </button>
+            </span>
+          ) : (
+            <span>Choose the connection that writes the replies.</span>
+          )}
+        </p>
+      )}
+      {error && <InlineError error={error} title="Could not change the chat settings" />}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+// The message box: Enter sends, Shift+Enter adds a line; Stop while a reply streams; Regenerate the last reply; council and dry-run toggles.
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { regenerateReply, sendMessage, stopTurn, updateChatSettings } from '../../stores/chat-commands';
+import type { LiveTurn } from '../../stores/chat-turns';
+
+export function Composer(props: { sessionId: string; turn: LiveTurn | null; canRegenerate: boolean; characterName: string }) {
+  const store = useAppStoreApi();
+  const host = useHost();
+  const id = useId();
+  const councilMode = useAppStore((s) => s.settings?.council.councilMode ?? false);
+  const dryRun = useAppStore((s) => s.settings?.chat?.dryRun ?? false);
+  const simulateDefault = useAppStore((s) => s.settings?.safety?.dryRun ?? false);
+  const [text, setText] = useState('');
+  const [council, setCouncil] = useState<boolean | null>(null);
+  // Per message: simulate write tools (toolDryRun); null follows the Safety setting.
+  const [simulate, setSimulate] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState<null | 'send' | 'stop' | 'regenerate'>(null);
+  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const areaRef = useRef<HTMLTextAreaElement>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
+  // A different session starts with a clean box.
+  useEffect(() => {
+    setError(null);
+    setCouncil(null);
+  }, [props.sessionId]);
+
+  const streaming = props.turn?.status === 'streaming';
+  const councilOn = council ?? councilMode;
+  const simulateOn = simulate ?? simulateDefault;
+  const turnOptions = { council: councilOn, ...(simulate !== null ? { toolDryRun: simulate } : {}) };
+
+  const send = async () => {
+    const message = text.trim();
+    if (!message || busy || streaming) return;
+    setBusy('send');
+    setError(null);
+    const result = await sendMessage(store, host, { sessionId: props.sessionId, text: message, ...turnOptions, ...(dryRun ? { dryRun: true } : {}) });
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) {
+      setError({ title: 'Could not send', error: result.error });
+      return;
+    }
+    setText('');
+    areaRef.current?.focus();
+  };
+
+  const stop = async () => {
+    if (busy === 'stop') return;
+    setBusy('stop');
+    const result = await stopTurn(store, host, props.sessionId);
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) setError({ title: 'Could not stop', error: result.error });
+  };
+
+  const regenerate = async () => {
+    if (busy || streaming) return;
+    setBusy('regenerate');
+    setError(null);
+    const result = await regenerateReply(store, host, { sessionId: props.sessionId, council: councilOn });
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) setError({ title: 'Could not regenerate', error: result.error });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends; Shift+Enter is a new line; an IME composing text keeps Enter for itself.
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    void send();
+  };
+
+  const toggleDryRun = async (on: boolean) => {
+    const result = await updateChatSettings(store, host, { dryRun: on });
+    if (!result.ok && mounted.current) setError({ title: 'Could not change dry run', error: result.error });
+  };
+
+  return (
+    <div className="composer" data-testid="composer">
+      {error && <InlineError error={error.error} title={error.title} testId="composer-error" />}
+      <label className="visually-hidden" htmlFor={`${id}-text`}>
+        Message
+      </label>
+      <textarea
+        id={`${id}-text`}
+        ref={areaRef}
+        className="input input--area composer__text"
+        rows={3}
+        value={text}
+        placeholder={`Message ${props.characterName}… (Enter to send, Shift+Enter for a new line)`}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="composer__bar">
+        <label className="switch" title="Run the council before the reply (sidecar mode) for this message">
+          <input type="checkbox" role="switch" checked={councilOn} aria-label="Council" onChange={(e) => setCouncil(e.target.checked)} />
+          <span className="switch__track" aria-hidden="true" />
+          <span aria-hidden="true">Council</span>
+        </label>
+        <label className="switch" title="Write tools are simulated, not run, in this message’s council run and tool calls (default from the Safety setting)">
+          <input type="checkbox" role="switch" checked={simulateOn} aria-label="Simulate write tools" onChange={(e) => setSimulate(e.target.checked)} />
+          <span className="switch__track" aria-hidden="true" />
+          <span aria-hidden="true">Simulate writes</span>
+        </label>
+        <label className="switch" title="Build the prompt and show it instead of calling the model">
+          <input type="checkbox" role="switch" checked={dryRun} aria-label="Dry run (prompt only)" onChange={(e) => void toggleDryRun(e.target.checked)} />
+          <span className="switch__track" aria-hidden="true" />
+          <span aria-hidden="true">Dry run (prompt only)</span>
+        </label>
+        <span className="composer__spacer" />
+        {props.canRegenerate && !streaming && (
+          <button type="button" className="btn" aria-disabled={busy !== null || undefined} onClick={() => void regenerate()}>
+            <Icon name="refresh" />
+            {busy === 'regenerate' ? 'Regenerating…' : 'Regenerate'}
+          </button>
+        )}
+        {streaming ? (
+          <button type="button" className="btn btn--danger" aria-disabled={busy === 'stop' || props.turn?.stopping || undefined} onClick={() => void stop()}>
+            <Icon name="power" />
+            {props.turn?.stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        ) : (
+          <button type="button" className="btn btn--primary" aria-disabled={busy !== null || text.trim() === '' || undefined} onClick={() => void send()}>
+            <Icon name="play" />
+            {busy === 'send' ? 'Sending…' : dryRun ? 'Build prompt' : 'Send'}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

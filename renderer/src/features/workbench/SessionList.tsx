@@ -1,0 +1,69 @@
+// The Workbench's sessions, newest first: open one, start a new one, import one.
+import { useState } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { createSession, openSession } from '../../stores/chat-commands';
+import { turnOf } from '../../stores/chat-slice';
+
+export function NewSessionButton(props: { primary?: boolean; onError(error: HostError): void }) {
+  const store = useAppStoreApi();
+  const host = useHost();
+  const [busy, setBusy] = useState(false);
+  const create = async () => {
+    if (busy) return;
+    setBusy(true);
+    const result = await createSession(store, host, { title: 'New session' });
+    setBusy(false);
+    if (!result.ok) props.onError(result.error);
+  };
+  return (
+    <button type="button" className={`btn${props.primary ? ' btn--primary' : ''}`} aria-disabled={busy || undefined} onClick={() => void create()}>
+      <Icon name="plus" />
+      {busy ? 'Creating…' : 'New session'}
+    </button>
+  );
+}
+
+export function SessionList(props: { onImport(): void }) {
+  const store = useAppStoreApi();
+  const host = useHost();
+  const sessions = useAppStore((s) => s.chat.sessions);
+  const openId = useAppStore((s) => s.chat.openId);
+  const turns = useAppStore((s) => s.chat.turns);
+  const [error, setError] = useState<HostError | null>(null);
+  return (
+    <nav className="sessions" aria-label="Sessions">
+      <div className="sessions__actions">
+        <NewSessionButton primary onError={setError} />
+        <button type="button" className="btn" onClick={props.onImport}>
+          Import…
+        </button>
+      </div>
+      {error && <InlineError error={error} title="Could not create a session" />}
+      <ul className="sessions__list">
+        {sessions.map((s) => (
+          <li key={s.id}>
+            <button
+              type="button"
+              className="session-row"
+              aria-current={s.id === openId || undefined}
+              data-testid="session"
+              data-id={s.id}
+              onClick={() => void openSession(store, host, s.id)}
+            >
+              <span className="session-row__title">
+                {(s.busy || turnOf(turns, s.id)?.status === 'streaming') && <span className="session-row__busy" role="img" aria-label="generating" />}
+                {s.title}
+              </span>
+              <span className="session-row__meta">
+                {s.characterName || 'No character'} · {s.messageCount} {s.messageCount === 1 ? 'message' : 'messages'}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

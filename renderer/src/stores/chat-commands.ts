@@ -1,0 +1,114 @@
+// Workbench chat actions: ask the host, mirror its answer into the store, and hand the result back so the panel can show a failure in place.
+import type { MethodInput, MethodOutput } from '../../../shared/contract';
+import type { Result } from '../../../shared/errors';
+import { defaultChatSettings, type ChatSession, type ChatSettings } from '../../../shared/types/chat';
+import type { HostConnection } from '../api/connection';
+import type { AppStore } from './app-store';
+
+export async function loadSessions(store: AppStore, host: HostConnection): Promise<Result<MethodOutput<'chat.sessions.list'>>> {
+  const result = await host.invoke('chat.sessions.list', {});
+  if (result.ok) store.getState().chatSessionsReplaced(result.value);
+  else store.getState().chatSessionsLoadFailed(result.error);
+  return result;
+}
+
+/** Reads the open session again (after a change event, a reconnect, or opening it). */
+export async function loadOpenSession(store: AppStore, host: HostConnection, id: string): Promise<Result<ChatSession>> {
+  const result = await host.invoke('chat.sessions.get', { sessionId: id });
+  if (result.ok) store.getState().chatSessionLoaded(result.value);
+  else if (result.error.code === 'NOT_FOUND') store.getState().chatSessionGone(id);
+  else store.getState().chatSessionLoadFailed(id, result.error);
+  return result;
+}
+
+export async function openSession(store: AppStore, host: HostConnection, id: string | null): Promise<void> {
+  store.getState().chatSessionOpened(id);
+  if (id !== null) await loadOpenSession(store, host, id);
+}
+
+export async function createSession(
+  store: AppStore,
+  host: HostConnection,
+  input: MethodInput<'chat.sessions.create'> = {},
+): Promise<Result<ChatSession>> {
+  const result = await host.invoke('chat.sessions.create', input);
+  if (result.ok) {
+    store.getState().chatSessionOpened(result.value.id);
+    store.getState().chatSessionLoaded(result.value);
+    await loadSessions(store, host);
+  }
+  return result;
+}
+
+export async function renameSession(store: AppStore, host: HostConnection, sessionId: string, title: string) {
+  const result = await host.invoke('chat.sessions.rename', { sessionId, title });
+  if (result.ok) {
+    const state = store.getState();
+    state.chatSessionsReplaced(state.chat.sessions.map((x) => (x.id === sessionId ? result.value : x)));
+    if (state.chat.open?.id === sessionId) state.chatSessionLoaded({ ...state.chat.open, title: result.value.title });
+  }
+  return result;
+}
+
+export async function updateSession(store: AppStore, host: HostConnection, sessionId: string, patch: MethodInput<'chat.sessions.update'>['patch']) {
+  const result = await host.invoke('chat.sessions.update', { sessionId, patch });
+  if (result.ok) store.getState().chatSessionLoaded(result.value);
+  return result;
+}
+
+export async function deleteSession(store: AppStore, host: HostConnection, sessionId: string) {
+  const result = await host.invoke('chat.sessions.delete', { sessionId });
+  if (result.ok) store.getState().chatSessionGone(sessionId);
+  return result;
+}
+
+export function exportSession(host: HostConnection, sessionId: string) {
+  return host.invoke('chat.sessions.export', { sessionId });
+}
+
+export async function importSession(store: AppStore, host: HostConnection, json: string) {
+  const result = await host.invoke('chat.sessions.import', { json });
+  if (result.ok) {
+    await loadSessions(store, host);
+    await openSession(store, host, result.value.id);
+  }
+  return result;
+}
+
+export async function sendMessage(
+  store: AppStore,
+  host: HostConnection,
+  input: MethodInput<'chat.send'>,
+): Promise<Result<MethodOutput<'chat.send'>>> {
+  const result = await host.invoke('chat.send', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, { userText: input.text, regenerate: false });
+  return result;
+}
+
+export async function regenerateReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.regenerate'>) {
+  const result = await host.invoke('chat.regenerate', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, { regenerate: true });
+  return result;
+}
+
+export async function stopTurn(store: AppStore, host: HostConnection, sessionId: string) {
+  store.getState().chatTurnStopping(sessionId);
+  return host.invoke('chat.stop', { sessionId });
+}
+
+/** Changes the chat settings section (main connection, model, dry run); sends the whole section so a file without one still validates. */
+export async function updateChatSettings(store: AppStore, host: HostConnection, patch: Partial<ChatSettings>) {
+  const current = store.getState().settings?.chat;
+  const chat: ChatSettings = { ...defaultChatSettings(), ...current, ...patch };
+  const result = await host.invoke('settings.update', { patch: { chat } });
+  if (result.ok) store.getState().settingsLoaded(result.value);
+  return result;
+}
+
+export function fetchRun(host: HostConnection, runId: string) {
+  return host.invoke('runs.get', { runId });
+}
+
+export function exportRunTrace(host: HostConnection, runId: string) {
+  return host.invoke('runs.exportTrace', { runId });
+}

@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+// The Sidecar section against a fake host: what it does, defaults, range checks before sending, the host's field errors, model picking, save.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
+import { installLlmFakes, profile, type LlmFakes } from './connections-fakes';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+async function openSidecar(arrange: (fakes: LlmFakes) => void = () => undefined) {
+  const host = new FakeHost();
+  const fakes = installLlmFakes(host);
+  arrange(fakes);
+  const rendered = await renderShell(host);
+  await settle(() => navButton(rendered.container, 'Sidecar').click());
+  return { ...rendered, fakes, panel: byTestId(rendered.container, 'panel-sidecar') };
+}
+
+function fieldError(control: HTMLElement): string {
+  const id = control.getAttribute('aria-describedby');
+  return (id ? document.getElementById(id)?.textContent : '') ?? '';
+}
+
+const twoProfiles = (f: LlmFakes) => f.profiles.push(profile(), profile({ id: 'openai', name: 'OpenAI', provider: 'openai', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini' }));
+
+describe('sidecar', () => {
+  it('sends the user to Connections when there is nothing to choose, and explains what the sidecar does', async () => {
+    const { panel, store } = await openSidecar();
+    expect(panel.querySelector('.empty-state__title')?.textContent).toBe('Sidecar model not configured');
+    expect(panel.textContent).toContain('each active member’s prompt tools run on it');
+    expect(panel.textContent).toContain('plans the arguments');
+    await settle(() => buttonNamed(panel, 'Go to Connections').click());
+    expect(store.getState().section).toBe('connections');
+  });
+
+  it('starts from the seed defaults (0.7, 0.9, 1024) and says why it is not usable yet', async () => {
+    const { panel } = await openSidecar(twoProfiles);
+    expect(byLabel(panel, 'Temperature').value).toBe('0.7');
+    expect(byLabel(panel, 'Top P').value).toBe('0.9');
+    expect(byLabel(panel, 'Max tokens').value).toBe('1024');
+    const status = byTestId(panel, 'sidecar-status');
+    expect(status.dataset.configured).toBe('false');
+    expect(status.textContent).toContain('No sidecar connection is chosen.');
+    const connection = byLabel<HTMLSelectElement>(panel, 'Connection');
+    expect([...connection.options].map((o) => o.textContent)).toEqual(['— Choose a connection —', 'Local LM Studio', 'OpenAI']);
+    expect(panel.textContent).toContain('prompt tools run on it');
+  });
+
+  it('checks the ranges inline and sends nothing until they are right', async () => {
+    const { panel, host } = await openSidecar(twoProfiles);
+    await settle(() => typeInto(byLabel(panel, 'Temperature'), '2.5'));
+    await settle(() => typeInto(byLabel(panel, 'Top P'), '-0.1'));
+    await settle(() => typeInto(byLabel(panel, 'Max tokens'), '10.5'));
+    await settle(() => buttonNamed(panel, 'Save').click());
+    expect(host.callsTo('sidecar.update')).toHaveLength(0);
+    expect(byLabel(panel, 'Temperature').getAttribute('aria-invalid')).toBe('true');
+    expect(fieldError(byLabel(panel, 'Temperature'))).toBe('Temperature must be from 0 to 2.');
+    expect(fieldError(byLabel(panel, 'Top P'))).toBe('Top P must be from 0 to 1.');
+    expect(fieldError(byLabel(panel, 'Max tokens'))).toBe('Max tokens must be a whole number from 1 to 65536.');
+    expect(document.activeElement).toBe(byLabel(panel, 'Temperature'));
+    await settle(() => typeInto(byLabel(panel, 'Max tokens'), '')); // empty is not a number either
+    expect(fieldError(byLabel(panel, 'Max tokens'))).toBe('Max tokens must be a number from 1 to 65536.');
+    // Fixing a field clears its error as it is typed.
+    await settle(() => typeInto(byLabel(panel, 'Temperature'), '0.2'));
+    expect(byLabel(panel, 'Temperature').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('saves the whole config with sidecar.update and shows it is ready', async () => {
+    const { panel, host, fakes } = await openSidecar(twoProfiles);
+    await settle(() => typeInto(byLabel<HTMLSelectElement>(panel, 'Connection'), 'openai'));
+    expect(byLabel(panel, 'Model').placeholder).toBe('Default: gpt-4o-mini');
+    await settle(() => typeInto(byLabel(panel, 'Temperature'), '0.3'));
+    await settle(() => typeInto(byLabel(panel, 'Max tokens'), '512'));
+    await settle(() => buttonNamed(panel, 'Save').click());
+    expect(host.callsTo('sidecar.update').map((c) => c.input)).toEqual([
+      { patch: { connectionProfileId: 'openai', model: '', temperature: 0.3, topP: 0.9, maxTokens: 512 } },
+    ]);
+    expect(fakes.sidecar.temperature).toBe(0.3);
+    const status = byTestId(panel, 'sidecar-status');
+    expect(status.dataset.configured).toBe('true');
+    expect(status.textContent).toContain('Ready: council tools use OpenAI');
+    expect(panel.textContent).toContain('Saved.');
+  });
+
+  it('puts the host’s range error on the field it names', async () => {
+    const { panel, host } = await openSidecar(twoProfiles);
+    host.handlers['sidecar.update'] = () => ({ ok: false, error: { code: 'INVALID_INPUT', message: 'Invalid input for sidecar.update: /patch/topP must be <= 1 (maximum)', path: '/patch/topP' } });
+    await settle(() => buttonNamed(panel, 'Save').click());
+    expect(byLabel(panel, 'Top P').getAttribute('aria-invalid')).toBe('true');
+    expect(fieldError(byLabel(panel, 'Top P'))).toContain('/patch/topP must be <= 1');
+  });
+
+  it('picks the model from the connection’s list, or takes a typed one', async () => {
+    const { panel, host } = await openSidecar((f) => {
+      twoProfiles(f);
+      f.sidecar.connectionProfileId = 'local-lm';
+    });
+    expect(byTestId(panel, 'sidecar-status').dataset.configured).toBe('true');
+    await settle(() => buttonNamed(panel, 'List models').click());
+    expect(host.callsTo('connections.models').map((c) => c.input)).toEqual([{ id: 'local-lm' }]);
+    const pick = byLabel<HTMLSelectElement>(panel, 'Pick the sidecar model');
+    await settle(() => typeInto(pick, 'llama-3.1-8b'));
+    expect(byLabel(panel, 'Model').value).toBe('llama-3.1-8b');
+    await settle(() => typeInto(byLabel(panel, 'Model'), 'my-finetune'));
+    await settle(() => buttonNamed(panel, 'Save').click());
+    expect((host.callsTo('sidecar.update')[0]!.input as { patch: { model: string } }).patch.model).toBe('my-finetune');
+  });
+
+  it('resets sampling to the defaults', async () => {
+    const { panel } = await openSidecar((f) => {
+      twoProfiles(f);
+      f.sidecar = { connectionProfileId: 'local-lm', model: '', temperature: 1.5, topP: 0.5, maxTokens: 4000 };
+    });
+    expect(byLabel(panel, 'Temperature').value).toBe('1.5');
+    await settle(() => buttonNamed(panel, 'Reset sampling to defaults').click());
+    expect([byLabel(panel, 'Temperature').value, byLabel(panel, 'Top P').value, byLabel(panel, 'Max tokens').value]).toEqual(['0.7', '0.9', '1024']);
+    expect(panel.textContent).toContain('Unsaved changes.');
+  });
+});
