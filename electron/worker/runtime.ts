@@ -130,6 +130,9 @@ function main(): void {
       case 'cancel':
         runtime?.cancel(message.requestId, message.reason);
         return;
+      case 'generate_result':
+        runtime?.onGenerateResult(message);
+        return;
       case 'permission_denied':
         void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });
         return;

@@ -1,4 +1,4 @@
-// The `spindle` global an extension sees: registerTool, unregisterTool, on/off, log, and its invocation dispatch.
+// The `spindle` global an extension sees: registerTool, unregisterTool, on/off, log, generate, and its invocation dispatch.
 import { formatWithOptions } from 'node:util';
 import {
   MAX_LOG_MESSAGE_CHARS,
@@ -6,8 +6,14 @@ import {
   MAX_RESULT_BYTES,
   toWorkerToolError,
   utf8ByteLength,
+  validateGenerateInput,
   type CancelReason,
+  type GenerateKind,
+  type GenerateResultMessage,
   type LogLevel,
+  type QuietGenerateInput,
+  type RawGenerateInput,
+  type RawGenerateResult,
   type ToolInvocationResultMessage,
   type WorkerToHostMessage,
 } from '../../shared/protocol';
@@ -42,6 +48,23 @@ export interface SpindleLog {
   error(...args: unknown[]): void;
 }
 
+export interface GenerateOptions {
+  /** Aborting it abandons the generation: the host stops it and the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * LLM generations through the user's connections; they need the `generation` permission (checked by
+ * the host on every call). Failures reject with an Error carrying `code` (PERMISSION_DENIED,
+ * INVALID_INPUT, SIDECAR_NOT_CONFIGURED, RATE_LIMITED, LLM_*…) and sometimes `hint` and `path`.
+ */
+export interface SpindleGenerate {
+  /** A background generation on the sidecar connection; resolves with its text. */
+  quiet(input: QuietGenerateInput, options?: GenerateOptions): Promise<string>;
+  /** A direct generation on `connectionId` (default: the chat's main connection), no prompt assembly. */
+  raw(input: RawGenerateInput, options?: GenerateOptions): Promise<RawGenerateResult>;
+}
+
 export interface Spindle {
   registerTool(tool: ToolRegistrationDTO): void;
   unregisterTool(name: string): void;
@@ -49,6 +72,7 @@ export interface Spindle {
   on(event: SpindleEvent, handler: SpindleHandler): () => void;
   off(event: SpindleEvent, handler: SpindleHandler): void;
   log: SpindleLog;
+  generate: SpindleGenerate;
   readonly extensionId: string;
   readonly manifest: Readonly<ExtensionManifest>;
   /** Permissions granted right now (updated on PERMISSIONS_CHANGED). */
@@ -71,6 +95,15 @@ export function formatLogArgs(args: unknown[]): string {
 
 function toolError(code: string, message: string, hint?: string): Error {
   return Object.assign(new Error(message), hint ? { code, hint } : { code });
+}
+
+/** An Error an extension can inspect: `code`, and `hint` / `path` when the host gave them. */
+function hostError(error: unknown): Error {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown; hint?: unknown; path?: unknown };
+  const out = Object.assign(new Error(typeof e.message === 'string' ? e.message : 'The generation failed.'), { code: typeof e.code === 'string' ? e.code : 'INTERNAL' });
+  if (typeof e.hint === 'string') Object.assign(out, { hint: e.hint });
+  if (typeof e.path === 'string') Object.assign(out, { path: e.path });
+  return out;
 }
 
 function abortReason(reason: CancelReason): Error {
@@ -131,6 +164,8 @@ export interface SpindleRuntime {
   /** Calls the handlers of a notification event; their failures are logged, never thrown. */
   emit(event: SpindleEvent, payload: unknown): Promise<void>;
   setPermissions(granted: ExtensionPermission[]): void;
+  /** Settles the spindle.generate promise the host answered. */
+  onGenerateResult(message: GenerateResultMessage): void;
 }
 
 export function createSpindle(options: {
@@ -144,6 +179,8 @@ export function createSpindle(options: {
   let granted: readonly ExtensionPermission[] = Object.freeze([...options.granted]);
   const handlers = new Map<string, Set<SpindleHandler>>();
   const inFlight = new Map<string, CallSignal>();
+  const generations = new Map<string, { resolve(value: unknown): void; reject(error: Error): void }>();
+  let generateSeq = 0;
 
   const log = (level: LogLevel, args: unknown[]) => send({ type: 'log', level, message: formatLogArgs(args) });
 
@@ -182,6 +219,10 @@ export function createSpindle(options: {
       warn: (...args) => log('warn', args),
       error: (...args) => log('error', args),
     },
+    generate: {
+      quiet: (input, opts) => generate('quiet', input, opts) as Promise<string>,
+      raw: (input, opts) => generate('raw', input, opts) as Promise<RawGenerateResult>,
+    },
     extensionId: manifest.id,
     manifest,
     get permissions() {
@@ -189,6 +230,30 @@ export function createSpindle(options: {
     },
     dataDir: options.dataDir,
   };
+
+  function generate(kind: GenerateKind, input: unknown, opts: GenerateOptions | undefined): Promise<unknown> {
+    // Checked here too, so a bad or oversized input fails without crossing the channel; the host checks again.
+    const checked = validateGenerateInput(kind, input);
+    if (!checked.ok) return Promise.reject(hostError(checked.error));
+    const signal = opts?.signal;
+    const cancelled = () => (signal?.reason instanceof Error ? signal.reason : new DOMException('The generation was cancelled.', 'AbortError'));
+    if (signal?.aborted) return Promise.reject(cancelled());
+    const requestId = `gen-${++generateSeq}`;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        if (!generations.delete(requestId)) return;
+        send({ type: 'generate_cancel', requestId });
+        reject(cancelled());
+      };
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      generations.set(requestId, {
+        resolve: (value) => (done(), resolve(value)),
+        reject: (error) => (done(), reject(error)),
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      send({ type: 'generate_request', requestId, kind, input: checked.input });
+    });
+  }
 
   function invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): ToolInvocationResultMessage | Promise<ToolInvocationResultMessage> {
     const { requestId } = payload;
@@ -309,6 +374,13 @@ export function createSpindle(options: {
     emit,
     setPermissions(next) {
       granted = Object.freeze([...next]);
+    },
+    onGenerateResult(message) {
+      const pending = typeof message.requestId === 'string' ? generations.get(message.requestId) : undefined;
+      if (!pending) return;
+      generations.delete(message.requestId);
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(hostError(message.error));
     },
   };
 }

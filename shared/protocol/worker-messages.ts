@@ -7,6 +7,7 @@ import type {
   ToolRegistrationDTO,
 } from '../types/spindle';
 import type { BatchMessage } from './batch';
+import type { GenerateKind } from './generate';
 import { MAX_LOG_MESSAGE_CHARS, MAX_ERROR_TEXT_CHARS } from './limits';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -47,13 +48,28 @@ export interface HeartbeatMessage {
   seq?: number;
 }
 
+/** spindle.generate.quiet/raw (see generate.ts); `input` is checked by the host. Answered with `generate_result`. */
+export interface GenerateRequestMessage {
+  type: 'generate_request';
+  requestId: string;
+  kind: GenerateKind;
+  input: unknown;
+}
+/** The extension no longer wants the answer (its AbortSignal fired); the host aborts the generation. */
+export interface GenerateCancelMessage {
+  type: 'generate_cancel';
+  requestId: string;
+}
+
 export type WorkerToHostMessage =
   | ReadyMessage
   | RegisterToolMessage
   | UnregisterToolMessage
   | ToolInvocationResultMessage
   | LogMessage
-  | HeartbeatMessage;
+  | HeartbeatMessage
+  | GenerateRequestMessage
+  | GenerateCancelMessage;
 
 /** What a worker writes to its channel: one message, or several in a batch (see batch.ts). */
 export type WorkerToHostWire = WorkerToHostMessage | BatchMessage<WorkerToHostMessage>;
@@ -99,6 +115,10 @@ export interface HostErrorMessage {
   operation: string;
   error: HostError;
 }
+/** The answer to `generate_request`: text only (quiet: a string; raw: RawGenerateResult), or a redacted error. */
+export type GenerateResultMessage =
+  | { type: 'generate_result'; requestId: string; ok: true; value: unknown }
+  | { type: 'generate_result'; requestId: string; ok: false; error: HostError };
 export interface PingMessage {
   type: 'ping';
   seq: number;
@@ -115,6 +135,7 @@ export type HostToWorkerMessage =
   | PermissionDeniedMessage
   | PermissionsChangedMessage
   | HostErrorMessage
+  | GenerateResultMessage
   | PingMessage
   | ShutdownMessage;
 
@@ -184,6 +205,14 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
       }
       return { ok: false, reason: 'tool_invocation_result without ok: true|false' };
     }
+    case 'generate_request':
+      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'generate_request without a valid requestId' };
+      if (raw.kind !== 'quiet' && raw.kind !== 'raw') return { ok: false, reason: 'generate_request without kind quiet|raw' };
+      // The input's shape is validateGenerateInput's job; it reports field paths.
+      return { ok: true, message: { type, requestId: raw.requestId, kind: raw.kind, input: raw.input } };
+    case 'generate_cancel':
+      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'generate_cancel without a valid requestId' };
+      return { ok: true, message: { type, requestId: raw.requestId } };
     default:
       return { ok: false, reason: `unknown message type "${clip(type, 40)}"` };
   }

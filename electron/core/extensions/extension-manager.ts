@@ -1,4 +1,4 @@
-// All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, restarts, logs.
+// All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, restarts, logs, spindle.generate.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +7,10 @@ import type { LogLevel } from '../../../shared/protocol';
 import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission, type ToolRegistrationDTO } from '../../../shared/types/spindle';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { ToolExecutor } from '../registry-port';
+import type { Redactor } from '../connections/redact';
 import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
 import { ExtensionLog, formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
+import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from './generation-gate';
 import type { Launcher } from './launcher';
 import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
@@ -103,6 +105,11 @@ export interface ExtensionManagerOptions {
   restart?: Omit<CrashTrackerOptions, 'clock'>;
   /** Bundled extensions without saved state: shipped with the app, so enabled with their permissions by default. */
   bundledDefaults?: { enabled: boolean; grantRequested: boolean };
+  /** Runs spindle.generate for extensions with the generation permission; without it they get GENERATION_UNAVAILABLE. */
+  generator?: ExtensionGenerator;
+  /** Scrubs keys from generation errors before they reach a worker (the host's one Redactor). */
+  redactor?: Redactor;
+  generation?: Partial<GenerationLimits>;
 }
 
 interface Entry {
@@ -148,6 +155,7 @@ export class ExtensionManager {
   private readonly log: Logger;
   private readonly userDir: string;
   private readonly dataRoot: string;
+  private readonly generations: GenerationGate;
   private disposed = false;
 
   constructor(private readonly options: ExtensionManagerOptions) {
@@ -155,6 +163,16 @@ export class ExtensionManager {
     this.log = options.log ?? silentLogger;
     this.userDir = path.join(options.dataDir, 'extensions');
     this.dataRoot = path.join(options.dataDir, 'extension-data');
+    this.generations = new GenerationGate({
+      ...(options.generator ? { generator: options.generator } : {}),
+      ...(options.redactor ? { redactor: options.redactor } : {}),
+      ...(options.generation ? { limits: options.generation } : {}),
+      clock: this.clock,
+      log: (id, level, text) => {
+        const entry = this.entries.get(id);
+        if (entry) this.appendLog(entry, level, 'host', text);
+      },
+    });
   }
 
   /** Finds every extension and starts the enabled ones. */
@@ -340,7 +358,10 @@ export class ExtensionManager {
     });
   }
 
-  /** Revoking `tools` unregisters every tool of the extension and ends its in-flight calls with PERMISSION_DENIED. */
+  /**
+   * Revoking `tools` unregisters every tool of the extension and ends its in-flight calls with
+   * PERMISSION_DENIED; revoking `generation` aborts its running generations the same way.
+   */
   async revoke(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
     const entry = this.entry(id);
     return this.enqueue(entry, async () => {
@@ -354,6 +375,9 @@ export class ExtensionManager {
           'permission_revoked',
         );
       }
+      if (removed.includes('generation')) {
+        this.generations.abortAll(id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${id}" was revoked while this generation was running.` });
+      }
       entry.worker?.setGranted([...entry.granted]);
       this.appendLog(entry, 'info', 'host', `Revoked: ${removed.join(', ')}.`);
       await this.persist(entry);
@@ -366,6 +390,7 @@ export class ExtensionManager {
   async dispose(): Promise<void> {
     this.disposed = true;
     const shutdown: HostError = { code: 'HOST_SHUTDOWN', message: 'The host is shutting down.' };
+    this.generations.dispose(shutdown);
     await Promise.all(
       [...this.entries.values()].map(async (entry) => {
         if (entry.restartTimer) clearTimeout(entry.restartTimer);
@@ -521,6 +546,10 @@ export class ExtensionManager {
           this.emit({ type: 'extension.changed', extension: this.info(entry) });
         },
         onLog: (level, source, text) => this.appendLog(entry, level, source, text),
+        onGenerateRequest: (message) => {
+          if (entry.worker === worker) this.generations.request(entry.id, worker, message, () => entry.worker === worker && entry.granted.has('generation'));
+        },
+        onGenerateCancel: (requestId) => this.generations.cancel(entry.id, worker, requestId),
         onExit: (exit) => this.onWorkerExit(entry, worker, exit),
       },
     });
@@ -555,6 +584,7 @@ export class ExtensionManager {
   private onWorkerExit(entry: Entry, worker: WorkerHost, exit: WorkerExit): void {
     if (entry.worker !== worker) return;
     entry.worker = null;
+    this.generations.abortAll(entry.id, { code: 'WORKER_CRASHED', message: `Extension "${entry.id}" stopped while this generation was running.` });
     this.dropTools(entry);
     this.options.sink.setSourceStatus(entry.id, 'unavailable');
     if (exit.expected || this.disposed) return;
@@ -586,6 +616,7 @@ export class ExtensionManager {
     entry.restartTimer = null;
     const worker = entry.worker;
     if (worker) {
+      this.generations.abortAll(entry.id, { code: 'CANCELLED', message: `Extension "${entry.id}" was stopped while this generation was running.` });
       await worker.stop({ code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" was stopped while this call was running.` });
     }
     this.setStatus(entry, entry.loaded || status === 'disabled' ? status : 'failed', status === 'disabled' ? null : entry.error);

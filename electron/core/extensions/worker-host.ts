@@ -17,6 +17,7 @@ import {
   parseWorkerMessage,
   REQUEST_ID_PATTERN,
   type CancelReason,
+  type GenerateRequestMessage,
   type HostToWorkerMessage,
   type LogLevel,
   type ToolInvocationResultMessage,
@@ -67,6 +68,9 @@ export interface WorkerHostCallbacks {
   onRegisterTool?(tool: ToolRegistrationDTO): void;
   onUnregisterTool?(name: string): void;
   onLog?(level: LogLevel, source: LogSource, text: string): void;
+  /** spindle.generate: unchecked (the caller checks permission and input) and answered with sendGenerateResult. */
+  onGenerateRequest?(message: GenerateRequestMessage): void;
+  onGenerateCancel?(requestId: string): void;
   /** Fires once; every pending call has been settled before it. */
   onExit?(exit: WorkerExit): void;
 }
@@ -237,6 +241,11 @@ export class WorkerHost implements ToolExecutor {
 
   reportError(operation: string, error: HostError): void {
     this.send({ type: 'error', operation, error });
+  }
+
+  /** Answers a generate_request; dropped when the worker is gone. */
+  sendGenerateResult(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void {
+    this.send(result.ok ? { type: 'generate_result', requestId, ok: true, value: result.value } : { type: 'generate_result', requestId, ok: false, error: result.error });
   }
 
   /** Ends every in-flight call with `error` and tells the worker to cancel them. */
@@ -462,6 +471,14 @@ export class WorkerHost implements ToolExecutor {
         return;
       case 'tool_invocation_result':
         this.onResult(message);
+        return;
+      case 'generate_request':
+        if (this.stateValue !== 'starting' && this.stateValue !== 'running') return;
+        if (this.callbacks.onGenerateRequest) this.callbacks.onGenerateRequest(message);
+        else this.sendGenerateResult(message.requestId, { ok: false, error: hostError('GENERATION_UNAVAILABLE', 'This host runs no generations for extensions.') });
+        return;
+      case 'generate_cancel':
+        this.callbacks.onGenerateCancel?.(message.requestId);
         return;
     }
   }

@@ -1,0 +1,241 @@
+// spindle.generate on the host side: permission at the moment of the request, input caps, per-extension concurrency and rate caps, timeout, abort, redacted answers.
+//
+// The worker asks with `generate_request`; the answer is one `generate_result`. The gate checks, in
+// order: the `generation` permission (refused → a `permission_denied` event plus PERMISSION_DENIED;
+// nothing reaches a connection), the input (validateGenerateInput, INVALID_INPUT), at most
+// `maxConcurrent` generations running and `maxPerMinute` started per extension (RATE_LIMITED). A
+// running generation is aborted when its time is up (LLM_TIMEOUT), the extension cancels it, its
+// permission is revoked (PERMISSION_DENIED), or its worker stops or dies. Only text goes back; every
+// error is reduced to { code, message, hint?, path? } and run through the host's Redactor.
+import { HostFailure, isHostError, type HostError } from '../../../shared/errors';
+import {
+  MAX_ERROR_TEXT_CHARS,
+  MAX_GENERATE_RESULT_BYTES,
+  utf8ByteLength,
+  validateGenerateInput,
+  type GenerateRequestMessage,
+  type LogLevel,
+  type QuietGenerateInput,
+  type RawGenerateInput,
+  type RawGenerateResult,
+} from '../../../shared/protocol';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import type { Redactor } from '../connections/redact';
+import { systemClock, type Clock } from '../ports';
+
+/** What the host runs generations with (electron/core/generation/extension-generator.ts). Rejects with HostFailure. */
+export interface ExtensionGenerator {
+  quiet(input: QuietGenerateInput, signal: AbortSignal): Promise<string>;
+  raw(input: RawGenerateInput, signal: AbortSignal): Promise<RawGenerateResult>;
+}
+
+export interface GenerationLimits {
+  /** Generations one extension may have running at once. */
+  maxConcurrent: number;
+  /** Generations one extension may start within a sliding minute. */
+  maxPerMinute: number;
+  /** One generation, request to last token. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, maxPerMinute: 30, timeoutMs: 120_000 };
+
+/** The worker a request came from (WorkerHost). */
+export interface GenerationReplyTarget {
+  sendGenerateResult(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void;
+  denyPermission(permission: ExtensionPermission, operation: string): void;
+}
+
+export interface GenerationGateOptions {
+  generator?: ExtensionGenerator;
+  redactor?: Redactor;
+  clock?: Clock;
+  limits?: Partial<GenerationLimits>;
+  /** Lines for the extension's own log. */
+  log(extensionId: string, level: LogLevel, text: string): void;
+}
+
+interface Running {
+  target: GenerationReplyTarget;
+  operation: string;
+  controller: AbortController;
+  timer: ReturnType<typeof setTimeout>;
+  startedAt: number;
+}
+
+const MINUTE_MS = 60_000;
+
+function clip(text: string): string {
+  return text.length > MAX_ERROR_TEXT_CHARS ? `${text.slice(0, MAX_ERROR_TEXT_CHARS)}…` : text;
+}
+
+export class GenerationGate {
+  private readonly limits: GenerationLimits;
+  private readonly clock: Clock;
+  /** Extension id → request id → running generation. */
+  private readonly running = new Map<string, Map<string, Running>>();
+  /** Extension id → start times within the last minute (kept across restarts of the worker). */
+  private readonly starts = new Map<string, number[]>();
+
+  constructor(private readonly options: GenerationGateOptions) {
+    this.limits = { ...DEFAULT_GENERATION_LIMITS, ...options.limits };
+    this.clock = options.clock ?? systemClock;
+  }
+
+  inFlight(extensionId: string): number {
+    return this.running.get(extensionId)?.size ?? 0;
+  }
+
+  /** Handles one generate_request. `allowed` is asked now, so a revoke takes effect for the next request at once. */
+  request(extensionId: string, target: GenerationReplyTarget, message: GenerateRequestMessage, allowed: () => boolean): void {
+    const { requestId } = message;
+    const operation = `generate.${message.kind}`;
+    const refuse = (error: HostError) => target.sendGenerateResult(requestId, { ok: false, error });
+    if (!allowed()) {
+      this.options.log(extensionId, 'warn', `${operation} refused: the generation permission is not granted.`);
+      target.denyPermission('generation', operation);
+      refuse({ code: 'PERMISSION_DENIED', message: `Extension "${extensionId}" does not have the generation permission.`, hint: 'Grant it under Extensions.' });
+      return;
+    }
+    const generator = this.options.generator;
+    if (!generator) return refuse({ code: 'GENERATION_UNAVAILABLE', message: 'This host runs no generations for extensions.' });
+    const checked = validateGenerateInput(message.kind, message.input);
+    if (!checked.ok) {
+      this.options.log(extensionId, 'warn', `${operation} refused: ${checked.error.message}${checked.error.path ? ` (at ${checked.error.path})` : ''}`);
+      return refuse(checked.error);
+    }
+    let mine = this.running.get(extensionId);
+    if (mine?.has(requestId)) return refuse({ code: 'CONFLICT', message: `A generation with request id ${requestId} is already running.` });
+    if ((mine?.size ?? 0) >= this.limits.maxConcurrent) {
+      return refuse({
+        code: 'RATE_LIMITED',
+        message: `Extension "${extensionId}" already has ${mine!.size} generations running; the limit is ${this.limits.maxConcurrent}.`,
+        hint: 'Start the next one when one has finished.',
+      });
+    }
+    const now = this.clock.now();
+    const recent = (this.starts.get(extensionId) ?? []).filter((at) => now - at < MINUTE_MS);
+    this.starts.set(extensionId, recent);
+    if (recent.length >= this.limits.maxPerMinute) {
+      const waitS = Math.max(1, Math.ceil((recent[0]! + MINUTE_MS - now) / 1000));
+      return refuse({
+        code: 'RATE_LIMITED',
+        message: `Extension "${extensionId}" started ${recent.length} generations within a minute; the limit is ${this.limits.maxPerMinute}.`,
+        hint: `Try again in ${waitS} s.`,
+      });
+    }
+    recent.push(now);
+    if (!mine) this.running.set(extensionId, (mine = new Map()));
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      this.abort(extensionId, requestId, {
+        code: 'LLM_TIMEOUT',
+        message: `The generation did not finish within ${Math.round(this.limits.timeoutMs / 100) / 10} s.`,
+        hint: 'Ask for fewer tokens, or try again.',
+      });
+    }, this.limits.timeoutMs);
+    const entry: Running = { target, operation, controller, timer, startedAt: now };
+    mine.set(requestId, entry);
+
+    const run = new Promise<unknown>((resolve) =>
+      resolve(checked.kind === 'quiet' ? generator.quiet(checked.input, controller.signal) : generator.raw(checked.input, controller.signal)),
+    );
+    void run.then(
+      (value) => this.finish(extensionId, requestId, entry, checked.kind === 'quiet' ? quietValue(value) : rawValue(value)),
+      (err: unknown) => this.finish(extensionId, requestId, entry, { ok: false, error: this.clean(err) }),
+    );
+  }
+
+  /** The extension abandoned a request (its AbortSignal fired): no answer is owed. */
+  cancel(extensionId: string, target: GenerationReplyTarget, requestId: string): void {
+    const entry = this.running.get(extensionId)?.get(requestId);
+    if (!entry || entry.target !== target) return;
+    this.end(extensionId, requestId, entry);
+    entry.controller.abort();
+    this.options.log(extensionId, 'info', `${entry.operation} cancelled by the extension.`);
+  }
+
+  /** Aborts every running generation of an extension and answers each with `error` (dropped if the worker is gone). */
+  abortAll(extensionId: string, error: HostError): void {
+    const mine = this.running.get(extensionId);
+    if (!mine) return;
+    for (const requestId of [...mine.keys()]) this.abort(extensionId, requestId, error);
+  }
+
+  /** Every extension's generations (host shutdown). */
+  dispose(error: HostError): void {
+    for (const extensionId of [...this.running.keys()]) this.abortAll(extensionId, error);
+  }
+
+  private abort(extensionId: string, requestId: string, error: HostError): void {
+    const entry = this.running.get(extensionId)?.get(requestId);
+    if (!entry) return;
+    this.end(extensionId, requestId, entry);
+    entry.controller.abort();
+    this.options.log(extensionId, 'warn', `${entry.operation} aborted: ${error.code}: ${error.message}`);
+    entry.target.sendGenerateResult(requestId, { ok: false, error: this.clean(error) });
+  }
+
+  private finish(extensionId: string, requestId: string, entry: Running, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void {
+    // Already aborted (timeout, revoke, stop): that answer has been sent.
+    if (this.running.get(extensionId)?.get(requestId) !== entry) return;
+    this.end(extensionId, requestId, entry);
+    const ms = this.clock.now() - entry.startedAt;
+    if (result.ok) this.options.log(extensionId, 'info', `${entry.operation} finished in ${ms} ms.`);
+    else this.options.log(extensionId, 'warn', `${entry.operation} failed after ${ms} ms: ${result.error.code}: ${result.error.message}`);
+    entry.target.sendGenerateResult(requestId, result);
+  }
+
+  private end(extensionId: string, requestId: string, entry: Running): void {
+    clearTimeout(entry.timer);
+    const mine = this.running.get(extensionId);
+    mine?.delete(requestId);
+    if (mine?.size === 0) this.running.delete(extensionId);
+  }
+
+  /** { code, message, hint?, path? } only, redacted and clipped: provider errors never reach the worker raw. */
+  private clean(err: unknown): HostError {
+    const source: HostError =
+      err instanceof HostFailure ? err.error : isHostError(err) ? err : { code: 'INTERNAL', message: 'The generation failed.' };
+    const redact = (text: string) => clip(this.options.redactor ? this.options.redactor.redact(text) : text);
+    const out: HostError = { code: typeof source.code === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(source.code) ? source.code : 'INTERNAL', message: redact(source.message) };
+    if (typeof source.hint === 'string' && source.hint) out.hint = redact(source.hint);
+    if (typeof source.path === 'string' && source.path) out.path = redact(source.path);
+    return out;
+  }
+}
+
+function tooLarge(bytes: number): { ok: false; error: HostError } {
+  return { ok: false, error: { code: 'RESULT_TOO_LARGE', message: `The generated text is ${bytes} bytes; the limit is ${MAX_GENERATE_RESULT_BYTES}.`, hint: 'Ask for fewer tokens.' } };
+}
+
+function checkedText(text: string): number | null {
+  if (text.length * 3 <= MAX_GENERATE_RESULT_BYTES) return null;
+  const bytes = utf8ByteLength(text);
+  return bytes > MAX_GENERATE_RESULT_BYTES ? bytes : null;
+}
+
+function quietValue(value: unknown): { ok: true; value: string } | { ok: false; error: HostError } {
+  const text = typeof value === 'string' ? value : '';
+  const over = checkedText(text);
+  return over === null ? { ok: true, value: text } : tooLarge(over);
+}
+
+/** Copies only the documented fields: whatever else the generator returned stays in the host. */
+function rawValue(value: unknown): { ok: true; value: RawGenerateResult } | { ok: false; error: HostError } {
+  const v = (typeof value === 'object' && value !== null ? value : {}) as Partial<RawGenerateResult>;
+  const text = typeof v.text === 'string' ? v.text : '';
+  const over = checkedText(text);
+  if (over !== null) return tooLarge(over);
+  const reasons: RawGenerateResult['finishReason'][] = ['stop', 'length', 'tool-calls', 'content-filter', 'other'];
+  const out: RawGenerateResult = { text, finishReason: reasons.includes(v.finishReason as RawGenerateResult['finishReason']) ? v.finishReason! : 'other' };
+  if (v.usage && typeof v.usage === 'object') {
+    const usage: NonNullable<RawGenerateResult['usage']> = {};
+    for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
+      const n = v.usage[key];
+      if (typeof n === 'number' && Number.isFinite(n)) usage[key] = n;
+    }
+    if (Object.keys(usage).length) out.usage = usage;
+  }
+  return { ok: true, value: out };
+}

@@ -1,0 +1,215 @@
+// spindle.generate.quiet / .raw end to end: a real host (createHost), a real worker running the generator fixture, the real local LLM server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_GENERATE_PROMPT_BYTES, parseWorkerMessage, validateGenerateInput } from '../../../shared/protocol';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, CANARY, chatRig, type ChatRig } from '../chat/helpers';
+import { fixture, waitFor } from './harness';
+
+const ID = 'generator';
+const ENV_CANARY = 'CW_TEST_GENERATION_KEY';
+
+type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; hint?: string; path?: string }; isError: boolean };
+
+let rig: ChatRig;
+
+beforeEach(async () => {
+  // A key in the host's own environment must not reach the worker's either.
+  process.env[ENV_CANARY] = CANARY;
+  rig = await chatRig({ requireKey: CANARY });
+  await addMainConnection(rig, CANARY);
+});
+
+afterEach(async () => {
+  delete process.env[ENV_CANARY];
+  await rig.close();
+  cleanupTempDirs();
+});
+
+async function install(grant: ('tools' | 'generation')[]): Promise<void> {
+  await rig.host.extensions.installFromFolder(fixture(ID), { grant });
+  await waitFor(() => rig.host.registry.get(`${ID}:env`), 'the generator fixture to register its tools');
+}
+
+async function useSidecar(): Promise<void> {
+  await rig.host.sidecar.update({ connectionProfileId: 'local', model: '', temperature: 0.7, maxTokens: 1024 });
+}
+
+async function invoke(tool: string, args: Record<string, unknown>): Promise<Answer> {
+  const outcome = await rig.host.registry.invoke(`${ID}:${tool}`, args, { timeoutMs: 15_000 });
+  if (!outcome.ok) throw new Error(`tool ${tool} failed: ${JSON.stringify(outcome.error)}`);
+  return JSON.parse(outcome.content) as Answer;
+}
+
+/** Everything the worker received, as the fixture recorded it. */
+function received(): string {
+  const file = path.join(rig.dataDir, 'extension-data', ID, 'received.jsonl');
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
+function recordedEvents(what: string): unknown[] {
+  return received()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { what: string; value: unknown })
+    .filter((r) => r.what === what)
+    .map((r) => r.value);
+}
+
+function expectNoCanary(): void {
+  expect(received()).not.toContain(CANARY);
+  expect(rig.host.extensions.getLogLines(ID).join('\n')).not.toContain(CANARY);
+}
+
+describe('with the generation permission', () => {
+  it('quiet runs on the sidecar connection and returns the text; the server got the prompt', async () => {
+    await install(['tools', 'generation']);
+    await useSidecar();
+    rig.server.enqueue({ text: ['Quiet ', 'answer.'] });
+    const answer = await invoke('quiet', { input: { prompt: 'Summarise the scene.', systemPrompt: 'Be brief.', maxTokens: 64, temperature: 0.3 } });
+    expect(answer).toEqual({ ok: true, value: 'Quiet answer.' });
+    expect(rig.server.generations).toHaveLength(1);
+    const body = rig.server.generations[0]!.body as Record<string, unknown>;
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Summarise the scene.' },
+    ]);
+    expect(body).toMatchObject({ model: 'test-model', max_tokens: 64, temperature: 0.3 });
+    // The key went to the server, never to the worker.
+    expect(rig.server.generations[0]!.headers.authorization).toBe(`Bearer ${CANARY}`);
+    expect(recordedEvents('message').some((m) => (m as { type?: string }).type === 'generate_result')).toBe(true);
+    expectNoCanary();
+  });
+
+  it('quiet without a sidecar connection rejects SIDECAR_NOT_CONFIGURED', async () => {
+    await install(['tools', 'generation']);
+    const answer = await invoke('quiet', { input: { prompt: 'Hello?' } });
+    expect(answer).toMatchObject({ ok: false, isError: true, error: { code: 'SIDECAR_NOT_CONFIGURED' } });
+    expect(rig.server.generations).toHaveLength(0);
+  });
+
+  it('raw runs the messages as given on the named connection, or on the main one, and returns text, finish reason and usage', async () => {
+    await install(['tools', 'generation']);
+    rig.server.enqueue({ text: 'Raw answer.', usage: { input: 12, output: 3 } }, { text: 'Main answer.' });
+    const messages = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Name a colour.' },
+      { role: 'assistant', content: 'Blue.' },
+      { role: 'user', content: 'Another.' },
+    ];
+    const named = await invoke('raw', { input: { messages, connectionId: 'local', model: 'test-model-large', maxTokens: 32, topP: 0.5 } });
+    expect(named).toEqual({ ok: true, value: { text: 'Raw answer.', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 3, totalTokens: 15 } } });
+    const body = rig.server.generations[0]!.body as Record<string, unknown>;
+    expect(body.messages).toEqual(messages);
+    expect(body).toMatchObject({ model: 'test-model-large', max_tokens: 32, top_p: 0.5 });
+
+    const main = await invoke('raw', { input: { messages: [{ role: 'user', content: 'Hi.' }] } });
+    expect(main).toMatchObject({ ok: true, value: { text: 'Main answer.', finishReason: 'stop' } });
+    expect(rig.server.generations[1]!.body).toMatchObject({ model: 'test-model', messages: [{ role: 'user', content: 'Hi.' }] });
+    expectNoCanary();
+  });
+
+  it('a provider error comes back redacted: the key the server echoed never reaches the worker', async () => {
+    await install(['tools', 'generation']);
+    rig.server.enqueue({ kind: 'error', status: 400, echoAuth: true, message: 'bad request' });
+    const answer = await invoke('raw', { input: { messages: [{ role: 'user', content: 'Hi.' }] } });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'LLM_REQUEST_REJECTED' } });
+    expect(JSON.stringify(answer)).toContain('[REDACTED]');
+    expectNoCanary();
+  });
+
+  it('the worker environment holds no key', async () => {
+    await install(['tools', 'generation']);
+    const answer = (await rig.host.registry.invoke(`${ID}:env`, {}, { timeoutMs: 10_000 })) as { ok: true; content: string };
+    expect(answer.ok).toBe(true);
+    expect(JSON.parse(answer.content)).toMatchObject({ generate: 'object' });
+    expect(answer.content).not.toContain(CANARY);
+    expect(answer.content).not.toContain(ENV_CANARY);
+  });
+
+  it('input over the caps → INVALID_INPUT, from the runtime and from the host when the runtime is bypassed; nothing reaches the server', async () => {
+    await install(['tools', 'generation']);
+    await useSidecar();
+    const big = MAX_GENERATE_PROMPT_BYTES + 1;
+    expect(await invoke('quiet', { padPrompt: big })).toMatchObject({ ok: false, isError: true, error: { code: 'INVALID_INPUT' } });
+    expect(await invoke('raw', { input: { messages: [{ role: 'user', content: 'x' }], maxTokens: 9000 } })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT', path: '/maxTokens' },
+    });
+    expect(await invoke('raw', { input: { messages: [{ role: 'tool', content: 'x' }] } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/messages/0/role' } });
+    // Extension code can write to the channel itself: the host checks again.
+    const bypassed = (await invoke('bypass', { kind: 'quiet', padPrompt: big })) as unknown as { type: string; ok: boolean; error: { code: string } };
+    expect(bypassed).toMatchObject({ type: 'generate_result', ok: false, error: { code: 'INVALID_INPUT' } });
+    const badShape = (await invoke('bypass', { kind: 'raw', input: { messages: 'nope', apiKey: 'x' } })) as unknown as { ok: boolean; error: { code: string } };
+    expect(badShape).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(rig.server.generations).toHaveLength(0);
+  });
+});
+
+describe('without the generation permission', () => {
+  it('quiet and raw get permission_denied and reject PERMISSION_DENIED; the server receives nothing', async () => {
+    await install(['tools']);
+    await useSidecar();
+    const quiet = await invoke('quiet', { input: { prompt: 'Hello?' } });
+    expect(quiet).toMatchObject({ ok: false, isError: true, error: { code: 'PERMISSION_DENIED' } });
+    const raw = await invoke('raw', { input: { messages: [{ role: 'user', content: 'Hello?' }] } });
+    expect(raw).toMatchObject({ ok: false, isError: true, error: { code: 'PERMISSION_DENIED' } });
+    await waitFor(() => recordedEvents('PERMISSION_DENIED').length === 2, 'two PERMISSION_DENIED events');
+    expect(recordedEvents('PERMISSION_DENIED')).toEqual([
+      { permission: 'generation', operation: 'generate.quiet' },
+      { permission: 'generation', operation: 'generate.raw' },
+    ]);
+    // The host decides, not the runtime: a request written straight to the channel is refused too.
+    const bypassed = (await invoke('bypass', { kind: 'quiet', input: { prompt: 'Hello?' } })) as unknown as { ok: boolean; error: { code: string } };
+    expect(bypassed).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(rig.server.generations).toHaveLength(0);
+    expect(rig.host.extensions.getLogLines(ID).join('\n')).toMatch(/generate\.quiet refused: the generation permission is not granted/);
+  });
+
+  it('revoking it during a generation aborts the generation; the next one is refused', async () => {
+    await install(['tools', 'generation']);
+    await useSidecar();
+    rig.server.enqueue({ text: ['Never ', 'finished.'], stallAfter: 1 });
+    const running = invoke('quiet', { input: { prompt: 'Take your time.' } });
+    await waitFor(() => rig.server.generations.length === 1, 'the generation to reach the server');
+    await rig.host.extensions.revoke(ID, ['generation']);
+    expect(await running).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringMatching(/revoked/) } });
+    await waitFor(() => rig.server.clientAborts === 1, 'the request to be aborted on the wire');
+    expect(await invoke('quiet', { input: { prompt: 'Again?' } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(rig.server.generations).toHaveLength(1);
+    expectNoCanary();
+  });
+});
+
+describe('the generate messages', () => {
+  it('parse with a valid request id and kind; the input is left to validateGenerateInput', () => {
+    expect(parseWorkerMessage({ type: 'generate_request', requestId: 'gen-1', kind: 'raw', input: { x: 1 }, extra: true })).toEqual({
+      ok: true,
+      message: { type: 'generate_request', requestId: 'gen-1', kind: 'raw', input: { x: 1 } },
+    });
+    expect(parseWorkerMessage({ type: 'generate_request', requestId: 'gen 1', kind: 'raw' }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'generate_request', requestId: 'gen-1', kind: 'loud' }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'generate_cancel', requestId: 'gen-1' })).toEqual({ ok: true, message: { type: 'generate_cancel', requestId: 'gen-1' } });
+    expect(parseWorkerMessage({ type: 'generate_cancel' }).ok).toBe(false);
+  });
+});
+
+describe('validateGenerateInput', () => {
+  it('keeps only known fields and checks ranges', () => {
+    expect(validateGenerateInput('quiet', { prompt: 'p', systemPrompt: '', temperature: 1 })).toEqual({ ok: true, kind: 'quiet', input: { prompt: 'p', temperature: 1 } });
+    expect(validateGenerateInput('quiet', { prompt: '' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/prompt' } });
+    expect(validateGenerateInput('quiet', { prompt: 'p', temperature: 3 })).toMatchObject({ ok: false, error: { path: '/temperature' } });
+    expect(validateGenerateInput('quiet', { prompt: 'p', extra: 1 })).toMatchObject({ ok: false, error: { path: '/extra' } });
+    expect(validateGenerateInput('raw', { messages: [{ role: 'user', content: 'c', name: 'n' }], connectionId: '' })).toEqual({
+      ok: true,
+      kind: 'raw',
+      input: { messages: [{ role: 'user', content: 'c' }] },
+    });
+    expect(validateGenerateInput('raw', { messages: [] })).toMatchObject({ ok: false, error: { path: '/messages' } });
+    expect(validateGenerateInput('raw', { messages: [{ role: 'user', content: 'é'.repeat(MAX_GENERATE_PROMPT_BYTES / 2 + 1) }] })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(validateGenerateInput('raw', { messages: [{ role: 'user', content: 'é'.repeat(MAX_GENERATE_PROMPT_BYTES / 2) }] }).ok).toBe(true);
+    expect(validateGenerateInput('other', {})).toMatchObject({ ok: false, error: { path: '/kind' } });
+    expect(validateGenerateInput('quiet', 'text')).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  });
+});
