@@ -1,0 +1,196 @@
+// Hostile and broken MCP servers: early exit, silence, shell metacharacters, URLs in server text, floods.
+import cp from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeHarness, stdioInput, STDIO_FIXTURE, waitFor, type Harness } from './harness';
+
+let h: Harness;
+beforeEach(() => {
+  h = makeHarness();
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await h.dispose();
+});
+
+const marker = () => path.join(os.tmpdir(), `cw-pwned-${randomUUID()}`);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('MCP servers that fail', () => {
+  it('a server that exits at start is crashed with a clear error, restarted with backoff, then failed', async () => {
+    await h.manager.add(stdioInput('dies', 'exit-at-start', { enabled: false }));
+    const first = await h.manager.connect('dies');
+    expect(first.status).toBe('crashed');
+    expect(first.lastError?.message).toMatch(/MCP server "dies" failed to start/);
+    expect(first.restartAt).toBeGreaterThan(Date.now() - 50);
+    expect(first.recentCrashes).toBe(1);
+    const failed = await waitFor(() => (h.manager.get('dies').status === 'failed' ? h.manager.get('dies') : null), 'status failed');
+    expect(failed.recentCrashes).toBe(3);
+    expect(failed.restartAt).toBeUndefined();
+    const log = h.manager.logLines('dies').join('\n');
+    expect(log).toContain('boom: this server cannot find its config');
+    expect(log).toMatch(/restarting in 100 ms \(failure 1\)/);
+    expect(log).toMatch(/restarting in 200 ms \(failure 2\)/);
+    expect(log).toMatch(/stopped after 3 failures/);
+    const statuses = h.events.flatMap((e) => (e.type === 'mcp.changed' && e.server.config.id === 'dies' ? [e.server.status] : []));
+    expect(statuses.filter((s) => s === 'crashed')).toHaveLength(2);
+    expect(statuses.at(-1)).toBe('failed');
+    // Failed stays failed: no more restarts happen on their own.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(h.manager.get('dies').status).toBe('failed');
+    // A manual connect starts again with a clean budget.
+    expect((await h.manager.connect('dies')).recentCrashes).toBe(1);
+  });
+
+  it('a connected server that dies has its tools marked unavailable, then restarts and recovers', async () => {
+    await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
+    const { pid } = await h.manager.connect('fx');
+    process.kill(pid!, 'SIGKILL');
+    await waitFor(() => h.manager.get('fx').status === 'crashed', 'status crashed');
+    expect(h.manager.get('fx').lastError).toMatchObject({ code: 'WORKER_CRASHED', message: expect.stringMatching(/exited/) });
+    expect(h.registry.get('mcp-fx:echo')?.status).toBe('unavailable');
+    expect(await h.registry.invoke('mcp-fx:echo', { text: 'x' }, { timeoutMs: 1000 })).toMatchObject({ ok: false, error: { code: 'TOOL_UNAVAILABLE' } });
+    await waitFor(() => h.manager.get('fx').status === 'connected', 'reconnected');
+    expect(h.manager.get('fx').pid).not.toBe(pid);
+    expect(await h.registry.invoke('mcp-fx:echo', { text: 'back' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'back' });
+  });
+
+  it('a server that never answers initialize times out, is stopped, and counts as a crash', async () => {
+    await h.dispose();
+    h = makeHarness({ initializeTimeoutMs: 400, crash: { baseDelayMs: 60_000 } });
+    await h.manager.add(stdioInput('mute', 'silent', { enabled: false }));
+    const started = Date.now();
+    const info = await h.manager.connect('mute');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(info.status).toBe('crashed');
+    expect(info.lastError).toMatchObject({ code: 'MCP_INIT_TIMEOUT', message: 'MCP server "mute" did not answer initialize within 400 ms' });
+    expect(h.registry.list({ sourceId: 'mcp-mute' })).toEqual([]);
+  });
+
+  it('a missing command fails with a message naming the command', async () => {
+    const file = marker();
+    await h.manager.add({ id: 'nope', transport: 'stdio', command: `definitely-not-a-command; touch ${file}`, enabled: false });
+    const info = await h.manager.connect('nope');
+    expect(info.status).toBe('crashed');
+    expect(info.lastError).toMatchObject({ code: 'MCP_CONNECT_FAILED', path: '/command' });
+    expect(info.lastError?.message).toContain('command not found');
+    expect(fs.existsSync(file)).toBe(false);
+  });
+});
+
+describe('MCP servers and the shell, the environment and URLs', () => {
+  it('passes arguments with shell metacharacters literally and runs no shell', async () => {
+    const files = [marker(), marker(), marker()];
+    const args = [`; touch ${files[0]}`, `$(touch ${files[1]})`, `\`touch ${files[2]}\``, '| cat /etc/passwd', '&& echo hi', "'quoted' \"double\"", '*', '$HOME'];
+    await h.manager.add({ id: 'meta', transport: 'stdio', command: process.execPath, args: [STDIO_FIXTURE, ...args], enabled: false });
+    expect((await h.manager.connect('meta')).status).toBe('connected');
+    const outcome = await h.registry.invoke('mcp-meta:argv', {}, { timeoutMs: 5000 });
+    expect(outcome.ok).toBe(true);
+    const seen = JSON.parse((outcome as { content: string }).content) as { argv: string[] };
+    expect(seen.argv).toEqual(args);
+    for (const file of files) expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('gives a stdio server only its configured environment plus PATH, never the parent secrets', async () => {
+    process.env.CW_TEST_PARENT_SECRET = 'sk-parent-should-not-leak';
+    try {
+      await h.manager.add(stdioInput('env', 'basic', { enabled: false, env: { MY_TOKEN: 'configured-token-value' } }));
+      await h.manager.connect('env');
+      const outcome = await h.registry.invoke('mcp-env:argv', {}, { timeoutMs: 5000 });
+      const seen = JSON.parse((outcome as { content: string }).content) as { envKeys: string[] };
+      expect(seen.envKeys).toEqual(['MY_TOKEN', 'PATH']);
+    } finally {
+      delete process.env.CW_TEST_PARENT_SECRET;
+    }
+  });
+
+  it('never spawns or opens anything from server-supplied URLs in instructions, descriptions or results', async () => {
+    const spawn = vi.spyOn(cp, 'spawn');
+    const others = (['exec', 'execFile', 'fork', 'spawnSync', 'execSync', 'execFileSync'] as const).map((name) => vi.spyOn(cp, name));
+    const file = marker();
+    await h.manager.add(stdioInput('urls', 'basic', { enabled: false, env: { MARKER: file } }));
+    const info = await h.manager.connect('urls');
+    expect(info.server?.instructions).toContain('https://evil.example/setup');
+    expect(h.manager.tools('urls').find((t) => t.name === 'url')?.description).toContain('https://evil.example/login');
+    const outcome = await h.registry.invoke('mcp-urls:url', {}, { timeoutMs: 5000 });
+    expect(outcome).toMatchObject({ ok: true, content: expect.stringContaining('https://evil.example/auth') });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Exactly one process: the configured server, with the configured arguments.
+    expect(spawn).toHaveBeenCalledTimes(1);
+    expect(spawn.mock.calls[0]?.[0]).toBe(process.execPath);
+    expect(spawn.mock.calls[0]?.[1]).toEqual([STDIO_FIXTURE, '--mode', 'basic']);
+    expect(spawn.mock.calls[0]?.[2]).toMatchObject({ shell: false });
+    for (const spy of others) expect(spy).not.toHaveBeenCalled();
+    for (const suffix of ['-instructions', '-description', '-result', '-open']) expect(fs.existsSync(file + suffix)).toBe(false);
+  });
+});
+
+describe('MCP servers that flood', () => {
+  it('50,000 log notifications: the host stays responsive, the log stays capped, the excess is dropped and counted', async () => {
+    await h.manager.add(stdioInput('flood', 'basic', { enabled: false }));
+    await h.manager.connect('flood');
+    let ticks = 0;
+    let maxGap = 0;
+    let last = Date.now();
+    const probe = setInterval(() => {
+      const now = Date.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      ticks++;
+    }, 10);
+    const started = Date.now();
+    try {
+      const outcome = await h.registry.invoke('mcp-flood:flood', { count: 50_000 }, { timeoutMs: 15_000 });
+      expect(outcome).toMatchObject({ ok: true, content: 'flooded' });
+      // Every notification was either logged or counted as dropped.
+      const dropped = await waitFor(() => {
+        const lines = h.manager.logLines('flood');
+        const logged = lines.filter((l) => l.includes('flood line')).length;
+        const counted = lines.reduce((sum, l) => sum + Number(/dropped (\d+) log notifications/.exec(l)?.[1] ?? 0), 0);
+        return logged + counted === 50_000 ? counted : null;
+      }, 'every notification logged or counted', 10_000);
+      expect(dropped).toBeGreaterThan(40_000);
+      const elapsed = Date.now() - started;
+      // The 10 ms probe kept firing: at least a third of its ticks, never a gap of half a second.
+      expect(ticks).toBeGreaterThan(elapsed / 10 / 3);
+      expect(maxGap).toBeLessThan(500);
+      expect(await h.registry.invoke('mcp-flood:echo', { text: 'alive' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'alive' });
+    } finally {
+      clearInterval(probe);
+    }
+    expect(h.manager.logLines('flood').length).toBeLessThanOrEqual(1000);
+    const logEvents = h.events.filter((e) => e.type === 'mcp.log').length;
+    expect(logEvents).toBeLessThan(2000);
+    expect(logEvents).toBeGreaterThan(50);
+  });
+
+  it('50,000 stderr lines: the log stays capped and the server keeps answering', async () => {
+    await h.manager.add(stdioInput('noisy', 'basic', { enabled: false }));
+    await h.manager.connect('noisy');
+    expect(await h.registry.invoke('mcp-noisy:stderr_flood', { count: 50_000 }, { timeoutMs: 10_000 })).toMatchObject({ ok: true });
+    await waitFor(() => h.manager.logLines('noisy').some((l) => l.includes('stderr flood 49999')), 'the last stderr line', 10_000);
+    expect(h.manager.logLines('noisy').length).toBeLessThanOrEqual(1000);
+    expect(await h.registry.invoke('mcp-noisy:echo', { text: 'ok' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'ok' });
+  });
+});
+
+describe('dead processes', () => {
+  it('dispose leaves no server process behind', async () => {
+    await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
+    const { pid } = await h.manager.connect('fx');
+    expect(alive(pid!)).toBe(true);
+    await h.manager.dispose();
+    await waitFor(() => !alive(pid!), 'the server process to exit', 6000);
+  });
+});

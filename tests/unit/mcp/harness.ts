@@ -1,0 +1,63 @@
+// Shared set-up for the MCP client tests: a real registry, an in-memory config store, the fixture servers.
+import path from 'node:path';
+import { McpManager, type McpEvent, type McpManagerOptions } from '../../../electron/core/mcp/mcp-manager';
+import { silentLogger, systemClock } from '../../../electron/core/ports';
+import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
+import type { McpServerConfig } from '../../../shared/types/mcp';
+
+export const STDIO_FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/mcp/stdio-server.mjs');
+
+export function stdioInput(id: string, mode = 'basic', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id, transport: 'stdio', command: process.execPath, args: [STDIO_FIXTURE, '--mode', mode], ...extra };
+}
+
+export interface Harness {
+  registry: ToolRegistry;
+  manager: McpManager;
+  events: McpEvent[];
+  configs: McpServerConfig[];
+  dispose(): Promise<void>;
+}
+
+export function makeHarness(options: Partial<McpManagerOptions> = {}, initial: McpServerConfig[] = []): Harness {
+  const registry = new ToolRegistry();
+  const configs: McpServerConfig[] = [...initial];
+  const manager = new McpManager({
+    store: {
+      read: () => configs,
+      write: async (next) => {
+        configs.splice(0, configs.length, ...structuredClone(next));
+      },
+    },
+    registry,
+    clock: systemClock,
+    log: silentLogger,
+    initializeTimeoutMs: 5000,
+    refreshDebounceMs: 50,
+    crash: { baseDelayMs: 100, maxDelayMs: 400 },
+    ...options,
+  });
+  const events: McpEvent[] = [];
+  manager.onEvent((event) => events.push(event));
+  return {
+    registry,
+    manager,
+    events,
+    configs,
+    async dispose() {
+      await manager.dispose();
+      registry.dispose();
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value; fails with `what` after timeoutMs. */
+export async function waitFor<T>(check: () => T | undefined | null | false, what: string, timeoutMs = 8000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,109 @@
+// MCP through the host contract and the CLI: settings persistence, events, tools.invoke, start without blocking.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../electron/core/host';
+import { silentLogger } from '../../../electron/core/ports';
+import { confBackend } from '../../../electron/core/settings/conf-backend';
+import { patternApprovalPolicy } from '../../../electron/core/safety/approval-policy';
+import { runCli } from '../../../electron/headless/cli/run-cli';
+import type { HostEvent } from '../../../shared/events';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { stdioInput, STDIO_FIXTURE, waitFor } from './harness';
+
+const hosts: Host[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.dispose()));
+  cleanupTempDirs();
+});
+
+async function host(dataDir = tempDir()): Promise<Host> {
+  const made = await createHost({
+    dataDir,
+    mode: 'cli',
+    settingsBackend: confBackend,
+    log: silentLogger,
+    bundledExtensionsDir: null,
+    bundledPacksDir: null,
+    mcp: { initializeTimeoutMs: 5000, crash: { baseDelayMs: 100 } },
+    // MCP tools without a trusted readOnlyHint are write tools: approve them as `--approve` would.
+    approvalPolicy: patternApprovalPolicy(['mcp-fx:*']),
+  });
+  hosts.push(made);
+  return made;
+}
+
+describe('MCP through the host', () => {
+  it('mcp.add persists the config, connects, emits mcp.changed, and tools.invoke reaches the server', async () => {
+    const dataDir = tempDir();
+    const h = await host(dataDir);
+    const events: HostEvent[] = [];
+    h.onEvent((event) => events.push(event));
+    const added = await h.api.call('mcp.add', stdioInput('fx') as never, { origin: 'test' });
+    expect(added).toMatchObject({ ok: true, value: { config: { id: 'fx', enabled: true, trusted: false }, sourceId: 'mcp-fx' } });
+    const connected = await h.api.call('mcp.connect', { id: 'fx' }, { origin: 'test' });
+    expect(connected).toMatchObject({ ok: true, value: { status: 'connected' } });
+    expect(h.settings.get().mcpServers).toEqual([expect.objectContaining({ id: 'fx', command: process.execPath })]);
+    expect(events.some((e) => e.type === 'mcp.changed' && e.server.status === 'connected')).toBe(true);
+    await waitFor(() => events.some((e) => e.type === 'tools.changed' && e.tools.some((t) => t.qualifiedName === 'mcp-fx:echo')), 'tools.changed');
+
+    const outcome = await h.api.call('tools.invoke', { qualifiedName: 'mcp-fx:echo', args: { text: 'via host' } }, { origin: 'test' });
+    expect(outcome).toMatchObject({ ok: true, value: { ok: true, content: 'via host' } });
+    const tools = await h.api.call('mcp.tools', { id: 'fx' }, { origin: 'test' });
+    expect(tools.ok && (tools.value as Array<{ name: string }>).some((t) => t.name === 'lookup')).toBe(true);
+    const log = await h.api.call('mcp.log', { id: 'fx' }, { origin: 'test' });
+    expect(log.ok && (log.value as { lines: string[] }).lines.some((l) => l.includes('connected to fixture-basic'))).toBe(true);
+
+    expect(await h.api.call('mcp.add', { id: 'Bad Id', transport: 'stdio', command: 'x' } as never, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/id' } });
+    expect(await h.api.call('mcp.add', { id: 'nocmd', transport: 'stdio' } as never, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/command' } });
+    expect(await h.api.call('mcp.connect', { id: 'missing' }, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('starts enabled servers at host start without waiting for a server that never answers', async () => {
+    const dataDir = tempDir();
+    const first = await host(dataDir);
+    await first.api.call('mcp.add', stdioInput('mute', 'silent', { enabled: false }) as never, { origin: 'test' });
+    await first.api.call('mcp.update', { id: 'mute', patch: { enabled: true } }, { origin: 'test' });
+    await first.api.call('mcp.add', stdioInput('fx') as never, { origin: 'test' });
+    await first.dispose();
+
+    const started = Date.now();
+    const second = await host(dataDir);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const statuses = (await second.api.call('mcp.list', {}, { origin: 'test' })) as { ok: true; value: Array<{ config: { id: string }; status: string }> };
+    expect(statuses.value.map((s) => [s.config.id, s.status])).toEqual([
+      ['mute', 'connecting'],
+      ['fx', 'connecting'],
+    ]);
+    await waitFor(() => second.registry.get('mcp-fx:echo'), 'fx tools after host start');
+    expect(second.mcp.get('mute').status).toBe('connecting');
+  });
+
+  it('the CLI adds, lists, shows tools, imports and removes', async () => {
+    const dataDir = tempDir();
+    const run = async (args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli([...args, '--data-dir', dataDir], { out: (t) => out.push(t), err: (t) => err.push(t) });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const added = await run(['mcp', 'add', 'fx', '--command', process.execPath, '--arg', STDIO_FIXTURE, '--arg', '; echo $(id)', '--env', 'MY_KEY=a=b', '--trusted']);
+    expect(added.code, added.err).toBe(0);
+    expect(added.out).toContain('fx — fx [connected] (trusted)');
+    const listed = await run(['mcp', 'list', '--json']);
+    expect(JSON.parse(listed.out)[0].config).toMatchObject({ args: [STDIO_FIXTURE, '; echo $(id)'], env: { MY_KEY: 'a=b' }, trusted: true });
+    const tools = await run(['mcp', 'tools', 'fx']);
+    expect(tools.out).toContain('mcp-fx:lookup  (alias mcp-fx__lookup, read)');
+    expect(tools.out).toMatch(/mcp-fx:admin\.tools\.list {2}\(alias mcp-fx__admin_tools_list-[0-9a-f]{12}, read\)/);
+    const file = path.join(dataDir, 'claude_desktop_config.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { web: { url: 'http://127.0.0.1:1/mcp' }, bad: { command: '' } } }));
+    const imported = await run(['mcp', 'import', file]);
+    expect(imported.code).toBe(0);
+    expect(imported.out).toContain('Added 1 server.');
+    expect(imported.out).toContain('Skipped: /mcpServers/bad/command');
+    expect((await run(['mcp', 'add', 'x', '--url', 'ftp://h/'])).code).toBe(1);
+    expect((await run(['mcp', 'remove', 'fx'])).out).toBe('Removed.');
+    expect(JSON.parse((await run(['mcp', 'list', '--json'])).out).map((s: { config: { id: string } }) => s.config.id)).toEqual(['web']);
+    // Every CLI run builds a whole host; eight of them need more than the default budget on a loaded machine.
+  }, 90_000);
+});
