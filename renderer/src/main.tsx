@@ -8,6 +8,7 @@ import { createAppStore } from './stores/app-store';
 import { wireHost } from './stores/wire';
 import './styles/app.css';
 import './styles/features.css';
+import './features/council/council.css';
 
 const host = connectToHost(window);
 const store = createAppStore();

@@ -26,7 +26,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       body: 'Council members appear here: each persona with its role, its chance to speak and the tools it may call.',
       steps: [
         'Add a member from a persona pack and give it a role.',
-        'Pick the tools it may use from the Tools section.',
+        'Open its Tools and tick the ones it may call (see them all in the Tools section).',
         'Turn on council mode to let members weigh in on every turn.',
       ],
     },
@@ -80,11 +80,11 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     id: 'workbench',
     label: 'Workbench',
-    summary: 'Run tools and council turns by hand and watch every call.',
+    summary: 'Chat with a character, with the council deliberating, and watch every token and tool call.',
     empty: {
-      title: 'Nothing has run yet',
-      body: 'Runs appear here: invoke a tool by hand or let the council deliberate, and follow each tool call, its arguments, its result and its timing as it streams in.',
-      steps: ['Register a tool and configure the sidecar.', 'Pick a tool here, fill in its arguments and run it.'],
+      title: 'No chat sessions yet',
+      body: 'Chat sessions appear here: a character, your persona and world info, and a conversation whose replies stream in token by token, with each tool call and the council’s deliberation shown as it happens.',
+      steps: ['Add a connection in Connections and choose it as the chat’s main connection.', 'Start a new session here (or import one) and send a message.'],
     },
   },
 ];

@@ -1,5 +1,6 @@
 // The one renderer store, combined from one slice per domain. Built by a factory so tests get a fresh one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createChatSlice, type ChatSlice } from './chat-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createConnectionsSlice, type ConnectionsSlice } from './connections-slice';
 import { createCouncilSlice, type CouncilSlice } from './council-slice';
@@ -23,7 +24,8 @@ export type AppState = ConnectionSlice &
   ExtensionsSlice &
   SidecarSlice &
   ConnectionsSlice &
-  RunsSlice;
+  RunsSlice &
+  ChatSlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -41,5 +43,6 @@ export function createAppStore(deps: Partial<StoreDeps> = {}): AppStore {
     ...createSidecarSlice(...a),
     ...createConnectionsSlice(...a),
     ...createRunsSlice(...a),
+    ...createChatSlice(...a),
   }));
 }

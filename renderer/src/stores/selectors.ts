@@ -35,6 +35,7 @@ export const selectStatusBar = (s: AppState) => {
     mode: s.hostStatus?.mode ?? null,
     extensionCount: reported ? (s.extensions.loaded ? s.extensions.items.length : reported.extensions) : null,
     toolCount: reported ? (s.tools.loaded ? s.tools.items.length : reported.tools) : null,
-    memberCount: reported?.members ?? null,
+    // The council view follows council.changed; host.status does not.
+    memberCount: reported ? (s.council.view ? s.council.view.members.length : reported.members) : null,
   };
 };

@@ -2,6 +2,9 @@
 import type { HostEvent } from '../../../shared/events';
 import type { HostConnection } from '../api/connection';
 import type { AppState, AppStore } from './app-store';
+import { wireChat } from './chat-wire';
+import { wireConnections } from './connections-wire';
+import { wireCouncil } from './council-wire';
 
 /** Applies one host event to the mirror. Unknown event types (from a newer host) are ignored. */
 export function applyHostEvent(state: AppState, event: HostEvent): void {
@@ -62,6 +65,11 @@ export async function resync(store: AppStore, host: HostConnection): Promise<voi
 
 export function wireHost(store: AppStore, host: HostConnection): () => void {
   const offEvents = host.onEvent((event) => applyHostEvent(store.getState(), event));
+  // Connections, sidecar and the Workbench chat keep themselves in sync (their own events and reloads).
+  const offConnections = wireConnections(store, host);
+  const offChat = wireChat(store, host);
+  // The council, its packs and runs: council.* / packs.* / council.run.* events and their own resync.
+  const offCouncil = wireCouncil(store, host);
   const offInfo = host.onInfo((info) => {
     const wasConnected = store.getState().connection.state === 'connected';
     store.getState().connectionChanged(info);
@@ -73,5 +81,8 @@ export function wireHost(store: AppStore, host: HostConnection): () => void {
   return () => {
     offEvents();
     offInfo();
+    offConnections();
+    offChat();
+    offCouncil();
   };
 }
