@@ -34,6 +34,24 @@ export const ERROR_CODES = [
   'WORKER_UNRESPONSIVE',
   'PERMISSION_DENIED',
   'CANCELLED',
+  // spindle.generate (extensions/generation-gate.ts)
+  'RATE_LIMITED',
+  'GENERATION_UNAVAILABLE',
+  // MCP servers
+  'MCP_TOOL_ERROR',
+  'MCP_CONNECT_FAILED',
+  'MCP_INIT_TIMEOUT',
+  // safe tool use: approvals, path permissions, built-in note tools
+  'APPROVAL_REJECTED',
+  'APPROVAL_TIMEOUT',
+  'APPROVAL_MISMATCH',
+  'APPROVAL_DENIED',
+  'PATH_NOT_ALLOWED',
+  'INVALID_NOTE_NAME',
+  'NOTE_EXISTS',
+  'NOTE_NOT_FOUND',
+  'SECTION_NOT_FOUND',
+  'TEXT_NOT_FOUND',
   // council and packs
   'INVALID_PACK',
   'SIDECAR_NOT_CONFIGURED',

@@ -6,6 +6,8 @@ import type { ExtensionInfoSchema } from './contract/extensions';
 import type { ToolInfo } from './types/tools';
 import type { ChatEvent } from './types/chat';
 import type { CouncilEvent } from './types/council-events';
+import type { ApprovalRequest, ApprovalResolution } from './types/safety';
+import type { McpServerInfo } from './types/mcp';
 
 export type ExtensionInfo = Static<typeof ExtensionInfoSchema>;
 
@@ -18,9 +20,19 @@ export type HostEvent =
   | { type: 'extension.changed'; extension: ExtensionInfo }
   | { type: 'extension.removed'; id: string }
   | { type: 'extension.log'; id: string; line: string }
+  /** MCP servers: status/config/tool count changed; removed; one log line (rate-limited; mcp.log has all). */
+  | { type: 'mcp.changed'; server: McpServerInfo }
+  | { type: 'mcp.removed'; id: string }
+  | { type: 'mcp.log'; id: string; line: string }
   /** Workbench chat: chat.delta, chat.toolCall, chat.council, chat.finished, chat.error, chat.sessions.changed (shared/types/chat.ts). */
   | ChatEvent
   /** Council: council.changed, council.run.started, council.run.result, council.run.finished, packs.changed (shared/types/council-events.ts). */
-  | CouncilEvent;
+  | CouncilEvent
+  /** Safe tool use: a call waits for a person (queue order = approvals.list order). */
+  | { type: 'approval.requested'; request: ApprovalRequest }
+  /** A pending approval ended (answered, timed out, argument mismatch, cancelled): drop its dialog. */
+  | { type: 'approval.resolved'; id: string; toolQualifiedName: string; resolution: ApprovalResolution }
+  /** The "always allowed" list changed (approvals.allowed.list returns the new one). */
+  | { type: 'approvals.allowed.changed' };
 
 export type HostEventListener = (event: HostEvent) => void;

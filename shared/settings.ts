@@ -5,6 +5,8 @@ import { SidecarConfigSchema } from './contract/sidecar';
 import { ChatSettingsSchema, defaultChatSettings } from './types/chat';
 import { SIDECAR_DEFAULTS } from './types/llm';
 import { CouncilToolsSettingsSchema } from './types/council';
+import { defaultSafetySettings, PathPrefixListSchema, SafetySettingsSchema } from './types/safety';
+import { McpServerConfigSchema } from './contract/mcp';
 
 export const SETTINGS_VERSION = 1;
 
@@ -27,6 +29,9 @@ export const CouncilMemberSettingsSchema = Type.Object(
     chance: Type.Integer({ minimum: 0, maximum: 100 }),
     tools: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 256 }),
     toolHistoryRetention: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Type.Integer({ minimum: 0, maximum: 10 }))),
+    /** Path prefixes this member's tool calls may read / write (seed 003); absent = unrestricted. */
+    allowedReadPaths: Type.Optional(PathPrefixListSchema),
+    allowedWritePaths: Type.Optional(PathPrefixListSchema),
   },
   { additionalProperties: true },
 );
@@ -64,6 +69,10 @@ export const SettingsSchema = Type.Object(
     connections: Type.Optional(Type.Array(ConnectionProfileSettingsSchema, { maxItems: 100 })),
     sidecarSettings: Type.Optional(SidecarConfigSchema),
     chat: Type.Optional(ChatSettingsSchema),
+    /** Approvals, dry run, always-allowed tools, Workbench path lists (shared/types/safety.ts). */
+    safety: Type.Optional(SafetySettingsSchema),
+    /** MCP servers as tool sources (electron/core/mcp); absent means none. */
+    mcpServers: Type.Optional(Type.Array(McpServerConfigSchema, { maxItems: 100 })),
   },
   { additionalProperties: true },
 );
@@ -79,5 +88,6 @@ export function defaultSettings(): Settings {
     connections: [],
     sidecarSettings: { connectionProfileId: '', model: '', ...SIDECAR_DEFAULTS },
     chat: defaultChatSettings(),
+    safety: defaultSafetySettings(),
   };
 }

@@ -17,6 +17,7 @@ import { createRedactingLogger, Redactor } from './connections/redact';
 import type { Env, SecretStore } from './connections/secret-store';
 import type { LlmClient } from './llm/client';
 import { createLlmServices, type LlmServices } from './chat/llm-services';
+import { createExtensionGenerator } from './generation/extension-generator';
 import { llmHandlers } from './chat/handlers';
 import type { ChatEngine } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
@@ -26,6 +27,11 @@ import { CouncilService } from './council/council-service';
 import { chatCouncilPort } from './council/chat-port';
 import { councilHandlers } from './council/handlers';
 import { PackStore, resolveBundledPacksDir } from './packs/pack-store';
+import { createSafety, type SafetyServices } from './safety';
+import { interactiveApprovalPolicy, patternApprovalPolicy, type ApprovalPolicy } from './safety/approval-policy';
+import { safetyHandlers } from './safety/handlers';
+import { McpManager, type McpManagerOptions } from './mcp/mcp-manager';
+import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
 
 export interface HostPorts {
   dataDir: string;
@@ -49,6 +55,13 @@ export interface HostPorts {
   chatBatching?: DeltaBatcherOptions;
   /** Bundled Lumia packs; null for none. Default: `packs` beside bundledExtensionsDir, else the repository's resources/packs. */
   bundledPacksDir?: string | null;
+  /**
+   * Who answers tool approvals: a person through approvals.respond (desktop and browser default), or
+   * --approve glob patterns (CLI default: none, so every approval is denied).
+   */
+  approvalPolicy?: ApprovalPolicy;
+  /** MCP client timing (tests); defaults: 10 s initialize, VS Code crash policy. */
+  mcp?: Pick<McpManagerOptions, 'initializeTimeoutMs' | 'crash' | 'refreshDebounceMs'>;
 }
 
 export interface Host {
@@ -67,6 +80,9 @@ export interface Host {
   llm: LlmClient;
   council: CouncilService;
   packs: PackStore;
+  mcp: McpManager;
+  /** Approvals, result caches, the guarded invoker every tool call goes through, the note tools. */
+  safety: SafetyServices;
   dispose(): Promise<void>;
 }
 
@@ -118,10 +134,20 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     });
   });
 
+  const safety = createSafety({
+    dataDir: ports.dataDir,
+    registry,
+    settings,
+    policy: ports.approvalPolicy ?? (ports.mode === 'cli' ? patternApprovalPolicy([]) : interactiveApprovalPolicy),
+    clock,
+    log: ports.log,
+    emit,
+  });
+
   const llmServices: LlmServices = createLlmServices({
     dataDir: ports.dataDir,
     settings,
-    tools: registry,
+    tools: safety.guard,
     log: ports.log,
     redactor,
     clock,
@@ -143,6 +169,14 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     state: settingsExtensionState(settings),
     clock,
     log: ports.log,
+    // spindle.generate: text only comes back; errors are scrubbed with the host's redactor.
+    generator: createExtensionGenerator({
+      llm: llmServices.llm,
+      sidecarConfig: () => llmServices.sidecar.config(),
+      profile: (id) => llmServices.connections.get(id),
+      chatSettings: () => settings.get().chat,
+    }),
+    redactor,
   });
   extensions.onEvent((event) => {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
@@ -159,8 +193,19 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   await extensions.init();
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
-  const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
+  const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
   llmServices.chat.setCouncil(chatCouncilPort(council));
+
+  const mcp = new McpManager({
+    store: settingsMcpStore(settings),
+    registry,
+    clock,
+    log: ports.log,
+    redact: (text) => redactor.redact(text),
+    addSecret: (secret) => redactor.add(secret),
+    ...ports.mcp,
+  });
+  mcp.onEvent((event) => emit(event));
 
   const handlers: Handlers = {
     'host.status': () => {
@@ -183,11 +228,15 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     },
     'settings.get': () => settings.get(),
     'settings.update': ({ patch }) => settings.update(patch),
-    ...toolHandlers(registry),
+    ...toolHandlers(registry, safety.guard),
+    ...safetyHandlers(safety.approvals, safety.cache, registry),
     ...extensionHandlers(extensions),
     ...councilHandlers(council, packs, () => clock.now()),
     ...llmHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
+    ...mcpHandlers(mcp),
   };
+  // Servers connect in the background: a slow or dead one never delays the host.
+  mcp.startEnabled();
 
   let disposed = false;
   return {
@@ -206,12 +255,17 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     llm: llmServices.llm,
     council,
     packs,
+    mcp,
+    safety,
     async dispose() {
       if (disposed) return;
       disposed = true;
+      // Calls waiting for a person end first (HOST_SHUTDOWN), so nothing below waits on them.
+      safety.dispose();
       await council.dispose();
       await llmServices.dispose();
       await extensions.dispose();
+      await mcp.dispose();
       registry.dispose();
       listeners.clear();
     },

@@ -32,4 +32,6 @@ export type ExecuteResult = { ok: true; value: unknown } | { ok: false; error: H
 
 export interface ToolExecutor {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;
+  /** Dry run of a write tool that declares has_simulate (the worker's TOOL_SIMULATION handler). */
+  simulate?(request: ExecuteRequest): Promise<ExecuteResult>;
 }

@@ -3,14 +3,23 @@ import { resolveDataDir } from '../core/data-dir';
 import { createHost, type Host } from '../core/host';
 import { consoleLogger, type Logger } from '../core/ports';
 import { confBackend } from '../core/settings/conf-backend';
+import { patternApprovalPolicy } from '../core/safety/approval-policy';
 
 export async function createNodeHost(options: {
   dataDir?: string;
   mode: 'browser' | 'cli';
   log?: Logger;
+  /** CLI: glob patterns of tools whose approvals are granted (--approve); every other approval is denied. */
+  approve?: string[];
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
-  const host = await createHost({ dataDir, mode: options.mode, settingsBackend: confBackend, log: options.log ?? consoleLogger });
+  const host = await createHost({
+    dataDir,
+    mode: options.mode,
+    settingsBackend: confBackend,
+    log: options.log ?? consoleLogger,
+    ...(options.mode === 'cli' ? { approvalPolicy: patternApprovalPolicy(options.approve ?? []) } : {}),
+  });
   // A CLI command runs once: let extensions finish registering their tools first.
   if (options.mode === 'cli') await host.extensions.whenSettled();
   return host;

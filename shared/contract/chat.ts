@@ -85,6 +85,8 @@ export const chatMethods = {
         text: Type.String({ minLength: 1, maxLength: 200_000 }),
         council: Type.Optional(Type.Boolean()),
         dryRun: Type.Optional(Type.Boolean()),
+        /** Simulate write tools in this turn's council run and inline calls (default: settings.safety.dryRun). Not the prompt-only dryRun. */
+        toolDryRun: Type.Optional(Type.Boolean()),
         /** This turn only: another connection or model than the chat settings' (the CLI uses these). */
         connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
         model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -104,6 +106,8 @@ export const chatMethods = {
       {
         sessionId: SessionId,
         council: Type.Optional(Type.Boolean()),
+        /** As chat.send's toolDryRun. */
+        toolDryRun: Type.Optional(Type.Boolean()),
         connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
         model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       },

@@ -15,6 +15,7 @@ import {
   Retention,
   RunSummarySchema,
 } from '../types/council';
+import { PathPrefixListSchema } from '../types/safety';
 
 const Empty = Type.Object({}, { additionalProperties: false });
 const MemberId = Type.String({ minLength: 1, maxLength: 128 });
@@ -56,6 +57,8 @@ export const councilMethods = {
         chance: Type.Optional(Chance),
         tools: Type.Optional(ToolList),
         toolHistoryRetention: Type.Optional(RetentionMap),
+        allowedReadPaths: Type.Optional(PathPrefixListSchema),
+        allowedWritePaths: Type.Optional(PathPrefixListSchema),
       },
       { additionalProperties: false },
     ),
@@ -74,6 +77,9 @@ export const councilMethods = {
             chance: Type.Optional(Chance),
             tools: Type.Optional(ToolList),
             toolHistoryRetention: Type.Optional(RetentionMap),
+            /** Replace the member's path lists (seed 003); [] allows nothing. */
+            allowedReadPaths: Type.Optional(PathPrefixListSchema),
+            allowedWritePaths: Type.Optional(PathPrefixListSchema),
           },
           { additionalProperties: false },
         ),
@@ -104,7 +110,14 @@ export const councilMethods = {
   'council.run': method(
     'Roll the dice and run the active members\' tools on a chat; resolves with the stored run. Progress arrives as council.run.* events; pass runId to be able to abort at once.',
     Type.Object(
-      { chat: CouncilChatSchema, seed: Type.Optional(Seed), runId: Type.Optional(RunId), regen: Type.Optional(Type.Boolean()) },
+      {
+        chat: CouncilChatSchema,
+        seed: Type.Optional(Seed),
+        runId: Type.Optional(RunId),
+        regen: Type.Optional(Type.Boolean()),
+        /** Simulate write tools (default: settings.safety.dryRun). */
+        dryRun: Type.Optional(Type.Boolean()),
+      },
       { additionalProperties: false },
     ),
     CouncilRunSchema,

@@ -8,6 +8,8 @@ import { connectionMethods } from './connections';
 import { sidecarMethods } from './sidecar';
 import { chatMethods } from './chat';
 import { councilMethods } from './council';
+import { safetyMethods } from './safety';
+import { mcpMethods } from './mcp';
 
 export const contract = {
   ...hostMethods,
@@ -18,6 +20,8 @@ export const contract = {
   ...sidecarMethods,
   ...chatMethods,
   ...councilMethods,
+  ...safetyMethods,
+  ...mcpMethods,
 };
 
 export type Contract = typeof contract;

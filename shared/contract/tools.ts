@@ -29,9 +29,18 @@ export const ToolInfoSchema = Type.Object({
   definitionHash: Type.String(),
 });
 
+/** Safety flags (shared/types/tools.ts ToolOutcomeFlags); absent when false. */
+const OutcomeFlags = {
+  simulated: Type.Optional(Type.Literal(true)),
+  unvalidated: Type.Optional(Type.Literal(true)),
+  cached: Type.Optional(Type.Literal(true)),
+  approval: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('always'), Type.Literal('policy')])),
+  rejectionNote: Type.Optional(Type.String()),
+};
+
 export const ToolOutcomeSchema = Type.Union([
-  Type.Object({ ok: Type.Literal(true), content: Type.String(), durationMs: Type.Number() }),
-  Type.Object({ ok: Type.Literal(false), error: ErrorSchema, durationMs: Type.Number() }),
+  Type.Object({ ok: Type.Literal(true), content: Type.String(), durationMs: Type.Number(), ...OutcomeFlags }),
+  Type.Object({ ok: Type.Literal(false), error: ErrorSchema, durationMs: Type.Number(), ...OutcomeFlags }),
 ]);
 
 export const SpecFormatSchema = Type.Union([
@@ -61,6 +70,8 @@ export const toolMethods = {
         qualifiedName: QualifiedName,
         args: Type.Record(Type.String(), Type.Unknown()),
         timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
+        /** Simulate a write tool instead of running it (seed 001); read tools run for real. Default false. */
+        dryRun: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

@@ -62,6 +62,10 @@ export const ChatToolCallRecordSchema = Type.Object(
     result: Type.String({ maxLength: 1024 * 1024 }),
     errorCode: Type.Optional(Type.String({ maxLength: 64 })),
     round: Type.Integer({ minimum: 1 }),
+    /** Dry run: simulated write (unvalidated = the placeholder); cached = from the tool's result cache. */
+    simulated: Type.Optional(Type.Boolean()),
+    unvalidated: Type.Optional(Type.Boolean()),
+    cached: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -165,7 +169,7 @@ export type ChatToolCallPhase =
   | { phase: 'args'; callId: string; delta: string }
   | { phase: 'ended'; callId: string; argsText: string }
   | { phase: 'failed'; callId: string; argsText: string; error: HostError }
-  | { phase: 'result'; callId: string; ok: boolean; content: string; errorCode?: string; durationMs: number };
+  | { phase: 'result'; callId: string; ok: boolean; content: string; errorCode?: string; durationMs: number; simulated?: boolean; unvalidated?: boolean; cached?: boolean };
 
 export type ChatCouncilPhase =
   | { phase: 'started'; runId: string | null }

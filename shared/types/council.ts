@@ -1,6 +1,7 @@
 // Council and Lumia pack shapes (seed 000 + the Lumiverse reference): schemas, static types and defaults.
 import { Type, type Static } from '@sinclair/typebox';
 import type { CouncilMemberContext, LlmMessageDTO } from './spindle';
+import { PathPrefixListSchema } from './safety';
 
 export type { CouncilMemberContext, LlmMessageDTO } from './spindle';
 
@@ -101,6 +102,9 @@ export const CouncilMemberSchema = Type.Object(
     tools: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 64 }),
     /** Past deliberations kept per tool (qualified name → 0–10) for the reference block. */
     toolHistoryRetention: Type.Optional(Type.Record(Type.String({ maxLength: 200 }), Retention)),
+    /** Path prefixes the member's tool calls may read / write (seed 003, electron/core/safety); absent = unrestricted. */
+    allowedReadPaths: Type.Optional(PathPrefixListSchema),
+    allowedWritePaths: Type.Optional(PathPrefixListSchema),
   },
   { additionalProperties: false },
 );
@@ -188,6 +192,9 @@ export const MemberViewSchema = Type.Object({
   /** Assigned tools that are not registered. */
   missingTools: Type.Array(Type.String()),
   toolViews: Type.Array(MemberToolViewSchema),
+  /** Path prefix lists (absent = unrestricted). */
+  allowedReadPaths: Type.Optional(Type.Array(Type.String())),
+  allowedWritePaths: Type.Optional(Type.Array(Type.String())),
 });
 
 export const CouncilViewSchema = Type.Object({
@@ -278,6 +285,14 @@ export const CouncilToolResultSchema = Type.Object({
   status: ToolResultStatusSchema,
   /** Arguments the sidecar planned for an extension tool, when it did. */
   plannedArgs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** Dry run: a simulated write (simulate handler or placeholder); unvalidated = the placeholder. */
+  simulated: Type.Optional(Type.Boolean()),
+  unvalidated: Type.Optional(Type.Boolean()),
+  /** Served from the tool's result cache. */
+  cached: Type.Optional(Type.Boolean()),
+  /** How an approval-gated call was allowed, or the person's rejection note. */
+  approval: Type.Optional(Type.Union([Type.Literal('once'), Type.Literal('always'), Type.Literal('policy')])),
+  rejectionNote: Type.Optional(Type.String()),
 });
 export type CouncilToolResult = Static<typeof CouncilToolResultSchema>;
 
@@ -311,6 +326,8 @@ export const CouncilRunSchema = Type.Object({
   counts: Type.Object({ ok: Type.Integer(), failed: Type.Integer(), total: Type.Integer() }),
   /** The chat the run analysed (stored runs; lets "retry failed" work after a restart). */
   chat: Type.Optional(CouncilChatSchema),
+  /** The run simulated write tools (settings.safety.dryRun or council.run dryRun). */
+  dryRun: Type.Optional(Type.Boolean()),
 });
 export type CouncilRun = Static<typeof CouncilRunSchema>;
 

@@ -25,6 +25,20 @@ export interface ToolInfo {
   definitionHash: string;
 }
 
+/**
+ * Flags the safety layer adds (all optional, absent when false): `simulated` — a dry run answered by
+ * the tool's simulate handler or the placeholder; `unvalidated` — the placeholder (nothing checked
+ * the write would work); `cached` — served from the tool's result cache; `approval` — how a call that
+ * needed approval got it; `rejectionNote` — the person's note when they rejected the call.
+ */
+export interface ToolOutcomeFlags {
+  simulated?: true;
+  unvalidated?: true;
+  cached?: true;
+  approval?: 'once' | 'always' | 'policy';
+  rejectionNote?: string;
+}
+
 export type ToolOutcome =
-  | { ok: true; content: string; durationMs: number }
-  | { ok: false; error: HostError; durationMs: number };
+  | ({ ok: true; content: string; durationMs: number } & ToolOutcomeFlags)
+  | ({ ok: false; error: HostError; durationMs: number } & ToolOutcomeFlags);

@@ -6,7 +6,8 @@ import { CHAT_DEFAULTS, defaultChatSettings, INLINE_MAX_ROUNDS_LIMIT, type ChatS
 import type { ConnectionProfile, LlmMessage, LlmToolCallRef, LlmUsage } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
-import type { InvokeOptions } from '../registry/tool-registry';
+import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
+import { readSafetySettings } from '../../../shared/types/safety';
 import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { readToolsSettings, type CouncilPort, type CouncilRunOutcome, type InlineToolBinding } from './council-port';
@@ -15,10 +16,10 @@ import { bindingsFromSettings, inlineFunctions, type InlineFunction } from './in
 import { buildMessages } from './prompt';
 import type { SessionStore } from './session-store';
 
-/** The registry as the chat uses it (ToolRegistry satisfies it). */
+/** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
 export interface ChatToolRunner {
   get(qualifiedName: string): ToolInfo | undefined;
-  invoke(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions): Promise<ToolOutcome>;
+  invoke(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions): Promise<ToolOutcome>;
 }
 
 export interface ChatEngineDeps {
@@ -41,6 +42,8 @@ export interface ChatEngineDeps {
 export interface SendOptions {
   council?: boolean;
   dryRun?: boolean;
+  /** Simulate write tools this turn (council run and inline calls); default settings.safety.dryRun. */
+  toolDryRun?: boolean;
   /** Override the chat settings' connection and model for this turn (the CLI). */
   connectionId?: string;
   model?: string;
@@ -233,6 +236,7 @@ export class ChatEngine {
     regenerate: boolean,
     turnId: string,
     signal: AbortSignal,
+    dryRun: boolean,
   ): Promise<CouncilRunOutcome | undefined> {
     const settings = this.deps.settings();
     const tools = readToolsSettings(settings.council);
@@ -259,6 +263,7 @@ export class ChatEngine {
           messages: history.slice(-200).map((m) => ({ role: m.role, content: m.content })),
         },
         signal,
+        { dryRun },
       );
       this.councilCache.set(session.id, { userMessageId: lastUser.id, outcome });
       this.deps.emit({ ...base, phase: 'completed', runId: outcome.runId, reused: false, deliberationChars: outcome.deliberationBlock.length });
@@ -286,7 +291,8 @@ export class ChatEngine {
     const { session, history, target, turnId, assistantMessageId, signal } = t;
     const sessionId = session.id;
     const councilRequested = t.options.council ?? this.deps.settings().council.councilMode;
-    const council = await this.councilStage(session, history, councilRequested, t.regenerate === true, turnId, signal);
+    const toolDryRun = t.options.toolDryRun ?? readSafetySettings(this.deps.settings().safety).dryRun;
+    const council = await this.councilStage(session, history, councilRequested, t.regenerate === true, turnId, signal, toolDryRun);
     const inline = this.inlineSetup();
     const messages = buildMessages({
       session,
@@ -392,7 +398,7 @@ export class ChatEngine {
         messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: refs });
         for (const call of calls) {
           const fn = byName.get(call.name);
-          const outcome = await this.runCall(call, fn, toolTimeoutMs, signal);
+          const outcome = await this.runCall(call, fn, toolTimeoutMs, signal, toolDryRun);
           if (signal.aborted) break;
           const content = outcome.ok ? outcome.content : toolErrorText(outcome.error);
           records.push({
@@ -404,8 +410,9 @@ export class ChatEngine {
             result: content.slice(0, 1024 * 1024),
             ...(outcome.ok ? {} : { errorCode: String(outcome.error.code).slice(0, 64) }),
             round,
+            ...safetyFlags(outcome),
           });
-          emitCall({ phase: 'result', callId: call.id, ok: outcome.ok, content, ...(outcome.ok ? {} : { errorCode: outcome.error.code }), durationMs: outcome.durationMs });
+          emitCall({ phase: 'result', callId: call.id, ok: outcome.ok, content, ...(outcome.ok ? {} : { errorCode: outcome.error.code }), durationMs: outcome.durationMs, ...safetyFlags(outcome) });
           messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content });
         }
       }
@@ -464,15 +471,30 @@ export class ChatEngine {
     fn: InlineFunction | undefined,
     timeoutMs: number,
     signal: AbortSignal,
+    dryRun: boolean,
   ): Promise<ToolOutcome> {
     if (call.error) return { ok: false, error: call.error, durationMs: 0 };
     if (!fn) return { ok: false, error: { code: 'UNKNOWN_TOOL', message: `There is no tool named ${call.name}.`, hint: 'Call only the tools offered.' }, durationMs: 0 };
-    const outcome = await this.deps.tools.invoke(fn.qualifiedName, call.args ?? {}, { timeoutMs, signal });
+    const outcome = await this.deps.tools.invoke(fn.qualifiedName, call.args ?? {}, {
+      timeoutMs,
+      signal,
+      origin: 'chat',
+      member: { id: fn.memberId, name: fn.memberName, role: fn.role },
+      dryRun,
+    });
     if (outcome.ok && outcome.content.length > MAX_TOOL_RESULT_CHARS) {
       return { ...outcome, content: `${outcome.content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[truncated]` };
     }
     return outcome;
   }
+}
+
+function safetyFlags(outcome: ToolOutcome): { simulated?: boolean; unvalidated?: boolean; cached?: boolean } {
+  return {
+    ...(outcome.simulated ? { simulated: true } : {}),
+    ...(outcome.unvalidated ? { unvalidated: true } : {}),
+    ...(outcome.cached ? { cached: true } : {}),
+  };
 }
 
 /** What the model reads when a call failed: the code, the message and the hint, so it can correct itself. */

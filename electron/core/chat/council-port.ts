@@ -22,7 +22,7 @@ export interface InlineToolBinding {
 }
 
 export interface CouncilPort {
-  run(chat: CouncilChatContext, signal: AbortSignal): Promise<CouncilRunOutcome>;
+  run(chat: CouncilChatContext, signal: AbortSignal, options?: { dryRun?: boolean }): Promise<CouncilRunOutcome>;
   /** Members' inline-callable tools; when absent the chat reads them from settings.council.members. */
   inlineTools?(): InlineToolBinding[];
 }

@@ -6,13 +6,13 @@ import type { CouncilService } from './council-service';
 
 export function chatCouncilPort(council: CouncilService): CouncilPort {
   return {
-    async run(chat, signal) {
+    async run(chat, signal, options = {}) {
       const runId = `chat-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
       const onAbort = () => council.abort(runId);
       if (signal.aborted) throw new HostFailure({ code: 'CANCELLED', message: 'The council run was cancelled.' });
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const run = await council.run({ chat, runId });
+        const run = await council.run({ chat, runId, ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }) });
         if (run.status === 'aborted') throw new HostFailure({ code: 'CANCELLED', message: 'The council run was cancelled.' });
         return { deliberationBlock: run.deliberationBlock, ...(run.historyBlock ? { referenceBlock: run.historyBlock } : {}), runId: run.id };
       } finally {

@@ -20,6 +20,8 @@ import type { Clock, Logger } from '../ports';
 import type { PackStore } from '../packs/pack-store';
 import { avatarUrlOf } from '../packs/pack-store';
 import type { ToolRegistry } from '../registry/tool-registry';
+import type { CycleToolRunner } from './execute-cycle';
+import { readSafetySettings } from '../../../shared/types/safety';
 import type { SettingsStore } from '../settings/settings-store';
 import { BUILTIN_SOURCE_ID } from './builtin-tools';
 import { buildCouncilContext, buildMemberContext, type ResolvedItem } from './context';
@@ -40,6 +42,8 @@ export interface CouncilServiceDeps {
   dataDir: string;
   settings: SettingsStore;
   registry: ToolRegistry;
+  /** The guarded invoker: every council tool call goes through approvals, path checks, dry run and cache. */
+  tools: CycleToolRunner;
   packs: PackStore;
   clock: Clock;
   log: Logger;
@@ -60,6 +64,8 @@ export interface MemberInput {
   chance?: number;
   tools?: string[];
   toolHistoryRetention?: Record<string, number>;
+  allowedReadPaths?: string[];
+  allowedWritePaths?: string[];
 }
 
 export interface MemberPatch {
@@ -69,6 +75,8 @@ export interface MemberPatch {
   chance?: number;
   tools?: string[];
   toolHistoryRetention?: Record<string, number>;
+  allowedReadPaths?: string[];
+  allowedWritePaths?: string[];
 }
 
 export interface CouncilSettingsPatch {
@@ -84,6 +92,8 @@ export interface RunInput {
   runId?: string;
   /** A regeneration of the same message: reuse the chat's last results when retainResultsForRegens is on. */
   regen?: boolean;
+  /** Simulate write tools; default settings.safety.dryRun. */
+  dryRun?: boolean;
 }
 
 interface ActiveRun {
@@ -206,6 +216,8 @@ export class CouncilService {
         missingItem: !resolved,
         missingTools,
         toolViews,
+        ...(m.allowedReadPaths ? { allowedReadPaths: [...m.allowedReadPaths] } : {}),
+        ...(m.allowedWritePaths ? { allowedWritePaths: [...m.allowedWritePaths] } : {}),
       };
     });
     const sidecarConfigured = this.sidecar.isConfigured();
@@ -257,6 +269,8 @@ export class CouncilService {
       tools: dedupe(input.tools ?? []),
     };
     if (input.toolHistoryRetention) member.toolHistoryRetention = { ...input.toolHistoryRetention };
+    if (input.allowedReadPaths) member.allowedReadPaths = [...input.allowedReadPaths];
+    if (input.allowedWritePaths) member.allowedWritePaths = [...input.allowedWritePaths];
     const council = await this.write({ ...current, members: [...current.members, member] });
     return { memberId: member.id, council };
   }
@@ -393,7 +407,8 @@ export class CouncilService {
         if (!roll.active) continue;
         tasks.push(...this.tasksFor(byId.get(roll.memberId)!));
       }
-      return await this.execute({ runId, seed, rolled, chat: input.chat, settings, tasks, controller, retryOf: null, previous: null });
+      const dryRun = input.dryRun ?? readSafetySettings(this.deps.settings.get().safety).dryRun;
+      return await this.execute({ runId, seed, rolled, chat: input.chat, settings, tasks, controller, retryOf: null, previous: null, dryRun });
     } finally {
       this.active.delete(runId);
     }
@@ -427,7 +442,8 @@ export class CouncilService {
           return this.taskFor(member, r.toolName);
         });
       const rolled: RollOutcome = { seed: source.seed, rolls: source.rolls, fallbackUsed: source.fallbackUsed };
-      return await this.execute({ runId, seed: source.seed, rolled, chat, settings, tasks, controller, retryOf: source.id, previous: source.results });
+      const dryRun = source.dryRun ?? readSafetySettings(this.deps.settings.get().safety).dryRun;
+      return await this.execute({ runId, seed: source.seed, rolled, chat, settings, tasks, controller, retryOf: source.id, previous: source.results, dryRun });
     } finally {
       this.active.delete(runId);
     }
@@ -473,6 +489,7 @@ export class CouncilService {
     retryOf: string | null;
     /** Retry: the earlier results; failed ones are replaced in place by this cycle's, in order. */
     previous: CouncilToolResult[] | null;
+    dryRun: boolean;
   }): Promise<CouncilRun> {
     const { runId, settings, tasks, chat } = args;
     const ts = settings.toolsSettings;
@@ -493,6 +510,7 @@ export class CouncilService {
     const cycle = await runCycle(
       {
         registry: this.deps.registry,
+        tools: this.deps.tools,
         sidecar: this.sidecar,
         limiter: this.limiter,
         sourceLimiter: this.sourceLimiter,
@@ -507,6 +525,7 @@ export class CouncilService {
         contextMessages: context.messages,
         context: context.flat,
         signal: args.controller.signal,
+        dryRun: args.dryRun,
         onResult: (result) => this.deps.emit({ type: 'council.run.result', runId, result }),
       },
     );
@@ -535,6 +554,7 @@ export class CouncilService {
       retryOf: args.retryOf,
       timeoutMs: ts.timeoutMs,
       counts: { ok: okCount, failed: results.length - okCount, total: results.length },
+      ...(args.dryRun ? { dryRun: true } : {}),
     };
     return this.store(run, chat);
   }

@@ -2,9 +2,10 @@
 import type { HostError } from '../../../shared/errors';
 import type { CouncilMode, CouncilToolResult, ToolResultStatus } from '../../../shared/types/council';
 import type { CouncilMemberContext, LlmMessageDTO } from '../../../shared/types/spindle';
-import type { ToolInfo } from '../../../shared/types/tools';
+import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { Clock } from '../ports';
 import type { ToolRegistry } from '../registry/tool-registry';
+import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import type { KeyedLimiter } from './limiter';
 import { toHostError } from './prompt-tool';
 import { SIDECAR_NOT_CONFIGURED, type SidecarPort } from './sidecar-port';
@@ -24,8 +25,15 @@ export interface CycleTimers {
   clearTimeout(handle: unknown): void;
 }
 
+/** The guarded invoker (electron/core/safety): paths, dry run, cache, approval, then the registry. */
+export interface CycleToolRunner {
+  invoke(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions): Promise<ToolOutcome>;
+}
+
 export interface CycleDeps {
   registry: ToolRegistry;
+  /** Every call goes through this; the host always passes the guard (bare-registry fallback is for cycle unit tests). */
+  tools?: CycleToolRunner;
   sidecar: SidecarPort;
   limiter: KeyedLimiter;
   /** Calls in flight per tool source (a worker refuses more than MAX_IN_FLIGHT_PER_WORKER at once). */
@@ -43,6 +51,8 @@ export interface CycleInput {
   contextMessages: LlmMessageDTO[];
   context: string;
   signal?: AbortSignal;
+  /** Simulate write tools (seed 001). */
+  dryRun?: boolean;
   onResult?(result: CouncilToolResult): void;
 }
 
@@ -140,7 +150,8 @@ export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutpu
   });
 }
 
-type TaskResult = Pick<CouncilToolResult, 'success' | 'content' | 'status'> & Partial<Pick<CouncilToolResult, 'error' | 'errorCode' | 'plannedArgs' | 'durationMs'>>;
+type TaskResult = Pick<CouncilToolResult, 'success' | 'content' | 'status'> &
+  Partial<Pick<CouncilToolResult, 'error' | 'errorCode' | 'plannedArgs' | 'durationMs' | 'simulated' | 'unvalidated' | 'cached' | 'approval' | 'rejectionNote'>>;
 
 const failed = (error: HostError, extra: Partial<TaskResult> = {}): TaskResult => ({
   success: false,
@@ -194,17 +205,26 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
   }
   let outcome;
   try {
-    outcome = await deps.registry.invoke(task.qualifiedName, args, {
+    outcome = await (deps.tools ?? deps.registry).invoke(task.qualifiedName, args, {
       timeoutMs: Math.max(1, deadline - deps.clock.now()),
       councilMember: task.member,
       contextMessages: input.contextMessages,
       context: input.context,
       signal,
+      origin: 'council',
+      dryRun: input.dryRun === true,
     });
   } finally {
     releaseSource?.();
   }
-  const extra = plannedArgs ? { plannedArgs } : {};
+  const extra: Partial<TaskResult> = {
+    ...(plannedArgs ? { plannedArgs } : {}),
+    ...(outcome.simulated ? { simulated: true } : {}),
+    ...(outcome.unvalidated ? { unvalidated: true } : {}),
+    ...(outcome.cached ? { cached: true } : {}),
+    ...(outcome.approval ? { approval: outcome.approval } : {}),
+    ...(outcome.rejectionNote ? { rejectionNote: outcome.rejectionNote } : {}),
+  };
   if (outcome.ok) return { success: true, content: outcome.content, status: 'ok', ...extra };
   return failed(outcome.error, extra);
 }

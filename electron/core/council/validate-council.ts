@@ -50,6 +50,8 @@ export function normalizeCouncil(raw: unknown): CouncilSettings {
       if (m.toolHistoryRetention && typeof m.toolHistoryRetention === 'object') {
         out.toolHistoryRetention = { ...(m.toolHistoryRetention as Record<string, number>) };
       }
+      if (Array.isArray(m.allowedReadPaths)) out.allowedReadPaths = (m.allowedReadPaths as unknown[]).map(String);
+      if (Array.isArray(m.allowedWritePaths)) out.allowedWritePaths = (m.allowedWritePaths as unknown[]).map(String);
       return out;
     }),
     toolsSettings: { ...COUNCIL_TOOLS_DEFAULTS, ...((c.toolsSettings as object | undefined) ?? {}) },

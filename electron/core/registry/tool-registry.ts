@@ -44,7 +44,15 @@ export interface InvokeOptions {
   context?: string;
   signal?: AbortSignal;
   requestId?: string;
+  /**
+   * Dry run of a write tool (seed 001): the executor's simulate() when the tool declares
+   * has_simulate, else the seed's placeholder; the outcome carries `simulated` (and `unvalidated`).
+   */
+  simulate?: boolean;
 }
+
+/** The seed's stand-in result for a write tool simulated without a simulate handler. */
+export const SIMULATION_PLACEHOLDER_TEXT = JSON.stringify({ ok: true, simulated: true, unvalidated: true });
 
 export interface ToolFilter {
   sourceId?: string;
@@ -275,6 +283,34 @@ export class ToolRegistry {
     this.listeners.clear();
   }
 
+  /**
+   * The arguments exactly as the tool would receive them (sanitized and schema-checked, without the
+   * host-supplied fields), without running anything: what an approval shows and a cache key hashes.
+   */
+  prepareArgs(nameOrAlias: string, rawArgs: unknown): Result<{ info: ToolInfo; args: Record<string, unknown> }> {
+    const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
+    if (!record) return err('UNKNOWN_TOOL', `Unknown tool ${JSON.stringify(String(nameOrAlias).slice(0, 128))}`);
+    const checked = this.checkArgs(record, rawArgs);
+    return checked.ok ? ok({ info: this.infoOf(record), args: checked.value }) : checked;
+  }
+
+  private checkArgs(record: ToolRecord, rawArgs: unknown): Result<Record<string, unknown>> {
+    const sanitized = sanitizeArguments(rawArgs, this.limits);
+    if (!sanitized.ok) return sanitized;
+    if (sanitized.value.stripped.length > 0) {
+      this.log.warn('reserved argument keys stripped', { tool: record.info.qualifiedName, paths: sanitized.value.stripped });
+    }
+    const validate = record.parameters.validate;
+    if (!validate(sanitized.value.args)) {
+      const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
+      return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
+        path,
+        hint: 'Fix that argument to match the tool parameters and call the tool again.',
+      });
+    }
+    return ok(sanitized.value.args);
+  }
+
   private prepare(
     nameOrAlias: string,
     rawArgs: unknown,
@@ -299,25 +335,14 @@ export class ToolRegistry {
     }
     if (opts.signal?.aborted) return err('CANCELLED', `Call to "${q}" was cancelled before it started`);
 
-    const sanitized = sanitizeArguments(rawArgs, this.limits);
+    const sanitized = this.checkArgs(record, rawArgs);
     if (!sanitized.ok) return sanitized;
-    if (sanitized.value.stripped.length > 0) {
-      this.log.warn('reserved argument keys stripped', { tool: q, paths: sanitized.value.stripped });
-    }
-    const validate = record.parameters.validate;
-    if (!validate(sanitized.value.args)) {
-      const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
-      return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
-        path,
-        hint: 'Fix that argument to match the tool parameters and call the tool again.',
-      });
-    }
 
     // Added after validation so a schema with additionalProperties:false still accepts them, and
     // after stripping so a caller-supplied context/__deadlineMs can never survive.
     // sanitized.value.args is a fresh copy this call owns: extend it in place.
     const deadline = start + opts.timeoutMs;
-    const args = sanitized.value.args;
+    const args = sanitized.value;
     if (typeof opts.context === 'string') args.context = opts.context;
     args.__deadlineMs = deadline;
 
@@ -347,9 +372,10 @@ export class ToolRegistry {
       if (call.backstopAt < this.backstopAt) this.armBackstop(call.backstopAt);
       opts.signal?.addEventListener('abort', call, { once: true });
 
+      const simulate = opts.simulate === true;
       let pending: Promise<ExecuteResult>;
       try {
-        pending = Promise.resolve(record.executor.execute(request));
+        pending = Promise.resolve(simulate ? this.simulateOn(record, request) : record.executor.execute(request));
       } catch (error) {
         pending = Promise.reject(error);
       }
@@ -359,7 +385,12 @@ export class ToolRegistry {
             this.log.info('late tool result dropped', { tool: call.q, requestId: request.requestId });
             return;
           }
-          this.settle(call, this.outcomeOf(call.q, result, start));
+          const outcome = this.outcomeOf(record, result, start);
+          if (simulate && outcome.ok) {
+            outcome.simulated = true;
+            if (outcome.content === SIMULATION_PLACEHOLDER_TEXT) outcome.unvalidated = true;
+          }
+          this.settle(call, outcome);
         },
         (error: unknown) => {
           if (call.settled) return;
@@ -368,6 +399,12 @@ export class ToolRegistry {
         },
       );
     });
+  }
+
+  /** A tool without a simulate handler is not run at all in a dry run: the seed's placeholder answers. */
+  private simulateOn(record: ToolRecord, request: ExecuteRequest): Promise<ExecuteResult> | ExecuteResult {
+    if (record.registration.has_simulate && typeof record.executor.simulate === 'function') return record.executor.simulate(request);
+    return { ok: true, value: SIMULATION_PLACEHOLDER_TEXT };
   }
 
   private failedSince(start: number, error: HostError): ToolOutcome {
@@ -421,13 +458,18 @@ export class ToolRegistry {
     if (next < this.backstopAt && this.inflight.size > 0) this.armBackstop(next);
   }
 
-  private outcomeOf(q: string, result: ExecuteResult, start: number): ToolOutcome {
+  private outcomeOf(record: ToolRecord, result: ExecuteResult, start: number): ToolOutcome {
+    const q = record.info.qualifiedName;
     if (typeof result !== 'object' || result === null || typeof result.ok !== 'boolean') {
       return this.failedSince(start, { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed result` });
     }
     if (!result.ok) return this.failedSince(start, passThroughError(q, result.error, this.limits.maxErrorTextChars));
     const content = normalizeResult(result.value, this.limits);
     if (!content.ok) return this.failedSince(start, content.error);
+    if (record.outputSchema) {
+      const invalid = checkOutput(q, record.outputSchema, content.value);
+      if (invalid) return this.failedSince(start, invalid);
+    }
     return { ok: true, content: content.value, durationMs: this.clock.now() - start };
   }
 
@@ -574,6 +616,30 @@ function requestIdCounter(): () => string {
   const prefix = randomUUID().slice(0, 24);
   let seq = 0;
   return () => prefix + (seq++).toString(16).padStart(12, '0');
+}
+
+/**
+ * Seed 002 output validation, on what the model would read: the parsed JSON of the normalized result.
+ * A string that is not JSON is checked as the string itself, so it passes `{type:'string'}` and fails
+ * any other schema; a JSON-looking string also passes a string schema as itself.
+ */
+function checkOutput(q: string, schema: CompiledSchema, content: string): HostError | null {
+  const validate = schema.validate;
+  let parsed: { value: unknown } | null = null;
+  try {
+    parsed = { value: JSON.parse(content) as unknown };
+  } catch {
+    parsed = null;
+  }
+  if (parsed && validate(parsed.value)) return null;
+  const parsedErrors = parsed ? validate.errors : null;
+  if (validate(content)) return null;
+  const { message, path } = describeAjvError((parsedErrors ?? validate.errors)?.[0], 'the result is invalid');
+  return {
+    code: 'INVALID_RESULT',
+    message: `Tool "${q}" returned a result that does not match its output_schema: ${message}`,
+    path,
+  };
 }
 
 /** Executors already speak HostError; cap its text and keep only the known fields. */

@@ -6,7 +6,7 @@ import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat';
 import type { LlmUsage } from '../../../shared/types/llm';
 import { callHost, type CliCommand, type CliContext } from './command';
 
-const USAGE = 'chat --connection <id> [--model M] --message "<text>" [--council] [--session <file>] [--json]';
+const USAGE = 'chat --connection <id> [--model M] --message "<text>" [--council] [--session <file>] [--dry-run] [--approve \'<glob>\']… [--json]';
 
 export interface ChatCliResult {
   sessionId: string;
@@ -30,7 +30,15 @@ export function chatCommand(write: (text: string) => void = (text) => void proce
     words: ['chat'],
     usage: USAGE,
     summary: 'Send one message on a connection and stream the reply; --session keeps the conversation in a file.',
-    flags: { connection: { type: 'string' }, model: { type: 'string' }, message: { type: 'string' }, council: { type: 'boolean' }, session: { type: 'string' } },
+    flags: {
+      connection: { type: 'string' },
+      model: { type: 'string' },
+      message: { type: 'string' },
+      council: { type: 'boolean' },
+      session: { type: 'string' },
+      /** Simulate write tools (council and inline calls); the reply is still generated. */
+      'dry-run': { type: 'boolean' },
+    },
     async run(ctx) {
       const connectionId = str(ctx, 'connection');
       const message = str(ctx, 'message');
@@ -110,6 +118,7 @@ export function chatCommand(write: (text: string) => void = (text) => void proce
           connectionId,
           ...(str(ctx, 'model') ? { model: str(ctx, 'model')! } : {}),
           ...(ctx.flags.council === true ? { council: true } : {}),
+          ...(ctx.flags['dry-run'] === true ? { toolDryRun: true } : {}),
         });
         turnId = started.turnId;
         for (const event of early.splice(0)) if ('turnId' in event && event.turnId === turnId) handle(event);

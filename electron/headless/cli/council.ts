@@ -126,9 +126,9 @@ export const councilCommands: CliCommand[] = [
   },
   {
     words: ['council', 'run'],
-    usage: 'council run --chat <file.json> [--seed N] [--json]',
-    summary: 'Run the council on a chat file; prints seed, rolls, results and the deliberation block.',
-    flags: { chat: { type: 'string' }, seed: { type: 'string' } },
+    usage: "council run --chat <file.json> [--seed N] [--dry-run] [--approve '<glob>']… [--json]",
+    summary: 'Run the council on a chat file; prints seed, rolls, results and the deliberation block. --dry-run simulates write tools.',
+    flags: { chat: { type: 'string' }, seed: { type: 'string' }, 'dry-run': { type: 'boolean' } },
     async run(ctx) {
       const file = need(ctx.flags.chat as string | undefined, 'chat');
       let chat: unknown;
@@ -139,7 +139,11 @@ export const councilCommands: CliCommand[] = [
       }
       const seed = intFlag(ctx, 'seed');
       ctx.progress('Running the council…');
-      const run = await callHost(ctx.host, 'council.run', { chat: chat as never, ...(seed === undefined ? {} : { seed }) });
+      const run = await callHost(ctx.host, 'council.run', {
+        chat: chat as never,
+        ...(seed === undefined ? {} : { seed }),
+        ...(ctx.flags['dry-run'] === true ? { dryRun: true } : {}),
+      });
       return {
         runId: run.id,
         seed: run.seed,
@@ -149,6 +153,7 @@ export const councilCommands: CliCommand[] = [
         historyBlock: run.historyBlock,
         note: run.note,
         totalDurationMs: run.totalDurationMs,
+        ...(run.dryRun ? { dryRun: true } : {}),
       };
     },
     format(value) {
@@ -157,7 +162,8 @@ export const councilCommands: CliCommand[] = [
       for (const r of run.rolls) lines.push(`  ${r.active ? '✓' : '·'} ${r.memberName}  roll ${r.roll.toFixed(3)} vs ${r.chance}%  (${r.reason})`);
       lines.push('');
       for (const r of run.results) {
-        lines.push(`  [${r.status}] ${r.memberName} / ${r.toolDisplayName}  +${r.startedAt} ms, ${r.durationMs} ms${r.error ? `  — ${r.error}` : ''}`);
+        const flags = `${r.simulated ? ' [simulated]' : ''}${r.unvalidated ? ' [unvalidated]' : ''}${r.cached ? ' [cached]' : ''}`;
+        lines.push(`  [${r.status}]${flags} ${r.memberName} / ${r.toolDisplayName}  +${r.startedAt} ms, ${r.durationMs} ms${r.error ? `  — ${r.error}` : ''}`);
       }
       if (run.note) lines.push('', `Note: ${run.note}`);
       lines.push('', run.deliberationBlock);

@@ -8,5 +8,6 @@ import { sidecarCommands } from './sidecar';
 import { chatCommand } from './chat';
 import { packCommands } from './packs';
 import { councilCommands } from './council';
+import { mcpCommands } from './mcp';
 
-export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...councilCommands];
+export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...councilCommands, ...mcpCommands];

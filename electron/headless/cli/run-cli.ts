@@ -11,7 +11,13 @@ export interface CliIo {
   err(text: string): void;
 }
 
-const GLOBAL_FLAGS = { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } } as const;
+const GLOBAL_FLAGS = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean' },
+  /** Glob over qualified tool names whose approvals this run grants (repeatable); the rest are denied. */
+  approve: { type: 'string', multiple: true },
+} as const;
 
 function findCommand(words: string[], commands: CliCommand[]): CliCommand | undefined {
   return [...commands]
@@ -22,7 +28,8 @@ function findCommand(words: string[], commands: CliCommand[]): CliCommand | unde
 function helpText(commands: CliCommand[]): string {
   const width = Math.max(...commands.map((c) => c.usage.length));
   return [
-    'Usage: npm run cli -- <command> [--data-dir DIR] [--json]',
+    "Usage: npm run cli -- <command> [--data-dir DIR] [--json] [--approve '<glob>']…",
+    '  --approve: tools needing approval run only when a pattern matches their qualified name (e.g. notes:*); others are denied.',
     '',
     ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
   ].join('\n');
@@ -60,7 +67,12 @@ export async function runCli(argv: string[], io: CliIo, options: { log?: Logger;
 
   let host;
   try {
-    host = await createNodeHost({ dataDir: parsed.values['data-dir'] as string | undefined, mode: 'cli', log: options.log ?? silentLogger });
+    host = await createNodeHost({
+      dataDir: parsed.values['data-dir'] as string | undefined,
+      mode: 'cli',
+      log: options.log ?? silentLogger,
+      approve: (parsed.values.approve as string[] | undefined) ?? [],
+    });
   } catch (err) {
     if (err instanceof HostFailure) return report(err.error);
     throw err;

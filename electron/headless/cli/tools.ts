@@ -19,9 +19,9 @@ export const toolCommands: CliCommand[] = [
   },
   {
     words: ['tools', 'invoke'],
-    usage: "tools invoke <qualifiedName> --args '<json>' [--timeout-ms N]",
-    summary: 'Run one tool; prints the result, or the structured error and exits non-zero.',
-    flags: { args: { type: 'string' }, 'timeout-ms': { type: 'string' } },
+    usage: "tools invoke <qualifiedName> --args '<json>' [--timeout-ms N] [--dry-run] [--approve '<glob>']…",
+    summary: 'Run one tool; prints the result, or the structured error and exits non-zero. Approvals: --approve; --dry-run simulates writes.',
+    flags: { args: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'dry-run': { type: 'boolean' } },
     async run(ctx) {
       const qualifiedName = ctx.positionals[0];
       if (!qualifiedName) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Missing <qualifiedName>.', path: 'qualifiedName' });
@@ -37,7 +37,12 @@ export const toolCommands: CliCommand[] = [
         }
       }
       const timeoutMs = ctx.flags['timeout-ms'] === undefined ? undefined : Number(ctx.flags['timeout-ms']);
-      const outcome = await callHost(ctx.host, 'tools.invoke', { qualifiedName, args, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+      const outcome = await callHost(ctx.host, 'tools.invoke', {
+        qualifiedName,
+        args,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(ctx.flags['dry-run'] === true ? { dryRun: true } : {}),
+      });
       if (!outcome.ok) throw new HostFailure(outcome.error);
       return outcome;
     },

@@ -22,6 +22,8 @@ beforeEach(async () => {
       parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'], additionalProperties: false },
       council_eligible: true,
       inline_available: true,
+      // A read tool: without a mode it would count as a write and wait for approval (safety layer).
+      mode: 'read',
     },
     echoExecutor(calls),
   );

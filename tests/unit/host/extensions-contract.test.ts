@@ -39,6 +39,9 @@ describe('extensions through the contract', () => {
     await host.extensions.whenSettled();
     expect(await toolsOf('seed-example')).toEqual(['search_knowledge_base']);
 
+    // The seed tool declares no mode, so it counts as a write tool and asks for approval (denied in a
+    // CLI-mode host): this test is about grants, so let writes through without asking.
+    await call('settings.update', { patch: { safety: { approveAllWrites: false } } });
     const outcome = await call<ToolOutcome>('tools.invoke', { qualifiedName: 'seed-example:search_knowledge_base', args: { query: 'x' } });
     expect(outcome.ok).toBe(true);
 
@@ -102,7 +105,8 @@ describe('extensions and tools on the CLI', () => {
   it('tools invoke prints the result, or the structured error with a non-zero exit', async () => {
     const dir = tempDir();
     await cli(['extensions', 'install', SEED_EXAMPLE, '--grant', 'tools', '--data-dir', dir]);
-    const ok = await cli(['tools', 'invoke', 'seed-example:search_knowledge_base', '--args', '{"query":"lighthouse"}', '--data-dir', dir]);
+    // No mode declared = a write tool: it needs --approve on the command line.
+    const ok = await cli(['tools', 'invoke', 'seed-example:search_knowledge_base', '--args', '{"query":"lighthouse"}', '--data-dir', dir, '--approve', 'seed-example:*']);
     expect(ok.code).toBe(0);
     expect(ok.out).toMatch(/lighthouse keeper/);
     const bad = await cli(['tools', 'invoke', 'seed-example:search_knowledge_base', '--args', '{"query":7}', '--data-dir', dir, '--json']);

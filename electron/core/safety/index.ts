@@ -1,0 +1,54 @@
+// Builds the safe-tool-use layer for the host: approvals (with the policy port), result caches, the guarded invoker, the note tools.
+import path from 'node:path';
+import type { HostEvent } from '../../../shared/events';
+import { installNoteTools, type NoteTools } from '../notes/note-tools';
+import type { Clock, Logger } from '../ports';
+import type { ToolRegistry } from '../registry/tool-registry';
+import type { SettingsStore } from '../settings/settings-store';
+import type { ApprovalPolicy } from './approval-policy';
+import { ApprovalService } from './approvals';
+import { GuardedInvoker } from './guarded-invoke';
+import { ToolResultCache } from './tool-cache';
+
+export interface SafetyServices {
+  guard: GuardedInvoker;
+  approvals: ApprovalService;
+  cache: ToolResultCache;
+  notes: NoteTools;
+  notesRoot: string;
+  dispose(): void;
+}
+
+export function createSafety(options: {
+  dataDir: string;
+  registry: ToolRegistry;
+  settings: SettingsStore;
+  policy: ApprovalPolicy;
+  clock: Clock;
+  log: Logger;
+  emit(event: HostEvent): void;
+}): SafetyServices {
+  const { registry, settings, clock, log } = options;
+  const notesRoot = path.join(options.dataDir, 'notes');
+  const approvals = new ApprovalService({ settings, policy: options.policy, clock, emit: options.emit, log });
+  const cache = new ToolResultCache(clock);
+  // A changed or removed tool never serves results cached under its old definition.
+  const offRegistry = registry.onEvent((event) => {
+    if (event.type === 'tool.replaced' && event.definitionChanged) cache.forget(event.tool.qualifiedName);
+    else if (event.type === 'tool.unregistered') cache.forget(event.qualifiedName);
+  });
+  const guard = new GuardedInvoker({ registry, settings: () => settings.get(), approvals, cache, notesRoot, clock, log });
+  const notes = installNoteTools(registry, guard, notesRoot);
+  return {
+    guard,
+    approvals,
+    cache,
+    notes: notes.tools,
+    notesRoot,
+    dispose() {
+      approvals.dispose();
+      offRegistry();
+      notes.uninstall();
+    },
+  };
+}
