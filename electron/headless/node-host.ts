@@ -11,6 +11,8 @@ export async function createNodeHost(options: {
   log?: Logger;
   /** CLI: glob patterns of tools whose approvals are granted (--approve); every other approval is denied. */
   approve?: string[];
+  /** Tests that don't need the bundled extensions skip starting their workers. */
+  bundledExtensionsDir?: string | null;
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
   const host = await createHost({
@@ -18,6 +20,7 @@ export async function createNodeHost(options: {
     mode: options.mode,
     settingsBackend: confBackend,
     log: options.log ?? consoleLogger,
+    ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
     ...(options.mode === 'cli' ? { approvalPolicy: patternApprovalPolicy(options.approve ?? []) } : {}),
   });
   // A CLI command runs once: let extensions finish registering their tools first.

@@ -35,7 +35,14 @@ function helpText(commands: CliCommand[]): string {
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo, options: { log?: Logger; commands?: CliCommand[] } = {}): Promise<number> {
+export interface RunCliOptions {
+  log?: Logger;
+  commands?: CliCommand[];
+  /** For tests: null runs the CLI without starting the bundled extensions. */
+  bundledExtensionsDir?: string | null;
+}
+
+export async function runCli(argv: string[], io: CliIo, options: RunCliOptions = {}): Promise<number> {
   const commands = options.commands ?? allCommands;
   const json = argv.includes('--json');
   const report = (error: HostError): number => {
@@ -72,6 +79,7 @@ export async function runCli(argv: string[], io: CliIo, options: { log?: Logger;
       mode: 'cli',
       log: options.log ?? silentLogger,
       approve: (parsed.values.approve as string[] | undefined) ?? [],
+      ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
     });
   } catch (err) {
     if (err instanceof HostFailure) return report(err.error);

@@ -162,17 +162,17 @@ describe('CLI', () => {
       const out: string[] = [];
       const err: string[] = [];
       const io = { out: (t: string) => out.push(t), err: (t: string) => err.push(t) };
-      expect(await runCli(['connections', 'add', '--type', 'openai-compatible', '--base-url', `${server.origin}/v1`, '--model', 'test-model', '--name', 'Local', '--data-dir', dataDir, '--json'], io)).toBe(0);
+      expect(await runCli(['connections', 'add', '--type', 'openai-compatible', '--base-url', `${server.origin}/v1`, '--model', 'test-model', '--name', 'Local', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(0);
       const added = JSON.parse(out.pop()!) as { id: string };
       expect(added.id).toBe('local');
-      expect(await runCli(['sidecar', 'set', '--connection', 'local', '--model', 'test-model', '--temperature', '5', '--data-dir', dataDir, '--json'], io)).toBe(1);
+      expect(await runCli(['sidecar', 'set', '--connection', 'local', '--model', 'test-model', '--temperature', '5', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(1);
       expect(JSON.parse(out.pop()!)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
-      expect(await runCli(['sidecar', 'set', '--connection', 'local', '--model', 'test-model', '--top-p', '0.5', '--data-dir', dataDir, '--json'], io)).toBe(0);
+      expect(await runCli(['sidecar', 'set', '--connection', 'local', '--model', 'test-model', '--top-p', '0.5', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(0);
       expect(JSON.parse(out.pop()!)).toMatchObject({ configured: true, config: { topP: 0.5 } });
 
       const sessionFile = path.join(dataDir, 'my-chat.json');
       server.enqueue({ text: ['Hello ', 'from ', 'the CLI.'] });
-      expect(await runCli(['chat', '--connection', 'local', '--message', 'Hi there', '--session', sessionFile, '--data-dir', dataDir, '--json'], io)).toBe(0);
+      expect(await runCli(['chat', '--connection', 'local', '--message', 'Hi there', '--session', sessionFile, '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(0);
       const result = JSON.parse(out.pop()!) as { text: string; finishReason: string; toolCalls: unknown[] };
       expect(result).toMatchObject({ text: 'Hello from the CLI.', finishReason: 'stop', toolCalls: [] });
       const session = JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { messages: Array<{ content: string }> };
@@ -182,7 +182,7 @@ describe('CLI', () => {
       const streamed: string[] = [];
       const withWriter = commands.map((c) => (c.words.join(' ') === 'chat' ? chatCommand((t) => streamed.push(t)) : c));
       server.enqueue({ text: ['Again.'] });
-      expect(await runCli(['chat', '--connection', 'local', '--message', 'More', '--session', sessionFile, '--data-dir', dataDir], io, { commands: withWriter })).toBe(0);
+      expect(await runCli(['chat', '--connection', 'local', '--message', 'More', '--session', sessionFile, '--data-dir', dataDir], io, { commands: withWriter, bundledExtensionsDir: null })).toBe(0);
       expect(streamed.join('')).toBe('Again.\n');
       expect((JSON.parse(fs.readFileSync(sessionFile, 'utf8')) as { messages: unknown[] }).messages).toHaveLength(4);
       const secondRequest = server.generations[1]!.body as { messages: Array<{ content: string }> };

@@ -10,7 +10,8 @@ afterEach(cleanupTempDirs);
 async function cli(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  // These commands need no extension workers; starting none keeps each CLI call fast.
+  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

@@ -12,7 +12,8 @@ afterEach(cleanupTempDirs);
 async function cli(args: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  // No extension workers needed here; starting none keeps each CLI call fast.
+  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
