@@ -177,6 +177,8 @@ test.describe('tools and extensions against the headless host', () => {
 
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Tools' }).click();
     const rows = page.getByTestId('panel-tools').locator('button.tool-row');
+    // Only extension tools: built-ins (council prompt tools, notes) are listed too.
+    await page.getByTestId('panel-tools').getByLabel('Source', { exact: true }).selectOption('extension');
     await expect(rows).toHaveCount(3);
     await expect(page.getByTestId('panel-tools').locator('[data-qualified-name^="dice-and-stats:"]')).toHaveCount(0);
 
