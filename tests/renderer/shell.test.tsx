@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The shell: all six sections, navigation by mouse and keyboard, the skip link, and Ctrl/Cmd+digit shortcuts.
+// The shell: every section, navigation by mouse and keyboard, the skip link, and Ctrl/Cmd+digit shortcuts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECTIONS } from '../../renderer/src/app/sections';
 import { byTestId, cleanup, FakeHost, key, navButton, renderShell, settle } from './harness';
@@ -15,12 +15,13 @@ function heading(container: HTMLElement): string | null | undefined {
 }
 
 describe('shell', () => {
-  it('lists the six sections in a labelled nav, Council first', async () => {
+  it('lists the sections in a labelled nav, Council first', async () => {
     const { container } = await renderShell(new FakeHost());
     const nav = container.querySelector('nav[aria-label="Sections"]');
     expect(nav).not.toBeNull();
     const labels = [...nav!.querySelectorAll('button .nav__label')].map((el) => el.textContent);
-    expect(labels).toEqual(['Council', 'Tools', 'Extensions', 'Sidecar', 'Connections', 'Workbench']);
+    expect(labels.slice(0, 7)).toEqual(['Council', 'Tools', 'Extensions', 'Sidecar', 'Connections', 'Workbench', 'MCP servers']);
+    expect(labels).toEqual(SECTIONS.map((s) => s.label));
     expect(current(container)).toBe('Council');
     expect(nav!.querySelectorAll('[aria-current="page"]')).toHaveLength(1);
     // Real, focusable buttons.
@@ -62,11 +63,11 @@ describe('shell', () => {
     await settle(() => void key(document.activeElement!, { key: 'ArrowDown' }));
     expect(document.activeElement).toBe(navButton(container, 'Extensions'));
     await settle(() => void key(document.activeElement!, { key: 'End' }));
-    expect(document.activeElement).toBe(navButton(container, 'Workbench'));
+    expect(document.activeElement).toBe(navButton(container, SECTIONS.at(-1)!.label));
     await settle(() => void key(document.activeElement!, { key: 'ArrowDown' }));
     expect(document.activeElement).toBe(council);
     await settle(() => void key(document.activeElement!, { key: 'ArrowUp' }));
-    expect(document.activeElement).toBe(navButton(container, 'Workbench'));
+    expect(document.activeElement).toBe(navButton(container, SECTIONS.at(-1)!.label));
     await settle(() => void key(document.activeElement!, { key: 'Home' }));
     expect(document.activeElement).toBe(council);
 
@@ -87,6 +88,8 @@ describe('shell', () => {
 
     await settle(() => void key(document.body, { key: '6', code: 'Digit6', metaKey: true }));
     expect(heading(container)).toBe('Workbench');
+    await settle(() => void key(document.body, { key: '7', code: 'Digit7', ctrlKey: true }));
+    expect(heading(container)).toBe('MCP servers');
 
     // Layouts where digits need Shift still report the physical key in `code`.
     await settle(() => void key(document.body, { key: '&', code: 'Digit1', ctrlKey: true }));

@@ -1,4 +1,4 @@
-// Ctrl/Cmd+1..6 jump to a section (in a browser tab the browser may keep these for itself).
+// Ctrl/Cmd+1..9 jump to a section (in a browser tab the browser may keep these for itself).
 import { useEffect } from 'react';
 import { SECTIONS, type SectionId } from './sections';
 

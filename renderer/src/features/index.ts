@@ -4,6 +4,8 @@ import type { SectionId } from '../app/sections';
 import { ConnectionsPanel } from './connections/ConnectionsPanel';
 import { CouncilPanel } from './council/CouncilPanel';
 import { ExtensionsPanel } from './extensions/ExtensionsPanel';
+import { McpPanel } from './mcp/McpPanel';
+import { SafetyPanel } from './safety/SafetyPanel';
 import { SidecarPanel } from './sidecar/SidecarPanel';
 import { ToolsPanel } from './tools/ToolsPanel';
 import { WorkbenchPanel } from './workbench/WorkbenchPanel';
@@ -15,4 +17,6 @@ export const PANELS: Record<SectionId, ComponentType> = {
   sidecar: SidecarPanel,
   connections: ConnectionsPanel,
   workbench: WorkbenchPanel,
+  mcp: McpPanel,
+  safety: SafetyPanel,
 };

@@ -1,0 +1,407 @@
+// One configured MCP server: how it starts, trust, enabled, status with its last error and restart countdown, counts,
+// instructions (as text), actions (connect/disconnect/restart/edit/remove), and its tools and log on demand.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { HostError, Result } from '../../../../shared/errors';
+import { mcpSourceId, type McpServerInfo } from '../../../../shared/types/mcp';
+import { useAppStoreApi, useHost } from '../../app/context';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { connectMcpServer, disconnectMcpServer, removeMcpServer, restartMcpServer, updateMcpServer } from '../../stores/mcp-commands';
+import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
+import { LogView } from './LogView';
+import { ServerForm } from './ServerForm';
+import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
+import { ToolsView } from './ToolsView';
+
+type Busy = null | 'enable' | 'disable' | 'connect' | 'disconnect' | 'restart' | 'remove';
+
+/** The current time, ticking while `active` (for the restart countdown). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+function StatusBadge(props: { status: McpServerInfo['status'] }) {
+  const info = mcpStatusInfo(props.status);
+  return (
+    <span className={`status-badge status-badge--${info.tone}`} data-testid="mcp-status" data-status={props.status} title={info.help}>
+      <span className={`status-badge__dot${props.status === 'connecting' ? ' status-badge__dot--pulse' : ''}`} aria-hidden="true" />
+      <span className="visually-hidden">Status: </span>
+      {info.label}
+    </span>
+  );
+}
+
+function Transport(props: { server: McpServerInfo }) {
+  const { config } = props.server;
+  if (config.transport === 'http') {
+    const headers = Object.keys(config.headers ?? {});
+    return (
+      <dl className="meta mcp-transport" data-testid="mcp-transport" data-transport="http">
+        <div>
+          <dt>URL</dt>
+          <dd>
+            <code>{config.url}</code>
+          </dd>
+        </div>
+        {headers.length > 0 && (
+          <div>
+            <dt>Headers</dt>
+            <dd>
+              {headers.map((h, i) => (
+                <span key={h}>
+                  {i > 0 && ', '}
+                  <code>{h}</code>
+                </span>
+              ))}{' '}
+              <span className="field__unset">(values hidden)</span>
+            </dd>
+          </div>
+        )}
+      </dl>
+    );
+  }
+  const args = config.args ?? [];
+  const env = Object.keys(config.env ?? {});
+  return (
+    <dl className="meta mcp-transport" data-testid="mcp-transport" data-transport="stdio">
+      <div>
+        <dt>Program</dt>
+        <dd>
+          <code data-testid="mcp-command">{config.command}</code>
+        </dd>
+      </div>
+      <div>
+        <dt>Arguments</dt>
+        <dd>
+          {args.length === 0 ? (
+            <span className="field__unset">none</span>
+          ) : (
+            <ol className="mcp-argv" aria-label="Arguments, passed literally" data-testid="mcp-argv">
+              {args.map((arg, i) => (
+                <li key={i}>
+                  <code>{arg}</code>
+                </li>
+              ))}
+            </ol>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Environment</dt>
+        <dd>
+          {env.length === 0 ? (
+            <span className="field__unset">only PATH</span>
+          ) : (
+            <>
+              {env.map((k, i) => (
+                <span key={k}>
+                  {i > 0 && ', '}
+                  <code>{k}</code>
+                </span>
+              ))}{' '}
+              <span className="field__unset">(values hidden) and PATH</span>
+            </>
+          )}
+        </dd>
+      </div>
+      {config.cwd && (
+        <div>
+          <dt>Folder</dt>
+          <dd>
+            <code>{config.cwd}</code>
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+export function ServerCard(props: { server: McpServerInfo }) {
+  const { server } = props;
+  const { config } = server;
+  const store = useAppStoreApi();
+  const host = useHost();
+  const uid = useId();
+  const [busy, setBusy] = useState<Busy>(null);
+  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
+  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [toolsOpen, setToolsOpen] = useState(false);
+  const [logOpen, setLogOpen] = useState(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const removeRef = useRef<HTMLButtonElement>(null);
+  const editRef = useRef<HTMLButtonElement>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => void (mounted.current = false);
+  }, []);
+  useEffect(() => {
+    if (confirmRemove) cancelRef.current?.focus();
+  }, [confirmRemove]);
+  const now = useNow(server.status === 'crashed' && server.restartAt !== undefined);
+
+  const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
+    if (busy !== null) return;
+    setBusy(what);
+    setError(null);
+    const result = await call();
+    if (!mounted.current) return;
+    setBusy(null);
+    if (!result.ok) setError({ title, error: result.error });
+  };
+
+  const enabled = pendingEnabled ?? config.enabled;
+  const toggleEnabled = (next: boolean) => {
+    if (busy !== null) return;
+    setPendingEnabled(next);
+    void act(next ? 'enable' : 'disable', next ? 'Could not enable' : 'Could not disable', () => updateMcpServer(store, host, config.id, { enabled: next })).finally(
+      () => setPendingEnabled(null),
+    );
+  };
+  const remove = () =>
+    void act('remove', 'Could not remove', async () => {
+      const result = await removeMcpServer(store, host, config.id);
+      if (result.ok) document.getElementById('main')?.focus();
+      return result;
+    });
+  const viewTools = () => {
+    const state = store.getState();
+    state.toolFiltersChanged({ ...NO_TOOL_FILTERS, source: 'mcp', search: `${mcpSourceId(config.id)}:` });
+    state.sectionSelected('tools');
+  };
+
+  const status = mcpStatusInfo(server.status);
+  const titleId = `${uid}-title`;
+  const toolsId = `${uid}-tools`;
+  const logId = `${uid}-log`;
+  const running = server.status === 'connected' || server.status === 'connecting';
+  const showProblem = server.status === 'crashed' || server.status === 'failed' || (server.lastError !== undefined && server.status !== 'connected');
+  const instructions = server.server?.instructions;
+
+  if (editing) {
+    return (
+      <li>
+        <ServerForm
+          server={server}
+          onCancel={() => {
+            setEditing(false);
+            setTimeout(() => editRef.current?.focus());
+          }}
+          onDone={() => {
+            setEditing(false);
+            setTimeout(() => editRef.current?.focus());
+          }}
+        />
+      </li>
+    );
+  }
+
+  return (
+    <li>
+      <article
+        className={`card ext-card mcp-card ext-card--${status.tone}`}
+        aria-labelledby={titleId}
+        aria-busy={busy !== null || server.status === 'connecting' || undefined}
+        data-testid="mcp-server"
+        data-id={config.id}
+      >
+        <header className="ext-card__header">
+          <div className="ext-card__heading">
+            <h2 id={titleId} className="ext-card__title">
+              {config.name}
+            </h2>
+            <StatusBadge status={server.status} />
+            {config.trusted ? (
+              <span className="badge badge--ok" title={TRUST_HELP} data-testid="mcp-trusted">
+                Trusted
+              </span>
+            ) : (
+              <span className="badge" title="Its read-only hints are not believed: every tool runs as a write tool." data-testid="mcp-trusted">
+                Untrusted
+              </span>
+            )}
+          </div>
+          <label className="switch" title={enabled ? 'Disable to stop it and unregister its tools' : 'Enable to start it now and whenever the host starts'}>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={enabled}
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Enabled: ${config.name}`}
+              onChange={(e) => toggleEnabled(e.target.checked)}
+            />
+            <span className="switch__track" aria-hidden="true" />
+            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabled ? 'Enabled' : 'Disabled'}</span>
+          </label>
+        </header>
+        <p className="ext-card__meta" data-testid="mcp-meta">
+          <code>{config.id}</code>
+          <span aria-hidden="true"> · </span>
+          {transportLabel(config)}
+          <span aria-hidden="true"> · </span>
+          <span data-testid="mcp-tool-count">
+            {server.toolCount} {server.toolCount === 1 ? 'tool' : 'tools'}
+          </span>
+          {server.skippedToolCount > 0 && (
+            <>
+              <span aria-hidden="true"> · </span>
+              <span className="mcp-card__skipped" data-testid="mcp-skipped-count">
+                {server.skippedToolCount} skipped
+              </span>
+            </>
+          )}
+          {server.server && (
+            <>
+              <span aria-hidden="true"> · </span>
+              <span className="mcp-card__server" title="serverInfo the server reported">
+                {server.server.name} {server.server.version}
+              </span>
+            </>
+          )}
+        </p>
+        <Transport server={server} />
+
+        {server.status === 'connecting' && (
+          <p className="mcp-card__progress" role="status" data-testid="mcp-connecting">
+            <span className="spinner" aria-hidden="true" /> Connecting: starting it and waiting for it to answer and list its tools…
+          </p>
+        )}
+        {showProblem && (
+          <div className={`ext-card__problem ext-card__problem--${status.tone === 'danger' ? 'danger' : 'warn'}`} data-testid="mcp-problem">
+            <Icon name={status.tone === 'danger' ? 'error' : 'warning'} />
+            <div className="mcp-card__problem-body">
+              <p className="ext-card__problem-status">
+                {status.help}
+                {server.status === 'crashed' && server.restartAt !== undefined && (
+                  <strong className="mcp-card__countdown" data-testid="mcp-restart-countdown">
+                    {' '}
+                    Restarting {countdown(server.restartAt, now)}
+                    {server.recentCrashes > 0 && ` (crash ${server.recentCrashes} of 3)`}.
+                  </strong>
+                )}
+              </p>
+              {server.lastError && (
+                <div className="mcp-card__last-error" data-testid="mcp-last-error" data-code={server.lastError.code}>
+                  <code className="inline-error__code">{server.lastError.code}</code>
+                  <p className="ext-card__problem-error">{server.lastError.message}</p>
+                  {server.lastError.hint && <p className="inline-error__hint">{server.lastError.hint}</p>}
+                </div>
+              )}
+            </div>
+          </div>
+        )}
+
+        {instructions && (
+          <details className="mcp-card__instructions" data-testid="mcp-instructions">
+            <summary>Instructions from the server</summary>
+            <p className="field__hint">The server’s own text, shown as is: nothing in it is followed, opened or run.</p>
+            <p className="mcp-card__instructions-text">{instructions}</p>
+          </details>
+        )}
+
+        <div className="ext-card__actions">
+          {running ? (
+            <button
+              type="button"
+              className="btn"
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Disconnect ${config.name}`}
+              onClick={() => busy === null && void act('disconnect', 'Could not disconnect', () => disconnectMcpServer(store, host, config.id))}
+            >
+              <Icon name="power" />
+              <span aria-hidden="true">{busy === 'disconnect' ? 'Disconnecting…' : 'Disconnect'}</span>
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="btn btn--primary"
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Connect ${config.name}`}
+              onClick={() => busy === null && void act('connect', 'Could not connect', () => connectMcpServer(store, host, config.id))}
+            >
+              <Icon name="play" />
+              <span aria-hidden="true">{busy === 'connect' ? 'Connecting…' : 'Connect'}</span>
+            </button>
+          )}
+          {server.status !== 'stopped' && (
+            <button
+              type="button"
+              className="btn"
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Restart ${config.name}`}
+              title="Disconnect and connect again with a clean crash budget"
+              onClick={() => busy === null && void act('restart', 'Could not restart', () => restartMcpServer(store, host, config.id))}
+            >
+              <Icon name="refresh" />
+              <span aria-hidden="true">{busy === 'restart' ? 'Restarting…' : 'Restart'}</span>
+            </button>
+          )}
+          <button type="button" ref={editRef} className="btn" aria-label={`Edit ${config.name}`} onClick={() => setEditing(true)}>
+            <span aria-hidden="true">Edit</span>
+          </button>
+          <button type="button" className="btn" aria-expanded={toolsOpen} aria-controls={toolsId} onClick={() => setToolsOpen((o) => !o)}>
+            <Icon name="tools" />
+            {toolsOpen ? 'Hide tools' : 'Show tools'}
+          </button>
+          <button type="button" className="btn" aria-expanded={logOpen} aria-controls={logId} onClick={() => setLogOpen((o) => !o)}>
+            <Icon name="terminal" />
+            {logOpen ? 'Hide log' : 'Show log'}
+          </button>
+          {!confirmRemove && (
+            <button
+              type="button"
+              ref={removeRef}
+              className="btn btn--danger-ghost"
+              aria-disabled={busy !== null || undefined}
+              aria-label={`Remove ${config.name}…`}
+              onClick={() => busy === null && setConfirmRemove(true)}
+            >
+              <Icon name="trash" />
+              <span aria-hidden="true">Remove…</span>
+            </button>
+          )}
+          {busy !== null && (
+            <span className="ext-card__progress" role="status">
+              <span className="spinner" aria-hidden="true" /> {busy === 'connect' || busy === 'restart' ? 'Waiting for the server to connect…' : 'Waiting for the host…'}
+            </span>
+          )}
+        </div>
+        {confirmRemove && (
+          <div className="confirm" role="group" aria-label={`Confirm removing ${config.name}`} data-testid="confirm-remove">
+            <p>
+              Remove <strong>{config.name}</strong>? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone.
+            </p>
+            <div className="confirm__actions">
+              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={remove}>
+                {busy === 'remove' ? 'Removing…' : 'Remove'}
+              </button>
+              <button
+                type="button"
+                ref={cancelRef}
+                className="btn"
+                onClick={() => {
+                  setConfirmRemove(false);
+                  setTimeout(() => removeRef.current?.focus());
+                }}
+              >
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+        {error && <InlineError error={error.error} title={error.title} />}
+        {toolsOpen && <ToolsView server={server} domId={toolsId} onViewInTools={viewTools} />}
+        {logOpen && <LogView id={config.id} name={config.name} domId={logId} />}
+      </article>
+    </li>
+  );
+}

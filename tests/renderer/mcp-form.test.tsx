@@ -1,0 +1,267 @@
+// @vitest-environment happy-dom
+// Adding, editing and importing MCP servers: arguments kept as a list, checks and host errors on the field they name, import errors.
+import { afterEach, describe, expect, it } from 'vitest';
+import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
+import { installMcp, mcpServer, type McpFakes } from './mcp-fakes';
+
+const XSS = '<img src=x onerror=window.__pwned=1>';
+
+declare global {
+  interface Window {
+    __pwned?: unknown;
+  }
+}
+
+afterEach(() => {
+  cleanup();
+  delete window.__pwned;
+});
+
+async function openForm(init: Partial<McpFakes> = {}) {
+  const host = new FakeHost();
+  const fakes = installMcp(host, init);
+  const rendered = await renderShell(host);
+  await settle(() => navButton(rendered.container, 'MCP servers').click());
+  const panel = byTestId(rendered.container, 'panel-mcp');
+  await settle(() => buttonNamed(panel, 'Add server').click());
+  return { ...rendered, fakes, panel, form: () => byTestId(panel, 'mcp-form') };
+}
+
+async function submit(form: HTMLElement, label = 'Add server') {
+  await settle(() => buttonNamed(form, label).click());
+}
+
+describe('add form', () => {
+  it('says arguments are passed literally and that only the listed variables reach the server', async () => {
+    const { form } = await openForm();
+    expect(form().textContent).toContain('Arguments are passed literally, no shell');
+    expect(form().textContent).toContain('Only these variables reach the server, plus PATH');
+    expect(form().textContent).toContain('tools marked readOnlyHint run as read tools');
+  });
+
+  it('checks the id, the program and empty arguments before asking the host, and focuses the first problem', async () => {
+    const { form, host } = await openForm();
+    await settle(() => buttonNamed(form(), 'Add argument').click());
+    await submit(form());
+    expect(host.callsTo('mcp.add')).toHaveLength(0);
+    expect(byTestId(form(), 'mcp-error-id').textContent).toContain('Give the server an id.');
+    expect(byTestId(form(), 'mcp-error-command').textContent).toContain('Enter the program to run');
+    expect(byTestId(form(), 'mcp-error-args.0').textContent).toContain('Argument 1 is empty');
+    expect(document.activeElement).toBe(byLabel(form(), 'Id'));
+    expect(byLabel(form(), 'Id').getAttribute('aria-invalid')).toBe('true');
+    expect(byLabel(form(), 'Argument 1').getAttribute('aria-invalid')).toBe('true');
+
+    await settle(() => typeInto(byLabel(form(), 'Id'), 'Bad Id!'));
+    await submit(form());
+    expect(byTestId(form(), 'mcp-error-id').textContent).toContain('lowercase letters');
+  });
+
+  it('derives the id from the name until the id is typed', async () => {
+    const { form } = await openForm();
+    await settle(() => typeInto(byLabel(form(), 'Name'), 'My GitHub Server'));
+    expect(byLabel(form(), 'Id').value).toBe('my-github-server');
+    await settle(() => typeInto(byLabel(form(), 'Id'), 'gh'));
+    await settle(() => typeInto(byLabel(form(), 'Name'), 'GitHub'));
+    expect(byLabel(form(), 'Id').value).toBe('gh');
+  });
+
+  it('sends the arguments as a list, one per field, exactly as typed, with env rows and the folder', async () => {
+    const { form, host, panel } = await openForm();
+    await settle(() => typeInto(byLabel(form(), 'Name'), 'Files'));
+    await settle(() => typeInto(byLabel(form(), 'Program'), 'npx'));
+    const args = ['-y', '@modelcontextprotocol/server-filesystem', '/home/ada/my notes', '$HOME; rm -rf ~ | cat "x"'];
+    for (const [i, arg] of args.entries()) {
+      await settle(() => buttonNamed(form(), 'Add argument').click());
+      await settle(() => typeInto(byLabel(form(), `Argument ${i + 1}`), arg));
+    }
+    // Reorder: the last one up, then back down.
+    await settle(() => buttonNamed(form(), 'Move argument 4 up').click());
+    expect(byLabel(form(), 'Argument 3').value).toBe(args[3]);
+    await settle(() => buttonNamed(form(), 'Move argument 3 down').click());
+    expect(byLabel(form(), 'Argument 4').value).toBe(args[3]);
+
+    await settle(() => buttonNamed(form(), 'Add variable').click());
+    await settle(() => typeInto(byLabel(form(), 'Variable 1 name'), 'NOTES_TOKEN'));
+    await settle(() => typeInto(byLabel(form(), 'Variable 1 value'), 'abc'));
+    await settle(() => typeInto(byLabel(form(), /^Working folder/), '/home/ada'));
+    await submit(form());
+
+    expect(host.callsTo('mcp.add').map((c) => c.input)).toEqual([
+      { id: 'files', name: 'Files', transport: 'stdio', command: 'npx', args, env: { NOTES_TOKEN: 'abc' }, cwd: '/home/ada', trusted: false, enabled: true },
+    ]);
+    expect(panel.querySelector('[data-testid="mcp-form"]')).toBeNull();
+    expect(byTestId(panel, 'mcp-saved-note').textContent).toContain('Added Files');
+    // Focus goes back to the button that opened the form (now in the toolbar, not the empty state).
+    await settle(() => new Promise((resolve) => setTimeout(resolve)));
+    expect(document.activeElement?.textContent?.trim()).toBe('Add server');
+    expect(panel.querySelector('[data-testid="mcp-server"][data-id="files"]')).not.toBeNull();
+  });
+
+  it('puts a host error on the field its path names: one argument, the id, a variable', async () => {
+    const { form, fakes } = await openForm({ servers: [mcpServer({ id: 'files' })] });
+    await settle(() => typeInto(byLabel(form(), 'Id'), 'files'));
+    await settle(() => typeInto(byLabel(form(), 'Program'), 'node'));
+    await submit(form());
+    expect(byTestId(form(), 'mcp-error-id').textContent).toContain('already exists');
+    expect(document.activeElement).toBe(byLabel(form(), 'Id'));
+
+    await settle(() => typeInto(byLabel(form(), 'Id'), 'other'));
+    await settle(() => buttonNamed(form(), 'Add argument').click());
+    await settle(() => typeInto(byLabel(form(), 'Argument 1'), 'server.js'));
+    await settle(() => buttonNamed(form(), 'Add argument').click());
+    await settle(() => typeInto(byLabel(form(), 'Argument 2'), 'x'));
+    fakes.nextError = { code: 'INVALID_INPUT', message: '/args/1: must be a string without NUL characters', path: '/args/1' };
+    await submit(form());
+    const argError = byTestId(form(), 'mcp-error-args.1');
+    expect(argError.textContent).toBe('Must be a string without NUL characters.');
+    expect(byLabel(form(), 'Argument 2').getAttribute('aria-invalid')).toBe('true');
+    expect(byLabel(form(), 'Argument 1').getAttribute('aria-invalid')).toBeNull();
+    expect(document.activeElement).toBe(byLabel(form(), 'Argument 2'));
+
+    fakes.nextError = { code: 'INVALID_INPUT', message: '/env/1BAD: is not an environment variable name like API_KEY', path: '/env/1BAD', hint: 'Use letters and digits.' };
+    await submit(form());
+    expect(byTestId(form(), 'mcp-error-env').textContent).toBe('Is not an environment variable name like API_KEY. Use letters and digits.');
+
+    // An error that names no field is shown for the whole form, with its code.
+    fakes.nextError = { code: 'SETTINGS_WRITE_FAILED', message: 'Could not write settings.json', hint: 'Is the disk full?' };
+    await submit(form());
+    const whole = byTestId(form(), 'inline-error');
+    expect(whole.dataset.code).toBe('SETTINGS_WRITE_FAILED');
+    expect(whole.textContent).toContain('Is the disk full?');
+  });
+
+  it('adds an HTTP server with a checked URL and headers, trusted when ticked', async () => {
+    const { form, host } = await openForm();
+    await settle(() => typeInto(byLabel(form(), 'Id'), 'remote'));
+    await settle(() => byLabel(form(), 'Remote URL (Streamable HTTP)').click());
+    expect(() => byLabel(form(), 'Program')).toThrow();
+    await settle(() => typeInto(byLabel(form(), 'URL'), 'ftp://example.org/mcp'));
+    await submit(form());
+    expect(byTestId(form(), 'mcp-error-url').textContent).toContain('http:// or https://');
+    await settle(() => typeInto(byLabel(form(), 'URL'), 'https://user:pw@example.org/mcp'));
+    await submit(form());
+    expect(byTestId(form(), 'mcp-error-url').textContent).toContain('credentials');
+    await settle(() => typeInto(byLabel(form(), 'URL'), 'https://example.org/mcp'));
+    await settle(() => buttonNamed(form(), 'Add header').click());
+    await settle(() => typeInto(byLabel(form(), 'Header 1 name'), 'Authorization'));
+    await settle(() => typeInto(byLabel(form(), 'Header 1 value'), 'Bearer t'));
+    await settle(() => byLabel(form(), /^Trusted/).click());
+    await settle(() => byLabel(form(), /^Enabled/).click());
+    await submit(form());
+    expect(host.callsTo('mcp.add').map((c) => c.input)).toEqual([
+      { id: 'remote', transport: 'http', url: 'https://example.org/mcp', headers: { Authorization: 'Bearer t' }, trusted: true, enabled: false },
+    ]);
+  });
+});
+
+describe('edit form', () => {
+  it('starts from the config and sends the whole config as a patch, removing what was emptied', async () => {
+    const host = new FakeHost();
+    installMcp(host, { servers: [mcpServer({ env: { A: '1' }, cwd: '/srv' })] });
+    const { container } = await renderShell(host);
+    await settle(() => navButton(container, 'MCP servers').click());
+    const panel = byTestId(container, 'panel-mcp');
+    await settle(() => buttonNamed(panel, 'Edit Files').click());
+    const form = byTestId(panel, 'mcp-form');
+    expect(form.querySelector('h2')?.textContent).toBe('Edit Files');
+    expect(byLabel(form, 'Id').readOnly).toBe(true);
+    expect(byLabel(form, 'Id').value).toBe('files');
+    expect(byLabel(form, 'Argument 3').value).toBe('/home/ada/notes with spaces');
+    await settle(() => buttonNamed(form, 'Remove argument 1').click());
+    await settle(() => buttonNamed(form, 'Remove variable 1').click());
+    await settle(() => typeInto(byLabel(form, /^Working folder/), ''));
+    await settle(() => buttonNamed(form, 'Save changes').click());
+    expect(host.callsTo('mcp.update').map((c) => c.input)).toEqual([
+      {
+        id: 'files',
+        patch: {
+          name: 'Files',
+          trusted: false,
+          enabled: true,
+          transport: 'stdio',
+          command: 'npx',
+          args: ['@modelcontextprotocol/server-filesystem', '/home/ada/notes with spaces'],
+          env: null,
+          cwd: null,
+          url: null,
+          headers: null,
+        },
+      },
+    ]);
+    expect(panel.querySelector('[data-testid="mcp-form"]')).toBeNull();
+    expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit Files');
+  });
+
+  it('maps a /patch/... path from mcp.update to its field', async () => {
+    const host = new FakeHost();
+    const fakes = installMcp(host, { servers: [mcpServer()] });
+    const { container } = await renderShell(host);
+    await settle(() => navButton(container, 'MCP servers').click());
+    const panel = byTestId(container, 'panel-mcp');
+    await settle(() => buttonNamed(panel, 'Edit Files').click());
+    fakes.nextError = { code: 'INVALID_INPUT', message: 'Invalid input for mcp.update: /patch/command must NOT have more than 4096 characters (maxLength)', path: '/patch/command' };
+    await settle(() => buttonNamed(byTestId(panel, 'mcp-form'), 'Save changes').click());
+    expect(byTestId(panel, 'mcp-error-command').textContent).toContain('4096');
+  });
+});
+
+describe('import', () => {
+  it('imports pasted mcpServers JSON, untrusted and disabled unless enabled, and lists each rejected entry by field', async () => {
+    const added = mcpServer({ id: 'github', name: 'github', enabled: false }, { status: 'stopped', toolCount: 0 });
+    const host = new FakeHost();
+    installMcp(host, {
+      importAnswer: {
+        added: [added],
+        errors: [
+          { code: 'INVALID_INPUT', message: '/mcpServers/broken/command: must be the program to run, e.g. "npx" or "/usr/local/bin/server"', path: '/mcpServers/broken/command' },
+          { code: 'INVALID_INPUT', message: `/mcpServers/${XSS}/type: the legacy SSE transport is not supported`, path: `/mcpServers/${XSS}/type`, hint: 'Use its Streamable HTTP URL.' },
+        ],
+      },
+    });
+    const { container } = await renderShell(host);
+    await settle(() => navButton(container, 'MCP servers').click());
+    const panel = byTestId(container, 'panel-mcp');
+    await settle(() => buttonNamed(panel, 'Import JSON').click());
+    const form = byTestId(panel, 'mcp-import');
+
+    await settle(() => buttonNamed(form, 'Import').click());
+    expect(host.callsTo('mcp.importJson')).toHaveLength(0);
+    expect(form.textContent).toContain('Paste the JSON first.');
+
+    const json = JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', 'server-github'] }, broken: {} } });
+    await settle(() => typeInto(byLabel(form, 'JSON'), json));
+    await settle(() => buttonNamed(form, 'Import').click());
+    expect(host.callsTo('mcp.importJson').map((c) => c.input)).toEqual([{ json }]);
+
+    expect(byTestId(form, 'mcp-import-outcome').textContent).toContain('Added 1 server: github — untrusted and disabled.');
+    const errors = [...form.querySelectorAll<HTMLElement>('[data-testid="mcp-import-error"]')];
+    expect(errors).toHaveLength(2);
+    expect(errors[0]!.textContent).toContain('broken · field command');
+    expect(errors[0]!.textContent).toContain('must be the program to run');
+    expect(errors[0]!.textContent).not.toContain('/mcpServers/broken/command:');
+    expect(errors[1]!.querySelector('strong')?.textContent).toBe(XSS);
+    expect(errors[1]!.textContent).toContain('field type');
+    expect(errors[1]!.textContent).toContain('Use its Streamable HTTP URL.');
+    expect(panel.querySelector('[data-testid="mcp-server"][data-id="github"]')).not.toBeNull();
+    expect(panel.querySelector('img')).toBeNull();
+
+    await settle(() => byLabel(form, /^Enable the imported servers/).click());
+    await settle(() => buttonNamed(form, 'Import').click());
+    expect(host.callsTo('mcp.importJson').at(-1)?.input).toEqual({ json, enable: true });
+  });
+
+  it('shows a document-level error (invalid JSON) as such', async () => {
+    const host = new FakeHost();
+    installMcp(host, { importAnswer: { added: [], errors: [{ code: 'INVALID_INPUT', message: '/: not valid JSON (Unexpected token)', path: '/' }] } });
+    const { container } = await renderShell(host);
+    await settle(() => navButton(container, 'MCP servers').click());
+    const panel = byTestId(container, 'panel-mcp');
+    await settle(() => buttonNamed(panel, 'Import JSON').click());
+    const form = byTestId(panel, 'mcp-import');
+    await settle(() => typeInto(byLabel(form, 'JSON'), '{nope'));
+    await settle(() => buttonNamed(form, 'Import').click());
+    expect(byTestId(form, 'mcp-import-outcome').textContent).toContain('Nothing was added.');
+    expect(byTestId(form, 'mcp-import-error').textContent).toContain('The whole document');
+    expect(byTestId(form, 'mcp-import-error').textContent).toContain('not valid JSON');
+  });
+});
