@@ -1,6 +1,6 @@
-// The shell's six sections: order, labels, shortcuts and what each shows while it is empty. Plain data.
+// The shell's sections: order, labels, shortcuts and what each shows while it is empty. Plain data.
 
-export type SectionId = 'council' | 'tools' | 'extensions' | 'sidecar' | 'connections' | 'workbench';
+export type SectionId = 'council' | 'tools' | 'extensions' | 'sidecar' | 'connections' | 'workbench' | 'mcp' | 'safety';
 
 export interface SectionSpec {
   id: SectionId;
@@ -39,7 +39,7 @@ export const SECTIONS: readonly SectionSpec[] = [
       title: 'No tools registered',
       body: 'Tools registered by extensions, built-ins and MCP servers appear here, with their schemas and the council members allowed to call them.',
       steps: [
-        'Enable an extension in Extensions, or add an MCP server in Connections.',
+        'Enable an extension in Extensions, or add a server in MCP servers.',
         'Its tools show up here as soon as the host accepts their registration.',
       ],
     },
@@ -70,11 +70,11 @@ export const SECTIONS: readonly SectionSpec[] = [
   {
     id: 'connections',
     label: 'Connections',
-    summary: 'LLM providers and MCP servers the host can reach.',
+    summary: 'LLM providers the host can reach.',
     empty: {
       title: 'No connections yet',
-      body: 'LLM provider connections and MCP servers appear here, with their health and the models or tools they offer. API keys stay in the host and never reach this window.',
-      steps: ['Add an OpenAI-compatible endpoint, a local server or an MCP server.', 'Test it, then use it for the sidecar or the council.'],
+      body: 'LLM provider connections appear here, with their health and the models they offer. API keys stay in the host and never reach this window.',
+      steps: ['Add an OpenAI-compatible endpoint or a local server.', 'Test it, then use it for the sidecar or the council.'],
     },
   },
   {
@@ -85,6 +85,33 @@ export const SECTIONS: readonly SectionSpec[] = [
       title: 'No chat sessions yet',
       body: 'Chat sessions appear here: a character, your persona and world info, and a conversation whose replies stream in token by token, with each tool call and the council’s deliberation shown as it happens.',
       steps: ['Add a connection in Connections and choose it as the chat’s main connection.', 'Start a new session here (or import one) and send a message.'],
+    },
+  },
+  {
+    id: 'mcp',
+    label: 'MCP servers',
+    summary: 'Model Context Protocol servers whose tools the host can call: how each starts, its status, its tools and its log.',
+    empty: {
+      title: 'No MCP servers yet',
+      body: 'MCP servers appear here: how each one starts (a program and its arguments, or a URL), whether it is connected, the tools it offers and its log. Their tools join the Tools section as mcp-<id>:<tool>.',
+      steps: [
+        'Add a server with the form, or paste the mcpServers JSON another MCP app uses.',
+        'Connect it and look through its tools; trust it only if you believe its read-only hints.',
+      ],
+    },
+  },
+  {
+    id: 'safety',
+    label: 'Safety',
+    summary: 'Approvals before tools change things, dry runs, tools you always allow, and the paths the Workbench may touch.',
+    empty: {
+      title: 'Nothing is waiting for approval',
+      body: 'When a tool call needs your approval, a dialog opens over any section with the exact arguments and, for note edits, the change it would make. Tools you always allow are listed here.',
+      steps: [
+        'Choose whether every write tool asks first, and whether runs simulate writes by default.',
+        'Limit the notes the Workbench may read and write (council members have their own lists in Council).',
+        'Answer “Always allow” in an approval to list a tool here; revoke it any time.',
+      ],
     },
   },
 ];
