@@ -2,6 +2,7 @@
 import { useEffect, type MouseEvent } from 'react';
 import { Icon } from '../components/Icon';
 import { PANELS } from '../features';
+import { ApprovalDialog } from '../features/safety/ApprovalDialog';
 import { selectSection, selectSectionSelected, selectTheme } from '../stores/selectors';
 import { useAppStore } from './context';
 import { Nav } from './Nav';
@@ -64,6 +65,8 @@ export function App() {
         </main>
         <StatusBar />
       </div>
+      {/* Over every section: tool calls waiting for a person (outside .shell, which goes inert while it shows). */}
+      <ApprovalDialog />
     </>
   );
 }

@@ -6,8 +6,10 @@ import { createConnectionsSlice, type ConnectionsSlice } from './connections-sli
 import { createCouncilSlice, type CouncilSlice } from './council-slice';
 import { createExtensionsSlice, type ExtensionsSlice } from './extensions-slice';
 import { createHostSlice, type HostSlice } from './host-slice';
+import { createMcpSlice, type McpSlice } from './mcp-slice';
 import { createNoticesSlice, type NoticesSlice } from './notices-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
+import { createSafetySlice, type SafetySlice } from './safety-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createSidecarSlice, type SidecarSlice } from './sidecar-slice';
 import type { StoreDeps } from './slice';
@@ -25,7 +27,9 @@ export type AppState = ConnectionSlice &
   SidecarSlice &
   ConnectionsSlice &
   RunsSlice &
-  ChatSlice;
+  ChatSlice &
+  McpSlice &
+  SafetySlice;
 
 export type AppStore = StoreApi<AppState>;
 
@@ -44,5 +48,7 @@ export function createAppStore(deps: Partial<StoreDeps> = {}): AppStore {
     ...createConnectionsSlice(...a),
     ...createRunsSlice(...a),
     ...createChatSlice(...a),
+    ...createMcpSlice(...a),
+    ...createSafetySlice(...a),
   }));
 }

@@ -27,7 +27,7 @@ export interface ToolCallCard {
   argsText: string;
   /** Why the call could not be used (failed phase). */
   error: HostError | null;
-  result: { ok: boolean; content: string; errorCode?: string; durationMs: number } | null;
+  result: { ok: boolean; content: string; errorCode?: string; durationMs: number; simulated?: boolean; unvalidated?: boolean; cached?: boolean } | null;
 }
 
 export type CouncilState =
@@ -201,7 +201,16 @@ export function applyTurnEvents(turns: Readonly<Record<string, LiveTurn>>, event
           }
           case 'result': {
             const c = card(draft, event.callId, event.round);
-            c.result = { ok: event.ok, content: event.content, durationMs: event.durationMs, ...(event.errorCode !== undefined ? { errorCode: event.errorCode } : {}) };
+            c.result = {
+              ok: event.ok,
+              content: event.content,
+              durationMs: event.durationMs,
+              ...(event.errorCode !== undefined ? { errorCode: event.errorCode } : {}),
+              // Safe tool use: dry-run and cache flags, shown as badges on the card.
+              ...(event.simulated ? { simulated: true } : {}),
+              ...(event.unvalidated ? { unvalidated: true } : {}),
+              ...(event.cached ? { cached: true } : {}),
+            };
             break;
           }
         }

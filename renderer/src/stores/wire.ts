@@ -5,6 +5,8 @@ import type { AppState, AppStore } from './app-store';
 import { wireChat } from './chat-wire';
 import { wireConnections } from './connections-wire';
 import { wireCouncil } from './council-wire';
+import { wireMcp } from './mcp-wire';
+import { wireSafety } from './safety-wire';
 
 /** Applies one host event to the mirror. Unknown event types (from a newer host) are ignored. */
 export function applyHostEvent(state: AppState, event: HostEvent): void {
@@ -70,6 +72,10 @@ export function wireHost(store: AppStore, host: HostConnection): () => void {
   const offChat = wireChat(store, host);
   // The council, its packs and runs: council.* / packs.* / council.run.* events and their own resync.
   const offCouncil = wireCouncil(store, host);
+  // MCP servers: mcp.* events and mcp.list on every (re)connect.
+  const offMcp = wireMcp(store, host);
+  // Safe tool use: approval.* events, the always-allowed list, and approvals.list on every (re)connect.
+  const offSafety = wireSafety(store, host);
   const offInfo = host.onInfo((info) => {
     const wasConnected = store.getState().connection.state === 'connected';
     store.getState().connectionChanged(info);
@@ -84,5 +90,7 @@ export function wireHost(store: AppStore, host: HostConnection): () => void {
     offConnections();
     offChat();
     offCouncil();
+    offMcp();
+    offSafety();
   };
 }

@@ -48,6 +48,22 @@ export function CallDetail(props: { call: TimelineCall & Pick<BarLayout, 'endMs'
             </dd>
           </div>
         )}
+        {(result?.cached || result?.approval) && (
+          <div>
+            <dt>Safety</dt>
+            <dd data-testid="call-safety">
+              {[result.cached ? 'Served from the result cache (the tool did not run again).' : '', result.approval ? `Approved: ${result.approval === 'once' ? 'once' : result.approval === 'always' ? 'always allowed' : 'by policy'}.` : '']
+                .filter(Boolean)
+                .join(' ')}
+            </dd>
+          </div>
+        )}
+        {result?.rejectionNote && (
+          <div>
+            <dt>Rejection note</dt>
+            <dd data-testid="call-rejection-note">{result.rejectionNote}</dd>
+          </div>
+        )}
         {result?.errorCode && (
           <div>
             <dt>Error code</dt>

@@ -5,13 +5,14 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { moveMember, removeMember, setMember } from '../../stores/council-commands';
+import { isUnrestricted, PathListEditor } from '../safety/PathListEditor';
 import { Avatar } from './Avatar';
 import { ChanceField } from './ChanceField';
 import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
 import { useAction } from './use-action';
 
-type Busy = 'role' | 'chance' | 'tools' | 'move' | 'remove' | 'item';
+type Busy = 'role' | 'chance' | 'tools' | 'move' | 'remove' | 'item' | 'paths';
 
 const MAX_TOOLS = 64;
 
@@ -84,6 +85,12 @@ function RepointItem(props: { member: MemberView; disabled: boolean; onPick(pack
   );
 }
 
+function pathSummary(list: readonly string[] | undefined): string {
+  if (isUnrestricted(list)) return 'no restriction';
+  if (!list || list.length === 0) return 'nothing';
+  return list.length === 1 ? list[0]! : `${list.length} prefixes`;
+}
+
 export function MemberCard(props: { member: MemberView; index: number; count: number; announce(text: string): void }) {
   const { member, index, count } = props;
   const store = useAppStoreApi();
@@ -95,6 +102,7 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
   const { busy, error, run } = useAction<Busy>();
   const [revision, setRevision] = useState(0);
   const [toolsOpen, setToolsOpen] = useState(false);
+  const [pathsOpen, setPathsOpen] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [optimisticTools, setOptimisticTools] = useState<string[] | null>(null);
   const upRef = useRef<HTMLButtonElement>(null);
@@ -312,6 +320,45 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
                 onToggle={toggleTool}
                 onRetention={(q, kept) => void patch('tools', `Could not change ${member.name}'s retention`, { toolHistoryRetention: { [q]: kept } })}
               />
+            )}
+          </div>
+        </div>
+
+        <div className="member__tools member__paths">
+          <div className="member__tools-head">
+            <button type="button" className="disclosure" aria-expanded={pathsOpen} aria-controls={`${uid}-paths`} onClick={() => setPathsOpen((o) => !o)} data-testid="member-paths-toggle">
+              <span className="disclosure__chevron" aria-hidden="true">
+                ▸
+              </span>
+              Paths
+              <span className="visually-hidden"> {member.name} may read and write</span>
+            </button>
+            {!pathsOpen && (
+              <span className="member__tool-count" data-testid="member-paths-summary">
+                read: {pathSummary(member.allowedReadPaths)} · write: {pathSummary(member.allowedWritePaths)}
+              </span>
+            )}
+          </div>
+          <div id={`${uid}-paths`} hidden={!pathsOpen}>
+            {pathsOpen && (
+              <div className="path-lists">
+                <PathListEditor
+                  label="Read paths"
+                  owner={member.name}
+                  kind="read"
+                  value={member.allowedReadPaths}
+                  disabled={busy !== null && busy !== 'paths'}
+                  onSave={(list) => patch('paths', `Could not change ${member.name}'s read paths`, { allowedReadPaths: list })}
+                />
+                <PathListEditor
+                  label="Write paths"
+                  owner={member.name}
+                  kind="write"
+                  value={member.allowedWritePaths}
+                  disabled={busy !== null && busy !== 'paths'}
+                  onSave={(list) => patch('paths', `Could not change ${member.name}'s write paths`, { allowedWritePaths: list })}
+                />
+              </div>
             )}
           </div>
         </div>

@@ -164,6 +164,11 @@ function RunHeader(props: { trace: RunTrace }) {
         </span>
       )}
       {trace.retryOf && <span>retry of <code>{trace.retryOf}</code></span>}
+      {run?.dryRun && (
+        <span className="badge badge--write" data-testid="run-dry-run" title="Write tools were simulated: nothing was written.">
+          dry run
+        </span>
+      )}
     </div>
   );
 }

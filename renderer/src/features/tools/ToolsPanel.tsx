@@ -1,5 +1,5 @@
 // Tools section: the host's tool registry with filters and search, and one tool's details, Try it and Copy as.
-import { useId, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ToolInfo } from '../../../../shared/types/tools';
 import { useAppStore } from '../../app/context';
 import { sectionById } from '../../app/sections';
@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { selectExtensions, selectSelectedTool, selectToolFilters, selectTools, selectToolsLoaded } from '../../stores/selectors';
 import { NO_TOOL_FILTERS, type ToolFilters } from '../../stores/ui-slice';
+import { CacheMetrics } from '../safety/CacheMetrics';
 import { CopyAs } from './CopyAs';
 import { filterTools, isFiltered, SOURCE_LABELS, toolExtensionIds } from './filter-tools';
 import { TryIt } from './TryIt';
@@ -154,6 +155,8 @@ function Flag(props: { label: string; value: boolean; help: string }) {
 function ToolDetails(props: { tool: ToolInfo; extensionName: string | null }) {
   const { tool } = props;
   const schemaText = useMemo(() => JSON.stringify(tool.parameters, null, 2), [tool.parameters]);
+  // Bumped after each Try it, so the cache figures are read again.
+  const [tries, setTries] = useState(0);
   return (
     <article className="tool-details" aria-labelledby="tool-details-title" data-testid="tool-details">
       <header className="tool-details__header">
@@ -174,12 +177,13 @@ function ToolDetails(props: { tool: ToolInfo; extensionName: string | null }) {
         <Flag label="Council eligible" value={tool.councilEligible} help="Council members may be given this tool." />
         <Flag label="Inline available" value={tool.inlineAvailable} help="The chat may call it directly." />
         <Flag label="Has simulate" value={tool.hasSimulate} help="It can describe what it would do without doing it." />
-        <Flag label="Requires approval" value={tool.requiresApproval} help="A person confirms each council call first." />
+        <Flag label="Requires approval" value={tool.requiresApproval} help="A person confirms each call first (see Safety for the write policy)." />
       </dl>
       <section className="tool-details__section" aria-labelledby="tool-try-title">
         <h3 id="tool-try-title">Try it</h3>
-        <TryIt key={`${tool.qualifiedName}\u0000${tool.definitionHash}`} tool={tool} />
+        <TryIt key={`${tool.qualifiedName}\u0000${tool.definitionHash}`} tool={tool} onRan={() => setTries((n) => n + 1)} />
       </section>
+      <CacheMetrics key={tool.qualifiedName} qualifiedName={tool.qualifiedName} revision={tries} />
       <section className="tool-details__section" aria-labelledby="tool-params-title">
         <h3 id="tool-params-title">Parameters</h3>
         <pre className="code-block" tabIndex={0} aria-label="Parameters JSON Schema" data-testid="tool-schema">

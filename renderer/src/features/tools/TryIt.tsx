@@ -2,18 +2,25 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { ToolInfo } from '../../../../shared/types/tools';
-import { useHost } from '../../app/context';
+import { useAppStore, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { formatMs, InlineError } from '../../components/InlineError';
+import { OutcomeFlags, type Flags } from '../safety/OutcomeFlags';
+import { selectApproveAllWrites } from '../../stores/safety-selectors';
 import { fieldId, SchemaForm, type DraftUpdate } from './SchemaForm';
 import { draftFrom, formatArgs, initialDraft, parseArgsJson, readForm, schemaToForm, updateDraft, type Draft, type FieldError } from './schema-form';
 
 type Outcome =
-  | { kind: 'ok'; content: string; durationMs: number }
-  | { kind: 'tool-error'; error: HostError; durationMs: number }
+  | { kind: 'ok'; content: string; durationMs: number; flags: Flags }
+  | { kind: 'tool-error'; error: HostError; durationMs: number; flags: Flags; rejectionNote?: string }
   | { kind: 'call-error'; error: HostError };
 
-export function TryIt(props: { tool: ToolInfo }) {
+/** The safety flags of a tools.invoke outcome (absent when false). */
+function flagsOf(o: { simulated?: true; unvalidated?: true; cached?: true; approval?: 'once' | 'always' | 'policy' }): Flags {
+  return { simulated: o.simulated, unvalidated: o.unvalidated, cached: o.cached, approval: o.approval };
+}
+
+export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {
   const { tool } = props;
   const host = useHost();
   const idPrefix = useId();
@@ -27,6 +34,8 @@ export function TryIt(props: { tool: ToolInfo }) {
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [running, setRunning] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [dryRun, setDryRun] = useState(false);
+  const asksFirst = useAppStore(selectApproveAllWrites);
   const runSeq = useRef(0);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -61,12 +70,17 @@ export function TryIt(props: { tool: ToolInfo }) {
     const seq = ++runSeq.current;
     setRunning(true);
     setOutcome(null);
-    const result = await host.invoke('tools.invoke', { qualifiedName: tool.qualifiedName, args });
+    const simulate = dryRun && tool.mode === 'write';
+    const result = await host.invoke('tools.invoke', { qualifiedName: tool.qualifiedName, args, ...(simulate ? { dryRun: true } : {}) });
     if (seq !== runSeq.current) return;
     setRunning(false);
     if (!result.ok) setOutcome({ kind: 'call-error', error: result.error });
-    else if (result.value.ok) setOutcome({ kind: 'ok', content: result.value.content, durationMs: result.value.durationMs });
-    else setOutcome({ kind: 'tool-error', error: result.value.error, durationMs: result.value.durationMs });
+    else if (result.value.ok) setOutcome({ kind: 'ok', content: result.value.content, durationMs: result.value.durationMs, flags: flagsOf(result.value) });
+    else {
+      const v = result.value;
+      setOutcome({ kind: 'tool-error', error: v.error, durationMs: v.durationMs, flags: flagsOf(v), ...(v.rejectionNote ? { rejectionNote: v.rejectionNote } : {}) });
+    }
+    props.onRan?.();
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -99,8 +113,16 @@ export function TryIt(props: { tool: ToolInfo }) {
       {tool.mode === 'write' && (
         <p className="try-it__warning">
           <Icon name="warning" />
-          This tool can change things. Running it here really runs it{tool.requiresApproval ? ', without the approval step council runs ask for' : ''}.
+          This tool can change things. Running it here really runs it
+          {tool.requiresApproval || asksFirst ? ', once you approve the exact arguments' : ''}
+          {tool.hasSimulate ? '; a dry run asks the tool what it would do instead' : '; a dry run returns a placeholder instead'}.
         </p>
+      )}
+      {tool.mode === 'write' && (
+        <label className="field__check">
+          <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.target.checked)} data-testid="try-it-dry-run" />
+          Dry run (simulate; nothing is written)
+        </label>
       )}
       {formUsable && (
         <label className="switch">
@@ -165,6 +187,7 @@ export function TryIt(props: { tool: ToolInfo }) {
             <div className="tool-result__head">
               <Icon name="check" className="tool-result__icon" />
               <strong>Result</strong>
+              <OutcomeFlags flags={outcome.flags} testId="try-it-flags" />
               <span className="tool-result__time" data-testid="tool-duration">
                 {formatMs(outcome.durationMs)}
               </span>
@@ -175,7 +198,20 @@ export function TryIt(props: { tool: ToolInfo }) {
           </div>
         )}
         {outcome?.kind === 'tool-error' && (
-          <InlineError error={outcome.error} title="The tool failed" durationMs={outcome.durationMs} testId="tool-error" />
+          <>
+            <InlineError
+              error={outcome.error}
+              title={outcome.error.code === 'APPROVAL_REJECTED' ? 'You rejected the call; it did not run' : outcome.error.code.startsWith('APPROVAL_') ? 'Not approved; it did not run' : 'The tool failed'}
+              durationMs={outcome.durationMs}
+              testId="tool-error"
+            />
+            <OutcomeFlags flags={outcome.flags} testId="try-it-flags" />
+            {outcome.rejectionNote !== undefined && (
+              <p className="rejection-note" data-testid="rejection-note">
+                Your message: “{outcome.rejectionNote}”
+              </p>
+            )}
+          </>
         )}
         {outcome?.kind === 'call-error' && <InlineError error={outcome.error} title="The call did not go through" testId="tool-error" />}
       </div>

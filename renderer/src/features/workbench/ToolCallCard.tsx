@@ -3,6 +3,7 @@ import type { ChatToolCallRecord } from '../../../../shared/types/chat';
 import { formatMs, InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
 import type { ToolCallCard as Card } from '../../stores/chat-turns';
+import { OutcomeFlags } from '../safety/OutcomeFlags';
 
 function phaseLabel(card: Card, live: boolean): { text: string; tone: 'busy' | 'ok' | 'danger' } {
   if (card.result) return card.result.ok ? { text: 'Done', tone: 'ok' } : { text: 'Error', tone: 'danger' };
@@ -33,7 +34,15 @@ export function cardFromRecord(record: ChatToolCallRecord, index: number): Card 
     memberName: null,
     argsText: record.argsText,
     error: null,
-    result: { ok: record.ok, content: record.result, durationMs: Number.NaN, ...(record.errorCode ? { errorCode: record.errorCode } : {}) },
+    result: {
+      ok: record.ok,
+      content: record.result,
+      durationMs: Number.NaN,
+      ...(record.errorCode ? { errorCode: record.errorCode } : {}),
+      ...(record.simulated ? { simulated: true } : {}),
+      ...(record.unvalidated ? { unvalidated: true } : {}),
+      ...(record.cached ? { cached: true } : {}),
+    },
   };
 }
 
@@ -59,6 +68,7 @@ export function ToolCallCard(props: { card: Card; live: boolean }) {
         <span className={`badge badge--${label.tone === 'ok' ? 'ok' : label.tone === 'danger' ? 'danger' : 'read'}`} data-testid="tool-call-status">
           {label.text}
         </span>
+        {card.result && <OutcomeFlags flags={card.result} testId="tool-call-flags" />}
         <span className="tool-card__meta">
           round {card.round}
           {card.result && Number.isFinite(card.result.durationMs) ? ` · ${formatMs(card.result.durationMs)}` : ''}
