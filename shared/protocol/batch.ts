@@ -31,12 +31,34 @@ export function jsonBytesBound(value: unknown, limit: number): number {
 }
 
 const MAX_BOUND_DEPTH = 32;
+/** Shorter strings are bounded at 6 bytes a unit; longer ones (chat context) are measured. */
+const MEASURE_STRINGS_FROM = 16;
+/** Printable ASCII that JSON writes as-is: one byte a unit. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+function stringBound(value: string, limit: number): number {
+  // Every UTF-16 unit is at most 6 bytes of JSON (\uXXXX), plus the quotes.
+  if (value.length < MEASURE_STRINGS_FROM) return 2 + 6 * value.length;
+  // At least a byte a unit: past the limit without reading it.
+  if (value.length + 2 > limit) return value.length + 2;
+  if (PLAIN_JSON_TEXT.test(value)) return 2 + value.length;
+  let bytes = 2;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20) bytes += 6; // \n or \u0001
+    else if (c === 0x22 || c === 0x5c) bytes += 2; // \" \\
+    else if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdfff) bytes += 6; // a lone surrogate is written as \uXXXX; a pair takes 4 bytes
+    else bytes += 3;
+  }
+  return bytes;
+}
 
 function bound(value: unknown, limit: number, depth: number): number {
   switch (typeof value) {
     case 'string':
-      // Every UTF-16 unit is at most 6 bytes of JSON (\uXXXX), plus the quotes.
-      return 2 + 6 * value.length;
+      return stringBound(value, limit);
     case 'number':
       return 24;
     case 'boolean':

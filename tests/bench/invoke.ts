@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHost } from '../../electron/core/host';
 import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
+import { patternApprovalPolicy } from '../../electron/core/safety/approval-policy';
 import { tempDir, cleanupTempDirs } from '../helpers/temp-dir';
 import { mcpStdio, rawFork, type Target } from './baselines';
 import { latencyRow, round, table, WARMUP_CALLS, type LatencyRow } from './stats';
@@ -39,6 +40,31 @@ async function hostPath(): Promise<Target> {
   };
 }
 
+/** The MCP echo server as a registry tool source: contract → registry → McpManager → SDK client → stdio. */
+async function hostMcpPath(): Promise<Target> {
+  // The echo tool has no readOnlyHint, so it is a write tool: approve it the way `--approve` does.
+  const approvalPolicy = patternApprovalPolicy(['mcp-bench:*']);
+  const host = await createHost({ dataDir: tempDir('cw-bench-'), mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: null, approvalPolicy });
+  const server = { id: 'bench', transport: 'stdio' as const, command: process.execPath, args: [path.join(import.meta.dirname, 'fixtures', 'mcp-echo-server.mjs')], enabled: false };
+  const added = await host.api.call('mcp.add', server, { origin: 'cli' });
+  const connected = await host.api.call('mcp.connect', { id: 'bench' }, { origin: 'cli' });
+  if (!added.ok || !connected.ok || (connected.value as { status: string }).status !== 'connected') throw new Error(`bench MCP server failed: ${JSON.stringify(connected)}`);
+  const input = { qualifiedName: 'mcp-bench:echo', args: { text: 'hi' } };
+  let failed = 0;
+  let firstFailure = '';
+  const check = (result: Awaited<ReturnType<typeof host.api.call>>) => {
+    if (result.ok && (result.value as { ok: boolean; content?: string }).content === 'hi') return;
+    if (failed++ === 0) firstFailure = JSON.stringify(result).slice(0, 300);
+  };
+  return {
+    call: () => host.api.call('tools.invoke', input, { origin: 'cli' }).then(check),
+    close: () => host.dispose(),
+    verify: () => {
+      if (failed > 0) throw new Error(`${failed} host MCP calls failed; the figures would be meaningless. First: ${firstFailure}`);
+    },
+  };
+}
+
 export async function invokeBenchmark({ json }: { json: boolean }) {
   const opts = { count: SEQUENTIAL_CALLS, total: THROUGHPUT_CALLS, inFlight: IN_FLIGHT };
   const rows: LatencyRow[] = [];
@@ -46,6 +72,7 @@ export async function invokeBenchmark({ json }: { json: boolean }) {
     ['host: contract → registry → worker', hostPath],
     ['raw child_process.fork round trip', rawFork],
     ['MCP SDK stdio callTool', mcpStdio],
+    ['host: MCP tool via registry', hostMcpPath],
   ] as const) {
     const target = await make();
     try {

@@ -58,10 +58,15 @@ test.describe('a chat turn with the council', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
     const workbench = page.getByTestId('panel-workbench');
     await workbench.getByRole('button', { name: 'New session' }).click();
+    await expect(workbench.getByTestId('session-title')).toHaveText('New session');
     await workbench.getByLabel('Main connection').selectOption(connectionId);
+    await expect(workbench.getByLabel('Main connection')).toHaveValue(connectionId);
     const box = workbench.getByLabel('Message');
     await box.fill('We run for the bridge.');
+    await expect(box).toHaveValue('We run for the bridge.');
     await box.press('Enter');
+    await expect(box).toHaveValue('');
+    await expect(workbench.locator('[data-testid="message"][data-role="user"]').last()).toContainText('We run for the bridge.');
 
     const reply = workbench.locator('[data-testid="message"][data-role="assistant"]').last();
     await expect(reply.getByTestId('message-text')).toHaveText(chunks.join(''), { timeout: 20_000 });

@@ -312,8 +312,8 @@ export class WorkerHost implements ToolExecutor {
         call.signal.addEventListener('abort', call.onAbort, { once: true });
       }
       if (request.deadline < this.deadlineAt) this.armDeadline(request.deadline);
-      // Council calls carry the chat; they travel alone rather than be sized up.
-      const bytes = payload.contextMessages ? Infinity : jsonBytesBound(payload, BATCHABLE_PAYLOAD_BYTES);
+      // Council calls carry the chat too: long strings are measured, so a few KB of context stays batchable.
+      const bytes = jsonBytesBound(payload, BATCHABLE_PAYLOAD_BYTES);
       if (!this.send({ type, payload }, bytes)) {
         this.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
       }

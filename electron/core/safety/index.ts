@@ -37,7 +37,7 @@ export function createSafety(options: {
     if (event.type === 'tool.replaced' && event.definitionChanged) cache.forget(event.tool.qualifiedName);
     else if (event.type === 'tool.unregistered') cache.forget(event.qualifiedName);
   });
-  const guard = new GuardedInvoker({ registry, settings: () => settings.get(), approvals, cache, notesRoot, clock, log });
+  const guard = new GuardedInvoker({ registry, settings: () => settings.peek(), approvals, cache, notesRoot, clock, log });
   const notes = installNoteTools(registry, guard, notesRoot);
   return {
     guard,

@@ -120,6 +120,15 @@ export class SettingsStore {
     return structuredClone(this.doc);
   }
 
+  /**
+   * The current document itself, without the copy get() makes: for hot paths that only read (the
+   * guard reads it on every tool call). Never mutate it. update() swaps in a new document and
+   * never changes the old one, so a peeked value stays a consistent snapshot.
+   */
+  peek(): Readonly<Settings> {
+    return this.doc;
+  }
+
   onChange(listener: (settings: Settings) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -68,6 +68,12 @@ describe('batching', () => {
     for (const value of ['', 'a"\n\u0001', '日本語😀', 0, -1.2345678901234567e-308, true, null, [1, 'x', null], { a: { b: ['c', { d: 'e\\' }] } }, { x: undefined }]) {
       expect(jsonBytesBound(value, 1e9)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(value)));
     }
+    // Long strings (chat context) are measured rather than bounded at 6 bytes a unit; still never under.
+    const long = ['plain text '.repeat(40), 'say "hi" \\ back\n\t\u0001 '.repeat(30), 'café — 日本語😀 '.repeat(30), `${'\ud800'.repeat(20)}x${'\udfff'.repeat(20)}`];
+    for (const value of [...long, { context: long[0], contextMessages: long.map((content) => ({ role: 'user', content })) }]) {
+      expect(jsonBytesBound(value, 1e9)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(value)));
+    }
+    expect(jsonBytesBound(long[0], 1e9)).toBe(Buffer.byteLength(JSON.stringify(long[0])));
     expect(jsonBytesBound('x'.repeat(1000), 100)).toBe(Infinity);
     expect(jsonBytesBound({ when: new Date() }, 1e9)).toBe(Infinity);
     expect(jsonBytesBound({ f: () => 1 }, 1e9)).toBe(Infinity);
