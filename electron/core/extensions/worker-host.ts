@@ -455,6 +455,8 @@ export class WorkerHost implements ToolExecutor {
         this.lastBeatAt = now;
         return;
       case 'ready':
+        // Its event loop just ran: from here on the short unresponsive limit applies, not the startup one.
+        this.lastBeatAt = now;
         if (this.stateValue === 'starting') {
           this.stateValue = 'running';
           this.callbacks.onReady?.();
