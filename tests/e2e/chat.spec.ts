@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
 const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
@@ -20,20 +21,7 @@ function cli(dataDir: string, ...args: string[]): string {
   return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
-declare global {
-  interface Window {
-    __pwned?: unknown;
-  }
-}
 
-function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`csp: ${msg.text()}`);
-  });
-  return problems;
-}
 
 async function open(page: Page, host: RunningHost, section: 'Connections' | 'Sidecar' | 'Workbench'): Promise<void> {
   if (!page.url().startsWith(host.origin)) {

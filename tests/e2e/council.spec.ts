@@ -5,23 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { watchPage } from './page-watch';
 
 const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
 
-declare global {
-  interface Window {
-    __pwned?: unknown;
-  }
-}
 
-function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`csp: ${msg.text()}`);
-  });
-  return problems;
-}
 
 async function openCouncil(page: Page, host: RunningHost): Promise<Locator> {
   await page.setViewportSize({ width: 1280, height: 1000 });

@@ -5,25 +5,13 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SECTIONS, type SectionId } from '../../renderer/src/app/sections';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
 const BUNDLED_EXTENSIONS = ['Dice and Stats', 'Knowledge Base', 'Scratchpad'];
 
-declare global {
-  interface Window {
-    __pwned?: unknown;
-  }
-}
 
 /** Fails the test on any page error or CSP violation: the shell must run under the served CSP as is. */
-function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`csp: ${msg.text()}`);
-  });
-  return problems;
-}
 
 async function expectConnected(page: Page): Promise<void> {
   const status = page.getByTestId('connection-status');

@@ -4,24 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
 const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
 
-declare global {
-  interface Window {
-    __pwned?: unknown;
-  }
-}
 
-function watchPage(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && /Content.Security.Policy|Refused to/i.test(msg.text())) problems.push(`csp: ${msg.text()}`);
-  });
-  return problems;
-}
 
 async function open(page: Page, host: RunningHost, section: 'Extensions' | 'Tools'): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
