@@ -1,75 +1,17 @@
-// One extension's log: read with extensions.log when opened (and after every reconnect), then followed live; plain text.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { HostError } from '../../../../shared/errors';
+// One extension's log: extensions.log when opened, then followed live from extension.log events.
+import { useCallback, useMemo } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
-import { Icon } from '../../components/Icon';
-import { InlineError } from '../../components/InlineError';
+import { LiveLog } from '../../components/LiveLog';
 import { loadExtensionLog } from '../../stores/extension-commands';
 import { LOG_LINES_CAP } from '../../stores/extensions-slice';
-import { selectConnectionState, selectExtensionLog } from '../../stores/selectors';
+import { selectExtensionLog } from '../../stores/selectors';
 
 export function LogViewer(props: { id: string; name: string; domId: string }) {
   const store = useAppStoreApi();
   const host = useHost();
-  const connection = useAppStore(selectConnectionState);
   const selectLog = useMemo(() => selectExtensionLog(props.id), [props.id]);
   const lines = useAppStore(selectLog);
-  const [error, setError] = useState<HostError | null>(null);
-  const [loading, setLoading] = useState(false);
-  const preRef = useRef<HTMLPreElement>(null);
-  const pinned = useRef(true);
-
-  const load = useMemo(
-    () => async () => {
-      setLoading(true);
-      const result = await loadExtensionLog(store, host, props.id);
-      setLoading(false);
-      setError(result.ok ? null : result.error);
-    },
-    [store, host, props.id],
-  );
-
-  useEffect(() => {
-    if (connection === 'connected') void load();
-  }, [connection, load]);
-
-  // Stop following once the viewer closes; reopening reads the host's log again.
-  useEffect(() => () => store.getState().extensionLogClosed(props.id), [store, props.id]);
-
-  // Stay at the newest line unless the user scrolled up to read.
-  useLayoutEffect(() => {
-    const pre = preRef.current;
-    if (pre && pinned.current) pre.scrollTop = pre.scrollHeight;
-  }, [lines]);
-
-  const text = lines?.join('\n') ?? '';
-  return (
-    <section className="ext-log" id={props.domId} aria-label={`Log of ${props.name}`} data-testid="extension-log">
-      <div className="ext-log__head">
-        <Icon name="terminal" />
-        <strong>Log</strong>
-        <span className="ext-log__count">
-          {lines === null ? (loading ? 'Loading…' : '') : `${lines.length} ${lines.length === 1 ? 'line' : 'lines'}${lines.length >= LOG_LINES_CAP ? ` (the latest ${LOG_LINES_CAP})` : ''}`}
-        </span>
-        <button type="button" className="btn btn--ghost btn--small" onClick={() => void load()} aria-disabled={loading || undefined}>
-          <Icon name="refresh" /> Reload
-        </button>
-      </div>
-      {error && <InlineError error={error} title="Could not read the log" />}
-      <pre
-        ref={preRef}
-        className="ext-log__text"
-        tabIndex={0}
-        role="log"
-        aria-live="off"
-        aria-label={`Log lines of ${props.name}`}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 8;
-        }}
-      >
-        {lines !== null && lines.length === 0 ? <span className="ext-log__empty">No log lines yet.</span> : text}
-      </pre>
-    </section>
-  );
+  const load = useCallback(() => loadExtensionLog(store, host, props.id), [store, host, props.id]);
+  const onClose = useCallback(() => store.getState().extensionLogClosed(props.id), [store, props.id]);
+  return <LiveLog name={props.name} domId={props.domId} lines={lines} cap={LOG_LINES_CAP} load={load} onClose={onClose} testId="extension-log" />;
 }
