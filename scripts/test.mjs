@@ -44,7 +44,25 @@ stage('unit and renderer tests', bin('vitest'), ['run', '--reporter=default', '-
 countVitest(vitestJson);
 const built = stage('build', bin('electron-vite'), ['build']);
 stage('security gate', process.execPath, [path.join(root, 'scripts', 'electronegativity.mjs')]);
-if (built) {
+/** The e2e tests drive Debian's Chromium; on a fresh machine install it the way the README says. */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return true;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !fs.existsSync('/usr/bin/apt-get')) {
+    console.log(`\nChromium is missing (${chromium}). Install it with: sudo apt-get install -y chromium (or set CHROMIUM_PATH).`);
+    return false;
+  }
+  console.log('\nChromium is missing; installing Debian\'s chromium for the browser tests…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+  return fs.existsSync(chromium);
+}
+
+if (built && !ensureChromium()) {
+  failedStages.push('e2e (Chromium) not run: Chromium is not installed');
+} else if (built) {
   const playwrightJson = path.join(reports, 'playwright.json');
   stage('e2e (Chromium)', bin('playwright'), ['test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
   countPlaywright(playwrightJson);
