@@ -63,6 +63,18 @@ export interface ToolFilter {
   inlineAvailable?: boolean;
 }
 
+/**
+ * Arguments checked by prepareCall() for one tool, with its info and definition: what the guard
+ * decides on. invokePrepared() runs exactly these arguments without checking them a second time.
+ */
+export interface PreparedCall {
+  readonly info: ToolInfo;
+  /** The registry's own normalized registration: read it, never change it. */
+  readonly definition: Readonly<ToolRegistrationDTO>;
+  /** A fresh copy this call owns, sanitized and schema-checked. */
+  readonly args: Record<string, unknown>;
+}
+
 interface ToolRecord {
   /** Status is not stored here; it is the source's and is filled in by infoOf(). */
   info: Omit<ToolInfo, 'status'>;
@@ -95,6 +107,8 @@ export class ToolRegistry {
   private readonly aliases = new AliasTable();
   private readonly listeners = new Set<RegistryEventListener>();
   private readonly inflight = new Set<Invocation>();
+  /** prepareCall() handles not yet run, with the record their arguments were checked against. */
+  private readonly preparedCalls = new WeakMap<PreparedCall, ToolRecord>();
   /** One backstop timer for every in-flight call, armed for the earliest (see armBackstop). */
   private backstopTimer: unknown = null;
   private backstopAt = Infinity;
@@ -294,6 +308,41 @@ export class ToolRegistry {
     return checked.ok ? ok({ info: this.infoOf(record), args: checked.value }) : checked;
   }
 
+  /**
+   * For a caller that checks and then runs in the same tick (the guard): undefined when the tool is
+   * unknown or unavailable (invoke() answers those with its codes), else the checked arguments with
+   * the tool's info and definition, or the reason they were refused.
+   */
+  prepareCall(nameOrAlias: string, rawArgs: unknown): Result<PreparedCall> | undefined {
+    const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
+    if (!record || (this.statuses.get(record.sourceId) ?? 'available') !== 'available') return undefined;
+    const checked = this.checkArgs(record, rawArgs);
+    if (!checked.ok) return checked;
+    const call: PreparedCall = { info: this.infoOf(record), definition: record.registration, args: checked.value };
+    this.preparedCalls.set(call, record);
+    return ok(call);
+  }
+
+  /**
+   * invoke() for a prepareCall() handle: the same checks except the arguments, which were checked
+   * against this very record. A handle runs once; a stale one (the tool was replaced or removed since)
+   * goes through invoke() in full.
+   */
+  invokePrepared(call: PreparedCall, opts: InvokeOptions): Promise<ToolOutcome> {
+    const record = this.preparedCalls.get(call);
+    this.preparedCalls.delete(call);
+    if (!record || this.tools.get(record.info.qualifiedName) !== record) return this.invoke(call.info.qualifiedName, call.args, opts);
+    const start = this.clock.now();
+    try {
+      const prepared = this.prepare(record.info.qualifiedName, call.args, opts, start, record);
+      if (!prepared.ok) return Promise.resolve(this.failedSince(start, prepared.error));
+      return this.run(prepared.value.record, prepared.value.request, opts, start);
+    } catch (error) {
+      this.log.error('tool invocation failed before reaching the executor', error);
+      return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
+    }
+  }
+
   private checkArgs(record: ToolRecord, rawArgs: unknown): Result<Record<string, unknown>> {
     const sanitized = sanitizeArguments(rawArgs, this.limits);
     if (!sanitized.ok) return sanitized;
@@ -316,8 +365,10 @@ export class ToolRegistry {
     rawArgs: unknown,
     opts: InvokeOptions,
     start: number,
+    /** Set by invokePrepared(): rawArgs were already checked against this record. */
+    checkedFor?: ToolRecord,
   ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal' | 'cancellation'> }> {
-    const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
+    const record = checkedFor ?? (typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined);
     if (!record) {
       const shown = typeof nameOrAlias === 'string' ? JSON.stringify(nameOrAlias.slice(0, 128)) : 'that is not a string';
       return err('UNKNOWN_TOOL', `Unknown tool ${shown}`, {
@@ -335,7 +386,7 @@ export class ToolRegistry {
     }
     if (opts.signal?.aborted) return err('CANCELLED', `Call to "${q}" was cancelled before it started`);
 
-    const sanitized = this.checkArgs(record, rawArgs);
+    const sanitized = checkedFor ? ok(rawArgs as Record<string, unknown>) : this.checkArgs(record, rawArgs);
     if (!sanitized.ok) return sanitized;
 
     // Added after validation so a schema with additionalProperties:false still accepts them, and
@@ -510,8 +561,26 @@ export class ToolRegistry {
     if (record.outputSchema) state.compiler.release(record.outputSchema);
   }
 
+  /** A fresh copy per caller. Spelled out: an object spread here cost more than the rest of the lookup. */
   private infoOf(record: ToolRecord): ToolInfo {
-    return { ...record.info, status: this.statuses.get(record.sourceId) ?? 'available' };
+    const i = record.info;
+    return {
+      qualifiedName: i.qualifiedName,
+      alias: i.alias,
+      name: i.name,
+      displayName: i.displayName,
+      description: i.description,
+      parameters: i.parameters,
+      mode: i.mode,
+      councilEligible: i.councilEligible,
+      inlineAvailable: i.inlineAvailable,
+      hasSimulate: i.hasSimulate,
+      requiresApproval: i.requiresApproval,
+      source: i.source,
+      extensionId: i.extensionId,
+      status: this.statuses.get(record.sourceId) ?? 'available',
+      definitionHash: i.definitionHash,
+    } satisfies Record<keyof ToolInfo, unknown>;
   }
 
   private emit(event: RegistryEvent): void {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { HostError } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
-import { readSafetySettings, type ApprovalDiff, type ApprovalOrigin } from '../../../shared/types/safety';
+import { readSafetySettings, type ApprovalDiff, type ApprovalOrigin, type SafetySettings } from '../../../shared/types/safety';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
@@ -74,29 +74,30 @@ export class GuardedInvoker {
 
   private async guarded(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions, start: number): Promise<ToolOutcome> {
     const { registry } = this.deps;
-    const info = registry.resolve(nameOrAlias);
     // Unknown or unavailable tools, a bad timeout, a cancelled call: the registry answers with its codes.
-    if (!info || info.status !== 'available') return registry.invoke(nameOrAlias, rawArgs, toRegistryOptions(opts));
-    const prepared = registry.prepareArgs(info.qualifiedName, rawArgs);
+    let prepared = registry.prepareCall(nameOrAlias, rawArgs);
+    if (!prepared) return registry.invoke(nameOrAlias, rawArgs, toRegistryOptions(opts));
     if (!prepared.ok) return this.failed(start, prepared.error);
-    const definition = registry.getDefinition(info.qualifiedName)!;
+    const { info, definition } = prepared.value;
     const settings = this.deps.settings();
     const safety = readSafetySettings(settings.safety);
 
     // 1. Path permissions, before anything can ask or run; the normalized paths replace the arguments.
-    const pathsChecked = checkToolPaths(definition, prepared.value.args, this.scopesFor(opts, settings));
+    const pathsChecked = checkToolPaths(definition, prepared.value.args, this.scopesFor(opts, safety, settings));
     if (!pathsChecked.ok) return this.failed(start, pathsChecked.error);
-    let args = pathsChecked.value;
-    if (args !== prepared.value.args) {
+    if (pathsChecked.value !== prepared.value.args) {
       // Normalizing can change a value (`a/..` → ""): what is shown and run must still fit the schema.
-      const recheck = registry.prepareArgs(info.qualifiedName, args);
-      if (!recheck.ok) return this.failed(start, recheck.error);
-      args = recheck.value.args;
+      prepared = registry.prepareCall(info.qualifiedName, pathsChecked.value);
+      if (!prepared) return registry.invoke(info.qualifiedName, pathsChecked.value, toRegistryOptions(opts));
+      if (!prepared.ok) return this.failed(start, prepared.error);
     }
+    const call = prepared.value;
+    const args = call.args;
 
     // 2. Dry run: read tools run for real (below); write tools are simulated, with nothing to approve.
+    // From here to the run nothing awaits unless a person is asked: the checked call runs as checked.
     if (opts.dryRun === true && info.mode === 'write') {
-      return registry.invoke(info.qualifiedName, args, { ...toRegistryOptions(opts), simulate: true });
+      return registry.invokePrepared(call, { ...toRegistryOptions(opts), simulate: true });
     }
 
     // 3. Cache (seed 002): successful results of read tools only.
@@ -144,7 +145,8 @@ export class GuardedInvoker {
     }
 
     // 5. Run. A person's approval time is not the tool's: it gets its full timeout from here.
-    const outcome = await registry.invoke(info.qualifiedName, args, toRegistryOptions(opts));
+    // After a wait for a person (and a preview that saw the arguments) the registry checks them again.
+    const outcome = await (approval ? registry.invoke(info.qualifiedName, args, toRegistryOptions(opts)) : registry.invokePrepared(call, toRegistryOptions(opts)));
     if (cachePolicy && outcome.ok && registry.get(info.qualifiedName)?.definitionHash === info.definitionHash) {
       this.deps.cache.set(info.qualifiedName, cachePolicy, cacheKey, { ok: true, content: outcome.content, durationMs: outcome.durationMs });
     }
@@ -167,8 +169,7 @@ export class GuardedInvoker {
   }
 
   /** Council: the member's lists. Chat inline: the member's and the Workbench's. By hand: the Workbench's. */
-  private scopesFor(opts: GuardedInvokeOptions, settings: Settings): PathScope[] {
-    const safety = readSafetySettings(settings.safety);
+  private scopesFor(opts: GuardedInvokeOptions, safety: SafetySettings, settings: Settings): PathScope[] {
     const workbench: PathScope = { label: 'The Workbench', ...safety.workbench };
     const origin = opts.origin ?? 'manual';
     const member = memberOf(opts);

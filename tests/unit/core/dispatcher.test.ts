@@ -36,6 +36,19 @@ describe('contract dispatcher', () => {
     expect((await host.api.call('settings.get', {}, { origin: 'test' })).ok).toBe(true);
   });
 
+  it('counts the input exactly when a cheap bound is not enough', async () => {
+    const host = await testHost();
+    // Many small values: the bound passes the cap long before the JSON does, and the exact size lets it through.
+    const numbers = { patch: { list: Array.from({ length: 60_000 }, () => 1) } };
+    expect(await host.api.call('settings.update', numbers, { origin: 'test' })).not.toMatchObject({ error: { code: 'INPUT_TOO_LARGE' } });
+    // Escape-heavy text is counted as written, not as the characters it holds.
+    const escaped = { patch: { blob: '\u0001'.repeat(10) + '\n'.repeat(MAX_INPUT_BYTES / 2) } };
+    expect(await host.api.call('settings.update', escaped, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+    const cyclic: Record<string, unknown> = { patch: {} };
+    (cyclic.patch as Record<string, unknown>).self = cyclic;
+    expect(await host.api.call('settings.update', cyclic, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+  });
+
   it('validates settings updates against the settings schema', async () => {
     const host = await testHost();
     const bad = await host.api.call('settings.update', { patch: { ui: { theme: 'neon' } } }, { origin: 'test' });

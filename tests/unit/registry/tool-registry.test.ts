@@ -323,6 +323,56 @@ describe('invoke: arguments', () => {
   });
 });
 
+describe('prepareCall / invokePrepared', () => {
+  it('checks once and runs the checked arguments with host fields added', async () => {
+    const { registry, executor } = setup();
+    const prepared = registry.prepareCall('kb__search_knowledge_base', { query: 'x', userId: 'u' });
+    if (!prepared?.ok) throw new Error('expected a prepared call');
+    expect(prepared.value.info).toMatchObject({ qualifiedName: Q, status: 'available' });
+    expect(prepared.value.args).toEqual({ query: 'x' });
+    expect((await registry.invokePrepared(prepared.value, { timeoutMs: 1000 })).ok).toBe(true);
+    expect(executor.requests[0]?.args).toMatchObject({ query: 'x', __deadlineMs: expect.any(Number) });
+  });
+
+  it('is undefined for unknown or unavailable tools and refuses invalid arguments', () => {
+    const { registry } = setup();
+    expect(registry.prepareCall('kb:nope', {})).toBeUndefined();
+    expect(registry.prepareCall(Q, { limit: 'five' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    registry.setSourceStatus('kb', 'unavailable');
+    expect(registry.prepareCall(Q, { query: 'x' })).toBeUndefined();
+  });
+
+  it('still applies availability, timeout and cancellation checks at run time', async () => {
+    const { registry, executor } = setup();
+    const prepared = registry.prepareCall(Q, { query: 'x' });
+    if (!prepared?.ok) throw new Error('expected a prepared call');
+    expectError(await registry.invokePrepared(prepared.value, { timeoutMs: 0 }), 'INVALID_INPUT');
+    const again = registry.prepareCall(Q, { query: 'x' });
+    if (!again?.ok) throw new Error('expected a prepared call');
+    registry.setSourceStatus('kb', 'unavailable');
+    expectError(await registry.invokePrepared(again.value, { timeoutMs: 1000 }), 'TOOL_UNAVAILABLE');
+    expect(executor.requests).toHaveLength(0);
+  });
+
+  it('checks a reused or stale handle again in full', async () => {
+    const { registry, executor } = setup();
+    const prepared = registry.prepareCall(Q, { query: 'x' });
+    if (!prepared?.ok) throw new Error('expected a prepared call');
+    expect((await registry.invokePrepared(prepared.value, { timeoutMs: 1000 })).ok).toBe(true);
+    // Used once: a second run (its args changed since) goes through the whole check.
+    (prepared.value.args as Record<string, unknown>).limit = 'five';
+    expectError(await registry.invokePrepared(prepared.value, { timeoutMs: 1000 }), 'INVALID_ARGUMENTS');
+    const stale = registry.prepareCall(Q, { query: 'x' });
+    if (!stale?.ok) throw new Error('expected a prepared call');
+    // Replaced by a definition that needs another argument: the old check no longer counts.
+    const dto = searchDto();
+    const replaced = { ...dto, parameters: { ...(dto.parameters as object), required: ['query', 'limit'] } };
+    expect(registry.register(EXT, replaced, executor).ok).toBe(true);
+    expectError(await registry.invokePrepared(stale.value, { timeoutMs: 1000 }), 'INVALID_ARGUMENTS');
+    expect(executor.requests).toHaveLength(1);
+  });
+});
+
 describe('invoke: results and errors', () => {
   it('passes strings through and JSON-stringifies other values; undefined becomes ""', async () => {
     let value: unknown = 'plain text';
