@@ -5,12 +5,15 @@ import type { ExtensionPermission } from '../../shared/types/spindle';
 import {
   MAX_BATCH_BYTES,
   MAX_BATCH_ITEMS,
+  MAX_SHARED_CONTEXTS,
   Outbox,
+  expandContext,
   isBatch,
   jsonBytesBound,
   type HostToWorkerMessage,
   type InitMessage,
   type LogLevel,
+  type SharedContext,
   type WorkerToHostMessage,
 } from '../../shared/protocol';
 import { detectHostPort, type HostPort } from './host-port';
@@ -72,6 +75,8 @@ function main(): void {
   let runtime: SpindleRuntime | null = null;
   // Calls that arrive while main is still loading (top-level await) wait for it to finish.
   let loading: Promise<void> | null = null;
+  /** Chat contexts the host sent once for many calls (shared/protocol/context.ts), oldest first. */
+  const contexts = new Map<string, SharedContext>();
 
   async function init(message: InitMessage): Promise<void> {
     const created = createSpindle({ manifest: message.manifest, granted: message.granted, dataDir: message.dataPath, send });
@@ -113,16 +118,40 @@ function main(): void {
           loading = started;
         }
         return;
+      case 'context_put': {
+        const shared: SharedContext = {};
+        if (Array.isArray(message.contextMessages)) shared.contextMessages = message.contextMessages;
+        if (typeof message.context === 'string') shared.context = message.context;
+        contexts.delete(message.contextId);
+        contexts.set(message.contextId, shared);
+        // The host drops what it evicts (it never holds more than MAX_SHARED_CONTEXTS); this only bounds a host that would not.
+        if (contexts.size > 2 * MAX_SHARED_CONTEXTS) contexts.delete(contexts.keys().next().value!);
+        return;
+      }
+      case 'context_drop':
+        contexts.delete(message.contextId);
+        return;
       case 'tool_invocation':
       case 'tool_simulation': {
         const active = runtime;
         if (!active) return;
         const kind = message.type === 'tool_simulation' ? 'simulation' : 'invocation';
+        let payload = message.payload;
+        if (message.contextRef !== undefined) {
+          // Resolved on arrival: a later context_drop must not affect a call that waits for loading.
+          const shared = contexts.get(message.contextRef);
+          if (!shared) {
+            const error = { code: 'TOOL_ERROR', message: 'The chat context of this call did not reach the extension worker.' };
+            send({ type: 'tool_invocation_result', requestId: payload.requestId, ok: false, error });
+            return;
+          }
+          payload = expandContext(payload, shared);
+        }
         if (loading) {
-          void loading.then(() => active.invoke(kind, message.payload)).then(send);
+          void loading.then(() => active.invoke(kind, payload)).then(send);
           return;
         }
-        const result = active.invoke(kind, message.payload);
+        const result = active.invoke(kind, payload);
         if (result instanceof Promise) void result.then(send);
         else send(result);
         return;

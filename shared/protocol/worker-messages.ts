@@ -7,6 +7,7 @@ import type {
   ToolRegistrationDTO,
 } from '../types/spindle';
 import type { BatchMessage } from './batch';
+import type { ContextDropMessage, ContextPutMessage } from './context';
 import type { GenerateKind } from './generate';
 import { MAX_LOG_MESSAGE_CHARS, MAX_ERROR_TEXT_CHARS } from './limits';
 
@@ -88,11 +89,14 @@ export interface InitMessage {
 export interface ToolInvocationMessage {
   type: 'tool_invocation';
   payload: ToolInvocationPayloadDTO;
+  /** The chat context was sent once by `context_put` (see context.ts); the worker fills it in. */
+  contextRef?: string;
 }
 /** Dry run of a write tool (orchestrator seed's `simulate`); answered with `tool_invocation_result`. */
 export interface ToolSimulationMessage {
   type: 'tool_simulation';
   payload: ToolInvocationPayloadDTO;
+  contextRef?: string;
 }
 export type CancelReason = 'timeout' | 'cancelled' | 'permission_revoked' | 'shutdown';
 export interface CancelMessage {
@@ -129,6 +133,8 @@ export interface ShutdownMessage {
 
 export type HostToWorkerMessage =
   | InitMessage
+  | ContextPutMessage
+  | ContextDropMessage
   | ToolInvocationMessage
   | ToolSimulationMessage
   | CancelMessage

@@ -6,6 +6,7 @@ import {
   MAX_BATCH_ITEMS,
   MAX_IN_FLIGHT_PER_WORKER,
   MAX_RESULT_BYTES,
+  MAX_SHARED_CONTEXTS,
   MAX_WORKER_MESSAGES_PER_SECOND,
   SHUTDOWN_GRACE_MS,
   STARTUP_TIMEOUT_MS,
@@ -22,7 +23,7 @@ import {
   type LogLevel,
   type ToolInvocationResultMessage,
 } from '../../../shared/protocol';
-import type { ExtensionManifest, ExtensionPermission, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { ExtensionManifest, ExtensionPermission, LlmMessageDTO, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
 import { systemClock, type Clock } from '../ports';
 import type { Cancellation, ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import { LineSplitter, type LogSource } from './extension-log';
@@ -103,6 +104,13 @@ interface PendingCall {
   onAbort: (() => void) | null;
 }
 
+/** A chat context this worker holds (shared/protocol/context.ts), recognised by identity. */
+interface SentContext {
+  id: string;
+  messages: LlmMessageDTO[];
+  context: string | undefined;
+}
+
 const RECENTLY_ENDED_CAP = 1000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const IDENTITY_ARGS = ['__userId', '__user_id', 'userId'];
@@ -140,6 +148,9 @@ export class WorkerHost implements ToolExecutor {
   private deadlineAt = Infinity;
   /** Messages queued in this tick; they leave as one write (see shared/protocol/batch.ts). */
   private readonly outbox: Outbox<HostToWorkerMessage>;
+  /** Contexts sent to this worker by context_put, least recently used first. A new worker starts with none. */
+  private readonly contexts: SentContext[] = [];
+  private contextSeq = 0;
   private graceTimer: ReturnType<typeof setTimeout> | null = null;
   private startedAt = 0;
   private lastBeatAt: number | null = null;
@@ -296,9 +307,12 @@ export class WorkerHost implements ToolExecutor {
       args = { ...args };
       for (const key of IDENTITY_ARGS) delete args[key];
     }
+    // Council calls share one chat context: it goes to the worker once (context_put), calls refer to it.
+    const contextRef = request.contextMessages ? this.shareContext(request.contextMessages, args.context) : undefined;
+    if (contextRef !== undefined && typeof args.context === 'string') args = { ...args, context: null };
     const payload: ToolInvocationPayloadDTO = { toolName: request.toolName, args, requestId: request.requestId };
     if (request.councilMember) payload.councilMember = request.councilMember;
-    if (request.contextMessages) payload.contextMessages = request.contextMessages;
+    if (request.contextMessages && contextRef === undefined) payload.contextMessages = request.contextMessages;
 
     return new Promise<ExecuteResult>((resolve) => {
       const { requestId, cancellation } = request;
@@ -312,12 +326,35 @@ export class WorkerHost implements ToolExecutor {
         call.signal.addEventListener('abort', call.onAbort, { once: true });
       }
       if (request.deadline < this.deadlineAt) this.armDeadline(request.deadline);
-      // Council calls carry the chat too: long strings are measured, so a few KB of context stays batchable.
+      // Long strings are measured, so a call with a few KB of inline context stays batchable.
       const bytes = jsonBytesBound(payload, BATCHABLE_PAYLOAD_BYTES);
-      if (!this.send({ type, payload }, bytes)) {
+      if (!this.send(contextRef === undefined ? { type, payload } : { type, payload, contextRef }, bytes)) {
         this.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
       }
     });
+  }
+
+  /**
+   * The id under which this worker holds `messages` + `context`, sending a context_put first if it
+   * does not yet; undefined when the worker cannot be reached (the call then goes inline and fails).
+   */
+  private shareContext(messages: LlmMessageDTO[], rawContext: unknown): string | undefined {
+    const context = typeof rawContext === 'string' ? rawContext : undefined;
+    const cache = this.contexts;
+    for (let i = cache.length - 1; i >= 0; i--) {
+      const entry = cache[i]!;
+      if (entry.messages !== messages || entry.context !== context) continue;
+      if (i !== cache.length - 1) cache.push(...cache.splice(i, 1));
+      return entry.id;
+    }
+    const id = `ctx-${++this.contextSeq}`;
+    if (!this.send(context === undefined ? { type: 'context_put', contextId: id, contextMessages: messages } : { type: 'context_put', contextId: id, contextMessages: messages, context })) {
+      return undefined;
+    }
+    cache.push({ id, messages, context });
+    // Calls already queued with the evicted id reach the worker before the drop.
+    if (cache.length > MAX_SHARED_CONTEXTS) this.send({ type: 'context_drop', contextId: cache.shift()!.id });
+    return id;
   }
 
   private cancelled(requestId: string): void {

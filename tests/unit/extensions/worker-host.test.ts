@@ -421,3 +421,119 @@ describe('throughput', () => {
     expect(w.logs.filter((l) => l.includes('messages within one second'))).toEqual([]);
   });
 });
+
+describe('shared chat context (shared/protocol/context.ts)', () => {
+  const chat = [
+    { role: 'user' as const, content: 'Who used the cove?' },
+    { role: 'assistant' as const, content: 'Let me check.' },
+  ];
+  const flat = 'user: Who used the cove?\nassistant: Let me check.';
+  interface Seen {
+    args: Record<string, unknown>;
+    argKeys: string[];
+    payloadKeys: string[];
+    contextMessages?: unknown;
+    councilMember?: unknown;
+  }
+
+  it('two calls sharing a context each get an equal, independent contextMessages copy and args.context', async () => {
+    const w = startWorker(fixture('context-echo'));
+    await w.ready;
+    const call = () => w.host.execute(request('echo', { q: 1, context: flat, __deadlineMs: 5 }, { councilMember: member, contextMessages: chat }));
+    // Same tick (one batch) and a later one (the worker's cached copy).
+    const results = await Promise.all([call(), call()]);
+    results.push(await call());
+    for (const result of results) {
+      expect(result.ok).toBe(true);
+      const seen = (result as { value: Seen }).value;
+      // The handler mutated its copy; the next call still sees the original.
+      expect(seen.contextMessages).toEqual(chat);
+      expect(seen.args).toEqual({ q: 1, context: flat, __deadlineMs: 5 });
+      expect(seen.argKeys).toEqual(['q', 'context', '__deadlineMs']);
+      expect(seen.payloadKeys).toEqual(['toolName', 'args', 'requestId', 'councilMember', 'contextMessages']);
+      expect(seen.councilMember).toEqual(member);
+    }
+    expect(chat[0]!.content).toBe('Who used the cove?');
+    // A call without a context is unchanged.
+    const plain = await w.host.execute(request('echo', { q: 2 }));
+    expect((plain as { value: Seen }).value.payloadKeys).toEqual(['toolName', 'args', 'requestId']);
+  });
+
+  it('a restarted worker gets the context again', async () => {
+    const first = startWorker(fixture('context-echo'));
+    await first.ready;
+    const call = (host: WorkerHost) => host.execute(request('echo', { context: flat }, { contextMessages: chat }));
+    expect(((await call(first.host)) as { value: Seen }).value.contextMessages).toEqual(chat);
+    await first.host.stop();
+    const second = startWorker(fixture('context-echo'));
+    await second.ready;
+    const again = (await call(second.host)) as { value: Seen };
+    expect(again.value.contextMessages).toEqual(chat);
+    expect(again.value.args).toEqual({ context: flat });
+  });
+
+  it('puts a context once per worker, refers to it from each call and drops the least recently used', async () => {
+    const sent: unknown[] = [];
+    const exits: Array<(code: number | null, signal: string | null) => void> = [];
+    const handle: WorkerHandle = {
+      pid: 1,
+      stdout: null,
+      stderr: null,
+      send: (message) => (sent.push(message), true),
+      onMessage: () => {},
+      onExit: (listener) => exits.push(listener),
+      kill: () => queueMicrotask(() => exits.forEach((exit) => exit(null, 'SIGKILL'))),
+    };
+    const make = () =>
+      new WorkerHost({
+        manifest: { id: 'fake', name: 'Fake', version: '1.0.0', description: '', main: 'index.js', permissions: ['tools'] } as ExtensionManifest,
+        extensionPath: '/nowhere',
+        dataPath: '/nowhere',
+        granted: ['tools'],
+        launcher: { launch: () => handle },
+        entry: 'runtime.js',
+        timings: { heartbeatIntervalMs: 60_000 },
+      });
+    const items = () => sent.splice(0).flatMap((m) => ((m as { type: string }).type === 'batch' ? (m as { messages: unknown[] }).messages : [m])) as Array<Record<string, unknown>>;
+    const tick = () => new Promise((resolve) => process.nextTick(resolve));
+
+    const host = make();
+    host.start();
+    await tick();
+    items();
+    for (let i = 0; i < 3; i++) void host.execute(request('a', { context: flat }, { contextMessages: chat }));
+    await tick();
+    const first = items();
+    expect(first.map((m) => m.type)).toEqual(['context_put', 'tool_invocation', 'tool_invocation', 'tool_invocation']);
+    expect(first[0]).toEqual({ type: 'context_put', contextId: 'ctx-1', contextMessages: chat, context: flat });
+    for (const m of first.slice(1)) {
+      expect(m.contextRef).toBe('ctx-1');
+      const payload = m.payload as Record<string, unknown>;
+      expect(payload.contextMessages).toBeUndefined();
+      expect(payload.args).toEqual({ context: null });
+    }
+
+    // Four more contexts: the oldest is dropped after the put that evicts it.
+    for (let i = 0; i < 4; i++) void host.execute(request('a', {}, { contextMessages: [...chat] }));
+    await tick();
+    expect(items().map((m) => `${String(m.type)} ${String(m.contextId ?? m.contextRef)}`)).toEqual([
+      'context_put ctx-2', 'tool_invocation ctx-2',
+      'context_put ctx-3', 'tool_invocation ctx-3',
+      'context_put ctx-4', 'tool_invocation ctx-4',
+      'context_put ctx-5', 'context_drop ctx-1', 'tool_invocation ctx-5',
+    ]);
+
+    // A new WorkerHost (a restarted worker) has sent nothing yet: it puts again.
+    const restarted = make();
+    restarted.start();
+    await tick();
+    items();
+    void restarted.execute(request('a', { context: flat }, { contextMessages: chat }));
+    await tick();
+    expect(items().map((m) => m.type)).toEqual(['context_put', 'tool_invocation']);
+    host.rejectInFlight({ code: 'CANCELLED', message: 'done' }, 'cancelled');
+    restarted.rejectInFlight({ code: 'CANCELLED', message: 'done' }, 'cancelled');
+    handle.kill();
+    await Promise.all([host.whenExited(), restarted.whenExited()]);
+  });
+});
