@@ -135,9 +135,9 @@ test.describe('shell against the headless host', () => {
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.mouse.move(640, 700);
     fs.mkdirSync(path.join(ROOT, 'tests', 'e2e', 'screenshots'), { recursive: true });
-    fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'shell.png') });
-    await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshot.png') });
+    // The README's picture is refreshed on request only, so a test run leaves tracked files alone.
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshot.png') });
     expect(problems).toEqual([]);
   });
 
