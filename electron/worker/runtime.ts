@@ -53,13 +53,15 @@ function main(): void {
   }
   const port: HostPort = detected;
   // Everything the worker says goes through one outbox, so order is kept and what is ready in the
-  // same tick (results of calls that arrived together) leaves in one write.
+  // same turn of the event loop leaves in one write. setImmediate rather than nextTick: results of
+  // timers that fire together (many calls that started together) then share a write instead of
+  // one write each, and a call that arrived by IPC still flushes in the same loop iteration.
   const outbox = new Outbox<WorkerToHostMessage>({
     write: (message) => {
       port.send(message);
       return true;
     },
-    schedule: (flush) => process.nextTick(flush),
+    schedule: (flush) => setImmediate(flush),
     maxItems: MAX_BATCH_ITEMS,
     maxBytes: MAX_BATCH_BYTES,
   });
