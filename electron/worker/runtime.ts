@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { ExtensionPermission } from '../../shared/types/spindle';
 import {
   MAX_BATCH_BYTES,
-  MAX_BATCH_ITEMS,
+  FLUSH_BATCH_ITEMS,
   MAX_SHARED_CONTEXTS,
   Outbox,
   expandContext,
@@ -62,7 +62,7 @@ function main(): void {
       return true;
     },
     schedule: (flush) => setImmediate(flush),
-    maxItems: MAX_BATCH_ITEMS,
+    maxItems: FLUSH_BATCH_ITEMS,
     maxBytes: MAX_BATCH_BYTES,
   });
   const send = (message: WorkerToHostMessage) => outbox.push(message, jsonBytesBound(message, MAX_BATCH_BYTES));

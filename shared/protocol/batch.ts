@@ -14,6 +14,13 @@ export interface BatchMessage<T> {
 
 /** Most items one batch may carry; the host refuses a larger batch from a worker. */
 export const MAX_BATCH_ITEMS = 256;
+/**
+ * A sender writes its batch once it holds this many items, without waiting for the end of its burst:
+ * the receiver then works on the first items while the sender prepares the rest. One batch per burst
+ * made the two processes take turns (measured: about 75k calls/s with 64 in flight, against about
+ * 110k with writes of 16).
+ */
+export const FLUSH_BATCH_ITEMS = 16;
 /** A sender starts a new batch rather than let one grow past this many bytes of JSON (upper bound). */
 export const MAX_BATCH_BYTES = 512 * 1024;
 
@@ -114,7 +121,7 @@ export class Outbox<T> {
   };
 
   constructor(private readonly options: OutboxOptions<T>) {
-    this.maxItems = options.maxItems ?? MAX_BATCH_ITEMS;
+    this.maxItems = options.maxItems ?? FLUSH_BATCH_ITEMS;
     this.maxBytes = options.maxBytes ?? MAX_BATCH_BYTES;
   }
 

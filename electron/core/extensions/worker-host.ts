@@ -3,6 +3,7 @@ import type { HostError } from '../../../shared/errors';
 import {
   HEARTBEAT_INTERVAL_MS,
   MAX_BATCH_BYTES,
+  FLUSH_BATCH_ITEMS,
   MAX_BATCH_ITEMS,
   MAX_IN_FLIGHT_PER_WORKER,
   MAX_RESULT_BYTES,
@@ -176,7 +177,7 @@ export class WorkerHost implements ToolExecutor {
       write: (message) => !!this.handle && this.stateValue !== 'exited' && this.handle.send(message),
       schedule: (flush) => process.nextTick(flush),
       onDropped: (items) => this.onDropped(items),
-      maxItems: MAX_BATCH_ITEMS,
+      maxItems: FLUSH_BATCH_ITEMS,
       maxBytes: MAX_BATCH_BYTES,
     });
   }
