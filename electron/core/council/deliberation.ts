@@ -3,6 +3,10 @@ import type { CouncilToolResult } from '../../../shared/types/council';
 
 export const NO_TOOLS_BLOCK = '## Council Deliberation\nNo council tools ran for this message, so there is no council feedback to use.';
 
+/** Any character escapeStructure could change; text without one (most short analyses) is left as it is. */
+// eslint-disable-next-line no-control-regex -- the same control characters escapeStructure strips
+const NEEDS_ESCAPING = /[\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069#*_=[\]<>-]/;
+
 /**
  * Tool output is untrusted text. It is fenced between markers carrying a per-run nonce the tool
  * cannot know, and lines that could pass for structure are escaped: markdown headings (a fake
@@ -10,7 +14,12 @@ export const NO_TOOLS_BLOCK = '## Council Deliberation\nNo council tools ran for
  * like one of our fence markers. Nothing else changes, so ordinary analysis markdown reads as before.
  */
 export function fenceToolOutput(content: string, nonce: string): string {
-  const safe = content
+  const safe = NEEDS_ESCAPING.test(content) ? escapeStructure(content) : content;
+  return `[BEGIN TOOL OUTPUT ${nonce}]\n${safe}\n[END TOOL OUTPUT ${nonce}]`;
+}
+
+export function escapeStructure(content: string): string {
+  return content
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex -- strip control characters a model could use to hide text
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
@@ -22,7 +31,6 @@ export function fenceToolOutput(content: string, nonce: string): string {
       return line;
     })
     .join('\n');
-  return `[BEGIN TOOL OUTPUT ${nonce}]\n${safe}\n[END TOOL OUTPUT ${nonce}]`;
 }
 
 export interface DeliberationInput {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_TOOLS_BLOCK, fenceToolOutput, formatDeliberation, formatHistory } from '../../../electron/core/council/deliberation';
+import { NO_TOOLS_BLOCK, escapeStructure, fenceToolOutput, formatDeliberation, formatHistory } from '../../../electron/core/council/deliberation';
 import { capWords } from '../../../electron/core/council/prompt-tool';
 import type { CouncilToolResult } from '../../../shared/types/council';
 
@@ -70,5 +70,22 @@ describe('deliberation block', () => {
     expect(capWords('one two', 2)).toBe('one two');
     expect(capWords('  a\nb  c ', 0)).toBe('a\nb  c');
     expect(capWords('a\n\nb c d', 3).split(/\s+/).filter((w) => w !== '…')).toHaveLength(3);
+  });
+});
+
+describe('fenceToolOutput fast path', () => {
+  it('leaves text alone only when the full escaping would not change it (20,000 random texts)', () => {
+    // Characters the escaping reacts to, mixed with plain ones, so both paths are taken often.
+    const alphabet = ['a', 'b', ' ', '\n', '\r', '#', '-', '*', '_', '=', '[', ']', '<', '>', 'TOOL OUTPUT', '\u0007', '\u202e', 'é'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) % alphabet.length;
+    let plain = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const text = Array.from({ length: 1 + (i % 12) }, () => alphabet[next()]).join('');
+      const fenced = fenceToolOutput(text, 'n0');
+      expect(fenced).toBe(`[BEGIN TOOL OUTPUT n0]\n${escapeStructure(text)}\n[END TOOL OUTPUT n0]`);
+      if (escapeStructure(text) === text) plain++;
+    }
+    expect(plain).toBeGreaterThan(1000);
   });
 });
