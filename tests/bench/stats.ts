@@ -13,19 +13,16 @@ export function percentile(sortedUs: number[], p: number): number {
   return sortedUs[index]!;
 }
 
-/** Sequential round trips: each call waits for the previous one. Returns sorted latencies in µs. */
-export async function measureSequential(call: () => Promise<unknown>, count: number, warmup = Math.ceil(count / 10)): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await call();
-  const samples: number[] = [];
+/** Sequential round trips: each call waits for the previous one. Appends latencies in µs to `samples`. */
+export async function measureSequential(call: () => Promise<unknown>, count: number, samples: number[]): Promise<void> {
   for (let i = 0; i < count; i++) {
     const start = process.hrtime.bigint();
     await call();
     samples.push(Number(process.hrtime.bigint() - start) / 1000);
   }
-  return samples.sort((a, b) => a - b);
 }
 
-/** Keeps `inFlight` calls running until `total` have finished; returns calls per second. */
+/** Keeps `inFlight` calls running until `total` have finished; returns the seconds it took. */
 export async function measureThroughput(call: () => Promise<unknown>, total: number, inFlight: number): Promise<number> {
   let started = 0;
   const start = process.hrtime.bigint();
@@ -36,17 +33,57 @@ export async function measureThroughput(call: () => Promise<unknown>, total: num
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return total / seconds;
+  return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-/** Every row warms up the same way, so the JIT has optimized each path before it is timed. */
+/**
+ * Every row warms up the same way before it is timed: at least this many calls and this long. The
+ * time matters on a small machine: for the first seconds a process's background threads (JIT
+ * compilers, the TypeScript loader) compete with it for the two cores, which shows as millisecond
+ * stalls in the first few thousand calls, not in the steady state the figures describe.
+ */
 export const WARMUP_CALLS = 2000;
+export const WARMUP_MS = 2000;
 
-export async function latencyRow(name: string, call: () => Promise<unknown>, opts: { count: number; total: number; inFlight: number }): Promise<LatencyRow> {
-  const sorted = await measureSequential(call, opts.count, WARMUP_CALLS);
-  const rps = await measureThroughput(call, opts.total, opts.inFlight);
-  return { name, p50_us: round(percentile(sorted, 50)), p99_us: round(percentile(sorted, 99)), rps: round(rps) };
+async function warmUp(call: () => Promise<unknown>): Promise<void> {
+  const until = performance.now() + WARMUP_MS;
+  for (let i = 0; i < WARMUP_CALLS || performance.now() < until; i++) await call();
+}
+
+export interface LatencyPlan {
+  /** Sequential calls per target, split evenly over the rounds. */
+  count: number;
+  /** Throughput calls per target, split evenly over the rounds. */
+  total: number;
+  inFlight: number;
+  rounds: number;
+}
+
+/**
+ * Measures every target in interleaved rounds (a slice of each per round, the order rotating) rather
+ * than one after another: on a small shared machine the speed drifts over seconds, and interleaving
+ * spreads that drift over all rows alike instead of charging it to whichever row ran at the time.
+ * All latency rounds come first, then all throughput rounds, so the garbage of 64 calls in flight
+ * is not collected during a sequential measurement. Percentiles come from the pooled samples; rps
+ * is all calls over all the time spent on them.
+ */
+export async function latencyRows(targets: Array<{ name: string; call: () => Promise<unknown> }>, plan: LatencyPlan): Promise<LatencyRow[]> {
+  for (const t of targets) await warmUp(t.call);
+  const samples = targets.map(() => [] as number[]);
+  const seconds = targets.map(() => 0);
+  const perRoundSeq = Math.ceil(plan.count / plan.rounds);
+  const perRoundTotal = Math.ceil(plan.total / plan.rounds);
+  const inRotation = (round: number) => targets.map((_t, k) => (round + k) % targets.length);
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const i of inRotation(round)) await measureSequential(targets[i]!.call, perRoundSeq, samples[i]!);
+  }
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const i of inRotation(round)) seconds[i]! += await measureThroughput(targets[i]!.call, perRoundTotal, plan.inFlight);
+  }
+  return targets.map((t, i) => {
+    const sorted = samples[i]!.sort((a, b) => a - b);
+    return { name: t.name, p50_us: round(percentile(sorted, 50)), p99_us: round(percentile(sorted, 99)), rps: round((perRoundTotal * plan.rounds) / seconds[i]!) };
+  });
 }
 
 export function round(value: number, digits = 1): number {
