@@ -120,6 +120,39 @@ describe('council runs', () => {
     registry.dispose();
   });
 
+  it('at the deadline every call in flight is cancelled, across the shared abort signals, without a listener-leak warning', async () => {
+    const registry = new ToolRegistry();
+    const signals: AbortSignal[] = [];
+    registry.register(
+      { kind: 'builtin', id: 'hang' },
+      { name: 'forever', display_name: 'Forever', description: 'never answers', parameters: { type: 'object' } },
+      { execute: (request) => (signals.push(request.signal), new Promise(() => {})) },
+    );
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    let fire: (() => void) | undefined;
+    const timers = { setTimeout: (fn: () => void) => ((fire = fn), 1), clearTimeout: () => {} };
+    const member = { memberId: 'm', itemId: 'i', packId: 'p', packName: 'P', name: 'N', role: '', chance: 100, avatarUrl: null, definition: '', personality: '', behavior: '', genderIdentity: 3 as const };
+    // 100 calls: several signal groups, each with more listeners than Node's default warning limit.
+    const tasks: CycleTask[] = Array.from({ length: 100 }, (_, i) => ({ memberId: `m${i}`, memberName: 'N', qualifiedName: 'hang:forever', displayName: 'Forever', member }));
+    const done = runCycle(
+      { registry, sidecar: memorySidecar(), limiter: new KeyedLimiter(4), clock: { now: () => 0 }, timers, isPromptTool: () => false },
+      { tasks, mode: 'sidecar', timeoutMs: 30_000, contextMessages: [], context: '' },
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(signals).toHaveLength(100);
+    expect(signals.some((s) => s.aborted)).toBe(false);
+    fire!();
+    const out = await done;
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(out.results.every((r) => r.status === 'timeout')).toBe(true);
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    registry.dispose();
+  });
+
   it('an extension crashing mid-run fails only its own calls', async () => {
     const host = await councilHost();
     await addMember(host, { tools: ['council-crasher:crash', 'council-probe:quick'] });
