@@ -101,7 +101,7 @@ export async function invokeBenchmark({ json }: { json: boolean }) {
   };
   const targets = { p50_vs_fork: '≤ 1.5', p99_vs_fork: '≤ 2', rps_vs_fork: '≥ 0.5', rps_vs_mcp: '≥ 2' };
   if (!json) {
-    console.log(`Each row warms up with at least ${WARMUP_CALLS} calls and ${WARMUP_MS / 1000} s, then ${SEQUENTIAL_CALLS} sequential calls for p50/p99 and ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps, in ${ROUNDS} interleaved rounds.\n`);
+    console.log(`Each row warms up for ${WARMUP_MS / 1000} s (at least ${WARMUP_CALLS} calls one after another, then with ${IN_FLIGHT} in flight), then ${SEQUENTIAL_CALLS} sequential calls for p50/p99 and ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps, in ${ROUNDS} interleaved rounds.\n`);
     console.log(table(rows as unknown as Array<Record<string, string | number>>));
     console.log('');
     console.log(table(Object.entries(ratios).map(([ratio, value]) => ({ ratio, value, target: targets[ratio as keyof typeof targets] }))));

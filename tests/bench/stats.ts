@@ -45,9 +45,12 @@ export async function measureThroughput(call: () => Promise<unknown>, total: num
 export const WARMUP_CALLS = 2000;
 export const WARMUP_MS = 2000;
 
-async function warmUp(call: () => Promise<unknown>): Promise<void> {
-  const until = performance.now() + WARMUP_MS;
-  for (let i = 0; i < WARMUP_CALLS || performance.now() < until; i++) await call();
+/** Both ways a row is timed, one after the other and with `inFlight` at once, each for half the time. */
+async function warmUp(call: () => Promise<unknown>, inFlight: number): Promise<void> {
+  const half = performance.now() + WARMUP_MS / 2;
+  for (let i = 0; i < WARMUP_CALLS || performance.now() < half; i++) await call();
+  const until = performance.now() + WARMUP_MS / 2;
+  while (performance.now() < until) await measureThroughput(call, WARMUP_CALLS, inFlight);
 }
 
 export interface LatencyPlan {
@@ -68,7 +71,7 @@ export interface LatencyPlan {
  * is all calls over all the time spent on them.
  */
 export async function latencyRows(targets: Array<{ name: string; call: () => Promise<unknown> }>, plan: LatencyPlan): Promise<LatencyRow[]> {
-  for (const t of targets) await warmUp(t.call);
+  for (const t of targets) await warmUp(t.call, plan.inFlight);
   const samples = targets.map(() => [] as number[]);
   const seconds = targets.map(() => 0);
   const perRoundSeq = Math.ceil(plan.count / plan.rounds);
