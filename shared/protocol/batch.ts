@@ -1,8 +1,8 @@
 // Coalescing protocol messages: the `batch` envelope, its caps, and the per-tick outbox both sides send through.
 //
 // One IPC write costs a system call and usually wakes the other process; with many calls in flight
-// that dominates the cost of a trivial tool. Messages queued while the sender is busy go out together
-// as one `batch` once its current burst of work is done. A batch changes nothing else: the receiver
+// that dominates the cost of a trivial tool. The first message of a burst goes at once; the ones that
+// follow while the sender is busy go out together as `batch`es. A batch changes nothing else: the receiver
 // handles its items in order, each exactly as if it had come alone (parsing, size caps and the
 // worker flood count apply per item), and a batch never contains a batch.
 
@@ -108,7 +108,7 @@ export interface OutboxOptions<T> {
   maxBytes?: number;
 }
 
-/** Queues messages and writes them as one batch (or alone, when only one is queued) per burst. */
+/** Writes the first message of a burst at once and queues the rest, written as batches of up to maxItems at the end of the burst. */
 export class Outbox<T> {
   private items: T[] = [];
   private bytes = 0;
@@ -136,13 +136,19 @@ export class Outbox<T> {
       this.writeItems([item]);
       return;
     }
+    if (!this.scheduled) {
+      // The first message of a burst leaves at once: a lone call or answer pays no scheduling
+      // delay, and the receiver starts on it while the rest of the burst queues behind it.
+      this.scheduled = true;
+      this.options.schedule(this.scheduledFlush);
+      if (this.items.length === 0) {
+        this.writeItems([item]);
+        return;
+      }
+    }
     if (this.items.length >= this.maxItems || this.bytes + bytes > this.maxBytes) this.flush();
     this.items.push(item);
     this.bytes += bytes;
-    if (!this.scheduled) {
-      this.scheduled = true;
-      this.options.schedule(this.scheduledFlush);
-    }
   }
 
   /** Writes whatever is queued now. */

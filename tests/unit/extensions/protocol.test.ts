@@ -79,31 +79,36 @@ describe('batching', () => {
     expect(jsonBytesBound({ f: () => 1 }, 1e9)).toBe(Infinity);
   });
 
-  it('the outbox writes what is queued in one tick as one batch, in order, and a lone message as itself', async () => {
+  it('the outbox writes the first message of a burst at once and the rest as batches at its end, in order', async () => {
     const writes: unknown[] = [];
     const ticks: Array<() => void> = [];
     const outbox = new Outbox<{ type: string; n: number }>({ write: (m) => (writes.push(m), true), schedule: (f) => ticks.push(f), maxItems: 3, maxBytes: 100 });
     outbox.push({ type: 'a', n: 1 }, 10);
+    expect(writes).toEqual([{ type: 'a', n: 1 }]);
     outbox.push({ type: 'a', n: 2 }, 10);
-    expect(writes).toEqual([]);
-    ticks.shift()!();
-    expect(writes).toEqual([{ type: 'batch', messages: [{ type: 'a', n: 1 }, { type: 'a', n: 2 }] }]);
     outbox.push({ type: 'a', n: 3 }, 10);
+    expect(writes).toHaveLength(1);
     ticks.shift()!();
-    expect(writes[1]).toEqual({ type: 'a', n: 3 });
+    expect(writes[1]).toEqual({ type: 'batch', messages: [{ type: 'a', n: 2 }, { type: 'a', n: 3 }] });
+    // A new burst starts with a lone write again.
+    outbox.push({ type: 'a', n: 4 }, 10);
+    expect(writes[2]).toEqual({ type: 'a', n: 4 });
+    ticks.shift()!();
+    expect(writes).toHaveLength(3);
     // Item and byte caps start a new write; an item too big to share goes alone, keeping order.
     writes.length = 0;
-    for (let n = 4; n <= 7; n++) outbox.push({ type: 'a', n }, 10);
-    outbox.push({ type: 'big', n: 8 }, Infinity);
-    outbox.push({ type: 'a', n: 9 }, 60);
-    outbox.push({ type: 'a', n: 10 }, 60);
+    for (let n = 5; n <= 9; n++) outbox.push({ type: 'a', n }, 10);
+    outbox.push({ type: 'big', n: 10 }, Infinity);
+    outbox.push({ type: 'a', n: 11 }, 60);
+    outbox.push({ type: 'a', n: 12 }, 60);
     ticks.splice(0).forEach((f) => f());
     expect(writes.map((w) => ((w as { type: string }).type === 'batch' ? (w as { messages: Array<{ n: number }> }).messages.map((m) => m.n) : (w as { n: number }).n))).toEqual([
-      [4, 5, 6],
-      7,
-      8,
+      5,
+      [6, 7, 8],
       9,
       10,
+      11,
+      12,
     ]);
   });
 
