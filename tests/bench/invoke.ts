@@ -6,12 +6,11 @@ import { confBackend } from '../../electron/core/settings/conf-backend';
 import { patternApprovalPolicy } from '../../electron/core/safety/approval-policy';
 import { tempDir, cleanupTempDirs } from '../helpers/temp-dir';
 import { mcpStdio, rawFork, type Target } from './baselines';
-import { latencyRows, round, table, WARMUP_CALLS, WARMUP_MS, type LatencyRow } from './stats';
+import { latencyRow, round, table, WARMUP_CALLS, WARMUP_MS, type LatencyRow } from './stats';
 
-const SEQUENTIAL_CALLS = 2000;
+const SEQUENTIAL_CALLS = 5000;
 const THROUGHPUT_CALLS = 50_000;
 const IN_FLIGHT = 64;
-const ROUNDS = 5;
 
 async function hostPath(): Promise<Target> {
   const host = await createHost({
@@ -67,28 +66,21 @@ async function hostMcpPath(): Promise<Target> {
 }
 
 export async function invokeBenchmark({ json }: { json: boolean }) {
-  const plan = { count: SEQUENTIAL_CALLS, total: THROUGHPUT_CALLS, inFlight: IN_FLIGHT, rounds: ROUNDS };
-  // Each pair is interleaved: the host beside the raw fork it is read against, then the two MCP
-  // paths (kept apart so MCP's allocations are not collected during the host's rounds).
-  const pairs = [
-    [
-      ['host: contract → registry → worker', hostPath],
-      ['raw child_process.fork round trip', rawFork],
-    ],
-    [
-      ['MCP SDK stdio callTool', mcpStdio],
-      ['host: MCP tool via registry', hostMcpPath],
-    ],
+  const plan = { count: SEQUENTIAL_CALLS, total: THROUGHPUT_CALLS, inFlight: IN_FLIGHT };
+  const makers = [
+    ['host: contract → registry → worker', hostPath],
+    ['raw child_process.fork round trip', rawFork],
+    ['MCP SDK stdio callTool', mcpStdio],
+    ['host: MCP tool via registry', hostMcpPath],
   ] as const;
   const rows: LatencyRow[] = [];
-  for (const pair of pairs) {
-    const subjects: Array<Target & { name: string }> = [];
+  for (const [name, make] of makers) {
+    const target = await make();
     try {
-      for (const [name, make] of pair) subjects.push({ name, ...(await make()) });
-      rows.push(...(await latencyRows(subjects, plan)));
-      for (const s of subjects) s.verify?.();
+      rows.push(await latencyRow(name, target.call, plan));
+      target.verify?.();
     } finally {
-      for (const s of subjects) await s.close();
+      await target.close();
     }
   }
   cleanupTempDirs();
@@ -101,10 +93,10 @@ export async function invokeBenchmark({ json }: { json: boolean }) {
   };
   const targets = { p50_vs_fork: '≤ 1.5', p99_vs_fork: '≤ 2', rps_vs_fork: '≥ 0.5', rps_vs_mcp: '≥ 2' };
   if (!json) {
-    console.log(`Each row warms up for ${WARMUP_MS / 1000} s (at least ${WARMUP_CALLS} calls one after another, then with ${IN_FLIGHT} in flight), then ${SEQUENTIAL_CALLS} sequential calls for p50/p99 and ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps, in ${ROUNDS} interleaved rounds.\n`);
+    console.log(`Each row warms up for ${WARMUP_MS / 1000} s (at least ${WARMUP_CALLS} calls one after another, then with ${IN_FLIGHT} in flight), then ${SEQUENTIAL_CALLS} sequential calls for p50/p99 and ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps, one row at a time.\n`);
     console.log(table(rows as unknown as Array<Record<string, string | number>>));
     console.log('');
     console.log(table(Object.entries(ratios).map(([ratio, value]) => ({ ratio, value, target: targets[ratio as keyof typeof targets] }))));
   }
-  return { rows, ratios, targets, calls: { sequential: SEQUENTIAL_CALLS, throughput: THROUGHPUT_CALLS, inFlight: IN_FLIGHT, rounds: ROUNDS } };
+  return { rows, ratios, targets, calls: { sequential: SEQUENTIAL_CALLS, throughput: THROUGHPUT_CALLS, inFlight: IN_FLIGHT } };
 }

@@ -54,39 +54,27 @@ async function warmUp(call: () => Promise<unknown>, inFlight: number): Promise<v
 }
 
 export interface LatencyPlan {
-  /** Sequential calls per target, split evenly over the rounds. */
+  /** Sequential calls per target. */
   count: number;
-  /** Throughput calls per target, split evenly over the rounds. */
+  /** Calls per target for throughput. */
   total: number;
   inFlight: number;
-  rounds: number;
 }
 
 /**
- * Measures every target in interleaved rounds (a slice of each per round, the order rotating) rather
- * than one after another: on a small shared machine the speed drifts over seconds, and interleaving
- * spreads that drift over all rows alike instead of charging it to whichever row ran at the time.
- * All latency rounds come first, then all throughput rounds, so the garbage of 64 calls in flight
- * is not collected during a sequential measurement. Percentiles come from the pooled samples; rps
- * is all calls over all the time spent on them.
+ * One row: its own warm-up, then latency, then throughput. The benchmarks measure rows one at a
+ * time with only that row's processes alive, never interleaved: when one process alternates
+ * between two children, the scheduler tends to keep one child on its core and move the other to
+ * the idle one, and their round trips then differ by 3× for reasons unrelated to either path
+ * (two identical echo children: 25 µs against 90 µs interleaved, 72–84 µs each one at a time).
  */
-export async function latencyRows(targets: Array<{ name: string; call: () => Promise<unknown> }>, plan: LatencyPlan): Promise<LatencyRow[]> {
-  for (const t of targets) await warmUp(t.call, plan.inFlight);
-  const samples = targets.map(() => [] as number[]);
-  const seconds = targets.map(() => 0);
-  const perRoundSeq = Math.ceil(plan.count / plan.rounds);
-  const perRoundTotal = Math.ceil(plan.total / plan.rounds);
-  const inRotation = (round: number) => targets.map((_t, k) => (round + k) % targets.length);
-  for (let round = 0; round < plan.rounds; round++) {
-    for (const i of inRotation(round)) await measureSequential(targets[i]!.call, perRoundSeq, samples[i]!);
-  }
-  for (let round = 0; round < plan.rounds; round++) {
-    for (const i of inRotation(round)) seconds[i]! += await measureThroughput(targets[i]!.call, perRoundTotal, plan.inFlight);
-  }
-  return targets.map((t, i) => {
-    const sorted = samples[i]!.sort((a, b) => a - b);
-    return { name: t.name, p50_us: round(percentile(sorted, 50)), p99_us: round(percentile(sorted, 99)), rps: round((perRoundTotal * plan.rounds) / seconds[i]!) };
-  });
+export async function latencyRow(name: string, call: () => Promise<unknown>, plan: LatencyPlan): Promise<LatencyRow> {
+  await warmUp(call, plan.inFlight);
+  const samples: number[] = [];
+  await measureSequential(call, plan.count, samples);
+  const seconds = await measureThroughput(call, plan.total, plan.inFlight);
+  const sorted = samples.sort((a, b) => a - b);
+  return { name, p50_us: round(percentile(sorted, 50)), p99_us: round(percentile(sorted, 99)), rps: round(plan.total / seconds) };
 }
 
 export function round(value: number, digits = 1): number {
