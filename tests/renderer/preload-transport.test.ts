@@ -50,6 +50,22 @@ describe('preload transport', () => {
     expect(result).toMatchObject({ ok: false, error: { code: HOST_TIMEOUT } });
   });
 
+  it('gives calls that wait for tools or a person their own, longer limit', async () => {
+    const timers = new FakeTimers();
+    const host = createPreloadTransport(bridge(() => new Promise(() => undefined)), { timers, callTimeoutMs: 1000, waitingCallTimeoutMs: 5000 });
+    let run: unknown;
+    let status: unknown;
+    void host.invoke('council.run', { chat: { messages: [] } }).then((r) => (run = r));
+    void host.invoke('host.status', {}).then((r) => (status = r));
+    timers.advance(1000);
+    await flush();
+    expect(status).toMatchObject({ ok: false, error: { code: HOST_TIMEOUT } });
+    expect(run).toBeUndefined();
+    timers.advance(4000);
+    await flush();
+    expect(run).toMatchObject({ ok: false, error: { code: HOST_TIMEOUT } });
+  });
+
   it('forwards events that look like host events, and unsubscribes', () => {
     const b = bridge(async () => ({ ok: true, value: null }));
     const host = createPreloadTransport(b);

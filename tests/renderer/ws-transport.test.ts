@@ -101,6 +101,26 @@ describe('ws transport', () => {
     expect(call.value).toMatchObject({ ok: false });
   });
 
+  it('waits longer for a call that waits for tools or a person: council.run outlives the ordinary limit and its answer arrives', async () => {
+    const { client, timers, last } = setup({ waitingCallTimeoutMs: 60_000 });
+    last().accept();
+    const run = track(client.invoke('council.run', { chat: { messages: [] } }));
+    const ping = track(client.invoke('host.ping', {}));
+    // A council timeout of 30 s plus the time its results take to come back.
+    timers.advance(31_000);
+    await flush();
+    expect(ping.value).toMatchObject({ ok: false, error: { code: HOST_TIMEOUT } });
+    expect(run.done).toBe(false);
+    last().deliver({ kind: 'result', id: last().sent[0]!.id, result: { ok: true, value: { id: 'r1' } } });
+    await flush();
+    expect(run.value).toEqual({ ok: true, value: { id: 'r1' } });
+    // It is still bounded.
+    const invoke = track(client.invoke('tools.invoke', { qualifiedName: 'x:y', args: {} }));
+    timers.advance(60_000);
+    await flush();
+    expect(invoke.value).toMatchObject({ ok: false, error: { code: HOST_TIMEOUT } });
+  });
+
   it('fails calls in flight with HOST_SHUTDOWN when the socket closes', async () => {
     const { client, last } = setup();
     last().accept();

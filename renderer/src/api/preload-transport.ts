@@ -4,7 +4,8 @@ import { isHostError, type Result } from '../../../shared/errors';
 import type { HostEvent, HostEventListener } from '../../../shared/events';
 import type { PreloadBridge } from '../../../shared/host-api';
 import type { ConnectionInfo, HostConnection } from './connection';
-import { DEFAULT_CALL_TIMEOUT_MS, type Timers } from './ws-transport';
+import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
+import type { Timers } from './ws-transport';
 import { describeThrown, failure, notConnected, timedOut } from './errors';
 
 function isResult(value: unknown): value is Result<unknown> {
@@ -17,9 +18,8 @@ function isHostEvent(value: unknown): value is HostEvent {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
-export interface PreloadTransportOptions {
+export interface PreloadTransportOptions extends CallTimeouts {
   timers?: Timers;
-  callTimeoutMs?: number;
 }
 
 export function createPreloadTransport(bridge: PreloadBridge, options: PreloadTransportOptions = {}): HostConnection {
@@ -27,7 +27,6 @@ export function createPreloadTransport(bridge: PreloadBridge, options: PreloadTr
     setTimeout: (fn: () => void, ms: number) => globalThis.setTimeout(fn, ms),
     clearTimeout: (h: unknown) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
   };
-  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   // IPC to our own main process has no connect step; it is up for the life of the window.
   const info: ConnectionInfo = { state: 'connected', transport: 'ipc', attempt: 0, willRetry: false };
   const unsubscribers = new Set<() => void>();
@@ -43,7 +42,8 @@ export function createPreloadTransport(bridge: PreloadBridge, options: PreloadTr
         timers.clearTimeout(timer);
         resolve(result);
       };
-      const timer = timers.setTimeout(() => finish(timedOut(method, callTimeoutMs)), callTimeoutMs);
+      const timeoutMs = callTimeoutFor(method, options);
+      const timer = timers.setTimeout(() => finish(timedOut(method, timeoutMs)), timeoutMs);
       bridge.invoke(method, input).then(
         (value) =>
           finish(isResult(value) ? value : failure({ code: 'INTERNAL', message: `The host sent a malformed answer to ${method}.` })),

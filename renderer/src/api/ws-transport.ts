@@ -5,6 +5,7 @@ import type { HostEvent, HostEventListener } from '../../../shared/events';
 import type { ClientMessage, ServerMessage } from '../../../shared/ws-protocol';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from './connection';
 import { connectionLost, describeThrown, failure, notConnected, timedOut, unauthorized } from './errors';
+import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
 
 /** The slice of the WebSocket API this client uses, so tests can hand in a fake. */
 export interface SocketLike {
@@ -22,14 +23,13 @@ export interface Timers {
   clearTimeout(handle: unknown): void;
 }
 
-export interface WsTransportOptions {
+export interface WsTransportOptions extends CallTimeouts {
   /** Full ws:// URL including the token, or null when there is no token at all. */
   url: string | null;
   createSocket?: (url: string) => SocketLike;
   timers?: Timers;
   /** In [0, 1); spreads reconnects out. */
   random?: () => number;
-  callTimeoutMs?: number;
   connectTimeoutMs?: number;
   backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   /**
@@ -40,7 +40,6 @@ export interface WsTransportOptions {
   probe?: () => Promise<boolean>;
 }
 
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 10_000, maxAttempts: 20 };
 
@@ -85,7 +84,6 @@ function parseServerMessage(data: unknown): ServerMessage | null {
 export function createWsTransport(options: WsTransportOptions): HostConnection {
   const timers = options.timers ?? defaultTimers;
   const random = options.random ?? Math.random;
-  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const createSocket = options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
@@ -276,7 +274,8 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
       return Promise.resolve(failure({ code: 'INVALID_INPUT', message: `Input for ${method} cannot be sent: ${describeThrown(err)}` }));
     }
     return new Promise<Result<unknown>>((resolve) => {
-      const timer = timers.setTimeout(() => settle(id, timedOut(method, callTimeoutMs)), callTimeoutMs);
+      const timeoutMs = callTimeoutFor(method, options);
+      const timer = timers.setTimeout(() => settle(id, timedOut(method, timeoutMs)), timeoutMs);
       pending.set(id, { method, message, sent: false, timer, resolve });
       flush();
     });
