@@ -19,6 +19,12 @@ export interface ExecuteRequest {
    * AbortSignal only when something reads `signal`. Optional; `signal` always works.
    */
   cancellation?: Cancellation;
+  /**
+   * Whether the caller's path lists allow writing `path` (a note name, as path arguments carry it),
+   * for builtin tools that change more files than their path arguments name: rename_note rewrites
+   * links in other notes. Absent when no lists apply (the registry called directly).
+   */
+  mayWrite?: (path: string) => boolean;
 }
 
 export interface Cancellation {

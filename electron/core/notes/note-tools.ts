@@ -186,14 +186,14 @@ export class NoteTools implements ToolExecutor {
 
   async execute(request: ExecuteRequest): Promise<ExecuteResult> {
     try {
-      return { ok: true, value: await this.run(request.toolName, request.args) };
+      return { ok: true, value: await this.run(request.toolName, request.args, request.mayWrite) };
     } catch (err) {
       if (err instanceof HostFailure) return { ok: false, error: err.error };
       throw err;
     }
   }
 
-  private async run(toolName: string, args: Args): Promise<unknown> {
+  private async run(toolName: string, args: Args, mayWrite: ((path: string) => boolean) | undefined): Promise<unknown> {
     const store = this.store;
     switch (toolName) {
       case 'read_note': {
@@ -224,7 +224,7 @@ export class NoteTools implements ToolExecutor {
         };
       }
       case 'rename_note':
-        return this.rename(args);
+        return this.rename(args, mayWrite);
       default: {
         const note = await store.resolve(args.page);
         const { before, after } = await store.update(note, (current) => applyWrite(toolName, args, current, note.name));
@@ -233,25 +233,40 @@ export class NoteTools implements ToolExecutor {
     }
   }
 
-  private async rename(args: Args): Promise<unknown> {
+  /**
+   * Moves the note, then points [[links]] in the other notes at the new name — only in notes the
+   * caller may write (its path lists); the others are named in linksLeftUnchanged, untouched.
+   */
+  private async rename(args: Args, mayWrite: ((path: string) => boolean) | undefined): Promise<unknown> {
     const from = await this.store.resolve(args.page, '/page');
     const to = await this.store.resolve(args.newName, '/newName');
     if (from.file === to.file) fail({ code: 'INVALID_ARGUMENTS', message: 'The new name is the same as the old one.', path: '/newName' });
     await this.store.move(from, to);
     const updated: string[] = [];
+    const leftUnchanged: string[] = [];
     for (const name of await this.store.list(null, true)) {
       if (name === to.name) continue;
       const page = await this.store.resolve(name).catch(() => null);
       if (!page) continue;
+      if (mayWrite && !mayWrite(name)) {
+        const current = await this.store.read(page).catch(() => null);
+        if (current !== null && renameLinks(current, from.name, to.name) !== current) leftUnchanged.push(name);
+        continue;
+      }
       const { before, after } = await this.store.update(page, (current) => (current === null ? '' : renameLinks(current, from.name, to.name)));
       if (before !== null && before !== after) updated.push(name);
     }
-    return { page: to.name, renamedFrom: from.name, linksUpdatedIn: updated };
+    return {
+      page: to.name,
+      renamedFrom: from.name,
+      linksUpdatedIn: updated,
+      ...(leftUnchanged.length > 0 ? { linksLeftUnchanged: leftUnchanged, note: 'These notes still link to the old name: the caller may not write them.' } : {}),
+    };
   }
 
   /** The approval preview: what the write would do to the note(s) now; nothing is written. */
-  async preview(toolName: string, args: Args): Promise<ApprovalDiff | null> {
-    if (toolName === 'rename_note') return this.renamePreview(args);
+  async preview(toolName: string, args: Args, mayWrite?: (path: string) => boolean): Promise<ApprovalDiff | null> {
+    if (toolName === 'rename_note') return this.renamePreview(args, mayWrite);
     if (!NOTE_TOOLS.some((t) => t.name === toolName && t.mode === 'write')) return null;
     let note: ResolvedNote;
     try {
@@ -271,7 +286,7 @@ export class NoteTools implements ToolExecutor {
     return { path: note.name, before: before ?? '', after, unified: unifiedDiff(`${note.name}.md`, before ?? '', after, { created }), created, inferred: false };
   }
 
-  private async renamePreview(args: Args): Promise<ApprovalDiff | null> {
+  private async renamePreview(args: Args, mayWrite: ((path: string) => boolean) | undefined): Promise<ApprovalDiff | null> {
     try {
       const from = await this.store.resolve(args.page, '/page');
       const to = await this.store.resolve(args.newName, '/newName');
@@ -283,7 +298,9 @@ export class NoteTools implements ToolExecutor {
         const current = page ? await this.store.read(page).catch(() => null) : null;
         if (current === null) continue;
         const next = renameLinks(current, from.name, to.name);
-        if (next !== current) parts.push(unifiedDiff(`${name}.md`, current, next));
+        if (next === current) continue;
+        if (mayWrite && !mayWrite(name)) parts.push(`links left unchanged in ${name}.md (outside the allowed write paths)`);
+        else parts.push(unifiedDiff(`${name}.md`, current, next));
       }
       return { path: `${from.name} → ${to.name}`, before: text, after: text, unified: parts.join('\n'), created: false, inferred: false };
     } catch {
@@ -299,7 +316,7 @@ export function installNoteTools(registry: ToolRegistry, guard: GuardedInvoker, 
     const result = registry.register({ kind: 'builtin', id: NOTES_SOURCE_ID }, dto, tools);
     if (!result.ok) throw new Error(`note tool ${dto.name} failed to register: ${result.error.message}`);
   }
-  const offPreview = guard.setPreviewProvider(NOTES_SOURCE_ID, (name, args) => tools.preview(name, args));
+  const offPreview = guard.setPreviewProvider(NOTES_SOURCE_ID, (name, args, mayWrite) => tools.preview(name, args, mayWrite));
   return {
     tools,
     uninstall() {

@@ -49,6 +49,8 @@ export interface InvokeOptions {
    * has_simulate, else the seed's placeholder; the outcome carries `simulated` (and `unvalidated`).
    */
   simulate?: boolean;
+  /** Passed on to the executor (ExecuteRequest.mayWrite). */
+  mayWrite?: (path: string) => boolean;
 }
 
 /** The seed's stand-in result for a write tool simulated without a simulate handler. */
@@ -405,6 +407,7 @@ export class ToolRegistry {
     };
     if (opts.councilMember) request.councilMember = opts.councilMember;
     if (opts.contextMessages) request.contextMessages = opts.contextMessages;
+    if (opts.mayWrite) request.mayWrite = opts.mayWrite;
     return ok({ record, request });
   }
 
@@ -659,6 +662,7 @@ class CallRequest implements ExecuteRequest {
   readonly deadline: number;
   declare readonly councilMember?: CouncilMemberContext;
   declare readonly contextMessages?: LlmMessageDTO[];
+  declare readonly mayWrite?: (path: string) => boolean;
 
   constructor(
     base: Omit<ExecuteRequest, 'signal' | 'cancellation'>,
@@ -670,6 +674,7 @@ class CallRequest implements ExecuteRequest {
     this.deadline = base.deadline;
     if (base.councilMember) this.councilMember = base.councilMember;
     if (base.contextMessages) this.contextMessages = base.contextMessages;
+    if (base.mayWrite) this.mayWrite = base.mayWrite;
   }
 
   get signal(): AbortSignal {

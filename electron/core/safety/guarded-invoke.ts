@@ -27,7 +27,8 @@ export interface GuardedInvokeOptions extends InvokeOptions {
 }
 
 /** Computes a before/after preview for a write tool of one source (the note tools). */
-export type PreviewProvider = (toolName: string, args: Record<string, unknown>) => Promise<ApprovalDiff | null>;
+/** `mayWrite` is the caller's write check, for previews of writes beyond the path arguments (see ExecuteRequest.mayWrite). */
+export type PreviewProvider = (toolName: string, args: Record<string, unknown>, mayWrite?: (path: string) => boolean) => Promise<ApprovalDiff | null>;
 
 export interface GuardedInvokerDeps {
   registry: ToolRegistry;
@@ -83,12 +84,16 @@ export class GuardedInvoker {
     const safety = readSafetySettings(settings.safety);
 
     // 1. Path permissions, before anything can ask or run; the normalized paths replace the arguments.
-    const pathsChecked = checkToolPaths(definition, prepared.value.args, this.scopesFor(opts, safety, settings));
+    const scopes = this.scopesFor(opts, safety, settings);
+    const pathsChecked = checkToolPaths(definition, prepared.value.args, scopes);
     if (!pathsChecked.ok) return this.failed(start, pathsChecked.error);
+    // Builtin write tools that touch more than their path arguments check those files with this.
+    const mayWrite = info.source === 'builtin' && info.mode === 'write' ? (p: string) => checkToolPaths(WRITE_ONE, { path: p }, scopes).ok : undefined;
+    const registryOptions = mayWrite ? { ...toRegistryOptions(opts), mayWrite } : toRegistryOptions(opts);
     if (pathsChecked.value !== prepared.value.args) {
       // Normalizing can change a value (`a/..` → ""): what is shown and run must still fit the schema.
       prepared = registry.prepareCall(info.qualifiedName, pathsChecked.value);
-      if (!prepared) return registry.invoke(info.qualifiedName, pathsChecked.value, toRegistryOptions(opts));
+      if (!prepared) return registry.invoke(info.qualifiedName, pathsChecked.value, registryOptions);
       if (!prepared.ok) return this.failed(start, prepared.error);
     }
     const call = prepared.value;
@@ -97,7 +102,7 @@ export class GuardedInvoker {
     // 2. Dry run: read tools run for real (below); write tools are simulated, with nothing to approve.
     // From here to the run nothing awaits unless a person is asked: the checked call runs as checked.
     if (opts.dryRun === true && info.mode === 'write') {
-      return registry.invokePrepared(call, { ...toRegistryOptions(opts), simulate: true });
+      return registry.invokePrepared(call, { ...registryOptions, simulate: true });
     }
 
     // 3. Cache (seed 002): successful results of read tools only.
@@ -114,7 +119,7 @@ export class GuardedInvoker {
     if (reason && !this.deps.approvals.isAlwaysAllowed(info)) {
       const { json, hash } = argsHash(args);
       const member = memberOf(opts);
-      const diff = info.mode === 'write' ? await this.preview(info, definition, args) : null;
+      const diff = info.mode === 'write' ? await this.preview(info, definition, args, mayWrite) : null;
       const answer = await this.deps.approvals.request(
         {
           toolQualifiedName: info.qualifiedName,
@@ -146,7 +151,7 @@ export class GuardedInvoker {
 
     // 5. Run. A person's approval time is not the tool's: it gets its full timeout from here.
     // After a wait for a person (and a preview that saw the arguments) the registry checks them again.
-    const outcome = await (approval ? registry.invoke(info.qualifiedName, args, toRegistryOptions(opts)) : registry.invokePrepared(call, toRegistryOptions(opts)));
+    const outcome = await (approval ? registry.invoke(info.qualifiedName, args, registryOptions) : registry.invokePrepared(call, registryOptions));
     if (cachePolicy && outcome.ok && registry.get(info.qualifiedName)?.definitionHash === info.definitionHash) {
       this.deps.cache.set(info.qualifiedName, cachePolicy, cacheKey, { ok: true, content: outcome.content, durationMs: outcome.durationMs });
     }
@@ -182,11 +187,11 @@ export class GuardedInvoker {
     return scopes;
   }
 
-  private async preview(info: ToolInfo, definition: ToolRegistrationDTO, args: Record<string, unknown>): Promise<ApprovalDiff | null> {
+  private async preview(info: ToolInfo, definition: ToolRegistrationDTO, args: Record<string, unknown>, mayWrite?: (path: string) => boolean): Promise<ApprovalDiff | null> {
     const sourceId = info.qualifiedName.slice(0, info.qualifiedName.indexOf(':'));
     const provider = this.previews.get(sourceId);
     try {
-      if (provider && info.source === 'builtin') return await provider(info.name, args);
+      if (provider && info.source === 'builtin') return await provider(info.name, args, mayWrite);
       return await this.inferredPreview(definition, args);
     } catch (error) {
       this.deps.log.warn('approval preview failed', { tool: info.qualifiedName, error: (error as Error).message });
@@ -222,6 +227,9 @@ export class GuardedInvoker {
     return { ok: false, error, durationMs: this.deps.clock.now() - start };
   }
 }
+
+/** One written path, checked like a tool's write path argument. */
+const WRITE_ONE = { write_path_param: 'path' } as const;
 
 function memberOf(opts: GuardedInvokeOptions): { id: string; name: string; role: string } | null {
   if (opts.member) return opts.member;

@@ -132,6 +132,27 @@ describe('note tools', () => {
     expect(fs.readdirSync(path.join(host.dataDir, 'notes'))).toEqual(['Log.md']);
   });
 
+  it('rename updates links only in notes the caller may write; the others are named, untouched, in the result and the preview', async () => {
+    host = await safetyHost();
+    host.safety.approvals.setPolicy(patternApprovalPolicy(['notes:create_note']));
+    ok(await note('create_note', { page: 'Drafts/a', content: 'draft' }));
+    ok(await note('create_note', { page: 'Drafts/b', content: 'see [[Drafts/a]]' }));
+    ok(await note('create_note', { page: 'World/c', content: 'see [[Drafts/a]]' }));
+    await call(host, 'settings.update', { patch: { safety: { alwaysAllow: [], workbench: { allowedReadPaths: ['Drafts', 'World'], allowedWritePaths: ['Drafts'] } } } });
+    host.safety.approvals.setPolicy((await import('../../../electron/core/safety/approval-policy')).interactiveApprovalPolicy);
+
+    const pending = note('rename_note', { page: 'Drafts/a', newName: 'Drafts/a2' });
+    const request = await approvalRequested(host);
+    expect(request.diff?.unified).toContain('+++ b/Drafts/b.md');
+    expect(request.diff?.unified).toContain('links left unchanged in World/c.md (outside the allowed write paths)');
+    expect(request.diff?.unified).not.toContain('+++ b/World/c.md');
+    await call(host, 'approvals.respond', { id: request.id, argsHash: request.argsHash, decision: 'once' });
+    const result = JSON.parse(ok(await pending)) as Record<string, unknown>;
+    expect(result).toMatchObject({ page: 'Drafts/a2', linksUpdatedIn: ['Drafts/b'], linksLeftUnchanged: ['World/c'] });
+    expect(text('Drafts/b')).toBe('see [[Drafts/a2]]');
+    expect(text('World/c')).toBe('see [[Drafts/a]]');
+  });
+
   it('a write waits for approval with a unified diff preview computed by the host', async () => {
     host = await safetyHost();
     await call(host, 'settings.update', { patch: { safety: { alwaysAllow: [] } } });
