@@ -14,6 +14,7 @@ import { ExtensionLog, formatLogEntry, type LogSource } from '../extensions/exte
 import type { Clock, Logger } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
+import { isConnectionLoss } from './connection-loss';
 import { parseMcpServersJson, validateServerConfig } from './config';
 import { toExecuteResult } from './flatten-result';
 import { describeSkip, mapMcpTool } from './map-tool';
@@ -487,6 +488,13 @@ export class McpManager {
         return { ok: false, error: { code: 'WORKER_CRASHED', message: `MCP server "${id}" closed while "${request.toolName}" was running` } };
       }
       const detail = error instanceof Error ? error.message : String(error);
+      if (state.config.transport === 'http' && isConnectionLoss(error)) {
+        // Like a stdio server that exited: its tools turn unavailable and it reconnects with backoff
+        // (once, for the first of the calls that find it gone).
+        const lost: HostError = { code: 'WORKER_CRASHED', message: this.redact(`MCP server "${id}" cannot be reached (${detail}) while "${request.toolName}" was called`) };
+        if (state.conn === conn) this.crashed(state, state.gen, lost);
+        return { ok: false, error: lost };
+      }
       return { ok: false, error: { code: 'TOOL_ERROR', message: this.redact(`MCP tool "${request.toolName}" failed: ${detail}`) } };
     }
   }

@@ -37,6 +37,29 @@ describe('Streamable HTTP MCP server as a tool source', () => {
     expect(seen).toMatch(/timed out/i);
   });
 
+  it('a server that goes away is a crash: calls fail WORKER_CRASHED, its tools turn unavailable, and it reconnects when the server is back', async () => {
+    await h.manager.add({ id: 'web', transport: 'http', url: server.url, enabled: false });
+    await h.manager.connect('web');
+    expect(await h.registry.invoke('mcp-web:echo', { text: 'a' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'http:a' });
+    const port = Number(new URL(server.url).port);
+    await server.close();
+    // Two calls find it gone at once: both say so, and it is counted as one crash.
+    const [lost, alsoLost] = await Promise.all([
+      h.registry.invoke('mcp-web:echo', { text: 'b' }, { timeoutMs: 5000 }),
+      h.registry.invoke('mcp-web:peek', {}, { timeoutMs: 5000 }),
+    ]);
+    expect(lost).toMatchObject({ ok: false, error: { code: 'WORKER_CRASHED' } });
+    expect(alsoLost).toMatchObject({ ok: false, error: { code: 'WORKER_CRASHED' } });
+    expect(h.manager.get('web')?.recentCrashes).toBe(1);
+    expect([lost, alsoLost].map((o) => (o.ok ? '' : o.error.message)).join('\n')).toContain('MCP server "web" cannot be reached');
+    expect(h.manager.get('web')?.status).not.toBe('connected');
+    expect(h.registry.get('mcp-web:echo')?.status).toBe('unavailable');
+    // The same address answers again: the backoff restart connects a new session on its own.
+    server = await startHttpFixture(port);
+    await waitFor(() => h.manager.get('web')?.status === 'connected' || undefined, 'the server to reconnect');
+    expect(await h.registry.invoke('mcp-web:echo', { text: 'c' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'http:c' });
+  });
+
   it('a server that is not listening fails to connect with a clear error', async () => {
     await server.close();
     await h.manager.add({ id: 'gone', transport: 'http', url: server.url, enabled: false });
