@@ -2,6 +2,9 @@
 import type { Handlers } from '../../shared/contract';
 import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { Notice } from '../../shared/notices';
+import { fail } from '../../shared/errors';
+import { maskSecrets } from '../../shared/secret-mask';
+import type { Settings } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { formatLogEntry } from './extensions/extension-log';
@@ -120,7 +123,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       } were loaded.`,
     });
   }
-  settings.onChange((next) => emit({ type: 'settings.changed', settings: next }));
+  settings.onChange((next) => emit({ type: 'settings.changed', settings: settingsForClients(next) }));
 
   const registry = new ToolRegistry({ clock, log: ports.log });
   // Many registrations arrive in one burst at start-up: send the list once per burst.
@@ -226,8 +229,12 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       emit({ type: 'notice.dismissed', id });
       return { dismissed: true };
     },
-    'settings.get': () => settings.get(),
-    'settings.update': ({ patch }) => settings.update(patch),
+    'settings.get': () => settingsForClients(settings.get()),
+    'settings.update': async ({ patch }) => {
+      // Clients see MCP configs masked (settingsForClients); they change them through mcp.*, never as a whole.
+      if ('mcpServers' in patch) fail('INVALID_INPUT', 'MCP servers change through mcp.add, mcp.update and mcp.remove.', { path: '/patch/mcpServers' });
+      return settingsForClients(await settings.update(patch));
+    },
     ...toolHandlers(registry, safety.guard),
     ...safetyHandlers(safety.approvals, safety.cache, registry),
     ...extensionHandlers(extensions),
@@ -270,4 +277,10 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       listeners.clear();
     },
   };
+}
+
+/** Settings as the renderer and the CLI get them: MCP header values and secret-looking env values masked. */
+function settingsForClients(settings: Settings): Settings {
+  if (!settings.mcpServers?.length) return settings;
+  return { ...settings, mcpServers: settings.mcpServers.map((config) => maskSecrets(config)) };
 }

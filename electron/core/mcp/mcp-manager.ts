@@ -14,6 +14,7 @@ import { ExtensionLog, formatLogEntry, type LogSource } from '../extensions/exte
 import type { Clock, Logger } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
+import { KEPT_SECRET, maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
 import { isConnectionLoss } from './connection-loss';
 import { parseMcpServersJson, validateServerConfig } from './config';
 import { toExecuteResult } from './flatten-result';
@@ -80,8 +81,6 @@ interface ServerState {
   executor: ToolExecutor;
 }
 
-const SECRET_NAME = /key|token|secret|pass|auth|cookie|credential|session/i;
-
 export class McpManager {
   private readonly servers = new Map<string, ServerState>();
   private readonly listeners = new Set<(event: McpEvent) => void>();
@@ -127,6 +126,13 @@ export class McpManager {
   }
 
   async add(input: Record<string, unknown>): Promise<McpServerInfo> {
+    for (const field of ['headers', 'env'] as const) {
+      const values = input[field];
+      if (typeof values !== 'object' || values === null) continue;
+      for (const [name, value] of Object.entries(values)) {
+        if (value === KEPT_SECRET) throw new HostFailure({ code: 'INVALID_INPUT', message: `${name} has no stored value to keep; enter the value.`, path: `/${field}/${name}` });
+      }
+    }
     const checked = validateServerConfig(input);
     if (!checked.ok) throw new HostFailure(checked.error);
     if (this.servers.has(checked.value.id)) {
@@ -148,6 +154,7 @@ export class McpManager {
   /** Fields in `patch` replace the config's; null removes an optional field. A running server restarts. */
   async update(id: string, patch: Record<string, unknown>): Promise<McpServerInfo> {
     const state = this.require(id);
+    patch = keepStoredSecrets(patch, state.config);
     const merged: Record<string, unknown> = { ...state.config };
     for (const [key, value] of Object.entries(patch)) {
       if (key === 'id') continue;
@@ -541,7 +548,7 @@ export class McpManager {
 
   private info(state: ServerState): McpServerInfo {
     const info: McpServerInfo = {
-      config: structuredClone(state.config),
+      config: maskSecrets(structuredClone(state.config)),
       status: state.status,
       sourceId: mcpSourceId(state.config.id),
       toolCount: state.registered.size,
@@ -622,4 +629,25 @@ function timeoutError(id: string, tool: string): HostError {
 function declaresContext(schema: unknown): boolean {
   const properties = (schema as { properties?: unknown } | null)?.properties;
   return typeof properties === 'object' && properties !== null && Object.prototype.hasOwnProperty.call(properties, 'context');
+}
+
+/**
+ * The renderer only ever saw masked header and env values (shared/secret-mask.ts): a value sent back
+ * as the mask keeps what is stored under that name; a mask for a name with nothing stored is refused.
+ */
+function keepStoredSecrets(patch: Record<string, unknown>, stored: McpServerConfig): Record<string, unknown> {
+  let out = patch;
+  for (const field of ['headers', 'env'] as const) {
+    const values = patch[field];
+    if (typeof values !== 'object' || values === null) continue;
+    const kept: Record<string, unknown> = { ...(values as Record<string, unknown>) };
+    for (const [name, value] of Object.entries(kept)) {
+      if (value !== KEPT_SECRET) continue;
+      const previous = stored[field]?.[name];
+      if (previous === undefined) throw new HostFailure({ code: 'INVALID_INPUT', message: `${name} has no stored value to keep; enter the value.`, path: `/patch/${field}/${name}` });
+      kept[name] = previous;
+    }
+    out = { ...out, [field]: kept };
+  }
+  return out;
 }

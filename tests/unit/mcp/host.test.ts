@@ -8,6 +8,8 @@ import { confBackend } from '../../../electron/core/settings/conf-backend';
 import { patternApprovalPolicy } from '../../../electron/core/safety/approval-policy';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import type { HostEvent } from '../../../shared/events';
+import { KEPT_SECRET } from '../../../shared/secret-mask';
+import { startHttpFixture } from '../../fixtures/mcp/http-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { stdioInput, STDIO_FIXTURE, waitFor } from './harness';
 
@@ -32,6 +34,54 @@ async function host(dataDir = tempDir()): Promise<Host> {
   hosts.push(made);
   return made;
 }
+
+describe('MCP secrets at the host boundary', () => {
+  it('header values and secret-looking env values never leave the host; the mask sent back keeps them; a mask with nothing stored is refused', async () => {
+    const server = await startHttpFixture();
+    try {
+      const h = await host();
+      const events: HostEvent[] = [];
+      h.onEvent((e) => events.push(e));
+      const outputs: unknown[] = [];
+      const call = async (method: string, input: unknown) => {
+        const result = await h.api.call(method as never, input as never, { origin: 'ws' });
+        outputs.push(result);
+        return result;
+      };
+      await call('mcp.add', { id: 'web', transport: 'http', url: server.url, headers: { Authorization: 'Bearer s3cret-header' }, enabled: true });
+      await call('mcp.add', { ...stdioInput('fx'), env: { API_TOKEN: 's3cret-env', LOG_LEVEL: 'debug' } });
+      const listed = (await call('mcp.list', {})) as { ok: true; value: Array<{ config: { headers?: Record<string, string>; env?: Record<string, string> } }> };
+      expect(listed.value.find((s) => s.config.headers)?.config.headers).toEqual({ Authorization: KEPT_SECRET });
+      expect(listed.value.find((s) => s.config.env)?.config.env).toEqual({ API_TOKEN: KEPT_SECRET, LOG_LEVEL: 'debug' });
+      await call('settings.get', {});
+      await waitFor(() => server.seenHeaders.authorization, 'the server to see the header');
+      expect(server.seenHeaders.authorization).toBe('Bearer s3cret-header');
+
+      // Renaming the server keeps the stored header when the form sends the mask back.
+      delete server.seenHeaders.authorization;
+      const updated = await call('mcp.update', { id: 'web', patch: { name: 'Web tools', headers: { Authorization: KEPT_SECRET } } });
+      expect(updated).toMatchObject({ ok: true, value: { config: { name: 'Web tools', headers: { Authorization: KEPT_SECRET } } } });
+      await waitFor(() => server.seenHeaders.authorization, 'the server to see the header again');
+      expect(server.seenHeaders.authorization).toBe('Bearer s3cret-header');
+
+      expect(await call('mcp.update', { id: 'web', patch: { headers: { Authorization: KEPT_SECRET, 'X-New': KEPT_SECRET } } })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_INPUT', path: '/patch/headers/X-New' },
+      });
+      expect(await call('mcp.add', { id: 'other', transport: 'http', url: server.url, headers: { Authorization: KEPT_SECRET } })).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_INPUT', path: '/headers/Authorization' },
+      });
+      expect(await call('settings.update', { patch: { mcpServers: [] } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/patch/mcpServers' } });
+
+      const seen = JSON.stringify({ outputs, events });
+      expect(seen).not.toContain('s3cret');
+      expect(seen).toContain('settings.changed');
+    } finally {
+      await server.close();
+    }
+  });
+});
 
 describe('MCP through the host', () => {
   it('mcp.add persists the config, connects, emits mcp.changed, and tools.invoke reaches the server', async () => {
@@ -91,7 +141,9 @@ describe('MCP through the host', () => {
     expect(added.code, added.err).toBe(0);
     expect(added.out).toContain('fx — fx [connected] (trusted)');
     const listed = await run(['mcp', 'list', '--json']);
-    expect(JSON.parse(listed.out)[0].config).toMatchObject({ args: [STDIO_FIXTURE, '; echo $(id)'], env: { MY_KEY: 'a=b' }, trusted: true });
+    // The value of a secret-looking variable is stored as given but shown masked.
+    expect(JSON.parse(listed.out)[0].config).toMatchObject({ args: [STDIO_FIXTURE, '; echo $(id)'], env: { MY_KEY: KEPT_SECRET }, trusted: true });
+    expect(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).toContain('"MY_KEY": "a=b"');
     const tools = await run(['mcp', 'tools', 'fx']);
     expect(tools.out).toContain('mcp-fx:lookup  (alias mcp-fx__lookup, read)');
     expect(tools.out).toMatch(/mcp-fx:admin\.tools\.list {2}\(alias mcp-fx__admin_tools_list-[0-9a-f]{12}, read\)/);

@@ -326,7 +326,7 @@ export function ServerForm(props: {
               <legend className="field-group__legend">Environment</legend>
               <p className="field__hint">
                 Only these variables reach the server, plus PATH. Nothing else from the host’s environment — API keys included — is passed on. Values are
-                scrubbed from its log.
+                scrubbed from its log; those of secret-looking names (key, token, password…) stay in the host and show as ••••••••; leave that to keep them.
               </p>
               <KeyValueRows
                 rows={draft.env}
@@ -391,7 +391,10 @@ export function ServerForm(props: {
             </div>
             <fieldset className="field-group">
               <legend className="field-group__legend">Headers</legend>
-              <p className="field__hint">Sent with every request, e.g. Authorization. Values are scrubbed from the server’s log.</p>
+              <p className="field__hint">
+                Sent with every request, e.g. Authorization. Values are scrubbed from the server’s log and stay in the host: a stored one shows as ••••••••;
+                leave that to keep it.
+              </p>
               <KeyValueRows
                 rows={draft.headers}
                 what="Header"
