@@ -387,6 +387,27 @@ describe('council and dry run', () => {
     expect(store.getState().council.tab).toBe('runs');
   });
 
+  it('a deliberation opened while the reply streams stays open when the reply is saved', async () => {
+    const { panel, host, frames, fakes } = await openWorkbench((f, h) => {
+      f.runs.set('run-42', run);
+      h.settings = { ...h.settings, council: { ...h.settings.council, councilMode: true } };
+    });
+    await send(panel, 'What now?');
+    await stream(host, frames, { type: 'chat.council', ...T1, phase: 'completed', runId: 'run-42', reused: false, deliberationChars: 1234 }, delta(0, 'Onward.'));
+    const live = liveMessage(panel);
+    await settle(() => buttonNamed(byTestId(panel, 'council-turn'), 'Show deliberation').click());
+    expect(byTestId(panel, 'deliberation').querySelector('pre')!.textContent).toBe(run.deliberationBlock);
+    // The host stores the reply: the renderer reloads the session and shows the saved message.
+    fakes.sessions.get('s1')!.messages.push({ id: 'a1', role: 'assistant', content: 'Onward.', createdAt: 5, finishReason: 'stop', councilRunId: 'run-42' });
+    await stream(host, frames, { type: 'chat.sessions.changed', sessionId: 's1', change: 'updated' }, finished('stop'));
+    await settle();
+    expect(liveMessage(panel)).toBe(live);
+    expect(liveMessage(panel).dataset.streaming).toBeUndefined();
+    expect(byTestId(panel, 'deliberation').querySelector('pre')!.textContent).toBe(run.deliberationBlock);
+    expect(buttonNamed(byTestId(panel, 'council-turn'), 'Hide deliberation')).toBeTruthy();
+    expect(host.callsTo('runs.get')).toHaveLength(1);
+  });
+
   it('says when the council failed and the reply went on without it', async () => {
     const { panel, host, frames } = await openWorkbench();
     await send(panel, 'Hi');

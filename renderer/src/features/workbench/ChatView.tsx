@@ -189,15 +189,18 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
 
   return (
     <div className="chat" data-testid="chat" role="log" aria-live="off" aria-label={`Conversation in ${session.title}`}>
-      {messages.map((m) =>
-        m.role === 'user' ? (
-          <UserMessage key={m.id} text={m.content} name={names.user} />
-        ) : (
-          <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} />
+      {/* One keyed list: when the live reply is saved it keeps its element, so state such as an opened deliberation survives. */}
+      {[
+        ...messages.map((m) =>
+          m.role === 'user' ? (
+            <UserMessage key={m.id} text={m.content} name={names.user} />
+          ) : (
+            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} />
+          ),
         ),
-      )}
-      {showPendingUser && <UserMessage text={turn.userText!} name={names.user} pending />}
-      {showLive && <AssistantMessage message={null} turn={turn} name={names.assistant} />}
+        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} text={turn.userText!} name={names.user} pending />,
+        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} />,
+      ]}
       {turn?.dryRun && <DryRun turn={turn} />}
     </div>
   );
