@@ -5,6 +5,7 @@ import { safeStorage } from 'electron';
 import { HostFailure } from '../../shared/errors';
 import { checkKey, type SecretStore, type SecretStoreDescription } from '../core/connections/secret-store';
 import type { Redactor } from '../core/connections/redact';
+import { readKeyFile } from '../core/connections/key-file';
 import { silentLogger, type Logger } from '../core/ports';
 
 export const SAFE_SECRETS_FILE_NAME = 'secrets.safe.json';
@@ -91,25 +92,8 @@ export class SafeStorageSecretStore implements SecretStore {
   }
 
   private load(): void {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
-    try {
-      const parsed = JSON.parse(text) as Partial<SafeSecretsFile>;
-      const blobs: Record<string, string> = {};
-      if (parsed && typeof parsed.keys === 'object' && parsed.keys !== null) {
-        for (const [id, blob] of Object.entries(parsed.keys)) if (typeof blob === 'string') blobs[id] = blob;
-      }
-      this.blobs = blobs;
-    } catch {
-      const aside = `${this.path}.corrupt-${Date.now()}`;
-      fs.renameSync(this.path, aside);
-      this.log.warn(`The encrypted keys file could not be read; it was moved to ${aside} and keys must be entered again.`);
-    }
+    const blobs = readKeyFile(this.path, this.log, 'encrypted keys file');
+    if (blobs !== null) this.blobs = blobs;
   }
 
   private write(blobs: Record<string, string>): void {

@@ -7,6 +7,7 @@ import type { Logger } from '../ports';
 import { silentLogger } from '../ports';
 import { ENV_KEY_NAME_PATTERN } from './validate-profile';
 import type { Redactor } from './redact';
+import { readKeyFile } from './key-file';
 
 export interface SecretStoreDescription {
   /** 'file' (Node: plaintext 0600 file), 'memory' (tests), 'safeStorage' (Electron, provided by main). */
@@ -121,28 +122,9 @@ export class FileSecretStore implements SecretStore {
   }
 
   private load(): void {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw err;
-    }
-    this.enforceMode();
-    try {
-      const parsed = JSON.parse(text) as Partial<SecretsFile>;
-      const keys: Record<string, string> = {};
-      if (parsed && typeof parsed.keys === 'object' && parsed.keys !== null) {
-        for (const [id, key] of Object.entries(parsed.keys)) if (typeof key === 'string') keys[id] = key;
-      }
-      this.keys = keys;
-    } catch {
-      // Keep the unreadable file aside (still 0600) rather than overwrite it on the next save.
-      const aside = `${this.path}.corrupt-${Date.now()}`;
-      fs.renameSync(this.path, aside);
-      this.log.warn(`The secrets file could not be read; it was moved to ${aside} and keys must be entered again.`);
-      this.keys = {};
-    }
+    const keys = readKeyFile(this.path, this.log, 'secrets file', () => this.enforceMode());
+    if (keys === null) return;
+    this.keys = keys;
     for (const key of Object.values(this.keys)) this.options.redactor?.add(key);
   }
 

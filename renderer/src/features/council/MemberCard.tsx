@@ -11,6 +11,7 @@ import { ChanceField } from './ChanceField';
 import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
 import { useAction } from './use-action';
+import { ConfirmRemove } from '../../components/ConfirmRemove';
 
 type Busy = 'role' | 'chance' | 'tools' | 'move' | 'remove' | 'item' | 'paths';
 
@@ -236,27 +237,18 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
         </header>
 
         {confirmRemove && (
-          <div className="confirm" role="group" aria-label={`Confirm removing ${member.name}`} data-testid="confirm-remove">
-            <p>
-              Remove <strong>{member.name}</strong> from the council? Its role, chance and tool choices are lost (the pack item stays installed).
-            </p>
-            <div className="confirm__actions">
-              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={remove}>
-                {busy === 'remove' ? 'Removing…' : 'Remove'}
-              </button>
-              <button
-                type="button"
-                ref={cancelRef}
-                className="btn"
-                onClick={() => {
-                  setConfirmRemove(false);
-                  setTimeout(() => removeRef.current?.focus());
-                }}
-              >
-                Cancel
-              </button>
-            </div>
-          </div>
+          <ConfirmRemove
+            name={member.name}
+            consequence=" from the council? Its role, chance and tool choices are lost (the pack item stays installed)."
+            busy={busy !== null}
+            removing={busy === 'remove'}
+            onRemove={remove}
+            onCancel={() => {
+              setConfirmRemove(false);
+              setTimeout(() => removeRef.current?.focus());
+            }}
+            cancelRef={cancelRef}
+          />
         )}
 
         {member.missingItem && (

@@ -13,6 +13,7 @@ import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { InstallForm } from './InstallForm';
 import { LogViewer } from './LogViewer';
 import { permissionInfo, statusInfo, type Permission } from './permissions';
+import { ConfirmRemove } from '../../components/ConfirmRemove';
 
 const SPEC = sectionById('extensions');
 
@@ -237,27 +238,18 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
           )}
         </div>
         {confirmRemove && (
-          <div className="confirm" role="group" aria-label={`Confirm removing ${ext.name}`} data-testid="confirm-remove">
-            <p>
-              Remove <strong>{ext.name}</strong>? Its copy in the data folder is deleted and its tools disappear. This cannot be undone.
-            </p>
-            <div className="confirm__actions">
-              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={remove}>
-                {busy === 'remove' ? 'Removing…' : 'Remove'}
-              </button>
-              <button
-                type="button"
-                ref={cancelRef}
-                className="btn"
-                onClick={() => {
-                  setConfirmRemove(false);
-                  setTimeout(() => removeRef.current?.focus());
-                }}
-              >
-                Cancel
-              </button>
-            </div>
-          </div>
+          <ConfirmRemove
+            name={ext.name}
+            consequence="? Its copy in the data folder is deleted and its tools disappear. This cannot be undone."
+            busy={busy !== null}
+            removing={busy === 'remove'}
+            onRemove={remove}
+            onCancel={() => {
+              setConfirmRemove(false);
+              setTimeout(() => removeRef.current?.focus());
+            }}
+            cancelRef={cancelRef}
+          />
         )}
         {error && <InlineError error={error.error} title={error.title} />}
         {logOpen && <LogViewer id={ext.id} name={ext.name} domId={logId} />}

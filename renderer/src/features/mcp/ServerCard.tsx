@@ -12,6 +12,7 @@ import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
+import { ConfirmRemove } from '../../components/ConfirmRemove';
 
 type Busy = null | 'enable' | 'disable' | 'connect' | 'disconnect' | 'restart' | 'remove';
 
@@ -376,27 +377,18 @@ export function ServerCard(props: { server: McpServerInfo }) {
           )}
         </div>
         {confirmRemove && (
-          <div className="confirm" role="group" aria-label={`Confirm removing ${config.name}`} data-testid="confirm-remove">
-            <p>
-              Remove <strong>{config.name}</strong>? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone.
-            </p>
-            <div className="confirm__actions">
-              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={remove}>
-                {busy === 'remove' ? 'Removing…' : 'Remove'}
-              </button>
-              <button
-                type="button"
-                ref={cancelRef}
-                className="btn"
-                onClick={() => {
-                  setConfirmRemove(false);
-                  setTimeout(() => removeRef.current?.focus());
-                }}
-              >
-                Cancel
-              </button>
-            </div>
-          </div>
+          <ConfirmRemove
+            name={config.name}
+            consequence="? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone."
+            busy={busy !== null}
+            removing={busy === 'remove'}
+            onRemove={remove}
+            onCancel={() => {
+              setConfirmRemove(false);
+              setTimeout(() => removeRef.current?.focus());
+            }}
+            cancelRef={cancelRef}
+          />
         )}
         {error && <InlineError error={error.error} title={error.title} />}
         {toolsOpen && <ToolsView server={server} domId={toolsId} onViewInTools={viewTools} />}

@@ -1,0 +1,30 @@
+// The inline "Remove X?" confirmation shared by extension, MCP server and council member cards.
+import type { ReactNode, RefObject } from 'react';
+
+export function ConfirmRemove(props: {
+  name: string;
+  /** What removing loses, after "Remove <name>" — e.g. "? Its tools disappear. This cannot be undone." */
+  consequence: ReactNode;
+  busy: boolean;
+  removing: boolean;
+  onRemove: () => void;
+  onCancel: () => void;
+  cancelRef: RefObject<HTMLButtonElement | null>;
+}) {
+  return (
+    <div className="confirm" role="group" aria-label={`Confirm removing ${props.name}`} data-testid="confirm-remove">
+      <p>
+        Remove <strong>{props.name}</strong>
+        {props.consequence}
+      </p>
+      <div className="confirm__actions">
+        <button type="button" className="btn btn--danger" aria-disabled={props.busy || undefined} onClick={props.onRemove}>
+          {props.removing ? 'Removing…' : 'Remove'}
+        </button>
+        <button type="button" ref={props.cancelRef} className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}
