@@ -26,8 +26,10 @@ export interface GuardedInvokeOptions extends InvokeOptions {
   member?: { id: string; name: string; role: string };
 }
 
-/** Computes a before/after preview for a write tool of one source (the note tools). */
-/** `mayWrite` is the caller's write check, for previews of writes beyond the path arguments (see ExecuteRequest.mayWrite). */
+/**
+ * Computes a before/after preview for a write tool of one source (the note tools). `mayWrite` is the
+ * caller's write check, for writes beyond the path arguments (see ExecuteRequest.mayWrite).
+ */
 export type PreviewProvider = (toolName: string, args: Record<string, unknown>, mayWrite?: (path: string) => boolean) => Promise<ApprovalDiff | null>;
 
 export interface GuardedInvokerDeps {
