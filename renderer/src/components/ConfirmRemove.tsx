@@ -1,5 +1,5 @@
 // The inline "Remove X?" confirmation shared by extension, MCP server and council member cards.
-import type { ReactNode, RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 
 export function ConfirmRemove(props: {
   name: string;
@@ -27,4 +27,27 @@ export function ConfirmRemove(props: {
       </div>
     </div>
   );
+}
+
+/**
+ * The confirmation's state and focus for a card: Cancel takes focus when it opens, and the card's
+ * "Remove…" button (removeRef) gets it back when Cancel closes it.
+ */
+export function useConfirmRemove() {
+  const [open, setOpen] = useState(false);
+  const removeRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (open) cancelRef.current?.focus();
+  }, [open]);
+  return {
+    open,
+    removeRef,
+    cancelRef,
+    ask: () => setOpen(true),
+    cancel: () => {
+      setOpen(false);
+      setTimeout(() => removeRef.current?.focus());
+    },
+  };
 }

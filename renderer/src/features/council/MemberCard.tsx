@@ -11,7 +11,7 @@ import { ChanceField } from './ChanceField';
 import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
 import { useAction } from './use-action';
-import { ConfirmRemove } from '../../components/ConfirmRemove';
+import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 
 type Busy = 'role' | 'chance' | 'tools' | 'move' | 'remove' | 'item' | 'paths';
 
@@ -104,17 +104,12 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
   const [revision, setRevision] = useState(0);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [pathsOpen, setPathsOpen] = useState(false);
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const confirm = useConfirmRemove();
   const [optimisticTools, setOptimisticTools] = useState<string[] | null>(null);
   const upRef = useRef<HTMLButtonElement>(null);
   const downRef = useRef<HTMLButtonElement>(null);
-  const removeRef = useRef<HTMLButtonElement>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const refocus = useRef<'up' | 'down' | null>(null);
 
-  useEffect(() => {
-    if (confirmRemove) cancelRef.current?.focus();
-  }, [confirmRemove]);
   // After a move the card sits elsewhere in the list: give focus back to the button that moved it (or its sibling at an edge).
   useEffect(() => {
     const wanted = refocus.current;
@@ -220,14 +215,14 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
             >
               <span aria-hidden="true">↓</span>
             </button>
-            {!confirmRemove && (
+            {!confirm.open && (
               <button
-                ref={removeRef}
+                ref={confirm.removeRef}
                 type="button"
                 className="btn btn--small btn--danger-ghost"
                 aria-label={`Remove ${member.name}…`}
                 aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && setConfirmRemove(true)}
+                onClick={() => busy === null && confirm.ask()}
               >
                 <Icon name="trash" />
                 <span aria-hidden="true">Remove…</span>
@@ -236,18 +231,15 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
           </div>
         </header>
 
-        {confirmRemove && (
+        {confirm.open && (
           <ConfirmRemove
             name={member.name}
             consequence=" from the council? Its role, chance and tool choices are lost (the pack item stays installed)."
             busy={busy !== null}
             removing={busy === 'remove'}
             onRemove={remove}
-            onCancel={() => {
-              setConfirmRemove(false);
-              setTimeout(() => removeRef.current?.focus());
-            }}
-            cancelRef={cancelRef}
+            onCancel={confirm.cancel}
+            cancelRef={confirm.cancelRef}
           />
         )}
 

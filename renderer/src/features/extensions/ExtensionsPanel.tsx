@@ -13,7 +13,7 @@ import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { InstallForm } from './InstallForm';
 import { LogViewer } from './LogViewer';
 import { permissionInfo, statusInfo, type Permission } from './permissions';
-import { ConfirmRemove } from '../../components/ConfirmRemove';
+import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 
 const SPEC = sectionById('extensions');
 
@@ -76,18 +76,13 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
   const [busy, setBusy] = useState<Busy>(null);
   const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const confirm = useConfirmRemove();
   const [logOpen, setLogOpen] = useState(false);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const removeRef = useRef<HTMLButtonElement>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
     return () => void (mounted.current = false);
   }, []);
-  useEffect(() => {
-    if (confirmRemove) cancelRef.current?.focus();
-  }, [confirmRemove]);
 
   const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
     if (busy !== null) return;
@@ -218,14 +213,14 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
             <Icon name="terminal" />
             {logOpen ? 'Hide log' : 'Show log'}
           </button>
-          {ext.source === 'user' && !confirmRemove && (
+          {ext.source === 'user' && !confirm.open && (
             <button
               type="button"
-              ref={removeRef}
+              ref={confirm.removeRef}
               className="btn btn--danger-ghost"
               aria-disabled={busy !== null || undefined}
               aria-label={`Remove ${ext.name}…`}
-              onClick={() => busy === null && setConfirmRemove(true)}
+              onClick={() => busy === null && confirm.ask()}
             >
               <Icon name="trash" />
               <span aria-hidden="true">Remove…</span>
@@ -237,18 +232,15 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
             </span>
           )}
         </div>
-        {confirmRemove && (
+        {confirm.open && (
           <ConfirmRemove
             name={ext.name}
             consequence="? Its copy in the data folder is deleted and its tools disappear. This cannot be undone."
             busy={busy !== null}
             removing={busy === 'remove'}
             onRemove={remove}
-            onCancel={() => {
-              setConfirmRemove(false);
-              setTimeout(() => removeRef.current?.focus());
-            }}
-            cancelRef={cancelRef}
+            onCancel={confirm.cancel}
+            cancelRef={confirm.cancelRef}
           />
         )}
         {error && <InlineError error={error.error} title={error.title} />}

@@ -12,7 +12,7 @@ import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
-import { ConfirmRemove } from '../../components/ConfirmRemove';
+import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 
 type Busy = null | 'enable' | 'disable' | 'connect' | 'disconnect' | 'restart' | 'remove';
 
@@ -133,21 +133,16 @@ export function ServerCard(props: { server: McpServerInfo }) {
   const [busy, setBusy] = useState<Busy>(null);
   const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const confirm = useConfirmRemove();
   const [editing, setEditing] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const removeRef = useRef<HTMLButtonElement>(null);
   const editRef = useRef<HTMLButtonElement>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
     return () => void (mounted.current = false);
   }, []);
-  useEffect(() => {
-    if (confirmRemove) cancelRef.current?.focus();
-  }, [confirmRemove]);
   const now = useNow(server.status === 'crashed' && server.restartAt !== undefined);
 
   const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
@@ -357,14 +352,14 @@ export function ServerCard(props: { server: McpServerInfo }) {
             <Icon name="terminal" />
             {logOpen ? 'Hide log' : 'Show log'}
           </button>
-          {!confirmRemove && (
+          {!confirm.open && (
             <button
               type="button"
-              ref={removeRef}
+              ref={confirm.removeRef}
               className="btn btn--danger-ghost"
               aria-disabled={busy !== null || undefined}
               aria-label={`Remove ${config.name}…`}
-              onClick={() => busy === null && setConfirmRemove(true)}
+              onClick={() => busy === null && confirm.ask()}
             >
               <Icon name="trash" />
               <span aria-hidden="true">Remove…</span>
@@ -376,18 +371,15 @@ export function ServerCard(props: { server: McpServerInfo }) {
             </span>
           )}
         </div>
-        {confirmRemove && (
+        {confirm.open && (
           <ConfirmRemove
             name={config.name}
             consequence="? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone."
             busy={busy !== null}
             removing={busy === 'remove'}
             onRemove={remove}
-            onCancel={() => {
-              setConfirmRemove(false);
-              setTimeout(() => removeRef.current?.focus());
-            }}
-            cancelRef={cancelRef}
+            onCancel={confirm.cancel}
+            cancelRef={confirm.cancelRef}
           />
         )}
         {error && <InlineError error={error.error} title={error.title} />}
