@@ -126,14 +126,7 @@ export class McpManager {
   }
 
   async add(input: Record<string, unknown>): Promise<McpServerInfo> {
-    for (const field of ['headers', 'env'] as const) {
-      const values = input[field];
-      if (typeof values !== 'object' || values === null) continue;
-      for (const [name, value] of Object.entries(values)) {
-        if (value === KEPT_SECRET) throw new HostFailure({ code: 'INVALID_INPUT', message: `${name} has no stored value to keep; enter the value.`, path: `/${field}/${name}` });
-      }
-    }
-    const checked = validateServerConfig(input);
+    const checked = validateServerConfig(keepStoredSecrets(input, null, ''));
     if (!checked.ok) throw new HostFailure(checked.error);
     if (this.servers.has(checked.value.id)) {
       throw new HostFailure({ code: 'CONFLICT', message: `An MCP server with id "${checked.value.id}" already exists`, path: '/id' });
@@ -154,7 +147,7 @@ export class McpManager {
   /** Fields in `patch` replace the config's; null removes an optional field. A running server restarts. */
   async update(id: string, patch: Record<string, unknown>): Promise<McpServerInfo> {
     const state = this.require(id);
-    patch = keepStoredSecrets(patch, state.config);
+    patch = keepStoredSecrets(patch, state.config, '/patch');
     const merged: Record<string, unknown> = { ...state.config };
     for (const [key, value] of Object.entries(patch)) {
       if (key === 'id') continue;
@@ -633,9 +626,10 @@ function declaresContext(schema: unknown): boolean {
 
 /**
  * The renderer only ever saw masked header and env values (shared/secret-mask.ts): a value sent back
- * as the mask keeps what is stored under that name; a mask for a name with nothing stored is refused.
+ * as the mask keeps what is stored under that name; a mask for a name with nothing stored (any, for
+ * a new server: `stored` null) is refused, its path under `pathPrefix`.
  */
-function keepStoredSecrets(patch: Record<string, unknown>, stored: McpServerConfig): Record<string, unknown> {
+function keepStoredSecrets(patch: Record<string, unknown>, stored: McpServerConfig | null, pathPrefix: string): Record<string, unknown> {
   let out = patch;
   for (const field of ['headers', 'env'] as const) {
     const values = patch[field];
@@ -643,8 +637,8 @@ function keepStoredSecrets(patch: Record<string, unknown>, stored: McpServerConf
     const kept: Record<string, unknown> = { ...(values as Record<string, unknown>) };
     for (const [name, value] of Object.entries(kept)) {
       if (value !== KEPT_SECRET) continue;
-      const previous = stored[field]?.[name];
-      if (previous === undefined) throw new HostFailure({ code: 'INVALID_INPUT', message: `${name} has no stored value to keep; enter the value.`, path: `/patch/${field}/${name}` });
+      const previous = stored?.[field]?.[name];
+      if (previous === undefined) throw new HostFailure({ code: 'INVALID_INPUT', message: `${name} has no stored value to keep; enter the value.`, path: `${pathPrefix}/${field}/${name}` });
       kept[name] = previous;
     }
     out = { ...out, [field]: kept };
