@@ -6,11 +6,15 @@ import { confBackend } from '../../electron/core/settings/conf-backend';
 import { patternApprovalPolicy } from '../../electron/core/safety/approval-policy';
 import { tempDir, cleanupTempDirs } from '../helpers/temp-dir';
 import { mcpStdio, rawFork, type Target } from './baselines';
-import { latencyRow, round, table, WARMUP_CALLS, WARMUP_MS, type LatencyRow } from './stats';
+import { measureRounds, medianRow, pairedRatio, table, WARMUP_CALLS, WARMUP_MS, type LatencyPlan, type RowSpec } from './stats';
 
 const SEQUENTIAL_CALLS = 5000;
 const THROUGHPUT_CALLS = 50_000;
 const IN_FLIGHT = 64;
+/** Odd, so the median is one round's figure. */
+const ROUNDS = 5;
+/** MCP rows are about 15× slower per call: fewer calls keep a round short and still give p99 and rps. */
+const MCP_PLAN: LatencyPlan = { count: 2000, total: 10_000, inFlight: IN_FLIGHT };
 
 async function hostPath(): Promise<Target> {
   const host = await createHost({
@@ -66,37 +70,55 @@ async function hostMcpPath(): Promise<Target> {
 }
 
 export async function invokeBenchmark({ json }: { json: boolean }) {
-  const plan = { count: SEQUENTIAL_CALLS, total: THROUGHPUT_CALLS, inFlight: IN_FLIGHT };
-  const makers = [
-    ['host: contract → registry → worker', hostPath],
-    ['raw child_process.fork round trip', rawFork],
-    ['MCP SDK stdio callTool', mcpStdio],
-    ['host: MCP tool via registry', hostMcpPath],
-  ] as const;
-  const rows: LatencyRow[] = [];
-  for (const [name, make] of makers) {
-    const target = await make();
-    try {
-      rows.push(await latencyRow(name, target.call, plan));
-      target.verify?.();
-    } finally {
-      await target.close();
-    }
+  const plan: LatencyPlan = { count: SEQUENTIAL_CALLS, total: THROUGHPUT_CALLS, inFlight: IN_FLIGHT };
+  const specs: RowSpec[] = [
+    { name: 'host: contract → registry → worker', make: hostPath, plan },
+    { name: 'raw child_process.fork round trip', make: rawFork, plan },
+    { name: 'MCP SDK stdio callTool', make: mcpStdio, plan: MCP_PLAN },
+    { name: 'host: MCP tool via registry', make: hostMcpPath, plan: MCP_PLAN },
+  ];
+  const [HOST, FORK, MCP] = [0, 1, 2];
+  if (!json) {
+    console.log(
+      `${ROUNDS} rounds. In each, every row starts its processes, warms up for ${WARMUP_MS / 1000} s (at least ${WARMUP_CALLS} calls one after another, then with ${IN_FLIGHT} in flight), ` +
+        `then makes ${SEQUENTIAL_CALLS} sequential calls for p50/p99 and ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps (MCP rows: ${MCP_PLAN.count} and ${MCP_PLAN.total}), one row at a time.\n`,
+    );
   }
+  const rounds = await measureRounds(specs, ROUNDS, (r, rows) => {
+    // Progress on stderr, so --json output stays one document.
+    const fig = (i: number) => `${rows[i]!.p50_us} µs p50, ${Math.round(rows[i]!.rps)} rps`;
+    process.stderr.write(`round ${r + 1}/${ROUNDS}: host ${fig(HOST)} · fork ${fig(FORK)}\n`);
+  });
   cleanupTempDirs();
-  const [host, fork, mcp] = rows as [LatencyRow, LatencyRow, LatencyRow];
-  const ratios = {
-    p50_vs_fork: round(host.p50_us / fork.p50_us, 2),
-    p99_vs_fork: round(host.p99_us / fork.p99_us, 2),
-    rps_vs_fork: round(host.rps / fork.rps, 2),
-    rps_vs_mcp: round(host.rps / mcp.rps, 2),
+  const rows = specs.map((_, i) => medianRow(rounds, i));
+  const paired = {
+    p50_vs_fork: pairedRatio(rounds, HOST, FORK, 'p50_us'),
+    p99_vs_fork: pairedRatio(rounds, HOST, FORK, 'p99_us'),
+    rps_vs_fork: pairedRatio(rounds, HOST, FORK, 'rps'),
+    rps_vs_mcp: pairedRatio(rounds, HOST, MCP, 'rps'),
   };
+  const ratios = Object.fromEntries(Object.entries(paired).map(([k, v]) => [k, v.median])) as Record<keyof typeof paired, number>;
   const targets = { p50_vs_fork: '≤ 1.5', p99_vs_fork: '≤ 2', rps_vs_fork: '≥ 0.5', rps_vs_mcp: '≥ 2' };
   if (!json) {
-    console.log(`Each row warms up for ${WARMUP_MS / 1000} s (at least ${WARMUP_CALLS} calls one after another, then with ${IN_FLIGHT} in flight), then ${SEQUENTIAL_CALLS} sequential calls for p50/p99 and ${THROUGHPUT_CALLS} calls with ${IN_FLIGHT} in flight for rps, one row at a time.\n`);
+    console.log('Figures: the median over the rounds.');
     console.log(table(rows as unknown as Array<Record<string, string | number>>));
-    console.log('');
-    console.log(table(Object.entries(ratios).map(([ratio, value]) => ({ ratio, value, target: targets[ratio as keyof typeof targets] }))));
+    console.log('\nRatios: taken within each round, then the median over the rounds.');
+    console.log(
+      table(
+        Object.entries(paired).map(([ratio, { median, perRound }]) => ({
+          ratio,
+          median,
+          target: targets[ratio as keyof typeof targets],
+          'each round': perRound.join('  '),
+        })),
+      ),
+    );
   }
-  return { rows, ratios, targets, calls: { sequential: SEQUENTIAL_CALLS, throughput: THROUGHPUT_CALLS, inFlight: IN_FLIGHT } };
+  return {
+    rows,
+    ratios,
+    targets,
+    rounds: rounds.map((r, i) => ({ round: i + 1, rows: r, ratios: Object.fromEntries(Object.entries(paired).map(([k, v]) => [k, v.perRound[i]])) })),
+    calls: { rounds: ROUNDS, sequential: SEQUENTIAL_CALLS, throughput: THROUGHPUT_CALLS, inFlight: IN_FLIGHT, mcp: MCP_PLAN },
+  };
 }

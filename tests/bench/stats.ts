@@ -1,4 +1,5 @@
 // Latency and throughput measurement helpers shared by the benchmarks; they report, never judge.
+import type { Target } from './baselines';
 
 export interface LatencyRow {
   name: string;
@@ -75,6 +76,63 @@ export async function latencyRow(name: string, call: () => Promise<unknown>, pla
   const seconds = await measureThroughput(call, plan.total, plan.inFlight);
   const sorted = samples.sort((a, b) => a - b);
   return { name, p50_us: round(percentile(sorted, 50)), p99_us: round(percentile(sorted, 99)), rps: round(plan.total / seconds) };
+}
+
+export interface RowSpec {
+  name: string;
+  make(): Promise<Target>;
+  plan: LatencyPlan;
+}
+
+/**
+ * Every row measured `rounds` times, with fresh processes each time; returns `[round][row]`. A
+ * round measures its rows one after another, in reverse order every other round, so no row always
+ * runs first or last. Rounds exist because on a small VM the same round trip can be 1.5× slower
+ * for the whole life of a pair of processes (which physical cores they land on, what the
+ * neighbours do): one sample of each row can land in different states, several rounds show both.
+ */
+export async function measureRounds(specs: RowSpec[], rounds: number, onRound?: (round: number, rows: LatencyRow[]) => void): Promise<LatencyRow[][]> {
+  const results: LatencyRow[][] = [];
+  for (let r = 0; r < rounds; r++) {
+    const order = specs.map((_, i) => (r % 2 === 0 ? i : specs.length - 1 - i));
+    const rows: LatencyRow[] = [];
+    for (const i of order) {
+      const spec = specs[i]!;
+      const target = await spec.make();
+      try {
+        rows[i] = await latencyRow(spec.name, target.call, spec.plan);
+        target.verify?.();
+      } finally {
+        await target.close();
+      }
+    }
+    results.push(rows);
+    onRound?.(r, rows);
+  }
+  return results;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Row `index`'s figures, each the median over the rounds. */
+export function medianRow(rounds: LatencyRow[][], index: number): LatencyRow {
+  const rows = rounds.map((r) => r[index]!);
+  const of = (field: 'p50_us' | 'p99_us' | 'rps') => round(median(rows.map((row) => row[field])));
+  return { name: rows[0]!.name, p50_us: of('p50_us'), p99_us: of('p99_us'), rps: of('rps') };
+}
+
+/**
+ * `field` of row `a` over row `b`, taken within each round (the two measured a few seconds apart,
+ * in the same state of the machine), then the median over rounds.
+ */
+export function pairedRatio(rounds: LatencyRow[][], a: number, b: number, field: 'p50_us' | 'p99_us' | 'rps'): { median: number; perRound: number[] } {
+  const perRound = rounds.map((r) => r[a]![field] / r[b]![field]);
+  return { median: round(median(perRound), 2), perRound: perRound.map((v) => round(v, 2)) };
 }
 
 export function round(value: number, digits = 1): number {
