@@ -5,6 +5,8 @@
 export interface Timers {
   setTimeout(callback: () => void, delayMs: number): unknown;
   clearTimeout(handle: unknown): void;
+  /** Whether a pending timer keeps the process alive (Node's ref/unref); a timer starts referenced. */
+  setRef?(handle: unknown, ref: boolean): void;
 }
 
 /** Node's setTimeout fires at once (with a warning) for delays above 2^31-1 ms; clamp instead. */
@@ -13,4 +15,9 @@ const MAX_DELAY = 2 ** 31 - 1;
 export const systemTimers: Timers = {
   setTimeout: (callback, delayMs) => setTimeout(callback, Math.min(Math.max(0, delayMs), MAX_DELAY)),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setRef: (handle, ref) => {
+    const timer = handle as ReturnType<typeof setTimeout>;
+    if (ref) timer.ref();
+    else timer.unref();
+  },
 };

@@ -424,6 +424,7 @@ export class ToolRegistry {
       // waiting, abort its signal and drop whatever it sends later.
       this.inflight.add(call);
       if (call.backstopAt < this.backstopAt) this.armBackstop(call.backstopAt);
+      else if (this.inflight.size === 1 && this.backstopTimer !== null) this.timers.setRef?.(this.backstopTimer, true);
       opts.signal?.addEventListener('abort', call, { once: true });
 
       const simulate = opts.simulate === true;
@@ -470,8 +471,10 @@ export class ToolRegistry {
     call.settled = true;
     call.callerSignal?.removeEventListener('abort', call);
     this.inflight.delete(call);
-    // A finished call leaves no timer behind once nothing is in flight.
-    if (this.inflight.size === 0) this.disarmBackstop();
+    // Once nothing is in flight the timer stays armed but no longer keeps the process alive: the
+    // next call, whose backstop is later, needs no new timer (a setTimeout/clearTimeout pair per
+    // call was a measurable part of a sequential call). When it fires it finds nothing due.
+    if (this.inflight.size === 0) this.idleBackstop();
     call.resolve(outcome);
   }
 
@@ -486,6 +489,12 @@ export class ToolRegistry {
     if (this.backstopTimer !== null) this.timers.clearTimeout(this.backstopTimer);
     this.backstopAt = at;
     this.backstopTimer = this.timers.setTimeout(() => this.expireDue(at), Math.max(1, at - this.clock.now()));
+  }
+
+  private idleBackstop(): void {
+    if (this.backstopTimer === null) return;
+    if (this.timers.setRef) this.timers.setRef(this.backstopTimer, false);
+    else this.disarmBackstop();
   }
 
   private disarmBackstop(): void {

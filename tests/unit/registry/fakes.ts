@@ -8,6 +8,7 @@ export class FakeClock implements Clock, Timers {
   private time = 1_000_000;
   private nextId = 1;
   private readonly due = new Map<number, { at: number; callback: () => void }>();
+  private readonly unreferenced = new Set<number>();
 
   now(): number {
     return this.time;
@@ -21,10 +22,29 @@ export class FakeClock implements Clock, Timers {
 
   clearTimeout(handle: unknown): void {
     this.due.delete(handle as number);
+    this.unreferenced.delete(handle as number);
+  }
+
+  setRef(handle: unknown, ref: boolean): void {
+    if (!this.due.has(handle as number)) return;
+    if (ref) this.unreferenced.delete(handle as number);
+    else this.unreferenced.add(handle as number);
+  }
+
+  /** Timers ever set. */
+  get timersSet(): number {
+    return this.nextId - 1;
   }
 
   get pendingTimers(): number {
     return this.due.size;
+  }
+
+  /** Pending timers that would keep a real process alive. */
+  get referencedTimers(): number {
+    let count = 0;
+    for (const id of this.due.keys()) if (!this.unreferenced.has(id)) count++;
+    return count;
   }
 
   /** Moves time forward, firing every timer that falls due, in order. */
@@ -35,6 +55,7 @@ export class FakeClock implements Clock, Timers {
       for (const entry of this.due) if (entry[1].at <= target && (!next || entry[1].at < next[1].at)) next = entry;
       if (!next) break;
       this.due.delete(next[0]);
+      this.unreferenced.delete(next[0]);
       this.time = next[1].at;
       next[1].callback();
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
 import type { ToolOutcome } from '../../../shared/types/tools';
 import type { CouncilMemberContext } from '../../../shared/types/spindle';
-import type { ToolExecutor } from '../../../electron/core/registry-port';
+import type { ExecuteResult, ToolExecutor } from '../../../electron/core/registry-port';
 import type { RegistryEvent } from '../../../electron/core/registry/registry-events';
 import { EXT, HangingExecutor, RecordingExecutor, flush, makeRegistry, searchDto } from './fakes';
 
@@ -473,9 +473,32 @@ describe('invoke: deadline and cancellation', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it('clears the backstop timer when the executor answers in time', async () => {
+  it('leaves no timer that keeps the process alive once the executor has answered', async () => {
     const { registry, clock } = setup();
     await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 });
+    expect(clock.referencedTimers).toBe(0);
+  });
+
+  it('backs a later call with the timer left from an answered one, and still times it out', async () => {
+    let hang = false;
+    const executor = new RecordingExecutor(() => (hang ? new Promise<ExecuteResult>(() => {}) : { ok: true, value: 'ok' }));
+    const { registry, clock } = setup(executor);
+    await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 });
+    clock.advance(500);
+    hang = true;
+    const timersSet = clock.timersSet;
+    let outcome: ToolOutcome | undefined;
+    void registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }).then((o) => (outcome = o));
+    expect(clock.timersSet).toBe(timersSet);
+    expect(clock.referencedTimers).toBe(1);
+
+    // The idle timer falls due first (the answered call's backstop) and re-arms for this one.
+    clock.advance(1000 + GRACE - 1);
+    await flush();
+    expect(outcome).toBeUndefined();
+    clock.advance(1);
+    await flush();
+    expect(outcome && !outcome.ok && outcome.error.code).toBe('TOOL_TIMEOUT');
     expect(clock.pendingTimers).toBe(0);
   });
 
