@@ -12,7 +12,7 @@ const SEQUENTIAL_CALLS = 5000;
 const THROUGHPUT_CALLS = 50_000;
 const IN_FLIGHT = 64;
 /** Odd, so the median is one round's figure. */
-const ROUNDS = 5;
+const ROUNDS = 7;
 /** MCP rows are about 15× slower per call: fewer calls keep a round short and still give p99 and rps. */
 const MCP_PLAN: LatencyPlan = { count: 2000, total: 10_000, inFlight: IN_FLIGHT };
 
