@@ -47,10 +47,10 @@ export const WARMUP_CALLS = 2000;
 export const WARMUP_MS = 2000;
 
 /** Both ways a row is timed, one after the other and with `inFlight` at once, each for half the time. */
-async function warmUp(call: () => Promise<unknown>, inFlight: number): Promise<void> {
-  const half = performance.now() + WARMUP_MS / 2;
+async function warmUp(call: () => Promise<unknown>, inFlight: number, warmupMs: number): Promise<void> {
+  const half = performance.now() + warmupMs / 2;
   for (let i = 0; i < WARMUP_CALLS || performance.now() < half; i++) await call();
-  const until = performance.now() + WARMUP_MS / 2;
+  const until = performance.now() + warmupMs / 2;
   while (performance.now() < until) await measureThroughput(call, WARMUP_CALLS, inFlight);
 }
 
@@ -60,6 +60,8 @@ export interface LatencyPlan {
   /** Calls per target for throughput. */
   total: number;
   inFlight: number;
+  /** WARMUP_MS unless given (tests of these helpers). */
+  warmupMs?: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export interface LatencyPlan {
  * (two identical echo children: 25 µs against 90 µs interleaved, 72–84 µs each one at a time).
  */
 export async function latencyRow(name: string, call: () => Promise<unknown>, plan: LatencyPlan): Promise<LatencyRow> {
-  await warmUp(call, plan.inFlight);
+  await warmUp(call, plan.inFlight, plan.warmupMs ?? WARMUP_MS);
   const samples: number[] = [];
   await measureSequential(call, plan.count, samples);
   const seconds = await measureThroughput(call, plan.total, plan.inFlight);
