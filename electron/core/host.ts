@@ -35,6 +35,7 @@ import { interactiveApprovalPolicy, patternApprovalPolicy, type ApprovalPolicy }
 import { safetyHandlers } from './safety/handlers';
 import { McpManager, type McpManagerOptions } from './mcp/mcp-manager';
 import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
+import { secretBackedMcpStore } from './mcp/secret-config-store';
 
 export interface HostPorts {
   dataDir: string;
@@ -199,8 +200,11 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
+  const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log);
+  // Configs from before the secret store kept header values in settings.json; a failure leaves them there.
+  await mcpStore.migrate().catch((error: unknown) => ports.log.warn('mcp: could not move stored credentials to the secret store', (error as Error).message));
   const mcp = new McpManager({
-    store: settingsMcpStore(settings),
+    store: mcpStore,
     registry,
     clock,
     log: ports.log,

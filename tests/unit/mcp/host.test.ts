@@ -9,6 +9,8 @@ import { patternApprovalPolicy } from '../../../electron/core/safety/approval-po
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import type { HostEvent } from '../../../shared/events';
 import { KEPT_SECRET } from '../../../shared/secret-mask';
+import { SECRETS_FILE_NAME } from '../../../electron/core/connections/secret-store';
+import { STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';
 import { startHttpFixture } from '../../fixtures/mcp/http-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { stdioInput, STDIO_FIXTURE, waitFor } from './harness';
@@ -83,6 +85,58 @@ describe('MCP secrets at the host boundary', () => {
   });
 });
 
+describe('MCP credentials in the secret store', () => {
+  const ctx = { origin: 'cli' } as const;
+  const read = (dataDir: string, name: string) => fs.readFileSync(path.join(dataDir, name), 'utf8');
+
+  it('keeps header values and secret env values out of settings.json, restores them after a restart, and deletes them with their server', async () => {
+    const server = await startHttpFixture();
+    try {
+      const dataDir = tempDir();
+      const first = await host(dataDir);
+      await first.api.call('mcp.add', { id: 'web', transport: 'http', url: server.url, headers: { Authorization: 'Bearer s3cret-header' }, enabled: false }, ctx);
+      await first.api.call('mcp.add', { ...stdioInput('fx'), env: { API_TOKEN: 's3cret-env', LOG_LEVEL: 'debug' }, enabled: false }, ctx);
+      const settings = read(dataDir, 'settings.json');
+      expect(settings).not.toContain('s3cret');
+      expect(settings).toContain(STORED_SECRET);
+      expect(settings).toContain('"LOG_LEVEL": "debug"');
+      expect(read(dataDir, SECRETS_FILE_NAME)).toContain('s3cret-header');
+      await first.dispose();
+
+      const again = await host(dataDir);
+      expect(await again.api.call('mcp.connect', { id: 'web' }, ctx)).toMatchObject({ ok: true, value: { status: 'connected' } });
+      expect(server.seenHeaders.authorization).toBe('Bearer s3cret-header');
+
+      expect(await again.api.call('mcp.update', { id: 'web', patch: { headers: null } }, ctx)).toMatchObject({ ok: true });
+      expect(read(dataDir, SECRETS_FILE_NAME)).not.toContain('s3cret-header');
+      expect(await again.api.call('mcp.remove', { id: 'fx' }, ctx)).toMatchObject({ ok: true, value: { removed: true } });
+      expect(read(dataDir, SECRETS_FILE_NAME)).not.toContain('s3cret-env');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('moves a header value an earlier version wrote in settings.json into the secret store at start', async () => {
+    const server = await startHttpFixture();
+    try {
+      const dataDir = tempDir();
+      await (await host(dataDir)).dispose();
+      const file = path.join(dataDir, 'settings.json');
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      doc.mcpServers = [{ id: 'web', name: 'web', transport: 'http', url: server.url, headers: { Authorization: 'Bearer old-s3cret' }, trusted: false, enabled: false }];
+      fs.writeFileSync(file, JSON.stringify(doc, null, 2));
+
+      const h = await host(dataDir);
+      expect(read(dataDir, 'settings.json')).not.toContain('old-s3cret');
+      expect(read(dataDir, SECRETS_FILE_NAME)).toContain('old-s3cret');
+      expect(await h.api.call('mcp.connect', { id: 'web' }, ctx)).toMatchObject({ ok: true, value: { status: 'connected' } });
+      expect(server.seenHeaders.authorization).toBe('Bearer old-s3cret');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('MCP through the host', () => {
   it('mcp.add persists the config, connects, emits mcp.changed, and tools.invoke reaches the server', async () => {
     const dataDir = tempDir();
@@ -141,9 +195,10 @@ describe('MCP through the host', () => {
     expect(added.code, added.err).toBe(0);
     expect(added.out).toContain('fx — fx [connected] (trusted)');
     const listed = await run(['mcp', 'list', '--json']);
-    // The value of a secret-looking variable is stored as given but shown masked.
+    // The value of a secret-looking variable goes to the secret store as given and is shown masked.
     expect(JSON.parse(listed.out)[0].config).toMatchObject({ args: [STDIO_FIXTURE, '; echo $(id)'], env: { MY_KEY: KEPT_SECRET }, trusted: true });
-    expect(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).toContain('"MY_KEY": "a=b"');
+    expect(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).toContain(`"MY_KEY": "${STORED_SECRET}"`);
+    expect(fs.readFileSync(path.join(dataDir, SECRETS_FILE_NAME), 'utf8')).toContain('a=b');
     const tools = await run(['mcp', 'tools', 'fx']);
     expect(tools.out).toContain('mcp-fx:lookup  (alias mcp-fx__lookup, read)');
     expect(tools.out).toMatch(/mcp-fx:admin\.tools\.list {2}\(alias mcp-fx__admin_tools_list-[0-9a-f]{12}, read\)/);

@@ -326,7 +326,8 @@ export function ServerForm(props: {
               <legend className="field-group__legend">Environment</legend>
               <p className="field__hint">
                 Only these variables reach the server, plus PATH. Nothing else from the host’s environment — API keys included — is passed on. Values are
-                scrubbed from its log; those of secret-looking names (key, token, password…) stay in the host and show as ••••••••; leave that to keep them.
+                scrubbed from its log; those of secret-looking names (key, token, password…) are kept with your API keys, not in the settings file, and
+                show as ••••••••; leave that to keep them.
               </p>
               <KeyValueRows
                 rows={draft.env}
@@ -392,8 +393,8 @@ export function ServerForm(props: {
             <fieldset className="field-group">
               <legend className="field-group__legend">Headers</legend>
               <p className="field__hint">
-                Sent with every request, e.g. Authorization. Values are scrubbed from the server’s log and stay in the host: a stored one shows as ••••••••;
-                leave that to keep it.
+                Sent with every request, e.g. Authorization. Values are kept with your API keys, not in the settings file, and scrubbed from the server’s
+                log: a stored one shows as ••••••••; leave that to keep it.
               </p>
               <KeyValueRows
                 rows={draft.headers}

@@ -1,0 +1,80 @@
+// The MCP config store that keeps credentials in the SecretStore: what settings hold, what comes back, what is lost.
+import { describe, expect, it } from 'vitest';
+import { MemorySecretStore, type SecretStore } from '../../../electron/core/connections/secret-store';
+import type { McpConfigStore } from '../../../electron/core/mcp/mcp-manager';
+import { mcpSecretId, secretBackedMcpStore, STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';
+import type { McpServerConfig } from '../../../shared/types/mcp';
+import { RecordingLogger } from '../registry/fakes';
+
+function memoryStore(initial: McpServerConfig[] = []): McpConfigStore & { configs: McpServerConfig[] } {
+  const store = {
+    configs: structuredClone(initial),
+    read: () => structuredClone(store.configs),
+    write: async (configs: McpServerConfig[]) => {
+      store.configs = structuredClone(configs);
+    },
+  };
+  return store;
+}
+
+const web: McpServerConfig = { id: 'web', name: 'web', transport: 'http', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer s3cret', 'X-Padded': ' spaced ' }, trusted: false, enabled: true };
+const cli: McpServerConfig = { id: 'cli', name: 'cli', transport: 'stdio', command: 'node', env: { API_KEY: 'k3y', LOG_LEVEL: 'debug' }, trusted: false, enabled: true };
+
+describe('secret-backed MCP config store', () => {
+  it('writes references for secrets, keeps plain values, and reads the real values back', async () => {
+    const inner = memoryStore();
+    const secrets = new MemorySecretStore();
+    const store = secretBackedMcpStore(inner, secrets, new RecordingLogger());
+    await store.write([web, cli]);
+    expect(inner.configs[0]!.headers).toEqual({ Authorization: STORED_SECRET, 'X-Padded': ' spaced ' });
+    expect(inner.configs[1]!.env).toEqual({ API_KEY: STORED_SECRET, LOG_LEVEL: 'debug' });
+    expect(secrets.get(mcpSecretId('web', 'headers', 'Authorization'))).toBe('Bearer s3cret');
+    expect(store.read()).toEqual([web, cli]);
+  });
+
+  it('deletes the secrets that settings no longer refer to', async () => {
+    const secrets = new MemorySecretStore();
+    const store = secretBackedMcpStore(memoryStore(), secrets, new RecordingLogger());
+    await store.write([web, cli]);
+    await store.write([{ ...web, headers: {} }]);
+    expect(secrets.get(mcpSecretId('web', 'headers', 'Authorization'))).toBeUndefined();
+    expect(secrets.get(mcpSecretId('cli', 'env', 'API_KEY'))).toBeUndefined();
+  });
+
+  it('drops a value the secret store lost, with a warning, instead of sending the placeholder', async () => {
+    const inner = memoryStore();
+    await secretBackedMcpStore(inner, new MemorySecretStore(), new RecordingLogger()).write([web]);
+    const log = new RecordingLogger();
+    const [read] = secretBackedMcpStore(inner, new MemorySecretStore(), log).read();
+    expect(read!.headers).toEqual({ 'X-Padded': ' spaced ' });
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('Authorization is missing'))).toBe(true);
+  });
+
+  it('keeps a value in settings when the secret store refuses it (no encryption on this desktop)', async () => {
+    const refusing: SecretStore = {
+      get: () => undefined,
+      delete: () => {},
+      describe: () => ({ backend: 'safeStorage' }),
+      set: () => {
+        throw new Error('Encryption is not available');
+      },
+    };
+    const inner = memoryStore();
+    const log = new RecordingLogger();
+    await secretBackedMcpStore(inner, refusing, log).write([web]);
+    expect(inner.configs[0]!.headers!.Authorization).toBe('Bearer s3cret');
+    expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('stays in settings.json'))).toBe(true);
+  });
+
+  it('migrates inline values once, and leaves settings alone when there is nothing to move', async () => {
+    const inner = memoryStore([web]);
+    const secrets = new MemorySecretStore();
+    const store = secretBackedMcpStore(inner, secrets, new RecordingLogger());
+    await store.migrate();
+    expect(inner.configs[0]!.headers!.Authorization).toBe(STORED_SECRET);
+    let writes = 0;
+    const counting = { read: inner.read, write: async (c: McpServerConfig[]) => void (writes++, await inner.write(c)) };
+    await secretBackedMcpStore(counting, secrets, new RecordingLogger()).migrate();
+    expect(writes).toBe(0);
+  });
+});
