@@ -83,14 +83,22 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
       }
       return STORED_SECRET;
     });
+  const writeNow = async (configs: McpServerConfig[]) => {
+    const before = referencedIds(inner.read());
+    const written = configs.map(stash);
+    await inner.write(written);
+    const after = referencedIds(written);
+    for (const id of before) if (!after.has(id)) secrets.delete(id);
+  };
+  // One write at a time: a write that removes a server must not delete the secret a later write (the
+  // same id added again) has just stored.
+  let queue: Promise<void> = Promise.resolve();
   const store: SecretBackedMcpStore = {
     read: () => inner.read().map(resolve),
-    async write(configs) {
-      const before = referencedIds(inner.read());
-      const written = configs.map(stash);
-      await inner.write(written);
-      const after = referencedIds(written);
-      for (const id of before) if (!after.has(id)) secrets.delete(id);
+    write(configs) {
+      const run = queue.then(() => writeNow(configs));
+      queue = run.catch(() => {});
+      return run;
     },
     async migrate() {
       const configs = inner.read();

