@@ -12,12 +12,19 @@ interface WithSecrets {
 }
 
 /**
- * A copy fit for the renderer: every header value hidden (headers carry credentials more often than
- * not) and the env values whose names look secret. Names stay visible, so the form can list them.
+ * Every header value (headers carry credentials more often than not) and the env values whose names
+ * look secret: masked for the renderer, kept in the host's secret store.
  */
+export function isSecretValue(field: 'headers' | 'env', name: string): boolean {
+  return field === 'headers' || SECRET_NAME.test(name);
+}
+
+/** A copy fit for the renderer, secret values masked. Names stay visible, so the form can list them. */
 export function maskSecrets<T extends WithSecrets>(config: T): T {
   const out = { ...config };
-  if (config.headers) out.headers = Object.fromEntries(Object.keys(config.headers).map((name) => [name, KEPT_SECRET]));
-  if (config.env) out.env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, SECRET_NAME.test(name) ? KEPT_SECRET : value]));
+  for (const field of ['headers', 'env'] as const) {
+    const values = config[field];
+    if (values) out[field] = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, isSecretValue(field, name) ? KEPT_SECRET : value]));
+  }
   return out;
 }

@@ -1,6 +1,6 @@
 // MCP credentials out of settings.json: header values and secret-looking env values go to the SecretStore
 // (encrypted with safeStorage on the desktop, a 0600 file in Node), settings.json keeps a reference.
-import { SECRET_NAME } from '../../../shared/secret-mask';
+import { isSecretValue } from '../../../shared/secret-mask';
 import type { McpServerConfig } from '../../../shared/types/mcp';
 import { checkKey, type SecretStore } from '../connections/secret-store';
 import type { Logger } from '../ports';
@@ -14,11 +14,6 @@ type Field = (typeof FIELDS)[number];
 
 export function mcpSecretId(serverId: string, field: Field, name: string): string {
   return `mcp:${serverId}:${field}:${name}`;
-}
-
-/** Every header value and the env values whose names look secret (the ones the renderer sees masked). */
-function isSecret(field: Field, name: string): boolean {
-  return field === 'headers' || SECRET_NAME.test(name);
 }
 
 /** The secret store keeps keys trimmed and free of control characters; other values stay in settings. */
@@ -73,7 +68,7 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
   // Secrets are saved before settings refer to them; a crash in between leaves an unused secret, never a dangling reference.
   const stash = (config: McpServerConfig) =>
     mapValues(config, (field, name, value) => {
-      if (!isSecret(field, name) || !storable(value)) return value;
+      if (!isSecretValue(field, name) || !storable(value)) return value;
       try {
         secrets.set(mcpSecretId(config.id, field, name), value);
       } catch (error) {
@@ -102,7 +97,7 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
     },
     async migrate() {
       const configs = inner.read();
-      const inline = configs.some((config) => [...values(config)].some(([field, name, value]) => value !== STORED_SECRET && isSecret(field, name) && storable(value)));
+      const inline = configs.some((config) => [...values(config)].some(([field, name, value]) => value !== STORED_SECRET && isSecretValue(field, name) && storable(value)));
       if (inline) await store.write(configs.map(resolve));
     },
   };
