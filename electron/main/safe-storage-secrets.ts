@@ -53,7 +53,9 @@ export class SafeStorageSecretStore implements SecretStore {
       this.cache.set(profileId, key);
       return key;
     } catch {
-      this.log.warn(`The stored API key for connection ${profileId} could not be decrypted; enter it again.`);
+      // Ids are connection profiles, or mcp:<server>:<field>:<name> for MCP credentials (mcp/secret-config-store.ts).
+      const what = profileId.startsWith('mcp:') ? `MCP credential ${profileId.slice(4)}` : `API key for connection ${profileId}`;
+      this.log.warn(`The stored ${what} could not be decrypted; enter it again.`);
       return undefined;
     }
   }
