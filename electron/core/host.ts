@@ -200,7 +200,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
-  const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log);
+  const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>
+    addNotice({ level: 'warning', code: 'MCP_SECRET_IN_SETTINGS', message: `MCP server "${serverId}": ${name} is kept unencrypted in settings.json. ${reason}` }),
+  );
   // Configs from before the secret store kept header values in settings.json; a failure leaves them there.
   await mcpStore.migrate().catch((error: unknown) => ports.log.warn('mcp: could not move stored credentials to the secret store', (error as Error).message));
   const mcp = new McpManager({

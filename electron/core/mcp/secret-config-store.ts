@@ -56,7 +56,11 @@ export interface SecretBackedMcpStore extends McpConfigStore {
   migrate(): Promise<void>;
 }
 
-export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore, log: Logger): SecretBackedMcpStore {
+/** Told when a value stays in settings.json because the secret store refused it, once per server and name. */
+export type KeptInSettings = (serverId: string, name: string, reason: string) => void;
+
+export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore, log: Logger, onKeptInSettings?: KeptInSettings): SecretBackedMcpStore {
+  const reported = new Set<string>();
   const resolve = (config: McpServerConfig) =>
     mapValues(config, (field, name, value) => {
       if (value !== STORED_SECRET) return value;
@@ -73,7 +77,13 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
         secrets.set(mcpSecretId(config.id, field, name), value);
       } catch (error) {
         // No encryption on this desktop (safeStorage refuses): the value stays where it was before.
-        log.warn(`MCP server "${config.id}": ${name} stays in settings.json: ${(error as Error).message}`);
+        const reason = (error as Error).message;
+        log.warn(`MCP server "${config.id}": ${name} stays in settings.json: ${reason}`);
+        const id = mcpSecretId(config.id, field, name);
+        if (!reported.has(id)) {
+          reported.add(id);
+          onKeptInSettings?.(config.id, name, reason);
+        }
         return value;
       }
       return STORED_SECRET;

@@ -9,7 +9,7 @@ import { patternApprovalPolicy } from '../../../electron/core/safety/approval-po
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import type { HostEvent } from '../../../shared/events';
 import { KEPT_SECRET } from '../../../shared/secret-mask';
-import { SECRETS_FILE_NAME } from '../../../electron/core/connections/secret-store';
+import { SECRETS_FILE_NAME, type SecretStore } from '../../../electron/core/connections/secret-store';
 import { STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';
 import { startHttpFixture } from '../../fixtures/mcp/http-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
@@ -114,6 +114,26 @@ describe('MCP credentials in the secret store', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('tells the person, with a notice, when a header value stays in settings.json because the secret store refuses it', async () => {
+    const refusing: SecretStore = {
+      get: () => undefined,
+      delete: () => {},
+      describe: () => ({ backend: 'safeStorage' }),
+      set: () => {
+        throw new Error('Encryption is not available on this system.');
+      },
+    };
+    const h = await createHost({ dataDir: tempDir(), mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: null, bundledPacksDir: null, secrets: refusing });
+    hosts.push(h);
+    const events: HostEvent[] = [];
+    h.onEvent((e) => events.push(e));
+    expect(await h.api.call('mcp.add', { id: 'web', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer s3cret' }, enabled: false }, ctx)).toMatchObject({ ok: true });
+    const notices = events.flatMap((e) => (e.type === 'notice.added' ? [e.notice] : []));
+    expect(notices).toEqual([expect.objectContaining({ level: 'warning', code: 'MCP_SECRET_IN_SETTINGS' })]);
+    expect(notices[0]!.message).toContain('Authorization');
+    expect(notices[0]!.message).not.toContain('s3cret');
   });
 
   it('moves a header value an earlier version wrote in settings.json into the secret store at start', async () => {

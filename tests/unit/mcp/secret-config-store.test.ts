@@ -84,9 +84,14 @@ describe('secret-backed MCP config store', () => {
     };
     const inner = memoryStore();
     const log = new RecordingLogger();
-    await secretBackedMcpStore(inner, refusing, log).write([web]);
+    const kept: string[] = [];
+    const store = secretBackedMcpStore(inner, refusing, log, (serverId, name) => kept.push(`${serverId} ${name}`));
+    await store.write([web]);
+    await store.write([web]);
     expect(inner.configs[0]!.headers!.Authorization).toBe('Bearer s3cret');
     expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('stays in settings.json'))).toBe(true);
+    // The person is told once per value, not on every save.
+    expect(kept).toEqual(['web Authorization']);
   });
 
   it('migrates inline values once, and leaves settings alone when there is nothing to move', async () => {
