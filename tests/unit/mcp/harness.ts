@@ -4,6 +4,19 @@ import { McpManager, type McpEvent, type McpManagerOptions } from '../../../elec
 import { silentLogger, systemClock } from '../../../electron/core/ports';
 import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
 import type { McpServerConfig } from '../../../shared/types/mcp';
+import type { SecretStore } from '../../../electron/core/connections/secret-store';
+
+/** A secret store that refuses every value, as safeStorage does on a desktop without encryption. */
+export function refusingSecretStore(message = 'Encryption is not available on this system.'): SecretStore {
+  return {
+    get: () => undefined,
+    delete: () => {},
+    describe: () => ({ backend: 'safeStorage' }),
+    set: () => {
+      throw new Error(message);
+    },
+  };
+}
 
 export const STDIO_FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/mcp/stdio-server.mjs');
 

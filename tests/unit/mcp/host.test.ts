@@ -9,11 +9,11 @@ import { patternApprovalPolicy } from '../../../electron/core/safety/approval-po
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import type { HostEvent } from '../../../shared/events';
 import { KEPT_SECRET } from '../../../shared/secret-mask';
-import { SECRETS_FILE_NAME, type SecretStore } from '../../../electron/core/connections/secret-store';
+import { SECRETS_FILE_NAME } from '../../../electron/core/connections/secret-store';
 import { STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';
 import { startHttpFixture } from '../../fixtures/mcp/http-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { stdioInput, STDIO_FIXTURE, waitFor } from './harness';
+import { refusingSecretStore, stdioInput, STDIO_FIXTURE, waitFor } from './harness';
 
 const hosts: Host[] = [];
 afterEach(async () => {
@@ -117,14 +117,7 @@ describe('MCP credentials in the secret store', () => {
   });
 
   it('tells the person, with a notice, when a header value stays in settings.json because the secret store refuses it', async () => {
-    const refusing: SecretStore = {
-      get: () => undefined,
-      delete: () => {},
-      describe: () => ({ backend: 'safeStorage' }),
-      set: () => {
-        throw new Error('Encryption is not available on this system.');
-      },
-    };
+    const refusing = refusingSecretStore();
     const h = await createHost({ dataDir: tempDir(), mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: null, bundledPacksDir: null, secrets: refusing });
     hosts.push(h);
     const events: HostEvent[] = [];

@@ -1,10 +1,11 @@
 // The MCP config store that keeps credentials in the SecretStore: what settings hold, what comes back, what is lost.
 import { describe, expect, it } from 'vitest';
-import { MemorySecretStore, type SecretStore } from '../../../electron/core/connections/secret-store';
+import { MemorySecretStore } from '../../../electron/core/connections/secret-store';
 import type { McpConfigStore } from '../../../electron/core/mcp/mcp-manager';
 import { mcpSecretId, secretBackedMcpStore, STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';
 import type { McpServerConfig } from '../../../shared/types/mcp';
 import { RecordingLogger } from '../registry/fakes';
+import { refusingSecretStore } from './harness';
 
 function memoryStore(initial: McpServerConfig[] = []): McpConfigStore & { configs: McpServerConfig[] } {
   const store = {
@@ -74,14 +75,7 @@ describe('secret-backed MCP config store', () => {
   });
 
   it('keeps a value in settings when the secret store refuses it (no encryption on this desktop)', async () => {
-    const refusing: SecretStore = {
-      get: () => undefined,
-      delete: () => {},
-      describe: () => ({ backend: 'safeStorage' }),
-      set: () => {
-        throw new Error('Encryption is not available');
-      },
-    };
+    const refusing = refusingSecretStore();
     const inner = memoryStore();
     const log = new RecordingLogger();
     const kept: string[] = [];
