@@ -22,6 +22,11 @@ import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle-api
 const SHUTDOWN_HANDLERS_MS = 500;
 const EXIT_FLUSH_MS = 500;
 
+/** The outbox measures a message only when it would join a batch. */
+function measureMessage(message: WorkerToHostMessage): number {
+  return jsonBytesBound(message, MAX_BATCH_BYTES);
+}
+
 function routeConsole(send: (message: WorkerToHostMessage) => void): void {
   const levels: Record<string, LogLevel> = { log: 'info', info: 'info', debug: 'debug', trace: 'debug', warn: 'warn', error: 'error' };
   const target = console as unknown as Record<string, (...args: unknown[]) => void>;
@@ -65,7 +70,7 @@ function main(): void {
     maxItems: FLUSH_BATCH_ITEMS,
     maxBytes: MAX_BATCH_BYTES,
   });
-  const send = (message: WorkerToHostMessage) => outbox.push(message, jsonBytesBound(message, MAX_BATCH_BYTES));
+  const send = (message: WorkerToHostMessage) => outbox.push(message, measureMessage);
   // A crash (uncaught exception, process.exit in extension code) must not swallow what was said
   // just before it: 'exit' still runs, and the IPC write is synchronous.
   process.on('exit', () => outbox.flush());

@@ -129,26 +129,29 @@ export class Outbox<T> {
     return this.items.length;
   }
 
-  /** `bytes` bounds the item's JSON size; an item too big to share a batch (Infinity: unknown) travels alone, in order. */
-  push(item: T, bytes: number): void {
-    if (!(bytes <= this.maxBytes)) {
+  /**
+   * `bytes` bounds the item's JSON size, or measures it when asked: the first message of a burst is
+   * written at once whatever its size, so it is never measured (measuring is on the path of every
+   * lone call). An item too big to share a batch (Infinity: unknown) travels alone, in order.
+   */
+  push(item: T, bytes: number | ((item: T) => number)): void {
+    if (!this.scheduled) {
+      // Nothing is queued while no flush is scheduled: this item starts a burst and leaves at once,
+      // paying no scheduling delay, and the receiver starts on it while the rest queues behind it.
+      this.scheduled = true;
+      this.options.schedule(this.scheduledFlush);
+      this.writeItems([item]);
+      return;
+    }
+    const size = typeof bytes === 'number' ? bytes : bytes(item);
+    if (!(size <= this.maxBytes)) {
       this.flush();
       this.writeItems([item]);
       return;
     }
-    if (!this.scheduled) {
-      // The first message of a burst leaves at once: a lone call or answer pays no scheduling
-      // delay, and the receiver starts on it while the rest of the burst queues behind it.
-      this.scheduled = true;
-      this.options.schedule(this.scheduledFlush);
-      if (this.items.length === 0) {
-        this.writeItems([item]);
-        return;
-      }
-    }
-    if (this.items.length >= this.maxItems || this.bytes + bytes > this.maxBytes) this.flush();
+    if (this.items.length >= this.maxItems || this.bytes + size > this.maxBytes) this.flush();
     this.items.push(item);
-    this.bytes += bytes;
+    this.bytes += size;
   }
 
   /** Writes whatever is queued now. */

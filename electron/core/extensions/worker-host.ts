@@ -118,6 +118,21 @@ const IDENTITY_ARGS = ['__userId', '__user_id', 'userId'];
 /** Calls are not worth batching with others when their payload may be bigger than this. */
 const BATCHABLE_PAYLOAD_BYTES = 64 * 1024;
 
+function hasIdentityArg(args: Record<string, unknown>): boolean {
+  for (const key of IDENTITY_ARGS) if (key in args) return true;
+  return false;
+}
+
+/** The outbox measures a message only when it would join a batch. */
+function messageBytes(message: HostToWorkerMessage): number {
+  return jsonBytesBound(message, MAX_BATCH_BYTES);
+}
+
+/** A call's payload, with long strings measured, so a call with a few KB of inline context stays batchable. */
+function callBytes(message: HostToWorkerMessage): number {
+  return 'payload' in message ? jsonBytesBound(message.payload, BATCHABLE_PAYLOAD_BYTES) : messageBytes(message);
+}
+
 function hostError(code: HostError['code'], message: string, hint?: string): HostError {
   return hint ? { code, message, hint } : { code, message };
 }
@@ -304,7 +319,7 @@ export class WorkerHost implements ToolExecutor {
     }
 
     let args = request.args;
-    if (IDENTITY_ARGS.some((key) => key in args)) {
+    if (hasIdentityArg(args)) {
       args = { ...args };
       for (const key of IDENTITY_ARGS) delete args[key];
     }
@@ -319,6 +334,9 @@ export class WorkerHost implements ToolExecutor {
       const { requestId, cancellation } = request;
       const call: PendingCall = { toolName: request.toolName, resolve, deadline: request.deadline, cancellation, signal: undefined, onAbort: null };
       this.pending.set(requestId, call);
+      // Sent first: the worker starts while the host finishes its bookkeeping. Nothing can answer or
+      // abort the call before this synchronous block ends, and a failed write settles the call after it.
+      const sent = this.send(contextRef === undefined ? { type, payload } : { type, payload, contextRef }, callBytes);
       if (cancellation) {
         cancellation.onAbort(() => this.cancelled(requestId));
       } else {
@@ -327,11 +345,7 @@ export class WorkerHost implements ToolExecutor {
         call.signal.addEventListener('abort', call.onAbort, { once: true });
       }
       if (request.deadline < this.deadlineAt) this.armDeadline(request.deadline);
-      // Long strings are measured, so a call with a few KB of inline context stays batchable.
-      const bytes = jsonBytesBound(payload, BATCHABLE_PAYLOAD_BYTES);
-      if (!this.send(contextRef === undefined ? { type, payload } : { type, payload, contextRef }, bytes)) {
-        this.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
-      }
+      if (!sent) this.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
     });
   }
 
@@ -600,7 +614,7 @@ export class WorkerHost implements ToolExecutor {
   }
 
   /** Queues the message for this tick's write; false when the worker cannot be reached at all. */
-  private send(message: HostToWorkerMessage, bytes = jsonBytesBound(message, MAX_BATCH_BYTES)): boolean {
+  private send(message: HostToWorkerMessage, bytes: (message: HostToWorkerMessage) => number = messageBytes): boolean {
     if (!this.handle || this.stateValue === 'exited' || this.killReason) return false;
     this.outbox.push(message, bytes);
     return true;

@@ -86,11 +86,14 @@ export class GuardedInvoker {
     const safety = readSafetySettings(settings.safety);
 
     // 1. Path permissions, before anything can ask or run; the normalized paths replace the arguments.
-    const scopes = this.scopesFor(opts, safety, settings);
+    // Most tools take no paths: their calls skip building the scopes.
+    const mayWriteFiles = info.source === 'builtin' && info.mode === 'write';
+    const takesPaths = definition.read_path_param !== undefined || definition.write_path_param !== undefined || mayWriteFiles;
+    const scopes = takesPaths ? this.scopesFor(opts, safety, settings) : [];
     const pathsChecked = checkToolPaths(definition, prepared.value.args, scopes);
     if (!pathsChecked.ok) return this.failed(start, pathsChecked.error);
     // Builtin write tools that touch more than their path arguments check those files with this.
-    const mayWrite = info.source === 'builtin' && info.mode === 'write' ? (p: string) => checkToolPaths(WRITE_ONE, { path: p }, scopes).ok : undefined;
+    const mayWrite = mayWriteFiles ? (p: string) => checkToolPaths(WRITE_ONE, { path: p }, scopes).ok : undefined;
     const registryOptions = mayWrite ? { ...toRegistryOptions(opts), mayWrite } : toRegistryOptions(opts);
     if (pathsChecked.value !== prepared.value.args) {
       // Normalizing can change a value (`a/..` → ""): what is shown and run must still fit the schema.

@@ -112,6 +112,22 @@ describe('batching', () => {
     ]);
   });
 
+  it('measures an item only when it would join a batch: the first of a burst leaves unmeasured, whatever its size', () => {
+    const writes: unknown[] = [];
+    const ticks: Array<() => void> = [];
+    const measured: number[] = [];
+    const measure = (item: { n: number; bytes: number }) => (measured.push(item.n), item.bytes);
+    const outbox = new Outbox<{ n: number; bytes: number }>({ write: (m) => (writes.push(m), true), schedule: (f) => ticks.push(f), maxItems: 4, maxBytes: 100 });
+    outbox.push({ n: 1, bytes: Infinity }, measure);
+    outbox.push({ n: 2, bytes: 10 }, measure);
+    outbox.push({ n: 3, bytes: Infinity }, measure);
+    outbox.push({ n: 4, bytes: 10 }, measure);
+    ticks.shift()!();
+    expect(measured).toEqual([2, 3, 4]);
+    // The too-big item still travels alone and in order: 2 is written before it.
+    expect(writes).toEqual([{ n: 1, bytes: Infinity }, { n: 2, bytes: 10 }, { n: 3, bytes: Infinity }, { n: 4, bytes: 10 }]);
+  });
+
   it('reports the items of a failed write', () => {
     const dropped: number[] = [];
     const outbox = new Outbox<{ type: string; n: number }>({ write: () => false, schedule: () => {}, onDropped: (items) => dropped.push(...items.map((i) => i.n)) });

@@ -317,6 +317,20 @@ describe('isolation', () => {
     expect(exit).toEqual([null, null]);
     expect(handle.send({ type: 'ping', seq: 1 })).toBe(false);
   });
+
+  it("a handler's second argument gives it one AbortSignal and nothing of the call behind it", async () => {
+    const w = startWorker(fixture('context-echo'));
+    await w.ready;
+    const result = await w.host.execute(request('echo', {}));
+    expect(result.ok).toBe(true);
+    expect((result as { value: { handlerContext: unknown } }).value.handlerContext).toEqual({
+      ownNames: [],
+      signalIsAbortSignal: true,
+      sameSignal: true,
+      aborted: false,
+      abort: 'undefined',
+    });
+  });
 });
 
 describe('batching and the flood cap', () => {
