@@ -138,9 +138,10 @@ export class Outbox<T> {
     if (!this.scheduled) {
       // Nothing is queued while no flush is scheduled: this item starts a burst and leaves at once,
       // paying no scheduling delay, and the receiver starts on it while the rest queues behind it.
+      // The flush that ends the burst is scheduled after the write, off the item's way out.
       this.scheduled = true;
-      this.options.schedule(this.scheduledFlush);
       this.writeItems([item]);
+      this.options.schedule(this.scheduledFlush);
       return;
     }
     const size = typeof bytes === 'number' ? bytes : bytes(item);
