@@ -318,7 +318,7 @@ describe('isolation', () => {
     expect(handle.send({ type: 'ping', seq: 1 })).toBe(false);
   });
 
-  it("a handler's second argument gives it one AbortSignal and nothing of the call behind it", async () => {
+  it("a handler's second argument has one AbortSignal and no named members", async () => {
     const w = startWorker(fixture('context-echo'));
     await w.ready;
     const result = await w.host.execute(request('echo', {}));
