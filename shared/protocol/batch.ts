@@ -136,13 +136,16 @@ export class Outbox<T> {
    */
   push(item: T, bytes: number | ((item: T) => number)): void {
     if (!this.scheduled) {
-      // Nothing is queued while no flush is scheduled: this item starts a burst and leaves at once,
-      // paying no scheduling delay, and the receiver starts on it while the rest queues behind it.
-      // The flush that ends the burst is scheduled after the write, off the item's way out.
       this.scheduled = true;
-      this.writeItems([item]);
+      if (this.items.length === 0) {
+        // The first message of a burst leaves at once: a lone call or answer pays no scheduling
+        // delay, and the receiver starts on it while the rest of the burst queues behind it. The
+        // flush that ends the burst is scheduled after the write, off the message's way out.
+        this.writeItems([item]);
+        this.options.schedule(this.scheduledFlush);
+        return;
+      }
       this.options.schedule(this.scheduledFlush);
-      return;
     }
     const size = typeof bytes === 'number' ? bytes : bytes(item);
     if (!(size <= this.maxBytes)) {

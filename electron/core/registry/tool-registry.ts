@@ -428,15 +428,13 @@ export class ToolRegistry {
         pending = Promise.reject(error);
       }
       // The bookkeeping comes after the executor has started, so a worker is already at work while it
-      // runs. Nothing but the executor knows the call yet; settled here would mean it aborted itself.
-      if (!call.settled) {
-        // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
-        // waiting, abort its signal and drop whatever it sends later.
-        this.inflight.add(call);
-        if (call.backstopAt < this.backstopAt) this.armBackstop(call.backstopAt);
-        else if (this.inflight.size === 1 && this.backstopTimer !== null) this.timers.setRef?.(this.backstopTimer, true);
-        opts.signal?.addEventListener('abort', call, { once: true });
-      }
+      // runs: nothing can settle or abort the call before this synchronous block ends.
+      // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
+      // waiting, abort its signal and drop whatever it sends later.
+      this.inflight.add(call);
+      if (call.backstopAt < this.backstopAt) this.armBackstop(call.backstopAt);
+      else if (this.inflight.size === 1 && this.backstopTimer !== null) this.timers.setRef?.(this.backstopTimer, true);
+      opts.signal?.addEventListener('abort', call, { once: true });
       pending.then(
         (result) => {
           if (call.settled) {
