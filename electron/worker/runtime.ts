@@ -9,7 +9,6 @@ import {
   Outbox,
   expandContext,
   isBatch,
-  jsonBytesBound,
   type HostToWorkerMessage,
   type InitMessage,
   type LogLevel,
@@ -21,11 +20,6 @@ import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle-api
 
 const SHUTDOWN_HANDLERS_MS = 500;
 const EXIT_FLUSH_MS = 500;
-
-/** The outbox measures a message only when it would join a batch. */
-function measureMessage(message: WorkerToHostMessage): number {
-  return jsonBytesBound(message, MAX_BATCH_BYTES);
-}
 
 function routeConsole(send: (message: WorkerToHostMessage) => void): void {
   const levels: Record<string, LogLevel> = { log: 'info', info: 'info', debug: 'debug', trace: 'debug', warn: 'warn', error: 'error' };
@@ -70,7 +64,7 @@ function main(): void {
     maxItems: FLUSH_BATCH_ITEMS,
     maxBytes: MAX_BATCH_BYTES,
   });
-  const send = (message: WorkerToHostMessage) => outbox.push(message, measureMessage);
+  const send = (message: WorkerToHostMessage) => outbox.push(message);
   // A crash (uncaught exception, process.exit in extension code) must not swallow what was said
   // just before it: 'exit' still runs, and the IPC write is synchronous.
   process.on('exit', () => outbox.flush());

@@ -123,14 +123,9 @@ function hasIdentityArg(args: Record<string, unknown>): boolean {
   return false;
 }
 
-/** The outbox measures a message only when it would join a batch. */
-function messageBytes(message: HostToWorkerMessage): number {
-  return jsonBytesBound(message, MAX_BATCH_BYTES);
-}
-
 /** A call's payload, with long strings measured, so a call with a few KB of inline context stays batchable. */
 function callBytes(message: HostToWorkerMessage): number {
-  return 'payload' in message ? jsonBytesBound(message.payload, BATCHABLE_PAYLOAD_BYTES) : messageBytes(message);
+  return jsonBytesBound('payload' in message ? message.payload : message, BATCHABLE_PAYLOAD_BYTES);
 }
 
 function hostError(code: HostError['code'], message: string, hint?: string): HostError {
@@ -614,7 +609,7 @@ export class WorkerHost implements ToolExecutor {
   }
 
   /** Queues the message for this tick's write; false when the worker cannot be reached at all. */
-  private send(message: HostToWorkerMessage, bytes: (message: HostToWorkerMessage) => number = messageBytes): boolean {
+  private send(message: HostToWorkerMessage, bytes?: (message: HostToWorkerMessage) => number): boolean {
     if (!this.handle || this.stateValue === 'exited' || this.killReason) return false;
     this.outbox.push(message, bytes);
     return true;
