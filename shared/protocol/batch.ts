@@ -130,12 +130,12 @@ export class Outbox<T> {
   }
 
   /**
-   * `bytes` bounds the item's JSON size, or measures it when asked (by default its jsonBytesBound).
-   * The first message of a burst is written at once whatever its size, so it is never measured:
-   * measuring is on the path of every lone call. An item too big to share a batch (Infinity:
+   * `measure` bounds the item's JSON size (by default its jsonBytesBound), asked only when the item
+   * would join a batch: the first message of a burst is written at once whatever its size, and
+   * measuring would be on the path of every lone call. An item too big to share a batch (Infinity:
    * unknown) travels alone, in order.
    */
-  push(item: T, bytes?: number | ((item: T) => number)): void {
+  push(item: T, measure?: (item: T) => number): void {
     if (!this.scheduled) {
       this.scheduled = true;
       if (this.items.length === 0) {
@@ -148,7 +148,7 @@ export class Outbox<T> {
       }
       this.options.schedule(this.scheduledFlush);
     }
-    const size = bytes === undefined ? jsonBytesBound(item, this.maxBytes) : typeof bytes === 'number' ? bytes : bytes(item);
+    const size = measure ? measure(item) : jsonBytesBound(item, this.maxBytes);
     if (!(size <= this.maxBytes)) {
       this.flush();
       this.writeItems([item]);

@@ -609,9 +609,9 @@ export class WorkerHost implements ToolExecutor {
   }
 
   /** Queues the message for this tick's write; false when the worker cannot be reached at all. */
-  private send(message: HostToWorkerMessage, bytes?: (message: HostToWorkerMessage) => number): boolean {
+  private send(message: HostToWorkerMessage, measure?: (message: HostToWorkerMessage) => number): boolean {
     if (!this.handle || this.stateValue === 'exited' || this.killReason) return false;
-    this.outbox.push(message, bytes);
+    this.outbox.push(message, measure);
     return true;
   }
 

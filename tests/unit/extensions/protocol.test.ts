@@ -64,6 +64,9 @@ describe('sizes', () => {
 });
 
 describe('batching', () => {
+  /** A fixed size, as the outbox's measure. */
+  const size = (bytes: number) => () => bytes;
+
   it('jsonBytesBound never undercounts and gives up past the limit or on non-JSON', () => {
     for (const value of ['', 'a"\n\u0001', '日本語😀', 0, -1.2345678901234567e-308, true, null, [1, 'x', null], { a: { b: ['c', { d: 'e\\' }] } }, { x: undefined }]) {
       expect(jsonBytesBound(value, 1e9)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(value)));
@@ -83,24 +86,24 @@ describe('batching', () => {
     const writes: unknown[] = [];
     const ticks: Array<() => void> = [];
     const outbox = new Outbox<{ type: string; n: number }>({ write: (m) => (writes.push(m), true), schedule: (f) => ticks.push(f), maxItems: 3, maxBytes: 100 });
-    outbox.push({ type: 'a', n: 1 }, 10);
+    outbox.push({ type: 'a', n: 1 }, size(10));
     expect(writes).toEqual([{ type: 'a', n: 1 }]);
-    outbox.push({ type: 'a', n: 2 }, 10);
-    outbox.push({ type: 'a', n: 3 }, 10);
+    outbox.push({ type: 'a', n: 2 }, size(10));
+    outbox.push({ type: 'a', n: 3 }, size(10));
     expect(writes).toHaveLength(1);
     ticks.shift()!();
     expect(writes[1]).toEqual({ type: 'batch', messages: [{ type: 'a', n: 2 }, { type: 'a', n: 3 }] });
     // A new burst starts with a lone write again.
-    outbox.push({ type: 'a', n: 4 }, 10);
+    outbox.push({ type: 'a', n: 4 }, size(10));
     expect(writes[2]).toEqual({ type: 'a', n: 4 });
     ticks.shift()!();
     expect(writes).toHaveLength(3);
     // Item and byte caps start a new write; an item too big to share goes alone, keeping order.
     writes.length = 0;
-    for (let n = 5; n <= 9; n++) outbox.push({ type: 'a', n }, 10);
-    outbox.push({ type: 'big', n: 10 }, Infinity);
-    outbox.push({ type: 'a', n: 11 }, 60);
-    outbox.push({ type: 'a', n: 12 }, 60);
+    for (let n = 5; n <= 9; n++) outbox.push({ type: 'a', n }, size(10));
+    outbox.push({ type: 'big', n: 10 }, size(Infinity));
+    outbox.push({ type: 'a', n: 11 }, size(60));
+    outbox.push({ type: 'a', n: 12 }, size(60));
     ticks.splice(0).forEach((f) => f());
     expect(writes.map((w) => ((w as { type: string }).type === 'batch' ? (w as { messages: Array<{ n: number }> }).messages.map((m) => m.n) : (w as { n: number }).n))).toEqual([
       5,
@@ -131,8 +134,8 @@ describe('batching', () => {
   it('reports the items of a failed write', () => {
     const dropped: number[] = [];
     const outbox = new Outbox<{ type: string; n: number }>({ write: () => false, schedule: () => {}, onDropped: (items) => dropped.push(...items.map((i) => i.n)) });
-    outbox.push({ type: 'a', n: 1 }, 1);
-    outbox.push({ type: 'a', n: 2 }, 1);
+    outbox.push({ type: 'a', n: 1 }, size(1));
+    outbox.push({ type: 'a', n: 2 }, size(1));
     outbox.flush();
     expect(dropped).toEqual([1, 2]);
   });
