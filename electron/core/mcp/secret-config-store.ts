@@ -73,13 +73,13 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
   const stash = (config: McpServerConfig) =>
     mapValues(config, (field, name, value) => {
       if (!isSecretValue(field, name) || !storable(value)) return value;
+      const id = mcpSecretId(config.id, field, name);
       try {
-        secrets.set(mcpSecretId(config.id, field, name), value);
+        secrets.set(id, value);
       } catch (error) {
         // No encryption on this desktop (safeStorage refuses): the value stays where it was before.
         const reason = (error as Error).message;
         log.warn(`MCP server "${config.id}": ${name} stays in settings.json: ${reason}`);
-        const id = mcpSecretId(config.id, field, name);
         if (!reported.has(id)) {
           reported.add(id);
           onKeptInSettings?.(config.id, name, reason);
