@@ -41,9 +41,9 @@ describe('cli', () => {
     expect(JSON.parse(flag.out)).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('--bogus') } });
   });
 
-  it('runs as `npm run cli` with nothing but JSON on stdout', async () => {
+  it('runs as `npm run -s cli` (the README form for scripts) with nothing but JSON on stdout', async () => {
     const dir = tempDir();
-    const { stdout } = await exec('npm', ['run', 'cli', '--', 'status', '--data-dir', dir, '--json'], { cwd: process.cwd() });
+    const { stdout } = await exec('npm', ['run', '-s', 'cli', '--', 'status', '--data-dir', dir, '--json'], { cwd: process.cwd() });
     expect(JSON.parse(stdout)).toMatchObject({ dataDir: dir, mode: 'cli' });
   });
 });
