@@ -91,7 +91,7 @@ export async function testConnection(profile: ConnectionProfile, deps: ModelList
   try {
     return { ok: true, models: await listModels(profile, deps) };
   } catch (err) {
-    const error: HostError = classifyError(err, { ...(deps.redactor ? { redactor: deps.redactor } : {}) }).error;
+    const error: HostError = classifyError(err, { baseUrl: profile.baseUrl, ...(deps.redactor ? { redactor: deps.redactor } : {}) }).error;
     return { ok: false, models: [], error };
   }
 }

@@ -102,7 +102,34 @@ function causeChain(err: unknown): unknown[] {
   return chain;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Why a request never got an answer, from the error codes Node, undici and OpenSSL use. */
+const NETWORK_CAUSES: Array<[RegExp, string]> = [
+  [/^ECONNREFUSED$/, 'connection refused'],
+  [/^(ENOTFOUND|EAI_AGAIN|EAI_NONAME|EAI_FAIL)$/, 'the host name could not be resolved (DNS)'],
+  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|ESOCKETTIMEDOUT)$/, 'timed out while connecting'],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET)$/, 'the connection was reset before an answer'],
+  [/^(EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN)$/, 'the network or host is unreachable'],
+  [/^(EPROTO|ERR_SSL_|ERR_TLS_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(VERIFY|GET)_)/, 'the TLS handshake failed'],
+];
+
+function networkCause(err: unknown): { code: string; label: string } | undefined {
+  for (const link of causeChain(err)) {
+    const code = (link as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    const found = NETWORK_CAUSES.find(([pattern]) => pattern.test(code));
+    if (found) return { code, label: found[1] };
+  }
+  // fetch refuses ports that browsers block (6000, 6667, 10080…) before it connects.
+  if (causeChain(err).some((link) => link instanceof Error && link.message === 'bad port')) {
+    return { code: 'bad port', label: 'fetch refuses this port (one that browsers block): use another port' };
+  }
+  return undefined;
+}
+
+/** undici's own wrapper for any failure before a response: `TypeError: fetch failed`. */
+function isFetchFailure(err: unknown): boolean {
+  return causeChain(err).some((link) => link instanceof TypeError && link.message === 'fetch failed');
+}
 
 /** Classifies an error from a generation or a model-list request. Never copies headers, URLs with keys or request bodies. */
 export function classifyError(err: unknown, ctx: ClassifyContext = {}): ClassifiedError {
@@ -141,10 +168,7 @@ export function classifyError(err: unknown, ctx: ClassifyContext = {}): Classifi
     return badResponse('The provider sent a malformed chunk (not the JSON the wire format expects).', ctx);
   }
   if (truncated) return badResponse('The connection closed before the response finished (truncated stream).', ctx);
-  for (const link of causeChain(err)) {
-    const code = (link as { code?: unknown }).code;
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return unreachable(link, ctx);
-  }
+  if (networkCause(err) || isFetchFailure(err)) return unreachable(err, ctx);
   // A mid-stream error object from the provider (OpenRouter/Ollama `{"error": …}` events).
   if (typeof err === 'string' || (typeof err === 'object' && err !== null && !(err instanceof Error))) {
     const message = providerMessage(typeof err === 'string' ? err : JSON.stringify(err));
@@ -162,18 +186,34 @@ function badResponse(message: string, ctx: ClassifyContext): ClassifiedError {
 }
 
 function unreachable(err: unknown, ctx: ClassifyContext): ClassifiedError {
-  const code = causeChain(err)
-    .map((link) => (link as { code?: unknown }).code)
-    .find((c): c is string => typeof c === 'string');
-  const where = ctx.baseUrl ? ` at ${ctx.baseUrl}` : '';
+  const cause = networkCause(err);
+  const lastMessage = causeChain(err)
+    .map((link) => (link instanceof Error ? link.message : ''))
+    .filter((message) => message && message !== 'fetch failed')
+    .pop();
+  const why = cause ? `${cause.label}${cause.code === 'bad port' ? '' : `, ${cause.code}`}` : (lastMessage ?? 'no answer');
   return {
     error: {
       code: 'LLM_UNREACHABLE',
-      message: scrub(`Could not reach the provider${where}${code ? ` (${code})` : ''}.`, ctx.redactor),
-      hint: 'Check that the server is running and the base URL is right.',
+      message: scrub(`Could not reach ${hostAndPort(ctx.baseUrl)}: ${why}. Is the server running?`, ctx.redactor),
+      hint: cause?.label.startsWith('the TLS')
+        ? 'Check the address: an http:// server answers badly to https://, and a self-signed certificate is refused.'
+        : 'Start the server, or check the host, the port and the base URL of this connection.',
     },
     retryable: false,
   };
+}
+
+/** `host:port` of a base URL, with the scheme's default port spelled out; the URL's path and credentials are left out. */
+function hostAndPort(baseUrl: string | undefined): string {
+  if (!baseUrl) return 'the provider';
+  try {
+    const url = new URL(baseUrl);
+    const port = url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
+    return port ? `${url.hostname}:${port}` : url.hostname;
+  } catch {
+    return 'the provider';
+  }
 }
 
 export const timeoutError = (ms: number): HostError => ({
