@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'TOOL_UNAVAILABLE',
   'TOOL_TIMEOUT',
   'TOOL_ERROR',
+  /** A call the model made that its turn did not run (no tools offered, round cap, stopped). */
+  'TOOL_NOT_RUN',
   'TOO_MANY_TOOLS',
   'RESULT_TOO_LARGE',
   'INVALID_RESULT',

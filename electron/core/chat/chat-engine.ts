@@ -387,19 +387,27 @@ export class ChatEngine {
           error = { code: 'LLM_BAD_RESPONSE', message: 'The response ended without finishing.' };
           break;
         }
-        if (calls.length === 0 || !inline) break;
+        if (calls.length === 0) break;
+        if (!inline) {
+          records.push(...calls.map((call) => notRunRecord(call, round, 'No tools were offered in this turn, so the call was not run.')));
+          break;
+        }
         if (round > inline.maxRounds) {
           finishReason = 'tool-round-cap';
           reason = `The model kept calling tools after ${inline.maxRounds} round${inline.maxRounds === 1 ? '' : 's'}; stopped at the cap (chat.inlineMaxRounds).`;
+          records.push(...calls.map((call) => notRunRecord(call, round, `Not run: the turn stopped at the cap of ${inline.maxRounds} tool round${inline.maxRounds === 1 ? '' : 's'}.`)));
           break;
         }
         // Answer every call (errors included) and go round again.
         const refs: LlmToolCallRef[] = calls.map((c) => ({ id: c.id, name: c.name, argsText: c.argsText }));
         messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: refs });
-        for (const call of calls) {
+        for (const [index, call] of calls.entries()) {
           const fn = byName.get(call.name);
           const outcome = await this.runCall(call, fn, toolTimeoutMs, signal, toolDryRun);
-          if (signal.aborted) break;
+          if (signal.aborted) {
+            records.push(...calls.slice(index).map((c) => notRunRecord(c, round, 'Not run: the turn was stopped.', byName.get(c.name)?.qualifiedName)));
+            break;
+          }
           const content = outcome.ok ? outcome.content : toolErrorText(outcome.error);
           records.push({
             id: call.id,
@@ -487,6 +495,20 @@ export class ChatEngine {
     }
     return outcome;
   }
+}
+
+/** A call the model made that the turn did not run; saved so it still shows after a reload. */
+function notRunRecord(call: { id: string; name: string; argsText: string }, round: number, why: string, qualifiedName?: string): ChatToolCallRecord {
+  return {
+    id: call.id,
+    name: call.name,
+    qualifiedName: qualifiedName ?? null,
+    argsText: call.argsText.slice(0, 1024 * 1024),
+    ok: false,
+    result: why,
+    errorCode: 'TOOL_NOT_RUN',
+    round,
+  };
 }
 
 function safetyFlags(outcome: ToolOutcome): { simulated?: boolean; unvalidated?: boolean; cached?: boolean } {

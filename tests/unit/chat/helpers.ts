@@ -35,13 +35,15 @@ export interface ChatRig {
   close(): Promise<void>;
 }
 
-export async function chatRig(options: { requireKey?: string; launcher?: Launcher; bundledExtensionsDir?: string | null; env?: Record<string, string> } = {}): Promise<ChatRig> {
+export async function chatRig(
+  options: { requireKey?: string; launcher?: Launcher; bundledExtensionsDir?: string | null; env?: Record<string, string>; dataDir?: string } = {},
+): Promise<ChatRig> {
   const server = await LlmTestServer.start(options.requireKey ? { requireKey: options.requireKey } : {});
   const log = captureLogger();
   const redactor = new Redactor();
   const secrets = new MemorySecretStore(redactor);
   const llm = new LlmClient({ secrets, redactor, env: options.env ?? {}, log: log.logger, maxRetries: 0, sleep: async () => {} });
-  const dataDir = tempDir('cw-chat-');
+  const dataDir = options.dataDir ?? tempDir('cw-chat-');
   const host = await createHost({
     dataDir,
     mode: 'cli',

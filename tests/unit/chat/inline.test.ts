@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { ToolInfo } from '../../../shared/types/tools';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, echoExecutor, inlineCouncil, newSession, send, type ChatRig } from './helpers';
+import { addMainConnection, chatRig, echoExecutor, inlineCouncil, newSession, send, withToolsSettings, type ChatRig } from './helpers';
 
 let rig: ChatRig;
 let tool: ToolInfo;
@@ -129,5 +129,36 @@ describe('inline mode', () => {
     expect(done.reason).toMatch(/after 2 rounds/);
     const saved = (await rig.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
     expect(saved.messages[1]).toMatchObject({ finishReason: 'tool-round-cap', content: 'r0 r1 r2 ' });
+    // The calls of the round that hit the cap were not run, and are saved as such.
+    expect(saved.messages[1]!.toolCalls!.map((c) => [c.id, c.ok, c.errorCode ?? null])).toEqual([
+      ['call_0', true, null],
+      ['call_1', true, null],
+      ['call_2', false, 'TOOL_NOT_RUN'],
+    ]);
+  });
+});
+
+describe('tool calls when no tools are offered', () => {
+  it('a call the model makes anyway is saved with the turn and survives a reload from disk', async () => {
+    await rig.host.settings.update((current) => withToolsSettings(current, { mode: 'sidecar' }));
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'Let me look.', toolCalls: [{ id: 'call_z', name: 'lookup_anything', args: { q: 'x' } }] });
+    const { done } = await send(rig, id, 'Hi', { council: false });
+    expect(body(0).tools).toBeUndefined();
+    expect(done.finishReason).toBe('tool-calls');
+    expect(calls).toHaveLength(0);
+
+    const dataDir = rig.dataDir;
+    await rig.host.dispose();
+    const reopened = await chatRig({ dataDir });
+    try {
+      const saved = (await reopened.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
+      expect(saved.messages[1]).toMatchObject({ content: 'Let me look.' });
+      expect(saved.messages[1]!.toolCalls).toEqual([
+        expect.objectContaining({ id: 'call_z', name: 'lookup_anything', argsText: '{"q":"x"}', ok: false, errorCode: 'TOOL_NOT_RUN', round: 1, result: expect.stringMatching(/No tools were offered/) }),
+      ]);
+    } finally {
+      await reopened.close();
+    }
   });
 });
