@@ -28,6 +28,7 @@ function str(ctx: CliContext, flag: string): string | undefined {
 export function chatCommand(write: (text: string) => void = (text) => void process.stdout.write(text)): CliCommand {
   return {
     words: ['chat'],
+    usesTools: true,
     usage: USAGE,
     summary: 'Send one message on a connection and stream the reply; --session keeps the conversation in a file.',
     flags: {

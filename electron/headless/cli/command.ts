@@ -18,6 +18,8 @@ export interface CliCommand {
   usage: string;
   summary: string;
   flags?: FlagSpec;
+  /** Runs or lists tools: waits first for enabled extensions and MCP servers to finish starting. */
+  usesTools?: boolean;
   run(ctx: CliContext): Promise<unknown>;
   /** Human output; defaults to pretty JSON. */
   format?(value: unknown): string;

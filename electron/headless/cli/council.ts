@@ -49,6 +49,7 @@ function formatView(value: unknown): string {
 export const councilCommands: CliCommand[] = [
   {
     words: ['council', 'show'],
+    usesTools: true,
     usage: 'council show',
     summary: 'Council settings and members, with missing items and tools flagged.',
     run: ({ host }) => callHost(host, 'council.get', {}),
@@ -126,6 +127,7 @@ export const councilCommands: CliCommand[] = [
   },
   {
     words: ['council', 'run'],
+    usesTools: true,
     usage: "council run --chat <file.json> [--seed N] [--dry-run] [--approve '<glob>']… [--json]",
     summary: 'Run the council on a chat file; prints seed, rolls, results and the deliberation block. --dry-run simulates write tools.',
     flags: { chat: { type: 'string' }, seed: { type: 'string' }, 'dry-run': { type: 'boolean' } },

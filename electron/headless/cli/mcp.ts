@@ -120,6 +120,7 @@ export const mcpCommands: CliCommand[] = [
   },
   {
     words: ['mcp', 'tools'],
+    usesTools: true,
     usage: 'mcp tools <id>',
     summary: 'Connect a server and show its tools: names, aliases, modes, hints, and skipped tools with the reason.',
     async run(ctx) {

@@ -4,6 +4,8 @@ import { HostFailure, type HostError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../../core/ports';
 import { createNodeHost } from '../node-host';
 import type { CliCommand } from './command';
+import { helpText } from './help-text';
+import { waitForToolSources } from './tool-sources';
 import { commands as allCommands } from './index';
 
 export interface CliIo {
@@ -23,16 +25,6 @@ function findCommand(words: string[], commands: CliCommand[]): CliCommand | unde
   return [...commands]
     .sort((a, b) => b.words.length - a.words.length)
     .find((c) => c.words.every((w, i) => words[i] === w));
-}
-
-function helpText(commands: CliCommand[]): string {
-  const width = Math.max(...commands.map((c) => c.usage.length));
-  return [
-    "Usage: npm run cli -- <command> [--data-dir DIR] [--json] [--approve '<glob>']…",
-    '  --approve: tools needing approval run only when a pattern matches their qualified name (e.g. notes:*); others are denied.',
-    '',
-    ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
-  ].join('\n');
 }
 
 export interface RunCliOptions {
@@ -86,6 +78,9 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
     throw err;
   }
   try {
+    if (command.usesTools) {
+      for (const note of await waitForToolSources(host)) io.err(note);
+    }
     const value = await command.run({
       host,
       flags: parsed.values as Record<string, string | boolean | string[] | undefined>,

@@ -6,6 +6,7 @@ import { callHost, type CliCommand } from './command';
 export const toolCommands: CliCommand[] = [
   {
     words: ['tools', 'list'],
+    usesTools: true,
     usage: 'tools list',
     summary: 'Every registered tool with its source, mode and status.',
     run: ({ host }) => callHost(host, 'tools.list', {}),
@@ -19,6 +20,7 @@ export const toolCommands: CliCommand[] = [
   },
   {
     words: ['tools', 'invoke'],
+    usesTools: true,
     usage: "tools invoke <qualifiedName> --args '<json>' [--timeout-ms N] [--dry-run] [--approve '<glob>']…",
     summary: 'Run one tool; prints the result, or the structured error and exits non-zero. Approvals: --approve; --dry-run simulates writes.',
     flags: { args: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'dry-run': { type: 'boolean' } },
