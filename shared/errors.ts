@@ -34,12 +34,6 @@ export const ERROR_CODES = [
   'INVALID_RESULT',
   'WORKER_CRASHED',
   'WORKER_UNRESPONSIVE',
-  /** A worker wrote something that is not the protocol (a bad or oversized frame); it was killed. */
-  'WORKER_PROTOCOL',
-  /** A worker's resident memory passed its cap; it was killed. */
-  'WORKER_MEMORY',
-  /** An extension that failed to start three times in a row was started disabled. */
-  'EXTENSION_SAFE_MODE',
   'PERMISSION_DENIED',
   'CANCELLED',
   // spindle.generate (extensions/generation-gate.ts)

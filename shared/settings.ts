@@ -20,17 +20,6 @@ export const ExtensionStateSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** Limits every extension worker runs under (electron/core/extensions/worker-host.ts). */
-export const ExtensionWorkerSettingsSchema = Type.Object(
-  {
-    /** Resident memory a worker may use before it is killed with WORKER_MEMORY, in MB. */
-    memoryLimitMb: Type.Integer({ minimum: 64, maximum: 65536 }),
-  },
-  { additionalProperties: false },
-);
-
-export const DEFAULT_EXTENSION_WORKER_SETTINGS: Static<typeof ExtensionWorkerSettingsSchema> = { memoryLimitMb: 1024 };
-
 export const CouncilMemberSettingsSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 128 }),
@@ -66,8 +55,6 @@ export const SettingsSchema = Type.Object(
     version: Type.Integer({ minimum: 1 }),
     ui: Type.Object({ theme: ThemeSchema }, { additionalProperties: false }),
     extensions: Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{1,63}$' }), ExtensionStateSchema),
-    /** Optional: files written before the worker limits existed load with DEFAULT_EXTENSION_WORKER_SETTINGS. */
-    extensionWorkers: Type.Optional(ExtensionWorkerSettingsSchema),
     council: Type.Object(
       {
         councilMode: Type.Boolean(),
@@ -97,7 +84,6 @@ export function defaultSettings(): Settings {
     version: SETTINGS_VERSION,
     ui: { theme: 'system' },
     extensions: {},
-    extensionWorkers: { ...DEFAULT_EXTENSION_WORKER_SETTINGS },
     council: { councilMode: false, members: [] },
     connections: [],
     sidecarSettings: { connectionProfileId: '', model: '', ...SIDECAR_DEFAULTS },

@@ -4,7 +4,7 @@ import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { Notice } from '../../shared/notices';
 import { fail } from '../../shared/errors';
 import { maskSecrets } from '../../shared/secret-mask';
-import { DEFAULT_EXTENSION_WORKER_SETTINGS, type Settings } from '../../shared/settings';
+import type { Settings } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { formatLogEntry } from './extensions/extension-log';
@@ -173,7 +173,6 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     state: settingsExtensionState(settings),
     clock,
     log: ports.log,
-    memoryLimitMb: () => (settings.get().extensionWorkers ?? DEFAULT_EXTENSION_WORKER_SETTINGS).memoryLimitMb,
     // spindle.generate: text only comes back; errors are scrubbed with the host's redactor.
     generator: createExtensionGenerator({
       llm: llmServices.llm,
@@ -187,9 +186,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
     else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });
     else if (event.type === 'extension.log') emit({ type: 'extension.log', id: event.id, line: formatLogEntry(event.entry) });
-    else if (event.type === 'extension.status' && event.error?.code === 'EXTENSION_SAFE_MODE') {
-      addNotice({ level: 'warning', code: 'EXTENSION_SAFE_MODE', message: `${event.error.message} Enable it from Extensions once it is fixed.` });
-    } else if (event.type === 'extension.status' && event.status === 'failed') {
+    else if (event.type === 'extension.status' && event.status === 'failed') {
       addNotice({
         level: 'error',
         code: event.error?.code ?? 'EXTENSION_FAILED',

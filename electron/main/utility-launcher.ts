@@ -1,33 +1,73 @@
 // The desktop app's Launcher: each extension in its own Electron utilityProcess, with an explicit env.
-//
-// Electron 41's utilityProcess.fork takes env, execArgv, cwd, stdio (stdout/stderr only),
-// serviceName and two macOS signing options: no OS sandbox, no process group, no memory limit.
-// The permission-model flags are passed in execArgv, but Electron's utility-process bootstrap is
-// reported not to apply them (process.permission stays undefined); the runtime then says so in the
-// extension's log and closes child processes, threads and addons at the JavaScript level. The file
-// system is not confined in this door. Memory is read from app.getAppMetrics.
-import { app, utilityProcess } from 'electron';
-import { permissionArgs } from '../core/extensions/containment';
+import { utilityProcess, type UtilityProcess } from 'electron';
+import type { Readable } from 'node:stream';
 import type { LaunchOptions, Launcher, WorkerHandle } from '../core/extensions/launcher';
-import { runtimeScript } from '../core/extensions/runtime-script';
-import { UtilityWorker } from './utility-worker';
+import type { HostToWorkerMessage } from '../../shared/protocol';
 
-function residentBytes(pid: number): number | null {
-  const metric = app.getAppMetrics().find((m) => m.pid === pid);
-  // workingSetSize is in kilobytes.
-  return metric ? metric.memory.workingSetSize * 1024 : null;
+class UtilityWorker implements WorkerHandle {
+  private exited = false;
+  private killed = false;
+  private readonly exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
+  private readonly messageListeners: Array<(message: unknown) => void> = [];
+
+  constructor(private readonly child: UtilityProcess) {
+    child.on('message', (message: unknown) => {
+      if (this.killed) return;
+      for (const listener of this.messageListeners) listener(message);
+    });
+    // 'exit' always fires, even after 'error'; on POSIX a kill() shows as code 0, so the kill intent is kept.
+    child.on('exit', (code: number) => this.finish(this.killed ? null : code, this.killed ? 'SIGKILL' : null));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  // Electron types these as NodeJS.ReadableStream; at run time they are stream.Readable instances.
+  get stdout(): Readable | null {
+    return this.child.stdout as unknown as Readable | null;
+  }
+
+  get stderr(): Readable | null {
+    return this.child.stderr as unknown as Readable | null;
+  }
+
+  send(message: HostToWorkerMessage): boolean {
+    // postMessage to a dead child is dropped silently, so the host tracks liveness itself.
+    if (this.exited || this.killed) return false;
+    this.child.postMessage(message);
+    return true;
+  }
+
+  onMessage(listener: (message: unknown) => void): void {
+    this.messageListeners.push(listener);
+  }
+
+  onExit(listener: (code: number | null, signal: string | null) => void): void {
+    this.exitListeners.push(listener);
+  }
+
+  kill(): void {
+    if (this.killed || this.exited) return;
+    this.killed = true;
+    this.child.kill();
+  }
+
+  private finish(code: number | null, signal: string | null): void {
+    if (this.exited) return;
+    this.exited = true;
+    for (const listener of this.exitListeners) listener(code, signal);
+  }
 }
 
 export const utilityLauncher: Launcher = {
   launch(options: LaunchOptions): WorkerHandle {
-    const script = runtimeScript(options.entry);
-    const child = utilityProcess.fork(script.file, [], {
+    const child = utilityProcess.fork(options.entry, [], {
       env: options.env,
       cwd: options.cwd,
-      execArgv: permissionArgs({ ...options.containment, read: [...options.containment.read, ...script.files] }),
       stdio: 'pipe',
       serviceName: `council-extension-${options.id}`,
     });
-    return new UtilityWorker(child, residentBytes);
+    return new UtilityWorker(child);
   },
 };

@@ -6,6 +6,8 @@ import type {
   ToolInvocationPayloadDTO,
   ToolRegistrationDTO,
 } from '../types/spindle';
+import type { BatchMessage } from './batch';
+import type { ContextDropMessage, ContextPutMessage } from './context';
 import type { GenerateKind } from './generate';
 import { MAX_LOG_MESSAGE_CHARS, MAX_ERROR_TEXT_CHARS } from './limits';
 
@@ -45,8 +47,6 @@ export interface LogMessage {
 export interface HeartbeatMessage {
   type: 'heartbeat';
   seq?: number;
-  /** The worker's resident memory in bytes, for hosts that cannot read it from the OS themselves. */
-  rss?: number;
 }
 
 /** spindle.generate.quiet/raw (see generate.ts); `input` is checked by the host. Answered with `generate_result`. */
@@ -72,6 +72,9 @@ export type WorkerToHostMessage =
   | GenerateRequestMessage
   | GenerateCancelMessage;
 
+/** What a worker writes to its channel: one message, or several in a batch (see batch.ts). */
+export type WorkerToHostWire = WorkerToHostMessage | BatchMessage<WorkerToHostMessage>;
+
 // ---- host → worker ----
 
 export interface InitMessage {
@@ -86,11 +89,14 @@ export interface InitMessage {
 export interface ToolInvocationMessage {
   type: 'tool_invocation';
   payload: ToolInvocationPayloadDTO;
+  /** The chat context was sent once by `context_put` (see context.ts); the worker fills it in. */
+  contextRef?: string;
 }
 /** Dry run of a write tool (orchestrator seed's `simulate`); answered with `tool_invocation_result`. */
 export interface ToolSimulationMessage {
   type: 'tool_simulation';
   payload: ToolInvocationPayloadDTO;
+  contextRef?: string;
 }
 export type CancelReason = 'timeout' | 'cancelled' | 'permission_revoked' | 'shutdown';
 export interface CancelMessage {
@@ -127,6 +133,8 @@ export interface ShutdownMessage {
 
 export type HostToWorkerMessage =
   | InitMessage
+  | ContextPutMessage
+  | ContextDropMessage
   | ToolInvocationMessage
   | ToolSimulationMessage
   | CancelMessage
@@ -136,6 +144,9 @@ export type HostToWorkerMessage =
   | GenerateResultMessage
   | PingMessage
   | ShutdownMessage;
+
+/** What the host writes to a worker's channel: one message, or several in a batch (see batch.ts). */
+export type HostToWorkerWire = HostToWorkerMessage | BatchMessage<HostToWorkerMessage>;
 
 // ---- parsing untrusted worker input ----
 
@@ -174,12 +185,8 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
   switch (type) {
     case 'ready':
       return { ok: true, message: { type } };
-    case 'heartbeat': {
-      const message: HeartbeatMessage = { type };
-      if (typeof raw.seq === 'number') message.seq = raw.seq;
-      if (typeof raw.rss === 'number' && Number.isFinite(raw.rss) && raw.rss >= 0) message.rss = raw.rss;
-      return { ok: true, message };
-    }
+    case 'heartbeat':
+      return { ok: true, message: typeof raw.seq === 'number' ? { type, seq: raw.seq } : { type } };
     case 'register_tool':
       if (!isRecord(raw.tool)) return { ok: false, reason: 'register_tool without a tool object' };
       // Shape beyond "an object" is the registry's job; it reports field paths.

@@ -14,9 +14,6 @@ import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from '
 import type { Launcher } from './launcher';
 import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
-import type { Timers } from '../registry/timers';
-import { SAFE_MODE_AFTER, StartRecords } from './safe-mode';
-import { workerExitError } from './worker-exit';
 
 export type ExtensionStatus = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'disabled';
 export type ExtensionSource = 'bundled' | 'user';
@@ -105,10 +102,6 @@ export interface ExtensionManagerOptions {
   clock?: Clock;
   log?: Logger;
   worker?: Partial<WorkerHostTimings>;
-  /** [workers] Timers for worker heartbeats and call deadlines (tests pass fakes). */
-  timers?: Timers;
-  /** [workers] Each worker's resident-memory cap in MB, read at every start (settings: extensionWorkers.memoryLimitMb). */
-  memoryLimitMb?: () => number;
   restart?: Omit<CrashTrackerOptions, 'clock'>;
   /** Bundled extensions without saved state: shipped with the app, so enabled with their permissions by default. */
   bundledDefaults?: { enabled: boolean; grantRequested: boolean };
@@ -163,8 +156,6 @@ export class ExtensionManager {
   private readonly userDir: string;
   private readonly dataRoot: string;
   private readonly generations: GenerationGate;
-  /** [workers] Starts under way and failed starts in a row, across host runs (safe mode). */
-  private readonly starts: StartRecords;
   private disposed = false;
 
   constructor(private readonly options: ExtensionManagerOptions) {
@@ -172,7 +163,6 @@ export class ExtensionManager {
     this.log = options.log ?? silentLogger;
     this.userDir = path.join(options.dataDir, 'extensions');
     this.dataRoot = path.join(options.dataDir, 'extension-data');
-    this.starts = new StartRecords(options.dataDir, this.log);
     this.generations = new GenerationGate({
       ...(options.generator ? { generator: options.generator } : {}),
       ...(options.redactor ? { redactor: options.redactor } : {}),
@@ -195,9 +185,6 @@ export class ExtensionManager {
       if (name.startsWith('.install-')) fs.rmSync(path.join(this.userDir, name), { recursive: true, force: true });
     }
     this.scan(this.userDir, 'user');
-    // [workers] Safe mode: a start the host did not survive counts as a failed start.
-    for (const id of this.starts.recoverInterrupted()) this.log.warn(`extensions: the host stopped while "${id}" was starting`);
-    for (const entry of this.entries.values()) if (entry.loaded && this.starts.inSafeMode(entry.id)) await this.holdInSafeMode(entry);
     await Promise.all([...this.entries.values()].filter((e) => e.enabled && e.loaded).map((e) => this.enqueue(e, () => this.startWorker(e))));
   }
 
@@ -298,7 +285,6 @@ export class ExtensionManager {
         entry.enabled = true;
         await this.persist(entry);
       }
-      this.starts.clear(entry.id); // [workers] enabling by hand ends safe mode
       if (!entry.worker) {
         entry.tracker.reset();
         this.startWorker(entry);
@@ -345,7 +331,6 @@ export class ExtensionManager {
       if (path.dirname(real) !== fs.realpathSync(this.userDir)) throw new HostFailure({ code: 'INTERNAL', message: `Refusing to delete ${real}.` });
       fs.rmSync(real, { recursive: true, force: true });
       this.entries.delete(id);
-      this.starts.clear(id); // [workers]
       await this.options.state.removeState?.(id);
       this.emit({ type: 'extension.removed', id });
     });
@@ -545,13 +530,10 @@ export class ExtensionManager {
       launcher: this.options.launcher,
       entry: this.options.workerEntry,
       clock: this.clock,
-      ...(this.options.timers ? { timers: this.options.timers } : {}),
-      ...(this.options.memoryLimitMb ? { memoryLimitMb: this.options.memoryLimitMb() } : {}),
       ...(this.options.worker ? { timings: this.options.worker } : {}),
       callbacks: {
         onReady: () => {
           if (entry.worker !== worker) return;
-          this.starts.started(entry.id); // [workers]
           this.setStatus(entry, 'running', null);
           this.options.sink.setSourceStatus(entry.id, 'available');
         },
@@ -573,23 +555,7 @@ export class ExtensionManager {
     });
     entry.worker = worker;
     this.setStatus(entry, 'starting', null);
-    this.starts.beforeStart(entry.id); // [workers] on disk before the launch
     worker.start();
-  }
-
-  /** [workers] Safe mode: started disabled, with the reason as its error (the host turns it into a notice). */
-  private async holdInSafeMode(entry: Entry): Promise<void> {
-    if (entry.enabled) {
-      entry.enabled = false;
-      await this.persist(entry);
-    }
-    const error: HostError = {
-      code: 'EXTENSION_SAFE_MODE',
-      message: `Extension "${entry.id}" failed to start ${this.starts.failures(entry.id)} times in a row (${SAFE_MODE_AFTER} start safe mode), so it was started disabled.`,
-      hint: 'Enable it again once it is fixed; its log shows the last failure.',
-    };
-    this.appendLog(entry, 'warn', 'host', `Safe mode: ${error.message}`);
-    this.setStatus(entry, 'disabled', error);
   }
 
   private registerTool(entry: Entry, worker: WorkerHost, tool: ToolRegistrationDTO): void {
@@ -618,16 +584,14 @@ export class ExtensionManager {
   private onWorkerExit(entry: Entry, worker: WorkerHost, exit: WorkerExit): void {
     if (entry.worker !== worker) return;
     entry.worker = null;
-    // [workers] Safe mode counts the starts that ended before the worker ran.
-    if (entry.status === 'starting') {
-      if (exit.expected || this.disposed) this.starts.startAbandoned(entry.id);
-      else this.starts.failedStart(entry.id);
-    }
     this.generations.abortAll(entry.id, { code: 'WORKER_CRASHED', message: `Extension "${entry.id}" stopped while this generation was running.` });
     this.dropTools(entry);
     this.options.sink.setSourceStatus(entry.id, 'unavailable');
     if (exit.expected || this.disposed) return;
-    const { details: _details, ...error } = workerExitError(entry.id, exit); // [workers]
+    const error: HostError = {
+      code: exit.reason === 'unresponsive' ? 'WORKER_UNRESPONSIVE' : 'WORKER_CRASHED',
+      message: `Extension "${entry.id}" ${exit.reason === 'unresponsive' ? 'stopped responding' : `stopped (${exit.reason}${exit.exitCode !== null ? `, exit code ${exit.exitCode}` : ''})`}.`,
+    };
     const decision = entry.tracker.recordCrash();
     if (decision.action === 'fail') {
       const failed = { ...error, hint: `It stopped ${decision.crashesInWindow} times within 5 minutes; restart it by hand once fixed.` };

@@ -1,13 +1,11 @@
-// The worker protocol: framing, the parser for untrusted worker input, error normalisation and size measurement.
+// The worker protocol's parser for untrusted worker input, error normalisation and size measurement.
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, measureResult, parseWorkerMessage, toWorkerToolError, utf8ByteLength, type FrameFault } from '../../../shared/protocol';
+import { jsonBytesBound, measureResult, Outbox, parseWorkerMessage, toWorkerToolError, utf8ByteLength } from '../../../shared/protocol';
 
 describe('parseWorkerMessage', () => {
   it('accepts the worker messages', () => {
     expect(parseWorkerMessage({ type: 'ready' })).toEqual({ ok: true, message: { type: 'ready' } });
     expect(parseWorkerMessage({ type: 'heartbeat', seq: 4 })).toEqual({ ok: true, message: { type: 'heartbeat', seq: 4 } });
-    expect(parseWorkerMessage({ type: 'heartbeat', seq: 5, rss: 1024 })).toEqual({ ok: true, message: { type: 'heartbeat', seq: 5, rss: 1024 } });
-    expect(parseWorkerMessage({ type: 'heartbeat', rss: -1 })).toEqual({ ok: true, message: { type: 'heartbeat' } });
     expect(parseWorkerMessage({ type: 'unregister_tool', name: 'x' })).toEqual({ ok: true, message: { type: 'unregister_tool', name: 'x' } });
     expect(parseWorkerMessage({ type: 'register_tool', tool: { name: 'x' } })).toMatchObject({ ok: true });
     expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'r1', ok: true })).toEqual({
@@ -65,41 +63,80 @@ describe('sizes', () => {
   });
 });
 
-describe('frames', () => {
-  function decoder(maxChars?: number) {
-    const frames: unknown[] = [];
-    const faults: FrameFault[] = [];
-    const d = new FrameDecoder((m) => frames.push(m), (f) => faults.push(f), maxChars);
-    return { d, frames, faults };
-  }
+describe('batching', () => {
+  /** A fixed size, as the outbox's measure. */
+  const size = (bytes: number) => () => bytes;
 
-  it('one JSON line a message, whatever the chunks; a newline inside a string cannot split one', () => {
-    const { d, frames, faults } = decoder();
-    const text = encodeFrame({ type: 'log', message: 'two\nlines' }) + encodeFrame({ type: 'ready' }) + '\n';
-    for (let i = 0; i < text.length; i += 5) d.push(text.slice(i, i + 5));
-    expect(frames).toEqual([{ type: 'log', message: 'two\nlines' }, { type: 'ready' }]);
-    expect(faults).toEqual([]);
+  it('jsonBytesBound never undercounts and gives up past the limit or on non-JSON', () => {
+    for (const value of ['', 'a"\n\u0001', '日本語😀', 0, -1.2345678901234567e-308, true, null, [1, 'x', null], { a: { b: ['c', { d: 'e\\' }] } }, { x: undefined }]) {
+      expect(jsonBytesBound(value, 1e9)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(value)));
+    }
+    // Long strings (chat context) are measured rather than bounded at 6 bytes a unit; still never under.
+    const long = ['plain text '.repeat(40), 'say "hi" \\ back\n\t\u0001 '.repeat(30), 'café — 日本語😀 '.repeat(30), `${'\ud800'.repeat(20)}x${'\udfff'.repeat(20)}`];
+    for (const value of [...long, { context: long[0], contextMessages: long.map((content) => ({ role: 'user', content })) }]) {
+      expect(jsonBytesBound(value, 1e9)).toBeGreaterThanOrEqual(Buffer.byteLength(JSON.stringify(value)));
+    }
+    expect(jsonBytesBound(long[0], 1e9)).toBe(Buffer.byteLength(JSON.stringify(long[0])));
+    expect(jsonBytesBound('x'.repeat(1000), 100)).toBe(Infinity);
+    expect(jsonBytesBound({ when: new Date() }, 1e9)).toBe(Infinity);
+    expect(jsonBytesBound({ f: () => 1 }, 1e9)).toBe(Infinity);
   });
 
-  it('stops at the first line that is not JSON and reads nothing after it', () => {
-    const { d, frames, faults } = decoder();
-    d.push('{"a":1}\n{"b":\n{"c":3}\n');
-    d.push('{"d":4}\n');
-    expect(frames).toEqual([{ a: 1 }]);
-    expect(faults).toHaveLength(1);
-    expect(faults[0]!.kind).toBe('not-json');
-    expect(d.stopped).toBe(true);
+  it('the outbox writes the first message of a burst at once and the rest as batches at its end, in order', async () => {
+    const writes: unknown[] = [];
+    const ticks: Array<() => void> = [];
+    const outbox = new Outbox<{ type: string; n: number }>({ write: (m) => (writes.push(m), true), schedule: (f) => ticks.push(f), maxItems: 3, maxBytes: 100 });
+    outbox.push({ type: 'a', n: 1 }, size(10));
+    expect(writes).toEqual([{ type: 'a', n: 1 }]);
+    outbox.push({ type: 'a', n: 2 }, size(10));
+    outbox.push({ type: 'a', n: 3 }, size(10));
+    expect(writes).toHaveLength(1);
+    ticks.shift()!();
+    expect(writes[1]).toEqual({ type: 'batch', messages: [{ type: 'a', n: 2 }, { type: 'a', n: 3 }] });
+    // A new burst starts with a lone write again.
+    outbox.push({ type: 'a', n: 4 }, size(10));
+    expect(writes[2]).toEqual({ type: 'a', n: 4 });
+    ticks.shift()!();
+    expect(writes).toHaveLength(3);
+    // Item and byte caps start a new write; an item too big to share goes alone, keeping order.
+    writes.length = 0;
+    for (let n = 5; n <= 9; n++) outbox.push({ type: 'a', n }, size(10));
+    outbox.push({ type: 'big', n: 10 }, size(Infinity));
+    outbox.push({ type: 'a', n: 11 }, size(60));
+    outbox.push({ type: 'a', n: 12 }, size(60));
+    ticks.splice(0).forEach((f) => f());
+    expect(writes.map((w) => ((w as { type: string }).type === 'batch' ? (w as { messages: Array<{ n: number }> }).messages.map((m) => m.n) : (w as { n: number }).n))).toEqual([
+      5,
+      [6, 7, 8],
+      9,
+      10,
+      11,
+      12,
+    ]);
   });
 
-  it('cuts off text past the cap without a line end, holding no more than the cap', () => {
-    const { d, frames, faults } = decoder(100);
-    d.push('{"a":1}\n');
-    for (let i = 0; i < 1000; i++) d.push('x'.repeat(30));
-    expect(frames).toEqual([{ a: 1 }]);
-    expect(faults).toEqual([{ kind: 'oversized', limit: 100 }]);
-    // A line of exactly the cap still passes.
-    const exact = decoder(12);
-    exact.d.push(`${JSON.stringify('x'.repeat(10))}\n`);
-    expect(exact.frames).toEqual(['x'.repeat(10)]);
+  it('measures an item only when it would join a batch: the first of a burst leaves unmeasured, whatever its size', () => {
+    const writes: unknown[] = [];
+    const ticks: Array<() => void> = [];
+    const measured: number[] = [];
+    const measure = (item: { n: number; bytes: number }) => (measured.push(item.n), item.bytes);
+    const outbox = new Outbox<{ n: number; bytes: number }>({ write: (m) => (writes.push(m), true), schedule: (f) => ticks.push(f), maxItems: 4, maxBytes: 100 });
+    outbox.push({ n: 1, bytes: Infinity }, measure);
+    outbox.push({ n: 2, bytes: 10 }, measure);
+    outbox.push({ n: 3, bytes: Infinity }, measure);
+    outbox.push({ n: 4, bytes: 10 }, measure);
+    ticks.shift()!();
+    expect(measured).toEqual([2, 3, 4]);
+    // The too-big item still travels alone and in order: 2 is written before it.
+    expect(writes).toEqual([{ n: 1, bytes: Infinity }, { n: 2, bytes: 10 }, { n: 3, bytes: Infinity }, { n: 4, bytes: 10 }]);
+  });
+
+  it('reports the items of a failed write', () => {
+    const dropped: number[] = [];
+    const outbox = new Outbox<{ type: string; n: number }>({ write: () => false, schedule: () => {}, onDropped: (items) => dropped.push(...items.map((i) => i.n)) });
+    outbox.push({ type: 'a', n: 1 }, size(1));
+    outbox.push({ type: 'a', n: 2 }, size(1));
+    outbox.flush();
+    expect(dropped).toEqual([1, 2]);
   });
 });

@@ -1,241 +1,554 @@
-// WorkerHost policy with a fake launcher and fake timers: calls, deadlines, cancellation, crashes, liveness against host lag, memory, floods, protocol faults.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ExecuteRequest } from '../../../electron/core/registry-port';
-import { WorkerHost, type WorkerExit, type WorkerExitError, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
-import { FakeLauncher, fakeManifest, flush, type FakeHandle } from './fake-worker';
+// WorkerHost against real worker processes started through the Node launcher.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BATCH_ITEMS, MAX_RESULT_BYTES } from '../../../shared/protocol';
+import type { CouncilMemberContext, ExtensionManifest } from '../../../shared/types/spindle';
+import { minimalWorkerEnv, NodeLauncher, type WorkerHandle } from '../../../electron/core/extensions/launcher';
+import { WorkerHost, type WorkerExitError, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
+import { fixture, request, RUNTIME, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
 
-const T: Partial<WorkerHostTimings> = { heartbeatIntervalMs: 1000, unresponsiveAfterMs: 3000, startupTimeoutMs: 10_000, shutdownGraceMs: 500 };
+const member: CouncilMemberContext = {
+  memberId: 'm1',
+  itemId: 'i1',
+  packId: 'p1',
+  packName: 'Harbour Pack',
+  name: 'Mira',
+  role: 'Archivist',
+  chance: 100,
+  avatarUrl: null,
+  definition: 'Keeps the town records.',
+  personality: 'Precise',
+  behavior: 'Quotes sources',
+  genderIdentity: 0,
+};
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 1_000_000 });
+afterEach(stopAllWorkers);
+
+describe('seed 000 contract', () => {
+  it('runs the seed example unchanged: it registers and answers with and without a council member', async () => {
+    const w = startWorker(fixture('seed-example'));
+    await w.ready;
+    expect(w.registered).toEqual([
+      {
+        name: 'search_knowledge_base',
+        display_name: 'Search Knowledge Base',
+        description: 'Searches the extension knowledge base for relevant information',
+        parameters: {
+          type: 'object',
+          properties: {
+            query: { type: 'string', description: 'Search query' },
+            limit: { type: 'number', description: 'Max results', default: 5 },
+          },
+          required: ['query'],
+        },
+        council_eligible: true,
+      },
+    ]);
+
+    const plain = await w.host.execute(request('search_knowledge_base', { query: 'lighthouse', limit: 2 }));
+    expect(plain).toEqual({
+      ok: true,
+      value: "The lighthouse keeper vanished during the storm of 1887.\nThe lighthouse lamp was last lit by the keeper's daughter.",
+    });
+
+    const voiced = await w.host.execute(
+      request('search_knowledge_base', { query: 'smugglers', context: 'chat so far' }, {
+        councilMember: member,
+        contextMessages: [
+          { role: 'user', content: 'Who used the cove?' },
+          { role: 'assistant', content: 'Let me check.' },
+        ],
+      }),
+    );
+    expect(voiced).toEqual({ ok: true, value: 'Mira (Archivist) reports:\nSmugglers used the lighthouse cove at low tide.' });
+
+    const noRole = await w.host.execute(request('search_knowledge_base', { query: 'storm' }, { councilMember: { ...member, role: '' } }));
+    expect(noRole).toEqual({ ok: true, value: 'Mira (analyst) reports:\nThe lighthouse keeper vanished during the storm of 1887.' });
+
+    expect(await w.host.execute(request('something_else'))).toEqual({ ok: true, value: 'Unknown tool' });
+  });
+
+  it('answers a simulation with the placeholder when the extension has no TOOL_SIMULATION handler', async () => {
+    const w = startWorker(fixture('seed-example'));
+    await w.ready;
+    expect(await w.host.simulate(request('search_knowledge_base', { query: 'x' }))).toEqual({
+      ok: true,
+      value: { ok: true, simulated: true, unvalidated: true },
+    });
+  });
+
+  it('holds a call that arrives while main is still loading until it has loaded', async () => {
+    const w = startWorker(fixture('slow-load'));
+    await waitFor(() => w.registered.length === 1, 'the registration');
+    expect(w.host.state).toBe('starting');
+    expect(await w.host.execute(request('early'))).toEqual({ ok: true, value: 'answered after loading' });
+  });
+
+  it('loads a CommonJS extension', async () => {
+    const w = startWorker(fixture('commonjs-tool'));
+    await w.ready;
+    expect(w.registered.map((t) => t.name)).toEqual(['cjs_echo']);
+    expect(await w.host.execute(request('cjs_echo', { text: 'hi' }))).toEqual({ ok: true, value: 'cjs:hi:index.js' });
+  });
 });
-afterEach(() => {
-  vi.useRealTimers();
+
+describe('errors', () => {
+  it('passes a thrown {code, hint} through as a structured error; other throws become TOOL_ERROR', async () => {
+    const w = startWorker(fixture('structured-error'));
+    await w.ready;
+    expect(await w.host.execute(request('fail'))).toEqual({
+      ok: false,
+      error: { code: 'DB_READONLY', message: 'Database is read-only.', hint: 'Wait for the next write window or use a different store.' },
+    });
+    expect(await w.host.execute(request('fail', { kind: 'plain' }))).toEqual({ ok: false, error: { code: 'TOOL_ERROR', message: 'plain failure' } });
+    expect(await w.host.execute(request('fail', { kind: 'string' }))).toEqual({ ok: false, error: { code: 'TOOL_ERROR', message: 'a thrown string' } });
+  });
 });
 
-let seq = 0;
-function call(extra: Partial<ExecuteRequest> = {}): ExecuteRequest {
-  return { toolName: 'echo', args: { q: 1 }, requestId: `r${++seq}`, deadline: Date.now() + 5000, signal: new AbortController().signal, ...extra };
-}
-
-async function running(options: { timings?: Partial<WorkerHostTimings>; memoryLimitMb?: number; script?: (h: FakeHandle) => void } = {}) {
-  const launcher = new FakeLauncher();
-  if (options.script) launcher.onLaunch = options.script;
-  const logs: string[] = [];
-  const exits: WorkerExit[] = [];
-  const host = new WorkerHost({
-    manifest: fakeManifest(),
-    extensionPath: '/ext/fake',
-    dataPath: '/data/fake',
-    granted: ['tools'],
-    launcher,
-    entry: 'runtime.js',
-    timings: { ...T, ...options.timings },
-    ...(options.memoryLimitMb ? { memoryLimitMb: options.memoryLimitMb } : {}),
-    callbacks: { onLog: (level, source, text) => logs.push(`${source}:${level}: ${text}`), onExit: (exit) => exits.push(exit) },
+describe('refusals', () => {
+  it('refuses calls it cannot run without sending them to the worker', async () => {
+    const w = startWorker(fixture('never-answers'));
+    await w.ready;
+    const code = async (call: ReturnType<typeof request>) => {
+      const result = await w.host.execute(call);
+      return result.ok ? 'ok' : result.error.code;
+    };
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await code(request('wait_forever', {}, { signal: aborted.signal }))).toBe('CANCELLED');
+    expect(await code(request('wait_forever', {}, { deadline: Date.now() - 1 }))).toBe('TOOL_TIMEOUT');
+    expect(await code(request('wait_forever', {}, { requestId: 'has space' }))).toBe('INVALID_INPUT');
+    const first = request('wait_forever', {}, { deadline: Date.now() + 30_000 });
+    void w.host.execute(first);
+    expect(await code({ ...first })).toBe('CONFLICT');
+    w.host.setGranted([]);
+    expect(await code(request('wait_forever'))).toBe('PERMISSION_DENIED');
+    // Only the one accepted call reached the handler.
+    expect(w.host.inFlight).toBe(1);
   });
-  host.start();
-  await flush();
-  return { host, handle: launcher.last, logs, exits, launcher };
-}
+});
 
-const codeOf = (result: { ok: boolean; error?: { code: string } }) => (result.ok ? 'ok' : result.error!.code);
-
-describe('calls', () => {
-  it('sends one message per call, the chat context inline, and resolves with the answer', async () => {
-    const { host, handle } = await running();
-    const contextMessages = [{ role: 'user' as const, content: 'Who used the cove?' }];
-    const a = call({ contextMessages, args: { q: 1, __userId: 'spoofed' } });
-    const b = call({ contextMessages });
-    const pa = host.execute(a);
-    const pb = host.execute(b);
-    const calls = handle.sentOf('tool_invocation');
-    expect(calls).toHaveLength(2);
-    expect(calls[0]!.payload).toEqual({ toolName: 'echo', args: { q: 1 }, requestId: a.requestId, contextMessages });
-    expect(calls[1]!.payload.contextMessages).toEqual(contextMessages);
-    handle.say({ type: 'tool_invocation_result', requestId: b.requestId, ok: true, value: 'b' });
-    handle.say({ type: 'tool_invocation_result', requestId: a.requestId, ok: true, value: 'a' });
-    expect(await pa).toEqual({ ok: true, value: 'a' });
-    expect(await pb).toEqual({ ok: true, value: 'b' });
-    expect(host.inFlight).toBe(0);
+describe('deadlines and cancellation', () => {
+  it('resolves TOOL_TIMEOUT at the deadline, aborts the handler signal and keeps the worker serving', async () => {
+    const w = startWorker(fixture('never-answers'));
+    await w.ready;
+    const call = request('wait_forever', {}, { deadline: Date.now() + 300 });
+    const result = await w.host.execute(call);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.code).toBe('TOOL_TIMEOUT');
+    await waitFor(() => w.logs.includes(`worker:info: aborted ${call.requestId} TimeoutError`), 'the handler to see its signal aborted');
+    expect(w.host.state).toBe('running');
+    expect(w.host.inFlight).toBe(0);
   });
 
-  it('arms one timer per call and clears it when the call ends', async () => {
-    const { host, handle } = await running();
-    const before = vi.getTimerCount();
-    const pending = [call(), call(), call()].map((c) => ({ c, p: host.execute(c) }));
-    expect(vi.getTimerCount()).toBe(before + 3);
-    for (const { c } of pending) handle.say({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 1 });
-    await Promise.all(pending.map(({ p }) => p));
-    expect(vi.getTimerCount()).toBe(before);
+  it('drops and logs a result that arrives after the deadline', async () => {
+    const w = startWorker(fixture('slow-answer'));
+    await w.ready;
+    const late = request('slow', { delayMs: 500 }, { deadline: Date.now() + 150 });
+    const result = await w.host.execute(late);
+    expect(!result.ok && result.error.code).toBe('TOOL_TIMEOUT');
+    await waitFor(
+      () => w.logs.some((l) => l.includes(`Late result for request ${late.requestId} dropped`) && l.includes('TOOL_TIMEOUT')),
+      'the late result to be logged',
+    );
+    expect(await w.host.execute(request('slow', { delayMs: 0 }))).toEqual({ ok: true, value: expect.stringContaining('slow answer') });
   });
 
-  it('ends a call with TOOL_TIMEOUT exactly at its deadline, tells the worker and drops the late answer', async () => {
-    const { host, handle, logs } = await running();
-    const c = call({ deadline: Date.now() + 2500 });
-    let result: Awaited<ReturnType<WorkerHost['execute']>> | undefined;
-    void host.execute(c).then((r) => (result = r));
-    await vi.advanceTimersByTimeAsync(2499);
-    expect(result).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(result && codeOf(result)).toBe('TOOL_TIMEOUT');
-    expect(handle.sentOf('cancel')).toEqual([{ type: 'cancel', requestId: c.requestId, reason: 'timeout' }]);
-    handle.say({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 'late' });
-    expect(logs).toContain(`host:warn: Late result for request ${c.requestId} dropped: the call had already ended (TOOL_TIMEOUT).`);
-    expect(host.state).toBe('running');
-  });
-
-  it('ends a call with CANCELLED when its AbortSignal fires and tells the worker', async () => {
-    const { host, handle } = await running();
+  it('resolves CANCELLED when the caller aborts and aborts the handler signal', async () => {
+    const w = startWorker(fixture('never-answers'));
+    await w.ready;
     const controller = new AbortController();
-    const c = call({ signal: controller.signal });
-    const pending = host.execute(c);
-    controller.abort();
-    expect(codeOf(await pending)).toBe('CANCELLED');
-    expect(handle.sentOf('cancel')).toEqual([{ type: 'cancel', requestId: c.requestId, reason: 'cancelled' }]);
-  });
-
-  it('refuses what it cannot send: over the frame cap (INPUT_TOO_LARGE) without harming the worker', async () => {
-    const { host, handle } = await running();
-    handle.maxChars = 1000;
-    expect(codeOf(await host.execute(call({ args: { text: 'x'.repeat(2000) } })))).toBe('INPUT_TOO_LARGE');
-    expect(host.state).toBe('running');
-    const small = call();
-    const pending = host.execute(small);
-    handle.say({ type: 'tool_invocation_result', requestId: small.requestId, ok: true, value: 'fine' });
-    expect(await pending).toEqual({ ok: true, value: 'fine' });
-  });
-});
-
-describe('a worker that dies', () => {
-  it('rejects every call in flight with WORKER_CRASHED at once, long before their deadlines', async () => {
-    const { host, handle, exits } = await running();
-    const pending = [call({ deadline: Date.now() + 60_000 }), call({ deadline: Date.now() + 60_000 })].map((c) => host.execute(c));
-    handle.exit(1);
-    for (const result of await Promise.all(pending)) {
-      expect(codeOf(result)).toBe('WORKER_CRASHED');
-      expect((result as unknown as { error: WorkerExitError }).error.details).toEqual({ reason: 'abnormal-exit', exitCode: 1, signal: null });
-    }
-    expect(exits).toEqual([{ reason: 'abnormal-exit', exitCode: 1, signal: null, expected: false }]);
-    // Whatever it started goes with it.
-    expect(handle.killed).toBeGreaterThan(0);
-  });
-
-  it('is killed with WORKER_PROTOCOL when its door reports a bad frame; its calls end with the reason', async () => {
-    const { host, handle, exits, logs } = await running();
-    const pending = host.execute(call());
-    handle.violate('wrote a line that is not JSON (Unexpected token h)');
+    const call = request('wait_forever', {}, { signal: controller.signal, deadline: Date.now() + 30_000 });
+    const pending = w.host.execute(call);
+    setTimeout(() => controller.abort(), 50);
     const result = await pending;
-    expect(result).toMatchObject({ ok: false, error: { code: 'WORKER_PROTOCOL', message: expect.stringContaining('not JSON') } });
-    await flush();
-    expect(exits[0]).toMatchObject({ reason: 'protocol', expected: false, detail: 'it wrote a line that is not JSON (Unexpected token h)' });
-    expect(logs).toContain('host:error: Stopped: the worker wrote a line that is not JSON (Unexpected token h).');
-  });
-
-  it('is killed after more than maxMessagesPerSecond unsolicited messages, but answers to calls in flight do not count', async () => {
-    const { host, handle, exits, logs } = await running({ timings: { maxMessagesPerSecond: 5 } });
-    const calls = Array.from({ length: 20 }, () => call());
-    const pending = calls.map((c) => host.execute(c));
-    for (const c of calls) handle.say({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 'ok' });
-    for (const result of await Promise.all(pending)) expect(result).toEqual({ ok: true, value: 'ok' });
-    expect(host.state).toBe('running');
-    // `ready` took one of the five places: four lines are logged, the fifth trips the cap.
-    for (let i = 0; i < 5; i++) handle.say({ type: 'log', level: 'info', message: `line ${i}` });
-    await flush();
-    expect(exits[0]).toMatchObject({ reason: 'flood' });
-    expect(logs.filter((l) => l.startsWith('worker:info: line'))).toHaveLength(4);
-    expect(logs).toContain('host:error: Stopped: the extension sent more than 5 messages within one second.');
+    expect(!result.ok && result.error.code).toBe('CANCELLED');
+    await waitFor(() => w.logs.includes(`worker:info: aborted ${call.requestId} AbortError`), 'the handler abort');
   });
 });
 
-describe('liveness', () => {
-  it('kills a worker whose event loop is blocked: WORKER_UNRESPONSIVE after 3 s of silence while the host runs', async () => {
-    const { host, handle, exits } = await running();
-    const pending = host.execute(call({ deadline: Date.now() + 60_000 }));
-    handle.answersPings = false;
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(host.state).toBe('running');
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(codeOf(await pending)).toBe('WORKER_UNRESPONSIVE');
-    expect(exits[0]).toMatchObject({ reason: 'unresponsive', signal: 'SIGKILL' });
-  });
-
-  it('never kills a healthy worker because the host itself was blocked for seconds', async () => {
-    const { host, handle, logs } = await running();
-    for (let i = 0; i < 3; i++) {
-      // The host's event loop is stuck for 8 s (a long validation): no timer runs, no heartbeat is read.
-      handle.answersPings = false;
-      vi.setSystemTime(Date.now() + 8000);
-      await vi.advanceTimersByTimeAsync(1000);
-      // Unblocked: the worker's answer to the next ping comes in as usual.
-      handle.answersPings = true;
-      await vi.advanceTimersByTimeAsync(1000);
+describe('worker faults', () => {
+  it('rejects every in-flight call with WORKER_CRASHED as soon as the worker dies, long before the deadline', { timeout: 5000 }, async () => {
+    const w = startWorker(fixture('crash-mid-call'));
+    await w.ready;
+    const deadline = Date.now() + 30_000;
+    const calls = [
+      w.host.execute(request('crash', { afterMs: 60_000 }, { deadline })),
+      w.host.execute(request('crash', { afterMs: 60_000 }, { deadline })),
+      w.host.execute(request('crash', { afterMs: 100 }, { deadline })),
+    ];
+    const results = await Promise.all(calls);
+    for (const result of results) {
+      expect(result.ok).toBe(false);
+      const error = (result as unknown as { error: WorkerExitError }).error;
+      expect(error.code).toBe('WORKER_CRASHED');
+      expect(error.details).toEqual({ reason: 'abnormal-exit', exitCode: 1, signal: null });
     }
-    expect(host.state).toBe('running');
-    expect(logs.filter((l) => l.includes('Not responding'))).toEqual([]);
+    expect(await w.exit).toEqual({ reason: 'abnormal-exit', exitCode: 1, signal: null, expected: false });
+    await waitFor(() => w.logs.some((l) => l.startsWith('stderr:') && l.includes('boom in the middle of a call')), 'the stack trace on stderr');
+    // A call after the death never reaches the dead process.
+    const after = await w.host.execute(request('ok'));
+    expect(!after.ok && after.error.code).toBe('TOOL_UNAVAILABLE');
   });
 
-  it('still finds a blocked worker while the host lags, counting only the time the host was awake', async () => {
-    const { host, handle, logs } = await running();
-    handle.answersPings = false;
-    vi.setSystemTime(Date.now() + 20_000);
-    await vi.advanceTimersByTimeAsync(3000);
-    expect(host.state).toBe('running');
-    await vi.advanceTimersByTimeAsync(1000);
-    await flush();
-    expect(host.state).toBe('exited');
-    expect(logs.find((l) => l.includes('Not responding'))).toMatch(/no heartbeat for 4000 ms \(not counting 20000 ms the host itself was busy\)/);
+  it('reports the exit code of a process.exit mid-call', { timeout: 5000 }, async () => {
+    const w = startWorker(fixture('crash-mid-call'));
+    await w.ready;
+    const result = await w.host.execute(request('crash', { how: 'exit', afterMs: 50 }, { deadline: Date.now() + 30_000 }));
+    expect((result as unknown as { error: WorkerExitError }).error.details).toEqual({ reason: 'abnormal-exit', exitCode: 3, signal: null });
   });
 
-  it('gives a fresh worker startupTimeoutMs of awake time for its first sign of life', async () => {
-    const { host, exits } = await running({ script: (h) => (h.answersPings = false) });
-    expect(host.state).toBe('starting');
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(host.state).toBe('starting');
-    await vi.advanceTimersByTimeAsync(1000);
-    await flush();
-    expect(exits[0]).toMatchObject({ reason: 'unresponsive' });
-  });
-});
-
-describe('memory', () => {
-  it('kills a worker whose resident memory passes the cap with WORKER_MEMORY', async () => {
-    const { host, handle, exits, logs } = await running({ memoryLimitMb: 256 });
-    const pending = host.execute(call({ deadline: Date.now() + 60_000 }));
-    handle.rss = 200 * 1024 * 1024;
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(host.state).toBe('running');
-    handle.rss = 300 * 1024 * 1024;
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'WORKER_MEMORY', message: expect.stringContaining('300 MB resident, the limit is 256 MB') } });
-    await flush();
-    expect(exits[0]).toMatchObject({ reason: 'memory', expected: false });
-    expect(logs).toContain('host:error: Stopped: 300 MB resident, the limit is 256 MB.');
+  it('detects a blocked event loop: WORKER_UNRESPONSIVE, and the process is killed', { timeout: 10_000 }, async () => {
+    const w = startWorker(fixture('busy-loop'));
+    await w.ready;
+    const result = await w.host.execute(request('spin', {}, { deadline: Date.now() + 30_000 }));
+    expect(!result.ok && result.error.code).toBe('WORKER_UNRESPONSIVE');
+    const exit = await w.exit;
+    expect(exit.reason).toBe('unresponsive');
+    expect(exit.signal).toBe('SIGKILL');
+    expect(w.logs.some((l) => l.startsWith('host:error: Not responding'))).toBe(true);
   });
 
-  it('falls back to the figure the worker reports where the OS cannot be asked', async () => {
-    const { host, handle, exits } = await running({ memoryLimitMb: 256 });
-    handle.rss = null;
-    handle.answersPings = false;
-    handle.say({ type: 'heartbeat', rss: 512 * 1024 * 1024 });
-    await vi.advanceTimersByTimeAsync(1000);
-    await flush();
-    expect(host.state).toBe('exited');
-    expect(exits[0]).toMatchObject({ reason: 'memory' });
+  it('kills a worker that floods 200,000 messages while the host keeps running timers and serving another extension', { timeout: 15_000 }, async () => {
+    const flood = startWorker(fixture('flood'));
+    const other = startWorker(fixture('seed-example'));
+    await Promise.all([flood.ready, other.ready]);
+    let ticks = 0;
+    const probe = setInterval(() => ticks++, 5);
+    try {
+      const flooding = flood.host.execute(request('flood', {}, { deadline: Date.now() + 30_000 }));
+      await waitFor(() => flood.logs.some((l) => l.includes('flood 1')), 'the flood to start');
+      const ticksAtStart = ticks;
+      const answer = await other.host.execute(request('search_knowledge_base', { query: 'cove' }));
+      expect(answer).toEqual({ ok: true, value: 'Smugglers used the lighthouse cove at low tide.' });
+      const result = await flooding;
+      expect(!result.ok && result.error.code).toBe('WORKER_CRASHED');
+      expect((await flood.exit).reason).toBe('flood');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ticks).toBeGreaterThan(ticksAtStart);
+    } finally {
+      clearInterval(probe);
+    }
+    expect(flood.logs.some((l) => l.includes('more than 2000 messages within one second'))).toBe(true);
+    // Only what arrived before the cap tripped was processed (about one second's worth), not 200,000.
+    expect(flood.logs.filter((l) => l.includes(': flood ')).length).toBeLessThan(20_000);
+    expect(other.host.state).toBe('running');
   });
-});
 
-describe('stop', () => {
-  it('ends calls at once, asks the worker to shut down and kills it after the grace period', async () => {
-    const { host, handle } = await running();
-    handle.obeysShutdown = false;
-    const pending = host.execute(call());
-    const exited = host.stop({ code: 'HOST_SHUTDOWN', message: 'bye' });
+  it('refuses a 2 MB result in the worker with RESULT_TOO_LARGE', async () => {
+    const w = startWorker(fixture('big-result'));
+    await w.ready;
+    const result = await w.host.execute(request('big'));
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'RESULT_TOO_LARGE',
+        message: `The tool result is ${2 * 1024 * 1024} bytes; the limit is ${MAX_RESULT_BYTES} bytes.`,
+        hint: 'Return a summary or a smaller page of results.',
+      },
+    });
+    expect(w.host.state).toBe('running');
+  });
+
+  it('re-checks the size on the host when extension code bypasses the runtime', async () => {
+    const w = startWorker(fixture('rogue-results'));
+    await w.ready;
+    const result = await w.host.execute(request('rogue', { mode: 'oversized' }));
+    expect(!result.ok && result.error.code).toBe('RESULT_TOO_LARGE');
+    expect(w.logs.some((l) => l.startsWith('host:warn: rogue returned 2097152 bytes'))).toBe(true);
+  });
+
+  it('drops and logs a result for an unknown request id; the real answer still arrives', async () => {
+    const w = startWorker(fixture('rogue-results'));
+    await w.ready;
+    expect(await w.host.execute(request('rogue', { mode: 'unknown-id' }))).toEqual({ ok: true, value: 'real answer' });
+    await waitFor(() => w.logs.includes('host:warn: Result for unknown request no-such-request-42 dropped.'), 'the drop to be logged');
+  });
+
+  it('stop() ends pending calls at once and the worker exits on shutdown', async () => {
+    const w = startWorker(fixture('never-answers'));
+    await w.ready;
+    const pending = w.host.execute(request('wait_forever', {}, { deadline: Date.now() + 30_000 }));
+    const exit = w.host.stop({ code: 'HOST_SHUTDOWN', message: 'bye' });
     expect(await pending).toEqual({ ok: false, error: { code: 'HOST_SHUTDOWN', message: 'bye' } });
-    expect(handle.sentOf('shutdown')).toHaveLength(1);
-    await vi.advanceTimersByTimeAsync(499);
-    expect(handle.killed).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(await exited).toEqual({ reason: 'killed', exitCode: null, signal: 'SIGKILL', expected: true });
+    expect(await exit).toEqual({ reason: 'clean-exit', exitCode: 0, signal: null, expected: true });
+  });
+});
+
+describe('isolation', () => {
+  it('gives the worker no parent environment variables and strips identity args', async () => {
+    process.env.CANARY_API_KEY = 'sk-canary-should-not-leak';
+    process.env.CANARY_PLAIN = 'plain-canary';
+    try {
+      const w = startWorker(fixture('env-report'));
+      await w.ready;
+      const result = await w.host.execute(request('env', { q: 1, __userId: 'u1', __user_id: 'u2', userId: 'u3' }));
+      expect(result.ok).toBe(true);
+      const value = (result as { value: { env: Record<string, string>; cwd: string; dataDir: string; payload: { args: unknown } } }).value;
+      expect(Object.keys(value.env).sort()).toEqual(['NODE_ENV', 'SPINDLE_EXTENSION_ID']);
+      expect(value.env.SPINDLE_EXTENSION_ID).toBe('env-report');
+      expect(JSON.stringify(value.env)).not.toContain('canary');
+      expect(value.cwd).toBe(fixture('env-report'));
+      expect(value.dataDir).toBe(w.dataPath);
+      expect(value.payload.args).toEqual({ q: 1 });
+    } finally {
+      delete process.env.CANARY_API_KEY;
+      delete process.env.CANARY_PLAIN;
+    }
+  });
+
+  it('filters secret-looking names even when a caller passes them', () => {
+    const env = minimalWorkerEnv({ OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', MY_SECRET: 'z', DB_PASSWORD: 'w', LANG: 'C' }, { PATH: '/bin', HOME: '/h' });
+    expect(env).toEqual({ NODE_ENV: 'production', LANG: 'C' });
+  });
+
+  it('a send to a dead worker returns false instead of throwing ERR_IPC_CHANNEL_CLOSED', async () => {
+    const handle = new NodeLauncher().launch({ id: 'dead', entry: RUNTIME, env: {}, cwd: tempDir('dead') });
+    const exited = new Promise<[number | null, string | null]>((resolve) => handle.onExit((code, signal) => resolve([code, signal])));
+    handle.kill();
+    expect(await exited).toEqual([null, 'SIGKILL']);
+    expect(handle.send({ type: 'ping', seq: 1 })).toBe(false);
+    handle.kill();
+  });
+
+  it('reports a launch failure as an exit instead of throwing', async () => {
+    const handle = new NodeLauncher().launch({ id: 'nowhere', entry: RUNTIME, env: {}, cwd: path.join(tempDir('gone'), 'missing') });
+    const exit = await new Promise<[number | null, string | null]>((resolve) => handle.onExit((code, signal) => resolve([code, signal])));
+    expect(exit).toEqual([null, null]);
+    expect(handle.send({ type: 'ping', seq: 1 })).toBe(false);
+  });
+
+  it("a handler's second argument has one AbortSignal and no named members", async () => {
+    const w = startWorker(fixture('context-echo'));
+    await w.ready;
+    const result = await w.host.execute(request('echo', {}));
+    expect(result.ok).toBe(true);
+    expect((result as { value: { handlerContext: unknown } }).value.handlerContext).toEqual({
+      ownNames: [],
+      signalIsAbortSignal: true,
+      sameSignal: true,
+      aborted: false,
+      abort: 'undefined',
+    });
+  });
+});
+
+describe('batching and the flood cap', () => {
+  /** A WorkerHost on a fake channel: the test plays the worker. */
+  function fakeWorker(timings: Partial<WorkerHostTimings> = {}) {
+    const sent: unknown[] = [];
+    const logs: string[] = [];
+    let deliver: (message: unknown) => void = () => {};
+    let exit: (code: number | null, signal: string | null) => void = () => {};
+    const handle: WorkerHandle = {
+      pid: 1,
+      stdout: null,
+      stderr: null,
+      send: (message) => (sent.push(message), true),
+      onMessage: (listener) => (deliver = listener),
+      onExit: (listener) => (exit = listener),
+      kill: () => queueMicrotask(() => exit(null, 'SIGKILL')),
+    };
+    const host = new WorkerHost({
+      manifest: { id: 'fake', name: 'Fake', version: '1.0.0', description: '', main: 'index.js', permissions: ['tools'] } as ExtensionManifest,
+      extensionPath: '/nowhere',
+      dataPath: '/nowhere',
+      granted: ['tools'],
+      launcher: { launch: () => handle },
+      entry: 'runtime.js',
+      timings: { heartbeatIntervalMs: 60_000, ...timings },
+      callbacks: { onLog: (level, source, text) => logs.push(`${source}:${level}: ${text}`) },
+    });
+    host.start();
+    deliver({ type: 'ready' });
+    return { host, sent, logs, deliver: (message: unknown) => deliver(message) };
+  }
+
+  const tick = () => new Promise((resolve) => process.nextTick(resolve));
+
+  it('sends the first call of a tick at once and the others made in the same tick as one batch write', async () => {
+    const w = fakeWorker();
+    await tick();
+    w.sent.length = 0;
+    const calls = [request('a'), request('b'), request('c')];
+    for (const call of calls) void w.host.execute(call);
+    expect(w.sent).toHaveLength(1);
+    expect(w.sent[0]).toMatchObject({ type: 'tool_invocation', payload: { requestId: calls[0]!.requestId } });
+    await tick();
+    expect(w.sent).toHaveLength(2);
+    const batch = w.sent[1] as { type: string; messages: Array<{ type: string; payload: { requestId: string } }> };
+    expect(batch.type).toBe('batch');
+    expect(batch.messages.map((m) => [m.type, m.payload.requestId])).toEqual(calls.slice(1).map((c) => ['tool_invocation', c.requestId]));
+    await w.host.stop();
+  });
+
+  it('handles each item of a worker batch as if it came alone; a nested or oversized batch is refused', async () => {
+    const w = fakeWorker();
+    const call = request('a');
+    const pending = w.host.execute(call);
+    w.deliver({
+      type: 'batch',
+      messages: [
+        { type: 'log', level: 'info', message: 'from a batch' },
+        { type: 'batch', messages: [{ type: 'log', level: 'info', message: 'nested' }] },
+        { type: 'tool_invocation_result', requestId: call.requestId, ok: true, value: 'batched answer' },
+      ],
+    });
+    expect(await pending).toEqual({ ok: true, value: 'batched answer' });
+    expect(w.logs).toContain('worker:info: from a batch');
+    expect(w.logs.some((l) => l.includes('nested'))).toBe(false);
+    expect(w.logs.some((l) => l.includes('malformed message') && l.includes('"batch"'))).toBe(true);
+    w.deliver({ type: 'batch', messages: Array.from({ length: MAX_BATCH_ITEMS + 1 }, () => ({ type: 'log', level: 'info', message: 'too many' })) });
+    expect(w.logs.some((l) => l.includes('too many'))).toBe(false);
+    expect(w.logs.some((l) => l.includes(`a batch of ${MAX_BATCH_ITEMS + 1} messages`))).toBe(true);
+    expect(w.host.state).toBe('running');
+    await w.host.stop();
+  });
+
+  it('counts every unsolicited item of a batch towards the flood cap, but not answers to calls in flight', async () => {
+    const w = fakeWorker({ maxMessagesPerSecond: 5 });
+    const calls = Array.from({ length: 20 }, (_, i) => request(`t${i}`));
+    const pending = calls.map((call) => w.host.execute(call));
+    w.deliver({ type: 'batch', messages: calls.map((c) => ({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 'ok' })) });
+    for (const result of await Promise.all(pending)) expect(result).toEqual({ ok: true, value: 'ok' });
+    expect(w.host.state).toBe('running');
+    // The same answers again are no longer awaited: they count.
+    w.deliver({ type: 'batch', messages: calls.map((c) => ({ type: 'tool_invocation_result', requestId: c.requestId, ok: true, value: 'again' })) });
+    expect((await w.host.whenExited()).reason).toBe('flood');
+    // `ready` took one of the five places: four stray answers were handled, the fifth tripped the cap.
+    expect(w.logs.filter((l) => l.includes('Late result')).length).toBe(4);
+  });
+});
+
+describe('throughput', () => {
+  it('answers 3000 calls in a burst without tripping the 2000 messages/second flood cap', { timeout: 20_000 }, async () => {
+    const w = startWorker(path.join(import.meta.dirname, '../../bench/fixtures/extensions/bench-echo'), { timings: { heartbeatIntervalMs: 1000 } });
+    await w.ready;
+    let next = 0;
+    const lane = async () => {
+      while (next < 3000) {
+        const result = await w.host.execute(request('echo', { text: `n${next++}` }));
+        expect(result.ok).toBe(true);
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, lane));
+    expect(w.host.state).toBe('running');
+    expect(w.logs.filter((l) => l.includes('messages within one second'))).toEqual([]);
+  });
+});
+
+describe('shared chat context (shared/protocol/context.ts)', () => {
+  const chat = [
+    { role: 'user' as const, content: 'Who used the cove?' },
+    { role: 'assistant' as const, content: 'Let me check.' },
+  ];
+  const flat = 'user: Who used the cove?\nassistant: Let me check.';
+  interface Seen {
+    args: Record<string, unknown>;
+    argKeys: string[];
+    payloadKeys: string[];
+    contextMessages?: unknown;
+    councilMember?: unknown;
+  }
+
+  it('two calls sharing a context each get an equal, independent contextMessages copy and args.context', async () => {
+    const w = startWorker(fixture('context-echo'));
+    await w.ready;
+    const call = () => w.host.execute(request('echo', { q: 1, context: flat, __deadlineMs: 5 }, { councilMember: member, contextMessages: chat }));
+    // Same tick (one batch) and a later one (the worker's cached copy).
+    const results = await Promise.all([call(), call()]);
+    results.push(await call());
+    for (const result of results) {
+      expect(result.ok).toBe(true);
+      const seen = (result as { value: Seen }).value;
+      // The handler mutated its copy; the next call still sees the original.
+      expect(seen.contextMessages).toEqual(chat);
+      expect(seen.args).toEqual({ q: 1, context: flat, __deadlineMs: 5 });
+      expect(seen.argKeys).toEqual(['q', 'context', '__deadlineMs']);
+      expect(seen.payloadKeys).toEqual(['toolName', 'args', 'requestId', 'councilMember', 'contextMessages']);
+      expect(seen.councilMember).toEqual(member);
+    }
+    expect(chat[0]!.content).toBe('Who used the cove?');
+    // A call without a context is unchanged.
+    const plain = await w.host.execute(request('echo', { q: 2 }));
+    expect((plain as { value: Seen }).value.payloadKeys).toEqual(['toolName', 'args', 'requestId']);
+  });
+
+  it('a restarted worker gets the context again', async () => {
+    const first = startWorker(fixture('context-echo'));
+    await first.ready;
+    const call = (host: WorkerHost) => host.execute(request('echo', { context: flat }, { contextMessages: chat }));
+    expect(((await call(first.host)) as { value: Seen }).value.contextMessages).toEqual(chat);
+    await first.host.stop();
+    const second = startWorker(fixture('context-echo'));
+    await second.ready;
+    const again = (await call(second.host)) as { value: Seen };
+    expect(again.value.contextMessages).toEqual(chat);
+    expect(again.value.args).toEqual({ context: flat });
+  });
+
+  it('puts a context once per worker, refers to it from each call and drops the least recently used', async () => {
+    const sent: unknown[] = [];
+    const exits: Array<(code: number | null, signal: string | null) => void> = [];
+    const handle: WorkerHandle = {
+      pid: 1,
+      stdout: null,
+      stderr: null,
+      send: (message) => (sent.push(message), true),
+      onMessage: () => {},
+      onExit: (listener) => exits.push(listener),
+      kill: () => queueMicrotask(() => exits.forEach((exit) => exit(null, 'SIGKILL'))),
+    };
+    const make = () =>
+      new WorkerHost({
+        manifest: { id: 'fake', name: 'Fake', version: '1.0.0', description: '', main: 'index.js', permissions: ['tools'] } as ExtensionManifest,
+        extensionPath: '/nowhere',
+        dataPath: '/nowhere',
+        granted: ['tools'],
+        launcher: { launch: () => handle },
+        entry: 'runtime.js',
+        timings: { heartbeatIntervalMs: 60_000 },
+      });
+    const items = () => sent.splice(0).flatMap((m) => ((m as { type: string }).type === 'batch' ? (m as { messages: unknown[] }).messages : [m])) as Array<Record<string, unknown>>;
+    const tick = () => new Promise((resolve) => process.nextTick(resolve));
+
+    const host = make();
+    host.start();
+    await tick();
+    items();
+    for (let i = 0; i < 3; i++) void host.execute(request('a', { context: flat }, { contextMessages: chat }));
+    await tick();
+    const first = items();
+    expect(first.map((m) => m.type)).toEqual(['context_put', 'tool_invocation', 'tool_invocation', 'tool_invocation']);
+    expect(first[0]).toEqual({ type: 'context_put', contextId: 'ctx-1', contextMessages: chat, context: flat });
+    for (const m of first.slice(1)) {
+      expect(m.contextRef).toBe('ctx-1');
+      const payload = m.payload as Record<string, unknown>;
+      expect(payload.contextMessages).toBeUndefined();
+      expect(payload.args).toEqual({ context: null });
+    }
+
+    // Four more contexts: the oldest is dropped after the put that evicts it.
+    for (let i = 0; i < 4; i++) void host.execute(request('a', {}, { contextMessages: [...chat] }));
+    await tick();
+    expect(items().map((m) => `${String(m.type)} ${String(m.contextId ?? m.contextRef)}`)).toEqual([
+      'context_put ctx-2', 'tool_invocation ctx-2',
+      'context_put ctx-3', 'tool_invocation ctx-3',
+      'context_put ctx-4', 'tool_invocation ctx-4',
+      'context_put ctx-5', 'context_drop ctx-1', 'tool_invocation ctx-5',
+    ]);
+
+    // A new WorkerHost (a restarted worker) has sent nothing yet: it puts again.
+    const restarted = make();
+    restarted.start();
+    await tick();
+    items();
+    void restarted.execute(request('a', { context: flat }, { contextMessages: chat }));
+    await tick();
+    expect(items().map((m) => m.type)).toEqual(['context_put', 'tool_invocation']);
+    host.rejectInFlight({ code: 'CANCELLED', message: 'done' }, 'cancelled');
+    restarted.rejectInFlight({ code: 'CANCELLED', message: 'done' }, 'cancelled');
+    handle.kill();
+    await Promise.all([host.whenExited(), restarted.whenExited()]);
   });
 });

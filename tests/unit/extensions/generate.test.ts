@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_GENERATE_PROMPT_BYTES, parseWorkerMessage, validateGenerateInput } from '../../../shared/protocol';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, CANARY, chatRig, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
 
 const ID = 'generator';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { HostError } from '../../../shared/errors';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ExtensionStateStore, PersistedExtensionState, ToolSink, ToolSource } from '../../../electron/core/extensions/extension-manager';
-import { NodeLauncher, workerRuntimeSource, type Launcher } from '../../../electron/core/extensions/launcher';
+import { NodeLauncher, workerRuntimeSource } from '../../../electron/core/extensions/launcher';
 import { readManifest } from '../../../electron/core/extensions/manifest';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
 import type { ExecuteRequest, ToolExecutor } from '../../../electron/core/registry-port';
@@ -123,10 +123,7 @@ const launcher = new NodeLauncher();
 const started: WorkerHost[] = [];
 
 /** Starts one fixture (or any extension folder) in a real worker process. */
-export function startWorker(
-  folder: string,
-  options: { granted?: ('tools' | 'generation')[]; timings?: Partial<WorkerHostTimings>; memoryLimitMb?: number; launcher?: Launcher } = {},
-): StartedWorker {
+export function startWorker(folder: string, options: { granted?: ('tools' | 'generation')[]; timings?: Partial<WorkerHostTimings> } = {}): StartedWorker {
   const loaded = readManifest(folder);
   const logs: string[] = [];
   const registered: ToolRegistrationDTO[] = [];
@@ -138,10 +135,9 @@ export function startWorker(
     extensionPath: loaded.folder,
     dataPath,
     granted: options.granted ?? ['tools'],
-    launcher: options.launcher ?? launcher,
+    launcher,
     entry: RUNTIME,
     timings: { ...FAST, ...options.timings },
-    ...(options.memoryLimitMb ? { memoryLimitMb: options.memoryLimitMb } : {}),
     callbacks: {
       onReady: markReady,
       onRegisterTool: (tool) => registered.push(tool),
