@@ -4,7 +4,7 @@ import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { Notice } from '../../shared/notices';
 import { fail } from '../../shared/errors';
 import { maskSecrets } from '../../shared/secret-mask';
-import type { Settings } from '../../shared/settings';
+import { DEFAULT_WORKER_MEMORY_MB, type Settings } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { formatLogEntry } from './extensions/extension-log';
@@ -173,6 +173,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     state: settingsExtensionState(settings),
     clock,
     log: ports.log,
+    worker: () => ({ memoryCapBytes: (settings.get().extensionWorkers?.memoryMb ?? DEFAULT_WORKER_MEMORY_MB) * 1024 * 1024 }),
     // spindle.generate: text only comes back; errors are scrubbed with the host's redactor.
     generator: createExtensionGenerator({
       llm: llmServices.llm,
@@ -186,7 +187,13 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
     else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });
     else if (event.type === 'extension.log') emit({ type: 'extension.log', id: event.id, line: formatLogEntry(event.entry) });
-    else if (event.type === 'extension.status' && event.status === 'failed') {
+    else if (event.type === 'extension.safe-mode') {
+      addNotice({
+        level: 'warning',
+        code: 'EXTENSION_SAFE_MODE',
+        message: `Extension "${event.id}" failed to start ${event.failures} times in a row, so it was started disabled (safe mode). Enable it from Extensions once it is fixed; its log says why it failed.`,
+      });
+    } else if (event.type === 'extension.status' && event.status === 'failed') {
       addNotice({
         level: 'error',
         code: event.error?.code ?? 'EXTENSION_FAILED',

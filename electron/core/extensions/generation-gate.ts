@@ -1,6 +1,6 @@
 // spindle.generate on the host side: permission at the moment of the request, input caps, per-extension concurrency and rate caps, timeout, abort, redacted answers.
 //
-// The worker asks with `generate_request`; the answer is one `generate_result`. The gate checks, in
+// The worker asks with a `generate.quiet` / `generate.raw` request; the answer is one `response`. The gate checks, in
 // order: the `generation` permission (refused → a `permission_denied` event plus PERMISSION_DENIED;
 // nothing reaches a connection), the input (validateGenerateInput, INVALID_INPUT), at most
 // `maxConcurrent` generations running and `maxPerMinute` started per extension (RATE_LIMITED). A
@@ -13,7 +13,7 @@ import {
   MAX_GENERATE_RESULT_BYTES,
   utf8ByteLength,
   validateGenerateInput,
-  type GenerateRequestMessage,
+  type GenerateKind,
   type LogLevel,
   type QuietGenerateInput,
   type RawGenerateInput,
@@ -42,8 +42,15 @@ export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, m
 
 /** The worker a request came from (WorkerHost). */
 export interface GenerationReplyTarget {
-  sendGenerateResult(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void;
+  respond(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void;
   denyPermission(permission: ExtensionPermission, operation: string): void;
+}
+
+/** One generation an extension asked for. */
+export interface GenerationRequest {
+  requestId: string;
+  kind: GenerateKind;
+  input: unknown;
 }
 
 export interface GenerationGateOptions {
@@ -86,11 +93,11 @@ export class GenerationGate {
     return this.running.get(extensionId)?.size ?? 0;
   }
 
-  /** Handles one generate_request. `allowed` is asked now, so a revoke takes effect for the next request at once. */
-  request(extensionId: string, target: GenerationReplyTarget, message: GenerateRequestMessage, allowed: () => boolean): void {
+  /** Handles one generation request. `allowed` is asked now, so a revoke takes effect for the next request at once. */
+  request(extensionId: string, target: GenerationReplyTarget, message: GenerationRequest, allowed: () => boolean): void {
     const { requestId } = message;
     const operation = `generate.${message.kind}`;
-    const refuse = (error: HostError) => target.sendGenerateResult(requestId, { ok: false, error });
+    const refuse = (error: HostError) => target.respond(requestId, { ok: false, error });
     if (!allowed()) {
       this.options.log(extensionId, 'warn', `${operation} refused: the generation permission is not granted.`);
       target.denyPermission('generation', operation);
@@ -173,7 +180,7 @@ export class GenerationGate {
     this.end(extensionId, requestId, entry);
     entry.controller.abort();
     this.options.log(extensionId, 'warn', `${entry.operation} aborted: ${error.code}: ${error.message}`);
-    entry.target.sendGenerateResult(requestId, { ok: false, error: this.clean(error) });
+    entry.target.respond(requestId, { ok: false, error: this.clean(error) });
   }
 
   private finish(extensionId: string, requestId: string, entry: Running, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void {
@@ -183,7 +190,7 @@ export class GenerationGate {
     const ms = this.clock.now() - entry.startedAt;
     if (result.ok) this.options.log(extensionId, 'info', `${entry.operation} finished in ${ms} ms.`);
     else this.options.log(extensionId, 'warn', `${entry.operation} failed after ${ms} ms: ${result.error.code}: ${result.error.message}`);
-    entry.target.sendGenerateResult(requestId, result);
+    entry.target.respond(requestId, result);
   }
 
   private end(extensionId: string, requestId: string, entry: Running): void {
