@@ -7,6 +7,7 @@ import { maskSecrets } from '../../shared/secret-mask';
 import { DEFAULT_WORKER_MEMORY_MB, type Settings } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
+import { spindleDeps } from './extensions/spindle-deps';
 import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
@@ -164,6 +165,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const secretsInfo = llmServices.secrets.describe();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });
 
+  // Extensions read the council through spindle.council; it is created once their tools are registered.
+  // eslint-disable-next-line prefer-const -- the closure above reads it before the council exists
+  let council: CouncilService | undefined;
   const extensions = new ExtensionManager({
     dataDir: ports.dataDir,
     bundledDir: ports.bundledExtensionsDir,
@@ -182,6 +186,13 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       chatSettings: () => settings.get().chat,
     }),
     redactor,
+    spindle: spindleDeps({
+      settings: () => settings.get(),
+      connections: () => llmServices.connections.list(),
+      sidecar: () => llmServices.sidecar.config(),
+      secrets: llmServices.secrets,
+      council: () => (council ? { service: council, packs } : null),
+    }),
   });
   extensions.onEvent((event) => {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
@@ -204,7 +215,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   await extensions.init();
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
-  const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
+  council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

@@ -5,7 +5,7 @@ import type { HostToWorkerMessage, InitMessage, WorkerToHostMessage } from '../.
 import { detectHostPort, type HostPort } from './host-port';
 import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
 import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
-import { routeConsole } from './spindle/log';
+import { routeConsole, type SpindleLog } from './spindle/log';
 
 const SHUTDOWN_HANDLERS_MS = 500;
 const EXIT_FLUSH_MS = 500;
@@ -49,7 +49,7 @@ function main(): void {
   async function init(message: InitMessage): Promise<void> {
     const created = createSpindle({ manifest: message.manifest, granted: message.granted, send });
     runtime = created;
-    routeConsole(created.api.log);
+    routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
     lockDown({ fetch: deniedFetch });
     const entry = path.resolve(message.extensionPath, message.manifest.main);
@@ -93,6 +93,12 @@ function main(): void {
         return;
       case 'response':
         runtime?.onResponse(message);
+        return;
+      case 'response_chunk':
+        runtime?.onChunk(message);
+        return;
+      case 'frontend_message':
+        void runtime?.onFrontendMessage(message.payload);
         return;
       case 'permission_denied':
         void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });

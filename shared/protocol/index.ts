@@ -3,3 +3,4 @@ export * from './framing';
 export * from './generate';
 export * from './limits';
 export * from './worker-messages';
+export * from './generate-lumiverse';

@@ -113,6 +113,17 @@ export interface HostErrorMessage {
   operation: string;
   error: HostError;
 }
+/** One piece of a streamed answer (spindle.generate.rawStream), before its final `response`. */
+export interface HostResponseChunkMessage {
+  type: 'response_chunk';
+  requestId: string;
+  chunk: unknown;
+}
+/** A message for the extension's onFrontendMessage handlers (from the Workbench's frontend console). */
+export interface FrontendMessage {
+  type: 'frontend_message';
+  payload: unknown;
+}
 /** The answer to a `request`: its value, or a redacted error. */
 export type HostResponseMessage =
   | { type: 'response'; requestId: string; ok: true; value: unknown }
@@ -134,6 +145,8 @@ export type HostToWorkerMessage =
   | PermissionsChangedMessage
   | HostErrorMessage
   | HostResponseMessage
+  | HostResponseChunkMessage
+  | FrontendMessage
   | PingMessage
   | ShutdownMessage;
 

@@ -54,7 +54,14 @@ export function createEntry(id: string, source: ExtensionSource, folder: string,
   };
 }
 
-export function infoOf(entry: Entry, containment: string): ExtensionInfo {
+/** What the host's spindle side knows of an extension (inert members used, pipeline registrations). */
+export interface SpindleFacts {
+  inertTouched: string[];
+  macros: string[];
+  pipeline: string[];
+}
+
+export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts): ExtensionInfo {
   const manifest = entry.loaded?.manifest;
   const info: ExtensionInfo = {
     id: entry.id,
@@ -81,6 +88,8 @@ export function infoOf(entry: Entry, containment: string): ExtensionInfo {
     info.errorCode = entry.error.code;
   }
   if (entry.lastCrash) info.lastCrash = entry.lastCrash;
+  if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
+  if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
   if (entry.safeMode) info.safeMode = true;
   return info;
 }

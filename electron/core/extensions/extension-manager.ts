@@ -26,7 +26,7 @@ import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from '
 import type { Launcher } from './launcher';
 import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
 import { SafeMode } from './safe-mode';
-import { SpindleHost } from './spindle-host/spindle-host';
+import { SpindleHost, type SpindleHostDeps } from './spindle-host/spindle-host';
 import type { WorkerHostTimings } from './worker-host';
 import { WorkerSupervisor } from './worker-supervisor';
 
@@ -54,6 +54,8 @@ export interface ExtensionManagerOptions {
   /** Scrubs keys from generation errors before they reach a worker (the host's one Redactor). */
   redactor?: Redactor;
   generation?: Partial<GenerationLimits>;
+  /** What the host lends to extensions' spindle calls (connections, council, secrets…). */
+  spindle?: SpindleHostDeps;
 }
 
 const MAX_LOG_EVENTS_PER_SECOND = 100;
@@ -95,7 +97,18 @@ export class ExtensionManager {
       clock: this.clock,
       log: hostLog,
     });
-    this.spindle = new SpindleHost({ dataRoot: path.join(options.dataDir, 'extension-data'), generations, log: hostLog });
+    this.spindle = new SpindleHost({
+      dataRoot: path.join(options.dataDir, 'extension-data'),
+      generations,
+      log: hostLog,
+      clock: this.clock,
+      ...(options.spindle ? { deps: options.spindle } : {}),
+      changed: (id) => {
+        const entry = this.entries.get(id);
+        if (entry) this.changed(entry);
+      },
+      denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
+    });
     const worker = options.worker;
     this.workers = new WorkerSupervisor(
       {
@@ -472,6 +485,16 @@ export class ExtensionManager {
   }
 
   private info(entry: Entry): ExtensionInfo {
-    return infoOf(entry, this.options.launcher.containment);
+    const regs = this.spindle.registrations.of(entry.id);
+    return infoOf(entry, this.options.launcher.containment, {
+      inertTouched: this.spindle.inertTouched(entry.id),
+      macros: [...regs.macros.values()].map((m) => m.name),
+      pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
+    });
+  }
+
+  /** The host side of spindle.*: registrations for the chat pipeline, variables. */
+  get spindleHost(): SpindleHost {
+    return this.spindle;
   }
 }

@@ -29,6 +29,10 @@ export interface ExtensionInfo {
   safeMode?: boolean;
   /** What confines its worker here (Node's permission model, or why not). */
   containment: string;
+  /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
+  inertTouched?: string[];
+  /** What it registered for the prompt pipeline: macro names, and `kind (priority)` entries. */
+  registrations?: { macros: string[]; pipeline: string[] };
   /** Bare names of the tools it has registered right now. */
   tools: string[];
   /** Folder the extension runs from. */

@@ -211,6 +211,16 @@ export class WorkerHost implements ToolExecutor {
     this.send(result.ok ? { type: 'response', requestId, ok: true, value: result.value } : { type: 'response', requestId, ok: false, error: result.error });
   }
 
+  /** One piece of a streamed answer to a `request`, before its final response. */
+  respondChunk(requestId: string, chunk: unknown): void {
+    this.send({ type: 'response_chunk', requestId, chunk });
+  }
+
+  /** Hands a message to the extension's onFrontendMessage handlers. */
+  sendFrontendMessage(payload: unknown): void {
+    this.send({ type: 'frontend_message', payload });
+  }
+
   /** Ends every in-flight call with `error` and tells the worker to cancel them. */
   rejectInFlight(error: HostError, reason: CancelReason): void {
     this.calls.settleAll(error, reason);

@@ -101,6 +101,7 @@ export class WorkerSupervisor {
     const origin: RequestOrigin = {
       extensionId: entry.id,
       respond: (requestId, result) => worker.respond(requestId, result),
+      chunk: (requestId, value) => worker.respondChunk(requestId, value),
       denyPermission: (permission, operation) => worker.denyPermission(permission, operation),
       allowed: (permission) => entry.worker === worker && entry.granted.has(permission),
     };
@@ -160,6 +161,7 @@ export class WorkerSupervisor {
     if (entry.worker !== worker) return;
     entry.worker = null;
     this.options.spindle.abortAll(entry.id, { code: 'WORKER_CRASHED', message: `Extension "${entry.id}" stopped while this request was running.` });
+    this.options.spindle.workerStopped(entry.id);
     this.dropTools(entry);
     this.options.sink.setSourceStatus(entry.id, 'unavailable');
     if (exit.expected || this.disposed) {
