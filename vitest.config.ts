@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/renderer/**/*.test.tsx', 'tests/renderer/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/renderer/**/*.test.tsx', 'tests/renderer/**/*.test.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
     pool: 'forks',

@@ -34,6 +34,12 @@ export const ERROR_CODES = [
   'INVALID_RESULT',
   'WORKER_CRASHED',
   'WORKER_UNRESPONSIVE',
+  /** The worker wrote something that is not a protocol frame, or one over the size cap. */
+  'WORKER_PROTOCOL',
+  /** The worker's resident memory passed its cap. */
+  'WORKER_MEMORY',
+  /** A Lumiverse API member the Workbench has no equivalent for. */
+  'UNSUPPORTED_HERE',
   'PERMISSION_DENIED',
   'CANCELLED',
   // spindle.generate (extensions/generation-gate.ts)

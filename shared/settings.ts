@@ -15,8 +15,16 @@ export const ThemeSchema = Type.Union([Type.Literal('system'), Type.Literal('lig
 export const ExtensionStateSchema = Type.Object(
   {
     enabled: Type.Boolean(),
-    granted: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 16 }),
+    granted: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }),
   },
+  { additionalProperties: false },
+);
+
+/** Resident memory a worker may use before it is killed with WORKER_MEMORY, in MB. */
+export const DEFAULT_WORKER_MEMORY_MB = 1024;
+
+export const ExtensionWorkersSettingsSchema = Type.Object(
+  { memoryMb: Type.Integer({ minimum: 64, maximum: 65536 }) },
   { additionalProperties: false },
 );
 
@@ -54,7 +62,9 @@ export const SettingsSchema = Type.Object(
   {
     version: Type.Integer({ minimum: 1 }),
     ui: Type.Object({ theme: ThemeSchema }, { additionalProperties: false }),
-    extensions: Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{1,63}$' }), ExtensionStateSchema),
+    extensions: Type.Record(Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,63}$' }), ExtensionStateSchema),
+    /** Limits every extension worker runs under; absent means the defaults. */
+    extensionWorkers: Type.Optional(ExtensionWorkersSettingsSchema),
     council: Type.Object(
       {
         councilMode: Type.Boolean(),

@@ -4,9 +4,10 @@ import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { Notice } from '../../shared/notices';
 import { fail } from '../../shared/errors';
 import { maskSecrets } from '../../shared/secret-mask';
-import type { Settings } from '../../shared/settings';
+import { DEFAULT_WORKER_MEMORY_MB, type Settings } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
+import { spindleDeps } from './extensions/spindle-deps';
 import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
@@ -164,6 +165,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const secretsInfo = llmServices.secrets.describe();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });
 
+  // Extensions read the council through spindle.council; it is created once their tools are registered.
+  // eslint-disable-next-line prefer-const -- the closure above reads it before the council exists
+  let council: CouncilService | undefined;
   const extensions = new ExtensionManager({
     dataDir: ports.dataDir,
     bundledDir: ports.bundledExtensionsDir,
@@ -173,6 +177,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     state: settingsExtensionState(settings),
     clock,
     log: ports.log,
+    worker: () => ({ memoryCapBytes: (settings.get().extensionWorkers?.memoryMb ?? DEFAULT_WORKER_MEMORY_MB) * 1024 * 1024 }),
     // spindle.generate: text only comes back; errors are scrubbed with the host's redactor.
     generator: createExtensionGenerator({
       llm: llmServices.llm,
@@ -181,12 +186,25 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       chatSettings: () => settings.get().chat,
     }),
     redactor,
+    spindle: spindleDeps({
+      settings: () => settings.get(),
+      connections: () => llmServices.connections.list(),
+      sidecar: () => llmServices.sidecar.config(),
+      secrets: llmServices.secrets,
+      council: () => (council ? { service: council, packs } : null),
+    }),
   });
   extensions.onEvent((event) => {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
     else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });
     else if (event.type === 'extension.log') emit({ type: 'extension.log', id: event.id, line: formatLogEntry(event.entry) });
-    else if (event.type === 'extension.status' && event.status === 'failed') {
+    else if (event.type === 'extension.safe-mode') {
+      addNotice({
+        level: 'warning',
+        code: 'EXTENSION_SAFE_MODE',
+        message: `Extension "${event.id}" failed to start ${event.failures} times in a row, so it was started disabled (safe mode). Enable it from Extensions once it is fixed; its log says why it failed.`,
+      });
+    } else if (event.type === 'extension.status' && event.status === 'failed') {
       addNotice({
         level: 'error',
         code: event.error?.code ?? 'EXTENSION_FAILED',
@@ -197,7 +215,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   await extensions.init();
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
-  const council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
+  council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

@@ -10,6 +10,16 @@ export interface Clock {
   now(): number;
 }
 
+/** Timers, injected beside the Clock so tests drive both from one fake source of time. */
+export interface Timers {
+  setTimeout(callback: () => void, delayMs: number): unknown;
+  clearTimeout(handle: unknown): void;
+  setInterval(callback: () => void, everyMs: number): unknown;
+  clearInterval(handle: unknown): void;
+  /** Whether a pending timer keeps the process alive (Node's ref/unref); a timer starts referenced. */
+  setRef?(handle: unknown, ref: boolean): void;
+}
+
 /** A JSON file backend: electron-store in the desktop app, conf in Node. Same file format. */
 export interface SettingsBackend {
   /** Reads the whole document (already parsed). */
@@ -22,6 +32,22 @@ export interface SettingsBackend {
 export type SettingsBackendFactory = (options: { dataDir: string; name: string }) => SettingsBackend;
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Node's timers fire at once (with a warning) for delays above 2^31-1 ms; clamp instead. */
+const MAX_DELAY = 2 ** 31 - 1;
+const clampDelay = (ms: number) => Math.min(Math.max(0, ms), MAX_DELAY);
+
+export const systemTimers: Timers = {
+  setTimeout: (callback, delayMs) => setTimeout(callback, clampDelay(delayMs)),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setInterval: (callback, everyMs) => setInterval(callback, clampDelay(everyMs)),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+  setRef: (handle, ref) => {
+    const timer = handle as ReturnType<typeof setTimeout>;
+    if (ref) timer.ref();
+    else timer.unref();
+  },
+};
 
 export const consoleLogger: Logger = {
   info: (m, ...d) => console.log(`[info] ${m}`, ...d),

@@ -1,12 +1,17 @@
-// The worker's one link to the host: Electron utilityProcess (process.parentPort) or child_process.fork IPC.
+// The worker's one link to the host: framed JSON on two pipes the host made (Node), or Electron's parentPort.
+import net from 'node:net';
+import { encodeFrame, FrameDecoder, MAX_HOST_FRAME_CHARS, describeFrameError } from '../../shared/protocol/framing';
+
+/** Set by the Node launcher: the fds of the host → worker and worker → host pipes. */
+export const WORKER_FDS_ENV = 'COUNCIL_WORKER_FDS';
 
 export interface HostPort {
-  readonly kind: 'utility' | 'fork';
-  /** Never throws; a message to a gone host is dropped. `done` runs once the message is handed over (or dropped). */
+  readonly kind: 'utility' | 'pipes';
+  /** Never throws; a message to a gone host is dropped. `done` runs once it is handed over (or dropped). */
   send(message: unknown, done?: () => void): void;
   onMessage(listener: (message: unknown) => void): void;
-  /** The host went away (fork only; a utilityProcess dies with its parent). */
-  onDisconnect(listener: () => void): void;
+  /** The host went away, or wrote something that is not a frame: the worker should exit. */
+  onClose(listener: (why: string) => void): void;
 }
 
 interface ParentPortLike {
@@ -28,40 +33,68 @@ function utilityPort(parentPort: ParentPortLike): HostPort {
     onMessage(listener) {
       parentPort.on('message', (event) => listener(event.data));
     },
-    onDisconnect() {},
+    // A utilityProcess dies with its parent.
+    onClose() {},
   };
 }
 
-function ignoreSendError(): void {}
-
-function forkPort(): HostPort {
+function pipesPort(inFd: number, outFd: number): HostPort {
+  const input = new net.Socket({ fd: inFd, readable: true, writable: false });
+  const output = new net.Socket({ fd: outFd, readable: false, writable: true });
+  const messageListeners: Array<(message: unknown) => void> = [];
+  const closeListeners: Array<(why: string) => void> = [];
+  let closed = false;
+  let corked = false;
+  const close = (why: string) => {
+    if (closed) return;
+    closed = true;
+    for (const listener of closeListeners) listener(why);
+  };
+  const decoder = new FrameDecoder(
+    MAX_HOST_FRAME_CHARS,
+    (message) => {
+      for (const listener of messageListeners) listener(message);
+    },
+    (error) => close(`the host ${describeFrameError(error)}`),
+  );
+  input.setEncoding('utf8');
+  input.on('data', (chunk: string) => decoder.push(chunk));
+  input.on('end', () => close('the host closed the channel'));
+  input.on('error', () => close('the channel failed'));
+  output.on('error', () => close('the channel failed'));
   return {
-    kind: 'fork',
+    kind: 'pipes',
     send(message, done) {
-      if (!process.send || !process.connected) {
+      if (closed || output.destroyed) {
         done?.();
         return;
       }
-      try {
-        // With a callback, a closed channel reports to it instead of throwing or emitting 'error'.
-        process.send(message, undefined, {}, done ?? ignoreSendError);
-      } catch {
-        done?.();
+      // Frames written in the same loop turn (answers of calls whose timers fired together) leave in one
+      // system call: setImmediate, not nextTick, which would run between those timer callbacks.
+      if (!corked) {
+        corked = true;
+        output.cork();
+        setImmediate(() => {
+          corked = false;
+          output.uncork();
+        });
       }
+      output.write(encodeFrame(message), () => done?.());
     },
     onMessage(listener) {
-      process.on('message', (message) => listener(message));
+      messageListeners.push(listener);
     },
-    onDisconnect(listener) {
-      process.on('disconnect', listener);
+    onClose(listener) {
+      closeListeners.push(listener);
     },
   };
 }
 
-/** Picks the transport the process was started with, or null when it has no parent channel. */
+/** Picks the channel the process was started with, or null when it has none. */
 export function detectHostPort(): HostPort | null {
   const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
   if (parentPort && typeof parentPort.postMessage === 'function') return utilityPort(parentPort);
-  if (typeof process.send === 'function') return forkPort();
+  const fds = /^(\d+),(\d+)$/.exec(process.env[WORKER_FDS_ENV] ?? '');
+  if (fds) return pipesPort(Number(fds[1]), Number(fds[2]));
   return null;
 }

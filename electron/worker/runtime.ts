@@ -1,37 +1,17 @@
-// Entry of an extension worker process: waits for `init`, installs the `spindle` global, loads the extension's main.
+// Entry of an extension worker process: waits for `init`, installs the `spindle` global, closes the network, loads the extension.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ExtensionPermission } from '../../shared/types/spindle';
-import {
-  MAX_BATCH_BYTES,
-  FLUSH_BATCH_ITEMS,
-  MAX_SHARED_CONTEXTS,
-  Outbox,
-  expandContext,
-  isBatch,
-  type HostToWorkerMessage,
-  type InitMessage,
-  type LogLevel,
-  type SharedContext,
-  type WorkerToHostMessage,
-} from '../../shared/protocol';
+import type { HostToWorkerMessage, InitMessage, WorkerToHostMessage } from '../../shared/protocol';
 import { detectHostPort, type HostPort } from './host-port';
-import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle-api';
+import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
+import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
+import { routeConsole, type SpindleLog } from './spindle/log';
 
 const SHUTDOWN_HANDLERS_MS = 500;
 const EXIT_FLUSH_MS = 500;
 
-function routeConsole(send: (message: WorkerToHostMessage) => void): void {
-  const levels: Record<string, LogLevel> = { log: 'info', info: 'info', debug: 'debug', trace: 'debug', warn: 'warn', error: 'error' };
-  const target = console as unknown as Record<string, (...args: unknown[]) => void>;
-  for (const [method, level] of Object.entries(levels)) {
-    target[method] = (...args: unknown[]) => send({ type: 'log', level, message: formatLogArgs(args) });
-  }
-}
-
-/** Sends what is queued and a last log line, then exits once it is handed over (or after a short wait). */
-function exitAfter(port: HostPort, outbox: Outbox<WorkerToHostMessage>, code: number, message?: WorkerToHostMessage): void {
-  outbox.flush();
+/** Sends a last message, then exits once it is handed over (or after a short wait). */
+function exitAfter(port: HostPort, code: number, message?: WorkerToHostMessage): void {
   if (!message) process.exit(code);
   const timer = setTimeout(() => process.exit(code), EXIT_FLUSH_MS);
   port.send(message, () => {
@@ -40,8 +20,14 @@ function exitAfter(port: HostPort, outbox: Outbox<WorkerToHostMessage>, code: nu
   });
 }
 
-function isPermissionList(value: unknown): value is ExtensionPermission[] {
-  return Array.isArray(value) && value.every((p) => typeof p === 'string');
+/** Whether Node's permission model confines this process (the Node launcher turns it on). */
+function contained(): boolean {
+  const permission = (process as unknown as { permission?: { has(scope: string, reference?: string): boolean } }).permission;
+  return !!permission && !permission.has('fs.write') && !permission.has('child');
+}
+
+async function deniedFetch(): Promise<never> {
+  throw Object.assign(new TypeError(`fetch: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' });
 }
 
 function main(): void {
@@ -51,38 +37,21 @@ function main(): void {
     process.exit(2);
   }
   const port: HostPort = detected;
-  // Everything the worker says goes through one outbox, so order is kept and what is ready in the
-  // same turn of the event loop leaves in one write. setImmediate rather than nextTick: results of
-  // timers that fire together (many calls that started together) then share a write instead of
-  // one write each, and a call that arrived by IPC still flushes in the same loop iteration.
-  const outbox = new Outbox<WorkerToHostMessage>({
-    write: (message) => {
-      port.send(message);
-      return true;
-    },
-    schedule: (flush) => setImmediate(flush),
-    maxItems: FLUSH_BATCH_ITEMS,
-    maxBytes: MAX_BATCH_BYTES,
-  });
-  const send = (message: WorkerToHostMessage) => outbox.push(message);
-  // A crash (uncaught exception, process.exit in extension code) must not swallow what was said
-  // just before it: 'exit' still runs, and the IPC write is synchronous.
-  process.on('exit', () => outbox.flush());
-  routeConsole(send);
+  const send = (message: WorkerToHostMessage) => port.send(message);
   process.on('unhandledRejection', (reason) => send({ type: 'log', level: 'error', message: formatLogArgs(['Unhandled promise rejection:', reason]) }));
   // An orphaned worker must not outlive its host.
-  port.onDisconnect(() => process.exit(0));
+  port.onClose(() => process.exit(0));
 
   let runtime: SpindleRuntime | null = null;
-  // Calls that arrive while main is still loading (top-level await) wait for it to finish.
+  // Calls that arrive while the entry is still loading (top-level await) wait for it to finish.
   let loading: Promise<void> | null = null;
-  /** Chat contexts the host sent once for many calls (shared/protocol/context.ts), oldest first. */
-  const contexts = new Map<string, SharedContext>();
 
   async function init(message: InitMessage): Promise<void> {
-    const created = createSpindle({ manifest: message.manifest, granted: message.granted, dataDir: message.dataPath, send });
+    const created = createSpindle({ manifest: message.manifest, granted: message.granted, send });
     runtime = created;
+    routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
+    lockDown({ fetch: deniedFetch });
     const entry = path.resolve(message.extensionPath, message.manifest.main);
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.
@@ -90,26 +59,18 @@ function main(): void {
       await import(pathToFileURL(entry).href);
     } catch (err) {
       const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      exitAfter(port, outbox, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
+      exitAfter(port, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
       return;
     }
-    send({ type: 'ready' });
+    send({ type: 'ready', contained: contained() });
   }
 
   port.onMessage((raw) => {
-    if (!isBatch(raw)) return handle(raw);
-    if (!Array.isArray(raw.messages)) return;
-    for (const item of raw.messages as unknown[]) if (!isBatch(item)) handle(item);
-  });
-
-  function handle(raw: unknown): void {
     const message = raw as HostToWorkerMessage;
     if (typeof message !== 'object' || message === null) return;
     switch (message.type) {
       case 'ping':
-        // At once, not at the end of the tick: a handler that blocks next must not hold it back.
         send({ type: 'heartbeat', seq: message.seq });
-        outbox.flush();
         return;
       case 'init':
         if (!runtime) {
@@ -119,64 +80,37 @@ function main(): void {
           loading = started;
         }
         return;
-      case 'context_put': {
-        const shared: SharedContext = {};
-        if (Array.isArray(message.contextMessages)) shared.contextMessages = message.contextMessages;
-        if (typeof message.context === 'string') shared.context = message.context;
-        contexts.delete(message.contextId);
-        contexts.set(message.contextId, shared);
-        // The host drops what it evicts (it never holds more than MAX_SHARED_CONTEXTS); this only bounds a host that would not.
-        if (contexts.size > 2 * MAX_SHARED_CONTEXTS) contexts.delete(contexts.keys().next().value!);
-        return;
-      }
-      case 'context_drop':
-        contexts.delete(message.contextId);
-        return;
       case 'tool_invocation':
       case 'tool_simulation': {
         const active = runtime;
         if (!active) return;
         const kind = message.type === 'tool_simulation' ? 'simulation' : 'invocation';
-        let payload = message.payload;
-        if (message.contextRef !== undefined) {
-          // Resolved on arrival: a later context_drop must not affect a call that waits for loading.
-          const shared = contexts.get(message.contextRef);
-          if (!shared) {
-            const error = { code: 'TOOL_ERROR', message: 'The chat context of this call did not reach the extension worker.' };
-            send({ type: 'tool_invocation_result', requestId: payload.requestId, ok: false, error });
-            return;
-          }
-          payload = expandContext(payload, shared);
-        }
-        if (loading) {
-          void loading.then(() => active.invoke(kind, payload)).then(send);
-          return;
-        }
-        const result = active.invoke(kind, payload);
-        if (result instanceof Promise) void result.then(send);
-        else send(result);
+        void (loading ?? Promise.resolve()).then(() => active.invoke(kind, message.payload)).then(send);
         return;
       }
       case 'cancel':
         runtime?.cancel(message.requestId, message.reason);
         return;
-      case 'generate_result':
-        runtime?.onGenerateResult(message);
+      case 'response':
+        runtime?.onResponse(message);
+        return;
+      case 'response_chunk':
+        runtime?.onChunk(message);
+        return;
+      case 'frontend_message':
+        void runtime?.onFrontendMessage(message.payload);
         return;
       case 'permission_denied':
         void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });
         return;
       case 'permissions_changed':
-        if (runtime && isPermissionList(message.granted)) {
-          runtime.setPermissions(message.granted);
-          void runtime.emit('PERMISSIONS_CHANGED', { granted: [...message.granted] });
-        }
+        if (runtime && Array.isArray(message.granted)) void runtime.setPermissions((message.granted as unknown[]).filter((p): p is string => typeof p === 'string'));
         return;
       case 'error':
         void runtime?.emit('ERROR', { operation: message.operation, error: message.error });
         return;
       case 'shutdown': {
-        const done = () => exitAfter(port, outbox, 0);
+        const done = () => exitAfter(port, 0);
         if (!runtime) return done();
         const timer = setTimeout(done, SHUTDOWN_HANDLERS_MS);
         void runtime.emit('SHUTDOWN', {}).then(() => {
@@ -186,7 +120,7 @@ function main(): void {
         return;
       }
     }
-  }
+  });
 }
 
 main();

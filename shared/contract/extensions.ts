@@ -1,9 +1,11 @@
 // Extension methods: list, install from a folder, enable/disable/remove/restart, permissions, logs.
 import { Type } from '@sinclair/typebox';
+import { EXTENSION_PERMISSIONS } from '../types/spindle';
 import { method } from './define';
 
-const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{1,63}$' });
-const Permission = Type.Union([Type.Literal('tools'), Type.Literal('generation')]);
+/** Ours (`knowledge-base`) and Lumiverse identifiers (`lumia_tools`). */
+const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,63}$' });
+const Permission = Type.Union(EXTENSION_PERMISSIONS.map((name) => Type.Literal(name)));
 const ById = Type.Object({ id: Id }, { additionalProperties: false });
 
 export const ExtensionInfoSchema = Type.Object({
@@ -25,6 +27,17 @@ export const ExtensionInfoSchema = Type.Object({
   granted: Type.Array(Permission),
   toolCount: Type.Integer(),
   error: Type.Optional(Type.String()),
+  errorCode: Type.Optional(Type.String()),
+  /** The first line of the error its worker last died of (`TypeError: …`). */
+  lastCrash: Type.Optional(Type.String()),
+  /** Held disabled after failing to start three times in a row. */
+  safeMode: Type.Optional(Type.Boolean()),
+  /** What confines its worker here. */
+  containment: Type.Optional(Type.String()),
+  /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
+  inertTouched: Type.Optional(Type.Array(Type.String())),
+  /** What it registered for the prompt pipeline. */
+  registrations: Type.Optional(Type.Object({ macros: Type.Array(Type.String()), pipeline: Type.Array(Type.String()) })),
 });
 
 export const extensionMethods = {
@@ -32,7 +45,7 @@ export const extensionMethods = {
   'extensions.install': method(
     'Install an extension from a folder; only the permissions listed in grant are granted.',
     Type.Object(
-      { folder: Type.String({ minLength: 1, maxLength: 4096 }), grant: Type.Optional(Type.Array(Permission, { maxItems: 2 })) },
+      { folder: Type.String({ minLength: 1, maxLength: 4096 }), grant: Type.Optional(Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length })) },
       { additionalProperties: false },
     ),
     ExtensionInfoSchema,

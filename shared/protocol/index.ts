@@ -1,6 +1,6 @@
-// The host ⇄ worker protocol: message types, limits and the parser for worker input.
-export * from './batch';
+// The host ⇄ worker protocol: message types, framing, limits and the parser for worker input.
+export * from './framing';
 export * from './generate';
 export * from './limits';
 export * from './worker-messages';
-export * from './context';
+export * from './generate-lumiverse';

@@ -6,9 +6,6 @@ import type {
   ToolInvocationPayloadDTO,
   ToolRegistrationDTO,
 } from '../types/spindle';
-import type { BatchMessage } from './batch';
-import type { ContextDropMessage, ContextPutMessage } from './context';
-import type { GenerateKind } from './generate';
 import { MAX_LOG_MESSAGE_CHARS, MAX_ERROR_TEXT_CHARS } from './limits';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -25,6 +22,8 @@ export interface WorkerToolError {
 
 export interface ReadyMessage {
   type: 'ready';
+  /** The worker runs under Node's permission model (file, process and thread access confined). */
+  contained?: boolean;
 }
 export interface RegisterToolMessage {
   type: 'register_tool';
@@ -49,16 +48,19 @@ export interface HeartbeatMessage {
   seq?: number;
 }
 
-/** spindle.generate.quiet/raw (see generate.ts); `input` is checked by the host. Answered with `generate_result`. */
-export interface GenerateRequestMessage {
-  type: 'generate_request';
+/**
+ * A `spindle.*` call the host answers (`method` such as `generate.quiet` or `storage.read`); `params`
+ * are checked by the host. Answered with one `response`.
+ */
+export interface HostRequestMessage {
+  type: 'request';
   requestId: string;
-  kind: GenerateKind;
-  input: unknown;
+  method: string;
+  params: unknown;
 }
-/** The extension no longer wants the answer (its AbortSignal fired); the host aborts the generation. */
-export interface GenerateCancelMessage {
-  type: 'generate_cancel';
+/** The extension no longer wants the answer (its AbortSignal fired); the host stops the work. */
+export interface HostRequestCancelMessage {
+  type: 'request_cancel';
   requestId: string;
 }
 
@@ -69,11 +71,8 @@ export type WorkerToHostMessage =
   | ToolInvocationResultMessage
   | LogMessage
   | HeartbeatMessage
-  | GenerateRequestMessage
-  | GenerateCancelMessage;
-
-/** What a worker writes to its channel: one message, or several in a batch (see batch.ts). */
-export type WorkerToHostWire = WorkerToHostMessage | BatchMessage<WorkerToHostMessage>;
+  | HostRequestMessage
+  | HostRequestCancelMessage;
 
 // ---- host → worker ----
 
@@ -83,20 +82,15 @@ export interface InitMessage {
   granted: ExtensionPermission[];
   /** Absolute folder of the installed extension; `manifest.main` is relative to it. */
   extensionPath: string;
-  /** Absolute folder the extension may write to (created by the host), exposed as `spindle.dataDir`. */
-  dataPath: string;
 }
 export interface ToolInvocationMessage {
   type: 'tool_invocation';
   payload: ToolInvocationPayloadDTO;
-  /** The chat context was sent once by `context_put` (see context.ts); the worker fills it in. */
-  contextRef?: string;
 }
 /** Dry run of a write tool (orchestrator seed's `simulate`); answered with `tool_invocation_result`. */
 export interface ToolSimulationMessage {
   type: 'tool_simulation';
   payload: ToolInvocationPayloadDTO;
-  contextRef?: string;
 }
 export type CancelReason = 'timeout' | 'cancelled' | 'permission_revoked' | 'shutdown';
 export interface CancelMessage {
@@ -119,10 +113,21 @@ export interface HostErrorMessage {
   operation: string;
   error: HostError;
 }
-/** The answer to `generate_request`: text only (quiet: a string; raw: RawGenerateResult), or a redacted error. */
-export type GenerateResultMessage =
-  | { type: 'generate_result'; requestId: string; ok: true; value: unknown }
-  | { type: 'generate_result'; requestId: string; ok: false; error: HostError };
+/** One piece of a streamed answer (spindle.generate.rawStream), before its final `response`. */
+export interface HostResponseChunkMessage {
+  type: 'response_chunk';
+  requestId: string;
+  chunk: unknown;
+}
+/** A message for the extension's onFrontendMessage handlers (from the Workbench's frontend console). */
+export interface FrontendMessage {
+  type: 'frontend_message';
+  payload: unknown;
+}
+/** The answer to a `request`: its value, or a redacted error. */
+export type HostResponseMessage =
+  | { type: 'response'; requestId: string; ok: true; value: unknown }
+  | { type: 'response'; requestId: string; ok: false; error: HostError };
 export interface PingMessage {
   type: 'ping';
   seq: number;
@@ -133,20 +138,17 @@ export interface ShutdownMessage {
 
 export type HostToWorkerMessage =
   | InitMessage
-  | ContextPutMessage
-  | ContextDropMessage
   | ToolInvocationMessage
   | ToolSimulationMessage
   | CancelMessage
   | PermissionDeniedMessage
   | PermissionsChangedMessage
   | HostErrorMessage
-  | GenerateResultMessage
+  | HostResponseMessage
+  | HostResponseChunkMessage
+  | FrontendMessage
   | PingMessage
   | ShutdownMessage;
-
-/** What the host writes to a worker's channel: one message, or several in a batch (see batch.ts). */
-export type HostToWorkerWire = HostToWorkerMessage | BatchMessage<HostToWorkerMessage>;
 
 // ---- parsing untrusted worker input ----
 
@@ -154,6 +156,8 @@ export type HostToWorkerWire = HostToWorkerMessage | BatchMessage<HostToWorkerMe
 export const WORKER_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** Request ids the protocol carries: 1–128 printable ASCII characters, no spaces. */
 export const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
+/** Host methods a worker may ask for: `namespace.name` in camel case, e.g. `storage.readBinary`. */
+export const METHOD_PATTERN = /^[a-z][A-Za-z0-9_]{0,40}(\.[a-z][A-Za-z0-9_]{0,40}){1,2}$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -184,7 +188,7 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
   const type = raw.type;
   switch (type) {
     case 'ready':
-      return { ok: true, message: { type } };
+      return { ok: true, message: raw.contained === true ? { type, contained: true } : { type } };
     case 'heartbeat':
       return { ok: true, message: typeof raw.seq === 'number' ? { type, seq: raw.seq } : { type } };
     case 'register_tool':
@@ -211,13 +215,13 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
       }
       return { ok: false, reason: 'tool_invocation_result without ok: true|false' };
     }
-    case 'generate_request':
-      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'generate_request without a valid requestId' };
-      if (raw.kind !== 'quiet' && raw.kind !== 'raw') return { ok: false, reason: 'generate_request without kind quiet|raw' };
-      // The input's shape is validateGenerateInput's job; it reports field paths.
-      return { ok: true, message: { type, requestId: raw.requestId, kind: raw.kind, input: raw.input } };
-    case 'generate_cancel':
-      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'generate_cancel without a valid requestId' };
+    case 'request':
+      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'request without a valid requestId' };
+      if (typeof raw.method !== 'string' || !METHOD_PATTERN.test(raw.method)) return { ok: false, reason: 'request without a valid method' };
+      // The params' shape is the answering handler's job; it reports field paths.
+      return { ok: true, message: { type, requestId: raw.requestId, method: raw.method, params: raw.params } };
+    case 'request_cancel':
+      if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'request_cancel without a valid requestId' };
       return { ok: true, message: { type, requestId: raw.requestId } };
     default:
       return { ok: false, reason: `unknown message type "${clip(type, 40)}"` };

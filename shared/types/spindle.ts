@@ -58,8 +58,66 @@ export interface SidecarConfig {
   maxTokens: number;
 }
 
-export type ExtensionPermission = 'tools' | 'generation';
-export const EXTENSION_PERMISSIONS: readonly ExtensionPermission[] = ['tools', 'generation'];
+/** Every permission name Lumiverse knows (lumiverse-spindle-types permissions.ts); a manifest may ask for any. */
+export const EXTENSION_PERMISSIONS = [
+  'generation',
+  'interceptor',
+  'tools',
+  'cors_proxy',
+  'context_handler',
+  'ephemeral_storage',
+  'chat_mutation',
+  'event_tracking',
+  'ui_panels',
+  'app_manipulation',
+  'oauth',
+  'characters',
+  'chats',
+  'presets',
+  'world_books',
+  'regex_scripts',
+  'regex_scripts_unrestricted',
+  'databanks',
+  'memories',
+  'media',
+  'personas',
+  'push_notification',
+  'image_gen',
+  'images',
+  'generation_parameters',
+  'macro_interceptor',
+  'web_search',
+  'unsafe_eval',
+  'final_response',
+  'providers.embedding.register',
+  'providers.tts.register',
+  'providers.stt.register',
+  'providers.sidecar.register',
+] as const;
+
+export type ExtensionPermission = (typeof EXTENSION_PERMISSIONS)[number];
+
+/**
+ * Permissions whose features the Workbench has no equivalent for (frontend UI, OAuth, push, media,
+ * images, web search, providers…): an extension may ask for them and install; they grant nothing here.
+ */
+export const PERMISSIONS_NOT_AVAILABLE_HERE: readonly ExtensionPermission[] = [
+  'ui_panels',
+  'app_manipulation',
+  'oauth',
+  'push_notification',
+  'image_gen',
+  'images',
+  'media',
+  'web_search',
+  'unsafe_eval',
+  'final_response',
+  'regex_scripts_unrestricted',
+  'providers.embedding.register',
+  'providers.tts.register',
+  'providers.stt.register',
+  'providers.sidecar.register',
+];
 
 export interface ExtensionManifest {
   id: string;

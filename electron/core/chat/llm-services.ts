@@ -8,6 +8,7 @@ import { ConnectionService } from '../connections/connection-service';
 import type { DetectOptions } from '../connections/detect';
 import type { FetchLike } from '../connections/http';
 import type { Redactor } from '../connections/redact';
+import { keyEnvironment } from '../connections/key-environment';
 import { FileSecretStore, type Env, type SecretStore } from '../connections/secret-store';
 import { LlmClient } from '../llm/client';
 import type { Clock, Logger } from '../ports';
@@ -49,7 +50,8 @@ export interface LlmServices {
 export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const { settings, log, redactor } = options;
   const secrets = options.secrets ?? new FileSecretStore({ dataDir: options.dataDir, redactor, log });
-  const env = options.env ?? process.env;
+  // Key variables leave process.env once read (key-environment.ts); existing profiles' keys are read now.
+  const env = options.env ?? keyEnvironment(process.env);
   const llm = options.llm ?? new LlmClient({ secrets, env, redactor, log });
   const profiles = new SettingsProfileRepository(settings, log);
   const connections = new ConnectionService({
@@ -61,6 +63,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.detect ? { detect: options.detect } : {}),
   });
+  for (const saved of profiles.load()) if (saved.keyRef?.kind === 'env') void env[saved.keyRef.name];
   const profile = (id: string): ConnectionProfile => connections.get(id);
   const getSettings = (): Settings => settings.get();
   const sidecar = new SidecarService({ settings: getSettings, updateSettings: (patch) => settings.update(patch), profile, llm });

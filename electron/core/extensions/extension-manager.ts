@@ -1,94 +1,36 @@
-// All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, restarts, logs, spindle.generate.
+// All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, logs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { LogLevel } from '../../../shared/protocol';
-import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission, type ToolRegistrationDTO } from '../../../shared/types/spindle';
-import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { ToolExecutor } from '../registry-port';
+import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../shared/types/spindle';
+import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from '../ports';
 import type { Redactor } from '../connections/redact';
-import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
-import { ExtensionLog, formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
+import { Emitter } from '../util/emitter';
+import type { CrashTrackerOptions } from './crash-tracker';
+import { createEntry, infoOf, type Entry } from './extension-entry';
+import { copyExtensionFolder } from './extension-install';
+import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
+import type {
+  ExtensionEvent,
+  ExtensionEventListener,
+  ExtensionInfo,
+  ExtensionSource,
+  ExtensionStateStore,
+  ExtensionStatus,
+  InstallOptions,
+  ToolSink,
+} from './extension-types';
 import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from './generation-gate';
 import type { Launcher } from './launcher';
 import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
-import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
+import { SafeMode } from './safe-mode';
+import { SpindleHost, type SpindleHostDeps } from './spindle-host/spindle-host';
+import type { WorkerHostTimings } from './worker-host';
+import { WorkerSupervisor } from './worker-supervisor';
 
-export type ExtensionStatus = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'disabled';
-export type ExtensionSource = 'bundled' | 'user';
-
-export interface ExtensionInfo {
-  id: string;
-  name: string;
-  version: string;
-  description: string;
-  source: ExtensionSource;
-  status: ExtensionStatus;
-  enabled: boolean;
-  /** Permissions the manifest asks for. */
-  requested: ExtensionPermission[];
-  granted: ExtensionPermission[];
-  /** How many tools it has registered right now. */
-  toolCount: number;
-  /** Why it is failed or crashed (bad manifest, last crash), for people: message and hint. */
-  error?: string;
-  errorCode?: string;
-  /** Bare names of the tools it has registered right now. */
-  tools: string[];
-  /** Folder the extension runs from. */
-  path: string;
-  pid: number | null;
-  /** Crashes within the crash window (3 in 5 minutes marks it failed). */
-  recentCrashes: number;
-}
-
-/** What the host persists per extension (the lead backs it with settings.extensions). */
-export interface PersistedExtensionState {
-  enabled: boolean;
-  granted: string[];
-}
-
-export interface ExtensionStateStore {
-  getState(id: string): PersistedExtensionState | undefined;
-  setState(id: string, state: PersistedExtensionState): Promise<void>;
-  /** Optional: forget a removed extension. Without it, a later install overwrites the state anyway. */
-  removeState?(id: string): Promise<void>;
-}
-
-export interface ToolSource {
-  kind: 'extension';
-  id: string;
-}
-
-/** The registry as the extension manager sees it. */
-export interface ToolSink {
-  register(source: ToolSource, dto: unknown, executor: ToolExecutor): { ok: true } | { ok: false; error: HostError };
-  unregister(sourceId: string, name: string): void;
-  unregisterAll(sourceId: string): void;
-  setSourceStatus(sourceId: string, status: 'available' | 'unavailable'): void;
-}
-
-/**
- * `extension.changed` fires on every change of an extension's info, status included; `extension.status`
- * additionally marks each status transition with the structured error behind it.
- */
-export type ExtensionEvent =
-  | { type: 'extension.status'; id: string; status: ExtensionStatus; error: HostError | null }
-  | { type: 'extension.changed'; extension: ExtensionInfo }
-  | { type: 'extension.removed'; id: string }
-  | { type: 'extension.log'; id: string; entry: ExtensionLogEntry };
-
-export type ExtensionEventListener = (event: ExtensionEvent) => void;
-
-export interface InstallOptions {
-  /** Permissions to grant now; must be among those the manifest requests. Default: none. */
-  grant?: ExtensionPermission[];
-  /** Start it right away. Default: true. */
-  enable?: boolean;
-  /** Replace an installed user extension with the same id. Default: false. */
-  replace?: boolean;
-}
+export type * from './extension-types';
 
 export interface ExtensionManagerOptions {
   dataDir: string;
@@ -100,8 +42,10 @@ export interface ExtensionManagerOptions {
   sink: ToolSink;
   state: ExtensionStateStore;
   clock?: Clock;
+  timers?: Timers;
   log?: Logger;
-  worker?: Partial<WorkerHostTimings>;
+  /** Worker limits; read at each start, so a changed memory cap applies to the next start. */
+  worker?: Partial<WorkerHostTimings> | (() => Partial<WorkerHostTimings>);
   restart?: Omit<CrashTrackerOptions, 'clock'>;
   /** Bundled extensions without saved state: shipped with the app, so enabled with their permissions by default. */
   bundledDefaults?: { enabled: boolean; grantRequested: boolean };
@@ -110,72 +54,85 @@ export interface ExtensionManagerOptions {
   /** Scrubs keys from generation errors before they reach a worker (the host's one Redactor). */
   redactor?: Redactor;
   generation?: Partial<GenerationLimits>;
-}
-
-interface Entry {
-  id: string;
-  source: ExtensionSource;
-  folder: string;
-  loaded: LoadedManifest | null;
-  enabled: boolean;
-  granted: Set<ExtensionPermission>;
-  status: ExtensionStatus;
-  error: HostError | null;
-  worker: WorkerHost | null;
-  tools: Set<string>;
-  log: ExtensionLog;
-  tracker: CrashTracker;
-  restartTimer: ReturnType<typeof setTimeout> | null;
-  ops: Promise<unknown>;
-  logWindow: { start: number; count: number; suppressed: number };
+  /** What the host lends to extensions' spindle calls (connections, council, secrets…). */
+  spindle?: SpindleHostDeps;
 }
 
 const MAX_LOG_EVENTS_PER_SECOND = 100;
-const MAX_INSTALL_FILES = 5000;
-const MAX_INSTALL_BYTES = 100 * 1024 * 1024;
 
 /** The repository's bundled extensions, for running from source. */
 export function bundledExtensionsSource(): string {
   return fileURLToPath(new URL('../../../resources/extensions', import.meta.url));
 }
 
-function clipName(value: unknown): string {
-  const text = typeof value === 'string' ? value : '(no name)';
-  return text.length > 64 ? `${text.slice(0, 64)}… (${text.length} characters)` : text;
-}
-
 function notFound(id: string): never {
-  throw new HostFailure({ code: 'NOT_FOUND', message: `No extension "${clipName(id)}".` });
+  throw new HostFailure({ code: 'NOT_FOUND', message: `No extension "${id.length > 64 ? `${id.slice(0, 64)}…` : id}".` });
 }
 
 export class ExtensionManager {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<ExtensionEventListener>();
+  private readonly events: Emitter<ExtensionEvent>;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly userDir: string;
-  private readonly dataRoot: string;
-  private readonly generations: GenerationGate;
+  private readonly safeMode: SafeMode;
+  private readonly spindle: SpindleHost;
+  private readonly workers: WorkerSupervisor;
   private disposed = false;
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silentLogger;
+    this.events = new Emitter((err) => this.log.error('extension event listener failed', err));
     this.userDir = path.join(options.dataDir, 'extensions');
-    this.dataRoot = path.join(options.dataDir, 'extension-data');
-    this.generations = new GenerationGate({
+    this.safeMode = new SafeMode(options.dataDir, this.log);
+    const hostLog = (id: string, level: LogLevel, text: string) => {
+      const entry = this.entries.get(id);
+      if (entry) this.appendLog(entry, level, 'host', text);
+    };
+    const generations = new GenerationGate({
       ...(options.generator ? { generator: options.generator } : {}),
       ...(options.redactor ? { redactor: options.redactor } : {}),
       ...(options.generation ? { limits: options.generation } : {}),
       clock: this.clock,
-      log: (id, level, text) => {
-        const entry = this.entries.get(id);
-        if (entry) this.appendLog(entry, level, 'host', text);
-      },
+      log: hostLog,
     });
+    this.spindle = new SpindleHost({
+      dataRoot: path.join(options.dataDir, 'extension-data'),
+      generations,
+      log: hostLog,
+      clock: this.clock,
+      ...(options.spindle ? { deps: options.spindle } : {}),
+      changed: (id) => {
+        const entry = this.entries.get(id);
+        if (entry) this.changed(entry);
+      },
+      denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
+    });
+    const worker = options.worker;
+    this.workers = new WorkerSupervisor(
+      {
+        launcher: options.launcher,
+        workerEntry: options.workerEntry,
+        sink: options.sink,
+        spindle: this.spindle,
+        safeMode: this.safeMode,
+        clock: this.clock,
+        timers: options.timers ?? systemTimers,
+        log: this.log,
+        timings: typeof worker === 'function' ? worker : () => worker ?? {},
+      },
+      {
+        setStatus: (entry, status, error) => this.setStatus(entry, status, error),
+        log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
+        changed: (entry) => this.changed(entry),
+        enqueue: (entry, op) => this.enqueue(entry, op),
+        safeModeEntered: (entry, failures) => this.appendLog(entry, 'error', 'host', `It failed to start ${failures} times in a row; the next host start holds it disabled (safe mode).`),
+      },
+    );
   }
 
-  /** Finds every extension and starts the enabled ones. */
+  /** Finds every extension and starts the enabled ones (except those safe mode holds back). */
   async init(): Promise<void> {
     const bundledDir = this.options.bundledDir === undefined ? bundledExtensionsSource() : this.options.bundledDir;
     if (bundledDir) this.scan(bundledDir, 'bundled');
@@ -185,7 +142,23 @@ export class ExtensionManager {
       if (name.startsWith('.install-')) fs.rmSync(path.join(this.userDir, name), { recursive: true, force: true });
     }
     this.scan(this.userDir, 'user');
-    await Promise.all([...this.entries.values()].filter((e) => e.enabled && e.loaded).map((e) => this.enqueue(e, () => this.startWorker(e))));
+    const toStart: Entry[] = [];
+    for (const entry of this.entries.values()) {
+      if (!entry.enabled || !entry.loaded) continue;
+      if (!this.safeMode.holds(entry.id)) {
+        toStart.push(entry);
+        continue;
+      }
+      entry.enabled = false;
+      entry.safeMode = true;
+      entry.status = 'disabled';
+      await this.persist(entry);
+      const failures = this.safeMode.held.get(entry.id) ?? 3;
+      this.appendLog(entry, 'error', 'host', `Safe mode: it failed to start ${failures} times in a row, so it was started disabled. Enable it when it is fixed.`);
+      this.events.emit({ type: 'extension.safe-mode', id: entry.id, failures });
+    }
+    this.safeMode.starting(toStart.map((entry) => entry.id));
+    await Promise.all(toStart.map((entry) => this.enqueue(entry, () => this.workers.start(entry))));
   }
 
   /**
@@ -209,8 +182,7 @@ export class ExtensionManager {
   }
 
   onEvent(listener: ExtensionEventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   list(): ExtensionInfo[] {
@@ -246,11 +218,11 @@ export class ExtensionManager {
     fs.mkdirSync(this.userDir, { recursive: true });
     const fromUserDir = path.relative(source.folder, fs.realpathSync(this.userDir));
     if (!fromUserDir.startsWith('..') && !path.isAbsolute(fromUserDir)) {
-      throw new HostFailure({ code: 'INVALID_INPUT', message: 'The folder contains the app\'s own extensions folder.', hint: 'Pick the extension\'s folder itself.', path: '/folder' });
+      throw new HostFailure({ code: 'INVALID_INPUT', message: "The folder contains the app's own extensions folder.", hint: "Pick the extension's folder itself.", path: '/folder' });
     }
     const staging = fs.mkdtempSync(path.join(this.userDir, `.install-${id}-`));
     try {
-      copyExtensionFolder(source.folder, staging);
+      await copyExtensionFolder(source.folder, staging);
       readManifest(staging);
     } catch (err) {
       fs.rmSync(staging, { recursive: true, force: true });
@@ -259,20 +231,21 @@ export class ExtensionManager {
     const target = path.join(this.userDir, id);
     const install = async () => {
       if (existing) {
-        await this.stopWorker(existing, 'stopped');
+        await this.workers.stop(existing, 'stopped');
         this.entries.delete(id);
       }
       fs.rmSync(target, { recursive: true, force: true });
       fs.renameSync(staging, target);
-      const entry = this.createEntry(id, 'user', target, readManifest(target));
+      const entry = this.newEntry(id, 'user', target, readManifest(target));
       entry.enabled = options.enable ?? true;
       entry.granted = new Set(grant);
       entry.status = entry.enabled ? 'stopped' : 'disabled';
       this.entries.set(id, entry);
+      this.safeMode.reset(id);
       await this.persist(entry);
       this.appendLog(entry, 'info', 'host', `Installed ${entry.loaded!.manifest.name} ${entry.loaded!.manifest.version}; granted: ${[...grant].join(', ') || 'nothing'}.`);
-      this.emit({ type: 'extension.changed', extension: this.info(entry) });
-      if (entry.enabled) await this.enqueue(entry, () => this.startWorker(entry));
+      this.changed(entry);
+      if (entry.enabled) await this.enqueue(entry, () => this.workers.start(entry));
       return this.info(entry);
     };
     return existing ? this.enqueue(existing, install) : install();
@@ -285,11 +258,13 @@ export class ExtensionManager {
         entry.enabled = true;
         await this.persist(entry);
       }
+      entry.safeMode = false;
+      this.safeMode.reset(id);
       if (!entry.worker) {
         entry.tracker.reset();
-        this.startWorker(entry);
+        this.workers.start(entry);
       }
-      this.emit({ type: 'extension.changed', extension: this.info(entry) });
+      this.changed(entry);
       return this.info(entry);
     });
   }
@@ -299,8 +274,8 @@ export class ExtensionManager {
     return this.enqueue(entry, async () => {
       entry.enabled = false;
       await this.persist(entry);
-      await this.stopWorker(entry, 'disabled');
-      this.emit({ type: 'extension.changed', extension: this.info(entry) });
+      await this.workers.stop(entry, 'disabled');
+      this.changed(entry);
       return this.info(entry);
     });
   }
@@ -309,12 +284,11 @@ export class ExtensionManager {
   async restart(id: string): Promise<ExtensionInfo> {
     const entry = this.entry(id);
     return this.enqueue(entry, async () => {
-      if (!entry.enabled) {
-        throw new HostFailure({ code: 'CONFLICT', message: `Extension "${id}" is disabled.`, hint: 'Enable it to start it.' });
-      }
-      if (entry.worker) await this.stopWorker(entry, 'stopped');
+      if (!entry.enabled) throw new HostFailure({ code: 'CONFLICT', message: `Extension "${id}" is disabled.`, hint: 'Enable it to start it.' });
+      if (entry.worker) await this.workers.stop(entry, 'stopped');
       entry.tracker.reset();
-      this.startWorker(entry);
+      this.safeMode.reset(id);
+      this.workers.start(entry);
       return this.info(entry);
     });
   }
@@ -326,21 +300,22 @@ export class ExtensionManager {
       throw new HostFailure({ code: 'CONFLICT', message: `"${id}" is bundled with the app and cannot be removed.`, hint: 'Disable it instead.' });
     }
     await this.enqueue(entry, async () => {
-      await this.stopWorker(entry, 'stopped');
+      await this.workers.stop(entry, 'stopped');
       const real = fs.realpathSync(entry.folder);
       if (path.dirname(real) !== fs.realpathSync(this.userDir)) throw new HostFailure({ code: 'INTERNAL', message: `Refusing to delete ${real}.` });
       fs.rmSync(real, { recursive: true, force: true });
       this.entries.delete(id);
+      this.spindle.forget(id);
+      this.safeMode.reset(id);
       await this.options.state.removeState?.(id);
-      this.emit({ type: 'extension.removed', id });
+      this.events.emit({ type: 'extension.removed', id });
     });
   }
 
   /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
   async grant(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
     const entry = this.entry(id);
-    const manifest = this.manifestOf(entry);
-    const wanted = this.checkGrantable(manifest, permissions);
+    const wanted = this.checkGrantable(this.manifestOf(entry), permissions);
     return this.enqueue(entry, async () => {
       const added = wanted.filter((p) => !entry.granted.has(p));
       if (added.length === 0) return this.info(entry);
@@ -348,12 +323,12 @@ export class ExtensionManager {
       await this.persist(entry);
       this.appendLog(entry, 'info', 'host', `Granted: ${added.join(', ')}.`);
       if (entry.worker && added.includes('tools')) {
-        await this.stopWorker(entry, 'stopped');
-        this.startWorker(entry);
+        await this.workers.stop(entry, 'stopped');
+        this.workers.start(entry);
       } else {
         entry.worker?.setGranted([...entry.granted]);
       }
-      this.emit({ type: 'extension.changed', extension: this.info(entry) });
+      this.changed(entry);
       return this.info(entry);
     });
   }
@@ -369,19 +344,16 @@ export class ExtensionManager {
       if (removed.length === 0) return this.info(entry);
       for (const permission of removed) entry.granted.delete(permission);
       if (removed.includes('tools')) {
-        this.dropTools(entry);
-        entry.worker?.rejectInFlight(
-          { code: 'PERMISSION_DENIED', message: `The tools permission of extension "${id}" was revoked while this call was running.` },
-          'permission_revoked',
-        );
+        this.workers.dropTools(entry);
+        entry.worker?.rejectInFlight({ code: 'PERMISSION_DENIED', message: `The tools permission of extension "${id}" was revoked while this call was running.` }, 'permission_revoked');
       }
       if (removed.includes('generation')) {
-        this.generations.abortAll(id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${id}" was revoked while this generation was running.` });
+        this.spindle.abortAll(id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${id}" was revoked while this generation was running.` });
       }
       entry.worker?.setGranted([...entry.granted]);
       this.appendLog(entry, 'info', 'host', `Revoked: ${removed.join(', ')}.`);
       await this.persist(entry);
-      this.emit({ type: 'extension.changed', extension: this.info(entry) });
+      this.changed(entry);
       return this.info(entry);
     });
   }
@@ -389,17 +361,17 @@ export class ExtensionManager {
   /** Stops every worker (calls in flight end with HOST_SHUTDOWN) and cancels pending restarts. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.workers.dispose();
     const shutdown: HostError = { code: 'HOST_SHUTDOWN', message: 'The host is shutting down.' };
-    this.generations.dispose(shutdown);
+    this.spindle.dispose(shutdown);
     await Promise.all(
       [...this.entries.values()].map(async (entry) => {
-        if (entry.restartTimer) clearTimeout(entry.restartTimer);
-        entry.restartTimer = null;
+        this.workers.clearRestart(entry);
         if (entry.worker) await entry.worker.stop(shutdown);
         if (entry.status === 'starting' || entry.status === 'running' || entry.status === 'crashed') this.setStatus(entry, 'stopped', null);
       }),
     );
-    this.listeners.clear();
+    this.events.clear();
   }
 
   // ---- internals ----
@@ -426,7 +398,7 @@ export class ExtensionManager {
         this.log.warn(`extensions: ${folder} has id "${id}", which is already taken; skipped`);
         continue;
       }
-      const entry = this.createEntry(id, source, folder, loaded);
+      const entry = this.newEntry(id, source, folder, loaded);
       if (!loaded) {
         entry.status = 'failed';
         entry.error = error;
@@ -448,25 +420,8 @@ export class ExtensionManager {
     }
   }
 
-  private createEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null): Entry {
-    const restart = this.options.restart ?? {};
-    return {
-      id,
-      source,
-      folder: loaded?.folder ?? folder,
-      loaded,
-      enabled: false,
-      granted: new Set(),
-      status: 'disabled',
-      error: null,
-      worker: null,
-      tools: new Set(),
-      log: new ExtensionLog(),
-      tracker: new CrashTracker({ ...restart, clock: this.clock }),
-      restartTimer: null,
-      ops: Promise.resolve(),
-      logWindow: { start: 0, count: 0, suppressed: 0 },
-    };
+  private newEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null): Entry {
+    return createEntry(id, source, folder, loaded, this.clock, this.options.restart);
   }
 
   private entry(id: string): Entry {
@@ -484,11 +439,7 @@ export class ExtensionManager {
         throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown permission ${JSON.stringify(permission)}.`, path: `/permissions/${index}` });
       }
       if (!manifest.permissions.includes(permission as ExtensionPermission)) {
-        throw new HostFailure({
-          code: 'INVALID_INPUT',
-          message: `Extension "${manifest.id}" does not request the ${permission} permission.`,
-          path: `/permissions/${index}`,
-        });
+        throw new HostFailure({ code: 'INVALID_INPUT', message: `Extension "${manifest.id}" does not request the ${permission} permission.`, path: `/permissions/${index}` });
       }
     });
     return [...new Set(permissions as ExtensionPermission[])];
@@ -505,136 +456,16 @@ export class ExtensionManager {
     await this.options.state.setState(entry.id, { enabled: entry.enabled, granted: [...entry.granted] });
   }
 
-  private startWorker(entry: Entry): void {
-    if (this.disposed || entry.worker) return;
-    if (entry.restartTimer) clearTimeout(entry.restartTimer);
-    entry.restartTimer = null;
-    // A manual restart re-reads the manifest, so a fixed spindle.json takes effect.
-    try {
-      entry.loaded = readManifest(entry.folder);
-    } catch (err) {
-      entry.loaded = null;
-      const error = err instanceof HostFailure ? err.error : { code: 'INVALID_MANIFEST', message: (err as Error).message };
-      this.appendLog(entry, 'error', 'host', `Invalid manifest: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
-      this.setStatus(entry, 'failed', error);
-      return;
-    }
-    const { manifest, folder } = entry.loaded;
-    const dataPath = path.join(this.dataRoot, entry.id);
-    fs.mkdirSync(dataPath, { recursive: true });
-    const worker: WorkerHost = new WorkerHost({
-      manifest,
-      extensionPath: folder,
-      dataPath,
-      granted: [...entry.granted],
-      launcher: this.options.launcher,
-      entry: this.options.workerEntry,
-      clock: this.clock,
-      ...(this.options.worker ? { timings: this.options.worker } : {}),
-      callbacks: {
-        onReady: () => {
-          if (entry.worker !== worker) return;
-          this.setStatus(entry, 'running', null);
-          this.options.sink.setSourceStatus(entry.id, 'available');
-        },
-        onRegisterTool: (tool) => {
-          if (entry.worker === worker) this.registerTool(entry, worker, tool);
-        },
-        onUnregisterTool: (name) => {
-          if (entry.worker !== worker || !entry.tools.delete(name)) return;
-          this.options.sink.unregister(entry.id, name);
-          this.emit({ type: 'extension.changed', extension: this.info(entry) });
-        },
-        onLog: (level, source, text) => this.appendLog(entry, level, source, text),
-        onGenerateRequest: (message) => {
-          if (entry.worker === worker) this.generations.request(entry.id, worker, message, () => entry.worker === worker && entry.granted.has('generation'));
-        },
-        onGenerateCancel: (requestId) => this.generations.cancel(entry.id, worker, requestId),
-        onExit: (exit) => this.onWorkerExit(entry, worker, exit),
-      },
-    });
-    entry.worker = worker;
-    this.setStatus(entry, 'starting', null);
-    worker.start();
-  }
-
-  private registerTool(entry: Entry, worker: WorkerHost, tool: ToolRegistrationDTO): void {
-    const name = clipName((tool as { name?: unknown }).name);
-    if (!entry.granted.has('tools')) {
-      this.appendLog(entry, 'warn', 'host', `registerTool("${name}") refused: the tools permission is not granted.`);
-      worker.denyPermission('tools', 'registerTool');
-      return;
-    }
-    let outcome: { ok: true } | { ok: false; error: HostError };
-    try {
-      outcome = this.options.sink.register({ kind: 'extension', id: entry.id }, tool, worker);
-    } catch (err) {
-      outcome = { ok: false, error: { code: 'INTERNAL', message: (err as Error).message } };
-    }
-    if (!outcome.ok) {
-      const { error } = outcome;
-      this.appendLog(entry, 'error', 'host', `registerTool("${name}") failed: ${error.code}: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
-      worker.reportError('registerTool', error);
-      return;
-    }
-    entry.tools.add((tool as { name: string }).name);
-    this.emit({ type: 'extension.changed', extension: this.info(entry) });
-  }
-
-  private onWorkerExit(entry: Entry, worker: WorkerHost, exit: WorkerExit): void {
-    if (entry.worker !== worker) return;
-    entry.worker = null;
-    this.generations.abortAll(entry.id, { code: 'WORKER_CRASHED', message: `Extension "${entry.id}" stopped while this generation was running.` });
-    this.dropTools(entry);
-    this.options.sink.setSourceStatus(entry.id, 'unavailable');
-    if (exit.expected || this.disposed) return;
-    const error: HostError = {
-      code: exit.reason === 'unresponsive' ? 'WORKER_UNRESPONSIVE' : 'WORKER_CRASHED',
-      message: `Extension "${entry.id}" ${exit.reason === 'unresponsive' ? 'stopped responding' : `stopped (${exit.reason}${exit.exitCode !== null ? `, exit code ${exit.exitCode}` : ''})`}.`,
-    };
-    const decision = entry.tracker.recordCrash();
-    if (decision.action === 'fail') {
-      const failed = { ...error, hint: `It stopped ${decision.crashesInWindow} times within 5 minutes; restart it by hand once fixed.` };
-      this.appendLog(entry, 'error', 'host', `Marked failed after ${decision.crashesInWindow} crashes within 5 minutes; it will not restart by itself.`);
-      this.log.warn(`extensions: ${entry.id} failed (${exit.reason})`);
-      this.setStatus(entry, 'failed', failed);
-      return;
-    }
-    this.appendLog(entry, 'warn', 'host', `Restarting in ${decision.delayMs} ms (crash ${decision.crashesInWindow} within 5 minutes).`);
-    this.log.warn(`extensions: ${entry.id} crashed (${exit.reason}); restarting in ${decision.delayMs} ms`);
-    this.setStatus(entry, 'crashed', error);
-    entry.restartTimer = setTimeout(() => {
-      entry.restartTimer = null;
-      void this.enqueue(entry, () => {
-        if (entry.enabled && entry.status === 'crashed') this.startWorker(entry);
-      });
-    }, decision.delayMs);
-  }
-
-  private async stopWorker(entry: Entry, status: 'stopped' | 'disabled'): Promise<void> {
-    if (entry.restartTimer) clearTimeout(entry.restartTimer);
-    entry.restartTimer = null;
-    const worker = entry.worker;
-    if (worker) {
-      this.generations.abortAll(entry.id, { code: 'CANCELLED', message: `Extension "${entry.id}" was stopped while this generation was running.` });
-      await worker.stop({ code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" was stopped while this call was running.` });
-    }
-    this.setStatus(entry, entry.loaded || status === 'disabled' ? status : 'failed', status === 'disabled' ? null : entry.error);
-  }
-
-  private dropTools(entry: Entry): void {
-    const had = entry.tools.size > 0;
-    entry.tools.clear();
-    this.options.sink.unregisterAll(entry.id);
-    if (had) this.emit({ type: 'extension.changed', extension: this.info(entry) });
-  }
-
   private setStatus(entry: Entry, status: ExtensionStatus, error: HostError | null): void {
     if (entry.status === status && entry.error === error) return;
     entry.status = status;
     entry.error = error;
-    this.emit({ type: 'extension.status', id: entry.id, status, error });
-    if (this.entries.get(entry.id) === entry) this.emit({ type: 'extension.changed', extension: this.info(entry) });
+    this.events.emit({ type: 'extension.status', id: entry.id, status, error });
+    if (this.entries.get(entry.id) === entry) this.changed(entry);
+  }
+
+  private changed(entry: Entry): void {
+    this.events.emit({ type: 'extension.changed', extension: this.info(entry) });
   }
 
   private appendLog(entry: Entry, level: LogLevel, source: LogSource, text: string): void {
@@ -649,69 +480,21 @@ export class ExtensionManager {
     }
     for (const line of entry.log.append(now, level, source, text)) {
       if (++window.count > MAX_LOG_EVENTS_PER_SECOND) window.suppressed++;
-      else this.emit({ type: 'extension.log', id: entry.id, entry: line });
+      else this.events.emit({ type: 'extension.log', id: entry.id, entry: line });
     }
   }
 
   private info(entry: Entry): ExtensionInfo {
-    const manifest = entry.loaded?.manifest;
-    const info: ExtensionInfo = {
-      id: entry.id,
-      name: manifest?.name ?? entry.id,
-      version: manifest?.version ?? '',
-      description: manifest?.description ?? '',
-      source: entry.source,
-      status: entry.status,
-      enabled: entry.enabled,
-      requested: [...(manifest?.permissions ?? [])],
-      granted: [...entry.granted],
-      toolCount: entry.tools.size,
-      tools: [...entry.tools],
-      path: entry.folder,
-      pid: entry.worker?.pid ?? null,
-      recentCrashes: entry.tracker.recentCrashes(),
-    };
-    if (entry.error) {
-      info.error = entry.error.hint ? `${entry.error.message} ${entry.error.hint}` : entry.error.message;
-      info.errorCode = entry.error.code;
-    }
-    return info;
+    const regs = this.spindle.registrations.of(entry.id);
+    return infoOf(entry, this.options.launcher.containment, {
+      inertTouched: this.spindle.inertTouched(entry.id),
+      macros: [...regs.macros.values()].map((m) => m.name),
+      pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
+    });
   }
 
-  private emit(event: ExtensionEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.log.error('extension event listener failed', err);
-      }
-    }
+  /** The host side of spindle.*: registrations for the chat pipeline, variables. */
+  get spindleHost(): SpindleHost {
+    return this.spindle;
   }
 }
-
-/** Copies an extension folder: regular files and folders only (symlinks are skipped), bounded in count and size. */
-function copyExtensionFolder(from: string, to: string): void {
-  let files = 0;
-  let bytes = 0;
-  const walk = (src: string, dst: string) => {
-    for (const dirent of fs.readdirSync(src, { withFileTypes: true })) {
-      const s = path.join(src, dirent.name);
-      const d = path.join(dst, dirent.name);
-      if (dirent.isDirectory()) {
-        fs.mkdirSync(d);
-        walk(s, d);
-      } else if (dirent.isFile()) {
-        bytes += fs.statSync(s).size;
-        if (++files > MAX_INSTALL_FILES || bytes > MAX_INSTALL_BYTES) {
-          throw new HostFailure({
-            code: 'INPUT_TOO_LARGE',
-            message: `The extension folder has more than ${MAX_INSTALL_FILES} files or ${MAX_INSTALL_BYTES / 1024 / 1024} MB.`,
-          });
-        }
-        fs.copyFileSync(s, d);
-      }
-    }
-  };
-  walk(from, to);
-}
-

@@ -1,6 +1,6 @@
 // spindle.generate on the host side: permission at the moment of the request, input caps, per-extension concurrency and rate caps, timeout, abort, redacted answers.
 //
-// The worker asks with `generate_request`; the answer is one `generate_result`. The gate checks, in
+// The worker asks with a `generate.quiet` / `generate.raw` request; the answer is one `response`. The gate checks, in
 // order: the `generation` permission (refused → a `permission_denied` event plus PERMISSION_DENIED;
 // nothing reaches a connection), the input (validateGenerateInput, INVALID_INPUT), at most
 // `maxConcurrent` generations running and `maxPerMinute` started per extension (RATE_LIMITED). A
@@ -13,7 +13,10 @@ import {
   MAX_GENERATE_RESULT_BYTES,
   utf8ByteLength,
   validateGenerateInput,
-  type GenerateRequestMessage,
+  validateLumiverseGenerate,
+  type GenerateKind,
+  type LumiverseBatchInput,
+  type LumiverseGenerateInput,
   type LogLevel,
   type QuietGenerateInput,
   type RawGenerateInput,
@@ -27,6 +30,10 @@ import { systemClock, type Clock } from '../ports';
 export interface ExtensionGenerator {
   quiet(input: QuietGenerateInput, signal: AbortSignal): Promise<string>;
   raw(input: RawGenerateInput, signal: AbortSignal): Promise<RawGenerateResult>;
+  /** Lumiverse's raw / quiet: a GenerationResponseDTO. */
+  lumiverse(input: LumiverseGenerateInput, signal: AbortSignal): Promise<unknown>;
+  /** Lumiverse's rawStream / quietStream: each chunk handed to `chunk`, then the terminal `done` chunk. */
+  stream(input: LumiverseGenerateInput, signal: AbortSignal, chunk: (value: unknown) => void): Promise<unknown>;
 }
 
 export interface GenerationLimits {
@@ -42,8 +49,20 @@ export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, m
 
 /** The worker a request came from (WorkerHost). */
 export interface GenerationReplyTarget {
-  sendGenerateResult(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void;
+  respond(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void;
+  /** One piece of a streamed answer, before its final response. */
+  chunk?(requestId: string, value: unknown): void;
   denyPermission(permission: ExtensionPermission, operation: string): void;
+}
+
+/** The Workbench's quiet/raw, or Lumiverse's request shape (`lumiverse`: raw/quiet/batch; `stream`: rawStream/quietStream). */
+export type GenerationKind = GenerateKind | 'lumiverse' | 'stream';
+
+/** One generation an extension asked for. */
+export interface GenerationRequest {
+  requestId: string;
+  kind: GenerationKind;
+  input: unknown;
 }
 
 export interface GenerationGateOptions {
@@ -86,11 +105,14 @@ export class GenerationGate {
     return this.running.get(extensionId)?.size ?? 0;
   }
 
-  /** Handles one generate_request. `allowed` is asked now, so a revoke takes effect for the next request at once. */
-  request(extensionId: string, target: GenerationReplyTarget, message: GenerateRequestMessage, allowed: () => boolean): void {
+  /** Handles one generation request. `allowed` is asked now, so a revoke takes effect for the next request at once. */
+  request(extensionId: string, target: GenerationReplyTarget, message: GenerationRequest, allowed: () => boolean): void {
     const { requestId } = message;
-    const operation = `generate.${message.kind}`;
-    const refuse = (error: HostError) => target.sendGenerateResult(requestId, { ok: false, error });
+    // Named as the extension called it: generate.raw, generate.batch, generate.rawStream…
+    const type = (message.input as { type?: unknown } | null)?.type;
+    const shape = typeof type === 'string' && /^(raw|quiet|batch)$/.test(type) ? type : 'raw';
+    const operation = message.kind === 'lumiverse' ? `generate.${shape}` : message.kind === 'stream' ? `generate.${shape}Stream` : `generate.${message.kind}`;
+    const refuse = (error: HostError) => target.respond(requestId, { ok: false, error });
     if (!allowed()) {
       this.options.log(extensionId, 'warn', `${operation} refused: the generation permission is not granted.`);
       target.denyPermission('generation', operation);
@@ -99,7 +121,7 @@ export class GenerationGate {
     }
     const generator = this.options.generator;
     if (!generator) return refuse({ code: 'GENERATION_UNAVAILABLE', message: 'This host runs no generations for extensions.' });
-    const checked = validateGenerateInput(message.kind, message.input);
+    const checked = this.check(message);
     if (!checked.ok) {
       this.options.log(extensionId, 'warn', `${operation} refused: ${checked.error.message}${checked.error.path ? ` (at ${checked.error.path})` : ''}`);
       return refuse(checked.error);
@@ -137,13 +159,33 @@ export class GenerationGate {
     const entry: Running = { target, operation, controller, timer, startedAt: now };
     mine.set(requestId, entry);
 
-    const run = new Promise<unknown>((resolve) =>
-      resolve(checked.kind === 'quiet' ? generator.quiet(checked.input, controller.signal) : generator.raw(checked.input, controller.signal)),
-    );
+    const run = new Promise<unknown>((resolve) => resolve(checked.run(generator, controller.signal, (value) => target.chunk?.(requestId, value))));
     void run.then(
-      (value) => this.finish(extensionId, requestId, entry, checked.kind === 'quiet' ? quietValue(value) : rawValue(value)),
+      (value) => this.finish(extensionId, requestId, entry, checked.answer(value)),
       (err: unknown) => this.finish(extensionId, requestId, entry, { ok: false, error: this.clean(err) }),
     );
+  }
+
+  /** The input checked for its kind, and how to run it and shape its answer. */
+  private check(message: GenerationRequest):
+    | { ok: true; run(generator: ExtensionGenerator, signal: AbortSignal, chunk: (value: unknown) => void): Promise<unknown>; answer(value: unknown): Answer }
+    | { ok: false; error: HostError } {
+    if (message.kind === 'quiet' || message.kind === 'raw') {
+      const checked = validateGenerateInput(message.kind, message.input);
+      if (!checked.ok) return checked;
+      return checked.kind === 'quiet'
+        ? { ok: true, run: (g, signal) => g.quiet(checked.input, signal), answer: quietValue }
+        : { ok: true, run: (g, signal) => g.raw(checked.input, signal), answer: rawValue };
+    }
+    const checked = validateLumiverseGenerate(message.input);
+    if (!checked.ok) return checked;
+    const input = checked.input;
+    if (message.kind === 'stream') {
+      if (input.type === 'batch') return { ok: false, error: { code: 'INVALID_INPUT', message: 'A batch cannot be streamed.', path: '/type' } };
+      return { ok: true, run: (g, signal, chunk) => g.stream(input, signal, chunk), answer: (value) => ({ ok: true, value }) };
+    }
+    if (input.type === 'batch') return { ok: true, run: (g, signal) => runBatch(g, input, signal), answer: (value) => ({ ok: true, value }) };
+    return { ok: true, run: (g, signal) => g.lumiverse(input, signal), answer: (value) => ({ ok: true, value }) };
   }
 
   /** The extension abandoned a request (its AbortSignal fired): no answer is owed. */
@@ -173,7 +215,7 @@ export class GenerationGate {
     this.end(extensionId, requestId, entry);
     entry.controller.abort();
     this.options.log(extensionId, 'warn', `${entry.operation} aborted: ${error.code}: ${error.message}`);
-    entry.target.sendGenerateResult(requestId, { ok: false, error: this.clean(error) });
+    entry.target.respond(requestId, { ok: false, error: this.clean(error) });
   }
 
   private finish(extensionId: string, requestId: string, entry: Running, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void {
@@ -183,7 +225,7 @@ export class GenerationGate {
     const ms = this.clock.now() - entry.startedAt;
     if (result.ok) this.options.log(extensionId, 'info', `${entry.operation} finished in ${ms} ms.`);
     else this.options.log(extensionId, 'warn', `${entry.operation} failed after ${ms} ms: ${result.error.code}: ${result.error.message}`);
-    entry.target.sendGenerateResult(requestId, result);
+    entry.target.respond(requestId, result);
   }
 
   private end(extensionId: string, requestId: string, entry: Running): void {
@@ -203,6 +245,25 @@ export class GenerationGate {
     if (typeof source.path === 'string' && source.path) out.path = redact(source.path);
     return out;
   }
+}
+
+type Answer = { ok: true; value: unknown } | { ok: false; error: HostError };
+
+/** Lumiverse's batch: each request in order (or together when `concurrent`), each answer or error by index. */
+async function runBatch(generator: ExtensionGenerator, input: LumiverseBatchInput, signal: AbortSignal): Promise<unknown[]> {
+  const one = async (request: LumiverseGenerateInput, index: number) => {
+    if (signal.aborted) return { index, success: false, error: 'AbortError: Generation aborted' };
+    try {
+      const response = (await generator.lumiverse(request, signal)) as { content: string; finish_reason: string; usage?: unknown };
+      return { index, success: true, content: response.content, finish_reason: response.finish_reason, ...(response.usage ? { usage: response.usage } : {}) };
+    } catch (err) {
+      return { index, success: false, error: err instanceof HostFailure ? err.error.message : 'The generation failed.' };
+    }
+  };
+  if (input.concurrent) return Promise.all(input.requests.map(one));
+  const results: unknown[] = [];
+  for (const [index, request] of input.requests.entries()) results.push(await one(request, index));
+  return results;
 }
 
 function tooLarge(bytes: number): { ok: false; error: HostError } {

@@ -1,10 +1,14 @@
-// The Launcher port (starts one worker process) and its Node implementation on child_process.fork.
-import { fork, type ChildProcess } from 'node:child_process';
+// The Launcher port (starts one worker process) and its Node implementation: framed pipes, a process group, the permission model.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Readable } from 'node:stream';
-import type { HostToWorkerWire } from '../../../shared/protocol';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { encodeFrame, type HostToWorkerMessage } from '../../../shared/protocol';
+import { moduleDetectionFlags, permissionFlags } from './containment';
+import { frameReader } from './inbound';
+import { runnableRuntime } from './runtime-script';
+
+export { workerRuntimeSource } from './runtime-script';
 
 export interface LaunchOptions {
   /** Extension id; names the process in logs (utilityProcess: serviceName). */
@@ -14,23 +18,31 @@ export interface LaunchOptions {
   /** The whole environment of the child. Never the parent's; see minimalWorkerEnv. */
   env: Record<string, string>;
   cwd: string;
+  /** Folders the worker may read (the extension's own); the runtime script is added by the launcher. */
+  readable: string[];
 }
 
 export interface WorkerHandle {
   readonly pid: number | undefined;
   /** Never throws: returns false when the message could not be handed over (child gone, channel closed). */
-  send(message: HostToWorkerWire): boolean;
-  onMessage(listener: (message: unknown) => void): void;
+  send(message: HostToWorkerMessage): boolean;
+  onMessage(listener: (message: Record<string, unknown>) => void): void;
+  /** The worker broke the channel's rules (not a frame, too large): it is killed, and this fires once. */
+  onProtocolError(listener: (detail: string) => void): void;
   /** Fires exactly once. Both null: the process never started. */
   onExit(listener: (code: number | null, signal: string | null) => void): void;
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
-  /** Stops reading messages (after a flood) and kills the process at once. Safe to call twice. */
+  /** Resident memory in bytes, or null where it cannot be read. */
+  residentBytes(): number | null;
+  /** Stops reading messages and kills the process with everything it started. Safe to call twice. */
   kill(): void;
 }
 
 export interface Launcher {
   launch(options: LaunchOptions): WorkerHandle;
+  /** Said on each extension's card: what confines its workers here. */
+  readonly containment: string;
 }
 
 /** Variable names a worker must never see, even if a caller passes them. */
@@ -56,72 +68,90 @@ function sanitizeEnv(env: Record<string, string>): Record<string, string> {
   return clean;
 }
 
-/** The runtime's source file, for running under tsx (dev, tests, headless from source). */
-export function workerRuntimeSource(): string {
-  return fileURLToPath(new URL('../../worker/runtime.ts', import.meta.url));
-}
-
-function resolveTsxLoader(): string {
-  const require = createRequire(import.meta.url);
-  return pathToFileURL(require.resolve('tsx')).href;
-}
-
-function nodeMajorMinor(): [number, number] {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  return [major, minor];
+/** Resident set size from /proc (Linux); null elsewhere or once the process is gone. */
+export function procResidentBytes(pid: number | undefined): number | null {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface NodeLauncherOptions {
   /** Heap cap for each worker, in MB: a leaking extension dies alone (exit → WORKER_CRASHED). */
   maxOldSpaceMb?: number;
+  /** Off only for tests that need an uncontained worker (to check the process-group kill). */
+  contain?: boolean;
 }
 
-/** Starts workers with child_process.fork: JSON IPC, piped stdio, explicit env. */
+/** The fds of the two pipes in the child: host → worker, worker → host. */
+const IN_FD = 3;
+const OUT_FD = 4;
+
+/** Starts workers as Node child processes: explicit env, own process group, permission model, framed pipes. */
 export class NodeLauncher implements Launcher {
   private readonly maxOldSpaceMb: number;
-  private tsxLoader: string | undefined;
+  private readonly contain: boolean;
+  readonly containment: string;
 
   constructor(options: NodeLauncherOptions = {}) {
     this.maxOldSpaceMb = options.maxOldSpaceMb ?? 512;
+    this.contain = options.contain ?? true;
+    this.containment = this.contain
+      ? "Node's permission model: reads only its own folder; no writes, child processes, threads or addons; no network"
+      : 'not contained (test launcher)';
   }
 
   launch(options: LaunchOptions): WorkerHandle {
     if (!fs.existsSync(options.entry)) throw new Error(`Worker runtime not found: ${options.entry}`);
-    const execArgv = [`--max-old-space-size=${this.maxOldSpaceMb}`];
-    if (options.entry.endsWith('.ts')) {
-      // From source: tsx compiles the runtime; it also tells CommonJS from ESM in extensions' .js files.
-      this.tsxLoader ??= resolveTsxLoader();
-      execArgv.push('--import', this.tsxLoader);
-    } else {
-      const [major, minor] = nodeMajorMinor();
-      // Node < 22.7 needs the flag to load an ESM .js main that has no package.json "type".
-      if (major < 22 || (major === 22 && minor < 7)) execArgv.push('--experimental-detect-module');
+    const script = runnableRuntime(options.entry);
+    const flags = [`--max-old-space-size=${this.maxOldSpaceMb}`, ...moduleDetectionFlags(), '--disable-warning=ExperimentalWarning'];
+    if (this.contain) {
+      // The runtime's folder: the built worker.js loads chunks beside it.
+      flags.push(...permissionFlags([path.dirname(script), ...options.readable]));
     }
-    const child = fork(options.entry, [], {
+    const child = spawn(process.execPath, [...flags, script], {
       cwd: options.cwd,
-      env: sanitizeEnv(options.env),
-      execArgv,
-      serialization: 'json',
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...sanitizeEnv(options.env), COUNCIL_WORKER_FDS: `${IN_FD},${OUT_FD}` },
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+      // Its own process group, so a kill reaches whatever it started (POSIX).
+      detached: process.platform !== 'win32',
+      windowsHide: true,
     });
-    return new ForkedWorker(child);
+    return new PipeWorker(child);
   }
 }
 
-function ignoreSendError(): void {}
-
-class ForkedWorker implements WorkerHandle {
+class PipeWorker implements WorkerHandle {
   private exited = false;
+  private stopped = false;
   private readonly exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
-  private readonly messageListeners: Array<(message: unknown) => void> = [];
+  private readonly messageListeners: Array<(message: Record<string, unknown>) => void> = [];
+  private readonly protocolListeners: Array<(detail: string) => void> = [];
+  private readonly input: Writable | null;
+  private corked = false;
 
   constructor(private readonly child: ChildProcess) {
-    child.on('message', (message) => {
-      for (const listener of this.messageListeners) listener(message);
+    this.input = (child.stdio[IN_FD] as Writable | null | undefined) ?? null;
+    const output = (child.stdio[OUT_FD] as Readable | null | undefined) ?? null;
+    const reader = frameReader(
+      (message) => {
+        if (this.stopped) return;
+        for (const listener of this.messageListeners) listener(message);
+      },
+      (detail) => this.protocolError(detail),
+    );
+    output?.setEncoding('utf8');
+    output?.on('data', (chunk: string) => {
+      if (!this.stopped) reader.push(chunk);
     });
+    // A pipe error means the child is gone or going; 'exit' reports it.
+    output?.on('error', () => undefined);
+    this.input?.on('error', () => undefined);
     child.on('exit', (code, signal) => this.finish(code, signal));
-    // 'error' fires for a failed spawn, a failed kill or a send on a closed channel; without a
-    // listener it would crash the host. A failed spawn may never emit 'exit'.
+    // 'error' fires for a failed spawn or a failed kill; a failed spawn may never emit 'exit'.
     child.on('error', () => {
       if (child.pid === undefined) this.finish(null, null);
     });
@@ -139,40 +169,71 @@ class ForkedWorker implements WorkerHandle {
     return this.child.stderr;
   }
 
-  send(message: HostToWorkerWire): boolean {
-    if (this.exited || !this.child.connected) return false;
-    try {
-      // The callback keeps ERR_IPC_CHANNEL_CLOSED (child died between the check and the write) off 'error'.
-      this.child.send(message, undefined, {}, ignoreSendError);
-      return true;
-    } catch {
-      return false;
+  send(message: HostToWorkerMessage): boolean {
+    const input = this.input;
+    if (this.exited || this.stopped || !input || input.destroyed) return false;
+    // Frames written in the same tick (a council cycle's calls) leave in one system call.
+    if (!this.corked) {
+      this.corked = true;
+      input.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        input.uncork();
+      });
     }
+    input.write(encodeFrame(message));
+    return true;
   }
 
-  onMessage(listener: (message: unknown) => void): void {
+  onMessage(listener: (message: Record<string, unknown>) => void): void {
     this.messageListeners.push(listener);
+  }
+
+  onProtocolError(listener: (detail: string) => void): void {
+    this.protocolListeners.push(listener);
   }
 
   onExit(listener: (code: number | null, signal: string | null) => void): void {
     this.exitListeners.push(listener);
   }
 
+  residentBytes(): number | null {
+    return this.exited ? null : procResidentBytes(this.child.pid);
+  }
+
   kill(): void {
+    this.stopped = true;
     this.messageListeners.length = 0;
-    if (this.child.connected) {
-      try {
-        this.child.disconnect();
-      } catch {
-        // already closing
-      }
+    this.input?.destroy();
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      // The whole group: processes the worker started die with it.
+      if (process.platform !== 'win32') process.kill(-pid, 'SIGKILL');
+      else this.child.kill('SIGKILL');
+    } catch {
+      // Already gone.
     }
-    if (!this.exited) this.child.kill('SIGKILL');
+  }
+
+  private protocolError(detail: string): void {
+    if (this.stopped) return;
+    const listeners = [...this.protocolListeners];
+    this.kill();
+    for (const listener of listeners) listener(detail);
   }
 
   private finish(code: number | null, signal: string | null): void {
     if (this.exited) return;
     this.exited = true;
+    // Whatever the worker started and left behind goes with it.
+    if (this.child.pid !== undefined && process.platform !== 'win32') {
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        // No one left in the group.
+      }
+    }
     for (const listener of this.exitListeners) listener(code, signal);
   }
 }

@@ -5,7 +5,7 @@ import { HostFailure } from '../../../shared/errors';
 import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../shared/types/spindle';
 
 export const MANIFEST_FILE = 'spindle.json';
-export const EXTENSION_ID_PATTERN = /^[a-z0-9][a-z0-9-]{1,63}$/;
+export const EXTENSION_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{1,63}$/;
 const VERSION_PATTERN = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:[-+][0-9A-Za-z.+-]{1,64})?$/;
 const MAX_MANIFEST_BYTES = 64 * 1024;
 const MAIN_EXTENSIONS = ['.js', '.mjs', '.cjs'];

@@ -11,14 +11,18 @@ import {
   type RawGenerateInput,
   type RawGenerateResult,
 } from '../../../shared/protocol';
+import type { LumiverseGenerateInput } from '../../../shared/protocol/generate-lumiverse';
 import type { ChatSettings } from '../../../shared/types/chat';
-import type { ConnectionProfile, LlmCompletion, LlmMessage, LlmRequest, SidecarConfig } from '../../../shared/types/llm';
+import type { ConnectionProfile, LlmCompletion, LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmUsage, SidecarConfig } from '../../../shared/types/llm';
 import type { ExtensionGenerator } from '../extensions/generation-gate';
 import type { LlmCallOptions } from '../llm/client';
 import { sidecarRequest } from '../llm/sidecar-config';
 
 export interface ExtensionGeneratorDeps {
-  llm: { complete(profile: ConnectionProfile, request: LlmRequest, options?: LlmCallOptions): Promise<LlmCompletion> };
+  llm: {
+    complete(profile: ConnectionProfile, request: LlmRequest, options?: LlmCallOptions): Promise<LlmCompletion>;
+    stream(profile: ConnectionProfile, request: LlmRequest, options?: LlmCallOptions): AsyncIterable<LlmEvent>;
+  };
   /** The sidecar settings with defaults filled in (SidecarService.config). */
   sidecarConfig(): SidecarConfig;
   /** The full (key-free) profile; throws HostFailure NOT_FOUND. */
@@ -39,8 +43,81 @@ const SIDECAR_NOT_CONFIGURED: HostError = {
 // A generous bound on streamed characters: maxTokens ≤ 8192 is far below it unless the server misbehaves.
 const CALL_OPTIONS = { maxResponseChars: MAX_GENERATE_RESULT_BYTES / 2 };
 
-export function createExtensionGenerator(deps: ExtensionGeneratorDeps): ExtensionGenerator {
+/** Lumiverse's finish reasons are the providers' own words. */
+const FINISH: Record<LlmFinishReason, string> = { stop: 'stop', length: 'length', 'tool-calls': 'tool_calls', 'content-filter': 'content_filter', other: 'other' };
+
+function lumiverseUsage(usage: LlmUsage | undefined) {
+  if (!usage) return undefined;
+  return { prompt_tokens: usage.inputTokens ?? 0, completion_tokens: usage.outputTokens ?? 0, total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) };
+}
+
+/** Lumiverse's GenerationResponseDTO, with the Workbench's `text` / `finishReason` beside it. */
+function lumiverseResponse(completion: LlmCompletion) {
+  const usage = lumiverseUsage(completion.usage);
   return {
+    content: completion.text,
+    finish_reason: FINISH[completion.finishReason],
+    ...(completion.toolCalls.length ? { tool_calls: completion.toolCalls.map((c) => ({ name: c.name, args: c.ok ? c.args : {}, call_id: c.id })) } : {}),
+    ...(usage ? { usage } : {}),
+    text: completion.text,
+    finishReason: completion.finishReason,
+  };
+}
+
+export function createExtensionGenerator(deps: ExtensionGeneratorDeps): ExtensionGenerator {
+  /** The connection and request of a Lumiverse-shape generation: connection_id, else the chat's main connection. */
+  const lumiverseTarget = (input: LumiverseGenerateInput): { profile: ConnectionProfile; request: LlmRequest } => {
+    const chat = deps.chatSettings() ?? {};
+    const id = input.connectionId ?? chat.mainConnectionId;
+    if (!id) {
+      throw new HostFailure({
+        code: 'CHAT_NO_CONNECTION',
+        message: 'The generation names no connection_id and no main connection is chosen for the chat.',
+        hint: 'Pass connection_id, or pick a main connection in the Workbench settings.',
+        path: '/connection_id',
+      });
+    }
+    const profile = deps.profile(id);
+    const model = input.model || (input.connectionId ? '' : (chat.model ?? '')) || profile.defaultModel;
+    if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; pass parameters.model.`, path: '/parameters/model' });
+    const request: LlmRequest = {
+      messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
+      model,
+      maxTokens: input.maxTokens ?? RAW_DEFAULT_MAX_TOKENS,
+      ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+      ...(input.topP !== undefined ? { topP: input.topP } : {}),
+      ...(input.tools?.length ? { tools: input.tools, toolChoice: 'auto' as const } : {}),
+    };
+    return { profile, request };
+  };
+
+  return {
+    async lumiverse(input: LumiverseGenerateInput, signal: AbortSignal) {
+      const { profile, request } = lumiverseTarget(input);
+      return lumiverseResponse(await deps.llm.complete(profile, request, { ...CALL_OPTIONS, signal }));
+    },
+
+    async stream(input: LumiverseGenerateInput, signal: AbortSignal, chunk: (value: unknown) => void) {
+      const { profile, request } = lumiverseTarget(input);
+      let content = '';
+      let finish: LlmFinishReason = 'other';
+      let usage: LlmUsage | undefined;
+      for await (const event of deps.llm.stream(profile, request, { ...CALL_OPTIONS, signal })) {
+        if (event.type === 'text-delta') {
+          content += event.text;
+          chunk({ type: 'token', token: event.text });
+        } else if (event.type === 'finish') {
+          finish = event.reason;
+          usage = event.usage;
+        } else if (event.type === 'error') {
+          throw new HostFailure(event.error);
+        }
+      }
+      const done = { type: 'done', content, finish_reason: FINISH[finish], ...(usage ? { usage: lumiverseUsage(usage) } : {}) };
+      chunk(done);
+      return done;
+    },
+
     async quiet(input: QuietGenerateInput, signal: AbortSignal): Promise<string> {
       const config = deps.sidecarConfig();
       if (!config.connectionProfileId) throw new HostFailure(SIDECAR_NOT_CONFIGURED);

@@ -77,6 +77,10 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
     if (err instanceof HostFailure) return report(err.error);
     throw err;
   }
+  // What the host has to tell a person (settings recovered, an extension held in safe mode…) goes to stderr,
+  // so it is seen whatever the command, and never mixes into --json output.
+  const status = await host.api.call('host.status', {}, { origin: 'cli' });
+  if (status.ok) for (const notice of (status.value as { notices: Array<{ level: string; message: string }> }).notices) io.err(`Notice (${notice.level}): ${notice.message}`);
   try {
     if (command.usesTools) {
       for (const note of await waitForToolSources(host)) io.err(note);

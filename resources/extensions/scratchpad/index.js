@@ -1,9 +1,7 @@
 /* global spindle */
-// Scratchpad: council members append notes to notes.md in the extension's data folder (a write tool) and read them back.
-import fs from 'node:fs';
-import path from 'node:path';
+// Scratchpad: council members append notes to notes.md in the extension's storage (a write tool) and read them back.
 
-const NOTES_FILE = path.join(spindle.dataDir, 'notes.md');
+const NOTES_FILE = 'notes.md';
 const MAX_NOTE_CHARS = 4000;
 const MAX_FILE_BYTES = 1024 * 1024;
 
@@ -22,14 +20,32 @@ function formatNote(args, councilMember) {
   return `## ${new Date().toISOString()} · ${author}${topic}\n\n${text}\n\n`;
 }
 
-function readEntries() {
-  let content = '';
+async function readFile() {
   try {
-    content = fs.readFileSync(NOTES_FILE, 'utf8');
+    return await spindle.storage.read(NOTES_FILE);
   } catch (err) {
-    if (err.code !== 'ENOENT') throw err;
+    if (err.code === 'NOT_FOUND') return '';
+    throw err;
   }
-  return content.split(/^(?=## )/m).filter((entry) => entry.startsWith('## '));
+}
+
+async function readEntries() {
+  return (await readFile()).split(/^(?=## )/m).filter((entry) => entry.startsWith('## '));
+}
+
+// Appends run one after another: each reads the file and writes it back whole.
+let appending = Promise.resolve();
+function append(note) {
+  const run = appending.then(async () => {
+    const content = await readFile();
+    if (Buffer.byteLength(content) + Buffer.byteLength(note) > MAX_FILE_BYTES) {
+      throw fail('The scratchpad is full (1 MB).', 'SCRATCHPAD_FULL', 'Ask the user to archive or clear notes.md in the extension data folder.');
+    }
+    await spindle.storage.write(NOTES_FILE, content + note);
+    return (content + note).split(/^(?=## )/m).filter((entry) => entry.startsWith('## ')).length;
+  });
+  appending = run.catch(() => undefined);
+  return run;
 }
 
 spindle.registerTool({
@@ -65,9 +81,9 @@ spindle.registerTool({
   mode: 'read',
 });
 
-function readNotes(args) {
+async function readNotes(args) {
   const last = Math.max(1, Math.min(50, Math.floor(Number(args.last) || 10)));
-  const entries = readEntries();
+  const entries = await readEntries();
   if (entries.length === 0) return 'The scratchpad is empty.';
   return entries.slice(-last).join('').trim();
 }
@@ -75,19 +91,7 @@ function readNotes(args) {
 spindle.on('TOOL_INVOCATION', async (payload) => {
   const { toolName, args, councilMember } = payload;
   if (toolName === 'append_note') {
-    const note = formatNote(args, councilMember);
-    let size = 0;
-    try {
-      size = fs.statSync(NOTES_FILE).size;
-    } catch {
-      // no notes yet
-    }
-    if (size + Buffer.byteLength(note) > MAX_FILE_BYTES) {
-      throw fail('The scratchpad is full (1 MB).', 'SCRATCHPAD_FULL', 'Ask the user to archive or clear notes.md in the extension data folder.');
-    }
-    fs.mkdirSync(spindle.dataDir, { recursive: true });
-    fs.appendFileSync(NOTES_FILE, note, 'utf8');
-    const count = readEntries().length;
+    const count = await append(formatNote(args, councilMember));
     return `Noted (${count} ${count === 1 ? 'note' : 'notes'} on the scratchpad).`;
   }
   if (toolName === 'read_notes') return readNotes(args);

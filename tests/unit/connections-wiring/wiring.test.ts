@@ -54,7 +54,7 @@ describe('connections through the contract', () => {
   it('never lets the canary key reach logs, events, contract outputs, prompts or worker env', async () => {
     const launched: LaunchOptions[] = [];
     const node = new NodeLauncher();
-    const launcher: Launcher = { launch: (options) => (launched.push(options), node.launch(options)) };
+    const launcher: Launcher = { containment: node.containment, launch: (options) => (launched.push(options), node.launch(options)) };
     const previous = process.env.CANARY_TEST_API_KEY;
     process.env.CANARY_TEST_API_KEY = CANARY;
     try {

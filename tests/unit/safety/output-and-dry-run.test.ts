@@ -70,7 +70,7 @@ describe('dry run', () => {
     const outcome = await call<ToolOutcome>(host, 'tools.invoke', { qualifiedName: 'scratchpad:append_note', args: { text: 'The key is under the mat.' }, dryRun: true });
     expect(outcome).toMatchObject({ ok: true, simulated: true, content: expect.stringContaining('Would append to notes.md') });
     expect(outcome.unvalidated).toBeUndefined();
-    const padFile = path.join(host.dataDir, 'extension-data', 'scratchpad', 'notes.md');
+    const padFile = path.join(host.dataDir, 'extension-data', 'scratchpad', 'storage', 'notes.md');
     expect(fs.existsSync(padFile)).toBe(false);
     // The same call for real (allowed by policy) does write there.
     host.safety.approvals.setPolicy(patternApprovalPolicy(['scratchpad:append_note']));

@@ -1,14 +1,48 @@
 // What each extension permission lets an extension do, and what each worker status means, in plain language. Plain data.
 import type { ExtensionInfo } from '../../../../shared/events';
+import { EXTENSION_PERMISSIONS } from '../../../../shared/types/spindle';
 
 export type Permission = ExtensionInfo['requested'][number];
 export type ExtensionStatus = ExtensionInfo['status'];
 
-export const PERMISSIONS: readonly Permission[] = ['tools', 'generation'];
+export const PERMISSIONS: readonly Permission[] = EXTENSION_PERMISSIONS;
+
+const NOT_HERE = 'asks for something the Workbench does not have; granting it does nothing here';
 
 export const PERMISSION_INFO: Record<Permission, { label: string; explanation: string }> = {
   tools: { label: 'Tools', explanation: 'may register tools that council members and the chat can call' },
-  generation: { label: 'Generation', explanation: 'may run its own LLM generations through your connections (uses your API credits)' },
+  generation: { label: 'Generation', explanation: 'may run its own LLM generations through your connections (uses your API credits) and see your connection names' },
+  interceptor: { label: 'Interceptor', explanation: 'may rewrite the messages sent to the model before each reply' },
+  cors_proxy: { label: 'Network through the host', explanation: 'may fetch web addresses (http and https) through the host' },
+  context_handler: { label: 'Context handler', explanation: 'may change the chat context before each reply' },
+  ephemeral_storage: { label: 'Temporary files', explanation: 'may keep expiring files (up to 50 MB)' },
+  chat_mutation: { label: 'Chat changes', explanation: 'may read and change the messages of a chat' },
+  event_tracking: { label: 'Event tracking', explanation: 'may record its own analytics events' },
+  ui_panels: { label: 'UI panels', explanation: NOT_HERE },
+  app_manipulation: { label: 'App manipulation', explanation: NOT_HERE },
+  oauth: { label: 'OAuth', explanation: NOT_HERE },
+  characters: { label: 'Characters', explanation: 'may read the chat’s character' },
+  chats: { label: 'Chats', explanation: 'may read your chats' },
+  presets: { label: 'Presets', explanation: 'may read presets (the Workbench has none)' },
+  world_books: { label: 'World books', explanation: 'may read the chat’s world info' },
+  regex_scripts: { label: 'Regex scripts', explanation: 'may read regex scripts (the Workbench has none)' },
+  regex_scripts_unrestricted: { label: 'All regex scripts', explanation: NOT_HERE },
+  databanks: { label: 'Databanks', explanation: 'may read databanks (the Workbench has none)' },
+  memories: { label: 'Memories', explanation: 'may read chat memories (the Workbench has none)' },
+  media: { label: 'Media', explanation: NOT_HERE },
+  personas: { label: 'Personas', explanation: 'may read the chat’s persona' },
+  push_notification: { label: 'Push notifications', explanation: NOT_HERE },
+  image_gen: { label: 'Image generation', explanation: NOT_HERE },
+  images: { label: 'Images', explanation: NOT_HERE },
+  generation_parameters: { label: 'Generation parameters', explanation: 'may change sampling parameters through its interceptor' },
+  macro_interceptor: { label: 'Macro interceptor', explanation: 'may rewrite prompt templates before macros are resolved' },
+  web_search: { label: 'Web search', explanation: NOT_HERE },
+  unsafe_eval: { label: 'Unsafe eval', explanation: NOT_HERE },
+  final_response: { label: 'Final response', explanation: NOT_HERE },
+  'providers.embedding.register': { label: 'Embedding provider', explanation: NOT_HERE },
+  'providers.tts.register': { label: 'Text-to-speech provider', explanation: NOT_HERE },
+  'providers.stt.register': { label: 'Speech-to-text provider', explanation: NOT_HERE },
+  'providers.sidecar.register': { label: 'Sidecar provider', explanation: NOT_HERE },
 };
 
 export function permissionInfo(permission: string): { label: string; explanation: string } {

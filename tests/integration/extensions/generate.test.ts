@@ -1,10 +1,9 @@
 // spindle.generate.quiet / .raw end to end: a real host (createHost), a real worker running the generator fixture, the real local LLM server.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_GENERATE_PROMPT_BYTES, parseWorkerMessage, validateGenerateInput } from '../../../shared/protocol';
+import { MAX_GENERATE_PROMPT_BYTES, parseWorkerMessage, validateGenerateInput, type HostToWorkerMessage } from '../../../shared/protocol';
+import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/launcher';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, CANARY, chatRig, type ChatRig } from '../chat/helpers';
+import { addMainConnection, CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
 import { fixture, waitFor } from './harness';
 
 const ID = 'generator';
@@ -13,11 +12,28 @@ const ENV_CANARY = 'CW_TEST_GENERATION_KEY';
 type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; hint?: string; path?: string }; isError: boolean };
 
 let rig: ChatRig;
+/** Every message the host wrote to a worker. */
+let toWorker: HostToWorkerMessage[];
+
+/** The real Node launcher, with every message the host sends to a worker recorded on the way. */
+function recordingLauncher(): Launcher {
+  const node = new NodeLauncher();
+  return {
+    containment: node.containment,
+    launch(options) {
+      const handle = node.launch(options);
+      const send = handle.send.bind(handle);
+      handle.send = (message) => (toWorker.push(message), send(message));
+      return handle;
+    },
+  };
+}
 
 beforeEach(async () => {
   // A key in the host's own environment must not reach the worker's either.
   process.env[ENV_CANARY] = CANARY;
-  rig = await chatRig({ requireKey: CANARY });
+  toWorker = [];
+  rig = await chatRig({ requireKey: CANARY, launcher: recordingLauncher() });
   await addMainConnection(rig, CANARY);
 });
 
@@ -42,23 +58,21 @@ async function invoke(tool: string, args: Record<string, unknown>): Promise<Answ
   return JSON.parse(outcome.content) as Answer;
 }
 
-/** Everything the worker received, as the fixture recorded it. */
-function received(): string {
-  const file = path.join(rig.dataDir, 'extension-data', ID, 'received.jsonl');
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+/** What the fixture recorded of its events and generation outcomes (its `received` tool). */
+async function recordedEvents(what: string): Promise<unknown[]> {
+  const outcome = await rig.host.registry.invoke(`${ID}:received`, {}, { timeoutMs: 10_000 });
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
+  return (JSON.parse(outcome.content) as Array<{ what: string; value: unknown }>).filter((r) => r.what === what).map((r) => r.value);
 }
 
-function recordedEvents(what: string): unknown[] {
-  return received()
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { what: string; value: unknown })
-    .filter((r) => r.what === what)
-    .map((r) => r.value);
+/** The host's answer to a request the fixture wrote straight to its channel. */
+async function bypassAnswer(args: Record<string, unknown>): Promise<HostToWorkerMessage> {
+  const { sent } = (await invoke('bypass', args)) as unknown as { sent: string };
+  return waitFor(() => toWorker.find((m) => m.type === 'response' && m.requestId === sent), 'the host to answer the bypassing request');
 }
 
 function expectNoCanary(): void {
-  expect(received()).not.toContain(CANARY);
+  expect(JSON.stringify(toWorker)).not.toContain(CANARY);
   expect(rig.host.extensions.getLogLines(ID).join('\n')).not.toContain(CANARY);
 }
 
@@ -78,7 +92,7 @@ describe('with the generation permission', () => {
     expect(body).toMatchObject({ model: 'test-model', max_tokens: 64, temperature: 0.3 });
     // The key went to the server, never to the worker.
     expect(rig.server.generations[0]!.headers.authorization).toBe(`Bearer ${CANARY}`);
-    expect(recordedEvents('message').some((m) => (m as { type?: string }).type === 'generate_result')).toBe(true);
+    expect(toWorker.some((m) => m.type === 'response' && m.ok && m.value === 'Quiet answer.')).toBe(true);
     expectNoCanary();
   });
 
@@ -139,10 +153,8 @@ describe('with the generation permission', () => {
     });
     expect(await invoke('raw', { input: { messages: [{ role: 'tool', content: 'x' }] } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/messages/0/role' } });
     // Extension code can write to the channel itself: the host checks again.
-    const bypassed = (await invoke('bypass', { kind: 'quiet', padPrompt: big })) as unknown as { type: string; ok: boolean; error: { code: string } };
-    expect(bypassed).toMatchObject({ type: 'generate_result', ok: false, error: { code: 'INVALID_INPUT' } });
-    const badShape = (await invoke('bypass', { kind: 'raw', input: { messages: 'nope', apiKey: 'x' } })) as unknown as { ok: boolean; error: { code: string } };
-    expect(badShape).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await bypassAnswer({ kind: 'quiet', padPrompt: big })).toMatchObject({ type: 'response', ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await bypassAnswer({ kind: 'raw', input: { messages: 'nope', apiKey: 'x' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(rig.server.generations).toHaveLength(0);
   });
 });
@@ -155,14 +167,12 @@ describe('without the generation permission', () => {
     expect(quiet).toMatchObject({ ok: false, isError: true, error: { code: 'PERMISSION_DENIED' } });
     const raw = await invoke('raw', { input: { messages: [{ role: 'user', content: 'Hello?' }] } });
     expect(raw).toMatchObject({ ok: false, isError: true, error: { code: 'PERMISSION_DENIED' } });
-    await waitFor(() => recordedEvents('PERMISSION_DENIED').length === 2, 'two PERMISSION_DENIED events');
-    expect(recordedEvents('PERMISSION_DENIED')).toEqual([
+    expect(await recordedEvents('PERMISSION_DENIED')).toEqual([
       { permission: 'generation', operation: 'generate.quiet' },
       { permission: 'generation', operation: 'generate.raw' },
     ]);
     // The host decides, not the runtime: a request written straight to the channel is refused too.
-    const bypassed = (await invoke('bypass', { kind: 'quiet', input: { prompt: 'Hello?' } })) as unknown as { ok: boolean; error: { code: string } };
-    expect(bypassed).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(await bypassAnswer({ kind: 'quiet', input: { prompt: 'Hello?' } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(rig.server.generations).toHaveLength(0);
     expect(rig.host.extensions.getLogLines(ID).join('\n')).toMatch(/generate\.quiet refused: the generation permission is not granted/);
   });
@@ -182,16 +192,17 @@ describe('without the generation permission', () => {
   });
 });
 
-describe('the generate messages', () => {
-  it('parse with a valid request id and kind; the input is left to validateGenerateInput', () => {
-    expect(parseWorkerMessage({ type: 'generate_request', requestId: 'gen-1', kind: 'raw', input: { x: 1 }, extra: true })).toEqual({
+describe('the request messages', () => {
+  it('parse with a valid request id and method; the params are left to the handler', () => {
+    expect(parseWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 }, extra: true })).toEqual({
       ok: true,
-      message: { type: 'generate_request', requestId: 'gen-1', kind: 'raw', input: { x: 1 } },
+      message: { type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 } },
     });
-    expect(parseWorkerMessage({ type: 'generate_request', requestId: 'gen 1', kind: 'raw' }).ok).toBe(false);
-    expect(parseWorkerMessage({ type: 'generate_request', requestId: 'gen-1', kind: 'loud' }).ok).toBe(false);
-    expect(parseWorkerMessage({ type: 'generate_cancel', requestId: 'gen-1' })).toEqual({ ok: true, message: { type: 'generate_cancel', requestId: 'gen-1' } });
-    expect(parseWorkerMessage({ type: 'generate_cancel' }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'request', requestId: 'r 1', method: 'generate.raw' }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate' }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'request', requestId: 'r1', method: '__proto__.x' }).ok).toBe(false);
+    expect(parseWorkerMessage({ type: 'request_cancel', requestId: 'r1' })).toEqual({ ok: true, message: { type: 'request_cancel', requestId: 'r1' } });
+    expect(parseWorkerMessage({ type: 'request_cancel' }).ok).toBe(false);
   });
 });
 

@@ -72,7 +72,7 @@ const member: CouncilMemberContext = {
 };
 
 describe('bundled examples', () => {
-  it('start by default with their permissions and answer: knowledge base in the member voice, dice, scratchpad in its data folder', async () => {
+  it('start by default with their permissions and answer: knowledge base in the member voice, dice, scratchpad in its storage', async () => {
     const t = setup({ bundledDir: BUNDLED });
     await t.manager.init();
     const ids = ['dice-and-stats', 'knowledge-base', 'scratchpad'];
@@ -106,7 +106,7 @@ describe('bundled examples', () => {
       ok: true,
       value: 'Noted (1 note on the scratchpad).',
     });
-    const notes = fs.readFileSync(path.join(t.dataDir, 'extension-data', 'scratchpad', 'notes.md'), 'utf8');
+    const notes = fs.readFileSync(path.join(t.dataDir, 'extension-data', 'scratchpad', 'storage', 'notes.md'), 'utf8');
     expect(notes).toMatch(/^## \S+ · Sigrun \(Skald\) — promise\n\nThe ferryman owes Sigrun a favour\.\n\n$/);
     const read = await t.sink.executor('scratchpad', 'read_notes').execute(request('read_notes', {}));
     expect((read as { value: string }).value).toContain('The ferryman owes Sigrun a favour.');
@@ -247,7 +247,7 @@ describe('install and permissions', () => {
     fs.writeFileSync(path.join(bad, 'spindle.json'), JSON.stringify({ id: 'half-done', name: 'H', version: '1.0.0', description: '', main: 'index.js', permissions: ['tools', 'network'] }));
     fs.writeFileSync(path.join(bad, 'index.js'), '');
     await t.manager.init();
-    expect(t.manager.get('half-done')).toMatchObject({ status: 'failed', errorCode: 'INVALID_MANIFEST', error: 'Unknown permission "network". Known permissions: tools, generation.' });
+    expect(t.manager.get('half-done')).toMatchObject({ status: 'failed', errorCode: 'INVALID_MANIFEST', error: expect.stringContaining('Unknown permission "network". Known permissions: generation, interceptor, tools') });
   });
 });
 
@@ -263,7 +263,11 @@ describe('crashes and restarts', () => {
     expect(!result.ok && result.error.code).toBe('WORKER_CRASHED');
     expect(t.sink.calls).toContain('unregisterAll crash-mid-call');
     await waitFor(() => t.statuses('crash-mid-call').includes('crashed'), 'the crashed status');
-    expect(t.manager.get('crash-mid-call')).toMatchObject({ errorCode: 'WORKER_CRASHED', error: 'Extension "crash-mid-call" stopped (abnormal-exit, exit code 1).' });
+    expect(t.manager.get('crash-mid-call')).toMatchObject({
+      errorCode: 'WORKER_CRASHED',
+      error: 'Extension "crash-mid-call" stopped: Error: boom in the middle of a call.',
+      lastCrash: 'Error: boom in the middle of a call',
+    });
 
     await t.until('crash-mid-call', 'running');
     await waitFor(() => t.sink.names('crash-mid-call').length === 2, 're-registration after the restart');

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostError } from '../../../shared/errors';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
-import type { ExtensionStateStore, PersistedExtensionState, ToolSink, ToolSource } from '../../../electron/core/extensions/extension-manager';
-import { NodeLauncher, workerRuntimeSource } from '../../../electron/core/extensions/launcher';
+import type { ExtensionStateStore, PersistedExtensionState, ToolSink, ToolSource } from '../../../electron/core/extensions/extension-types';
+import { NodeLauncher, workerRuntimeSource, type Launcher } from '../../../electron/core/extensions/launcher';
 import { readManifest } from '../../../electron/core/extensions/manifest';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
 import type { ExecuteRequest, ToolExecutor } from '../../../electron/core/registry-port';
@@ -123,7 +123,7 @@ const launcher = new NodeLauncher();
 const started: WorkerHost[] = [];
 
 /** Starts one fixture (or any extension folder) in a real worker process. */
-export function startWorker(folder: string, options: { granted?: ('tools' | 'generation')[]; timings?: Partial<WorkerHostTimings> } = {}): StartedWorker {
+export function startWorker(folder: string, options: { granted?: ('tools' | 'generation')[]; timings?: Partial<WorkerHostTimings>; launcher?: Launcher } = {}): StartedWorker {
   const loaded = readManifest(folder);
   const logs: string[] = [];
   const registered: ToolRegistrationDTO[] = [];
@@ -133,9 +133,8 @@ export function startWorker(folder: string, options: { granted?: ('tools' | 'gen
   const host = new WorkerHost({
     manifest: loaded.manifest,
     extensionPath: loaded.folder,
-    dataPath,
     granted: options.granted ?? ['tools'],
-    launcher,
+    launcher: options.launcher ?? launcher,
     entry: RUNTIME,
     timings: { ...FAST, ...options.timings },
     callbacks: {

@@ -1,0 +1,95 @@
+// One extension as the manager tracks it: its folder and manifest, what is granted, its worker, tools, log and crash budget.
+import type { HostError } from '../../../shared/errors';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import type { Clock } from '../ports';
+import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
+import { ExtensionLog } from './extension-log';
+import type { ExtensionInfo, ExtensionSource, ExtensionStatus } from './extension-types';
+import type { LoadedManifest } from './manifest';
+import type { WorkerHost } from './worker-host';
+
+export interface Entry {
+  id: string;
+  source: ExtensionSource;
+  folder: string;
+  loaded: LoadedManifest | null;
+  enabled: boolean;
+  granted: Set<ExtensionPermission>;
+  status: ExtensionStatus;
+  error: HostError | null;
+  worker: WorkerHost | null;
+  tools: Set<string>;
+  log: ExtensionLog;
+  tracker: CrashTracker;
+  restartTimer: unknown;
+  /** State changes run one after another (see ExtensionManager.enqueue). */
+  ops: Promise<unknown>;
+  logWindow: { start: number; count: number; suppressed: number };
+  lastCrash: string | null;
+  safeMode: boolean;
+  /** What its last worker reported at start: under Node's permission model or not (null: not started yet). */
+  contained: boolean | null;
+}
+
+export function createEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null, clock: Clock, restart: Omit<CrashTrackerOptions, 'clock'> = {}): Entry {
+  return {
+    id,
+    source,
+    folder: loaded?.folder ?? folder,
+    loaded,
+    enabled: false,
+    granted: new Set(),
+    status: 'disabled',
+    error: null,
+    worker: null,
+    tools: new Set(),
+    log: new ExtensionLog(),
+    tracker: new CrashTracker({ ...restart, clock }),
+    restartTimer: null,
+    ops: Promise.resolve(),
+    logWindow: { start: 0, count: 0, suppressed: 0 },
+    lastCrash: null,
+    safeMode: false,
+    contained: null,
+  };
+}
+
+/** What the host's spindle side knows of an extension (inert members used, pipeline registrations). */
+export interface SpindleFacts {
+  inertTouched: string[];
+  macros: string[];
+  pipeline: string[];
+}
+
+export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts): ExtensionInfo {
+  const manifest = entry.loaded?.manifest;
+  const info: ExtensionInfo = {
+    id: entry.id,
+    name: manifest?.name ?? entry.id,
+    version: manifest?.version ?? '',
+    description: manifest?.description ?? '',
+    source: entry.source,
+    status: entry.status,
+    enabled: entry.enabled,
+    requested: [...(manifest?.permissions ?? [])],
+    granted: [...entry.granted],
+    toolCount: entry.tools.size,
+    tools: [...entry.tools],
+    path: entry.folder,
+    pid: entry.worker?.pid ?? null,
+    recentCrashes: entry.tracker.recentCrashes(),
+    containment:
+      entry.contained === false
+        ? "NOT contained: its worker started without Node's permission model and can read and write this user's files; the network is still closed by the runtime"
+        : containment,
+  };
+  if (entry.error) {
+    info.error = entry.error.hint ? `${entry.error.message} ${entry.error.hint}` : entry.error.message;
+    info.errorCode = entry.error.code;
+  }
+  if (entry.lastCrash) info.lastCrash = entry.lastCrash;
+  if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
+  if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
+  if (entry.safeMode) info.safeMode = true;
+  return info;
+}

@@ -1,0 +1,91 @@
+// What the extension manager shows and takes: extension info, events, persisted state, the registry seam, install options.
+import type { HostError } from '../../../shared/errors';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import type { ToolExecutor } from '../registry-port';
+import type { ExtensionLogEntry } from './extension-log';
+
+export type ExtensionStatus = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'disabled';
+export type ExtensionSource = 'bundled' | 'user';
+
+export interface ExtensionInfo {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  source: ExtensionSource;
+  status: ExtensionStatus;
+  enabled: boolean;
+  /** Permissions the manifest asks for. */
+  requested: ExtensionPermission[];
+  granted: ExtensionPermission[];
+  /** How many tools it has registered right now. */
+  toolCount: number;
+  /** Why it is failed or crashed (bad manifest, last crash), for people: message and hint. */
+  error?: string;
+  errorCode?: string;
+  /** The first line of the error its worker last died of (`TypeError: …`). */
+  lastCrash?: string;
+  /** Held disabled at this start after failing to start several times in a row. */
+  safeMode?: boolean;
+  /** What confines its worker here (Node's permission model, or why not). */
+  containment: string;
+  /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
+  inertTouched?: string[];
+  /** What it registered for the prompt pipeline: macro names, and `kind (priority)` entries. */
+  registrations?: { macros: string[]; pipeline: string[] };
+  /** Bare names of the tools it has registered right now. */
+  tools: string[];
+  /** Folder the extension runs from. */
+  path: string;
+  pid: number | null;
+  /** Crashes within the crash window (3 in 5 minutes marks it failed). */
+  recentCrashes: number;
+}
+
+/** What the host persists per extension (settings.extensions). */
+export interface PersistedExtensionState {
+  enabled: boolean;
+  granted: string[];
+}
+
+export interface ExtensionStateStore {
+  getState(id: string): PersistedExtensionState | undefined;
+  setState(id: string, state: PersistedExtensionState): Promise<void>;
+  /** Optional: forget a removed extension. Without it, a later install overwrites the state anyway. */
+  removeState?(id: string): Promise<void>;
+}
+
+export interface ToolSource {
+  kind: 'extension';
+  id: string;
+}
+
+/** The registry as the extension manager sees it. */
+export interface ToolSink {
+  register(source: ToolSource, dto: unknown, executor: ToolExecutor): { ok: true } | { ok: false; error: HostError };
+  unregister(sourceId: string, name: string): void;
+  unregisterAll(sourceId: string): void;
+  setSourceStatus(sourceId: string, status: 'available' | 'unavailable'): void;
+}
+
+/**
+ * `extension.changed` fires on every change of an extension's info, status included; `extension.status`
+ * additionally marks each status transition with the structured error behind it.
+ */
+export type ExtensionEvent =
+  | { type: 'extension.status'; id: string; status: ExtensionStatus; error: HostError | null }
+  | { type: 'extension.changed'; extension: ExtensionInfo }
+  | { type: 'extension.removed'; id: string }
+  | { type: 'extension.log'; id: string; entry: ExtensionLogEntry }
+  | { type: 'extension.safe-mode'; id: string; failures: number };
+
+export type ExtensionEventListener = (event: ExtensionEvent) => void;
+
+export interface InstallOptions {
+  /** Permissions to grant now; must be among those the manifest requests. Default: none. */
+  grant?: ExtensionPermission[];
+  /** Start it right away. Default: true. */
+  enable?: boolean;
+  /** Replace an installed user extension with the same id. Default: false. */
+  replace?: boolean;
+}

@@ -1,0 +1,74 @@
+// What the rest of the host lends to extensions' spindle calls, adapted to the shapes Lumiverse uses.
+import type { Settings } from '../../../shared/settings';
+import type { LumiaPack } from '../../../shared/types/council';
+import type { CouncilMemberContext } from '../../../shared/types/spindle';
+import type { ConnectionProfileView, SidecarConfig } from '../../../shared/types/llm';
+import type { SecretStore } from '../connections/secret-store';
+import { buildMemberContext } from '../council/context';
+import type { CouncilService } from '../council/council-service';
+import type { PackStore } from '../packs/pack-store';
+import type { SpindleHostDeps } from './spindle-host/spindle-host';
+
+export interface SpindleDepsSources {
+  settings(): Settings;
+  connections(): ConnectionProfileView[];
+  sidecar(): SidecarConfig;
+  secrets: SecretStore;
+  /** Created after the extensions (the council needs the registry they fill). */
+  council(): { service: CouncilService; packs: PackStore } | null;
+}
+
+export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
+  const mainId = () => sources.settings().chat?.mainConnectionId || null;
+  return {
+    connections: () => ({
+      list: () => sources.connections().map((p) => ({ id: p.id, name: p.name, provider: p.provider, baseUrl: p.baseUrl, defaultModel: p.defaultModel, hasKey: p.hasKey })),
+      mainId,
+    }),
+    tokens: () => ({
+      main: () => sources.settings().chat?.model || sources.connections().find((p) => p.id === mainId())?.defaultModel || '',
+      sidecar: () => sources.sidecar().model,
+      chatMessages: () => null,
+    }),
+    secrets: () => sources.secrets,
+    council: () => {
+      const council = sources.council();
+      if (!council) return null;
+      const { service, packs } = council;
+      const item = (packId: string, itemId: string) => packs.item(packId, itemId);
+      return {
+        settings: () => {
+          const settings = service.settings();
+          return {
+            councilMode: settings.councilMode,
+            members: settings.members.map((m) => {
+              const found = item(m.packId, m.itemId);
+              return { id: m.id, packId: m.packId, packName: found?.pack.name ?? '', itemId: m.itemId, itemName: found?.item.name ?? m.itemId, tools: [...m.tools], role: m.role, chance: m.chance };
+            }),
+            toolsSettings: { ...settings.toolsSettings, sidecar: sources.sidecar() },
+          };
+        },
+        members: (): CouncilMemberContext[] =>
+          service.settings().members.map((m) => {
+            const found = item(m.packId, m.itemId);
+            return buildMemberContext(m, found ? { packName: found.pack.name, item: found.item, avatarUrl: null } : null);
+          }),
+        lumiaItems: () => packs.all().flatMap(({ pack }: { pack: LumiaPack }) => pack.items.map((i, order) => ({
+          id: i.id,
+          pack_id: pack.id,
+          name: i.name,
+          avatar_url: null,
+          author_name: pack.author ?? '',
+          definition: i.definition,
+          personality: i.personality,
+          behavior: i.behavior,
+          gender_identity: i.genderIdentity,
+          version: pack.version,
+          sort_order: order,
+          created_at: 0,
+          updated_at: 0,
+        }))),
+      };
+    },
+  };
+}

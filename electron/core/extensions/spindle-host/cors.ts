@@ -1,0 +1,74 @@
+// spindle.cors (permission `cors_proxy`): the host fetches an http(s) URL for the extension, with time
+// and size caps, and answers Lumiverse's `{ status, statusText, headers, body }` (base64 for binary).
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
+
+export const CORS_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 25 * 1024 * 1024 };
+
+type Fetch = typeof globalThis.fetch;
+
+async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      fail('RESULT_TOO_LARGE', `The response is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function corsNamespace(fetchImpl: Fetch = fetch, limits = CORS_LIMITS): NamespaceHandler {
+  return {
+    permission: (): ExtensionPermission => 'cors_proxy',
+    async handle(_caller, method, args) {
+      if (method !== 'fetch') return unknownMethod('cors', method);
+      const params = (args[0] ?? {}) as { url?: unknown; init?: unknown };
+      const raw = text(params.url, 'url', 8192);
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        return fail('INVALID_INPUT', 'Not a URL.', '/url');
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') fail('INVALID_INPUT', `spindle.cors fetches http and https only, not ${url.protocol}`, '/url');
+      if (url.username || url.password) fail('INVALID_INPUT', 'Credentials in the URL are not sent; use a header.', '/url');
+      const init = (typeof params.init === 'object' && params.init !== null ? params.init : {}) as { method?: unknown; headers?: unknown; body?: unknown; responseType?: unknown };
+      const headers: Record<string, string> = {};
+      if (init.headers && typeof init.headers === 'object') {
+        for (const [name, value] of Object.entries(init.headers as Record<string, unknown>)) if (typeof value === 'string') headers[name] = value;
+      }
+      let response: Response;
+      try {
+        response = await fetchImpl(url, {
+          method: typeof init.method === 'string' ? init.method.toUpperCase() : 'GET',
+          headers,
+          ...(typeof init.body === 'string' ? { body: init.body } : {}),
+          signal: AbortSignal.timeout(limits.timeoutMs),
+          redirect: 'follow',
+        });
+      } catch (err) {
+        const name = (err as Error)?.name;
+        return fail(name === 'TimeoutError' ? 'TOOL_TIMEOUT' : 'LLM_UNREACHABLE', name === 'TimeoutError' ? `No answer from ${url.host} within ${limits.timeoutMs / 1000} s.` : `Could not reach ${url.host}: ${(err as Error)?.message ?? 'fetch failed'}.`);
+      }
+      const declared = Number(response.headers.get('content-length') ?? NaN);
+      if (Number.isFinite(declared) && declared > limits.maxBodyBytes) fail('RESULT_TOO_LARGE', `The response declares ${declared} bytes; the limit is ${limits.maxBodyBytes}.`);
+      const body = await readCapped(response, limits.maxBodyBytes);
+      const binary = init.responseType === 'arraybuffer';
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        headers: Object.fromEntries(response.headers.entries()),
+        body: binary ? body.toString('base64') : body.toString('utf8'),
+        ...(binary ? { encoding: 'base64' } : {}),
+      };
+    },
+  };
+}

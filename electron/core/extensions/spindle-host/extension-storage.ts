@@ -1,0 +1,214 @@
+// One storage area of an extension (spindle.storage, spindle.userStorage): files under one folder, confined, capped, written atomically.
+//
+// Paths are relative and normalised first: absolute paths, `..` out of the area, NUL bytes and
+// backslashes are refused, and no symlink is followed (a contained worker cannot make one, but an
+// installed folder could ship one). Each file is at most MAX_FILE_BYTES and the area at most
+// QUOTA_BYTES; writes go one at a time so the quota count stays exact.
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostFailure } from '../../../../shared/errors';
+import { writeFileAtomic } from '../../util/atomic-write';
+
+export const STORAGE_LIMITS = {
+  maxFileBytes: 8 * 1024 * 1024,
+  quotaBytes: 100 * 1024 * 1024,
+  maxPathChars: 512,
+  maxListed: 10_000,
+};
+
+export interface StorageStat {
+  exists: boolean;
+  isFile: boolean;
+  isDirectory: boolean;
+  sizeBytes: number;
+  modifiedAt: string;
+}
+
+type Params = Record<string, unknown>;
+
+function fail(code: string, message: string, pathField = '/path'): never {
+  throw new HostFailure({ code, message, path: pathField });
+}
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+export class ExtensionStorage {
+  private used: number | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly root: string,
+    private readonly limits = STORAGE_LIMITS,
+  ) {}
+
+  /** Runs one storage method by name with its params (as the worker sent them); failures reject with HostFailure. */
+  async handle(name: string, params: unknown): Promise<unknown> {
+    return this.dispatch(name, params);
+  }
+
+  private dispatch(name: string, params: unknown): Promise<unknown> {
+    const p = (typeof params === 'object' && params !== null ? params : {}) as Params;
+    switch (name) {
+      case 'read':
+        return this.read(this.resolve(p.path), 'utf8');
+      case 'readBinary':
+        return this.read(this.resolve(p.path), 'base64');
+      case 'write':
+        if (typeof p.data !== 'string') fail('INVALID_INPUT', 'storage.write expects data as a string.', '/data');
+        return this.serial(() => this.write(this.resolve(p.path), Buffer.from(p.data as string, 'utf8')));
+      case 'writeBinary':
+        if (typeof p.base64 !== 'string') fail('INVALID_INPUT', 'storage.writeBinary expects bytes.', '/data');
+        return this.serial(() => this.write(this.resolve(p.path), Buffer.from(p.base64 as string, 'base64')));
+      case 'delete':
+        return this.serial(() => this.remove(this.resolve(p.path)));
+      case 'list':
+        return this.list(p.prefix === undefined ? this.root : this.resolve(p.prefix, '/prefix'));
+      case 'exists':
+        return this.stat(this.resolve(p.path)).then((stat) => stat.exists);
+      case 'stat':
+        return this.stat(this.resolve(p.path));
+      case 'mkdir':
+        return this.serial(async () => {
+          await fs.promises.mkdir(this.resolve(p.path), { recursive: true });
+          return true;
+        });
+      case 'move':
+        return this.serial(() => this.move(this.resolve(p.from, '/from'), this.resolve(p.to, '/to')));
+      default:
+        return Promise.reject(new HostFailure({ code: 'UNSUPPORTED_HERE', message: `storage.${name} does not exist.` }));
+    }
+  }
+
+  /** The absolute path of `requested` inside the area; throws PATH_NOT_ALLOWED / INVALID_INPUT. */
+  resolve(requested: unknown, field = '/path'): string {
+    if (typeof requested !== 'string' || requested.length === 0) fail('INVALID_INPUT', 'A storage path is a non-empty string.', field);
+    if (requested.length > this.limits.maxPathChars) fail('INVALID_INPUT', `A storage path is at most ${this.limits.maxPathChars} characters.`, field);
+    if (requested.includes('\0')) fail('INVALID_INPUT', 'A storage path cannot contain a NUL byte.', field);
+    if (requested.includes('\\')) fail('INVALID_INPUT', 'A storage path uses / between folders, not \\.', field);
+    if (requested.startsWith('/') || /^[A-Za-z]:/.test(requested)) fail('PATH_NOT_ALLOWED', `"${requested}" is absolute; storage paths are relative to the extension's storage.`, field);
+    const normalised = path.posix.normalize(requested);
+    if (normalised === '..' || normalised.startsWith('../')) fail('PATH_NOT_ALLOWED', `"${requested}" leads out of the extension's storage.`, field);
+    const target = path.join(this.root, normalised === '.' ? '' : normalised);
+    this.refuseSymlinks(target, field);
+    return target;
+  }
+
+  /** No component between the area's root and `target` may be a symlink. */
+  private refuseSymlinks(target: string, field: string): void {
+    const relative = path.relative(this.root, target);
+    let current = this.root;
+    for (const part of relative ? relative.split(path.sep) : []) {
+      current = path.join(current, part);
+      let stat: fs.Stats;
+      try {
+        stat = fs.lstatSync(current);
+      } catch {
+        return;
+      }
+      if (stat.isSymbolicLink()) fail('PATH_NOT_ALLOWED', 'Storage paths do not follow symlinks.', field);
+    }
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async read(file: string, encoding: 'utf8' | 'base64'): Promise<string> {
+    try {
+      const stat = await fs.promises.stat(file);
+      if (!stat.isFile()) fail('NOT_FOUND', 'That storage path is a folder, not a file.');
+      return await fs.promises.readFile(file, encoding);
+    } catch (err) {
+      if (isMissing(err)) fail('NOT_FOUND', 'File not found in storage.');
+      throw err;
+    }
+  }
+
+  private async write(file: string, data: Buffer): Promise<true> {
+    if (data.byteLength > this.limits.maxFileBytes) {
+      fail('INPUT_TOO_LARGE', `A stored file is at most ${this.limits.maxFileBytes} bytes; this one is ${data.byteLength}.`, '/data');
+    }
+    const used = await this.usage();
+    const before = await fs.promises.stat(file).then((s) => (s.isFile() ? s.size : 0), () => 0);
+    const after = used - before + data.byteLength;
+    if (after > this.limits.quotaBytes) {
+      fail('QUOTA_EXCEEDED', `The extension's storage would hold ${after} bytes; its quota is ${this.limits.quotaBytes}.`, '/data');
+    }
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, data);
+    this.used = after;
+    return true;
+  }
+
+  private async remove(target: string): Promise<true> {
+    const freed = await this.sizeOf(target);
+    await fs.promises.rm(target, { recursive: true, force: true });
+    if (this.used !== null) this.used = Math.max(0, this.used - freed);
+    return true;
+  }
+
+  private async move(from: string, to: string): Promise<true> {
+    try {
+      await fs.promises.lstat(from);
+    } catch (err) {
+      if (isMissing(err)) fail('NOT_FOUND', 'File not found in storage.', '/from');
+      throw err;
+    }
+    await fs.promises.mkdir(path.dirname(to), { recursive: true });
+    await fs.promises.rename(from, to);
+    return true;
+  }
+
+  private async stat(target: string): Promise<StorageStat> {
+    try {
+      const stat = await fs.promises.stat(target);
+      return { exists: true, isFile: stat.isFile(), isDirectory: stat.isDirectory(), sizeBytes: stat.size, modifiedAt: new Date(stat.mtimeMs).toISOString() };
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      return { exists: false, isFile: false, isDirectory: false, sizeBytes: 0, modifiedAt: new Date(0).toISOString() };
+    }
+  }
+
+  /** Files under `dir`, relative to it, sorted (Lumiverse's list: the prefix names a folder). */
+  private async list(dir: string): Promise<string[]> {
+    const files: string[] = [];
+    const walk = async (folder: string, prefix: string): Promise<void> => {
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (files.length >= this.limits.maxListed) return;
+        const name = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) await walk(path.join(folder, entry.name), name);
+        else if (entry.isFile()) files.push(name);
+      }
+    };
+    await walk(dir, '');
+    return files.sort();
+  }
+
+  private async sizeOf(target: string): Promise<number> {
+    let stat: fs.Stats;
+    try {
+      stat = await fs.promises.lstat(target);
+    } catch {
+      return 0;
+    }
+    if (!stat.isDirectory()) return stat.isFile() ? stat.size : 0;
+    let total = 0;
+    for (const entry of await fs.promises.readdir(target)) total += await this.sizeOf(path.join(target, entry));
+    return total;
+  }
+
+  private async usage(): Promise<number> {
+    if (this.used === null) this.used = await this.sizeOf(this.root);
+    return this.used;
+  }
+}

@@ -1,0 +1,83 @@
+// Is the worker alive? Heartbeats judged against the host's own event-loop lag, and the one-second flood window.
+//
+// The host pings every interval; a blocked worker cannot answer. When the host itself was blocked
+// (a long synchronous task), its timer fires late and the worker's answers are still unread in the
+// pipe: that lateness is added to the worker's allowance, so a busy host never kills a healthy worker.
+import type { Clock, Timers } from '../ports';
+
+export interface LivenessTimings {
+  heartbeatIntervalMs: number;
+  unresponsiveAfterMs: number;
+  startupTimeoutMs: number;
+  maxMessagesPerSecond: number;
+}
+
+export interface LivenessHooks {
+  ping(seq: number): void;
+  /** No heartbeat within the allowance: `silentMs` since the last one (or the start). */
+  unresponsive(silentMs: number): void;
+  /** Runs on every tick the worker is judged alive (memory sampling). */
+  tick?(): void;
+}
+
+export class WorkerLiveness {
+  private interval: unknown = null;
+  private startedAt = 0;
+  private lastBeatAt: number | null = null;
+  private lastTickAt = 0;
+  /** How late the host's own ticks ran since the last heartbeat. */
+  private hostLagMs = 0;
+  private pingSeq = 0;
+  /** Arrival times of the last `maxMessagesPerSecond` messages (a ring). */
+  private readonly arrivals: Float64Array;
+  private arrivalIndex = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly timers: Timers,
+    private readonly timings: LivenessTimings,
+    private readonly hooks: LivenessHooks,
+  ) {
+    this.arrivals = new Float64Array(Math.max(1, timings.maxMessagesPerSecond)).fill(-Infinity);
+  }
+
+  start(): void {
+    this.startedAt = this.lastTickAt = this.clock.now();
+    this.interval = this.timers.setInterval(() => this.tick(), this.timings.heartbeatIntervalMs);
+  }
+
+  stop(): void {
+    if (this.interval !== null) this.timers.clearInterval(this.interval);
+    this.interval = null;
+  }
+
+  /** A heartbeat (or `ready`): the worker's event loop just ran. */
+  beat(): void {
+    this.lastBeatAt = this.clock.now();
+    this.hostLagMs = 0;
+  }
+
+  /** Counts one unsolicited message; true when it is one too many within a second. */
+  flooded(): boolean {
+    const now = this.clock.now();
+    const oldest = this.arrivals[this.arrivalIndex]!;
+    this.arrivals[this.arrivalIndex] = now;
+    this.arrivalIndex = (this.arrivalIndex + 1) % this.arrivals.length;
+    return now - oldest < 1000;
+  }
+
+  private tick(): void {
+    const now = this.clock.now();
+    this.hostLagMs += Math.max(0, now - this.lastTickAt - this.timings.heartbeatIntervalMs);
+    this.lastTickAt = now;
+    const since = this.lastBeatAt ?? this.startedAt;
+    const allowance = (this.lastBeatAt === null ? this.timings.startupTimeoutMs : this.timings.unresponsiveAfterMs) + this.hostLagMs;
+    if (now - since > allowance) {
+      this.stop();
+      this.hooks.unresponsive(now - since);
+      return;
+    }
+    this.hooks.tick?.();
+    this.hooks.ping(++this.pingSeq);
+  }
+}

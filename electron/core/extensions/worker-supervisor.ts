@@ -1,0 +1,201 @@
+// Starting, stopping and restarting each extension's worker: registrations into the registry, host requests, crash policy, safe mode.
+import { HostFailure, type HostError } from '../../../shared/errors';
+import type { LogLevel } from '../../../shared/protocol';
+import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { Clock, Logger, Timers } from '../ports';
+import type { Entry } from './extension-entry';
+import type { LogSource } from './extension-log';
+import type { ExtensionStatus, ToolSink } from './extension-types';
+import type { Launcher } from './launcher';
+import { readManifest } from './manifest';
+import type { SafeMode } from './safe-mode';
+import type { RequestOrigin, SpindleHost } from './spindle-host/spindle-host';
+import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
+
+/** What the supervisor needs from the manager that owns the entries. */
+export interface SupervisorHooks {
+  setStatus(entry: Entry, status: ExtensionStatus, error: HostError | null): void;
+  log(entry: Entry, level: LogLevel, source: LogSource, text: string): void;
+  changed(entry: Entry): void;
+  enqueue<T>(entry: Entry, op: () => Promise<T> | T): Promise<T>;
+  safeModeEntered(entry: Entry, failures: number): void;
+}
+
+export interface SupervisorOptions {
+  launcher: Launcher;
+  workerEntry: string;
+  sink: ToolSink;
+  spindle: SpindleHost;
+  safeMode: SafeMode;
+  clock: Clock;
+  timers: Timers;
+  log: Logger;
+  timings: () => Partial<WorkerHostTimings>;
+}
+
+function clipName(value: unknown): string {
+  const text = typeof value === 'string' ? value : '(no name)';
+  return text.length > 64 ? `${text.slice(0, 64)}… (${text.length} characters)` : text;
+}
+
+export class WorkerSupervisor {
+  private disposed = false;
+
+  constructor(
+    private readonly options: SupervisorOptions,
+    private readonly hooks: SupervisorHooks,
+  ) {}
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  /** Launches the entry's worker (re-reading its manifest, so a fixed spindle.json takes effect). */
+  start(entry: Entry): void {
+    if (this.disposed || entry.worker) return;
+    this.clearRestart(entry);
+    try {
+      entry.loaded = readManifest(entry.folder);
+    } catch (err) {
+      entry.loaded = null;
+      const error = err instanceof HostFailure ? err.error : { code: 'INVALID_MANIFEST', message: (err as Error).message };
+      this.hooks.log(entry, 'error', 'host', `Invalid manifest: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
+      this.hooks.setStatus(entry, 'failed', error);
+      return;
+    }
+    const { manifest, folder } = entry.loaded;
+    const worker: WorkerHost = new WorkerHost({
+      manifest,
+      extensionPath: folder,
+      granted: [...entry.granted],
+      launcher: this.options.launcher,
+      entry: this.options.workerEntry,
+      clock: this.options.clock,
+      timers: this.options.timers,
+      timings: this.options.timings(),
+      callbacks: {
+        onReady: (contained) => {
+          if (entry.worker !== worker) return;
+          this.options.safeMode.ready(entry.id);
+          entry.contained = contained;
+          this.hooks.log(entry, 'info', 'host', `Started (pid ${worker.pid ?? '?'})${contained ? ', contained' : ', NOT contained'}.`);
+          this.hooks.setStatus(entry, 'running', null);
+          this.options.sink.setSourceStatus(entry.id, 'available');
+        },
+        onRegisterTool: (tool) => {
+          if (entry.worker === worker) this.registerTool(entry, worker, tool);
+        },
+        onUnregisterTool: (name) => {
+          if (entry.worker !== worker || !entry.tools.delete(name)) return;
+          this.options.sink.unregister(entry.id, name);
+          this.hooks.changed(entry);
+        },
+        onLog: (level, source, text) => this.hooks.log(entry, level, source, text),
+        onRequest: (message) => {
+          if (entry.worker === worker) this.options.spindle.request(origin, message);
+        },
+        onRequestCancel: (requestId) => this.options.spindle.cancel(origin, requestId),
+        onExit: (exit) => this.onExit(entry, worker, exit),
+      },
+    });
+    const origin: RequestOrigin = {
+      extensionId: entry.id,
+      respond: (requestId, result) => worker.respond(requestId, result),
+      chunk: (requestId, value) => worker.respondChunk(requestId, value),
+      denyPermission: (permission, operation) => worker.denyPermission(permission, operation),
+      allowed: (permission) => entry.worker === worker && entry.granted.has(permission),
+    };
+    entry.worker = worker;
+    this.hooks.setStatus(entry, 'starting', null);
+    worker.start();
+  }
+
+  /** Stops the worker on purpose; in-flight calls end with TOOL_UNAVAILABLE. */
+  async stop(entry: Entry, status: 'stopped' | 'disabled', error: HostError = { code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" was stopped while this call was running.` }): Promise<void> {
+    this.clearRestart(entry);
+    const worker = entry.worker;
+    if (worker) {
+      this.options.spindle.abortAll(entry.id, { code: 'CANCELLED', message: `Extension "${entry.id}" was stopped while this request was running.` });
+      await worker.stop(error);
+    }
+    this.hooks.setStatus(entry, entry.loaded || status === 'disabled' ? status : 'failed', status === 'disabled' ? null : entry.error);
+  }
+
+  dropTools(entry: Entry): void {
+    const had = entry.tools.size > 0;
+    entry.tools.clear();
+    this.options.sink.unregisterAll(entry.id);
+    if (had) this.hooks.changed(entry);
+  }
+
+  clearRestart(entry: Entry): void {
+    if (entry.restartTimer !== null) this.options.timers.clearTimeout(entry.restartTimer);
+    entry.restartTimer = null;
+  }
+
+  private registerTool(entry: Entry, worker: WorkerHost, tool: ToolRegistrationDTO): void {
+    const name = clipName((tool as { name?: unknown }).name);
+    if (!entry.granted.has('tools')) {
+      this.hooks.log(entry, 'warn', 'host', `registerTool("${name}") refused: the tools permission is not granted.`);
+      worker.denyPermission('tools', 'registerTool');
+      return;
+    }
+    let outcome: { ok: true } | { ok: false; error: HostError };
+    try {
+      outcome = this.options.sink.register({ kind: 'extension', id: entry.id }, tool, worker);
+    } catch (err) {
+      outcome = { ok: false, error: { code: 'INTERNAL', message: (err as Error).message } };
+    }
+    if (!outcome.ok) {
+      const { error } = outcome;
+      this.hooks.log(entry, 'error', 'host', `registerTool("${name}") failed: ${error.code}: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
+      worker.reportError('registerTool', error);
+      return;
+    }
+    entry.tools.add((tool as { name: string }).name);
+    this.hooks.log(entry, 'info', 'host', `Tool registered: ${name} (${entry.tools.size} in all).`);
+    this.hooks.changed(entry);
+  }
+
+  private onExit(entry: Entry, worker: WorkerHost, exit: WorkerExit): void {
+    if (entry.worker !== worker) return;
+    entry.worker = null;
+    this.options.spindle.abortAll(entry.id, { code: 'WORKER_CRASHED', message: `Extension "${entry.id}" stopped while this request was running.` });
+    this.options.spindle.workerStopped(entry.id);
+    this.dropTools(entry);
+    this.options.sink.setSourceStatus(entry.id, 'unavailable');
+    if (exit.expected || this.disposed) {
+      this.hooks.log(entry, 'info', 'host', 'Stopped.');
+      return;
+    }
+    if (exit.crashLine) entry.lastCrash = exit.crashLine;
+    const why = exit.crashLine ?? exit.detail ?? `${exit.reason}${exit.exitCode !== null ? `, exit code ${exit.exitCode}` : ''}`;
+    const code = { unresponsive: 'WORKER_UNRESPONSIVE', protocol: 'WORKER_PROTOCOL', memory: 'WORKER_MEMORY' }[exit.reason as string] ?? 'WORKER_CRASHED';
+    const error: HostError = { code, message: `Extension "${entry.id}" ${exit.reason === 'unresponsive' ? 'stopped responding' : 'stopped'}: ${why}.` };
+    this.hooks.log(entry, 'error', 'host', `Crashed: ${why}`);
+    // Died before it was ready: a failed start, counted towards safe mode across host starts.
+    if (entry.status === 'starting') {
+      const failures = this.options.safeMode.failedToStart(entry.id);
+      if (failures >= 3) this.hooks.safeModeEntered(entry, failures);
+    }
+    const decision = entry.tracker.recordCrash();
+    if (decision.action === 'fail') {
+      this.hooks.log(entry, 'error', 'host', `Marked failed after ${decision.crashesInWindow} crashes within 5 minutes; it will not restart by itself.`);
+      this.options.log.warn(`extensions: ${entry.id} failed (${exit.reason})`);
+      this.hooks.setStatus(entry, 'failed', { ...error, hint: `It stopped ${decision.crashesInWindow} times within 5 minutes; restart it by hand once fixed.` });
+      return;
+    }
+    this.hooks.log(entry, 'warn', 'host', `Restarting in ${decision.delayMs} ms (crash ${decision.crashesInWindow} within 5 minutes).`);
+    this.options.log.warn(`extensions: ${entry.id} crashed (${exit.reason}); restarting in ${decision.delayMs} ms`);
+    this.hooks.setStatus(entry, 'crashed', error);
+    entry.restartTimer = this.options.timers.setTimeout(() => {
+      entry.restartTimer = null;
+      void this.hooks.enqueue(entry, () => {
+        if (entry.enabled && entry.status === 'crashed') {
+          this.hooks.log(entry, 'info', 'host', 'Restarting.');
+          this.start(entry);
+        }
+      });
+    }, decision.delayMs);
+  }
+}

@@ -1,0 +1,72 @@
+// The one way the core replaces a file: a temp file beside it, fsync, rename over, fsync the folder.
+//
+// A kill at any moment leaves the old file or the new one, never half of either. Temp files are
+// named `<name>.<pid>.<random>.tmp`, so a leftover from a killed process is recognisable
+// (isLeftoverTemp) and two writers never share one.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface AtomicWriteOptions {
+  /** File mode of the new file (e.g. 0o600 for secrets). */
+  mode?: number;
+}
+
+function tempName(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/** Whether `name` is a temp file this module left beside `base` (a process was killed mid-write). */
+export function isLeftoverTemp(base: string, name: string): boolean {
+  return name.startsWith(`${base}.`) && /\.\d+\.[0-9a-f]{8}\.tmp$/.test(name);
+}
+
+function syncFolder(folder: string): void {
+  // Windows cannot open a folder for fsync; its rename is durable enough.
+  if (process.platform === 'win32') return;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(folder, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some file systems refuse a folder fsync; the rename already happened.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
+  const temp = tempName(file);
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(temp, 'w', options.mode ?? 0o666);
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = undefined;
+    fs.renameSync(temp, file);
+  } catch (err) {
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
+  syncFolder(path.dirname(file));
+}
+
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const temp = tempName(file);
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(temp, 'w', options.mode ?? 0o666);
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.promises.rename(temp, file);
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    await fs.promises.rm(temp, { force: true });
+    throw err;
+  }
+  syncFolder(path.dirname(file));
+}

@@ -1,0 +1,52 @@
+// spindle.generate: LLM generations through the user's connections, answered by the host (permission `generation`).
+//
+// Two request shapes arrive here. The Workbench's own (`quiet({ prompt })`, `raw({ messages,
+// connectionId, maxTokens, temperature, topP })`) and Lumiverse's GenerationRequestDTO (`messages`,
+// `parameters`, `connection_id`, `tools`, `signal`; `batch({ requests, concurrent })`), which answers
+// with Lumiverse's `{ content, finish_reason, usage, … }`. A signal in the input (Lumiverse) or in
+// the options (ours) cancels the generation on the host; it never crosses the channel.
+import { validateGenerateInput, type GenerateKind } from '../../../shared/protocol';
+import { hostErrorToError, type HostRequests } from '../host-requests';
+
+export interface GenerateOptions {
+  signal?: AbortSignal;
+}
+
+type Input = Record<string, unknown> & { signal?: AbortSignal };
+
+/** The Workbench's own shape: a `prompt` for quiet; camelCase knobs for raw. */
+function isWorkbenchShape(kind: 'quiet' | 'raw', input: Input): boolean {
+  if (kind === 'quiet') return 'prompt' in input || 'systemPrompt' in input;
+  return ['connectionId', 'maxTokens', 'temperature', 'topP'].some((key) => key in input);
+}
+
+function withoutSignal(input: Input): Record<string, unknown> {
+  const { signal: _signal, ...rest } = input;
+  return rest;
+}
+
+export function createGenerate(requests: HostRequests) {
+  const ours = (kind: GenerateKind, input: unknown, signal: AbortSignal | undefined) => {
+    // Checked here too, so a bad or oversized input fails without crossing the channel; the host checks again.
+    const checked = validateGenerateInput(kind, input);
+    if (!checked.ok) return Promise.reject(hostErrorToError(checked.error));
+    return requests.call(`generate.${kind}`, checked.input, signal);
+  };
+  const lumiverse = (type: 'raw' | 'quiet' | 'batch', input: Input, signal: AbortSignal | undefined) =>
+    requests.call('generate.lumiverse', { ...withoutSignal(input), type }, input.signal ?? signal);
+  const run = (kind: 'raw' | 'quiet', input: unknown, options?: GenerateOptions) => {
+    const value = (typeof input === 'object' && input !== null ? input : {}) as Input;
+    return isWorkbenchShape(kind, value) ? ours(kind, value, options?.signal) : lumiverse(kind, value, options?.signal);
+  };
+  const stream = (type: 'raw' | 'quiet', input: unknown) => {
+    const value = (typeof input === 'object' && input !== null ? input : {}) as Input;
+    return requests.stream('generate.stream', { ...withoutSignal(value), type }, value.signal);
+  };
+  return {
+    quiet: (input: unknown, options?: GenerateOptions) => run('quiet', input, options),
+    raw: (input: unknown, options?: GenerateOptions) => run('raw', input, options),
+    batch: (input: unknown, options?: GenerateOptions) => lumiverse('batch', (typeof input === 'object' && input !== null ? input : {}) as Input, options?.signal),
+    rawStream: (input: unknown) => stream('raw', input),
+    quietStream: (input: unknown) => stream('quiet', input),
+  };
+}

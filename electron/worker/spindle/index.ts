@@ -1,0 +1,122 @@
+// The `spindle` global an extension sees: every member of Lumiverse's API (shared/spindle/members.ts),
+// assembled from one module per namespace; what the Workbench cannot do is inert, never missing.
+import type { CancelReason, HostResponseChunkMessage, HostResponseMessage, ToolInvocationResultMessage, WorkerToHostMessage } from '../../../shared/protocol';
+import { LUMIVERSE_COMPAT_VERSION, SPINDLE_MEMBERS } from '../../../shared/spindle/members';
+import type { ExtensionManifest, ToolInvocationPayloadDTO } from '../../../shared/types/spindle';
+import { createHostRequests, hostErrorToError } from '../host-requests';
+import { EventHandlers } from './events';
+import { forwardNamespace } from './forward';
+import { createGenerate } from './generate';
+import { inertMember, inertNamespace } from './inert';
+import { createLog, formatLogArgs } from './log';
+import { PermissionState } from './permissions';
+import { PipelineRegistry } from './pipeline';
+import { createStorage } from './storage';
+import { ToolCalls } from './tools';
+
+/** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
+export const LOCAL_USER_ID = 'local';
+
+/** Namespaces the host answers method by method (their data lives in the host). */
+const FORWARDED = new Set(['connections', 'tokens', 'enclave', 'ephemeral', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros']);
+
+export interface SpindleRuntime {
+  api: Record<string, unknown>;
+  invoke(kind: 'invocation' | 'simulation', payload: ToolInvocationPayloadDTO): Promise<ToolInvocationResultMessage>;
+  cancel(requestId: string, reason: CancelReason): void;
+  /** Calls the handlers of a notification event; their failures are logged, never thrown. */
+  emit(event: string, payload: unknown): Promise<void>;
+  setPermissions(granted: string[]): Promise<void>;
+  onResponse(message: HostResponseMessage): void;
+  onChunk(message: HostResponseChunkMessage): void;
+  onFrontendMessage(payload: unknown): Promise<void>;
+}
+
+/** The manifest in Lumiverse's shape, whichever form the extension's spindle.json used. */
+function lumiverseManifest(manifest: ExtensionManifest): Record<string, unknown> {
+  const raw = manifest as unknown as Record<string, unknown>;
+  return Object.freeze({
+    ...raw,
+    identifier: typeof raw.identifier === 'string' ? raw.identifier : manifest.id,
+    name: manifest.name,
+    version: manifest.version,
+    author: typeof raw.author === 'string' ? raw.author : '',
+    github: typeof raw.github === 'string' ? raw.github : '',
+    homepage: typeof raw.homepage === 'string' ? raw.homepage : '',
+    description: manifest.description,
+    permissions: Object.freeze([...manifest.permissions]),
+  });
+}
+
+export function createSpindle(options: { manifest: ExtensionManifest; granted: string[]; send: (message: WorkerToHostMessage) => void }): SpindleRuntime {
+  const { send, manifest } = options;
+  const log = createLog(send);
+  const events = new EventHandlers(LOCAL_USER_ID, (event, error) => log.warn(`A ${event} handler failed:`, error));
+  const permissions = new PermissionState(manifest.id, options.granted, events);
+  const requests = createHostRequests(send);
+  const tools = new ToolCalls(events, LOCAL_USER_ID, send);
+  const pipeline = new PipelineRegistry(requests, log, LOCAL_USER_ID);
+  const touched = new Set<string>();
+
+  const real: Record<string, unknown> = {
+    registerTool: (tool: never) => tools.registerTool(tool),
+    unregisterTool: (name: string) => tools.unregisterTool(name),
+    on: (event: string, handler: never) => events.on(event, handler),
+    log: { info: log.info, warn: log.warn, error: log.error, debug: log.debug },
+    generate: createGenerate(requests),
+    storage: createStorage('storage', requests),
+    userStorage: createStorage('userStorage', requests),
+    permissions: permissions.api(),
+    cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} }),
+    version: { getBackend: async () => LUMIVERSE_COMPAT_VERSION, getFrontend: async () => LUMIVERSE_COMPAT_VERSION },
+    manifest: lumiverseManifest(manifest),
+    host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: manifest.id }),
+    contracts: Object.freeze({}),
+    registerMacro: (def: unknown) => pipeline.registerMacro(def),
+    unregisterMacro: (name: unknown) => pipeline.unregisterMacro(name),
+    updateMacroValue: (name: unknown, value: unknown) => pipeline.updateMacroValue(name, value),
+    registerInterceptor: (handler: unknown, options?: unknown) => pipeline.register('interceptor', 'spindle.registerInterceptor', handler, options),
+    registerContextHandler: (handler: unknown, priority?: unknown, timeoutMs?: unknown) =>
+      pipeline.register('context_handler', 'spindle.registerContextHandler', handler, { ...(typeof priority === 'number' ? { priority } : {}), ...(typeof timeoutMs === 'number' ? { timeoutMs } : {}) }),
+    registerMacroInterceptor: (handler: unknown, options?: unknown) => pipeline.register('macro_interceptor', 'spindle.registerMacroInterceptor', handler, options),
+    registerWorldInfoInterceptor: (handler: unknown, options?: unknown) => pipeline.register('world_info_interceptor', 'spindle.registerWorldInfoInterceptor', handler, options),
+    registerMessageContentProcessor: (handler: unknown, options?: unknown) => pipeline.register('message_content_processor', 'spindle.registerMessageContentProcessor', handler, options),
+    sendToFrontend: (payload: unknown) => pipeline.sendToFrontend(payload),
+    onFrontendMessage: (handler: unknown) => pipeline.onFrontendMessage(handler),
+  };
+
+  const inertContext = {
+    touched(path: string) {
+      const member = path.split('.')[0]!;
+      if (touched.has(member)) return;
+      touched.add(member);
+      log.info(`spindle.${path} is not available in the Council Workbench (logged once per member).`);
+      requests.call('runtime.inert', { member }).catch(() => undefined);
+    },
+    hasPermission: (permission: string) => permissions.has(permission),
+    denied: (permission: string, operation: string) => hostErrorToError({ code: 'PERMISSION_DENIED', message: `${permission} — ${operation} needs the ${permission} permission.` }),
+  };
+
+  const api: Record<string, unknown> = { extensionId: manifest.id };
+  for (const member of SPINDLE_MEMBERS) {
+    const own = real[member.name];
+    // A real namespace keeps Lumiverse's methods it does not implement, inert (generate.observe, …).
+    if (own !== undefined && member.namespace && typeof own === 'object' && !Object.isFrozen(own)) api[member.name] = { ...inertNamespace(member.name, member.namespace, inertContext), ...own };
+    else if (own !== undefined) api[member.name] = own;
+    else if (FORWARDED.has(member.name) && member.namespace) api[member.name] = forwardNamespace(member.name, member.namespace, requests);
+    else api[member.name] = inertMember(member, inertContext);
+  }
+
+  return {
+    api,
+    invoke: (kind, payload) => tools.invoke(kind, payload),
+    cancel: (requestId, reason) => tools.cancel(requestId, reason),
+    emit: (event, payload) => events.emit(event, payload),
+    setPermissions: (granted) => permissions.update(granted),
+    onResponse: (message) => requests.onResponse(message),
+    onChunk: (message) => requests.onChunk(message),
+    onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
+  };
+}
+
+export { formatLogArgs };

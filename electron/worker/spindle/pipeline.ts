@@ -1,0 +1,98 @@
+// The prompt-pipeline registrations (macros, interceptors, context handlers, frontend messages): the
+// handlers stay in the worker, the host learns what is registered and runs them during a chat turn.
+import type { HostRequests } from '../host-requests';
+import type { SpindleLog } from './log';
+
+type Handler = (...args: unknown[]) => unknown;
+
+export type PipelineKind = 'macro' | 'interceptor' | 'context_handler' | 'macro_interceptor' | 'world_info_interceptor' | 'message_content_processor';
+
+export class PipelineRegistry {
+  /** kind → id → handler. */
+  private readonly handlers = new Map<PipelineKind, Map<string, Handler>>();
+  private readonly frontendHandlers = new Set<(payload: unknown, userId: string) => unknown>();
+  private seq = 0;
+
+  constructor(
+    private readonly requests: HostRequests,
+    private readonly log: SpindleLog,
+    private readonly userId: string,
+  ) {}
+
+  handler(kind: PipelineKind, id: string): Handler | undefined {
+    return this.handlers.get(kind)?.get(id);
+  }
+
+  /** Fire and forget, as Lumiverse's registrations are: a refusal (a permission, a bad name) lands in the log. */
+  private tell(method: string, params: Record<string, unknown>): void {
+    this.requests.call(`pipeline.${method}`, params).catch((err: Error) => this.log.warn(`spindle.${method}: ${err.message}`));
+  }
+
+  private store(kind: PipelineKind, id: string, handler: unknown, what: string): void {
+    if (typeof handler !== 'function') throw new TypeError(`${what} expects a handler function.`);
+    let byId = this.handlers.get(kind);
+    if (!byId) this.handlers.set(kind, (byId = new Map()));
+    byId.set(id, handler as Handler);
+  }
+
+  private unregisterer(kind: PipelineKind, id: string): () => void {
+    return () => {
+      if (this.handlers.get(kind)?.delete(id)) this.tell('unregister', { kind, id });
+    };
+  }
+
+  /** registerInterceptor, registerContextHandler and the other `register*(handler, options)` forms. */
+  register(kind: PipelineKind, what: string, handler: unknown, options: unknown): () => void {
+    const id = `${kind}-${++this.seq}`;
+    this.store(kind, id, handler, what);
+    const settings = typeof options === 'number' ? { priority: options } : typeof options === 'object' && options !== null ? { ...(options as object) } : {};
+    this.tell('register', { kind, id, options: JSON.parse(JSON.stringify(settings)) as unknown });
+    return this.unregisterer(kind, id);
+  }
+
+  registerMacro(def: unknown): void {
+    const d = (typeof def === 'object' && def !== null ? def : {}) as Record<string, unknown>;
+    if (typeof d.name !== 'string' || d.name.trim() === '') throw new TypeError('spindle.registerMacro expects a definition with a name.');
+    if (typeof d.handler !== 'function') {
+      // As Lumiverse: string handlers would be eval; they are refused.
+      this.log.error(`Macro "${d.name}" was registered without a handler function; it was NOT registered.`);
+      return;
+    }
+    const name = d.name.toLowerCase();
+    this.store('macro', name, d.handler, 'spindle.registerMacro');
+    const { handler: _handler, ...definition } = d;
+    this.tell('registerMacro', { definition: JSON.parse(JSON.stringify(definition)) as unknown });
+  }
+
+  unregisterMacro(name: unknown): void {
+    if (typeof name !== 'string') throw new TypeError('spindle.unregisterMacro expects a macro name.');
+    this.handlers.get('macro')?.delete(name.toLowerCase());
+    this.tell('unregisterMacro', { name });
+  }
+
+  updateMacroValue(name: unknown, value: unknown): void {
+    if (typeof name !== 'string') throw new TypeError('spindle.updateMacroValue expects a macro name.');
+    this.tell('updateMacroValue', { name, value: String(value ?? '') });
+  }
+
+  sendToFrontend(payload: unknown): void {
+    this.tell('sendToFrontend', { payload: JSON.parse(JSON.stringify(payload ?? null)) as unknown });
+  }
+
+  onFrontendMessage(handler: unknown): () => void {
+    if (typeof handler !== 'function') throw new TypeError('spindle.onFrontendMessage expects a handler function.');
+    const h = handler as (payload: unknown, userId: string) => unknown;
+    this.frontendHandlers.add(h);
+    return () => this.frontendHandlers.delete(h);
+  }
+
+  async deliverFrontendMessage(payload: unknown): Promise<void> {
+    for (const handler of [...this.frontendHandlers]) {
+      try {
+        await handler(payload, this.userId);
+      } catch (err) {
+        this.log.warn('An onFrontendMessage handler failed:', err);
+      }
+    }
+  }
+}

@@ -1,0 +1,169 @@
+// Every top-level member of Lumiverse's `spindle` global, and what the Workbench makes of it.
+//
+// Our own list, written from the public spindle types (lumiverse-spindle-types 0.6.20): names,
+// whether each is a function or a namespace, its methods and how each answers. It drives the
+// worker's inert members and the conformance test, so an extension written for Lumiverse never meets
+// a TypeError at load, and adding a member is one line here plus one handler where it is real.
+//
+//   real      answered by the Workbench (tools, events, storage, generate, connections…)
+//   pipeline  registered now; run by the Workbench chat pipeline (macros, interceptors, chat reads)
+//   inert     present and harmless: logged once, a neutral value or UNSUPPORTED_HERE (UI, OAuth, media…)
+
+export type MemberTier = 'real' | 'pipeline' | 'inert';
+
+/**
+ * How a method answers when it is inert:
+ * page `{ data: [], total: 0 }` · list `[]` · record `{}` · null · false · reject (UNSUPPORTED_HERE)
+ * — all asynchronous — and the synchronous void (nothing) · off (a no-op unsubscribe) · string ('')
+ * · stream (an async generator that rejects UNSUPPORTED_HERE).
+ */
+export type MethodStyle = 'page' | 'list' | 'record' | 'null' | 'false' | 'reject' | 'void' | 'off' | 'string' | 'stream';
+
+export interface NamespaceSpec {
+  /** method name → style; a nested namespace → its own spec. */
+  methods: Record<string, MethodStyle | NamespaceSpec>;
+  /** Calls need this permission (a missing one rejects PERMISSION_DENIED, as in Lumiverse). */
+  permission?: string;
+}
+
+export interface SpindleMember {
+  name: string;
+  tier: MemberTier;
+  kind: 'function' | 'namespace' | 'value';
+  /** Inert functions: how they answer. */
+  style?: MethodStyle;
+  namespace?: NamespaceSpec;
+  /** Optional in Lumiverse's types (present only where the host supports it). */
+  optional?: boolean;
+}
+
+/** Parses `"read:null write list:list"`: a bare name is `reject`. */
+function ns(spec: string, extra: { permission?: string; sub?: Record<string, NamespaceSpec> } = {}): NamespaceSpec {
+  const methods: Record<string, MethodStyle | NamespaceSpec> = {};
+  for (const item of spec.split(/\s+/).filter(Boolean)) {
+    const [name, style] = item.split(':') as [string, MethodStyle | undefined];
+    methods[name] = style ?? 'reject';
+  }
+  for (const [name, sub] of Object.entries(extra.sub ?? {})) methods[name] = sub;
+  return extra.permission ? { methods, permission: extra.permission } : { methods };
+}
+
+const fn = (name: string, tier: MemberTier, style?: MethodStyle, optional?: boolean): SpindleMember => ({
+  name,
+  tier,
+  kind: 'function',
+  ...(style ? { style } : {}),
+  ...(optional ? { optional } : {}),
+});
+const space = (name: string, tier: MemberTier, namespace: NamespaceSpec, optional?: boolean): SpindleMember => ({
+  name,
+  tier,
+  kind: 'namespace',
+  namespace,
+  ...(optional ? { optional } : {}),
+});
+
+const STORAGE = 'read write readBinary writeBinary delete list exists mkdir move stat getJson setJson';
+const VARIABLE_SCOPE = ns('get set delete list has');
+const CRUD = 'list:page get:null create update delete';
+const PROCESSES = 'spawn list:list get:null send:void stop onLifecycle:off onMessage:off';
+
+export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
+  // Tools and events
+  fn('registerTool', 'real'),
+  fn('unregisterTool', 'real'),
+  fn('on', 'real'),
+  // Prompt pipeline
+  fn('registerMacro', 'pipeline'),
+  fn('unregisterMacro', 'pipeline'),
+  fn('updateMacroValue', 'pipeline'),
+  space('macros', 'pipeline', ns('resolve')),
+  fn('registerInterceptor', 'pipeline'),
+  fn('registerContextHandler', 'pipeline'),
+  fn('registerMacroInterceptor', 'pipeline'),
+  fn('registerWorldInfoInterceptor', 'pipeline'),
+  fn('registerMessageContentProcessor', 'pipeline'),
+  fn('assemble', 'inert', 'reject'),
+  space('promptRegex', 'inert', ns('setOwnedChats:void')),
+  // Generation
+  space('generate', 'real', ns('raw quiet batch rawStream:stream quietStream:stream dryRun:reject observe:reject assemble:reject quietTracked:reject')),
+  space('connections', 'real', ns('list get resolveDispatch:null')),
+  space('tokens', 'real', ns('countText countMessages countChat')),
+  // Storage
+  space('storage', 'real', ns(STORAGE)),
+  space('userStorage', 'real', ns(STORAGE)),
+  space('enclave', 'real', ns('put get delete has list')),
+  space('ephemeral', 'real', ns('read write readBinary writeBinary delete list stat clearExpired getPoolStatus requestBlock releaseBlock'), false),
+  space('variables', 'real', ns('', { sub: { local: VARIABLE_SCOPE, global: VARIABLE_SCOPE, chat: VARIABLE_SCOPE } })),
+  // Data the Workbench chat provides (sessions are chats)
+  space('chat', 'pipeline', ns('getMessages appendMessage updateMessage deleteMessage setMessageHidden setMessagesHidden isMessageHidden setStyleMode')),
+  space('chats', 'pipeline', ns('list get getActive update delete getMemories')),
+  space('characters', 'pipeline', ns('list get create setAvatar update delete')),
+  space('personas', 'pipeline', ns('list get getDefault getActive create update delete switchActive getWorldBook')),
+  space('world_books', 'pipeline', ns('list get create update delete getActivated getGlobal setGlobal activateGlobal deactivateGlobal', { sub: { entries: ns(CRUD) } })),
+  space('council', 'real', ns('getSettings getMembers getAvailableLumiaItems')),
+  // Data the Workbench does not have: empty, permission honoured
+  space('presets', 'inert', ns(CRUD, { permission: 'presets', sub: { blocks: ns('list:list get:null create update delete'), categories: ns('list:list') } })),
+  space('regex_scripts', 'inert', ns(`${CRUD} getActive:list`, { permission: 'regex_scripts' })),
+  space('databanks', 'inert', ns(CRUD, { permission: 'databanks', sub: { documents: ns(`${CRUD} getContent:null reprocess`) } })),
+  space(
+    'memories',
+    'inert',
+    ns('', {
+      permission: 'memories',
+      sub: {
+        cortex: ns('getConfig:null putConfig query:null getCached:null queryLinked:null getCachedLinked:null invalidateCache invalidateLinkedCache'),
+        entities: ns('list:list get:null findByName:null upsert updateStatus addFacts getFacts:list updateEmotionalValence'),
+        relations: ns('list:list listAll:list forEntity:list forEntities:list upsert'),
+        consolidations: ns('list:list latestArc:null run'),
+        salience: ns('list:list'),
+        vaults: ns('list:list get:null getChunks:list create rename delete reindex'),
+        links: ns('list:list attach remove toggle'),
+        chatMemory: ns('listChunks:list get:null warm invalidate'),
+        stats: ns('usage:null ingestionStatus:null ingestionTelemetry:null'),
+      },
+    }),
+  ),
+  space('global_addons', 'inert', ns('list:list get:null update')),
+  space('dlc', 'inert', ns('getCatalog:list')),
+  space('events', 'inert', ns('track:null query:list replay:list getLatestState:null', { permission: 'event_tracking' })),
+  // Permissions
+  space('permissions', 'real', ns('getGranted has onDenied onChanged')),
+  // Frontend and UI: the Workbench runs no extension frontend
+  fn('sendToFrontend', 'pipeline'),
+  fn('onFrontendMessage', 'pipeline'),
+  space('ui', 'inert', ns('getDrawerTabs:list getSettingsTabs:list openDrawerTab closeDrawer openSettings closeSettings openCommandPalette closeCommandPalette')),
+  space('toast', 'inert', ns('success:void warning:void error:void info:void')),
+  space('modal', 'inert', ns('open close confirm')),
+  space('prompt', 'inert', ns('input')),
+  space('commands', 'inert', ns('register:void unregister:void onInvoked:off')),
+  space('textEditor', 'inert', ns('open close')),
+  space('theme', 'inert', ns('apply applyPalette clear getCurrent:null extractColors generateVariables')),
+  space('frontendProcesses', 'inert', ns(PROCESSES)),
+  // Integrations
+  fn('cors', 'real'),
+  space('oauth', 'inert', ns('onCallback:off getCallbackUrl:string createState')),
+  space('webSearch', 'inert', ns('query getSettings:null', { permission: 'web_search' })),
+  space('push', 'inert', ns('send getStatus:null', { permission: 'push_notification' })),
+  space('imageGen', 'inert', ns('generate generateStream:stream getProviders:list listConnections:list getConnection:null getModels:list', { permission: 'image_gen' })),
+  space('images', 'inert', ns('list:page get:null upload uploadMany uploadFromDataUrl delete deleteMany', { permission: 'images' })),
+  space('media', 'inert', ns('convertAudio convertVideo transcodeVideo removeAudioFromVideo addAudioToVideo createVideoFromImageAndAudio', { permission: 'media' })),
+  space('uploads', 'inert', ns('get:null delete:false')),
+  space('backendProcesses', 'inert', ns(PROCESSES)),
+  space('rpcPool', 'inert', ns('sync:string handle:string read unregister:void')),
+  space('users', 'inert', ns('isVisible:false getRole:null')),
+  space('providers', 'inert', ns(''), true),
+  fn('registerEmbeddingDriver', 'inert', 'off', true),
+  fn('registerTtsEngine', 'inert', 'off', true),
+  fn('registerSttEngine', 'inert', 'off', true),
+  fn('registerSidecarEndpoint', 'inert', 'off', true),
+  // Metadata
+  space('log', 'real', ns('info warn error')),
+  space('version', 'real', ns('getBackend getFrontend')),
+  { name: 'manifest', tier: 'real', kind: 'value' },
+  { name: 'host', tier: 'real', kind: 'value' },
+  { name: 'contracts', tier: 'real', kind: 'value', optional: true },
+];
+
+/** The Lumiverse version the Workbench answers to `version.getBackend()` and `host.lumiverseVersion`. */
+export const LUMIVERSE_COMPAT_VERSION = '1.1.0';

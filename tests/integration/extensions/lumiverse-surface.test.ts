@@ -1,0 +1,150 @@
+// The spindle global a Lumiverse extension meets: every member present (conformance), inert ones harmless,
+// real ones working through a real host — storage, variables, enclave, ephemeral, council, cors, generate.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { buildSync } from 'esbuild';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { fixture, waitFor } from './harness';
+
+const ID = 'lumiverse_surface';
+
+/** The fixture as an author ships it: src/backend.ts built to an ESM dist/backend.js. */
+function built(): string {
+  const folder = path.join(tempDir(), ID);
+  fs.mkdirSync(folder, { recursive: true });
+  fs.copyFileSync(path.join(fixture(ID), 'spindle.json'), path.join(folder, 'spindle.json'));
+  buildSync({ entryPoints: [path.join(fixture(ID), 'src', 'backend.ts')], outfile: path.join(folder, 'dist', 'backend.js'), bundle: true, format: 'esm', platform: 'node', logLevel: 'silent' });
+  return folder;
+}
+
+let rig: ChatRig;
+let web: http.Server;
+let webUrl: string;
+
+beforeAll(async () => {
+  web = http.createServer((_req, res) => res.end('hello from the web'));
+  await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+  webUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/page`;
+});
+afterAll(() => new Promise<void>((resolve) => web.close(() => resolve())));
+
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+async function install(grant: string[]): Promise<void> {
+  await rig.host.extensions.installFromFolder(built(), { grant: grant as never });
+  await waitFor(() => rig.host.registry.get(`${ID}:use`), 'the fixture to register its tools');
+}
+
+async function invoke<T>(tool: string, args: Record<string, unknown> = {}): Promise<T> {
+  const outcome = await rig.host.registry.invoke(`${ID}:${tool}`, args, { timeoutMs: 20_000 });
+  if (!outcome.ok) throw new Error(`${tool}: ${JSON.stringify(outcome.error)}`);
+  return JSON.parse(outcome.content) as T;
+}
+
+/** Every method path of a namespace spec, nested ones included. */
+function paths(prefix: string, spec: NamespaceSpec): string[] {
+  return Object.entries(spec.methods).flatMap(([name, style]) => (typeof style === 'string' ? [`${prefix}.${name}`] : paths(`${prefix}.${name}`, style)));
+}
+
+describe('conformance', () => {
+  it('has every top-level member of the Lumiverse API, each namespace with its methods', async () => {
+    await install(['tools']);
+    const { userId, shape } = await invoke<{ userId: string; shape: Record<string, unknown> }>('shape');
+    expect(userId).toBe('local');
+    for (const member of SPINDLE_MEMBERS) {
+      const got = shape[member.name];
+      expect(got, member.name).toBeDefined();
+      if (member.kind === 'function') expect(got, member.name).toBe('function');
+      if (member.kind === 'namespace') {
+        for (const p of paths(member.name, member.namespace!)) {
+          const leaf = p.split('.').slice(1).reduce<unknown>((node, key) => (node as Record<string, unknown>)?.[key], got);
+          expect(leaf, p).toBe('function');
+        }
+      }
+    }
+  });
+
+  it('inert members answer with a neutral value, UNSUPPORTED_HERE or PERMISSION_DENIED — never a TypeError — and are listed on the card', async () => {
+    await install(['tools']);
+    const inert = SPINDLE_MEMBERS.filter((m) => m.tier === 'inert');
+    const probe = inert.flatMap((m) => (m.kind === 'namespace' ? paths(m.name, m.namespace!) : [m.name]));
+    const results = await invoke<Record<string, { ok: boolean; value?: unknown; code?: string }>>('probe', { paths: probe });
+    for (const p of probe) {
+      const outcome = results[p]!;
+      expect(outcome, p).toBeDefined();
+      if (!outcome.ok) expect(['UNSUPPORTED_HERE', 'PERMISSION_DENIED'], `${p}: ${JSON.stringify(outcome)}`).toContain(outcome.code);
+    }
+    expect(results['ui.getDrawerTabs']).toEqual({ ok: true, value: [] });
+    expect(results['toast.info']).toMatchObject({ ok: true });
+    expect(results['presets.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(results['oauth.createState']).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
+    await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('ui'), 'the card to list the inert members used');
+    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'toast', 'oauth', 'presets', 'modal']));
+    // Logged once per member, not once per call.
+    expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.ui.')).length).toBe(1);
+  });
+});
+
+describe('real members through a real host', () => {
+  it('permissions, storage, variables, enclave, ephemeral, connections, tokens, council, version, manifest, host', async () => {
+    await install(['tools', 'ephemeral_storage', 'generation']);
+    const used = await invoke<Record<string, unknown>>('use');
+    expect(used.has).toEqual([true, false]);
+    expect(used.granted).toEqual(expect.arrayContaining(['tools', 'ephemeral_storage', 'generation']));
+    expect(used.storage).toEqual({ ok: true, value: 1 });
+    expect(used.storageEscape).toMatchObject({ ok: false, code: 'PATH_NOT_ALLOWED' });
+    expect(used.userStorage).toEqual({ ok: true, value: 'mine' });
+    expect(used.variables).toEqual({ ok: true, value: ['calm', { turns: '3' }, false] });
+    expect(used.enclave).toEqual({ ok: true, value: ['sk-extension-secret', ['token'], true, false] });
+    expect(used.ephemeral).toEqual({ ok: true, value: ['soon gone', 9, 1] });
+    expect(used.connections).toEqual({ ok: true, value: [expect.objectContaining({ id: 'local', api_url: `${rig.server.origin}/v1`, is_default: true, has_api_key: false })] });
+    expect(JSON.stringify(used.connections)).not.toMatch(/key"\s*:\s*"/);
+    expect(used.tokens).toMatchObject({ ok: true, value: { total_tokens: 3, approximate: true } });
+    expect(used.council).toEqual({ ok: true, value: [false, 0] });
+    expect(used.activeChat).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(used.version).toBe('1.1.0');
+    expect(used.manifest).toEqual([ID, '1.0.0']);
+    expect(used.host).toBe('1.1.0');
+    expect(used.corsFile).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    // The card shows what it registered for the prompt pipeline.
+    expect(rig.host.extensions.get(ID).registrations).toEqual({ macros: ['surface_mood'], pipeline: [] });
+    // Files live where the README says, and nothing escaped.
+    expect(fs.existsSync(path.join(rig.dataDir, 'extension-data', ID, 'storage', 'state', 'counter.json'))).toBe(true);
+    expect(fs.readFileSync(path.join(rig.dataDir, 'extension-data', ID, 'variables.json'), 'utf8')).toContain('"turns":"3"');
+  });
+
+  it('with cors_proxy, interceptor and chats: the web through the host, a registered interceptor, no active chat, characters still denied', async () => {
+    await install(['tools', 'cors_proxy', 'interceptor', 'chats']);
+    const used = await invoke<Record<string, unknown>>('use', { corsUrl: webUrl });
+    expect(used.cors).toEqual({ ok: true, value: [200, 'hello from the web'] });
+    expect(used.corsFile).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(used.activeChat).toEqual({ ok: true, value: null });
+    // characters is a permission of its own, not granted here.
+    expect(used.characters).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(rig.host.extensions.get(ID).registrations).toEqual({ macros: ['surface_mood'], pipeline: ['interceptor (priority 50)'] });
+  });
+
+  it('generate in Lumiverse shapes against the local LLM server: raw, rawStream, batch', async () => {
+    await install(['tools', 'generation']);
+    rig.server.enqueue({ text: 'Hello there.' }, { text: ['Str', 'eam', 'ed.'] }, { text: 'One.' });
+    const result = await invoke<Record<string, { ok: boolean; value?: unknown; code?: string }>>('generate');
+    expect(result.raw).toMatchObject({ ok: true, value: { content: 'Hello there.', finish_reason: 'stop', text: 'Hello there.' } });
+    expect(result.stream).toEqual({ ok: true, value: ['Str', 'eam', 'ed.', 'done:Streamed.'] });
+    // The second request of the batch has no messages: refused as a whole, with the field path.
+    expect(result.batch).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    const body = rig.server.generations[0]!.body as { messages: unknown; max_tokens?: number };
+    expect(body.messages).toEqual([{ role: 'user', content: 'Say hello.' }]);
+    expect(body.max_tokens).toBe(32);
+  });
+});
