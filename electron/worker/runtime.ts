@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostToWorkerMessage, InitMessage, WorkerToHostMessage } from '../../shared/protocol';
+import { CallContexts } from './call-context';
 import { detectHostPort, type HostPort } from './host-port';
 import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
 import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
@@ -43,6 +44,7 @@ function main(): void {
   port.onClose(() => process.exit(0));
 
   let runtime: SpindleRuntime | null = null;
+  const contexts = new CallContexts();
   // Calls that arrive while the entry is still loading (top-level await) wait for it to finish.
   let loading: Promise<void> | null = null;
 
@@ -85,7 +87,14 @@ function main(): void {
         const active = runtime;
         if (!active) return;
         const kind = message.type === 'tool_simulation' ? 'simulation' : 'invocation';
-        void (loading ?? Promise.resolve()).then(() => active.invoke(kind, message.payload)).then(send);
+        // Filled in on arrival: the kept context is the one this call was sent with.
+        const payload = contexts.payload(message);
+        if (!payload) {
+          const error = { code: 'TOOL_ERROR', message: 'The chat context of this call did not reach the extension worker.' };
+          send({ type: 'tool_invocation_result', requestId: message.payload.requestId, ok: false, error });
+          return;
+        }
+        void (loading ?? Promise.resolve()).then(() => active.invoke(kind, payload)).then(send);
         return;
       }
       case 'cancel':

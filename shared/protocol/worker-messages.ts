@@ -86,12 +86,23 @@ export interface InitMessage {
 export interface ToolInvocationMessage {
   type: 'tool_invocation';
   payload: ToolInvocationPayloadDTO;
+  /** The chat context's number: see CallContextRef. */
+  context?: number;
 }
 /** Dry run of a write tool (orchestrator seed's `simulate`); answered with `tool_invocation_result`. */
 export interface ToolSimulationMessage {
   type: 'tool_simulation';
   payload: ToolInvocationPayloadDTO;
+  context?: number;
 }
+/**
+ * A council cycle gives every member's tool the same chat context (`contextMessages` and the
+ * flattened `args.context`). A call numbers its context: the first call with a context carries it
+ * and the worker keeps it (one at a time); a later call with the same number leaves it out
+ * (`contextMessages` absent, `args.context` null) and the worker fills in a fresh copy of each
+ * before extension code sees the payload. A new context simply replaces the kept one.
+ */
+export type CallContextRef = number;
 export type CancelReason = 'timeout' | 'cancelled' | 'permission_revoked' | 'shutdown';
 export interface CancelMessage {
   type: 'cancel';

@@ -17,13 +17,15 @@ import {
   type LogLevel,
   type ToolInvocationResultMessage,
 } from '../../../shared/protocol';
-import type { ExtensionManifest, ExtensionPermission, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from '../../../shared/types/spindle';
 import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
-import { LineSplitter, type LogSource } from './extension-log';
+import { CallPayloads } from './call-payload';
+import type { LogSource } from './extension-log';
 import { minimalWorkerEnv, type Launcher, type WorkerHandle } from './launcher';
 import { WorkerCalls } from './worker-calls';
-import { crashLine, exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
+import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
+import { WorkerOutput } from './worker-output';
 import { WorkerLiveness } from './worker-liveness';
 
 export type { WorkerExit, WorkerExitError, WorkerExitReason } from './worker-exit';
@@ -80,7 +82,6 @@ export interface WorkerHostOptions {
 
 export type WorkerState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
 
-const IDENTITY_ARGS = ['__userId', '__user_id', 'userId'];
 /** Resident memory is read every this many heartbeats. */
 const MEMORY_SAMPLE_TICKS = 2;
 
@@ -100,6 +101,7 @@ export class WorkerHost implements ToolExecutor {
   private readonly callbacks: WorkerHostCallbacks;
   private readonly granted: Set<ExtensionPermission>;
   private readonly calls: WorkerCalls;
+  private readonly payloads = new CallPayloads();
   private readonly liveness: WorkerLiveness;
   private handle: WorkerHandle | null = null;
   private stateValue: WorkerState = 'idle';
@@ -108,8 +110,7 @@ export class WorkerHost implements ToolExecutor {
   private killReason: WorkerExitReason | null = null;
   private killDetail: string | null = null;
   private stopError: HostError | null = null;
-  /** The last lines the worker wrote to stderr or logged as errors: where a crash says why. */
-  private readonly recentErrors: string[] = [];
+  private readonly output: WorkerOutput;
   private exitInfo: WorkerExit | null = null;
   private readonly exited: Promise<WorkerExit>;
   private resolveExited!: (exit: WorkerExit) => void;
@@ -120,6 +121,7 @@ export class WorkerHost implements ToolExecutor {
     this.timers = options.timers ?? systemTimers;
     this.timings = { ...DEFAULT_WORKER_TIMINGS, ...options.timings };
     this.callbacks = options.callbacks ?? {};
+    this.output = new WorkerOutput((level, source, text) => this.callbacks.onLog?.(level, source, text));
     this.granted = new Set(options.granted);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.calls = new WorkerCalls(this.timers, { cancel: (requestId, reason) => this.send({ type: 'cancel', requestId, reason }) }, (toolName) =>
@@ -176,8 +178,8 @@ export class WorkerHost implements ToolExecutor {
       this.kill('protocol', detail);
     });
     handle.onExit((code, signal) => this.onProcessExit(code, signal));
-    this.pipe(handle.stdout, 'stdout', 'info');
-    this.pipe(handle.stderr, 'stderr', 'warn');
+    this.output.pipe(handle.stdout, 'stdout');
+    this.output.pipe(handle.stderr, 'stderr');
     this.send({ type: 'init', manifest: this.options.manifest, granted: [...this.granted], extensionPath: this.options.extensionPath });
     this.liveness.start();
   }
@@ -257,18 +259,10 @@ export class WorkerHost implements ToolExecutor {
     if (this.calls.size >= this.timings.maxInFlight) {
       return refused(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.calls.size} calls running.`, 'Try again when some have finished.'));
     }
-    // Identity travels in the envelope only (seed 000: the host strips these from args).
-    let args = request.args;
-    if (IDENTITY_ARGS.some((key) => key in args)) {
-      args = { ...args };
-      for (const key of IDENTITY_ARGS) delete args[key];
-    }
-    const payload: ToolInvocationPayloadDTO = { toolName: request.toolName, args, requestId: request.requestId };
-    if (request.councilMember) payload.councilMember = request.councilMember;
-    if (request.contextMessages) payload.contextMessages = request.contextMessages;
+    const message = this.payloads.message(type, request);
     return new Promise<ExecuteResult>((resolve) => {
       this.calls.add(request.requestId, request.toolName, remaining, request.signal, resolve);
-      if (!this.send({ type, payload })) {
+      if (!this.send(message)) {
         this.calls.settle(request.requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
       }
     });
@@ -328,7 +322,7 @@ export class WorkerHost implements ToolExecutor {
         this.callbacks.onUnregisterTool?.(message.name);
         return;
       case 'log':
-        if (message.level === 'error') this.remember(message.message);
+        if (message.level === 'error') this.output.remember(message.message);
         this.callbacks.onLog?.(message.level, 'worker', message.message);
         return;
       case 'tool_invocation_result':
@@ -365,7 +359,7 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private exitErrorFor(reason: WorkerExitReason, exitCode: number | null, signal: string | null) {
-    return exitError(this.id, { reason, exitCode, signal, detail: this.killDetail, crashLine: crashLine(this.recentErrors) });
+    return exitError(this.id, { reason, exitCode, signal, detail: this.killDetail, crashLine: this.output.crashLine() });
   }
 
   private onProcessExit(code: number | null, signal: string | null): void {
@@ -379,7 +373,7 @@ export class WorkerHost implements ToolExecutor {
     const error = expected && this.stopError ? this.stopError : this.exitErrorFor(reason, code, signal);
     this.rejectInFlight(error, 'shutdown');
     if (!expected) this.log('error', `The worker exited (${reason}${code !== null ? `, exit code ${code}` : ''}${signal ? `, signal ${signal}` : ''}).`);
-    const line = crashLine(this.recentErrors);
+    const line = this.output.crashLine();
     this.finishExit({ reason, exitCode: code, signal, expected, ...(line && !expected ? { crashLine: line } : {}), ...(this.killDetail ? { detail: this.killDetail } : {}) });
   }
 
@@ -397,22 +391,5 @@ export class WorkerHost implements ToolExecutor {
 
   private log(level: LogLevel, text: string): void {
     this.callbacks.onLog?.(level, 'host', text);
-  }
-
-  private remember(text: string): void {
-    this.recentErrors.push(...text.split('\n'));
-    if (this.recentErrors.length > 200) this.recentErrors.splice(0, this.recentErrors.length - 200);
-  }
-
-  private pipe(stream: NodeJS.ReadableStream | null, source: LogSource, level: LogLevel): void {
-    if (!stream) return;
-    const splitter = new LineSplitter((line) => {
-      if (source === 'stderr') this.remember(line);
-      this.callbacks.onLog?.(level, source, line);
-    });
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => splitter.push(chunk));
-    stream.on('end', () => splitter.flush());
-    stream.on('error', () => {});
   }
 }

@@ -71,6 +71,31 @@ describe('seed 000 contract', () => {
     });
   });
 
+  it('calls that share a chat context (sent once) each see all of it, as a copy of their own', async () => {
+    const w = startWorker(fixture('context-echo'));
+    await w.ready;
+    const chat = [
+      { role: 'user' as const, content: 'Who used the cove?' },
+      { role: 'assistant' as const, content: 'Let me check.' },
+    ];
+    const flat = 'user: Who used the cove?\nassistant: Let me check.';
+    const call = () => w.host.execute(request('echo', { q: 1, context: flat, __deadlineMs: 5 }, { councilMember: member, contextMessages: chat }));
+    // The handler changes its copy every time; each call still sees the chat as it was sent.
+    for (const result of [...(await Promise.all([call(), call()])), await call()]) {
+      expect(result).toMatchObject({
+        ok: true,
+        value: {
+          args: { q: 1, context: flat, __deadlineMs: 5 },
+          contextMessages: chat,
+          councilMember: member,
+          argKeys: ['q', 'context', '__deadlineMs'],
+          payloadKeys: ['toolName', 'args', 'requestId', 'councilMember', 'contextMessages'],
+        },
+      });
+    }
+    expect(chat[0]!.content).toBe('Who used the cove?');
+  });
+
   it('passes a thrown {code, hint} through as a structured error; other throws become TOOL_ERROR', async () => {
     const w = startWorker(fixture('structured-error'));
     await w.ready;

@@ -15,6 +15,31 @@ describe('calls', () => {
     expect(await pending).toEqual({ ok: true, value: 'found' });
   });
 
+  it("sends a council cycle's chat context to a worker once: later calls with the same context refer to it by number", () => {
+    const w = fakeWorker();
+    const chat = [{ role: 'user' as const, content: 'Who used the cove?' }];
+    const flat = 'user: Who used the cove?';
+    const send = (contextMessages: typeof chat, context = flat) => void w.host.execute(call(w.clock, 'lookup', { args: { context, q: 1 }, contextMessages }));
+    send(chat);
+    send(chat);
+    send(chat, 'another flattening');
+    const other = [...chat];
+    send(other);
+    send(other);
+    const sent = w.handle.of('tool_invocation');
+    expect(sent.map((m) => [m.context, m.payload.contextMessages === undefined ? 'by number' : 'inline', m.payload.args.context])).toEqual([
+      [1, 'inline', flat],
+      [1, 'by number', null],
+      [2, 'inline', 'another flattening'],
+      [3, 'inline', flat],
+      [3, 'by number', null],
+    ]);
+    expect(sent[1]!.payload.args).toEqual({ context: null, q: 1 });
+    // A call without a chat context carries none.
+    void w.host.execute(call(w.clock, 'lookup'));
+    expect(w.handle.of('tool_invocation').at(-1)).not.toHaveProperty('context');
+  });
+
   it('refuses what it cannot run without sending it: no tools permission, a used id, over the in-flight cap, already cancelled or past its deadline', async () => {
     const w = fakeWorker({ timings: { maxInFlight: 1 } });
     const first = call(w.clock);
