@@ -98,7 +98,8 @@ export async function invokeBenchmark({ json }: { json: boolean }) {
     rps_vs_mcp: pairedRatio(rounds, HOST, MCP, 'rps'),
   };
   const ratios = Object.fromEntries(Object.entries(paired).map(([k, v]) => [k, v.median])) as Record<keyof typeof paired, number>;
-  const targets = { p50_vs_fork: '≤ 1.5', p99_vs_fork: '≤ 2', rps_vs_fork: '≥ 0.5', rps_vs_mcp: '≥ 2' };
+  // Issue 16's floors; the other ratios are printed for reading, with no target.
+  const targets = { p50_vs_fork: '≤ 2', p99_vs_fork: '', rps_vs_fork: '', rps_vs_mcp: '≥ 2' };
   if (!json) {
     console.log('Figures: the median over the rounds.');
     console.log(table(rows as unknown as Array<Record<string, string | number>>));

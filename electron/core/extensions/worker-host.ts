@@ -316,7 +316,9 @@ export class WorkerHost implements ToolExecutor {
         }
         return;
       case 'register_tool':
+        // security.md R15: a registration outside the worker's life (it was told to stop) is ignored, and said so.
         if (live) this.callbacks.onRegisterTool?.(message.tool);
+        else this.log('warn', `registerTool(${JSON.stringify(String((message.tool as { name?: unknown }).name).slice(0, 64))}) ignored: the worker is ${this.stateValue}.`);
         return;
       case 'unregister_tool':
         this.callbacks.onUnregisterTool?.(message.name);

@@ -84,6 +84,8 @@ export class WorkerSupervisor {
         },
         onRegisterTool: (tool) => {
           if (entry.worker === worker) this.registerTool(entry, worker, tool);
+          // security.md R15: only the entry's current worker registers; anything else is ignored and logged.
+          else this.hooks.log(entry, 'warn', 'host', `registerTool("${clipName((tool as { name?: unknown }).name)}") ignored: it came from a worker (pid ${worker.pid ?? '?'}) that is no longer this extension's.`);
         },
         onUnregisterTool: (name) => {
           if (entry.worker !== worker || !entry.tools.delete(name)) return;
