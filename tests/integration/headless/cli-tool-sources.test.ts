@@ -5,7 +5,7 @@ import { commands } from '../../../electron/headless/cli/index';
 import { helpText, wrap } from '../../../electron/headless/cli/help-text';
 import { waitForToolSources } from '../../../electron/headless/cli/tool-sources';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { STDIO_FIXTURE } from '../mcp/harness';
+import { STDIO_FIXTURE } from '../../unit/mcp/harness';
 
 afterEach(cleanupTempDirs);
 

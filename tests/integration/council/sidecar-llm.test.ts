@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CouncilRun } from '../../../shared/types/council';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { profileFor, testClient } from '../llm/helpers';
-import { addMember, call, councilHost, llmSidecar, sampleChat } from './helpers';
+import { profileFor, testClient } from '../../unit/llm/helpers';
+import { addMember, call, councilHost, llmSidecar, sampleChat } from '../../unit/council/helpers';
 
 let server: LlmTestServer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
 import type { HostEvent } from '../../../shared/events';
 import type { CouncilRun, CouncilView, RunSummary } from '../../../shared/types/council';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMember, call, councilHost, memorySidecar, sampleChat } from './helpers';
+import { addMember, call, councilHost, memorySidecar, sampleChat } from '../../unit/council/helpers';
 
 afterEach(cleanupTempDirs);
 

@@ -8,7 +8,7 @@ import { confBackend } from '../../../electron/core/settings/conf-backend';
 import { patternApprovalPolicy } from '../../../electron/core/safety/approval-policy';
 import type { ToolInfo } from '../../../shared/types/tools';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { waitFor } from './harness';
+import { waitFor } from '../../unit/mcp/harness';
 
 const require = createRequire(import.meta.url);
 const EVERYTHING = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');

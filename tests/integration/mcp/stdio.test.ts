@@ -1,6 +1,6 @@
 // A real stdio MCP server through McpManager and the real ToolRegistry: tools, invocation, refresh, errors, cancellation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHarness, stdioInput, waitFor, type Harness } from './harness';
+import { makeHarness, stdioInput, waitFor, type Harness } from '../../unit/mcp/harness';
 
 let h: Harness;
 beforeEach(() => {

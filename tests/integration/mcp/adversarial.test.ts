@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeHarness, stdioInput, STDIO_FIXTURE, waitFor, type Harness } from './harness';
+import { makeHarness, stdioInput, STDIO_FIXTURE, waitFor, type Harness } from '../../unit/mcp/harness';
 
 let h: Harness;
 beforeEach(() => {

@@ -13,7 +13,7 @@ import { SECRETS_FILE_NAME } from '../../../electron/core/connections/secret-sto
 import { STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';
 import { startHttpFixture } from '../../fixtures/mcp/http-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { refusingSecretStore, stdioInput, STDIO_FIXTURE, waitFor } from './harness';
+import { refusingSecretStore, stdioInput, STDIO_FIXTURE, waitFor } from '../../unit/mcp/harness';
 
 const hosts: Host[] = [];
 afterEach(async () => {
