@@ -21,8 +21,13 @@ export interface CallEnded {
 
 export class WorkerCalls {
   private readonly pending = new Map<string, PendingCall>();
-  /** Why recent calls ended, to tell a late result from a foreign one (oldest first, capped). */
-  private readonly ended = new Map<string, string>();
+  /**
+   * Why the last RECENTLY_ENDED_CAP calls ended, to tell a late result from a foreign one: a ring,
+   * written on every call and searched only when a stray result comes.
+   */
+  private readonly endedIds: string[] = [];
+  private readonly endedWhy: string[] = [];
+  private endedAt = 0;
 
   constructor(
     private readonly timers: Timers,
@@ -62,8 +67,9 @@ export class WorkerCalls {
     this.pending.delete(requestId);
     this.timers.clearTimeout(call.timer);
     call.signal.removeEventListener('abort', call.onAbort);
-    this.ended.set(requestId, result.ok ? 'answered' : result.error.code);
-    if (this.ended.size > RECENTLY_ENDED_CAP) this.ended.delete(this.ended.keys().next().value!);
+    this.endedIds[this.endedAt] = requestId;
+    this.endedWhy[this.endedAt] = result.ok ? 'answered' : result.error.code;
+    this.endedAt = (this.endedAt + 1) % RECENTLY_ENDED_CAP;
     if (cancel) this.worker.cancel(requestId, cancel);
     call.resolve(result);
   }
@@ -75,6 +81,7 @@ export class WorkerCalls {
 
   /** Why a call that is no longer pending ended, if it ended recently. */
   whyEnded(requestId: string): string | undefined {
-    return this.ended.get(requestId);
+    const index = this.endedIds.lastIndexOf(requestId);
+    return index === -1 ? undefined : this.endedWhy[index];
   }
 }
