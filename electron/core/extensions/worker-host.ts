@@ -1,13 +1,7 @@
 // One running extension worker: start, init, calls in flight, host requests, liveness, memory cap, exit handling.
 import type { HostError } from '../../../shared/errors';
 import {
-  HEARTBEAT_INTERVAL_MS,
-  MAX_IN_FLIGHT_PER_WORKER,
   MAX_RESULT_BYTES,
-  MAX_WORKER_MESSAGES_PER_SECOND,
-  SHUTDOWN_GRACE_MS,
-  STARTUP_TIMEOUT_MS,
-  UNRESPONSIVE_AFTER_MS,
   measureResult,
   parseWorkerMessage,
   REQUEST_ID_PATTERN,
@@ -20,34 +14,14 @@ import {
 import type { ExtensionManifest, ExtensionPermission, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
 import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
-import { LineSplitter, type LogSource } from './extension-log';
 import { minimalWorkerEnv, type Launcher, type WorkerHandle } from './launcher';
 import { WorkerCalls } from './worker-calls';
-import { crashLine, exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
-import { WorkerLiveness } from './worker-liveness';
+import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
+import { WorkerOutput, type LogSource } from './worker-output';
+import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
 
 export type { WorkerExit, WorkerExitError, WorkerExitReason } from './worker-exit';
-
-export interface WorkerHostTimings {
-  heartbeatIntervalMs: number;
-  unresponsiveAfterMs: number;
-  startupTimeoutMs: number;
-  shutdownGraceMs: number;
-  maxMessagesPerSecond: number;
-  maxInFlight: number;
-  /** Resident memory past which the worker is killed with WORKER_MEMORY; 0 for none. */
-  memoryCapBytes: number;
-}
-
-export const DEFAULT_WORKER_TIMINGS: WorkerHostTimings = {
-  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
-  unresponsiveAfterMs: UNRESPONSIVE_AFTER_MS,
-  startupTimeoutMs: STARTUP_TIMEOUT_MS,
-  shutdownGraceMs: SHUTDOWN_GRACE_MS,
-  maxMessagesPerSecond: MAX_WORKER_MESSAGES_PER_SECOND,
-  maxInFlight: MAX_IN_FLIGHT_PER_WORKER,
-  memoryCapBytes: 1024 * 1024 * 1024,
-};
+export { DEFAULT_WORKER_TIMINGS, type WorkerHostTimings } from './worker-liveness';
 
 export interface WorkerHostCallbacks {
   /** The entry loaded without throwing; `contained`: it runs under Node's permission model. */
@@ -108,8 +82,8 @@ export class WorkerHost implements ToolExecutor {
   private killReason: WorkerExitReason | null = null;
   private killDetail: string | null = null;
   private stopError: HostError | null = null;
-  /** The last lines the worker wrote to stderr or logged as errors: where a crash says why. */
-  private readonly recentErrors: string[] = [];
+  /** Its stdout/stderr into the log, and the lines a crash is explained by. */
+  private readonly output: WorkerOutput;
   private exitInfo: WorkerExit | null = null;
   private readonly exited: Promise<WorkerExit>;
   private resolveExited!: (exit: WorkerExit) => void;
@@ -122,6 +96,7 @@ export class WorkerHost implements ToolExecutor {
     this.callbacks = options.callbacks ?? {};
     this.granted = new Set(options.granted);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    this.output = new WorkerOutput((level, source, text) => this.callbacks.onLog?.(level, source, text));
     this.calls = new WorkerCalls(this.timers, { cancel: (requestId, reason) => this.send({ type: 'cancel', requestId, reason }) }, (toolName) =>
       hostError('TOOL_TIMEOUT', `${toolName} (extension "${this.id}") did not answer within its deadline.`, 'The extension may be slow or stuck; a later answer is discarded.'),
     );
@@ -176,8 +151,8 @@ export class WorkerHost implements ToolExecutor {
       this.kill('protocol', detail);
     });
     handle.onExit((code, signal) => this.onProcessExit(code, signal));
-    this.pipe(handle.stdout, 'stdout', 'info');
-    this.pipe(handle.stderr, 'stderr', 'warn');
+    this.output.pipe(handle.stdout, 'stdout', 'info');
+    this.output.pipe(handle.stderr, 'stderr', 'warn');
     this.send({ type: 'init', manifest: this.options.manifest, granted: [...this.granted], extensionPath: this.options.extensionPath });
     this.liveness.start();
   }
@@ -328,7 +303,7 @@ export class WorkerHost implements ToolExecutor {
         this.callbacks.onUnregisterTool?.(message.name);
         return;
       case 'log':
-        if (message.level === 'error') this.remember(message.message);
+        if (message.level === 'error') this.output.remember(message.message);
         this.callbacks.onLog?.(message.level, 'worker', message.message);
         return;
       case 'tool_invocation_result':
@@ -365,7 +340,7 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private exitErrorFor(reason: WorkerExitReason, exitCode: number | null, signal: string | null) {
-    return exitError(this.id, { reason, exitCode, signal, detail: this.killDetail, crashLine: crashLine(this.recentErrors) });
+    return exitError(this.id, { reason, exitCode, signal, detail: this.killDetail, crashLine: this.output.crashLine() });
   }
 
   private onProcessExit(code: number | null, signal: string | null): void {
@@ -379,7 +354,7 @@ export class WorkerHost implements ToolExecutor {
     const error = expected && this.stopError ? this.stopError : this.exitErrorFor(reason, code, signal);
     this.rejectInFlight(error, 'shutdown');
     if (!expected) this.log('error', `The worker exited (${reason}${code !== null ? `, exit code ${code}` : ''}${signal ? `, signal ${signal}` : ''}).`);
-    const line = crashLine(this.recentErrors);
+    const line = this.output.crashLine();
     this.finishExit({ reason, exitCode: code, signal, expected, ...(line && !expected ? { crashLine: line } : {}), ...(this.killDetail ? { detail: this.killDetail } : {}) });
   }
 
@@ -397,22 +372,5 @@ export class WorkerHost implements ToolExecutor {
 
   private log(level: LogLevel, text: string): void {
     this.callbacks.onLog?.(level, 'host', text);
-  }
-
-  private remember(text: string): void {
-    this.recentErrors.push(...text.split('\n'));
-    if (this.recentErrors.length > 200) this.recentErrors.splice(0, this.recentErrors.length - 200);
-  }
-
-  private pipe(stream: NodeJS.ReadableStream | null, source: LogSource, level: LogLevel): void {
-    if (!stream) return;
-    const splitter = new LineSplitter((line) => {
-      if (source === 'stderr') this.remember(line);
-      this.callbacks.onLog?.(level, source, line);
-    });
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => splitter.push(chunk));
-    stream.on('end', () => splitter.flush());
-    stream.on('error', () => {});
   }
 }
