@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'INVALID_ARGUMENTS',
   'INVALID_ARGUMENTS_JSON',
   'INVALID_MANIFEST',
+  /** An extension's src/backend.ts did not build (file and line in the message). */
+  'BUILD_FAILED',
   'UNKNOWN_TOOL',
   'TOOL_UNAVAILABLE',
   'TOOL_TIMEOUT',

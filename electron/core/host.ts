@@ -11,7 +11,7 @@ import { spindleDeps } from './extensions/spindle-deps';
 import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
-import { extensionHandlers } from './handlers/extension-handlers';
+import { extensionHandlers } from './extensions/handlers';
 import { toolHandlers } from './handlers/tool-handlers';
 import { systemClock, type Clock, type Logger, type SettingsBackendFactory } from './ports';
 import { enableLinearRegexFallback } from './registry/safe-regex-engine';

@@ -43,9 +43,14 @@ export const ExtensionInfoSchema = Type.Object({
 export const extensionMethods = {
   'extensions.list': method('Every known extension with its status and permissions.', Type.Object({}, { additionalProperties: false }), Type.Array(ExtensionInfoSchema)),
   'extensions.install': method(
-    'Install an extension from a folder; only the permissions listed in grant are granted.',
+    'Install an extension from a folder or a .zip; only the permissions listed in grant are granted.',
     Type.Object(
-      { folder: Type.String({ minLength: 1, maxLength: 4096 }), grant: Type.Optional(Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length })) },
+      {
+        /** A folder, or a .zip file. */
+        folder: Type.String({ minLength: 1, maxLength: 4096 }),
+        /** Permissions to grant, or 'requested' for every one it asks for. */
+        grant: Type.Optional(Type.Union([Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length }), Type.Literal('requested')])),
+      },
       { additionalProperties: false },
     ),
     ExtensionInfoSchema,
@@ -53,7 +58,15 @@ export const extensionMethods = {
   'extensions.inspect': method(
     "Read a folder's spindle.json before installing, so the user sees what it asks for.",
     Type.Object({ folder: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-    Type.Object({ id: Type.String(), name: Type.String(), version: Type.String(), description: Type.String(), requested: Type.Array(Permission) }),
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      version: Type.String(),
+      description: Type.String(),
+      requested: Type.Array(Permission),
+      /** Requested permissions the Workbench has no equivalent for: they install, and grant nothing here. */
+      notAvailable: Type.Array(Permission),
+    }),
   ),
   'extensions.enable': method('Enable and start an extension.', ById, ExtensionInfoSchema),
   'extensions.disable': method('Stop and disable an extension; its tools are unregistered.', ById, ExtensionInfoSchema),
@@ -61,5 +74,9 @@ export const extensionMethods = {
   'extensions.remove': method('Remove a user-installed extension.', ById, Type.Object({ removed: Type.Boolean() })),
   'extensions.grant': method('Grant a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
   'extensions.revoke': method('Revoke a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
-  'extensions.log': method('The capped log of an extension.', ById, Type.Object({ lines: Type.Array(Type.String()) })),
+  'extensions.log': method(
+    'The capped log of an extension, or the lines after afterSeq (for following it).',
+    Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
+    Type.Object({ lines: Type.Array(Type.String()), lastSeq: Type.Integer() }),
+  ),
 };

@@ -120,10 +120,25 @@ export const PERMISSIONS_NOT_AVAILABLE_HERE: readonly ExtensionPermission[] = [
 ];
 
 export interface ExtensionManifest {
+  /** The extension id in qualified tool names: ours (`knowledge-base`) or Lumiverse's identifier (`lumia_tools`). */
   id: string;
   name: string;
   version: string;
   description: string;
+  /** The backend entry, relative to the folder (`main`, or Lumiverse's `entry_backend`, default dist/backend.js). */
   main: string;
+  /** Every permission it asks for that the Workbench knows (all of Lumiverse's). */
   permissions: ExtensionPermission[];
+  /** Which spindle.json form it was written in. */
+  format?: 'workbench' | 'lumiverse';
+  author?: string;
+  github?: string;
+  homepage?: string;
+  entryFrontend?: string;
+  minimumLumiverseVersion?: string;
+  requestedCapabilities?: string[];
+  /** Files copied into the extension's storage at install (Lumiverse's storage_seed_files). */
+  storageSeedFiles?: Array<{ from: string; to?: string; overwrite?: boolean; required?: boolean }>;
+  /** How long its interceptors may take, ms (clamped to 1 000–300 000). */
+  interceptorTimeoutMs?: number;
 }

@@ -4,7 +4,8 @@ import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
 import { ExtensionLog } from './extension-log';
-import type { ExtensionInfo, ExtensionSource, ExtensionStatus } from './extension-types';
+import type { FoundExtension } from './extension-scan';
+import type { ExtensionInfo, ExtensionSource, ExtensionStatus, PersistedExtensionState } from './extension-types';
 import type { LoadedManifest } from './manifest';
 import type { WorkerHost } from './worker-host';
 
@@ -24,7 +25,6 @@ export interface Entry {
   restartTimer: unknown;
   /** State changes run one after another (see ExtensionManager.enqueue). */
   ops: Promise<unknown>;
-  logWindow: { start: number; count: number; suppressed: number };
   lastCrash: string | null;
   safeMode: boolean;
   /** What its last worker reported at start: under Node's permission model or not (null: not started yet). */
@@ -47,7 +47,6 @@ export function createEntry(id: string, source: ExtensionSource, folder: string,
     tracker: new CrashTracker({ ...restart, clock }),
     restartTimer: null,
     ops: Promise.resolve(),
-    logWindow: { start: 0, count: 0, suppressed: 0 },
     lastCrash: null,
     safeMode: false,
     contained: null,
@@ -59,6 +58,28 @@ export interface SpindleFacts {
   inertTouched: string[];
   macros: string[];
   pipeline: string[];
+}
+
+/**
+ * A found extension's starting state: failed without a manifest; else what was saved, or for a
+ * bundled one never seen before the defaults (enabled, with what it asks for).
+ */
+export function entryFromScan(entry: Entry, found: FoundExtension, saved: PersistedExtensionState | undefined, defaults: { enabled: boolean; grantRequested: boolean }): Entry {
+  if (!found.loaded) {
+    entry.status = 'failed';
+    entry.error = found.error;
+    return entry;
+  }
+  const requested = found.loaded.manifest.permissions;
+  if (saved) {
+    entry.enabled = saved.enabled;
+    entry.granted = new Set(requested.filter((p) => saved.granted.includes(p)));
+  } else if (entry.source === 'bundled') {
+    entry.enabled = defaults.enabled;
+    entry.granted = new Set(defaults.grantRequested ? requested : []);
+  }
+  entry.status = entry.enabled ? 'stopped' : 'disabled';
+  return entry;
 }
 
 export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts): ExtensionInfo {

@@ -1,7 +1,10 @@
-// Copying an extension folder into the data folder: regular files and folders only, bounded, off the host thread.
+// Preparing an extension for install: a bounded copy off the host thread, the fixes Lumiverse's Bun
+// does not need (an empty package.json), the build of src/backend.ts, and the storage seed files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
+import { buildExtensionEntry } from './extension-build';
+import { readManifest, type LoadedManifest } from './manifest';
 
 export const INSTALL_LIMITS = {
   /** Files and folders together: 20,000 empty folders are as much work as 20,000 files. */
@@ -41,4 +44,84 @@ export async function copyExtensionFolder(from: string, to: string, limits = INS
   };
   await walk(from, to, 0);
   return { entries, bytes };
+}
+
+/**
+ * Bun reads an empty or broken package.json as "no package.json"; Node refuses to load anything
+ * beside one. The installed copy gets `{}` instead (there was nothing in it to keep).
+ */
+async function repairPackageJson(folder: string, progress: (line: string) => void): Promise<void> {
+  const file = path.join(folder, 'package.json');
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch {
+    return;
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return;
+  } catch {
+    // replaced below
+  }
+  await fs.promises.writeFile(file, '{}\n');
+  progress(`package.json was ${text.trim() === '' ? 'empty' : 'not a JSON object'}; the installed copy has {} instead (Node cannot load an extension beside it).`);
+}
+
+/**
+ * Makes `staging` (a fresh copy) ready to run: repairs, builds the entry when only src/backend.ts
+ * ships, and returns the manifest as it will run.
+ */
+export async function prepareStaging(staging: string, progress: (line: string) => void): Promise<LoadedManifest> {
+  await repairPackageJson(staging, progress);
+  const loaded = readManifest(staging);
+  if (loaded.buildSource) {
+    await buildExtensionEntry(loaded.folder, loaded.buildSource, loaded.mainPath, progress);
+    return readManifest(staging);
+  }
+  return loaded;
+}
+
+function inside(parent: string, child: string): boolean {
+  const relative = path.relative(parent, child);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/** Copies the manifest's storage_seed_files from the installed folder into the extension's storage. */
+export async function seedStorage(loaded: LoadedManifest, storageRoot: string, progress: (line: string) => void): Promise<void> {
+  for (const [index, seed] of (loaded.manifest.storageSeedFiles ?? []).entries()) {
+    const at = `/storage_seed_files/${index}`;
+    const from = path.resolve(loaded.folder, seed.from);
+    const to = path.resolve(storageRoot, seed.to ?? seed.from);
+    if (!inside(loaded.folder, from)) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Seed file ${seed.from} is outside the extension folder.`, path: `${at}/from` });
+    if (!inside(storageRoot, to)) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Seed destination ${seed.to} is outside the extension's storage.`, path: `${at}/to` });
+    const stat = await fs.promises.lstat(from).catch(() => null);
+    if (!stat || stat.isSymbolicLink()) {
+      if (seed.required) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Required seed file ${seed.from} is missing.`, path: `${at}/from` });
+      continue;
+    }
+    if (!seed.overwrite && fs.existsSync(to)) continue;
+    await fs.promises.mkdir(path.dirname(to), { recursive: true });
+    await fs.promises.cp(from, to, { recursive: true, force: seed.overwrite === true, verbatimSymlinks: true, filter: (src) => !fs.lstatSync(src).isSymbolicLink() });
+    progress(`Seeded storage with ${seed.from}.`);
+  }
+}
+
+/**
+ * The whole preparation of an install in a staging folder under `userDir`: copy, repair, build,
+ * seed the storage. On any failure the staging folder is gone and the error is thrown.
+ */
+export async function stageInstall(source: LoadedManifest, userDir: string, storageRoot: string, progress: (line: string) => void): Promise<{ staging: string; prepared: LoadedManifest }> {
+  const staging = fs.mkdtempSync(path.join(userDir, `.install-${source.manifest.id}-`));
+  try {
+    progress(`Copying ${source.manifest.name} ${source.manifest.version}…`);
+    await copyExtensionFolder(source.folder, staging);
+    const prepared = await prepareStaging(staging, progress);
+    await seedStorage(prepared, storageRoot, progress);
+    if (prepared.unknownPermissions.length) progress(`Ignored permission names Lumiverse does not know: ${prepared.unknownPermissions.join(', ')}.`);
+    return { staging, prepared };
+  } catch (err) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw err;
+  }
 }

@@ -33,10 +33,14 @@ export function formatLogEntry(entry: ExtensionLogEntry): string {
   return `${new Date(entry.at).toISOString()} ${entry.source} ${entry.level}: ${entry.text}`;
 }
 
+/** Lines streamed as events per second; more are stored and counted, then summarised. */
+export const MAX_LOG_EVENTS_PER_SECOND = 100;
+
 export class ExtensionLog {
   private entries: ExtensionLogEntry[] = [];
   private bytes = 0;
   private seq = 0;
+  private window = { start: 0, count: 0, suppressed: 0 };
 
   constructor(
     private readonly limits: { maxLines: number; maxBytes: number } = { maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES },
@@ -56,6 +60,22 @@ export class ExtensionLog {
       this.bytes -= Buffer.byteLength(dropped.text);
     }
     return added;
+  }
+
+  /**
+   * Stores `text` and hands each stored line to `stream`, at most MAX_LOG_EVENTS_PER_SECOND a second:
+   * a flooding extension cannot flood the UI; what was held back is counted in a line of its own.
+   */
+  record(at: number, level: LogLevel, source: LogSource, text: string, stream: (entry: ExtensionLogEntry) => void): void {
+    if (at - this.window.start >= 1000) {
+      const suppressed = this.window.suppressed;
+      this.window = { start: at, count: 0, suppressed: 0 };
+      if (suppressed > 0) this.record(at, 'info', 'host', `${suppressed} log lines were stored without being streamed (more than ${MAX_LOG_EVENTS_PER_SECOND} per second).`, stream);
+    }
+    for (const entry of this.append(at, level, source, text)) {
+      if (++this.window.count > MAX_LOG_EVENTS_PER_SECOND) this.window.suppressed++;
+      else stream(entry);
+    }
   }
 
   /** Entries after `afterSeq` (all by default), oldest first. */

@@ -4,61 +4,31 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { LogLevel } from '../../../shared/protocol';
-import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../shared/types/spindle';
-import { silentLogger, systemClock, systemTimers, type Clock, type Logger, type Timers } from '../ports';
-import type { Redactor } from '../connections/redact';
+import type { ExtensionManifest, ExtensionPermission } from '../../../shared/types/spindle';
+import { silentLogger, systemClock, systemTimers, type Clock, type Logger } from '../ports';
 import { Emitter } from '../util/emitter';
-import type { CrashTrackerOptions } from './crash-tracker';
-import { createEntry, infoOf, type Entry } from './extension-entry';
-import { copyExtensionFolder } from './extension-install';
+import { waitUntil } from '../util/wait-until';
+import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
+import { stageInstall } from './extension-install';
+import { withExtensionFolder } from './extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import type {
   ExtensionEvent,
   ExtensionEventListener,
+  ExtensionManagerOptions,
   ExtensionInfo,
   ExtensionSource,
-  ExtensionStateStore,
   ExtensionStatus,
   InstallOptions,
-  ToolSink,
 } from './extension-types';
-import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from './generation-gate';
-import type { Launcher } from './launcher';
-import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
+import { grantable, readManifest, type LoadedManifest } from './manifest';
+import { scanExtensions } from './extension-scan';
 import { SafeMode } from './safe-mode';
-import { SpindleHost, type SpindleHostDeps } from './spindle-host/spindle-host';
-import type { WorkerHostTimings } from './worker-host';
+import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
 import { WorkerSupervisor } from './worker-supervisor';
 
 export type * from './extension-types';
 
-export interface ExtensionManagerOptions {
-  dataDir: string;
-  /** Folder of bundled extensions; null for none. Default: the repository's resources/extensions. */
-  bundledDir?: string | null;
-  launcher: Launcher;
-  /** Worker runtime script: workerRuntimeSource() from source, or the built out/main/worker.js. */
-  workerEntry: string;
-  sink: ToolSink;
-  state: ExtensionStateStore;
-  clock?: Clock;
-  timers?: Timers;
-  log?: Logger;
-  /** Worker limits; read at each start, so a changed memory cap applies to the next start. */
-  worker?: Partial<WorkerHostTimings> | (() => Partial<WorkerHostTimings>);
-  restart?: Omit<CrashTrackerOptions, 'clock'>;
-  /** Bundled extensions without saved state: shipped with the app, so enabled with their permissions by default. */
-  bundledDefaults?: { enabled: boolean; grantRequested: boolean };
-  /** Runs spindle.generate for extensions with the generation permission; without it they get GENERATION_UNAVAILABLE. */
-  generator?: ExtensionGenerator;
-  /** Scrubs keys from generation errors before they reach a worker (the host's one Redactor). */
-  redactor?: Redactor;
-  generation?: Partial<GenerationLimits>;
-  /** What the host lends to extensions' spindle calls (connections, council, secrets…). */
-  spindle?: SpindleHostDeps;
-}
-
-const MAX_LOG_EVENTS_PER_SECOND = 100;
 
 /** The repository's bundled extensions, for running from source. */
 export function bundledExtensionsSource(): string {
@@ -86,23 +56,17 @@ export class ExtensionManager {
     this.events = new Emitter((err) => this.log.error('extension event listener failed', err));
     this.userDir = path.join(options.dataDir, 'extensions');
     this.safeMode = new SafeMode(options.dataDir, this.log);
-    const hostLog = (id: string, level: LogLevel, text: string) => {
-      const entry = this.entries.get(id);
-      if (entry) this.appendLog(entry, level, 'host', text);
-    };
-    const generations = new GenerationGate({
+    this.spindle = createSpindleHost({
+      dataRoot: path.join(options.dataDir, 'extension-data'),
+      clock: this.clock,
       ...(options.generator ? { generator: options.generator } : {}),
       ...(options.redactor ? { redactor: options.redactor } : {}),
       ...(options.generation ? { limits: options.generation } : {}),
-      clock: this.clock,
-      log: hostLog,
-    });
-    this.spindle = new SpindleHost({
-      dataRoot: path.join(options.dataDir, 'extension-data'),
-      generations,
-      log: hostLog,
-      clock: this.clock,
       ...(options.spindle ? { deps: options.spindle } : {}),
+      log: (id, level, text) => {
+        const entry = this.entries.get(id);
+        if (entry) this.appendLog(entry, level, 'host', text);
+      },
       changed: (id) => {
         const entry = this.entries.get(id);
         if (entry) this.changed(entry);
@@ -165,20 +129,8 @@ export class ExtensionManager {
    * Resolves once no extension is still starting (each is running, failed or stopped), or after
    * `timeoutMs`: the CLI waits for this so `tools list` sees what the extensions register on load.
    */
-  whenSettled(timeoutMs = 10_000): Promise<void> {
-    const starting = () => [...this.entries.values()].some((e) => e.status === 'starting');
-    if (!starting()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        unsubscribe();
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      const unsubscribe = this.onEvent((event) => {
-        if (event.type === 'extension.status' && !starting()) done();
-      });
-    });
+  async whenSettled(timeoutMs = 10_000): Promise<void> {
+    await waitUntil(() => ![...this.entries.values()].some((e) => e.status === 'starting'), (listener) => this.onEvent(listener), timeoutMs);
   }
 
   onEvent(listener: ExtensionEventListener): () => void {
@@ -202,8 +154,12 @@ export class ExtensionManager {
     return this.entry(id).log.read().map(formatLogEntry);
   }
 
-  /** Copies a folder into <dataDir>/extensions/<id>. Requested permissions stay ungranted unless `grant` names them. */
-  async installFromFolder(folder: string, options: InstallOptions = {}): Promise<ExtensionInfo> {
+  /**
+   * Copies a folder into <dataDir>/extensions/<id>, builds it when it ships only src/backend.ts, and
+   * seeds its storage. Requested permissions stay ungranted unless `grant` names them ('requested':
+   * all it asks for). Progress goes to `progress` (and the extension's log).
+   */
+  async installFromFolder(folder: string, options: InstallOptions = {}, progress: (line: string) => void = () => undefined): Promise<ExtensionInfo> {
     const source = readManifest(folder);
     const { id } = source.manifest;
     const existing = this.entries.get(id);
@@ -214,20 +170,17 @@ export class ExtensionManager {
         ...(existing.source === 'user' ? { hint: 'Install with replace to update it.' } : {}),
       });
     }
-    const grant = this.checkGrantable(source.manifest, options.grant ?? []);
+    const grant = options.grant === 'requested' ? [...source.manifest.permissions] : grantable(source.manifest, options.grant ?? []);
     fs.mkdirSync(this.userDir, { recursive: true });
     const fromUserDir = path.relative(source.folder, fs.realpathSync(this.userDir));
     if (!fromUserDir.startsWith('..') && !path.isAbsolute(fromUserDir)) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: "The folder contains the app's own extensions folder.", hint: "Pick the extension's folder itself.", path: '/folder' });
     }
-    const staging = fs.mkdtempSync(path.join(this.userDir, `.install-${id}-`));
-    try {
-      await copyExtensionFolder(source.folder, staging);
-      readManifest(staging);
-    } catch (err) {
-      fs.rmSync(staging, { recursive: true, force: true });
-      throw err;
-    }
+    const lines: string[] = [];
+    const { staging } = await stageInstall(source, this.userDir, path.join(this.options.dataDir, 'extension-data', id, 'storage'), (line) => {
+      lines.push(line);
+      progress(line);
+    });
     const target = path.join(this.userDir, id);
     const install = async () => {
       if (existing) {
@@ -243,12 +196,18 @@ export class ExtensionManager {
       this.entries.set(id, entry);
       this.safeMode.reset(id);
       await this.persist(entry);
+      for (const line of lines) this.appendLog(entry, 'info', 'host', line);
       this.appendLog(entry, 'info', 'host', `Installed ${entry.loaded!.manifest.name} ${entry.loaded!.manifest.version}; granted: ${[...grant].join(', ') || 'nothing'}.`);
       this.changed(entry);
       if (entry.enabled) await this.enqueue(entry, () => this.workers.start(entry));
       return this.info(entry);
     };
     return existing ? this.enqueue(existing, install) : install();
+  }
+
+  /** Installs from a folder or a .zip file (unpacked first, bounded; see extension-zip.ts). */
+  install(source: string, options: InstallOptions = {}, progress: (line: string) => void = () => undefined): Promise<ExtensionInfo> {
+    return withExtensionFolder(source, this.userDir, progress, (folder) => this.installFromFolder(folder, options, progress));
   }
 
   async enable(id: string): Promise<ExtensionInfo> {
@@ -315,7 +274,7 @@ export class ExtensionManager {
   /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
   async grant(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
     const entry = this.entry(id);
-    const wanted = this.checkGrantable(this.manifestOf(entry), permissions);
+    const wanted = grantable(this.manifestOf(entry), permissions);
     return this.enqueue(entry, async () => {
       const added = wanted.filter((p) => !entry.granted.has(p));
       if (added.length === 0) return this.info(entry);
@@ -377,46 +336,15 @@ export class ExtensionManager {
   // ---- internals ----
 
   private scan(dir: string, source: ExtensionSource): void {
-    let names: fs.Dirent[];
-    try {
-      names = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const dirent of names.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (!dirent.isDirectory() || dirent.name.startsWith('.')) continue;
-      const folder = path.join(dir, dirent.name);
-      let loaded: LoadedManifest | null = null;
-      let error: HostError | null = null;
-      try {
-        loaded = readManifest(folder);
-      } catch (err) {
-        error = err instanceof HostFailure ? err.error : { code: 'INVALID_MANIFEST', message: (err as Error).message };
-      }
-      const id = loaded?.manifest.id ?? (EXTENSION_ID_PATTERN.test(dirent.name) ? dirent.name : `invalid-${dirent.name.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, 40) || 'folder'}`);
-      if (this.entries.has(id)) {
-        this.log.warn(`extensions: ${folder} has id "${id}", which is already taken; skipped`);
+    for (const found of scanExtensions(dir)) {
+      if (this.entries.has(found.id)) {
+        this.log.warn(`extensions: ${found.folder} has id "${found.id}", which is already taken; skipped`);
         continue;
       }
-      const entry = this.newEntry(id, source, folder, loaded);
-      if (!loaded) {
-        entry.status = 'failed';
-        entry.error = error;
-        this.appendLog(entry, 'error', 'host', `Invalid manifest: ${error?.message}${error?.path ? ` (at ${error.path})` : ''}`);
-      } else {
-        const saved = this.options.state.getState(id);
-        const defaults = this.options.bundledDefaults ?? { enabled: true, grantRequested: true };
-        const requested = loaded.manifest.permissions;
-        if (saved) {
-          entry.enabled = saved.enabled;
-          entry.granted = new Set(requested.filter((p) => saved.granted.includes(p)));
-        } else if (source === 'bundled') {
-          entry.enabled = defaults.enabled;
-          entry.granted = new Set(defaults.grantRequested ? requested : []);
-        }
-        entry.status = entry.enabled ? 'stopped' : 'disabled';
-      }
-      this.entries.set(id, entry);
+      const defaults = this.options.bundledDefaults ?? { enabled: true, grantRequested: true };
+      const entry = entryFromScan(this.newEntry(found.id, source, found.folder, found.loaded), found, this.options.state.getState(found.id), defaults);
+      if (found.error) this.appendLog(entry, 'error', 'host', `Invalid manifest: ${found.error.message}${found.error.path ? ` (at ${found.error.path})` : ''}`);
+      this.entries.set(found.id, entry);
     }
   }
 
@@ -431,18 +359,6 @@ export class ExtensionManager {
   private manifestOf(entry: Entry): ExtensionManifest {
     if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
     return entry.loaded.manifest;
-  }
-
-  private checkGrantable(manifest: ExtensionManifest, permissions: readonly string[]): ExtensionPermission[] {
-    permissions.forEach((permission, index) => {
-      if (!EXTENSION_PERMISSIONS.includes(permission as ExtensionPermission)) {
-        throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown permission ${JSON.stringify(permission)}.`, path: `/permissions/${index}` });
-      }
-      if (!manifest.permissions.includes(permission as ExtensionPermission)) {
-        throw new HostFailure({ code: 'INVALID_INPUT', message: `Extension "${manifest.id}" does not request the ${permission} permission.`, path: `/permissions/${index}` });
-      }
-    });
-    return [...new Set(permissions as ExtensionPermission[])];
   }
 
   /** Runs one state change of an extension after the previous one finished. */
@@ -469,28 +385,11 @@ export class ExtensionManager {
   }
 
   private appendLog(entry: Entry, level: LogLevel, source: LogSource, text: string): void {
-    const now = this.clock.now();
-    const window = entry.logWindow;
-    if (now - window.start >= 1000) {
-      const suppressed = window.suppressed;
-      window.start = now;
-      window.count = 0;
-      window.suppressed = 0;
-      if (suppressed > 0) this.appendLog(entry, 'info', 'host', `${suppressed} log lines were stored without being streamed (more than ${MAX_LOG_EVENTS_PER_SECOND} per second).`);
-    }
-    for (const line of entry.log.append(now, level, source, text)) {
-      if (++window.count > MAX_LOG_EVENTS_PER_SECOND) window.suppressed++;
-      else this.events.emit({ type: 'extension.log', id: entry.id, entry: line });
-    }
+    entry.log.record(this.clock.now(), level, source, text, (line) => this.events.emit({ type: 'extension.log', id: entry.id, entry: line }));
   }
 
   private info(entry: Entry): ExtensionInfo {
-    const regs = this.spindle.registrations.of(entry.id);
-    return infoOf(entry, this.options.launcher.containment, {
-      inertTouched: this.spindle.inertTouched(entry.id),
-      macros: [...regs.macros.values()].map((m) => m.name),
-      pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
-    });
+    return infoOf(entry, this.options.launcher.containment, this.spindle.facts(entry.id));
   }
 
   /** The host side of spindle.*: registrations for the chat pipeline, variables. */

@@ -2,7 +2,14 @@
 import type { HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ToolExecutor } from '../registry-port';
+import type { Redactor } from '../connections/redact';
+import type { Clock, Logger, Timers } from '../ports';
+import type { CrashTrackerOptions } from './crash-tracker';
 import type { ExtensionLogEntry } from './extension-log';
+import type { ExtensionGenerator, GenerationLimits } from './generation-gate';
+import type { Launcher } from './launcher';
+import type { SpindleHostDeps } from './spindle-host/spindle-host';
+import type { WorkerHostTimings } from './worker-host';
 
 export type ExtensionStatus = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'disabled';
 export type ExtensionSource = 'bundled' | 'user';
@@ -82,10 +89,36 @@ export type ExtensionEvent =
 export type ExtensionEventListener = (event: ExtensionEvent) => void;
 
 export interface InstallOptions {
-  /** Permissions to grant now; must be among those the manifest requests. Default: none. */
-  grant?: ExtensionPermission[];
+  /** Permissions to grant now; must be among those the manifest requests, or 'requested' for all of them. Default: none. */
+  grant?: ExtensionPermission[] | 'requested';
   /** Start it right away. Default: true. */
   enable?: boolean;
   /** Replace an installed user extension with the same id. Default: false. */
   replace?: boolean;
+}
+
+export interface ExtensionManagerOptions {
+  dataDir: string;
+  /** Folder of bundled extensions; null for none. Default: the repository's resources/extensions. */
+  bundledDir?: string | null;
+  launcher: Launcher;
+  /** Worker runtime script: workerRuntimeSource() from source, or the built out/main/worker.js. */
+  workerEntry: string;
+  sink: ToolSink;
+  state: ExtensionStateStore;
+  clock?: Clock;
+  timers?: Timers;
+  log?: Logger;
+  /** Worker limits; read at each start, so a changed memory cap applies to the next start. */
+  worker?: Partial<WorkerHostTimings> | (() => Partial<WorkerHostTimings>);
+  restart?: Omit<CrashTrackerOptions, 'clock'>;
+  /** Bundled extensions without saved state: shipped with the app, so enabled with their permissions by default. */
+  bundledDefaults?: { enabled: boolean; grantRequested: boolean };
+  /** Runs spindle.generate for extensions with the generation permission; without it they get GENERATION_UNAVAILABLE. */
+  generator?: ExtensionGenerator;
+  /** Scrubs keys from generation errors before they reach a worker (the host's one Redactor). */
+  redactor?: Redactor;
+  generation?: Partial<GenerationLimits>;
+  /** What the host lends to extensions' spindle calls (connections, council, secrets…). */
+  spindle?: SpindleHostDeps;
 }

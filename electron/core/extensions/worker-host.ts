@@ -1,13 +1,7 @@
 // One running extension worker: start, init, calls in flight, host requests, liveness, memory cap, exit handling.
 import type { HostError } from '../../../shared/errors';
 import {
-  HEARTBEAT_INTERVAL_MS,
-  MAX_IN_FLIGHT_PER_WORKER,
   MAX_RESULT_BYTES,
-  MAX_WORKER_MESSAGES_PER_SECOND,
-  SHUTDOWN_GRACE_MS,
-  STARTUP_TIMEOUT_MS,
-  UNRESPONSIVE_AFTER_MS,
   measureResult,
   parseWorkerMessage,
   REQUEST_ID_PATTERN,
@@ -21,35 +15,14 @@ import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from
 import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import { CallPayloads } from './call-payload';
-import type { LogSource } from './extension-log';
 import { minimalWorkerEnv, type Launcher, type WorkerHandle } from './launcher';
 import { WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
-import { WorkerOutput } from './worker-output';
-import { WorkerLiveness } from './worker-liveness';
+import { WorkerOutput, type LogSource } from './worker-output';
+import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
 
 export type { WorkerExit, WorkerExitError, WorkerExitReason } from './worker-exit';
-
-export interface WorkerHostTimings {
-  heartbeatIntervalMs: number;
-  unresponsiveAfterMs: number;
-  startupTimeoutMs: number;
-  shutdownGraceMs: number;
-  maxMessagesPerSecond: number;
-  maxInFlight: number;
-  /** Resident memory past which the worker is killed with WORKER_MEMORY; 0 for none. */
-  memoryCapBytes: number;
-}
-
-export const DEFAULT_WORKER_TIMINGS: WorkerHostTimings = {
-  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
-  unresponsiveAfterMs: UNRESPONSIVE_AFTER_MS,
-  startupTimeoutMs: STARTUP_TIMEOUT_MS,
-  shutdownGraceMs: SHUTDOWN_GRACE_MS,
-  maxMessagesPerSecond: MAX_WORKER_MESSAGES_PER_SECOND,
-  maxInFlight: MAX_IN_FLIGHT_PER_WORKER,
-  memoryCapBytes: 1024 * 1024 * 1024,
-};
+export { DEFAULT_WORKER_TIMINGS, type WorkerHostTimings } from './worker-liveness';
 
 export interface WorkerHostCallbacks {
   /** The entry loaded without throwing; `contained`: it runs under Node's permission model. */
@@ -110,6 +83,7 @@ export class WorkerHost implements ToolExecutor {
   private killReason: WorkerExitReason | null = null;
   private killDetail: string | null = null;
   private stopError: HostError | null = null;
+  /** Its stdout/stderr into the log, and the lines a crash is explained by. */
   private readonly output: WorkerOutput;
   private exitInfo: WorkerExit | null = null;
   private readonly exited: Promise<WorkerExit>;
@@ -121,9 +95,9 @@ export class WorkerHost implements ToolExecutor {
     this.timers = options.timers ?? systemTimers;
     this.timings = { ...DEFAULT_WORKER_TIMINGS, ...options.timings };
     this.callbacks = options.callbacks ?? {};
-    this.output = new WorkerOutput((level, source, text) => this.callbacks.onLog?.(level, source, text));
     this.granted = new Set(options.granted);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    this.output = new WorkerOutput((level, source, text) => this.callbacks.onLog?.(level, source, text));
     this.calls = new WorkerCalls(this.timers, { cancel: (requestId, reason) => this.send({ type: 'cancel', requestId, reason }) }, (toolName) =>
       hostError('TOOL_TIMEOUT', `${toolName} (extension "${this.id}") did not answer within its deadline.`, 'The extension may be slow or stuck; a later answer is discarded.'),
     );
@@ -178,8 +152,8 @@ export class WorkerHost implements ToolExecutor {
       this.kill('protocol', detail);
     });
     handle.onExit((code, signal) => this.onProcessExit(code, signal));
-    this.output.pipe(handle.stdout, 'stdout');
-    this.output.pipe(handle.stderr, 'stderr');
+    this.output.pipe(handle.stdout, 'stdout', 'info');
+    this.output.pipe(handle.stderr, 'stderr', 'warn');
     this.send({ type: 'init', manifest: this.options.manifest, granted: [...this.granted], extensionPath: this.options.extensionPath });
     this.liveness.start();
   }

@@ -3,7 +3,38 @@
 // The host pings every interval; a blocked worker cannot answer. When the host itself was blocked
 // (a long synchronous task), its timer fires late and the worker's answers are still unread in the
 // pipe: that lateness is added to the worker's allowance, so a busy host never kills a healthy worker.
+import {
+  HEARTBEAT_INTERVAL_MS,
+  MAX_IN_FLIGHT_PER_WORKER,
+  MAX_WORKER_MESSAGES_PER_SECOND,
+  SHUTDOWN_GRACE_MS,
+  STARTUP_TIMEOUT_MS,
+  UNRESPONSIVE_AFTER_MS,
+} from '../../../shared/protocol';
 import type { Clock, Timers } from '../ports';
+
+/** The limits one worker runs under (liveness, shutdown, floods, calls in flight, memory). */
+export interface WorkerHostTimings {
+  heartbeatIntervalMs: number;
+  unresponsiveAfterMs: number;
+  startupTimeoutMs: number;
+  shutdownGraceMs: number;
+  maxMessagesPerSecond: number;
+  maxInFlight: number;
+  /** Resident memory past which the worker is killed with WORKER_MEMORY; 0 for none. */
+  memoryCapBytes: number;
+}
+
+export const DEFAULT_WORKER_TIMINGS: WorkerHostTimings = {
+  heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+  unresponsiveAfterMs: UNRESPONSIVE_AFTER_MS,
+  startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  shutdownGraceMs: SHUTDOWN_GRACE_MS,
+  maxMessagesPerSecond: MAX_WORKER_MESSAGES_PER_SECOND,
+  maxInFlight: MAX_IN_FLIGHT_PER_WORKER,
+  memoryCapBytes: 1024 * 1024 * 1024,
+};
+
 
 export interface LivenessTimings {
   heartbeatIntervalMs: number;

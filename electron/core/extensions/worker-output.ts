@@ -3,20 +3,21 @@ import type { LogLevel } from '../../../shared/protocol';
 import { LineSplitter, type LogSource } from './extension-log';
 import { crashLine } from './worker-exit';
 
-const KEPT_ERROR_LINES = 200;
+export type { LogSource };
+
+const KEPT_LINES = 200;
 
 export class WorkerOutput {
-  /** The last lines the worker wrote to stderr or logged as errors. */
-  private readonly recentErrors: string[] = [];
+  /** The last lines the worker wrote to stderr or logged as errors, oldest first. */
+  private readonly recent: string[] = [];
 
-  constructor(private readonly log: (level: LogLevel, source: LogSource, text: string) => void) {}
+  constructor(private readonly onLog: (level: LogLevel, source: LogSource, text: string) => void) {}
 
-  /** Splits a stream into log lines (stdout at info, stderr at warn; stderr also kept for crashLine). */
-  pipe(stream: NodeJS.ReadableStream | null, source: 'stdout' | 'stderr'): void {
+  pipe(stream: NodeJS.ReadableStream | null, source: LogSource, level: LogLevel): void {
     if (!stream) return;
     const splitter = new LineSplitter((line) => {
       if (source === 'stderr') this.remember(line);
-      this.log(source === 'stderr' ? 'warn' : 'info', source, line);
+      this.onLog(level, source, line);
     });
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => splitter.push(chunk));
@@ -24,14 +25,13 @@ export class WorkerOutput {
     stream.on('error', () => {});
   }
 
-  /** An error the worker logged through spindle.log or console.error. */
   remember(text: string): void {
-    this.recentErrors.push(...text.split('\n'));
-    if (this.recentErrors.length > KEPT_ERROR_LINES) this.recentErrors.splice(0, this.recentErrors.length - KEPT_ERROR_LINES);
+    this.recent.push(...text.split('\n'));
+    if (this.recent.length > KEPT_LINES) this.recent.splice(0, this.recent.length - KEPT_LINES);
   }
 
-  /** The line that says why it crashed (`TypeError: …`), if it wrote one. */
+  /** The first `SomethingError: …` line among them. */
   crashLine(): string | undefined {
-    return crashLine(this.recentErrors);
+    return crashLine(this.recent);
   }
 }

@@ -63,6 +63,12 @@ export class WorkerSupervisor {
       this.hooks.setStatus(entry, 'failed', error);
       return;
     }
+    if (entry.loaded.buildSource) {
+      const error = { code: 'INVALID_MANIFEST', message: `${entry.loaded.manifest.main} is not built yet.`, hint: 'Install the extension: install builds src/backend.ts into its entry.' };
+      this.hooks.log(entry, 'error', 'host', `${error.message} ${error.hint}`);
+      this.hooks.setStatus(entry, 'failed', error);
+      return;
+    }
     const { manifest, folder } = entry.loaded;
     const worker: WorkerHost = new WorkerHost({
       manifest,

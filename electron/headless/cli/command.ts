@@ -11,6 +11,8 @@ export interface CliContext {
   positionals: string[];
   /** Writes progress for people (stderr), never mixed into --json output. */
   progress(line: string): void;
+  /** Writes a line of output now (commands that stream, like `extensions log --follow`). */
+  out(line: string): void;
 }
 
 export interface CliCommand {

@@ -1,10 +1,8 @@
-// `extensions …`: list, install from a folder, enable, disable, grant and revoke permissions.
+// `extensions …`: list, install from a folder or .zip, enable, disable, grant and revoke permissions, follow the log.
 import { HostFailure } from '../../../shared/errors';
 import type { ExtensionInfo } from '../../../shared/events';
+import { EXTENSION_PERMISSIONS, PERMISSIONS_NOT_AVAILABLE_HERE, type ExtensionPermission } from '../../../shared/types/spindle';
 import { callHost, type CliCommand, type CliContext } from './command';
-
-const PERMISSIONS = ['tools', 'generation'] as const;
-type Permission = (typeof PERMISSIONS)[number];
 
 function positional(ctx: CliContext, index: number, name: string, usage: string): string {
   const value = ctx.positionals[index];
@@ -12,17 +10,21 @@ function positional(ctx: CliContext, index: number, name: string, usage: string)
   return value;
 }
 
-function permission(value: string): Permission {
-  if ((PERMISSIONS as readonly string[]).includes(value)) return value as Permission;
-  throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown permission "${value}"; expected one of: ${PERMISSIONS.join(', ')}.`, path: 'permission' });
+function permission(value: string): ExtensionPermission {
+  if ((EXTENSION_PERMISSIONS as readonly string[]).includes(value)) return value as ExtensionPermission;
+  throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown permission "${value}"; expected one of: ${EXTENSION_PERMISSIONS.join(', ')}.`, path: 'permission' });
 }
 
 function describe(ext: ExtensionInfo): string {
-  const pending = ext.requested.filter((p) => !ext.granted.includes(p));
+  const notHere = ext.requested.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p));
+  const pending = ext.requested.filter((p) => !ext.granted.includes(p) && !notHere.includes(p));
   return [
-    `${ext.id} ${ext.version} — ${ext.name} [${ext.status}]${ext.source === 'bundled' ? ' (bundled)' : ''}`,
-    `  permissions granted: ${ext.granted.join(', ') || 'none'}${pending.length ? `; requested but not granted: ${pending.join(', ')}` : ''}`,
-    `  tools: ${ext.toolCount}${ext.error ? `\n  error: ${ext.error}` : ''}`,
+    `${ext.id} ${ext.version} — ${ext.name} [${ext.status}]${ext.source === 'bundled' ? ' (bundled)' : ''}${ext.safeMode ? ' (safe mode: enable it when fixed)' : ''}`,
+    `  permissions granted: ${ext.granted.join(', ') || 'none'}${pending.length ? `; requested but not granted: ${pending.join(', ')}` : ''}${notHere.length ? `; requested, not available here: ${notHere.join(', ')}` : ''}`,
+    `  tools: ${ext.toolCount}`,
+    ...(ext.lastCrash ? [`  last crash: ${ext.lastCrash}`] : []),
+    ...(ext.error ? [`  error: ${ext.error}`] : []),
+    ...(ext.inertTouched?.length ? [`  uses what the Workbench does not have: ${ext.inertTouched.join(', ')}`] : []),
   ].join('\n');
 }
 
@@ -45,31 +47,71 @@ const permissionChange = (words: string[], summary: string, method: 'extensions.
   format: (value) => describe(value as ExtensionInfo),
 });
 
+const INSTALL_USAGE = 'extensions install <dir|file.zip> [--grant <list>|requested]';
+
 export const extensionCommands: CliCommand[] = [
   {
     words: ['extensions', 'list'],
     usage: 'extensions list',
-    summary: 'Every extension with its status, permissions and tool count.',
+    summary: 'Every extension with its status, permissions, tool count and last crash.',
     run: ({ host }) => callHost(host, 'extensions.list', {}),
     format: (value) => ((value as ExtensionInfo[]).length ? (value as ExtensionInfo[]).map(describe).join('\n') : 'No extensions.'),
   },
   {
     words: ['extensions', 'install'],
-    usage: 'extensions install <dir> [--grant tools,generation]',
-    summary: 'Install from a folder; only the permissions named in --grant are granted.',
+    usage: INSTALL_USAGE,
+    summary: 'Install from a folder or a .zip (built when it ships only src/backend.ts); only the permissions named in --grant are granted (requested: all it asks for).',
     flags: { grant: { type: 'string' } },
     async run(ctx) {
-      const folder = positional(ctx, 0, 'dir', 'extensions install <dir> [--grant tools,generation]');
-      const grant = typeof ctx.flags.grant === 'string' ? ctx.flags.grant.split(',').filter(Boolean).map((p) => permission(p.trim())) : [];
-      const installed = await callHost(ctx.host, 'extensions.install', { folder, grant });
-      const pending = installed.requested.filter((p) => !installed.granted.includes(p));
-      if (pending.length) ctx.progress(`Not granted: ${pending.join(', ')}. Grant later with: extensions grant ${installed.id} <permission>`);
-      return installed;
+      const folder = positional(ctx, 0, 'dir', INSTALL_USAGE);
+      const grant =
+        ctx.flags.grant === 'requested' ? ('requested' as const) : typeof ctx.flags.grant === 'string' ? ctx.flags.grant.split(',').filter(Boolean).map((p) => permission(p.trim())) : [];
+      // The install's progress (copying, building) comes as log lines of the new extension.
+      const stop = ctx.host.extensions.onEvent((event) => {
+        if (event.type === 'extension.log' && event.entry.source === 'host') ctx.progress(event.entry.text);
+      });
+      try {
+        const installed = await callHost(ctx.host, 'extensions.install', { folder, grant });
+        const notHere = installed.requested.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p));
+        const pending = installed.requested.filter((p) => !installed.granted.includes(p) && !notHere.includes(p));
+        ctx.progress(`Requested: ${installed.requested.join(', ') || 'nothing'}.`);
+        ctx.progress(`Granted: ${installed.granted.join(', ') || 'nothing'}.`);
+        if (notHere.length) ctx.progress(`Requested, not available here: ${notHere.join(', ')}.`);
+        if (pending.length) ctx.progress(`Not granted: ${pending.join(', ')}. Grant later with: extensions grant ${installed.id} <permission>`);
+        return installed;
+      } finally {
+        stop();
+      }
     },
     format: (value) => describe(value as ExtensionInfo),
   },
-  byId(['extensions', 'enable'], 'Enable and start an extension.', 'extensions.enable'),
+  {
+    words: ['extensions', 'log'],
+    usage: 'extensions log <id> [--follow]',
+    summary: 'The extension’s log; --follow keeps printing new lines until Ctrl+C.',
+    flags: { follow: { type: 'boolean' } },
+    async run(ctx) {
+      const id = positional(ctx, 0, 'id', 'extensions log <id> [--follow]');
+      const first = await callHost(ctx.host, 'extensions.log', { id });
+      if (ctx.flags.follow !== true) return first;
+      for (const line of first.lines) ctx.out(line);
+      await new Promise<void>((resolve) => {
+        const stop = ctx.host.extensions.onEvent((event) => {
+          if (event.type === 'extension.log' && event.id === id) ctx.out(`${new Date(event.entry.at).toISOString()} ${event.entry.source} ${event.entry.level}: ${event.entry.text}`);
+        });
+        const end = () => {
+          stop();
+          resolve();
+        };
+        process.once('SIGINT', end);
+        process.once('SIGTERM', end);
+      });
+      return { lines: [], lastSeq: first.lastSeq };
+    },
+    format: (value) => (value as { lines: string[] }).lines.join('\n'),
+  },
+  byId(['extensions', 'enable'], 'Enable and start an extension (also leaves safe mode).', 'extensions.enable'),
   byId(['extensions', 'disable'], 'Stop an extension and unregister its tools.', 'extensions.disable'),
-  permissionChange(['extensions', 'grant'], 'Grant a permission (tools or generation).', 'extensions.grant'),
+  permissionChange(['extensions', 'grant'], 'Grant a permission it asks for (any Lumiverse permission name).', 'extensions.grant'),
   permissionChange(['extensions', 'revoke'], 'Revoke a permission; revoking tools unregisters its tools.', 'extensions.revoke'),
 ];

@@ -92,6 +92,7 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
       progress: (line) => {
         if (!json) io.err(line);
       },
+      out: (line) => io.out(line),
     });
     io.out(json ? JSON.stringify(value) : command.format ? command.format(value) : JSON.stringify(value, null, 2));
     return 0;

@@ -1,5 +1,6 @@
 // Before a CLI command that uses tools: wait (bounded) for enabled extensions and MCP servers to finish starting.
 import type { Host } from '../../core/host';
+import { waitUntil } from '../../core/util/wait-until';
 
 /** Long enough for an MCP server's initialize (10 s by default) and an extension's first registrations. */
 export const TOOL_SOURCES_WAIT_MS = 15_000;
@@ -12,20 +13,7 @@ export async function waitForToolSources(host: Pick<Host, 'extensions' | 'mcp'>,
   const connecting = () => host.mcp.list().filter((server) => server.status === 'connecting');
   const startedAt = Date.now();
   await host.extensions.whenSettled(timeoutMs);
-  const left = Math.max(0, timeoutMs - (Date.now() - startedAt));
-  if (connecting().length && left > 0) {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        unsubscribe();
-        resolve();
-      };
-      const timer = setTimeout(done, left);
-      const unsubscribe = host.mcp.onEvent(() => {
-        if (!connecting().length) done();
-      });
-    });
-  }
+  await waitUntil(() => connecting().length === 0, (listener) => host.mcp.onEvent(listener), Math.max(0, timeoutMs - (Date.now() - startedAt)));
   const seconds = Math.round(timeoutMs / 100) / 10;
   return [
     ...host.extensions.list().filter((e) => e.status === 'starting').map((e) => `Extension "${e.id}" was still starting after ${seconds} s; its tools may be missing.`),

@@ -34,7 +34,7 @@ describe('readManifest', () => {
   it('reads a valid manifest and resolves main inside the folder', () => {
     const dir = folderWith({ ...valid, main: 'lib/main.mjs', permissions: ['tools', 'generation', 'tools'] }, { 'lib/main.mjs': '' });
     const loaded = readManifest(dir);
-    expect(loaded.manifest).toEqual({ ...valid, main: 'lib/main.mjs', permissions: ['tools', 'generation'] });
+    expect(loaded.manifest).toEqual({ ...valid, main: 'lib/main.mjs', permissions: ['tools', 'generation'], format: 'workbench' });
     expect(loaded.mainPath).toBe(path.join(fs.realpathSync(dir), 'lib', 'main.mjs'));
   });
 
@@ -99,5 +99,84 @@ describe('readManifest', () => {
     const dir = folderWith(valid, {});
     fs.symlinkSync(path.join(outside, 'evil.js'), path.join(dir, 'index.js'));
     expect(refusal(dir)).toMatchObject({ code: 'INVALID_MANIFEST', path: '/main', message: expect.stringContaining('resolves outside') });
+  });
+});
+
+describe('Lumiverse manifests, as published', () => {
+  const lumiverse = {
+    identifier: 'lumia_scribe',
+    name: 'Lumia Scribe',
+    version: '0.4.1',
+    author: 'A. Author',
+    github: 'https://github.com/example/lumia_scribe',
+    permissions: ['tools', 'interceptor', 'cors_proxy', 'oauth', 'ui_panels'],
+    entry_frontend: 'dist/frontend.js',
+    minimum_lumiverse_version: '1.0.0',
+    storage_seed_files: [{ from: 'seed/notes.md', to: 'notes.md' }],
+    requested_capabilities: ['dynamic_import'],
+    interceptorTimeoutMs: 999_999,
+    some_future_key: { ignored: true },
+  };
+
+  it('reads identifier, author and the rest; entry_backend defaults to dist/backend.js; unknown keys are ignored', () => {
+    const loaded = readManifest(folderWith(lumiverse, { 'dist/backend.js': '' }));
+    expect(loaded.manifest).toEqual({
+      id: 'lumia_scribe',
+      name: 'Lumia Scribe',
+      version: '0.4.1',
+      description: '',
+      main: 'dist/backend.js',
+      permissions: ['tools', 'interceptor', 'cors_proxy', 'oauth', 'ui_panels'],
+      format: 'lumiverse',
+      author: 'A. Author',
+      github: 'https://github.com/example/lumia_scribe',
+      entryFrontend: 'dist/frontend.js',
+      minimumLumiverseVersion: '1.0.0',
+      requestedCapabilities: ['dynamic_import'],
+      storageSeedFiles: [{ from: 'seed/notes.md', to: 'notes.md' }],
+      interceptorTimeoutMs: 300_000,
+    });
+    expect(loaded.buildSource).toBeNull();
+  });
+
+  it('finds spindlefile and spindlefile.json too', () => {
+    for (const name of ['spindlefile', 'spindlefile.json']) {
+      const dir = folderWith(undefined, { 'dist/backend.js': '', [name]: JSON.stringify(lumiverse) });
+      expect(readManifest(dir).file).toBe(path.join(fs.realpathSync(dir), name));
+    }
+  });
+
+  it('a missing entry is fine when src/backend.ts can build it, and refused when nothing can', () => {
+    const buildable = readManifest(folderWith(lumiverse, { 'src/backend.ts': 'export {};' }));
+    expect(buildable.buildSource).toMatch(/src\/backend\.ts$/);
+    expect(refusal(folderWith(lumiverse, {}))).toMatchObject({ path: '/entry_backend', message: expect.stringContaining('no src/backend.ts') });
+  });
+
+  it('refuses an entry_backend outside the folder', () => {
+    expect(refusal(folderWith({ ...lumiverse, entry_backend: '../elsewhere/backend.js' }, {}))).toMatchObject({ path: '/entry_backend', message: expect.stringContaining('outside') });
+  });
+
+  it('an unknown permission name is ignored (as Lumiverse does) and reported, never refused', () => {
+    const loaded = readManifest(folderWith({ ...lumiverse, permissions: ['tools', 'teleport'] }, { 'dist/backend.js': '' }));
+    expect(loaded.manifest.permissions).toEqual(['tools']);
+    expect(loaded.unknownPermissions).toEqual(['teleport']);
+  });
+
+  it.each([
+    ['an identifier with a dash', { identifier: 'lumia-scribe' }, '/identifier'],
+    ['an identifier starting with a digit', { identifier: '1scribe' }, '/identifier'],
+    ['no author', { author: undefined }, '/author'],
+  ])('refuses %s', (_label, patch, field) => {
+    expect(refusal(folderWith({ ...lumiverse, ...patch }, { 'dist/backend.js': '' }))).toMatchObject({ code: 'INVALID_MANIFEST', path: field });
+  });
+
+  it('refuses a key written twice, naming it, at any depth', () => {
+    const twice = '{"identifier":"a_b","name":"x","version":"1.0.0","author":"y","permissions":["tools"],"permissions":["tools","generation"]}';
+    expect(refusal(folderWith(twice, { 'dist/backend.js': '' }))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/permissions', message: expect.stringContaining('"permissions" appears twice') });
+    const nested = '{"identifier":"a_b","name":"x","version":"1.0.0","author":"y","permissions":[],"storage_seed_files":[{"from":"a","from":"b"}]}';
+    expect(refusal(folderWith(nested, { 'dist/backend.js': '' }))).toMatchObject({ path: '/storage_seed_files/0/from' });
+    // The same key in two different objects is fine; so is a string that looks like a key.
+    const fine = '{"identifier":"a_b","name":"x","version":"1.0.0","author":"y","permissions":[],"description":"\\"name\\": twice","storage_seed_files":[{"from":"a"},{"from":"b"}]}';
+    expect(readManifest(folderWith(fine, { 'dist/backend.js': '' })).manifest.storageSeedFiles).toHaveLength(2);
   });
 });

@@ -6,7 +6,9 @@ import type { HostRequestMessage, LogLevel } from '../../../../shared/protocol';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { systemClock, type Clock } from '../../ports';
 import type { SecretStore } from '../../connections/secret-store';
-import type { GenerationGate } from '../generation-gate';
+import type { SpindleFacts } from '../extension-entry';
+import type { Redactor } from '../../connections/redact';
+import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from '../generation-gate';
 import { CHAT_DATA_NAMESPACES, chatDataNamespace } from './chat-data';
 import { connectionsNamespace, type ConnectionReads } from './connections';
 import { corsNamespace } from './cors';
@@ -135,9 +137,14 @@ export class SpindleHost {
     this.options.generations.dispose(error);
   }
 
-  /** Lumiverse members the extension used that do nothing here. */
-  inertTouched(extensionId: string): string[] {
-    return [...(this.inert.get(extensionId) ?? [])].sort();
+  /** What an extension's card shows of its spindle side: inert members it used, what it registered. */
+  facts(extensionId: string): SpindleFacts {
+    const regs = this.registrations.of(extensionId);
+    return {
+      inertTouched: [...(this.inert.get(extensionId) ?? [])].sort(),
+      macros: [...regs.macros.values()].map((m) => m.name),
+      pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
+    };
   }
 
   /** The extension was removed: its storage objects go (its folder is the caller's to delete). */
@@ -191,3 +198,15 @@ function adoptEarlierFiles(folder: string, root: string): void {
   for (const name of earlier) fs.renameSync(path.join(folder, name), path.join(root, name));
 }
 
+
+/** A SpindleHost with its generation gate (permission, caps, timeout, redacted answers). */
+export function createSpindleHost(options: Omit<SpindleHostOptions, 'generations'> & { generator?: ExtensionGenerator; redactor?: Redactor; limits?: Partial<GenerationLimits> }): SpindleHost {
+  const generations = new GenerationGate({
+    ...(options.generator ? { generator: options.generator } : {}),
+    ...(options.redactor ? { redactor: options.redactor } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    log: options.log,
+  });
+  return new SpindleHost({ ...options, generations });
+}

@@ -1,7 +1,9 @@
 // Contract handlers for extensions.*: the extension manager behind the contract.
 import type { Handlers } from '../../../shared/contract';
-import type { ExtensionManager } from '../extensions/extension-manager';
-import { readManifest } from '../extensions/manifest';
+import { PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../shared/types/spindle';
+import type { ExtensionManager } from './extension-manager';
+import { formatLogEntry } from './extension-log';
+import { readManifest } from './manifest';
 
 type ExtensionHandlers = Pick<
   Handlers,
@@ -20,10 +22,17 @@ type ExtensionHandlers = Pick<
 export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers {
   return {
     'extensions.list': () => manager.list(),
-    'extensions.install': ({ folder, grant }) => manager.installFromFolder(folder, { grant: grant ?? [] }),
+    'extensions.install': ({ folder, grant }) => manager.install(folder, { grant: grant ?? [] }),
     'extensions.inspect': ({ folder }) => {
       const { manifest } = readManifest(folder);
-      return { id: manifest.id, name: manifest.name, version: manifest.version, description: manifest.description, requested: manifest.permissions };
+      return {
+        id: manifest.id,
+        name: manifest.name,
+        version: manifest.version,
+        description: manifest.description,
+        requested: manifest.permissions,
+        notAvailable: manifest.permissions.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p)),
+      };
     },
     'extensions.enable': ({ id }) => manager.enable(id),
     'extensions.disable': ({ id }) => manager.disable(id),
@@ -34,6 +43,9 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     },
     'extensions.grant': ({ id, permission }) => manager.grant(id, [permission]),
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
-    'extensions.log': ({ id }) => ({ lines: manager.getLogLines(id) }),
+    'extensions.log': ({ id, afterSeq }) => {
+      const entries = manager.getLog(id, afterSeq ?? 0);
+      return { lines: entries.map(formatLogEntry), lastSeq: entries.at(-1)?.seq ?? afterSeq ?? 0 };
+    },
   };
 }

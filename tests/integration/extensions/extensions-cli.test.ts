@@ -1,0 +1,77 @@
+// The extensions commands: install a Lumiverse extension from a folder or a .zip, see what it asked for and
+// what it got, read its last crash and follow its log; zips that try to escape or explode are refused.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../electron/headless/cli/run-cli';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { entriesOf, writeZip } from '../../helpers/zip';
+import { fixture } from './harness';
+
+afterEach(cleanupTempDirs);
+
+async function cli(dataDir: string, args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli([...args, '--data-dir', dataDir], { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('extensions install', () => {
+  it('installs a Lumiverse extension from a folder with --grant requested, saying what was requested, granted and not available', async () => {
+    const dataDir = tempDir();
+    const installed = await cli(dataDir, ['extensions', 'install', fixture('lumiverse_tsonly'), '--grant', 'requested']);
+    expect(installed.code, installed.err).toBe(0);
+    expect(installed.err).toContain('Building src/backend.ts → dist/backend.js…');
+    expect(installed.err).toContain('Requested: tools, oauth.');
+    expect(installed.err).toContain('Granted: tools, oauth.');
+    expect(installed.err).toContain('Requested, not available here: oauth.');
+    expect(installed.out).toContain('lumiverse_tsonly 0.2.0 — TypeScript Only');
+    expect(installed.out).toContain('requested, not available here: oauth');
+  }, 60_000);
+
+  it('installs from a .zip wrapped in one folder, as GitHub downloads are', async () => {
+    const dataDir = tempDir();
+    const zip = path.join(tempDir(), 'lumiverse_tsonly-main.zip');
+    writeZip(zip, entriesOf(fixture('lumiverse_tsonly'), 'lumiverse_tsonly-main/'));
+    const installed = await cli(dataDir, ['extensions', 'install', zip, '--grant', 'tools', '--json']);
+    expect(installed.code, installed.out).toBe(0);
+    expect(JSON.parse(installed.out)).toMatchObject({ id: 'lumiverse_tsonly', granted: ['tools'] });
+    // The unpacked copy is gone; only the installed extension remains.
+    expect(fs.readdirSync(path.join(dataDir, 'extensions'))).toEqual(['lumiverse_tsonly']);
+  }, 60_000);
+
+  it.each([
+    ['a path with ..', [{ name: '../evil.js', data: 'x' }], 'INVALID_INPUT', /unsafe path.*\.\.\/evil\.js/],
+    ['an absolute path', [{ name: '/tmp/evil.js', data: 'x' }], 'INVALID_INPUT', /unsafe path.*\/tmp\/evil\.js/],
+    ['a symlink', [{ name: 'spindle.json', data: '{}' }, { name: 'link', data: '/etc/passwd', symlink: true }], 'INVALID_INPUT', /symbolic link/],
+    ['a decompression bomb', [{ name: 'spindle.json', data: '{}' }, { name: 'bomb.bin', data: Buffer.alloc(64 * 1024 * 1024) }], 'INPUT_TOO_LARGE', /decompression bomb/],
+    ['no manifest', [{ name: 'readme.txt', data: 'hello' }], 'INVALID_INPUT', /no spindle.json/],
+  ])('refuses a zip with %s, and leaves nothing behind', async (_label, entries, code, message) => {
+    const dataDir = tempDir();
+    const zip = path.join(tempDir(), 'bad.zip');
+    writeZip(zip, entries);
+    const result = await cli(dataDir, ['extensions', 'install', zip, '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toMatchObject({ error: { code, message: expect.stringMatching(message) } });
+    expect(fs.readdirSync(path.join(dataDir, 'extensions'))).toEqual([]);
+    expect(fs.existsSync(path.join(path.dirname(dataDir), 'evil.js'))).toBe(false);
+  }, 60_000);
+
+  it('refuses a permission name no one knows, naming the known ones', async () => {
+    const result = await cli(tempDir(), ['extensions', 'install', fixture('seed-example'), '--grant', 'teleport', '--json']);
+    expect(JSON.parse(result.out)).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('expected one of: generation, interceptor, tools') } });
+  });
+});
+
+describe('extensions list and log', () => {
+  it('list shows the first line of the error a crashing extension died of; log prints its lines', async () => {
+    const dataDir = tempDir();
+    expect((await cli(dataDir, ['extensions', 'install', fixture('crash-on-load'), '--grant', 'tools'])).code).toBe(0);
+    const listed = await cli(dataDir, ['extensions', 'list']);
+    expect(listed.out).toMatch(/last crash: \w*Error: /);
+    const log = await cli(dataDir, ['extensions', 'log', 'crash-on-load']);
+    expect(log.code).toBe(0);
+    expect(log.out).toMatch(/host error: Crashed: \w*Error: /);
+  }, 60_000);
+});
