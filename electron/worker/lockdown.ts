@@ -1,4 +1,4 @@
-// What a contained worker closes before extension code loads: the network, and signals to other processes.
+// What a contained worker closes before extension code loads: the network, and signals or priorities of other processes.
 //
 // Node's permission model (set by the launcher) already denies file access outside the extension's
 // folder, child processes, threads, addons and process.binding. Node 20 has no network permission,
@@ -8,7 +8,9 @@
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import inspector from 'node:inspector';
+import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 
 export const NETWORK_DENIED_MESSAGE =
   'Extensions have no direct network access in the Council Workbench; ask the host with spindle.cors (cors_proxy permission).';
@@ -49,12 +51,27 @@ export function lockDown(options: LockdownOptions): void {
   // The inspector listens on a port; _debugProcess turns on another process's inspector.
   denyAll(inspector, ['open'], 'inspector');
   denyAll(process, ['_debugProcess', '_debugEnd'], 'process');
+  const ownOnly = (what: string) => Object.assign(new Error(`${what}: an extension may only act on its own process.`), { code: 'ERR_ACCESS_DENIED' });
   const ownKill = process.kill.bind(process);
   seal(process, 'kill', function kill(pid: number, signal?: string | number) {
-    if (pid !== process.pid) throw Object.assign(new Error('process.kill: an extension may only signal its own process.'), { code: 'ERR_ACCESS_DENIED' });
+    if (pid !== process.pid) throw ownOnly('process.kill');
     return ownKill(pid, signal);
   });
+  // The native process.kill calls: left open, `process._kill(process.ppid, 9)` would end the host.
+  const rawKill = (process as unknown as { _kill: (pid: number, signal: number) => number })._kill.bind(process);
+  seal(process, '_kill', function _kill(pid: number, signal: number) {
+    if (pid !== process.pid) throw ownOnly('process._kill');
+    return rawKill(pid, signal);
+  });
+  const setPriority = os.setPriority.bind(os);
+  seal(os, 'setPriority', function setOwnPriority(pidOrPriority: number, priority?: number) {
+    if (priority === undefined) return setPriority(pidOrPriority);
+    if (pidOrPriority !== 0 && pidOrPriority !== process.pid) throw ownOnly('os.setPriority');
+    return setPriority(pidOrPriority, priority);
+  });
   seal(globalThis, 'fetch', options.fetch);
+  // `import { lookup } from 'node:dns'` reads the builtin's ESM view, made before these changes: bring it in line.
+  syncBuiltinESMExports();
   for (const name of ['WebSocket', 'EventSource']) {
     if (name in globalThis) {
       seal(globalThis, name, function deniedConstructor() {
