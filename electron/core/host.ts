@@ -139,6 +139,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     });
   });
 
+  // The guard asks the extensions (created below) whether a source is trusted.
+  let trustedExtension: (id: string) => boolean = () => false;
   const safety = createSafety({
     dataDir: ports.dataDir,
     registry,
@@ -147,6 +149,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     clock,
     log: ports.log,
     emit,
+    trustedSource: (id) => trustedExtension(id),
   });
 
   const llmServices: LlmServices = createLlmServices({
@@ -212,6 +215,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       });
     }
   });
+  trustedExtension = (id) => extensions.isTrusted(id);
   await extensions.init();
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });

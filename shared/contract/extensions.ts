@@ -26,6 +26,8 @@ export const ExtensionInfoSchema = Type.Object({
   requested: Type.Array(Permission),
   granted: Type.Array(Permission),
   toolCount: Type.Integer(),
+  /** Its tools that declare no mode run without asking. */
+  trusted: Type.Optional(Type.Boolean()),
   error: Type.Optional(Type.String()),
   errorCode: Type.Optional(Type.String()),
   /** The first line of the error its worker last died of (`TypeError: …`). */
@@ -50,6 +52,8 @@ export const extensionMethods = {
         folder: Type.String({ minLength: 1, maxLength: 4096 }),
         /** Permissions to grant, or 'requested' for every one it asks for. */
         grant: Type.Optional(Type.Union([Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length }), Type.Literal('requested')])),
+        /** Let its tools that declare no mode run without asking. */
+        trust: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
@@ -74,6 +78,11 @@ export const extensionMethods = {
   'extensions.remove': method('Remove a user-installed extension.', ById, Type.Object({ removed: Type.Boolean() })),
   'extensions.grant': method('Grant a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
   'extensions.revoke': method('Revoke a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
+  'extensions.trust': method(
+    "Let an extension's tools that declare no mode run without asking (trusted: true), or ask again (false).",
+    Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }),
+    ExtensionInfoSchema,
+  ),
   'extensions.log': method(
     'The capped log of an extension, or the lines after afterSeq (for following it).',
     Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),

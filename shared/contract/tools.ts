@@ -19,6 +19,7 @@ export const ToolInfoSchema = Type.Object({
   description: Type.String(),
   parameters: Type.Record(Type.String(), Type.Unknown()),
   mode: Type.Union([Type.Literal('read'), Type.Literal('write')]),
+  modeDeclared: Type.Boolean(),
   councilEligible: Type.Boolean(),
   inlineAvailable: Type.Boolean(),
   hasSimulate: Type.Boolean(),

@@ -14,6 +14,8 @@ export interface ToolInfo {
   description: string;
   parameters: JsonSchema;
   mode: 'read' | 'write';
+  /** The tool declared its mode; a tool that did not counts as a write ('write' by default). */
+  modeDeclared: boolean;
   councilEligible: boolean;
   inlineAvailable: boolean;
   hasSimulate: boolean;

@@ -255,6 +255,7 @@ export function tool(partial: Partial<ToolInfo> = {}): ToolInfo {
       required: ['query'],
     },
     mode: 'read',
+    modeDeclared: true,
     councilEligible: true,
     inlineAvailable: false,
     hasSimulate: false,

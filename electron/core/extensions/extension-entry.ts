@@ -29,6 +29,7 @@ export interface Entry {
   safeMode: boolean;
   /** What its last worker reported at start: under Node's permission model or not (null: not started yet). */
   contained: boolean | null;
+  trusted: boolean;
 }
 
 export function createEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null, clock: Clock, restart: Omit<CrashTrackerOptions, 'clock'> = {}): Entry {
@@ -50,6 +51,7 @@ export function createEntry(id: string, source: ExtensionSource, folder: string,
     lastCrash: null,
     safeMode: false,
     contained: null,
+    trusted: false,
   };
 }
 
@@ -73,6 +75,7 @@ export function entryFromScan(entry: Entry, found: FoundExtension, saved: Persis
   const requested = found.loaded.manifest.permissions;
   if (saved) {
     entry.enabled = saved.enabled;
+    entry.trusted = saved.trusted === true;
     entry.granted = new Set(requested.filter((p) => saved.granted.includes(p)));
   } else if (entry.source === 'bundled') {
     entry.enabled = defaults.enabled;
@@ -99,6 +102,7 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
     path: entry.folder,
     pid: entry.worker?.pid ?? null,
     recentCrashes: entry.tracker.recentCrashes(),
+    trusted: entry.trusted,
     containment:
       entry.contained === false
         ? "NOT contained: its worker started without Node's permission model and can read and write this user's files; the network is still closed by the runtime"

@@ -22,6 +22,7 @@ import type {
   InstallOptions,
 } from './extension-types';
 import { grantable, readManifest, type LoadedManifest } from './manifest';
+import { ExtensionAccess } from './extension-access';
 import { scanExtensions } from './extension-scan';
 import { SafeMode } from './safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
@@ -48,6 +49,7 @@ export class ExtensionManager {
   private readonly safeMode: SafeMode;
   private readonly spindle: SpindleHost;
   private readonly workers: WorkerSupervisor;
+  private readonly access: ExtensionAccess;
   private disposed = false;
 
   constructor(private readonly options: ExtensionManagerOptions) {
@@ -94,6 +96,15 @@ export class ExtensionManager {
         safeModeEntered: (entry, failures) => this.appendLog(entry, 'error', 'host', `It failed to start ${failures} times in a row; the next host start holds it disabled (safe mode).`),
       },
     );
+    this.access = new ExtensionAccess({
+      enqueue: (entry, op) => this.enqueue(entry, op),
+      persist: (entry) => this.persist(entry),
+      log: (entry, text) => this.appendLog(entry, 'info', 'host', text),
+      changed: (entry) => this.changed(entry),
+      info: (entry) => this.info(entry),
+      workers: this.workers,
+      spindle: this.spindle,
+    });
   }
 
   /** Finds every extension and starts the enabled ones (except those safe mode holds back). */
@@ -192,6 +203,7 @@ export class ExtensionManager {
       const entry = this.newEntry(id, 'user', target, readManifest(target));
       entry.enabled = options.enable ?? true;
       entry.granted = new Set(grant);
+      entry.trusted = options.trust === true;
       entry.status = entry.enabled ? 'stopped' : 'disabled';
       this.entries.set(id, entry);
       this.safeMode.reset(id);
@@ -226,6 +238,16 @@ export class ExtensionManager {
       this.changed(entry);
       return this.info(entry);
     });
+  }
+
+  /** Whether its tools that declare no mode run without asking (the guard asks this on every call). */
+  isTrusted(id: string): boolean {
+    return this.entries.get(id)?.trusted === true;
+  }
+
+  /** Lets its tools that declare no mode run without asking, or not. */
+  setTrusted(id: string, trusted: boolean): Promise<ExtensionInfo> {
+    return this.access.setTrusted(this.entry(id), trusted);
   }
 
   async disable(id: string): Promise<ExtensionInfo> {
@@ -271,50 +293,14 @@ export class ExtensionManager {
     });
   }
 
-  /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
-  async grant(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
-    const entry = this.entry(id);
-    const wanted = grantable(this.manifestOf(entry), permissions);
-    return this.enqueue(entry, async () => {
-      const added = wanted.filter((p) => !entry.granted.has(p));
-      if (added.length === 0) return this.info(entry);
-      for (const permission of added) entry.granted.add(permission);
-      await this.persist(entry);
-      this.appendLog(entry, 'info', 'host', `Granted: ${added.join(', ')}.`);
-      if (entry.worker && added.includes('tools')) {
-        await this.workers.stop(entry, 'stopped');
-        this.workers.start(entry);
-      } else {
-        entry.worker?.setGranted([...entry.granted]);
-      }
-      this.changed(entry);
-      return this.info(entry);
-    });
+  /** Grants permissions the manifest requests (see extension-access.ts). */
+  grant(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
+    return this.access.grant(this.entry(id), permissions);
   }
 
-  /**
-   * Revoking `tools` unregisters every tool of the extension and ends its in-flight calls with
-   * PERMISSION_DENIED; revoking `generation` aborts its running generations the same way.
-   */
-  async revoke(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
-    const entry = this.entry(id);
-    return this.enqueue(entry, async () => {
-      const removed = permissions.filter((p) => entry.granted.has(p));
-      if (removed.length === 0) return this.info(entry);
-      for (const permission of removed) entry.granted.delete(permission);
-      if (removed.includes('tools')) {
-        this.workers.dropTools(entry);
-        entry.worker?.rejectInFlight({ code: 'PERMISSION_DENIED', message: `The tools permission of extension "${id}" was revoked while this call was running.` }, 'permission_revoked');
-      }
-      if (removed.includes('generation')) {
-        this.spindle.abortAll(id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${id}" was revoked while this generation was running.` });
-      }
-      entry.worker?.setGranted([...entry.granted]);
-      this.appendLog(entry, 'info', 'host', `Revoked: ${removed.join(', ')}.`);
-      await this.persist(entry);
-      this.changed(entry);
-      return this.info(entry);
-    });
+  /** Revokes permissions, ending what they allowed at once (see extension-access.ts). */
+  revoke(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
+    return this.access.revoke(this.entry(id), permissions);
   }
 
   /** Stops every worker (calls in flight end with HOST_SHUTDOWN) and cancels pending restarts. */
@@ -369,7 +355,7 @@ export class ExtensionManager {
   }
 
   private async persist(entry: Entry): Promise<void> {
-    await this.options.state.setState(entry.id, { enabled: entry.enabled, granted: [...entry.granted] });
+    await this.options.state.setState(entry.id, { enabled: entry.enabled, granted: [...entry.granted], ...(entry.trusted ? { trusted: true } : {}) });
   }
 
   private setStatus(entry: Entry, status: ExtensionStatus, error: HostError | null): void {

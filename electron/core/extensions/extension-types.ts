@@ -34,6 +34,8 @@ export interface ExtensionInfo {
   lastCrash?: string;
   /** Held disabled at this start after failing to start several times in a row. */
   safeMode?: boolean;
+  /** Its tools that declare no mode run without asking. */
+  trusted: boolean;
   /** What confines its worker here (Node's permission model, or why not). */
   containment: string;
   /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
@@ -53,6 +55,8 @@ export interface ExtensionInfo {
 export interface PersistedExtensionState {
   enabled: boolean;
   granted: string[];
+  /** Its tools that declare no mode run without asking. */
+  trusted?: boolean;
 }
 
 export interface ExtensionStateStore {
@@ -95,6 +99,8 @@ export interface InstallOptions {
   enable?: boolean;
   /** Replace an installed user extension with the same id. Default: false. */
   replace?: boolean;
+  /** Let its tools that declare no mode run without asking. Default: false. */
+  trust?: boolean;
 }
 
 export interface ExtensionManagerOptions {

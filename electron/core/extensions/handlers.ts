@@ -17,12 +17,14 @@ type ExtensionHandlers = Pick<
   | 'extensions.grant'
   | 'extensions.revoke'
   | 'extensions.log'
+  | 'extensions.trust'
 >;
 
 export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers {
   return {
     'extensions.list': () => manager.list(),
-    'extensions.install': ({ folder, grant }) => manager.install(folder, { grant: grant ?? [] }),
+    'extensions.install': ({ folder, grant, trust }) => manager.install(folder, { grant: grant ?? [], ...(trust ? { trust } : {}) }),
+    'extensions.trust': ({ id, trusted }) => manager.setTrusted(id, trusted),
     'extensions.inspect': ({ folder }) => {
       const { manifest } = readManifest(folder);
       return {

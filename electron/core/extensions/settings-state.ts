@@ -6,7 +6,7 @@ export function settingsExtensionState(settings: SettingsStore): ExtensionStateS
   return {
     getState: (id) => settings.get().extensions[id],
     setState: async (id, state) => {
-      await settings.update((current) => ({ ...current, extensions: { ...current.extensions, [id]: { enabled: state.enabled, granted: [...state.granted] } } }));
+      await settings.update((current) => ({ ...current, extensions: { ...current.extensions, [id]: { enabled: state.enabled, granted: [...state.granted], ...(state.trusted ? { trusted: true } : {}) } } }));
     },
     removeState: async (id) => {
       await settings.update((current) => {

@@ -152,7 +152,7 @@ export class ToolRegistry {
       this.log.warn('tool registration rejected', { sourceId: source.id, code: validated.error.code, path: validated.error.path });
       return validated;
     }
-    const { registration, parameters, outputSchema } = validated.value;
+    const { registration, parameters, outputSchema, modeDeclared } = validated.value;
     const releaseNew = () => {
       compiler.release(parameters);
       if (outputSchema) compiler.release(outputSchema);
@@ -182,6 +182,7 @@ export class ToolRegistry {
         description: registration.description,
         parameters: registration.parameters,
         mode: registration.mode ?? 'write',
+        modeDeclared,
         councilEligible: registration.council_eligible ?? false,
         inlineAvailable: registration.inline_available ?? false,
         hasSimulate: registration.has_simulate ?? false,
@@ -585,6 +586,7 @@ export class ToolRegistry {
       description: i.description,
       parameters: i.parameters,
       mode: i.mode,
+      modeDeclared: i.modeDeclared,
       councilEligible: i.councilEligible,
       inlineAvailable: i.inlineAvailable,
       hasSimulate: i.hasSimulate,

@@ -17,6 +17,8 @@ export interface ValidatedTool {
   registration: ToolRegistrationDTO;
   parameters: CompiledSchema;
   outputSchema: CompiledSchema | null;
+  /** The tool said `mode` itself; without it, mode 'write' is a default (approval by trust, not by declaration). */
+  modeDeclared: boolean;
 }
 
 export interface ValidateOptions {
@@ -156,7 +158,7 @@ export function validateRegistration(dto: unknown, options: ValidateOptions): Re
   if (pathParams.write_path_param) registration.write_path_param = pathParams.write_path_param;
   if (outputSchema) registration.output_schema = cloneSchema(outputSchema.schema);
   if (cache) registration.cache = cache;
-  return ok({ registration, parameters: parameters.value, outputSchema });
+  return ok({ registration, parameters: parameters.value, outputSchema, modeDeclared: input.mode !== undefined });
 }
 
 /**

@@ -40,6 +40,11 @@ export interface GuardedInvokerDeps {
   notesRoot: string;
   clock: Clock;
   log: Logger;
+  /**
+   * Sources whose tools run without asking when they declare no mode (an extension the person trusted
+   * once; Lumiverse's tools declare none). Tools that declare `mode: 'write'` or `requires_approval` still ask.
+   */
+  trustedSource?: (sourceId: string) => boolean;
 }
 
 const MAX_PREVIEW_BYTES = 1024 * 1024;
@@ -120,7 +125,8 @@ export class GuardedInvoker {
 
     // 4. Approval, bound to the exact arguments and the definition hash.
     let approval: 'once' | 'always' | 'policy' | undefined;
-    const reason = info.requiresApproval ? 'requires_approval' : safety.approveAllWrites && info.mode === 'write' ? 'write_policy' : null;
+    const trusted = !info.modeDeclared && info.extensionId !== null && this.deps.trustedSource?.(info.extensionId) === true;
+    const reason = info.requiresApproval ? 'requires_approval' : safety.approveAllWrites && info.mode === 'write' && !trusted ? 'write_policy' : null;
     if (reason && !this.deps.approvals.isAlwaysAllowed(info)) {
       const { json, hash } = argsHash(args);
       const member = memberOf(opts);

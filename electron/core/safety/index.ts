@@ -27,6 +27,8 @@ export function createSafety(options: {
   clock: Clock;
   log: Logger;
   emit(event: HostEvent): void;
+  /** Extensions whose undeclared tools run without asking (see GuardedInvokerDeps.trustedSource). */
+  trustedSource?: (sourceId: string) => boolean;
 }): SafetyServices {
   const { registry, settings, clock, log } = options;
   const notesRoot = path.join(options.dataDir, 'notes');
@@ -37,7 +39,16 @@ export function createSafety(options: {
     if (event.type === 'tool.replaced' && event.definitionChanged) cache.forget(event.tool.qualifiedName);
     else if (event.type === 'tool.unregistered') cache.forget(event.qualifiedName);
   });
-  const guard = new GuardedInvoker({ registry, settings: () => settings.peek(), approvals, cache, notesRoot, clock, log });
+  const guard = new GuardedInvoker({
+    registry,
+    settings: () => settings.peek(),
+    approvals,
+    cache,
+    notesRoot,
+    clock,
+    log,
+    ...(options.trustedSource ? { trustedSource: options.trustedSource } : {}),
+  });
   const notes = installNoteTools(registry, guard, notesRoot);
   return {
     guard,

@@ -21,7 +21,7 @@ function describe(ext: ExtensionInfo): string {
   return [
     `${ext.id} ${ext.version} — ${ext.name} [${ext.status}]${ext.source === 'bundled' ? ' (bundled)' : ''}${ext.safeMode ? ' (safe mode: enable it when fixed)' : ''}`,
     `  permissions granted: ${ext.granted.join(', ') || 'none'}${pending.length ? `; requested but not granted: ${pending.join(', ')}` : ''}${notHere.length ? `; requested, not available here: ${notHere.join(', ')}` : ''}`,
-    `  tools: ${ext.toolCount}`,
+    `  tools: ${ext.toolCount}${ext.trusted ? ' (trusted: they run without asking)' : ''}`,
     ...(ext.lastCrash ? [`  last crash: ${ext.lastCrash}`] : []),
     ...(ext.error ? [`  error: ${ext.error}`] : []),
     ...(ext.inertTouched?.length ? [`  uses what the Workbench does not have: ${ext.inertTouched.join(', ')}`] : []),
@@ -47,7 +47,7 @@ const permissionChange = (words: string[], summary: string, method: 'extensions.
   format: (value) => describe(value as ExtensionInfo),
 });
 
-const INSTALL_USAGE = 'extensions install <dir|file.zip> [--grant <list>|requested]';
+const INSTALL_USAGE = 'extensions install <dir|file.zip> [--grant <list>|requested] [--trust]';
 
 export const extensionCommands: CliCommand[] = [
   {
@@ -61,9 +61,10 @@ export const extensionCommands: CliCommand[] = [
     words: ['extensions', 'install'],
     usage: INSTALL_USAGE,
     summary: 'Install from a folder or a .zip (built when it ships only src/backend.ts); only the permissions named in --grant are granted (requested: all it asks for).',
-    flags: { grant: { type: 'string' } },
+    flags: { grant: { type: 'string' }, trust: { type: 'boolean' } },
     async run(ctx) {
       const folder = positional(ctx, 0, 'dir', INSTALL_USAGE);
+      const trust = ctx.flags.trust === true;
       const grant =
         ctx.flags.grant === 'requested' ? ('requested' as const) : typeof ctx.flags.grant === 'string' ? ctx.flags.grant.split(',').filter(Boolean).map((p) => permission(p.trim())) : [];
       // The install's progress (copying, building) comes as log lines of the new extension.
@@ -71,13 +72,14 @@ export const extensionCommands: CliCommand[] = [
         if (event.type === 'extension.log' && event.entry.source === 'host') ctx.progress(event.entry.text);
       });
       try {
-        const installed = await callHost(ctx.host, 'extensions.install', { folder, grant });
+        const installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}) });
         const notHere = installed.requested.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p));
         const pending = installed.requested.filter((p) => !installed.granted.includes(p) && !notHere.includes(p));
         ctx.progress(`Requested: ${installed.requested.join(', ') || 'nothing'}.`);
         ctx.progress(`Granted: ${installed.granted.join(', ') || 'nothing'}.`);
         if (notHere.length) ctx.progress(`Requested, not available here: ${notHere.join(', ')}.`);
         if (pending.length) ctx.progress(`Not granted: ${pending.join(', ')}. Grant later with: extensions grant ${installed.id} <permission>`);
+        ctx.progress(trust ? 'Trusted: its tools run without asking (unless they declare mode "write").' : `Its tools ask before they run; trust it with: extensions trust ${installed.id}`);
         return installed;
       } finally {
         stop();
@@ -109,6 +111,20 @@ export const extensionCommands: CliCommand[] = [
       return { lines: [], lastSeq: first.lastSeq };
     },
     format: (value) => (value as { lines: string[] }).lines.join('\n'),
+  },
+  {
+    words: ['extensions', 'trust'],
+    usage: 'extensions trust <id>',
+    summary: 'Let its tools run without asking (tools that declare mode "write" or requires_approval still ask).',
+    run: (ctx) => callHost(ctx.host, 'extensions.trust', { id: positional(ctx, 0, 'id', 'extensions trust <id>'), trusted: true }),
+    format: (value) => describe(value as ExtensionInfo),
+  },
+  {
+    words: ['extensions', 'untrust'],
+    usage: 'extensions untrust <id>',
+    summary: 'Make its tools ask before they run again.',
+    run: (ctx) => callHost(ctx.host, 'extensions.trust', { id: positional(ctx, 0, 'id', 'extensions untrust <id>'), trusted: false }),
+    format: (value) => describe(value as ExtensionInfo),
   },
   byId(['extensions', 'enable'], 'Enable and start an extension (also leaves safe mode).', 'extensions.enable'),
   byId(['extensions', 'disable'], 'Stop an extension and unregister its tools.', 'extensions.disable'),

@@ -75,3 +75,32 @@ describe('extensions list and log', () => {
     expect(log.out).toMatch(/host error: Crashed: \w*Error: /);
   }, 60_000);
 });
+
+describe('trusting an extension', () => {
+  const invoke = (dataDir: string, tool: string) => cli(dataDir, ['tools', 'invoke', tool, '--args', tool.endsWith('greet') ? '{"name":"ada"}' : '{}', '--json']);
+
+  it('its undeclared tools ask until it is trusted, then run; a tool that declares mode "write" still asks; untrust asks again', async () => {
+    const dataDir = tempDir();
+    const installed = await cli(dataDir, ['extensions', 'install', fixture('lumiverse_tsonly'), '--grant', 'tools']);
+    expect(installed.err).toContain('Its tools ask before they run; trust it with: extensions trust lumiverse_tsonly');
+    expect(JSON.parse((await invoke(dataDir, 'lumiverse_tsonly:greet')).out)).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+
+    const trusted = await cli(dataDir, ['extensions', 'trust', 'lumiverse_tsonly']);
+    expect(trusted.out).toContain('(trusted: they run without asking)');
+    const greeted = await invoke(dataDir, 'lumiverse_tsonly:greet');
+    expect(greeted.code, greeted.out).toBe(0);
+    expect(JSON.parse(greeted.out)).toMatchObject({ ok: true, content: expect.stringContaining('ADA: Hello from the seed file.') });
+    expect(JSON.parse((await invoke(dataDir, 'lumiverse_tsonly:forget')).out)).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+
+    await cli(dataDir, ['extensions', 'untrust', 'lumiverse_tsonly']);
+    expect(JSON.parse((await invoke(dataDir, 'lumiverse_tsonly:greet')).out)).toMatchObject({ error: { code: 'APPROVAL_DENIED' } });
+  }, 60_000);
+
+  it('install --trust trusts it at once, and the choice is kept in settings', async () => {
+    const dataDir = tempDir();
+    const installed = await cli(dataDir, ['extensions', 'install', fixture('lumiverse_tsonly'), '--grant', 'tools', '--trust']);
+    expect(installed.err).toContain('Trusted: its tools run without asking');
+    expect((await invoke(dataDir, 'lumiverse_tsonly:greet')).code).toBe(0);
+    expect(JSON.parse((await cli(dataDir, ['extensions', 'list', '--json'])).out)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'lumiverse_tsonly', trusted: true })]));
+  }, 60_000);
+});

@@ -60,7 +60,7 @@ describe('a Lumiverse extension that ships only its TypeScript source', () => {
     // The published folder itself is untouched.
     expect(fs.existsSync(path.join(fixture('lumiverse_tsonly'), 'dist'))).toBe(false);
     expect(fs.readFileSync(path.join(fixture('lumiverse_tsonly'), 'package.json'), 'utf8')).toBe('');
-    await waitFor(() => sink.names('lumiverse_tsonly').length === 1, 'the tool to register');
+    await waitFor(() => sink.names('lumiverse_tsonly').length === 2, 'the tools to register');
     const answer = await sink.executor('lumiverse_tsonly', 'greet').execute(request('greet', { name: 'mara' }));
     expect(answer).toEqual({ ok: true, value: 'MARA: Hello from the seed file. (user local, oauth granted)' });
     expect(manager.getLogLines('lumiverse_tsonly').join('\n')).toContain('Built dist/backend.js.');
@@ -81,7 +81,7 @@ describe('a Lumiverse extension that ships only its TypeScript source', () => {
     const folder = copyOf('lumiverse_tsonly');
     fs.writeFileSync(path.join(folder, 'package.json'), '{ "name": broken');
     await manager.installFromFolder(folder, { grant: ['tools'] });
-    await waitFor(() => sink.names('lumiverse_tsonly').length === 1, 'the tool to register');
+    await waitFor(() => sink.names('lumiverse_tsonly').length === 2, 'the tools to register');
   });
 
   it('entry_backend outside the folder is refused before anything is copied', async () => {

@@ -45,7 +45,7 @@ describe('registration lifecycle', () => {
     const info = registry.get(Q);
     expect(Object.keys(info ?? {}).sort()).toEqual(
       [
-        'qualifiedName', 'alias', 'name', 'displayName', 'description', 'parameters', 'mode', 'councilEligible',
+        'qualifiedName', 'alias', 'name', 'displayName', 'description', 'parameters', 'mode', 'modeDeclared', 'councilEligible',
         'inlineAvailable', 'hasSimulate', 'requiresApproval', 'source', 'extensionId', 'status', 'definitionHash',
       ].sort(),
     );
@@ -55,6 +55,7 @@ describe('registration lifecycle', () => {
       name: 'search_knowledge_base',
       displayName: 'Search Knowledge Base',
       mode: 'write',
+      modeDeclared: false,
       councilEligible: true,
       inlineAvailable: false,
       source: 'extension',

@@ -1,0 +1,80 @@
+// What an extension may do, changed by a person: grants, revocations, trust. Each takes effect at once.
+import { HostFailure } from '../../../shared/errors';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import type { Entry } from './extension-entry';
+import type { ExtensionInfo } from './extension-types';
+import { grantable } from './manifest';
+import type { SpindleHost } from './spindle-host/spindle-host';
+import type { WorkerSupervisor } from './worker-supervisor';
+
+export interface AccessHooks {
+  enqueue<T>(entry: Entry, op: () => Promise<T> | T): Promise<T>;
+  persist(entry: Entry): Promise<void>;
+  log(entry: Entry, text: string): void;
+  changed(entry: Entry): void;
+  info(entry: Entry): ExtensionInfo;
+  workers: WorkerSupervisor;
+  spindle: SpindleHost;
+}
+
+export class ExtensionAccess {
+  constructor(private readonly hooks: AccessHooks) {}
+
+  /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
+  grant(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
+    const { hooks } = this;
+    if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
+    const wanted = grantable(entry.loaded.manifest, permissions);
+    return hooks.enqueue(entry, async () => {
+      const added = wanted.filter((p) => !entry.granted.has(p));
+      if (added.length === 0) return hooks.info(entry);
+      for (const permission of added) entry.granted.add(permission);
+      await hooks.persist(entry);
+      hooks.log(entry, `Granted: ${added.join(', ')}.`);
+      if (entry.worker && added.includes('tools')) {
+        await hooks.workers.stop(entry, 'stopped');
+        hooks.workers.start(entry);
+      } else {
+        entry.worker?.setGranted([...entry.granted]);
+      }
+      hooks.changed(entry);
+      return hooks.info(entry);
+    });
+  }
+
+  /**
+   * Revoking `tools` unregisters every tool of the extension and ends its in-flight calls with
+   * PERMISSION_DENIED; revoking `generation` aborts its running generations the same way.
+   */
+  revoke(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
+    const { hooks } = this;
+    return hooks.enqueue(entry, async () => {
+      const removed = permissions.filter((p) => entry.granted.has(p));
+      if (removed.length === 0) return hooks.info(entry);
+      for (const permission of removed) entry.granted.delete(permission);
+      if (removed.includes('tools')) {
+        hooks.workers.dropTools(entry);
+        entry.worker?.rejectInFlight({ code: 'PERMISSION_DENIED', message: `The tools permission of extension "${entry.id}" was revoked while this call was running.` }, 'permission_revoked');
+      }
+      if (removed.includes('generation')) {
+        hooks.spindle.abortAll(entry.id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${entry.id}" was revoked while this generation was running.` });
+      }
+      entry.worker?.setGranted([...entry.granted]);
+      hooks.log(entry, `Revoked: ${removed.join(', ')}.`);
+      await hooks.persist(entry);
+      hooks.changed(entry);
+      return hooks.info(entry);
+    });
+  }
+
+  setTrusted(entry: Entry, trusted: boolean): Promise<ExtensionInfo> {
+    const { hooks } = this;
+    return hooks.enqueue(entry, async () => {
+      entry.trusted = trusted;
+      await hooks.persist(entry);
+      hooks.log(entry, trusted ? 'Trusted: its tools run without asking, except those that declare mode "write" or requires_approval.' : 'No longer trusted: its tools ask before they run.');
+      hooks.changed(entry);
+      return hooks.info(entry);
+    });
+  }
+}
