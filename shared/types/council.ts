@@ -124,6 +124,8 @@ export const CouncilToolsSettingsSchema = Type.Object(
     excludeLatestUserMessage: Type.Boolean(),
     allowUserControl: Type.Boolean(),
     retainResultsForRegens: Type.Boolean(),
+    /** Plan arguments with the sidecar (default); off = tools are called as Lumiverse calls them. */
+    planArguments: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -285,6 +287,8 @@ export const CouncilToolResultSchema = Type.Object({
   status: ToolResultStatusSchema,
   /** Arguments the sidecar planned for an extension tool, when it did. */
   plannedArgs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** Why a tool that needs arguments ran without planned ones (Lumiverse's call: context and deadline only). */
+  unplanned: Type.Optional(Type.String()),
   /** Dry run: a simulated write (simulate handler or placeholder); unvalidated = the placeholder. */
   simulated: Type.Optional(Type.Boolean()),
   unvalidated: Type.Optional(Type.Boolean()),

@@ -204,6 +204,18 @@ describe('runs and the timeline', () => {
     expect(byTestId(panel, 'run-head').textContent).toContain('retry of run-old');
   });
 
+  it('marks a call made without planned arguments on the timeline and says why in its detail', async () => {
+    const { panel } = await openRuns((h, c) => {
+      twoMembers(h, c);
+      c.runs = [storedRun({ id: 'run-unplanned', results: [result({ toolName: 'kb:search', toolDisplayName: 'Search', unplanned: 'no sidecar LLM is configured to plan query' })] })];
+    });
+    await settle(() => buttonNamed(byTestId(panel, 'past-run'), 'Open run run-unplanned').click());
+    expect(byLabel(byTestId(panel, 'timeline'), 'Legend').textContent).toContain('Unplanned');
+    expect(bars(panel)[0]!.querySelectorAll('[data-testid="tl-unplanned"]')).toHaveLength(1);
+    await settle(() => bars(panel)[0]!.focus());
+    expect(byTestId(panel, 'call-unplanned').textContent).toContain('no sidecar LLM is configured to plan query');
+  });
+
   it('marks simulated and unvalidated writes of a dry run, and sends the dry-run choice with the run', async () => {
     const { panel, host } = await openRuns((h, c) => {
       twoMembers(h, c);

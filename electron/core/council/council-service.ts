@@ -526,6 +526,7 @@ export class CouncilService {
         context: context.flat,
         signal: args.controller.signal,
         dryRun: args.dryRun,
+        planArguments: ts.planArguments !== false,
         onResult: (result) => this.deps.emit({ type: 'council.run.result', runId, result }),
       },
     );

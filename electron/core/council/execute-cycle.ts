@@ -9,7 +9,7 @@ import type { ToolRegistry } from '../registry/tool-registry';
 import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import type { KeyedLimiter } from './limiter';
 import { toHostError } from './prompt-tool';
-import { SIDECAR_NOT_CONFIGURED, type SidecarPort } from './sidecar-port';
+import type { SidecarPort } from './sidecar-port';
 
 export interface CycleTask {
   memberId: string;
@@ -54,6 +54,8 @@ export interface CycleInput {
   signal?: AbortSignal;
   /** Simulate write tools (seed 001). */
   dryRun?: boolean;
+  /** false: tools are called as Lumiverse calls them, without planned arguments (default true). */
+  planArguments?: boolean;
   onResult?(result: CouncilToolResult): void;
 }
 
@@ -161,7 +163,7 @@ export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutpu
 }
 
 type TaskResult = Pick<CouncilToolResult, 'success' | 'content' | 'status'> &
-  Partial<Pick<CouncilToolResult, 'error' | 'errorCode' | 'plannedArgs' | 'durationMs' | 'simulated' | 'unvalidated' | 'cached' | 'approval' | 'rejectionNote'>>;
+  Partial<Pick<CouncilToolResult, 'error' | 'errorCode' | 'plannedArgs' | 'durationMs' | 'simulated' | 'unvalidated' | 'cached' | 'approval' | 'rejectionNote' | 'unplanned'>>;
 
 const failed = (error: HostError, extra: Partial<TaskResult> = {}): TaskResult => ({
   success: false,
@@ -177,40 +179,45 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
   if (!info) return { success: false, content: '', error: `Tool "${task.qualifiedName}" is not registered.`, errorCode: 'MISSING', status: 'missing' };
   let args: Record<string, unknown> = {};
   let plannedArgs: Record<string, unknown> | undefined;
+  // Why the tool goes without planned arguments, when it needs some: it is then called as Lumiverse
+  // calls every council tool (only the host's context and __deadlineMs), which real handlers expect.
+  let unplanned: string | undefined;
   const required = (info.parameters as { required?: unknown }).required;
   if (input.mode === 'sidecar' && !deps.isPromptTool(info) && Array.isArray(required) && required.length > 0) {
     const sidecar = deps.sidecar;
-    if (!sidecar.isConfigured()) {
-      return failed({ ...SIDECAR_NOT_CONFIGURED, message: `${info.displayName} needs arguments (${required.join(', ')}), and no sidecar LLM is configured to plan them.` });
-    }
-    let release: (() => void) | undefined;
-    try {
-      release = await deps.limiter.acquire(sidecar.connectionKey(), signal);
-      args = await sidecar.planArguments(
-        {
-          system: planningSystem(task.member, info),
-          prompt: input.context.trim() ? `Conversation:\n\n${input.context}` : 'There is no conversation yet.',
-          tool: { name: info.alias, description: info.description, parameters: info.parameters },
-        },
-        signal,
-      );
-      plannedArgs = args;
-    } catch (err) {
-      if (signal.aborted) return failed({ code: 'CANCELLED', message: 'Cancelled while planning arguments.' });
-      const error = toHostError(err);
-      return failed({ ...error, message: `Planning arguments for ${info.displayName} failed: ${error.message}` });
-    } finally {
-      release?.();
+    if (input.planArguments === false) unplanned = 'argument planning is off';
+    else if (!sidecar.isConfigured()) unplanned = `no sidecar LLM is configured to plan ${required.join(', ')}`;
+    else {
+      let release: (() => void) | undefined;
+      try {
+        release = await deps.limiter.acquire(sidecar.connectionKey(), signal);
+        args = await sidecar.planArguments(
+          {
+            system: planningSystem(task.member, info),
+            prompt: input.context.trim() ? `Conversation:\n\n${input.context}` : 'There is no conversation yet.',
+            tool: { name: info.alias, description: info.description, parameters: info.parameters },
+          },
+          signal,
+        );
+        plannedArgs = args;
+      } catch (err) {
+        if (signal.aborted) return failed({ code: 'CANCELLED', message: 'Cancelled while planning arguments.' });
+        const error = toHostError(err);
+        unplanned = `planning failed (${error.code}): ${error.message}`;
+      } finally {
+        release?.();
+      }
     }
   }
+  const marks: Partial<TaskResult> = { ...(plannedArgs ? { plannedArgs } : {}), ...(unplanned ? { unplanned } : {}) };
   const timeoutMs = deadline - deps.clock.now();
-  if (timeoutMs <= 0) return failed({ code: 'TOOL_TIMEOUT', message: 'The council timeout passed before the tool could start.' }, plannedArgs ? { plannedArgs } : {});
+  if (timeoutMs <= 0) return failed({ code: 'TOOL_TIMEOUT', message: 'The council timeout passed before the tool could start.' }, marks);
   let releaseSource: (() => void) | undefined;
   if (deps.sourceLimiter && info.source !== 'builtin') {
     try {
       releaseSource = await deps.sourceLimiter.acquire(task.qualifiedName.slice(0, task.qualifiedName.indexOf(':')), signal);
     } catch {
-      return failed({ code: 'CANCELLED', message: 'Cancelled while waiting for the tool.' }, plannedArgs ? { plannedArgs } : {});
+      return failed({ code: 'CANCELLED', message: 'Cancelled while waiting for the tool.' }, marks);
     }
   }
   let outcome;
@@ -223,12 +230,13 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
       signal,
       origin: 'council',
       dryRun: input.dryRun === true,
+      ...(unplanned ? { unplanned: true } : {}),
     });
   } finally {
     releaseSource?.();
   }
   const extra: Partial<TaskResult> = {
-    ...(plannedArgs ? { plannedArgs } : {}),
+    ...marks,
     ...(outcome.simulated ? { simulated: true } : {}),
     ...(outcome.unvalidated ? { unvalidated: true } : {}),
     ...(outcome.cached ? { cached: true } : {}),

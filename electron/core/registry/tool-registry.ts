@@ -51,6 +51,11 @@ export interface InvokeOptions {
   simulate?: boolean;
   /** Passed on to the executor (ExecuteRequest.mayWrite). */
   mayWrite?: (path: string) => boolean;
+  /**
+   * A council call whose arguments nobody planned (Lumiverse's own contract: only the host's
+   * `context` and `__deadlineMs`): the schema is not checked, since its required arguments are absent.
+   */
+  unplanned?: boolean;
 }
 
 /** The seed's stand-in result for a write tool simulated without a simulate handler. */
@@ -304,10 +309,10 @@ export class ToolRegistry {
    * The arguments exactly as the tool would receive them (sanitized and schema-checked, without the
    * host-supplied fields), without running anything: what an approval shows and a cache key hashes.
    */
-  prepareArgs(nameOrAlias: string, rawArgs: unknown): Result<{ info: ToolInfo; args: Record<string, unknown> }> {
+  prepareArgs(nameOrAlias: string, rawArgs: unknown, unplanned = false): Result<{ info: ToolInfo; args: Record<string, unknown> }> {
     const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
     if (!record) return err('UNKNOWN_TOOL', `Unknown tool ${JSON.stringify(String(nameOrAlias).slice(0, 128))}`);
-    const checked = this.checkArgs(record, rawArgs);
+    const checked = this.checkArgs(record, rawArgs, unplanned);
     return checked.ok ? ok({ info: this.infoOf(record), args: checked.value }) : checked;
   }
 
@@ -316,10 +321,10 @@ export class ToolRegistry {
    * unknown or unavailable (invoke() answers those with its codes), else the checked arguments with
    * the tool's info and definition, or the reason they were refused.
    */
-  prepareCall(nameOrAlias: string, rawArgs: unknown): Result<PreparedCall> | undefined {
+  prepareCall(nameOrAlias: string, rawArgs: unknown, unplanned = false): Result<PreparedCall> | undefined {
     const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
     if (!record || (this.statuses.get(record.sourceId) ?? 'available') !== 'available') return undefined;
-    const checked = this.checkArgs(record, rawArgs);
+    const checked = this.checkArgs(record, rawArgs, unplanned);
     if (!checked.ok) return checked;
     const call: PreparedCall = { info: this.infoOf(record), definition: record.registration, args: checked.value };
     this.preparedCalls.set(call, record);
@@ -346,14 +351,14 @@ export class ToolRegistry {
     }
   }
 
-  private checkArgs(record: ToolRecord, rawArgs: unknown): Result<Record<string, unknown>> {
+  private checkArgs(record: ToolRecord, rawArgs: unknown, unplanned: boolean): Result<Record<string, unknown>> {
     const sanitized = sanitizeArguments(rawArgs, this.limits);
     if (!sanitized.ok) return sanitized;
     if (sanitized.value.stripped.length > 0) {
       this.log.warn('reserved argument keys stripped', { tool: record.info.qualifiedName, paths: sanitized.value.stripped });
     }
     const validate = record.parameters.validate;
-    if (!validate(sanitized.value.args)) {
+    if (!unplanned && !validate(sanitized.value.args)) {
       const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
       return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
         path,
@@ -389,7 +394,7 @@ export class ToolRegistry {
     }
     if (opts.signal?.aborted) return err('CANCELLED', `Call to "${q}" was cancelled before it started`);
 
-    const sanitized = checkedFor ? ok(rawArgs as Record<string, unknown>) : this.checkArgs(record, rawArgs);
+    const sanitized = checkedFor ? ok(rawArgs as Record<string, unknown>) : this.checkArgs(record, rawArgs, opts.unplanned === true);
     if (!sanitized.ok) return sanitized;
 
     // Added after validation so a schema with additionalProperties:false still accepts them, and

@@ -83,7 +83,7 @@ export class GuardedInvoker {
   private async guarded(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions, start: number): Promise<ToolOutcome> {
     const { registry } = this.deps;
     // Unknown or unavailable tools, a bad timeout, a cancelled call: the registry answers with its codes.
-    let prepared = registry.prepareCall(nameOrAlias, rawArgs);
+    let prepared = registry.prepareCall(nameOrAlias, rawArgs, opts.unplanned === true);
     if (!prepared) return registry.invoke(nameOrAlias, rawArgs, toRegistryOptions(opts));
     if (!prepared.ok) return this.failed(start, prepared.error);
     const { info, definition } = prepared.value;
@@ -102,7 +102,7 @@ export class GuardedInvoker {
     const registryOptions = mayWrite ? { ...toRegistryOptions(opts), mayWrite } : toRegistryOptions(opts);
     if (pathsChecked.value !== prepared.value.args) {
       // Normalizing can change a value (`a/..` → ""): what is shown and run must still fit the schema.
-      prepared = registry.prepareCall(info.qualifiedName, pathsChecked.value);
+      prepared = registry.prepareCall(info.qualifiedName, pathsChecked.value, opts.unplanned === true);
       if (!prepared) return registry.invoke(info.qualifiedName, pathsChecked.value, registryOptions);
       if (!prepared.ok) return this.failed(start, prepared.error);
     }
@@ -255,5 +255,6 @@ function toRegistryOptions(opts: GuardedInvokeOptions): InvokeOptions {
   if (opts.context !== undefined) out.context = opts.context;
   if (opts.signal) out.signal = opts.signal;
   if (opts.requestId) out.requestId = opts.requestId;
+  if (opts.unplanned) out.unplanned = true;
   return out;
 }

@@ -164,7 +164,7 @@ export const councilCommands: CliCommand[] = [
       for (const r of run.rolls) lines.push(`  ${r.active ? '✓' : '·'} ${r.memberName}  roll ${r.roll.toFixed(3)} vs ${r.chance}%  (${r.reason})`);
       lines.push('');
       for (const r of run.results) {
-        const flags = `${r.simulated ? ' [simulated]' : ''}${r.unvalidated ? ' [unvalidated]' : ''}${r.cached ? ' [cached]' : ''}`;
+        const flags = `${r.simulated ? ' [simulated]' : ''}${r.unvalidated ? ' [unvalidated]' : ''}${r.cached ? ' [cached]' : ''}${r.unplanned ? ` [unplanned: ${r.unplanned}]` : ''}`;
         lines.push(`  [${r.status}]${flags} ${r.memberName} / ${r.toolDisplayName}  +${r.startedAt} ms, ${r.durationMs} ms${r.error ? `  — ${r.error}` : ''}`);
       }
       if (run.note) lines.push('', `Note: ${run.note}`);

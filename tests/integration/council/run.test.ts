@@ -254,13 +254,30 @@ describe('council runs', () => {
     await host.dispose();
   });
 
-  it('no sidecar: prompt tools and tools needing planned arguments fail with SIDECAR_NOT_CONFIGURED', async () => {
+  it('no sidecar: prompt tools fail with SIDECAR_NOT_CONFIGURED; a tool needing arguments is called as Lumiverse calls it, marked unplanned', async () => {
     const host = await councilHost();
     await addMember(host, { tools: ['council:pacing_review', 'council-probe:needs_query'] });
     const run = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
-    expect(run.results.map((r) => r.errorCode)).toEqual(['SIDECAR_NOT_CONFIGURED', 'SIDECAR_NOT_CONFIGURED']);
-    expect(run.results[1]!.error).toMatch(/needs arguments \(query\)/);
+    expect(run.results[0]).toMatchObject({ status: 'error', errorCode: 'SIDECAR_NOT_CONFIGURED' });
+    expect(run.results[1]).toMatchObject({ status: 'ok', content: 'unplanned: __deadlineMs,context', unplanned: 'no sidecar LLM is configured to plan query' });
+    expect(run.results[1]!.plannedArgs).toBeUndefined();
+    const trace = await call<{ content: string }>(host, 'runs.exportTrace', { runId: run.id });
+    expect(trace.content).toContain('"unplanned":"no sidecar LLM is configured to plan query"');
     expect((await call<CouncilView>(host, 'council.get', {})).warnings.join()).toMatch(/No sidecar/);
+    await host.dispose();
+  });
+
+  it('with argument planning off, a configured sidecar plans nothing and the tool runs unplanned', async () => {
+    const host = await councilHost();
+    const sidecar = memorySidecar(undefined, () => ({ query: 'planned' }));
+    host.council.setSidecar(sidecar);
+    await addMember(host, { tools: ['council-probe:needs_query'] });
+    expect((await call<CouncilRun>(host, 'council.run', { chat: sampleChat() })).results[0]).toMatchObject({ content: 'query=planned', plannedArgs: { query: 'planned' } });
+    await call(host, 'council.update', { patch: { toolsSettings: { planArguments: false } } });
+    const calls = sidecar.calls.length;
+    const run = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
+    expect(run.results[0]).toMatchObject({ status: 'ok', content: 'unplanned: __deadlineMs,context', unplanned: 'argument planning is off' });
+    expect(sidecar.calls.length).toBe(calls);
     await host.dispose();
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../../electron/core/host';
 import type { ExtensionInfo } from '../../../shared/events';
+import type { CouncilRun } from '../../../shared/types/council';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { testHost } from '../../helpers/node-host';
@@ -124,5 +125,24 @@ describe('extensions.inspect', () => {
     expect((await call<ExtensionInfo[]>('extensions.list', {})).map((e) => e.id)).not.toContain('seed-example');
     const missing = await host.api.call('extensions.inspect', { folder: path.join(tempDir(), 'none') }, { origin: 'test' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'INVALID_MANIFEST' } });
+  });
+});
+
+describe('a trusted Lumiverse extension in the council', () => {
+  it('its tool (no mode declared, required arguments, no sidecar) runs unplanned and asks nothing once trusted; untrusted it asks', async () => {
+    host = await testHost();
+    await call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_tsonly'), grant: ['tools'] });
+    await host.extensions.whenSettled();
+    await call('council.addMember', { packId: 'story-council', itemId: 'plot-enforcer', tools: ['lumiverse_tsonly:greet'] });
+    await call('council.update', { patch: { councilMode: true } });
+    const chat = { chatId: 'c1', messages: [{ role: 'user', content: 'Hello there.' }] };
+
+    const asked = await call<CouncilRun>('council.run', { chat });
+    expect(asked.results[0]).toMatchObject({ errorCode: 'APPROVAL_DENIED' });
+
+    await call('extensions.trust', { id: 'lumiverse_tsonly', trusted: true });
+    const run = await call<CouncilRun>('council.run', { chat });
+    expect(run.results[0]).toMatchObject({ status: 'ok', unplanned: expect.stringContaining('no sidecar'), content: expect.stringContaining('Hello from the seed file.') });
+    expect(run.results[0]!.approval).toBeUndefined();
   });
 });

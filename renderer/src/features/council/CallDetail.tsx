@@ -40,6 +40,12 @@ export function CallDetail(props: { call: TimelineCall & Pick<BarLayout, 'endMs'
           <dt>Duration</dt>
           <dd data-testid="call-duration">{call.status === 'running' ? `${formatMs(call.endMs - call.startMs)} so far` : formatMs(call.durationMs)}</dd>
         </div>
+        {result?.unplanned && (
+          <div>
+            <dt>Arguments</dt>
+            <dd data-testid="call-unplanned">Unplanned: {result.unplanned}. Called as Lumiverse calls council tools, with only the chat context and the deadline.</dd>
+          </div>
+        )}
         {result?.simulated && (
           <div>
             <dt>Dry run</dt>

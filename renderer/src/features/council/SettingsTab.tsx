@@ -11,7 +11,7 @@ import { useAction } from './use-action';
 
 type Patch = MethodInput<'council.update'>['patch'];
 type NumberKey = 'timeoutMs' | 'sidecarContextWindow' | 'maxWordsPerTool';
-type ToggleKey = 'includeCharacterInfo' | 'includeWorldInfo' | 'includeUserPersona' | 'excludeLatestUserMessage' | 'allowUserControl' | 'retainResultsForRegens';
+type ToggleKey = 'includeCharacterInfo' | 'includeWorldInfo' | 'includeUserPersona' | 'excludeLatestUserMessage' | 'allowUserControl' | 'retainResultsForRegens' | 'planArguments';
 
 export const NUMBER_FIELDS: ReadonlyArray<{ key: NumberKey; label: string; unit: string; min: number; max: number; help: string }> = [
   { key: 'timeoutMs', label: 'Timeout', unit: 'ms', min: 100, max: 600_000, help: 'The deadline for the whole cycle: tools still running then end as timed out.' },
@@ -26,6 +26,11 @@ export const TOGGLES: ReadonlyArray<{ key: ToggleKey; label: string; help: strin
   { key: 'excludeLatestUserMessage', label: 'Exclude latest user message', help: 'Tools analyse the chat without the message being answered.' },
   { key: 'allowUserControl', label: 'Allow user control', help: 'Tools follow out-of-character requests the user makes about the council.' },
   { key: 'retainResultsForRegens', label: 'Retain results for regenerations', help: 'A regenerated reply reuses the last run’s results instead of running the tools again.' },
+  {
+    key: 'planArguments',
+    label: 'Plan tool arguments with the sidecar',
+    help: 'The sidecar fills in each tool’s arguments. Off, or without a sidecar, tools are called as Lumiverse calls them: the chat context and the deadline only.',
+  },
 ];
 
 export function parseBounded(text: string, min: number, max: number): number | null {
@@ -168,7 +173,7 @@ export function SettingsTab(props: { view: CouncilView }) {
         </div>
         <div className="settings__toggles">
           {TOGGLES.map((t) => (
-            <Toggle key={t.key} label={t.label} help={t.help} checked={ts[t.key]} busy={busy !== null} onChange={(next) => setTools(t.key, { [t.key]: next })} />
+            <Toggle key={t.key} label={t.label} help={t.help} checked={ts[t.key] ?? true} busy={busy !== null} onChange={(next) => setTools(t.key, { [t.key]: next })} />
           ))}
         </div>
 

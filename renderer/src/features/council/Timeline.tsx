@@ -94,6 +94,7 @@ export function Timeline(props: { trace: RunTrace; now?: NowFn }) {
   const tipBar = bars.find((b) => b.key === (hovered ?? selected)) ?? null;
   const hasSimulated = bars.some((b) => b.simulated);
   const hasUnvalidated = bars.some((b) => b.unvalidated);
+  const hasUnplanned = bars.some((b) => b.unplanned);
 
   // A different run starts with nothing selected.
   useEffect(() => {
@@ -153,6 +154,14 @@ export function Timeline(props: { trace: RunTrace; now?: NowFn }) {
                 U
               </span>
               Unvalidated
+            </li>
+          )}
+          {hasUnplanned && (
+            <li className="legend-item" title="Called without planned arguments, as Lumiverse calls council tools (context and deadline only).">
+              <span className="legend-marker" aria-hidden="true">
+                P
+              </span>
+              Unplanned
             </li>
           )}
         </ul>
@@ -291,6 +300,11 @@ export function Timeline(props: { trace: RunTrace; now?: NowFn }) {
                   {bar.unvalidated && (
                     <text className="tl-marker tl-marker--u" x={bar.x + 9} y={bar.y - 2} aria-hidden="true">
                       U
+                    </text>
+                  )}
+                  {bar.unplanned && (
+                    <text className="tl-marker" x={bar.x + (bar.unvalidated ? 18 : bar.simulated ? 9 : 0)} y={bar.y - 2} aria-hidden="true" data-testid="tl-unplanned">
+                      P
                     </text>
                   )}
                 </g>

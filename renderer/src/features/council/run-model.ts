@@ -40,6 +40,7 @@ export function callsOf(trace: RunTrace): TimelineCall[] {
     // Dry run: a simulated write, and whether only the placeholder answered (Luker's simulation review).
     ...(r.simulated ? { simulated: true } : {}),
     ...(r.unvalidated ? { unvalidated: true } : {}),
+    ...(r.unplanned ? { unplanned: true } : {}),
     result: r,
   });
   const byKey = new Map(trace.results.map((r) => [callKey(r.memberId, r.toolName), r]));

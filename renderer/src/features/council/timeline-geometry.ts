@@ -26,6 +26,8 @@ export interface TimelineCallInput {
   status: BarStatus;
   simulated?: boolean;
   unvalidated?: boolean;
+  /** Called without planned arguments (Lumiverse's call); the reason is on the result. */
+  unplanned?: boolean;
 }
 
 export interface TimelineOptions {
