@@ -2,11 +2,13 @@
 import { invokeBenchmark } from './invoke';
 import { councilBenchmark } from './council';
 import { streamBenchmark } from './stream';
+import { extensionsBenchmark } from './extensions';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
   invoke: invokeBenchmark,
   council: councilBenchmark,
   stream: streamBenchmark,
+  extensions: extensionsBenchmark,
 };
 
 const args = process.argv.slice(2);
