@@ -8,6 +8,7 @@ import { DEFAULT_WORKER_MEMORY_MB, type Settings } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-deps';
+import { chatReads } from './chat/chat-reads';
 import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
@@ -195,8 +196,16 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       sidecar: () => llmServices.sidecar.config(),
       secrets: llmServices.secrets,
       council: () => (council ? { service: council, packs } : null),
+      chats: () =>
+        chatReads({
+          sessions: llmServices.sessions,
+          chat: llmServices.chat,
+          runningCouncilChat: () => council?.runningChat() ?? null,
+          changed: (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' }),
+        }),
     }),
   });
+  llmServices.chat.setPipeline(() => extensions.pipeline());
   extensions.onEvent((event) => {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
     else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });

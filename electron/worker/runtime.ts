@@ -109,6 +109,16 @@ function main(): void {
       case 'frontend_message':
         void runtime?.onFrontendMessage(message.payload);
         return;
+      case 'pipeline_call': {
+        const active = runtime;
+        if (!active) return;
+        const args = Array.isArray(message.args) ? message.args : [];
+        void (loading ?? Promise.resolve()).then(() => active.runPipeline(message.requestId, String(message.kind), String(message.id), args)).then(send);
+        return;
+      }
+      case 'event':
+        if (typeof message.event === 'string') void runtime?.emit(message.event, message.payload);
+        return;
       case 'permission_denied':
         void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });
         return;

@@ -130,6 +130,24 @@ export interface HostResponseChunkMessage {
   requestId: string;
   chunk: unknown;
 }
+/**
+ * Runs one prompt-pipeline handler the extension registered (an interceptor, a context handler, a
+ * macro's handler…) with `args`; answered with `tool_invocation_result`, under the same deadline,
+ * cancel and size rules as a tool call.
+ */
+export interface PipelineCallMessage {
+  type: 'pipeline_call';
+  requestId: string;
+  kind: string;
+  id: string;
+  args: unknown[];
+}
+/** A notification event (GENERATION_STARTED, MESSAGE_SENT…) for the extension's `spindle.on` handlers. */
+export interface EventMessage {
+  type: 'event';
+  event: string;
+  payload: unknown;
+}
 /** A message for the extension's onFrontendMessage handlers (from the Workbench's frontend console). */
 export interface FrontendMessage {
   type: 'frontend_message';
@@ -158,6 +176,8 @@ export type HostToWorkerMessage =
   | HostResponseMessage
   | HostResponseChunkMessage
   | FrontendMessage
+  | PipelineCallMessage
+  | EventMessage
   | PingMessage
   | ShutdownMessage;
 

@@ -70,6 +70,21 @@ export const ChatToolCallRecordSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** One stage of a turn's prompt breakdown: what ran, for how long, and what it changed (the messages before and after). */
+export const TurnStageSchema = Type.Object(
+  {
+    stage: Type.String({ maxLength: 64 }),
+    /** 'host', or the extension that did it. */
+    by: Type.String({ maxLength: 200 }),
+    ms: Type.Number(),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+    before: Type.Optional(Type.String({ maxLength: 64 * 1024 })),
+    after: Type.Optional(Type.String({ maxLength: 64 * 1024 })),
+  },
+  { additionalProperties: false },
+);
+export type TurnStage = Static<typeof TurnStageSchema>;
+
 export const ChatMessageSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -88,6 +103,8 @@ export const ChatMessageSchema = Type.Object(
     /** assistant: the connection and model that produced it. */
     connectionId: Type.Optional(Type.String({ maxLength: 64 })),
     model: Type.Optional(Type.String({ maxLength: 200 })),
+    /** assistant: the turn's stages in order (the prompt breakdown). */
+    trace: Type.Optional(Type.Array(TurnStageSchema, { maxItems: 200 })),
   },
   { additionalProperties: false },
 );
@@ -192,7 +209,12 @@ export type ChatEvent =
       /** Human explanation of an unusual end (round cap, stop). */
       reason?: string;
       error?: HostError;
+      /** A dry run: the final prompt as it would have been sent (council and interceptors included), and the tools offered. */
+      prompt?: Array<{ role: string; content: string }>;
+      tools?: string[];
     }
   | { type: 'chat.error'; sessionId: string; turnId: string; error: HostError }
+  /** The turn's prompt breakdown, once the prompt is final (before generation), and again with the reply. */
+  | { type: 'chat.trace'; sessionId: string; turnId: string; stages: TurnStage[] }
   /** The session list or a session's content changed (created, renamed, deleted, imported, message saved). */
   | { type: 'chat.sessions.changed'; sessionId: string; change: 'created' | 'updated' | 'deleted' };

@@ -1,9 +1,9 @@
 // The Workbench chat: one turn = council (sidecar mode) → main generation streamed as events → inline tool rounds → the reply saved.
 import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../shared/errors';
-import type { ChatEvent, ChatFinishReason, ChatMessage, ChatSession, ChatToolCallRecord } from '../../../shared/types/chat';
+import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
 import { CHAT_DEFAULTS, defaultChatSettings, INLINE_MAX_ROUNDS_LIMIT, type ChatSettings } from '../../../shared/types/chat';
-import type { ConnectionProfile, LlmMessage, LlmToolCallRef, LlmUsage } from '../../../shared/types/llm';
+import type { ConnectionProfile, LlmMessage } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
@@ -11,9 +11,11 @@ import { readSafetySettings } from '../../../shared/types/safety';
 import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { readToolsSettings, type CouncilPort, type CouncilRunOutcome, type InlineToolBinding } from './council-port';
-import { DeltaBatcher, type DeltaBatcherOptions } from './delta-batcher';
+import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
+import type { DeltaBatcherOptions } from './delta-batcher';
+import { runGeneration } from './generate-stage';
+import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
 import { bindingsFromSettings, inlineFunctions, type InlineFunction } from './inline-tools';
-import { buildMessages } from './prompt';
 import type { SessionStore } from './session-store';
 
 /** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
@@ -37,6 +39,8 @@ export interface ChatEngineDeps {
   batching?: DeltaBatcherOptions;
   /** Called with every text delta as it leaves the LLM layer (benchmarks measure added latency from here). */
   onModelDelta?: (text: string) => void;
+  /** Extensions' handlers, macros and events (absent: a turn without extensions). */
+  pipeline?: () => ExtensionPipeline | undefined;
 }
 
 export interface SendOptions {
@@ -70,8 +74,6 @@ interface CouncilCacheEntry {
   outcome: CouncilRunOutcome;
 }
 
-const MAX_TOOL_RESULT_CHARS = 64 * 1024;
-
 export class ChatEngine {
   private readonly turns = new Map<string, Turn>();
   private readonly councilCache = new Map<string, CouncilCacheEntry>();
@@ -80,12 +82,19 @@ export class ChatEngine {
   private readonly log: Logger;
   private readonly newId: () => string;
   private disposed = false;
+  private active: string | null = null;
+  private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
 
   constructor(private readonly deps: ChatEngineDeps) {
     this.council = deps.council;
     this.clock = deps.clock ?? systemClock;
     this.log = deps.log ?? silentLogger;
     this.newId = deps.newId ?? (() => randomUUID());
+  }
+
+  /** The extensions' pipeline plugs in here once the extension manager is built (host wiring). */
+  setPipeline(source: () => ExtensionPipeline | undefined): void {
+    this.pipelineSource = source;
   }
 
   /** The council service plugs in here once it is built (host wiring). */
@@ -108,11 +117,12 @@ export class ChatEngine {
     const target = this.target(options);
     const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
     const history = [...session.messages, userMessage];
-    if (options.dryRun) return this.dryRun(session, history, userMessage.id, options);
+    if (options.dryRun) return { ...this.start(session, history, target, options, { dryRun: true }), userMessageId: userMessage.id };
     this.deps.sessions.mutate(sessionId, (s) => {
       s.messages.push(userMessage);
     });
     this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
+    this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: { id: userMessage.id, role: 'user', content: text, send_date: userMessage.createdAt } });
     return this.start(session, history, target, options, { userMessageId: userMessage.id });
   }
 
@@ -180,37 +190,19 @@ export class ChatEngine {
     return functions.length ? { functions, maxRounds } : null;
   }
 
-  private dryRun(session: ChatSession, history: ChatMessage[], userMessageId: string, options: SendOptions): TurnStarted {
-    const inline = this.inlineSetup();
-    const prompt = buildMessages({ session, history });
-    const turnId = this.newId();
-    const assistantMessageId = this.newId();
-    queueMicrotask(() =>
-      this.deps.emit({ type: 'chat.finished', sessionId: session.id, turnId, messageId: assistantMessageId, finishReason: 'dry-run', usage: null, reason: 'Dry run: nothing was sent.' }),
-    );
-    void options;
-    return {
-      turnId,
-      sessionId: session.id,
-      userMessageId,
-      assistantMessageId,
-      prompt: prompt.map((m) => ({ role: m.role, content: m.content })),
-      tools: inline?.functions.map((f) => f.name) ?? [],
-    };
-  }
-
   private start(
     session: ChatSession,
     history: ChatMessage[],
     target: { profile: ConnectionProfile; model: string },
     options: SendOptions,
-    extra: { userMessageId?: string; replaceMessageId?: string | undefined; regenerate?: boolean },
+    extra: { userMessageId?: string; replaceMessageId?: string | undefined; regenerate?: boolean; dryRun?: boolean },
   ): TurnStarted {
     const turnId = this.newId();
     const assistantMessageId = this.newId();
     const controller = new AbortController();
     const turn: Turn = { id: turnId, sessionId: session.id, controller, done: Promise.resolve() };
     this.turns.set(session.id, turn);
+    if (!extra.dryRun) this.announce(session.id);
     const run = async () => {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
@@ -287,239 +279,130 @@ export class ChatEngine {
     signal: AbortSignal;
     replaceMessageId?: string | undefined;
     regenerate?: boolean;
+    dryRun?: boolean;
   }): Promise<void> {
     const { session, history, target, turnId, assistantMessageId, signal } = t;
     const sessionId = session.id;
-    const councilRequested = t.options.council ?? this.deps.settings().council.councilMode;
-    const toolDryRun = t.options.toolDryRun ?? readSafetySettings(this.deps.settings().safety).dryRun;
-    const council = await this.councilStage(session, history, councilRequested, t.regenerate === true, turnId, signal, toolDryRun);
+    const settings = this.deps.settings();
+    const councilRequested = t.options.council ?? settings.council.councilMode;
+    const toolDryRun = t.options.toolDryRun ?? readSafetySettings(settings.safety).dryRun;
+    const generationType = t.regenerate ? 'regenerate' : 'normal';
+    const prepared = await preparePrompt(
+      { ...this.pipelineDeps(), council: (dryRun) => this.councilStage(session, history, councilRequested, t.regenerate === true, turnId, signal, dryRun) },
+      { session, history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal },
+    );
+    const { trace, council } = prepared;
     const inline = this.inlineSetup();
-    const messages = buildMessages({
-      session,
-      history,
-      ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
-      ...(council?.referenceBlock ? { referenceBlock: council.referenceBlock } : {}),
-    });
-    const byName = new Map((inline?.functions ?? []).map((f) => [f.name, f]));
-    const toolTimeoutMs = readToolsSettings(this.deps.settings().council).timeoutMs;
-
-    let text = '';
-    let seq = 0;
-    const usage: LlmUsage = {};
-    let sawUsage = false;
-    const records: ChatToolCallRecord[] = [];
-    let finishReason: ChatFinishReason = 'stop';
-    let reason: string | undefined;
-    let error: HostError | undefined;
-    const batcher = new DeltaBatcher((chunk) => {
-      this.deps.emit({ type: 'chat.delta', sessionId, turnId, messageId: assistantMessageId, seq: seq++, text: chunk });
-    }, this.deps.batching);
-    const onModelDelta = this.deps.onModelDelta;
-
-    try {
-      for (let round = 1; ; round++) {
-        if (signal.aborted) break;
-        const roundText: string[] = [];
-        const calls: Array<{ id: string; name: string; argsText: string; args?: unknown; error?: HostError }> = [];
-        let finished = false;
-        const emitCall = (phase: Record<string, unknown>) => {
-          batcher.flush();
-          this.deps.emit({ type: 'chat.toolCall', sessionId, turnId, round, ...phase } as ChatEvent);
-        };
-        for await (const event of this.deps.llm.stream(
-          target.profile,
-          {
-            messages,
-            model: target.model,
-            ...(inline ? { tools: inline.functions.map((f) => f.definition), toolChoice: 'auto' as const } : {}),
-          },
-          { signal },
-        )) {
-          switch (event.type) {
-            case 'text-delta':
-              onModelDelta?.(event.text);
-              roundText.push(event.text);
-              batcher.push(event.text);
-              break;
-            case 'tool-call-start':
-              emitCall({ phase: 'started', callId: event.id, index: event.index });
-              break;
-            case 'tool-call-name': {
-              const fn = byName.get(event.name);
-              emitCall({ phase: 'name', callId: event.id, name: event.name, qualifiedName: fn?.qualifiedName ?? null, memberName: fn?.memberName ?? null });
-              break;
-            }
-            case 'tool-call-args-delta':
-              emitCall({ phase: 'args', callId: event.id, delta: event.delta });
-              break;
-            case 'tool-call-end':
-              emitCall({ phase: 'ended', callId: event.id, argsText: event.argsText });
-              calls.push({ id: event.id, name: event.name, argsText: event.argsText, args: event.args });
-              break;
-            case 'tool-call-failed':
-              emitCall({ phase: 'failed', callId: event.id, argsText: event.argsText, error: event.error });
-              calls.push({ id: event.id, name: event.name, argsText: event.argsText, error: event.error });
-              break;
-            case 'finish':
-              finished = true;
-              finishReason = event.reason;
-              if (event.usage) {
-                sawUsage = true;
-                for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
-                  if (event.usage[key] !== undefined) usage[key] = (usage[key] ?? 0) + event.usage[key]!;
-                }
-              }
-              break;
-            case 'error':
-              error = event.error;
-              break;
-          }
-        }
-        batcher.flush();
-        text += roundText.join('');
-        if (signal.aborted) break;
-        if (error) {
-          finishReason = 'error';
-          break;
-        }
-        if (!finished) {
-          finishReason = 'error';
-          error = { code: 'LLM_BAD_RESPONSE', message: 'The response ended without finishing.' };
-          break;
-        }
-        if (calls.length === 0) break;
-        if (!inline) {
-          records.push(...calls.map((call) => notRunRecord(call, round, 'No tools were offered in this turn, so the call was not run.')));
-          break;
-        }
-        if (round > inline.maxRounds) {
-          finishReason = 'tool-round-cap';
-          reason = `The model kept calling tools after ${inline.maxRounds} round${inline.maxRounds === 1 ? '' : 's'}; stopped at the cap (chat.inlineMaxRounds).`;
-          records.push(...calls.map((call) => notRunRecord(call, round, `Not run: the turn stopped at the cap of ${inline.maxRounds} tool round${inline.maxRounds === 1 ? '' : 's'}.`)));
-          break;
-        }
-        // Answer every call (errors included) and go round again.
-        const refs: LlmToolCallRef[] = calls.map((c) => ({ id: c.id, name: c.name, argsText: c.argsText }));
-        messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: refs });
-        for (const [index, call] of calls.entries()) {
-          const fn = byName.get(call.name);
-          const outcome = await this.runCall(call, fn, toolTimeoutMs, signal, toolDryRun);
-          if (signal.aborted) {
-            records.push(...calls.slice(index).map((c) => notRunRecord(c, round, 'Not run: the turn was stopped.', byName.get(c.name)?.qualifiedName)));
-            break;
-          }
-          const content = outcome.ok ? outcome.content : toolErrorText(outcome.error);
-          records.push({
-            id: call.id,
-            name: call.name,
-            qualifiedName: fn?.qualifiedName ?? null,
-            argsText: call.argsText.slice(0, 1024 * 1024),
-            ok: outcome.ok,
-            result: content.slice(0, 1024 * 1024),
-            ...(outcome.ok ? {} : { errorCode: String(outcome.error.code).slice(0, 64) }),
-            round,
-            ...safetyFlags(outcome),
-          });
-          emitCall({ phase: 'result', callId: call.id, ok: outcome.ok, content, ...(outcome.ok ? {} : { errorCode: outcome.error.code }), durationMs: outcome.durationMs, ...safetyFlags(outcome) });
-          messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content });
-        }
-      }
-    } finally {
-      batcher.flush();
-      batcher.dispose();
+    const finish = (fields: Omit<Extract<ChatEvent, { type: 'chat.finished' }>, 'type' | 'sessionId' | 'turnId' | 'messageId'>) =>
+      this.deps.emit({ type: 'chat.finished', sessionId, turnId, messageId: assistantMessageId, ...fields });
+    this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
+    if (t.dryRun) {
+      finish({ finishReason: 'dry-run', usage: null, reason: 'Dry run: nothing was sent.', prompt: prepared.messages.map((m) => ({ role: m.role, content: m.content })), tools: inline?.functions.map((f) => f.name) ?? [] });
+      return;
+    }
+    if (prepared.cancelledBy) {
+      const reason = `Cancelled by the extension ${prepared.cancelledBy} (a context handler asked to stop the generation).`;
+      this.pipeline()?.broadcast('GENERATION_STOPPED', { generationId: turnId, chatId: sessionId, content: '' });
+      finish({ finishReason: 'stopped', usage: null, reason });
+      return;
     }
 
+    const timing = trace.start('generation');
+    const pipeline = this.pipeline();
+    const result = await runGeneration(
+      {
+        llm: this.deps.llm,
+        tools: this.deps.tools,
+        emit: this.deps.emit,
+        ...(this.deps.batching ? { batching: this.deps.batching } : {}),
+        ...(this.deps.onModelDelta ? { onModelDelta: this.deps.onModelDelta } : {}),
+        ...(pipeline ? { onBatch: (token: string, seq: number) => pipeline.broadcast('STREAM_TOKEN_RECEIVED', { generationId: turnId, chatId: sessionId, token, seq }) } : {}),
+      },
+      {
+        sessionId,
+        turnId,
+        assistantMessageId,
+        target,
+        messages: prepared.messages,
+        parameters: prepared.parameters,
+        inline,
+        toolTimeoutMs: readToolsSettings(settings.council).timeoutMs,
+        toolDryRun,
+        signal,
+      },
+    );
+    timing.end(undefined, undefined, `${result.finishReason}; ${result.text.length} characters`);
     const stopped = signal.aborted;
-    if (stopped) {
-      finishReason = 'stopped';
-      reason = 'Stopped by the user.';
-    }
-    if (error && !stopped) this.deps.emit({ type: 'chat.error', sessionId, turnId, error });
+    const finishReason = stopped ? 'stopped' : result.finishReason;
+    const reason = stopped ? 'Stopped by the user.' : result.reason;
+    const error = stopped ? undefined : result.error;
+    if (error) this.deps.emit({ type: 'chat.error', sessionId, turnId, error });
 
     const message: ChatMessage = {
       id: assistantMessageId,
       role: 'assistant',
-      content: text,
+      content: result.text,
       createdAt: this.clock.now(),
       finishReason,
       connectionId: target.profile.id,
       model: target.model,
       ...(stopped ? { stopped: true } : {}),
-      ...(error && !stopped ? { error: { code: String(error.code), message: error.message } } : {}),
-      ...(records.length ? { toolCalls: records.slice(-64) } : {}),
+      ...(error ? { error: { code: String(error.code), message: error.message } } : {}),
+      ...(result.records.length ? { toolCalls: result.records.slice(-64) } : {}),
       ...(council ? { councilRunId: council.runId } : {}),
+      trace: trace.stages,
     };
+    this.saveReply(sessionId, turnId, message, t.replaceMessageId);
+    this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
+    pipeline?.broadcast(stopped ? 'GENERATION_STOPPED' : 'GENERATION_ENDED', {
+      generationId: turnId,
+      chatId: sessionId,
+      messageId: assistantMessageId,
+      content: result.text,
+      ...(stopped ? {} : { usage: result.usage, generationType }),
+    });
+    finish({ finishReason, usage: result.usage, ...(reason ? { reason } : {}), ...(error ? { error } : {}) });
+  }
+
+  private saveReply(sessionId: string, turnId: string, message: ChatMessage, replaceMessageId: string | undefined): void {
     try {
-      if (this.deps.sessions.has(sessionId)) {
-        this.deps.sessions.mutate(sessionId, (s) => {
-          const index = t.replaceMessageId ? s.messages.findIndex((m) => m.id === t.replaceMessageId) : -1;
-          if (index >= 0) s.messages[index] = message;
-          else s.messages.push(message);
-        });
-        this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
-      }
+      if (!this.deps.sessions.has(sessionId)) return;
+      this.deps.sessions.mutate(sessionId, (s) => {
+        const index = replaceMessageId ? s.messages.findIndex((m) => m.id === replaceMessageId) : -1;
+        if (index >= 0) s.messages[index] = message;
+        else s.messages.push(message);
+      });
+      this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
     } catch (err) {
       const saveError: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The reply could not be saved.' };
       this.deps.emit({ type: 'chat.error', sessionId, turnId, error: saveError });
     }
-    this.deps.emit({
-      type: 'chat.finished',
-      sessionId,
-      turnId,
-      messageId: assistantMessageId,
-      finishReason,
-      usage: sawUsage ? usage : null,
-      ...(reason ? { reason } : {}),
-      ...(error && !stopped ? { error } : {}),
-    });
   }
 
-  private async runCall(
-    call: { id: string; name: string; argsText: string; args?: unknown; error?: HostError },
-    fn: InlineFunction | undefined,
-    timeoutMs: number,
-    signal: AbortSignal,
-    dryRun: boolean,
-  ): Promise<ToolOutcome> {
-    if (call.error) return { ok: false, error: call.error, durationMs: 0 };
-    if (!fn) return { ok: false, error: { code: 'UNKNOWN_TOOL', message: `There is no tool named ${call.name}.`, hint: 'Call only the tools offered.' }, durationMs: 0 };
-    const outcome = await this.deps.tools.invoke(fn.qualifiedName, call.args ?? {}, {
-      timeoutMs,
-      signal,
-      origin: 'chat',
-      member: { id: fn.memberId, name: fn.memberName, role: fn.role },
-      dryRun,
-    });
-    if (outcome.ok && outcome.content.length > MAX_TOOL_RESULT_CHARS) {
-      return { ...outcome, content: `${outcome.content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[truncated]` };
+  private pipeline(): ExtensionPipeline | undefined {
+    return (this.pipelineSource ?? this.deps.pipeline)?.();
+  }
+
+  /** The session extensions see as active (chats.getActive): the last one a turn ran in. */
+  get activeSessionId(): string | null {
+    return this.active;
+  }
+
+  /** Tells extensions about a chat event; a turn in another session first says the active chat changed. */
+  private announce(sessionId: string, event?: string, payload?: unknown): void {
+    const pipeline = this.pipeline();
+    if (this.active !== sessionId) {
+      this.active = sessionId;
+      pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
     }
-    return outcome;
+    if (event) pipeline?.broadcast(event, payload);
   }
-}
 
-/** A call the model made that the turn did not run; saved so it still shows after a reload. */
-function notRunRecord(call: { id: string; name: string; argsText: string }, round: number, why: string, qualifiedName?: string): ChatToolCallRecord {
-  return {
-    id: call.id,
-    name: call.name,
-    qualifiedName: qualifiedName ?? null,
-    argsText: call.argsText.slice(0, 1024 * 1024),
-    ok: false,
-    result: why,
-    errorCode: 'TOOL_NOT_RUN',
-    round,
-  };
-}
-
-function safetyFlags(outcome: ToolOutcome): { simulated?: boolean; unvalidated?: boolean; cached?: boolean } {
-  return {
-    ...(outcome.simulated ? { simulated: true } : {}),
-    ...(outcome.unvalidated ? { unvalidated: true } : {}),
-    ...(outcome.cached ? { cached: true } : {}),
-  };
-}
-
-/** What the model reads when a call failed: the code, the message and the hint, so it can correct itself. */
-function toolErrorText(error: HostError): string {
-  return JSON.stringify({ error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...(error.path ? { path: error.path } : {}) } });
+  private pipelineDeps(): Omit<PrepareDeps, 'council'> {
+    return {
+      pipeline: this.pipeline(),
+      now: () => this.clock.now(),
+      councilTools: () => (this.council?.inlineTools ? this.council.inlineTools() : bindingsFromSettings(this.deps.settings().council)),
+    };
+  }
 }

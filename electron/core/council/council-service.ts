@@ -109,6 +109,8 @@ export class CouncilService {
   private readonly limiter: KeyedLimiter;
   private readonly sourceLimiter = new KeyedLimiter(MAX_IN_FLIGHT_PER_WORKER);
   private readonly active = new Map<string, ActiveRun>();
+  /** The chat each running council run is for. */
+  private readonly chatsInRun = new Map<string, CouncilChat>();
   /** Chats of recent runs, for retry without the caller resending them. */
   private readonly recentChats = new Map<string, CouncilChat>();
   private readonly uninstallPromptTools: () => void;
@@ -389,6 +391,7 @@ export class CouncilService {
     const seed = input.seed === undefined ? this.newSeed() : input.seed >>> 0;
     const controller = new AbortController();
     this.active.set(runId, { controller });
+    this.chatsInRun.set(runId, input.chat);
     try {
       const ts = settings.toolsSettings;
       const chatId = input.chat.chatId ?? null;
@@ -411,7 +414,13 @@ export class CouncilService {
       return await this.execute({ runId, seed, rolled, chat: input.chat, settings, tasks, controller, retryOf: null, previous: null, dryRun });
     } finally {
       this.active.delete(runId);
+      this.chatsInRun.delete(runId);
     }
+  }
+
+  /** The chat of the latest run still going (extensions' chats.getActive answers it during a run). */
+  runningChat(): CouncilChat | null {
+    return [...this.chatsInRun.values()].pop() ?? null;
   }
 
   /** Re-runs only the failed tools of a run (no new dice roll); successes are kept. A new run records the retry. */

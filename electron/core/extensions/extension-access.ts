@@ -21,7 +21,7 @@ export class ExtensionAccess {
   constructor(private readonly hooks: AccessHooks) {}
 
   /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
-  grant(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
+  async grant(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
     const { hooks } = this;
     if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
     const wanted = grantable(entry.loaded.manifest, permissions);

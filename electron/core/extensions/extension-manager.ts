@@ -26,6 +26,7 @@ import { ExtensionAccess } from './extension-access';
 import { scanExtensions } from './extension-scan';
 import { SafeMode } from './safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
+import { extensionPipeline, type ExtensionPipeline } from './pipeline-bridge';
 import { WorkerSupervisor } from './worker-supervisor';
 
 export type * from './extension-types';
@@ -381,5 +382,10 @@ export class ExtensionManager {
   /** The host side of spindle.*: registrations for the chat pipeline, variables. */
   get spindleHost(): SpindleHost {
     return this.spindle;
+  }
+
+  /** Registered handlers and macros of running extensions, callable in their workers, for the chat pipeline. */
+  pipeline(): ExtensionPipeline {
+    return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock);
   }
 }

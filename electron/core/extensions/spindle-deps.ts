@@ -7,6 +7,7 @@ import type { SecretStore } from '../connections/secret-store';
 import { buildMemberContext } from '../council/context';
 import type { CouncilService } from '../council/council-service';
 import type { PackStore } from '../packs/pack-store';
+import type { ChatReads } from './spindle-host/chat-data';
 import type { SpindleHostDeps } from './spindle-host/spindle-host';
 
 export interface SpindleDepsSources {
@@ -16,6 +17,7 @@ export interface SpindleDepsSources {
   secrets: SecretStore;
   /** Created after the extensions (the council needs the registry they fill). */
   council(): { service: CouncilService; packs: PackStore } | null;
+  chats(): ChatReads;
 }
 
 export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
@@ -31,6 +33,7 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
       chatMessages: () => null,
     }),
     secrets: () => sources.secrets,
+    chats: () => sources.chats(),
     council: () => {
       const council = sources.council();
       if (!council) return null;

@@ -197,6 +197,21 @@ export class WorkerHost implements ToolExecutor {
     this.send({ type: 'frontend_message', payload });
   }
 
+  /** A notification event for its `spindle.on` handlers (dropped when the worker is gone). */
+  sendEvent(event: string, payload: unknown): void {
+    if (this.stateValue === 'running') this.send({ type: 'event', event, payload });
+  }
+
+  /**
+   * Runs one of its registered pipeline handlers (the caller checked the permission): the same
+   * deadline, cancel, in-flight cap and result checks as a tool call; `label` names it in errors.
+   */
+  callPipeline(call: { requestId: string; kind: string; id: string; args: unknown[]; label: string; deadline: number; signal: AbortSignal }): Promise<ExecuteResult> {
+    const refusal = this.refusal(call.requestId, call.deadline, call.signal);
+    if (refusal) return refused(refusal);
+    return this.track(call.requestId, call.label, call.deadline - this.clock.now(), call.signal, { type: 'pipeline_call', requestId: call.requestId, kind: call.kind, id: call.id, args: call.args });
+  }
+
   /** Ends every in-flight call with `error` and tells the worker to cancel them. */
   rejectInFlight(error: HostError, reason: CancelReason): void {
     this.calls.settleAll(error, reason);
@@ -221,23 +236,30 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private call(type: 'tool_invocation' | 'tool_simulation', request: ExecuteRequest): Promise<ExecuteResult> {
-    if (this.stateValue !== 'starting' && this.stateValue !== 'running') {
-      return refused(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" is not running.`));
+    if (this.stateValue === 'starting' || this.stateValue === 'running') {
+      if (!this.granted.has('tools')) return refused(hostError('PERMISSION_DENIED', `Extension "${this.id}" does not have the tools permission.`));
     }
-    if (!this.granted.has('tools')) return refused(hostError('PERMISSION_DENIED', `Extension "${this.id}" does not have the tools permission.`));
-    if (request.signal.aborted) return refused(hostError('CANCELLED', 'The tool call was cancelled before it started.'));
-    const remaining = request.deadline - this.clock.now();
-    if (remaining <= 0) return refused(hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.'));
-    if (!REQUEST_ID_PATTERN.test(request.requestId)) return refused(hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.'));
-    if (this.calls.has(request.requestId)) return refused(hostError('CONFLICT', `A call with request id ${request.requestId} is already running.`));
-    if (this.calls.size >= this.timings.maxInFlight) {
-      return refused(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.calls.size} calls running.`, 'Try again when some have finished.'));
-    }
-    const message = this.payloads.message(type, request);
+    const refusal = this.refusal(request.requestId, request.deadline, request.signal);
+    if (refusal) return refused(refusal);
+    return this.track(request.requestId, request.toolName, request.deadline - this.clock.now(), request.signal, this.payloads.message(type, request));
+  }
+
+  /** Why a call cannot start now, if it cannot. */
+  private refusal(requestId: string, deadline: number, signal: AbortSignal): HostError | null {
+    if (this.stateValue !== 'starting' && this.stateValue !== 'running') return hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" is not running.`);
+    if (signal.aborted) return hostError('CANCELLED', 'The tool call was cancelled before it started.');
+    if (deadline - this.clock.now() <= 0) return hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.');
+    if (!REQUEST_ID_PATTERN.test(requestId)) return hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.');
+    if (this.calls.has(requestId)) return hostError('CONFLICT', `A call with request id ${requestId} is already running.`);
+    if (this.calls.size >= this.timings.maxInFlight) return hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.calls.size} calls running.`, 'Try again when some have finished.');
+    return null;
+  }
+
+  private track(requestId: string, label: string, remaining: number, signal: AbortSignal, message: HostToWorkerMessage): Promise<ExecuteResult> {
     return new Promise<ExecuteResult>((resolve) => {
-      this.calls.add(request.requestId, request.toolName, remaining, request.signal, resolve);
+      this.calls.add(requestId, label, remaining, signal, resolve);
       if (!this.send(message)) {
-        this.calls.settle(request.requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
+        this.calls.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
       }
     });
   }

@@ -1,6 +1,6 @@
 // The `spindle` global an extension sees: every member of Lumiverse's API (shared/spindle/members.ts),
 // assembled from one module per namespace; what the Workbench cannot do is inert, never missing.
-import type { CancelReason, HostResponseChunkMessage, HostResponseMessage, ToolInvocationResultMessage, WorkerToHostMessage } from '../../../shared/protocol';
+import { toWorkerToolError, type CancelReason, type HostResponseChunkMessage, type HostResponseMessage, type ToolInvocationResultMessage, type WorkerToHostMessage } from '../../../shared/protocol';
 import { LUMIVERSE_COMPAT_VERSION, SPINDLE_MEMBERS } from '../../../shared/spindle/members';
 import type { ExtensionManifest, ToolInvocationPayloadDTO } from '../../../shared/types/spindle';
 import { createHostRequests, hostErrorToError } from '../host-requests';
@@ -12,7 +12,7 @@ import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { PipelineRegistry } from './pipeline';
 import { createStorage } from './storage';
-import { ToolCalls } from './tools';
+import { answer, ToolCalls } from './tools';
 
 /** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
 export const LOCAL_USER_ID = 'local';
@@ -30,6 +30,8 @@ export interface SpindleRuntime {
   onResponse(message: HostResponseMessage): void;
   onChunk(message: HostResponseChunkMessage): void;
   onFrontendMessage(payload: unknown): Promise<void>;
+  /** Runs one registered pipeline handler for the host (see PipelineCallMessage). */
+  runPipeline(requestId: string, kind: string, id: string, args: unknown[]): Promise<ToolInvocationResultMessage>;
 }
 
 /** The manifest in Lumiverse's shape, whichever form the extension's spindle.json used. */
@@ -116,6 +118,15 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     onResponse: (message) => requests.onResponse(message),
     onChunk: (message) => requests.onChunk(message),
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
+    runPipeline: async (requestId, kind, id, args) => {
+      try {
+        const value = await pipeline.run(kind, id, args);
+        // undefined crosses as null: "no change" for interceptors and handlers alike.
+        return answer(requestId, value === undefined ? null : value);
+      } catch (err) {
+        return { type: 'tool_invocation_result', requestId, ok: false, error: toWorkerToolError(err) };
+      }
+    },
   };
 }
 

@@ -23,6 +23,13 @@ export class PipelineRegistry {
     return this.handlers.get(kind)?.get(id);
   }
 
+  /** Runs a registered handler for the host; a missing one (unregistered since) answers undefined. */
+  async run(kind: string, id: string, args: unknown[]): Promise<unknown> {
+    const handler = this.handler(kind as PipelineKind, id);
+    if (!handler) throw Object.assign(new Error(`No ${kind} handler "${id}" is registered.`), { code: 'NOT_FOUND' });
+    return handler(...args);
+  }
+
   /** Fire and forget, as Lumiverse's registrations are: a refusal (a permission, a bad name) lands in the log. */
   private tell(method: string, params: Record<string, unknown>): void {
     this.requests.call(`pipeline.${method}`, params).catch((err: Error) => this.log.warn(`spindle.${method}: ${err.message}`));
@@ -53,15 +60,16 @@ export class PipelineRegistry {
   registerMacro(def: unknown): void {
     const d = (typeof def === 'object' && def !== null ? def : {}) as Record<string, unknown>;
     if (typeof d.name !== 'string' || d.name.trim() === '') throw new TypeError('spindle.registerMacro expects a definition with a name.');
-    if (typeof d.handler !== 'function') {
-      // As Lumiverse: string handlers would be eval; they are refused.
-      this.log.error(`Macro "${d.name}" was registered without a handler function; it was NOT registered.`);
+    if (typeof d.handler === 'string' && d.handler.trim() !== '') {
+      // As Lumiverse: a string handler would be eval; it is refused.
+      this.log.error(`Macro "${d.name}" was registered with a string handler; string handlers are not run. The macro was NOT registered.`);
       return;
     }
     const name = d.name.toLowerCase();
-    this.store('macro', name, d.handler, 'spindle.registerMacro');
+    // Without a handler function the macro is push-only: its value comes from updateMacroValue.
+    if (typeof d.handler === 'function') this.store('macro', name, d.handler, 'spindle.registerMacro');
     const { handler: _handler, ...definition } = d;
-    this.tell('registerMacro', { definition: JSON.parse(JSON.stringify(definition)) as unknown });
+    this.tell('registerMacro', { definition: JSON.parse(JSON.stringify(definition)) as unknown, hasHandler: typeof d.handler === 'function' });
   }
 
   unregisterMacro(name: unknown): void {

@@ -41,7 +41,7 @@ function failure(requestId: string, code: string, message: string, hint: string)
 }
 
 /** A handler's value as the host receives it: a string as-is, anything else as plain JSON, both within the size cap. */
-function answer(requestId: string, value: unknown): Result {
+export function answer(requestId: string, value: unknown): Result {
   const tooLarge = (bytes: number) => failure(requestId, 'RESULT_TOO_LARGE', `The tool result is ${bytes} bytes; the limit is ${MAX_RESULT_BYTES} bytes.`, 'Return a summary or a smaller page of results.');
   if (typeof value === 'string') {
     const bytes = utf8ByteLength(value);

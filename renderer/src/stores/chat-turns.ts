@@ -233,6 +233,8 @@ export function applyTurnEvents(turns: Readonly<Record<string, LiveTurn>>, event
         turn.usage = event.usage;
         if (event.error) turn.error = event.error;
         if (!turn.assistantMessageId) turn.assistantMessageId = event.messageId;
+        // A dry run's final prompt (council and interceptors included) comes with its end.
+        if (event.prompt) turn.dryRun = { prompt: event.prompt as NonNullable<TurnStarted['prompt']>, tools: event.tools ?? [] };
         break;
     }
   }

@@ -168,12 +168,15 @@ describe('a chat turn', () => {
     expect((await rig.call('chat.send', { sessionId: id, text: 'three' })).error?.code).toBe('CHAT_NO_CONNECTION');
   });
 
-  it('dryRun returns the prompt without calling the model', async () => {
+  it('dryRun ends with the final prompt without calling the model, and saves nothing', async () => {
     const id = await newSession(rig, { character: { name: 'Mira', description: 'A ferry captain.', personality: '', scenario: '' } });
     const result = await rig.call('chat.send', { sessionId: id, text: 'Hello', dryRun: true });
-    const value = result.value as { prompt: Array<{ role: string; content: string }> };
-    expect(value.prompt[0]!.content).toContain('A ferry captain.');
-    expect(value.prompt.at(-1)).toEqual({ role: 'user', content: 'Hello' });
+    const done = await finished(rig, (result.value as { turnId: string }).turnId);
+    expect(done).toMatchObject({ finishReason: 'dry-run' });
+    const prompt = (done as { prompt: Array<{ role: string; content: string }> }).prompt;
+    expect(prompt[0]!.content).toContain('A ferry captain.');
+    expect(prompt.at(-1)).toEqual({ role: 'user', content: 'Hello' });
     expect(rig.server.generations).toHaveLength(0);
+    expect((await rig.call('chat.sessions.get', { sessionId: id })).value).toMatchObject({ messages: [] });
   });
 });

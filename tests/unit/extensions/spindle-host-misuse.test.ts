@@ -30,7 +30,7 @@ describe('spindle.enclave misuse', () => {
   it.each([
     ['a key with a slash', ['../other', 'v'], 'INVALID_INPUT', '/key'],
     ['an empty key', ['', 'v'], 'INVALID_INPUT', '/key'],
-    ['a key that is not a string', [{ toString: () => 'k' }, 'v'], 'INVALID_INPUT', '/key'],
+    ['a key that is not a string', [{ toString: (): string => 'k' }, 'v'], 'INVALID_INPUT', '/key'],
     ['an empty value', ['k', ''], 'INVALID_INPUT', '/value'],
     ['a value that is not a string', ['k', { secret: 1 }], 'INVALID_INPUT', '/value'],
     ['a value with a line break', ['k', 'a\nb'], 'INVALID_INPUT', '/value'],

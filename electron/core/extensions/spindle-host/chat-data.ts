@@ -1,8 +1,29 @@
-// The chat data namespaces (chat, chats, characters, personas, world_books) with their Lumiverse
-// permissions. Until the Workbench chat pipeline provides sessions, they answer as Lumiverse does
-// between chats: nothing is active, lists are empty, a chat id is not found.
+// The chat data namespaces (chat, chats, characters, personas, world_books) over the Workbench's sessions, in
+// Lumiverse's shapes and with its permissions. A session is a chat with one character (same id) and the user's
+// persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
+// does between chats: nothing active, empty lists.
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
-import { fail, unknownMethod, type NamespaceHandler } from './namespace';
+import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
+
+export interface ChatView {
+  id: string;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+  character: { name: string; description: string; personality: string; scenario: string };
+  persona: { name: string; description: string };
+  worldInfo: Array<{ id: string; keywords: string[]; content: string; enabled: boolean }>;
+  messages: Array<{ id: string; role: 'user' | 'assistant' | 'system'; content: string; createdAt: number }>;
+}
+
+/** What the host lends: its sessions (and, during a council run, the chat it runs for). */
+export interface ChatReads {
+  activeId(): string | null;
+  get(id: string): ChatView | null;
+  list(): ChatView[];
+  /** chat_mutation: adds a message to the session, shown live in the Workbench. */
+  append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string }): { id: string };
+}
 
 /** Lumiverse's permission per namespace (chat.* — reads included — needs chat_mutation there too). */
 const PERMISSIONS: Record<string, ExtensionPermission> = {
@@ -13,25 +34,150 @@ const PERMISSIONS: Record<string, ExtensionPermission> = {
   world_books: 'world_books',
 };
 
-const EMPTY_PAGE = () => ({ data: [], total: 0 });
+const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** What each read answers with no chat open; writes say why they cannot happen. */
-const BETWEEN_CHATS: Record<string, Record<string, () => unknown>> = {
-  chat: { isMessageHidden: () => false },
-  chats: { list: EMPTY_PAGE, get: () => null, getActive: () => null, getMemories: () => [] },
-  characters: { list: EMPTY_PAGE, get: () => null },
-  personas: { list: EMPTY_PAGE, get: () => null, getDefault: () => null, getActive: () => null, getWorldBook: () => null },
-  world_books: { list: EMPTY_PAGE, get: () => null, getActivated: () => [], getGlobal: () => [], 'entries.list': EMPTY_PAGE, 'entries.get': () => null },
+const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
+
+const characterDto = (c: ChatView) => ({
+  id: c.id,
+  name: c.character.name,
+  description: c.character.description,
+  personality: c.character.personality,
+  scenario: c.character.scenario,
+  first_mes: '',
+  mes_example: '',
+  creator_notes: '',
+  system_prompt: '',
+  post_history_instructions: '',
+  tags: [],
+  alternate_greetings: [],
+  creator: '',
+  image_id: null,
+  world_book_ids: c.worldInfo.length ? [c.id] : [],
+  extensions: {},
+  created_at: seconds(c.createdAt),
+  updated_at: seconds(c.updatedAt),
+});
+
+const personaDto = (c: ChatView) => ({ id: `persona-${c.id}`, name: c.persona.name, description: c.persona.description, is_default: true });
+
+const messageDto = (c: ChatView, m: ChatView['messages'][number], index: number) => ({
+  id: m.id,
+  chat_id: c.id,
+  index_in_chat: index,
+  is_user: m.role === 'user',
+  name: m.role === 'user' ? c.persona.name : c.character.name,
+  content: m.content,
+  send_date: seconds(m.createdAt),
+  swipe_id: 0,
+  swipes: [m.content],
+  swipe_dates: [seconds(m.createdAt)],
+  extra: {},
+  parent_message_id: null,
+  branch_id: null,
+  created_at: seconds(m.createdAt),
+  role: m.role,
+});
+
+const entryDto = (c: ChatView, e: ChatView['worldInfo'][number]) => ({ id: e.id, world_book_id: c.id, key: e.keywords, content: e.content, disabled: !e.enabled });
+const bookDto = (c: ChatView) => ({ id: c.id, name: `${c.character.name || c.name} — world info`, description: '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
+
+function page<T>(items: T[], options: unknown): { data: T[]; total: number } {
+  const o = (typeof options === 'object' && options !== null ? options : {}) as { limit?: unknown; offset?: unknown };
+  const offset = typeof o.offset === 'number' && o.offset > 0 ? Math.floor(o.offset) : 0;
+  const limit = typeof o.limit === 'number' && o.limit > 0 ? Math.floor(o.limit) : items.length;
+  return { data: items.slice(offset, offset + limit), total: items.length };
+}
+
+type Methods = Record<string, (reads: ChatReads | null, args: unknown[]) => unknown>;
+
+const find = (reads: ChatReads | null, id: unknown, name = 'chatId') => (reads ? reads.get(text(id, name, 128)) : null);
+const active = (reads: ChatReads | null) => {
+  const id = reads?.activeId();
+  return id ? (reads!.get(id) ?? null) : null;
 };
 
-export function chatDataNamespace(namespace: keyof typeof PERMISSIONS): NamespaceHandler {
+const METHODS: Record<string, Methods> = {
+  chats: {
+    getActive: (r) => {
+      const c = active(r);
+      return c ? chatDto(c) : null;
+    },
+    get: (r, [id]) => {
+      const c = find(r, id);
+      return c ? chatDto(c) : null;
+    },
+    list: (r, [options]) => page((r?.list() ?? []).map(chatDto), options),
+    getMemories: () => [],
+  },
+  chat: {
+    getMessages: (r, [id]) => {
+      const c = find(r, id);
+      if (!c) fail('NOT_FOUND', `No chat ${String(id)}.`, '/chatId');
+      return c.messages.map((m, i) => messageDto(c, m, i));
+    },
+    appendMessage: (r, [id, message]) => {
+      const c = find(r, id);
+      if (!c) fail('NOT_FOUND', `No chat ${String(id)}.`, '/chatId');
+      const m = (typeof message === 'object' && message !== null ? message : {}) as { role?: unknown; content?: unknown };
+      if (!['user', 'assistant', 'system'].includes(m.role as string)) fail('INVALID_INPUT', 'role is system, user or assistant.', '/message/role');
+      if (typeof m.content !== 'string') fail('INVALID_INPUT', 'content is a string.', '/message/content');
+      return r!.append(c.id, { role: m.role as 'user' | 'assistant' | 'system', content: m.content });
+    },
+    isMessageHidden: () => false,
+  },
+  characters: {
+    get: (r, [id]) => {
+      const c = find(r, id, 'characterId');
+      return c ? characterDto(c) : null;
+    },
+    list: (r, [options]) => page((r?.list() ?? []).map(characterDto), options),
+  },
+  personas: {
+    getActive: (r) => {
+      const c = active(r);
+      return c ? personaDto(c) : null;
+    },
+    getDefault: (r) => {
+      const c = active(r);
+      return c ? personaDto(c) : null;
+    },
+    get: (r, [id]) => {
+      const c = (r?.list() ?? []).find((v) => `persona-${v.id}` === id);
+      return c ? personaDto(c) : null;
+    },
+    list: (r, [options]) => page((r?.list() ?? []).map(personaDto), options),
+    getWorldBook: () => null,
+  },
+  world_books: {
+    list: (r, [options]) => page((r?.list() ?? []).filter((c) => c.worldInfo.length).map(bookDto), options),
+    get: (r, [id]) => {
+      const c = find(r, id, 'worldBookId');
+      return c && c.worldInfo.length ? bookDto(c) : null;
+    },
+    'entries.list': (r, [id, options]) => {
+      const c = find(r, id, 'worldBookId');
+      return page(c ? c.worldInfo.map((e) => entryDto(c, e)) : [], options);
+    },
+    'entries.get': (r, [id]) => {
+      for (const c of r?.list() ?? []) {
+        const e = c.worldInfo.find((w) => w.id === id);
+        if (e) return entryDto(c, e);
+      }
+      return null;
+    },
+    getActivated: () => [],
+    getGlobal: () => [],
+  },
+};
+
+export function chatDataNamespace(namespace: keyof typeof PERMISSIONS, reads: () => ChatReads | null = () => null): NamespaceHandler {
   return {
     permission: () => PERMISSIONS[namespace],
-    handle(_caller, method) {
-      const answer = BETWEEN_CHATS[namespace]?.[method];
-      if (answer) return answer();
-      if (/^(get|list|is)/.test(method.split('.').pop() ?? '')) return unknownMethod(namespace, method);
-      return fail('NOT_FOUND', `No active chat: spindle.${namespace}.${method} needs a Workbench chat session.`);
+    handle(_caller, method, args) {
+      const run = METHODS[namespace]?.[method];
+      if (!run) return unknownMethod(namespace, method);
+      return run(reads(), args);
     },
   };
 }

@@ -20,6 +20,8 @@ export interface MacroRegistration {
   category: string;
   /** The value pushed with updateMacroValue, if any (used instead of calling the handler). */
   value?: string;
+  /** Registered with a handler function (pull model); without one, only pushed values resolve it. */
+  hasHandler: boolean;
 }
 
 export interface PipelineRegistration {
@@ -75,6 +77,7 @@ export class PipelineRegistrations implements NamespaceHandler {
           name,
           description: typeof def.description === 'string' ? def.description.slice(0, 500) : '',
           category: typeof def.category === 'string' ? def.category.slice(0, 100) : '',
+          hasHandler: params.hasHandler === true,
         });
         break;
       }

@@ -9,7 +9,7 @@ import type { SecretStore } from '../../connections/secret-store';
 import type { SpindleFacts } from '../extension-entry';
 import type { Redactor } from '../../connections/redact';
 import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from '../generation-gate';
-import { CHAT_DATA_NAMESPACES, chatDataNamespace } from './chat-data';
+import { CHAT_DATA_NAMESPACES, chatDataNamespace, type ChatReads } from './chat-data';
 import { connectionsNamespace, type ConnectionReads } from './connections';
 import { corsNamespace } from './cors';
 import { councilNamespace, type CouncilReads } from './council-reads';
@@ -36,6 +36,8 @@ export interface SpindleHostDeps {
   connections?: () => ConnectionReads | null;
   tokens?: () => TokenModels | null;
   council?: () => CouncilReads | null;
+  /** The Workbench's sessions (spindle.chat, chats, characters, personas, world_books). */
+  chats?: () => ChatReads | null;
   secrets?: () => SecretStore | null;
   fetch?: typeof globalThis.fetch;
 }
@@ -78,7 +80,7 @@ export class SpindleHost {
     this.namespaces.set('tokens', tokensNamespace(deps.tokens ?? (() => null)));
     this.namespaces.set('council', councilNamespace(deps.council ?? (() => null)));
     this.namespaces.set('cors', corsNamespace(deps.fetch));
-    for (const name of CHAT_DATA_NAMESPACES) this.namespaces.set(name, chatDataNamespace(name));
+    for (const name of CHAT_DATA_NAMESPACES) this.namespaces.set(name, chatDataNamespace(name, deps.chats ?? (() => null)));
     // Until the chat pipeline resolves macros, a template comes back as written.
     this.namespaces.set('macros', {
       handle: (_caller, method, args) => (method === 'resolve' ? { text: typeof args[0] === 'string' ? args[0] : '', diagnostics: [] } : unknownMethod('macros', method)),

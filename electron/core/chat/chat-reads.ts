@@ -1,0 +1,69 @@
+// The Workbench's chats as extensions read them (spindle.chats, chat, characters, personas, world_books): the
+// sessions, the active one (the last a turn ran in, or the chat a council run is for while it runs), and
+// messages an extension with chat_mutation appends, saved and shown live.
+import { randomUUID } from 'node:crypto';
+import { HostFailure } from '../../../shared/errors';
+import type { ChatSession } from '../../../shared/types/chat';
+import type { CouncilChat } from '../../../shared/types/council';
+import type { ChatReads, ChatView } from '../extensions/spindle-host/chat-data';
+import type { ChatEngine } from './chat-engine';
+import type { SessionStore } from './session-store';
+
+/** The id a council run's chat goes by when it did not name one (the CLI's --chat file). */
+const COUNCIL_CHAT_ID = 'council-run';
+
+function sessionView(s: ChatSession): ChatView {
+  return {
+    id: s.id,
+    name: s.title,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    character: { name: s.character.name, description: s.character.description, personality: s.character.personality, scenario: s.character.scenario },
+    persona: { name: s.persona.name, description: s.persona.description },
+    worldInfo: s.worldInfo.map((e) => ({ id: e.id, keywords: [...e.keywords], content: e.content, enabled: e.enabled })),
+    messages: s.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt })),
+  };
+}
+
+function councilView(chat: CouncilChat): ChatView {
+  const id = chat.chatId ?? COUNCIL_CHAT_ID;
+  return {
+    id,
+    name: chat.character?.name ?? 'Council run',
+    createdAt: 0,
+    updatedAt: 0,
+    character: { name: chat.character?.name ?? '', description: chat.character?.description ?? '', personality: chat.character?.personality ?? '', scenario: chat.character?.scenario ?? '' },
+    persona: { name: chat.persona?.name ?? '', description: chat.persona?.description ?? '' },
+    worldInfo: (chat.worldInfo ?? []).map((e, i) => ({ id: `${id}-wi-${i}`, keywords: [...e.keywords], content: e.content, enabled: true })),
+    messages: chat.messages.map((m, i) => ({ id: `${id}-m${i}`, role: m.role, content: m.content, createdAt: 0 })),
+  };
+}
+
+export function chatReads(options: {
+  sessions: SessionStore;
+  chat: ChatEngine;
+  runningCouncilChat: () => CouncilChat | null;
+  changed: (sessionId: string) => void;
+}): ChatReads {
+  const { sessions } = options;
+  const running = () => {
+    const chat = options.runningCouncilChat();
+    // A council run for a session is that session; a run for a chat from elsewhere shows that chat.
+    return chat && !(chat.chatId && sessions.has(chat.chatId)) ? councilView(chat) : null;
+  };
+  return {
+    activeId: () => options.runningCouncilChat()?.chatId ?? running()?.id ?? options.chat.activeSessionId,
+    get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
+    list: () => sessions.list().map(sessionView),
+    append(id, message) {
+      if (!sessions.has(id)) throw new HostFailure({ code: 'NOT_FOUND', message: `Chat ${id} cannot be changed: it is not a Workbench session.`, path: '/chatId' });
+      // Sessions hold user and assistant turns; a system line joins as the assistant's.
+      const created = { id: randomUUID(), role: message.role === 'system' ? ('assistant' as const) : message.role, content: message.content, createdAt: Date.now() };
+      sessions.mutate(id, (s) => {
+        s.messages.push(created);
+      });
+      options.changed(id);
+      return { id: created.id };
+    },
+  };
+}

@@ -1,0 +1,229 @@
+// The generation stage of a turn: the main model streamed as chat events (and STREAM_TOKEN_RECEIVED batches for
+// extensions), inline tool rounds answered through the guard, every call the model made recorded.
+import type { HostError } from '../../../shared/errors';
+import type { ChatEvent, ChatFinishReason, ChatToolCallRecord } from '../../../shared/types/chat';
+import type { ConnectionProfile, LlmMessage, LlmRequest, LlmToolCallRef, LlmUsage } from '../../../shared/types/llm';
+import type { ToolOutcome } from '../../../shared/types/tools';
+import type { LlmClient } from '../llm/client';
+import type { ChatToolRunner } from './chat-engine';
+import { DeltaBatcher, type DeltaBatcherOptions } from './delta-batcher';
+import type { InlineFunction } from './inline-tools';
+
+const MAX_TOOL_RESULT_CHARS = 64 * 1024;
+
+export interface GenerationDeps {
+  llm: LlmClient;
+  tools: ChatToolRunner;
+  emit: (event: ChatEvent) => void;
+  batching?: DeltaBatcherOptions;
+  onModelDelta?: (text: string) => void;
+  /** Each coalesced batch of text, as it goes out (extensions get it as STREAM_TOKEN_RECEIVED). */
+  onBatch?: (text: string, seq: number) => void;
+}
+
+export interface GenerationInput {
+  sessionId: string;
+  turnId: string;
+  assistantMessageId: string;
+  target: { profile: ConnectionProfile; model: string };
+  messages: LlmMessage[];
+  /** Sampling parameters interceptors set (with generation_parameters). */
+  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'>;
+  inline: { functions: InlineFunction[]; maxRounds: number } | null;
+  toolTimeoutMs: number;
+  toolDryRun: boolean;
+  signal: AbortSignal;
+}
+
+export interface GenerationResult {
+  text: string;
+  usage: LlmUsage | null;
+  records: ChatToolCallRecord[];
+  finishReason: ChatFinishReason;
+  reason?: string;
+  error?: HostError;
+}
+
+export async function runGeneration(deps: GenerationDeps, input: GenerationInput): Promise<GenerationResult> {
+  const { sessionId, turnId, assistantMessageId, target, messages, inline, toolTimeoutMs, toolDryRun, signal } = input;
+  const byName = new Map((inline?.functions ?? []).map((f) => [f.name, f]));
+  let text = '';
+  let seq = 0;
+  const usage: LlmUsage = {};
+  let sawUsage = false;
+  const records: ChatToolCallRecord[] = [];
+  let finishReason: ChatFinishReason = 'stop';
+  let reason: string | undefined;
+  let error: HostError | undefined;
+  const batcher = new DeltaBatcher((chunk) => {
+    deps.onBatch?.(chunk, seq);
+    deps.emit({ type: 'chat.delta', sessionId, turnId, messageId: assistantMessageId, seq: seq++, text: chunk });
+  }, deps.batching);
+  const onModelDelta = deps.onModelDelta;
+
+  try {
+    for (let round = 1; ; round++) {
+      if (signal.aborted) break;
+      const roundText: string[] = [];
+      const calls: Array<{ id: string; name: string; argsText: string; args?: unknown; error?: HostError }> = [];
+      let finished = false;
+      const emitCall = (phase: Record<string, unknown>) => {
+        batcher.flush();
+        deps.emit({ type: 'chat.toolCall', sessionId, turnId, round, ...phase } as ChatEvent);
+      };
+      for await (const event of deps.llm.stream(
+        target.profile,
+        {
+          messages,
+          model: target.model,
+          ...input.parameters,
+          ...(inline ? { tools: inline.functions.map((f) => f.definition), toolChoice: 'auto' as const } : {}),
+        },
+        { signal },
+      )) {
+        switch (event.type) {
+          case 'text-delta':
+            onModelDelta?.(event.text);
+            roundText.push(event.text);
+            batcher.push(event.text);
+            break;
+          case 'tool-call-start':
+            emitCall({ phase: 'started', callId: event.id, index: event.index });
+            break;
+          case 'tool-call-name': {
+            const fn = byName.get(event.name);
+            emitCall({ phase: 'name', callId: event.id, name: event.name, qualifiedName: fn?.qualifiedName ?? null, memberName: fn?.memberName ?? null });
+            break;
+          }
+          case 'tool-call-args-delta':
+            emitCall({ phase: 'args', callId: event.id, delta: event.delta });
+            break;
+          case 'tool-call-end':
+            emitCall({ phase: 'ended', callId: event.id, argsText: event.argsText });
+            calls.push({ id: event.id, name: event.name, argsText: event.argsText, args: event.args });
+            break;
+          case 'tool-call-failed':
+            emitCall({ phase: 'failed', callId: event.id, argsText: event.argsText, error: event.error });
+            calls.push({ id: event.id, name: event.name, argsText: event.argsText, error: event.error });
+            break;
+          case 'finish':
+            finished = true;
+            finishReason = event.reason;
+            if (event.usage) {
+              sawUsage = true;
+              for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
+                if (event.usage[key] !== undefined) usage[key] = (usage[key] ?? 0) + event.usage[key]!;
+              }
+            }
+            break;
+          case 'error':
+            error = event.error;
+            break;
+        }
+      }
+      batcher.flush();
+      text += roundText.join('');
+      if (signal.aborted) break;
+      if (error) {
+        finishReason = 'error';
+        break;
+      }
+      if (!finished) {
+        finishReason = 'error';
+        error = { code: 'LLM_BAD_RESPONSE', message: 'The response ended without finishing.' };
+        break;
+      }
+      if (calls.length === 0) break;
+      if (!inline) {
+        records.push(...calls.map((call) => notRunRecord(call, round, 'No tools were offered in this turn, so the call was not run.')));
+        break;
+      }
+      if (round > inline.maxRounds) {
+        finishReason = 'tool-round-cap';
+        reason = `The model kept calling tools after ${inline.maxRounds} round${inline.maxRounds === 1 ? '' : 's'}; stopped at the cap (chat.inlineMaxRounds).`;
+        records.push(...calls.map((call) => notRunRecord(call, round, `Not run: the turn stopped at the cap of ${inline.maxRounds} tool round${inline.maxRounds === 1 ? '' : 's'}.`)));
+        break;
+      }
+      // Answer every call (errors included) and go round again.
+      const refs: LlmToolCallRef[] = calls.map((c) => ({ id: c.id, name: c.name, argsText: c.argsText }));
+      messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: refs });
+      for (const [index, call] of calls.entries()) {
+        const fn = byName.get(call.name);
+        const outcome = await runCall(deps.tools, call, fn, toolTimeoutMs, signal, toolDryRun);
+        if (signal.aborted) {
+          records.push(...calls.slice(index).map((c) => notRunRecord(c, round, 'Not run: the turn was stopped.', byName.get(c.name)?.qualifiedName)));
+          break;
+        }
+        const content = outcome.ok ? outcome.content : toolErrorText(outcome.error);
+        records.push({
+          id: call.id,
+          name: call.name,
+          qualifiedName: fn?.qualifiedName ?? null,
+          argsText: call.argsText.slice(0, 1024 * 1024),
+          ok: outcome.ok,
+          result: content.slice(0, 1024 * 1024),
+          ...(outcome.ok ? {} : { errorCode: String(outcome.error.code).slice(0, 64) }),
+          round,
+          ...safetyFlags(outcome),
+        });
+        emitCall({ phase: 'result', callId: call.id, ok: outcome.ok, content, ...(outcome.ok ? {} : { errorCode: outcome.error.code }), durationMs: outcome.durationMs, ...safetyFlags(outcome) });
+        messages.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content });
+      }
+    }
+  } finally {
+    batcher.flush();
+    batcher.dispose();
+  }
+
+  return { text, usage: sawUsage ? usage : null, records, finishReason, ...(reason ? { reason } : {}), ...(error ? { error } : {}) };
+}
+
+async function runCall(
+  tools: ChatToolRunner,
+  call: { id: string; name: string; argsText: string; args?: unknown; error?: HostError },
+  fn: InlineFunction | undefined,
+  timeoutMs: number,
+  signal: AbortSignal,
+  dryRun: boolean,
+): Promise<ToolOutcome> {
+  if (call.error) return { ok: false, error: call.error, durationMs: 0 };
+  if (!fn) return { ok: false, error: { code: 'UNKNOWN_TOOL', message: `There is no tool named ${call.name}.`, hint: 'Call only the tools offered.' }, durationMs: 0 };
+  const outcome = await tools.invoke(fn.qualifiedName, call.args ?? {}, {
+    timeoutMs,
+    signal,
+    origin: 'chat',
+    member: { id: fn.memberId, name: fn.memberName, role: fn.role },
+    dryRun,
+  });
+  if (outcome.ok && outcome.content.length > MAX_TOOL_RESULT_CHARS) {
+    return { ...outcome, content: `${outcome.content.slice(0, MAX_TOOL_RESULT_CHARS)}\n[truncated]` };
+  }
+  return outcome;
+}
+
+/** A call the model made that the turn did not run; saved so it still shows after a reload. */
+function notRunRecord(call: { id: string; name: string; argsText: string }, round: number, why: string, qualifiedName?: string): ChatToolCallRecord {
+  return {
+    id: call.id,
+    name: call.name,
+    qualifiedName: qualifiedName ?? null,
+    argsText: call.argsText.slice(0, 1024 * 1024),
+    ok: false,
+    result: why,
+    errorCode: 'TOOL_NOT_RUN',
+    round,
+  };
+}
+
+function safetyFlags(outcome: ToolOutcome): { simulated?: boolean; unvalidated?: boolean; cached?: boolean } {
+  return {
+    ...(outcome.simulated ? { simulated: true } : {}),
+    ...(outcome.unvalidated ? { unvalidated: true } : {}),
+    ...(outcome.cached ? { cached: true } : {}),
+  };
+}
+
+/** What the model reads when a call failed: the code, the message and the hint, so it can correct itself. */
+function toolErrorText(error: HostError): string {
+  return JSON.stringify({ error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}), ...(error.path ? { path: error.path } : {}) } });
+}

@@ -1,0 +1,122 @@
+// The turn's extension stages, as Lumiverse runs them: context handlers before prompt assembly, interceptors
+// after it, each in priority order under its own deadline. One that throws, hangs, answers garbage or too much is
+// skipped with a note on the turn, and the turn goes on.
+import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
+import type { ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline-bridge';
+import type { TurnTrace } from './turn-trace';
+
+/** Lumiverse's interceptor budget: 10 s unless the manifest (interceptorTimeoutMs) or the registration asks otherwise, within 1 s – 300 s. */
+export const HANDLER_TIMEOUT = { defaultMs: 10_000, minMs: 1_000, maxMs: 300_000 } as const;
+/** What an interceptor may hand back: this many messages and characters in all. */
+export const INTERCEPTOR_LIMITS = { maxMessages: 2000, maxChars: 4_000_000 } as const;
+
+export function handlerTimeout(ref: PipelineHandlerRef): number {
+  const asked = ref.timeoutMs ?? HANDLER_TIMEOUT.defaultMs;
+  return Math.min(HANDLER_TIMEOUT.maxMs, Math.max(HANDLER_TIMEOUT.minMs, Math.floor(asked)));
+}
+
+/** Calls one handler: its value, or why it is skipped. */
+async function callHandler(ref: PipelineHandlerRef, args: unknown[], signal: AbortSignal): Promise<{ value: unknown } | { skipped: string }> {
+  const result = await ref.call(args, handlerTimeout(ref), signal);
+  return result.ok ? { value: result.value } : { skipped: `skipped: ${result.error.code} — ${result.error.message}` };
+}
+
+/** The generation context handlers see (Lumiverse's fields) plus what the Workbench assembles from. */
+export type GenerationContext = Record<string, unknown> & { chatId: string; generationType: string; dryRun: boolean; userId: string };
+
+export async function runContextHandlers(
+  pipeline: ExtensionPipeline | undefined,
+  context: GenerationContext,
+  signal: AbortSignal,
+  trace: TurnTrace,
+): Promise<{ context: GenerationContext; cancelledBy?: string }> {
+  let current = context;
+  for (const ref of pipeline?.handlers('context_handler') ?? []) {
+    if (signal.aborted) break;
+    const started = trace.start('context handlers', ref.extensionName);
+    const answer = await callHandler(ref, [current], signal);
+    if ('skipped' in answer || answer.value === null) {
+      started.end(undefined, undefined, 'skipped' in answer ? answer.skipped : undefined);
+      continue;
+    }
+    const value = answer.value;
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      started.end(undefined, undefined, 'skipped: it returned something other than the context object.');
+      continue;
+    }
+    // The host's own fields stay the host's: a handler changes only what it adds or what assembly reads.
+    const next = { ...(value as Record<string, unknown>), chatId: context.chatId, generationType: context.generationType, dryRun: context.dryRun, userId: context.userId } as GenerationContext;
+    started.end(JSON.stringify(current), JSON.stringify(next));
+    current = next;
+    if (next.cancelGeneration === true) return { context: current, cancelledBy: ref.extensionName };
+  }
+  return { context: current };
+}
+
+/** Interceptor parameters the Workbench's requests carry; the rest are listed as not applied. */
+const PARAMETERS: Record<string, 'temperature' | 'topP' | 'maxTokens'> = { temperature: 'temperature', top_p: 'topP', topP: 'topP', max_tokens: 'maxTokens', maxTokens: 'maxTokens' };
+
+function checkedMessages(value: unknown): LlmMessage[] | string {
+  if (!Array.isArray(value)) return 'it returned neither a message array nor { messages, parameters }';
+  if (value.length > INTERCEPTOR_LIMITS.maxMessages) return `it returned ${value.length} messages (the cap is ${INTERCEPTOR_LIMITS.maxMessages})`;
+  let chars = 0;
+  const out: LlmMessage[] = [];
+  for (const [i, m] of value.entries()) {
+    const msg = m as { role?: unknown; content?: unknown };
+    if (typeof msg !== 'object' || msg === null || !['system', 'user', 'assistant'].includes(msg.role as string) || typeof msg.content !== 'string') {
+      return `message ${i} is not { role: system|user|assistant, content: string }`;
+    }
+    chars += msg.content.length;
+    if (chars > INTERCEPTOR_LIMITS.maxChars) return `its messages exceed ${INTERCEPTOR_LIMITS.maxChars} characters`;
+    out.push({ role: msg.role as 'system' | 'user' | 'assistant', content: msg.content });
+  }
+  return out;
+}
+
+export async function runInterceptors(
+  pipeline: ExtensionPipeline | undefined,
+  messages: LlmMessage[],
+  context: GenerationContext,
+  signal: AbortSignal,
+  trace: TurnTrace,
+): Promise<{ messages: LlmMessage[]; parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'> }> {
+  let current = messages;
+  const parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'> = {};
+  for (const ref of pipeline?.handlers('interceptor') ?? []) {
+    if (signal.aborted) break;
+    const started = trace.start('interceptors', ref.extensionName);
+    const answer = await callHandler(ref, [current.map((m) => ({ role: m.role, content: m.content })), context], signal);
+    if ('skipped' in answer || answer.value === null) {
+      started.end(undefined, undefined, 'skipped' in answer ? answer.skipped : undefined);
+      continue;
+    }
+    const value = answer.value as { messages?: unknown; parameters?: unknown };
+    const wrapped = typeof value === 'object' && !Array.isArray(value) && 'messages' in value;
+    const checked = checkedMessages(wrapped ? value.messages : value);
+    if (typeof checked === 'string') {
+      started.end(undefined, undefined, `skipped: ${checked}.`);
+      continue;
+    }
+    started.end(renderMessages(current), renderMessages(checked));
+    current = checked;
+    if (wrapped && typeof value.parameters === 'object' && value.parameters !== null) {
+      if (!pipeline!.allowed(ref.extensionId, 'generation_parameters')) {
+        trace.note('interceptors', ref.extensionName, 'its parameters were ignored: it does not have the generation_parameters permission.');
+        continue;
+      }
+      const ignored: string[] = [];
+      for (const [key, raw] of Object.entries(value.parameters as Record<string, unknown>)) {
+        const field = PARAMETERS[key];
+        if (field && typeof raw === 'number' && Number.isFinite(raw)) parameters[field] = raw;
+        else ignored.push(key);
+      }
+      if (ignored.length) trace.note('interceptors', ref.extensionName, `parameters not applied here: ${ignored.join(', ')}.`);
+    }
+  }
+  return { messages: current, parameters };
+}
+
+/** Messages as the breakdown shows them, one block each. */
+export function renderMessages(messages: Array<{ role: string; content: string }>): string {
+  return messages.map((m) => `[${m.role}]\n${m.content}`).join('\n\n');
+}

@@ -1,0 +1,74 @@
+// The macros a turn knows: Lumiverse's built-ins that people write in cards and prompts, the council's, and the
+// ones extensions registered (a pushed value, or a handler run in the worker with Lumiverse's 5 s budget).
+import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import type { ExtensionMacroRef } from '../../extensions/pipeline-bridge';
+import type { InlineToolBinding } from '../council-port';
+import type { MacroDefinition } from './macros';
+
+/** Lumiverse's per-macro budget for a pull-model handler. */
+export const MACRO_HANDLER_TIMEOUT_MS = 5_000;
+/** A macro value is cut to this many characters. */
+const MAX_VALUE_CHARS = 64 * 1024;
+
+export interface MacroSources {
+  session: ChatSession;
+  history: ChatMessage[];
+  /** The council's block for this turn ('' when none ran). */
+  deliberation: string;
+  /** Every member's tools, with the member's name ({{lumiaCouncilToolsList}}). */
+  councilTools: InlineToolBinding[];
+  extensions: ExtensionMacroRef[];
+  /** false for a dry run: handlers see ctx.commit = false. */
+  commit: boolean;
+  signal: AbortSignal;
+}
+
+function builtin(name: string, description: string, value: string): MacroDefinition {
+  return { name, owner: 'built-in', description, value, resolve: () => value };
+}
+
+function toolsList(bindings: InlineToolBinding[]): string {
+  if (bindings.length === 0) return '';
+  const byTool = new Map<string, string[]>();
+  for (const b of bindings) byTool.set(b.qualifiedName, [...(byTool.get(b.qualifiedName) ?? []), b.memberName]);
+  return ['**Available Tools:**', ...[...byTool].map(([tool, members]) => `- **${tool}** — assigned to: ${members.join(', ')}`)].join('\n');
+}
+
+export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
+  const { session, history } = sources;
+  const { character, persona } = session;
+  const last = history[history.length - 1]?.content ?? '';
+  const names = { char: character.name, user: persona.name };
+  const defs: MacroDefinition[] = [
+    builtin('char', "The character's name.", character.name),
+    builtin('user', "The user's persona name.", persona.name),
+    builtin('persona', "The user's persona description.", persona.description),
+    builtin('description', "The character's description.", character.description),
+    builtin('personality', "The character's personality.", character.personality),
+    builtin('scenario', 'The scenario.', character.scenario),
+    builtin('lastMessage', 'The last message of the chat.', last),
+    builtin('lumiaCouncilDeliberation', "The council's deliberation for this turn (empty when no tools ran).", sources.deliberation),
+    builtin('lumiaCouncilToolsActive', "'yes' when council tools produced output this turn, else 'no'.", sources.deliberation.trim() ? 'yes' : 'no'),
+    builtin('lumiaCouncilToolsList', 'The council tools with the members they are assigned to.', toolsList(sources.councilTools)),
+  ];
+  for (const ref of sources.extensions) {
+    const call = ref.call;
+    defs.push({
+      name: ref.name,
+      owner: ref.extensionName,
+      description: ref.description,
+      ...(ref.value !== undefined ? { value: ref.value } : {}),
+      async resolve(args) {
+        if (ref.value !== undefined) return ref.value;
+        if (!call) throw new Error('it has no pushed value and no handler');
+        const context = { name: ref.name, args, commit: sources.commit, env: { commit: sources.commit, names, character: { ...character }, chat: { id: session.id } } };
+        const result = await call(context, MACRO_HANDLER_TIMEOUT_MS, sources.signal);
+        if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+        const value = result.value;
+        const text = value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+        return text.slice(0, MAX_VALUE_CHARS);
+      },
+    });
+  }
+  return defs;
+}

@@ -1,0 +1,73 @@
+// A turn up to the request the model gets, in Lumiverse's order (src/services/generate.service.ts):
+// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly with macros → interceptors.
+// Every stage is timed in the turn's trace, with what it changed.
+import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
+import type { ExtensionPipeline } from '../../extensions/pipeline-bridge';
+import type { CouncilRunOutcome, InlineToolBinding } from '../council-port';
+import { assemblePrompt } from './assemble';
+import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext } from './extension-stages';
+import { TurnTrace } from './turn-trace';
+
+export interface PrepareDeps {
+  pipeline: ExtensionPipeline | undefined;
+  now: () => number;
+  councilTools: () => InlineToolBinding[];
+  /** The council stage (sidecar mode); undefined when it did not run. */
+  council: (toolDryRun: boolean) => Promise<CouncilRunOutcome | undefined>;
+}
+
+export interface PrepareInput {
+  session: ChatSession;
+  history: ChatMessage[];
+  turnId: string;
+  model: string;
+  generationType: 'normal' | 'regenerate';
+  /** A dry run: everything but the generation; handlers see dryRun and macros commit: false. */
+  dryRun: boolean;
+  toolDryRun: boolean;
+  signal: AbortSignal;
+}
+
+export interface Prepared {
+  trace: TurnTrace;
+  council: CouncilRunOutcome | undefined;
+  messages: LlmMessage[];
+  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'>;
+  /** Set when a context handler cancelled the generation. */
+  cancelledBy?: string;
+}
+
+export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Promise<Prepared> {
+  const { session, history, signal, pipeline } = { ...input, pipeline: deps.pipeline };
+  const trace = new TurnTrace(deps.now);
+  pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, model: input.model, characterName: session.character.name, generationType: input.generationType });
+
+  const council = await trace.run('council', () => deps.council(input.toolDryRun || input.dryRun), (outcome) => ({
+    note: outcome ? `run ${outcome.runId}: ${outcome.deliberationBlock.length} characters of deliberation` : 'did not run',
+  }));
+
+  const base: GenerationContext = { chatId: session.id, generationType: input.generationType, dryRun: input.dryRun, userId: 'local' };
+  const handled = await runContextHandlers(pipeline, base, signal, trace);
+  if (handled.cancelledBy) return { trace, council, messages: [], parameters: {}, cancelledBy: handled.cancelledBy };
+
+  const assembled = await trace.run(
+    'assembly',
+    () =>
+      assemblePrompt({
+        session,
+        history,
+        ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
+        ...(council?.referenceBlock ? { referenceBlock: council.referenceBlock } : {}),
+        councilTools: deps.councilTools(),
+        extensions: pipeline?.macros() ?? [],
+        commit: !input.dryRun,
+        signal,
+      }),
+    (a) => ({ before: '', after: renderMessages(a.messages), note: a.macrosUsed.length ? `macros: ${a.macrosUsed.join(', ')}` : 'no macros' }),
+  );
+  for (const note of assembled.notes) trace.note('assembly', 'host', note);
+
+  const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
+  return { trace, council, messages: intercepted.messages, parameters: intercepted.parameters };
+}

@@ -1,0 +1,105 @@
+// What the chat pipeline sees of extensions: the handlers and macros they registered (running workers only,
+// permissions asked at the moment of use), a way to call each one in its worker, and events to broadcast.
+import { randomUUID } from 'node:crypto';
+import type { HostError } from '../../../shared/errors';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import type { Clock } from '../ports';
+import type { Entry } from './extension-entry';
+import type { PipelineRegistrations, RegistrationKind } from './spindle-host/registrations';
+
+export type PipelineCallResult = { ok: true; value: unknown } | { ok: false; error: HostError };
+
+export interface PipelineHandlerRef {
+  extensionId: string;
+  extensionName: string;
+  kind: RegistrationKind;
+  id: string;
+  priority: number;
+  /** What the extension asked for at registration, if anything. */
+  timeoutMs?: number;
+  call(args: unknown[], timeoutMs: number, signal: AbortSignal): Promise<PipelineCallResult>;
+}
+
+export interface ExtensionMacroRef {
+  extensionId: string;
+  extensionName: string;
+  name: string;
+  description: string;
+  /** Pushed with updateMacroValue: used as it is, without a call. */
+  value?: string;
+  /** Absent for push-only macros (registered with no handler function). */
+  call?(context: unknown, timeoutMs: number, signal: AbortSignal): Promise<PipelineCallResult>;
+}
+
+export interface ExtensionPipeline {
+  /** Running extensions' handlers of one kind whose permission is still granted, lowest priority first. */
+  handlers(kind: RegistrationKind): PipelineHandlerRef[];
+  macros(): ExtensionMacroRef[];
+  allowed(extensionId: string, permission: ExtensionPermission): boolean;
+  /** A notification event to every running extension's spindle.on handlers. */
+  broadcast(event: string, payload: unknown): void;
+}
+
+/** Lumiverse's permission for each kind (the registration was checked; the grant may have been revoked since). */
+const KIND_PERMISSION: Record<RegistrationKind, ExtensionPermission> = {
+  interceptor: 'interceptor',
+  context_handler: 'context_handler',
+  macro_interceptor: 'macro_interceptor',
+  world_info_interceptor: 'generation',
+  message_content_processor: 'chat_mutation',
+};
+
+const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;
+
+export function extensionPipeline(entries: () => Iterable<Entry>, registrations: PipelineRegistrations, clock: Clock): ExtensionPipeline {
+  const running = () => [...entries()].filter((e) => e.worker?.state === 'running');
+  const caller = (entry: Entry, kind: string, id: string, label: string) => (args: unknown[], timeoutMs: number, signal: AbortSignal) => {
+    const worker = entry.worker;
+    if (!worker) return Promise.resolve<PipelineCallResult>({ ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" is not running.` } });
+    return worker.callPipeline({ requestId: `pipe-${randomUUID()}`, kind, id, args, label, deadline: clock.now() + timeoutMs, signal });
+  };
+  return {
+    handlers(kind) {
+      const out: PipelineHandlerRef[] = [];
+      for (const entry of running()) {
+        if (!entry.granted.has(KIND_PERMISSION[kind])) continue;
+        for (const reg of registrations.of(entry.id).pipeline.values()) {
+          if (reg.kind !== kind) continue;
+          out.push({
+            extensionId: entry.id,
+            extensionName: nameOf(entry),
+            kind,
+            id: reg.id,
+            priority: reg.priority,
+            // The registration's own budget, else the manifest's interceptorTimeoutMs (Lumiverse's order).
+            ...((reg.timeoutMs ?? entry.loaded?.manifest.interceptorTimeoutMs) ? { timeoutMs: reg.timeoutMs ?? entry.loaded?.manifest.interceptorTimeoutMs } : {}),
+            call: caller(entry, kind, reg.id, `${nameOf(entry)} ${kind.replace(/_/g, ' ')}`),
+          });
+        }
+      }
+      // Stable: equal priorities keep extension order.
+      return out.sort((a, b) => a.priority - b.priority);
+    },
+    macros() {
+      const out: ExtensionMacroRef[] = [];
+      for (const entry of running()) {
+        for (const [key, macro] of registrations.of(entry.id).macros) {
+          const call = caller(entry, 'macro', key, `macro {{${macro.name}}}`);
+          out.push({
+            extensionId: entry.id,
+            extensionName: nameOf(entry),
+            name: macro.name,
+            description: macro.description,
+            ...(macro.value !== undefined ? { value: macro.value } : {}),
+            ...(macro.hasHandler ? { call: (context: unknown, timeoutMs: number, signal: AbortSignal) => call([context], timeoutMs, signal) } : {}),
+          });
+        }
+      }
+      return out;
+    },
+    allowed: (extensionId, permission) => [...entries()].some((e) => e.id === extensionId && e.granted.has(permission)),
+    broadcast(event, payload) {
+      for (const entry of running()) entry.worker?.sendEvent(event, payload);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+// A chat turn through every stage with a Lumiverse-style extension (TypeScript built at install) in a real worker,
+// against the local LLM server: context handlers, macros, interceptors, events, chat reads, the prompt breakdown;
+// and the adversarial cases — an interceptor that hangs, throws, answers a string or 10 MB; a macro that expands to
+// itself; an event handler that throws; a context handler that mutates its input; chat writes without permission.
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ToolOutcome } from '../../../shared/types/tools';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, finished, newSession, type ChatRig } from '../../unit/chat/helpers';
+
+const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_pipeline');
+const GRANT = ['tools', 'interceptor', 'context_handler', 'chats', 'chat_mutation'];
+
+let rig: ChatRig;
+beforeEach(async () => {
+  rig = await chatRig();
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+async function install(grant: string[] = GRANT): Promise<void> {
+  const installed = await rig.call('extensions.install', { folder: FIXTURE, grant, trust: true });
+  if (!installed.ok) throw new Error(JSON.stringify(installed.error));
+  await rig.host.extensions.whenSettled();
+  // Registrations arrive as the entry loads; a tool registered last means the rest are in.
+  for (let i = 0; i < 400 && !rig.host.registry.get('lumiverse_pipeline:append_line'); i++) await new Promise((r) => setTimeout(r, 5));
+  await addMainConnection(rig);
+}
+
+async function turn(text: string, extra: Record<string, unknown> = {}) {
+  const sessionId = await newSession(rig, {
+    character: { name: 'Mira', description: 'Mira reads {{pipeline_weather}} skies and the {{pipeline_tide}}; {{unknown_macro}} stays.', personality: 'Calls {{user}} friend.', scenario: '' },
+    persona: { name: 'Ada', description: '' },
+    ...extra,
+  });
+  rig.server.enqueue({ text: 'The reply.' });
+  const sent = await rig.call('chat.send', { sessionId, text });
+  if (!sent.ok) throw new Error(JSON.stringify(sent.error));
+  const done = await finished(rig, (sent.value as { turnId: string }).turnId);
+  const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+  return { sessionId, done, session, reply: session.messages.at(-1) as ChatMessage };
+}
+
+const sentMessages = () => (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+const invoke = async (tool: string) => (await rig.call('tools.invoke', { qualifiedName: `lumiverse_pipeline:${tool}`, args: {} })).value as ToolOutcome;
+
+describe('a chat turn with a Lumiverse extension', () => {
+  it('runs context handlers, resolves macros, applies the interceptor and records every stage in the breakdown', async () => {
+    await install();
+    const { reply, sessionId } = await turn('Hello there');
+    const messages = sentMessages();
+    expect(messages[0]).toEqual({ role: 'system', content: '[pipeline] a line from the interceptor' });
+    expect(messages[1]!.content).toContain('Mira reads stormy skies and the high tide; {{unknown_macro}} stays.');
+    expect(messages[1]!.content).toContain('Calls Ada friend.');
+    expect(reply).toMatchObject({ role: 'assistant', content: 'The reply.' });
+
+    const stages = reply.trace!;
+    expect(stages.map((s) => `${s.stage}/${s.by}`)).toEqual([
+      'council/host',
+      'context handlers/Pipeline Probe',
+      'context handlers/Pipeline Probe',
+      'assembly/host',
+      'interceptors/Pipeline Probe',
+      'generation/host',
+    ]);
+    expect(stages[3]!.note).toMatch(/macros: .*pipeline_weather/);
+    const intercepted = stages[4]!;
+    expect(intercepted.after).toContain('[pipeline] a line from the interceptor');
+    expect(intercepted.before).not.toContain('[pipeline]');
+    // Priority 50 runs before the default 100: the one that returned a context changed it; the one that only
+    // mutated its input changed nothing, and the host's chatId stayed.
+    expect(stages[1]!.after).toContain('"probe":"context seen"');
+    expect(stages[1]!.after).toContain(`"chatId":"${sessionId}"`);
+    expect(stages[2]!.before).toBeUndefined();
+
+    const seen = JSON.parse(((await invoke('seen_events')) as { content: string }).content) as string[];
+    expect(seen).toEqual(expect.arrayContaining([`CHAT_CHANGED:${sessionId}`, `MESSAGE_SENT:${sessionId}`, `GENERATION_STARTED:${sessionId}`, `GENERATION_ENDED:${sessionId}`]));
+    expect(seen.some((e) => e.startsWith('STREAM_TOKEN_RECEIVED:'))).toBe(true);
+    expect(seen.indexOf(`MESSAGE_SENT:${sessionId}`)).toBeLessThan(seen.indexOf(`GENERATION_STARTED:${sessionId}`));
+    // The event handler that throws is logged; the turn ended normally.
+    const log = (await rig.call('extensions.log', { id: 'lumiverse_pipeline' })).value as { lines: string[] };
+    expect(log.lines.join('\n')).toContain('event handler failure on purpose');
+  }, 60_000);
+
+  it.each([
+    ['#hang', /skipped: TOOL_TIMEOUT/],
+    ['#throw', /skipped: TOOL_ERROR — interceptor failure on purpose/],
+    ['#string', /skipped: it returned neither a message array/],
+    ['#huge', /skipped: (RESULT_TOO_LARGE|its messages exceed)/],
+  ])('an interceptor that does %s is skipped with a note; the turn goes on with the messages before it', async (marker, note) => {
+    await install();
+    const { reply } = await turn(`Hello ${marker}`);
+    expect(reply.content).toBe('The reply.');
+    expect(sentMessages()[0]!.content).not.toContain('[pipeline]');
+    expect(reply.trace!.find((s) => s.stage === 'interceptors' && s.note)?.note).toMatch(note);
+  }, 60_000);
+
+  it('interceptor parameters apply only with generation_parameters; unknown ones are listed', async () => {
+    await install();
+    await turn('Hello #params');
+    expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBeUndefined();
+    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'generation_parameters' });
+    await rig.host.extensions.whenSettled();
+    const { reply } = await turn('Hello #params');
+    expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBe(0.15);
+    expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: response_format');
+  }, 60_000);
+
+  it('a context handler can cancel the generation: nothing is sent to the model', async () => {
+    await install();
+    const before = rig.server.generations.length;
+    const { done } = await turn('Please stop #cancel');
+    expect(done).toMatchObject({ finishReason: 'stopped', reason: expect.stringContaining('Pipeline Probe') });
+    expect(rig.server.generations.length).toBe(before);
+  }, 60_000);
+
+  it('a macro that expands to itself stops, with a note; the turn goes on', async () => {
+    await install();
+    const { reply } = await turn('Hello', { character: { name: 'Mira', description: 'Loop: {{pipeline_loop}}', personality: '', scenario: '' } });
+    expect(sentMessages().some((m) => m.content.includes('Loop: {{pipeline_loop}}!!'))).toBe(true);
+    expect(reply.trace!.map((s) => s.note).join('\n')).toMatch(/still expanding after 8 rounds/);
+  }, 60_000);
+
+  it('chat reads follow the active chat; chat.* needs chat_mutation, and its writes show in the session', async () => {
+    await install(GRANT.filter((p) => p !== 'chat_mutation'));
+    const { sessionId } = await turn('Where are we?');
+    const read = async () => JSON.parse(((await invoke('active_chat')) as { content: string }).content) as unknown;
+    expect(await read()).toEqual({ id: sessionId, last: 'denied: PERMISSION_DENIED' });
+    expect(await invoke('append_line')).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
+    await rig.host.extensions.whenSettled();
+    expect(await read()).toEqual({ id: sessionId, last: 'The reply.' });
+    expect(await invoke('append_line')).toMatchObject({ ok: true });
+    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'appended by the extension' });
+  }, 60_000);
+
+  it('a dry run shows the final prompt with the interceptor change, and sends nothing', async () => {
+    await install();
+    const sessionId = await newSession(rig);
+    const sent = await rig.call('chat.send', { sessionId, text: 'Just looking', dryRun: true });
+    const done = await finished(rig, (sent.value as { turnId: string }).turnId);
+    expect((done as { prompt: Array<{ content: string }> }).prompt[0]!.content).toBe('[pipeline] a line from the interceptor');
+    expect(rig.server.generations).toHaveLength(0);
+  }, 60_000);
+});

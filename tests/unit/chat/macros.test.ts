@@ -1,0 +1,48 @@
+// The macro resolver on its own: built-ins, nesting, unknown macros, self-expansion, failing handlers, memoised calls.
+import { describe, expect, it } from 'vitest';
+import { MacroResolver, type MacroDefinition } from '../../../electron/core/chat/pipeline/macros';
+
+const fixed = (name: string, value: string, owner = 'built-in'): MacroDefinition => ({ name, owner, description: '', value, resolve: () => value });
+
+describe('MacroResolver', () => {
+  it('resolves names in any case, with arguments, innermost first; unknown macros stay as written', async () => {
+    const upper: MacroDefinition = { name: 'upper', owner: 'ext', description: '', resolve: ([text]) => (text ?? '').toUpperCase() };
+    const r = new MacroResolver([fixed('char', 'Mira'), upper]);
+    expect(await r.resolve('Hi {{CHAR}} / {{upper::{{char}}}} / {{nope}} / {{ char }}')).toBe('Hi Mira / MIRA / {{nope}} / Mira');
+    expect([...r.used].sort()).toEqual(['char', 'upper']);
+  });
+
+  it('an extension cannot replace a built-in of the same name', async () => {
+    const r = new MacroResolver([fixed('char', 'Mira'), fixed('char', 'Impostor', 'ext')]);
+    expect(await r.resolve('{{char}}')).toBe('Mira');
+  });
+
+  it('a macro that expands to itself stops after the pass limit, with a note', async () => {
+    const r = new MacroResolver([fixed('loop', '{{loop}}x')], { maxPasses: 4, maxExpansions: 100, maxChars: 1000 });
+    expect(await r.resolve('{{loop}}')).toBe('{{loop}}xxxx');
+    expect(r.notes.join()).toMatch(/still expanding after 4 rounds/);
+  });
+
+  it('a value that doubles itself stops at the size cap', async () => {
+    const r = new MacroResolver([fixed('twice', '{{twice}}{{twice}}')], { maxPasses: 100, maxExpansions: 1_000_000, maxChars: 10_000 });
+    const out = await r.resolve('{{twice}}');
+    expect(out.length).toBeLessThanOrEqual(10_000);
+    expect(r.notes.join()).toMatch(/grow past 10000 characters|replacements/);
+  });
+
+  it('a failing handler leaves the macro as written, with a note naming its owner', async () => {
+    const broken: MacroDefinition = { name: 'weather', owner: 'Weather Ext', description: '', resolve: () => Promise.reject(new Error('TOOL_TIMEOUT: slow')) };
+    const r = new MacroResolver([broken]);
+    expect(await r.resolve('Sky: {{weather}}')).toBe('Sky: {{weather}}');
+    expect(r.notes).toEqual(['{{weather}} (Weather Ext) failed: TOOL_TIMEOUT: slow; left as written.']);
+  });
+
+  it('runs a handler once per distinct call in a turn, however often the text uses it', async () => {
+    let calls = 0;
+    const counted: MacroDefinition = { name: 'n', owner: 'ext', description: '', resolve: () => String(++calls) };
+    const r = new MacroResolver([counted]);
+    expect(await r.resolve('{{n}} {{n}}')).toBe('1 1');
+    expect(await r.resolve('{{n}}')).toBe('1');
+    expect(calls).toBe(1);
+  });
+});
