@@ -3,12 +3,14 @@ import { invokeBenchmark } from './invoke';
 import { councilBenchmark } from './council';
 import { streamBenchmark } from './stream';
 import { extensionsBenchmark } from './extensions';
+import { pipelineBenchmark } from './pipeline';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
   invoke: invokeBenchmark,
   council: councilBenchmark,
   stream: streamBenchmark,
   extensions: extensionsBenchmark,
+  pipeline: pipelineBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -1,5 +1,6 @@
 // The Workbench chat: one turn = council (sidecar mode) → main generation streamed as events → inline tool rounds → the reply saved.
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
 import { CHAT_DEFAULTS, defaultChatSettings, INLINE_MAX_ROUNDS_LIMIT, type ChatSettings } from '../../../shared/types/chat';
@@ -200,6 +201,8 @@ export class ChatEngine {
     const turnId = this.newId();
     const assistantMessageId = this.newId();
     const controller = new AbortController();
+    // Every macro, handler and tool call of the turn listens to it at once (tens, not a leak).
+    setMaxListeners(1000, controller.signal);
     const turn: Turn = { id: turnId, sessionId: session.id, controller, done: Promise.resolve() };
     this.turns.set(session.id, turn);
     if (!extra.dryRun) this.announce(session.id);
