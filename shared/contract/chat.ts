@@ -115,4 +115,9 @@ export const chatMethods = {
     ),
     TurnStartedSchema,
   ),
+  'chat.macros': method(
+    'Every macro a turn can use, with its owner and current value (null: computed by its handler at each turn).',
+    Type.Object({ sessionId: Type.Optional(SessionId) }, { additionalProperties: false }),
+    Type.Array(Type.Object({ name: Type.String(), owner: Type.String(), description: Type.String(), value: Type.Union([Type.String(), Type.Null()]) })),
+  ),
 };

@@ -83,6 +83,16 @@ export const extensionMethods = {
     Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }),
     ExtensionInfoSchema,
   ),
+  'extensions.frontend': method(
+    'What its backend sent its frontend with sendToFrontend (the last 200, oldest first).',
+    ById,
+    Type.Object({ messages: Type.Array(Type.Object({ at: Type.Number(), payload: Type.Unknown() })) }),
+  ),
+  'extensions.sendFrontend': method(
+    "Hand a JSON message to its onFrontendMessage handlers, as its frontend would (64 KB at most).",
+    Type.Object({ id: Id, payload: Type.Unknown() }, { additionalProperties: false }),
+    Type.Object({ delivered: Type.Boolean() }),
+  ),
   'extensions.log': method(
     'The capped log of an extension, or the lines after afterSeq (for following it).',
     Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),

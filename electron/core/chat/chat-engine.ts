@@ -11,12 +11,14 @@ import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import { readSafetySettings } from '../../../shared/types/safety';
 import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import { readToolsSettings, type CouncilPort, type CouncilRunOutcome, type InlineToolBinding } from './council-port';
+import { readToolsSettings, type CouncilPort, type InlineToolBinding } from './council-port';
 import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import { runGeneration } from './generate-stage';
 import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
 import { bindingsFromSettings, inlineFunctions, type InlineFunction } from './inline-tools';
+import { runCouncilStage, type CouncilCacheEntry } from './council-stage';
+import { macroDefinitions } from './pipeline/macro-catalog';
 import type { SessionStore } from './session-store';
 
 /** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
@@ -68,11 +70,6 @@ interface Turn {
   sessionId: string;
   controller: AbortController;
   done: Promise<void>;
-}
-
-interface CouncilCacheEntry {
-  userMessageId: string;
-  outcome: CouncilRunOutcome;
 }
 
 export class ChatEngine {
@@ -224,53 +221,13 @@ export class ChatEngine {
     return { turnId, sessionId: session.id, ...(extra.userMessageId ? { userMessageId: extra.userMessageId } : {}), assistantMessageId };
   }
 
-  private async councilStage(
-    session: ChatSession,
-    history: ChatMessage[],
-    requested: boolean,
-    regenerate: boolean,
-    turnId: string,
-    signal: AbortSignal,
-    dryRun: boolean,
-  ): Promise<CouncilRunOutcome | undefined> {
-    const settings = this.deps.settings();
-    const tools = readToolsSettings(settings.council);
-    if (!requested || tools.mode === 'inline') return undefined;
-    const base = { type: 'chat.council' as const, sessionId: session.id, turnId };
-    const lastUser = history[history.length - 1]!;
-    const cached = this.councilCache.get(session.id);
-    if (regenerate && tools.retainResultsForRegens && cached && cached.userMessageId === lastUser.id) {
-      this.deps.emit({ ...base, phase: 'completed', runId: cached.outcome.runId, reused: true, deliberationChars: cached.outcome.deliberationBlock.length });
-      return cached.outcome;
-    }
-    if (!this.council) {
-      this.deps.emit({ ...base, phase: 'skipped', reason: 'The council service is not available.' });
-      return undefined;
-    }
-    this.deps.emit({ ...base, phase: 'started', runId: null });
-    try {
-      const outcome = await this.council.run(
-        {
-          chatId: session.id,
-          character: { ...session.character },
-          persona: { ...session.persona },
-          worldInfo: session.worldInfo.filter((e) => e.enabled).map((e) => ({ keywords: e.keywords, content: e.content })),
-          messages: history.slice(-200).map((m) => ({ role: m.role, content: m.content })),
-        },
-        signal,
-        { dryRun },
-      );
-      this.councilCache.set(session.id, { userMessageId: lastUser.id, outcome });
-      this.deps.emit({ ...base, phase: 'completed', runId: outcome.runId, reused: false, deliberationChars: outcome.deliberationBlock.length });
-      return outcome;
-    } catch (err) {
-      if (signal.aborted) return undefined;
-      const error: HostError = err instanceof HostFailure ? err.error : { code: 'COUNCIL_FAILED', message: 'The council run failed; the reply goes on without its deliberation.' };
-      if (!(err instanceof HostFailure)) this.log.warn('council run failed', err);
-      this.deps.emit({ ...base, phase: 'failed', error });
-      return undefined;
-    }
+  private councilStage(session: ChatSession, history: ChatMessage[], requested: boolean, regenerate: boolean, turnId: string, signal: AbortSignal, dryRun: boolean) {
+    return runCouncilStage(
+      { settings: this.deps.settings, council: this.council, cache: this.councilCache, emit: this.deps.emit, log: this.log },
+      { session, history, requested, regenerate, turnId, signal, dryRun },
+    );
   }
+
 
   private async runTurn(t: {
     session: ChatSession;
@@ -384,6 +341,22 @@ export class ChatEngine {
 
   private pipeline(): ExtensionPipeline | undefined {
     return (this.pipelineSource ?? this.deps.pipeline)?.();
+  }
+
+  /** The macros a turn in this session (or a blank one) can use, with their owners and current values. */
+  macros(sessionId?: string): Array<{ name: string; owner: string; description: string; value: string | null }> {
+    const blank = { character: { name: '', description: '', personality: '', scenario: '' }, persona: { name: '', description: '' }, worldInfo: [], messages: [] };
+    const session = sessionId ? this.deps.sessions.get(sessionId) : ({ ...blank, id: '' } as unknown as ChatSession);
+    const defs = macroDefinitions({
+      session,
+      history: session.messages,
+      deliberation: '',
+      councilTools: this.pipelineDeps().councilTools(),
+      extensions: this.pipeline()?.macros() ?? [],
+      commit: false,
+      signal: new AbortController().signal,
+    });
+    return defs.map((d) => ({ name: d.name, owner: d.owner, description: d.description, value: d.value ?? null }));
   }
 
   /** The session extensions see as active (chats.getActive): the last one a turn ran in. */

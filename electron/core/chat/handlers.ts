@@ -26,7 +26,8 @@ type LlmHandlerNames =
   | 'chat.sessions.import'
   | 'chat.send'
   | 'chat.stop'
-  | 'chat.regenerate';
+  | 'chat.regenerate'
+  | 'chat.macros';
 
 export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, LlmHandlerNames> {
   const { connections, profiles, sidecar, sessions, chat } = s;
@@ -89,5 +90,6 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': ({ sessionId, ...options }) => chat.regenerate(sessionId, options),
+    'chat.macros': ({ sessionId }) => chat.macros(sessionId),
   };
 }

@@ -18,6 +18,8 @@ type ExtensionHandlers = Pick<
   | 'extensions.revoke'
   | 'extensions.log'
   | 'extensions.trust'
+  | 'extensions.frontend'
+  | 'extensions.sendFrontend'
 >;
 
 export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers {
@@ -45,6 +47,8 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     },
     'extensions.grant': ({ id, permission }) => manager.grant(id, [permission]),
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
+    'extensions.frontend': ({ id }) => ({ messages: manager.pipeline().frontendMessages(id) }),
+    'extensions.sendFrontend': ({ id, payload }) => ({ delivered: manager.pipeline().sendFrontend(id, payload) }),
     'extensions.log': ({ id, afterSeq }) => {
       const entries = manager.getLog(id, afterSeq ?? 0);
       return { lines: entries.map(formatLogEntry), lastSeq: entries.at(-1)?.seq ?? afterSeq ?? 0 };

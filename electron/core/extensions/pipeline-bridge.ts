@@ -1,7 +1,7 @@
 // What the chat pipeline sees of extensions: the handlers and macros they registered (running workers only,
 // permissions asked at the moment of use), a way to call each one in its worker, and events to broadcast.
 import { randomUUID } from 'node:crypto';
-import type { HostError } from '../../../shared/errors';
+import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import type { Entry } from './extension-entry';
@@ -38,7 +38,14 @@ export interface ExtensionPipeline {
   allowed(extensionId: string, permission: ExtensionPermission): boolean;
   /** A notification event to every running extension's spindle.on handlers. */
   broadcast(event: string, payload: unknown): void;
+  /** What its backend sent with sendToFrontend, oldest first. */
+  frontendMessages(extensionId: string): Array<{ at: number; payload: unknown }>;
+  /** Hands a message to its onFrontendMessage handlers, as its frontend would; false when it is not running. */
+  sendFrontend(extensionId: string, payload: unknown): boolean;
 }
+
+/** A message for onFrontendMessage handlers is at most this many characters of JSON. */
+const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
 
 /** Lumiverse's permission for each kind (the registration was checked; the grant may have been revoked since). */
 const KIND_PERMISSION: Record<RegistrationKind, ExtensionPermission> = {
@@ -53,6 +60,11 @@ const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;
 
 export function extensionPipeline(entries: () => Iterable<Entry>, registrations: PipelineRegistrations, clock: Clock): ExtensionPipeline {
   const running = () => [...entries()].filter((e) => e.worker?.state === 'running');
+  const find = (extensionId: string) => {
+    const entry = [...entries()].find((e) => e.id === extensionId);
+    if (!entry) throw new HostFailure({ code: 'NOT_FOUND', message: `No extension "${extensionId}".`, path: '/id' });
+    return entry;
+  };
   const caller = (entry: Entry, kind: string, id: string, label: string) => (args: unknown[], timeoutMs: number, signal: AbortSignal) => {
     const worker = entry.worker;
     if (!worker) return Promise.resolve<PipelineCallResult>({ ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" is not running.` } });
@@ -100,6 +112,17 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     allowed: (extensionId, permission) => [...entries()].some((e) => e.id === extensionId && e.granted.has(permission)),
     broadcast(event, payload) {
       for (const entry of running()) entry.worker?.sendEvent(event, payload);
+    },
+    frontendMessages: (extensionId) => [...registrations.of(find(extensionId).id).frontend],
+    sendFrontend(extensionId, payload) {
+      const entry = find(extensionId);
+      const size = JSON.stringify(payload ?? null).length;
+      if (size > MAX_FRONTEND_MESSAGE_CHARS) {
+        throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The message is ${size} characters of JSON; the limit is ${MAX_FRONTEND_MESSAGE_CHARS}.`, path: '/payload' });
+      }
+      if (entry.worker?.state !== 'running') return false;
+      entry.worker.sendFrontendMessage(payload ?? null);
+      return true;
     },
   };
 }

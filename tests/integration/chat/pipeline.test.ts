@@ -146,4 +146,31 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect((done as { prompt: Array<{ content: string }> }).prompt[0]!.content).toBe('[pipeline] a line from the interceptor');
     expect(rig.server.generations).toHaveLength(0);
   }, 60_000);
+
+  it('chat.macros lists every macro with its owner and current value', async () => {
+    await install();
+    const sessionId = await newSession(rig, { character: { name: 'Mira', description: '', personality: '', scenario: '' } });
+    const macros = (await rig.call('chat.macros', { sessionId })).value as Array<{ name: string; owner: string; value: string | null }>;
+    expect(macros).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'char', owner: 'built-in', value: 'Mira' }),
+        expect.objectContaining({ name: 'lumiaCouncilToolsActive', owner: 'built-in', value: 'no' }),
+        expect.objectContaining({ name: 'pipeline_tide', owner: 'Pipeline Probe', value: 'high tide' }),
+        expect.objectContaining({ name: 'pipeline_weather', owner: 'Pipeline Probe', value: null }),
+      ]),
+    );
+  }, 60_000);
+
+  it('the frontend console: a message sent to onFrontendMessage comes back through sendToFrontend; oversize is refused', async () => {
+    await install();
+    expect((await rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: { hello: 1 } })).value).toEqual({ delivered: true });
+    let messages: Array<{ payload: unknown }> = [];
+    for (let i = 0; i < 400 && messages.length === 0; i++) {
+      messages = ((await rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: typeof messages }).messages;
+      if (messages.length === 0) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(messages.map((m) => m.payload)).toEqual([{ echo: { hello: 1 }, userId: 'local' }]);
+    expect(await rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(70_000) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
+    expect(await rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  }, 60_000);
 });
