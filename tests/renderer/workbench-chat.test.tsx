@@ -282,6 +282,42 @@ describe('tool calls', () => {
   });
 });
 
+describe('prompt breakdown', () => {
+  it('a saved reply opens its breakdown: every stage with who ran it, notes, and what an interceptor changed as a diff', async () => {
+    const { panel } = await openWorkbench((f) => {
+      f.sessions.set(
+        's1',
+        session({
+          messages: [
+            { id: 'u1', role: 'user', content: 'Hi', createdAt: 1 },
+            {
+              id: 'a1',
+              role: 'assistant',
+              content: 'Hello.',
+              createdAt: 2,
+              trace: [
+                { stage: 'council', by: 'host', ms: 3, note: 'did not run' },
+                { stage: 'assembly', by: 'host', ms: 1, note: 'macros: char' },
+                { stage: 'interceptors', by: 'Pipeline Probe', ms: 4, before: '[system]\nYou are Mira.', after: '[system]\n[pipeline] a line\n\n[system]\nYou are Mira.' },
+                { stage: 'interceptors', by: 'Hanging Ext', ms: 1000, note: 'skipped: TOOL_TIMEOUT — no answer' },
+                { stage: 'generation', by: 'host', ms: 20 },
+              ],
+            },
+          ],
+        }),
+      );
+    });
+    const breakdown = byTestId(panel, 'prompt-breakdown');
+    expect(breakdown.querySelectorAll('[data-testid="breakdown-stage"]')).toHaveLength(0);
+    await settle(() => buttonNamed(breakdown, 'Prompt breakdown (5 stages, 1028 ms)').click());
+    const stages = [...breakdown.querySelectorAll<HTMLElement>('[data-testid="breakdown-stage"]')];
+    expect(stages.map((s) => s.dataset.stage)).toEqual(['council', 'assembly', 'interceptors', 'interceptors', 'generation']);
+    expect(stages[3]!.textContent).toContain('skipped: TOOL_TIMEOUT');
+    const diff = byTestId(stages[2]!, 'approval-diff');
+    expect([...diff.querySelectorAll('.diff__line--add')].map((l) => l.textContent!.trim())).toContain('added: +[pipeline] a line');
+  });
+});
+
 describe('stop, regenerate, errors', () => {
   it('stops a streaming reply: chat.stop, Stopping…, then the kept text marked stopped', async () => {
     const { panel, host, frames } = await openWorkbench();

@@ -5,7 +5,7 @@ import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { GuardedInvoker } from '../safety/guarded-invoke';
-import { unifiedDiff } from '../safety/line-diff';
+import { unifiedDiff } from '../../../shared/text/line-diff';
 import { editSection, headings, links, readFrontmatter, readSection, renameLinks, updateFrontmatter, type FrontmatterValue } from './markdown';
 import { NoteStore, type ResolvedNote } from './note-store';
 

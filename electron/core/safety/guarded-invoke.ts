@@ -13,7 +13,7 @@ import type { Clock, Logger } from '../ports';
 import type { InvokeOptions, ToolRegistry } from '../registry/tool-registry';
 import type { ApprovalService } from './approvals';
 import { argsHash, canonicalJson, sha256Hex } from './args-hash';
-import { unifiedDiff } from './line-diff';
+import { unifiedDiff } from '../../../shared/text/line-diff';
 import { checkToolPaths, type PathScope } from './path-permissions';
 import type { ToolResultCache } from './tool-cache';
 

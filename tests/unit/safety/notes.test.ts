@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { patternApprovalPolicy } from '../../../electron/core/safety/approval-policy';
 import { parseNoteName } from '../../../electron/core/notes/note-names';
 import { readFrontmatter, updateFrontmatter } from '../../../electron/core/notes/markdown';
-import { unifiedDiff } from '../../../electron/core/safety/line-diff';
+import { unifiedDiff } from '../../../shared/text/line-diff';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { approvalRequested, call, safetyHost, type SafetyHost } from './helpers';

@@ -5,7 +5,7 @@ import { diffLines } from './format';
 
 const SPOKEN: Record<string, string> = { add: 'added: ', del: 'removed: ' };
 
-export function DiffPreview(props: { diff: ApprovalDiff; labelledBy?: string }) {
+export function DiffPreview(props: { diff: ApprovalDiff; labelledBy?: string; label?: string }) {
   const { diff } = props;
   const lines = useMemo(() => diffLines(diff.unified), [diff.unified]);
   const added = lines.filter((l) => l.kind === 'add').length;
@@ -33,7 +33,7 @@ export function DiffPreview(props: { diff: ApprovalDiff; labelledBy?: string }) 
       {lines.length === 0 || diff.unified.trim() === '' ? (
         <p className="panel-note">No change to the file’s content.</p>
       ) : (
-        <pre className="diff__body" tabIndex={0} aria-label={`Proposed change to ${diff.path}`} aria-describedby={props.labelledBy}>
+        <pre className="diff__body" tabIndex={0} aria-label={props.label ?? `Proposed change to ${diff.path}`} aria-describedby={props.labelledBy}>
           {lines.map((line, i) => (
             <span key={i} className={`diff__line diff__line--${line.kind}`}>
               {SPOKEN[line.kind] && <span className="visually-hidden">{SPOKEN[line.kind]}</span>}

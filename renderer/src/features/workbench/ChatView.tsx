@@ -6,6 +6,7 @@ import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
 import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
 import { CouncilTurn } from './CouncilTurn';
+import { PromptBreakdown } from './PromptBreakdown';
 import { cardFromRecord, ToolCallCard } from './ToolCallCard';
 
 interface Names {
@@ -112,6 +113,7 @@ function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn |
         </p>
       )}
       {error && <InlineError error={error} title="The reply failed" testId="chat-error" />}
+      {message?.trace && message.trace.length > 0 && <PromptBreakdown stages={message.trace} />}
     </article>
   );
 }

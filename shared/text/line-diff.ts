@@ -1,4 +1,4 @@
-// A small line diff for approval previews: common prefix/suffix trimmed, LCS on the middle, unified output.
+// A small line diff (approval previews, the prompt breakdown): common prefix/suffix trimmed, LCS on the middle, unified output.
 
 type Op = { kind: ' ' | '-' | '+'; line: string };
 
