@@ -288,3 +288,33 @@ describe('hostile strings', () => {
     expect(window.__pwned).toBeUndefined();
   });
 });
+
+describe('frontend messages console', () => {
+  it('shows what the backend sent, refreshes on a change, sends JSON to onFrontendMessage and refuses text that is not JSON', async () => {
+    let sent: Array<{ at: number; payload: unknown }> = [{ at: 0, payload: { hello: XSS } }];
+    const { panel, host } = await openExtensions([kb], (h) => {
+      h.handlers['extensions.frontend'] = () => ({ ok: true, value: { messages: sent } });
+      h.handlers['extensions.sendFrontend'] = () => ({ ok: true, value: { delivered: true } });
+    });
+    const own = card(panel, 'knowledge-base');
+    await settle(() => buttonNamed(own, 'Frontend messages').click());
+    const console = byTestId(own, 'frontend-console');
+    expect(byTestId(console, 'frontend-messages').textContent).toContain('{"hello":"<img src=x onerror=window.__pwned=1>"}');
+    expect(console.querySelector('img')).toBeNull();
+
+    sent = [...sent, { at: 1, payload: 'second' }];
+    await settle(() => host.emit({ type: 'extension.changed', extension: kb }));
+    expect(byTestId(console, 'frontend-messages').querySelectorAll('li')).toHaveLength(2);
+
+    const draft = byTestId(console, 'frontend-draft') as HTMLTextAreaElement;
+    await settle(() => typeInto(draft, '{"ask": 1}'));
+    await settle(() => buttonNamed(console, 'Send to Knowledge Base').click());
+    expect(host.callsTo('extensions.sendFrontend').map((c) => c.input)).toEqual([{ id: 'knowledge-base', payload: { ask: 1 } }]);
+    expect(console.textContent).toContain('Sent to its onFrontendMessage handlers.');
+
+    await settle(() => typeInto(draft, '{not json'));
+    await settle(() => buttonNamed(console, 'Send to Knowledge Base').click());
+    expect(host.callsTo('extensions.sendFrontend')).toHaveLength(1);
+    expect(console.textContent).toContain('Not JSON');
+  });
+});

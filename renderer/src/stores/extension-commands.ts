@@ -51,3 +51,13 @@ export async function loadExtensionLog(store: AppStore, host: HostConnection, id
   if (result.ok) store.getState().extensionLogLoaded(id, result.value.lines);
   return result;
 }
+
+/** What an extension's backend sent its frontend (the frontend messages console). */
+export function loadFrontendMessages(host: HostConnection, id: string): Promise<Result<{ messages: Array<{ at: number; payload: unknown }> }>> {
+  return host.invoke('extensions.frontend', { id });
+}
+
+/** Hands a JSON message to the extension's onFrontendMessage handlers. */
+export function sendFrontendMessage(host: HostConnection, id: string, payload: unknown): Promise<Result<{ delivered: boolean }>> {
+  return host.invoke('extensions.sendFrontend', { id, payload });
+}

@@ -11,6 +11,7 @@ import { removeExtension, restartExtension, setExtensionEnabled, setPermission }
 import { selectExtensions, selectExtensionsLoaded } from '../../stores/selectors';
 import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { InstallForm } from './InstallForm';
+import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { permissionInfo, statusInfo, type Permission } from './permissions';
 import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
@@ -78,6 +79,7 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const confirm = useConfirmRemove();
   const [logOpen, setLogOpen] = useState(false);
+  const [consoleOpen, setConsoleOpen] = useState(false);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -122,6 +124,7 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
   const status = statusInfo(ext.status);
   const titleId = `${uid}-title`;
   const logId = `${uid}-log`;
+  const consoleId = `${uid}-frontend`;
   const showError = ext.error && ext.status !== 'running';
 
   return (
@@ -213,6 +216,9 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
             <Icon name="terminal" />
             {logOpen ? 'Hide log' : 'Show log'}
           </button>
+          <button type="button" className="btn" aria-expanded={consoleOpen} aria-controls={consoleId} onClick={() => setConsoleOpen((o) => !o)}>
+            {consoleOpen ? 'Hide frontend messages' : 'Frontend messages'}
+          </button>
           {ext.source === 'user' && !confirm.open && (
             <button
               type="button"
@@ -245,6 +251,7 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
         )}
         {error && <InlineError error={error.error} title={error.title} />}
         {logOpen && <LogViewer id={ext.id} name={ext.name} domId={logId} />}
+        {consoleOpen && <FrontendConsole id={ext.id} name={ext.name} domId={consoleId} />}
       </article>
     </li>
   );
