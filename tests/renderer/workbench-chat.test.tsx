@@ -318,6 +318,29 @@ describe('prompt breakdown', () => {
   });
 });
 
+describe('macros view', () => {
+  it("lists the session's macros with owner and value; a handler's value says it is computed per turn", async () => {
+    const { panel, host } = await openWorkbench((_f, h) => {
+      h.handlers['chat.macros'] = () => ({
+        ok: true,
+        value: [
+          { name: 'char', owner: 'built-in', description: "The character's name.", value: 'Mira' },
+          { name: 'pipeline_weather', owner: 'Pipeline Probe', description: 'Weather', value: null },
+          { name: 'persona', owner: 'built-in', description: '', value: '' },
+        ],
+      });
+    });
+    await settle(() => buttonNamed(panel, 'Macros').click());
+    expect(host.callsTo('chat.macros').map((c) => c.input)).toEqual([{ sessionId: 's1' }]);
+    const rows = [...byTestId(panel, 'macros-view').querySelectorAll<HTMLElement>('[data-testid="macro-row"]')];
+    expect(rows.map((r) => r.dataset.name)).toEqual(['char', 'pipeline_weather', 'persona']);
+    expect(rows[0]!.textContent).toContain('Mira');
+    expect(rows[1]!.textContent).toContain('Pipeline Probe');
+    expect(rows[1]!.textContent).toContain('computed at each turn');
+    expect(rows[2]!.textContent).toContain('empty');
+  });
+});
+
 describe('stop, regenerate, errors', () => {
   it('stops a streaming reply: chat.stop, Stopping…, then the kept text marked stopped', async () => {
     const { panel, host, frames } = await openWorkbench();

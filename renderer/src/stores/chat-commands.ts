@@ -112,3 +112,8 @@ export function fetchRun(host: HostConnection, runId: string) {
 export function exportRunTrace(host: HostConnection, runId: string) {
   return host.invoke('runs.exportTrace', { runId });
 }
+
+/** Every macro a turn in the session can use, with its owner and current value (the Macros view). */
+export function loadMacros(host: HostConnection, sessionId: string): Promise<Result<MethodOutput<'chat.macros'>>> {
+  return host.invoke('chat.macros', { sessionId });
+}

@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { deleteSession, exportSession, renameSession } from '../../stores/chat-commands';
 import { copyText, downloadText } from './files';
+import { MacrosView } from './MacrosView';
 
 type Busy = null | 'rename' | 'download' | 'copy' | 'delete';
 
@@ -16,6 +17,8 @@ export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }
   const id = useId();
   const { session } = props;
   const [renaming, setRenaming] = useState(false);
+  const [macrosOpen, setMacrosOpen] = useState(false);
+  const macrosId = `${id}-macros`;
   const [title, setTitle] = useState(session.title);
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
@@ -121,6 +124,9 @@ export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }
               Rename
             </button>
           )}
+          <button type="button" className="btn btn--small" aria-expanded={macrosOpen} aria-controls={macrosId} onClick={() => setMacrosOpen((o) => !o)}>
+            {macrosOpen ? 'Hide macros' : 'Macros'}
+          </button>
           <button type="button" className="btn btn--small" aria-disabled={busy !== null || undefined} onClick={() => void doExport('download')}>
             {busy === 'download' ? 'Exporting…' : 'Download JSON'}
           </button>
@@ -136,6 +142,7 @@ export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }
           )}
         </div>
       </div>
+      {macrosOpen && <MacrosView sessionId={session.id} domId={macrosId} />}
       {confirmDelete && (
         <div className="confirm" role="group" aria-label={`Confirm deleting ${session.title}`} data-testid="confirm-delete">
           <p>
