@@ -52,7 +52,7 @@ describe('a chat turn with a Lumiverse extension', () => {
     await install();
     const { reply, sessionId } = await turn('Hello there');
     const messages = sentMessages();
-    expect(messages[0]).toEqual({ role: 'system', content: '[pipeline] a line from the interceptor' });
+    expect(messages[0]).toEqual({ role: 'system', content: '[pipeline] a line from the interceptor; events so far: CHAT_CHANGED, MESSAGE_SENT, GENERATION_STARTED' });
     expect(messages[1]!.content).toContain('Mira reads stormy skies and the high tide; {{unknown_macro}} stays.');
     expect(messages[1]!.content).toContain('Calls Ada friend.');
     expect(reply).toMatchObject({ role: 'assistant', content: 'The reply.' });
@@ -143,7 +143,7 @@ describe('a chat turn with a Lumiverse extension', () => {
     const sessionId = await newSession(rig);
     const sent = await rig.call('chat.send', { sessionId, text: 'Just looking', dryRun: true });
     const done = await finished(rig, (sent.value as { turnId: string }).turnId);
-    expect((done as { prompt: Array<{ content: string }> }).prompt[0]!.content).toBe('[pipeline] a line from the interceptor');
+    expect((done as { prompt: Array<{ content: string }> }).prompt[0]!.content).toMatch(/^\[pipeline\] a line from the interceptor/);
     expect(rig.server.generations).toHaveLength(0);
   }, 60_000);
 
