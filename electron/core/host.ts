@@ -15,7 +15,6 @@ import { settingsExtensionState } from './extensions/settings-state';
 import { extensionHandlers } from './extensions/handlers';
 import { toolHandlers } from './handlers/tool-handlers';
 import { systemClock, type Clock, type Logger, type SettingsBackendFactory } from './ports';
-import { enableLinearRegexFallback } from './registry/safe-regex-engine';
 import { ToolRegistry } from './registry/tool-registry';
 import { SettingsStore } from './settings/settings-store';
 import { createRedactingLogger, Redactor } from './connections/redact';
@@ -95,7 +94,6 @@ export interface Host {
 export async function createHost(ports: HostPorts): Promise<Host> {
   const redactor = ports.llm?.redactor ?? new Redactor();
   ports = { ...ports, log: createRedactingLogger(ports.log, redactor) };
-  enableLinearRegexFallback();
   const clock = ports.clock ?? systemClock;
   const listeners = new Set<HostEventListener>();
   const emit = (event: HostEvent) => {

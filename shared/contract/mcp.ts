@@ -125,6 +125,8 @@ export const McpToolViewSchema = Type.Object({
   registered: Type.Boolean(),
   /** Why the tool was skipped, when it was. */
   error: Type.Optional(ErrorSchema),
+  /** What the host changed to register it (e.g. a uniqueItems it removed). */
+  notes: Type.Optional(Type.Array(Type.String())),
 });
 
 const ImportResult = Type.Object({

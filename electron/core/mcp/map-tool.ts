@@ -4,6 +4,7 @@
 // caps); this file only maps fields and the JSON Schema dialect, and decides the mode from trust.
 import type { HostError, Result } from '../../../shared/errors';
 import type { McpToolAnnotations, McpToolView } from '../../../shared/types/mcp';
+import { MAX_UNIQUE_NONSCALAR_ITEMS, stripUnboundedUniqueItems } from '../registry/unique-items';
 
 export interface MappedTool {
   dto: Record<string, unknown>;
@@ -128,10 +129,13 @@ export function mapMcpTool(raw: unknown, sourceId: string, trusted: boolean): { 
     view.error = parameters.error;
     return { view, dto: null };
   }
+  // The registry refuses uniqueItems that would compare unbounded objects pairwise; a server's tool keeps working without it.
+  const unique = stripUnboundedUniqueItems(parameters.value, '/inputSchema');
+  if (unique.stripped.length) view.notes = unique.stripped.map((path) => `${path} was removed: uniqueItems over objects or arrays without maxItems ≤ ${MAX_UNIQUE_NONSCALAR_ITEMS} would compare every pair on the host.`);
   const dto: Record<string, unknown> = {
     name: tool.name,
     description: capUtf8(description, MAX_DESCRIPTION_BYTES),
-    parameters: parameters.value,
+    parameters: unique.schema,
     mode,
     // Tools from a server the user added are for models: members and the chat may use them.
     council_eligible: true,

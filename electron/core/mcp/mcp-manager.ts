@@ -448,6 +448,7 @@ export class McpManager {
           }
         }
         if (view.error) this.hostLog(state, 'warn', `tool ${JSON.stringify(view.name.slice(0, 128))} skipped: ${view.error.code} ${view.error.message}`);
+        for (const note of view.notes ?? []) this.hostLog(state, 'warn', `tool ${JSON.stringify(view.name.slice(0, 128))}: ${note}`);
         views.push(view);
       }
       for (const name of state.registered) if (!seen.has(name)) this.options.registry.unregister(sourceId, name);

@@ -4,11 +4,8 @@ import type { Result } from '../../../shared/errors';
 import type { JsonSchema } from '../../../shared/types/spindle';
 import { DEFAULT_REGISTRY_LIMITS } from './limits';
 import { err, ok } from './result';
-import { enableLinearRegexFallback } from './safe-regex-engine';
+import { linearRegExp } from './linear-regex';
 import { guardSchema, type SchemaGuardLimits } from './schema-guards';
-
-// Before any Ajv instance exists, so every pattern regex is compiled with the fallback in force.
-enableLinearRegexFallback();
 
 export interface CompiledSchema {
   /** Ajv's private copy; release() needs the same object to drop Ajv's cache entry. */
@@ -32,8 +29,8 @@ export class SchemaCompiler {
     this.ajv = new Ajv({
       strict: false,
       allErrors: false,
-      // Without the `u` flag V8 may fall back to its linear engine; with it, it never does.
-      unicodeRegExp: false,
+      // Every pattern runs on a linear-time engine (linear-regex.ts).
+      code: { regExp: linearRegExp },
       // Compiled tool schemas are not added by $id, so re-registering a tool with the same $id works.
       addUsedSchema: false,
       // No loadSchema: a `$ref` Ajv cannot resolve locally is a compile error, never a fetch.

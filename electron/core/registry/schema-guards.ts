@@ -1,10 +1,11 @@
-// Checks a tool's JSON Schema for size, depth, remote references and unsafe regexes BEFORE Ajv sees it.
+// Checks a tool's JSON Schema for size, depth, remote references, unsafe regexes and quadratic uniqueItems BEFORE Ajv sees it.
 //
 // Ajv overflows the stack compiling a 1 000-level schema, and would resolve `$ref`s through a loader
 // if one were configured. Nothing here fetches or compiles anything; it only walks plain data.
 import type { HostError } from '../../../shared/errors';
 import { checkJsonBudget, escapePointer, utf8Bytes } from './json-budget';
-import { checkPattern } from './pattern-safety';
+import { checkPattern } from './linear-regex';
+import { MAX_UNIQUE_NONSCALAR_ITEMS, unboundedUniqueItems } from './unique-items';
 
 export interface SchemaGuardLimits {
   maxSchemaBytes: number;
@@ -47,6 +48,13 @@ function walkKeywords(schema: unknown, where: string): HostError | null {
       continue;
     }
     const record = node as Record<string, unknown>;
+    if (unboundedUniqueItems(record)) {
+      return invalid(
+        `${path}/uniqueItems over items that may be objects or arrays needs maxItems ≤ ${MAX_UNIQUE_NONSCALAR_ITEMS} (each pair would be compared on the host)`,
+        `${path}/uniqueItems`,
+        `Add "maxItems": ${MAX_UNIQUE_NONSCALAR_ITEMS} or less, give the items a scalar type, or drop uniqueItems and check duplicates in the tool.`,
+      );
+    }
     for (const key of Object.keys(record)) {
       const value = record[key];
       const childPath = `${path}/${escapePointer(key)}`;
