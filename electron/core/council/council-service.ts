@@ -163,9 +163,13 @@ export class CouncilService {
     return normalizeCouncil(this.deps.settings.get().council);
   }
 
-  private async write(next: CouncilSettings): Promise<CouncilView> {
-    const checked = assertCouncilSettings(next);
-    await this.deps.settings.update((current) => ({ ...current, council: structuredClone(checked) }));
+  /**
+   * Every council change is computed inside the settings queue from the document as it is then, so
+   * concurrent changes (50 adds at once, two windows) never overwrite each other; a change that throws
+   * writes nothing.
+   */
+  private async mutate(change: (current: CouncilSettings) => CouncilSettings): Promise<CouncilView> {
+    await this.deps.settings.update((doc) => ({ ...doc, council: structuredClone(assertCouncilSettings(change(normalizeCouncil(doc.council)))) }));
     return this.view();
   }
 
@@ -230,17 +234,18 @@ export class CouncilService {
   }
 
   async update(patch: CouncilSettingsPatch): Promise<CouncilView> {
-    const current = this.settings();
-    const next: CouncilSettings = {
-      ...current,
-      ...(patch.councilMode === undefined ? {} : { councilMode: patch.councilMode }),
-      ...(patch.atLeastOneMember === undefined ? {} : { atLeastOneMember: patch.atLeastOneMember }),
-      toolsSettings: { ...current.toolsSettings, ...stripUndefined(patch.toolsSettings ?? {}) },
-    };
-    if (next.councilMode && !current.councilMode && next.members.length === 0) {
-      fail('INVALID_INPUT', 'Add at least one member before turning Council Mode on.', { path: '/councilMode' });
-    }
-    return this.write(next);
+    return this.mutate((current) => {
+      const next: CouncilSettings = {
+        ...current,
+        ...(patch.councilMode === undefined ? {} : { councilMode: patch.councilMode }),
+        ...(patch.atLeastOneMember === undefined ? {} : { atLeastOneMember: patch.atLeastOneMember }),
+        toolsSettings: { ...current.toolsSettings, ...stripUndefined(patch.toolsSettings ?? {}) },
+      };
+      if (next.councilMode && !current.councilMode && next.members.length === 0) {
+        fail('INVALID_INPUT', 'Add at least one member before turning Council Mode on.', { path: '/councilMode' });
+      }
+      return next;
+    });
   }
 
   private newMemberId(): string {
@@ -261,7 +266,6 @@ export class CouncilService {
     if (!this.deps.packs.item(input.packId, input.itemId)) {
       fail('NOT_FOUND', `No item "${input.itemId}" in pack "${input.packId}".`, { path: '/itemId', hint: 'List packs with packs.list.' });
     }
-    const current = this.settings();
     const member: CouncilMember = {
       id: this.newMemberId(),
       packId: input.packId,
@@ -273,38 +277,41 @@ export class CouncilService {
     if (input.toolHistoryRetention) member.toolHistoryRetention = { ...input.toolHistoryRetention };
     if (input.allowedReadPaths) member.allowedReadPaths = [...input.allowedReadPaths];
     if (input.allowedWritePaths) member.allowedWritePaths = [...input.allowedWritePaths];
-    const council = await this.write({ ...current, members: [...current.members, member] });
+    const council = await this.mutate((current) => ({ ...current, members: [...current.members, member] }));
     return { memberId: member.id, council };
   }
 
   async setMember(memberId: string, patch: MemberPatch): Promise<CouncilView> {
     this.checkMember(patch, '/patch');
-    const current = this.settings();
-    const index = current.members.findIndex((m) => m.id === memberId);
-    if (index < 0) fail('NOT_FOUND', `No member "${memberId}".`, { path: '/memberId' });
-    const before = current.members[index]!;
-    const next: CouncilMember = { ...before, ...stripUndefined(patch) };
-    if (patch.tools) next.tools = dedupe(patch.tools);
-    if (patch.toolHistoryRetention) next.toolHistoryRetention = { ...(before.toolHistoryRetention ?? {}), ...patch.toolHistoryRetention };
-    const members = [...current.members];
-    members[index] = next;
-    return this.write({ ...current, members });
+    return this.mutate((current) => {
+      const index = current.members.findIndex((m) => m.id === memberId);
+      if (index < 0) fail('NOT_FOUND', `No member "${memberId}".`, { path: '/memberId' });
+      const before = current.members[index]!;
+      const next: CouncilMember = { ...before, ...stripUndefined(patch) };
+      if (patch.tools) next.tools = dedupe(patch.tools);
+      if (patch.toolHistoryRetention) next.toolHistoryRetention = { ...(before.toolHistoryRetention ?? {}), ...patch.toolHistoryRetention };
+      const members = [...current.members];
+      members[index] = next;
+      return { ...current, members };
+    });
   }
 
   async removeMember(memberId: string): Promise<CouncilView> {
-    const current = this.settings();
-    if (!current.members.some((m) => m.id === memberId)) fail('NOT_FOUND', `No member "${memberId}".`, { path: '/memberId' });
-    const members = current.members.filter((m) => m.id !== memberId);
-    return this.write({ ...current, members, councilMode: members.length > 0 && current.councilMode });
+    return this.mutate((current) => {
+      if (!current.members.some((m) => m.id === memberId)) fail('NOT_FOUND', `No member "${memberId}".`, { path: '/memberId' });
+      const members = current.members.filter((m) => m.id !== memberId);
+      return { ...current, members, councilMode: members.length > 0 && current.councilMode };
+    });
   }
 
   async reorderMembers(memberIds: string[]): Promise<CouncilView> {
-    const current = this.settings();
-    const byId = new Map(current.members.map((m) => [m.id, m]));
-    if (memberIds.length !== current.members.length || new Set(memberIds).size !== memberIds.length || memberIds.some((id) => !byId.has(id))) {
-      fail('INVALID_INPUT', 'memberIds must list every current member exactly once.', { path: '/memberIds' });
-    }
-    return this.write({ ...current, members: memberIds.map((id) => byId.get(id)!) });
+    return this.mutate((current) => {
+      const byId = new Map(current.members.map((m) => [m.id, m]));
+      if (memberIds.length !== current.members.length || new Set(memberIds).size !== memberIds.length || memberIds.some((id) => !byId.has(id))) {
+        fail('INVALID_INPUT', 'memberIds must list every current member exactly once.', { path: '/memberIds' });
+      }
+      return { ...current, members: memberIds.map((id) => byId.get(id)!) };
+    });
   }
 
   /** Adds every item of the pack as a member (items already on the council are skipped). */
@@ -312,19 +319,20 @@ export class CouncilService {
     if (input.chance !== undefined) assertChance(input.chance, '/chance');
     const stored = this.deps.packs.get(input.packId);
     if (!stored) fail('NOT_FOUND', `No pack "${input.packId}".`, { path: '/packId' });
-    const current = this.settings();
-    const have = new Set(current.members.map((m) => `${m.packId}/${m.itemId}`));
-    const added: CouncilMember[] = stored.pack.items
-      .filter((item) => !have.has(`${stored.pack.id}/${item.id}`))
-      .map((item) => ({
-        id: this.newMemberId(),
-        packId: stored.pack.id,
-        itemId: item.id,
-        role: input.role ?? '',
-        chance: input.chance ?? 100,
-        tools: dedupe(input.tools ?? []),
-      }));
-    return this.write({ ...current, members: [...current.members, ...added] });
+    return this.mutate((current) => {
+      const have = new Set(current.members.map((m) => `${m.packId}/${m.itemId}`));
+      const added: CouncilMember[] = stored.pack.items
+        .filter((item) => !have.has(`${stored.pack.id}/${item.id}`))
+        .map((item) => ({
+          id: this.newMemberId(),
+          packId: stored.pack.id,
+          itemId: item.id,
+          role: input.role ?? '',
+          chance: input.chance ?? 100,
+          tools: dedupe(input.tools ?? []),
+        }));
+      return { ...current, members: [...current.members, ...added] };
+    });
   }
 
   // ------------------------------------------------------------------------------------------
@@ -335,7 +343,8 @@ export class CouncilService {
   }
 
   async loadProfile(name: string): Promise<CouncilView> {
-    return this.write(this.profiles.get(name).council);
+    const council = this.profiles.get(name).council;
+    return this.mutate(() => council);
   }
 
   // ------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ import { Ajv } from 'ajv';
 import { defaultSettings, SETTINGS_VERSION, SettingsSchema, type Settings } from '../../../shared/settings';
 import { HostFailure } from '../../../shared/errors';
 import { describeAjvError } from '../contract/validators';
-import type { Clock, Logger, SettingsBackendFactory } from '../ports';
+import type { Clock, Logger, SettingsBackend, SettingsBackendFactory } from '../ports';
+import { withFileLock } from '../util/file-lock';
 import { migrate, migrations as appMigrations, type Migration } from './migrations';
 
 const validateSettings = new Ajv({ strict: false, allErrors: false }).compile(SettingsSchema);
@@ -73,7 +74,10 @@ export class SettingsStore {
   readonly problems: SettingsProblem[] = [];
   recoveredFromBackup = false;
   private doc: Settings;
-  private readonly backend;
+  private backend!: SettingsBackend;
+  private readonly file: string;
+  private readonly version: number;
+  private readonly steps: Migration[];
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(settings: Settings) => void>();
 
@@ -82,27 +86,63 @@ export class SettingsStore {
     const steps = options.migrations ?? appMigrations;
     const file = path.join(options.dataDir, `${SETTINGS_NAME}.json`);
     const backupFile = `${file}.bak`;
+    this.file = file;
+    this.version = version;
+    this.steps = steps;
+    fs.mkdirSync(options.dataDir, { recursive: true });
 
-    let loaded: Settings | null = null;
-    if (fs.existsSync(file)) {
-      const parsed = parseSettings(fs.readFileSync(file, 'utf8'), version, steps);
-      if (parsed.ok) loaded = parsed.doc;
-      else this.quarantine(file, parsed.reason);
-    }
-    if (!loaded && this.problems.length > 0 && fs.existsSync(backupFile)) {
-      const parsed = parseSettings(fs.readFileSync(backupFile, 'utf8'), version, steps);
-      if (parsed.ok) {
-        loaded = parsed.doc;
-        this.recoveredFromBackup = true;
-        options.log.warn('settings: loaded the last good copy');
+    // Under the data folder's settings lock: another process (a CLI run, the app) may be writing now.
+    this.doc = withFileLock(this.lockPath, () => {
+      let loaded: Settings | null = null;
+      let asStored = false;
+      if (fs.existsSync(file)) {
+        const text = fs.readFileSync(file, 'utf8');
+        const parsed = parseSettings(text, version, steps);
+        if (parsed.ok) {
+          loaded = parsed.doc;
+          asStored = JSON.stringify(JSON.parse(text)) === JSON.stringify(parsed.doc);
+        } else this.quarantine(file, parsed.reason);
       }
-    }
-    this.doc = loaded ?? defaultSettings();
+      if (!loaded && this.problems.length > 0 && fs.existsSync(backupFile)) {
+        const parsed = parseSettings(fs.readFileSync(backupFile, 'utf8'), version, steps);
+        if (parsed.ok) {
+          loaded = parsed.doc;
+          this.recoveredFromBackup = true;
+          options.log.warn('settings: loaded the last good copy');
+        }
+      }
+      const doc = loaded ?? defaultSettings();
+      // The backend is opened only after a bad file is out of the way, so it never sees one.
+      this.backend = options.backend({ dataDir: options.dataDir, name: SETTINGS_NAME });
+      // Only a new, migrated or recovered document is written: rewriting a good file at every start
+      // would put back what this process read over a change another process made since.
+      if (!asStored) this.backend.write(doc as unknown as Record<string, unknown>);
+      fs.writeFileSync(backupFile, JSON.stringify(doc, null, '\t'));
+      return doc;
+    });
+  }
 
-    // The backend is opened only after a bad file is out of the way, so it never sees one.
-    this.backend = options.backend({ dataDir: options.dataDir, name: SETTINGS_NAME });
-    this.backend.write(this.doc as unknown as Record<string, unknown>);
-    fs.writeFileSync(backupFile, JSON.stringify(this.doc, null, '\t'));
+  private get lockPath(): string {
+    return `${this.file}.lock`;
+  }
+
+  /** The document on disk (another process may have changed it); null when unreadable, and ours stays. */
+  private stored(): Settings | null {
+    try {
+      const parsed = parseSettings(fs.readFileSync(this.file, 'utf8'), this.version, this.steps);
+      return parsed.ok ? parsed.doc : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private locked<T>(work: () => T): T {
+    try {
+      return withFileLock(this.lockPath, work);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+      throw new HostFailure({ code: 'SETTINGS_WRITE_FAILED', message: 'Another process kept the settings locked.', hint: 'Try again; if it persists, close other Council Workbench windows or CLI runs.' });
+    }
   }
 
   private quarantine(file: string, reason: string): void {
@@ -136,26 +176,29 @@ export class SettingsStore {
 
   /** Applies updates one at a time so none is lost; a failed write leaves the old state in place. */
   update(change: Record<string, unknown> | ((current: Settings) => Settings)): Promise<Settings> {
-    const run = async (): Promise<Settings> => {
-      const next = typeof change === 'function' ? change(this.get()) : (mergePatch(this.doc, change) as Settings);
-      next.version = this.doc.version;
-      if (!validateSettings(next)) {
-        const { message, path: field } = describeAjvError(validateSettings.errors?.[0], 'invalid');
-        throw new HostFailure({ code: 'SETTINGS_INVALID', message: `Settings rejected: ${message}`, path: field });
-      }
-      try {
-        this.backend.write(next as unknown as Record<string, unknown>);
-      } catch (err) {
-        throw new HostFailure({
-          code: 'SETTINGS_WRITE_FAILED',
-          message: `Could not save settings: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-          hint: 'Check that the data folder is writable and the disk is not full.',
-        });
-      }
-      this.doc = next;
-      for (const listener of this.listeners) listener(this.get());
-      return this.get();
-    };
+    // One writer at a time across processes: the change is applied to the document as stored now.
+    const run = async (): Promise<Settings> =>
+      this.locked(() => {
+        this.doc = this.stored() ?? this.doc;
+        const next = typeof change === 'function' ? change(this.get()) : (mergePatch(this.doc, change) as Settings);
+        next.version = this.doc.version;
+        if (!validateSettings(next)) {
+          const { message, path: field } = describeAjvError(validateSettings.errors?.[0], 'invalid');
+          throw new HostFailure({ code: 'SETTINGS_INVALID', message: `Settings rejected: ${message}`, path: field });
+        }
+        try {
+          this.backend.write(next as unknown as Record<string, unknown>);
+        } catch (err) {
+          throw new HostFailure({
+            code: 'SETTINGS_WRITE_FAILED',
+            message: `Could not save settings: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+            hint: 'Check that the data folder is writable and the disk is not full.',
+          });
+        }
+        this.doc = next;
+        for (const listener of this.listeners) listener(this.get());
+        return this.get();
+      });
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
