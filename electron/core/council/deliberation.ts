@@ -92,6 +92,12 @@ export function formatHistory(entries: HistoryEntry[], nonce: string): string {
   ].join('\n');
 }
 
+/**
+ * Member and tool names stand outside the output fence, and both can come from strangers (a downloaded pack,
+ * an extension's display_name): only letters, digits, spaces and plain punctuation survive, 60 characters at
+ * most, so a name can neither open a heading, close the fence nor carry markup.
+ */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/\*\*/g, '').slice(0, 200);
+  const plain = text.replace(/[^\p{L}\p{M}\p{N} .,'()&-]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  return (plain || 'unnamed').slice(0, 60);
 }

@@ -4,7 +4,11 @@ import type { ExtensionStateStore } from './extension-manager';
 
 export function settingsExtensionState(settings: SettingsStore): ExtensionStateStore {
   return {
-    getState: (id) => settings.get().extensions[id],
+    // Own entries only: an extension named `constructor` or `toString` must not find Object.prototype's.
+    getState: (id) => {
+      const all = settings.get().extensions;
+      return Object.hasOwn(all, id) ? all[id] : undefined;
+    },
     setState: async (id, state) => {
       await settings.update((current) => ({ ...current, extensions: { ...current.extensions, [id]: { enabled: state.enabled, granted: [...state.granted], ...(state.trusted ? { trusted: true } : {}) } } }));
     },

@@ -74,8 +74,8 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
       ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
     });
   } catch (err) {
-    if (err instanceof HostFailure) return report(err.error);
-    throw err;
+    // Whatever stops the host from starting is still an {"error"} document (and exit 1), never a stack trace.
+    return report(err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: `The host could not start: ${(err as Error).message}` });
   }
   // What the host has to tell a person (settings recovered, an extension held in safe mode…) goes to stderr,
   // so it is seen whatever the command, and never mixes into --json output.

@@ -104,3 +104,19 @@ describe('trusting an extension', () => {
     expect(JSON.parse((await cli(dataDir, ['extensions', 'list', '--json'])).out)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'lumiverse_tsonly', trusted: true })]));
   }, 60_000);
 });
+
+describe('extension ids that are Object.prototype names', () => {
+  it.each(['constructor', '__proto__'])('an installed extension "%s" with no settings entry starts like any other', async (id) => {
+    const dataDir = tempDir();
+    const folder = path.join(dataDir, 'extensions', id);
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'spindle.json'), JSON.stringify({ id, name: `Named ${id}`, version: '1.0.0', description: 'x', main: 'index.js', permissions: ['tools'] }));
+    fs.writeFileSync(path.join(folder, 'index.js'), "spindle.registerTool({ name: 't', description: 'd', parameters: { type: 'object', properties: {} } });\n");
+    const listed = await cli(dataDir, ['extensions', 'list', '--json']);
+    expect(listed.code, listed.out + listed.err).toBe(0);
+    const mine = (JSON.parse(listed.out) as Array<{ id: string; granted: string[] }>).find((e) => e.id === id);
+    // __proto__ is not a valid id; the others are listed, with nothing granted (no saved entry).
+    if (id === '__proto__') expect(mine).toBeUndefined();
+    else expect(mine).toMatchObject({ id, granted: [] });
+  }, 60_000);
+});

@@ -255,6 +255,11 @@ describe('profile validation (S12)', () => {
     [{ headers: { 'x-api-key': 'x' } }, '/headers/x-api-key'],
     [{ headers: { 'X-Title': 'a\r\nb' } }, '/headers/X-Title'],
     [{ headers: { 'bad header': 'x' } }, '/headers/bad header'],
+    // Finding 7: a credential in a header the deny list does not name is refused too (headers are stored in plain text).
+    [{ headers: { 'Helicone-Auth': 'Bearer sk-helicone-0123456789' } }, '/headers/Helicone-Auth'],
+    [{ headers: { 'X-Custom-Key': 'sk-proj-abcdefghijklmnop' } }, '/headers/X-Custom-Key'],
+    [{ headers: { 'X-Goog': 'AIzaSyA-0123456789abcdefghijklmno' } }, '/headers/X-Goog'],
+    [{ headers: { 'X-Token': 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6' } }, '/headers/X-Token'],
     [{ keyRef: { kind: 'env', name: 'AWS_SECRET_ACCESS_KEY' } }, '/keyRef/name'],
     [{ keyRef: { kind: 'env', name: 'PATH' } }, '/keyRef/name'],
     [{ keyRef: { kind: 'file' } }, '/keyRef/kind'],
@@ -264,6 +269,10 @@ describe('profile validation (S12)', () => {
   ])('rejects %j at %s', (patch, pathValue) => {
     const result = validateProfile({ ...good, ...patch });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: pathValue } });
+  });
+
+  it('accepts ordinary header values', () => {
+    expect(validateProfile({ ...good, headers: { 'HTTP-Referer': 'https://example.com/app', 'X-Title': 'Council Workbench', 'OpenAI-Beta': 'assistants=v2' } }).ok).toBe(true);
   });
 
   it('accepts an env key named like an API key, and warns about plain http to another machine', () => {
