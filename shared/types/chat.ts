@@ -121,6 +121,8 @@ export const ChatSessionSchema = Type.Object(
     persona: PersonaSchema,
     worldInfo: Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries }),
     messages: Type.Array(ChatMessageSchema, { maxItems: SESSION_LIMITS.messages }),
+    /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
+    card: Type.Optional(Type.Object({ spec: Type.String({ maxLength: 32 }), data: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

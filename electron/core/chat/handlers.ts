@@ -1,6 +1,10 @@
 // Contract handlers for connections.*, sidecar.* and chat.*: views only (never keys), validated inputs, errors as data.
 import type { Handlers } from '../../../shared/contract';
 import type { ConnectionProfile } from '../../../shared/types/llm';
+import fs from 'node:fs';
+import { HostFailure } from '../../../shared/errors';
+import { CARD_LIMITS, parseCardFile } from '../imports/character-card';
+import { sessionFromCard } from '../imports/card-session';
 import { summaryOf } from './session-store';
 import { newProfileId, type LlmServices } from './llm-services';
 
@@ -24,6 +28,7 @@ type LlmHandlerNames =
   | 'chat.sessions.delete'
   | 'chat.sessions.export'
   | 'chat.sessions.import'
+  | 'chat.sessions.importCard'
   | 'chat.send'
   | 'chat.stop'
   | 'chat.regenerate'
@@ -87,9 +92,29 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
       emitSessions(session.id, 'created');
       return summaryOf(session, false);
     },
+    'chat.sessions.importCard': ({ path: file, greeting }, ctx) => {
+      // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
+      if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
+      const bytes = readCardFile(file);
+      const { session, greetings, worldInfoEntries } = sessionFromCard(sessions, parseCardFile(bytes), { ...(greeting !== undefined ? { greeting } : {}), now: Date.now() });
+      emitSessions(session.id, 'created');
+      return { id: session.id, characterName: session.character.name, greetings, worldInfoEntries, messages: session.messages.length };
+    },
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': ({ sessionId, ...options }) => chat.regenerate(sessionId, options),
     'chat.macros': ({ sessionId }) => chat.macros(sessionId),
   };
+}
+
+/** The card file's bytes, refused before reading when it is larger than a card can be. */
+function readCardFile(file: string): Buffer {
+  let size: number;
+  try {
+    size = fs.statSync(file).size;
+  } catch (err) {
+    throw new HostFailure({ code: 'NOT_FOUND', message: `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, path: '/path' });
+  }
+  if (size > CARD_LIMITS.maxFileBytes) throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The file is ${size} bytes; cards are read up to ${CARD_LIMITS.maxFileBytes}.`, path: '/path' });
+  return fs.readFileSync(file);
 }

@@ -33,3 +33,10 @@ export async function callHost<M extends MethodName>(host: Host, method: M, inpu
   if (!result.ok) throw new HostFailure(result.error);
   return result.value as MethodOutput<M>;
 }
+
+/** The positional argument at `index`, or INVALID_INPUT naming it with the command's usage. */
+export function positional(ctx: CliContext, index: number, name: string, usage: string): string {
+  const value = ctx.positionals[index];
+  if (!value) throw new HostFailure({ code: 'INVALID_INPUT', message: `Missing <${name}>. Usage: ${usage}`, path: name });
+  return value;
+}

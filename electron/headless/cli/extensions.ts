@@ -2,13 +2,7 @@
 import { HostFailure } from '../../../shared/errors';
 import type { ExtensionInfo } from '../../../shared/events';
 import { EXTENSION_PERMISSIONS, PERMISSIONS_NOT_AVAILABLE_HERE, type ExtensionPermission } from '../../../shared/types/spindle';
-import { callHost, type CliCommand, type CliContext } from './command';
-
-function positional(ctx: CliContext, index: number, name: string, usage: string): string {
-  const value = ctx.positionals[index];
-  if (!value) throw new HostFailure({ code: 'INVALID_INPUT', message: `Missing <${name}>. Usage: ${usage}`, path: name });
-  return value;
-}
+import { callHost, positional, type CliCommand } from './command';
 
 function permission(value: string): ExtensionPermission {
   if ((EXTENSION_PERMISSIONS as readonly string[]).includes(value)) return value as ExtensionPermission;

@@ -7,7 +7,8 @@ import { connectionCommands } from './connections';
 import { sidecarCommands } from './sidecar';
 import { chatCommand } from './chat';
 import { packCommands } from './packs';
+import { sessionCommands } from './sessions';
 import { councilCommands } from './council';
 import { mcpCommands } from './mcp';
 
-export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...councilCommands, ...mcpCommands];
+export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands];

@@ -3,16 +3,10 @@ import fs from 'node:fs';
 import type { MethodInput } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import type { McpServerInfo, McpToolView } from '../../../shared/types/mcp';
-import { callHost, type CliCommand, type CliContext } from './command';
+import { callHost, positional, type CliCommand } from './command';
 
 const ADD_USAGE =
   'mcp add <id> --command <cmd> [--arg a --arg b] [--env K=V] [--cwd D] [--trusted] | mcp add <id> --url <url> [--header K=V] [--trusted]';
-
-function positional(ctx: CliContext, index: number, name: string, usage: string): string {
-  const value = ctx.positionals[index];
-  if (!value) throw new HostFailure({ code: 'INVALID_INPUT', message: `Missing <${name}>. Usage: ${usage}`, path: name });
-  return value;
-}
 
 function list(value: string | boolean | string[] | undefined): string[] {
   if (Array.isArray(value)) return value;

@@ -1,0 +1,32 @@
+// A parsed character card → a new Workbench session: the character, the chosen greeting as the first reply, the
+// embedded book as the session's world info, and the rest of the card kept verbatim for export.
+import { randomUUID } from 'node:crypto';
+import { HostFailure } from '../../../shared/errors';
+import type { ChatSession } from '../../../shared/types/chat';
+import type { SessionStore } from '../chat/session-store';
+import type { ParsedCard } from './character-card';
+
+export interface CardImportResult {
+  session: ChatSession;
+  greetings: number;
+  worldInfoEntries: number;
+}
+
+export function sessionFromCard(sessions: SessionStore, card: ParsedCard, options: { greeting?: number; now: number }): CardImportResult {
+  const index = options.greeting ?? 0;
+  if (card.greetings.length > 0 && (index < 0 || index >= card.greetings.length)) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `The card has ${card.greetings.length} greetings; choose 0 to ${card.greetings.length - 1}.`, path: '/greeting' });
+  }
+  const worldInfo = (card.book?.entries ?? []).map((e) => ({ id: randomUUID().slice(0, 12), keywords: e.keys, content: e.content, enabled: e.enabled }));
+  const created = sessions.create({
+    title: card.name.slice(0, 200),
+    character: { name: card.name, description: card.description, personality: card.personality, scenario: card.scenario },
+    worldInfo,
+  });
+  const greeting = card.greetings[index];
+  const session = sessions.mutate(created.id, (s) => {
+    if (greeting) s.messages.push({ id: randomUUID(), role: 'assistant', content: greeting, createdAt: options.now });
+    s.card = { spec: card.spec, data: card.data };
+  });
+  return { session, greetings: card.greetings.length, worldInfoEntries: worldInfo.length };
+}
