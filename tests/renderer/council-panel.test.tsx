@@ -111,8 +111,8 @@ describe('council members', () => {
     const groups = [...card.querySelectorAll<HTMLElement>('[data-testid="tool-group"]')];
     expect(groups.map((g) => g.dataset.group)).toEqual(['prompt', 'pack:story-council', 'extension:dice-and-stats', 'extension:knowledge-base', 'extension:scratchpad']);
     expect(groups.map((g) => spokenText(g.querySelector('legend')!))).toEqual([
-      'Council prompt tools Prompt',
-      'Story Council Pack',
+      'Council prompt tools Prompt sidecar mode only',
+      'Story Council Pack sidecar mode only',
       'Dice and Stats Extension',
       'Knowledge Base Extension',
       'Scratchpad Extension',

@@ -253,6 +253,9 @@ export class ChatEngine {
     );
     const { trace, council } = prepared;
     const inline = this.inlineSetup();
+    if (!inline && readToolsSettings(settings.council).mode === 'inline' && councilRequested) {
+      this.deps.emit({ type: 'chat.council', sessionId, turnId, phase: 'skipped', reason: 'Inline mode: no member has a tool the main model can call right now, so this turn offers none.' });
+    }
     const finish = (fields: Omit<Extract<ChatEvent, { type: 'chat.finished' }>, 'type' | 'sessionId' | 'turnId' | 'messageId'>) =>
       this.deps.emit({ type: 'chat.finished', sessionId, turnId, messageId: assistantMessageId, ...fields });
     this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });

@@ -47,11 +47,13 @@ export function bindingsFromSettings(council: unknown): InlineToolBinding[] {
   return out;
 }
 
-/** The functions to offer: available, inline-callable tools only; one function per member when a tool serves several. */
+/** The functions to offer: every member's available tool (prompt tools are not bound); one function per member when a tool serves several. */
 export function inlineFunctions(bindings: InlineToolBinding[], lookup: (qualifiedName: string) => ToolInfo | undefined): InlineFunction[] {
   const usable = bindings.filter((b) => {
     const info = lookup(b.qualifiedName);
-    return info !== undefined && info.status === 'available' && info.inlineAvailable;
+    // Seed 000: in inline mode a member's council tool goes to the main model as a function, whether or not it
+    // sets inline_available (that flag offers a tool outside the council).
+    return info !== undefined && info.status === 'available';
   });
   const membersPerTool = new Map<string, Set<string>>();
   for (const b of usable) {

@@ -161,4 +161,26 @@ describe('tool calls when no tools are offered', () => {
       await reopened.close();
     }
   });
+
+  it('offers a member tool that does not set inline_available (seed 000), and says so when a turn offers none', async () => {
+    const plain = rig.host.registry.register(
+      { kind: 'builtin', id: 'test2' },
+      { name: 'recall', description: 'Recall a fact.', parameters: { type: 'object', properties: { q: { type: 'string' } } }, council_eligible: true, mode: 'read' },
+      echoExecutor(calls),
+    );
+    if (!plain.ok) throw new Error(JSON.stringify(plain.error));
+    expect(plain.value.inlineAvailable).toBe(false);
+    await inlineCouncil(rig, [plain.value.qualifiedName]);
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'Fine.' });
+    await send(rig, id, 'Anything?', { council: true });
+    expect(body(0).tools!.map((t) => t.function.name)).toEqual([plain.value.alias]);
+
+    // A member whose only tool is gone: nothing to offer, and the turn says so.
+    await inlineCouncil(rig, ['gone:tool']);
+    rig.server.enqueue({ text: 'Alone.' });
+    const { events } = await send(rig, id, 'Still there?', { council: true });
+    expect(body(1).tools).toBeUndefined();
+    expect(events).toContainEqual(expect.objectContaining({ type: 'chat.council', phase: 'skipped', reason: expect.stringContaining('offers none') }));
+  });
 });

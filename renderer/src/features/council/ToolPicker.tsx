@@ -22,6 +22,12 @@ export function ToolPicker(props: {
           <legend className="tool-group__legend">
             <span className="tool-group__label">{group.label}</span>{' '}
             <span className={`badge badge--${group.kind === 'missing' ? 'danger' : group.kind === 'extension' ? 'read' : 'neutral'}`}>{group.badge}</span>
+            {(group.kind === 'prompt' || group.kind === 'pack') && ' '}
+            {(group.kind === 'prompt' || group.kind === 'pack') && (
+              <span className="badge badge--neutral" data-testid="not-inline" title="The sidecar answers prompt tools, so inline mode does not offer them to the main model; every other tool here is offered in inline mode.">
+                sidecar mode only
+              </span>
+            )}
           </legend>
           <ul className="tool-group__list">
             {group.tools.map((tool, ti) => {
