@@ -43,6 +43,7 @@ const vitestJson = path.join(reports, 'vitest.json');
 stage('unit and renderer tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
 countVitest(vitestJson);
 const built = stage('build', bin('electron-vite'), ['build']);
+if (built) stage('renderer chunks ≤ 500 kB', process.execPath, [path.join(root, 'scripts', 'check-chunks.mjs')]);
 stage('security gate', process.execPath, [path.join(root, 'scripts', 'electronegativity.mjs')]);
 /** The e2e tests drive Debian's Chromium; on a fresh machine install it the way the README says. */
 function ensureChromium() {

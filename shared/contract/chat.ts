@@ -36,6 +36,9 @@ const SessionPatchSchema = Type.Object(
     character: Type.Optional(CharacterSchema),
     persona: Type.Optional(PersonaSchema),
     worldInfo: Type.Optional(Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries })),
+    /** The session's own connection and model ('' = follow the chat settings' default). */
+    connectionId: Type.Optional(Type.String({ maxLength: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 200 })),
   },
   { additionalProperties: false },
 );

@@ -121,6 +121,11 @@ export const ChatSessionSchema = Type.Object(
     persona: PersonaSchema,
     worldInfo: Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries }),
     messages: Type.Array(ChatMessageSchema, { maxItems: SESSION_LIMITS.messages }),
+    /** The connection and model that answer in this session (else the chat settings' default, pinned at the first turn). */
+    connectionId: Type.Optional(Type.String({ maxLength: 64 })),
+    model: Type.Optional(Type.String({ maxLength: 200 })),
+    /** The title was given or edited by the person; otherwise the first message names the session. */
+    titleSet: Type.Optional(Type.Boolean()),
     /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
     card: Type.Optional(Type.Object({ spec: Type.String({ maxLength: 32 }), data: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false })),
   },

@@ -122,7 +122,7 @@ describe('sending', () => {
     expect(byLabel<HTMLTextAreaElement>(panel, 'Message').value).toBe('Hello');
   });
 
-  it('chooses the chat’s main connection and model in settings.chat', async () => {
+  it('chooses the session’s connection and model (kept with the session, and the default for new ones)', async () => {
     const { panel, host } = await openWorkbench((f, h) => {
       f.profiles.push(profile({ id: 'openai', name: 'OpenAI', provider: 'openai', defaultModel: 'gpt-4o-mini' }));
       h.settings = { ...h.settings, chat: { mainConnectionId: '', model: '', inlineMaxRounds: 3, dryRun: false } };
@@ -135,6 +135,21 @@ describe('sending', () => {
     await settle(() => typeInto(byLabel(settings, 'Model'), 'gpt-4o'));
     await settle(() => void key(byLabel(settings, 'Model'), { key: 'Enter' }));
     expect(host.callsTo('settings.update')[1]!.input).toEqual({ patch: { chat: { mainConnectionId: 'openai', model: 'gpt-4o', inlineMaxRounds: 3, dryRun: false } } });
+    expect(host.callsTo('chat.sessions.update').map((c) => c.input)).toEqual([
+      { sessionId: 's1', patch: { connectionId: 'openai', model: '' } },
+      { sessionId: 's1', patch: { connectionId: 'openai', model: 'gpt-4o' } },
+    ]);
+  });
+
+  it('shows the open session’s own connection, not the default', async () => {
+    const { panel } = await openWorkbench((f, h) => {
+      f.profiles.push(profile({ id: 'openai', name: 'OpenAI', provider: 'openai', defaultModel: 'gpt-4o-mini' }));
+      f.sessions.set('s1', session({ connectionId: 'openai', model: 'gpt-4o' }));
+      h.settings = { ...h.settings, chat: { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false } };
+    });
+    const settings = byTestId(panel, 'chat-settings');
+    expect(byLabel<HTMLSelectElement>(settings, 'Main connection').value).toBe('openai');
+    expect(byLabel(settings, 'Model').value).toBe('gpt-4o');
   });
 });
 

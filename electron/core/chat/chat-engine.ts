@@ -112,12 +112,19 @@ export class ChatEngine {
   send(sessionId: string, text: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
-    const target = this.target(options);
+    const target = this.target(options, session);
     const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
     const history = [...session.messages, userMessage];
     if (options.dryRun) return { ...this.start(session, history, target, options, { dryRun: true }), userMessageId: userMessage.id };
+    const chat = this.chatSettings();
     this.deps.sessions.mutate(sessionId, (s) => {
       s.messages.push(userMessage);
+      // The first message names a session nobody named; the connection answering it stays with the session.
+      if (!s.titleSet && !s.messages.some((m) => m.role === 'user' && m !== userMessage)) s.title = titleFrom(text) || s.title;
+      if (!s.connectionId && !options.connectionId && chat.mainConnectionId) {
+        s.connectionId = chat.mainConnectionId;
+        s.model = chat.model;
+      }
     });
     this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
     this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: { id: userMessage.id, role: 'user', content: text, send_date: userMessage.createdAt } });
@@ -127,7 +134,7 @@ export class ChatEngine {
   regenerate(sessionId: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
-    const target = this.target(options);
+    const target = this.target(options, session);
     const lastUser = session.messages.map((m) => m.role).lastIndexOf('user');
     if (lastUser < 0) throw new HostFailure({ code: 'INVALID_INPUT', message: 'There is no user message to answer yet.', path: '/sessionId' });
     const history = session.messages.slice(0, lastUser + 1);
@@ -167,14 +174,15 @@ export class ChatEngine {
     return { ...defaultChatSettings(), ...(this.deps.settings().chat ?? {}) };
   }
 
-  private target(options: SendOptions): { profile: ConnectionProfile; model: string } {
+  /** The call's override, else the session's own connection and model, else the chat settings' default. */
+  private target(options: SendOptions, session: ChatSession): { profile: ConnectionProfile; model: string } {
     const chat = this.chatSettings();
-    const id = options.connectionId ?? chat.mainConnectionId;
+    const id = options.connectionId ?? (session.connectionId || chat.mainConnectionId);
     if (!id) {
       throw new HostFailure({ code: 'CHAT_NO_CONNECTION', message: 'No main connection is chosen for the chat.', hint: 'Pick a connection in the Workbench settings.', path: '/mainConnectionId' });
     }
     const profile = this.deps.profile(id);
-    const model = options.model || chat.model || profile.defaultModel;
+    const model = options.model || (session.connectionId ? session.model : chat.model) || profile.defaultModel;
     if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; choose a model.`, path: '/model' });
     return { profile, model };
   }
@@ -384,4 +392,13 @@ export class ChatEngine {
       councilTools: () => (this.council?.inlineTools ? this.council.inlineTools() : bindingsFromSettings(this.deps.settings().council)),
     };
   }
+}
+
+/** A session title from its first message: the first line, cut at a word near 48 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0]!.replace(/\s+/g, ' ');
+  if (line.length <= 48) return line;
+  const cut = line.slice(0, 48);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 24 ? cut.slice(0, space) : cut}…`;
 }

@@ -65,17 +65,18 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
     'chat.sessions.list': () => sessions.list().map((x) => summaryOf(x, chat.isBusy(x.id))),
     'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
     'chat.sessions.create': (init) => {
-      const session = sessions.create(init);
+      const created = sessions.create(init);
+      const session = init.title ? sessions.mutate(created.id, (x) => ({ ...x, titleSet: true })) : created;
       emitSessions(session.id, 'created');
       return session;
     },
     'chat.sessions.update': ({ sessionId, patch }) => {
-      const session = sessions.mutate(sessionId, (x) => ({ ...x, ...patch }));
+      const session = sessions.mutate(sessionId, (x) => ({ ...x, ...patch, ...(patch.title ? { titleSet: true } : {}) }));
       emitSessions(sessionId, 'updated');
       return session;
     },
     'chat.sessions.rename': ({ sessionId, title }) => {
-      const session = sessions.mutate(sessionId, (x) => ({ ...x, title }));
+      const session = sessions.mutate(sessionId, (x) => ({ ...x, title, titleSet: true }));
       emitSessions(sessionId, 'updated');
       return summaryOf(session, chat.isBusy(sessionId));
     },

@@ -27,6 +27,7 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
   const session = sessions.mutate(created.id, (s) => {
     if (greeting) s.messages.push({ id: randomUUID(), role: 'assistant', content: greeting, createdAt: options.now });
     s.card = { spec: card.spec, data: card.data };
+    s.titleSet = true;
   });
   return { session, greetings: card.greetings.length, worldInfoEntries: worldInfo.length };
 }

@@ -165,7 +165,36 @@ describe('a chat turn', () => {
     expect(second.error?.code).toBe('CONFLICT');
     await finished(rig, (first.value as { turnId: string }).turnId);
     await rig.host.settings.update({ chat: { mainConnectionId: '', model: '', inlineMaxRounds: 3 } });
-    expect((await rig.call('chat.send', { sessionId: id, text: 'three' })).error?.code).toBe('CHAT_NO_CONNECTION');
+    // The first session keeps the connection it answered with; a new one has none to use.
+    expect((await rig.call('chat.send', { sessionId: await newSession(rig), text: 'three' })).error?.code).toBe('CHAT_NO_CONNECTION');
+  });
+
+  it('a session is named by its first message unless someone named it, and keeps the connection it answered with', async () => {
+    const a = await newSession(rig, { title: undefined });
+    rig.server.enqueue({ text: 'Aye.' });
+    await finished(rig, ((await rig.call('chat.send', { sessionId: a, text: 'Where does the old ferry road lead after the flood took the bridge?\nMore.' })).value as { turnId: string }).turnId);
+    let session = (await rig.call('chat.sessions.get', { sessionId: a })).value as ChatSession;
+    expect(session.title).toBe('Where does the old ferry road lead after the…');
+    expect(session.connectionId).toBe('local');
+
+    // Renamed by the person: later turns leave the title alone.
+    await rig.call('chat.sessions.rename', { sessionId: a, title: 'Ferry' });
+    const named = await newSession(rig, { title: 'My own title' });
+    rig.server.enqueue({ text: 'Yes.' });
+    await finished(rig, ((await rig.call('chat.send', { sessionId: named, text: 'Hello' })).value as { turnId: string }).turnId);
+    expect(((await rig.call('chat.sessions.get', { sessionId: named })).value as ChatSession).title).toBe('My own title');
+
+    // Another connection chosen for session B does not change session A.
+    await rig.call('connections.save', { profile: { id: 'other', name: 'Other', provider: 'openai-compatible', baseUrl: `${rig.server.origin}/v1`, defaultModel: 'other-model' } });
+    const b = await newSession(rig);
+    await rig.call('chat.sessions.update', { sessionId: b, patch: { connectionId: 'other', model: 'other-model' } });
+    rig.server.enqueue({ text: 'B.' }, { text: 'A.' });
+    await finished(rig, ((await rig.call('chat.send', { sessionId: b, text: 'From B' })).value as { turnId: string }).turnId);
+    await finished(rig, ((await rig.call('chat.send', { sessionId: a, text: 'From A' })).value as { turnId: string }).turnId);
+    const models = rig.server.generations.slice(-2).map((g) => (g.body as { model: string }).model);
+    expect(models).toEqual(['other-model', 'test-model']);
+    session = (await rig.call('chat.sessions.get', { sessionId: a })).value as ChatSession;
+    expect(session.title).toBe('Ferry');
   });
 
   it('dryRun ends with the final prompt without calling the model, and saves nothing', async () => {

@@ -1,21 +1,26 @@
-// The chat's main connection and model (settings.chat): which profile answers in the Workbench, and an optional model override.
+// The open session's connection and model: which profile answers in this session, and an optional model override.
+// A choice is the session's own (another session keeps its own) and becomes the default for new sessions.
 import { useEffect, useId, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { updateChatSettings } from '../../stores/chat-commands';
+import type { ChatSession } from '../../../../shared/types/chat';
+import { updateChatSettings, updateSession } from '../../stores/chat-commands';
 import { listModels } from '../../stores/connections-commands';
 
 const NO_MODELS: readonly string[] = [];
 
-export function ChatSettingsBar() {
+export function ChatSettingsBar(props: { session: ChatSession }) {
   const store = useAppStoreApi();
   const host = useHost();
   const id = useId();
   const profiles = useAppStore((s) => s.connections.items);
-  const connectionId = useAppStore((s) => s.settings?.chat?.mainConnectionId ?? '');
-  const savedModel = useAppStore((s) => s.settings?.chat?.model ?? '');
+  const defaultConnection = useAppStore((s) => s.settings?.chat?.mainConnectionId ?? '');
+  const defaultModel = useAppStore((s) => s.settings?.chat?.model ?? '');
+  const own = props.session.connectionId ? props.session : null;
+  const connectionId = own?.connectionId ?? defaultConnection;
+  const savedModel = own ? (own.model ?? '') : defaultModel;
   const loaded = useAppStore((s) => s.settings !== null);
   const models = useAppStore((s) => (connectionId && Object.prototype.hasOwnProperty.call(s.connections.models, connectionId) ? s.connections.models[connectionId]! : NO_MODELS));
   const [model, setModel] = useState(savedModel);
@@ -24,10 +29,13 @@ export function ChatSettingsBar() {
   useEffect(() => setModel(savedModel), [savedModel]);
 
   const profile = profiles.find((p) => p.id === connectionId);
-  const save = async (patch: { mainConnectionId?: string; model?: string }) => {
+  const save = async (patch: { connectionId?: string; model?: string }) => {
     setError(null);
-    const result = await updateChatSettings(store, host, patch);
-    if (!result.ok) setError(result.error);
+    const next = { connectionId: patch.connectionId ?? connectionId, model: patch.model ?? savedModel };
+    const result = await updateSession(store, host, props.session.id, next);
+    if (!result.ok) return setError(result.error);
+    const defaults = await updateChatSettings(store, host, { mainConnectionId: next.connectionId, model: next.model });
+    if (!defaults.ok) setError(defaults.error);
   };
   const fetchModels = async () => {
     if (busy || !connectionId) return;
@@ -50,7 +58,7 @@ export function ChatSettingsBar() {
             value={connectionId}
             disabled={!loaded}
             aria-invalid={!connectionId || (connectionId !== '' && !profile) || undefined}
-            onChange={(e) => void save({ mainConnectionId: e.target.value, model: '' })}
+            onChange={(e) => void save({ connectionId: e.target.value, model: '' })}
           >
             <option value="">— Choose —</option>
             {connectionId && !profile && <option value={connectionId}>{connectionId} (missing)</option>}

@@ -50,7 +50,7 @@ function OpenSession() {
       </div>
       {tab === 'chat' ? (
         <div role="tabpanel" aria-label="Chat" className="workbench__chat">
-          <ChatSettingsBar />
+          <ChatSettingsBar session={session} />
           <ChatView session={session} turn={turn} />
           <Composer key={session.id} sessionId={session.id} turn={turn} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
         </div>
