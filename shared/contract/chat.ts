@@ -82,8 +82,24 @@ export const chatMethods = {
   ),
   'chat.sessions.importCard': method(
     'A new session from a character card file (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON) the host reads from disk: command line only.',
-    Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096 }), greeting: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
-    Type.Object({ id: Type.String(), characterName: Type.String(), greetings: Type.Integer(), worldInfoEntries: Type.Integer(), messages: Type.Integer() }),
+    Type.Object(
+      {
+        path: Type.String({ minLength: 1, maxLength: 4096 }),
+        greeting: Type.Optional(Type.Integer({ minimum: 0 })),
+        /** SillyTavern world-info files whose entries join the session's world info. */
+        lorebooks: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 20 })),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({
+      id: Type.String(),
+      characterName: Type.String(),
+      greetings: Type.Integer(),
+      worldInfoEntries: Type.Integer(),
+      messages: Type.Integer(),
+      /** World-info fields kept but not acted on here (position, depth, probability…). */
+      ignored: Type.Array(Type.String()),
+    }),
   ),
   'chat.send': method(
     'Add a user message and stream the reply as chat.* events. council: run the council first (default: the council mode setting). dryRun: build the prompt only.',

@@ -44,6 +44,24 @@ export const WorldInfoEntrySchema = Type.Object(
     keywords: Type.Array(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords }),
     content: Short(SESSION_LIMITS.text),
     enabled: Type.Boolean(),
+    /**
+     * Set on entries imported from SillyTavern or a card book, which follow its rules: `constant` entries always
+     * fire, and an entry with no keywords that is not constant never does. Entries without it (the Workbench's
+     * own) fire always when they have no keywords.
+     */
+    constant: Type.Optional(Type.Boolean()),
+    /** With `selectiveLogic`, a second set of keywords that must (or must not) appear too. */
+    secondaryKeywords: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords })),
+    selectiveLogic: Type.Optional(Type.Union([Type.Literal('and_any'), Type.Literal('and_all'), Type.Literal('not_any'), Type.Literal('not_all')])),
+    caseSensitive: Type.Optional(Type.Boolean()),
+    /** Default true: a keyword matches whole words only. */
+    wholeWords: Type.Optional(Type.Boolean()),
+    /** Lower first, as SillyTavern orders insertions. */
+    order: Type.Optional(Type.Number()),
+    /** How many recent messages its keywords are looked for in (default 4). */
+    scanDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    /** The fields the Workbench does not act on (position, depth, probability…), kept as they were for export. */
+    extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { HostFailure } from '../../../shared/errors';
 import { CARD_LIMITS, parseCardFile } from '../imports/character-card';
 import { sessionFromCard } from '../imports/card-session';
+import { parseLorebook } from '../imports/lorebook';
 import { summaryOf } from './session-store';
 import { newProfileId, type LlmServices } from './llm-services';
 
@@ -93,13 +94,16 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
       emitSessions(session.id, 'created');
       return summaryOf(session, false);
     },
-    'chat.sessions.importCard': ({ path: file, greeting }, ctx) => {
+    'chat.sessions.importCard': ({ path: file, greeting, lorebooks }, ctx) => {
       // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
       if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
-      const bytes = readCardFile(file);
-      const { session, greetings, worldInfoEntries } = sessionFromCard(sessions, parseCardFile(bytes), { ...(greeting !== undefined ? { greeting } : {}), now: Date.now() });
+      // Everything is read and checked before anything is created: a bad lorebook imports nothing.
+      const card = parseCardFile(readCardFile(file, '/path'));
+      const books = (lorebooks ?? []).map((book, i) => parseLorebook(parseJsonFile(readCardFile(book, `/lorebooks/${i}`), `/lorebooks/${i}`), `/lorebooks/${i}`));
+      const { session, greetings, worldInfoEntries } = sessionFromCard(sessions, card, { ...(greeting !== undefined ? { greeting } : {}), now: Date.now(), lorebooks: books });
       emitSessions(session.id, 'created');
-      return { id: session.id, characterName: session.character.name, greetings, worldInfoEntries, messages: session.messages.length };
+      const ignored = [...new Set([...(card.book?.ignored ?? []), ...books.flatMap((b) => b.ignored)])].sort();
+      return { id: session.id, characterName: session.character.name, greetings, worldInfoEntries, messages: session.messages.length, ignored };
     },
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
@@ -108,14 +112,22 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
   };
 }
 
-/** The card file's bytes, refused before reading when it is larger than a card can be. */
-function readCardFile(file: string): Buffer {
+/** An import file's bytes, refused before reading when it is larger than a card or lorebook can be. */
+function readCardFile(file: string, where: string): Buffer {
   let size: number;
   try {
     size = fs.statSync(file).size;
   } catch (err) {
-    throw new HostFailure({ code: 'NOT_FOUND', message: `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, path: '/path' });
+    throw new HostFailure({ code: 'NOT_FOUND', message: `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, path: where });
   }
-  if (size > CARD_LIMITS.maxFileBytes) throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The file is ${size} bytes; cards are read up to ${CARD_LIMITS.maxFileBytes}.`, path: '/path' });
+  if (size > CARD_LIMITS.maxFileBytes) throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The file is ${size} bytes; imports are read up to ${CARD_LIMITS.maxFileBytes}.`, path: where });
   return fs.readFileSync(file);
+}
+
+function parseJsonFile(bytes: Buffer, where: string): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `Not JSON (${(err as Error).message}).`, path: where });
+  }
 }

@@ -1,28 +1,7 @@
 // Builds the main generation's prompt: the system prompt from character, persona, matching world info and the council's blocks, then the history.
-import type { ChatMessage, ChatSession, WorldInfoEntry } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { LlmMessage } from '../../../shared/types/llm';
-
-/** How many recent messages world-info keywords are matched against. */
-export const WORLD_INFO_SCAN_DEPTH = 4;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Entries whose keyword appears (whole word, any case) in the last few messages plus the new text. */
-export function matchWorldInfo(entries: WorldInfoEntry[], recent: string[]): WorldInfoEntry[] {
-  const haystack = recent.join('\n').toLowerCase();
-  return entries.filter(
-    (entry) =>
-      entry.enabled &&
-      entry.content.trim() !== '' &&
-      entry.keywords.some((keyword) => {
-        const k = keyword.trim().toLowerCase();
-        if (!k) return false;
-        return new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(k)}($|[^\\p{L}\\p{N}_])`, 'u').test(haystack);
-      }),
-  );
-}
+import { activeWorldInfo } from './world-info';
 
 export interface PromptParts {
   session: ChatSession;
@@ -40,8 +19,8 @@ export function buildSystemPrompt({ session, history, deliberationBlock, referen
   if (character.personality.trim()) sections.push(`## Personality\n${character.personality.trim()}`);
   if (character.scenario.trim()) sections.push(`## Scenario\n${character.scenario.trim()}`);
   if (persona.description.trim()) sections.push(`## The user: ${persona.name}\n${persona.description.trim()}`);
-  const recent = history.slice(-WORLD_INFO_SCAN_DEPTH).map((m) => m.content);
-  const lore = matchWorldInfo(session.worldInfo, recent);
+  // The deepest scan any entry asks for; each entry looks at its own depth.
+  const lore = activeWorldInfo(session.worldInfo, history.map((m) => m.content));
   if (lore.length) sections.push(`## World info\n${lore.map((e) => e.content.trim()).join('\n\n')}`);
   if (referenceBlock?.trim()) sections.push(referenceBlock.trim());
   if (deliberationBlock?.trim()) sections.push(deliberationBlock.trim());

@@ -1,4 +1,5 @@
 // What each council tool is told: the member snapshot (seed 000 CouncilMemberContext) and the chat context, structured and flattened.
+import { activeWorldInfo } from '../chat/world-info';
 import type { CouncilChat, CouncilMember, CouncilToolsSettings, LumiaItem } from '../../../shared/types/council';
 import type { CouncilMemberContext, LlmMessageDTO } from '../../../shared/types/spindle';
 
@@ -67,9 +68,10 @@ export function buildCouncilContext(chat: CouncilChat, settings: CouncilToolsSet
     sections.push(`## User Persona\n${text}`);
   }
   if (settings.includeWorldInfo && chat.worldInfo?.length) {
-    const haystack = window.map((m) => m.content.toLowerCase()).join('\n');
-    const entries = chat.worldInfo.filter(
-      (entry) => entry.keywords.length === 0 || entry.keywords.some((k) => k.trim() !== '' && haystack.includes(k.trim().toLowerCase())),
+    // The chat's own activation rules (one home: chat/world-info.ts), over the windowed chat.
+    const entries = activeWorldInfo(
+      chat.worldInfo.map((e, i) => ({ id: String(i), enabled: true, ...e })),
+      window.map((m) => m.content),
     );
     if (entries.length) {
       const text = entries.map((e) => e.content).join('\n\n');

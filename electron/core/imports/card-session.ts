@@ -2,9 +2,10 @@
 // embedded book as the session's world info, and the rest of the card kept verbatim for export.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import type { ChatSession } from '../../../shared/types/chat';
+import { SESSION_LIMITS, type ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from '../chat/session-store';
 import type { ParsedCard } from './character-card';
+import type { ParsedLorebook } from './lorebook';
 
 export interface CardImportResult {
   session: ChatSession;
@@ -12,12 +13,15 @@ export interface CardImportResult {
   worldInfoEntries: number;
 }
 
-export function sessionFromCard(sessions: SessionStore, card: ParsedCard, options: { greeting?: number; now: number }): CardImportResult {
+export function sessionFromCard(sessions: SessionStore, card: ParsedCard, options: { greeting?: number; now: number; lorebooks?: ParsedLorebook[] }): CardImportResult {
   const index = options.greeting ?? 0;
   if (card.greetings.length > 0 && (index < 0 || index >= card.greetings.length)) {
     throw new HostFailure({ code: 'INVALID_INPUT', message: `The card has ${card.greetings.length} greetings; choose 0 to ${card.greetings.length - 1}.`, path: '/greeting' });
   }
-  const worldInfo = (card.book?.entries ?? []).map((e) => ({ id: randomUUID().slice(0, 12), keywords: e.keys, content: e.content, enabled: e.enabled }));
+  const worldInfo = [...(card.book?.entries ?? []), ...(options.lorebooks ?? []).flatMap((book) => book.entries)];
+  if (worldInfo.length > SESSION_LIMITS.worldInfoEntries) {
+    throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The card and lorebooks hold ${worldInfo.length} world-info entries; a session keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebook' });
+  }
   const created = sessions.create({
     title: card.name.slice(0, 200),
     character: { name: card.name, description: card.description, personality: card.personality, scenario: card.scenario },

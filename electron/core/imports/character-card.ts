@@ -3,15 +3,8 @@
 // chunk name (SillyTavern writes V3 into `chara` too). Every field the Workbench does not use is kept for export.
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
+import { parseLorebook, type ParsedLorebook } from './lorebook';
 import { pngTextChunks } from './png-text';
-
-export interface CardBookEntry {
-  keys: string[];
-  content: string;
-  enabled: boolean;
-  /** The entry as the card had it (secondary keys, constant, order…), kept for export. */
-  raw: Record<string, unknown>;
-}
 
 export interface ParsedCard {
   spec: 'v1' | 'chara_card_v2' | 'chara_card_v3';
@@ -23,7 +16,7 @@ export interface ParsedCard {
   greetings: string[];
   /** The card's data object as it was (system_prompt, mes_example, creator_notes, tags, extensions…). */
   data: Record<string, unknown>;
-  book: { name: string; entries: CardBookEntry[] } | null;
+  book: ParsedLorebook | null;
 }
 
 /** Larger files are refused before parsing (PNG cards of several MB are common: the avatar is the image). */
@@ -45,15 +38,8 @@ function text(data: Record<string, unknown>, field: string, max: number, where: 
 
 function parseBook(raw: unknown, where: string): ParsedCard['book'] {
   if (raw === undefined || raw === null) return null;
-  if (!isRecord(raw) || !Array.isArray(raw.entries)) refuse('character_book must be an object with an entries array.', where);
-  if (raw.entries.length > SESSION_LIMITS.worldInfoEntries) refuse(`character_book has ${raw.entries.length} entries; the limit is ${SESSION_LIMITS.worldInfoEntries}.`, `${where}/entries`, 'INPUT_TOO_LARGE');
-  const entries = raw.entries.map((entry, i): CardBookEntry => {
-    const at = `${where}/entries/${i}`;
-    if (!isRecord(entry)) refuse('A book entry must be an object.', at);
-    const keys = Array.isArray(entry.keys) ? entry.keys.filter((k): k is string => typeof k === 'string' && k.trim() !== '').map((k) => k.slice(0, SESSION_LIMITS.keyword)).slice(0, SESSION_LIMITS.keywords) : [];
-    return { keys, content: text(entry, 'content', SESSION_LIMITS.text, at), enabled: entry.enabled !== false, raw: entry };
-  });
-  return { name: typeof raw.name === 'string' ? raw.name : '', entries };
+  if (!isRecord(raw)) refuse('character_book must be an object with an entries array.', where);
+  return parseLorebook(raw, where);
 }
 
 /** A card from its parsed JSON. */

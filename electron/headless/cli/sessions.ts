@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ChatSessionSummary } from '../../../shared/types/chat';
 import { callHost, positional, type CliCommand } from './command';
 
-const IMPORT_USAGE = 'sessions import <card.png|card.json> [--greeting N] [--json]';
+const IMPORT_USAGE = 'sessions import <card.png|card.json> [--lorebook <file>]… [--greeting N] [--json]';
 
 export const sessionCommands: CliCommand[] = [
   {
@@ -21,15 +21,17 @@ export const sessionCommands: CliCommand[] = [
     words: ['sessions', 'import'],
     usage: IMPORT_USAGE,
     summary: 'A new session from a character card: V1/V2/V3 JSON, or a PNG with the card in its chara/ccv3 chunk; --greeting picks the first message (0 = first_mes, 1… = alternates).',
-    flags: { greeting: { type: 'string' } },
+    flags: { greeting: { type: 'string' }, lorebook: { type: 'string', multiple: true } },
     run(ctx) {
       const file = path.resolve(positional(ctx, 0, 'file', IMPORT_USAGE));
       const greeting = ctx.flags.greeting === undefined ? undefined : Number(ctx.flags.greeting);
-      return callHost(ctx.host, 'chat.sessions.importCard', { path: file, ...(greeting !== undefined ? { greeting } : {}) });
+      const lorebooks = ((ctx.flags.lorebook as string[] | undefined) ?? []).map((book) => path.resolve(book));
+      return callHost(ctx.host, 'chat.sessions.importCard', { path: file, ...(greeting !== undefined ? { greeting } : {}), ...(lorebooks.length ? { lorebooks } : {}) });
     },
     format(value) {
-      const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number };
-      return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.`;
+      const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number; ignored: string[] };
+      const ignored = v.ignored.length ? `\nWorld-info fields kept but not used here: ${v.ignored.join(', ')}.` : '';
+      return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.${ignored}`;
     },
   },
 ];

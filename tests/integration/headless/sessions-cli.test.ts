@@ -57,4 +57,18 @@ describe('sessions import', () => {
     expect(JSON.parse((await cli(dataDir, ['sessions', 'import', chat, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/file' } });
     expect((await cli(dataDir, ['sessions', 'list'])).out).toBe('No sessions yet.');
   }, 60_000);
+
+  it('adds lorebooks to the imported session and lists the fields it keeps but does not use; a bad lorebook imports nothing', async () => {
+    const dataDir = tempDir();
+    const card = path.join(tempDir(), 'card.json');
+    fs.writeFileSync(card, JSON.stringify({ name: 'Old', description: 'A V1 card.', first_mes: 'Hi.' }));
+    const book = path.join(tempDir(), 'coast.json');
+    fs.writeFileSync(book, JSON.stringify({ entries: { '0': { key: ['harbor'], content: 'Chains.', position: 2, probability: 50 } } }));
+    const imported = await cli(dataDir, ['sessions', 'import', card, '--lorebook', book, '--lorebook', book, '--json']);
+    expect(JSON.parse(imported.out)).toMatchObject({ characterName: 'Old', worldInfoEntries: 2, ignored: ['position', 'probability'] });
+    const bad = path.join(tempDir(), 'bad.json');
+    fs.writeFileSync(bad, '{"entries": 5}');
+    expect(JSON.parse((await cli(dataDir, ['sessions', 'import', card, '--lorebook', book, '--lorebook', bad, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/lorebooks/1/entries' } });
+    expect((await cli(dataDir, ['sessions', 'list'])).out.split('\n')).toHaveLength(1);
+  }, 60_000);
 });

@@ -41,7 +41,7 @@ describe('character cards', () => {
     expect(parseCardJson({ name: 'Old', description: 'd', first_mes: 'hi' })).toMatchObject({ spec: 'v1', name: 'Old', greetings: ['hi'] });
     const card = parseCardJson(v2);
     expect(card).toMatchObject({ spec: 'chara_card_v2', name: 'Mara', personality: 'Dry', greetings: ['You made it.', 'Late again.', 'Shut the door.'] });
-    expect(card.book!.entries[0]).toMatchObject({ keys: ['lamp'], content: 'The lamp burns oil.', enabled: true, raw: { insertion_order: 10 } });
+    expect(card.book!.entries[0]).toMatchObject({ keywords: ['lamp'], content: 'The lamp burns oil.', enabled: true, constant: false, order: 10 });
     expect(card.data.extensions).toEqual({ 'someone/tool': { keep: true } });
     expect(parseCardJson({ ...v2, spec: 'chara_card_v3', spec_version: '3.0' }).spec).toBe('chara_card_v3');
   });
