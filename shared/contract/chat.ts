@@ -80,8 +80,8 @@ export const chatMethods = {
     Type.Object({ json: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
     ChatSessionSummarySchema,
   ),
-  'chat.sessions.importCard': method(
-    'A new session from a character card file (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON) the host reads from disk: command line only.',
+  'chat.sessions.importFile': method(
+    'A new session from a file the host reads from disk (command line only): a character card (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON) or a SillyTavern chat (.jsonl).',
     Type.Object(
       {
         path: Type.String({ minLength: 1, maxLength: 4096 }),
@@ -100,6 +100,14 @@ export const chatMethods = {
       /** World-info fields kept but not acted on here (position, depth, probability…). */
       ignored: Type.Array(Type.String()),
     }),
+  ),
+  'chat.sessions.exportAs': method(
+    'A session as a file: the Workbench JSON, a V2 or V3 character card (JSON), or a SillyTavern chat (.jsonl).',
+    Type.Object(
+      { sessionId: SessionId, format: Type.Union([Type.Literal('workbench'), Type.Literal('card-v2'), Type.Literal('card-v3'), Type.Literal('st-chat')]) },
+      { additionalProperties: false },
+    ),
+    Type.Object({ fileName: Type.String(), content: Type.String() }),
   ),
   'chat.send': method(
     'Add a user message and stream the reply as chat.* events. council: run the council first (default: the council mode setting). dryRun: build the prompt only.',

@@ -6,6 +6,8 @@ import { HostFailure } from '../../../shared/errors';
 import { CARD_LIMITS, parseCardFile } from '../imports/character-card';
 import { sessionFromCard } from '../imports/card-session';
 import { parseLorebook } from '../imports/lorebook';
+import { toCard } from '../imports/card-export';
+import { isStChat, parseStChat, toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
 import { newProfileId, type LlmServices } from './llm-services';
 
@@ -29,7 +31,8 @@ type LlmHandlerNames =
   | 'chat.sessions.delete'
   | 'chat.sessions.export'
   | 'chat.sessions.import'
-  | 'chat.sessions.importCard'
+  | 'chat.sessions.importFile'
+  | 'chat.sessions.exportAs'
   | 'chat.send'
   | 'chat.stop'
   | 'chat.regenerate'
@@ -94,16 +97,35 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
       emitSessions(session.id, 'created');
       return summaryOf(session, false);
     },
-    'chat.sessions.importCard': ({ path: file, greeting, lorebooks }, ctx) => {
+    'chat.sessions.importFile': ({ path: file, greeting, lorebooks }, ctx) => {
       // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
       if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
       // Everything is read and checked before anything is created: a bad lorebook imports nothing.
-      const card = parseCardFile(readCardFile(file, '/path'));
+      const bytes = readCardFile(file, '/path');
+      if (bytes[0] !== 0x89 && isStChat(bytes.toString('utf8'))) {
+        const chat = parseStChat(bytes.toString('utf8'), Date.now());
+        const created = sessions.create({ title: chat.characterName, character: { name: chat.characterName, description: '', personality: '', scenario: '' }, persona: { name: chat.userName, description: '' } });
+        const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true }));
+        emitSessions(session.id, 'created');
+        return { id: session.id, characterName: chat.characterName, greetings: 0, worldInfoEntries: 0, messages: session.messages.length, ignored: [] };
+      }
+      const card = parseCardFile(bytes);
       const books = (lorebooks ?? []).map((book, i) => parseLorebook(parseJsonFile(readCardFile(book, `/lorebooks/${i}`), `/lorebooks/${i}`), `/lorebooks/${i}`));
       const { session, greetings, worldInfoEntries } = sessionFromCard(sessions, card, { ...(greeting !== undefined ? { greeting } : {}), now: Date.now(), lorebooks: books });
       emitSessions(session.id, 'created');
       const ignored = [...new Set([...(card.book?.ignored ?? []), ...books.flatMap((b) => b.ignored)])].sort();
       return { id: session.id, characterName: session.character.name, greetings, worldInfoEntries, messages: session.messages.length, ignored };
+    },
+    'chat.sessions.exportAs': ({ sessionId, format }) => {
+      const session = sessions.get(sessionId);
+      const base = (session.character.name || session.title).replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'session';
+      if (format === 'workbench') {
+        const { fileName, json } = sessions.export(sessionId);
+        return { fileName, content: json };
+      }
+      if (format === 'st-chat') return { fileName: `${base}.jsonl`, content: toStChat(session) };
+      const version = format === 'card-v2' ? 'v2' : 'v3';
+      return { fileName: `${base}.card-${version}.json`, content: JSON.stringify(toCard(session, version), null, 2) };
     },
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),

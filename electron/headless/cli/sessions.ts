@@ -1,9 +1,14 @@
-// `sessions …`: list the Workbench's sessions; import a character card (PNG or JSON) as a new session.
+// `sessions …`: list the Workbench's sessions; import a character card (PNG or JSON) or a SillyTavern chat as a new
+// session; export one as Workbench JSON, a V2/V3 card or a SillyTavern chat.
+import fs from 'node:fs';
 import path from 'node:path';
+import { HostFailure } from '../../../shared/errors';
 import type { ChatSessionSummary } from '../../../shared/types/chat';
 import { callHost, positional, type CliCommand } from './command';
 
-const IMPORT_USAGE = 'sessions import <card.png|card.json> [--lorebook <file>]… [--greeting N] [--json]';
+const IMPORT_USAGE = 'sessions import <card.png|card.json|chat.jsonl> [--lorebook <file>]… [--greeting N] [--json]';
+const EXPORT_USAGE = 'sessions export <id> --format workbench|card-v2|card-v3|st-chat [--out <file>]';
+const FORMATS = ['workbench', 'card-v2', 'card-v3', 'st-chat'] as const;
 
 export const sessionCommands: CliCommand[] = [
   {
@@ -26,12 +31,33 @@ export const sessionCommands: CliCommand[] = [
       const file = path.resolve(positional(ctx, 0, 'file', IMPORT_USAGE));
       const greeting = ctx.flags.greeting === undefined ? undefined : Number(ctx.flags.greeting);
       const lorebooks = ((ctx.flags.lorebook as string[] | undefined) ?? []).map((book) => path.resolve(book));
-      return callHost(ctx.host, 'chat.sessions.importCard', { path: file, ...(greeting !== undefined ? { greeting } : {}), ...(lorebooks.length ? { lorebooks } : {}) });
+      return callHost(ctx.host, 'chat.sessions.importFile', { path: file, ...(greeting !== undefined ? { greeting } : {}), ...(lorebooks.length ? { lorebooks } : {}) });
     },
     format(value) {
       const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number; ignored: string[] };
       const ignored = v.ignored.length ? `\nWorld-info fields kept but not used here: ${v.ignored.join(', ')}.` : '';
       return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.${ignored}`;
+    },
+  },
+  {
+    words: ['sessions', 'export'],
+    usage: EXPORT_USAGE,
+    summary: 'Write a session as Workbench JSON, a V2/V3 character card (JSON) or a SillyTavern chat (.jsonl); to --out, else to standard output.',
+    flags: { format: { type: 'string' }, out: { type: 'string' } },
+    async run(ctx) {
+      const sessionId = positional(ctx, 0, 'id', EXPORT_USAGE);
+      const format = ctx.flags.format;
+      if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
+        throw new HostFailure({ code: 'INVALID_INPUT', message: `--format must be one of: ${FORMATS.join(', ')}. Usage: ${EXPORT_USAGE}`, path: 'format' });
+      }
+      const file = await callHost(ctx.host, 'chat.sessions.exportAs', { sessionId, format: format as (typeof FORMATS)[number] });
+      if (typeof ctx.flags.out !== 'string') return { ...file, written: null };
+      fs.writeFileSync(path.resolve(ctx.flags.out), file.content);
+      return { fileName: file.fileName, written: path.resolve(ctx.flags.out) };
+    },
+    format(value) {
+      const v = value as { content?: string; written: string | null };
+      return v.written ? `Wrote ${v.written}.` : (v.content ?? '');
     },
   },
 ];

@@ -47,14 +47,18 @@ describe('sessions import', () => {
     expect((await cli(dataDir, ['sessions', 'list'])).out).toContain('Mara — Mara, 1 message');
   }, 60_000);
 
-  it('a greeting out of range, or a file that is no card, imports nothing', async () => {
+  it('a greeting out of range, a file that is no card, or a broken chat line imports nothing', async () => {
     const dataDir = tempDir();
     const json = path.join(tempDir(), 'card.json');
     fs.writeFileSync(json, JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mara', first_mes: 'Hi.' } }));
     expect(JSON.parse((await cli(dataDir, ['sessions', 'import', json, '--greeting', '3', '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/greeting' } });
+    const notes = path.join(tempDir(), 'notes.txt');
+    fs.writeFileSync(notes, 'Just some notes, not a card.\n');
+    expect(JSON.parse((await cli(dataDir, ['sessions', 'import', notes, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/file' } });
+    // A chat line without its text: nothing is imported.
     const chat = path.join(tempDir(), 'chat.jsonl');
-    fs.writeFileSync(chat, '{"user_name":"You"}\n{"mes":"hi"}\n');
-    expect(JSON.parse((await cli(dataDir, ['sessions', 'import', chat, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/file' } });
+    fs.writeFileSync(chat, '{"user_name":"You"}\n{"name":"You","is_user":true}\n');
+    expect(JSON.parse((await cli(dataDir, ['sessions', 'import', chat, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/lines/1/mes' } });
     expect((await cli(dataDir, ['sessions', 'list'])).out).toBe('No sessions yet.');
   }, 60_000);
 
@@ -70,5 +74,56 @@ describe('sessions import', () => {
     fs.writeFileSync(bad, '{"entries": 5}');
     expect(JSON.parse((await cli(dataDir, ['sessions', 'import', card, '--lorebook', book, '--lorebook', bad, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/lorebooks/1/entries' } });
     expect((await cli(dataDir, ['sessions', 'list'])).out.split('\n')).toHaveLength(1);
+  }, 60_000);
+
+  it('round trips: card → session → V2 and V3 card → session keeps the card; a SillyTavern chat → session → chat keeps the messages', async () => {
+    const dataDir = tempDir();
+    const dir = tempDir();
+    const card = {
+      spec: 'chara_card_v2',
+      spec_version: '2.0',
+      data: {
+        name: 'Mara',
+        description: 'Keeper.',
+        personality: 'Dry',
+        scenario: 'Storm',
+        first_mes: 'You made it.',
+        alternate_greetings: ['Late again.'],
+        mes_example: '<START>',
+        system_prompt: 'Be {{char}}.',
+        tags: ['coast'],
+        extensions: { 'someone/tool': { keep: true } },
+        character_book: { entries: [{ keys: ['lamp'], secondary_keys: ['oil'], selective: true, content: 'Oil.', enabled: true, insertion_order: 3, position: 'after_char' }] },
+      },
+    };
+    fs.writeFileSync(path.join(dir, 'in.json'), JSON.stringify(card));
+    const first = JSON.parse((await cli(dataDir, ['sessions', 'import', path.join(dir, 'in.json'), '--json'])).out) as { id: string };
+    for (const format of ['card-v2', 'card-v3'] as const) {
+      const out = path.join(dir, `${format}.json`);
+      expect((await cli(dataDir, ['sessions', 'export', first.id, '--format', format, '--out', out])).code).toBe(0);
+      const exported = JSON.parse(fs.readFileSync(out, 'utf8')) as { spec: string; data: Record<string, unknown> };
+      expect(exported.spec).toBe(format === 'card-v2' ? 'chara_card_v2' : 'chara_card_v3');
+      expect(exported.data).toMatchObject({ name: 'Mara', first_mes: 'You made it.', alternate_greetings: ['Late again.'], system_prompt: 'Be {{char}}.', tags: ['coast'], extensions: { 'someone/tool': { keep: true } } });
+      const again = JSON.parse((await cli(dataDir, ['sessions', 'import', out, '--json'])).out) as { id: string };
+      const a = JSON.parse(fs.readFileSync(path.join(dataDir, 'sessions', `${first.id}.json`), 'utf8')) as { character: unknown; worldInfo: Array<Record<string, unknown>>; messages: Array<{ content: string }> };
+      const b = JSON.parse(fs.readFileSync(path.join(dataDir, 'sessions', `${again.id}.json`), 'utf8')) as typeof a;
+      expect(b.character).toEqual(a.character);
+      expect(b.messages.map((m) => m.content)).toEqual(a.messages.map((m) => m.content));
+      const strip = (entries: Array<Record<string, unknown>>) => entries.map(({ id: _id, extra: _extra, ...rest }) => rest);
+      expect(strip(b.worldInfo)).toEqual(strip(a.worldInfo));
+    }
+
+    const chat = path.join(dir, 'chat.jsonl');
+    fs.writeFileSync(chat, ['{"user_name":"Tom","character_name":"Mara","create_date":1}', '{"name":"Mara","is_user":false,"send_date":2,"mes":"Hello."}', '{"name":"Tom","is_user":true,"send_date":3,"mes":"Hi there."}'].join('\n'));
+    const imported = JSON.parse((await cli(dataDir, ['sessions', 'import', chat, '--json'])).out) as { id: string; messages: number };
+    expect(imported.messages).toBe(2);
+    const back = path.join(dir, 'back.jsonl');
+    await cli(dataDir, ['sessions', 'export', imported.id, '--format', 'st-chat', '--out', back]);
+    const lines = fs.readFileSync(back, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ user_name: 'Tom', character_name: 'Mara' });
+    expect(lines.slice(1).map((l) => [l.name, l.is_user, l.mes, l.send_date])).toEqual([
+      ['Mara', false, 'Hello.', 2],
+      ['Tom', true, 'Hi there.', 3],
+    ]);
   }, 60_000);
 });
