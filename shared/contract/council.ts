@@ -158,12 +158,22 @@ export const councilMethods = {
   'packs.import': method(
     'Install a pack from JSON text (content), or — from the CLI only — from a file path. Validated; errors name the field path.',
     Type.Object(
-      { content: Type.Optional(Type.String({ maxLength: 1_000_000 })), path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })), overwrite: Type.Optional(Type.Boolean()) },
+      {
+        content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+        path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+        /** A pack with the same id is installed: replace it (overwrite), or install this one beside it under a new id (keepBoth). */
+        overwrite: Type.Optional(Type.Boolean()),
+        keepBoth: Type.Optional(Type.Boolean()),
+      },
       { additionalProperties: false },
     ),
     PackSummarySchema,
   ),
-  'packs.export': method('A self-contained pack file (avatars inlined as data URLs).', Type.Object({ id: PackId }, { additionalProperties: false }), FileOut),
+  'packs.export': method(
+    "A self-contained pack file: the Workbench's shape (avatars inlined as data URLs) or LumiHub's (format: 'lumihub').",
+    Type.Object({ id: PackId, format: Type.Optional(Type.Union([Type.Literal('workbench'), Type.Literal('lumihub')])) }, { additionalProperties: false }),
+    FileOut,
+  ),
   'packs.remove': method('Remove a user pack (bundled packs cannot be removed).', Type.Object({ id: PackId }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
   'packs.avatar': method(
     "An item's avatar as a data: URL (null when it has none).",

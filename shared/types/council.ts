@@ -51,8 +51,11 @@ export const LumiaPackSchema = Type.Object({
   version: Type.String({ minLength: 1, maxLength: 40 }),
   author: Type.Optional(Type.String({ maxLength: 120 })),
   description: Type.Optional(Type.String({ maxLength: 2000 })),
-  items: Type.Array(LumiaItemSchema, { minItems: 1, maxItems: PACK_LIMITS.maxItems }),
+  /** A pack of only loom items (LumiHub) has no personas: it adds no members. */
+  items: Type.Array(LumiaItemSchema, { maxItems: PACK_LIMITS.maxItems }),
   tools: Type.Optional(Type.Array(PackToolSchema, { maxItems: PACK_LIMITS.maxTools })),
+  /** What a LumiHub pack had that the Workbench keeps but does not use (avatar links, loom items, extras), for export. */
+  lumihub: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
 export type LumiaItem = Static<typeof LumiaItemSchema>;
@@ -82,6 +85,8 @@ export const PackSummarySchema = Type.Object({
   tools: Type.Array(
     Type.Object({ name: Type.String(), displayName: Type.String(), description: Type.String(), qualifiedName: Type.String() }),
   ),
+  /** Names of the loom items a LumiHub pack brought (kept for export; the Workbench does not use them). */
+  loomItems: Type.Optional(Type.Array(Type.String())),
 });
 export type PackSummary = Static<typeof PackSummarySchema>;
 

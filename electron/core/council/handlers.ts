@@ -36,7 +36,7 @@ export function councilHandlers(council: CouncilService, packs: PackStore, now: 
     'runs.get': ({ runId }) => council.runs.get(runId),
     'runs.exportTrace': ({ runId }) => ({ fileName: `${runId}.trace.jsonl`, content: runTrace(council.runs.get(runId)) }),
     'packs.list': () => council.packSummaries(),
-    'packs.import': ({ content, path: file, overwrite }, ctx) => {
+    'packs.import': ({ content, path: file, overwrite, keepBoth }, ctx) => {
       let stored;
       if (file !== undefined) {
         // Only a person at the CLI names host files; the renderer sends the file's text.
@@ -49,15 +49,15 @@ export function councilHandlers(council: CouncilService, packs: PackStore, now: 
           return fail('NOT_FOUND', `No file ${resolved}.`, { path: '/path' });
         }
         const text = size > PACK_LIMITS.maxFileBytes ? '' : fs.readFileSync(resolved, 'utf8');
-        stored = packs.import(text, { baseDir: path.dirname(resolved), overwrite: overwrite ?? false, bytes: size });
+        stored = packs.import(text, { baseDir: path.dirname(resolved), overwrite: overwrite ?? false, keepBoth: keepBoth ?? false, bytes: size });
       } else if (content !== undefined) {
-        stored = packs.import(content, { overwrite: overwrite ?? false });
+        stored = packs.import(content, { overwrite: overwrite ?? false, keepBoth: keepBoth ?? false });
       } else {
         return fail('INVALID_INPUT', 'Give the pack as content (JSON text) or path.', { path: '/content' });
       }
       return packs.summary(stored, packToolQualifiedName);
     },
-    'packs.export': ({ id }) => packs.export(id),
+    'packs.export': ({ id, format }) => packs.export(id, format ?? 'workbench'),
     'packs.remove': ({ id }) => ({ removed: packs.remove(id) }),
     'packs.avatar': ({ packId, itemId }) => ({ dataUrl: packs.avatarDataUrl(packId, itemId) }),
   };

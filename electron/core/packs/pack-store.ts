@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { HostFailure, fail } from '../../../shared/errors';
 import { PACK_LIMITS, type LumiaItem, type LumiaPack, type PackSummary } from '../../../shared/types/council';
 import type { Logger } from '../ports';
+import { toLumiHub } from '../imports/lumihub-pack';
 import { parsePack } from './validate-pack';
 
 export interface StoredPack {
@@ -126,6 +127,9 @@ export class PackStore {
         avatarUrl: avatarUrlOf(pack.id, i),
       })),
       tools: (pack.tools ?? []).map((t) => ({ name: t.name, displayName: t.displayName, description: t.description, qualifiedName: toolQualifiedName(pack.id, t.name) })),
+      ...(Array.isArray(pack.lumihub?.loomItems) && pack.lumihub.loomItems.length
+        ? { loomItems: pack.lumihub.loomItems.map((l) => String((l as { loomName?: unknown }).loomName ?? 'loom item')) }
+        : {}),
     };
   }
 
@@ -143,14 +147,21 @@ export class PackStore {
    * Imports a pack from JSON text. Relative avatar paths are read from `baseDir` (the folder of an
    * imported file) and inlined, so the stored pack is one self-contained file.
    */
-  import(text: string, options: { baseDir?: string; overwrite?: boolean; bytes?: number } = {}): StoredPack {
+  import(text: string, options: { baseDir?: string; overwrite?: boolean; keepBoth?: boolean; bytes?: number } = {}): StoredPack {
     const parsed = parsePack(text, options.bytes);
     if (!parsed.ok) throw new HostFailure(parsed.error);
     const pack = parsed.value;
+    if (options.keepBoth && this.packs.has(pack.id)) {
+      // Beside the installed one: the first free id with a number, and the name says which copy it is.
+      let n = 2;
+      while (this.packs.has(`${pack.id.slice(0, 44)}-${n}`)) n++;
+      pack.id = `${pack.id.slice(0, 44)}-${n}`;
+      pack.name = `${pack.name.slice(0, 110)} (${n})`;
+    }
     const existing = this.packs.get(pack.id);
     if (existing?.source === 'bundled') fail('CONFLICT', `"${pack.id}" is a bundled pack; give your pack another id.`, { path: '/id' });
     if (existing && !options.overwrite) {
-      fail('CONFLICT', `A pack with id "${pack.id}" is already installed.`, { path: '/id', hint: 'Import with overwrite to replace it.' });
+      fail('CONFLICT', `A pack with id "${pack.id}" is already installed.`, { path: '/id', hint: 'Import again to replace it (overwrite) or to keep both (keepBoth).' });
     }
     pack.items = pack.items.map((item, i) => {
       if (!item.avatar || item.avatar.startsWith('data:')) return item;
@@ -171,8 +182,8 @@ export class PackStore {
     return stored;
   }
 
-  /** A self-contained pack file: avatars inlined as data URLs. */
-  export(id: string): { fileName: string; content: string } {
+  /** A self-contained pack file: avatars inlined as data URLs; or LumiHub's shape. */
+  export(id: string, format: 'workbench' | 'lumihub' = 'workbench'): { fileName: string; content: string } {
     const stored = this.packs.get(id);
     if (!stored) fail('NOT_FOUND', `No pack "${id}".`, { path: '/id' });
     const pack: LumiaPack = {
@@ -184,6 +195,7 @@ export class PackStore {
         return data ? { ...rest, avatar: data } : rest;
       }),
     };
+    if (format === 'lumihub') return { fileName: `${id}.lumihub.json`, content: JSON.stringify(toLumiHub(pack), null, 2) };
     return { fileName: `${id}.lumia-pack.json`, content: JSON.stringify(pack, null, 2) };
   }
 

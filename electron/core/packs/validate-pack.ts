@@ -3,6 +3,7 @@ import { Ajv } from 'ajv';
 import type { HostError, Result } from '../../../shared/errors';
 import { LumiaPackSchema, PACK_LIMITS, type LumiaPack } from '../../../shared/types/council';
 import { describeAjvError } from '../contract/validators';
+import { fromLumiHub, isLumiHubPack } from '../imports/lumihub-pack';
 
 const validateSchema = new Ajv({ strict: false, allErrors: false, unicodeRegExp: false }).compile<LumiaPack>(LumiaPackSchema);
 
@@ -26,8 +27,9 @@ export function parsePack(text: string, bytes = Buffer.byteLength(text, 'utf8'))
   return validatePack(raw);
 }
 
-/** Unknown fields (other apps' pack extras) are allowed and dropped. */
-export function validatePack(raw: unknown): Result<LumiaPack> {
+/** The Workbench shape or LumiHub's (converted first); unknown fields of ours are dropped. */
+export function validatePack(input: unknown): Result<LumiaPack> {
+  const raw = isLumiHubPack(input) ? fromLumiHub(input) : input;
   if (typeof raw === 'object' && raw !== null && Array.isArray((raw as { items?: unknown }).items)) {
     const count = (raw as { items: unknown[] }).items.length;
     if (count > PACK_LIMITS.maxItems) return invalid(`The pack has ${count} items; the limit is ${PACK_LIMITS.maxItems}.`, '/items');
@@ -37,6 +39,8 @@ export function validatePack(raw: unknown): Result<LumiaPack> {
     return invalid(`Invalid pack: ${message}`, path);
   }
   const pack = raw;
+  const loom = (pack.lumihub as { loomItems?: unknown[] } | undefined)?.loomItems ?? [];
+  if (pack.items.length === 0 && !pack.tools?.length && loom.length === 0) return invalid('A pack needs at least one item, a tool, or loom items.', '/items');
   const seen = new Set<string>();
   for (const [i, item] of pack.items.entries()) {
     if (seen.has(item.id)) return invalid(`Item id "${item.id}" appears twice.`, `/items/${i}/id`);
@@ -70,6 +74,7 @@ function clean(pack: LumiaPack): LumiaPack {
   };
   if (pack.author !== undefined) out.author = pack.author;
   if (pack.description !== undefined) out.description = pack.description;
+  if (pack.lumihub) out.lumihub = pack.lumihub;
   if (pack.tools?.length) out.tools = pack.tools.map((t) => ({ name: t.name, displayName: t.displayName, description: t.description, prompt: t.prompt }));
   return out;
 }

@@ -115,7 +115,14 @@ describe('Lumia packs', () => {
     ['avatar escaping the folder', (p: ReturnType<typeof valid>) => void (p.items[0]!.avatar = '../../etc/passwd.png'), '/items/0/avatar'],
     ['avatar as a remote URL', (p: ReturnType<typeof valid>) => void (p.items[0]!.avatar = 'https://evil.example/x.png'), '/items/0/avatar'],
     ['tool with a colon in its name', (p: ReturnType<typeof valid>) => void ((p.tools as Array<Record<string, unknown>>)[0]!.name = 'a:b'), '/tools/0/name'],
-    ['no items', (p: ReturnType<typeof valid>) => void (p.items = []), '/items'],
+    [
+      'no items and no tools',
+      (p: ReturnType<typeof valid>) => {
+        p.items = [];
+        p.tools = [];
+      },
+      '/items',
+    ],
     ['too many items', (p: ReturnType<typeof valid>) => void (p.items = Array.from({ length: 201 }, (_, i) => ({ ...p.items[0]!, id: `i${i}` }))), '/items'],
   ])('malformed pack (%s) is refused naming the field path', async (_label, mutate, path_) => {
     const pack = valid();

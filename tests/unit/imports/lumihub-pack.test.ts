@@ -1,0 +1,83 @@
+// Lumia packs in LumiHub's shape: imported (gender codes, loom-only packs, no remote fetch), exported back, and a
+// second import of the same pack replaced or kept beside the first.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PackStore } from '../../../electron/core/packs/pack-store';
+import { silentLogger } from '../../../electron/core/ports';
+import { HostFailure } from '../../../shared/errors';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+const lumihub = {
+  packName: 'Harbor Crew',
+  packAuthor: 'Ada',
+  coverUrl: 'https://example.com/cover.webp',
+  version: 2,
+  packExtras: [{ kind: 'note' }],
+  lumiaItems: [
+    { lumiaName: 'Old Salt', lumiaDefinition: 'A retired sailor.', lumiaPersonality: 'Gruff', lumiaBehavior: 'Swears', avatarUrl: 'https://example.com/salt.webp', genderIdentity: '1', authorName: 'Ada', version: '1' },
+    { lumiaName: 'Old Salt', lumiaDefinition: 'Another one.', lumiaPersonality: '', lumiaBehavior: '', genderIdentity: 7 },
+    { lumiaName: 'Mender', lumiaDefinition: 'Fixes nets.', lumiaPersonality: '', lumiaBehavior: '', genderIdentity: 3 },
+  ],
+  loomItems: [{ loomName: 'Tide chart', loomContent: 'Low at six.', loomCategory: 'Utility' }],
+};
+
+let dataDir = '';
+function store() {
+  dataDir = tempDir();
+  return new PackStore({ dataDir, bundledDir: null, log: silentLogger });
+}
+
+describe('LumiHub packs', () => {
+  it('imports the LumiHub shape: items, gender codes (unknown → any), avatar links kept, never fetched', () => {
+    const packs = store();
+    const { pack } = packs.import(JSON.stringify(lumihub));
+    expect(pack).toMatchObject({ id: 'harbor-crew', name: 'Harbor Crew', version: '2', author: 'Ada' });
+    expect(pack.items.map((i) => [i.id, i.name, i.genderIdentity])).toEqual([
+      ['old-salt', 'Old Salt', 1],
+      ['old-salt-2', 'Old Salt', 3],
+      ['mender', 'Mender', 3],
+    ]);
+    expect(pack.items.every((i) => i.avatar === undefined)).toBe(true);
+    expect(pack.lumihub).toMatchObject({ coverUrl: 'https://example.com/cover.webp', avatarUrls: { 'old-salt': 'https://example.com/salt.webp' } });
+  });
+
+  it('a pack of only loom items imports with no members, its loom items kept and listed', () => {
+    const packs = store();
+    const stored = packs.import(JSON.stringify({ packName: 'Looms', packAuthor: 'L', version: 1, lumiaItems: [], loomItems: lumihub.loomItems }));
+    expect(stored.pack.items).toEqual([]);
+    expect(packs.summary(stored, (p, t) => `${p}:${t}`).loomItems).toEqual(['Tide chart']);
+  });
+
+  it('exports back to the LumiHub shape: gender 3 leaves as 2, links, loom items and extras as they came', () => {
+    const packs = store();
+    packs.import(JSON.stringify(lumihub));
+    const out = JSON.parse(packs.export('harbor-crew', 'lumihub').content) as typeof lumihub;
+    expect(out).toMatchObject({ packName: 'Harbor Crew', packAuthor: 'Ada', coverUrl: lumihub.coverUrl, version: 2, packExtras: lumihub.packExtras, loomItems: lumihub.loomItems });
+    expect(out.lumiaItems.map((i) => [i.lumiaName, i.genderIdentity, i.avatarUrl])).toEqual([
+      ['Old Salt', '1', 'https://example.com/salt.webp'],
+      ['Old Salt', '2', ''],
+      ['Mender', '2', ''],
+    ]);
+    // And it imports again as the same pack.
+    const again = store().import(JSON.stringify(out)).pack;
+    expect(again.items.map((i) => i.name)).toEqual(['Old Salt', 'Old Salt', 'Mender']);
+  });
+
+  it('importing the same pack again: refused with both choices named, replaced with overwrite, kept beside with keepBoth', () => {
+    const packs = store();
+    packs.import(JSON.stringify(lumihub));
+    try {
+      packs.import(JSON.stringify(lumihub));
+      throw new Error('expected CONFLICT');
+    } catch (err) {
+      expect((err as HostFailure).error).toMatchObject({ code: 'CONFLICT', path: '/id', hint: expect.stringContaining('keepBoth') });
+    }
+    expect(packs.import(JSON.stringify({ ...lumihub, version: 3 }), { overwrite: true }).pack.version).toBe('3');
+    const both = packs.import(JSON.stringify(lumihub), { keepBoth: true }).pack;
+    expect(both).toMatchObject({ id: 'harbor-crew-2', name: 'Harbor Crew (2)' });
+    expect(fs.existsSync(path.join(dataDir, 'packs', 'harbor-crew-2.json'))).toBe(true);
+  });
+});
