@@ -243,13 +243,52 @@ describe('install from folder', () => {
     const form = byTestId(panel, 'install-form');
     expect(form.textContent).toContain('may register tools that council members and the chat can call');
     expect(form.textContent).toContain('may run its own LLM generations through your connections (uses your API credits)');
-    await settle(() => typeInto(byLabel(form, 'Extension folder'), '  /home/ada/ext/weather  '));
+    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), '  /home/ada/ext/weather  '));
     await settle(() => byLabel(form, /^tools/).click());
     await settle(() => buttonNamed(form, 'Install').click());
     expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder: '/home/ada/ext/weather', grant: ['tools'] }]);
     expect(card(panel, 'weather')).toBeTruthy();
     expect(form.textContent).toContain('Installed weather');
-    expect(byLabel(form, 'Extension folder').value).toBe('');
+    expect(byLabel(form, 'Extension folder or .zip').value).toBe('');
+  });
+
+  it('installs a .zip with everything it asks for and trusted, and says what an extension can and cannot reach', async () => {
+    const { panel, host } = await openExtensions([kb]);
+    const form = byTestId(panel, 'install-form');
+    expect(byTestId(form, 'install-reach').textContent).toMatch(/cannot:.*API keys.*network/);
+    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), '/home/ada/Downloads/weather-main.zip'));
+    await settle(() => byLabel(form, /^Everything it asks for/).click());
+    expect((byLabel(form, /^tools/) as HTMLInputElement).disabled).toBe(true);
+    await settle(() => byLabel(form, /^Let its tools run without asking/).click());
+    await settle(() => buttonNamed(form, 'Install').click());
+    expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder: '/home/ada/Downloads/weather-main.zip', grant: 'requested', trust: true }]);
+  });
+
+  it('a card shows safe mode, the last crash, the worker containment, inert members and a trust switch', async () => {
+    const lumi = extension({
+      id: 'lumi_tools',
+      name: 'Lumi Tools',
+      requested: ['tools', 'oauth'],
+      granted: ['tools'],
+      safeMode: true,
+      lastCrash: 'TypeError: spindle.toast is not a function',
+      containment: "Node's permission model",
+      inertTouched: ['toast', 'ui'],
+      trusted: false,
+    });
+    const { panel, host } = await openExtensions([lumi], (h) => {
+      h.handlers['extensions.trust'] = (input) => ({ ok: true, value: { ...lumi, trusted: (input as { trusted: boolean }).trusted } });
+    });
+    const own = card(panel, 'lumi_tools');
+    expect(byTestId(own, 'extension-safe-mode').textContent).toContain('Safe mode');
+    expect(byTestId(own, 'extension-last-crash').textContent).toContain('TypeError: spindle.toast is not a function');
+    expect(byTestId(own, 'extension-containment').textContent).toContain("Node's permission model");
+    expect(byTestId(own, 'extension-inert').textContent).toContain('toast, ui');
+    const oauth = own.querySelector<HTMLElement>('[data-permission="oauth"]')!;
+    expect(byTestId(oauth, 'permission-state').textContent).toBe('Requested, not available here');
+    await settle(() => byLabel(own, 'Let its tools run without asking').click());
+    expect(host.callsTo('extensions.trust').map((c) => c.input)).toEqual([{ id: 'lumi_tools', trusted: true }]);
+    expect((byLabel(own, 'Let its tools run without asking') as HTMLInputElement).checked).toBe(true);
   });
 
   it('does not call the host without a folder, and shows a refused install inline', async () => {
@@ -262,14 +301,14 @@ describe('install from folder', () => {
     const form = byTestId(panel, 'install-form');
     await settle(() => buttonNamed(form, 'Install').click());
     expect(host.callsTo('extensions.install')).toHaveLength(0);
-    expect(document.activeElement).toBe(byLabel(form, 'Extension folder'));
-    await settle(() => typeInto(byLabel(form, 'Extension folder'), '/tmp/x'));
+    expect(document.activeElement).toBe(byLabel(form, 'Extension folder or .zip'));
+    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), '/tmp/x'));
     await settle(() => buttonNamed(form, 'Install').click());
     const error = byTestId(form, 'inline-error');
     expect(error.dataset.code).toBe('INVALID_MANIFEST');
     expect(error.textContent).toContain('No spindle.json in /tmp/x.');
     expect(error.textContent).toContain('An extension folder needs a spindle.json.');
-    expect(byLabel(form, 'Extension folder').value).toBe('/tmp/x');
+    expect(byLabel(form, 'Extension folder or .zip').value).toBe('/tmp/x');
   });
 });
 

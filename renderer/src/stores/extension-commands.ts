@@ -41,9 +41,10 @@ export async function installExtension(
   store: AppStore,
   host: HostConnection,
   folder: string,
-  grant: readonly Permission[],
+  grant: readonly Permission[] | 'requested',
+  trust = false,
 ): Promise<Result<ExtensionInfo>> {
-  return mirror(store, await host.invoke('extensions.install', { folder, grant: [...grant] }));
+  return mirror(store, await host.invoke('extensions.install', { folder, grant: grant === 'requested' ? 'requested' : [...grant], ...(trust ? { trust } : {}) }));
 }
 
 export async function loadExtensionLog(store: AppStore, host: HostConnection, id: string): Promise<Result<{ lines: string[] }>> {
@@ -60,4 +61,9 @@ export function loadFrontendMessages(host: HostConnection, id: string): Promise<
 /** Hands a JSON message to the extension's onFrontendMessage handlers. */
 export function sendFrontendMessage(host: HostConnection, id: string, payload: unknown): Promise<Result<{ delivered: boolean }>> {
   return host.invoke('extensions.sendFrontend', { id, payload });
+}
+
+/** Lets the extension's undeclared-mode tools run without asking (or makes them ask again). */
+export async function setExtensionTrusted(store: AppStore, host: HostConnection, id: string, trusted: boolean): Promise<Result<ExtensionInfo>> {
+  return mirror(store, await host.invoke('extensions.trust', { id, trusted }));
 }

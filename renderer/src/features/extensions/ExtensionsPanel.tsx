@@ -1,4 +1,5 @@
 // Extensions section: every installed extension with its worker status, permissions, actions and log; install from a folder.
+import { PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../../shared/types/spindle';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ExtensionInfo } from '../../../../shared/events';
 import type { HostError, Result } from '../../../../shared/errors';
@@ -7,10 +8,11 @@ import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { removeExtension, restartExtension, setExtensionEnabled, setPermission } from '../../stores/extension-commands';
+import { removeExtension, restartExtension, setExtensionEnabled, setExtensionTrusted, setPermission } from '../../stores/extension-commands';
 import { selectExtensions, selectExtensionsLoaded } from '../../stores/selectors';
 import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { InstallForm } from './InstallForm';
+import { ExtensionFacts } from './ExtensionFacts';
 import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { permissionInfo, statusInfo, type Permission } from './permissions';
@@ -19,7 +21,7 @@ import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove'
 const SPEC = sectionById('extensions');
 
 /** What is in flight for one card; every control of the card waits for it. */
-type Busy = null | 'enable' | 'disable' | 'restart' | 'remove' | `grant:${string}` | `revoke:${string}`;
+type Busy = null | 'enable' | 'disable' | 'restart' | 'remove' | 'trust' | `grant:${string}` | `revoke:${string}`;
 
 function StatusBadge(props: { status: ExtensionInfo['status'] }) {
   const info = statusInfo(props.status);
@@ -42,7 +44,16 @@ function PermissionRow(props: {
 }) {
   const info = permissionInfo(props.permission);
   const pending = props.busy === `grant:${props.permission}` || props.busy === `revoke:${props.permission}`;
-  const state = props.granted ? (props.requested ? 'Granted' : 'Granted, not requested') : props.requested ? 'Requested, not granted' : 'Not requested';
+  const notHere = (PERMISSIONS_NOT_AVAILABLE_HERE as readonly string[]).includes(props.permission);
+  const state = notHere
+    ? 'Requested, not available here'
+    : props.granted
+      ? props.requested
+        ? 'Granted'
+        : 'Granted, not requested'
+      : props.requested
+        ? 'Requested, not granted'
+        : 'Not requested';
   return (
     <li className="perm" data-testid="permission" data-permission={props.permission}>
       <div className="perm__text">
@@ -178,6 +189,12 @@ function ExtensionCard(props: { extension: ExtensionInfo }) {
             </div>
           </div>
         )}
+
+        <ExtensionFacts
+          extension={ext}
+          busy={busy !== null}
+          onTrust={(trusted) => void act('trust', 'Could not change trust', () => setExtensionTrusted(store, host, ext.id, trusted))}
+        />
 
         <section className="ext-card__perms" aria-label={`Permissions of ${ext.name}`}>
           <h3 className="ext-card__subtitle">Permissions</h3>

@@ -1,4 +1,5 @@
-// "Install from folder": a typed folder path (browser mode has no native picker) and the permissions to grant right away.
+// "Install": a typed folder or .zip path (browser mode has no native picker), the permissions to grant right away (or
+// everything it asks for), whether its tools may run without asking, and what an extension can and cannot reach.
 import { useId, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStoreApi, useHost } from '../../app/context';
@@ -13,6 +14,8 @@ export function InstallForm() {
   const id = useId();
   const [folder, setFolder] = useState('');
   const [grant, setGrant] = useState<ReadonlySet<Permission>>(new Set());
+  const [allRequested, setAllRequested] = useState(false);
+  const [trust, setTrust] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<HostError | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -31,13 +34,13 @@ export function InstallForm() {
     const path = folder.trim();
     setDone(null);
     if (!path) {
-      setError({ code: 'INVALID_INPUT', message: 'Enter the folder that holds the extension’s spindle.json.' });
+      setError({ code: 'INVALID_INPUT', message: 'Enter the folder that holds the extension’s spindle.json, or its .zip file.' });
       document.getElementById(`${id}-folder`)?.focus();
       return;
     }
     setBusy(true);
     setError(null);
-    const result = await installExtension(store, host, path, PERMISSIONS.filter((p) => grant.has(p)));
+    const result = await installExtension(store, host, path, allRequested ? 'requested' : PERMISSIONS.filter((p) => grant.has(p)), trust);
     setBusy(false);
     if (!result.ok) {
       setError(result.error);
@@ -46,21 +49,28 @@ export function InstallForm() {
     setDone(`Installed ${result.value.name} ${result.value.version}.`);
     setFolder('');
     setGrant(new Set());
+    setAllRequested(false);
+    setTrust(false);
   };
 
   return (
     <section className="card install" aria-labelledby={`${id}-title`} data-testid="install-form">
       <h2 id={`${id}-title`} className="card__title">
-        Install from folder
+        Install from a folder or a .zip
       </h2>
       <p className="card__lead">
-        Copies an extension folder (one with a <code>spindle.json</code>) into the data folder and starts it in its own worker. The path is read on
-        the machine the host runs on.
+        Copies an extension (a folder with a <code>spindle.json</code>, or its <code>.zip</code> as GitHub serves it) into the data folder, builds{' '}
+        <code>src/backend.ts</code> when that is all it ships, and starts it in its own worker. The path is read on the machine the host runs on.
+      </p>
+      <p className="field__hint" data-testid="install-reach">
+        <strong>What it can reach:</strong> its own folder and its storage through the Workbench; the tools, events and services you grant below.{' '}
+        <strong>What it cannot:</strong> your API keys, settings and other files, other processes, the network (except through{' '}
+        <code>cors_proxy</code>), child processes and threads. Everything it starts dies with it.
       </p>
       <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy || undefined}>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-folder`}>
-            Extension folder
+            Extension folder or .zip
           </label>
           <input
             id={`${id}-folder`}
@@ -80,9 +90,13 @@ export function InstallForm() {
             Check only permissions the extension asks for in its <code>spindle.json</code>: the host refuses a grant it did not request. You can
             grant or revoke later.
           </p>
+          <label className="perm-check">
+            <input type="checkbox" checked={allRequested} onChange={(e) => setAllRequested(e.target.checked)} />
+            <span>Everything it asks for (the Workbench grants nothing it does not have)</span>
+          </label>
           {PERMISSIONS.map((permission) => (
             <label key={permission} className="perm-check">
-              <input type="checkbox" checked={grant.has(permission)} onChange={(e) => toggle(permission, e.target.checked)} />
+              <input type="checkbox" checked={allRequested || grant.has(permission)} disabled={allRequested} onChange={(e) => toggle(permission, e.target.checked)} />
               <span>
                 <code className="perm__name">{permission}</code>
                 <span className="perm__explanation">{PERMISSION_INFO[permission].explanation}</span>
@@ -90,6 +104,15 @@ export function InstallForm() {
             </label>
           ))}
         </fieldset>
+        <label className="perm-check">
+          <input type="checkbox" checked={trust} onChange={(e) => setTrust(e.target.checked)} />
+          <span>
+            Let its tools run without asking
+            <span className="perm__explanation">
+              Lumiverse tools declare no mode, so each call asks first. Tools that declare mode <code>write</code> or <code>requires_approval</code> still ask.
+            </span>
+          </span>
+        </label>
         <div className="install__actions">
           <button type="submit" className="btn btn--primary" aria-disabled={busy || undefined}>
             <Icon name="plus" />
