@@ -119,9 +119,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     addNotice({
       level: 'warning',
       code: 'SETTINGS_RECOVERED',
-      message: `Your settings file was ${problem.reason}. It was kept aside as ${problem.movedTo}; ${
-        settings.recoveredFromBackup ? 'the last good copy' : 'the defaults'
-      } were loaded.`,
+      message: problem.partial
+        ? `Your settings file was ${problem.reason}; everything else was loaded. The original is kept as ${problem.movedTo}.`
+        : `Your settings file was ${problem.reason}. It was kept aside as ${problem.movedTo}; ${settings.recoveredFromBackup ? 'the last good copy' : 'the defaults'} were loaded.`,
     });
   }
   settings.onChange((next) => emit({ type: 'settings.changed', settings: settingsForClients(next) }));

@@ -213,10 +213,11 @@ export class PackStore {
 function readAvatarFile(baseDir: string, relative: string): string | null {
   const type = IMAGE_TYPES[path.extname(relative).toLowerCase()];
   if (!type) return null;
-  const root = path.resolve(baseDir);
-  const file = path.resolve(root, relative);
-  if (file !== root && !file.startsWith(root + path.sep)) return null;
   try {
+    // Real paths: a symlink inside the pack folder must not lead the import to a file outside it.
+    const root = fs.realpathSync(path.resolve(baseDir));
+    const file = fs.realpathSync(path.resolve(root, relative));
+    if (file !== root && !file.startsWith(root + path.sep)) return null;
     const stat = fs.statSync(file);
     if (!stat.isFile() || stat.size > PACK_LIMITS.maxAvatarChars * 0.7) return null;
     return `data:${type};base64,${fs.readFileSync(file).toString('base64')}`;

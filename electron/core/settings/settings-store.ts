@@ -6,6 +6,7 @@ import { defaultSettings, SETTINGS_VERSION, SettingsSchema, type Settings } from
 import { HostFailure } from '../../../shared/errors';
 import { describeAjvError } from '../contract/validators';
 import type { Clock, Logger, SettingsBackend, SettingsBackendFactory } from '../ports';
+import { isLeftoverTemp, writeFileAtomicSync } from '../util/atomic-write';
 import { withFileLock } from '../util/file-lock';
 import { migrate, migrations as appMigrations, type Migration } from './migrations';
 
@@ -17,6 +18,8 @@ export interface SettingsProblem {
   file: string;
   movedTo: string;
   reason: string;
+  /** Only some sections were reset; the rest of the file was loaded. */
+  partial?: boolean;
 }
 
 export interface SettingsStoreOptions {
@@ -28,7 +31,7 @@ export interface SettingsStoreOptions {
   version?: number;
 }
 
-type Parsed = { ok: true; doc: Settings } | { ok: false; reason: string };
+type Parsed = { ok: true; doc: Settings; reset: string[] } | { ok: false; reason: string };
 
 function parseSettings(text: string, version: number, steps: Migration[]): Parsed {
   let raw: unknown;
@@ -48,11 +51,19 @@ function parseSettings(text: string, version: number, steps: Migration[]): Parse
   } catch (err) {
     return { ok: false, reason: (err as Error).message };
   }
-  if (!validateSettings(doc)) {
-    const { message } = describeAjvError(validateSettings.errors?.[0], 'invalid');
-    return { ok: false, reason: `wrong shape: ${message}` };
+  // One bad field does not cost the whole file: the top-level section holding it goes back to its default.
+  const reset: string[] = [];
+  const defaults = defaultSettings() as unknown as Record<string, unknown>;
+  while (!validateSettings(doc)) {
+    const { message, path: field } = describeAjvError(validateSettings.errors?.[0], 'invalid');
+    const section = field.split('/')[1];
+    if (!section || section === 'version' || reset.includes(section) || reset.length >= 10) return { ok: false, reason: `wrong shape: ${message}` };
+    reset.push(`${section} (${message})`);
+    doc = { ...doc };
+    if (section in defaults) doc[section] = structuredClone(defaults[section]);
+    else delete doc[section];
   }
-  return { ok: true, doc: doc as Settings };
+  return { ok: true, doc: doc as Settings, reset };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -101,6 +112,7 @@ export class SettingsStore {
         if (parsed.ok) {
           loaded = parsed.doc;
           asStored = JSON.stringify(JSON.parse(text)) === JSON.stringify(parsed.doc);
+          if (parsed.reset.length) this.keepAside(file, `partly invalid: ${parsed.reset.join('; ')} reset to the defaults`);
         } else this.quarantine(file, parsed.reason);
       }
       if (!loaded && this.problems.length > 0 && fs.existsSync(backupFile)) {
@@ -112,12 +124,13 @@ export class SettingsStore {
         }
       }
       const doc = loaded ?? defaultSettings();
+      this.removeLeftoverTemps();
       // The backend is opened only after a bad file is out of the way, so it never sees one.
       this.backend = options.backend({ dataDir: options.dataDir, name: SETTINGS_NAME });
       // Only a new, migrated or recovered document is written: rewriting a good file at every start
       // would put back what this process read over a change another process made since.
       if (!asStored) this.backend.write(doc as unknown as Record<string, unknown>);
-      fs.writeFileSync(backupFile, JSON.stringify(doc, null, '\t'));
+      writeFileAtomicSync(backupFile, JSON.stringify(doc, null, '\t'));
       return doc;
     });
   }
@@ -143,6 +156,22 @@ export class SettingsStore {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
       throw new HostFailure({ code: 'SETTINGS_WRITE_FAILED', message: 'Another process kept the settings locked.', hint: 'Try again; if it persists, close other Council Workbench windows or CLI runs.' });
     }
+  }
+
+  /** Temp files a killed writer left beside settings.json (conf's `settings.json.tmp-…`, ours `settings.json.<pid>.<hex>.tmp`). */
+  private removeLeftoverTemps(): void {
+    const base = path.basename(this.file);
+    for (const name of fs.readdirSync(this.options.dataDir)) {
+      if (name.startsWith(`${base}.tmp-`) || isLeftoverTemp(base, name)) fs.rmSync(path.join(this.options.dataDir, name), { force: true });
+    }
+  }
+
+  /** A copy of a file whose bad sections were reset, for the person to look at. */
+  private keepAside(file: string, reason: string): void {
+    const movedTo = `${file}.corrupt-${this.options.clock.now()}`;
+    fs.copyFileSync(file, movedTo);
+    this.problems.push({ file, movedTo, reason, partial: true });
+    this.options.log.warn(`settings: ${path.basename(file)} was ${reason}; the original is kept as ${path.basename(movedTo)}`);
   }
 
   private quarantine(file: string, reason: string): void {
@@ -196,6 +225,12 @@ export class SettingsStore {
           });
         }
         this.doc = next;
+        // The last good copy follows every save (a copy, so a broken settings.json never takes it along).
+        try {
+          writeFileAtomicSync(`${this.file}.bak`, JSON.stringify(next, null, '\t'));
+        } catch (err) {
+          this.options.log.warn('settings: could not refresh settings.json.bak', (err as Error).message);
+        }
         for (const listener of this.listeners) listener(this.get());
         return this.get();
       });

@@ -5,7 +5,7 @@ import { createHost } from '../../../electron/core/host';
 import { silentLogger, type Clock } from '../../../electron/core/ports';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
 import { SettingsStore } from '../../../electron/core/settings/settings-store';
-import { SETTINGS_VERSION } from '../../../shared/settings';
+import { defaultSettings, SETTINGS_VERSION } from '../../../shared/settings';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const clock: Clock = { now: () => 1_700_000_000_000 };
@@ -28,7 +28,7 @@ describe('settings store', () => {
   const badFiles: Array<[string, string, RegExp]> = [
     ['truncated', '{"version":1,"ui":{"theme":"da', /not valid JSON/],
     ['not JSON', 'hello, I am not settings', /not valid JSON/],
-    ['JSON of the wrong shape', JSON.stringify({ version: 1, ui: { theme: 'purple' }, extensions: {}, council: { councilMode: false, members: [] } }), /wrong shape: \/ui\/theme/],
+    ['JSON of the wrong shape', JSON.stringify({ version: 1, ui: { theme: 'purple' }, extensions: {}, council: { councilMode: false, members: [] } }), /partly invalid: ui \(.*\/ui\/theme/],
     ['a JSON array', '[1,2,3]', /not a JSON object/],
     ['from a newer version', JSON.stringify({ version: SETTINGS_VERSION + 1, ui: { theme: 'dark' } }), /newer version/],
   ];
@@ -48,6 +48,33 @@ describe('settings store', () => {
     });
     // The file on disk is valid again.
     expect(JSON.parse(fs.readFileSync(settingsFile(dir), 'utf8')).version).toBe(SETTINGS_VERSION);
+  });
+
+  it('one bad field resets only its section: the rest of the file loads, the original is kept as a copy', async () => {
+    const dir = tempDir();
+    const store = open(dir);
+    await store.update({ ui: { theme: 'dark' } });
+    const doc = JSON.parse(fs.readFileSync(settingsFile(dir), 'utf8')) as Record<string, Record<string, unknown>>;
+    doc.council!.toolsSettings = { ...(doc.council!.toolsSettings as object), timeoutMs: 'soon' };
+    fs.writeFileSync(settingsFile(dir), JSON.stringify(doc));
+    const reopened = open(dir);
+    expect(reopened.get().ui.theme).toBe('dark');
+    expect(reopened.get().council).toEqual(defaultSettings().council);
+    expect(reopened.problems).toEqual([expect.objectContaining({ partial: true, reason: expect.stringMatching(/^partly invalid: council \(\/council\/toolsSettings/) })]);
+    expect(asideFiles(dir)).toHaveLength(1);
+  });
+
+  it('removes temp files a killed writer left, and keeps settings.json.bak in step with every save', async () => {
+    const dir = tempDir();
+    open(dir);
+    fs.writeFileSync(path.join(dir, 'settings.json.tmp-1700000000000abc'), '{"half');
+    fs.writeFileSync(path.join(dir, 'settings.json.4242.0a1b2c3d.tmp'), '{"half');
+    fs.writeFileSync(path.join(dir, 'settings.json.notes'), 'not ours');
+    const store = open(dir);
+    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'settings.json.notes'))).toBe(true);
+    await store.update({ ui: { theme: 'dark' } });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json.bak'), 'utf8')).ui.theme).toBe('dark');
   });
 
   it('loads the last good copy when the main file is corrupt', async () => {

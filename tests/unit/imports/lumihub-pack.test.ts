@@ -81,3 +81,20 @@ describe('LumiHub packs', () => {
     expect(fs.existsSync(path.join(dataDir, 'packs', 'harbor-crew-2.json'))).toBe(true);
   });
 });
+
+describe('pack avatars next to the file', () => {
+  it('a symlinked avatar that leads outside the pack folder is refused, never inlined (issue 18, finding 7)', () => {
+    const folder = tempDir();
+    const outside = path.join(tempDir(), 'secret.png');
+    fs.writeFileSync(outside, 'not for you');
+    fs.symlinkSync(outside, path.join(folder, 'face.png'));
+    const pack = { id: 'linked', name: 'Linked', version: '1', items: [{ id: 'a', name: 'A', avatar: 'face.png', definition: '', personality: '', behavior: '', genderIdentity: 3 }] };
+    try {
+      store().import(JSON.stringify(pack), { baseDir: folder });
+      throw new Error('expected a refusal');
+    } catch (err) {
+      expect((err as HostFailure).error).toMatchObject({ code: 'INVALID_PACK', path: '/items/0/avatar' });
+    }
+    expect(fs.existsSync(path.join(dataDir, 'packs', 'linked.json'))).toBe(false);
+  });
+});
