@@ -173,4 +173,14 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(await rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(70_000) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
     expect(await rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   }, 60_000);
+
+  it('during a council run for a chat that is not a session (council run --chat), chats.getActive answers that chat', async () => {
+    await install();
+    await rig.call('council.addMember', { packId: 'story-council', itemId: 'plot-enforcer', tools: ['lumiverse_pipeline:active_chat'] });
+    const run = (await rig.call('council.run', { chat: { chatId: 'from-a-file', messages: [{ role: 'user', content: 'Knock knock.' }] } })).value as { results: Array<{ content: string; status: string }> };
+    expect(run.results[0]!.status).toBe('ok');
+    expect(JSON.parse(run.results[0]!.content)).toEqual({ id: 'from-a-file', last: 'Knock knock.' });
+    // After the run nothing is active any more (no turn has run in a session).
+    expect(JSON.parse(((await invoke('active_chat')) as { content: string }).content)).toEqual({ id: null, last: null });
+  }, 60_000);
 });
