@@ -107,9 +107,12 @@ spindle.on('TOOL_INVOCATION', async (payload) => {
   const { toolName, args, councilMember } = payload;
 
   if (toolName === 'search_knowledge_base') {
-    const results = await searchMyKnowledgeBase(args.query, args.limit);
+    // Called as Lumiverse calls council tools (no planned arguments): search for the latest message instead.
+    const lastMessage = Array.isArray(payload.contextMessages) ? payload.contextMessages.filter((m) => m.role === 'user').pop()?.content : undefined;
+    const query = typeof args.query === 'string' && args.query.trim() ? args.query : String(lastMessage ?? args.context ?? '').slice(-300);
+    const results = await searchMyKnowledgeBase(query, args.limit);
     if (results.length === 0) {
-      const none = `No entries in the knowledge base match "${String(args.query)}".`;
+      const none = `No entries in the knowledge base match "${query}".`;
       return councilMember ? `${councilMember.name} (${councilMember.role || 'analyst'}) reports:\n${none}` : none;
     }
 
