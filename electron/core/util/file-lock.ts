@@ -1,6 +1,6 @@
 // A short exclusive lock between processes sharing a data folder (the app, the headless host, CLI runs): a lock
 // file created with O_EXCL holding the owner's pid. Held only around a read-modify-write of one small file, so
-// waiting is synchronous and brief; a lock whose owner died, or that is older than STALE_MS, is taken over.
+// waiting is synchronous; a lock whose owner died (or that never got a pid within STALE_MS) is taken over.
 import fs from 'node:fs';
 
 const STALE_MS = 10_000;
@@ -10,9 +10,10 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function ownerAlive(lockPath: string): boolean {
   try {
     const stat = fs.statSync(lockPath);
-    if (Date.now() - stat.mtimeMs > STALE_MS) return false;
     const pid = Number(fs.readFileSync(lockPath, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return true; // being written right now
+    // No pid yet: its owner is writing it right now, or died in between (then it goes stale).
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - stat.mtimeMs <= STALE_MS;
+    // A live owner keeps its lock however long a loaded machine makes it take.
     process.kill(pid, 0);
     return true;
   } catch (err) {
@@ -22,7 +23,7 @@ function ownerAlive(lockPath: string): boolean {
 }
 
 /** Runs `work` while holding `lockPath`; throws after `timeoutMs` if another live process keeps it. */
-export function withFileLock<T>(lockPath: string, work: () => T, timeoutMs = 5_000): T {
+export function withFileLock<T>(lockPath: string, work: () => T, timeoutMs = 30_000): T {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
