@@ -9,19 +9,34 @@ import { Redactor } from './redact';
 import { checkKey, profileView, type Env, type SecretStore, type SecretStoreDescription } from './secret-store';
 import { profileWarnings, validateProfile } from './validate-profile';
 
-/** Where profiles are kept (the settings document in the app; memory in tests). Keys are never part of a profile. */
+/**
+ * Where profiles are kept (the settings document in the app; memory in tests). Keys are never part of a
+ * profile. Changes name one profile, never the whole list, so a store shared with other writers applies
+ * each to the list as it is then.
+ */
 export interface ProfileRepository {
   load(): ConnectionProfile[];
-  save(profiles: ConnectionProfile[]): void;
+  put(profile: ConnectionProfile): void;
+  remove(id: string): void;
 }
+
+/** The list after putting one profile in (replacing the one with its id, else appended) or taking one out. */
+export function withProfile(profiles: readonly ConnectionProfile[], profile: ConnectionProfile): ConnectionProfile[] {
+  const index = profiles.findIndex((p) => p.id === profile.id);
+  return index < 0 ? [...profiles, profile] : profiles.map((p, i) => (i === index ? profile : p));
+}
+export const withoutProfile = (profiles: readonly ConnectionProfile[], id: string): ConnectionProfile[] => profiles.filter((p) => p.id !== id);
 
 export class MemoryProfileRepository implements ProfileRepository {
   constructor(private profiles: ConnectionProfile[] = []) {}
   load(): ConnectionProfile[] {
     return this.profiles.map((p) => ({ ...p, headers: { ...p.headers } }));
   }
-  save(profiles: ConnectionProfile[]): void {
-    this.profiles = profiles.map((p) => ({ ...p, headers: { ...p.headers } }));
+  put(profile: ConnectionProfile): void {
+    this.profiles = withProfile(this.profiles, { ...profile, headers: { ...profile.headers } });
+  }
+  remove(id: string): void {
+    this.profiles = withoutProfile(this.profiles, id);
   }
 }
 
@@ -78,22 +93,17 @@ export class ConnectionService {
     const cleanKey = key === undefined ? undefined : checkKey(key);
     if (cleanKey !== undefined) profile = { ...profile, keyRef: { kind: 'stored' } };
     const profiles = this.options.repository.load();
-    const index = profiles.findIndex((p) => p.id === profile.id);
-    if (index < 0 && profiles.length >= MAX_PROFILES) throw new HostFailure({ code: 'INVALID_INPUT', message: `At most ${MAX_PROFILES} connections.` });
+    if (!profiles.some((p) => p.id === profile.id) && profiles.length >= MAX_PROFILES) throw new HostFailure({ code: 'INVALID_INPUT', message: `At most ${MAX_PROFILES} connections.` });
     if (cleanKey !== undefined) this.options.secrets.set(profile.id, cleanKey);
-    if (index >= 0) profiles[index] = profile;
-    else profiles.push(profile);
-    this.options.repository.save(profiles);
+    this.options.repository.put(profile);
     if (profile.keyRef?.kind !== 'stored') this.options.secrets.delete(profile.id);
     this.log.info(`Connection ${profile.id} saved (${profile.provider}, ${profile.baseUrl})`);
     return { profile: this.view(profile), warnings: profileWarnings(profile) };
   }
 
   remove(id: string): { removed: boolean } {
-    const profiles = this.options.repository.load();
-    const next = profiles.filter((p) => p.id !== id);
-    if (next.length === profiles.length) return { removed: false };
-    this.options.repository.save(next);
+    if (!this.options.repository.load().some((p) => p.id === id)) return { removed: false };
+    this.options.repository.remove(id);
     this.options.secrets.delete(id);
     return { removed: true };
   }

@@ -1,7 +1,7 @@
 // Connection profiles kept in the settings document's `connections` section (never keys), behind the ProfileRepository the ConnectionService expects.
 import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile } from '../../../shared/types/llm';
-import type { ProfileRepository } from '../connections/connection-service';
+import { withoutProfile, withProfile, type ProfileRepository } from '../connections/connection-service';
 import type { Logger } from '../ports';
 import type { SettingsStore } from '../settings/settings-store';
 
@@ -9,8 +9,10 @@ const copy = (profiles: ConnectionProfile[]): ConnectionProfile[] => profiles.ma
 
 /**
  * ConnectionService works synchronously; settings writes are queued. The repository keeps the
- * latest list in memory, queues each write, and ignores settings echoes while its own writes are
- * in flight (an older echo must not overwrite a newer save). `flush()` reports a failed write.
+ * latest list in memory, queues each change, and ignores settings echoes while its own writes are
+ * in flight (an older echo must not overwrite a newer save). Each queued change is applied to the
+ * `connections` list as the settings queue finds it, so a profile another process saved meanwhile
+ * stays. `flush()` reports a failed write.
  */
 export class SettingsProfileRepository implements ProfileRepository {
   private profiles: ConnectionProfile[];
@@ -32,14 +34,22 @@ export class SettingsProfileRepository implements ProfileRepository {
     return copy(this.profiles);
   }
 
-  save(profiles: ConnectionProfile[]): void {
-    const next = copy(profiles);
-    this.profiles = next;
+  put(profile: ConnectionProfile): void {
+    this.change((profiles) => withProfile(profiles, profile));
+  }
+
+  remove(id: string): void {
+    this.change((profiles) => withoutProfile(profiles, id));
+  }
+
+  private change(apply: (profiles: ConnectionProfile[]) => ConnectionProfile[]): void {
+    this.profiles = copy(apply(this.profiles));
     this.pending++;
-    const write = this.settings.update((current) => ({ ...current, connections: copy(next) }));
+    const write = this.settings.update((current) => ({ ...current, connections: copy(apply((current.connections ?? []) as ConnectionProfile[])) }));
     this.lastWrite = write.then(
-      () => {
-        this.pending--;
+      (saved) => {
+        // The last write in flight shows what other processes added meanwhile.
+        if (--this.pending === 0) this.profiles = copy((saved.connections ?? []) as ConnectionProfile[]);
       },
       (err: unknown) => {
         this.pending--;

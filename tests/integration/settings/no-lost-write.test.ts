@@ -20,6 +20,9 @@ afterEach(async () => {
 });
 
 const addMember = (h: Host, role: string) => h.api.call('council.addMember', { packId: 'story-council', itemId: 'plot-enforcer', role }, { origin: 'test' });
+const saveConnection = (h: Host, name: string) =>
+  h.api.call('connections.save', { profile: { name, provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } }, { origin: 'test' });
+const storedConnections = (dataDir: string) => (JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')) as { connections: Array<{ name: string }> }).connections.map((c) => c.name);
 const storedRoles = (dataDir: string) => (JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')) as { council: { members: Array<{ role: string }> } }).council.members.map((m) => m.role);
 
 function cli(dataDir: string, ...args: string[]): Promise<{ code: number | null; err: string }> {
@@ -56,4 +59,17 @@ describe('settings changes are never lost', () => {
     expect(roles).toHaveLength(22);
     expect(roles).toEqual(expect.arrayContaining(['host', 'host-after', ...Array.from({ length: 20 }, (_, i) => `cli-${i}`)]));
   }, 180_000);
+
+  it('S3: a connection a CLI process adds while the host runs survives the host\'s next connection save', async () => {
+    const dataDir = tempDir();
+    host = await testHost(dataDir);
+    expect((await saveConnection(host, 'host-first')).ok).toBe(true);
+    const run = await cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--name', 'from-cli');
+    expect(run).toMatchObject({ code: 0 });
+    // The host's list is from before the CLI's change; its save is applied to the list as stored.
+    expect((await saveConnection(host, 'host-after')).ok).toBe(true);
+    expect(storedConnections(dataDir)).toEqual(['host-first', 'from-cli', 'host-after']);
+    const listed = (await host.api.call('connections.list', {}, { origin: 'test' })) as { ok: true; value: Array<{ name: string }> };
+    expect(listed.value.map((c) => c.name)).toEqual(['host-first', 'from-cli', 'host-after']);
+  }, 60_000);
 });
