@@ -6,6 +6,9 @@ export const SECRET_NAME = /KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|COOKIE|SESSION
 /** What a hidden value reads as outside the host; as a value in an update it means "keep what is stored". */
 export const KEPT_SECRET = '••••••••';
 
+/** What settings.json holds in place of a value kept in the host's secret store. */
+export const STORED_SECRET = '[in the secret store]';
+
 interface WithSecrets {
   headers?: Record<string, string>;
   env?: Record<string, string>;

@@ -25,7 +25,7 @@ export interface ConnectionProfile {
    */
   baseUrl: string;
   defaultModel: string;
-  /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never an auth header: keys go through keyRef. */
+  /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never Authorization (keys go through keyRef); a credential in another header is kept in the secret store and written here as STORED_SECRET. */
   headers: Record<string, string>;
   keyRef?: KeyRef;
 }

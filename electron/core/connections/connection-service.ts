@@ -3,6 +3,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile, ConnectionProfileView, ConnectionTestResult, DetectedServer } from '../../../shared/types/llm';
 import { silentLogger, type Logger } from '../ports';
 import { detectLocalServers, type DetectOptions } from './detect';
+import { forgetHeaderSecrets, stashHeaderSecrets } from './header-secrets';
 import type { FetchLike } from './http';
 import { listModels, testConnection } from './models';
 import { Redactor } from './redact';
@@ -84,7 +85,8 @@ export class ConnectionService {
 
   /**
    * Creates or replaces a profile. A key, when given, is stored (and keyRef set to stored); a
-   * profile switched away from a stored key loses the stored key.
+   * profile switched away from a stored key loses the stored key. Credentials in extra headers go
+   * to the secret store too (header-secrets.ts).
    */
   save(input: unknown, key?: string): SaveProfileResult {
     const checked = validateProfile(input);
@@ -93,7 +95,9 @@ export class ConnectionService {
     const cleanKey = key === undefined ? undefined : checkKey(key);
     if (cleanKey !== undefined) profile = { ...profile, keyRef: { kind: 'stored' } };
     const profiles = this.options.repository.load();
-    if (!profiles.some((p) => p.id === profile.id) && profiles.length >= MAX_PROFILES) throw new HostFailure({ code: 'INVALID_INPUT', message: `At most ${MAX_PROFILES} connections.` });
+    const previous = profiles.find((p) => p.id === profile.id);
+    if (!previous && profiles.length >= MAX_PROFILES) throw new HostFailure({ code: 'INVALID_INPUT', message: `At most ${MAX_PROFILES} connections.` });
+    profile = stashHeaderSecrets(profile, previous, this.options.secrets);
     if (cleanKey !== undefined) this.options.secrets.set(profile.id, cleanKey);
     this.options.repository.put(profile);
     if (profile.keyRef?.kind !== 'stored') this.options.secrets.delete(profile.id);
@@ -102,8 +106,10 @@ export class ConnectionService {
   }
 
   remove(id: string): { removed: boolean } {
-    if (!this.options.repository.load().some((p) => p.id === id)) return { removed: false };
+    const previous = this.options.repository.load().find((p) => p.id === id);
+    if (!previous) return { removed: false };
     this.options.repository.remove(id);
+    forgetHeaderSecrets(previous, this.options.secrets);
     this.options.secrets.delete(id);
     return { removed: true };
   }

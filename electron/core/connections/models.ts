@@ -3,6 +3,7 @@ import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ConnectionProfile, ConnectionTestResult } from '../../../shared/types/llm';
 import { classifyError } from '../llm/errors';
 import { KEY_REQUIRED, ollamaRoot } from '../llm/providers';
+import { requestHeaders } from './header-secrets';
 import { getJson, type FetchLike } from './http';
 import type { Redactor } from './redact';
 import { resolveApiKey, type Env, type SecretStore } from './secret-store';
@@ -30,7 +31,7 @@ export async function listModels(input: ConnectionProfile, deps: ModelListDeps):
     throw new HostFailure({ code: 'LLM_NO_KEY', message: `The connection ${profile.name} has no API key.`, hint: 'Add a key to the connection.' });
   }
   const base = profile.baseUrl.replace(/\/+$/, '');
-  const headers: Record<string, string> = { accept: 'application/json', ...profile.headers };
+  const headers: Record<string, string> = { accept: 'application/json', ...requestHeaders(profile, deps.secrets, deps.redactor) };
   let url: string;
   switch (profile.provider) {
     case 'openai':

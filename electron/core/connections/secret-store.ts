@@ -8,6 +8,7 @@ import { silentLogger } from '../ports';
 import { ENV_KEY_NAME_PATTERN } from './validate-profile';
 import type { Redactor } from './redact';
 import { readKeyFile } from './key-file';
+import { maskHeaderSecrets } from './header-secrets';
 
 export interface SecretStoreDescription {
   /** 'file' (Node: plaintext 0600 file), 'memory' (tests), 'safeStorage' (Electron, provided by main). */
@@ -190,8 +191,8 @@ export function keyHint(key: string | undefined): string | null {
   return key.slice(-4);
 }
 
-/** The renderer's view of a profile: whether it has a key and a hint, never the key. */
+/** The renderer's view of a profile: whether it has a key and a hint, never the key; stored header values masked. */
 export function profileView(profile: ConnectionProfile, secrets: SecretStore, env: Env, redactor?: Redactor): ConnectionProfileView {
   const key = resolveApiKey(profile, secrets, env, redactor);
-  return { ...profile, headers: { ...profile.headers }, hasKey: key !== undefined, keyHint: keyHint(key) };
+  return { ...profile, headers: maskHeaderSecrets(profile.headers), hasKey: key !== undefined, keyHint: keyHint(key) };
 }

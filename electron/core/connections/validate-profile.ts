@@ -24,8 +24,6 @@ const FORBIDDEN_HEADERS = new Set([
   'connection',
 ]);
 const MAX_HEADERS = 32;
-/** Values shaped like keys or tokens (the redactor's shapes): `Bearer …`, `sk-…`, Google's `AIza…`, long opaque tokens. */
-const CREDENTIAL_SHAPES = [/\b(Bearer|Basic|Token)\s+\S{8,}/i, /\bsk-[A-Za-z0-9_-]{8,}/, /\bAIza[0-9A-Za-z_-]{20,}/, /^[A-Za-z0-9_\-.=+/]{32,}$/];
 const MAX_HEADER_VALUE = 1024;
 const MAX_URL_LENGTH = 2048;
 
@@ -119,10 +117,6 @@ function checkHeaders(value: unknown): HostError | null {
     if (typeof headerValue !== 'string') return invalid('Header values must be strings.', path);
     if (headerValue.length > MAX_HEADER_VALUE || /[\r\n\0]/.test(headerValue)) {
       return invalid(`Header values must be one line of at most ${MAX_HEADER_VALUE} characters.`, path);
-    }
-    // Headers are stored in settings.json and shown to every client: a credential must not ride in one.
-    if (CREDENTIAL_SHAPES.some((shape) => shape.test(headerValue))) {
-      return invalid(`The ${name} header holds what looks like a credential; headers are kept in plain text.`, path, 'Put the API key in the key field, where it is stored encrypted and never shown.');
     }
   }
   return null;

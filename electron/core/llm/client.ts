@@ -12,6 +12,7 @@ import type {
   LlmUsage,
 } from '../../../shared/types/llm';
 import { createRedactingLogger, Redactor } from '../connections/redact';
+import { requestHeaders } from '../connections/header-secrets';
 import { resolveApiKey, type Env, type SecretStore } from '../connections/secret-store';
 import { validateProfile } from '../connections/validate-profile';
 import { silentLogger, type Logger } from '../ports';
@@ -230,7 +231,7 @@ export class LlmClient {
     }
     const tools = toToolSet(request.tools);
     return {
-      model: languageModelFor(clean, apiKey, modelId),
+      model: languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId),
       messages: toModelMessages(request.messages),
       tools,
       toolChoice: toToolChoice(request.toolChoice, tools),

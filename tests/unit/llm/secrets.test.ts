@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectionService, MemoryProfileRepository } from '../../../electron/core/connections/connection-service';
-import { createRedactingLogger, Redactor } from '../../../electron/core/connections/redact';
+import { isSecretHeader, maskHeaderSecrets, requestHeaders, stashHeaderSecrets } from '../../../electron/core/connections/header-secrets';
+import { createRedactingLogger, MIN_SECRET_LENGTH, REDACTED, Redactor } from '../../../electron/core/connections/redact';
+import { KEPT_SECRET, STORED_SECRET } from '../../../shared/secret-mask';
 import { FileSecretStore, keyHint, MemorySecretStore, profileView } from '../../../electron/core/connections/secret-store';
 import { checkBaseUrl, profileWarnings, validateProfile } from '../../../electron/core/connections/validate-profile';
 import { LlmClient } from '../../../electron/core/llm/client';
@@ -255,11 +257,6 @@ describe('profile validation (S12)', () => {
     [{ headers: { 'x-api-key': 'x' } }, '/headers/x-api-key'],
     [{ headers: { 'X-Title': 'a\r\nb' } }, '/headers/X-Title'],
     [{ headers: { 'bad header': 'x' } }, '/headers/bad header'],
-    // Finding 7: a credential in a header the deny list does not name is refused too (headers are stored in plain text).
-    [{ headers: { 'Helicone-Auth': 'Bearer sk-helicone-0123456789' } }, '/headers/Helicone-Auth'],
-    [{ headers: { 'X-Custom-Key': 'sk-proj-abcdefghijklmnop' } }, '/headers/X-Custom-Key'],
-    [{ headers: { 'X-Goog': 'AIzaSyA-0123456789abcdefghijklmno' } }, '/headers/X-Goog'],
-    [{ headers: { 'X-Token': 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6' } }, '/headers/X-Token'],
     [{ keyRef: { kind: 'env', name: 'AWS_SECRET_ACCESS_KEY' } }, '/keyRef/name'],
     [{ keyRef: { kind: 'env', name: 'PATH' } }, '/keyRef/name'],
     [{ keyRef: { kind: 'file' } }, '/keyRef/kind'],
@@ -269,6 +266,28 @@ describe('profile validation (S12)', () => {
   ])('rejects %j at %s', (patch, pathValue) => {
     const result = validateProfile({ ...good, ...patch });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: pathValue } });
+  });
+
+  // Finding 7: credentials in other headers are accepted and kept in the secret store (header-secrets.ts).
+  it.each([
+    ['Helicone-Auth', 'Bearer sk-helicone-0123456789'],
+    ['X-Custom', 'sk-proj-abcdefghijklmnop'],
+    ['X-Goog', 'AIzaSyA-0123456789abcdefghijklmno'],
+    ['X-Relay', 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6'],
+    ['X-Session-Token', 'short'],
+  ])('S7: %s is a secret header: stored, masked, and registered with the redactor when sent', (name, value) => {
+    expect(isSecretHeader(name, value)).toBe(true);
+    const redactor = new Redactor();
+    const store = new MemorySecretStore();
+    const saved = stashHeaderSecrets({ ...good, id: 'p', headers: { [name]: value } } as ConnectionProfile, undefined, store);
+    expect(saved.headers).toEqual({ [name]: STORED_SECRET });
+    expect(maskHeaderSecrets(saved.headers)).toEqual({ [name]: KEPT_SECRET });
+    expect(requestHeaders(saved, store, redactor)).toEqual({ [name]: value });
+    if (value.length >= MIN_SECRET_LENGTH) expect(redactor.redact(`sent ${value}`)).toBe(`sent ${REDACTED}`);
+  });
+
+  it('S7: ordinary header values are not secrets', () => {
+    for (const [name, value] of [['HTTP-Referer', 'https://example.com/app'], ['X-Title', 'Council Workbench'], ['OpenAI-Beta', 'assistants=v2']]) expect(isSecretHeader(name!, value!)).toBe(false);
   });
 
   it('accepts ordinary header values', () => {
