@@ -39,8 +39,8 @@ describe('S7: credentials in extra connection headers', () => {
 
     // Saving the form back as the client sees it (masks and all) keeps the stored values.
     const view = ((await rig.call('connections.list', {})).value as Array<Record<string, unknown>>)[0]!;
-    const { hasKey: _h, keyHint: _k, ...edited } = { ...view, name: 'Relay (renamed)' };
-    expect((await rig.call('connections.save', { profile: edited })).ok).toBe(true);
+    const { hasKey: _h, keyHint: _k, ...edited } = view;
+    expect((await rig.call('connections.save', { profile: { ...edited, name: 'Relay (renamed)' } })).ok).toBe(true);
     rig.server.reset();
     expect((await rig.call('connections.test', { id: 'relay' })).value).toMatchObject({ ok: true });
     expect(rig.server.requests[0]!.headers).toMatchObject({ 'helicone-auth': HELICONE, 'x-relay': OPAQUE });
