@@ -70,13 +70,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Deep merge for plain objects; arrays and scalars replace. Prototype keys are never copied. */
+/**
+ * Deep merge for plain objects; arrays and scalars replace. `__proto__` is never copied (assigning it would
+ * swap a prototype); other keys, `constructor` included (an extension may be named so), are own entries.
+ */
 export function mergePatch(base: unknown, patch: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(patch)) return structuredClone(patch);
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) {
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
-    out[key] = value === undefined ? base[key] : mergePatch(base[key], value);
+    if (key === '__proto__') continue;
+    const own = Object.hasOwn(base, key) ? base[key] : undefined;
+    out[key] = value === undefined ? own : mergePatch(own, value);
   }
   return out;
 }
