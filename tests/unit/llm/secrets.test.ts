@@ -59,6 +59,16 @@ describe('the canary key never leaks (S8, S9)', () => {
     }
   });
 
+  it.each(PROVIDERS)('S8: %s: a request that times out leaves no key in events, errors or logs', async (provider) => {
+    const { client, log } = testClient();
+    server.enqueue({ text: ['never'], stallAfter: 0 });
+    const events = await collect(client.stream(profileFor(server, provider), hello, { idleTimeoutMs: 200 }));
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ error: { code: 'LLM_TIMEOUT' } });
+    expect(String(server.requests[0]!.headers[AUTH_HEADER[provider]])).toContain(CANARY);
+    expect(JSON.stringify(events)).not.toContain(CANARY);
+    expect(log.lines.join('\n')).not.toContain(CANARY);
+  });
+
   it('a key read from an environment variable is scrubbed the same way', async () => {
     const log = captureLogger();
     const client = new LlmClient({ secrets: new MemorySecretStore(), env: { OPENAI_API_KEY: CANARY }, log: log.logger, sleep: async () => {} });
