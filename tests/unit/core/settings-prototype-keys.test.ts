@@ -32,7 +32,7 @@ describe('S2: prototype names as settings keys', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8')).extensions).toEqual({ constructor: { enabled: false, granted: [] } });
     // Reopened from the file (another start), it is still an own entry.
     expect(settingsExtensionState(open(dir)).getState('constructor')).toEqual({ enabled: false, granted: [] });
-    await state.removeState('constructor');
+    await state.removeState?.('constructor');
     expect(state.getState('constructor')).toBeUndefined();
   });
 
