@@ -189,7 +189,7 @@ describe('streaming', () => {
     expect(replyText(liveMessage(panel))).toBe('ABC');
   });
 
-  it('renders streamed model text as text, never as markup', async () => {
+  it('X1: renders streamed model text as text, never as markup', async () => {
     const { panel, host, frames, container } = await openWorkbench();
     await send(panel, 'Hi');
     await stream(host, frames, delta(0, XSS.slice(0, 9)), delta(1, XSS.slice(9)), delta(2, ' <b>bold</b> & <script>window.__pwned=2</script>'));

@@ -24,7 +24,7 @@ describe('connections through the contract', () => {
     ['file:///etc/passwd', /http or https/],
     ['http://user:pass@127.0.0.1:1/v1', /user name or password/],
     ['http://169.254.169.254/latest', /link-local/],
-  ])('rejects the base URL %s in save and test', async (baseUrl, message) => {
+  ])('S12: rejects the base URL %s in save and test', async (baseUrl, message) => {
     rig = await chatRig();
     const saved = await rig.call('connections.save', { profile: profile(baseUrl) });
     expect(saved.error).toMatchObject({ code: 'INVALID_INPUT', path: '/baseUrl', message: expect.stringMatching(message) });
@@ -51,7 +51,7 @@ describe('connections through the contract', () => {
     expect((await rig.call('connections.models', { id: 'x-2' })).value).toEqual({ models: ['test-model', 'test-model-large'] });
   });
 
-  it('never lets the canary key reach logs, events, contract outputs, prompts or worker env', async () => {
+  it('S8, S9: never lets the canary key reach logs, events, contract outputs, prompts or worker env', async () => {
     const launched: LaunchOptions[] = [];
     const node = new NodeLauncher();
     const launcher: Launcher = { containment: node.containment, launch: (options) => (launched.push(options), node.launch(options)) };

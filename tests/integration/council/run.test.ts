@@ -86,7 +86,7 @@ describe('council runs', () => {
     await host.dispose();
   });
 
-  it('every tool timing out: the run ends at its deadline, failures marked, the block says no tool ran', async () => {
+  it('C2: every tool timing out: the run ends at its deadline, failures marked, the block says no tool ran', async () => {
     const host = await councilHost();
     await call(host, 'council.update', { patch: { toolsSettings: { timeoutMs: 300 } } });
     for (let i = 0; i < 3; i++) await addMember(host, { tools: ['council-probe:wait_forever'] });
@@ -163,7 +163,7 @@ describe('council runs', () => {
     await host.dispose();
   });
 
-  it('tool output carrying prompt injection or HTML/script stays data inside the fence', async () => {
+  it('W11, W12: tool output carrying prompt injection or HTML/script stays data inside the fence', async () => {
     const host = await councilHost();
     await addMember(host, { tools: ['council-probe:inject'] });
     const run = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
@@ -200,7 +200,7 @@ describe('council runs', () => {
     await host.dispose();
   });
 
-  it('abort mid-run: every call in flight is cancelled, the run ends as aborted, late results are ignored', async () => {
+  it('C5: abort mid-run: every call in flight is cancelled, the run ends as aborted, late results are ignored', async () => {
     const host = await councilHost();
     await addMember(host, { tools: ['council-probe:wait_forever', 'council-probe:quick'] });
     await addMember(host, { itemId: 'pacing-critic', tools: ['council-probe:wait_forever'] });

@@ -293,7 +293,7 @@ describe('crashes and restarts', () => {
     expect(t.logText('busy-loop').some((l) => l.startsWith('host: Not responding'))).toBe(true);
   });
 
-  it('3 crashes within 5 minutes mark the extension failed; only a manual restart tries again', { timeout: 15_000 }, async () => {
+  it('W4: 3 crashes within 5 minutes mark the extension failed; only a manual restart tries again', { timeout: 15_000 }, async () => {
     const t = setup();
     await t.manager.init();
     await t.manager.installFromFolder(fixture('crash-on-load'), { grant: ['tools'] });
@@ -313,7 +313,7 @@ describe('crashes and restarts', () => {
     expect(t.statuses('crash-on-load')[6]).toBe('starting');
   });
 
-  it('dispose ends in-flight calls with HOST_SHUTDOWN and stops every worker', async () => {
+  it('W14: dispose ends in-flight calls with HOST_SHUTDOWN and stops every worker', async () => {
     const t = setup();
     await t.manager.init();
     await t.manager.installFromFolder(fixture('never-answers'), { grant: ['tools'] });

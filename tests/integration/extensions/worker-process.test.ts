@@ -141,7 +141,7 @@ describe('real faults', () => {
     expect(await w.exit).toMatchObject({ reason: 'unresponsive', signal: 'SIGKILL' });
   });
 
-  it('200,000 log lines: the worker is stopped for flooding while another extension keeps answering', { timeout: 20_000 }, async () => {
+  it('W7: 200,000 log lines: the worker is stopped for flooding while another extension keeps answering', { timeout: 20_000 }, async () => {
     const flood = startWorker(fixture('flood'));
     const other = startWorker(fixture('seed-example'));
     await Promise.all([flood.ready, other.ready]);
@@ -152,7 +152,7 @@ describe('real faults', () => {
     expect(other.host.state).toBe('running');
   });
 
-  it('refuses a 2 MB result in the worker, and re-checks on the host when the runtime is bypassed', async () => {
+  it('W9: refuses a 2 MB result in the worker, and re-checks on the host when the runtime is bypassed', async () => {
     const big = startWorker(fixture('big-result'));
     const rogue = startWorker(fixture('rogue-results'));
     await Promise.all([big.ready, rogue.ready]);
@@ -215,7 +215,7 @@ describe('containment', () => {
     }
   });
 
-  it('gives the worker no parent environment variables', async () => {
+  it('W15: gives the worker no parent environment variables', async () => {
     process.env.CANARY_API_KEY = 'sk-canary-should-not-leak';
     try {
       const w = startWorker(fixture('env-report'));

@@ -50,7 +50,7 @@ describe('stdio MCP server as a tool source', () => {
     expect(await invoke('mcp-fx:lookup', { q: 'x' })).toMatchObject({ ok: true, content: 'called lookup' });
   });
 
-  it('readOnlyHint makes a tool mode read only when the server is trusted', async () => {
+  it('R16: readOnlyHint makes a tool mode read only when the server is trusted', async () => {
     await h.manager.add(stdioInput('plain', 'basic', { enabled: false }));
     await h.manager.add(stdioInput('trusty', 'basic', { enabled: false, trusted: true }));
     await Promise.all([h.manager.connect('plain'), h.manager.connect('trusty')]);

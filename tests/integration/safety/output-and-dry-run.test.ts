@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 describe('output_schema', () => {
-  it('a result that fails the schema is INVALID_RESULT with the validator message; JSON text is parsed first', async () => {
+  it('W10: a result that fails the schema is INVALID_RESULT with the validator message; JSON text is parsed first', async () => {
     host = await safetyHost();
     const schema = { type: 'object', properties: { score: { type: 'number' } }, required: ['score'] };
     let answer: unknown = { score: 3 };

@@ -35,7 +35,7 @@ function cli(dataDir: string, ...args: string[]): Promise<{ code: number | null;
 }
 
 describe('settings changes are never lost', () => {
-  it('50 concurrent council adds through the contract keep all 50', async () => {
+  it('S3: 50 concurrent council adds through the contract keep all 50', async () => {
     const dataDir = tempDir();
     host = await testHost(dataDir);
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => addMember(host!, `r${i}`)));
@@ -45,7 +45,7 @@ describe('settings changes are never lost', () => {
     expect(new Set(storedRoles(dataDir)).size).toBe(50);
   });
 
-  it('20 CLI processes adding members at once, beside a running host that adds its own, keep all of them', async () => {
+  it('S3, S5: 20 CLI processes adding members at once, beside a running host that adds its own, keep all of them', async () => {
     const dataDir = tempDir();
     host = await testHost(dataDir);
     const runs = Array.from({ length: 20 }, (_, i) => cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', `cli-${i}`));

@@ -118,7 +118,7 @@ describe('inline mode', () => {
     expect(JSON.parse(toolMessages(1)[0]!.content!)).toMatchObject({ error: { code: 'INVALID_ARGUMENTS' } });
   });
 
-  it('stops a model that keeps calling tools at the round cap, with the reason', async () => {
+  it('C1: stops a model that keeps calling tools at the round cap, with the reason', async () => {
     await rig.host.settings.update({ chat: { mainConnectionId: 'local', model: '', inlineMaxRounds: 2 } });
     const id = await newSession(rig);
     for (let i = 0; i < 5; i++) rig.server.enqueue({ text: `r${i} `, toolCalls: [{ id: `call_${i}`, name: tool.alias, args: { q: `q${i}` } }] });

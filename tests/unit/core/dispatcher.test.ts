@@ -19,7 +19,7 @@ describe('contract dispatcher', () => {
     expect((await host.api.call('host.ping', {}, { origin: 'test' })).ok).toBe(true);
   });
 
-  it('rejects a wrong input type naming the field', async () => {
+  it('X5: rejects a wrong input type naming the field', async () => {
     const host = await testHost();
     const result = await host.api.call('notices.dismiss', { id: 42 }, { origin: 'test' });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/id' } });

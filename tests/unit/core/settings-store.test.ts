@@ -33,7 +33,7 @@ describe('settings store', () => {
     ['from a newer version', JSON.stringify({ version: SETTINGS_VERSION + 1, ui: { theme: 'dark' } }), /newer version/],
   ];
 
-  it.each(badFiles)('a settings file that is %s is moved aside, defaults load and the user is told', async (_label, content, reason) => {
+  it.each(badFiles)('S1, S2: a settings file that is %s is moved aside, defaults load and the user is told', async (_label, content, reason) => {
     const dir = tempDir();
     fs.writeFileSync(settingsFile(dir), content);
     const host = await createHost({ dataDir: dir, mode: 'cli', settingsBackend: confBackend, log: silentLogger, clock, bundledExtensionsDir: null });
@@ -50,7 +50,7 @@ describe('settings store', () => {
     expect(JSON.parse(fs.readFileSync(settingsFile(dir), 'utf8')).version).toBe(SETTINGS_VERSION);
   });
 
-  it('one bad field resets only its section: the rest of the file loads, the original is kept as a copy', async () => {
+  it('S2: one bad field resets only its section: the rest of the file loads, the original is kept as a copy', async () => {
     const dir = tempDir();
     const store = open(dir);
     await store.update({ ui: { theme: 'dark' } });
@@ -89,7 +89,7 @@ describe('settings store', () => {
     expect(recovered.get().ui.theme).toBe('dark');
   });
 
-  it('keeps all of 50 concurrent updates and leaves a valid file', async () => {
+  it('S3: keeps all of 50 concurrent updates and leaves a valid file', async () => {
     const dir = tempDir();
     const store = open(dir);
     const updates = Array.from({ length: 50 }, (_, i) =>
@@ -140,7 +140,7 @@ describe('settings store', () => {
     expect(store.problems).toEqual([]);
   });
 
-  it('surfaces a failed write as SETTINGS_WRITE_FAILED and keeps the old state', async () => {
+  it('S6: surfaces a failed write as SETTINGS_WRITE_FAILED and keeps the old state', async () => {
     const dir = tempDir();
     let failNext = false;
     const store = open(dir, {

@@ -91,7 +91,7 @@ describe('fenceToolOutput fast path', () => {
 });
 
 describe('names outside the fence (issue 18, finding 8)', () => {
-  it('a hostile member name or tool display_name cannot open a heading, close the fence or carry markup', () => {
+  it('W12: a hostile member name or tool display_name cannot open a heading, close the fence or carry markup', () => {
     const nonce = 'n0nce0000000';
     const hostile = {
       memberId: 'm1',

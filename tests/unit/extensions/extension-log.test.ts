@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ExtensionLog, formatLogEntry, LineSplitter, LOG_MAX_LINE_CHARS, sanitizeLogLine } from '../../../electron/core/extensions/extension-log';
 
 describe('sanitizeLogLine', () => {
-  it('strips ANSI colours, cursor moves, OSC titles, control and bidi characters; keeps tabs and text', () => {
+  it('W16: strips ANSI colours, cursor moves, OSC titles, control and bidi characters; keeps tabs and text', () => {
     expect(sanitizeLogLine('\u001b[31mred\u001b[0m \u001b[2K\u001b[1Aup')).toBe('red up');
     expect(sanitizeLogLine('\u001b]0;evil title\u0007after')).toBe('after');
     expect(sanitizeLogLine('bell\u0007 nul\u0000 del\u007f c1\u009b')).toBe('bell nul del c1');

@@ -11,7 +11,7 @@ afterEach(cleanupTempDirs);
 const tool = (name: string) => ({ name, display_name: name, description: 'x', parameters: { type: 'object', properties: {} } });
 
 describe('registrations outside a worker’s life', () => {
-  it('a worker told to stop cannot register: the registration never reaches the host, and the log says why', () => {
+  it('R15: a worker told to stop cannot register: the registration never reaches the host, and the log says why', () => {
     const registered: string[] = [];
     const w = fakeWorker({ callbacks: { onRegisterTool: (t) => registered.push(t.name) } });
     w.handle.say({ type: 'register_tool', tool: tool('before') });

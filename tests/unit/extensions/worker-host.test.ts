@@ -40,7 +40,7 @@ describe('calls', () => {
     expect(w.handle.of('tool_invocation').at(-1)).not.toHaveProperty('context');
   });
 
-  it('refuses what it cannot run without sending it: no tools permission, a used id, over the in-flight cap, already cancelled or past its deadline', async () => {
+  it('A8, W13: refuses what it cannot run without sending it: no tools permission, a used id, over the in-flight cap, already cancelled or past its deadline', async () => {
     const w = fakeWorker({ timings: { maxInFlight: 1 } });
     const first = call(w.clock);
     void w.host.execute(first);
@@ -55,7 +55,7 @@ describe('calls', () => {
     expect(w.handle.of('tool_invocation')).toHaveLength(1);
   });
 
-  it('ends a call at its deadline with TOOL_TIMEOUT, tells the worker to cancel, and drops the late answer with a log line', async () => {
+  it('W1: ends a call at its deadline with TOOL_TIMEOUT, tells the worker to cancel, and drops the late answer with a log line', async () => {
     const w = fakeWorker();
     const request = call(w.clock, 'slow', { deadline: w.clock.now() + 2000 });
     const pending = w.host.execute(request);
@@ -89,7 +89,7 @@ describe('calls', () => {
     expect(w.handle.of('cancel')).toEqual([{ type: 'cancel', requestId: request.requestId, reason: 'cancelled' }]);
   });
 
-  it('re-checks the result size on the host, and drops a result for an id it never sent', async () => {
+  it('W6: re-checks the result size on the host, and drops a result for an id it never sent', async () => {
     const w = fakeWorker();
     const request = call(w.clock, 'big');
     const pending = w.host.execute(request);
@@ -109,7 +109,7 @@ describe('calls', () => {
 });
 
 describe('liveness', () => {
-  it('kills a worker that stops answering pings: WORKER_UNRESPONSIVE for its calls, at once', async () => {
+  it('W2: kills a worker that stops answering pings: WORKER_UNRESPONSIVE for its calls, at once', async () => {
     const w = fakeWorker();
     const pending = w.host.execute(call(w.clock, 't', { deadline: w.clock.now() + 60_000 }));
     w.clock.advance(3000);
@@ -191,7 +191,7 @@ describe('protocol violations and exits', () => {
     expect(w.logs.some((l) => l.includes('broke the protocol'))).toBe(true);
   });
 
-  it('a worker that dies mid-call rejects its calls WORKER_CRASHED at once, naming the error it died of', async () => {
+  it('W3: a worker that dies mid-call rejects its calls WORKER_CRASHED at once, naming the error it died of', async () => {
     const w = fakeWorker();
     const pending = w.host.execute(call(w.clock, 't', { deadline: w.clock.now() + 60_000 }));
     w.handle.say({ type: 'log', level: 'error', message: 'Unhandled:\nTypeError: Cannot read properties of undefined (reading \'x\')\n    at handler (index.js:3:5)' });

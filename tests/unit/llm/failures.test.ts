@@ -33,7 +33,7 @@ describe('HTTP errors', () => {
     expect(delays).toEqual([]);
   });
 
-  it.each(PROVIDERS)('%s: 429 is retried with backoff and then succeeds', async (provider) => {
+  it.each(PROVIDERS)('C3: %s: 429 is retried with backoff and then succeeds', async (provider) => {
     const { client, delays } = testClient();
     server.enqueue({ kind: 'error', status: 429 }, { kind: 'error', status: 429 }, { text: 'finally' });
     const events = await collect(client.stream(profileFor(server, provider), hello));

@@ -25,7 +25,7 @@ afterEach(cleanupTempDirs);
 const posix = process.platform !== 'win32';
 
 describe('the canary key never leaks (S8, S9)', () => {
-  it.each(PROVIDERS)('%s: not in events, errors or logs, even when the server echoes it; only in the auth header', async (provider) => {
+  it.each(PROVIDERS)('S8, S9: %s: not in events, errors or logs, even when the server echoes it; only in the auth header', async (provider) => {
     const { client, log } = testClient();
     server.enqueue(
       { kind: 'error', status: 401, echoAuth: true },
@@ -96,7 +96,7 @@ describe('the canary key never leaks (S8, S9)', () => {
     }
   });
 
-  it('the connection test and model list never return the key, and views carry only hasKey and keyHint (S7)', async () => {
+  it('S7: the connection test and model list never return the key, and views carry only hasKey and keyHint', async () => {
     const redactor = new Redactor();
     const log = captureLogger();
     const service = new ConnectionService({
@@ -156,7 +156,7 @@ describe('the redactor and the redacting logger', () => {
 });
 
 describe('the secrets file', () => {
-  it.skipIf(!posix)('is created 0600, holds the key, and says it is unencrypted', () => {
+  it.skipIf(!posix)('S10: is created 0600, holds the key, and says it is unencrypted', () => {
     const dir = tempDir();
     const store = new FileSecretStore({ dataDir: dir });
     store.set('p1', CANARY);
@@ -191,7 +191,7 @@ describe('the secrets file', () => {
     expect(fs.readFileSync(path.join(dir, 'secrets.json'), 'utf8')).not.toContain(CANARY);
   });
 
-  it('an unreadable file is moved aside, not overwritten', () => {
+  it('S11: an unreadable file is moved aside, not overwritten', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'secrets.json'), '{"version":1,"keys":{"p1":"sk-tru', { mode: 0o600 });
     const log = captureLogger();
@@ -223,7 +223,7 @@ describe('the secrets file', () => {
   });
 });
 
-describe('profile validation (S12)', () => {
+describe('S12: profile validation', () => {
   const good = { id: 'p1', name: 'Mine', provider: 'openai', baseUrl: 'https://api.openai.com/v1/', defaultModel: 'gpt-4o-mini', headers: {} };
 
   it('accepts a good profile and normalises the URL', () => {

@@ -42,7 +42,7 @@ describe('definitionHash', () => {
     expect(hashOf(searchDto(change))).not.toBe(hashOf(searchDto()));
   });
 
-  it('reports definitionChanged on tool.replaced only when the definition really changed', () => {
+  it('R7: reports definitionChanged on tool.replaced only when the definition really changed', () => {
     const { registry } = makeRegistry();
     const events: RegistryEvent[] = [];
     registry.onEvent((e) => events.push(e));

@@ -48,7 +48,7 @@ describe('deriveAlias', () => {
 });
 
 describe('aliases in the registry', () => {
-  it('gives Search and search in one extension aliases that differ even case-insensitively', () => {
+  it('R4: gives Search and search in one extension aliases that differ even case-insensitively', () => {
     const { registry } = makeRegistry();
     const a = registry.register({ kind: 'extension', id: 'kb' }, searchDto({ name: 'search' }), new RecordingExecutor());
     const b = registry.register({ kind: 'extension', id: 'kb' }, searchDto({ name: 'Search' }), new RecordingExecutor());
@@ -69,7 +69,7 @@ describe('aliases in the registry', () => {
     expect(upper.value.alias.toLowerCase()).not.toBe(lower.value.alias.toLowerCase());
   });
 
-  it('keeps the same name from two extensions live, with distinct aliases', () => {
+  it('R5: keeps the same name from two extensions live, with distinct aliases', () => {
     const { registry } = makeRegistry();
     const a = registry.register({ kind: 'extension', id: 'exta' }, searchDto({ name: 'search' }), new RecordingExecutor());
     const b = registry.register({ kind: 'extension', id: 'extb' }, searchDto({ name: 'search' }), new RecordingExecutor());
@@ -79,7 +79,7 @@ describe('aliases in the registry', () => {
     expect(registry.list().map((t) => t.qualifiedName)).toEqual(['exta:search', 'extb:search']);
   });
 
-  it('maps an MCP name to a valid provider alias and back (resolveAlias)', () => {
+  it('R6: maps an MCP name to a valid provider alias and back (resolveAlias)', () => {
     const { registry } = makeRegistry();
     const long = `admin.tools.${'x'.repeat(88)}`; // 100 chars
     for (const name of ['admin.tools.list', long]) {

@@ -102,7 +102,7 @@ describe('registration lifecycle', () => {
     expect(registry.list().map((t) => t.qualifiedName)).toEqual(['keep:search_knowledge_base']);
   });
 
-  it('caps a source at 256 tools: the 257th is TOO_MANY_TOOLS, replacing and other sources still work', () => {
+  it('R14: caps a source at 256 tools: the 257th is TOO_MANY_TOOLS, replacing and other sources still work', () => {
     const { registry } = makeRegistry();
     for (let i = 0; i < 256; i++) {
       expect(registry.register(EXT, searchDto({ name: `tool_${i}` }), new RecordingExecutor()).ok).toBe(true);
@@ -173,7 +173,7 @@ describe('registration lifecycle', () => {
 });
 
 describe('invoke: lookup and availability', () => {
-  it('returns UNKNOWN_TOOL for an unknown name', async () => {
+  it('A4: returns UNKNOWN_TOOL for an unknown name', async () => {
     const { registry } = setup();
     expectError(await registry.invoke('kb:nope', {}, { timeoutMs: 1000 }), 'UNKNOWN_TOOL');
     expectError(await registry.invoke('search_knowledge_base', {}, { timeoutMs: 1000 }), 'UNKNOWN_TOOL');
@@ -200,7 +200,7 @@ describe('invoke: lookup and availability', () => {
 });
 
 describe('invoke: arguments', () => {
-  it('does not call the executor when args fail the schema; the error names path and rule', async () => {
+  it('A1: does not call the executor when args fail the schema; the error names path and rule', async () => {
     const { registry, executor } = setup();
     const wrongType = expectError(await registry.invoke(Q, { query: 'x', limit: 'five' }, { timeoutMs: 1000 }), 'INVALID_ARGUMENTS');
     expect(wrongType.path).toBe('/limit');
@@ -211,7 +211,7 @@ describe('invoke: arguments', () => {
     expect(executor.requests).toHaveLength(0);
   });
 
-  it('returns INVALID_ARGUMENTS_JSON for a truncated JSON string and runs nothing', async () => {
+  it('A3: returns INVALID_ARGUMENTS_JSON for a truncated JSON string and runs nothing', async () => {
     const { registry, executor } = setup();
     expectError(await registry.invoke(Q, '{"query": "x', { timeoutMs: 1000 }), 'INVALID_ARGUMENTS_JSON');
     expect(executor.requests).toHaveLength(0);
@@ -223,7 +223,7 @@ describe('invoke: arguments', () => {
     expect(executor.requests[0]?.args).toMatchObject({ query: 'x', limit: 2 });
   });
 
-  it('strips __userId, __user_id and userId before the executor sees them', async () => {
+  it('A2: strips __userId, __user_id and userId before the executor sees them', async () => {
     const { registry, executor, log } = setup();
     await registry.invoke(Q, { query: 'x', __userId: 'u1', __user_id: 'u2', userId: 'u3' }, { timeoutMs: 1000 });
     const args = executor.requests[0]?.args ?? {};
@@ -276,7 +276,7 @@ describe('invoke: arguments', () => {
     }
   });
 
-  it('rejects 10 MB args (object or string) before validation, reading as little as possible', async () => {
+  it('A5: rejects 10 MB args (object or string) before validation, reading as little as possible', async () => {
     const { registry, executor } = setup();
     const big = 'x'.repeat(1024 * 1024);
     const target: Record<string, unknown> = { query: 'x' };

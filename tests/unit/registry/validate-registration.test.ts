@@ -35,7 +35,7 @@ describe('tool names', () => {
     ['MCP dotted name from an extension', 'admin.tools.list'],
   ];
 
-  it.each(bad)('rejects a name with %s as INVALID_TOOL_NAME at /name', (_label, name) => {
+  it.each(bad)('R1, R2, R3: rejects a name with %s as INVALID_TOOL_NAME at /name', (_label, name) => {
     const { error } = registerExpectingError(searchDto({ name }));
     expect(error.code).toBe('INVALID_TOOL_NAME');
     expect(error.path).toBe('/name');
@@ -75,7 +75,7 @@ describe('tool names', () => {
 });
 
 describe('text fields and flags', () => {
-  it('rejects a description over 4 KB (bytes, so multi-byte text counts fully)', () => {
+  it('R8: rejects a description over 4 KB (bytes, so multi-byte text counts fully)', () => {
     expect(registerExpectingError(searchDto({ description: 'd'.repeat(4097) })).error).toMatchObject({
       code: 'INVALID_INPUT',
       path: '/description',
@@ -180,7 +180,7 @@ describe('parameters schema', () => {
     ['a string', 'object', /got a string/],
     ['an array', [{ type: 'object' }], /got an array/],
     ['missing', undefined, /got a undefined/],
-  ])('rejects parameters that are %s', (_label, parameters, message) => {
+  ])('R9: rejects parameters that are %s', (_label, parameters, message) => {
     const { error } = registerExpectingError(searchDto({ parameters }));
     expect(error).toMatchObject({ code: 'INVALID_SCHEMA', path: '/parameters' });
     expect(error.message).toMatch(message);
@@ -206,7 +206,7 @@ describe('parameters schema', () => {
     expect(registerExpectingError(searchDto({ parameters: { properties: {} } })).error.path).toBe('/parameters/type');
   });
 
-  it('rejects a schema over 64 KB before compiling', () => {
+  it('R10: rejects a schema over 64 KB before compiling', () => {
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < 700; i++) properties[`p${i}`] = { type: 'string', description: 'x'.repeat(100) };
     const { error } = registerExpectingError(searchDto({ parameters: { type: 'object', properties } }));
@@ -248,7 +248,7 @@ describe('parameters schema', () => {
     ['file:', 'file:///etc/passwd'],
     ['relative', 'other.json#/definitions/x'],
     ['empty', ''],
-  ])('rejects a %s $ref and never fetches it', (_label, ref) => {
+  ])('R12: rejects a %s $ref and never fetches it', (_label, ref) => {
     const { error } = registerExpectingError(
       searchDto({ parameters: { type: 'object', properties: { q: { $ref: ref } } } }),
     );
@@ -286,7 +286,7 @@ describe('parameters schema', () => {
     expect(registry.getDefinition('kb:search_knowledge_base')?.output_schema).toEqual({ type: 'string' });
   });
 
-  it('is safe against __proto__ / constructor keys in the DTO and schema (no prototype pollution)', () => {
+  it('R13: is safe against __proto__ / constructor keys in the DTO and schema (no prototype pollution)', () => {
     const { registry } = makeRegistry();
     const dto = JSON.parse(`{
       "name": "poison", "description": "d", "__proto__": {"polluted": "dto"},

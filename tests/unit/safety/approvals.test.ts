@@ -25,7 +25,7 @@ const invoke = (args: Record<string, unknown>, extra: Record<string, unknown> = 
   call<ToolOutcome>(host, 'tools.invoke', { qualifiedName: 'probe:delete_chapter', args, ...extra });
 
 describe('approvals', () => {
-  it('pauses the call, shows the exact arguments and their hash, and runs them once approved', async () => {
+  it('A7: pauses the call, shows the exact arguments and their hash, and runs them once approved', async () => {
     host = await safetyHost();
     const tool = probe();
     const info = register(host, DELETE, tool);

@@ -29,7 +29,7 @@ const ERASE = {
 };
 
 describe('approvals in council runs and inline chat calls', () => {
-  it("member A's output cannot talk the council into a destructive call: it still needs approval (denied by a CLI policy)", async () => {
+  it("C4: member A's output cannot talk the council into a destructive call: it still needs approval (denied by a CLI policy)", async () => {
     host = await safetyHost({ policy: patternApprovalPolicy(['probe:read_*']) });
     const eraser = probe();
     register(host, ERASE, eraser);

@@ -19,7 +19,7 @@ afterEach(async () => {
 const read = (page: string, extra: Record<string, unknown> = {}) => call<ToolOutcome>(host, 'tools.invoke', { qualifiedName: 'notes:read_note', args: { page, ...extra } });
 
 describe('path normalization', () => {
-  it('resolves . and .., turns backslashes into slashes, refuses escapes, URLs, drive letters and control characters', () => {
+  it('A6: resolves . and .., turns backslashes into slashes, refuses escapes, URLs, drive letters and control characters', () => {
     expect(normalizeToolPath('Journal/./2024/../today')).toEqual({ ok: true, value: { kind: 'relative', path: 'Journal/today' } });
     expect(normalizeToolPath('Journal\\2024')).toEqual({ ok: true, value: { kind: 'relative', path: 'Journal/2024' } });
     expect(normalizeToolPath('./a/')).toEqual({ ok: true, value: { kind: 'relative', path: 'a' } });

@@ -160,7 +160,7 @@ describe('app:// protocol and CSP (checklist 7, 18)', () => {
     expect(protocolProblems('')).toHaveLength(3);
   });
 
-  it("the shared CSP forbids everything by default and allows no inline script or eval", () => {
+  it("X2, W11: the shared CSP forbids everything by default and allows no inline script or eval", () => {
     expect(cspProblems(contentSecurityPolicy())).toEqual([]);
     expect(cspProblems(contentSecurityPolicy({ connectSrc: ['ws://127.0.0.1:5000'] }))).toEqual([]);
   });
@@ -178,7 +178,7 @@ describe('app:// protocol and CSP (checklist 7, 18)', () => {
 });
 
 describe('preload bridge (checklist 20)', () => {
-  it('exposes exactly invoke and onEvent, never ipcRenderer, and strips the IpcRendererEvent', () => {
+  it('X6: exposes exactly invoke and onEvent, never ipcRenderer, and strips the IpcRendererEvent', () => {
     expect(preloadProblems(preloadSource)).toEqual([]);
   });
 
@@ -266,7 +266,7 @@ describe('IPC entry point (checklist 17)', () => {
 describe('main entry (checklist 4, 13, 18)', () => {
   const index = readRepoFile('electron/main/index.ts');
 
-  it('enables the sandbox and registers app:// before ready, hardens every web contents, loads only the app entry', () => {
+  it('S5: enables the sandbox and registers app:// before ready, hardens every web contents, loads only the app entry', () => {
     expect(entryProblems(index)).toEqual([]);
   });
 

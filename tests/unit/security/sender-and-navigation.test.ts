@@ -41,7 +41,7 @@ describe('isAppUrl / isAllowedNavigation', () => {
     expect(APP_ENTRY_URL).toBe('app://council/index.html');
   });
 
-  it('rejects foreign origins, file:, look-alike hosts, credentials, ports and junk', () => {
+  it('X3: rejects foreign origins, file:, look-alike hosts, credentials, ports and junk', () => {
     for (const url of FOREIGN) {
       expect(isAppUrl(url), url).toBe(false);
       expect(isAllowedNavigation(url), url).toBe(false);
@@ -61,7 +61,7 @@ describe('checkSender', () => {
     expect(checkSender(topFrame('app://council/'))).toBeNull();
   });
 
-  it('rejects a null or missing frame (navigated away or destroyed)', () => {
+  it('X4: rejects a null or missing frame (navigated away or destroyed)', () => {
     expect(checkSender(null)).toMatchObject({ code: 'UNAUTHORIZED' });
     expect(checkSender(undefined)).toMatchObject({ code: 'UNAUTHORIZED' });
   });
