@@ -54,7 +54,18 @@ describe('connections through the contract', () => {
   it('S8, S9: never lets the canary key reach logs, events, contract outputs, prompts or worker env', async () => {
     const launched: LaunchOptions[] = [];
     const node = new NodeLauncher();
-    const launcher: Launcher = { containment: node.containment, launch: (options) => (launched.push(options), node.launch(options)) };
+    // Every envelope the host sends a worker is recorded (S9: the key never rides in one).
+    const frames: string[] = [];
+    const launcher: Launcher = {
+      containment: node.containment,
+      launch: (options) => {
+        launched.push(options);
+        const handle = node.launch(options);
+        const send = handle.send.bind(handle);
+        handle.send = (message) => (frames.push(JSON.stringify(message)), send(message));
+        return handle;
+      },
+    };
     const previous = process.env.CANARY_TEST_API_KEY;
     process.env.CANARY_TEST_API_KEY = CANARY;
     try {
@@ -76,6 +87,7 @@ describe('connections through the contract', () => {
       await rig.call('connections.test', { id: 'local' });
       await rig.call('connections.list', {});
       await rig.call('chat.sessions.export', { sessionId: id });
+      expect(await rig.call('tools.invoke', { qualifiedName: 'bench-echo:echo', args: { text: 'after the key was used' } })).toMatchObject({ ok: true });
       rig.host.redactor.add(CANARY);
       rig.log.logger.warn(`direct log line with ${CANARY}`);
 
@@ -93,6 +105,8 @@ describe('connections through the contract', () => {
       expect(rig.results.join('\n')).toContain('7Q2v');
       expect(launched.length).toBeGreaterThan(0);
       for (const options of launched) expect(JSON.stringify(options.env)).not.toContain(CANARY);
+      expect(frames.some((frame) => frame.includes('"tool_invocation"'))).toBe(true);
+      expect(frames.join('\n')).not.toContain(CANARY);
     } finally {
       if (previous === undefined) delete process.env.CANARY_TEST_API_KEY;
       else process.env.CANARY_TEST_API_KEY = previous;
