@@ -2,3 +2,15 @@
 
 /** Largest contract call input accepted, in bytes of JSON. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
+
+/**
+ * Imports carry whole files: a PNG character card of several MB (base64 in JSON), a pack with inline avatars, an
+ * exported session. Only these methods take more than MAX_INPUT_BYTES; each importer still applies its own caps.
+ */
+export const MAX_IMPORT_INPUT_BYTES = 28 * 1024 * 1024;
+const IMPORT_METHODS: ReadonlySet<string> = new Set(['packs.import', 'chat.sessions.import', 'chat.sessions.inspectData', 'chat.sessions.importData', 'chat.sessions.addLorebook']);
+
+/** The input cap of one method, in bytes of JSON. */
+export function inputLimit(method: string): number {
+  return IMPORT_METHODS.has(method) ? MAX_IMPORT_INPUT_BYTES : MAX_INPUT_BYTES;
+}

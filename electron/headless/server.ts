@@ -4,14 +4,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../shared/csp';
+import { MAX_IMPORT_INPUT_BYTES } from '../../shared/limits';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
 import type { Logger } from '../core/ports';
 import { serveStatic } from './static-files';
 
-/** Frames above this close the socket; between 1 MB and this, the dispatcher answers INPUT_TOO_LARGE. */
-const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/** Frames above this close the socket; below it the dispatcher applies each method's own cap (INPUT_TOO_LARGE). */
+const MAX_FRAME_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
 const BIND_ADDRESS = '127.0.0.1';
 
 export interface HeadlessServer {

@@ -3,7 +3,7 @@ import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import type { Host } from '../core/host';
 import type { Result } from '../../shared/errors';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/host-api';
-import { MAX_INPUT_BYTES } from '../../shared/limits';
+import { inputLimit } from '../../shared/limits';
 import { isAppUrl } from './app-origin';
 import { checkSender } from './sender-check';
 
@@ -13,7 +13,7 @@ type JsonInput = { ok: true; input: unknown; bytes: number } | { ok: false; resu
  * Structured clone can carry Maps, typed arrays and cycles that the WebSocket door never sees.
  * Measure the JSON size and pass the core plain JSON, so both doors hand it the same kinds of value.
  */
-function toJsonInput(input: unknown): JsonInput {
+function toJsonInput(input: unknown, limit: number): JsonInput {
   if (input === undefined) return { ok: true, input: undefined, bytes: 0 };
   let text: string | undefined;
   try {
@@ -23,7 +23,7 @@ function toJsonInput(input: unknown): JsonInput {
   }
   const bytes = Buffer.byteLength(text ?? '', 'utf8');
   // Oversized input goes to the dispatcher unparsed so it returns its usual INPUT_TOO_LARGE.
-  if (bytes > MAX_INPUT_BYTES || text === undefined) return { ok: true, input: undefined, bytes };
+  if (bytes > limit || text === undefined) return { ok: true, input: undefined, bytes };
   return { ok: true, input: JSON.parse(text) as unknown, bytes };
 }
 
@@ -41,7 +41,7 @@ export function registerIpc(host: Host, windows: () => BrowserWindow[]): () => v
     if (typeof method !== 'string') {
       return { ok: false, error: { code: 'UNKNOWN_METHOD', message: 'The method name must be a string.' } };
     }
-    const json = toJsonInput(input);
+    const json = toJsonInput(input, inputLimit(method));
     if (!json.ok) return json.result;
     try {
       return await host.api.call(method, json.input, { origin: 'ipc' }, json.bytes);

@@ -43,6 +43,25 @@ const SessionPatchSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A whole file as base64 (an import call may carry several MB: see shared/limits). */
+const Base64File = Type.String({ minLength: 1 });
+
+const ImportSummaryFields = {
+  kind: Type.Union([Type.Literal('card'), Type.Literal('st-chat'), Type.Literal('session')]),
+  characterName: Type.String(),
+  greetings: Type.Integer(),
+  worldInfoEntries: Type.Integer(),
+  messages: Type.Integer(),
+  /** World-info fields kept but not acted on here (position, depth, probability…). */
+  ignored: Type.Array(Type.String()),
+  /** The card's picture came with it. */
+  avatar: Type.Boolean(),
+};
+const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryFields });
+
+export const SESSION_EXPORT_FORMATS = ['workbench', 'card-v2', 'card-v3', 'card-v2-png', 'card-v3-png', 'st-chat'] as const;
+const ExportFormatSchema = Type.Union(SESSION_EXPORT_FORMATS.map((f) => Type.Literal(f)));
+
 export const chatMethods = {
   'chat.sessions.list': method('Every Workbench session, newest first.', Type.Object({}, { additionalProperties: false }), Type.Array(ChatSessionSummarySchema)),
   'chat.sessions.get': method('One session with its messages.', ById, ChatSessionSchema),
@@ -81,7 +100,7 @@ export const chatMethods = {
     ChatSessionSummarySchema,
   ),
   'chat.sessions.importFile': method(
-    'A new session from a file the host reads from disk (command line only): a character card (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON) or a SillyTavern chat (.jsonl).',
+    'A new session from a file the host reads from disk (command line only): a character card (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON), a SillyTavern chat (.jsonl) or an exported session.',
     Type.Object(
       {
         path: Type.String({ minLength: 1, maxLength: 4096 }),
@@ -91,23 +110,35 @@ export const chatMethods = {
       },
       { additionalProperties: false },
     ),
-    Type.Object({
-      id: Type.String(),
-      characterName: Type.String(),
-      greetings: Type.Integer(),
-      worldInfoEntries: Type.Integer(),
-      messages: Type.Integer(),
-      /** World-info fields kept but not acted on here (position, depth, probability…). */
-      ignored: Type.Array(Type.String()),
-    }),
+    ImportedSessionSchema,
   ),
-  'chat.sessions.exportAs': method(
-    'A session as a file: the Workbench JSON, a V2 or V3 character card (JSON), or a SillyTavern chat (.jsonl).',
+  'chat.sessions.inspectData': method(
+    'What importing a file would give (kind, character, greetings to choose from, world info, messages), creating nothing.',
+    Type.Object({ data: Base64File, lorebooks: Type.Optional(Type.Array(Base64File, { maxItems: 20 })) }, { additionalProperties: false }),
+    Type.Object({ ...ImportSummaryFields, greetingTexts: Type.Array(Type.String()) }),
+  ),
+  'chat.sessions.importData': method(
+    'A new session from a file the window sends (base64): a character card (PNG or JSON), a SillyTavern chat (.jsonl) or an exported session; greeting picks the first message.',
     Type.Object(
-      { sessionId: SessionId, format: Type.Union([Type.Literal('workbench'), Type.Literal('card-v2'), Type.Literal('card-v3'), Type.Literal('st-chat')]) },
+      { data: Base64File, greeting: Type.Optional(Type.Integer({ minimum: 0 })), lorebooks: Type.Optional(Type.Array(Base64File, { maxItems: 20 })) },
       { additionalProperties: false },
     ),
-    Type.Object({ fileName: Type.String(), content: Type.String() }),
+    ImportedSessionSchema,
+  ),
+  'chat.sessions.addLorebook': method(
+    "Add a SillyTavern lorebook's entries (old or modern fields) to a session's world info.",
+    Type.Object({ sessionId: SessionId, content: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+    Type.Object({ added: Type.Integer(), worldInfoEntries: Type.Integer(), ignored: Type.Array(Type.String()) }),
+  ),
+  'chat.sessions.avatar': method(
+    "The session's character picture as a data URL, or null.",
+    ById,
+    Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }),
+  ),
+  'chat.sessions.exportAs': method(
+    'A session as a file: the Workbench JSON, a V2 or V3 character card (JSON, or PNG with the picture), or a SillyTavern chat (.jsonl). PNG content is base64.',
+    Type.Object({ sessionId: SessionId, format: ExportFormatSchema }, { additionalProperties: false }),
+    Type.Object({ fileName: Type.String(), content: Type.String(), encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }),
   ),
   'chat.send': method(
     'Add a user message and stream the reply as chat.* events. council: run the council first (default: the council mode setting). dryRun: build the prompt only.',

@@ -159,7 +159,8 @@ export const councilMethods = {
     'Install a pack from JSON text (content), or — from the CLI only — from a file path. Validated; errors name the field path.',
     Type.Object(
       {
-        content: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+        /** The pack file's text; its size is checked by the pack reader (5 MB), which says so. */
+        content: Type.Optional(Type.String({ minLength: 1 })),
         path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
         /** A pack with the same id is installed: replace it (overwrite), or install this one beside it under a new id (keepBoth). */
         overwrite: Type.Optional(Type.Boolean()),

@@ -146,6 +146,8 @@ export const ChatSessionSchema = Type.Object(
     titleSet: Type.Optional(Type.Boolean()),
     /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
     card: Type.Optional(Type.Object({ spec: Type.String({ maxLength: 32 }), data: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false })),
+    /** The character's picture (a PNG card's image), kept beside the session file; read with chat.sessions.avatar. */
+    avatar: Type.Optional(Type.Object({ type: Type.Literal('image/png'), bytes: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -3,11 +3,11 @@ import type { Handlers } from '../../../shared/contract';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import fs from 'node:fs';
 import { HostFailure } from '../../../shared/errors';
-import { CARD_LIMITS, parseCardFile } from '../imports/character-card';
-import { sessionFromCard } from '../imports/card-session';
-import { parseLorebook } from '../imports/lorebook';
-import { toCard } from '../imports/card-export';
-import { isStChat, parseStChat, toStChat } from '../imports/st-chat';
+import type { ChatSession } from '../../../shared/types/chat';
+import { CARD_LIMITS } from '../imports/character-card';
+import { toCard, toCardPng } from '../imports/card-export';
+import { addLorebook, importSessionFile, previewImport, type ImportSummary } from '../imports/session-import';
+import { toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
 import { newProfileId, type LlmServices } from './llm-services';
 
@@ -32,6 +32,10 @@ type LlmHandlerNames =
   | 'chat.sessions.export'
   | 'chat.sessions.import'
   | 'chat.sessions.importFile'
+  | 'chat.sessions.inspectData'
+  | 'chat.sessions.importData'
+  | 'chat.sessions.addLorebook'
+  | 'chat.sessions.avatar'
   | 'chat.sessions.exportAs'
   | 'chat.send'
   | 'chat.stop'
@@ -44,6 +48,10 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
   const persisted = async <T>(value: T): Promise<T> => {
     await profiles.flush();
     return value;
+  };
+  const created = ({ session, summary }: { session: ChatSession; summary: ImportSummary }) => {
+    emitSessions(session.id, 'created');
+    return { id: session.id, ...summary };
   };
   const withId = (profile: Omit<ConnectionProfile, 'id' | 'defaultModel' | 'headers'> & Partial<ConnectionProfile>): ConnectionProfile => ({
     headers: {},
@@ -100,32 +108,34 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
     'chat.sessions.importFile': ({ path: file, greeting, lorebooks }, ctx) => {
       // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
       if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
-      // Everything is read and checked before anything is created: a bad lorebook imports nothing.
-      const bytes = readCardFile(file, '/path');
-      if (bytes[0] !== 0x89 && isStChat(bytes.toString('utf8'))) {
-        const chat = parseStChat(bytes.toString('utf8'), Date.now());
-        const created = sessions.create({ title: chat.characterName, character: { name: chat.characterName, description: '', personality: '', scenario: '' }, persona: { name: chat.userName, description: '' } });
-        const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true }));
-        emitSessions(session.id, 'created');
-        return { id: session.id, characterName: chat.characterName, greetings: 0, worldInfoEntries: 0, messages: session.messages.length, ignored: [] };
-      }
-      const card = parseCardFile(bytes);
-      const books = (lorebooks ?? []).map((book, i) => parseLorebook(parseJsonFile(readCardFile(book, `/lorebooks/${i}`), `/lorebooks/${i}`), `/lorebooks/${i}`));
-      const { session, greetings, worldInfoEntries } = sessionFromCard(sessions, card, { ...(greeting !== undefined ? { greeting } : {}), now: Date.now(), lorebooks: books });
-      emitSessions(session.id, 'created');
-      const ignored = [...new Set([...(card.book?.ignored ?? []), ...books.flatMap((b) => b.ignored)])].sort();
-      return { id: session.id, characterName: session.character.name, greetings, worldInfoEntries, messages: session.messages.length, ignored };
+      const books = (lorebooks ?? []).map((book, i) => readImportFile(book, `/lorebooks/${i}`));
+      return created(importSessionFile(sessions, readImportFile(file, '/path'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
+    },
+    'chat.sessions.inspectData': ({ data, lorebooks }) => previewImport(fromBase64(data, '/data'), (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`))),
+    'chat.sessions.importData': ({ data, greeting, lorebooks }) => {
+      const books = (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`));
+      return created(importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
+    },
+    'chat.sessions.addLorebook': ({ sessionId, content }) => {
+      const { session, added, ignored } = addLorebook(sessions, sessionId, Buffer.from(content, 'utf8'));
+      emitSessions(sessionId, 'updated');
+      return { added, worldInfoEntries: session.worldInfo.length, ignored };
+    },
+    'chat.sessions.avatar': ({ sessionId }) => {
+      const png = sessions.avatar(sessionId);
+      return { dataUrl: png ? `data:image/png;base64,${png.toString('base64')}` : null };
     },
     'chat.sessions.exportAs': ({ sessionId, format }) => {
       const session = sessions.get(sessionId);
       const base = (session.character.name || session.title).replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'session';
       if (format === 'workbench') {
         const { fileName, json } = sessions.export(sessionId);
-        return { fileName, content: json };
+        return { fileName, content: json, encoding: 'utf8' as const };
       }
-      if (format === 'st-chat') return { fileName: `${base}.jsonl`, content: toStChat(session) };
-      const version = format === 'card-v2' ? 'v2' : 'v3';
-      return { fileName: `${base}.card-${version}.json`, content: JSON.stringify(toCard(session, version), null, 2) };
+      if (format === 'st-chat') return { fileName: `${base}.jsonl`, content: toStChat(session), encoding: 'utf8' as const };
+      const version = format.startsWith('card-v2') ? 'v2' : 'v3';
+      if (format.endsWith('-png')) return { fileName: `${base}.card-${version}.png`, content: toCardPng(session, version, sessions.avatar(sessionId)).toString('base64'), encoding: 'base64' as const };
+      return { fileName: `${base}.card-${version}.json`, content: JSON.stringify(toCard(session, version), null, 2), encoding: 'utf8' as const };
     },
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
@@ -135,7 +145,7 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
 }
 
 /** An import file's bytes, refused before reading when it is larger than a card or lorebook can be. */
-function readCardFile(file: string, where: string): Buffer {
+function readImportFile(file: string, where: string): Buffer {
   let size: number;
   try {
     size = fs.statSync(file).size;
@@ -146,10 +156,8 @@ function readCardFile(file: string, where: string): Buffer {
   return fs.readFileSync(file);
 }
 
-function parseJsonFile(bytes: Buffer, where: string): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
-  } catch (err) {
-    throw new HostFailure({ code: 'INVALID_INPUT', message: `Not JSON (${(err as Error).message}).`, path: where });
-  }
+/** A file the window sent as base64; anything else in the text is refused rather than skipped (Buffer.from would skip it). */
+function fromBase64(data: string, where: string): Buffer {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 === 1) throw new HostFailure({ code: 'INVALID_INPUT', message: 'The file data is not base64.', path: where });
+  return Buffer.from(data, 'base64');
 }

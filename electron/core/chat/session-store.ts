@@ -106,7 +106,27 @@ export class SessionStore {
   delete(id: string): boolean {
     if (!this.has(id)) return false;
     fs.rmSync(this.file(id), { force: true });
+    fs.rmSync(this.avatarFile(id), { force: true });
     return true;
+  }
+
+  /** Keeps the character's picture beside the session (large images stay out of the JSON every turn rewrites). */
+  setAvatar(id: string, png: Buffer): ChatSession {
+    const file = this.avatarFile(id);
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, png);
+    fs.renameSync(temp, file);
+    return this.mutate(id, (s) => ({ ...s, avatar: { type: 'image/png', bytes: png.length } }));
+  }
+
+  /** The picture's bytes, or null when the session has none (or its file is gone). */
+  avatar(id: string): Buffer | null {
+    if (!this.get(id).avatar) return null;
+    try {
+      return fs.readFileSync(this.avatarFile(id));
+    } catch {
+      return null;
+    }
   }
 
   /** Adds a session from an exported document; a taken id gets a fresh one. */
@@ -117,7 +137,7 @@ export class SessionStore {
     } catch (err) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not valid JSON (${(err as Error).message}).`, path: '/json' });
     }
-    const session = checkSession(parsed);
+    const { avatar: _pictureNotInTheFile, ...session } = checkSession(parsed);
     const copy: ChatSession = { ...session, id: this.has(session.id) ? this.newId() : session.id };
     this.write(copy);
     return copy;
@@ -147,6 +167,10 @@ export class SessionStore {
 
   private file(id: string): string {
     return path.join(this.dir, `${id}.json`);
+  }
+
+  private avatarFile(id: string): string {
+    return path.join(this.dir, `${id}.avatar.png`);
   }
 }
 

@@ -1,7 +1,7 @@
 // The one entry point every door uses: method lookup, size cap, schema check, handler, errors as data.
 import { isMethodName, type CallContext, type Handlers, type MethodName } from '../../../shared/contract';
 import { HostFailure, type Result } from '../../../shared/errors';
-import { MAX_INPUT_BYTES } from '../../../shared/limits';
+import { inputLimit } from '../../../shared/limits';
 import type { Logger } from '../ports';
 import { validateInput } from './validators';
 
@@ -55,10 +55,10 @@ function jsonBytesUpperBound(value: unknown, limit: number, depth: number): numb
   }
 }
 
-function byteLength(value: unknown): number {
+function byteLength(value: unknown, limit: number): number {
   // The usual small input: a cheap bound shows it is under the cap without building its JSON.
   try {
-    const bound = jsonBytesUpperBound(value, MAX_INPUT_BYTES, 0);
+    const bound = jsonBytesUpperBound(value, limit, 0);
     if (bound !== null) return bound;
   } catch {
     // A throwing getter or proxy trap: let the exact count below answer.
@@ -66,7 +66,7 @@ function byteLength(value: unknown): number {
   try {
     const json = JSON.stringify(value) ?? '';
     // A UTF-16 unit is at most 3 UTF-8 bytes: a short text cannot be over the cap, so skip the count.
-    return json.length * 3 <= MAX_INPUT_BYTES ? json.length : Buffer.byteLength(json, 'utf8');
+    return json.length * 3 <= limit ? json.length : Buffer.byteLength(json, 'utf8');
   } catch {
     return Number.POSITIVE_INFINITY;
   }
@@ -78,11 +78,12 @@ export function createDispatcher(handlers: Handlers, log: Logger): Dispatcher {
       if (typeof method !== 'string' || !isMethodName(method)) {
         return { ok: false, error: { code: 'UNKNOWN_METHOD', message: `Unknown method "${String(method).slice(0, 100)}"` } };
       }
-      const size = rawBytes ?? byteLength(input);
-      if (size > MAX_INPUT_BYTES) {
+      const limit = inputLimit(method);
+      const size = rawBytes ?? byteLength(input, limit);
+      if (size > limit) {
         return {
           ok: false,
-          error: { code: 'INPUT_TOO_LARGE', message: `Input for ${method} is ${size} bytes; the limit is ${MAX_INPUT_BYTES}.` },
+          error: { code: 'INPUT_TOO_LARGE', message: `Input for ${method} is ${size} bytes; the limit is ${limit}.` },
         };
       }
       const invalid = validateInput(method, input ?? {});

@@ -1,6 +1,7 @@
 // A session back to a character card (V2 or V3 JSON): the session's character, its first reply as first_mes, its
 // world info as character_book, and every field the imported card had (extensions included) as it was.
 import type { ChatSession, WorldInfoEntry } from '../../../shared/types/chat';
+import { solidPng, withPngTextChunks } from './png-text';
 
 const LOGIC_NUMBER = { and_any: 0, not_all: 1, not_any: 2, and_all: 3 } as const;
 
@@ -39,4 +40,11 @@ export function toCard(session: ChatSession, version: 'v2' | 'v3'): Record<strin
   else delete data.character_book;
   if (version === 'v3') data.group_only_greetings ??= [];
   return version === 'v2' ? { spec: 'chara_card_v2', spec_version: '2.0', data } : { spec: 'chara_card_v3', spec_version: '3.0', data };
+}
+
+/** A PNG card: the session's picture (or a plain square) with the card as base64 JSON in `chara`; V3 adds `ccv3` and keeps a V2 `chara` for older readers. */
+export function toCardPng(session: ChatSession, version: 'v2' | 'v3', picture: Buffer | null): Buffer {
+  const b64 = (card: Record<string, unknown>) => Buffer.from(JSON.stringify(card), 'utf8').toString('base64');
+  const chunks: Record<string, string> = { chara: b64(toCard(session, 'v2')), ...(version === 'v3' ? { ccv3: b64(toCard(session, 'v3')) } : {}) };
+  return withPngTextChunks(picture ?? solidPng(256, [0x5b, 0x4b, 0x8a]), chunks, ['chara', 'ccv3']);
 }

@@ -1,5 +1,6 @@
 // The text chunks of a PNG (tEXt: keyword, NUL, Latin-1 text), read without decoding the image. Character cards
 // keep their JSON there as base64 (`chara`, and `ccv3` for V3). Bounded: chunk count and sizes are capped.
+import { deflateSync } from 'node:zlib';
 import { HostFailure } from '../../../shared/errors';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -40,8 +41,11 @@ export function pngTextChunks(png: Buffer): Map<string, string> {
   return texts;
 }
 
-/** A PNG with extra tEXt chunks inserted before IEND (card export); existing chunks of those keywords are dropped. */
-export function withPngTextChunks(png: Buffer, chunks: Record<string, string>): Buffer {
+/**
+ * The PNG with its tEXt chunks of the given keywords removed, and `add` inserted before IEND (card export writes
+ * `chara`/`ccv3`; an imported card's picture is kept without them).
+ */
+export function withPngTextChunks(png: Buffer, add: Record<string, string>, drop: readonly string[] = Object.keys(add)): Buffer {
   if (!png.subarray(0, SIGNATURE.length).equals(SIGNATURE)) bad('This file is not a PNG image.');
   const parts: Buffer[] = [SIGNATURE];
   let offset = SIGNATURE.length;
@@ -50,16 +54,28 @@ export function withPngTextChunks(png: Buffer, chunks: Record<string, string>): 
     const type = png.toString('latin1', offset + 4, offset + 8);
     const whole = png.subarray(offset, offset + 12 + length);
     if (type === 'IEND') {
-      for (const [keyword, text] of Object.entries(chunks)) parts.push(chunk('tEXt', Buffer.concat([Buffer.from(keyword, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')])));
+      for (const [keyword, text] of Object.entries(add)) parts.push(chunk('tEXt', Buffer.concat([Buffer.from(keyword, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')])));
       parts.push(whole);
       break;
     }
     const data = png.subarray(offset + 8, offset + 8 + length);
     const keyword = type === 'tEXt' ? data.toString('latin1', 0, Math.max(0, data.indexOf(0))) : '';
-    if (!(type === 'tEXt' && keyword in chunks)) parts.push(whole);
+    if (!(type === 'tEXt' && drop.includes(keyword))) parts.push(whole);
     offset += 12 + length;
   }
   return Buffer.concat(parts);
+}
+
+/** A plain square PNG of one colour: the picture of a card exported from a session that has none. */
+export function solidPng(size: number, rgb: readonly [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const row = Buffer.alloc(1 + size * 3);
+  for (let x = 0; x < size; x++) row.set(rgb, 1 + x * 3);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {

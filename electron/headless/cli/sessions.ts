@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatSessionSummary } from '../../../shared/types/chat';
+import { SESSION_EXPORT_FORMATS } from '../../../shared/contract/chat';
 import { callHost, positional, type CliCommand } from './command';
 
-const IMPORT_USAGE = 'sessions import <card.png|card.json|chat.jsonl> [--lorebook <file>]… [--greeting N] [--json]';
-const EXPORT_USAGE = 'sessions export <id> --format workbench|card-v2|card-v3|st-chat [--out <file>]';
-const FORMATS = ['workbench', 'card-v2', 'card-v3', 'st-chat'] as const;
+const IMPORT_USAGE = 'sessions import <card.png|card.json|chat.jsonl|session.json> [--lorebook <file>]… [--greeting N] [--json]';
+const EXPORT_USAGE = `sessions export <id> --format ${SESSION_EXPORT_FORMATS.join('|')} [--out <file>]`;
 
 export const sessionCommands: CliCommand[] = [
   {
@@ -34,25 +34,29 @@ export const sessionCommands: CliCommand[] = [
       return callHost(ctx.host, 'chat.sessions.importFile', { path: file, ...(greeting !== undefined ? { greeting } : {}), ...(lorebooks.length ? { lorebooks } : {}) });
     },
     format(value) {
-      const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number; ignored: string[] };
+      const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number; ignored: string[]; avatar: boolean };
+      const picture = v.avatar ? ' The card\'s picture is kept.' : '';
       const ignored = v.ignored.length ? `\nWorld-info fields kept but not used here: ${v.ignored.join(', ')}.` : '';
-      return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.${ignored}`;
+      return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.${picture}${ignored}`;
     },
   },
   {
     words: ['sessions', 'export'],
     usage: EXPORT_USAGE,
-    summary: 'Write a session as Workbench JSON, a V2/V3 character card (JSON) or a SillyTavern chat (.jsonl); to --out, else to standard output.',
+    summary: 'Write a session as Workbench JSON, a V2/V3 character card (JSON, or PNG with the picture: needs --out) or a SillyTavern chat (.jsonl); to --out, else to standard output.',
     flags: { format: { type: 'string' }, out: { type: 'string' } },
     async run(ctx) {
       const sessionId = positional(ctx, 0, 'id', EXPORT_USAGE);
       const format = ctx.flags.format;
-      if (typeof format !== 'string' || !(FORMATS as readonly string[]).includes(format)) {
-        throw new HostFailure({ code: 'INVALID_INPUT', message: `--format must be one of: ${FORMATS.join(', ')}. Usage: ${EXPORT_USAGE}`, path: 'format' });
+      if (typeof format !== 'string' || !(SESSION_EXPORT_FORMATS as readonly string[]).includes(format)) {
+        throw new HostFailure({ code: 'INVALID_INPUT', message: `--format must be one of: ${SESSION_EXPORT_FORMATS.join(', ')}. Usage: ${EXPORT_USAGE}`, path: 'format' });
       }
-      const file = await callHost(ctx.host, 'chat.sessions.exportAs', { sessionId, format: format as (typeof FORMATS)[number] });
+      if (format.endsWith('-png') && typeof ctx.flags.out !== 'string') {
+        throw new HostFailure({ code: 'INVALID_INPUT', message: `A PNG card is written to a file: add --out <file>. Usage: ${EXPORT_USAGE}`, path: 'out' });
+      }
+      const file = await callHost(ctx.host, 'chat.sessions.exportAs', { sessionId, format: format as (typeof SESSION_EXPORT_FORMATS)[number] });
       if (typeof ctx.flags.out !== 'string') return { ...file, written: null };
-      fs.writeFileSync(path.resolve(ctx.flags.out), file.content);
+      fs.writeFileSync(path.resolve(ctx.flags.out), Buffer.from(file.content, file.encoding));
       return { fileName: file.fileName, written: path.resolve(ctx.flags.out) };
     },
     format(value) {

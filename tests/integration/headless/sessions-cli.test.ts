@@ -47,6 +47,21 @@ describe('sessions import', () => {
     expect((await cli(dataDir, ['sessions', 'list'])).out).toContain('Mara — Mara, 1 message');
   }, 60_000);
 
+  it('exports a PNG card with the imported picture to --out, and imports it again (a PNG needs --out)', async () => {
+    const dataDir = tempDir();
+    const dir = tempDir();
+    const file = path.join(dir, 'mara.png');
+    bigCardPng(file, { spec: 'chara_card_v2', data: { name: 'Mara', first_mes: 'You made it.', character_book: { entries: [{ keys: ['lamp'], content: 'Oil.' }] } } });
+    const first = JSON.parse((await cli(dataDir, ['sessions', 'import', file, '--json'])).out) as { id: string; avatar: boolean };
+    expect(first.avatar).toBe(true);
+    expect(JSON.parse((await cli(dataDir, ['sessions', 'export', first.id, '--format', 'card-v3-png', '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: 'out' } });
+    const out = path.join(dir, 'back.png');
+    expect((await cli(dataDir, ['sessions', 'export', first.id, '--format', 'card-v3-png', '--out', out])).code).toBe(0);
+    expect(fs.statSync(out).size).toBeGreaterThan(6 * 1024 * 1024);
+    const again = JSON.parse((await cli(dataDir, ['sessions', 'import', out, '--json'])).out) as Record<string, unknown>;
+    expect(again).toMatchObject({ kind: 'card', characterName: 'Mara', greetings: 1, worldInfoEntries: 1, avatar: true });
+  }, 60_000);
+
   it('a greeting out of range, a file that is no card, or a broken chat line imports nothing', async () => {
     const dataDir = tempDir();
     const json = path.join(tempDir(), 'card.json');

@@ -1,3 +1,4 @@
+import { MAX_IMPORT_INPUT_BYTES } from '../../../shared/limits';
 import fs from 'node:fs';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -141,7 +142,10 @@ describe('Lumia packs', () => {
     big.items[0]!.definition = 'x'.repeat(6 * 1024 * 1024);
     fs.writeFileSync(path.join(dir, 'big.json'), JSON.stringify(big));
     expect(await callError(host, 'packs.import', { path: path.join(dir, 'big.json') })).toMatchObject({ code: 'INVALID_PACK', message: expect.stringMatching(/5 MB/) });
-    // the contract caps what the renderer can send in one call at 1 MB
+    // sent as content, the pack's own 5 MB cap answers (an import call may carry a whole file) …
+    expect(await callError(host, 'packs.import', { content: JSON.stringify(big) })).toMatchObject({ code: 'INVALID_PACK', message: expect.stringMatching(/5 MB/) });
+    // … and beyond the import cap of a call the contract refuses it unread
+    big.items[0]!.definition = 'x'.repeat(MAX_IMPORT_INPUT_BYTES);
     expect(await callError(host, 'packs.import', { content: JSON.stringify(big) })).toMatchObject({ code: 'INPUT_TOO_LARGE' });
     expect(fs.existsSync(path.join(host.packs.userDir, 'big-pack.json'))).toBe(false);
     // a path import is for the CLI only

@@ -1,0 +1,159 @@
+// Files people bring, as a new Workbench session: a character card (PNG or V1/V2/V3 JSON), a SillyTavern chat
+// (.jsonl) or an exported Workbench session, with SillyTavern lorebooks joining its world info. One home for every
+// door (the CLI reads a path, the window sends the bytes): everything is read and checked before anything is created.
+import { HostFailure } from '../../../shared/errors';
+import { SESSION_FORMAT, SESSION_LIMITS, type ChatSession } from '../../../shared/types/chat';
+import type { SessionStore } from '../chat/session-store';
+import { sessionFromCard } from './card-session';
+import { CARD_LIMITS, parseCardFile, type ParsedCard } from './character-card';
+import { parseLorebook, type ParsedLorebook } from './lorebook';
+import { withPngTextChunks } from './png-text';
+import { isStChat, parseStChat, type ParsedStChat } from './st-chat';
+
+/** A card's picture is kept up to this size; a larger one is left out (the import still succeeds and says so). */
+export const AVATAR_MAX_BYTES = 8 * 1024 * 1024;
+/** Greetings shown for choosing are cut to this many characters each. */
+const PREVIEW_GREETING_CHARS = 2000;
+
+export type ImportKind = 'card' | 'st-chat' | 'session';
+
+export interface ImportSummary {
+  kind: ImportKind;
+  characterName: string;
+  greetings: number;
+  worldInfoEntries: number;
+  messages: number;
+  /** World-info fields kept but not acted on here (position, depth, probability…). */
+  ignored: string[];
+  /** The card's picture comes with it. */
+  avatar: boolean;
+}
+
+type ParsedImport =
+  | { kind: 'card'; card: ParsedCard; picture: Buffer | null }
+  | { kind: 'st-chat'; chat: ParsedStChat }
+  | { kind: 'session'; text: string; session: { character?: { name?: unknown }; worldInfo?: unknown[]; messages?: unknown[] } };
+
+function parseImport(bytes: Buffer, now: number): ParsedImport {
+  if (bytes.length > CARD_LIMITS.maxFileBytes) {
+    throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The file is ${bytes.length} bytes; imports are read up to ${CARD_LIMITS.maxFileBytes}.`, path: '/file' });
+  }
+  if (bytes[0] === 0x89) {
+    const card = parseCardFile(bytes);
+    const picture = withPngTextChunks(bytes, {}, ['chara', 'ccv3']);
+    return { kind: 'card', card, picture: picture.length <= AVATAR_MAX_BYTES ? picture : null };
+  }
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (isStChat(text)) return { kind: 'st-chat', chat: parseStChat(text, now) };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not a PNG card, a SillyTavern chat or JSON (${(err as Error).message}).`, path: '/file' });
+  }
+  if (typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === SESSION_FORMAT) return { kind: 'session', text, session: doc as never };
+  return { kind: 'card', card: parseCardFile(bytes), picture: null };
+}
+
+function parseLorebooks(books: readonly Buffer[]): ParsedLorebook[] {
+  return books.map((bytes, i) => {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    } catch (err) {
+      throw new HostFailure({ code: 'INVALID_INPUT', message: `The lorebook is not JSON (${(err as Error).message}).`, path: `/lorebooks/${i}` });
+    }
+    return parseLorebook(doc, `/lorebooks/${i}`);
+  });
+}
+
+const ignoredOf = (card: ParsedCard | null, books: readonly ParsedLorebook[]) => [...new Set([...(card?.book?.ignored ?? []), ...books.flatMap((b) => b.ignored)])].sort();
+
+/** What importing the file would give, without creating anything: the window shows it to choose a greeting. */
+export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []): ImportSummary & { greetingTexts: string[] } {
+  const parsed = parseImport(bytes, Date.now());
+  const books = parseLorebooks(lorebooks);
+  const bookEntries = books.reduce((n, b) => n + b.entries.length, 0);
+  if (parsed.kind === 'card') {
+    const { card } = parsed;
+    return {
+      kind: 'card',
+      characterName: card.name,
+      greetings: card.greetings.length,
+      greetingTexts: card.greetings.slice(0, 100).map((g) => g.slice(0, PREVIEW_GREETING_CHARS)),
+      worldInfoEntries: (card.book?.entries.length ?? 0) + bookEntries,
+      messages: card.greetings.length ? 1 : 0,
+      ignored: ignoredOf(card, books),
+      avatar: parsed.picture !== null,
+    };
+  }
+  if (parsed.kind === 'st-chat') {
+    const { chat } = parsed;
+    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: bookEntries, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false };
+  }
+  const { session } = parsed;
+  return {
+    kind: 'session',
+    characterName: typeof session.character?.name === 'string' ? session.character.name : '',
+    greetings: 0,
+    greetingTexts: [],
+    worldInfoEntries: (session.worldInfo?.length ?? 0) + bookEntries,
+    messages: session.messages?.length ?? 0,
+    ignored: ignoredOf(null, books),
+    avatar: false,
+  };
+}
+
+/** Creates the session; a bad file, a bad lorebook or a greeting out of range creates nothing. */
+export function importSessionFile(
+  sessions: SessionStore,
+  bytes: Buffer,
+  options: { greeting?: number; lorebooks?: readonly Buffer[]; now: number },
+): { session: ChatSession; summary: ImportSummary } {
+  const parsed = parseImport(bytes, options.now);
+  const books = parseLorebooks(options.lorebooks ?? []);
+  const bookEntries = books.flatMap((b) => b.entries);
+  const summarize = (session: ChatSession, rest: Pick<ImportSummary, 'kind' | 'greetings' | 'ignored' | 'avatar'>) => ({
+    session,
+    summary: { ...rest, characterName: session.character.name, worldInfoEntries: session.worldInfo.length, messages: session.messages.length },
+  });
+  if (parsed.kind === 'card') {
+    const { card, picture } = parsed;
+    const { session, greetings } = sessionFromCard(sessions, card, { ...(options.greeting !== undefined ? { greeting: options.greeting } : {}), now: options.now, lorebooks: books });
+    const withPicture = picture ? sessions.setAvatar(session.id, picture) : session;
+    return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null });
+  }
+  const tooMany = (count: number) => {
+    if (count > SESSION_LIMITS.worldInfoEntries) {
+      throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The lorebooks hold ${count} world-info entries; a session keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebooks' });
+    }
+  };
+  if (parsed.kind === 'st-chat') {
+    const { chat } = parsed;
+    tooMany(bookEntries.length);
+    const created = sessions.create({
+      title: chat.characterName,
+      character: { name: chat.characterName, description: '', personality: '', scenario: '' },
+      persona: { name: chat.userName, description: '' },
+      worldInfo: bookEntries,
+    });
+    const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true }));
+    return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false });
+  }
+  tooMany((parsed.session.worldInfo?.length ?? 0) + bookEntries.length);
+  const imported = sessions.import(parsed.text);
+  const session = bookEntries.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...bookEntries] })) : imported;
+  return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false });
+}
+
+/** SillyTavern world info added to an existing session's. */
+export function addLorebook(sessions: SessionStore, sessionId: string, bytes: Buffer): { session: ChatSession; added: number; ignored: string[] } {
+  const [book] = parseLorebooks([bytes]);
+  const current = sessions.get(sessionId);
+  const total = current.worldInfo.length + book!.entries.length;
+  if (total > SESSION_LIMITS.worldInfoEntries) {
+    throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The session would hold ${total} world-info entries; it keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebooks/0' });
+  }
+  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...book!.entries] }));
+  return { session, added: book!.entries.length, ignored: book!.ignored };
+}
