@@ -194,17 +194,36 @@ export function installLlmFakes(host: FakeHost, init: Partial<LlmFakes> = {}): L
     const s = get(sessionId);
     return s ? ok({ fileName: `${s.title.replace(/\s+/g, '-')}.json`, json: JSON.stringify(s, null, 2) }) : missing(sessionId);
   });
-  set('chat.sessions.import', ({ json }) => {
+  const parseSession = (json: string): ChatSession | { error: { code: string; message: string; path: string } } => {
     let parsed: ChatSession;
     try {
       parsed = JSON.parse(json) as ChatSession;
     } catch {
-      return fail({ code: 'INVALID_INPUT', message: 'The file is not valid JSON.', path: '/json' });
+      return { error: { code: 'INVALID_INPUT', message: 'The file is not valid JSON.', path: '/json' } };
     }
-    if (parsed.format !== SESSION_FORMAT) return fail({ code: 'INVALID_INPUT', message: 'The session is not valid: /format must be equal to constant (const)', path: '/format' });
+    if (parsed.format !== SESSION_FORMAT) return { error: { code: 'INVALID_INPUT', message: 'The session is not valid: /format must be equal to constant (const)', path: '/format' } };
+    return parsed;
+  };
+  const addImported = (parsed: ChatSession) => {
     const copy = { ...parsed, id: fakes.sessions.has(parsed.id) ? `imported${++fakes.seq}` : parsed.id };
     fakes.sessions.set(copy.id, copy);
-    return ok(summary(copy));
+    return copy;
+  };
+  set('chat.sessions.import', ({ json }) => {
+    const parsed = parseSession(json);
+    return 'error' in parsed ? fail(parsed.error) : ok(summary(addImported(parsed)));
+  });
+  // Files as base64: these fakes take exported sessions only (cards and chats are tested against the real host, e2e).
+  const fileSummary = (s: ChatSession) => ({ kind: 'session' as const, characterName: s.character.name, greetings: 0, worldInfoEntries: s.worldInfo.length, messages: s.messages.length, ignored: [], avatar: false });
+  set('chat.sessions.inspectData', ({ data }) => {
+    const parsed = parseSession(atob(data));
+    return 'error' in parsed ? fail(parsed.error) : ok({ ...fileSummary(parsed), greetingTexts: [] });
+  });
+  set('chat.sessions.importData', ({ data }) => {
+    const parsed = parseSession(atob(data));
+    if ('error' in parsed) return fail(parsed.error);
+    const copy = addImported(parsed);
+    return ok({ id: copy.id, ...fileSummary(copy) });
   });
   set('chat.send', ({ sessionId, text, dryRun }) => {
     if (fakes.sendError) {

@@ -105,13 +105,13 @@ describe('sessions', () => {
     const { panel, host, fakes } = await openWorkbench(two);
     await settle(() => buttonNamed(panel, 'Import…').click());
     const form = byTestId(panel, 'import-form');
-    await settle(() => typeInto(byLabel(form, 'Session JSON'), '{"format":"something-else"}'));
+    await settle(() => typeInto(byLabel(form, "Or paste a session's JSON"), '{"format":"something-else"}'));
     await settle(() => buttonNamed(form, 'Import').click());
     const error = form.querySelector<HTMLElement>('[data-code="INVALID_INPUT"]')!;
     expect(error.textContent).toContain('/format must be equal to constant');
     expect(error.textContent).toContain('At /format');
     const doc = JSON.stringify(session({ id: 's9', title: 'From a friend', updatedAt: 20 }));
-    await settle(() => typeInto(byLabel(form, 'Session JSON'), doc));
+    await settle(() => typeInto(byLabel(form, "Or paste a session's JSON"), doc));
     await settle(() => buttonNamed(form, 'Import').click());
     await settle();
     expect(host.callsTo('chat.sessions.import').at(-1)!.input).toEqual({ json: doc });
@@ -125,15 +125,17 @@ describe('sessions', () => {
     const { panel, host } = await openWorkbench(two);
     await settle(() => buttonNamed(panel, 'Import…').click());
     const form = byTestId(panel, 'import-form');
-    const input = byLabel(form, 'Or choose a file');
+    const input = byLabel(form, 'Choose a file');
     const doc = JSON.stringify(session({ id: 's7', title: 'File import', updatedAt: 30 }));
     Object.defineProperty(input, 'files', { value: [new File([doc], 'session.json', { type: 'application/json' })], configurable: true });
     await settle(() => void input.dispatchEvent(new Event('change', { bubbles: true })));
     await settle();
-    expect(byLabel<HTMLTextAreaElement>(form, 'Session JSON').value).toBe(doc);
-    await settle(() => buttonNamed(form, 'Import').click());
+    // The file goes to the host as base64 and comes back as a preview before anything is created.
+    expect(atob((host.callsTo('chat.sessions.inspectData').at(-1)!.input as { data: string }).data)).toBe(doc);
+    expect(byTestId(form, 'import-preview').textContent).toContain('Exported session');
+    await settle(() => buttonNamed(form, /^Import /).click());
     await settle();
-    expect(host.callsTo('chat.sessions.import')).toHaveLength(1);
+    expect(host.callsTo('chat.sessions.importData')).toHaveLength(1);
     expect(byTestId(panel, 'session-title').textContent).toBe('File import');
   });
 

@@ -117,3 +117,24 @@ export function exportRunTrace(host: HostConnection, runId: string) {
 export function loadMacros(host: HostConnection, sessionId: string): Promise<Result<MethodOutput<'chat.macros'>>> {
   return host.invoke('chat.macros', { sessionId });
 }
+
+/** What importing a card, chat or session file would give (nothing is created). */
+export function inspectImport(host: HostConnection, input: MethodInput<'chat.sessions.inspectData'>) {
+  return host.invoke('chat.sessions.inspectData', input);
+}
+
+/** Imports a card, chat or session file as a new session and opens it. */
+export async function importSessionData(store: AppStore, host: HostConnection, input: MethodInput<'chat.sessions.importData'>) {
+  const result = await host.invoke('chat.sessions.importData', input);
+  if (result.ok) {
+    await loadSessions(store, host);
+    await openSession(store, host, result.value.id);
+  }
+  return result;
+}
+
+export async function addLorebook(store: AppStore, host: HostConnection, sessionId: string, content: string) {
+  const result = await host.invoke('chat.sessions.addLorebook', { sessionId, content });
+  if (result.ok) await loadOpenSession(store, host, sessionId);
+  return result;
+}

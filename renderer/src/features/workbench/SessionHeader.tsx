@@ -1,4 +1,4 @@
-// The open session's title bar: rename in place, export (download or copy the JSON), delete with a confirmation.
+// The open session's title bar: the character's picture, rename in place, export (the session JSON, a card, a chat), delete with a confirmation.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { SESSION_LIMITS, type ChatSession } from '../../../../shared/types/chat';
@@ -7,6 +7,8 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { deleteSession, exportSession, renameSession } from '../../stores/chat-commands';
 import { copyText, downloadText } from './files';
+import { CharacterPicture } from './CharacterPicture';
+import { ExportAs } from './ExportAs';
 import { MacrosView } from './MacrosView';
 
 type Busy = null | 'rename' | 'download' | 'copy' | 'delete';
@@ -85,6 +87,7 @@ export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }
   return (
     <div className="session-header">
       <div className="session-header__row">
+        <CharacterPicture session={session} />
         {renaming ? (
           <form className="session-header__rename" onSubmit={(e) => void rename(e)} noValidate>
             <label className="visually-hidden" htmlFor={`${id}-title`}>
@@ -142,6 +145,7 @@ export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }
           )}
         </div>
       </div>
+      <ExportAs key={session.id} sessionId={session.id} />
       {macrosOpen && <MacrosView sessionId={session.id} domId={macrosId} />}
       {confirmDelete && (
         <div className="confirm" role="group" aria-label={`Confirm deleting ${session.title}`} data-testid="confirm-delete">

@@ -1,5 +1,5 @@
 // Workbench section: chat sessions (list, create, import), the open session's chat with live streaming and tool calls, and its character & world.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
@@ -70,7 +70,9 @@ export function WorkbenchPanel() {
   const loaded = useAppStore((s) => s.chat.loaded);
   const loadError = useAppStore((s) => s.chat.loadError);
   const openId = useAppStore((s) => s.chat.openId);
-  const [importing, setImporting] = useState(false);
+  /** The import form is open; with the file dropped on the Workbench, when one was. */
+  const [importing, setImporting] = useState<false | { file: File | null }>(false);
+  const [dragging, setDragging] = useState(false);
   const [createError, setCreateError] = useState<HostError | null>(null);
 
   // Open the newest session when none is open yet.
@@ -79,17 +81,38 @@ export function WorkbenchPanel() {
     if (openId === null && first !== null) void openSession(store, host, first);
   }, [openId, first, store, host]);
 
-  const importForm = importing && <ImportForm onDone={() => setImporting(false)} onCancel={() => setImporting(false)} />;
+  const importForm = importing && <ImportForm file={importing.file} onDone={() => setImporting(false)} onCancel={() => setImporting(false)} />;
+  // Dropping a card, a chat or an exported session anywhere on the Workbench opens the import with it.
+  const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
+  const drop = {
+    onDragOver: (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    },
+    onDragLeave: (e: DragEvent) => {
+      if (e.currentTarget === e.target) setDragging(false);
+    },
+    onDrop: (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      setDragging(false);
+      const file = e.dataTransfer.files[0];
+      if (file) setImporting({ file });
+    },
+    'data-dragging': dragging || undefined,
+  };
 
   if (sessions.length === 0) {
     return (
-      <div className="panel-stack">
+      <div className="panel-stack workbench-drop" {...drop} data-testid="workbench-drop">
         <EmptyState icon="workbench" {...SPEC.empty}>
           {!loaded && !loadError && <p className="panel-note">Asking the host for its sessions…</p>}
           <div className="empty-state__actions">
             <NewSessionButton primary onError={setCreateError} />
             {!importing && (
-              <button type="button" className="btn" onClick={() => setImporting(true)}>
+              <button type="button" className="btn" onClick={() => setImporting({ file: null })}>
                 Import…
               </button>
             )}
@@ -103,9 +126,9 @@ export function WorkbenchPanel() {
   }
 
   return (
-    <div className="workbench">
+    <div className="workbench workbench-drop" {...drop} data-testid="workbench-drop">
       <aside className="workbench__side">
-        <SessionList onImport={() => setImporting((v) => !v)} />
+        <SessionList onImport={() => setImporting((v) => (v ? false : { file: null }))} />
         {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
       </aside>
       <div className="workbench__main">

@@ -1,0 +1,46 @@
+// What a chosen file holds before it is imported: the character and its picture, the greeting to start with (a
+// card's first message and its alternates), world info, messages, and the world-info fields kept but not used here.
+import { useId } from 'react';
+import type { MethodOutput } from '../../../../shared/contract';
+
+const KIND_LABEL = { card: 'Character card', 'st-chat': 'SillyTavern chat', session: 'Exported session' } as const;
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+export function ImportPreview(props: {
+  name: string;
+  preview: MethodOutput<'chat.sessions.inspectData'>;
+  picture: string | null;
+  greeting: number;
+  onGreeting(index: number): void;
+}) {
+  const id = useId();
+  const { preview } = props;
+  return (
+    <section className="import-preview" aria-label={`What ${props.name} holds`} data-testid="import-preview">
+      <div className="import-preview__head">
+        {props.picture && <img className="import-preview__picture" src={props.picture} alt={`${preview.characterName}'s picture`} />}
+        <div>
+          <p className="import-preview__name">{preview.characterName || props.name}</p>
+          <p className="panel-note">
+            {KIND_LABEL[preview.kind]} · {plural(preview.worldInfoEntries, 'world-info entry', 'world-info entries')}
+            {preview.kind === 'card' ? ` · ${plural(preview.greetings, 'greeting', 'greetings')}` : ` · ${plural(preview.messages, 'message', 'messages')}`}
+          </p>
+        </div>
+      </div>
+      {preview.greetings > 1 && (
+        <fieldset className="import-preview__greetings">
+          <legend>Start with which greeting?</legend>
+          {preview.greetingTexts.map((text, i) => (
+            <label key={i} className="import-preview__greeting">
+              <input type="radio" name={`${id}-greeting`} value={i} checked={props.greeting === i} onChange={() => props.onGreeting(i)} />
+              <span>
+                <strong>{i === 0 ? 'First message' : `Alternate ${i}`}</strong> {text.length > 280 ? `${text.slice(0, 280)}…` : text}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {preview.ignored.length > 0 && <p className="field__hint">World-info fields kept for export but not used here: {preview.ignored.join(', ')}.</p>}
+    </section>
+  );
+}
