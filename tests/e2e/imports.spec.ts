@@ -134,4 +134,66 @@ test.describe('importing a character card in the Workbench', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'card-import.png') });
     expect(problems).toEqual([]);
   });
+
+  test('the Packs tab: import a LumiHub pack, asked to replace or keep both on the second import, export it as LumiHub, remove it', async ({ page }) => {
+    const problems = watchPage(page);
+    const lumihub = {
+      packName: 'Harbor Watch',
+      packAuthor: 'Ines',
+      version: '2',
+      coverUrl: 'https://example.invalid/cover.png',
+      lumiaItems: [
+        { lumiaName: 'Old Tamsin', lumiaDefinition: 'Harbor master.', lumiaPersonality: 'Gruff.', lumiaBehavior: 'Counts ships.', genderIdentity: 0, avatarUrl: 'https://example.invalid/t.png' },
+        { lumiaName: 'Pell', lumiaDefinition: 'Ferryman.', genderIdentity: 3 },
+      ],
+      loomItems: [{ loomName: 'Sea shanty narration', loomContent: 'Sing it.' }],
+      packExtras: [],
+    };
+    const file = { name: 'harbor-watch.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(lumihub)) };
+
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(host.url);
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Council' }).click();
+    await page.getByRole('tab', { name: 'Packs' }).click();
+    const tab = page.getByTestId('packs-tab');
+    const bundled = await tab.getByTestId('pack').count();
+    expect(bundled).toBeGreaterThan(0);
+
+    await tab.getByLabel('Pack file').setInputFiles(file);
+    await expect(tab.getByTestId('pack-imported')).toContainText('Imported Harbor Watch: 2 member personas, 1 loom item kept.');
+    const row = tab.locator('[data-testid="pack"][data-id="harbor-watch"]');
+    await expect(row).toContainText('Harbor Watch v2 · by Ines');
+    await expect(row).toContainText('2 personas: Old Tamsin, Pell · 1 loom item kept (Sea shanty narration)');
+    await expect(row).toContainText('Yours');
+
+    // The same pack again: asked, not refused; keep both gives a second pack under its own id.
+    await tab.getByLabel('Pack file').setInputFiles(file);
+    const conflict = tab.getByTestId('pack-conflict');
+    await expect(conflict).toContainText('already installed');
+    await conflict.getByRole('button', { name: 'Keep both' }).click();
+    await expect(tab.getByTestId('pack')).toHaveCount(bundled + 2);
+    await expect(conflict).toHaveCount(0);
+
+    // Export in LumiHub's shape: the remote links and the loom items come back.
+    await row.getByLabel('Export format for Harbor Watch').selectOption('lumihub');
+    const downloading = page.waitForEvent('download');
+    await row.getByRole('button', { name: 'Export Harbor Watch' }).click();
+    const exported = JSON.parse(fs.readFileSync((await (await downloading).path())!, 'utf8')) as typeof lumihub;
+    expect(exported).toMatchObject({ packName: 'Harbor Watch', packAuthor: 'Ines', coverUrl: lumihub.coverUrl, loomItems: lumihub.loomItems });
+    expect(exported.lumiaItems.map((i) => [i.lumiaName, i.genderIdentity, i.avatarUrl ?? null])).toEqual([
+      ['Old Tamsin', 0, 'https://example.invalid/t.png'],
+      ['Pell', 2, null], // LumiHub has no "any": it leaves as neutral
+    ]);
+    // No remote image was loaded for the avatar link (the CSP would refuse it; the page never asks).
+    expect(await page.locator('img[src^="https:"]').count()).toBe(0);
+
+    // Remove: asked first, then gone.
+    await row.getByRole('button', { name: 'Remove Harbor Watch…' }).click();
+    await row.getByTestId('confirm-remove').getByRole('button', { name: 'Remove' }).click();
+    await expect(row).toHaveCount(0);
+    await expect(tab.getByTestId('pack')).toHaveCount(bundled + 1);
+    await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'packs.png') });
+    expect(problems).toEqual([]);
+  });
 });

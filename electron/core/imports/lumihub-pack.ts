@@ -64,8 +64,8 @@ export function toLumiHub(pack: LumiaPack): Record<string, unknown> {
   const version = Number(pack.version);
   return {
     packName: pack.name,
-    packAuthor: pack.author ?? '',
-    coverUrl: kept.coverUrl ?? '',
+    packAuthor: pack.author ?? 'Unknown',
+    coverUrl: kept.coverUrl ?? null,
     version: Number.isFinite(version) ? version : pack.version,
     packExtras: kept.packExtras ?? [],
     lumiaItems: pack.items.map((item: LumiaItem) => ({
@@ -73,10 +73,11 @@ export function toLumiHub(pack: LumiaPack): Record<string, unknown> {
       lumiaDefinition: item.definition,
       lumiaPersonality: item.personality,
       lumiaBehavior: item.behavior,
-      avatarUrl: kept.avatarUrls?.[item.id] ?? '',
-      genderIdentity: String(item.genderIdentity === 3 ? 2 : item.genderIdentity),
-      authorName: pack.author ?? '',
-      version: '1',
+      avatarUrl: kept.avatarUrls?.[item.id] ?? null,
+      // LumiHub's codes are the numbers 0–2: "any" (3) leaves as neutral, as Lumiverse's export does.
+      genderIdentity: item.genderIdentity === 3 ? 2 : item.genderIdentity,
+      authorName: pack.author ?? 'Unknown',
+      version: 1,
     })),
     loomItems: kept.loomItems ?? [],
   };

@@ -3,7 +3,7 @@ import type { HostError } from '../../../shared/errors';
 import type { CouncilView, PackSummary, ProfileSummary } from '../../../shared/types/council';
 import type { Slice } from './slice';
 
-export type CouncilTab = 'members' | 'runs' | 'settings';
+export type CouncilTab = 'members' | 'runs' | 'packs' | 'settings';
 
 export interface CouncilSlice {
   council: {

@@ -57,10 +57,12 @@ describe('LumiHub packs', () => {
     const out = JSON.parse(packs.export('harbor-crew', 'lumihub').content) as typeof lumihub;
     expect(out).toMatchObject({ packName: 'Harbor Crew', packAuthor: 'Ada', coverUrl: lumihub.coverUrl, version: 2, packExtras: lumihub.packExtras, loomItems: lumihub.loomItems });
     expect(out.lumiaItems.map((i) => [i.lumiaName, i.genderIdentity, i.avatarUrl])).toEqual([
-      ['Old Salt', '1', 'https://example.com/salt.webp'],
-      ['Old Salt', '2', ''],
-      ['Mender', '2', ''],
+      ['Old Salt', 1, 'https://example.com/salt.webp'],
+      ['Old Salt', 2, null],
+      ['Mender', 2, null],
     ]);
+    // Numbers, as LumiHub validates them and Lumiverse exports them; no link is null, not ''.
+    expect(out.lumiaItems.every((i) => { const item = i as Record<string, unknown>; return typeof item.genderIdentity === 'number' && item.version === 1 && item.authorName === 'Ada'; })).toBe(true);
     // And it imports again as the same pack.
     const again = store().import(JSON.stringify(out)).pack;
     expect(again.items.map((i) => i.name)).toEqual(['Old Salt', 'Old Salt', 'Mender']);

@@ -1,5 +1,5 @@
-// Council section: Council Mode, problems to fix, and three tabs: Members (who and with which tools), Runs (test roll,
-// run, timeline, past runs) and Settings (mode, context, fallback, profiles).
+// Council section: Council Mode, problems to fix, and four tabs: Members (who and with which tools), Runs (test roll,
+// run, timeline, past runs), Packs (the Lumia packs members come from) and Settings (mode, context, fallback, profiles).
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { CouncilView } from '../../../../shared/types/council';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
@@ -10,6 +10,7 @@ import { InlineError } from '../../components/InlineError';
 import { reloadCouncil, updateCouncil } from '../../stores/council-commands';
 import type { CouncilTab } from '../../stores/council-slice';
 import { MembersTab } from './MembersTab';
+import { PacksTab } from './PacksTab';
 import { RunsTab } from './RunsTab';
 import { SettingsTab } from './SettingsTab';
 import { useAction } from './use-action';
@@ -19,6 +20,7 @@ const SPEC = sectionById('council');
 const TABS: ReadonlyArray<{ id: CouncilTab; label: string }> = [
   { id: 'members', label: 'Members' },
   { id: 'runs', label: 'Runs' },
+  { id: 'packs', label: 'Packs' },
   { id: 'settings', label: 'Settings' },
 ];
 
@@ -152,6 +154,7 @@ export function CouncilPanel() {
       <div role="tabpanel" id={`${idBase}-panel`} aria-labelledby={`${idBase}-tab-${tab}`} className="council-tabpanel">
         {tab === 'members' && <MembersTab view={view} />}
         {tab === 'runs' && <RunsTab view={view} />}
+        {tab === 'packs' && <PacksTab />}
         {tab === 'settings' && <SettingsTab view={view} />}
       </div>
     </div>
