@@ -9,21 +9,46 @@ export interface PromptParts {
   history: ChatMessage[];
   deliberationBlock?: string;
   referenceBlock?: string;
+  /** The imported card's own prompt texts, macros resolved. */
+  card?: CardPrompts;
 }
 
-export function buildSystemPrompt({ session, history, deliberationBlock, referenceBlock }: PromptParts): string {
+export interface CardPrompts {
+  /** Replaces the opening line; {{original}} in it stands for that line. */
+  systemPrompt: string;
+  /** mes_example: sample dialogue showing the character's voice. */
+  examples: string;
+  postHistory: string;
+}
+
+/** The texts a character card carries for the prompt (kept verbatim in session.card.data at import). */
+export function cardPromptTexts(session: ChatSession): CardPrompts {
+  const data = session.card?.data ?? {};
+  const text = (field: string) => (typeof data[field] === 'string' ? data[field] : '');
+  return { systemPrompt: text('system_prompt'), examples: text('mes_example'), postHistory: text('post_history_instructions') };
+}
+
+const ORIGINAL = /\{\{original\}\}/gi;
+
+export function buildSystemPrompt({ session, history, deliberationBlock, referenceBlock, card }: PromptParts): string {
   const { character, persona } = session;
   const sections: string[] = [];
-  sections.push(`You are ${character.name || 'the assistant'}. Stay in character and reply to ${persona.name || 'the user'}.`);
+  const intro = `You are ${character.name || 'the assistant'}. Stay in character and reply to ${persona.name || 'the user'}.`;
+  sections.push(card?.systemPrompt.trim() ? card.systemPrompt.replace(ORIGINAL, intro).trim() : intro);
   if (character.description.trim()) sections.push(`## Character: ${character.name}\n${character.description.trim()}`);
   if (character.personality.trim()) sections.push(`## Personality\n${character.personality.trim()}`);
   if (character.scenario.trim()) sections.push(`## Scenario\n${character.scenario.trim()}`);
   if (persona.description.trim()) sections.push(`## The user: ${persona.name}\n${persona.description.trim()}`);
+  if (card?.examples.trim()) sections.push(`## Example dialogue\n${card.examples.trim()}`);
   // The deepest scan any entry asks for; each entry looks at its own depth.
   const lore = activeWorldInfo(session.worldInfo, history.map((m) => m.content));
   if (lore.length) sections.push(`## World info\n${lore.map((e) => e.content.trim()).join('\n\n')}`);
   if (referenceBlock?.trim()) sections.push(referenceBlock.trim());
   if (deliberationBlock?.trim()) sections.push(deliberationBlock.trim());
+  // SillyTavern sends these after the history as a system turn; Anthropic and Gemini refuse a system turn there,
+  // so they close the system prompt instead, for every provider alike.
+  const after = card?.postHistory.replace(ORIGINAL, '').trim();
+  if (after) sections.push(`## Instructions\n${after}`);
   return sections.join('\n\n');
 }
 

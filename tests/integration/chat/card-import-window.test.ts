@@ -9,6 +9,7 @@ import { parseCardFile } from '../../../electron/core/imports/character-card';
 import { pngTextChunks, withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { MAX_IMPORT_INPUT_BYTES, MAX_INPUT_BYTES } from '../../../shared/limits';
 import { testHost } from '../../helpers/node-host';
+import { addMainConnection, chatRig, finished, type ChatRig } from '../../unit/chat/helpers';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const hosts: Host[] = [];
@@ -135,5 +136,38 @@ describe('importing a file from the window', () => {
     const { call } = await host();
     expect(await call('chat.sessions.rename', { sessionId: 'x', title: 'y'.repeat(MAX_INPUT_BYTES) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
     expect(await call('chat.sessions.importData', { data: 'A'.repeat(MAX_IMPORT_INPUT_BYTES) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+  });
+});
+
+describe("a card's own prompt texts", () => {
+  const rigs: ChatRig[] = [];
+  afterEach(async () => {
+    await Promise.all(rigs.splice(0).map((r) => r.close()));
+  });
+
+  it('system_prompt replaces the opening line ({{original}} keeps it), mes_example shows as example dialogue, post-history instructions close the system prompt; macros resolve in each', async () => {
+    const rig = await chatRig();
+    rigs.push(rig);
+    const call = rig.call.bind(rig);
+    await addMainConnection(rig);
+    const card = {
+      spec: 'chara_card_v2',
+      data: {
+        name: 'Mara',
+        description: 'Keeper.',
+        first_mes: 'Hi.',
+        system_prompt: 'Write as {{char}} in second person. {{original}}',
+        mes_example: '<START>\n{{user}}: Is it lit?\n{{char}}: Since dusk.',
+        post_history_instructions: 'Keep replies under 80 words. {{original}}',
+      },
+    };
+    const id = ((await call('chat.sessions.importData', { data: b64(card) })).value as unknown as { id: string }).id;
+    const sent = await call('chat.send', { sessionId: id, text: 'Hello there', dryRun: true });
+    const done = await finished(rig, (sent.value as { turnId: string }).turnId);
+    const system = (done as { prompt: Array<{ role: string; content: string }> }).prompt[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content.startsWith('Write as Mara in second person. You are Mara. Stay in character and reply to User.')).toBe(true);
+    expect(system.content).toContain('## Example dialogue\n<START>\nUser: Is it lit?\nMara: Since dusk.');
+    expect(system.content.endsWith('## Instructions\nKeep replies under 80 words.')).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 // unless the card placed the deliberation itself with {{lumiaCouncilDeliberation}}.
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { LlmMessage } from '../../../../shared/types/llm';
-import { buildMessages } from '../prompt';
+import { buildMessages, cardPromptTexts } from '../prompt';
 import { MacroResolver } from './macros';
 import { macroDefinitions, type MacroSources } from './macro-catalog';
 
@@ -23,11 +23,15 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const resolver = new MacroResolver(macroDefinitions({ ...input, deliberation: input.deliberationBlock ?? '' }));
   const { session, history } = input;
   const resolve = (text: string) => resolver.resolve(text);
-  const [description, personality, scenario, personaDescription] = await Promise.all([
+  const cardTexts = cardPromptTexts(session);
+  const [description, personality, scenario, personaDescription, systemPrompt, examples, postHistory] = await Promise.all([
     resolve(session.character.description),
     resolve(session.character.personality),
     resolve(session.character.scenario),
     resolve(session.persona.description),
+    resolve(cardTexts.systemPrompt),
+    resolve(cardTexts.examples),
+    resolve(cardTexts.postHistory),
   ]);
   const worldInfo = await Promise.all(session.worldInfo.map(async (entry) => ({ ...entry, content: await resolve(entry.content) })));
   const resolvedHistory: ChatMessage[] = await Promise.all(history.map(async (m) => ({ ...m, content: await resolve(m.content) })));
@@ -41,6 +45,7 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const messages = buildMessages({
     session: resolved,
     history: resolvedHistory,
+    card: { systemPrompt, examples, postHistory },
     ...(input.deliberationBlock && !placed ? { deliberationBlock: input.deliberationBlock } : {}),
     ...(input.referenceBlock ? { referenceBlock: input.referenceBlock } : {}),
   });
