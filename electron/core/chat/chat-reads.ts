@@ -22,6 +22,7 @@ function sessionView(s: ChatSession): ChatView {
     persona: { name: s.persona.name, description: s.persona.description },
     worldInfo: s.worldInfo.map((e) => ({ id: e.id, keywords: [...e.keywords], content: e.content, enabled: e.enabled })),
     messages: s.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt })),
+    ...(s.card ? { card: s.card.data } : {}),
   };
 }
 

@@ -14,6 +14,8 @@ export interface ChatView {
   persona: { name: string; description: string };
   worldInfo: Array<{ id: string; keywords: string[]; content: string; enabled: boolean }>;
   messages: Array<{ id: string; role: 'user' | 'assistant' | 'system'; content: string; createdAt: number }>;
+  /** The imported character card's data, as it was (first_mes, mes_example, tags, extensions…). */
+  card?: Record<string, unknown>;
 }
 
 /** What the host lends: its sessions (and, during a council run, the chat it runs for). */
@@ -38,23 +40,29 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
+const cardText = (c: ChatView, field: string): string => (typeof c.card?.[field] === 'string' ? c.card[field] : '');
+const cardStrings = (c: ChatView, field: string): string[] => {
+  const value = c.card?.[field];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+};
+
 const characterDto = (c: ChatView) => ({
   id: c.id,
   name: c.character.name,
   description: c.character.description,
   personality: c.character.personality,
   scenario: c.character.scenario,
-  first_mes: '',
-  mes_example: '',
-  creator_notes: '',
-  system_prompt: '',
-  post_history_instructions: '',
-  tags: [],
-  alternate_greetings: [],
-  creator: '',
+  first_mes: cardText(c, 'first_mes'),
+  mes_example: cardText(c, 'mes_example'),
+  creator_notes: cardText(c, 'creator_notes'),
+  system_prompt: cardText(c, 'system_prompt'),
+  post_history_instructions: cardText(c, 'post_history_instructions'),
+  tags: cardStrings(c, 'tags'),
+  alternate_greetings: cardStrings(c, 'alternate_greetings'),
+  creator: cardText(c, 'creator'),
   image_id: null,
   world_book_ids: c.worldInfo.length ? [c.id] : [],
-  extensions: {},
+  extensions: typeof c.card?.extensions === 'object' && c.card.extensions !== null && !Array.isArray(c.card.extensions) ? c.card.extensions : {},
   created_at: seconds(c.createdAt),
   updated_at: seconds(c.updatedAt),
 });

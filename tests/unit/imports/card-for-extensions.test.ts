@@ -1,0 +1,49 @@
+// An imported card as extensions see it: spindle.characters.get gives the card's own fields (first_mes, mes_example,
+// system prompt, tags, alternate greetings, extensions), not blanks.
+import { describe, expect, it, afterEach } from 'vitest';
+import { chatReads } from '../../../electron/core/chat/chat-reads';
+import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { chatDataNamespace } from '../../../electron/core/extensions/spindle-host/chat-data';
+import { importSessionFile } from '../../../electron/core/imports/session-import';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+describe('an imported card through spindle.characters', () => {
+  it('carries the card fields the Workbench keeps', async () => {
+    const sessions = new SessionStore({ dataDir: tempDir() });
+    const card = {
+      spec: 'chara_card_v2',
+      data: {
+        name: 'Mara',
+        description: 'Keeper.',
+        first_mes: 'You made it.',
+        alternate_greetings: ['Late again.'],
+        mes_example: '<START>',
+        system_prompt: 'Be {{char}}.',
+        post_history_instructions: 'Short.',
+        creator_notes: 'Made for storms.',
+        creator: 'Ines',
+        tags: ['coast', 7],
+        extensions: { 'someone/tool': { keep: 1 } },
+      },
+    };
+    const { session } = importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1 });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, runningCouncilChat: () => null, changed: () => {} });
+    const characters = chatDataNamespace('characters', () => reads);
+    const got = (await characters.handle({ extensionId: 'x' } as never, 'get', [session.id])) as Record<string, unknown>;
+    expect(got).toMatchObject({
+      name: 'Mara',
+      first_mes: 'You made it.',
+      alternate_greetings: ['Late again.'],
+      mes_example: '<START>',
+      system_prompt: 'Be {{char}}.',
+      post_history_instructions: 'Short.',
+      creator_notes: 'Made for storms.',
+      creator: 'Ines',
+      tags: ['coast'],
+      extensions: { 'someone/tool': { keep: 1 } },
+    });
+  });
+});
