@@ -1,6 +1,7 @@
 // Character cards as people have them, written here (the real files in ../shared/samples are for trying by hand):
 // V1/V2/V3 JSON, PNGs with chara and ccv3 chunks built in the test, and the bad inputs, each with a stable code
 // and the field, importing nothing.
+import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseCardFile, parseCardJson } from '../../../electron/core/imports/character-card';
 import { pngTextChunks, withPngTextChunks } from '../../../electron/core/imports/png-text';
@@ -9,6 +10,14 @@ import { HostFailure } from '../../../shared/errors';
 /** The smallest valid PNG (1×1, one IDAT), to hang text chunks on. */
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
+
+/** Inserts a raw chunk before IEND (the reader does not check CRCs, so it is left zero). */
+function withChunkBeforeEnd(png: Buffer, type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  return Buffer.concat([png.subarray(0, png.length - 12), head, data, Buffer.alloc(4), png.subarray(png.length - 12)]);
+}
 
 const v2 = {
   spec: 'chara_card_v2',
@@ -71,6 +80,8 @@ describe('character cards', () => {
       '/data/character_book/entries',
     ],
     ['a file over the size cap', () => parseCardFile(Buffer.alloc(21 * 1024 * 1024)), 'INPUT_TOO_LARGE', '/file'],
+    // Compressed text chunks are never inflated: a card hidden in one is not read, and a bomb costs nothing.
+    ['a decompression bomb (chara in a zTXt chunk inflating to 64 MB)', () => parseCardFile(withChunkBeforeEnd(PIXEL, 'zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(Buffer.alloc(64 * 1024 * 1024))]))), 'INVALID_INPUT', '/png'],
   ])('refuses %s with a stable code and the field', (_label, work, code, path) => {
     expect(refusal(work)).toMatchObject({ code, path });
   });
