@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'TOO_MANY_TOOLS',
   'RESULT_TOO_LARGE',
   'INVALID_RESULT',
+  /** A call reused the id of one still running (a tool request, a generation, a model's tool call in one turn). */
+  'DUPLICATE_CALL_ID',
   'WORKER_CRASHED',
   'WORKER_UNRESPONSIVE',
   /** The worker wrote something that is not a protocol frame, or one over the size cap. */

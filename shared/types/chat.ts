@@ -200,7 +200,7 @@ export function defaultChatSettings(): ChatSettings {
 // Events (host → renderer)
 
 /** Why a turn ended: the model's reason, or ours. */
-export type ChatFinishReason = LlmFinishReason | 'stopped' | 'error' | 'tool-round-cap' | 'dry-run';
+export type ChatFinishReason = LlmFinishReason | 'stopped' | 'error' | 'tool-round-cap' | 'tool-loop' | 'dry-run';
 
 /**
  * Inline tool-call progress, in seed 004 order per call: started → name → args* → ended | failed,

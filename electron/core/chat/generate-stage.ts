@@ -6,6 +6,7 @@ import type { ConnectionProfile, LlmMessage, LlmRequest, LlmToolCallRef, LlmUsag
 import type { ToolOutcome } from '../../../shared/types/tools';
 import type { LlmClient } from '../llm/client';
 import type { ChatToolRunner } from './chat-engine';
+import { LOOP_REPEATS, ToolLoopGuard } from './tool-loop-guard';
 import { DeltaBatcher, type DeltaBatcherOptions } from './delta-batcher';
 import type { InlineFunction } from './inline-tools';
 
@@ -60,6 +61,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
     deps.emit({ type: 'chat.delta', sessionId, turnId, messageId: assistantMessageId, seq: seq++, text: chunk });
   }, deps.batching);
   const onModelDelta = deps.onModelDelta;
+  const guard = new ToolLoopGuard();
 
   try {
     for (let round = 1; ; round++) {
@@ -144,12 +146,20 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
         records.push(...calls.map((call) => notRunRecord(call, round, `Not run: the turn stopped at the cap of ${inline.maxRounds} tool round${inline.maxRounds === 1 ? '' : 's'}.`)));
         break;
       }
+      const looping = guard.looping(calls);
+      if (looping) {
+        finishReason = 'tool-loop';
+        reason = `The model called ${looping} with the same arguments ${LOOP_REPEATS} times; the turn was stopped.`;
+        records.push(...calls.map((call) => notRunRecord(call, round, 'Not run: the model repeated the same call, so the turn was stopped.', byName.get(call.name)?.qualifiedName)));
+        break;
+      }
       // Answer every call (errors included) and go round again.
       const refs: LlmToolCallRef[] = calls.map((c) => ({ id: c.id, name: c.name, argsText: c.argsText }));
       messages.push({ role: 'assistant', content: roundText.join(''), toolCalls: refs });
       for (const [index, call] of calls.entries()) {
         const fn = byName.get(call.name);
-        const outcome = await runCall(deps.tools, call, fn, toolTimeoutMs, signal, toolDryRun);
+        const duplicate = guard.duplicateId(call.id);
+        const outcome = duplicate ? { ok: false as const, error: duplicate, durationMs: 0 } : await runCall(deps.tools, call, fn, toolTimeoutMs, signal, toolDryRun);
         if (signal.aborted) {
           records.push(...calls.slice(index).map((c) => notRunRecord(c, round, 'Not run: the turn was stopped.', byName.get(c.name)?.qualifiedName)));
           break;

@@ -127,7 +127,7 @@ export class GenerationGate {
       return refuse(checked.error);
     }
     let mine = this.running.get(extensionId);
-    if (mine?.has(requestId)) return refuse({ code: 'CONFLICT', message: `A generation with request id ${requestId} is already running.` });
+    if (mine?.has(requestId)) return refuse({ code: 'DUPLICATE_CALL_ID', message: `A generation with request id ${requestId} is already running.` });
     if ((mine?.size ?? 0) >= this.limits.maxConcurrent) {
       return refuse({
         code: 'RATE_LIMITED',

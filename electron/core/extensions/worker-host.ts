@@ -250,7 +250,7 @@ export class WorkerHost implements ToolExecutor {
     if (signal.aborted) return hostError('CANCELLED', 'The tool call was cancelled before it started.');
     if (deadline - this.clock.now() <= 0) return hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.');
     if (!REQUEST_ID_PATTERN.test(requestId)) return hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.');
-    if (this.calls.has(requestId)) return hostError('CONFLICT', `A call with request id ${requestId} is already running.`);
+    if (this.calls.has(requestId)) return hostError('DUPLICATE_CALL_ID', `A call with request id ${requestId} is already running.`);
     if (this.calls.size >= this.timings.maxInFlight) return hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.calls.size} calls running.`, 'Try again when some have finished.');
     return null;
   }

@@ -136,6 +136,42 @@ describe('inline mode', () => {
       ['call_2', false, 'TOOL_NOT_RUN'],
     ]);
   });
+
+  it('C1: a model repeating the same call (same tool, same arguments however spaced) is stopped on the third, with the reason, long before the round cap', async () => {
+    await rig.host.settings.update({ chat: { mainConnectionId: 'local', model: '', inlineMaxRounds: 10 } });
+    const id = await newSession(rig);
+    const args = [{ q: 'lamp' }, ['{ "q" :', ' "lamp" }'], { q: 'lamp' }];
+    for (const [i, a] of args.entries()) rig.server.enqueue({ text: `r${i} `, toolCalls: [{ id: `call_${i}`, name: tool.alias, args: a }] });
+    rig.server.enqueue({ text: 'never asked for' });
+    const { done } = await send(rig, id, 'Loop');
+    expect(rig.server.generations).toHaveLength(3);
+    expect(calls).toHaveLength(2);
+    expect(done.finishReason).toBe('tool-loop');
+    expect(done.reason).toMatch(/same arguments 3 times/);
+    const saved = (await rig.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
+    expect(saved.messages[1]!.toolCalls!.map((c) => [c.id, c.ok, c.errorCode ?? null])).toEqual([
+      ['call_0', true, null],
+      ['call_1', true, null],
+      ['call_2', false, 'TOOL_NOT_RUN'],
+    ]);
+  });
+
+  it('A8: a call id the model already used in the turn (an earlier round) is answered DUPLICATE_CALL_ID and not run; the model reads why', async () => {
+    await rig.host.settings.update({ chat: { mainConnectionId: 'local', model: '', inlineMaxRounds: 3 } });
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'One. ', toolCalls: [{ id: 'call_a', name: tool.alias, args: { q: 'one' } }] });
+    rig.server.enqueue({ text: 'Again. ', toolCalls: [{ id: 'call_a', name: tool.alias, args: { q: 'two' } }] });
+    rig.server.enqueue({ text: 'Done.' });
+    const { done } = await send(rig, id, 'Go');
+    expect(done.finishReason).toBe('stop');
+    expect(calls).toHaveLength(1);
+    const saved = (await rig.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
+    expect(saved.messages[1]!.toolCalls!.map((c) => [c.id, c.ok, c.errorCode ?? null])).toEqual([
+      ['call_a', true, null],
+      ['call_a', false, 'DUPLICATE_CALL_ID'],
+    ]);
+    expect(toolMessages(2).at(-1)!.content).toContain('DUPLICATE_CALL_ID');
+  });
 });
 
 describe('tool calls when no tools are offered', () => {

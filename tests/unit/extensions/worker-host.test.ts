@@ -44,7 +44,7 @@ describe('calls', () => {
     const w = fakeWorker({ timings: { maxInFlight: 1 } });
     const first = call(w.clock);
     void w.host.execute(first);
-    expect(await w.host.execute({ ...call(w.clock), requestId: first.requestId })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await w.host.execute({ ...call(w.clock), requestId: first.requestId })).toMatchObject({ ok: false, error: { code: 'DUPLICATE_CALL_ID' } });
     expect(await w.host.execute(call(w.clock))).toMatchObject({ ok: false, error: { code: 'TOOL_UNAVAILABLE' } });
     const aborted = new AbortController();
     aborted.abort();

@@ -23,6 +23,7 @@ function endNote(reason: LiveTurn['finishReason'], text: string | null): string 
     case 'content-filter':
       return 'The provider’s content filter ended the reply.';
     case 'tool-round-cap':
+    case 'tool-loop':
     case 'interrupted':
       return text;
     default:
