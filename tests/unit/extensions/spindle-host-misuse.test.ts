@@ -1,7 +1,7 @@
 // Issue 13's adversarial cases for host-answered namespaces: enclave misuse and cors to schemes other than http(s).
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../electron/core/connections/secret-store';
-import { corsNamespace } from '../../../electron/core/extensions/spindle-host/cors';
+import { CORS_LIMITS, corsNamespace } from '../../../electron/core/extensions/spindle-host/cors';
 import { ExtensionEnclave, ENCLAVE_MAX_VALUE_CHARS } from '../../../electron/core/extensions/spindle-host/enclave';
 import type { Caller } from '../../../electron/core/extensions/spindle-host/namespace';
 import { HostFailure } from '../../../shared/errors';
@@ -64,5 +64,62 @@ describe('spindle.cors schemes', () => {
     });
     expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url }]))).toMatchObject({ code: 'INVALID_INPUT', path: '/url' });
     expect(fetched).toBe(0);
+  });
+});
+
+describe('spindle.cors destinations (SSRF)', () => {
+  const fakeLookup = (table: Record<string, string[]>) => async (host: string) => {
+    const found = table[host];
+    if (!found) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return found;
+  };
+  const counting = (answer: (url: string) => Response) => {
+    const fetched: string[] = [];
+    const impl = async (url: URL | RequestInfo) => {
+      fetched.push(String(url));
+      return answer(String(url));
+    };
+    return { fetched, impl: impl as typeof fetch };
+  };
+
+  it.each([
+    ['the metadata address', 'http://169.254.169.254/latest/meta-data/'],
+    ['a link-local IPv6 address', 'http://[fe80::1]/'],
+    ['an IPv4-mapped metadata address', 'http://[::ffff:169.254.169.254]/'],
+    ['the unspecified address', 'http://0.0.0.0:8080/'],
+    ['a metadata host name', 'http://metadata.google.internal/computeMetadata/v1/'],
+    ['a name that resolves to the metadata address', 'http://innocent.example/'],
+    ['AWS IPv6 metadata', 'http://[fd00:ec2::254]/'],
+  ])('A6: refuses %s before any request (PERMISSION_DENIED on /url)', async (_label, url) => {
+    const { fetched, impl } = counting(() => new Response('never'));
+    const cors = corsNamespace(impl, CORS_LIMITS, fakeLookup({ 'innocent.example': ['93.184.216.34', '169.254.169.254'] }));
+    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url }]))).toMatchObject({ code: 'PERMISSION_DENIED', path: '/url' });
+    expect(fetched).toEqual([]);
+  });
+
+  it('A6: a redirect to the metadata address is refused before the second request; loopback and LAN stay reachable', async () => {
+    const { fetched, impl } = counting((url) =>
+      url.startsWith('http://public.example') ? new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/' } }) : new Response('local ok'),
+    );
+    const cors = corsNamespace(impl, CORS_LIMITS, fakeLookup({ 'public.example': ['93.184.216.34'], 'tts.lan': ['192.168.1.20'] }));
+    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://public.example/x' }]))).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(fetched).toEqual(['http://public.example/x']);
+    expect(await cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://127.0.0.1:5000/speak' }])).toMatchObject({ status: 200, body: 'local ok' });
+    expect(await cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://tts.lan/speak' }])).toMatchObject({ status: 200, body: 'local ok' });
+  });
+
+  it('follows at most 5 redirects, each checked, and a 303 continues as a GET without the body', async () => {
+    const seen: Array<[string, string, string | undefined]> = [];
+    const impl = (async (url: URL, init: RequestInit) => {
+      seen.push([String(url), String(init.method), init.body as string | undefined]);
+      const n = Number(new URL(String(url)).searchParams.get('n') ?? 0);
+      if (n === 0) return new Response(null, { status: 303, headers: { location: '/?n=1' } });
+      return new Response(null, { status: 302, headers: { location: `/?n=${n + 1}` } });
+    }) as unknown as typeof fetch;
+    const cors = corsNamespace(impl, CORS_LIMITS, fakeLookup({ 'loop.example': ['93.184.216.34'] }));
+    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://loop.example/?n=0', init: { method: 'POST', body: 'x' } }]))).toMatchObject({ code: 'LLM_UNREACHABLE', message: expect.stringMatching(/More than 5 redirects/) });
+    expect(seen).toHaveLength(6);
+    expect(seen[0]).toEqual(['http://loop.example/?n=0', 'POST', 'x']);
+    expect(seen[1]).toEqual(['http://loop.example/?n=1', 'GET', undefined]);
   });
 });
