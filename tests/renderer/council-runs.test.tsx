@@ -6,7 +6,7 @@ import type { CouncilToolResult } from '../../shared/types/council';
 import { installCouncil, member, result, storedRun, type FakeCouncil } from './council-fixtures';
 import { byLabel, byTestId, buttonNamed, cleanup, extension, FakeHost, key, navButton, renderShell, settle, typeInto } from './harness';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExtensionInfo } from '../../shared/events';
 import { byLabel, byTestId, buttonNamed, cleanup, extension, FakeHost, navButton, renderShell, settle, spokenText, tool, typeInto } from './harness';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {
@@ -319,7 +319,7 @@ describe('hostile strings', () => {
       h.handlers['extensions.restart'] = () => ({ ok: false, error: { code: 'INTERNAL', message: XSS, hint: XSS } });
     });
     const own = card(panel, 'evil');
-    await settle(() => buttonNamed(own, `Restart ${XSS}`).click());
+    await settle(() => buttonNamed(own, `Restart ${XSS.replace(/\s+/g, ' ')}`).click());
     expect(own.querySelector('h2')?.textContent).toBe(XSS);
     expect(byTestId(own, 'extension-problem').textContent).toContain(XSS);
     expect(byTestId(own, 'inline-error').textContent).toContain(XSS);
@@ -338,7 +338,7 @@ describe('frontend messages console', () => {
     const own = card(panel, 'knowledge-base');
     await settle(() => buttonNamed(own, 'Frontend messages').click());
     const console = byTestId(own, 'frontend-console');
-    expect(byTestId(console, 'frontend-messages').textContent).toContain('{"hello":"<img src=x onerror=window.__pwned=1>"}');
+    expect(byTestId(console, 'frontend-messages').textContent).toContain(JSON.stringify({ hello: XSS }));
     expect(console.querySelector('img')).toBeNull();
 
     sent = [...sent, { at: 1, payload: 'second' }];

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
 import { installMcp, mcpServer, type McpFakes } from './mcp-fakes';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
+
+/** A key as a JSON Pointer segment (RFC 6901), as the host writes error paths. */
+const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 declare global {
   interface Window {
@@ -214,7 +217,7 @@ describe('import', () => {
         added: [added],
         errors: [
           { code: 'INVALID_INPUT', message: '/mcpServers/broken/command: must be the program to run, e.g. "npx" or "/usr/local/bin/server"', path: '/mcpServers/broken/command' },
-          { code: 'INVALID_INPUT', message: `/mcpServers/${XSS}/type: the legacy SSE transport is not supported`, path: `/mcpServers/${XSS}/type`, hint: 'Use its Streamable HTTP URL.' },
+          { code: 'INVALID_INPUT', message: `/mcpServers/${pointer(XSS)}/type: the legacy SSE transport is not supported`, path: `/mcpServers/${pointer(XSS)}/type`, hint: 'Use its Streamable HTTP URL.' },
         ],
       },
     });

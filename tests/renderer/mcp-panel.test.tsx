@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, spokenText } from './harness';
 import { installMcp, mcpServer, type McpFakes } from './mcp-fakes';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {

@@ -5,7 +5,7 @@ import { byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settl
 import { installMcp, mcpServer, mcpTool, type McpFakes } from './mcp-fakes';
 import { MCP_LOG_LINES_CAP } from '../../renderer/src/stores/mcp-slice';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {

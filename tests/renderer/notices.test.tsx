@@ -5,7 +5,7 @@ import { cleanup, FakeHost, notice, renderShell, settle } from './harness';
 
 afterEach(cleanup);
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 function notices(container: HTMLElement): HTMLElement[] {
   return [...container.querySelectorAll<HTMLElement>('[data-testid="notice"]')];

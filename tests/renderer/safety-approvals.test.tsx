@@ -197,7 +197,7 @@ describe('approval dialog', () => {
       memberRole: XSS,
       args: { page: XSS, content: XSS },
       argsJson: JSON.stringify({ content: XSS, page: XSS }),
-      diff: { path: XSS, before: '', after: XSS, unified: `--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+${XSS}\n`, created: true, inferred: true },
+      diff: { path: XSS, before: '', after: XSS, unified: `--- a/x\n+++ b/x\n@@ -0,0 +1,${XSS.split('\n').length} @@\n${XSS.split('\n').map((line) => `+${line}`).join('\n')}\n`, created: true, inferred: true },
     });
     const { container } = await open({ queue: [request] });
     await settle();
@@ -205,9 +205,11 @@ describe('approval dialog', () => {
     expect(dialog.querySelector('img')).toBeNull();
     expect(window.__pwned).toBeUndefined();
     expect(byTestId(dialog, 'approval-description').textContent).toBe(`Does things ${XSS}`);
-    expect(byTestId(dialog, 'approval-args').textContent).toContain(XSS.replace(/"/g, '\\"'));
+    expect(byTestId(dialog, 'approval-args').textContent).toContain(JSON.stringify(XSS).slice(1, -1));
     expect(byTestId(dialog, 'diff-path').textContent).toBe(XSS);
-    expect(dialog.querySelector('.diff__line--add')!.textContent).toContain(`+${XSS}`);
+    // The hostile text is several lines: each is an added line of the diff, as text.
+    const added = [...dialog.querySelectorAll('.diff__line--add')].map((line) => line.textContent ?? '');
+    for (const line of XSS.split('\n')) expect(added.some((text) => text.includes(`+${line}`))).toBe(true);
     expect(byTestId(dialog, 'approval-who').textContent).toBe(`${XSS} – ${XSS}`);
   });
 

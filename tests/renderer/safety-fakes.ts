@@ -6,7 +6,7 @@ import type { Settings } from '../../shared/settings';
 import { defaultSafetySettings, type ApprovalRequest, type ToolCacheStats } from '../../shared/types/safety';
 import type { FakeHost } from './harness';
 
-export const XSS = '<img src=x onerror=window.__pwned=1>';
+export { XSS } from '../fixtures/xss-corpus';
 
 type Allowed = MethodOutput<'approvals.allowed.list'>[number];
 

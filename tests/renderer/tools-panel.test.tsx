@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ToolInfo } from '../../shared/types/tools';
 import { byLabel, byTestId, buttonNamed, cleanup, extension, FakeHost, key, navButton, renderShell, settle, tool, typeInto } from './harness';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {
@@ -432,7 +432,7 @@ describe('hostile strings', () => {
     expect(details.querySelector('h2')?.textContent).toBe(XSS);
     expect(details.textContent).toContain(`Looks harmless ${XSS}`);
     expect(byTestId(details, 'tool-result').querySelector('pre')?.textContent).toBe(XSS);
-    expect((byTestId(details, 'spec-text') as HTMLTextAreaElement).value).toContain(XSS);
+    expect((byTestId(details, 'spec-text') as HTMLTextAreaElement).value).toContain(JSON.stringify(XSS).slice(1, -1));
     expect(container.querySelector('img')).toBeNull();
     expect(window.__pwned).toBeUndefined();
   });

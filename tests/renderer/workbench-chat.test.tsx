@@ -10,7 +10,7 @@ import { App } from '../../renderer/src/app/App';
 import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, key, navButton, renderShell, settle, typeInto } from './harness';
 import { controlFrames, installLlmFakes, profile, session, type LlmFakes } from './connections-fakes';
 
-const XSS = '<img src=x onerror=window.__pwned=1>';
+import { XSS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {
