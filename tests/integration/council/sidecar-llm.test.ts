@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CouncilRun } from '../../../shared/types/council';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { profileFor, testClient } from '../../unit/llm/helpers';
+import { CANARY, profileFor, testClient } from '../../unit/llm/helpers';
 import { addMember, call, councilHost, llmSidecar, sampleChat } from '../../unit/council/helpers';
 
 let server: LlmTestServer;
@@ -70,6 +70,34 @@ describe('the sidecar through the real LLM client and the local LLM server', () 
     server.enqueue({ text: 'I would rather not call tools.' });
     const again = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
     expect(again.results[0]).toMatchObject({ status: 'ok', content: 'unplanned: __deadlineMs,context', unplanned: expect.stringMatching(/^planning failed \(LLM_NO_TOOL_CALL\): /) });
+    await host.dispose();
+  });
+
+  it('C3: a 429 and a 503 from the sidecar mid-council are retried with backoff and the member still answers; the key is in no log line or run', async () => {
+    const { client, delays, log } = testClient();
+    const host = await councilHost();
+    host.council.setSidecar(llmSidecar(client, profileFor(server, 'openai')));
+    await addMember(host, { itemId: 'pacing-critic', role: 'Pacing Critic', tools: ['council:pacing_review'] });
+    server.enqueue({ kind: 'error', status: 429, retryAfter: 1 }, { kind: 'error', status: 503 }, { text: 'Cut to the bridge.' });
+    const run = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
+    expect(run.results[0]).toMatchObject({ status: 'ok', content: 'Cut to the bridge.' });
+    expect(server.generations).toHaveLength(3);
+    expect(delays).toEqual([1000, 2000]);
+    expect(JSON.stringify(log.lines)).not.toContain(CANARY);
+    expect(JSON.stringify(run)).not.toContain(CANARY);
+    await host.dispose();
+  });
+
+  it('C3: a stream that drops after it began delivering is not retried (the call is not idempotent any more): the member fails, the run goes on', async () => {
+    const { client } = testClient();
+    const host = await councilHost();
+    host.council.setSidecar(llmSidecar(client, profileFor(server, 'openai')));
+    await addMember(host, { itemId: 'pacing-critic', role: 'Pacing Critic', tools: ['council:pacing_review'] });
+    server.enqueue({ text: ['Cut ', 'to ', 'the ', 'bridge.'], truncateAfter: 3 }, { text: 'a retry would read this' });
+    const run = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
+    expect(server.generations).toHaveLength(1);
+    expect(run.results[0]).toMatchObject({ success: false });
+    expect(JSON.stringify(run)).not.toContain('a retry would read this');
     await host.dispose();
   });
 
