@@ -80,6 +80,7 @@ export class WorkerHost implements ToolExecutor {
   private stateValue: WorkerState = 'idle';
   private graceTimer: unknown = null;
   private ticks = 0;
+  private saidLateRegistration = false;
   private killReason: WorkerExitReason | null = null;
   private killDetail: string | null = null;
   private stopError: HostError | null = null;
@@ -285,7 +286,15 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private onMessage(raw: Record<string, unknown>): void {
-    if (this.killReason || this.stateValue === 'exited') return;
+    if (this.killReason || this.stateValue === 'exited') {
+      // security.md R15: a worker that was replaced or stopped is nobody now; its registrations are said once.
+      if (raw.type === 'register_tool' && !this.saidLateRegistration) {
+        this.saidLateRegistration = true;
+        const name = String((raw.tool as { name?: unknown } | undefined)?.name).slice(0, 64);
+        this.log('warn', `registerTool(${JSON.stringify(name)}) ignored: the worker has exited; later messages from it are ignored too.`);
+      }
+      return;
+    }
     // The answer to a call in flight was asked for (the in-flight cap bounds those); all else counts towards the flood cap.
     const awaited = raw.type === 'tool_invocation_result' && typeof raw.requestId === 'string' && this.calls.has(raw.requestId);
     if (!awaited && this.liveness.flooded()) {

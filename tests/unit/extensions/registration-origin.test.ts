@@ -40,4 +40,29 @@ describe('registrations outside a worker’s life', () => {
     expect(manager.getLogLines('seed-example').some((l) => l.includes('registerTool("sneaked_in") ignored: the worker is stopping.'))).toBe(true);
     await manager.dispose();
   });
+
+  it('R15: after a restart, the replaced worker (an unknown port now) cannot register: ignored, and the log says so once', async () => {
+    const clock = new FakeClock();
+    const launcher = new FakeLauncher(true);
+    const sink = new FakeSink();
+    const manager = new ExtensionManager({ dataDir: tempDir(), bundledDir: null, launcher, workerEntry: 'runtime.js', sink, state: new MemoryState(), clock, timers: clock });
+    await manager.init();
+    await manager.installFromFolder(fixture('seed-example'), { grant: ['tools'] });
+    const old = launcher.last;
+    old.say({ type: 'register_tool', tool: tool('search_knowledge_base') });
+    old.say({ type: 'ready', contained: true });
+    const restarting = manager.restart('seed-example');
+    await settle();
+    clock.advance(2000);
+    await restarting;
+    expect(launcher.last).not.toBe(old);
+    old.sayFromThePipe({ type: 'register_tool', tool: tool('from_the_old_worker') });
+    old.sayFromThePipe({ type: 'register_tool', tool: tool('again_from_the_old_worker') });
+    await settle();
+    expect(sink.calls.filter((c) => c.includes('old_worker'))).toEqual([]);
+    const notes = manager.getLogLines('seed-example').filter((l) => l.includes('ignored: the worker has exited'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('registerTool("from_the_old_worker")');
+    await manager.dispose();
+  });
 });
