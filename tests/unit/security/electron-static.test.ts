@@ -270,6 +270,13 @@ describe('main entry (checklist 4, 13, 18)', () => {
     expect(entryProblems(index)).toEqual([]);
   });
 
+  it('S5: a second instance on the same data folder quits before it writes: the single-instance lock guards the only run(), and the host (the only writer) is created inside run()', () => {
+    expect(singleInstanceProblems(index)).toEqual([]);
+    // The checker catches a run() outside the lock, and a host created outside run().
+    expect(singleInstanceProblems(index.replace('if (app.requestSingleInstanceLock()) run(dataDir);', 'run(dataDir);'))).toContain('run() is not guarded by app.requestSingleInstanceLock()');
+    expect(singleInstanceProblems(`${index}\nvoid createHost({} as never);`)).toContain('createHost is called outside run()');
+  });
+
   it('the checker catches each omission', () => {
     expect(entryProblems(index.replace('app.enableSandbox();', ''))).toEqual(['app.enableSandbox() is not called at the top level']);
     expect(entryProblems(index.replace('void win.loadURL(APP_ENTRY_URL)', "void win.loadURL('https://example.com')"))).toEqual([
@@ -280,3 +287,15 @@ describe('main entry (checklist 4, 13, 18)', () => {
     ]);
   });
 });
+
+/** S5: where the lock is taken, what it guards, and that nothing before it creates the host. */
+function singleInstanceProblems(source: string): string[] {
+  const problems: string[] = [];
+  const runCalls = [...source.matchAll(/^(.*)\brun\(dataDir\);/gm)];
+  if (runCalls.length !== 1 || !/if \(app\.requestSingleInstanceLock\(\)\) $/.test(runCalls[0]![1]!)) problems.push('run() is not guarded by app.requestSingleInstanceLock()');
+  if (!/else app\.quit\(\);/.test(source)) problems.push('the second instance does not quit');
+  const body = /function run\(dataDir: string\): void \{([\s\S]*?)\n\}\n/.exec(source)?.[1] ?? '';
+  const hostCalls = (source.match(/\bcreateHost\(/g) ?? []).length;
+  if ((body.match(/\bcreateHost\(/g) ?? []).length !== hostCalls || hostCalls === 0) problems.push('createHost is called outside run()');
+  return problems;
+}
