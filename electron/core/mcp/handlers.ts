@@ -28,8 +28,8 @@ export function mcpHandlers(manager: McpManager): McpHandlers {
 export function settingsMcpStore(settings: Pick<SettingsStore, 'get' | 'update'>): McpConfigStore {
   return {
     read: () => (settings.get() as { mcpServers?: McpServerConfig[] }).mcpServers ?? [],
-    write: async (configs) => {
-      await settings.update((current) => ({ ...current, mcpServers: configs }));
+    change: async (edit) => {
+      await settings.update((current) => ({ ...current, mcpServers: edit((current as { mcpServers?: McpServerConfig[] }).mcpServers ?? []) }));
     },
   };
 }

@@ -29,7 +29,17 @@ export type McpEvent =
 /** Where configs live (settings `mcpServers`); tests pass an in-memory one. */
 export interface McpConfigStore {
   read(): McpServerConfig[];
-  write(configs: McpServerConfig[]): Promise<void>;
+  /**
+   * Applies a change to the list as stored at that moment, inside the settings queue: a server another process
+   * (a CLI run) added or changed meanwhile is kept, not overwritten by this process's own list.
+   */
+  change(edit: (stored: McpServerConfig[]) => McpServerConfig[]): Promise<void>;
+}
+
+/** The stored list with these configs put in place of their ids (appended when new). */
+function putting(configs: readonly McpServerConfig[]): (stored: McpServerConfig[]) => McpServerConfig[] {
+  const byId = new Map(configs.map((config) => [config.id, config]));
+  return (stored) => [...stored.map((config) => byId.get(config.id) ?? config), ...configs.filter((config) => !stored.some((s) => s.id === config.id))];
 }
 
 type RegistryPort = Pick<ToolRegistry, 'register' | 'unregister' | 'unregisterAll' | 'setSourceStatus'>;
@@ -134,7 +144,7 @@ export class McpManager {
     const state = this.newState(checked.value);
     this.servers.set(state.config.id, state);
     try {
-      await this.persist();
+      await this.options.store.change(putting([state.config]));
     } catch (error) {
       this.servers.delete(state.config.id);
       throw error;
@@ -163,7 +173,7 @@ export class McpManager {
     state.config = checked.value;
     this.registerSecrets(state.config);
     try {
-      await this.persist();
+      await this.options.store.change(putting([state.config]));
     } catch (error) {
       state.config = previous;
       throw error;
@@ -185,7 +195,7 @@ export class McpManager {
     if (!state) return false;
     await this.stop(state, { quiet: true });
     this.servers.delete(id);
-    await this.persist();
+    await this.options.store.change((stored) => stored.filter((config) => config.id !== id));
     this.emit({ type: 'mcp.removed', id });
     return true;
   }
@@ -200,7 +210,7 @@ export class McpManager {
     }
     if (added.length > 0) {
       try {
-        await this.persist();
+        await this.options.store.change(putting(added.map((state) => state.config)));
       } catch (error) {
         for (const state of added) this.servers.delete(state.config.id);
         throw error;
@@ -555,10 +565,6 @@ export class McpManager {
     const pid = state.conn?.pid;
     if (pid !== undefined) info.pid = pid;
     return info;
-  }
-
-  private async persist(): Promise<void> {
-    await this.options.store.write([...this.servers.values()].map((state) => state.config));
   }
 
   private changed(state: ServerState): void {

@@ -72,7 +72,8 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
   // Secrets are saved before settings refer to them; a crash in between leaves an unused secret, never a dangling reference.
   const stash = (config: McpServerConfig) =>
     mapValues(config, (field, name, value) => {
-      if (!isSecretValue(field, name) || !storable(value)) return value;
+      // A stored entry another change left alone still holds its reference: it stays as it is.
+      if (value === STORED_SECRET || !isSecretValue(field, name) || !storable(value)) return value;
       const id = mcpSecretId(config.id, field, name);
       try {
         secrets.set(id, value);
@@ -88,27 +89,31 @@ export function secretBackedMcpStore(inner: McpConfigStore, secrets: SecretStore
       }
       return STORED_SECRET;
     });
-  const writeNow = async (configs: McpServerConfig[]) => {
-    const before = referencedIds(inner.read());
-    const written = configs.map(stash);
-    await inner.write(written);
-    const after = referencedIds(written);
+  const changeNow = async (edit: (stored: McpServerConfig[]) => McpServerConfig[]) => {
+    let before = new Set<string>();
+    let after = new Set<string>();
+    await inner.change((stored) => {
+      before = referencedIds(stored);
+      const next = edit(stored).map(stash);
+      after = referencedIds(next);
+      return next;
+    });
     for (const id of before) if (!after.has(id)) secrets.delete(id);
   };
-  // One write at a time: a write that removes a server must not delete the secret a later write (the
+  // One change at a time: a change that removes a server must not delete the secret a later one (the
   // same id added again) has just stored.
   let queue: Promise<void> = Promise.resolve();
   const store: SecretBackedMcpStore = {
     read: () => inner.read().map(resolve),
-    write(configs) {
-      const run = queue.then(() => writeNow(configs));
+    change(edit) {
+      const run = queue.then(() => changeNow(edit));
       queue = run.catch(() => {});
       return run;
     },
     async migrate() {
       const configs = inner.read();
       const inline = configs.some((config) => [...values(config)].some(([field, name, value]) => value !== STORED_SECRET && isSecretValue(field, name) && storable(value)));
-      if (inline) await store.write(configs.map(resolve));
+      if (inline) await store.change((stored) => stored.map(resolve));
     },
   };
   return store;

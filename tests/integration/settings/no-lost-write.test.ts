@@ -23,6 +23,8 @@ const addMember = (h: Host, role: string) => h.api.call('council.addMember', { p
 const saveConnection = (h: Host, name: string) =>
   h.api.call('connections.save', { profile: { name, provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' } }, { origin: 'test' });
 const storedConnections = (dataDir: string) => (JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')) as { connections: Array<{ name: string }> }).connections.map((c) => c.name);
+const storedMcp = (dataDir: string) =>
+  (JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')) as { mcpServers: Array<{ id: string; name: string }> }).mcpServers.map((c) => [c.id, c.name]);
 const storedRoles = (dataDir: string) => (JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')) as { council: { members: Array<{ role: string }> } }).council.members.map((m) => m.role);
 
 function cli(dataDir: string, ...args: string[]): Promise<{ code: number | null; err: string }> {
@@ -71,5 +73,22 @@ describe('settings changes are never lost', () => {
     expect(storedConnections(dataDir)).toEqual(['host-first', 'from-cli', 'host-after']);
     const listed = (await host.api.call('connections.list', {}, { origin: 'test' })) as { ok: true; value: Array<{ name: string }> };
     expect(listed.value.map((c) => c.name)).toEqual(['host-first', 'from-cli', 'host-after']);
+  }, 60_000);
+
+  it("S3: an MCP server a CLI process adds while the host runs survives the host's next MCP changes (add, update, remove)", async () => {
+    const dataDir = tempDir();
+    host = await testHost(dataDir);
+    const server = (id: string) => ({ id, name: id, transport: 'http', url: 'http://127.0.0.1:9/mcp', enabled: false, trusted: false });
+    expect((await host.api.call('mcp.add', server('host-first'), { origin: 'test' })).ok).toBe(true);
+    const run = await cli(dataDir, 'mcp', 'add', 'from-cli', '--url', 'http://127.0.0.1:9/mcp');
+    expect(run).toMatchObject({ code: 0 });
+    // The host's own list is from before the CLI's change; each of its changes applies to the list as stored.
+    expect((await host.api.call('mcp.add', server('host-after'), { origin: 'test' })).ok).toBe(true);
+    expect((await host.api.call('mcp.update', { id: 'host-first', patch: { name: 'renamed' } }, { origin: 'test' })).ok).toBe(true);
+    expect((await host.api.call('mcp.remove', { id: 'host-after' }, { origin: 'test' })).ok).toBe(true);
+    expect(storedMcp(dataDir)).toEqual([
+      ['host-first', 'renamed'],
+      ['from-cli', 'from-cli'],
+    ]);
   }, 60_000);
 });

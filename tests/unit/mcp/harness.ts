@@ -38,8 +38,8 @@ export function makeHarness(options: Partial<McpManagerOptions> = {}, initial: M
   const manager = new McpManager({
     store: {
       read: () => configs,
-      write: async (next) => {
-        configs.splice(0, configs.length, ...structuredClone(next));
+      change: async (edit) => {
+        configs.splice(0, configs.length, ...structuredClone(edit(structuredClone(configs))));
       },
     },
     registry,

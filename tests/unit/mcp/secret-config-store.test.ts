@@ -11,8 +11,8 @@ function memoryStore(initial: McpServerConfig[] = []): McpConfigStore & { config
   const store = {
     configs: structuredClone(initial),
     read: () => structuredClone(store.configs),
-    write: async (configs: McpServerConfig[]) => {
-      store.configs = structuredClone(configs);
+    change: async (edit: (stored: McpServerConfig[]) => McpServerConfig[]) => {
+      store.configs = structuredClone(edit(structuredClone(store.configs)));
     },
   };
   return store;
@@ -26,7 +26,7 @@ describe('secret-backed MCP config store', () => {
     const inner = memoryStore();
     const secrets = new MemorySecretStore();
     const store = secretBackedMcpStore(inner, secrets, new RecordingLogger());
-    await store.write([web, cli]);
+    await store.change(() => [web, cli]);
     expect(inner.configs[0]!.headers).toEqual({ Authorization: STORED_SECRET, 'X-Padded': ' spaced ' });
     expect(inner.configs[1]!.env).toEqual({ API_KEY: STORED_SECRET, LOG_LEVEL: 'debug' });
     expect(secrets.get(mcpSecretId('web', 'headers', 'Authorization'))).toBe('Bearer s3cret');
@@ -36,28 +36,28 @@ describe('secret-backed MCP config store', () => {
   it('deletes the secrets that settings no longer refer to', async () => {
     const secrets = new MemorySecretStore();
     const store = secretBackedMcpStore(memoryStore(), secrets, new RecordingLogger());
-    await store.write([web, cli]);
-    await store.write([{ ...web, headers: {} }]);
+    await store.change(() => [web, cli]);
+    await store.change(() => [{ ...web, headers: {} }]);
     expect(secrets.get(mcpSecretId('web', 'headers', 'Authorization'))).toBeUndefined();
     expect(secrets.get(mcpSecretId('cli', 'env', 'API_KEY'))).toBeUndefined();
   });
 
-  it('runs writes one at a time, so removing a server and adding it again keeps the new secret', async () => {
+  it('runs changes one at a time, so removing a server and adding it again keeps the new secret', async () => {
     let release: () => void = () => {};
     const inner = memoryStore();
     const slow: McpConfigStore = {
       read: inner.read,
-      write: async (configs) => {
-        // The first write (with the server) lands at once; the removal waits until released.
-        if (configs.length === 0) await new Promise<void>((resolve) => (release = resolve));
-        await inner.write(configs);
+      change: async (edit) => {
+        // The first change (adding the server) lands at once; the removal waits until released.
+        if (edit(inner.read()).length === 0) await new Promise<void>((resolve) => (release = resolve));
+        await inner.change(edit);
       },
     };
     const secrets = new MemorySecretStore();
     const store = secretBackedMcpStore(slow, secrets, new RecordingLogger());
-    await store.write([web]);
-    const removed = store.write([]);
-    const readded = store.write([{ ...web, headers: { Authorization: 'Bearer n3w' } }]);
+    await store.change(() => [web]);
+    const removed = store.change(() => []);
+    const readded = store.change(() => [{ ...web, headers: { Authorization: 'Bearer n3w' } }]);
     await new Promise((resolve) => setImmediate(resolve));
     release();
     await Promise.all([removed, readded]);
@@ -67,7 +67,7 @@ describe('secret-backed MCP config store', () => {
 
   it('drops a value the secret store lost, with a warning, instead of sending the placeholder', async () => {
     const inner = memoryStore();
-    await secretBackedMcpStore(inner, new MemorySecretStore(), new RecordingLogger()).write([web]);
+    await secretBackedMcpStore(inner, new MemorySecretStore(), new RecordingLogger()).change(() => [web]);
     const log = new RecordingLogger();
     const [read] = secretBackedMcpStore(inner, new MemorySecretStore(), log).read();
     expect(read!.headers).toEqual({ 'X-Padded': ' spaced ' });
@@ -80,8 +80,8 @@ describe('secret-backed MCP config store', () => {
     const log = new RecordingLogger();
     const kept: string[] = [];
     const store = secretBackedMcpStore(inner, refusing, log, (serverId, name) => kept.push(`${serverId} ${name}`));
-    await store.write([web]);
-    await store.write([web]);
+    await store.change(() => [web]);
+    await store.change(() => [web]);
     expect(inner.configs[0]!.headers!.Authorization).toBe('Bearer s3cret');
     expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('stays in settings.json'))).toBe(true);
     // The person is told once per value, not on every save.
@@ -95,7 +95,7 @@ describe('secret-backed MCP config store', () => {
     await store.migrate();
     expect(inner.configs[0]!.headers!.Authorization).toBe(STORED_SECRET);
     let writes = 0;
-    const counting = { read: inner.read, write: async (c: McpServerConfig[]) => void (writes++, await inner.write(c)) };
+    const counting: McpConfigStore = { read: inner.read, change: async (edit) => void (writes++, await inner.change(edit)) };
     await secretBackedMcpStore(counting, secrets, new RecordingLogger()).migrate();
     expect(writes).toBe(0);
   });
