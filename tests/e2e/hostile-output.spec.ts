@@ -50,7 +50,7 @@ test.describe('hostile model output', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('X1–X3: streamed and reopened, the corpus is text; no image is fetched, no link followed', async ({ page }) => {
+  test('X1, X2, X3: streamed and reopened, the corpus is text; no image is fetched, no link followed', async ({ page }) => {
     const problems = watchPage(page);
     const reply = `${XSS}\n![pixel](${canaryOrigin}/markdown.png)\n<img src="${canaryOrigin}/html.png">\n<a href="${canaryOrigin}/link">go</a>`;
     // Streamed in small pieces, so a payload arrives split across deltas too.
