@@ -178,6 +178,16 @@ describe('drafts', () => {
     expect(args).toEqual({ comparison: 'at_most', loud: true, tags: ['a', 'b'] });
   });
 
+  it('a number outside the range its field states ("from 1 to 20") is not sent: the field says why', () => {
+    const node = objectNode({ type: 'object', properties: { times: { type: 'integer', minimum: 1, maximum: 20, default: 1 } } });
+    for (const [typed, message] of [['50', 'At most 20.'], ['0', 'At least 1.']] as const) {
+      const { errors, args } = readForm(node, updateDraft(initialDraft(node), [0], () => text(typed)));
+      expect(errors).toEqual([{ at: '0', label: 'times', message }]);
+      expect(args).toEqual({});
+    }
+    expect(readForm(node, updateDraft(initialDraft(node), [0], () => text('20')))).toEqual({ args: { times: 20 }, errors: [] });
+  });
+
   it('a required unchecked boolean is false; an optional one is sent only once touched', () => {
     const node = objectNode({ type: 'object', properties: { must: { type: 'boolean' }, may: { type: 'boolean' } }, required: ['must'] });
     const draft = initialDraft(node);

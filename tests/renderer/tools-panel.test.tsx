@@ -249,6 +249,55 @@ describe('Try it', () => {
     expect(details.querySelector('[role="alert"]')?.textContent).toContain('3 fields need attention');
   });
 
+  it('a result from before stays no longer under a new input error (a JSON error, or a number out of range)', async () => {
+    const { panel, host } = await openTools([roll], (h) => {
+      h.handlers['tools.invoke'] = () => ({ ok: true, value: { ok: true, content: 'rolled 7', durationMs: 1 } });
+    });
+    const details = await select(panel, 'dice-and-stats:roll_dice');
+    await settle(() => typeInto(byLabel(details, 'notation (required)'), '2d6'));
+    await settle(() => byTestId(details, 'try-it-run').click());
+    expect(byTestId(details, 'tool-result').textContent).toContain('rolled 7');
+    // The form says "from 1 to 20": 50 is an error at the field, not a call, and the old result goes.
+    await settle(() => typeInto(byLabel(details, 'times'), '50'));
+    await settle(() => byTestId(details, 'try-it-run').click());
+    expect(host.callsTo('tools.invoke')).toHaveLength(1);
+    expect(details.textContent).toContain('At most 20.');
+    expect(details.querySelector('[data-testid="tool-result"]')).toBeNull();
+    await settle(() => typeInto(byLabel(details, 'times'), '2'));
+    await settle(() => byTestId(details, 'try-it-run').click());
+    expect(byTestId(details, 'tool-result').textContent).toContain('rolled 7');
+    await settle(() => byLabel(details, 'Edit as JSON').click());
+    await settle(() => typeInto(byLabel(details, 'Arguments (JSON object)'), '{"notation": '));
+    await settle(() => byTestId(details, 'try-it-run').click());
+    expect(byTestId(details, 'json-error').textContent).toContain('Not valid JSON');
+    expect(details.querySelector('[data-testid="tool-result"]')).toBeNull();
+  });
+
+  it('a rejected call reads as what happened, not as the instructions the model gets', async () => {
+    const { panel } = await openTools([roll], (h) => {
+      h.handlers['tools.invoke'] = () => ({
+        ok: true,
+        value: { ok: false, error: { code: 'APPROVAL_REJECTED', message: 'The user rejected this call of Roll; it did not run.', hint: 'Do not retry the same call. Take the rejection note into account as the user’s feedback.' }, durationMs: 3 },
+      });
+    });
+    const details = await select(panel, 'dice-and-stats:roll_dice');
+    await settle(() => typeInto(byLabel(details, 'notation (required)'), '2d6'));
+    await settle(() => byTestId(details, 'try-it-run').click());
+    const error = byTestId(details, 'tool-error');
+    expect(error.textContent).toContain('You rejected this call in the approval dialog, so it did not run.');
+    expect(error.textContent).not.toContain('Do not retry');
+    expect(error.textContent).not.toContain('The user rejected');
+  });
+
+  it('each flag says what its answer means (the inline flag never claims the chat calls a tool on its own)', async () => {
+    const { panel } = await openTools([roll, append]);
+    const details = await select(panel, 'scratchpad:append_note');
+    const help = Object.fromEntries([...details.querySelectorAll('.flag')].map((f) => [f.querySelector('dt')?.textContent, f.querySelector('.flag__help')?.textContent]));
+    expect(help['Inline available']).toMatch(/through the council members who hold it/);
+    expect(help['Inline available']).not.toMatch(/may call it directly/);
+    expect(help['Council eligible']).toBe('Council members cannot be given this tool.');
+  });
+
   it('shows a tool failure with code, message, hint and duration', async () => {
     const { panel } = await openTools([roll], (h) => {
       h.handlers['tools.invoke'] = () => ({

@@ -140,13 +140,14 @@ function ToolList(props: { tools: readonly ToolInfo[] }) {
   );
 }
 
-function Flag(props: { label: string; value: boolean; help: string }) {
+/** A yes/no fact about the tool, with what that answer means (each answer has its own sentence). */
+function Flag(props: { label: string; value: boolean; yes: string; no: string }) {
   return (
     <div className="flag">
       <dt>{props.label}</dt>
       <dd>
         <span className={`flag__value flag__value--${props.value ? 'yes' : 'no'}`}>{props.value ? 'Yes' : 'No'}</span>
-        <span className="flag__help">{props.help}</span>
+        <span className="flag__help">{props.value ? props.yes : props.no}</span>
       </dd>
     </div>
   );
@@ -174,10 +175,20 @@ function ToolDetails(props: { tool: ToolInfo; extensionName: string | null }) {
       )}
 
       <dl className="flags">
-        <Flag label="Council eligible" value={tool.councilEligible} help="Council members may be given this tool." />
-        <Flag label="Inline available" value={tool.inlineAvailable} help="The chat may call it directly." />
-        <Flag label="Has simulate" value={tool.hasSimulate} help="It can describe what it would do without doing it." />
-        <Flag label="Requires approval" value={tool.requiresApproval} help="A person confirms each call first (see Safety for the write policy)." />
+        <Flag label="Council eligible" value={tool.councilEligible} yes="Council members may be given this tool." no="Council members cannot be given this tool." />
+        <Flag
+          label="Inline available"
+          value={tool.inlineAvailable}
+          yes="Its author marks it as callable by a chat model directly. In inline mode the chat offers it through the council members who hold it."
+          no="Not marked for direct use; in inline mode the chat still offers it through the council members who hold it, like every member tool."
+        />
+        <Flag label="Has simulate" value={tool.hasSimulate} yes="It can describe what it would do without doing it." no="A dry run returns a placeholder instead of asking it." />
+        <Flag
+          label="Requires approval"
+          value={tool.requiresApproval}
+          yes="A person confirms each call first."
+          no="It asks first only when the Safety write policy says so."
+        />
       </dl>
       <section className="tool-details__section" aria-labelledby="tool-try-title">
         <h3 id="tool-try-title">Try it</h3>

@@ -20,6 +20,11 @@ function flagsOf(o: { simulated?: true; unvalidated?: true; cached?: true; appro
   return { simulated: o.simulated, unvalidated: o.unvalidated, cached: o.cached, approval: o.approval };
 }
 
+/** A rejection is worded for the model (what not to retry); the person who rejected it reads what happened. */
+function forPeople(error: HostError): HostError {
+  return error.code === 'APPROVAL_REJECTED' ? { code: error.code, message: 'You rejected this call in the approval dialog, so it did not run.' } : error;
+}
+
 export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {
   const { tool } = props;
   const host = useHost();
@@ -83,12 +88,16 @@ export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {
     props.onRan?.();
   };
 
+  /** Input that does not validate: the last run's result goes, so it never sits under the new error as if it were its answer. */
+  const invalid = () => setOutcome(null);
+
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (running) return;
     if (rawMode) {
       const parsed = parseArgsJson(jsonText);
       if (!parsed.ok) {
+        invalid();
         setJsonError(parsed.message);
         formRef.current?.querySelector<HTMLElement>('textarea[data-raw-json]')?.focus();
         return;
@@ -100,6 +109,7 @@ export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {
     const { args, errors: found } = readForm(root, draft);
     setFieldErrors(found);
     if (found.length > 0) {
+      invalid();
       const first = found[0]!;
       document.getElementById(fieldId(idPrefix, first.at === '' ? [] : first.at.split('.').map(Number)))?.focus();
       return;
@@ -200,7 +210,7 @@ export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {
         {outcome?.kind === 'tool-error' && (
           <>
             <InlineError
-              error={outcome.error}
+              error={forPeople(outcome.error)}
               title={outcome.error.code === 'APPROVAL_REJECTED' ? 'You rejected the call; it did not run' : outcome.error.code.startsWith('APPROVAL_') ? 'Not approved; it did not run' : 'The tool failed'}
               durationMs={outcome.durationMs}
               testId="tool-error"

@@ -301,6 +301,9 @@ function collect(node: FormNode, draft: Draft, required: boolean, at: string, la
       const n = Number(raw);
       if (!Number.isFinite(n)) return fail('Enter a number.');
       if (node.kind === 'integer' && !Number.isInteger(n)) return fail('Enter a whole number.');
+      // The range the field states is the range it sends (the host would refuse the rest anyway).
+      if (node.minimum !== null && n < node.minimum) return fail(`At least ${node.minimum}.`);
+      if (node.maximum !== null && n > node.maximum) return fail(`At most ${node.maximum}.`);
       return n;
     }
     case 'boolean': {
