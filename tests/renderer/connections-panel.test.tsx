@@ -203,6 +203,21 @@ describe('test, models, remove', () => {
     expect(byTestId(form, 'test-result').textContent).toContain('Connected · 2 models');
   });
 
+  it('a test result goes when the input it tested changes or no longer validates ("Connected" never sits beside "not a URL")', async () => {
+    const { panel, host } = await openConnections();
+    await settle(() => buttonNamed(panel, 'Add connection').click());
+    const form = byTestId(panel, 'profile-form');
+    await settle(() => typeInto(byLabel(form, 'Name'), 'Local'));
+    await settle(() => buttonNamed(form, 'Test connection').click());
+    expect(byTestId(form, 'test-result').textContent).toContain('Connected');
+    await settle(() => typeInto(byLabel(form, 'Base URL'), 'not a url'));
+    expect(form.querySelector('[data-testid="test-result"]')).toBeNull();
+    await settle(() => buttonNamed(form, 'Test connection').click());
+    expect(host.callsTo('connections.test')).toHaveLength(1);
+    expect(fieldError(byLabel(form, 'Base URL'))).toBeTruthy();
+    expect(form.querySelector('[data-testid="test-result"]')).toBeNull();
+  });
+
   it('lists a saved connection’s models and makes one the default', async () => {
     const { panel, host } = await openConnections((f) => f.profiles.push(profile()));
     await settle(() => buttonNamed(card(panel, 'local-lm'), 'List models of Local LM Studio').click());

@@ -62,6 +62,9 @@ export function ProfileForm(props: {
 
   const fid = (field: string) => `${id}-${field}`;
 
+  // A test result describes the input it was run with: a change to what it tested clears it.
+  useEffect(() => setTest(null), [baseUrl, provider, key, keyMode, envName, headers]);
+
   const changeProvider = (next: LlmProvider) => {
     // Follow the provider's default URL unless the user typed their own.
     const untouched = baseUrl.trim() === '' || PROVIDERS.some((p) => defaultBaseUrl(p.id) === baseUrl.trim());
@@ -131,7 +134,11 @@ export function ProfileForm(props: {
     const found = validate(true);
     setErrors(found);
     setFormError(null);
-    if (Object.keys(found).length) return focusFirst(found);
+    if (Object.keys(found).length) {
+      // The last test was of other input: "Connected" must not sit beside "not a URL".
+      setTest(null);
+      return focusFirst(found);
+    }
     setBusy('save');
     const result = await saveConnection(store, host, buildProfile(), typedKey());
     if (!mounted.current) return;
@@ -146,7 +153,10 @@ export function ProfileForm(props: {
     const found = validate(false);
     setErrors(found);
     setFormError(null);
-    if (Object.keys(found).length) return focusFirst(found);
+    if (Object.keys(found).length) {
+      setTest(null);
+      return focusFirst(found);
+    }
     setBusy(purpose);
     if (purpose === 'test') setTest(null);
     const k = typedKey();
