@@ -233,6 +233,25 @@ describe('council members', () => {
     expect(host.callsTo('council.addMember')).toHaveLength(1);
   });
 
+  it('an item already on the council cannot be added again, and a pack with nothing new cannot be quick-added', async () => {
+    const { panel, host } = await openCouncil();
+    const form = byTestId(panel, 'add-member');
+    const items = byLabel<HTMLSelectElement>(form, 'Item');
+    const taken = [...items.options].find((o) => o.textContent!.includes('(already a member)'))!;
+    expect(taken.disabled).toBe(true);
+    // Chosen anyway (a script, or a change elsewhere made it a member meanwhile): Add does nothing.
+    await settle(() => typeInto(items, taken.value));
+    await settle(() => buttonNamed(form, 'Add member').click());
+    expect(host.callsTo('council.addMember')).toHaveLength(0);
+    await settle(() => typeInto(items, [...items.options].find((o) => !o.disabled)!.value));
+    await settle(() => buttonNamed(form, /^Quick add pack/).click());
+    expect(host.callsTo('council.quickAddPack')).toHaveLength(1);
+    const done = buttonNamed(form, 'All on the council');
+    expect(done.disabled).toBe(true);
+    await settle(() => done.click());
+    expect(host.callsTo('council.quickAddPack')).toHaveLength(1);
+  });
+
   it('turns Council Mode on and shows a refusal inline', async () => {
     const { panel, host, council } = await openCouncil();
     const mode = byLabel<HTMLInputElement>(panel, 'Council Mode');

@@ -327,7 +327,7 @@ export class CouncilService {
           id: this.newMemberId(),
           packId: stored.pack.id,
           itemId: item.id,
-          role: input.role ?? '',
+          role: input.role ?? roleFromItemId(item.id),
           chance: input.chance ?? 100,
           tools: dedupe(input.tools ?? []),
         }));
@@ -688,3 +688,12 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
+/** A quick-added member's role when none is given: pack items are named for the part they play ("plot-enforcer" → "Plot Enforcer"). */
+function roleFromItemId(itemId: string): string {
+  return itemId
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(' ')
+    .slice(0, 200);
+}

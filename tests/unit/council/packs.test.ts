@@ -72,6 +72,9 @@ describe('Lumia packs', () => {
 
     const view = await call<CouncilView>(host, 'council.quickAddPack', { packId: 'noir-desk', tools: ['pack.noir-desk:motive_map'] });
     expect(view.members.map((m) => m.name)).toEqual(['The Gumshoe', 'The Informant', 'The Night Editor']);
+    // Quick-added members get the part their item is named for as their role.
+    expect(view.members.map((m) => m.role)).toEqual(view.members.map((m) => m.itemId.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ')));
+    expect(view.members[0]!.role).toBe('Gumshoe');
 
     // export a bundled pack: avatars inlined, re-importable under another id
     const out = await call<{ fileName: string; content: string }>(host, 'packs.export', { id: 'story-council' });

@@ -33,9 +33,10 @@ function AddFromPack() {
   const chanceValue = parseChance(chance);
   const missingCount = pack ? pack.items.filter((i) => !present.has(i.id)).length : 0;
 
+  const already = item !== undefined && present.has(item.id);
   const add = (event: FormEvent) => {
     event.preventDefault();
-    if (!pack || !item || chanceValue === null) return;
+    if (!pack || !item || already || chanceValue === null) return;
     void run('add', 'Could not add the member', () =>
       addMember(store, host, { packId: pack.id, itemId: item.id, chance: chanceValue, ...(role.trim() ? { role: role.trim() } : {}) }),
     ).then((result) => {
@@ -99,7 +100,7 @@ function AddFromPack() {
           </label>
           <select id={`${id}-item`} className="input input--select" value={item?.id ?? ''} onChange={(e) => setItemId(e.target.value)}>
             {(pack?.items ?? []).map((i) => (
-              <option key={i.id} value={i.id}>
+              <option key={i.id} value={i.id} disabled={present.has(i.id)}>
                 {i.name}
                 {present.has(i.id) ? ' (already a member)' : ''}
               </option>
@@ -130,12 +131,19 @@ function AddFromPack() {
           />
         </div>
         <div className="add-member__actions">
-          <button type="submit" className="btn btn--primary" aria-disabled={busy !== null || chanceValue === null || !item || undefined}>
+          <button type="submit" className="btn btn--primary" aria-disabled={busy !== null || chanceValue === null || !item || already || undefined}>
             <Icon name="plus" />
             {busy === 'add' ? 'Adding…' : 'Add member'}
           </button>
-          <button type="button" className="btn" aria-disabled={busy !== null || chanceValue === null || undefined} onClick={quick} title="Adds every item of the pack that is not on the council yet">
-            {busy === 'quick' ? 'Adding…' : `Quick add pack (${missingCount} new)`}
+          <button
+            type="button"
+            className="btn"
+            disabled={missingCount === 0}
+            aria-disabled={busy !== null || chanceValue === null || undefined}
+            onClick={quick}
+            title={missingCount === 0 ? 'Every item of this pack is on the council already' : 'Adds every item of the pack that is not on the council yet, each with the role its item is named for'}
+          >
+            {busy === 'quick' ? 'Adding…' : missingCount === 0 ? 'All on the council' : `Quick add pack (${missingCount} new)`}
           </button>
         </div>
       </form>
