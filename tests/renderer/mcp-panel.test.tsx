@@ -97,6 +97,16 @@ describe('MCP server list', () => {
     expect(() => buttonNamed(r, 'Restart Remote')).toThrow();
   });
 
+  it('a disabled server connected by hand does not read "Disabled" beside "Connected": it says it is not started with the host', async () => {
+    const byHand = mcpServer({ id: 'byhand', name: 'By hand', enabled: false }, { status: 'connected', toolCount: 1 });
+    const idle = mcpServer({ id: 'idle', name: 'Idle', enabled: false }, { status: 'stopped', toolCount: 0 });
+    const { panel } = await openMcp({ servers: [byHand, idle] });
+    const label = (id: string) => card(panel, id).querySelector('.switch')!.textContent;
+    expect(spokenText(byTestId(card(panel, 'byhand'), 'mcp-status'))).toBe('Status: Connected');
+    expect(label('byhand')).toBe('Not started with the host');
+    expect(label('idle')).toBe('Disabled');
+  });
+
   it('puts the last error (code, message, hint) and the restart countdown where the user looks', async () => {
     const { panel } = await openMcp({ servers: [crashy, broken, starting] });
     expect(panel.querySelector('.panel-summary')?.textContent).toContain('2 need attention');

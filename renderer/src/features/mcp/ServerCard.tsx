@@ -124,6 +124,12 @@ function Transport(props: { server: McpServerInfo }) {
   );
 }
 
+/** A disabled server can still be connected by hand: then it runs now but does not start with the host. */
+function enabledLabel(enabled: boolean, status: string): string {
+  if (enabled) return 'Enabled';
+  return status === 'stopped' || status === 'failed' ? 'Disabled' : 'Not started with the host';
+}
+
 export function ServerCard(props: { server: McpServerInfo }) {
   const { server } = props;
   const { config } = server;
@@ -236,7 +242,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
               onChange={(e) => toggleEnabled(e.target.checked)}
             />
             <span className="switch__track" aria-hidden="true" />
-            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabled ? 'Enabled' : 'Disabled'}</span>
+            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabledLabel(enabled, server.status)}</span>
           </label>
         </header>
         <p className="ext-card__meta" data-testid="mcp-meta">
