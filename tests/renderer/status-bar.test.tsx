@@ -82,4 +82,13 @@ describe('status bar', () => {
     expect(banner.textContent).toContain('#token=');
     expect(host.calls).toHaveLength(0);
   });
+
+  it('without a connection no section promises an answer ("Asking the host…") under the banner; connecting, it does', async () => {
+    const host = new FakeHost('unauthorized');
+    const { container } = await renderShell(host);
+    expect(byTestId(container, 'connection-banner')).toBeTruthy();
+    expect(container.textContent).not.toContain('Asking the host');
+    await settle(() => host.setInfo({ state: 'connecting', attempt: 1 }));
+    expect(container.textContent).toContain('Asking the host');
+  });
 });

@@ -9,6 +9,7 @@ import { ConnectionCard } from './ConnectionCard';
 import { DetectServers } from './DetectServers';
 import { ProfileForm } from './ProfileForm';
 import './connections.css';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('connections');
 
@@ -60,7 +61,7 @@ export function ConnectionsPanel() {
     <div className="panel-stack">
       {items.length === 0 ? (
         <EmptyState icon="connections" {...SPEC.empty}>
-          {!loaded && !loadError && <p className="panel-note">Asking the host for its connections…</p>}
+          {!loaded && !loadError && <AskingHost>for its connections</AskingHost>}
           {addButton && <div className="empty-state__actions">{addButton}</div>}
         </EmptyState>
       ) : (

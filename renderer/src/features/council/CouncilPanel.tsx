@@ -14,6 +14,7 @@ import { PacksTab } from './PacksTab';
 import { RunsTab } from './RunsTab';
 import { SettingsTab } from './SettingsTab';
 import { useAction } from './use-action';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('council');
 
@@ -141,7 +142,7 @@ export function CouncilPanel() {
             </button>
           </div>
         ) : (
-          <p className="panel-note">Asking the host for the council…</p>
+          <AskingHost>for the council</AskingHost>
         )}
       </EmptyState>
     );

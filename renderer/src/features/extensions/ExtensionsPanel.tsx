@@ -17,6 +17,7 @@ import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { permissionInfo, statusInfo, type Permission } from './permissions';
 import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('extensions');
 
@@ -282,7 +283,7 @@ export function ExtensionsPanel() {
     return (
       <div className="panel-stack">
         <EmptyState icon="extensions" {...SPEC.empty}>
-          {!loaded && <p className="panel-note">Asking the host for its extensions…</p>}
+          {!loaded && <AskingHost>for its extensions</AskingHost>}
         </EmptyState>
         {loaded && <InstallForm />}
       </div>

@@ -12,6 +12,7 @@ import { ServerCard } from './ServerCard';
 import { ServerForm } from './ServerForm';
 import '../connections/connections.css';
 import './mcp.css';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('mcp');
 
@@ -54,7 +55,7 @@ export function McpPanel() {
     <div className="panel-stack">
       {servers.length === 0 ? (
         <EmptyState icon="mcp" {...SPEC.empty}>
-          {!loaded && !loadError && <p className="panel-note">Asking the host for its MCP servers…</p>}
+          {!loaded && !loadError && <AskingHost>for its MCP servers</AskingHost>}
           {loaded && <div className="empty-state__actions">{buttons}</div>}
         </EmptyState>
       ) : (

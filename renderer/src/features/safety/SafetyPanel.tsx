@@ -13,6 +13,7 @@ import { selectAllowed, selectApprovalCount } from '../../stores/safety-selector
 import { useAction } from '../council/use-action';
 import { PathListEditor } from './PathListEditor';
 import './safety.css';
+import { AskingHost } from '../../components/AskingHost';
 
 function when(ms: number | undefined): string {
   if (ms === undefined) return '';
@@ -109,7 +110,7 @@ function AlwaysAllowed() {
       <p className="card__lead">Tools you answered with “Always allow”. They run without asking while their definition stays the same; a changed tool asks again.</p>
       {allowed.error && <InlineError error={allowed.error} title="Could not read the list" />}
       {!allowed.loaded ? (
-        <p className="panel-note">Asking the host…</p>
+        <AskingHost>for the safety settings</AskingHost>
       ) : allowed.items.length === 0 ? (
         <p className="panel-note" data-testid="always-allowed-empty">
           No tool is always allowed.

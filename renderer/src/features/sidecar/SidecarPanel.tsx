@@ -10,6 +10,7 @@ import { InlineError } from '../../components/InlineError';
 import { listModels, updateSidecar } from '../../stores/connections-commands';
 import { checkDraft, configOf, DEFAULT_NUMBERS, draftOf, sidecarFieldOf, type SidecarDraft, type SidecarField } from './sidecar-form';
 import '../connections/connections.css';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('sidecar');
 const NO_MODELS: readonly string[] = [];
@@ -79,7 +80,7 @@ export function SidecarPanel() {
   if (!draft || !state) {
     return (
       <div className="panel-stack">
-        {loadError ? <InlineError error={loadError} title="Could not read the sidecar settings" /> : <p className="panel-note">Asking the host for the sidecar settings…</p>}
+        {loadError ? <InlineError error={loadError} title="Could not read the sidecar settings" /> : <AskingHost>for the sidecar settings</AskingHost>}
       </div>
     );
   }

@@ -11,6 +11,7 @@ import { CacheMetrics } from '../safety/CacheMetrics';
 import { CopyAs } from './CopyAs';
 import { filterTools, isFiltered, SOURCE_LABELS, toolExtensionIds } from './filter-tools';
 import { TryIt } from './TryIt';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('tools');
 
@@ -254,7 +255,7 @@ export function ToolsPanel() {
   const selected = selectedName === null ? null : (tools.find((t) => t.qualifiedName === selectedName) ?? null);
 
   if (tools.length === 0) {
-    return <EmptyState icon="tools" {...SPEC.empty}>{!loaded && <p className="panel-note">Asking the host for its tools…</p>}</EmptyState>;
+    return <EmptyState icon="tools" {...SPEC.empty}>{!loaded && <AskingHost>for its tools</AskingHost>}</EmptyState>;
   }
 
   return (

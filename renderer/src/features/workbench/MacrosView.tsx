@@ -6,6 +6,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { loadMacros } from '../../stores/chat-commands';
+import { AskingHost } from '../../components/AskingHost';
 
 /** Long values are shown cut; the full value is in the title. */
 const SHOWN_CHARS = 200;
@@ -28,7 +29,7 @@ export function MacrosView(props: { sessionId: string; domId: string }) {
   }, [host, props.sessionId]);
 
   if (error) return <InlineError error={error} title="Could not list the macros" />;
-  if (!macros) return <p className="panel-note">Asking the host for the macros…</p>;
+  if (!macros) return <AskingHost>for the macros</AskingHost>;
   return (
     <table id={props.domId} className="macros-table" data-testid="macros-view">
       <caption className="visually-hidden">Macros available in this session</caption>

@@ -16,6 +16,7 @@ import { SessionHeader } from './SessionHeader';
 import { NewSessionButton, SessionList } from './SessionList';
 import '../connections/connections.css';
 import './workbench.css';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('workbench');
 
@@ -108,7 +109,7 @@ export function WorkbenchPanel() {
     return (
       <div className="panel-stack workbench-drop" {...drop} data-testid="workbench-drop">
         <EmptyState icon="workbench" {...SPEC.empty}>
-          {!loaded && !loadError && <p className="panel-note">Asking the host for its sessions…</p>}
+          {!loaded && !loadError && <AskingHost>for its sessions</AskingHost>}
           <div className="empty-state__actions">
             <NewSessionButton primary onError={setCreateError} />
             {!importing && (
