@@ -204,6 +204,9 @@ describe('council members', () => {
     expect(host.callsTo('council.removeMember').map((c) => c.input)).toEqual([{ memberId: 'm-vane' }]);
     expect(cards(panel)).toHaveLength(0);
     expect(byTestId(panel, 'empty-state').textContent).toContain('No council members yet');
+    // Adding a member does not turn Council Mode on, and the help does not say it would.
+    const help = panel.querySelector('#council-mode-help')!.textContent!;
+    expect(help).toBe('Council Mode needs a member: add one below, then turn it on here.');
   });
 
   it('adds one item from a pack, and quick adds the rest of the pack', async () => {

@@ -67,7 +67,7 @@ function CouncilHeader(props: { view: CouncilView }) {
           ? `Before each Workbench reply the ${view.settings.toolsSettings.mode === 'inline' ? 'members’ tools are offered to the main model' : 'members roll and their tools run'}.`
           : canTurnOn
             ? 'Off: the Workbench chat replies without the council. Runs from the Runs tab still work.'
-            : 'Add a member to turn Council Mode on.'}
+            : 'Council Mode needs a member: add one below, then turn it on here.'}
       </p>
       {view.warnings.length > 0 && (
         <div className="banner banner--warning council-warnings" role="region" aria-label="Council problems" data-testid="council-warnings">
