@@ -70,10 +70,19 @@ test.describe('shell against the headless host', () => {
 
   test('connects, shows host status, and visits every section by click and by keyboard', async ({ page }) => {
     const problems = watchPage(page);
+    // Nothing the page asks for is missing.
+    const missing: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) missing.push(response.url());
+    });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(host.url);
     await expect(page).toHaveTitle('Council Workbench');
     await expectConnected(page);
+    // A desktop browser asks for the page's icon (headless Chromium does not): the page names one, and it is served.
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toBeTruthy();
+    expect((await page.request.get(new URL(icon!, page.url()).href)).status()).toBe(200);
 
     // The token left the address bar but survives a reload (sessionStorage).
     expect(page.url()).not.toContain('token=');
@@ -138,6 +147,7 @@ test.describe('shell against the headless host', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'shell.png') });
     // The README's picture is refreshed on request only, so a test run leaves tracked files alone.
     if (process.env.UPDATE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshot.png') });
+    expect(missing).toEqual([]);
     expect(problems).toEqual([]);
   });
 
