@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // The Council Runs tab against a fake host: test roll, run with live events, the timeline (statuses, deadline, details),
 // hostile tool output as text, abort, retry failed, past runs and trace export.
+import { TIP_SIZE } from '../../renderer/src/features/council/timeline-geometry';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CouncilToolResult } from '../../shared/types/council';
 import { installCouncil, member, result, storedRun, type FakeCouncil } from './council-fixtures';
@@ -214,6 +215,28 @@ describe('runs and the timeline', () => {
     expect(bars(panel)[0]!.querySelectorAll('[data-testid="tl-unplanned"]')).toHaveLength(1);
     await settle(() => bars(panel)[0]!.focus());
     expect(byTestId(panel, 'call-unplanned').textContent).toContain('no sidecar LLM is configured to plan query');
+  });
+
+  it("the hover tip of the last lane's bar stays inside the chart (above the bar when below would be cut off)", async () => {
+    const { panel } = await openRuns((h, c) => {
+      twoMembers(h, c);
+      c.runs = [
+        storedRun({
+          id: 'run-tip',
+          results: [result({ toolName: 'kb:search', toolDisplayName: 'Search' }), result({ memberId: 'm-wren', memberName: 'Archivist Wren', toolName: 'kb:search', toolDisplayName: 'Search' })],
+        }),
+      ];
+    });
+    await settle(() => buttonNamed(byTestId(panel, 'past-run'), 'Open run run-tip').click());
+    const chart = byTestId(panel, 'timeline').querySelector('svg')!;
+    const height = Number(chart.getAttribute('height'));
+    for (const bar of bars(panel)) {
+      await settle(() => void bar.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+      const tip = panel.querySelector<HTMLElement>('.timeline__tip')!;
+      expect(tip).toBeTruthy();
+      expect(parseFloat(tip.style.top) + TIP_SIZE.height).toBeLessThanOrEqual(height);
+      await settle(() => void bar.dispatchEvent(new MouseEvent('mouseout', { bubbles: true })));
+    }
   });
 
   it('marks simulated and unvalidated writes of a dry run, and sends the dry-run choice with the run', async () => {

@@ -7,7 +7,7 @@ import type { RunTrace } from '../../stores/runs-slice';
 import { initialsOf, useAvatar } from './Avatar';
 import { CallDetail } from './CallDetail';
 import { callsOf, lanesOf, STATUS_GLYPHS, STATUS_HELP, STATUS_LABELS, type TimelineCall } from './run-model';
-import { DEFAULT_TIMELINE_OPTIONS, formatDuration, layoutTimeline, type BarLayout, type BarStatus, type LaneLayout } from './timeline-geometry';
+import { type BarLayout, type BarStatus, DEFAULT_TIMELINE_OPTIONS, formatDuration, type LaneLayout, layoutTimeline, tipPosition } from './timeline-geometry';
 import { useRunClock, type NowFn } from './use-run-clock';
 
 const DEFAULT_WIDTH = 800;
@@ -334,7 +334,7 @@ export function Timeline(props: { trace: RunTrace; now?: NowFn }) {
             className="timeline__tip"
             role="presentation"
             aria-hidden="true"
-            style={{ left: Math.min(Math.max(0, tipBar.x), layout.width - 240), top: tipBar.y + tipBar.height + 6 }}
+            style={tipPosition(tipBar, layout)}
           >
             <strong>{tipBar.memberName}</strong> · {tipBar.toolDisplayName}
             <br />

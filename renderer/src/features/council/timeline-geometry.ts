@@ -216,3 +216,17 @@ function roundTo(value: number, step: number): number {
   const decimals = Math.max(0, -Math.floor(Math.log10(step)) + 2);
   return Number(value.toFixed(Math.min(10, decimals)));
 }
+
+/** The hover tip's box: at most this wide, about this tall (two lines of 12 px text with padding). */
+export const TIP_SIZE = { width: 240, height: 52 } as const;
+
+/**
+ * Where the hover tip goes: below its bar, or above it when below would run past the chart's bottom (the tip
+ * of the last lane was cut off there), and never past either side.
+ */
+export function tipPosition(bar: Pick<BarLayout, 'x' | 'y' | 'height'>, layout: Pick<TimelineLayout, 'width' | 'height'>, size = TIP_SIZE): { left: number; top: number } {
+  const left = Math.min(Math.max(0, bar.x), Math.max(0, layout.width - size.width));
+  const below = bar.y + bar.height + 6;
+  const top = below + size.height <= layout.height ? below : Math.max(0, bar.y - size.height - 6);
+  return { left, top };
+}
