@@ -83,6 +83,9 @@ test.describe('shell against the headless host', () => {
     const icon = await page.locator('link[rel="icon"]').getAttribute('href');
     expect(icon).toBeTruthy();
     expect((await page.request.get(new URL(icon!, page.url()).href)).status()).toBe(200);
+    // The content column keeps the scrollbar's room in every section, so it does not shift between a short
+    // section and a long one (headless Chromium hides scrollbars, so the style is what can be checked here).
+    expect(await page.locator('main#main').evaluate((el) => getComputedStyle(el).scrollbarGutter)).toBe('stable');
 
     // The token left the address bar but survives a reload (sessionStorage).
     expect(page.url()).not.toContain('token=');
