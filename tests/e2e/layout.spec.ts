@@ -1,0 +1,94 @@
+// The Workbench at common laptop sizes (1440×900, 1280×720): the composer never covers the connection picker or
+// an open deliberation, at the top of the chat or scrolled to its end.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { LlmTestServer } from '../fixtures/llm-server';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+
+const MODEL = 'e2e-layout-model';
+const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
+
+function cli(dataDir: string, ...args: string[]): string {
+  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+}
+
+/** The part of `a` that `b` covers, in px² (0 when apart). */
+async function overlap(a: Locator, b: Locator): Promise<number> {
+  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
+  if (!x || !y) return 0;
+  const w = Math.min(x.x + x.width, y.x + y.width) - Math.max(x.x, y.x);
+  const h = Math.min(x.y + x.height, y.y + y.height) - Math.max(x.y, y.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+async function scrollMain(page: Page, to: 'top' | 'bottom'): Promise<void> {
+  await page.locator('main#main').evaluate((el, where) => el.scrollTo({ top: where === 'top' ? 0 : el.scrollHeight }), to);
+}
+
+test.describe('Workbench layout', () => {
+  let host: RunningHost;
+  let llm: LlmTestServer;
+  let dataDir: string;
+  let connectionId: string;
+
+  test.beforeAll(async () => {
+    assertRendererBuilt();
+    llm = await LlmTestServer.start({ models: [MODEL] });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-layout-'));
+    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as {
+      profile?: { id: string };
+      id?: string;
+    };
+    connectionId = added.profile?.id ?? added.id!;
+    cli(dataDir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
+    cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'pacing-critic', '--role', 'Pacing Critic', '--chance', '100', '--tools', 'council:pacing_review');
+    cli(dataDir, 'council', 'set', '--mode', 'sidecar', '--on');
+    host = await startHost(dataDir);
+  });
+
+  test.afterAll(async () => {
+    await host?.stop();
+    await llm?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the composer covers neither the connection picker nor an open deliberation', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(host.url);
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
+    const workbench = page.getByTestId('panel-workbench');
+    await workbench.getByRole('button', { name: 'New session' }).click();
+    await workbench.getByLabel('Main connection').selectOption(connectionId);
+    const box = workbench.getByLabel('Message');
+    for (let i = 0; i < 3; i++) {
+      llm.enqueue({ text: `Pacing note ${i}: the scene lingers; cut sooner. `.repeat(6) });
+      llm.enqueue({ text: `Reply ${i}. `.repeat(40) });
+      await box.fill(`Turn ${i}: we run for the bridge.`);
+      await box.press('Enter');
+      await expect(workbench.locator('[data-testid="message"][data-role="assistant"]')).toHaveCount(i + 1, { timeout: 20_000 });
+      await expect(workbench.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
+    }
+    const turn = workbench.getByTestId('council-turn').last();
+    await turn.getByRole('button', { name: 'Show deliberation' }).click();
+    const deliberation = turn.getByTestId('deliberation');
+    await expect(deliberation).toBeVisible();
+
+    const composer = workbench.locator('.composer');
+    const picker = workbench.getByLabel('Main connection');
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 1280, height: 720 },
+    ]) {
+      await page.setViewportSize(size);
+      await scrollMain(page, 'top');
+      expect(await overlap(picker, composer), `picker at the top, ${size.width}×${size.height}`).toBe(0);
+      await scrollMain(page, 'bottom');
+      expect(await overlap(deliberation, composer), `deliberation at the end, ${size.width}×${size.height}`).toBe(0);
+      await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', `workbench-${size.width}x${size.height}.png`) });
+    }
+  });
+});
