@@ -92,6 +92,19 @@ describe('sidecar', () => {
     expect(fieldError(byLabel(panel, 'Top P'))).toContain('/patch/topP must be <= 1');
   });
 
+  it('counts the server\'s models in words that agree with the number ("1 model", "2 models")', async () => {
+    for (const [models, text] of [[['only-one'], '1 model on the server'], [['a', 'b'], '2 models on the server']] as const) {
+      const { panel } = await openSidecar((f) => {
+        twoProfiles(f);
+        f.sidecar.connectionProfileId = 'local-lm';
+        f.models = [...models];
+      });
+      await settle(() => buttonNamed(panel, 'List models').click());
+      expect(byLabel<HTMLSelectElement>(panel, 'Pick the sidecar model').options[0]!.textContent).toContain(text);
+      cleanup();
+    }
+  });
+
   it('picks the model from the connection’s list, or takes a typed one', async () => {
     const { panel, host } = await openSidecar((f) => {
       twoProfiles(f);

@@ -253,7 +253,9 @@ export function SidecarPanel() {
                   ))}
                 </datalist>
                 <select className="input input--select input--mono model-pick" aria-label="Pick the sidecar model" value={models.includes(draft.model) ? draft.model : ''} onChange={(e) => change({ model: e.target.value })}>
-                  <option value="">{models.length} models on the server — pick one…</option>
+                  <option value="">
+                    {models.length} {models.length === 1 ? 'model' : 'models'} on the server — pick one…
+                  </option>
                   {models.map((m) => (
                     <option key={m} value={m}>
                       {m}
