@@ -20,6 +20,7 @@ import { WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
 import { WorkerOutput, type LogSource } from './worker-output';
 import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
+import { toolCallLine } from '../tool-call-log';
 
 export type { WorkerExit, WorkerExitError, WorkerExitReason } from './worker-exit';
 export { DEFAULT_WORKER_TIMINGS, type WorkerHostTimings } from './worker-liveness';
@@ -237,6 +238,15 @@ export class WorkerHost implements ToolExecutor {
   }
 
   private call(type: 'tool_invocation' | 'tool_simulation', request: ExecuteRequest): Promise<ExecuteResult> {
+    const started = this.clock.now();
+    return this.begin(type, request).then((result) => {
+      const line = toolCallLine(request.toolName, result, this.clock.now() - started, type === 'tool_simulation' ? 'simulate' : 'call');
+      this.log(line.level, line.text);
+      return result;
+    });
+  }
+
+  private begin(type: 'tool_invocation' | 'tool_simulation', request: ExecuteRequest): Promise<ExecuteResult> {
     if (this.stateValue === 'starting' || this.stateValue === 'running') {
       if (!this.granted.has('tools')) return refused(hostError('PERMISSION_DENIED', `Extension "${this.id}" does not have the tools permission.`));
     }

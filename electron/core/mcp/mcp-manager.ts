@@ -20,6 +20,7 @@ import { parseMcpServersJson, validateServerConfig } from './config';
 import { toExecuteResult } from './flatten-result';
 import { describeSkip, mapMcpTool } from './map-tool';
 import { McpConnection, type OpenedSession } from './mcp-connection';
+import { toolCallLine } from '../tool-call-log';
 
 export type McpEvent =
   | { type: 'mcp.changed'; server: McpServerInfo }
@@ -477,6 +478,14 @@ export class McpManager {
   }
 
   private async execute(state: ServerState, request: ExecuteRequest): Promise<ExecuteResult> {
+    const started = this.options.clock.now();
+    const result = await this.callTool(state, request);
+    const line = toolCallLine(request.toolName, result, this.options.clock.now() - started);
+    this.hostLog(state, line.level, line.text);
+    return result;
+  }
+
+  private async callTool(state: ServerState, request: ExecuteRequest): Promise<ExecuteResult> {
     const conn = state.conn;
     const id = state.config.id;
     if (!conn || state.status !== 'connected') {

@@ -66,6 +66,16 @@ describe('MCP servers that fail', () => {
     expect(await h.registry.invoke('mcp-fx:echo', { text: 'back' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'back' });
   });
 
+  it("logs one line per tool call in the server's log: the tool, ok or the error code, and the time (never the arguments or result)", async () => {
+    await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
+    await h.manager.connect('fx');
+    expect(await h.registry.invoke('mcp-fx:echo', { text: 'private words' }, { timeoutMs: 5000 })).toMatchObject({ ok: true });
+    expect(await h.registry.invoke('mcp-fx:fail', {}, { timeoutMs: 5000 })).toMatchObject({ ok: false, error: { code: 'MCP_TOOL_ERROR' } });
+    const calls = h.manager.logLines('fx').filter((l) => l.includes(' call '));
+    expect(calls).toEqual([expect.stringMatching(/call echo: ok, \d+ ms$/), expect.stringMatching(/call fail: MCP_TOOL_ERROR, \d+ ms$/)]);
+    expect(h.manager.logLines('fx').join('\n')).not.toContain('private words');
+  });
+
   it('a server that never answers initialize times out, is stopped, and counts as a crash', async () => {
     await h.dispose();
     h = makeHarness({ initializeTimeoutMs: 400, crash: { baseDelayMs: 60_000 } });

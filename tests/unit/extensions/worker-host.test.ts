@@ -55,6 +55,25 @@ describe('calls', () => {
     expect(w.handle.of('tool_invocation')).toHaveLength(1);
   });
 
+  it("logs one line per call in the extension's log: the tool, ok or the error code, and the time it took (never its arguments or result)", async () => {
+    const w = fakeWorker();
+    const first = call(w.clock, 'lookup', { args: { q: 'secret-ish' } });
+    const pending = w.host.execute(first);
+    w.clock.advance(12);
+    w.handle.say({ type: 'tool_invocation_result', requestId: first.requestId, ok: true, value: 'found it' });
+    await pending;
+    const slow = call(w.clock, 'slow', { deadline: w.clock.now() + 500 });
+    const timing = w.host.execute(slow);
+    w.clock.advance(500);
+    await timing;
+    w.host.setGranted([]);
+    await w.host.execute(call(w.clock, 'refused'));
+    const lines = w.logs.filter((l) => /: (call|simulate) /.test(l));
+    expect(lines).toEqual(['host:info: call lookup: ok, 12 ms', 'host:warn: call slow: TOOL_TIMEOUT, 500 ms', 'host:warn: call refused: PERMISSION_DENIED, 0 ms']);
+    expect(w.logs.join('\n')).not.toContain('secret-ish');
+    expect(w.logs.join('\n')).not.toContain('found it');
+  });
+
   it('W1: ends a call at its deadline with TOOL_TIMEOUT, tells the worker to cancel, and drops the late answer with a log line', async () => {
     const w = fakeWorker();
     const request = call(w.clock, 'slow', { deadline: w.clock.now() + 2000 });
