@@ -4,93 +4,26 @@
 // schema validation (the executor never sees invalid args), host-supplied fields, a deadline
 // backstop, and result normalization. Executors (worker host, builtins, MCP client) sit behind the
 // ToolExecutor seam and are trusted only to eventually answer — and not even that.
-import { randomUUID } from 'node:crypto';
-import { HostFailure, isHostError, type HostError, type Result } from '../../../shared/errors';
-import type { CouncilMemberContext, LlmMessageDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import { HostFailure, type HostError, type Result } from '../../../shared/errors';
+import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
-import { describeAjvError } from '../contract/validators';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { Cancellation, ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
-import { SchemaCompiler, type CompiledSchema } from './compile-schema';
-import { definitionHash } from './definition-hash';
+import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
+import { checkArguments, executeRequest } from './call-arguments';
+import { resultContent, thrownToHostError } from './call-outcome';
+import { SchemaCompiler } from './compile-schema';
+import { DeadlineBackstop } from './deadline-backstop';
+import { CallRequest, Invocation, requestIdCounter } from './invocation';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
-import { normalizeResult } from './normalize-result';
 import type { RegistryEvent, RegistryEventListener } from './registry-events';
+import { SIMULATION_PLACEHOLDER_TEXT, type InvokeOptions, type PreparedCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
 import { err, ok } from './result';
-import { sanitizeArguments } from './sanitize-args';
 import { systemTimers, type Timers } from './timers';
+import { infoOf, toolRecord, type ToolRecord } from './tool-record';
 import { validateRegistration } from './validate-registration';
 
-export interface ToolSourceRef {
-  kind: ToolSource;
-  id: string;
-}
-
-export interface ToolRegistryDeps {
-  clock?: Clock;
-  timers?: Timers;
-  log?: Logger;
-  limits?: Partial<RegistryLimits>;
-  newRequestId?: () => string;
-}
-
-export interface InvokeOptions {
-  /** From the council timeout setting; becomes the executor's deadline and args.__deadlineMs. */
-  timeoutMs: number;
-  councilMember?: CouncilMemberContext;
-  contextMessages?: LlmMessageDTO[];
-  /** Flattened chat context; delivered as args.context (seed 000, council invocations). */
-  context?: string;
-  signal?: AbortSignal;
-  requestId?: string;
-  /**
-   * Dry run of a write tool (seed 001): the executor's simulate() when the tool declares
-   * has_simulate, else the seed's placeholder; the outcome carries `simulated` (and `unvalidated`).
-   */
-  simulate?: boolean;
-  /** Passed on to the executor (ExecuteRequest.mayWrite). */
-  mayWrite?: (path: string) => boolean;
-  /**
-   * A council call whose arguments nobody planned (Lumiverse's own contract: only the host's
-   * `context` and `__deadlineMs`): the schema is not checked, since its required arguments are absent.
-   */
-  unplanned?: boolean;
-}
-
-/** The seed's stand-in result for a write tool simulated without a simulate handler. */
-export const SIMULATION_PLACEHOLDER_TEXT = JSON.stringify({ ok: true, simulated: true, unvalidated: true });
-
-export interface ToolFilter {
-  sourceId?: string;
-  extensionId?: string;
-  source?: ToolSource;
-  status?: ToolStatus;
-  councilEligible?: boolean;
-  inlineAvailable?: boolean;
-}
-
-/**
- * Arguments checked by prepareCall() for one tool, with its info and definition: what the guard
- * decides on. invokePrepared() runs exactly these arguments without checking them a second time.
- */
-export interface PreparedCall {
-  readonly info: ToolInfo;
-  /** The registry's own normalized registration: read it, never change it. */
-  readonly definition: Readonly<ToolRegistrationDTO>;
-  /** A fresh copy this call owns, sanitized and schema-checked. */
-  readonly args: Record<string, unknown>;
-}
-
-interface ToolRecord {
-  /** Status is not stored here; it is the source's and is filled in by infoOf(). */
-  info: Omit<ToolInfo, 'status'>;
-  registration: ToolRegistrationDTO;
-  parameters: CompiledSchema;
-  outputSchema: CompiledSchema | null;
-  executor: ToolExecutor;
-  sourceId: string;
-}
+export { SIMULATION_PLACEHOLDER_TEXT, type InvokeOptions, type PreparedCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
 
 interface SourceState {
   kind: ToolSource;
@@ -100,7 +33,6 @@ interface SourceState {
 }
 
 const SOURCE_KINDS: readonly ToolSource[] = ['extension', 'builtin', 'mcp'];
-const EXECUTOR_ERROR_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export class ToolRegistry {
   private readonly clock: Clock;
@@ -113,12 +45,9 @@ export class ToolRegistry {
   private readonly statuses = new Map<string, ToolStatus>();
   private readonly aliases = new AliasTable();
   private readonly listeners = new Set<RegistryEventListener>();
-  private readonly inflight = new Set<Invocation>();
   /** prepareCall() handles not yet run, with the record their arguments were checked against. */
   private readonly preparedCalls = new WeakMap<PreparedCall, ToolRecord>();
-  /** One backstop timer for every in-flight call, armed for the earliest (see armBackstop). */
-  private backstopTimer: unknown = null;
-  private backstopAt = Infinity;
+  private readonly backstop: DeadlineBackstop;
 
   constructor(deps: ToolRegistryDeps = {}) {
     this.clock = deps.clock ?? systemClock;
@@ -126,6 +55,7 @@ export class ToolRegistry {
     this.log = deps.log ?? silentLogger;
     this.limits = { ...DEFAULT_REGISTRY_LIMITS, ...deps.limits };
     this.newRequestId = deps.newRequestId ?? requestIdCounter();
+    this.backstop = new DeadlineBackstop(this.clock, this.timers, this.abortWith);
   }
 
   /** Registers or replaces `source.id:dto.name`. On any error nothing changes. */
@@ -157,7 +87,7 @@ export class ToolRegistry {
       this.log.warn('tool registration rejected', { sourceId: source.id, code: validated.error.code, path: validated.error.path });
       return validated;
     }
-    const { registration, parameters, outputSchema, modeDeclared } = validated.value;
+    const { registration, parameters, outputSchema } = validated.value;
     const releaseNew = () => {
       compiler.release(parameters);
       if (outputSchema) compiler.release(outputSchema);
@@ -178,33 +108,10 @@ export class ToolRegistry {
 
     const state: SourceState = existingSource ?? { kind: source.kind, compiler, tools: new Map() };
     this.sources.set(source.id, state);
-    const record: ToolRecord = {
-      info: {
-        qualifiedName: qualified,
-        alias,
-        name: registration.name,
-        displayName: registration.display_name,
-        description: registration.description,
-        parameters: registration.parameters,
-        mode: registration.mode ?? 'write',
-        modeDeclared,
-        councilEligible: registration.council_eligible ?? false,
-        inlineAvailable: registration.inline_available ?? false,
-        hasSimulate: registration.has_simulate ?? false,
-        requiresApproval: registration.requires_approval ?? false,
-        source: source.kind,
-        extensionId: source.kind === 'extension' ? source.id : null,
-        definitionHash: definitionHash(registration),
-      },
-      registration,
-      parameters,
-      outputSchema,
-      executor,
-      sourceId: source.id,
-    };
+    const record = toolRecord(source, qualified, alias, validated.value, executor);
     state.tools.set(registration.name, record);
     this.tools.set(qualified, record);
-    const info = this.infoOf(record);
+    const info = infoOf(record, this.statuses);
     if (previous) {
       this.releaseSchemas(state, previous);
       const previousHash = previous.info.definitionHash;
@@ -212,7 +119,7 @@ export class ToolRegistry {
     } else {
       this.emit({ type: 'tool.registered', tool: info });
     }
-    return ok(this.infoOf(record));
+    return ok(infoOf(record, this.statuses));
   }
 
   unregister(sourceId: string, name: string): boolean {
@@ -245,7 +152,7 @@ export class ToolRegistry {
   list(filter: ToolFilter = {}): ToolInfo[] {
     const out: ToolInfo[] = [];
     for (const record of this.tools.values()) {
-      const info = this.infoOf(record);
+      const info = infoOf(record, this.statuses);
       if (filter.sourceId !== undefined && record.sourceId !== filter.sourceId) continue;
       if (filter.extensionId !== undefined && info.extensionId !== filter.extensionId) continue;
       if (filter.source !== undefined && info.source !== filter.source) continue;
@@ -259,7 +166,7 @@ export class ToolRegistry {
 
   get(qualified: string): ToolInfo | undefined {
     const record = this.tools.get(qualified);
-    return record ? this.infoOf(record) : undefined;
+    return record ? infoOf(record, this.statuses) : undefined;
   }
 
   /** The full normalized registration (output_schema, cache, path params), for approvals and caching. */
@@ -271,7 +178,7 @@ export class ToolRegistry {
   /** Accepts a qualified name or a provider alias (what a model calls the tool). */
   resolve(nameOrAlias: string): ToolInfo | undefined {
     const record = this.lookup(nameOrAlias);
-    return record ? this.infoOf(record) : undefined;
+    return record ? infoOf(record, this.statuses) : undefined;
   }
 
   /** Alias → qualified name; the reverse of the provider-facing name. */
@@ -286,34 +193,15 @@ export class ToolRegistry {
 
   /** Never rejects: every failure is a ToolOutcome with a stable code. */
   invoke(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions): Promise<ToolOutcome> {
-    const start = this.clock.now();
-    try {
-      const prepared = this.prepare(nameOrAlias, rawArgs, opts, start);
-      if (!prepared.ok) return Promise.resolve(this.failedSince(start, prepared.error));
-      return this.run(prepared.value.record, prepared.value.request, opts, start);
-    } catch (error) {
-      this.log.error('tool invocation failed before reaching the executor', error);
-      return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
-    }
+    return this.begin(nameOrAlias, rawArgs, opts);
   }
 
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
-    for (const call of [...this.inflight]) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
-    this.disarmBackstop();
+    for (const call of [...this.backstop.inflight]) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
+    this.backstop.dispose();
     for (const sourceId of [...this.sources.keys()]) this.unregisterAll(sourceId);
     this.listeners.clear();
-  }
-
-  /**
-   * The arguments exactly as the tool would receive them (sanitized and schema-checked, without the
-   * host-supplied fields), without running anything: what an approval shows and a cache key hashes.
-   */
-  prepareArgs(nameOrAlias: string, rawArgs: unknown, unplanned = false): Result<{ info: ToolInfo; args: Record<string, unknown> }> {
-    const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
-    if (!record) return err('UNKNOWN_TOOL', `Unknown tool ${JSON.stringify(String(nameOrAlias).slice(0, 128))}`);
-    const checked = this.checkArgs(record, rawArgs, unplanned);
-    return checked.ok ? ok({ info: this.infoOf(record), args: checked.value }) : checked;
   }
 
   /**
@@ -324,9 +212,9 @@ export class ToolRegistry {
   prepareCall(nameOrAlias: string, rawArgs: unknown, unplanned = false): Result<PreparedCall> | undefined {
     const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
     if (!record || (this.statuses.get(record.sourceId) ?? 'available') !== 'available') return undefined;
-    const checked = this.checkArgs(record, rawArgs, unplanned);
+    const checked = checkArguments(record, rawArgs, unplanned, this.limits, this.log);
     if (!checked.ok) return checked;
-    const call: PreparedCall = { info: this.infoOf(record), definition: record.registration, args: checked.value };
+    const call: PreparedCall = { info: infoOf(record, this.statuses), definition: record.registration, args: checked.value };
     this.preparedCalls.set(call, record);
     return ok(call);
   }
@@ -340,32 +228,20 @@ export class ToolRegistry {
     const record = this.preparedCalls.get(call);
     this.preparedCalls.delete(call);
     if (!record || this.tools.get(record.info.qualifiedName) !== record) return this.invoke(call.info.qualifiedName, call.args, opts);
+    return this.begin(record.info.qualifiedName, call.args, opts, record);
+  }
+
+  /** The one path every call takes; `checkedFor` skips the argument check prepareCall() already made. */
+  private begin(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions, checkedFor?: ToolRecord): Promise<ToolOutcome> {
     const start = this.clock.now();
     try {
-      const prepared = this.prepare(record.info.qualifiedName, call.args, opts, start, record);
+      const prepared = this.prepare(nameOrAlias, rawArgs, opts, start, checkedFor);
       if (!prepared.ok) return Promise.resolve(this.failedSince(start, prepared.error));
       return this.run(prepared.value.record, prepared.value.request, opts, start);
     } catch (error) {
       this.log.error('tool invocation failed before reaching the executor', error);
       return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
     }
-  }
-
-  private checkArgs(record: ToolRecord, rawArgs: unknown, unplanned: boolean): Result<Record<string, unknown>> {
-    const sanitized = sanitizeArguments(rawArgs, this.limits);
-    if (!sanitized.ok) return sanitized;
-    if (sanitized.value.stripped.length > 0) {
-      this.log.warn('reserved argument keys stripped', { tool: record.info.qualifiedName, paths: sanitized.value.stripped });
-    }
-    const validate = record.parameters.validate;
-    if (!unplanned && !validate(sanitized.value.args)) {
-      const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
-      return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
-        path,
-        hint: 'Fix that argument to match the tool parameters and call the tool again.',
-      });
-    }
-    return ok(sanitized.value.args);
   }
 
   private prepare(
@@ -394,26 +270,10 @@ export class ToolRegistry {
     }
     if (opts.signal?.aborted) return err('CANCELLED', `Call to "${q}" was cancelled before it started`);
 
-    const sanitized = checkedFor ? ok(rawArgs as Record<string, unknown>) : this.checkArgs(record, rawArgs, opts.unplanned === true);
+    const sanitized = checkedFor ? ok(rawArgs as Record<string, unknown>) : checkArguments(record, rawArgs, opts.unplanned === true, this.limits, this.log);
     if (!sanitized.ok) return sanitized;
 
-    // Added after validation so a schema with additionalProperties:false still accepts them, and
-    // after stripping so a caller-supplied context/__deadlineMs can never survive.
-    // sanitized.value.args is a fresh copy this call owns: extend it in place.
-    const deadline = start + opts.timeoutMs;
-    const args = sanitized.value;
-    if (typeof opts.context === 'string') args.context = opts.context;
-    args.__deadlineMs = deadline;
-
-    const request: Omit<ExecuteRequest, 'signal' | 'cancellation'> = {
-      toolName: record.info.name,
-      args,
-      requestId: opts.requestId ?? this.newRequestId(),
-      deadline,
-    };
-    if (opts.councilMember) request.councilMember = opts.councilMember;
-    if (opts.contextMessages) request.contextMessages = opts.contextMessages;
-    if (opts.mayWrite) request.mayWrite = opts.mayWrite;
+    const request = executeRequest(record, sanitized.value, opts, start, opts.requestId ?? this.newRequestId());
     return ok({ record, request });
   }
 
@@ -437,9 +297,7 @@ export class ToolRegistry {
       // runs: nothing can settle or abort the call before this synchronous block ends.
       // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
       // waiting, abort its signal and drop whatever it sends later.
-      this.inflight.add(call);
-      if (call.backstopAt < this.backstopAt) this.armBackstop(call.backstopAt);
-      else if (this.inflight.size === 1 && this.backstopTimer !== null) this.timers.setRef?.(this.backstopTimer, true);
+      this.backstop.add(call);
       opts.signal?.addEventListener('abort', call, { once: true });
       pending.then(
         (result) => {
@@ -477,11 +335,7 @@ export class ToolRegistry {
     if (call.settled) return;
     call.settled = true;
     call.callerSignal?.removeEventListener('abort', call);
-    this.inflight.delete(call);
-    // Once nothing is in flight the timer stays armed but no longer keeps the process alive: the
-    // next call, whose backstop is later, needs no new timer (a setTimeout/clearTimeout pair per
-    // call cost about 0.5 KB of allocation and a timer-list insert). When it fires it finds nothing due.
-    if (this.inflight.size === 0) this.idleBackstop();
+    this.backstop.remove(call);
     call.resolve(outcome);
   }
 
@@ -492,55 +346,9 @@ export class ToolRegistry {
     this.settle(call, this.failedSince(call.start, error));
   };
 
-  private armBackstop(at: number): void {
-    if (this.backstopTimer !== null) this.timers.clearTimeout(this.backstopTimer);
-    this.backstopAt = at;
-    this.backstopTimer = this.timers.setTimeout(() => this.expireDue(at), Math.max(1, at - this.clock.now()));
-  }
-
-  private idleBackstop(): void {
-    if (this.backstopTimer === null) return;
-    if (this.timers.setRef) this.timers.setRef(this.backstopTimer, false);
-    else this.disarmBackstop();
-  }
-
-  private disarmBackstop(): void {
-    if (this.backstopTimer !== null) this.timers.clearTimeout(this.backstopTimer);
-    this.backstopTimer = null;
-    this.backstopAt = Infinity;
-  }
-
-  /** The timer armed for `armedFor` fired: that time has come even if the clock lags behind. */
-  private expireDue(armedFor: number): void {
-    this.backstopTimer = null;
-    this.backstopAt = Infinity;
-    const now = Math.max(armedFor, this.clock.now());
-    let next = Infinity;
-    for (const call of [...this.inflight]) {
-      if (call.backstopAt <= now) {
-        this.abortWith(call, {
-          code: 'TOOL_TIMEOUT',
-          message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`,
-          hint: 'The tool may be slow or stuck; continue without it or try again later.',
-        });
-      } else if (call.backstopAt < next) next = call.backstopAt;
-    }
-    if (next < this.backstopAt && this.inflight.size > 0) this.armBackstop(next);
-  }
-
   private outcomeOf(record: ToolRecord, result: ExecuteResult, start: number): ToolOutcome {
-    const q = record.info.qualifiedName;
-    if (typeof result !== 'object' || result === null || typeof result.ok !== 'boolean') {
-      return this.failedSince(start, { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed result` });
-    }
-    if (!result.ok) return this.failedSince(start, passThroughError(q, result.error, this.limits.maxErrorTextChars));
-    const content = normalizeResult(result.value, this.limits);
-    if (!content.ok) return this.failedSince(start, content.error);
-    if (record.outputSchema) {
-      const invalid = checkOutput(q, record.outputSchema, content.value);
-      if (invalid) return this.failedSince(start, invalid);
-    }
-    return { ok: true, content: content.value, durationMs: this.clock.now() - start };
+    const content = resultContent(record.info.qualifiedName, result, record.outputSchema, this.limits);
+    return content.ok ? { ok: true, content: content.value, durationMs: this.clock.now() - start } : this.failedSince(start, content.error);
   }
 
   private lookup(nameOrAlias: string): ToolRecord | undefined {
@@ -580,29 +388,6 @@ export class ToolRegistry {
     if (record.outputSchema) state.compiler.release(record.outputSchema);
   }
 
-  /** A fresh copy per caller. Spelled out: an object spread here cost more than the rest of the lookup. */
-  private infoOf(record: ToolRecord): ToolInfo {
-    const i = record.info;
-    return {
-      qualifiedName: i.qualifiedName,
-      alias: i.alias,
-      name: i.name,
-      displayName: i.displayName,
-      description: i.description,
-      parameters: i.parameters,
-      mode: i.mode,
-      modeDeclared: i.modeDeclared,
-      councilEligible: i.councilEligible,
-      inlineAvailable: i.inlineAvailable,
-      hasSimulate: i.hasSimulate,
-      requiresApproval: i.requiresApproval,
-      source: i.source,
-      extensionId: i.extensionId,
-      status: this.statuses.get(record.sourceId) ?? 'available',
-      definitionHash: i.definitionHash,
-    } satisfies Record<keyof ToolInfo, unknown>;
-  }
-
   private emit(event: RegistryEvent): void {
     for (const listener of [...this.listeners]) {
       try {
@@ -612,145 +397,4 @@ export class ToolRegistry {
       }
     }
   }
-}
-
-/**
- * One invocation in flight. It is the executor's Cancellation (the AbortSignal is made only if the
- * executor reads `request.signal`) and the listener on the caller's signal.
- */
-class Invocation implements Cancellation {
-  settled = false;
-  aborted = false;
-  readonly backstopAt: number;
-  readonly timeoutMs: number;
-  /** The caller's signal, listened to with this object (handleEvent). */
-  readonly callerSignal: AbortSignal | undefined;
-  private controller: AbortController | null = null;
-  private reason: HostFailure | null = null;
-  private listener: (() => void) | null = null;
-
-  constructor(
-    readonly q: string,
-    readonly start: number,
-    opts: InvokeOptions,
-    graceMs: number,
-    readonly resolve: (outcome: ToolOutcome) => void,
-    private readonly abortWith: (call: Invocation, error: HostError) => void,
-  ) {
-    this.timeoutMs = opts.timeoutMs;
-    this.backstopAt = start + opts.timeoutMs + graceMs;
-    this.callerSignal = opts.signal;
-  }
-
-  /** The executor's AbortSignal, made on first read; already aborted if the call was. */
-  executorSignal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.reason) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
-  }
-
-  onAbort(listener: (() => void) | null): void {
-    this.listener = listener;
-  }
-
-  abort(reason: HostFailure): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
-    const listener = this.listener;
-    this.listener = null;
-    listener?.();
-  }
-
-  /** The caller aborted. */
-  handleEvent(): void {
-    this.abortWith(this, { code: 'CANCELLED', message: `Call to "${this.q}" was cancelled` });
-  }
-}
-
-/** What the executor receives. `signal` is an accessor: the AbortSignal is made on first read. */
-class CallRequest implements ExecuteRequest {
-  readonly toolName: string;
-  readonly args: Record<string, unknown>;
-  readonly requestId: string;
-  readonly deadline: number;
-  declare readonly councilMember?: CouncilMemberContext;
-  declare readonly contextMessages?: LlmMessageDTO[];
-  declare readonly mayWrite?: (path: string) => boolean;
-
-  constructor(
-    base: Omit<ExecuteRequest, 'signal' | 'cancellation'>,
-    readonly cancellation: Invocation,
-  ) {
-    this.toolName = base.toolName;
-    this.args = base.args;
-    this.requestId = base.requestId;
-    this.deadline = base.deadline;
-    if (base.councilMember) this.councilMember = base.councilMember;
-    if (base.contextMessages) this.contextMessages = base.contextMessages;
-    if (base.mayWrite) this.mayWrite = base.mayWrite;
-  }
-
-  get signal(): AbortSignal {
-    return this.cancellation.executorSignal();
-  }
-}
-
-/**
- * Request ids unique within this host: a random UUID once, then a counter in its last 12 hex
- * digits. A UUID per call costs more than a trivial tool call.
- */
-function requestIdCounter(): () => string {
-  const prefix = randomUUID().slice(0, 24);
-  let seq = 0;
-  return () => prefix + (seq++).toString(16).padStart(12, '0');
-}
-
-/**
- * Seed 002 output validation, on what the model would read: the parsed JSON of the normalized result.
- * A string that is not JSON is checked as the string itself, so it passes `{type:'string'}` and fails
- * any other schema; a JSON-looking string also passes a string schema as itself.
- */
-function checkOutput(q: string, schema: CompiledSchema, content: string): HostError | null {
-  const validate = schema.validate;
-  let parsed: { value: unknown } | null = null;
-  try {
-    parsed = { value: JSON.parse(content) as unknown };
-  } catch {
-    parsed = null;
-  }
-  if (parsed && validate(parsed.value)) return null;
-  const parsedErrors = parsed ? validate.errors : null;
-  if (validate(content)) return null;
-  const { message, path } = describeAjvError((parsedErrors ?? validate.errors)?.[0], 'the result is invalid');
-  return {
-    code: 'INVALID_RESULT',
-    message: `Tool "${q}" returned a result that does not match its output_schema: ${message}`,
-    path,
-  };
-}
-
-/** Executors already speak HostError; cap its text and keep only the known fields. */
-function passThroughError(q: string, error: unknown, maxChars: number): HostError {
-  if (!isHostError(error)) return { code: 'INVALID_RESULT', message: `Tool "${q}" returned a malformed error` };
-  const out: HostError = {
-    code: EXECUTOR_ERROR_CODE.test(error.code) ? error.code : 'TOOL_ERROR',
-    message: cap(error.message, maxChars),
-  };
-  if (typeof error.hint === 'string') out.hint = cap(error.hint, maxChars);
-  if (typeof error.path === 'string') out.path = cap(error.path, 256);
-  return out;
-}
-
-function thrownToHostError(q: string, error: unknown, maxChars: number): HostError {
-  if (error instanceof HostFailure) return passThroughError(q, error.error, maxChars);
-  const detail = error instanceof Error ? error.message : String(error);
-  return { code: 'TOOL_ERROR', message: cap(`Tool "${q}" failed: ${detail}`, maxChars) };
-}
-
-function cap(text: string, maxChars: number): string {
-  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
 }

@@ -1,0 +1,43 @@
+// A call's arguments on the way in: sanitized and checked against the tool's schema (the executor never sees
+// invalid ones), then the host's own fields added, making the request the executor receives.
+import type { Result } from '../../../shared/errors';
+import { describeAjvError } from '../contract/validators';
+import type { Logger } from '../ports';
+import type { ExecuteRequest } from '../registry-port';
+import type { RegistryLimits } from './limits';
+import type { InvokeOptions } from './registry-types';
+import { err, ok } from './result';
+import { sanitizeArguments } from './sanitize-args';
+import type { ToolRecord } from './tool-record';
+
+/** A fresh copy of the arguments this call owns, or why they are refused. */
+export function checkArguments(record: ToolRecord, rawArgs: unknown, unplanned: boolean, limits: RegistryLimits, log: Logger): Result<Record<string, unknown>> {
+  const sanitized = sanitizeArguments(rawArgs, limits);
+  if (!sanitized.ok) return sanitized;
+  if (sanitized.value.stripped.length > 0) {
+    log.warn('reserved argument keys stripped', { tool: record.info.qualifiedName, paths: sanitized.value.stripped });
+  }
+  const validate = record.parameters.validate;
+  if (!unplanned && !validate(sanitized.value.args)) {
+    const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
+    return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
+      path,
+      hint: 'Fix that argument to match the tool parameters and call the tool again.',
+    });
+  }
+  return ok(sanitized.value.args);
+}
+
+/** The executor's request for checked arguments (extended in place: the call owns them). */
+export function executeRequest(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, start: number, requestId: string): Omit<ExecuteRequest, 'signal' | 'cancellation'> {
+  // Added after validation so a schema with additionalProperties:false still accepts them, and
+  // after stripping so a caller-supplied context/__deadlineMs can never survive.
+  const deadline = start + opts.timeoutMs;
+  if (typeof opts.context === 'string') args.context = opts.context;
+  args.__deadlineMs = deadline;
+  const request: Omit<ExecuteRequest, 'signal' | 'cancellation'> = { toolName: record.info.name, args, requestId, deadline };
+  if (opts.councilMember) request.councilMember = opts.councilMember;
+  if (opts.contextMessages) request.contextMessages = opts.contextMessages;
+  if (opts.mayWrite) request.mayWrite = opts.mayWrite;
+  return request;
+}

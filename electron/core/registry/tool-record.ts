@@ -1,0 +1,69 @@
+// What the registry keeps per tool, and the ToolInfo callers get from it (the status is its source's).
+import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { ToolInfo, ToolStatus } from '../../../shared/types/tools';
+import type { ToolExecutor } from '../registry-port';
+import type { CompiledSchema } from './compile-schema';
+import { definitionHash } from './definition-hash';
+import type { ToolSourceRef } from './registry-types';
+import type { ValidatedTool } from './validate-registration';
+
+export interface ToolRecord {
+  /** Status is not stored here; it is the source's and is filled in by infoOf(). */
+  info: Omit<ToolInfo, 'status'>;
+  registration: ToolRegistrationDTO;
+  parameters: CompiledSchema;
+  outputSchema: CompiledSchema | null;
+  executor: ToolExecutor;
+  sourceId: string;
+}
+
+export function toolRecord(source: ToolSourceRef, qualified: string, alias: string, validated: ValidatedTool, executor: ToolExecutor): ToolRecord {
+  const { registration, parameters, outputSchema, modeDeclared } = validated;
+  return {
+    info: {
+      qualifiedName: qualified,
+      alias,
+      name: registration.name,
+      displayName: registration.display_name,
+      description: registration.description,
+      parameters: registration.parameters,
+      mode: registration.mode ?? 'write',
+      modeDeclared,
+      councilEligible: registration.council_eligible ?? false,
+      inlineAvailable: registration.inline_available ?? false,
+      hasSimulate: registration.has_simulate ?? false,
+      requiresApproval: registration.requires_approval ?? false,
+      source: source.kind,
+      extensionId: source.kind === 'extension' ? source.id : null,
+      definitionHash: definitionHash(registration),
+    },
+    registration,
+    parameters,
+    outputSchema,
+    executor,
+    sourceId: source.id,
+  };
+}
+
+/** A fresh copy per caller. Spelled out: an object spread here cost more than the rest of the lookup. */
+export function infoOf(record: ToolRecord, statuses: ReadonlyMap<string, ToolStatus>): ToolInfo {
+  const i = record.info;
+  return {
+    qualifiedName: i.qualifiedName,
+    alias: i.alias,
+    name: i.name,
+    displayName: i.displayName,
+    description: i.description,
+    parameters: i.parameters,
+    mode: i.mode,
+    modeDeclared: i.modeDeclared,
+    councilEligible: i.councilEligible,
+    inlineAvailable: i.inlineAvailable,
+    hasSimulate: i.hasSimulate,
+    requiresApproval: i.requiresApproval,
+    source: i.source,
+    extensionId: i.extensionId,
+    status: statuses.get(record.sourceId) ?? 'available',
+    definitionHash: i.definitionHash,
+  } satisfies Record<keyof ToolInfo, unknown>;
+}
