@@ -43,7 +43,7 @@ export class ExtensionLog {
   private window = { start: 0, count: 0, suppressed: 0 };
 
   constructor(
-    private readonly limits: { maxLines: number; maxBytes: number } = { maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES },
+    private readonly limits: { maxLines: number; maxBytes: number; maxStreamedPerSecond?: number } = { maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES },
   ) {}
 
   /** Adds one entry per line of `text`; returns what was stored. */
@@ -63,17 +63,19 @@ export class ExtensionLog {
   }
 
   /**
-   * Stores `text` and hands each stored line to `stream`, at most MAX_LOG_EVENTS_PER_SECOND a second:
-   * a flooding extension cannot flood the UI; what was held back is counted in a line of its own.
+   * Stores `text` and hands each stored line to `stream`, at most MAX_LOG_EVENTS_PER_SECOND (or the log's own
+   * limit) a second: a flooding extension or MCP server cannot flood the UI; what was held back is counted in a
+   * line of its own.
    */
   record(at: number, level: LogLevel, source: LogSource, text: string, stream: (entry: ExtensionLogEntry) => void): void {
+    const max = this.limits.maxStreamedPerSecond ?? MAX_LOG_EVENTS_PER_SECOND;
     if (at - this.window.start >= 1000) {
       const suppressed = this.window.suppressed;
       this.window = { start: at, count: 0, suppressed: 0 };
-      if (suppressed > 0) this.record(at, 'info', 'host', `${suppressed} log lines were stored without being streamed (more than ${MAX_LOG_EVENTS_PER_SECOND} per second).`, stream);
+      if (suppressed > 0) this.record(at, 'info', 'host', `${suppressed} log lines were stored without being streamed (more than ${max} per second).`, stream);
     }
     for (const entry of this.append(at, level, source, text)) {
-      if (++this.window.count > MAX_LOG_EVENTS_PER_SECOND) this.window.suppressed++;
+      if (++this.window.count > max) this.window.suppressed++;
       else stream(entry);
     }
   }

@@ -10,7 +10,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { LogLevel } from '../../../shared/protocol';
 import { mcpSourceId, type McpServerConfig, type McpServerInfo, type McpServerStatus, type McpToolView } from '../../../shared/types/mcp';
 import { CrashTracker, type CrashTrackerOptions } from '../extensions/crash-tracker';
-import { ExtensionLog, formatLogEntry, type LogSource } from '../extensions/extension-log';
+import { ExtensionLog, formatLogEntry, LOG_MAX_BYTES, LOG_MAX_LINES, type LogSource } from '../extensions/extension-log';
 import type { Clock, Logger } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
@@ -86,9 +86,6 @@ interface ServerState {
   refreshing: Promise<void> | null;
   refreshAgain: boolean;
   starting: Promise<void> | null;
-  logWindowStart: number;
-  logWindowCount: number;
-  logSuppressed: number;
   executor: ToolExecutor;
 }
 
@@ -526,7 +523,7 @@ export class McpManager {
     const state: ServerState = {
       config,
       status: 'stopped',
-      log: new ExtensionLog(),
+      log: new ExtensionLog({ maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES, maxStreamedPerSecond: this.maxLogEvents }),
       crash: new CrashTracker({ clock: this.options.clock, ...this.options.crash }),
       conn: null,
       gen: 0,
@@ -538,9 +535,6 @@ export class McpManager {
       refreshing: null,
       refreshAgain: false,
       starting: null,
-      logWindowStart: 0,
-      logWindowCount: 0,
-      logSuppressed: 0,
       executor: { execute: (request) => this.execute(state, request) },
     };
     return state;
@@ -587,26 +581,8 @@ export class McpManager {
 
   /** Every line goes to the capped log; mcp.log events are rate-limited so a flooding server cannot flood the UI. */
   private append(state: ServerState, level: LogLevel, source: LogSource, text: string): void {
-    const now = this.options.clock.now();
-    const entries = state.log.append(now, level, source, this.redact(text));
-    if (this.listeners.size === 0) return;
-    if (now - state.logWindowStart >= 1000) {
-      if (state.logSuppressed > 0) {
-        const note = state.log.append(now, 'warn', 'host', `${state.logSuppressed} log lines not streamed (too many per second); mcp.log has the latest`);
-        for (const entry of note) this.emit({ type: 'mcp.log', id: state.config.id, line: formatLogEntry(entry) });
-      }
-      state.logWindowStart = now;
-      state.logWindowCount = 0;
-      state.logSuppressed = 0;
-    }
-    for (const entry of entries) {
-      if (state.logWindowCount >= this.maxLogEvents) {
-        state.logSuppressed++;
-        continue;
-      }
-      state.logWindowCount++;
-      this.emit({ type: 'mcp.log', id: state.config.id, line: formatLogEntry(entry) });
-    }
+    const id = state.config.id;
+    state.log.record(this.options.clock.now(), level, source, this.redact(text), (entry) => this.emit({ type: 'mcp.log', id, line: formatLogEntry(entry) }));
   }
 
   private emit(event: McpEvent): void {

@@ -66,6 +66,24 @@ describe('MCP servers that fail', () => {
     expect(await h.registry.invoke('mcp-fx:echo', { text: 'back' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'back' });
   });
 
+  it('W7: a server flooding log notifications: every line is kept (capped), but mcp.log events are rate-limited per second and the held-back count is said', async () => {
+    await h.dispose();
+    // The log's one-second window reads this clock: moved on by hand instead of sleeping.
+    let skew = 0;
+    h = makeHarness({ maxLogEventsPerSecond: 5, clock: { now: () => Date.now() + skew } });
+    await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
+    await h.manager.connect('fx');
+    expect(await h.registry.invoke('mcp-fx:flood', { count: 200 }, { timeoutMs: 10_000 })).toMatchObject({ ok: true });
+    await waitFor(() => h.manager.logLines('fx').filter((l) => l.includes('flood line')).length === 200, 'all 200 lines stored');
+    const streamed = h.events.filter((e) => e.type === 'mcp.log' && e.id === 'fx');
+    // Five a second at most (the test spans a few seconds at the very most), not two hundred.
+    expect(streamed.length).toBeLessThan(40);
+    // The next line after the window says how many were held back.
+    skew += 1100;
+    await h.registry.invoke('mcp-fx:echo', { text: 'after' }, { timeoutMs: 5000 });
+    expect(h.events.some((e) => e.type === 'mcp.log' && /log lines were stored without being streamed \(more than 5 per second\)/.test(e.line))).toBe(true);
+  });
+
   it("logs one line per tool call in the server's log: the tool, ok or the error code, and the time (never the arguments or result)", async () => {
     await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
     await h.manager.connect('fx');
