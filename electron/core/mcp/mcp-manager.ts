@@ -14,13 +14,13 @@ import { ExtensionLog, formatLogEntry, LOG_MAX_BYTES, LOG_MAX_LINES, type LogSou
 import type { Clock, Logger } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
-import { KEPT_SECRET, maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
-import { isConnectionLoss } from './connection-loss';
+import { maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
 import { parseMcpServersJson, validateServerConfig } from './config';
-import { toExecuteResult } from './flatten-result';
 import { describeSkip, mapMcpTool } from './map-tool';
 import { McpConnection, type OpenedSession } from './mcp-connection';
 import { toolCallLine } from '../tool-call-log';
+import { keepStoredSecrets, mergeConfigPatch, putting } from './config-changes';
+import { callMcpTool } from './tool-call';
 
 export type McpEvent =
   | { type: 'mcp.changed'; server: McpServerInfo }
@@ -35,12 +35,6 @@ export interface McpConfigStore {
    * (a CLI run) added or changed meanwhile is kept, not overwritten by this process's own list.
    */
   change(edit: (stored: McpServerConfig[]) => McpServerConfig[]): Promise<void>;
-}
-
-/** The stored list with these configs put in place of their ids (appended when new). */
-function putting(configs: readonly McpServerConfig[]): (stored: McpServerConfig[]) => McpServerConfig[] {
-  const byId = new Map(configs.map((config) => [config.id, config]));
-  return (stored) => [...stored.map((config) => byId.get(config.id) ?? config), ...configs.filter((config) => !stored.some((s) => s.id === config.id))];
 }
 
 type RegistryPort = Pick<ToolRegistry, 'register' | 'unregister' | 'unregisterAll' | 'setSourceStatus'>;
@@ -155,17 +149,7 @@ export class McpManager {
   /** Fields in `patch` replace the config's; null removes an optional field. A running server restarts. */
   async update(id: string, patch: Record<string, unknown>): Promise<McpServerInfo> {
     const state = this.require(id);
-    patch = keepStoredSecrets(patch, state.config, '/patch');
-    const merged: Record<string, unknown> = { ...state.config };
-    for (const [key, value] of Object.entries(patch)) {
-      if (key === 'id') continue;
-      if (value === null) delete merged[key];
-      else if (value !== undefined) merged[key] = value;
-    }
-    // Switching transport drops the other transport's fields rather than failing on them.
-    if (patch.transport === 'http') for (const key of ['command', 'args', 'env', 'cwd']) if (!(key in patch)) delete merged[key];
-    if (patch.transport === 'stdio') for (const key of ['url', 'headers']) if (!(key in patch)) delete merged[key];
-    const checked = validateServerConfig(merged);
+    const checked = validateServerConfig(mergeConfigPatch(state.config, keepStoredSecrets(patch, state.config, '/patch')));
     if (!checked.ok) throw new HostFailure(checked.error);
     const previous = state.config;
     state.config = checked.value;
@@ -484,36 +468,23 @@ export class McpManager {
 
   private async callTool(state: ServerState, request: ExecuteRequest): Promise<ExecuteResult> {
     const conn = state.conn;
-    const id = state.config.id;
     if (!conn || state.status !== 'connected') {
-      return { ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `MCP server "${id}" is not connected` } };
+      return { ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `MCP server "${state.config.id}" is not connected` } };
     }
-    // Host-supplied fields are the registry's; an MCP server only gets its own arguments.
-    const args: Record<string, unknown> = { ...request.args };
-    delete args.__deadlineMs;
-    if (!state.wantsContext.has(request.toolName)) delete args.context;
-    const remaining = request.deadline - this.options.clock.now();
-    if (remaining <= 0) return { ok: false, error: timeoutError(id, request.toolName) };
-    const signal = request.signal;
-    try {
-      const result = await conn.callTool(request.toolName, args, { signal, timeout: remaining });
-      return toExecuteResult(result, request.toolName);
-    } catch (error) {
-      if (signal.aborted) return { ok: false, error: { code: 'CANCELLED', message: `Call to MCP tool "${request.toolName}" was cancelled` } };
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return { ok: false, error: timeoutError(id, request.toolName) };
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-        return { ok: false, error: { code: 'WORKER_CRASHED', message: `MCP server "${id}" closed while "${request.toolName}" was running` } };
-      }
-      const detail = error instanceof Error ? error.message : String(error);
-      if (state.config.transport === 'http' && isConnectionLoss(error)) {
-        // Like a stdio server that exited: its tools turn unavailable and it reconnects with backoff
-        // (once, for the first of the calls that find it gone).
-        const lost: HostError = { code: 'WORKER_CRASHED', message: this.redact(`MCP server "${id}" cannot be reached (${detail}) while "${request.toolName}" was called`) };
-        if (state.conn === conn) this.crashed(state, state.gen, lost);
-        return { ok: false, error: lost };
-      }
-      return { ok: false, error: { code: 'TOOL_ERROR', message: this.redact(`MCP tool "${request.toolName}" failed: ${detail}`) } };
-    }
+    return callMcpTool(
+      {
+        id: state.config.id,
+        transport: state.config.transport,
+        conn,
+        wantsContext: state.wantsContext.has(request.toolName),
+        now: this.options.clock.now(),
+        redact: this.redact,
+        lost: (error) => {
+          if (state.conn === conn) this.crashed(state, state.gen, error);
+        },
+      },
+      request,
+    );
   }
 
   // ── state, events, logs ─────────────────────────────────────────────────
@@ -603,37 +574,7 @@ function toLogLevel(level: string): LogLevel {
   return 'error';
 }
 
-function timeoutError(id: string, tool: string): HostError {
-  return {
-    code: 'TOOL_TIMEOUT',
-    message: `MCP tool "${tool}" on server "${id}" did not answer in time; the request was cancelled`,
-    hint: 'The tool may be slow or stuck; continue without it or try again later.',
-  };
-}
-
 function declaresContext(schema: unknown): boolean {
   const properties = (schema as { properties?: unknown } | null)?.properties;
   return typeof properties === 'object' && properties !== null && Object.prototype.hasOwnProperty.call(properties, 'context');
-}
-
-/**
- * The renderer only ever saw masked header and env values (shared/secret-mask.ts): a value sent back
- * as the mask keeps what is stored under that name; a mask for a name with nothing stored (any, for
- * a new server: `stored` null) is refused, its path under `pathPrefix`.
- */
-function keepStoredSecrets(patch: Record<string, unknown>, stored: McpServerConfig | null, pathPrefix: string): Record<string, unknown> {
-  let out = patch;
-  for (const field of ['headers', 'env'] as const) {
-    const values = patch[field];
-    if (typeof values !== 'object' || values === null) continue;
-    const kept: Record<string, unknown> = { ...(values as Record<string, unknown>) };
-    for (const [name, value] of Object.entries(kept)) {
-      if (value !== KEPT_SECRET) continue;
-      const previous = stored?.[field]?.[name];
-      if (previous === undefined) throw new HostFailure({ code: 'INVALID_INPUT', message: `${name} has no stored value to keep; enter the value.`, path: `${pathPrefix}/${field}/${name}` });
-      kept[name] = previous;
-    }
-    out = { ...out, [field]: kept };
-  }
-  return out;
 }
