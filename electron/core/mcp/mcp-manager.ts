@@ -4,84 +4,24 @@
 // every other tool; this manager is their ToolExecutor. A server's strings (tool names, descriptions,
 // instructions, results, log lines) are data only: they are stored, shown as text and returned to
 // models, and never reach spawn, a shell, a URL opener or the file system.
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { HostError } from '../../../shared/errors';
 import { HostFailure } from '../../../shared/errors';
 import type { LogLevel } from '../../../shared/protocol';
-import { mcpSourceId, type McpServerConfig, type McpServerInfo, type McpServerStatus, type McpToolView } from '../../../shared/types/mcp';
-import { CrashTracker, type CrashTrackerOptions } from '../extensions/crash-tracker';
+import { SECRET_NAME } from '../../../shared/secret-mask';
+import { mcpSourceId, type McpServerConfig, type McpServerInfo, type McpToolView } from '../../../shared/types/mcp';
+import { CrashTracker } from '../extensions/crash-tracker';
 import { ExtensionLog, formatLogEntry, LOG_MAX_BYTES, LOG_MAX_LINES, type LogSource } from '../extensions/extension-log';
-import type { Clock, Logger } from '../ports';
-import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
-import type { ToolRegistry } from '../registry/tool-registry';
-import { maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
-import { parseMcpServersJson, validateServerConfig } from './config';
-import { describeSkip, mapMcpTool } from './map-tool';
-import { McpConnection, type OpenedSession } from './mcp-connection';
+import type { ExecuteRequest, ExecuteResult } from '../registry-port';
 import { toolCallLine } from '../tool-call-log';
+import { parseMcpServersJson, validateServerConfig } from './config';
 import { keepStoredSecrets, mergeConfigPatch, putting } from './config-changes';
+import { McpConnection } from './mcp-connection';
+import { serverInfo, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';
+import { lastStderr, startError } from './start-error';
 import { callMcpTool } from './tool-call';
+import { syncTools } from './tool-sync';
 
-export type McpEvent =
-  | { type: 'mcp.changed'; server: McpServerInfo }
-  | { type: 'mcp.removed'; id: string }
-  | { type: 'mcp.log'; id: string; line: string };
-
-/** Where configs live (settings `mcpServers`); tests pass an in-memory one. */
-export interface McpConfigStore {
-  read(): McpServerConfig[];
-  /**
-   * Applies a change to the list as stored at that moment, inside the settings queue: a server another process
-   * (a CLI run) added or changed meanwhile is kept, not overwritten by this process's own list.
-   */
-  change(edit: (stored: McpServerConfig[]) => McpServerConfig[]): Promise<void>;
-}
-
-type RegistryPort = Pick<ToolRegistry, 'register' | 'unregister' | 'unregisterAll' | 'setSourceStatus'>;
-
-export interface McpManagerOptions {
-  store: McpConfigStore;
-  registry: RegistryPort;
-  clock: Clock;
-  log: Logger;
-  /** A server that has not answered initialize by then is stopped and counted as a crash. */
-  initializeTimeoutMs?: number;
-  listTimeoutMs?: number;
-  /** notifications/tools/list_changed bursts become one tools/list. */
-  refreshDebounceMs?: number;
-  crash?: Omit<CrashTrackerOptions, 'clock'>;
-  /** mcp.log events per server per second; the log itself keeps every line (capped). */
-  maxLogEventsPerSecond?: number;
-  /** notifications/message per server per second accepted from a stdio server; more are dropped unparsed and counted. */
-  maxLogNotificationsPerSecond?: number;
-  /** Scrubs secrets from log lines and errors (the host's Redactor). */
-  redact?: (text: string) => string;
-  /** Registers a configured secret (env/header value) with the host's Redactor. */
-  addSecret?: (secret: string) => void;
-}
-
-interface ServerState {
-  config: McpServerConfig;
-  status: McpServerStatus;
-  log: ExtensionLog;
-  crash: CrashTracker;
-  conn: McpConnection | null;
-  /** Bumped by every start and stop: async steps of an older attempt see the mismatch and back off. */
-  gen: number;
-  session?: OpenedSession;
-  views: McpToolView[];
-  registered: Set<string>;
-  /** Tools whose inputSchema declares `context`: only they receive the host's context argument. */
-  wantsContext: Set<string>;
-  lastError?: HostError;
-  restartTimer: ReturnType<typeof setTimeout> | null;
-  restartAt?: number;
-  refreshTimer: ReturnType<typeof setTimeout> | null;
-  refreshing: Promise<void> | null;
-  refreshAgain: boolean;
-  starting: Promise<void> | null;
-  executor: ToolExecutor;
-}
+export type { McpConfigStore, McpEvent, McpManagerOptions } from './mcp-types';
 
 export class McpManager {
   private readonly servers = new Map<string, ServerState>();
@@ -120,11 +60,11 @@ export class McpManager {
   }
 
   list(): McpServerInfo[] {
-    return [...this.servers.values()].map((state) => this.info(state));
+    return [...this.servers.values()].map((state) => serverInfo(state));
   }
 
   get(id: string): McpServerInfo {
-    return this.info(this.require(id));
+    return serverInfo(this.require(id));
   }
 
   async add(input: Record<string, unknown>): Promise<McpServerInfo> {
@@ -143,7 +83,7 @@ export class McpManager {
     }
     this.changed(state);
     if (state.config.enabled) void this.start(state);
-    return this.info(state);
+    return serverInfo(state);
   }
 
   /** Fields in `patch` replace the config's; null removes an optional field. A running server restarts. */
@@ -169,7 +109,7 @@ export class McpManager {
       void this.start(state);
     }
     this.changed(state);
-    return this.info(state);
+    return serverInfo(state);
   }
 
   async remove(id: string): Promise<boolean> {
@@ -202,26 +142,26 @@ export class McpManager {
       this.changed(state);
       if (state.config.enabled) void this.start(state);
     }
-    return { added: added.map((state) => this.info(state)), errors };
+    return { added: added.map((state) => serverInfo(state)), errors };
   }
 
   /** Starts now (a failed server too, with a clean crash budget) and resolves once connected or down. */
   async connect(id: string): Promise<McpServerInfo> {
     const state = this.require(id);
-    if (state.status === 'connected') return this.info(state);
+    if (state.status === 'connected') return serverInfo(state);
     if (state.status === 'connecting' && state.starting) {
       await state.starting;
-      return this.info(state);
+      return serverInfo(state);
     }
     state.crash.reset();
     await this.start(state);
-    return this.info(state);
+    return serverInfo(state);
   }
 
   async disconnect(id: string): Promise<McpServerInfo> {
     const state = this.require(id);
     await this.stop(state);
-    return this.info(state);
+    return serverInfo(state);
   }
 
   async restart(id: string): Promise<McpServerInfo> {
@@ -229,7 +169,7 @@ export class McpManager {
     state.crash.reset();
     await this.stop(state, { quiet: true });
     await this.start(state);
-    return this.info(state);
+    return serverInfo(state);
   }
 
   tools(id: string): McpToolView[] {
@@ -277,7 +217,7 @@ export class McpManager {
       },
       onUnexpectedClose: () => {
         if (state.conn === conn && state.gen === gen) {
-          this.crashed(state, gen, { code: 'WORKER_CRASHED', message: `MCP server "${config.id}" ${config.transport === 'stdio' ? 'exited' : 'closed the connection'}${this.lastStderr(state)}` });
+          this.crashed(state, gen, { code: 'WORKER_CRASHED', message: `MCP server "${config.id}" ${config.transport === 'stdio' ? 'exited' : 'closed the connection'}${lastStderr(state.log)}` });
         }
       },
       onTransportError: (error) => {
@@ -300,7 +240,7 @@ export class McpManager {
       this.changed(state);
     } catch (error) {
       if (state.gen !== gen) return;
-      this.crashed(state, gen, this.startError(state, error));
+      this.crashed(state, gen, startError(state.config, state.log, error, this.initializeTimeoutMs));
     }
   }
 
@@ -364,36 +304,6 @@ export class McpManager {
     state.refreshAgain = false;
   }
 
-  private startError(state: ServerState, error: unknown): HostError {
-    const { config } = state;
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      return {
-        code: 'MCP_INIT_TIMEOUT',
-        message: `MCP server "${config.id}" did not answer initialize within ${this.initializeTimeoutMs} ms`,
-        hint: 'Check the command and its arguments; the server may be waiting for input or writing logs to stdout.',
-      };
-    }
-    const errno = (error as NodeJS.ErrnoException)?.code;
-    if (errno === 'ENOENT') {
-      return {
-        code: 'MCP_CONNECT_FAILED',
-        message: `MCP server "${config.id}": command not found: ${JSON.stringify(config.command)}`,
-        hint: 'Use the full path of the program, or add its folder to PATH in the server env.',
-        path: '/command',
-      };
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    return { code: 'MCP_CONNECT_FAILED', message: `MCP server "${config.id}" failed to start: ${detail.slice(0, 500)}${this.lastStderr(state)}` };
-  }
-
-  private lastStderr(state: ServerState): string {
-    const last = state.log
-      .read()
-      .filter((entry) => entry.source === 'stderr' && entry.text.trim() !== '')
-      .pop();
-    return last ? ` (stderr: ${last.text.slice(0, 300)})` : '';
-  }
-
   // ── tools ────────────────────────────────────────────────────────────────
 
   private scheduleRefresh(state: ServerState): void {
@@ -419,34 +329,17 @@ export class McpManager {
     const run = (async () => {
       const listed = await conn.listTools(this.listTimeoutMs);
       if (state.gen !== gen || state.conn !== conn) return;
-      const sourceId = mcpSourceId(state.config.id);
-      const views: McpToolView[] = [];
-      const seen = new Set<string>();
-      const wantsContext = new Set<string>();
-      for (const raw of listed) {
-        const { view, dto } = mapMcpTool(raw, sourceId, state.config.trusted);
-        if (dto && seen.has(view.name)) {
-          view.error = { code: 'CONFLICT', message: `The server listed "${view.name}" more than once; the first one is used`, path: '/name' };
-        } else if (dto) {
-          const result = this.options.registry.register({ kind: 'mcp', id: sourceId }, dto, state.executor);
-          if (result.ok) {
-            view.registered = true;
-            view.qualifiedName = result.value.qualifiedName;
-            view.alias = result.value.alias;
-            seen.add(view.name);
-            if (declaresContext(dto.parameters)) wantsContext.add(view.name);
-          } else {
-            view.error = describeSkip(result.error);
-          }
-        }
-        if (view.error) this.hostLog(state, 'warn', `tool ${JSON.stringify(view.name.slice(0, 128))} skipped: ${view.error.code} ${view.error.message}`);
-        for (const note of view.notes ?? []) this.hostLog(state, 'warn', `tool ${JSON.stringify(view.name.slice(0, 128))}: ${note}`);
-        views.push(view);
-      }
-      for (const name of state.registered) if (!seen.has(name)) this.options.registry.unregister(sourceId, name);
-      state.registered = seen;
-      state.wantsContext = wantsContext;
-      state.views = views;
+      const synced = syncTools(listed, {
+        sourceId: mcpSourceId(state.config.id),
+        trusted: state.config.trusted,
+        registry: this.options.registry,
+        executor: state.executor,
+        previous: state.registered,
+        warn: (text) => this.hostLog(state, 'warn', text),
+      });
+      state.registered = synced.registered;
+      state.wantsContext = synced.wantsContext;
+      state.views = synced.views;
     })();
     state.refreshing = run;
     return run.finally(() => {
@@ -524,26 +417,9 @@ export class McpManager {
     return state;
   }
 
-  private info(state: ServerState): McpServerInfo {
-    const info: McpServerInfo = {
-      config: maskSecrets(structuredClone(state.config)),
-      status: state.status,
-      sourceId: mcpSourceId(state.config.id),
-      toolCount: state.registered.size,
-      skippedToolCount: state.views.filter((view) => view.error !== undefined).length,
-      recentCrashes: state.crash.recentCrashes(),
-    };
-    if (state.lastError) info.lastError = { ...state.lastError };
-    if (state.session) info.server = { ...state.session };
-    if (state.restartAt !== undefined) info.restartAt = state.restartAt;
-    const pid = state.conn?.pid;
-    if (pid !== undefined) info.pid = pid;
-    return info;
-  }
-
   private changed(state: ServerState): void {
     if (this.servers.get(state.config.id) !== state) return;
-    this.emit({ type: 'mcp.changed', server: this.info(state) });
+    this.emit({ type: 'mcp.changed', server: serverInfo(state) });
   }
 
   private hostLog(state: ServerState, level: LogLevel, text: string): void {
@@ -574,7 +450,3 @@ function toLogLevel(level: string): LogLevel {
   return 'error';
 }
 
-function declaresContext(schema: unknown): boolean {
-  const properties = (schema as { properties?: unknown } | null)?.properties;
-  return typeof properties === 'object' && properties !== null && Object.prototype.hasOwnProperty.call(properties, 'context');
-}

@@ -1,0 +1,90 @@
+// The MCP manager's shapes: its events, where configs live, its options, and what it keeps per server.
+import type { HostError } from '../../../shared/errors';
+import type { McpServerConfig, McpServerInfo, McpServerStatus, McpToolView } from '../../../shared/types/mcp';
+import { maskSecrets } from '../../../shared/secret-mask';
+import { mcpSourceId } from '../../../shared/types/mcp';
+import type { CrashTracker, CrashTrackerOptions } from '../extensions/crash-tracker';
+import type { ExtensionLog } from '../extensions/extension-log';
+import type { Clock, Logger } from '../ports';
+import type { ToolExecutor } from '../registry-port';
+import type { ToolRegistry } from '../registry/tool-registry';
+import type { McpConnection, OpenedSession } from './mcp-connection';
+
+export type McpEvent =
+  | { type: 'mcp.changed'; server: McpServerInfo }
+  | { type: 'mcp.removed'; id: string }
+  | { type: 'mcp.log'; id: string; line: string };
+
+/** Where configs live (settings `mcpServers`); tests pass an in-memory one. */
+export interface McpConfigStore {
+  read(): McpServerConfig[];
+  /**
+   * Applies a change to the list as stored at that moment, inside the settings queue: a server another process
+   * (a CLI run) added or changed meanwhile is kept, not overwritten by this process's own list.
+   */
+  change(edit: (stored: McpServerConfig[]) => McpServerConfig[]): Promise<void>;
+}
+
+export type RegistryPort = Pick<ToolRegistry, 'register' | 'unregister' | 'unregisterAll' | 'setSourceStatus'>;
+
+export interface McpManagerOptions {
+  store: McpConfigStore;
+  registry: RegistryPort;
+  clock: Clock;
+  log: Logger;
+  /** A server that has not answered initialize by then is stopped and counted as a crash. */
+  initializeTimeoutMs?: number;
+  listTimeoutMs?: number;
+  /** notifications/tools/list_changed bursts become one tools/list. */
+  refreshDebounceMs?: number;
+  crash?: Omit<CrashTrackerOptions, 'clock'>;
+  /** mcp.log events per server per second; the log itself keeps every line (capped). */
+  maxLogEventsPerSecond?: number;
+  /** notifications/message per server per second accepted from a stdio server; more are dropped unparsed and counted. */
+  maxLogNotificationsPerSecond?: number;
+  /** Scrubs secrets from log lines and errors (the host's Redactor). */
+  redact?: (text: string) => string;
+  /** Registers a configured secret (env/header value) with the host's Redactor. */
+  addSecret?: (secret: string) => void;
+}
+
+export interface ServerState {
+  config: McpServerConfig;
+  status: McpServerStatus;
+  log: ExtensionLog;
+  crash: CrashTracker;
+  conn: McpConnection | null;
+  /** Bumped by every start and stop: async steps of an older attempt see the mismatch and back off. */
+  gen: number;
+  session?: OpenedSession;
+  views: McpToolView[];
+  registered: Set<string>;
+  /** Tools whose inputSchema declares `context`: only they receive the host's context argument. */
+  wantsContext: Set<string>;
+  lastError?: HostError;
+  restartTimer: ReturnType<typeof setTimeout> | null;
+  restartAt?: number;
+  refreshTimer: ReturnType<typeof setTimeout> | null;
+  refreshing: Promise<void> | null;
+  refreshAgain: boolean;
+  starting: Promise<void> | null;
+  executor: ToolExecutor;
+}
+
+/** What clients see of a server: its config with secrets masked, status, counts, last error, restart time. */
+export function serverInfo(state: ServerState): McpServerInfo {
+  const info: McpServerInfo = {
+    config: maskSecrets(structuredClone(state.config)),
+    status: state.status,
+    sourceId: mcpSourceId(state.config.id),
+    toolCount: state.registered.size,
+    skippedToolCount: state.views.filter((view) => view.error !== undefined).length,
+    recentCrashes: state.crash.recentCrashes(),
+  };
+  if (state.lastError) info.lastError = { ...state.lastError };
+  if (state.session) info.server = { ...state.session };
+  if (state.restartAt !== undefined) info.restartAt = state.restartAt;
+  const pid = state.conn?.pid;
+  if (pid !== undefined) info.pid = pid;
+  return info;
+}
