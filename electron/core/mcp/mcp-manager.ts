@@ -7,17 +7,16 @@
 import type { HostError } from '../../../shared/errors';
 import { HostFailure } from '../../../shared/errors';
 import type { LogLevel } from '../../../shared/protocol';
-import { SECRET_NAME } from '../../../shared/secret-mask';
 import { mcpSourceId, type McpServerConfig, type McpServerInfo, type McpToolView } from '../../../shared/types/mcp';
-import { CrashTracker } from '../extensions/crash-tracker';
-import { ExtensionLog, formatLogEntry, LOG_MAX_BYTES, LOG_MAX_LINES, type LogSource } from '../extensions/extension-log';
+import { formatLogEntry, type LogSource } from '../extensions/extension-log';
 import type { ExecuteRequest, ExecuteResult } from '../registry-port';
 import { toolCallLine } from '../tool-call-log';
 import { parseMcpServersJson, validateServerConfig } from './config';
 import { keepStoredSecrets, mergeConfigPatch, putting } from './config-changes';
 import { McpConnection } from './mcp-connection';
-import { serverInfo, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';
+import { clearServerTimers, createServerState, secretValues, serverInfo, toLogLevel, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';
 import { lastStderr, startError } from './start-error';
+import { Emitter } from '../util/emitter';
 import { callMcpTool } from './tool-call';
 import { syncTools } from './tool-sync';
 
@@ -25,7 +24,7 @@ export type { McpConfigStore, McpEvent, McpManagerOptions } from './mcp-types';
 
 export class McpManager {
   private readonly servers = new Map<string, ServerState>();
-  private readonly listeners = new Set<(event: McpEvent) => void>();
+  private readonly events: Emitter<McpEvent>;
   private readonly closing = new Set<Promise<void>>();
   private readonly initializeTimeoutMs: number;
   private readonly listTimeoutMs: number;
@@ -36,12 +35,15 @@ export class McpManager {
   private disposed = false;
 
   constructor(private readonly options: McpManagerOptions) {
-    this.initializeTimeoutMs = options.initializeTimeoutMs ?? 10_000;
-    this.listTimeoutMs = options.listTimeoutMs ?? 30_000;
-    this.refreshDebounceMs = options.refreshDebounceMs ?? 250;
-    this.maxLogEvents = options.maxLogEventsPerSecond ?? 100;
-    this.maxLogNotifications = options.maxLogNotificationsPerSecond ?? 200;
-    this.redact = options.redact ?? ((text) => text);
+    ({
+      initializeTimeoutMs: this.initializeTimeoutMs = 10_000,
+      listTimeoutMs: this.listTimeoutMs = 30_000,
+      refreshDebounceMs: this.refreshDebounceMs = 250,
+      maxLogEventsPerSecond: this.maxLogEvents = 100,
+      maxLogNotificationsPerSecond: this.maxLogNotifications = 200,
+      redact: this.redact = (text) => text,
+    } = options);
+    this.events = new Emitter<McpEvent>((error) => options.log.error('mcp event listener failed', error));
     for (const raw of options.store.read()) {
       const checked = validateServerConfig(raw);
       if (checked.ok && !this.servers.has(checked.value.id)) this.servers.set(checked.value.id, this.newState(checked.value));
@@ -50,8 +52,7 @@ export class McpManager {
   }
 
   onEvent(listener: (event: McpEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   /** Starts every enabled server without waiting for any of them. */
@@ -73,17 +74,8 @@ export class McpManager {
     if (this.servers.has(checked.value.id)) {
       throw new HostFailure({ code: 'CONFLICT', message: `An MCP server with id "${checked.value.id}" already exists`, path: '/id' });
     }
-    const state = this.newState(checked.value);
-    this.servers.set(state.config.id, state);
-    try {
-      await this.options.store.change(putting([state.config]));
-    } catch (error) {
-      this.servers.delete(state.config.id);
-      throw error;
-    }
-    this.changed(state);
-    if (state.config.enabled) void this.start(state);
-    return serverInfo(state);
+    const [info] = await this.addAll([checked.value]);
+    return info!;
   }
 
   /** Fields in `patch` replace the config's; null removes an optional field. A running server restarts. */
@@ -124,25 +116,24 @@ export class McpManager {
 
   async importJson(json: string, options: { enable?: boolean } = {}): Promise<{ added: McpServerInfo[]; errors: HostError[] }> {
     const { configs, errors } = parseMcpServersJson(json, this.servers.keys(), options);
-    const added: ServerState[] = [];
-    for (const config of configs) {
-      const state = this.newState(config);
-      this.servers.set(config.id, state);
-      added.push(state);
-    }
-    if (added.length > 0) {
-      try {
-        await this.options.store.change(putting(added.map((state) => state.config)));
-      } catch (error) {
-        for (const state of added) this.servers.delete(state.config.id);
-        throw error;
-      }
+    return { added: configs.length ? await this.addAll(configs) : [], errors };
+  }
+
+  /** New servers: kept in settings first (none is added if that fails), then announced and started when enabled. */
+  private async addAll(configs: McpServerConfig[]): Promise<McpServerInfo[]> {
+    const added = configs.map((config) => this.newState(config));
+    for (const state of added) this.servers.set(state.config.id, state);
+    try {
+      await this.options.store.change(putting(configs));
+    } catch (error) {
+      for (const state of added) this.servers.delete(state.config.id);
+      throw error;
     }
     for (const state of added) {
       this.changed(state);
       if (state.config.enabled) void this.start(state);
     }
-    return { added: added.map((state) => serverInfo(state)), errors };
+    return added.map((state) => serverInfo(state));
   }
 
   /** Starts now (a failed server too, with a clean crash budget) and resolves once connected or down. */
@@ -185,10 +176,8 @@ export class McpManager {
     this.disposed = true;
     await Promise.all([...this.servers.values()].map((state) => this.stop(state, { quiet: true })));
     await Promise.all([...this.closing]);
-    this.listeners.clear();
+    this.events.clear();
   }
-
-  // ── lifecycle ────────────────────────────────────────────────────────────
 
   private start(state: ServerState): Promise<void> {
     if (this.disposed) return Promise.resolve();
@@ -201,7 +190,7 @@ export class McpManager {
 
   private async run(state: ServerState): Promise<void> {
     const gen = ++state.gen;
-    this.clearTimers(state);
+    clearServerTimers(state);
     if (state.conn) this.closeInBackground(state.conn);
     state.status = 'connecting';
     state.restartAt = undefined;
@@ -272,7 +261,7 @@ export class McpManager {
 
   private async stop(state: ServerState, options: { quiet?: boolean } = {}): Promise<void> {
     state.gen++;
-    this.clearTimers(state);
+    clearServerTimers(state);
     const conn = state.conn;
     state.conn = null;
     state.starting = null;
@@ -296,15 +285,6 @@ export class McpManager {
     this.closing.add(closed);
   }
 
-  private clearTimers(state: ServerState): void {
-    if (state.restartTimer) clearTimeout(state.restartTimer);
-    if (state.refreshTimer) clearTimeout(state.refreshTimer);
-    state.restartTimer = null;
-    state.refreshTimer = null;
-    state.refreshAgain = false;
-  }
-
-  // ── tools ────────────────────────────────────────────────────────────────
 
   private scheduleRefresh(state: ServerState): void {
     if (state.refreshTimer) return;
@@ -351,64 +331,40 @@ export class McpManager {
     });
   }
 
+  /** The executor of every tool of this server: one call, and its line in the server's log. */
   private async execute(state: ServerState, request: ExecuteRequest): Promise<ExecuteResult> {
     const started = this.options.clock.now();
-    const result = await this.callTool(state, request);
+    const conn = state.conn;
+    const result: ExecuteResult =
+      !conn || state.status !== 'connected'
+        ? { ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `MCP server "${state.config.id}" is not connected` } }
+        : await callMcpTool(
+            {
+              id: state.config.id,
+              transport: state.config.transport,
+              conn,
+              wantsContext: state.wantsContext.has(request.toolName),
+              now: started,
+              redact: this.redact,
+              lost: (error) => {
+                if (state.conn === conn) this.crashed(state, state.gen, error);
+              },
+            },
+            request,
+          );
     const line = toolCallLine(request.toolName, result, this.options.clock.now() - started);
     this.hostLog(state, line.level, line.text);
     return result;
   }
 
-  private async callTool(state: ServerState, request: ExecuteRequest): Promise<ExecuteResult> {
-    const conn = state.conn;
-    if (!conn || state.status !== 'connected') {
-      return { ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `MCP server "${state.config.id}" is not connected` } };
-    }
-    return callMcpTool(
-      {
-        id: state.config.id,
-        transport: state.config.transport,
-        conn,
-        wantsContext: state.wantsContext.has(request.toolName),
-        now: this.options.clock.now(),
-        redact: this.redact,
-        lost: (error) => {
-          if (state.conn === conn) this.crashed(state, state.gen, error);
-        },
-      },
-      request,
-    );
-  }
-
-  // ── state, events, logs ─────────────────────────────────────────────────
-
   private newState(config: McpServerConfig): ServerState {
     this.registerSecrets(config);
-    const state: ServerState = {
-      config,
-      status: 'stopped',
-      log: new ExtensionLog({ maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES, maxStreamedPerSecond: this.maxLogEvents }),
-      crash: new CrashTracker({ clock: this.options.clock, ...this.options.crash }),
-      conn: null,
-      gen: 0,
-      views: [],
-      registered: new Set(),
-      wantsContext: new Set(),
-      restartTimer: null,
-      refreshTimer: null,
-      refreshing: null,
-      refreshAgain: false,
-      starting: null,
-      executor: { execute: (request) => this.execute(state, request) },
-    };
-    return state;
+    return createServerState(config, this.options.clock, this.options.crash, this.maxLogEvents, (state, request) => this.execute(state, request));
   }
 
   /** Values of secret-looking env vars and headers are scrubbed from every log line and error. */
   private registerSecrets(config: McpServerConfig): void {
-    const add = this.options.addSecret;
-    if (!add) return;
-    for (const [key, value] of Object.entries({ ...config.env, ...config.headers })) if (SECRET_NAME.test(key)) add(value);
+    for (const value of secretValues(config)) this.options.addSecret?.(value);
   }
 
   private require(id: string): ServerState {
@@ -433,20 +389,6 @@ export class McpManager {
   }
 
   private emit(event: McpEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.options.log.error('mcp event listener failed', error);
-      }
-    }
+    this.events.emit(event);
   }
 }
-
-function toLogLevel(level: string): LogLevel {
-  if (level === 'debug') return 'debug';
-  if (level === 'info' || level === 'notice') return 'info';
-  if (level === 'warning') return 'warn';
-  return 'error';
-}
-

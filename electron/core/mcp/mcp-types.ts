@@ -1,12 +1,14 @@
-// The MCP manager's shapes: its events, where configs live, its options, and what it keeps per server.
+// The MCP manager's shapes: its events, where configs live, its options, what it keeps per server (made fresh by
+// createServerState) and what clients see of it.
 import type { HostError } from '../../../shared/errors';
+import type { LogLevel } from '../../../shared/protocol';
 import type { McpServerConfig, McpServerInfo, McpServerStatus, McpToolView } from '../../../shared/types/mcp';
-import { maskSecrets } from '../../../shared/secret-mask';
+import { maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
 import { mcpSourceId } from '../../../shared/types/mcp';
-import type { CrashTracker, CrashTrackerOptions } from '../extensions/crash-tracker';
-import type { ExtensionLog } from '../extensions/extension-log';
+import { CrashTracker, type CrashTrackerOptions } from '../extensions/crash-tracker';
+import { ExtensionLog, LOG_MAX_BYTES, LOG_MAX_LINES } from '../extensions/extension-log';
 import type { Clock, Logger } from '../ports';
-import type { ToolExecutor } from '../registry-port';
+import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { McpConnection, OpenedSession } from './mcp-connection';
 
@@ -87,4 +89,56 @@ export function serverInfo(state: ServerState): McpServerInfo {
   const pid = state.conn?.pid;
   if (pid !== undefined) info.pid = pid;
   return info;
+}
+
+/** A server's state before its first start. */
+export function createServerState(
+  config: McpServerConfig,
+  clock: Clock,
+  crash: Omit<CrashTrackerOptions, 'clock'> | undefined,
+  maxLogEvents: number,
+  execute: (state: ServerState, request: ExecuteRequest) => Promise<ExecuteResult>,
+): ServerState {
+  const state: ServerState = {
+    config,
+    status: 'stopped',
+    log: new ExtensionLog({ maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES, maxStreamedPerSecond: maxLogEvents }),
+    crash: new CrashTracker({ clock, ...crash }),
+    conn: null,
+    gen: 0,
+    views: [],
+    registered: new Set(),
+    wantsContext: new Set(),
+    restartTimer: null,
+    refreshTimer: null,
+    refreshing: null,
+    refreshAgain: false,
+    starting: null,
+    executor: { execute: (request) => execute(state, request) },
+  };
+  return state;
+}
+
+/** An MCP `notifications/message` level as a log level. */
+export function toLogLevel(level: string): LogLevel {
+  if (level === 'debug') return 'debug';
+  if (level === 'info' || level === 'notice') return 'info';
+  if (level === 'warning') return 'warn';
+  return 'error';
+}
+
+/** The values of a config's secret-looking env vars and headers (the redactor learns them). */
+export function secretValues(config: McpServerConfig): string[] {
+  return Object.entries({ ...config.env, ...config.headers })
+    .filter(([name]) => SECRET_NAME.test(name))
+    .map(([, value]) => value);
+}
+
+/** No restart or tools/list pending for the server any more. */
+export function clearServerTimers(state: ServerState): void {
+  if (state.restartTimer) clearTimeout(state.restartTimer);
+  if (state.refreshTimer) clearTimeout(state.refreshTimer);
+  state.restartTimer = null;
+  state.refreshTimer = null;
+  state.refreshAgain = false;
 }
