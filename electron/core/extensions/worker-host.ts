@@ -6,55 +6,26 @@ import {
   parseWorkerMessage,
   REQUEST_ID_PATTERN,
   type CancelReason,
-  type HostRequestMessage,
   type HostToWorkerMessage,
   type LogLevel,
   type ToolInvocationResultMessage,
 } from '../../../shared/protocol';
-import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import { CallPayloads } from './call-payload';
-import { minimalWorkerEnv, type Launcher, type WorkerHandle } from './launcher';
+import { minimalWorkerEnv, type WorkerHandle } from './launcher';
 import { WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
-import { WorkerOutput, type LogSource } from './worker-output';
+import { WorkerOutput } from './worker-output';
 import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
 import { toolCallLine } from '../tool-call-log';
+import type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './worker-host-types';
 
 export type { WorkerExit, WorkerExitError, WorkerExitReason } from './worker-exit';
 export { DEFAULT_WORKER_TIMINGS, type WorkerHostTimings } from './worker-liveness';
 
-export interface WorkerHostCallbacks {
-  /** The entry loaded without throwing; `contained`: it runs under Node's permission model. */
-  onReady?(contained: boolean): void;
-  /** Unchecked: the caller decides on permission and hands it to the registry. */
-  onRegisterTool?(tool: ToolRegistrationDTO): void;
-  onUnregisterTool?(name: string): void;
-  onLog?(level: LogLevel, source: LogSource, text: string): void;
-  /** A spindle.* call for the host: unchecked (the caller checks permission and params), answered with respond(). */
-  onRequest?(message: HostRequestMessage): void;
-  onRequestCancel?(requestId: string): void;
-  /** Fires once; every pending call has been settled before it. */
-  onExit?(exit: WorkerExit): void;
-}
-
-export interface WorkerHostOptions {
-  manifest: ExtensionManifest;
-  extensionPath: string;
-  granted: readonly ExtensionPermission[];
-  launcher: Launcher;
-  /** Worker runtime script (see workerRuntimeSource). */
-  entry: string;
-  /** Extra plain variables for the worker; secrets are filtered out. */
-  env?: Record<string, string>;
-  clock?: Clock;
-  timers?: Timers;
-  timings?: Partial<WorkerHostTimings>;
-  callbacks?: WorkerHostCallbacks;
-}
-
-export type WorkerState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
+export type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './worker-host-types';
 
 /** Resident memory is read every this many heartbeats. */
 const MEMORY_SAMPLE_TICKS = 2;

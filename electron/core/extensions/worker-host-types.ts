@@ -1,0 +1,40 @@
+// The shapes of a worker host: what it tells its owner, what it is made with, and the states it goes through.
+import type { HostRequestMessage, LogLevel } from '../../../shared/protocol';
+import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import type { Clock, Timers } from '../ports';
+import type { Launcher } from './launcher';
+import type { WorkerExit } from './worker-exit';
+import type { WorkerHostTimings } from './worker-liveness';
+import type { LogSource } from './worker-output';
+
+export interface WorkerHostCallbacks {
+  /** The entry loaded without throwing; `contained`: it runs under Node's permission model. */
+  onReady?(contained: boolean): void;
+  /** Unchecked: the caller decides on permission and hands it to the registry. */
+  onRegisterTool?(tool: ToolRegistrationDTO): void;
+  onUnregisterTool?(name: string): void;
+  onLog?(level: LogLevel, source: LogSource, text: string): void;
+  /** A spindle.* call for the host: unchecked (the caller checks permission and params), answered with respond(). */
+  onRequest?(message: HostRequestMessage): void;
+  onRequestCancel?(requestId: string): void;
+  /** Fires once; every pending call has been settled before it. */
+  onExit?(exit: WorkerExit): void;
+}
+
+export interface WorkerHostOptions {
+  manifest: ExtensionManifest;
+  extensionPath: string;
+  granted: readonly ExtensionPermission[];
+  launcher: Launcher;
+  /** Worker runtime script (see workerRuntimeSource). */
+  entry: string;
+  /** Extra plain variables for the worker; secrets are filtered out. */
+  env?: Record<string, string>;
+  clock?: Clock;
+  timers?: Timers;
+  timings?: Partial<WorkerHostTimings>;
+  callbacks?: WorkerHostCallbacks;
+}
+
+export type WorkerState = 'idle' | 'starting' | 'running' | 'stopping' | 'exited';
+
