@@ -7,6 +7,7 @@ import { InlineError } from '../../components/InlineError';
 import { importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council-commands';
 import { FileExport } from './FileExport';
 import { useAction } from './use-action';
+import { AskingHost } from '../../components/AskingHost';
 
 const MAX_IMPORT_BYTES = 1_000_000;
 
@@ -173,7 +174,8 @@ export function ProfilesCard() {
           ))}
         </ul>
       ) : (
-        <p className="panel-note">{loaded ? 'No saved profiles yet.' : 'Asking the host for saved profiles…'}</p>
+        // Asking only while an answer can come: not beside the error that ended it, nor under the "not connected" banner.
+        loaded ? <p className="panel-note">No saved profiles yet.</p> : !error && <AskingHost>for saved profiles</AskingHost>
       )}
 
       {exported && (
