@@ -369,6 +369,8 @@ describe('council settings and profiles', () => {
     await settle(() => buttonNamed(row, 'Load').click());
     expect(host.callsTo('council.profiles.load').map((c) => c.input)).toEqual([{ name: 'Campaign' }]);
     expect(council.settings.members).toHaveLength(1);
+    // The count agrees with the number ("1 member", not "1 members").
+    expect(profiles.textContent).toContain('Loaded “Campaign”: 1 member.');
 
     await settle(() => buttonNamed(row, 'Export profile Campaign').click());
     const exported = byTestId(profiles, 'profile-export');

@@ -161,7 +161,7 @@ export function ProfilesCard() {
               busy={busy !== null}
               onLoad={() =>
                 void run(`load:${p.name}`, `Could not load ${p.name}`, () => loadProfile(store, host, p.name)).then((r) => {
-                  if (r?.ok) setStatus(`Loaded “${p.name}”: ${r.value.members.length} members.`);
+                  if (r?.ok) setStatus(`Loaded “${p.name}”: ${r.value.members.length} ${r.value.members.length === 1 ? 'member' : 'members'}.`);
                 })
               }
               onExport={() => exportOne(p.name)}
