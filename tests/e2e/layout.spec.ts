@@ -29,6 +29,32 @@ async function scrollMain(page: Page, to: 'top' | 'bottom'): Promise<void> {
   await page.locator('main#main').evaluate((el, where) => el.scrollTo({ top: where === 'top' ? 0 : el.scrollHeight }), to);
 }
 
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 720 },
+] as const;
+
+/** A new Workbench session on `connectionId` with `turns` council turns, each reply `replyWords` words long. */
+async function sessionWithTurns(page: Page, setup: { url: string; connectionId: string; llm: LlmTestServer }, turns: number, replyWords: number): Promise<Locator> {
+  await page.goto(setup.url);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
+  const workbench = page.getByTestId('panel-workbench');
+  await workbench.getByRole('button', { name: 'New session', exact: true }).click();
+  await workbench.getByLabel('Main connection').selectOption(setup.connectionId);
+  const box = workbench.getByLabel('Message');
+  const replies = workbench.locator('[data-testid="message"][data-role="assistant"]');
+  for (let i = 0; i < turns; i++) {
+    setup.llm.enqueue({ text: `Pacing note ${i}: the scene lingers; cut sooner. `.repeat(6) });
+    setup.llm.enqueue({ text: `Reply ${i}. `.repeat(replyWords / 2) });
+    await box.fill(`Turn ${i}: we run for the bridge.`);
+    await box.press('Enter');
+    await expect(replies).toHaveCount(i + 1, { timeout: 20_000 });
+    await expect(replies.last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
+  }
+  return workbench;
+}
+
 test.describe('Workbench layout', () => {
   let host: RunningHost;
   let llm: LlmTestServer;
@@ -57,22 +83,8 @@ test.describe('Workbench layout', () => {
   });
 
   test('the composer covers neither the connection picker nor an open deliberation', async ({ page }) => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
-    const workbench = page.getByTestId('panel-workbench');
-    await workbench.getByRole('button', { name: 'New session' }).click();
-    await workbench.getByLabel('Main connection').selectOption(connectionId);
-    const box = workbench.getByLabel('Message');
-    for (let i = 0; i < 3; i++) {
-      llm.enqueue({ text: `Pacing note ${i}: the scene lingers; cut sooner. `.repeat(6) });
-      llm.enqueue({ text: `Reply ${i}. `.repeat(40) });
-      await box.fill(`Turn ${i}: we run for the bridge.`);
-      await box.press('Enter');
-      await expect(workbench.locator('[data-testid="message"][data-role="assistant"]')).toHaveCount(i + 1, { timeout: 20_000 });
-      await expect(workbench.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
-    }
+    await page.setViewportSize(SIZES[0]);
+    const workbench = await sessionWithTurns(page, { url: host.url, connectionId, llm }, 3, 80);
     const turn = workbench.getByTestId('council-turn').last();
     await turn.getByRole('button', { name: 'Show deliberation' }).click();
     const deliberation = turn.getByTestId('deliberation');
@@ -80,10 +92,7 @@ test.describe('Workbench layout', () => {
 
     const composer = workbench.locator('.composer');
     const picker = workbench.getByLabel('Main connection');
-    for (const size of [
-      { width: 1440, height: 900 },
-      { width: 1280, height: 720 },
-    ]) {
+    for (const size of SIZES) {
       await page.setViewportSize(size);
       await scrollMain(page, 'top');
       expect(await overlap(picker, composer), `picker at the top, ${size.width}×${size.height}`).toBe(0);
@@ -94,27 +103,11 @@ test.describe('Workbench layout', () => {
   });
 
   test('a deliberation just opened, or a control reached with Tab, comes out from under the composer', async ({ page }) => {
-    const workbench = page.getByTestId('panel-workbench');
-    const turns = workbench.getByTestId('council-turn');
-    const composer = workbench.locator('.composer');
-    for (const size of [
-      { width: 1440, height: 900 },
-      { width: 1280, height: 720 },
-    ]) {
+    for (const size of SIZES) {
       await page.setViewportSize(size);
-      await page.goto(host.url);
-      await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
-      await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
-      await workbench.getByRole('button', { name: 'New session', exact: true }).click();
-      await workbench.getByLabel('Main connection').selectOption(connectionId);
-      const box = workbench.getByLabel('Message');
-      for (let i = 0; i < 2; i++) {
-        llm.enqueue({ text: `Pacing note ${i}: the scene lingers; cut sooner. `.repeat(8) });
-        llm.enqueue({ text: `Reply ${i}. `.repeat(150) });
-        await box.fill(`Turn ${i}: we run for the bridge.`);
-        await box.press('Enter');
-        await expect(workbench.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
-      }
+      const workbench = await sessionWithTurns(page, { url: host.url, connectionId, llm }, 2, 300);
+      const turns = workbench.getByTestId('council-turn');
+      const composer = workbench.locator('.composer');
       await expect(turns).toHaveCount(2);
       const at = `${size.width}×${size.height}`;
 
