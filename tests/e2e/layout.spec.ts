@@ -1,5 +1,6 @@
 // The Workbench at common laptop sizes (1440×900, 1280×720): the composer never covers the connection picker or
-// an open deliberation, at the top of the chat or scrolled to its end.
+// an open deliberation, at the top of the chat or scrolled to its end, nor a deliberation just opened or a control
+// reached with the keyboard.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,32 @@ async function overlap(a: Locator, b: Locator): Promise<number> {
 
 async function scrollMain(page: Page, to: 'top' | 'bottom'): Promise<void> {
   await page.locator('main#main').evaluate((el, where) => el.scrollTo({ top: where === 'top' ? 0 : el.scrollHeight }), to);
+}
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 720 },
+] as const;
+
+/** A new Workbench session on `connectionId` with `turns` council turns, each reply `replyWords` words long. */
+async function sessionWithTurns(page: Page, setup: { url: string; connectionId: string; llm: LlmTestServer }, turns: number, replyWords: number): Promise<Locator> {
+  await page.goto(setup.url);
+  await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
+  const workbench = page.getByTestId('panel-workbench');
+  await workbench.getByRole('button', { name: 'New session', exact: true }).click();
+  await workbench.getByLabel('Main connection').selectOption(setup.connectionId);
+  const box = workbench.getByLabel('Message');
+  const replies = workbench.locator('[data-testid="message"][data-role="assistant"]');
+  for (let i = 0; i < turns; i++) {
+    setup.llm.enqueue({ text: `Pacing note ${i}: the scene lingers; cut sooner. `.repeat(6) });
+    setup.llm.enqueue({ text: `Reply ${i}. `.repeat(replyWords / 2) });
+    await box.fill(`Turn ${i}: we run for the bridge.`);
+    await box.press('Enter');
+    await expect(replies).toHaveCount(i + 1, { timeout: 20_000 });
+    await expect(replies.last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
+  }
+  return workbench;
 }
 
 test.describe('Workbench layout', () => {
@@ -56,22 +83,8 @@ test.describe('Workbench layout', () => {
   });
 
   test('the composer covers neither the connection picker nor an open deliberation', async ({ page }) => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
-    const workbench = page.getByTestId('panel-workbench');
-    await workbench.getByRole('button', { name: 'New session' }).click();
-    await workbench.getByLabel('Main connection').selectOption(connectionId);
-    const box = workbench.getByLabel('Message');
-    for (let i = 0; i < 3; i++) {
-      llm.enqueue({ text: `Pacing note ${i}: the scene lingers; cut sooner. `.repeat(6) });
-      llm.enqueue({ text: `Reply ${i}. `.repeat(40) });
-      await box.fill(`Turn ${i}: we run for the bridge.`);
-      await box.press('Enter');
-      await expect(workbench.locator('[data-testid="message"][data-role="assistant"]')).toHaveCount(i + 1, { timeout: 20_000 });
-      await expect(workbench.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
-    }
+    await page.setViewportSize(SIZES[0]);
+    const workbench = await sessionWithTurns(page, { url: host.url, connectionId, llm }, 3, 80);
     const turn = workbench.getByTestId('council-turn').last();
     await turn.getByRole('button', { name: 'Show deliberation' }).click();
     const deliberation = turn.getByTestId('deliberation');
@@ -79,16 +92,46 @@ test.describe('Workbench layout', () => {
 
     const composer = workbench.locator('.composer');
     const picker = workbench.getByLabel('Main connection');
-    for (const size of [
-      { width: 1440, height: 900 },
-      { width: 1280, height: 720 },
-    ]) {
+    for (const size of SIZES) {
       await page.setViewportSize(size);
       await scrollMain(page, 'top');
       expect(await overlap(picker, composer), `picker at the top, ${size.width}×${size.height}`).toBe(0);
       await scrollMain(page, 'bottom');
       expect(await overlap(deliberation, composer), `deliberation at the end, ${size.width}×${size.height}`).toBe(0);
       await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', `workbench-${size.width}x${size.height}.png`) });
+    }
+  });
+
+  test('a deliberation just opened, or a control reached with Tab, comes out from under the composer', async ({ page }) => {
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      const workbench = await sessionWithTurns(page, { url: host.url, connectionId, llm }, 2, 300);
+      const turns = workbench.getByTestId('council-turn');
+      const composer = workbench.locator('.composer');
+      await expect(turns).toHaveCount(2);
+      const at = `${size.width}×${size.height}`;
+
+      // The chat follows the last reply, so the last turn's deliberation opens at the bottom of the view.
+      await scrollMain(page, 'bottom');
+      const last = turns.last();
+      await last.getByRole('button', { name: 'Show deliberation' }).click();
+      await expect(last.getByTestId('deliberation').getByLabel('Deliberation')).toContainText('Pacing note 1');
+      await expect.poll(() => overlap(last.getByTestId('deliberation'), composer), { message: `deliberation just opened, ${at}` }).toBe(0);
+      await last.getByRole('button', { name: 'Hide deliberation' }).click();
+
+      // Scrolled up so the last turn's "Show deliberation" sits under the composer, Shift+Tab onto it (from the
+      // button after it, focused without scrolling) brings it out.
+      const target = last.getByRole('button', { name: 'Show deliberation' });
+      await target.evaluate((button) => {
+        const main = document.getElementById('main')!;
+        const bar = document.querySelector('.composer')!.getBoundingClientRect();
+        main.scrollTop += button.getBoundingClientRect().top - (bar.top + 30);
+      });
+      await last.getByRole('button', { name: 'Open in Council' }).evaluate((next) => (next as HTMLElement).focus({ preventScroll: true }));
+      expect(await overlap(target, composer), `the button starts under the composer, ${at}`).toBeGreaterThan(0);
+      await page.keyboard.press('Shift+Tab');
+      await expect(target).toBeFocused();
+      expect(await overlap(target, composer), `the focused button, ${at}`).toBe(0);
     }
   });
 });

@@ -218,6 +218,18 @@ describe('test, models, remove', () => {
     expect(form.querySelector('[data-testid="test-result"]')).toBeNull();
   });
 
+  it('the models listed for one server go when the form points at another ("2 models on the server" is not about the new URL)', async () => {
+    const { panel } = await openConnections();
+    await settle(() => buttonNamed(panel, 'Add connection').click());
+    const form = byTestId(panel, 'profile-form');
+    await settle(() => typeInto(byLabel(form, 'Name'), 'Local'));
+    await settle(() => buttonNamed(form, 'List models').click());
+    expect(form.textContent).toContain('2 models on the server');
+    await settle(() => typeInto(byLabel(form, 'Base URL'), 'http://127.0.0.1:8080/v1'));
+    expect(form.textContent).not.toContain('on the server');
+    expect(form.querySelector('[aria-label="Pick the default model"]')).toBeNull();
+  });
+
   it('lists a saved connection’s models and makes one the default', async () => {
     const { panel, host } = await openConnections((f) => f.profiles.push(profile()));
     await settle(() => buttonNamed(card(panel, 'local-lm'), 'List models of Local LM Studio').click());

@@ -255,6 +255,30 @@ describe('council members', () => {
     expect(host.callsTo('council.quickAddPack')).toHaveLength(1);
   });
 
+  it('once the connection is lost, no tab promises an answer ("Asking the host…") for packs, runs or profiles it never got', async () => {
+    const { panel, host } = await openCouncil((h) => {
+      h.handlers['packs.list'] = () => ({ ok: false, error: { code: 'INTERNAL', message: 'The packs folder could not be read.' } });
+      h.handlers['runs.list'] = () => ({ ok: false, error: { code: 'INTERNAL', message: 'The runs folder could not be read.' } });
+      h.handlers['council.profiles.list'] = () => new Promise<never>(() => undefined);
+    });
+    const shown = async () => {
+      const text: string[] = [];
+      for (const tab of ['members', 'runs', 'settings']) {
+        await settle(() => byTestId(panel, `council-tab-${tab}`).click());
+        text.push(panel.textContent ?? '');
+      }
+      return text.join(' ');
+    };
+    // Connected, the profiles can still come; the runs cannot (their error says why).
+    const connected = await shown();
+    expect(connected).toContain('Asking the host for saved profiles');
+    expect(connected).toContain('Could not list the stored runs');
+    expect(connected).not.toContain('Asking the host for stored runs');
+    await settle(() => host.setInfo({ state: 'disconnected', attempt: 21, willRetry: false }));
+    expect(byTestId(panel.ownerDocument.body, 'connection-banner')).toBeTruthy();
+    expect(await shown()).not.toContain('Asking the host');
+  });
+
   it('turns Council Mode on and shows a refusal inline', async () => {
     const { panel, host, council } = await openCouncil();
     const mode = byLabel<HTMLInputElement>(panel, 'Council Mode');
@@ -345,6 +369,8 @@ describe('council settings and profiles', () => {
     await settle(() => buttonNamed(row, 'Load').click());
     expect(host.callsTo('council.profiles.load').map((c) => c.input)).toEqual([{ name: 'Campaign' }]);
     expect(council.settings.members).toHaveLength(1);
+    // The count agrees with the number ("1 member", not "1 members").
+    expect(profiles.textContent).toContain('Loaded “Campaign”: 1 member.');
 
     await settle(() => buttonNamed(row, 'Export profile Campaign').click());
     const exported = byTestId(profiles, 'profile-export');

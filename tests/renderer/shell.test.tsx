@@ -44,6 +44,20 @@ describe('shell', () => {
     }
   });
 
+  it('a window the host refused shows the banner only: no section claims it is empty ("No council members yet") under it', async () => {
+    const host = new FakeHost('unauthorized');
+    const { container } = await renderShell(host);
+    for (const spec of SECTIONS) {
+      await settle(() => navButton(container, spec.label).click());
+      expect(byTestId(container, 'connection-banner').textContent).toContain('not connected to the host');
+      expect(container.querySelector(`[data-testid="panel-${spec.id}"] [data-testid="empty-state"]`), spec.label).toBeNull();
+    }
+    // Accepted, the sections say what will appear in them again.
+    await settle(() => host.setInfo({ state: 'connected' }));
+    await settle(() => navButton(container, 'Tools').click());
+    expect(byTestId(container, 'panel-tools').querySelector('.empty-state__title')?.textContent).toBe('No tools registered');
+  });
+
   it('says what appears in Tools and what to do about it', async () => {
     const { container } = await renderShell(new FakeHost());
     await settle(() => navButton(container, 'Tools').click());

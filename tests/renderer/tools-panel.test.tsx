@@ -289,6 +289,25 @@ describe('Try it', () => {
     expect(error.textContent).not.toContain('The user rejected');
   });
 
+  it('an approval that timed out reads as what happened, without the advice written for the model', async () => {
+    const { panel } = await openTools([roll], (h) => {
+      h.handlers['tools.invoke'] = () => ({
+        ok: true,
+        value: {
+          ok: false,
+          error: { code: 'APPROVAL_TIMEOUT', message: 'Nobody approved Roll before its deadline, so it did not run.', hint: 'Treat this as a rejection; do not retry the same call unless the user asks.' },
+          durationMs: 3,
+        },
+      });
+    });
+    const details = await select(panel, 'dice-and-stats:roll_dice');
+    await settle(() => typeInto(byLabel(details, 'notation (required)'), '2d6'));
+    await settle(() => byTestId(details, 'try-it-run').click());
+    const error = byTestId(details, 'tool-error');
+    expect(error.textContent).toContain('Nobody approved Roll before its deadline, so it did not run.');
+    expect(error.textContent).not.toMatch(/do not retry/i);
+  });
+
   it('each flag says what its answer means (the inline flag never claims the chat calls a tool on its own)', async () => {
     const { panel } = await openTools([roll, append]);
     const details = await select(panel, 'scratchpad:append_note');

@@ -62,8 +62,11 @@ export function ProfileForm(props: {
 
   const fid = (field: string) => `${id}-${field}`;
 
-  // A test result describes the input it was run with: a change to what it tested clears it.
-  useEffect(() => setTest(null), [baseUrl, provider, key, keyMode, envName, headers]);
+  // A test result and a model list describe the input they were asked with: a change to what they asked clears them.
+  useEffect(() => {
+    setTest(null);
+    setModels(null);
+  }, [baseUrl, provider, key, keyMode, envName, headers]);
 
   const changeProvider = (next: LlmProvider) => {
     // Follow the provider's default URL unless the user typed their own.

@@ -10,6 +10,7 @@ import { addMember, quickAddPack } from '../../stores/council-commands';
 import { MemberCard } from './MemberCard';
 import { parseChance, CHANCE_ERROR } from './ChanceField';
 import { useAction } from './use-action';
+import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('council');
 
@@ -61,7 +62,7 @@ function AddFromPack() {
         <h2 id={`${id}-title`} className="card__title">
           Add from a pack
         </h2>
-        <p className="card__lead">{packsLoaded ? 'No Lumia packs are installed.' : 'Asking the host for its packs…'}</p>
+        {packsLoaded ? <p className="card__lead">No Lumia packs are installed.</p> : <AskingHost className="card__lead">for its packs</AskingHost>}
       </section>
     );
   }

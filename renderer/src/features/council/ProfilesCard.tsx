@@ -7,6 +7,7 @@ import { InlineError } from '../../components/InlineError';
 import { importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council-commands';
 import { FileExport } from './FileExport';
 import { useAction } from './use-action';
+import { AskingHost } from '../../components/AskingHost';
 
 const MAX_IMPORT_BYTES = 1_000_000;
 
@@ -160,7 +161,7 @@ export function ProfilesCard() {
               busy={busy !== null}
               onLoad={() =>
                 void run(`load:${p.name}`, `Could not load ${p.name}`, () => loadProfile(store, host, p.name)).then((r) => {
-                  if (r?.ok) setStatus(`Loaded “${p.name}”: ${r.value.members.length} members.`);
+                  if (r?.ok) setStatus(`Loaded “${p.name}”: ${r.value.members.length} ${r.value.members.length === 1 ? 'member' : 'members'}.`);
                 })
               }
               onExport={() => exportOne(p.name)}
@@ -173,7 +174,8 @@ export function ProfilesCard() {
           ))}
         </ul>
       ) : (
-        <p className="panel-note">{loaded ? 'No saved profiles yet.' : 'Asking the host for saved profiles…'}</p>
+        // Asking only while an answer can come: not beside the error that ended it, nor under the "not connected" banner.
+        loaded ? <p className="panel-note">No saved profiles yet.</p> : !error && <AskingHost>for saved profiles</AskingHost>
       )}
 
       {exported && (

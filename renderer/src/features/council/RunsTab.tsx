@@ -15,6 +15,7 @@ import { SAMPLE_CHAT, sessionToChat } from './sample-chat';
 import { Timeline } from './Timeline';
 import { formatDuration } from './timeline-geometry';
 import { useAction } from './use-action';
+import { AskingHost } from '../../components/AskingHost';
 
 type TestRollResult = MethodOutput<'council.testRoll'>;
 
@@ -444,7 +445,12 @@ function PastRuns() {
           {items.map(row)}
         </ul>
       ) : (
-        <p className="panel-note">{loaded ? 'No runs yet. Runs from here and from the Workbench chat are stored and listed here.' : 'Asking the host for stored runs…'}</p>
+        // Asking only while an answer can come: not beside the error that ended it, nor under the "not connected" banner.
+        loaded ? (
+          <p className="panel-note">No runs yet. Runs from here and from the Workbench chat are stored and listed here.</p>
+        ) : (
+          !loadError && <AskingHost>for stored runs</AskingHost>
+        )
       )}
       {exported && (
         <FileExport

@@ -20,9 +20,11 @@ function flagsOf(o: { simulated?: true; unvalidated?: true; cached?: true; appro
   return { simulated: o.simulated, unvalidated: o.unvalidated, cached: o.cached, approval: o.approval };
 }
 
-/** A rejection is worded for the model (what not to retry); the person who rejected it reads what happened. */
+/** A rejection or an approval timeout is worded for the model (what not to retry); the person reads what happened. */
 function forPeople(error: HostError): HostError {
-  return error.code === 'APPROVAL_REJECTED' ? { code: error.code, message: 'You rejected this call in the approval dialog, so it did not run.' } : error;
+  if (error.code === 'APPROVAL_REJECTED') return { code: error.code, message: 'You rejected this call in the approval dialog, so it did not run.' };
+  if (error.code === 'APPROVAL_TIMEOUT') return { code: error.code, message: error.message };
+  return error;
 }
 
 export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {

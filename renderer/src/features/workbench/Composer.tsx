@@ -1,11 +1,31 @@
 // The message box: Enter sends, Shift+Enter adds a line; Stop while a reply streams; Regenerate the last reply; council and dry-run toggles.
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { regenerateReply, sendMessage, stopTurn, updateChatSettings } from '../../stores/chat-commands';
 import type { LiveTurn } from '../../stores/chat-turns';
+
+/**
+ * The composer stays at the bottom of the scrolling column, over the chat: the column keeps its height as room at
+ * the bottom, so whatever is scrolled into view (a control reached with Tab, a deliberation just opened) lands
+ * above it instead of under it. Measured, since the box grows with the text and an error.
+ */
+function useRoomBelow(box: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const el = box.current;
+    const column = el?.closest<HTMLElement>('#main');
+    if (!el || !column || typeof ResizeObserver === 'undefined') return;
+    // A little air above the box, so what comes into view is not flush against it.
+    const observer = new ResizeObserver(() => void (column.style.scrollPaddingBottom = `${Math.ceil(el.getBoundingClientRect().height) + 8}px`));
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      column.style.removeProperty('scroll-padding-bottom');
+    };
+  }, [box]);
+}
 
 export function Composer(props: { sessionId: string; turn: LiveTurn | null; canRegenerate: boolean; characterName: string }) {
   const store = useAppStoreApi();
@@ -21,6 +41,8 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
   const [busy, setBusy] = useState<null | 'send' | 'stop' | 'regenerate'>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const areaRef = useRef<HTMLTextAreaElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  useRoomBelow(boxRef);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -85,7 +107,7 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
   };
 
   return (
-    <div className="composer" data-testid="composer">
+    <div className="composer" data-testid="composer" ref={boxRef}>
       {error && <InlineError error={error.error} title={error.title} testId="composer-error" />}
       <label className="visually-hidden" htmlFor={`${id}-text`}>
         Message

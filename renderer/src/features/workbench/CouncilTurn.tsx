@@ -1,6 +1,6 @@
 // The council's part in one reply: deliberating / done / failed / skipped, and the run itself on demand —
 // its deliberation as monospace text (collapsible), each tool's outcome, and its JSON Lines trace to download.
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { CouncilRun } from '../../../../shared/types/council';
 import { useAppStoreApi, useHost } from '../../app/context';
@@ -26,12 +26,21 @@ export function CouncilTurn(props: { council: CouncilState | null; runId: string
     mounted.current = true;
     return () => void (mounted.current = false);
   }, []);
+  // Opened by a click, the deliberation comes into view once read (it opens downwards, under the composer).
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const reveal = useRef(false);
+  useLayoutEffect(() => {
+    if (!open || !reveal.current || busy === 'run') return;
+    reveal.current = false;
+    bodyRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [open, busy]);
 
   if (!council && !runId) return null;
 
   const toggle = async () => {
     const next = !open;
     setOpen(next);
+    reveal.current = next;
     if (!next || run || !runId || busy) return;
     setBusy('run');
     setError(null);
@@ -124,7 +133,7 @@ export function CouncilTurn(props: { council: CouncilState | null; runId: string
       {council?.phase === 'failed' && <InlineError error={council.error} title="Council run failed" />}
       {error && <InlineError error={error} title="Could not read the council run" />}
       {open && (
-        <div className="council-turn__body" id={bodyId} data-testid="deliberation">
+        <div className="council-turn__body" id={bodyId} data-testid="deliberation" ref={bodyRef}>
           {busy === 'run' && <p className="panel-note">Reading the run…</p>}
           {run && (
             <>
