@@ -1,0 +1,75 @@
+// What the council looks like from outside: members with their names, avatars and tools resolved (and what is
+// missing said as warnings), and inline mode's functions for the main model.
+import type { CouncilMember, CouncilSettings, CouncilView, InlineTool, MemberView } from '../../../shared/types/council';
+import type { ToolInfo } from '../../../shared/types/tools';
+import type { ResolvedItem } from './context';
+
+/** How a member's pack item and tools are found now (packs and tools come and go). */
+export interface MemberLookup {
+  item(member: Pick<CouncilMember, 'packId' | 'itemId'>): ResolvedItem | null;
+  tool(qualifiedName: string): ToolInfo | undefined;
+  isPromptTool(info: ToolInfo): boolean;
+}
+
+export function councilView(settings: CouncilSettings, lookup: MemberLookup, sidecarConfigured: boolean): CouncilView {
+  const warnings: string[] = [];
+  const members: MemberView[] = settings.members.map((m) => {
+    const resolved = lookup.item(m);
+    const toolViews = m.tools.map((q) => {
+      const info = lookup.tool(q);
+      return {
+        qualifiedName: q,
+        displayName: info?.displayName ?? q,
+        kind: !info ? ('extension' as const) : lookup.isPromptTool(info) ? ('prompt' as const) : info.source,
+        missing: !info,
+        available: info?.status === 'available',
+        retention: m.toolHistoryRetention?.[q] ?? 0,
+      };
+    });
+    const missingTools = toolViews.filter((t) => t.missing).map((t) => t.qualifiedName);
+    const name = resolved?.item.name ?? m.itemId;
+    if (!resolved) warnings.push(`${name}: pack item ${m.packId}/${m.itemId} is missing.`);
+    for (const q of missingTools) warnings.push(`${name}: tool ${q} is not registered.`);
+    return {
+      id: m.id,
+      packId: m.packId,
+      itemId: m.itemId,
+      role: m.role,
+      chance: m.chance,
+      tools: [...m.tools],
+      toolHistoryRetention: { ...(m.toolHistoryRetention ?? {}) },
+      name,
+      packName: resolved?.packName ?? null,
+      avatarUrl: resolved?.avatarUrl ?? null,
+      missingItem: !resolved,
+      missingTools,
+      toolViews,
+      ...(m.allowedReadPaths ? { allowedReadPaths: [...m.allowedReadPaths] } : {}),
+      ...(m.allowedWritePaths ? { allowedWritePaths: [...m.allowedWritePaths] } : {}),
+    };
+  });
+  if (!sidecarConfigured && settings.toolsSettings.mode === 'sidecar' && settings.members.some((m) => m.tools.length > 0)) {
+    warnings.push('No sidecar LLM is configured: prompt tools and tools that need planned arguments will fail.');
+  }
+  return { settings, members, warnings, sidecarConfigured };
+}
+
+/** Inline mode: one function per member × tool with an argument schema, for the main model (Lumiverse naming). */
+export function inlineToolsOf(settings: CouncilSettings, lookup: MemberLookup): InlineTool[] {
+  const out: InlineTool[] = [];
+  for (const m of settings.members) {
+    const name = lookup.item(m)?.item.name ?? m.itemId;
+    for (const q of m.tools) {
+      const info = lookup.tool(q);
+      if (!info || lookup.isPromptTool(info) || info.status !== 'available') continue;
+      out.push({
+        name: `${m.id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 8)}_${info.name}`.slice(0, 64),
+        description: `[${name}${m.role ? ` - ${m.role}` : ''}] ${info.description}`,
+        parameters: info.parameters,
+        qualifiedName: q,
+        memberId: m.id,
+      });
+    }
+  }
+  return out;
+}
