@@ -1,15 +1,13 @@
 // The one LLM layer: streams a request through the AI SDK to any profile's provider as our own events, with abort, timeouts, bounded retries and key-free errors.
 import { streamText, type JSONValue, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
-import { HostFailure, type HostError } from '../../../shared/errors';
+import { HostFailure } from '../../../shared/errors';
 import type {
   ConnectionProfile,
   LlmCompletedToolCall,
   LlmCompletion,
   LlmEvent,
-  LlmFinishReason,
   LlmRequest,
   LlmToolDefinition,
-  LlmUsage,
 } from '../../../shared/types/llm';
 import { createRedactingLogger, Redactor } from '../connections/redact';
 import { requestHeaders } from '../connections/header-secrets';
@@ -19,7 +17,7 @@ import { silentLogger, type Logger } from '../ports';
 import { cancelledError, classifyError, timeoutError } from './errors';
 import { checkSampling, toModelMessages, toToolChoice, toToolSet } from './messages';
 import { KEY_REQUIRED, languageModelFor } from './providers';
-import { ToolCallSequencer } from './tool-call-sequencer';
+import { StreamParts, type AttemptOutcome } from './stream-parts';
 
 export interface LlmClientOptions {
   secrets: SecretStore;
@@ -70,8 +68,6 @@ interface Prepared {
   providerOptions: Record<string, Record<string, JSONValue>> | undefined;
 }
 
-type AttemptOutcome = { kind: 'done' } | { kind: 'retry'; error: HostError; retryAfterMs?: number };
-
 export const PLAN_MAX_TEMPERATURE = 0.2;
 
 const defaultRetryDelay = (attempt: number, retryAfterMs: number | undefined): number | null => {
@@ -92,13 +88,6 @@ const defaultSleep = (ms: number, signal: AbortSignal | undefined) =>
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-
-const FINISH_REASONS: Record<string, LlmFinishReason> = {
-  stop: 'stop',
-  length: 'length',
-  'content-filter': 'content-filter',
-  'tool-calls': 'tool-calls',
-};
 
 // The SDK prints warnings with console.warn unless told otherwise; we log them ourselves from start-step.
 const sdkGlobals = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
@@ -266,13 +255,16 @@ export class LlmClient {
       controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true });
     });
 
-    const maxChars = options.maxResponseChars ?? this.options.maxResponseChars ?? 4 * 1024 * 1024;
-    let chars = 0;
-    const pending: LlmEvent[] = [];
-    const sequencer = new ToolCallSequencer((event) => pending.push(event));
+    const parts = new StreamParts({
+      maxChars: options.maxResponseChars ?? this.options.maxResponseChars ?? 4 * 1024 * 1024,
+      tools: prepared.tools,
+      baseUrl: prepared.baseUrl,
+      redactor: this.redactor,
+      log: this.log,
+    });
+    const { pending } = parts;
     let emittedOutput = false;
     let iterator: AsyncIterator<TextStreamPart<ToolSet>> | undefined;
-    const ctx = { redactor: this.redactor, baseUrl: prepared.baseUrl };
 
     try {
       const { request } = prepared;
@@ -300,79 +292,11 @@ export class LlmClient {
         if (next === 'aborted' || signal?.aborted) break;
         if (next.done) {
           // The SDK always ends with finish or error; reaching here means the stream broke off.
-          const error: HostError = { code: 'LLM_BAD_RESPONSE', message: 'The response ended without finishing.' };
-          sequencer.failOpen(error);
-          pending.push({ type: 'error', error });
+          parts.fail({ code: 'LLM_BAD_RESPONSE', message: 'The response ended without finishing.' });
           break;
         }
         resetIdle();
-        const part = next.value;
-        let stop: AttemptOutcome | null = null;
-
-        switch (part.type) {
-          case 'text-delta':
-            chars += part.text.length;
-            if (chars <= maxChars) sequencer.text(part.text);
-            break;
-          case 'tool-input-start':
-            sequencer.start(part.id, part.toolName);
-            break;
-          case 'tool-input-delta':
-            chars += part.delta.length;
-            if (chars <= maxChars) sequencer.delta(part.id, part.delta);
-            break;
-          case 'tool-call': {
-            const call = part as unknown as { toolCallId: string; toolName: string; input: unknown; invalid?: boolean; error?: unknown };
-            sequencer.start(call.toolCallId, call.toolName);
-            const streamed = sequencer.argsText(call.toolCallId);
-            const argsText = streamed !== '' ? streamed : typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {});
-            if (call.invalid) sequencer.fail(call.toolCallId, argsText, invalidCallError(call.toolName, call.error, prepared.tools));
-            else sequencer.end(call.toolCallId, argsText, call.input ?? {});
-            break;
-          }
-          case 'start-step':
-            if (part.warnings.length) this.log.info('LLM provider warnings', part.warnings);
-            break;
-          case 'finish': {
-            if (part.finishReason === 'other' && part.rawFinishReason === undefined && sequencer.ended === 0) {
-              // No finish reason on the wire: the body ended early (no [DONE], no message_stop, no done line).
-              const error: HostError = { code: 'LLM_BAD_RESPONSE', message: 'The response ended before the model finished (truncated stream).' };
-              sequencer.failOpen(error);
-              pending.push({ type: 'error', error });
-              stop = { kind: 'done' };
-              break;
-            }
-            sequencer.failOpen({ code: 'LLM_BAD_RESPONSE', message: 'The response finished in the middle of a tool call.' });
-            const reason: LlmFinishReason = sequencer.ended > 0 ? 'tool-calls' : (FINISH_REASONS[part.finishReason] ?? 'other');
-            const usage = toUsage(part.totalUsage);
-            pending.push({ type: 'finish', reason, ...(usage ? { usage } : {}) });
-            stop = { kind: 'done' };
-            break;
-          }
-          case 'error': {
-            const classified = classifyError(part.error, ctx);
-            if (classified.retryable && mayRetry && !emittedOutput && pending.length === 0) {
-              stop = { kind: 'retry', error: classified.error, ...(classified.retryAfterMs !== undefined ? { retryAfterMs: classified.retryAfterMs } : {}) };
-            } else {
-              sequencer.failOpen(classified.error);
-              pending.push({ type: 'error', error: classified.error });
-              stop = { kind: 'done' };
-            }
-            this.log.warn(`LLM request to ${prepared.baseUrl} failed: ${classified.error.code}: ${classified.error.message}`);
-            break;
-          }
-          default:
-            // start, text-start/end, reasoning-*, tool-input-end, tool-error (after an invalid call), sources, raw: nothing to report.
-            break;
-        }
-
-        if (chars > maxChars && !stop) {
-          // Unbounded output (a looping model, a hostile server): stop reading, keep what was said.
-          const error: HostError = { code: 'LLM_RESPONSE_TOO_LARGE', message: `The response passed ${maxChars} characters and was cut off.` };
-          sequencer.failOpen(error);
-          pending.push({ type: 'error', error });
-          stop = { kind: 'done' };
-        }
+        const stop = parts.take(next.value, mayRetry && !emittedOutput);
         while (pending.length > 0) {
           if (signal?.aborted) return { kind: 'done' };
           const event = pending.shift()!;
@@ -381,29 +305,10 @@ export class LlmClient {
         }
         if (stop) return stop;
       }
-
-      if (signal?.aborted) return { kind: 'done' };
-      if (timedOutAfter !== null) {
-        const error = timeoutError(timedOutAfter);
-        sequencer.failOpen(error);
-        pending.push({ type: 'error', error });
-      }
-      while (pending.length > 0) {
-        if (signal?.aborted) return { kind: 'done' };
-        yield pending.shift()!;
-      }
-      return { kind: 'done' };
+      if (!signal?.aborted && timedOutAfter !== null) parts.fail(timeoutError(timedOutAfter));
     } catch (err) {
       // streamText threw, or the stream itself errored (a body read that broke off): report, never crash the caller.
-      if (signal?.aborted) return { kind: 'done' };
-      const error = timedOutAfter !== null ? timeoutError(timedOutAfter) : classifyError(err, ctx).error;
-      sequencer.failOpen(error);
-      pending.push({ type: 'error', error });
-      while (pending.length > 0) {
-        if (signal?.aborted) return { kind: 'done' };
-        yield pending.shift()!;
-      }
-      return { kind: 'done' };
+      if (!signal?.aborted) parts.fail(timedOutAfter !== null ? timeoutError(timedOutAfter) : parts.classify(err));
     } finally {
       clearTimeout(total);
       clearTimeout(idle);
@@ -412,6 +317,8 @@ export class LlmClient {
       controller.abort();
       if (iterator?.return) void Promise.resolve(iterator.return()).catch(() => {});
     }
+    while (pending.length > 0 && !signal?.aborted) yield pending.shift()!;
+    return { kind: 'done' };
   }
 }
 
@@ -425,21 +332,4 @@ function ollamaSampling(request: LlmRequest): Record<string, Record<string, JSON
   if (request.topP !== undefined) options.top_p = request.topP;
   if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
   return Object.keys(options).length ? { ollama: { options } } : undefined;
-}
-
-function invalidCallError(toolName: string, error: unknown, tools: ToolSet | undefined): HostError {
-  const name = (error as { name?: unknown } | undefined)?.name;
-  if (name === 'AI_NoSuchToolError' || !tools || !Object.hasOwn(tools, toolName)) {
-    return { code: 'UNKNOWN_TOOL', message: `The model called ${toolName}, which is not among the offered tools.` };
-  }
-  return { code: 'INVALID_ARGUMENTS_JSON', message: `The model's arguments for ${toolName} are not valid JSON.`, hint: 'Send the arguments again as one JSON object.' };
-}
-
-function toUsage(usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): LlmUsage | undefined {
-  if (!usage) return undefined;
-  const out: LlmUsage = {};
-  if (typeof usage.inputTokens === 'number') out.inputTokens = usage.inputTokens;
-  if (typeof usage.outputTokens === 'number') out.outputTokens = usage.outputTokens;
-  if (typeof usage.totalTokens === 'number') out.totalTokens = usage.totalTokens;
-  return Object.keys(out).length ? out : undefined;
 }
