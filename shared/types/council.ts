@@ -372,13 +372,15 @@ export type CouncilProfile = Static<typeof CouncilProfileSchema>;
 export const ProfileSummarySchema = Type.Object({ name: Type.String(), savedAt: Type.Number(), members: Type.Integer() });
 export type ProfileSummary = Static<typeof ProfileSummarySchema>;
 
-/** An inline-mode function definition for the main model (one per member × tool with an args schema). */
+/** An inline-mode function the main model is offered (one per member × tool it can call now), as the chat sends it. */
 export const InlineToolSchema = Type.Object({
   name: Type.String(),
   description: Type.String(),
   parameters: Type.Record(Type.String(), Type.Unknown()),
   qualifiedName: Type.String(),
   memberId: Type.String(),
+  memberName: Type.String(),
+  role: Type.String(),
 });
 export type InlineTool = Static<typeof InlineToolSchema>;
 

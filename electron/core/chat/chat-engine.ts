@@ -11,12 +11,11 @@ import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import { readSafetySettings } from '../../../shared/types/safety';
 import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import { readToolsSettings, type CouncilPort, type InlineToolBinding } from './council-port';
+import { readToolsSettings, type CouncilPort, type InlineTool } from './council-port';
 import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import { runGeneration } from './generate-stage';
 import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
-import { bindingsFromSettings, inlineFunctions, type InlineFunction } from './inline-tools';
 import { runCouncilStage, type CouncilCacheEntry } from './council-stage';
 import { macroDefinitions } from './pipeline/macro-catalog';
 import type { SessionStore } from './session-store';
@@ -187,11 +186,9 @@ export class ChatEngine {
     return { profile, model };
   }
 
-  private inlineSetup(): { functions: InlineFunction[]; maxRounds: number } | null {
-    const settings = this.deps.settings();
-    if (readToolsSettings(settings.council).mode !== 'inline') return null;
-    const bindings: InlineToolBinding[] = this.council?.inlineTools ? this.council.inlineTools() : bindingsFromSettings(settings.council);
-    const functions = inlineFunctions(bindings, (q) => this.deps.tools.get(q));
+  private inlineSetup(): { functions: InlineTool[]; maxRounds: number } | null {
+    if (readToolsSettings(this.deps.settings().council).mode !== 'inline') return null;
+    const functions = this.council?.inlineTools?.() ?? [];
     const maxRounds = Math.max(1, Math.min(INLINE_MAX_ROUNDS_LIMIT, this.chatSettings().inlineMaxRounds ?? CHAT_DEFAULTS.inlineMaxRounds));
     return functions.length ? { functions, maxRounds } : null;
   }
@@ -389,7 +386,7 @@ export class ChatEngine {
     return {
       pipeline: this.pipeline(),
       now: () => this.clock.now(),
-      councilTools: () => (this.council?.inlineTools ? this.council.inlineTools() : bindingsFromSettings(this.deps.settings().council)),
+      councilTools: () => this.council?.inlineTools?.() ?? [],
     };
   }
 }

@@ -1,6 +1,6 @@
 // What the chat needs from the council: a deliberation before the reply (sidecar mode) and the tools members bring (inline mode).
 import type { HostError } from '../../../shared/errors';
-import type { CouncilChat } from '../../../shared/types/council';
+import type { CouncilChat, InlineTool } from '../../../shared/types/council';
 
 /** The chat a council run analyses: the council's own CouncilChat shape (chatId = the session id). */
 export type CouncilChatContext = CouncilChat;
@@ -13,18 +13,13 @@ export interface CouncilRunOutcome {
   runId: string;
 }
 
-/** One tool a member brings to inline mode. */
-export interface InlineToolBinding {
-  memberId: string;
-  memberName: string;
-  role: string;
-  qualifiedName: string;
-}
+/** A function inline mode offers the main model: the council names and describes it (council/inline-functions.ts). */
+export type { InlineTool } from '../../../shared/types/council';
 
 export interface CouncilPort {
   run(chat: CouncilChatContext, signal: AbortSignal, options?: { dryRun?: boolean }): Promise<CouncilRunOutcome>;
-  /** Members' inline-callable tools; when absent the chat reads them from settings.council.members. */
-  inlineTools?(): InlineToolBinding[];
+  /** Inline mode's functions for the main model; absent, a turn offers none. */
+  inlineTools?(): InlineTool[];
 }
 
 /** settings.council.toolsSettings, as far as the chat reads it (the council owns the full shape). */

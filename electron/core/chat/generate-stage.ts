@@ -8,7 +8,7 @@ import type { LlmClient } from '../llm/client';
 import type { ChatToolRunner } from './chat-engine';
 import { LOOP_REPEATS, ToolLoopGuard } from './tool-loop-guard';
 import { DeltaBatcher, type DeltaBatcherOptions } from './delta-batcher';
-import type { InlineFunction } from './inline-tools';
+import type { InlineTool } from './council-port';
 
 const MAX_TOOL_RESULT_CHARS = 64 * 1024;
 
@@ -30,7 +30,7 @@ export interface GenerationInput {
   messages: LlmMessage[];
   /** Sampling parameters interceptors set (with generation_parameters). */
   parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'>;
-  inline: { functions: InlineFunction[]; maxRounds: number } | null;
+  inline: { functions: InlineTool[]; maxRounds: number } | null;
   toolTimeoutMs: number;
   toolDryRun: boolean;
   signal: AbortSignal;
@@ -79,7 +79,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
           messages,
           model: target.model,
           ...input.parameters,
-          ...(inline ? { tools: inline.functions.map((f) => f.definition), toolChoice: 'auto' as const } : {}),
+          ...(inline ? { tools: inline.functions.map((f) => ({ name: f.name, description: f.description, parameters: f.parameters })), toolChoice: 'auto' as const } : {}),
         },
         { signal },
       )) {
@@ -191,7 +191,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
 async function runCall(
   tools: ChatToolRunner,
   call: { id: string; name: string; argsText: string; args?: unknown; error?: HostError },
-  fn: InlineFunction | undefined,
+  fn: InlineTool | undefined,
   timeoutMs: number,
   signal: AbortSignal,
   dryRun: boolean,

@@ -19,15 +19,6 @@ export function chatCouncilPort(council: CouncilService): CouncilPort {
         signal.removeEventListener('abort', onAbort);
       }
     },
-    inlineTools() {
-      const view = council.view();
-      const names = new Map(view.members.map((m) => [m.id, m]));
-      return council.inlineTools().map((t) => ({
-        memberId: t.memberId,
-        memberName: names.get(t.memberId)?.name ?? t.memberId,
-        role: names.get(t.memberId)?.role ?? '',
-        qualifiedName: t.qualifiedName,
-      }));
-    },
+    inlineTools: () => council.inlineTools(),
   };
 }

@@ -13,7 +13,8 @@ import { readSafetySettings } from '../../../shared/types/safety';
 import type { SettingsStore } from '../settings/settings-store';
 import { BUILTIN_SOURCE_ID } from './builtin-tools';
 import { buildCouncilContext, type ResolvedItem } from './context';
-import { councilView, inlineToolsOf, type MemberLookup } from './council-view';
+import { councilView, type MemberLookup } from './council-view';
+import { inlineFunctions } from './inline-functions';
 import { randomSeed, rollMembers, type RollOutcome } from './dice';
 import { retryTasks, tasksOfRoll } from './council-tasks';
 import { runCycle, type CycleTask, type CycleTimers } from './execute-cycle';
@@ -239,9 +240,9 @@ export class CouncilService {
     return controller !== undefined;
   }
 
-  /** Inline mode: one function per member × tool with an argument schema, for the main model (Lumiverse naming). */
+  /** Inline mode: the functions the chat offers the main model, as it names them. */
   inlineTools(): InlineTool[] {
-    return inlineToolsOf(this.settings(), this.lookup);
+    return inlineFunctions(this.settings(), this.lookup);
   }
 
   async run(input: RunInput): Promise<CouncilRun> {

@@ -1,6 +1,6 @@
 // What the council looks like from outside: members with their names, avatars and tools resolved (and what is
-// missing said as warnings), and inline mode's functions for the main model.
-import type { CouncilMember, CouncilSettings, CouncilView, InlineTool, MemberView } from '../../../shared/types/council';
+// missing said as warnings).
+import type { CouncilMember, CouncilSettings, CouncilView, MemberView } from '../../../shared/types/council';
 import type { ToolInfo } from '../../../shared/types/tools';
 import type { ResolvedItem } from './context';
 
@@ -52,24 +52,4 @@ export function councilView(settings: CouncilSettings, lookup: MemberLookup, sid
     warnings.push('No sidecar LLM is configured: prompt tools and tools that need planned arguments will fail.');
   }
   return { settings, members, warnings, sidecarConfigured };
-}
-
-/** Inline mode: one function per member × tool with an argument schema, for the main model (Lumiverse naming). */
-export function inlineToolsOf(settings: CouncilSettings, lookup: MemberLookup): InlineTool[] {
-  const out: InlineTool[] = [];
-  for (const m of settings.members) {
-    const name = lookup.item(m)?.item.name ?? m.itemId;
-    for (const q of m.tools) {
-      const info = lookup.tool(q);
-      if (!info || lookup.isPromptTool(info) || info.status !== 'available') continue;
-      out.push({
-        name: `${m.id.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 8)}_${info.name}`.slice(0, 64),
-        description: `[${name}${m.role ? ` - ${m.role}` : ''}] ${info.description}`,
-        parameters: info.parameters,
-        qualifiedName: q,
-        memberId: m.id,
-      });
-    }
-  }
-  return out;
 }

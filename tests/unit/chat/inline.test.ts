@@ -88,6 +88,23 @@ describe('inline mode', () => {
     expect(body(0).tools![1]!.function.description.startsWith('[beta-member-2 – Judge] ')).toBe(true);
   });
 
+  it('council.inlineTools lists exactly the functions a turn offers (one home for inline names)', async () => {
+    await inlineCouncil(rig, [tool.qualifiedName], [
+      { id: 'alpha-member-1', role: 'Scout' },
+      { id: 'beta-member-2', role: 'Judge' },
+    ]);
+    const listed = (await rig.call('council.inlineTools', {})).value as Array<{ name: string; description: string; memberName: string; role: string }>;
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'ok' });
+    await send(rig, id, 'Hi');
+    const offered = body(0).tools!.map((t) => ({ name: t.function.name, description: t.function.description }));
+    expect(listed.map((t) => ({ name: t.name, description: t.description }))).toEqual(offered);
+    expect(listed.map((t) => [t.memberName, t.role])).toEqual([
+      ['alpha-member-1', 'Scout'],
+      ['beta-member-2', 'Judge'],
+    ]);
+  });
+
   it('answers invalid-JSON arguments with a tool error and the turn goes on', async () => {
     const id = await newSession(rig);
     rig.server.enqueue({ toolCalls: [{ id: 'call_bad', name: tool.alias, args: '{"q": "bri' }] }, { text: 'Sorry, let me answer anyway.' });

@@ -2,7 +2,7 @@
 // ones extensions registered (a pushed value, or a handler run in the worker with Lumiverse's 5 s budget).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { ExtensionMacroRef } from '../../extensions/pipeline-bridge';
-import type { InlineToolBinding } from '../council-port';
+import type { InlineTool } from '../council-port';
 import type { MacroDefinition } from './macros';
 
 /** Lumiverse's per-macro budget for a pull-model handler. */
@@ -16,7 +16,7 @@ export interface MacroSources {
   /** The council's block for this turn ('' when none ran). */
   deliberation: string;
   /** Every member's tools, with the member's name ({{lumiaCouncilToolsList}}). */
-  councilTools: InlineToolBinding[];
+  councilTools: InlineTool[];
   extensions: ExtensionMacroRef[];
   /** false for a dry run: handlers see ctx.commit = false. */
   commit: boolean;
@@ -27,7 +27,7 @@ function builtin(name: string, description: string, value: string): MacroDefinit
   return { name, owner: 'built-in', description, value, resolve: () => value };
 }
 
-function toolsList(bindings: InlineToolBinding[]): string {
+function toolsList(bindings: InlineTool[]): string {
   if (bindings.length === 0) return '';
   const byTool = new Map<string, string[]>();
   for (const b of bindings) byTool.set(b.qualifiedName, [...(byTool.get(b.qualifiedName) ?? []), b.memberName]);

@@ -4,7 +4,7 @@
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline-bridge';
-import type { CouncilRunOutcome, InlineToolBinding } from '../council-port';
+import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext } from './extension-stages';
 import { TurnTrace } from './turn-trace';
@@ -12,7 +12,7 @@ import { TurnTrace } from './turn-trace';
 export interface PrepareDeps {
   pipeline: ExtensionPipeline | undefined;
   now: () => number;
-  councilTools: () => InlineToolBinding[];
+  councilTools: () => InlineTool[];
   /** The council stage (sidecar mode); undefined when it did not run. */
   council: (toolDryRun: boolean) => Promise<CouncilRunOutcome | undefined>;
 }
