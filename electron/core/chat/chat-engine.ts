@@ -16,7 +16,7 @@ import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import { runGeneration } from './generate-stage';
 import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
-import { runCouncilStage, type CouncilCacheEntry } from './council-stage';
+import { runCouncilStage } from './council-stage';
 import { macroDefinitions } from './pipeline/macro-catalog';
 import type { SessionStore } from './session-store';
 
@@ -73,7 +73,6 @@ interface Turn {
 
 export class ChatEngine {
   private readonly turns = new Map<string, Turn>();
-  private readonly councilCache = new Map<string, CouncilCacheEntry>();
   private council: CouncilPort | undefined;
   private readonly clock: Clock;
   private readonly log: Logger;
@@ -146,11 +145,6 @@ export class ChatEngine {
     if (!turn) return false;
     turn.controller.abort();
     return true;
-  }
-
-  /** Forgets cached council results for a session (it was deleted). */
-  forget(sessionId: string): void {
-    this.councilCache.delete(sessionId);
   }
 
   async dispose(): Promise<void> {
@@ -228,7 +222,7 @@ export class ChatEngine {
 
   private councilStage(session: ChatSession, history: ChatMessage[], requested: boolean, regenerate: boolean, turnId: string, signal: AbortSignal, dryRun: boolean) {
     return runCouncilStage(
-      { settings: this.deps.settings, council: this.council, cache: this.councilCache, emit: this.deps.emit, log: this.log },
+      { settings: this.deps.settings, council: this.council, emit: this.deps.emit, log: this.log },
       { session, history, requested, regenerate, turnId, signal, dryRun },
     );
   }

@@ -11,13 +11,16 @@ export interface CouncilRunOutcome {
   /** The `## Previous Council Deliberations — REFERENCE ONLY` history block, main model only. */
   referenceBlock?: string;
   runId: string;
+  /** A regeneration answered with the results of the last run (the council's retainResultsForRegens). */
+  reused?: boolean;
 }
 
 /** A function inline mode offers the main model: the council names and describes it (council/inline-functions.ts). */
 export type { InlineTool } from '../../../shared/types/council';
 
 export interface CouncilPort {
-  run(chat: CouncilChatContext, signal: AbortSignal, options?: { dryRun?: boolean }): Promise<CouncilRunOutcome>;
+  /** `regen`: the same last message again; the council reuses its last results when its settings say so. */
+  run(chat: CouncilChatContext, signal: AbortSignal, options?: { dryRun?: boolean; regen?: boolean }): Promise<CouncilRunOutcome>;
   /** Inline mode's functions for the main model; absent, a turn offers none. */
   inlineTools?(): InlineTool[];
 }

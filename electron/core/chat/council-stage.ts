@@ -1,21 +1,14 @@
-// The council stage of a turn (sidecar mode): run the council on the chat, or reuse the last run for a regeneration
-// when the settings retain results; a failed run is reported and the reply goes on without its deliberation.
+// The council stage of a turn (sidecar mode): run the council on the chat (a regeneration says so, and the council
+// decides whether to reuse its last results); a failed run is reported and the reply goes on without its deliberation.
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
 import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { Logger } from '../ports';
 import { readToolsSettings, type CouncilPort, type CouncilRunOutcome } from './council-port';
 
-export interface CouncilCacheEntry {
-  userMessageId: string;
-  outcome: CouncilRunOutcome;
-}
-
 export interface CouncilStageDeps {
   settings: () => Settings;
   council: CouncilPort | undefined;
-  /** The last run per session, for regenerations. */
-  cache: Map<string, CouncilCacheEntry>;
   emit: (event: ChatEvent) => void;
   log: Logger;
 }
@@ -36,12 +29,6 @@ export async function runCouncilStage(deps: CouncilStageDeps, input: CouncilStag
   const tools = readToolsSettings(settings.council);
   if (!requested || tools.mode === 'inline') return undefined;
   const base = { type: 'chat.council' as const, sessionId: session.id, turnId };
-  const lastUser = history[history.length - 1]!;
-  const cached = deps.cache.get(session.id);
-  if (regenerate && tools.retainResultsForRegens && cached && cached.userMessageId === lastUser.id) {
-    deps.emit({ ...base, phase: 'completed', runId: cached.outcome.runId, reused: true, deliberationChars: cached.outcome.deliberationBlock.length });
-    return cached.outcome;
-  }
   if (!deps.council) {
     deps.emit({ ...base, phase: 'skipped', reason: 'The council service is not available.' });
     return undefined;
@@ -57,10 +44,9 @@ export async function runCouncilStage(deps: CouncilStageDeps, input: CouncilStag
         messages: history.slice(-200).map((m) => ({ role: m.role, content: m.content })),
       },
       signal,
-      { dryRun },
+      { dryRun, regen: regenerate },
     );
-    deps.cache.set(session.id, { userMessageId: lastUser.id, outcome });
-    deps.emit({ ...base, phase: 'completed', runId: outcome.runId, reused: false, deliberationChars: outcome.deliberationBlock.length });
+    deps.emit({ ...base, phase: 'completed', runId: outcome.runId, reused: outcome.reused === true, deliberationChars: outcome.deliberationBlock.length });
     return outcome;
   } catch (err) {
     if (signal.aborted) return undefined;

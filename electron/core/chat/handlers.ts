@@ -94,7 +94,6 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
     },
     'chat.sessions.delete': async ({ sessionId }) => {
       if (chat.stop(sessionId)) await chat.settled(sessionId);
-      chat.forget(sessionId);
       const deleted = sessions.delete(sessionId);
       if (deleted) emitSessions(sessionId, 'deleted');
       return { deleted };

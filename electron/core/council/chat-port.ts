@@ -12,9 +12,9 @@ export function chatCouncilPort(council: CouncilService): CouncilPort {
       if (signal.aborted) throw new HostFailure({ code: 'CANCELLED', message: 'The council run was cancelled.' });
       signal.addEventListener('abort', onAbort, { once: true });
       try {
-        const run = await council.run({ chat, runId, ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }) });
+        const run = await council.run({ chat, runId, regen: options.regen === true, ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }) });
         if (run.status === 'aborted') throw new HostFailure({ code: 'CANCELLED', message: 'The council run was cancelled.' });
-        return { deliberationBlock: run.deliberationBlock, ...(run.historyBlock ? { referenceBlock: run.historyBlock } : {}), runId: run.id };
+        return { deliberationBlock: run.deliberationBlock, ...(run.historyBlock ? { referenceBlock: run.historyBlock } : {}), runId: run.id, reused: run.status === 'reused' };
       } finally {
         signal.removeEventListener('abort', onAbort);
       }

@@ -27,7 +27,7 @@ import { unconfiguredSidecar, type SidecarPort } from './sidecar-port';
 import { assertChance, assertCouncilSettings, normalizeCouncil } from './validate-council';
 import { checkMember, newMember, patchMember, patchSettings, reordered, withoutMember, withPackMembers } from './roster';
 import type { CouncilSettingsPatch, MemberInput, MemberPatch, QuickAddInput } from './roster';
-import { completedRun, historyBlock, inlineRun, reusedRun, runStarted } from './run-record';
+import { completedRun, forSameMessage, historyBlock, inlineRun, reusedRun, runStarted } from './run-record';
 
 export const DEFAULT_SIDECAR_CONCURRENCY = 4;
 
@@ -258,7 +258,7 @@ export class CouncilService {
       if (input.regen && ts.retainResultsForRegens && chatId !== null) {
         const last = this.runs.list(10, chatId).find((r) => r.status === 'completed' || r.status === 'reused');
         const previous = last ? this.runs.tryGet(last.id) : null;
-        if (previous) return this.finishWithoutCalls(reusedRun(runId, previous, this.deps.clock.now()), input.chat);
+        if (previous && forSameMessage(previous, input.chat)) return this.finishWithoutCalls(reusedRun(runId, previous, this.deps.clock.now()), input.chat);
       }
       const rolled = rollMembers(settings.members, seed, { atLeastOneMember: settings.atLeastOneMember, nameOf: (m) => this.memberName(m) });
       if (ts.mode === 'inline') {

@@ -1,6 +1,6 @@
 // The stored record of one council run, as each way a run can end writes it (tools ran, inline mode ran nothing, a
 // regeneration reused the last results), with its note for people and the history block from earlier runs.
-import type { CouncilRun, CouncilSettings, CouncilToolResult, PlannedCall } from '../../../shared/types/council';
+import type { CouncilChat, CouncilRun, CouncilSettings, CouncilToolResult, PlannedCall } from '../../../shared/types/council';
 import type { HostEvent } from '../../../shared/events';
 import { formatDeliberation, formatHistory, type HistoryEntry } from './deliberation';
 import type { RollOutcome } from './dice';
@@ -84,6 +84,12 @@ export function reusedRun(runId: string, previous: CouncilRun, startedAt: number
   };
   delete (run as { chat?: unknown }).chat;
   return run;
+}
+
+/** A regeneration reuses a run only if that run answered the same last message: a new message gets a fresh council. */
+export function forSameMessage(previous: CouncilRun, chat: CouncilChat): boolean {
+  const before = previous.chat?.messages;
+  return before !== undefined && before.length === chat.messages.length && before.at(-1)?.content === chat.messages.at(-1)?.content;
 }
 
 /** The event a run starts with: its dice and the calls it plans (none for inline and reused runs). */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CouncilPort } from '../../../electron/core/chat/council-port';
 import type { ChatSession } from '../../../shared/types/chat';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatEvents, chatRig, finished, newSession, send, withToolsSettings, type ChatRig } from './helpers';
+import { addMainConnection, chatEvents, chatRig, finished, newSession, send, type ChatRig } from './helpers';
 
 let rig: ChatRig;
 beforeEach(async () => {
@@ -69,10 +69,14 @@ describe('a chat turn', () => {
     expect(saved.messages[1]).toMatchObject({ content: 'Hold on, Sam.', councilRunId: 'run-1', finishReason: 'stop', id: turn.assistantMessageId });
   });
 
-  it('regenerate replaces the last reply and reuses the council result when retainResultsForRegens is on', async () => {
-    const runs: unknown[] = [];
-    rig.host.chat.setCouncil(stubCouncil(runs));
-    await rig.host.settings.update((s) => withToolsSettings(s, { retainResultsForRegens: true }));
+  it('regenerate replaces the last reply and asks the council for a regeneration; a reuse it reports is shown as reused', async () => {
+    const asked: Array<{ regen?: boolean }> = [];
+    rig.host.chat.setCouncil({
+      async run(_chat, _signal, options = {}) {
+        asked.push({ regen: options.regen });
+        return { deliberationBlock: DELIBERATION, runId: `run-${asked.length}`, reused: options.regen === true };
+      },
+    });
     const id = await newSession(rig);
     rig.server.enqueue({ text: 'first' }, { text: 'second' });
     await send(rig, id, 'Hi', { council: true });
@@ -80,8 +84,11 @@ describe('a chat turn', () => {
     expect(again.ok).toBe(true);
     const turnId = (again.value as { turnId: string }).turnId;
     await finished(rig, turnId);
-    expect(runs).toHaveLength(1);
-    expect(chatEvents(rig, turnId).find((e) => e.type === 'chat.council')).toMatchObject({ phase: 'completed', reused: true, runId: 'run-1' });
+    expect(asked).toEqual([{ regen: false }, { regen: true }]);
+    expect(chatEvents(rig, turnId).filter((e) => e.type === 'chat.council')).toEqual([
+      expect.objectContaining({ phase: 'started' }),
+      expect.objectContaining({ phase: 'completed', reused: true, runId: 'run-2' }),
+    ]);
     expect((rig.server.generations[1]!.body as { messages: Array<{ content: string }> }).messages[0]!.content).toContain(DELIBERATION);
     const saved = await session(id);
     expect(saved.messages.map((m) => m.content)).toEqual(['Hi', 'second']);
