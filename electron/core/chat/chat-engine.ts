@@ -11,7 +11,8 @@ import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import { readSafetySettings } from '../../../shared/types/safety';
 import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import { readToolsSettings, type CouncilPort, type InlineTool } from './council-port';
+import type { CouncilPort, InlineTool } from './council-port';
+import { normalizeCouncil } from '../council/validate-council';
 import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import { runGeneration } from './generate-stage';
@@ -181,7 +182,7 @@ export class ChatEngine {
   }
 
   private inlineSetup(): { functions: InlineTool[]; maxRounds: number } | null {
-    if (readToolsSettings(this.deps.settings().council).mode !== 'inline') return null;
+    if (normalizeCouncil(this.deps.settings().council).toolsSettings.mode !== 'inline') return null;
     const functions = this.council?.inlineTools?.() ?? [];
     const maxRounds = Math.max(1, Math.min(INLINE_MAX_ROUNDS_LIMIT, this.chatSettings().inlineMaxRounds ?? CHAT_DEFAULTS.inlineMaxRounds));
     return functions.length ? { functions, maxRounds } : null;
@@ -252,7 +253,7 @@ export class ChatEngine {
     );
     const { trace, council } = prepared;
     const inline = this.inlineSetup();
-    if (!inline && readToolsSettings(settings.council).mode === 'inline' && councilRequested) {
+    if (!inline && normalizeCouncil(settings.council).toolsSettings.mode === 'inline' && councilRequested) {
       this.deps.emit({ type: 'chat.council', sessionId, turnId, phase: 'skipped', reason: 'Inline mode: no member has a tool the main model can call right now, so this turn offers none.' });
     }
     const finish = (fields: Omit<Extract<ChatEvent, { type: 'chat.finished' }>, 'type' | 'sessionId' | 'turnId' | 'messageId'>) =>
@@ -288,7 +289,7 @@ export class ChatEngine {
         messages: prepared.messages,
         parameters: prepared.parameters,
         inline,
-        toolTimeoutMs: readToolsSettings(settings.council).timeoutMs,
+        toolTimeoutMs: normalizeCouncil(settings.council).toolsSettings.timeoutMs,
         toolDryRun,
         signal,
       },

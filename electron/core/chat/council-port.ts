@@ -25,20 +25,4 @@ export interface CouncilPort {
   inlineTools?(): InlineTool[];
 }
 
-/** settings.council.toolsSettings, as far as the chat reads it (the council owns the full shape). */
-export interface ChatToolsSettings {
-  mode: 'sidecar' | 'inline';
-  retainResultsForRegens: boolean;
-  timeoutMs: number;
-}
-
-export function readToolsSettings(council: unknown): ChatToolsSettings {
-  const ts = (council as { toolsSettings?: Record<string, unknown> } | undefined)?.toolsSettings ?? {};
-  return {
-    mode: ts.mode === 'inline' ? 'inline' : 'sidecar',
-    retainResultsForRegens: ts.retainResultsForRegens === true,
-    timeoutMs: typeof ts.timeoutMs === 'number' && ts.timeoutMs > 0 ? Math.min(ts.timeoutMs, 600_000) : 30_000,
-  };
-}
-
 export type CouncilFailure = HostError;

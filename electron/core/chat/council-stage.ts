@@ -4,7 +4,8 @@ import { HostFailure, type HostError } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
 import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { Logger } from '../ports';
-import { readToolsSettings, type CouncilPort, type CouncilRunOutcome } from './council-port';
+import { normalizeCouncil } from '../council/validate-council';
+import type { CouncilPort, CouncilRunOutcome } from './council-port';
 
 export interface CouncilStageDeps {
   settings: () => Settings;
@@ -26,7 +27,7 @@ export interface CouncilStageInput {
 export async function runCouncilStage(deps: CouncilStageDeps, input: CouncilStageInput): Promise<CouncilRunOutcome | undefined> {
   const { session, history, requested, regenerate, turnId, signal, dryRun } = input;
   const settings = deps.settings();
-  const tools = readToolsSettings(settings.council);
+  const tools = normalizeCouncil(settings.council).toolsSettings;
   if (!requested || tools.mode === 'inline') return undefined;
   const base = { type: 'chat.council' as const, sessionId: session.id, turnId };
   if (!deps.council) {
