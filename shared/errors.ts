@@ -64,9 +64,27 @@ export const ERROR_CODES = [
   'NOTE_NOT_FOUND',
   'SECTION_NOT_FOUND',
   'TEXT_NOT_FOUND',
-  // council and packs
+  // extension storage (spindle.storage, ephemeral files)
+  'QUOTA_EXCEEDED',
+  // chat and council
+  'CHAT_NO_CONNECTION',
+  'COUNCIL_FAILED',
   'INVALID_PACK',
   'SIDECAR_NOT_CONFIGURED',
+  /** A council task whose member's pack item or tool is gone (CouncilToolResult.errorCode). */
+  'MISSING',
+  // the LLM layer (electron/core/llm/errors.ts)
+  'LLM_AUTH_FAILED', // 401 / 403
+  'LLM_RATE_LIMITED', // 429 (after retries)
+  'LLM_SERVER_ERROR', // 5xx (after retries)
+  'LLM_NOT_FOUND', // 404: wrong base URL or model
+  'LLM_REQUEST_REJECTED', // other 4xx
+  'LLM_BAD_RESPONSE', // malformed or truncated stream, unexpected shape
+  'LLM_TIMEOUT',
+  'LLM_UNREACHABLE', // connection refused, DNS, TLS, reset before a response
+  'LLM_NO_KEY', // the profile names a key that is not there
+  'LLM_NO_TOOL_CALL', // planArguments: the model did not call the forced tool
+  'LLM_RESPONSE_TOO_LARGE', // the stream passed the client's character cap
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

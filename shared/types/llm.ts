@@ -136,25 +136,6 @@ export type LlmCompletedToolCall =
   | { id: string; name: string; argsText: string; ok: false; error: HostError };
 
 // ---------------------------------------------------------------------------------------------
-// Error codes (HostError.code values this layer produces, besides INVALID_INPUT / CANCELLED /
-// INVALID_ARGUMENTS_JSON / UNKNOWN_TOOL from shared/errors).
-
-export const LLM_ERROR_CODES = [
-  'LLM_AUTH_FAILED', // 401 / 403
-  'LLM_RATE_LIMITED', // 429 (after retries)
-  'LLM_SERVER_ERROR', // 5xx (after retries)
-  'LLM_NOT_FOUND', // 404: wrong base URL or model
-  'LLM_REQUEST_REJECTED', // other 4xx
-  'LLM_BAD_RESPONSE', // malformed or truncated stream, unexpected shape
-  'LLM_TIMEOUT',
-  'LLM_UNREACHABLE', // connection refused, DNS, reset before a response
-  'LLM_NO_KEY', // the profile names a key that is not there
-  'LLM_NO_TOOL_CALL', // planArguments: the model did not call the forced tool
-  'LLM_RESPONSE_TOO_LARGE', // the stream passed the client's character cap
-] as const;
-export type LlmErrorCode = (typeof LLM_ERROR_CODES)[number];
-
-// ---------------------------------------------------------------------------------------------
 // Sidecar
 
 export const SIDECAR_DEFAULTS: Readonly<Omit<SidecarConfig, 'connectionProfileId' | 'model'>> = {
