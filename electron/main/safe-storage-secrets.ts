@@ -1,5 +1,5 @@
 // The desktop SecretStore: API keys encrypted with Electron safeStorage in <dataDir>/secrets.safe.json (0600, atomic writes).
-import fs from 'node:fs';
+import { writeFileAtomicSync } from '../core/util/atomic-write';
 import path from 'node:path';
 import { safeStorage } from 'electron';
 import { HostFailure } from '../../shared/errors';
@@ -100,19 +100,9 @@ export class SafeStorageSecretStore implements SecretStore {
 
   private write(blobs: Record<string, string>): void {
     const doc: SafeSecretsFile = { version: 1, keys: blobs };
-    const temp = `${this.path}.${process.pid}.tmp`;
     try {
-      fs.rmSync(temp, { force: true });
-      const fd = fs.openSync(temp, 'wx', 0o600);
-      try {
-        fs.writeFileSync(fd, JSON.stringify(doc, null, 2));
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(temp, this.path);
+      writeFileAtomicSync(this.path, JSON.stringify(doc, null, 2), { mode: 0o600 });
     } catch (err) {
-      fs.rmSync(temp, { force: true });
       throw new HostFailure({ code: 'SETTINGS_WRITE_FAILED', message: `Could not save the API key (${(err as NodeJS.ErrnoException).code ?? 'error'}).` });
     }
     this.blobs = blobs;

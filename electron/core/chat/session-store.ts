@@ -1,5 +1,6 @@
 // Workbench sessions on disk: one JSON file per session in <dataDir>/sessions/, atomic writes, validated reads and imports.
 import fs from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -113,9 +114,7 @@ export class SessionStore {
   /** Keeps the character's picture beside the session (large images stay out of the JSON every turn rewrites). */
   setAvatar(id: string, png: Buffer): ChatSession {
     const file = this.avatarFile(id);
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, png);
-    fs.renameSync(temp, file);
+    writeFileAtomicSync(file, png);
     return this.mutate(id, (s) => ({ ...s, avatar: { type: 'image/png', bytes: png.length } }));
   }
 
@@ -151,12 +150,9 @@ export class SessionStore {
 
   write(session: ChatSession): void {
     const file = this.file(session.id);
-    const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
     try {
-      fs.writeFileSync(temp, JSON.stringify(session));
-      fs.renameSync(temp, file);
+      writeFileAtomicSync(file, JSON.stringify(session));
     } catch (err) {
-      fs.rmSync(temp, { force: true });
       throw new HostFailure({
         code: 'SETTINGS_WRITE_FAILED',
         message: `Could not save the session (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,

@@ -1,5 +1,6 @@
 // The secrets port, its Node implementation (a 0600 JSON file with a visible warning), and key resolution for a profile.
 import fs from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile, ConnectionProfileView } from '../../../shared/types/llm';
@@ -143,21 +144,10 @@ export class FileSecretStore implements SecretStore {
 
   private write(keys: Record<string, string>): void {
     const doc: SecretsFile = { version: 1, keys };
-    const temp = `${this.path}.${process.pid}.tmp`;
     try {
-      fs.rmSync(temp, { force: true });
-      // 'wx' + 0600: the file never exists with a wider mode, even for a moment.
-      const fd = fs.openSync(temp, 'wx', 0o600);
-      try {
-        fs.writeFileSync(fd, JSON.stringify(doc, null, 2));
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      if (this.checkModes) fs.chmodSync(temp, 0o600); // in case the umask removed bits we need (it cannot add any)
-      fs.renameSync(temp, this.path);
+      // 0600 from creation: the file never exists with a wider mode, even for a moment.
+      writeFileAtomicSync(this.path, JSON.stringify(doc, null, 2), { mode: 0o600 });
     } catch (err) {
-      fs.rmSync(temp, { force: true });
       throw new HostFailure({
         code: 'SETTINGS_WRITE_FAILED',
         message: `Could not save the API key to ${this.path} (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,

@@ -1,5 +1,6 @@
 // Named council profiles: <dataDir>/council-profiles/<slug>.json; save, load, list, export, import.
 import fs from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { HostFailure, fail } from '../../../shared/errors';
 import type { CouncilProfile, CouncilSettings, ProfileSummary } from '../../../shared/types/council';
@@ -46,8 +47,7 @@ export class ProfileStore {
     const profile: CouncilProfile = { name, savedAt: now, council };
     fs.mkdirSync(this.dir, { recursive: true });
     const file = this.file(name);
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(profile, null, 2));
-    fs.renameSync(`${file}.tmp`, file);
+    writeFileAtomicSync(file, JSON.stringify(profile, null, 2));
     return { name, savedAt: now, members: council.members.length };
   }
 

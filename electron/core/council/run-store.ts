@@ -1,5 +1,6 @@
 // Council runs on disk: <dataDir>/runs/<runId>.json, newest first, pruned past a cap; a run as a JSON Lines trace.
 import fs from 'node:fs';
+import { writeFileAtomic } from '../util/atomic-write';
 import path from 'node:path';
 import { fail } from '../../../shared/errors';
 import type { CouncilRun, RunSummary } from '../../../shared/types/council';
@@ -65,8 +66,7 @@ export class RunStore {
       try {
         await fs.promises.mkdir(this.dir, { recursive: true });
         const file = this.file(run.id);
-        await fs.promises.writeFile(`${file}.tmp`, body);
-        await fs.promises.rename(`${file}.tmp`, file);
+        await writeFileAtomic(file, body);
         for (const old of pruned) await fs.promises.rm(this.file(old.id), { force: true });
       } catch (err) {
         this.log.error(`runs: could not save ${run.id}: ${(err as Error).message}`);

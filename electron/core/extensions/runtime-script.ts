@@ -4,6 +4,7 @@
 // tsx) the TypeScript runtime is bundled with esbuild: tsx's loader runs its hooks on a worker
 // thread, which Node's permission model forbids, and a contained worker gets no threads.
 import { createHash } from 'node:crypto';
+import { writeFileAtomicSync } from '../util/atomic-write';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,9 +33,7 @@ export function runnableRuntime(entry: string): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `worker-${hash}.mjs`);
   if (!fs.existsSync(file)) {
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, code);
-    fs.renameSync(temp, file);
+    writeFileAtomicSync(file, code);
   }
   built.set(entry, file);
   return file;

@@ -1,5 +1,5 @@
 // The notes folder on disk: names → files inside the root (symlinks that lead out refused), per-note write queues, atomic writes.
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../util/atomic-write';
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure, type HostError } from '../../../shared/errors';
@@ -126,20 +126,7 @@ export class NoteStore {
 
   async writeAtomic(file: string, text: string): Promise<void> {
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await fs.promises.open(temp, 'wx', 0o644);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.promises.rename(temp, file);
-    } catch (err) {
-      await fs.promises.rm(temp, { force: true });
-      throw err;
-    }
+    await writeFileAtomic(file, text, { mode: 0o644 });
   }
 
   /** Moves a note; fails if the target exists. */

@@ -1,5 +1,6 @@
 // Lumia packs: the bundled ones (resources/packs/<id>/pack.json + avatar files) and user packs (<dataDir>/packs/<id>.json, avatars inlined).
 import fs from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostFailure, fail } from '../../../shared/errors';
@@ -173,9 +174,7 @@ export class PackStore {
     if (Buffer.byteLength(out) > PACK_LIMITS.maxFileBytes) fail('INVALID_PACK', 'The pack with its avatars inlined is over 5 MB.', { path: '' });
     fs.mkdirSync(this.userDir, { recursive: true });
     const file = path.join(this.userDir, `${pack.id}.json`);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, out);
-    fs.renameSync(tmp, file);
+    writeFileAtomicSync(file, out);
     const stored: StoredPack = { pack, source: 'user', dir: null };
     this.packs.set(pack.id, stored);
     this.changed();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export interface AtomicWriteOptions {
-  /** File mode of the new file (e.g. 0o600 for secrets). */
+  /** File mode of the new file (e.g. 0o600 for secrets), set before any byte is written and whatever the umask. */
   mode?: number;
 }
 
@@ -39,7 +39,9 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   const temp = tempName(file);
   let fd: number | undefined;
   try {
-    fd = fs.openSync(temp, 'w', options.mode ?? 0o666);
+    // 'wx': a fresh file, never one planted at the temp name (the random part makes a clash a refusal, not a share).
+    fd = fs.openSync(temp, 'wx', options.mode ?? 0o666);
+    if (options.mode !== undefined && process.platform !== 'win32') fs.fchmodSync(fd, options.mode);
     fs.writeFileSync(fd, data);
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -57,7 +59,8 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   const temp = tempName(file);
   let handle: fs.promises.FileHandle | undefined;
   try {
-    handle = await fs.promises.open(temp, 'w', options.mode ?? 0o666);
+    handle = await fs.promises.open(temp, 'wx', options.mode ?? 0o666);
+    if (options.mode !== undefined && process.platform !== 'win32') await handle.chmod(options.mode);
     await handle.writeFile(data);
     await handle.sync();
     await handle.close();
