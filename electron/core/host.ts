@@ -1,5 +1,6 @@
 // createHost(ports): wires the core services to the contract and owns their lifetime.
 import type { Handlers } from '../../shared/contract';
+import { Emitter } from './util/emitter';
 import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { Notice } from '../../shared/notices';
 import { fail } from '../../shared/errors';
@@ -95,16 +96,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const redactor = ports.llm?.redactor ?? new Redactor();
   ports = { ...ports, log: createRedactingLogger(ports.log, redactor) };
   const clock = ports.clock ?? systemClock;
-  const listeners = new Set<HostEventListener>();
-  const emit = (event: HostEvent) => {
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        ports.log.error('event listener failed', err);
-      }
-    }
-  };
+  const listeners = new Emitter<HostEvent>((err) => ports.log.error('event listener failed', err));
+  const emit = (event: HostEvent) => listeners.emit(event);
 
   const notices: Notice[] = [];
   let noticeSeq = 0;
@@ -284,8 +277,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   return {
     api: createDispatcher(handlers, ports.log),
     onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return listeners.on(listener);
     },
     settings,
     registry,

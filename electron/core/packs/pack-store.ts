@@ -1,5 +1,6 @@
 // Lumia packs: the bundled ones (resources/packs/<id>/pack.json + avatar files) and user packs (<dataDir>/packs/<id>.json, avatars inlined).
 import fs from 'node:fs';
+import { Emitter } from '../util/emitter';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +44,7 @@ export interface PackStoreOptions {
 
 export class PackStore {
   private readonly packs = new Map<string, StoredPack>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Emitter<void>((err) => this.options.log.error('pack listener failed', err));
   readonly userDir: string;
 
   constructor(private readonly options: PackStoreOptions) {
@@ -87,12 +88,11 @@ export class PackStore {
   }
 
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.on(listener);
   }
 
   private changed(): void {
-    for (const l of [...this.listeners]) l();
+    this.listeners.emit();
   }
 
   all(): StoredPack[] {

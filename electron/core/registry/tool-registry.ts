@@ -5,6 +5,7 @@
 // backstop, and result normalization. Executors (worker host, builtins, MCP client) sit behind the
 // ToolExecutor seam and are trusted only to eventually answer — and not even that.
 import { HostFailure, type HostError, type Result } from '../../../shared/errors';
+import { Emitter } from '../util/emitter';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
@@ -44,7 +45,7 @@ export class ToolRegistry {
   private readonly sources = new Map<string, SourceState>();
   private readonly statuses = new Map<string, ToolStatus>();
   private readonly aliases = new AliasTable();
-  private readonly listeners = new Set<RegistryEventListener>();
+  private readonly listeners = new Emitter<RegistryEvent>((error) => this.log.error('registry event listener failed', error));
   /** prepareCall() handles not yet run, with the record their arguments were checked against. */
   private readonly preparedCalls = new WeakMap<PreparedCall, ToolRecord>();
   private readonly backstop: DeadlineBackstop;
@@ -187,8 +188,7 @@ export class ToolRegistry {
   }
 
   onEvent(listener: RegistryEventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.on(listener);
   }
 
   /** Never rejects: every failure is a ToolOutcome with a stable code. */
@@ -389,12 +389,6 @@ export class ToolRegistry {
   }
 
   private emit(event: RegistryEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.log.error('registry event listener failed', error);
-      }
-    }
+    this.listeners.emit(event);
   }
 }

@@ -1,5 +1,6 @@
 // Owns settings.json: load with quarantine of bad files, validated deep-merge updates, serialized atomic writes.
 import fs from 'node:fs';
+import { Emitter } from '../util/emitter';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { defaultSettings, SETTINGS_VERSION, SettingsSchema, type Settings } from '../../../shared/settings';
@@ -94,7 +95,7 @@ export class SettingsStore {
   private readonly version: number;
   private readonly steps: Migration[];
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly listeners = new Set<(settings: Settings) => void>();
+  private readonly listeners = new Emitter<Settings>((err) => this.options.log.error('settings listener failed', err));
 
   constructor(private readonly options: SettingsStoreOptions) {
     const version = options.version ?? SETTINGS_VERSION;
@@ -203,8 +204,7 @@ export class SettingsStore {
   }
 
   onChange(listener: (settings: Settings) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.on(listener);
   }
 
   /** Applies updates one at a time so none is lost; a failed write leaves the old state in place. */
@@ -235,7 +235,7 @@ export class SettingsStore {
         } catch (err) {
           this.options.log.warn('settings: could not refresh settings.json.bak', (err as Error).message);
         }
-        for (const listener of this.listeners) listener(this.get());
+        this.listeners.emit(this.get());
         return this.get();
       });
     const result = this.queue.then(run, run);
