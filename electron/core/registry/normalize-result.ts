@@ -1,6 +1,6 @@
 // Turns an executor's raw value into the string a model sees, refusing values too large or not JSON.
 import type { Result } from '../../../shared/errors';
-import { checkJsonBudget, utf8Bytes } from './json-budget';
+import { checkJsonBudget, utf8Bytes } from '../util/json-budget';
 import { err, ok } from './result';
 
 export interface ResultLimits {

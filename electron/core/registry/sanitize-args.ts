@@ -6,7 +6,7 @@
 // so a model that hallucinates one of these keys still gets its call through; the stripped paths are
 // returned so the registry can log them.
 import type { Result } from '../../../shared/errors';
-import { checkJsonBudget, escapePointer, utf8Bytes } from './json-budget';
+import { checkJsonBudget, escapePointer, utf8Bytes } from '../util/json-budget';
 import { DEFAULT_REGISTRY_LIMITS } from './limits';
 import { err, ok } from './result';
 

@@ -3,7 +3,7 @@
 // Ajv overflows the stack compiling a 1 000-level schema, and would resolve `$ref`s through a loader
 // if one were configured. Nothing here fetches or compiles anything; it only walks plain data.
 import type { HostError } from '../../../shared/errors';
-import { checkJsonBudget, escapePointer, utf8Bytes } from './json-budget';
+import { checkJsonBudget, escapePointer, utf8Bytes } from '../util/json-budget';
 import { checkPattern } from './linear-regex';
 import { MAX_UNIQUE_NONSCALAR_ITEMS, unboundedUniqueItems } from './unique-items';
 

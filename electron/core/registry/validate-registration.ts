@@ -6,7 +6,7 @@
 import type { HostError, Result } from '../../../shared/errors';
 import type { JsonSchema, ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { CompiledSchema, SchemaCompiler } from './compile-schema';
-import { utf8Bytes } from './json-budget';
+import { utf8Bytes } from '../util/json-budget';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { checkToolName, type NameRule } from './names';
 import { err, ok } from './result';
