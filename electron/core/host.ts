@@ -15,7 +15,7 @@ import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/l
 import { settingsExtensionState } from './extensions/settings-state';
 import { extensionHandlers } from './extensions/handlers';
 import { toolHandlers } from './handlers/tool-handlers';
-import { systemClock, type Clock, type Logger, type SettingsBackendFactory } from './ports';
+import { systemClock, systemTimers, type Clock, type Logger, type SettingsBackendFactory, type Timers } from './ports';
 import { ToolRegistry } from './registry/tool-registry';
 import { SettingsStore } from './settings/settings-store';
 import { createRedactingLogger, Redactor } from './connections/redact';
@@ -45,6 +45,8 @@ export interface HostPorts {
   settingsBackend: SettingsBackendFactory;
   log: Logger;
   clock?: Clock;
+  /** Every service's timers (tests drive them with fake time). Default: the system's. */
+  timers?: Timers;
   /** Starts extension workers: utilityProcess in the desktop app, child_process.fork in Node. */
   launcher?: Launcher;
   /** The worker runtime script (built out/main/worker.js in the desktop app; the .ts source under tsx). */
@@ -96,6 +98,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const redactor = ports.llm?.redactor ?? new Redactor();
   ports = { ...ports, log: createRedactingLogger(ports.log, redactor) };
   const clock = ports.clock ?? systemClock;
+  const timers = ports.timers ?? systemTimers;
   const listeners = new Emitter<HostEvent>((err) => ports.log.error('event listener failed', err));
   const emit = (event: HostEvent) => listeners.emit(event);
 
@@ -119,7 +122,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   }
   settings.onChange((next) => emit({ type: 'settings.changed', settings: settingsForClients(next) }));
 
-  const registry = new ToolRegistry({ clock, log: ports.log });
+  const registry = new ToolRegistry({ clock, timers, log: ports.log });
   // Many registrations arrive in one burst at start-up: send the list once per burst.
   let toolsChangedQueued = false;
   registry.onEvent(() => {
@@ -139,6 +142,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     settings,
     policy: ports.approvalPolicy ?? (ports.mode === 'cli' ? patternApprovalPolicy([]) : interactiveApprovalPolicy),
     clock,
+    timers,
     log: ports.log,
     emit,
     trustedSource: (id) => trustedExtension(id),
@@ -151,6 +155,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     log: ports.log,
     redactor,
     clock,
+    timers,
     emit,
     ...(ports.secrets ? { secrets: ports.secrets } : {}),
     ...(ports.llm ? { llm: ports.llm } : {}),
@@ -171,6 +176,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     sink: registry,
     state: settingsExtensionState(settings),
     clock,
+    timers,
     log: ports.log,
     worker: () => ({ memoryCapBytes: (settings.get().extensionWorkers?.memoryMb ?? DEFAULT_WORKER_MEMORY_MB) * 1024 * 1024 }),
     // spindle.generate: text only comes back; errors are scrubbed with the host's redactor.
@@ -219,7 +225,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   await extensions.init();
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
-  council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, log: ports.log, emit, sidecar: llmServices.sidecar });
+  council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

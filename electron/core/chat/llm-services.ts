@@ -11,7 +11,7 @@ import type { Redactor } from '../connections/redact';
 import { keyEnvironment } from '../connections/key-environment';
 import { FileSecretStore, type Env, type SecretStore } from '../connections/secret-store';
 import { LlmClient } from '../llm/client';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, Timers } from '../ports';
 import type { SettingsStore } from '../settings/settings-store';
 import { SettingsProfileRepository } from '../sidecar/settings-profile-repository';
 import { SidecarService } from '../sidecar/sidecar-service';
@@ -27,6 +27,7 @@ export interface LlmServicesOptions {
   log: Logger;
   redactor: Redactor;
   clock: Clock;
+  timers?: Timers;
   emit: (event: ChatEvent) => void;
   secrets?: SecretStore;
   llm?: LlmClient;
@@ -52,7 +53,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const secrets = options.secrets ?? new FileSecretStore({ dataDir: options.dataDir, redactor, log });
   // Key variables leave process.env once read (key-environment.ts); existing profiles' keys are read now.
   const env = options.env ?? keyEnvironment(process.env);
-  const llm = options.llm ?? new LlmClient({ secrets, env, redactor, log });
+  const llm = options.llm ?? new LlmClient({ secrets, env, redactor, log, ...(options.timers ? { timers: options.timers } : {}) });
   const profiles = new SettingsProfileRepository(settings, log);
   const connections = new ConnectionService({
     repository: profiles,

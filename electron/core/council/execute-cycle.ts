@@ -4,7 +4,7 @@ import type { HostError } from '../../../shared/errors';
 import type { CouncilMode, CouncilToolResult, ToolResultStatus } from '../../../shared/types/council';
 import type { CouncilMemberContext, LlmMessageDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
-import type { Clock } from '../ports';
+import { systemTimers, type Clock, type Timers } from '../ports';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import type { KeyedLimiter } from './limiter';
@@ -21,10 +21,8 @@ export interface CycleTask {
   missing?: string;
 }
 
-export interface CycleTimers {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
+/** The cycle's deadline timer (the core's Timers port; tests drive it with fake time). */
+export type CycleTimers = Pick<Timers, 'setTimeout' | 'clearTimeout'>;
 
 /** The guarded invoker (electron/core/safety): paths, dry run, cache, approval, then the registry. */
 export interface CycleToolRunner {
@@ -66,10 +64,6 @@ export interface CycleOutput {
   aborted: boolean;
 }
 
-const defaultTimers: CycleTimers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
 
 /** Calls per shared abort signal (see runCycle). */
 const SIGNAL_GROUP = 32;
@@ -82,7 +76,7 @@ function statusOf(error: HostError): ToolResultStatus {
 
 export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutput> {
   const { clock } = deps;
-  const timers = deps.timers ?? defaultTimers;
+  const timers = deps.timers ?? systemTimers;
   const t0 = clock.now();
   const deadline = t0 + input.timeoutMs;
   const results: Array<CouncilToolResult | undefined> = new Array(input.tasks.length);

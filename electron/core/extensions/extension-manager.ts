@@ -62,6 +62,7 @@ export class ExtensionManager {
     this.spindle = createSpindleHost({
       dataRoot: path.join(options.dataDir, 'extension-data'),
       clock: this.clock,
+      ...(options.timers ? { timers: options.timers } : {}),
       ...(options.generator ? { generator: options.generator } : {}),
       ...(options.redactor ? { redactor: options.redactor } : {}),
       ...(options.generation ? { limits: options.generation } : {}),

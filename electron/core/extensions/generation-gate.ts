@@ -24,7 +24,7 @@ import {
 } from '../../../shared/protocol';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Redactor } from '../connections/redact';
-import { systemClock, type Clock } from '../ports';
+import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
 
 /** What the host runs generations with (electron/core/generation/extension-generator.ts). Rejects with HostFailure. */
 export interface ExtensionGenerator {
@@ -69,6 +69,7 @@ export interface GenerationGateOptions {
   generator?: ExtensionGenerator;
   redactor?: Redactor;
   clock?: Clock;
+  timers?: Timers;
   limits?: Partial<GenerationLimits>;
   /** Lines for the extension's own log. */
   log(extensionId: string, level: LogLevel, text: string): void;
@@ -78,7 +79,7 @@ interface Running {
   target: GenerationReplyTarget;
   operation: string;
   controller: AbortController;
-  timer: ReturnType<typeof setTimeout>;
+  timer: unknown;
   startedAt: number;
 }
 
@@ -91,6 +92,7 @@ function clip(text: string): string {
 export class GenerationGate {
   private readonly limits: GenerationLimits;
   private readonly clock: Clock;
+  private readonly timers: Timers;
   /** Extension id → request id → running generation. */
   private readonly running = new Map<string, Map<string, Running>>();
   /** Extension id → start times within the last minute (kept across restarts of the worker). */
@@ -99,6 +101,7 @@ export class GenerationGate {
   constructor(private readonly options: GenerationGateOptions) {
     this.limits = { ...DEFAULT_GENERATION_LIMITS, ...options.limits };
     this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
   }
 
   inFlight(extensionId: string): number {
@@ -149,7 +152,7 @@ export class GenerationGate {
     recent.push(now);
     if (!mine) this.running.set(extensionId, (mine = new Map()));
     const controller = new AbortController();
-    const timer = setTimeout(() => {
+    const timer = this.timers.setTimeout(() => {
       this.abort(extensionId, requestId, {
         code: 'LLM_TIMEOUT',
         message: `The generation did not finish within ${Math.round(this.limits.timeoutMs / 100) / 10} s.`,
@@ -229,7 +232,7 @@ export class GenerationGate {
   }
 
   private end(extensionId: string, requestId: string, entry: Running): void {
-    clearTimeout(entry.timer);
+    this.timers.clearTimeout(entry.timer);
     const mine = this.running.get(extensionId);
     mine?.delete(requestId);
     if (mine?.size === 0) this.running.delete(extensionId);

@@ -13,7 +13,7 @@ import { createRedactingLogger, Redactor } from '../connections/redact';
 import { requestHeaders } from '../connections/header-secrets';
 import { resolveApiKey, type Env, type SecretStore } from '../connections/secret-store';
 import { validateProfile } from '../connections/validate-profile';
-import { silentLogger, type Logger } from '../ports';
+import { silentLogger, systemTimers, type Logger, type Timers } from '../ports';
 import { cancelledError, classifyError, timeoutError } from './errors';
 import { checkSampling, toModelMessages, toToolChoice, toToolSet } from './messages';
 import { KEY_REQUIRED, languageModelFor } from './providers';
@@ -32,6 +32,8 @@ export interface LlmClientOptions {
   retryDelayMs?: (attempt: number, retryAfterMs: number | undefined) => number | null;
   /** Waits ms or until the signal aborts (rejecting). Injected by tests to skip real waiting. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  /** Request and idle timeouts, retry waits. Default: the system's. */
+  timers?: Timers;
   /** Whole request, first byte to last. Default 300 s. */
   timeoutMs?: number;
   /** Longest silence between stream parts (the first one included). Default 120 s: local models load slowly. */
@@ -75,15 +77,15 @@ const defaultRetryDelay = (attempt: number, retryAfterMs: number | undefined): n
   return Math.min(10_000, 1000 * 2 ** attempt);
 };
 
-const defaultSleep = (ms: number, signal: AbortSignal | undefined) =>
+const sleepOn = (timers: Timers) => (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('aborted'));
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       reject(new Error('aborted'));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -97,11 +99,13 @@ export class LlmClient {
   readonly redactor: Redactor;
   private readonly log: Logger;
   private readonly env: Env;
+  private readonly timers: Timers;
 
   constructor(private readonly options: LlmClientOptions) {
     this.redactor = options.redactor ?? new Redactor();
     this.log = createRedactingLogger(options.log ?? silentLogger, this.redactor);
     this.env = options.env ?? process.env;
+    this.timers = options.timers ?? systemTimers;
   }
 
   /**
@@ -129,7 +133,7 @@ export class LlmClient {
       }
       this.log.warn(`LLM request to ${profile.name} failed with ${outcome.error.code}; retry ${attempt + 1} of ${maxRetries} in ${delay} ms`);
       try {
-        await (this.options.sleep ?? defaultSleep)(delay, signal);
+        await (this.options.sleep ?? sleepOn(this.timers))(delay, signal);
       } catch {
         return;
       }
@@ -238,14 +242,15 @@ export class LlmClient {
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 300_000;
     const idleMs = options.idleTimeoutMs ?? this.options.idleTimeoutMs ?? 120_000;
-    const total = setTimeout(() => {
+    const { timers } = this;
+    const total = timers.setTimeout(() => {
       timedOutAfter = timeoutMs;
       controller.abort();
     }, timeoutMs);
-    let idle: NodeJS.Timeout | undefined;
+    let idle: unknown;
     const resetIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
+      timers.clearTimeout(idle);
+      idle = timers.setTimeout(() => {
         timedOutAfter = idleMs;
         controller.abort();
       }, idleMs);
@@ -310,8 +315,8 @@ export class LlmClient {
       // streamText threw, or the stream itself errored (a body read that broke off): report, never crash the caller.
       if (!signal?.aborted) parts.fail(timedOutAfter !== null ? timeoutError(timedOutAfter) : parts.classify(err));
     } finally {
-      clearTimeout(total);
-      clearTimeout(idle);
+      timers.clearTimeout(total);
+      timers.clearTimeout(idle);
       signal?.removeEventListener('abort', onCallerAbort);
       // Stops the HTTP request if we left early (error, caller break, abort).
       controller.abort();

@@ -3,7 +3,7 @@
 import type { HostError } from '../../../shared/errors';
 import type { Clock } from '../ports';
 import type { Invocation } from './invocation';
-import type { Timers } from './timers';
+import type { Timers } from '../ports';
 
 export class DeadlineBackstop {
   readonly inflight = new Set<Invocation>();

@@ -3,7 +3,7 @@ import type { CouncilMemberContext, LlmMessageDTO, ToolRegistrationDTO } from '.
 import type { ToolInfo, ToolSource, ToolStatus } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
 import type { RegistryLimits } from './limits';
-import type { Timers } from './timers';
+import type { Timers } from '../ports';
 
 export interface ToolSourceRef {
   kind: ToolSource;

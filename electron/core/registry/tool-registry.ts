@@ -20,7 +20,7 @@ import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
 import type { RegistryEvent, RegistryEventListener } from './registry-events';
 import { SIMULATION_PLACEHOLDER_TEXT, type InvokeOptions, type PreparedCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
 import { err, ok } from './result';
-import { systemTimers, type Timers } from './timers';
+import { systemTimers, type Timers } from '../ports';
 import { infoOf, toolRecord, type ToolRecord } from './tool-record';
 import { validateRegistration } from './validate-registration';
 

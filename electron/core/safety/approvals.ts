@@ -11,8 +11,7 @@ import {
 } from '../../../shared/types/safety';
 import type { ToolInfo } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
-import type { Timers } from '../registry/timers';
-import { systemTimers } from '../registry/timers';
+import { systemTimers, type Timers } from '../ports';
 import type { SettingsStore } from '../settings/settings-store';
 import type { ApprovalPolicy } from './approval-policy';
 

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { HostEvent } from '../../../shared/events';
 import { installNoteTools, type NoteTools } from '../notes/note-tools';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, Timers } from '../ports';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { SettingsStore } from '../settings/settings-store';
 import type { ApprovalPolicy } from './approval-policy';
@@ -25,6 +25,7 @@ export function createSafety(options: {
   settings: SettingsStore;
   policy: ApprovalPolicy;
   clock: Clock;
+  timers?: Timers;
   log: Logger;
   emit(event: HostEvent): void;
   /** Extensions whose undeclared tools run without asking (see GuardedInvokerDeps.trustedSource). */
@@ -32,7 +33,7 @@ export function createSafety(options: {
 }): SafetyServices {
   const { registry, settings, clock, log } = options;
   const notesRoot = path.join(options.dataDir, 'notes');
-  const approvals = new ApprovalService({ settings, policy: options.policy, clock, emit: options.emit, log });
+  const approvals = new ApprovalService({ settings, policy: options.policy, clock, emit: options.emit, log, ...(options.timers ? { timers: options.timers } : {}) });
   const cache = new ToolResultCache(clock);
   // A changed or removed tool never serves results cached under its old definition.
   const offRegistry = registry.onEvent((event) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HostFailure, type HostError } from '../../../../shared/errors';
 import type { HostRequestMessage, LogLevel } from '../../../../shared/protocol';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
-import { systemClock, type Clock } from '../../ports';
+import { systemClock, type Clock, type Timers } from '../../ports';
 import type { SecretStore } from '../../connections/secret-store';
 import type { SpindleFacts } from '../extension-entry';
 import type { Redactor } from '../../connections/redact';
@@ -202,12 +202,15 @@ function adoptEarlierFiles(folder: string, root: string): void {
 
 
 /** A SpindleHost with its generation gate (permission, caps, timeout, redacted answers). */
-export function createSpindleHost(options: Omit<SpindleHostOptions, 'generations'> & { generator?: ExtensionGenerator; redactor?: Redactor; limits?: Partial<GenerationLimits> }): SpindleHost {
+export function createSpindleHost(
+  options: Omit<SpindleHostOptions, 'generations'> & { generator?: ExtensionGenerator; redactor?: Redactor; limits?: Partial<GenerationLimits>; timers?: Timers },
+): SpindleHost {
   const generations = new GenerationGate({
     ...(options.generator ? { generator: options.generator } : {}),
     ...(options.redactor ? { redactor: options.redactor } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
     log: options.log,
   });
   return new SpindleHost({ ...options, generations });
