@@ -15,22 +15,11 @@ export interface ExecuteRequest {
   /** Aborted when the caller cancels; the executor cancels the work and resolves CANCELLED. */
   signal: AbortSignal;
   /**
-   * The same cancellation as `signal`, for executors on the hot path: the registry makes the
-   * AbortSignal only when something reads `signal`. Optional; `signal` always works.
-   */
-  cancellation?: Cancellation;
-  /**
    * Whether the caller's path lists allow writing `path` (a note name, as path arguments carry it),
    * for builtin tools that change more files than their path arguments name: rename_note rewrites
    * links in other notes. Absent when no lists apply (the registry called directly).
    */
   mayWrite?: (path: string) => boolean;
-}
-
-export interface Cancellation {
-  readonly aborted: boolean;
-  /** Sets the one listener, called once when the call is aborted; null removes it. */
-  onAbort(listener: (() => void) | null): void;
 }
 
 /** Raw value as the tool returned it (string or JSON-able), or a structured error. */

@@ -13,8 +13,7 @@ import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-po
 import { checkArguments, executeRequest } from './call-arguments';
 import { resultContent, thrownToHostError } from './call-outcome';
 import { SchemaCompiler } from './compile-schema';
-import { DeadlineBackstop } from './deadline-backstop';
-import { CallRequest, Invocation, requestIdCounter } from './invocation';
+import { Invocation, requestIdCounter } from './invocation';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
 import type { RegistryEvent, RegistryEventListener } from './registry-events';
@@ -48,7 +47,7 @@ export class ToolRegistry {
   private readonly listeners = new Emitter<RegistryEvent>((error) => this.log.error('registry event listener failed', error));
   /** prepareCall() handles not yet run, with the record their arguments were checked against. */
   private readonly preparedCalls = new WeakMap<PreparedCall, ToolRecord>();
-  private readonly backstop: DeadlineBackstop;
+  private readonly inflight = new Set<Invocation>();
 
   constructor(deps: ToolRegistryDeps = {}) {
     this.clock = deps.clock ?? systemClock;
@@ -56,7 +55,6 @@ export class ToolRegistry {
     this.log = deps.log ?? silentLogger;
     this.limits = { ...DEFAULT_REGISTRY_LIMITS, ...deps.limits };
     this.newRequestId = deps.newRequestId ?? requestIdCounter();
-    this.backstop = new DeadlineBackstop(this.clock, this.timers, this.abortWith);
   }
 
   /** Registers or replaces `source.id:dto.name`. On any error nothing changes. */
@@ -198,8 +196,7 @@ export class ToolRegistry {
 
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
-    for (const call of [...this.backstop.inflight]) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
-    this.backstop.dispose();
+    for (const call of [...this.inflight]) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
     for (const sourceId of [...this.sources.keys()]) this.unregisterAll(sourceId);
     this.listeners.clear();
   }
@@ -251,7 +248,7 @@ export class ToolRegistry {
     start: number,
     /** Set by invokePrepared(): rawArgs were already checked against this record. */
     checkedFor?: ToolRecord,
-  ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal' | 'cancellation'> }> {
+  ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal'> }> {
     const record = checkedFor ?? (typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined);
     if (!record) {
       const shown = typeof nameOrAlias === 'string' ? JSON.stringify(nameOrAlias.slice(0, 128)) : 'that is not a string';
@@ -279,13 +276,13 @@ export class ToolRegistry {
 
   private run(
     record: ToolRecord,
-    baseRequest: Omit<ExecuteRequest, 'signal' | 'cancellation'>,
+    baseRequest: Omit<ExecuteRequest, 'signal'>,
     opts: InvokeOptions,
     start: number,
   ): Promise<ToolOutcome> {
     return new Promise<ToolOutcome>((resolve) => {
-      const call = new Invocation(record.info.qualifiedName, start, opts, this.limits.timeoutGraceMs, resolve, this.abortWith);
-      const request = new CallRequest(baseRequest, call);
+      const call = new Invocation(record.info.qualifiedName, start, opts, resolve, this.abortWith);
+      const request: ExecuteRequest = { ...baseRequest, signal: call.controller.signal };
       const simulate = opts.simulate === true;
       let pending: Promise<ExecuteResult>;
       try {
@@ -297,7 +294,17 @@ export class ToolRegistry {
       // runs: nothing can settle or abort the call before this synchronous block ends.
       // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
       // waiting, abort its signal and drop whatever it sends later.
-      this.backstop.add(call);
+      this.inflight.add(call);
+      const backstopAt = start + opts.timeoutMs + this.limits.timeoutGraceMs;
+      call.timer = this.timers.setTimeout(
+        () =>
+          this.abortWith(call, {
+            code: 'TOOL_TIMEOUT',
+            message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`,
+            hint: 'The tool may be slow or stuck; continue without it or try again later.',
+          }),
+        Math.max(1, backstopAt - this.clock.now()),
+      );
       opts.signal?.addEventListener('abort', call, { once: true });
       pending.then(
         (result) => {
@@ -335,14 +342,15 @@ export class ToolRegistry {
     if (call.settled) return;
     call.settled = true;
     call.callerSignal?.removeEventListener('abort', call);
-    this.backstop.remove(call);
+    this.inflight.delete(call);
+    this.timers.clearTimeout(call.timer);
     call.resolve(outcome);
   }
 
   /** The caller's signal, the backstop or shutdown: abort the executor's side, answer at once. */
   private readonly abortWith = (call: Invocation, error: HostError): void => {
     if (call.settled) return;
-    call.abort(new HostFailure(error));
+    call.controller.abort(new HostFailure(error));
     this.settle(call, this.failedSince(call.start, error));
   };
 
