@@ -78,7 +78,7 @@ export const ApprovalRequestSchema = Type.Object({
   description: Type.String(),
   mode: Type.Union([Type.Literal('read'), Type.Literal('write')]),
   /** Why it asks: the tool declares requires_approval, or the approveAllWrites policy. */
-  reason: Type.Union([Type.Literal('requires_approval'), Type.Literal('write_policy')]),
+  reason: Type.Union([Type.Literal('requires_approval'), Type.Literal('write_policy'), Type.Literal('definition_changed')]),
   definitionHash: Type.String(),
   memberName: Type.Union([Type.String(), Type.Null()]),
   memberRole: Type.Union([Type.String(), Type.Null()]),

@@ -16,6 +16,7 @@ import { argsHash, canonicalJson, sha256Hex } from './args-hash';
 import { unifiedDiff } from '../../../shared/text/line-diff';
 import { checkToolPaths, type PathScope } from './path-permissions';
 import type { ToolResultCache } from './tool-cache';
+import type { RedefinedTools } from './redefined-tools';
 
 export interface GuardedInvokeOptions extends InvokeOptions {
   /** Simulate write tools (seed 001). The caller resolves its default (settings.safety.dryRun for council and chat). */
@@ -45,6 +46,8 @@ export interface GuardedInvokerDeps {
    * once; Lumiverse's tools declare none). Tools that declare `mode: 'write'` or `requires_approval` still ask.
    */
   trustedSource?: (sourceId: string) => boolean;
+  /** Tools redefined while registered: they ask before their next call (R7). */
+  redefined?: RedefinedTools;
 }
 
 const MAX_PREVIEW_BYTES = 1024 * 1024;
@@ -126,7 +129,13 @@ export class GuardedInvoker {
     // 4. Approval, bound to the exact arguments and the definition hash.
     let approval: 'once' | 'always' | 'policy' | undefined;
     const trusted = !info.modeDeclared && info.extensionId !== null && this.deps.trustedSource?.(info.extensionId) === true;
-    const reason = info.requiresApproval ? 'requires_approval' : safety.approveAllWrites && info.mode === 'write' && !trusted ? 'write_policy' : null;
+    const reason = this.deps.redefined?.needsApproval(info)
+      ? 'definition_changed'
+      : info.requiresApproval
+        ? 'requires_approval'
+        : safety.approveAllWrites && info.mode === 'write' && !trusted
+          ? 'write_policy'
+          : null;
     if (reason && !this.deps.approvals.isAlwaysAllowed(info)) {
       const { json, hash } = argsHash(args);
       const member = memberOf(opts);
@@ -158,6 +167,7 @@ export class GuardedInvoker {
       if (registry.get(info.qualifiedName)?.definitionHash !== info.definitionHash) {
         return this.failed(start, { code: 'APPROVAL_MISMATCH', message: `${info.displayName} changed while waiting for approval, so it did not run.` });
       }
+      this.deps.redefined?.accept(info);
     }
 
     // 5. Run. A person's approval time is not the tool's: it gets its full timeout from here.

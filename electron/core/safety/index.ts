@@ -8,6 +8,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import type { ApprovalPolicy } from './approval-policy';
 import { ApprovalService } from './approvals';
 import { GuardedInvoker } from './guarded-invoke';
+import { RedefinedTools } from './redefined-tools';
 import { ToolResultCache } from './tool-cache';
 
 export interface SafetyServices {
@@ -40,8 +41,10 @@ export function createSafety(options: {
     if (event.type === 'tool.replaced' && event.definitionChanged) cache.forget(event.tool.qualifiedName);
     else if (event.type === 'tool.unregistered') cache.forget(event.qualifiedName);
   });
+  const redefined = new RedefinedTools(registry);
   const guard = new GuardedInvoker({
     registry,
+    redefined,
     settings: () => settings.peek(),
     approvals,
     cache,
@@ -60,6 +63,7 @@ export function createSafety(options: {
     dispose() {
       approvals.dispose();
       offRegistry();
+      redefined.dispose();
       notes.uninstall();
     },
   };

@@ -16,11 +16,13 @@ export function whoAsks(request: Pick<ApprovalRequest, 'memberName' | 'memberRol
 export const REASON_TEXT: Record<ApprovalRequest['reason'], string> = {
   requires_approval: 'requires approval',
   write_policy: 'write policy',
+  definition_changed: 'tool changed',
 };
 
 export const REASON_HELP: Record<ApprovalRequest['reason'], string> = {
   requires_approval: 'The tool declares that every call needs a person’s approval.',
   write_policy: '“Ask before every write tool” is on in Safety, and this tool can change things.',
+  definition_changed: 'Its source changed this tool’s description or arguments since it was registered; check what it says now before it runs again.',
 };
 
 /** The exact arguments as indented JSON; the canonical text itself when it does not parse. */
