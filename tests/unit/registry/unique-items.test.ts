@@ -1,7 +1,9 @@
 // uniqueItems cannot make validation quadratic on the host: refused at registration over unbounded non-scalar
 // items, stripped (with a note) from MCP tools, and linear for scalar items (issue 18, item 2).
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { mapMcpTool } from '../../../electron/core/mcp/map-tool';
+import { SchemaCompiler } from '../../../electron/core/registry/compile-schema';
 import { MAX_UNIQUE_NONSCALAR_ITEMS } from '../../../electron/core/registry/unique-items';
 import { EXT, RecordingExecutor, makeRegistry, searchDto } from './fakes';
 
@@ -47,5 +49,46 @@ describe('uniqueItems in MCP tools', () => {
     expect(mapped.view.notes).toEqual([expect.stringContaining('/inputSchema/properties/tags/uniqueItems was removed')]);
     const { registry } = makeRegistry();
     expect(registry.register({ ...EXT, sourceId: 'mcp-x' } as typeof EXT, mapped.dto as never, new RecordingExecutor()).ok).toBe(true);
+  });
+});
+
+/** Wraps an array so every element read is counted; Ajv reads items by index. */
+function counted<T>(items: T[]): { array: T[]; reads: () => number } {
+  let reads = 0;
+  const array = new Proxy(items, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  return { array, reads: () => reads };
+}
+
+describe('uniqueItems validation cost (element reads counted, never timed)', () => {
+  const compile = (schema: unknown) => {
+    const result = new SchemaCompiler().compile(schema, { where: '/parameters', requireObjectRoot: true });
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value.validate;
+  };
+
+  it('the counter sees pairwise work: plain Ajv over 1,000 unbounded objects reads each item many times', () => {
+    const validate = new Ajv({ strict: false }).compile(listOf({ type: 'object' }));
+    const list = counted(Array.from({ length: 1000 }, (_, i) => ({ i })));
+    expect(validate({ list: list.array })).toBe(true);
+    expect(list.reads()).toBeGreaterThan(1000 * 100);
+  });
+
+  it('50,000 scalar items: a constant number of reads per item', () => {
+    const validate = compile(listOf({ type: 'integer' }));
+    const list = counted(Array.from({ length: 50_000 }, (_, i) => i));
+    expect(validate({ list: list.array })).toBe(true);
+    expect(list.reads()).toBeLessThanOrEqual(50_000 * 4);
+  });
+
+  it('50,000 objects against a bounded non-scalar uniqueItems: refused by maxItems before any pair is compared', () => {
+    const validate = compile(listOf({ type: 'object' }, { maxItems: MAX_UNIQUE_NONSCALAR_ITEMS }));
+    const list = counted(Array.from({ length: 50_000 }, (_, i) => ({ i })));
+    expect(validate({ list: list.array })).toBe(false);
+    expect(list.reads()).toBeLessThanOrEqual(50_000 * 4);
   });
 });
