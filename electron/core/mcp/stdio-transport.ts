@@ -1,13 +1,14 @@
-// The stdio transport's line reader, with a budget on log notifications so a flooding server cannot starve the host.
+// Our own stdio transport for MCP servers, built on the SDK's public `Transport` interface, with a budget on
+// log notifications so a flooding server cannot starve the host.
 //
 // The SDK validates every incoming line with zod (~150 µs each, mostly failed union branches): 50 000
 // `notifications/message` lines keep the event loop ~90 % busy for seconds. This reader parses the
 // JSON first and drops log notifications beyond `maxLogPerSecond` before any zod work; everything else
-// goes through the SDK's own JSONRPCMessageSchema unchanged. It replaces the transport's private
-// `_readBuffer` (append/readMessage/clear, pinned SDK 1.32.2); when that field is not there the SDK's
-// reader stays and only the host-side caps apply.
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+// goes through the SDK's own JSONRPCMessageSchema unchanged.
+import childProcess, { type ChildProcess } from 'node:child_process';
+import { PassThrough, type Readable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 export interface ReadBudget {
@@ -75,12 +76,122 @@ class BudgetedReadBuffer {
   }
 }
 
-/** Installs the budgeted reader; returns a flush for the pending drop count, or null when the SDK's shape differs. */
-export function installReadBudget(transport: StdioClientTransport, budget: ReadBudget): (() => void) | null {
-  const target = transport as unknown as { _readBuffer?: { append?: unknown; readMessage?: unknown; clear?: unknown } };
-  const current = target._readBuffer;
-  if (!current || typeof current.append !== 'function' || typeof current.readMessage !== 'function' || typeof current.clear !== 'function') return null;
-  const reader = new BudgetedReadBuffer(budget);
-  target._readBuffer = reader as unknown as typeof current;
-  return () => reader.flushDropped();
+export interface StdioServerSpec {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/** How long close() waits after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
+const CLOSE_GRACE_MS = 2000;
+
+/** Spawns the server (array argv, shell: false: nothing is interpolated) and speaks newline-delimited JSON-RPC. */
+export class BudgetedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  private readonly reader: BudgetedReadBuffer;
+  private closed = false;
+  // Exists before start() so a listener can attach first, as with the SDK's transport.
+  private readonly stderrStream = new PassThrough();
+
+  constructor(private readonly spec: StdioServerSpec, budget: ReadBudget) {
+    this.reader = new BudgetedReadBuffer(budget);
+  }
+
+  /** Resolves once the process has spawned; rejects when it cannot start. */
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('BudgetedStdioTransport already started'));
+    return new Promise((resolve, reject) => {
+      // Called through the module object (not a bound import) so the host's audits can observe every spawn.
+      const child = childProcess.spawn(this.spec.command, this.spec.args, {
+        env: this.spec.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        ...(this.spec.cwd ? { cwd: this.spec.cwd } : {}),
+      });
+      this.child = child;
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on('spawn', () => resolve());
+      child.on('close', () => this.finish());
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.pipe(this.stderrStream);
+      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The server's stderr, for the host's log. */
+  get stderr(): Readable {
+    return this.stderrStream;
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed) return Promise.reject(new Error('Not connected'));
+    return new Promise((resolve) => {
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  /** Ends stdin, then escalates to SIGTERM and SIGKILL if the server does not exit. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed || child.exitCode !== null || child.signalCode !== null) {
+      this.finish();
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    child.stdin?.end();
+    if (await within(CLOSE_GRACE_MS)) return;
+    child.kill('SIGTERM');
+    if (await within(CLOSE_GRACE_MS)) return;
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  /** Reports a drop count still pending when the stream goes quiet. */
+  flushDropped(): void {
+    this.reader.flushDropped();
+  }
+
+  private receive(chunk: Buffer): void {
+    try {
+      this.reader.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.reader.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (!message) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.reader.clear();
+    this.onclose?.();
+  }
 }
