@@ -1,7 +1,7 @@
 // The environment a stdio MCP server starts with: what the user configured, plus PATH — never the host's secrets.
 //
-// The SDK's StdioClientTransport merges its own default set (HOME, LOGNAME, SHELL, TERM, USER) under
-// ours; an explicit `undefined` removes a key, because child_process skips undefined values. PATH is
+// The SDK's default set (HOME, LOGNAME, SHELL, TERM, USER) is marked `undefined` so it stays out even
+// if a transport merges it in; child_process skips undefined values. PATH is
 // inherited (unless configured) so "npx" or "uvx" resolve; on Windows SYSTEMROOT too, without which
 // most programs cannot start. Anything else a server needs (HOME for npx caches, API keys) the user
 // adds to the server's env.

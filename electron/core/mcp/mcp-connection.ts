@@ -1,7 +1,6 @@
 // One session with one MCP server on the SDK: spawn (no shell) or HTTP, initialize with a timeout, list and call tools.
 import { StringDecoder } from 'node:string_decoder';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +8,7 @@ import { z } from 'zod';
 import type { McpServerConfig } from '../../../shared/types/mcp';
 import { LineSplitter } from '../extensions/extension-log';
 import { serverEnvironment } from './environment';
-import { installReadBudget } from './read-buffer';
+import { BudgetedStdioTransport } from './stdio-transport';
 
 export interface ConnectionHandlers {
   onStderr(line: string): void;
@@ -74,23 +73,22 @@ export class McpConnection {
 
   /** The command and args go to spawn as an array with shell: false (cross-spawn); nothing is ever interpolated. */
   private stdio(config: McpServerConfig): Transport {
-    const transport = new StdioClientTransport({
-      command: config.command ?? '',
-      args: config.args ?? [],
-      // Undefined values remove the SDK's defaults (see environment.ts); spawn skips them.
-      env: serverEnvironment(config.env) as Record<string, string>,
-      ...(config.cwd ? { cwd: config.cwd } : {}),
-      stderr: 'pipe',
-    });
-    const flushDropped = installReadBudget(transport, {
-      maxLogPerSecond: this.options.maxLogPerSecond,
-      now: () => Date.now(),
-      onDropped: (count) => this.handlers.onLogDropped(count),
-    });
-    if (flushDropped) {
-      this.dropTimer = setInterval(flushDropped, 1000);
-      this.dropTimer.unref?.();
-    }
+    const transport = new BudgetedStdioTransport(
+      {
+        command: config.command ?? '',
+        args: config.args ?? [],
+        // Undefined values remove defaults (see environment.ts); spawn skips them.
+        env: serverEnvironment(config.env),
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+      },
+      {
+        maxLogPerSecond: this.options.maxLogPerSecond,
+        now: () => Date.now(),
+        onDropped: (count) => this.handlers.onLogDropped(count),
+      },
+    );
+    this.dropTimer = setInterval(() => transport.flushDropped(), 1000);
+    this.dropTimer.unref?.();
     const stderr = transport.stderr;
     if (stderr) {
       const decoder = new StringDecoder('utf8');
@@ -113,7 +111,7 @@ export class McpConnection {
   }
 
   get pid(): number | undefined {
-    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+    return this.transport instanceof BudgetedStdioTransport ? (this.transport.pid ?? undefined) : undefined;
   }
 
   /** Starts the transport and runs initialize; rejects on spawn failure, early exit or timeout (McpError RequestTimeout). */
