@@ -5,7 +5,8 @@
 // `notifications/message` lines keep the event loop ~90 % busy for seconds. This reader parses the
 // JSON first and drops log notifications beyond `maxLogPerSecond` before any zod work; everything else
 // goes through the SDK's own JSONRPCMessageSchema unchanged.
-import childProcess, { type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import crossSpawn from 'cross-spawn';
 import { PassThrough, type Readable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -86,7 +87,7 @@ export interface StdioServerSpec {
 /** How long close() waits after ending stdin before SIGTERM, and after SIGTERM before SIGKILL. */
 const CLOSE_GRACE_MS = 2000;
 
-/** Spawns the server (array argv, shell: false: nothing is interpolated) and speaks newline-delimited JSON-RPC. */
+/** Spawns the server (array argv, no shell: nothing is interpolated) and speaks newline-delimited JSON-RPC. */
 export class BudgetedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -106,8 +107,9 @@ export class BudgetedStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) return Promise.reject(new Error('BudgetedStdioTransport already started'));
     return new Promise((resolve, reject) => {
-      // Called through the module object (not a bound import) so the host's audits can observe every spawn.
-      const child = childProcess.spawn(this.spec.command, this.spec.args, {
+      // cross-spawn (as the SDK's own transport uses): on Windows it finds `npx.cmd` and quotes the arguments for
+      // cmd.exe; elsewhere it is child_process.spawn (called through the module object, so audits see every spawn).
+      const child = crossSpawn(this.spec.command, this.spec.args, {
         env: this.spec.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
