@@ -237,6 +237,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     store: mcpStore,
     registry,
     clock,
+    timers,
     log: ports.log,
     redact: (text) => redactor.redact(text),
     addSecret: (secret) => redactor.add(secret),

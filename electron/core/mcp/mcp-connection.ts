@@ -9,6 +9,7 @@ import type { McpServerConfig } from '../../../shared/types/mcp';
 import { LineSplitter } from '../extensions/extension-log';
 import { serverEnvironment } from './environment';
 import { BudgetedStdioTransport } from './stdio-transport';
+import { systemTimers, type Timers } from '../ports';
 
 export interface ConnectionHandlers {
   onStderr(line: string): void;
@@ -24,6 +25,7 @@ export interface ConnectionHandlers {
 export interface ConnectionOptions {
   /** notifications/message lines per second passed on; the rest are counted and dropped before parsing. */
   maxLogPerSecond: number;
+  timers?: Timers;
 }
 
 export interface OpenedSession {
@@ -46,13 +48,15 @@ export class McpConnection {
   private closing = false;
   private opened = false;
   private stderrDone: (() => void) | null = null;
-  private dropTimer: ReturnType<typeof setInterval> | null = null;
+  private dropTimer: unknown = null;
+  private readonly timers: Timers;
 
   constructor(
     config: McpServerConfig,
     private readonly handlers: ConnectionHandlers,
     private readonly options: ConnectionOptions = { maxLogPerSecond: 200 },
   ) {
+    this.timers = options.timers ?? systemTimers;
     this.transport = config.transport === 'stdio' ? this.stdio(config) : this.http(config);
     this.client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.onToolsChanged());
@@ -63,7 +67,7 @@ export class McpConnection {
     });
     this.client.onclose = () => {
       this.stderrDone?.();
-      if (this.dropTimer) clearInterval(this.dropTimer);
+      if (this.dropTimer) this.timers.clearInterval(this.dropTimer);
       if (!this.closing && this.opened) handlers.onUnexpectedClose();
     };
     this.client.onerror = (error) => {
@@ -87,8 +91,8 @@ export class McpConnection {
         onDropped: (count) => this.handlers.onLogDropped(count),
       },
     );
-    this.dropTimer = setInterval(() => transport.flushDropped(), 1000);
-    this.dropTimer.unref?.();
+    this.dropTimer = this.timers.setInterval(() => transport.flushDropped(), 1000);
+    this.timers.setRef?.(this.dropTimer, false);
     const stderr = transport.stderr;
     if (stderr) {
       const decoder = new StringDecoder('utf8');
@@ -150,7 +154,7 @@ export class McpConnection {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    if (this.dropTimer) clearInterval(this.dropTimer);
+    if (this.dropTimer) this.timers.clearInterval(this.dropTimer);
     try {
       await this.client.close();
     } catch {

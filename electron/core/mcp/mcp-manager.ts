@@ -19,6 +19,7 @@ import { lastStderr, startError } from './start-error';
 import { Emitter } from '../util/emitter';
 import { callMcpTool } from './tool-call';
 import { syncTools } from './tool-sync';
+import { systemTimers, type Timers } from '../ports';
 
 export type { McpConfigStore, McpEvent, McpManagerOptions } from './mcp-types';
 
@@ -29,6 +30,7 @@ export class McpManager {
   private readonly initializeTimeoutMs: number;
   private readonly listTimeoutMs: number;
   private readonly refreshDebounceMs: number;
+  private readonly timers: Timers;
   private readonly maxLogEvents: number;
   private readonly maxLogNotifications: number;
   private readonly redact: (text: string) => string;
@@ -42,6 +44,7 @@ export class McpManager {
       maxLogEventsPerSecond: this.maxLogEvents = 100,
       maxLogNotificationsPerSecond: this.maxLogNotifications = 200,
       redact: this.redact = (text) => text,
+      timers: this.timers = systemTimers,
     } = options);
     this.events = new Emitter<McpEvent>((error) => options.log.error('mcp event listener failed', error));
     for (const raw of options.store.read()) {
@@ -190,7 +193,7 @@ export class McpManager {
 
   private async run(state: ServerState): Promise<void> {
     const gen = ++state.gen;
-    clearServerTimers(state);
+    clearServerTimers(state, this.timers);
     if (state.conn) this.closeInBackground(state.conn);
     state.status = 'connecting';
     state.restartAt = undefined;
@@ -215,7 +218,7 @@ export class McpManager {
       onLogDropped: (count) => {
         if (state.gen === gen) this.hostLog(state, 'warn', `dropped ${count} log notifications (more than ${this.maxLogNotifications} per second)`);
       },
-    }, { maxLogPerSecond: this.maxLogNotifications });
+    }, { maxLogPerSecond: this.maxLogNotifications, timers: this.timers });
     state.conn = conn;
     try {
       state.session = await conn.open(this.initializeTimeoutMs);
@@ -250,18 +253,18 @@ export class McpManager {
       state.status = 'crashed';
       state.restartAt = this.options.clock.now() + decision.delayMs;
       this.hostLog(state, 'warn', `restarting in ${decision.delayMs} ms (failure ${decision.crashesInWindow})`);
-      state.restartTimer = setTimeout(() => {
+      state.restartTimer = this.timers.setTimeout(() => {
         state.restartTimer = null;
         if (state.gen === gen) void this.start(state);
       }, decision.delayMs);
-      state.restartTimer.unref?.();
+      this.timers.setRef?.(state.restartTimer, false);
     }
     this.changed(state);
   }
 
   private async stop(state: ServerState, options: { quiet?: boolean } = {}): Promise<void> {
     state.gen++;
-    clearServerTimers(state);
+    clearServerTimers(state, this.timers);
     const conn = state.conn;
     state.conn = null;
     state.starting = null;
@@ -288,7 +291,7 @@ export class McpManager {
 
   private scheduleRefresh(state: ServerState): void {
     if (state.refreshTimer) return;
-    state.refreshTimer = setTimeout(() => {
+    state.refreshTimer = this.timers.setTimeout(() => {
       state.refreshTimer = null;
       const conn = state.conn;
       if (!conn || state.status !== 'connected') return;
@@ -300,7 +303,7 @@ export class McpManager {
         .then(() => this.changed(state))
         .catch((error: unknown) => this.hostLog(state, 'warn', `tools/list failed: ${error instanceof Error ? error.message : String(error)}`));
     }, this.refreshDebounceMs);
-    state.refreshTimer.unref?.();
+    this.timers.setRef?.(state.refreshTimer, false);
   }
 
   /** Lists the tools and brings the registry in line: new and changed ones registered, vanished ones dropped, bad ones skipped and logged. */

@@ -7,7 +7,7 @@ import { maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
 import { mcpSourceId } from '../../../shared/types/mcp';
 import { CrashTracker, type CrashTrackerOptions } from '../extensions/crash-tracker';
 import { ExtensionLog, LOG_MAX_BYTES, LOG_MAX_LINES } from '../extensions/extension-log';
-import type { Clock, Logger } from '../ports';
+import type { Clock, Logger, Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { McpConnection, OpenedSession } from './mcp-connection';
@@ -33,6 +33,8 @@ export interface McpManagerOptions {
   store: McpConfigStore;
   registry: RegistryPort;
   clock: Clock;
+  /** Restart and refresh timers, the dropped-log counter. Default: the system's. */
+  timers?: Timers;
   log: Logger;
   /** A server that has not answered initialize by then is stopped and counted as a crash. */
   initializeTimeoutMs?: number;
@@ -64,9 +66,9 @@ export interface ServerState {
   /** Tools whose inputSchema declares `context`: only they receive the host's context argument. */
   wantsContext: Set<string>;
   lastError?: HostError;
-  restartTimer: ReturnType<typeof setTimeout> | null;
+  restartTimer: unknown;
   restartAt?: number;
-  refreshTimer: ReturnType<typeof setTimeout> | null;
+  refreshTimer: unknown;
   refreshing: Promise<void> | null;
   refreshAgain: boolean;
   starting: Promise<void> | null;
@@ -135,9 +137,9 @@ export function secretValues(config: McpServerConfig): string[] {
 }
 
 /** No restart or tools/list pending for the server any more. */
-export function clearServerTimers(state: ServerState): void {
-  if (state.restartTimer) clearTimeout(state.restartTimer);
-  if (state.refreshTimer) clearTimeout(state.refreshTimer);
+export function clearServerTimers(state: ServerState, timers: Timers): void {
+  if (state.restartTimer) timers.clearTimeout(state.restartTimer);
+  if (state.refreshTimer) timers.clearTimeout(state.refreshTimer);
   state.restartTimer = null;
   state.refreshTimer = null;
   state.refreshAgain = false;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeHarness, stdioInput, STDIO_FIXTURE, waitFor, type Harness } from '../../unit/mcp/harness';
+import { FakeClock } from '../../helpers/fake-time';
 
 let h: Harness;
 beforeEach(() => {
@@ -29,12 +30,25 @@ function alive(pid: number): boolean {
 
 describe('MCP servers that fail', () => {
   it('a server that exits at start is crashed with a clear error, restarted with backoff, then failed', async () => {
+    // The restart policy runs on fake time (the servers are real processes): each backoff is one advance, no sleep.
+    const clock = new FakeClock();
+    await h.dispose();
+    h = makeHarness({ clock, timers: clock });
     await h.manager.add(stdioInput('dies', 'exit-at-start', { enabled: false }));
     const first = await h.manager.connect('dies');
     expect(first.status).toBe('crashed');
     expect(first.lastError?.message).toMatch(/MCP server "dies" failed to start/);
-    expect(first.restartAt).toBeGreaterThan(Date.now() - 50);
+    expect(first.restartAt).toBe(clock.now() + 100);
     expect(first.recentCrashes).toBe(1);
+    expect(clock.pendingTimers).toBe(1); // the restart, on the fake clock
+    const starts = () => h.manager.logLines('dies').filter((l) => l.includes('starting:')).length;
+
+    clock.advance(99);
+    expect(starts()).toBe(1);
+    clock.advance(1);
+    await waitFor(() => h.manager.get('dies').recentCrashes === 2 && h.manager.get('dies').status === 'crashed', 'the second crash');
+    expect(h.manager.get('dies').restartAt).toBe(clock.now() + 200);
+    clock.advance(200);
     const failed = await waitFor(() => (h.manager.get('dies').status === 'failed' ? h.manager.get('dies') : null), 'status failed');
     expect(failed.recentCrashes).toBe(3);
     expect(failed.restartAt).toBeUndefined();
@@ -46,9 +60,10 @@ describe('MCP servers that fail', () => {
     const statuses = h.events.flatMap((e) => (e.type === 'mcp.changed' && e.server.config.id === 'dies' ? [e.server.status] : []));
     expect(statuses.filter((s) => s === 'crashed')).toHaveLength(2);
     expect(statuses.at(-1)).toBe('failed');
-    // Failed stays failed: no more restarts happen on their own.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Failed stays failed: an hour later nothing has restarted it.
+    clock.advance(3_600_000);
     expect(h.manager.get('dies').status).toBe('failed');
+    expect(starts()).toBe(3);
     // A manual connect starts again with a clean budget.
     expect((await h.manager.connect('dies')).recentCrashes).toBe(1);
   });
