@@ -5,6 +5,7 @@ import { MemorySecretStore } from '../../../electron/core/connections/secret-sto
 import { Redactor } from '../../../electron/core/connections/redact';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
 import type { Launcher } from '../../../electron/core/extensions/launcher';
+import type { DeltaBatcherOptions } from '../../../electron/core/chat/delta-batcher';
 import type { HostEvent } from '../../../shared/events';
 import type { ChatEvent } from '../../../shared/types/chat';
 import type { ToolExecutor } from '../../../electron/core/registry-port';
@@ -36,7 +37,7 @@ export interface ChatRig {
 }
 
 export async function chatRig(
-  options: { requireKey?: string; launcher?: Launcher; bundledExtensionsDir?: string | null; env?: Record<string, string>; dataDir?: string } = {},
+  options: { requireKey?: string; launcher?: Launcher; bundledExtensionsDir?: string | null; env?: Record<string, string>; dataDir?: string; batching?: DeltaBatcherOptions } = {},
 ): Promise<ChatRig> {
   const server = await LlmTestServer.start(options.requireKey ? { requireKey: options.requireKey } : {});
   const log = captureLogger();
@@ -54,6 +55,7 @@ export async function chatRig(
     llm,
     env: options.env ?? {},
     ...(options.launcher ? { launcher: options.launcher } : {}),
+    ...(options.batching ? { chatBatching: options.batching } : {}),
   });
   const events: HostEvent[] = [];
   host.onEvent((e) => events.push(e));

@@ -157,6 +157,11 @@ describe('a chat turn', () => {
   });
 
   it('coalesces a fast token stream into fewer delta events than tokens', async () => {
+    // Time stands still for the batcher, so only what arrives together is coalesced, however busy the machine
+    // (with real time a token waits at most 1 ms, and a loaded CI machine turns that into many small events).
+    await rig.close();
+    rig = await chatRig({ batching: { now: () => 0 } });
+    await addMainConnection(rig);
     const id = await newSession(rig);
     rig.server.enqueue({ text: Array.from({ length: 500 }, (_, i) => `${i},`) });
     const { text, events } = await send(rig, id, 'Count');
