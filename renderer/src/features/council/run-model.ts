@@ -105,3 +105,8 @@ export const STATUS_HELP: Record<BarStatus, string> = {
   missing: 'The member’s pack item or the tool is not there; nothing ran.',
   running: 'Still running.',
 };
+
+/** A run's start time, as the Runs tab lists it. */
+export function when(ms: number): string {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
