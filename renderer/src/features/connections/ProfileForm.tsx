@@ -9,13 +9,9 @@ import { InlineError } from '../../components/InlineError';
 import { clearConnectionKey, saveConnection, testConnection, type ProfileInput, type TestOutcome } from '../../stores/connections-commands';
 import { checkBaseUrl, defaultBaseUrl, ENV_NAME_PATTERN, fieldOf, keyStatus, PROVIDERS, providerInfo, type ProfileField } from './providers';
 import { TestResult } from './TestResult';
+import { KeyValueRows, type KeyValueRow } from '../../components/KeyValueRows';
 
 type KeyMode = 'none' | 'env' | 'stored';
-interface HeaderRow {
-  rowId: number;
-  name: string;
-  value: string;
-}
 type Busy = null | 'save' | 'test' | 'models' | 'clear-key';
 
 let headerSeq = 0;
@@ -40,8 +36,8 @@ export function ProfileForm(props: {
   const [provider, setProvider] = useState<LlmProvider>(editing?.provider ?? 'openai-compatible');
   const [baseUrl, setBaseUrl] = useState(editing?.baseUrl ?? defaultBaseUrl('openai-compatible'));
   const [defaultModel, setDefaultModel] = useState(editing?.defaultModel ?? '');
-  const [headers, setHeaders] = useState<HeaderRow[]>(() =>
-    Object.entries(editing?.headers ?? {}).map(([n, v]) => ({ rowId: ++headerSeq, name: n, value: v })),
+  const [headers, setHeaders] = useState<KeyValueRow[]>(() =>
+    Object.entries(editing?.headers ?? {}).map(([n, v]) => ({ rowId: ++headerSeq, key: n, value: v })),
   );
   const [keyMode, setKeyMode] = useState<KeyMode>(() => initialKeyMode(editing, editing?.provider ?? 'openai-compatible'));
   const [envName, setEnvName] = useState(editing?.keyRef?.kind === 'env' ? editing.keyRef.name : '');
@@ -85,7 +81,7 @@ export function ProfileForm(props: {
     if (url) found.baseUrl = url;
     const names = new Set<string>();
     for (const row of headers) {
-      const n = row.name.trim();
+      const n = row.key.trim();
       if (!n && !row.value.trim()) continue;
       if (!n) found.headers = 'Every header needs a name.';
       else if (names.has(n.toLowerCase())) found.headers = `The header ${n} is listed twice.`;
@@ -100,7 +96,7 @@ export function ProfileForm(props: {
 
   const buildProfile = (): ProfileInput => {
     const headerRecord: Record<string, string> = {};
-    for (const row of headers) if (row.name.trim()) headerRecord[row.name.trim()] = row.value;
+    for (const row of headers) if (row.key.trim()) headerRecord[row.key.trim()] = row.value;
     return {
       ...(editing ? { id: editing.id } : {}),
       name: name.trim(),
@@ -301,44 +297,18 @@ export function ProfileForm(props: {
         <fieldset className="field-group">
           <legend className="field-group__legend">Extra headers</legend>
           <p className="field__hint">Sent with every request (e.g. OpenRouter’s HTTP-Referer and X-Title). Keys never go here: use the key below.</p>
-          {headers.length > 0 && (
-            <ul className="field-list">
-              {headers.map((row, i) => (
-                <li key={row.rowId} className="header-row">
-                  <input
-                    id={fid(`header-name-${i}`)}
-                    className="input input--mono"
-                    aria-label={`Header ${i + 1} name`}
-                    placeholder="HTTP-Referer"
-                    value={row.name}
-                    autoComplete="off"
-                    spellCheck={false}
-                    onChange={(e) => setHeaders((rows) => rows.map((r) => (r.rowId === row.rowId ? { ...r, name: e.target.value } : r)))}
-                    {...invalid('headers')}
-                  />
-                  <input
-                    className="input input--mono"
-                    aria-label={`Header ${i + 1} value`}
-                    placeholder="https://example.org"
-                    value={row.value}
-                    autoComplete="off"
-                    spellCheck={false}
-                    onChange={(e) => setHeaders((rows) => rows.map((r) => (r.rowId === row.rowId ? { ...r, value: e.target.value } : r)))}
-                  />
-                  <button
-                    type="button"
-                    className="btn btn--ghost btn--small"
-                    aria-label={`Remove header ${i + 1}`}
-                    onClick={() => setHeaders((rows) => rows.filter((r) => r.rowId !== row.rowId))}
-                  >
-                    <Icon name="trash" />
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <KeyValueRows
+            rows={headers}
+            what="Header"
+            keyPlaceholder="HTTP-Referer"
+            valuePlaceholder="https://example.org"
+            idFor={(part, i) => fid(`header-${part === 'key' ? 'name' : 'value'}-${i}`)}
+            invalid={Boolean(errors.headers)}
+            describedBy={errors.headers ? fid('headers-error') : undefined}
+            onChange={setHeaders}
+          />
           {errorFor('headers')}
-          <button type="button" className="btn btn--small" onClick={() => setHeaders((rows) => [...rows, { rowId: ++headerSeq, name: '', value: '' }])}>
+          <button type="button" className="btn btn--small" onClick={() => setHeaders((rows) => [...rows, { rowId: ++headerSeq, key: '', value: '' }])}>
             <Icon name="plus" /> Add header
           </button>
         </fieldset>

@@ -16,65 +16,13 @@ import {
   nextRowId,
   toAddInput,
   toPatch,
-  type DraftRow,
   type FieldErrors,
   type ServerDraft,
 } from './server-draft';
 import { TRUST_HELP } from './status';
+import { KeyValueRows } from '../../components/KeyValueRows';
 
 const FIELD_ORDER = ['id', 'name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers'];
-
-function KeyValueRows(props: {
-  rows: DraftRow[];
-  what: string;
-  keyPlaceholder: string;
-  valuePlaceholder: string;
-  idFor(part: 'key' | 'value', index: number): string;
-  invalid: boolean;
-  describedBy: string | undefined;
-  onChange(rows: DraftRow[]): void;
-}) {
-  const update = (rowId: number, patch: Partial<DraftRow>) => props.onChange(props.rows.map((r) => (r.rowId === rowId ? { ...r, ...patch } : r)));
-  if (props.rows.length === 0) return null;
-  return (
-    <ul className="field-list">
-      {props.rows.map((row, i) => (
-        <li key={row.rowId} className="header-row">
-          <input
-            id={props.idFor('key', i)}
-            className="input input--mono"
-            aria-label={`${props.what} ${i + 1} name`}
-            placeholder={props.keyPlaceholder}
-            value={row.key}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={props.invalid || undefined}
-            aria-describedby={props.describedBy}
-            onChange={(e) => update(row.rowId, { key: e.target.value })}
-          />
-          <input
-            id={props.idFor('value', i)}
-            className="input input--mono"
-            aria-label={`${props.what} ${i + 1} value`}
-            placeholder={props.valuePlaceholder}
-            value={row.value}
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(e) => update(row.rowId, { value: e.target.value })}
-          />
-          <button
-            type="button"
-            className="btn btn--ghost btn--small"
-            aria-label={`Remove ${props.what.toLowerCase()} ${i + 1}`}
-            onClick={() => props.onChange(props.rows.filter((r) => r.rowId !== row.rowId))}
-          >
-            <Icon name="trash" />
-          </button>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 export function ServerForm(props: {
   /** The server being edited; absent to add one. */

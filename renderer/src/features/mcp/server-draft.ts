@@ -5,11 +5,8 @@ import type { HostError } from '../../../../shared/errors';
 import type { McpServerConfig } from '../../../../shared/types/mcp';
 import type { McpAddInput, McpPatch } from '../../stores/mcp-commands';
 
-export interface DraftRow {
-  rowId: number;
-  key: string;
-  value: string;
-}
+export type { KeyValueRow as DraftRow } from '../../components/KeyValueRows';
+import type { KeyValueRow as DraftRow } from '../../components/KeyValueRows';
 
 export interface DraftArg {
   rowId: number;
