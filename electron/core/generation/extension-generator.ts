@@ -66,20 +66,32 @@ function lumiverseResponse(completion: LlmCompletion) {
 
 export function createExtensionGenerator(deps: ExtensionGeneratorDeps): ExtensionGenerator {
   /** The connection and request of a Lumiverse-shape generation: connection_id, else the chat's main connection. */
-  const lumiverseTarget = (input: LumiverseGenerateInput): { profile: ConnectionProfile; request: LlmRequest } => {
+  /**
+   * The connection a generation runs on (the one named, else the chat's main one) and its model (the one named, else
+   * the chat's model when on the chat's connection, else the connection's default). `fields` name the input's fields
+   * as the extension wrote them, for the error's path.
+   */
+  const target = (input: { connectionId?: string; model?: string }, fields: { connection: string; model: string }): { profile: ConnectionProfile; model: string } => {
     const chat = deps.chatSettings() ?? {};
     const id = input.connectionId ?? chat.mainConnectionId;
     if (!id) {
       throw new HostFailure({
         code: 'CHAT_NO_CONNECTION',
-        message: 'The generation names no connection_id and no main connection is chosen for the chat.',
-        hint: 'Pass connection_id, or pick a main connection in the Workbench settings.',
-        path: '/connection_id',
+        message: `The generation names no ${fields.connection} and no main connection is chosen for the chat.`,
+        hint: `Pass ${fields.connection}, or pick a main connection in the Workbench settings.`,
+        path: `/${fields.connection}`,
       });
     }
     const profile = deps.profile(id);
+    // The chat's model override belongs to the chat's connection, not to one the extension named.
     const model = input.model || (input.connectionId ? '' : (chat.model ?? '')) || profile.defaultModel;
-    if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; pass parameters.model.`, path: '/parameters/model' });
+    if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; pass ${fields.model}.`, path: `/${fields.model.replace('.', '/')}` });
+    return { profile, model };
+  };
+
+  /** The connection and request of a Lumiverse-shape generation. */
+  const lumiverseTarget = (input: LumiverseGenerateInput): { profile: ConnectionProfile; request: LlmRequest } => {
+    const { profile, model } = target(input, { connection: 'connection_id', model: 'parameters.model' });
     const request: LlmRequest = {
       messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
       model,
@@ -140,20 +152,7 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
     },
 
     async raw(input: RawGenerateInput, signal: AbortSignal): Promise<RawGenerateResult> {
-      const chat = deps.chatSettings() ?? {};
-      const id = input.connectionId ?? chat.mainConnectionId;
-      if (!id) {
-        throw new HostFailure({
-          code: 'CHAT_NO_CONNECTION',
-          message: 'The generation names no connection and no main connection is chosen for the chat.',
-          hint: 'Pass connectionId, or pick a main connection in the Workbench settings.',
-          path: '/connectionId',
-        });
-      }
-      const profile = deps.profile(id);
-      // The chat's model override belongs to the chat's connection, not to one the extension named.
-      const model = input.model || (input.connectionId ? '' : (chat.model ?? '')) || profile.defaultModel;
-      if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; pass model.`, path: '/model' });
+      const { profile, model } = target(input, { connection: 'connectionId', model: 'model' });
       const request: LlmRequest = {
         messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
         model,
