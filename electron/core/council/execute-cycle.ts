@@ -65,9 +65,6 @@ export interface CycleOutput {
 }
 
 
-/** Calls per shared abort signal (see runCycle). */
-const SIGNAL_GROUP = 32;
-
 function statusOf(error: HostError): ToolResultStatus {
   if (error.code === 'TOOL_TIMEOUT') return 'timeout';
   if (error.code === 'CANCELLED') return 'cancelled';
@@ -81,13 +78,10 @@ export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutpu
   const deadline = t0 + input.timeoutMs;
   const results: Array<CouncilToolResult | undefined> = new Array(input.tasks.length);
   const starts: number[] = new Array(input.tasks.length).fill(0);
-  // Tasks share an abort controller per group of SIGNAL_GROUP: every call adds a listener to its
-  // signal, and Node's EventTarget walks its listeners on each add, so one signal for all would cost
-  // O(n²) and one per task costs a controller and a signal each (about 1 ms per 300 calls).
-  const controllers = Array.from({ length: Math.ceil(input.tasks.length / SIGNAL_GROUP) }, () => new AbortController());
-  // A group's listeners are bounded by design (a few per task), so Node's leak warning at 10 does not apply.
-  if (controllers.length > 0) setMaxListeners(0, ...controllers.map((c) => c.signal));
-  const signalOf = (i: number) => controllers[Math.floor(i / SIGNAL_GROUP)]!.signal;
+  // One abort for the whole cycle: at the deadline every call, running or waiting its turn, sees it at once.
+  const controller = new AbortController();
+  // A few listeners per task by design, so Node's leak warning at 10 does not apply.
+  setMaxListeners(0, controller.signal);
   let remaining = input.tasks.length;
 
   return new Promise<CycleOutput>((resolve) => {
@@ -119,8 +113,8 @@ export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutpu
       if (--remaining === 0) finish(false);
     };
     const failAll = (status: 'timeout' | 'cancelled', error: HostError) => {
-      // Settled calls have let go of their signal, so aborting a whole group reaches only the rest.
-      for (const controller of controllers) controller.abort(error);
+      // Settled calls have let go of the signal, so the abort reaches only the rest.
+      controller.abort(error);
       input.tasks.forEach((_task, i) => {
         if (!results[i]) settle(i, { success: false, content: '', error: error.message, errorCode: error.code, status });
       });
@@ -145,7 +139,7 @@ export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutpu
         settle(i, { success: false, content: '', error: task.missing, errorCode: 'MISSING', status: 'missing', durationMs: 0 });
         return;
       }
-      void runTask(deps, input, task, deadline, signalOf(i)).then(
+      void runTask(deps, input, task, deadline, controller.signal).then(
         (r) => settle(i, r),
         (err: unknown) => {
           const error = toHostError(err, 'INTERNAL');

@@ -10,6 +10,9 @@ export class Invocation {
   readonly controller = new AbortController();
   /** The backstop timer: the executor owns the deadline, this stops waiting shortly after it. */
   timer: unknown = null;
+  /** Handed to its executor (it had a turn); until then `withdraw` takes it out of the queue. */
+  started = false;
+  withdraw: () => void = () => undefined;
   readonly timeoutMs: number;
   /** The caller's signal, listened to with this object (handleEvent). */
   readonly callerSignal: AbortSignal | undefined;

@@ -14,6 +14,9 @@ export interface RegistryLimits {
   maxArgsDepth: number;
   maxResultBytes: number;
   maxResultDepth: number;
+  /** Calls running at once in all, and per tool; more wait their turn (admission.ts). */
+  maxInFlight: number;
+  maxInFlightPerTool: number;
   /** The registry's own deadline fires this long after the executor's, so the executor's richer timeout wins. */
   timeoutGraceMs: number;
   maxCacheTtlMs: number;
@@ -32,6 +35,9 @@ export const DEFAULT_REGISTRY_LIMITS: Readonly<RegistryLimits> = Object.freeze({
   maxArgsDepth: 64,
   maxResultBytes: 1024 * 1024,
   maxResultDepth: 256,
+  // Per tool half a worker's in-flight cap (128): two busy tools of one extension stay under it.
+  maxInFlight: 256,
+  maxInFlightPerTool: 64,
   timeoutGraceMs: 500,
   maxCacheTtlMs: 24 * 60 * 60 * 1000,
   maxCacheEntries: 1000,

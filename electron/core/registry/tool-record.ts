@@ -1,10 +1,10 @@
 // What the registry keeps per tool, and the ToolInfo callers get from it (the status is its source's).
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolStatus } from '../../../shared/types/tools';
-import type { ToolExecutor } from '../registry-port';
+import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { CompiledSchema } from './compile-schema';
 import { definitionHash } from './definition-hash';
-import type { ToolSourceRef } from './registry-types';
+import { SIMULATION_PLACEHOLDER_TEXT, type ToolSourceRef } from './registry-types';
 import type { ValidatedTool } from './validate-registration';
 
 export interface ToolRecord {
@@ -66,4 +66,16 @@ export function infoOf(record: ToolRecord, statuses: ReadonlyMap<string, ToolSta
     status: statuses.get(record.sourceId) ?? 'available',
     definitionHash: i.definitionHash,
   } satisfies Record<keyof ToolInfo, unknown>;
+}
+
+/** Hands the request to its executor (in a dry run, its simulate handler or the seed's placeholder); a throw rejects. */
+export function executeOn(record: ToolRecord, request: ExecuteRequest, simulate: boolean): Promise<ExecuteResult> {
+  try {
+    if (!simulate) return Promise.resolve(record.executor.execute(request));
+    // A tool without a simulate handler is not run at all in a dry run.
+    if (record.registration.has_simulate && typeof record.executor.simulate === 'function') return Promise.resolve(record.executor.simulate(request));
+    return Promise.resolve({ ok: true, value: SIMULATION_PLACEHOLDER_TEXT });
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

@@ -1,9 +1,8 @@
 // The tool registry: which source registered which tool, how callers find it, and the one guarded path to invoke it.
 //
-// Everything a tool receives passes through invoke(): lookup, availability, argument sanitizing and
-// schema validation (the executor never sees invalid args), host-supplied fields, a deadline
-// backstop, and result normalization. Executors (worker host, builtins, MCP client) sit behind the
-// ToolExecutor seam and are trusted only to eventually answer — and not even that.
+// Everything a tool receives passes through invoke(): lookup, availability, argument sanitizing and schema validation
+// (the executor never sees invalid args), host-supplied fields, its turn (admission.ts), a deadline backstop, and result
+// normalization. Executors (worker host, builtins, MCP client) sit behind the ToolExecutor seam, trusted to answer — not even that.
 import { HostFailure, type HostError, type Result } from '../../../shared/errors';
 import { Emitter } from '../util/emitter';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
@@ -14,6 +13,8 @@ import { checkArguments, executeRequest } from './call-arguments';
 import { resultContent, thrownToHostError } from './call-outcome';
 import { SchemaCompiler } from './compile-schema';
 import { Invocation, requestIdCounter } from './invocation';
+import { Admission } from './admission';
+import { executeOn } from './tool-record';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
 import type { RegistryEvent, RegistryEventListener } from './registry-events';
@@ -48,6 +49,7 @@ export class ToolRegistry {
   /** prepareCall() handles not yet run, with the record their arguments were checked against. */
   private readonly preparedCalls = new WeakMap<PreparedCall, ToolRecord>();
   private readonly inflight = new Set<Invocation>();
+  private readonly admission: Admission;
 
   constructor(deps: ToolRegistryDeps = {}) {
     this.clock = deps.clock ?? systemClock;
@@ -55,6 +57,7 @@ export class ToolRegistry {
     this.log = deps.log ?? silentLogger;
     this.limits = { ...DEFAULT_REGISTRY_LIMITS, ...deps.limits };
     this.newRequestId = deps.newRequestId ?? requestIdCounter();
+    this.admission = new Admission(this.limits);
   }
 
   /** Registers or replaces `source.id:dto.name`. On any error nothing changes. */
@@ -196,7 +199,9 @@ export class ToolRegistry {
 
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
-    for (const call of [...this.inflight]) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
+    // Waiting calls first, so a running call's end does not hand its slot to one about to be ended.
+    const calls = [...this.inflight].sort((a, b) => Number(a.started) - Number(b.started));
+    for (const call of calls) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
     for (const sourceId of [...this.sources.keys()]) this.unregisterAll(sourceId);
     this.listeners.clear();
   }
@@ -282,56 +287,47 @@ export class ToolRegistry {
   ): Promise<ToolOutcome> {
     return new Promise<ToolOutcome>((resolve) => {
       const call = new Invocation(record.info.qualifiedName, start, opts, resolve, this.abortWith);
-      const request: ExecuteRequest = { ...baseRequest, signal: call.controller.signal };
-      const simulate = opts.simulate === true;
-      let pending: Promise<ExecuteResult>;
-      try {
-        pending = Promise.resolve(simulate ? this.simulateOn(record, request) : record.executor.execute(request));
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      // The bookkeeping comes after the executor has started, so a worker is already at work while it
-      // runs: nothing can settle or abort the call before this synchronous block ends.
       // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
-      // waiting, abort its signal and drop whatever it sends later.
+      // waiting, abort its signal and drop whatever it sends later. A call waiting for its turn times out the same way.
       this.inflight.add(call);
       const backstopAt = start + opts.timeoutMs + this.limits.timeoutGraceMs;
       call.timer = this.timers.setTimeout(
         () =>
-          this.abortWith(call, {
-            code: 'TOOL_TIMEOUT',
-            message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`,
-            hint: 'The tool may be slow or stuck; continue without it or try again later.',
-          }),
+          this.abortWith(call, { code: 'TOOL_TIMEOUT', message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`, hint: 'The tool may be slow or stuck; continue without it or try again later.' }),
         Math.max(1, backstopAt - this.clock.now()),
       );
       opts.signal?.addEventListener('abort', call, { once: true });
-      pending.then(
-        (result) => {
-          if (call.settled) {
-            this.log.info('late tool result dropped', { tool: call.q, requestId: request.requestId });
-            return;
-          }
-          const outcome = this.outcomeOf(record, result, start);
-          if (simulate && outcome.ok) {
-            outcome.simulated = true;
-            if (outcome.content === SIMULATION_PLACEHOLDER_TEXT) outcome.unvalidated = true;
-          }
-          this.settle(call, outcome);
-        },
-        (error: unknown) => {
-          if (call.settled) return;
-          this.log.error('tool executor threw', { tool: call.q, error });
-          this.settle(call, this.failedSince(call.start, thrownToHostError(call.q, error, this.limits.maxErrorTextChars)));
-        },
-      );
+      call.withdraw = this.admission.enter(call.q, () => this.start(call, record, baseRequest, opts));
     });
   }
 
-  /** A tool without a simulate handler is not run at all in a dry run: the seed's placeholder answers. */
-  private simulateOn(record: ToolRecord, request: ExecuteRequest): Promise<ExecuteResult> | ExecuteResult {
-    if (record.registration.has_simulate && typeof record.executor.simulate === 'function') return record.executor.simulate(request);
-    return { ok: true, value: SIMULATION_PLACEHOLDER_TEXT };
+  /** The call's turn: hand it to its executor. */
+  private start(call: Invocation, record: ToolRecord, baseRequest: Omit<ExecuteRequest, 'signal'>, opts: InvokeOptions): void {
+    call.started = true;
+    // Its caller gave up while it waited (a council deadline aborts many at once): it never reaches the tool.
+    if (opts.signal?.aborted) return call.handleEvent();
+    const request: ExecuteRequest = { ...baseRequest, signal: call.controller.signal };
+    const simulate = opts.simulate === true;
+    const pending = executeOn(record, request, simulate);
+    pending.then(
+      (result) => {
+        if (call.settled) {
+          this.log.info('late tool result dropped', { tool: call.q, requestId: request.requestId });
+          return;
+        }
+        const outcome = this.outcomeOf(record, result, call.start);
+        if (simulate && outcome.ok) {
+          outcome.simulated = true;
+          if (outcome.content === SIMULATION_PLACEHOLDER_TEXT) outcome.unvalidated = true;
+        }
+        this.settle(call, outcome);
+      },
+      (error: unknown) => {
+        if (call.settled) return;
+        this.log.error('tool executor threw', { tool: call.q, error });
+        this.settle(call, this.failedSince(call.start, thrownToHostError(call.q, error, this.limits.maxErrorTextChars)));
+      },
+    );
   }
 
   private failedSince(start: number, error: HostError): ToolOutcome {
@@ -344,6 +340,8 @@ export class ToolRegistry {
     call.callerSignal?.removeEventListener('abort', call);
     this.inflight.delete(call);
     this.timers.clearTimeout(call.timer);
+    if (call.started) this.admission.leave(call.q);
+    else call.withdraw();
     call.resolve(outcome);
   }
 
