@@ -1,5 +1,6 @@
 // The desktop SecretStore: API keys encrypted with Electron safeStorage in <dataDir>/secrets.safe.json (0600, atomic writes).
 import { writeFileAtomicSync } from '../core/util/atomic-write';
+import fs from 'node:fs';
 import path from 'node:path';
 import { safeStorage } from 'electron';
 import { HostFailure } from '../../shared/errors';
@@ -9,6 +10,8 @@ import { readKeyFile } from '../core/connections/key-file';
 import { silentLogger, type Logger } from '../core/ports';
 
 export const SAFE_SECRETS_FILE_NAME = 'secrets.safe.json';
+/** S10: present once the person chose to keep keys obfuscated on a machine without a keyring (basic_text). */
+export const OBFUSCATION_CONSENT_FILE_NAME = 'secrets.obfuscation-accepted';
 
 interface SafeSecretsFile {
   version: 1;
@@ -63,6 +66,14 @@ export class SafeStorageSecretStore implements SecretStore {
   set(profileId: string, key: string): void {
     const clean = checkKey(key);
     this.options.redactor?.add(clean);
+    if (this.describe().consent === 'needed') {
+      throw new HostFailure({
+        code: 'SETTINGS_WRITE_FAILED',
+        message: 'No system keyring was found, so the key would only be obfuscated; it was not saved.',
+        hint: 'Choose “Store keys obfuscated” where keys are typed, or use an environment variable for this connection.',
+        path: '/key',
+      });
+    }
     if (!safeStorage.isEncryptionAvailable()) {
       throw new HostFailure({
         code: 'SETTINGS_WRITE_FAILED',
@@ -83,11 +94,18 @@ export class SafeStorageSecretStore implements SecretStore {
     this.write(next);
   }
 
+  allowObfuscated(): void {
+    if (this.backend !== 'basic_text') return;
+    writeFileAtomicSync(path.join(this.options.dataDir, OBFUSCATION_CONSENT_FILE_NAME), `${new Date().toISOString()}\n`, { mode: 0o600 });
+    this.log.warn('API keys will be kept obfuscated (no system keyring): the person chose this in Connections.');
+  }
+
   describe(): SecretStoreDescription {
     if (this.backend === 'basic_text') {
       return {
         backend: 'safeStorage:basic_text',
         warning: 'No system keyring was found, so API keys are stored with a fixed obfuscation key, not real encryption. On a shared machine, prefer environment variables.',
+        consent: fs.existsSync(path.join(this.options.dataDir, OBFUSCATION_CONSENT_FILE_NAME)) ? 'given' : 'needed',
       };
     }
     return { backend: `safeStorage:${this.backend}` };

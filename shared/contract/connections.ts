@@ -49,6 +49,12 @@ export const ProfileViewSchema = Type.Object({
 
 export const TestResultSchema = Type.Object({ ok: Type.Boolean(), models: Type.Array(Type.String()), error: Type.Optional(ErrorSchema) });
 
+
+const SecretsInfoSchema = Type.Object({
+  backend: Type.String(),
+  warning: Type.Optional(Type.String()),
+  consent: Type.Optional(Type.Union([Type.Literal('needed'), Type.Literal('given')])),
+});
 export const connectionMethods = {
   'connections.list': method('Every connection profile, without keys (hasKey and the last 4 characters only).', Empty, Type.Array(ProfileViewSchema)),
   'connections.save': method(
@@ -83,6 +89,11 @@ export const connectionMethods = {
   'connections.secretsInfo': method(
     'Where keys are kept, and the warning to show where keys are entered when that is not encrypted.',
     Empty,
-    Type.Object({ backend: Type.String(), warning: Type.Optional(Type.String()) }),
+    SecretsInfoSchema,
+  ),
+  'connections.allowObfuscatedKeys': method(
+    'S10: the person chooses to keep keys obfuscated on a machine without a keyring (asked once; nothing is saved before).',
+    Empty,
+    SecretsInfoSchema,
   ),
 };

@@ -102,6 +102,10 @@ export function installLlmFakes(host: FakeHost, init: Partial<LlmFakes> = {}): L
 
   set('connections.list', () => ok(fakes.profiles.map((p) => view(p, fakes))));
   set('connections.secretsInfo', () => ok(fakes.secrets));
+  set('connections.allowObfuscatedKeys', () => {
+    if (fakes.secrets.consent === 'needed') fakes.secrets = { ...fakes.secrets, consent: 'given' };
+    return ok(fakes.secrets);
+  });
   set('connections.save', ({ profile: input, key }) => {
     const urlError = checkBaseUrl(input.baseUrl);
     if (urlError) return fail(urlError);

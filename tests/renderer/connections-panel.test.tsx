@@ -86,6 +86,20 @@ describe('adding a connection', () => {
     expect(baseUrl.value).toBe('https://proxy.example.org/v1');
   });
 
+  it('S10: without a keyring the form offers the explicit choice to store keys obfuscated, and stops offering it once chosen', async () => {
+    const { panel, host } = await openConnections((f) => {
+      f.secrets = { backend: 'safeStorage:basic_text', warning: 'No system keyring was found, so API keys are stored with a fixed obfuscation key, not real encryption.', consent: 'needed' };
+    });
+    await settle(() => buttonNamed(panel, 'Add connection').click());
+    const form = byTestId(panel, 'profile-form');
+    await settle(() => typeInto(byLabel(form, 'Provider'), 'openai'));
+    expect(byTestId(form, 'secrets-warning').textContent).toContain('not real encryption');
+    expect(form.textContent).toContain('No key is saved here until you choose it.');
+    await settle(() => buttonNamed(form, 'Store keys obfuscated').click());
+    expect(host.calls.filter((c) => c.method === 'connections.allowObfuscatedKeys')).toHaveLength(1);
+    expect(form.textContent).not.toContain('No key is saved here until you choose it.');
+  });
+
   it('checks the form before sending: a name, a real http(s) URL, an API_KEY variable name', async () => {
     const { panel, host } = await openConnections();
     await settle(() => buttonNamed(panel, 'Add connection').click());

@@ -21,6 +21,7 @@ type LlmHandlerNames =
   | 'connections.models'
   | 'connections.detect'
   | 'connections.secretsInfo'
+  | 'connections.allowObfuscatedKeys'
   | 'sidecar.get'
   | 'sidecar.update'
   | 'chat.sessions.list'
@@ -70,6 +71,7 @@ export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, ch
     'connections.models': async ({ id }) => ({ models: await connections.listModels(id) }),
     'connections.detect': () => connections.detect(),
     'connections.secretsInfo': () => connections.describeSecrets(),
+    'connections.allowObfuscatedKeys': () => connections.allowObfuscatedKeys(),
 
     'sidecar.get': () => sidecar.state(),
     'sidecar.update': ({ patch }) => sidecar.update(patch),

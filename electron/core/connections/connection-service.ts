@@ -154,6 +154,11 @@ export class ConnectionService {
     return this.options.secrets.describe();
   }
 
+  allowObfuscatedKeys(): SecretStoreDescription {
+    this.options.secrets.allowObfuscated?.();
+    return this.options.secrets.describe();
+  }
+
   private view(profile: ConnectionProfile): ConnectionProfileView {
     return profileView(profile, this.options.secrets, this.env, this.redactor);
   }

@@ -16,6 +16,8 @@ export interface SecretStoreDescription {
   backend: string;
   /** Shown to the user wherever keys are entered, when the backend is not encrypted. */
   warning?: string;
+  /** S10: keys would only be obfuscated here; none is saved until the person chooses that (allowObfuscated). */
+  consent?: 'needed' | 'given';
 }
 
 /** API keys by profile id. Implementations must never log a key. */
@@ -24,6 +26,8 @@ export interface SecretStore {
   set(profileId: string, key: string): void;
   delete(profileId: string): void;
   describe(): SecretStoreDescription;
+  /** The person chose to keep keys obfuscated where nothing better exists (stores that ask for consent). */
+  allowObfuscated?(): void;
 }
 
 export const MAX_KEY_LENGTH = 4096;

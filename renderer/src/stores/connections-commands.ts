@@ -21,6 +21,13 @@ export async function loadSecretsInfo(store: AppStore, host: HostConnection) {
   return result;
 }
 
+/** S10: the person chooses to keep keys obfuscated where the machine has no keyring. */
+export async function allowObfuscatedKeys(store: AppStore, host: HostConnection) {
+  const result = await host.invoke('connections.allowObfuscatedKeys', {});
+  if (result.ok) store.getState().connectionSecretsLoaded(result.value);
+  return result;
+}
+
 export async function loadSidecar(store: AppStore, host: HostConnection) {
   const result = await host.invoke('sidecar.get', {});
   if (result.ok) store.getState().sidecarLoaded(result.value);

@@ -28,7 +28,7 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { SafeStorageSecretStore, SAFE_SECRETS_FILE_NAME } = await import('../../../electron/main/safe-storage-secrets');
+const { SafeStorageSecretStore, SAFE_SECRETS_FILE_NAME, OBFUSCATION_CONSENT_FILE_NAME } = await import('../../../electron/main/safe-storage-secrets');
 
 const KEY = 'sk-desktop-canary-0123456789';
 const profile: ConnectionProfile = { id: 'openai', name: 'OpenAI', provider: 'openai', baseUrl: 'https://api.openai.com/v1', defaultModel: '', headers: {}, keyRef: { kind: 'stored' } };
@@ -43,6 +43,31 @@ describe('S10, S11: the desktop secret store', () => {
     const store = new SafeStorageSecretStore({ dataDir: tempDir(), log: log.logger });
     expect(log.lines.join('\n')).toMatch(/basic_text.*only obfuscated/);
     expect(store.describe()).toMatchObject({ backend: 'safeStorage:basic_text', warning: expect.stringMatching(/not real encryption/) });
+  });
+
+  it('S10: with no keyring (basic_text) no key is saved until the person chooses obfuscation; the choice is remembered', () => {
+    safe.backend = 'basic_text';
+    const dir = tempDir();
+    const store = new SafeStorageSecretStore({ dataDir: dir });
+    expect(store.describe().consent).toBe('needed');
+    expect(() => store.set('openai', KEY)).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'SETTINGS_WRITE_FAILED', path: '/key', hint: expect.stringMatching(/Store keys obfuscated.*environment variable/) }) }));
+    expect(fs.readdirSync(dir)).toEqual([]);
+
+    store.allowObfuscated();
+    expect(store.describe().consent).toBe('given');
+    if (process.platform !== 'win32') expect(fs.statSync(path.join(dir, OBFUSCATION_CONSENT_FILE_NAME)).mode & 0o777).toBe(0o600);
+    store.set('openai', KEY);
+    expect(fs.readFileSync(path.join(dir, SAFE_SECRETS_FILE_NAME), 'utf8')).not.toContain(KEY);
+    const later = new SafeStorageSecretStore({ dataDir: dir });
+    expect(later.describe().consent).toBe('given');
+    expect(later.get('openai')).toBe(KEY);
+  });
+
+  it('S10: with a real keyring nothing is asked', () => {
+    const store = new SafeStorageSecretStore({ dataDir: tempDir() });
+    expect(store.describe().consent).toBeUndefined();
+    store.allowObfuscated();
+    expect(store.describe().consent).toBeUndefined();
   });
 
   it('S10: without encryption a key is refused, never written in plain text', () => {

@@ -6,7 +6,7 @@ import type { ConnectionProfileView, LlmProvider } from '../../../../shared/type
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { clearConnectionKey, saveConnection, testConnection, type ProfileInput, type TestOutcome } from '../../stores/connections-commands';
+import { allowObfuscatedKeys, clearConnectionKey, saveConnection, testConnection, type ProfileInput, type TestOutcome } from '../../stores/connections-commands';
 import { checkBaseUrl, defaultBaseUrl, ENV_NAME_PATTERN, fieldOf, keyStatus, PROVIDERS, providerInfo, type ProfileField } from './providers';
 import { TestResult } from './TestResult';
 import { KeyValueRows, type KeyValueRow } from '../../components/KeyValueRows';
@@ -381,6 +381,14 @@ export function ProfileForm(props: {
                 <p className="key-warning" role="note" data-testid="secrets-warning">
                   <Icon name="warning" />
                   <span>{secrets.warning}</span>
+                </p>
+              )}
+              {secrets?.consent === 'needed' && (
+                <p className="field__hint">
+                  No key is saved here until you choose it.{' '}
+                  <button type="button" className="btn btn--small" onClick={() => void allowObfuscatedKeys(store, host)}>
+                    Store keys obfuscated
+                  </button>
                 </p>
               )}
             </div>
