@@ -51,6 +51,8 @@ async function sessionWithTurns(page: Page, setup: { url: string; connectionId: 
     await box.press('Enter');
     await expect(replies).toHaveCount(i + 1, { timeout: 20_000 });
     await expect(replies.last().getByTestId('message-text')).toContainText(`Reply ${i}.`, { timeout: 20_000 });
+    // The turn has ended (Stop gives way to Send) before the next message: Enter while a reply streams sends nothing.
+    await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
   }
   return workbench;
 }

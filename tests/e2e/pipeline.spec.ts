@@ -66,6 +66,8 @@ test.describe('a chat turn through the extension pipeline', () => {
       await box.fill(text);
       await box.press('Enter');
       await expect(workbench.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text')).toHaveText(reply, { timeout: 20_000 });
+      // The turn has ended (Stop gives way to Send) before the next message: Enter while a reply streams sends nothing.
+      await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
     }
 
     // The first request: the macro resolved, the interceptor's line first, the council tool's read of the active chat.
