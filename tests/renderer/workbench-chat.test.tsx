@@ -111,6 +111,20 @@ describe('sending', () => {
     expect(buttonNamed(panel, 'Stop')).toBeTruthy();
   });
 
+  it('Enter while a reply is still coming keeps the message and sends it once the reply ends', async () => {
+    const { panel, host, frames } = await openWorkbench();
+    await send(panel, 'Hello');
+    await stream(host, frames, delta(0, 'Hi '));
+    await send(panel, 'And then?');
+    expect(host.callsTo('chat.send')).toHaveLength(1);
+    expect(byTestId(panel, 'composer-held').textContent).toContain('Sends when this reply ends');
+    expect(byLabel<HTMLTextAreaElement>(panel, 'Message').value).toBe('And then?');
+    await stream(host, frames, finished('stop'));
+    await settle();
+    expect(host.callsTo('chat.send').map((c) => (c.input as { text: string }).text)).toEqual(['Hello', 'And then?']);
+    expect(panel.querySelector('[data-testid="composer-held"]')).toBeNull();
+  });
+
   it('shows a send failure above the composer with its code and hint', async () => {
     const { panel } = await openWorkbench((f) => {
       f.sendError = { code: 'CHAT_NO_CONNECTION', message: 'No main connection is chosen for the chat.', hint: 'Pick a connection in the Workbench settings.', path: '/mainConnectionId' };

@@ -40,6 +40,8 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
   const [simulate, setSimulate] = useState<boolean | null>(null);
   const [busy, setBusy] = useState<null | 'send' | 'stop' | 'regenerate'>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  // Enter while a reply is still coming: the message waits in the box and goes once the reply ends.
+  const [held, setHeld] = useState(false);
   const areaRef = useRef<HTMLTextAreaElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   useRoomBelow(boxRef);
@@ -52,6 +54,7 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
   useEffect(() => {
     setError(null);
     setCouncil(null);
+    setHeld(false);
   }, [props.sessionId]);
 
   const streaming = props.turn?.status === 'streaming';
@@ -61,7 +64,9 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
 
   const send = async () => {
     const message = text.trim();
-    if (!message || busy || streaming) return;
+    if (!message || busy) return;
+    if (streaming) return setHeld(true);
+    setHeld(false);
     setBusy('send');
     setError(null);
     const result = await sendMessage(store, host, { sessionId: props.sessionId, text: message, ...turnOptions, ...(dryRun ? { dryRun: true } : {}) });
@@ -74,6 +79,11 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
     setText('');
     areaRef.current?.focus();
   };
+
+  useEffect(() => {
+    if (held && !streaming) void send();
+    // Sends once, when the reply it waited for has ended (send reads the box as it is then).
+  }, [held, streaming]);
 
   const stop = async () => {
     if (busy === 'stop') return;
@@ -109,6 +119,11 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
   return (
     <div className="composer" data-testid="composer" ref={boxRef}>
       {error && <InlineError error={error.error} title={error.title} testId="composer-error" />}
+      {held && (
+        <p className="field__hint" role="status" data-testid="composer-held">
+          Sends when this reply ends, or press Stop.
+        </p>
+      )}
       <label className="visually-hidden" htmlFor={`${id}-text`}>
         Message
       </label>
