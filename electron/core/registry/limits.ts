@@ -35,9 +35,10 @@ export const DEFAULT_REGISTRY_LIMITS: Readonly<RegistryLimits> = Object.freeze({
   maxArgsDepth: 64,
   maxResultBytes: 1024 * 1024,
   maxResultDepth: 256,
-  // Per tool half a worker's in-flight cap (128): two busy tools of one extension stay under it.
-  maxInFlight: 256,
-  maxInFlightPerTool: 64,
+  // Per tool what one worker takes at once (MAX_IN_FLIGHT_PER_WORKER): a burst queues here instead of being refused
+  // there. In all, enough for a 100-member council with a few tools each to run in one go.
+  maxInFlight: 1024,
+  maxInFlightPerTool: 128,
   timeoutGraceMs: 500,
   maxCacheTtlMs: 24 * 60 * 60 * 1000,
   maxCacheEntries: 1000,

@@ -46,7 +46,7 @@ function registryWith(tools: string[], limits: { maxInFlight: number; maxInFligh
 }
 
 describe('W13: how many calls run at once', () => {
-  it('100 calls to one tool and 1,000 overall: at most 64 per tool and 256 in all run, none is refused, all complete', async () => {
+  it('100 calls to one tool and 1,000 overall, limits 64 per tool and 256 in all: no more run at once, none is refused, all complete', async () => {
     const tools = Array.from({ length: 10 }, (_, i) => `tool_${i}`);
     const { executor, call } = registryWith(tools, { maxInFlight: 256, maxInFlightPerTool: 64 });
     const outcomes: Array<Promise<ToolOutcome>> = [];
