@@ -35,11 +35,14 @@ export class SafeStorageSecretStore implements SecretStore {
   private readonly cache = new Map<string, string>();
   private readonly log: Logger;
   private readonly backend: string;
+  /** S10: the person chose obfuscated keys here (read once; allowObfuscated sets it). */
+  private obfuscationAccepted: boolean;
 
   constructor(private readonly options: SafeStorageSecretsOptions) {
     this.path = path.join(options.dataDir, SAFE_SECRETS_FILE_NAME);
     this.log = options.log ?? silentLogger;
     this.backend = process.platform === 'linux' ? safeStorage.getSelectedStorageBackend() : 'os';
+    this.obfuscationAccepted = this.backend === 'basic_text' && fs.existsSync(path.join(options.dataDir, OBFUSCATION_CONSENT_FILE_NAME));
     if (this.backend === 'basic_text') {
       this.log.warn('safeStorage has no keyring here (basic_text): API keys are only obfuscated, not encrypted. Prefer environment variables.');
     }
@@ -97,6 +100,7 @@ export class SafeStorageSecretStore implements SecretStore {
   allowObfuscated(): void {
     if (this.backend !== 'basic_text') return;
     writeFileAtomicSync(path.join(this.options.dataDir, OBFUSCATION_CONSENT_FILE_NAME), `${new Date().toISOString()}\n`, { mode: 0o600 });
+    this.obfuscationAccepted = true;
     this.log.warn('API keys will be kept obfuscated (no system keyring): the person chose this in Connections.');
   }
 
@@ -105,7 +109,7 @@ export class SafeStorageSecretStore implements SecretStore {
       return {
         backend: 'safeStorage:basic_text',
         warning: 'No system keyring was found, so API keys are stored with a fixed obfuscation key, not real encryption. On a shared machine, prefer environment variables.',
-        consent: fs.existsSync(path.join(this.options.dataDir, OBFUSCATION_CONSENT_FILE_NAME)) ? 'given' : 'needed',
+        consent: this.obfuscationAccepted ? 'given' : 'needed',
       };
     }
     return { backend: `safeStorage:${this.backend}` };

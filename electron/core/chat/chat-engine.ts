@@ -245,6 +245,7 @@ export class ChatEngine {
     const sessionId = session.id;
     const settings = this.deps.settings();
     const councilRequested = t.options.council ?? settings.council.councilMode;
+    const toolsSettings = normalizeCouncil(settings.council).toolsSettings;
     const toolDryRun = t.options.toolDryRun ?? readSafetySettings(settings.safety).dryRun;
     const generationType = t.regenerate ? 'regenerate' : 'normal';
     const prepared = await preparePrompt(
@@ -253,7 +254,7 @@ export class ChatEngine {
     );
     const { trace, council } = prepared;
     const inline = this.inlineSetup();
-    if (!inline && normalizeCouncil(settings.council).toolsSettings.mode === 'inline' && councilRequested) {
+    if (!inline && toolsSettings.mode === 'inline' && councilRequested) {
       this.deps.emit({ type: 'chat.council', sessionId, turnId, phase: 'skipped', reason: 'Inline mode: no member has a tool the main model can call right now, so this turn offers none.' });
     }
     const finish = (fields: Omit<Extract<ChatEvent, { type: 'chat.finished' }>, 'type' | 'sessionId' | 'turnId' | 'messageId'>) =>
@@ -289,7 +290,7 @@ export class ChatEngine {
         messages: prepared.messages,
         parameters: prepared.parameters,
         inline,
-        toolTimeoutMs: normalizeCouncil(settings.council).toolsSettings.timeoutMs,
+        toolTimeoutMs: toolsSettings.timeoutMs,
         toolDryRun,
         signal,
       },

@@ -41,16 +41,6 @@ export class Admission {
     this.pump();
   }
 
-  get inFlight(): number {
-    return this.running;
-  }
-
-  get queued(): number {
-    let count = 0;
-    for (const queue of this.waiting.values()) count += queue.length;
-    return count;
-  }
-
   private pump(): void {
     let served = true;
     while (served && this.running < this.limits.maxInFlight) {
