@@ -5,27 +5,39 @@ import { describeAjvError } from '../contract/validators';
 import type { Logger } from '../ports';
 import type { ExecuteRequest } from '../registry-port';
 import type { RegistryLimits } from './limits';
-import type { InvokeOptions } from './registry-types';
+import type { InvokeOptions, NormalizedArgs } from './registry-types';
 import { err, ok } from './result';
 import { sanitizeArguments } from './sanitize-args';
 import type { ToolRecord } from './tool-record';
 
-/** A fresh copy of the arguments this call owns, or why they are refused. */
-export function checkArguments(record: ToolRecord, rawArgs: unknown, unplanned: boolean, limits: RegistryLimits, log: Logger): Result<Record<string, unknown>> {
+/**
+ * A fresh copy of the arguments this call owns, or why they are refused: sanitized, given to the
+ * guard's `normalize` (paths), then checked against the schema once.
+ */
+export function checkArguments(
+  record: ToolRecord,
+  rawArgs: unknown,
+  unplanned: boolean,
+  limits: RegistryLimits,
+  log: Logger,
+  normalize?: (args: Record<string, unknown>) => Result<NormalizedArgs>,
+): Result<NormalizedArgs> {
   const sanitized = sanitizeArguments(rawArgs, limits);
   if (!sanitized.ok) return sanitized;
   if (sanitized.value.stripped.length > 0) {
     log.warn('reserved argument keys stripped', { tool: record.info.qualifiedName, paths: sanitized.value.stripped });
   }
+  const normalized = normalize ? normalize(sanitized.value.args) : ok<NormalizedArgs>({ args: sanitized.value.args });
+  if (!normalized.ok) return normalized;
   const validate = record.parameters.validate;
-  if (!unplanned && !validate(sanitized.value.args)) {
+  if (!unplanned && !validate(normalized.value.args)) {
     const { message, path } = describeAjvError(validate.errors?.[0], 'arguments are invalid');
     return err('INVALID_ARGUMENTS', `Invalid arguments for ${record.info.alias}: ${message}`, {
       path,
       hint: 'Fix that argument to match the tool parameters and call the tool again.',
     });
   }
-  return ok(sanitized.value.args);
+  return normalized;
 }
 
 /** The executor's request for checked arguments (extended in place: the call owns them). */

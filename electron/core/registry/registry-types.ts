@@ -1,6 +1,7 @@
-// The registry's public shapes: where a tool comes from, how a call is asked for, list filters, a prepared call.
+// The registry's public shapes: where a tool comes from, how a call is asked for, list filters, the guard in front of a call.
 import type { CouncilMemberContext, LlmMessageDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
-import type { ToolInfo, ToolSource, ToolStatus } from '../../../shared/types/tools';
+import type { Result } from '../../../shared/errors';
+import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
 import type { RegistryLimits } from './limits';
 import type { Timers } from '../ports';
@@ -53,14 +54,34 @@ export interface ToolFilter {
   inlineAvailable?: boolean;
 }
 
-/**
- * Arguments checked by prepareCall() for one tool, with its info and definition: what the guard
- * decides on. invokePrepared() runs exactly these arguments without checking them a second time.
- */
-export interface PreparedCall {
+/** One call as the registry checked it: what the guard's steps decide on. */
+export interface CheckedCall {
   readonly info: ToolInfo;
   /** The registry's own normalized registration: read it, never change it. */
   readonly definition: Readonly<ToolRegistrationDTO>;
-  /** A fresh copy this call owns, sanitized and schema-checked. */
+  /** A fresh copy this call owns: sanitized, then schema-checked once after the guard's `normalize`. */
   readonly args: Record<string, unknown>;
+}
+
+/** Runs the checked call now; a dry run asks for the simulation. */
+export type RunCall = (options?: { simulate?: boolean }) => Promise<ToolOutcome>;
+
+/**
+ * One step in front of the run: it answers itself (a refusal, a cache hit), passes the call on to the
+ * next step, or runs it at once (a simulated write needs neither cache nor approval).
+ */
+export type GuardStep = (call: CheckedCall, next: () => Promise<ToolOutcome>, run: RunCall) => Promise<ToolOutcome>;
+
+/** What `normalize` makes of the sanitized arguments. */
+export interface NormalizedArgs {
+  args: Record<string, unknown>;
+  /** Passed on to the executor (ExecuteRequest.mayWrite). */
+  mayWrite?: (path: string) => boolean;
+}
+
+/** The safety pipeline a caller puts in front of one invoke() (safety/guarded-invoke.ts). */
+export interface CallGuard {
+  /** Before the one schema check: rewrites the arguments (normalized paths) or refuses them. */
+  normalize?(call: CheckedCall): Result<NormalizedArgs>;
+  steps: readonly GuardStep[];
 }

@@ -18,13 +18,13 @@ import { executeOn } from './tool-record';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
 import type { RegistryEvent, RegistryEventListener } from './registry-events';
-import { SIMULATION_PLACEHOLDER_TEXT, type InvokeOptions, type PreparedCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
+import { SIMULATION_PLACEHOLDER_TEXT, type CallGuard, type CheckedCall, type InvokeOptions, type RunCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
 import { err, ok } from './result';
 import { systemTimers, type Timers } from '../ports';
 import { infoOf, toolRecord, type ToolRecord } from './tool-record';
 import { validateRegistration } from './validate-registration';
 
-export { SIMULATION_PLACEHOLDER_TEXT, type InvokeOptions, type PreparedCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
+export { SIMULATION_PLACEHOLDER_TEXT, type CallGuard, type CheckedCall, type GuardStep, type InvokeOptions, type RunCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
 
 interface SourceState {
   kind: ToolSource;
@@ -46,8 +46,6 @@ export class ToolRegistry {
   private readonly statuses = new Map<string, ToolStatus>();
   private readonly aliases = new AliasTable();
   private readonly listeners = new Emitter<RegistryEvent>((error) => this.log.error('registry event listener failed', error));
-  /** prepareCall() handles not yet run, with the record their arguments were checked against. */
-  private readonly preparedCalls = new WeakMap<PreparedCall, ToolRecord>();
   private readonly inflight = new Set<Invocation>();
   private readonly admission: Admission;
 
@@ -192,9 +190,31 @@ export class ToolRegistry {
     return this.listeners.on(listener);
   }
 
-  /** Never rejects: every failure is a ToolOutcome with a stable code. */
-  invoke(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions): Promise<ToolOutcome> {
-    return this.begin(nameOrAlias, rawArgs, opts);
+  /**
+   * The one call path: lookup, checks, run. Never rejects: every failure is a ToolOutcome with a stable
+   * code. `guard` is the caller's safety pipeline: it may rewrite the arguments before the one schema
+   * check, then its steps decide whether and how the checked call runs.
+   */
+  invoke(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions, guard?: CallGuard): Promise<ToolOutcome> {
+    const start = this.clock.now();
+    try {
+      const checked = this.check(nameOrAlias, rawArgs, opts, guard);
+      if (!checked.ok) return Promise.resolve(this.failedSince(start, checked.error));
+      const { record, call, runOptions } = checked.value;
+      if (!guard || guard.steps.length === 0) return this.run(record, call.args, runOptions, start);
+      const run: RunCall = (options) => this.runChecked(record, call.args, options?.simulate ? { ...runOptions, simulate: true } : runOptions);
+      const stepAt = (i: number): Promise<ToolOutcome> => {
+        const step = guard.steps[i];
+        return step ? step(call, () => stepAt(i + 1), run) : run();
+      };
+      return stepAt(0).catch((error: unknown) => {
+        this.log.error('tool call guard failed', error);
+        return this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to run the tool call safely.' });
+      });
+    } catch (error) {
+      this.log.error('tool invocation failed before reaching the executor', error);
+      return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
+    }
   }
 
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
@@ -206,85 +226,55 @@ export class ToolRegistry {
     this.listeners.clear();
   }
 
-  /**
-   * For a caller that checks and then runs in the same tick (the guard): undefined when the tool is
-   * unknown or unavailable (invoke() answers those with its codes), else the checked arguments with
-   * the tool's info and definition, or the reason they were refused.
-   */
-  prepareCall(nameOrAlias: string, rawArgs: unknown, unplanned = false): Result<PreparedCall> | undefined {
+  private check(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions, guard?: CallGuard): Result<{ record: ToolRecord; call: CheckedCall; runOptions: InvokeOptions }> {
     const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
-    if (!record || (this.statuses.get(record.sourceId) ?? 'available') !== 'available') return undefined;
-    const checked = checkArguments(record, rawArgs, unplanned, this.limits, this.log);
-    if (!checked.ok) return checked;
-    const call: PreparedCall = { info: infoOf(record, this.statuses), definition: record.registration, args: checked.value };
-    this.preparedCalls.set(call, record);
-    return ok(call);
-  }
-
-  /**
-   * invoke() for a prepareCall() handle: the same checks except the arguments, which were checked
-   * against this very record. A handle runs once; a stale one (the tool was replaced or removed since)
-   * goes through invoke() in full.
-   */
-  invokePrepared(call: PreparedCall, opts: InvokeOptions): Promise<ToolOutcome> {
-    const record = this.preparedCalls.get(call);
-    this.preparedCalls.delete(call);
-    if (!record || this.tools.get(record.info.qualifiedName) !== record) return this.invoke(call.info.qualifiedName, call.args, opts);
-    return this.begin(record.info.qualifiedName, call.args, opts, record);
-  }
-
-  /** The one path every call takes; `checkedFor` skips the argument check prepareCall() already made. */
-  private begin(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions, checkedFor?: ToolRecord): Promise<ToolOutcome> {
-    const start = this.clock.now();
-    try {
-      const prepared = this.prepare(nameOrAlias, rawArgs, opts, start, checkedFor);
-      if (!prepared.ok) return Promise.resolve(this.failedSince(start, prepared.error));
-      return this.run(prepared.value.record, prepared.value.request, opts, start);
-    } catch (error) {
-      this.log.error('tool invocation failed before reaching the executor', error);
-      return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
-    }
-  }
-
-  private prepare(
-    nameOrAlias: string,
-    rawArgs: unknown,
-    opts: InvokeOptions,
-    start: number,
-    /** Set by invokePrepared(): rawArgs were already checked against this record. */
-    checkedFor?: ToolRecord,
-  ): Result<{ record: ToolRecord; request: Omit<ExecuteRequest, 'signal'> }> {
-    const record = checkedFor ?? (typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined);
     if (!record) {
       const shown = typeof nameOrAlias === 'string' ? JSON.stringify(nameOrAlias.slice(0, 128)) : 'that is not a string';
       return err('UNKNOWN_TOOL', `Unknown tool ${shown}`, {
         hint: 'Call one of the tools listed in this request; names are case-sensitive.',
       });
     }
-    const q = record.info.qualifiedName;
-    if ((this.statuses.get(record.sourceId) ?? 'available') !== 'available') {
-      return err('TOOL_UNAVAILABLE', `Tool "${q}" is unavailable right now`, {
-        hint: 'Its extension is stopped or restarting; continue without it or try again later.',
-      });
-    }
-    if (typeof opts?.timeoutMs !== 'number' || !Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) {
-      return err('INVALID_INPUT', 'timeoutMs must be a positive number', { path: '/timeoutMs' });
-    }
-    if (opts.signal?.aborted) return err('CANCELLED', `Call to "${q}" was cancelled before it started`);
-
-    const sanitized = checkedFor ? ok(rawArgs as Record<string, unknown>) : checkArguments(record, rawArgs, opts.unplanned === true, this.limits, this.log);
-    if (!sanitized.ok) return sanitized;
-
-    const request = executeRequest(record, sanitized.value, opts, start, opts.requestId ?? this.newRequestId());
-    return ok({ record, request });
+    const refused = this.refusal(record, opts);
+    if (refused) return { ok: false, error: refused };
+    const info = infoOf(record, this.statuses);
+    const normalize = guard?.normalize && ((args: Record<string, unknown>) => guard.normalize!({ info, definition: record.registration, args }));
+    const checked = checkArguments(record, rawArgs, opts.unplanned === true, this.limits, this.log, normalize);
+    if (!checked.ok) return checked;
+    const { args, mayWrite } = checked.value;
+    return ok({ record, call: { info, definition: record.registration, args }, runOptions: mayWrite ? { ...opts, mayWrite } : opts });
   }
 
-  private run(
-    record: ToolRecord,
-    baseRequest: Omit<ExecuteRequest, 'signal'>,
-    opts: InvokeOptions,
-    start: number,
-  ): Promise<ToolOutcome> {
+  /** Why a call to this tool cannot start now, if it cannot. */
+  private refusal(record: ToolRecord, opts: InvokeOptions): HostError | null {
+    const q = record.info.qualifiedName;
+    if ((this.statuses.get(record.sourceId) ?? 'available') !== 'available') {
+      return {
+        code: 'TOOL_UNAVAILABLE',
+        message: `Tool "${q}" is unavailable right now`,
+        hint: 'Its extension is stopped or restarting; continue without it or try again later.',
+      };
+    }
+    if (typeof opts?.timeoutMs !== 'number' || !Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) {
+      return { code: 'INVALID_INPUT', message: 'timeoutMs must be a positive number', path: '/timeoutMs' };
+    }
+    if (opts.signal?.aborted) return { code: 'CANCELLED', message: `Call to "${q}" was cancelled before it started` };
+    return null;
+  }
+
+  /**
+   * The end of the guard's steps, which may have waited for a person: the deadline starts now. A tool
+   * replaced or removed meanwhile is looked up and checked again in full.
+   */
+  private runChecked(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions): Promise<ToolOutcome> {
+    const start = this.clock.now();
+    if (this.tools.get(record.info.qualifiedName) !== record) return this.invoke(record.info.qualifiedName, args, opts);
+    const refused = this.refusal(record, opts);
+    if (refused) return Promise.resolve(this.failedSince(start, refused));
+    return this.run(record, args, opts, start);
+  }
+
+  private run(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, start: number): Promise<ToolOutcome> {
+    const baseRequest = executeRequest(record, args, opts, start, opts.requestId ?? this.newRequestId());
     return new Promise<ToolOutcome>((resolve) => {
       const call = new Invocation(record.info.qualifiedName, start, opts, resolve, this.abortWith);
       // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop

@@ -1,22 +1,23 @@
-// The one way tools run: path permissions → dry run → cache → approval → registry.invoke → cache store. Council, chat and tools.invoke all call this.
+// The one way tools run: the registry's invoke with the safety pipeline in front of it, path permissions →
+// dry run → cache → approval. Council, chat and tools.invoke all call this.
 //
-// ToolRegistry.invoke stays the executor-facing gate (sanitizing, schema, deadline, result limits and
-// output_schema); this layer adds the decisions that depend on who is calling and on user policy.
-import fs from 'node:fs';
-import path from 'node:path';
-import type { HostError } from '../../../shared/errors';
+// The registry stays the executor-facing gate (lookup, sanitizing, the one schema check, deadline, result
+// limits and output_schema); these steps add the decisions that depend on who is calling and on user policy.
+import type { HostError, Result } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
-import { readSafetySettings, type ApprovalDiff, type ApprovalOrigin, type SafetySettings } from '../../../shared/types/safety';
-import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
+import { readSafetySettings, type ApprovalOrigin, type SafetySettings } from '../../../shared/types/safety';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
-import type { InvokeOptions, ToolRegistry } from '../registry/tool-registry';
+import type { CheckedCall, InvokeOptions, RunCall, ToolRegistry } from '../registry/tool-registry';
+import type { NormalizedArgs } from '../registry/registry-types';
 import type { ApprovalService } from './approvals';
+import { ApprovalPreviews, type PreviewProvider } from './approval-preview';
 import { argsHash, canonicalJson, sha256Hex } from './args-hash';
-import { unifiedDiff } from '../../../shared/text/line-diff';
 import { checkToolPaths, type PathScope } from './path-permissions';
 import type { ToolResultCache } from './tool-cache';
 import type { RedefinedTools } from './redefined-tools';
+
+export type { PreviewProvider } from './approval-preview';
 
 export interface GuardedInvokeOptions extends InvokeOptions {
   /** Simulate write tools (seed 001). The caller resolves its default (settings.safety.dryRun for council and chat). */
@@ -26,12 +27,6 @@ export interface GuardedInvokeOptions extends InvokeOptions {
   /** The member a chat inline call is made for (council calls carry councilMember instead). */
   member?: { id: string; name: string; role: string };
 }
-
-/**
- * Computes a before/after preview for a write tool of one source (the note tools). `mayWrite` is the
- * caller's write check, for writes beyond the path arguments (see ExecuteRequest.mayWrite).
- */
-export type PreviewProvider = (toolName: string, args: Record<string, unknown>, mayWrite?: (path: string) => boolean) => Promise<ApprovalDiff | null>;
 
 export interface GuardedInvokerDeps {
   registry: ToolRegistry;
@@ -50,12 +45,22 @@ export interface GuardedInvokerDeps {
   redefined?: RedefinedTools;
 }
 
-const MAX_PREVIEW_BYTES = 1024 * 1024;
+/** One guarded call: what its steps share. */
+interface GuardedCall {
+  readonly opts: GuardedInvokeOptions;
+  readonly start: number;
+  readonly settings: Settings;
+  readonly safety: SafetySettings;
+  /** A builtin write tool's check for files beyond its path arguments (set by the path step). */
+  mayWrite?: (path: string) => boolean;
+}
 
 export class GuardedInvoker {
-  private readonly previews = new Map<string, PreviewProvider>();
+  private readonly previews: ApprovalPreviews;
 
-  constructor(private readonly deps: GuardedInvokerDeps) {}
+  constructor(private readonly deps: GuardedInvokerDeps) {
+    this.previews = new ApprovalPreviews(deps.notesRoot, deps.log);
+  }
 
   get(qualifiedName: string): ToolInfo | undefined {
     return this.deps.registry.get(qualifiedName);
@@ -66,117 +71,97 @@ export class GuardedInvoker {
   }
 
   setPreviewProvider(sourceId: string, provider: PreviewProvider): () => void {
-    this.previews.set(sourceId, provider);
-    return () => {
-      if (this.previews.get(sourceId) === provider) this.previews.delete(sourceId);
-    };
+    return this.previews.setProvider(sourceId, provider);
   }
 
   /** Never rejects: every refusal is a ToolOutcome with a stable code. */
-  async invoke(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions): Promise<ToolOutcome> {
-    const start = this.deps.clock.now();
-    try {
-      return await this.guarded(nameOrAlias, rawArgs, opts, start);
-    } catch (error) {
-      this.deps.log.error('guarded tool invocation failed', error);
-      return this.failed(start, { code: 'INTERNAL', message: 'The host failed to run the tool call safely.' });
-    }
+  invoke(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions): Promise<ToolOutcome> {
+    const settings = this.deps.settings();
+    const call: GuardedCall = { opts, start: this.deps.clock.now(), settings, safety: readSafetySettings(settings.safety) };
+    // Unknown or unavailable tools, a bad timeout, a cancelled call, invalid arguments: the registry answers with its codes.
+    return this.deps.registry.invoke(nameOrAlias, rawArgs, toRegistryOptions(opts), {
+      normalize: (checked) => this.checkPaths(checked, call),
+      steps: [(checked, next, run) => this.dryRun(checked, next, run, call), (checked, next) => this.cached(checked, next, call), (checked, next) => this.approved(checked, next, call)],
+    });
   }
 
-  private async guarded(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions, start: number): Promise<ToolOutcome> {
-    const { registry } = this.deps;
-    // Unknown or unavailable tools, a bad timeout, a cancelled call: the registry answers with its codes.
-    let prepared = registry.prepareCall(nameOrAlias, rawArgs, opts.unplanned === true);
-    if (!prepared) return registry.invoke(nameOrAlias, rawArgs, toRegistryOptions(opts));
-    if (!prepared.ok) return this.failed(start, prepared.error);
-    const { info, definition } = prepared.value;
-    const settings = this.deps.settings();
-    const safety = readSafetySettings(settings.safety);
-
-    // 1. Path permissions, before anything can ask or run; the normalized paths replace the arguments.
-    // Most tools take no paths: their calls skip building the scopes.
+  /** 1. Path permissions, before anything can ask or run: the normalized paths replace the arguments. */
+  private checkPaths({ info, definition, args }: CheckedCall, call: GuardedCall): Result<NormalizedArgs> {
     const mayWriteFiles = info.source === 'builtin' && info.mode === 'write';
-    const takesPaths = definition.read_path_param !== undefined || definition.write_path_param !== undefined || mayWriteFiles;
-    const scopes = takesPaths ? this.scopesFor(opts, safety, settings) : [];
-    const pathsChecked = checkToolPaths(definition, prepared.value.args, scopes);
-    if (!pathsChecked.ok) return this.failed(start, pathsChecked.error);
+    // Most tools take no paths: their calls skip building the scopes.
+    if (definition.read_path_param === undefined && definition.write_path_param === undefined && !mayWriteFiles) return { ok: true, value: { args } };
+    const scopes = this.scopesFor(call);
+    const checked = checkToolPaths(definition, args, scopes);
+    if (!checked.ok) return checked;
+    if (!mayWriteFiles) return { ok: true, value: { args: checked.value } };
     // Builtin write tools that touch more than their path arguments check those files with this.
-    const mayWrite = mayWriteFiles ? (p: string) => checkToolPaths(WRITE_ONE, { path: p }, scopes).ok : undefined;
-    const registryOptions = mayWrite ? { ...toRegistryOptions(opts), mayWrite } : toRegistryOptions(opts);
-    if (pathsChecked.value !== prepared.value.args) {
-      // Normalizing can change a value (`a/..` → ""): what is shown and run must still fit the schema.
-      prepared = registry.prepareCall(info.qualifiedName, pathsChecked.value, opts.unplanned === true);
-      if (!prepared) return registry.invoke(info.qualifiedName, pathsChecked.value, registryOptions);
-      if (!prepared.ok) return this.failed(start, prepared.error);
-    }
-    const call = prepared.value;
-    const args = call.args;
+    const mayWrite = (p: string) => checkToolPaths(WRITE_ONE, { path: p }, scopes).ok;
+    call.mayWrite = mayWrite;
+    return { ok: true, value: { args: checked.value, mayWrite } };
+  }
 
-    // 2. Dry run: read tools run for real (below); write tools are simulated, with nothing to approve.
-    // From here to the run nothing awaits unless a person is asked: the checked call runs as checked.
-    if (opts.dryRun === true && info.mode === 'write') {
-      return registry.invokePrepared(call, { ...registryOptions, simulate: true });
-    }
+  /** 2. Dry run: write tools are simulated at once, with nothing to cache or approve; read tools go on. */
+  private dryRun({ info }: CheckedCall, next: () => Promise<ToolOutcome>, run: RunCall, call: GuardedCall): Promise<ToolOutcome> {
+    return call.opts.dryRun === true && info.mode === 'write' ? run({ simulate: true }) : next();
+  }
 
-    // 3. Cache (seed 002): successful results of read tools only.
-    const cachePolicy = info.mode === 'read' ? definition.cache : undefined;
-    const cacheKey = cachePolicy ? this.cacheKey(args, opts) : '';
-    if (cachePolicy) {
-      const hit = this.deps.cache.get(info.qualifiedName, cachePolicy, cacheKey);
-      if (hit) return { ...hit, cached: true, durationMs: this.deps.clock.now() - start };
+  /** 3. Cache (seed 002): successful results of read tools only, under the definition they came from. */
+  private async cached({ info, definition, args }: CheckedCall, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
+    const policy = info.mode === 'read' ? definition.cache : undefined;
+    if (!policy) return next();
+    const key = this.cacheKey(args, call.opts);
+    const hit = this.deps.cache.get(info.qualifiedName, policy, key);
+    if (hit) return { ...hit, cached: true, durationMs: this.deps.clock.now() - call.start };
+    const outcome = await next();
+    if (outcome.ok && this.deps.registry.get(info.qualifiedName)?.definitionHash === info.definitionHash) {
+      this.deps.cache.set(info.qualifiedName, policy, key, { ok: true, content: outcome.content, durationMs: outcome.durationMs });
     }
+    return outcome;
+  }
 
-    // 4. Approval, bound to the exact arguments and the definition hash.
-    let approval: 'once' | 'always' | 'policy' | undefined;
+  /** 4. Approval, bound to the exact arguments and the definition hash. A person's time is not the tool's. */
+  private async approved({ info, definition, args }: CheckedCall, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
+    const { opts } = call;
     const trusted = !info.modeDeclared && info.extensionId !== null && this.deps.trustedSource?.(info.extensionId) === true;
     const reason = this.deps.redefined?.needsApproval(info)
       ? 'definition_changed'
       : info.requiresApproval
         ? 'requires_approval'
-        : safety.approveAllWrites && info.mode === 'write' && !trusted
+        : call.safety.approveAllWrites && info.mode === 'write' && !trusted
           ? 'write_policy'
           : null;
-    if (reason && !this.deps.approvals.isAlwaysAllowed(info)) {
-      const { json, hash } = argsHash(args);
-      const member = memberOf(opts);
-      const diff = info.mode === 'write' ? await this.preview(info, definition, args, mayWrite) : null;
-      const answer = await this.deps.approvals.request(
-        {
-          toolQualifiedName: info.qualifiedName,
-          toolDisplayName: info.displayName,
-          description: info.description,
-          mode: info.mode,
-          reason,
-          definitionHash: info.definitionHash,
-          memberName: member?.name ?? null,
-          memberRole: member ? member.role || null : null,
-          origin: opts.origin ?? 'manual',
-          args: structuredClone(args),
-          argsJson: json,
-          argsHash: hash,
-          ...(diff ? { diff } : {}),
-          deadline: start + opts.timeoutMs,
-        },
-        opts.signal,
-      );
-      if (!answer.approved) {
-        return { ...this.failed(start, answer.error), ...(answer.note ? { rejectionNote: answer.note } : {}) };
-      }
-      approval = answer.how;
-      // The definition may have changed while the person looked at the old one.
-      if (registry.get(info.qualifiedName)?.definitionHash !== info.definitionHash) {
-        return this.failed(start, { code: 'APPROVAL_MISMATCH', message: `${info.displayName} changed while waiting for approval, so it did not run.` });
-      }
-      this.deps.redefined?.accept(info);
+    if (!reason || this.deps.approvals.isAlwaysAllowed(info)) return next();
+    const { json, hash } = argsHash(args);
+    const member = memberOf(opts);
+    const diff = info.mode === 'write' ? await this.previews.preview(info, definition, args, call.mayWrite) : null;
+    const answer = await this.deps.approvals.request(
+      {
+        toolQualifiedName: info.qualifiedName,
+        toolDisplayName: info.displayName,
+        description: info.description,
+        mode: info.mode,
+        reason,
+        definitionHash: info.definitionHash,
+        memberName: member?.name ?? null,
+        memberRole: member ? member.role || null : null,
+        origin: opts.origin ?? 'manual',
+        args: structuredClone(args),
+        argsJson: json,
+        argsHash: hash,
+        ...(diff ? { diff } : {}),
+        deadline: call.start + opts.timeoutMs,
+      },
+      opts.signal,
+    );
+    if (!answer.approved) {
+      return { ...this.failed(call.start, answer.error), ...(answer.note ? { rejectionNote: answer.note } : {}) };
     }
-
-    // 5. Run. A person's approval time is not the tool's: it gets its full timeout from here.
-    // After a wait for a person (and a preview that saw the arguments) the registry checks them again.
-    const outcome = await (approval ? registry.invoke(info.qualifiedName, args, registryOptions) : registry.invokePrepared(call, registryOptions));
-    if (cachePolicy && outcome.ok && registry.get(info.qualifiedName)?.definitionHash === info.definitionHash) {
-      this.deps.cache.set(info.qualifiedName, cachePolicy, cacheKey, { ok: true, content: outcome.content, durationMs: outcome.durationMs });
+    // The definition may have changed while the person looked at the old one.
+    if (this.deps.registry.get(info.qualifiedName)?.definitionHash !== info.definitionHash) {
+      return this.failed(call.start, { code: 'APPROVAL_MISMATCH', message: `${info.displayName} changed while waiting for approval, so it did not run.` });
     }
-    return approval ? { ...outcome, approval } : outcome;
+    this.deps.redefined?.accept(info);
+    return { ...(await next()), approval: answer.how };
   }
 
   /**
@@ -195,7 +180,7 @@ export class GuardedInvoker {
   }
 
   /** Council: the member's lists. Chat inline: the member's and the Workbench's. By hand: the Workbench's. */
-  private scopesFor(opts: GuardedInvokeOptions, safety: SafetySettings, settings: Settings): PathScope[] {
+  private scopesFor({ opts, safety, settings }: GuardedCall): PathScope[] {
     const workbench: PathScope = { label: 'The Workbench', ...safety.workbench };
     const origin = opts.origin ?? 'manual';
     const member = memberOf(opts);
@@ -206,42 +191,6 @@ export class GuardedInvoker {
     }
     if (origin !== 'council') scopes.push(workbench);
     return scopes;
-  }
-
-  private async preview(info: ToolInfo, definition: ToolRegistrationDTO, args: Record<string, unknown>, mayWrite?: (path: string) => boolean): Promise<ApprovalDiff | null> {
-    const sourceId = info.qualifiedName.slice(0, info.qualifiedName.indexOf(':'));
-    const provider = this.previews.get(sourceId);
-    try {
-      if (provider && info.source === 'builtin') return await provider(info.name, args, mayWrite);
-      return await this.inferredPreview(definition, args);
-    } catch (error) {
-      this.deps.log.warn('approval preview failed', { tool: info.qualifiedName, error: (error as Error).message });
-      return null;
-    }
-  }
-
-  /** A tool with one write path and a string `content` argument: assume it writes content as the whole file. */
-  private async inferredPreview(definition: ToolRegistrationDTO, args: Record<string, unknown>): Promise<ApprovalDiff | null> {
-    const params = definition.write_path_param === undefined ? [] : ([] as string[]).concat(definition.write_path_param);
-    const target = params.length === 1 ? args[params[0]!] : undefined;
-    if (typeof target !== 'string' || target === '' || typeof args.content !== 'string' || path.posix.isAbsolute(target)) return null;
-    const root = await fs.promises.realpath(this.deps.notesRoot).catch(() => null);
-    if (!root) return null;
-    const file = path.join(root, ...target.split('/'));
-    let before = '';
-    let created = true;
-    try {
-      const real = await fs.promises.realpath(file);
-      if (real !== root && !real.startsWith(root + path.sep)) return null;
-      const stat = await fs.promises.stat(real);
-      if (!stat.isFile() || stat.size > MAX_PREVIEW_BYTES) return null;
-      before = await fs.promises.readFile(real, 'utf8');
-      created = false;
-    } catch {
-      // Not there yet: the preview shows a new file.
-    }
-    const after = args.content;
-    return { path: target, before, after, unified: unifiedDiff(target, before, after, { created }), created, inferred: true };
   }
 
   private failed(start: number, error: HostError): ToolOutcome {

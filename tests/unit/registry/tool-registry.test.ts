@@ -5,6 +5,7 @@ import type { ToolOutcome } from '../../../shared/types/tools';
 import type { CouncilMemberContext } from '../../../shared/types/spindle';
 import type { ExecuteResult, ToolExecutor } from '../../../electron/core/registry-port';
 import type { RegistryEvent } from '../../../electron/core/registry/registry-events';
+import type { CheckedCall, GuardStep } from '../../../electron/core/registry/tool-registry';
 import { EXT, HangingExecutor, RecordingExecutor, flush, makeRegistry, searchDto } from './fakes';
 
 const Q = 'kb:search_knowledge_base';
@@ -324,53 +325,98 @@ describe('invoke: arguments', () => {
   });
 });
 
-describe('prepareCall / invokePrepared', () => {
-  it('checks once and runs the checked arguments with host fields added', async () => {
+describe('invoke with a guard in front', () => {
+  const pass: GuardStep = (_call, next) => next();
+
+  it('hands the steps the sanitized, checked arguments and runs them with host fields added', async () => {
     const { registry, executor } = setup();
-    const prepared = registry.prepareCall('kb__search_knowledge_base', { query: 'x', userId: 'u' });
-    if (!prepared?.ok) throw new Error('expected a prepared call');
-    expect(prepared.value.info).toMatchObject({ qualifiedName: Q, status: 'available' });
-    expect(prepared.value.args).toEqual({ query: 'x' });
-    expect((await registry.invokePrepared(prepared.value, { timeoutMs: 1000 })).ok).toBe(true);
+    const seen: CheckedCall[] = [];
+    const outcome = await registry.invoke('kb__search_knowledge_base', { query: 'x', userId: 'u' }, { timeoutMs: 1000 }, {
+      steps: [(call, next) => (seen.push({ ...call, args: { ...call.args } }), next())],
+    });
+    expect(outcome.ok).toBe(true);
+    expect(seen[0]?.info).toMatchObject({ qualifiedName: Q, status: 'available' });
+    expect(seen[0]?.args).toEqual({ query: 'x' });
     expect(executor.requests[0]?.args).toMatchObject({ query: 'x', __deadlineMs: expect.any(Number) });
   });
 
-  it('is undefined for unknown or unavailable tools and refuses invalid arguments', () => {
-    const { registry } = setup();
-    expect(registry.prepareCall('kb:nope', {})).toBeUndefined();
-    expect(registry.prepareCall(Q, { limit: 'five' })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
-    registry.setSourceStatus('kb', 'unavailable');
-    expect(registry.prepareCall(Q, { query: 'x' })).toBeUndefined();
+  it('checks the schema once, after normalize: a rewritten value must still fit, and the executor gets the rewritten one', async () => {
+    const { registry, executor } = setup();
+    const toNumber = { normalize: ({ args }: CheckedCall) => ({ ok: true as const, value: { args: { ...args, limit: 'five' } } }), steps: [pass] };
+    expectError(await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, toNumber), 'INVALID_ARGUMENTS');
+    const trimmed = { normalize: ({ args }: CheckedCall) => ({ ok: true as const, value: { args: { ...args, query: 'y' } } }), steps: [pass] };
+    expect((await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, trimmed)).ok).toBe(true);
+    expect(executor.requests.map((r) => r.args.query)).toEqual(['y']);
+    const refusing = { normalize: () => ({ ok: false as const, error: { code: 'PATH_NOT_ALLOWED' as const, message: 'no', path: '/query' } }), steps: [pass] };
+    expect(expectError(await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, refusing), 'PATH_NOT_ALLOWED').path).toBe('/query');
+    expect(executor.requests).toHaveLength(1);
   });
 
-  it('still applies availability, timeout and cancellation checks at run time', async () => {
+  it('lets a step answer without running, or run a simulation past the later steps', async () => {
     const { registry, executor } = setup();
-    const prepared = registry.prepareCall(Q, { query: 'x' });
-    if (!prepared?.ok) throw new Error('expected a prepared call');
-    expectError(await registry.invokePrepared(prepared.value, { timeoutMs: 0 }), 'INVALID_INPUT');
-    const again = registry.prepareCall(Q, { query: 'x' });
-    if (!again?.ok) throw new Error('expected a prepared call');
-    registry.setSourceStatus('kb', 'unavailable');
-    expectError(await registry.invokePrepared(again.value, { timeoutMs: 1000 }), 'TOOL_UNAVAILABLE');
+    const later: string[] = [];
+    const answered = await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, {
+      steps: [async () => ({ ok: true, content: 'from cache', durationMs: 0 }), (_c, next) => (later.push('after'), next())],
+    });
+    expect(answered).toMatchObject({ ok: true, content: 'from cache' });
+    const simulated = await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, {
+      steps: [(_c, _next, run) => run({ simulate: true }), (_c, next) => (later.push('after'), next())],
+    });
+    // No simulate handler: the seed's placeholder stands in and the executor is never reached.
+    expect(simulated).toMatchObject({ ok: true, simulated: true, unvalidated: true });
+    expect(later).toEqual([]);
     expect(executor.requests).toHaveLength(0);
   });
 
-  it('checks a reused or stale handle again in full', async () => {
+  it('refuses before any step what the registry refuses: unknown, unavailable, bad timeout, cancelled, invalid', async () => {
+    const { registry } = setup();
+    let stepped = 0;
+    const counting = { steps: [(_c: CheckedCall, next: () => Promise<ToolOutcome>) => (stepped++, next())] };
+    expectError(await registry.invoke('kb:nope', {}, { timeoutMs: 1000 }, counting), 'UNKNOWN_TOOL');
+    expectError(await registry.invoke(Q, { limit: 'five' }, { timeoutMs: 1000 }, counting), 'INVALID_ARGUMENTS');
+    expectError(await registry.invoke(Q, { query: 'x' }, { timeoutMs: 0 }, counting), 'INVALID_INPUT');
+    const aborted = new AbortController();
+    aborted.abort();
+    expectError(await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000, signal: aborted.signal }, counting), 'CANCELLED');
+    registry.setSourceStatus('kb', 'unavailable');
+    expectError(await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, counting), 'TOOL_UNAVAILABLE');
+    expect(stepped).toBe(0);
+  });
+
+  it('checks again when the tool changed while a step waited (a person deciding): replaced, unavailable', async () => {
     const { registry, executor } = setup();
-    const prepared = registry.prepareCall(Q, { query: 'x' });
-    if (!prepared?.ok) throw new Error('expected a prepared call');
-    expect((await registry.invokePrepared(prepared.value, { timeoutMs: 1000 })).ok).toBe(true);
-    // Used once: a second run (its args changed since) goes through the whole check.
-    (prepared.value.args as Record<string, unknown>).limit = 'five';
-    expectError(await registry.invokePrepared(prepared.value, { timeoutMs: 1000 }), 'INVALID_ARGUMENTS');
-    const stale = registry.prepareCall(Q, { query: 'x' });
-    if (!stale?.ok) throw new Error('expected a prepared call');
-    // Replaced by a definition that needs another argument: the old check no longer counts.
+    let release: () => void = () => undefined;
+    const waiting: GuardStep = (_c, next) => new Promise<void>((r) => (release = r)).then(next);
+    const pending = registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, { steps: [waiting] });
+    await flush();
     const dto = searchDto();
-    const replaced = { ...dto, parameters: { ...(dto.parameters as object), required: ['query', 'limit'] } };
-    expect(registry.register(EXT, replaced, executor).ok).toBe(true);
-    expectError(await registry.invokePrepared(stale.value, { timeoutMs: 1000 }), 'INVALID_ARGUMENTS');
-    expect(executor.requests).toHaveLength(1);
+    expect(registry.register(EXT, { ...dto, parameters: { ...(dto.parameters as object), required: ['query', 'limit'] } }, executor).ok).toBe(true);
+    release();
+    expectError(await pending, 'INVALID_ARGUMENTS');
+    const second = registry.invoke(Q, { query: 'x', limit: 1 }, { timeoutMs: 1000 }, { steps: [waiting] });
+    await flush();
+    registry.setSourceStatus('kb', 'unavailable');
+    release();
+    expectError(await second, 'TOOL_UNAVAILABLE');
+    expect(executor.requests).toHaveLength(0);
+  });
+
+  it('starts the deadline when the steps hand over, not when they began', async () => {
+    const { registry, executor, clock } = setup();
+    let release: () => void = () => undefined;
+    const pending = registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, { steps: [(_c, next) => new Promise<void>((r) => (release = r)).then(next)] });
+    await flush();
+    clock.advance(60_000);
+    release();
+    expect((await pending).ok).toBe(true);
+    expect(executor.requests[0]?.deadline).toBe(clock.now() + 1000);
+  });
+
+  it('answers INTERNAL when a step throws, and never rejects', async () => {
+    const { registry, executor } = setup();
+    const outcome = await registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 }, { steps: [() => Promise.reject(new Error('boom'))] });
+    expectError(outcome, 'INTERNAL');
+    expect(executor.requests).toHaveLength(0);
   });
 });
 
