@@ -1,5 +1,6 @@
 // MCP server methods: configs (add, update, remove, import the desktop-host JSON), lifecycle, tools and logs.
 import { Type } from '@sinclair/typebox';
+import { HostErrorSchema } from './common';
 import { method } from './define';
 
 /** Registry source ids are `mcp-<id>` (≤ 64 chars), so an id is at most 60. Lowercase keeps provider aliases plain. */
@@ -9,22 +10,36 @@ const ById = Type.Object({ id: Id }, { additionalProperties: false });
 const Transport = Type.Union([Type.Literal('stdio'), Type.Literal('http')]);
 const StringMap = Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }));
 
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+/** The fields a server config may leave out; stdio uses command/args/env/cwd, http uses url/headers. */
+const optionalFields = {
+  command: Type.String({ minLength: 1, maxLength: 4096 }),
+  args: Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 256 }),
+  /** The ONLY environment the process gets, plus PATH (and SYSTEMROOT on Windows) when not set here. */
+  env: StringMap,
+  cwd: Type.String({ minLength: 1, maxLength: 4096 }),
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  headers: StringMap,
+};
+type OptionalField = keyof typeof optionalFields;
+const optional = <T>(wrap: (schema: (typeof optionalFields)[OptionalField]) => T) =>
+  Object.fromEntries(Object.entries(optionalFields).map(([key, schema]) => [key, wrap(schema)])) as { [K in OptionalField]: T };
+
 /**
- * One configured server, as stored in settings (`mcpServers`). stdio uses command/args/env/cwd;
- * http uses url/headers. The core checks the combination and names the offending field.
+ * One configured server, as stored in settings (`mcpServers`). The shapes are checked here; the rules
+ * across fields (which transport takes which, URLs, names) live in shared/mcp-config.ts.
  */
 export const McpServerConfigSchema = Type.Object(
   {
     id: Id,
-    name: Type.String({ minLength: 1, maxLength: 100 }),
+    name: Name,
     transport: Transport,
-    command: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-    args: Type.Optional(Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 256 })),
-    /** The ONLY environment the process gets, plus PATH (and SYSTEMROOT on Windows) when not set here. */
-    env: Type.Optional(StringMap),
-    cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    headers: Type.Optional(StringMap),
+    command: Type.Optional(optionalFields.command),
+    args: Type.Optional(optionalFields.args),
+    env: Type.Optional(optionalFields.env),
+    cwd: Type.Optional(optionalFields.cwd),
+    url: Type.Optional(optionalFields.url),
+    headers: Type.Optional(optionalFields.headers),
     /** The user trusts this server's annotations: `readOnlyHint: true` then makes a tool mode 'read'. */
     trusted: Type.Boolean(),
     /** Started when the host starts. */
@@ -33,35 +48,17 @@ export const McpServerConfigSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** mcp.add input: like the config, with trusted/enabled optional (default false/true) and name defaulting to id. */
-const AddInput = Type.Object(
-  {
-    id: Id,
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    transport: Transport,
-    command: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-    args: Type.Optional(Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 256 })),
-    env: Type.Optional(StringMap),
-    cwd: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    headers: Type.Optional(StringMap),
-    trusted: Type.Optional(Type.Boolean()),
-    enabled: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+/** mcp.add input: the config with trusted/enabled optional (default false/true) and name defaulting to id. */
+const AddInput = Type.Composite([Type.Omit(McpServerConfigSchema, ['name', 'trusted', 'enabled']), Type.Object({ name: Type.Optional(Name), trusted: Type.Optional(Type.Boolean()), enabled: Type.Optional(Type.Boolean()) })], {
+  additionalProperties: false,
+});
 
 /** mcp.update patch: every field but id; fields set replace (a null removes an optional field). */
 const UpdatePatch = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    name: Type.Optional(Name),
     transport: Type.Optional(Transport),
-    command: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])),
-    args: Type.Optional(Type.Union([Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 256 }), Type.Null()])),
-    env: Type.Optional(Type.Union([StringMap, Type.Null()])),
-    cwd: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 4096 }), Type.Null()])),
-    url: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 2048 }), Type.Null()])),
-    headers: Type.Optional(Type.Union([StringMap, Type.Null()])),
+    ...optional((schema) => Type.Optional(Type.Union([schema, Type.Null()]))),
     trusted: Type.Optional(Type.Boolean()),
     enabled: Type.Optional(Type.Boolean()),
   },
@@ -79,7 +76,6 @@ export const McpStatusSchema = Type.Union([
   Type.Literal('failed'),
 ]);
 
-const ErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()), path: Type.Optional(Type.String()) });
 
 export const McpServerInfoSchema = Type.Object({
   config: McpServerConfigSchema,
@@ -90,7 +86,7 @@ export const McpServerInfoSchema = Type.Object({
   toolCount: Type.Integer(),
   /** Tools the server listed that were skipped (invalid schema, name, …); see mcp.tools and mcp.log. */
   skippedToolCount: Type.Integer(),
-  lastError: Type.Optional(ErrorSchema),
+  lastError: Type.Optional(HostErrorSchema),
   /** serverInfo and instructions from initialize; server-supplied text, shown as text only. */
   server: Type.Optional(Type.Object({ name: Type.String(), version: Type.String(), instructions: Type.Optional(Type.String()) })),
   recentCrashes: Type.Integer(),
@@ -124,7 +120,7 @@ export const McpToolViewSchema = Type.Object({
   mode: Type.Union([Type.Literal('read'), Type.Literal('write')]),
   registered: Type.Boolean(),
   /** Why the tool was skipped, when it was. */
-  error: Type.Optional(ErrorSchema),
+  error: Type.Optional(HostErrorSchema),
   /** What the host changed to register it (e.g. a uniqueItems it removed). */
   notes: Type.Optional(Type.Array(Type.String())),
 });
@@ -132,7 +128,7 @@ export const McpToolViewSchema = Type.Object({
 const ImportResult = Type.Object({
   added: Type.Array(McpServerInfoSchema),
   /** One per rejected entry; `path` names the field, e.g. `/mcpServers/github/command`. */
-  errors: Type.Array(ErrorSchema),
+  errors: Type.Array(HostErrorSchema),
 });
 
 export const mcpMethods = {

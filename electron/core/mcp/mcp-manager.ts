@@ -11,7 +11,8 @@ import { mcpSourceId, type McpServerConfig, type McpServerInfo, type McpToolView
 import { formatLogEntry, type LogSource } from '../extensions/extension-log';
 import type { ExecuteRequest, ExecuteResult } from '../registry-port';
 import { toolCallLine } from '../tool-call-log';
-import { parseMcpServersJson, validateServerConfig } from './config';
+import { validateServerConfig } from '../../../shared/mcp-config';
+import { parseMcpServersJson } from './config';
 import { keepStoredSecrets, mergeConfigPatch, putting } from './config-changes';
 import { McpConnection } from './mcp-connection';
 import { clearServerTimers, createServerState, secretValues, serverInfo, toLogLevel, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';

@@ -1,6 +1,8 @@
 // MCP server configs: field-naming validation and import of the desktop hosts' mcpServers JSON.
 import { describe, expect, it } from 'vitest';
-import { parseMcpServersJson, validateServerConfig } from '../../../electron/core/mcp/config';
+import { checkServerConfig, validateServerConfig } from '../../../shared/mcp-config';
+import { checkDraft, draftFromConfig, fieldMessage, fieldOfPath, toAddInput } from '../../../renderer/src/features/mcp/server-draft';
+import { parseMcpServersJson } from '../../../electron/core/mcp/config';
 import { serverEnvironment } from '../../../electron/core/mcp/environment';
 import { flattenContent, toExecuteResult } from '../../../electron/core/mcp/flatten-result';
 import { mapMcpTool, toDraft07 } from '../../../electron/core/mcp/map-tool';
@@ -101,5 +103,36 @@ describe('environment, schema dialect, results', () => {
     expect(flattenContent({ content: [{ type: 'text', text: 'a' }], structuredContent: { b: 1 } })).toBe('a');
     expect(flattenContent({ content: [{ type: 'image', mimeType: 'image/jpeg', data: 'x' }], structuredContent: { b: 1 } })).toBe('[image: image/jpeg]\n{"b":1}');
     expect(toExecuteResult({ content: [], isError: true }, 'x')).toMatchObject({ ok: false, error: { code: 'MCP_TOOL_ERROR' } });
+  });
+});
+
+describe('one set of config rules for the host and the form', () => {
+  it('lists every problem at once, each naming its field', () => {
+    const { problems } = checkServerConfig({ id: 'Bad Id', transport: 'stdio', env: { 'BAD-NAME': 'v', OK: 'x' }, cwd: '' });
+    expect(problems.map((p) => p.path)).toEqual(['/id', '/command', '/env/BAD-NAME', '/cwd']);
+    expect(validateServerConfig({ id: 'Bad Id', transport: 'stdio' })).toMatchObject({ ok: false, error: { path: '/id' } });
+  });
+
+  it.each([
+    ['a program with a line break', { command: 'npx\nrm -rf /' }, 'command'],
+    ['an argument with NUL', { args: [{ rowId: 1, value: 'a\0b' }] }, 'args.0'],
+    ['a variable name with a dash', { env: [{ rowId: 1, key: 'BAD-NAME', value: 'v' }] }, 'env'],
+    ['an ftp URL', { transport: 'http' as const, url: 'ftp://example.com/mcp' }, 'url'],
+    ['credentials in the URL', { transport: 'http' as const, url: 'http://user:pw@127.0.0.1/mcp' }, 'url'],
+    ['a header value with a line break', { transport: 'http' as const, url: 'http://127.0.0.1/mcp', headers: [{ rowId: 1, key: 'X-A', value: 'v\r\nInjected: 1' }] }, 'headers'],
+  ])('the form refuses %s with the message the host gives', (_what, patch, field) => {
+    const draft = { ...draftFromConfig(), id: 'files', command: 'npx', ...patch };
+    const formErrors = checkDraft(draft, true);
+    const host = validateServerConfig(toAddInput(draft));
+    expect(host.ok).toBe(false);
+    if (host.ok) return;
+    expect(fieldOfPath(host.error.path)).toBe(field);
+    expect(formErrors[field]).toBe(fieldMessage(host.error));
+  });
+
+  it('what the form accepts, the host accepts', () => {
+    const draft = { ...draftFromConfig(), id: 'files', name: 'Files', command: 'npx', args: [{ rowId: 1, value: '-y' }], env: [{ rowId: 2, key: 'API_KEY', value: 'k' }] };
+    expect(checkDraft(draft, true)).toEqual({});
+    expect(validateServerConfig(toAddInput(draft))).toMatchObject({ ok: true, value: { id: 'files', name: 'Files', args: ['-y'], env: { API_KEY: 'k' } } });
   });
 });

@@ -1,6 +1,8 @@
 // The add/edit form's model: a draft of one server config, its checks (the host's, run as the user types), the add
 // input and update patch built from it, and which field a host error's `path` names. Plain functions, no React.
-import { MCP_SERVER_ID_PATTERN } from '../../../../shared/contract/mcp';
+import { checkServerConfig } from '../../../../shared/mcp-config';
+
+export { idFromName } from '../../../../shared/mcp-config';
 import type { HostError } from '../../../../shared/errors';
 import type { McpServerConfig } from '../../../../shared/types/mcp';
 import type { McpAddInput, McpPatch } from '../../stores/mcp-commands';
@@ -32,12 +34,6 @@ export interface ServerDraft {
 export type FieldKey = string;
 export type FieldErrors = Record<FieldKey, string>;
 
-const ID = new RegExp(MCP_SERVER_ID_PATTERN);
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 let rowSeq = 0;
 export function nextRowId(): number {
   return ++rowSeq;
@@ -63,69 +59,42 @@ export function draftFromConfig(config?: McpServerConfig): ServerDraft {
   };
 }
 
-/** An id from a name, the way the host derives one on import: lowercase, other runs become "-". */
-export function idFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/^[-_]+/, '')
-    .slice(0, 60)
-    .replace(/[-_]+$/, '');
-}
-
 function filled(list: readonly DraftRow[]): DraftRow[] {
   return list.filter((row) => row.key.trim() !== '' || row.value !== '');
 }
 
-function checkRows(list: readonly DraftRow[], pattern: RegExp, what: string, caseInsensitive: boolean): string | null {
+/** What only a list of rows can get wrong: a value without a name, a name twice (headers ignore case). */
+function checkRows(list: readonly DraftRow[], what: 'variable' | 'header'): string | null {
   const seen = new Set<string>();
   for (const row of filled(list)) {
     const key = row.key.trim();
     if (!key) return `Every ${what} needs a name.`;
-    if (!pattern.test(key)) return what === 'variable' ? `${key} is not a variable name: use letters, digits and _, not starting with a digit.` : `${key} is not a valid header name.`;
-    const folded = caseInsensitive ? key.toLowerCase() : key;
+    const folded = what === 'header' ? key.toLowerCase() : key;
     if (seen.has(folded)) return `${key} is listed twice.`;
     seen.add(folded);
-    if (row.value.includes('\0')) return `The value of ${key} contains a NUL character.`;
-    if (what === 'header' && /[\r\n]/.test(row.value)) return `The value of ${key} must not contain line breaks.`;
   }
   return null;
 }
 
-/** The host's own checks, so most mistakes show as they are made; the host checks again and has the last word. */
+/**
+ * The host's own rules (shared/mcp-config.ts), run as the person types, plus what only the form can get
+ * wrong (an empty argument, a row without a name, a name twice). The host checks again and has the last word.
+ */
 export function checkDraft(draft: ServerDraft, adding: boolean): FieldErrors {
   const errors: FieldErrors = {};
-  if (adding && !ID.test(draft.id.trim())) {
-    errors.id = draft.id.trim() === '' ? 'Give the server an id.' : 'Use 1–60 lowercase letters, digits, "-" or "_", starting with a letter or digit.';
+  const input = adding ? toAddInput(draft) : { ...toAddInput(draft), name: draft.name.trim() };
+  for (const problem of checkServerConfig(input).problems) {
+    const field = fieldOfPath(problem.path);
+    if (field && !(field in errors)) errors[field] = fieldMessage(problem);
   }
-  if (draft.name.trim().length > 100) errors.name = 'Keep the name to 100 characters.';
-  if (!adding && draft.name.trim() === '') errors.name = 'Give the server a name.';
   if (draft.transport === 'stdio') {
-    const command = draft.command.trim();
-    if (!command) errors.command = 'Enter the program to run, e.g. npx, uvx or /usr/local/bin/my-server.';
-    else if (CONTROL.test(command)) errors.command = 'The program path must not contain control characters or line breaks.';
-    if (draft.args.length > 256) errors.args = 'At most 256 arguments.';
     draft.args.forEach((arg, index) => {
       if (arg.value === '') errors[`args.${index}`] = `Argument ${index + 1} is empty: type its value or remove it.`;
-      else if (arg.value.includes('\0')) errors[`args.${index}`] = `Argument ${index + 1} contains a NUL character.`;
     });
-    const env = checkRows(draft.env, ENV_NAME, 'variable', false);
+    const env = checkRows(draft.env, 'variable');
     if (env) errors.env = env;
-    if (CONTROL.test(draft.cwd)) errors.cwd = 'The folder path must not contain control characters.';
   } else {
-    const url = draft.url.trim();
-    if (!url) errors.url = 'Enter the server’s URL, e.g. http://127.0.0.1:3000/mcp.';
-    else {
-      let parsed: URL | null = null;
-      try {
-        parsed = new URL(url);
-      } catch {
-        errors.url = 'This is not a valid URL.';
-      }
-      if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') errors.url = 'Use an http:// or https:// URL.';
-      else if (parsed && (parsed.username || parsed.password)) errors.url = 'Put credentials in a header, not in the URL.';
-    }
-    const headers = checkRows(draft.headers, HEADER_NAME, 'header', true);
+    const headers = checkRows(draft.headers, 'header');
     if (headers) errors.headers = headers;
   }
   return errors;
