@@ -70,6 +70,8 @@ export interface HostPorts {
   approvalPolicy?: ApprovalPolicy;
   /** MCP client timing (tests); defaults: 10 s initialize, VS Code crash policy. */
   mcp?: Pick<McpManagerOptions, 'initializeTimeoutMs' | 'crash' | 'refreshDebounceMs'>;
+  /** Tests: check every answer against its method's output schema (the wire types are derived from those schemas). */
+  checkOutputs?: boolean;
 }
 
 export interface Host {
@@ -282,7 +284,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
 
   let disposed = false;
   return {
-    api: createDispatcher(handlers, ports.log),
+    api: createDispatcher(handlers, ports.log, { checkOutputs: ports.checkOutputs === true }),
     onEvent(listener) {
       return listeners.on(listener);
     },

@@ -1,11 +1,11 @@
 // Connection methods: profiles as key-free views, keys set and cleared write-only, test, model lists, local-server detection.
 import { Type } from '@sinclair/typebox';
+import { HostErrorSchema } from './common';
 import { method } from './define';
 
 const Empty = Type.Object({}, { additionalProperties: false });
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 const Key = Type.String({ minLength: 1, maxLength: 4096 });
-const ErrorSchema = Type.Object({ code: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()), path: Type.Optional(Type.String()) });
 
 export const ProviderSchema = Type.Union([
   Type.Literal('openai'),
@@ -39,15 +39,32 @@ export const ProfileViewSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   provider: ProviderSchema,
+  /**
+   * The API root the provider's SDK expects: `https://api.openai.com/v1`, `https://api.anthropic.com/v1`,
+   * `https://generativelanguage.googleapis.com/v1beta`, an OpenAI-compatible server's `…/v1`, or an
+   * Ollama server root (`http://127.0.0.1:11434`; a trailing `/api` is accepted too).
+   */
   baseUrl: Type.String(),
   defaultModel: Type.String(),
+  /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never Authorization (keys go through keyRef); a credential in another header is kept in the secret store and written here as STORED_SECRET. */
   headers: Type.Record(Type.String(), Type.String()),
   keyRef: Type.Optional(KeyRefSchema),
   hasKey: Type.Boolean(),
+  /** The key's last 4 characters, or null when there is no key or it is too short to hint at safely. */
   keyHint: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const TestResultSchema = Type.Object({ ok: Type.Boolean(), models: Type.Array(Type.String()), error: Type.Optional(ErrorSchema) });
+export const LocalServerKindSchema = Type.Union([Type.Literal('ollama'), Type.Literal('lmstudio'), Type.Literal('llamacpp'), Type.Literal('koboldcpp'), Type.Literal('vllm')]);
+
+export const DetectedServerSchema = Type.Object({
+  kind: LocalServerKindSchema,
+  port: Type.Integer(),
+  /** A profile (without id) ready to save; keyRef absent. */
+  suggested: Type.Omit(ProfileViewSchema, ['id', 'hasKey', 'keyHint']),
+  models: Type.Array(Type.String()),
+});
+
+export const TestResultSchema = Type.Object({ ok: Type.Boolean(), models: Type.Array(Type.String()), error: Type.Optional(HostErrorSchema) });
 
 
 const SecretsInfoSchema = Type.Object({
@@ -77,14 +94,7 @@ export const connectionMethods = {
   'connections.detect': method(
     'Look for local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM).',
     Empty,
-    Type.Array(
-      Type.Object({
-        kind: Type.String(),
-        port: Type.Integer(),
-        suggested: Type.Omit(ProfileViewSchema, ['id', 'hasKey', 'keyHint']),
-        models: Type.Array(Type.String()),
-      }),
-    ),
+    Type.Array(DetectedServerSchema),
   ),
   'connections.secretsInfo': method(
     'Where keys are kept, and the warning to show where keys are entered when that is not encrypted.',

@@ -27,15 +27,15 @@ export const ExtensionInfoSchema = Type.Object({
   granted: Type.Array(Permission),
   toolCount: Type.Integer(),
   /** Its tools that declare no mode run without asking. */
-  trusted: Type.Optional(Type.Boolean()),
+  trusted: Type.Boolean(),
   error: Type.Optional(Type.String()),
   errorCode: Type.Optional(Type.String()),
   /** The first line of the error its worker last died of (`TypeError: …`). */
   lastCrash: Type.Optional(Type.String()),
-  /** Held disabled after failing to start three times in a row. */
+  /** Held disabled at this start after failing to start several times in a row. */
   safeMode: Type.Optional(Type.Boolean()),
-  /** What confines its worker here. */
-  containment: Type.Optional(Type.String()),
+  /** What confines its worker here (Node's permission model, or why not). */
+  containment: Type.String(),
   /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
   inertTouched: Type.Optional(Type.Array(Type.String())),
   /** What it registered for the prompt pipeline. */

@@ -1,24 +1,21 @@
 // Tool registry methods: list, inspect, try, and export a tool's spec for other hosts.
 import { Type } from '@sinclair/typebox';
+import { HostErrorSchema } from './common';
 import { method } from './define';
 
 const Source = Type.Union([Type.Literal('builtin'), Type.Literal('extension'), Type.Literal('mcp')]);
 const QualifiedName = Type.String({ minLength: 1, maxLength: 300 });
-const ErrorSchema = Type.Object({
-  code: Type.String(),
-  message: Type.String(),
-  hint: Type.Optional(Type.String()),
-  path: Type.Optional(Type.String()),
-});
 
 export const ToolInfoSchema = Type.Object({
   qualifiedName: Type.String(),
+  /** Provider-safe alias `[A-Za-z0-9_-]{1,64}`, unique and stable across restarts. */
   alias: Type.String(),
   name: Type.String(),
   displayName: Type.String(),
   description: Type.String(),
   parameters: Type.Record(Type.String(), Type.Unknown()),
   mode: Type.Union([Type.Literal('read'), Type.Literal('write')]),
+  /** The tool declared its mode; a tool that did not counts as a write ('write' by default). */
   modeDeclared: Type.Boolean(),
   councilEligible: Type.Boolean(),
   inlineAvailable: Type.Boolean(),
@@ -27,10 +24,16 @@ export const ToolInfoSchema = Type.Object({
   source: Source,
   extensionId: Type.Union([Type.String(), Type.Null()]),
   status: Type.Union([Type.Literal('available'), Type.Literal('unavailable')]),
+  /** sha256 of the canonical definition; changes whenever the tool's definition does. */
   definitionHash: Type.String(),
 });
 
-/** Safety flags (shared/types/tools.ts ToolOutcomeFlags); absent when false. */
+/**
+ * Flags the safety layer adds (all optional, absent when false): `simulated` — a dry run answered by
+ * the tool's simulate handler or the placeholder; `unvalidated` — the placeholder (nothing checked
+ * the write would work); `cached` — served from the tool's result cache; `approval` — how a call that
+ * needed approval got it; `rejectionNote` — the person's note when they rejected the call.
+ */
 const OutcomeFlags = {
   simulated: Type.Optional(Type.Literal(true)),
   unvalidated: Type.Optional(Type.Literal(true)),
@@ -41,7 +44,7 @@ const OutcomeFlags = {
 
 export const ToolOutcomeSchema = Type.Union([
   Type.Object({ ok: Type.Literal(true), content: Type.String(), durationMs: Type.Number(), ...OutcomeFlags }),
-  Type.Object({ ok: Type.Literal(false), error: ErrorSchema, durationMs: Type.Number(), ...OutcomeFlags }),
+  Type.Object({ ok: Type.Literal(false), error: HostErrorSchema, durationMs: Type.Number(), ...OutcomeFlags }),
 ]);
 
 export const SpecFormatSchema = Type.Union([

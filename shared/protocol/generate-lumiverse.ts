@@ -7,7 +7,7 @@
 // total_tokens }, tool_calls? }`, with `text` and `finishReason` beside them for code written against
 // the Workbench's own raw().
 import type { HostError } from '../errors';
-import { MAX_GENERATE_MESSAGES, MAX_GENERATE_NAME_CHARS, MAX_GENERATE_PROMPT_BYTES, MAX_GENERATE_TOKENS, type GenerateMessageDTO } from './generate';
+import { MAX_GENERATE_MESSAGES, MAX_GENERATE_NAME_CHARS, MAX_GENERATE_PROMPT_BYTES, MAX_GENERATE_TOKENS, type GenerateMessageDTO, type RawGenerateInput } from './generate';
 import { utf8ByteLength } from './limits';
 
 export interface LumiverseToolSchema {
@@ -16,14 +16,9 @@ export interface LumiverseToolSchema {
   parameters: Record<string, unknown>;
 }
 
-export interface LumiverseGenerateInput {
+/** Checked and renamed to our raw generation's fields, plus the kind and the tools offered. */
+export interface LumiverseGenerateInput extends RawGenerateInput {
   type: 'raw' | 'quiet';
-  messages: GenerateMessageDTO[];
-  connectionId?: string;
-  model?: string;
-  maxTokens?: number;
-  temperature?: number;
-  topP?: number;
   tools?: LumiverseToolSchema[];
 }
 

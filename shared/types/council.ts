@@ -276,12 +276,17 @@ export const ToolResultStatusSchema = Type.Union([
 ]);
 export type ToolResultStatus = Static<typeof ToolResultStatusSchema>;
 
-export const CouncilToolResultSchema = Type.Object({
+/** Which member's which tool: the fields a planned call and its result share. */
+const memberToolFields = {
   memberId: Type.String(),
   memberName: Type.String(),
   /** Qualified name. */
   toolName: Type.String(),
   toolDisplayName: Type.String(),
+};
+
+export const CouncilToolResultSchema = Type.Object({
+  ...memberToolFields,
   success: Type.Boolean(),
   content: Type.String(),
   error: Type.Optional(Type.String()),
@@ -354,12 +359,7 @@ export const RunSummarySchema = Type.Object({
 export type RunSummary = Static<typeof RunSummarySchema>;
 
 /** One planned tool call, announced in council.run.started so the UI can draw pending rows. */
-export const PlannedCallSchema = Type.Object({
-  memberId: Type.String(),
-  memberName: Type.String(),
-  toolName: Type.String(),
-  toolDisplayName: Type.String(),
-});
+export const PlannedCallSchema = Type.Object(memberToolFields);
 export type PlannedCall = Static<typeof PlannedCallSchema>;
 
 export const CouncilProfileSchema = Type.Object({

@@ -1,10 +1,13 @@
 // LLM connection profiles, the renderer's key-free view of them, our own request and stream-event shapes, and sidecar defaults.
+import type { Static } from '@sinclair/typebox';
 import type { HostError } from '../errors';
+import type { DetectedServerSchema, KeyRefSchema, LocalServerKindSchema, ProfileViewSchema, ProviderSchema, TestResultSchema } from '../contract/connections';
+import type { ConnectionProfileSettingsSchema } from '../settings';
 import type { JsonSchema, SidecarConfig } from './spindle';
 
 export type { SidecarConfig } from './spindle';
 
-export type LlmProvider = 'openai' | 'anthropic' | 'gemini' | 'openai-compatible' | 'ollama';
+export type LlmProvider = Static<typeof ProviderSchema>;
 export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'];
 
 /**
@@ -12,30 +15,13 @@ export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'ge
  * (never copied to disk). `stored`: kept by the SecretStore under the profile id. Absent: no key
  * (local servers).
  */
-export type KeyRef = { kind: 'env'; name: string } | { kind: 'stored' };
+export type KeyRef = Static<typeof KeyRefSchema>;
 
-export interface ConnectionProfile {
-  id: string;
-  name: string;
-  provider: LlmProvider;
-  /**
-   * The API root the provider's SDK expects: `https://api.openai.com/v1`, `https://api.anthropic.com/v1`,
-   * `https://generativelanguage.googleapis.com/v1beta`, an OpenAI-compatible server's `…/v1`, or an
-   * Ollama server root (`http://127.0.0.1:11434`; a trailing `/api` is accepted too).
-   */
-  baseUrl: string;
-  defaultModel: string;
-  /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never Authorization (keys go through keyRef); a credential in another header is kept in the secret store and written here as STORED_SECRET. */
-  headers: Record<string, string>;
-  keyRef?: KeyRef;
-}
+/** A saved profile (settings.connections): never a key. */
+export type ConnectionProfile = Static<typeof ConnectionProfileSettingsSchema>;
 
 /** What the renderer receives: never the key itself. */
-export interface ConnectionProfileView extends ConnectionProfile {
-  hasKey: boolean;
-  /** The key's last 4 characters, or null when there is no key or it is too short to hint at safely. */
-  keyHint: string | null;
-}
+export type ConnectionProfileView = Static<typeof ProfileViewSchema>;
 
 /** Default API roots, per provider, for new profiles. */
 export const DEFAULT_BASE_URLS: Readonly<Record<LlmProvider, string>> = {
@@ -152,18 +138,6 @@ export const SIDECAR_RANGES = {
 } as const;
 
 /** Local servers the auto-detector probes, with their default loopback ports. */
-export type LocalServerKind = 'ollama' | 'lmstudio' | 'llamacpp' | 'koboldcpp' | 'vllm';
-
-export interface DetectedServer {
-  kind: LocalServerKind;
-  port: number;
-  /** A profile (without id) ready to save; keyRef absent. */
-  suggested: Omit<ConnectionProfile, 'id'>;
-  models: string[];
-}
-
-export interface ConnectionTestResult {
-  ok: boolean;
-  models: string[];
-  error?: HostError;
-}
+export type LocalServerKind = Static<typeof LocalServerKindSchema>;
+export type DetectedServer = Static<typeof DetectedServerSchema>;
+export type ConnectionTestResult = Static<typeof TestResultSchema>;

@@ -1,4 +1,6 @@
 // DTOs named in the Spindle seed (000) and the seeds that extend it, with the seeds' field names.
+import type { Static } from '@sinclair/typebox';
+import type { SidecarConfigSchema } from '../contract/sidecar';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -50,13 +52,8 @@ export interface ToolInvocationPayloadDTO {
   contextMessages?: LlmMessageDTO[];
 }
 
-export interface SidecarConfig {
-  connectionProfileId: string;
-  model: string;
-  temperature: number;
-  topP: number;
-  maxTokens: number;
-}
+/** The sidecar LLM's settings (shared/contract/sidecar.ts). */
+export type SidecarConfig = Static<typeof SidecarConfigSchema>;
 
 /** Every permission name Lumiverse knows (lumiverse-spindle-types permissions.ts); a manifest may ask for any. */
 export const EXTENSION_PERMISSIONS = [
@@ -141,4 +138,13 @@ export interface ExtensionManifest {
   storageSeedFiles?: Array<{ from: string; to?: string; overwrite?: boolean; required?: boolean }>;
   /** How long its interceptors may take, ms (clamped to 1 000–300 000). */
   interceptorTimeoutMs?: number;
+}
+
+/** spindle.storage.stat's answer (the host keeps an extension's files; its worker asks). */
+export interface StorageStat {
+  exists: boolean;
+  isFile: boolean;
+  isDirectory: boolean;
+  sizeBytes: number;
+  modifiedAt: string;
 }

@@ -24,6 +24,9 @@ test.describe('a chat turn through the extension pipeline', () => {
   let connectionId: string;
 
   test.beforeAll(async () => {
+    // Five CLI runs (one builds the extension's TypeScript) and a host start: under a loaded CI machine this
+    // took over the default 60 s once, so the setup gets its own budget.
+    test.setTimeout(180_000);
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-pipeline-'));

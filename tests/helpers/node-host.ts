@@ -6,5 +6,5 @@ import { tempDir } from './temp-dir';
 
 /** Without bundled extensions unless asked: most tests are about the host, not the workers. */
 export async function testHost(dataDir = tempDir(), options: { bundledExtensionsDir?: string | null } = {}): Promise<Host> {
-  return createHost({ dataDir, mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: options.bundledExtensionsDir ?? null });
+  return createHost({ dataDir, mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: options.bundledExtensionsDir ?? null, checkOutputs: true });
 }

@@ -280,6 +280,8 @@ export function extension(partial: Partial<ExtensionInfo> = {}): ExtensionInfo {
     requested: ['tools'],
     granted: ['tools'],
     toolCount: 1,
+    trusted: false,
+    containment: 'Node permission model: reads its own folder only',
     ...partial,
   };
 }

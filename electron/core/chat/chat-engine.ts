@@ -4,8 +4,10 @@ import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
 import { CHAT_DEFAULTS, defaultChatSettings, INLINE_MAX_ROUNDS_LIMIT, type ChatSettings } from '../../../shared/types/chat';
-import type { ConnectionProfile, LlmMessage } from '../../../shared/types/llm';
+import type { ConnectionProfile } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';
+import type { Static } from '@sinclair/typebox';
+import type { TurnStartedSchema } from '../../../shared/contract/chat';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import { readSafetySettings } from '../../../shared/types/safety';
@@ -56,14 +58,7 @@ export interface SendOptions {
   model?: string;
 }
 
-export interface TurnStarted {
-  turnId: string;
-  sessionId: string;
-  userMessageId?: string;
-  assistantMessageId: string;
-  prompt?: Array<{ role: LlmMessage['role']; content: string }>;
-  tools?: string[];
-}
+export type TurnStarted = Static<typeof TurnStartedSchema>;
 
 interface Turn {
   id: string;

@@ -3,7 +3,7 @@ import { isMethodName, type CallContext, type Handlers, type MethodName } from '
 import { HostFailure, type Result } from '../../../shared/errors';
 import { inputLimit } from '../../../shared/limits';
 import type { Logger } from '../ports';
-import { validateInput } from './validators';
+import { validateInput, validateOutput } from './validators';
 import { checkJsonBudget, utf8Bytes } from '../util/json-budget';
 
 export interface Dispatcher {
@@ -24,7 +24,8 @@ function byteLength(value: unknown, limit: number): number {
   }
 }
 
-export function createDispatcher(handlers: Handlers, log: Logger): Dispatcher {
+/** `checkOutputs` (tests): every answer is checked against its method's output schema, a mismatch answered INTERNAL. */
+export function createDispatcher(handlers: Handlers, log: Logger, options: { checkOutputs?: boolean } = {}): Dispatcher {
   return {
     async call(method, input, ctx, rawBytes) {
       if (typeof method !== 'string' || !isMethodName(method)) {
@@ -43,6 +44,11 @@ export function createDispatcher(handlers: Handlers, log: Logger): Dispatcher {
       try {
         const handler = handlers[method] as (input: unknown, ctx: CallContext) => unknown;
         const value = await handler(input ?? {}, ctx);
+        const mismatch = options.checkOutputs ? validateOutput(method, value) : null;
+        if (mismatch) {
+          log.error(mismatch.message);
+          return { ok: false, error: mismatch };
+        }
         return { ok: true, value };
       } catch (err) {
         if (err instanceof HostFailure) return { ok: false, error: err.error };

@@ -1,4 +1,5 @@
-// Compiles every contract input schema once with ajv and reports the first problem as a HostError.
+// Compiles every contract input schema once with ajv and reports the first problem as a HostError; output schemas
+// are compiled when first asked for (tests check every answer against its method's output schema).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { contract, type MethodName } from '../../../shared/contract';
 import type { HostError } from '../../../shared/errors';
@@ -27,4 +28,18 @@ export function validateInput(method: MethodName, input: unknown): HostError | n
   if (validate(input)) return null;
   const { message, path } = describeAjvError(validate.errors?.[0], 'input is invalid');
   return { code: 'INVALID_INPUT', message: `Invalid input for ${method}: ${message}`, path };
+}
+
+const outputValidators = new Map<MethodName, ValidateFunction>();
+
+/** Null when the handler's answer matches the method's output schema, else an INTERNAL error naming the field. */
+export function validateOutput(method: MethodName, value: unknown): HostError | null {
+  let validate = outputValidators.get(method);
+  if (!validate) {
+    validate = ajv.compile(contract[method].output);
+    outputValidators.set(method, validate);
+  }
+  if (validate(value)) return null;
+  const { message, path } = describeAjvError(validate.errors?.[0], 'output is invalid');
+  return { code: 'INTERNAL', message: `The answer of ${method} does not match its contract: ${message}`, path };
 }

@@ -7,41 +7,16 @@ import type { Clock, Logger, Timers } from '../ports';
 import type { CrashTrackerOptions } from './crash-tracker';
 import type { ExtensionLogEntry } from './extension-log';
 import type { ExtensionGenerator, GenerationLimits } from './generation-gate';
+import type { ExtensionInfo as WireExtensionInfo } from '../../../shared/events';
 import type { Launcher } from './launcher';
 import type { SpindleHostDeps } from './spindle-host/spindle-host';
 import type { WorkerHostTimings } from './worker-host';
 
-export type ExtensionStatus = 'stopped' | 'starting' | 'running' | 'crashed' | 'failed' | 'disabled';
-export type ExtensionSource = 'bundled' | 'user';
+export type ExtensionStatus = WireExtensionInfo['status'];
+export type ExtensionSource = WireExtensionInfo['source'];
 
-export interface ExtensionInfo {
-  id: string;
-  name: string;
-  version: string;
-  description: string;
-  source: ExtensionSource;
-  status: ExtensionStatus;
-  enabled: boolean;
-  /** Permissions the manifest asks for. */
-  requested: ExtensionPermission[];
-  granted: ExtensionPermission[];
-  /** How many tools it has registered right now. */
-  toolCount: number;
-  /** Why it is failed or crashed (bad manifest, last crash), for people: message and hint. */
-  error?: string;
-  errorCode?: string;
-  /** The first line of the error its worker last died of (`TypeError: …`). */
-  lastCrash?: string;
-  /** Held disabled at this start after failing to start several times in a row. */
-  safeMode?: boolean;
-  /** Its tools that declare no mode run without asking. */
-  trusted: boolean;
-  /** What confines its worker here (Node's permission model, or why not). */
-  containment: string;
-  /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
-  inertTouched?: string[];
-  /** What it registered for the prompt pipeline: macro names, and `kind (priority)` entries. */
-  registrations?: { macros: string[]; pipeline: string[] };
+/** What extensions.list sends (shared/contract/extensions.ts), plus what the host keeps for itself. */
+export type ExtensionInfo = WireExtensionInfo & {
   /** Bare names of the tools it has registered right now. */
   tools: string[];
   /** Folder the extension runs from. */
@@ -49,7 +24,7 @@ export interface ExtensionInfo {
   pid: number | null;
   /** Crashes within the crash window (3 in 5 minutes marks it failed). */
   recentCrashes: number;
-}
+};
 
 /** What the host persists per extension (settings.extensions). */
 export interface PersistedExtensionState {

@@ -5,7 +5,7 @@ import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import type { Entry } from './extension-entry';
-import type { PipelineRegistrations, RegistrationKind } from './spindle-host/registrations';
+import { KIND_PERMISSION, type PipelineRegistrations, type RegistrationKind } from './spindle-host/registrations';
 
 export type PipelineCallResult = { ok: true; value: unknown } | { ok: false; error: HostError };
 
@@ -47,14 +47,6 @@ export interface ExtensionPipeline {
 /** A message for onFrontendMessage handlers is at most this many characters of JSON. */
 const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
 
-/** Lumiverse's permission for each kind (the registration was checked; the grant may have been revoked since). */
-const KIND_PERMISSION: Record<RegistrationKind, ExtensionPermission> = {
-  interceptor: 'interceptor',
-  context_handler: 'context_handler',
-  macro_interceptor: 'macro_interceptor',
-  world_info_interceptor: 'generation',
-  message_content_processor: 'chat_mutation',
-};
 
 const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;
 

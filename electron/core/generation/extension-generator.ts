@@ -64,8 +64,18 @@ function lumiverseResponse(completion: LlmCompletion) {
   };
 }
 
+/** The request of a raw generation: its messages as given, the sampling it names, our default token cap. */
+function rawRequest(input: RawGenerateInput, model: string): LlmRequest {
+  return {
+    messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
+    model,
+    maxTokens: input.maxTokens ?? RAW_DEFAULT_MAX_TOKENS,
+    ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+    ...(input.topP !== undefined ? { topP: input.topP } : {}),
+  };
+}
+
 export function createExtensionGenerator(deps: ExtensionGeneratorDeps): ExtensionGenerator {
-  /** The connection and request of a Lumiverse-shape generation: connection_id, else the chat's main connection. */
   /**
    * The connection a generation runs on (the one named, else the chat's main one) and its model (the one named, else
    * the chat's model when on the chat's connection, else the connection's default). `fields` name the input's fields
@@ -93,11 +103,7 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
   const lumiverseTarget = (input: LumiverseGenerateInput): { profile: ConnectionProfile; request: LlmRequest } => {
     const { profile, model } = target(input, { connection: 'connection_id', model: 'parameters.model' });
     const request: LlmRequest = {
-      messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
-      model,
-      maxTokens: input.maxTokens ?? RAW_DEFAULT_MAX_TOKENS,
-      ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
-      ...(input.topP !== undefined ? { topP: input.topP } : {}),
+      ...rawRequest(input, model),
       ...(input.tools?.length ? { tools: input.tools, toolChoice: 'auto' as const } : {}),
     };
     return { profile, request };
@@ -153,13 +159,7 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
 
     async raw(input: RawGenerateInput, signal: AbortSignal): Promise<RawGenerateResult> {
       const { profile, model } = target(input, { connection: 'connectionId', model: 'model' });
-      const request: LlmRequest = {
-        messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
-        model,
-        maxTokens: input.maxTokens ?? RAW_DEFAULT_MAX_TOKENS,
-        ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
-        ...(input.topP !== undefined ? { topP: input.topP } : {}),
-      };
+      const request = rawRequest(input, model);
       const completion = await deps.llm.complete(profile, request, { ...CALL_OPTIONS, signal });
       return { text: completion.text, finishReason: completion.finishReason, ...(completion.usage ? { usage: completion.usage } : {}) };
     },

@@ -4,6 +4,7 @@ import type { Settings } from '../../../shared/settings';
 import type { ConnectionProfile, SidecarConfig } from '../../../shared/types/llm';
 import type { SidecarCompleteInput, SidecarPlanInput, SidecarPort } from '../council/sidecar-port';
 import { SIDECAR_NOT_CONFIGURED } from '../council/sidecar-port';
+import type { MethodOutput } from '../../../shared/contract';
 import type { LlmClient } from '../llm/client';
 import { sidecarRequest, validateSidecarConfig, withSidecarDefaults } from '../llm/sidecar-config';
 
@@ -15,11 +16,7 @@ export interface SidecarServiceDeps {
   llm: LlmClient;
 }
 
-export interface SidecarState {
-  config: SidecarConfig;
-  configured: boolean;
-  problem?: string;
-}
+export type SidecarState = MethodOutput<'sidecar.get'>;
 
 export class SidecarService implements SidecarPort {
   constructor(private readonly deps: SidecarServiceDeps) {}

@@ -1,13 +1,7 @@
 // spindle.storage and spindle.userStorage: the extension's files, kept by the host (a contained worker cannot write to disk).
+import type { StorageStat } from '../../../shared/types/spindle';
 import type { HostRequests } from '../host-requests';
 
-export interface StorageStat {
-  exists: boolean;
-  isFile: boolean;
-  isDirectory: boolean;
-  sizeBytes: number;
-  modifiedAt: string;
-}
 
 export interface SpindleStorage {
   read(path: string): Promise<string>;

@@ -23,6 +23,7 @@ afterEach(async () => {
 
 async function host(dataDir = tempDir()): Promise<Host> {
   const made = await createHost({
+    checkOutputs: true,
     dataDir,
     mode: 'cli',
     settingsBackend: confBackend,
@@ -118,7 +119,7 @@ describe('MCP credentials in the secret store', () => {
 
   it('tells the person, with a notice, when a header value stays in settings.json because the secret store refuses it', async () => {
     const refusing = refusingSecretStore();
-    const h = await createHost({ dataDir: tempDir(), mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: null, bundledPacksDir: null, secrets: refusing });
+    const h = await createHost({ dataDir: tempDir(), mode: 'cli', settingsBackend: confBackend, log: silentLogger, bundledExtensionsDir: null, bundledPacksDir: null, secrets: refusing, checkOutputs: true });
     hosts.push(h);
     const events: HostEvent[] = [];
     h.onEvent((e) => events.push(e));

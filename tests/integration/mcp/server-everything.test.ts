@@ -23,6 +23,7 @@ afterEach(async () => {
 describe('@modelcontextprotocol/server-everything', () => {
   it('connects over stdio, registers its tools and answers echo and get-sum through tools.invoke', async () => {
     host = await createHost({
+      checkOutputs: true,
       dataDir: tempDir(),
       mode: 'cli',
       settingsBackend: confBackend,

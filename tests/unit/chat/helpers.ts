@@ -46,6 +46,7 @@ export async function chatRig(
   const llm = new LlmClient({ secrets, redactor, env: options.env ?? {}, log: log.logger, maxRetries: 0, sleep: async () => {} });
   const dataDir = options.dataDir ?? tempDir('cw-chat-');
   const host = await createHost({
+    checkOutputs: true,
     dataDir,
     mode: 'cli',
     settingsBackend: confBackend,

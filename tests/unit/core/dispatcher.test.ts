@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Handlers } from '../../../shared/contract';
 import { MAX_INPUT_BYTES } from '../../../shared/limits';
+import { createDispatcher } from '../../../electron/core/contract/dispatcher';
+import { silentLogger } from '../../../electron/core/ports';
 import { testHost } from '../../helpers/node-host';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 
@@ -63,5 +66,21 @@ describe('contract dispatcher', () => {
     host.onEvent((e) => seen.push(e.type));
     await host.api.call('settings.update', { patch: { ui: { theme: 'light' } } }, { origin: 'test' });
     expect(seen).toContain('settings.changed');
+  });
+});
+
+describe('answers checked against the contract (tests)', () => {
+  const handlers = (value: unknown) => ({ 'host.ping': () => value }) as unknown as Handlers;
+
+  it('answers INTERNAL naming the field when a handler strays from its output schema', async () => {
+    const checking = createDispatcher(handlers({ now: 'soon' }), silentLogger, { checkOutputs: true });
+    expect(await checking.call('host.ping', {}, { origin: 'test' })).toMatchObject({ ok: false, error: { code: 'INTERNAL', path: '/now' } });
+    const good = createDispatcher(handlers({ now: 1 }), silentLogger, { checkOutputs: true });
+    expect(await good.call('host.ping', {}, { origin: 'test' })).toEqual({ ok: true, value: { now: 1 } });
+  });
+
+  it('passes answers through unchecked when not asked (the app)', async () => {
+    const plain = createDispatcher(handlers({ now: 'soon' }), silentLogger);
+    expect(await plain.call('host.ping', {}, { origin: 'test' })).toEqual({ ok: true, value: { now: 'soon' } });
   });
 });

@@ -36,7 +36,7 @@ describe('settings store', () => {
   it.each(badFiles)('S1, S2: a settings file that is %s is moved aside, defaults load and the user is told', async (_label, content, reason) => {
     const dir = tempDir();
     fs.writeFileSync(settingsFile(dir), content);
-    const host = await createHost({ dataDir: dir, mode: 'cli', settingsBackend: confBackend, log: silentLogger, clock, bundledExtensionsDir: null });
+    const host = await createHost({ dataDir: dir, mode: 'cli', settingsBackend: confBackend, log: silentLogger, clock, bundledExtensionsDir: null, checkOutputs: true });
     const aside = asideFiles(dir);
     expect(aside).toEqual([`settings.json.corrupt-${clock.now()}`]);
     expect(fs.readFileSync(path.join(dir, aside[0]!), 'utf8')).toBe(content);

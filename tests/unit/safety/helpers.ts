@@ -17,6 +17,7 @@ export type SafetyHost = Host & { events: HostEvent[]; dataDir: string };
 export async function safetyHost(options: { policy?: ApprovalPolicy; bundled?: boolean; clock?: Clock } = {}): Promise<SafetyHost> {
   const dataDir = tempDir();
   const host = await createHost({
+    checkOutputs: true,
     dataDir,
     mode: 'browser',
     settingsBackend: confBackend,

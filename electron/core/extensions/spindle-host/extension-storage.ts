@@ -4,6 +4,7 @@
 // backslashes are refused, and no symlink is followed (a contained worker cannot make one, but an
 // installed folder could ship one). Each file is at most MAX_FILE_BYTES and the area at most
 // QUOTA_BYTES; writes go one at a time so the quota count stays exact.
+import type { StorageStat } from '../../../../shared/types/spindle';
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../../shared/errors';
@@ -16,13 +17,6 @@ export const STORAGE_LIMITS = {
   maxListed: 10_000,
 };
 
-export interface StorageStat {
-  exists: boolean;
-  isFile: boolean;
-  isDirectory: boolean;
-  sizeBytes: number;
-  modifiedAt: string;
-}
 
 type Params = Record<string, unknown>;
 

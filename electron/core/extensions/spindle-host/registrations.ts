@@ -6,7 +6,7 @@ import { fail, text, unknownMethod, type Caller, type NamespaceHandler } from '.
 export type RegistrationKind = 'interceptor' | 'context_handler' | 'macro_interceptor' | 'world_info_interceptor' | 'message_content_processor';
 
 /** Lumiverse's permission for each kind of registration. */
-const KIND_PERMISSION: Record<RegistrationKind, ExtensionPermission> = {
+export const KIND_PERMISSION: Record<RegistrationKind, ExtensionPermission> = {
   interceptor: 'interceptor',
   context_handler: 'context_handler',
   macro_interceptor: 'macro_interceptor',
