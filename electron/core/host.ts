@@ -3,9 +3,7 @@ import type { Handlers } from '../../shared/contract';
 import { Emitter } from './util/emitter';
 import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { Notice } from '../../shared/notices';
-import { fail } from '../../shared/errors';
-import { maskSecrets } from '../../shared/secret-mask';
-import { DEFAULT_WORKER_MEMORY_MB, type Settings } from '../../shared/settings';
+import { DEFAULT_WORKER_MEMORY_MB } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-deps';
@@ -14,7 +12,7 @@ import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
 import { extensionHandlers } from './extensions/handlers';
-import { toolHandlers } from './handlers/tool-handlers';
+import { toolHandlers } from './registry/handlers';
 import { systemClock, systemTimers, type Clock, type Logger, type SettingsBackendFactory, type Timers } from './ports';
 import { ToolRegistry } from './registry/tool-registry';
 import { SettingsStore } from './settings/settings-store';
@@ -23,7 +21,10 @@ import type { Env, SecretStore } from './connections/secret-store';
 import type { LlmClient } from './llm/client';
 import { createLlmServices, type LlmServices } from './chat/llm-services';
 import { createExtensionGenerator } from './generation/extension-generator';
-import { llmHandlers } from './chat/handlers';
+import { chatHandlers } from './chat/handlers';
+import { settingsForClients, settingsHandlers } from './settings/handlers';
+import { connectionHandlers } from './connections/handlers';
+import { sidecarHandlers } from './sidecar/handlers';
 import type { ChatEngine } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import type { ConnectionService } from './connections/connection-service';
@@ -266,17 +267,14 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       emit({ type: 'notice.dismissed', id });
       return { dismissed: true };
     },
-    'settings.get': () => settingsForClients(settings.get()),
-    'settings.update': async ({ patch }) => {
-      // Clients see MCP configs masked (settingsForClients); they change them through mcp.*, never as a whole.
-      if ('mcpServers' in patch) fail('INVALID_INPUT', 'MCP servers change through mcp.add, mcp.update and mcp.remove.', { path: '/patch/mcpServers' });
-      return settingsForClients(await settings.update(patch));
-    },
+    ...settingsHandlers(settings),
     ...toolHandlers(registry, safety.guard),
     ...safetyHandlers(safety.approvals, safety.cache, registry),
     ...extensionHandlers(extensions),
     ...councilHandlers(council, packs, () => clock.now()),
-    ...llmHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
+    ...connectionHandlers(llmServices),
+    ...sidecarHandlers(llmServices.sidecar),
+    ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
   };
   // Servers connect in the background: a slow or dead one never delays the host.
@@ -313,10 +311,4 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       listeners.clear();
     },
   };
-}
-
-/** Settings as the renderer and the CLI get them: MCP header values and secret-looking env values masked. */
-function settingsForClients(settings: Settings): Settings {
-  if (!settings.mcpServers?.length) return settings;
-  return { ...settings, mcpServers: settings.mcpServers.map((config) => maskSecrets(config)) };
 }

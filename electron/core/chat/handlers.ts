@@ -1,6 +1,5 @@
-// Contract handlers for connections.*, sidecar.* and chat.*: views only (never keys), validated inputs, errors as data.
+// Contract handlers for chat.*: sessions (create, edit, import, export) and turns.
 import type { Handlers } from '../../../shared/contract';
-import type { ConnectionProfile } from '../../../shared/types/llm';
 import fs from 'node:fs';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
@@ -9,73 +8,17 @@ import { toCard, toCardPng } from '../imports/card-export';
 import { addLorebook, importSessionFile, previewImport, type ImportSummary } from '../imports/session-import';
 import { toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
-import { newProfileId, type LlmServices } from './llm-services';
+import type { LlmServices } from './llm-services';
 
-type LlmHandlerNames =
-  | 'connections.list'
-  | 'connections.save'
-  | 'connections.remove'
-  | 'connections.setKey'
-  | 'connections.clearKey'
-  | 'connections.test'
-  | 'connections.models'
-  | 'connections.detect'
-  | 'connections.secretsInfo'
-  | 'connections.allowObfuscatedKeys'
-  | 'sidecar.get'
-  | 'sidecar.update'
-  | 'chat.sessions.list'
-  | 'chat.sessions.get'
-  | 'chat.sessions.create'
-  | 'chat.sessions.update'
-  | 'chat.sessions.rename'
-  | 'chat.sessions.delete'
-  | 'chat.sessions.export'
-  | 'chat.sessions.import'
-  | 'chat.sessions.importFile'
-  | 'chat.sessions.inspectData'
-  | 'chat.sessions.importData'
-  | 'chat.sessions.addLorebook'
-  | 'chat.sessions.avatar'
-  | 'chat.sessions.exportAs'
-  | 'chat.send'
-  | 'chat.stop'
-  | 'chat.regenerate'
-  | 'chat.macros';
+type ChatHandlerNames = Extract<keyof Handlers, `chat.${string}`>;
 
-export function llmHandlers(s: LlmServices, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, LlmHandlerNames> {
-  const { connections, profiles, sidecar, sessions, chat } = s;
-  /** Saves hit settings asynchronously: wait for the write so a failure reaches the caller. */
-  const persisted = async <T>(value: T): Promise<T> => {
-    await profiles.flush();
-    return value;
-  };
+export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
+  const { sessions, chat } = s;
   const created = ({ session, summary }: { session: ChatSession; summary: ImportSummary }) => {
     emitSessions(session.id, 'created');
     return { id: session.id, ...summary };
   };
-  const withId = (profile: Omit<ConnectionProfile, 'id' | 'defaultModel' | 'headers'> & Partial<ConnectionProfile>): ConnectionProfile => ({
-    headers: {},
-    defaultModel: '',
-    ...profile,
-    id: profile.id ?? newProfileId(profile.name, new Set(connections.list().map((p) => p.id))),
-  });
   return {
-    'connections.list': () => connections.list(),
-    'connections.save': ({ profile, key }) => persisted(connections.save(withId(profile), key)),
-    'connections.remove': ({ id }) => persisted(connections.remove(id)),
-    'connections.setKey': ({ id, key }) => persisted(connections.setKey(id, key)),
-    'connections.clearKey': ({ id }) => persisted(connections.clearKey(id)),
-    'connections.test': (input) =>
-      'id' in input ? connections.test(input.id) : connections.test(withId(input.profile), input.key !== undefined ? { key: input.key } : {}),
-    'connections.models': async ({ id }) => ({ models: await connections.listModels(id) }),
-    'connections.detect': () => connections.detect(),
-    'connections.secretsInfo': () => connections.describeSecrets(),
-    'connections.allowObfuscatedKeys': () => connections.allowObfuscatedKeys(),
-
-    'sidecar.get': () => sidecar.state(),
-    'sidecar.update': ({ patch }) => sidecar.update(patch),
-
     'chat.sessions.list': () => sessions.list().map((x) => summaryOf(x, chat.isBusy(x.id))),
     'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
     'chat.sessions.create': (init) => {
