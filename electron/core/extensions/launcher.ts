@@ -1,4 +1,5 @@
 // The Launcher port (starts one worker process) and its Node implementation: framed pipes, a process group, the permission model.
+import { WorkerHandleEvents } from './worker-handle-events';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -124,22 +125,19 @@ export class NodeLauncher implements Launcher {
   }
 }
 
-class PipeWorker implements WorkerHandle {
+class PipeWorker extends WorkerHandleEvents implements WorkerHandle {
   private exited = false;
   private stopped = false;
-  private readonly exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
-  private readonly messageListeners: Array<(message: Record<string, unknown>) => void> = [];
-  private readonly protocolListeners: Array<(detail: string) => void> = [];
   private readonly input: Writable | null;
   private corked = false;
 
   constructor(private readonly child: ChildProcess) {
+    super();
     this.input = (child.stdio[IN_FD] as Writable | null | undefined) ?? null;
     const output = (child.stdio[OUT_FD] as Readable | null | undefined) ?? null;
     const reader = frameReader(
       (message) => {
-        if (this.stopped) return;
-        for (const listener of this.messageListeners) listener(message);
+        if (!this.stopped) this.deliver(message);
       },
       (detail) => this.protocolError(detail),
     );
@@ -185,25 +183,13 @@ class PipeWorker implements WorkerHandle {
     return true;
   }
 
-  onMessage(listener: (message: Record<string, unknown>) => void): void {
-    this.messageListeners.push(listener);
-  }
-
-  onProtocolError(listener: (detail: string) => void): void {
-    this.protocolListeners.push(listener);
-  }
-
-  onExit(listener: (code: number | null, signal: string | null) => void): void {
-    this.exitListeners.push(listener);
-  }
-
   residentBytes(): number | null {
     return this.exited ? null : procResidentBytes(this.child.pid);
   }
 
   kill(): void {
     this.stopped = true;
-    this.messageListeners.length = 0;
+    this.dropMessages();
     this.input?.destroy();
     const pid = this.child.pid;
     if (pid === undefined) return;
@@ -217,10 +203,7 @@ class PipeWorker implements WorkerHandle {
   }
 
   private protocolError(detail: string): void {
-    if (this.stopped) return;
-    const listeners = [...this.protocolListeners];
-    this.kill();
-    for (const listener of listeners) listener(detail);
+    if (!this.stopped) this.violated(detail);
   }
 
   private finish(code: number | null, signal: string | null): void {
@@ -234,6 +217,6 @@ class PipeWorker implements WorkerHandle {
         // No one left in the group.
       }
     }
-    for (const listener of this.exitListeners) listener(code, signal);
+    this.exitedWith(code, signal);
   }
 }

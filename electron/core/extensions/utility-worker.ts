@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { HostToWorkerMessage } from '../../../shared/protocol';
 import { acceptStructured } from './inbound';
 import type { WorkerHandle } from './launcher';
+import { WorkerHandleEvents } from './worker-handle-events';
 
 /** What the handle needs of Electron's UtilityProcess. */
 export interface UtilityChild {
@@ -18,18 +19,16 @@ export interface UtilityChild {
   kill(): boolean;
 }
 
-export class UtilityWorker implements WorkerHandle {
+export class UtilityWorker extends WorkerHandleEvents implements WorkerHandle {
   private exited = false;
   private killed = false;
-  private readonly exitListeners: Array<(code: number | null, signal: string | null) => void> = [];
-  private readonly messageListeners: Array<(message: Record<string, unknown>) => void> = [];
-  private readonly protocolListeners: Array<(detail: string) => void> = [];
 
   constructor(
     private readonly child: UtilityChild,
     /** Resident bytes of a process (app.getAppMetrics in the desktop app). */
     private readonly memoryOf: (pid: number) => number | null,
   ) {
+    super();
     child.on('message', (message: unknown) => this.receive(message));
     // 'exit' always fires, even after 'error'; on POSIX a kill() shows as code 0, so the kill intent is kept.
     child.on('exit', (code: number) => this.finish(this.killed ? null : code, this.killed ? 'SIGKILL' : null));
@@ -55,18 +54,6 @@ export class UtilityWorker implements WorkerHandle {
     return true;
   }
 
-  onMessage(listener: (message: Record<string, unknown>) => void): void {
-    this.messageListeners.push(listener);
-  }
-
-  onProtocolError(listener: (detail: string) => void): void {
-    this.protocolListeners.push(listener);
-  }
-
-  onExit(listener: (code: number | null, signal: string | null) => void): void {
-    this.exitListeners.push(listener);
-  }
-
   residentBytes(): number | null {
     const pid = this.child.pid;
     return this.exited || pid === undefined ? null : this.memoryOf(pid);
@@ -75,25 +62,20 @@ export class UtilityWorker implements WorkerHandle {
   kill(): void {
     if (this.killed || this.exited) return;
     this.killed = true;
-    this.messageListeners.length = 0;
+    this.dropMessages();
     this.child.kill();
   }
 
   private receive(message: unknown): void {
     if (this.killed) return;
     const checked = acceptStructured(message);
-    if (!checked.ok) {
-      const listeners = [...this.protocolListeners];
-      this.kill();
-      for (const listener of listeners) listener(checked.detail);
-      return;
-    }
-    for (const listener of this.messageListeners) listener(checked.message);
+    if (checked.ok) this.deliver(checked.message);
+    else this.violated(checked.detail);
   }
 
   private finish(code: number | null, signal: string | null): void {
     if (this.exited) return;
     this.exited = true;
-    for (const listener of this.exitListeners) listener(code, signal);
+    this.exitedWith(code, signal);
   }
 }
