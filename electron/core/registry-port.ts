@@ -27,6 +27,11 @@ export type ExecuteResult = { ok: true; value: unknown } | { ok: false; error: H
 
 export interface ToolExecutor {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;
+  /**
+   * The executor ends every call at its deadline itself (the worker host's timer, the MCP request timeout). Once
+   * such a call has its turn the registry arms no backstop timer of its own: each call has one timer.
+   */
+  readonly ownsDeadline?: boolean;
   /** Dry run of a write tool that declares has_simulate (the worker's TOOL_SIMULATION handler). */
   simulate?(request: ExecuteRequest): Promise<ExecuteResult>;
 }

@@ -40,6 +40,8 @@ function refused(error: HostError): Promise<ExecuteResult> {
 
 export class WorkerHost implements ToolExecutor {
   readonly id: string;
+  /** Every call ends at its deadline on this host's own timer (W1). */
+  readonly ownsDeadline = true;
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly timings: WorkerHostTimings;

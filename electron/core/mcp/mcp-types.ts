@@ -116,7 +116,8 @@ export function createServerState(
     refreshing: null,
     refreshAgain: false,
     starting: null,
-    executor: { execute: (request) => execute(state, request) },
+    // The SDK's request timeout ends every call at its deadline.
+    executor: { execute: (request) => execute(state, request), ownsDeadline: true },
   };
   return state;
 }

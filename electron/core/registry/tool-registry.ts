@@ -277,23 +277,36 @@ export class ToolRegistry {
     const baseRequest = executeRequest(record, args, opts, start, opts.requestId ?? this.newRequestId());
     return new Promise<ToolOutcome>((resolve) => {
       const call = new Invocation(record.info.qualifiedName, start, opts, resolve, this.abortWith);
-      // Backstop: the executor owns the deadline, but if it has not settled shortly after it, stop
-      // waiting, abort its signal and drop whatever it sends later. A call waiting for its turn times out the same way.
       this.inflight.add(call);
-      const backstopAt = start + opts.timeoutMs + this.limits.timeoutGraceMs;
-      call.timer = this.timers.setTimeout(
-        () =>
-          this.abortWith(call, { code: 'TOOL_TIMEOUT', message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`, hint: 'The tool may be slow or stuck; continue without it or try again later.' }),
-        Math.max(1, backstopAt - this.clock.now()),
-      );
       opts.signal?.addEventListener('abort', call, { once: true });
       call.withdraw = this.admission.enter(call.q, () => this.start(call, record, baseRequest, opts));
+      // One timer per call: the registry's backstop guards a call still waiting for its turn, and one whose
+      // executor does not end calls at their deadline itself (see ToolExecutor.ownsDeadline).
+      if (!call.settled && (!call.started || record.executor.ownsDeadline !== true)) this.armBackstop(call);
     });
+  }
+
+  /**
+   * If the call has not settled shortly after its deadline, stop waiting, abort its signal and drop whatever
+   * its executor sends later.
+   */
+  private armBackstop(call: Invocation): void {
+    const backstopAt = call.start + call.timeoutMs + this.limits.timeoutGraceMs;
+    call.timer = this.timers.setTimeout(
+      () =>
+        this.abortWith(call, { code: 'TOOL_TIMEOUT', message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`, hint: 'The tool may be slow or stuck; continue without it or try again later.' }),
+      Math.max(1, backstopAt - this.clock.now()),
+    );
   }
 
   /** The call's turn: hand it to its executor. */
   private start(call: Invocation, record: ToolRecord, baseRequest: Omit<ExecuteRequest, 'signal'>, opts: InvokeOptions): void {
     call.started = true;
+    // It waited for its turn under the registry's timer; from here its executor keeps the deadline.
+    if (call.timer !== null && record.executor.ownsDeadline === true) {
+      this.timers.clearTimeout(call.timer);
+      call.timer = null;
+    }
     // Its caller gave up while it waited (a council deadline aborts many at once): it never reaches the tool.
     if (opts.signal?.aborted) return call.handleEvent();
     const request: ExecuteRequest = { ...baseRequest, signal: call.controller.signal };

@@ -494,6 +494,31 @@ describe('invoke: results and errors', () => {
 });
 
 describe('invoke: deadline and cancellation', () => {
+  it('arms one timer per call: none of its own once an executor that keeps the deadline has the call, one while the call waits its turn', async () => {
+    class DeadlineKeeping extends HangingExecutor {
+      readonly ownsDeadline = true;
+    }
+    const keeping = new DeadlineKeeping();
+    const { registry, clock } = setup(keeping);
+    void registry.invoke(Q, { query: 'x' }, { timeoutMs: 1000 });
+    expect(keeping.requests).toHaveLength(1);
+    expect(clock.timersSet).toBe(0);
+
+    const queued = makeRegistry({ limits: { maxInFlightPerTool: 1 } });
+    const second = new DeadlineKeeping();
+    queued.registry.register(EXT, searchDto(), second);
+    void queued.registry.invoke(Q, { query: 'a' }, { timeoutMs: 1000 });
+    const waiting = queued.registry.invoke(Q, { query: 'b' }, { timeoutMs: 1000 });
+    expect(queued.clock.pendingTimers).toBe(1);
+    second.finish({ ok: true, value: 'first done' });
+    await flush();
+    // The waiting call had its turn: its executor keeps the deadline now, the registry's timer is gone.
+    expect(second.requests).toHaveLength(2);
+    expect(queued.clock.pendingTimers).toBe(0);
+    second.finish({ ok: true, value: 'second done' });
+    expect(await waiting).toMatchObject({ ok: true, content: 'second done' });
+  });
+
   it('resolves TOOL_TIMEOUT when the executor never answers, aborts its signal, and drops the late result', async () => {
     const hanging = new HangingExecutor();
     const { registry, clock, log } = setup(hanging);
