@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { contentSecurityPolicy } from '../../shared/csp';
 import { MAX_IMPORT_INPUT_BYTES } from '../../shared/limits';
+import type { Result } from '../../shared/errors';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
@@ -108,9 +109,11 @@ export async function startHeadlessServer(options: {
         send(ws, { kind: 'error', error: { code: 'INVALID_INPUT', message: 'Expected {kind:"invoke", id, method, input}.' } });
         return;
       }
-      void options.host.api.call(message.method, message.input, { origin: 'ws' }, bytes).then((result) => {
-        send(ws, { kind: 'result', id: message.id, result });
-      });
+      // The dispatcher never rejects; if the core ever did, the caller still gets an answer, as over IPC.
+      void options.host.api
+        .call(message.method, message.input, { origin: 'ws' }, bytes)
+        .catch((): Result<unknown> => ({ ok: false, error: { code: 'INTERNAL', message: 'The host failed while handling the call.' } }))
+        .then((result) => send(ws, { kind: 'result', id: message.id, result }));
     });
   });
 

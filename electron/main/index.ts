@@ -1,6 +1,6 @@
 // Desktop entry point: single instance, --data-dir, the host, the app:// page and an orderly quit.
 import path from 'node:path';
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { createHost, type Host } from '../core/host';
 import { resolveDataDir } from '../core/data-dir';
 import { consoleLogger } from '../core/ports';
@@ -70,7 +70,7 @@ function run(dataDir: string): void {
       bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
       secrets: new SafeStorageSecretStore({ dataDir, log: consoleLogger }),
     });
-    disposeIpc = registerIpc(host, () => BrowserWindow.getAllWindows());
+    disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();
   };
 

@@ -1,11 +1,30 @@
 // The IPC door: one invoke channel (sender-checked, size-measured, JSON-only) and one event channel.
-import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
+// Electron types only: the caller passes ipcMain in, so a test can drive this handler in plain Node.
+import type { WebContents } from 'electron';
 import type { Host } from '../core/host';
 import type { Result } from '../../shared/errors';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/host-api';
 import { inputLimit } from '../../shared/limits';
 import { isAppUrl } from './app-origin';
-import { checkSender } from './sender-check';
+import { checkSender, type SenderFrameLike } from './sender-check';
+
+/** The parts of Electron's IpcMainInvokeEvent the handler reads. */
+export interface InvokeEventLike {
+  readonly sender: unknown;
+  readonly senderFrame: SenderFrameLike | null;
+}
+
+/** The parts of Electron's ipcMain the door uses (Electron's own ipcMain is one). */
+export interface IpcMainLike {
+  handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<Result<unknown>>): void;
+  removeHandler(channel: string): void;
+}
+
+/** The parts of a BrowserWindow the door reads. */
+export interface WindowLike {
+  isDestroyed(): boolean;
+  readonly webContents: Pick<WebContents, 'getURL' | 'send'>;
+}
 
 type JsonInput = { ok: true; input: unknown; bytes: number } | { ok: false; result: Result<unknown> };
 
@@ -28,8 +47,8 @@ function toJsonInput(input: unknown, limit: number): JsonInput {
 }
 
 /** Registers the channels; returns the function that removes them again. */
-export function registerIpc(host: Host, windows: () => BrowserWindow[]): () => void {
-  const isOurContents = (event: IpcMainInvokeEvent) =>
+export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => readonly WindowLike[]): () => void {
+  const isOurContents = (event: InvokeEventLike) =>
     windows().some((win) => !win.isDestroyed() && win.webContents === event.sender);
 
   ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, method: unknown, input: unknown): Promise<Result<unknown>> => {

@@ -1,3 +1,5 @@
+// The headless server's own guards: loopback only, token, Origin and Host checks, static files and CSP.
+// The contract over the WebSocket (calls, refusals, events) is in tests/integration/contract/both-doors.test.ts.
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -7,7 +9,6 @@ import WebSocket from 'ws';
 import { startHeadlessServer, type HeadlessServer } from '../../../electron/headless/server';
 import { resolveStaticPath } from '../../../electron/headless/static-files';
 import { silentLogger } from '../../../electron/core/ports';
-import type { ServerMessage } from '../../../shared/ws-protocol';
 import { testHost } from '../../helpers/node-host';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -35,28 +36,6 @@ function tryConnect(url: string, headers: Record<string, string> = {}): Promise<
     });
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', () => resolve(-1));
-  });
-}
-
-function connect(s: HeadlessServer): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${s.port}/ws?token=${s.token}`, { headers: { Origin: `http://127.0.0.1:${s.port}` } });
-    ws.on('open', () => resolve(ws));
-    ws.on('error', reject);
-  });
-}
-
-function invoke(ws: WebSocket, id: number, method: string, input: unknown): Promise<ServerMessage> {
-  return new Promise((resolve) => {
-    const onMessage = (data: WebSocket.RawData) => {
-      const message = JSON.parse(data.toString()) as ServerMessage;
-      if (message.kind === 'result' && message.id === id) {
-        ws.off('message', onMessage);
-        resolve(message);
-      }
-    };
-    ws.on('message', onMessage);
-    ws.send(JSON.stringify({ kind: 'invoke', id, method, input }));
   });
 }
 
@@ -100,33 +79,6 @@ describe('headless server', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['content-security-policy']).toContain("script-src 'self'");
     expect(ok.headers['content-security-policy']).not.toContain('unsafe');
-  });
-
-  it('serves the contract over WebSocket and keeps serving after bad calls', async () => {
-    const s = await start();
-    const ws = await connect(s);
-    expect(await invoke(ws, 1, 'host.nope', {})).toMatchObject({ result: { ok: false, error: { code: 'UNKNOWN_METHOD' } } });
-    expect(await invoke(ws, 2, 'notices.dismiss', { id: 5 })).toMatchObject({ result: { ok: false, error: { code: 'INVALID_INPUT', path: '/id' } } });
-    expect(await invoke(ws, 3, 'settings.update', { patch: { x: 'y'.repeat(1024 * 1024 + 10) } })).toMatchObject({
-      result: { ok: false, error: { code: 'INPUT_TOO_LARGE' } },
-    });
-    ws.send('not json');
-    expect(await invoke(ws, 4, 'host.status', {})).toMatchObject({ result: { ok: true, value: { mode: 'cli' } } });
-    ws.close();
-  });
-
-  it('pushes host events to connected clients', async () => {
-    const s = await start();
-    const ws = await connect(s);
-    const event = new Promise<ServerMessage>((resolve) =>
-      ws.on('message', (data) => {
-        const message = JSON.parse(data.toString()) as ServerMessage;
-        if (message.kind === 'event') resolve(message);
-      }),
-    );
-    await invoke(ws, 1, 'settings.update', { patch: { ui: { theme: 'dark' } } });
-    expect(await event).toMatchObject({ kind: 'event', event: { type: 'settings.changed' } });
-    ws.close();
   });
 
   it('never serves files outside the renderer folder', () => {
