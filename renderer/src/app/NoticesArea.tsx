@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Notice } from '../../../shared/notices';
 import { Icon } from '../components/Icon';
-import { dismissNotice } from '../stores/commands';
+import { dismissNotice, reconnectHost } from '../stores/commands';
 import { selectConnection, selectHostNotices, selectLocalErrors } from '../stores/selectors';
 import type { LocalError } from '../stores/notices-slice';
 import { useAppStore, useAppStoreApi, useHost } from './context';
@@ -80,7 +80,7 @@ function ConnectionBanner() {
             Open the address the host printed when it started (it ends with <code>#token=…</code>).
           </p>
         </div>
-        <button type="button" className="btn" onClick={() => host.reconnect()}>
+        <button type="button" className="btn" onClick={() => reconnectHost(host)}>
           <Icon name="refresh" /> Try again
         </button>
       </div>
@@ -94,7 +94,7 @@ function ConnectionBanner() {
           <strong>Lost the connection to the host.</strong>
           <p>{connection.detail ?? 'The host stopped answering.'} The workbench stopped retrying; what you see may be out of date.</p>
         </div>
-        <button type="button" className="btn" onClick={() => host.reconnect()}>
+        <button type="button" className="btn" onClick={() => reconnectHost(host)}>
           <Icon name="refresh" /> Reconnect
         </button>
       </div>

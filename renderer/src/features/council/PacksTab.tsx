@@ -8,7 +8,7 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { ConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { reloadPacks } from '../../stores/council-commands';
+import { exportPack, importPack, reloadPacks, removePack } from '../../stores/council-commands';
 import { downloadText, readFileText } from '../workbench/files';
 import { Avatar } from './Avatar';
 import { useAction } from './use-action';
@@ -27,7 +27,7 @@ function PackImport() {
 
   const send = async (name: string, content: string, choice?: 'overwrite' | 'keepBoth') => {
     setDone(null);
-    const result = await run('import', `Could not import ${name}`, () => host.invoke('packs.import', { content, ...(choice ? { [choice]: true } : {}) }));
+    const result = await run('import', `Could not import ${name}`, () => importPack(host, content, choice));
     if (!result) return;
     if (!result.ok && result.error.code === 'CONFLICT' && result.error.path === '/id' && !choice && !/bundled/.test(result.error.message)) {
       // Asked below instead of shown as a failure.
@@ -127,11 +127,11 @@ function PackRow(props: { pack: PackSummary }) {
 
   const exportPack = async () => {
     setSaved(null);
-    const result = await run('export', `Could not export ${pack.name}`, () => host.invoke('packs.export', { id: pack.id, format }));
+    const result = await run('export', `Could not export ${pack.name}`, () => exportPack(host, pack.id, format));
     if (result?.ok && downloadText(result.value.fileName, result.value.content)) setSaved(result.value.fileName);
   };
   const remove = async () => {
-    const result = await run('remove', `Could not remove ${pack.name}`, () => host.invoke('packs.remove', { id: pack.id }));
+    const result = await run('remove', `Could not remove ${pack.name}`, () => removePack(host, pack.id));
     if (result?.ok) await reloadPacks(store, host);
   };
 

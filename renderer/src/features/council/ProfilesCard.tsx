@@ -4,7 +4,7 @@ import type { ProfileSummary } from '../../../../shared/types/council';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council-commands';
+import { exportProfile, importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council-commands';
 import { FileExport } from './FileExport';
 import { useAction } from './use-action';
 import { AskingHost } from '../../components/AskingHost';
@@ -129,7 +129,7 @@ export function ProfilesCard() {
   };
 
   const exportOne = (profileName: string) =>
-    void run(`export:${profileName}`, `Could not export ${profileName}`, () => host.invoke('council.profiles.export', { name: profileName })).then((r) => {
+    void run(`export:${profileName}`, `Could not export ${profileName}`, () => exportProfile(host, profileName)).then((r) => {
       if (r?.ok) setExported({ ...r.value, name: profileName });
     });
 

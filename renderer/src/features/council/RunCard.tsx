@@ -5,6 +5,7 @@ import type { CouncilChat, CouncilView } from '../../../../shared/types/council'
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
+import { listSessionSummaries, readSession } from '../../stores/chat-commands';
 import { abortRun, retryFailed, startRun, stillRunning } from '../../stores/council-commands';
 import type { RunTrace } from '../../stores/runs-slice';
 import { progressOf, when } from './run-model';
@@ -78,7 +79,7 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
 
   useEffect(() => {
     let live = true;
-    void host.invoke('chat.sessions.list', {}).then((r) => {
+    void listSessionSummaries(host).then((r) => {
       if (!live || !r.ok) return;
       setSessions(r.value);
       if (workbenchSession && r.value.some((s) => s.id === workbenchSession)) setChoice(`session:${workbenchSession}`);
@@ -93,7 +94,7 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
   const chatFor = async (): Promise<CouncilChat | { error: string }> => {
     if (choice === 'sample') return SAMPLE_CHAT;
     const sessionId = choice.slice('session:'.length);
-    const got = await host.invoke('chat.sessions.get', { sessionId });
+    const got = await readSession(host, sessionId);
     if (!got.ok) return { error: got.error.message };
     return sessionToChat(got.value);
   };
