@@ -5,124 +5,19 @@ import type { HostError, Result } from '../../../../shared/errors';
 import { mcpSourceId, type McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useNow } from '../../components/use-now';
 import { InlineError } from '../../components/InlineError';
 import { connectMcpServer, disconnectMcpServer, removeMcpServer, restartMcpServer, updateMcpServer } from '../../stores/mcp-commands';
-import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
 import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
+import { TransportFacts } from './TransportFacts';
 
 type Busy = null | 'enable' | 'disable' | 'connect' | 'disconnect' | 'restart' | 'remove';
-
-/** The current time, ticking while `active` (for the restart countdown). */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 500);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
-}
-
-function StatusBadge(props: { status: McpServerInfo['status'] }) {
-  const info = mcpStatusInfo(props.status);
-  return (
-    <span className={`status-badge status-badge--${info.tone}`} data-testid="mcp-status" data-status={props.status} title={info.help}>
-      <span className={`status-badge__dot${props.status === 'connecting' ? ' status-badge__dot--pulse' : ''}`} aria-hidden="true" />
-      <span className="visually-hidden">Status: </span>
-      {info.label}
-    </span>
-  );
-}
-
-function Transport(props: { server: McpServerInfo }) {
-  const { config } = props.server;
-  if (config.transport === 'http') {
-    const headers = Object.keys(config.headers ?? {});
-    return (
-      <dl className="meta mcp-transport" data-testid="mcp-transport" data-transport="http">
-        <div>
-          <dt>URL</dt>
-          <dd>
-            <code>{config.url}</code>
-          </dd>
-        </div>
-        {headers.length > 0 && (
-          <div>
-            <dt>Headers</dt>
-            <dd>
-              {headers.map((h, i) => (
-                <span key={h}>
-                  {i > 0 && ', '}
-                  <code>{h}</code>
-                </span>
-              ))}{' '}
-              <span className="field__unset">(values hidden)</span>
-            </dd>
-          </div>
-        )}
-      </dl>
-    );
-  }
-  const args = config.args ?? [];
-  const env = Object.keys(config.env ?? {});
-  return (
-    <dl className="meta mcp-transport" data-testid="mcp-transport" data-transport="stdio">
-      <div>
-        <dt>Program</dt>
-        <dd>
-          <code data-testid="mcp-command">{config.command}</code>
-        </dd>
-      </div>
-      <div>
-        <dt>Arguments</dt>
-        <dd>
-          {args.length === 0 ? (
-            <span className="field__unset">none</span>
-          ) : (
-            <ol className="mcp-argv" aria-label="Arguments, passed literally" data-testid="mcp-argv">
-              {args.map((arg, i) => (
-                <li key={i}>
-                  <code>{arg}</code>
-                </li>
-              ))}
-            </ol>
-          )}
-        </dd>
-      </div>
-      <div>
-        <dt>Environment</dt>
-        <dd>
-          {env.length === 0 ? (
-            <span className="field__unset">only PATH</span>
-          ) : (
-            <>
-              {env.map((k, i) => (
-                <span key={k}>
-                  {i > 0 && ', '}
-                  <code>{k}</code>
-                </span>
-              ))}{' '}
-              <span className="field__unset">(values hidden) and PATH</span>
-            </>
-          )}
-        </dd>
-      </div>
-      {config.cwd && (
-        <div>
-          <dt>Folder</dt>
-          <dd>
-            <code>{config.cwd}</code>
-          </dd>
-        </div>
-      )}
-    </dl>
-  );
-}
 
 /** A disabled server can still be connected by hand: then it runs now but does not start with the host. */
 function enabledLabel(enabled: boolean, status: string): string {
@@ -149,7 +44,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
     mounted.current = true;
     return () => void (mounted.current = false);
   }, []);
-  const now = useNow(server.status === 'crashed' && server.restartAt !== undefined);
+  const now = useNow(server.status === 'crashed' && server.restartAt !== undefined, 500);
 
   const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
     if (busy !== null) return;
@@ -221,7 +116,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
             <h2 id={titleId} className="ext-card__title">
               {config.name}
             </h2>
-            <StatusBadge status={server.status} />
+            <StatusBadge status={server.status} info={mcpStatusInfo(server.status)} pulse={server.status === 'connecting'} testId="mcp-status" />
             {config.trusted ? (
               <span className="badge badge--ok" title={TRUST_HELP} data-testid="mcp-trusted">
                 Trusted
@@ -270,7 +165,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
             </>
           )}
         </p>
-        <Transport server={server} />
+        <TransportFacts server={server} />
 
         {server.status === 'connecting' && (
           <p className="mcp-card__progress" role="status" data-testid="mcp-connecting">

@@ -12,7 +12,7 @@ import { respondToApproval } from '../../stores/safety-commands';
 import { selectApprovalCount, selectLastResolved, selectPendingApproval } from '../../stores/safety-selectors';
 import { DiffPreview } from './DiffPreview';
 import { clock, prettyArgs, REASON_HELP, REASON_TEXT, RESOLUTION_TEXT, whoAsks } from './format';
-import { useNow } from './use-now';
+import { useNow } from '../../components/use-now';
 import './safety.css';
 
 const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
