@@ -1,5 +1,5 @@
 // One council member: avatar, name, pack, role, chance, tools; move up/down, remove; a missing item or tool is flagged.
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { MemberView } from '../../../../shared/types/council';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
@@ -12,79 +12,12 @@ import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
 import { useAction } from './use-action';
 import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { RoleField } from './RoleField';
+import { RepointItem } from './RepointItem';
 
 type Busy = 'role' | 'chance' | 'tools' | 'move' | 'remove' | 'item' | 'paths';
 
 const MAX_TOOLS = 64;
-
-function RoleField(props: { memberName: string; role: string; disabled: boolean; onCommit(role: string): void }) {
-  const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
-  const commit = () => {
-    if (draft === null) return;
-    const next = draft.trim();
-    setDraft(null);
-    if (next !== props.role) props.onCommit(next);
-  };
-  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      commit();
-    } else if (event.key === 'Escape') setDraft(null);
-  };
-  return (
-    <div className="member__role">
-      <label htmlFor={`${id}-role`} className="member__field-label">
-        Role
-      </label>
-      <input
-        id={`${id}-role`}
-        className="input"
-        value={draft ?? props.role}
-        maxLength={200}
-        placeholder="What this member looks at, e.g. Continuity"
-        aria-label={`Role of ${props.memberName}`}
-        readOnly={props.disabled}
-        onChange={(e) => setDraft(e.target.value)}
-        onBlur={commit}
-        onKeyDown={onKey}
-      />
-    </div>
-  );
-}
-
-function RepointItem(props: { member: MemberView; disabled: boolean; onPick(packId: string, itemId: string): void }) {
-  const id = useId();
-  const packs = useAppStore((s) => s.council.packs);
-  const [packId, setPackId] = useState(() => (packs.some((p) => p.id === props.member.packId) ? props.member.packId : (packs[0]?.id ?? '')));
-  const pack = packs.find((p) => p.id === packId);
-  const [itemId, setItemId] = useState('');
-  const item = pack?.items.find((i) => i.id === itemId) ?? pack?.items[0];
-  if (packs.length === 0) return null;
-  return (
-    <div className="member__repoint" role="group" aria-label={`Back ${props.member.name} with another pack item`}>
-      <label htmlFor={`${id}-pack`}>Pack</label>
-      <select id={`${id}-pack`} className="input input--select" value={packId} onChange={(e) => setPackId(e.target.value)}>
-        {packs.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-item`}>Item</label>
-      <select id={`${id}-item`} className="input input--select" value={item?.id ?? ''} onChange={(e) => setItemId(e.target.value)}>
-        {(pack?.items ?? []).map((i) => (
-          <option key={i.id} value={i.id}>
-            {i.name}
-          </option>
-        ))}
-      </select>
-      <button type="button" className="btn btn--small" aria-disabled={props.disabled || !item || undefined} onClick={() => !props.disabled && item && props.onPick(packId, item.id)}>
-        Use this item
-      </button>
-    </div>
-  );
-}
 
 function pathSummary(list: readonly string[] | undefined): string {
   if (isUnrestricted(list)) return 'no restriction';

@@ -1,0 +1,38 @@
+// A member's role: typed freely, committed when the field is left or Enter is pressed (Escape puts it back).
+import { useId, useState, type KeyboardEvent } from 'react';
+
+export function RoleField(props: { memberName: string; role: string; disabled: boolean; onCommit(role: string): void }) {
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const commit = () => {
+    if (draft === null) return;
+    const next = draft.trim();
+    setDraft(null);
+    if (next !== props.role) props.onCommit(next);
+  };
+  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      commit();
+    } else if (event.key === 'Escape') setDraft(null);
+  };
+  return (
+    <div className="member__role">
+      <label htmlFor={`${id}-role`} className="member__field-label">
+        Role
+      </label>
+      <input
+        id={`${id}-role`}
+        className="input"
+        value={draft ?? props.role}
+        maxLength={200}
+        placeholder="What this member looks at, e.g. Continuity"
+        aria-label={`Role of ${props.memberName}`}
+        readOnly={props.disabled}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={onKey}
+      />
+    </div>
+  );
+}
