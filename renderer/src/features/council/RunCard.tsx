@@ -7,58 +7,11 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { listSessionSummaries, readSession } from '../../stores/chat-commands';
 import { abortRun, retryFailed, startRun, stillRunning } from '../../stores/council-commands';
-import type { RunTrace } from '../../stores/runs-slice';
-import { progressOf, when } from './run-model';
 import { SAMPLE_CHAT, sessionToChat } from './sample-chat';
-import { Timeline } from './Timeline';
 import { formatDuration } from './timeline-geometry';
 import { useAction } from './use-action';
 import { MAX_SEED, parseSeed } from './TestRoll';
-
-function Progress(props: { trace: RunTrace }) {
-  const p = progressOf(props.trace);
-  if (!p.running) return null;
-  return (
-    <div className="run-progress" data-testid="run-progress">
-      <progress max={Math.max(1, p.total)} value={p.done} aria-label="Council run progress" />
-      <span role="status">
-        {p.done} of {p.total} {p.total === 1 ? 'tool' : 'tools'} done
-      </span>
-    </div>
-  );
-}
-
-function RunHeader(props: { trace: RunTrace }) {
-  const { trace } = props;
-  const run = trace.run;
-  const status = run ? run.status : 'running';
-  return (
-    <div className="run-head" data-testid="run-head" data-status={status}>
-      <span className={`status-badge status-badge--${status === 'completed' ? (run && run.counts.failed > 0 ? 'warn' : 'ok') : status === 'aborted' ? 'danger' : status === 'running' ? 'warn' : 'ok'}`}>
-        <span className={`status-badge__dot${status === 'running' ? ' status-badge__dot--pulse' : ''}`} aria-hidden="true" />
-        {status}
-      </span>
-      <code className="run-head__id">{trace.id}</code>
-      <span>
-        seed <code data-testid="run-seed">{trace.seed}</code>
-      </span>
-      <span>{trace.mode} mode</span>
-      <span>{when(trace.startedAt)}</span>
-      {run && <span>took {formatDuration(run.totalDurationMs)}</span>}
-      {run && (
-        <span data-testid="run-counts">
-          {run.counts.ok} ok · {run.counts.failed} failed
-        </span>
-      )}
-      {trace.retryOf && <span>retry of <code>{trace.retryOf}</code></span>}
-      {run?.dryRun && (
-        <span className="badge badge--write" data-testid="run-dry-run" title="Write tools were simulated: nothing was written.">
-          dry run
-        </span>
-      )}
-    </div>
-  );
-}
+import { Progress } from './RunHeader';
 
 type ChatChoice = 'sample' | `session:${string}`;
 
@@ -208,42 +161,3 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
     </section>
   );
 }
-
-export function OpenRun(props: { trace: RunTrace }) {
-  const { trace } = props;
-  const id = useId();
-  const run = trace.run;
-  return (
-    <section className="card open-run" aria-labelledby={`${id}-title`} data-testid="open-run">
-      <h2 id={`${id}-title`} className="card__title">
-        Timeline
-      </h2>
-      <RunHeader trace={trace} />
-      <Timeline trace={trace} />
-      {run?.note && (
-        <p className="open-run__note" data-testid="run-note">
-          <Icon name="info" /> {run.note}
-        </p>
-      )}
-      {run && run.deliberationBlock && (
-        <section className="deliberation" aria-labelledby={`${id}-block`}>
-          <h3 id={`${id}-block`} className="settings__subtitle">
-            Deliberation block
-          </h3>
-          <pre className="code-block deliberation__text" tabIndex={0} aria-label="Deliberation block" data-testid="deliberation">
-            {run.deliberationBlock}
-          </pre>
-        </section>
-      )}
-      {run && run.historyBlock && (
-        <details className="deliberation">
-          <summary className="settings__subtitle">History block (earlier deliberations, main model only)</summary>
-          <pre className="code-block deliberation__text" tabIndex={0} aria-label="History block">
-            {run.historyBlock}
-          </pre>
-        </details>
-      )}
-    </section>
-  );
-}
-
