@@ -1,5 +1,7 @@
-// The inline "Remove X?" confirmation shared by extension, MCP server and council member cards.
+// The inline "Remove X?" confirmation shared by extension, MCP server and council member cards, and the "Remove…"
+// button that opens it (connection cards and pack rows too).
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { Icon } from './Icon';
 
 export function ConfirmRemove(props: {
   name: string;
@@ -50,4 +52,21 @@ export function useConfirmRemove() {
       setTimeout(() => removeRef.current?.focus());
     },
   };
+}
+
+/** A card's "Remove…" button: it only asks; the confirmation does the removing. While `busy` it does nothing. */
+export function AskRemoveButton(props: { name: string; busy: boolean; small?: boolean; buttonRef?: RefObject<HTMLButtonElement | null>; onAsk(): void }) {
+  return (
+    <button
+      type="button"
+      ref={props.buttonRef}
+      className={props.small ? 'btn btn--small btn--danger-ghost' : 'btn btn--danger-ghost'}
+      aria-disabled={props.busy || undefined}
+      aria-label={`Remove ${props.name}…`}
+      onClick={() => !props.busy && props.onAsk()}
+    >
+      <Icon name="trash" />
+      <span aria-hidden="true">Remove…</span>
+    </button>
+  );
 }

@@ -3,6 +3,7 @@
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import type { FieldKit } from '../../components/FieldError';
 import { Icon } from '../../components/Icon';
+import { TextField } from '../../components/TextField';
 import { allowObfuscatedKeys } from '../../stores/connections-commands';
 
 export type KeyMode = 'none' | 'env' | 'stored';
@@ -46,65 +47,58 @@ export function ApiKeyFieldset(props: {
       </div>
       {props.mode === 'none' && <p className="field__hint">Local servers (Ollama, LM Studio, llama.cpp…) usually need none.</p>}
       {props.mode === 'env' && (
-        <div className="field">
-          <label className="field__label" htmlFor={fid('keyEnv')}>
-            Variable name
-          </label>
-          <input
-            id={fid('keyEnv')}
-            className="input input--mono"
-            value={props.envName}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="OPENAI_API_KEY"
-            onChange={(e) => props.setEnvName(e.target.value)}
-            {...kit.invalid('keyEnv')}
-          />
-          {kit.errorFor('keyEnv')}
-          <p className="field__hint">Read from the host’s environment at call time and never written to disk. The name must end in API_KEY.</p>
-        </div>
+        <TextField
+          kit={kit}
+          field="keyEnv"
+          label="Variable name"
+          mono
+          value={props.envName}
+          placeholder="OPENAI_API_KEY"
+          onChange={props.setEnvName}
+          hint="Read from the host’s environment at call time and never written to disk. The name must end in API_KEY."
+        />
       )}
       {props.mode === 'stored' && (
-        <div className="field">
-          <label className="field__label" htmlFor={fid('key')}>
-            {hasStoredKey ? 'Replace the key' : 'Key'}
-          </label>
-          {props.storedStatus !== null && hasStoredKey && (
-            <p className="key-current" data-testid="key-current">
-              <span className="badge badge--ok">{props.storedStatus}</span>
-              <button type="button" className="link-button" aria-disabled={props.busy || undefined} onClick={props.onForget}>
-                {props.forgetting ? 'Forgetting…' : 'Forget the stored key'}
-              </button>
-            </p>
-          )}
-          <input
-            id={fid('key')}
-            className="input input--mono"
-            type="password"
-            value={props.typedKey}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder={hasStoredKey ? 'Leave empty to keep the stored key' : 'sk-…'}
-            onChange={(e) => props.setTypedKey(e.target.value)}
-            {...kit.invalid('key')}
-          />
-          {kit.errorFor('key')}
-          <p className="field__hint">Sent once to the host and kept there{secrets ? ` (${secrets.backend})` : ''}; this window only ever sees its last 4 characters.</p>
-          {secrets?.warning && (
-            <p className="key-warning" role="note" data-testid="secrets-warning">
-              <Icon name="warning" />
-              <span>{secrets.warning}</span>
-            </p>
-          )}
-          {secrets?.consent === 'needed' && (
-            <p className="field__hint">
-              No key is saved here until you choose it.{' '}
-              <button type="button" className="btn btn--small" onClick={() => void allowObfuscatedKeys(store, host)}>
-                Store keys obfuscated
-              </button>
-            </p>
-          )}
-        </div>
+        <TextField
+          kit={kit}
+          field="key"
+          label={hasStoredKey ? 'Replace the key' : 'Key'}
+          mono
+          type="password"
+          value={props.typedKey}
+          placeholder={hasStoredKey ? 'Leave empty to keep the stored key' : 'sk-…'}
+          onChange={props.setTypedKey}
+          before={
+            props.storedStatus !== null &&
+            hasStoredKey && (
+              <p className="key-current" data-testid="key-current">
+                <span className="badge badge--ok">{props.storedStatus}</span>
+                <button type="button" className="link-button" aria-disabled={props.busy || undefined} onClick={props.onForget}>
+                  {props.forgetting ? 'Forgetting…' : 'Forget the stored key'}
+                </button>
+              </p>
+            )
+          }
+          hint={<>Sent once to the host and kept there{secrets ? ` (${secrets.backend})` : ''}; this window only ever sees its last 4 characters.</>}
+          after={
+            <>
+              {secrets?.warning && (
+                <p className="key-warning" role="note" data-testid="secrets-warning">
+                  <Icon name="warning" />
+                  <span>{secrets.warning}</span>
+                </p>
+              )}
+              {secrets?.consent === 'needed' && (
+                <p className="field__hint">
+                  No key is saved here until you choose it.{' '}
+                  <button type="button" className="btn btn--small" onClick={() => void allowObfuscatedKeys(store, host)}>
+                    Store keys obfuscated
+                  </button>
+                </p>
+              )}
+            </>
+          }
+        />
       )}
     </fieldset>
   );

@@ -1,6 +1,7 @@
 // A connection's name, provider and base URL (the URL checked when the field is left).
 import type { LlmProvider } from '../../../../shared/types/llm';
 import type { FieldKit } from '../../components/FieldError';
+import { TextField } from '../../components/TextField';
 import { defaultBaseUrl, PROVIDERS } from './providers';
 
 export function ConnectionBasicsFields(props: {
@@ -18,22 +19,7 @@ export function ConnectionBasicsFields(props: {
   return (
     <>
       <div className="profile-form__grid">
-        <div className="field">
-          <label className="field__label" htmlFor={fid('name')}>
-            Name
-          </label>
-          <input
-            id={fid('name')}
-            className="input"
-            value={props.name}
-            maxLength={100}
-            autoComplete="off"
-            placeholder="Local LM Studio"
-            onChange={(e) => props.setName(e.target.value)}
-            {...kit.invalid('name')}
-          />
-          {kit.errorFor('name')}
-        </div>
+        <TextField kit={kit} field="name" label="Name" value={props.name} maxLength={100} placeholder="Local LM Studio" onChange={props.setName} />
         <div className="field">
           <label className="field__label" htmlFor={fid('provider')}>
             Provider
@@ -49,26 +35,21 @@ export function ConnectionBasicsFields(props: {
         </div>
       </div>
 
-      <div className="field">
-        <label className="field__label" htmlFor={fid('baseUrl')}>
-          Base URL
-        </label>
-        <input
-          id={fid('baseUrl')}
-          className="input input--mono"
-          value={props.baseUrl}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder={defaultBaseUrl(provider)}
-          onChange={(e) => props.setBaseUrl(e.target.value)}
-          onBlur={props.onBaseUrlLeft}
-          {...kit.invalid('baseUrl')}
-        />
-        {kit.errorFor('baseUrl')}
-        <p className="field__hint">
-          The API root, e.g. <code>{defaultBaseUrl(provider)}</code>. Requests go from the host, not from this window.
-        </p>
-      </div>
+      <TextField
+        kit={kit}
+        field="baseUrl"
+        label="Base URL"
+        mono
+        value={props.baseUrl}
+        placeholder={defaultBaseUrl(provider)}
+        onChange={props.setBaseUrl}
+        onBlur={props.onBaseUrlLeft}
+        hint={
+          <>
+            The API root, e.g. <code>{defaultBaseUrl(provider)}</code>. Requests go from the host, not from this window.
+          </>
+        }
+      />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { ConnectionProfileView } from '../../../../shared/types/llm';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { AskRemoveButton, ConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
@@ -151,16 +152,7 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
             <span aria-hidden="true">Edit</span>
           </button>
           {!confirmRemove && (
-            <button
-              type="button"
-              className="btn btn--danger-ghost"
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Remove ${p.name}…`}
-              onClick={() => busy === null && setConfirmRemove(true)}
-            >
-              <Icon name="trash" />
-              <span aria-hidden="true">Remove…</span>
-            </button>
+            <AskRemoveButton name={p.name} busy={busy !== null} onAsk={() => setConfirmRemove(true)} />
           )}
           {(busy === 'test' || busy === 'models') && (
             <span className="ext-card__progress" role="status">
@@ -169,20 +161,20 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
           )}
         </div>
         {confirmRemove && (
-          <div className="confirm" role="group" aria-label={`Confirm removing ${p.name}`} data-testid="confirm-remove">
-            <p>
-              Remove <strong>{p.name}</strong>? Its stored key is deleted too.
-              {props.usage.length > 0 && ` It is in use (${props.usage.join(', ')}); those settings will point at nothing.`}
-            </p>
-            <div className="confirm__actions">
-              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={() => void doRemove()}>
-                {busy === 'remove' ? 'Removing…' : 'Remove'}
-              </button>
-              <button type="button" ref={cancelRef} className="btn" onClick={() => setConfirmRemove(false)}>
-                Cancel
-              </button>
-            </div>
-          </div>
+          <ConfirmRemove
+            name={p.name}
+            consequence={
+              <>
+                ? Its stored key is deleted too.
+                {props.usage.length > 0 && ` It is in use (${props.usage.join(', ')}); those settings will point at nothing.`}
+              </>
+            }
+            busy={busy !== null}
+            removing={busy === 'remove'}
+            onRemove={() => void doRemove()}
+            onCancel={() => setConfirmRemove(false)}
+            cancelRef={cancelRef}
+          />
         )}
         {test && <TestResult outcome={test} />}
         {showModels && (

@@ -11,7 +11,7 @@ import { ChanceField } from './ChanceField';
 import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
 import { useAction } from './use-action';
-import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { RoleField } from './RoleField';
 import { RepointItem } from './RepointItem';
 
@@ -149,17 +149,7 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
               <span aria-hidden="true">↓</span>
             </button>
             {!confirm.open && (
-              <button
-                ref={confirm.removeRef}
-                type="button"
-                className="btn btn--small btn--danger-ghost"
-                aria-label={`Remove ${member.name}…`}
-                aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && confirm.ask()}
-              >
-                <Icon name="trash" />
-                <span aria-hidden="true">Remove…</span>
-              </button>
+              <AskRemoveButton name={member.name} busy={busy !== null} small buttonRef={confirm.removeRef} onAsk={confirm.ask} />
             )}
           </div>
         </header>

@@ -2,7 +2,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { PackSummary } from '../../../../shared/types/council';
 import { useAppStoreApi, useHost } from '../../app/context';
-import { ConfirmRemove } from '../../components/ConfirmRemove';
+import { AskRemoveButton, ConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { exportPack, reloadPacks, removePack } from '../../stores/council-commands';
@@ -68,10 +68,7 @@ export function PackRow(props: { pack: PackSummary }) {
             {busy === 'export' ? 'Exporting…' : 'Export'}
           </button>
           {pack.source === 'user' && !confirming && (
-            <button type="button" className="btn btn--small btn--danger-ghost" aria-label={`Remove ${pack.name}…`} onClick={() => setConfirming(true)}>
-              <Icon name="trash" />
-              <span aria-hidden="true">Remove…</span>
-            </button>
+            <AskRemoveButton name={pack.name} busy={false} small onAsk={() => setConfirming(true)} />
           )}
         </div>
       </div>

@@ -14,7 +14,7 @@ import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { statusInfo, type Permission } from './permissions';
 import { PermissionRow } from './PermissionRow';
-import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 
 /** What is in flight for one card; every control of the card waits for it. */
 export type Busy = null | 'enable' | 'disable' | 'restart' | 'remove' | 'trust' | `grant:${string}` | `revoke:${string}`;
@@ -176,17 +176,7 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
             {consoleOpen ? 'Hide frontend messages' : 'Frontend messages'}
           </button>
           {ext.source === 'user' && !confirm.open && (
-            <button
-              type="button"
-              ref={confirm.removeRef}
-              className="btn btn--danger-ghost"
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Remove ${ext.name}…`}
-              onClick={() => busy === null && confirm.ask()}
-            >
-              <Icon name="trash" />
-              <span aria-hidden="true">Remove…</span>
-            </button>
+            <AskRemoveButton name={ext.name} busy={busy !== null} buttonRef={confirm.removeRef} onAsk={confirm.ask} />
           )}
           {busy !== null && (
             <span className="ext-card__progress" role="status">

@@ -1,6 +1,7 @@
 // The fields of a remote (Streamable HTTP) server: its URL and the headers sent with every request.
 import type { FieldKit } from '../../components/FieldError';
 import { KeyValueFieldset } from '../../components/KeyValueFieldset';
+import { TextField } from '../../components/TextField';
 import { nextRowId, type FieldErrors, type ServerDraft } from './server-draft';
 
 export function HttpFields(props: { draft: ServerDraft; errors: FieldErrors; kit: FieldKit; set(patch: Partial<ServerDraft>): void }) {
@@ -8,23 +9,16 @@ export function HttpFields(props: { draft: ServerDraft; errors: FieldErrors; kit
   const { fid } = kit;
   return (
     <>
-      <div className="field">
-        <label className="field__label" htmlFor={fid('url')}>
-          URL
-        </label>
-        <input
-          id={fid('url')}
-          className="input input--mono"
-          value={draft.url}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="http://127.0.0.1:3000/mcp"
-          onChange={(e) => set({ url: e.target.value })}
-          {...kit.invalid('url')}
-        />
-        {kit.errorFor('url')}
-        <p className="field__hint">The server’s Streamable HTTP endpoint (http or https). The host connects, not this window.</p>
-      </div>
+      <TextField
+        kit={kit}
+        field="url"
+        label="URL"
+        mono
+        value={draft.url}
+        placeholder="http://127.0.0.1:3000/mcp"
+        onChange={(url) => set({ url })}
+        hint="The server’s Streamable HTTP endpoint (http or https). The host connects, not this window."
+      />
       <KeyValueFieldset
         legend="Headers"
         hint={

@@ -13,7 +13,7 @@ import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
-import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { TransportFacts } from './TransportFacts';
 
@@ -254,17 +254,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
             {logOpen ? 'Hide log' : 'Show log'}
           </button>
           {!confirm.open && (
-            <button
-              type="button"
-              ref={confirm.removeRef}
-              className="btn btn--danger-ghost"
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Remove ${config.name}…`}
-              onClick={() => busy === null && confirm.ask()}
-            >
-              <Icon name="trash" />
-              <span aria-hidden="true">Remove…</span>
-            </button>
+            <AskRemoveButton name={config.name} busy={busy !== null} buttonRef={confirm.removeRef} onAsk={confirm.ask} />
           )}
           {busy !== null && (
             <span className="ext-card__progress" role="status">

@@ -1,5 +1,6 @@
 // A server's name and id. While adding, the id follows the name until typed by hand; once added it is fixed.
 import type { FieldKit } from '../../components/FieldError';
+import { TextField } from '../../components/TextField';
 import type { ServerDraft } from './server-draft';
 
 export function ServerNameFields(props: { draft: ServerDraft; fixedId: string | null; kit: FieldKit; setName(name: string): void; setId(id: string): void }) {
@@ -7,22 +8,7 @@ export function ServerNameFields(props: { draft: ServerDraft; fixedId: string | 
   const { fid } = kit;
   return (
     <div className="profile-form__grid">
-      <div className="field">
-        <label className="field__label" htmlFor={fid('name')}>
-          Name
-        </label>
-        <input
-          id={fid('name')}
-          className="input"
-          value={draft.name}
-          maxLength={100}
-          autoComplete="off"
-          placeholder="GitHub"
-          onChange={(e) => props.setName(e.target.value)}
-          {...kit.invalid('name')}
-        />
-        {kit.errorFor('name')}
-      </div>
+      <TextField kit={kit} field="name" label="Name" value={draft.name} maxLength={100} placeholder="GitHub" onChange={props.setName} />
       <div className="field">
         <label className="field__label" htmlFor={fid('id')}>
           Id

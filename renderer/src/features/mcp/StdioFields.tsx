@@ -1,6 +1,7 @@
 // The fields of a local (stdio) server: the program, its arguments, the environment it gets and its working folder.
 import type { FieldKit } from '../../components/FieldError';
 import { KeyValueFieldset } from '../../components/KeyValueFieldset';
+import { TextField } from '../../components/TextField';
 import { ArgumentList } from './ArgumentList';
 import { nextRowId, type FieldErrors, type ServerDraft } from './server-draft';
 
@@ -9,23 +10,16 @@ export function StdioFields(props: { draft: ServerDraft; errors: FieldErrors; ki
   const { fid } = kit;
   return (
     <>
-      <div className="field">
-        <label className="field__label" htmlFor={fid('command')}>
-          Program
-        </label>
-        <input
-          id={fid('command')}
-          className="input input--mono"
-          value={draft.command}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="npx"
-          onChange={(e) => set({ command: e.target.value })}
-          {...kit.invalid('command')}
-        />
-        {kit.errorFor('command')}
-        <p className="field__hint">The program itself — a name found on PATH or a full path. It is started directly, never through a shell.</p>
-      </div>
+      <TextField
+        kit={kit}
+        field="command"
+        label="Program"
+        mono
+        value={draft.command}
+        placeholder="npx"
+        onChange={(command) => set({ command })}
+        hint="The program itself — a name found on PATH or a full path. It is started directly, never through a shell."
+      />
 
       <ArgumentList args={draft.args} errors={errors} kit={kit} onChange={(args) => set({ args })} />
 
@@ -54,23 +48,20 @@ export function StdioFields(props: { draft: ServerDraft; errors: FieldErrors; ki
         }}
       />
 
-      <div className="field">
-        <label className="field__label" htmlFor={fid('cwd')}>
-          Working folder <span className="field__unset">optional</span>
-        </label>
-        <input
-          id={fid('cwd')}
-          className="input input--mono"
-          value={draft.cwd}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="/home/me/projects/my-server"
-          onChange={(e) => set({ cwd: e.target.value })}
-          {...kit.invalid('cwd')}
-        />
-        {kit.errorFor('cwd')}
-        <p className="field__hint">Where the program starts. Leave empty for the host’s default.</p>
-      </div>
+      <TextField
+        kit={kit}
+        field="cwd"
+        label={
+          <>
+            Working folder <span className="field__unset">optional</span>
+          </>
+        }
+        mono
+        value={draft.cwd}
+        placeholder="/home/me/projects/my-server"
+        onChange={(cwd) => set({ cwd })}
+        hint="Where the program starts. Leave empty for the host’s default."
+      />
     </>
   );
 }
