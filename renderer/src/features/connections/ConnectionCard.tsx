@@ -178,7 +178,7 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
         )}
         {test && <TestResult outcome={test} />}
         {showModels && (
-          <div className="conn-card__models" data-testid="model-list">
+          <div className="inset conn-card__models" data-testid="model-list">
             {models.length === 0 ? (
               <p className="panel-note">The server listed no models.</p>
             ) : (

@@ -17,7 +17,7 @@ export function OpenRun(props: { trace: RunTrace }) {
       <RunHeader trace={trace} />
       <Timeline trace={trace} />
       {run?.note && (
-        <p className="open-run__note" data-testid="run-note">
+        <p className="note-line open-run__note" data-testid="run-note">
           <Icon name="info" /> {run.note}
         </p>
       )}

@@ -152,7 +152,7 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
           <Icon name="error" /> A seed is a whole number from 0 to {MAX_SEED}.
         </p>
       )}
-      {noneWithTools && <p className="settings__note">
+      {noneWithTools && <p className="note-line settings__note">
         <Icon name="warning" /> No member has a tool yet, so nobody would take part. Give members tools in the Members tab.
       </p>}
       {waitingHost && running && <p className="panel-note">The run is taking a while; the timeline keeps filling in as the host reports results.</p>}

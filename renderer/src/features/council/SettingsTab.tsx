@@ -53,7 +53,7 @@ export function SettingsTab(props: { view: CouncilView }) {
           ))}
         </fieldset>
         {!props.view.sidecarConfigured && mode === 'sidecar' && (
-          <p className="settings__note">
+          <p className="note-line settings__note">
             <Icon name="warning" /> No sidecar LLM is configured: prompt tools and tools that need planned arguments fail until one is chosen in Sidecar.
           </p>
         )}

@@ -12,7 +12,7 @@ export function AnnotationChips(props: { annotations: McpToolAnnotations | undef
   const chips = HINTS.filter(([key]) => typeof props.annotations?.[key] === 'boolean');
   if (chips.length === 0 && !props.annotations?.title) return null;
   return (
-    <ul className="mcp-chips" aria-label="Annotations (hints from the server)">
+    <ul className="chip-row mcp-chips" aria-label="Annotations (hints from the server)">
       {chips.map(([key, label]) => {
         const value = props.annotations![key] as boolean;
         return (

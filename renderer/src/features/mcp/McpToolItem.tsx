@@ -28,7 +28,7 @@ export function McpToolItem(props: { tool: McpToolView; trusted: boolean }) {
   const input = useMemo(() => pretty(tool.inputSchema), [tool.inputSchema]);
   const output = useMemo(() => (tool.outputSchema === undefined ? null : pretty(tool.outputSchema)), [tool.outputSchema]);
   return (
-    <li className={`mcp-tool${tool.registered ? '' : ' mcp-tool--skipped'}`} data-testid="mcp-tool" data-name={tool.name} data-registered={String(tool.registered)}>
+    <li className={`inset mcp-tool${tool.registered ? '' : ' mcp-tool--skipped'}`} data-testid="mcp-tool" data-name={tool.name} data-registered={String(tool.registered)}>
       <div className="mcp-tool__head">
         <code className="mcp-tool__name">{tool.name}</code>
         {tool.title && <span className="mcp-tool__title">{tool.title}</span>}

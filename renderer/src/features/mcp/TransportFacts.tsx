@@ -47,7 +47,7 @@ export function TransportFacts(props: { server: McpServerInfo }) {
           {args.length === 0 ? (
             <span className="field__unset">none</span>
           ) : (
-            <ol className="mcp-argv" aria-label="Arguments, passed literally" data-testid="mcp-argv">
+            <ol className="chip-row mcp-argv" aria-label="Arguments, passed literally" data-testid="mcp-argv">
               {args.map((arg, i) => (
                 <li key={i}>
                   <code>{arg}</code>

@@ -37,7 +37,7 @@ export function ToolDetails(props: { tool: ToolInfo; extensionName: string | nul
       </header>
       {tool.description ? <p className="tool-details__description">{tool.description}</p> : <p className="panel-note">No description.</p>}
       {tool.status === 'unavailable' && (
-        <p className="tool-details__note">
+        <p className="note-line tool-details__note">
           <Icon name="warning" /> Unavailable: its {tool.source === 'extension' ? 'extension is not running' : 'source is not connected'}. Calls fail until it is back.
         </p>
       )}

@@ -130,7 +130,7 @@ export function SessionEditor(props: { session: ChatSession }) {
         {entries.length > 0 && (
           <ol className="wi-list">
             {entries.map((entry, i) => (
-              <li key={entry.id} className="wi-entry" data-testid="world-info-entry">
+              <li key={entry.id} className="inset wi-entry" data-testid="world-info-entry">
                 <div className="wi-entry__head">
                   <span className="wi-entry__num">#{i + 1}</span>
                   <label className="field__check">
