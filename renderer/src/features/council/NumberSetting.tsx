@@ -1,25 +1,15 @@
 // One numeric council setting: typed, committed when valid, with its range as the error.
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId } from 'react';
 import { Icon } from '../../components/Icon';
 import { NUMBER_FIELDS, parseBounded } from './settings-fields';
+import { useCommitDraft } from './use-commit-draft';
 
 export function NumberSetting(props: { spec: (typeof NUMBER_FIELDS)[number]; value: number; busy: boolean; onCommit(value: number): void }) {
   const { spec } = props;
   const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
+  const { draft, setDraft, commit, onKeyDown } = useCommitDraft((text) => parseBounded(text, spec.min, spec.max), props.value, props.onCommit);
   const parsed = draft === null ? props.value : parseBounded(draft, spec.min, spec.max);
   const invalid = parsed === null;
-  const commit = () => {
-    if (draft === null || parsed === null) return;
-    setDraft(null);
-    if (parsed !== props.value) props.onCommit(parsed);
-  };
-  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      commit();
-    } else if (event.key === 'Escape') setDraft(null);
-  };
   return (
     <div className="field setting-number">
       <label className="field__label" htmlFor={id}>
@@ -37,7 +27,7 @@ export function NumberSetting(props: { spec: (typeof NUMBER_FIELDS)[number]; val
         aria-describedby={`${id}-help${invalid ? ` ${id}-error` : ''}`}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={commit}
-        onKeyDown={onKey}
+        onKeyDown={onKeyDown}
         data-setting={spec.key}
       />
       <p className="field__hint" id={`${id}-help`}>

@@ -1,21 +1,10 @@
 // A member's role: typed freely, committed when the field is left or Enter is pressed (Escape puts it back).
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId } from 'react';
+import { useCommitDraft } from './use-commit-draft';
 
 export function RoleField(props: { memberName: string; role: string; disabled: boolean; onCommit(role: string): void }) {
   const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
-  const commit = () => {
-    if (draft === null) return;
-    const next = draft.trim();
-    setDraft(null);
-    if (next !== props.role) props.onCommit(next);
-  };
-  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      commit();
-    } else if (event.key === 'Escape') setDraft(null);
-  };
+  const { draft, setDraft, commit, onKeyDown } = useCommitDraft((text) => text.trim(), props.role, props.onCommit);
   return (
     <div className="member__role">
       <label htmlFor={`${id}-role`} className="member__field-label">
@@ -31,7 +20,7 @@ export function RoleField(props: { memberName: string; role: string; disabled: b
         readOnly={props.disabled}
         onChange={(e) => setDraft(e.target.value)}
         onBlur={commit}
-        onKeyDown={onKey}
+        onKeyDown={onKeyDown}
       />
     </div>
   );

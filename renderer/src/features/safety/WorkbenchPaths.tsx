@@ -4,6 +4,11 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { updateSafety } from '../../stores/safety-commands';
 import { PathListEditor } from './PathListEditor';
 
+const LISTS = [
+  { kind: 'read', label: 'Read paths', field: 'allowedReadPaths' },
+  { kind: 'write', label: 'Write paths', field: 'allowedWritePaths' },
+] as const;
+
 const NO_LISTS: { allowedReadPaths?: string[]; allowedWritePaths?: string[] } = {};
 
 export function WorkbenchPaths() {
@@ -21,22 +26,17 @@ export function WorkbenchPaths() {
         Which notes the Workbench chat’s tool calls and Try it may touch (council members have their own lists, in the Council section). Paths are relative to the notes folder.
       </p>
       <div className="path-lists">
-        <PathListEditor
-          label="Read paths"
-          owner="the Workbench"
-          kind="read"
-          value={workbench.allowedReadPaths}
-          disabled={!loaded}
-          onSave={(list) => updateSafety(store, host, { workbench: { allowedReadPaths: list } })}
-        />
-        <PathListEditor
-          label="Write paths"
-          owner="the Workbench"
-          kind="write"
-          value={workbench.allowedWritePaths}
-          disabled={!loaded}
-          onSave={(list) => updateSafety(store, host, { workbench: { allowedWritePaths: list } })}
-        />
+        {LISTS.map(({ kind, label, field }) => (
+          <PathListEditor
+            key={kind}
+            label={label}
+            owner="the Workbench"
+            kind={kind}
+            value={workbench[field]}
+            disabled={!loaded}
+            onSave={(list) => updateSafety(store, host, { workbench: { [field]: list } })}
+          />
+        ))}
       </div>
     </section>
   );

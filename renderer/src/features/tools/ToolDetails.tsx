@@ -8,6 +8,19 @@ import { SOURCE_LABELS } from './filter-tools';
 import { TryIt } from './TryIt';
 import { ToolBadges } from './ToolBadges';
 
+/** The yes/no facts shown for every tool, with what each answer means. */
+const FLAGS: ReadonlyArray<{ key: 'councilEligible' | 'inlineAvailable' | 'hasSimulate' | 'requiresApproval'; label: string; yes: string; no: string }> = [
+  { key: 'councilEligible', label: 'Council eligible', yes: 'Council members may be given this tool.', no: 'Council members cannot be given this tool.' },
+  {
+    key: 'inlineAvailable',
+    label: 'Inline available',
+    yes: 'Its author marks it as callable by a chat model directly. In inline mode the chat offers it through the council members who hold it.',
+    no: 'Not marked for direct use; in inline mode the chat still offers it through the council members who hold it, like every member tool.',
+  },
+  { key: 'hasSimulate', label: 'Has simulate', yes: 'It can describe what it would do without doing it.', no: 'A dry run returns a placeholder instead of asking it.' },
+  { key: 'requiresApproval', label: 'Requires approval', yes: 'A person confirms each call first.', no: 'It asks first only when the Safety write policy says so.' },
+];
+
 /** A yes/no fact about the tool, with what that answer means (each answer has its own sentence). */
 function Flag(props: { label: string; value: boolean; yes: string; no: string }) {
   return (
@@ -43,20 +56,9 @@ export function ToolDetails(props: { tool: ToolInfo; extensionName: string | nul
       )}
 
       <dl className="flags">
-        <Flag label="Council eligible" value={tool.councilEligible} yes="Council members may be given this tool." no="Council members cannot be given this tool." />
-        <Flag
-          label="Inline available"
-          value={tool.inlineAvailable}
-          yes="Its author marks it as callable by a chat model directly. In inline mode the chat offers it through the council members who hold it."
-          no="Not marked for direct use; in inline mode the chat still offers it through the council members who hold it, like every member tool."
-        />
-        <Flag label="Has simulate" value={tool.hasSimulate} yes="It can describe what it would do without doing it." no="A dry run returns a placeholder instead of asking it." />
-        <Flag
-          label="Requires approval"
-          value={tool.requiresApproval}
-          yes="A person confirms each call first."
-          no="It asks first only when the Safety write policy says so."
-        />
+        {FLAGS.map((flag) => (
+          <Flag key={flag.key} label={flag.label} value={tool[flag.key]} yes={flag.yes} no={flag.no} />
+        ))}
       </dl>
       <section className="tool-details__section" aria-labelledby="tool-try-title">
         <h3 id="tool-try-title">Try it</h3>
