@@ -2,7 +2,6 @@
 // banner when the connection needs the user. All host text renders as text, never as markup.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Notice } from '../../../shared/notices';
 import { dismissNotice } from '../stores/commands';
 import { selectHostNotices, selectLocalErrors } from '../stores/selectors';
 import type { LocalError } from '../stores/notices-slice';

@@ -27,7 +27,7 @@ export function KeyValueRows(props: {
   const update = (rowId: number, patch: Partial<KeyValueRow>) => props.onChange(props.rows.map((r) => (r.rowId === rowId ? { ...r, ...patch } : r)));
   if (props.rows.length === 0) return null;
   return (
-    <ul className="field-list">
+    <ul className="stack-list field-list">
       {props.rows.map((row, i) => (
         <li key={row.rowId} className="header-row">
           {PARTS.map(({ part, name }) => (

@@ -7,7 +7,6 @@ import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { reloadCouncil } from '../../stores/council-commands';
-import type { CouncilTab } from '../../stores/council-slice';
 import { MembersTab } from './MembersTab';
 import { PacksTab } from './PacksTab';
 import { RunsTab } from './RunsTab';

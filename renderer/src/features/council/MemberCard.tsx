@@ -204,7 +204,7 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
               <span className="visually-hidden"> for {member.name}</span>
             </button>
             {!toolsOpen && (
-              <ul className="tool-chips" aria-label={`Tools of ${member.name}`}>
+              <ul className="chip-row tool-chips" aria-label={`Tools of ${member.name}`}>
                 {assigned.length === 0 && <li className="tool-chips__none">No tools: this member never takes part.</li>}
                 {member.toolViews
                   .filter((t) => assigned.includes(t.qualifiedName))

@@ -20,7 +20,7 @@ export function MembersTab(props: { view: CouncilView }) {
         {members.length === 0 ? (
           <EmptyState icon="council" {...SPEC.empty} />
         ) : (
-          <ol className="member-list" data-testid="member-list">
+          <ol className="stack-list member-list" data-testid="member-list">
             {members.map((m, i) => (
               <MemberCard key={m.id} member={m} index={i} count={members.length} announce={setAnnouncement} />
             ))}

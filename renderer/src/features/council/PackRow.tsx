@@ -26,7 +26,7 @@ export function PackRow(props: { pack: PackSummary }) {
     if (confirming) cancelRef.current?.focus();
   }, [confirming]);
 
-  const exportPack = async () => {
+  const saveExport = async () => {
     setSaved(null);
     const result = await run('export', `Could not export ${pack.name}`, () => exportPack(host, pack.id, format));
     if (result?.ok && downloadText(result.value.fileName, result.value.content)) setSaved(result.value.fileName);
@@ -64,7 +64,7 @@ export function PackRow(props: { pack: PackSummary }) {
             <option value="workbench">Workbench pack</option>
             <option value="lumihub">LumiHub pack</option>
           </select>
-          <button type="button" className="btn btn--small" aria-label={`Export ${pack.name}`} aria-disabled={busy !== null || undefined} onClick={() => void exportPack()}>
+          <button type="button" className="btn btn--small" aria-label={`Export ${pack.name}`} aria-disabled={busy !== null || undefined} onClick={() => void saveExport()}>
             {busy === 'export' ? 'Exporting…' : 'Export'}
           </button>
           {pack.source === 'user' && !confirming && (

@@ -14,7 +14,7 @@ export function PacksTab() {
       {packs.length === 0 ? (
         <p className="panel-note">No packs installed yet.</p>
       ) : (
-        <ul className="pack-list" aria-label="Installed packs">
+        <ul className="stack-list pack-list" aria-label="Installed packs">
           {packs.map((p) => (
             <PackRow key={p.id} pack={p} />
           ))}

@@ -83,7 +83,7 @@ export function ProfilesCard() {
       </form>
 
       {profiles.length > 0 ? (
-        <ul className="profile-list" aria-label="Saved profiles">
+        <ul className="stack-list profile-list" aria-label="Saved profiles">
           {profiles.map((p) => (
             <ProfileRow
               key={p.name}

@@ -29,7 +29,7 @@ export function ToolPicker(props: {
               </span>
             )}
           </legend>
-          <ul className="tool-group__list">
+          <ul className="stack-list tool-group__list">
             {group.tools.map((tool, ti) => {
               const descId = `${id}-${gi}-${ti}-desc`;
               return (

@@ -140,7 +140,7 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
           {permissions.length === 0 ? (
             <p className="panel-note">Asks for no permissions.</p>
           ) : (
-            <ul className="perm-list">
+            <ul className="stack-list perm-list">
               {permissions.map((p) => (
                 <PermissionRow
                   key={p}

@@ -32,7 +32,7 @@ export function ExtensionsPanel() {
         {extensions.length} {extensions.length === 1 ? 'extension' : 'extensions'} · {running} running
         {troubled > 0 && <span className="panel-summary__bad"> · {troubled} need attention</span>}
       </p>
-      <ul className="ext-list" aria-label="Installed extensions">
+      <ul className="stack-list ext-list" aria-label="Installed extensions">
         {extensions.map((ext) => (
           <ExtensionCard key={ext.id} extension={ext} />
         ))}

@@ -30,7 +30,7 @@ export function ArgumentList(props: { args: DraftArg[]; errors: Readonly<Record<
         </span>
       </p>
       {args.length > 0 && (
-        <ol className="field-list mcp-args" data-testid="mcp-args">
+        <ol className="stack-list field-list mcp-args" data-testid="mcp-args">
           {args.map((arg, i) => (
             <li key={arg.rowId} className="mcp-args__row">
               <span className="mcp-args__index" aria-hidden="true">

@@ -63,7 +63,7 @@ export function ToolsView(props: { server: McpServerInfo; domId: string; onViewI
         </p>
       )}
       {tools !== null && tools.length > 0 && (
-        <ul className="mcp-tool-list">
+        <ul className="stack-list mcp-tool-list">
           {tools.map((tool, i) => (
             // A server may list a name twice (the second is skipped), so the index keeps keys unique.
             <McpToolItem key={`${i}:${tool.name}`} tool={tool} trusted={server.config.trusted} />

@@ -47,7 +47,7 @@ export function AlwaysAllowedList() {
           No tool is always allowed.
         </p>
       ) : (
-        <ul className="allowed-list">
+        <ul className="stack-list allowed-list">
           {allowed.items.map((entry) => {
             const name = entry.displayName ?? entry.qualifiedName;
             return (

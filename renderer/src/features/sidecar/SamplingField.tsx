@@ -13,7 +13,7 @@ export function SamplingField(props: {
   hint: string;
   value: string;
   /** id, aria-invalid and aria-describedby of the number input. */
-  aria: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string };
+  aria: { id: string; 'aria-invalid': boolean | undefined; 'aria-describedby': string };
   error: ReactNode;
   onChange(value: string): void;
 }) {

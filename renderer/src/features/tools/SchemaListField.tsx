@@ -17,7 +17,7 @@ export function ListField(
       <legend className="field-group__legend">{props.label}</legend>
       {hints.length > 0 && <p className="field__hint">{hints.join(' ')}</p>}
       {items.length === 0 && <p className="field__empty">No items.</p>}
-      <ol className="field-list">
+      <ol className="stack-list field-list">
         {items.map((item, index) => {
           const itemPath = [...path, index];
           const removeLabel = `Remove item ${index + 1} from ${props.name}`;

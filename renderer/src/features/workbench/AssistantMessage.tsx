@@ -77,7 +77,7 @@ export function AssistantMessage(props: { message: ChatMessage | null; turn: Liv
       ) : null}
       {segments.map((segment, i) =>
         segment.kind === 'calls' ? (
-          <ol key={`calls-${segment.cards[0]!.callId}`} className="tool-cards" aria-label="Tool calls">
+          <ol key={`calls-${segment.cards[0]!.callId}`} className="stack-list tool-cards" aria-label="Tool calls">
             {segment.cards.map((card) => (
               <ToolCallCard key={card.callId} card={card} live={streaming} />
             ))}

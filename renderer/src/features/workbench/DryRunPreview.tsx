@@ -14,7 +14,7 @@ export function DryRunPreview(props: { turn: LiveTurn }) {
           Functions offered: <code>{dry.tools.join(', ')}</code>
         </p>
       )}
-      <ol className="dry-run__prompt">
+      <ol className="stack-list dry-run__prompt">
         {dry.prompt.map((m, i) => (
           <li key={i}>
             <span className="dry-run__role">{m.role}</span>
