@@ -4,15 +4,16 @@ import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'rea
 import { Icon } from './Icon';
 
 export function ConfirmRemove(props: {
+  /** The card's useConfirmRemove(): nothing shows while it is closed. */
+  confirm: ConfirmState;
   name: string;
   /** What removing loses, after "Remove <name>" — e.g. "? Its tools disappear. This cannot be undone." */
   consequence: ReactNode;
   busy: boolean;
   removing: boolean;
   onRemove: () => void;
-  onCancel: () => void;
-  cancelRef: RefObject<HTMLButtonElement | null>;
 }) {
+  if (!props.confirm.open) return null;
   return (
     <div className="confirm" role="group" aria-label={`Confirm removing ${props.name}`} data-testid="confirm-remove">
       <p>
@@ -23,7 +24,7 @@ export function ConfirmRemove(props: {
         <button type="button" className="btn btn--danger" aria-disabled={props.busy || undefined} onClick={props.onRemove}>
           {props.removing ? 'Removing…' : 'Remove'}
         </button>
-        <button type="button" ref={props.cancelRef} className="btn" onClick={props.onCancel}>
+        <button type="button" ref={props.confirm.cancelRef} className="btn" onClick={props.confirm.cancel}>
           Cancel
         </button>
       </div>
@@ -35,6 +36,8 @@ export function ConfirmRemove(props: {
  * The confirmation's state and focus for a card: Cancel takes focus when it opens, and the card's
  * "Remove…" button (removeRef) gets it back when Cancel closes it.
  */
+export type ConfirmState = ReturnType<typeof useConfirmRemove>;
+
 export function useConfirmRemove() {
   const [open, setOpen] = useState(false);
   const removeRef = useRef<HTMLButtonElement>(null);

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { ConnectionProfileView } from '../../../../shared/types/llm';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
-import { AskRemoveButton, ConfirmRemove } from '../../components/ConfirmRemove';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
@@ -27,17 +27,13 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const [showModels, setShowModels] = useState(false);
   const [picked, setPicked] = useState('');
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const confirm = useConfirmRemove();
   const [warnings, setWarnings] = useState<string[]>([]);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
     return () => void (mounted.current = false);
   }, []);
-  useEffect(() => {
-    if (confirmRemove) cancelRef.current?.focus();
-  }, [confirmRemove]);
 
   const run = async (what: Exclude<Busy, null>, fn: () => Promise<void>) => {
     if (busy) return;
@@ -151,8 +147,8 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
           <button type="button" className="btn" aria-disabled={busy !== null || undefined} aria-label={`Edit ${p.name}`} onClick={() => busy === null && setEditing(true)}>
             <span aria-hidden="true">Edit</span>
           </button>
-          {!confirmRemove && (
-            <AskRemoveButton name={p.name} busy={busy !== null} onAsk={() => setConfirmRemove(true)} />
+          {!confirm.open && (
+            <AskRemoveButton name={p.name} busy={busy !== null} onAsk={confirm.ask} />
           )}
           {(busy === 'test' || busy === 'models') && (
             <span className="ext-card__progress" role="status">
@@ -160,22 +156,19 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
             </span>
           )}
         </div>
-        {confirmRemove && (
-          <ConfirmRemove
-            name={p.name}
-            consequence={
-              <>
-                ? Its stored key is deleted too.
-                {props.usage.length > 0 && ` It is in use (${props.usage.join(', ')}); those settings will point at nothing.`}
-              </>
-            }
-            busy={busy !== null}
-            removing={busy === 'remove'}
-            onRemove={() => void doRemove()}
-            onCancel={() => setConfirmRemove(false)}
-            cancelRef={cancelRef}
-          />
-        )}
+        <ConfirmRemove
+          confirm={confirm}
+          name={p.name}
+          consequence={
+            <>
+              ? Its stored key is deleted too.
+              {props.usage.length > 0 && ` It is in use (${props.usage.join(', ')}); those settings will point at nothing.`}
+            </>
+          }
+          busy={busy !== null}
+          removing={busy === 'remove'}
+          onRemove={() => void doRemove()}
+        />
         {test && <TestResult outcome={test} />}
         {showModels && (
           <div className="inset conn-card__models" data-testid="model-list">

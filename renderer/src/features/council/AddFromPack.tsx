@@ -5,7 +5,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { addMember, quickAddPack } from '../../stores/council-commands';
 import { parseChance, CHANCE_ERROR } from './ChanceField';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';
 
 export function AddFromPack() {

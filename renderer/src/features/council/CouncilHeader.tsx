@@ -5,7 +5,7 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { updateCouncil } from '../../stores/council-commands';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 
 export function CouncilHeader(props: { view: CouncilView }) {
   const { view } = props;

@@ -10,7 +10,7 @@ import { Avatar } from './Avatar';
 import { ChanceField } from './ChanceField';
 import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { RoleField } from './RoleField';
 import { RepointItem } from './RepointItem';
@@ -154,17 +154,14 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
           </div>
         </header>
 
-        {confirm.open && (
-          <ConfirmRemove
-            name={member.name}
-            consequence=" from the council? Its role, chance and tool choices are lost (the pack item stays installed)."
-            busy={busy !== null}
-            removing={busy === 'remove'}
-            onRemove={remove}
-            onCancel={confirm.cancel}
-            cancelRef={confirm.cancelRef}
-          />
-        )}
+        <ConfirmRemove
+          confirm={confirm}
+          name={member.name}
+          consequence=" from the council? Its role, chance and tool choices are lost (the pack item stays installed)."
+          busy={busy !== null}
+          removing={busy === 'remove'}
+          onRemove={remove}
+        />
 
         {member.missingItem && (
           <div className="member__problem" data-testid="member-problem">

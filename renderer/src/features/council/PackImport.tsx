@@ -6,7 +6,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { importPack, reloadPacks } from '../../stores/council-commands';
 import { readFileText } from '../workbench/files';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

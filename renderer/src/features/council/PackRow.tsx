@@ -1,14 +1,14 @@
 // One installed pack: its faces, name, items; Export (Workbench or LumiHub) and Remove.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { PackSummary } from '../../../../shared/types/council';
 import { useAppStoreApi, useHost } from '../../app/context';
-import { AskRemoveButton, ConfirmRemove } from '../../components/ConfirmRemove';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { exportPack, reloadPacks, removePack } from '../../stores/council-commands';
 import { downloadText } from '../workbench/files';
 import { Avatar } from './Avatar';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -19,12 +19,8 @@ export function PackRow(props: { pack: PackSummary }) {
   const id = useId();
   const { busy, error, run } = useAction<'export' | 'remove'>();
   const [format, setFormat] = useState<'workbench' | 'lumihub'>('workbench');
-  const [confirming, setConfirming] = useState(false);
+  const confirm = useConfirmRemove();
   const [saved, setSaved] = useState<string | null>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) cancelRef.current?.focus();
-  }, [confirming]);
 
   const saveExport = async () => {
     setSaved(null);
@@ -67,22 +63,19 @@ export function PackRow(props: { pack: PackSummary }) {
           <button type="button" className="btn btn--small" aria-label={`Export ${pack.name}`} aria-disabled={busy !== null || undefined} onClick={() => void saveExport()}>
             {busy === 'export' ? 'Exporting…' : 'Export'}
           </button>
-          {pack.source === 'user' && !confirming && (
-            <AskRemoveButton name={pack.name} busy={false} small onAsk={() => setConfirming(true)} />
+          {pack.source === 'user' && !confirm.open && (
+            <AskRemoveButton name={pack.name} busy={false} small onAsk={confirm.ask} />
           )}
         </div>
       </div>
-      {confirming && (
-        <ConfirmRemove
-          name={pack.name}
-          consequence="? Members made from it show as missing until it is back. This cannot be undone; export it first to keep a copy."
-          busy={busy !== null}
-          removing={busy === 'remove'}
-          onRemove={() => void remove()}
-          onCancel={() => setConfirming(false)}
-          cancelRef={cancelRef}
-        />
-      )}
+      <ConfirmRemove
+        confirm={confirm}
+        name={pack.name}
+        consequence="? Members made from it show as missing until it is back. This cannot be undone; export it first to keep a copy."
+        busy={busy !== null}
+        removing={busy === 'remove'}
+        onRemove={() => void remove()}
+      />
       {saved && (
         <p className="panel-note" role="status">
           <Icon name="check" /> Saved as <code>{saved}</code>.

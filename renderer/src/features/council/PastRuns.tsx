@@ -8,7 +8,7 @@ import { exportRunTrace } from '../../stores/chat-commands';
 import { openRun, reloadRuns } from '../../stores/council-commands';
 import { FileExport } from './FileExport';
 import { formatDuration } from './timeline-geometry';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';
 import { when } from './run-model';
 

@@ -4,7 +4,7 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { exportProfile, importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council-commands';
 import { FileExport } from './FileExport';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';
 import { ProfileRow } from './ProfileRow';
 

@@ -9,7 +9,7 @@ import { listSessionSummaries, readSession } from '../../stores/chat-commands';
 import { abortRun, retryFailed, startRun, stillRunning } from '../../stores/council-commands';
 import { SAMPLE_CHAT, sessionToChat } from './sample-chat';
 import { formatDuration } from './timeline-geometry';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { MAX_SEED, parseSeed } from './TestRoll';
 import { Progress } from './RunHeader';
 

@@ -7,7 +7,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { updateCouncil } from '../../stores/council-commands';
 import { ProfilesCard } from './ProfilesCard';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { NumberSetting } from './NumberSetting';
 import { SettingToggle } from './SettingToggle';
 import { NUMBER_FIELDS, TOGGLES } from './settings-fields';

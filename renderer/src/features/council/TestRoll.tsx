@@ -5,7 +5,7 @@ import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { testRoll } from '../../stores/council-commands';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 
 type TestRollResult = MethodOutput<'council.testRoll'>;
 

@@ -1,8 +1,7 @@
 // One installed extension: status, trust, permissions requested and granted, its tools, log and frontend messages,
 // and the actions (enable/disable, restart, trust, grant/revoke, remove).
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { ExtensionInfo } from '../../../../shared/events';
-import type { HostError, Result } from '../../../../shared/errors';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -14,6 +13,7 @@ import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { statusInfo, type Permission } from './permissions';
 import { PermissionRow } from './PermissionRow';
+import { useAction } from '../../components/use-action';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 
 /** What is in flight for one card; every control of the card waits for it. */
@@ -24,27 +24,11 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
   const store = useAppStoreApi();
   const host = useHost();
   const uid = useId();
-  const [busy, setBusy] = useState<Busy>(null);
+  const { busy, error, run: act } = useAction<Exclude<Busy, null>>();
   const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
-  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const confirm = useConfirmRemove();
   const [logOpen, setLogOpen] = useState(false);
   const [consoleOpen, setConsoleOpen] = useState(false);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => void (mounted.current = false);
-  }, []);
-
-  const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
-    if (busy !== null) return;
-    setBusy(what);
-    setError(null);
-    const result = await call();
-    if (!mounted.current) return;
-    setBusy(null);
-    if (!result.ok) setError({ title, error: result.error });
-  };
 
   const enabled = pendingEnabled ?? ext.enabled;
   const toggleEnabled = (next: boolean) => {
@@ -184,17 +168,14 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
             </span>
           )}
         </div>
-        {confirm.open && (
-          <ConfirmRemove
-            name={ext.name}
-            consequence="? Its copy in the data folder is deleted and its tools disappear. This cannot be undone."
-            busy={busy !== null}
-            removing={busy === 'remove'}
-            onRemove={remove}
-            onCancel={confirm.cancel}
-            cancelRef={confirm.cancelRef}
-          />
-        )}
+        <ConfirmRemove
+          confirm={confirm}
+          name={ext.name}
+          consequence="? Its copy in the data folder is deleted and its tools disappear. This cannot be undone."
+          busy={busy !== null}
+          removing={busy === 'remove'}
+          onRemove={remove}
+        />
         {error && <InlineError error={error.error} title={error.title} />}
         {logOpen && <LogViewer id={ext.id} name={ext.name} domId={logId} />}
         {consoleOpen && <FrontendConsole id={ext.id} name={ext.name} domId={consoleId} />}

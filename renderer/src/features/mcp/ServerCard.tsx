@@ -1,7 +1,6 @@
 // One configured MCP server: how it starts, trust, enabled, status with its last error and restart countdown, counts,
 // instructions (as text), actions (connect/disconnect/restart/edit/remove), and its tools and log on demand.
-import { useEffect, useId, useRef, useState } from 'react';
-import type { HostError, Result } from '../../../../shared/errors';
+import { useId, useRef, useState } from 'react';
 import { mcpSourceId, type McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
@@ -13,6 +12,7 @@ import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
+import { useAction } from '../../components/use-action';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { TransportFacts } from './TransportFacts';
@@ -31,30 +31,14 @@ export function ServerCard(props: { server: McpServerInfo }) {
   const store = useAppStoreApi();
   const host = useHost();
   const uid = useId();
-  const [busy, setBusy] = useState<Busy>(null);
+  const { busy, error, run: act } = useAction<Exclude<Busy, null>>();
   const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
-  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const confirm = useConfirmRemove();
   const [editing, setEditing] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const editRef = useRef<HTMLButtonElement>(null);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => void (mounted.current = false);
-  }, []);
   const now = useNow(server.status === 'crashed' && server.restartAt !== undefined, 500);
-
-  const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
-    if (busy !== null) return;
-    setBusy(what);
-    setError(null);
-    const result = await call();
-    if (!mounted.current) return;
-    setBusy(null);
-    if (!result.ok) setError({ title, error: result.error });
-  };
 
   const enabled = pendingEnabled ?? config.enabled;
   const toggleEnabled = (next: boolean) => {
@@ -262,17 +246,14 @@ export function ServerCard(props: { server: McpServerInfo }) {
             </span>
           )}
         </div>
-        {confirm.open && (
-          <ConfirmRemove
-            name={config.name}
-            consequence="? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone."
-            busy={busy !== null}
-            removing={busy === 'remove'}
-            onRemove={remove}
-            onCancel={confirm.cancel}
-            cancelRef={confirm.cancelRef}
-          />
-        )}
+        <ConfirmRemove
+          confirm={confirm}
+          name={config.name}
+          consequence="? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone."
+          busy={busy !== null}
+          removing={busy === 'remove'}
+          onRemove={remove}
+        />
         {error && <InlineError error={error.error} title={error.title} />}
         {toolsOpen && <ToolsView server={server} domId={toolsId} onViewInTools={viewTools} />}
         {logOpen && <LogView id={config.id} name={config.name} domId={logId} />}

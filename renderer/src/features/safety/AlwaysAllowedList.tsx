@@ -5,7 +5,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { reloadAllowed, revokeAllowed } from '../../stores/safety-commands';
 import { selectAllowed } from '../../stores/safety-selectors';
-import { useAction } from '../council/use-action';
+import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';
 
 function when(ms: number | undefined): string {

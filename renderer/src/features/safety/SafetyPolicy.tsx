@@ -5,7 +5,7 @@ import { readSafetySettings } from '../../../../shared/types/safety';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { updateSafety } from '../../stores/safety-commands';
-import { useAction } from '../council/use-action';
+import { useAction } from '../../components/use-action';
 
 export function SafetyPolicy() {
   const store = useAppStoreApi();
