@@ -9,8 +9,8 @@ export function ConfirmRemove(props: {
   name: string;
   /** What removing loses, after "Remove <name>" — e.g. "? Its tools disappear. This cannot be undone." */
   consequence: ReactNode;
-  busy: boolean;
-  removing: boolean;
+  /** What the card has in flight, if anything: 'remove' is this confirmation's own. */
+  busy: string | null;
   onRemove: () => void;
 }) {
   if (!props.confirm.open) return null;
@@ -21,8 +21,8 @@ export function ConfirmRemove(props: {
         {props.consequence}
       </p>
       <div className="confirm__actions">
-        <button type="button" className="btn btn--danger" aria-disabled={props.busy || undefined} onClick={props.onRemove}>
-          {props.removing ? 'Removing…' : 'Remove'}
+        <button type="button" className="btn btn--danger" aria-disabled={props.busy !== null || undefined} onClick={props.onRemove}>
+          {props.busy === 'remove' ? 'Removing…' : 'Remove'}
         </button>
         <button type="button" ref={props.confirm.cancelRef} className="btn" onClick={props.confirm.cancel}>
           Cancel

@@ -5,6 +5,7 @@ import type { ConnectionProfileView } from '../../../../shared/types/llm';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
+import { WaitingNote } from '../../components/WaitingNote';
 import { InlineError } from '../../components/InlineError';
 import { listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
 import { ProfileForm } from './ProfileForm';
@@ -151,9 +152,7 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
             <AskRemoveButton name={p.name} busy={busy !== null} onAsk={confirm.ask} />
           )}
           {(busy === 'test' || busy === 'models') && (
-            <span className="ext-card__progress" role="status">
-              <span className="spinner" aria-hidden="true" /> Asking {p.baseUrl}…
-            </span>
+            <WaitingNote>Asking {p.baseUrl}…</WaitingNote>
           )}
         </div>
         <ConfirmRemove
@@ -165,8 +164,7 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
               {props.usage.length > 0 && ` It is in use (${props.usage.join(', ')}); those settings will point at nothing.`}
             </>
           }
-          busy={busy !== null}
-          removing={busy === 'remove'}
+          busy={busy}
           onRemove={() => void doRemove()}
         />
         {test && <TestResult outcome={test} />}

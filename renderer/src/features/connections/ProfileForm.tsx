@@ -16,6 +16,7 @@ import type { KeyValueRow } from '../../components/KeyValueRows';
 import { ApiKeyFieldset, type KeyMode } from './ApiKeyFieldset';
 import { ConnectionBasicsFields } from './ConnectionBasicsFields';
 import { ModelField } from './ModelField';
+import { FormStatus } from '../../components/FormStatus';
 
 type Busy = null | 'save' | 'test' | 'models' | 'clear-key';
 
@@ -230,13 +231,7 @@ export function ProfileForm(props: {
           <button type="button" className="btn btn--ghost" onClick={props.onCancel}>
             Cancel
           </button>
-          <span className="form-actions__status" role="status">
-            {busy === 'test' || busy === 'models' ? (
-              <>
-                <span className="spinner" aria-hidden="true" /> Asking the server for its models…
-              </>
-            ) : null}
-          </span>
+          <FormStatus busy={(busy === 'test' || busy === 'models') && 'Asking the server for its models…'} />
         </div>
       </form>
     </section>

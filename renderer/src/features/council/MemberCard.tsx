@@ -25,6 +25,9 @@ function pathSummary(list: readonly string[] | undefined): string {
   return list.length === 1 ? list[0]! : `${list.length} prefixes`;
 }
 
+/** What removing loses, after "Remove <name>". */
+const REMOVE_CONSEQUENCE = ' from the council? Its role, chance and tool choices are lost (the pack item stays installed).';
+
 export function MemberCard(props: { member: MemberView; index: number; count: number; announce(text: string): void }) {
   const { member, index, count } = props;
   const store = useAppStoreApi();
@@ -154,14 +157,7 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
           </div>
         </header>
 
-        <ConfirmRemove
-          confirm={confirm}
-          name={member.name}
-          consequence=" from the council? Its role, chance and tool choices are lost (the pack item stays installed)."
-          busy={busy !== null}
-          removing={busy === 'remove'}
-          onRemove={remove}
-        />
+        <ConfirmRemove confirm={confirm} name={member.name} consequence={REMOVE_CONSEQUENCE} busy={busy} onRemove={remove} />
 
         {member.missingItem && (
           <div className="member__problem" data-testid="member-problem">

@@ -12,6 +12,9 @@ import { useAction } from '../../components/use-action';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** What removing loses, after "Remove <name>". */
+const REMOVE_CONSEQUENCE = '? Members made from it show as missing until it is back. This cannot be undone; export it first to keep a copy.';
+
 export function PackRow(props: { pack: PackSummary }) {
   const { pack } = props;
   const store = useAppStoreApi();
@@ -68,14 +71,7 @@ export function PackRow(props: { pack: PackSummary }) {
           )}
         </div>
       </div>
-      <ConfirmRemove
-        confirm={confirm}
-        name={pack.name}
-        consequence="? Members made from it show as missing until it is back. This cannot be undone; export it first to keep a copy."
-        busy={busy !== null}
-        removing={busy === 'remove'}
-        onRemove={() => void remove()}
-      />
+      <ConfirmRemove confirm={confirm} name={pack.name} consequence={REMOVE_CONSEQUENCE} busy={busy} onRemove={() => void remove()} />
       {saved && (
         <p className="panel-note" role="status">
           <Icon name="check" /> Saved as <code>{saved}</code>.

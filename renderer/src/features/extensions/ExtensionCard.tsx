@@ -3,7 +3,9 @@
 import { useId, useState } from 'react';
 import type { ExtensionInfo } from '../../../../shared/events';
 import { useAppStoreApi, useHost } from '../../app/context';
+import { EnabledSwitch } from '../../components/EnabledSwitch';
 import { Icon } from '../../components/Icon';
+import { WaitingNote } from '../../components/WaitingNote';
 import { StatusBadge } from '../../components/StatusBadge';
 import { InlineError } from '../../components/InlineError';
 import { removeExtension, restartExtension, setExtensionEnabled, setExtensionTrusted, setPermission } from '../../stores/extension-commands';
@@ -18,6 +20,9 @@ import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../componen
 
 /** What is in flight for one card; every control of the card waits for it. */
 export type Busy = null | 'enable' | 'disable' | 'restart' | 'remove' | 'trust' | `grant:${string}` | `revoke:${string}`;
+
+/** What removing loses, after "Remove <name>". */
+const REMOVE_CONSEQUENCE = '? Its copy in the data folder is deleted and its tools disappear. This cannot be undone.';
 
 export function ExtensionCard(props: { extension: ExtensionInfo }) {
   const ext = props.extension;
@@ -79,18 +84,14 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
             <span className="badge badge--neutral">{ext.source === 'bundled' ? 'Bundled' : 'User-installed'}</span>
             <StatusBadge status={ext.status} info={statusInfo(ext.status)} pulse={ext.status === 'starting'} testId="extension-status" />
           </div>
-          <label className="switch" title={enabled ? 'Disable to stop its worker and unregister its tools' : 'Enable to start it'}>
-            <input
-              type="checkbox"
-              role="switch"
-              checked={enabled}
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Enabled: ${ext.name}`}
-              onChange={(e) => toggleEnabled(e.target.checked)}
-            />
-            <span className="switch__track" aria-hidden="true" />
-            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabled ? 'Enabled' : 'Disabled'}</span>
-          </label>
+          <EnabledSwitch
+            name={ext.name}
+            enabled={enabled}
+            busy={busy}
+            label={enabled ? 'Enabled' : 'Disabled'}
+            title={enabled ? 'Disable to stop its worker and unregister its tools' : 'Enable to start it'}
+            onToggle={toggleEnabled}
+          />
         </header>
         <p className="ext-card__meta">
           <code>{ext.id}</code>
@@ -163,19 +164,10 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
             <AskRemoveButton name={ext.name} busy={busy !== null} buttonRef={confirm.removeRef} onAsk={confirm.ask} />
           )}
           {busy !== null && (
-            <span className="ext-card__progress" role="status">
-              <span className="spinner" aria-hidden="true" /> Waiting for the host…
-            </span>
+            <WaitingNote>Waiting for the host…</WaitingNote>
           )}
         </div>
-        <ConfirmRemove
-          confirm={confirm}
-          name={ext.name}
-          consequence="? Its copy in the data folder is deleted and its tools disappear. This cannot be undone."
-          busy={busy !== null}
-          removing={busy === 'remove'}
-          onRemove={remove}
-        />
+        <ConfirmRemove confirm={confirm} name={ext.name} consequence={REMOVE_CONSEQUENCE} busy={busy} onRemove={remove} />
         {error && <InlineError error={error.error} title={error.title} />}
         {logOpen && <LogViewer id={ext.id} name={ext.name} domId={logId} />}
         {consoleOpen && <FrontendConsole id={ext.id} name={ext.name} domId={consoleId} />}

@@ -8,6 +8,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { importMcpJson } from '../../stores/mcp-commands';
 import { ImportErrors } from './ImportErrors';
+import { FormStatus } from '../../components/FormStatus';
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -115,13 +116,7 @@ export function ImportForm(props: { onCancel(): void; onImported?(added: readonl
           <button type="button" className="btn btn--ghost" onClick={props.onCancel}>
             Close
           </button>
-          <span className="form-actions__status" role="status">
-            {busy && (
-              <>
-                <span className="spinner" aria-hidden="true" /> Importing…
-              </>
-            )}
-          </span>
+          <FormStatus busy={busy && 'Importing…'} />
         </div>
       </form>
     </section>

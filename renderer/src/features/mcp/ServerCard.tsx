@@ -3,7 +3,9 @@
 import { useId, useRef, useState } from 'react';
 import { mcpSourceId, type McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
+import { EnabledSwitch } from '../../components/EnabledSwitch';
 import { Icon } from '../../components/Icon';
+import { WaitingNote } from '../../components/WaitingNote';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useNow } from '../../components/use-now';
 import { InlineError } from '../../components/InlineError';
@@ -24,6 +26,9 @@ function enabledLabel(enabled: boolean, status: string): string {
   if (enabled) return 'Enabled';
   return status === 'stopped' || status === 'failed' ? 'Disabled' : 'Not started with the host';
 }
+
+/** What removing loses, after "Remove <name>". */
+const REMOVE_CONSEQUENCE = '? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone.';
 
 export function ServerCard(props: { server: McpServerInfo }) {
   const { server } = props;
@@ -111,18 +116,14 @@ export function ServerCard(props: { server: McpServerInfo }) {
               </span>
             )}
           </div>
-          <label className="switch" title={enabled ? 'Disable to stop it and unregister its tools' : 'Enable to start it now and whenever the host starts'}>
-            <input
-              type="checkbox"
-              role="switch"
-              checked={enabled}
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Enabled: ${config.name}`}
-              onChange={(e) => toggleEnabled(e.target.checked)}
-            />
-            <span className="switch__track" aria-hidden="true" />
-            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabledLabel(enabled, server.status)}</span>
-          </label>
+          <EnabledSwitch
+            name={config.name}
+            enabled={enabled}
+            busy={busy}
+            label={enabledLabel(enabled, server.status)}
+            title={enabled ? 'Disable to stop it and unregister its tools' : 'Enable to start it now and whenever the host starts'}
+            onToggle={toggleEnabled}
+          />
         </header>
         <p className="ext-card__meta" data-testid="mcp-meta">
           <code>{config.id}</code>
@@ -241,19 +242,10 @@ export function ServerCard(props: { server: McpServerInfo }) {
             <AskRemoveButton name={config.name} busy={busy !== null} buttonRef={confirm.removeRef} onAsk={confirm.ask} />
           )}
           {busy !== null && (
-            <span className="ext-card__progress" role="status">
-              <span className="spinner" aria-hidden="true" /> {busy === 'connect' || busy === 'restart' ? 'Waiting for the server to connect…' : 'Waiting for the host…'}
-            </span>
+            <WaitingNote>{busy === 'connect' || busy === 'restart' ? 'Waiting for the server to connect…' : 'Waiting for the host…'}</WaitingNote>
           )}
         </div>
-        <ConfirmRemove
-          confirm={confirm}
-          name={config.name}
-          consequence="? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone."
-          busy={busy !== null}
-          removing={busy === 'remove'}
-          onRemove={remove}
-        />
+        <ConfirmRemove confirm={confirm} name={config.name} consequence={REMOVE_CONSEQUENCE} busy={busy} onRemove={remove} />
         {error && <InlineError error={error.error} title={error.title} />}
         {toolsOpen && <ToolsView server={server} domId={toolsId} onViewInTools={viewTools} />}
         {logOpen && <LogView id={config.id} name={config.name} domId={logId} />}

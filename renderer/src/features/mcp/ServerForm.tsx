@@ -23,6 +23,7 @@ import { TRUST_HELP } from './status';
 import { HttpFields } from './HttpFields';
 import { ServerNameFields } from './ServerNameFields';
 import { StdioFields } from './StdioFields';
+import { FormStatus } from '../../components/FormStatus';
 
 const FIELD_ORDER = ['id', 'name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers'];
 
@@ -172,13 +173,7 @@ export function ServerForm(props: {
           <button type="button" className="btn btn--ghost" onClick={props.onCancel}>
             Cancel
           </button>
-          <span className="form-actions__status" role="status">
-            {busy && (
-              <>
-                <span className="spinner" aria-hidden="true" /> Saving{draft.enabled ? ' and starting the server' : ''}…
-              </>
-            )}
-          </span>
+          <FormStatus busy={busy && `Saving${draft.enabled ? ' and starting the server' : ''}…`} />
         </div>
       </form>
     </section>

@@ -14,6 +14,8 @@ import '../connections/connections.css';
 import { AskingHost } from '../../components/AskingHost';
 import { SamplingField, type SamplingKey } from './SamplingField';
 import { SidecarExplainer } from './SidecarExplainer';
+import { DiscardChanges } from '../../components/DiscardChanges';
+import { FormStatus } from '../../components/FormStatus';
 
 const SPEC = sectionById('sidecar');
 const NO_MODELS: readonly string[] = [];
@@ -231,22 +233,15 @@ export function SidecarPanel() {
             <button type="button" className="btn" onClick={() => change({ ...DEFAULT_NUMBERS })}>
               Reset sampling to defaults
             </button>
-            {dirty && (
-              <button
-                type="button"
-                className="btn btn--ghost"
-                onClick={() => {
-                  setDirty(false);
-                  setErrors({});
-                  setDraft(draftOf(state.config));
-                }}
-              >
-                Discard changes
-              </button>
-            )}
-            <span className="form-actions__status" role="status">
-              {saved && !dirty ? 'Saved.' : dirty ? 'Unsaved changes.' : ''}
-            </span>
+            <DiscardChanges
+              dirty={dirty}
+              onDiscard={() => {
+                setDirty(false);
+                setErrors({});
+                setDraft(draftOf(state.config));
+              }}
+            />
+            <FormStatus busy={null} idle={saved && !dirty ? 'Saved.' : dirty ? 'Unsaved changes.' : ''} />
           </div>
         </form>
       </section>
