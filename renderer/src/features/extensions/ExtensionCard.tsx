@@ -16,6 +16,7 @@ import { LogViewer } from './LogViewer';
 import { statusInfo, type Permission } from './permissions';
 import { PermissionRow } from './PermissionRow';
 import { useAction } from '../../components/use-action';
+import { useEnabledToggle } from '../../components/use-enabled-toggle';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 
 /** What is in flight for one card; every control of the card waits for it. */
@@ -30,19 +31,11 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
   const host = useHost();
   const uid = useId();
   const { busy, error, run: act } = useAction<Exclude<Busy, null>>();
-  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
   const confirm = useConfirmRemove();
   const [logOpen, setLogOpen] = useState(false);
   const [consoleOpen, setConsoleOpen] = useState(false);
 
-  const enabled = pendingEnabled ?? ext.enabled;
-  const toggleEnabled = (next: boolean) => {
-    if (busy !== null) return;
-    setPendingEnabled(next);
-    void act(next ? 'enable' : 'disable', next ? 'Could not enable' : 'Could not disable', () =>
-      setExtensionEnabled(store, host, ext.id, next),
-    ).finally(() => setPendingEnabled(null));
-  };
+  const { enabled, toggle: toggleEnabled } = useEnabledToggle(ext.enabled, busy, act, (next) => setExtensionEnabled(store, host, ext.id, next));
   const togglePermission = (permission: Permission, grant: boolean) =>
     void act(`${grant ? 'grant' : 'revoke'}:${permission}`, grant ? `Could not grant ${permission}` : `Could not revoke ${permission}`, () =>
       setPermission(store, host, ext.id, permission, grant),

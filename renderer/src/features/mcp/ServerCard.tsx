@@ -15,6 +15,7 @@ import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
 import { useAction } from '../../components/use-action';
+import { useEnabledToggle } from '../../components/use-enabled-toggle';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { TransportFacts } from './TransportFacts';
@@ -37,7 +38,6 @@ export function ServerCard(props: { server: McpServerInfo }) {
   const host = useHost();
   const uid = useId();
   const { busy, error, run: act } = useAction<Exclude<Busy, null>>();
-  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
   const confirm = useConfirmRemove();
   const [editing, setEditing] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
@@ -45,14 +45,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
   const editRef = useRef<HTMLButtonElement>(null);
   const now = useNow(server.status === 'crashed' && server.restartAt !== undefined, 500);
 
-  const enabled = pendingEnabled ?? config.enabled;
-  const toggleEnabled = (next: boolean) => {
-    if (busy !== null) return;
-    setPendingEnabled(next);
-    void act(next ? 'enable' : 'disable', next ? 'Could not enable' : 'Could not disable', () => updateMcpServer(store, host, config.id, { enabled: next })).finally(
-      () => setPendingEnabled(null),
-    );
-  };
+  const { enabled, toggle: toggleEnabled } = useEnabledToggle(config.enabled, busy, act, (next) => updateMcpServer(store, host, config.id, { enabled: next }));
   const remove = () =>
     void act('remove', 'Could not remove', async () => {
       const result = await removeMcpServer(store, host, config.id);
