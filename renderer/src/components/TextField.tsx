@@ -12,6 +12,8 @@ export function TextField(props: {
   onChange(value: string): void;
   onBlur?(): void;
   mono?: boolean;
+  /** Shown but not editable (e.g. an id fixed once created): a plain read-only input. */
+  readOnly?: boolean;
   type?: 'password';
   maxLength?: number;
   placeholder?: string;
@@ -28,19 +30,23 @@ export function TextField(props: {
         {props.label}
       </label>
       {props.before}
-      <input
-        id={kit.fid(field)}
-        className={props.mono ? 'input input--mono' : 'input'}
-        type={props.type}
-        value={props.value}
-        maxLength={props.maxLength}
-        autoComplete="off"
-        spellCheck={props.mono ? false : undefined}
-        placeholder={props.placeholder}
-        onChange={(e) => props.onChange(e.target.value)}
-        onBlur={props.onBlur}
-        {...kit.invalid(field)}
-      />
+      {props.readOnly ? (
+        <input id={kit.fid(field)} className={props.mono ? 'input input--mono' : 'input'} value={props.value} readOnly aria-readonly="true" />
+      ) : (
+        <input
+          id={kit.fid(field)}
+          className={props.mono ? 'input input--mono' : 'input'}
+          type={props.type}
+          value={props.value}
+          maxLength={props.maxLength}
+          autoComplete="off"
+          spellCheck={props.mono ? false : undefined}
+          placeholder={props.placeholder}
+          onChange={(e) => props.onChange(e.target.value)}
+          onBlur={props.onBlur}
+          {...kit.invalid(field)}
+        />
+      )}
       {kit.errorFor(field)}
       {props.hint !== undefined && <p className="field__hint">{props.hint}</p>}
       {props.after}
