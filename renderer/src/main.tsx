@@ -1,4 +1,6 @@
 // Renderer entry: connect to the host once, wire the store to it outside React, render the shell.
+// The shared stylesheet first: every other one (the sections' own, imported by their components) refines it.
+import './styles/shared.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectToHost } from './api';

@@ -2,12 +2,12 @@
 // banner when the connection needs the user. All host text renders as text, never as markup.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Notice } from '../../../shared/notices';
-import { Icon } from '../components/Icon';
 import { dismissNotice } from '../stores/commands';
-import { selectConnection, selectHostNotices, selectLocalErrors } from '../stores/selectors';
+import { selectHostNotices, selectLocalErrors } from '../stores/selectors';
 import type { LocalError } from '../stores/notices-slice';
 import { useAppStore, useAppStoreApi, useHost } from './context';
+import { NoticeCard } from './NoticeCard';
+import { ConnectionBanner } from './ConnectionBanner';
 
 const NOTICE_TITLES: Record<string, string> = {
   SETTINGS_RECOVERED: 'Settings file recovered',
@@ -20,87 +20,10 @@ export function noticeTitle(code: string): string {
   return words ? words[0]!.toUpperCase() + words.slice(1) : 'Notice';
 }
 
-function formatTime(at: number): string {
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-}
-
 function focusMain(): void {
   if (document.activeElement === document.body || !document.activeElement?.isConnected) {
     document.getElementById('main')?.focus();
   }
-}
-
-function NoticeCard(props: {
-  level: Notice['level'];
-  title: string;
-  code: string;
-  message: string;
-  hint?: string | undefined;
-  at: number;
-  busy?: boolean;
-  onDismiss(): void;
-}) {
-  const time = formatTime(props.at);
-  return (
-    <li className={`notice notice--${props.level}`} data-testid="notice" data-code={props.code}>
-      <Icon name={props.level} className="notice__icon" />
-      <div className="notice__content">
-        <div className="notice__head">
-          <strong className="notice__title">{props.title}</strong>
-          <code className="notice__code">{props.code}</code>
-          {time && (
-            <time className="notice__time" dateTime={new Date(props.at).toISOString()}>
-              {time}
-            </time>
-          )}
-        </div>
-        <p className="notice__message">{props.message}</p>
-        {props.hint && <p className="notice__hint">{props.hint}</p>}
-      </div>
-      <button type="button" className="btn btn--ghost notice__dismiss" onClick={props.onDismiss} disabled={props.busy} aria-label={`Dismiss: ${props.title}`}>
-        <Icon name="close" />
-        <span className="notice__dismiss-text">Dismiss</span>
-      </button>
-    </li>
-  );
-}
-
-function ConnectionBanner() {
-  const host = useHost();
-  const connection = useAppStore(selectConnection);
-  if (connection.state === 'unauthorized') {
-    return (
-      <div className="banner banner--error" role="alert" data-testid="connection-banner">
-        <Icon name="error" className="banner__icon" />
-        <div className="banner__content">
-          <strong>This window is not connected to the host.</strong>
-          <p>{connection.detail ?? 'The host did not accept this window’s access token.'}</p>
-          <p className="banner__hint">
-            Open the address the host printed when it started (it ends with <code>#token=…</code>).
-          </p>
-        </div>
-        <button type="button" className="btn" onClick={() => host.reconnect()}>
-          <Icon name="refresh" /> Try again
-        </button>
-      </div>
-    );
-  }
-  if (connection.state === 'disconnected' && !connection.willRetry) {
-    return (
-      <div className="banner banner--warning" role="alert" data-testid="connection-banner">
-        <Icon name="warning" className="banner__icon" />
-        <div className="banner__content">
-          <strong>Lost the connection to the host.</strong>
-          <p>{connection.detail ?? 'The host stopped answering.'} The workbench stopped retrying; what you see may be out of date.</p>
-        </div>
-        <button type="button" className="btn" onClick={() => host.reconnect()}>
-          <Icon name="refresh" /> Reconnect
-        </button>
-      </div>
-    );
-  }
-  return null;
 }
 
 export function NoticesArea() {

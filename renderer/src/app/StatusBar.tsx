@@ -2,6 +2,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { ConnectionInfo } from '../api/connection';
 import { Icon } from '../components/Icon';
+import { reconnectHost } from '../stores/commands';
 import { selectStatusBar } from '../stores/selectors';
 import { useAppStore, useHost } from './context';
 
@@ -44,7 +45,7 @@ export function StatusBar() {
         </span>
       </div>
       {canReconnect && (
-        <button type="button" className="statusbar__action" onClick={() => host.reconnect()}>
+        <button type="button" className="statusbar__action" onClick={() => reconnectHost(host)}>
           Reconnect now
         </button>
       )}

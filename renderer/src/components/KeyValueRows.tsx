@@ -9,6 +9,11 @@ export interface KeyValueRow {
   value: string;
 }
 
+const PARTS = [
+  { part: 'key', name: 'name' },
+  { part: 'value', name: 'value' },
+] as const;
+
 export function KeyValueRows(props: {
   rows: KeyValueRow[];
   what: string;
@@ -22,31 +27,25 @@ export function KeyValueRows(props: {
   const update = (rowId: number, patch: Partial<KeyValueRow>) => props.onChange(props.rows.map((r) => (r.rowId === rowId ? { ...r, ...patch } : r)));
   if (props.rows.length === 0) return null;
   return (
-    <ul className="field-list">
+    <ul className="stack-list field-list">
       {props.rows.map((row, i) => (
         <li key={row.rowId} className="header-row">
-          <input
-            id={props.idFor('key', i)}
-            className="input input--mono"
-            aria-label={`${props.what} ${i + 1} name`}
-            placeholder={props.keyPlaceholder}
-            value={row.key}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={props.invalid || undefined}
-            aria-describedby={props.describedBy}
-            onChange={(e) => update(row.rowId, { key: e.target.value })}
-          />
-          <input
-            id={props.idFor('value', i)}
-            className="input input--mono"
-            aria-label={`${props.what} ${i + 1} value`}
-            placeholder={props.valuePlaceholder}
-            value={row.value}
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(e) => update(row.rowId, { value: e.target.value })}
-          />
+          {PARTS.map(({ part, name }) => (
+            <input
+              key={part}
+              id={props.idFor(part, i)}
+              className="input input--mono"
+              aria-label={`${props.what} ${i + 1} ${name}`}
+              placeholder={part === 'key' ? props.keyPlaceholder : props.valuePlaceholder}
+              value={row[part]}
+              autoComplete="off"
+              spellCheck={false}
+              // Only the name is checked (empty, repeated), so only it carries the group's error.
+              aria-invalid={(part === 'key' && props.invalid) || undefined}
+              aria-describedby={part === 'key' ? props.describedBy : undefined}
+              onChange={(e) => update(row.rowId, { [part]: e.target.value })}
+            />
+          ))}
           <button
             type="button"
             className="btn btn--ghost btn--small"

@@ -105,6 +105,26 @@ export async function updateChatSettings(store: AppStore, host: HostConnection, 
   return result;
 }
 
+/** The session summaries as a list to choose from; the store's list is left as it is. */
+export function listSessionSummaries(host: HostConnection) {
+  return host.invoke('chat.sessions.list', {});
+}
+
+/** One session read whole, without opening it. */
+export function readSession(host: HostConnection, sessionId: string) {
+  return host.invoke('chat.sessions.get', { sessionId });
+}
+
+/** The character picture kept from an imported PNG card, as a data URL (null when there is none). */
+export function loadSessionPicture(host: HostConnection, sessionId: string) {
+  return host.invoke('chat.sessions.avatar', { sessionId });
+}
+
+/** The session in another shape (a character card or a SillyTavern chat), as a file's name and content. */
+export function exportSessionAs(host: HostConnection, sessionId: string, format: MethodInput<'chat.sessions.exportAs'>['format']) {
+  return host.invoke('chat.sessions.exportAs', { sessionId, format });
+}
+
 export function fetchRun(host: HostConnection, runId: string) {
   return host.invoke('runs.get', { runId });
 }

@@ -3,6 +3,7 @@ import type { HostConnection } from '../api/connection';
 import type { AppStore } from './app-store';
 import { loadOpenSession, loadSessions } from './chat-commands';
 import { ChatFrameBuffer, type FrameScheduler } from './chat-frame-buffer';
+import { resyncOnConnect } from './on-connect';
 
 /** Runs a refresh at most once at a time; a request while one runs schedules exactly one more. */
 function coalesced(run: () => Promise<unknown>): () => void {
@@ -82,13 +83,7 @@ export function wireChat(store: AppStore, host: HostConnection, scheduler?: Fram
     if (openId !== null) await loadOpenSession(store, host, openId);
   };
 
-  let connected = host.getInfo().state === 'connected';
-  const offInfo = host.onInfo((info) => {
-    const was = connected;
-    connected = info.state === 'connected';
-    if (connected && !was) void resync();
-  });
-  if (connected) void resync();
+  const offInfo = resyncOnConnect(host, resync);
 
   return () => {
     offEvents();

@@ -23,3 +23,8 @@ export async function changeTheme(store: AppStore, host: HostConnection, theme: 
   store.getState().settingsLoaded(result.value);
   return true;
 }
+
+/** Connect again after the connection was lost or never made. */
+export function reconnectHost(host: HostConnection): void {
+  host.reconnect();
+}

@@ -5,6 +5,7 @@ import type { Settings } from '../../../shared/settings';
 import type { HostConnection } from '../api/connection';
 import type { AppStore } from './app-store';
 import { loadConnections, loadSecretsInfo, loadSidecar } from './connections-commands';
+import { resyncOnConnect } from './on-connect';
 
 function sections(settings: Settings): { connections: string; sidecar: string } {
   return { connections: JSON.stringify(settings.connections ?? []), sidecar: JSON.stringify(settings.sidecarSettings ?? null) };
@@ -35,13 +36,7 @@ export function wireConnections(store: AppStore, host: HostConnection): () => vo
     if (settings) seen = sections(settings);
   };
 
-  let connected = host.getInfo().state === 'connected';
-  const offInfo = host.onInfo((info) => {
-    const was = connected;
-    connected = info.state === 'connected';
-    if (connected && !was) void resync();
-  });
-  if (connected) void resync();
+  const offInfo = resyncOnConnect(host, resync);
 
   return () => {
     offEvents();

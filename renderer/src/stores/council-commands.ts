@@ -62,6 +62,18 @@ export async function reloadPacks(store: AppStore, host: HostConnection): Promis
   return result;
 }
 
+export function importPack(host: HostConnection, content: string, choice?: 'overwrite' | 'keepBoth') {
+  return host.invoke('packs.import', { content, ...(choice ? { [choice]: true } : {}) });
+}
+
+export function exportPack(host: HostConnection, id: string, format: MethodInput<'packs.export'>['format']) {
+  return host.invoke('packs.export', { id, format });
+}
+
+export function removePack(host: HostConnection, id: string) {
+  return host.invoke('packs.remove', { id });
+}
+
 const avatarsInFlight = new WeakMap<AppStore, Set<string>>();
 
 /** Reads one avatar once (per store) and keeps it; a failure is remembered as "no avatar". */
@@ -110,6 +122,15 @@ export async function removeProfile(store: AppStore, host: HostConnection, name:
 
 export async function importProfile(store: AppStore, host: HostConnection, content: string, name?: string): Promise<Result<ProfileSummary>> {
   return thenReloadProfiles(store, host, await host.invoke('council.profiles.import', name ? { content, name } : { content }));
+}
+
+export function exportProfile(host: HostConnection, name: string) {
+  return host.invoke('council.profiles.export', { name });
+}
+
+/** Who would take part with this seed (or a random one); nothing runs. */
+export function testRoll(host: HostConnection, seed: number | null) {
+  return host.invoke('council.testRoll', seed === null ? {} : { seed });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import type { HostEvent } from '../../../shared/events';
 import type { HostConnection } from '../api/connection';
 import type { AppState, AppStore } from './app-store';
+import { resyncOnConnect } from './on-connect';
 
 /** Applies a council.* / packs.* event; false for any other event type. */
 export function applyCouncilEvent(state: AppState, event: HostEvent): boolean {
@@ -57,13 +58,7 @@ export async function resyncCouncil(store: AppStore, host: HostConnection): Prom
 
 export function wireCouncil(store: AppStore, host: HostConnection): () => void {
   const offEvents = host.onEvent((event) => void applyCouncilEvent(store.getState(), event));
-  let connected = host.getInfo().state === 'connected';
-  const offInfo = host.onInfo((info) => {
-    const was = connected;
-    connected = info.state === 'connected';
-    if (connected && !was) void resyncCouncil(store, host);
-  });
-  if (connected) void resyncCouncil(store, host);
+  const offInfo = resyncOnConnect(host, () => resyncCouncil(store, host));
   return () => {
     offEvents();
     offInfo();

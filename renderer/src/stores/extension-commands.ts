@@ -67,3 +67,10 @@ export function sendFrontendMessage(host: HostConnection, id: string, payload: u
 export async function setExtensionTrusted(store: AppStore, host: HostConnection, id: string, trusted: boolean): Promise<Result<ExtensionInfo>> {
   return mirror(store, await host.invoke('extensions.trust', { id, trusted }));
 }
+
+/** Calls back whenever the host says this extension changed (a new frontend message arrives that way); returns the unsubscribe. */
+export function watchExtension(host: HostConnection, id: string, changed: () => void): () => void {
+  return host.onEvent((event) => {
+    if (event.type === 'extension.changed' && event.extension.id === id) changed();
+  });
+}

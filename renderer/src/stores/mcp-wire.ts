@@ -2,6 +2,7 @@
 import type { HostConnection } from '../api/connection';
 import type { AppStore } from './app-store';
 import { loadMcpServers } from './mcp-commands';
+import { resyncOnConnect } from './on-connect';
 
 export function wireMcp(store: AppStore, host: HostConnection): () => void {
   const offEvents = host.onEvent((event) => {
@@ -11,13 +12,7 @@ export function wireMcp(store: AppStore, host: HostConnection): () => void {
     else if (event.type === 'mcp.log') state.mcpLogLine(event.id, event.line);
   });
 
-  let connected = host.getInfo().state === 'connected';
-  const offInfo = host.onInfo((info) => {
-    const was = connected;
-    connected = info.state === 'connected';
-    if (connected && !was) void loadMcpServers(store, host);
-  });
-  if (connected) void loadMcpServers(store, host);
+  const offInfo = resyncOnConnect(host, () => loadMcpServers(store, host));
 
   return () => {
     offEvents();

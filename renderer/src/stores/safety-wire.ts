@@ -4,6 +4,7 @@ import type { HostEvent } from '../../../shared/events';
 import type { HostConnection } from '../api/connection';
 import type { AppState, AppStore } from './app-store';
 import { reloadAllowed, reloadApprovals } from './safety-commands';
+import { resyncOnConnect } from './on-connect';
 
 /** Applies an approval event; false for any other event type. */
 export function applySafetyEvent(state: AppState, event: HostEvent): boolean {
@@ -28,13 +29,7 @@ export function wireSafety(store: AppStore, host: HostConnection): () => void {
     if (event.type === 'approvals.allowed.changed') void reloadAllowed(store, host);
     else applySafetyEvent(store.getState(), event);
   });
-  let connected = host.getInfo().state === 'connected';
-  const offInfo = host.onInfo((info) => {
-    const was = connected;
-    connected = info.state === 'connected';
-    if (connected && !was) void resyncSafety(store, host);
-  });
-  if (connected) void resyncSafety(store, host);
+  const offInfo = resyncOnConnect(host, () => resyncSafety(store, host));
   return () => {
     offEvents();
     offInfo();

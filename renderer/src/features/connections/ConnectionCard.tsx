@@ -3,7 +3,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { ConnectionProfileView } from '../../../../shared/types/llm';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
+import { WaitingNote } from '../../components/WaitingNote';
 import { InlineError } from '../../components/InlineError';
 import { listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
 import { ProfileForm } from './ProfileForm';
@@ -26,17 +28,13 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const [showModels, setShowModels] = useState(false);
   const [picked, setPicked] = useState('');
-  const [confirmRemove, setConfirmRemove] = useState(false);
+  const confirm = useConfirmRemove();
   const [warnings, setWarnings] = useState<string[]>([]);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
     return () => void (mounted.current = false);
   }, []);
-  useEffect(() => {
-    if (confirmRemove) cancelRef.current?.focus();
-  }, [confirmRemove]);
 
   const run = async (what: Exclude<Busy, null>, fn: () => Promise<void>) => {
     if (busy) return;
@@ -150,43 +148,28 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
           <button type="button" className="btn" aria-disabled={busy !== null || undefined} aria-label={`Edit ${p.name}`} onClick={() => busy === null && setEditing(true)}>
             <span aria-hidden="true">Edit</span>
           </button>
-          {!confirmRemove && (
-            <button
-              type="button"
-              className="btn btn--danger-ghost"
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Remove ${p.name}…`}
-              onClick={() => busy === null && setConfirmRemove(true)}
-            >
-              <Icon name="trash" />
-              <span aria-hidden="true">Remove…</span>
-            </button>
+          {!confirm.open && (
+            <AskRemoveButton name={p.name} busy={busy !== null} onAsk={confirm.ask} />
           )}
           {(busy === 'test' || busy === 'models') && (
-            <span className="ext-card__progress" role="status">
-              <span className="spinner" aria-hidden="true" /> Asking {p.baseUrl}…
-            </span>
+            <WaitingNote>Asking {p.baseUrl}…</WaitingNote>
           )}
         </div>
-        {confirmRemove && (
-          <div className="confirm" role="group" aria-label={`Confirm removing ${p.name}`} data-testid="confirm-remove">
-            <p>
-              Remove <strong>{p.name}</strong>? Its stored key is deleted too.
+        <ConfirmRemove
+          confirm={confirm}
+          name={p.name}
+          consequence={
+            <>
+              ? Its stored key is deleted too.
               {props.usage.length > 0 && ` It is in use (${props.usage.join(', ')}); those settings will point at nothing.`}
-            </p>
-            <div className="confirm__actions">
-              <button type="button" className="btn btn--danger" aria-disabled={busy !== null || undefined} onClick={() => void doRemove()}>
-                {busy === 'remove' ? 'Removing…' : 'Remove'}
-              </button>
-              <button type="button" ref={cancelRef} className="btn" onClick={() => setConfirmRemove(false)}>
-                Cancel
-              </button>
-            </div>
-          </div>
-        )}
+            </>
+          }
+          busy={busy}
+          onRemove={() => void doRemove()}
+        />
         {test && <TestResult outcome={test} />}
         {showModels && (
-          <div className="conn-card__models" data-testid="model-list">
+          <div className="inset conn-card__models" data-testid="model-list">
             {models.length === 0 ? (
               <p className="panel-note">The server listed no models.</p>
             ) : (

@@ -76,7 +76,7 @@ export function ConnectionsPanel() {
       {confirmation}
       {form}
       {items.length > 0 && (
-        <ul className="conn-list" aria-label="Connections">
+        <ul className="stack-list conn-list" aria-label="Connections">
           {items.map((p) => (
             <ConnectionCard key={p.id} profile={p} usage={usage(p.id)} />
           ))}

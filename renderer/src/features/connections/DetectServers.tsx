@@ -82,7 +82,7 @@ export function DetectServers() {
             const key = `${server.kind}:${server.port}`;
             const existing = already(server);
             return (
-              <li key={key} className="detect__item" data-testid="detected" data-kind={server.kind}>
+              <li key={key} className="inset detect__item" data-testid="detected" data-kind={server.kind}>
                 <div className="detect__info">
                   <strong>{localServerLabel(server.kind)}</strong>
                   <code>{server.suggested.baseUrl}</code>

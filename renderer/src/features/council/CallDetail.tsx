@@ -11,7 +11,7 @@ export function CallDetail(props: { call: TimelineCall & Pick<BarLayout, 'endMs'
   const result = call.result;
   const args = result?.plannedArgs ? JSON.stringify(result.plannedArgs, null, 2) : null;
   return (
-    <article className="call-detail" aria-label={`${call.memberName}: ${call.toolDisplayName}`} data-testid="call-detail" data-status={call.status}>
+    <article className="inset call-detail" aria-label={`${call.memberName}: ${call.toolDisplayName}`} data-testid="call-detail" data-status={call.status}>
       <header className="call-detail__head">
         <span className={`call-detail__status call-detail__status--${TONE[call.status] ?? 'neutral'}`} data-testid="call-status">
           <span aria-hidden="true">{STATUS_GLYPHS[call.status]} </span>

@@ -40,7 +40,7 @@ export function FileExport(props: { fileName: string; content: string; mime: str
   const fileName = safeFileName(props.fileName);
   const lines = props.content.split('\n').length;
   return (
-    <div className="file-export" role="group" aria-labelledby={`${id}-title`} data-testid={props.testId ?? 'file-export'}>
+    <div className="inset file-export" role="group" aria-labelledby={`${id}-title`} data-testid={props.testId ?? 'file-export'}>
       <div className="file-export__head">
         <strong id={`${id}-title`}>{props.title}</strong>
         <code className="file-export__name">{fileName}</code>

@@ -1,5 +1,5 @@
 // One council member: avatar, name, pack, role, chance, tools; move up/down, remove; a missing item or tool is flagged.
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { MemberView } from '../../../../shared/types/council';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
@@ -10,87 +10,23 @@ import { Avatar } from './Avatar';
 import { ChanceField } from './ChanceField';
 import { groupTools } from './tool-groups';
 import { ToolPicker } from './ToolPicker';
-import { useAction } from './use-action';
-import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { useAction } from '../../components/use-action';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { RoleField } from './RoleField';
+import { RepointItem } from './RepointItem';
 
 type Busy = 'role' | 'chance' | 'tools' | 'move' | 'remove' | 'item' | 'paths';
 
 const MAX_TOOLS = 64;
-
-function RoleField(props: { memberName: string; role: string; disabled: boolean; onCommit(role: string): void }) {
-  const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
-  const commit = () => {
-    if (draft === null) return;
-    const next = draft.trim();
-    setDraft(null);
-    if (next !== props.role) props.onCommit(next);
-  };
-  const onKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      commit();
-    } else if (event.key === 'Escape') setDraft(null);
-  };
-  return (
-    <div className="member__role">
-      <label htmlFor={`${id}-role`} className="member__field-label">
-        Role
-      </label>
-      <input
-        id={`${id}-role`}
-        className="input"
-        value={draft ?? props.role}
-        maxLength={200}
-        placeholder="What this member looks at, e.g. Continuity"
-        aria-label={`Role of ${props.memberName}`}
-        readOnly={props.disabled}
-        onChange={(e) => setDraft(e.target.value)}
-        onBlur={commit}
-        onKeyDown={onKey}
-      />
-    </div>
-  );
-}
-
-function RepointItem(props: { member: MemberView; disabled: boolean; onPick(packId: string, itemId: string): void }) {
-  const id = useId();
-  const packs = useAppStore((s) => s.council.packs);
-  const [packId, setPackId] = useState(() => (packs.some((p) => p.id === props.member.packId) ? props.member.packId : (packs[0]?.id ?? '')));
-  const pack = packs.find((p) => p.id === packId);
-  const [itemId, setItemId] = useState('');
-  const item = pack?.items.find((i) => i.id === itemId) ?? pack?.items[0];
-  if (packs.length === 0) return null;
-  return (
-    <div className="member__repoint" role="group" aria-label={`Back ${props.member.name} with another pack item`}>
-      <label htmlFor={`${id}-pack`}>Pack</label>
-      <select id={`${id}-pack`} className="input input--select" value={packId} onChange={(e) => setPackId(e.target.value)}>
-        {packs.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.name}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-item`}>Item</label>
-      <select id={`${id}-item`} className="input input--select" value={item?.id ?? ''} onChange={(e) => setItemId(e.target.value)}>
-        {(pack?.items ?? []).map((i) => (
-          <option key={i.id} value={i.id}>
-            {i.name}
-          </option>
-        ))}
-      </select>
-      <button type="button" className="btn btn--small" aria-disabled={props.disabled || !item || undefined} onClick={() => !props.disabled && item && props.onPick(packId, item.id)}>
-        Use this item
-      </button>
-    </div>
-  );
-}
 
 function pathSummary(list: readonly string[] | undefined): string {
   if (isUnrestricted(list)) return 'no restriction';
   if (!list || list.length === 0) return 'nothing';
   return list.length === 1 ? list[0]! : `${list.length} prefixes`;
 }
+
+/** What removing loses, after "Remove <name>". */
+const REMOVE_CONSEQUENCE = ' from the council? Its role, chance and tool choices are lost (the pack item stays installed).';
 
 export function MemberCard(props: { member: MemberView; index: number; count: number; announce(text: string): void }) {
   const { member, index, count } = props;
@@ -216,32 +152,12 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
               <span aria-hidden="true">↓</span>
             </button>
             {!confirm.open && (
-              <button
-                ref={confirm.removeRef}
-                type="button"
-                className="btn btn--small btn--danger-ghost"
-                aria-label={`Remove ${member.name}…`}
-                aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && confirm.ask()}
-              >
-                <Icon name="trash" />
-                <span aria-hidden="true">Remove…</span>
-              </button>
+              <AskRemoveButton name={member.name} busy={busy !== null} small buttonRef={confirm.removeRef} onAsk={confirm.ask} />
             )}
           </div>
         </header>
 
-        {confirm.open && (
-          <ConfirmRemove
-            name={member.name}
-            consequence=" from the council? Its role, chance and tool choices are lost (the pack item stays installed)."
-            busy={busy !== null}
-            removing={busy === 'remove'}
-            onRemove={remove}
-            onCancel={confirm.cancel}
-            cancelRef={confirm.cancelRef}
-          />
-        )}
+        <ConfirmRemove confirm={confirm} name={member.name} consequence={REMOVE_CONSEQUENCE} busy={busy} onRemove={remove} />
 
         {member.missingItem && (
           <div className="member__problem" data-testid="member-problem">
@@ -281,7 +197,7 @@ export function MemberCard(props: { member: MemberView; index: number; count: nu
               <span className="visually-hidden"> for {member.name}</span>
             </button>
             {!toolsOpen && (
-              <ul className="tool-chips" aria-label={`Tools of ${member.name}`}>
+              <ul className="chip-row tool-chips" aria-label={`Tools of ${member.name}`}>
                 {assigned.length === 0 && <li className="tool-chips__none">No tools: this member never takes part.</li>}
                 {member.toolViews
                   .filter((t) => assigned.includes(t.qualifiedName))

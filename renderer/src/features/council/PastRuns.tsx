@@ -4,10 +4,11 @@ import type { RunSummary } from '../../../../shared/types/council';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
+import { exportRunTrace } from '../../stores/chat-commands';
 import { openRun, reloadRuns } from '../../stores/council-commands';
 import { FileExport } from './FileExport';
 import { formatDuration } from './timeline-geometry';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';
 import { when } from './run-model';
 
@@ -29,7 +30,7 @@ export function PastRuns() {
       if (r?.ok) document.querySelector<HTMLElement>('[data-testid="open-run"] h2')?.scrollIntoView?.({ block: 'nearest' });
     });
   const exportTrace = (runId: string) =>
-    void run(`export:${runId}`, `Could not export ${runId}`, () => host.invoke('runs.exportTrace', { runId })).then((r) => {
+    void run(`export:${runId}`, `Could not export ${runId}`, () => exportRunTrace(host, runId)).then((r) => {
       if (r?.ok) setExported({ runId, ...r.value });
     });
 

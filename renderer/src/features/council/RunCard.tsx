@@ -5,59 +5,13 @@ import type { CouncilChat, CouncilView } from '../../../../shared/types/council'
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
+import { listSessionSummaries, readSession } from '../../stores/chat-commands';
 import { abortRun, retryFailed, startRun, stillRunning } from '../../stores/council-commands';
-import type { RunTrace } from '../../stores/runs-slice';
-import { progressOf, when } from './run-model';
 import { SAMPLE_CHAT, sessionToChat } from './sample-chat';
-import { Timeline } from './Timeline';
 import { formatDuration } from './timeline-geometry';
-import { useAction } from './use-action';
+import { useAction } from '../../components/use-action';
 import { MAX_SEED, parseSeed } from './TestRoll';
-
-function Progress(props: { trace: RunTrace }) {
-  const p = progressOf(props.trace);
-  if (!p.running) return null;
-  return (
-    <div className="run-progress" data-testid="run-progress">
-      <progress max={Math.max(1, p.total)} value={p.done} aria-label="Council run progress" />
-      <span role="status">
-        {p.done} of {p.total} {p.total === 1 ? 'tool' : 'tools'} done
-      </span>
-    </div>
-  );
-}
-
-function RunHeader(props: { trace: RunTrace }) {
-  const { trace } = props;
-  const run = trace.run;
-  const status = run ? run.status : 'running';
-  return (
-    <div className="run-head" data-testid="run-head" data-status={status}>
-      <span className={`status-badge status-badge--${status === 'completed' ? (run && run.counts.failed > 0 ? 'warn' : 'ok') : status === 'aborted' ? 'danger' : status === 'running' ? 'warn' : 'ok'}`}>
-        <span className={`status-badge__dot${status === 'running' ? ' status-badge__dot--pulse' : ''}`} aria-hidden="true" />
-        {status}
-      </span>
-      <code className="run-head__id">{trace.id}</code>
-      <span>
-        seed <code data-testid="run-seed">{trace.seed}</code>
-      </span>
-      <span>{trace.mode} mode</span>
-      <span>{when(trace.startedAt)}</span>
-      {run && <span>took {formatDuration(run.totalDurationMs)}</span>}
-      {run && (
-        <span data-testid="run-counts">
-          {run.counts.ok} ok · {run.counts.failed} failed
-        </span>
-      )}
-      {trace.retryOf && <span>retry of <code>{trace.retryOf}</code></span>}
-      {run?.dryRun && (
-        <span className="badge badge--write" data-testid="run-dry-run" title="Write tools were simulated: nothing was written.">
-          dry run
-        </span>
-      )}
-    </div>
-  );
-}
+import { Progress } from './RunHeader';
 
 type ChatChoice = 'sample' | `session:${string}`;
 
@@ -78,7 +32,7 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
 
   useEffect(() => {
     let live = true;
-    void host.invoke('chat.sessions.list', {}).then((r) => {
+    void listSessionSummaries(host).then((r) => {
       if (!live || !r.ok) return;
       setSessions(r.value);
       if (workbenchSession && r.value.some((s) => s.id === workbenchSession)) setChoice(`session:${workbenchSession}`);
@@ -93,7 +47,7 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
   const chatFor = async (): Promise<CouncilChat | { error: string }> => {
     if (choice === 'sample') return SAMPLE_CHAT;
     const sessionId = choice.slice('session:'.length);
-    const got = await host.invoke('chat.sessions.get', { sessionId });
+    const got = await readSession(host, sessionId);
     if (!got.ok) return { error: got.error.message };
     return sessionToChat(got.value);
   };
@@ -198,7 +152,7 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
           <Icon name="error" /> A seed is a whole number from 0 to {MAX_SEED}.
         </p>
       )}
-      {noneWithTools && <p className="settings__note">
+      {noneWithTools && <p className="note-line settings__note">
         <Icon name="warning" /> No member has a tool yet, so nobody would take part. Give members tools in the Members tab.
       </p>}
       {waitingHost && running && <p className="panel-note">The run is taking a while; the timeline keeps filling in as the host reports results.</p>}
@@ -207,42 +161,3 @@ export function RunCard(props: { view: CouncilView; seedText: string; setSeedTex
     </section>
   );
 }
-
-export function OpenRun(props: { trace: RunTrace }) {
-  const { trace } = props;
-  const id = useId();
-  const run = trace.run;
-  return (
-    <section className="card open-run" aria-labelledby={`${id}-title`} data-testid="open-run">
-      <h2 id={`${id}-title`} className="card__title">
-        Timeline
-      </h2>
-      <RunHeader trace={trace} />
-      <Timeline trace={trace} />
-      {run?.note && (
-        <p className="open-run__note" data-testid="run-note">
-          <Icon name="info" /> {run.note}
-        </p>
-      )}
-      {run && run.deliberationBlock && (
-        <section className="deliberation" aria-labelledby={`${id}-block`}>
-          <h3 id={`${id}-block`} className="settings__subtitle">
-            Deliberation block
-          </h3>
-          <pre className="code-block deliberation__text" tabIndex={0} aria-label="Deliberation block" data-testid="deliberation">
-            {run.deliberationBlock}
-          </pre>
-        </section>
-      )}
-      {run && run.historyBlock && (
-        <details className="deliberation">
-          <summary className="settings__subtitle">History block (earlier deliberations, main model only)</summary>
-          <pre className="code-block deliberation__text" tabIndex={0} aria-label="History block">
-            {run.historyBlock}
-          </pre>
-        </details>
-      )}
-    </section>
-  );
-}
-

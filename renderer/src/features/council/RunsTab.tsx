@@ -4,7 +4,8 @@ import { useState } from 'react';
 import type { CouncilView } from '../../../../shared/types/council';
 import { useAppStore } from '../../app/context';
 import { TestRoll } from './TestRoll';
-import { OpenRun, RunCard } from './RunCard';
+import { OpenRun } from './OpenRun';
+import { RunCard } from './RunCard';
 import { PastRuns } from './PastRuns';
 
 export function RunsTab(props: { view: CouncilView }) {

@@ -4,7 +4,8 @@ import type { MethodOutput } from '../../../../shared/contract';
 import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { useAction } from './use-action';
+import { testRoll } from '../../stores/council-commands';
+import { useAction } from '../../components/use-action';
 
 type TestRollResult = MethodOutput<'council.testRoll'>;
 
@@ -77,7 +78,7 @@ export function TestRoll(props: { seedText: string; onUseSeed(seed: number): voi
 
   const roll = () => {
     if (seed === 'invalid') return;
-    void run('roll', 'Could not roll', () => host.invoke('council.testRoll', seed === null ? {} : { seed })).then((r) => {
+    void run('roll', 'Could not roll', () => testRoll(host, seed)).then((r) => {
       if (r?.ok) setResult(r.value);
     });
   };

@@ -1,65 +1,16 @@
 // The run timeline picture: an SVG with one lane per member, a bar per tool call (start offset → duration, coloured by
 // status), the deadline, a time axis; bars are focusable and open their details. Tool output is only ever shown as text.
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
-import type { MemberView } from '../../../../shared/types/council';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppStore } from '../../app/context';
 import type { RunTrace } from '../../stores/runs-slice';
-import { initialsOf, useAvatar } from './Avatar';
 import { CallDetail } from './CallDetail';
 import { callsOf, lanesOf, STATUS_GLYPHS, STATUS_HELP, STATUS_LABELS, type TimelineCall } from './run-model';
-import { type BarLayout, type BarStatus, DEFAULT_TIMELINE_OPTIONS, formatDuration, type LaneLayout, layoutTimeline, tipPosition } from './timeline-geometry';
+import { type BarLayout, type BarStatus, DEFAULT_TIMELINE_OPTIONS, formatDuration, layoutTimeline, tipPosition } from './timeline-geometry';
 import { useRunClock, type NowFn } from './use-run-clock';
+import { TimelineLaneLabel } from './TimelineLaneLabel';
+import { useWidth } from './use-width';
 
-const DEFAULT_WIDTH = 800;
 const LEGEND: BarStatus[] = ['ok', 'error', 'timeout', 'cancelled', 'missing', 'running'];
-
-function useWidth(ref: RefObject<HTMLDivElement | null>): number {
-  const [width, setWidth] = useState(DEFAULT_WIDTH);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => {
-      const w = Math.floor(el.clientWidth);
-      if (w > 0) setWidth(Math.max(420, w));
-    };
-    measure();
-    if (typeof ResizeObserver !== 'function') return;
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [ref]);
-  return width;
-}
-
-function truncate(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, Math.max(1, maxChars - 1))}…`;
-}
-
-function LaneLabel(props: { lane: LaneLayout; member: MemberView | undefined; clipId: string; rowHeight: number }) {
-  const { lane, member } = props;
-  const url = useAvatar(member?.packId ?? '', member?.itemId ?? '', member ? member.avatarUrl !== null : false);
-  const size = 22;
-  const cx = 8 + size / 2;
-  const cy = lane.y + Math.min(lane.height, props.rowHeight + 14) / 2;
-  return (
-    <g className={`tl-lane-label${lane.active ? '' : ' tl-lane-label--out'}`}>
-      <title>{lane.memberName}</title>
-      {url ? (
-        <image href={url} x={cx - size / 2} y={cy - size / 2} width={size} height={size} clipPath={`url(#${props.clipId})`} preserveAspectRatio="xMidYMid slice" />
-      ) : (
-        <>
-          <circle className="tl-initials" cx={cx} cy={cy} r={size / 2} />
-          <text className="tl-initials__text" x={cx} y={cy} dy="0.35em" textAnchor="middle">
-            {initialsOf(lane.memberName)}
-          </text>
-        </>
-      )}
-      <text className="tl-lane-name" x={cx + size / 2 + 8} y={cy} dy="0.35em">
-        {truncate(lane.memberName, 17)}
-      </text>
-    </g>
-  );
-}
 
 function barLabel(bar: BarLayout): string {
   const status = STATUS_LABELS[bar.status];
@@ -219,7 +170,7 @@ export function Timeline(props: { trace: RunTrace; now?: NowFn }) {
 
           <g aria-hidden="true">
             {layout.lanes.map((lane) => (
-              <LaneLabel key={`label-${lane.memberId}`} lane={lane} member={memberById.get(lane.memberId)} clipId={`${uid}-clip`} rowHeight={DEFAULT_TIMELINE_OPTIONS.rowHeight} />
+              <TimelineLaneLabel key={`label-${lane.memberId}`} lane={lane} member={memberById.get(lane.memberId)} clipId={`${uid}-clip`} rowHeight={DEFAULT_TIMELINE_OPTIONS.rowHeight} />
             ))}
             {layout.lanes
               .filter((l) => l.note)

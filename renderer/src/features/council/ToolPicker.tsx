@@ -18,7 +18,7 @@ export function ToolPicker(props: {
   return (
     <div className="tool-picker" role="group" aria-label={`Tools for ${props.memberName}`} data-testid="tool-picker">
       {props.groups.map((group, gi) => (
-        <fieldset key={group.id} className={`tool-group tool-group--${group.kind}`} data-testid="tool-group" data-group={group.id}>
+        <fieldset key={group.id} className={`inset tool-group tool-group--${group.kind}`} data-testid="tool-group" data-group={group.id}>
           <legend className="tool-group__legend">
             <span className="tool-group__label">{group.label}</span>{' '}
             <span className={`badge badge--${group.kind === 'missing' ? 'danger' : group.kind === 'extension' ? 'read' : 'neutral'}`}>{group.badge}</span>
@@ -29,7 +29,7 @@ export function ToolPicker(props: {
               </span>
             )}
           </legend>
-          <ul className="tool-group__list">
+          <ul className="stack-list tool-group__list">
             {group.tools.map((tool, ti) => {
               const descId = `${id}-${gi}-${ti}-desc`;
               return (

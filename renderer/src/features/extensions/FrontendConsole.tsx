@@ -4,7 +4,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { loadFrontendMessages, sendFrontendMessage } from '../../stores/extension-commands';
+import { loadFrontendMessages, sendFrontendMessage, watchExtension } from '../../stores/extension-commands';
 
 type Message = { at: number; payload: unknown };
 
@@ -25,9 +25,7 @@ export function FrontendConsole(props: { id: string; name: string; domId: string
   useEffect(() => {
     void load();
     // A new message from its backend arrives as a change of the extension.
-    return host.onEvent((event) => {
-      if (event.type === 'extension.changed' && event.extension.id === props.id) void load();
-    });
+    return watchExtension(host, props.id, () => void load());
   }, [host, load, props.id]);
 
   const send = async () => {

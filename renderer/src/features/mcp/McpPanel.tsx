@@ -85,7 +85,7 @@ export function McpPanel() {
       )}
       {open === 'import' && <ImportForm onCancel={() => close('import')} />}
       {servers.length > 0 && (
-        <ul className="ext-list" aria-label="MCP servers">
+        <ul className="stack-list ext-list" aria-label="MCP servers">
           {servers.map((server) => (
             <ServerCard key={server.config.id} server={server} />
           ))}

@@ -1,128 +1,26 @@
 // One configured MCP server: how it starts, trust, enabled, status with its last error and restart countdown, counts,
 // instructions (as text), actions (connect/disconnect/restart/edit/remove), and its tools and log on demand.
-import { useEffect, useId, useRef, useState } from 'react';
-import type { HostError, Result } from '../../../../shared/errors';
+import { useId, useRef, useState } from 'react';
 import { mcpSourceId, type McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
+import { EnabledSwitch } from '../../components/EnabledSwitch';
 import { Icon } from '../../components/Icon';
+import { WaitingNote } from '../../components/WaitingNote';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useNow } from '../../components/use-now';
 import { InlineError } from '../../components/InlineError';
 import { connectMcpServer, disconnectMcpServer, removeMcpServer, restartMcpServer, updateMcpServer } from '../../stores/mcp-commands';
-import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
 import { ToolsView } from './ToolsView';
-import { ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { useAction } from '../../components/use-action';
+import { useEnabledToggle } from '../../components/use-enabled-toggle';
+import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
+import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
+import { TransportFacts } from './TransportFacts';
 
 type Busy = null | 'enable' | 'disable' | 'connect' | 'disconnect' | 'restart' | 'remove';
-
-/** The current time, ticking while `active` (for the restart countdown). */
-function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), 500);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
-}
-
-function StatusBadge(props: { status: McpServerInfo['status'] }) {
-  const info = mcpStatusInfo(props.status);
-  return (
-    <span className={`status-badge status-badge--${info.tone}`} data-testid="mcp-status" data-status={props.status} title={info.help}>
-      <span className={`status-badge__dot${props.status === 'connecting' ? ' status-badge__dot--pulse' : ''}`} aria-hidden="true" />
-      <span className="visually-hidden">Status: </span>
-      {info.label}
-    </span>
-  );
-}
-
-function Transport(props: { server: McpServerInfo }) {
-  const { config } = props.server;
-  if (config.transport === 'http') {
-    const headers = Object.keys(config.headers ?? {});
-    return (
-      <dl className="meta mcp-transport" data-testid="mcp-transport" data-transport="http">
-        <div>
-          <dt>URL</dt>
-          <dd>
-            <code>{config.url}</code>
-          </dd>
-        </div>
-        {headers.length > 0 && (
-          <div>
-            <dt>Headers</dt>
-            <dd>
-              {headers.map((h, i) => (
-                <span key={h}>
-                  {i > 0 && ', '}
-                  <code>{h}</code>
-                </span>
-              ))}{' '}
-              <span className="field__unset">(values hidden)</span>
-            </dd>
-          </div>
-        )}
-      </dl>
-    );
-  }
-  const args = config.args ?? [];
-  const env = Object.keys(config.env ?? {});
-  return (
-    <dl className="meta mcp-transport" data-testid="mcp-transport" data-transport="stdio">
-      <div>
-        <dt>Program</dt>
-        <dd>
-          <code data-testid="mcp-command">{config.command}</code>
-        </dd>
-      </div>
-      <div>
-        <dt>Arguments</dt>
-        <dd>
-          {args.length === 0 ? (
-            <span className="field__unset">none</span>
-          ) : (
-            <ol className="mcp-argv" aria-label="Arguments, passed literally" data-testid="mcp-argv">
-              {args.map((arg, i) => (
-                <li key={i}>
-                  <code>{arg}</code>
-                </li>
-              ))}
-            </ol>
-          )}
-        </dd>
-      </div>
-      <div>
-        <dt>Environment</dt>
-        <dd>
-          {env.length === 0 ? (
-            <span className="field__unset">only PATH</span>
-          ) : (
-            <>
-              {env.map((k, i) => (
-                <span key={k}>
-                  {i > 0 && ', '}
-                  <code>{k}</code>
-                </span>
-              ))}{' '}
-              <span className="field__unset">(values hidden) and PATH</span>
-            </>
-          )}
-        </dd>
-      </div>
-      {config.cwd && (
-        <div>
-          <dt>Folder</dt>
-          <dd>
-            <code>{config.cwd}</code>
-          </dd>
-        </div>
-      )}
-    </dl>
-  );
-}
 
 /** A disabled server can still be connected by hand: then it runs now but does not start with the host. */
 function enabledLabel(enabled: boolean, status: string): string {
@@ -130,45 +28,24 @@ function enabledLabel(enabled: boolean, status: string): string {
   return status === 'stopped' || status === 'failed' ? 'Disabled' : 'Not started with the host';
 }
 
+/** What removing loses, after "Remove <name>". */
+const REMOVE_CONSEQUENCE = '? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone.';
+
 export function ServerCard(props: { server: McpServerInfo }) {
   const { server } = props;
   const { config } = server;
   const store = useAppStoreApi();
   const host = useHost();
   const uid = useId();
-  const [busy, setBusy] = useState<Busy>(null);
-  const [pendingEnabled, setPendingEnabled] = useState<boolean | null>(null);
-  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const { busy, error, run: act } = useAction<Exclude<Busy, null>>();
   const confirm = useConfirmRemove();
   const [editing, setEditing] = useState(false);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const editRef = useRef<HTMLButtonElement>(null);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => void (mounted.current = false);
-  }, []);
-  const now = useNow(server.status === 'crashed' && server.restartAt !== undefined);
+  const now = useNow(server.status === 'crashed' && server.restartAt !== undefined, 500);
 
-  const act = async (what: Exclude<Busy, null>, title: string, call: () => Promise<Result<unknown>>) => {
-    if (busy !== null) return;
-    setBusy(what);
-    setError(null);
-    const result = await call();
-    if (!mounted.current) return;
-    setBusy(null);
-    if (!result.ok) setError({ title, error: result.error });
-  };
-
-  const enabled = pendingEnabled ?? config.enabled;
-  const toggleEnabled = (next: boolean) => {
-    if (busy !== null) return;
-    setPendingEnabled(next);
-    void act(next ? 'enable' : 'disable', next ? 'Could not enable' : 'Could not disable', () => updateMcpServer(store, host, config.id, { enabled: next })).finally(
-      () => setPendingEnabled(null),
-    );
-  };
+  const { enabled, toggle: toggleEnabled } = useEnabledToggle(config.enabled, busy, act, (next) => updateMcpServer(store, host, config.id, { enabled: next }));
   const remove = () =>
     void act('remove', 'Could not remove', async () => {
       const result = await removeMcpServer(store, host, config.id);
@@ -221,7 +98,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
             <h2 id={titleId} className="ext-card__title">
               {config.name}
             </h2>
-            <StatusBadge status={server.status} />
+            <StatusBadge status={server.status} info={mcpStatusInfo(server.status)} pulse={server.status === 'connecting'} testId="mcp-status" />
             {config.trusted ? (
               <span className="badge badge--ok" title={TRUST_HELP} data-testid="mcp-trusted">
                 Trusted
@@ -232,18 +109,14 @@ export function ServerCard(props: { server: McpServerInfo }) {
               </span>
             )}
           </div>
-          <label className="switch" title={enabled ? 'Disable to stop it and unregister its tools' : 'Enable to start it now and whenever the host starts'}>
-            <input
-              type="checkbox"
-              role="switch"
-              checked={enabled}
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Enabled: ${config.name}`}
-              onChange={(e) => toggleEnabled(e.target.checked)}
-            />
-            <span className="switch__track" aria-hidden="true" />
-            <span aria-hidden="true">{busy === 'enable' ? 'Enabling…' : busy === 'disable' ? 'Disabling…' : enabledLabel(enabled, server.status)}</span>
-          </label>
+          <EnabledSwitch
+            name={config.name}
+            enabled={enabled}
+            busy={busy}
+            label={enabledLabel(enabled, server.status)}
+            title={enabled ? 'Disable to stop it and unregister its tools' : 'Enable to start it now and whenever the host starts'}
+            onToggle={toggleEnabled}
+          />
         </header>
         <p className="ext-card__meta" data-testid="mcp-meta">
           <code>{config.id}</code>
@@ -270,7 +143,7 @@ export function ServerCard(props: { server: McpServerInfo }) {
             </>
           )}
         </p>
-        <Transport server={server} />
+        <TransportFacts server={server} />
 
         {server.status === 'connecting' && (
           <p className="mcp-card__progress" role="status" data-testid="mcp-connecting">
@@ -359,35 +232,13 @@ export function ServerCard(props: { server: McpServerInfo }) {
             {logOpen ? 'Hide log' : 'Show log'}
           </button>
           {!confirm.open && (
-            <button
-              type="button"
-              ref={confirm.removeRef}
-              className="btn btn--danger-ghost"
-              aria-disabled={busy !== null || undefined}
-              aria-label={`Remove ${config.name}…`}
-              onClick={() => busy === null && confirm.ask()}
-            >
-              <Icon name="trash" />
-              <span aria-hidden="true">Remove…</span>
-            </button>
+            <AskRemoveButton name={config.name} busy={busy !== null} buttonRef={confirm.removeRef} onAsk={confirm.ask} />
           )}
           {busy !== null && (
-            <span className="ext-card__progress" role="status">
-              <span className="spinner" aria-hidden="true" /> {busy === 'connect' || busy === 'restart' ? 'Waiting for the server to connect…' : 'Waiting for the host…'}
-            </span>
+            <WaitingNote>{busy === 'connect' || busy === 'restart' ? 'Waiting for the server to connect…' : 'Waiting for the host…'}</WaitingNote>
           )}
         </div>
-        {confirm.open && (
-          <ConfirmRemove
-            name={config.name}
-            consequence="? It is disconnected, its tools disappear and its settings are deleted. This cannot be undone."
-            busy={busy !== null}
-            removing={busy === 'remove'}
-            onRemove={remove}
-            onCancel={confirm.cancel}
-            cancelRef={confirm.cancelRef}
-          />
-        )}
+        <ConfirmRemove confirm={confirm} name={config.name} consequence={REMOVE_CONSEQUENCE} busy={busy} onRemove={remove} />
         {error && <InlineError error={error.error} title={error.title} />}
         {toolsOpen && <ToolsView server={server} domId={toolsId} onViewInTools={viewTools} />}
         {logOpen && <LogView id={config.id} name={config.name} domId={logId} />}

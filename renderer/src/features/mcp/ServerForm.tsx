@@ -1,9 +1,10 @@
 // The add/edit form for one MCP server: stdio (program, arguments one per field, env rows, folder) or HTTP (URL, headers),
 // trust and enabled. Checks run as the user saves; the host's field errors land on the field they name.
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
+import { fieldKit } from '../../components/FieldError';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { addMcpServer, updateMcpServer } from '../../stores/mcp-commands';
@@ -13,14 +14,16 @@ import {
   fieldMessage,
   fieldOfPath,
   idFromName,
-  nextRowId,
   toAddInput,
   toPatch,
   type FieldErrors,
   type ServerDraft,
 } from './server-draft';
 import { TRUST_HELP } from './status';
-import { KeyValueRows } from '../../components/KeyValueRows';
+import { HttpFields } from './HttpFields';
+import { ServerNameFields } from './ServerNameFields';
+import { StdioFields } from './StdioFields';
+import { FormStatus } from '../../components/FormStatus';
 
 const FIELD_ORDER = ['id', 'name', 'transport', 'command', 'args', 'env', 'cwd', 'url', 'headers'];
 
@@ -46,7 +49,8 @@ export function ServerForm(props: {
     return () => void (mounted.current = false);
   }, []);
 
-  const fid = (field: string) => `${uid}-${field}`;
+  const kit = fieldKit(uid, errors, { testIdPrefix: 'mcp-error-', wrap: true });
+  const { fid } = kit;
   const set = (patch: Partial<ServerDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const setName = (name: string) => setDraft((d) => ({ ...d, name, ...(idTouched ? {} : { id: idFromName(name) }) }));
 
@@ -93,31 +97,6 @@ export function ServerForm(props: {
     props.onDone(result.value);
   };
 
-  const errorFor = (field: string): ReactNode =>
-    errors[field] ? (
-      <p className="field__error" id={fid(`${field}-error`)} data-testid={`mcp-error-${field}`}>
-        <Icon name="error" />
-        <span>{errors[field]}</span>
-      </p>
-    ) : null;
-  const invalid = (field: string) => ({
-    'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': errors[field] ? fid(`${field}-error`) : undefined,
-  });
-
-  const updateArg = (rowId: number, value: string) => set({ args: draft.args.map((a) => (a.rowId === rowId ? { ...a, value } : a)) });
-  const moveArg = (index: number, by: -1 | 1) => {
-    const next = [...draft.args];
-    const [moved] = next.splice(index, 1);
-    next.splice(index + by, 0, moved!);
-    set({ args: next });
-    setTimeout(() => document.getElementById(fid(`arg-${index + by}`))?.focus());
-  };
-  const addArg = () => {
-    set({ args: [...draft.args, { rowId: nextRowId(), value: '' }] });
-    setTimeout(() => document.getElementById(fid(`arg-${draft.args.length}`))?.focus());
-  };
-
   const title = editing ? `Edit ${editing.config.name}` : 'Add an MCP server';
   return (
     <section className="card profile-form mcp-form" aria-labelledby={fid('title')} data-testid="mcp-form">
@@ -125,52 +104,16 @@ export function ServerForm(props: {
         {title}
       </h2>
       <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy || undefined}>
-        <div className="profile-form__grid">
-          <div className="field">
-            <label className="field__label" htmlFor={fid('name')}>
-              Name
-            </label>
-            <input
-              id={fid('name')}
-              className="input"
-              value={draft.name}
-              maxLength={100}
-              autoComplete="off"
-              placeholder="GitHub"
-              onChange={(e) => setName(e.target.value)}
-              {...invalid('name')}
-            />
-            {errorFor('name')}
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor={fid('id')}>
-              Id
-            </label>
-            {adding ? (
-              <input
-                id={fid('id')}
-                className="input input--mono"
-                value={draft.id}
-                maxLength={60}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="github"
-                onChange={(e) => {
-                  setIdTouched(true);
-                  set({ id: e.target.value });
-                }}
-                {...invalid('id')}
-              />
-            ) : (
-              <input id={fid('id')} className="input input--mono" value={editing.config.id} readOnly aria-readonly="true" />
-            )}
-            {errorFor('id')}
-            <p className="field__hint">
-              {adding ? 'Lowercase letters, digits, - and _. ' : 'Fixed once added. '}
-              Its tools are named <code>mcp-{draft.id || '<id>'}:&lt;tool&gt;</code>.
-            </p>
-          </div>
-        </div>
+        <ServerNameFields
+          draft={draft}
+          fixedId={editing ? editing.config.id : null}
+          kit={kit}
+          setName={setName}
+          setId={(id) => {
+            setIdTouched(true);
+            set({ id });
+          }}
+        />
 
         <fieldset className="field-group">
           <legend className="field-group__legend">Transport</legend>
@@ -190,184 +133,13 @@ export function ServerForm(props: {
               <span>Remote URL (Streamable HTTP)</span>
             </label>
           </div>
-          {errorFor('transport')}
+          {kit.errorFor('transport')}
         </fieldset>
 
         {draft.transport === 'stdio' ? (
-          <>
-            <div className="field">
-              <label className="field__label" htmlFor={fid('command')}>
-                Program
-              </label>
-              <input
-                id={fid('command')}
-                className="input input--mono"
-                value={draft.command}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="npx"
-                onChange={(e) => set({ command: e.target.value })}
-                {...invalid('command')}
-              />
-              {errorFor('command')}
-              <p className="field__hint">The program itself — a name found on PATH or a full path. It is started directly, never through a shell.</p>
-            </div>
-
-            <fieldset className="field-group" aria-describedby={fid('args-note')}>
-              <legend className="field-group__legend">Arguments</legend>
-              <p className="field__hint mcp-form__literal" id={fid('args-note')}>
-                <Icon name="info" />
-                <span>
-                  Arguments are passed literally, no shell: each field is one argument, exactly as typed. Quotes, spaces, <code>$VARIABLES</code>,{' '}
-                  <code>~</code>, <code>*</code> and <code>|</code> mean nothing special.
-                </span>
-              </p>
-              {draft.args.length > 0 && (
-                <ol className="field-list mcp-args" data-testid="mcp-args">
-                  {draft.args.map((arg, i) => (
-                    <li key={arg.rowId} className="mcp-args__row">
-                      <span className="mcp-args__index" aria-hidden="true">
-                        {i + 1}
-                      </span>
-                      <input
-                        id={fid(`arg-${i}`)}
-                        className="input input--mono"
-                        aria-label={`Argument ${i + 1}`}
-                        value={arg.value}
-                        autoComplete="off"
-                        spellCheck={false}
-                        onChange={(e) => updateArg(arg.rowId, e.target.value)}
-                        {...invalid(`args.${i}`)}
-                      />
-                      <button type="button" className="btn btn--ghost btn--small" aria-label={`Move argument ${i + 1} up`} disabled={i === 0} onClick={() => moveArg(i, -1)}>
-                        ↑
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn--ghost btn--small"
-                        aria-label={`Move argument ${i + 1} down`}
-                        disabled={i === draft.args.length - 1}
-                        onClick={() => moveArg(i, 1)}
-                      >
-                        ↓
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn--ghost btn--small"
-                        aria-label={`Remove argument ${i + 1}`}
-                        onClick={() => set({ args: draft.args.filter((a) => a.rowId !== arg.rowId) })}
-                      >
-                        <Icon name="trash" />
-                      </button>
-                      {errors[`args.${i}`] && <div className="mcp-args__error">{errorFor(`args.${i}`)}</div>}
-                    </li>
-                  ))}
-                </ol>
-              )}
-              {errorFor('args')}
-              <button type="button" id={fid('add-arg')} className="btn btn--small" onClick={addArg}>
-                <Icon name="plus" /> Add argument
-              </button>
-            </fieldset>
-
-            <fieldset className="field-group">
-              <legend className="field-group__legend">Environment</legend>
-              <p className="field__hint">
-                Only these variables reach the server, plus PATH. Nothing else from the host’s environment — API keys included — is passed on. Values are
-                scrubbed from its log; those of secret-looking names (key, token, password…) are kept with your API keys, not in the settings file, and
-                show as ••••••••; leave that to keep them.
-              </p>
-              <KeyValueRows
-                rows={draft.env}
-                what="Variable"
-                keyPlaceholder="GITHUB_TOKEN"
-                valuePlaceholder="value"
-                idFor={(part, i) => fid(`env-${part}-${i}`)}
-                invalid={Boolean(errors.env)}
-                describedBy={errors.env ? fid('env-error') : undefined}
-                onChange={(env) => set({ env })}
-              />
-              {errorFor('env')}
-              <button
-                type="button"
-                id={fid('add-env')}
-                className="btn btn--small"
-                onClick={() => {
-                  set({ env: [...draft.env, { rowId: nextRowId(), key: '', value: '' }] });
-                  setTimeout(() => document.getElementById(fid(`env-key-${draft.env.length}`))?.focus());
-                }}
-              >
-                <Icon name="plus" /> Add variable
-              </button>
-            </fieldset>
-
-            <div className="field">
-              <label className="field__label" htmlFor={fid('cwd')}>
-                Working folder <span className="field__unset">optional</span>
-              </label>
-              <input
-                id={fid('cwd')}
-                className="input input--mono"
-                value={draft.cwd}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="/home/me/projects/my-server"
-                onChange={(e) => set({ cwd: e.target.value })}
-                {...invalid('cwd')}
-              />
-              {errorFor('cwd')}
-              <p className="field__hint">Where the program starts. Leave empty for the host’s default.</p>
-            </div>
-          </>
+          <StdioFields draft={draft} errors={errors} kit={kit} set={set} />
         ) : (
-          <>
-            <div className="field">
-              <label className="field__label" htmlFor={fid('url')}>
-                URL
-              </label>
-              <input
-                id={fid('url')}
-                className="input input--mono"
-                value={draft.url}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="http://127.0.0.1:3000/mcp"
-                onChange={(e) => set({ url: e.target.value })}
-                {...invalid('url')}
-              />
-              {errorFor('url')}
-              <p className="field__hint">The server’s Streamable HTTP endpoint (http or https). The host connects, not this window.</p>
-            </div>
-            <fieldset className="field-group">
-              <legend className="field-group__legend">Headers</legend>
-              <p className="field__hint">
-                Sent with every request, e.g. Authorization. Values are kept with your API keys, not in the settings file, and scrubbed from the server’s
-                log: a stored one shows as ••••••••; leave that to keep it.
-              </p>
-              <KeyValueRows
-                rows={draft.headers}
-                what="Header"
-                keyPlaceholder="Authorization"
-                valuePlaceholder="Bearer …"
-                idFor={(part, i) => fid(`header-${part}-${i}`)}
-                invalid={Boolean(errors.headers)}
-                describedBy={errors.headers ? fid('headers-error') : undefined}
-                onChange={(headers) => set({ headers })}
-              />
-              {errorFor('headers')}
-              <button
-                type="button"
-                id={fid('add-header')}
-                className="btn btn--small"
-                onClick={() => {
-                  set({ headers: [...draft.headers, { rowId: nextRowId(), key: '', value: '' }] });
-                  setTimeout(() => document.getElementById(fid(`header-key-${draft.headers.length}`))?.focus());
-                }}
-              >
-                <Icon name="plus" /> Add header
-              </button>
-            </fieldset>
-          </>
+          <HttpFields draft={draft} errors={errors} kit={kit} set={set} />
         )}
 
         <div className="mcp-form__checks">
@@ -401,13 +173,7 @@ export function ServerForm(props: {
           <button type="button" className="btn btn--ghost" onClick={props.onCancel}>
             Cancel
           </button>
-          <span className="form-actions__status" role="status">
-            {busy && (
-              <>
-                <span className="spinner" aria-hidden="true" /> Saving{draft.enabled ? ' and starting the server' : ''}…
-              </>
-            )}
-          </span>
+          <FormStatus busy={busy && `Saving${draft.enabled ? ' and starting the server' : ''}…`} />
         </div>
       </form>
     </section>

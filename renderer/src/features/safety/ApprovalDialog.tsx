@@ -2,77 +2,20 @@
 // description, the exact arguments and (for writes) the proposed diff, all as text; Approve once / Always allow /
 // Reject with an optional message. Several waiting calls queue ("1 of N"). Focus is trapped inside and returned after.
 // Escape never answers: it only points at Reject. Enter acts only on the focused button.
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
-import type { ApprovalDecision, ApprovalRequest } from '../../../../shared/types/safety';
+import type { ApprovalDecision } from '../../../../shared/types/safety';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { respondToApproval } from '../../stores/safety-commands';
 import { selectApprovalCount, selectLastResolved, selectPendingApproval } from '../../stores/safety-selectors';
-import { DiffPreview } from './DiffPreview';
-import { clock, prettyArgs, REASON_HELP, REASON_TEXT, RESOLUTION_TEXT, whoAsks } from './format';
-import { useNow } from './use-now';
+import { RESOLUTION_TEXT } from './format';
 import './safety.css';
+import { ApprovalCountdown } from './ApprovalCountdown';
+import { ApprovalRequestBody } from './ApprovalRequestBody';
 
 const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
-
-function Countdown(props: { deadline: number }) {
-  const now = useNow(true, 1000);
-  const left = props.deadline - now;
-  const over = left <= 0;
-  return (
-    <span className={`approval__countdown${left < 10_000 ? ' approval__countdown--low' : ''}`} role="timer" data-testid="approval-countdown" aria-label={over ? 'Time is up' : `${clock(left)} left to answer`}>
-      <span aria-hidden="true">{over ? 'Time is up — not run' : `${clock(left)} left`}</span>
-    </span>
-  );
-}
-
-function Body(props: { request: ApprovalRequest; ids: { desc: string; args: string; diff: string } }) {
-  const { request, ids } = props;
-  const args = useMemo(() => prettyArgs(request.argsJson), [request.argsJson]);
-  return (
-    <div className="approval__body">
-      <dl className="approval__facts">
-        <div>
-          <dt>Asked by</dt>
-          <dd data-testid="approval-who">{whoAsks(request)}</dd>
-        </div>
-        <div>
-          <dt>Tool</dt>
-          <dd className="approval__tool">
-            <strong data-testid="approval-tool">{request.toolDisplayName}</strong> <code data-testid="approval-qname">{request.toolQualifiedName}</code>
-            <span className={`badge badge--${request.mode}`}>{request.mode}</span>
-            <span className="badge badge--neutral" title={REASON_HELP[request.reason]} data-testid="approval-reason">
-              {REASON_TEXT[request.reason]}
-            </span>
-          </dd>
-        </div>
-      </dl>
-      {request.description && (
-        <p className="approval__description" id={ids.desc} data-testid="approval-description">
-          {request.description}
-        </p>
-      )}
-      <section aria-labelledby={ids.args}>
-        <h3 id={ids.args} className="approval__subtitle">
-          Arguments <span className="approval__subtitle-note">exactly what the tool receives</span>
-        </h3>
-        <pre className="code-block approval__args" tabIndex={0} aria-labelledby={ids.args} data-testid="approval-args">
-          {args}
-        </pre>
-      </section>
-      {request.diff && (
-        <section aria-labelledby={ids.diff}>
-          <h3 id={ids.diff} className="approval__subtitle">
-            Proposed change
-          </h3>
-          <DiffPreview diff={request.diff} labelledBy={ids.diff} />
-        </section>
-      )}
-    </div>
-  );
-}
 
 export function ApprovalDialog() {
   const request = useAppStore(selectPendingApproval);
@@ -198,9 +141,9 @@ export function ApprovalDialog() {
               1 of {count}
             </span>
           )}
-          <Countdown deadline={request.deadline} />
+          <ApprovalCountdown deadline={request.deadline} />
         </header>
-        <Body key={request.id} request={request} ids={ids} />
+        <ApprovalRequestBody key={request.id} request={request} ids={ids} />
         <footer className="approval__footer">
           <div className="field">
             <label className="field__label" htmlFor={ids.msg}>

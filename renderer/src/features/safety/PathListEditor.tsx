@@ -112,7 +112,7 @@ export function PathListEditor(props: {
                 : `Only paths under these prefixes (relative to the notes folder; “Journal” covers “Journal/…”, not “Journal-old”).`}
               {props.kind === 'write' && ' Writes also need read access.'}
             </p>
-            <ul className="path-list">
+            <ul className="stack-list path-list">
               {rows.map((row, index) => (
                 <li key={index} className="path-row">
                   <label className="visually-hidden" htmlFor={`${id}-row-${index}`}>

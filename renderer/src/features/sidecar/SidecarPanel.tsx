@@ -1,16 +1,21 @@
 // Sidecar section (seed 000 SidecarConfig): which connection and model the council's tools think with, and its sampling settings.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
-import { SIDECAR_RANGES, type ConnectionProfileView, type SidecarConfig } from '../../../../shared/types/llm';
+import type { ConnectionProfileView, SidecarConfig } from '../../../../shared/types/llm';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
+import { FieldError } from '../../components/FieldError';
 import { InlineError } from '../../components/InlineError';
 import { listModels, updateSidecar } from '../../stores/connections-commands';
 import { checkDraft, configOf, DEFAULT_NUMBERS, draftOf, sidecarFieldOf, type SidecarDraft, type SidecarField } from './sidecar-form';
 import '../connections/connections.css';
 import { AskingHost } from '../../components/AskingHost';
+import { SamplingField, type SamplingKey } from './SamplingField';
+import { SidecarExplainer } from './SidecarExplainer';
+import { DiscardChanges } from '../../components/DiscardChanges';
+import { FormStatus } from '../../components/FormStatus';
 
 const SPEC = sectionById('sidecar');
 const NO_MODELS: readonly string[] = [];
@@ -19,19 +24,6 @@ function readyText(config: SidecarConfig, profiles: readonly ConnectionProfileVi
   const used = profiles.find((p) => p.id === config.connectionProfileId);
   const model = config.model || (used?.defaultModel ? `its default model, ${used.defaultModel}` : 'its default model');
   return `Ready: council tools use ${used?.name ?? config.connectionProfileId} with ${model}.`;
-}
-
-function Explainer() {
-  return (
-    <section className="card sidecar-explainer" aria-label="What the sidecar does">
-      <h2 className="card__title">What the sidecar does</h2>
-      <p className="card__lead">
-        The sidecar is a second model, separate from the chat’s main connection. When the council deliberates in sidecar mode, each active member’s
-        prompt tools run on it, and it plans the arguments before an extension tool is called. The main model then reads the deliberation it wrote.
-        A small, fast, cheap model is usually enough; a low temperature keeps tool answers steady.
-      </p>
-    </section>
-  );
 }
 
 export function SidecarPanel() {
@@ -72,7 +64,7 @@ export function SidecarPanel() {
           </div>
         </EmptyState>
         {loadError && <InlineError error={loadError} title="Could not read the sidecar settings" />}
-        <Explainer />
+        <SidecarExplainer />
       </div>
     );
   }
@@ -136,59 +128,16 @@ export function SidecarPanel() {
     if (!result.ok) setModelsError(result.error);
   };
 
-  const errorFor = (field: SidecarField) =>
-    errors[field] ? (
-      <p className="field__error" id={`${id}-${field}-error`}>
-        <Icon name="error" />
-        {errors[field]}
-      </p>
-    ) : null;
+  const errorFor = (field: SidecarField) => (errors[field] ? <FieldError id={`${id}-${field}-error`}>{errors[field]}</FieldError> : null);
   const aria = (field: SidecarField) => ({
     id: `${id}-${field}`,
     'aria-invalid': errors[field] ? true : undefined,
     'aria-describedby': errors[field] ? `${id}-${field}-error` : `${id}-${field}-hint`,
   });
 
-  const numberField = (field: 'temperature' | 'topP' | 'maxTokens', label: string, step: number, hint: string) => {
-    const range = SIDECAR_RANGES[field];
-    const value = Number(draft[field]);
-    return (
-      <div className="field sidecar-number">
-        <label className="field__label" htmlFor={`${id}-${field}`}>
-          {label}
-        </label>
-        <div className="input-row">
-          <input
-            {...aria(field)}
-            className="input input--number"
-            type="number"
-            inputMode="decimal"
-            min={range.min}
-            max={range.max}
-            step={step}
-            value={draft[field]}
-            onChange={(e) => change({ [field]: e.target.value })}
-          />
-          {field !== 'maxTokens' && (
-            <input
-              type="range"
-              className="range"
-              aria-label={`${label} slider`}
-              min={range.min}
-              max={range.max}
-              step={step}
-              value={Number.isFinite(value) ? Math.min(range.max, Math.max(range.min, value)) : range.min}
-              onChange={(e) => change({ [field]: e.target.value })}
-            />
-          )}
-        </div>
-        {errorFor(field)}
-        <p className="field__hint" id={`${id}-${field}-hint`}>
-          {hint} ({range.min}–{range.max}; default {DEFAULT_NUMBERS[field]})
-        </p>
-      </div>
-    );
-  };
+  const numberField = (field: SamplingKey, label: string, step: number, hint: string) => (
+    <SamplingField field={field} label={label} step={step} hint={hint} value={draft[field]} aria={aria(field)} error={errorFor(field)} onChange={(value) => change({ [field]: value })} />
+  );
 
   return (
     <div className="panel-stack">
@@ -284,26 +233,19 @@ export function SidecarPanel() {
             <button type="button" className="btn" onClick={() => change({ ...DEFAULT_NUMBERS })}>
               Reset sampling to defaults
             </button>
-            {dirty && (
-              <button
-                type="button"
-                className="btn btn--ghost"
-                onClick={() => {
-                  setDirty(false);
-                  setErrors({});
-                  setDraft(draftOf(state.config));
-                }}
-              >
-                Discard changes
-              </button>
-            )}
-            <span className="form-actions__status" role="status">
-              {saved && !dirty ? 'Saved.' : dirty ? 'Unsaved changes.' : ''}
-            </span>
+            <DiscardChanges
+              dirty={dirty}
+              onDiscard={() => {
+                setDirty(false);
+                setErrors({});
+                setDraft(draftOf(state.config));
+              }}
+            />
+            <FormStatus busy={null} idle={saved && !dirty ? 'Saved.' : dirty ? 'Unsaved changes.' : ''} />
           </div>
         </form>
       </section>
-      <Explainer />
+      <SidecarExplainer />
     </div>
   );
 }

@@ -1,14 +1,14 @@
 // "Copy as": the tool's definition in another host's format (tools.exportSpec), shown read-only with a copy button.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { MethodInput } from '../../../../shared/contract';
 import type { HostError } from '../../../../shared/errors';
 import type { ToolInfo } from '../../../../shared/types/tools';
 import { useHost } from '../../app/context';
 import { modifierLabel } from '../../app/platform';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
+import { exportToolSpec, type SpecFormat } from '../../stores/tools-commands';
 
-export type SpecFormat = MethodInput<'tools.exportSpec'>['format'];
+export type { SpecFormat };
 
 export const SPEC_FORMATS: ReadonlyArray<{ format: SpecFormat; label: string; note: string }> = [
   { format: 'openai', label: 'OpenAI function', note: 'A Chat Completions function tool with the schema as registered.' },
@@ -39,7 +39,7 @@ export function CopyAs(props: { tool: ToolInfo }) {
     const mine = ++seq.current;
     setLoading(format);
     setCopy('idle');
-    const result = await host.invoke('tools.exportSpec', { qualifiedName: props.tool.qualifiedName, format });
+    const result = await exportToolSpec(host, props.tool.qualifiedName, format);
     if (mine !== seq.current) return;
     setLoading(null);
     if (result.ok) setShown({ format, text: JSON.stringify(result.value.spec, null, 2) ?? 'null' });

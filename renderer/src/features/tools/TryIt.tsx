@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon';
 import { formatMs, InlineError } from '../../components/InlineError';
 import { OutcomeFlags, type Flags } from '../safety/OutcomeFlags';
 import { selectApproveAllWrites } from '../../stores/safety-selectors';
+import { invokeTool } from '../../stores/tools-commands';
 import { fieldId, SchemaForm, type DraftUpdate } from './SchemaForm';
 import { draftFrom, formatArgs, initialDraft, parseArgsJson, readForm, schemaToForm, updateDraft, type Draft, type FieldError } from './schema-form';
 
@@ -78,7 +79,7 @@ export function TryIt(props: { tool: ToolInfo; onRan?(): void }) {
     setRunning(true);
     setOutcome(null);
     const simulate = dryRun && tool.mode === 'write';
-    const result = await host.invoke('tools.invoke', { qualifiedName: tool.qualifiedName, args, ...(simulate ? { dryRun: true } : {}) });
+    const result = await invokeTool(host, tool.qualifiedName, args, simulate);
     if (seq !== runSeq.current) return;
     setRunning(false);
     if (!result.ok) setOutcome({ kind: 'call-error', error: result.error });

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { ChatSession } from '../../../../shared/types/chat';
 import { useHost } from '../../app/context';
+import { loadSessionPicture } from '../../stores/chat-commands';
 
 export function CharacterPicture(props: { session: ChatSession }) {
   const host = useHost();
@@ -11,7 +12,7 @@ export function CharacterPicture(props: { session: ChatSession }) {
     setUrl(null);
     if (!avatar) return;
     let live = true;
-    void host.invoke('chat.sessions.avatar', { sessionId: id }).then((result) => {
+    void loadSessionPicture(host, id).then((result) => {
       if (live && result.ok && result.value.dataUrl?.startsWith('data:image/png;base64,')) setUrl(result.value.dataUrl);
     });
     return () => {

@@ -5,6 +5,7 @@ import { SESSION_EXPORT_FORMATS } from '../../../../shared/contract/chat';
 import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
+import { exportSessionAs } from '../../stores/chat-commands';
 import { downloadBase64, downloadText } from './files';
 
 type Format = (typeof SESSION_EXPORT_FORMATS)[number];
@@ -29,7 +30,7 @@ export function ExportAs(props: { sessionId: string }) {
     setBusy(true);
     setError(null);
     setSaved(null);
-    const result = await host.invoke('chat.sessions.exportAs', { sessionId: props.sessionId, format });
+    const result = await exportSessionAs(host, props.sessionId, format);
     setBusy(false);
     if (!result.ok) return setError(result.error);
     const { fileName, content, encoding } = result.value;

@@ -6,6 +6,8 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { updateSession } from '../../stores/chat-commands';
+import { DiscardChanges } from '../../components/DiscardChanges';
+import { FormStatus } from '../../components/FormStatus';
 
 interface EntryDraft {
   id: string;
@@ -130,7 +132,7 @@ export function SessionEditor(props: { session: ChatSession }) {
         {entries.length > 0 && (
           <ol className="wi-list">
             {entries.map((entry, i) => (
-              <li key={entry.id} className="wi-entry" data-testid="world-info-entry">
+              <li key={entry.id} className="inset wi-entry" data-testid="world-info-entry">
                 <div className="wi-entry__head">
                   <span className="wi-entry__num">#{i + 1}</span>
                   <label className="field__check">
@@ -197,21 +199,14 @@ export function SessionEditor(props: { session: ChatSession }) {
           <Icon name="check" />
           {busy ? 'Saving…' : 'Save character & world'}
         </button>
-        {dirty && (
-          <button
-            type="button"
-            className="btn btn--ghost"
-            onClick={() => {
-              setDirty(false);
-              setError(null);
-            }}
-          >
-            Discard changes
-          </button>
-        )}
-        <span className="form-actions__status" role="status">
-          {dirty ? 'Unsaved changes.' : saved ? 'Saved.' : ''}
-        </span>
+        <DiscardChanges
+          dirty={dirty}
+          onDiscard={() => {
+            setDirty(false);
+            setError(null);
+          }}
+        />
+        <FormStatus busy={null} idle={dirty ? 'Unsaved changes.' : saved ? 'Saved.' : ''} />
       </div>
     </form>
   );

@@ -1,4 +1,4 @@
-// The current time, refreshed every `everyMs` while `active` (the approval countdown).
+// The current time, refreshed every `everyMs` while `active` (the approval countdown, the MCP restart countdown).
 import { useEffect, useState } from 'react';
 
 export function useNow(active: boolean, everyMs = 1000): number {

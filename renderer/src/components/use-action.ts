@@ -1,6 +1,6 @@
-// One control's host call at a time: what is in flight, and the failure to show beside it (dropped once the component is gone).
+// One host call at a time for a control or a card: what is in flight, and the failure to show beside it (dropped once the component is gone).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HostError, Result } from '../../../../shared/errors';
+import type { HostError, Result } from '../../../shared/errors';
 
 export interface ActionError {
   title: string;

@@ -1,0 +1,50 @@
+// One permission of an extension: what it allows, whether it is requested and granted, and Grant/Revoke.
+import { PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../../shared/types/spindle';
+import { permissionInfo } from './permissions';
+import type { Busy } from './ExtensionCard';
+
+export function PermissionRow(props: {
+  permission: string;
+  requested: boolean;
+  granted: boolean;
+  extensionName: string;
+  busy: Busy;
+  onToggle(grant: boolean): void;
+}) {
+  const info = permissionInfo(props.permission);
+  const pending = props.busy === `grant:${props.permission}` || props.busy === `revoke:${props.permission}`;
+  const notHere = (PERMISSIONS_NOT_AVAILABLE_HERE as readonly string[]).includes(props.permission);
+  const state = notHere
+    ? 'Requested, not available here'
+    : props.granted
+      ? props.requested
+        ? 'Granted'
+        : 'Granted, not requested'
+      : props.requested
+        ? 'Requested, not granted'
+        : 'Not requested';
+  return (
+    <li className="perm" data-testid="permission" data-permission={props.permission}>
+      <div className="perm__text">
+        <div className="perm__head">
+          <code className="perm__name">{props.permission}</code>
+          <span className={`badge badge--${props.granted ? 'ok' : 'neutral'}`} data-testid="permission-state">
+            {state}
+          </span>
+        </div>
+        <p className="perm__explanation">{info.explanation}</p>
+      </div>
+      {(props.requested || props.granted) && (
+        <button
+          type="button"
+          className="btn btn--small"
+          aria-disabled={props.busy !== null || undefined}
+          aria-label={`${props.granted ? 'Revoke' : 'Grant'} ${props.permission} ${props.granted ? 'from' : 'to'} ${props.extensionName}`}
+          onClick={() => props.busy === null && props.onToggle(!props.granted)}
+        >
+          {pending ? (props.granted ? 'Revoking…' : 'Granting…') : props.granted ? 'Revoke' : 'Grant'}
+        </button>
+      )}
+    </li>
+  );
+}

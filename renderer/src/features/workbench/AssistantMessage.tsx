@@ -1,0 +1,101 @@
+// The character's reply: streamed text, its tool calls and council note, the reply's error, and the prompt breakdown.
+import type { ChatMessage } from '../../../../shared/types/chat';
+import { InlineError } from '../../components/InlineError';
+import { Icon } from '../../components/Icon';
+import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
+import { CouncilTurn } from './CouncilTurn';
+import { PromptBreakdown } from './PromptBreakdown';
+import { cardFromRecord, ToolCallCard } from './ToolCallCard';
+
+function endNote(reason: LiveTurn['finishReason'], text: string | null): string | null {
+  switch (reason) {
+    case 'stopped':
+      return text ?? 'Stopped by the user.';
+    case 'length':
+      return 'The reply hit the model’s length limit.';
+    case 'content-filter':
+      return 'The provider’s content filter ended the reply.';
+    case 'tool-round-cap':
+    case 'tool-loop':
+    case 'interrupted':
+      return text;
+    default:
+      return null;
+  }
+}
+
+/** Text and tool calls in the order they streamed: each card sits where the text was when its call started. */
+function interleave(text: string, cards: readonly ToolCallCardData[]): Segment[] {
+  const segments: Segment[] = [];
+  let at = 0;
+  for (const card of cards) {
+    const offset = Math.min(Math.max(card.textOffset, at), text.length);
+    if (offset > at) segments.push({ kind: 'text', text: text.slice(at, offset) });
+    at = offset;
+    const last = segments[segments.length - 1];
+    if (last?.kind === 'calls') last.cards.push(card);
+    else segments.push({ kind: 'calls', cards: [card] });
+  }
+  if (at < text.length || segments.length === 0) segments.push({ kind: 'text', text: text.slice(at) });
+  return segments;
+}
+
+type Segment = { kind: 'text'; text: string } | { kind: 'calls'; cards: ToolCallCardData[] };
+
+export function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn | null; name: string }) {
+  const { message, turn } = props;
+  const streaming = turn?.status === 'streaming';
+  // The saved content is complete once it exists; the live text is only for a reply not yet saved.
+  const text = message ? message.content : (turn?.text ?? '');
+  const cards = turn ? turn.toolCalls : (message?.toolCalls ?? []).map(cardFromRecord);
+  const segments = interleave(text, cards);
+  const error = turn?.error ?? (message?.error ? { code: message.error.code, message: message.error.message } : null);
+  const note = turn ? endNote(turn.finishReason, turn.reason) : message?.stopped ? 'Stopped by the user.' : null;
+  const meta = message?.model ?? null;
+  return (
+    <article
+      className={`msg msg--assistant${streaming ? ' msg--streaming' : ''}${error ? ' msg--failed' : ''}`}
+      data-testid="message"
+      data-role="assistant"
+      data-streaming={streaming || undefined}
+      aria-label={`${props.name} replied`}
+      aria-busy={streaming || undefined}
+    >
+      <header className="msg__head">
+        <span className="msg__name">{props.name}</span>
+        {meta && <span className="msg__meta">{meta}</span>}
+        {streaming && (
+          <span className="msg__meta msg__meta--live">
+            <span className="spinner" aria-hidden="true" /> {turn?.stopping ? 'Stopping…' : 'Generating…'}
+          </span>
+        )}
+      </header>
+      {turn ? (
+        <CouncilTurn council={turn.council} runId={null} live={streaming} />
+      ) : message?.councilRunId ? (
+        <CouncilTurn council={null} runId={message.councilRunId} live={false} />
+      ) : null}
+      {segments.map((segment, i) =>
+        segment.kind === 'calls' ? (
+          <ol key={`calls-${segment.cards[0]!.callId}`} className="stack-list tool-cards" aria-label="Tool calls">
+            {segment.cards.map((card) => (
+              <ToolCallCard key={card.callId} card={card} live={streaming} />
+            ))}
+          </ol>
+        ) : segment.text || (streaming && i === segments.length - 1) ? (
+          <div key={`text-${i}`} className="msg__text" data-testid="message-text">
+            {segment.text}
+            {streaming && i === segments.length - 1 && <span className="msg__caret" aria-hidden="true" />}
+          </div>
+        ) : null,
+      )}
+      {note && (
+        <p className="msg__note" data-testid="message-note">
+          <Icon name="info" /> {note}
+        </p>
+      )}
+      {error && <InlineError error={error} title="The reply failed" testId="chat-error" />}
+      {message?.trace && message.trace.length > 0 && <PromptBreakdown stages={message.trace} />}
+    </article>
+  );
+}
