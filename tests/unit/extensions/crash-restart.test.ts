@@ -192,3 +192,24 @@ describe('a worker that stops responding', () => {
     expect(t.manager.get(ID)).toMatchObject({ status: 'crashed', errorCode: 'WORKER_UNRESPONSIVE', recentCrashes: 1 });
   });
 });
+
+describe('waiting for the extensions to settle', () => {
+  it("whenSettled gives up on the manager's timers: a worker still starting at the bound does not hold it", async () => {
+    const t = await rig();
+    let settled = false;
+    void t.manager.whenSettled(2000).then(() => (settled = true));
+    await t.advance(1999);
+    expect(settled).toBe(false);
+    await t.advance(1);
+    expect(settled).toBe(true);
+    expect(t.manager.get(ID).status).toBe('starting');
+  });
+
+  it('whenSettled resolves as soon as the worker is ready, with no time passing', async () => {
+    const t = await rig();
+    const settled = t.manager.whenSettled(2000);
+    t.comesUp();
+    await settled;
+    expect(t.manager.get(ID).status).toBe('running');
+  });
+});
