@@ -1,3 +1,4 @@
+// The headless server for real: a host behind an HTTP and WebSocket server on 127.0.0.1 (loopback only, token, Host and Origin checks, CSP).
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
