@@ -143,7 +143,7 @@ export class ExtensionManager {
    * `timeoutMs`: the CLI waits for this so `tools list` sees what the extensions register on load.
    */
   async whenSettled(timeoutMs = 10_000): Promise<void> {
-    await waitUntil(() => ![...this.entries.values()].some((e) => e.status === 'starting'), (listener) => this.onEvent(listener), timeoutMs);
+    await waitUntil(() => ![...this.entries.values()].some((e) => e.status === 'starting'), (listener) => this.onEvent(listener), timeoutMs, this.options.timers);
   }
 
   onEvent(listener: ExtensionEventListener): () => void {

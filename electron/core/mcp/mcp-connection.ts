@@ -42,7 +42,21 @@ const MAX_INSTRUCTIONS_CHARS = 8192;
 
 export const CLIENT_INFO = { name: 'council-workbench', version: '0.1.0' };
 
-export class McpConnection {
+/** One session as the manager uses it: an McpConnection in the app, a fake server in tests. */
+export interface McpSession {
+  readonly pid: number | undefined;
+  open(initializeTimeoutMs: number): Promise<OpenedSession>;
+  listTools(timeoutMs: number): Promise<unknown[]>;
+  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeout: number }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Opens sessions: the SDK's (spawn or HTTP) by default; the handlers hear what the server does unasked. */
+export type McpConnector = (config: McpServerConfig, handlers: ConnectionHandlers, options: ConnectionOptions) => McpSession;
+
+export const sdkConnector: McpConnector = (config, handlers, options) => new McpConnection(config, handlers, options);
+
+export class McpConnection implements McpSession {
   private readonly client: Client;
   private readonly transport: Transport;
   private closing = false;

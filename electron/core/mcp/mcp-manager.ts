@@ -14,7 +14,7 @@ import { toolCallLine } from '../tool-call-log';
 import { validateServerConfig } from '../../../shared/mcp-config';
 import { parseMcpServersJson } from './config';
 import { keepStoredSecrets, mergeConfigPatch, putting } from './config-changes';
-import { McpConnection } from './mcp-connection';
+import { sdkConnector, type McpConnector, type McpSession } from './mcp-connection';
 import { clearServerTimers, createServerState, secretValues, serverInfo, toLogLevel, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';
 import { lastStderr, startError } from './start-error';
 import { Emitter } from '../util/emitter';
@@ -32,6 +32,7 @@ export class McpManager {
   private readonly listTimeoutMs: number;
   private readonly refreshDebounceMs: number;
   private readonly timers: Timers;
+  private readonly connector: McpConnector;
   private readonly maxLogEvents: number;
   private readonly maxLogNotifications: number;
   private readonly redact: (text: string) => string;
@@ -46,6 +47,7 @@ export class McpManager {
       maxLogNotificationsPerSecond: this.maxLogNotifications = 200,
       redact: this.redact = (text) => text,
       timers: this.timers = systemTimers,
+      connector: this.connector = sdkConnector,
     } = options);
     this.events = new Emitter<McpEvent>((error) => options.log.error('mcp event listener failed', error));
     for (const raw of options.store.read()) {
@@ -202,7 +204,7 @@ export class McpManager {
     const { config } = state;
     this.hostLog(state, 'info', config.transport === 'stdio' ? `starting: ${JSON.stringify([config.command, ...(config.args ?? [])])}` : `connecting to ${config.url}`);
 
-    const conn = new McpConnection(config, {
+    const conn = this.connector(config, {
       onStderr: (line) => this.append(state, 'info', 'stderr', line),
       onLogMessage: (level, text) => this.append(state, toLogLevel(level), 'worker', text),
       onToolsChanged: () => {
@@ -284,7 +286,7 @@ export class McpManager {
     if (!options.quiet || wasRunning) this.changed(state);
   }
 
-  private closeInBackground(conn: McpConnection): void {
+  private closeInBackground(conn: McpSession): void {
     const closed = conn.close().finally(() => this.closing.delete(closed));
     this.closing.add(closed);
   }
@@ -308,7 +310,7 @@ export class McpManager {
   }
 
   /** Lists the tools and brings the registry in line: new and changed ones registered, vanished ones dropped, bad ones skipped and logged. */
-  private refresh(state: ServerState, conn: McpConnection): Promise<void> {
+  private refresh(state: ServerState, conn: McpSession): Promise<void> {
     const gen = state.gen;
     const run = (async () => {
       const listed = await conn.listTools(this.listTimeoutMs);

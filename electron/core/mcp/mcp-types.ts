@@ -10,7 +10,7 @@ import { ExtensionLog, LOG_MAX_BYTES, LOG_MAX_LINES } from '../extensions/extens
 import type { Clock, Logger, Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
 import type { ToolRegistry } from '../registry/tool-registry';
-import type { McpConnection, OpenedSession } from './mcp-connection';
+import type { McpConnector, McpSession, OpenedSession } from './mcp-connection';
 
 export type McpEvent =
   | { type: 'mcp.changed'; server: McpServerInfo }
@@ -35,6 +35,8 @@ export interface McpManagerOptions {
   clock: Clock;
   /** Restart and refresh timers, the dropped-log counter. Default: the system's. */
   timers?: Timers;
+  /** Opens a session with a server. Default: the SDK's (spawn or HTTP); tests pass fake servers. */
+  connector?: McpConnector;
   log: Logger;
   /** A server that has not answered initialize by then is stopped and counted as a crash. */
   initializeTimeoutMs?: number;
@@ -57,7 +59,7 @@ export interface ServerState {
   status: McpServerStatus;
   log: ExtensionLog;
   crash: CrashTracker;
-  conn: McpConnection | null;
+  conn: McpSession | null;
   /** Bumped by every start and stop: async steps of an older attempt see the mismatch and back off. */
   gen: number;
   session?: OpenedSession;

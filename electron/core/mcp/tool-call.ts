@@ -5,12 +5,12 @@ import type { HostError } from '../../../shared/errors';
 import type { ExecuteRequest, ExecuteResult } from '../registry-port';
 import { isConnectionLoss } from './connection-loss';
 import { toExecuteResult } from './flatten-result';
-import type { McpConnection } from './mcp-connection';
+import type { McpSession } from './mcp-connection';
 
 export interface ToolCallTarget {
   id: string;
   transport: 'stdio' | 'http';
-  conn: McpConnection;
+  conn: McpSession;
   wantsContext: boolean;
   now: number;
   redact(text: string): string;

@@ -11,6 +11,7 @@ import type { ChatEvent } from '../../../shared/types/chat';
 import type { ToolExecutor } from '../../../electron/core/registry-port';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { captureLogger, type CapturedLog } from '../llm/helpers';
+import { eventually } from '../../helpers/events';
 import { tempDir } from '../../helpers/temp-dir';
 import { COUNCIL_TOOLS_DEFAULTS } from '../../../shared/types/council';
 import type { Settings } from '../../../shared/settings';
@@ -103,17 +104,11 @@ export function chatEvents(rig: ChatRig, turnId?: string): ChatEvent[] {
   );
 }
 
-/** Waits (bounded) until the turn's chat.finished event has arrived. */
-export async function finished(rig: ChatRig, turnId: string, maxTicks = 2000): Promise<Extract<ChatEvent, { type: 'chat.finished' }>> {
-  for (let i = 0; i < maxTicks; i++) {
-    const done = chatEvents(rig, turnId).find((e) => e.type === 'chat.finished');
-    if (done) {
-      await rig.host.chat.settled((done as { sessionId: string }).sessionId);
-      return done as Extract<ChatEvent, { type: 'chat.finished' }>;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`turn ${turnId} did not finish`);
+/** Waits (no polling) until the turn's chat.finished event has arrived and the session has settled. */
+export async function finished(rig: ChatRig, turnId: string): Promise<Extract<ChatEvent, { type: 'chat.finished' }>> {
+  const done = await eventually(rig.host, rig.events, () => chatEvents(rig, turnId).find((e): e is Extract<ChatEvent, { type: 'chat.finished' }> => e.type === 'chat.finished'));
+  await rig.host.chat.settled(done.sessionId);
+  return done;
 }
 
 export async function send(rig: ChatRig, sessionId: string, text: string, extra: Record<string, unknown> = {}) {

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CouncilPort } from '../../../electron/core/chat/council-port';
 import type { ChatSession } from '../../../shared/types/chat';
+import { eventually } from '../../helpers/events';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, chatEvents, chatRig, finished, newSession, send, type ChatRig } from './helpers';
 
@@ -99,7 +100,7 @@ describe('a chat turn', () => {
     rig.server.enqueue({ text: Array.from({ length: 200 }, (_, i) => `t${i} `), delayMs: 15 });
     const started = await rig.call('chat.send', { sessionId: id, text: 'Go' });
     const turnId = (started.value as { turnId: string }).turnId;
-    for (let i = 0; i < 400 && !chatEvents(rig, turnId).some((e) => e.type === 'chat.delta'); i++) await new Promise((r) => setTimeout(r, 5));
+    await eventually(rig.host, rig.events, () => chatEvents(rig, turnId).find((e) => e.type === 'chat.delta'));
     expect((await rig.call('chat.stop', { sessionId: id })).value).toEqual({ stopped: true });
     const done = await finished(rig, turnId);
     expect(done.finishReason).toBe('stopped');

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { HostFailure } from '../../../shared/errors';
 import type { LlmEvent } from '../../../shared/types/llm';
 import { LlmTestServer } from '../../fixtures/llm-server';
-import { PROVIDERS, assertSeedOrder, collect, hello, last, profileFor, testClient, textOf, weatherTool } from './helpers';
+import { FakeClock } from '../../helpers/fake-time';
+import { PROVIDERS, assertSeedOrder, collect, collectTimingOut, hello, last, profileFor, testClient, textOf, weatherTool } from './helpers';
 
 let server: LlmTestServer;
 beforeAll(async () => {
@@ -178,20 +179,41 @@ describe('tool-call arguments that are not JSON', () => {
 });
 
 describe('timeouts and aborts', () => {
+  // The client's timeouts run on fake time: each test moves it on once the stream is where it wants it, no sleep.
   it('a server that stops sending is LLM_TIMEOUT after the idle timeout', async () => {
-    const { client } = testClient();
+    const clock = new FakeClock();
+    const { client } = testClient({ timers: clock });
     server.enqueue({ text: ['a', 'b', 'c'], stallAfter: 2 });
-    const events = await collect(client.stream(profileFor(server, 'openai'), hello, { idleTimeoutMs: 300 }));
-    expect(errorOf(events).code).toBe('LLM_TIMEOUT');
+    const stream = client.stream(profileFor(server, 'openai'), hello, { idleTimeoutMs: 300 });
+    // The SDK hands a text part on when the next one arrives: 'a' has come through once 'b' reached the client.
+    const events = await collectTimingOut(stream, clock, 300, (seen) => seen.some((e) => e.type === 'text-delta'));
+    expect(errorOf(events)).toMatchObject({ code: 'LLM_TIMEOUT', message: 'The provider did not answer within 0.3 s.' });
+    expect(textOf(events)).toBe('a');
     expect(events.filter((e) => e.type === 'finish')).toEqual([]);
     await vi.waitFor(() => expect(server.clientAborts).toBeGreaterThan(0));
   });
 
+  it('the idle timeout starts again with every chunk: a slow but steady stream finishes', async () => {
+    const clock = new FakeClock();
+    const { client } = testClient({ timers: clock });
+    server.enqueue({ text: ['a', 'b', 'c', 'd'] });
+    const events: LlmEvent[] = [];
+    for await (const event of client.stream(profileFor(server, 'openai'), hello, { idleTimeoutMs: 300 })) {
+      events.push(event);
+      // 299 ms between chunks, 1.2 s in all: never idle for 300 ms.
+      clock.advance(299);
+    }
+    expect(textOf(events)).toBe('abcd');
+    expect(last(events)?.type).toBe('finish');
+  });
+
   it('the total timeout applies even while chunks keep coming', async () => {
-    const { client } = testClient();
+    const clock = new FakeClock();
+    const { client } = testClient({ timers: clock });
     server.enqueue({ text: Array.from({ length: 500 }, () => 'x'), delayMs: 20 });
-    const events = await collect(client.stream(profileFor(server, 'anthropic'), hello, { timeoutMs: 200 }));
-    expect(errorOf(events).code).toBe('LLM_TIMEOUT');
+    const stream = client.stream(profileFor(server, 'anthropic'), hello, { timeoutMs: 200 });
+    const events = await collectTimingOut(stream, clock, 200, (seen) => seen.filter((e) => e.type === 'text-delta').length >= 3);
+    expect(errorOf(events)).toMatchObject({ code: 'LLM_TIMEOUT', message: 'The provider did not answer within 0.2 s.' });
     expect(textOf(events).length).toBeLessThan(500);
   });
 
@@ -258,13 +280,15 @@ describe('timeouts and aborts', () => {
   });
 
   it('a port that accepts but never answers times out instead of hanging', async () => {
-    const silent = net.createServer(() => {});
+    let connected = false;
+    const silent = net.createServer(() => (connected = true));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as net.AddressInfo).port;
     try {
-      const { client } = testClient();
+      const clock = new FakeClock();
+      const { client } = testClient({ timers: clock });
       const profile = { ...profileFor(server, 'openai-compatible'), baseUrl: `http://127.0.0.1:${port}/v1` };
-      const events = await collect(client.stream(profile, hello, { idleTimeoutMs: 150 }));
+      const events = await collectTimingOut(client.stream(profile, hello, { idleTimeoutMs: 150 }), clock, 150, () => connected);
       expect(errorOf(events).code).toBe('LLM_TIMEOUT');
     } finally {
       silent.close();

@@ -5,6 +5,7 @@ import { Redactor } from '../../../electron/core/connections/redact';
 import type { Logger } from '../../../electron/core/ports';
 import type { ConnectionProfile, LlmEvent, LlmProvider, LlmRequest } from '../../../shared/types/llm';
 import type { LlmTestServer } from '../../fixtures/llm-server';
+import type { FakeClock } from '../../helpers/fake-time';
 
 export const CANARY = 'sk-canary-XYZ123';
 export const PROVIDERS: LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'];
@@ -85,6 +86,30 @@ export const weatherTool = {
   description: 'Current weather for a city',
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
+
+/**
+ * Collects a stream whose client runs its timeouts on `clock`: once `ready(events)` holds (checked between
+ * events and I/O turns, never after a wall-clock wait), fake time moves on by `ms`, once, so the timeout falls due.
+ */
+export async function collectTimingOut(stream: AsyncIterable<LlmEvent>, clock: FakeClock, ms: number, ready: (events: LlmEvent[]) => boolean): Promise<LlmEvent[]> {
+  const events: LlmEvent[] = [];
+  const iterator = stream[Symbol.asyncIterator]();
+  let next = iterator.next();
+  let advanced = false;
+  for (;;) {
+    const turn = await Promise.race([next, new Promise<'turn'>((resolve) => setImmediate(() => resolve('turn')))]);
+    if (turn === 'turn') {
+      if (!advanced && ready(events)) {
+        advanced = true;
+        clock.advance(ms);
+      }
+      continue;
+    }
+    if (turn.done) return events;
+    events.push(turn.value);
+    next = iterator.next();
+  }
+}
 
 export async function collect(events: AsyncIterable<LlmEvent>, limit = 10_000): Promise<LlmEvent[]> {
   const out: LlmEvent[] = [];

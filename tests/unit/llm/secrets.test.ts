@@ -12,7 +12,8 @@ import { LlmClient } from '../../../electron/core/llm/client';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { AUTH_HEADER, CANARY, PROVIDERS, captureLogger, collect, hello, profileFor, testClient, weatherTool } from './helpers';
+import { FakeClock } from '../../helpers/fake-time';
+import { AUTH_HEADER, CANARY, PROVIDERS, captureLogger, collect, collectTimingOut, hello, profileFor, testClient, weatherTool } from './helpers';
 
 let server: LlmTestServer;
 beforeAll(async () => {
@@ -60,9 +61,11 @@ describe('the canary key never leaks (S8, S9)', () => {
   });
 
   it.each(PROVIDERS)('S8: %s: a request that times out leaves no key in events, errors or logs', async (provider) => {
-    const { client, log } = testClient();
+    // The idle timeout falls due on fake time once the request (and its key) reached the server.
+    const clock = new FakeClock();
+    const { client, log } = testClient({ timers: clock });
     server.enqueue({ text: ['never'], stallAfter: 0 });
-    const events = await collect(client.stream(profileFor(server, provider), hello, { idleTimeoutMs: 200 }));
+    const events = await collectTimingOut(client.stream(profileFor(server, provider), hello, { idleTimeoutMs: 200 }), clock, 200, () => server.requests.length >= 1);
     expect(events.find((e) => e.type === 'error')).toMatchObject({ error: { code: 'LLM_TIMEOUT' } });
     expect(String(server.requests[0]!.headers[AUTH_HEADER[provider]])).toContain(CANARY);
     expect(JSON.stringify(events)).not.toContain(CANARY);

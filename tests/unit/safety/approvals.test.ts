@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { argsHash } from '../../../electron/core/safety/args-hash';
 import type { ApprovalRequest } from '../../../shared/types/safety';
 import type { ToolOutcome } from '../../../shared/types/tools';
+import { FakeClock } from '../../helpers/fake-time';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { approvalRequested, call, probe, register, safetyHost, type SafetyHost } from './helpers';
 
@@ -176,10 +177,17 @@ describe('approvals', () => {
   });
 
   it('no answer before the call deadline is a rejection (APPROVAL_TIMEOUT)', async () => {
-    host = await safetyHost();
+    // The deadline falls due on fake time, not after a wait.
+    const clock = new FakeClock();
+    host = await safetyHost({ clock, timers: clock });
     const tool = probe();
     register(host, DELETE, tool);
-    const outcome = await invoke({ chapter: 1 }, { timeoutMs: 80 });
+    const pending = invoke({ chapter: 1 }, { timeoutMs: 80 });
+    await approvalRequested(host);
+    clock.advance(79);
+    expect(await call(host, 'approvals.list', {})).toHaveLength(1);
+    clock.advance(1);
+    const outcome = await pending;
     expect(outcome).toMatchObject({ ok: false, error: { code: 'APPROVAL_TIMEOUT' } });
     expect(tool.calls).toHaveLength(0);
     expect(host.events).toContainEqual(expect.objectContaining({ type: 'approval.resolved', resolution: 'timeout' }));

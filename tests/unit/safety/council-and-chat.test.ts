@@ -4,6 +4,7 @@ import { interactiveApprovalPolicy, patternApprovalPolicy } from '../../../elect
 import type { HostEvent } from '../../../shared/events';
 import type { CouncilRun } from '../../../shared/types/council';
 import type { ApprovalRequest } from '../../../shared/types/safety';
+import { eventually } from '../../helpers/events';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, inlineCouncil, newSession, send, type ChatRig } from '../chat/helpers';
 import { memorySidecar, sampleChat } from '../council/helpers';
@@ -71,13 +72,7 @@ describe('approvals in council runs and inline chat calls', () => {
     const id = await newSession(rig);
     rig.server.enqueue({ toolCalls: [{ id: 'call_x', name: result.value.alias, args: { entry: 'dragons' } }] }, { text: 'Understood, I left it.' });
 
-    const answering = (async () => {
-      for (;;) {
-        const e = rig!.events.find((x): x is Extract<HostEvent, { type: 'approval.requested' }> => x.type === 'approval.requested');
-        if (e) return e.request;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })().then(async (request: ApprovalRequest) => {
+    const answering = eventually(rig.host, rig.events, (events) => events.find((x): x is Extract<HostEvent, { type: 'approval.requested' }> => x.type === 'approval.requested')?.request).then(async (request: ApprovalRequest) => {
       expect(request).toMatchObject({ origin: 'chat', memberName: 'member-one-xyz', memberRole: 'Scout', args: { entry: 'dragons' } });
       await rig!.call('approvals.respond', { id: request.id, argsHash: request.argsHash, decision: 'reject', message: 'Keep the dragons.' });
     });

@@ -1,20 +1,21 @@
 // Safety test setup: a real host (browser mode: a person answers approvals unless a policy is given), probe tools, event helpers.
 import path from 'node:path';
 import { createHost, type Host } from '../../../electron/core/host';
-import { silentLogger, type Clock } from '../../../electron/core/ports';
+import { silentLogger, type Clock, type Timers } from '../../../electron/core/ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../../../electron/core/registry-port';
 import { interactiveApprovalPolicy, type ApprovalPolicy } from '../../../electron/core/safety/approval-policy';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
 import type { HostEvent } from '../../../shared/events';
 import type { ApprovalRequest } from '../../../shared/types/safety';
 import type { ToolInfo } from '../../../shared/types/tools';
+import { eventually } from '../../helpers/events';
 import { tempDir } from '../../helpers/temp-dir';
 
 export const BUNDLED = path.join(import.meta.dirname, '../../../resources/extensions');
 
 export type SafetyHost = Host & { events: HostEvent[]; dataDir: string };
 
-export async function safetyHost(options: { policy?: ApprovalPolicy; bundled?: boolean; clock?: Clock } = {}): Promise<SafetyHost> {
+export async function safetyHost(options: { policy?: ApprovalPolicy; bundled?: boolean; clock?: Clock; timers?: Timers } = {}): Promise<SafetyHost> {
   const dataDir = tempDir();
   const host = await createHost({
     checkOutputs: true,
@@ -25,6 +26,7 @@ export async function safetyHost(options: { policy?: ApprovalPolicy; bundled?: b
     bundledExtensionsDir: options.bundled ? BUNDLED : null,
     approvalPolicy: options.policy ?? interactiveApprovalPolicy,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
   });
   if (options.bundled) await host.extensions.whenSettled();
   const events: HostEvent[] = [];
@@ -82,15 +84,9 @@ export function register(host: Host, dto: Record<string, unknown>, executor: Too
   return result.value;
 }
 
-/** Resolves with the n-th approval.requested event (1-based), waiting for it. */
-export async function approvalRequested(host: SafetyHost, n = 1, timeoutMs = 5000): Promise<ApprovalRequest> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = host.events.filter((e): e is Extract<HostEvent, { type: 'approval.requested' }> => e.type === 'approval.requested');
-    if (found.length >= n) return found[n - 1]!.request;
-    if (Date.now() > until) throw new Error(`no approval.requested #${n}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Resolves with the n-th approval.requested event (1-based), waiting for it (no polling). */
+export function approvalRequested(host: SafetyHost, n = 1): Promise<ApprovalRequest> {
+  return eventually(host, host.events, (events) => events.filter((e): e is Extract<HostEvent, { type: 'approval.requested' }> => e.type === 'approval.requested')[n - 1]?.request);
 }
 
 export class ManualClock implements Clock {

@@ -1,7 +1,7 @@
-// A real Streamable HTTP MCP server on 127.0.0.1 through McpManager and the registry.
+// A real Streamable HTTP MCP server on 127.0.0.1 through McpManager and the registry (the restart policy on fake time: tests/unit/mcp/restart-policy.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startHttpFixture, type FixtureHttpServer } from '../../fixtures/mcp/http-server';
-import { makeHarness, waitFor, type Harness } from './harness';
+import { makeHarness, waitFor, type Harness } from '../../unit/mcp/harness';
 
 let h: Harness;
 let server: FixtureHttpServer;
