@@ -12,6 +12,7 @@ import { App } from '../../renderer/src/app/App';
 import { AppProviders } from '../../renderer/src/app/context';
 import { createAppStore, type AppStore } from '../../renderer/src/stores/app-store';
 import { wireHost } from '../../renderer/src/stores/wire';
+import { quietAll } from './real-host';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -163,17 +164,17 @@ export class FakeHost implements HostConnection {
   }
 }
 
-export interface Rendered {
+export interface Rendered<H extends HostConnection = FakeHost> {
   container: HTMLElement;
   store: AppStore;
-  host: FakeHost;
+  host: H;
   unmount(): void;
 }
 
 const mounted: Array<() => void> = [];
 
-/** Renders the whole shell wired to `host` the way main.tsx does, and waits for the first resync. */
-export async function renderShell(host: FakeHost, ui: ReactElement = <App />): Promise<Rendered> {
+/** Renders the whole shell wired to `host` (a FakeHost or a RealHost) the way main.tsx does, and waits for the first resync. */
+export async function renderShell<H extends HostConnection = FakeHost>(host: H, ui: ReactElement = <App />): Promise<Rendered<H>> {
   const store = createAppStore({ now: () => Date.UTC(2026, 0, 2, 9, 30) });
   const unwire = wireHost(store, host);
   const container = document.createElement('div');
@@ -187,6 +188,7 @@ export async function renderShell(host: FakeHost, ui: ReactElement = <App />): P
       </AppProviders>,
     );
   });
+  await quietAll();
   const unmount = () => {
     act(() => root.unmount());
     unwire();
@@ -201,11 +203,12 @@ export function cleanup(): void {
   delete document.documentElement.dataset.theme;
 }
 
-/** Runs a state change inside act and lets pending promises settle. */
+/** Runs a state change inside act and lets pending promises settle, and any RealHost answer every call it was sent. */
 export async function settle(fn: () => void | Promise<void> = () => undefined): Promise<void> {
   await act(async () => {
     await fn();
   });
+  await quietAll();
 }
 
 export function byTestId(container: ParentNode, id: string): HTMLElement {
