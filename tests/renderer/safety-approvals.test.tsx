@@ -12,7 +12,7 @@ import { FakeClock } from '../helpers/fake-time';
 import { XSS, XSS_CORPUS } from '../fixtures/xss-corpus';
 import type { ApprovalRequest } from '../../shared/types/safety';
 import type { CouncilMemberContext } from '../../shared/types/spindle';
-import type { ToolOutcome } from '../../electron/core/registry/registry-types';
+import type { ToolOutcome } from '../../shared/types/tools';
 
 declare global {
   interface Window {
@@ -58,7 +58,7 @@ async function ask(host: RealHost, { tool = 'notes:create_note', args = TRIP, me
     });
   });
   const councilMember: CouncilMemberContext | undefined = member
-    ? { memberId: 'm-wren', itemId: 'i-wren', packId: 'pack', packName: 'Pack', chance: 100, avatarUrl: null, ...member }
+    ? { memberId: 'm-wren', itemId: 'i-wren', packId: 'pack', packName: 'Pack', chance: 100, avatarUrl: null, definition: '', personality: '', behavior: '', genderIdentity: 0, ...member }
     : undefined;
   const outcome = host.core.safety.guard.invoke(tool, args, { timeoutMs, origin: member ? 'council' : 'manual', ...(councilMember ? { councilMember } : {}) });
   // A call that ends without asking (refused by path permissions, say) fails the test instead of waiting for ever.
