@@ -10,9 +10,8 @@ import { byTestId, cleanup, key, navButton, renderShell, settle, spokenText, typ
 import { disposeAllHosts, RealHost } from './real-host';
 import { FakeClock } from '../helpers/fake-time';
 import { XSS, XSS_CORPUS } from '../fixtures/xss-corpus';
+import { ask, registerTool, type Ask } from './real-safety';
 import type { ApprovalRequest } from '../../shared/types/safety';
-import type { CouncilMemberContext } from '../../shared/types/spindle';
-import type { ToolOutcome } from '../../shared/types/tools';
 
 declare global {
   interface Window {
@@ -27,43 +26,12 @@ afterEach(async () => {
   delete window.__pwned;
 });
 
-const TRIP = { page: 'Plans/Trip', content: 'pack the tent\nbuy stove fuel' };
-const WREN = { name: 'Archivist Wren', role: 'Continuity' };
 
 /** The core with its timers on a fake clock (approval deadlines fire when the test says). */
 async function start() {
   const timers = new FakeClock();
   const host = await RealHost.start({ timers });
   return { host, timers };
-}
-
-interface Ask {
-  tool?: string;
-  args?: Record<string, unknown>;
-  /** The council member the call is made for; null: a call by hand (Tools section). */
-  member?: { name: string; role: string } | null;
-  timeoutMs?: number;
-}
-
-/**
- * A tool call through the core's guarded invoker, as the council (or Try it) makes it; resolves once the core has queued
- * the approval, with the request as the core made it. The call itself goes on waiting for an answer.
- */
-async function ask(host: RealHost, { tool = 'notes:create_note', args = TRIP, member = WREN, timeoutMs = 30_000 }: Ask = {}): Promise<{ request: ApprovalRequest; outcome: Promise<ToolOutcome> }> {
-  const requested = new Promise<ApprovalRequest>((resolve) => {
-    const off = host.core.onEvent((event) => {
-      if (event.type !== 'approval.requested' || event.request.toolQualifiedName !== tool) return;
-      off();
-      resolve(event.request);
-    });
-  });
-  const councilMember: CouncilMemberContext | undefined = member
-    ? { memberId: 'm-wren', itemId: 'i-wren', packId: 'pack', packName: 'Pack', chance: 100, avatarUrl: null, definition: '', personality: '', behavior: '', genderIdentity: 0, ...member }
-    : undefined;
-  const outcome = host.core.safety.guard.invoke(tool, args, { timeoutMs, origin: member ? 'council' : 'manual', ...(councilMember ? { councilMember } : {}) });
-  // A call that ends without asking (refused by path permissions, say) fails the test instead of waiting for ever.
-  const ended = outcome.then((o) => Promise.reject(new Error(`${tool} ended without asking: ${JSON.stringify(o)}`)));
-  return { request: await Promise.race([requested, ended]), outcome };
 }
 
 async function open(...asks: Ask[]) {
@@ -79,9 +47,7 @@ const dialogOf = (root: ParentNode) => root.querySelector<HTMLElement>('[role="d
 
 /** A write tool whose names, description and preview are hostile, registered in the core like any builtin source. */
 function installHostileTool(host: RealHost): string {
-  const registered = host.core.registry.register(
-    { kind: 'builtin', id: 'hostile' },
-    {
+  const qualifiedName = registerTool(host, 'hostile', {
       name: 'hostile_write',
       // Display names are one line of at most 128 characters (the registry checks); descriptions take the whole corpus.
       display_name: XSS_CORPUS[1]!,
@@ -89,13 +55,10 @@ function installHostileTool(host: RealHost): string {
       parameters: { type: 'object', properties: { page: { type: 'string' }, content: { type: 'string' } }, required: ['page', 'content'] },
       mode: 'write',
       requires_approval: true,
-    },
-    { execute: async () => ({ ok: true, value: 'done' }) },
-  );
-  if (!registered.ok) throw new Error(registered.error.message);
+  });
   const unified = `--- a/x\n+++ b/x\n@@ -0,0 +1,${XSS.split('\n').length} @@\n${XSS.split('\n').map((line) => `+${line}`).join('\n')}\n`;
   host.core.safety.guard.setPreviewProvider('hostile', async () => ({ path: XSS, before: '', after: XSS, unified, created: true, inferred: true }));
-  return registered.value.qualifiedName;
+  return qualifiedName;
 }
 
 describe('approval dialog', () => {
@@ -126,16 +89,11 @@ describe('approval dialog', () => {
     // A write tool that does not ask by itself asks under "approve all writes" (on by default); with one path and a
     // string content, the core infers its preview from the file that is there.
     const { host } = await start();
-    const registered = host.core.registry.register(
-      { kind: 'builtin', id: 'files' },
-      { name: 'write_file', display_name: 'Write file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] }, mode: 'write', write_path_param: 'path' },
-      { execute: async () => ({ ok: true, value: 'written' }) },
-    );
-    if (!registered.ok) throw new Error(registered.error.message);
+    const writeFile = registerTool(host, 'files', { name: 'write_file', display_name: 'Write file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] }, mode: 'write', write_path_param: 'path' });
     // Paths relative to the notes folder are the Workbench's own.
     fs.mkdirSync(host.core.safety.notesRoot, { recursive: true });
     fs.writeFileSync(path.join(host.core.safety.notesRoot, 'a.md'), 'old\n');
-    await ask(host, { tool: registered.value.qualifiedName, args: { path: 'a.md', content: 'new\n' }, member: null });
+    await ask(host, { tool: writeFile, args: { path: 'a.md', content: 'new\n' }, member: null });
     const { container } = await renderShell(host);
     await settle();
     const dialog = dialogOf(container)!;
