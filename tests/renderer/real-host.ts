@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { act } from 'react';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
@@ -23,6 +24,9 @@ type Overrides = { [M in MethodName]?: Override<M> };
 
 /** What a test may set on the core; the rest is the test default (temp data folder, no bundled extensions, silent log). */
 export type RealHostOptions = Partial<Omit<HostPorts, 'settingsBackend' | 'log'>>;
+
+/** The app's bundled Lumia packs (data only, no workers): pass as bundledPacksDir for tests about council members. */
+export const BUNDLED_PACKS = fileURLToPath(new URL('../../resources/packs', import.meta.url));
 
 const live = new Set<RealHost>();
 
@@ -115,13 +119,21 @@ export class RealHost implements HostConnection {
 
   /**
    * Waits (inside act) until the core has answered every call the renderer made, including the calls the renderer makes
-   * on those answers. Held answers (hold) count as answered by the core.
+   * on those answers, or until the core waits for a person (an approval is pending: the calls waiting on it end only when
+   * the test answers). Held answers (hold) count as answered by the core.
    */
   async quiet(): Promise<void> {
     for (let round = 0; round < 100; round++) {
-      if (this.inFlight.size === 0) return;
+      if (this.inFlight.size === 0 || this.core.safety.approvals.list().length > 0) return;
       await act(async () => {
-        await Promise.allSettled([...this.inFlight]);
+        let off = () => {};
+        const asked = new Promise<void>((resolve) => {
+          off = this.core.onEvent((event) => {
+            if (event.type === 'approval.requested') resolve();
+          });
+        });
+        await Promise.race([Promise.allSettled([...this.inFlight]), asked]);
+        off();
       });
     }
     throw new Error('the renderer kept calling the host for 100 rounds');
