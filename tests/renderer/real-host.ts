@@ -190,21 +190,3 @@ export async function quietAll(): Promise<void> {
 export async function disposeAllHosts(): Promise<void> {
   await Promise.all([...live].map((host) => host.dispose()));
 }
-
-/**
- * Waits (inside act) until `check` stops throwing, letting real I/O (a child process, a local HTTP server) progress
- * between tries. For outcomes that need another process; host work in this process settles with `settle`.
- */
-export async function eventually<T>(check: () => T, { timeoutMs = 5000 } = {}): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (error) {
-      if (performance.now() > deadline) throw error;
-    }
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    });
-  }
-}
