@@ -137,14 +137,14 @@ describe('add form', () => {
     expect(byTestId(form(), 'mcp-error-env').textContent).toContain('/env/NOTES_TOKEN');
     expect(host.core.mcp.list().map((s) => s.config.id)).toEqual(['files']);
 
-    // An error that names no field is shown for the whole form, with its code. The core cannot be made to fail a
-    // settings write cheaply here (the tests run as root, so a read-only folder does not stop it): this answer is stubbed.
+    // An error that names no field is shown for the whole form, with its code: the core cannot save its settings.
     await settle(() => typeInto(byLabel(form(), 'Variable 1 value'), 'abc'));
-    host.overrides['mcp.add'] = () => ({ ok: false, error: { code: 'SETTINGS_WRITE_FAILED', message: 'Could not write settings.json', hint: 'Is the disk full?' } });
+    host.breakSettingsWrites();
     await submit(form());
     const whole = byTestId(form(), 'inline-error');
     expect(whole.dataset.code).toBe('SETTINGS_WRITE_FAILED');
-    expect(whole.textContent).toContain('Is the disk full?');
+    expect(whole.textContent).toContain('Could not save settings: EISDIR');
+    expect(whole.textContent).toContain('Check that the data folder is writable');
   });
 
   it('adds an HTTP server with a checked URL and headers, trusted when ticked', async () => {

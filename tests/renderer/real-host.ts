@@ -139,6 +139,16 @@ export class RealHost implements HostConnection {
     throw new Error('the renderer kept calling the host for 100 rounds');
   }
 
+  /**
+   * Makes the core's next settings write fail (SETTINGS_WRITE_FAILED, EISDIR): a folder stands where settings.json goes.
+   * A read-only folder would not do, as the tests may run as root.
+   */
+  breakSettingsWrites(): void {
+    const file = path.join(this.dataDir, 'settings.json');
+    fs.rmSync(file, { force: true });
+    fs.mkdirSync(file);
+  }
+
   callsTo(method: MethodName): Call[] {
     return this.calls.filter((c) => c.method === method);
   }
