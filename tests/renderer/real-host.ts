@@ -10,6 +10,7 @@ import type { MethodInput, MethodName, MethodOutput } from '../../shared/contrac
 import type { Result } from '../../shared/errors';
 import type { HostEvent, HostEventListener } from '../../shared/events';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from '../../renderer/src/api/connection';
+import { notConnected, unauthorized } from '../../renderer/src/api/errors';
 import { createHost, type Host, type HostPorts } from '../../electron/core/host';
 import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
@@ -56,7 +57,9 @@ export class RealHost implements HostConnection {
     private readonly ownsDataDir: boolean,
   ) {
     this.unsubscribe = core.onEvent((event) => {
-      // As on the socket: serialized when emitted, delivered after the emitting code has run on.
+      // As on the socket: serialized when emitted, delivered after the emitting code has run on; missed while the link is
+      // down (setInfo), when the renderer's resync on reconnect has to cover it.
+      if (this.info.state !== 'connected') return;
       const wire = JSON.stringify(event);
       queueMicrotask(() => {
         const received = JSON.parse(wire) as HostEvent;
@@ -78,6 +81,9 @@ export class RealHost implements HostConnection {
 
   invoke<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
     this.calls.push({ method, input });
+    // As the WebSocket transport answers while the link is down or the token was refused: nothing is sent.
+    if (this.info.state === 'unauthorized') return Promise.resolve(unauthorized<MethodOutput<M>>(method));
+    if (this.info.state === 'disconnected') return Promise.resolve(notConnected<MethodOutput<M>>(method));
     const override = this.overrides[method] as Override<M> | undefined;
     if (override) return Promise.resolve(override(input)).then((result) => JSON.parse(JSON.stringify(result)) as Result<MethodOutput<M>>);
     // The frame the WebSocket transport sends; the server counts its bytes and parses it back.
@@ -167,7 +173,10 @@ export class RealHost implements HostConnection {
     return () => this.infoListeners.delete(listener);
   }
 
-  /** Connection state as the transport would report it (reconnect and offline tests). */
+  /**
+   * Connection state as the transport would report it (reconnect and offline tests). While it is not 'connected', calls
+   * are refused as the transport refuses them and the core's events do not arrive.
+   */
   setInfo(next: Partial<ConnectionInfo>): void {
     this.info = { ...this.info, ...next };
     for (const listener of this.infoListeners) listener(this.info);
