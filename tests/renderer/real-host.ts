@@ -68,10 +68,15 @@ export class RealHost implements HostConnection {
     });
   }
 
-  /** A core on a fresh temp data folder (or `options.dataDir`), wired like the browser mode. Call dispose (or disposeAll). */
-  static async start(options: RealHostOptions = {}): Promise<RealHost> {
+  /**
+   * A core on a fresh temp data folder (or `options.dataDir`), wired like the browser mode. `folder.prefix` names the temp
+   * folder; `folder.prepare` writes into it before the core starts (a damaged settings file, say). Call dispose (or
+   * disposeAllHosts).
+   */
+  static async start(options: RealHostOptions = {}, folder: { prefix?: string; prepare?: (dataDir: string) => void } = {}): Promise<RealHost> {
     const ownsDataDir = options.dataDir === undefined;
-    const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cw-renderer-'));
+    const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), folder.prefix ?? 'cw-renderer-'));
+    folder.prepare?.(dataDir);
     // env: key variables are read from here, never from (and never taken out of) the test process's environment.
     const core = await createHost({ mode: 'browser', bundledExtensionsDir: null, bundledPacksDir: null, env: {}, ...options, dataDir, settingsBackend: confBackend, log: silentLogger });
     const host = new RealHost(core, dataDir, ownsDataDir);
