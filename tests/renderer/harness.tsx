@@ -232,17 +232,6 @@ export function key(target: EventTarget, init: KeyboardEventInit): KeyboardEvent
   return event;
 }
 
-export function notice(partial: Partial<Notice> = {}): Notice {
-  return {
-    id: 'n1',
-    level: 'warning',
-    code: 'SETTINGS_RECOVERED',
-    message: 'Your settings file was not valid JSON. It was kept aside as settings.json.corrupt-1; the defaults were loaded.',
-    at: Date.UTC(2026, 0, 2, 9, 0),
-    ...partial,
-  };
-}
-
 export function tool(partial: Partial<ToolInfo> = {}): ToolInfo {
   const name = partial.name ?? 'search_knowledge_base';
   const extensionId = partial.extensionId === undefined ? 'knowledge-base' : partial.extensionId;
