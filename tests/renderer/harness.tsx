@@ -15,7 +15,6 @@ import { App } from '../../renderer/src/app/App';
 import { AppProviders } from '../../renderer/src/app/context';
 import { createAppStore, type AppStore } from '../../renderer/src/stores/app-store';
 import { wireHost } from '../../renderer/src/stores/wire';
-import { quietAll } from './real-host';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -191,7 +190,7 @@ export async function renderShell<H extends HostConnection = FakeHost>(host: H, 
       </AppProviders>,
     );
   });
-  await quietAll();
+  await settleHostsToo();
   const unmount = () => {
     act(() => root.unmount());
     unwire();
@@ -206,12 +205,24 @@ export function cleanup(): void {
   delete document.documentElement.dataset.theme;
 }
 
+/**
+ * Waited for after every settle() and first render: real-host.ts adds one (every RealHost has answered what it was
+ * sent). Kept as a hook so that suites on FakeHost never load the core.
+ */
+const settleHooks = new Set<() => Promise<void>>();
+export function onSettle(hook: () => Promise<void>): void {
+  settleHooks.add(hook);
+}
+async function settleHostsToo(): Promise<void> {
+  for (const hook of settleHooks) await hook();
+}
+
 /** Runs a state change inside act and lets pending promises settle, and any RealHost answer every call it was sent. */
 export async function settle(fn: () => void | Promise<void> = () => undefined): Promise<void> {
   await act(async () => {
     await fn();
   });
-  await quietAll();
+  await settleHostsToo();
 }
 
 export function byTestId(container: ParentNode, id: string): HTMLElement {

@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { act } from 'react';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
@@ -14,6 +13,7 @@ import { notConnected, unauthorized } from '../../renderer/src/api/errors';
 import { createHost, type Host, type HostPorts } from '../../electron/core/host';
 import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
+import { onSettle } from './harness';
 
 export interface Call {
   method: MethodName;
@@ -27,7 +27,7 @@ type Overrides = { [M in MethodName]?: Override<M> };
 export type RealHostOptions = Partial<Omit<HostPorts, 'settingsBackend' | 'log'>>;
 
 /** The app's bundled Lumia packs (data only, no workers): pass as bundledPacksDir for tests about council members. */
-export const BUNDLED_PACKS = fileURLToPath(new URL('../../resources/packs', import.meta.url));
+export const BUNDLED_PACKS = path.resolve(import.meta.dirname, '../../resources/packs');
 
 const live = new Set<RealHost>();
 
@@ -205,10 +205,11 @@ export class RealHost implements HostConnection {
   }
 }
 
-/** Every live RealHost quiet (harness settle() calls this, so a settled renderer has its real answers). */
+/** Every live RealHost quiet: harness settle() waits for this, so a settled renderer has its real answers. */
 export async function quietAll(): Promise<void> {
   for (const host of live) await host.quiet();
 }
+onSettle(quietAll);
 
 /** For afterEach: closes every RealHost a test started. */
 export async function disposeAllHosts(): Promise<void> {
