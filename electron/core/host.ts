@@ -27,6 +27,7 @@ import { connectionHandlers } from './connections/handlers';
 import { sidecarHandlers } from './sidecar/handlers';
 import type { ChatEngine } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
+import type { DetectOptions } from './connections/detect';
 import type { ConnectionService } from './connections/connection-service';
 import type { SidecarService } from './sidecar/sidecar-service';
 import { CouncilService } from './council/council-service';
@@ -62,6 +63,8 @@ export interface HostPorts {
   env?: Env;
   /** chat.delta coalescing (benchmarks and tests). */
   chatBatching?: DeltaBatcherOptions;
+  /** Where connections.detect looks for local servers (tests point it at their own ports). Default: the usual ports. */
+  detect?: DetectOptions;
   /** Bundled Lumia packs; null for none. Default: `packs` beside bundledExtensionsDir, else the repository's resources/packs. */
   bundledPacksDir?: string | null;
   /**
@@ -164,6 +167,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...(ports.llm ? { llm: ports.llm } : {}),
     ...(ports.env ? { env: ports.env } : {}),
     ...(ports.chatBatching ? { batching: ports.chatBatching } : {}),
+    ...(ports.detect ? { detect: ports.detect } : {}),
   });
   const secretsInfo = llmServices.secrets.describe();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });

@@ -1,23 +1,54 @@
-// @vitest-environment happy-dom
-// The Connections section against a fake host: list and key status, the profile form's checks and the host's field errors,
-// the key staying write-only, Test, List models, Detect local servers, Remove.
+// @vitest-environment real-core
+// The Connections section against the real core (in memory) and a local LLM test server: list and key status, the
+// profile form's checks and the host's field errors, the key staying write-only, Test, List models, Detect local servers,
+// Remove.
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
-import { deferred, installLlmFakes, profile, type LlmFakes } from './connections-fakes';
-import type { MethodOutput } from '../../shared/contract';
+import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, typeInto } from './harness';
+import { disposeAllHosts, RealHost, type RealHostOptions } from './real-host';
+import { LlmTestServer, type ServerIdentity } from '../fixtures/llm-server';
+import { MemorySecretStore, type SecretStore, type SecretStoreDescription } from '../../electron/core/connections/secret-store';
+import type { ConnectionProfile } from '../../shared/types/llm';
 
-afterEach(() => {
+const MODELS = ['qwen2.5-7b-instruct', 'llama-3.1-8b'];
+const servers: LlmTestServer[] = [];
+
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await disposeAllHosts();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function openConnections(arrange: (fakes: LlmFakes) => void = () => undefined) {
-  const host = new FakeHost();
-  const fakes = installLlmFakes(host);
-  arrange(fakes);
+async function server(options: { models?: string[]; identity?: ServerIdentity } = {}): Promise<LlmTestServer> {
+  const started = await LlmTestServer.start({ models: MODELS, ...options });
+  servers.push(started);
+  return started;
+}
+
+/** A loopback port nothing listens on (taken from the system, then let go). */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The core with an LLM test server to talk to; connections.detect probes only `options.detect` (default: a closed port). */
+async function openConnections(arrange: (host: RealHost, llm: LlmTestServer) => Promise<unknown> = async () => undefined, options: RealHostOptions = {}) {
+  const llm = await server();
+  const nobody = await closedPort();
+  const host = await RealHost.start({ detect: { ports: { ollama: nobody, lmstudio: nobody } }, ...options });
+  await arrange(host, llm);
   const rendered = await renderShell(host);
   await settle(() => navButton(rendered.container, 'Connections').click());
-  return { ...rendered, fakes, panel: byTestId(rendered.container, 'panel-connections') };
+  return { ...rendered, llm, panel: byTestId(rendered.container, 'panel-connections') };
+}
+
+/** The Local LM Studio profile, on the test server. */
+function localProfile(llm: LlmTestServer, partial: Partial<ConnectionProfile> = {}): ConnectionProfile {
+  return { id: 'local-lm', name: 'Local LM Studio', provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, defaultModel: 'qwen2.5-7b-instruct', headers: {}, ...partial };
 }
 
 function card(panel: HTMLElement, id: string): HTMLElement {
@@ -31,6 +62,31 @@ function fieldError(control: HTMLElement): string {
   return (id ? document.getElementById(id)?.textContent : '') ?? '';
 }
 
+/**
+ * S10's store on a desktop without a keyring, as a SecretStore port: it refuses keys until the person allows obfuscated
+ * storage (the desktop's own store needs Electron's safeStorage, which a test process does not have).
+ */
+class ConsentSecretStore implements SecretStore {
+  private readonly keys = new MemorySecretStore();
+  private consent: 'needed' | 'given' = 'needed';
+  get(id: string) {
+    return this.keys.get(id);
+  }
+  set(id: string, key: string) {
+    if (this.consent === 'needed') throw new Error('no consent yet');
+    this.keys.set(id, key);
+  }
+  delete(id: string) {
+    this.keys.delete(id);
+  }
+  describe(): SecretStoreDescription {
+    return { backend: 'safeStorage:basic_text', warning: 'No system keyring was found, so API keys are stored with a fixed obfuscation key, not real encryption.', consent: this.consent };
+  }
+  allowObfuscated() {
+    this.consent = 'given';
+  }
+}
+
 describe('connection list', () => {
   it('shows the empty state with a way to add one and to detect local servers', async () => {
     const { panel } = await openConnections();
@@ -40,21 +96,22 @@ describe('connection list', () => {
   });
 
   it('lists each profile with provider, base URL, default model and how its key is held (never the key)', async () => {
-    const { panel, fakes } = await openConnections((f) => {
-      f.profiles.push(profile(), profile({ id: 'openai', name: 'OpenAI', provider: 'openai', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini', keyRef: { kind: 'stored' } }));
-      f.profiles.push(profile({ id: 'env', name: 'Anthropic', provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', keyRef: { kind: 'env', name: 'ANTHROPIC_API_KEY' } }));
-      f.keys.set('openai', 'sk-proj-0123456789abcd');
+    const { panel, host, llm } = await openConnections(async (h, server) => {
+      await h.arrange('connections.save', { profile: localProfile(server) });
+      await h.arrange('connections.save', { profile: { id: 'openai', name: 'OpenAI', provider: 'openai', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini', headers: {} }, key: 'sk-proj-0123456789abcd' });
+      await h.arrange('connections.save', { profile: { id: 'env', name: 'Anthropic', provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', headers: {}, keyRef: { kind: 'env', name: 'ANTHROPIC_API_KEY' } } });
     });
-    expect(fakes.profiles).toHaveLength(3);
+    expect(panel.querySelectorAll('[data-testid="connection"]')).toHaveLength(3);
     const local = card(panel, 'local-lm');
     expect(local.querySelector('h2')?.textContent).toBe('Local LM Studio');
     expect(local.textContent).toContain('OpenAI-compatible');
-    expect(local.textContent).toContain('http://127.0.0.1:1234/v1');
+    expect(local.textContent).toContain(`${llm.origin}/v1`);
     expect(local.textContent).toContain('qwen2.5-7b-instruct');
     expect(byTestId(local, 'key-status').textContent).toBe('No key');
     expect(byTestId(card(panel, 'openai'), 'key-status').textContent).toBe('Key set …abcd');
     expect(byTestId(card(panel, 'env'), 'key-status').textContent).toBe('$ANTHROPIC_API_KEY is not set where the host runs');
     expect(panel.textContent).not.toContain('sk-proj-0123456789abcd');
+    expect(JSON.stringify(host.calls)).not.toContain('sk-proj-0123456789abcd');
   });
 });
 
@@ -80,16 +137,14 @@ describe('adding a connection', () => {
     // A provider that needs a key asks for one, with the secret store's warning right there.
     expect(byLabel<HTMLInputElement>(form, 'Stored key').checked).toBe(true);
     expect(byLabel(form, 'Key').type).toBe('password');
-    expect(byTestId(form, 'secrets-warning').textContent).toContain('not encrypted');
+    expect(byTestId(form, 'secrets-warning').textContent).toContain('API keys are stored unencrypted');
     await settle(() => typeInto(baseUrl, 'https://proxy.example.org/v1'));
     await settle(() => typeInto(provider, 'openai'));
     expect(baseUrl.value).toBe('https://proxy.example.org/v1');
   });
 
   it('S10: without a keyring the form offers the explicit choice to store keys obfuscated, and stops offering it once chosen', async () => {
-    const { panel, host } = await openConnections((f) => {
-      f.secrets = { backend: 'safeStorage:basic_text', warning: 'No system keyring was found, so API keys are stored with a fixed obfuscation key, not real encryption.', consent: 'needed' };
-    });
+    const { panel, host } = await openConnections(undefined, { secrets: new ConsentSecretStore() });
     await settle(() => buttonNamed(panel, 'Add connection').click());
     const form = byTestId(panel, 'profile-form');
     await settle(() => typeInto(byLabel(form, 'Provider'), 'openai'));
@@ -98,6 +153,7 @@ describe('adding a connection', () => {
     await settle(() => buttonNamed(form, 'Store keys obfuscated').click());
     expect(host.calls.filter((c) => c.method === 'connections.allowObfuscatedKeys')).toHaveLength(1);
     expect(form.textContent).not.toContain('No key is saved here until you choose it.');
+    expect((await host.arrange('connections.secretsInfo', {})).consent).toBe('given');
   });
 
   it('checks the form before sending: a name, a real http(s) URL, an API_KEY variable name', async () => {
@@ -133,7 +189,8 @@ describe('adding a connection', () => {
     await settle(() => typeInto(byLabel(form, 'Header 1 name'), 'Authorization'));
     await settle(() => typeInto(byLabel(form, 'Header 1 value'), 'Bearer x'));
     await settle(() => buttonNamed(form, 'Save connection').click());
-    expect(fieldError(byLabel(form, 'Header 1 name'))).toContain('The Authorization header cannot be set here. API keys go in the key field.');
+    expect(fieldError(byLabel(form, 'Header 1 name'))).toContain('The Authorization header cannot be set here. API keys go in the key field');
+    expect(await host.arrange('connections.list', {})).toEqual([]);
   });
 
   it('sends a typed key once and never keeps it: not in the store, not on screen, not in the form afterwards', async () => {
@@ -179,38 +236,44 @@ describe('adding a connection', () => {
     expect(second.key).toBeUndefined();
     expect(second.profile).toMatchObject({ id: 'openrouter', keyRef: { kind: 'stored' } });
     expect(document.body.innerHTML).not.toContain('SECRET');
+    // The host kept the key through the second save, and never sends it back.
+    expect(host.core.connections.list()).toMatchObject([{ id: 'openrouter', hasKey: true, keyHint: 'wxyz' }]);
+    expect(JSON.stringify(await host.arrange('connections.list', {}))).not.toContain('SECRET');
   });
 });
 
 describe('test, models, remove', () => {
   it('tests a saved connection: latency and model count, or the error code, message and hint', async () => {
-    const { panel, host, fakes } = await openConnections((f) => f.profiles.push(profile()));
+    const { panel, host, llm } = await openConnections((h, server) => h.arrange('connections.save', { profile: localProfile(server) }));
     await settle(() => buttonNamed(card(panel, 'local-lm'), 'Test Local LM Studio').click());
     expect(host.callsTo('connections.test').map((c) => c.input)).toEqual([{ id: 'local-lm' }]);
     const ok = byTestId(card(panel, 'local-lm'), 'test-result');
     expect(ok.dataset.ok).toBe('true');
     expect(ok.textContent).toMatch(/Connected · 2 models · \d+(\.\d)? ms/);
 
-    fakes.testError = { code: 'LLM_AUTH_FAILED', message: 'The server refused the API key (401).', hint: 'Check the key, or set it again.' };
+    llm.enqueueModels({ kind: 'error', status: 401, message: 'Invalid API key' });
     await settle(() => buttonNamed(card(panel, 'local-lm'), 'Test Local LM Studio').click());
     const bad = byTestId(card(panel, 'local-lm'), 'test-result');
     expect(bad.dataset.code).toBe('LLM_AUTH_FAILED');
-    expect(bad.textContent).toContain('The server refused the API key (401).');
-    expect(bad.textContent).toContain('Check the key, or set it again.');
+    expect(bad.textContent).toContain("The provider rejected the request's credentials (HTTP 401)");
+    expect(bad.textContent).toContain('Invalid API key');
+    expect(bad.textContent).toContain('Check the API key for this connection.');
     expect(bad.textContent).toMatch(/\d+(\.\d)? ms/);
   });
 
   it('tests the unsaved form with the typed key and fills the model picker from its list', async () => {
-    const { panel, host } = await openConnections();
+    const { panel, host, llm } = await openConnections();
     await settle(() => buttonNamed(panel, 'Add connection').click());
     const form = byTestId(panel, 'profile-form');
     await settle(() => typeInto(byLabel(form, 'Name'), 'Local'));
+    await settle(() => typeInto(byLabel(form, 'Base URL'), `${llm.origin}/v1`));
     await settle(() => buttonNamed(form, 'List models').click());
     expect(host.callsTo('connections.test')[0]!.input).toEqual({
-      profile: { name: 'Local', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', defaultModel: '', headers: {} },
+      profile: { name: 'Local', provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, defaultModel: '', headers: {} },
     });
+    expect(llm.requests.map((r) => r.url)).toEqual(['/v1/models']);
     const picker = byLabel<HTMLSelectElement>(form, 'Pick the default model');
-    expect([...picker.options].map((o) => o.value)).toEqual(['', 'qwen2.5-7b-instruct', 'llama-3.1-8b']);
+    expect([...picker.options].map((o) => o.value)).toEqual(['', 'llama-3.1-8b', 'qwen2.5-7b-instruct']);
     await settle(() => typeInto(picker, 'llama-3.1-8b'));
     expect(byLabel(form, 'Default model').value).toBe('llama-3.1-8b');
     await settle(() => buttonNamed(form, 'Test connection').click());
@@ -218,10 +281,11 @@ describe('test, models, remove', () => {
   });
 
   it('a test result goes when the input it tested changes or no longer validates ("Connected" never sits beside "not a URL")', async () => {
-    const { panel, host } = await openConnections();
+    const { panel, host, llm } = await openConnections();
     await settle(() => buttonNamed(panel, 'Add connection').click());
     const form = byTestId(panel, 'profile-form');
     await settle(() => typeInto(byLabel(form, 'Name'), 'Local'));
+    await settle(() => typeInto(byLabel(form, 'Base URL'), `${llm.origin}/v1`));
     await settle(() => buttonNamed(form, 'Test connection').click());
     expect(byTestId(form, 'test-result').textContent).toContain('Connected');
     await settle(() => typeInto(byLabel(form, 'Base URL'), 'not a url'));
@@ -233,31 +297,37 @@ describe('test, models, remove', () => {
   });
 
   it('the models listed for one server go when the form points at another ("2 models on the server" is not about the new URL)', async () => {
-    const { panel } = await openConnections();
+    const { panel, llm } = await openConnections();
+    const other = await server({ models: ['other-model'] });
     await settle(() => buttonNamed(panel, 'Add connection').click());
     const form = byTestId(panel, 'profile-form');
     await settle(() => typeInto(byLabel(form, 'Name'), 'Local'));
+    await settle(() => typeInto(byLabel(form, 'Base URL'), `${llm.origin}/v1`));
     await settle(() => buttonNamed(form, 'List models').click());
     expect(form.textContent).toContain('2 models on the server');
-    await settle(() => typeInto(byLabel(form, 'Base URL'), 'http://127.0.0.1:8080/v1'));
+    await settle(() => typeInto(byLabel(form, 'Base URL'), `${other.origin}/v1`));
     expect(form.textContent).not.toContain('on the server');
     expect(form.querySelector('[aria-label="Pick the default model"]')).toBeNull();
   });
 
   it('lists a saved connection’s models and makes one the default', async () => {
-    const { panel, host } = await openConnections((f) => f.profiles.push(profile()));
+    const { panel, host } = await openConnections((h, server) => h.arrange('connections.save', { profile: localProfile(server) }));
     await settle(() => buttonNamed(card(panel, 'local-lm'), 'List models of Local LM Studio').click());
     const list = byTestId(card(panel, 'local-lm'), 'model-list');
     const select = list.querySelector('select')!;
-    expect([...select.options].map((o) => o.value)).toEqual(['qwen2.5-7b-instruct', 'llama-3.1-8b']);
+    expect([...select.options].map((o) => o.value)).toEqual(['llama-3.1-8b', 'qwen2.5-7b-instruct']);
     await settle(() => typeInto(select, 'llama-3.1-8b'));
     await settle(() => buttonNamed(list, 'Make default').click());
     expect((host.callsTo('connections.save')[0]!.input as { profile: { defaultModel: string } }).profile.defaultModel).toBe('llama-3.1-8b');
     expect(card(panel, 'local-lm').textContent).toContain('llama-3.1-8b');
+    expect(host.core.connections.get('local-lm').defaultModel).toBe('llama-3.1-8b');
   });
 
   it('removes a connection only after confirming', async () => {
-    const { panel, host } = await openConnections((f) => f.profiles.push(profile(), profile({ id: 'other', name: 'Other' })));
+    const { panel, host } = await openConnections(async (h, server) => {
+      await h.arrange('connections.save', { profile: localProfile(server) });
+      await h.arrange('connections.save', { profile: localProfile(server, { id: 'other', name: 'Other' }) });
+    });
     await settle(() => buttonNamed(card(panel, 'local-lm'), 'Remove Local LM Studio…').click());
     expect(host.callsTo('connections.remove')).toHaveLength(0);
     const confirm = byTestId(panel, 'confirm-remove');
@@ -265,38 +335,37 @@ describe('test, models, remove', () => {
     await settle(() => buttonNamed(confirm, 'Remove').click());
     expect(host.callsTo('connections.remove').map((c) => c.input)).toEqual([{ id: 'local-lm' }]);
     expect(panel.querySelectorAll('[data-testid="connection"]')).toHaveLength(1);
+    expect((await host.arrange('connections.list', {})).map((p) => p.id)).toEqual(['other']);
   });
 });
 
 describe('detect local servers', () => {
   it('shows progress while probing, then offers one-click Add for each server found', async () => {
-    const answer = deferred<MethodOutput<'connections.detect'>>();
-    const { panel, host, fakes } = await openConnections((f) => (f.detect = () => answer.promise));
+    const ollama = await server({ identity: 'ollama', models: ['llama3.2:3b'] });
+    const lmstudio = await server({ identity: 'lmstudio', models: ['qwen'] });
+    const { panel, host } = await openConnections(undefined, { detect: { ports: { ollama: ollama.port, lmstudio: lmstudio.port } } });
+    // The core probes at once; its answer is held back so the page can be seen while it waits.
+    const answer = host.hold('connections.detect');
     await settle(() => buttonNamed(panel, 'Detect local servers').click());
     const detect = byTestId(panel, 'detect');
     expect(byTestId(detect, 'detect-progress').textContent).toContain('Probing Ollama (11434), LM Studio (1234)');
     expect(buttonNamed(detect, 'Detecting…').getAttribute('aria-disabled')).toBe('true');
-    await settle(() =>
-      answer.resolve([
-        { kind: 'ollama', port: 11434, suggested: { name: 'Ollama (local)', provider: 'ollama', baseUrl: 'http://127.0.0.1:11434', defaultModel: '', headers: {} }, models: ['llama3.2:3b'] },
-        { kind: 'lmstudio', port: 1234, suggested: { name: 'LM Studio (local)', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', defaultModel: 'qwen', headers: {} }, models: ['qwen'] },
-      ]),
-    );
+    await settle(() => answer.release());
     expect(detect.querySelector('[data-testid="detect-progress"]')).toBeNull();
     const found = [...detect.querySelectorAll<HTMLElement>('[data-testid="detected"]')];
     expect(found.map((f) => f.dataset.kind)).toEqual(['ollama', 'lmstudio']);
     expect(found[0]!.textContent).toContain('1 model: llama3.2:3b');
-    await settle(() => buttonNamed(detect, 'Add Ollama on port 11434').click());
+    await settle(() => buttonNamed(detect, `Add Ollama on port ${ollama.port}`).click());
     expect((host.callsTo('connections.save')[0]!.input as { profile: object }).profile).toEqual({
       name: 'Ollama (local)',
       provider: 'ollama',
-      baseUrl: 'http://127.0.0.1:11434',
+      baseUrl: ollama.origin,
       defaultModel: 'llama3.2:3b',
       headers: {},
     });
-    expect(fakes.profiles.map((p) => p.provider)).toEqual(['ollama']);
+    expect((await host.arrange('connections.list', {})).map((p) => p.provider)).toEqual(['ollama']);
     expect(byTestId(panel, 'detect').querySelector('[data-kind="ollama"]')?.textContent).toContain('Added as Ollama (local)');
-    expect(card(panel, 'ollama-local-')).toBeTruthy();
+    expect(card(panel, 'ollama-local')).toBeTruthy();
   });
 
   it('says so when nothing answers', async () => {

@@ -1,4 +1,7 @@
-// Test harness: a fake HostConnection (an object, not a module mock) and a tiny React render helper.
+// Test harness: a tiny React render helper for the whole shell, DOM queries, and FakeHost, a hand-written HostConnection
+// (an object, not a module mock). New and migrated suites use RealHost (real-host.ts: the real core in memory, under
+// `// @vitest-environment real-core`); FakeHost stays only for the suites not moved yet (tools, council, extensions, the
+// Workbench chat).
 import { act, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
@@ -163,17 +166,17 @@ export class FakeHost implements HostConnection {
   }
 }
 
-export interface Rendered {
+export interface Rendered<H extends HostConnection = FakeHost> {
   container: HTMLElement;
   store: AppStore;
-  host: FakeHost;
+  host: H;
   unmount(): void;
 }
 
 const mounted: Array<() => void> = [];
 
-/** Renders the whole shell wired to `host` the way main.tsx does, and waits for the first resync. */
-export async function renderShell(host: FakeHost, ui: ReactElement = <App />): Promise<Rendered> {
+/** Renders the whole shell wired to `host` (a FakeHost or a RealHost) the way main.tsx does, and waits for the first resync. */
+export async function renderShell<H extends HostConnection = FakeHost>(host: H, ui: ReactElement = <App />): Promise<Rendered<H>> {
   const store = createAppStore({ now: () => Date.UTC(2026, 0, 2, 9, 30) });
   const unwire = wireHost(store, host);
   const container = document.createElement('div');
@@ -187,6 +190,7 @@ export async function renderShell(host: FakeHost, ui: ReactElement = <App />): P
       </AppProviders>,
     );
   });
+  await settleHostsToo();
   const unmount = () => {
     act(() => root.unmount());
     unwire();
@@ -201,11 +205,24 @@ export function cleanup(): void {
   delete document.documentElement.dataset.theme;
 }
 
-/** Runs a state change inside act and lets pending promises settle. */
+/**
+ * Waited for after every settle() and first render: real-host.ts adds one (every RealHost has answered what it was
+ * sent). Kept as a hook so that suites on FakeHost never load the core.
+ */
+const settleHooks = new Set<() => Promise<void>>();
+export function onSettle(hook: () => Promise<void>): void {
+  settleHooks.add(hook);
+}
+async function settleHostsToo(): Promise<void> {
+  for (const hook of settleHooks) await hook();
+}
+
+/** Runs a state change inside act and lets pending promises settle, and any RealHost answer every call it was sent. */
 export async function settle(fn: () => void | Promise<void> = () => undefined): Promise<void> {
   await act(async () => {
     await fn();
   });
+  await settleHostsToo();
 }
 
 export function byTestId(container: ParentNode, id: string): HTMLElement {
@@ -227,17 +244,6 @@ export function key(target: EventTarget, init: KeyboardEventInit): KeyboardEvent
   const event = new KeyboardEvent('keydown', { bubbles: true, cancelable: true, ...init });
   target.dispatchEvent(event);
   return event;
-}
-
-export function notice(partial: Partial<Notice> = {}): Notice {
-  return {
-    id: 'n1',
-    level: 'warning',
-    code: 'SETTINGS_RECOVERED',
-    message: 'Your settings file was not valid JSON. It was kept aside as settings.json.corrupt-1; the defaults were loaded.',
-    at: Date.UTC(2026, 0, 2, 9, 0),
-    ...partial,
-  };
 }
 
 export function tool(partial: Partial<ToolInfo> = {}): ToolInfo {

@@ -1,13 +1,12 @@
-// @vitest-environment happy-dom
-// Adding, editing and importing MCP servers: arguments kept as a list, checks and host errors on the field they name, import errors.
+// @vitest-environment real-core
+// Adding, editing and importing MCP servers against the real core (in memory): arguments kept as a list, checks and
+// the core's errors on the field they name, import errors. Servers that start run the stdio fixture, never a download.
 import { afterEach, describe, expect, it } from 'vitest';
-import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
-import { installMcp, mcpServer, type McpFakes } from './mcp-fakes';
+import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, typeInto } from './harness';
+import { disposeAllHosts, RealHost } from './real-host';
+import { STDIO_FIXTURE } from './real-mcp';
 
 import { XSS } from '../fixtures/xss-corpus';
-
-/** A key as a JSON Pointer segment (RFC 6901), as the host writes error paths. */
-const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 declare global {
   interface Window {
@@ -15,19 +14,25 @@ declare global {
   }
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await disposeAllHosts();
   delete window.__pwned;
 });
 
-async function openForm(init: Partial<McpFakes> = {}) {
-  const host = new FakeHost();
-  const fakes = installMcp(host, init);
+/** The MCP section on a core that already has `servers` (added with mcp.add). */
+async function openSection(servers: Array<Record<string, unknown>> = []) {
+  const host = await RealHost.start();
+  for (const server of servers) await host.arrange('mcp.add', server as never);
   const rendered = await renderShell(host);
   await settle(() => navButton(rendered.container, 'MCP servers').click());
-  const panel = byTestId(rendered.container, 'panel-mcp');
-  await settle(() => buttonNamed(panel, 'Add server').click());
-  return { ...rendered, fakes, panel, form: () => byTestId(panel, 'mcp-form') };
+  return { ...rendered, panel: byTestId(rendered.container, 'panel-mcp') };
+}
+
+async function openForm(servers: Array<Record<string, unknown>> = []) {
+  const opened = await openSection(servers);
+  await settle(() => buttonNamed(opened.panel, 'Add server').click());
+  return { ...opened, form: () => byTestId(opened.panel, 'mcp-form') };
 }
 
 async function submit(form: HTMLElement, label = 'Add server') {
@@ -71,8 +76,9 @@ describe('add form', () => {
   it('sends the arguments as a list, one per field, exactly as typed, with env rows and the folder', async () => {
     const { form, host, panel } = await openForm();
     await settle(() => typeInto(byLabel(form(), 'Name'), 'Files'));
-    await settle(() => typeInto(byLabel(form(), 'Program'), 'npx'));
-    const args = ['-y', '@modelcontextprotocol/server-filesystem', '/home/ada/my notes', '$HOME; rm -rf ~ | cat "x"'];
+    await settle(() => typeInto(byLabel(form(), 'Program'), process.execPath));
+    // The fixture takes its mode and ignores the rest; the last two are kept as typed, spaces and shell syntax included.
+    const args = [STDIO_FIXTURE, '--mode', '/home/ada/my notes', '$HOME; rm -rf ~ | cat "x"'];
     for (const [i, arg] of args.entries()) {
       await settle(() => buttonNamed(form(), 'Add argument').click());
       await settle(() => typeInto(byLabel(form(), `Argument ${i + 1}`), arg));
@@ -86,12 +92,13 @@ describe('add form', () => {
     await settle(() => buttonNamed(form(), 'Add variable').click());
     await settle(() => typeInto(byLabel(form(), 'Variable 1 name'), 'NOTES_TOKEN'));
     await settle(() => typeInto(byLabel(form(), 'Variable 1 value'), 'abc'));
-    await settle(() => typeInto(byLabel(form(), /^Working folder/), '/home/ada'));
+    await settle(() => typeInto(byLabel(form(), /^Working folder/), host.dataDir));
     await submit(form());
 
     expect(host.callsTo('mcp.add').map((c) => c.input)).toEqual([
-      { id: 'files', name: 'Files', transport: 'stdio', command: 'npx', args, env: { NOTES_TOKEN: 'abc' }, cwd: '/home/ada', trusted: false, enabled: true },
+      { id: 'files', name: 'Files', transport: 'stdio', command: process.execPath, args, env: { NOTES_TOKEN: 'abc' }, cwd: host.dataDir, trusted: false, enabled: true },
     ]);
+    expect(host.core.mcp.get('files').config.args).toEqual(args);
     expect(panel.querySelector('[data-testid="mcp-form"]')).toBeNull();
     expect(byTestId(panel, 'mcp-saved-note').textContent).toContain('Added Files');
     // Focus goes back to the button that opened the form (now in the toolbar, not the empty state).
@@ -101,7 +108,7 @@ describe('add form', () => {
   });
 
   it('puts a host error on the field its path names: one argument, the id, a variable', async () => {
-    const { form, fakes } = await openForm({ servers: [mcpServer({ id: 'files' })] });
+    const { form, host } = await openForm([{ id: 'files', transport: 'stdio', command: 'node', enabled: false }]);
     await settle(() => typeInto(byLabel(form(), 'Id'), 'files'));
     await settle(() => typeInto(byLabel(form(), 'Program'), 'node'));
     await submit(form());
@@ -112,25 +119,32 @@ describe('add form', () => {
     await settle(() => buttonNamed(form(), 'Add argument').click());
     await settle(() => typeInto(byLabel(form(), 'Argument 1'), 'server.js'));
     await settle(() => buttonNamed(form(), 'Add argument').click());
-    await settle(() => typeInto(byLabel(form(), 'Argument 2'), 'x'));
-    fakes.nextError = { code: 'INVALID_INPUT', message: '/args/1: must be a string without NUL characters', path: '/args/1' };
+    // The form checks for NUL itself; an argument over the core's 8192 characters is the core's to refuse.
+    await settle(() => typeInto(byLabel(form(), 'Argument 2'), 'x'.repeat(9000)));
     await submit(form());
     const argError = byTestId(form(), 'mcp-error-args.1');
-    expect(argError.textContent).toBe('Must be a string without NUL characters.');
+    expect(argError.textContent).toContain('/args/1 must NOT have more than 8192 characters');
     expect(byLabel(form(), 'Argument 2').getAttribute('aria-invalid')).toBe('true');
     expect(byLabel(form(), 'Argument 1').getAttribute('aria-invalid')).toBeNull();
     expect(document.activeElement).toBe(byLabel(form(), 'Argument 2'));
 
-    fakes.nextError = { code: 'INVALID_INPUT', message: '/env/1BAD: is not an environment variable name like API_KEY', path: '/env/1BAD', hint: 'Use letters and digits.' };
+    await settle(() => typeInto(byLabel(form(), 'Argument 2'), 'x'));
+    await settle(() => buttonNamed(form(), 'Add variable').click());
+    // The form checks the name; a value over the core's 8192 characters is the core's to refuse.
+    await settle(() => typeInto(byLabel(form(), 'Variable 1 name'), 'NOTES_TOKEN'));
+    await settle(() => typeInto(byLabel(form(), 'Variable 1 value'), 'v'.repeat(9000)));
     await submit(form());
-    expect(byTestId(form(), 'mcp-error-env').textContent).toBe('Is not an environment variable name like API_KEY. Use letters and digits.');
+    expect(byTestId(form(), 'mcp-error-env').textContent).toContain('/env/NOTES_TOKEN');
+    expect(host.core.mcp.list().map((s) => s.config.id)).toEqual(['files']);
 
-    // An error that names no field is shown for the whole form, with its code.
-    fakes.nextError = { code: 'SETTINGS_WRITE_FAILED', message: 'Could not write settings.json', hint: 'Is the disk full?' };
+    // An error that names no field is shown for the whole form, with its code: the core cannot save its settings.
+    await settle(() => typeInto(byLabel(form(), 'Variable 1 value'), 'abc'));
+    host.breakSettingsWrites();
     await submit(form());
     const whole = byTestId(form(), 'inline-error');
     expect(whole.dataset.code).toBe('SETTINGS_WRITE_FAILED');
-    expect(whole.textContent).toContain('Is the disk full?');
+    expect(whole.textContent).toContain('Could not save settings: EISDIR');
+    expect(whole.textContent).toContain('Check that the data folder is writable');
   });
 
   it('adds an HTTP server with a checked URL and headers, trusted when ticked', async () => {
@@ -154,16 +168,17 @@ describe('add form', () => {
     expect(host.callsTo('mcp.add').map((c) => c.input)).toEqual([
       { id: 'remote', transport: 'http', url: 'https://example.org/mcp', headers: { Authorization: 'Bearer t' }, trusted: true, enabled: false },
     ]);
+    // The core keeps the header's value to itself: clients see a mask.
+    expect(JSON.stringify(await host.arrange('mcp.list', {}))).not.toContain('Bearer t');
+    expect(host.core.mcp.get('remote').config).toMatchObject({ transport: 'http', url: 'https://example.org/mcp', trusted: true, enabled: false });
   });
 });
 
 describe('edit form', () => {
   it('starts from the config and sends the whole config as a patch, removing what was emptied', async () => {
-    const host = new FakeHost();
-    installMcp(host, { servers: [mcpServer({ env: { A: '1' }, cwd: '/srv' })] });
-    const { container } = await renderShell(host);
-    await settle(() => navButton(container, 'MCP servers').click());
-    const panel = byTestId(container, 'panel-mcp');
+    const { panel, host } = await openSection([
+      { id: 'files', name: 'Files', transport: 'stdio', command: process.execPath, args: ['--no-warnings', STDIO_FIXTURE, '/home/ada/notes with spaces'], env: { A: '1' }, cwd: '/srv', enabled: false },
+    ]);
     await settle(() => buttonNamed(panel, 'Edit Files').click());
     const form = byTestId(panel, 'mcp-form');
     expect(form.querySelector('h2')?.textContent).toBe('Edit Files');
@@ -180,10 +195,10 @@ describe('edit form', () => {
         patch: {
           name: 'Files',
           trusted: false,
-          enabled: true,
+          enabled: false,
           transport: 'stdio',
-          command: 'npx',
-          args: ['@modelcontextprotocol/server-filesystem', '/home/ada/notes with spaces'],
+          command: process.execPath,
+          args: [STDIO_FIXTURE, '/home/ada/notes with spaces'],
           env: null,
           cwd: null,
           url: null,
@@ -193,37 +208,26 @@ describe('edit form', () => {
     ]);
     expect(panel.querySelector('[data-testid="mcp-form"]')).toBeNull();
     expect(document.activeElement?.getAttribute('aria-label')).toBe('Edit Files');
+    const saved = host.core.mcp.get('files').config;
+    expect(saved.args).toEqual([STDIO_FIXTURE, '/home/ada/notes with spaces']);
+    expect(saved.env).toBeUndefined();
+    expect(saved.cwd).toBeUndefined();
   });
 
   it('maps a /patch/... path from mcp.update to its field', async () => {
-    const host = new FakeHost();
-    const fakes = installMcp(host, { servers: [mcpServer()] });
-    const { container } = await renderShell(host);
-    await settle(() => navButton(container, 'MCP servers').click());
-    const panel = byTestId(container, 'panel-mcp');
+    const { panel, host } = await openSection([{ id: 'files', name: 'Files', transport: 'stdio', command: process.execPath, enabled: false }]);
     await settle(() => buttonNamed(panel, 'Edit Files').click());
-    fakes.nextError = { code: 'INVALID_INPUT', message: 'Invalid input for mcp.update: /patch/command must NOT have more than 4096 characters (maxLength)', path: '/patch/command' };
+    await settle(() => typeInto(byLabel(byTestId(panel, 'mcp-form'), 'Program'), 'x'.repeat(5000)));
     await settle(() => buttonNamed(byTestId(panel, 'mcp-form'), 'Save changes').click());
+    expect(host.callsTo('mcp.update')).toHaveLength(1);
     expect(byTestId(panel, 'mcp-error-command').textContent).toContain('4096');
+    expect(host.core.mcp.get('files').config.command).toBe(process.execPath);
   });
 });
 
 describe('import', () => {
   it('imports pasted mcpServers JSON, untrusted and disabled unless enabled, and lists each rejected entry by field', async () => {
-    const added = mcpServer({ id: 'github', name: 'github', enabled: false }, { status: 'stopped', toolCount: 0 });
-    const host = new FakeHost();
-    installMcp(host, {
-      importAnswer: {
-        added: [added],
-        errors: [
-          { code: 'INVALID_INPUT', message: '/mcpServers/broken/command: must be the program to run, e.g. "npx" or "/usr/local/bin/server"', path: '/mcpServers/broken/command' },
-          { code: 'INVALID_INPUT', message: `/mcpServers/${pointer(XSS)}/type: the legacy SSE transport is not supported`, path: `/mcpServers/${pointer(XSS)}/type`, hint: 'Use its Streamable HTTP URL.' },
-        ],
-      },
-    });
-    const { container } = await renderShell(host);
-    await settle(() => navButton(container, 'MCP servers').click());
-    const panel = byTestId(container, 'panel-mcp');
+    const { panel, host } = await openSection();
     await settle(() => buttonNamed(panel, 'Import JSON').click());
     const form = byTestId(panel, 'mcp-import');
 
@@ -231,7 +235,9 @@ describe('import', () => {
     expect(host.callsTo('mcp.importJson')).toHaveLength(0);
     expect(form.textContent).toContain('Paste the JSON first.');
 
-    const json = JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', 'server-github'] }, broken: {} } });
+    // github is the fixture (it starts once imported enabled), broken has no program, the third is an SSE server under a
+    // hostile name.
+    const json = JSON.stringify({ mcpServers: { github: { command: process.execPath, args: [STDIO_FIXTURE] }, broken: {}, [XSS]: { type: 'sse', url: 'https://x.example/sse' } } });
     await settle(() => typeInto(byLabel(form, 'JSON'), json));
     await settle(() => buttonNamed(form, 'Import').click());
     expect(host.callsTo('mcp.importJson').map((c) => c.input)).toEqual([{ json }]);
@@ -244,21 +250,22 @@ describe('import', () => {
     expect(errors[0]!.textContent).not.toContain('/mcpServers/broken/command:');
     expect(errors[1]!.querySelector('strong')?.textContent).toBe(XSS);
     expect(errors[1]!.textContent).toContain('field type');
-    expect(errors[1]!.textContent).toContain('Use its Streamable HTTP URL.');
+    expect(errors[1]!.textContent).toContain('the legacy SSE transport is not supported');
     expect(panel.querySelector('[data-testid="mcp-server"][data-id="github"]')).not.toBeNull();
     expect(panel.querySelector('img')).toBeNull();
 
     await settle(() => byLabel(form, /^Enable the imported servers/).click());
     await settle(() => buttonNamed(form, 'Import').click());
     expect(host.callsTo('mcp.importJson').at(-1)?.input).toEqual({ json, enable: true });
+    // The core added it again under a free id, enabled this time.
+    expect(host.core.mcp.list().map((s) => [s.config.id, s.config.enabled])).toEqual([
+      ['github', false],
+      ['github-2', true],
+    ]);
   });
 
   it('shows a document-level error (invalid JSON) as such', async () => {
-    const host = new FakeHost();
-    installMcp(host, { importAnswer: { added: [], errors: [{ code: 'INVALID_INPUT', message: '/: not valid JSON (Unexpected token)', path: '/' }] } });
-    const { container } = await renderShell(host);
-    await settle(() => navButton(container, 'MCP servers').click());
-    const panel = byTestId(container, 'panel-mcp');
+    const { panel } = await openSection();
     await settle(() => buttonNamed(panel, 'Import JSON').click());
     const form = byTestId(panel, 'mcp-import');
     await settle(() => typeInto(byLabel(form, 'JSON'), '{nope'));

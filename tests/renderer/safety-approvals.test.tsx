@@ -1,9 +1,17 @@
-// @vitest-environment happy-dom
-// The approval dialog against a fake host: what it shows, each answer, the queue, answers from elsewhere, the countdown,
-// keyboard safety (Escape never answers, focus trapped and returned) and hostile strings kept as text.
+// @vitest-environment real-core
+// The approval dialog against the real core (in memory): tool calls that need a person (the note tools, and a hostile
+// tool) wait in the core's approval queue; what the dialog shows, each answer, the queue, answers from elsewhere and
+// timeouts, the countdown, keyboard safety (Escape never answers, focus trapped and returned) and hostile strings kept
+// as text.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { byTestId, cleanup, FakeHost, key, navButton, renderShell, settle, spokenText, typeInto } from './harness';
-import { approval, installSafety, XSS, type SafetyFakes } from './safety-fakes';
+import { byTestId, cleanup, key, navButton, renderShell, settle, spokenText, typeInto } from './harness';
+import { disposeAllHosts, RealHost } from './real-host';
+import { FakeClock } from '../helpers/fake-time';
+import { XSS, XSS_CORPUS } from '../fixtures/xss-corpus';
+import { ask, registerTool, type Ask } from './real-safety';
+import type { ApprovalRequest } from '../../shared/types/safety';
 
 declare global {
   interface Window {
@@ -11,25 +19,51 @@ declare global {
   }
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await disposeAllHosts();
   vi.useRealTimers();
   delete window.__pwned;
 });
 
-async function open(init: Partial<SafetyFakes> = {}) {
-  const host = new FakeHost();
-  const fakes = installSafety(host, init);
+
+/** The core with its timers on a fake clock (approval deadlines fire when the test says). */
+async function start() {
+  const timers = new FakeClock();
+  const host = await RealHost.start({ timers });
+  return { host, timers };
+}
+
+async function open(...asks: Ask[]) {
+  const { host, timers } = await start();
+  const requests: ApprovalRequest[] = [];
+  for (const a of asks) requests.push((await ask(host, a)).request);
   const rendered = await renderShell(host);
   await settle();
-  return { ...rendered, fakes };
+  return { ...rendered, timers, requests };
 }
 
 const dialogOf = (root: ParentNode) => root.querySelector<HTMLElement>('[role="dialog"]');
 
+/** A write tool whose names, description and preview are hostile, registered in the core like any builtin source. */
+function installHostileTool(host: RealHost): string {
+  const qualifiedName = registerTool(host, 'hostile', {
+      name: 'hostile_write',
+      // Display names are one line of at most 128 characters (the registry checks); descriptions take the whole corpus.
+      display_name: XSS_CORPUS[1]!,
+      description: `Does things ${XSS}`,
+      parameters: { type: 'object', properties: { page: { type: 'string' }, content: { type: 'string' } }, required: ['page', 'content'] },
+      mode: 'write',
+      requires_approval: true,
+  });
+  const unified = `--- a/x\n+++ b/x\n@@ -0,0 +1,${XSS.split('\n').length} @@\n${XSS.split('\n').map((line) => `+${line}`).join('\n')}\n`;
+  host.core.safety.guard.setPreviewProvider('hostile', async () => ({ path: XSS, before: '', after: XSS, unified, created: true, inferred: true }));
+  return qualifiedName;
+}
+
 describe('approval dialog', () => {
   it('loads pending approvals on connect and shows member, tool, reason, description, arguments and the diff', async () => {
-    const { container } = await open({ queue: [approval()] });
+    const { container } = await open({});
     const dialog = dialogOf(container)!;
     expect(dialog).not.toBeNull();
     expect(dialog.getAttribute('aria-modal')).toBe('true');
@@ -38,10 +72,11 @@ describe('approval dialog', () => {
     expect(byTestId(dialog, 'approval-qname').textContent).toBe('notes:create_note');
     expect(byTestId(dialog, 'approval-reason').textContent).toBe('requires approval');
     expect(dialog.textContent).toContain('write');
-    expect(byTestId(dialog, 'approval-description').textContent).toBe('Create a new page (fails if it exists).');
-    expect(byTestId(dialog, 'approval-args').textContent).toBe(JSON.stringify({ page: 'Plans/Trip', content: 'pack the tent\nbuy stove fuel' }, null, 2));
+    expect(byTestId(dialog, 'approval-description').textContent).toBe('Creates a new note with the given markdown; fails if a note with that name exists.');
+    // As the core hashed them: keys sorted.
+    expect(byTestId(dialog, 'approval-args').textContent).toBe(JSON.stringify({ content: 'pack the tent\nbuy stove fuel', page: 'Plans/Trip' }, null, 2));
     const diff = byTestId(dialog, 'approval-diff');
-    expect(byTestId(diff, 'diff-path').textContent).toBe('Plans/Trip.md');
+    expect(byTestId(diff, 'diff-path').textContent).toBe('Plans/Trip');
     expect(byTestId(diff, 'diff-created').textContent).toBe('new file');
     expect(diff.querySelectorAll('.diff__line--add')).toHaveLength(2);
     expect(diff.querySelector('.diff__line--add')!.textContent).toContain('+pack the tent');
@@ -51,14 +86,16 @@ describe('approval dialog', () => {
   });
 
   it('names the origin when no member asks, says "write policy", and notes an inferred preview', async () => {
-    const request = approval({
-      memberName: null,
-      memberRole: null,
-      origin: 'manual',
-      reason: 'write_policy',
-      diff: { path: 'a.md', before: 'old\n', after: 'new\n', unified: '--- a/a.md\n+++ b/a.md\n@@ -1 +1 @@\n-old\n+new\n', created: false, inferred: true },
-    });
-    const { container } = await open({ queue: [request] });
+    // A write tool that does not ask by itself asks under "approve all writes" (on by default); with one path and a
+    // string content, the core infers its preview from the file that is there.
+    const { host } = await start();
+    const writeFile = registerTool(host, 'files', { name: 'write_file', display_name: 'Write file', description: 'Writes a file.', parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] }, mode: 'write', write_path_param: 'path' });
+    // Paths relative to the notes folder are the Workbench's own.
+    fs.mkdirSync(host.core.safety.notesRoot, { recursive: true });
+    fs.writeFileSync(path.join(host.core.safety.notesRoot, 'a.md'), 'old\n');
+    await ask(host, { tool: writeFile, args: { path: 'a.md', content: 'new\n' }, member: null });
+    const { container } = await renderShell(host);
+    await settle();
     const dialog = dialogOf(container)!;
     expect(byTestId(dialog, 'approval-who').textContent).toBe('Try it (Tools section)');
     expect(byTestId(dialog, 'approval-reason').textContent).toBe('write policy');
@@ -68,20 +105,20 @@ describe('approval dialog', () => {
   });
 
   it('Approve once sends the argsHash of the request shown, then closes and returns focus', async () => {
-    const host = new FakeHost();
-    const fakes = installSafety(host);
+    const { host } = await start();
     const { container, store } = await renderShell(host);
     const council = navButton(container, 'Tools');
     council.focus();
-    await settle(() => {
-      fakes.queue.push(approval());
-      host.emit({ type: 'approval.requested', request: approval() });
-    });
+    let asked!: Awaited<ReturnType<typeof ask>>;
+    await settle(async () => void (asked = await ask(host)));
     const dialog = dialogOf(container)!;
     // Focus starts on the title, never on Approve.
     expect(document.activeElement?.id).toBe(dialog.getAttribute('aria-labelledby'));
     await settle(() => byTestId(dialog, 'approve-once').click());
-    expect(host.callsTo('approvals.respond').map((c) => c.input)).toEqual([{ id: 'ap-1', argsHash: 'c'.repeat(64), decision: 'once' }]);
+    expect(host.callsTo('approvals.respond').map((c) => c.input)).toEqual([{ id: asked.request.id, argsHash: asked.request.argsHash, decision: 'once' }]);
+    // The call ran: the note is there.
+    expect(await asked.outcome).toMatchObject({ ok: true, approval: 'once' });
+    expect(fs.readFileSync(path.join(host.core.safety.notesRoot, 'Plans/Trip.md'), 'utf8')).toContain('pack the tent');
     expect(dialogOf(container)).toBeNull();
     expect(store.getState().approvals.queue).toHaveLength(0);
     expect(document.activeElement).toBe(council);
@@ -89,32 +126,35 @@ describe('approval dialog', () => {
   });
 
   it('Always allow sends decision "always"', async () => {
-    const { container, host } = await open({ queue: [approval()] });
+    const { container, host, requests } = await open({});
     await settle(() => byTestId(dialogOf(container)!, 'approve-always').click());
-    expect(host.callsTo('approvals.respond').map((c) => c.input)).toEqual([{ id: 'ap-1', argsHash: 'c'.repeat(64), decision: 'always' }]);
+    expect(host.callsTo('approvals.respond').map((c) => c.input)).toEqual([{ id: requests[0]!.id, argsHash: requests[0]!.argsHash, decision: 'always' }]);
     expect(dialogOf(container)).toBeNull();
+    expect((await host.arrange('approvals.allowed.list', {})).map((a) => a.qualifiedName)).toEqual(['notes:create_note']);
   });
 
   it('Reject sends the optional message (trimmed), and no message when it is blank', async () => {
-    const { container, host } = await open({ queue: [approval(), approval({ id: 'ap-2', argsHash: 'd'.repeat(64) })] });
+    const { container, host, requests } = await open({}, { args: { page: 'Plans/Other', content: 'x' } });
     let dialog = dialogOf(container)!;
     await settle(() => typeInto(byTestId(dialog, 'approval-message') as HTMLTextAreaElement, '  Append to the existing note instead  '));
     await settle(() => byTestId(dialog, 'approve-reject').click());
     dialog = dialogOf(container)!;
-    expect(dialog.dataset.requestId).toBe('ap-2');
+    expect(dialog.dataset.requestId).toBe(requests[1]!.id);
     // The message box starts empty for the next request.
     expect((byTestId(dialog, 'approval-message') as HTMLTextAreaElement).value).toBe('');
     await settle(() => byTestId(dialog, 'approve-reject').click());
     expect(host.callsTo('approvals.respond').map((c) => c.input)).toEqual([
-      { id: 'ap-1', argsHash: 'c'.repeat(64), decision: 'reject', message: 'Append to the existing note instead' },
-      { id: 'ap-2', argsHash: 'd'.repeat(64), decision: 'reject' },
+      { id: requests[0]!.id, argsHash: requests[0]!.argsHash, decision: 'reject', message: 'Append to the existing note instead' },
+      { id: requests[1]!.id, argsHash: requests[1]!.argsHash, decision: 'reject' },
     ]);
   });
 
   it('queues several requests: "1 of 2", then the next one after an answer', async () => {
-    const second = approval({ id: 'ap-2', toolQualifiedName: 'notes:update_note', toolDisplayName: 'Update note', argsHash: 'e'.repeat(64), diff: undefined });
-    const { container, host } = await open({ queue: [approval()] });
-    await settle(() => host.emit({ type: 'approval.requested', request: second }));
+    const { container, host, requests } = await open({});
+    let second!: ApprovalRequest;
+    // update_note on a page that is not there: nothing to preview.
+    await settle(async () => void (second = (await ask(host, { tool: 'notes:update_note', args: { page: 'Missing', content: 'x' } })).request));
+    expect(second.diff).toBeUndefined();
     let dialog = dialogOf(container)!;
     expect(byTestId(dialog, 'approval-position').textContent).toBe('1 of 2');
     expect(byTestId(dialog, 'approval-tool').textContent).toBe('Create note');
@@ -126,18 +166,24 @@ describe('approval dialog', () => {
     // Focus moved back to the title, so a second Enter cannot approve the next request by accident.
     expect(document.activeElement?.id).toBe(dialog.getAttribute('aria-labelledby'));
     await settle(() => byTestId(dialog, 'approve-once').click());
-    expect(host.callsTo('approvals.respond').map((c) => (c.input as { argsHash: string }).argsHash)).toEqual(['c'.repeat(64), 'e'.repeat(64)]);
+    expect(host.callsTo('approvals.respond').map((c) => (c.input as { argsHash: string }).argsHash)).toEqual([requests[0]!.argsHash, second.argsHash]);
   });
 
   it('closes when approval.resolved says it was answered elsewhere (or timed out)', async () => {
-    const { container, host } = await open({ queue: [approval(), approval({ id: 'ap-2' })] });
-    await settle(() => host.emit({ type: 'approval.resolved', id: 'ap-1', toolQualifiedName: 'notes:create_note', resolution: 'once' }));
-    expect(dialogOf(container)!.dataset.requestId).toBe('ap-2');
+    const { container, host, requests, timers } = await open({ timeoutMs: 60_000 }, { args: { page: 'Plans/Other', content: 'x' }, timeoutMs: 30_000 });
+    // Another window answers the first.
+    await settle(async () => {
+      await host.core.api.call('approvals.respond', { id: requests[0]!.id, argsHash: requests[0]!.argsHash, decision: 'once' }, { origin: 'ws' });
+    });
+    expect(dialogOf(container)!.dataset.requestId).toBe(requests[1]!.id);
     expect(spokenText(dialogOf(container)!)).toContain('Previous request approved once.');
-    // An unknown id changes nothing.
-    await settle(() => host.emit({ type: 'approval.resolved', id: 'nope', toolQualifiedName: 'x', resolution: 'timeout' }));
-    expect(dialogOf(container)!.dataset.requestId).toBe('ap-2');
-    await settle(() => host.emit({ type: 'approval.resolved', id: 'ap-2', toolQualifiedName: 'notes:create_note', resolution: 'timeout' }));
+    // An answer to something else (a request the core never had) changes nothing.
+    await settle(async () => {
+      await host.core.api.call('approvals.respond', { id: 'ap-nope', argsHash: requests[1]!.argsHash, decision: 'once' }, { origin: 'ws' });
+    });
+    expect(dialogOf(container)!.dataset.requestId).toBe(requests[1]!.id);
+    // The second one's deadline passes in the core.
+    await settle(() => timers.advance(30_000));
     expect(dialogOf(container)).toBeNull();
     expect(host.callsTo('approvals.respond')).toHaveLength(0);
   });
@@ -145,7 +191,9 @@ describe('approval dialog', () => {
   it('counts down to the deadline', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     vi.setSystemTime(Date.UTC(2026, 0, 2, 9, 30, 0));
-    const { container } = await open({ queue: [approval({ deadline: Date.UTC(2026, 0, 2, 9, 31, 5) })] });
+    // The core reads the same (fake) date: the call's deadline is 65 s from now, 09:31:05.
+    const { container, requests } = await open({ timeoutMs: 65_000 });
+    expect(requests[0]!.deadline).toBe(Date.UTC(2026, 0, 2, 9, 31, 5));
     const countdown = () => byTestId(dialogOf(container)!, 'approval-countdown');
     expect(countdown().textContent).toBe('1:05 left');
     expect(countdown().getAttribute('role')).toBe('timer');
@@ -157,7 +205,7 @@ describe('approval dialog', () => {
   });
 
   it('Escape never answers: the dialog stays, a hint shows and focus goes to Reject; Tab stays inside', async () => {
-    const { container, host } = await open({ queue: [approval()] });
+    const { container, host } = await open({});
     const dialog = dialogOf(container)!;
     let event!: KeyboardEvent;
     await settle(() => void (event = key(document.activeElement!, { key: 'Escape' })));
@@ -179,27 +227,21 @@ describe('approval dialog', () => {
   });
 
   it('shows a failed answer next to the buttons and keeps the request', async () => {
-    const { container } = await open({
-      queue: [approval()],
-      respond: () => ({ ok: false, error: { code: 'HOST_TIMEOUT', message: 'The host did not answer.' } }),
-    });
+    const { container, host, requests } = await open({});
+    // The answer is lost on the way (the transport's HOST_TIMEOUT): something the core itself never answers.
+    host.overrides['approvals.respond'] = () => ({ ok: false, error: { code: 'HOST_TIMEOUT', message: 'The host did not answer.' } });
     await settle(() => byTestId(dialogOf(container)!, 'approve-once').click());
     const dialog = dialogOf(container)!;
     expect(byTestId(dialog, 'approval-error').dataset.code).toBe('HOST_TIMEOUT');
-    expect(dialog.dataset.requestId).toBe('ap-1');
+    expect(dialog.dataset.requestId).toBe(requests[0]!.id);
+    expect(await host.arrange('approvals.list', {})).toHaveLength(1);
   });
 
   it('renders hostile description, arguments, names and diff as text', async () => {
-    const request = approval({
-      toolDisplayName: XSS,
-      description: `Does things ${XSS}`,
-      memberName: XSS,
-      memberRole: XSS,
-      args: { page: XSS, content: XSS },
-      argsJson: JSON.stringify({ content: XSS, page: XSS }),
-      diff: { path: XSS, before: '', after: XSS, unified: `--- a/x\n+++ b/x\n@@ -0,0 +1,${XSS.split('\n').length} @@\n${XSS.split('\n').map((line) => `+${line}`).join('\n')}\n`, created: true, inferred: true },
-    });
-    const { container } = await open({ queue: [request] });
+    const { host } = await start();
+    const tool = installHostileTool(host);
+    await ask(host, { tool, args: { page: XSS, content: XSS }, member: { name: XSS, role: XSS } });
+    const { container } = await renderShell(host);
     await settle();
     const dialog = dialogOf(container)!;
     expect(dialog.querySelector('img')).toBeNull();
@@ -214,10 +256,11 @@ describe('approval dialog', () => {
   });
 
   it('the Safety section counts what waits', async () => {
-    const { container } = await open({ queue: [approval(), approval({ id: 'ap-2' })] });
+    const { container, host } = await open({}, { args: { page: 'Plans/Other', content: 'x' } });
     await settle(() => byTestId(dialogOf(container)!, 'approve-once').click());
     await settle(() => byTestId(dialogOf(container)!, 'approve-reject').click());
     await settle(() => navButton(container, 'Safety').click());
     expect(byTestId(container, 'pending-approvals').textContent).toBe('No tool call is waiting for approval.');
+    expect(await host.arrange('approvals.list', {})).toEqual([]);
   });
 });

@@ -1,10 +1,24 @@
-// @vitest-environment happy-dom
+// @vitest-environment real-core
 // The shell: every section, navigation by mouse and keyboard, the skip link, and Ctrl/Cmd+digit shortcuts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SECTIONS } from '../../renderer/src/app/sections';
-import { byTestId, cleanup, FakeHost, key, navButton, renderShell, settle } from './harness';
+import { byTestId, cleanup, key, navButton, renderShell, settle } from './harness';
+import { disposeAllHosts, RealHost } from './real-host';
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await disposeAllHosts();
+});
+
+/**
+ * A fresh core with nothing of the person's own, and without its built-in tools (the note tools and the council's prompt
+ * tools are always there otherwise), so every section shows its empty state.
+ */
+async function emptyHost(): Promise<RealHost> {
+  const host = await RealHost.start();
+  for (const source of new Set(host.core.registry.list().map((t) => t.qualifiedName.slice(0, t.qualifiedName.indexOf(':'))))) host.core.registry.unregisterAll(source);
+  return host;
+}
 
 function current(container: HTMLElement): string | null | undefined {
   return container.querySelector('nav [aria-current="page"] .nav__label')?.textContent;
@@ -16,7 +30,7 @@ function heading(container: HTMLElement): string | null | undefined {
 
 describe('shell', () => {
   it('lists the sections in a labelled nav, Council first', async () => {
-    const { container } = await renderShell(new FakeHost());
+    const { container } = await renderShell(await emptyHost());
     const nav = container.querySelector('nav[aria-label="Sections"]');
     expect(nav).not.toBeNull();
     const labels = [...nav!.querySelectorAll('button .nav__label')].map((el) => el.textContent);
@@ -32,7 +46,7 @@ describe('shell', () => {
   });
 
   it('shows each section with its own empty state when its nav button is clicked', async () => {
-    const { container } = await renderShell(new FakeHost());
+    const { container } = await renderShell(await emptyHost());
     for (const spec of SECTIONS) {
       await settle(() => navButton(container, spec.label).click());
       expect(current(container)).toBe(spec.label);
@@ -45,7 +59,8 @@ describe('shell', () => {
   });
 
   it('a window the host refused shows the banner only: no section claims it is empty ("No council members yet") under it', async () => {
-    const host = new FakeHost('unauthorized');
+    const host = await emptyHost();
+    host.setInfo({ state: 'unauthorized' });
     const { container } = await renderShell(host);
     for (const spec of SECTIONS) {
       await settle(() => navButton(container, spec.label).click());
@@ -59,7 +74,7 @@ describe('shell', () => {
   });
 
   it('says what appears in Tools and what to do about it', async () => {
-    const { container } = await renderShell(new FakeHost());
+    const { container } = await renderShell(await emptyHost());
     await settle(() => navButton(container, 'Tools').click());
     const text = byTestId(container, 'panel-tools').textContent ?? '';
     expect(text).toContain('Tools registered by extensions, built-ins and MCP servers appear here');
@@ -67,7 +82,7 @@ describe('shell', () => {
   });
 
   it('moves focus with the arrow keys, Home and End, wrapping around', async () => {
-    const { container } = await renderShell(new FakeHost());
+    const { container } = await renderShell(await emptyHost());
     const council = navButton(container, 'Council');
     council.focus();
     expect(document.activeElement).toBe(council);
@@ -94,7 +109,7 @@ describe('shell', () => {
   });
 
   it('jumps to a section with Ctrl+digit or Cmd+digit, and leaves other chords alone', async () => {
-    const { container } = await renderShell(new FakeHost());
+    const { container } = await renderShell(await emptyHost());
     let event!: KeyboardEvent;
     await settle(() => void (event = key(document.body, { key: '3', code: 'Digit3', ctrlKey: true })));
     expect(event.defaultPrevented).toBe(true);
@@ -116,7 +131,7 @@ describe('shell', () => {
   });
 
   it('has a skip link first in the page that focuses the main region', async () => {
-    const { container } = await renderShell(new FakeHost());
+    const { container } = await renderShell(await emptyHost());
     const first = container.querySelector('a, button, input');
     expect(first?.textContent).toBe('Skip to content');
     await settle(() => (first as HTMLAnchorElement).click());

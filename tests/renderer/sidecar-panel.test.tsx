@@ -1,21 +1,40 @@
-// @vitest-environment happy-dom
-// The Sidecar section against a fake host: what it does, defaults, range checks before sending, the host's field errors, model picking, save.
+// @vitest-environment real-core
+// The Sidecar section against the real core (in memory) and a local LLM test server: what it does, defaults, range
+// checks before sending, the host's field errors, model picking, save.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
-import { installLlmFakes, profile, type LlmFakes } from './connections-fakes';
+import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, typeInto } from './harness';
+import { disposeAllHosts, RealHost } from './real-host';
+import { LlmTestServer } from '../fixtures/llm-server';
+import type { SidecarConfig } from '../../shared/types/llm';
 
-afterEach(() => {
+const servers: LlmTestServer[] = [];
+
+afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
+  await disposeAllHosts();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function openSidecar(arrange: (fakes: LlmFakes) => void = () => undefined) {
-  const host = new FakeHost();
-  const fakes = installLlmFakes(host);
-  arrange(fakes);
+interface Arrange {
+  /** Save the two connections (Local LM Studio on the test server, OpenAI). */
+  profiles?: boolean;
+  sidecar?: Partial<SidecarConfig>;
+  models?: string[];
+}
+
+async function openSidecar(arrange: Arrange = {}) {
+  const llm = await LlmTestServer.start({ models: arrange.models ?? ['qwen2.5-7b-instruct', 'llama-3.1-8b'] });
+  servers.push(llm);
+  const host = await RealHost.start();
+  if (arrange.profiles) {
+    await host.arrange('connections.save', { profile: { id: 'local-lm', name: 'Local LM Studio', provider: 'openai-compatible', baseUrl: `${llm.origin}/v1`, defaultModel: 'qwen2.5-7b-instruct', headers: {} } });
+    await host.arrange('connections.save', { profile: { id: 'openai', name: 'OpenAI', provider: 'openai', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini', headers: {} } });
+  }
+  if (arrange.sidecar) await host.arrange('sidecar.update', { patch: arrange.sidecar });
   const rendered = await renderShell(host);
   await settle(() => navButton(rendered.container, 'Sidecar').click());
-  return { ...rendered, fakes, panel: byTestId(rendered.container, 'panel-sidecar') };
+  return { ...rendered, llm, panel: byTestId(rendered.container, 'panel-sidecar') };
 }
 
 function fieldError(control: HTMLElement): string {
@@ -23,7 +42,7 @@ function fieldError(control: HTMLElement): string {
   return (id ? document.getElementById(id)?.textContent : '') ?? '';
 }
 
-const twoProfiles = (f: LlmFakes) => f.profiles.push(profile(), profile({ id: 'openai', name: 'OpenAI', provider: 'openai', baseUrl: 'https://api.openai.com/v1', defaultModel: 'gpt-4o-mini' }));
+const twoProfiles: Arrange = { profiles: true };
 
 describe('sidecar', () => {
   it('sends the user to Connections when there is nothing to choose, and explains what the sidecar does', async () => {
@@ -68,7 +87,7 @@ describe('sidecar', () => {
   });
 
   it('saves the whole config with sidecar.update and shows it is ready', async () => {
-    const { panel, host, fakes } = await openSidecar(twoProfiles);
+    const { panel, host } = await openSidecar(twoProfiles);
     await settle(() => typeInto(byLabel<HTMLSelectElement>(panel, 'Connection'), 'openai'));
     expect(byLabel(panel, 'Model').placeholder).toBe('Default: gpt-4o-mini');
     await settle(() => typeInto(byLabel(panel, 'Temperature'), '0.3'));
@@ -77,7 +96,7 @@ describe('sidecar', () => {
     expect(host.callsTo('sidecar.update').map((c) => c.input)).toEqual([
       { patch: { connectionProfileId: 'openai', model: '', temperature: 0.3, topP: 0.9, maxTokens: 512 } },
     ]);
-    expect(fakes.sidecar.temperature).toBe(0.3);
+    expect((await host.arrange('sidecar.get', {})).config).toEqual({ connectionProfileId: 'openai', model: '', temperature: 0.3, topP: 0.9, maxTokens: 512 });
     const status = byTestId(panel, 'sidecar-status');
     expect(status.dataset.configured).toBe('true');
     expect(status.textContent).toContain('Ready: council tools use OpenAI');
@@ -86,30 +105,27 @@ describe('sidecar', () => {
 
   it('puts the host’s range error on the field it names', async () => {
     const { panel, host } = await openSidecar(twoProfiles);
-    host.handlers['sidecar.update'] = () => ({ ok: false, error: { code: 'INVALID_INPUT', message: 'Invalid input for sidecar.update: /patch/topP must be <= 1 (maximum)', path: '/patch/topP' } });
+    // The form never sends a value out of range, so this one call goes to the core with topP made 1.5: the core's own
+    // field error comes back.
+    host.overrides['sidecar.update'] = async ({ patch }) => (await host.core.api.call('sidecar.update', { patch: { ...patch, topP: 1.5 } }, { origin: 'ws' })) as never;
     await settle(() => buttonNamed(panel, 'Save').click());
+    expect(host.callsTo('sidecar.update')).toHaveLength(1);
     expect(byLabel(panel, 'Top P').getAttribute('aria-invalid')).toBe('true');
     expect(fieldError(byLabel(panel, 'Top P'))).toContain('/patch/topP must be <= 1');
   });
 
   it('counts the server\'s models in words that agree with the number ("1 model", "2 models")', async () => {
     for (const [models, text] of [[['only-one'], '1 model on the server'], [['a', 'b'], '2 models on the server']] as const) {
-      const { panel } = await openSidecar((f) => {
-        twoProfiles(f);
-        f.sidecar.connectionProfileId = 'local-lm';
-        f.models = [...models];
-      });
+      const { panel } = await openSidecar({ profiles: true, sidecar: { connectionProfileId: 'local-lm' }, models: [...models] });
       await settle(() => buttonNamed(panel, 'List models').click());
       expect(byLabel<HTMLSelectElement>(panel, 'Pick the sidecar model').options[0]!.textContent).toContain(text);
       cleanup();
+      await disposeAllHosts();
     }
   });
 
   it('picks the model from the connection’s list, or takes a typed one', async () => {
-    const { panel, host } = await openSidecar((f) => {
-      twoProfiles(f);
-      f.sidecar.connectionProfileId = 'local-lm';
-    });
+    const { panel, host } = await openSidecar({ profiles: true, sidecar: { connectionProfileId: 'local-lm' } });
     expect(byTestId(panel, 'sidecar-status').dataset.configured).toBe('true');
     await settle(() => buttonNamed(panel, 'List models').click());
     expect(host.callsTo('connections.models').map((c) => c.input)).toEqual([{ id: 'local-lm' }]);
@@ -119,13 +135,11 @@ describe('sidecar', () => {
     await settle(() => typeInto(byLabel(panel, 'Model'), 'my-finetune'));
     await settle(() => buttonNamed(panel, 'Save').click());
     expect((host.callsTo('sidecar.update')[0]!.input as { patch: { model: string } }).patch.model).toBe('my-finetune');
+    expect(host.core.sidecar.config().model).toBe('my-finetune');
   });
 
   it('resets sampling to the defaults', async () => {
-    const { panel } = await openSidecar((f) => {
-      twoProfiles(f);
-      f.sidecar = { connectionProfileId: 'local-lm', model: '', temperature: 1.5, topP: 0.5, maxTokens: 4000 };
-    });
+    const { panel } = await openSidecar({ profiles: true, sidecar: { connectionProfileId: 'local-lm', model: '', temperature: 1.5, topP: 0.5, maxTokens: 4000 } });
     expect(byLabel(panel, 'Temperature').value).toBe('1.5');
     await settle(() => buttonNamed(panel, 'Reset sampling to defaults').click());
     expect([byLabel(panel, 'Temperature').value, byLabel(panel, 'Top P').value, byLabel(panel, 'Max tokens').value]).toEqual(['0.7', '0.9', '1024']);

@@ -1,36 +1,40 @@
-// @vitest-environment happy-dom
-// Workbench sessions against a fake host: empty state, create, switch, rename, delete with confirm, export (download, copy),
-// import (paste, file, errors naming the field), the character/persona/world-info editor, and list changes from events.
+// @vitest-environment real-core
+// Workbench sessions against the real core (in memory): empty state, create, switch, rename, delete with confirm, export
+// (download, copy), import (paste, file, errors naming the field), the character/persona/world-info editor, and list
+// changes from events. Sessions are the core's own, kept in its data folder.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, navButton, renderShell, settle, typeInto } from './harness';
-import { controlFrames, installLlmFakes, profile, session, type LlmFakes } from './connections-fakes';
+import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, typeInto } from './harness';
+import { controlFrames, session } from './connections-fakes';
+import { disposeAllHosts, RealHost } from './real-host';
+import type { ChatSession } from '../../shared/types/chat';
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await disposeAllHosts();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
-async function openWorkbench(arrange: (fakes: LlmFakes) => void = () => undefined) {
+/** The Workbench on a core with one connection and these sessions (imported as exported files are). */
+async function openWorkbench(sessions: ChatSession[] = []) {
   controlFrames();
-  const host = new FakeHost();
-  const fakes = installLlmFakes(host);
-  fakes.profiles.push(profile());
-  arrange(fakes);
+  const host = await RealHost.start();
+  await host.arrange('connections.save', { profile: { id: 'local-lm', name: 'Local LM Studio', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', defaultModel: 'qwen2.5-7b-instruct', headers: {} } });
+  for (const doc of sessions) await host.arrange('chat.sessions.import', { json: JSON.stringify(doc) });
   const rendered = await renderShell(host);
   await settle(() => navButton(rendered.container, 'Workbench').click());
   await settle();
-  return { ...rendered, fakes, panel: byTestId(rendered.container, 'panel-workbench') };
+  return { ...rendered, panel: byTestId(rendered.container, 'panel-workbench') };
 }
 
 function rows(panel: HTMLElement): HTMLElement[] {
   return [...panel.querySelectorAll<HTMLElement>('[data-testid="session"]')];
 }
 
-const two = (f: LlmFakes) => {
-  f.sessions.set('s1', session({ id: 's1', title: 'Tavern night', updatedAt: 5 }));
-  f.sessions.set('s2', session({ id: 's2', title: 'Space opera', updatedAt: 9, character: { name: 'Captain Vex', description: '', personality: '', scenario: '' }, messages: [{ id: 'u1', role: 'user', content: 'Engage', createdAt: 1 }] }));
-};
+const two = [
+  session({ id: 's1', title: 'Tavern night', updatedAt: 5 }),
+  session({ id: 's2', title: 'Space opera', updatedAt: 9, character: { name: 'Captain Vex', description: '', personality: '', scenario: '' }, messages: [{ id: 'u1', role: 'user', content: 'Engage', createdAt: 1 }] }),
+];
 
 describe('sessions', () => {
   it('starts empty with New session and Import, and New session opens the new one', async () => {
@@ -41,6 +45,7 @@ describe('sessions', () => {
     expect(rows(panel)).toHaveLength(1);
     expect(byTestId(panel, 'session-title').textContent).toBe('New session');
     expect(byTestId(panel, 'chat').textContent).toContain('No messages yet.');
+    expect((await host.arrange('chat.sessions.list', {})).map((x) => x.title)).toEqual(['New session']);
   });
 
   it('lists sessions newest first with character and message count, and switches between them', async () => {
@@ -64,6 +69,7 @@ describe('sessions', () => {
     expect(host.callsTo('chat.sessions.rename').map((c) => c.input)).toEqual([{ sessionId: 's2', title: 'Space opera, part II' }]);
     expect(byTestId(panel, 'session-title').textContent).toBe('Space opera, part II');
     expect(rows(panel)[0]!.textContent).toContain('Space opera, part II');
+    expect((await host.arrange('chat.sessions.get', { sessionId: 's2' })).title).toBe('Space opera, part II');
   });
 
   it('deletes only after confirming, then opens the next one', async () => {
@@ -80,6 +86,7 @@ describe('sessions', () => {
     expect(host.callsTo('chat.sessions.delete').map((c) => c.input)).toEqual([{ sessionId: 's2' }]);
     expect(rows(panel).map((r) => r.dataset.id)).toEqual(['s1']);
     expect(byTestId(panel, 'session-title').textContent).toBe('Tavern night');
+    expect((await host.arrange('chat.sessions.list', {})).map((x) => x.id)).toEqual(['s1']);
   });
 
   it('exports by download or by copying the JSON, with a visible fallback when neither is allowed', async () => {
@@ -88,12 +95,14 @@ describe('sessions', () => {
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
     const writes: string[] = [];
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async (t: string) => void writes.push(t) } });
-    const { panel, fakes } = await openWorkbench(two);
+    const { panel, host } = await openWorkbench(two);
+    const exported = JSON.parse((await host.arrange('chat.sessions.export', { sessionId: 's2' })).json) as ChatSession;
+    expect(exported).toMatchObject({ id: 's2', title: 'Space opera', messages: [{ content: 'Engage' }] });
     await settle(() => buttonNamed(panel, 'Download JSON').click());
-    expect(JSON.parse(await blobs[0]!.text())).toEqual(fakes.sessions.get('s2'));
-    expect(byTestId(panel, 'export-note').textContent).toContain('Saved as Space-opera.json');
+    expect(JSON.parse(await blobs[0]!.text())).toEqual(exported);
+    expect(byTestId(panel, 'export-note').textContent).toContain('Saved as Space-opera-s2.json');
     await settle(() => buttonNamed(panel, 'Copy JSON').click());
-    expect(JSON.parse(writes[0]!)).toEqual(fakes.sessions.get('s2'));
+    expect(JSON.parse(writes[0]!)).toEqual(exported);
     expect(byTestId(panel, 'export-note').textContent).toContain('Copied the session JSON');
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText: async () => Promise.reject(new Error('denied')) } });
     await settle(() => buttonNamed(panel, 'Copy JSON').click());
@@ -102,10 +111,10 @@ describe('sessions', () => {
   });
 
   it('imports pasted JSON, and shows the host’s error naming the field when it is wrong', async () => {
-    const { panel, host, fakes } = await openWorkbench(two);
+    const { panel, host } = await openWorkbench(two);
     await settle(() => buttonNamed(panel, 'Import…').click());
     const form = byTestId(panel, 'import-form');
-    await settle(() => typeInto(byLabel(form, "Or paste a session's JSON"), '{"format":"something-else"}'));
+    await settle(() => typeInto(byLabel(form, "Or paste a session's JSON"), JSON.stringify({ ...session({ id: 's8' }), format: 'something-else' })));
     await settle(() => buttonNamed(form, 'Import').click());
     const error = form.querySelector<HTMLElement>('[data-code="INVALID_INPUT"]')!;
     expect(error.textContent).toContain('/format must be equal to constant');
@@ -115,7 +124,7 @@ describe('sessions', () => {
     await settle(() => buttonNamed(form, 'Import').click());
     await settle();
     expect(host.callsTo('chat.sessions.import').at(-1)!.input).toEqual({ json: doc });
-    expect(fakes.sessions.has('s9')).toBe(true);
+    expect((await host.arrange('chat.sessions.get', { sessionId: 's9' })).title).toBe('From a friend');
     expect(panel.querySelector('[data-testid="import-form"]')).toBeNull();
     expect(rows(panel).map((r) => r.dataset.id)).toEqual(['s9', 's2', 's1']);
     expect(byTestId(panel, 'session-title').textContent).toBe('From a friend');
@@ -140,13 +149,12 @@ describe('sessions', () => {
   });
 
   it('follows chat.sessions.changed events: a session made elsewhere appears, a deleted one goes', async () => {
-    const { panel, host, fakes } = await openWorkbench(two);
-    fakes.sessions.set('s3', session({ id: 's3', title: 'From the CLI', updatedAt: 50 }));
-    await settle(() => host.emit({ type: 'chat.sessions.changed', sessionId: 's3', change: 'created' }));
+    const { panel, host } = await openWorkbench(two);
+    // The CLI (another client of the same core) imports one and deletes another.
+    await settle(async () => void (await host.core.api.call('chat.sessions.import', { json: JSON.stringify(session({ id: 's3', title: 'From the CLI', updatedAt: 50 })) }, { origin: 'cli' })));
     await settle();
     expect(rows(panel).map((r) => r.dataset.id)).toEqual(['s3', 's2', 's1']);
-    fakes.sessions.delete('s2');
-    await settle(() => host.emit({ type: 'chat.sessions.changed', sessionId: 's2', change: 'deleted' }));
+    await settle(async () => void (await host.core.api.call('chat.sessions.delete', { sessionId: 's2' }, { origin: 'cli' })));
     await settle();
     expect(rows(panel).map((r) => r.dataset.id)).toEqual(['s3', 's1']);
   });
@@ -174,5 +182,6 @@ describe('character & world', () => {
     expect(call.patch.worldInfo).toEqual([{ id: call.patch.worldInfo[0]!.id, keywords: ['Tortuga', 'station'], content: 'Tortuga Station is a lawless port.', enabled: true }]);
     expect(call.patch.worldInfo[0]!.id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(editor.textContent).toContain('Saved.');
+    expect(await host.arrange('chat.sessions.get', { sessionId: 's2' })).toMatchObject({ character: call.patch.character, persona: call.patch.persona, worldInfo: call.patch.worldInfo });
   });
 });

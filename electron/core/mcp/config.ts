@@ -2,6 +2,7 @@
 import type { HostError } from '../../../shared/errors';
 import { HTTP_ONLY, STDIO_ONLY, idFromName, validateServerConfig } from '../../../shared/mcp-config';
 import type { McpServerConfig } from '../../../shared/types/mcp';
+import { escapePointer } from '../util/json-budget';
 
 const MAX_SERVERS = 100;
 
@@ -40,7 +41,8 @@ export function parseMcpServersJson(json: string, existingIds: Iterable<string>,
     return { configs: [], errors: [{ code: 'INVALID_INPUT', message: `${root || '/'}: at most ${MAX_SERVERS} servers in total`, path: root || '/' }] };
   }
   for (const [name, entry] of entries) {
-    const base = `${root}/${name}`;
+    // A JSON Pointer (RFC 6901): a name with '/' or '~' stays one segment, so the page can name the entry.
+    const base = `${root}/${escapePointer(name)}`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       errors.push({ code: 'INVALID_INPUT', message: `${base}: must be an object with "command" or "url"`, path: base });
       continue;

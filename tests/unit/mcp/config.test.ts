@@ -73,6 +73,11 @@ describe('parseMcpServersJson', () => {
     ]);
     expect(parseMcpServersJson('{nope', []).errors[0]).toMatchObject({ code: 'INVALID_INPUT', path: '/' });
   });
+
+  it('an entry named with / or ~ is one JSON Pointer segment in the error path (escaped ~1 and ~0)', () => {
+    const { errors } = parseMcpServersJson(JSON.stringify({ mcpServers: { 'a/b~c': { type: 'sse', url: 'https://x.example/sse' }, 'd/e': {} } }), []);
+    expect(errors.map((e) => e.path)).toEqual(['/mcpServers/a~1b~0c/type', '/mcpServers/d~1e/command']);
+  });
 });
 
 describe('environment, schema dialect, results', () => {

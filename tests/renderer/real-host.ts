@@ -1,0 +1,217 @@
+// The renderer's HostConnection over a real core (createHost on a temp data folder), in memory: each call goes through
+// host.api.call exactly as the headless WebSocket server sends it (JSON frame in, its byte count, origin 'ws', JSON
+// result out), and host events reach the renderer as JSON too, in the order the core emitted them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { act } from 'react';
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
+import type { Result } from '../../shared/errors';
+import type { HostEvent, HostEventListener } from '../../shared/events';
+import type { ConnectionInfo, ConnectionListener, HostConnection } from '../../renderer/src/api/connection';
+import { notConnected, unauthorized } from '../../renderer/src/api/errors';
+import { createHost, type Host, type HostPorts } from '../../electron/core/host';
+import { silentLogger } from '../../electron/core/ports';
+import { confBackend } from '../../electron/core/settings/conf-backend';
+import { onSettle } from './harness';
+
+export interface Call {
+  method: MethodName;
+  input: unknown;
+}
+
+type Override<M extends MethodName> = (input: MethodInput<M>) => Result<MethodOutput<M>> | Promise<Result<MethodOutput<M>>>;
+type Overrides = { [M in MethodName]?: Override<M> };
+
+/** What a test may set on the core; the rest is the test default (temp data folder, no bundled extensions, silent log). */
+export type RealHostOptions = Partial<Omit<HostPorts, 'settingsBackend' | 'log'>>;
+
+/** The app's bundled Lumia packs (data only, no workers): pass as bundledPacksDir for tests about council members. */
+export const BUNDLED_PACKS = path.resolve(import.meta.dirname, '../../resources/packs');
+
+const live = new Set<RealHost>();
+
+export class RealHost implements HostConnection {
+  readonly transport = 'websocket' as const;
+  /** Every call the renderer made, with its input as sent, in order. */
+  readonly calls: Call[] = [];
+  reconnects = 0;
+  /**
+   * Answers for single methods that the real core cannot be driven to cheaply (a dropped transport, say). Each test that
+   * sets one says why. Everything else goes to the core.
+   */
+  readonly overrides: Overrides = {};
+  private info: ConnectionInfo = { state: 'connected', transport: 'websocket', attempt: 0, willRetry: false };
+  private readonly eventListeners = new Set<HostEventListener>();
+  private readonly infoListeners = new Set<ConnectionListener>();
+  private readonly unsubscribe: () => void;
+  private frameId = 0;
+  /** The core's answers not yet given (held ones included: the core has answered those only once they leave here). */
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly held = new Map<MethodName, { released: boolean; waiting: Array<() => void> }>();
+  private disposed: Promise<void> | null = null;
+
+  private constructor(
+    readonly core: Host,
+    readonly dataDir: string,
+    private readonly ownsDataDir: boolean,
+  ) {
+    this.unsubscribe = core.onEvent((event) => {
+      // As on the socket: serialized when emitted, delivered after the emitting code has run on; missed while the link is
+      // down (setInfo), when the renderer's resync on reconnect has to cover it.
+      if (this.info.state !== 'connected') return;
+      const wire = JSON.stringify(event);
+      queueMicrotask(() => {
+        const received = JSON.parse(wire) as HostEvent;
+        for (const listener of [...this.eventListeners]) listener(received);
+      });
+    });
+  }
+
+  /**
+   * A core on a fresh temp data folder (or `options.dataDir`), wired like the browser mode. `folder.prefix` names the temp
+   * folder; `folder.prepare` writes into it before the core starts (a damaged settings file, say). Call dispose (or
+   * disposeAllHosts).
+   */
+  static async start(options: RealHostOptions = {}, folder: { prefix?: string; prepare?: (dataDir: string) => void } = {}): Promise<RealHost> {
+    const ownsDataDir = options.dataDir === undefined;
+    const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), folder.prefix ?? 'cw-renderer-'));
+    folder.prepare?.(dataDir);
+    // env: key variables are read from here, never from (and never taken out of) the test process's environment.
+    const core = await createHost({ mode: 'browser', bundledExtensionsDir: null, bundledPacksDir: null, env: {}, ...options, dataDir, settingsBackend: confBackend, log: silentLogger });
+    const host = new RealHost(core, dataDir, ownsDataDir);
+    live.add(host);
+    return host;
+  }
+
+  invoke<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+    this.calls.push({ method, input });
+    // As the WebSocket transport answers while the link is down or the token was refused: nothing is sent.
+    if (this.info.state === 'unauthorized') return Promise.resolve(unauthorized<MethodOutput<M>>(method));
+    if (this.info.state === 'disconnected') return Promise.resolve(notConnected<MethodOutput<M>>(method));
+    const override = this.overrides[method] as Override<M> | undefined;
+    if (override) return Promise.resolve(override(input)).then((result) => JSON.parse(JSON.stringify(result)) as Result<MethodOutput<M>>);
+    // The frame the WebSocket transport sends; the server counts its bytes and parses it back.
+    const frame = JSON.stringify({ kind: 'invoke', id: ++this.frameId, method, input });
+    const bytes = Buffer.byteLength(frame);
+    const sent = JSON.parse(frame) as { method: string; input: unknown };
+    const answer = this.core.api.call(sent.method, sent.input, { origin: 'ws' }, bytes);
+    this.inFlight.add(answer);
+    void answer.finally(() => this.inFlight.delete(answer));
+    const gate = this.held.get(method);
+    const delivered = gate
+      ? answer.then((result) => new Promise<typeof result>((resolve) => (gate.released ? resolve(result) : gate.waiting.push(() => resolve(result)))))
+      : answer;
+    return delivered.then((result) => JSON.parse(JSON.stringify(result)) as Result<MethodOutput<M>>);
+  }
+
+  /**
+   * Holds back the core's answers to `method` (the core does the work at once; its results wait, as on a slow link) until
+   * release(), so a test can look at the renderer while the call is in flight.
+   */
+  hold(method: MethodName): { release(): void } {
+    const gate = { released: false, waiting: [] as Array<() => void> };
+    this.held.set(method, gate);
+    return {
+      release: () => {
+        gate.released = true;
+        if (this.held.get(method) === gate) this.held.delete(method);
+        for (const deliver of gate.waiting.splice(0)) deliver();
+      },
+    };
+  }
+
+  /** Calls the core directly for a test's arrange step (not recorded in `calls`); throws on a failed result. */
+  async arrange<M extends MethodName>(method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+    const result = await this.core.api.call(method, input, { origin: 'ws' });
+    if (!result.ok) throw new Error(`arrange ${method} failed: ${result.error.code} ${result.error.message}`);
+    return JSON.parse(JSON.stringify(result.value)) as MethodOutput<M>;
+  }
+
+  /**
+   * Waits (inside act) until the core has answered every call the renderer made, including the calls the renderer makes
+   * on those answers, or until the core waits for a person (an approval is pending: the calls waiting on it end only when
+   * the test answers). Held answers (hold) count as answered by the core.
+   */
+  async quiet(): Promise<void> {
+    for (let round = 0; round < 100; round++) {
+      if (this.inFlight.size === 0 || this.core.safety.approvals.list().length > 0) return;
+      await act(async () => {
+        let off = () => {};
+        const asked = new Promise<void>((resolve) => {
+          off = this.core.onEvent((event) => {
+            if (event.type === 'approval.requested') resolve();
+          });
+        });
+        await Promise.race([Promise.allSettled([...this.inFlight]), asked]);
+        off();
+      });
+    }
+    throw new Error('the renderer kept calling the host for 100 rounds');
+  }
+
+  /**
+   * Makes the core's next settings write fail (SETTINGS_WRITE_FAILED, EISDIR): a folder stands where settings.json goes.
+   * A read-only folder would not do, as the tests may run as root.
+   */
+  breakSettingsWrites(): void {
+    const file = path.join(this.dataDir, 'settings.json');
+    fs.rmSync(file, { force: true });
+    fs.mkdirSync(file);
+  }
+
+  callsTo(method: MethodName): Call[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  onEvent(listener: HostEventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  getInfo(): ConnectionInfo {
+    return this.info;
+  }
+
+  onInfo(listener: ConnectionListener): () => void {
+    this.infoListeners.add(listener);
+    return () => this.infoListeners.delete(listener);
+  }
+
+  /**
+   * Connection state as the transport would report it (reconnect and offline tests). While it is not 'connected', calls
+   * are refused as the transport refuses them and the core's events do not arrive.
+   */
+  setInfo(next: Partial<ConnectionInfo>): void {
+    this.info = { ...this.info, ...next };
+    for (const listener of this.infoListeners) listener(this.info);
+  }
+
+  reconnect(): void {
+    this.reconnects += 1;
+  }
+
+  /** Closes the core (workers, MCP servers, timers) and removes its temp data folder. */
+  dispose(): Promise<void> {
+    this.disposed ??= (async () => {
+      live.delete(this);
+      this.unsubscribe();
+      this.eventListeners.clear();
+      this.infoListeners.clear();
+      await this.core.dispose();
+      if (this.ownsDataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
+    })();
+    return this.disposed;
+  }
+}
+
+/** Every live RealHost quiet: harness settle() waits for this, so a settled renderer has its real answers. */
+export async function quietAll(): Promise<void> {
+  for (const host of live) await host.quiet();
+}
+onSettle(quietAll);
+
+/** For afterEach: closes every RealHost a test started. */
+export async function disposeAllHosts(): Promise<void> {
+  await Promise.all([...live].map((host) => host.dispose()));
+}
