@@ -86,7 +86,8 @@ function checkStdio(raw: Record<string, unknown>, config: McpServerConfig, at: (
     if (!Array.isArray(raw.args) || raw.args.length > MAX_ARGS) problems.push(problem(at('args'), `must be a list of at most ${MAX_ARGS} strings`));
     else {
       raw.args.forEach((arg: unknown, i) => {
-        if (typeof arg !== 'string' || arg.length > 8192 || arg.includes('\0')) problems.push(problem(`${at('args')}/${i}`, 'must be a string without NUL characters'));
+        const wrong = stringProblem(arg);
+        if (wrong) problems.push(problem(`${at('args')}/${i}`, wrong));
       });
       config.args = [...(raw.args as string[])];
     }
@@ -124,10 +125,18 @@ function checkMap(value: unknown, path: string, keyPattern: RegExp, what: string
   if (entries.length > MAX_MAP_ENTRIES) problems.push(problem(path, `has more than ${MAX_MAP_ENTRIES} entries`));
   for (const [key, item] of entries) {
     if (!keyPattern.test(key)) problems.push(problem(`${path}/${key}`, `is not ${what}`));
-    else if (typeof item !== 'string' || item.length > 8192 || item.includes('\0')) problems.push(problem(`${path}/${key}`, 'must be a string without NUL characters'));
+    else if (stringProblem(item)) problems.push(problem(`${path}/${key}`, stringProblem(item)!));
     else Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
   }
   return out;
+}
+
+/** What is wrong with an argument or a value, if anything. */
+function stringProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a string';
+  if (value.length > 8192) return 'must be at most 8192 characters';
+  if (value.includes('\0')) return 'must not contain NUL characters';
+  return null;
 }
 
 /** A server name → an id: lowercase, other runs become "-"; unique among `taken` when given (imports). */

@@ -141,3 +141,19 @@ describe('one set of config rules for the host and the form', () => {
     expect(validateServerConfig(toAddInput(draft))).toMatchObject({ ok: true, value: { id: 'files', name: 'Files', args: ['-y'], env: { API_KEY: 'k' } } });
   });
 });
+
+describe('the form field a host error names', () => {
+  it.each([
+    ['/command', 'command'],
+    ['/patch/command', 'command'],
+    ['/patch/args/2', 'args.2'],
+    ['/args', 'args'],
+    ['/env/API_KEY', 'env'],
+    ['/patch/headers/X-A', 'headers'],
+    ['/patch', null],
+    ['/mcpServers', null],
+    [undefined, null],
+  ])('%s → %s', (path, field) => {
+    expect(fieldOfPath(path)).toBe(field);
+  });
+});
