@@ -45,6 +45,8 @@ test.describe('chat against the headless host and a local LLM server', () => {
   let dataDir: string;
 
   test.beforeAll(async () => {
+    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
+    test.setTimeout(180_000);
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL, 'e2e-other-model'] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-chat-'));

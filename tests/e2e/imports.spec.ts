@@ -44,6 +44,8 @@ test.describe('importing a character card in the Workbench', () => {
   let connectionId: string;
 
   test.beforeAll(async () => {
+    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
+    test.setTimeout(180_000);
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-imports-'));
