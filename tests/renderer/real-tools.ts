@@ -1,5 +1,7 @@
 // Tools and extensions on the real core, for renderer tests: tools registered as an extension's (without its worker),
 // the bundled extensions (with their workers) when a test is about them, and waiting for the core to reach a state.
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
@@ -137,4 +139,38 @@ export function recordAnswers<M extends MethodName>(host: RealHost, method: M): 
     return answer;
   }) as RealHost['invoke'];
   return answers;
+}
+
+/** The repository's test extensions (tests/fixtures/extensions): install one with extensions.install (copied, workers). */
+export const FIXTURE_EXTENSIONS = path.resolve(import.meta.dirname, '../fixtures/extensions');
+
+/** Waits until no extension of the core is starting (each running, crashed, failed or disabled). */
+export async function extensionsSettled(host: RealHost, ms = 10_000): Promise<ExtensionInfo[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const list = await host.arrange('extensions.list', {});
+    if (list.every((e) => e.status !== 'starting')) return list;
+    if (Date.now() > deadline) throw new Error(`extensions still starting: ${list.map((e) => `${e.id} ${e.status}`).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const written: string[] = [];
+
+/**
+ * Writes an extension folder of the test's own (spindle.json from `manifest`, index.js from `code`) in a temp folder,
+ * for extensions.install; removeWrittenExtensions() (afterEach) deletes it. The core installs a copy.
+ */
+export function writeExtension(manifest: Record<string, unknown>, code: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-ext-'));
+  written.push(root);
+  const folder = path.join(root, String(manifest.id));
+  fs.mkdirSync(folder);
+  fs.writeFileSync(path.join(folder, 'spindle.json'), JSON.stringify({ version: '0.0.1', description: '', main: 'index.js', permissions: ['tools'], ...manifest }, null, 2));
+  fs.writeFileSync(path.join(folder, 'index.js'), code);
+  return folder;
+}
+
+export function removeWrittenExtensions(): void {
+  for (const root of written.splice(0)) fs.rmSync(root, { recursive: true, force: true });
 }
