@@ -467,7 +467,8 @@ describe('frontend messages console', () => {
     const core = async () => (await host.arrange('extensions.frontend', { id: 'echo' })).messages;
     for (let i = 0; i < 100 && (await core()).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     await settle();
-    expect(byTestId(console, 'frontend-messages').querySelectorAll('li')).toHaveLength((await core()).length);
+    expect(await core()).toHaveLength(2);
+    expect(byTestId(console, 'frontend-messages').querySelectorAll('li')).toHaveLength(2);
     expect(byTestId(console, 'frontend-messages').textContent).toContain(JSON.stringify({ echo: { ask: 1 } }));
 
     await settle(() => typeInto(draft, '{not json'));
