@@ -1,10 +1,17 @@
-// @vitest-environment happy-dom
-// The Extensions section against a fake host: status, errors, permissions, actions, remove, log viewer, install.
+// @vitest-environment real-core
+// The Extensions section against the real core (in memory) and real extension workers: status, errors, permissions,
+// actions, remove, log viewer, install. Extensions are the test fixtures (tests/fixtures/extensions), a few written by
+// the test itself, or the bundled ones where a test is about them; each is installed through the core and runs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExtensionInfo } from '../../shared/events';
-import { byLabel, byTestId, buttonNamed, cleanup, extension, FakeHost, navButton, renderShell, settle, spokenText, tool, typeInto } from './harness';
+import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, spokenText, typeInto } from './harness';
+import { disposeAllHosts, RealHost } from './real-host';
+import { BUNDLED_EXTENSIONS, extensionOf, extensionsSettled, FIXTURE_EXTENSIONS, recordAnswers, removeWrittenExtensions, writeExtension } from './real-tools';
+import { FakeClock } from '../helpers/fake-time';
 
-import { XSS } from '../fixtures/xss-corpus';
+import { XSS, XSS_CORPUS } from '../fixtures/xss-corpus';
 
 declare global {
   interface Window {
@@ -12,30 +19,31 @@ declare global {
   }
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await disposeAllHosts();
+  removeWrittenExtensions();
   delete window.__pwned;
 });
 
-const kb = extension();
-const dice = extension({ id: 'dice-and-stats', name: 'Dice and Stats', toolCount: 2, status: 'starting' });
-const mine = extension({
-  id: 'my-ext',
-  name: 'My Extension',
-  version: '0.2.0',
-  description: 'Mine.',
-  source: 'user',
-  status: 'failed',
-  requested: ['tools', 'generation'],
-  granted: ['tools'],
-  toolCount: 0,
-  error: 'Worker exited with code 1 three times in 5 minutes.',
-});
+type Permission = 'tools' | 'generation';
+interface Open {
+  /** Start the bundled extensions too (three workers). */
+  bundled?: boolean;
+  /** Install these (a fixture name, or a folder path) with these grants, in order. */
+  install?: Array<{ folder: string; grant?: Permission[] }>;
+  /** Fake timers for the core (crash restarts wait for the test). */
+  timers?: FakeClock;
+}
 
-async function openExtensions(list: ExtensionInfo[], setup: (host: FakeHost) => void = () => undefined) {
-  const host = new FakeHost();
-  host.extensions = structuredClone(list);
-  setup(host);
+const fixture = (name: string) => path.join(FIXTURE_EXTENSIONS, name);
+/** requests tools and generation; registers five tools. */
+const GENERATOR = { folder: fixture('generator'), grant: ['tools'] as Permission[] };
+
+async function openExtensions({ bundled = false, install = [], timers }: Open = {}) {
+  const host = await RealHost.start({ bundledExtensionsDir: bundled ? BUNDLED_EXTENSIONS : null, ...(timers ? { timers } : {}) });
+  for (const { folder, grant = [] } of install) await host.arrange('extensions.install', { folder, grant });
+  await extensionsSettled(host);
   const rendered = await renderShell(host);
   await settle(() => navButton(rendered.container, 'Extensions').click());
   return { ...rendered, panel: byTestId(rendered.container, 'panel-extensions') };
@@ -47,49 +55,101 @@ function card(panel: HTMLElement, id: string): HTMLElement {
   return found;
 }
 
+/** Where the core keeps the copy of user-installed extension `id` (in its data folder). */
+const installedFolder = (host: RealHost, id: string) => path.join(host.dataDir, 'extensions', id);
+
+/** Settles the renderer once the core's extensions have stopped starting (a worker starting is not a call to wait on). */
+async function settled(host: RealHost) {
+  await extensionsSettled(host);
+  await settle();
+}
+
+/** Crashes `id` (a worker that throws on load) until the core gives up on it: three crashes within five minutes. */
+async function crashUntilFailed(host: RealHost, timers: FakeClock, id: string) {
+  for (let i = 0; i < 10; i++) {
+    const ext = await extensionOf(host, id);
+    if (ext?.status === 'failed') return;
+    timers.advance(10_000);
+    await extensionsSettled(host);
+  }
+  throw new Error(`${id} never failed`);
+}
+
+/** An extension of the test's own: logs each `say` call's text, echoes frontend messages back, with the given name. */
+function echoExtension(manifest: Record<string, unknown> = {}) {
+  return writeExtension(
+    { id: 'echo', name: 'Echo', ...manifest },
+    `/* global spindle */
+spindle.registerTool({ name: 'say', display_name: 'Say', description: 'Logs its text.', mode: 'read',
+  parameters: { type: 'object', properties: { text: { type: 'string' }, times: { type: 'integer' } }, required: ['text'] } });
+spindle.on('TOOL_INVOCATION', async ({ args }) => {
+  for (let i = 0; i < (args.times ?? 1); i++) console.log(args.times ? args.text + ' ' + i : args.text);
+  return 'said';
+});
+spindle.onFrontendMessage((payload) => spindle.sendToFrontend({ echo: payload }));
+`,
+  );
+}
+
 describe('extension list', () => {
   it('shows each extension with name, id, version, description, source and a status badge', async () => {
-    const { panel, host } = await openExtensions([kb, dice, mine]);
+    const timers = new FakeClock();
+    const { panel, host } = await openExtensions({ bundled: true, install: [GENERATOR, { folder: fixture('crash-on-load'), grant: ['tools'] }], timers });
     expect(host.callsTo('extensions.list')).toHaveLength(1);
-    expect([...panel.querySelectorAll<HTMLElement>('[data-testid="extension"]')].map((c) => c.dataset.id)).toEqual(['knowledge-base', 'dice-and-stats', 'my-ext']);
-    const own = card(panel, 'my-ext');
-    expect(own.querySelector('h2')?.textContent).toBe('My Extension');
-    expect(own.textContent).toContain('v0.2.0');
-    expect(own.textContent).toContain('my-ext');
-    expect(own.textContent).toContain('Mine.');
+    const core = await host.arrange('extensions.list', {});
+    expect([...panel.querySelectorAll<HTMLElement>('[data-testid="extension"]')].map((c) => c.dataset.id)).toEqual(core.map((e) => e.id));
+    const own = card(panel, 'generator');
+    expect(own.querySelector('h2')?.textContent).toBe('Fixture: generator');
+    expect(own.textContent).toContain('v0.0.1');
+    expect(own.textContent).toContain('generator');
+    expect(own.textContent).toContain('Calls spindle.generate.quiet/raw from tools and records every message it receives.');
     expect(own.textContent).toContain('User-installed');
     expect(card(panel, 'knowledge-base').textContent).toContain('Bundled');
     expect(spokenText(byTestId(card(panel, 'knowledge-base'), 'extension-status'))).toBe('Status: Running');
-    expect(spokenText(byTestId(card(panel, 'dice-and-stats'), 'extension-status'))).toBe('Status: Starting');
-    expect(panel.querySelector('.panel-summary')?.textContent).toContain('3 extensions · 1 running · 1 need attention');
+    expect(spokenText(byTestId(card(panel, 'dice-and-stats'), 'extension-status'))).toBe('Status: Running');
+    // The worker that throws on load has crashed once (its restart waits on the fake timers).
+    expect(byTestId(card(panel, 'crash-on-load'), 'extension-status').dataset.status).toBe('crashed');
+    expect(panel.querySelector('.panel-summary')?.textContent).toContain('5 extensions · 4 running · 1 need attention');
   });
 
   it('puts a failure and its error text where the user looks, with Restart as the way out', async () => {
-    const { panel, host } = await openExtensions([mine]);
-    const own = card(panel, 'my-ext');
+    const timers = new FakeClock();
+    const { panel, host } = await openExtensions({ install: [{ folder: fixture('crash-on-load'), grant: ['tools'] }], timers });
+    await crashUntilFailed(host, timers, 'crash-on-load');
+    await settle();
+    const own = card(panel, 'crash-on-load');
     expect(byTestId(own, 'extension-status').dataset.status).toBe('failed');
     const problem = byTestId(own, 'extension-problem');
     expect(problem.textContent).toContain('Restart to try again');
-    expect(problem.textContent).toContain('Worker exited with code 1 three times in 5 minutes.');
-    await settle(() => buttonNamed(own, 'Restart My Extension').click());
-    expect(host.callsTo('extensions.restart').map((c) => c.input)).toEqual([{ id: 'my-ext' }]);
-    expect(byTestId(card(panel, 'my-ext'), 'extension-status').dataset.status).toBe('running');
-    expect(card(panel, 'my-ext').querySelector('[data-testid="extension-problem"]')).toBeNull();
+    expect(problem.textContent).toContain('cannot start: missing configuration');
+    expect(byTestId(own, 'extension-last-crash').textContent).toContain('Error: cannot start: missing configuration');
+    // The user fixes the extension's code, then restarts it.
+    fs.writeFileSync(path.join(installedFolder(host, 'crash-on-load'), 'index.js'), '// fixed: nothing to register\n');
+    await settle(() => buttonNamed(own, 'Restart Fixture: crash-on-load').click());
+    expect(host.callsTo('extensions.restart').map((c) => c.input)).toEqual([{ id: 'crash-on-load' }]);
+    await settled(host);
+    expect((await extensionOf(host, 'crash-on-load'))!.status).toBe('running');
+    expect(byTestId(card(panel, 'crash-on-load'), 'extension-status').dataset.status).toBe('running');
+    expect(card(panel, 'crash-on-load').querySelector('[data-testid="extension-problem"]')).toBeNull();
   });
 
   it('follows extension.changed and extension.removed events', async () => {
-    const { panel, host } = await openExtensions([kb]);
-    await settle(() => host.emit({ type: 'extension.changed', extension: { ...kb, status: 'crashed', error: 'exit 3' } }));
-    expect(byTestId(card(panel, 'knowledge-base'), 'extension-status').dataset.status).toBe('crashed');
-    expect(byTestId(card(panel, 'knowledge-base'), 'extension-problem').textContent).toContain('exit 3');
-    await settle(() => host.emit({ type: 'extension.changed', extension: dice }));
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
+    // Another window disables it, installs another and removes the first.
+    await settle(async () => void (await host.arrange('extensions.disable', { id: 'generator' })));
+    expect(byTestId(card(panel, 'generator'), 'extension-status').dataset.status).toBe('disabled');
+    await settle(async () => void (await host.arrange('extensions.install', { folder: fixture('seed-example'), grant: ['tools'] })));
+    await settled(host);
     expect(panel.querySelectorAll('[data-testid="extension"]')).toHaveLength(2);
-    await settle(() => host.emit({ type: 'extension.removed', id: 'knowledge-base' }));
-    expect([...panel.querySelectorAll<HTMLElement>('[data-testid="extension"]')].map((c) => c.dataset.id)).toEqual(['dice-and-stats']);
+    expect(byTestId(card(panel, 'seed-example'), 'extension-status').dataset.status).toBe('running');
+    await settle(async () => void (await host.arrange('extensions.remove', { id: 'generator' })));
+    expect([...panel.querySelectorAll<HTMLElement>('[data-testid="extension"]')].map((c) => c.dataset.id)).toEqual(['seed-example']);
+    // Only the first list was asked for: the rest came as events.
+    expect(host.callsTo('extensions.list')).toHaveLength(1);
   });
 
   it('shows the empty state and the install form when nothing is installed', async () => {
-    const { panel } = await openExtensions([]);
+    const { panel } = await openExtensions();
     expect(panel.querySelector('.empty-state__title')?.textContent).toBe('No extensions installed');
     expect(byTestId(panel, 'install-form')).toBeTruthy();
   });
@@ -97,8 +157,8 @@ describe('extension list', () => {
 
 describe('permissions', () => {
   it('lists requested against granted permissions with a plain-language explanation of each', async () => {
-    const { panel } = await openExtensions([mine]);
-    const perms = [...card(panel, 'my-ext').querySelectorAll<HTMLElement>('[data-testid="permission"]')];
+    const { panel } = await openExtensions({ install: [GENERATOR] });
+    const perms = [...card(panel, 'generator').querySelectorAll<HTMLElement>('[data-testid="permission"]')];
     expect(perms.map((p) => p.dataset.permission)).toEqual(['tools', 'generation']);
     expect(byTestId(perms[0]!, 'permission-state').textContent).toBe('Granted');
     expect(perms[0]!.textContent).toContain('may register tools that council members and the chat can call');
@@ -107,13 +167,20 @@ describe('permissions', () => {
   });
 
   it('grants and revokes one permission at a time through the host', async () => {
-    const { panel, host } = await openExtensions([mine]);
-    await settle(() => buttonNamed(panel, 'Grant generation to My Extension').click());
-    expect(host.callsTo('extensions.grant').map((c) => c.input)).toEqual([{ id: 'my-ext', permission: 'generation' }]);
-    expect(byTestId(card(panel, 'my-ext').querySelectorAll<HTMLElement>('[data-testid="permission"]')[1]!, 'permission-state').textContent).toBe('Granted');
-    await settle(() => buttonNamed(panel, 'Revoke tools from My Extension').click());
-    expect(host.callsTo('extensions.revoke').map((c) => c.input)).toEqual([{ id: 'my-ext', permission: 'tools' }]);
-    expect(byTestId(card(panel, 'my-ext').querySelectorAll<HTMLElement>('[data-testid="permission"]')[0]!, 'permission-state').textContent).toBe(
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
+    await settle(() => buttonNamed(panel, 'Grant generation to Fixture: generator').click());
+    expect(host.callsTo('extensions.grant').map((c) => c.input)).toEqual([{ id: 'generator', permission: 'generation' }]);
+    expect((await extensionOf(host, 'generator'))!.granted).toEqual(['tools', 'generation']);
+    await settled(host);
+    expect(byTestId(card(panel, 'generator').querySelectorAll<HTMLElement>('[data-testid="permission"]')[1]!, 'permission-state').textContent).toBe('Granted');
+    expect(host.core.registry.list({ extensionId: 'generator' })).toHaveLength(5);
+    await settle(() => buttonNamed(panel, 'Revoke tools from Fixture: generator').click());
+    expect(host.callsTo('extensions.revoke').map((c) => c.input)).toEqual([{ id: 'generator', permission: 'tools' }]);
+    await settled(host);
+    expect((await extensionOf(host, 'generator'))!.granted).toEqual(['generation']);
+    // Without the tools permission its tools are gone from the core.
+    expect(host.core.registry.list({ extensionId: 'generator' })).toEqual([]);
+    expect(byTestId(card(panel, 'generator').querySelectorAll<HTMLElement>('[data-testid="permission"]')[0]!, 'permission-state').textContent).toBe(
       'Requested, not granted',
     );
   });
@@ -121,55 +188,63 @@ describe('permissions', () => {
 
 describe('actions', () => {
   it('the enabled switch calls extensions.disable and extensions.enable', async () => {
-    const { panel, host } = await openExtensions([kb]);
-    const toggle = byLabel(card(panel, 'knowledge-base'), 'Enabled: Knowledge Base');
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
+    const toggle = byLabel(card(panel, 'generator'), 'Enabled: Fixture: generator');
     expect(toggle.getAttribute('role')).toBe('switch');
     expect(toggle.checked).toBe(true);
     await settle(() => toggle.click());
-    expect(host.callsTo('extensions.disable').map((c) => c.input)).toEqual([{ id: 'knowledge-base' }]);
-    expect(byLabel(card(panel, 'knowledge-base'), 'Enabled: Knowledge Base').checked).toBe(false);
-    expect(byTestId(card(panel, 'knowledge-base'), 'extension-status').dataset.status).toBe('disabled');
-    await settle(() => byLabel(card(panel, 'knowledge-base'), 'Enabled: Knowledge Base').click());
-    expect(host.callsTo('extensions.enable').map((c) => c.input)).toEqual([{ id: 'knowledge-base' }]);
+    expect(host.callsTo('extensions.disable').map((c) => c.input)).toEqual([{ id: 'generator' }]);
+    expect(byLabel(card(panel, 'generator'), 'Enabled: Fixture: generator').checked).toBe(false);
+    expect(byTestId(card(panel, 'generator'), 'extension-status').dataset.status).toBe('disabled');
+    expect(await extensionOf(host, 'generator')).toMatchObject({ enabled: false, status: 'disabled' });
+    expect(host.core.registry.list({ extensionId: 'generator' })).toEqual([]);
+    await settle(() => byLabel(card(panel, 'generator'), 'Enabled: Fixture: generator').click());
+    expect(host.callsTo('extensions.enable').map((c) => c.input)).toEqual([{ id: 'generator' }]);
+    await settled(host);
+    expect(await extensionOf(host, 'generator')).toMatchObject({ enabled: true, status: 'running' });
+    expect(byTestId(card(panel, 'generator'), 'extension-status').dataset.status).toBe('running');
   });
 
   it('marks the card busy while a call is in flight and sends nothing else meanwhile', async () => {
-    let answer!: () => void;
-    const { panel, host } = await openExtensions([kb], (h) => {
-      h.handlers['extensions.restart'] = () => new Promise((resolve) => (answer = () => resolve({ ok: true, value: { ...kb, status: 'running' } })));
-    });
-    const own = card(panel, 'knowledge-base');
-    await settle(() => buttonNamed(own, 'Restart Knowledge Base').click());
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
+    const own = card(panel, 'generator');
+    const slow = host.hold('extensions.restart');
+    await settle(() => buttonNamed(own, 'Restart Fixture: generator').click());
     expect(own.getAttribute('aria-busy')).toBe('true');
-    expect(buttonNamed(own, 'Restart Knowledge Base').getAttribute('aria-disabled')).toBe('true');
-    expect(buttonNamed(own, 'Revoke tools from Knowledge Base').getAttribute('aria-disabled')).toBe('true');
+    expect(buttonNamed(own, 'Restart Fixture: generator').getAttribute('aria-disabled')).toBe('true');
+    expect(buttonNamed(own, 'Revoke tools from Fixture: generator').getAttribute('aria-disabled')).toBe('true');
     expect(own.textContent).toContain('Restarting…');
-    await settle(() => buttonNamed(own, 'Revoke tools from Knowledge Base').click());
-    await settle(() => byLabel(own, 'Enabled: Knowledge Base').click());
+    await settle(() => buttonNamed(own, 'Revoke tools from Fixture: generator').click());
+    await settle(() => byLabel(own, 'Enabled: Fixture: generator').click());
     expect(host.callsTo('extensions.revoke')).toHaveLength(0);
     expect(host.callsTo('extensions.disable')).toHaveLength(0);
-    await settle(() => answer());
+    await settle(() => slow.release());
+    await settled(host);
     expect(own.getAttribute('aria-busy')).toBeNull();
+    expect((await extensionOf(host, 'generator'))!.granted).toEqual(['tools']);
   });
 
   it('shows a refused action inline with code, message and hint', async () => {
-    const { panel } = await openExtensions([kb], (h) => {
-      h.handlers['extensions.grant'] = () => ({ ok: false, error: { code: 'INVALID_INPUT', message: 'Does not request it.', hint: 'Check spindle.json.' } });
-      h.handlers['extensions.revoke'] = () => ({ ok: false, error: { code: 'PERMISSION_DENIED', message: 'Not now.', hint: 'Try again later.' } });
-    });
-    await settle(() => buttonNamed(panel, 'Revoke tools from Knowledge Base').click());
-    const error = byTestId(card(panel, 'knowledge-base'), 'inline-error');
-    expect(error.dataset.code).toBe('PERMISSION_DENIED');
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
+    // The link is down (RealHost answers as the WebSocket transport does: nothing is sent). The core itself refuses
+    // nothing the card offers for a running extension.
+    host.setInfo({ state: 'disconnected', willRetry: true });
+    await settle(() => buttonNamed(panel, 'Revoke tools from Fixture: generator').click());
+    const error = byTestId(card(panel, 'generator'), 'inline-error');
+    expect(error.dataset.code).toBe('HOST_SHUTDOWN');
     expect(error.textContent).toContain('Could not revoke tools');
-    expect(error.textContent).toContain('Not now.');
-    expect(error.textContent).toContain('Try again later.');
+    expect(error.textContent).toContain('Not connected to the host, so extensions.revoke was not sent.');
+    expect(error.textContent).toContain('The workbench reconnects on its own; try again in a moment.');
+    expect((await extensionOf(host, 'generator'))!.granted).toEqual(['tools']);
   });
 
   it('offers Remove only for user-installed extensions, and asks first', async () => {
-    const { panel, host } = await openExtensions([kb, mine]);
+    const { panel, host } = await openExtensions({ bundled: true, install: [GENERATOR] });
     expect(card(panel, 'knowledge-base').textContent).not.toContain('Remove');
-    const own = card(panel, 'my-ext');
-    await settle(() => buttonNamed(own, 'Remove My Extension…').click());
+    const installedAt = installedFolder(host, 'generator');
+    expect(fs.existsSync(path.join(installedAt, 'spindle.json'))).toBe(true);
+    const own = card(panel, 'generator');
+    await settle(() => buttonNamed(own, 'Remove Fixture: generator…').click());
     const confirm = byTestId(own, 'confirm-remove');
     expect(confirm.textContent).toContain('cannot be undone');
     expect(document.activeElement).toBe(buttonNamed(confirm, 'Cancel'));
@@ -177,46 +252,51 @@ describe('actions', () => {
     expect(own.querySelector('[data-testid="confirm-remove"]')).toBeNull();
     expect(host.callsTo('extensions.remove')).toHaveLength(0);
 
-    await settle(() => buttonNamed(own, 'Remove My Extension…').click());
+    await settle(() => buttonNamed(own, 'Remove Fixture: generator…').click());
     await settle(() => buttonNamed(byTestId(own, 'confirm-remove'), 'Remove').click());
-    expect(host.callsTo('extensions.remove').map((c) => c.input)).toEqual([{ id: 'my-ext' }]);
-    expect(panel.querySelector('[data-id="my-ext"]')).toBeNull();
+    expect(host.callsTo('extensions.remove').map((c) => c.input)).toEqual([{ id: 'generator' }]);
+    expect(panel.querySelector('[data-id="generator"]')).toBeNull();
+    expect(await extensionOf(host, 'generator')).toBeUndefined();
+    expect(fs.existsSync(installedAt)).toBe(false);
   });
 
   it('"View its tools" opens Tools filtered to that extension', async () => {
-    const { panel, container } = await openExtensions([kb, dice], (h) => {
-      h.tools = [tool(), tool({ name: 'roll_dice', displayName: 'Roll Dice', extensionId: 'dice-and-stats' })];
-    });
+    const { panel, container } = await openExtensions({ bundled: true });
     await settle(() => buttonNamed(card(panel, 'dice-and-stats'), 'View its tools').click());
     expect(container.querySelector('main h1')?.textContent).toBe('Tools');
     const rows = [...container.querySelectorAll<HTMLButtonElement>('button.tool-row')].map((b) => b.dataset.qualifiedName);
-    expect(rows).toEqual(['dice-and-stats:roll_dice']);
+    expect(rows).toEqual(['dice-and-stats:dice_odds', 'dice-and-stats:roll_dice']);
   });
 });
 
 describe('log viewer', () => {
   it('reads extensions.log when opened, appends live extension.log lines, and stops following when closed', async () => {
-    const { panel, host, store } = await openExtensions([kb, dice], (h) => {
-      h.logs = { 'knowledge-base': ['12:00:00 info Knowledge base loaded: 31 sections.'] };
-    });
-    const own = card(panel, 'knowledge-base');
+    const { panel, host, store } = await openExtensions({ install: [{ folder: echoExtension(), grant: ['tools'] }, GENERATOR] });
+    const own = card(panel, 'echo');
     const show = buttonNamed(own, 'Show log');
     expect(show.getAttribute('aria-expanded')).toBe('false');
     await settle(() => show.click());
-    expect(host.callsTo('extensions.log').map((c) => c.input)).toEqual([{ id: 'knowledge-base' }]);
+    expect(host.callsTo('extensions.log').map((c) => c.input)).toEqual([{ id: 'echo' }]);
     expect(show.getAttribute('aria-expanded')).toBe('true');
     const log = byTestId(own, 'extension-log');
     expect(document.getElementById(show.getAttribute('aria-controls')!)).toBe(log);
     const text = log.querySelector('pre')!;
     expect(text.getAttribute('role')).toBe('log');
-    expect(text.textContent).toBe('12:00:00 info Knowledge base loaded: 31 sections.');
+    const before = (await host.arrange('extensions.log', { id: 'echo' })).lines;
+    expect(text.textContent).toBe(before.join('\n'));
+    expect(text.textContent).toContain('Tool registered: say');
 
-    await settle(() => host.emit({ type: 'extension.log', id: 'knowledge-base', line: `12:00:01 warn ${XSS}` }));
-    await settle(() => host.emit({ type: 'extension.log', id: 'dice-and-stats', line: 'not shown here' }));
-    expect(text.textContent).toBe(`12:00:00 info Knowledge base loaded: 31 sections.\n12:00:01 warn ${XSS}`);
+    // Its worker logs a hostile line; the other extension logs too (not shown here).
+    await settle(async () => void (await host.arrange('tools.invoke', { qualifiedName: 'echo:say', args: { text: XSS_CORPUS[0]! } })));
+    await settle(async () => void (await host.arrange('extensions.restart', { id: 'generator' })));
+    await settled(host);
+    const after = (await host.arrange('extensions.log', { id: 'echo' })).lines;
+    expect(after.some((line) => line.endsWith(XSS_CORPUS[0]!))).toBe(true);
+    expect(text.textContent).toBe(after.join('\n'));
+    expect(text.textContent).not.toContain('Restarting');
     expect(own.querySelector('img')).toBeNull();
     // Lines of logs nobody opened are not kept.
-    expect(Object.keys(store.getState().extensions.logs)).toEqual(['knowledge-base']);
+    expect(Object.keys(store.getState().extensions.logs)).toEqual(['echo']);
 
     await settle(() => buttonNamed(own, 'Hide log').click());
     expect(own.querySelector('[data-testid="extension-log"]')).toBeNull();
@@ -224,105 +304,143 @@ describe('log viewer', () => {
   });
 
   it('keeps only the latest lines', async () => {
-    const { panel, host } = await openExtensions([kb], (h) => {
-      h.logs = { 'knowledge-base': Array.from({ length: 600 }, (_, i) => `line ${i}`) };
-    });
-    await settle(() => buttonNamed(card(panel, 'knowledge-base'), 'Show log').click());
-    await settle(() => host.emit({ type: 'extension.log', id: 'knowledge-base', line: 'line 600' }));
+    const { panel, host } = await openExtensions({ install: [{ folder: echoExtension(), grant: ['tools'] }] });
+    await host.arrange('tools.invoke', { qualifiedName: 'echo:say', args: { text: 'line', times: 600 } });
+    for (let i = 0; i < 100 && !(await host.arrange('extensions.log', { id: 'echo' })).lines.at(-1)?.endsWith('line 599'); i++) await new Promise((r) => setTimeout(r, 20));
+    await settle(() => buttonNamed(card(panel, 'echo'), 'Show log').click());
+    await settle(async () => void (await host.arrange('tools.invoke', { qualifiedName: 'echo:say', args: { text: 'line 600' } })));
     const lines = byTestId(panel, 'extension-log').querySelector('pre')!.textContent!.split('\n');
     expect(lines).toHaveLength(500);
-    expect(lines[0]).toBe('line 101');
-    expect(lines.at(-1)).toBe('line 600');
+    // The latest 500 of the core's log, the live line included (the core adds lines of its own: each call, and a
+    // note that a burst was stored without being streamed).
+    const core = (await host.arrange('extensions.log', { id: 'echo' })).lines;
+    expect(core.length).toBeGreaterThan(600);
+    expect(lines).toEqual(core.slice(-500));
+    expect(lines.some((line) => line.endsWith('worker info: line 600'))).toBe(true);
+    expect(lines.some((line) => line.endsWith('worker info: line 0'))).toBe(false);
     expect(byTestId(panel, 'extension-log').textContent).toContain('(the latest 500)');
   });
 });
 
 describe('install from folder', () => {
   it('sends the typed folder and only the checked permissions, explaining each', async () => {
-    const { panel, host } = await openExtensions([kb]);
+    // Not from the empty state: there the form is replaced by the list's own once the first extension arrives.
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
     const form = byTestId(panel, 'install-form');
     expect(form.textContent).toContain('may register tools that council members and the chat can call');
     expect(form.textContent).toContain('may run its own LLM generations through your connections (uses your API credits)');
-    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), '  /home/ada/ext/weather  '));
+    const folder = fixture('seed-example');
+    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), `  ${folder}  `));
     await settle(() => byLabel(form, /^tools/).click());
     await settle(() => buttonNamed(form, 'Install').click());
-    expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder: '/home/ada/ext/weather', grant: ['tools'] }]);
-    expect(card(panel, 'weather')).toBeTruthy();
-    expect(form.textContent).toContain('Installed weather');
+    expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder, grant: ['tools'] }]);
+    await settled(host);
+    expect(card(panel, 'seed-example')).toBeTruthy();
+    expect(await extensionOf(host, 'seed-example')).toMatchObject({ source: 'user', granted: ['tools'], status: 'running' });
+    expect(form.textContent, form.textContent!).toContain('Installed Fixture: seed-example 0.0.1.');
     expect(byLabel(form, 'Extension folder or .zip').value).toBe('');
   });
 
   it('installs a .zip with everything it asks for and trusted, and says what an extension can and cannot reach', async () => {
-    const { panel, host } = await openExtensions([kb]);
+    const { panel, host } = await openExtensions();
+    const zip = path.join(path.dirname(echoExtension({ permissions: ['tools', 'generation'] })), 'echo.zip');
+    // spindle.json at the top of the archive, as a downloaded extension comes.
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('zip', ['-qr', zip, '.'], { cwd: path.join(path.dirname(zip), 'echo') });
     const form = byTestId(panel, 'install-form');
     expect(byTestId(form, 'install-reach').textContent).toMatch(/cannot:.*API keys.*network/);
-    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), '/home/ada/Downloads/weather-main.zip'));
+    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), zip));
     await settle(() => byLabel(form, /^Everything it asks for/).click());
     expect((byLabel(form, /^tools/) as HTMLInputElement).disabled).toBe(true);
     await settle(() => byLabel(form, /^Let its tools run without asking/).click());
     await settle(() => buttonNamed(form, 'Install').click());
-    expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder: '/home/ada/Downloads/weather-main.zip', grant: 'requested', trust: true }]);
+    expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder: zip, grant: 'requested', trust: true }]);
+    await settled(host);
+    expect(await extensionOf(host, 'echo')).toMatchObject({ granted: ['tools', 'generation'], trusted: true, status: 'running' });
   });
 
-  it('a card shows safe mode, the last crash, the worker containment, inert members and a trust switch', async () => {
-    const lumi = extension({
-      id: 'lumi_tools',
-      name: 'Lumi Tools',
-      requested: ['tools', 'oauth'],
-      granted: ['tools'],
-      safeMode: true,
-      lastCrash: 'TypeError: spindle.toast is not a function',
-      containment: "Node's permission model",
-      inertTouched: ['toast', 'ui'],
-      trusted: false,
-    });
-    const { panel, host } = await openExtensions([lumi], (h) => {
-      h.handlers['extensions.trust'] = (input) => ({ ok: true, value: { ...lumi, trusted: (input as { trusted: boolean }).trusted } });
-    });
-    const own = card(panel, 'lumi_tools');
-    expect(byTestId(own, 'extension-safe-mode').textContent).toContain('Safe mode');
-    expect(byTestId(own, 'extension-last-crash').textContent).toContain('TypeError: spindle.toast is not a function');
-    expect(byTestId(own, 'extension-containment').textContent).toContain("Node's permission model");
-    expect(byTestId(own, 'extension-inert').textContent).toContain('toast, ui');
-    const oauth = own.querySelector<HTMLElement>('[data-permission="oauth"]')!;
-    expect(byTestId(oauth, 'permission-state').textContent).toBe('Requested, not available here');
-    await settle(() => byLabel(own, 'Let its tools run without asking').click());
-    expect(host.callsTo('extensions.trust').map((c) => c.input)).toEqual([{ id: 'lumi_tools', trusted: true }]);
-    expect((byLabel(own, 'Let its tools run without asking') as HTMLInputElement).checked).toBe(true);
+  it('a card shows safe mode, the worker containment, inert members, permissions not available here and a trust switch', async () => {
+    // A Lumiverse-style extension: asks for oauth (not here) and touches spindle members the Workbench keeps inert.
+    const lumi = writeExtension(
+      { id: 'lumi_tools', name: 'Lumi Tools', permissions: ['tools', 'oauth'] },
+      `/* global spindle */\ntry { spindle.toast.success('hi'); } catch {}\ntry { void spindle.ui.panels; } catch {}\n`,
+    );
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-renderer-'));
+    try {
+      const host = await RealHost.start({ dataDir });
+      await host.arrange('extensions.install', { folder: lumi, grant: ['tools'] });
+      await extensionsSettled(host);
+      const { container } = await renderShell(host);
+      await settle(() => navButton(container, 'Extensions').click());
+      const own = card(byTestId(container, 'panel-extensions'), 'lumi_tools');
+      const info = (await extensionOf(host, 'lumi_tools'))!;
+      expect(byTestId(own, 'extension-containment').textContent).toContain("Node's permission model");
+      expect(byTestId(own, 'extension-containment').textContent).toContain(info.containment!);
+      expect(info.inertTouched).toEqual(expect.arrayContaining(['toast']));
+      expect(byTestId(own, 'extension-inert').textContent).toContain(info.inertTouched!.join(', '));
+      const oauth = own.querySelector<HTMLElement>('[data-permission="oauth"]')!;
+      expect(byTestId(oauth, 'permission-state').textContent).toBe('Requested, not available here');
+      expect(info.trusted).toBe(false);
+      await settle(() => byLabel(own, 'Let its tools run without asking').click());
+      expect(host.callsTo('extensions.trust').map((c) => c.input)).toEqual([{ id: 'lumi_tools', trusted: true }]);
+      expect((byLabel(own, 'Let its tools run without asking') as HTMLInputElement).checked).toBe(true);
+      expect((await extensionOf(host, 'lumi_tools'))!.trusted).toBe(true);
+      cleanup();
+      await host.dispose();
+
+      // The next start finds it failed three starts in a row (the core's own record of worker starts, as three crashed
+      // app starts leave it): it starts disabled, in safe mode.
+      fs.writeFileSync(path.join(dataDir, 'extension-starts.json'), JSON.stringify({ lumi_tools: { starting: false, failures: 3 } }));
+      const again = await RealHost.start({ dataDir });
+      const second = await renderShell(again);
+      await settle(() => navButton(second.container, 'Extensions').click());
+      const held = card(byTestId(second.container, 'panel-extensions'), 'lumi_tools');
+      expect(await extensionOf(again, 'lumi_tools')).toMatchObject({ safeMode: true, status: 'disabled', enabled: false });
+      expect(byTestId(held, 'extension-safe-mode').textContent).toContain('Safe mode');
+    } finally {
+      await disposeAllHosts();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('does not call the host without a folder, and shows a refused install inline', async () => {
-    const { panel, host } = await openExtensions([kb], (h) => {
-      h.handlers['extensions.install'] = () => ({
-        ok: false,
-        error: { code: 'INVALID_MANIFEST', message: 'No spindle.json in /tmp/x.', hint: 'An extension folder needs a spindle.json.' },
-      });
-    });
+    const { panel, host } = await openExtensions();
+    const answers = recordAnswers(host, 'extensions.install');
     const form = byTestId(panel, 'install-form');
     await settle(() => buttonNamed(form, 'Install').click());
     expect(host.callsTo('extensions.install')).toHaveLength(0);
     expect(document.activeElement).toBe(byLabel(form, 'Extension folder or .zip'));
-    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), '/tmp/x'));
+    // A folder without a spindle.json.
+    const folder = path.dirname(writeExtension({ id: 'x' }, ''));
+    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), folder));
     await settle(() => buttonNamed(form, 'Install').click());
+    const refused = answers[0]!;
+    if (refused.ok) throw new Error('the core installed a folder without spindle.json');
     const error = byTestId(form, 'inline-error');
-    expect(error.dataset.code).toBe('INVALID_MANIFEST');
-    expect(error.textContent).toContain('No spindle.json in /tmp/x.');
-    expect(error.textContent).toContain('An extension folder needs a spindle.json.');
-    expect(byLabel(form, 'Extension folder or .zip').value).toBe('/tmp/x');
+    expect(error.dataset.code).toBe(refused.error.code);
+    expect(error.textContent).toContain(refused.error.message);
+    if (refused.error.hint) expect(error.textContent).toContain(refused.error.hint);
+    expect(byLabel(form, 'Extension folder or .zip').value).toBe(folder);
+    expect(await host.arrange('extensions.list', {})).toEqual([]);
   });
 });
 
 describe('hostile strings', () => {
-  it('renders extension-provided names, descriptions, errors and versions as text', async () => {
-    const evil = extension({ id: 'evil', name: XSS, description: XSS, version: XSS, status: 'failed', error: XSS, source: 'user' });
-    const { panel, container } = await openExtensions([evil], (h) => {
-      h.handlers['extensions.restart'] = () => ({ ok: false, error: { code: 'INTERNAL', message: XSS, hint: XSS } });
-    });
+  it('renders extension-provided names, descriptions and errors as text', async () => {
+    const name = XSS_CORPUS[1]!;
+    // The core refuses control characters (the corpus's line breaks) in a manifest: the one-line payloads, one text.
+    const oneLine = XSS_CORPUS.filter((payload) => !payload.includes('\n')).join(' ');
+    const evil = writeExtension({ id: 'evil', name, description: oneLine }, `throw new Error(${JSON.stringify(XSS)});\n`);
+    const timers = new FakeClock();
+    const { panel, container, host } = await openExtensions({ install: [{ folder: evil, grant: ['tools'] }], timers });
     const own = card(panel, 'evil');
-    await settle(() => buttonNamed(own, `Restart ${XSS.replace(/\s+/g, ' ')}`).click());
-    expect(own.querySelector('h2')?.textContent).toBe(XSS);
-    expect(byTestId(own, 'extension-problem').textContent).toContain(XSS);
-    expect(byTestId(own, 'inline-error').textContent).toContain(XSS);
+    expect(own.querySelector('h2')?.textContent).toBe(name);
+    expect(own.textContent).toContain(XSS_CORPUS[0]);
+    expect(byTestId(own, 'extension-problem').textContent).toContain(XSS_CORPUS[0]);
+    // Restarting it crashes it again, with the same hostile error.
+    await settle(() => buttonNamed(own, `Restart ${name}`).click());
+    await settled(host);
+    expect(byTestId(card(panel, 'evil'), 'extension-problem').textContent).toContain(XSS_CORPUS[0]);
     expect(container.querySelector('img')).toBeNull();
     expect(window.__pwned).toBeUndefined();
   });
@@ -330,29 +448,31 @@ describe('hostile strings', () => {
 
 describe('frontend messages console', () => {
   it('shows what the backend sent, refreshes on a change, sends JSON to onFrontendMessage and refuses text that is not JSON', async () => {
-    let sent: Array<{ at: number; payload: unknown }> = [{ at: 0, payload: { hello: XSS } }];
-    const { panel, host } = await openExtensions([kb], (h) => {
-      h.handlers['extensions.frontend'] = () => ({ ok: true, value: { messages: sent } });
-      h.handlers['extensions.sendFrontend'] = () => ({ ok: true, value: { delivered: true } });
-    });
-    const own = card(panel, 'knowledge-base');
+    const { panel, host } = await openExtensions({ install: [{ folder: echoExtension(), grant: ['tools'] }] });
+    // The backend has sent something hostile already.
+    await host.arrange('extensions.sendFrontend', { id: 'echo', payload: { hello: XSS } });
+    await settle();
+    const own = card(panel, 'echo');
     await settle(() => buttonNamed(own, 'Frontend messages').click());
     const console = byTestId(own, 'frontend-console');
-    expect(byTestId(console, 'frontend-messages').textContent).toContain(JSON.stringify({ hello: XSS }));
+    expect(byTestId(console, 'frontend-messages').textContent).toContain(JSON.stringify({ echo: { hello: XSS } }));
     expect(console.querySelector('img')).toBeNull();
-
-    sent = [...sent, { at: 1, payload: 'second' }];
-    await settle(() => host.emit({ type: 'extension.changed', extension: kb }));
-    expect(byTestId(console, 'frontend-messages').querySelectorAll('li')).toHaveLength(2);
 
     const draft = byTestId(console, 'frontend-draft') as HTMLTextAreaElement;
     await settle(() => typeInto(draft, '{"ask": 1}'));
-    await settle(() => buttonNamed(console, 'Send to Knowledge Base').click());
-    expect(host.callsTo('extensions.sendFrontend').map((c) => c.input)).toEqual([{ id: 'knowledge-base', payload: { ask: 1 } }]);
+    await settle(() => buttonNamed(console, 'Send to Echo').click());
+    expect(host.callsTo('extensions.sendFrontend').map((c) => c.input)).toEqual([{ id: 'echo', payload: { ask: 1 } }]);
     expect(console.textContent).toContain('Sent to its onFrontendMessage handlers.');
+    // Its handler answers; the list follows once the core says the extension changed.
+    const core = async () => (await host.arrange('extensions.frontend', { id: 'echo' })).messages;
+    for (let i = 0; i < 100 && (await core()).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await settle();
+    expect(await core()).toHaveLength(2);
+    expect(byTestId(console, 'frontend-messages').querySelectorAll('li')).toHaveLength(2);
+    expect(byTestId(console, 'frontend-messages').textContent).toContain(JSON.stringify({ echo: { ask: 1 } }));
 
     await settle(() => typeInto(draft, '{not json'));
-    await settle(() => buttonNamed(console, 'Send to Knowledge Base').click());
+    await settle(() => buttonNamed(console, 'Send to Echo').click());
     expect(host.callsTo('extensions.sendFrontend')).toHaveLength(1);
     expect(console.textContent).toContain('Not JSON');
   });
