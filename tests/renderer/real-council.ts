@@ -1,6 +1,7 @@
 // The council on the real core, for renderer tests: members from the bundled Lumia packs, tools of a test's own (builtin
 // sources registered through real-safety.ts) or the council fixture extension, and gates to hold a tool call open.
 import path from 'node:path';
+import { act } from 'react';
 import { vi } from 'vitest';
 import type { CouncilMember } from '../../shared/types/council';
 import { BUNDLED_PACKS, RealHost, type RealHostOptions } from './real-host';
@@ -43,28 +44,37 @@ export interface TestTool {
   councilEligible?: boolean;
   parameters?: Record<string, unknown>;
   execute?: (args: Record<string, unknown>) => unknown;
+  /** Instead of execute: the call fails with this error (the tool's own failure, as an extension reports one). */
+  fails?: { code: string; message: string };
 }
 
 /** A read tool of a builtin source (council eligible unless said otherwise); returns its qualified name. */
 export function testTool(host: RealHost, t: TestTool): string {
+  const dto = {
+    name: t.name,
+    display_name: t.displayName,
+    description: t.description ?? `${t.displayName}.`,
+    parameters: t.parameters ?? { type: 'object', properties: {} },
+    mode: t.mode ?? 'read',
+    council_eligible: t.councilEligible ?? true,
+  };
+  if (t.fails) {
+    const error = t.fails;
+    const registered = host.core.registry.register({ kind: 'builtin', id: t.source }, dto, { execute: async () => ({ ok: false, error }) as never });
+    if (!registered.ok) throw new Error(`${t.source}: ${registered.error.message}`);
+    return registered.value.qualifiedName;
+  }
   return registerTool(
     host,
     t.source,
-    {
-      name: t.name,
-      display_name: t.displayName,
-      description: t.description ?? `${t.displayName}.`,
-      parameters: t.parameters ?? { type: 'object', properties: {} },
-      mode: t.mode ?? 'read',
-      council_eligible: t.councilEligible ?? true,
-    },
+    dto,
     t.execute,
   );
 }
 
 /** The tools the council suites give members: Search Knowledge Base and Roll Dice (both answer at once). */
-export function standardTools(host: RealHost): { kb: string; dice: string } {
-  const kb = testTool(host, { source: 'knowledge-base', name: 'search_knowledge_base', displayName: 'Search Knowledge Base', description: 'Searches the knowledge base.', execute: () => 'Found 2 entries.' });
+export function standardTools(host: RealHost, kbAnswer: () => unknown = () => 'Found 2 entries.'): { kb: string; dice: string } {
+  const kb = testTool(host, { source: 'knowledge-base', name: 'search_knowledge_base', displayName: 'Search Knowledge Base', description: 'Searches the knowledge base.', execute: kbAnswer });
   const dice = testTool(host, { source: 'dice-and-stats', name: 'roll_dice', displayName: 'Roll Dice', description: 'Rolls dice in standard notation.', execute: () => 'Rolled 7.' });
   return { kb, dice };
 }
@@ -82,4 +92,16 @@ export function captureBlobUrls(): Blob[] {
   });
   vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
   return blobs;
+}
+
+/**
+ * For while a council run is in flight: settle() waits until the core has answered every call, and council.run answers
+ * only when the run ends. This runs `fn` inside act and lets the core's events and the renderer's other calls come in
+ * for `ms`, without waiting for the run.
+ */
+export async function whileRunning(fn: () => void | Promise<void> = () => undefined, ms = 30): Promise<void> {
+  await act(async () => {
+    await fn();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  });
 }
