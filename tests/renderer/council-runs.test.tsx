@@ -30,6 +30,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const KB = 'knowledge-base:search_knowledge_base';
 const DICE = 'dice-and-stats:roll_dice';
+const STAKES = 'pack.story-council:stakes_check';
 
 interface Council {
   host: RealHost;
@@ -44,7 +45,7 @@ interface Council {
  * Marshal Vane (75%, Search Knowledge Base + Roll Dice), Archivist Wren (30%, Search Knowledge Base) and Tempo (50%, no
  * tools), as the core stores them; `arrange` runs on the core before the panel opens.
  */
-async function openRuns(arrange: (c: Council) => Promise<unknown> = async () => undefined, options: { holdKb?: boolean; diceFails?: boolean } = {}) {
+async function openRuns(arrange: (c: Council) => Promise<unknown> = async () => undefined, options: { holdKb?: boolean } = {}) {
   const host = await councilHost();
   const kbGate = gate();
   if (!options.holdKb) kbGate.open();
@@ -57,7 +58,7 @@ async function openRuns(arrange: (c: Council) => Promise<unknown> = async () => 
       return 'Found 2 entries.';
     },
   });
-  testTool(host, { source: 'dice-and-stats', name: 'roll_dice', displayName: 'Roll Dice', ...(options.diceFails ? { fails: { code: 'TOOL_FAILED', message: 'The dice server is down.' } } : { execute: () => 'Rolled 7.' }) });
+  testTool(host, { source: 'dice-and-stats', name: 'roll_dice', displayName: 'Roll Dice', execute: () => 'Rolled 7.' });
   const vane = await addMember(host, 'plot-enforcer', { chance: 75, tools: [KB, DICE] });
   const wren = await addMember(host, 'continuity-keeper', { chance: 30, tools: [KB] });
   const tempo = await addMember(host, 'pacing-critic', { chance: 50, tools: [] });
@@ -172,10 +173,12 @@ describe('runs and the timeline', () => {
     const { panel, host, kbGate } = await openRuns(
       async (c) => {
         await allIn(c);
+        // Vane's second tool is the pack's prompt tool: with no sidecar LLM configured it fails at once.
+        await c.host.arrange('council.setMember', { memberId: c.vane, patch: { tools: [KB, STAKES] } });
         await c.host.arrange('council.update', { patch: { toolsSettings: { timeoutMs: 5000 } } });
       },
-      // Roll Dice fails at once; both Search Knowledge Base calls wait for the gate.
-      { holdKb: true, diceFails: true },
+      // Both Search Knowledge Base calls wait for the gate.
+      { holdKb: true },
     );
     await whileRunning(() => byTestId(panel, 'run-button').click());
     const call = host.callsTo('council.run')[0]!.input as { chat: { chatId: string; messages: unknown[] }; runId: string };
@@ -212,11 +215,13 @@ describe('runs and the timeline', () => {
     expect(byTestId(panel, 'deliberation').textContent).toContain('## Council Deliberation');
     expect(byTestId(panel, 'past-run').dataset.runId).toBe(call.runId);
     const stored = await host.arrange('runs.get', { runId: call.runId });
-    expect(stored.results.map((r) => [r.toolName, r.status])).toEqual([
-      [KB, 'ok'],
-      [DICE, 'error'],
-      [KB, 'ok'],
+    expect(stored.results.map((r) => [r.toolName, r.status, r.errorCode])).toEqual([
+      [KB, 'ok', undefined],
+      [STAKES, 'error', 'SIDECAR_NOT_CONFIGURED'],
+      [KB, 'ok', undefined],
     ]);
+    await settle(() => bars(panel)[1]!.focus());
+    expect(byTestId(panel, 'call-error-code').textContent).toBe('SIDECAR_NOT_CONFIGURED');
     expect(byTestId(panel, 'deliberation').textContent).toBe(stored.deliberationBlock);
   });
 
