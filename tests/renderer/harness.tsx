@@ -1,6 +1,6 @@
 // Test harness: a tiny React render helper for the whole shell, DOM queries, and FakeHost, a hand-written HostConnection
 // (an object, not a module mock). New and migrated suites use RealHost (real-host.ts: the real core in memory, under
-// `// @vitest-environment real-core`); FakeHost stays only for the suites not moved yet (council, the Workbench chat).
+// `// @vitest-environment real-core`); FakeHost stays only for the Workbench chat suite, not moved yet.
 import { act, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
