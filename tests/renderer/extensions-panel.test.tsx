@@ -324,7 +324,6 @@ describe('log viewer', () => {
 
 describe('install from folder', () => {
   it('sends the typed folder and only the checked permissions, explaining each', async () => {
-    // Not from the empty state: there the form is replaced by the list's own once the first extension arrives.
     const { panel, host } = await openExtensions({ install: [GENERATOR] });
     const form = byTestId(panel, 'install-form');
     expect(form.textContent).toContain('may register tools that council members and the chat can call');
@@ -357,6 +356,9 @@ describe('install from folder', () => {
     expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder: zip, grant: 'requested', trust: true }]);
     await settled(host);
     expect(await extensionOf(host, 'echo')).toMatchObject({ granted: ['tools', 'generation'], trusted: true, status: 'running' });
+    // The first extension, installed from the empty page: the form stays where it was and says so.
+    expect(byTestId(panel, 'install-form')).toBe(form);
+    expect(form.textContent).toContain('Installed ');
   });
 
   it('a card shows safe mode, the worker containment, inert members, permissions not available here and a trust switch', async () => {

@@ -13,31 +13,30 @@ export function ExtensionsPanel() {
   const extensions = useAppStore(selectExtensions);
   const loaded = useAppStore(selectExtensionsLoaded);
 
-  if (extensions.length === 0) {
-    return (
-      <div className="panel-stack">
+  const running = extensions.filter((e) => e.status === 'running').length;
+  const troubled = extensions.filter((e) => e.status === 'failed' || e.status === 'crashed').length;
+  // The install form keeps its place whether the list is empty or not, so installing the first extension
+  // does not remount it (and lose its "Installed …" message).
+  return (
+    <div className="panel-stack">
+      {extensions.length === 0 ? (
         <EmptyState icon="extensions" {...SPEC.empty}>
           {!loaded && <AskingHost>for its extensions</AskingHost>}
         </EmptyState>
-        {loaded && <InstallForm />}
-      </div>
-    );
-  }
-
-  const running = extensions.filter((e) => e.status === 'running').length;
-  const troubled = extensions.filter((e) => e.status === 'failed' || e.status === 'crashed').length;
-  return (
-    <div className="panel-stack">
-      <p className="panel-summary" role="status">
-        {extensions.length} {extensions.length === 1 ? 'extension' : 'extensions'} · {running} running
-        {troubled > 0 && <span className="panel-summary__bad"> · {troubled} need attention</span>}
-      </p>
-      <ul className="stack-list ext-list" aria-label="Installed extensions">
-        {extensions.map((ext) => (
-          <ExtensionCard key={ext.id} extension={ext} />
-        ))}
-      </ul>
-      <InstallForm />
+      ) : (
+        <>
+          <p className="panel-summary" role="status">
+            {extensions.length} {extensions.length === 1 ? 'extension' : 'extensions'} · {running} running
+            {troubled > 0 && <span className="panel-summary__bad"> · {troubled} need attention</span>}
+          </p>
+          <ul className="stack-list ext-list" aria-label="Installed extensions">
+            {extensions.map((ext) => (
+              <ExtensionCard key={ext.id} extension={ext} />
+            ))}
+          </ul>
+        </>
+      )}
+      {(loaded || extensions.length > 0) && <InstallForm />}
     </div>
   );
 }
