@@ -115,9 +115,9 @@ export class ToolRegistry {
     if (previous) {
       this.releaseSchemas(state, previous);
       const previousHash = previous.info.definitionHash;
-      this.emit({ type: 'tool.replaced', tool: info, previousHash, definitionChanged: previousHash !== info.definitionHash });
+      this.listeners.emit({ type: 'tool.replaced', tool: info, previousHash, definitionChanged: previousHash !== info.definitionHash });
     } else {
-      this.emit({ type: 'tool.registered', tool: info });
+      this.listeners.emit({ type: 'tool.registered', tool: info });
     }
     return ok(infoOf(record, this.statuses));
   }
@@ -146,7 +146,7 @@ export class ToolRegistry {
   setSourceStatus(sourceId: string, status: ToolStatus): void {
     const current = this.statuses.get(sourceId) ?? 'available';
     this.statuses.set(sourceId, status);
-    if (current !== status) this.emit({ type: 'source.status', sourceId, status });
+    if (current !== status) this.listeners.emit({ type: 'source.status', sourceId, status });
   }
 
   list(filter: ToolFilter = {}): ToolInfo[] {
@@ -384,7 +384,7 @@ export class ToolRegistry {
     this.tools.delete(record.info.qualifiedName);
     this.aliases.release(record.info.alias);
     this.releaseSchemas(state, record);
-    this.emit({
+    this.listeners.emit({
       type: 'tool.unregistered',
       qualifiedName: record.info.qualifiedName,
       alias: record.info.alias,
@@ -395,9 +395,5 @@ export class ToolRegistry {
   private releaseSchemas(state: SourceState, record: ToolRecord): void {
     state.compiler.release(record.parameters);
     if (record.outputSchema) state.compiler.release(record.outputSchema);
-  }
-
-  private emit(event: RegistryEvent): void {
-    this.listeners.emit(event);
   }
 }
