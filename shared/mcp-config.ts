@@ -125,8 +125,11 @@ function checkMap(value: unknown, path: string, keyPattern: RegExp, what: string
   if (entries.length > MAX_MAP_ENTRIES) problems.push(problem(path, `has more than ${MAX_MAP_ENTRIES} entries`));
   for (const [key, item] of entries) {
     if (!keyPattern.test(key)) problems.push(problem(`${path}/${key}`, `is not ${what}`));
-    else if (stringProblem(item)) problems.push(problem(`${path}/${key}`, stringProblem(item)!));
-    else Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
+    else {
+      const wrong = stringProblem(item);
+      if (wrong) problems.push(problem(`${path}/${key}`, wrong));
+      else Object.defineProperty(out, key, { value: item, writable: true, enumerable: true, configurable: true });
+    }
   }
   return out;
 }

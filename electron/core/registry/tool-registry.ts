@@ -200,9 +200,9 @@ export class ToolRegistry {
     try {
       const checked = this.check(nameOrAlias, rawArgs, opts, guard);
       if (!checked.ok) return Promise.resolve(this.failedSince(start, checked.error));
-      const { record, call, runOptions } = checked.value;
-      if (!guard || guard.steps.length === 0) return this.run(record, call.args, runOptions, start);
-      const run: RunCall = (options) => this.runChecked(record, call.args, options?.simulate ? { ...runOptions, simulate: true } : runOptions);
+      const { record, args, call, runOptions } = checked.value;
+      if (!guard || !call || guard.steps.length === 0) return this.run(record, args, runOptions, start);
+      const run: RunCall = (options) => this.runChecked(record, args, options?.simulate ? { ...runOptions, simulate: true } : runOptions);
       const stepAt = (i: number): Promise<ToolOutcome> => {
         const step = guard.steps[i];
         return step ? step(call, () => stepAt(i + 1), run) : run();
@@ -226,7 +226,7 @@ export class ToolRegistry {
     this.listeners.clear();
   }
 
-  private check(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions, guard?: CallGuard): Result<{ record: ToolRecord; call: CheckedCall; runOptions: InvokeOptions }> {
+  private check(nameOrAlias: string, rawArgs: unknown, opts: InvokeOptions, guard?: CallGuard): Result<{ record: ToolRecord; args: Record<string, unknown>; call: CheckedCall | null; runOptions: InvokeOptions }> {
     const record = typeof nameOrAlias === 'string' ? this.lookup(nameOrAlias) : undefined;
     if (!record) {
       const shown = typeof nameOrAlias === 'string' ? JSON.stringify(nameOrAlias.slice(0, 128)) : 'that is not a string';
@@ -236,12 +236,13 @@ export class ToolRegistry {
     }
     const refused = this.refusal(record, opts);
     if (refused) return { ok: false, error: refused };
-    const info = infoOf(record, this.statuses);
-    const normalize = guard?.normalize && ((args: Record<string, unknown>) => guard.normalize!({ info, definition: record.registration, args }));
-    const checked = checkArguments(record, rawArgs, opts.unplanned === true, this.limits, this.log, normalize);
+    // Only a guard needs the call's ToolInfo: an unguarded call builds none.
+    const info = guard ? infoOf(record, this.statuses) : null;
+    const normalize = info && guard?.normalize && ((args: Record<string, unknown>) => guard.normalize!({ info, definition: record.registration, args }));
+    const checked = checkArguments(record, rawArgs, opts.unplanned === true, this.limits, this.log, normalize || undefined);
     if (!checked.ok) return checked;
     const { args, mayWrite } = checked.value;
-    return ok({ record, call: { info, definition: record.registration, args }, runOptions: mayWrite ? { ...opts, mayWrite } : opts });
+    return ok({ record, args, call: info && { info, definition: record.registration, args }, runOptions: mayWrite ? { ...opts, mayWrite } : opts });
   }
 
   /** Why a call to this tool cannot start now, if it cannot. */
