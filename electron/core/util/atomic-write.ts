@@ -35,6 +35,20 @@ function syncFolder(folder: string): void {
   }
 }
 
+/** syncFolder off the event loop: a folder fsync can take milliseconds on a busy disk, and the main process must not wait. */
+async function syncFolderAsync(folder: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await fs.promises.open(folder, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // As in syncFolder: the rename already happened.
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): void {
   const temp = tempName(file);
   let fd: number | undefined;
@@ -71,5 +85,5 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     await fs.promises.rm(temp, { force: true });
     throw err;
   }
-  syncFolder(path.dirname(file));
+  await syncFolderAsync(path.dirname(file));
 }
