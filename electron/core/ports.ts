@@ -49,6 +49,16 @@ export const systemTimers: Timers = {
   },
 };
 
+/**
+ * AbortSignal.timeout on the Timers port (fake time drives it in tests): aborts with a TimeoutError
+ * DOMException after `ms`. Call `clear` once the work is done, so the timer does not outlive it.
+ */
+export function timeoutSignal(timers: Timers, ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = timers.setTimeout(() => controller.abort(new DOMException(`No answer within ${ms} ms.`, 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => timers.clearTimeout(timer) };
+}
+
 export const consoleLogger: Logger = {
   info: (m, ...d) => console.log(`[info] ${m}`, ...d),
   warn: (m, ...d) => console.warn(`[warn] ${m}`, ...d),

@@ -6,6 +6,7 @@
 // turn busy for many milliseconds (the SDK parses a whole read in microtasks), so a token never
 // waits longer than `maxWaitMs` either. The renderer still draws once per animation frame from its
 // store. `minIntervalMs` adds a rate cap for callers that want one (it trades latency for fewer events).
+import { systemTimers, type Timers } from '../ports';
 
 export interface DeltaBatcherOptions {
   /** At least this long between two flushes (0 = flush at the end of every turn). Default 0. */
@@ -15,18 +16,21 @@ export interface DeltaBatcherOptions {
   /** Flush at once when the oldest waiting text has waited this long (ms). Default 1. */
   maxWaitMs?: number;
   now?: () => number;
+  /** For the rate cap's wait (fake time in tests). The end-of-turn flush is setImmediate: a loop turn, not a time. */
+  timers?: Pick<Timers, 'setTimeout' | 'clearTimeout'>;
 }
 
 export class DeltaBatcher {
   private buffer: string[] = [];
   private chars = 0;
-  private scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null;
+  private scheduled: { immediate: NodeJS.Immediate } | { timer: unknown } | null = null;
   private lastFlush = -Infinity;
   private firstAt = 0;
   private readonly maxWait: number;
   private readonly minInterval: number;
   private readonly maxChars: number;
   private readonly now: () => number;
+  private readonly timers: Pick<Timers, 'setTimeout' | 'clearTimeout'>;
 
   constructor(
     private readonly sink: (text: string) => void,
@@ -36,6 +40,7 @@ export class DeltaBatcher {
     this.maxChars = options.maxChars ?? 64 * 1024;
     this.maxWait = options.maxWaitMs ?? 1;
     this.now = options.now ?? (() => performance.now());
+    this.timers = options.timers ?? systemTimers;
   }
 
   push(text: string): void {
@@ -50,7 +55,7 @@ export class DeltaBatcher {
     }
     if (this.scheduled) return;
     const wait = this.minInterval - (this.now() - this.lastFlush);
-    this.scheduled = wait > 0 ? setTimeout(() => this.flush(), wait) : setImmediate(() => this.flush());
+    this.scheduled = wait > 0 ? { timer: this.timers.setTimeout(() => this.flush(), wait) } : { immediate: setImmediate(() => this.flush()) };
   }
 
   /** Sends whatever is waiting now (before a tool-call or finish event, so order holds). */
@@ -66,8 +71,8 @@ export class DeltaBatcher {
 
   private cancel(): void {
     if (!this.scheduled) return;
-    clearTimeout(this.scheduled as NodeJS.Timeout);
-    clearImmediate(this.scheduled as NodeJS.Immediate);
+    if ('timer' in this.scheduled) this.timers.clearTimeout(this.scheduled.timer);
+    else clearImmediate(this.scheduled.immediate);
     this.scheduled = null;
   }
 

@@ -63,6 +63,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     log,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.detect ? { detect: options.detect } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
   });
   for (const saved of profiles.load()) if (saved.keyRef?.kind === 'env') void env[saved.keyRef.name];
   const profile = (id: string): ConnectionProfile => connections.get(id);
@@ -78,7 +79,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     emit: options.emit,
     clock: options.clock,
     log,
-    ...(options.batching ? { batching: options.batching } : {}),
+    ...(options.batching || options.timers ? { batching: { ...options.batching, ...(options.timers ? { timers: options.timers } : {}) } } : {}),
   });
   return {
     secrets,

@@ -1,7 +1,7 @@
 // Connection profiles as a service: list views (never keys), save with validation, keys in the SecretStore, test, list models, detect local servers.
 import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile, ConnectionProfileView, ConnectionTestResult, DetectedServer } from '../../../shared/types/llm';
-import { silentLogger, type Logger } from '../ports';
+import { silentLogger, type Logger, type Timers } from '../ports';
 import { detectLocalServers, type DetectOptions } from './detect';
 import { forgetHeaderSecrets, stashHeaderSecrets } from './header-secrets';
 import type { FetchLike } from './http';
@@ -51,6 +51,8 @@ export interface ConnectionServiceOptions {
   /** For the model list and connection test. Default 10 s. */
   timeoutMs?: number;
   detect?: DetectOptions;
+  /** For the request timeouts (fake time in tests). */
+  timers?: Timers;
 }
 
 export interface SaveProfileResult {
@@ -147,7 +149,7 @@ export class ConnectionService {
   }
 
   detect(options: DetectOptions = {}): Promise<DetectedServer[]> {
-    return detectLocalServers({ ...this.options.detect, ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...options });
+    return detectLocalServers({ ...this.options.detect, ...(this.options.fetch ? { fetch: this.options.fetch } : {}), ...(this.options.timers ? { timers: this.options.timers } : {}), ...options });
   }
 
   describeSecrets(): SecretStoreDescription {
@@ -179,6 +181,7 @@ export class ConnectionService {
       redactor: this.redactor,
       timeoutMs: this.options.timeoutMs ?? 10_000,
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.timers ? { timers: this.options.timers } : {}),
     };
   }
 }

@@ -1,5 +1,6 @@
 // Finds local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM) by their signature endpoints, with short timeouts, and suggests profiles.
 import type { DetectedServer, LocalServerKind } from '../../../shared/types/llm';
+import type { Timers } from '../ports';
 import { getJson, type FetchLike } from './http';
 import { parseModelList } from './models';
 
@@ -26,6 +27,7 @@ export interface DetectOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   fetch?: FetchLike;
+  timers?: Timers;
 }
 
 /** Does the server at origin answer like `kind`? Identify by signature, not port: 5000/8000/8080 are common. */
@@ -58,6 +60,7 @@ async function probe(kind: LocalServerKind, port: number, options: DetectOptions
       baseUrl: origin,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.timers ? { timers: options.timers } : {}),
     });
   if (!(await identify(kind, origin, get))) return null;
   const provider = kind === 'ollama' ? 'ollama' : 'openai-compatible';

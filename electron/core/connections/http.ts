@@ -1,6 +1,7 @@
 // Small bounded HTTP helpers for connection checks: a timeout, no redirects (they could carry the key elsewhere), a size cap.
 import { HostFailure } from '../../../shared/errors';
 import { classifyError, httpStatusError, providerMessage } from '../llm/errors';
+import { systemTimers, timeoutSignal, type Timers } from '../ports';
 import type { Redactor } from './redact';
 
 export type FetchLike = typeof fetch;
@@ -14,14 +15,22 @@ export interface GetJsonOptions {
   baseUrl?: string;
   fetch?: FetchLike;
   maxBytes?: number;
+  timers?: Timers;
 }
 
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 
 /** GETs a JSON document or throws HostFailure (LLM_* codes; LLM_TIMEOUT on timeout; CANCELLED on abort). */
 export async function getJson(url: string, options: GetJsonOptions): Promise<unknown> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const timeout = timeoutSignal(options.timers ?? systemTimers, options.timeoutMs);
+  try {
+    return await fetchJson(url, options, options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal);
+  } finally {
+    timeout.clear();
+  }
+}
+
+async function fetchJson(url: string, options: GetJsonOptions, signal: AbortSignal): Promise<unknown> {
   const ctx = { redactor: options.redactor, baseUrl: options.baseUrl };
   let response: Response;
   try {

@@ -5,6 +5,7 @@ import { classifyError } from '../llm/errors';
 import { KEY_REQUIRED, ollamaRoot } from '../llm/providers';
 import { requestHeaders } from './header-secrets';
 import { getJson, type FetchLike } from './http';
+import type { Timers } from '../ports';
 import type { Redactor } from './redact';
 import { resolveApiKey, type Env, type SecretStore } from './secret-store';
 import { validateProfile } from './validate-profile';
@@ -16,6 +17,7 @@ export interface ModelListDeps {
   timeoutMs?: number;
   signal?: AbortSignal;
   fetch?: FetchLike;
+  timers?: Timers;
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -59,6 +61,7 @@ export async function listModels(input: ConnectionProfile, deps: ModelListDeps):
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.redactor ? { redactor: deps.redactor } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.timers ? { timers: deps.timers } : {}),
     baseUrl: profile.baseUrl,
   });
   return parseModelList(profile.provider, doc);

@@ -102,6 +102,7 @@ export class McpConnection implements McpSession {
       {
         maxLogPerSecond: this.options.maxLogPerSecond,
         now: () => Date.now(),
+        timers: this.timers,
         onDropped: (count) => this.handlers.onLogDropped(count),
       },
     );

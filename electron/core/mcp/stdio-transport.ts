@@ -11,10 +11,13 @@ import { PassThrough, type Readable } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { systemTimers, type Timers } from '../ports';
 
 export interface ReadBudget {
   maxLogPerSecond: number;
   now(): number;
+  /** For the close grace periods (fake time in tests). */
+  timers?: Timers;
   /** Called at most once per second with the number of log notifications dropped in the last window. */
   onDropped(count: number): void;
 }
@@ -99,8 +102,11 @@ export class BudgetedStdioTransport implements Transport {
   // Exists before start() so a listener can attach first, as with the SDK's transport.
   private readonly stderrStream = new PassThrough();
 
+  private readonly timers: Timers;
+
   constructor(private readonly spec: StdioServerSpec, budget: ReadBudget) {
     this.reader = new BudgetedReadBuffer(budget);
+    this.timers = budget.timers ?? systemTimers;
   }
 
   /** Resolves once the process has spawned; rejects when it cannot start. */
@@ -156,7 +162,15 @@ export class BudgetedStdioTransport implements Transport {
       return;
     }
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+    const within = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const timer = this.timers.setTimeout(() => resolve(false), ms);
+        this.timers.setRef?.(timer, false);
+        void exited.then(() => {
+          this.timers.clearTimeout(timer);
+          resolve(true);
+        });
+      });
     child.stdin?.end();
     if (await within(CLOSE_GRACE_MS)) return;
     child.kill('SIGTERM');

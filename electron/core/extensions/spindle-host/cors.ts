@@ -3,6 +3,7 @@
 // `{ status, statusText, headers, body }` (base64 for binary).
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
+import { systemTimers, timeoutSignal, type Timers } from '../../ports';
 import { checkDestination, systemLookup, type Lookup } from './ssrf-guard';
 
 export const CORS_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5 };
@@ -32,7 +33,7 @@ function checkUrl(url: URL): void {
   if (url.username || url.password) fail('INVALID_INPUT', 'Credentials in the URL are not sent; use a header.', '/url');
 }
 
-export function corsNamespace(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lookup: Lookup = systemLookup): NamespaceHandler {
+export function corsNamespace(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lookup: Lookup = systemLookup, timers: Timers = systemTimers): NamespaceHandler {
   return {
     permission: (): ExtensionPermission => 'cors_proxy',
     async handle(_caller, method, args) {
@@ -51,42 +52,48 @@ export function corsNamespace(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lo
       if (init.headers && typeof init.headers === 'object') {
         for (const [name, value] of Object.entries(init.headers as Record<string, unknown>)) if (typeof value === 'string') headers[name] = value;
       }
-      const signal = AbortSignal.timeout(limits.timeoutMs);
-      let verb = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET';
-      let payload = typeof init.body === 'string' ? init.body : undefined;
-      let response: Response;
-      // Redirects are followed here, not by fetch, so every hop's destination is checked.
-      for (let hop = 0; ; hop++) {
-        await checkDestination(url, lookup);
-        try {
-          response = await fetchImpl(url, { method: verb, headers, ...(payload !== undefined ? { body: payload } : {}), signal, redirect: 'manual' });
-        } catch (err) {
-          const name = (err as Error)?.name;
-          return fail(name === 'TimeoutError' ? 'TOOL_TIMEOUT' : 'LLM_UNREACHABLE', name === 'TimeoutError' ? `No answer from ${url.host} within ${limits.timeoutMs / 1000} s.` : `Could not reach ${url.host}: ${(err as Error)?.message ?? 'fetch failed'}.`);
+      // The whole exchange, redirects and body included, within limits.timeoutMs.
+      const timeout = timeoutSignal(timers, limits.timeoutMs);
+      const signal = timeout.signal;
+      try {
+        let verb = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET';
+        let payload = typeof init.body === 'string' ? init.body : undefined;
+        let response: Response;
+        // Redirects are followed here, not by fetch, so every hop's destination is checked.
+        for (let hop = 0; ; hop++) {
+          await checkDestination(url, lookup);
+          try {
+            response = await fetchImpl(url, { method: verb, headers, ...(payload !== undefined ? { body: payload } : {}), signal, redirect: 'manual' });
+          } catch (err) {
+            const name = (err as Error)?.name;
+            return fail(name === 'TimeoutError' ? 'TOOL_TIMEOUT' : 'LLM_UNREACHABLE', name === 'TimeoutError' ? `No answer from ${url.host} within ${limits.timeoutMs / 1000} s.` : `Could not reach ${url.host}: ${(err as Error)?.message ?? 'fetch failed'}.`);
+          }
+          const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+          if (!location) break;
+          if (hop >= limits.maxRedirects) fail('LLM_UNREACHABLE', `More than ${limits.maxRedirects} redirects from ${url.host}.`, '/url');
+          void response.body?.cancel().catch(() => undefined);
+          url = new URL(location, url);
+          checkUrl(url);
+          // 303, and 301/302 after a POST, continue as a GET without the body (as browsers do).
+          if (response.status === 303 || ((response.status === 301 || response.status === 302) && verb === 'POST')) {
+            verb = 'GET';
+            payload = undefined;
+          }
         }
-        const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
-        if (!location) break;
-        if (hop >= limits.maxRedirects) fail('LLM_UNREACHABLE', `More than ${limits.maxRedirects} redirects from ${url.host}.`, '/url');
-        void response.body?.cancel().catch(() => undefined);
-        url = new URL(location, url);
-        checkUrl(url);
-        // 303, and 301/302 after a POST, continue as a GET without the body (as browsers do).
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && verb === 'POST')) {
-          verb = 'GET';
-          payload = undefined;
-        }
+        const declared = Number(response.headers.get('content-length') ?? NaN);
+        if (Number.isFinite(declared) && declared > limits.maxBodyBytes) fail('RESULT_TOO_LARGE', `The response declares ${declared} bytes; the limit is ${limits.maxBodyBytes}.`);
+        const body = await readCapped(response, limits.maxBodyBytes);
+        const binary = init.responseType === 'arraybuffer';
+        return {
+          status: response.status,
+          statusText: response.statusText,
+          headers: Object.fromEntries(response.headers.entries()),
+          body: binary ? body.toString('base64') : body.toString('utf8'),
+          ...(binary ? { encoding: 'base64' } : {}),
+        };
+      } finally {
+        timeout.clear();
       }
-      const declared = Number(response.headers.get('content-length') ?? NaN);
-      if (Number.isFinite(declared) && declared > limits.maxBodyBytes) fail('RESULT_TOO_LARGE', `The response declares ${declared} bytes; the limit is ${limits.maxBodyBytes}.`);
-      const body = await readCapped(response, limits.maxBodyBytes);
-      const binary = init.responseType === 'arraybuffer';
-      return {
-        status: response.status,
-        statusText: response.statusText,
-        headers: Object.fromEntries(response.headers.entries()),
-        body: binary ? body.toString('base64') : body.toString('utf8'),
-        ...(binary ? { encoding: 'base64' } : {}),
-      };
     },
   };
 }

@@ -48,6 +48,8 @@ export interface SpindleHostOptions {
   generations: GenerationGate;
   log(extensionId: string, level: LogLevel, text: string): void;
   clock?: Clock;
+  /** For spindle.cors's time cap (fake time in tests). */
+  timers?: Timers;
   deps?: SpindleHostDeps;
   /** Something an extension registered or used changed (its card shows it). */
   changed?(extensionId: string): void;
@@ -79,7 +81,7 @@ export class SpindleHost {
     this.namespaces.set('connections', connectionsNamespace(deps.connections ?? (() => null)));
     this.namespaces.set('tokens', tokensNamespace(deps.tokens ?? (() => null)));
     this.namespaces.set('council', councilNamespace(deps.council ?? (() => null)));
-    this.namespaces.set('cors', corsNamespace(deps.fetch));
+    this.namespaces.set('cors', corsNamespace(deps.fetch, undefined, undefined, options.timers));
     for (const name of CHAT_DATA_NAMESPACES) this.namespaces.set(name, chatDataNamespace(name, deps.chats ?? (() => null)));
     // Until the chat pipeline resolves macros, a template comes back as written.
     this.namespaces.set('macros', {
