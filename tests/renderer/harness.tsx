@@ -2,6 +2,7 @@
 // (an object, not a module mock). New and migrated suites use RealHost (real-host.ts: the real core in memory, under
 // `// @vitest-environment real-core`); FakeHost stays only for the Workbench chat suite, not moved yet.
 import { act, type ReactElement } from 'react';
+import { vi } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
@@ -317,6 +318,26 @@ export function byLabel<T extends HTMLElement = HTMLInputElement>(root: ParentNo
   const aria = [...root.querySelectorAll<HTMLElement>('[aria-label]')].find((el) => matches(el.getAttribute('aria-label')));
   if (aria) return aria as T;
   throw new Error(`no control labelled ${String(text)}`);
+}
+
+/** Takes over requestAnimationFrame: callbacks wait until the test runs the frame. Undone by vi.unstubAllGlobals. */
+export function controlFrames(): { pending(): number; run(): void } {
+  let queue = new Map<number, () => void>();
+  let next = 1;
+  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => {
+    const id = next++;
+    queue.set(id, () => cb(performance.now()));
+    return id;
+  });
+  vi.stubGlobal('cancelAnimationFrame', (id: number) => void queue.delete(id));
+  return {
+    pending: () => queue.size,
+    run: () => {
+      const due = queue;
+      queue = new Map();
+      for (const cb of due.values()) cb();
+    },
+  };
 }
 
 export function buttonNamed(root: ParentNode, text: string | RegExp): HTMLButtonElement {
