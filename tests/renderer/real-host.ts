@@ -141,10 +141,10 @@ export class RealHost implements HostConnection {
     return delivered.then((result) => this.answer(result as Result<MethodOutput<M>>));
   }
 
-  /** An answer as the renderer receives it: JSON, and behind whatever the core sent before it while paced. */
-  private answer<T>(result: Result<T>): Promise<Result<T>> {
+  /** An answer as the renderer receives it: JSON, and (while paced) behind whatever the core sent before it. */
+  private answer<T>(result: Result<T>): Result<T> | Promise<Result<T>> {
     const wire = JSON.stringify(result);
-    if (!this.link) return Promise.resolve(JSON.parse(wire) as Result<T>);
+    if (!this.link) return JSON.parse(wire) as Result<T>;
     return new Promise((resolve) => this.send({ deliver: () => resolve(JSON.parse(wire) as Result<T>) }));
   }
 
