@@ -1,6 +1,8 @@
 // The renderer's HostConnection over a real core (createHost on a temp data folder), in memory: each call goes through
 // host.api.call exactly as the headless WebSocket server sends it (JSON frame in, its byte count, origin 'ws', JSON
-// result out), and host events reach the renderer as JSON too, in the order the core emitted them.
+// result out), and host events reach the renderer as JSON too, in the order the core emitted them. A test may pace that
+// link (pace(): the core's messages wait until let through, as on a slow socket) or, for what the core never sends, emit
+// an event down it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +20,23 @@ import { onSettle } from './harness';
 export interface Call {
   method: MethodName;
   input: unknown;
+}
+
+/** One message from the core to the renderer: an event (`event` set) or the answer to a call. */
+interface Outbound {
+  event?: HostEvent;
+  deliver(): void;
+}
+
+/** A paced link (RealHost.pace). */
+export interface Link {
+  /**
+   * Lets through, in order, what the core sent up to and including the first event that `match`es, waiting (up to `ms`)
+   * for the core to send it; returns that event. Run it inside settle() so React takes what arrives.
+   */
+  next(match: (event: HostEvent) => boolean, what: string, ms?: number): Promise<HostEvent>;
+  /** Lets everything held through and stops pacing. */
+  release(): Promise<void>;
 }
 
 type Override<M extends MethodName> = (input: MethodInput<M>) => Result<MethodOutput<M>> | Promise<Result<MethodOutput<M>>>;
@@ -49,6 +68,8 @@ export class RealHost implements HostConnection {
   /** The core's answers not yet given (held ones included: the core has answered those only once they leave here). */
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly held = new Map<MethodName, { released: boolean; waiting: Array<() => void> }>();
+  /** While paced (pace()): what the core sent and the renderer has not received yet, in the order it was sent. */
+  private link: { queue: Outbound[]; sent: Set<() => void> } | null = null;
   private disposed: Promise<void> | null = null;
 
   private constructor(
@@ -56,16 +77,31 @@ export class RealHost implements HostConnection {
     readonly dataDir: string,
     private readonly ownsDataDir: boolean,
   ) {
-    this.unsubscribe = core.onEvent((event) => {
-      // As on the socket: serialized when emitted, delivered after the emitting code has run on; missed while the link is
-      // down (setInfo), when the renderer's resync on reconnect has to cover it.
-      if (this.info.state !== 'connected') return;
-      const wire = JSON.stringify(event);
-      queueMicrotask(() => {
+    this.unsubscribe = core.onEvent((event) => this.sendEvent(event));
+  }
+
+  /**
+   * A host event to the renderer as the socket carries one: serialized when emitted, delivered after the emitting code
+   * has run on (or, while paced, when the test lets it through); missed while the link is down (setInfo), when the
+   * renderer's resync on reconnect has to cover it.
+   */
+  private sendEvent(event: HostEvent): void {
+    if (this.info.state !== 'connected') return;
+    const wire = JSON.stringify(event);
+    this.send({
+      event: JSON.parse(wire) as HostEvent,
+      deliver: () => {
         const received = JSON.parse(wire) as HostEvent;
         for (const listener of [...this.eventListeners]) listener(received);
-      });
+      },
     });
+  }
+
+  /** Everything the core sends the renderer (events and answers) goes out here, in the one order the socket keeps. */
+  private send(message: Outbound): void {
+    if (!this.link) return queueMicrotask(message.deliver);
+    this.link.queue.push(message);
+    for (const wake of this.link.sent) wake();
   }
 
   /**
@@ -90,7 +126,7 @@ export class RealHost implements HostConnection {
     if (this.info.state === 'unauthorized') return Promise.resolve(unauthorized<MethodOutput<M>>(method));
     if (this.info.state === 'disconnected') return Promise.resolve(notConnected<MethodOutput<M>>(method));
     const override = this.overrides[method] as Override<M> | undefined;
-    if (override) return Promise.resolve(override(input)).then((result) => JSON.parse(JSON.stringify(result)) as Result<MethodOutput<M>>);
+    if (override) return Promise.resolve(override(input)).then((result) => this.answer(result));
     // The frame the WebSocket transport sends; the server counts its bytes and parses it back.
     const frame = JSON.stringify({ kind: 'invoke', id: ++this.frameId, method, input });
     const bytes = Buffer.byteLength(frame);
@@ -102,7 +138,65 @@ export class RealHost implements HostConnection {
     const delivered = gate
       ? answer.then((result) => new Promise<typeof result>((resolve) => (gate.released ? resolve(result) : gate.waiting.push(() => resolve(result)))))
       : answer;
-    return delivered.then((result) => JSON.parse(JSON.stringify(result)) as Result<MethodOutput<M>>);
+    return delivered.then((result) => this.answer(result as Result<MethodOutput<M>>));
+  }
+
+  /** An answer as the renderer receives it: JSON, and (while paced) behind whatever the core sent before it. */
+  private answer<T>(result: Result<T>): Result<T> | Promise<Result<T>> {
+    const wire = JSON.stringify(result);
+    if (!this.link) return JSON.parse(wire) as Result<T>;
+    return new Promise((resolve) => this.send({ deliver: () => resolve(JSON.parse(wire) as Result<T>) }));
+  }
+
+  /**
+   * Delivers `event` to the renderer exactly as the core's events are delivered (JSON, same order, same link). Only for
+   * what the real core never sends but a renderer must cope with (a delta repeated with the same seq, say); each test
+   * that uses it says why.
+   */
+  emit(event: HostEvent): void {
+    this.sendEvent(event);
+  }
+
+  /**
+   * Paces the link, as a slow socket does: from now on what the core sends (events, and the answers to the renderer's
+   * calls, in the order the core sent them) waits here until the test lets it through, so the renderer can be looked at
+   * between two of the core's messages (which a socket may deliver in different animation frames). The core itself
+   * runs on. Each message is delivered on its own turn of the event loop, as separate socket frames are.
+   */
+  pace(): Link {
+    const link = { queue: [] as Outbound[], sent: new Set<() => void>() };
+    this.link = link;
+    const deliverOne = async () => {
+      link.queue.shift()!.deliver();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    return {
+      next: async (match, what, ms = 10_000) => {
+        const deadline = Date.now() + ms;
+        for (;;) {
+          while (link.queue.length > 0) {
+            const event = link.queue[0]!.event;
+            await deliverOne();
+            if (event && match(event)) return event;
+          }
+          const left = deadline - Date.now();
+          if (left <= 0) throw new Error(`the core never sent: ${what}`);
+          await new Promise<void>((resolve) => {
+            const wake = () => {
+              clearTimeout(timer);
+              link.sent.delete(wake);
+              resolve();
+            };
+            const timer = setTimeout(wake, left);
+            link.sent.add(wake);
+          });
+        }
+      },
+      release: async () => {
+        while (link.queue.length > 0) await deliverOne();
+        if (this.link === link) this.link = null;
+      },
+    };
   }
 
   /**
@@ -195,6 +289,7 @@ export class RealHost implements HostConnection {
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
       live.delete(this);
+      this.link = null;
       this.unsubscribe();
       this.eventListeners.clear();
       this.infoListeners.clear();

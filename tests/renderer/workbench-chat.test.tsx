@@ -1,14 +1,25 @@
-// @vitest-environment happy-dom
-// The Workbench chat against a fake host: sending, streamed text batched into one render per animation frame, tool-call cards
-// in seed-004 order, Stop, Regenerate, provider errors, the council's deliberation, dry run, and model output kept as text.
+// @vitest-environment real-core
+// The Workbench chat against the real core (in memory), its chat engine streaming from the local LLM test server
+// (127.0.0.1): sending, streamed text batched into one render per animation frame, tool-call cards in seed-004 order,
+// Stop, Regenerate, provider errors, the council's deliberation, dry run, and model output kept as text. Sessions are
+// imported into the core as exported files; replies are scripted on the LLM server, held mid-stream where a test looks
+// at a reply still coming.
+import fs from 'node:fs';
+import path from 'node:path';
 import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent } from '../../shared/events';
-import type { ChatToolCallPhase } from '../../shared/types/chat';
-import type { CouncilRun } from '../../shared/types/council';
+import type { ChatSession } from '../../shared/types/chat';
 import { App } from '../../renderer/src/app/App';
-import { byLabel, byTestId, buttonNamed, cleanup, FakeHost, key, navButton, renderShell, settle, typeInto } from './harness';
-import { controlFrames, installLlmFakes, profile, session, type LlmFakes } from './connections-fakes';
+import { formatMs } from '../../renderer/src/components/InlineError';
+import { LlmClient } from '../../electron/core/llm/client';
+import { MemorySecretStore } from '../../electron/core/connections/secret-store';
+import { Redactor } from '../../electron/core/connections/redact';
+import { byLabel, byTestId, buttonNamed, cleanup, controlFrames, key, navButton, renderShell, settle, typeInto } from './harness';
+import { BUNDLED_PACKS, disposeAllHosts, type RealHost, type RealHostOptions } from './real-host';
+import { addMember, captureBlobUrls, gate, testTool } from './real-council';
+import { chatCore, closeLlmServers, coreSent, deltas, finishes, session, streamed, toolCalls, type ChatCore } from './real-chat';
+import { coreReaches, FIXTURE_EXTENSIONS } from './real-tools';
 
 import { XSS } from '../fixtures/xss-corpus';
 
@@ -18,24 +29,34 @@ declare global {
   }
 }
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  await disposeAllHosts();
+  await closeLlmServers();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   delete window.__pwned;
 });
 
-async function openWorkbench(arrange: (fakes: LlmFakes, host: FakeHost) => void = () => undefined) {
+interface Open {
+  /** Options for the core (the bundled Lumia packs for council tests, say). */
+  host?: RealHostOptions;
+  /** Writes into the core's data folder before it starts. */
+  prepare?: (dataDir: string) => void;
+  /** Imported into the core before the Workbench opens (default: Tavern night, s1, no messages). */
+  sessions?: ChatSession[];
+  arrange?: (core: ChatCore) => unknown;
+}
+
+/** The Workbench on a core whose main connection is the LLM test server, with the animation frames in the test's hands. */
+async function openWorkbench(open: Open = {}) {
   const frames = controlFrames();
-  const host = new FakeHost();
-  const fakes = installLlmFakes(host);
-  fakes.profiles.push(profile());
-  host.settings = { ...host.settings, chat: { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false } };
-  fakes.sessions.set('s1', session());
-  arrange(fakes, host);
+  const core = await chatCore(open.host, open.prepare ? { prepare: open.prepare } : {});
+  for (const doc of open.sessions ?? [session()]) await core.host.arrange('chat.sessions.import', { json: JSON.stringify(doc) });
+  await open.arrange?.(core);
   let commits = 0;
   const rendered = await renderShell(
-    host,
+    core.host,
     <Profiler id="app" onRender={() => void (commits += 1)}>
       <App />
     </Profiler>,
@@ -43,36 +64,24 @@ async function openWorkbench(arrange: (fakes: LlmFakes, host: FakeHost) => void 
   await settle(() => navButton(rendered.container, 'Workbench').click());
   await settle();
   const panel = byTestId(rendered.container, 'panel-workbench');
-  return { ...rendered, fakes, frames, panel, commits: () => commits };
+  return { ...rendered, ...core, frames, panel, commits: () => commits };
 }
 
-type Turn = { sessionId: string; turnId: string };
-const T1: Turn = { sessionId: 's1', turnId: 't1' };
+type Workbench = Awaited<ReturnType<typeof openWorkbench>>;
 
-function delta(seq: number, text: string, turn: Turn = T1, messageId = 'a1'): HostEvent {
-  return { type: 'chat.delta', ...turn, messageId, seq, text };
-}
-
-function toolCall(phase: ChatToolCallPhase, round = 1, turn: Turn = T1): HostEvent {
-  return { type: 'chat.toolCall', ...turn, round, ...phase } as HostEvent;
-}
-
-function finished(finishReason: 'stop' | 'stopped' | 'error', extra: object = {}, turn: Turn = T1): HostEvent {
-  return { type: 'chat.finished', ...turn, messageId: 'a1', finishReason, usage: null, ...extra };
+/**
+ * Waits until the core has sent what `done` looks for (bounded), lets the renderer take in what arrived (and answer
+ * the calls it makes on it), then runs the animation frame the wiring scheduled for the chat events.
+ */
+async function until(w: Workbench, what: string, done: (events: readonly HostEvent[]) => boolean) {
+  await settle(() => coreSent(w, what, done));
+  await settle(() => w.frames.run());
 }
 
 async function send(panel: HTMLElement, text: string) {
   const box = byLabel<HTMLTextAreaElement>(panel, 'Message');
   await settle(() => typeInto(box, text));
   await settle(() => void key(box, { key: 'Enter' }));
-}
-
-/** Emits events and runs the frame the wiring scheduled for them. */
-async function stream(host: FakeHost, frames: { run(): void }, ...events: HostEvent[]) {
-  await settle(() => {
-    for (const e of events) host.emit(e);
-    frames.run();
-  });
 }
 
 function liveMessage(panel: HTMLElement): HTMLElement {
@@ -91,9 +100,28 @@ function cards(panel: HTMLElement): HTMLElement[] {
   return [...panel.querySelectorAll<HTMLElement>('[data-testid="tool-call"]')];
 }
 
+async function savedSession(host: RealHost, sessionId = 's1'): Promise<ChatSession> {
+  return host.arrange('chat.sessions.get', { sessionId });
+}
+
+/** The messages the LLM server was sent in generation request `i`. */
+function sentMessages(w: Workbench, i: number): Array<{ role: string; content: string | null; tool_call_id?: string }> {
+  return (w.llm.generations[i]!.body as { messages: Array<{ role: string; content: string | null; tool_call_id?: string }> }).messages;
+}
+
+const SETTINGS_CHAT = { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false };
+
+/** The OpenAI connection (a second profile), on the same test server so nothing leaves 127.0.0.1. */
+function openAiProfile(w: ChatCore) {
+  return { id: 'openai', name: 'OpenAI', provider: 'openai' as const, baseUrl: `${w.llm.origin}/v1`, defaultModel: 'gpt-4o-mini', headers: {} };
+}
+
 describe('sending', () => {
   it('opens the newest session and sends on Enter (Shift+Enter is a new line)', async () => {
-    const { panel, host } = await openWorkbench();
+    const w = await openWorkbench();
+    const { panel, host } = w;
+    // Held after its first words: the reply is still coming while the test looks (disposing the core ends it).
+    w.llm.enqueue({ text: ['Hi ', 'there.'], holds: [{ after: 2, until: gate().promise }] });
     expect(byTestId(panel, 'open-session').dataset.sessionId).toBe('s1');
     expect(byTestId(panel, 'session-title').textContent).toBe('Tavern night');
     const box = byLabel<HTMLTextAreaElement>(panel, 'Message');
@@ -109,38 +137,57 @@ describe('sending', () => {
     expect(user.textContent).toContain('Hello');
     expect(liveMessage(panel).dataset.streaming).toBe('true');
     expect(buttonNamed(panel, 'Stop')).toBeTruthy();
+    // The model was asked with the user's words, and its first words stream in.
+    await until(w, 'the first words of the reply', (e) => streamed(e) === 'Hi ');
+    expect(sentMessages(w, 0).at(-1)).toEqual({ role: 'user', content: 'Hello' });
+    expect(replyText(liveMessage(panel))).toBe('Hi ');
+    expect(liveMessage(panel).dataset.streaming).toBe('true');
+    expect((await savedSession(host)).messages.map((m) => [m.role, m.content])).toEqual([['user', 'Hello']]);
   });
 
   it('Enter while a reply is still coming keeps the message and sends it once the reply ends', async () => {
-    const { panel, host, frames } = await openWorkbench();
+    const w = await openWorkbench();
+    const { panel, host } = w;
+    const rest = gate();
+    w.llm.enqueue({ text: ['Hi ', 'there.'], holds: [{ after: 2, until: rest.promise }] }, { text: 'The dragon woke.' });
     await send(panel, 'Hello');
-    await stream(host, frames, delta(0, 'Hi '));
+    await until(w, 'the first words of the reply', (e) => streamed(e) === 'Hi ');
+    expect(replyText(liveMessage(panel))).toBe('Hi ');
     await send(panel, 'And then?');
     expect(host.callsTo('chat.send')).toHaveLength(1);
     expect(byTestId(panel, 'composer-held').textContent).toContain('Sends when this reply ends');
     expect(byLabel<HTMLTextAreaElement>(panel, 'Message').value).toBe('And then?');
-    await stream(host, frames, finished('stop'));
-    await settle();
+    await settle(() => rest.open());
+    await until(w, 'the end of the first reply', (e) => finishes(e).length === 1);
     expect(host.callsTo('chat.send').map((c) => (c.input as { text: string }).text)).toEqual(['Hello', 'And then?']);
     expect(panel.querySelector('[data-testid="composer-held"]')).toBeNull();
+    await until(w, 'the end of the second reply', (e) => finishes(e).length === 2);
+    expect(finishes(w.events).map((f) => f.finishReason)).toEqual(['stop', 'stop']);
+    expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hello', 'Hi there.', 'And then?', 'The dragon woke.']);
   });
 
   it('shows a send failure above the composer with its code and hint', async () => {
-    const { panel } = await openWorkbench((f) => {
-      f.sendError = { code: 'CHAT_NO_CONNECTION', message: 'No main connection is chosen for the chat.', hint: 'Pick a connection in the Workbench settings.', path: '/mainConnectionId' };
-    });
+    // No main connection, and the session has none of its own: the core refuses the turn.
+    const w = await openWorkbench({ arrange: ({ host }) => host.arrange('settings.update', { patch: { chat: { ...SETTINGS_CHAT, mainConnectionId: '' } } }) });
+    const { panel, host } = w;
     await send(panel, 'Hello');
     const error = byTestId(panel, 'composer-error');
     expect(error.dataset.code).toBe('CHAT_NO_CONNECTION');
+    expect(error.textContent).toContain('No main connection is chosen for the chat.');
     expect(error.textContent).toContain('Pick a connection in the Workbench settings.');
     expect(byLabel<HTMLTextAreaElement>(panel, 'Message').value).toBe('Hello');
+    expect(w.llm.generations).toHaveLength(0);
+    expect((await savedSession(host)).messages).toEqual([]);
   });
 
   it('chooses the session’s connection and model (kept with the session, and the default for new ones)', async () => {
-    const { panel, host } = await openWorkbench((f, h) => {
-      f.profiles.push(profile({ id: 'openai', name: 'OpenAI', provider: 'openai', defaultModel: 'gpt-4o-mini' }));
-      h.settings = { ...h.settings, chat: { mainConnectionId: '', model: '', inlineMaxRounds: 3, dryRun: false } };
+    const w = await openWorkbench({
+      arrange: async (core) => {
+        await core.host.arrange('connections.save', { profile: openAiProfile(core) });
+        await core.host.arrange('settings.update', { patch: { chat: { ...SETTINGS_CHAT, mainConnectionId: '' } } });
+      },
     });
+    const { panel, host } = w;
     const settings = byTestId(panel, 'chat-settings');
     expect(settings.textContent).toContain('Choose the connection that writes the replies.');
     await settle(() => typeInto(byLabel<HTMLSelectElement>(settings, 'Main connection'), 'openai'));
@@ -153,30 +200,42 @@ describe('sending', () => {
       { sessionId: 's1', patch: { connectionId: 'openai', model: '' } },
       { sessionId: 's1', patch: { connectionId: 'openai', model: 'gpt-4o' } },
     ]);
+    // Kept by the core: with the session, and as the default for new sessions.
+    expect(await savedSession(host)).toMatchObject({ connectionId: 'openai', model: 'gpt-4o' });
+    expect((await host.arrange('settings.get', {})).chat).toEqual({ mainConnectionId: 'openai', model: 'gpt-4o', inlineMaxRounds: 3, dryRun: false });
   });
 
   it('shows the open session’s own connection, not the default', async () => {
-    const { panel } = await openWorkbench((f, h) => {
-      f.profiles.push(profile({ id: 'openai', name: 'OpenAI', provider: 'openai', defaultModel: 'gpt-4o-mini' }));
-      f.sessions.set('s1', session({ connectionId: 'openai', model: 'gpt-4o' }));
-      h.settings = { ...h.settings, chat: { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false } };
+    const w = await openWorkbench({
+      sessions: [session({ connectionId: 'openai', model: 'gpt-4o' })],
+      arrange: (core) => core.host.arrange('connections.save', { profile: openAiProfile(core) }),
     });
-    const settings = byTestId(panel, 'chat-settings');
+    const settings = byTestId(w.panel, 'chat-settings');
+    expect((await w.host.arrange('settings.get', {})).chat?.mainConnectionId).toBe('local-lm');
     expect(byLabel<HTMLSelectElement>(settings, 'Main connection').value).toBe('openai');
     expect(byLabel(settings, 'Model').value).toBe('gpt-4o');
   });
 });
 
 describe('streaming', () => {
+  // The core coalesces the tokens of one network read into one chat.delta; here it sends one per token (a slow model's
+  // pace, and the port benchmarks use), so the renderer gets hundreds of events to fold into a frame.
+  const onePerToken: Open = { host: { chatBatching: { maxChars: 1 } } };
+
   it('applies many deltas in one store update and one render per animation frame', async () => {
-    const { panel, host, store, frames, commits } = await openWorkbench();
+    const w = await openWorkbench(onePerToken);
+    const { panel, store, frames, commits } = w;
+    const tokens = Array.from({ length: 500 }, (_, i) => `tok${i} `);
+    const more = gate();
+    // Frame 0 is the role, then the 500 tokens; the 300 more wait for the test, and the end never comes (the reply is
+    // still streaming when the test ends).
+    w.llm.enqueue({ text: [...tokens, ...Array<string>(300).fill('x')], holds: [{ after: 501, until: more.promise }, { after: 801, until: gate().promise }] });
     await send(panel, 'Tell me a story');
-    frames.run();
     let updates = 0;
     const off = store.subscribe(() => void (updates += 1));
     const before = commits();
-    const tokens = Array.from({ length: 500 }, (_, i) => `tok${i} `);
-    await settle(() => tokens.forEach((t, i) => host.emit(delta(i, t))));
+    await settle(() => coreSent(w, 'the first 500 tokens', (e) => deltas(e).length === 500));
+    expect(deltas(w.events).map((d) => d.text)).toEqual(tokens);
     // Nothing reached the store or React yet: the events wait outside both for the frame.
     expect(updates).toBe(0);
     expect(commits() - before).toBe(0);
@@ -186,9 +245,12 @@ describe('streaming', () => {
     expect(commits() - before).toBe(1);
     expect(replyText(liveMessage(panel))).toBe(tokens.join(''));
     // The next frame's worth arrives as one more render.
-    await settle(() => {
-      for (let i = 500; i < 800; i++) host.emit(delta(i, 'x'));
+    await settle(async () => {
+      more.open();
+      await coreSent(w, '300 more tokens', (e) => deltas(e).length === 800);
     });
+    expect(updates).toBe(1);
+    expect(frames.pending()).toBe(1);
     await settle(() => frames.run());
     expect(updates).toBe(2);
     expect(commits() - before).toBe(2);
@@ -197,99 +259,179 @@ describe('streaming', () => {
   });
 
   it('ignores a delta it already applied (same seq) and keeps arrival order', async () => {
-    const { panel, host, frames } = await openWorkbench();
+    const w = await openWorkbench(onePerToken);
+    const { panel, host } = w;
+    const c = gate();
+    w.llm.enqueue({ text: ['A', 'B', 'C'], holds: [{ after: 3, until: c.promise }, { after: 4, until: gate().promise }] });
     await send(panel, 'Hi');
-    await stream(host, frames, delta(0, 'A'), delta(1, 'B'), delta(1, 'B'), delta(2, 'C'));
+    await settle(() => coreSent(w, 'A and B', (e) => deltas(e).length === 2));
+    // The real core never sends a delta twice; a renderer must still drop one (a transport replaying a frame after a
+    // hiccup): the core's own B again, same seq, straight after it and before C.
+    const b = deltas(w.events)[1]!;
+    await settle(() => host.emit(b));
+    await settle(async () => {
+      c.open();
+      await coreSent(w, 'C', (e) => deltas(e).length === 3);
+    });
+    await settle(() => w.frames.run());
+    expect(deltas(w.events).map((d) => [d.seq, d.text])).toEqual([
+      [0, 'A'],
+      [1, 'B'],
+      [2, 'C'],
+    ]);
     expect(replyText(liveMessage(panel))).toBe('ABC');
   });
 
   it('X1: renders streamed model text as text, never as markup', async () => {
-    const { panel, host, frames, container } = await openWorkbench();
+    const w = await openWorkbench();
+    const { panel, container } = w;
+    const hostile = [XSS.slice(0, 9), XSS.slice(9), ' <b>bold</b> & <script>window.__pwned=2</script>'];
+    const end = gate();
+    w.llm.enqueue({ text: hostile, holds: [{ after: 4, until: end.promise }] });
     await send(panel, 'Hi');
-    await stream(host, frames, delta(0, XSS.slice(0, 9)), delta(1, XSS.slice(9)), delta(2, ' <b>bold</b> & <script>window.__pwned=2</script>'));
+    await until(w, 'the whole hostile text', (e) => streamed(e) === hostile.join(''));
     const text = byTestId(liveMessage(panel), 'message-text');
+    expect(liveMessage(panel).dataset.streaming).toBe('true');
     expect(text.textContent).toBe(`${XSS} <b>bold</b> & <script>window.__pwned=2</script>`);
     expect(container.querySelector('.msg img, .msg b, .msg script')).toBeNull();
-    await new Promise((r) => setTimeout(r, 20));
+    // Saved by the core and shown from the session: still text.
+    await settle(() => end.open());
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    expect(liveMessage(panel).dataset.streaming).toBeUndefined();
+    expect(byTestId(liveMessage(panel), 'message-text').textContent).toBe(`${XSS} <b>bold</b> & <script>window.__pwned=2</script>`);
+    expect(container.querySelector('.msg img, .msg b, .msg script')).toBeNull();
+    await settle(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
     expect(window.__pwned).toBeUndefined();
   });
 
   it('shows the saved reply once the host has stored it, with the model that wrote it', async () => {
-    const { panel, host, frames, fakes } = await openWorkbench();
+    const w = await openWorkbench();
+    const { panel, host } = w;
+    w.llm.enqueue({ text: ['Hello ', 'there'] });
     await send(panel, 'Hi');
-    await stream(host, frames, delta(0, 'Hello there'));
-    fakes.sessions.get('s1')!.messages.push({ id: 'a1', role: 'assistant', content: 'Hello there', createdAt: 5, finishReason: 'stop', model: 'qwen2.5-7b-instruct' });
-    await stream(host, frames, { type: 'chat.sessions.changed', sessionId: 's1', change: 'updated' }, finished('stop'));
-    await settle();
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    const saved = await savedSession(host);
+    expect(saved.messages.map((m) => [m.role, m.content, m.model])).toEqual([
+      ['user', 'Hi', undefined],
+      ['assistant', 'Hello there', 'qwen2.5-7b-instruct'],
+    ]);
+    expect((w.llm.generations[0]!.body as { model: string }).model).toBe('qwen2.5-7b-instruct');
     const messages = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')];
     expect(messages.map((m) => m.dataset.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.dataset.streaming).toBeUndefined();
+    expect(replyText(messages[1]!)).toBe('Hello there');
     expect(messages[1]!.textContent).toContain('qwen2.5-7b-instruct');
     expect(buttonNamed(panel, 'Send')).toBeTruthy();
     expect(buttonNamed(panel, 'Regenerate')).toBeTruthy();
   });
 });
 
+const NOTATION = { type: 'object', properties: { notation: { type: 'string' } }, required: ['notation'] };
+const QUERY = { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] };
+
 describe('tool calls', () => {
   it('draws a card per call that follows started → name → arguments → ended → result, calls in order', async () => {
-    const { panel, host, frames } = await openWorkbench();
+    const rolled = `Rolled 2d6: 4 + 3 = 7 ${XSS}`;
+    let dice = '';
+    let kb = '';
+    // Inline mode: Marshal Vane's two tools are offered to the main model, and the core runs the calls it makes.
+    const w = await openWorkbench({
+      host: { bundledPacksDir: BUNDLED_PACKS },
+      arrange: async ({ host }) => {
+        dice = testTool(host, { source: 'dice-and-stats', name: 'roll_dice', displayName: 'Roll Dice', parameters: NOTATION, execute: () => rolled });
+        kb = testTool(host, { source: 'knowledge-base', name: 'search_knowledge_base', displayName: 'Search Knowledge Base', parameters: QUERY, execute: () => 'Found 2 entries.' });
+        await addMember(host, 'plot-enforcer', { tools: [dice, kb] });
+        await host.arrange('council.update', { patch: { toolsSettings: { mode: 'inline' } } });
+      },
+    });
+    const { panel, host, frames } = w;
+    const [diceFn, kbFn] = await host.arrange('council.inlineTools', {});
+    expect([diceFn!.qualifiedName, kbFn!.qualifiedName]).toEqual([dice, kb]);
+    // One reply calls both: the dice with arguments in two fragments, the search with arguments that never become JSON.
+    w.llm.enqueue(
+      { text: 'Let me check. ', toolCalls: [{ id: 'c1', name: diceFn!.name, args: ['{"nota', 'tion":"2d6"}'] }, { id: 'c2', name: kbFn!.name, args: ['{"query":'] }] },
+      { text: 'You rolled a 7.' },
+    );
+    // The core runs the whole turn at once; the link lets its events through one step at a time, as a socket's frames
+    // may land in different animation frames, so each phase of a card can be seen.
+    const link = host.pace();
+    const call = (phase: string, callId: string) => (e: HostEvent) => e.type === 'chat.toolCall' && e.phase === phase && e.callId === callId;
+    const step = async (match: (e: HostEvent) => boolean, what: string) => {
+      await settle(async () => void (await link.next(match, what)));
+      await settle(() => frames.run());
+    };
     await send(panel, 'Roll for me');
-    await stream(host, frames, delta(0, 'Let me check. '), toolCall({ phase: 'started', callId: 'c1', index: 0 }));
+
+    await step(call('started', 'c1'), 'c1 started');
+    expect(replyText(liveMessage(panel))).toBe('Let me check. ');
     expect(cards(panel)).toHaveLength(1);
     expect(cards(panel)[0]!.dataset.phase).toBe('started');
     expect(byTestId(cards(panel)[0]!, 'tool-call-name').textContent).toBe('…');
 
-    await stream(host, frames, toolCall({ phase: 'name', callId: 'c1', name: 'dice__roll', qualifiedName: 'dice-and-stats:roll_dice', memberName: 'Lumia' }));
+    await step(call('name', 'c1'), 'c1 named');
     expect(cards(panel)[0]!.dataset.phase).toBe('named');
-    expect(byTestId(cards(panel)[0]!, 'tool-call-name').textContent).toBe('dice__roll');
-    expect(cards(panel)[0]!.textContent).toContain('for Lumia');
+    expect(byTestId(cards(panel)[0]!, 'tool-call-name').textContent).toBe(diceFn!.name);
+    expect(cards(panel)[0]!.textContent).toContain('for Marshal Vane');
+    expect(cards(panel)[0]!.textContent).toContain(dice);
 
-    await stream(host, frames, toolCall({ phase: 'args', callId: 'c1', delta: '{"nota' }));
+    await step(call('args', 'c1'), 'c1 first argument fragment');
     expect(cards(panel)[0]!.dataset.phase).toBe('arguments');
     expect(byTestId(cards(panel)[0]!, 'tool-call-args').textContent).toBe('{"nota');
     expect(byTestId(cards(panel)[0]!, 'tool-call-status').textContent).toBe('Writing arguments…');
-    await stream(host, frames, toolCall({ phase: 'args', callId: 'c1', delta: 'tion":"2d6"}' }));
+    await step(call('args', 'c1'), 'c1 second argument fragment');
     expect(byTestId(cards(panel)[0]!, 'tool-call-args').textContent).toBe('{"notation":"2d6"}');
 
-    await stream(host, frames, toolCall({ phase: 'ended', callId: 'c1', argsText: '{"notation":"2d6"}' }));
+    await step(call('ended', 'c1'), 'c1 ended');
     expect(cards(panel)[0]!.dataset.phase).toBe('ended');
     expect(byTestId(cards(panel)[0]!, 'tool-call-status').textContent).toBe('Running…');
 
-    await stream(host, frames, toolCall({ phase: 'result', callId: 'c1', ok: true, content: `Rolled 2d6: 4 + 3 = 7 ${XSS}`, durationMs: 12.3 }));
+    // The second call: its arguments are not JSON, so it fails, with the error the model is sent.
+    await step(call('failed', 'c2'), 'c2 failed');
+    expect(cards(panel).map((c) => c.dataset.callId)).toEqual(['c1', 'c2']);
+    expect(cards(panel)[1]!.dataset.phase).toBe('failed');
+    expect(byTestId(cards(panel)[1]!, 'tool-call-name').textContent).toBe(kbFn!.name);
+    expect(byTestId(cards(panel)[1]!, 'tool-call-args').textContent).toBe('{"query":');
+    expect(cards(panel)[0]!.dataset.phase).toBe('ended');
+
+    await step(call('result', 'c1'), 'c1 result');
+    const result = toolCalls(w.events).find((e) => e.phase === 'result' && e.callId === 'c1') as { durationMs: number };
     expect(cards(panel)[0]!.dataset.result).toBe('ok');
     expect(byTestId(cards(panel)[0]!, 'tool-call-status').textContent).toBe('Done');
-    expect(byTestId(cards(panel)[0]!, 'tool-call-result').textContent).toBe(`Rolled 2d6: 4 + 3 = 7 ${XSS}`);
-    expect(cards(panel)[0]!.textContent).toContain('12 ms');
+    expect(byTestId(cards(panel)[0]!, 'tool-call-result').textContent).toBe(rolled);
+    expect(cards(panel)[0]!.textContent).toContain(formatMs(result.durationMs));
     expect(panel.querySelector('.tool-card img')).toBeNull();
 
-    // A second call whose arguments are not JSON: failed, with the error the model was sent.
-    await stream(
-      host,
-      frames,
-      toolCall({ phase: 'started', callId: 'c2', index: 1 }),
-      toolCall({ phase: 'name', callId: 'c2', name: 'kb__search', qualifiedName: null, memberName: null }),
-      toolCall({ phase: 'args', callId: 'c2', delta: '{"query":' }),
-      toolCall({ phase: 'failed', callId: 'c2', argsText: '{"query":', error: { code: 'INVALID_ARGUMENTS_JSON', message: 'The arguments are not valid JSON.' } }),
-      toolCall({ phase: 'result', callId: 'c2', ok: false, content: '{"error":{"code":"INVALID_ARGUMENTS_JSON"}}', errorCode: 'INVALID_ARGUMENTS_JSON', durationMs: 0 }),
-      delta(1, 'You rolled a 7.', T1),
-    );
+    await step(call('result', 'c2'), 'c2 result');
+    await settle(() => link.release());
+    await until(w, 'the end of the turn', (e) => finishes(e).length === 1);
+    expect(finishes(w.events)[0]!.finishReason).toBe('stop');
     expect(cards(panel).map((c) => c.dataset.callId)).toEqual(['c1', 'c2']);
     const second = cards(panel)[1]!;
     expect(second.dataset.phase).toBe('failed');
     expect(second.dataset.result).toBe('error');
-    expect(second.querySelector('[data-code="INVALID_ARGUMENTS_JSON"]')?.textContent).toContain('The arguments are not valid JSON.');
+    expect(second.querySelector('[data-code="INVALID_ARGUMENTS_JSON"]')?.textContent).toContain('are not valid JSON.');
     expect(replyText(liveMessage(panel))).toBe('Let me check. You rolled a 7.');
     // The cards sit where the calls happened in the text.
     const order = [...liveMessage(panel).querySelectorAll('[data-testid="message-text"], [data-testid="tool-call"]')].map((el) =>
       el.getAttribute('data-testid') === 'tool-call' ? (el as HTMLElement).dataset.callId : el.textContent,
     );
     expect(order).toEqual(['Let me check. ', 'c1', 'c2', 'You rolled a 7.']);
+    // The model was sent both answers, and the core saved both calls with the reply.
+    expect(sentMessages(w, 1).filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content])).toEqual([
+      ['c1', rolled],
+      ['c2', expect.stringContaining('INVALID_ARGUMENTS_JSON')],
+    ]);
+    expect((await savedSession(host)).messages[1]!.toolCalls!.map((c) => [c.id, c.ok, c.errorCode])).toEqual([
+      ['c1', true, undefined],
+      ['c2', false, 'INVALID_ARGUMENTS_JSON'],
+    ]);
   });
 
   it('shows the calls saved with a reply when the session is reopened', async () => {
-    const { panel } = await openWorkbench((f) => {
-      f.sessions.set(
-        's1',
+    const { panel } = await openWorkbench({
+      sessions: [
         session({
           messages: [
             { id: 'u1', role: 'user', content: 'Roll', createdAt: 1 },
@@ -302,7 +444,7 @@ describe('tool calls', () => {
             },
           ],
         }),
-      );
+      ],
     });
     const card = cards(panel)[0]!;
     expect(card.dataset.result).toBe('ok');
@@ -313,9 +455,8 @@ describe('tool calls', () => {
 
 describe('prompt breakdown', () => {
   it('a saved reply opens its breakdown: every stage with who ran it, notes, and what an interceptor changed as a diff', async () => {
-    const { panel } = await openWorkbench((f) => {
-      f.sessions.set(
-        's1',
+    const { panel } = await openWorkbench({
+      sessions: [
         session({
           messages: [
             { id: 'u1', role: 'user', content: 'Hi', createdAt: 1 },
@@ -334,7 +475,7 @@ describe('prompt breakdown', () => {
             },
           ],
         }),
-      );
+      ],
     });
     const breakdown = byTestId(panel, 'prompt-breakdown');
     expect(breakdown.querySelectorAll('[data-testid="breakdown-stage"]')).toHaveLength(0);
@@ -349,146 +490,188 @@ describe('prompt breakdown', () => {
 
 describe('macros view', () => {
   it("lists the session's macros with owner and value; a handler's value says it is computed per turn", async () => {
-    const { panel, host } = await openWorkbench((_f, h) => {
-      h.handlers['chat.macros'] = () => ({
-        ok: true,
-        value: [
-          { name: 'char', owner: 'built-in', description: "The character's name.", value: 'Mira' },
-          { name: 'pipeline_weather', owner: 'Pipeline Probe', description: 'Weather', value: null },
-          { name: 'persona', owner: 'built-in', description: '', value: '' },
-        ],
-      });
+    // Pipeline Probe (a Lumiverse-style extension in a real worker) registers a macro with a handler and one with a pushed value.
+    const { panel, host } = await openWorkbench({
+      arrange: async ({ host }) => {
+        await host.arrange('extensions.install', { folder: path.join(FIXTURE_EXTENSIONS, 'lumiverse_pipeline'), grant: ['tools', 'interceptor', 'context_handler', 'chats', 'chat_mutation'], trust: true });
+        // It registers its macros before its tools; its last tool registered means the macros are in.
+        await coreReaches(host, () => host.core.registry.get('lumiverse_pipeline:append_line') !== undefined, 'Pipeline Probe registered');
+      },
     });
     await settle(() => buttonNamed(panel, 'Macros').click());
     expect(host.callsTo('chat.macros').map((c) => c.input)).toEqual([{ sessionId: 's1' }]);
+    const core = await host.arrange('chat.macros', { sessionId: 's1' });
     const rows = [...byTestId(panel, 'macros-view').querySelectorAll<HTMLElement>('[data-testid="macro-row"]')];
-    expect(rows.map((r) => r.dataset.name)).toEqual(['char', 'pipeline_weather', 'persona']);
-    expect(rows[0]!.textContent).toContain('Mira');
-    expect(rows[1]!.textContent).toContain('Pipeline Probe');
-    expect(rows[1]!.textContent).toContain('computed at each turn');
-    expect(rows[2]!.textContent).toContain('empty');
+    expect(rows.map((r) => r.dataset.name)).toEqual(core.map((m) => m.name));
+    const row = (name: string) => rows.find((r) => r.dataset.name === name)!;
+    expect(row('char').textContent).toContain('built-in');
+    expect(row('char').textContent).toContain('Seraphina');
+    expect(row('pipeline_weather').textContent).toContain('Pipeline Probe');
+    expect(row('pipeline_weather').textContent).toContain('computed at each turn');
+    expect(row('pipeline_tide').textContent).toContain('high tide');
+    expect(row('lastMessage').textContent).toContain('empty');
   });
 });
 
 describe('stop, regenerate, errors', () => {
   it('stops a streaming reply: chat.stop, Stopping…, then the kept text marked stopped', async () => {
-    const { panel, host, frames } = await openWorkbench();
+    const w = await openWorkbench();
+    const { panel, host } = w;
+    // The model goes quiet after three words (until the request is closed).
+    w.llm.enqueue({ text: ['Once ', 'upon ', 'a ', 'time'], stallAfter: 4 });
     await send(panel, 'Go on');
-    await stream(host, frames, delta(0, 'Once upon a '));
+    await until(w, 'three words', (e) => streamed(e) === 'Once upon a ');
     await settle(() => buttonNamed(panel, 'Stop').click());
     expect(host.callsTo('chat.stop').map((c) => c.input)).toEqual([{ sessionId: 's1' }]);
     expect(buttonNamed(panel, 'Stopping…').getAttribute('aria-disabled')).toBe('true');
     expect(liveMessage(panel).textContent).toContain('Stopping…');
-    await stream(host, frames, finished('stopped', { reason: 'Stopped by the user.' }));
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    expect(finishes(w.events)[0]).toMatchObject({ finishReason: 'stopped', reason: 'Stopped by the user.' });
     expect(replyText(liveMessage(panel))).toBe('Once upon a ');
     expect(byTestId(liveMessage(panel), 'message-note').textContent).toContain('Stopped by the user.');
     expect(liveMessage(panel).dataset.streaming).toBeUndefined();
     expect(buttonNamed(panel, 'Send')).toBeTruthy();
+    expect((await savedSession(host)).messages[1]).toMatchObject({ role: 'assistant', content: 'Once upon a ', stopped: true, finishReason: 'stopped' });
   });
 
   it('regenerates the last reply', async () => {
-    const { panel, host, frames } = await openWorkbench((f) => {
-      f.sessions.set('s1', session({ messages: [{ id: 'u1', role: 'user', content: 'Hi', createdAt: 1 }, { id: 'old', role: 'assistant', content: 'Old reply', createdAt: 2 }] }));
-    });
+    const w = await openWorkbench({ sessions: [session({ messages: [{ id: 'u1', role: 'user', content: 'Hi', createdAt: 1 }, { id: 'old', role: 'assistant', content: 'Old reply', createdAt: 2 }] })] });
+    const { panel, host } = w;
+    const end = gate();
+    w.llm.enqueue({ text: 'New reply', holds: [{ after: 2, until: end.promise }] });
     expect(panel.textContent).toContain('Old reply');
     await settle(() => buttonNamed(panel, 'Regenerate').click());
     expect(host.callsTo('chat.regenerate').map((c) => c.input)).toEqual([{ sessionId: 's1', council: false }]);
     // The reply being replaced steps aside while the new one streams.
-    await stream(host, frames, delta(0, 'New reply', { sessionId: 's1', turnId: 't1' }, 'a1'));
+    await until(w, 'the new reply', (e) => streamed(e) === 'New reply');
+    expect(panel.textContent).not.toContain('Old reply');
+    expect(replyText(liveMessage(panel))).toBe('New reply');
+    expect(liveMessage(panel).dataset.streaming).toBe('true');
+    // The model answered the same question again, and the core replaced the old reply with the new one.
+    expect(sentMessages(w, 0).slice(1)).toEqual([{ role: 'user', content: 'Hi' }]);
+    await settle(() => end.open());
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hi', 'New reply']);
+    expect([...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.dataset.role)).toEqual(['user', 'assistant']);
     expect(panel.textContent).not.toContain('Old reply');
     expect(replyText(liveMessage(panel))).toBe('New reply');
   });
 
   it.each([
-    ['LLM_AUTH_FAILED', 'The provider refused the API key (401).', 'Check the connection’s key in Connections.'],
-    ['LLM_RATE_LIMITED', 'Too many requests (429); gave up after 3 tries.', 'Wait a minute, or use another model.'],
-    ['LLM_SERVER_ERROR', 'The provider failed (500).', 'Try again; the provider may be having trouble.'],
-  ])('shows a %s provider error where the reply would be, with code, message and hint', async (code, message, hint) => {
-    const { panel, host, frames } = await openWorkbench();
+    [401, 'LLM_AUTH_FAILED', 'Check the API key for this connection.', 1],
+    [429, 'LLM_RATE_LIMITED', 'Wait a little and try again.', 3],
+    [500, 'LLM_SERVER_ERROR', 'Try again later.', 3],
+  ])('shows an HTTP %i provider error (%s) where the reply would be, with code, message and hint', async (status, code, hint, tries) => {
+    // The core's LLM client as the app builds it, but its waits between retries (1 s, 2 s) are skipped.
+    const redactor = new Redactor();
+    const secrets = new MemorySecretStore(redactor);
+    const llm = new LlmClient({ secrets, redactor, env: {}, sleep: async () => {} });
+    const w = await openWorkbench({ host: { secrets, llm } });
+    const { panel } = w;
+    for (let i = 0; i < tries; i++) w.llm.enqueue({ kind: 'error', status });
     await send(panel, 'Hi');
-    const error = { code, message, hint };
-    await stream(host, frames, { type: 'chat.error', ...T1, error }, finished('error', { error }));
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    // 429 and 500 are tried three times in all; 401 once.
+    expect(w.llm.generations).toHaveLength(tries);
+    const error = w.events.find((e): e is Extract<HostEvent, { type: 'chat.error' }> => e.type === 'chat.error')!.error;
+    expect(error).toMatchObject({ code, hint });
+    expect(error.message).toContain(`HTTP ${status}`);
+    expect(finishes(w.events)[0]).toMatchObject({ finishReason: 'error', error: { code } });
     const shown = byTestId(liveMessage(panel), 'chat-error');
     expect(shown.getAttribute('role')).toBe('alert');
     expect(shown.dataset.code).toBe(code);
-    expect(shown.textContent).toContain(message);
+    expect(shown.textContent).toContain(error.message);
     expect(shown.textContent).toContain(hint);
     expect(buttonNamed(panel, 'Send')).toBeTruthy();
   });
 });
 
 describe('council and dry run', () => {
-  const run: CouncilRun = {
-    id: 'run-42',
-    startedAt: 1,
-    totalDurationMs: 850,
-    status: 'completed',
-    mode: 'sidecar',
-    seed: 7,
-    rolls: [],
-    fallbackUsed: false,
-    results: [{ memberId: 'm1', memberName: 'Lumia', toolName: 'builtin:plot', toolDisplayName: 'Plot Enforcer', success: true, content: 'x', durationMs: 800, startedAt: 0, status: 'ok' }],
-    deliberationBlock: `## Council deliberation\n**Lumia** (Plot Enforcer): keep the stakes high. ${XSS}`,
-    historyBlock: '',
-    note: null,
-    chatId: 's1',
-    retryOf: null,
-    timeoutMs: 30000,
-    counts: { ok: 1, failed: 0, total: 1 },
-  };
+  const HOSTILE = `Keep the stakes high. ${XSS}`;
+  const KB = 'knowledge-base:search_knowledge_base';
+
+  /** Marshal Vane (always takes part) with Search Knowledge Base, which answers HOSTILE once `open` resolves; Council Mode on. */
+  function council(open: Promise<void> = Promise.resolve()): Open {
+    return {
+      host: { bundledPacksDir: BUNDLED_PACKS },
+      arrange: async ({ host }) => {
+        testTool(host, {
+          source: 'knowledge-base',
+          name: 'search_knowledge_base',
+          displayName: 'Search Knowledge Base',
+          execute: async () => {
+            await open;
+            return HOSTILE;
+          },
+        });
+        await addMember(host, 'plot-enforcer', { chance: 100, tools: [KB] });
+        await host.arrange('council.update', { patch: { councilMode: true } });
+      },
+    };
+  }
+
+  const councilEvent = (w: Workbench, phase: string) => w.events.find((e) => e.type === 'chat.council' && e.phase === phase) as Extract<HostEvent, { type: 'chat.council' }> & { runId: string };
 
   it('follows the council for the turn and shows its deliberation as monospace text, with a trace to download', async () => {
-    const created: Blob[] = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (created.push(blob as Blob), 'blob:x'));
-    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-    const { panel, host, frames, store } = await openWorkbench((f, h) => {
-      f.runs.set('run-42', run);
-      h.settings = { ...h.settings, council: { ...h.settings.council, councilMode: true } };
-    });
+    const blobs = captureBlobUrls();
+    const answer = gate();
+    const w = await openWorkbench(council(answer.promise));
+    const { panel, host, store } = w;
+    w.llm.enqueue({ text: 'Onward.' });
     expect(byLabel<HTMLInputElement>(panel, 'Council').checked).toBe(true);
     await send(panel, 'What now?');
     expect((host.callsTo('chat.send')[0]!.input as { council: boolean }).council).toBe(true);
-    await stream(host, frames, { type: 'chat.council', ...T1, phase: 'started', runId: null });
+    await until(w, 'the council started', (e) => e.some((x) => x.type === 'chat.council' && x.phase === 'started'));
     expect(byTestId(panel, 'council-turn').dataset.phase).toBe('started');
     expect(byTestId(panel, 'council-turn').textContent).toContain('The council is deliberating…');
-    await stream(host, frames, { type: 'chat.council', ...T1, phase: 'completed', runId: 'run-42', reused: false, deliberationChars: 1234 }, delta(0, 'Onward.'));
-    const council = byTestId(panel, 'council-turn');
-    expect(council.textContent).toContain('Council deliberated · 1,234 characters');
-    expect(byTestId(council, 'council-run-id').textContent).toBe('run-42');
-    await settle(() => buttonNamed(council, 'Show deliberation').click());
-    expect(host.callsTo('runs.get').map((c) => c.input)).toEqual([{ runId: 'run-42' }]);
+    await settle(() => answer.open());
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    const { runId } = councilEvent(w, 'completed');
+    const run = await host.arrange('runs.get', { runId });
+    expect(run.deliberationBlock).toContain('<img src=x onerror=window.__pwned=1>');
+    // The reply was written with the deliberation in its prompt.
+    expect(sentMessages(w, 0)[0]!.content).toContain(run.deliberationBlock.trim());
+    const councilTurn = byTestId(panel, 'council-turn');
+    expect(councilTurn.textContent).toContain(`Council deliberated · ${run.deliberationBlock.length.toLocaleString('en')} characters`);
+    expect(byTestId(councilTurn, 'council-run-id').textContent).toBe(runId);
+    await settle(() => buttonNamed(councilTurn, 'Show deliberation').click());
+    expect(host.callsTo('runs.get').map((c) => c.input)).toEqual([{ runId }]);
     const deliberation = byTestId(panel, 'deliberation');
     const pre = deliberation.querySelector('pre')!;
     expect(pre.textContent).toBe(run.deliberationBlock);
     expect(deliberation.querySelector('img')).toBeNull();
     expect(deliberation.textContent).toContain('1 of 1 tools answered');
-    expect(deliberation.textContent).toContain('Plot Enforcer');
-    await settle(() => buttonNamed(council, 'Hide deliberation').click());
+    expect(deliberation.textContent).toContain('Marshal Vane');
+    expect(deliberation.textContent).toContain('Search Knowledge Base');
+    await settle(() => buttonNamed(councilTurn, 'Hide deliberation').click());
     expect(panel.querySelector('[data-testid="deliberation"]')).toBeNull();
-    await settle(() => buttonNamed(council, 'Download trace').click());
-    expect(host.callsTo('runs.exportTrace').map((c) => c.input)).toEqual([{ runId: 'run-42' }]);
-    expect(created).toHaveLength(1);
-    expect(await created[0]!.text()).toBe('{"type":"started"}\n');
+    await settle(() => buttonNamed(councilTurn, 'Download trace').click());
+    expect(host.callsTo('runs.exportTrace').map((c) => c.input)).toEqual([{ runId }]);
+    expect(blobs).toHaveLength(1);
+    expect(await blobs[0]!.text()).toBe((await host.arrange('runs.exportTrace', { runId })).content);
     // Watch it where the council lives: the Council section's runs, with this run open.
-    await settle(() => buttonNamed(council, 'Open in Council').click());
+    await settle(() => buttonNamed(councilTurn, 'Open in Council').click());
     expect(store.getState().section).toBe('council');
     expect(store.getState().council.tab).toBe('runs');
   });
 
   it('a deliberation opened while the reply streams stays open when the reply is saved', async () => {
-    const { panel, host, frames, fakes } = await openWorkbench((f, h) => {
-      f.runs.set('run-42', run);
-      h.settings = { ...h.settings, council: { ...h.settings.council, councilMode: true } };
-    });
+    const w = await openWorkbench(council());
+    const { panel, host } = w;
+    const end = gate();
+    w.llm.enqueue({ text: 'Onward.', holds: [{ after: 2, until: end.promise }] });
     await send(panel, 'What now?');
-    await stream(host, frames, { type: 'chat.council', ...T1, phase: 'completed', runId: 'run-42', reused: false, deliberationChars: 1234 }, delta(0, 'Onward.'));
+    await until(w, 'the reply streaming', (e) => streamed(e) === 'Onward.');
     const live = liveMessage(panel);
+    expect(live.dataset.streaming).toBe('true');
+    const { runId } = councilEvent(w, 'completed');
+    const run = await host.arrange('runs.get', { runId });
     await settle(() => buttonNamed(byTestId(panel, 'council-turn'), 'Show deliberation').click());
     expect(byTestId(panel, 'deliberation').querySelector('pre')!.textContent).toBe(run.deliberationBlock);
-    // The host stores the reply: the renderer reloads the session and shows the saved message.
-    fakes.sessions.get('s1')!.messages.push({ id: 'a1', role: 'assistant', content: 'Onward.', createdAt: 5, finishReason: 'stop', councilRunId: 'run-42' });
-    await stream(host, frames, { type: 'chat.sessions.changed', sessionId: 's1', change: 'updated' }, finished('stop'));
-    await settle();
+    // The core stores the reply: the renderer reloads the session and shows the saved message.
+    await settle(() => end.open());
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    expect((await savedSession(host)).messages[1]).toMatchObject({ content: 'Onward.', councilRunId: runId });
     expect(liveMessage(panel)).toBe(live);
     expect(liveMessage(panel).dataset.streaming).toBeUndefined();
     expect(byTestId(panel, 'deliberation').querySelector('pre')!.textContent).toBe(run.deliberationBlock);
@@ -497,37 +680,54 @@ describe('council and dry run', () => {
   });
 
   it('says when the council failed and the reply went on without it', async () => {
-    const { panel, host, frames } = await openWorkbench();
+    // The council's run store cannot be read (a file stands where its folder goes): the council run fails in the core.
+    const w = await openWorkbench({ ...council(), prepare: (dataDir) => fs.writeFileSync(path.join(dataDir, 'runs'), 'not a folder') });
+    const { panel, host } = w;
+    w.llm.enqueue({ text: 'Onward anyway.' });
     await send(panel, 'Hi');
-    await stream(host, frames, { type: 'chat.council', ...T1, phase: 'failed', error: { code: 'SIDECAR_NOT_CONFIGURED', message: 'No sidecar connection is chosen.', hint: 'Choose one in Sidecar.' } });
-    const council = byTestId(panel, 'council-turn');
-    expect(council.dataset.phase).toBe('failed');
-    expect(council.querySelector('[data-code="SIDECAR_NOT_CONFIGURED"]')?.textContent).toContain('Choose one in Sidecar.');
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    const councilTurn = byTestId(panel, 'council-turn');
+    expect(councilTurn.dataset.phase).toBe('failed');
+    expect(councilTurn.querySelector('[data-code="COUNCIL_FAILED"]')?.textContent).toContain('The council run failed; the reply goes on without its deliberation.');
+    expect(replyText(liveMessage(panel))).toBe('Onward anyway.');
+    expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hi', 'Onward anyway.']);
   });
 
   it('dry run: builds the prompt and shows it instead of calling the model', async () => {
-    const { panel, host } = await openWorkbench();
+    const w = await openWorkbench();
+    const { panel, host } = w;
     await settle(() => byLabel(panel, 'Dry run (prompt only)').click());
-    expect(host.callsTo('settings.update')[0]!.input).toEqual({ patch: { chat: { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: true } } });
+    expect(host.callsTo('settings.update')[0]!.input).toEqual({ patch: { chat: { ...SETTINGS_CHAT, dryRun: true } } });
     await send(panel, 'Hi');
     expect((host.callsTo('chat.send')[0]!.input as { dryRun?: boolean }).dryRun).toBe(true);
+    await until(w, 'the dry run', (e) => finishes(e).length === 1);
+    const { prompt } = finishes(w.events)[0]!;
     const dry = byTestId(panel, 'dry-run');
     expect(dry.textContent).toContain('You are Seraphina.');
     expect(dry.textContent).toContain('nothing was sent');
+    expect([...dry.querySelectorAll('.dry-run__content')].map((el) => el.textContent)).toEqual(prompt!.map((m) => m.content));
+    expect(prompt!.at(-1)).toEqual({ role: 'user', content: 'Hi' });
+    // Nothing went to the model, and nothing was added to the session.
+    expect(w.llm.generations).toHaveLength(0);
+    expect((await savedSession(host)).messages).toEqual([]);
   });
 
   it('simulates write tools for a message when asked, and otherwise leaves it to the Safety setting', async () => {
-    const { panel, host, frames } = await openWorkbench((_f, h) => {
-      h.settings = { ...h.settings, safety: { approveAllWrites: true, dryRun: true, alwaysAllow: [], workbench: {} } };
+    const w = await openWorkbench({
+      arrange: ({ host }) => host.arrange('settings.update', { patch: { safety: { approveAllWrites: true, dryRun: true, alwaysAllow: [], workbench: {} } } }),
     });
+    const { panel, host } = w;
+    w.llm.enqueue({ text: 'One.' }, { text: 'Two.' });
     const simulate = byLabel<HTMLInputElement>(panel, 'Simulate write tools');
     expect(simulate.checked).toBe(true);
     await send(panel, 'First');
     expect(host.callsTo('chat.send')[0]!.input).toEqual({ sessionId: 's1', text: 'First', council: false });
-    await stream(host, frames, finished('stop'));
+    await until(w, 'the first reply', (e) => finishes(e).length === 1);
     await settle(() => simulate.click());
     expect(simulate.checked).toBe(false);
     await send(panel, 'Second');
     expect(host.callsTo('chat.send')[1]!.input).toEqual({ sessionId: 's1', text: 'Second', council: false, toolDryRun: false });
+    await until(w, 'the second reply', (e) => finishes(e).length === 2);
+    expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['First', 'One.', 'Second', 'Two.']);
   });
 });

@@ -3,8 +3,8 @@
 // (download, copy), import (paste, file, errors naming the field), the character/persona/world-info editor, and list
 // changes from events. Sessions are the core's own, kept in its data folder.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, typeInto } from './harness';
-import { controlFrames, session } from './connections-fakes';
+import { byLabel, byTestId, buttonNamed, cleanup, controlFrames, navButton, renderShell, settle, typeInto } from './harness';
+import { session } from './real-chat';
 import { disposeAllHosts, RealHost } from './real-host';
 import type { ChatSession } from '../../shared/types/chat';
 
