@@ -31,7 +31,8 @@ describe('request timeouts on the Timers port', () => {
   it('a connection check to a silent server ends with LLM_TIMEOUT when the fake clock passes its timeout, not before', async () => {
     const clock = new FakeClock();
     let done = false;
-    const pending = getJson('http://127.0.0.1:9/v1/models', { headers: {}, timeoutMs: 10_000, fetch: silentFetch, timers: clock, baseUrl: 'http://127.0.0.1:9/v1' }).finally(() => (done = true));
+    // Handled from the start: the rejection comes while the test is still moving time.
+    const outcome = failure(getJson('http://127.0.0.1:9/v1/models', { headers: {}, timeoutMs: 10_000, fetch: silentFetch, timers: clock, baseUrl: 'http://127.0.0.1:9/v1' }).finally(() => (done = true)));
     await settle();
     clock.advance(9_999);
     await settle();
@@ -39,7 +40,7 @@ describe('request timeouts on the Timers port', () => {
     clock.advance(1);
     await settle();
     expect(done).toBe(true);
-    expect(await failure(pending)).toMatchObject({ code: 'LLM_TIMEOUT', message: expect.stringContaining('10000 ms') });
+    expect(await outcome).toMatchObject({ code: 'LLM_TIMEOUT', message: expect.stringContaining('10000 ms') });
   });
 
   it('an answered connection check runs under one timer of the port and leaves none running', async () => {
@@ -57,11 +58,11 @@ describe('request timeouts on the Timers port', () => {
   it("spindle.cors to a silent server ends with TOOL_TIMEOUT at the cap on the fake clock, and an answered fetch leaves no timer", async () => {
     const clock = new FakeClock();
     const silent = corsNamespace(silentFetch, CORS_LIMITS, publicLookup, clock);
-    const pending = Promise.resolve(silent.handle(caller, 'fetch', [{ url: 'https://api.example/x' }]));
+    const outcome = failure(Promise.resolve(silent.handle(caller, 'fetch', [{ url: 'https://api.example/x' }])));
     await settle();
     expect(clock.pendingTimers).toBe(1);
     clock.advance(CORS_LIMITS.timeoutMs);
-    expect(await failure(pending)).toMatchObject({ code: 'TOOL_TIMEOUT' });
+    expect(await outcome).toMatchObject({ code: 'TOOL_TIMEOUT' });
 
     const answered = corsNamespace((async () => new Response('ok', { status: 200 })) as typeof fetch, CORS_LIMITS, publicLookup, clock);
     expect(await answered.handle(caller, 'fetch', [{ url: 'https://api.example/y' }])).toMatchObject({ status: 200, body: 'ok' });
