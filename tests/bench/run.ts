@@ -1,4 +1,5 @@
 // `npm run bench -- <name> [--json]`: runs one benchmark (or all) and prints figures beside their baselines.
+import os from 'node:os';
 import { invokeBenchmark } from './invoke';
 import { councilBenchmark } from './council';
 import { streamBenchmark } from './stream';
@@ -23,6 +24,8 @@ if (unknown.length) {
   process.exit(2);
 }
 
+// Per-call costs depend on the runtime (an AbortController takes ~40× longer to make on Node 20 than on Node 24, Electron 41's line).
+if (!json) console.log(`Node ${process.version}, ${os.availableParallelism()} cores`);
 const results: Record<string, unknown> = {};
 for (const name of selected) {
   if (!json) console.log(`\n# ${name}`);
