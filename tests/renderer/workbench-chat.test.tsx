@@ -688,7 +688,10 @@ describe('council and dry run', () => {
     await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
     const councilTurn = byTestId(panel, 'council-turn');
     expect(councilTurn.dataset.phase).toBe('failed');
-    expect(councilTurn.querySelector('[data-code="COUNCIL_FAILED"]')?.textContent).toContain('The council run failed; the reply goes on without its deliberation.');
+    // The cause, by its code, and what to check: not only in the host's log.
+    const failure = councilTurn.querySelector('[data-code="COUNCIL_FAILED"]')?.textContent;
+    expect(failure).toContain('The council run failed (ENOTDIR); the reply goes on without its deliberation.');
+    expect(failure).toContain('check that they are folders you can write to');
     expect(replyText(liveMessage(panel))).toBe('Onward anyway.');
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hi', 'Onward anyway.']);
   });

@@ -51,9 +51,20 @@ export async function runCouncilStage(deps: CouncilStageDeps, input: CouncilStag
     return outcome;
   } catch (err) {
     if (signal.aborted) return undefined;
-    const error: HostError = err instanceof HostFailure ? err.error : { code: 'COUNCIL_FAILED', message: 'The council run failed; the reply goes on without its deliberation.' };
+    const error: HostError = err instanceof HostFailure ? err.error : unexpectedFailure(err);
     if (!(err instanceof HostFailure)) deps.log.warn('council run failed', err);
     deps.emit({ ...base, phase: 'failed', error });
     return undefined;
   }
+}
+
+/** An unexpected council failure, said where the person looks: a file system cause by its code, with what to check. */
+function unexpectedFailure(err: unknown): HostError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const fileSystem = typeof code === 'string' && /^E[A-Z]{2,}$/.test(code);
+  return {
+    code: 'COUNCIL_FAILED',
+    message: `The council run failed${fileSystem ? ` (${code})` : ''}; the reply goes on without its deliberation.`,
+    hint: fileSystem ? 'The council could not use its files in the data folder (runs/, council-profiles/): check that they are folders you can write to.' : 'The host log has the details.',
+  };
 }
