@@ -11,6 +11,7 @@ import { App } from '../../renderer/src/app/App';
 import { AppProviders } from '../../renderer/src/app/context';
 import { createAppStore, type AppStore } from '../../renderer/src/stores/app-store';
 import { wireHost } from '../../renderer/src/stores/wire';
+import { SEARCH_DTO } from './real-tools';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -101,13 +102,9 @@ export function tool(partial: Partial<ToolInfo> = {}): ToolInfo {
     qualifiedName: extensionId ? `${extensionId}:${name}` : `builtin:${name}`,
     alias: `${(extensionId ?? 'builtin').replace(/-/g, '_')}__${name}`,
     name,
-    displayName: 'Search Knowledge Base',
-    description: 'Searches the extension knowledge base for relevant information',
-    parameters: {
-      type: 'object',
-      properties: { query: { type: 'string', description: 'Search query' }, limit: { type: 'number', description: 'Max results', default: 5 } },
-      required: ['query'],
-    },
+    displayName: SEARCH_DTO.display_name,
+    description: SEARCH_DTO.description,
+    parameters: SEARCH_DTO.parameters,
     mode: 'read',
     modeDeclared: true,
     councilEligible: true,
