@@ -102,9 +102,9 @@ export class McpConnection implements McpSession {
       {
         maxLogPerSecond: this.options.maxLogPerSecond,
         now: () => Date.now(),
-        timers: this.timers,
         onDropped: (count) => this.handlers.onLogDropped(count),
       },
+      this.timers,
     );
     this.dropTimer = this.timers.setInterval(() => transport.flushDropped(), 1000);
     this.timers.setRef?.(this.dropTimer, false);

@@ -16,8 +16,6 @@ import { systemTimers, type Timers } from '../ports';
 export interface ReadBudget {
   maxLogPerSecond: number;
   now(): number;
-  /** For the close grace periods (fake time in tests). */
-  timers?: Timers;
   /** Called at most once per second with the number of log notifications dropped in the last window. */
   onDropped(count: number): void;
 }
@@ -102,11 +100,13 @@ export class BudgetedStdioTransport implements Transport {
   // Exists before start() so a listener can attach first, as with the SDK's transport.
   private readonly stderrStream = new PassThrough();
 
-  private readonly timers: Timers;
-
-  constructor(private readonly spec: StdioServerSpec, budget: ReadBudget) {
+  /** `timers` keeps the close grace periods (fake time in tests). */
+  constructor(
+    private readonly spec: StdioServerSpec,
+    budget: ReadBudget,
+    private readonly timers: Timers = systemTimers,
+  ) {
     this.reader = new BudgetedReadBuffer(budget);
-    this.timers = budget.timers ?? systemTimers;
   }
 
   /** Resolves once the process has spawned; rejects when it cannot start. */
