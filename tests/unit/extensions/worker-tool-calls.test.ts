@@ -1,0 +1,64 @@
+// The worker side of a tool call: the handler's `{ signal }` and how a host cancel reaches it.
+import { describe, expect, it } from 'vitest';
+import type { WorkerToHostMessage } from '../../../shared/protocol';
+import { EventHandlers, type SpindleHandler } from '../../../electron/worker/spindle/events';
+import { ToolCalls } from '../../../electron/worker/spindle/tools';
+
+function toolCalls(handler: SpindleHandler) {
+  const events = new EventHandlers('local', () => undefined);
+  events.on('TOOL_INVOCATION', handler);
+  const sent: WorkerToHostMessage[] = [];
+  return { calls: new ToolCalls(events, 'local', (m) => sent.push(m)), sent };
+}
+
+const payload = (requestId: string) => ({ toolName: 'wait', args: {}, requestId });
+
+describe('ToolCalls: the handler signal', () => {
+  it('a handler that reads its signal only after the cancel sees it aborted, with the reason', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let seen: { aborted: boolean; name: string | undefined } | undefined;
+    const { calls } = toolCalls(async (_p, _u, context) => {
+      await gate;
+      seen = { aborted: context.signal.aborted, name: (context.signal.reason as DOMException | undefined)?.name };
+      return 'done';
+    });
+    const pending = calls.invoke('invocation', payload('r1'));
+    calls.cancel('r1', 'timeout');
+    release();
+    expect(await pending).toMatchObject({ requestId: 'r1', ok: true, value: 'done' });
+    expect(seen).toEqual({ aborted: true, name: 'TimeoutError' });
+  });
+
+  it('a handler listening on its signal hears the cancel; another call is not touched', async () => {
+    const heard: string[] = [];
+    const signals = new Map<string, AbortSignal>();
+    const { calls } = toolCalls((p, _u, { signal }) => {
+      const { requestId } = p as { requestId: string };
+      signals.set(requestId, signal);
+      signal.addEventListener('abort', () => heard.push(`${requestId} ${(signal.reason as DOMException).name}`));
+      return new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped')));
+    });
+    const first = calls.invoke('invocation', payload('a'));
+    void calls.invoke('invocation', payload('b'));
+    calls.cancel('a', 'cancelled');
+    expect(await first).toMatchObject({ ok: true, value: 'stopped' });
+    expect(heard).toEqual(['a AbortError']);
+    expect(signals.get('a')).not.toBe(signals.get('b'));
+    expect(signals.get('b')!.aborted).toBe(false);
+  });
+
+  it('cancelling a call whose handler never reads the signal, or one that has ended, is harmless', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { calls } = toolCalls(async () => {
+      await gate;
+      return 'ok';
+    });
+    const pending = calls.invoke('invocation', payload('x'));
+    calls.cancel('x', 'shutdown');
+    release();
+    expect(await pending).toMatchObject({ ok: true, value: 'ok' });
+    expect(() => calls.cancel('x', 'cancelled')).not.toThrow();
+  });
+});
