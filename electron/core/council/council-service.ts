@@ -124,7 +124,7 @@ export class CouncilService {
   // Settings and members
 
   settings(): CouncilSettings {
-    return normalizeCouncil(this.deps.settings.get().council);
+    return normalizeCouncil(this.deps.settings.peek().council); // it copies what it keeps: no clone of all settings needed
   }
 
   /**
@@ -266,7 +266,7 @@ export class CouncilService {
         return this.finishWithoutCalls(inlineRun({ runId, seed, rolled, settings, startedAt: this.deps.clock.now(), chatId, note }), input.chat);
       }
       const tasks = tasksOfRoll(settings, rolled, this.lookup);
-      const dryRun = input.dryRun ?? readSafetySettings(this.deps.settings.get().safety).dryRun;
+      const dryRun = input.dryRun ?? readSafetySettings(this.deps.settings.peek().safety).dryRun;
       return await this.execute({ runId, seed, rolled, chat: input.chat, settings, tasks, controller, retryOf: null, previous: null, dryRun });
     } finally {
       this.active.delete(runId);
@@ -291,7 +291,7 @@ export class CouncilService {
     try {
       const tasks = retryTasks(source, settings, this.lookup);
       const rolled: RollOutcome = { seed: source.seed, rolls: source.rolls, fallbackUsed: source.fallbackUsed };
-      const dryRun = source.dryRun ?? readSafetySettings(this.deps.settings.get().safety).dryRun;
+      const dryRun = source.dryRun ?? readSafetySettings(this.deps.settings.peek().safety).dryRun;
       return await this.execute({ runId, seed: source.seed, rolled, chat, settings, tasks, controller, retryOf: source.id, previous: source.results, dryRun });
     } finally {
       this.active.delete(runId);
