@@ -5,6 +5,7 @@ import { councilBenchmark } from './council';
 import { streamBenchmark } from './stream';
 import { extensionsBenchmark } from './extensions';
 import { pipelineBenchmark } from './pipeline';
+import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
   invoke: invokeBenchmark,
@@ -29,7 +30,13 @@ if (!json) console.log(`Node ${process.version}, ${os.availableParallelism()} co
 const results: Record<string, unknown> = {};
 for (const name of selected) {
   if (!json) console.log(`\n# ${name}`);
+  const stolen = stealMeter();
   results[name] = await benchmarks[name]!({ json });
+  const share = stolen();
+  if (!json && share !== null) {
+    const pct = Math.round(share * 100);
+    console.log(`\nCPU time taken by other guests of this VM's host (steal): ${pct}% of what this benchmark asked for${pct >= 5 ? '; its figures are skewed by it, run it again when the host is quieter' : ''}.`);
+  }
 }
 if (json) console.log(JSON.stringify(selected.length === 1 ? results[selected[0]!] : results));
 process.exit(0);
