@@ -69,6 +69,8 @@ export const ERROR_CODES = [
   // chat and council
   'CHAT_NO_CONNECTION',
   'COUNCIL_FAILED',
+  /** <dataDir>/runs cannot be read as a folder (the message gives the folder and the system's code). */
+  'RUNS_UNREADABLE',
   'INVALID_PACK',
   'SIDECAR_NOT_CONFIGURED',
   /** A council task whose member's pack item or tool is gone (CouncilToolResult.errorCode). */

@@ -681,7 +681,14 @@ describe('council and dry run', () => {
 
   it('says when the council failed and the reply went on without it', async () => {
     // The council's run store cannot be read (a file stands where its folder goes): the council run fails in the core.
-    const w = await openWorkbench({ ...council(), prepare: (dataDir) => fs.writeFileSync(path.join(dataDir, 'runs'), 'not a folder') });
+    let runsPath = '';
+    const w = await openWorkbench({
+      ...council(),
+      prepare: (dataDir) => {
+        runsPath = path.join(dataDir, 'runs');
+        fs.writeFileSync(runsPath, 'not a folder');
+      },
+    });
     const { panel, host } = w;
     w.llm.enqueue({ text: 'Onward anyway.' });
     await send(panel, 'Hi');
@@ -689,9 +696,10 @@ describe('council and dry run', () => {
     const councilTurn = byTestId(panel, 'council-turn');
     expect(councilTurn.dataset.phase).toBe('failed');
     // The cause, by its code, and what to check: not only in the host's log.
-    const failure = councilTurn.querySelector('[data-code="COUNCIL_FAILED"]')?.textContent;
-    expect(failure).toContain('The council run failed (ENOTDIR); the reply goes on without its deliberation.');
-    expect(failure).toContain('check that they are folders you can write to');
+    expect(councilTurn.textContent).toContain('The council failed; the reply goes on without its deliberation.');
+    const failure = councilTurn.querySelector('[data-code="RUNS_UNREADABLE"]')?.textContent;
+    expect(failure).toContain(`The council runs folder ${runsPath} cannot be read (ENOTDIR).`);
+    expect(failure).toContain('A file stands where the folder goes: move it away');
     expect(replyText(liveMessage(panel))).toBe('Onward anyway.');
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hi', 'Onward anyway.']);
   });

@@ -1,11 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCycle, type CycleTask } from '../../../electron/core/council/execute-cycle';
 import { KeyedLimiter } from '../../../electron/core/council/limiter';
 import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
 import type { HostEvent } from '../../../shared/events';
 import type { CouncilRun, CouncilView, RunSummary } from '../../../shared/types/council';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMember, call, councilHost, memorySidecar, sampleChat } from '../../unit/council/helpers';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { addMember, call, callError, councilHost, memorySidecar, sampleChat } from '../../unit/council/helpers';
 
 afterEach(cleanupTempDirs);
 
@@ -315,6 +317,24 @@ describe('council runs', () => {
     const tools = await call<Array<{ name: string; description: string; qualifiedName: string }>>(host, 'council.inlineTools', {});
     expect(tools.map((t) => t.qualifiedName)).toEqual(['council-probe:quick', 'council-probe:needs_query']);
     expect(tools[0]!.description).toMatch(/^\[Marshal Vane\] /);
+    await host.dispose();
+  });
+});
+
+describe('council runs folder that cannot be read', () => {
+  it('runs.list says RUNS_UNREADABLE with the folder and the cause, and lists again once the folder is back', async () => {
+    const dataDir = tempDir();
+    const runsPath = path.join(dataDir, 'runs');
+    fs.writeFileSync(runsPath, 'not a folder');
+    const host = await councilHost({ dataDir, extensions: false });
+    const error = await callError(host, 'runs.list', {});
+    expect(error.code).toBe('RUNS_UNREADABLE');
+    expect(error.message).toBe(`The council runs folder ${runsPath} cannot be read (ENOTDIR).`);
+    expect(error.hint).toContain('A file stands where the folder goes');
+    // Other council calls go on.
+    expect((await call<CouncilView>(host, 'council.get', {})).members).toEqual([]);
+    fs.rmSync(runsPath);
+    expect(await call<RunSummary[]>(host, 'runs.list', {})).toEqual([]);
     await host.dispose();
   });
 });
