@@ -113,9 +113,8 @@ describe('MCP servers that fail', () => {
     await h.dispose();
     h = makeHarness({ initializeTimeoutMs: 400, crash: { baseDelayMs: 60_000 } });
     await h.manager.add(stdioInput('mute', 'silent', { enabled: false }));
-    const started = Date.now();
+    // Without the initialize timeout this connect would never return (the test's own timeout fails it).
     const info = await h.manager.connect('mute');
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(info.status).toBe('crashed');
     expect(info.lastError).toMatchObject({ code: 'MCP_INIT_TIMEOUT', message: 'MCP server "mute" did not answer initialize within 400 ms' });
     expect(h.registry.list({ sourceId: 'mcp-mute' })).toEqual([]);

@@ -185,9 +185,8 @@ describe('MCP through the host', () => {
     await first.api.call('mcp.add', stdioInput('fx') as never, { origin: 'test' });
     await first.dispose();
 
-    const started = Date.now();
+    // Both still connecting once the host is up: it did not wait for either to answer initialize.
     const second = await host(dataDir);
-    expect(Date.now() - started).toBeLessThan(2000);
     const statuses = (await second.api.call('mcp.list', {}, { origin: 'test' })) as { ok: true; value: Array<{ config: { id: string }; status: string }> };
     expect(statuses.value.map((s) => [s.config.id, s.status])).toEqual([
       ['mute', 'connecting'],

@@ -107,10 +107,9 @@ describe('stdio MCP server as a tool source', () => {
   it('on a deadline answers TOOL_TIMEOUT and the server receives notifications/cancelled', async () => {
     await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
     await h.manager.connect('fx');
-    const started = Date.now();
-    const outcome = await invoke('mcp-fx:slow', { ms: 20_000 }, 300);
+    // The tool would answer after a minute, past the test's own timeout: only the 300 ms deadline can end this call.
+    const outcome = await invoke('mcp-fx:slow', { ms: 60_000 }, 300);
     expect(outcome).toMatchObject({ ok: false, error: { code: 'TOOL_TIMEOUT' } });
-    expect(Date.now() - started).toBeLessThan(2000);
     const line = await waitFor(() => h.manager.logLines('fx').find((l) => l.includes('cancelled request')), 'the server to log the cancellation');
     expect(line).toMatch(/stderr .*cancelled request \d+: .*timed out/i);
     // The session survives a cancelled call.
