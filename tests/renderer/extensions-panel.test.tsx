@@ -60,8 +60,7 @@ const installedFolder = (host: RealHost, id: string) => path.join(host.dataDir, 
 
 /** Settles the renderer once the core's extensions have stopped starting (a worker starting is not a call to wait on). */
 async function settled(host: RealHost) {
-  await extensionsSettled(host);
-  await settle();
+  await settle(() => extensionsSettled(host));
 }
 
 /** Crashes `id` (a worker that throws on load) until the core gives up on it: three crashes within five minutes. */
@@ -115,8 +114,7 @@ describe('extension list', () => {
   it('puts a failure and its error text where the user looks, with Restart as the way out', async () => {
     const timers = new FakeClock();
     const { panel, host } = await openExtensions({ install: [{ folder: fixture('crash-on-load'), grant: ['tools'] }], timers });
-    await crashUntilFailed(host, timers, 'crash-on-load');
-    await settle();
+    await settle(() => crashUntilFailed(host, timers, 'crash-on-load'));
     const own = card(panel, 'crash-on-load');
     expect(byTestId(own, 'extension-status').dataset.status).toBe('failed');
     const problem = byTestId(own, 'extension-problem');
@@ -228,7 +226,7 @@ describe('actions', () => {
     const { panel, host } = await openExtensions({ install: [GENERATOR] });
     // The link is down (RealHost answers as the WebSocket transport does: nothing is sent). The core itself refuses
     // nothing the card offers for a running extension.
-    host.setInfo({ state: 'disconnected', willRetry: true });
+    await settle(() => host.setInfo({ state: 'disconnected', willRetry: true }));
     await settle(() => buttonNamed(panel, 'Revoke tools from Fixture: generator').click());
     const error = byTestId(card(panel, 'generator'), 'inline-error');
     expect(error.dataset.code).toBe('HOST_SHUTDOWN');
@@ -305,8 +303,11 @@ describe('log viewer', () => {
 
   it('keeps only the latest lines', async () => {
     const { panel, host } = await openExtensions({ install: [{ folder: echoExtension(), grant: ['tools'] }] });
-    await host.arrange('tools.invoke', { qualifiedName: 'echo:say', args: { text: 'line', times: 600 } });
-    for (let i = 0; i < 100 && !(await host.arrange('extensions.log', { id: 'echo' })).lines.at(-1)?.endsWith('line 599'); i++) await new Promise((r) => setTimeout(r, 20));
+    // The card follows the core's log events while the 600 lines arrive: React takes them inside act.
+    await settle(async () => {
+      await host.arrange('tools.invoke', { qualifiedName: 'echo:say', args: { text: 'line', times: 600 } });
+      for (let i = 0; i < 100 && !(await host.arrange('extensions.log', { id: 'echo' })).lines.at(-1)?.endsWith('line 599'); i++) await new Promise((r) => setTimeout(r, 20));
+    });
     await settle(() => buttonNamed(card(panel, 'echo'), 'Show log').click());
     await settle(async () => void (await host.arrange('tools.invoke', { qualifiedName: 'echo:say', args: { text: 'line 600' } })));
     const lines = byTestId(panel, 'extension-log').querySelector('pre')!.textContent!.split('\n');
@@ -467,8 +468,9 @@ describe('frontend messages console', () => {
     expect(console.textContent).toContain('Sent to its onFrontendMessage handlers.');
     // Its handler answers; the list follows once the core says the extension changed.
     const core = async () => (await host.arrange('extensions.frontend', { id: 'echo' })).messages;
-    for (let i = 0; i < 100 && (await core()).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
-    await settle();
+    await settle(async () => {
+      for (let i = 0; i < 100 && (await core()).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    });
     expect(await core()).toHaveLength(2);
     expect(byTestId(console, 'frontend-messages').querySelectorAll('li')).toHaveLength(2);
     expect(byTestId(console, 'frontend-messages').textContent).toContain(JSON.stringify({ echo: { ask: 1 } }));

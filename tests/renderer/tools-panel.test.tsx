@@ -513,7 +513,7 @@ describe('Copy as', () => {
     const details = await select(panel, 'knowledge-base:search_knowledge_base');
     // The link drops (RealHost answers as the WebSocket transport does while it is down: nothing is sent). The core
     // itself exports any tool the renderer still shows: one that left the registry is gone from the panel first.
-    host.setInfo({ state: 'disconnected', willRetry: true });
+    await settle(() => host.setInfo({ state: 'disconnected', willRetry: true }));
     await settle(() => buttonNamed(details, 'OpenAI strict').click());
     const error = details.querySelector<HTMLElement>('[data-testid="inline-error"]')!;
     expect(error.dataset.code).toBe('HOST_SHUTDOWN');
