@@ -60,7 +60,7 @@ const installedFolder = (host: RealHost, id: string) => path.join(host.dataDir, 
 
 /** Settles the renderer once the core's extensions have stopped starting (a worker starting is not a call to wait on). */
 async function settled(host: RealHost) {
-  await settle(() => extensionsSettled(host));
+  await settle(async () => void (await extensionsSettled(host)));
 }
 
 /** Crashes `id` (a worker that throws on load) until the core gives up on it: three crashes within five minutes. */
