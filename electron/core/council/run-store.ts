@@ -37,26 +37,25 @@ export class RunStore {
   private loadIndex(): RunSummary[] {
     if (this.index) return this.index;
     const out: RunSummary[] = [];
-    if (fs.existsSync(this.dir)) {
-      for (const name of this.readNames()) {
-        if (!name.endsWith('.json')) continue;
-        try {
-          out.push(summarize(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as CouncilRun));
-        } catch (err) {
-          this.log.warn(`runs: ${name} unreadable: ${(err as Error).message}`);
-        }
+    for (const name of this.readNames()) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        out.push(summarize(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as CouncilRun));
+      } catch (err) {
+        this.log.warn(`runs: ${name} unreadable: ${(err as Error).message}`);
       }
     }
     this.index = out.sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : -1));
     return this.index;
   }
 
-  /** The folder's entries; a folder that cannot be read is an error the Runs list shows (it is read again next time). */
+  /** The folder's entries (none before the first run); a folder that cannot be read is an error the Runs list shows (it is read again next time). */
   private readNames(): string[] {
     try {
       return fs.readdirSync(this.dir);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
+      if (code === 'ENOENT') return [];
       return fail('RUNS_UNREADABLE', `The council runs folder ${this.dir} cannot be read (${code}).`, {
         hint: code === 'ENOTDIR' ? 'A file stands where the folder goes: move it away, and runs are listed and saved again.' : 'Check that it is a folder you can read and write.',
       });
