@@ -147,8 +147,10 @@ describe('install and permissions', () => {
     await t.until('never-answers', 'running');
     const executor = t.sink.executor('never-answers', 'wait_forever');
     const first = request('wait_forever', {}, { deadline: Date.now() + 30_000 });
-    const calls = [executor.execute(first), executor.execute(request('wait_forever', {}, { deadline: Date.now() + 30_000 }))];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const second = request('wait_forever', {}, { deadline: Date.now() + 30_000 });
+    const calls = [executor.execute(first), executor.execute(second)];
+    // Revoke once both handlers run, so the abort has someone listening.
+    await waitFor(() => [first, second].every((r) => t.logText('never-answers').includes(`worker: started ${r.requestId}`)), 'both handlers to start');
 
     await t.manager.revoke('never-answers', ['tools']);
     for (const result of await Promise.all(calls)) expect(!result.ok && result.error.code).toBe('PERMISSION_DENIED');
