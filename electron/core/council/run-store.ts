@@ -69,15 +69,14 @@ export class RunStore {
     if (at >= 0) index.splice(at, 1);
     index.unshift(summarize(run));
     const pruned = index.splice(MAX_RUNS);
-    const body = JSON.stringify(run);
     this.recent.set(run.id, run);
     while (this.recent.size > 50) this.recent.delete(this.recent.keys().next().value!);
     for (const old of pruned) this.recent.delete(old.id);
     this.writes = this.writes.then(async () => {
       try {
         await fs.promises.mkdir(this.dir, { recursive: true });
-        const file = this.file(run.id);
-        await writeFileAtomic(file, body);
+        // Serialized here, after the first await: the caller already has its run (a 300-result run is ~150 KB of JSON).
+        await writeFileAtomic(this.file(run.id), JSON.stringify(run));
         for (const old of pruned) await fs.promises.rm(this.file(old.id), { force: true });
       } catch (err) {
         this.log.error(`runs: could not save ${run.id}: ${(err as Error).message}`);
