@@ -5,7 +5,7 @@
 // limits and output_schema); these steps add the decisions that depend on who is calling and on user policy.
 import type { HostError, Result } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
-import { readSafetySettings, type ApprovalOrigin, type SafetySettings } from '../../../shared/types/safety';
+import { readSafetySettings, type ApprovalOrigin, type ApprovalRequest, type SafetySettings } from '../../../shared/types/safety';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
 import type { CheckedCall, InvokeOptions, RunCall, ToolRegistry } from '../registry/tool-registry';
@@ -14,7 +14,7 @@ import type { ApprovalService } from './approvals';
 import { ApprovalPreviews, type PreviewProvider } from './approval-preview';
 import { argsHash, canonicalJson, sha256Hex } from './args-hash';
 import { checkToolPaths, type PathScope } from './path-permissions';
-import type { ToolResultCache } from './tool-cache';
+import type { CachePolicy, ToolResultCache } from './tool-cache';
 import type { RedefinedTools } from './redefined-tools';
 
 export type { PreviewProvider } from './approval-preview';
@@ -106,9 +106,13 @@ export class GuardedInvoker {
   }
 
   /** 3. Cache (seed 002): successful results of read tools only, under the definition they came from. */
-  private async cached({ info, definition, args }: CheckedCall, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
-    const policy = info.mode === 'read' ? definition.cache : undefined;
-    if (!policy) return next();
+  private cached(checked: CheckedCall, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
+    const policy = checked.info.mode === 'read' ? checked.definition.cache : undefined;
+    // Most tools declare no cache: their calls go straight on, without a promise of this step's own.
+    return policy ? this.throughCache(checked, policy, next, call) : next();
+  }
+
+  private async throughCache({ info, args }: CheckedCall, policy: CachePolicy, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
     const key = this.cacheKey(args, call.opts);
     const hit = this.deps.cache.get(info.qualifiedName, policy, key);
     if (hit) return { ...hit, cached: true, durationMs: this.deps.clock.now() - call.start };
@@ -120,8 +124,8 @@ export class GuardedInvoker {
   }
 
   /** 4. Approval, bound to the exact arguments and the definition hash. A person's time is not the tool's. */
-  private async approved({ info, definition, args }: CheckedCall, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
-    const { opts } = call;
+  private approved(checked: CheckedCall, next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
+    const { info } = checked;
     const trusted = !info.modeDeclared && info.extensionId !== null && this.deps.trustedSource?.(info.extensionId) === true;
     const reason = this.deps.redefined?.needsApproval(info)
       ? 'definition_changed'
@@ -130,7 +134,11 @@ export class GuardedInvoker {
         : call.safety.approveAllWrites && info.mode === 'write' && !trusted
           ? 'write_policy'
           : null;
-    if (!reason || this.deps.approvals.isAlwaysAllowed(info)) return next();
+    return !reason || this.deps.approvals.isAlwaysAllowed(info) ? next() : this.askFirst(checked, reason, next, call);
+  }
+
+  private async askFirst({ info, definition, args }: CheckedCall, reason: ApprovalRequest['reason'], next: () => Promise<ToolOutcome>, call: GuardedCall): Promise<ToolOutcome> {
+    const { opts } = call;
     const { json, hash } = argsHash(args);
     const member = memberOf(opts);
     const diff = info.mode === 'write' ? await this.previews.preview(info, definition, args, call.mayWrite) : null;
