@@ -75,7 +75,7 @@ export class RunStore {
     this.writes = this.writes.then(async () => {
       try {
         await fs.promises.mkdir(this.dir, { recursive: true });
-        // Serialized here, after the first await: the caller already has its run (a 300-result run is ~150 KB of JSON).
+        // Serialized here, after the first await: the caller already has its run (a 300-result run is about 100 KB of JSON).
         await writeFileAtomic(this.file(run.id), JSON.stringify(run));
         for (const old of pruned) await fs.promises.rm(this.file(old.id), { force: true });
       } catch (err) {
