@@ -140,7 +140,6 @@ export class PipeWorker extends WorkerHandleEvents implements WorkerHandle {
   private readonly input: Writable | null;
   /** Frames written since the last flush (the input is corked while this is above 0). */
   private queued = 0;
-  private flushScheduled = false;
 
   constructor(private readonly child: ChildProcess) {
     super();
@@ -185,13 +184,10 @@ export class PipeWorker extends WorkerHandleEvents implements WorkerHandle {
     // each. At most FRAMES_PER_WRITE wait, so the worker starts on the first calls while the host sends the rest.
     if (this.queued === 0) {
       input.cork();
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        process.nextTick(() => {
-          this.flushScheduled = false;
-          if (this.queued > 0) this.flush(input);
-        });
-      }
+      // The tick's last batch, however few frames it has (one that already went out leaves nothing here).
+      process.nextTick(() => {
+        if (this.queued > 0) this.flush(input);
+      });
     }
     input.write(encodeFrame(message));
     if (++this.queued === FRAMES_PER_WRITE) this.flush(input);
