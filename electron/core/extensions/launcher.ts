@@ -138,7 +138,8 @@ export class PipeWorker extends WorkerHandleEvents implements WorkerHandle {
   private exited = false;
   private stopped = false;
   private readonly input: Writable | null;
-  /** Frames written since the last flush (the input is corked while this is above 0). */
+  /** Frames waiting for the next write, and how many. */
+  private batch = '';
   private queued = 0;
 
   constructor(private readonly child: ChildProcess) {
@@ -183,20 +184,21 @@ export class PipeWorker extends WorkerHandleEvents implements WorkerHandle {
     // Frames written in the same tick (a council cycle's calls) leave together: a few system calls, not one
     // each. At most FRAMES_PER_WRITE wait, so the worker starts on the first calls while the host sends the rest.
     if (this.queued === 0) {
-      input.cork();
       // The tick's last batch, however few frames it has (one that already went out leaves nothing here).
       process.nextTick(() => {
         if (this.queued > 0) this.flush(input);
       });
     }
-    input.write(encodeFrame(message));
+    this.batch += encodeFrame(message);
     if (++this.queued === FRAMES_PER_WRITE) this.flush(input);
     return true;
   }
 
   private flush(input: Writable): void {
+    const batch = this.batch;
     this.queued = 0;
-    input.uncork();
+    this.batch = '';
+    if (!input.destroyed) input.write(batch);
   }
 
   residentBytes(): number | null {

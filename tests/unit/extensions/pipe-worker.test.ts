@@ -6,16 +6,15 @@ import { describe, expect, it } from 'vitest';
 import { FRAMES_PER_WRITE, PipeWorker } from '../../../electron/core/extensions/launcher';
 import type { HostToWorkerMessage } from '../../../shared/protocol';
 
-/** A child process as far as PipeWorker reads it, whose host → worker pipe records each write it is handed. */
+/** A child process as far as PipeWorker reads it, whose host → worker pipe records the frames of each write it is handed. */
 function fakeChild() {
   const writes: string[][] = [];
   const input = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      writes.push([chunk.toString()]);
-      done();
-    },
-    writev(chunks, done) {
-      writes.push(chunks.map(({ chunk }) => String(chunk)));
+      const text = chunk.toString();
+      // Each frame ends with its newline, so a write holds whole frames only.
+      expect(text.endsWith('\n')).toBe(true);
+      writes.push(text.slice(0, -1).split('\n'));
       done();
     },
   });
@@ -55,7 +54,7 @@ describe('PipeWorker.send', () => {
     expect(frames(writes)).toEqual([cancel(1), cancel(2), cancel(3)]);
   });
 
-  it('a batch of exactly FRAMES_PER_WRITE leaves the pipe uncorked for the next tick', async () => {
+  it('a batch of exactly FRAMES_PER_WRITE leaves nothing waiting, and the next tick writes its own', async () => {
     const { worker, writes } = fakeChild();
     for (let n = 0; n < FRAMES_PER_WRITE; n++) worker.send(cancel(n));
     await nextTick();
