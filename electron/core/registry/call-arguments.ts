@@ -41,13 +41,13 @@ export function checkArguments(
 }
 
 /** The executor's request for checked arguments (extended in place: the call owns them). */
-export function executeRequest(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, start: number, requestId: string): Omit<ExecuteRequest, 'signal' | 'cancellation'> {
+export function executeRequest(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, start: number, requestId: string, signal: AbortSignal): ExecuteRequest {
   // Added after validation so a schema with additionalProperties:false still accepts them, and
   // after stripping so a caller-supplied context/__deadlineMs can never survive.
   const deadline = start + opts.timeoutMs;
   if (typeof opts.context === 'string') args.context = opts.context;
   args.__deadlineMs = deadline;
-  const request: Omit<ExecuteRequest, 'signal' | 'cancellation'> = { toolName: record.info.name, args, requestId, deadline };
+  const request: ExecuteRequest = { toolName: record.info.name, args, requestId, deadline, signal };
   if (opts.councilMember) request.councilMember = opts.councilMember;
   if (opts.contextMessages) request.contextMessages = opts.contextMessages;
   if (opts.mayWrite) request.mayWrite = opts.mayWrite;

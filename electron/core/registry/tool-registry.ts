@@ -8,7 +8,7 @@ import { Emitter } from '../util/emitter';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
+import type { ExecuteResult, ToolExecutor } from '../registry-port';
 import { checkArguments, executeRequest } from './call-arguments';
 import { resultContent, thrownToHostError } from './call-outcome';
 import { SchemaCompiler } from './compile-schema';
@@ -275,12 +275,12 @@ export class ToolRegistry {
   }
 
   private run(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, start: number): Promise<ToolOutcome> {
-    const baseRequest = executeRequest(record, args, opts, start, opts.requestId ?? this.newRequestId());
+    const requestId = opts.requestId ?? this.newRequestId();
     return new Promise<ToolOutcome>((resolve) => {
       const call = new Invocation(record.info.qualifiedName, start, opts, resolve, this.abortWith);
       this.inflight.add(call);
       opts.signal?.addEventListener('abort', call, { once: true });
-      call.withdraw = this.admission.enter(call.q, () => this.start(call, record, baseRequest, opts));
+      call.withdraw = this.admission.enter(call.q, () => this.start(call, record, args, opts, requestId));
       // One timer per call: the registry's backstop guards a call still waiting for its turn, and one whose
       // executor does not end calls at their deadline itself (see ToolExecutor.ownsDeadline).
       if (!call.settled && (!call.started || record.executor.ownsDeadline !== true)) this.armBackstop(call);
@@ -301,7 +301,7 @@ export class ToolRegistry {
   }
 
   /** The call's turn: hand it to its executor. */
-  private start(call: Invocation, record: ToolRecord, baseRequest: Omit<ExecuteRequest, 'signal'>, opts: InvokeOptions): void {
+  private start(call: Invocation, record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, requestId: string): void {
     call.started = true;
     // It waited for its turn under the registry's timer; from here its executor keeps the deadline.
     if (call.timer !== null && record.executor.ownsDeadline === true) {
@@ -310,7 +310,7 @@ export class ToolRegistry {
     }
     // Its caller gave up while it waited (a council deadline aborts many at once): it never reaches the tool.
     if (opts.signal?.aborted) return call.handleEvent();
-    const request: ExecuteRequest = { ...baseRequest, signal: call.controller.signal };
+    const request = executeRequest(record, args, opts, call.start, requestId, call.controller.signal);
     const simulate = opts.simulate === true;
     const pending = executeOn(record, request, simulate);
     pending.then(
