@@ -24,6 +24,13 @@ export interface RollOptions {
   nameOf(member: CouncilMember): string;
 }
 
+function participation(member: CouncilMember, roll: number): Pick<CouncilRoll, 'active' | 'reason'> {
+  if (member.tools.length === 0) return { active: false, reason: 'no-tools' };
+  if (member.chance >= 100) return { active: true, reason: 'always' };
+  if (member.chance <= 0) return { active: false, reason: 'never' };
+  return { active: roll < member.chance, reason: 'rolled' };
+}
+
 /**
  * Every member gets exactly one draw, in order, whether or not it is used (chance 0 or 100, no
  * tools): a member's draw then depends only on its position and the seed, never on the others'
@@ -34,11 +41,9 @@ export function rollMembers(members: readonly CouncilMember[], seed: number, opt
   const next = mulberry32(seed);
   const rolls: CouncilRoll[] = members.map((member) => {
     const roll = Math.floor(next() * 100_000) / 1000; // [0, 100) with 3 decimals, stored exactly
-    const base = { memberId: member.id, memberName: options.nameOf(member), chance: member.chance, roll };
-    if (member.tools.length === 0) return { ...base, active: false, reason: 'no-tools' };
-    if (member.chance >= 100) return { ...base, active: true, reason: 'always' };
-    if (member.chance <= 0) return { ...base, active: false, reason: 'never' };
-    return { ...base, active: roll < member.chance, reason: 'rolled' };
+    const { active, reason } = participation(member, roll);
+    // One literal, not a spread plus fields: Node 20 gave each spread-built roll a hidden class of its own.
+    return { memberId: member.id, memberName: options.nameOf(member), chance: member.chance, roll, active, reason };
   });
   let fallbackUsed = false;
   if (options.atLeastOneMember && !rolls.some((r) => r.active)) {

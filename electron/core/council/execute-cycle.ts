@@ -197,7 +197,11 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
       }
     }
   }
-  const marks: Partial<TaskResult> = { ...(plannedArgs ? { plannedArgs } : {}), ...(unplanned ? { unplanned } : {}) };
+  // What the result says beside the tool's answer. Filled field by field: on Node 20 an object literal that
+  // starts with a spread and then gains fields gets a hidden class of its own, one per call.
+  const marks: Partial<TaskResult> = {};
+  if (plannedArgs) marks.plannedArgs = plannedArgs;
+  if (unplanned) marks.unplanned = unplanned;
   const timeoutMs = deadline - deps.clock.now();
   if (timeoutMs <= 0) return failed({ code: 'TOOL_TIMEOUT', message: 'The council timeout passed before the tool could start.' }, marks);
   let releaseSource: (() => void) | undefined;
@@ -223,16 +227,13 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
   } finally {
     releaseSource?.();
   }
-  const extra: Partial<TaskResult> = {
-    ...marks,
-    ...(outcome.simulated ? { simulated: true } : {}),
-    ...(outcome.unvalidated ? { unvalidated: true } : {}),
-    ...(outcome.cached ? { cached: true } : {}),
-    ...(outcome.approval ? { approval: outcome.approval } : {}),
-    ...(outcome.rejectionNote ? { rejectionNote: outcome.rejectionNote } : {}),
-  };
-  if (outcome.ok) return { success: true, content: outcome.content, status: 'ok', ...extra };
-  return failed(outcome.error, extra);
+  if (outcome.simulated) marks.simulated = true;
+  if (outcome.unvalidated) marks.unvalidated = true;
+  if (outcome.cached) marks.cached = true;
+  if (outcome.approval) marks.approval = outcome.approval;
+  if (outcome.rejectionNote) marks.rejectionNote = outcome.rejectionNote;
+  if (outcome.ok) return { success: true, content: outcome.content, status: 'ok', ...marks };
+  return failed(outcome.error, marks);
 }
 
 function planningSystem(member: CouncilMemberContext, info: ToolInfo): string {
