@@ -94,6 +94,8 @@ export interface NodeLauncherOptions {
  * 64 did worse than 16, and one write per frame made the sending itself two to three times slower.
  */
 export const FRAMES_PER_WRITE = 16;
+/** A batch this long goes out at once, however few frames it has: a big frame (a chat context) never waits for others. */
+export const BATCH_WRITE_CHARS = 1024 * 1024;
 
 /** The fds of the two pipes in the child: host → worker, worker → host. */
 const IN_FD = 3;
@@ -190,7 +192,7 @@ export class PipeWorker extends WorkerHandleEvents implements WorkerHandle {
       });
     }
     this.batch += encodeFrame(message);
-    if (++this.queued === FRAMES_PER_WRITE) this.flush(input);
+    if (++this.queued === FRAMES_PER_WRITE || this.batch.length >= BATCH_WRITE_CHARS) this.flush(input);
     return true;
   }
 

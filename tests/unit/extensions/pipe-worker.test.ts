@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { FRAMES_PER_WRITE, PipeWorker } from '../../../electron/core/extensions/launcher';
+import { BATCH_WRITE_CHARS, FRAMES_PER_WRITE, PipeWorker } from '../../../electron/core/extensions/launcher';
 import type { HostToWorkerMessage } from '../../../shared/protocol';
 
 /** A child process as far as PipeWorker reads it, whose host → worker pipe records the frames of each write it is handed. */
@@ -61,6 +61,18 @@ describe('PipeWorker.send', () => {
     worker.send(cancel(99));
     await nextTick();
     expect(writes.map((w) => w.length)).toEqual([FRAMES_PER_WRITE, 1]);
+  });
+
+  it('a frame that fills the batch goes out at once, with the frames before it', async () => {
+    const { worker, writes } = fakeChild();
+    const big: HostToWorkerMessage = { type: 'event', event: 'MESSAGE_SENT', payload: 'x'.repeat(BATCH_WRITE_CHARS) };
+    worker.send(cancel(1));
+    worker.send(big);
+    expect(writes.map((w) => w.length)).toEqual([2]);
+    worker.send(cancel(2));
+    await nextTick();
+    expect(frames(writes)).toEqual([cancel(1), big, cancel(2)]);
+    expect(writes.map((w) => w.length)).toEqual([2, 1]);
   });
 
   it('sends nothing once killed', async () => {
