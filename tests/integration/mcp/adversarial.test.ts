@@ -161,13 +161,19 @@ describe('MCP servers and the shell, the environment and URLs', () => {
     const spawn = vi.spyOn(cp, 'spawn');
     const others = (['exec', 'execFile', 'fork', 'spawnSync', 'execSync', 'execFileSync'] as const).map((name) => vi.spyOn(cp, name));
     const file = marker();
+    // Host timers on fake time: whatever the host scheduled after reading those texts runs when the clock moves.
+    const clock = new FakeClock();
+    await h.dispose();
+    h = makeHarness({ clock, timers: clock });
     await h.manager.add(stdioInput('urls', 'basic', { enabled: false, env: { MARKER: file } }));
     const info = await h.manager.connect('urls');
     expect(info.server?.instructions).toContain('https://evil.example/setup');
     expect(h.manager.tools('urls').find((t) => t.name === 'url')?.description).toContain('https://evil.example/login');
     const outcome = await h.registry.invoke('mcp-urls:url', {}, { timeoutMs: 5000 });
     expect(outcome).toMatchObject({ ok: true, content: expect.stringContaining('https://evil.example/auth') });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // No sleep: a minute of host timers fires, then one more call's answer comes back after all of it.
+    clock.advance(60_000);
+    expect(await h.registry.invoke('mcp-urls:echo', { text: 'after' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'after' });
     // Exactly one process: the configured server, with the configured arguments.
     expect(spawn).toHaveBeenCalledTimes(1);
     expect(spawn.mock.calls[0]?.[0]).toBe(process.execPath);
@@ -182,35 +188,30 @@ describe('MCP servers that flood', () => {
   it('50,000 log notifications: the host stays responsive, the log stays capped, the excess is dropped and counted', async () => {
     await h.manager.add(stdioInput('flood', 'basic', { enabled: false }));
     await h.manager.connect('flood');
-    let ticks = 0;
-    let maxGap = 0;
-    let last = Date.now();
-    const probe = setInterval(() => {
-      const now = Date.now();
-      maxGap = Math.max(maxGap, now - last);
-      last = now;
-      ticks++;
-    }, 10);
-    const started = Date.now();
-    try {
-      const outcome = await h.registry.invoke('mcp-flood:flood', { count: 50_000 }, { timeoutMs: 15_000 });
-      expect(outcome).toMatchObject({ ok: true, content: 'flooded' });
-      // Every notification was either logged or counted as dropped.
-      const dropped = await waitFor(() => {
-        const lines = h.manager.logLines('flood');
-        const logged = lines.filter((l) => l.includes('flood line')).length;
-        const counted = lines.reduce((sum, l) => sum + Number(/dropped (\d+) log notifications/.exec(l)?.[1] ?? 0), 0);
-        return logged + counted === 50_000 ? counted : null;
-      }, 'every notification logged or counted', 10_000);
-      expect(dropped).toBeGreaterThan(40_000);
-      const elapsed = Date.now() - started;
-      // The 10 ms probe kept firing: at least a third of its ticks, never a gap of half a second.
-      expect(ticks).toBeGreaterThan(elapsed / 10 / 3);
-      expect(maxGap).toBeLessThan(500);
-      expect(await h.registry.invoke('mcp-flood:echo', { text: 'alive' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'alive' });
-    } finally {
-      clearInterval(probe);
+    await h.manager.add(stdioInput('side', 'basic', { enabled: false }));
+    await h.manager.connect('side');
+    let floodSettled = false;
+    const flood = h.registry.invoke('mcp-flood:flood', { count: 50_000 }, { timeoutMs: 15_000 }).finally(() => {
+      floodSettled = true;
+    });
+    // Responsive, shown by order instead of a clock: once the flood is arriving, calls to another server
+    // go out and come back, one after another, before the flood's own answer is read.
+    await waitFor(() => h.manager.logLines('flood').some((l) => l.includes('flood line')), 'the first flood lines');
+    const SIDE_CALLS = 5;
+    for (let i = 0; i < SIDE_CALLS; i++) {
+      expect(await h.registry.invoke('mcp-side:echo', { text: `side ${i}` }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: `side ${i}` });
     }
+    expect(floodSettled).toBe(false);
+    expect(await flood).toMatchObject({ ok: true, content: 'flooded' });
+    // Every notification was either logged or counted as dropped.
+    const dropped = await waitFor(() => {
+      const lines = h.manager.logLines('flood');
+      const logged = lines.filter((l) => l.includes('flood line')).length;
+      const counted = lines.reduce((sum, l) => sum + Number(/dropped (\d+) log notifications/.exec(l)?.[1] ?? 0), 0);
+      return logged + counted === 50_000 ? counted : null;
+    }, 'every notification logged or counted', 10_000);
+    expect(dropped).toBeGreaterThan(40_000);
+    expect(await h.registry.invoke('mcp-flood:echo', { text: 'alive' }, { timeoutMs: 5000 })).toMatchObject({ ok: true, content: 'alive' });
     expect(h.manager.logLines('flood').length).toBeLessThanOrEqual(1000);
     const logEvents = h.events.filter((e) => e.type === 'mcp.log').length;
     expect(logEvents).toBeLessThan(2000);

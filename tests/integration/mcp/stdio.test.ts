@@ -1,6 +1,7 @@
 // A real stdio MCP server through McpManager and the real ToolRegistry: tools, invocation, refresh, errors, cancellation.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHarness, stdioInput, waitFor, type Harness } from '../../unit/mcp/harness';
+import { FakeClock } from '../../helpers/fake-time';
 
 let h: Harness;
 beforeEach(() => {
@@ -127,16 +128,26 @@ describe('stdio MCP server as a tool source', () => {
   });
 
   it('notifications/tools/list_changed refreshes the registry once per burst', async () => {
+    // The refresh waits on fake time (the server is a real process), so "nothing more comes" is a count of timers, not a sleep.
+    const clock = new FakeClock();
+    await h.dispose();
+    h = makeHarness({ clock, timers: clock });
     await h.manager.add(stdioInput('fx', 'basic', { enabled: false }));
     await h.manager.connect('fx');
     expect(h.registry.get('mcp-fx:added_later')).toBeUndefined();
+    // A connected server keeps timers of its own (the dropped-log counter).
+    const idleTimers = clock.pendingTimers;
     const changedBefore = h.events.filter((e) => e.type === 'mcp.changed').length;
     expect(await invoke('mcp-fx:set_tools', { name: 'added_later' })).toMatchObject({ ok: true });
+    // The five notifications came before the answer on the same pipe: together they set one refresh timer.
+    expect(clock.pendingTimers).toBe(idleTimers + 1);
+    expect(h.registry.get('mcp-fx:added_later')).toBeUndefined();
+    clock.advance(50);
     await waitFor(() => h.registry.get('mcp-fx:added_later'), 'the new tool to register');
     expect(await invoke('mcp-fx:added_later')).toMatchObject({ ok: true, content: 'called added_later' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // Five notifications in one burst → one refresh → one mcp.changed.
+    // One refresh → one mcp.changed, and no timer left that could start another.
     expect(h.events.filter((e) => e.type === 'mcp.changed').length - changedBefore).toBe(1);
+    expect(clock.pendingTimers).toBe(idleTimers);
     expect(h.manager.get('fx').toolCount).toBe(h.registry.list({ sourceId: 'mcp-fx' }).length);
   });
 

@@ -33,7 +33,8 @@ export interface Harness {
 }
 
 export function makeHarness(options: Partial<McpManagerOptions> = {}, initial: McpServerConfig[] = []): Harness {
-  const registry = new ToolRegistry();
+  // One time for both, as in the host: a fake clock passed for the manager is the registry's too.
+  const registry = new ToolRegistry({ clock: options.clock, timers: options.timers });
   const configs: McpServerConfig[] = [...initial];
   const manager = new McpManager({
     store: {
