@@ -1,4 +1,4 @@
-// How the host's frames leave for a worker on its pipe: batched within a tick, at most FRAMES_PER_WRITE per write.
+// How the host's frames leave for a worker on its pipe: batched within a tick, at most FRAMES_PER_WRITE frames or about BATCH_WRITE_CHARS characters per write.
 import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough, Writable } from 'node:stream';
