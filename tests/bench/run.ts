@@ -18,6 +18,12 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const names = args.filter((a) => !a.startsWith('-'));
+// `--node=24` (npm run bench:node24): refuse to measure on another Node, which npx falls back to when it cannot install the one asked for.
+const wantedNode = args.find((a) => a.startsWith('--node='))?.slice('--node='.length);
+if (wantedNode !== undefined && process.versions.node.split('.')[0] !== wantedNode) {
+  console.error(`These benchmarks were asked to run on Node ${wantedNode}, but this is Node ${process.version}: npx could not install it (see its output above).`);
+  process.exit(2);
+}
 const selected = names.length ? names : Object.keys(benchmarks);
 const unknown = selected.filter((n) => !benchmarks[n]);
 if (unknown.length) {
