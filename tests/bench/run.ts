@@ -1,4 +1,4 @@
-// `npm run bench -- <name> [--json]`: runs one benchmark (or all) and prints figures beside their baselines.
+// `npm run bench -- <name> [--json] [--node=N]`: runs one benchmark (or all) and prints figures beside their baselines.
 import os from 'node:os';
 import { invokeBenchmark } from './invoke';
 import { councilBenchmark } from './council';
@@ -18,7 +18,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const names = args.filter((a) => !a.startsWith('-'));
-// `--node=24` (npm run bench:node24): refuse to measure on another Node, which npx falls back to when it cannot install the one asked for.
+// `--node=N` (bench:node24): npx falls back to the PATH's Node when it cannot install the one asked for; refuse to measure there.
 const wantedNode = args.find((a) => a.startsWith('--node='))?.slice('--node='.length);
 if (wantedNode !== undefined && process.versions.node.split('.')[0] !== wantedNode) {
   console.error(`These benchmarks were asked to run on Node ${wantedNode}, but this is Node ${process.version}: npx could not install it (see its output above).`);
