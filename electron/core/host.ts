@@ -1,4 +1,5 @@
 // createHost(ports): wires the core services to the contract and owns their lifetime.
+import path from 'node:path';
 import type { Handlers } from '../../shared/contract';
 import { Emitter } from './util/emitter';
 import type { HostEvent, HostEventListener } from '../../shared/events';
@@ -178,7 +179,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const extensions = new ExtensionManager({
     dataDir: ports.dataDir,
     bundledDir: ports.bundledExtensionsDir,
-    launcher: ports.launcher ?? new NodeLauncher(),
+    launcher: ports.launcher ?? new NodeLauncher({ runtimeDir: path.join(ports.dataDir, 'runtime') }),
     workerEntry: ports.workerEntry ?? workerRuntimeSource(),
     sink: registry,
     state: settingsExtensionState(settings),

@@ -7,6 +7,8 @@ export const WORKER_FDS_ENV = 'COUNCIL_WORKER_FDS';
 
 export interface HostPort {
   readonly kind: 'utility' | 'pipes';
+  /** The streams it reads and writes (the lockdown seals their handle class). */
+  readonly streams: object[];
   /** Never throws; a message to a gone host is dropped. `done` runs once it is handed over (or dropped). */
   send(message: unknown, done?: () => void): void;
   onMessage(listener: (message: unknown) => void): void;
@@ -22,6 +24,7 @@ interface ParentPortLike {
 function utilityPort(parentPort: ParentPortLike): HostPort {
   return {
     kind: 'utility',
+    streams: [],
     send(message, done) {
       try {
         parentPort.postMessage(message);
@@ -64,6 +67,7 @@ function pipesPort(inFd: number, outFd: number): HostPort {
   output.on('error', () => close('the channel failed'));
   return {
     kind: 'pipes',
+    streams: [input, output],
     send(message, done) {
       if (closed || output.destroyed) {
         done?.();

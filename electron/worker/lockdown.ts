@@ -1,16 +1,20 @@
-// What a contained worker closes before extension code loads: the network, and signals or priorities of other processes.
+// What a contained worker closes before extension code loads: the network, raw socket handles, module
+// resolution outside its folder, and signals or priorities of other processes.
 //
 // Node's permission model (set by the launcher) already denies file access outside the extension's
-// folder, child processes, threads, addons and process.binding. Node 20 has no network permission,
-// so the runtime closes the entry points every socket goes through (net, tls, http, https, http2
-// and fetch all connect through net.Socket; dgram and dns have their own). The originals stay in
-// this closure: extension code cannot reach internals (process.binding is denied) to undo it.
+// folder, child processes, threads, addons and process.binding. Node has no network permission before
+// 25, so the runtime closes the entry points every socket goes through (net, tls, http, https, http2
+// and fetch all connect through net.Socket; dgram and dns have their own) and the handle classes
+// beneath them, which open sockets without net (a Pipe from process.stdout connects to any unix
+// socket). The originals stay in this closure and the sealed properties cannot be redefined;
+// extension code cannot reach internals (process.binding is denied) to get fresh ones.
 import dgram from 'node:dgram';
 import dns from 'node:dns';
 import inspector from 'node:inspector';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
+import { guardModuleResolution } from './module-guard';
 
 export const NETWORK_DENIED_MESSAGE =
   'Extensions have no direct network access in the Council Workbench; ask the host with spindle.cors (cors_proxy permission).';
@@ -33,16 +37,70 @@ function denyAll(target: object, names: string[], what: string): void {
   }
 }
 
+/** Methods of Node's handle classes (Pipe, TCP, UDP) that open, bind, listen or connect a socket. */
+const HANDLE_OPENERS = ['open', 'bind', 'bind6', 'listen', 'connect', 'connect6', 'fchmod', 'setPendingInstances', 'send', 'send6'];
+
+function handleOf(stream: object | undefined | null): object | null {
+  const handle = (stream as { _handle?: unknown } | null | undefined)?._handle;
+  return typeof handle === 'object' && handle !== null ? handle : null;
+}
+
+function sealHandleClass(handle: object | null, sealed: Set<object>): void {
+  const proto = handle ? (Object.getPrototypeOf(handle) as object | null) : null;
+  if (!proto || sealed.has(proto)) return;
+  sealed.add(proto);
+  const what = (proto.constructor as { name?: string } | undefined)?.name ?? 'handle';
+  for (const name of HANDLE_OPENERS) {
+    if (Object.prototype.hasOwnProperty.call(proto, name)) {
+      seal(proto, name, function deniedHandleCall() {
+        throw denied(`${what}.${name}`);
+      });
+    }
+  }
+}
+
+/**
+ * Seals the classes behind the worker's own streams and the other socket classes extension code could
+ * reach (`process.stdout._handle.constructor` is Pipe; a UDP socket's state holds a UDP handle; an
+ * unconnected TLSSocket wraps a fresh TCP handle). The streams must exist first: process.stdout
+ * opens its pipe when first read.
+ */
+function sealRawHandles(streams: object[], networkIsolated: boolean): void {
+  const sealed = new Set<object>();
+  for (const stream of streams) sealHandleClass(handleOf(stream), sealed);
+  const udp = dgram.createSocket('udp4');
+  const state = Object.getOwnPropertySymbols(udp)
+    .map((key) => (udp as unknown as Record<symbol, unknown>)[key])
+    .find((value): value is { handle: object } => typeof value === 'object' && value !== null && 'handle' in value);
+  sealHandleClass(state?.handle ?? null, sealed);
+  udp.close();
+  if (!networkIsolated) {
+    // Loading tls costs ~20 ms, paid only where no network namespace already leaves TCP nowhere to go.
+    const tls = process.getBuiltinModule('node:tls');
+    const probe = new tls.TLSSocket(null as unknown as import('node:net').Socket);
+    sealHandleClass((handleOf(probe) as { _parent?: object } | null)?._parent ?? null, sealed);
+    probe.destroy();
+  }
+}
+
 const DNS_FUNCTIONS = ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCaa', 'resolveCname', 'resolveMx', 'resolveNaptr', 'resolveNs', 'resolvePtr', 'resolveSoa', 'resolveSrv', 'resolveTxt', 'reverse'];
 
 export interface LockdownOptions {
   /** What `fetch` does instead of opening a socket (the host's spindle.cors, when granted). */
   fetch: typeof globalThis.fetch;
+  /** The folders the worker may read; module resolution answers "missing" for anything outside. */
+  readable: string[];
+  /** Streams the runtime talks to the host on: their handles' classes are sealed too. */
+  channels: object[];
+  /** In a network namespace of its own (no interfaces): TCP has nowhere to go, so its class is left alone. */
+  networkIsolated: boolean;
 }
 
 export function lockDown(options: LockdownOptions): void {
+  sealRawHandles([process.stdout, process.stderr, ...options.channels], options.networkIsolated);
+  guardModuleResolution(options.readable);
   denyAll(net.Socket.prototype, ['connect'], 'net.Socket');
-  denyAll(net.Server.prototype, ['listen'], 'net.Server');
+  denyAll(net.Server.prototype, ['listen', '_listen2'], 'net.Server');
   denyAll(dgram.Socket.prototype, ['bind', 'connect', 'send'], 'dgram.Socket');
   denyAll(dns, DNS_FUNCTIONS, 'dns');
   denyAll(dns.promises, DNS_FUNCTIONS, 'dns.promises');

@@ -1,4 +1,5 @@
 // Entry of an extension worker process: waits for `init`, installs the `spindle` global, closes the network, loads the extension.
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostToWorkerMessage, InitMessage, WorkerToHostMessage } from '../../shared/protocol';
@@ -27,6 +28,11 @@ function contained(): boolean {
   return !!permission && !permission.has('fs.write') && !permission.has('child');
 }
 
+/** In a network namespace of its own, the process sees no interface at all (not even a loopback that is up). */
+function networkIsolated(): boolean {
+  return Object.keys(os.networkInterfaces()).length === 0;
+}
+
 async function deniedFetch(): Promise<never> {
   throw Object.assign(new TypeError(`fetch: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' });
 }
@@ -53,7 +59,12 @@ function main(): void {
     runtime = created;
     routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
-    lockDown({ fetch: deniedFetch });
+    lockDown({
+      fetch: deniedFetch,
+      readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
+      channels: port.streams,
+      networkIsolated: networkIsolated(),
+    });
     const entry = path.resolve(message.extensionPath, message.manifest.main);
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.
@@ -64,7 +75,7 @@ function main(): void {
       exitAfter(port, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
       return;
     }
-    send({ type: 'ready', contained: contained() });
+    send({ type: 'ready', contained: contained(), networkIsolated: networkIsolated() });
   }
 
   port.onMessage((raw) => {

@@ -24,6 +24,8 @@ export interface ReadyMessage {
   type: 'ready';
   /** The worker runs under Node's permission model (file, process and thread access confined). */
   contained?: boolean;
+  /** The worker sees no network interface: it runs in a network namespace of its own. */
+  networkIsolated?: boolean;
 }
 export interface RegisterToolMessage {
   type: 'register_tool';
@@ -219,7 +221,7 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
   const type = raw.type;
   switch (type) {
     case 'ready':
-      return { ok: true, message: raw.contained === true ? { type, contained: true } : { type } };
+      return { ok: true, message: { type, contained: raw.contained === true, networkIsolated: raw.networkIsolated === true } };
     case 'heartbeat':
       return { ok: true, message: typeof raw.seq === 'number' ? { type, seq: raw.seq } : { type } };
     case 'register_tool':

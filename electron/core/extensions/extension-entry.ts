@@ -2,6 +2,8 @@
 import type { HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
+import { describeContainment } from './containment';
+import type { WorkerIsolation } from './worker-host-types';
 import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
 import { ExtensionLog } from './extension-log';
 import type { FoundExtension } from './extension-scan';
@@ -27,8 +29,8 @@ export interface Entry {
   ops: Promise<unknown>;
   lastCrash: string | null;
   safeMode: boolean;
-  /** What its last worker reported at start: under Node's permission model or not (null: not started yet). */
-  contained: boolean | null;
+  /** What its last worker reported at start about its confinement (null: not started yet). */
+  isolation: WorkerIsolation | null;
   trusted: boolean;
 }
 
@@ -50,7 +52,7 @@ export function createEntry(id: string, source: ExtensionSource, folder: string,
     ops: Promise.resolve(),
     lastCrash: null,
     safeMode: false,
-    contained: null,
+    isolation: null,
     trusted: false,
   };
 }
@@ -103,10 +105,7 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
     pid: entry.worker?.pid ?? null,
     recentCrashes: entry.tracker.recentCrashes(),
     trusted: entry.trusted,
-    containment:
-      entry.contained === false
-        ? "NOT contained: its worker started without Node's permission model and can read and write this user's files; the network is still closed by the runtime"
-        : containment,
+    containment: describeContainment(containment, entry.isolation),
   };
   if (entry.error) {
     info.error = entry.error.hint ? `${entry.error.message} ${entry.error.hint}` : entry.error.message;

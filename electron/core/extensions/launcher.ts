@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, type HostToWorkerMessage } from '../../../shared/protocol';
 import { moduleDetectionFlags, permissionFlags } from './containment';
 import { frameReader } from './inbound';
+import { networkNamespacePrefix } from './network-namespace';
 import { runnableRuntime } from './runtime-script';
 
 export { workerRuntimeSource } from './runtime-script';
@@ -85,6 +86,10 @@ export interface NodeLauncherOptions {
   maxOldSpaceMb?: number;
   /** Off only for tests that need an uncontained worker (to check the process-group kill). */
   contain?: boolean;
+  /** A network namespace per worker where Linux allows one (default on; see network-namespace.ts). */
+  networkNamespace?: boolean;
+  /** Private folder (0700) for the runtime bundle built from source; default: a fresh private temp folder. */
+  runtimeDir?: string;
 }
 
 /**
@@ -105,11 +110,15 @@ const OUT_FD = 4;
 export class NodeLauncher implements Launcher {
   private readonly maxOldSpaceMb: number;
   private readonly contain: boolean;
+  private readonly networkNamespace: boolean;
+  private readonly runtimeDir: string | undefined;
   readonly containment: string;
 
   constructor(options: NodeLauncherOptions = {}) {
     this.maxOldSpaceMb = options.maxOldSpaceMb ?? 512;
     this.contain = options.contain ?? true;
+    this.networkNamespace = options.networkNamespace ?? true;
+    this.runtimeDir = options.runtimeDir;
     this.containment = this.contain
       ? "Node's permission model: reads only its own folder; no writes, child processes, threads or addons; no network"
       : 'not contained (test launcher)';
@@ -117,13 +126,14 @@ export class NodeLauncher implements Launcher {
 
   launch(options: LaunchOptions): WorkerHandle {
     if (!fs.existsSync(options.entry)) throw new Error(`Worker runtime not found: ${options.entry}`);
-    const script = runnableRuntime(options.entry);
+    const script = runnableRuntime(options.entry, this.runtimeDir);
     const flags = [`--max-old-space-size=${this.maxOldSpaceMb}`, ...moduleDetectionFlags(), '--disable-warning=ExperimentalWarning'];
     if (this.contain) {
       // The runtime's folder: the built worker.js loads chunks beside it.
       flags.push(...permissionFlags([path.dirname(script), ...options.readable]));
     }
-    const child = spawn(process.execPath, [...flags, script], {
+    const [command, ...prefix] = [...((this.contain && this.networkNamespace ? networkNamespacePrefix() : null) ?? []), process.execPath];
+    const child = spawn(command!, [...prefix, ...flags, script], {
       cwd: options.cwd,
       env: { ...sanitizeEnv(options.env), COUNCIL_WORKER_FDS: `${IN_FD},${OUT_FD}` },
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],

@@ -7,9 +7,17 @@ import type { WorkerExit } from './worker-exit';
 import type { WorkerHostTimings } from './worker-liveness';
 import type { LogSource } from './worker-output';
 
+/** What a worker reported at start about the layers that confine it. */
+export interface WorkerIsolation {
+  /** Node's permission model holds (file, process and thread access confined). */
+  permissionModel: boolean;
+  /** It sees no network interface: a network namespace of its own. */
+  networkNamespace: boolean;
+}
+
 export interface WorkerHostCallbacks {
-  /** The entry loaded without throwing; `contained`: it runs under Node's permission model. */
-  onReady?(contained: boolean): void;
+  /** The entry loaded without throwing; what confines the worker, as it reported it. */
+  onReady?(isolation: WorkerIsolation): void;
   /** Unchecked: the caller decides on permission and hands it to the registry. */
   onRegisterTool?(tool: ToolRegistrationDTO): void;
   onUnregisterTool?(name: string): void;

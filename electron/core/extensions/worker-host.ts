@@ -300,7 +300,7 @@ export class WorkerHost implements ToolExecutor {
         this.liveness.beat();
         if (this.stateValue === 'starting') {
           this.stateValue = 'running';
-          this.callbacks.onReady?.(message.contained === true);
+          this.callbacks.onReady?.({ permissionModel: message.contained === true, networkNamespace: message.networkIsolated === true });
         }
         return;
       case 'register_tool':

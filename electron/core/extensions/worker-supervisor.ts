@@ -7,6 +7,7 @@ import type { Entry } from './extension-entry';
 import type { LogSource } from './extension-log';
 import type { ExtensionStatus, ToolSink } from './extension-types';
 import type { Launcher } from './launcher';
+import { isolationSummary } from './containment';
 import { readManifest } from './manifest';
 import type { SafeMode } from './safe-mode';
 import type { RequestOrigin, SpindleHost } from './spindle-host/spindle-host';
@@ -80,11 +81,11 @@ export class WorkerSupervisor {
       timers: this.options.timers,
       timings: this.options.timings(),
       callbacks: {
-        onReady: (contained) => {
+        onReady: (isolation) => {
           if (entry.worker !== worker) return;
           this.options.safeMode.ready(entry.id);
-          entry.contained = contained;
-          this.hooks.log(entry, 'info', 'host', `Started (pid ${worker.pid ?? '?'})${contained ? ', contained' : ', NOT contained'}.`);
+          entry.isolation = isolation;
+          this.hooks.log(entry, 'info', 'host', `Started (pid ${worker.pid ?? '?'}), ${isolationSummary(isolation)}.`);
           this.hooks.setStatus(entry, 'running', null);
           this.options.sink.setSourceStatus(entry.id, 'available');
         },

@@ -9,6 +9,7 @@ import type { ExtensionStateStore, PersistedExtensionState, ToolSink, ToolSource
 import { NodeLauncher, workerRuntimeSource, type Launcher } from '../../../electron/core/extensions/launcher';
 import { readManifest } from '../../../electron/core/extensions/manifest';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
+import type { WorkerIsolation } from '../../../electron/core/extensions/worker-host-types';
 import type { ExecuteRequest, ToolExecutor } from '../../../electron/core/registry-port';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/extensions', import.meta.url));
@@ -114,7 +115,8 @@ export interface StartedWorker {
   host: WorkerHost;
   logs: string[];
   registered: ToolRegistrationDTO[];
-  ready: Promise<void>;
+  /** Resolves with the layers the worker reported when it was ready. */
+  ready: Promise<WorkerIsolation>;
   exit: Promise<WorkerExit>;
   dataPath: string;
 }
@@ -127,8 +129,8 @@ export function startWorker(folder: string, options: { granted?: ('tools' | 'gen
   const loaded = readManifest(folder);
   const logs: string[] = [];
   const registered: ToolRegistrationDTO[] = [];
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let markReady!: (isolation: WorkerIsolation) => void;
+  const ready = new Promise<WorkerIsolation>((resolve) => (markReady = resolve));
   const dataPath = tempDir('data');
   const host = new WorkerHost({
     manifest: loaded.manifest,
