@@ -1,4 +1,4 @@
-// Builds the three Electron targets: main (+ worker runtime), sandboxed CJS preload, renderer.
+// Builds the three Electron targets: main (+ worker runtime and build runner), sandboxed CJS preload, renderer.
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
@@ -11,6 +11,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
           worker: resolve(__dirname, 'electron/worker/runtime.ts'),
+          // The contained install-time build of an extension's TypeScript (beside worker.js).
+          'build-runner': resolve(__dirname, 'electron/worker/build-runner.ts'),
         },
       },
     },

@@ -4,3 +4,4 @@ export * from './generate';
 export * from './limits';
 export * from './worker-messages';
 export * from './generate-lumiverse';
+export * from './build';

@@ -8,6 +8,7 @@
 // process.binding. Node has no network permission before 25: the worker runtime closes the network
 // itself (electron/worker/lockdown.ts), and on Linux the launcher adds a network namespace when
 // unprivileged user namespaces are available (electron/core/extensions/network-namespace.ts).
+import path from 'node:path';
 import type { WorkerIsolation } from './worker-host-types';
 
 function version(node: string): [number, number] {
@@ -20,9 +21,14 @@ function hasStablePermissionFlag(node: string): boolean {
   return major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13);
 }
 
-/** Node flags that confine a worker to reading `readable` (files, or folders and everything in them). */
+/**
+ * Node flags that confine a worker to reading `readable` (files, or folders and everything in them).
+ * Each path once, and none inside another: Node 20 aborts at start on a path given twice.
+ */
 export function permissionFlags(readable: string[], node = process.versions.node): string[] {
-  return [hasStablePermissionFlag(node) ? '--permission' : '--experimental-permission', ...readable.map((path) => `--allow-fs-read=${path}`)];
+  const paths = [...new Set(readable.map((p) => path.resolve(p)))].sort();
+  const kept = paths.filter((p) => !paths.some((other) => other !== p && p.startsWith(other.endsWith(path.sep) ? other : other + path.sep)));
+  return [hasStablePermissionFlag(node) ? '--permission' : '--experimental-permission', ...kept.map((p) => `--allow-fs-read=${p}`)];
 }
 
 /** Node < 22.7 needs a flag to load an ESM .js entry that has no package.json "type". */

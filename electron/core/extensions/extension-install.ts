@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
-import { buildExtensionEntry } from './extension-build';
+import { buildExtensionEntry, type BuildRunner } from './extension-build';
 import { readManifest, type LoadedManifest } from './manifest';
 
 export const INSTALL_LIMITS = {
@@ -72,11 +72,11 @@ async function repairPackageJson(folder: string, progress: (line: string) => voi
  * Makes `staging` (a fresh copy) ready to run: repairs, builds the entry when only src/backend.ts
  * ships, and returns the manifest as it will run.
  */
-export async function prepareStaging(staging: string, progress: (line: string) => void): Promise<LoadedManifest> {
+export async function prepareStaging(staging: string, runner: BuildRunner, progress: (line: string) => void): Promise<LoadedManifest> {
   await repairPackageJson(staging, progress);
   const loaded = readManifest(staging);
   if (loaded.buildSource) {
-    await buildExtensionEntry(loaded.folder, loaded.buildSource, loaded.mainPath, progress);
+    await buildExtensionEntry(loaded.folder, loaded.buildSource, loaded.mainPath, progress, runner);
     return readManifest(staging);
   }
   return loaded;
@@ -111,12 +111,12 @@ export async function seedStorage(loaded: LoadedManifest, storageRoot: string, p
  * The whole preparation of an install in a staging folder under `userDir`: copy, repair, build,
  * seed the storage. On any failure the staging folder is gone and the error is thrown.
  */
-export async function stageInstall(source: LoadedManifest, userDir: string, storageRoot: string, progress: (line: string) => void): Promise<{ staging: string; prepared: LoadedManifest }> {
+export async function stageInstall(source: LoadedManifest, userDir: string, storageRoot: string, runner: BuildRunner, progress: (line: string) => void): Promise<{ staging: string; prepared: LoadedManifest }> {
   const staging = fs.mkdtempSync(path.join(userDir, `.install-${source.manifest.id}-`));
   try {
     progress(`Copying ${source.manifest.name} ${source.manifest.version}…`);
     await copyExtensionFolder(source.folder, staging);
-    const prepared = await prepareStaging(staging, progress);
+    const prepared = await prepareStaging(staging, runner, progress);
     await seedStorage(prepared, storageRoot, progress);
     if (prepared.unknownPermissions.length) progress(`Ignored permission names Lumiverse does not know: ${prepared.unknownPermissions.join(', ')}.`);
     return { staging, prepared };

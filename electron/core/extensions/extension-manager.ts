@@ -9,6 +9,7 @@ import { silentLogger, systemClock, systemTimers, type Clock, type Logger } from
 import { Emitter } from '../util/emitter';
 import { waitUntil } from '../util/wait-until';
 import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
+import { buildRunnerBeside } from './extension-build';
 import { stageInstall } from './extension-install';
 import { withExtensionFolder } from './extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
@@ -190,7 +191,8 @@ export class ExtensionManager {
       throw new HostFailure({ code: 'INVALID_INPUT', message: "The folder contains the app's own extensions folder.", hint: "Pick the extension's folder itself.", path: '/folder' });
     }
     const lines: string[] = [];
-    const { staging } = await stageInstall(source, this.userDir, path.join(this.options.dataDir, 'extension-data', id, 'storage'), (line) => {
+    const runner = buildRunnerBeside(this.options.workerEntry, path.join(this.options.dataDir, 'runtime'));
+    const { staging } = await stageInstall(source, this.userDir, path.join(this.options.dataDir, 'extension-data', id, 'storage'), runner, (line) => {
       lines.push(line);
       progress(line);
     });
