@@ -1,5 +1,6 @@
 // `npm run headless`: browser mode — serve the renderer and the contract on 127.0.0.1 and print the URL.
 import { HostFailure } from '../../shared/errors';
+import { takeKeyEnvironment } from '../core/connections/key-environment';
 import { consoleLogger } from '../core/ports';
 import { parseHeadlessArgs } from './args';
 import { ensureRendererBuilt, RENDERER_DIR } from './build-renderer';
@@ -8,8 +9,10 @@ import { openInBrowser } from './open-browser';
 import { startHeadlessServer } from './server';
 
 async function main(): Promise<void> {
+  // Keys in the environment are read now and leave it, before anything else runs.
+  const env = takeKeyEnvironment();
   const args = parseHeadlessArgs(process.argv.slice(2));
-  const host = await createNodeHost({ dataDir: args.dataDir, mode: 'browser' });
+  const host = await createNodeHost({ dataDir: args.dataDir, mode: 'browser', env });
   ensureRendererBuilt((line) => console.log(line));
   const server = await startHeadlessServer({ host, rendererDir: RENDERER_DIR, port: args.port, log: consoleLogger });
   const status = await host.api.call('host.status', {}, { origin: 'cli' });

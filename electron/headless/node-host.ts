@@ -1,5 +1,6 @@
 // Builds the core for plain Node (browser mode, CLI, tests): conf-backed settings, console logging.
 import { resolveDataDir } from '../core/data-dir';
+import type { Env } from '../core/connections/secret-store';
 import { createHost, type Host } from '../core/host';
 import { consoleLogger, type Logger } from '../core/ports';
 import { confBackend } from '../core/settings/conf-backend';
@@ -13,6 +14,8 @@ export async function createNodeHost(options: {
   approve?: string[];
   /** Tests that don't need the bundled extensions skip starting their workers. */
   bundledExtensionsDir?: string | null;
+  /** Key variables, taken at the door's start (takeKeyEnvironment); default: read from process.env when named. */
+  env?: Env;
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
   const host = await createHost({
@@ -21,6 +24,7 @@ export async function createNodeHost(options: {
     settingsBackend: confBackend,
     log: options.log ?? consoleLogger,
     ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
+    ...(options.env ? { env: options.env } : {}),
     ...(options.mode === 'cli' ? { approvalPolicy: patternApprovalPolicy(options.approve ?? []) } : {}),
   });
   // A CLI command runs once: let extensions finish registering their tools first.

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { createHost, type Host } from '../core/host';
+import { takeKeyEnvironment } from '../core/connections/key-environment';
 import { resolveDataDir } from '../core/data-dir';
 import { consoleLogger } from '../core/ports';
 import { HostFailure } from '../../shared/errors';
@@ -63,6 +64,7 @@ function run(dataDir: string): void {
     host = await createHost({
       dataDir,
       mode: 'desktop',
+      env,
       settingsBackend: electronStoreBackend,
       log: consoleLogger,
       launcher: utilityLauncher,
@@ -102,6 +104,8 @@ function run(dataDir: string): void {
     .catch((err: unknown) => exitWithError('Council Workbench failed to start', err));
 }
 
+// Keys in the environment are read now and leave it, before anything else runs.
+const env = takeKeyEnvironment();
 const dataDir = startupDataDir();
 if (dataDir !== undefined) {
   if (app.requestSingleInstanceLock()) run(dataDir);

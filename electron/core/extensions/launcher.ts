@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, type HostToWorkerMessage } from '../../../shared/protocol';
+// Variable names a worker must never see, even if a caller passes them.
+import { SECRET_NAME } from '../../../shared/secret-mask';
 import { moduleDetectionFlags, permissionFlags } from './containment';
 import { frameReader } from './inbound';
 import { networkNamespacePrefix } from './network-namespace';
@@ -47,8 +49,6 @@ export interface Launcher {
   readonly containment: string;
 }
 
-/** Variable names a worker must never see, even if a caller passes them. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE|SESSION/i;
 
 /**
  * The environment of a worker: nothing inherited, only what the runtime strictly needs.

@@ -1,6 +1,8 @@
 // The text chunks of a PNG (tEXt: keyword, NUL, Latin-1 text), read without decoding the image. Character cards
 // keep their JSON there as base64 (`chara`, and `ccv3` for V3). Bounded: chunk count and sizes are capped.
-import { deflateSync } from 'node:zlib';
+// Every chunk's CRC is checked, as image decoders do: a card whose bytes were damaged (or edited by hand
+// without fixing the CRC) is refused, naming the chunk, instead of importing whatever the damage left.
+import { crc32, deflateSync } from 'node:zlib';
 import { HostFailure } from '../../../shared/errors';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -23,6 +25,7 @@ export function pngTextChunks(png: Buffer): Map<string, string> {
     const start = offset + 8;
     const end = start + length;
     if (end + 4 > png.length) bad(`The PNG is truncated (chunk ${type} runs past the end of the file).`);
+    if (crc32(png.subarray(offset + 4, end)) !== png.readUInt32BE(end)) bad(`The PNG is damaged: chunk ${JSON.stringify(type)} number ${count + 1} fails its CRC check.`);
     if (type === 'tEXt') {
       const data = png.subarray(start, end);
       const nul = data.indexOf(0);
@@ -85,16 +88,4 @@ function chunk(type: string, data: Buffer): Buffer {
   const crc = Buffer.alloc(4);
   crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
   return Buffer.concat([head, data, crc]);
-}
-
-let table: Uint32Array | null = null;
-function crc32(data: Buffer): number {
-  table ??= Uint32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  let crc = 0xffffffff;
-  for (const byte of data) crc = table[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }

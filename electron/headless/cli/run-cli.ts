@@ -1,4 +1,5 @@
 // Parses argv, runs one command against a Node host, prints one result; exit code 0 on success, 1 on error.
+import type { Env } from '../../core/connections/secret-store';
 import { parseArgs } from 'node:util';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../../core/ports';
@@ -32,6 +33,8 @@ export interface RunCliOptions {
   commands?: CliCommand[];
   /** For tests: null runs the CLI without starting the bundled extensions. */
   bundledExtensionsDir?: string | null;
+  /** Key variables taken at the CLI's start (cli.ts); tests leave it out. */
+  env?: Env;
 }
 
 export async function runCli(argv: string[], io: CliIo, options: RunCliOptions = {}): Promise<number> {
@@ -72,6 +75,7 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
       log: options.log ?? silentLogger,
       approve: (parsed.values.approve as string[] | undefined) ?? [],
       ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
+      ...(options.env ? { env: options.env } : {}),
     });
   } catch (err) {
     // Whatever stops the host from starting is still an {"error"} document (and exit 1), never a stack trace.

@@ -75,7 +75,7 @@ describe('the install-time build is contained', () => {
     ['a bare package that lives above the folder', "import stolen from 'canary-pkg';", 'canary-pkg'],
     // esbuild expands a glob without asking the plugin to resolve; every file it matched is refused when loaded.
     ['a glob that reaches outside', 'const name = String(Date.now());\nconst stolen = await import(`../../../${name}.json`);', "outside the extension's folder"],
-  ])('%s: BUILD_FAILED naming the import; nothing installed, nothing inlined anywhere', { timeout: 60_000 }, async (_what, source, named) => {
+  ])('B1: %s: BUILD_FAILED naming the import; nothing installed, nothing inlined anywhere', { timeout: 60_000 }, async (_what, source, named) => {
     process.env.CANARY_API_KEY = CANARY;
     const { dataDir, manager } = await setup();
     const error = await refusal(manager.installFromFolder(extensionWith(source), { grant: [] }));
@@ -86,7 +86,7 @@ describe('the install-time build is contained', () => {
     expect(filesHoldingCanary(dataDir)).toEqual([]);
   });
 
-  it('a symlink inside the folder that points outside is refused, whatever esbuild makes of it', { timeout: 60_000 }, async () => {
+  it('B1: a symlink inside the folder that points outside is refused, whatever esbuild makes of it', { timeout: 60_000 }, async () => {
     const dataDir = tempDir();
     fs.writeFileSync(path.join(dataDir, 'secrets.json'), JSON.stringify({ openai: CANARY }));
     const folder = extensionWith("import stolen from './link.json';");
@@ -97,7 +97,7 @@ describe('the install-time build is contained', () => {
     expect(fs.existsSync(path.join(folder, 'dist'))).toBe(false);
   });
 
-  it('runs in a process whose environment holds no key variable', { timeout: 30_000 }, async () => {
+  it('B2: runs in a process whose environment holds no key variable', { timeout: 30_000 }, async () => {
     process.env.CANARY_API_KEY = CANARY;
     process.env.OPENAI_API_KEY = CANARY;
     const dir = tempDir();

@@ -91,7 +91,7 @@ function expectSameAnswers(report: Report) {
 }
 
 describe('raw handles and lookup oracles (containment round two)', () => {
-  it('a Pipe, TCP or UDP handle reached beneath net connects, binds and listens nowhere; nothing arrives, no socket file is made', { timeout: 30_000 }, async () => {
+  it('B3, B4, B5: a Pipe, TCP or UDP handle reached beneath net connects, binds and listens nowhere; nothing arrives, no socket file is made', { timeout: 30_000 }, async () => {
     // Without a network namespace TCP and UDP have somewhere to go, so their classes must be sealed too.
     const { report, received, isolation } = await runProbe(new NodeLauncher({ networkNamespace: false }));
     expect(isolation).toEqual({ permissionModel: true, networkNamespace: false });
@@ -100,14 +100,14 @@ describe('raw handles and lookup oracles (containment round two)', () => {
     expect(report.raw.udpRaw!.code).toBe('ERR_ACCESS_DENIED');
   });
 
-  it('module lookups answer the same for an existing and a missing file outside the folder', { timeout: 30_000 }, async () => {
+  it('B6: module lookups answer the same for an existing and a missing file outside the folder', { timeout: 30_000 }, async () => {
     const { report } = await runProbe(new NodeLauncher({ networkNamespace: false }));
     expectSameAnswers(report);
     expect(report.registerHooks).toBe(typeof (Module as unknown as { registerHooks?: unknown }).registerHooks === 'function');
   });
 
   // Where Linux offers unprivileged user namespaces (CI here does), each worker also gets a network namespace.
-  it.runIf(networkNamespacePrefix() !== null)('in a network namespace of its own the same attempts fail, and the worker reports the layer', { timeout: 30_000 }, async () => {
+  it.runIf(networkNamespacePrefix() !== null)('B3, B4: in a network namespace of its own the same attempts fail, and the worker reports the layer', { timeout: 30_000 }, async () => {
     const { report, received, isolation } = await runProbe(new NodeLauncher());
     expect(isolation).toEqual({ permissionModel: true, networkNamespace: true });
     expectSealed(report, received);

@@ -1,7 +1,7 @@
 // Character cards as people have them, written here (the real files in ../shared/samples are for trying by hand):
 // V1/V2/V3 JSON, PNGs with chara and ccv3 chunks built in the test, and the bad inputs, each with a stable code
 // and the field, importing nothing.
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseCardFile, parseCardJson } from '../../../electron/core/imports/character-card';
 import { pngTextChunks, withPngTextChunks } from '../../../electron/core/imports/png-text';
@@ -11,12 +11,22 @@ import { HostFailure } from '../../../shared/errors';
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 
-/** Inserts a raw chunk before IEND (the reader does not check CRCs, so it is left zero). */
+/** Inserts a raw chunk before IEND, with its CRC. */
 function withChunkBeforeEnd(png: Buffer, type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');
-  return Buffer.concat([png.subarray(0, png.length - 12), head, data, Buffer.alloc(4), png.subarray(png.length - 12)]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([png.subarray(0, png.length - 12), head, data, crc, png.subarray(png.length - 12)]);
+}
+
+/** The PNG with one byte of the first chunk of `type` flipped (its CRC no longer matches). */
+function damaged(png: Buffer, type: string): Buffer {
+  const copy = Buffer.from(png);
+  const at = copy.indexOf(type, 8, 'latin1');
+  copy.writeUInt8(copy.readUInt8(at + 6) ^ 0x01, at + 6);
+  return copy;
 }
 
 const v2 = {
@@ -84,5 +94,13 @@ describe('character cards', () => {
     ['a decompression bomb (chara in a zTXt chunk inflating to 64 MB)', () => parseCardFile(withChunkBeforeEnd(PIXEL, 'zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(Buffer.alloc(64 * 1024 * 1024))]))), 'INVALID_INPUT', '/png'],
   ])('refuses %s with a stable code and the field', (_label, work, code, path) => {
     expect(refusal(work)).toMatchObject({ code, path });
+  });
+
+  it.each(['tEXt', 'IDAT', 'IHDR'])('B9: refuses a card whose %s chunk fails its CRC, naming the chunk', (type) => {
+    expect(refusal(() => parseCardFile(damaged(withPngTextChunks(PIXEL, { chara: b64(v2) }), type)))).toMatchObject({
+      code: 'INVALID_INPUT',
+      path: '/file',
+      message: expect.stringContaining(`chunk "${type}"`),
+    });
   });
 });
