@@ -11,6 +11,7 @@ import { MAX_IMPORT_INPUT_BYTES, MAX_INPUT_BYTES } from '../../../shared/limits'
 import { testHost } from '../../helpers/node-host';
 import { addMainConnection, chatRig, finished, type ChatRig } from '../../unit/chat/helpers';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 
 const hosts: Host[] = [];
 afterEach(async () => {
@@ -18,15 +19,11 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
 
 /** A PNG whose image data is padded by a private chunk of `padBytes` (a large avatar), with the card in `chara`. */
 function cardPng(card: unknown, padBytes: number): { png: Buffer; picture: Buffer } {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(padBytes, 0);
-  head.write('prVt', 4, 'latin1');
-  const picture = Buffer.concat([PIXEL.subarray(0, PIXEL.length - 12), head, Buffer.alloc(padBytes, 7), Buffer.alloc(4), PIXEL.subarray(PIXEL.length - 12)]);
+  const picture = withChunkBeforeEnd(PIXEL, 'prVt', Buffer.alloc(padBytes, 7));
   return { png: withPngTextChunks(picture, { chara: b64(card) }), picture };
 }
 

@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 
 afterEach(cleanupTempDirs);
 
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 async function cli(dataDir: string, args: string[]) {
   const out: string[] = [];
@@ -20,11 +20,7 @@ async function cli(dataDir: string, args: string[]) {
 
 /** A PNG with a 6 MB private chunk standing in for a large avatar, and the card in chara. */
 function bigCardPng(file: string, card: unknown): void {
-  const padding = Buffer.alloc(6 * 1024 * 1024, 7);
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(padding.length, 0);
-  head.write('prVt', 4, 'latin1');
-  const withPadding = Buffer.concat([PIXEL.subarray(0, PIXEL.length - 12), head, padding, Buffer.alloc(4), PIXEL.subarray(PIXEL.length - 12)]);
+  const withPadding = withChunkBeforeEnd(PIXEL, 'prVt', Buffer.alloc(6 * 1024 * 1024, 7));
   fs.writeFileSync(file, withPngTextChunks(withPadding, { chara: Buffer.from(JSON.stringify(card)).toString('base64') }));
 }
 

@@ -1,25 +1,15 @@
 // Character cards as people have them, written here (the real files in ../shared/samples are for trying by hand):
 // V1/V2/V3 JSON, PNGs with chara and ccv3 chunks built in the test, and the bad inputs, each with a stable code
 // and the field, importing nothing.
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseCardFile, parseCardJson } from '../../../electron/core/imports/character-card';
 import { pngTextChunks, withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { HostFailure } from '../../../shared/errors';
+import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 
-/** The smallest valid PNG (1×1, one IDAT), to hang text chunks on. */
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 
-/** Inserts a raw chunk before IEND, with its CRC. */
-function withChunkBeforeEnd(png: Buffer, type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([png.subarray(0, png.length - 12), head, data, crc, png.subarray(png.length - 12)]);
-}
 
 /** The PNG with one byte of the first chunk of `type` flipped (its CRC no longer matches). */
 function damaged(png: Buffer, type: string): Buffer {
