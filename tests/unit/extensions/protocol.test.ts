@@ -4,7 +4,7 @@ import { measureResult, parseWorkerMessage, toWorkerToolError, utf8ByteLength } 
 
 describe('parseWorkerMessage', () => {
   it('accepts the worker messages', () => {
-    expect(parseWorkerMessage({ type: 'ready' })).toEqual({ ok: true, message: { type: 'ready' } });
+    expect(parseWorkerMessage({ type: 'ready' })).toEqual({ ok: true, message: { type: 'ready', contained: false, networkIsolated: false } });
     expect(parseWorkerMessage({ type: 'heartbeat', seq: 4 })).toEqual({ ok: true, message: { type: 'heartbeat', seq: 4 } });
     expect(parseWorkerMessage({ type: 'unregister_tool', name: 'x' })).toEqual({ ok: true, message: { type: 'unregister_tool', name: 'x' } });
     expect(parseWorkerMessage({ type: 'register_tool', tool: { name: 'x' } })).toMatchObject({ ok: true });
