@@ -2,14 +2,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HostToWorkerMessage, InitMessage, WorkerToHostMessage } from '../../shared/protocol';
+import { SHUTDOWN_HANDLERS_MS, type HostToWorkerMessage, type InitMessage, type WorkerToHostMessage } from '../../shared/protocol';
 import { CallContexts } from './call-context';
 import { detectHostPort, type HostPort } from './host-port';
 import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
 import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
 import { routeConsole, type SpindleLog } from './spindle/log';
+import type { SpindleStorage } from './spindle/storage';
+import { createBunGlobal } from './bun/bun-global';
 
-const SHUTDOWN_HANDLERS_MS = 500;
 const EXIT_FLUSH_MS = 500;
 
 /** Sends a last message, then exits once it is handed over (or after a short wait). */
@@ -20,6 +21,19 @@ function exitAfter(port: HostPort, code: number, message?: WorkerToHostMessage):
     clearTimeout(timer);
     process.exit(code);
   });
+}
+
+/** Published bundles assume Bun: a `Bun` global backed by Node, its gaps said once each in the log. */
+function installBun(runtime: SpindleRuntime, folder: string, main: string): void {
+  const log = runtime.api.log as SpindleLog;
+  const said = new Set<string>();
+  const unsupported = (member: string) => {
+    if (said.has(member)) return;
+    said.add(member);
+    log.warn(`Bun.${member} is not available in the Council Workbench (logged once).`);
+  };
+  const bun = createBunGlobal({ folder, storage: runtime.api.storage as SpindleStorage, main, unsupported });
+  Object.defineProperty(globalThis, 'Bun', { value: bun, enumerable: false, configurable: false, writable: false });
 }
 
 /** Whether Node's permission model confines this process (the Node launcher turns it on). */
@@ -53,19 +67,27 @@ function main(): void {
   const contexts = new CallContexts();
   // Calls that arrive while the entry is still loading (top-level await) wait for it to finish.
   let loading: Promise<void> | null = null;
+  // Event handlers still running: a shutdown lets them finish (up to SHUTDOWN_HANDLERS_MS) before exiting.
+  const handling = new Set<Promise<void>>();
+  const track = (work: Promise<void> | undefined): void => {
+    if (!work) return;
+    handling.add(work);
+    void work.finally(() => handling.delete(work));
+  };
 
   async function init(message: InitMessage): Promise<void> {
     const created = createSpindle({ manifest: message.manifest, granted: message.granted, send });
     runtime = created;
     routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
+    const entry = path.resolve(message.extensionPath, message.manifest.main);
+    installBun(created, message.extensionPath, entry);
     lockDown({
       fetch: deniedFetch,
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
       networkIsolated: networkIsolated(),
     });
-    const entry = path.resolve(message.extensionPath, message.manifest.main);
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.
       // eslint-disable-next-line no-unsanitized/method
@@ -128,7 +150,7 @@ function main(): void {
         return;
       }
       case 'event':
-        if (typeof message.event === 'string') void runtime?.emit(message.event, message.payload);
+        if (typeof message.event === 'string') track(runtime?.emit(message.event, message.payload));
         return;
       case 'permission_denied':
         void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });
@@ -143,7 +165,7 @@ function main(): void {
         const done = () => exitAfter(port, 0);
         if (!runtime) return done();
         const timer = setTimeout(done, SHUTDOWN_HANDLERS_MS);
-        void runtime.emit('SHUTDOWN', {}).then(() => {
+        void Promise.allSettled([...handling, runtime.emit('SHUTDOWN', {})]).then(() => {
           clearTimeout(timer);
           done();
         });

@@ -88,6 +88,11 @@ export const chatMethods = {
     Type.Object({ sessionId: SessionId, title: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title }) }, { additionalProperties: false }),
     ChatSessionSummarySchema,
   ),
+  'chat.sessions.open': method(
+    'The session the person has open (null: none); extensions hear CHAT_SWITCHED when the active chat changes.',
+    Type.Object({ sessionId: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]) }, { additionalProperties: false }),
+    Type.Object({ active: Type.Union([Type.String(), Type.Null()]) }),
+  ),
   'chat.sessions.delete': method('Delete a session (stops its generation first).', ById, Type.Object({ deleted: Type.Boolean() })),
   'chat.sessions.export': method(
     'A session as a JSON document to save to a file.',

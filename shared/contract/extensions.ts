@@ -40,6 +40,8 @@ export const ExtensionInfoSchema = Type.Object({
   inertTouched: Type.Optional(Type.Array(Type.String())),
   /** What it registered for the prompt pipeline. */
   registrations: Type.Optional(Type.Object({ macros: Type.Array(Type.String()), pipeline: Type.Array(Type.String()) })),
+  /** What the person should know before relying on it (it asks for a newer Lumiverse than the Workbench matches). */
+  warnings: Type.Optional(Type.Array(Type.String())),
 });
 
 export const extensionMethods = {
@@ -70,6 +72,8 @@ export const extensionMethods = {
       requested: Type.Array(Permission),
       /** Requested permissions the Workbench has no equivalent for: they install, and grant nothing here. */
       notAvailable: Type.Array(Permission),
+      /** Requested permissions whose namespaces answer empty here (presets, memories…). */
+      answeredEmpty: Type.Array(Permission),
     }),
   ),
   'extensions.enable': method('Enable and start an extension.', ById, ExtensionInfoSchema),

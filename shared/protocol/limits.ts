@@ -20,8 +20,13 @@ export const HEARTBEAT_INTERVAL_MS = 1000;
 export const UNRESPONSIVE_AFTER_MS = 3000;
 /** Time a fresh worker gets to load its runtime and answer the first ping. */
 export const STARTUP_TIMEOUT_MS = 10_000;
-/** Time a worker gets after `shutdown` before it is killed. */
-export const SHUTDOWN_GRACE_MS = 1000;
+/**
+ * A stopping worker finishes the handlers of events it was sent before `shutdown` (an extension saving its
+ * state at GENERATION_ENDED as a CLI turn ends) and its SHUTDOWN handlers, for at most this long…
+ */
+export const SHUTDOWN_HANDLERS_MS = 2000;
+/** …and the host kills it this long after `shutdown` if it has not exited by then. */
+export const SHUTDOWN_GRACE_MS = 2500;
 
 /** UTF-8 length of a string without allocating (shared/ must not use Buffer). */
 export function utf8ByteLength(text: string): number {

@@ -9,15 +9,18 @@
 //   pipeline  registered now; run by the Workbench chat pipeline (macros, interceptors, chat reads)
 //   inert     present and harmless: logged once, a neutral value or UNSUPPORTED_HERE (UI, OAuth, media…)
 
+import type { EmptyAnswer } from './empty-answers';
+
 export type MemberTier = 'real' | 'pipeline' | 'inert';
 
 /**
  * How a method answers when it is inert:
- * page `{ data: [], total: 0 }` · list `[]` · record `{}` · null · false · reject (UNSUPPORTED_HERE)
- * — all asynchronous — and the synchronous void (nothing) · off (a no-op unsubscribe) · string ('')
- * · stream (an async generator that rejects UNSUPPORTED_HERE).
+ * page `{ data: [], total: 0 }` · list `[]` · record `{}` · null · false · done (nothing) · an empty
+ * answer of a declared shape (empty-answers.ts) · reject (UNSUPPORTED_HERE) — all asynchronous — and
+ * the synchronous void (nothing) · off (a no-op unsubscribe) · string ('') · stream (an async
+ * generator that rejects UNSUPPORTED_HERE).
  */
-export type MethodStyle = 'page' | 'list' | 'record' | 'null' | 'false' | 'reject' | 'void' | 'off' | 'string' | 'stream';
+export type MethodStyle = 'page' | 'list' | 'record' | 'null' | 'false' | 'done' | EmptyAnswer | 'reject' | 'void' | 'off' | 'string' | 'stream';
 
 export interface NamespaceSpec {
   /** method name → style; a nested namespace → its own spec. */
@@ -112,21 +115,21 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
     ns('', {
       permission: 'memories',
       sub: {
-        cortex: ns('getConfig:null putConfig query:null getCached:null queryLinked:null getCachedLinked:null invalidateCache invalidateLinkedCache'),
+        cortex: ns('getConfig:cortexConfig putConfig query:cortexResult getCached:null queryLinked:linkedCortexResult getCachedLinked:null invalidateCache invalidateLinkedCache'),
         entities: ns('list:list get:null findByName:null upsert updateStatus addFacts getFacts:list updateEmotionalValence'),
         relations: ns('list:list listAll:list forEntity:list forEntities:list upsert'),
         consolidations: ns('list:list latestArc:null run'),
         salience: ns('list:list'),
         vaults: ns('list:list get:null getChunks:list create rename delete reindex'),
         links: ns('list:list attach remove toggle'),
-        chatMemory: ns('listChunks:list get:null warm invalidate'),
-        stats: ns('usage:null ingestionStatus:null ingestionTelemetry:null'),
+        chatMemory: ns('listChunks:list get:chatMemory warm invalidate'),
+        stats: ns('usage:cortexUsage ingestionStatus:null ingestionTelemetry:cortexTelemetry'),
       },
     }),
   ),
-  space('global_addons', 'inert', ns('list:list get:null update')),
-  space('dlc', 'inert', ns('getCatalog:list')),
-  space('events', 'inert', ns('track:null query:list replay:list getLatestState:null', { permission: 'event_tracking' })),
+  space('global_addons', 'inert', ns('list:page get:null update')),
+  space('dlc', 'inert', ns('getCatalog:catalog')),
+  space('events', 'inert', ns('track:done query:list replay:list getLatestState:record', { permission: 'event_tracking' })),
   // Permissions
   space('permissions', 'real', ns('getGranted has onDenied onChanged')),
   // Frontend and UI: the Workbench runs no extension frontend
@@ -138,20 +141,20 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('prompt', 'inert', ns('input')),
   space('commands', 'inert', ns('register:void unregister:void onInvoked:off')),
   space('textEditor', 'inert', ns('open close')),
-  space('theme', 'inert', ns('apply applyPalette clear getCurrent:null extractColors generateVariables')),
+  space('theme', 'inert', ns('apply applyPalette clear getCurrent:theme extractColors generateVariables')),
   space('frontendProcesses', 'inert', ns(PROCESSES)),
   // Integrations
   fn('cors', 'real'),
   space('oauth', 'inert', ns('onCallback:off getCallbackUrl:string createState')),
-  space('webSearch', 'inert', ns('query getSettings:null', { permission: 'web_search' })),
-  space('push', 'inert', ns('send getStatus:null', { permission: 'push_notification' })),
+  space('webSearch', 'inert', ns('query getSettings:webSearchSettings', { permission: 'web_search' })),
+  space('push', 'inert', ns('send getStatus:pushStatus', { permission: 'push_notification' })),
   space('imageGen', 'inert', ns('generate generateStream:stream getProviders:list listConnections:list getConnection:null getModels:list', { permission: 'image_gen' })),
   space('images', 'inert', ns('list:page get:null upload uploadMany uploadFromDataUrl delete deleteMany', { permission: 'images' })),
   space('media', 'inert', ns('convertAudio convertVideo transcodeVideo removeAudioFromVideo addAudioToVideo createVideoFromImageAndAudio', { permission: 'media' })),
   space('uploads', 'inert', ns('get:null delete:false')),
   space('backendProcesses', 'inert', ns(PROCESSES)),
   space('rpcPool', 'inert', ns('sync:string handle:string read unregister:void')),
-  space('users', 'inert', ns('isVisible:false getRole:null')),
+  space('users', 'inert', ns('isVisible:false getRole:role')),
   space('providers', 'inert', ns(''), true),
   fn('registerEmbeddingDriver', 'inert', 'off', true),
   fn('registerTtsEngine', 'inert', 'off', true),
@@ -165,5 +168,4 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   { name: 'contracts', tier: 'real', kind: 'value', optional: true },
 ];
 
-/** The Lumiverse version the Workbench answers to `version.getBackend()` and `host.lumiverseVersion`. */
-export const LUMIVERSE_COMPAT_VERSION = '1.1.0';
+export { LUMIVERSE_COMPAT_VERSION } from './compat';

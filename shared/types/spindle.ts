@@ -116,6 +116,20 @@ export const PERMISSIONS_NOT_AVAILABLE_HERE: readonly ExtensionPermission[] = [
   'providers.sidecar.register',
 ];
 
+/**
+ * Permissions whose namespaces exist here but hold nothing: presets, regex scripts, databanks, memories and
+ * tracked events answer empty (granting them still gates the calls, as in Lumiverse).
+ */
+export const PERMISSIONS_ANSWERED_EMPTY: readonly ExtensionPermission[] = ['presets', 'regex_scripts', 'databanks', 'memories', 'event_tracking'];
+
+/** What an extension asks for that does nothing here: features the Workbench lacks, and data it does not have. */
+export function inertPermissions(requested: readonly ExtensionPermission[]): { notAvailable: ExtensionPermission[]; answeredEmpty: ExtensionPermission[] } {
+  return {
+    notAvailable: requested.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p)),
+    answeredEmpty: requested.filter((p) => PERMISSIONS_ANSWERED_EMPTY.includes(p)),
+  };
+}
+
 export interface ExtensionManifest {
   /** The extension id in qualified tool names: ours (`knowledge-base`) or Lumiverse's identifier (`lumia_tools`). */
   id: string;

@@ -20,7 +20,7 @@ import type { DeltaBatcherOptions } from './delta-batcher';
 import { runGeneration } from './generate-stage';
 import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
 import { runCouncilStage } from './council-stage';
-import { macroDefinitions } from './pipeline/macro-catalog';
+import type { MacroSources } from './pipeline/macro-catalog';
 import type { SessionStore } from './session-store';
 
 /** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
@@ -342,35 +342,39 @@ export class ChatEngine {
     return (this.pipelineSource ?? this.deps.pipeline)?.();
   }
 
-  /** The macros a turn in this session (or a blank one) can use, with their owners and current values. */
-  macros(sessionId?: string): Array<{ name: string; owner: string; description: string; value: string | null }> {
+  /** What a macro in this session (or a blank one) resolves from, outside a turn (session-macros.ts). */
+  macroSources(sessionId?: string, commit = false): MacroSources {
     const blank = { character: { name: '', description: '', personality: '', scenario: '' }, persona: { name: '', description: '' }, worldInfo: [], messages: [] };
     const session = sessionId ? this.deps.sessions.get(sessionId) : ({ ...blank, id: '' } as unknown as ChatSession);
-    const defs = macroDefinitions({
-      session,
-      history: session.messages,
-      deliberation: '',
-      councilTools: this.pipelineDeps().councilTools(),
-      extensions: this.pipeline()?.macros() ?? [],
-      commit: false,
-      signal: new AbortController().signal,
-    });
-    return defs.map((d) => ({ name: d.name, owner: d.owner, description: d.description, value: d.value ?? null }));
+    const extensions = this.pipeline()?.macros() ?? [];
+    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, commit, signal: new AbortController().signal };
   }
 
-  /** The session extensions see as active (chats.getActive): the last one a turn ran in. */
+  /** The session extensions see as active (chats.getActive): the one open in the window, or the last a turn ran in. */
   get activeSessionId(): string | null {
     return this.active;
   }
 
+  /** The person opened a session (null: none): extensions hear CHAT_SWITCHED when that changes the active chat. */
+  open(sessionId: string | null): { active: string | null } {
+    if (sessionId !== null) this.deps.sessions.get(sessionId);
+    this.switchTo(sessionId);
+    return { active: this.active };
+  }
+
   /** Tells extensions about a chat event; a turn in another session first says the active chat changed. */
   private announce(sessionId: string, event?: string, payload?: unknown): void {
+    this.switchTo(sessionId);
+    if (event) this.pipeline()?.broadcast(event, payload);
+  }
+
+  /** Lumiverse's CHAT_SWITCHED ({ chatId }), and CHAT_CHANGED as the Workbench sent it before. */
+  private switchTo(sessionId: string | null): void {
+    if (this.active === sessionId) return;
+    this.active = sessionId;
     const pipeline = this.pipeline();
-    if (this.active !== sessionId) {
-      this.active = sessionId;
-      pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
-    }
-    if (event) pipeline?.broadcast(event, payload);
+    pipeline?.broadcast('CHAT_SWITCHED', { chatId: sessionId });
+    if (sessionId !== null) pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
   }
 
   private pipelineDeps(): Omit<PrepareDeps, 'council'> {

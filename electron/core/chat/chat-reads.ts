@@ -8,6 +8,7 @@ import type { CouncilChat } from '../../../shared/types/council';
 import type { ChatReads, ChatView } from '../extensions/spindle-host/chat-data';
 import type { ChatEngine } from './chat-engine';
 import type { SessionStore } from './session-store';
+import { resolveMacros } from './session-macros';
 
 /** The id a council run's chat goes by when it did not name one (the CLI's --chat file). */
 const COUNCIL_CHAT_ID = 'council-run';
@@ -56,6 +57,14 @@ export function chatReads(options: {
     activeId: () => options.runningCouncilChat()?.chatId ?? running()?.id ?? options.chat.activeSessionId,
     get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
     list: () => sessions.list().map(sessionView),
+    resolveMacros(text, { chatId, characterId, commit }) {
+      // A character is a session here; with neither named, the active session, else a blank one.
+      const named = chatId ?? characterId;
+      if (named !== undefined && !sessions.has(named)) throw new HostFailure({ code: 'NOT_FOUND', message: `No Workbench session ${named}.`, path: chatId !== undefined ? '/chatId' : '/characterId' });
+      const active = options.chat.activeSessionId;
+      const id = named ?? (active && sessions.has(active) ? active : undefined);
+      return resolveMacros(options.chat.macroSources(id, commit !== false), text);
+    },
     append(id, message) {
       if (!sessions.has(id)) throw new HostFailure({ code: 'NOT_FOUND', message: `Chat ${id} cannot be changed: it is not a Workbench session.`, path: '/chatId' });
       // Sessions hold user and assistant turns; a system line joins as the assistant's.

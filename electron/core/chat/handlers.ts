@@ -1,4 +1,5 @@
 // Contract handlers for chat.*: sessions (create, edit, import, export) and turns.
+import { listMacros } from './session-macros';
 import type { Handlers } from '../../../shared/contract';
 import fs from 'node:fs';
 import { HostFailure } from '../../../shared/errors';
@@ -84,7 +85,8 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat'>, emitSess
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': ({ sessionId, ...options }) => chat.regenerate(sessionId, options),
-    'chat.macros': ({ sessionId }) => chat.macros(sessionId),
+    'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
+    'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };
 }
 

@@ -2,10 +2,12 @@
 import type { HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
+import { asksForNewerLumiverse, LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
 import { describeContainment } from './containment';
 import type { WorkerIsolation } from './worker-host-types';
 import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
 import { ExtensionLog } from './extension-log';
+import type { ExtensionLogFiles } from './extension-log-file';
 import type { FoundExtension } from './extension-scan';
 import type { ExtensionInfo, ExtensionSource, ExtensionStatus, PersistedExtensionState } from './extension-types';
 import type { LoadedManifest } from './manifest';
@@ -34,7 +36,7 @@ export interface Entry {
   trusted: boolean;
 }
 
-export function createEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null, clock: Clock, restart: Omit<CrashTrackerOptions, 'clock'> = {}): Entry {
+export function createEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null, clock: Clock, restart: Omit<CrashTrackerOptions, 'clock'> = {}, files?: ExtensionLogFiles): Entry {
   return {
     id,
     source,
@@ -46,7 +48,7 @@ export function createEntry(id: string, source: ExtensionSource, folder: string,
     error: null,
     worker: null,
     tools: new Set(),
-    log: new ExtensionLog(),
+    log: new ExtensionLog(undefined, files ? (line) => files.append(id, line) : undefined),
     tracker: new CrashTracker({ ...restart, clock }),
     restartTimer: null,
     ops: Promise.resolve(),
@@ -115,5 +117,9 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
   if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
   if (entry.safeMode) info.safeMode = true;
+  const minimum = manifest?.minimumLumiverseVersion;
+  if (minimum && asksForNewerLumiverse(minimum)) {
+    info.warnings = [`It asks for Lumiverse ${minimum} or newer; the Workbench matches Lumiverse ${LUMIVERSE_COMPAT_VERSION}, so something it relies on may be missing here.`];
+  }
   return info;
 }

@@ -1,8 +1,10 @@
 // Preparing an extension for install: a bounded copy off the host thread, the fixes Lumiverse's Bun
-// does not need (an empty package.json), the build of src/backend.ts, and the storage seed files.
+// does not need (an empty package.json, Bun's import.meta.require), the build of src/backend.ts, and
+// the storage seed files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
+import { rewriteBunRequire } from './bun-require';
 import { buildExtensionEntry, type BuildRunner } from './extension-build';
 import { readManifest, type LoadedManifest } from './manifest';
 
@@ -75,32 +77,37 @@ async function repairPackageJson(folder: string, progress: (line: string) => voi
 export async function prepareStaging(staging: string, runner: BuildRunner, progress: (line: string) => void): Promise<LoadedManifest> {
   await repairPackageJson(staging, progress);
   const loaded = readManifest(staging);
-  if (loaded.buildSource) {
-    await buildExtensionEntry(loaded.folder, loaded.buildSource, loaded.mainPath, progress, runner);
-    return readManifest(staging);
-  }
-  return loaded;
+  if (loaded.buildSource) await buildExtensionEntry(loaded.folder, loaded.buildSource, loaded.mainPath, progress, runner);
+  await rewriteBunRequire(loaded.folder, progress);
+  return loaded.buildSource ? readManifest(staging) : loaded;
 }
 
-function inside(parent: string, child: string): boolean {
+function inside(parent: string, child: string, orSame = false): boolean {
   const relative = path.relative(parent, child);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  return (relative !== '' || orSame) && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
-/** Copies the manifest's storage_seed_files from the installed folder into the extension's storage. */
+/**
+ * Copies the manifest's storage_seed_files from the installed folder into the extension's storage. As in
+ * Lumiverse, `to` is resolved within the storage root: "." is the root itself (a folder's files land in
+ * it, a file lands in it under its own name); anything that resolves outside is refused.
+ */
 export async function seedStorage(loaded: LoadedManifest, storageRoot: string, progress: (line: string) => void): Promise<void> {
   for (const [index, seed] of (loaded.manifest.storageSeedFiles ?? []).entries()) {
     const at = `/storage_seed_files/${index}`;
     const from = path.resolve(loaded.folder, seed.from);
-    const to = path.resolve(storageRoot, seed.to ?? seed.from);
+    let to = path.resolve(storageRoot, seed.to ?? seed.from);
     if (!inside(loaded.folder, from)) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Seed file ${seed.from} is outside the extension folder.`, path: `${at}/from` });
-    if (!inside(storageRoot, to)) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Seed destination ${seed.to} is outside the extension's storage.`, path: `${at}/to` });
+    if (!inside(storageRoot, to, true)) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Seed destination ${seed.to} is outside the extension's storage.`, path: `${at}/to` });
     const stat = await fs.promises.lstat(from).catch(() => null);
     if (!stat || stat.isSymbolicLink()) {
       if (seed.required) throw new HostFailure({ code: 'INVALID_MANIFEST', message: `Required seed file ${seed.from} is missing.`, path: `${at}/from` });
       continue;
     }
-    if (!seed.overwrite && fs.existsSync(to)) continue;
+    // Into the root itself: a folder's files merge into it (existing ones kept unless overwrite), a file lands under its name.
+    const intoRoot = to === path.resolve(storageRoot);
+    if (intoRoot && !stat.isDirectory()) to = path.join(to, path.basename(from));
+    if (!seed.overwrite && !(intoRoot && stat.isDirectory()) && fs.existsSync(to)) continue;
     await fs.promises.mkdir(path.dirname(to), { recursive: true });
     await fs.promises.cp(from, to, { recursive: true, force: seed.overwrite === true, verbatimSymlinks: true, filter: (src) => !fs.lstatSync(src).isSymbolicLink() });
     progress(`Seeded storage with ${seed.from}.`);

@@ -44,6 +44,8 @@ export class ExtensionLog {
 
   constructor(
     private readonly limits: { maxLines: number; maxBytes: number; maxStreamedPerSecond?: number } = { maxLines: LOG_MAX_LINES, maxBytes: LOG_MAX_BYTES },
+    /** Keeps what is streamed beyond this process (the log on disk); held-back lines are counted, not kept. */
+    private readonly persist?: (entry: ExtensionLogEntry) => void,
   ) {}
 
   /** Adds one entry per line of `text`; returns what was stored. */
@@ -75,8 +77,12 @@ export class ExtensionLog {
       if (suppressed > 0) this.record(at, 'info', 'host', `${suppressed} log lines were stored without being streamed (more than ${max} per second).`, stream);
     }
     for (const entry of this.append(at, level, source, text)) {
-      if (++this.window.count > max) this.window.suppressed++;
-      else stream(entry);
+      if (++this.window.count > max) {
+        this.window.suppressed++;
+        continue;
+      }
+      stream(entry);
+      this.persist?.(entry);
     }
   }
 

@@ -13,6 +13,7 @@ import { buildRunnerBeside } from './extension-build';
 import { stageInstall } from './extension-install';
 import { withExtensionFolder } from './extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
+import { ExtensionLogFiles } from './extension-log-file';
 import type {
   ExtensionEvent,
   ExtensionEventListener,
@@ -48,6 +49,8 @@ export class ExtensionManager {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly userDir: string;
+  /** The logs on disk: what earlier processes on this data folder wrote too. */
+  readonly logFiles: ExtensionLogFiles;
   private readonly safeMode: SafeMode;
   private readonly spindle: SpindleHost;
   private readonly workers: WorkerSupervisor;
@@ -59,6 +62,7 @@ export class ExtensionManager {
     this.log = options.log ?? silentLogger;
     this.events = new Emitter((err) => this.log.error('extension event listener failed', err));
     this.userDir = path.join(options.dataDir, 'extensions');
+    this.logFiles = new ExtensionLogFiles(path.join(options.dataDir, 'logs', 'extensions'));
     this.safeMode = new SafeMode(options.dataDir, this.log);
     this.spindle = createSpindleHost({
       dataRoot: path.join(options.dataDir, 'extension-data'),
@@ -162,6 +166,7 @@ export class ExtensionManager {
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
     return this.entry(id).log.read(afterSeq);
   }
+
 
   /** The log as display lines (see formatLogEntry). */
   getLogLines(id: string): string[] {
@@ -321,6 +326,7 @@ export class ExtensionManager {
       }),
     );
     this.events.clear();
+    await this.logFiles.flush();
   }
 
   // ---- internals ----
@@ -339,7 +345,7 @@ export class ExtensionManager {
   }
 
   private newEntry(id: string, source: ExtensionSource, folder: string, loaded: LoadedManifest | null): Entry {
-    return createEntry(id, source, folder, loaded, this.clock, this.options.restart);
+    return createEntry(id, source, folder, loaded, this.clock, this.options.restart, this.logFiles);
   }
 
   private entry(id: string): Entry {

@@ -1,8 +1,8 @@
 // Contract handlers for extensions.*: the extension manager behind the contract.
 import type { Handlers } from '../../../shared/contract';
-import { PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../shared/types/spindle';
+import { inertPermissions, PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../shared/types/spindle';
 import type { ExtensionManager } from './extension-manager';
-import { formatLogEntry } from './extension-log';
+import { formatLogEntry, LOG_MAX_LINES } from './extension-log';
 import { readManifest } from './manifest';
 
 type ExtensionHandlers = Pick<
@@ -36,6 +36,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
         description: manifest.description,
         requested: manifest.permissions,
         notAvailable: manifest.permissions.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p)),
+        answeredEmpty: inertPermissions(manifest.permissions).answeredEmpty,
       };
     },
     'extensions.enable': ({ id }) => manager.enable(id),
@@ -49,9 +50,12 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
     'extensions.frontend': ({ id }) => ({ messages: manager.pipeline().frontendMessages(id) }),
     'extensions.sendFrontend': ({ id, payload }) => ({ delivered: manager.pipeline().sendFrontend(id, payload) }),
-    'extensions.log': ({ id, afterSeq }) => {
-      const entries = manager.getLog(id, afterSeq ?? 0);
-      return { lines: entries.map(formatLogEntry), lastSeq: entries.at(-1)?.seq ?? afterSeq ?? 0 };
+    'extensions.log': async ({ id, afterSeq }) => {
+      // From the start, earlier processes' lines too (the log on disk); after a seq, this process's new lines.
+      const own = manager.getLog(id, afterSeq ?? 0);
+      const entries = afterSeq ? own : [...(await manager.logFiles.others(id)), ...own].sort((a, b) => a.at - b.at).slice(-LOG_MAX_LINES);
+      const lastSeq = manager.getLog(id).at(-1)?.seq ?? afterSeq ?? 0;
+      return { lines: entries.map(formatLogEntry), lastSeq };
     },
   };
 }

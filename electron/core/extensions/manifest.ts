@@ -17,9 +17,10 @@ export const MANIFEST_FILE = MANIFEST_FILES[0];
 /** Ours (`knowledge-base`) and Lumiverse's identifiers (`lumia_tools`). */
 export const EXTENSION_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{1,63}$/;
 const LUMIVERSE_IDENTIFIER = /^[a-z][a-z0-9_]*$/;
-const VERSION_PATTERN = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:[-+][0-9A-Za-z.+-]{1,64})?$/;
 const MAX_MANIFEST_BYTES = 64 * 1024;
 const ENTRY_EXTENSIONS = ['.js', '.mjs', '.cjs'];
+/** A TypeScript entry, which Lumiverse (Bun) runs directly: the Workbench builds it at install. */
+const TS_ENTRY = /\.(?:m|c)?tsx?$/i;
 /** Where Lumiverse builds an entry from when the folder ships no build. */
 export const BUILD_SOURCES = ['src/backend.ts', 'src/backend.js'];
 // eslint-disable-next-line no-control-regex
@@ -58,7 +59,7 @@ function isInside(parent: string, child: string): boolean {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
-/** The entry's absolute path: relative, inside the folder (a symlink too), a JavaScript file. */
+/** The entry's absolute path: relative, inside the folder (a symlink too), a JavaScript (or, to build, TypeScript) file. */
 function checkEntry(folder: string, value: unknown, field: string): { entry: string; exists: boolean } {
   const at = `/${field}`;
   if (typeof value !== 'string' || value.trim() === '') invalid(`"${field}" must be the relative path of a .js file.`, at);
@@ -66,7 +67,7 @@ function checkEntry(folder: string, value: unknown, field: string): { entry: str
   if (path.isAbsolute(value) || path.win32.isAbsolute(value) || /^[a-zA-Z]:/.test(value)) invalid(`"${field}" must be relative to the extension folder.`, at);
   const resolved = path.resolve(folder, value);
   if (!isInside(folder, resolved)) invalid(`"${field}" points outside the extension folder.`, at, 'Keep the entry file inside the folder; ".." is not allowed.');
-  if (!ENTRY_EXTENSIONS.includes(path.extname(resolved).toLowerCase())) invalid(`"${field}" must be a JavaScript file (.js, .mjs or .cjs).`, at);
+  if (!ENTRY_EXTENSIONS.includes(path.extname(resolved).toLowerCase()) && !TS_ENTRY.test(resolved)) invalid(`"${field}" must be a JavaScript or TypeScript file (.js, .mjs, .cjs, .ts).`, at);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(resolved);
@@ -133,6 +134,16 @@ function lumiverseExtras(doc: Record<string, unknown>): Partial<ExtensionManifes
   return extras;
 }
 
+/**
+ * A TypeScript entry runs as the bundle built from it at install, beside it (so paths relative to the
+ * module stay right): `src/backend.ts` → `src/backend.workbench.mjs`.
+ */
+function typeScriptEntry(source: { entry: string; exists: boolean }): { entry: string; exists: boolean; buildSource: string | null } {
+  const built = source.entry.replace(TS_ENTRY, '.workbench.mjs');
+  const exists = fs.existsSync(built);
+  return { entry: built, exists, buildSource: exists || !source.exists ? null : source.entry };
+}
+
 /** Checks a parsed manifest against the folder it came from. */
 export function validateManifest(raw: unknown, folder: string, file = path.join(folder, MANIFEST_FILE)): LoadedManifest {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) invalid(`${path.basename(file)} must hold a JSON object.`, '');
@@ -147,20 +158,31 @@ export function validateManifest(raw: unknown, folder: string, file = path.join(
     );
   }
   const name = text(doc, 'name', 100)!;
-  const version = text(doc, 'version', 80)!;
-  if (!VERSION_PATTERN.test(version)) invalid('"version" must look like 1.2.3.', '/version');
+  // Lumiverse asks only for a non-empty version: "6.7.6.7" and "2024-05-beta" are published versions.
+  const version = text(doc, 'version', 80)!.trim();
   if (lumiverse) text(doc, 'author', 200, { allowEmpty: true });
   const description = text(doc, 'description', 1000, { allowEmpty: true, optional: lumiverse }) ?? '';
   const entryField = lumiverse ? 'entry_backend' : 'main';
   const entryValue = lumiverse ? (doc.entry_backend ?? 'dist/backend.js') : doc.main;
-  const { entry, exists } = checkEntry(folder, entryValue, entryField);
-  const buildSource = exists ? null : (BUILD_SOURCES.map((s) => path.join(folder, s)).find((s) => fs.existsSync(s)) ?? null);
+  const checked = checkEntry(folder, entryValue, entryField);
+  const { entry, exists, buildSource } = TS_ENTRY.test(checked.entry) ? typeScriptEntry(checked) : { ...checked, buildSource: checked.exists ? null : (BUILD_SOURCES.map((s) => path.join(folder, s)).find((s) => fs.existsSync(s)) ?? null) };
   if (!exists && !buildSource) {
     invalid(`"${entryField}" file ${String(entryValue)} does not exist${lumiverse ? ', and there is no src/backend.ts to build it from' : ''}.`, `/${entryField}`);
   }
   const { permissions, unknown } = checkPermissions(doc.permissions, lumiverse);
-  const manifest: ExtensionManifest = { id: id as string, name: name.trim(), version, description, main: entryValue as string, permissions, format: lumiverse ? 'lumiverse' : 'workbench', ...(lumiverse ? lumiverseExtras(doc) : {}) };
+  const main = path.relative(folder, entry).split(path.sep).join('/');
+  const manifest: ExtensionManifest = { id: id as string, name: name.trim(), version, description, main, permissions, format: lumiverse ? 'lumiverse' : 'workbench', ...(lumiverse ? lumiverseExtras(doc) : {}) };
   return { manifest, folder, file, mainPath: entry, buildSource, unknownPermissions: unknown };
+}
+
+/** JSON.parse's complaint with the line and column of its position (Node 20 gives only the offset). */
+function jsonProblem(text: string, message: string): string {
+  const bare = message.replace(/ \(line \d+ column \d+\)$/, '');
+  const at = /at position (\d+)/.exec(bare);
+  if (!at) return bare;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  return `${bare} (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
 
 /** The manifest file of a folder: the first of spindle.json, spindlefile, spindlefile.json. */
@@ -197,7 +219,7 @@ export function readManifest(folder: string): LoadedManifest {
     raw = parseStrictJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     if (err instanceof DuplicateKeyError) invalid(`${path.basename(file)}: ${err.message} Which one is meant is unclear, so it is refused.`, `${err.at}/${err.key}`);
-    invalid(`${path.basename(file)} is not valid JSON (${(err as Error).message}).`, '');
+    invalid(`${path.basename(file)} is not valid JSON: ${jsonProblem(text, (err as Error).message)}.`, '', 'Check the file with a JSON validator; spindle.json is plain JSON (no comments, no trailing commas).');
   }
   return validateManifest(raw, realFolder, file);
 }

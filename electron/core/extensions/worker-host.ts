@@ -319,7 +319,8 @@ export class WorkerHost implements ToolExecutor {
         this.onResult(message);
         return;
       case 'request':
-        if (!live) return;
+        // A stopping worker may still be finishing an event's handler (saving its state): it is answered.
+        if (!live && this.stateValue !== 'stopping') return;
         if (this.callbacks.onRequest) this.callbacks.onRequest(message);
         else this.respond(message.requestId, { ok: false, error: hostError('UNSUPPORTED_HERE', `${message.method} is not available here.`) });
         return;

@@ -88,6 +88,9 @@ export class WorkerSupervisor {
           this.hooks.log(entry, 'info', 'host', `Started (pid ${worker.pid ?? '?'}), ${isolationSummary(isolation)}.`);
           this.hooks.setStatus(entry, 'running', null);
           this.options.sink.setSourceStatus(entry.id, 'available');
+          // As Lumiverse does for a page that loads with a chat open: the extension learns the active chat.
+          const active = this.options.spindle.activeChatId();
+          if (active !== null) worker.sendEvent('CHAT_SWITCHED', { chatId: active });
         },
         onRegisterTool: (tool) => {
           if (entry.worker === worker) this.registerTool(entry, worker, tool);

@@ -1,7 +1,7 @@
 // `extensions …`: list, install from a folder or .zip, enable, disable, grant and revoke permissions, follow the log.
 import { HostFailure } from '../../../shared/errors';
 import type { ExtensionInfo } from '../../../shared/events';
-import { EXTENSION_PERMISSIONS, PERMISSIONS_NOT_AVAILABLE_HERE, type ExtensionPermission } from '../../../shared/types/spindle';
+import { EXTENSION_PERMISSIONS, inertPermissions, type ExtensionPermission } from '../../../shared/types/spindle';
 import { callHost, positional, type CliCommand } from './command';
 
 function permission(value: string): ExtensionPermission {
@@ -10,15 +10,16 @@ function permission(value: string): ExtensionPermission {
 }
 
 function describe(ext: ExtensionInfo): string {
-  const notHere = ext.requested.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p));
+  const { notAvailable: notHere, answeredEmpty } = inertPermissions(ext.requested);
   const pending = ext.requested.filter((p) => !ext.granted.includes(p) && !notHere.includes(p));
   return [
     `${ext.id} ${ext.version} — ${ext.name} [${ext.status}]${ext.source === 'bundled' ? ' (bundled)' : ''}${ext.safeMode ? ' (safe mode: enable it when fixed)' : ''}`,
-    `  permissions granted: ${ext.granted.join(', ') || 'none'}${pending.length ? `; requested but not granted: ${pending.join(', ')}` : ''}${notHere.length ? `; requested, not available here: ${notHere.join(', ')}` : ''}`,
+    `  permissions granted: ${ext.granted.join(', ') || 'none'}${pending.length ? `; requested but not granted: ${pending.join(', ')}` : ''}${notHere.length ? `; requested, not available here: ${notHere.join(', ')}` : ''}${answeredEmpty.length ? `; answered empty here: ${answeredEmpty.join(', ')}` : ''}`,
     `  tools: ${ext.toolCount}${ext.trusted ? ' (trusted: they run without asking)' : ''}`,
     ...(ext.lastCrash ? [`  last crash: ${ext.lastCrash}`] : []),
     ...(ext.error ? [`  error: ${ext.error}`] : []),
     ...(ext.inertTouched?.length ? [`  uses what the Workbench does not have: ${ext.inertTouched.join(', ')}`] : []),
+    ...(ext.warnings ?? []).map((warning) => `  warning: ${warning}`),
   ].join('\n');
 }
 
@@ -67,11 +68,13 @@ export const extensionCommands: CliCommand[] = [
       });
       try {
         const installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}) });
-        const notHere = installed.requested.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p));
+        const { notAvailable: notHere, answeredEmpty } = inertPermissions(installed.requested);
         const pending = installed.requested.filter((p) => !installed.granted.includes(p) && !notHere.includes(p));
         ctx.progress(`Requested: ${installed.requested.join(', ') || 'nothing'}.`);
         ctx.progress(`Granted: ${installed.granted.join(', ') || 'nothing'}.`);
         if (notHere.length) ctx.progress(`Requested, not available here: ${notHere.join(', ')}.`);
+        if (answeredEmpty.length) ctx.progress(`Requested, answered empty here (the Workbench has no such data): ${answeredEmpty.join(', ')}.`);
+        for (const warning of installed.warnings ?? []) ctx.progress(`warning: ${warning}`);
         if (pending.length) ctx.progress(`Not granted: ${pending.join(', ')}. Grant later with: extensions grant ${installed.id} <permission>`);
         ctx.progress(trust ? 'Trusted: its tools run without asking (unless they declare mode "write").' : `Its tools ask before they run; trust it with: extensions trust ${installed.id}`);
         return installed;

@@ -1,5 +1,6 @@
 // The members the Workbench has no equivalent for, built from shared/spindle/members.ts: present,
 // logged once each, answering with a neutral value or rejecting UNSUPPORTED_HERE.
+import { EMPTY_ANSWERS } from '../../../shared/spindle/empty-answers';
 import type { MethodStyle, NamespaceSpec, SpindleMember } from '../../../shared/spindle/members';
 
 export interface InertContext {
@@ -19,6 +20,8 @@ const NEUTRAL: Partial<Record<MethodStyle, () => unknown>> = {
   record: () => ({}),
   null: () => null,
   false: () => false,
+  done: () => undefined,
+  ...EMPTY_ANSWERS,
 };
 
 function method(path: string, style: MethodStyle, permission: string | undefined, ctx: InertContext): (...args: unknown[]) => unknown {

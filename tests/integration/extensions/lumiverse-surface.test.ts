@@ -6,17 +6,20 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
+import { EXTENSION_PERMISSIONS } from '../../../shared/types/spindle';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, type ChatRig } from '../../unit/chat/helpers';
 import { fixture, waitFor } from './harness';
+import { DECLARED_READS, mismatch } from './spindle-declared';
 
 const ID = 'lumiverse_surface';
 
-/** The fixture as an author ships it: src/backend.ts built to an ESM dist/backend.js. */
-function built(): string {
+/** The fixture as an author ships it: src/backend.ts built to an ESM dist/backend.js (asking for more permissions, when given). */
+function built(permissions?: readonly string[]): string {
   const folder = path.join(tempDir(), ID);
   fs.mkdirSync(folder, { recursive: true });
-  fs.copyFileSync(path.join(fixture(ID), 'spindle.json'), path.join(folder, 'spindle.json'));
+  const manifest = JSON.parse(fs.readFileSync(path.join(fixture(ID), 'spindle.json'), 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(path.join(folder, 'spindle.json'), JSON.stringify(permissions ? { ...manifest, permissions } : manifest));
   buildSync({ entryPoints: [path.join(fixture(ID), 'src', 'backend.ts')], outfile: path.join(folder, 'dist', 'backend.js'), bundle: true, format: 'esm', platform: 'node', logLevel: 'silent' });
   return folder;
 }
@@ -41,8 +44,8 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-async function install(grant: string[]): Promise<void> {
-  await rig.host.extensions.installFromFolder(built(), { grant: grant as never });
+async function install(grant: string[], request?: readonly string[]): Promise<void> {
+  await rig.host.extensions.installFromFolder(built(request), { grant: grant as never });
   await waitFor(() => rig.host.registry.get(`${ID}:use`), 'the fixture to register its tools');
 }
 
@@ -93,6 +96,24 @@ describe('conformance', () => {
     expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'toast', 'oauth', 'presets', 'modal']));
     // Logged once per member, not once per call.
     expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.ui.')).length).toBe(1);
+  });
+
+  it('every inert read answers a value of the type Lumiverse declares for it (an empty catalog has its six lists)', async () => {
+    await install([...EXTENSION_PERMISSIONS], EXTENSION_PERMISSIONS);
+    const inert = SPINDLE_MEMBERS.filter((m) => m.tier === 'inert');
+    const probe = inert.flatMap((m) => (m.kind === 'namespace' ? paths(m.name, m.namespace!) : [m.name]));
+    const results = await invoke<Record<string, { ok: boolean; value?: unknown; code?: string }>>('probe', { paths: probe });
+    // Every read Lumiverse declares is answered, and with a value of the declared type.
+    for (const [p, declared] of Object.entries(DECLARED_READS)) {
+      const outcome = results[p];
+      expect(outcome, `${p} is not an inert member here`).toBeDefined();
+      expect(outcome!.ok, `${p}: ${JSON.stringify(outcome)}`).toBe(true);
+      expect(mismatch(outcome!.value, declared, p)).toBeNull();
+    }
+    // Everything else inert that answers at all is a read the table above must know (a …Stream method
+    // answers a generator whose first read rejects UNSUPPORTED_HERE).
+    const undeclaredReads = probe.filter((p) => results[p]?.ok && results[p]!.value !== undefined && !p.endsWith('Stream') && !(p in DECLARED_READS));
+    expect(undeclaredReads).toEqual([]);
   });
 });
 

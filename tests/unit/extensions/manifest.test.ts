@@ -64,7 +64,9 @@ describe('readManifest', () => {
     ['name', { name: '' }],
     ['name', { name: 42 }],
     ['name', { name: 'Bad\u202eName' }],
-    ['version', { version: 'one' }],
+    ['version', { version: '' }],
+    ['version', { version: '   ' }],
+    ['version', { version: 'v'.repeat(81) }],
     ['description', { description: undefined }],
     ['permissions', { permissions: 'tools' }],
   ])('refuses an invalid %s', (field, patch) => {
@@ -87,7 +89,8 @@ describe('readManifest', () => {
     ['an absolute path', '/etc/passwd.js', {}],
     ['a Windows absolute path', 'C:\\ext\\index.js', {}],
     ['a folder', 'lib', { 'lib/x.js': '' }],
-    ['a TypeScript file', 'index.ts', { 'index.ts': '' }],
+    ['a text file', 'index.txt', { 'index.txt': '' }],
+    ['a TypeScript file that does not exist', 'index.ts', {}],
     ['an empty string', '', {}],
   ])('refuses main as %s', (_label, main, files) => {
     expect(refusal(folderWith({ ...valid, main }, { 'index.js': '', ...files }))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/main' });
@@ -150,6 +153,28 @@ describe('Lumiverse manifests, as published', () => {
     const buildable = readManifest(folderWith(lumiverse, { 'src/backend.ts': 'export {};' }));
     expect(buildable.buildSource).toMatch(/src\/backend\.ts$/);
     expect(refusal(folderWith(lumiverse, {}))).toMatchObject({ path: '/entry_backend', message: expect.stringContaining('no src/backend.ts') });
+  });
+
+  it('accepts any non-empty version, as Lumiverse does (four parts, words, dates)', () => {
+    for (const version of ['6.7.6.7', 'beta', '2024-05-01', ' 1.0 ']) {
+      expect(readManifest(folderWith({ ...lumiverse, version }, { 'dist/backend.js': '' })).manifest.version).toBe(version.trim());
+    }
+  });
+
+  it('a TypeScript entry_backend (Lumiverse runs it with Bun) is built beside it at install, and runs as that bundle once built', () => {
+    const dir = folderWith({ ...lumiverse, entry_backend: 'src/backend.ts' }, { 'src/backend.ts': 'export {};' });
+    const before = readManifest(dir);
+    expect(before.buildSource).toBe(path.join(fs.realpathSync(dir), 'src', 'backend.ts'));
+    expect(before.manifest.main).toBe('src/backend.workbench.mjs');
+    fs.writeFileSync(path.join(dir, 'src', 'backend.workbench.mjs'), '');
+    const after = readManifest(dir);
+    expect(after.buildSource).toBeNull();
+    expect(after.mainPath).toBe(path.join(fs.realpathSync(dir), 'src', 'backend.workbench.mjs'));
+  });
+
+  it('a manifest that is not JSON is INVALID_MANIFEST with the line and column', () => {
+    const dir = folderWith(undefined, { 'dist/backend.js': '', 'spindle.json': '{\n  "identifier": "a_b",\n  "name" "x"\n}' });
+    expect(refusal(dir)).toMatchObject({ code: 'INVALID_MANIFEST', path: '', message: expect.stringMatching(/spindle\.json is not valid JSON: .*\(line 3, column \d+\)/) });
   });
 
   it('refuses an entry_backend outside the folder', () => {

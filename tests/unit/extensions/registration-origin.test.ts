@@ -1,5 +1,6 @@
 // security.md R15: a registration from a worker that may no longer register (told to stop, replaced) is ignored and logged.
 import { afterEach, describe, expect, it } from 'vitest';
+import { SHUTDOWN_GRACE_MS } from '../../../shared/protocol';
 import { ExtensionManager } from '../../../electron/core/extensions/extension-manager';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { FakeClock } from '../../helpers/fake-time';
@@ -34,7 +35,7 @@ describe('registrations outside a worker’s life', () => {
     const disabling = manager.disable('seed-example');
     await settle();
     worker.say({ type: 'register_tool', tool: tool('sneaked_in') });
-    clock.advance(2000);
+    clock.advance(SHUTDOWN_GRACE_MS);
     await disabling;
     expect(sink.calls.filter((c) => c.startsWith('register'))).toEqual(['register seed-example:search_knowledge_base']);
     expect(manager.getLogLines('seed-example').some((l) => l.includes('registerTool("sneaked_in") ignored: the worker is stopping.'))).toBe(true);
@@ -53,7 +54,7 @@ describe('registrations outside a worker’s life', () => {
     old.say({ type: 'ready', contained: true });
     const restarting = manager.restart('seed-example');
     await settle();
-    clock.advance(2000);
+    clock.advance(SHUTDOWN_GRACE_MS);
     await restarting;
     expect(launcher.last).not.toBe(old);
     old.sayFromThePipe({ type: 'register_tool', tool: tool('from_the_old_worker') });

@@ -2,6 +2,7 @@
 // Lumiverse's shapes and with its permissions. A session is a chat with one character (same id) and the user's
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
+import type { ResolvedMacros } from '../../chat/session-macros';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
 
@@ -25,6 +26,8 @@ export interface ChatReads {
   list(): ChatView[];
   /** chat_mutation: adds a message to the session, shown live in the Workbench. */
   append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string }): { id: string };
+  /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
+  resolveMacros(text: string, options: { chatId?: string; characterId?: string; commit?: boolean }): Promise<ResolvedMacros>;
 }
 
 /** Lumiverse's permission per namespace (chat.* — reads included — needs chat_mutation there too). */
@@ -191,3 +194,22 @@ export function chatDataNamespace(namespace: keyof typeof PERMISSIONS, reads: ()
 }
 
 export const CHAT_DATA_NAMESPACES = Object.keys(PERMISSIONS) as Array<keyof typeof PERMISSIONS>;
+
+/** spindle.macros.resolve(template, { chatId?, characterId?, userId?, commit? }): no permission, as in Lumiverse. */
+export function macrosNamespace(reads: () => ChatReads | null): NamespaceHandler {
+  return {
+    handle(_caller, method, args) {
+      if (method !== 'resolve') return unknownMethod('macros', method);
+      const template = typeof args[0] === 'string' ? args[0] : fail('INVALID_INPUT', 'spindle.macros.resolve takes the text to resolve.', '/template');
+      if (template.length > 2_000_000) fail('INPUT_TOO_LARGE', 'spindle.macros.resolve takes at most 2,000,000 characters.', '/template');
+      const raw = (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) as Record<string, unknown>;
+      const chats = reads();
+      if (!chats) return { text: template, diagnostics: [{ message: 'No chat is available to resolve macros against.', offset: 0, length: 0 }] };
+      return chats.resolveMacros(template, {
+        ...(typeof raw.chatId === 'string' ? { chatId: raw.chatId } : {}),
+        ...(typeof raw.characterId === 'string' ? { characterId: raw.characterId } : {}),
+        ...(typeof raw.commit === 'boolean' ? { commit: raw.commit } : {}),
+      });
+    },
+  };
+}

@@ -9,14 +9,14 @@ import type { SecretStore } from '../../connections/secret-store';
 import type { SpindleFacts } from '../extension-entry';
 import type { Redactor } from '../../connections/redact';
 import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from '../generation-gate';
-import { CHAT_DATA_NAMESPACES, chatDataNamespace, type ChatReads } from './chat-data';
+import { CHAT_DATA_NAMESPACES, chatDataNamespace, macrosNamespace, type ChatReads } from './chat-data';
 import { connectionsNamespace, type ConnectionReads } from './connections';
 import { corsNamespace } from './cors';
 import { councilNamespace, type CouncilReads } from './council-reads';
 import { ExtensionEnclave } from './enclave';
 import { ExtensionEphemeral } from './ephemeral';
 import { ExtensionStorage } from './extension-storage';
-import { argsOf, unknownMethod, type NamespaceHandler } from './namespace';
+import { argsOf, type NamespaceHandler } from './namespace';
 import { PipelineRegistrations } from './registrations';
 import { tokensNamespace, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
@@ -83,10 +83,7 @@ export class SpindleHost {
     this.namespaces.set('council', councilNamespace(deps.council ?? (() => null)));
     this.namespaces.set('cors', corsNamespace(deps.fetch, undefined, undefined, options.timers));
     for (const name of CHAT_DATA_NAMESPACES) this.namespaces.set(name, chatDataNamespace(name, deps.chats ?? (() => null)));
-    // Until the chat pipeline resolves macros, a template comes back as written.
-    this.namespaces.set('macros', {
-      handle: (_caller, method, args) => (method === 'resolve' ? { text: typeof args[0] === 'string' ? args[0] : '', diagnostics: [] } : unknownMethod('macros', method)),
-    });
+    this.namespaces.set('macros', macrosNamespace(deps.chats ?? (() => null)));
   }
 
   request(origin: RequestOrigin, message: HostRequestMessage): void {
@@ -120,6 +117,11 @@ export class SpindleHost {
     // pipeline.* and cors take one params object; the data namespaces take the extension's arguments.
     const args = namespace === 'pipeline' || namespace === 'cors' ? [params] : argsOf(params);
     this.answer(origin, requestId, method, () => handler.handle(origin, name, args));
+  }
+
+  /** The chat extensions see as active (a starting worker hears CHAT_SWITCHED with it). */
+  activeChatId(): string | null {
+    return this.options.deps?.chats?.()?.activeId() ?? null;
   }
 
   cancel(origin: RequestOrigin, requestId: string): void {

@@ -1,4 +1,4 @@
-// What the Extensions card says beyond status and permissions: safe mode, the first line of its last crash, what
+// What the Extensions card says beyond status and permissions: safe mode, warnings, the first line of its last crash, what
 // confines its worker, the Lumiverse members it used that do nothing here, and whether its tools run without asking.
 import type { ExtensionInfo } from '../../../../shared/events';
 import { Icon } from '../../components/Icon';
@@ -12,6 +12,11 @@ export function ExtensionFacts(props: { extension: ExtensionInfo; busy: boolean;
           <Icon name="warning" /> Safe mode: it failed to start three times in a row, so it was started disabled. Enable it once it is fixed.
         </p>
       )}
+      {(ext.warnings ?? []).map((warning) => (
+        <p key={warning} className="ext-card__fact ext-card__fact--warn" data-testid="extension-warning">
+          <Icon name="warning" /> {warning}
+        </p>
+      ))}
       {ext.lastCrash && (
         <p className="ext-card__fact" data-testid="extension-last-crash">
           Last crash: <code>{ext.lastCrash}</code>

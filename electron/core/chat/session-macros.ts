@@ -1,0 +1,27 @@
+// A session's macros outside a turn: the list the Macros view shows, and spindle.macros.resolve, which runs
+// the same engine a turn runs (built-ins from the session, the council's, extensions' macros).
+import { macroDefinitions, type MacroSources } from './pipeline/macro-catalog';
+import { MacroResolver } from './pipeline/macros';
+
+export interface MacroListing {
+  name: string;
+  owner: string;
+  description: string;
+  value: string | null;
+}
+
+/** Lumiverse's answer shape: the text, and what stopped or skipped expansion. */
+export interface ResolvedMacros {
+  text: string;
+  diagnostics: Array<{ message: string; offset: number; length: number }>;
+}
+
+export function listMacros(sources: MacroSources): MacroListing[] {
+  return macroDefinitions(sources).map((d) => ({ name: d.name, owner: d.owner, description: d.description, value: d.value ?? null }));
+}
+
+export async function resolveMacros(sources: MacroSources, text: string): Promise<ResolvedMacros> {
+  const resolver = new MacroResolver(macroDefinitions(sources));
+  const resolved = await resolver.resolve(text);
+  return { text: resolved, diagnostics: resolver.notes.map((message) => ({ message, offset: 0, length: 0 })) };
+}

@@ -1,0 +1,98 @@
+// Extension logs on disk, so what an extension did in an earlier process (a CLI `chat` turn, the app last
+// week) can still be read: `<data-dir>/logs/extensions/<id>.log`, one JSON line per entry with the pid
+// that wrote it, rotated to `<id>.log.1` past a size cap, so each extension keeps at most twice that.
+// Writes are appended in batches off the caller's path; several processes on one data folder append to
+// the same file, and a reader tells their lines from its own by the pid.
+import fs from 'node:fs';
+import path from 'node:path';
+import { sanitizeLogLine, type ExtensionLogEntry } from './extension-log';
+
+export const LOG_FILE_MAX_BYTES = 512 * 1024;
+
+interface Line {
+  at: number;
+  level: ExtensionLogEntry['level'];
+  source: ExtensionLogEntry['source'];
+  text: string;
+  pid: number;
+}
+
+function parse(text: string): Line[] {
+  const lines: Line[] = [];
+  for (const raw of text.split('\n')) {
+    if (!raw) continue;
+    try {
+      const line = JSON.parse(raw) as Line;
+      if (typeof line.at === 'number' && typeof line.text === 'string' && typeof line.pid === 'number') lines.push(line);
+    } catch {
+      // A line cut short by a kill mid-write: skipped.
+    }
+  }
+  return lines;
+}
+
+export class ExtensionLogFiles {
+  private readonly queued = new Map<string, string[]>();
+  private flushing: Promise<void> = Promise.resolve();
+  private scheduled = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes = LOG_FILE_MAX_BYTES,
+  ) {}
+
+  private file(id: string): string {
+    return path.join(this.dir, `${id}.log`);
+  }
+
+  append(id: string, entry: ExtensionLogEntry): void {
+    const line: Line = { at: entry.at, level: entry.level, source: entry.source, text: entry.text, pid: process.pid };
+    const queue = this.queued.get(id) ?? [];
+    queue.push(`${JSON.stringify(line)}\n`);
+    this.queued.set(id, queue);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  /** Writes what is queued; resolves when it is on disk (the host awaits it before exiting). */
+  flush(): Promise<void> {
+    const batches = [...this.queued];
+    this.queued.clear();
+    this.flushing = this.flushing.then(async () => {
+      if (batches.length === 0) return;
+      await fs.promises.mkdir(this.dir, { recursive: true });
+      for (const [id, lines] of batches) await this.write(id, lines.join(''));
+    });
+    return this.flushing.catch(() => undefined);
+  }
+
+  private async write(id: string, text: string): Promise<void> {
+    const file = this.file(id);
+    try {
+      const size = (await fs.promises.stat(file).catch(() => null))?.size ?? 0;
+      if (size + text.length > this.maxBytes) await fs.promises.rename(file, `${file}.1`).catch(() => undefined);
+      await fs.promises.appendFile(file, text, { mode: 0o600 });
+    } catch {
+      // A log that cannot be written (a full disk) never stops the extension.
+    }
+  }
+
+  /** Entries other processes wrote (earlier runs, a CLI beside the app), oldest first. */
+  async others(id: string): Promise<ExtensionLogEntry[]> {
+    const file = this.file(id);
+    const texts = await Promise.all([`${file}.1`, file].map((f) => fs.promises.readFile(f, 'utf8').catch(() => '')));
+    return texts
+      .flatMap(parse)
+      .filter((line) => line.pid !== process.pid)
+      .map((line) => ({ seq: 0, at: line.at, level: line.level, source: line.source, text: sanitizeLogLine(line.text) }));
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.flush();
+    for (const f of [this.file(id), `${this.file(id)}.1`]) await fs.promises.rm(f, { force: true });
+  }
+}

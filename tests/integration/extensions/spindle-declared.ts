@@ -1,0 +1,133 @@
+// What Lumiverse's spindle types (lumiverse-spindle-types 0.6.20, src/spindle-api.ts, api.ts, memories.ts)
+// declare that each read of the members the Workbench keeps inert resolves to — written down here
+// independently of shared/spindle/members.ts, so the conformance test compares the two.
+//
+// Kinds: 'page' ({ data: [], total }), 'array', 'nullable' (an object or null), 'boolean', 'string',
+// 'number', 'void' (resolves to nothing), 'record' (an object of any keys), a list of allowed
+// literals, or an object spec whose fields have kinds of their own.
+export type Declared = 'page' | 'array' | 'nullable' | 'boolean' | 'string' | 'number' | 'void' | 'record' | readonly string[] | { readonly [field: string]: Declared };
+
+const ACCENT = { h: 'number', s: 'number', l: 'number' } as const;
+
+export const DECLARED_READS: Record<string, Declared> = {
+  'presets.list': 'page',
+  'presets.get': 'nullable',
+  'presets.blocks.list': 'array',
+  'presets.blocks.get': 'nullable',
+  'presets.categories.list': 'array',
+  'regex_scripts.list': 'page',
+  'regex_scripts.get': 'nullable',
+  'regex_scripts.getActive': 'array',
+  'databanks.list': 'page',
+  'databanks.get': 'nullable',
+  'databanks.documents.list': 'page',
+  'databanks.documents.get': 'nullable',
+  'databanks.documents.getContent': 'nullable',
+  'memories.cortex.getConfig': { enabled: 'boolean', entityTracking: 'boolean', entityExtractionMode: 'string', salienceScoring: 'boolean' },
+  'memories.cortex.query': {
+    memories: 'array',
+    entityContext: 'array',
+    activeRelationships: 'array',
+    arcContext: 'nullable',
+    stats: { candidatePoolSize: 'number', vectorSearchResults: 'number', entitiesMatched: 'number', scoreFusionApplied: 'boolean', topScore: 'number', retrievalTimeMs: 'number' },
+  },
+  'memories.cortex.getCached': 'nullable',
+  'memories.cortex.queryLinked': { vaults: 'array', interlinks: 'array' },
+  'memories.cortex.getCachedLinked': 'nullable',
+  'memories.entities.list': 'array',
+  'memories.entities.get': 'nullable',
+  'memories.entities.findByName': 'nullable',
+  'memories.entities.getFacts': 'array',
+  'memories.relations.list': 'array',
+  'memories.relations.listAll': 'array',
+  'memories.relations.forEntity': 'array',
+  'memories.relations.forEntities': 'array',
+  'memories.consolidations.list': 'array',
+  'memories.consolidations.latestArc': 'nullable',
+  'memories.salience.list': 'array',
+  'memories.vaults.list': 'array',
+  'memories.vaults.get': 'nullable',
+  'memories.vaults.getChunks': 'array',
+  'memories.links.list': 'array',
+  'memories.chatMemory.listChunks': 'array',
+  'memories.chatMemory.get': {
+    chunks: 'array',
+    formatted: 'string',
+    count: 'number',
+    enabled: 'boolean',
+    queryPreview: 'string',
+    settingsSource: ['global', 'per_chat'],
+    chunksAvailable: 'number',
+    chunksPending: 'number',
+  },
+  'memories.stats.usage': { entityCount: 'number', relationCount: 'number', salienceRecordCount: 'number', consolidationCount: 'number' },
+  'memories.stats.ingestionStatus': 'nullable',
+  'memories.stats.ingestionTelemetry': { samples: 'number', last: 'nullable', averages: { fontMs: 'number', heuristicMs: 'number', sidecarMs: 'number', graphMs: 'number', dbMs: 'number', totalMs: 'number' } },
+  'global_addons.list': 'page',
+  'global_addons.get': 'nullable',
+  'dlc.getCatalog': { packs: 'array', lumiaItems: 'array', narrativeStyles: 'array', utilities: 'array', retrofits: 'array', tools: 'array' },
+  'events.track': 'void',
+  'events.query': 'array',
+  'events.replay': 'array',
+  'events.getLatestState': 'record',
+  'ui.getDrawerTabs': 'array',
+  'ui.getSettingsTabs': 'array',
+  'theme.getCurrent': { id: 'string', name: 'string', mode: ['light', 'dark'], accent: ACCENT, enableGlass: 'boolean', radiusScale: 'number', fontScale: 'number', uiScale: 'number', characterAware: 'boolean' },
+  'frontendProcesses.list': 'array',
+  'frontendProcesses.get': 'nullable',
+  'backendProcesses.list': 'array',
+  'backendProcesses.get': 'nullable',
+  'oauth.getCallbackUrl': 'string',
+  'webSearch.getSettings': {
+    enabled: 'boolean',
+    provider: 'string',
+    apiUrl: 'string',
+    requestTimeoutMs: 'number',
+    defaultResultCount: 'number',
+    maxResultCount: 'number',
+    maxPagesToScrape: 'number',
+    maxCharsPerPage: 'number',
+    language: 'string',
+    safeSearch: 'number',
+    engines: 'array',
+    hasApiKey: 'boolean',
+  },
+  'push.getStatus': { available: 'boolean', subscriptionCount: 'number' },
+  'imageGen.getProviders': 'array',
+  'imageGen.listConnections': 'array',
+  'imageGen.getConnection': 'nullable',
+  'imageGen.getModels': 'array',
+  'images.list': 'page',
+  'images.get': 'nullable',
+  'uploads.get': 'nullable',
+  'uploads.delete': 'boolean',
+  'rpcPool.sync': 'string',
+  'rpcPool.handle': 'string',
+  'users.isVisible': 'boolean',
+  'users.getRole': ['operator', 'admin', 'user'],
+};
+
+/** Where `value` breaks `declared`, or null when it conforms. */
+export function mismatch(value: unknown, declared: Declared, at = ''): string | null {
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (Array.isArray(declared)) return declared.includes(value as string) ? null : `${at}: ${JSON.stringify(value)} is not one of ${declared.join(', ')}`;
+  if (typeof declared === 'object') {
+    if (!isObject) return `${at}: ${JSON.stringify(value)} is not an object`;
+    for (const [field, kind] of Object.entries(declared)) {
+      const problem = mismatch((value as Record<string, unknown>)[field], kind as Declared, `${at}.${field}`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  const ok: Record<string, boolean> = {
+    page: isObject && Array.isArray((value as { data?: unknown }).data) && typeof (value as { total?: unknown }).total === 'number',
+    array: Array.isArray(value),
+    nullable: value === null || isObject,
+    boolean: typeof value === 'boolean',
+    string: typeof value === 'string',
+    number: typeof value === 'number',
+    void: value === undefined,
+    record: isObject,
+  };
+  return ok[declared] ? null : `${at}: ${JSON.stringify(value)} is not ${declared}`;
+}
