@@ -1,8 +1,9 @@
 // Extension logs on disk, so what an extension did in an earlier process (a CLI `chat` turn, the app last
-// week) can still be read: `<data-dir>/logs/extensions/<id>.log`, one JSON line per entry with the pid
-// that wrote it, rotated to `<id>.log.1` past a size cap, so each extension keeps at most twice that.
-// Writes are appended in batches off the caller's path; several processes on one data folder append to
-// the same file, and a reader tells their lines from its own by the pid.
+// week) can still be read: `<data-dir>/logs/extensions/<id>.log`, one JSON line per entry with the run
+// (one host's life) that wrote it, rotated to `<id>.log.1` past a size cap, so each extension keeps at
+// most twice that. Writes are appended in batches off the caller's path; several processes on one data
+// folder append to the same file, and a reader tells their lines from its own by the run.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sanitizeLogLine, type ExtensionLogEntry } from './extension-log';
@@ -14,7 +15,7 @@ interface Line {
   level: ExtensionLogEntry['level'];
   source: ExtensionLogEntry['source'];
   text: string;
-  pid: number;
+  run: string;
 }
 
 function parse(text: string): Line[] {
@@ -23,7 +24,7 @@ function parse(text: string): Line[] {
     if (!raw) continue;
     try {
       const line = JSON.parse(raw) as Line;
-      if (typeof line.at === 'number' && typeof line.text === 'string' && typeof line.pid === 'number') lines.push(line);
+      if (typeof line.at === 'number' && typeof line.text === 'string' && typeof line.run === 'string') lines.push(line);
     } catch {
       // A line cut short by a kill mid-write: skipped.
     }
@@ -35,6 +36,8 @@ export class ExtensionLogFiles {
   private readonly queued = new Map<string, string[]>();
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
+  /** This host's run: its own lines are read from memory, not from the file. */
+  private readonly run = randomUUID();
 
   constructor(
     private readonly dir: string,
@@ -46,7 +49,7 @@ export class ExtensionLogFiles {
   }
 
   append(id: string, entry: ExtensionLogEntry): void {
-    const line: Line = { at: entry.at, level: entry.level, source: entry.source, text: entry.text, pid: process.pid };
+    const line: Line = { at: entry.at, level: entry.level, source: entry.source, text: entry.text, run: this.run };
     const queue = this.queued.get(id) ?? [];
     queue.push(`${JSON.stringify(line)}\n`);
     this.queued.set(id, queue);
@@ -81,13 +84,13 @@ export class ExtensionLogFiles {
     }
   }
 
-  /** Entries other processes wrote (earlier runs, a CLI beside the app), oldest first. */
+  /** Entries other runs wrote (an earlier start, a CLI beside the app), oldest first. */
   async others(id: string): Promise<ExtensionLogEntry[]> {
     const file = this.file(id);
     const texts = await Promise.all([`${file}.1`, file].map((f) => fs.promises.readFile(f, 'utf8').catch(() => '')));
     return texts
       .flatMap(parse)
-      .filter((line) => line.pid !== process.pid)
+      .filter((line) => line.run !== this.run)
       .map((line) => ({ seq: 0, at: line.at, level: line.level, source: line.source, text: sanitizeLogLine(line.text) }));
   }
 

@@ -15,7 +15,8 @@ function notAllowed(where: string, why: string): Error {
   return Object.assign(new Error(`Bun.file(${JSON.stringify(where)}): ${why}`), { code: 'PATH_NOT_ALLOWED' });
 }
 
-type Place = { kind: 'folder'; file: string } | { kind: 'storage'; file: string };
+/** Where a BunFile lives; a path it may not reach fails when the file is read or written, as Bun's files are lazy. */
+type Place = { kind: 'folder'; file: string } | { kind: 'storage'; file: string } | { kind: 'refused'; file: string; error: Error };
 
 function place(rules: FileRules, target: string | URL): Place {
   const where = target instanceof URL ? target.pathname : String(target);
@@ -23,7 +24,7 @@ function place(rules: FileRules, target: string | URL): Place {
   if (!path.isAbsolute(file)) return { kind: 'storage', file };
   const relative = path.relative(rules.folder, file);
   if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return { kind: 'folder', file };
-  throw notAllowed(where, "only the extension's own folder (read) and its storage (relative paths) are reachable here.");
+  return { kind: 'refused', file, error: notAllowed(where, "only the extension's own folder (read) and its storage (relative paths) are reachable here.") };
 }
 
 async function bytesOf(data: unknown): Promise<Uint8Array> {
@@ -60,6 +61,7 @@ export class WorkbenchBunFile {
   }
 
   async bytes(): Promise<Uint8Array> {
+    if (this.target.kind === 'refused') throw this.target.error;
     if (this.target.kind === 'folder') return new Uint8Array(await fs.promises.readFile(this.target.file));
     return this.rules.storage.readBinary(this.target.file);
   }
@@ -78,6 +80,7 @@ export class WorkbenchBunFile {
   }
 
   async exists(): Promise<boolean> {
+    if (this.target.kind === 'refused') throw this.target.error;
     if (this.target.kind === 'storage') return this.rules.storage.exists(this.target.file);
     try {
       return (await fs.promises.stat(this.target.file)).isFile();
@@ -91,12 +94,14 @@ export class WorkbenchBunFile {
   }
 
   async delete(): Promise<void> {
+    if (this.target.kind === 'refused') throw this.target.error;
     if (this.target.kind !== 'storage') throw notAllowed(this.name, "the extension's own folder is read-only.");
     await this.rules.storage.delete(this.target.file);
   }
 }
 
 async function writeTo(rules: FileRules, target: Place, data: unknown): Promise<number> {
+  if (target.kind === 'refused') throw target.error;
   if (target.kind !== 'storage') throw notAllowed(target.file, "the extension's own folder is read-only; write to its storage with a relative path.");
   const bytes = await bytesOf(data instanceof WorkbenchBunFile ? await data.bytes() : data);
   await rules.storage.writeBinary(target.file, bytes);
@@ -106,6 +111,6 @@ async function writeTo(rules: FileRules, target: Place, data: unknown): Promise<
 export function bunFile(rules: FileRules): { file: (target: string | URL, options?: { type?: string }) => WorkbenchBunFile; write: (dest: unknown, data: unknown) => Promise<number> } {
   return {
     file: (target, options) => new WorkbenchBunFile(rules, place(rules, target), options),
-    write: (dest, data) => writeTo(rules, dest instanceof WorkbenchBunFile ? place(rules, dest.name) : place(rules, dest as string | URL), data),
+    write: async (dest, data) => writeTo(rules, dest instanceof WorkbenchBunFile ? place(rules, dest.name) : place(rules, dest as string | URL), data),
   };
 }

@@ -21,8 +21,10 @@ export async function loadOpenSession(store: AppStore, host: HostConnection, id:
   return result;
 }
 
+/** Opens a session in the Workbench; the host tells extensions the active chat changed (CHAT_SWITCHED). */
 export async function openSession(store: AppStore, host: HostConnection, id: string | null): Promise<void> {
   store.getState().chatSessionOpened(id);
+  void host.invoke('chat.sessions.open', { sessionId: id });
   if (id !== null) await loadOpenSession(store, host, id);
 }
 
@@ -34,6 +36,7 @@ export async function createSession(
   const result = await host.invoke('chat.sessions.create', input);
   if (result.ok) {
     store.getState().chatSessionOpened(result.value.id);
+    void host.invoke('chat.sessions.open', { sessionId: result.value.id });
     store.getState().chatSessionLoaded(result.value);
     await loadSessions(store, host);
   }

@@ -74,6 +74,17 @@ describe('extensions list and log', () => {
     expect(log.code).toBe(0);
     expect(log.out).toMatch(/host error: Crashed: \w*Error: /);
   }, 60_000);
+
+  it('log shows what earlier runs wrote too (the install run, a chat run), from the log kept on disk', async () => {
+    const dataDir = tempDir();
+    expect((await cli(dataDir, ['extensions', 'install', fixture('lumiverse_tsonly'), '--grant', 'tools'])).code).toBe(0);
+    await cli(dataDir, ['tools', 'invoke', 'lumiverse_tsonly:greet', '--args', '{"name":"ada"}', '--approve', 'lumiverse_tsonly:*']);
+    const log = await cli(dataDir, ['extensions', 'log', 'lumiverse_tsonly']);
+    // Lines of three earlier runs: the install, its start there, and the run that called the tool.
+    expect(log.out).toContain('host info: Installed TypeScript Only 0.2.0; granted: tools.');
+    expect(log.out.match(/host info: Started \(pid \d+\)/g)?.length).toBeGreaterThanOrEqual(2);
+    expect(fs.existsSync(path.join(dataDir, 'logs', 'extensions', 'lumiverse_tsonly.log'))).toBe(true);
+  }, 60_000);
 });
 
 describe('trusting an extension', () => {

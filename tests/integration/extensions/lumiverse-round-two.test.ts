@@ -1,0 +1,138 @@
+// Lumiverse extensions, round two: what published extensions met that Lumiverse accepts — written the way
+// their authors write (a TypeScript entry_backend, an empty tsconfig, a seed to ".", a four-part version,
+// Bun's APIs, a Bun-built bundle with import.meta.require, CHAT_SWITCHED state, macros.resolve, the
+// Lumia catalog, state saved at GENERATION_ENDED as the host stops).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../../unit/chat/helpers';
+import { fixture, waitFor } from './harness';
+
+const ID = 'lumiverse_roundtwo';
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+async function host(): Promise<ChatRig> {
+  rig = await chatRig();
+  return rig;
+}
+
+async function install(r: ChatRig, name = ID): Promise<string[]> {
+  const progress: string[] = [];
+  await r.host.extensions.installFromFolder(fixture(name), { grant: 'requested', trust: true }, (line) => progress.push(line));
+  await waitFor(() => r.host.extensions.get(name).status === 'running' && r.host.registry.list().some((t) => t.qualifiedName.startsWith(`${name}:`)), `${name} to run`);
+  return progress;
+}
+
+async function invoke<T>(r: ChatRig, tool: string, extension = ID): Promise<T> {
+  const outcome = await r.host.registry.invoke(`${extension}:${tool}`, {}, { timeoutMs: 20_000 });
+  if (!outcome.ok) throw new Error(`${tool}: ${JSON.stringify(outcome.error)}`);
+  return JSON.parse(outcome.content) as T;
+}
+
+const storage = (r: ChatRig, file: string) => path.join(r.dataDir, 'extension-data', ID, 'storage', file);
+const readJson = (file: string) => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : null);
+
+describe('installing what Lumiverse accepts', () => {
+  it('a four-part version, a TypeScript entry_backend built beside it, an empty tsconfig ignored with a line, storage seeded into its root', async () => {
+    const r = await host();
+    const progress = await install(r);
+    expect(progress).toEqual(
+      expect.arrayContaining(['Building src/backend.ts → src/backend.workbench.mjs…', 'tsconfig.json is empty; built without it, as Bun does.', 'Built src/backend.workbench.mjs.', 'Seeded storage with seed.']),
+    );
+    expect(r.host.extensions.get(ID)).toMatchObject({ version: '6.7.6.7', status: 'running' });
+    expect(fs.readFileSync(storage(r, 'greeting.txt'), 'utf8')).toBe('Hello from the seeded storage root.\n');
+    expect(fs.readFileSync(storage(r, 'notes/first.md'), 'utf8')).toBe('# First note\n');
+  });
+
+  it('a Bun-built bundle with import.meta.require runs; a newer minimum_lumiverse_version installs with a warning; inert permissions are listed', async () => {
+    const r = await host();
+    const progress = await install(r, 'lumiverse_bunbundle');
+    expect(progress).toContain("dist/backend.js uses Bun's import.meta.require; the installed copy uses Node's createRequire in its place.");
+    const outcome = await r.host.registry.invoke('lumiverse_bunbundle:digest', { text: 'council' }, { timeoutMs: 20_000 });
+    expect(outcome).toMatchObject({ ok: true, content: `${createHash('sha1').update('council').digest('hex')} on ${process.platform}` });
+    // The published file itself is untouched.
+    expect(fs.readFileSync(path.join(fixture('lumiverse_bunbundle'), 'dist', 'backend.js'), 'utf8')).toContain('var __require = import.meta.require;');
+    const info = r.host.extensions.get('lumiverse_bunbundle');
+    expect(info.warnings).toEqual([expect.stringContaining('asks for Lumiverse 9.0.0 or newer; the Workbench matches Lumiverse 1.1.0')]);
+    const inspected = await r.call('extensions.inspect', { folder: fixture('lumiverse_bunbundle') });
+    expect(inspected).toMatchObject({ ok: true, value: { notAvailable: ['ui_panels'], answeredEmpty: ['presets', 'regex_scripts'] } });
+  });
+});
+
+describe('Bun, as published bundles use it', () => {
+  it('hashes, compresses, sleeps and reads and writes files within the extension’s rules; the rest is UNSUPPORTED_HERE, logged once', async () => {
+    const r = await host();
+    await install(r);
+    const tour = await invoke<Record<string, unknown>>(r, 'bun');
+    expect(tour).toEqual({
+      md5: createHash('md5').update('council').digest('hex'),
+      sha: createHash('sha256').update('council').digest('hex'),
+      unzipped: 'raw deflate, as in a zip entry',
+      gz: 'gzip round trip',
+      greeting: 'Hello from the seeded storage root.',
+      wrote: 'bytes from Bun.write'.length,
+      readBack: 'bytes from Bun.write',
+      own: true,
+      outside: 'PATH_NOT_ALLOWED',
+      serve: 'UNSUPPORTED_HERE',
+      hash: expect.stringMatching(/^\d+$/),
+      version: 'string',
+      envKeys: true,
+    });
+    expect(fs.readFileSync(storage(r, 'written-by-bun.txt'), 'utf8')).toBe('bytes from Bun.write');
+    await invoke(r, 'bun');
+    expect(r.host.extensions.getLogLines(ID).filter((l) => l.includes('Bun.serve is not available')).length).toBe(1);
+  });
+});
+
+describe('chats, macros and the catalog', () => {
+  const MARA = { character: { name: 'Mara', description: 'Keeper of the lamp.', personality: '', scenario: '' }, persona: { name: 'Tom', description: '' } };
+
+  it('CHAT_SWITCHED ({ chatId }) reaches it when a session is opened, and a worker that starts with one open hears it too', async () => {
+    const r = await host();
+    const first = await newSession(r, MARA);
+    expect(await r.call('chat.sessions.open', { sessionId: first })).toEqual({ ok: true, value: { active: first } });
+    await install(r);
+    await waitFor(() => readJson(storage(r, 'active.json'))?.chatId === first, 'the state seeded at start');
+    const second = await newSession(r, MARA);
+    await r.call('chat.sessions.open', { sessionId: second });
+    await waitFor(() => readJson(storage(r, 'active.json'))?.chatId === second, 'the state seeded on the switch');
+    expect(readJson(storage(r, 'active.json'))).toEqual({ chatId: second, turns: 0, seededBy: 'CHAT_SWITCHED' });
+    expect(await r.call('chat.sessions.open', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('macros.resolve runs the turn’s macro engine on the active session; unknown macros stay as written', async () => {
+    const r = await host();
+    const id = await newSession(r, MARA);
+    await r.call('chat.sessions.open', { sessionId: id });
+    await install(r);
+    expect(await invoke(r, 'refine')).toEqual({ text: 'Refine the reply of Mara (Keeper of the lamp.) for Tom; keep {{unknownMacro}} as written.', diagnostics: [] });
+  });
+
+  it('dlc.getCatalog() answers an empty catalog with its lists, so reading .lumiaItems works', async () => {
+    const r = await host();
+    await install(r);
+    expect(await invoke(r, 'catalog')).toEqual({ lumia: 0, packs: 0 });
+  });
+
+  it('state saved at GENERATION_ENDED is on disk when the host stops right after the turn', async () => {
+    const r = await host();
+    await addMainConnection(r);
+    const id = await newSession(r, MARA);
+    await install(r);
+    r.server.enqueue({ text: 'The lamp is lit.' });
+    await send(r, id, 'Light the lamp.');
+    // The host stops at once, as a CLI `chat` command does when its turn is done.
+    await r.close();
+    rig = null;
+    expect(readJson(storage(r, `chats/${id}.json`))).toMatchObject({ chatId: id, turns: 1 });
+  });
+});
