@@ -34,9 +34,13 @@ export default defineConfig({
       minify: true,
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: {
-        input: { index: resolve(__dirname, 'renderer/index.html') },
+        // The app, and the page every extension frame runs (served on each extension's own origin).
+        input: { index: resolve(__dirname, 'renderer/index.html'), frame: resolve(__dirname, 'renderer/frame.html') },
         // Libraries in their own chunk: no chunk over 500 kB, and app updates leave the vendor chunk cached.
-        output: { manualChunks: (id: string) => (id.includes('node_modules') ? 'vendor' : undefined) },
+        // The frame page takes only what it uses (TypeBox, DOMPurify), not the app's React vendor chunk.
+        output: {
+          manualChunks: (id: string) => (!id.includes('node_modules') ? undefined : /[\\/](@sinclair|dompurify)[\\/]/.test(id) ? 'frame-vendor' : 'vendor'),
+        },
       },
     },
   },

@@ -44,6 +44,16 @@ export default tseslint.config(
     },
   },
   {
+    // Extensions' frames: a stranger's page on its own origin; it knows the app only through the frame contract.
+    files: ['renderer/frame/**'],
+    rules: {
+      'no-restricted-imports': restrict(
+        [banElectron, ...names(nodeBuiltins, 'Frames run in a sandboxed page.'), ...names(['react', 'react-dom', 'zustand'], 'Frames carry no app code.')],
+        [banNode, { group: ['**/electron/**', '**/electron', '**/renderer/src/**', '**/src/**'], message: 'A frame sees only shared/ (the frame contract), never the app or the host.' }],
+      ),
+    },
+  },
+  {
     files: ['electron/core/**', 'electron/headless/**'],
     rules: {
       'no-restricted-imports': restrict([banElectron, ...names(['react', 'react-dom', 'zustand'], 'The core has no UI.')], [

@@ -1,8 +1,10 @@
 // The Content-Security-Policy every door serves the renderer with: nothing remote, no inline script, no eval.
 
-export function contentSecurityPolicy(options: { connectSrc?: string[] } = {}): string {
+export function contentSecurityPolicy(options: { connectSrc?: string[]; frameSrc?: string[] } = {}): string {
   const connect = ["'self'", ...(options.connectSrc ?? [])].join(' ');
   return [
+    // Extensions' frontends, each in frames of its own origin (shared/frames/frame-origin.ts).
+    ...(options.frameSrc?.length ? [`frame-src ${options.frameSrc.join(' ')}`] : []),
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
@@ -13,5 +15,46 @@ export function contentSecurityPolicy(options: { connectSrc?: string[] } = {}): 
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * The policy of an extension's frame documents: its own files only (script from its origin, inline styles
+ * as extension UIs write them), no network (connect-src 'none'), framed only by the app.
+ */
+export function frameContentSecurityPolicy(appOrigins: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'none'",
+    "frame-src 'self' blob: data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${appOrigins.join(' ')}`,
+  ].join('; ');
+}
+
+/**
+ * The sandbox page's policy (HTML an extension renders in a message widget or a sandbox frame): its inline
+ * script and styles, images and fonts inline only, no network, never eval.
+ */
+export function sandboxContentSecurityPolicy(ancestors: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'unsafe-inline'",
+    "style-src 'unsafe-inline'",
+    'img-src data: blob:',
+    'media-src data: blob:',
+    'font-src data:',
+    "connect-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors.join(' ')}`,
   ].join('; ');
 }

@@ -20,6 +20,10 @@ export type HostEvent =
   | { type: 'extension.changed'; extension: ExtensionInfo }
   | { type: 'extension.removed'; id: string }
   | { type: 'extension.log'; id: string; line: string }
+  /** For the extension's frontend frames: a message its backend sent (spindle.sendToFrontend). */
+  | { type: 'extension.frontend-message'; id: string; payload: unknown }
+  /** For every extension's frontend frames: an event with Lumiverse's name and payload (GENERATION_ENDED, CHAT_SWITCHED…). */
+  | { type: 'extension.event'; event: string; payload: unknown }
   /** MCP servers: status/config/tool count changed; removed; one log line (rate-limited; mcp.log has all). */
   | { type: 'mcp.changed'; server: McpServerInfo }
   | { type: 'mcp.removed'; id: string }

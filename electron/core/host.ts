@@ -215,6 +215,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
     else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });
     else if (event.type === 'extension.log') emit({ type: 'extension.log', id: event.id, line: formatLogEntry(event.entry) });
+    else if (event.type === 'extension.frontend') emit({ type: 'extension.frontend-message', id: event.id, payload: event.payload });
+    else if (event.type === 'extension.broadcast') emit({ type: 'extension.event', event: event.event, payload: event.payload });
     else if (event.type === 'extension.safe-mode') {
       addNotice({
         level: 'warning',

@@ -3,18 +3,23 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { contentSecurityPolicy } from '../../shared/csp';
+import { contentSecurityPolicy, frameContentSecurityPolicy, sandboxContentSecurityPolicy } from '../../shared/csp';
+import { SANDBOX_PAGE } from '../../shared/frames/frame-origin';
+import { frameFile } from '../core/extensions/frontend-files';
 import { MAX_IMPORT_INPUT_BYTES } from '../../shared/limits';
 import type { Result } from '../../shared/errors';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
 import type { Logger } from '../core/ports';
-import { serveStatic } from './static-files';
+import { serveFile, serveStatic } from './static-files';
 
 /** Frames above this close the socket; below it the dispatcher applies each method's own cap (INPUT_TOO_LARGE). */
 const MAX_FRAME_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
 const BIND_ADDRESS = '127.0.0.1';
+// Browser mode is plain http on the loopback interface only.
+// eslint-disable-next-line @microsoft/sdl/no-insecure-url
+const HTTP = 'http://';
 
 export interface HeadlessServer {
   url: string;
@@ -59,14 +64,32 @@ export async function startHeadlessServer(options: {
   const token = options.token ?? crypto.randomBytes(24).toString('hex');
   let port = 0;
   const securityHeaders = () => ({
-    'Content-Security-Policy': contentSecurityPolicy({ connectSrc: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`] }),
+    'Content-Security-Policy': contentSecurityPolicy({ connectSrc: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`], frameSrc: [`${HTTP}*.localhost:${port}`] }),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'X-Frame-Options': 'DENY',
   });
 
+  const appOrigins = () => [`${HTTP}127.0.0.1:${port}`, `${HTTP}localhost:${port}`];
+  const frameHeaders = (pathname: string) => ({
+    // The sandbox page runs an extension's inline HTML, opaque-origin, from an extension frame or a message.
+    'Content-Security-Policy':
+      pathname === SANDBOX_PAGE ? sandboxContentSecurityPolicy([...appOrigins(), `${HTTP}*.localhost:${port}`]) : frameContentSecurityPolicy(appOrigins()),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  });
+
   const server = http.createServer((req, res) => {
+    // An extension's frame origin: e-<label>.localhost on this port (frame-origin.ts), its files only.
+    const frameHost = /^(e-[0-9a-f]{16})\.localhost:(\d+)$/.exec(req.headers.host ?? '');
+    if (frameHost && Number(frameHost[2]) === port) {
+      const pathname = new URL(req.url ?? '/', `${HTTP}frame`).pathname;
+      const file = frameFile(frameHost[1]!, pathname, options.rendererDir, (label) => options.host.extensions.frontendFolder(label));
+      serveFile(file, req, res, frameHeaders(pathname));
+      return;
+    }
     if (!allowedHosts(port).has(req.headers.host ?? '')) {
       res.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Misdirected request');
       return;

@@ -6,6 +6,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.gif': 'image/gif',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.mp3': 'audio/mpeg',
+  '.ogg': 'audio/ogg',
+  '.wav': 'audio/wav',
+  '.txt': 'text/plain; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -31,11 +39,15 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
 }
 
 export function serveStatic(root: string, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
+  serveFile(resolveStaticPath(root, req.url ?? '/'), req, res, headers);
+}
+
+/** Serves one resolved file (null or not a file: 404), GET and HEAD only. */
+export function serveFile(file: string | null, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, headers).end();
     return;
   }
-  const file = resolveStaticPath(root, req.url ?? '/');
   if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
     res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
     return;

@@ -1,6 +1,7 @@
 // Pure rules for serving the built renderer over app://: path containment, content types, security headers.
 import path from 'node:path';
 import { contentSecurityPolicy } from '../../shared/csp';
+import { FRAME_SCHEME } from '../../shared/frames/frame-origin';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,7 +32,8 @@ export function contentTypeFor(file: string): string {
 export function securityHeaders(contentType: string): Record<string, string> {
   return {
     'Content-Type': contentType,
-    'Content-Security-Policy': contentSecurityPolicy(),
+    // Extensions' frontends load in frames of their own cw-ext://e-<label> origins (frame-protocol.ts).
+    'Content-Security-Policy': contentSecurityPolicy({ frameSrc: [`${FRAME_SCHEME}:`] }),
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
   };

@@ -11,6 +11,7 @@ import { parseMainArgs } from './args';
 import { electronStoreBackend } from './electron-store-backend';
 import { registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
+import { handleFrameProtocol } from './frame-protocol';
 import { createMainWindow, denyAllPermissions, hardenWebContents } from './window';
 import { utilityLauncher } from './utility-launcher';
 import { SafeStorageSecretStore } from './safe-storage-secrets';
@@ -72,6 +73,7 @@ function run(dataDir: string): void {
       bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
       secrets: new SafeStorageSecretStore({ dataDir, log: consoleLogger }),
     });
+    handleFrameProtocol(path.join(app.getAppPath(), 'out', 'renderer'), (label) => host?.extensions.frontendFolder(label) ?? null);
     disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();
   };

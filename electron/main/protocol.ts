@@ -2,12 +2,15 @@
 import fs from 'node:fs/promises';
 import { protocol } from 'electron';
 import { APP_HOST, APP_SCHEME } from './app-origin';
+import { FRAME_SCHEME } from '../../shared/frames/frame-origin';
 import { contentTypeFor, isInside, resolveRequestPath, securityHeaders } from './app-files';
 
 /** Must run before app 'ready': a standard, secure scheme gets a real origin, fetch and storage. */
 export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    // Extensions' frontend frames: a standard scheme, so each cw-ext://e-<label> host is an origin of its own.
+    { scheme: FRAME_SCHEME, privileges: { standard: true, secure: true } },
   ]);
 }
 

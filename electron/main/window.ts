@@ -1,6 +1,6 @@
 // The main window and the lock-down applied to every web contents and to the session.
 import { BrowserWindow, type Session, type WebContents } from 'electron';
-import { isAllowedNavigation } from './navigation';
+import { isAllowedFrameNavigation, isAllowedNavigation } from './navigation';
 
 /** Creates the one app window. webPreferences are spelled out, never spread, so they can be checked. */
 export function createMainWindow(preloadPath: string): BrowserWindow {
@@ -37,7 +37,7 @@ export function hardenWebContents(contents: WebContents): void {
     if (!isAllowedNavigation(event.url)) event.preventDefault();
   });
   contents.on('will-frame-navigate', (event) => {
-    if (!isAllowedNavigation(event.url)) event.preventDefault();
+    if (!isAllowedFrameNavigation(event.url, event.isMainFrame)) event.preventDefault();
   });
   contents.on('will-redirect', (event) => {
     if (!isAllowedNavigation(event.url)) event.preventDefault();

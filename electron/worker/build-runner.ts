@@ -39,14 +39,14 @@ function refuse(text: string) {
 }
 
 /** Resolves and loads every import itself, refusing anything outside `root`. */
-function folderOnly(root: string): Plugin {
+function folderOnly(root: string, platform: BuildJob['platform']): Plugin {
   return {
     name: 'extension-folder-only',
     setup(build: PluginBuild) {
       build.onResolve({ filter: /.*/ }, async (args: OnResolveArgs) => {
         if (args.pluginData === CHECKED) return undefined;
         const spec = args.path;
-        if (isBuiltin(spec)) return { path: spec, external: true };
+        if (platform === 'node' && isBuiltin(spec)) return { path: spec, external: true };
         if (spec.startsWith('data:')) return undefined;
         // A path written out is judged as written, before anything looks at the disk.
         const written = spec.startsWith('file:') ? fileURLToPath(spec) : path.isAbsolute(spec) ? spec : spec.startsWith('.') ? path.resolve(args.resolveDir, spec) : null;
@@ -102,12 +102,12 @@ async function runBuild(job: BuildJob): Promise<BuildAnswer> {
     entryPoints: [job.source],
     bundle: true,
     write: false,
-    platform: 'node',
+    platform: job.platform,
     format: 'esm',
-    target: 'node20',
+    target: job.platform === 'node' ? 'node20' : 'es2022',
     logLevel: 'silent',
     nodePaths: [],
-    plugins: [folderOnly(root)],
+    plugins: [folderOnly(root, job.platform)],
     ...tsconfig,
   });
   const attempt = async (tsconfig: Pick<BuildOptions, 'tsconfig' | 'tsconfigRaw'>): Promise<BuildAnswer> => {

@@ -42,6 +42,8 @@ export const ExtensionInfoSchema = Type.Object({
   registrations: Type.Optional(Type.Object({ macros: Type.Array(Type.String()), pipeline: Type.Array(Type.String()) })),
   /** What the person should know before relying on it (it asks for a newer Lumiverse than the Workbench matches). */
   warnings: Type.Optional(Type.Array(Type.String())),
+  /** Its frontend module (served on its own frame origin under /__ext/), when it has one. */
+  frontend: Type.Optional(Type.Object({ entry: Type.String() })),
 });
 
 export const extensionMethods = {

@@ -7,6 +7,8 @@ export interface BuildJob {
   source: string;
   /** esbuild's JavaScript API (its lib/main.js), chosen by the host. */
   esbuild: string;
+  /** A backend runs on Node; a frontend in the browser (Lumiverse: `--target bun` / `--target browser`). */
+  platform: 'node' | 'browser';
 }
 
 /** An esbuild message as it crosses: what and where. */

@@ -116,11 +116,11 @@ function runContained(job: BuildJob, runner: BuildRunner, relSource: string): Pr
   });
 }
 
-export async function buildExtensionEntry(folder: string, source: string, entry: string, progress: (line: string) => void, runner: BuildRunner): Promise<BuildResult> {
+export async function buildExtensionEntry(folder: string, source: string, entry: string, progress: (line: string) => void, runner: BuildRunner, platform: BuildJob['platform'] = 'node'): Promise<BuildResult> {
   const relSource = path.relative(folder, source);
   const relEntry = path.relative(folder, entry);
   progress(`Building ${relSource} → ${relEntry}…`);
-  const answer = await runContained({ folder, source, esbuild: '' }, runner, relSource);
+  const answer = await runContained({ folder, source, esbuild: '', platform }, runner, relSource);
   for (const note of answer.notes) progress(note);
   if (!answer.contained) progress("warning: the build ran without Node's permission model here; the plugin that keeps imports inside the folder still held.");
   if (!answer.ok) {

@@ -1,4 +1,5 @@
 // One extension as the manager tracks it: its folder and manifest, what is granted, its worker, tools, log and crash budget.
+import path from 'node:path';
 import type { HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
@@ -117,6 +118,8 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
   if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
   if (entry.safeMode) info.safeMode = true;
+  const frontend = entry.loaded?.frontend;
+  if (frontend && !frontend.buildSource) info.frontend = { entry: path.relative(entry.folder, frontend.path).split(path.sep).join('/') };
   const minimum = manifest?.minimumLumiverseVersion;
   if (minimum && asksForNewerLumiverse(minimum)) {
     info.warnings = [`It asks for Lumiverse ${minimum} or newer; the Workbench matches Lumiverse ${LUMIVERSE_COMPAT_VERSION}, so something it relies on may be missing here.`];

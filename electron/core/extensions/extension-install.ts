@@ -78,8 +78,9 @@ export async function prepareStaging(staging: string, runner: BuildRunner, progr
   await repairPackageJson(staging, progress);
   const loaded = readManifest(staging);
   if (loaded.buildSource) await buildExtensionEntry(loaded.folder, loaded.buildSource, loaded.mainPath, progress, runner);
+  if (loaded.frontend?.buildSource) await buildExtensionEntry(loaded.folder, loaded.frontend.buildSource, loaded.frontend.path, progress, runner, 'browser');
   await rewriteBunRequire(loaded.folder, progress);
-  return loaded.buildSource ? readManifest(staging) : loaded;
+  return loaded.buildSource || loaded.frontend?.buildSource ? readManifest(staging) : loaded;
 }
 
 function inside(parent: string, child: string, orSame = false): boolean {

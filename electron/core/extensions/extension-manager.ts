@@ -14,6 +14,7 @@ import { stageInstall } from './extension-install';
 import { withExtensionFolder } from './extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import { ExtensionLogFiles } from './extension-log-file';
+import { frameLabel } from '../../../shared/frames/frame-origin';
 import type {
   ExtensionEvent,
   ExtensionEventListener,
@@ -81,6 +82,7 @@ export class ExtensionManager {
         if (entry) this.changed(entry);
       },
       denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
+      toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend', id, payload }),
     });
     const worker = options.worker;
     this.workers = new WorkerSupervisor(
@@ -161,6 +163,12 @@ export class ExtensionManager {
 
   get(id: string): ExtensionInfo {
     return this.info(this.entry(id));
+  }
+
+  /** The folder whose files the frame origin `label` serves: an enabled extension with a frontend. */
+  frontendFolder(label: string): string | null {
+    const entry = [...this.entries.values()].find((e) => e.enabled && e.loaded?.frontend && frameLabel(e.id) === label);
+    return entry?.folder ?? null;
   }
 
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
@@ -395,6 +403,6 @@ export class ExtensionManager {
 
   /** Registered handlers and macros of running extensions, callable in their workers, for the chat pipeline. */
   pipeline(): ExtensionPipeline {
-    return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock);
+    return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock, (event, payload) => this.events.emit({ type: 'extension.broadcast', event, payload }));
   }
 }

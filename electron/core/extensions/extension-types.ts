@@ -63,7 +63,11 @@ export type ExtensionEvent =
   | { type: 'extension.changed'; extension: ExtensionInfo }
   | { type: 'extension.removed'; id: string }
   | { type: 'extension.log'; id: string; entry: ExtensionLogEntry }
-  | { type: 'extension.safe-mode'; id: string; failures: number };
+  | { type: 'extension.safe-mode'; id: string; failures: number }
+  /** Its backend sent its frontend a message (spindle.sendToFrontend). */
+  | { type: 'extension.frontend'; id: string; payload: unknown }
+  /** An event every extension hears (GENERATION_ENDED, CHAT_SWITCHED…), for their frontends too. */
+  | { type: 'extension.broadcast'; event: string; payload: unknown };
 
 export type ExtensionEventListener = (event: ExtensionEvent) => void;
 

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
 import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../shared/types/spindle';
+import { frontendEntry, type FrontendEntry } from './frontend-entry';
 import { DuplicateKeyError, parseStrictJson } from './strict-json';
 
 export const MANIFEST_FILES = ['spindle.json', 'spindlefile', 'spindlefile.json'] as const;
@@ -38,6 +39,8 @@ export interface LoadedManifest {
   buildSource: string | null;
   /** Permission names it asks for that no version of Lumiverse knows (ignored, as Lumiverse does). */
   unknownPermissions: string[];
+  /** Its frontend module (Lumiverse's entry_frontend), or null when it has none. */
+  frontend: FrontendEntry | null;
 }
 
 function invalid(message: string, fieldPath: string, hint?: string): never {
@@ -172,7 +175,8 @@ export function validateManifest(raw: unknown, folder: string, file = path.join(
   const { permissions, unknown } = checkPermissions(doc.permissions, lumiverse);
   const main = path.relative(folder, entry).split(path.sep).join('/');
   const manifest: ExtensionManifest = { id: id as string, name: name.trim(), version, description, main, permissions, format: lumiverse ? 'lumiverse' : 'workbench', ...(lumiverse ? lumiverseExtras(doc) : {}) };
-  return { manifest, folder, file, mainPath: entry, buildSource, unknownPermissions: unknown };
+  const frontend = lumiverse ? frontendEntry(folder, manifest.entryFrontend) : null;
+  return { manifest, folder, file, mainPath: entry, buildSource, unknownPermissions: unknown, frontend };
 }
 
 /** JSON.parse's complaint with the line and column of its position (Node 20 gives only the offset). */

@@ -50,7 +50,8 @@ const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
 
 const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;
 
-export function extensionPipeline(entries: () => Iterable<Entry>, registrations: PipelineRegistrations, clock: Clock): ExtensionPipeline {
+/** `broadcast` also goes to `frontends`: the window hands each event to the extensions' frames. */
+export function extensionPipeline(entries: () => Iterable<Entry>, registrations: PipelineRegistrations, clock: Clock, frontends: (event: string, payload: unknown) => void = () => undefined): ExtensionPipeline {
   const running = () => [...entries()].filter((e) => e.worker?.state === 'running');
   const find = (extensionId: string) => {
     const entry = [...entries()].find((e) => e.id === extensionId);
@@ -104,6 +105,7 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     allowed: (extensionId, permission) => [...entries()].some((e) => e.id === extensionId && e.granted.has(permission)),
     broadcast(event, payload) {
       for (const entry of running()) entry.worker?.sendEvent(event, payload);
+      frontends(event, payload);
     },
     frontendMessages: (extensionId) => [...registrations.of(find(extensionId).id).frontend],
     sendFrontend(extensionId, payload) {

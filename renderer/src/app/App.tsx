@@ -3,6 +3,12 @@ import { useEffect, type MouseEvent } from 'react';
 import { Icon } from '../components/Icon';
 import { PANELS } from '../features';
 import { ApprovalDialog } from '../features/safety/ApprovalDialog';
+import { DockPanels } from '../features/frontends/DockPanels';
+import { FloatWidgets } from '../features/frontends/FloatWidgets';
+import { FrontendDialogs } from '../features/frontends/FrontendDialogs';
+import { FrontendFrames } from '../features/frontends/FrontendFrames';
+import { FrontendsProvider } from '../features/frontends/frontends-context';
+import '../features/frontends/frontends.css';
 import { selectSection, selectSectionSelected, selectTheme } from '../stores/selectors';
 import { useAppStore } from './context';
 import { Nav } from './Nav';
@@ -31,7 +37,7 @@ export function App() {
   }, [theme]);
 
   return (
-    <>
+    <FrontendsProvider>
       <a className="skip-link" href="#main" onClick={skipToMain}>
         Skip to content
       </a>
@@ -67,6 +73,11 @@ export function App() {
       </div>
       {/* Over every section: tool calls waiting for a person (outside .shell, which goes inert while it shows). */}
       <ApprovalDialog />
-    </>
+      {/* Extensions' frontends: their runtime frames (hidden) and what they float, dock or ask over the app. */}
+      <FrontendFrames />
+      <DockPanels />
+      <FloatWidgets />
+      <FrontendDialogs />
+    </FrontendsProvider>
   );
 }

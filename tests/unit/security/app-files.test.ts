@@ -52,7 +52,7 @@ describe('isInside', () => {
 describe('securityHeaders / contentTypeFor', () => {
   it('always sends the shared CSP and nosniff', () => {
     const headers = securityHeaders('text/html; charset=utf-8');
-    expect(headers['Content-Security-Policy']).toBe(contentSecurityPolicy());
+    expect(headers['Content-Security-Policy']).toBe(contentSecurityPolicy({ frameSrc: ['cw-ext:'] }));
     expect(headers['X-Content-Type-Options']).toBe('nosniff');
     expect(headers['Content-Type']).toBe('text/html; charset=utf-8');
   });

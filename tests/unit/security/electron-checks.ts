@@ -200,10 +200,11 @@ function eventHandlers(file: ts.SourceFile, event: string): ts.Node[] {
 export function navigationGuardProblems(source: string): string[] {
   const file = parse(source);
   const problems: string[] = [];
-  for (const [event, mustCheck] of [
-    ['will-navigate', true],
-    ['will-frame-navigate', true],
-    ['will-attach-webview', false],
+  // Subframes may also load extensions' frame pages (isAllowedFrameNavigation builds on isAllowedNavigation).
+  for (const [event, mustCheck, decider] of [
+    ['will-navigate', true, 'isAllowedNavigation'],
+    ['will-frame-navigate', true, 'isAllowedFrameNavigation'],
+    ['will-attach-webview', false, ''],
   ] as const) {
     const handlers = eventHandlers(file, event);
     if (handlers.length === 0) problems.push(`no '${event}' handler`);
@@ -213,8 +214,8 @@ export function navigationGuardProblems(source: string): string[] {
         continue;
       }
       if (methodCalls(handler, 'preventDefault').length === 0) problems.push(`'${event}' handler never calls preventDefault`);
-      if (mustCheck && identifierUses(handler, 'isAllowedNavigation').length === 0) {
-        problems.push(`'${event}' handler does not decide with isAllowedNavigation`);
+      if (mustCheck && identifierUses(handler, decider).length === 0) {
+        problems.push(`'${event}' handler does not decide with ${decider}`);
       }
       if (!mustCheck && findAll(handler, ts.isIfStatement).length > 0) problems.push(`'${event}' handler prevents only conditionally`);
     }

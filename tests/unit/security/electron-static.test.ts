@@ -107,7 +107,7 @@ describe('new windows, navigation, webviews (checklist 12, 13, 14)', () => {
 
   it('the navigation checker catches missing guards and guards that do not decide', () => {
     const good = `c.on('will-navigate', (e) => { if (!isAllowedNavigation(e.url)) e.preventDefault(); });
-      c.on('will-frame-navigate', (e) => { if (!isAllowedNavigation(e.url)) e.preventDefault(); });
+      c.on('will-frame-navigate', (e) => { if (!isAllowedFrameNavigation(e.url, e.isMainFrame)) e.preventDefault(); });
       c.on('will-attach-webview', (e) => { e.preventDefault(); });`;
     expect(navigationGuardProblems(good)).toEqual([]);
     expect(navigationGuardProblems(good.replace("c.on('will-navigate'", "c.on('did-navigate'"))).toEqual(["no 'will-navigate' handler"]);

@@ -48,6 +48,8 @@ export class PipelineRegistrations implements NamespaceHandler {
     private readonly now: () => number,
     private readonly changed: (extensionId: string) => void,
     private readonly denied: (extensionId: string, permission: ExtensionPermission, operation: string) => void,
+    /** Its backend sent its frontend a message (the window's frames get it at once). */
+    private readonly toFrontend: (extensionId: string, payload: unknown) => void = () => undefined,
   ) {}
 
   of(extensionId: string): ExtensionRegistrations {
@@ -114,6 +116,7 @@ export class PipelineRegistrations implements NamespaceHandler {
       case 'sendToFrontend':
         regs.frontend.push({ at: this.now(), payload: params.payload ?? null });
         if (regs.frontend.length > MAX_FRONTEND_MESSAGES) regs.frontend.splice(0, regs.frontend.length - MAX_FRONTEND_MESSAGES);
+        this.toFrontend(caller.extensionId, params.payload ?? null);
         break;
       default:
         return unknownMethod('pipeline', method);

@@ -55,6 +55,8 @@ export interface SpindleHostOptions {
   changed?(extensionId: string): void;
   /** A permission check failed: the worker gets PERMISSION_DENIED (the manager tells it). */
   denied?(extensionId: string, permission: ExtensionPermission, operation: string): void;
+  /** Its backend called sendToFrontend. */
+  toFrontend?(extensionId: string, payload: unknown): void;
 }
 
 /** Folders of an extension's data folder that belong to the host's areas; anything else predates them. */
@@ -72,7 +74,12 @@ export class SpindleHost {
     const deps = options.deps ?? {};
     const clock = options.clock ?? systemClock;
     const changed = (id: string) => options.changed?.(id);
-    this.registrations = new PipelineRegistrations(() => clock.now(), changed, (id, permission, operation) => options.denied?.(id, permission, operation));
+    this.registrations = new PipelineRegistrations(
+      () => clock.now(),
+      changed,
+      (id, permission, operation) => options.denied?.(id, permission, operation),
+      (id, payload) => options.toFrontend?.(id, payload),
+    );
     this.variables = new ExtensionVariables(options.dataRoot);
     this.namespaces.set('pipeline', this.registrations);
     this.namespaces.set('variables', this.variables);

@@ -11,6 +11,7 @@ import { InlineError } from '../../components/InlineError';
 import { removeExtension, restartExtension, setExtensionEnabled, setExtensionTrusted, setPermission } from '../../stores/extension-commands';
 import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
 import { ExtensionFacts } from './ExtensionFacts';
+import { CardSurfaces } from '../frontends/CardSurfaces';
 import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { statusInfo, type Permission } from './permissions';
@@ -112,6 +113,7 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
           busy={busy !== null}
           onTrust={(trusted) => void act('trust', 'Could not change trust', () => setExtensionTrusted(store, host, ext.id, trusted))}
         />
+        <CardSurfaces extensionId={ext.id} />
 
         <section className="ext-card__perms" aria-label={`Permissions of ${ext.name}`}>
           <h3 className="ext-card__subtitle">Permissions</h3>

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../../../../shared/types/chat';
 import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
 import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
+import { MessageWidgets, useInterceptedText } from '../frontends/message-extras';
 import { CouncilTurn } from './CouncilTurn';
 import { PromptBreakdown } from './PromptBreakdown';
 import { cardFromRecord, ToolCallCard } from './ToolCallCard';
@@ -42,11 +43,13 @@ function interleave(text: string, cards: readonly ToolCallCardData[]): Segment[]
 
 type Segment = { kind: 'text'; text: string } | { kind: 'calls'; cards: ToolCallCardData[] };
 
-export function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn | null; name: string }) {
+export function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn | null; name: string; chatId: string }) {
   const { message, turn } = props;
   const streaming = turn?.status === 'streaming';
+  const messageId = message?.id ?? turn?.assistantMessageId ?? null;
   // The saved content is complete once it exists; the live text is only for a reply not yet saved.
-  const text = message ? message.content : (turn?.text ?? '');
+  // Tags an extension's frontend intercepts are handed to it (and, unless it keeps them, not shown).
+  const text = useInterceptedText(messageId, message ? message.content : (turn?.text ?? ''), props.chatId, streaming);
   const cards = turn ? turn.toolCalls : (message?.toolCalls ?? []).map(cardFromRecord);
   const segments = interleave(text, cards);
   const error = turn?.error ?? (message?.error ? { code: message.error.code, message: message.error.message } : null);
@@ -89,6 +92,7 @@ export function AssistantMessage(props: { message: ChatMessage | null; turn: Liv
           </div>
         ) : null,
       )}
+      <MessageWidgets messageId={messageId} />
       {note && (
         <p className="msg__note" data-testid="message-note">
           <Icon name="info" /> {note}

@@ -66,11 +66,11 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
           m.role === 'user' ? (
             <UserMessage key={m.id} text={m.content} name={names.user} />
           ) : (
-            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} />
+            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} />
           ),
         ),
         showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} text={turn.userText!} name={names.user} pending />,
-        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} />,
+        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
       ]}
       {turn?.dryRun && <DryRunPreview turn={turn} />}
     </div>

@@ -6,6 +6,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { regenerateReply, sendMessage, stopTurn, updateChatSettings } from '../../stores/chat-commands';
 import type { LiveTurn } from '../../stores/chat-turns';
+import { ComposerActions } from '../frontends/ComposerActions';
 
 /**
  * The composer stays at the bottom of the scrolling column, over the chat: the column keeps its height as room at
@@ -137,6 +138,7 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
       />
+      <ComposerActions />
       <div className="composer__bar">
         <label className="switch" title="Run the council before the reply (sidecar mode) for this message">
           <input type="checkbox" role="switch" checked={councilOn} aria-label="Council" onChange={(e) => setCouncil(e.target.checked)} />

@@ -14,6 +14,7 @@ import { ImportForm } from './ImportForm';
 import { SessionEditor } from './SessionEditor';
 import { SessionHeader } from './SessionHeader';
 import { NewSessionButton, SessionList } from './SessionList';
+import { ExtensionDrawer } from '../frontends/ExtensionDrawer';
 import '../connections/connections.css';
 import './workbench.css';
 import { AskingHost } from '../../components/AskingHost';
@@ -122,6 +123,7 @@ export function WorkbenchPanel() {
         {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
         {createError && <InlineError error={createError} title="Could not create a session" />}
         {importForm}
+        <ExtensionDrawer />
       </div>
     );
   }
@@ -136,6 +138,7 @@ export function WorkbenchPanel() {
         {importForm}
         <OpenSession />
       </div>
+      <ExtensionDrawer />
     </div>
   );
 }

@@ -1,0 +1,39 @@
+// What a frame origin serves: our frame page and its built assets (/__cw/), and the files of the one
+// extension the origin belongs to (/__ext/), never anything outside those folders.
+import fs from 'node:fs';
+import path from 'node:path';
+import { EXTENSION_FILES, FRAME_LABEL_PATTERN, FRAME_PAGE, SANDBOX_PAGE } from '../../../shared/frames/frame-origin';
+
+function within(root: string, relative: string): string | null {
+  if (relative.includes('\0')) return null;
+  const resolved = path.resolve(root, relative);
+  if (!resolved.startsWith(root + path.sep)) return null;
+  try {
+    const real = fs.realpathSync(resolved);
+    const realRoot = fs.realpathSync(root);
+    return real.startsWith(realRoot + path.sep) && fs.statSync(real).isFile() ? real : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The file for `pathname` on the frame origin `label`: `/__cw/frame.html` and `/__cw/assets/…` from the
+ * built renderer, `/__ext/…` from the extension's folder (folderOf answers null for an unknown label or
+ * an extension without a frontend). Null for anything else.
+ */
+export function frameFile(label: string, pathname: string, rendererDir: string, folderOf: (label: string) => string | null): string | null {
+  if (!FRAME_LABEL_PATTERN.test(label)) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded === FRAME_PAGE || decoded === SANDBOX_PAGE || decoded.startsWith('/__cw/assets/')) return within(rendererDir, decoded.slice('/__cw/'.length));
+  if (decoded.startsWith(EXTENSION_FILES)) {
+    const folder = folderOf(label);
+    return folder ? within(folder, decoded.slice(EXTENSION_FILES.length)) : null;
+  }
+  return null;
+}

@@ -1,0 +1,137 @@
+// The SpindleFrontendContext an extension's setup(ctx) receives, as Lumiverse's types describe it: what has a
+// place here is real (surfaces, dialogs, backend messages, events, files, permissions, messages); the rest
+// is present, logged once and listed on the extension's card, so a frontend never meets a TypeError.
+import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
+import { createDom } from './dom';
+import { createMessages } from './messages';
+import type { RuntimeState } from './runtime-state';
+import { createUi } from './ui';
+
+/** Backend messages that wait for ready() (Lumiverse keeps the newest 100). */
+const MAX_QUEUED = 100;
+
+export interface FrontendLifecycle {
+  ctx: Record<string, unknown>;
+  /** setup() asked to say "ready" itself. */
+  deferred(): boolean;
+  /** Marks it ready (its own ready(), setup returning, or the 10 s fallback): queued messages flow. */
+  markReady(): void;
+}
+
+function base64ToBytes(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function createContext(state: RuntimeState, manifest: Record<string, unknown>, setupRunning: () => boolean): FrontendLifecycle {
+  let ready = false;
+  let deferred = false;
+  const queued: unknown[] = [];
+  const backendHandlers = new Set<(payload: unknown) => void>();
+  const eventHandlers = new Map<string, Set<(payload: unknown) => void>>();
+  const deliver = (payload: unknown) => {
+    for (const handler of backendHandlers) {
+      try {
+        handler(payload);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  };
+  state.channel.on('backend', ({ payload }) => {
+    if (ready) return deliver(payload);
+    queued.push(payload);
+    if (queued.length > MAX_QUEUED) queued.shift();
+  });
+  state.channel.on('event', ({ event, payload }) => {
+    for (const handler of eventHandlers.get(event) ?? []) {
+      try {
+        handler(payload);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  });
+  const markReady = () => {
+    if (ready) return;
+    ready = true;
+    for (const payload of queued.splice(0)) deliver(payload);
+    state.channel.send('frame.ready', {});
+  };
+  const inertNamespace = (name: string, methods: string[]) => Object.fromEntries(methods.map((m) => [m, () => Promise.reject(state.unsupported(`${name}.${m}`))]));
+
+  const ctx: Record<string, unknown> = {
+    manifest,
+    host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: state.extensionId }),
+    locale: { get: () => 'en', subscribe: () => () => undefined },
+    theme: inertNamespace('theme', ['listAssets', 'uploadAsset', 'deleteAsset', 'listPacks', 'openEditor']),
+    dom: createDom(state),
+    events: {
+      on(event: string, handler: (payload: unknown) => void) {
+        let set = eventHandlers.get(event);
+        if (!set) eventHandlers.set(event, (set = new Set()));
+        set.add(handler);
+        const off = () => set.delete(handler);
+        state.atTeardown(off);
+        return off;
+      },
+      emit(event: string, payload: unknown) {
+        window.dispatchEvent(new CustomEvent(`spindle:${String(event)}`, { detail: payload }));
+      },
+    },
+    ui: createUi(state),
+    components: new Proxy(
+      {},
+      {
+        get: (_target, name) =>
+          typeof name === 'string' && name !== 'then'
+            ? () => {
+                throw state.unsupported(`components.${name}`);
+              }
+            : undefined,
+      },
+    ),
+    containers: { registerContainer: () => state.inert('containers.registerContainer'), unregisterContainer: () => undefined },
+    uploads: {
+      async pickFile(options: { accept?: string[]; multiple?: boolean; maxSizeBytes?: number } = {}) {
+        const files = await state.channel.request('uploads.pickFile', {
+          ...(Array.isArray(options.accept) ? { accept: options.accept.map(String) } : {}),
+          ...(options.multiple === true ? { multiple: true } : {}),
+          ...(typeof options.maxSizeBytes === 'number' ? { maxSizeBytes: options.maxSizeBytes } : {}),
+        });
+        return files.map((f) => ({ name: f.name, mimeType: f.mimeType, sizeBytes: f.sizeBytes, bytes: base64ToBytes(f.base64) }));
+      },
+    },
+    permissions: {
+      getGranted: async () => [...state.granted],
+      async request(permissions: string[], options: { reason?: string } = {}) {
+        const wanted = (Array.isArray(permissions) ? permissions : []).map(String);
+        if (wanted.every((p) => state.granted.includes(p))) return [...state.granted];
+        return state.channel.request('permissions.request', { permissions: wanted, ...(typeof options.reason === 'string' ? { reason: options.reason } : {}) });
+      },
+    },
+    getActiveChat: () => ({ chatId: state.activeChat, characterId: state.activeChat }),
+    ready: markReady,
+    deferReady() {
+      if (!setupRunning()) return console.warn('[Council Workbench] deferReady() is only honoured while setup() runs.');
+      deferred = true;
+      setTimeout(() => {
+        if (!ready) console.warn('[Council Workbench] ready() was not called within 10 s of deferReady(); released anyway.');
+        markReady();
+      }, 10_000);
+    },
+    sendToBackend: (payload: unknown) => state.channel.send('backend.send', { payload: payload ?? null }),
+    onBackendMessage(handler: (payload: unknown) => void) {
+      backendHandlers.add(handler);
+      return () => backendHandlers.delete(handler);
+    },
+    processes: { register: () => (state.inert('processes.register'), () => undefined) },
+    messages: createMessages(state),
+    characters: { get: () => Promise.reject(state.unsupported('characters.get')) },
+    chats: { updateMessage: () => Promise.reject(state.unsupported('chats.updateMessage')) },
+    onTeardown: (handler: () => void) => state.atTeardown(handler),
+  };
+  return { ctx, deferred: () => deferred, markReady };
+}

@@ -1,0 +1,62 @@
+// ctx.dom inside the extension's frames: HTML it injects is sanitized (DOMPurify, as Lumiverse does), styles
+// reach every one of its documents, lookups search them all, and sandbox frames are opaque-origin frames.
+// Message bubbles are the app's, not in these documents: the message lookups find none.
+import DOMPurify from 'dompurify';
+import type { RuntimeState } from './runtime-state';
+import { createSandbox, type SandboxOptions } from './sandbox-host';
+
+const FORBIDDEN = ['iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'script', 'base', 'meta', 'link'];
+
+/** Extension HTML made safe to place: no script, no frames, no forms, no event handlers. */
+export function sanitizeHtml(html: string, doc: Document = document): DocumentFragment {
+  const fragment = DOMPurify.sanitize(String(html), { FORBID_TAGS: FORBIDDEN, ALLOW_DATA_ATTR: true, RETURN_DOM_FRAGMENT: true });
+  return doc === fragment.ownerDocument ? fragment : (doc.importNode(fragment, true) as DocumentFragment);
+}
+
+type Position = 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
+
+export function createDom(state: RuntimeState) {
+  const injected = new Set<Element>();
+  const removers = new Set<() => void>();
+  const target = (where: string | Element): Element | null => (typeof where === 'string' ? state.docs.query(where) : where);
+  const dom = {
+    inject(where: string | Element, html: string, position: Position = 'beforeend'): Element {
+      const host = target(where);
+      if (!host) throw Object.assign(new Error(`ctx.dom.inject: nothing matches ${JSON.stringify(String(where)).slice(0, 120)}.`), { code: 'INVALID_INPUT' });
+      const wrapper = (host.ownerDocument ?? document).createElement('div');
+      wrapper.setAttribute('data-spindle-ext', state.extensionId);
+      wrapper.append(sanitizeHtml(html, wrapper.ownerDocument));
+      host.insertAdjacentElement(position, wrapper);
+      injected.add(wrapper);
+      return wrapper;
+    },
+    uninject(element: Element) {
+      element.remove();
+      injected.delete(element);
+    },
+    addStyle(css: string): () => void {
+      const remove = state.docs.addStyle(String(css));
+      removers.add(remove);
+      return () => {
+        remove();
+        removers.delete(remove);
+      };
+    },
+    createSandboxFrame(options: SandboxOptions) {
+      return createSandbox(document, state.sandboxUrl, options);
+    },
+    query: (selector: string) => state.docs.query(selector),
+    queryAll: (selector: string) => state.docs.queryAll(selector),
+    getMessageId: (element: Element) => element.closest('[data-message-id]')?.getAttribute('data-message-id') ?? null,
+    findMessageElement: () => null,
+    listMessageElements: () => [],
+    cleanup() {
+      for (const element of injected) element.remove();
+      injected.clear();
+      for (const remove of removers) remove();
+      removers.clear();
+    },
+  };
+  state.atTeardown(() => dom.cleanup());
+  return dom;
+}

@@ -1,0 +1,90 @@
+// What the pieces of an extension's `ctx` share: the port to the app, its documents, what is granted,
+// surface listeners, and the list of things to undo when the frontend is torn down.
+import type { FrameNotice } from '../../shared/frames/frame-contract';
+import type { FrameChannel } from './channel';
+import { frameError } from './channel';
+import type { FrameDocuments } from './documents';
+
+type SurfaceNotice = FrameNotice<'surface'>;
+
+export class RuntimeState {
+  granted: string[];
+  activeChat: string | null;
+  messageIds: string[];
+  private seq = 0;
+  private readonly said = new Set<string>();
+  private readonly surfaceListeners = new Map<string, Set<(notice: SurfaceNotice) => void>>();
+  /** Undone at teardown, last first: surfaces, subscriptions, styles. */
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(
+    readonly extensionId: string,
+    readonly channel: FrameChannel,
+    readonly docs: FrameDocuments,
+    init: { granted: string[]; activeChat: string | null; messageIds: string[] },
+  ) {
+    this.granted = init.granted;
+    this.activeChat = init.activeChat;
+    this.messageIds = init.messageIds;
+    channel.on('surface', (notice) => {
+      for (const listener of this.surfaceListeners.get(notice.surfaceId) ?? []) listener(notice);
+    });
+  }
+
+  nextId(kind: string): string {
+    return `${kind}-${++this.seq}`;
+  }
+
+  /** The sandbox page of this origin (public/sandbox.html, served under /__cw/). */
+  get sandboxUrl(): string {
+    return new URL('/__cw/sandbox.html', location.href).href;
+  }
+
+  /** Lumiverse throws at once when a placement's permission is missing. */
+  require(permission: string, operation: string): void {
+    if (!this.granted.includes(permission)) throw frameError('PERMISSION_DENIED', `PERMISSION_DENIED:${permission} — ${operation} needs the ${permission} permission.`);
+  }
+
+  /** Something the Workbench has no place for: said once (and listed on the extension's card). */
+  inert(member: string): void {
+    if (this.said.has(member)) return;
+    this.said.add(member);
+    console.info(`[Council Workbench] ctx.${member} is not available here.`);
+    this.channel.send('frame.inert', { member });
+  }
+
+  unsupported(member: string): Error {
+    this.inert(member);
+    return frameError('UNSUPPORTED_HERE', `ctx.${member} is not available in the Council Workbench.`);
+  }
+
+  onSurface(surfaceId: string, listener: (notice: SurfaceNotice) => void): () => void {
+    let set = this.surfaceListeners.get(surfaceId);
+    if (!set) this.surfaceListeners.set(surfaceId, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  forgetSurface(surfaceId: string): void {
+    this.surfaceListeners.delete(surfaceId);
+    this.docs.forget(surfaceId);
+  }
+
+  atTeardown(cleanup: () => void): () => void {
+    this.cleanups.push(cleanup);
+    return () => {
+      const at = this.cleanups.indexOf(cleanup);
+      if (at >= 0) this.cleanups.splice(at, 1);
+    };
+  }
+
+  runCleanups(): void {
+    for (const cleanup of this.cleanups.splice(0).reverse()) {
+      try {
+        cleanup();
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// The parent's side of a sandbox frame (public/sandbox.html): an iframe with sandbox="allow-scripts" and no
+// allow-same-origin, given its HTML once it says it has loaded, and a token that ties its messages to it.
+// Used by ctx.dom.createSandboxFrame inside an extension's frame and by message widgets in the app.
+const MARK = '__lumiverseSpindleSandbox';
+const MIN_HEIGHT = 40;
+const MAX_HEIGHT = 4000;
+
+export interface SandboxOptions {
+  html: string;
+  minHeight?: number;
+  maxHeight?: number;
+  initialHeight?: number;
+  autoResize?: boolean;
+}
+
+export interface SandboxHandle {
+  element: HTMLIFrameElement;
+  setContent(html: string): void;
+  postMessage(payload: unknown): void;
+  onMessage(handler: (payload: unknown) => void): () => void;
+  destroy(): void;
+}
+
+function token(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A sandbox frame in `doc`, loading `sandboxUrl` (the extension origin's /__cw/sandbox.html). */
+export function createSandbox(doc: Document, sandboxUrl: string, options: SandboxOptions): SandboxHandle {
+  const frame = doc.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.setAttribute('referrerpolicy', 'no-referrer');
+  frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; payment 'none'; usb 'none'; clipboard-read 'none'");
+  frame.style.cssText = 'border:0;width:100%;display:block;background:transparent;';
+  const min = Math.max(0, options.minHeight ?? MIN_HEIGHT);
+  const max = Math.min(MAX_HEIGHT, options.maxHeight ?? MAX_HEIGHT);
+  frame.style.height = `${Math.min(max, Math.max(min, options.initialHeight ?? min))}px`;
+  frame.src = sandboxUrl;
+  let html = options.html;
+  let current: string | null = null;
+  const handlers = new Set<(payload: unknown) => void>();
+  // A sandboxed frame without allow-same-origin has an opaque origin, which no target origin can name; what
+  // is sent is the extension's own HTML and the token it answers with, and only this frame's window is addressed.
+  // eslint-disable-next-line @microsoft/sdl/no-postmessage-star-origin
+  const send = (message: Record<string, unknown>) => frame.contentWindow?.postMessage({ ...message, [MARK]: MARK }, '*');
+  const load = () => {
+    current = token();
+    send({ kind: 'content', token: current, html });
+  };
+  const listener = (event: MessageEvent) => {
+    const data = event.data as { kind?: string; token?: string; payload?: unknown; height?: unknown } | null;
+    if (event.source !== frame.contentWindow || !data || (data as Record<string, unknown>)[MARK] !== MARK) return;
+    if (data.kind === 'loaded') return load();
+    if (data.token !== current) return;
+    if (data.kind === 'resize') {
+      if (options.autoResize !== false && typeof data.height === 'number') frame.style.height = `${Math.min(max, Math.max(min, Math.ceil(data.height)))}px`;
+      return;
+    }
+    for (const handler of handlers) handler(data.payload);
+  };
+  const view = doc.defaultView ?? window;
+  view.addEventListener('message', listener);
+  return {
+    element: frame,
+    setContent(next) {
+      html = next;
+      // A fresh document: the sandbox page loads again and asks for its content.
+      frame.src = sandboxUrl;
+    },
+    postMessage: (payload) => current && send({ kind: 'message', token: current, payload }),
+    onMessage(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    destroy() {
+      view.removeEventListener('message', listener);
+      handlers.clear();
+      frame.remove();
+    },
+  };
+}

@@ -1,0 +1,264 @@
+// ctx.ui: the places an extension draws into (drawer tabs, float widgets, dock panels, modals, app mounts,
+// settings tabs, mount points) and the host-drawn ones (input bar actions, confirms, context menus),
+// with the handles Lumiverse returns. Each place is a frame of the extension's own origin the app puts
+// where the Workbench shows it; what has no place here says so (UNSUPPORTED_HERE, logged once).
+import type { SurfaceKind, SurfaceOptions, SurfacePatch } from '../../shared/frames/frame-contract';
+import { frameError } from './channel';
+import type { RuntimeState } from './runtime-state';
+
+type Options = Record<string, unknown>;
+
+/** The contract's length for each text field: longer text is cut, as a person would see it anyway. */
+const TEXT_LIMITS: Record<string, number> = { title: 200, shortName: 60, description: 1000, headerTitle: 200, iconSvg: 64 * 1024, tooltip: 200, label: 120, subtitle: 200, badge: 40 };
+
+export const clip = (field: string, value: unknown): string => String(value).slice(0, TEXT_LIMITS[field] ?? 200);
+
+/** Only the fields the contract knows, as plain data (no functions, no elements), text cut to its limits. */
+function surfaceOptions(options: Options | undefined, extra: Partial<SurfaceOptions> = {}): SurfaceOptions {
+  const keep = ['title', 'shortName', 'description', 'headerTitle', 'iconSvg', 'width', 'height', 'maxHeight', 'initialPosition', 'snapToEdge', 'chromeless', 'tooltip', 'edge', 'size', 'minSize', 'maxSize', 'resizable', 'startCollapsed', 'persistent'];
+  const out: Record<string, unknown> = {};
+  for (const key of keep) {
+    const value = options?.[key];
+    if (value === undefined || typeof value === 'function') continue;
+    out[key] = key in TEXT_LIMITS ? clip(key, value) : value;
+  }
+  return { ...out, ...extra } as SurfaceOptions;
+}
+
+function openSurface(state: RuntimeState, kind: SurfaceKind, options: SurfaceOptions) {
+  const surfaceId = state.nextId(kind);
+  const root = state.docs.root(surfaceId, state.extensionId);
+  state.channel.send('surface.open', { surfaceId, kind, options });
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    undo();
+    state.channel.send('surface.close', { surfaceId });
+    state.forgetSurface(surfaceId);
+  };
+  const undo = state.atTeardown(close);
+  const update = (patch: SurfacePatch) => !closed && state.channel.send('surface.update', { surfaceId, patch });
+  const on = (what: string, handler: (notice: { visible?: boolean; position?: { x: number; y: number } }) => void) =>
+    state.onSurface(surfaceId, (notice) => {
+      if (notice.what === what) handler(notice);
+    });
+  return { surfaceId, root, close, update, on, isClosed: () => closed };
+}
+
+function drawerTab(state: RuntimeState, options: Options) {
+  const s = openSurface(state, 'drawer', surfaceOptions(options));
+  const tabId = `spindle:${state.extensionId}:tab:${String(options?.id ?? 'tab')}:${s.surfaceId}`;
+  return {
+    root: s.root,
+    tabId,
+    setTitle: (title: string) => s.update({ title: clip('title', title) }),
+    setShortName: (shortName: string) => s.update({ shortName: clip('shortName', shortName) }),
+    setBadge: (text: string | null) => s.update({ badge: text === null ? null : clip('badge', text) }),
+    activate: () => state.channel.send('surface.activate', { surfaceId: s.surfaceId }),
+    destroy: s.close,
+    onActivate: (handler: () => void) => s.on('activate', () => handler()),
+  };
+}
+
+function floatWidget(state: RuntimeState, options: Options = {}) {
+  state.require('ui_panels', 'ctx.ui.createFloatWidget');
+  const width = typeof options.width === 'number' ? options.width : 48;
+  const height = typeof options.height === 'number' ? options.height : 48;
+  const s = openSurface(state, 'float', surfaceOptions(options, { width, height }));
+  let position = (options.initialPosition as { x: number; y: number } | undefined) ?? { x: -1, y: -1 };
+  let visible = true;
+  let fullscreen = options.fullscreen === true;
+  s.on('dragEnd', (notice) => {
+    if (notice.position) position = notice.position;
+  });
+  return {
+    root: s.root,
+    widgetId: s.surfaceId,
+    moveTo(x: number, y: number) {
+      position = { x, y };
+      s.update({ position });
+    },
+    getPosition: () => ({ ...position }),
+    setSize: (w: number, h: number) => s.update({ size: { width: w, height: h } }),
+    setVisible(v: boolean) {
+      visible = v;
+      s.update({ visible: v });
+    },
+    isVisible: () => visible,
+    setFullscreen(v: boolean) {
+      fullscreen = v;
+      s.update({ fullscreen: v });
+    },
+    isFullscreen: () => fullscreen,
+    destroy: s.close,
+    onDragEnd: (handler: (pos: { x: number; y: number }) => void) => s.on('dragEnd', (notice) => notice.position && handler(notice.position)),
+  };
+}
+
+function dockPanel(state: RuntimeState, options: Options) {
+  state.require('ui_panels', 'ctx.ui.requestDockPanel');
+  const s = openSurface(state, 'dock', surfaceOptions(options));
+  let collapsed = options?.startCollapsed === true;
+  const set = (value: boolean) => {
+    collapsed = value;
+    s.update({ collapsed: value });
+  };
+  s.on('visibility', (notice) => void (collapsed = notice.visible === false));
+  return {
+    root: s.root,
+    panelId: s.surfaceId,
+    collapse: () => set(true),
+    expand: () => set(false),
+    isCollapsed: () => collapsed,
+    setTitle: (title: string) => s.update({ title: String(title) }),
+    destroy: s.close,
+    onVisibilityChange: (handler: (visible: boolean) => void) => s.on('visibility', (notice) => handler(notice.visible !== false)),
+  };
+}
+
+const MAX_OPEN_MODALS = 2;
+
+export function createUi(state: RuntimeState) {
+  let openModals = 0;
+  const mounts = new Map<string, HTMLElement>();
+  const drawer = { open: false, tabId: null as string | null };
+  const unsupported = (member: string) => () => {
+    throw state.unsupported(`ui.${member}`);
+  };
+  const editorState = { open: false, characterId: null, presetId: null, activeTabId: null, extensions: {}, preset: null };
+  const editor = (name: string) => ({
+    getState: () => ({ ...editorState }),
+    onChange: () => () => undefined,
+    setExtensions: unsupported(`${name}.setExtensions`),
+    updateExtensions: unsupported(`${name}.updateExtensions`),
+    updatePreset: unsupported(`${name}.updatePreset`),
+    flush: async () => undefined,
+  });
+  return {
+    events: {
+      getKeyboardState: () => ({ visible: false, insetBottom: 0, viewportWidth: innerWidth, viewportHeight: innerHeight }),
+      onKeyboardChange: () => () => undefined,
+      getDrawerState: () => ({ ...drawer }),
+      onDrawerChange: () => () => undefined,
+      getSettingsState: () => ({ open: false, view: '' }),
+      onSettingsChange: () => () => undefined,
+      bindActionHandlers(target: string | Element, handlers: Record<string, (detail: unknown) => void>, options: { attribute?: string; events?: string[] } = {}) {
+        const attribute = options.attribute ?? 'data-spindle-action';
+        const roots = typeof target === 'string' ? state.docs.queryAll(target) : [target];
+        const listener = (event: Event) => {
+          const element = (event.target as Element | null)?.closest?.(`[${attribute}]`) as HTMLElement | null;
+          const actionId = element?.getAttribute(attribute);
+          const root = roots.find((r) => r.contains(element));
+          if (element && actionId && handlers[actionId] && root) handlers[actionId]({ actionId, eventType: event.type, element, root, originalEvent: event });
+        };
+        const types = options.events ?? ['click'];
+        for (const root of roots) for (const type of types) root.addEventListener(type, listener);
+        return () => roots.forEach((root) => types.forEach((type) => root.removeEventListener(type, listener)));
+      },
+    },
+    mount(point: string): Element {
+      const known = mounts.get(point);
+      if (known) return known;
+      const root = openSurface(state, 'mount', { point: String(point).slice(0, 80) }).root;
+      mounts.set(point, root);
+      return root;
+    },
+    registerDrawerTab: (options: Options) => drawerTab(state, options),
+    registerCharacterEditorTab: unsupported('registerCharacterEditorTab'),
+    characterEditor: editor('characterEditor'),
+    registerPresetEditorTab: unsupported('registerPresetEditorTab'),
+    registerPresetEditorToolbarItem: unsupported('registerPresetEditorToolbarItem'),
+    presetEditor: editor('presetEditor'),
+    createFloatWidget: (options?: Options) => floatWidget(state, options),
+    requestDockPanel: (options: Options) => dockPanel(state, options),
+    mountApp(options: Options = {}) {
+      state.require('app_manipulation', 'ctx.ui.mountApp');
+      const s = openSurface(state, 'app', surfaceOptions(options));
+      if (typeof options.className === 'string') s.root.className = options.className;
+      return { root: s.root, mountId: s.surfaceId, setVisible: (visible: boolean) => s.update({ visible }), destroy: s.close };
+    },
+    registerInputBarAction(options: Options) {
+      const actionId = `${String(options?.id ?? 'action').slice(0, 60)}-${state.nextId('a')}`;
+      let current = {
+        actionId,
+        label: clip('label', options?.label ?? ''),
+        ...(typeof options?.subtitle === 'string' ? { subtitle: clip('subtitle', options.subtitle) } : {}),
+        ...(typeof options?.iconSvg === 'string' ? { iconSvg: clip('iconSvg', options.iconSvg) } : {}),
+        enabled: options?.enabled !== false,
+      };
+      const handlers = new Set<() => void>();
+      const off = state.channel.on('inputAction', (notice) => {
+        if (notice.actionId === actionId) for (const handler of handlers) handler();
+      });
+      const push = (patch: Partial<typeof current>) => {
+        current = { ...current, ...patch };
+        state.channel.send('inputAction.set', current);
+      };
+      push({});
+      const destroy = () => {
+        off();
+        undo();
+        state.channel.send('inputAction.remove', { actionId });
+      };
+      const undo = state.atTeardown(destroy);
+      return {
+        actionId,
+        setLabel: (label: string) => push({ label: clip('label', label) }),
+        setSubtitle: (subtitle?: string) => push(subtitle === undefined ? {} : { subtitle: clip('subtitle', subtitle) }),
+        setEnabled: (enabled: boolean) => push({ enabled: enabled !== false }),
+        onClick(handler: () => void) {
+          handlers.add(handler);
+          return () => handlers.delete(handler);
+        },
+        destroy,
+      };
+    },
+    showContextMenu: (options: Options) => state.channel.request('dialog.contextMenu', options as never),
+    showModal(options: Options) {
+      if (openModals >= MAX_OPEN_MODALS) throw frameError('INVALID_INPUT', `An extension may show at most ${MAX_OPEN_MODALS} modals at once.`);
+      openModals++;
+      const s = openSurface(state, 'modal', surfaceOptions(options));
+      const dismissHandlers = new Set<() => void>();
+      const finish = () => {
+        if (s.isClosed()) return;
+        openModals--;
+        s.close();
+        for (const handler of dismissHandlers) handler();
+      };
+      s.on('dismiss', finish);
+      return {
+        root: s.root,
+        modalId: s.surfaceId,
+        dismiss: finish,
+        setTitle: (title: string) => s.update({ title: String(title) }),
+        onDismiss(handler: () => void) {
+          dismissHandlers.add(handler);
+          return () => dismissHandlers.delete(handler);
+        },
+      };
+    },
+    showConfirm: (options: Options) => state.channel.request('dialog.confirm', options as never),
+    requestTabLocation: () => state.inert('ui.requestTabLocation'),
+    getTabLocation: () => ({ kind: 'main-drawer' }),
+    getBuiltInTabTitle: () => void state.inert('ui.getBuiltInTabTitle'),
+    getBuiltInTabRoot: () => void state.inert('ui.getBuiltInTabRoot'),
+    registerSettingsTab(options: Options & { render?: (root: HTMLElement) => void | (() => void) }) {
+      const s = openSurface(state, 'settings', surfaceOptions(options));
+      const rendered = options.render?.(s.root);
+      if (typeof rendered === 'function') state.atTeardown(rendered);
+      return { id: String(options.id ?? s.surfaceId), root: s.root, update: (next: Options = {}) => s.update({ ...(typeof next.title === 'string' ? { title: next.title } : {}) }), destroy: s.close };
+    },
+    geometry: {
+      getUiScale: () => 1,
+      toLayoutPx: (value: number) => value,
+      layoutViewportSize: () => ({ width: innerWidth, height: innerHeight }),
+      layoutElementRect: (element: Element) => element.getBoundingClientRect(),
+      createResizeController(element: Element, listener: (rect: DOMRect) => void) {
+        const observer = new ResizeObserver(() => listener(element.getBoundingClientRect()));
+        observer.observe(element);
+        return { destroy: () => observer.disconnect() };
+      },
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// The runtime frame of every running extension with a frontend (hidden: its places are separate frames), the
+// broker that answers it, and the host's news each frame hears: events, backend messages, permission
+// changes, the active chat and the theme. A frontend loads when its extension runs and the window is
+// open, and is torn down when it stops (disable, removal, revoke of what it used, reload).
+import { useEffect, useRef, useState } from 'react';
+import type { ExtensionInfo } from '../../../../shared/events';
+import { frameOrigin } from '../../../../shared/frames/frame-origin';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { selectExtensions, selectTheme } from '../../stores/selectors';
+import { FrameBroker } from './frame-broker';
+import { useFrontends, useFrontendsStore } from './frontends-context';
+import { frontendsActions } from './frontends-store';
+import { lumiverseThemeVars } from './lumiverse-theme';
+import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
+
+const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, port: location.port });
+/** What a permission revoke takes away from a running frontend at once (as Lumiverse does). */
+const REVOKED_SURFACES: Record<string, string[]> = { ui_panels: ['float', 'dock'], app_manipulation: ['app'] };
+
+function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStopped(): void }) {
+  const host = useHost();
+  const appStore = useAppStoreApi();
+  const { store, brokers } = useFrontends();
+  const ref = useRef<HTMLIFrameElement>(null);
+  const { id } = props.extension;
+
+  const load = () => {
+    const win = ref.current?.contentWindow;
+    if (!win || brokers.has(id)) return;
+    const chat = appStore.getState().chat;
+    const broker = new FrameBroker(id, {
+      store,
+      host,
+      granted: () => appStore.getState().extensions.items.find((e) => e.id === id)?.granted ?? [],
+      init: () => ({
+        extensionId: id,
+        granted: [...props.extension.granted],
+        activeChat: chat.openId,
+        messageIds: chat.open?.messages.map((m) => m.id) ?? [],
+        theme: lumiverseThemeVars(),
+        manifest: { identifier: id, name: props.extension.name, version: props.extension.version, description: props.extension.description, permissions: [...props.extension.requested] },
+      }),
+      onStopped: () => {
+        brokers.delete(id);
+        props.onStopped();
+      },
+    });
+    brokers.set(id, broker);
+    frontendsActions.clearProblem(store, id);
+    win.postMessage({ cw: 'frame-init', entry: props.entry }, originOf(id), [broker.transfer]);
+    broker.start();
+  };
+
+  return (
+    <iframe
+      ref={ref}
+      className="runtime-frame"
+      title={`${props.extension.name} (extension frontend)`}
+      aria-hidden="true"
+      tabIndex={-1}
+      src={frameUrl(id, 'runtime')}
+      sandbox={FRAME_SANDBOX}
+      referrerPolicy="no-referrer"
+      data-extension-id={id}
+      onLoad={load}
+    />
+  );
+}
+
+/** Hands host events to the brokers: the one home of that routing. */
+function useHostNews() {
+  const host = useHost();
+  const appStore = useAppStoreApi();
+  const { store, brokers } = useFrontends();
+  const theme = useAppStore(selectTheme);
+  useEffect(() => {
+    const granted = new Map(appStore.getState().extensions.items.map((e) => [e.id, e.granted]));
+    return host.onEvent((event) => {
+      if (event.type === 'extension.event') for (const broker of brokers.values()) broker.notify('event', { event: event.event, payload: event.payload });
+      else if (event.type === 'extension.frontend-message') brokers.get(event.id)?.notify('backend', { payload: event.payload });
+      else if (event.type === 'extension.changed') {
+        const { id } = event.extension;
+        const before = granted.get(id) ?? [];
+        const after = event.extension.granted;
+        granted.set(id, after);
+        const broker = brokers.get(id);
+        if (!broker) return;
+        const changed = [...before.filter((p) => !after.includes(p)), ...after.filter((p) => !before.includes(p))];
+        if (changed.length === 0) return;
+        broker.notify('permissions', { granted: [...after] });
+        for (const permission of changed) {
+          broker.notify('event', { event: 'SPINDLE_PERMISSION_CHANGED', payload: { extensionId: id, permission, granted: after.includes(permission), allGranted: [...after] } });
+          if (after.includes(permission)) continue;
+          const kinds = REVOKED_SURFACES[permission] ?? [];
+          for (const surface of store.getState().surfaces.filter((s) => s.extensionId === id && kinds.includes(s.kind))) frontendsActions.closeSurface(store, surface.key);
+        }
+      }
+    });
+  }, [host, appStore, store, brokers]);
+  // The active chat and its messages: getActiveChat() and the message ids answer from it.
+  useEffect(
+    () =>
+      appStore.subscribe((state, previous) => {
+        const chat = state.chat;
+        if (chat.openId === previous.chat.openId && chat.open?.messages === previous.chat.open?.messages) return;
+        const news = { chatId: chat.openId, messageIds: chat.open?.messages.map((m) => m.id) ?? [] };
+        for (const broker of brokers.values()) broker.notify('activeChat', news);
+      }),
+    [appStore, brokers],
+  );
+  // Light or dark: the frames get the resolved theme after the page has switched.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      const vars = lumiverseThemeVars();
+      for (const broker of brokers.values()) broker.notify('theme', { vars });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [theme, brokers]);
+}
+
+export function FrontendFrames() {
+  const extensions = useAppStore(selectExtensions);
+  const { store, brokers } = useFrontends();
+  const problems = useFrontendsStore((s) => s.problems);
+  /** Frames shown: the extensions that should run a frontend, and those still tearing down. */
+  const [frames, setFrames] = useState<Map<string, { extension: ExtensionInfo; entry: string }>>(new Map());
+  useHostNews();
+
+  useEffect(() => {
+    // A frontend stopped for a problem stays stopped until its extension starts again.
+    for (const e of extensions) if (e.status !== 'running' && problems[e.id]) frontendsActions.clearProblem(store, e.id);
+    const wanted = new Map(extensions.filter((e) => e.status === 'running' && e.frontend && !problems[e.id]).map((e) => [e.id, e]));
+    setFrames((current) => {
+      let next = current;
+      for (const [id, extension] of wanted) {
+        if (next.has(id)) continue;
+        next = new Map(next).set(id, { extension, entry: extension.frontend!.entry });
+      }
+      return next;
+    });
+    for (const id of frames.keys()) if (!wanted.has(id)) brokers.get(id)?.stop();
+  }, [extensions, frames, brokers, problems, store]);
+
+  const stopped = (id: string) =>
+    setFrames((current) => {
+      const next = new Map(current);
+      next.delete(id);
+      return next;
+    });
+
+  return (
+    <div className="runtime-frames" aria-hidden="true">
+      {[...frames].map(([id, { extension, entry }]) => (
+        <RuntimeFrame key={id} extension={extension} entry={entry} onStopped={() => stopped(id)} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+// What extensions' frontends have placed in the Workbench, mirrored for the components that show it: their
+// surfaces, composer actions, pending dialogs, message tag interceptors and widgets, and their problems.
+// The brokers (frame-broker.ts) write it; the surfaces components read it.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { InputAction, SurfaceKind, SurfaceOptions, SurfacePatch } from '../../../../shared/frames/frame-contract';
+
+export interface Surface {
+  /** `<extensionId>/<surfaceId>`: unique across extensions. */
+  key: string;
+  extensionId: string;
+  surfaceId: string;
+  kind: SurfaceKind;
+  options: SurfaceOptions;
+  title: string;
+  badge: string | null;
+  visible: boolean;
+  collapsed: boolean;
+  fullscreen: boolean;
+  position: { x: number; y: number } | null;
+  size: { width: number; height: number } | null;
+}
+
+export interface ComposerAction extends InputAction {
+  extensionId: string;
+}
+
+export type DialogKind = 'confirm' | 'contextMenu' | 'permissions' | 'file';
+
+export interface PendingDialog {
+  id: number;
+  extensionId: string;
+  kind: DialogKind;
+  params: Record<string, unknown>;
+  resolve(value: unknown): void;
+  reject(error: { code: string; message: string }): void;
+}
+
+export interface TagInterceptor {
+  extensionId: string;
+  interceptorId: string;
+  tagName: string;
+  removeFromMessage: boolean;
+}
+
+export interface MessageWidget {
+  extensionId: string;
+  messageId: string;
+  widgetId: string;
+  html: string;
+  minHeight?: number;
+  maxHeight?: number;
+}
+
+export interface FrontendsState {
+  surfaces: Surface[];
+  actions: ComposerAction[];
+  dialogs: PendingDialog[];
+  interceptors: TagInterceptor[];
+  widgets: MessageWidget[];
+  /** The drawer tab shown in the Workbench's extensions panel (its key), or null. */
+  activeTab: string | null;
+  drawerOpen: boolean;
+  /** Why an extension's frontend was stopped (shown on its card), by extension id. */
+  problems: Record<string, string>;
+  /** ctx members it used that do nothing here, by extension id. */
+  inert: Record<string, string[]>;
+  ready: Record<string, boolean>;
+}
+
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {} });
+
+export type FrontendsStore = StoreApi<FrontendsState>;
+
+export function createFrontendsStore(): FrontendsStore {
+  return createStore<FrontendsState>(() => empty());
+}
+
+export const surfaceKey = (extensionId: string, surfaceId: string) => `${extensionId}/${surfaceId}`;
+
+/** The store changes the brokers make, each one pure over the state. */
+export const frontendsActions = {
+  openSurface(store: FrontendsStore, extensionId: string, surfaceId: string, kind: SurfaceKind, options: SurfaceOptions): void {
+    const key = surfaceKey(extensionId, surfaceId);
+    const surface: Surface = {
+      key,
+      extensionId,
+      surfaceId,
+      kind,
+      options,
+      title: options.title ?? options.headerTitle ?? '',
+      badge: null,
+      visible: true,
+      collapsed: options.startCollapsed === true,
+      fullscreen: false,
+      position: options.initialPosition ?? null,
+      size: options.width !== undefined && options.height !== undefined ? { width: options.width, height: options.height } : null,
+    };
+    store.setState((s) => ({
+      surfaces: [...s.surfaces.filter((x) => x.key !== key), surface],
+      activeTab: kind === 'drawer' || kind === 'mount' || kind === 'app' ? (s.activeTab ?? key) : s.activeTab,
+    }));
+  },
+  updateSurface(store: FrontendsStore, key: string, patch: SurfacePatch): void {
+    store.setState((s) => ({
+      surfaces: s.surfaces.map((x) =>
+        x.key !== key
+          ? x
+          : {
+              ...x,
+              ...(patch.title !== undefined ? { title: patch.title } : {}),
+              ...(patch.badge !== undefined ? { badge: patch.badge } : {}),
+              ...(patch.visible !== undefined ? { visible: patch.visible } : {}),
+              ...(patch.collapsed !== undefined ? { collapsed: patch.collapsed } : {}),
+              ...(patch.fullscreen !== undefined ? { fullscreen: patch.fullscreen } : {}),
+              ...(patch.position !== undefined ? { position: patch.position } : {}),
+              ...(patch.size !== undefined ? { size: patch.size } : {}),
+            },
+      ),
+    }));
+  },
+  closeSurface(store: FrontendsStore, key: string): void {
+    store.setState((s) => {
+      const surfaces = s.surfaces.filter((x) => x.key !== key);
+      return { surfaces, activeTab: s.activeTab === key ? (surfaces.find((x) => x.kind === 'drawer')?.key ?? null) : s.activeTab };
+    });
+  },
+  /** Everything an extension placed goes (its frontend stopped); pending dialogs are answered as cancelled. */
+  clearExtension(store: FrontendsStore, extensionId: string, problem?: string): void {
+    const s = store.getState();
+    for (const dialog of s.dialogs.filter((d) => d.extensionId === extensionId)) dialog.reject({ code: 'CANCELLED', message: 'The extension frontend was stopped.' });
+    store.setState({
+      surfaces: s.surfaces.filter((x) => x.extensionId !== extensionId),
+      actions: s.actions.filter((x) => x.extensionId !== extensionId),
+      dialogs: s.dialogs.filter((x) => x.extensionId !== extensionId),
+      interceptors: s.interceptors.filter((x) => x.extensionId !== extensionId),
+      widgets: s.widgets.filter((x) => x.extensionId !== extensionId),
+      activeTab: s.activeTab?.startsWith(`${extensionId}/`) ? null : s.activeTab,
+      ready: { ...s.ready, [extensionId]: false },
+      problems: problem ? { ...s.problems, [extensionId]: problem } : s.problems,
+    });
+  },
+  clearProblem(store: FrontendsStore, extensionId: string): void {
+    const { [extensionId]: _gone, ...problems } = store.getState().problems;
+    store.setState({ problems });
+  },
+};

@@ -1,0 +1,93 @@
+// What extensions' frontends add to a chat message: tags their interceptors asked for (handed to them, and
+// taken out of the shown text unless they said to keep it), and widgets they render under the message —
+// each a sandbox frame (opaque origin, no network), never markup in the app's page.
+import { useEffect, useMemo, useRef } from 'react';
+import { frameOrigin } from '../../../../shared/frames/frame-origin';
+import { createSandbox } from '../../../frame/sandbox-host';
+import { useFrontends, useFrontendsStore } from './frontends-context';
+import type { MessageWidget, TagInterceptor } from './frontends-store';
+
+interface TagMatch {
+  interceptor: TagInterceptor;
+  fullMatch: string;
+  attrs: Record<string, string>;
+  content: string;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function attributes(raw: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const m of raw.matchAll(/([A-Za-z_:][-A-Za-z0-9_:.]*)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g)) attrs[m[1]!] = m[2] ?? m[3] ?? m[4] ?? '';
+  return attrs;
+}
+
+function matches(text: string, interceptors: readonly TagInterceptor[]): TagMatch[] {
+  const found: TagMatch[] = [];
+  for (const interceptor of interceptors) {
+    const tag = escape(interceptor.tagName);
+    for (const m of text.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))) found.push({ interceptor, fullMatch: m[0], attrs: attributes(m[1] ?? ''), content: m[2] ?? '' });
+  }
+  return found;
+}
+
+/** The message's text as shown (intercepted tags removed), handing each tag to its extension once. */
+export function useInterceptedText(messageId: string | null, text: string, chatId: string, streaming: boolean): string {
+  const { brokers } = useFrontends();
+  const interceptors = useFrontendsStore((s) => s.interceptors);
+  const found = useMemo(() => (interceptors.length && messageId ? matches(text, interceptors) : []), [text, interceptors, messageId]);
+  const seen = useRef(new Set<string>());
+  useEffect(() => {
+    for (const m of found) {
+      const key = `${m.interceptor.extensionId}\u0000${m.interceptor.interceptorId}\u0000${m.fullMatch}`;
+      if (seen.current.has(key)) continue;
+      seen.current.add(key);
+      brokers.get(m.interceptor.extensionId)?.notify('tag', {
+        interceptorId: m.interceptor.interceptorId,
+        tagName: m.interceptor.tagName,
+        attrs: m.attrs,
+        content: m.content,
+        fullMatch: m.fullMatch,
+        messageId: messageId!,
+        chatId,
+        isUser: false,
+        isStreaming: streaming,
+      });
+    }
+  }, [found, brokers, messageId, chatId, streaming]);
+  return found.filter((m) => m.interceptor.removeFromMessage).reduce((shown, m) => shown.replace(m.fullMatch, ''), text);
+}
+
+function Widget(props: { widget: MessageWidget }) {
+  const { brokers } = useFrontends();
+  const host = useRef<HTMLDivElement>(null);
+  const { extensionId, messageId, widgetId, html, minHeight, maxHeight } = props.widget;
+  useEffect(() => {
+    const box = host.current;
+    if (!box) return;
+    const sandboxUrl = `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}/__cw/sandbox.html`;
+    const sandbox = createSandbox(document, sandboxUrl, { html, ...(minHeight !== undefined ? { minHeight } : {}), ...(maxHeight !== undefined ? { maxHeight } : {}) });
+    sandbox.element.title = `Widget of ${extensionId}`;
+    box.appendChild(sandbox.element);
+    const off = sandbox.onMessage((payload) => brokers.get(extensionId)?.notify('widget', { messageId, widgetId, payload }));
+    return () => {
+      off();
+      sandbox.destroy();
+    };
+  }, [extensionId, messageId, widgetId, html, minHeight, maxHeight, brokers]);
+  return <div ref={host} className="msg__widget" data-extension-id={extensionId} data-widget-id={widgetId} />;
+}
+
+/** The widgets extensions rendered under this message. */
+export function MessageWidgets(props: { messageId: string | null }) {
+  const widgets = useFrontendsStore((s) => s.widgets);
+  const mine = props.messageId ? widgets.filter((w) => w.messageId === props.messageId) : [];
+  if (mine.length === 0) return null;
+  return (
+    <div className="msg__widgets">
+      {mine.map((w) => (
+        <Widget key={`${w.extensionId}/${w.widgetId}`} widget={w} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+// The contract between an extension's frontend frames and the app that hosts them, in the style of the
+// renderer ⇄ core contract: every request a frame may make once (name, params, result), every message
+// the app sends a frame once, validated where it arrives (TypeBox's Value: no code generation, so it
+// runs under the frames' and the app's CSP), errors as data with stable codes.
+//
+// The runtime frame talks over a MessagePort the app hands it: { kind: 'request', id, method, params } →
+// { kind: 'response', id, ok, value | error }; the app → frame messages are { kind: 'notify', topic, data }.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+const Text = (max: number) => Type.String({ maxLength: max });
+const Id = Type.String({ minLength: 1, maxLength: 128 });
+const Num = Type.Number();
+const Json = Type.Unknown();
+const Open = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: true });
+const Closed = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: false });
+
+export const SURFACE_KINDS = ['drawer', 'float', 'dock', 'modal', 'app', 'settings', 'mount'] as const;
+export type SurfaceKind = (typeof SURFACE_KINDS)[number];
+
+/** A place an extension's own DOM is shown: what it asked for, as the app shows it. */
+export const SurfaceOptionsSchema = Open({
+  title: Type.Optional(Text(200)),
+  shortName: Type.Optional(Text(60)),
+  description: Type.Optional(Text(1000)),
+  headerTitle: Type.Optional(Text(200)),
+  iconSvg: Type.Optional(Text(64 * 1024)),
+  width: Type.Optional(Num),
+  height: Type.Optional(Num),
+  maxHeight: Type.Optional(Num),
+  initialPosition: Type.Optional(Closed({ x: Num, y: Num })),
+  snapToEdge: Type.Optional(Type.Boolean()),
+  chromeless: Type.Optional(Type.Boolean()),
+  tooltip: Type.Optional(Text(200)),
+  edge: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right'), Type.Literal('top'), Type.Literal('bottom')])),
+  size: Type.Optional(Num),
+  minSize: Type.Optional(Num),
+  maxSize: Type.Optional(Num),
+  resizable: Type.Optional(Type.Boolean()),
+  startCollapsed: Type.Optional(Type.Boolean()),
+  persistent: Type.Optional(Type.Boolean()),
+  /** mount(point): the Lumiverse mount point asked for (the app picks the nearest place it has). */
+  point: Type.Optional(Text(80)),
+});
+export type SurfaceOptions = Static<typeof SurfaceOptionsSchema>;
+
+export const SurfacePatchSchema = Closed({
+  title: Type.Optional(Text(200)),
+  shortName: Type.Optional(Text(60)),
+  badge: Type.Optional(Type.Union([Text(40), Type.Null()])),
+  visible: Type.Optional(Type.Boolean()),
+  position: Type.Optional(Closed({ x: Num, y: Num })),
+  size: Type.Optional(Closed({ width: Num, height: Num })),
+  collapsed: Type.Optional(Type.Boolean()),
+  fullscreen: Type.Optional(Type.Boolean()),
+});
+export type SurfacePatch = Static<typeof SurfacePatchSchema>;
+
+const InputActionSchema = Closed({
+  actionId: Id,
+  label: Text(120),
+  subtitle: Type.Optional(Text(200)),
+  iconSvg: Type.Optional(Text(64 * 1024)),
+  enabled: Type.Optional(Type.Boolean()),
+});
+export type InputAction = Static<typeof InputActionSchema>;
+
+const UploadedFileSchema = Closed({ name: Text(1024), mimeType: Text(256), sizeBytes: Num, base64: Type.String() });
+
+const method = <P extends TSchema, R extends TSchema>(params: P, result: R) => ({ params, result });
+
+/** Every request a frame may make. */
+export const FRAME_METHODS = {
+  /** setup() finished (or its deferReady() was released): queued backend messages may flow. */
+  'frame.ready': method(Closed({}), Type.Null()),
+  /** setup() threw or its module had none: the frame is stopped and its card says why. */
+  'frame.failed': method(Closed({ message: Text(4000) }), Type.Null()),
+  /** Answer to a ping (the watchdog). */
+  'frame.pong': method(Closed({ seq: Num }), Type.Null()),
+  /** It used something the Workbench has no place for (listed once on its card). */
+  'frame.inert': method(Closed({ member: Text(120) }), Type.Null()),
+  /** Teardown ran; the frame may be removed. */
+  'frame.tornDown': method(Closed({}), Type.Null()),
+  /** ctx.sendToBackend(payload): to the backend's onFrontendMessage handlers. */
+  'backend.send': method(Closed({ payload: Json }), Type.Null()),
+  'surface.open': method(Closed({ surfaceId: Id, kind: Type.Union(SURFACE_KINDS.map((k) => Type.Literal(k))), options: SurfaceOptionsSchema }), Type.Null()),
+  'surface.update': method(Closed({ surfaceId: Id, patch: SurfacePatchSchema }), Type.Null()),
+  'surface.activate': method(Closed({ surfaceId: Id }), Type.Null()),
+  'surface.close': method(Closed({ surfaceId: Id }), Type.Null()),
+  'inputAction.set': method(InputActionSchema, Type.Null()),
+  'inputAction.remove': method(Closed({ actionId: Id }), Type.Null()),
+  'dialog.confirm': method(
+    Open({ title: Text(200), message: Text(8000), variant: Type.Optional(Text(20)), confirmLabel: Type.Optional(Text(60)), cancelLabel: Type.Optional(Text(60)) }),
+    Closed({ confirmed: Type.Boolean() }),
+  ),
+  'dialog.contextMenu': method(
+    Open({
+      position: Closed({ x: Num, y: Num }),
+      items: Type.Array(Open({ key: Text(120), label: Type.Optional(Text(200)), disabled: Type.Optional(Type.Boolean()), danger: Type.Optional(Type.Boolean()), type: Type.Optional(Text(20)) }), { maxItems: 100 }),
+    }),
+    Closed({ selectedKey: Type.Union([Type.String(), Type.Null()]) }),
+  ),
+  'permissions.request': method(Closed({ permissions: Type.Array(Text(64), { maxItems: 64 }), reason: Type.Optional(Text(1000)) }), Type.Array(Type.String())),
+  'uploads.pickFile': method(
+    Closed({ accept: Type.Optional(Type.Array(Text(100), { maxItems: 50 })), multiple: Type.Optional(Type.Boolean()), maxSizeBytes: Type.Optional(Num) }),
+    Type.Array(UploadedFileSchema),
+  ),
+  'messages.interceptTags': method(Closed({ interceptorId: Id, tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), removeFromMessage: Type.Optional(Type.Boolean()) }), Type.Null()),
+  'messages.stopIntercepting': method(Closed({ interceptorId: Id }), Type.Null()),
+  'messages.renderWidget': method(
+    Closed({ messageId: Id, widgetId: Id, html: Text(512 * 1024), minHeight: Type.Optional(Num), maxHeight: Type.Optional(Num) }),
+    Type.Null(),
+  ),
+  'messages.removeWidget': method(Closed({ messageId: Id, widgetId: Id }), Type.Null()),
+} as const;
+
+export type FrameMethod = keyof typeof FRAME_METHODS;
+export type FrameParams<M extends FrameMethod> = Static<(typeof FRAME_METHODS)[M]['params']>;
+export type FrameResult<M extends FrameMethod> = Static<(typeof FRAME_METHODS)[M]['result']>;
+
+/** What the app tells a frame. */
+export const FRAME_TOPICS = {
+  /** The state a frontend starts from (sent with the port). */
+  init: Closed({
+    extensionId: Id,
+    granted: Type.Array(Type.String()),
+    activeChat: Type.Union([Type.String(), Type.Null()]),
+    messageIds: Type.Array(Type.String()),
+    theme: Type.Record(Type.String(), Type.String()),
+    manifest: Type.Record(Type.String(), Json),
+  }),
+  /** A host event, with Lumiverse's name and payload (what ctx.events.on hears). */
+  event: Closed({ event: Text(80), payload: Json }),
+  /** spindle.sendToFrontend(payload) from its backend. */
+  backend: Closed({ payload: Json }),
+  permissions: Closed({ granted: Type.Array(Type.String()) }),
+  activeChat: Closed({ chatId: Type.Union([Type.String(), Type.Null()]), messageIds: Type.Array(Type.String()) }),
+  theme: Closed({ vars: Type.Record(Type.String(), Type.String()) }),
+  /** Something happened to a surface: the person activated a tab, dismissed a modal, dragged a widget… */
+  surface: Closed({
+    surfaceId: Id,
+    what: Type.Union([Type.Literal('activate'), Type.Literal('dismiss'), Type.Literal('visibility'), Type.Literal('dragEnd')]),
+    visible: Type.Optional(Type.Boolean()),
+    position: Type.Optional(Closed({ x: Num, y: Num })),
+  }),
+  inputAction: Closed({ actionId: Id }),
+  /** A tag its interceptor asked for appeared in a message (Lumiverse's SpindleMessageTagIntercept). */
+  tag: Closed({
+    interceptorId: Id,
+    tagName: Type.String(),
+    attrs: Type.Record(Type.String(), Type.String()),
+    content: Type.String(),
+    fullMatch: Type.String(),
+    messageId: Type.Optional(Type.String()),
+    chatId: Type.Optional(Type.String()),
+    isUser: Type.Optional(Type.Boolean()),
+    isStreaming: Type.Optional(Type.Boolean()),
+  }),
+  /** A message widget posted something (window.spindleSandbox.postMessage inside it). */
+  widget: Closed({ messageId: Id, widgetId: Id, payload: Json }),
+  ping: Closed({ seq: Num }),
+  teardown: Closed({}),
+} as const;
+
+export type FrameTopic = keyof typeof FRAME_TOPICS;
+export type FrameNotice<T extends FrameTopic> = Static<(typeof FRAME_TOPICS)[T]>;
+
+export interface FrameError {
+  code: string;
+  message: string;
+  path?: string;
+}
+
+export type FrameRequestMessage = { kind: 'request'; id: number; method: string; params: unknown };
+export type FrameResponseMessage = { kind: 'response'; id: number; ok: true; value: unknown } | { kind: 'response'; id: number; ok: false; error: FrameError };
+export type FrameNotifyMessage = { kind: 'notify'; topic: string; data: unknown };
+
+/** Stable codes a frame request can fail with. */
+export const FRAME_ERROR_CODES = ['INVALID_INPUT', 'UNKNOWN_METHOD', 'PERMISSION_DENIED', 'UNSUPPORTED_HERE', 'FRAME_FLOOD', 'FRAME_STOPPED', 'CANCELLED', 'INPUT_TOO_LARGE'] as const;

@@ -1,0 +1,150 @@
+// Extension frontends in Chromium against browser mode: a published-style frontend's drawer tab, float widget,
+// input bar action and modal appear in the Workbench and talk to its backend; a <dice> tag in a reply becomes
+// a widget whose click reaches the backend; a hostile frontend's markup runs nothing in the app and it cannot
+// reach the app's window, storage, WebSocket or the network.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { LlmTestServer } from '../fixtures/llm-server';
+import { XSS_CORPUS } from '../fixtures/xss-corpus';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+
+const MODEL = 'e2e-frontend-model';
+const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
+const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'extensions');
+
+function cli(dataDir: string, ...args: string[]): string {
+  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+}
+
+/** The hostile fixture with the whole XSS corpus as its corpus.json (its build inlines it). */
+function hostileWithCorpus(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-hostile-'));
+  fs.cpSync(path.join(FIXTURES, 'lumiverse_hostile_frontend'), folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, 'src', 'corpus.json'), JSON.stringify(XSS_CORPUS));
+  return folder;
+}
+
+const surface = (page: Page, kind: string): FrameLocator => page.frameLocator(`iframe[data-extension-id="lumiverse_frontend"][data-surface-id^="${kind}-"]`);
+
+async function openWorkbench(page: Page, host: RunningHost) {
+  await page.goto(host.url);
+  await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+}
+
+/** A new session, open: the Workbench's layout is settled (the extensions panel moves with it). */
+async function newSession(page: Page) {
+  await page.getByRole('button', { name: 'New session' }).first().click();
+  await expect(page.getByTestId('open-session')).toBeVisible();
+}
+
+test.describe('extension frontends', () => {
+  let host: RunningHost;
+  let llm: LlmTestServer;
+  let dataDir: string;
+  let connectionId: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    assertRendererBuilt();
+    llm = await LlmTestServer.start({ models: [MODEL] });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-frontends-'));
+    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
+    connectionId = added.profile?.id ?? added.id!;
+    cli(dataDir, 'extensions', 'install', path.join(FIXTURES, 'lumiverse_frontend'), '--grant', 'requested', '--trust');
+    host = await startHost(dataDir);
+  });
+
+  test.afterAll(async () => {
+    await host?.stop();
+    await llm?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('its drawer tab, float widget, input bar action and modal appear, and messages go to its backend and back', async ({ page }) => {
+    await openWorkbench(page, host);
+    await newSession(page);
+    const drawer = page.getByTestId('extension-drawer');
+    await expect(drawer.getByRole('tab', { name: 'Dice' })).toBeVisible();
+
+    const tab = surface(page, 'drawer');
+    await expect(tab.locator('#roll-result')).toHaveText('No roll yet');
+    await tab.getByRole('button', { name: 'Roll d20' }).click();
+    // The backend's first roll of a d20 is ((1 × 7) mod 20) + 1.
+    await expect(tab.locator('#roll-result')).toHaveText('Rolled 8 on a d20');
+    await expect(surface(page, 'float').locator('#last-roll')).toHaveText('Last roll: 8');
+    await expect(tab.locator('#chat-line')).toHaveText(/^Chat [0-9a-f-]+$/);
+
+    await page.getByTestId('composer').getByRole('button', { name: 'Roll d6' }).click();
+    const modal = page.getByTestId('extension-modal');
+    await expect(modal.getByRole('heading', { name: 'Quick roll' })).toBeVisible();
+    await expect(surface(page, 'modal').locator('#modal-text')).toHaveText('Rolled 3 on a d6');
+    await page.keyboard.press('Escape');
+    await expect(modal).toHaveCount(0);
+
+    // Every place it draws carries its id.
+    for (const selector of ['[data-testid="float-widget"]', '.ext-drawer__panel', '.composer__ext-actions button']) {
+      await expect(page.locator(selector).first()).toHaveAttribute('data-extension-id', 'lumiverse_frontend');
+    }
+    await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend.png') });
+  });
+
+  test('a <dice> tag in a reply becomes a widget under it; its button reaches the backend', async ({ page }) => {
+    await openWorkbench(page, host);
+    await newSession(page);
+    await page.getByTestId('open-session').getByLabel('Main connection').selectOption(connectionId);
+    llm.enqueue({ text: 'The goblin lunges. Roll to dodge: <dice>2d6</dice>' });
+    await page.getByTestId('composer').getByRole('textbox').fill('I dodge.');
+    await page.keyboard.press('Enter');
+    const reply = page.locator('[data-role="assistant"]').last();
+    await expect(reply.getByTestId('message-text')).toHaveText('The goblin lunges. Roll to dodge:');
+    const widget = page.frameLocator('.msg__widget[data-extension-id="lumiverse_frontend"] iframe');
+    await widget.getByRole('button', { name: 'Check 2d6' }).click();
+    await expect(surface(page, 'float').locator('#last-roll')).toHaveText(/^Last roll: \d$/);
+  });
+});
+
+test.describe('a hostile extension frontend', () => {
+  let host: RunningHost;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    assertRendererBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-hostile-data-'));
+    cli(dataDir, 'extensions', 'install', hostileWithCorpus(), '--grant', 'tools', '--trust');
+    host = await startHost(dataDir);
+  });
+
+  test.afterAll(async () => {
+    await host?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a hostile frontend: its markup runs nothing in the app, and it reaches neither the app nor the network', async ({ page }) => {
+    await openWorkbench(page, host);
+    // The confirm it asked for shows its text as text.
+    const confirm = page.getByTestId('extension-confirm');
+    await expect(confirm).toBeVisible({ timeout: 20_000 });
+    await expect(confirm.getByRole('heading')).toHaveText(XSS_CORPUS[0]!);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.locator('.ext-drawer__tabs [data-extension-id="lumiverse_hostile_frontend"]')).toHaveCount(XSS_CORPUS.length);
+    // What its probes got, as its backend logged them (the log kept on disk, one JSON line an entry).
+    const logFile = path.join(dataDir, 'logs', 'extensions', 'lumiverse_hostile_frontend.log');
+    const logged = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { text: string }).text) : []);
+    await expect.poll(() => logged().some((t) => t.startsWith('frontend {"type":"probe"')), { timeout: 20_000 }).toBe(true);
+    const text = logged().find((t) => t.startsWith('frontend {"type":"probe"'))!;
+    const probe = JSON.parse(text.slice('frontend '.length)) as { results: Record<string, { ok: boolean; code?: string }> };
+    // Its setup has run to the end: nothing it sent ran in the app's page, and no element of the corpus exists there.
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.locator('img[src="x"], [onerror], [onload], [ontoggle], iframe[srcdoc], script:not([src])').count()).toBe(0);
+
+    for (const [name, outcome] of Object.entries(probe.results)) expect(outcome.ok, `${name}: ${JSON.stringify(outcome)}`).toBe(false);
+    expect(probe.results.floatWithoutPermission!.code).toBe('PERMISSION_DENIED');
+    expect(probe.results.characterEditorTab!.code).toBe('UNSUPPORTED_HERE');
+    // The request it forged to the app's window was never carried out.
+    expect(logged().some((t) => t.includes('forged-through-window'))).toBe(false);
+  });
+});
