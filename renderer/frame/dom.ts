@@ -7,9 +7,22 @@ import { createSandbox, type SandboxOptions } from './sandbox-host';
 
 const FORBIDDEN = ['iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'script', 'base', 'meta', 'link'];
 
-/** Extension HTML made safe to place: no script, no frames, no forms, no event handlers. */
+/**
+ * Extension HTML made safe to place: no script, no frames, no forms, no event handlers. Where DOMPurify cannot
+ * work (it says so with isSupported), the HTML is placed as text rather than trusted.
+ */
 export function sanitizeHtml(html: string, doc: Document = document): DocumentFragment {
+  if (!DOMPurify.isSupported) {
+    const text = doc.createDocumentFragment();
+    text.append(doc.createTextNode(String(html)));
+    return text;
+  }
   const fragment = DOMPurify.sanitize(String(html), { FORBID_TAGS: FORBIDDEN, ALLOW_DATA_ATTR: true, RETURN_DOM_FRAGMENT: true });
+  // A last check of what came back (a DOM that DOMPurify misjudges must not let a script through).
+  for (const element of fragment.querySelectorAll(FORBIDDEN.join(','))) element.remove();
+  for (const element of fragment.querySelectorAll('*')) {
+    for (const attribute of [...element.attributes]) if (/^on/i.test(attribute.name)) element.removeAttribute(attribute.name);
+  }
   return doc === fragment.ownerDocument ? fragment : (doc.importNode(fragment, true) as DocumentFragment);
 }
 

@@ -39,7 +39,10 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
     } catch (err) {
       console.error(err);
     }
-    void channel.request('frame.tornDown', {}).finally(() => channel.close());
+    void channel
+      .request('frame.tornDown', {})
+      .catch(() => undefined)
+      .finally(() => channel.close());
   });
 
   let setupRunning = true;

@@ -130,6 +130,11 @@ export class FrameBroker {
     if (!m || m.kind !== 'request' || typeof m.id !== 'number' || typeof m.method !== 'string') return;
     const id = m.id;
     const answer = (reply: { ok: true; value: unknown } | { ok: false; error: FrameError }) => this.port.postMessage({ kind: 'response', id, ...reply });
+    // A stopping frame's last word is never counted as flooding.
+    if (this.stopped && m.method === 'frame.tornDown') {
+      this.tornDown?.();
+      return answer({ ok: true, value: null });
+    }
     const now = this.timers.now();
     if (now - this.window.start >= 1000) this.window = { start: now, count: 0 };
     if (++this.window.count > MAX_REQUESTS_PER_SECOND) {

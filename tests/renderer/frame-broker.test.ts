@@ -1,0 +1,373 @@
+// @vitest-environment happy-dom
+// The frame contract end to end without a browser: an extension's ctx (renderer/frame) on one end of a real
+// The extension side writes innerHTML into its own surfaces, as published frontends do.
+/* eslint-disable @microsoft/sdl/no-inner-html */
+// MessageChannel, the app's broker on the other, a fake host. Every ctx member the Workbench answers, the
+// permission checks on both sides, bad messages, flooding, the watchdog and teardown.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExtensionPermission } from '../../shared/types/spindle';
+import type { HostApi } from '../../shared/host-api';
+import { FrameChannel } from '../../renderer/frame/channel';
+import { createContext } from '../../renderer/frame/context';
+import { FrameDocuments } from '../../renderer/frame/documents';
+import { RuntimeState } from '../../renderer/frame/runtime-state';
+import { FrameBroker, MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from '../../renderer/src/features/frontends/frame-broker';
+import { createFrontendsStore, type FrontendsStore } from '../../renderer/src/features/frontends/frontends-store';
+
+const ID = 'dice_tray';
+
+/** Timers the test moves by hand. */
+function fakeTimers() {
+  let now = 1_000;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void; every?: number }>();
+  const api = {
+    now: () => now,
+    setTimeout: ((fn: () => void, ms: number) => (timers.set(++seq, { at: now + ms, fn }), seq)) as unknown as typeof setTimeout,
+    setInterval: ((fn: () => void, ms: number) => (timers.set(++seq, { at: now + ms, fn, every: ms }), seq)) as unknown as typeof setInterval,
+    clearInterval: ((id: number) => void timers.delete(id)) as unknown as typeof clearInterval,
+    advance(ms: number) {
+      const end = now + ms;
+      for (;;) {
+        const next = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!next) break;
+        const [id, timer] = next;
+        now = timer.at;
+        if (timer.every) timer.at += timer.every;
+        else timers.delete(id);
+        timer.fn();
+      }
+      now = end;
+    },
+  };
+  return api;
+}
+
+interface Rig {
+  store: FrontendsStore;
+  broker: FrameBroker;
+  ctx: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the ctx as an extension calls it
+  invoked: Array<{ method: string; input: unknown }>;
+  granted: ExtensionPermission[];
+  stopped: () => boolean;
+  timers: ReturnType<typeof fakeTimers>;
+  markReady(): void;
+  send(message: unknown): Promise<unknown>;
+}
+
+const rigs: Rig[] = [];
+afterEach(() => {
+  for (const r of rigs.splice(0)) r.broker.stop();
+  document.body.replaceChildren();
+});
+
+/** Lets the MessageChannel deliver what is in flight (message events are macrotasks). */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+const settled = async () => {
+  for (let i = 0; i < 4; i++) await flush();
+};
+
+async function rig(granted: ExtensionPermission[] = ['tools']): Promise<Rig> {
+  const store = createFrontendsStore();
+  const invoked: Rig['invoked'] = [];
+  const state = { granted: [...granted] };
+  const host: HostApi = {
+    invoke: (async (method: string, input: unknown) => {
+      invoked.push({ method, input });
+      if (method === 'extensions.grant') {
+        state.granted = [...state.granted, (input as { permission: ExtensionPermission }).permission];
+        return { ok: true, value: { granted: [...state.granted] } };
+      }
+      return { ok: true, value: { delivered: true } };
+    }) as HostApi['invoke'],
+    onEvent: () => () => undefined,
+  };
+  const timers = fakeTimers();
+  let stopped = false;
+  const broker = new FrameBroker(ID, {
+    store,
+    host,
+    granted: () => state.granted,
+    init: () => ({ extensionId: ID, granted: [...state.granted], activeChat: 'chat-1', messageIds: ['m1', 'm2'], theme: { '--lumiverse-text': 'red' }, manifest: { identifier: ID } }),
+    timers,
+    onStopped: () => void (stopped = true),
+  });
+  const channel = new FrameChannel(broker.transfer);
+  const initial = new Promise<{ granted: string[]; activeChat: string | null; messageIds: string[] }>((resolve) => channel.on('init', resolve));
+  broker.start();
+  const init = await initial;
+  const docs = new FrameDocuments(document);
+  const runtime = new RuntimeState(ID, channel, docs, init);
+  let setupRunning = true;
+  const lifecycle = createContext(runtime, { identifier: ID }, () => setupRunning);
+  setupRunning = false;
+  channel.on('teardown', () => {
+    runtime.runCleanups();
+    void channel.request('frame.tornDown', {}).catch(() => undefined);
+  });
+  channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));
+  channel.on('permissions', ({ granted: next }) => void (runtime.granted = next));
+  // A raw port to the broker, as a frame that ignores the ctx could use it.
+  const raw = new MessageChannel();
+  const r: Rig = {
+    store,
+    broker,
+    ctx: lifecycle.ctx,
+    invoked,
+    get granted() {
+      return state.granted;
+    },
+    stopped: () => stopped,
+    timers,
+    markReady: lifecycle.markReady,
+    send: (message) => {
+      void raw;
+      return new Promise((resolve) => {
+        const port = broker.transfer;
+        const listener = (event: MessageEvent) => {
+          if ((event.data as { id?: unknown }).id === (message as { id?: unknown }).id) {
+            port.removeEventListener('message', listener);
+            resolve(event.data);
+          }
+        };
+        port.addEventListener('message', listener);
+        port.postMessage(message);
+      });
+    },
+  };
+  rigs.push(r);
+  return r;
+}
+
+describe('ctx members, answered by the broker', () => {
+  it('registerDrawerTab: a drawer surface with its title; setBadge, activate and onActivate', async () => {
+    const r = await rig();
+    const tab = r.ctx.ui.registerDrawerTab({ id: 'dice', title: 'Dice Tray', shortName: 'Dice' });
+    tab.root.innerHTML = '<button id="roll">Roll</button>';
+    expect(document.getElementById('roll')).not.toBeNull();
+    const activated: number[] = [];
+    tab.onActivate(() => activated.push(1));
+    tab.setBadge('3');
+    tab.activate();
+    await settled();
+    const surface = r.store.getState().surfaces.find((s) => s.kind === 'drawer')!;
+    expect(surface).toMatchObject({ extensionId: ID, title: 'Dice Tray', badge: '3', options: { shortName: 'Dice' } });
+    expect(r.store.getState().activeTab).toBe(surface.key);
+    expect(activated).toEqual([1]);
+    expect(tab.tabId).toMatch(new RegExp(`^spindle:${ID}:tab:dice:`));
+  });
+
+  it('float widgets and dock panels need ui_panels (refused at once without it); mountApp needs app_manipulation', async () => {
+    const without = await rig(['tools']);
+    expect(() => without.ctx.ui.createFloatWidget({ width: 10, height: 10 })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+    expect(() => without.ctx.ui.requestDockPanel({ edge: 'right', title: 'x', size: 200 })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+    expect(() => without.ctx.ui.mountApp({})).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED', message: expect.stringMatching(/^PERMISSION_DENIED:app_manipulation/) }));
+    // A frame that skips its ctx and asks the broker directly is refused there too.
+    expect(await without.send({ kind: 'request', id: 900, method: 'surface.open', params: { surfaceId: 'float-x', kind: 'float', options: {} } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+
+    const allowed = await rig(['tools', 'ui_panels', 'app_manipulation']);
+    const widget = allowed.ctx.ui.createFloatWidget({ width: 120, height: 40, tooltip: 'Last roll' });
+    widget.moveTo(30, 40);
+    allowed.ctx.ui.requestDockPanel({ edge: 'left', title: 'Map', size: 240 });
+    allowed.ctx.ui.mountApp({ className: 'sim' });
+    await settled();
+    const kinds = allowed.store.getState().surfaces.map((s) => s.kind);
+    expect(kinds).toEqual(['float', 'dock', 'app']);
+    expect(allowed.store.getState().surfaces[0]).toMatchObject({ size: { width: 120, height: 40 }, position: { x: 30, y: 40 } });
+  });
+
+  it('revoking a permission reaches the frame: the next placement that needs it is refused', async () => {
+    const r = await rig(['tools', 'ui_panels']);
+    r.broker.notify('permissions', { granted: ['tools'] });
+    await settled();
+    expect(() => r.ctx.ui.createFloatWidget({})).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+  });
+
+  it('registerInputBarAction: a composer action whose clicks reach onClick; destroy removes it', async () => {
+    const r = await rig();
+    const action = r.ctx.ui.registerInputBarAction({ id: 'quick', label: 'Roll d6' });
+    const clicks: number[] = [];
+    action.onClick(() => clicks.push(1));
+    await settled();
+    const stored = r.store.getState().actions[0]!;
+    expect(stored).toMatchObject({ extensionId: ID, label: 'Roll d6', enabled: true });
+    r.broker.notify('inputAction', { actionId: stored.actionId });
+    await settled();
+    expect(clicks).toEqual([1]);
+    action.destroy();
+    await settled();
+    expect(r.store.getState().actions).toEqual([]);
+  });
+
+  it('showModal: a modal surface, dismissed by the person (onDismiss); at most two at once', async () => {
+    const r = await rig();
+    const modal = r.ctx.ui.showModal({ title: 'Quick roll' });
+    const dismissed: number[] = [];
+    modal.onDismiss(() => dismissed.push(1));
+    r.ctx.ui.showModal({ title: 'Second' });
+    expect(() => r.ctx.ui.showModal({ title: 'Third' })).toThrow(/at most 2/);
+    await settled();
+    const surface = r.store.getState().surfaces.find((s) => s.title === 'Quick roll')!;
+    r.broker.notify('surface', { surfaceId: surface.surfaceId, what: 'dismiss' });
+    await settled();
+    expect(dismissed).toEqual([1]);
+    expect(r.store.getState().surfaces.map((s) => s.title)).toEqual(['Second']);
+  });
+
+  it('showConfirm, showContextMenu, permissions.request and uploads.pickFile wait for the person', async () => {
+    const r = await rig(['tools']);
+    const answer = async (kind: string, value: unknown) => {
+      await settled();
+      const dialog = r.store.getState().dialogs.find((d) => d.kind === kind)!;
+      r.store.setState((s) => ({ dialogs: s.dialogs.filter((d) => d !== dialog) }));
+      dialog.resolve(value);
+    };
+    const confirmed = r.ctx.ui.showConfirm({ title: 'Delete?', message: 'Really' });
+    await answer('confirm', { confirmed: true });
+    expect(await confirmed).toEqual({ confirmed: true });
+
+    const menu = r.ctx.ui.showContextMenu({ position: { x: 1, y: 2 }, items: [{ key: 'a', label: 'A' }] });
+    await answer('contextMenu', { selectedKey: 'a' });
+    expect(await menu).toEqual({ selectedKey: 'a' });
+
+    const asked = r.ctx.permissions.request(['ui_panels'], { reason: 'To float' });
+    await answer('permissions', { grant: ['ui_panels'] });
+    expect(await asked).toEqual(['tools', 'ui_panels']);
+    expect(r.invoked).toContainEqual({ method: 'extensions.grant', input: { id: ID, permission: 'ui_panels' } });
+    // Already granted: answered at once, nobody asked.
+    expect(await r.ctx.permissions.request(['tools'])).toEqual(['tools']);
+
+    const picked = r.ctx.uploads.pickFile({ accept: ['.json'] });
+    await answer('file', [{ name: 'a.json', mimeType: 'application/json', sizeBytes: 2, base64: btoa('{}') }]);
+    const files = await picked;
+    expect(files[0]).toMatchObject({ name: 'a.json', sizeBytes: 2 });
+    expect(new TextDecoder().decode(files[0].bytes)).toBe('{}');
+  });
+
+  it('a refused permission request rejects with PERMISSION_DENIED', async () => {
+    const r = await rig();
+    const asked = r.ctx.permissions.request(['ui_panels']);
+    await settled();
+    r.store.getState().dialogs[0]!.reject({ code: 'PERMISSION_DENIED', message: 'Permission request denied by user' });
+    await expect(asked).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+  });
+
+  it('sendToBackend reaches the host; backend messages wait for ready(); events reach ctx.events.on', async () => {
+    const r = await rig();
+    r.ctx.sendToBackend({ type: 'roll' });
+    const got: unknown[] = [];
+    r.ctx.onBackendMessage((payload: unknown) => got.push(payload));
+    const events: unknown[] = [];
+    r.ctx.events.on('CHAT_SWITCHED', (payload: unknown) => events.push(payload));
+    r.broker.notify('backend', { payload: { n: 1 } });
+    r.broker.notify('event', { event: 'CHAT_SWITCHED', payload: { chatId: 'chat-2' } });
+    await settled();
+    expect(r.invoked).toContainEqual({ method: 'extensions.sendFrontend', input: { id: ID, payload: { type: 'roll' } } });
+    expect(got).toEqual([]);
+    expect(events).toEqual([{ chatId: 'chat-2' }]);
+    r.markReady();
+    await settled();
+    expect(got).toEqual([{ n: 1 }]);
+    expect(r.store.getState().ready[ID]).toBe(true);
+  });
+
+  it('getActiveChat and the message ids follow the app', async () => {
+    const r = await rig();
+    expect(r.ctx.getActiveChat()).toEqual({ chatId: 'chat-1', characterId: 'chat-1' });
+    expect(r.ctx.messages.getLatestMessageId()).toBe('m2');
+  });
+
+  it('tag interceptors hear their tags; widgets are stored for the message and their posts reach the handler', async () => {
+    const r = await rig();
+    const tags: unknown[] = [];
+    r.ctx.messages.registerTagInterceptor({ tagName: 'dice' }, (payload: unknown) => tags.push(payload));
+    const posts: unknown[] = [];
+    r.ctx.messages.renderWidget({ messageId: 'm2', widgetId: 'w', html: '<button>x</button>' }, (payload: unknown) => posts.push(payload));
+    await settled();
+    const interceptor = r.store.getState().interceptors[0]!;
+    expect(interceptor).toMatchObject({ tagName: 'dice', removeFromMessage: true });
+    expect(r.store.getState().widgets).toEqual([{ extensionId: ID, messageId: 'm2', widgetId: 'w', html: '<button>x</button>' }]);
+    r.broker.notify('tag', { interceptorId: interceptor.interceptorId, tagName: 'dice', attrs: {}, content: '2d6', fullMatch: '<dice>2d6</dice>', messageId: 'm2' });
+    r.broker.notify('widget', { messageId: 'm2', widgetId: 'w', payload: { type: 'check' } });
+    await settled();
+    expect(tags).toEqual([{ extensionId: ID, tagName: 'dice', attrs: {}, content: '2d6', fullMatch: '<dice>2d6</dice>', messageId: 'm2' }]);
+    expect(posts).toEqual([{ type: 'check' }]);
+  });
+
+  it('dom: injected HTML is sanitized; styles and lookups span its documents', async () => {
+    const r = await rig();
+    const tab = r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
+    tab.root.innerHTML = '<div id="here"></div>';
+    const wrapper = r.ctx.dom.inject('#here', '<img src=x onerror="window.__pwned=1"><b id="bold">ok</b><script>window.__pwned=2</script>');
+    expect(wrapper.getAttribute('data-spindle-ext')).toBe(ID);
+    // Sanitized by DOMPurify in a browser (the e2e shows it); where DOMPurify cannot run, as text: never as markup.
+    expect(wrapper.querySelector('script, [onerror]')).toBeNull();
+    expect(wrapper.textContent).toContain('ok');
+    expect(r.ctx.dom.query('[data-spindle-ext]')).toBe(wrapper);
+    const remove = r.ctx.dom.addStyle('.x { color: red }');
+    expect([...document.querySelectorAll('style')].some((s) => s.textContent === '.x { color: red }')).toBe(true);
+    remove();
+    expect([...document.querySelectorAll('style')].some((s) => s.textContent === '.x { color: red }')).toBe(false);
+  });
+
+  it('what has no place here: UNSUPPORTED_HERE, and the card lists it once', async () => {
+    const r = await rig();
+    expect(() => r.ctx.ui.registerCharacterEditorTab({ id: 'x', title: 'x' })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    expect(() => r.ctx.components.mountSelect('#x', {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    expect(() => r.ctx.components.mountSelect('#x', {})).toThrow();
+    expect(r.ctx.ui.getBuiltInTabRoot('chat')).toBeUndefined();
+    await settled();
+    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountSelect', 'ui.getBuiltInTabRoot']);
+  });
+});
+
+describe('what the broker refuses', () => {
+  it.each([
+    ['an unknown method', { kind: 'request', id: 1, method: 'app.takeOver', params: {} }, 'UNKNOWN_METHOD'],
+    ['params that break the contract', { kind: 'request', id: 2, method: 'surface.open', params: { surfaceId: '', kind: 'drawer', options: {} } }, 'INVALID_INPUT'],
+    ['an extra field', { kind: 'request', id: 3, method: 'backend.send', params: { payload: 1, extra: true } }, 'INVALID_INPUT'],
+    ['a surface that is not its own', { kind: 'request', id: 4, method: 'surface.update', params: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
+  ])('%s: a stable code, nothing changes', async (_what, message, code) => {
+    const r = await rig();
+    expect(await r.send(message)).toMatchObject({ kind: 'response', ok: false, error: { code } });
+    expect(r.store.getState().surfaces).toEqual([]);
+    expect(r.stopped()).toBe(false);
+  });
+
+  it('a frame that floods requests is stopped, its places cleared, and its card says why', async () => {
+    const r = await rig();
+    r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
+    await settled();
+    for (let i = 0; i <= MAX_REQUESTS_PER_SECOND; i++) r.ctx.sendToBackend({ i });
+    await settled();
+    r.timers.advance(2_000);
+    await settled();
+    expect(r.stopped()).toBe(true);
+    expect(r.store.getState().surfaces).toEqual([]);
+    expect(r.store.getState().problems[ID]).toMatch(/more than 300 requests in a second/);
+  });
+
+  it('a frame that stops answering pings is stopped after the watchdog’s limit', async () => {
+    const r = await rig();
+    // The frame no longer answers (a busy loop): its pongs stop.
+    r.broker.transfer.onmessage = null;
+    r.broker.transfer.close();
+    r.timers.advance(UNRESPONSIVE_AFTER_MS + PING_INTERVAL_MS + 1_000 + 1);
+    await settled();
+    expect(r.stopped()).toBe(true);
+    expect(r.store.getState().problems[ID]).toMatch(/stopped answering/);
+  });
+
+  it('stop(): teardown runs in the frame (its places close), then the frame is removed', async () => {
+    const r = await rig();
+    const cleaned: string[] = [];
+    r.ctx.onTeardown(() => cleaned.push('teardown'));
+    r.ctx.ui.registerInputBarAction({ id: 'a', label: 'A' });
+    await settled();
+    r.broker.stop();
+    await settled();
+    expect(cleaned).toEqual(['teardown']);
+    expect(r.stopped()).toBe(true);
+    expect(r.store.getState().actions).toEqual([]);
+  });
+});
