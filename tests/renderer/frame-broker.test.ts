@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 // The frame contract end to end without a browser: an extension's ctx (renderer/frame) on one end of a real
-// The extension side writes innerHTML into its own surfaces, as published frontends do.
-/* eslint-disable @microsoft/sdl/no-inner-html */
 // MessageChannel, the app's broker on the other, a fake host. Every ctx member the Workbench answers, the
 // permission checks on both sides, bad messages, flooding, the watchdog and teardown.
+// The extension side writes innerHTML into its own surfaces, as published frontends do.
+/* eslint-disable @microsoft/sdl/no-inner-html */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExtensionPermission } from '../../shared/types/spindle';
 import type { HostApi } from '../../shared/host-api';
