@@ -91,6 +91,36 @@ test.describe('extension frontends', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend.png') });
   });
 
+  test('a frame that hogs its thread does not freeze the app: the app answers while it spins', async ({ page }) => {
+    await openWorkbench(page, host);
+    await newSession(page);
+    const logFile = path.join(dataDir, 'logs', 'extensions', 'lumiverse_frontend.log');
+    const logged = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
+    await surface(page, 'drawer').getByRole('button', { name: 'Spin' }).click();
+    // Meanwhile, in the app's own page (its frames run in a process of their own): switch sections and back.
+    await page.getByRole('navigation').getByText('Tools', { exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Tools', level: 1 })).toBeVisible();
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await expect(page.getByTestId('open-session')).toBeVisible();
+    const spunAfterApp = (await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(1))))) === 1 && !logged().includes('spin finished');
+    expect(spunAfterApp, 'the app answered before the frame finished spinning').toBe(true);
+    await expect.poll(() => logged(), { timeout: 20_000 }).toContain('spin finished');
+  });
+
+  test('disabling the extension takes its frontend away; enabling brings it back', async ({ page }) => {
+    await openWorkbench(page, host);
+    await newSession(page);
+    await expect(page.getByTestId('extension-drawer').getByRole('tab', { name: 'Dice' })).toBeVisible();
+    await page.getByRole('navigation').getByText('Extensions', { exact: true }).click();
+    await page.getByRole('switch', { name: 'Enabled: Dice Tray' }).click();
+    await expect(page.locator('[data-testid="float-widget"][data-extension-id="lumiverse_frontend"]')).toHaveCount(0);
+    await expect(page.locator('iframe.runtime-frame[data-extension-id="lumiverse_frontend"]')).toHaveCount(0);
+    await page.getByRole('switch', { name: 'Enabled: Dice Tray' }).click();
+    await expect(page.locator('[data-testid="float-widget"][data-extension-id="lumiverse_frontend"]')).toHaveCount(1);
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await expect(page.getByTestId('extension-drawer').getByRole('tab', { name: 'Dice' })).toBeVisible();
+  });
+
   test('a <dice> tag in a reply becomes a widget under it; its button reaches the backend', async ({ page }) => {
     await openWorkbench(page, host);
     await newSession(page);

@@ -14,8 +14,6 @@ import { lumiverseThemeVars } from './lumiverse-theme';
 import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
 
 const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, port: location.port });
-/** What a permission revoke takes away from a running frontend at once (as Lumiverse does). */
-const REVOKED_SURFACES: Record<string, string[]> = { ui_panels: ['float', 'dock'], app_manipulation: ['app'] };
 
 function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStopped(): void }) {
   const host = useHost();
@@ -90,10 +88,9 @@ function useHostNews() {
         broker.notify('permissions', { granted: [...after] });
         for (const permission of changed) {
           broker.notify('event', { event: 'SPINDLE_PERMISSION_CHANGED', payload: { extensionId: id, permission, granted: after.includes(permission), allGranted: [...after] } });
-          if (after.includes(permission)) continue;
-          const kinds = REVOKED_SURFACES[permission] ?? [];
-          for (const surface of store.getState().surfaces.filter((s) => s.extensionId === id && kinds.includes(s.kind))) frontendsActions.closeSurface(store, surface.key);
         }
+        // A revoke takes away what it allowed: the frontend is torn down and loads again with what is left.
+        if (before.some((p) => !after.includes(p))) broker.stop();
       }
     });
   }, [host, appStore, store, brokers]);
