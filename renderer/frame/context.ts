@@ -2,6 +2,7 @@
 // place here is real (surfaces, dialogs, backend messages, events, files, permissions, messages); the rest
 // is present, logged once and listed on the extension's card, so a frontend never meets a TypeError.
 import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
+import { createComponents } from './components';
 import { createDom } from './dom';
 import { createMessages } from './messages';
 import type { RuntimeState } from './runtime-state';
@@ -82,17 +83,7 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
       },
     },
     ui: createUi(state),
-    components: new Proxy(
-      {},
-      {
-        get: (_target, name) =>
-          typeof name === 'string' && name !== 'then'
-            ? () => {
-                throw state.unsupported(`components.${name}`);
-              }
-            : undefined,
-      },
-    ),
+    components: createComponents(state),
     containers: { registerContainer: () => state.inert('containers.registerContainer'), unregisterContainer: () => undefined },
     uploads: {
       async pickFile(options: { accept?: string[]; multiple?: boolean; maxSizeBytes?: number } = {}) {

@@ -108,6 +108,10 @@ export class FrameDocuments {
     for (const doc of this.documents()) this.applyTheme(doc);
   }
 
+  themeVars(): Record<string, string> {
+    return { ...this.theme };
+  }
+
   query(selector: string): Element | null {
     for (const doc of this.documents()) {
       const found = doc.querySelector(selector);

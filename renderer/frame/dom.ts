@@ -31,6 +31,8 @@ type Position = 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
 export function createDom(state: RuntimeState) {
   const injected = new Set<Element>();
   const removers = new Set<() => void>();
+  const sandboxes = new Set<ReturnType<typeof createSandbox>>();
+  state.channel.on('theme', ({ vars }) => sandboxes.forEach((s) => s.setTheme(vars)));
   const target = (where: string | Element): Element | null => (typeof where === 'string' ? state.docs.query(where) : where);
   const dom = {
     inject(where: string | Element, html: string, position: Position = 'beforeend'): Element {
@@ -56,7 +58,15 @@ export function createDom(state: RuntimeState) {
       };
     },
     createSandboxFrame(options: SandboxOptions) {
-      return createSandbox(document, state.sandboxUrl, options);
+      const sandbox = createSandbox(document, state.sandboxUrl, { ...options, theme: state.docs.themeVars() });
+      sandboxes.add(sandbox);
+      const destroy = sandbox.destroy;
+      return Object.assign(sandbox, {
+        destroy() {
+          sandboxes.delete(sandbox);
+          destroy();
+        },
+      });
     },
     query: (selector: string) => state.docs.query(selector),
     queryAll: (selector: string) => state.docs.queryAll(selector),

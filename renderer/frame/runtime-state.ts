@@ -26,9 +26,7 @@ export class RuntimeState {
     this.granted = init.granted;
     this.activeChat = init.activeChat;
     this.messageIds = init.messageIds;
-    channel.on('surface', (notice) => {
-      for (const listener of this.surfaceListeners.get(notice.surfaceId) ?? []) listener(notice);
-    });
+    channel.on('surface', (notice) => this.emitSurface(notice));
   }
 
   nextId(kind: string): string {
@@ -56,6 +54,11 @@ export class RuntimeState {
   unsupported(member: string): Error {
     this.inert(member);
     return frameError('UNSUPPORTED_HERE', `ctx.${member} is not available in the Council Workbench.`);
+  }
+
+  /** A surface notice the frame itself concludes (a drawer tab became the shown one). */
+  emitSurface(notice: SurfaceNotice): void {
+    for (const listener of this.surfaceListeners.get(notice.surfaceId) ?? []) listener(notice);
   }
 
   onSurface(surfaceId: string, listener: (notice: SurfaceNotice) => void): () => void {

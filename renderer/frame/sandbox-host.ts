@@ -11,11 +11,15 @@ export interface SandboxOptions {
   maxHeight?: number;
   initialHeight?: number;
   autoResize?: boolean;
+  /** The host theme's --lumiverse-* variables, set on the sandbox's root as Lumiverse's widgets expect. */
+  theme?: Record<string, string>;
 }
 
 export interface SandboxHandle {
   element: HTMLIFrameElement;
   setContent(html: string): void;
+  /** New theme variables (light/dark switched), applied without reloading the content. */
+  setTheme(vars: Record<string, string>): void;
   postMessage(payload: unknown): void;
   onMessage(handler: (payload: unknown) => void): () => void;
   destroy(): void;
@@ -39,6 +43,7 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   frame.style.height = `${Math.min(max, Math.max(min, options.initialHeight ?? min))}px`;
   frame.src = sandboxUrl;
   let html = options.html;
+  let theme = options.theme ?? {};
   let current: string | null = null;
   const handlers = new Set<(payload: unknown) => void>();
   // A sandboxed frame without allow-same-origin has an opaque origin, which no target origin can name; what
@@ -47,7 +52,7 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   const send = (message: Record<string, unknown>) => frame.contentWindow?.postMessage({ ...message, [MARK]: MARK }, '*');
   const load = () => {
     current = token();
-    send({ kind: 'content', token: current, html });
+    send({ kind: 'content', token: current, html, theme });
   };
   const listener = (event: MessageEvent) => {
     const data = event.data as { kind?: string; token?: string; payload?: unknown; height?: unknown } | null;
@@ -68,6 +73,10 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
       html = next;
       // A fresh document: the sandbox page loads again and asks for its content.
       frame.src = sandboxUrl;
+    },
+    setTheme(vars) {
+      theme = vars;
+      if (current) send({ kind: 'theme', token: current, theme });
     },
     postMessage: (payload) => current && send({ kind: 'message', token: current, payload }),
     onMessage(handler) {

@@ -15,7 +15,7 @@ export const clip = (field: string, value: unknown): string => String(value).sli
 
 /** Only the fields the contract knows, as plain data (no functions, no elements), text cut to its limits. */
 function surfaceOptions(options: Options | undefined, extra: Partial<SurfaceOptions> = {}): SurfaceOptions {
-  const keep = ['title', 'shortName', 'description', 'headerTitle', 'iconSvg', 'width', 'height', 'maxHeight', 'initialPosition', 'snapToEdge', 'chromeless', 'tooltip', 'edge', 'size', 'minSize', 'maxSize', 'resizable', 'startCollapsed', 'persistent'];
+  const keep = ['title', 'shortName', 'description', 'headerTitle', 'iconSvg', 'width', 'height', 'maxHeight', 'initialPosition', 'snapToEdge', 'chromeless', 'tooltip', 'edge', 'size', 'minSize', 'maxSize', 'resizable', 'startCollapsed', 'persistent', 'fullscreen'];
   const out: Record<string, unknown> = {};
   for (const key of keep) {
     const value = options?.[key];
@@ -46,9 +46,10 @@ function openSurface(state: RuntimeState, kind: SurfaceKind, options: SurfaceOpt
   return { surfaceId, root, close, update, on, isClosed: () => closed };
 }
 
-function drawerTab(state: RuntimeState, options: Options) {
+function drawerTab(state: RuntimeState, options: Options, tabIds: Map<string, string>) {
   const s = openSurface(state, 'drawer', surfaceOptions(options));
   const tabId = `spindle:${state.extensionId}:tab:${String(options?.id ?? 'tab')}:${s.surfaceId}`;
+  tabIds.set(s.surfaceId, tabId);
   return {
     root: s.root,
     tabId,
@@ -119,10 +120,47 @@ function dockPanel(state: RuntimeState, options: Options) {
 
 const MAX_OPEN_MODALS = 2;
 
+/**
+ * ui.events' drawer and viewport: the app says whether its extensions panel shows and which of this
+ * extension's tabs it shows; a tab becoming the shown one fires its onActivate, as a click on it does in
+ * Lumiverse (here the first tab is shown without a click). The runtime frame is as large as the app's
+ * window, so its size is the viewport's.
+ */
+function layoutEvents(state: RuntimeState, tabIds: Map<string, string>) {
+  let drawer = { open: false, surfaceId: null as string | null };
+  const drawerHandlers = new Set<(s: { open: boolean; tabId: string | null }) => void>();
+  const drawerState = () => ({ open: drawer.open, tabId: drawer.surfaceId ? (tabIds.get(drawer.surfaceId) ?? null) : null });
+  state.channel.on('drawer', (next) => {
+    const before = drawer;
+    drawer = next;
+    if (next.surfaceId && next.surfaceId !== before.surfaceId) state.emitSurface({ surfaceId: next.surfaceId, what: 'activate' });
+    if (next.open !== before.open || next.surfaceId !== before.surfaceId) for (const handler of drawerHandlers) handler(drawerState());
+  });
+  const keyboardState = () => ({ visible: false, insetBottom: 0, viewportWidth: innerWidth, viewportHeight: innerHeight });
+  const subscribe = <T>(set: Set<(s: T) => void>, handler: (s: T) => void) => {
+    set.add(handler);
+    const off = () => void set.delete(handler);
+    state.atTeardown(off);
+    return off;
+  };
+  return {
+    getKeyboardState: keyboardState,
+    onKeyboardChange(handler: (s: ReturnType<typeof keyboardState>) => void) {
+      const listener = () => handler(keyboardState());
+      addEventListener('resize', listener);
+      const off = () => removeEventListener('resize', listener);
+      state.atTeardown(off);
+      return off;
+    },
+    getDrawerState: drawerState,
+    onDrawerChange: (handler: (s: ReturnType<typeof drawerState>) => void) => subscribe(drawerHandlers, handler),
+  };
+}
+
 export function createUi(state: RuntimeState) {
   let openModals = 0;
   const mounts = new Map<string, HTMLElement>();
-  const drawer = { open: false, tabId: null as string | null };
+  const tabIds = new Map<string, string>();
   const unsupported = (member: string) => () => {
     throw state.unsupported(`ui.${member}`);
   };
@@ -137,10 +175,7 @@ export function createUi(state: RuntimeState) {
   });
   return {
     events: {
-      getKeyboardState: () => ({ visible: false, insetBottom: 0, viewportWidth: innerWidth, viewportHeight: innerHeight }),
-      onKeyboardChange: () => () => undefined,
-      getDrawerState: () => ({ ...drawer }),
-      onDrawerChange: () => () => undefined,
+      ...layoutEvents(state, tabIds),
       getSettingsState: () => ({ open: false, view: '' }),
       onSettingsChange: () => () => undefined,
       bindActionHandlers(target: string | Element, handlers: Record<string, (detail: unknown) => void>, options: { attribute?: string; events?: string[] } = {}) {
@@ -164,7 +199,7 @@ export function createUi(state: RuntimeState) {
       mounts.set(point, root);
       return root;
     },
-    registerDrawerTab: (options: Options) => drawerTab(state, options),
+    registerDrawerTab: (options: Options) => drawerTab(state, options, tabIds),
     registerCharacterEditorTab: unsupported('registerCharacterEditorTab'),
     characterEditor: editor('characterEditor'),
     registerPresetEditorTab: unsupported('registerPresetEditorTab'),

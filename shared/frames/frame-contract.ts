@@ -38,6 +38,8 @@ export const SurfaceOptionsSchema = Open({
   resizable: Type.Optional(Type.Boolean()),
   startCollapsed: Type.Optional(Type.Boolean()),
   persistent: Type.Optional(Type.Boolean()),
+  /** A float widget that starts covering the window. */
+  fullscreen: Type.Optional(Type.Boolean()),
   /** mount(point): the Lumiverse mount point asked for (the app picks the nearest place it has). */
   point: Type.Optional(Text(80)),
 });
@@ -104,6 +106,8 @@ export const FRAME_METHODS = {
     Closed({ accept: Type.Optional(Type.Array(Text(100), { maxItems: 50 })), multiple: Type.Optional(Type.Boolean()), maxSizeBytes: Type.Optional(Num) }),
     Type.Array(UploadedFileSchema),
   ),
+  /** A model combobox bound to a connection: its models' names (without connectionId, the open chat's connection). */
+  'connections.models': method(Closed({ connectionId: Type.Optional(Id) }), Closed({ models: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 5000 }) })),
   'messages.interceptTags': method(Closed({ interceptorId: Id, tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), removeFromMessage: Type.Optional(Type.Boolean()) }), Type.Null()),
   'messages.stopIntercepting': method(Closed({ interceptorId: Id }), Type.Null()),
   'messages.renderWidget': method(
@@ -142,6 +146,8 @@ export const FRAME_TOPICS = {
     visible: Type.Optional(Type.Boolean()),
     position: Type.Optional(Closed({ x: Num, y: Num })),
   }),
+  /** The extensions panel: whether it shows, and which of this extension's tabs it shows (null: none of its own). */
+  drawer: Closed({ open: Type.Boolean(), surfaceId: Type.Union([Id, Type.Null()]) }),
   inputAction: Closed({ actionId: Id }),
   /** A tag its interceptor asked for appeared in a message (Lumiverse's SpindleMessageTagIntercept). */
   tag: Closed({

@@ -84,6 +84,16 @@ test.describe('extension frontends', () => {
     await page.keyboard.press('Escape');
     await expect(modal).toHaveCount(0);
 
+    // The tab drew itself when first shown (onActivate), with one of the host's shared controls in it.
+    await tab.getByRole('combobox', { name: 'Die' }).selectOption('12');
+    await tab.getByRole('button', { name: 'Roll chosen' }).click();
+    await expect(tab.locator('#roll-result')).toHaveText('Rolled 10 on a d12');
+    // The widget placed itself from the viewport it read: near the window's bottom right, not its corner at 0, 0.
+    const viewport = page.viewportSize()!;
+    const box = (await page.getByTestId('float-widget').first().boundingBox())!;
+    expect(box.x).toBeGreaterThan(viewport.width / 2);
+    expect(box.y).toBeGreaterThan(viewport.height / 2);
+
     // Every place it draws carries its id.
     for (const selector of ['[data-testid="float-widget"]', '.ext-drawer__panel', '.composer__ext-actions button']) {
       await expect(page.locator(selector).first()).toHaveAttribute('data-extension-id', 'lumiverse_frontend');
@@ -132,7 +142,12 @@ test.describe('extension frontends', () => {
     await expect(reply.getByTestId('message-text')).toHaveText('The goblin lunges. Roll to dodge:');
     const widget = page.frameLocator('.msg__widget[data-extension-id="lumiverse_frontend"] iframe');
     await widget.getByRole('button', { name: 'Check 2d6' }).click();
+    // The widget's sandbox has the host theme's variables, as Lumiverse's widgets style with them.
+    const sandbox = page.frames().find((f) => f.url().endsWith('/__cw/sandbox.html') && f.parentFrame() === page.mainFrame())!;
+    expect(await sandbox.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--lumiverse-accent').trim())).toMatch(/^(rgb|oklch|color|#)/);
     await expect(surface(page, 'float').locator('#last-roll')).toHaveText(/^Last roll: \d$/);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend-chat.png') });
   });
 });
 

@@ -4,140 +4,9 @@
 // permission checks on both sides, bad messages, flooding, the watchdog and teardown.
 // The extension side writes innerHTML into its own surfaces, as published frontends do.
 /* eslint-disable @microsoft/sdl/no-inner-html */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ExtensionPermission } from '../../shared/types/spindle';
-import type { HostApi } from '../../shared/host-api';
-import { FrameChannel } from '../../renderer/frame/channel';
-import { createContext } from '../../renderer/frame/context';
-import { FrameDocuments } from '../../renderer/frame/documents';
-import { RuntimeState } from '../../renderer/frame/runtime-state';
-import { FrameBroker, MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from '../../renderer/src/features/frontends/frame-broker';
-import { createFrontendsStore, type FrontendsStore } from '../../renderer/src/features/frontends/frontends-store';
-
-const ID = 'dice_tray';
-
-/** Timers the test moves by hand. */
-function fakeTimers() {
-  let now = 1_000;
-  let seq = 0;
-  const timers = new Map<number, { at: number; fn: () => void; every?: number }>();
-  const api = {
-    now: () => now,
-    setTimeout: ((fn: () => void, ms: number) => (timers.set(++seq, { at: now + ms, fn }), seq)) as unknown as typeof setTimeout,
-    setInterval: ((fn: () => void, ms: number) => (timers.set(++seq, { at: now + ms, fn, every: ms }), seq)) as unknown as typeof setInterval,
-    clearInterval: ((id: number) => void timers.delete(id)) as unknown as typeof clearInterval,
-    advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const next = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
-        if (!next) break;
-        const [id, timer] = next;
-        now = timer.at;
-        if (timer.every) timer.at += timer.every;
-        else timers.delete(id);
-        timer.fn();
-      }
-      now = end;
-    },
-  };
-  return api;
-}
-
-interface Rig {
-  store: FrontendsStore;
-  broker: FrameBroker;
-  ctx: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the ctx as an extension calls it
-  invoked: Array<{ method: string; input: unknown }>;
-  granted: ExtensionPermission[];
-  stopped: () => boolean;
-  timers: ReturnType<typeof fakeTimers>;
-  markReady(): void;
-  send(message: unknown): Promise<unknown>;
-}
-
-const rigs: Rig[] = [];
-afterEach(() => {
-  for (const r of rigs.splice(0)) r.broker.stop();
-  document.body.replaceChildren();
-});
-
-/** Lets the MessageChannel deliver what is in flight (message events are macrotasks). */
-const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-const settled = async () => {
-  for (let i = 0; i < 4; i++) await flush();
-};
-
-async function rig(granted: ExtensionPermission[] = ['tools']): Promise<Rig> {
-  const store = createFrontendsStore();
-  const invoked: Rig['invoked'] = [];
-  const state = { granted: [...granted] };
-  const host: HostApi = {
-    invoke: (async (method: string, input: unknown) => {
-      invoked.push({ method, input });
-      if (method === 'extensions.grant') {
-        state.granted = [...state.granted, (input as { permission: ExtensionPermission }).permission];
-        return { ok: true, value: { granted: [...state.granted] } };
-      }
-      return { ok: true, value: { delivered: true } };
-    }) as HostApi['invoke'],
-    onEvent: () => () => undefined,
-  };
-  const timers = fakeTimers();
-  let stopped = false;
-  const broker = new FrameBroker(ID, {
-    store,
-    host,
-    granted: () => state.granted,
-    init: () => ({ extensionId: ID, granted: [...state.granted], activeChat: 'chat-1', messageIds: ['m1', 'm2'], theme: { '--lumiverse-text': 'red' }, manifest: { identifier: ID } }),
-    timers,
-    onStopped: () => void (stopped = true),
-  });
-  const channel = new FrameChannel(broker.transfer);
-  const initial = new Promise<{ granted: string[]; activeChat: string | null; messageIds: string[] }>((resolve) => channel.on('init', resolve));
-  broker.start();
-  const init = await initial;
-  const docs = new FrameDocuments(document);
-  const runtime = new RuntimeState(ID, channel, docs, init);
-  let setupRunning = true;
-  const lifecycle = createContext(runtime, { identifier: ID }, () => setupRunning);
-  setupRunning = false;
-  channel.on('teardown', () => {
-    runtime.runCleanups();
-    void channel.request('frame.tornDown', {}).catch(() => undefined);
-  });
-  channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));
-  channel.on('permissions', ({ granted: next }) => void (runtime.granted = next));
-  // A raw port to the broker, as a frame that ignores the ctx could use it.
-  const raw = new MessageChannel();
-  const r: Rig = {
-    store,
-    broker,
-    ctx: lifecycle.ctx,
-    invoked,
-    get granted() {
-      return state.granted;
-    },
-    stopped: () => stopped,
-    timers,
-    markReady: lifecycle.markReady,
-    send: (message) => {
-      void raw;
-      return new Promise((resolve) => {
-        const port = broker.transfer;
-        const listener = (event: MessageEvent) => {
-          if ((event.data as { id?: unknown }).id === (message as { id?: unknown }).id) {
-            port.removeEventListener('message', listener);
-            resolve(event.data);
-          }
-        };
-        port.addEventListener('message', listener);
-        port.postMessage(message);
-      });
-    },
-  };
-  rigs.push(r);
-  return r;
-}
+import { describe, expect, it } from 'vitest';
+import { MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from '../../renderer/src/features/frontends/frame-broker';
+import { ID, rig, settled } from './frame-rig';
 
 describe('ctx members, answered by the broker', () => {
   it('registerDrawerTab: a drawer surface with its title; setBadge, activate and onActivate', async () => {
@@ -148,6 +17,10 @@ describe('ctx members, answered by the broker', () => {
     const activated: number[] = [];
     tab.onActivate(() => activated.push(1));
     tab.setBadge('3');
+    r.markReady();
+    await settled();
+    // Shown first, once its frontend is ready: activated as a click on it would.
+    expect(activated).toEqual([1]);
     tab.activate();
     await settled();
     const surface = r.store.getState().surfaces.find((s) => s.kind === 'drawer')!;
@@ -313,11 +186,11 @@ describe('ctx members, answered by the broker', () => {
   it('what has no place here: UNSUPPORTED_HERE, and the card lists it once', async () => {
     const r = await rig();
     expect(() => r.ctx.ui.registerCharacterEditorTab({ id: 'x', title: 'x' })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
-    expect(() => r.ctx.components.mountSelect('#x', {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
-    expect(() => r.ctx.components.mountSelect('#x', {})).toThrow();
+    expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow();
     expect(r.ctx.ui.getBuiltInTabRoot('chat')).toBeUndefined();
     await settled();
-    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountSelect', 'ui.getBuiltInTabRoot']);
+    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot']);
   });
 });
 

@@ -1,7 +1,7 @@
 // What an extension's frontend put on its own card: its settings tabs and what it mounted at the settings
 // mount points, why its frontend was stopped, and the frontend members it used that do nothing here.
 import { useShallow } from 'zustand/react/shallow';
-import { CARD_MOUNT_POINTS } from './ExtensionDrawer';
+import { CARD_MOUNT_POINTS } from './frontends-store';
 import { useFrontendsStore } from './frontends-context';
 import { SurfaceFrame } from './SurfaceFrame';
 

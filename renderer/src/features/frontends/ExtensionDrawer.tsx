@@ -3,30 +3,23 @@
 import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/Icon';
 import { useFrontends, useFrontendsStore } from './frontends-context';
-import type { Surface } from './frontends-store';
+import { isDrawerTab, shownTab, type Surface } from './frontends-store';
 import { ExtensionIcon } from './icon';
 import { SurfaceFrame } from './SurfaceFrame';
-
-const IN_DRAWER: ReadonlySet<string> = new Set(['drawer', 'mount', 'app']);
-
-/** Mount points that belong on the extension's card (its settings), not in the drawer. */
-export const CARD_MOUNT_POINTS: ReadonlySet<string> = new Set(['settings_extensions', 'settings_tab', 'settings_section']);
 
 function label(surface: Surface): string {
   return surface.options.shortName || surface.title || (surface.kind === 'mount' ? `${surface.extensionId} (${surface.options.point ?? 'panel'})` : surface.extensionId);
 }
 
 export function ExtensionDrawer() {
-  const { store, brokers } = useFrontends();
-  const tabs = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => IN_DRAWER.has(x.kind) && x.visible && !(x.kind === 'mount' && CARD_MOUNT_POINTS.has(x.options.point ?? '')))));
+  const { store } = useFrontends();
+  const tabs = useFrontendsStore(useShallow((s) => s.surfaces.filter(isDrawerTab)));
   const active = useFrontendsStore((s) => s.activeTab);
   const open = useFrontendsStore((s) => s.drawerOpen);
-  if (tabs.length === 0) return null;
-  const shown = tabs.find((t) => t.key === active) ?? tabs[0]!;
-  const choose = (tab: Surface) => {
-    store.setState({ activeTab: tab.key, drawerOpen: true });
-    if (tab.kind === 'drawer') brokers.get(tab.extensionId)?.notify('surface', { surfaceId: tab.surfaceId, what: 'activate' });
-  };
+  const shown = shownTab(tabs, active);
+  if (!shown) return null;
+  // Its onActivate hears of it through the drawer news (drawer-news.ts).
+  const choose = (tab: Surface) => store.setState({ activeTab: tab.key, drawerOpen: true });
   return (
     <aside className={`ext-drawer${open ? ' ext-drawer--open' : ''}`} aria-label="Extension panels" data-testid="extension-drawer">
       <div className="ext-drawer__bar">

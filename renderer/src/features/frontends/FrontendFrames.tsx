@@ -6,7 +6,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { ExtensionInfo } from '../../../../shared/events';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
-import { selectExtensions, selectTheme } from '../../stores/selectors';
+import { selectExtensions, selectSection, selectTheme } from '../../stores/selectors';
+import { watchDrawer } from './drawer-news';
 import { FrameBroker } from './frame-broker';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
@@ -38,6 +39,10 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
         theme: lumiverseThemeVars(),
         manifest: { identifier: id, name: props.extension.name, version: props.extension.version, description: props.extension.description, permissions: [...props.extension.requested] },
       }),
+      activeConnection: () => {
+        const { chat, settings } = appStore.getState();
+        return chat.open?.connectionId || settings?.chat?.mainConnectionId || null;
+      },
       onStopped: () => {
         brokers.delete(id);
         props.onStopped();
@@ -105,8 +110,20 @@ function useHostNews() {
       }),
     [appStore, brokers],
   );
+  // The extensions panel (shown only in the Workbench): which tab, open or not.
+  const section = useAppStore(selectSection);
+  const sectionRef = useRef(section);
+  sectionRef.current = section;
+  const drawer = useRef<ReturnType<typeof watchDrawer> | null>(null);
+  useEffect(() => {
+    const watch = (drawer.current = watchDrawer(store, brokers, () => sectionRef.current === 'workbench'));
+    return () => watch.stop();
+  }, [store, brokers]);
+  useEffect(() => drawer.current?.update(), [section]);
   // Light or dark: the frames get the resolved theme after the page has switched.
   useEffect(() => {
+    // No frontend runs: nothing to tell (a frame that starts later gets the theme with its init).
+    if (brokers.size === 0) return;
     const frame = requestAnimationFrame(() => {
       const vars = lumiverseThemeVars();
       for (const broker of brokers.values()) broker.notify('theme', { vars });

@@ -27,6 +27,8 @@ export interface BrokerDeps {
   timers?: { setInterval: typeof setInterval; clearInterval: typeof clearInterval; setTimeout: typeof setTimeout; now: () => number };
   /** The frame is done (stopped or torn down): remove it. */
   onStopped(): void;
+  /** The connection a model picker without one lists (the open chat's), if any. */
+  activeConnection(): string | null;
 }
 
 /** The fields of every request's params, read once the contract has checked them. */
@@ -199,8 +201,8 @@ export class FrameBroker {
         return null;
       case 'surface.activate':
         own(p.surfaceId);
+        // Its onActivate hears of it through the drawer news (drawer-news.ts), as a click on the tab.
         store.setState({ activeTab: key(p.surfaceId), drawerOpen: true });
-        this.notify('surface', { surfaceId: p.surfaceId, what: 'activate' });
         return null;
       case 'surface.close':
         frontendsActions.closeSurface(store, key(p.surfaceId));
@@ -229,6 +231,13 @@ export class FrameBroker {
       }
       case 'uploads.pickFile':
         return this.dialog('file', params as Record<string, unknown>);
+      case 'connections.models': {
+        const id = (params as { connectionId?: string }).connectionId ?? this.deps.activeConnection();
+        if (!id) return { models: [] };
+        const listed = await this.deps.host.invoke('connections.models', { id });
+        if (!listed.ok) return refuse(listed.error.code, listed.error.message);
+        return { models: listed.value.models.slice(0, 5000) };
+      }
       case 'messages.interceptTags':
         store.setState((s) => ({ interceptors: [...s.interceptors, { extensionId: this.extensionId, interceptorId: p.interceptorId, tagName: p.tagName, removeFromMessage: p.removeFromMessage !== false }] }));
         return null;

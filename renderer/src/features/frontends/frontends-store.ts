@@ -77,6 +77,17 @@ export function createFrontendsStore(): FrontendsStore {
 
 export const surfaceKey = (extensionId: string, surfaceId: string) => `${extensionId}/${surfaceId}`;
 
+const IN_DRAWER: ReadonlySet<string> = new Set(['drawer', 'mount', 'app']);
+
+/** Mount points that belong on the extension's card (its settings), not in the drawer. */
+export const CARD_MOUNT_POINTS: ReadonlySet<string> = new Set(['settings_extensions', 'settings_tab', 'settings_section']);
+
+/** The tabs of the Workbench's extensions panel: drawer tabs, and what was mounted with no nearer place here. */
+export const isDrawerTab = (x: Surface) => IN_DRAWER.has(x.kind) && x.visible && !(x.kind === 'mount' && CARD_MOUNT_POINTS.has(x.options.point ?? ''));
+
+/** The tab the panel shows: the chosen one, else the first. */
+export const shownTab = (tabs: Surface[], activeKey: string | null): Surface | null => tabs.find((t) => t.key === activeKey) ?? tabs[0] ?? null;
+
 /** The store changes the brokers make, each one pure over the state. */
 export const frontendsActions = {
   openSurface(store: FrontendsStore, extensionId: string, surfaceId: string, kind: SurfaceKind, options: SurfaceOptions): void {
@@ -91,7 +102,7 @@ export const frontendsActions = {
       badge: null,
       visible: true,
       collapsed: options.startCollapsed === true,
-      fullscreen: false,
+      fullscreen: options.fullscreen === true,
       position: options.initialPosition ?? null,
       size: options.width !== undefined && options.height !== undefined ? { width: options.width, height: options.height } : null,
     };

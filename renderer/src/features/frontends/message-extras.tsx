@@ -3,9 +3,12 @@
 // each a sandbox frame (opaque origin, no network), never markup in the app's page.
 import { useEffect, useMemo, useRef } from 'react';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
-import { createSandbox } from '../../../frame/sandbox-host';
+import { createSandbox, type SandboxHandle } from '../../../frame/sandbox-host';
+import { useAppStore } from '../../app/context';
+import { selectTheme } from '../../stores/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import type { MessageWidget, TagInterceptor } from './frontends-store';
+import { lumiverseThemeVars } from './lumiverse-theme';
 
 interface TagMatch {
   interceptor: TagInterceptor;
@@ -61,12 +64,15 @@ export function useInterceptedText(messageId: string | null, text: string, chatI
 function Widget(props: { widget: MessageWidget }) {
   const { brokers } = useFrontends();
   const host = useRef<HTMLDivElement>(null);
+  const sandboxRef = useRef<SandboxHandle | null>(null);
+  const theme = useAppStore(selectTheme);
   const { extensionId, messageId, widgetId, html, minHeight, maxHeight } = props.widget;
   useEffect(() => {
     const box = host.current;
     if (!box) return;
     const sandboxUrl = `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}/__cw/sandbox.html`;
-    const sandbox = createSandbox(document, sandboxUrl, { html, ...(minHeight !== undefined ? { minHeight } : {}), ...(maxHeight !== undefined ? { maxHeight } : {}) });
+    const sandbox = createSandbox(document, sandboxUrl, { html, theme: lumiverseThemeVars(), ...(minHeight !== undefined ? { minHeight } : {}), ...(maxHeight !== undefined ? { maxHeight } : {}) });
+    sandboxRef.current = sandbox;
     sandbox.element.title = `Widget of ${extensionId}`;
     box.appendChild(sandbox.element);
     const off = sandbox.onMessage((payload) => brokers.get(extensionId)?.notify('widget', { messageId, widgetId, payload }));
@@ -75,6 +81,11 @@ function Widget(props: { widget: MessageWidget }) {
       sandbox.destroy();
     };
   }, [extensionId, messageId, widgetId, html, minHeight, maxHeight, brokers]);
+  // Light or dark: the widget keeps its state and takes the new colours.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => sandboxRef.current?.setTheme(lumiverseThemeVars()));
+    return () => cancelAnimationFrame(frame);
+  }, [theme]);
   return <div ref={host} className="msg__widget" data-extension-id={extensionId} data-widget-id={widgetId} />;
 }
 
