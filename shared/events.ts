@@ -8,6 +8,7 @@ import type { ChatEvent } from './types/chat';
 import type { CouncilEvent } from './types/council-events';
 import type { ApprovalRequest, ApprovalResolution } from './types/safety';
 import type { McpServerInfo } from './types/mcp';
+import type { ExtensionToast } from './spindle/toast';
 
 export type ExtensionInfo = Static<typeof ExtensionInfoSchema>;
 
@@ -22,6 +23,8 @@ export type HostEvent =
   | { type: 'extension.log'; id: string; line: string }
   /** For the extension's frontend frames: a message its backend sent (spindle.sendToFrontend). */
   | { type: 'extension.frontend-message'; id: string; payload: unknown }
+  /** A toast its backend asked for (spindle.toast.*): shown by the window with the extension's name. */
+  | { type: 'extension.toast'; id: string; toast: ExtensionToast }
   /** For every extension's frontend frames: an event with Lumiverse's name and payload (GENERATION_ENDED, CHAT_SWITCHED…). */
   | { type: 'extension.event'; event: string; payload: unknown }
   /** MCP servers: status/config/tool count changed; removed; one log line (rate-limited; mcp.log has all). */

@@ -216,6 +216,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });
     else if (event.type === 'extension.log') emit({ type: 'extension.log', id: event.id, line: formatLogEntry(event.entry) });
     else if (event.type === 'extension.frontend') emit({ type: 'extension.frontend-message', id: event.id, payload: event.payload });
+    else if (event.type === 'extension.toast') emit({ type: 'extension.toast', id: event.id, toast: event.toast });
     else if (event.type === 'extension.broadcast') emit({ type: 'extension.event', event: event.event, payload: event.payload });
     else if (event.type === 'extension.safe-mode') {
       addNotice({

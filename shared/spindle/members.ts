@@ -136,7 +136,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   fn('sendToFrontend', 'pipeline'),
   fn('onFrontendMessage', 'pipeline'),
   space('ui', 'inert', ns('getDrawerTabs:list getSettingsTabs:list openDrawerTab closeDrawer openSettings closeSettings openCommandPalette closeCommandPalette')),
-  space('toast', 'inert', ns('success:void warning:void error:void info:void')),
+  space('toast', 'real', ns('success:void warning:void error:void info:void')),
   space('modal', 'inert', ns('open close confirm')),
   space('prompt', 'inert', ns('input')),
   space('commands', 'inert', ns('register:void unregister:void onInvoked:off')),

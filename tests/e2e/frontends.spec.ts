@@ -88,6 +88,12 @@ test.describe('extension frontends', () => {
     await tab.getByRole('combobox', { name: 'Die' }).selectOption('12');
     await tab.getByRole('button', { name: 'Roll chosen' }).click();
     await expect(tab.locator('#roll-result')).toHaveText('Rolled 10 on a d12');
+    // Its backend's toast (spindle.toast.success), shown by the app with the extension's name; dismissed by the person.
+    const toast = page.getByTestId('extension-toast');
+    await expect(toast).toHaveText(/Dice Tray\s*Rare die\s*A d12 came up 10\./);
+    await expect(toast).toHaveAttribute('data-extension-id', 'lumiverse_frontend');
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(toast).toHaveCount(0);
     // The widget placed itself from the viewport it read: near the window's bottom right, not its corner at 0, 0.
     const viewport = page.viewportSize()!;
     const box = (await page.getByTestId('float-widget').first().boundingBox())!;
@@ -182,6 +188,9 @@ test.describe('a hostile extension frontend', () => {
     await expect.poll(() => logged().some((t) => t.startsWith('frontend {"type":"probe"')), { timeout: 20_000 }).toBe(true);
     const text = logged().find((t) => t.startsWith('frontend {"type":"probe"'))!;
     const probe = JSON.parse(text.slice('frontend '.length)) as { results: Record<string, { ok: boolean; code?: string }> };
+    // Its backend's toast carries the corpus too: shown as text.
+    const toast = page.getByTestId('extension-toast');
+    await expect(toast.locator('.ext-toast__title')).toHaveText(XSS_CORPUS[0]!);
     // Its setup has run to the end: nothing it sent ran in the app's page, and no element of the corpus exists there.
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('img[src="x"], [onerror], [onload], [ontoggle], iframe[srcdoc], script:not([src])').count()).toBe(0);

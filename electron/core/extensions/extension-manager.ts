@@ -83,6 +83,7 @@ export class ExtensionManager {
       },
       denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
       toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend', id, payload }),
+      toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
     });
     const worker = options.worker;
     this.workers = new WorkerSupervisor(

@@ -1,5 +1,6 @@
 // What the extension manager shows and takes: extension info, events, persisted state, the registry seam, install options.
 import type { HostError } from '../../../shared/errors';
+import type { ExtensionToast } from '../../../shared/spindle/toast';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ToolExecutor } from '../registry-port';
 import type { Redactor } from '../connections/redact';
@@ -66,6 +67,8 @@ export type ExtensionEvent =
   | { type: 'extension.safe-mode'; id: string; failures: number }
   /** Its backend sent its frontend a message (spindle.sendToFrontend). */
   | { type: 'extension.frontend'; id: string; payload: unknown }
+  /** Its backend called spindle.toast.*. */
+  | { type: 'extension.toast'; id: string; toast: ExtensionToast }
   /** An event every extension hears (GENERATION_ENDED, CHAT_SWITCHED…), for their frontends too. */
   | { type: 'extension.broadcast'; event: string; payload: unknown };
 

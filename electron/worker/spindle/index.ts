@@ -2,6 +2,7 @@
 // assembled from one module per namespace; what the Workbench cannot do is inert, never missing.
 import { toWorkerToolError, type CancelReason, type HostResponseChunkMessage, type HostResponseMessage, type ToolInvocationResultMessage, type WorkerToHostMessage } from '../../../shared/protocol';
 import { LUMIVERSE_COMPAT_VERSION, SPINDLE_MEMBERS } from '../../../shared/spindle/members';
+import { TOAST_LEVELS } from '../../../shared/spindle/toast';
 import type { ExtensionManifest, ToolInvocationPayloadDTO } from '../../../shared/types/spindle';
 import { createHostRequests, hostErrorToError } from '../host-requests';
 import { EventHandlers } from './events';
@@ -18,6 +19,12 @@ import { answer, ToolCalls } from './tools';
 export const LOCAL_USER_ID = 'local';
 
 /** Namespaces the host answers method by method (their data lives in the host). */
+/** A toast's options as data (its title and duration; anything else, functions included, is dropped). */
+const plainOptions = (options: unknown) => {
+  const o = (options ?? {}) as { title?: unknown; duration?: unknown };
+  return { ...(typeof o.title === 'string' ? { title: o.title } : {}), ...(typeof o.duration === 'number' ? { duration: o.duration } : {}) };
+};
+
 const FORWARDED = new Set(['connections', 'tokens', 'enclave', 'ephemeral', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros']);
 
 export interface SpindleRuntime {
@@ -85,6 +92,14 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     registerMessageContentProcessor: (handler: unknown, options?: unknown) => pipeline.register('message_content_processor', 'spindle.registerMessageContentProcessor', handler, options),
     sendToFrontend: (payload: unknown) => pipeline.sendToFrontend(payload),
     onFrontendMessage: (handler: unknown) => pipeline.onFrontendMessage(handler),
+    // Void, as in Lumiverse: a refused toast (too many) is a warning in its log, never a rejection it must catch.
+    toast: Object.fromEntries(
+      TOAST_LEVELS.map((level) => [
+        level,
+        (message: unknown, options?: unknown) =>
+          void requests.call(`toast.${level}`, { args: [message, plainOptions(options)] }).catch((err: Error & { code?: string }) => log.warn(`spindle.toast.${level}: ${err.code ?? 'ERROR'}: ${err.message}`)),
+      ]),
+    ),
   };
 
   const inertContext = {

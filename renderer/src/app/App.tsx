@@ -4,6 +4,7 @@ import { Icon } from '../components/Icon';
 import { PANELS } from '../features';
 import { ApprovalDialog } from '../features/safety/ApprovalDialog';
 import { DockPanels } from '../features/frontends/DockPanels';
+import { ExtensionToasts } from '../features/frontends/ExtensionToasts';
 import { FloatWidgets } from '../features/frontends/FloatWidgets';
 import { FrontendDialogs } from '../features/frontends/FrontendDialogs';
 import { FrontendFrames } from '../features/frontends/FrontendFrames';
@@ -78,6 +79,7 @@ export function App() {
       <DockPanels />
       <FloatWidgets />
       <FrontendDialogs />
+      <ExtensionToasts />
     </FrontendsProvider>
   );
 }

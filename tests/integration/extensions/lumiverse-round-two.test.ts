@@ -117,6 +117,23 @@ describe('chats, macros and the catalog', () => {
     expect(await invoke(r, 'refine')).toEqual({ text: 'Refine the reply of Mara (Keeper of the lamp.) for Tom; keep {{unknownMacro}} as written.', diagnostics: [] });
   });
 
+  it('spindle.toast.* reaches the window as an event with its level, title and a capped time, and its log; a flood is cut at five', async () => {
+    const r = await host();
+    await install(r);
+    expect(await invoke(r, 'toast')).toEqual({ called: 7 });
+    const toasts = () => r.events.filter((e): e is Extract<typeof e, { type: 'extension.toast' }> => e.type === 'extension.toast');
+    await waitFor(() => r.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.toast.info: RATE_LIMITED')).length === 2, 'the two refused toasts in its log');
+    expect(toasts().map((e) => [e.id, e.toast.level, e.toast.message])).toEqual([
+      [ID, 'success', 'Summary saved for this chat.'],
+      [ID, 'info', 'Step 1'],
+      [ID, 'info', 'Step 2'],
+      [ID, 'info', 'Step 3'],
+      [ID, 'info', 'Step 4'],
+    ]);
+    expect(toasts()[0]!.toast).toEqual({ level: 'success', message: 'Summary saved for this chat.', title: 'Summary+', durationMs: 30_000 });
+    expect(r.host.extensions.getLogLines(ID).some((l) => l.includes('toast: Summary+ — Summary saved for this chat.'))).toBe(true);
+  });
+
   it('dlc.getCatalog() answers an empty catalog with its lists, so reading .lumiaItems works', async () => {
     const r = await host();
     await install(r);

@@ -89,11 +89,10 @@ describe('conformance', () => {
       if (!outcome.ok) expect(['UNSUPPORTED_HERE', 'PERMISSION_DENIED'], `${p}: ${JSON.stringify(outcome)}`).toContain(outcome.code);
     }
     expect(results['ui.getDrawerTabs']).toEqual({ ok: true, value: [] });
-    expect(results['toast.info']).toMatchObject({ ok: true });
     expect(results['presets.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(results['oauth.createState']).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
     await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('ui'), 'the card to list the inert members used');
-    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'toast', 'oauth', 'presets', 'modal']));
+    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'oauth', 'presets', 'modal']));
     // Logged once per member, not once per call.
     expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.ui.')).length).toBe(1);
   });

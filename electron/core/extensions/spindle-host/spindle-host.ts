@@ -18,6 +18,8 @@ import { ExtensionEphemeral } from './ephemeral';
 import { ExtensionStorage } from './extension-storage';
 import { argsOf, type NamespaceHandler } from './namespace';
 import { PipelineRegistrations } from './registrations';
+import type { ExtensionToast } from '../../../../shared/spindle/toast';
+import { toastsNamespace } from './toasts';
 import { tokensNamespace, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
 
@@ -57,6 +59,8 @@ export interface SpindleHostOptions {
   denied?(extensionId: string, permission: ExtensionPermission, operation: string): void;
   /** Its backend called sendToFrontend. */
   toFrontend?(extensionId: string, payload: unknown): void;
+  /** Its backend called spindle.toast.* (the window shows it). */
+  toast?(extensionId: string, toast: ExtensionToast): void;
 }
 
 /** Folders of an extension's data folder that belong to the host's areas; anything else predates them. */
@@ -91,6 +95,13 @@ export class SpindleHost {
     this.namespaces.set('cors', corsNamespace(deps.fetch, undefined, undefined, options.timers));
     for (const name of CHAT_DATA_NAMESPACES) this.namespaces.set(name, chatDataNamespace(name, deps.chats ?? (() => null)));
     this.namespaces.set('macros', macrosNamespace(deps.chats ?? (() => null)));
+    this.namespaces.set(
+      'toast',
+      toastsNamespace(clock, (id, toast) => {
+        options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `toast: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);
+        options.toast?.(id, toast);
+      }),
+    );
   }
 
   request(origin: RequestOrigin, message: HostRequestMessage): void {

@@ -1,0 +1,57 @@
+// Toasts extensions' backends asked for (spindle.toast.*): at the window's bottom right, above the status
+// bar, with the extension's name, as text; each goes after its time or when dismissed, newest last.
+import { useEffect, useState } from 'react';
+import type { ExtensionToast } from '../../../../shared/spindle/toast';
+import { Icon } from '../../components/Icon';
+import { useAppStoreApi, useHost } from '../../app/context';
+
+/** More than this and the oldest goes: a busy extension never fills the window. */
+const MAX_SHOWN = 4;
+
+interface Shown extends ExtensionToast {
+  key: number;
+  extensionId: string;
+  from: string;
+}
+
+export function ExtensionToasts() {
+  const host = useHost();
+  const appStore = useAppStoreApi();
+  const [toasts, setToasts] = useState<Shown[]>([]);
+  useEffect(() => {
+    let seq = 0;
+    const timers = new Set<ReturnType<typeof setTimeout>>();
+    const off = host.onEvent((event) => {
+      if (event.type !== 'extension.toast') return;
+      const key = ++seq;
+      const from = appStore.getState().extensions.items.find((e) => e.id === event.id)?.name ?? event.id;
+      setToasts((list) => [...list, { ...event.toast, key, extensionId: event.id, from }].slice(-MAX_SHOWN));
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        setToasts((list) => list.filter((t) => t.key !== key));
+      }, event.toast.durationMs);
+      timers.add(timer);
+    });
+    return () => {
+      off();
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [host, appStore]);
+  if (toasts.length === 0) return null;
+  return (
+    <div className="ext-toasts" aria-label="Extension notices">
+      {toasts.map((t) => (
+        <div key={t.key} className={`ext-toast ext-toast--${t.level}`} role={t.level === 'error' ? 'alert' : 'status'} data-extension-id={t.extensionId} data-testid="extension-toast">
+          <div className="ext-toast__text">
+            <span className="ext-toast__from">{t.from}</span>
+            {t.title && <strong className="ext-toast__title">{t.title}</strong>}
+            <span>{t.message}</span>
+          </div>
+          <button type="button" className="btn btn--small btn--ghost" aria-label="Dismiss" onClick={() => setToasts((list) => list.filter((x) => x.key !== t.key))}>
+            <Icon name="close" />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
