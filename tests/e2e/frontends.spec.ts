@@ -107,7 +107,7 @@ test.describe('extension frontends', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend.png') });
   });
 
-  test('a frame that hogs its thread does not freeze the app: the app answers while it spins', async ({ page }) => {
+  test('F7: a frame that hogs its thread does not freeze the app: the app answers while it spins', async ({ page }) => {
     await openWorkbench(page, host);
     await newSession(page);
     const logFile = path.join(dataDir, 'logs', 'extensions', 'lumiverse_frontend.log');
@@ -174,7 +174,7 @@ test.describe('a hostile extension frontend', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('a hostile frontend: its markup runs nothing in the app, and it reaches neither the app nor the network', async ({ page }) => {
+  test('F1, F2, F3: a hostile frontend: its markup runs nothing in the app, and it reaches neither the app nor the network', async ({ page }) => {
     await openWorkbench(page, host);
     // The confirm it asked for shows its text as text.
     const confirm = page.getByTestId('extension-confirm');

@@ -30,7 +30,7 @@ describe('ctx members, answered by the broker', () => {
     expect(tab.tabId).toMatch(new RegExp(`^spindle:${ID}:tab:dice:`));
   });
 
-  it('float widgets and dock panels need ui_panels (refused at once without it); mountApp needs app_manipulation', async () => {
+  it('F4: float widgets and dock panels need ui_panels (refused at once without it); mountApp needs app_manipulation', async () => {
     const without = await rig(['tools']);
     expect(() => without.ctx.ui.createFloatWidget({ width: 10, height: 10 })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
     expect(() => without.ctx.ui.requestDockPanel({ edge: 'right', title: 'x', size: 200 })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
@@ -49,7 +49,7 @@ describe('ctx members, answered by the broker', () => {
     expect(allowed.store.getState().surfaces[0]).toMatchObject({ size: { width: 120, height: 40 }, position: { x: 30, y: 40 } });
   });
 
-  it('revoking a permission reaches the frame: the next placement that needs it is refused', async () => {
+  it('F4: revoking a permission reaches the frame: the next placement that needs it is refused', async () => {
     const r = await rig(['tools', 'ui_panels']);
     r.broker.notify('permissions', { granted: ['tools'] });
     await settled();
@@ -167,7 +167,7 @@ describe('ctx members, answered by the broker', () => {
     expect(posts).toEqual([{ type: 'check' }]);
   });
 
-  it('dom: injected HTML is sanitized; styles and lookups span its documents', async () => {
+  it('F1: dom: injected HTML is sanitized; styles and lookups span its documents', async () => {
     const r = await rig();
     const tab = r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
     tab.root.innerHTML = '<div id="here"></div>';
@@ -200,14 +200,14 @@ describe('what the broker refuses', () => {
     ['params that break the contract', { kind: 'request', id: 2, method: 'surface.open', params: { surfaceId: '', kind: 'drawer', options: {} } }, 'INVALID_INPUT'],
     ['an extra field', { kind: 'request', id: 3, method: 'backend.send', params: { payload: 1, extra: true } }, 'INVALID_INPUT'],
     ['a surface that is not its own', { kind: 'request', id: 4, method: 'surface.update', params: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
-  ])('%s: a stable code, nothing changes', async (_what, message, code) => {
+  ])('F5: %s: a stable code, nothing changes', async (_what, message, code) => {
     const r = await rig();
     expect(await r.send(message)).toMatchObject({ kind: 'response', ok: false, error: { code } });
     expect(r.store.getState().surfaces).toEqual([]);
     expect(r.stopped()).toBe(false);
   });
 
-  it('a frame that floods requests is stopped, its places cleared, and its card says why', async () => {
+  it('F6: a frame that floods requests is stopped, its places cleared, and its card says why', async () => {
     const r = await rig();
     r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
     await settled();
@@ -220,7 +220,7 @@ describe('what the broker refuses', () => {
     expect(r.store.getState().problems[ID]).toMatch(/more than 300 requests in a second/);
   });
 
-  it('a frame that stops answering pings is stopped after the watchdog’s limit', async () => {
+  it('F7: a frame that stops answering pings is stopped after the watchdog’s limit', async () => {
     const r = await rig();
     // The frame no longer answers (a busy loop): its pongs stop.
     r.broker.transfer.onmessage = null;

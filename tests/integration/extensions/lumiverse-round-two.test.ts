@@ -117,7 +117,7 @@ describe('chats, macros and the catalog', () => {
     expect(await invoke(r, 'refine')).toEqual({ text: 'Refine the reply of Mara (Keeper of the lamp.) for Tom; keep {{unknownMacro}} as written.', diagnostics: [] });
   });
 
-  it('spindle.toast.* reaches the window as an event with its level, title and a capped time, and its log; a flood is cut at five', async () => {
+  it('F8: spindle.toast.* reaches the window as an event with its level, title and a capped time, and its log; a flood is cut at five', async () => {
     const r = await host();
     await install(r);
     expect(await invoke(r, 'toast')).toEqual({ called: 7 });
