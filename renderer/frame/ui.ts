@@ -67,12 +67,13 @@ function floatWidget(state: RuntimeState, options: Options = {}) {
   const width = typeof options.width === 'number' ? options.width : 48;
   const height = typeof options.height === 'number' ? options.height : 48;
   const s = openSurface(state, 'float', surfaceOptions(options, { width, height }));
-  let position = (options.initialPosition as { x: number; y: number } | undefined) ?? { x: -1, y: -1 };
+  // Until the app says where it put it: where it asked, else Lumiverse's default, the bottom right.
+  let position = (options.initialPosition as { x: number; y: number } | undefined) ?? { x: Math.max(0, innerWidth - width - 16), y: Math.max(0, innerHeight - height - 16) };
   let visible = true;
   let fullscreen = options.fullscreen === true;
-  s.on('dragEnd', (notice) => {
-    if (notice.position) position = notice.position;
-  });
+  const placed = (notice: { position?: { x: number; y: number } }) => void (notice.position && (position = notice.position));
+  s.on('dragEnd', placed);
+  s.on('position', placed);
   return {
     root: s.root,
     widgetId: s.surfaceId,

@@ -142,7 +142,7 @@ export const FRAME_TOPICS = {
   /** Something happened to a surface: the person activated a tab, dismissed a modal, dragged a widget… */
   surface: Closed({
     surfaceId: Id,
-    what: Type.Union([Type.Literal('activate'), Type.Literal('dismiss'), Type.Literal('visibility'), Type.Literal('dragEnd')]),
+    what: Type.Union([Type.Literal('activate'), Type.Literal('dismiss'), Type.Literal('visibility'), Type.Literal('dragEnd'), Type.Literal('position')]),
     visible: Type.Optional(Type.Boolean()),
     position: Type.Optional(Closed({ x: Num, y: Num })),
   }),

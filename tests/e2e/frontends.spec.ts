@@ -137,15 +137,22 @@ test.describe('extension frontends', () => {
     await expect(page.getByTestId('extension-drawer').getByRole('tab', { name: 'Dice' })).toBeVisible();
   });
 
-  test('a <dice> tag in a reply becomes a widget under it; its button reaches the backend', async ({ page }) => {
+  test('a <dice> tag in a reply becomes a widget under it once the reply is complete; its button reaches the backend', async ({ page }) => {
     await openWorkbench(page, host);
     await newSession(page);
     await page.getByTestId('open-session').getByLabel('Main connection').selectOption(connectionId);
-    llm.enqueue({ text: 'The goblin lunges. Roll to dodge: <dice>2d6</dice>' });
+    // The whole tag arrives while the reply is still streaming (held before its finish).
+    let finish!: () => void;
+    llm.enqueue({ text: ['The goblin lunges. ', 'Roll to dodge: ', '<dice>2d6</dice>'], holds: [{ after: 4, until: new Promise<void>((resolve) => (finish = resolve)) }] });
     await page.getByTestId('composer').getByRole('textbox').fill('I dodge.');
     await page.keyboard.press('Enter');
     const reply = page.locator('[data-role="assistant"]').last();
     await expect(reply.getByTestId('message-text')).toHaveText('The goblin lunges. Roll to dodge:');
+    await expect(reply).toHaveAttribute('data-streaming', 'true');
+    // Its interceptor waits for the finished tag (as published ones do): no widget while streaming …
+    await expect(page.locator('.msg__widget[data-extension-id="lumiverse_frontend"]')).toHaveCount(0);
+    finish();
+    // … and the tag is handed to it again, complete, when the reply is.
     const widget = page.frameLocator('.msg__widget[data-extension-id="lumiverse_frontend"] iframe');
     await widget.getByRole('button', { name: 'Check 2d6' }).click();
     // The widget's sandbox has the host theme's variables, as Lumiverse's widgets style with them.

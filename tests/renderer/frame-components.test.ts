@@ -290,6 +290,19 @@ describe('ctx.ui.events and placements the app shapes', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("a float widget's getPosition is Lumiverse's bottom-right default until the app says where it put it, then that", async () => {
+    const { r } = await tabRoot();
+    const widget = r.ctx.ui.createFloatWidget({ width: 200, height: 100 });
+    expect(widget.getPosition()).toEqual({ x: innerWidth - 216, y: innerHeight - 116 });
+    const moved: unknown[] = [];
+    widget.onDragEnd((p: unknown) => moved.push(p));
+    r.broker.notify('surface', { surfaceId: widget.widgetId, what: 'position', position: { x: 30, y: 40 } });
+    await settled();
+    expect(widget.getPosition()).toEqual({ x: 30, y: 40 });
+    // Being placed is not a drag.
+    expect(moved).toEqual([]);
+  });
+
   it('a float widget created fullscreen starts fullscreen', async () => {
     const { r } = await tabRoot();
     const widget = r.ctx.ui.createFloatWidget({ width: 300, height: 200, fullscreen: true });

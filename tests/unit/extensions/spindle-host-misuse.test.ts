@@ -31,14 +31,28 @@ describe('spindle.enclave misuse', () => {
     ['a key with a slash', ['../other', 'v'], 'INVALID_INPUT', '/key'],
     ['an empty key', ['', 'v'], 'INVALID_INPUT', '/key'],
     ['a key that is not a string', [{ toString: (): string => 'k' }, 'v'], 'INVALID_INPUT', '/key'],
-    ['an empty value', ['k', ''], 'INVALID_INPUT', '/value'],
     ['a value that is not a string', ['k', { secret: 1 }], 'INVALID_INPUT', '/value'],
-    ['a value with a line break', ['k', 'a\nb'], 'INVALID_INPUT', '/value'],
+    ['a value with a control character', ['k', 'a\u0000b'], 'INVALID_INPUT', '/value'],
+    ['a value with an escape character', ['k', 'a\u001bb'], 'INVALID_INPUT', '/value'],
     ['a value over the cap', ['k', 'x'.repeat(ENCLAVE_MAX_VALUE_CHARS + 1)], 'INPUT_TOO_LARGE', '/value'],
   ])('put refuses %s with a stable code and the field, and stores nothing', async (_label, args, code, path) => {
     const { enclave } = setup();
     expect(await refusal(() => enclave.handle(caller('ext_a'), 'put', args))).toMatchObject({ code, path });
     expect(await enclave.handle(caller('ext_a'), 'list', [])).toEqual([]);
+  });
+
+  it.each([
+    ['the empty string', ''],
+    ['line breaks and a tab', 'line one\nline two\r\n\tindented'],
+    ['spaces at its ends', '  padded  '],
+    ['text that looks like the encoding', 'cw-enclave-b64:aGk='],
+    ['non-ASCII text', 'pässwörd 月影'],
+  ])('put takes %s, as Lumiverse does, and get gives it back exactly', async (_label, value) => {
+    const { enclave } = setup();
+    await enclave.handle(caller('ext_a'), 'put', ['k', value]);
+    expect(await enclave.handle(caller('ext_a'), 'get', ['k'])).toBe(value);
+    expect(await enclave.handle(caller('ext_a'), 'has', ['k'])).toBe(true);
+    expect(await enclave.handle(caller('ext_a'), 'list', [])).toEqual(['k']);
   });
 
   it("one extension cannot read, list or delete another's secrets, nor an API key under its own name", async () => {

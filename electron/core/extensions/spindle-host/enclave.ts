@@ -7,8 +7,17 @@ import { fail, text, unknownMethod, type Caller, type NamespaceHandler } from '.
 
 /** Lumiverse's rule for enclave keys. */
 const KEY = /^[a-zA-Z0-9_\-.]{1,128}$/;
-/** The secret store holds values up to this long (connections/secret-store.ts MAX_KEY_LENGTH). */
+/** The secret store holds values up to this long (connections/secret-store.ts MAX_KEY_LENGTH), as stored. */
 export const ENCLAVE_MAX_VALUE_CHARS = 4096;
+
+/**
+ * Lumiverse takes any printable text, tabs and line breaks, the empty string included. The secret store takes
+ * what an HTTP header can carry, trimmed; a value it could not keep exactly (empty, a line break or tab, spaces
+ * at an end) is stored encoded, and read back as it was.
+ */
+const ENCODED = 'cw-enclave-b64:';
+const encode = (value: string) => (value !== '' && value === value.trim() && !/[\t\n\r]/.test(value) && !value.startsWith(ENCODED) ? value : ENCODED + Buffer.from(value, 'utf8').toString('base64'));
+const decode = (stored: string | undefined) => (stored?.startsWith(ENCODED) ? Buffer.from(stored.slice(ENCODED.length), 'base64').toString('utf8') : stored);
 
 function keyOf(value: unknown): string {
   const key = text(value, 'key', 128);
@@ -32,21 +41,19 @@ export class ExtensionEnclave implements NamespaceHandler {
     switch (method) {
       case 'put': {
         const key = keyOf(args[0]);
-        if (typeof args[1] !== 'string' || args[1] === '') fail('INVALID_INPUT', 'An enclave value is a non-empty string.', '/value');
-        if (args[1].length > ENCLAVE_MAX_VALUE_CHARS) fail('INPUT_TOO_LARGE', `An enclave value is at most ${ENCLAVE_MAX_VALUE_CHARS} characters.`, '/value');
-        try {
-          store.set(id(key), args[1]);
-        } catch {
-          // The store refuses values a header could not carry (line breaks, control characters).
-          fail('INVALID_INPUT', 'An enclave value cannot contain line breaks or control characters.', '/value');
-        }
+        const value = args[1];
+        if (typeof value !== 'string') fail('INVALID_INPUT', 'An enclave value is a string.', '/value');
+        if (/[^\x20-\x7E\t\n\r\u00A0-\uFFFF]/.test(value)) fail('INVALID_INPUT', 'An enclave value cannot contain control characters (tabs and line breaks are fine).', '/value');
+        const stored = encode(value);
+        if (stored.length > ENCLAVE_MAX_VALUE_CHARS) fail('INPUT_TOO_LARGE', `An enclave value is at most ${ENCLAVE_MAX_VALUE_CHARS} characters as stored (about ${Math.floor((ENCLAVE_MAX_VALUE_CHARS * 3) / 4) - 12} with line breaks).`, '/value');
+        store.set(id(key), stored);
         await index.update((doc) => {
           if (!doc.keys.includes(key)) doc.keys.push(key);
         });
         return null;
       }
       case 'get':
-        return store.get(id(keyOf(args[0]))) ?? null;
+        return decode(store.get(id(keyOf(args[0])))) ?? null;
       case 'has':
         return store.get(id(keyOf(args[0]))) !== undefined;
       case 'delete': {

@@ -32,12 +32,20 @@ function FloatWidget(props: { surface: Surface }) {
   const { store, brokers } = useFrontends();
   const { surface } = props;
   const size = surface.size ?? { width: 48, height: 48 };
-  const start = surface.position && surface.position.x >= 0 ? surface.position : (remembered(surface) ?? { x: innerWidth - size.width - MARGIN - 4, y: innerHeight - size.height - HANDLE - MARGIN - 4 });
-  const [position, setPosition] = useState(() => clamp(start, size));
+  // Where the person left it wins over where the extension asked it to start; else the bottom right.
+  const [position, setPosition] = useState(() =>
+    clamp(remembered(surface) ?? (surface.position && surface.position.x >= 0 ? surface.position : { x: innerWidth - size.width - MARGIN - 4, y: innerHeight - size.height - HANDLE - MARGIN - 4 }), size),
+  );
   const drag = useRef<{ dx: number; dy: number } | null>(null);
+  const placed = useRef(false);
 
-  // moveTo() from the extension.
+  // The frame hears where it is (its getPosition() answers that), then moveTo() from the extension moves it.
   useEffect(() => {
+    if (!placed.current) {
+      placed.current = true;
+      brokers.get(surface.extensionId)?.notify('surface', { surfaceId: surface.surfaceId, what: 'position', position });
+      return;
+    }
     if (surface.position && surface.position.x >= 0) setPosition(clamp(surface.position, size));
   }, [surface.position, size.width, size.height]);
 

@@ -34,7 +34,11 @@ function matches(text: string, interceptors: readonly TagInterceptor[]): TagMatc
   return found;
 }
 
-/** The message's text as shown (intercepted tags removed), handing each tag to its extension once. */
+/**
+ * The message's text as shown (intercepted tags removed), handing each tag to its extension once while the reply
+ * streams (isStreaming: true) and once more when it is complete (false): extensions that wait for the finished
+ * tag, as most do, get it.
+ */
 export function useInterceptedText(messageId: string | null, text: string, chatId: string, streaming: boolean): string {
   const { brokers } = useFrontends();
   const interceptors = useFrontendsStore((s) => s.interceptors);
@@ -42,7 +46,7 @@ export function useInterceptedText(messageId: string | null, text: string, chatI
   const seen = useRef(new Set<string>());
   useEffect(() => {
     for (const m of found) {
-      const key = `${m.interceptor.extensionId}\u0000${m.interceptor.interceptorId}\u0000${m.fullMatch}`;
+      const key = `${m.interceptor.extensionId}\u0000${m.interceptor.interceptorId}\u0000${m.fullMatch}\u0000${streaming}`;
       if (seen.current.has(key)) continue;
       seen.current.add(key);
       brokers.get(m.interceptor.extensionId)?.notify('tag', {
