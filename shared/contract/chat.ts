@@ -59,7 +59,7 @@ const ImportSummaryFields = {
 };
 const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryFields });
 
-export const SESSION_EXPORT_FORMATS = ['workbench', 'card-v2', 'card-v3', 'card-v2-png', 'card-v3-png', 'st-chat'] as const;
+export const SESSION_EXPORT_FORMATS = ['workbench', 'card-v2', 'card-v3', 'card-v2-png', 'card-v3-png', 'st-chat', 'st-lorebook'] as const;
 const ExportFormatSchema = Type.Union(SESSION_EXPORT_FORMATS.map((f) => Type.Literal(f)));
 
 export const chatMethods = {

@@ -6,14 +6,19 @@ import type { LlmFinishReason, LlmUsage } from './llm';
 export const SESSION_FORMAT = 'council-workbench/session';
 export const SESSION_VERSION = 1;
 
+/**
+ * Sized for the files people publish, with margin: the largest cards' fields run to a few hundred thousand
+ * characters, the largest lorebooks to a few thousand entries, long chats to tens of thousands of messages.
+ * The caps protect memory; a file past one is refused whole, with the field named (README, "Caps").
+ */
 export const SESSION_LIMITS = {
   title: 200,
-  name: 200,
-  text: 20_000,
-  worldInfoEntries: 500,
-  keywords: 32,
-  keyword: 100,
-  messages: 5000,
+  name: 1000,
+  text: 1_000_000,
+  worldInfoEntries: 5000,
+  keywords: 500,
+  keyword: 1000,
+  messages: 50_000,
   messageContent: 4 * 1024 * 1024,
   toolCalls: 64,
 } as const;
@@ -54,14 +59,21 @@ export const WorldInfoEntrySchema = Type.Object(
     secondaryKeywords: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords })),
     selectiveLogic: Type.Optional(Type.Union([Type.Literal('and_any'), Type.Literal('and_all'), Type.Literal('not_any'), Type.Literal('not_all')])),
     caseSensitive: Type.Optional(Type.Boolean()),
-    /** Default true: a keyword matches whole words only. */
+    /** A keyword matches whole words only (SillyTavern's rule: bounded by non-word characters). Unset: on for the Workbench's own entries; imported ones say. */
     wholeWords: Type.Optional(Type.Boolean()),
     /** Lower first, as SillyTavern orders insertions. */
     order: Type.Optional(Type.Number()),
     /** How many recent messages its keywords are looked for in (default 4). */
     scanDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-    /** The fields the Workbench does not act on (position, depth, probability…), kept as they were for export. */
+    /** Sessions from before `source`: the fields the Workbench did not act on, kept for export. */
     extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /**
+     * The entry as its file had it, verbatim, and that file's shape (SillyTavern's world-info file or a card's
+     * book): an export writes back every field nobody edited exactly as it came.
+     */
+    source: Type.Optional(
+      Type.Object({ shape: Type.Union([Type.Literal('file'), Type.Literal('card')]), entry: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -145,7 +157,19 @@ export const ChatSessionSchema = Type.Object(
     /** The title was given or edited by the person; otherwise the first message names the session. */
     titleSet: Type.Optional(Type.Boolean()),
     /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
-    card: Type.Optional(Type.Object({ spec: Type.String({ maxLength: 32 }), data: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false })),
+    card: Type.Optional(
+      Type.Object(
+        {
+          spec: Type.String({ maxLength: 32 }),
+          data: Type.Record(Type.String(), Type.Unknown()),
+          /** The card's fields outside `data` (create_date, avatar, chat, the V1 copies SillyTavern writes…); a V1 card's are all of it. */
+          top: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** The book-level fields of the first lorebook file imported into it (its name, description, extensions…), for export. */
+    worldInfoBook: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** The character's picture (a PNG card's image), kept beside the session file; read with chat.sessions.avatar. */
     avatar: Type.Optional(Type.Object({ type: Type.Literal('image/png'), bytes: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
   },

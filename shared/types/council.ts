@@ -15,15 +15,16 @@ export const PACK_TOOL_NAME_PATTERN = '^[a-zA-Z][a-zA-Z0-9_]{0,63}$';
 /** A relative path inside the pack folder, or an inline image data URL. */
 export const AVATAR_PATTERN = '^(?:data:image/(?:png|jpeg|webp|gif|svg\\+xml);base64,[A-Za-z0-9+/=]+|[A-Za-z0-9_][A-Za-z0-9_./-]{0,199})$';
 
+/** Sized for the packs people publish, with margin (avatars inlined as data URLs make the files large). */
 export const PACK_LIMITS = {
   /** Bytes of the pack file (avatars inlined). */
-  maxFileBytes: 5 * 1024 * 1024,
-  maxItems: 200,
-  maxTools: 32,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxItems: 2000,
+  maxTools: 64,
   /** Characters of one inline avatar data URL. */
-  maxAvatarChars: 1024 * 1024,
-  maxTextChars: 8000,
-  maxPromptChars: 8000,
+  maxAvatarChars: 8 * 1024 * 1024,
+  maxTextChars: 200_000,
+  maxPromptChars: 100_000,
 } as const;
 
 export const GenderIdentitySchema = Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2), Type.Literal(3)]);

@@ -6,6 +6,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
 import { CARD_LIMITS } from '../imports/character-card';
 import { toCard, toCardPng } from '../imports/card-export';
+import { toLorebookFile } from '../imports/world-info-export';
 import { addLorebook, importSessionFile, previewImport, type ImportSummary } from '../imports/session-import';
 import { toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
@@ -78,6 +79,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat'>, emitSess
         return { fileName, content: json, encoding: 'utf8' as const };
       }
       if (format === 'st-chat') return { fileName: `${base}.jsonl`, content: toStChat(session), encoding: 'utf8' as const };
+      if (format === 'st-lorebook') return { fileName: `${base}.lorebook.json`, content: JSON.stringify(toLorebookFile(session), null, 2), encoding: 'utf8' as const };
       const version = format.startsWith('card-v2') ? 'v2' : 'v3';
       if (format.endsWith('-png')) return { fileName: `${base}.card-${version}.png`, content: toCardPng(session, version, sessions.avatar(sessionId)).toString('base64'), encoding: 'base64' as const };
       return { fileName: `${base}.card-${version}.json`, content: JSON.stringify(toCard(session, version), null, 2), encoding: 'utf8' as const };

@@ -1,6 +1,7 @@
-// Which world-info entries fire for a turn: keywords (whole words, any case unless the entry says otherwise) in the
-// last messages, SillyTavern's secondary-keyword logic, constant entries; ordered by `order`. Imported entries follow
-// SillyTavern's rule that one with no keywords that is not constant never fires.
+// Which world-info entries fire for a turn, by SillyTavern's rules for what the Workbench supports: keywords (whole
+// words unless the entry says otherwise, any case unless it says otherwise) in the last messages, its
+// secondary-keyword logic, constant and disabled entries; ordered by `order`. Imported entries follow its rule that
+// one with no keywords that is not constant never fires. Regular-expression keys (/…/) are matched as text.
 import type { WorldInfoEntry } from '../../../shared/types/chat';
 
 /** How many recent messages keywords are looked for in, unless an entry says otherwise. */
@@ -10,12 +11,19 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * SillyTavern's keyword test. Any case unless the entry is case-sensitive. With whole words, a keyword of
+ * several words is found as written, and one word needs the text's edge or a non-word character on each side,
+ * word characters being ASCII letters, digits and _ (JavaScript's \w): so 月影阁 is found inside a Chinese
+ * sentence, and "cat" is not found in "category".
+ */
 function appears(keyword: string, haystack: string, entry: WorldInfoEntry): boolean {
   const k = keyword.trim();
   if (!k) return false;
-  const flags = entry.caseSensitive ? 'u' : 'iu';
-  if (entry.wholeWords === false) return new RegExp(escapeRegExp(k), flags).test(haystack);
-  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escapeRegExp(k)}($|[^\\p{L}\\p{N}_])`, flags).test(haystack);
+  const key = entry.caseSensitive ? k : k.toLowerCase();
+  const text = entry.caseSensitive ? haystack : haystack.toLowerCase();
+  if (entry.wholeWords === false || /\s/.test(key)) return text.includes(key);
+  return new RegExp(`(?:^|\\W)${escapeRegExp(key)}(?:$|\\W)`).test(text);
 }
 
 function fires(entry: WorldInfoEntry, recent: string[]): boolean {

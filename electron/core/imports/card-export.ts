@@ -1,45 +1,35 @@
 // A session back to a character card (V2 or V3 JSON): the session's character, its first reply as first_mes, its
-// world info as character_book, and every field the imported card had (extensions included) as it was.
-import type { ChatSession, WorldInfoEntry } from '../../../shared/types/chat';
+// world info as character_book, and every field the imported card had — in `data` and outside it — as it was.
+import type { ChatSession } from '../../../shared/types/chat';
 import { solidPng, withPngTextChunks } from './png-text';
+import { isRecord } from './world-info-shapes';
+import { toCharacterBook } from './world-info-export';
 
-const LOGIC_NUMBER = { and_any: 0, not_all: 1, not_any: 2, and_all: 3 } as const;
-
-function bookEntry(entry: WorldInfoEntry, index: number): Record<string, unknown> {
-  return {
-    ...(entry.extra ?? {}),
-    id: index,
-    keys: entry.keywords,
-    secondary_keys: entry.secondaryKeywords ?? [],
-    content: entry.content,
-    enabled: entry.enabled,
-    constant: entry.constant === true,
-    selective: (entry.secondaryKeywords?.length ?? 0) > 0,
-    ...(entry.selectiveLogic ? { extensions: { ...((entry.extra?.extensions as object | undefined) ?? {}), selectiveLogic: LOGIC_NUMBER[entry.selectiveLogic] } } : {}),
-    insertion_order: entry.order ?? 100,
-    ...(entry.caseSensitive !== undefined ? { case_sensitive: entry.caseSensitive } : {}),
-  };
-}
+/** The V1 fields SillyTavern also writes at a V2 card's top: where the card had them, they follow the edited data. */
+const V1_COPIES = ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example'] as const;
 
 export function toCard(session: ChatSession, version: 'v2' | 'v3'): Record<string, unknown> {
   const kept = session.card?.data ?? {};
   const firstReply = session.messages.find((m) => m.role === 'assistant')?.content;
-  const data: Record<string, unknown> = {
-    ...kept,
-    name: session.character.name,
-    description: session.character.description,
-    personality: session.character.personality,
-    scenario: session.character.scenario,
-    first_mes: typeof kept.first_mes === 'string' ? kept.first_mes : (firstReply ?? ''),
-    alternate_greetings: Array.isArray(kept.alternate_greetings) ? kept.alternate_greetings : [],
-    extensions: typeof kept.extensions === 'object' && kept.extensions !== null ? kept.extensions : {},
-  };
-  for (const field of ['mes_example', 'creator_notes', 'system_prompt', 'post_history_instructions', 'creator', 'character_version'] as const) data[field] ??= '';
-  data.tags ??= [];
-  if (session.worldInfo.length) data.character_book = { ...((kept.character_book as object | undefined) ?? {}), entries: session.worldInfo.map(bookEntry) };
-  else delete data.character_book;
-  if (version === 'v3') data.group_only_greetings ??= [];
-  return version === 'v2' ? { spec: 'chara_card_v2', spec_version: '2.0', data } : { spec: 'chara_card_v3', spec_version: '3.0', data };
+  const data: Record<string, unknown> = { ...kept };
+  // Edited text is written; unedited text stays as the card had it (a null stays null).
+  for (const field of ['name', 'description', 'personality', 'scenario'] as const) {
+    const had = typeof kept[field] === 'string' ? kept[field] : '';
+    if (session.character[field] !== had || !(field in kept)) data[field] = session.character[field];
+  }
+  // What the spec requires and the card lacked is added; what it had stays, null included.
+  if (!('first_mes' in data)) data.first_mes = firstReply ?? '';
+  if (!('alternate_greetings' in data)) data.alternate_greetings = [];
+  if (!('extensions' in data)) data.extensions = {};
+  for (const field of ['mes_example', 'creator_notes', 'system_prompt', 'post_history_instructions', 'creator', 'character_version'] as const) if (!(field in data)) data[field] = '';
+  if (!('tags' in data)) data.tags = [];
+  // A book the card had stays (its own fields, with the entries left); a null stays null.
+  if (session.worldInfo.length || isRecord(kept.character_book)) data.character_book = toCharacterBook(session);
+  if (version === 'v3' && !('group_only_greetings' in data)) data.group_only_greetings = [];
+  const top: Record<string, unknown> = { ...(session.card?.top ?? {}) };
+  for (const field of V1_COPIES) if (field in top) top[field] = data[field];
+  const spec = version === 'v2' ? { spec: 'chara_card_v2', spec_version: '2.0' } : { spec: 'chara_card_v3', spec_version: '3.0' };
+  return { ...top, ...spec, data };
 }
 
 /** A PNG card: the session's picture (or a plain square) with the card as base64 JSON in `chara`; V3 adds `ccv3` and keeps a V2 `chara` for older readers. */

@@ -30,7 +30,9 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
   const greeting = card.greetings[index];
   const session = sessions.mutate(created.id, (s) => {
     if (greeting) s.messages.push({ id: randomUUID(), role: 'assistant', content: greeting, createdAt: options.now });
-    s.card = { spec: card.spec, data: card.data };
+    s.card = { spec: card.spec, data: card.data, ...(Object.keys(card.top).length ? { top: card.top } : {}) };
+    const book = options.lorebooks?.[0];
+    if (book) s.worldInfoBook = book.top;
     s.titleSet = true;
   });
   return { session, greetings: card.greetings.length, worldInfoEntries: worldInfo.length };

@@ -16,11 +16,13 @@ export interface ParsedCard {
   greetings: string[];
   /** The card's data object as it was (system_prompt, mes_example, creator_notes, tags, extensions…). */
   data: Record<string, unknown>;
+  /** Its fields outside `data` as they were (create_date, avatar, the V1 copies…); a V1 card's are all of it. */
+  top: Record<string, unknown>;
   book: ParsedLorebook | null;
 }
 
 /** Larger files are refused before parsing (PNG cards of several MB are common: the avatar is the image). */
-export const CARD_LIMITS = { maxFileBytes: 20 * 1024 * 1024, maxJsonChars: 8 * 1024 * 1024 } as const;
+export const CARD_LIMITS = { maxFileBytes: 64 * 1024 * 1024, maxJsonChars: 32 * 1024 * 1024 } as const;
 
 function refuse(message: string, path: string, code = 'INVALID_INPUT'): never {
   throw new HostFailure({ code, message, path });
@@ -39,11 +41,12 @@ function text(data: Record<string, unknown>, field: string, max: number, where: 
 function parseBook(raw: unknown, where: string): ParsedCard['book'] {
   if (raw === undefined || raw === null) return null;
   if (!isRecord(raw)) refuse('character_book must be an object with an entries array.', where);
-  return parseLorebook(raw, where);
+  return parseLorebook(raw, where, 'card');
 }
 
 /** A card from its parsed JSON. */
 export function parseCardJson(doc: unknown): ParsedCard {
+  if (Array.isArray(doc)) refuse(`This JSON is a list of ${doc.length} items, not a character card. Accepted here: a character card (PNG, or JSON with "spec" and "data", or V1 "name" and "description"), a SillyTavern or TavernAI chat, a Workbench session.`, '/');
   if (!isRecord(doc)) refuse('A character card is a JSON object.', '/');
   const spec = doc.spec;
   let data: Record<string, unknown>;
@@ -75,6 +78,7 @@ export function parseCardJson(doc: unknown): ParsedCard {
     scenario: text(data, 'scenario', SESSION_LIMITS.text, where),
     greetings,
     data,
+    top: version === 'v1' ? doc : Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'data')),
     book: parseBook(data.character_book, `${where}/character_book`),
   };
 }

@@ -1,13 +1,23 @@
 // Lumia packs in the shape LumiHub and Lumiverse export (`packName`, `packAuthor`, `coverUrl`, `version`,
-// `lumiaItems[]` with `lumiaName`/`lumiaDefinition`/`lumiaPersonality`/`lumiaBehavior`/`avatarUrl`/`genderIdentity`,
-// `loomItems[]`, `packExtras`) ↔ the Workbench's pack. Gender codes: Lumiverse 0 feminine, 1 masculine, 2 neutral,
+// `lumiaItems[]` with `lumiaName`/`lumiaDefinition`/`lumiaPersonality`/`lumiaBehavior`/`avatarUrl`/`genderIdentity`/
+// `authorName`, `loomItems[]`, `packExtras`), and the older Lumia shape (`name`, `author`, `items[]` with `name`/
+// `definition`…, `loomTools`) ↔ the Workbench's pack. Gender codes: Lumiverse 0 feminine, 1 masculine, 2 neutral,
 // 3 any; LumiHub has 0–2, so 3 leaves as 2. Remote avatars are not fetched: imports make no network requests and
-// the renderer's CSP loads no remote image; the links (and the loom items, which the Workbench does not use) are
-// kept under `lumihub` so an export gives them back.
+// the renderer's CSP loads no remote image. The file is kept under `lumihub` (its own fields and each item as it
+// came), so an export writes back what nobody edited exactly as it was — each persona's own author included.
+import { isDeepStrictEqual } from 'node:util';
 import type { LumiaItem, LumiaPack } from '../../../shared/types/council';
 
-export function isLumiHubPack(raw: unknown): raw is Record<string, unknown> {
-  return typeof raw === 'object' && raw !== null && 'packName' in raw && (Array.isArray((raw as { lumiaItems?: unknown }).lumiaItems) || Array.isArray((raw as { loomItems?: unknown }).loomItems));
+type Raw = Record<string, unknown>;
+const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function isLumiHubPack(raw: unknown): raw is Raw {
+  return isRecord(raw) && 'packName' in raw && (Array.isArray(raw.lumiaItems) || Array.isArray(raw.loomItems));
+}
+
+/** The older Lumia shape: a name, items with name and definition, no Workbench id. */
+export function isOlderLumiaPack(raw: unknown): raw is Raw {
+  return isRecord(raw) && !('id' in raw) && !('packName' in raw) && typeof raw.name === 'string' && Array.isArray(raw.items) && raw.items.every((i) => isRecord(i) && typeof i.name === 'string' && !('id' in i));
 }
 
 function slug(text: string, fallback: string, max: number): string {
@@ -22,27 +32,47 @@ function gender(value: unknown): 0 | 1 | 2 | 3 {
   return n === 0 || n === 1 || n === 2 || n === 3 ? n : 3;
 }
 
+/** An older Lumia pack in LumiHub's names (every other field travels as it is): then read as a LumiHub pack. */
+export function olderToLumiHub(raw: Raw): Raw {
+  const { name, author, items, loomTools, ...rest } = raw;
+  const rename = (item: unknown) => {
+    if (!isRecord(item)) return item;
+    const { name: n, definition, personality, behavior, avatar, ...more } = item;
+    return { ...more, lumiaName: n, lumiaDefinition: definition, lumiaPersonality: personality, lumiaBehavior: behavior, ...(avatar !== undefined ? { avatarUrl: avatar } : {}) };
+  };
+  return {
+    ...rest,
+    packName: name,
+    ...(author !== undefined ? { packAuthor: author } : {}),
+    lumiaItems: Array.isArray(items) ? items.map(rename) : [],
+    ...(loomTools !== undefined ? { loomItems: loomTools } : {}),
+  };
+}
+
 /** The Workbench pack (unvalidated: the pack validator checks it next, naming fields in the Workbench shape). */
-export function fromLumiHub(raw: Record<string, unknown>): Record<string, unknown> {
+export function fromLumiHub(raw: Raw): Record<string, unknown> {
   const name = str(raw.packName).trim() || 'Imported pack';
-  const lumia = Array.isArray(raw.lumiaItems) ? raw.lumiaItems : [];
+  const list = Array.isArray(raw.lumiaItems) ? (raw.lumiaItems as unknown[]) : [];
   const taken = new Set<string>();
   const avatarUrls: Record<string, string> = {};
-  const items = lumia.map((entry, i) => {
-    const item = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+  const originals: Record<string, unknown> = {};
+  const items = list.map((entry, i) => {
+    const item = isRecord(entry) ? entry : {};
     let id = slug(str(item.lumiaName), `item-${i + 1}`, 60);
     while (taken.has(id)) id = `${id}-${i + 1}`;
     taken.add(id);
+    originals[id] = entry;
     if (typeof item.avatarUrl === 'string' && item.avatarUrl) avatarUrls[id] = item.avatarUrl;
     return {
       id,
-      name: str(item.lumiaName).trim() || id,
+      name: str(item.lumiaName).trim().slice(0, 120) || id,
       definition: str(item.lumiaDefinition),
       personality: str(item.lumiaPersonality),
       behavior: str(item.lumiaBehavior),
       genderIdentity: gender(item.genderIdentity),
     };
   });
+  const { lumiaItems: _items, ...top } = raw;
   return {
     id: slug(name, 'imported-pack', 48),
     name: name.slice(0, 120),
@@ -54,31 +84,60 @@ export function fromLumiHub(raw: Record<string, unknown>): Record<string, unknow
       avatarUrls,
       loomItems: Array.isArray(raw.loomItems) ? raw.loomItems : [],
       packExtras: Array.isArray(raw.packExtras) ? raw.packExtras : [],
+      top,
+      items: originals,
     },
   };
 }
 
-/** The LumiHub shape of a Workbench pack (its kept links, loom items and extras included). */
+interface Kept {
+  coverUrl?: string;
+  avatarUrls?: Record<string, string>;
+  loomItems?: unknown[];
+  packExtras?: unknown[];
+  top?: Raw;
+  items?: Record<string, unknown>;
+}
+
+/** Sets a field only when the Workbench's value differs from what the original gave: unedited values stay as they came. */
+function edited<T>(target: Raw, key: string, now: T, was: T | undefined, write: T | unknown = now): void {
+  if (was === undefined || !isDeepStrictEqual(now, was)) target[key] = write;
+}
+
+/** The LumiHub shape of a Workbench pack: what it came with, and what was edited or added since. */
 export function toLumiHub(pack: LumiaPack): Record<string, unknown> {
-  const kept = (pack.lumihub ?? {}) as { coverUrl?: string; avatarUrls?: Record<string, string>; loomItems?: unknown[]; packExtras?: unknown[] };
+  const kept = (pack.lumihub ?? {}) as Kept;
+  const originalItems = kept.items ?? {};
+  const before = kept.top ? (fromLumiHub({ ...kept.top, lumiaItems: Object.values(originalItems) }) as unknown as LumiaPack) : null;
   const version = Number(pack.version);
-  return {
-    packName: pack.name,
-    packAuthor: pack.author ?? 'Unknown',
-    coverUrl: kept.coverUrl ?? null,
-    version: Number.isFinite(version) ? version : pack.version,
-    packExtras: kept.packExtras ?? [],
-    lumiaItems: pack.items.map((item: LumiaItem) => ({
-      lumiaName: item.name,
-      lumiaDefinition: item.definition,
-      lumiaPersonality: item.personality,
-      lumiaBehavior: item.behavior,
-      avatarUrl: kept.avatarUrls?.[item.id] ?? null,
-      // LumiHub's codes are the numbers 0–2: "any" (3) leaves as neutral, as Lumiverse's export does.
-      genderIdentity: item.genderIdentity === 3 ? 2 : item.genderIdentity,
-      authorName: pack.author ?? 'Unknown',
-      version: 1,
-    })),
-    loomItems: kept.loomItems ?? [],
-  };
+  const out: Raw = kept.top ? { ...kept.top } : { coverUrl: kept.coverUrl ?? null, packExtras: kept.packExtras ?? [], loomItems: kept.loomItems ?? [] };
+  edited(out, 'packName', pack.name, before?.name);
+  edited(out, 'packAuthor', pack.author, before?.author, pack.author ?? 'Unknown');
+  edited(out, 'version', pack.version, before?.version, Number.isFinite(version) ? version : pack.version);
+  out.lumiaItems = pack.items.map((item: LumiaItem) => {
+    const original = originalItems[item.id];
+    const was = before?.items.find((i) => i.id === item.id);
+    // LumiHub's codes are the numbers 0–2: "any" (3) leaves as neutral, as Lumiverse's export does.
+    const code = item.genderIdentity === 3 ? 2 : item.genderIdentity;
+    if (!isRecord(original) || !was) {
+      return {
+        lumiaName: item.name,
+        lumiaDefinition: item.definition,
+        lumiaPersonality: item.personality,
+        lumiaBehavior: item.behavior,
+        avatarUrl: kept.avatarUrls?.[item.id] ?? null,
+        genderIdentity: code,
+        authorName: pack.author ?? 'Unknown',
+        version: 1,
+      };
+    }
+    const raw: Raw = { ...original };
+    edited(raw, 'lumiaName', item.name, was.name);
+    edited(raw, 'lumiaDefinition', item.definition, was.definition);
+    edited(raw, 'lumiaPersonality', item.personality, was.personality);
+    edited(raw, 'lumiaBehavior', item.behavior, was.behavior);
+    edited(raw, 'genderIdentity', item.genderIdentity, was.genderIdentity, code);
+    return raw;
+  });
+  return out;
 }

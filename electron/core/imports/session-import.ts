@@ -8,7 +8,7 @@ import { sessionFromCard } from './card-session';
 import { CARD_LIMITS, parseCardFile, type ParsedCard } from './character-card';
 import { parseLorebook, type ParsedLorebook } from './lorebook';
 import { withPngTextChunks } from './png-text';
-import { isStChat, parseStChat, type ParsedStChat } from './st-chat';
+import { isChatArray, isStChat, parseChatArray, parseStChat, type ParsedStChat } from './st-chat';
 
 /** A card's picture is kept up to this size; a larger one is left out (the import still succeeds and says so). */
 export const AVATAR_MAX_BYTES = 8 * 1024 * 1024;
@@ -52,6 +52,7 @@ function parseImport(bytes: Buffer, now: number): ParsedImport {
     throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not a PNG card, a SillyTavern chat or JSON (${(err as Error).message}).`, path: '/file' });
   }
   if (typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === SESSION_FORMAT) return { kind: 'session', text, session: doc as never };
+  if (isChatArray(doc)) return { kind: 'st-chat', chat: parseChatArray(doc, now) };
   return { kind: 'card', card: parseCardFile(bytes), picture: null };
 }
 
@@ -137,12 +138,12 @@ export function importSessionFile(
       persona: { name: chat.userName, description: '' },
       worldInfo: bookEntries,
     });
-    const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true }));
+    const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true, ...(books[0] ? { worldInfoBook: books[0].top } : {}) }));
     return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false });
   }
   tooMany((parsed.session.worldInfo?.length ?? 0) + bookEntries.length);
   const imported = sessions.import(parsed.text);
-  const session = bookEntries.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...bookEntries] })) : imported;
+  const session = bookEntries.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...bookEntries], worldInfoBook: x.worldInfoBook ?? books[0]!.top })) : imported;
   return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false });
 }
 
@@ -154,6 +155,6 @@ export function addLorebook(sessions: SessionStore, sessionId: string, bytes: Bu
   if (total > SESSION_LIMITS.worldInfoEntries) {
     throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The session would hold ${total} world-info entries; it keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebooks/0' });
   }
-  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...book!.entries] }));
+  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...book!.entries], worldInfoBook: x.worldInfoBook ?? book!.top }));
   return { session, added: book!.entries.length, ignored: book!.ignored };
 }

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import type { HostError, Result } from '../../../shared/errors';
 import { LumiaPackSchema, PACK_LIMITS, type LumiaPack } from '../../../shared/types/council';
 import { describeAjvError } from '../contract/validators';
-import { fromLumiHub, isLumiHubPack } from '../imports/lumihub-pack';
+import { fromLumiHub, isLumiHubPack, isOlderLumiaPack, olderToLumiHub } from '../imports/lumihub-pack';
 
 const validateSchema = new Ajv({ strict: false, allErrors: false, unicodeRegExp: false }).compile<LumiaPack>(LumiaPackSchema);
 
@@ -16,7 +16,7 @@ const invalid = (message: string, path: string, hint?: string): Result<LumiaPack
 /** `bytes` is the file's size; the text is never parsed when it is over the cap. */
 export function parsePack(text: string, bytes = Buffer.byteLength(text, 'utf8')): Result<LumiaPack> {
   if (bytes > PACK_LIMITS.maxFileBytes) {
-    return invalid(`The pack file is ${bytes} bytes; the limit is ${PACK_LIMITS.maxFileBytes} (5 MB).`, '', 'Use smaller avatar images.');
+    return invalid(`The pack file is ${bytes} bytes; the limit is ${PACK_LIMITS.maxFileBytes} (64 MB).`, '', 'Use smaller avatar images.');
   }
   let raw: unknown;
   try {
@@ -27,11 +27,19 @@ export function parsePack(text: string, bytes = Buffer.byteLength(text, 'utf8'))
   return validatePack(raw);
 }
 
-/** The Workbench shape or LumiHub's (converted first); unknown fields of ours are dropped. */
+/** The Workbench shape, LumiHub's or the older Lumia one (converted first); unknown fields of ours are dropped. */
 export function validatePack(input: unknown): Result<LumiaPack> {
-  const raw = isLumiHubPack(input) ? fromLumiHub(input) : input;
-  if (typeof raw === 'object' && raw !== null && Array.isArray((raw as { items?: unknown }).items)) {
-    const count = (raw as { items: unknown[] }).items.length;
+  const raw = isLumiHubPack(input) ? fromLumiHub(input) : isOlderLumiaPack(input) ? fromLumiHub(olderToLumiHub(input)) : input;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('id' in raw)) {
+    return invalid(
+      'This file is not a Lumia pack the Workbench reads.',
+      '',
+      "Accepted: a LumiHub or Lumiverse pack (packName and lumiaItems), the older Lumia shape (name and items with name and definition), or the Workbench's own (id, name, version, items).",
+    );
+  }
+  const items: unknown = (raw as { items?: unknown }).items;
+  if (Array.isArray(items)) {
+    const count = items.length;
     if (count > PACK_LIMITS.maxItems) return invalid(`The pack has ${count} items; the limit is ${PACK_LIMITS.maxItems}.`, '/items');
   }
   if (!validateSchema(raw)) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePack } from '../../../electron/core/packs/validate-pack';
-import type { CouncilView, PackSummary } from '../../../shared/types/council';
+import { PACK_LIMITS, type CouncilView, type PackSummary } from '../../../shared/types/council';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { call, callError, councilHost } from './helpers';
 
@@ -127,7 +127,7 @@ describe('Lumia packs', () => {
       },
       '/items',
     ],
-    ['too many items', (p: ReturnType<typeof valid>) => void (p.items = Array.from({ length: 201 }, (_, i) => ({ ...p.items[0]!, id: `i${i}` }))), '/items'],
+    ['too many items', (p: ReturnType<typeof valid>) => void (p.items = Array.from({ length: PACK_LIMITS.maxItems + 1 }, (_, i) => ({ ...p.items[0]!, id: `i${i}` }))), '/items'],
   ])('malformed pack (%s) is refused naming the field path', async (_label, mutate, path_) => {
     const pack = valid();
     mutate(pack);
@@ -136,18 +136,16 @@ describe('Lumia packs', () => {
     if (!parsed.ok) expect(parsed.error).toMatchObject({ code: 'INVALID_PACK', path: path_ });
   });
 
-  it('not JSON, or over 5 MB: refused before anything is stored', async () => {
+  it('not JSON, or over 64 MB: refused before anything is stored', async () => {
     const host = await councilHost({ extensions: false });
     expect(await callError(host, 'packs.import', { content: '{"id": "x", ' })).toMatchObject({ code: 'INVALID_PACK', message: expect.stringMatching(/not valid JSON/) });
     const dir = tempDir();
+    // A file past the pack cap is refused by its size, unread.
+    fs.writeFileSync(path.join(dir, 'big.json'), Buffer.alloc(PACK_LIMITS.maxFileBytes + 1, 0x20));
+    expect(await callError(host, 'packs.import', { path: path.join(dir, 'big.json') })).toMatchObject({ code: 'INVALID_PACK', message: expect.stringMatching(/64 MB/) });
+    // Sent as content, beyond the import cap of a call the contract refuses it unread.
     const big = valid();
     big.id = 'big-pack';
-    big.items[0]!.definition = 'x'.repeat(6 * 1024 * 1024);
-    fs.writeFileSync(path.join(dir, 'big.json'), JSON.stringify(big));
-    expect(await callError(host, 'packs.import', { path: path.join(dir, 'big.json') })).toMatchObject({ code: 'INVALID_PACK', message: expect.stringMatching(/5 MB/) });
-    // sent as content, the pack's own 5 MB cap answers (an import call may carry a whole file) …
-    expect(await callError(host, 'packs.import', { content: JSON.stringify(big) })).toMatchObject({ code: 'INVALID_PACK', message: expect.stringMatching(/5 MB/) });
-    // … and beyond the import cap of a call the contract refuses it unread
     big.items[0]!.definition = 'x'.repeat(MAX_IMPORT_INPUT_BYTES);
     expect(await callError(host, 'packs.import', { content: JSON.stringify(big) })).toMatchObject({ code: 'INPUT_TOO_LARGE' });
     expect(fs.existsSync(path.join(host.packs.userDir, 'big-pack.json'))).toBe(false);

@@ -3,9 +3,10 @@
 // and the field, importing nothing.
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseCardFile, parseCardJson } from '../../../electron/core/imports/character-card';
+import { CARD_LIMITS, parseCardFile, parseCardJson } from '../../../electron/core/imports/character-card';
 import { pngTextChunks, withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { HostFailure } from '../../../shared/errors';
+import { SESSION_LIMITS } from '../../../shared/types/chat';
 import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -72,14 +73,14 @@ describe('character cards', () => {
     ['JSON that is not a card', () => parseCardFile(Buffer.from('{"hello":"world"}')), 'INVALID_INPUT', '/spec'],
     ['an unknown spec', () => parseCardJson({ spec: 'chara_card_v9', data: {} }), 'INVALID_INPUT', '/spec'],
     ['a card without a name', () => parseCardJson({ ...v2, data: { ...v2.data, name: '' } }), 'INVALID_INPUT', '/data/name'],
-    ['a description longer than a session keeps', () => parseCardJson({ ...v2, data: { ...v2.data, description: 'x'.repeat(20_001) } }), 'INPUT_TOO_LARGE', '/data/description'],
+    ['a description longer than a session keeps', () => parseCardJson({ ...v2, data: { ...v2.data, description: 'x'.repeat(SESSION_LIMITS.text + 1) } }), 'INPUT_TOO_LARGE', '/data/description'],
     [
       'a lorebook with 10,000 entries',
       () => parseCardJson({ ...v2, data: { ...v2.data, character_book: { entries: Array.from({ length: 10_000 }, () => ({ keys: ['k'], content: 'c' })) } } }),
       'INPUT_TOO_LARGE',
       '/data/character_book/entries',
     ],
-    ['a file over the size cap', () => parseCardFile(Buffer.alloc(21 * 1024 * 1024)), 'INPUT_TOO_LARGE', '/file'],
+    ['a file over the size cap', () => parseCardFile(Buffer.alloc(CARD_LIMITS.maxFileBytes + 1)), 'INPUT_TOO_LARGE', '/file'],
     // Compressed text chunks are never inflated: a card hidden in one is not read, and a bomb costs nothing.
     ['a decompression bomb (chara in a zTXt chunk inflating to 64 MB)', () => parseCardFile(withChunkBeforeEnd(PIXEL, 'zTXt', Buffer.concat([Buffer.from('chara\0\0', 'latin1'), deflateSync(Buffer.alloc(64 * 1024 * 1024))]))), 'INVALID_INPUT', '/png'],
   ])('refuses %s with a stable code and the field', (_label, work, code, path) => {

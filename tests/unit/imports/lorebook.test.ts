@@ -22,7 +22,7 @@ describe('lorebook import', () => {
   it('reads the file field set: keys, secondary logic, constant, order, disable, case; keeps and lists what it does not use', () => {
     const book = parseLorebook(stFile);
     expect(book.entries.map((e) => e.content.slice(0, 12))).toEqual(['The harbor c', 'The sea is a', 'Never fires:', 'Case matters', 'Disabled ent']);
-    expect(book.entries[0]).toMatchObject({ keywords: ['harbor'], secondaryKeywords: ['night'], selectiveLogic: 'and_all', constant: false, order: 20, extra: { position: 1, probability: 80, useProbability: true, depth: 4 } });
+    expect(book.entries[0]).toMatchObject({ keywords: ['harbor'], secondaryKeywords: ['night'], selectiveLogic: 'and_all', constant: false, order: 20, source: { shape: 'file', entry: stFile.entries['0'] } });
     expect(book.entries[1]).toMatchObject({ keywords: [], constant: true });
     expect(book.entries[3]).toMatchObject({ caseSensitive: true });
     expect(book.entries[4]!.enabled).toBe(false);
@@ -32,7 +32,8 @@ describe('lorebook import', () => {
   it('reads the card field set', () => {
     const book = parseLorebook(cardBook);
     expect(book.name).toBe('Coast');
-    expect(book.entries[0]).toMatchObject({ keywords: ['tide'], secondaryKeywords: ['moon'], selectiveLogic: 'and_any', enabled: true, order: 1, caseSensitive: false, extra: { extensions: { 'x/y': 1 } } });
+    expect(book.entries[0]).toMatchObject({ keywords: ['tide'], secondaryKeywords: ['moon'], selectiveLogic: 'and_any', enabled: true, order: 1, caseSensitive: false, source: { shape: 'card', entry: cardBook.entries[0] } });
+    expect(book.ignored).toEqual(['x/y']);
   });
 
   it.each([
@@ -66,7 +67,8 @@ describe('world-info activation', () => {
   it('case-sensitive keywords, whole words, disabled entries, and the scan depth', () => {
     expect(fired(['the lamp'])).not.toContain('Case matters');
     expect(fired(['the Lamp'])).toContain('Case matters');
-    expect(fired(['harbors at night'])).not.toContain('The harbor c');
+    // Whole words unset in the file: SillyTavern's global setting, off by default, so "harbor" is found in "harbors".
+    expect(fired(['harbors at night'])).toContain('The harbor c');
     expect(fired(['a ship'])).not.toContain('Disabled ent');
     expect(fired(['harbor at night', 'two', 'three', 'four', 'five'])).not.toContain('The harbor c');
   });

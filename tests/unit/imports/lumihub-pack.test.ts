@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toLumiHub } from '../../../electron/core/imports/lumihub-pack';
 import { PackStore } from '../../../electron/core/packs/pack-store';
 import { silentLogger } from '../../../electron/core/ports';
 import { HostFailure } from '../../../shared/errors';
@@ -51,21 +52,55 @@ describe('LumiHub packs', () => {
     expect(packs.summary(stored, (p, t) => `${p}:${t}`).loomItems).toEqual(['Tide chart']);
   });
 
-  it('exports back to the LumiHub shape: gender 3 leaves as 2, links, loom items and extras as they came', () => {
+  it('exports back to the LumiHub shape exactly as it came: every field, each value as written (a "1" stays "1", 7 stays 7)', () => {
     const packs = store();
     packs.import(JSON.stringify(lumihub));
     const out = JSON.parse(packs.export('harbor-crew', 'lumihub').content) as typeof lumihub;
-    expect(out).toMatchObject({ packName: 'Harbor Crew', packAuthor: 'Ada', coverUrl: lumihub.coverUrl, version: 2, packExtras: lumihub.packExtras, loomItems: lumihub.loomItems });
-    expect(out.lumiaItems.map((i) => [i.lumiaName, i.genderIdentity, i.avatarUrl])).toEqual([
-      ['Old Salt', 1, 'https://example.com/salt.webp'],
-      ['Old Salt', 2, null],
-      ['Mender', 2, null],
-    ]);
-    // Numbers, as LumiHub validates them and Lumiverse exports them; no link is null, not ''.
-    expect(out.lumiaItems.every((i) => { const item = i as Record<string, unknown>; return typeof item.genderIdentity === 'number' && item.version === 1 && item.authorName === 'Ada'; })).toBe(true);
+    expect(out).toEqual(lumihub);
     // And it imports again as the same pack.
     const again = store().import(JSON.stringify(out)).pack;
     expect(again.items.map((i) => i.name)).toEqual(['Old Salt', 'Old Salt', 'Mender']);
+  });
+
+  it('after edits, only what was edited changes; each persona keeps its own author; an added persona gets the pack’s', () => {
+    const packs = store();
+    const { pack } = packs.import(JSON.stringify({ ...lumihub, lumiaItems: [{ ...lumihub.lumiaItems[0], authorName: 'Grace' }, lumihub.lumiaItems[2]] }));
+    const edited = {
+      ...pack,
+      author: 'Linus',
+      items: [{ ...pack.items[0]!, definition: 'A sailor, retired twice.' }, { ...pack.items[1]!, genderIdentity: 3 as const }, { id: 'new-hand', name: 'New Hand', definition: 'Just signed on.', personality: '', behavior: '', genderIdentity: 0 as const }],
+    };
+    const out = toLumiHub(edited) as { packAuthor: string; lumiaItems: Array<Record<string, unknown>> };
+    expect(out.packAuthor).toBe('Linus');
+    expect(out.lumiaItems[0]).toEqual({ ...lumihub.lumiaItems[0], authorName: 'Grace', lumiaDefinition: 'A sailor, retired twice.' });
+    // Unedited: "any" (3) came as 3 and stays 3.
+    expect(out.lumiaItems[1]).toEqual(lumihub.lumiaItems[2]);
+    expect(out.lumiaItems[2]).toMatchObject({ lumiaName: 'New Hand', authorName: 'Linus', genderIdentity: 0 });
+  });
+
+  it('the older Lumia shape (name, author, items with name and definition, loomTools) imports, and exports as LumiHub with all of it', () => {
+    const older = {
+      name: 'Old Guard',
+      author: 'Mira',
+      description: 'From before LumiHub.',
+      items: [{ name: 'Warden', definition: 'Keeps the gate.', personality: 'Stern', behavior: 'Counts keys', custom: { mood: 4 } }],
+      loomTools: [{ toolName: 'gate_check' }],
+    };
+    const packs = store();
+    const { pack } = packs.import(JSON.stringify(older));
+    expect(pack).toMatchObject({ id: 'old-guard', name: 'Old Guard', author: 'Mira', items: [{ id: 'warden', name: 'Warden', definition: 'Keeps the gate.', personality: 'Stern', behavior: 'Counts keys' }] });
+    const out = JSON.parse(packs.export('old-guard', 'lumihub').content) as Record<string, unknown>;
+    expect(out).toMatchObject({ packName: 'Old Guard', packAuthor: 'Mira', description: 'From before LumiHub.', loomItems: older.loomTools, lumiaItems: [{ lumiaName: 'Warden', lumiaDefinition: 'Keeps the gate.', custom: { mood: 4 } }] });
+  });
+
+  it('a file that is no pack at all says what is accepted, not which field is missing', () => {
+    const packs = store();
+    try {
+      packs.import(JSON.stringify({ title: 'Not a pack', things: [] }));
+      throw new Error('expected INVALID_PACK');
+    } catch (err) {
+      expect((err as HostFailure).error).toMatchObject({ code: 'INVALID_PACK', message: 'This file is not a Lumia pack the Workbench reads.', hint: expect.stringContaining('packName and lumiaItems') });
+    }
   });
 
   it('importing the same pack again: refused with both choices named, replaced with overwrite, kept beside with keepBoth', () => {

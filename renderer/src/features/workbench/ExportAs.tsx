@@ -1,5 +1,5 @@
 // Export the open session in another shape: a character card (V2 or V3, JSON or PNG with the picture) or a
-// SillyTavern chat, saved as a file. (Download JSON / Copy JSON beside it give the Workbench's own format.)
+// SillyTavern chat or lorebook, saved as a file. (Download JSON / Copy JSON beside it give the Workbench's own format.)
 import { useId, useState } from 'react';
 import { SESSION_EXPORT_FORMATS } from '../../../../shared/contract/chat';
 import type { HostError } from '../../../../shared/errors';
@@ -15,6 +15,7 @@ const LABELS: Record<Exclude<Format, 'workbench'>, string> = {
   'card-v3': 'Character card V3 (JSON)',
   'card-v2': 'Character card V2 (JSON)',
   'st-chat': 'SillyTavern chat (.jsonl)',
+  'st-lorebook': 'SillyTavern lorebook (world info .json)',
 };
 
 export function ExportAs(props: { sessionId: string }) {

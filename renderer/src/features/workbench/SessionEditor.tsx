@@ -77,7 +77,14 @@ export function SessionEditor(props: { session: ChatSession }) {
     }
     setBusy(true);
     setError(null);
-    const worldInfo: WorldInfoEntry[] = entries.map((e) => ({ id: e.id, keywords: splitKeywords(e.keywords), content: e.content, enabled: e.enabled }));
+    // Everything an entry has that this form does not show (secondary keywords, order, its original from the
+    // file…) stays; keywords left as they were keep their original list (a comma inside one included).
+    const before = new Map(session.worldInfo.map((e) => [e.id, e]));
+    const worldInfo: WorldInfoEntry[] = entries.map((e) => {
+      const was = before.get(e.id);
+      const keywords = was && e.keywords === was.keywords.join(', ') ? was.keywords : splitKeywords(e.keywords);
+      return { ...was, id: e.id, keywords, content: e.content, enabled: e.enabled };
+    });
     const result = await updateSession(store, host, session.id, { character, persona, worldInfo });
     setBusy(false);
     if (!result.ok) return setError(result.error);
