@@ -57,7 +57,7 @@ const ALLOW = [
     // source still wires that header, and only for this repository's own inputs.
     when: (group) =>
       group.repo &&
-      /'Content-Security-Policy': contentSecurityPolicy\(\)/.test(read('electron/main/app-files.ts')) &&
+      /'Content-Security-Policy': contentSecurityPolicy\(/.test(read('electron/main/app-files.ts')) &&
       /headers: securityHeaders\(/.test(read('electron/main/protocol.ts')),
     why: 'CSP is sent as an app:// response header (electron/main/app-files.ts)',
   },

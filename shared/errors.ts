@@ -46,8 +46,11 @@ export const ERROR_CODES = [
   'UNSUPPORTED_HERE',
   'PERMISSION_DENIED',
   'CANCELLED',
-  // spindle.generate (extensions/generation-gate.ts)
+  // spindle.generate (extensions/generation-gate.ts), spindle.toast
   'RATE_LIMITED',
+  // Extension frontends (shared/frames): a frame that flooded the broker, or asked after it was stopped
+  'FRAME_FLOOD',
+  'FRAME_STOPPED',
   'GENERATION_UNAVAILABLE',
   // MCP servers
   'MCP_TOOL_ERROR',

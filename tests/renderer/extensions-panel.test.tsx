@@ -366,7 +366,7 @@ describe('install from folder', () => {
     // A Lumiverse-style extension: asks for oauth (not here) and touches spindle members the Workbench keeps inert.
     const lumi = writeExtension(
       { id: 'lumi_tools', name: 'Lumi Tools', permissions: ['tools', 'oauth'] },
-      `/* global spindle */\ntry { spindle.toast.success('hi'); } catch {}\ntry { void spindle.ui.panels; } catch {}\n`,
+      `/* global spindle */\ntry { void spindle.modal.open({ title: 'hi' }).catch(() => {}); } catch {}\ntry { void spindle.ui.panels; } catch {}\n`,
     );
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-renderer-'));
     try {
@@ -379,7 +379,7 @@ describe('install from folder', () => {
       const info = (await extensionOf(host, 'lumi_tools'))!;
       expect(byTestId(own, 'extension-containment').textContent).toContain("Node's permission model");
       expect(byTestId(own, 'extension-containment').textContent).toContain(info.containment!);
-      expect(info.inertTouched).toEqual(expect.arrayContaining(['toast']));
+      expect(info.inertTouched).toEqual(expect.arrayContaining(['modal']));
       expect(byTestId(own, 'extension-inert').textContent).toContain(info.inertTouched!.join(', '));
       const oauth = own.querySelector<HTMLElement>('[data-permission="oauth"]')!;
       expect(byTestId(oauth, 'permission-state').textContent).toBe('Requested, not available here');

@@ -8,7 +8,7 @@ import { SESSION_EXPORT_FORMATS } from '../../../shared/contract/chat';
 import { callHost, positional, type CliCommand } from './command';
 
 const IMPORT_USAGE = 'sessions import <card.png|card.json|chat.jsonl|session.json> [--lorebook <file>]… [--greeting N] [--json]';
-const EXPORT_USAGE = `sessions export <id> --format ${SESSION_EXPORT_FORMATS.join('|')} [--out <file>]`;
+const EXPORT_USAGE = 'sessions export <id> --format <format> [--out <file>]';
 
 export const sessionCommands: CliCommand[] = [
   {
@@ -43,7 +43,7 @@ export const sessionCommands: CliCommand[] = [
   {
     words: ['sessions', 'export'],
     usage: EXPORT_USAGE,
-    summary: 'Write a session as Workbench JSON, a V2/V3 character card (JSON, or PNG with the picture: needs --out) or a SillyTavern chat (.jsonl); to --out, else to standard output.',
+    summary: `Write a session as Workbench JSON, a V2/V3 character card (JSON, or PNG with the picture: needs --out), a SillyTavern chat (.jsonl) or its world info as a SillyTavern lorebook; to --out, else to standard output. Formats: ${SESSION_EXPORT_FORMATS.join(', ')}.`,
     flags: { format: { type: 'string' }, out: { type: 'string' } },
     async run(ctx) {
       const sessionId = positional(ctx, 0, 'id', EXPORT_USAGE);
