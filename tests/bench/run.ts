@@ -5,6 +5,7 @@ import { councilBenchmark } from './council';
 import { streamBenchmark } from './stream';
 import { extensionsBenchmark } from './extensions';
 import { pipelineBenchmark } from './pipeline';
+import { renderBenchmark } from './render';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -13,6 +14,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   stream: streamBenchmark,
   extensions: extensionsBenchmark,
   pipeline: pipelineBenchmark,
+  render: renderBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -138,4 +138,27 @@ test.describe('Workbench layout', () => {
       expect(await overlap(target, composer), `the focused button, ${at}`).toBe(0);
     }
   });
+
+  test('a streaming reply keeps the view at its end; scrolled up, the view stays where the person left it', async ({ page }) => {
+    await page.setViewportSize(SIZES[0]);
+    const workbench = await sessionWithTurns(page, { url: host.url, connectionId, llm }, 2, 200);
+    const main = page.locator('main#main');
+    const fromBottom = () => main.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const lines = Array.from({ length: 40 }, (_, i) => `Line ${i} of the long answer, and the view follows it.\n\n`);
+    llm.enqueue({ text: 'Pacing note: keep it moving. ' });
+    llm.enqueue({ text: [...lines, ...lines.map((l) => `More: ${l}`)], holds: [{ after: 41, until: held }] });
+    await workbench.getByLabel('Message').fill('Tell me all of it.');
+    await workbench.getByLabel('Message').press('Enter');
+    const reply = workbench.locator('[data-testid="message"][data-role="assistant"]').last();
+    await expect(reply.getByTestId('message-text')).toContainText('Line 39 of the long answer', { timeout: 20_000 });
+    await expect.poll(fromBottom, { message: 'the end of the reply is in view while it streams' }).toBeLessThan(2);
+
+    await main.evaluate((el) => el.scrollTo({ top: 0 }));
+    release();
+    await expect(reply.getByTestId('message-text')).toContainText('More: Line 39', { timeout: 20_000 });
+    await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
+    expect(await main.evaluate((el) => el.scrollTop), 'scrolled up, the reply does not pull the view down').toBe(0);
+  });
 });

@@ -22,6 +22,7 @@ import { chatCore, closeLlmServers, coreSent, deltas, finishes, session, streame
 import { coreReaches, FIXTURE_EXTENSIONS } from './real-tools';
 
 import { XSS } from '../fixtures/xss-corpus';
+import * as textPieces from '../../renderer/src/features/workbench/text-pieces';
 
 declare global {
   interface Window {
@@ -256,6 +257,36 @@ describe('streaming', () => {
     expect(commits() - before).toBe(2);
     expect(replyText(liveMessage(panel))).toBe(tokens.join('') + 'x'.repeat(300));
     off();
+  });
+
+  it('each frame draws only the growing part: saved messages are not rendered again, finished lines keep their nodes', async () => {
+    const saved = [
+      { id: 'u1', role: 'user' as const, content: 'Where are we?', createdAt: 1 },
+      { id: 'a1', role: 'assistant' as const, content: 'On the glade road.\n\nNight falls.', createdAt: 2 },
+    ];
+    const w = await openWorkbench({ ...onePerToken, sessions: [session({ messages: saved })] });
+    const { panel } = w;
+    const rest = gate();
+    w.llm.enqueue({ text: ['The first line.\n\n', 'The second ', 'line grows', ' on.'], holds: [{ after: 3, until: rest.promise }, { after: 5, until: gate().promise }] });
+    await send(panel, 'Go on');
+    await until(w, 'two deltas', (e) => deltas(e).length === 2);
+    const lines = () => [...liveMessage(panel).querySelectorAll<HTMLElement>('.msg__line')];
+    expect(lines().map((l) => l.textContent)).toEqual(['The first line.\n\n', 'The second ']);
+    const firstLine = lines()[0]!.firstChild;
+    // From here on, what renders is counted by the text it splits into lines: only the live reply's.
+    const split = vi.spyOn(textPieces, 'textLines');
+    await settle(async () => {
+      rest.open();
+      await coreSent(w, 'the rest', (e) => deltas(e).length === 4);
+    });
+    await settle(() => w.frames.run());
+    expect(lines().map((l) => l.textContent)).toEqual(['The first line.\n\n', 'The second line grows on.']);
+    expect(lines()[0]!.firstChild).toBe(firstLine);
+    expect(split.mock.calls.map(([text]) => text)).toEqual(['The first line.\n\nThe second line grows on.']);
+    // The caret sits at the end of the last line, and the saved reply still reads as it was written.
+    expect(lines()[1]!.querySelector('.msg__caret')).not.toBeNull();
+    const savedReply = panel.querySelectorAll<HTMLElement>('[data-testid="message"][data-role="assistant"]')[0]!;
+    expect(replyText(savedReply)).toBe('On the glade road.\n\nNight falls.');
   });
 
   it('ignores a delta it already applied (same seq) and keeps arrival order', async () => {

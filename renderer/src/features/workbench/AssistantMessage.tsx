@@ -1,4 +1,5 @@
 // The character's reply: streamed text, its tool calls and council note, the reply's error, and the prompt breakdown.
+import { memo } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
@@ -6,6 +7,7 @@ import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/ch
 import { MessageWidgets, useInterceptedText } from '../frontends/message-extras';
 import { CouncilTurn } from './CouncilTurn';
 import { PromptBreakdown } from './PromptBreakdown';
+import { textLines, textPieces } from './text-pieces';
 import { cardFromRecord, ToolCallCard } from './ToolCallCard';
 
 function endNote(reason: LiveTurn['finishReason'], text: string | null): string | null {
@@ -41,9 +43,20 @@ function interleave(text: string, cards: readonly ToolCallCardData[]): Segment[]
   return segments;
 }
 
+/** One line of a reply; a finished line keeps its text, so it is neither rendered nor laid out again. */
+const TextLine = memo(function TextLine(props: { text: string; caret: boolean }) {
+  return (
+    <div className="msg__line">
+      {textPieces(props.text)}
+      {props.caret && <span className="msg__caret" aria-hidden="true" />}
+    </div>
+  );
+});
+
 type Segment = { kind: 'text'; text: string } | { kind: 'calls'; cards: ToolCallCardData[] };
 
-export function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn | null; name: string; chatId: string }) {
+/** Saved replies keep their props while another streams, so they are not drawn again on every frame. */
+export const AssistantMessage = memo(function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn | null; name: string; chatId: string }) {
   const { message, turn } = props;
   const streaming = turn?.status === 'streaming';
   const messageId = message?.id ?? turn?.assistantMessageId ?? null;
@@ -87,8 +100,10 @@ export function AssistantMessage(props: { message: ChatMessage | null; turn: Liv
           </ol>
         ) : segment.text || (streaming && i === segments.length - 1) ? (
           <div key={`text-${i}`} className="msg__text" data-testid="message-text">
-            {segment.text}
-            {streaming && i === segments.length - 1 && <span className="msg__caret" aria-hidden="true" />}
+            {/* As lines and pieces that stop changing once complete (see text-pieces.ts); the same nodes stay when the reply is saved. */}
+            {textLines(segment.text).map((line, n, lines) => (
+              <TextLine key={n} text={line} caret={streaming && i === segments.length - 1 && n === lines.length - 1} />
+            ))}
           </div>
         ) : null,
       )}
@@ -102,4 +117,4 @@ export function AssistantMessage(props: { message: ChatMessage | null; turn: Liv
       {message?.trace && message.trace.length > 0 && <PromptBreakdown stages={message.trace} />}
     </article>
   );
-}
+});

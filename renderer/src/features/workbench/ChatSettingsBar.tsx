@@ -1,6 +1,6 @@
 // The open session's connection and model: which profile answers in this session, and an optional model override.
 // A choice is the session's own (another session keeps its own) and becomes the default for new sessions.
-import { useEffect, useId, useState } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
@@ -11,7 +11,7 @@ import { listModels } from '../../stores/connections-commands';
 
 const NO_MODELS: readonly string[] = [];
 
-export function ChatSettingsBar(props: { session: ChatSession }) {
+export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: ChatSession }) {
   const store = useAppStoreApi();
   const host = useHost();
   const id = useId();
@@ -123,4 +123,4 @@ export function ChatSettingsBar(props: { session: ChatSession }) {
       {error && <InlineError error={error} title="Could not change the chat settings" />}
     </div>
   );
-}
+});

@@ -1,6 +1,6 @@
 // The conversation: saved messages, then the live turn — the council's part, tool-call cards, streamed text, its end or error.
 // Every piece of model and tool output is a text node; nothing is parsed as markup.
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useState } from 'react';
 import type { ChatSession } from '../../../../shared/types/chat';
 import type { LiveTurn } from '../../stores/chat-turns';
 import { UserMessage } from './UserMessage';
@@ -12,22 +12,26 @@ interface Names {
   assistant: string;
 }
 
-/** Keeps the main scroll area at the bottom while it already was there (new text pushes it along; scrolling up stops that). */
-function useStickToBottom(signal: unknown) {
-  const pinned = useRef(true);
+/**
+ * Keeps the main scroll area at the bottom while it already was there (new text pushes it along; scrolling up
+ * stops that). Everything happens in a ResizeObserver callback, which runs after layout: whether the view was at
+ * the bottom of the chat's previous height is read there, and the new position written, with nothing laid out
+ * twice in a frame (a scroll listener reading scrollHeight would force a layout while a reply streams).
+ */
+function useStickToBottom(chat: HTMLElement | null) {
   useEffect(() => {
     const main = document.getElementById('main');
-    if (!main) return;
-    const onScroll = () => {
-      pinned.current = main.scrollHeight - main.scrollTop - main.clientHeight < 80;
-    };
-    main.addEventListener('scroll', onScroll, { passive: true });
-    return () => main.removeEventListener('scroll', onScroll);
-  }, []);
-  useLayoutEffect(() => {
-    const main = document.getElementById('main');
-    if (main && pinned.current) main.scrollTop = main.scrollHeight;
-  }, [signal]);
+    if (!main || !chat || typeof ResizeObserver === 'undefined') return;
+    main.scrollTop = main.scrollHeight;
+    let height = main.scrollHeight;
+    const observer = new ResizeObserver(() => {
+      const atBottom = height - main.scrollTop - main.clientHeight < 80;
+      height = main.scrollHeight;
+      if (atBottom) main.scrollTop = height;
+    });
+    observer.observe(chat);
+    return () => observer.disconnect();
+  }, [chat]);
 }
 
 export function ChatView(props: { session: ChatSession; turn: LiveTurn | null }) {
@@ -45,11 +49,12 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
 
-  useStickToBottom(`${messages.length}:${turn?.text.length ?? 0}:${turn?.toolCalls.length ?? 0}:${turn?.status ?? ''}`);
+  const [chat, setChat] = useState<HTMLElement | null>(null);
+  useStickToBottom(chat);
 
   if (messages.length === 0 && !turn) {
     return (
-      <div className="chat chat--empty" data-testid="chat">
+      <div className="chat chat--empty" data-testid="chat" ref={setChat}>
         <p className="panel-note">
           No messages yet. Write to {names.assistant} below; the reply streams in as it is written
           {session.character.name ? '' : ' (give the character a name and description in Character & world)'}.
@@ -59,7 +64,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   }
 
   return (
-    <div className="chat" data-testid="chat" role="log" aria-live="off" aria-label={`Conversation in ${session.title}`}>
+    <div className="chat" data-testid="chat" ref={setChat} role="log" aria-live="off" aria-label={`Conversation in ${session.title}`}>
       {/* One keyed list: when the live reply is saved it keeps its element, so state such as an opened deliberation survives. */}
       {[
         ...messages.map((m) =>

@@ -1,11 +1,10 @@
 // The message box: Enter sends, Shift+Enter adds a line; Stop while a reply streams; Regenerate the last reply; council and dry-run toggles.
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { regenerateReply, sendMessage, stopTurn, updateChatSettings } from '../../stores/chat-commands';
-import type { LiveTurn } from '../../stores/chat-turns';
 import { ComposerActions } from '../frontends/ComposerActions';
 
 /**
@@ -28,7 +27,8 @@ function useRoomBelow(box: RefObject<HTMLElement | null>) {
   }, [box]);
 }
 
-export function Composer(props: { sessionId: string; turn: LiveTurn | null; canRegenerate: boolean; characterName: string }) {
+/** Takes the turn's state as two flags, not the turn: it is not drawn again for every streamed frame. */
+export const Composer = memo(function Composer(props: { sessionId: string; streaming: boolean; stopping: boolean; canRegenerate: boolean; characterName: string }) {
   const store = useAppStoreApi();
   const host = useHost();
   const id = useId();
@@ -58,7 +58,7 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
     setHeld(false);
   }, [props.sessionId]);
 
-  const streaming = props.turn?.status === 'streaming';
+  const streaming = props.streaming;
   const councilOn = council ?? councilMode;
   const simulateOn = simulate ?? simulateDefault;
   const turnOptions = { council: councilOn, ...(simulate !== null ? { toolDryRun: simulate } : {}) };
@@ -163,9 +163,9 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
           </button>
         )}
         {streaming ? (
-          <button type="button" className="btn btn--danger" aria-disabled={busy === 'stop' || props.turn?.stopping || undefined} onClick={() => void stop()}>
+          <button type="button" className="btn btn--danger" aria-disabled={busy === 'stop' || props.stopping || undefined} onClick={() => void stop()}>
             <Icon name="power" />
-            {props.turn?.stopping ? 'Stopping…' : 'Stop'}
+            {props.stopping ? 'Stopping…' : 'Stop'}
           </button>
         ) : (
           <button type="button" className="btn btn--primary" aria-disabled={busy !== null || text.trim() === '' || undefined} onClick={() => void send()}>
@@ -176,4 +176,4 @@ export function Composer(props: { sessionId: string; turn: LiveTurn | null; canR
       </div>
     </div>
   );
-}
+});

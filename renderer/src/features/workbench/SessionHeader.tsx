@@ -1,5 +1,5 @@
 // The open session's title bar: the character's picture, rename in place, export (the session JSON, a card, a chat), delete with a confirmation.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { memo, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { SESSION_LIMITS, type ChatSession } from '../../../../shared/types/chat';
 import { useAppStoreApi, useHost } from '../../app/context';
@@ -13,7 +13,7 @@ import { MacrosView } from './MacrosView';
 
 type Busy = null | 'rename' | 'download' | 'copy' | 'delete';
 
-export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }) {
+export const SessionHeader = memo(function SessionHeader(props: { session: ChatSession; busyTurn: boolean }) {
   const store = useAppStoreApi();
   const host = useHost();
   const id = useId();
@@ -186,4 +186,4 @@ export function SessionHeader(props: { session: ChatSession; busyTurn: boolean }
       {error && <InlineError error={error.error} title={error.title} />}
     </div>
   );
-}
+});

@@ -1,6 +1,7 @@
 // A message the person sent (pending until the host has it).
+import { memo } from 'react';
 
-export function UserMessage(props: { text: string; name: string; pending?: boolean }) {
+export const UserMessage = memo(function UserMessage(props: { text: string; name: string; pending?: boolean }) {
   return (
     <article className="msg msg--user" data-testid="message" data-role="user" aria-label={`${props.name} said`}>
       <header className="msg__head">
@@ -10,4 +11,4 @@ export function UserMessage(props: { text: string; name: string; pending?: boole
       <div className="msg__text">{props.text}</div>
     </article>
   );
-}
+});

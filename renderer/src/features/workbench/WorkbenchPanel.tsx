@@ -54,7 +54,7 @@ function OpenSession() {
         <div role="tabpanel" aria-label="Chat" className="workbench__chat">
           <ChatSettingsBar session={session} />
           <ChatView session={session} turn={turn} />
-          <Composer key={session.id} sessionId={session.id} turn={turn} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
+          <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
         </div>
       ) : (
         <div role="tabpanel" aria-label="Character & world">

@@ -1,0 +1,195 @@
+// Render benchmark: the Workbench chat in Chromium (Debian's, at 1440×900) against browser mode and the
+// production build, while the local LLM server streams a reply at about 2,000 tokens/s — frames per second
+// (median), the longest frame, long tasks, and how long after the server's last token the whole text is on
+// screen; beside the idle page's figures in the same run. Scenarios: a 4,000-token reply in a new chat, the
+// same after 200 earlier messages, and a 20,000-token reply.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { SESSION_FORMAT, SESSION_VERSION } from '../../shared/types/chat';
+import { ROOT, startHost } from '../e2e/host-process';
+import { LlmTestServer } from '../fixtures/llm-server';
+import { round, table } from './stats';
+
+const MODEL = 'bench-render-model';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+/** Tokens a wire frame carries, and the wait before each frame: 13 tokens a frame with 5 ms between frames (about 6 ms with timer slack) ≈ 2,000 tokens/s. */
+const TOKENS_PER_FRAME = 13;
+const FRAME_DELAY_MS = 5;
+const END = '⟦end⟧';
+
+interface Figures {
+  name: string;
+  tokens_per_s: number | null;
+  fps_median: number;
+  frame_p95_ms: number;
+  frame_max_ms: number;
+  long_tasks: number;
+  text_on_screen_ms: number | null;
+}
+
+const cli = (dataDir: string, ...args: string[]) => execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+
+/** A session file with `count` earlier messages (what people's long chats look like: a few sentences each). */
+function sessionFile(id: string, title: string, count: number, connectionId: string): string {
+  const now = Date.now();
+  const messages = Array.from({ length: count }, (_, i) => ({
+    id: `m${i}`,
+    role: i % 2 ? 'assistant' : 'user',
+    content: i % 2 ? `The keeper answers at length, as keepers do. ${'The lamp burns on through the storm, and the sea keeps its counsel. '.repeat(4)}` : `Question ${i}: what do you see out there?`,
+    createdAt: now - (count - i) * 1000,
+  }));
+  const session = { format: SESSION_FORMAT, version: SESSION_VERSION, id, title, createdAt: now, updatedAt: now, character: { name: 'Keeper', description: 'Keeps the lamp.', personality: '', scenario: '' }, persona: { name: 'You', description: '' }, worldInfo: [], messages, connectionId, titleSet: true };
+  const file = path.join(os.tmpdir(), `cw-bench-${id}.json`);
+  fs.writeFileSync(file, JSON.stringify(session));
+  return file;
+}
+
+/** Starts recording animation frames and long tasks in the page. */
+async function record(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    type Bench = { frames: number[]; long: number; on: boolean; screenAt: number | null; observer?: PerformanceObserver };
+    const w = window as unknown as { __bench: Bench };
+    // Each recording has its own loop and observer: those of an earlier recording stopped with it.
+    const bench: Bench = (w.__bench = { frames: [], long: 0, on: true, screenAt: null });
+    const tick = (t: number) => {
+      if (!bench.on) return;
+      bench.frames.push(performance.timeOrigin + t); // epoch ms, comparable with the server's Date.now()
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    bench.observer = new PerformanceObserver((list) => void (bench.long += list.getEntries().length));
+    bench.observer.observe({ type: 'longtask' });
+  });
+}
+
+async function stop(page: Page): Promise<{ frames: number[]; long: number; screenAt: number | null }> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __bench: { frames: number[]; long: number; on: boolean; screenAt: number | null; observer?: PerformanceObserver } };
+    w.__bench.on = false;
+    w.__bench.observer?.disconnect();
+    return { frames: w.__bench.frames, long: w.__bench.long, screenAt: w.__bench.screenAt };
+  });
+}
+
+function figures(name: string, frames: number[], long: number, extra: Partial<Figures>): Figures {
+  const gaps = frames.slice(1).map((t, i) => t - frames[i]!).sort((a, b) => a - b);
+  const at = (p: number) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? NaN;
+  return { name, tokens_per_s: null, fps_median: round(1000 / at(0.5), 1), frame_p95_ms: round(at(0.95), 1), frame_max_ms: round(gaps[gaps.length - 1] ?? NaN, 1), long_tasks: long, text_on_screen_ms: null, ...extra };
+}
+
+async function openSession(page: Page, url: string, title: string): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+  await page.getByRole('button', { name: new RegExp(`^${title}`) }).first().click();
+  await page.getByTestId('composer').getByRole('textbox').waitFor();
+}
+
+/** `CW_BENCH_TRACE=<folder>`: also writes a Chromium performance trace of each streaming scenario there (open it in DevTools' Performance panel). */
+const TRACE_DIR = process.env.CW_BENCH_TRACE;
+
+const WORDS = 'the lamp keeper storm harbor light tide rope gull stone window night bell ship answer slowly across under beyond quiet old'.split(' ');
+
+/** What a reply looks like: a token a word, sentences of 8–20 words, paragraphs of 3–6 sentences (the same text every run). */
+function replyTokens(count: number): string[] {
+  let seed = 7;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const tokens: string[] = [];
+  let sentence = 8 + next(13);
+  let sentences = 3 + next(4);
+  for (let i = 0; i < count; i++) {
+    let word = WORDS[next(WORDS.length)]!;
+    if (--sentence === 0) {
+      word += '.';
+      sentence = 8 + next(13);
+      if (--sentences === 0) {
+        tokens.push(`${word}\n\n`);
+        sentences = 3 + next(4);
+        continue;
+      }
+    }
+    tokens.push(`${word} `);
+  }
+  return tokens;
+}
+
+async function stream(page: Page, llm: LlmTestServer, name: string, tokens: number): Promise<Figures> {
+  const words = replyTokens(tokens);
+  const chunks = Array.from({ length: Math.ceil(tokens / TOKENS_PER_FRAME) }, (_, i) => words.slice(i * TOKENS_PER_FRAME, (i + 1) * TOKENS_PER_FRAME).join(''));
+  chunks[chunks.length - 1] += END;
+  const sent: number[] = [];
+  llm.enqueue({ text: chunks, delayMs: FRAME_DELAY_MS, onFrame: (i, at) => void (sent[i] = at) });
+  // The page notes when the end marker is on screen: it looks only at the nodes that changed, so watching costs
+  // the page nothing that grows with the reply. The benchmark then waits on that one promise: no polling from here
+  // into the page while it streams (a protocol call runs on the page's main thread and would cost frames).
+  await page.evaluate((end) => {
+    const w = window as unknown as { __bench: { screenAt: number | null }; __benchEnd: Promise<void> };
+    w.__benchEnd = new Promise((resolve) => {
+      const observer = new MutationObserver((records) => {
+        const changed = records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [...r.addedNodes]));
+        if (changed.some((node) => node.textContent?.includes(end) && node.parentElement?.closest('[data-role="assistant"]'))) {
+          w.__bench.screenAt = Date.now();
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe(document.querySelector('[data-testid="chat"]') ?? document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }, END);
+  await record(page);
+  const traced = TRACE_DIR ? page.context().browser() : null;
+  if (traced) await traced.startTracing(page, { path: path.join(TRACE_DIR!, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`) });
+  await page.getByTestId('composer').getByRole('textbox').fill('Tell me everything.');
+  await page.keyboard.press('Enter');
+  await page.evaluate(() => Promise.race([(window as unknown as { __benchEnd: Promise<void> }).__benchEnd, new Promise((_, reject) => setTimeout(() => reject(new Error('the reply never reached the screen')), 120_000))]));
+  const recorded = await stop(page);
+  if (traced) await traced.stopTracing();
+  // Frame 0 is the role; chunk k is frame k + 1. Only the frames while the reply streams count.
+  const first = sent[1]!;
+  const last = sent[chunks.length]!;
+  const screenAt = recorded.screenAt!;
+  const frames = recorded.frames.filter((t) => t >= first && t <= screenAt);
+  return figures(name, frames, recorded.long, { tokens_per_s: round((tokens / (last - first)) * 1000, 0), text_on_screen_ms: screenAt - last });
+}
+
+export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[]> {
+  if (!fs.existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) {
+    if (!opts.json) console.log('Building the renderer (production) first…');
+    spawnSync(path.join(ROOT, 'node_modules', '.bin', 'electron-vite'), ['build'], { cwd: ROOT, stdio: 'ignore' });
+  }
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing (${CHROMIUM}): apt-get install -y chromium, or set CHROMIUM_PATH.`);
+  const llm = await LlmTestServer.start({ models: [MODEL] });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-bench-render-'));
+  const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
+  const connectionId = added.profile?.id ?? added.id!;
+  for (const [id, title, count] of [['fresh', 'Fresh chat', 0], ['long', 'Long chat', 200], ['big', 'Big reply', 0]] as const) cli(dataDir, 'sessions', 'import', sessionFile(id, title, count, connectionId));
+  const host = await startHost(dataDir);
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const rows: Figures[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await openSession(page, host.url, 'Fresh chat');
+    await record(page);
+    await page.waitForTimeout(2000);
+    const idle = await stop(page);
+    rows.push(figures('idle page (baseline)', idle.frames, idle.long, {}));
+    rows.push(await stream(page, llm, '4,000 tokens, new chat', 4000));
+    await openSession(page, host.url, 'Long chat');
+    rows.push(await stream(page, llm, '4,000 tokens after 200 messages', 4000));
+    await openSession(page, host.url, 'Big reply');
+    rows.push(await stream(page, llm, '20,000 tokens', 20_000));
+  } finally {
+    await browser.close();
+    await host.stop();
+    await llm.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (!opts.json) {
+    console.log(table(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? '—'])))));
+    console.log('Targets: ≥ 55 fps median and no frame over 50 ms while streaming; the whole text on screen ≤ 100 ms after the last token.');
+  }
+  return rows;
+}
