@@ -97,6 +97,8 @@ function main(): void {
       exitAfter(port, 1, { type: 'log', level: 'error', message: formatLogArgs([`Loading ${message.manifest.main} failed:\n${detail}`]) });
       return;
     }
+    // What it listens to, before it is ready: also "nothing", so the host sends no events to an extension without handlers.
+    send({ type: 'events_wanted', events: created.eventNames() });
     send({ type: 'ready', contained: contained(), networkIsolated: networkIsolated() });
   }
 

@@ -66,8 +66,18 @@ export interface HostRequestCancelMessage {
   requestId: string;
 }
 
+/**
+ * The notification events the extension has `spindle.on` handlers for, all of them, sent before `ready` and again
+ * whenever the set changes: the host sends a worker only those (a token stream is not copied into every process).
+ */
+export interface EventsWantedMessage {
+  type: 'events_wanted';
+  events: string[];
+}
+
 export type WorkerToHostMessage =
   | ReadyMessage
+  | EventsWantedMessage
   | RegisterToolMessage
   | UnregisterToolMessage
   | ToolInvocationResultMessage
@@ -213,6 +223,10 @@ export function toWorkerToolError(thrown: unknown, fallbackCode = 'TOOL_ERROR'):
   return error;
 }
 
+/** An extension listens to at most this many distinct events (Lumiverse has about 60), each named in at most 128 characters. */
+export const MAX_WANTED_EVENTS = 512;
+export const MAX_EVENT_NAME_CHARS = 128;
+
 export type ParsedWorkerMessage = { ok: true; message: WorkerToHostMessage } | { ok: false; reason: string };
 
 /** Checks one message from a worker. The worker runs extension code, so nothing about it is trusted. */
@@ -256,6 +270,12 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
     case 'request_cancel':
       if (typeof raw.requestId !== 'string' || !REQUEST_ID_PATTERN.test(raw.requestId)) return { ok: false, reason: 'request_cancel without a valid requestId' };
       return { ok: true, message: { type, requestId: raw.requestId } };
+    case 'events_wanted': {
+      const events = raw.events;
+      if (!Array.isArray(events) || events.length > MAX_WANTED_EVENTS) return { ok: false, reason: `events_wanted without a list of at most ${MAX_WANTED_EVENTS} event names` };
+      if (!events.every((e): e is string => typeof e === 'string' && e.length > 0 && e.length <= MAX_EVENT_NAME_CHARS)) return { ok: false, reason: 'events_wanted with an event name that is not a string of 1–128 characters' };
+      return { ok: true, message: { type, events } };
+    }
     default:
       return { ok: false, reason: `unknown message type "${clip(type, 40)}"` };
   }

@@ -56,6 +56,8 @@ export class WorkerHost implements ToolExecutor {
   private ticks = 0;
   private saidLateRegistration = false;
   private killReason: WorkerExitReason | null = null;
+  /** Events with handlers in the worker (events_wanted); null until it says, and then every event goes to it. */
+  private wanted: Set<string> | null = null;
   private killDetail: string | null = null;
   private stopError: HostError | null = null;
   /** Its stdout/stderr into the log, and the lines a crash is explained by. */
@@ -172,9 +174,14 @@ export class WorkerHost implements ToolExecutor {
     this.send({ type: 'frontend_message', payload });
   }
 
-  /** A notification event for its `spindle.on` handlers (dropped when the worker is gone). */
+  /** The events it has `spindle.on` handlers for, as it last said (null: it has not said; it gets every event). */
+  get wantedEvents(): readonly string[] | null {
+    return this.wanted && [...this.wanted];
+  }
+
+  /** A notification event for its `spindle.on` handlers (dropped when the worker is gone, or has no handler for it). */
   sendEvent(event: string, payload: unknown): void {
-    if (this.stateValue === 'running') this.send({ type: 'event', event, payload });
+    if (this.stateValue === 'running' && (this.wanted === null || this.wanted.has(event))) this.send({ type: 'event', event, payload });
   }
 
   /**
@@ -295,6 +302,9 @@ export class WorkerHost implements ToolExecutor {
     switch (message.type) {
       case 'heartbeat':
         this.liveness.beat();
+        return;
+      case 'events_wanted':
+        this.wanted = new Set(message.events);
         return;
       case 'ready':
         this.liveness.beat();

@@ -33,6 +33,8 @@ export interface SpindleRuntime {
   cancel(requestId: string, reason: CancelReason): void;
   /** Calls the handlers of a notification event; their failures are logged, never thrown. */
   emit(event: string, payload: unknown): Promise<void>;
+  /** The events it has handlers for now (the host sends only those). */
+  eventNames(): string[];
   setPermissions(granted: string[]): Promise<void>;
   onResponse(message: HostResponseMessage): void;
   onChunk(message: HostResponseChunkMessage): void;
@@ -60,7 +62,11 @@ function lumiverseManifest(manifest: ExtensionManifest): Record<string, unknown>
 export function createSpindle(options: { manifest: ExtensionManifest; granted: string[]; send: (message: WorkerToHostMessage) => void }): SpindleRuntime {
   const { send, manifest } = options;
   const log = createLog(send);
-  const events = new EventHandlers(LOCAL_USER_ID, (event, error) => log.warn(`A ${event} handler failed:`, error));
+  const events = new EventHandlers(
+    LOCAL_USER_ID,
+    (event, error) => log.warn(`A ${event} handler failed:`, error),
+    (names) => send({ type: 'events_wanted', events: names }),
+  );
   const permissions = new PermissionState(manifest.id, options.granted, events);
   const requests = createHostRequests(send);
   const tools = new ToolCalls(events, LOCAL_USER_ID, send);
@@ -129,6 +135,7 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     invoke: (kind, payload) => tools.invoke(kind, payload),
     cancel: (requestId, reason) => tools.cancel(requestId, reason),
     emit: (event, payload) => events.emit(event, payload),
+    eventNames: () => events.names(),
     setPermissions: (granted) => permissions.update(granted),
     onResponse: (message) => requests.onResponse(message),
     onChunk: (message) => requests.onChunk(message),

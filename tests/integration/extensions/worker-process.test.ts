@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_RESULT_BYTES, MAX_WORKER_FRAME_CHARS } from '../../../shared/protocol';
 import type { CouncilMemberContext } from '../../../shared/types/spindle';
-import { minimalWorkerEnv, NodeLauncher } from '../../../electron/core/extensions/launcher';
+import { minimalWorkerEnv, NodeLauncher, type Launcher } from '../../../electron/core/extensions/launcher';
 import type { WorkerExitError } from '../../../electron/core/extensions/worker-host';
 import { fixture, request, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
 
@@ -180,6 +180,48 @@ describe('the framed channel', () => {
     const result = await breaker.host.execute(request('break', { how: 'no-newline' }, { deadline: Date.now() + 60_000 }));
     expect(result).toMatchObject({ ok: false, error: { code: 'WORKER_PROTOCOL', message: expect.stringContaining(`longer than ${MAX_WORKER_FRAME_CHARS} characters`) } });
     expect((await breaker.exit).reason).toBe('protocol');
+  });
+});
+
+describe('notification events', () => {
+  /** A launcher that keeps every event message the host writes to the worker. */
+  function recordingLauncher(sent: string[]): Launcher {
+    const real = new NodeLauncher();
+    return {
+      containment: real.containment,
+      launch(options) {
+        const handle = real.launch(options);
+        const send = handle.send.bind(handle);
+        handle.send = (message) => {
+          if (message.type === 'event') sent.push(message.event);
+          return send(message);
+        };
+        return handle;
+      },
+    };
+  }
+
+  it('go only to a worker with a handler for them, as its handlers come and go', { timeout: 15_000 }, async () => {
+    const sent: string[] = [];
+    const w = startWorker(fixture('event-listener'), { launcher: recordingLauncher(sent) });
+    await w.ready;
+    expect(w.host.wantedEvents).toEqual(['CHAT_CHANGED', 'TOOL_INVOCATION']);
+    w.host.sendEvent('STREAM_TOKEN_RECEIVED', { token: 'a' });
+    w.host.sendEvent('MESSAGE_SENT', { message: 'early' });
+    w.host.sendEvent('CHAT_CHANGED', { chatId: 'c1' });
+    await waitFor(() => w.logs.some((l) => l.includes('CHAT_CHANGED c1')), 'the CHAT_CHANGED handler');
+    expect(sent).toEqual(['CHAT_CHANGED']);
+
+    // A handler added later (here, in a tool call) is said before the call's answer, and the host follows it.
+    expect(await w.host.execute(request('listen'))).toEqual({ ok: true, value: 'listen' });
+    expect(w.host.wantedEvents).toContain('MESSAGE_SENT');
+    w.host.sendEvent('MESSAGE_SENT', { message: 'hello' });
+    await waitFor(() => w.logs.some((l) => l.includes('MESSAGE_SENT hello')), 'the MESSAGE_SENT handler');
+    expect(await w.host.execute(request('stop'))).toEqual({ ok: true, value: 'stop' });
+    expect(w.host.wantedEvents).not.toContain('MESSAGE_SENT');
+    w.host.sendEvent('MESSAGE_SENT', { message: 'late' });
+    expect(sent).toEqual(['CHAT_CHANGED', 'MESSAGE_SENT']);
+    expect(w.logs.join('\n')).not.toMatch(/MESSAGE_SENT (early|late)/);
   });
 });
 

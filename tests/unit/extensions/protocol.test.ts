@@ -1,6 +1,6 @@
 // The worker protocol's parser for untrusted worker input, error normalisation and size measurement.
 import { describe, expect, it } from 'vitest';
-import { measureResult, parseWorkerMessage, toWorkerToolError, utf8ByteLength } from '../../../shared/protocol';
+import { MAX_EVENT_NAME_CHARS, MAX_WANTED_EVENTS, measureResult, parseWorkerMessage, toWorkerToolError, utf8ByteLength } from '../../../shared/protocol';
 
 describe('parseWorkerMessage', () => {
   it('accepts the worker messages', () => {
@@ -21,6 +21,20 @@ describe('parseWorkerMessage', () => {
     expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: '', ok: true }).ok).toBe(false);
     expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'a b', ok: true }).ok).toBe(false);
     expect(parseWorkerMessage({ type: 'tool_invocation_result', requestId: 'r', ok: 'yes' }).ok).toBe(false);
+  });
+
+  it('takes the events an extension listens to, and refuses a list that is not one of short names', () => {
+    expect(parseWorkerMessage({ type: 'events_wanted', events: [] })).toEqual({ ok: true, message: { type: 'events_wanted', events: [] } });
+    expect(parseWorkerMessage({ type: 'events_wanted', events: ['MESSAGE_SENT', 'CHAT_CHANGED'] })).toEqual({ ok: true, message: { type: 'events_wanted', events: ['MESSAGE_SENT', 'CHAT_CHANGED'] } });
+    const refused = [
+      { type: 'events_wanted' },
+      { type: 'events_wanted', events: 'MESSAGE_SENT' },
+      { type: 'events_wanted', events: [7] },
+      { type: 'events_wanted', events: [''] },
+      { type: 'events_wanted', events: ['x'.repeat(MAX_EVENT_NAME_CHARS + 1)] },
+      { type: 'events_wanted', events: Array.from({ length: MAX_WANTED_EVENTS + 1 }, (_, i) => `E${i}`) },
+    ];
+    for (const raw of refused) expect(parseWorkerMessage(raw)).toMatchObject({ ok: false, reason: expect.stringContaining('events_wanted') });
   });
 
   it('clips log text and defaults an unknown level to info', () => {
