@@ -39,6 +39,9 @@ const SessionPatchSchema = Type.Object(
     /** The session's own connection and model ('' = follow the chat settings' default). */
     connectionId: Type.Optional(Type.String({ maxLength: 64 })),
     model: Type.Optional(Type.String({ maxLength: 200 })),
+    /** The session's Council and Dry run switches (kept with the session; chat.send defaults to them). */
+    council: Type.Optional(Type.Boolean()),
+    dryRun: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -146,7 +149,7 @@ export const chatMethods = {
     Type.Object({ fileName: Type.String(), content: Type.String(), encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }),
   ),
   'chat.send': method(
-    'Add a user message and stream the reply as chat.* events. council: run the council first (default: the council mode setting). dryRun: build the prompt only.',
+    "Add a user message and stream the reply as chat.* events. council: run the council first (default: the session's Council switch, else the council mode setting). dryRun: build the prompt only (default: the session's Dry run switch).",
     Type.Object(
       {
         sessionId: SessionId,

@@ -156,6 +156,10 @@ export const ChatSessionSchema = Type.Object(
     model: Type.Optional(Type.String({ maxLength: 200 })),
     /** The title was given or edited by the person; otherwise the first message names the session. */
     titleSet: Type.Optional(Type.Boolean()),
+    /** The session's Council switch: run the council before each reply (absent: the council mode setting). */
+    council: Type.Optional(Type.Boolean()),
+    /** The session's Dry run switch: each message builds the prompt and shows it instead of calling the model. */
+    dryRun: Type.Optional(Type.Boolean()),
     /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
     card: Type.Optional(
       Type.Object(

@@ -131,7 +131,7 @@ describe('sending', () => {
     expect(shift.defaultPrevented).toBe(false);
     expect(host.callsTo('chat.send')).toHaveLength(0);
     await settle(() => void key(box, { key: 'Enter' }));
-    expect(host.callsTo('chat.send').map((c) => c.input)).toEqual([{ sessionId: 's1', text: 'Hello', council: false }]);
+    expect(host.callsTo('chat.send').map((c) => c.input)).toEqual([{ sessionId: 's1', text: 'Hello', council: false, dryRun: false }]);
     expect(box.value).toBe('');
     // The user's words show at once, and the reply is on its way.
     const user = panel.querySelector<HTMLElement>('[data-role="user"]')!;
@@ -739,7 +739,8 @@ describe('council and dry run', () => {
     const w = await openWorkbench();
     const { panel, host } = w;
     await settle(() => byLabel(panel, 'Dry run (prompt only)').click());
-    expect(host.callsTo('settings.update')[0]!.input).toEqual({ patch: { chat: { ...SETTINGS_CHAT, dryRun: true } } });
+    expect(host.callsTo('chat.sessions.update')[0]!.input).toEqual({ sessionId: 's1', patch: { dryRun: true } });
+    expect(host.callsTo('settings.update')).toEqual([]);
     await send(panel, 'Hi');
     expect((host.callsTo('chat.send')[0]!.input as { dryRun?: boolean }).dryRun).toBe(true);
     await until(w, 'the dry run', (e) => finishes(e).length === 1);
@@ -754,6 +755,48 @@ describe('council and dry run', () => {
     expect((await savedSession(host)).messages).toEqual([]);
   });
 
+  it('a switch acts at once: Dry run clicked and Enter pressed before the host answers still builds the prompt only', async () => {
+    const w = await openWorkbench();
+    const { panel, host } = w;
+    const slow = host.hold('chat.sessions.update');
+    await settle(() => byLabel(panel, 'Dry run (prompt only)').click());
+    expect(byLabel<HTMLInputElement>(panel, 'Dry run (prompt only)').checked).toBe(true);
+    await send(panel, 'Hi');
+    expect((host.callsTo('chat.send')[0]!.input as { dryRun?: boolean }).dryRun).toBe(true);
+    await until(w, 'the dry run', (e) => finishes(e).length === 1);
+    await settle(() => slow.release());
+    expect(w.llm.generations).toHaveLength(0);
+    expect(byLabel<HTMLInputElement>(panel, 'Dry run (prompt only)').checked).toBe(true);
+  });
+
+  it('Council and Dry run belong to the session: kept across sessions and reloads, shown above its chat', async () => {
+    const w = await openWorkbench({ sessions: [session(), session({ id: 's2', title: 'Harbor morning' })] });
+    const { panel, host } = w;
+    const switches = () => byTestId(panel, 'session-switches');
+    const checked = (label: string) => byLabel<HTMLInputElement>(switches(), label).checked;
+    const open = (title: string) => settle(() => buttonNamed(panel, new RegExp(`^${title}`)).click());
+    await open('Tavern night');
+    expect([checked('Council'), checked('Dry run (prompt only)')]).toEqual([false, false]);
+    await settle(() => byLabel(switches(), 'Dry run (prompt only)').click());
+    await settle(() => byLabel(switches(), 'Council').click());
+    expect([checked('Council'), checked('Dry run (prompt only)')]).toEqual([true, true]);
+    await open('Harbor morning');
+    expect([checked('Council'), checked('Dry run (prompt only)')]).toEqual([false, false]);
+    await open('Tavern night');
+    expect([checked('Council'), checked('Dry run (prompt only)')]).toEqual([true, true]);
+    expect(await savedSession(host, 's1')).toMatchObject({ council: true, dryRun: true });
+    expect(await savedSession(host, 's2')).not.toHaveProperty('dryRun');
+    // A reload: a new window on the same core opens the session with its switches as they were.
+    cleanup();
+    const again = await renderShell(host, <App />);
+    await settle(() => navButton(again.container, 'Workbench').click());
+    await settle();
+    const panel2 = byTestId(again.container, 'panel-workbench');
+    await settle(() => buttonNamed(panel2, /^Tavern night/).click());
+    expect(byLabel<HTMLInputElement>(byTestId(panel2, 'session-switches'), 'Dry run (prompt only)').checked).toBe(true);
+    expect(byLabel<HTMLInputElement>(byTestId(panel2, 'session-switches'), 'Council').checked).toBe(true);
+  });
+
   it('simulates write tools for a message when asked, and otherwise leaves it to the Safety setting', async () => {
     const w = await openWorkbench({
       arrange: ({ host }) => host.arrange('settings.update', { patch: { safety: { approveAllWrites: true, dryRun: true, alwaysAllow: [], workbench: {} } } }),
@@ -763,12 +806,12 @@ describe('council and dry run', () => {
     const simulate = byLabel<HTMLInputElement>(panel, 'Simulate write tools');
     expect(simulate.checked).toBe(true);
     await send(panel, 'First');
-    expect(host.callsTo('chat.send')[0]!.input).toEqual({ sessionId: 's1', text: 'First', council: false });
+    expect(host.callsTo('chat.send')[0]!.input).toEqual({ sessionId: 's1', text: 'First', council: false, dryRun: false });
     await until(w, 'the first reply', (e) => finishes(e).length === 1);
     await settle(() => simulate.click());
     expect(simulate.checked).toBe(false);
     await send(panel, 'Second');
-    expect(host.callsTo('chat.send')[1]!.input).toEqual({ sessionId: 's1', text: 'Second', council: false, toolDryRun: false });
+    expect(host.callsTo('chat.send')[1]!.input).toEqual({ sessionId: 's1', text: 'Second', council: false, toolDryRun: false, dryRun: false });
     await until(w, 'the second reply', (e) => finishes(e).length === 2);
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['First', 'One.', 'Second', 'Two.']);
   });

@@ -106,6 +106,8 @@ export class ChatEngine {
   send(sessionId: string, text: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
+    // What the caller leaves out follows the session's own switches.
+    options = { ...options, dryRun: options.dryRun ?? session.dryRun === true, ...(options.council === undefined && session.council !== undefined ? { council: session.council } : {}) };
     const target = this.target(options, session);
     const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
     const history = [...session.messages, userMessage];
@@ -128,6 +130,7 @@ export class ChatEngine {
   regenerate(sessionId: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
+    if (options.council === undefined && session.council !== undefined) options = { ...options, council: session.council };
     const target = this.target(options, session);
     const lastUser = session.messages.map((m) => m.role).lastIndexOf('user');
     if (lastUser < 0) throw new HostFailure({ code: 'INVALID_INPUT', message: 'There is no user message to answer yet.', path: '/sessionId' });

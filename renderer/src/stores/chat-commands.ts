@@ -59,6 +59,20 @@ export async function updateSession(store: AppStore, host: HostConnection, sessi
   return result;
 }
 
+/**
+ * The session's Council and Dry run switches: shown at once (the open session is updated in the store before the
+ * host answers, so a message sent right after the click goes with the new value), then saved with the session; a
+ * refusal puts back what the host has.
+ */
+export async function setSessionSwitches(store: AppStore, host: HostConnection, sessionId: string, patch: { council?: boolean; dryRun?: boolean }) {
+  const open = store.getState().chat.open;
+  if (open?.id === sessionId) store.getState().chatSessionLoaded({ ...open, ...patch });
+  const result = await host.invoke('chat.sessions.update', { sessionId, patch });
+  if (result.ok) store.getState().chatSessionLoaded(result.value);
+  else await loadOpenSession(store, host, sessionId);
+  return result;
+}
+
 export async function deleteSession(store: AppStore, host: HostConnection, sessionId: string) {
   const result = await host.invoke('chat.sessions.delete', { sessionId });
   if (result.ok) store.getState().chatSessionGone(sessionId);

@@ -221,4 +221,17 @@ describe('a chat turn', () => {
     expect(rig.server.generations).toHaveLength(0);
     expect((await rig.call('chat.sessions.get', { sessionId: id })).value).toMatchObject({ messages: [] });
   });
+
+  it("a send that leaves dryRun out follows the session's Dry run switch; saying it wins", async () => {
+    const id = await newSession(rig, { character: { name: 'Mira', description: 'A ferry captain.', personality: '', scenario: '' } });
+    expect(await rig.call('chat.sessions.update', { sessionId: id, patch: { dryRun: true } })).toMatchObject({ ok: true, value: { dryRun: true } });
+    const dry = await finished(rig, ((await rig.call('chat.send', { sessionId: id, text: 'Hello' })).value as { turnId: string }).turnId);
+    expect(dry).toMatchObject({ finishReason: 'dry-run' });
+    expect(rig.server.generations).toHaveLength(0);
+    rig.server.enqueue({ text: 'Aye.' });
+    const real = await finished(rig, ((await rig.call('chat.send', { sessionId: id, text: 'Hello', dryRun: false })).value as { turnId: string }).turnId);
+    expect(real).not.toMatchObject({ finishReason: 'dry-run' });
+    expect(rig.server.generations).toHaveLength(1);
+    expect(await rig.call('chat.sessions.update', { sessionId: id, patch: { dryRun: 'yes' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/patch/dryRun' } });
+  });
 });

@@ -4,7 +4,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { regenerateReply, sendMessage, stopTurn, updateChatSettings } from '../../stores/chat-commands';
+import { regenerateReply, sendMessage, stopTurn } from '../../stores/chat-commands';
 import { ComposerActions } from '../frontends/ComposerActions';
 
 /**
@@ -27,16 +27,25 @@ function useRoomBelow(box: RefObject<HTMLElement | null>) {
   }, [box]);
 }
 
-/** Takes the turn's state as two flags, not the turn: it is not drawn again for every streamed frame. */
-export const Composer = memo(function Composer(props: { sessionId: string; streaming: boolean; stopping: boolean; canRegenerate: boolean; characterName: string }) {
+/**
+ * Takes the turn's state as two flags, not the turn: it is not drawn again for every streamed frame. `council` and
+ * `dryRun` are the session's switches (SessionSwitches), sent with each message as they are shown.
+ */
+export const Composer = memo(function Composer(props: {
+  sessionId: string;
+  streaming: boolean;
+  stopping: boolean;
+  canRegenerate: boolean;
+  characterName: string;
+  council: boolean;
+  dryRun: boolean;
+}) {
   const store = useAppStoreApi();
   const host = useHost();
   const id = useId();
-  const councilMode = useAppStore((s) => s.settings?.council.councilMode ?? false);
-  const dryRun = useAppStore((s) => s.settings?.chat?.dryRun ?? false);
+  const { council: councilOn, dryRun } = props;
   const simulateDefault = useAppStore((s) => s.settings?.safety?.dryRun ?? false);
   const [text, setText] = useState('');
-  const [council, setCouncil] = useState<boolean | null>(null);
   // Per message: simulate write tools (toolDryRun); null follows the Safety setting.
   const [simulate, setSimulate] = useState<boolean | null>(null);
   const [busy, setBusy] = useState<null | 'send' | 'stop' | 'regenerate'>(null);
@@ -54,12 +63,10 @@ export const Composer = memo(function Composer(props: { sessionId: string; strea
   // A different session starts with a clean box.
   useEffect(() => {
     setError(null);
-    setCouncil(null);
     setHeld(false);
   }, [props.sessionId]);
 
   const streaming = props.streaming;
-  const councilOn = council ?? councilMode;
   const simulateOn = simulate ?? simulateDefault;
   const turnOptions = { council: councilOn, ...(simulate !== null ? { toolDryRun: simulate } : {}) };
 
@@ -70,7 +77,7 @@ export const Composer = memo(function Composer(props: { sessionId: string; strea
     setHeld(false);
     setBusy('send');
     setError(null);
-    const result = await sendMessage(store, host, { sessionId: props.sessionId, text: message, ...turnOptions, ...(dryRun ? { dryRun: true } : {}) });
+    const result = await sendMessage(store, host, { sessionId: props.sessionId, text: message, ...turnOptions, dryRun });
     if (!mounted.current) return;
     setBusy(null);
     if (!result.ok) {
@@ -112,11 +119,6 @@ export const Composer = memo(function Composer(props: { sessionId: string; strea
     void send();
   };
 
-  const toggleDryRun = async (on: boolean) => {
-    const result = await updateChatSettings(store, host, { dryRun: on });
-    if (!result.ok && mounted.current) setError({ title: 'Could not change dry run', error: result.error });
-  };
-
   return (
     <div className="composer" data-testid="composer" ref={boxRef}>
       {error && <InlineError error={error.error} title={error.title} testId="composer-error" />}
@@ -140,20 +142,10 @@ export const Composer = memo(function Composer(props: { sessionId: string; strea
       />
       <ComposerActions />
       <div className="composer__bar">
-        <label className="switch" title="Run the council before the reply (sidecar mode) for this message">
-          <input type="checkbox" role="switch" checked={councilOn} aria-label="Council" onChange={(e) => setCouncil(e.target.checked)} />
-          <span className="switch__track" aria-hidden="true" />
-          <span aria-hidden="true">Council</span>
-        </label>
         <label className="switch" title="Write tools are simulated, not run, in this message’s council run and tool calls (default from the Safety setting)">
           <input type="checkbox" role="switch" checked={simulateOn} aria-label="Simulate write tools" onChange={(e) => setSimulate(e.target.checked)} />
           <span className="switch__track" aria-hidden="true" />
           <span aria-hidden="true">Simulate writes</span>
-        </label>
-        <label className="switch" title="Build the prompt and show it instead of calling the model">
-          <input type="checkbox" role="switch" checked={dryRun} aria-label="Dry run (prompt only)" onChange={(e) => void toggleDryRun(e.target.checked)} />
-          <span className="switch__track" aria-hidden="true" />
-          <span aria-hidden="true">Dry run (prompt only)</span>
         </label>
         <span className="composer__spacer" />
         {props.canRegenerate && !streaming && (

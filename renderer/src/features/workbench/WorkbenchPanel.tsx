@@ -13,6 +13,7 @@ import { Composer } from './Composer';
 import { ImportForm } from './ImportForm';
 import { SessionEditor } from './SessionEditor';
 import { SessionHeader } from './SessionHeader';
+import { selectCouncilMode, sessionSwitches, SessionSwitches } from './SessionSwitches';
 import { NewSessionButton, SessionList } from './SessionList';
 import { ExtensionDrawer } from '../frontends/ExtensionDrawer';
 import '../connections/connections.css';
@@ -28,16 +29,19 @@ function OpenSession() {
   const openId = useAppStore((s) => s.chat.openId);
   const openError = useAppStore((s) => s.chat.openError);
   const turn = useAppStore((s) => turnOf(s.chat.turns, s.chat.openId));
+  const councilMode = useAppStore(selectCouncilMode);
   const [tab, setTab] = useState<Tab>('chat');
 
   if (openId === null) return <p className="panel-note workbench__hint">Pick a session on the left, or start a new one.</p>;
   if (!session) return openError ? <InlineError error={openError} title="Could not open the session" /> : <p className="panel-note">Opening…</p>;
 
   const streaming = turn?.status === 'streaming';
+  const switches = sessionSwitches(session, councilMode);
   const canRegenerate = session.messages.some((m) => m.role === 'user');
   return (
     <div className="workbench__session" data-testid="open-session" data-session-id={session.id}>
       <SessionHeader session={session} busyTurn={streaming} />
+      <SessionSwitches session={session} />
       <div className="tabs" role="tablist" aria-label="Session views">
         {(
           [
@@ -54,7 +58,7 @@ function OpenSession() {
         <div role="tabpanel" aria-label="Chat" className="workbench__chat">
           <ChatSettingsBar session={session} />
           <ChatView session={session} turn={turn} />
-          <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
+          <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
         </div>
       ) : (
         <div role="tabpanel" aria-label="Character & world">
