@@ -59,6 +59,8 @@ const ImportSummaryFields = {
   ignored: Type.Array(Type.String()),
   /** The card's picture came with it. */
   avatar: Type.Boolean(),
+  /** Lorebook entries that repeat ones already there (a card's own book imported beside it): kept once. */
+  duplicateEntries: Type.Integer({ minimum: 0 }),
 };
 const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryFields });
 
@@ -134,9 +136,9 @@ export const chatMethods = {
     ImportedSessionSchema,
   ),
   'chat.sessions.addLorebook': method(
-    "Add a SillyTavern lorebook's entries (old or modern fields) to a session's world info.",
+    "Add a SillyTavern lorebook's entries (old or modern fields) to a session's world info; entries it already holds are kept once (duplicates).",
     Type.Object({ sessionId: SessionId, content: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-    Type.Object({ added: Type.Integer(), worldInfoEntries: Type.Integer(), ignored: Type.Array(Type.String()) }),
+    Type.Object({ added: Type.Integer(), duplicates: Type.Integer({ minimum: 0 }), worldInfoEntries: Type.Integer(), ignored: Type.Array(Type.String()) }),
   ),
   'chat.sessions.avatar': method(
     "The session's character picture as a data URL, or null.",

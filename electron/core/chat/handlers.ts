@@ -63,9 +63,9 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat'>, emitSess
       return created(importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
     },
     'chat.sessions.addLorebook': ({ sessionId, content }) => {
-      const { session, added, ignored } = addLorebook(sessions, sessionId, Buffer.from(content, 'utf8'));
+      const { session, added, duplicates, ignored } = addLorebook(sessions, sessionId, Buffer.from(content, 'utf8'));
       emitSessions(sessionId, 'updated');
-      return { added, worldInfoEntries: session.worldInfo.length, ignored };
+      return { added, duplicates, worldInfoEntries: session.worldInfo.length, ignored };
     },
     'chat.sessions.avatar': ({ sessionId }) => {
       const png = sessions.avatar(sessionId);

@@ -6,11 +6,14 @@ import { SESSION_LIMITS, type ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from '../chat/session-store';
 import type { ParsedCard } from './character-card';
 import type { ParsedLorebook } from './lorebook';
+import { mergeWorldInfo } from './world-info-merge';
 
 export interface CardImportResult {
   session: ChatSession;
   greetings: number;
   worldInfoEntries: number;
+  /** Lorebook entries that repeat the card's own book (or an earlier lorebook): kept once. */
+  duplicates: number;
 }
 
 export function sessionFromCard(sessions: SessionStore, card: ParsedCard, options: { greeting?: number; now: number; lorebooks?: ParsedLorebook[] }): CardImportResult {
@@ -18,7 +21,8 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
   if (card.greetings.length > 0 && (index < 0 || index >= card.greetings.length)) {
     throw new HostFailure({ code: 'INVALID_INPUT', message: `The card has ${card.greetings.length} greetings; choose 0 to ${card.greetings.length - 1}.`, path: '/greeting' });
   }
-  const worldInfo = [...(card.book?.entries ?? []), ...(options.lorebooks ?? []).flatMap((book) => book.entries)];
+  // The card's own book is often imported beside it as a file too: each entry is kept once.
+  const { entries: worldInfo, duplicates } = mergeWorldInfo(card.book?.entries ?? [], ...(options.lorebooks ?? []).map((book) => book.entries));
   if (worldInfo.length > SESSION_LIMITS.worldInfoEntries) {
     throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The card and lorebooks hold ${worldInfo.length} world-info entries; a session keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebook' });
   }
@@ -35,5 +39,5 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
     if (book) s.worldInfoBook = book.top;
     s.titleSet = true;
   });
-  return { session, greetings: card.greetings.length, worldInfoEntries: worldInfo.length };
+  return { session, greetings: card.greetings.length, worldInfoEntries: worldInfo.length, duplicates };
 }

@@ -2,7 +2,8 @@
 // (.jsonl) or an exported Workbench session, with SillyTavern lorebooks joining its world info. One home for every
 // door (the CLI reads a path, the window sends the bytes): everything is read and checked before anything is created.
 import { HostFailure } from '../../../shared/errors';
-import { SESSION_FORMAT, SESSION_LIMITS, type ChatSession } from '../../../shared/types/chat';
+import { SESSION_FORMAT, SESSION_LIMITS, type ChatSession, type WorldInfoEntry } from '../../../shared/types/chat';
+import { mergeWorldInfo } from './world-info-merge';
 import type { SessionStore } from '../chat/session-store';
 import { sessionFromCard } from './card-session';
 import { CARD_LIMITS, parseCardFile, type ParsedCard } from './character-card';
@@ -27,6 +28,8 @@ export interface ImportSummary {
   ignored: string[];
   /** The card's picture comes with it. */
   avatar: boolean;
+  /** Lorebook entries that repeat ones already there (a card's own book imported beside it): kept once. */
+  duplicateEntries: number;
 }
 
 type ParsedImport =
@@ -74,34 +77,39 @@ const ignoredOf = (card: ParsedCard | null, books: readonly ParsedLorebook[]) =>
 export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []): ImportSummary & { greetingTexts: string[] } {
   const parsed = parseImport(bytes, Date.now());
   const books = parseLorebooks(lorebooks);
-  const bookEntries = books.reduce((n, b) => n + b.entries.length, 0);
+  const merged = (existing: readonly WorldInfoEntry[]) => mergeWorldInfo(existing, ...books.map((b) => b.entries));
   if (parsed.kind === 'card') {
     const { card } = parsed;
+    const { entries, duplicates } = merged(card.book?.entries ?? []);
     return {
       kind: 'card',
       characterName: card.name,
       greetings: card.greetings.length,
       greetingTexts: card.greetings.slice(0, 100).map((g) => g.slice(0, PREVIEW_GREETING_CHARS)),
-      worldInfoEntries: (card.book?.entries.length ?? 0) + bookEntries,
+      worldInfoEntries: entries.length,
       messages: card.greetings.length ? 1 : 0,
       ignored: ignoredOf(card, books),
       avatar: parsed.picture !== null,
+      duplicateEntries: duplicates,
     };
   }
   if (parsed.kind === 'st-chat') {
     const { chat } = parsed;
-    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: bookEntries, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false };
+    const { entries, duplicates } = merged([]);
+    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: entries.length, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates };
   }
   const { session } = parsed;
+  const { entries, duplicates } = merged(Array.isArray(session.worldInfo) ? (session.worldInfo as WorldInfoEntry[]) : []);
   return {
     kind: 'session',
     characterName: typeof session.character?.name === 'string' ? session.character.name : '',
     greetings: 0,
     greetingTexts: [],
-    worldInfoEntries: (session.worldInfo?.length ?? 0) + bookEntries,
+    worldInfoEntries: entries.length,
     messages: session.messages?.length ?? 0,
     ignored: ignoredOf(null, books),
     avatar: false,
+    duplicateEntries: duplicates,
   };
 }
 
@@ -113,16 +121,16 @@ export function importSessionFile(
 ): { session: ChatSession; summary: ImportSummary } {
   const parsed = parseImport(bytes, options.now);
   const books = parseLorebooks(options.lorebooks ?? []);
-  const bookEntries = books.flatMap((b) => b.entries);
-  const summarize = (session: ChatSession, rest: Pick<ImportSummary, 'kind' | 'greetings' | 'ignored' | 'avatar'>) => ({
+  const bookSources = books.map((b) => b.entries);
+  const summarize = (session: ChatSession, rest: Pick<ImportSummary, 'kind' | 'greetings' | 'ignored' | 'avatar' | 'duplicateEntries'>) => ({
     session,
     summary: { ...rest, characterName: session.character.name, worldInfoEntries: session.worldInfo.length, messages: session.messages.length },
   });
   if (parsed.kind === 'card') {
     const { card, picture } = parsed;
-    const { session, greetings } = sessionFromCard(sessions, card, { ...(options.greeting !== undefined ? { greeting: options.greeting } : {}), now: options.now, lorebooks: books });
+    const { session, greetings, duplicates } = sessionFromCard(sessions, card, { ...(options.greeting !== undefined ? { greeting: options.greeting } : {}), now: options.now, lorebooks: books });
     const withPicture = picture ? sessions.setAvatar(session.id, picture) : session;
-    return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null });
+    return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null, duplicateEntries: duplicates });
   }
   const tooMany = (count: number) => {
     if (count > SESSION_LIMITS.worldInfoEntries) {
@@ -131,30 +139,32 @@ export function importSessionFile(
   };
   if (parsed.kind === 'st-chat') {
     const { chat } = parsed;
-    tooMany(bookEntries.length);
+    const { entries, duplicates } = mergeWorldInfo([], ...bookSources);
+    tooMany(entries.length);
     const created = sessions.create({
       title: chat.characterName,
       character: { name: chat.characterName, description: '', personality: '', scenario: '' },
       persona: { name: chat.userName, description: '' },
-      worldInfo: bookEntries,
+      worldInfo: entries,
     });
     const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true, ...(books[0] ? { worldInfoBook: books[0].top } : {}) }));
-    return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false });
+    return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
   }
-  tooMany((parsed.session.worldInfo?.length ?? 0) + bookEntries.length);
+  tooMany((parsed.session.worldInfo?.length ?? 0) + books.reduce((n, b) => n + b.entries.length, 0));
   const imported = sessions.import(parsed.text);
-  const session = bookEntries.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...bookEntries], worldInfoBook: x.worldInfoBook ?? books[0]!.top })) : imported;
-  return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false });
+  const { entries, duplicates } = mergeWorldInfo(imported.worldInfo, ...bookSources);
+  const session = books.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: entries, worldInfoBook: x.worldInfoBook ?? books[0]!.top })) : imported;
+  return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
 }
 
 /** SillyTavern world info added to an existing session's. */
-export function addLorebook(sessions: SessionStore, sessionId: string, bytes: Buffer): { session: ChatSession; added: number; ignored: string[] } {
+export function addLorebook(sessions: SessionStore, sessionId: string, bytes: Buffer): { session: ChatSession; added: number; duplicates: number; ignored: string[] } {
   const [book] = parseLorebooks([bytes]);
   const current = sessions.get(sessionId);
-  const total = current.worldInfo.length + book!.entries.length;
-  if (total > SESSION_LIMITS.worldInfoEntries) {
-    throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The session would hold ${total} world-info entries; it keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebooks/0' });
+  const { entries, duplicates } = mergeWorldInfo(current.worldInfo, book!.entries);
+  if (entries.length > SESSION_LIMITS.worldInfoEntries) {
+    throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The session would hold ${entries.length} world-info entries; it keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebooks/0' });
   }
-  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: [...x.worldInfo, ...book!.entries], worldInfoBook: x.worldInfoBook ?? book!.top }));
-  return { session, added: book!.entries.length, ignored: book!.ignored };
+  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: entries, worldInfoBook: x.worldInfoBook ?? book!.top }));
+  return { session, added: entries.length - current.worldInfo.length, duplicates, ignored: book!.ignored };
 }

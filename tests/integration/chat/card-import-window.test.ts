@@ -112,7 +112,7 @@ describe('importing a file from the window', () => {
     const { call } = await host();
     const id = ((await call('chat.sessions.importData', { data: b64(MARA) })).value as unknown as { id: string }).id;
     const book = { entries: { 0: { key: ['harbor'], content: 'Chains.', position: 2, probability: 50 }, 1: { key: ['cliff'], content: 'Steep.' } } };
-    expect(await call('chat.sessions.addLorebook', { sessionId: id, content: JSON.stringify(book) })).toEqual({ ok: true, value: { added: 2, worldInfoEntries: 3, ignored: ['position', 'probability'] } });
+    expect(await call('chat.sessions.addLorebook', { sessionId: id, content: JSON.stringify(book) })).toEqual({ ok: true, value: { added: 2, duplicates: 0, worldInfoEntries: 3, ignored: ['position', 'probability'] } });
   });
 
   it.each([

@@ -80,7 +80,7 @@ describe('sessions import', () => {
     const book = path.join(tempDir(), 'coast.json');
     fs.writeFileSync(book, JSON.stringify({ entries: { '0': { key: ['harbor'], content: 'Chains.', position: 2, probability: 50 } } }));
     const imported = await cli(dataDir, ['sessions', 'import', card, '--lorebook', book, '--lorebook', book, '--json']);
-    expect(JSON.parse(imported.out)).toMatchObject({ characterName: 'Old', worldInfoEntries: 2, ignored: ['position', 'probability'] });
+    expect(JSON.parse(imported.out)).toMatchObject({ characterName: 'Old', worldInfoEntries: 1, duplicateEntries: 1, ignored: ['position', 'probability'] }); // the same book twice: kept once
     const bad = path.join(tempDir(), 'bad.json');
     fs.writeFileSync(bad, '{"entries": 5}');
     expect(JSON.parse((await cli(dataDir, ['sessions', 'import', card, '--lorebook', book, '--lorebook', bad, '--json'])).out)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/lorebooks/1/entries' } });

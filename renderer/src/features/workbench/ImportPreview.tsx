@@ -40,6 +40,11 @@ export function ImportPreview(props: {
           ))}
         </fieldset>
       )}
+      {preview.duplicateEntries > 0 && (
+        <p className="field__hint" data-testid="import-duplicates">
+          {plural(preview.duplicateEntries, 'lorebook entry repeats', 'lorebook entries repeat')} the card’s own world info (or another lorebook): kept once.
+        </p>
+      )}
       {preview.ignored.length > 0 && <p className="field__hint">World-info fields kept for export but not used here: {preview.ignored.join(', ')}.</p>}
     </section>
   );
