@@ -203,12 +203,29 @@ test.describe('shell against the headless host', () => {
     await context.close();
   });
 
-  test('a page without any token does not try to connect', async ({ browser }) => {
+  test('a page without a token, in a browser that never had one, is not authorized and says why', async ({ browser }) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${host.origin}/`);
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'unauthorized');
+    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'unauthorized', { timeout: 15_000 });
     await expect(page.getByTestId('connection-banner')).toContainText('no access token');
+    await context.close();
+  });
+
+  test('once opened with its token, the address works without it: a second tab, and a reload after the tab was closed', async ({ browser }) => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await first.goto(`${host.origin}/#token=${host.token}`);
+    await expect(first.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+    expect(first.url()).not.toContain(host.token);
+    // The session is an HttpOnly cookie: the page's script cannot read it.
+    expect(await first.evaluate(() => document.cookie)).toBe('');
+    const second = await context.newPage();
+    await second.goto(`${host.origin}/`);
+    await expect(second.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+    await first.close();
+    await second.reload();
+    await expect(second.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     await context.close();
   });
 

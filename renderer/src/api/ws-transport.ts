@@ -24,8 +24,10 @@ export interface Timers {
 }
 
 export interface WsTransportOptions extends CallTimeouts {
-  /** Full ws:// URL including the token, or null when there is no token at all. */
+  /** Full ws:// URL (with the token when the page has one), or null when there is no way to connect. */
   url: string | null;
+  /** What "reachable but refused" says (default: the token is not accepted). */
+  refusedDetail?: string;
   createSocket?: (url: string) => SocketLike;
   timers?: Timers;
   /** In [0, 1); spreads reconnects out. */
@@ -192,7 +194,7 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
         .catch(() => false)
         .then((reachable) => {
           if (disposed || gen !== generation || socket) return;
-          if (reachable) refuse(REFUSED_DETAIL);
+          if (reachable) refuse(options.refusedDetail ?? REFUSED_DETAIL);
           else scheduleRetry(detail);
         });
       return;
@@ -326,8 +328,8 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
 }
 
 /** ws(s)://<host>/ws?token=… for the page's own origin, or null without a token. */
-export function hostSocketUrl(location: Pick<Location, 'protocol' | 'host'>, path: string, param: string, token: string | null): string | null {
-  if (!token) return null;
+/** Without a token the socket goes without one: the host may know this browser by its session cookie. */
+export function hostSocketUrl(location: Pick<Location, 'protocol' | 'host'>, path: string, param: string, token: string | null): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${path}?${param}=${encodeURIComponent(token)}`;
+  return `${scheme}//${location.host}${path}${token ? `?${param}=${encodeURIComponent(token)}` : ''}`;
 }
