@@ -64,7 +64,7 @@ export const extensionMethods = {
     ExtensionInfoSchema,
   ),
   'extensions.inspect': method(
-    "Read a folder's spindle.json before installing, so the user sees what it asks for.",
+    "Read a folder's (or a .zip's) spindle.json before installing, so the user sees what it asks for and grants only that.",
     Type.Object({ folder: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
     Type.Object({
       id: Type.String(),

@@ -324,13 +324,20 @@ describe('log viewer', () => {
 });
 
 describe('install from folder', () => {
-  it('sends the typed folder and only the checked permissions, explaining each', async () => {
+  it('reads what the folder asks for first, offers only that with what each does, and sends only the checked ones', async () => {
     const { panel, host } = await openExtensions({ install: [GENERATOR] });
     const form = byTestId(panel, 'install-form');
-    expect(form.textContent).toContain('may register tools that council members and the chat can call');
-    expect(form.textContent).toContain('may run its own LLM generations through your connections (uses your API credits)');
+    // Nothing to grant before the folder is known (it used to list all 37 permissions whatever the extension).
+    expect(form.querySelectorAll('.install__grants input[type="checkbox"]')).toHaveLength(0);
+    expect(byTestId(form, 'install-requested').textContent).toContain('what its spindle.json asks for is listed here');
     const folder = fixture('seed-example');
     await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), `  ${folder}  `));
+    await settle(() => buttonNamed(form, 'Read what it asks for').click());
+    expect(host.callsTo('extensions.inspect').map((c) => c.input)).toEqual([{ folder }]);
+    expect(byTestId(form, 'install-requested').textContent).toContain('Fixture: seed-example 0.0.1 asks for these');
+    expect([...form.querySelectorAll('.install__grants .perm__name')].map((el) => el.textContent)).toEqual(['tools']);
+    expect(form.textContent).toContain('may register tools that council members and the chat can call');
+    expect(form.textContent).not.toContain('may run its own LLM generations');
     await settle(() => byLabel(form, /^tools/).click());
     await settle(() => buttonNamed(form, 'Install').click());
     expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder, grant: ['tools'] }]);
@@ -350,6 +357,9 @@ describe('install from folder', () => {
     const form = byTestId(panel, 'install-form');
     expect(byTestId(form, 'install-reach').textContent).toMatch(/cannot:.*API keys.*network/);
     await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), zip));
+    // Leaving the field reads the .zip's manifest (unpacked in a staging folder, removed again).
+    await settle(() => byLabel(form, 'Extension folder or .zip').dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    expect([...form.querySelectorAll('.install__grants .perm__name')].map((el) => el.textContent)).toEqual(['tools', 'generation']);
     await settle(() => byLabel(form, /^Everything it asks for/).click());
     expect((byLabel(form, /^tools/) as HTMLInputElement).disabled).toBe(true);
     await settle(() => byLabel(form, /^Let its tools run without asking/).click());

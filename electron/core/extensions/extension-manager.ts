@@ -235,6 +235,11 @@ export class ExtensionManager {
     return existing ? this.enqueue(existing, install) : install();
   }
 
+  /** The manifest of a folder or a .zip file (unpacked into a staging folder and removed again), before installing it. */
+  inspect(source: string): Promise<LoadedManifest> {
+    return withExtensionFolder(source, this.userDir, () => undefined, async (folder) => readManifest(folder));
+  }
+
   /** Installs from a folder or a .zip file (unpacked first, bounded; see extension-zip.ts). */
   install(source: string, options: InstallOptions = {}, progress: (line: string) => void = () => undefined): Promise<ExtensionInfo> {
     return withExtensionFolder(source, this.userDir, progress, (folder) => this.installFromFolder(folder, options, progress));

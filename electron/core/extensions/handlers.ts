@@ -3,7 +3,6 @@ import type { Handlers } from '../../../shared/contract';
 import { inertPermissions, PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../shared/types/spindle';
 import type { ExtensionManager } from './extension-manager';
 import { formatLogEntry, LOG_MAX_LINES } from './extension-log';
-import { readManifest } from './manifest';
 
 type ExtensionHandlers = Pick<
   Handlers,
@@ -27,8 +26,8 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     'extensions.list': () => manager.list(),
     'extensions.install': ({ folder, grant, trust }) => manager.install(folder, { grant: grant ?? [], ...(trust ? { trust } : {}) }),
     'extensions.trust': ({ id, trusted }) => manager.setTrusted(id, trusted),
-    'extensions.inspect': ({ folder }) => {
-      const { manifest } = readManifest(folder);
+    'extensions.inspect': async ({ folder }) => {
+      const { manifest } = await manager.inspect(folder);
       return {
         id: manifest.id,
         name: manifest.name,

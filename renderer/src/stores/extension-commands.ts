@@ -47,6 +47,11 @@ export async function installExtension(
   return mirror(store, await host.invoke('extensions.install', { folder, grant: grant === 'requested' ? 'requested' : [...grant], ...(trust ? { trust } : {}) }));
 }
 
+/** What a folder or .zip asks for, read before installing it. */
+export function inspectExtension(host: HostConnection, folder: string) {
+  return host.invoke('extensions.inspect', { folder });
+}
+
 export async function loadExtensionLog(store: AppStore, host: HostConnection, id: string): Promise<Result<{ lines: string[] }>> {
   const result = await host.invoke('extensions.log', { id });
   if (result.ok) store.getState().extensionLogLoaded(id, result.value.lines);

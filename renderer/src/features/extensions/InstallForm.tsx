@@ -1,12 +1,14 @@
-// "Install": a typed folder or .zip path (browser mode has no native picker), the permissions to grant right away (or
-// everything it asks for), whether its tools may run without asking, and what an extension can and cannot reach.
-import { useId, useState, type FormEvent } from 'react';
+// "Install": a typed folder or .zip path (browser mode has no native picker), read first so the grants offered are the
+// permissions it asks for (or everything it asks for), whether its tools may run without asking, and what an extension
+// can and cannot reach.
+import { useId, useRef, useState, type FormEvent } from 'react';
+import type { MethodOutput } from '../../../../shared/contract';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { installExtension } from '../../stores/extension-commands';
-import { PERMISSION_INFO, PERMISSIONS, type Permission } from './permissions';
+import { inspectExtension, installExtension } from '../../stores/extension-commands';
+import { PERMISSION_INFO, type Permission } from './permissions';
 
 export function InstallForm() {
   const store = useAppStoreApi();
@@ -19,6 +21,25 @@ export function InstallForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<HostError | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // The manifest of the path as it was read (null: not read yet, or the path changed since).
+  const [inspected, setInspected] = useState<(MethodOutput<'extensions.inspect'> & { path: string }) | null>(null);
+  const [reading, setReading] = useState(false);
+  const readFor = useRef('');
+
+  const read = async () => {
+    const path = folder.trim();
+    if (!path || reading || inspected?.path === path) return;
+    readFor.current = path;
+    setReading(true);
+    setError(null);
+    const result = await inspectExtension(host, path);
+    setReading(false);
+    if (readFor.current !== path) return;
+    if (!result.ok) return setError(result.error);
+    setInspected({ ...result.value, path });
+    setGrant(new Set());
+  };
+  const offered: readonly Permission[] = inspected?.path === folder.trim() ? inspected.requested : [];
 
   const toggle = (permission: Permission, on: boolean) =>
     setGrant((g) => {
@@ -40,7 +61,7 @@ export function InstallForm() {
     }
     setBusy(true);
     setError(null);
-    const result = await installExtension(store, host, path, allRequested ? 'requested' : PERMISSIONS.filter((p) => grant.has(p)), trust);
+    const result = await installExtension(store, host, path, allRequested ? 'requested' : offered.filter((p) => grant.has(p)), trust);
     setBusy(false);
     if (!result.ok) {
       setError(result.error);
@@ -51,6 +72,7 @@ export function InstallForm() {
     setGrant(new Set());
     setAllRequested(false);
     setTrust(false);
+    setInspected(null);
   };
 
   return (
@@ -82,27 +104,40 @@ export function InstallForm() {
             spellCheck={false}
             required
             onChange={(e) => setFolder(e.target.value)}
+            onBlur={() => void read()}
           />
+          <button type="button" className="btn btn--small" aria-disabled={reading || !folder.trim() || undefined} onClick={() => void read()}>
+            {reading ? 'Reading…' : 'Read what it asks for'}
+          </button>
         </div>
         <fieldset className="field-group install__grants">
           <legend className="field-group__legend">Grant at install</legend>
-          <p className="field__hint">
-            Check only permissions the extension asks for in its <code>spindle.json</code>: the host refuses a grant it did not request. You can
-            grant or revoke later.
-          </p>
-          <label className="perm-check">
-            <input type="checkbox" checked={allRequested} onChange={(e) => setAllRequested(e.target.checked)} />
-            <span>Everything it asks for (the Workbench grants nothing it does not have)</span>
-          </label>
-          {PERMISSIONS.map((permission) => (
-            <label key={permission} className="perm-check">
-              <input type="checkbox" checked={allRequested || grant.has(permission)} disabled={allRequested} onChange={(e) => toggle(permission, e.target.checked)} />
-              <span>
-                <code className="perm__name">{permission}</code>
-                <span className="perm__explanation">{PERMISSION_INFO[permission].explanation}</span>
-              </span>
-            </label>
-          ))}
+          {offered.length === 0 ? (
+            <p className="field__hint" data-testid="install-requested">
+              {inspected?.path === folder.trim()
+                ? `${inspected.name} ${inspected.version} asks for no permissions.`
+                : 'Enter its folder or .zip: what its spindle.json asks for is listed here to grant (and only that).'}
+            </p>
+          ) : (
+            <>
+              <p className="field__hint" data-testid="install-requested">
+                {inspected!.name} {inspected!.version} asks for these. You can grant or revoke them later.
+              </p>
+              <label className="perm-check">
+                <input type="checkbox" checked={allRequested} onChange={(e) => setAllRequested(e.target.checked)} />
+                <span>Everything it asks for</span>
+              </label>
+              {offered.map((permission) => (
+                <label key={permission} className="perm-check">
+                  <input type="checkbox" checked={allRequested || grant.has(permission)} disabled={allRequested} onChange={(e) => toggle(permission, e.target.checked)} />
+                  <span>
+                    <code className="perm__name">{permission}</code>
+                    <span className="perm__explanation">{PERMISSION_INFO[permission].explanation}</span>
+                  </span>
+                </label>
+              ))}
+            </>
+          )}
         </fieldset>
         <label className="perm-check">
           <input type="checkbox" checked={trust} onChange={(e) => setTrust(e.target.checked)} />
