@@ -38,6 +38,8 @@ export const ExtensionInfoSchema = Type.Object({
   containment: Type.String(),
   /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
   inertTouched: Type.Optional(Type.Array(Type.String())),
+  /** The events its spindle.on handlers listen to now (its tool calls aside). */
+  events: Type.Optional(Type.Array(Type.String())),
   /** What it registered for the prompt pipeline. */
   registrations: Type.Optional(Type.Object({ macros: Type.Array(Type.String()), pipeline: Type.Array(Type.String()) })),
   /** What the person should know before relying on it (it asks for a newer Lumiverse than the Workbench matches). */

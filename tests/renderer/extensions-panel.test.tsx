@@ -323,6 +323,29 @@ describe('log viewer', () => {
   });
 });
 
+describe('what an extension registered', () => {
+  it('a card lists its macros, pipeline handlers and the events it listens to, not only "0 tools"', async () => {
+    const folder = writeExtension(
+      { id: 'weather_macros', name: 'Weather Macros', permissions: ['interceptor'] },
+      `/* global spindle */
+spindle.registerMacro({ name: 'weather', description: 'The weather', handler: () => 'stormy' });
+spindle.registerMacro({ name: 'tide', description: 'The tide', handler: '' });
+spindle.registerInterceptor(async (messages) => messages, 40);
+spindle.on('MESSAGE_SENT', () => {});
+spindle.on('CHAT_CHANGED', () => {});
+`,
+    );
+    const { panel, host } = await openExtensions({ install: [{ folder, grant: ['interceptor'] }] });
+    const info = (await extensionOf(host, 'weather_macros'))!;
+    expect(info).toMatchObject({ toolCount: 0, events: ['CHAT_CHANGED', 'MESSAGE_SENT'], registrations: { macros: ['weather', 'tide'] } });
+    const own = card(panel, 'weather_macros');
+    expect(own.textContent).toContain('0 tools');
+    const registered = [...byTestId(own, 'extension-registered').querySelectorAll('li')].map((li) => li.textContent);
+    expect(registered).toEqual(['2 macros: {{weather}}, {{tide}}', `In each turn’s prompt: ${info.registrations!.pipeline.join(', ')}`, 'Listens to: CHAT_CHANGED, MESSAGE_SENT']);
+    expect(info.registrations!.pipeline.join()).toContain('40');
+  });
+});
+
 describe('install from folder', () => {
   it('reads what the folder asks for first, offers only that with what each does, and sends only the checked ones', async () => {
     const { panel, host } = await openExtensions({ install: [GENERATOR] });
@@ -358,7 +381,7 @@ describe('install from folder', () => {
     expect(byTestId(form, 'install-reach').textContent).toMatch(/cannot:.*API keys.*network/);
     await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), zip));
     // Leaving the field reads the .zip's manifest (unpacked in a staging folder, removed again).
-    await settle(() => byLabel(form, 'Extension folder or .zip').dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    await settle(() => void byLabel(form, 'Extension folder or .zip').dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
     expect([...form.querySelectorAll('.install__grants .perm__name')].map((el) => el.textContent)).toEqual(['tools', 'generation']);
     await settle(() => byLabel(form, /^Everything it asks for/).click());
     expect((byLabel(form, /^tools/) as HTMLInputElement).disabled).toBe(true);

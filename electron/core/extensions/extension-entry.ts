@@ -117,6 +117,9 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   if (entry.lastCrash) info.lastCrash = entry.lastCrash;
   if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
   if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
+  // The events its handlers listen to (tool calls come as TOOL_INVOCATION/TOOL_SIMULATION: those are its tools, not events).
+  const events = (entry.worker?.wantedEvents ?? []).filter((e) => e !== 'TOOL_INVOCATION' && e !== 'TOOL_SIMULATION').sort();
+  if (events.length) info.events = events;
   if (entry.safeMode) info.safeMode = true;
   const frontend = entry.loaded?.frontend;
   if (frontend && !frontend.buildSource) info.frontend = { entry: path.relative(entry.folder, frontend.path).split(path.sep).join('/') };

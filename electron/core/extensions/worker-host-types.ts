@@ -21,6 +21,8 @@ export interface WorkerHostCallbacks {
   /** Unchecked: the caller decides on permission and hands it to the registry. */
   onRegisterTool?(tool: ToolRegistrationDTO): void;
   onUnregisterTool?(name: string): void;
+  /** The events its spindle.on handlers listen to changed (after the first report, before ready, too). */
+  onEventsWanted?(events: readonly string[]): void;
   onLog?(level: LogLevel, source: LogSource, text: string): void;
   /** A spindle.* call for the host: unchecked (the caller checks permission and params), answered with respond(). */
   onRequest?(message: HostRequestMessage): void;

@@ -305,6 +305,7 @@ export class WorkerHost implements ToolExecutor {
         return;
       case 'events_wanted':
         this.wanted = new Set(message.events);
+        this.callbacks.onEventsWanted?.(message.events);
         return;
       case 'ready':
         this.liveness.beat();

@@ -102,6 +102,9 @@ export class WorkerSupervisor {
           this.options.sink.unregister(entry.id, name);
           this.hooks.changed(entry);
         },
+        onEventsWanted: () => {
+          if (entry.worker === worker) this.hooks.changed(entry);
+        },
         onLog: (level, source, text) => this.hooks.log(entry, level, source, text),
         onRequest: (message) => {
           if (entry.worker === worker) this.options.spindle.request(origin, message);

@@ -1,7 +1,41 @@
 // What the Extensions card says beyond status and permissions: safe mode, warnings, the first line of its last crash, what
-// confines its worker, the Lumiverse members it used that do nothing here, and whether its tools run without asking.
+// confines its worker, what it registered besides tools (macros, pipeline handlers, the events it listens to, a
+// frontend), the Lumiverse members it used that do nothing here, and whether its tools run without asking.
 import type { ExtensionInfo } from '../../../../shared/events';
 import { Icon } from '../../components/Icon';
+
+/** A list of names as code, comma-separated. */
+function Names(props: { names: readonly string[] }) {
+  return <>{props.names.map((name, i) => [i > 0 && ', ', <code key={name}>{name}</code>])}</>;
+}
+
+/** Everything it registered that is not a tool: an extension of macros and handlers is not "0 tools" and nothing else. */
+function Registered(props: { extension: ExtensionInfo }) {
+  const { registrations, events, frontend } = props.extension;
+  const macros = registrations?.macros ?? [];
+  const pipeline = registrations?.pipeline ?? [];
+  if (!macros.length && !pipeline.length && !events?.length && !frontend) return null;
+  return (
+    <ul className="ext-card__registered" data-testid="extension-registered" aria-label="What it registered besides tools">
+      {macros.length > 0 && (
+        <li>
+          {macros.length} {macros.length === 1 ? 'macro' : 'macros'}: <Names names={macros.map((m) => `{{${m}}}`)} />
+        </li>
+      )}
+      {pipeline.length > 0 && (
+        <li>
+          In each turn’s prompt: <Names names={pipeline} />
+        </li>
+      )}
+      {events && events.length > 0 && (
+        <li>
+          Listens to: <Names names={events} />
+        </li>
+      )}
+      {frontend && <li>A frontend of its own (its surfaces show in the Workbench’s extensions panel and over the chat)</li>}
+    </ul>
+  );
+}
 
 export function ExtensionFacts(props: { extension: ExtensionInfo; busy: boolean; onTrust(trusted: boolean): void }) {
   const ext = props.extension;
@@ -27,9 +61,10 @@ export function ExtensionFacts(props: { extension: ExtensionInfo; busy: boolean;
           Worker: {ext.containment}
         </p>
       )}
+      <Registered extension={ext} />
       {ext.inertTouched && ext.inertTouched.length > 0 && (
         <p className="ext-card__fact" data-testid="extension-inert">
-          Uses what the Workbench does not have (they do nothing here): {ext.inertTouched.map((name, i) => [i > 0 && ', ', <code key={name}>{name}</code>])}
+          Uses what the Workbench does not have (they do nothing here): <Names names={ext.inertTouched} />
         </p>
       )}
       <label className="switch" title="Its tools that declare no mode run without asking; tools that declare mode 'write' or requires_approval still ask.">
