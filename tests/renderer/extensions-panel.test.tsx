@@ -26,7 +26,7 @@ afterEach(async () => {
   delete window.__pwned;
 });
 
-type Permission = 'tools' | 'generation';
+type Permission = 'tools' | 'generation' | 'interceptor';
 interface Open {
   /** Start the bundled extensions too (three workers). */
   bundled?: boolean;
