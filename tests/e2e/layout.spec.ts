@@ -161,4 +161,29 @@ test.describe('Workbench layout', () => {
     await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
     expect(await main.evaluate((el) => el.scrollTop), 'scrolled up, the reply does not pull the view down').toBe(0);
   });
+
+  test('from the chat tabs to the message box, Tab stops once in the messages however many there are', async ({ page }) => {
+    await page.setViewportSize(SIZES[0]);
+    const workbench = await sessionWithTurns(page, { url: host.url, connectionId, llm }, 4, 40);
+    const chat = workbench.getByTestId('chat');
+    const controls = await chat.locator('button').count();
+    expect(controls, 'each reply has its council and breakdown controls').toBeGreaterThanOrEqual(8);
+    await workbench.getByRole('tab', { name: 'Chat' }).focus();
+    const box = workbench.getByLabel('Message');
+    const visited: string[] = [];
+    for (let i = 0; i < 40 && !(await box.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+      visited.push(await page.evaluate(() => document.activeElement?.closest('[data-testid="chat"]') ? 'chat' : (document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '').slice(0, 30)));
+    }
+    await expect(box).toBeFocused();
+    // The newest reply and its own controls; none of the earlier replies' controls.
+    const inChat = visited.filter((v) => v === 'chat').length;
+    expect(inChat, visited.join(' | ')).toBeLessThanOrEqual(1 + controls / 4);
+    // The skip link, the first stop after the tabs, goes straight there.
+    await workbench.getByRole('tab', { name: 'Character & world' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Skip to the message box' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(box).toBeFocused();
+  });
 });

@@ -117,6 +117,47 @@ function openAiProfile(w: ChatCore) {
   return { id: 'openai', name: 'OpenAI', provider: 'openai' as const, baseUrl: `${w.llm.origin}/v1`, defaultModel: 'gpt-4o-mini', headers: {} };
 }
 
+describe('the keyboard', () => {
+  /** What Tab stops on, in document order (what a browser's sequential navigation would visit). */
+  const tabStops = (root: ParentNode) =>
+    [...root.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, iframe, summary, [tabindex]')].filter((el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled);
+
+  it('the message list is one Tab stop: arrows move between messages, their controls follow, and a skip link reaches the message box', async () => {
+    const trace = [{ stage: 'generation' as const, by: 'host', ms: 20 }];
+    const messages = Array.from({ length: 14 }, (_, i) =>
+      i % 2 ? { id: `a${i}`, role: 'assistant' as const, content: `Reply ${i}.`, createdAt: i, trace } : { id: `u${i}`, role: 'user' as const, content: `Line ${i}.`, createdAt: i },
+    );
+    const { panel } = await openWorkbench({ sessions: [session({ messages })] });
+    const chat = byTestId(panel, 'chat');
+    const articles = [...chat.querySelectorAll<HTMLElement>(':scope > [data-testid="message"]')];
+    expect(articles).toHaveLength(14);
+    // Seven breakdown buttons, one Tab each before; now the newest message and its own button.
+    expect(chat.querySelectorAll('button')).toHaveLength(7);
+    expect(tabStops(chat)).toEqual([articles[13], articles[13]!.querySelector('button')]);
+
+    articles[13]!.focus();
+    await settle(() => void key(articles[13]!, { key: 'ArrowUp' }));
+    expect(document.activeElement).toBe(articles[12]);
+    expect(tabStops(chat)).toEqual([articles[12]]); // a user message has no controls
+    await settle(() => void key(articles[12]!, { key: 'ArrowUp' }));
+    expect(tabStops(chat)).toEqual([articles[11], articles[11]!.querySelector('button')]);
+    await settle(() => void key(articles[11]!, { key: 'Home' }));
+    expect(document.activeElement).toBe(articles[0]);
+    await settle(() => void key(articles[0]!, { key: 'ArrowUp' }));
+    expect(document.activeElement).toBe(articles[0]);
+    await settle(() => void key(articles[0]!, { key: 'End' }));
+    expect(document.activeElement).toBe(articles[13]);
+    // A control reached another way (a click) makes its message the current one.
+    const third = articles[3]!.querySelector('button')!;
+    await settle(() => third.focus());
+    expect(tabStops(chat)).toEqual([articles[3], third]);
+
+    const skip = [...panel.querySelectorAll<HTMLAnchorElement>('a.skip-link')].find((a) => a.textContent === 'Skip to the message box')!;
+    await settle(() => skip.click());
+    expect(document.activeElement).toBe(byLabel(panel, 'Message'));
+  });
+});
+
 describe('sending', () => {
   it('opens the newest session and sends on Enter (Shift+Enter is a new line)', async () => {
     const w = await openWorkbench();

@@ -6,6 +6,7 @@ import type { LiveTurn } from '../../stores/chat-turns';
 import { UserMessage } from './UserMessage';
 import { AssistantMessage } from './AssistantMessage';
 import { DryRunPreview } from './DryRunPreview';
+import { useRovingMessages } from './roving-messages';
 
 interface Names {
   user: string;
@@ -51,6 +52,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
 
   const [chat, setChat] = useState<HTMLElement | null>(null);
   useStickToBottom(chat);
+  useRovingMessages(chat);
 
   if (messages.length === 0 && !turn) {
     return (
@@ -64,7 +66,15 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   }
 
   return (
-    <div className="chat" data-testid="chat" ref={setChat} role="log" aria-live="off" aria-label={`Conversation in ${session.title}`}>
+    <div
+      className="chat"
+      data-testid="chat"
+      ref={setChat}
+      role="log"
+      aria-live="off"
+      aria-label={`Conversation in ${session.title}`}
+      aria-description="One stop for Tab: the arrow keys move between messages, Home and End go to the first and last."
+    >
       {/* One keyed list: when the live reply is saved it keeps its element, so state such as an opened deliberation survives. */}
       {[
         ...messages.map((m) =>

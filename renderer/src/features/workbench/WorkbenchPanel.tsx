@@ -1,5 +1,5 @@
 // Workbench section: chat sessions (list, create, import), the open session's chat with live streaming and tool calls, and its character & world.
-import { useEffect, useState, type DragEvent } from 'react';
+import { useEffect, useState, type DragEvent, type MouseEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
@@ -23,6 +23,12 @@ import { AskingHost } from '../../components/AskingHost';
 const SPEC = sectionById('workbench');
 
 type Tab = 'chat' | 'setting';
+
+/** The message box, from the top of the chat, without a Tab through every message. */
+function skipToComposer(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  document.querySelector<HTMLTextAreaElement>('[data-testid="composer"] textarea')?.focus();
+}
 
 function OpenSession() {
   const session = useAppStore((s) => s.chat.open);
@@ -56,6 +62,9 @@ function OpenSession() {
       </div>
       {tab === 'chat' ? (
         <div role="tabpanel" aria-label="Chat" className="workbench__chat">
+          <a className="skip-link" href="#composer" onClick={skipToComposer}>
+            Skip to the message box
+          </a>
           <ChatSettingsBar session={session} />
           <ChatView session={session} turn={turn} />
           <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />

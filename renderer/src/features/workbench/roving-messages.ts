@@ -1,0 +1,85 @@
+// The message list as one stop in the Tab order (roving focus): the current message is focusable and its own controls
+// stay in the Tab order; every other message, and its controls, is reached with the arrow keys instead. Without this a
+// long chat costs one Tab per control of every message before the message box.
+import { useEffect } from 'react';
+
+const MESSAGE = '[data-testid="message"]';
+const FOCUSABLE = 'a[href], button, input, select, textarea, iframe, summary, [tabindex]';
+/** Where a control's own tabindex is kept while its message is not the current one ('' = it had none). */
+const SAVED = 'data-roving-tabindex';
+
+function messages(chat: HTMLElement): HTMLElement[] {
+  return [...chat.querySelectorAll<HTMLElement>(`:scope > ${MESSAGE}`)];
+}
+
+/** Takes the controls of `message` out of the Tab order, or puts them back. */
+function setControls(message: HTMLElement, reachable: boolean): void {
+  for (const el of message.querySelectorAll<HTMLElement>(FOCUSABLE)) {
+    if (reachable) {
+      const saved = el.getAttribute(SAVED);
+      if (saved === null) continue;
+      if (saved === '') el.removeAttribute('tabindex');
+      else el.setAttribute('tabindex', saved);
+      el.removeAttribute(SAVED);
+    } else if (!el.hasAttribute(SAVED) && el.getAttribute('tabindex') !== '-1') {
+      el.setAttribute(SAVED, el.getAttribute('tabindex') ?? '');
+      el.setAttribute('tabindex', '-1');
+    }
+  }
+}
+
+export function useRovingMessages(chat: HTMLElement | null): void {
+  useEffect(() => {
+    if (!chat) return;
+    // The current message: the newest until the person moves (then theirs, while it exists).
+    let current: HTMLElement | null = null;
+    let chosen = false;
+    const apply = () => {
+      const all = messages(chat);
+      if (!chosen || !current || !all.includes(current)) current = all[all.length - 1] ?? null;
+      for (const message of all) {
+        message.tabIndex = message === current ? 0 : -1;
+        setControls(message, message === current);
+      }
+    };
+    const moveTo = (message: HTMLElement | undefined) => {
+      if (!message) return;
+      current = message;
+      chosen = true;
+      apply();
+      message.focus();
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (!target.matches(MESSAGE) || event.altKey || event.ctrlKey || event.metaKey) return;
+      const all = messages(chat);
+      const at = all.indexOf(target);
+      const next = { ArrowDown: all[at + 1], ArrowUp: all[at - 1], Home: all[0], End: all[all.length - 1] }[event.key];
+      if (!(event.key in { ArrowDown: 1, ArrowUp: 1, Home: 1, End: 1 })) return;
+      event.preventDefault();
+      moveTo(next ?? target);
+    };
+    // Focus that lands in a message some other way (a click, a search) makes it the current one.
+    const onFocusIn = (event: FocusEvent) => {
+      const message = (event.target as HTMLElement).closest<HTMLElement>(MESSAGE);
+      if (!message || message === current || message.parentElement !== chat) return;
+      current = message;
+      chosen = true;
+      apply();
+    };
+    // New messages and controls (a card, an opened deliberation): only element additions matter, not streamed text.
+    const observer = new MutationObserver((records) => {
+      const relevant = records.some((r) => [...r.addedNodes].some((n) => n instanceof HTMLElement && (n.matches(`${MESSAGE}, ${FOCUSABLE}`) || n.querySelector(FOCUSABLE) !== null)));
+      if (relevant) apply();
+    });
+    apply();
+    chat.addEventListener('keydown', onKeyDown);
+    chat.addEventListener('focusin', onFocusIn);
+    observer.observe(chat, { childList: true, subtree: true });
+    return () => {
+      observer.disconnect();
+      chat.removeEventListener('keydown', onKeyDown);
+      chat.removeEventListener('focusin', onFocusIn);
+    };
+  }, [chat]);
+}
