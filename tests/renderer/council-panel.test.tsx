@@ -364,6 +364,23 @@ describe('council members', () => {
     expect(byLabel<HTMLInputElement>(panel, 'Council Mode').checked).toBe(true);
   });
 
+  it('warns before turning Council Mode on when no member can act, and turns it on only if asked again', async () => {
+    // The one member has a tool but a 0% chance: it would never take part.
+    const { panel, host } = await openCouncil((h, vane) => h.arrange('council.setMember', { memberId: vane, patch: { chance: 0 } }));
+    await settle(() => byLabel<HTMLInputElement>(panel, 'Council Mode').click());
+    const confirm = byTestId(panel, 'council-mode-confirm');
+    expect(confirm.getAttribute('role')).toBe('alert');
+    expect(confirm.textContent).toContain('No member can act: every member with a tool has a 0% chance');
+    expect(host.callsTo('council.update')).toHaveLength(0);
+    expect(byLabel<HTMLInputElement>(panel, 'Council Mode').checked).toBe(false);
+    await settle(() => buttonNamed(confirm, 'Cancel').click());
+    expect(panel.querySelector('[data-testid="council-mode-confirm"]')).toBeNull();
+    await settle(() => byLabel<HTMLInputElement>(panel, 'Council Mode').click());
+    await settle(() => buttonNamed(byTestId(panel, 'council-mode-confirm'), 'Turn on anyway').click());
+    expect(host.callsTo('council.update').map((c) => c.input)).toEqual([{ patch: { councilMode: true } }]);
+    expect(host.core.settings.get().council.councilMode).toBe(true);
+  });
+
   it('follows council.changed events from the host (another window, the CLI)', async () => {
     const { panel, host, vane } = await openCouncil();
     // Another client changes the chance: the core emits council.changed.

@@ -4,6 +4,7 @@ import { fail } from '../../../shared/errors';
 import type { CouncilMember, CouncilSettings, CouncilToolsSettings } from '../../../shared/types/council';
 import type { StoredPack } from '../packs/pack-store';
 import { assertChance } from './validate-council';
+import { packToolQualifiedName } from './prompt-tool-source';
 
 export interface MemberInput {
   packId: string;
@@ -106,7 +107,8 @@ export function withPackMembers(current: CouncilSettings, stored: StoredPack, in
       itemId: item.id,
       role: input.role ?? roleFromItemId(item.id),
       chance: input.chance ?? 100,
-      tools: dedupe(input.tools ?? []),
+      // Unless told otherwise, the pack's own tools: a member without any would never take part.
+      tools: dedupe(input.tools ?? (stored.pack.tools ?? []).map((t) => packToolQualifiedName(stored.pack.id, t.name))),
     }));
   return { ...current, members: [...current.members, ...added] };
 }

@@ -81,6 +81,15 @@ describe('council settings validation', () => {
     // quick add again skips items already present
     view = await call<CouncilView>(host, 'council.quickAddPack', { packId: 'craft-circle' });
     expect(view.members).toHaveLength(4);
+    // Without tools named, quick-added members get the pack's own tools (else they would never take part).
+    view = await call<CouncilView>(host, 'council.quickAddPack', { packId: 'story-council' });
+    expect(view.members.slice(4).map((m) => [m.itemId, m.tools])).toEqual([
+      ['continuity-keeper', ['pack.story-council:stakes_check']],
+      ['pacing-critic', ['pack.story-council:stakes_check']],
+    ]);
+    for (const m of view.members.slice(4)) await call<CouncilView>(host, 'council.removeMember', { memberId: m.id });
+    view = await call<CouncilView>(host, 'council.quickAddPack', { packId: 'craft-circle' });
+    expect(view.members).toHaveLength(4);
     view = await call<CouncilView>(host, 'council.setMember', { memberId: a, patch: { role: 'Enforcer', toolHistoryRetention: { 'council:pacing_review': 3 } } });
     expect(view.members[0]).toMatchObject({ role: 'Enforcer', toolHistoryRetention: { 'council:pacing_review': 3 } });
     const ids = view.members.map((m) => m.id).reverse();

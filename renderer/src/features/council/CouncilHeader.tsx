@@ -16,9 +16,14 @@ export function CouncilHeader(props: { view: CouncilView }) {
   const on = pending ?? view.settings.councilMode;
   const withTools = view.members.filter((m) => m.tools.length > 0).length;
   const canTurnOn = view.members.length > 0;
-  const toggle = (next: boolean) => {
+  // A member takes part only with a tool and a chance above 0: with none such, Council Mode would do nothing.
+  const canAct = view.members.some((m) => m.tools.length > 0 && m.chance > 0);
+  const [confirming, setConfirming] = useState(false);
+  const toggle = (next: boolean, anyway = false) => {
     if (busy) return;
     if (next && !canTurnOn) return;
+    if (next && !canAct && !anyway) return setConfirming(true);
+    setConfirming(false);
     setPending(next);
     void run('mode', next ? 'Could not turn Council Mode on' : 'Could not turn Council Mode off', () => updateCouncil(store, host, { councilMode: next })).finally(() => setPending(null));
   };
@@ -51,6 +56,25 @@ export function CouncilHeader(props: { view: CouncilView }) {
             ? 'Off: the Workbench chat replies without the council. Runs from the Runs tab still work.'
             : 'Council Mode needs a member: add one below, then turn it on here.'}
       </p>
+      {confirming && !on && (
+        <div className="banner banner--warning" role="alert" data-testid="council-mode-confirm">
+          <Icon name="warning" className="banner__icon" />
+          <div className="banner__content">
+            <p>
+              No member can act: {withTools === 0 ? 'none has a tool' : 'every member with a tool has a 0% chance'}, so the council would add nothing to a
+              reply. Give a member a tool below (or raise its chance) first.
+            </p>
+            <div className="banner__actions">
+              <button type="button" className="btn btn--small" onClick={() => toggle(true, true)}>
+                Turn on anyway
+              </button>
+              <button type="button" className="btn btn--small btn--ghost" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
       {view.warnings.length > 0 && (
         <div className="banner banner--warning council-warnings" role="region" aria-label="Council problems" data-testid="council-warnings">
           <Icon name="warning" className="banner__icon" />
