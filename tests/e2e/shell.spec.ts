@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { sessionCookieName } from '../../shared/ws-protocol';
 import { SECTIONS, type SectionId } from '../../renderer/src/app/sections';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
 import { watchPage } from './page-watch';
@@ -218,8 +219,8 @@ test.describe('shell against the headless host', () => {
     await first.goto(`${host.origin}/#token=${host.token}`);
     await expect(first.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     expect(first.url()).not.toContain(host.token);
-    // The session is an HttpOnly cookie: the page's script cannot read it.
-    expect(await first.evaluate(() => document.cookie)).toBe('');
+    // The session is an HttpOnly, SameSite=Strict cookie of this host: the page's script cannot read it.
+    expect(await context.cookies()).toEqual([expect.objectContaining({ name: sessionCookieName(Number(new URL(host.origin).port)), domain: '127.0.0.1', httpOnly: true, sameSite: 'Strict' })]);
     const second = await context.newPage();
     await second.goto(`${host.origin}/`);
     await expect(second.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
