@@ -59,7 +59,12 @@ test.describe('tools and extensions against the headless host', () => {
     await kb.getByRole('button', { name: 'Show log' }).click();
     const log = kb.getByRole('log');
     await expect(log).toContainText('Knowledge base loaded');
-    await expect(page.getByTestId('install-form')).toContainText('may run its own LLM generations through your connections (uses your API credits)');
+    // Install reads what a folder asks for before offering grants: here an extension that generates.
+    const install = page.getByTestId('install-form');
+    await expect(install.getByTestId('install-requested')).toContainText('what its spindle.json asks for is listed here');
+    await install.getByLabel('Extension folder or .zip').fill(path.join(ROOT, 'tests', 'fixtures', 'extensions', 'generator'));
+    await install.getByLabel('Extension folder or .zip').press('Tab');
+    await expect(install).toContainText('may run its own LLM generations through your connections (uses your API credits)');
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.mouse.move(1270, 890);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
