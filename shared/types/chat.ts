@@ -92,6 +92,10 @@ export const ChatToolCallRecordSchema = Type.Object(
     result: Type.String({ maxLength: 1024 * 1024 }),
     errorCode: Type.Optional(Type.String({ maxLength: 64 })),
     round: Type.Integer({ minimum: 1 }),
+    /** How much of the reply's text came before the call (where its card sits); how long it ran; the member it was offered for. */
+    textOffset: Type.Optional(Type.Integer({ minimum: 0 })),
+    durationMs: Type.Optional(Type.Number({ minimum: 0 })),
+    memberName: Type.Optional(Type.String({ maxLength: 200 })),
     /** Dry run: simulated write (unvalidated = the placeholder); cached = from the tool's result cache. */
     simulated: Type.Optional(Type.Boolean()),
     unvalidated: Type.Optional(Type.Boolean()),

@@ -92,6 +92,15 @@ function liveMessage(panel: HTMLElement): HTMLElement {
   return last;
 }
 
+/** A reply as a person reads it: its text segments and, where they sit, each card's status, attributes and words. */
+function readReply(message: HTMLElement): Array<string | Record<string, string | undefined>> {
+  return [...message.querySelectorAll<HTMLElement>('[data-testid="message-text"], [data-testid="tool-call"]')].map((el) =>
+    el.dataset.testid === 'tool-call'
+      ? { id: el.dataset.callId, phase: el.dataset.phase, result: el.dataset.result, status: byTestId(el, 'tool-call-status').textContent!, text: el.textContent! }
+      : el.textContent!,
+  );
+}
+
 /** The reply's text, all segments (tool-call cards sit between them where the calls happened). */
 function replyText(message: HTMLElement): string {
   return [...message.querySelectorAll('[data-testid="message-text"]')].map((el) => el.textContent).join('');
@@ -483,7 +492,10 @@ describe('tool calls', () => {
     const second = cards(panel)[1]!;
     expect(second.dataset.phase).toBe('failed');
     expect(second.dataset.result).toBe('error');
-    expect(second.querySelector('[data-code="INVALID_ARGUMENTS_JSON"]')?.textContent).toContain('are not valid JSON.');
+    // Its result says what went wrong, with the code (the error shown while no result had come is not repeated).
+    expect(second.querySelector('.tool-card__code')?.textContent).toBe(' INVALID_ARGUMENTS_JSON');
+    expect(byTestId(second, 'tool-call-result').textContent).toContain('are not valid JSON.');
+    expect(second.querySelectorAll('[data-testid="inline-error"]')).toHaveLength(0);
     expect(replyText(liveMessage(panel))).toBe('Let me check. You rolled a 7.');
     // The cards sit where the calls happened in the text.
     const order = [...liveMessage(panel).querySelectorAll('[data-testid="message-text"], [data-testid="tool-call"]')].map((el) =>
@@ -499,6 +511,16 @@ describe('tool calls', () => {
       ['c1', true, undefined],
       ['c2', false, 'INVALID_ARGUMENTS_JSON'],
     ]);
+
+    // After a reload the reply reads exactly as it did live: one rendering from one record (status, code, wording,
+    // duration, the member it was for, and where each card sits beside the text).
+    const live = readReply(liveMessage(panel));
+    cleanup();
+    const again = await renderShell(host, <App />);
+    await settle(() => navButton(again.container, 'Workbench').click());
+    await settle();
+    expect(readReply(liveMessage(byTestId(again.container, 'panel-workbench')))).toEqual(live);
+    expect(live.filter((part) => typeof part !== 'string').map((card) => (card as { status: string }).status)).toEqual(['Done', 'Error']);
   });
 
   it('shows the calls saved with a reply when the session is reopened', async () => {

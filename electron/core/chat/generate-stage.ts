@@ -73,6 +73,20 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
         batcher.flush();
         deps.emit({ type: 'chat.toolCall', sessionId, turnId, round, ...phase } as ChatEvent);
       };
+      // Where each call's card sits in the reply (the text before it), kept in its record so a reload draws it there too.
+      const offsets = new Map<string, number>();
+      const placement = (call: { id: string; name: string }) => {
+        const memberName = byName.get(call.name)?.memberName;
+        // (Used once the round's text has joined `text`; a call always starts before it ends.)
+        return { textOffset: offsets.get(call.id) ?? text.length, ...(memberName ? { memberName: memberName.slice(0, 200) } : {}) };
+      };
+      // Calls that are not run still end with a result, live as in the saved record.
+      const notRun = (list: typeof calls, why: string, qualifiedName?: (call: (typeof calls)[number]) => string | undefined) => {
+        for (const call of list) {
+          records.push({ ...notRunRecord(call, round, why, qualifiedName?.(call)), ...placement(call), durationMs: 0 });
+          emitCall({ phase: 'result', callId: call.id, ok: false, content: why, errorCode: 'TOOL_NOT_RUN', durationMs: 0 });
+        }
+      };
       for await (const event of deps.llm.stream(
         target.profile,
         {
@@ -90,6 +104,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
             batcher.push(event.text);
             break;
           case 'tool-call-start':
+            offsets.set(event.id, text.length + roundText.join('').length);
             emitCall({ phase: 'started', callId: event.id, index: event.index });
             break;
           case 'tool-call-name': {
@@ -137,20 +152,20 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
       }
       if (calls.length === 0) break;
       if (!inline) {
-        records.push(...calls.map((call) => notRunRecord(call, round, 'No tools were offered in this turn, so the call was not run.')));
+        notRun(calls, 'No tools were offered in this turn, so the call was not run.');
         break;
       }
       if (round > inline.maxRounds) {
         finishReason = 'tool-round-cap';
         reason = `The model kept calling tools after ${inline.maxRounds} round${inline.maxRounds === 1 ? '' : 's'}; stopped at the cap (chat.inlineMaxRounds).`;
-        records.push(...calls.map((call) => notRunRecord(call, round, `Not run: the turn stopped at the cap of ${inline.maxRounds} tool round${inline.maxRounds === 1 ? '' : 's'}.`)));
+        notRun(calls, `Not run: the turn stopped at the cap of ${inline.maxRounds} tool round${inline.maxRounds === 1 ? '' : 's'}.`);
         break;
       }
       const looping = guard.looping(calls);
       if (looping) {
         finishReason = 'tool-loop';
         reason = `The model called ${looping} with the same arguments ${LOOP_REPEATS} times; the turn was stopped.`;
-        records.push(...calls.map((call) => notRunRecord(call, round, 'Not run: the model repeated the same call, so the turn was stopped.', byName.get(call.name)?.qualifiedName)));
+        notRun(calls, 'Not run: the model repeated the same call, so the turn was stopped.', (call) => byName.get(call.name)?.qualifiedName);
         break;
       }
       // Answer every call (errors included) and go round again.
@@ -161,7 +176,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
         const duplicate = guard.duplicateId(call.id);
         const outcome = duplicate ? { ok: false as const, error: duplicate, durationMs: 0 } : await runCall(deps.tools, call, fn, toolTimeoutMs, signal, toolDryRun);
         if (signal.aborted) {
-          records.push(...calls.slice(index).map((c) => notRunRecord(c, round, 'Not run: the turn was stopped.', byName.get(c.name)?.qualifiedName)));
+          notRun(calls.slice(index), 'Not run: the turn was stopped.', (c) => byName.get(c.name)?.qualifiedName);
           break;
         }
         const content = outcome.ok ? outcome.content : toolErrorText(outcome.error);
@@ -174,6 +189,8 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
           result: content.slice(0, 1024 * 1024),
           ...(outcome.ok ? {} : { errorCode: String(outcome.error.code).slice(0, 64) }),
           round,
+          ...placement(call),
+          durationMs: outcome.durationMs,
           ...safetyFlags(outcome),
         });
         emitCall({ phase: 'result', callId: call.id, ok: outcome.ok, content, ...(outcome.ok ? {} : { errorCode: outcome.error.code }), durationMs: outcome.durationMs, ...safetyFlags(outcome) });

@@ -139,7 +139,7 @@ describe('inline mode', () => {
     await rig.host.settings.update({ chat: { mainConnectionId: 'local', model: '', inlineMaxRounds: 2 } });
     const id = await newSession(rig);
     for (let i = 0; i < 5; i++) rig.server.enqueue({ text: `r${i} `, toolCalls: [{ id: `call_${i}`, name: tool.alias, args: { q: `q${i}` } }] });
-    const { done } = await send(rig, id, 'Loop');
+    const { done, events } = await send(rig, id, 'Loop');
     expect(rig.server.generations).toHaveLength(3);
     expect(calls).toHaveLength(2);
     expect(done.finishReason).toBe('tool-round-cap');
@@ -152,6 +152,12 @@ describe('inline mode', () => {
       ['call_1', true, null],
       ['call_2', false, 'TOOL_NOT_RUN'],
     ]);
+    // Live, the call that was not run ends with the same result the record keeps; every record says where its card sits.
+    expect(events.filter((e) => e.type === 'chat.toolCall' && (e as { phase: string }).phase === 'result' && (e as { callId: string }).callId === 'call_2')).toEqual([
+      expect.objectContaining({ ok: false, errorCode: 'TOOL_NOT_RUN', content: saved.messages[1]!.toolCalls![2]!.result, durationMs: 0 }),
+    ]);
+    expect(saved.messages[1]!.toolCalls!.map((c) => c.textOffset)).toEqual([3, 6, 9]);
+    expect(saved.messages[1]!.toolCalls!.every((c) => typeof c.durationMs === 'number')).toBe(true);
   });
 
   it('C1: a model repeating the same call (same tool, same arguments however spaced) is stopped on the third, with the reason, long before the round cap', async () => {

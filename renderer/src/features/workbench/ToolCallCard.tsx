@@ -27,17 +27,18 @@ export function cardFromRecord(record: ChatToolCallRecord, index: number): Card 
     callId: record.id,
     index,
     round: record.round,
-    textOffset: 0,
+    // Records from before these were kept sit at the start of the reply, as they always did.
+    textOffset: record.textOffset ?? 0,
     phase: record.ok || record.errorCode !== 'INVALID_ARGUMENTS_JSON' ? 'ended' : 'failed',
     name: record.name,
     qualifiedName: record.qualifiedName,
-    memberName: null,
+    memberName: record.memberName ?? null,
     argsText: record.argsText,
     error: null,
     result: {
       ok: record.ok,
       content: record.result,
-      durationMs: Number.NaN,
+      durationMs: record.durationMs ?? Number.NaN,
       ...(record.errorCode ? { errorCode: record.errorCode } : {}),
       ...(record.simulated ? { simulated: true } : {}),
       ...(record.unvalidated ? { unvalidated: true } : {}),
@@ -81,7 +82,8 @@ export function ToolCallCard(props: { card: Card; live: boolean }) {
           {card.argsText || (card.phase === 'ended' || card.phase === 'failed' ? '(none)' : '…')}
         </pre>
       </div>
-      {card.error && <InlineError error={card.error} title="The call could not be used" />}
+      {/* Once its result is in, the result says what went wrong (as the saved record does); before, the error does. */}
+      {card.error && !card.result && <InlineError error={card.error} title="The call could not be used" />}
       {card.result && (
         <div className="tool-card__section">
           <span className="tool-card__label">
