@@ -182,12 +182,14 @@ test.describe('a hostile extension frontend', () => {
   });
 
   test('F1, F2, F3: a hostile frontend: its markup runs nothing in the app, and it reaches neither the app nor the network', async ({ page }) => {
-    await openWorkbench(page, host);
-    // The confirm it asked for shows its text as text.
+    // Its frontend asks for a confirm as soon as the window opens, over whatever section is shown (a modal: nothing
+    // else can be clicked until it is answered). It shows its text as text.
+    await page.goto(host.url);
     const confirm = page.getByTestId('extension-confirm');
     await expect(confirm).toBeVisible({ timeout: 20_000 });
     await expect(confirm.getByRole('heading')).toHaveText(XSS_CORPUS[0]!);
     await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
     await expect(page.locator('.ext-drawer__tabs [data-extension-id="lumiverse_hostile_frontend"]')).toHaveCount(XSS_CORPUS.length);
     // What its probes got, as its backend logged them (the log kept on disk, one JSON line an entry).
     const logFile = path.join(dataDir, 'logs', 'extensions', 'lumiverse_hostile_frontend.log');
