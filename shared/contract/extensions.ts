@@ -8,6 +8,25 @@ const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,63}$' });
 const Permission = Type.Union(EXTENSION_PERMISSIONS.map((name) => Type.Literal(name)));
 const ById = Type.Object({ id: Id }, { additionalProperties: false });
 
+/** What a folder or .zip asks for, read before installing it. */
+const InspectedSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  version: Type.String(),
+  description: Type.String(),
+  requested: Type.Array(Permission),
+  /** Requested permissions the Workbench has no equivalent for: they install, and grant nothing here. */
+  notAvailable: Type.Array(Permission),
+  /** Requested permissions whose namespaces answer empty here (presets, memories…). */
+  answeredEmpty: Type.Array(Permission),
+});
+
+/** A .zip the window sends (browser mode cannot hand the host a path on its own machine). */
+const UploadSchema = Type.Object(
+  { fileName: Type.String({ minLength: 1, maxLength: 255 }), data: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+
 export const ExtensionInfoSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -68,17 +87,24 @@ export const extensionMethods = {
   'extensions.inspect': method(
     "Read a folder's (or a .zip's) spindle.json before installing, so the user sees what it asks for and grants only that.",
     Type.Object({ folder: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-    Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      version: Type.String(),
-      description: Type.String(),
-      requested: Type.Array(Permission),
-      /** Requested permissions the Workbench has no equivalent for: they install, and grant nothing here. */
-      notAvailable: Type.Array(Permission),
-      /** Requested permissions whose namespaces answer empty here (presets, memories…). */
-      answeredEmpty: Type.Array(Permission),
-    }),
+    InspectedSchema,
+  ),
+  'extensions.inspectUpload': method(
+    "Read an uploaded .zip's spindle.json before installing it (unpacked in a staging folder, removed again).",
+    Type.Object({ upload: UploadSchema }, { additionalProperties: false }),
+    InspectedSchema,
+  ),
+  'extensions.installUpload': method(
+    'Install an extension from an uploaded .zip (base64); only the permissions listed in grant are granted.',
+    Type.Object(
+      {
+        upload: UploadSchema,
+        grant: Type.Optional(Type.Union([Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length }), Type.Literal('requested')])),
+        trust: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    ExtensionInfoSchema,
   ),
   'extensions.enable': method('Enable and start an extension.', ById, ExtensionInfoSchema),
   'extensions.disable': method('Stop and disable an extension; its tools are unregistered.', ById, ExtensionInfoSchema),

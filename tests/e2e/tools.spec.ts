@@ -62,8 +62,8 @@ test.describe('tools and extensions against the headless host', () => {
     // Install reads what a folder asks for before offering grants: here an extension that generates.
     const install = page.getByTestId('install-form');
     await expect(install.getByTestId('install-requested')).toContainText('what its spindle.json asks for is listed here');
-    await install.getByLabel('Extension folder or .zip').fill(path.join(ROOT, 'tests', 'fixtures', 'extensions', 'generator'));
-    await install.getByLabel('Extension folder or .zip').press('Tab');
+    await install.getByLabel('Or a folder or .zip on the host’s machine').fill(path.join(ROOT, 'tests', 'fixtures', 'extensions', 'generator'));
+    await install.getByLabel('Or a folder or .zip on the host’s machine').press('Tab');
     await expect(install).toContainText('may run its own LLM generations through your connections (uses your API credits)');
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.mouse.move(1270, 890);

@@ -354,7 +354,7 @@ describe('install from folder', () => {
     expect(form.querySelectorAll('.install__grants input[type="checkbox"]')).toHaveLength(0);
     expect(byTestId(form, 'install-requested').textContent).toContain('what its spindle.json asks for is listed here');
     const folder = fixture('seed-example');
-    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), `  ${folder}  `));
+    await settle(() => typeInto(byLabel(form, 'Or a folder or .zip on the host’s machine'), `  ${folder}  `));
     await settle(() => buttonNamed(form, 'Read what it asks for').click());
     expect(host.callsTo('extensions.inspect').map((c) => c.input)).toEqual([{ folder }]);
     expect(byTestId(form, 'install-requested').textContent).toContain('Fixture: seed-example 0.0.1 asks for these');
@@ -368,7 +368,7 @@ describe('install from folder', () => {
     expect(card(panel, 'seed-example')).toBeTruthy();
     expect(await extensionOf(host, 'seed-example')).toMatchObject({ source: 'user', granted: ['tools'], status: 'running' });
     expect(form.textContent, form.textContent!).toContain('Installed Fixture: seed-example 0.0.1.');
-    expect(byLabel(form, 'Extension folder or .zip').value).toBe('');
+    expect(byLabel(form, 'Or a folder or .zip on the host’s machine').value).toBe('');
   });
 
   it('installs a .zip with everything it asks for and trusted, and says what an extension can and cannot reach', async () => {
@@ -379,9 +379,9 @@ describe('install from folder', () => {
     execFileSync('zip', ['-qr', zip, '.'], { cwd: path.join(path.dirname(zip), 'echo') });
     const form = byTestId(panel, 'install-form');
     expect(byTestId(form, 'install-reach').textContent).toMatch(/cannot:.*API keys.*network/);
-    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), zip));
+    await settle(() => typeInto(byLabel(form, 'Or a folder or .zip on the host’s machine'), zip));
     // Leaving the field reads the .zip's manifest (unpacked in a staging folder, removed again).
-    await settle(() => void byLabel(form, 'Extension folder or .zip').dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    await settle(() => void byLabel(form, 'Or a folder or .zip on the host’s machine').dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
     expect([...form.querySelectorAll('.install__grants .perm__name')].map((el) => el.textContent)).toEqual(['tools', 'generation']);
     await settle(() => byLabel(form, /^Everything it asks for/).click());
     expect((byLabel(form, /^tools/) as HTMLInputElement).disabled).toBe(true);
@@ -393,6 +393,30 @@ describe('install from folder', () => {
     // The first extension, installed from the empty page: the form stays where it was and says so.
     expect(byTestId(panel, 'install-form')).toBe(form);
     expect(form.textContent).toContain('Installed ');
+  });
+
+  it('a .zip chosen in the window is uploaded, read for what it asks, and installed (browser mode has no path to give)', async () => {
+    const { panel, host } = await openExtensions();
+    const folder = echoExtension({ permissions: ['tools', 'generation'] });
+    const { execFileSync } = await import('node:child_process');
+    const zip = path.join(path.dirname(folder), 'echo-upload.zip');
+    execFileSync('zip', ['-qr', zip, '.'], { cwd: folder });
+    const bytes = fs.readFileSync(zip);
+    const form = byTestId(panel, 'install-form');
+    const input = byLabel(form, 'Extension .zip (choose, or drop it here)');
+    Object.defineProperty(input, 'files', { value: [new File([bytes], 'echo-upload.zip', { type: 'application/zip' })], configurable: true });
+    await settle(() => void input.dispatchEvent(new Event('change', { bubbles: true })));
+    await settle();
+    const asked = host.callsTo('extensions.inspectUpload').map((c) => c.input as { upload: { fileName: string; data: string } });
+    expect(asked.map((a) => [a.upload.fileName, Buffer.from(a.upload.data, 'base64').equals(bytes)])).toEqual([['echo-upload.zip', true]]);
+    expect(byTestId(form, 'install-upload').textContent).toContain('echo-upload.zip');
+    expect([...form.querySelectorAll('.install__grants .perm__name')].map((el) => el.textContent)).toEqual(['tools', 'generation']);
+    await settle(() => byLabel(form, /^tools/).click());
+    await settle(() => buttonNamed(form, 'Install').click());
+    expect(host.callsTo('extensions.installUpload').map((c) => (c.input as { grant: string[] }).grant)).toEqual([['tools']]);
+    await settled(host);
+    expect(await extensionOf(host, 'echo')).toMatchObject({ source: 'user', granted: ['tools'] });
+    expect(fs.readdirSync(path.join(host.dataDir, 'extensions')).filter((n) => n.startsWith('.install-'))).toEqual([]);
   });
 
   it('a card shows safe mode, the worker containment, inert members, permissions not available here and a trust switch', async () => {
@@ -445,10 +469,10 @@ describe('install from folder', () => {
     const form = byTestId(panel, 'install-form');
     await settle(() => buttonNamed(form, 'Install').click());
     expect(host.callsTo('extensions.install')).toHaveLength(0);
-    expect(document.activeElement).toBe(byLabel(form, 'Extension folder or .zip'));
+    expect(document.activeElement).toBe(byLabel(form, 'Or a folder or .zip on the host’s machine'));
     // A folder without a spindle.json.
     const folder = path.dirname(writeExtension({ id: 'x' }, ''));
-    await settle(() => typeInto(byLabel(form, 'Extension folder or .zip'), folder));
+    await settle(() => typeInto(byLabel(form, 'Or a folder or .zip on the host’s machine'), folder));
     await settle(() => buttonNamed(form, 'Install').click());
     const refused = answers[0]!;
     if (refused.ok) throw new Error('the core installed a folder without spindle.json');
@@ -456,7 +480,7 @@ describe('install from folder', () => {
     expect(error.dataset.code).toBe(refused.error.code);
     expect(error.textContent).toContain(refused.error.message);
     if (refused.error.hint) expect(error.textContent).toContain(refused.error.hint);
-    expect(byLabel(form, 'Extension folder or .zip').value).toBe(folder);
+    expect(byLabel(form, 'Or a folder or .zip on the host’s machine').value).toBe(folder);
     expect(await host.arrange('extensions.list', {})).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { toLorebookFile } from '../imports/world-info-export';
 import { addLorebook, importSessionFile, previewImport, type ImportSummary } from '../imports/session-import';
 import { toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
+import { fromBase64 } from '../util/base64';
 import type { LlmServices } from './llm-services';
 
 type ChatHandlerNames = Extract<keyof Handlers, `chat.${string}`>;
@@ -102,10 +103,4 @@ function readImportFile(file: string, where: string): Buffer {
   }
   if (size > CARD_LIMITS.maxFileBytes) throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The file is ${size} bytes; imports are read up to ${CARD_LIMITS.maxFileBytes}.`, path: where });
   return fs.readFileSync(file);
-}
-
-/** A file the window sent as base64; anything else in the text is refused rather than skipped (Buffer.from would skip it). */
-function fromBase64(data: string, where: string): Buffer {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 === 1) throw new HostFailure({ code: 'INVALID_INPUT', message: 'The file data is not base64.', path: where });
-  return Buffer.from(data, 'base64');
 }

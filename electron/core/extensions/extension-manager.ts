@@ -1,4 +1,5 @@
 // All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, logs.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -233,6 +234,24 @@ export class ExtensionManager {
       return this.info(entry);
     };
     return existing ? this.enqueue(existing, install) : install();
+  }
+
+  /**
+   * Runs `use` on an uploaded .zip written to a staging file in the extensions folder (this user's only), removed
+   * afterwards: the window of browser mode cannot name a path on the host's machine.
+   */
+  async withUpload<T>(upload: { fileName: string; bytes: Buffer }, use: (zipPath: string) => Promise<T>): Promise<T> {
+    if (!upload.fileName.toLowerCase().endsWith('.zip')) {
+      throw new HostFailure({ code: 'INVALID_INPUT', message: `"${upload.fileName.slice(0, 80)}" is not a .zip: upload the extension as the .zip GitHub serves (or its folder zipped).`, path: '/upload/fileName' });
+    }
+    fs.mkdirSync(this.userDir, { recursive: true });
+    const staged = path.join(this.userDir, `.install-upload-${randomUUID()}.zip`);
+    fs.writeFileSync(staged, upload.bytes, { mode: 0o600 });
+    try {
+      return await use(staged);
+    } finally {
+      fs.rmSync(staged, { force: true });
+    }
   }
 
   /** The manifest of a folder or a .zip file (unpacked into a staging folder and removed again), before installing it. */

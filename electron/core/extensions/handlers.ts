@@ -1,6 +1,7 @@
 // Contract handlers for extensions.*: the extension manager behind the contract.
 import type { Handlers } from '../../../shared/contract';
-import { inertPermissions, PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../shared/types/spindle';
+import { inertPermissions, PERMISSIONS_NOT_AVAILABLE_HERE, type ExtensionManifest } from '../../../shared/types/spindle';
+import { fromBase64 } from '../util/base64';
 import type { ExtensionManager } from './extension-manager';
 import { formatLogEntry, LOG_MAX_LINES } from './extension-log';
 
@@ -9,6 +10,8 @@ type ExtensionHandlers = Pick<
   | 'extensions.list'
   | 'extensions.install'
   | 'extensions.inspect'
+  | 'extensions.inspectUpload'
+  | 'extensions.installUpload'
   | 'extensions.enable'
   | 'extensions.disable'
   | 'extensions.restart'
@@ -21,23 +24,29 @@ type ExtensionHandlers = Pick<
   | 'extensions.sendFrontend'
 >;
 
+/** What an extension asks for, from its manifest, as the install form shows it. */
+function inspected(manifest: ExtensionManifest) {
+  return {
+    id: manifest.id,
+    name: manifest.name,
+    version: manifest.version,
+    description: manifest.description,
+    requested: manifest.permissions,
+    notAvailable: manifest.permissions.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p)),
+    answeredEmpty: inertPermissions(manifest.permissions).answeredEmpty,
+  };
+}
+
+const uploaded = (upload: { fileName: string; data: string }) => ({ fileName: upload.fileName, bytes: fromBase64(upload.data, '/upload/data') });
+
 export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers {
   return {
     'extensions.list': () => manager.list(),
     'extensions.install': ({ folder, grant, trust }) => manager.install(folder, { grant: grant ?? [], ...(trust ? { trust } : {}) }),
     'extensions.trust': ({ id, trusted }) => manager.setTrusted(id, trusted),
-    'extensions.inspect': async ({ folder }) => {
-      const { manifest } = await manager.inspect(folder);
-      return {
-        id: manifest.id,
-        name: manifest.name,
-        version: manifest.version,
-        description: manifest.description,
-        requested: manifest.permissions,
-        notAvailable: manifest.permissions.filter((p) => PERMISSIONS_NOT_AVAILABLE_HERE.includes(p)),
-        answeredEmpty: inertPermissions(manifest.permissions).answeredEmpty,
-      };
-    },
+    'extensions.inspect': async ({ folder }) => inspected((await manager.inspect(folder)).manifest),
+    'extensions.inspectUpload': ({ upload }) => manager.withUpload(uploaded(upload), async (zip) => inspected((await manager.inspect(zip)).manifest)),
+    'extensions.installUpload': ({ upload, grant, trust }) => manager.withUpload(uploaded(upload), (zip) => manager.install(zip, { grant: grant ?? [], ...(trust ? { trust } : {}) })),
     'extensions.enable': ({ id }) => manager.enable(id),
     'extensions.disable': ({ id }) => manager.disable(id),
     'extensions.restart': ({ id }) => manager.restart(id),

@@ -40,16 +40,23 @@ export async function removeExtension(store: AppStore, host: HostConnection, id:
 export async function installExtension(
   store: AppStore,
   host: HostConnection,
-  folder: string,
+  source: string | ExtensionUpload,
   grant: readonly Permission[] | 'requested',
   trust = false,
 ): Promise<Result<ExtensionInfo>> {
-  return mirror(store, await host.invoke('extensions.install', { folder, grant: grant === 'requested' ? 'requested' : [...grant], ...(trust ? { trust } : {}) }));
+  const options = { grant: grant === 'requested' ? ('requested' as const) : [...grant], ...(trust ? { trust } : {}) };
+  return mirror(store, await (typeof source === 'string' ? host.invoke('extensions.install', { folder: source, ...options }) : host.invoke('extensions.installUpload', { upload: source, ...options })));
 }
 
-/** What a folder or .zip asks for, read before installing it. */
-export function inspectExtension(host: HostConnection, folder: string) {
-  return host.invoke('extensions.inspect', { folder });
+/** An extension's .zip chosen or dropped in the window, as the host takes it. */
+export interface ExtensionUpload {
+  fileName: string;
+  data: string;
+}
+
+/** What a folder or .zip on the host's machine, or an uploaded .zip, asks for, read before installing it. */
+export function inspectExtension(host: HostConnection, source: string | ExtensionUpload) {
+  return typeof source === 'string' ? host.invoke('extensions.inspect', { folder: source }) : host.invoke('extensions.inspectUpload', { upload: source });
 }
 
 export async function loadExtensionLog(store: AppStore, host: HostConnection, id: string): Promise<Result<{ lines: string[] }>> {

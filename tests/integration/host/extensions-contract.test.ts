@@ -1,4 +1,6 @@
 // Issue 3 through the contract: install without a grant, grant, revoke, disable, enable, remove; tools follow.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../../electron/core/host';
@@ -125,6 +127,38 @@ describe('extensions.inspect', () => {
     expect((await call<ExtensionInfo[]>('extensions.list', {})).map((e) => e.id)).not.toContain('seed-example');
     const missing = await host.api.call('extensions.inspect', { folder: path.join(tempDir(), 'none') }, { origin: 'test' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'INVALID_MANIFEST' } });
+  });
+});
+
+describe('an uploaded .zip (browser mode cannot name a path on the host)', () => {
+  /** The seed example zipped as a download comes: its folder at the top of the archive. */
+  function seedZip(): string {
+    const dir = tempDir();
+    execFileSync('zip', ['-qr', path.join(dir, 'seed.zip'), 'seed-example'], { cwd: path.dirname(SEED_EXAMPLE) });
+    return fs.readFileSync(path.join(dir, 'seed.zip')).toString('base64');
+  }
+  let dataDir = '';
+  const staged = () => fs.readdirSync(path.join(dataDir, 'extensions')).filter((name) => name.startsWith('.install-'));
+
+  it('is read, then installed with what was granted; nothing is left staged', async () => {
+    host = await testHost((dataDir = tempDir()));
+    const upload = { fileName: 'seed-example-main.zip', data: seedZip() };
+    expect(await call('extensions.inspectUpload', { upload })).toMatchObject({ id: 'seed-example', requested: ['tools'] });
+    expect(staged()).toEqual([]);
+    expect(await call('extensions.installUpload', { upload, grant: ['tools'] })).toMatchObject({ id: 'seed-example', granted: ['tools'] });
+    expect(staged()).toEqual([]);
+    expect(fs.existsSync(path.join(dataDir, 'extensions', 'seed-example', 'spindle.json'))).toBe(true);
+  });
+
+  it('refuses a file that is not a .zip, data that is not base64, and a .zip that is not an extension, each naming the field', async () => {
+    host = await testHost((dataDir = tempDir()));
+    const refused = (method: string, input: unknown) => host!.api.call(method as never, input as never, { origin: 'test' });
+    expect(await refused('extensions.installUpload', { upload: { fileName: 'seed.tar.gz', data: seedZip() } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/upload/fileName' } });
+    expect(await refused('extensions.inspectUpload', { upload: { fileName: 'seed.zip', data: 'not base64!' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/upload/data' } });
+    expect(await refused('extensions.installUpload', { upload: { fileName: 'seed.zip', data: Buffer.from('PK but not really').toString('base64') } })).toMatchObject({ ok: false });
+    expect(await refused('extensions.installUpload', { upload: { fileName: 'seed.zip' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/upload/data' } });
+    expect(staged()).toEqual([]);
+    expect(await call<ExtensionInfo[]>('extensions.list', {})).toEqual([]);
   });
 });
 

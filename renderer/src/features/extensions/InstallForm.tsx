@@ -1,14 +1,18 @@
-// "Install": a typed folder or .zip path (browser mode has no native picker), read first so the grants offered are the
-// permissions it asks for (or everything it asks for), whether its tools may run without asking, and what an extension
-// can and cannot reach.
-import { useId, useRef, useState, type FormEvent } from 'react';
+// "Install": a .zip chosen or dropped here (uploaded to the host), or a folder or .zip path on the host's machine, read
+// first so the grants offered are the permissions it asks for (or everything it asks for), whether its tools may run
+// without asking, and what an extension can and cannot reach.
+import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import type { MethodOutput } from '../../../../shared/contract';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { inspectExtension, installExtension } from '../../stores/extension-commands';
+import { inspectExtension, installExtension, type ExtensionUpload } from '../../stores/extension-commands';
+import { bytesToBase64 } from '../workbench/files';
 import { PERMISSION_INFO, type Permission } from './permissions';
+
+/** An extension .zip is uploaded up to this size (base64 in one call stays under the host's import cap). */
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 export function InstallForm() {
   const store = useAppStoreApi();
@@ -21,25 +25,45 @@ export function InstallForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<HostError | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  // The manifest of the path as it was read (null: not read yet, or the path changed since).
-  const [inspected, setInspected] = useState<(MethodOutput<'extensions.inspect'> & { path: string }) | null>(null);
+  // A .zip chosen or dropped here; else the typed path is the source.
+  const [upload, setUpload] = useState<ExtensionUpload | null>(null);
+  const source = upload ?? folder.trim();
+  const sourceKey = upload ? `upload:${upload.fileName}` : folder.trim();
+  // The manifest of the source as it was read (null: not read yet, or the source changed since).
+  const [inspected, setInspected] = useState<(MethodOutput<'extensions.inspect'> & { source: string }) | null>(null);
   const [reading, setReading] = useState(false);
   const readFor = useRef('');
 
-  const read = async () => {
-    const path = folder.trim();
-    if (!path || reading || inspected?.path === path) return;
-    readFor.current = path;
+  const read = async (what: string | ExtensionUpload = source) => {
+    const key = typeof what === 'string' ? what : `upload:${what.fileName}`;
+    if (!key || inspected?.source === key) return;
+    readFor.current = key;
     setReading(true);
     setError(null);
-    const result = await inspectExtension(host, path);
+    const result = await inspectExtension(host, what);
     setReading(false);
-    if (readFor.current !== path) return;
+    if (readFor.current !== key) return;
     if (!result.ok) return setError(result.error);
-    setInspected({ ...result.value, path });
+    setInspected({ ...result.value, source: key });
     setGrant(new Set());
   };
-  const offered: readonly Permission[] = inspected?.path === folder.trim() ? inspected.requested : [];
+  const offered: readonly Permission[] = inspected?.source === sourceKey ? inspected.requested : [];
+
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setDone(null);
+    setError(null);
+    if (file.size > MAX_UPLOAD_BYTES) return setError({ code: 'INPUT_TOO_LARGE', message: `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; an extension .zip is uploaded up to ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`, path: '/upload' });
+    const chosen = { fileName: file.name, data: bytesToBase64(new Uint8Array(await file.arrayBuffer())) };
+    setUpload(chosen);
+    setFolder('');
+    await read(chosen);
+  };
+  const onDrop = (event: DragEvent<HTMLElement>) => {
+    if (!event.dataTransfer.files.length) return;
+    event.preventDefault();
+    void choose(event.dataTransfer.files[0]);
+  };
 
   const toggle = (permission: Permission, on: boolean) =>
     setGrant((g) => {
@@ -52,16 +76,15 @@ export function InstallForm() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const path = folder.trim();
     setDone(null);
-    if (!path) {
-      setError({ code: 'INVALID_INPUT', message: 'Enter the folder that holds the extension’s spindle.json, or its .zip file.' });
+    if (!source) {
+      setError({ code: 'INVALID_INPUT', message: 'Choose the extension’s .zip, or enter the folder (or .zip) on this machine that holds its spindle.json.' });
       document.getElementById(`${id}-folder`)?.focus();
       return;
     }
     setBusy(true);
     setError(null);
-    const result = await installExtension(store, host, path, allRequested ? 'requested' : offered.filter((p) => grant.has(p)), trust);
+    const result = await installExtension(store, host, source, allRequested ? 'requested' : offered.filter((p) => grant.has(p)), trust);
     setBusy(false);
     if (!result.ok) {
       setError(result.error);
@@ -69,6 +92,7 @@ export function InstallForm() {
     }
     setDone(`Installed ${result.value.name} ${result.value.version}.`);
     setFolder('');
+    setUpload(null);
     setGrant(new Set());
     setAllRequested(false);
     setTrust(false);
@@ -76,9 +100,9 @@ export function InstallForm() {
   };
 
   return (
-    <section className="card install" aria-labelledby={`${id}-title`} data-testid="install-form">
+    <section className="card install" aria-labelledby={`${id}-title`} data-testid="install-form" onDragOver={(e) => e.dataTransfer.types.includes('Files') && e.preventDefault()} onDrop={onDrop}>
       <h2 id={`${id}-title`} className="card__title">
-        Install from a folder or a .zip
+        Install from a .zip or a folder
       </h2>
       <p className="card__lead">
         Copies an extension (a folder with a <code>spindle.json</code>, or its <code>.zip</code> as GitHub serves it) into the data folder, builds{' '}
@@ -91,8 +115,19 @@ export function InstallForm() {
       </p>
       <form onSubmit={(e) => void submit(e)} noValidate aria-busy={busy || undefined}>
         <div className="field">
+          <label className="field__label" htmlFor={`${id}-zip`}>
+            Extension .zip (choose, or drop it here)
+          </label>
+          <input id={`${id}-zip`} type="file" accept=".zip,application/zip" className="input" onChange={(e) => void choose(e.target.files?.[0])} />
+          {upload && (
+            <p className="field__hint" data-testid="install-upload">
+              {upload.fileName}, ready to install
+            </p>
+          )}
+        </div>
+        <div className="field">
           <label className="field__label" htmlFor={`${id}-folder`}>
-            Extension folder or .zip
+            Or a folder or .zip on the host’s machine
           </label>
           <input
             id={`${id}-folder`}
@@ -102,11 +137,13 @@ export function InstallForm() {
             placeholder="/home/you/extensions/my-extension"
             autoComplete="off"
             spellCheck={false}
-            required
-            onChange={(e) => setFolder(e.target.value)}
+            onChange={(e) => {
+              setFolder(e.target.value);
+              setUpload(null);
+            }}
             onBlur={() => void read()}
           />
-          <button type="button" className="btn btn--small" aria-disabled={reading || !folder.trim() || undefined} onClick={() => void read()}>
+          <button type="button" className="btn btn--small" aria-disabled={reading || !source || undefined} onClick={() => void read()}>
             {reading ? 'Reading…' : 'Read what it asks for'}
           </button>
         </div>
@@ -114,9 +151,9 @@ export function InstallForm() {
           <legend className="field-group__legend">Grant at install</legend>
           {offered.length === 0 ? (
             <p className="field__hint" data-testid="install-requested">
-              {inspected?.path === folder.trim()
+              {inspected?.source === sourceKey
                 ? `${inspected.name} ${inspected.version} asks for no permissions.`
-                : 'Enter its folder or .zip: what its spindle.json asks for is listed here to grant (and only that).'}
+                : 'Choose its .zip or enter its folder: what its spindle.json asks for is listed here to grant (and only that).'}
             </p>
           ) : (
             <>

@@ -46,7 +46,7 @@ export async function readFileText(file: File): Promise<string> {
 /** Largest card, chat or lorebook file sent to the host (the host's own cap: see CARD_LIMITS). */
 export const MAX_CARD_FILE_BYTES = 20 * 1024 * 1024;
 
-function bytesToBase64(bytes: Uint8Array): string {
+export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   // In slices: String.fromCharCode takes its bytes as arguments, and a call has an argument limit.
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
