@@ -1,6 +1,6 @@
 // One configured MCP server: how it starts, trust, enabled, status with its last error and restart countdown, counts,
 // instructions (as text), actions (connect/disconnect/restart/edit/remove), and its tools and log on demand.
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { mcpSourceId, type McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { EnabledSwitch } from '../../components/EnabledSwitch';
@@ -43,6 +43,17 @@ export function ServerCard(props: { server: McpServerInfo }) {
   const [toolsOpen, setToolsOpen] = useState(false);
   const [logOpen, setLogOpen] = useState(false);
   const editRef = useRef<HTMLButtonElement>(null);
+  // Closing the form gives focus back to its Edit button once the card is drawn again (in that commit, not on a timer).
+  const refocus = useRef(false);
+  const closeForm = () => {
+    refocus.current = true;
+    setEditing(false);
+  };
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    editRef.current?.focus();
+  }, [editing]);
   const now = useNow(server.status === 'crashed' && server.restartAt !== undefined, 500);
 
   const { enabled, toggle: toggleEnabled } = useEnabledToggle(config.enabled, busy, act, (next) => updateMcpServer(store, host, config.id, { enabled: next }));
@@ -71,14 +82,8 @@ export function ServerCard(props: { server: McpServerInfo }) {
       <li>
         <ServerForm
           server={server}
-          onCancel={() => {
-            setEditing(false);
-            setTimeout(() => editRef.current?.focus());
-          }}
-          onDone={() => {
-            setEditing(false);
-            setTimeout(() => editRef.current?.focus());
-          }}
+          onCancel={closeForm}
+          onDone={closeForm}
         />
       </li>
     );
