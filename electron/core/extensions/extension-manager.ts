@@ -1,5 +1,4 @@
 // All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, logs.
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +11,7 @@ import { waitUntil } from '../util/wait-until';
 import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
 import { buildRunnerBeside } from './extension-build';
 import { stageInstall } from './extension-install';
-import { withExtensionFolder } from './extension-zip';
+import { withExtensionFolder, withUploadedZip } from './extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import { ExtensionLogFiles } from './extension-log-file';
 import { frameLabel } from '../../../shared/frames/frame-origin';
@@ -236,22 +235,9 @@ export class ExtensionManager {
     return existing ? this.enqueue(existing, install) : install();
   }
 
-  /**
-   * Runs `use` on an uploaded .zip written to a staging file in the extensions folder (this user's only), removed
-   * afterwards: the window of browser mode cannot name a path on the host's machine.
-   */
-  async withUpload<T>(upload: { fileName: string; bytes: Buffer }, use: (zipPath: string) => Promise<T>): Promise<T> {
-    if (!upload.fileName.toLowerCase().endsWith('.zip')) {
-      throw new HostFailure({ code: 'INVALID_INPUT', message: `"${upload.fileName.slice(0, 80)}" is not a .zip: upload the extension as the .zip GitHub serves (or its folder zipped).`, path: '/upload/fileName' });
-    }
-    fs.mkdirSync(this.userDir, { recursive: true });
-    const staged = path.join(this.userDir, `.install-upload-${randomUUID()}.zip`);
-    fs.writeFileSync(staged, upload.bytes, { mode: 0o600 });
-    try {
-      return await use(staged);
-    } finally {
-      fs.rmSync(staged, { force: true });
-    }
+  /** Runs `use` on an uploaded .zip, staged in the extensions folder and removed afterwards (see extension-zip.ts). */
+  withUpload<T>(upload: { fileName: string; bytes: Buffer }, use: (zipPath: string) => Promise<T>): Promise<T> {
+    return withUploadedZip(upload, this.userDir, use);
   }
 
   /** The manifest of a folder or a .zip file (unpacked into a staging folder and removed again), before installing it. */

@@ -1,6 +1,7 @@
 // Unpacking an extension .zip for install, bounded: entry count (folders too), total size, compression
 // ratio (a decompression bomb), no paths out of the folder, no symlinks. The manifest may sit at the
 // root or in the one folder a GitHub download wraps everything in.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
@@ -103,5 +104,23 @@ export async function withExtensionFolder<T>(source: string, userDir: string, pr
     return await install(await unpackExtensionZip(source, unpacked));
   } finally {
     fs.rmSync(unpacked, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `use` on an uploaded .zip written to a staging file under `userDir` (this user's only, removed afterwards, and
+ * swept at start like the other `.install-` leftovers): the window of browser mode cannot name a path on the host.
+ */
+export async function withUploadedZip<T>(upload: { fileName: string; bytes: Buffer }, userDir: string, use: (zipPath: string) => Promise<T>): Promise<T> {
+  if (!upload.fileName.toLowerCase().endsWith('.zip')) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `"${upload.fileName.slice(0, 80)}" is not a .zip: upload the extension as the .zip GitHub serves (or its folder zipped).`, path: '/upload/fileName' });
+  }
+  fs.mkdirSync(userDir, { recursive: true });
+  const staged = path.join(userDir, `.install-upload-${randomUUID()}.zip`);
+  fs.writeFileSync(staged, upload.bytes, { mode: 0o600 });
+  try {
+    return await use(staged);
+  } finally {
+    fs.rmSync(staged, { force: true });
   }
 }

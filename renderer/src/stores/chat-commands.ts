@@ -67,9 +67,8 @@ export async function updateSession(store: AppStore, host: HostConnection, sessi
 export async function setSessionSwitches(store: AppStore, host: HostConnection, sessionId: string, patch: { council?: boolean; dryRun?: boolean }) {
   const open = store.getState().chat.open;
   if (open?.id === sessionId) store.getState().chatSessionLoaded({ ...open, ...patch });
-  const result = await host.invoke('chat.sessions.update', { sessionId, patch });
-  if (result.ok) store.getState().chatSessionLoaded(result.value);
-  else await loadOpenSession(store, host, sessionId);
+  const result = await updateSession(store, host, sessionId, patch);
+  if (!result.ok) await loadOpenSession(store, host, sessionId);
   return result;
 }
 

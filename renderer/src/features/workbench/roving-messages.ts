@@ -54,10 +54,10 @@ export function useRovingMessages(chat: HTMLElement | null): void {
       if (!target.matches(MESSAGE) || event.altKey || event.ctrlKey || event.metaKey) return;
       const all = messages(chat);
       const at = all.indexOf(target);
-      const next = { ArrowDown: all[at + 1], ArrowUp: all[at - 1], Home: all[0], End: all[all.length - 1] }[event.key];
-      if (!(event.key in { ArrowDown: 1, ArrowUp: 1, Home: 1, End: 1 })) return;
+      const moves: Record<string, HTMLElement | undefined> = { ArrowDown: all[at + 1], ArrowUp: all[at - 1], Home: all[0], End: all[all.length - 1] };
+      if (!(event.key in moves)) return;
       event.preventDefault();
-      moveTo(next ?? target);
+      moveTo(moves[event.key] ?? target);
     };
     // Focus that lands in a message some other way (a click, a search) makes it the current one.
     const onFocusIn = (event: FocusEvent) => {
