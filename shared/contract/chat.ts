@@ -12,6 +12,7 @@ import { method } from './define';
 
 const SessionId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 const ById = Type.Object({ sessionId: SessionId }, { additionalProperties: false });
+const MessageId = Type.String({ minLength: 1, maxLength: 64 });
 
 const PromptMessageSchema = Type.Object({
   role: Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')]),
@@ -174,7 +175,7 @@ export const chatMethods = {
     Type.Object({ stopped: Type.Boolean() }),
   ),
   'chat.regenerate': method(
-    'Replace the last assistant message with a new reply (reusing the council results when toolsSettings.retainResultsForRegens is on).',
+    'A new reply to the last user message, added as a swipe of the last reply (the old one is kept; reusing the council results when toolsSettings.retainResultsForRegens is on).',
     Type.Object(
       {
         sessionId: SessionId,
@@ -187,6 +188,48 @@ export const chatMethods = {
       { additionalProperties: false },
     ),
     TurnStartedSchema,
+  ),
+  'chat.continue': method(
+    'Ask the model to go on from the last reply; what it writes is added to that reply (chat.* events as for chat.send).',
+    Type.Object(
+      {
+        sessionId: SessionId,
+        council: Type.Optional(Type.Boolean()),
+        toolDryRun: Type.Optional(Type.Boolean()),
+        connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
+        model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      },
+      { additionalProperties: false },
+    ),
+    TurnStartedSchema,
+  ),
+  'chat.messages.edit': method(
+    "Replace a message's text (a reply's shown swipe with it); extensions hear MESSAGE_EDITED.",
+    Type.Object({ sessionId: SessionId, messageId: MessageId, content: Type.String({ maxLength: SESSION_LIMITS.messageContent }) }, { additionalProperties: false }),
+    ChatSessionSchema,
+  ),
+  'chat.messages.delete': method(
+    'Delete one message; extensions hear MESSAGE_DELETED.',
+    Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }),
+    ChatSessionSchema,
+  ),
+  'chat.messages.swipe': method(
+    "Show another of a reply's swipes: by index, or the one to the left or right (past either end nothing changes); extensions hear MESSAGE_SWIPED.",
+    Type.Object(
+      {
+        sessionId: SessionId,
+        messageId: MessageId,
+        swipeId: Type.Optional(Type.Integer({ minimum: 0 })),
+        direction: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right')])),
+      },
+      { additionalProperties: false },
+    ),
+    ChatSessionSchema,
+  ),
+  'chat.sessions.branch': method(
+    'A new session holding the messages up to and including this one; the original is unchanged.',
+    Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }),
+    ChatSessionSchema,
   ),
   'chat.macros': method(
     'Every macro a turn can use, with its owner and current value (null: computed by its handler at each turn).',

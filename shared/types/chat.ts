@@ -21,6 +21,7 @@ export const SESSION_LIMITS = {
   messages: 50_000,
   messageContent: 4 * 1024 * 1024,
   toolCalls: 64,
+  swipes: 100,
 } as const;
 
 const Short = (max: number) => Type.String({ maxLength: max });
@@ -119,26 +120,40 @@ export const TurnStageSchema = Type.Object(
 );
 export type TurnStage = Static<typeof TurnStageSchema>;
 
+/** What one reply holds: a message's own fields, and each of its swipes (the alternatives regenerate adds). */
+const ReplyFields = {
+  content: Type.String({ maxLength: SESSION_LIMITS.messageContent }),
+  createdAt: Type.Number(),
+  /** assistant: stopped by the user (content is what streamed before Stop). */
+  stopped: Type.Optional(Type.Boolean()),
+  /** assistant: the generation failed; content is what streamed before the error. */
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
+  finishReason: Type.Optional(Type.String({ maxLength: 32 })),
+  /** assistant: inline tool calls made while producing this message. */
+  toolCalls: Type.Optional(Type.Array(ChatToolCallRecordSchema, { maxItems: SESSION_LIMITS.toolCalls })),
+  /** assistant: the council run whose deliberation informed this message. */
+  councilRunId: Type.Optional(Type.String({ maxLength: 200 })),
+  /** assistant: the connection and model that produced it. */
+  connectionId: Type.Optional(Type.String({ maxLength: 64 })),
+  model: Type.Optional(Type.String({ maxLength: 200 })),
+  /** assistant: the turn's stages in order (the prompt breakdown). */
+  trace: Type.Optional(Type.Array(TurnStageSchema, { maxItems: 200 })),
+};
+
+/** One alternative of a reply, as complete as the reply itself (its tool calls and breakdown stay with it). */
+export const ChatSwipeSchema = Type.Object(ReplyFields, { additionalProperties: false });
+
 export const ChatMessageSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64 }),
     role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
-    content: Type.String({ maxLength: SESSION_LIMITS.messageContent }),
-    createdAt: Type.Number(),
-    /** assistant: stopped by the user (content is what streamed before Stop). */
-    stopped: Type.Optional(Type.Boolean()),
-    /** assistant: the generation failed; content is what streamed before the error. */
-    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
-    finishReason: Type.Optional(Type.String({ maxLength: 32 })),
-    /** assistant: inline tool calls made while producing this message. */
-    toolCalls: Type.Optional(Type.Array(ChatToolCallRecordSchema, { maxItems: SESSION_LIMITS.toolCalls })),
-    /** assistant: the council run whose deliberation informed this message. */
-    councilRunId: Type.Optional(Type.String({ maxLength: 200 })),
-    /** assistant: the connection and model that produced it. */
-    connectionId: Type.Optional(Type.String({ maxLength: 64 })),
-    model: Type.Optional(Type.String({ maxLength: 200 })),
-    /** assistant: the turn's stages in order (the prompt breakdown). */
-    trace: Type.Optional(Type.Array(TurnStageSchema, { maxItems: 200 })),
+    ...ReplyFields,
+    /**
+     * assistant: every alternative of the reply, the shown one included (its fields are the message's own).
+     * Absent until a regenerate adds the second; swipeId is the shown one's index.
+     */
+    swipes: Type.Optional(Type.Array(ChatSwipeSchema, { maxItems: SESSION_LIMITS.swipes })),
+    swipeId: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );
@@ -189,6 +204,7 @@ export type Persona = Static<typeof PersonaSchema>;
 export type WorldInfoEntry = Static<typeof WorldInfoEntrySchema>;
 export type ChatToolCallRecord = Static<typeof ChatToolCallRecordSchema>;
 export type ChatMessage = Static<typeof ChatMessageSchema>;
+export type ChatSwipe = Static<typeof ChatSwipeSchema>;
 export type ChatSession = Static<typeof ChatSessionSchema>;
 
 export const ChatSessionSummarySchema = Type.Object({

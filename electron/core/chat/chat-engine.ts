@@ -21,7 +21,16 @@ import { runGeneration } from './generate-stage';
 import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
 import { runCouncilStage } from './council-stage';
 import type { MacroSources } from './pipeline/macro-catalog';
-import type { SessionStore } from './session-store';
+import { titleFrom, type SessionStore } from './session-store';
+import { ActiveChat } from './active-chat';
+import { saveReply, type ReplyPlacement } from './reply-save';
+import { messageDtoIn } from './chat-reads';
+
+const GENERATION_TYPE = { new: 'normal', swipe: 'regenerate', continue: 'continue' } as const;
+
+/** What the caller leaves out follows the session's own Council switch. */
+const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
+  options.council === undefined && session.council !== undefined ? { ...options, council: session.council } : options;
 
 /** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
 export interface ChatToolRunner {
@@ -74,7 +83,7 @@ export class ChatEngine {
   private readonly log: Logger;
   private readonly newId: () => string;
   private disposed = false;
-  private active: string | null = null;
+  private readonly active = new ActiveChat(() => this.pipeline());
   private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
 
   constructor(private readonly deps: ChatEngineDeps) {
@@ -106,14 +115,13 @@ export class ChatEngine {
   send(sessionId: string, text: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
-    // What the caller leaves out follows the session's own switches.
-    options = { ...options, dryRun: options.dryRun ?? session.dryRun === true, ...(options.council === undefined && session.council !== undefined ? { council: session.council } : {}) };
+    options = { ...followSession(options, session), dryRun: options.dryRun ?? session.dryRun === true };
     const target = this.target(options, session);
     const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
     const history = [...session.messages, userMessage];
     if (options.dryRun) return { ...this.start(session, history, target, options, { dryRun: true }), userMessageId: userMessage.id };
     const chat = this.chatSettings();
-    this.deps.sessions.mutate(sessionId, (s) => {
+    const saved = this.deps.sessions.mutate(sessionId, (s) => {
       s.messages.push(userMessage);
       // The first message names a session nobody named; the connection answering it stays with the session.
       if (!s.titleSet && !s.messages.some((m) => m.role === 'user' && m !== userMessage)) s.title = titleFrom(text) || s.title;
@@ -123,20 +131,32 @@ export class ChatEngine {
       }
     });
     this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
-    this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: { id: userMessage.id, role: 'user', content: text, send_date: userMessage.createdAt } });
+    this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: messageDtoIn(saved, saved.messages.length - 1) });
     return this.start(session, history, target, options, { userMessageId: userMessage.id });
   }
 
   regenerate(sessionId: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
-    if (options.council === undefined && session.council !== undefined) options = { ...options, council: session.council };
+    options = followSession(options, session);
     const target = this.target(options, session);
     const lastUser = session.messages.map((m) => m.role).lastIndexOf('user');
     if (lastUser < 0) throw new HostFailure({ code: 'INVALID_INPUT', message: 'There is no user message to answer yet.', path: '/sessionId' });
     const history = session.messages.slice(0, lastUser + 1);
     const replaced = session.messages.length > lastUser + 1 ? session.messages[session.messages.length - 1] : undefined;
-    return this.start(session, history, target, options, { replaceMessageId: replaced?.role === 'assistant' ? replaced.id : undefined, regenerate: true });
+    // The new reply becomes a swipe of the one it regenerates (same message id, so the window draws it in place).
+    const placement: ReplyPlacement = replaced?.role === 'assistant' ? { kind: 'swipe', of: replaced.id } : { kind: 'new' };
+    return this.start(session, history, target, options, { placement });
+  }
+
+  /** Asks the model to go on from the last reply: what it writes is added to that reply. */
+  continueReply(sessionId: string, options: SendOptions = {}): TurnStarted {
+    const session = this.deps.sessions.get(sessionId);
+    this.assertIdle(sessionId);
+    options = followSession(options, session);
+    const last = session.messages[session.messages.length - 1];
+    if (last?.role !== 'assistant') throw new HostFailure({ code: 'INVALID_INPUT', message: 'The last message is not a reply to continue.', path: '/sessionId' });
+    return this.start(session, session.messages, this.target(options, session), options, { placement: { kind: 'continue', of: last.id } });
   }
 
   stop(sessionId: string): boolean {
@@ -191,10 +211,11 @@ export class ChatEngine {
     history: ChatMessage[],
     target: { profile: ConnectionProfile; model: string },
     options: SendOptions,
-    extra: { userMessageId?: string; replaceMessageId?: string | undefined; regenerate?: boolean; dryRun?: boolean },
+    extra: { userMessageId?: string; placement?: ReplyPlacement; dryRun?: boolean },
   ): TurnStarted {
     const turnId = this.newId();
-    const assistantMessageId = this.newId();
+    const placement = extra.placement ?? { kind: 'new' };
+    const assistantMessageId = placement.kind === 'new' ? this.newId() : placement.of;
     const controller = new AbortController();
     // Every macro, handler and tool call of the turn listens to it at once (tens, not a leak).
     setMaxListeners(1000, controller.signal);
@@ -205,7 +226,7 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        await this.runTurn({ session, history, target, options, turnId, assistantMessageId, signal: controller.signal, ...extra });
+        await this.runTurn({ session, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {
         const error: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The chat turn failed unexpectedly.' };
         if (!(err instanceof HostFailure)) this.log.error('chat turn failed', err);
@@ -226,7 +247,6 @@ export class ChatEngine {
     );
   }
 
-
   private async runTurn(t: {
     session: ChatSession;
     history: ChatMessage[];
@@ -235,8 +255,7 @@ export class ChatEngine {
     turnId: string;
     assistantMessageId: string;
     signal: AbortSignal;
-    replaceMessageId?: string | undefined;
-    regenerate?: boolean;
+    placement: ReplyPlacement;
     dryRun?: boolean;
   }): Promise<void> {
     const { session, history, target, turnId, assistantMessageId, signal } = t;
@@ -245,9 +264,10 @@ export class ChatEngine {
     const councilRequested = t.options.council ?? settings.council.councilMode;
     const toolsSettings = normalizeCouncil(settings.council).toolsSettings;
     const toolDryRun = t.options.toolDryRun ?? readSafetySettings(settings.safety).dryRun;
-    const generationType = t.regenerate ? 'regenerate' : 'normal';
+    const generationType = GENERATION_TYPE[t.placement.kind];
+    const again = t.placement.kind !== 'new';
     const prepared = await preparePrompt(
-      { ...this.pipelineDeps(), council: (dryRun) => this.councilStage(session, history, councilRequested, t.regenerate === true, turnId, signal, dryRun) },
+      { ...this.pipelineDeps(), council: (dryRun) => this.councilStage(session, history, councilRequested, again, turnId, signal, dryRun) },
       { session, history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal },
     );
     const { trace, council } = prepared;
@@ -314,7 +334,7 @@ export class ChatEngine {
       ...(council ? { councilRunId: council.runId } : {}),
       trace: trace.stages,
     };
-    this.saveReply(sessionId, turnId, message, t.replaceMessageId);
+    this.saveReply(sessionId, turnId, message, t.placement);
     this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
     pipeline?.broadcast(stopped ? 'GENERATION_STOPPED' : 'GENERATION_ENDED', {
       generationId: turnId,
@@ -326,15 +346,12 @@ export class ChatEngine {
     finish({ finishReason, usage: result.usage, ...(reason ? { reason } : {}), ...(error ? { error } : {}) });
   }
 
-  private saveReply(sessionId: string, turnId: string, message: ChatMessage, replaceMessageId: string | undefined): void {
+  private saveReply(sessionId: string, turnId: string, message: ChatMessage, placement: ReplyPlacement): void {
     try {
       if (!this.deps.sessions.has(sessionId)) return;
-      this.deps.sessions.mutate(sessionId, (s) => {
-        const index = replaceMessageId ? s.messages.findIndex((m) => m.id === replaceMessageId) : -1;
-        if (index >= 0) s.messages[index] = message;
-        else s.messages.push(message);
-      });
+      const { event } = saveReply(this.deps.sessions, sessionId, message, placement);
       this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
+      if (event) this.pipeline()?.broadcast(event.name, event.payload);
     } catch (err) {
       const saveError: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The reply could not be saved.' };
       this.deps.emit({ type: 'chat.error', sessionId, turnId, error: saveError });
@@ -355,29 +372,19 @@ export class ChatEngine {
 
   /** The session extensions see as active (chats.getActive): the one open in the window, or the last a turn ran in. */
   get activeSessionId(): string | null {
-    return this.active;
+    return this.active.id;
   }
 
   /** The person opened a session (null: none): extensions hear CHAT_SWITCHED when that changes the active chat. */
   open(sessionId: string | null): { active: string | null } {
     if (sessionId !== null) this.deps.sessions.get(sessionId);
-    this.switchTo(sessionId);
-    return { active: this.active };
+    this.active.switchTo(sessionId);
+    return { active: this.active.id };
   }
 
-  /** Tells extensions about a chat event; a turn in another session first says the active chat changed. */
-  private announce(sessionId: string, event?: string, payload?: unknown): void {
-    this.switchTo(sessionId);
-    if (event) this.pipeline()?.broadcast(event, payload);
-  }
-
-  /** Lumiverse's CHAT_SWITCHED ({ chatId }), and CHAT_CHANGED as the Workbench sent it before. */
-  private switchTo(sessionId: string | null): void {
-    if (this.active === sessionId) return;
-    this.active = sessionId;
-    const pipeline = this.pipeline();
-    pipeline?.broadcast('CHAT_SWITCHED', { chatId: sessionId });
-    if (sessionId !== null) pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
+  /** Tells extensions about a chat event (active-chat.ts). */
+  announce(sessionId: string, event?: string, payload?: unknown): void {
+    this.active.tell(sessionId, event, payload);
   }
 
   private pipelineDeps(): Omit<PrepareDeps, 'council'> {
@@ -387,13 +394,4 @@ export class ChatEngine {
       councilTools: () => this.council?.inlineTools?.() ?? [],
     };
   }
-}
-
-/** A session title from its first message: the first line, cut at a word near 48 characters. */
-export function titleFrom(text: string): string {
-  const line = text.trim().split(/\r?\n/, 1)[0]!.replace(/\s+/g, ' ');
-  if (line.length <= 48) return line;
-  const cut = line.slice(0, 48);
-  const space = cut.lastIndexOf(' ');
-  return `${space > 24 ? cut.slice(0, space) : cut}…`;
 }

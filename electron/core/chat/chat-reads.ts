@@ -3,7 +3,8 @@
 // messages an extension with chat_mutation appends, saved and shown live.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import type { ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import { messageDto, type MessageView } from '../extensions/spindle-host/message-dto';
 import type { CouncilChat } from '../../../shared/types/council';
 import type { ChatReads, ChatView } from '../extensions/spindle-host/chat-data';
 import type { ChatEngine } from './chat-engine';
@@ -12,6 +13,22 @@ import { resolveMacros } from './session-macros';
 
 /** The id a council run's chat goes by when it did not name one (the CLI's --chat file). */
 const COUNCIL_CHAT_ID = 'council-run';
+
+/** A saved message as extensions read it (its swipes' texts included). */
+export function messageView(m: ChatMessage): MessageView {
+  return {
+    id: m.id,
+    role: m.role,
+    content: m.content,
+    createdAt: m.createdAt,
+    ...(m.swipes ? { swipes: m.swipes.map((x) => ({ content: x.content, createdAt: x.createdAt })), swipeId: m.swipeId ?? 0 } : {}),
+  };
+}
+
+/** The session's message at `index` as Lumiverse's events carry it. */
+export function messageDtoIn(s: ChatSession, index: number) {
+  return messageDto({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(s.messages[index]!), index);
+}
 
 function sessionView(s: ChatSession): ChatView {
   return {
@@ -22,7 +39,7 @@ function sessionView(s: ChatSession): ChatView {
     character: { name: s.character.name, description: s.character.description, personality: s.character.personality, scenario: s.character.scenario },
     persona: { name: s.persona.name, description: s.persona.description },
     worldInfo: s.worldInfo.map((e) => ({ id: e.id, keywords: [...e.keywords], content: e.content, enabled: e.enabled })),
-    messages: s.messages.map((m) => ({ id: m.id, role: m.role, content: m.content, createdAt: m.createdAt })),
+    messages: s.messages.map(messageView),
     ...(s.card ? { card: s.card.data } : {}),
   };
 }

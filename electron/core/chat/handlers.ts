@@ -15,8 +15,8 @@ import type { LlmServices } from './llm-services';
 
 type ChatHandlerNames = Extract<keyof Handlers, `chat.${string}`>;
 
-export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
-  const { sessions, chat } = s;
+export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
+  const { sessions, chat, messages } = s;
   const created = ({ session, summary }: { session: ChatSession; summary: ImportSummary }) => {
     emitSessions(session.id, 'created');
     return { id: session.id, ...summary };
@@ -88,6 +88,14 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat'>, emitSess
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': ({ sessionId, ...options }) => chat.regenerate(sessionId, options),
+    'chat.continue': ({ sessionId, ...options }) => chat.continueReply(sessionId, options),
+    'chat.messages.edit': ({ sessionId, messageId, content }) => messages.edit(sessionId, messageId, content),
+    'chat.messages.delete': ({ sessionId, messageId }) => messages.delete(sessionId, messageId),
+    'chat.messages.swipe': ({ sessionId, messageId, swipeId, direction }) => {
+      if ((swipeId === undefined) === (direction === undefined)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Give either swipeId or direction.', path: swipeId === undefined ? '/direction' : '/swipeId' });
+      return messages.swipe(sessionId, messageId, swipeId !== undefined ? { swipeId } : { direction: direction! });
+    },
+    'chat.sessions.branch': ({ sessionId, messageId }) => messages.branch(sessionId, messageId),
     'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
     'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };

@@ -18,6 +18,7 @@ import { SidecarService } from '../sidecar/sidecar-service';
 import { ChatEngine, type ChatToolRunner } from './chat-engine';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import { SessionStore } from './session-store';
+import { MessageActions } from './message-actions';
 
 export interface LlmServicesOptions {
   dataDir: string;
@@ -45,6 +46,7 @@ export interface LlmServices {
   sidecar: SidecarService;
   sessions: SessionStore;
   chat: ChatEngine;
+  messages: MessageActions;
   dispose(): Promise<void>;
 }
 
@@ -81,6 +83,12 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     log,
     ...(options.batching || options.timers ? { batching: { ...options.batching, ...(options.timers ? { timers: options.timers } : {}) } } : {}),
   });
+  const messages = new MessageActions({
+    sessions,
+    isBusy: (id) => chat.isBusy(id),
+    changed: (sessionId, change) => options.emit({ type: 'chat.sessions.changed', sessionId, change }),
+    tell: (sessionId, event, payload) => chat.announce(sessionId, event, payload),
+  });
   return {
     secrets,
     llm,
@@ -89,6 +97,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     sidecar,
     sessions,
     chat,
+    messages,
     async dispose() {
       await chat.dispose();
       profiles.dispose();

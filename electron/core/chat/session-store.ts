@@ -181,3 +181,12 @@ export function summaryOf(session: ChatSession, busy: boolean): ChatSessionSumma
     busy,
   };
 }
+
+/** A session title from its first message: the first line, cut at a word near 48 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0]!.replace(/\s+/g, ' ');
+  if (line.length <= 48) return line;
+  const cut = line.slice(0, 48);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 24 ? cut.slice(0, space) : cut}…`;
+}

@@ -70,7 +70,7 @@ describe('a chat turn', () => {
     expect(saved.messages[1]).toMatchObject({ content: 'Hold on, Sam.', councilRunId: 'run-1', finishReason: 'stop', id: turn.assistantMessageId });
   });
 
-  it('regenerate replaces the last reply and asks the council for a regeneration; a reuse it reports is shown as reused', async () => {
+  it('regenerate answers again (the new reply shown, kept as a swipe) and asks the council for a regeneration; a reuse it reports is shown as reused', async () => {
     const asked: Array<{ regen?: boolean }> = [];
     rig.host.chat.setCouncil({
       async run(_chat, _signal, options = {}) {

@@ -22,7 +22,7 @@ export interface PrepareInput {
   history: ChatMessage[];
   turnId: string;
   model: string;
-  generationType: 'normal' | 'regenerate';
+  generationType: 'normal' | 'regenerate' | 'continue';
   /** A dry run: everything but the generation; handlers see dryRun and macros commit: false. */
   dryRun: boolean;
   toolDryRun: boolean;

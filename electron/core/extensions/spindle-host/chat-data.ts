@@ -4,6 +4,7 @@
 // does between chats: nothing active, empty lists.
 import type { ResolvedMacros } from '../../chat/session-macros';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
 
 export interface ChatView {
@@ -14,7 +15,7 @@ export interface ChatView {
   character: { name: string; description: string; personality: string; scenario: string };
   persona: { name: string; description: string };
   worldInfo: Array<{ id: string; keywords: string[]; content: string; enabled: boolean }>;
-  messages: Array<{ id: string; role: 'user' | 'assistant' | 'system'; content: string; createdAt: number }>;
+  messages: MessageView[];
   /** The imported character card's data, as it was (first_mes, mes_example, tags, extensions…). */
   card?: Record<string, unknown>;
 }
@@ -72,23 +73,7 @@ const characterDto = (c: ChatView) => ({
 
 const personaDto = (c: ChatView) => ({ id: `persona-${c.id}`, name: c.persona.name, description: c.persona.description, is_default: true });
 
-const messageDto = (c: ChatView, m: ChatView['messages'][number], index: number) => ({
-  id: m.id,
-  chat_id: c.id,
-  index_in_chat: index,
-  is_user: m.role === 'user',
-  name: m.role === 'user' ? c.persona.name : c.character.name,
-  content: m.content,
-  send_date: seconds(m.createdAt),
-  swipe_id: 0,
-  swipes: [m.content],
-  swipe_dates: [seconds(m.createdAt)],
-  extra: {},
-  parent_message_id: null,
-  branch_id: null,
-  created_at: seconds(m.createdAt),
-  role: m.role,
-});
+const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.persona.name, characterName: c.character.name });
 
 const entryDto = (c: ChatView, e: ChatView['worldInfo'][number]) => ({ id: e.id, world_book_id: c.id, key: e.keywords, content: e.content, disabled: !e.enabled });
 const bookDto = (c: ChatView) => ({ id: c.id, name: `${c.character.name || c.name} — world info`, description: '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
@@ -125,7 +110,7 @@ const METHODS: Record<string, Methods> = {
     getMessages: (r, [id]) => {
       const c = find(r, id);
       if (!c) fail('NOT_FOUND', `No chat ${String(id)}.`, '/chatId');
-      return c.messages.map((m, i) => messageDto(c, m, i));
+      return c.messages.map((m, i) => messageDto(ownerOf(c), m, i));
     },
     appendMessage: (r, [id, message]) => {
       const c = find(r, id);

@@ -1,0 +1,99 @@
+// What a person does to saved messages: edit, delete, show another swipe, branch a new chat from one. Each change
+// is saved, shown (chat.sessions.changed) and told to extensions with Lumiverse's payloads.
+import { HostFailure } from '../../../shared/errors';
+import type { ChatSession } from '../../../shared/types/chat';
+import type { SessionStore } from './session-store';
+import { messageDtoIn } from './chat-reads';
+import { editContent, showSwipe, swipeCount, swipeIndex } from './swipes';
+
+export interface MessageActionsDeps {
+  sessions: SessionStore;
+  /** A reply is being written in the session: its messages wait. */
+  isBusy: (sessionId: string) => boolean;
+  changed: (sessionId: string, change: 'created' | 'updated') => void;
+  /** Tells extensions (the active chat first, as every chat event does). */
+  tell: (sessionId: string, event: string, payload: Record<string, unknown>) => void;
+}
+
+export class MessageActions {
+  constructor(private readonly deps: MessageActionsDeps) {}
+
+  edit(sessionId: string, messageId: string, content: string): ChatSession {
+    const { session, index } = this.change(sessionId, messageId, (s, i) => {
+      s.messages[i] = editContent(s.messages[i]!, content);
+    });
+    this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
+    return session;
+  }
+
+  delete(sessionId: string, messageId: string): ChatSession {
+    const { session } = this.change(sessionId, messageId, (s, i) => {
+      s.messages.splice(i, 1);
+    });
+    this.deps.tell(sessionId, 'MESSAGE_DELETED', { chatId: sessionId, messageId });
+    return session;
+  }
+
+  /** Shows swipe `swipeId`, or the one before or after the shown one. */
+  swipe(sessionId: string, messageId: string, to: { swipeId: number } | { direction: 'left' | 'right' }): ChatSession {
+    let previous = 0;
+    const { session, index } = this.change(sessionId, messageId, (s, i) => {
+      const message = s.messages[i]!;
+      if (message.role !== 'assistant') throw new HostFailure({ code: 'INVALID_INPUT', message: 'Only a reply has swipes.', path: '/messageId' });
+      previous = swipeIndex(message);
+      const target = 'swipeId' in to ? to.swipeId : previous + (to.direction === 'left' ? -1 : 1);
+      // Past either end stays where it is, as Lumiverse's cycle does; a named swipe must exist.
+      if ('direction' in to && (target < 0 || target >= swipeCount(message))) return;
+      s.messages[i] = showSwipe(message, target);
+    });
+    const swipeId = swipeIndex(session.messages[index]!);
+    if (swipeId !== previous) {
+      this.deps.tell(sessionId, 'MESSAGE_SWIPED', { chatId: sessionId, message: messageDtoIn(session, index), action: 'navigated', swipeId, previousSwipeId: previous });
+    }
+    return session;
+  }
+
+  /** A new session with the messages up to and including this one (each keeps its swipes). */
+  branch(sessionId: string, messageId: string): ChatSession {
+    const source = this.deps.sessions.get(sessionId);
+    const index = this.indexOf(source, messageId);
+    const created = this.deps.sessions.create();
+    const { avatar: _pictureCopiedBelow, ...copy } = source;
+    const branch = this.deps.sessions.mutate(created.id, (s) => ({
+      ...copy,
+      id: s.id,
+      title: branchTitle(source.title),
+      titleSet: true,
+      createdAt: s.createdAt,
+      messages: source.messages.slice(0, index + 1),
+    }));
+    const picture = this.deps.sessions.avatar(sessionId);
+    const result = picture ? this.deps.sessions.setAvatar(branch.id, picture) : branch;
+    this.deps.changed(result.id, 'created');
+    return result;
+  }
+
+  private indexOf(session: ChatSession, messageId: string): number {
+    const index = session.messages.findIndex((m) => m.id === messageId);
+    if (index < 0) throw new HostFailure({ code: 'NOT_FOUND', message: `The session has no message ${messageId}.`, path: '/messageId' });
+    return index;
+  }
+
+  private change(sessionId: string, messageId: string, apply: (s: ChatSession, index: number) => void): { session: ChatSession; index: number } {
+    if (this.deps.isBusy(sessionId)) {
+      throw new HostFailure({ code: 'CONFLICT', message: 'A reply is still being written in this session.', hint: 'Stop it first, or wait for it to finish.', path: '/sessionId' });
+    }
+    let index = -1;
+    const session = this.deps.sessions.mutate(sessionId, (s) => {
+      index = this.indexOf(s, messageId);
+      apply(s, index);
+    });
+    this.deps.changed(sessionId, 'updated');
+    return { session, index };
+  }
+}
+
+function branchTitle(title: string): string {
+  const base = title.replace(/ \(branch( \d+)?\)$/, '');
+  return `${base.slice(0, 180)} (branch)`;
+}

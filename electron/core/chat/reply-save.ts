@@ -1,0 +1,50 @@
+// Where a finished reply goes: a new message, a new swipe of the reply it regenerates, or the rest of the reply it
+// continues. Returns the message as saved and what extensions hear of it.
+import type { ChatMessage } from '../../../shared/types/chat';
+import type { SessionStore } from './session-store';
+import { addSwipe, swipeIndex } from './swipes';
+import { messageDtoIn } from './chat-reads';
+
+/** new: append; swipe: alternative of `of`; continue: `of` grows by the reply's text and calls. */
+export type ReplyPlacement = { kind: 'new' } | { kind: 'swipe'; of: string } | { kind: 'continue'; of: string };
+
+export interface SavedReply {
+  message: ChatMessage;
+  /** The Lumiverse event the change is (none for a new reply: GENERATION_ENDED says it). */
+  event: { name: 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
+}
+
+function continued(old: ChatMessage, reply: ChatMessage): ChatMessage {
+  const calls = [...(old.toolCalls ?? []), ...(reply.toolCalls ?? [])].slice(-64);
+  const offset = old.content.length;
+  const moved = calls.map((c, i) => (i >= (old.toolCalls?.length ?? 0) && c.textOffset !== undefined ? { ...c, textOffset: c.textOffset + offset } : c));
+  const merged: ChatMessage = { ...old, ...reply, id: old.id, content: old.content + reply.content, createdAt: old.createdAt, ...(moved.length ? { toolCalls: moved } : {}) };
+  if (!old.swipes) return merged;
+  const swipes = [...old.swipes];
+  const { id: _id, role: _role, swipes: _s, swipeId: _i, ...fields } = merged;
+  swipes[swipeIndex(old)] = fields;
+  return { ...merged, swipes, swipeId: swipeIndex(old) };
+}
+
+export function saveReply(sessions: SessionStore, sessionId: string, reply: ChatMessage, placement: ReplyPlacement): SavedReply {
+  const placed = { message: reply, index: -1 };
+  const session = sessions.mutate(sessionId, (s) => {
+    const index = placement.kind === 'new' ? -1 : s.messages.findIndex((m) => m.id === placement.of);
+    // The message it was for is gone (deleted meanwhile): the reply is kept as a new message.
+    if (index < 0) {
+      s.messages.push(reply);
+      return;
+    }
+    const old = s.messages[index]!;
+    placed.message = placement.kind === 'swipe' ? addSwipe(old, reply) : continued(old, reply);
+    placed.index = index;
+    s.messages[index] = placed.message;
+  });
+  if (placed.index < 0) return { message: reply, event: null };
+  const message = messageDtoIn(session, placed.index);
+  const event: SavedReply['event'] =
+    placement.kind === 'swipe'
+      ? { name: 'MESSAGE_SWIPED', payload: { chatId: sessionId, message, action: 'added', swipeId: swipeIndex(placed.message) } }
+      : { name: 'MESSAGE_EDITED', payload: { chatId: sessionId, message } };
+  return { message: placed.message, event };
+}

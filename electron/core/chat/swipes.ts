@@ -1,0 +1,56 @@
+// A reply's swipes: the alternatives regenerate adds, kept whole (text, tool calls, breakdown) and shown one at a time.
+// The message's own fields are always the shown swipe's; `swipes` appears once there is a second.
+import { HostFailure } from '../../../shared/errors';
+import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
+import { SESSION_LIMITS } from '../../../shared/types/chat';
+
+const REPLY_KEYS = ['content', 'createdAt', 'stopped', 'error', 'finishReason', 'toolCalls', 'councilRunId', 'connectionId', 'model', 'trace'] as const;
+
+/** The reply fields of a message (one swipe's worth). */
+export function replyOf(message: ChatMessage | ChatSwipe): ChatSwipe {
+  const out: Record<string, unknown> = {};
+  for (const key of REPLY_KEYS) if (message[key] !== undefined) out[key] = message[key];
+  return out as ChatSwipe;
+}
+
+function withReply(message: ChatMessage, reply: ChatSwipe, swipes: ChatSwipe[], swipeId: number): ChatMessage {
+  const bare: Record<string, unknown> = { ...message };
+  for (const key of REPLY_KEYS) delete bare[key];
+  return { ...(bare as Pick<ChatMessage, 'id' | 'role'>), ...reply, swipes, swipeId };
+}
+
+export function swipeCount(message: ChatMessage): number {
+  return message.swipes?.length ?? 1;
+}
+
+export function swipeIndex(message: ChatMessage): number {
+  return message.swipes ? (message.swipeId ?? 0) : 0;
+}
+
+/** The message's swipes with the shown one as the message has it now (edits land on the message first). */
+function currentSwipes(message: ChatMessage): ChatSwipe[] {
+  const swipes = message.swipes ? [...message.swipes] : [replyOf(message)];
+  swipes[swipeIndex(message)] = replyOf(message);
+  return swipes;
+}
+
+/** A new reply becomes the last swipe of the message it regenerates, and the one shown. The oldest go past the cap. */
+export function addSwipe(message: ChatMessage, reply: ChatMessage): ChatMessage {
+  const swipes = [...currentSwipes(message), replyOf(reply)].slice(-SESSION_LIMITS.swipes);
+  return withReply(message, swipes[swipes.length - 1]!, swipes, swipes.length - 1);
+}
+
+/** Shows another swipe; the index must exist. */
+export function showSwipe(message: ChatMessage, index: number): ChatMessage {
+  const swipes = currentSwipes(message);
+  if (!Number.isInteger(index) || index < 0 || index >= swipes.length) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `The message has ${swipes.length} swipe${swipes.length === 1 ? '' : 's'}; there is no swipe ${index}.`, path: '/swipeId' });
+  }
+  return withReply(message, swipes[index]!, swipes, index);
+}
+
+/** New text for a message; with swipes, the shown swipe gets it too. */
+export function editContent(message: ChatMessage, content: string): ChatMessage {
+  const edited = { ...message, content };
+  return message.swipes ? { ...edited, swipes: currentSwipes(edited) } : edited;
+}
