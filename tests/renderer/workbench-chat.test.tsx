@@ -6,19 +6,18 @@
 // at a reply still coming.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Profiler } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HostEvent } from '../../shared/events';
-import type { ChatSession } from '../../shared/types/chat';
 import { App } from '../../renderer/src/app/App';
 import { formatMs } from '../../renderer/src/components/InlineError';
 import { LlmClient } from '../../electron/core/llm/client';
 import { MemorySecretStore } from '../../electron/core/connections/secret-store';
 import { Redactor } from '../../electron/core/connections/redact';
-import { byLabel, byTestId, buttonNamed, cleanup, controlFrames, key, navButton, renderShell, settle, typeInto } from './harness';
-import { BUNDLED_PACKS, disposeAllHosts, type RealHost, type RealHostOptions } from './real-host';
+import { byLabel, byTestId, buttonNamed, cleanup, key, navButton, renderShell, settle, typeInto } from './harness';
+import { cards, liveMessage, openWorkbench, readReply, replyText, savedSession, send, sentMessages, until, type Open, type Workbench } from './workbench-harness';
+import { BUNDLED_PACKS, disposeAllHosts } from './real-host';
 import { addMember, captureBlobUrls, gate, testTool } from './real-council';
-import { chatCore, closeLlmServers, coreSent, deltas, finishes, session, streamed, toolCalls, type ChatCore } from './real-chat';
+import { closeLlmServers, coreSent, deltas, finishes, session, streamed, toolCalls, type ChatCore } from './real-chat';
 import { coreReaches, FIXTURE_EXTENSIONS } from './real-tools';
 
 import { XSS } from '../fixtures/xss-corpus';
@@ -39,85 +38,6 @@ afterEach(async () => {
   delete window.__pwned;
 });
 
-interface Open {
-  /** Options for the core (the bundled Lumia packs for council tests, say). */
-  host?: RealHostOptions;
-  /** Writes into the core's data folder before it starts. */
-  prepare?: (dataDir: string) => void;
-  /** Imported into the core before the Workbench opens (default: Tavern night, s1, no messages). */
-  sessions?: ChatSession[];
-  arrange?: (core: ChatCore) => unknown;
-}
-
-/** The Workbench on a core whose main connection is the LLM test server, with the animation frames in the test's hands. */
-async function openWorkbench(open: Open = {}) {
-  const frames = controlFrames();
-  const core = await chatCore(open.host, open.prepare ? { prepare: open.prepare } : {});
-  for (const doc of open.sessions ?? [session()]) await core.host.arrange('chat.sessions.import', { json: JSON.stringify(doc) });
-  await open.arrange?.(core);
-  let commits = 0;
-  const rendered = await renderShell(
-    core.host,
-    <Profiler id="app" onRender={() => void (commits += 1)}>
-      <App />
-    </Profiler>,
-  );
-  await settle(() => navButton(rendered.container, 'Workbench').click());
-  await settle();
-  const panel = byTestId(rendered.container, 'panel-workbench');
-  return { ...rendered, ...core, frames, panel, commits: () => commits };
-}
-
-type Workbench = Awaited<ReturnType<typeof openWorkbench>>;
-
-/**
- * Waits until the core has sent what `done` looks for (bounded), lets the renderer take in what arrived (and answer
- * the calls it makes on it), then runs the animation frame the wiring scheduled for the chat events.
- */
-async function until(w: Workbench, what: string, done: (events: readonly HostEvent[]) => boolean) {
-  await settle(() => coreSent(w, what, done));
-  await settle(() => w.frames.run());
-}
-
-async function send(panel: HTMLElement, text: string) {
-  const box = byLabel<HTMLTextAreaElement>(panel, 'Message');
-  await settle(() => typeInto(box, text));
-  await settle(() => void key(box, { key: 'Enter' }));
-}
-
-function liveMessage(panel: HTMLElement): HTMLElement {
-  const all = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"][data-role="assistant"]')];
-  const last = all[all.length - 1];
-  if (!last) throw new Error('no assistant message');
-  return last;
-}
-
-/** A reply as a person reads it: its text segments and, where they sit, each card's status, attributes and words. */
-function readReply(message: HTMLElement): Array<string | Record<string, string | undefined>> {
-  return [...message.querySelectorAll<HTMLElement>('[data-testid="message-text"], [data-testid="tool-call"]')].map((el) =>
-    el.dataset.testid === 'tool-call'
-      ? { id: el.dataset.callId, phase: el.dataset.phase, result: el.dataset.result, status: byTestId(el, 'tool-call-status').textContent!, text: el.textContent! }
-      : el.textContent!,
-  );
-}
-
-/** The reply's text, all segments (tool-call cards sit between them where the calls happened). */
-function replyText(message: HTMLElement): string {
-  return [...message.querySelectorAll('[data-testid="message-text"]')].map((el) => el.textContent).join('');
-}
-
-function cards(panel: HTMLElement): HTMLElement[] {
-  return [...panel.querySelectorAll<HTMLElement>('[data-testid="tool-call"]')];
-}
-
-async function savedSession(host: RealHost, sessionId = 's1'): Promise<ChatSession> {
-  return host.arrange('chat.sessions.get', { sessionId });
-}
-
-/** The messages the LLM server was sent in generation request `i`. */
-function sentMessages(w: Workbench, i: number): Array<{ role: string; content: string | null; tool_call_id?: string }> {
-  return (w.llm.generations[i]!.body as { messages: Array<{ role: string; content: string | null; tool_call_id?: string }> }).messages;
-}
 
 const SETTINGS_CHAT = { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false };
 
@@ -140,16 +60,17 @@ describe('the keyboard', () => {
     const chat = byTestId(panel, 'chat');
     const articles = [...chat.querySelectorAll<HTMLElement>(':scope > [data-testid="message"]')];
     expect(articles).toHaveLength(14);
-    // Seven breakdown buttons, one Tab each before; now the newest message and its own button.
-    expect(chat.querySelectorAll('button')).toHaveLength(7);
-    expect(tabStops(chat)).toEqual([articles[13], articles[13]!.querySelector('button')]);
+    // Four actions on each message and seven breakdown buttons, one Tab each before; now the newest message and its own controls.
+    const controls = (message: HTMLElement) => [...message.querySelectorAll('button')];
+    expect(chat.querySelectorAll('button')).toHaveLength(14 * 4 + 7);
+    expect(tabStops(chat)).toEqual([articles[13], ...controls(articles[13]!)]);
 
     articles[13]!.focus();
     await settle(() => void key(articles[13]!, { key: 'ArrowUp' }));
     expect(document.activeElement).toBe(articles[12]);
-    expect(tabStops(chat)).toEqual([articles[12]]); // a user message has no controls
+    expect(tabStops(chat)).toEqual([articles[12], ...controls(articles[12]!)]);
     await settle(() => void key(articles[12]!, { key: 'ArrowUp' }));
-    expect(tabStops(chat)).toEqual([articles[11], articles[11]!.querySelector('button')]);
+    expect(tabStops(chat)).toEqual([articles[11], ...controls(articles[11]!)]);
     await settle(() => void key(articles[11]!, { key: 'Home' }));
     expect(document.activeElement).toBe(articles[0]);
     await settle(() => void key(articles[0]!, { key: 'ArrowUp' }));
@@ -159,7 +80,7 @@ describe('the keyboard', () => {
     // A control reached another way (a click) makes its message the current one.
     const third = articles[3]!.querySelector('button')!;
     await settle(() => third.focus());
-    expect(tabStops(chat)).toEqual([articles[3], third]);
+    expect(tabStops(chat)).toEqual([articles[3], ...controls(articles[3]!)]);
 
     const skip = [...panel.querySelectorAll<HTMLAnchorElement>('a.skip-link')].find((a) => a.textContent === 'Skip to the message box')!;
     await settle(() => skip.click());
@@ -628,7 +549,7 @@ describe('stop, regenerate, errors', () => {
     expect((await savedSession(host)).messages[1]).toMatchObject({ role: 'assistant', content: 'Once upon a ', stopped: true, finishReason: 'stopped' });
   });
 
-  it('regenerates the last reply', async () => {
+  it('regenerates the last reply: the new one streams in its place and the old one stays as a swipe', async () => {
     const w = await openWorkbench({ sessions: [session({ messages: [{ id: 'u1', role: 'user', content: 'Hi', createdAt: 1 }, { id: 'old', role: 'assistant', content: 'Old reply', createdAt: 2 }] })] });
     const { panel, host } = w;
     const end = gate();
@@ -641,7 +562,7 @@ describe('stop, regenerate, errors', () => {
     expect(panel.textContent).not.toContain('Old reply');
     expect(replyText(liveMessage(panel))).toBe('New reply');
     expect(liveMessage(panel).dataset.streaming).toBe('true');
-    // The model answered the same question again, and the core replaced the old reply with the new one.
+    // The model answered the same question again; the new reply is the one shown.
     expect(sentMessages(w, 0).slice(1)).toEqual([{ role: 'user', content: 'Hi' }]);
     await settle(() => end.open());
     await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
@@ -649,6 +570,8 @@ describe('stop, regenerate, errors', () => {
     expect([...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.dataset.role)).toEqual(['user', 'assistant']);
     expect(panel.textContent).not.toContain('Old reply');
     expect(replyText(liveMessage(panel))).toBe('New reply');
+    // The old reply is kept as the first swipe.
+    expect(byTestId(liveMessage(panel), 'swipe-count').textContent).toBe('2/2');
   });
 
   it.each([

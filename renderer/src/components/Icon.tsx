@@ -2,9 +2,11 @@
 import type { SectionId } from '../app/sections';
 
 export type IconName = SectionId | 'info' | 'warning' | 'error' | 'close' | 'logo' | 'folder' | 'refresh' | 'sun' | 'moon' | 'monitor'
-  | 'copy' | 'play' | 'plus' | 'trash' | 'search' | 'check' | 'terminal' | 'power';
+  | 'copy' | 'play' | 'plus' | 'trash' | 'search' | 'check' | 'terminal' | 'power' | 'edit' | 'branch';
 
 const PATHS: Record<IconName, string[]> = {
+  edit: ['M4 20h4L19 9l-4-4L4 16Z', 'M13.5 6.5l4 4'],
+  branch: ['M6 3v12', 'M18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z', 'M6 21a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z', 'M18 9a9 9 0 0 1-9 9'],
   council: [
     'M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z',
     'M3 20v-1a5 5 0 0 1 5-5h2a5 5 0 0 1 5 5v1',

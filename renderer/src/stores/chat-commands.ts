@@ -97,13 +97,51 @@ export async function sendMessage(
   input: MethodInput<'chat.send'>,
 ): Promise<Result<MethodOutput<'chat.send'>>> {
   const result = await host.invoke('chat.send', input);
-  if (result.ok) store.getState().chatTurnStarted(result.value, { userText: input.text, regenerate: false });
+  if (result.ok) store.getState().chatTurnStarted(result.value, { userText: input.text });
   return result;
 }
 
+/** The open session's updatedAt and last reply's text, read before a turn that reworks that reply. */
+function reworkOf(store: AppStore, sessionId: string, continuing: boolean) {
+  const open = store.getState().chat.open;
+  const session = open?.id === sessionId ? open : null;
+  return { since: session?.updatedAt ?? 0, prefix: continuing ? (session?.messages.at(-1)?.content ?? '') : null };
+}
+
+/** A new reply to the last message, added as a swipe of the last reply. */
 export async function regenerateReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.regenerate'>) {
+  const rework = reworkOf(store, input.sessionId, false);
   const result = await host.invoke('chat.regenerate', input);
-  if (result.ok) store.getState().chatTurnStarted(result.value, { regenerate: true });
+  if (result.ok) store.getState().chatTurnStarted(result.value, { rework });
+  return result;
+}
+
+/** The model goes on from the last reply; its words are added to it. */
+export async function continueReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.continue'>) {
+  const rework = reworkOf(store, input.sessionId, true);
+  const result = await host.invoke('chat.continue', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, { rework });
+  return result;
+}
+
+/** Message actions: the host answers with the session as changed, shown at once. */
+async function changeMessages<T extends 'chat.messages.edit' | 'chat.messages.delete' | 'chat.messages.swipe'>(store: AppStore, host: HostConnection, method: T, input: MethodInput<T>) {
+  const result = await host.invoke(method, input);
+  if (result.ok) store.getState().chatSessionLoaded(result.value as ChatSession);
+  return result;
+}
+
+export const editMessage = (store: AppStore, host: HostConnection, input: MethodInput<'chat.messages.edit'>) => changeMessages(store, host, 'chat.messages.edit', input);
+export const deleteMessage = (store: AppStore, host: HostConnection, input: MethodInput<'chat.messages.delete'>) => changeMessages(store, host, 'chat.messages.delete', input);
+export const swipeMessage = (store: AppStore, host: HostConnection, input: MethodInput<'chat.messages.swipe'>) => changeMessages(store, host, 'chat.messages.swipe', input);
+
+/** A new session from the messages up to this one, opened. */
+export async function branchSession(store: AppStore, host: HostConnection, input: MethodInput<'chat.sessions.branch'>) {
+  const result = await host.invoke('chat.sessions.branch', input);
+  if (result.ok) {
+    await loadSessions(store, host);
+    await openSession(store, host, result.value.id);
+  }
   return result;
 }
 

@@ -1,7 +1,7 @@
 // Chat slice: the Workbench's session list, the open session as the host saved it, and each session's live turn (chat.* events).
 import type { HostError } from '../../../shared/errors';
 import type { ChatSession, ChatSessionSummary } from '../../../shared/types/chat';
-import { applyTurnEvents, withTurnStarted, type ChatTurnEvent, type LiveTurn, type TurnStarted } from './chat-turns';
+import { applyTurnEvents, withTurnStarted, type ChatTurnEvent, type LiveTurn, type TurnExtra, type TurnStarted } from './chat-turns';
 import type { Slice } from './slice';
 
 export interface ChatSlice {
@@ -24,7 +24,7 @@ export interface ChatSlice {
   chatSessionLoaded(session: ChatSession): void;
   chatSessionLoadFailed(id: string, error: HostError): void;
   chatSessionGone(id: string): void;
-  chatTurnStarted(started: TurnStarted, extra: { userText?: string; regenerate?: boolean }): void;
+  chatTurnStarted(started: TurnStarted, extra: TurnExtra): void;
   /** A batch of turn events, applied in one update (the frame buffer calls this once per animation frame). */
   chatTurnEventsApplied(events: readonly ChatTurnEvent[]): void;
   chatTurnStopping(sessionId: string): void;

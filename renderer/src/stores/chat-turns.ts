@@ -45,8 +45,11 @@ export interface LiveTurn {
   userMessageId: string | null;
   /** What the user typed, shown at once while the host saves it. */
   userText: string | null;
-  /** Regenerate: the last assistant message is being replaced. */
-  regenerate: boolean;
+  /**
+   * The turn writes into a saved reply (its assistantMessageId): regenerate adds a swipe, continue adds to its text
+   * (prefix: the text so far). Shown in that reply's place until the session is read again after the turn.
+   */
+  rework: Rework | null;
   /** Text streamed so far. */
   text: string;
   /** The last chat.delta seq applied (-1: none). */
@@ -65,6 +68,18 @@ export interface LiveTurn {
   dryRun: { prompt: NonNullable<TurnStarted['prompt']>; tools: string[] } | null;
 }
 
+export interface Rework {
+  /** The session's updatedAt when the turn started: a newer copy holds the turn's result. */
+  since: number;
+  /** continue: the reply's text before the turn (the live text follows it). */
+  prefix: string | null;
+}
+
+export interface TurnExtra {
+  userText?: string;
+  rework?: Rework;
+}
+
 export function newTurn(sessionId: string, turnId: string): LiveTurn {
   return {
     turnId,
@@ -72,7 +87,7 @@ export function newTurn(sessionId: string, turnId: string): LiveTurn {
     assistantMessageId: '',
     userMessageId: null,
     userText: null,
-    regenerate: false,
+    rework: null,
     text: '',
     lastSeq: -1,
     toolCalls: [],
@@ -88,14 +103,14 @@ export function newTurn(sessionId: string, turnId: string): LiveTurn {
 }
 
 /** The turn chat.send / chat.regenerate started, merged with whatever of it already streamed in. */
-export function withTurnStarted(existing: LiveTurn | undefined, started: TurnStarted, extra: { userText?: string; regenerate?: boolean }): LiveTurn {
+export function withTurnStarted(existing: LiveTurn | undefined, started: TurnStarted, extra: TurnExtra): LiveTurn {
   const base = existing && existing.turnId === started.turnId ? existing : newTurn(started.sessionId, started.turnId);
   return {
     ...base,
     assistantMessageId: started.assistantMessageId,
     userMessageId: started.userMessageId ?? null,
     userText: extra.userText ?? base.userText,
-    regenerate: extra.regenerate ?? base.regenerate,
+    rework: extra.rework ?? base.rework,
     dryRun: started.prompt ? { prompt: started.prompt, tools: started.tools ?? [] } : base.dryRun,
   };
 }

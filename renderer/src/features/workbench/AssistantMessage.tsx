@@ -1,11 +1,12 @@
 // The character's reply: streamed text, its tool calls and council note, the reply's error, and the prompt breakdown.
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
 import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
 import { MessageWidgets, useInterceptedText } from '../frontends/message-extras';
 import { CouncilTurn } from './CouncilTurn';
+import { MessageActions, MessageEditor, useSwipeKeys } from './MessageActions';
 import { PromptBreakdown } from './PromptBreakdown';
 import { textLines, textPieces } from './text-pieces';
 import { cardFromRecord, ToolCallCard } from './ToolCallCard';
@@ -56,14 +57,28 @@ const TextLine = memo(function TextLine(props: { text: string; caret: boolean })
 type Segment = { kind: 'text'; text: string } | { kind: 'calls'; cards: ToolCallCardData[] };
 
 /** Saved replies keep their props while another streams, so they are not drawn again on every frame. */
-export const AssistantMessage = memo(function AssistantMessage(props: { message: ChatMessage | null; turn: LiveTurn | null; name: string; chatId: string }) {
+export const AssistantMessage = memo(function AssistantMessage(props: {
+  message: ChatMessage | null;
+  turn: LiveTurn | null;
+  name: string;
+  chatId: string;
+  /** A continued reply: its text before the live turn's. */
+  prefix?: string | null;
+  /** Saved replies: a turn runs in the session (actions wait); this is the last message. */
+  busy?: boolean;
+  last?: boolean;
+}) {
   const { message, turn } = props;
+  const [editing, setEditing] = useState(false);
   const streaming = turn?.status === 'streaming';
   const messageId = message?.id ?? turn?.assistantMessageId ?? null;
+  const prefix = props.prefix ?? '';
+  const actions = message ? { sessionId: props.chatId, message, busy: props.busy === true, last: props.last === true } : null;
+  const keys = useSwipeKeys(actions);
   // The saved content is complete once it exists; the live text is only for a reply not yet saved.
   // Tags an extension's frontend intercepts are handed to it (and, unless it keeps them, not shown).
-  const text = useInterceptedText(messageId, message ? message.content : (turn?.text ?? ''), props.chatId, streaming);
-  const cards = turn ? turn.toolCalls : (message?.toolCalls ?? []).map(cardFromRecord);
+  const text = useInterceptedText(messageId, message ? message.content : prefix + (turn?.text ?? ''), props.chatId, streaming);
+  const cards = turn ? (prefix ? turn.toolCalls.map((c) => ({ ...c, textOffset: c.textOffset + prefix.length })) : turn.toolCalls) : (message?.toolCalls ?? []).map(cardFromRecord);
   const segments = interleave(text, cards);
   const error = turn?.error ?? (message?.error ? { code: message.error.code, message: message.error.message } : null);
   const note = turn ? endNote(turn.finishReason, turn.reason) : message?.stopped ? 'Stopped by the user.' : null;
@@ -76,6 +91,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: { message:
       data-streaming={streaming || undefined}
       aria-label={`${props.name} replied`}
       aria-busy={streaming || undefined}
+      aria-keyshortcuts={message?.role === 'assistant' ? 'ArrowLeft ArrowRight' : undefined}
+      onKeyDown={keys.onKeyDown}
     >
       <header className="msg__head">
         <span className="msg__name">{props.name}</span>
@@ -91,7 +108,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: { message:
       ) : message?.councilRunId ? (
         <CouncilTurn council={null} runId={message.councilRunId} live={false} />
       ) : null}
-      {segments.map((segment, i) =>
+      {editing && actions ? <MessageEditor sessionId={actions.sessionId} message={actions.message} onDone={() => setEditing(false)} /> : segments.map((segment, i) =>
         segment.kind === 'calls' ? (
           <ol key={`calls-${segment.cards[0]!.callId}`} className="stack-list tool-cards" aria-label="Tool calls">
             {segment.cards.map((card) => (
@@ -108,6 +125,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: { message:
         ) : null,
       )}
       <MessageWidgets messageId={messageId} />
+      {actions && !editing && <MessageActions {...actions} onEdit={() => setEditing(true)} />}
+      {keys.failure && <InlineError error={keys.failure.error} title={keys.failure.title} testId="message-action-error" />}
       {note && (
         <p className="msg__note" data-testid="message-note">
           <Icon name="info" /> {note}

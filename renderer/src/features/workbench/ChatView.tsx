@@ -40,12 +40,11 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   const names: Names = { user: session.persona.name || 'You', assistant: session.character.name || 'Assistant' };
   const ids = new Set(session.messages.map((m) => m.id));
   const replying = turn && turn.status === 'streaming';
-  let messages = session.messages;
-  // Regenerate: the reply being replaced steps aside while the new one streams.
-  if (turn?.regenerate && replying) {
-    const last = messages[messages.length - 1];
-    if (last?.role === 'assistant' && last.id !== turn.assistantMessageId) messages = messages.slice(0, -1);
-  }
+  const messages = session.messages;
+  // A turn reworking a saved reply (regenerate, continue) is drawn in its place until the copy holding its result is read.
+  const reworked = turn?.rework && (replying || (session.updatedAt <= turn.rework.since && turn.text !== '')) ? turn.assistantMessageId : null;
+  const lastId = messages[messages.length - 1]?.id;
+  const busy = turn?.status === 'streaming';
   const liveSaved = turn && turn.assistantMessageId && ids.has(turn.assistantMessageId);
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
@@ -79,12 +78,14 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
       {[
         ...messages.map((m) =>
           m.role === 'user' ? (
-            <UserMessage key={m.id} text={m.content} name={names.user} />
+            <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} busy={busy} />
+          ) : m.id === reworked ? (
+            <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} />
           ) : (
-            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} />
+            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} busy={busy} last={m.id === lastId} />
           ),
         ),
-        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} text={turn.userText!} name={names.user} pending />,
+        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} busy pending />,
         showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
       ]}
       {turn?.dryRun && <DryRunPreview turn={turn} />}

@@ -1,10 +1,10 @@
-// The message box: Enter sends, Shift+Enter adds a line; Stop while a reply streams; Regenerate the last reply; council and dry-run toggles.
+// The message box: Enter sends, Shift+Enter adds a line; Stop while a reply streams; Regenerate or Continue the last reply; council and dry-run toggles.
 import { memo, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { regenerateReply, sendMessage, stopTurn } from '../../stores/chat-commands';
+import { continueReply, regenerateReply, sendMessage, stopTurn } from '../../stores/chat-commands';
 import { ComposerActions } from '../frontends/ComposerActions';
 
 /**
@@ -36,6 +36,7 @@ export const Composer = memo(function Composer(props: {
   streaming: boolean;
   stopping: boolean;
   canRegenerate: boolean;
+  canContinue: boolean;
   characterName: string;
   council: boolean;
   dryRun: boolean;
@@ -48,7 +49,7 @@ export const Composer = memo(function Composer(props: {
   const [text, setText] = useState('');
   // Per message: simulate write tools (toolDryRun); null follows the Safety setting.
   const [simulate, setSimulate] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState<null | 'send' | 'stop' | 'regenerate'>(null);
+  const [busy, setBusy] = useState<null | 'send' | 'stop' | 'regenerate' | 'continue'>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   // Enter while a reply is still coming: the message waits in the box and goes once the reply ends.
   const [held, setHeld] = useState(false);
@@ -102,14 +103,16 @@ export const Composer = memo(function Composer(props: {
     if (!result.ok) setError({ title: 'Could not stop', error: result.error });
   };
 
-  const regenerate = async () => {
+  /** Regenerate (a new swipe of the last reply) or Continue (more of it). */
+  const rework = async (kind: 'regenerate' | 'continue') => {
     if (busy || streaming) return;
-    setBusy('regenerate');
+    setBusy(kind);
     setError(null);
-    const result = await regenerateReply(store, host, { sessionId: props.sessionId, council: councilOn });
+    const input = { sessionId: props.sessionId, council: councilOn };
+    const result = kind === 'regenerate' ? await regenerateReply(store, host, input) : await continueReply(store, host, input);
     if (!mounted.current) return;
     setBusy(null);
-    if (!result.ok) setError({ title: 'Could not regenerate', error: result.error });
+    if (!result.ok) setError({ title: kind === 'regenerate' ? 'Could not regenerate' : 'Could not continue', error: result.error });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -148,8 +151,14 @@ export const Composer = memo(function Composer(props: {
           <span aria-hidden="true">Simulate writes</span>
         </label>
         <span className="composer__spacer" />
+        {props.canContinue && !streaming && (
+          <button type="button" className="btn" aria-disabled={busy !== null || undefined} title="The model goes on from the last reply; its words are added to it" onClick={() => void rework('continue')}>
+            <Icon name="play" />
+            {busy === 'continue' ? 'Continuing…' : 'Continue'}
+          </button>
+        )}
         {props.canRegenerate && !streaming && (
-          <button type="button" className="btn" aria-disabled={busy !== null || undefined} onClick={() => void regenerate()}>
+          <button type="button" className="btn" aria-disabled={busy !== null || undefined} title="A new reply, kept beside the old one as a swipe (← → on the reply)" onClick={() => void rework('regenerate')}>
             <Icon name="refresh" />
             {busy === 'regenerate' ? 'Regenerating…' : 'Regenerate'}
           </button>

@@ -44,6 +44,7 @@ function OpenSession() {
   const streaming = turn?.status === 'streaming';
   const switches = sessionSwitches(session, councilMode);
   const canRegenerate = session.messages.some((m) => m.role === 'user');
+  const canContinue = session.messages.at(-1)?.role === 'assistant';
   return (
     <div className="workbench__session" data-testid="open-session" data-session-id={session.id}>
       <SessionHeader session={session} busyTurn={streaming} />
@@ -67,7 +68,7 @@ function OpenSession() {
           </a>
           <ChatSettingsBar session={session} />
           <ChatView session={session} turn={turn} />
-          <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} characterName={session.character.name || 'the assistant'} />
+          <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} canContinue={canContinue} characterName={session.character.name || 'the assistant'} />
         </div>
       ) : (
         <div role="tabpanel" aria-label="Character & world">

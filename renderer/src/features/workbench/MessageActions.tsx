@@ -1,0 +1,143 @@
+// What a person does to a saved message: copy, edit, delete (asked twice), branch a new chat from it; on a reply, its
+// swipes (‹ 2/3 ›, and ←/→ on the focused message; → past the last swipe of the last reply writes a new one).
+import { useState, type KeyboardEvent } from 'react';
+import type { HostError, Result } from '../../../../shared/errors';
+import type { ChatMessage } from '../../../../shared/types/chat';
+import { useAppStoreApi, useHost } from '../../app/context';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
+
+export interface MessageActionProps {
+  sessionId: string;
+  message: ChatMessage;
+  /** A reply is being written in the session: changes wait. */
+  busy: boolean;
+  /** The session's last message (→ past its last swipe writes a new one). */
+  last: boolean;
+}
+
+function useAct() {
+  const store = useAppStoreApi();
+  const host = useHost();
+  const [failure, setFailure] = useState<{ title: string; error: HostError } | null>(null);
+  const act = async (title: string, run: () => Promise<Result<unknown>>) => {
+    setFailure(null);
+    const result = await run();
+    if (!result.ok) setFailure({ title, error: result.error });
+    return result.ok;
+  };
+  return { store, host, failure, act };
+}
+
+/** ←/→ on the focused reply: the swipe before or after; → past the last one of the last reply asks for a new one. */
+export function useSwipeKeys(props: MessageActionProps | null) {
+  const { store, host, failure, act } = useAct();
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!props || props.busy || event.target !== event.currentTarget || props.message.role !== 'assistant') return;
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    const { sessionId, message } = props;
+    const count = message.swipes?.length ?? 1;
+    const at = message.swipeId ?? 0;
+    if (event.key === 'ArrowRight' && at === count - 1) {
+      if (props.last) void act('Could not regenerate', () => regenerateReply(store, host, { sessionId }));
+      return;
+    }
+    void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction: event.key === 'ArrowLeft' ? 'left' : 'right' }));
+  };
+  return { onKeyDown, failure };
+}
+
+export function MessageActions(props: MessageActionProps & { onEdit: () => void }) {
+  const { sessionId, message, busy } = props;
+  const { store, host, failure, act } = useAct();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const count = message.swipes?.length ?? 1;
+  const at = message.swipeId ?? 0;
+  const disabled = busy || undefined;
+  const swipe = (direction: 'left' | 'right') => void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction }));
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(message.content);
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
+  return (
+    <footer className="msg__actions" data-testid="message-actions">
+      {message.role === 'assistant' && count > 1 && (
+        <span className="msg__swipes" role="group" aria-label="Swipes">
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" aria-disabled={busy || at === 0 || undefined} onClick={() => at > 0 && !busy && swipe('left')}>
+            ‹
+          </button>
+          <span className="msg__swipe-count" data-testid="swipe-count" aria-live="polite">
+            {at + 1}/{count}
+          </span>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" aria-disabled={busy || at === count - 1 || undefined} onClick={() => at < count - 1 && !busy && swipe('right')}>
+            ›
+          </button>
+        </span>
+      )}
+      <button type="button" className="btn btn--ghost btn--small" onClick={() => void copy()}>
+        <Icon name={copied ? 'check' : 'copy'} /> {copied ? 'Copied' : 'Copy'}
+      </button>
+      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && props.onEdit()}>
+        <Icon name="edit" /> Edit
+      </button>
+      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
+        <Icon name="branch" /> Branch from here
+      </button>
+      {confirmDelete ? (
+        <span className="msg__confirm" role="group" aria-label="Delete this message?">
+          <button type="button" className="btn btn--danger btn--small" autoFocus onClick={() => void act('Could not delete', () => deleteMessage(store, host, { sessionId, messageId: message.id }))}>
+            <Icon name="trash" /> Delete message
+          </button>
+          <button type="button" className="btn btn--ghost btn--small" onClick={() => setConfirmDelete(false)}>
+            Keep it
+          </button>
+        </span>
+      ) : (
+        <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && setConfirmDelete(true)}>
+          <Icon name="trash" /> Delete
+        </button>
+      )}
+      {failure && <InlineError error={failure.error} title={failure.title} testId="message-action-error" />}
+    </footer>
+  );
+}
+
+/** The message's text in a box: Save (or Ctrl+Enter) keeps it, Cancel (or Escape) leaves it as it was. */
+export function MessageEditor(props: { sessionId: string; message: ChatMessage; onDone: () => void }) {
+  const { store, host, failure, act } = useAct();
+  const [text, setText] = useState(props.message.content);
+  const save = async () => {
+    if (await act('Could not save the edit', () => editMessage(store, host, { sessionId: props.sessionId, messageId: props.message.id, content: text }))) props.onDone();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      props.onDone();
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void save();
+    }
+  };
+  return (
+    <div className="msg__editor" data-testid="message-editor">
+      <textarea className="input input--area" aria-label="Message text" value={text} rows={Math.min(16, Math.max(3, text.split('\n').length + 1))} autoFocus onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} />
+      <div className="msg__editor-bar">
+        <button type="button" className="btn btn--primary btn--small" onClick={() => void save()}>
+          Save
+        </button>
+        <button type="button" className="btn btn--ghost btn--small" onClick={props.onDone}>
+          Cancel
+        </button>
+        <span className="field__hint">Ctrl+Enter saves, Escape cancels.</span>
+      </div>
+      {failure && <InlineError error={failure.error} title={failure.title} testId="message-action-error" />}
+    </div>
+  );
+}
