@@ -5,6 +5,7 @@ import {
   ChatSessionSchema,
   ChatSessionSummarySchema,
   PersonaSchema,
+  SamplingSchema,
   SESSION_LIMITS,
   WorldInfoEntrySchema,
 } from '../types/chat';
@@ -43,6 +44,8 @@ const SessionPatchSchema = Type.Object(
     /** The session's Council and Dry run switches (kept with the session; chat.send defaults to them). */
     council: Type.Optional(Type.Boolean()),
     dryRun: Type.Optional(Type.Boolean()),
+    /** The session's sampling for the main model (replaces the whole set; {} follows the connection's default). */
+    sampling: Type.Optional(SamplingSchema),
   },
   { additionalProperties: false },
 );

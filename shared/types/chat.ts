@@ -120,6 +120,74 @@ export const TurnStageSchema = Type.Object(
 );
 export type TurnStage = Static<typeof TurnStageSchema>;
 
+/**
+ * Sampling for the main model: per session, over the connection's default (chat settings). contextSize is the
+ * prompt budget in tokens (the reply's maxTokens are kept free within it); stop: strings that end the reply.
+ */
+export const SAMPLING_RANGES = {
+  temperature: { min: 0, max: 2 },
+  topP: { min: 0, max: 1 },
+  maxTokens: { min: 1, max: 1_000_000 },
+  contextSize: { min: 256, max: 10_000_000 },
+  stop: { items: 16, length: 200 },
+} as const;
+
+export const SamplingSchema = Type.Object(
+  {
+    temperature: Type.Optional(Type.Number({ minimum: SAMPLING_RANGES.temperature.min, maximum: SAMPLING_RANGES.temperature.max })),
+    topP: Type.Optional(Type.Number({ minimum: SAMPLING_RANGES.topP.min, maximum: SAMPLING_RANGES.topP.max })),
+    maxTokens: Type.Optional(Type.Integer({ minimum: SAMPLING_RANGES.maxTokens.min, maximum: SAMPLING_RANGES.maxTokens.max })),
+    contextSize: Type.Optional(Type.Integer({ minimum: SAMPLING_RANGES.contextSize.min, maximum: SAMPLING_RANGES.contextSize.max })),
+    stop: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: SAMPLING_RANGES.stop.length }), { maxItems: SAMPLING_RANGES.stop.items })),
+  },
+  { additionalProperties: false },
+);
+export type Sampling = Static<typeof SamplingSchema>;
+
+/** Why a world-info entry is in a turn's prompt: always on, or a keyword found in a message of the history. */
+export const WorldInfoHitSchema = Type.Object(
+  {
+    id: Type.String({ maxLength: 64 }),
+    /** The entry's first keyword, or the start of its text. */
+    label: Type.String({ maxLength: 120 }),
+    trigger: Type.Union([Type.Literal('constant'), Type.Literal('always'), Type.Literal('keyword')]),
+    keyword: Type.Optional(Type.String({ maxLength: 1000 })),
+    /** The history message (index, role) the keyword was found in. */
+    messageIndex: Type.Optional(Type.Integer({ minimum: 0 })),
+    role: Type.Optional(Type.Union([Type.Literal('user'), Type.Literal('assistant')])),
+    /** false: it fired but did not fit the world-info budget, so it was left out. */
+    included: Type.Boolean(),
+    tokens: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+/** A turn's prompt by part, in estimated tokens, with what the context budget left out (prompt-budget.ts). */
+export const PromptReportSchema = Type.Object(
+  {
+    parts: Type.Object(
+      {
+        system: Type.Integer({ minimum: 0 }),
+        character: Type.Integer({ minimum: 0 }),
+        worldInfo: Type.Integer({ minimum: 0 }),
+        deliberation: Type.Integer({ minimum: 0 }),
+        history: Type.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false },
+    ),
+    total: Type.Integer({ minimum: 0 }),
+    /** The budget, when the session or connection sets a context size: contextSize minus the reply's maxTokens. */
+    budget: Type.Optional(Type.Integer({ minimum: 0 })),
+    contextSize: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** The oldest history messages left out to fit. */
+    cutMessages: Type.Integer({ minimum: 0 }),
+    worldInfo: Type.Array(WorldInfoHitSchema, { maxItems: SESSION_LIMITS.worldInfoEntries }),
+  },
+  { additionalProperties: false },
+);
+export type PromptReport = Static<typeof PromptReportSchema>;
+export type WorldInfoHit = Static<typeof WorldInfoHitSchema>;
+
 /** What one reply holds: a message's own fields, and each of its swipes (the alternatives regenerate adds). */
 const ReplyFields = {
   content: Type.String({ maxLength: SESSION_LIMITS.messageContent }),
@@ -138,6 +206,8 @@ const ReplyFields = {
   model: Type.Optional(Type.String({ maxLength: 200 })),
   /** assistant: the turn's stages in order (the prompt breakdown). */
   trace: Type.Optional(Type.Array(TurnStageSchema, { maxItems: 200 })),
+  /** assistant: the prompt by part, the context budget and the world-info activation log. */
+  prompt: Type.Optional(PromptReportSchema),
 };
 
 /** One alternative of a reply, as complete as the reply itself (its tool calls and breakdown stay with it). */
@@ -179,6 +249,8 @@ export const ChatSessionSchema = Type.Object(
     council: Type.Optional(Type.Boolean()),
     /** The session's Dry run switch: each message builds the prompt and shows it instead of calling the model. */
     dryRun: Type.Optional(Type.Boolean()),
+    /** The session's sampling (over its connection's default). */
+    sampling: Type.Optional(SamplingSchema),
     /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
     card: Type.Optional(
       Type.Object(
@@ -235,6 +307,8 @@ export const ChatSettingsSchema = Type.Object(
     inlineMaxRounds: Type.Integer({ minimum: 1, maximum: INLINE_MAX_ROUNDS_LIMIT }),
     /** Build the prompt and emit it instead of calling the model. */
     dryRun: Type.Optional(Type.Boolean()),
+    /** Each connection's default sampling for the chat, by connection id (a session's own sampling goes over it). */
+    connectionSampling: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), SamplingSchema)),
   },
   { additionalProperties: false },
 );
@@ -287,6 +361,8 @@ export type ChatEvent =
       /** A dry run: the final prompt as it would have been sent (council and interceptors included), and the tools offered. */
       prompt?: Array<{ role: string; content: string }>;
       tools?: string[];
+      /** A dry run: the prompt by part and what the budget left out. */
+      report?: PromptReport;
     }
   | { type: 'chat.error'; sessionId: string; turnId: string; error: HostError }
   /** The turn's prompt breakdown, once the prompt is final (before generation), and again with the reply. */

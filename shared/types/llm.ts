@@ -71,6 +71,8 @@ export interface LlmRequest {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** Strings that end the reply where the model writes them. */
+  stopSequences?: string[];
   /** Defaults to the profile's defaultModel. */
   model?: string;
 }

@@ -23,6 +23,7 @@ import { runCouncilStage } from './council-stage';
 import type { MacroSources } from './pipeline/macro-catalog';
 import { titleFrom, type SessionStore } from './session-store';
 import { ActiveChat } from './active-chat';
+import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 import { saveReply, type ReplyPlacement } from './reply-save';
 import { messageDtoIn } from './chat-reads';
 
@@ -265,10 +266,11 @@ export class ChatEngine {
     const toolsSettings = normalizeCouncil(settings.council).toolsSettings;
     const toolDryRun = t.options.toolDryRun ?? readSafetySettings(settings.safety).dryRun;
     const generationType = GENERATION_TYPE[t.placement.kind];
+    const sampling = turnSampling(this.chatSettings(), session, target.profile.id);
     const again = t.placement.kind !== 'new';
     const prepared = await preparePrompt(
       { ...this.pipelineDeps(), council: (dryRun) => this.councilStage(session, history, councilRequested, again, turnId, signal, dryRun) },
-      { session, history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal },
+      { session, history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
     );
     const { trace, council } = prepared;
     const inline = this.inlineSetup();
@@ -279,7 +281,7 @@ export class ChatEngine {
       this.deps.emit({ type: 'chat.finished', sessionId, turnId, messageId: assistantMessageId, ...fields });
     this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
     if (t.dryRun) {
-      finish({ finishReason: 'dry-run', usage: null, reason: 'Dry run: nothing was sent.', prompt: prepared.messages.map((m) => ({ role: m.role, content: m.content })), tools: inline?.functions.map((f) => f.name) ?? [] });
+      finish({ finishReason: 'dry-run', usage: null, reason: 'Dry run: nothing was sent.', prompt: prepared.messages.map((m) => ({ role: m.role, content: m.content })), tools: inline?.functions.map((f) => f.name) ?? [], ...(prepared.report ? { report: prepared.report } : {}) });
       return;
     }
     if (prepared.cancelledBy) {
@@ -306,7 +308,7 @@ export class ChatEngine {
         assistantMessageId,
         target,
         messages: prepared.messages,
-        parameters: prepared.parameters,
+        parameters: { ...samplingParameters(sampling), ...prepared.parameters },
         inline,
         toolTimeoutMs: toolsSettings.timeoutMs,
         toolDryRun,
@@ -333,6 +335,7 @@ export class ChatEngine {
       ...(result.records.length ? { toolCalls: result.records.slice(-64) } : {}),
       ...(council ? { councilRunId: council.runId } : {}),
       trace: trace.stages,
+      ...(prepared.report ? { prompt: prepared.report } : {}),
     };
     this.saveReply(sessionId, turnId, message, t.placement);
     this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });

@@ -29,7 +29,7 @@ export interface GenerationInput {
   target: { profile: ConnectionProfile; model: string };
   messages: LlmMessage[];
   /** Sampling parameters interceptors set (with generation_parameters). */
-  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'>;
+  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens' | 'stopSequences'>;
   inline: { functions: InlineTool[]; maxRounds: number } | null;
   toolTimeoutMs: number;
   toolDryRun: boolean;

@@ -1,16 +1,19 @@
-// Builds the main generation's prompt: the system prompt from character, persona, matching world info and the council's blocks, then the history.
-import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+// Builds the main generation's prompt: the system prompt from character, persona, matching world info and the council's
+// blocks, then the history — fitted to the context budget, with a report of its parts and the world-info activation log.
+import type { ChatMessage, ChatSession, PromptReport, WorldInfoHit } from '../../../shared/types/chat';
 import type { LlmMessage } from '../../../shared/types/llm';
-import { activeWorldInfo } from './world-info';
+import { cutHistory, estimateTokens, fitWorldInfo, promptBudget, type BudgetLimits } from './prompt-budget';
+import { scanWorldInfo, type WorldInfoTrigger } from './world-info';
 
 export interface PromptParts {
   session: ChatSession;
-  /** The history to send, oldest first, ending with the user's message. */
+  /** The history to send, oldest first, ending with the user's message (or the reply a continue goes on from). */
   history: ChatMessage[];
   deliberationBlock?: string;
   referenceBlock?: string;
   /** The imported card's own prompt texts, macros resolved. */
   card?: CardPrompts;
+  limits?: BudgetLimits;
 }
 
 export interface CardPrompts {
@@ -30,34 +33,70 @@ export function cardPromptTexts(session: ChatSession): CardPrompts {
 
 const ORIGINAL = /\{\{original\}\}/gi;
 
-export function buildSystemPrompt({ session, history, deliberationBlock, referenceBlock, card }: PromptParts): string {
+type Part = keyof PromptReport['parts'];
+interface Section {
+  part: Part;
+  text: string;
+}
+
+/** The system prompt's sections in order, each with the report part it counts toward; `lore` is the world info that fits. */
+function systemSections({ session, deliberationBlock, referenceBlock, card }: PromptParts, lore: string[]): Section[] {
   const { character, persona } = session;
-  const sections: string[] = [];
+  const sections: Section[] = [];
+  const add = (part: Part, text: string | undefined) => text && sections.push({ part, text });
   const intro = `You are ${character.name || 'the assistant'}. Stay in character and reply to ${persona.name || 'the user'}.`;
-  sections.push(card?.systemPrompt.trim() ? card.systemPrompt.replace(ORIGINAL, intro).trim() : intro);
-  if (character.description.trim()) sections.push(`## Character: ${character.name}\n${character.description.trim()}`);
-  if (character.personality.trim()) sections.push(`## Personality\n${character.personality.trim()}`);
-  if (character.scenario.trim()) sections.push(`## Scenario\n${character.scenario.trim()}`);
-  if (persona.description.trim()) sections.push(`## The user: ${persona.name}\n${persona.description.trim()}`);
-  if (card?.examples.trim()) sections.push(`## Example dialogue\n${card.examples.trim()}`);
-  // The deepest scan any entry asks for; each entry looks at its own depth.
-  const lore = activeWorldInfo(session.worldInfo, history.map((m) => m.content));
-  if (lore.length) sections.push(`## World info\n${lore.map((e) => e.content.trim()).join('\n\n')}`);
-  if (referenceBlock?.trim()) sections.push(referenceBlock.trim());
-  if (deliberationBlock?.trim()) sections.push(deliberationBlock.trim());
+  add('system', card?.systemPrompt.trim() ? card.systemPrompt.replace(ORIGINAL, intro).trim() : intro);
+  if (character.description.trim()) add('character', `## Character: ${character.name}\n${character.description.trim()}`);
+  if (character.personality.trim()) add('character', `## Personality\n${character.personality.trim()}`);
+  if (character.scenario.trim()) add('character', `## Scenario\n${character.scenario.trim()}`);
+  if (persona.description.trim()) add('system', `## The user: ${persona.name}\n${persona.description.trim()}`);
+  if (card?.examples.trim()) add('character', `## Example dialogue\n${card.examples.trim()}`);
+  if (lore.length) add('worldInfo', `## World info\n${lore.join('\n\n')}`);
+  add('deliberation', referenceBlock?.trim());
+  add('deliberation', deliberationBlock?.trim());
   // SillyTavern sends these after the history as a system turn; Anthropic and Gemini refuse a system turn there,
   // so they close the system prompt instead, for every provider alike.
   const after = card?.postHistory.replace(ORIGINAL, '').trim();
-  if (after) sections.push(`## Instructions\n${after}`);
-  return sections.join('\n\n');
+  if (after) add('system', `## Instructions\n${after}`);
+  return sections;
 }
 
-/** System prompt, then the conversation. Stopped or failed replies are sent as what was said. */
+export function buildSystemPrompt(parts: PromptParts): string {
+  return systemSections(parts, scanWorldInfo(parts.session.worldInfo, parts.history.map((m) => m.content)).map((x) => x.entry.content.trim())).map((s) => s.text).join('\n\n');
+}
+
+function hit(id: string, label: string, trigger: WorldInfoTrigger, history: ChatMessage[], included: boolean, tokens: number): WorldInfoHit {
+  const at = trigger.kind === 'keyword' && trigger.message !== null ? { messageIndex: trigger.message, role: history[trigger.message]!.role } : {};
+  return { id, label, trigger: trigger.kind, ...(trigger.kind === 'keyword' ? { keyword: trigger.keyword.slice(0, 1000) } : {}), ...at, included, tokens };
+}
+
+/** System prompt, then the conversation, fitted to the budget. Stopped or failed replies are sent as what was said. */
+export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; report: PromptReport } {
+  const history = parts.history.filter((m) => !(m.role === 'assistant' && m.content === ''));
+  const budget = promptBudget(parts.limits ?? {});
+  const fired = scanWorldInfo(parts.session.worldInfo, parts.history.map((m) => m.content));
+  const loreTexts = fired.map((x) => x.entry.content.trim());
+  const fits = fitWorldInfo(loreTexts.map(estimateTokens), budget);
+  const sections = systemSections(parts, loreTexts.filter((_, i) => fits[i]));
+  const tally: PromptReport['parts'] = { system: 0, character: 0, worldInfo: 0, deliberation: 0, history: 0 };
+  for (const s of sections) tally[s.part] += estimateTokens(s.text);
+  const fixed = tally.system + tally.character + tally.worldInfo + tally.deliberation;
+  const { cut, tokens } = cutHistory(history, budget === undefined ? undefined : Math.max(0, budget - fixed));
+  tally.history = tokens;
+  const messages: LlmMessage[] = [{ role: 'system', content: sections.map((s) => s.text).join('\n\n') }];
+  for (const message of history.slice(cut)) messages.push({ role: message.role, content: message.content });
+  const label = (e: (typeof fired)[number]['entry']) => (e.keywords[0] ?? e.content.trim().split('\n', 1)[0]!).slice(0, 120);
+  const report: PromptReport = {
+    parts: tally,
+    total: fixed + tokens,
+    ...(budget !== undefined ? { budget, contextSize: parts.limits!.contextSize! } : {}),
+    cutMessages: cut,
+    worldInfo: fired.map((x, i) => hit(x.entry.id, label(x.entry), x.trigger, parts.history, fits[i]!, estimateTokens(loreTexts[i]!))),
+  };
+  return { messages, report };
+}
+
+/** The prompt's messages alone (no budget). */
 export function buildMessages(parts: PromptParts): LlmMessage[] {
-  const messages: LlmMessage[] = [{ role: 'system', content: buildSystemPrompt(parts) }];
-  for (const message of parts.history) {
-    if (message.role === 'assistant' && message.content === '') continue;
-    messages.push({ role: message.role, content: message.content });
-  }
-  return messages;
+  return buildPrompt(parts).messages;
 }

@@ -26,14 +26,26 @@ function appears(keyword: string, haystack: string, entry: WorldInfoEntry): bool
   return new RegExp(`(?:^|\\W)${escapeRegExp(key)}(?:$|\\W)`).test(text);
 }
 
-function fires(entry: WorldInfoEntry, recent: string[]): boolean {
-  if (!entry.enabled || entry.content.trim() === '') return false;
-  if (entry.constant) return true;
-  if (entry.keywords.length === 0) return entry.constant === undefined;
-  const haystack = recent.slice(-(entry.scanDepth ?? WORLD_INFO_SCAN_DEPTH)).join('\n');
-  if (!entry.keywords.some((k) => appears(k, haystack, entry))) return false;
+/** Why an entry fires: always on, or the keyword found and the message it was found in (an index into `recent`). */
+export type WorldInfoTrigger = { kind: 'constant' } | { kind: 'always' } | { kind: 'keyword'; keyword: string; message: number | null };
+
+function trigger(entry: WorldInfoEntry, recent: string[]): WorldInfoTrigger | null {
+  if (!entry.enabled || entry.content.trim() === '') return null;
+  if (entry.constant) return { kind: 'constant' };
+  if (entry.keywords.length === 0) return entry.constant === undefined ? { kind: 'always' } : null;
+  const depth = Math.min(recent.length, entry.scanDepth ?? WORLD_INFO_SCAN_DEPTH);
+  const haystack = recent.slice(recent.length - depth).join('\n');
+  const keyword = entry.keywords.find((k) => appears(k, haystack, entry));
+  if (keyword === undefined) return null;
   const secondary = entry.secondaryKeywords ?? [];
-  if (secondary.length === 0 || !entry.selectiveLogic) return true;
+  if (secondary.length > 0 && entry.selectiveLogic && !secondaryHolds(entry, secondary, haystack)) return null;
+  // The newest message it is found in (the log says where); a keyword spanning two messages names none.
+  let message: number | null = null;
+  for (let i = recent.length - 1; i >= recent.length - depth && message === null; i--) if (appears(keyword, recent[i]!, entry)) message = i;
+  return { kind: 'keyword', keyword, message };
+}
+
+function secondaryHolds(entry: WorldInfoEntry, secondary: string[], haystack: string): boolean {
   const hits = secondary.filter((k) => appears(k, haystack, entry)).length;
   switch (entry.selectiveLogic) {
     case 'and_any':
@@ -44,14 +56,21 @@ function fires(entry: WorldInfoEntry, recent: string[]): boolean {
       return hits === 0;
     case 'not_all':
       return hits < secondary.length;
+    default:
+      return true;
   }
 }
 
-/** The entries that fire, in insertion order (lower `order` first, then as listed). `recent` is oldest first. */
-export function activeWorldInfo(entries: WorldInfoEntry[], recent: string[]): WorldInfoEntry[] {
+/** The entries that fire and why, in insertion order (lower `order` first, then as listed). `recent` is oldest first. */
+export function scanWorldInfo(entries: WorldInfoEntry[], recent: string[]): Array<{ entry: WorldInfoEntry; trigger: WorldInfoTrigger }> {
   return entries
-    .map((entry, index) => ({ entry, index }))
-    .filter(({ entry }) => fires(entry, recent))
+    .map((entry, index) => ({ entry, index, trigger: trigger(entry, recent) }))
+    .filter((x): x is { entry: WorldInfoEntry; index: number; trigger: WorldInfoTrigger } => x.trigger !== null)
     .sort((a, b) => (a.entry.order ?? 100) - (b.entry.order ?? 100) || a.index - b.index)
-    .map(({ entry }) => entry);
+    .map(({ entry, trigger }) => ({ entry, trigger }));
+}
+
+/** The entries that fire, in insertion order. */
+export function activeWorldInfo(entries: WorldInfoEntry[], recent: string[]): WorldInfoEntry[] {
+  return scanWorldInfo(entries, recent).map(({ entry }) => entry);
 }

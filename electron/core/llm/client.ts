@@ -281,6 +281,7 @@ export class LlmClient {
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         ...(request.topP !== undefined ? { topP: request.topP } : {}),
         ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
+        ...(request.stopSequences?.length ? { stopSequences: request.stopSequences } : {}),
         ...(prepared.providerOptions ? { providerOptions: prepared.providerOptions } : {}),
         // Our messages come from the host, not from untrusted input: system turns are intended.
         allowSystemInMessages: true,
@@ -332,9 +333,10 @@ export class LlmClient {
  * where Ollama ignores them; Ollama reads sampling from `options` (num_predict = max tokens).
  */
 function ollamaSampling(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
-  const options: Record<string, number> = {};
+  const options: Record<string, JSONValue> = {};
   if (request.temperature !== undefined) options.temperature = request.temperature;
   if (request.topP !== undefined) options.top_p = request.topP;
   if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
+  if (request.stopSequences?.length) options.stop = request.stopSequences;
   return Object.keys(options).length ? { ollama: { options } } : undefined;
 }

@@ -100,4 +100,8 @@ export function checkSampling(request: LlmRequest): void {
   check(request.temperature, 'temperature', 0, 2);
   check(request.topP, 'topP', 0, 1);
   check(request.maxTokens, 'maxTokens', 1, 1_000_000, true);
+  const stop = request.stopSequences;
+  if (stop !== undefined && (!Array.isArray(stop) || stop.length > 16 || stop.some((s) => typeof s !== 'string' || s.length === 0 || s.length > 200))) {
+    invalid('stopSequences must be up to 16 strings of 1 to 200 characters.', '/stopSequences');
+  }
 }

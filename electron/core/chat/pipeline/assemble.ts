@@ -1,19 +1,22 @@
 // Prompt assembly: macros resolved in the character, persona, world info and messages, then the system prompt
 // and history built from them. The council's blocks are added after resolution (tool output is never expanded),
 // unless the card placed the deliberation itself with {{lumiaCouncilDeliberation}}.
-import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { LlmMessage } from '../../../../shared/types/llm';
-import { buildMessages, cardPromptTexts } from '../prompt';
+import { buildPrompt, cardPromptTexts } from '../prompt';
+import type { BudgetLimits } from '../prompt-budget';
 import { MacroResolver } from './macros';
 import { macroDefinitions, type MacroSources } from './macro-catalog';
 
 export interface AssembleInput extends Omit<MacroSources, 'deliberation'> {
   deliberationBlock?: string;
   referenceBlock?: string;
+  limits?: BudgetLimits;
 }
 
 export interface Assembled {
   messages: LlmMessage[];
+  report: PromptReport;
   /** Names of the macros that resolved, and what went wrong with the rest. */
   macrosUsed: string[];
   notes: string[];
@@ -42,12 +45,13 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
     worldInfo,
   };
   const placed = resolver.used.has('lumiacouncildeliberation');
-  const messages = buildMessages({
+  const { messages, report } = buildPrompt({
     session: resolved,
     history: resolvedHistory,
     card: { systemPrompt, examples, postHistory },
     ...(input.deliberationBlock && !placed ? { deliberationBlock: input.deliberationBlock } : {}),
     ...(input.referenceBlock ? { referenceBlock: input.referenceBlock } : {}),
+    ...(input.limits ? { limits: input.limits } : {}),
   });
-  return { messages, macrosUsed: [...resolver.used], notes: [...resolver.notes] };
+  return { messages, report, macrosUsed: [...resolver.used], notes: [...resolver.notes] };
 }

@@ -1,7 +1,8 @@
 // A turn up to the request the model gets, in Lumiverse's order (src/services/generate.service.ts):
 // GENERATION_STARTED → council (sidecar mode) → context handlers → assembly with macros → interceptors.
 // Every stage is timed in the turn's trace, with what it changed.
-import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
+import type { BudgetLimits } from '../prompt-budget';
 import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
@@ -27,12 +28,16 @@ export interface PrepareInput {
   dryRun: boolean;
   toolDryRun: boolean;
   signal: AbortSignal;
+  /** The context budget (the session's sampling). */
+  limits?: BudgetLimits;
 }
 
 export interface Prepared {
   trace: TurnTrace;
   council: CouncilRunOutcome | undefined;
   messages: LlmMessage[];
+  /** The assembled prompt by part, and what the budget left out (before interceptors). */
+  report?: PromptReport;
   parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'>;
   /** Set when a context handler cancelled the generation. */
   cancelledBy?: string;
@@ -63,11 +68,20 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
         extensions: pipeline?.macros() ?? [],
         commit: !input.dryRun,
         signal,
+        ...(input.limits ? { limits: input.limits } : {}),
       }),
-    (a) => ({ before: '', after: renderMessages(a.messages), note: a.macrosUsed.length ? `macros: ${a.macrosUsed.join(', ')}` : 'no macros' }),
+    (a) => ({ before: '', after: renderMessages(a.messages), note: assemblyNote(a.macrosUsed, a.report) }),
   );
   for (const note of assembled.notes) trace.note('assembly', 'host', note);
 
   const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
-  return { trace, council, messages: intercepted.messages, parameters: intercepted.parameters };
+  return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
+}
+
+function assemblyNote(macros: string[], report: PromptReport): string {
+  const parts = [macros.length ? `macros: ${macros.join(', ')}` : 'no macros', `≈${report.total} tokens`];
+  if (report.cutMessages) parts.push(`${report.cutMessages} oldest message${report.cutMessages === 1 ? '' : 's'} left out to fit`);
+  const left = report.worldInfo.filter((w) => !w.included).length;
+  if (left) parts.push(`${left} world-info entr${left === 1 ? 'y' : 'ies'} did not fit`);
+  return parts.join('; ');
 }
