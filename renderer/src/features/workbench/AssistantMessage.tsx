@@ -133,7 +133,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
         </p>
       )}
       {error && <InlineError error={error} title="The reply failed" testId="chat-error" />}
-      {message?.trace && message.trace.length > 0 && <PromptBreakdown stages={message.trace} />}
+      {message?.trace && message.trace.length > 0 && <PromptBreakdown stages={message.trace} report={message.prompt} />}
     </article>
   );
 });

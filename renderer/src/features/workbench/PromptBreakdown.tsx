@@ -1,7 +1,8 @@
 // A saved turn's prompt breakdown: each stage in order (council, context handlers, assembly, interceptors,
 // generation), who ran it, how long it took, notes, and what it changed as a diff of the messages.
 import { useId, useMemo, useState } from 'react';
-import type { TurnStage } from '../../../../shared/types/chat';
+import type { PromptReport, TurnStage } from '../../../../shared/types/chat';
+import { PromptReportView } from './PromptReportView';
 import { formatMs } from '../../components/InlineError';
 import { unifiedDiff } from '../../../../shared/text/line-diff';
 import { DiffPreview } from '../safety/DiffPreview';
@@ -15,15 +16,17 @@ function StageChange(props: { stage: TurnStage & { before: string; after: string
   return <DiffPreview diff={diff} label={`What ${stage.by} changed in ${stage.stage}`} />;
 }
 
-export function PromptBreakdown(props: { stages: TurnStage[] }) {
+export function PromptBreakdown(props: { stages: TurnStage[]; report?: PromptReport | undefined }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const total = props.stages.reduce((sum, s) => sum + s.ms, 0);
   return (
     <section className="breakdown" data-testid="prompt-breakdown">
       <button type="button" className="btn btn--small btn--ghost" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        Prompt breakdown ({props.stages.length} stages, {formatMs(total)})
+        Prompt breakdown ({props.report ? `≈${props.report.total.toLocaleString('en')} tokens, ` : ''}
+        {props.stages.length} stages, {formatMs(total)})
       </button>
+      {open && props.report && <PromptReportView report={props.report} />}
       {open && (
         <ol id={id} className="breakdown__stages">
           {props.stages.map((stage, i) => (

@@ -8,6 +8,7 @@ import { InlineError } from '../../components/InlineError';
 import { openSession } from '../../stores/chat-commands';
 import { turnOf } from '../../stores/chat-slice';
 import { ChatSettingsBar } from './ChatSettingsBar';
+import { SamplingSettings } from './SamplingSettings';
 import { ChatView } from './ChatView';
 import { Composer } from './Composer';
 import { ImportForm } from './ImportForm';
@@ -67,6 +68,7 @@ function OpenSession() {
             Skip to the message box
           </a>
           <ChatSettingsBar session={session} />
+          <SamplingSettings session={session} />
           <ChatView session={session} turn={turn} />
           <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} canContinue={canContinue} characterName={session.character.name || 'the assistant'} />
         </div>
