@@ -234,6 +234,34 @@ export const chatMethods = {
     Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }),
     ChatSessionSchema,
   ),
+  'chat.sessions.search': method(
+    'Find text in every session (or one): titles, character names and messages, any case and accents; newest sessions first, each hit with a snippet.',
+    Type.Object(
+      {
+        query: Type.String({ minLength: 1, maxLength: 200 }),
+        sessionId: Type.Optional(SessionId),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object({
+      hits: Type.Array(
+        Type.Object({
+          sessionId: Type.String(),
+          title: Type.String(),
+          characterName: Type.String(),
+          messageId: Type.Union([Type.String(), Type.Null()]),
+          index: Type.Union([Type.Integer(), Type.Null()]),
+          role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Null()]),
+          before: Type.String(),
+          match: Type.String(),
+          after: Type.String(),
+        }),
+      ),
+      /** More hits than the limit: narrow the search. */
+      more: Type.Boolean(),
+    }),
+  ),
   'chat.macros': method(
     'Every macro a turn can use, with its owner and current value (null: computed by its handler at each turn).',
     Type.Object({ sessionId: Type.Optional(SessionId) }, { additionalProperties: false }),

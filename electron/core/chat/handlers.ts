@@ -10,6 +10,7 @@ import { toLorebookFile } from '../imports/world-info-export';
 import { addLorebook, importSessionFile, previewImport, type ImportSummary } from '../imports/session-import';
 import { toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
+import { searchSessions } from './session-search';
 import { fromBase64 } from '../util/base64';
 import type { LlmServices } from './llm-services';
 
@@ -96,6 +97,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return messages.swipe(sessionId, messageId, swipeId !== undefined ? { swipeId } : { direction: direction! });
     },
     'chat.sessions.branch': ({ sessionId, messageId }) => messages.branch(sessionId, messageId),
+    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessionId ? [sessions.get(sessionId)] : sessions.list(), query, limit ?? 100),
     'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
     'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };

@@ -8,6 +8,7 @@ import { SESSION_EXPORT_FORMATS } from '../../../shared/contract/chat';
 import { callHost, positional, type CliCommand } from './command';
 
 const IMPORT_USAGE = 'sessions import <card.png|card.json|chat.jsonl|session.json> [--lorebook <file>]… [--greeting N] [--json]';
+const SEARCH_USAGE = 'sessions search <text> [--session <id>] [--limit N] [--json]';
 const EXPORT_USAGE = 'sessions export <id> --format <format> [--out <file>]';
 
 export const sessionCommands: CliCommand[] = [
@@ -20,6 +21,25 @@ export const sessionCommands: CliCommand[] = [
       const sessions = value as ChatSessionSummary[];
       if (!sessions.length) return 'No sessions yet.';
       return sessions.map((s) => `${s.id}  ${s.title} — ${s.characterName}, ${s.messageCount} message${s.messageCount === 1 ? '' : 's'}`).join('\n');
+    },
+  },
+  {
+    words: ['sessions', 'search'],
+    usage: SEARCH_USAGE,
+    summary: 'Find text in every session (or one, with --session): titles, character names and messages, any case and accents.',
+    flags: { session: { type: 'string' }, limit: { type: 'string' } },
+    run(ctx) {
+      const query = ctx.positionals.join(' ').trim();
+      if (!query) throw new HostFailure({ code: 'INVALID_INPUT', message: `Missing <text>. Usage: ${SEARCH_USAGE}`, path: 'text' });
+      const limit = ctx.flags.limit === undefined ? undefined : Number(ctx.flags.limit);
+      return callHost(ctx.host, 'chat.sessions.search', { query, ...(typeof ctx.flags.session === 'string' ? { sessionId: ctx.flags.session } : {}), ...(limit !== undefined ? { limit } : {}) });
+    },
+    format(value) {
+      const { hits, more } = value as { hits: Array<{ sessionId: string; title: string; index: number | null; role: string | null; before: string; match: string; after: string }>; more: boolean };
+      if (!hits.length) return 'Nothing found.';
+      const lines = hits.map((h) => `${h.sessionId}  ${h.title}${h.index === null ? ' (title or character)' : ` #${h.index + 1} ${h.role}`}: ${h.before}[${h.match}]${h.after}`);
+      if (more) lines.push('More found than shown: narrow the search or raise --limit (at most 500).');
+      return lines.join('\n');
     },
   },
   {

@@ -212,3 +212,14 @@ export async function addLorebook(store: AppStore, host: HostConnection, session
   if (result.ok) await loadOpenSession(store, host, sessionId);
   return result;
 }
+
+/** Text found in every session, or in one. */
+export function searchSessions(host: HostConnection, input: MethodInput<'chat.sessions.search'>) {
+  return host.invoke('chat.sessions.search', input);
+}
+
+/** Opens a session at a message (a search result): the chat focuses it once it is drawn. */
+export async function openAtMessage(store: AppStore, host: HostConnection, sessionId: string, messageId: string | null) {
+  store.getState().chatMessageFocusRequested(messageId);
+  if (store.getState().chat.openId !== sessionId) await openSession(store, host, sessionId);
+}

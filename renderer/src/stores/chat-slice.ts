@@ -17,7 +17,10 @@ export interface ChatSlice {
     openError: HostError | null;
     /** The running or last turn of each session, by session id. */
     turns: Readonly<Record<string, LiveTurn>>;
+    /** A message to bring into view and focus once the open session shows it (a search result chosen). */
+    focusMessageId: string | null;
   };
+  chatMessageFocusRequested(messageId: string | null): void;
   chatSessionsReplaced(sessions: readonly ChatSessionSummary[]): void;
   chatSessionsLoadFailed(error: HostError): void;
   chatSessionOpened(id: string | null): void;
@@ -44,7 +47,8 @@ function withTurn(turns: Readonly<Record<string, LiveTurn>>, key: string, turn: 
 }
 
 export const createChatSlice: Slice<ChatSlice> = (set) => ({
-  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {} },
+  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {}, focusMessageId: null },
+  chatMessageFocusRequested: (messageId) => set((s) => ({ chat: { ...s.chat, focusMessageId: messageId } })),
   chatSessionsReplaced: (sessions) => set((s) => ({ chat: { ...s.chat, sessions: [...sessions], loaded: true, loadError: null } })),
   chatSessionsLoadFailed: (error) => set((s) => ({ chat: { ...s.chat, loadError: error } })),
   chatSessionOpened: (id) =>

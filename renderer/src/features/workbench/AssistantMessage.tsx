@@ -88,6 +88,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
       className={`msg msg--assistant${streaming ? ' msg--streaming' : ''}${error ? ' msg--failed' : ''}`}
       data-testid="message"
       data-role="assistant"
+      data-message-id={messageId ?? undefined}
       data-streaming={streaming || undefined}
       aria-label={`${props.name} replied`}
       aria-busy={streaming || undefined}

@@ -7,6 +7,7 @@ import { UserMessage } from './UserMessage';
 import { AssistantMessage } from './AssistantMessage';
 import { DryRunPreview } from './DryRunPreview';
 import { useRovingMessages } from './roving-messages';
+import { useAppStore, useAppStoreApi } from '../../app/context';
 
 interface Names {
   user: string;
@@ -35,6 +36,20 @@ function useStickToBottom(chat: HTMLElement | null) {
   }, [chat]);
 }
 
+/** A message someone asked to see (a search result): focused and brought into view once it is drawn. */
+function useFocusRequested(chat: HTMLElement | null, session: ChatSession) {
+  const store = useAppStoreApi();
+  const wanted = useAppStore((s) => s.chat.focusMessageId);
+  useEffect(() => {
+    if (!chat || !wanted) return;
+    const target = [...chat.querySelectorAll<HTMLElement>('[data-message-id]')].find((el) => el.dataset.messageId === wanted);
+    if (!target) return;
+    target.focus();
+    target.scrollIntoView?.({ block: 'center' });
+    store.getState().chatMessageFocusRequested(null);
+  }, [chat, wanted, session, store]);
+}
+
 export function ChatView(props: { session: ChatSession; turn: LiveTurn | null }) {
   const { session, turn } = props;
   const names: Names = { user: session.persona.name || 'You', assistant: session.character.name || 'Assistant' };
@@ -52,6 +67,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   const [chat, setChat] = useState<HTMLElement | null>(null);
   useStickToBottom(chat);
   useRovingMessages(chat);
+  useFocusRequested(chat, session);
 
   if (messages.length === 0 && !turn) {
     return (

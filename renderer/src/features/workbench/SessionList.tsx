@@ -6,6 +6,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { createSession, openSession } from '../../stores/chat-commands';
 import { turnOf } from '../../stores/chat-slice';
+import { SessionSearch } from './SessionSearch';
 
 export function NewSessionButton(props: { primary?: boolean; onError(error: HostError): void }) {
   const store = useAppStoreApi();
@@ -42,6 +43,7 @@ export function SessionList(props: { onImport(): void }) {
         </button>
       </div>
       {error && <InlineError error={error} title="Could not create a session" />}
+      <SessionSearch />
       <ul className="sessions__list">
         {sessions.map((s) => (
           <li key={s.id}>

@@ -7,7 +7,7 @@ export const UserMessage = memo(function UserMessage(props: { message: ChatMessa
   const { message } = props;
   const [editing, setEditing] = useState(false);
   return (
-    <article className="msg msg--user" data-testid="message" data-role="user" aria-label={`${props.name} said`}>
+    <article className="msg msg--user" data-testid="message" data-role="user" data-message-id={message?.id} aria-label={`${props.name} said`}>
       <header className="msg__head">
         <span className="msg__name">{props.name}</span>
         {props.pending && <span className="msg__meta">sending…</span>}
