@@ -8,7 +8,7 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
  * exported session. Only these methods take more than MAX_INPUT_BYTES; each importer still applies its own caps.
  */
 export const MAX_IMPORT_INPUT_BYTES = 28 * 1024 * 1024;
-const IMPORT_METHODS: ReadonlySet<string> = new Set(['packs.import', 'chat.sessions.import', 'chat.sessions.inspectData', 'chat.sessions.importData', 'chat.sessions.addLorebook', 'extensions.inspectUpload', 'extensions.installUpload']);
+const IMPORT_METHODS: ReadonlySet<string> = new Set(['packs.import', 'chat.sessions.import', 'chat.sessions.inspectData', 'chat.sessions.importData', 'chat.sessions.addLorebook', 'extensions.inspectUpload', 'extensions.installUpload', 'backup.import']);
 
 /** The input cap of one method, in bytes of JSON. */
 export function inputLimit(method: string): number {

@@ -40,6 +40,7 @@ import { interactiveApprovalPolicy, patternApprovalPolicy, type ApprovalPolicy }
 import { safetyHandlers } from './safety/handlers';
 import { McpManager, type McpManagerOptions } from './mcp/mcp-manager';
 import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
+import { backupHandlers } from './backup/handlers';
 import { secretBackedMcpStore } from './mcp/secret-config-store';
 
 export interface HostPorts {
@@ -284,6 +285,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...sidecarHandlers(llmServices.sidecar),
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
+    ...backupHandlers({ settings, sessions: llmServices.sessions, packs, extensions, now: () => clock.now() }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.
   mcp.startEnabled();

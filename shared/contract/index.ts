@@ -10,6 +10,7 @@ import { chatMethods } from './chat';
 import { councilMethods } from './council';
 import { safetyMethods } from './safety';
 import { mcpMethods } from './mcp';
+import { backupMethods } from './backup';
 
 export const contract = {
   ...hostMethods,
@@ -22,6 +23,7 @@ export const contract = {
   ...councilMethods,
   ...safetyMethods,
   ...mcpMethods,
+  ...backupMethods,
 };
 
 export type Contract = typeof contract;

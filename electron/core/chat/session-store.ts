@@ -113,9 +113,13 @@ export class SessionStore {
 
   /** Keeps the character's picture beside the session (large images stay out of the JSON every turn rewrites). */
   setAvatar(id: string, png: Buffer): ChatSession {
-    const file = this.avatarFile(id);
-    writeFileAtomicSync(file, png);
+    this.writeAvatar(id, png);
     return this.mutate(id, (s) => ({ ...s, avatar: { type: 'image/png', bytes: png.length } }));
+  }
+
+  /** The picture's file alone (a restore writes the session document as it was). */
+  writeAvatar(id: string, png: Buffer): void {
+    writeFileAtomicSync(this.avatarFile(id), png);
   }
 
   /** The picture's bytes, or null when the session has none (or its file is gone). */

@@ -10,5 +10,6 @@ import { packCommands } from './packs';
 import { sessionCommands } from './sessions';
 import { councilCommands } from './council';
 import { mcpCommands } from './mcp';
+import { backupCommands } from './backup';
 
-export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands];
+export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands, ...backupCommands];

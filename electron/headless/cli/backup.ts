@@ -1,0 +1,53 @@
+// `backup export|import`: everything the person made, in one file (no keys), and restored from it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostFailure } from '../../../shared/errors';
+import { callHost, positional, type CliCommand } from './command';
+
+const EXPORT_USAGE = 'backup export [--out <file>] [--json]';
+const IMPORT_USAGE = 'backup import <file> [--json]';
+
+export const backupCommands: CliCommand[] = [
+  {
+    words: ['backup', 'export'],
+    usage: EXPORT_USAGE,
+    summary: 'Write everything you made here — sessions, packs, the council, settings, connections without keys, MCP servers, which extensions are installed — to --out (else standard output).',
+    flags: { out: { type: 'string' } },
+    async run(ctx) {
+      const { fileName, backup } = await callHost(ctx.host, 'backup.export', {});
+      const text = JSON.stringify(backup, null, 2);
+      if (typeof ctx.flags.out !== 'string') return { fileName, written: null, text, withheld: backup.withheld };
+      const file = path.resolve(ctx.flags.out);
+      fs.writeFileSync(file, text, { mode: 0o600 });
+      return { fileName, written: file, sessions: backup.sessions.length, packs: backup.packs.length, withheld: backup.withheld };
+    },
+    format(value) {
+      const v = value as { written: string | null; text?: string; sessions?: number; packs?: number; withheld: string[] };
+      if (!v.written) return v.text ?? '';
+      const left = v.withheld.length ? `\nLeft out (add again after a restore): ${v.withheld.join('; ')}.` : '';
+      return `Wrote ${v.written}: ${v.sessions} session${v.sessions === 1 ? '' : 's'}, ${v.packs} pack${v.packs === 1 ? '' : 's'}.${left}`;
+    },
+  },
+  {
+    words: ['backup', 'import'],
+    usage: IMPORT_USAGE,
+    summary: 'Restore a backup over what is here: its sessions and packs by id, its settings, the switches of the extensions installed here. Importing it again changes nothing.',
+    run(ctx) {
+      const file = path.resolve(positional(ctx, 0, 'file', IMPORT_USAGE));
+      let json: string;
+      try {
+        json = fs.readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new HostFailure({ code: 'NOT_FOUND', message: `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, path: 'file' });
+      }
+      return callHost(ctx.host, 'backup.import', { json });
+    },
+    format(value) {
+      const v = value as { sessions: number; packs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[] };
+      const lines = [`Restored ${v.sessions} session${v.sessions === 1 ? '' : 's'}, ${v.packs} pack${v.packs === 1 ? '' : 's'} and the settings; ${v.extensions} extension${v.extensions === 1 ? '' : 's'} set as they were.`];
+      if (v.missingExtensions.length) lines.push(`Not installed here (install them again): ${v.missingExtensions.join(', ')}.`);
+      if (v.keysNeeded.length) lines.push(`Add the key again for: ${v.keysNeeded.join(', ')}.`);
+      return lines.join('\n');
+    },
+  },
+];

@@ -1,0 +1,43 @@
+// One file with everything a person made here: settings (council, connections without keys, sidecar, chat, safety,
+// MCP servers), sessions with their pictures, their own Lumia packs, and which extensions were installed and how.
+import { Type, type Static } from '@sinclair/typebox';
+
+export const BACKUP_FORMAT = 'council-workbench/backup';
+export const BACKUP_VERSION = 1;
+
+export const BackupExtensionSchema = Type.Object(
+  {
+    id: Type.String({ maxLength: 64 }),
+    name: Type.String({ maxLength: 200 }),
+    version: Type.String({ maxLength: 80 }),
+    source: Type.Union([Type.Literal('bundled'), Type.Literal('user')]),
+    enabled: Type.Boolean(),
+    granted: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }),
+    trusted: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const BackupSchema = Type.Object(
+  {
+    format: Type.Literal(BACKUP_FORMAT),
+    version: Type.Literal(BACKUP_VERSION),
+    createdAt: Type.Number(),
+    /** The settings document, with every key and secret header value left out (see `withheld`). */
+    settings: Type.Record(Type.String(), Type.Unknown()),
+    /** Whole session documents (checked one by one on import). */
+    sessions: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 100_000 }),
+    /** Session pictures, base64 PNG by session id. */
+    avatars: Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), Type.String()),
+    /** The person's own packs (bundled ones come with the app). */
+    packs: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 1000 }),
+    /** What was installed; extensions' code is not in a backup. */
+    extensions: Type.Array(BackupExtensionSchema, { maxItems: 1000 }),
+    /** What a backup never holds, said where it was (keys, secret header and environment values). */
+    withheld: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 1000 }),
+  },
+  { additionalProperties: false },
+);
+
+export type Backup = Static<typeof BackupSchema>;
+export type BackupExtension = Static<typeof BackupExtensionSchema>;
