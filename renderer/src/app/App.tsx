@@ -17,6 +17,7 @@ import { NoticesArea } from './NoticesArea';
 import { sectionById } from './sections';
 import { StatusBar } from './StatusBar';
 import { ThemeSwitch } from './ThemeSwitch';
+import { BackupControls } from '../features/backup/BackupControls';
 import { useSectionShortcuts } from './use-section-shortcuts';
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
@@ -52,6 +53,7 @@ export function App() {
           </div>
           <Nav />
           <div className="sidebar__footer">
+            <BackupControls />
             <ThemeSwitch />
           </div>
         </aside>

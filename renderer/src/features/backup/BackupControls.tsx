@@ -1,0 +1,94 @@
+// Your data, in the sidebar: back up everything made here to one file (no keys), or restore one — asked first, then
+// told what was restored and what to add again (keys, extensions to install).
+import { useRef, useState } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import type { MethodOutput } from '../../../../shared/contract';
+import { useHost } from '../../app/context';
+import { InlineError } from '../../components/InlineError';
+import { downloadText, readFileText } from '../workbench/files';
+
+type Restored = MethodOutput<'backup.import'>;
+
+export function BackupControls() {
+  const host = useHost();
+  const picker = useRef<HTMLInputElement>(null);
+  const [pending, setPending] = useState<{ name: string; json: string } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [restored, setRestored] = useState<Restored | null>(null);
+  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const backUp = async () => {
+    setError(null);
+    setRestored(null);
+    setBusy(true);
+    const result = await host.invoke('backup.export', {});
+    setBusy(false);
+    if (!result.ok) return setError({ title: 'Could not back up', error: result.error });
+    downloadText(result.value.fileName, JSON.stringify(result.value.backup, null, 2));
+    const left = result.value.backup.withheld.length;
+    setDone(`Saved ${result.value.fileName}${left ? ` — without ${left} key${left === 1 ? '' : 's'} and secret value${left === 1 ? '' : 's'}` : ''}.`);
+  };
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    setDone(null);
+    try {
+      setPending({ name: file.name, json: await readFileText(file) });
+    } catch (err) {
+      setError({ title: 'Could not read the file', error: { code: 'INVALID_INPUT', message: (err as Error).message } });
+    }
+  };
+  const restore = async () => {
+    if (!pending) return;
+    setBusy(true);
+    const result = await host.invoke('backup.import', { json: pending.json });
+    setBusy(false);
+    setPending(null);
+    if (!result.ok) return setError({ title: 'Could not restore', error: result.error });
+    setRestored(result.value);
+  };
+
+  return (
+    <section className="backup" aria-label="Your data" data-testid="backup">
+      <h2 className="backup__title">Your data</h2>
+      <div className="backup__actions">
+        <button type="button" className="btn btn--small" aria-disabled={busy || undefined} onClick={() => !busy && void backUp()}>
+          Back up…
+        </button>
+        <button type="button" className="btn btn--small" aria-disabled={busy || undefined} onClick={() => !busy && picker.current?.click()}>
+          Restore…
+        </button>
+        <input ref={picker} type="file" accept=".json,application/json" hidden aria-label="Backup file to restore" onChange={(e) => void choose(e.target.files?.[0]).finally(() => (e.target.value = ''))} />
+      </div>
+      {pending && (
+        <div className="backup__confirm" role="group" aria-label="Restore this backup?">
+          <p>
+            Restore <strong>{pending.name}</strong>? Its settings replace yours; its sessions and packs replace the ones with the same id.
+          </p>
+          <button type="button" className="btn btn--primary btn--small" autoFocus onClick={() => void restore()}>
+            {busy ? 'Restoring…' : 'Restore'}
+          </button>
+          <button type="button" className="btn btn--ghost btn--small" onClick={() => setPending(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {done && (
+        <p className="backup__note" role="status">
+          {done}
+        </p>
+      )}
+      {restored && (
+        <div className="backup__note" role="status" data-testid="backup-restored">
+          <p>
+            Restored {restored.sessions} session{restored.sessions === 1 ? '' : 's'}, {restored.packs} pack{restored.packs === 1 ? '' : 's'} and the settings.
+          </p>
+          {restored.keysNeeded.length > 0 && <p>Add the key again for: {restored.keysNeeded.join(', ')}.</p>}
+          {restored.missingExtensions.length > 0 && <p>Install again: {restored.missingExtensions.join(', ')}.</p>}
+        </div>
+      )}
+      {error && <InlineError error={error.error} title={error.title} testId="backup-error" />}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+// @vitest-environment real-core
+// Your data in the sidebar, on a real core: Back up downloads one file (no key in it) and says what it left out;
+// Restore asks first, then restores into the core and says what to add again; a file that is not a backup is refused
+// with its code and nothing changes.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Backup } from '../../shared/types/backup';
+import { byLabel, byTestId, buttonNamed, cleanup, settle } from './harness';
+import { disposeAllHosts } from './real-host';
+import { captureBlobUrls } from './real-council';
+import { closeLlmServers, session } from './real-chat';
+import { openWorkbench } from './workbench-harness';
+
+afterEach(async () => {
+  cleanup();
+  await disposeAllHosts();
+  await closeLlmServers();
+});
+
+async function choose(input: HTMLInputElement, file: File) {
+  Object.defineProperty(input, 'files', { value: [file], configurable: true });
+  await settle(async () => {
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 20));
+  });
+}
+
+describe('your data', () => {
+  it('backs up to one file and restores it after asking', async () => {
+    const blobs = captureBlobUrls();
+    const { container, host } = await openWorkbench({ sessions: [session({ id: 'keep', title: 'Keep me' })] });
+    const data = byTestId(container, 'backup');
+    await settle(() => buttonNamed(data, 'Back up…').click());
+    expect(blobs).toHaveLength(1);
+    const backup = JSON.parse(await blobs[0]!.text()) as Backup;
+    expect(backup.format).toBe('council-workbench/backup');
+    expect(backup.sessions.map((s) => s.id)).toEqual(['keep']);
+    expect(data.textContent).toMatch(/Saved council-workbench-backup-\d{4}-\d\d-\d\d\.json/);
+
+    // Changed after the backup: the restore puts it back.
+    await host.arrange('chat.sessions.rename', { sessionId: 'keep', title: 'Renamed' });
+    const input = byLabel<HTMLInputElement>(data, 'Backup file to restore');
+    await choose(input, new File([JSON.stringify(backup)], 'mine.json', { type: 'application/json' }));
+    expect(host.callsTo('backup.import')).toHaveLength(0);
+    expect(data.textContent).toContain('Restore mine.json?');
+    await settle(() => buttonNamed(data, 'Restore').click());
+    expect(host.callsTo('backup.import')).toHaveLength(1);
+    expect(byTestId(data, 'backup-restored').textContent).toContain('Restored 1 session, 0 packs and the settings.');
+    expect((await host.arrange('chat.sessions.get', { sessionId: 'keep' })).title).toBe('Keep me');
+  });
+
+  it('refuses a file that is not a backup, with its code, and Cancel restores nothing', async () => {
+    const { container, host } = await openWorkbench();
+    const data = byTestId(container, 'backup');
+    const input = byLabel<HTMLInputElement>(data, 'Backup file to restore');
+    await choose(input, new File(['{"format":"x"}'], 'other.json'));
+    await settle(() => buttonNamed(data, 'Cancel').click());
+    expect(host.callsTo('backup.import')).toHaveLength(0);
+    await choose(input, new File(['{"format":"x"}'], 'other.json'));
+    await settle(() => buttonNamed(data, 'Restore').click());
+    expect(byTestId(data, 'backup-error').dataset.code).toBe('INVALID_INPUT');
+    expect(byTestId(data, 'backup-error').textContent).toContain('not a Council Workbench backup');
+  });
+});
