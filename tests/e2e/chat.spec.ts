@@ -23,7 +23,7 @@ function cli(dataDir: string, ...args: string[]): string {
 
 
 
-async function open(page: Page, host: RunningHost, section: 'Connections' | 'Sidecar' | 'Workbench'): Promise<void> {
+async function open(page: Page, host: RunningHost, section: 'Council' | 'Connections' | 'Sidecar' | 'Workbench'): Promise<void> {
   if (!page.url().startsWith(host.origin)) {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(host.url);
@@ -67,8 +67,13 @@ test.describe('chat against the headless host and a local LLM server', () => {
     const problems = watchPage(page);
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
 
+    // First open: Getting started offers the path, and its first step leads to Connections.
+    await open(page, host, 'Council');
+    const guide = page.getByTestId('first-run');
+    await expect(guide.locator('[aria-current="step"]')).toHaveAttribute('data-step', 'connection');
+    await guide.getByRole('button', { name: 'Go to Connections' }).click();
+
     // Connections: add the local server as an OpenAI-compatible profile.
-    await open(page, host, 'Connections');
     const connections = page.getByTestId('panel-connections');
     await connections.getByRole('button', { name: 'Add connection' }).click();
     const form = connections.getByTestId('profile-form');
@@ -152,8 +157,9 @@ test.describe('chat against the headless host and a local LLM server', () => {
     expect(body.messages[0]!.content).toContain('Seraphina');
     expect(body.messages.at(-1)).toEqual({ role: 'user', content: 'Hello, Seraphina.' });
 
-    // The session list shows the two messages.
+    // The session list shows the two messages, and the path is walked: Getting started is gone.
     await expect(workbench.getByTestId('session').first()).toContainText('2 messages');
+    await expect(page.getByTestId('first-run')).toHaveCount(0);
 
     await open(page, host, 'Connections');
     await expect(page.getByTestId('connection').locator('.badge', { hasText: 'Chat' })).toBeVisible();

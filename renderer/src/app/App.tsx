@@ -18,6 +18,7 @@ import { sectionById } from './sections';
 import { StatusBar } from './StatusBar';
 import { ThemeSwitch } from './ThemeSwitch';
 import { BackupControls } from '../features/backup/BackupControls';
+import { FirstRunGuide } from './FirstRunGuide';
 import { useSectionShortcuts } from './use-section-shortcuts';
 
 function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
@@ -68,6 +69,7 @@ export function App() {
             <p className="main__summary">{spec.summary}</p>
           </header>
           <NoticesArea />
+          <FirstRunGuide />
           <div className="main__body" data-testid={`panel-${spec.id}`}>
             <Panel />
           </div>
