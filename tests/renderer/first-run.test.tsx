@@ -35,7 +35,7 @@ describe('getting started', () => {
     await settle(() => buttonNamed(container, 'Go to Connections').click());
     expect(section(container)).toBe('panel-connections');
 
-    await settle(() => host.arrange('connections.save', { profile: localProfile(llm) }));
+    await settle(async () => void (await host.arrange('connections.save', { profile: localProfile(llm) })));
     await settle();
     expect(steps(container)).toEqual(['connection:true', 'model:false:current', 'chat:false']);
     await settle(() => buttonNamed(container, 'Choose in the Workbench').click());
@@ -45,7 +45,7 @@ describe('getting started', () => {
     expect(byTestId(container, 'open-session')).toBeTruthy();
     expect((await host.arrange('chat.sessions.list', {})).map((s) => s.title)).toEqual(['First chat']);
 
-    await settle(() => host.arrange('settings.update', { patch: { chat: { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false } } }));
+    await settle(async () => void (await host.arrange('settings.update', { patch: { chat: { mainConnectionId: 'local-lm', model: '', inlineMaxRounds: 3, dryRun: false } } })));
     await settle();
     expect(steps(container)).toEqual(['connection:true', 'model:true', 'chat:false:current']);
 
