@@ -57,6 +57,11 @@ export interface HostPorts {
   workerEntry?: string;
   /** Bundled extensions folder; null for none (tests). Default: the repository's resources/extensions. */
   bundledExtensionsDir?: string | null;
+  /**
+   * false: extensions are read but their workers not started, and MCP servers not connected (a CLI command that
+   * only reads or writes the data folder). Default true.
+   */
+  startToolSources?: boolean;
   /** API keys: safeStorage in the desktop app; default a 0600 file in the data folder (with a visible warning). */
   secrets?: SecretStore;
   /** The LLM client (tests inject one with instant retries); its redactor becomes the host's. */
@@ -234,7 +239,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     }
   });
   trustedExtension = (id) => extensions.isTrusted(id);
-  await extensions.init();
+  const startSources = ports.startToolSources !== false;
+  await extensions.init({ start: startSources });
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
   council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar });
@@ -265,6 +271,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
         settingsVersion: current.version,
         mode: ports.mode,
         counts: { extensions: extensions.list().length, tools: registry.list().length, members: current.council.members.length },
+        ...(startSources ? {} : { toolSourcesStarted: false }),
         notices: [...notices],
       };
     },
@@ -288,7 +295,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...backupHandlers({ settings, sessions: llmServices.sessions, packs, extensions, now: () => clock.now() }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.
-  mcp.startEnabled();
+  if (startSources) mcp.startEnabled();
 
   let disposed = false;
   return {

@@ -16,6 +16,8 @@ export async function createNodeHost(options: {
   bundledExtensionsDir?: string | null;
   /** Key variables, taken at the door's start (takeKeyEnvironment); default: read from process.env when named. */
   env?: Env;
+  /** false: no extension worker or MCP server is started (a command that only reads or writes the data folder). */
+  startToolSources?: boolean;
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
   const host = await createHost({
@@ -25,9 +27,10 @@ export async function createNodeHost(options: {
     log: options.log ?? consoleLogger,
     ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.startToolSources === false ? { startToolSources: false } : {}),
     ...(options.mode === 'cli' ? { approvalPolicy: patternApprovalPolicy(options.approve ?? []) } : {}),
   });
   // A CLI command runs once: let extensions finish registering their tools first.
-  if (options.mode === 'cli') await host.extensions.whenSettled();
+  if (options.mode === 'cli' && options.startToolSources !== false) await host.extensions.whenSettled();
   return host;
 }

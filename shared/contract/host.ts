@@ -15,6 +15,8 @@ export const StatusSchema = Type.Object({
     members: Type.Integer(),
   }),
   notices: Type.Array(NoticeSchema),
+  /** false: extensions and MCP servers were not started (a CLI command that only reads the data folder), so tools counts the built-in ones. */
+  toolSourcesStarted: Type.Optional(Type.Boolean()),
 });
 
 export const hostMethods = {

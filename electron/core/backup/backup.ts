@@ -1,21 +1,20 @@
 // Backup export and import. An export is everything the person made, without a single key; an import restores it over
 // what is here, idempotently: the same sessions and packs by id, the settings document, each extension's switches for
 // the ones installed here (the others are listed to install again), keys kept where this folder has them.
-import { Ajv, type ValidateFunction } from 'ajv';
 import { HostFailure } from '../../../shared/errors';
 import { BACKUP_FORMAT, BACKUP_VERSION, BackupSchema, type Backup, type BackupExtension } from '../../../shared/types/backup';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ExtensionInfo } from '../../../shared/events';
 import { SETTINGS_VERSION, type Settings } from '../../../shared/settings';
 import { STORED_SECRET } from '../../../shared/secret-mask';
-import { describeAjvError } from '../contract/validators';
+import { describeAjvError, lazyValidator } from '../contract/validators';
 import type { SessionStore } from '../chat/session-store';
 import { checkSession } from '../chat/session-store';
 import type { PackStore } from '../packs/pack-store';
 import { parsePack } from '../packs/validate-pack';
 import type { SettingsStore } from '../settings/settings-store';
 
-const validateBackup: ValidateFunction = new Ajv({ strict: false, allErrors: false }).compile(BackupSchema);
+const validateBackup = lazyValidator<Backup>(BackupSchema);
 
 /** An MCP environment variable or header whose value is a credential by its name. */
 const SECRET_NAME = /key|token|secret|passw|auth|cookie|credential/i;

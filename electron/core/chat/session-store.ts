@@ -3,13 +3,12 @@ import fs from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
 import { HostFailure } from '../../../shared/errors';
 import { ChatSessionSchema, SESSION_FORMAT, SESSION_VERSION, type ChatSession, type ChatSessionSummary } from '../../../shared/types/chat';
-import { describeAjvError } from '../contract/validators';
+import { describeAjvError, lazyValidator } from '../contract/validators';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 
-const validateSession: ValidateFunction = new Ajv({ strict: false, allErrors: false }).compile(ChatSessionSchema);
+const validateSession = lazyValidator<ChatSession>(ChatSessionSchema);
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface SessionStoreOptions {

@@ -1,10 +1,9 @@
 // Checks a whole council configuration against the schema, naming the offending field (e.g. /members/2/chance).
-import { Ajv } from 'ajv';
 import { HostFailure } from '../../../shared/errors';
 import { COUNCIL_TOOLS_DEFAULTS, CouncilSettingsSchema, type CouncilMember, type CouncilSettings } from '../../../shared/types/council';
-import { describeAjvError } from '../contract/validators';
+import { describeAjvError, lazyValidator } from '../contract/validators';
 
-const validate = new Ajv({ strict: false, allErrors: false, unicodeRegExp: false }).compile<CouncilSettings>(CouncilSettingsSchema);
+const validate = lazyValidator<CouncilSettings>(CouncilSettingsSchema);
 
 /** Throws INVALID_INPUT with the field path; `prefix` roots the path (e.g. '' for the document). */
 export function assertCouncilSettings(value: unknown, prefix = ''): CouncilSettings {

@@ -118,7 +118,8 @@ export class ExtensionManager {
   }
 
   /** Finds every extension and starts the enabled ones (except those safe mode holds back). */
-  async init(): Promise<void> {
+  /** Reads every installed extension; with start (the default), starts the enabled ones. */
+  async init(options: { start?: boolean } = {}): Promise<void> {
     const bundledDir = this.options.bundledDir === undefined ? bundledExtensionsSource() : this.options.bundledDir;
     if (bundledDir) this.scan(bundledDir, 'bundled');
     fs.mkdirSync(this.userDir, { recursive: true });
@@ -127,6 +128,7 @@ export class ExtensionManager {
       if (name.startsWith('.install-')) fs.rmSync(path.join(this.userDir, name), { recursive: true, force: true });
     }
     this.scan(this.userDir, 'user');
+    if (options.start === false) return;
     const toStart: Entry[] = [];
     for (const entry of this.entries.values()) {
       if (!entry.enabled || !entry.loaded) continue;

@@ -1,11 +1,10 @@
 // Checks a Lumia pack file: size cap first, then JSON, then the schema (errors name the field path), then unique ids.
-import { Ajv } from 'ajv';
 import type { HostError, Result } from '../../../shared/errors';
 import { LumiaPackSchema, PACK_LIMITS, type LumiaPack } from '../../../shared/types/council';
-import { describeAjvError } from '../contract/validators';
+import { describeAjvError, lazyValidator } from '../contract/validators';
 import { fromLumiHub, isLumiHubPack, isOlderLumiaPack, olderToLumiHub } from '../imports/lumihub-pack';
 
-const validateSchema = new Ajv({ strict: false, allErrors: false, unicodeRegExp: false }).compile<LumiaPack>(LumiaPackSchema);
+const validateSchema = lazyValidator<LumiaPack>(LumiaPackSchema);
 
 const invalid = (message: string, path: string, hint?: string): Result<LumiaPack> => {
   const error: HostError = { code: 'INVALID_PACK', message, path };

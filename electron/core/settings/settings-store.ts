@@ -2,16 +2,15 @@
 import fs from 'node:fs';
 import { Emitter } from '../util/emitter';
 import path from 'node:path';
-import { Ajv } from 'ajv';
 import { defaultSettings, SETTINGS_VERSION, SettingsSchema, type Settings } from '../../../shared/settings';
 import { HostFailure } from '../../../shared/errors';
-import { describeAjvError } from '../contract/validators';
+import { describeAjvError, lazyValidator } from '../contract/validators';
 import type { Clock, Logger, SettingsBackend, SettingsBackendFactory } from '../ports';
 import { isLeftoverTemp, writeFileAtomicSync } from '../util/atomic-write';
 import { withFileLock } from '../util/file-lock';
 import { migrate, migrations as appMigrations, type Migration } from './migrations';
 
-const validateSettings = new Ajv({ strict: false, allErrors: false }).compile(SettingsSchema);
+const validateSettings = lazyValidator<Settings>(SettingsSchema);
 
 export const SETTINGS_NAME = 'settings';
 

@@ -11,6 +11,7 @@ export const backupCommands: CliCommand[] = [
   {
     words: ['backup', 'export'],
     usage: EXPORT_USAGE,
+    dataOnly: true,
     summary: 'Write everything you made here — sessions, packs, the council, settings, connections without keys, MCP servers, which extensions are installed — to --out (else standard output).',
     flags: { out: { type: 'string' } },
     async run(ctx) {

@@ -22,6 +22,8 @@ export interface CliCommand {
   flags?: FlagSpec;
   /** Runs or lists tools: waits first for enabled extensions and MCP servers to finish starting. */
   usesTools?: boolean;
+  /** Only reads or writes the data folder: no extension worker or MCP server is started for it. */
+  dataOnly?: boolean;
   run(ctx: CliContext): Promise<unknown>;
   /** Human output; defaults to pretty JSON. */
   format?(value: unknown): string;

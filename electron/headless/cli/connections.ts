@@ -40,6 +40,7 @@ export const connectionCommands: CliCommand[] = [
   {
     words: ['connections', 'add'],
     usage: ADD_USAGE,
+    dataOnly: true,
     summary: `Add an LLM connection (${LLM_PROVIDERS.join(', ')}); the key is read from the named environment variable at call time.`,
     flags: { type: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'key-env': { type: 'string' }, name: { type: 'string' } },
     async run(ctx) {
@@ -66,6 +67,7 @@ export const connectionCommands: CliCommand[] = [
   {
     words: ['connections', 'list'],
     usage: 'connections list',
+    dataOnly: true,
     summary: 'Every connection profile (keys are never shown; a hint of the last 4 characters at most).',
     run: ({ host }) => callHost(host, 'connections.list', {}),
     format(value) {
@@ -76,6 +78,7 @@ export const connectionCommands: CliCommand[] = [
   {
     words: ['connections', 'test'],
     usage: 'connections test <id>',
+    dataOnly: true,
     summary: 'Check that a connection answers (lists its models).',
     async run(ctx) {
       const result = await callHost(ctx.host, 'connections.test', { id: idArg(ctx, 'connections test <id>') });
@@ -87,6 +90,7 @@ export const connectionCommands: CliCommand[] = [
   {
     words: ['connections', 'models'],
     usage: 'connections models <id>',
+    dataOnly: true,
     summary: 'The models a connection offers.',
     run: async (ctx) => callHost(ctx.host, 'connections.models', { id: idArg(ctx, 'connections models <id>') }),
     format: (value) => (value as { models: string[] }).models.join('\n') || 'No models.',
@@ -94,6 +98,7 @@ export const connectionCommands: CliCommand[] = [
   {
     words: ['sidecar', 'set'],
     usage: SIDECAR_USAGE,
+    dataOnly: true,
     summary: 'Choose the sidecar LLM the council tools use (temperature 0–2, top P 0–1, max tokens 1–65536).',
     flags: { connection: { type: 'string' }, model: { type: 'string' }, temperature: { type: 'string' }, 'top-p': { type: 'string' }, 'max-tokens': { type: 'string' } },
     async run(ctx) {

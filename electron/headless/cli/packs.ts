@@ -9,6 +9,7 @@ export const packCommands: CliCommand[] = [
   {
     words: ['packs', 'list'],
     usage: 'packs list',
+    dataOnly: true,
     summary: 'Installed Lumia packs with their items and prompt tools.',
     run: ({ host }) => callHost(host, 'packs.list', {}),
     format(value) {
@@ -29,6 +30,7 @@ export const packCommands: CliCommand[] = [
   {
     words: ['packs', 'import'],
     usage: 'packs import <file> [--overwrite | --keep-both]',
+    dataOnly: true,
     summary: "Install a pack file, ours or LumiHub's (validated; avatars next to it are inlined); a pack already installed is replaced (--overwrite) or kept beside (--keep-both).",
     flags: { overwrite: { type: 'boolean' }, 'keep-both': { type: 'boolean' } },
     async run(ctx) {
@@ -41,6 +43,7 @@ export const packCommands: CliCommand[] = [
   {
     words: ['packs', 'export'],
     usage: 'packs export <id> [--format workbench|lumihub] [--out FILE]',
+    dataOnly: true,
     summary: "Write a self-contained pack file, ours or LumiHub's shape (stdout unless --out).",
     flags: { out: { type: 'string' }, format: { type: 'string' } },
     async run(ctx) {

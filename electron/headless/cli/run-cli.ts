@@ -76,6 +76,7 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
       approve: (parsed.values.approve as string[] | undefined) ?? [],
       ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(command.dataOnly ? { startToolSources: false } : {}),
     });
   } catch (err) {
     // Whatever stops the host from starting is still an {"error"} document (and exit 1), never a stack trace.

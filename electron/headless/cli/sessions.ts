@@ -15,6 +15,7 @@ export const sessionCommands: CliCommand[] = [
   {
     words: ['sessions', 'list'],
     usage: 'sessions list',
+    dataOnly: true,
     summary: 'Every Workbench session, newest first.',
     run: ({ host }) => callHost(host, 'chat.sessions.list', {}),
     format(value) {
@@ -26,6 +27,7 @@ export const sessionCommands: CliCommand[] = [
   {
     words: ['sessions', 'search'],
     usage: SEARCH_USAGE,
+    dataOnly: true,
     summary: 'Find text in every session (or one, with --session): titles, character names and messages, any case and accents.',
     flags: { session: { type: 'string' }, limit: { type: 'string' } },
     run(ctx) {
@@ -45,6 +47,7 @@ export const sessionCommands: CliCommand[] = [
   {
     words: ['sessions', 'import'],
     usage: IMPORT_USAGE,
+    dataOnly: true,
     summary: 'A new session from a character card: V1/V2/V3 JSON, or a PNG with the card in its chara/ccv3 chunk; --greeting picks the first message (0 = first_mes, 1… = alternates).',
     flags: { greeting: { type: 'string' }, lorebook: { type: 'string', multiple: true } },
     run(ctx) {
@@ -64,6 +67,7 @@ export const sessionCommands: CliCommand[] = [
   {
     words: ['sessions', 'export'],
     usage: EXPORT_USAGE,
+    dataOnly: true,
     summary: `Write a session as Workbench JSON, a V2/V3 character card (JSON, or PNG with the picture: needs --out), a SillyTavern chat (.jsonl) or its world info as a SillyTavern lorebook; to --out, else to standard output. Formats: ${SESSION_EXPORT_FORMATS.join(', ')}.`,
     flags: { format: { type: 'string' }, out: { type: 'string' } },
     async run(ctx) {

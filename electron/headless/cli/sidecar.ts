@@ -5,6 +5,7 @@ export const sidecarCommands: CliCommand[] = [
   {
     words: ['sidecar', 'show'],
     usage: 'sidecar show',
+    dataOnly: true,
     summary: 'The sidecar LLM settings and whether they are usable.',
     run: ({ host }) => callHost(host, 'sidecar.get', {}),
     format(value) {
