@@ -73,7 +73,9 @@ test.describe('hostile model output', () => {
 
     const check = async () => {
       const messages = workbench.getByTestId('message');
-      await expect(messages.locator('img, a, iframe, svg, script, details')).toHaveCount(0);
+      // Outside the message's own action buttons (their icons are the app's), no element came from the text.
+      await expect(messages.locator(':is(img, a, iframe, svg, script, details):not([data-testid="message-actions"] *)')).toHaveCount(0);
+      await expect(messages.getByTestId('message-actions').locator('img, a, iframe, script, details')).toHaveCount(0);
       expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
       // Clicking where the javascript: link would be does nothing: same page, no popup.
       const before = page.url();
