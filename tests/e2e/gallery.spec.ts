@@ -74,6 +74,9 @@ test.describe('section gallery', () => {
     // The imported session answers on the local connection.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
     await page.getByTestId('panel-workbench').getByLabel('Main connection').selectOption({ label: 'Local LM Studio' });
+    // The imported chat has no reply yet, so Getting started still offers its last step: put away, as a person would.
+    await page.getByTestId('first-run').getByRole('button', { name: 'Hide' }).click();
+    await expect(page.getByTestId('first-run')).toHaveCount(0);
     for (const theme of ['Light', 'Dark'] as const) {
       await page.getByRole('radio', { name: theme }).check();
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase());
