@@ -8,9 +8,13 @@ export const MAX_INPUT_BYTES = 1024 * 1024;
  * exported session. Only these methods take more than MAX_INPUT_BYTES; each importer still applies its own caps.
  */
 export const MAX_IMPORT_INPUT_BYTES = 28 * 1024 * 1024;
-const IMPORT_METHODS: ReadonlySet<string> = new Set(['packs.import', 'chat.sessions.import', 'chat.sessions.inspectData', 'chat.sessions.importData', 'chat.sessions.addLorebook', 'extensions.inspectUpload', 'extensions.installUpload', 'backup.import']);
+const IMPORT_METHODS: ReadonlySet<string> = new Set(['packs.import', 'chat.sessions.import', 'chat.sessions.inspectData', 'chat.sessions.importData', 'chat.sessions.addLorebook', 'extensions.inspectUpload', 'extensions.installUpload']);
+
+/** A backup holds every session and picture: the command line restores one up to this size (the window's frames stay capped). */
+export const MAX_BACKUP_INPUT_BYTES = 256 * 1024 * 1024;
 
 /** The input cap of one method, in bytes of JSON. */
 export function inputLimit(method: string): number {
+  if (method === 'backup.import') return MAX_BACKUP_INPUT_BYTES;
   return IMPORT_METHODS.has(method) ? MAX_IMPORT_INPUT_BYTES : MAX_INPUT_BYTES;
 }

@@ -18,8 +18,10 @@ export const backupMethods = {
       extensions: Type.Integer(),
       /** In the backup but not installed here: install them again. */
       missingExtensions: Type.Array(Type.String()),
-      /** Connections whose key this folder does not have. */
+      /** Connections and MCP servers whose key or secret values this folder does not have. */
       keysNeeded: Type.Array(Type.String()),
+      /** Extension switches that could not be set (the rest was restored). */
+      problems: Type.Array(Type.String()),
     }),
   ),
 };

@@ -6,8 +6,8 @@ import { BACKUP_FORMAT, BACKUP_VERSION, BackupSchema, type Backup, type BackupEx
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ExtensionInfo } from '../../../shared/events';
 import { SETTINGS_VERSION, type Settings } from '../../../shared/settings';
-import { STORED_SECRET } from '../../../shared/secret-mask';
 import { describeAjvError, lazyValidator } from '../contract/validators';
+import { withLocalSecrets, withoutSecrets } from './backup-secrets';
 import type { SessionStore } from '../chat/session-store';
 import { checkSession } from '../chat/session-store';
 import type { PackStore } from '../packs/pack-store';
@@ -15,9 +15,6 @@ import { parsePack } from '../packs/validate-pack';
 import type { SettingsStore } from '../settings/settings-store';
 
 const validateBackup = lazyValidator<Backup>(BackupSchema);
-
-/** An MCP environment variable or header whose value is a credential by its name. */
-const SECRET_NAME = /key|token|secret|passw|auth|cookie|credential/i;
 
 /** The extension manager as a restore uses it (each switch through it, so running workers follow). */
 export interface ExtensionSwitches {
@@ -55,29 +52,10 @@ export interface RestoreSummary {
   extensions: number;
   /** Listed in the backup but not installed here: install them again. */
   missingExtensions: string[];
-  /** Connections that need their key again. */
+  /** Connections and MCP servers whose key or secret values this folder does not have. */
   keysNeeded: string[];
-}
-
-type Profile = NonNullable<Settings['connections']>[number];
-type McpServer = NonNullable<Settings['mcpServers']>[number];
-
-/** The settings as a backup holds them: stored keys, secret headers and credential-like MCP values left out. */
-function withoutSecrets(settings: Settings, withheld: string[]): Settings {
-  const connections = (settings.connections ?? []).map((p): Profile => {
-    const headers = Object.fromEntries(Object.entries(p.headers).filter(([name, value]) => (value === STORED_SECRET ? (withheld.push(`connections/${p.id}: header ${name}`), false) : true)));
-    if (p.keyRef?.kind === 'stored') withheld.push(`connections/${p.id}: API key`);
-    const { keyRef, ...rest } = p;
-    return { ...rest, headers, ...(keyRef && keyRef.kind !== 'stored' ? { keyRef } : {}) };
-  });
-  const blank = (server: string, kind: string, map: Record<string, string> | undefined) =>
-    map && Object.fromEntries(Object.entries(map).map(([name, value]) => (SECRET_NAME.test(name) && value ? (withheld.push(`mcpServers/${server}: ${kind} ${name}`), [name, '']) : [name, value])));
-  const mcpServers = settings.mcpServers?.map((s): McpServer => {
-    const env = blank(s.name, 'env', s.env);
-    const headers = blank(s.name, 'header', s.headers);
-    return { ...s, ...(env ? { env } : {}), ...(headers ? { headers } : {}) };
-  });
-  return { ...settings, connections, ...(mcpServers ? { mcpServers } : {}) };
+  /** Extension switches that could not be set (the rest of the restore went on). */
+  problems: string[];
 }
 
 export function exportBackup(deps: BackupDeps): Backup {
@@ -127,39 +105,45 @@ export async function importBackup(deps: BackupDeps, json: string): Promise<{ su
       throw new HostFailure({ ...e, path: `/sessions/${i}${e.path ?? ''}` });
     }
   });
-  backup.packs.forEach((pack, i) => {
+  const packs = backup.packs.map((pack, i) => {
     const parsed = parsePack(JSON.stringify(pack));
     if (!parsed.ok) throw new HostFailure({ ...parsed.error, path: `/packs/${i}${parsed.error.path ?? ''}` });
     if (deps.packs.get(parsed.value.id)?.source === 'bundled') throw new HostFailure({ code: 'CONFLICT', message: `The backup's pack "${parsed.value.id}" has a bundled pack's id.`, path: `/packs/${i}/id` });
+    // A backup's packs are self-contained (avatars inlined): a path to a file beside it cannot be read.
+    const away = parsed.value.items.findIndex((item) => item.avatar !== undefined && !item.avatar.startsWith('data:'));
+    if (away >= 0) throw new HostFailure({ code: 'INVALID_PACK', message: 'A pack in a backup carries its avatars inline (data: URLs).', path: `/packs/${i}/items/${away}/avatar` });
+    return JSON.stringify(pack);
   });
   const installed = new Map(deps.extensions.list().map((e) => [e.id, e]));
   const restored = backup.extensions.filter((e) => installed.has(e.id));
   const keysNeeded: string[] = [];
-  await deps.settings.update((current) => {
-    const incoming = backup.settings as unknown as Settings;
-    // A key this folder already holds for the same connection stays; the others are asked for again.
-    const connections = (incoming.connections ?? []).map((p) => {
-      const here = current.connections?.find((c) => c.id === p.id);
-      if (here?.keyRef && !p.keyRef) return { ...p, keyRef: here.keyRef, headers: { ...p.headers, ...Object.fromEntries(Object.entries(here.headers).filter(([, v]) => v === STORED_SECRET)) } };
-      if (backup.withheld.includes(`connections/${p.id}: API key`)) keysNeeded.push(p.name);
-      return p;
-    });
-    // Extensions are this folder's: their switches are set below, through the manager.
-    return { ...incoming, connections, extensions: current.extensions };
-  });
-  for (const e of restored) await restoreSwitches(deps.extensions, installed.get(e.id)!, e);
+  // Checked; now written: packs and sessions, then the settings, then each extension's switches.
+  for (const pack of packs) deps.packs.import(pack, { overwrite: true });
   for (const session of sessions) {
     deps.sessions.write(session);
     const picture = backup.avatars[session.id];
     if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
   }
-  for (const pack of backup.packs) deps.packs.import(JSON.stringify(pack), { overwrite: true });
+  await deps.settings.update((current) => {
+    const incoming = withLocalSecrets(backup.settings as unknown as Settings, current, backup.withheld, keysNeeded);
+    // Extensions are this folder's: their switches are set below, through the manager.
+    return { ...incoming, extensions: current.extensions };
+  });
+  const problems: string[] = [];
+  for (const e of restored) {
+    try {
+      await restoreSwitches(deps.extensions, installed.get(e.id)!, e);
+    } catch (err) {
+      problems.push(`${e.name}: ${err instanceof HostFailure ? err.error.message : (err as Error).message}`);
+    }
+  }
   const summary: RestoreSummary = {
     sessions: sessions.length,
-    packs: backup.packs.length,
+    packs: packs.length,
     extensions: restored.length,
     missingExtensions: backup.extensions.filter((e) => !installed.has(e.id)).map((e) => `${e.name} (${e.id} ${e.version})`),
     keysNeeded,
+    problems,
   };
   return { summary, sessionIds: sessions.map((s) => s.id) };
 }

@@ -36,20 +36,19 @@ export class MessageActions {
 
   /** Shows swipe `swipeId`, or the one before or after the shown one. */
   swipe(sessionId: string, messageId: string, to: { swipeId: number } | { direction: 'left' | 'right' }): ChatSession {
-    let previous = 0;
+    this.assertIdle(sessionId);
+    const current = this.deps.sessions.get(sessionId);
+    const message = current.messages[this.indexOf(current, messageId)]!;
+    if (message.role !== 'assistant') throw new HostFailure({ code: 'INVALID_INPUT', message: 'Only a reply has swipes.', path: '/messageId' });
+    const previous = swipeIndex(message);
+    const target = 'swipeId' in to ? to.swipeId : previous + (to.direction === 'left' ? -1 : 1);
+    // Past either end stays where it is, as Lumiverse's cycle does (nothing is written); a named swipe must exist.
+    if ('direction' in to && (target < 0 || target >= swipeCount(message))) return current;
+    if (target === previous) return current;
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
-      const message = s.messages[i]!;
-      if (message.role !== 'assistant') throw new HostFailure({ code: 'INVALID_INPUT', message: 'Only a reply has swipes.', path: '/messageId' });
-      previous = swipeIndex(message);
-      const target = 'swipeId' in to ? to.swipeId : previous + (to.direction === 'left' ? -1 : 1);
-      // Past either end stays where it is, as Lumiverse's cycle does; a named swipe must exist.
-      if ('direction' in to && (target < 0 || target >= swipeCount(message))) return;
-      s.messages[i] = showSwipe(message, target);
+      s.messages[i] = showSwipe(s.messages[i]!, target);
     });
-    const swipeId = swipeIndex(session.messages[index]!);
-    if (swipeId !== previous) {
-      this.deps.tell(sessionId, 'MESSAGE_SWIPED', { chatId: sessionId, message: messageDtoIn(session, index), action: 'navigated', swipeId, previousSwipeId: previous });
-    }
+    this.deps.tell(sessionId, 'MESSAGE_SWIPED', { chatId: sessionId, message: messageDtoIn(session, index), action: 'navigated', swipeId: target, previousSwipeId: previous });
     return session;
   }
 
@@ -79,10 +78,14 @@ export class MessageActions {
     return index;
   }
 
-  private change(sessionId: string, messageId: string, apply: (s: ChatSession, index: number) => void): { session: ChatSession; index: number } {
+  private assertIdle(sessionId: string): void {
     if (this.deps.isBusy(sessionId)) {
       throw new HostFailure({ code: 'CONFLICT', message: 'A reply is still being written in this session.', hint: 'Stop it first, or wait for it to finish.', path: '/sessionId' });
     }
+  }
+
+  private change(sessionId: string, messageId: string, apply: (s: ChatSession, index: number) => void): { session: ChatSession; index: number } {
+    this.assertIdle(sessionId);
     let index = -1;
     const session = this.deps.sessions.mutate(sessionId, (s) => {
       index = this.indexOf(s, messageId);

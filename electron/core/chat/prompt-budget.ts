@@ -27,14 +27,15 @@ export function promptBudget(limits: BudgetLimits): number | undefined {
   return limits.contextSize === undefined ? undefined : Math.max(0, limits.contextSize - (limits.maxTokens ?? 0));
 }
 
-/** Which entries fit their share of the budget, in insertion order (each entry's tokens given). */
+/** Which entries fit their share of the budget, in insertion order: from the first that does not fit on, none do. */
 export function fitWorldInfo(tokens: number[], budget: number | undefined): boolean[] {
   const share = budget === undefined ? Infinity : Math.floor(budget * WORLD_INFO_SHARE);
   let used = 0;
+  let full = false;
   return tokens.map((t) => {
-    if (used + t > share) return false;
-    used += t;
-    return true;
+    full ||= used + t > share;
+    if (!full) used += t;
+    return !full;
   });
 }
 

@@ -1,8 +1,8 @@
 // Where a finished reply goes: a new message, a new swipe of the reply it regenerates, or the rest of the reply it
 // continues. Returns the message as saved and what extensions hear of it.
-import type { ChatMessage } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
-import { addSwipe, swipeIndex } from './swipes';
+import { addSwipe, replyOf, swipeIndex } from './swipes';
 import { messageDtoIn } from './chat-reads';
 
 /** new: append; swipe: alternative of `of`; continue: `of` grows by the reply's text and calls. */
@@ -14,16 +14,16 @@ export interface SavedReply {
   event: { name: 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
 }
 
+/** The reply as continued: its text and calls grow; how it ended (stopped, failed, the model) is the continuation's. */
 function continued(old: ChatMessage, reply: ChatMessage): ChatMessage {
-  const calls = [...(old.toolCalls ?? []), ...(reply.toolCalls ?? [])].slice(-64);
   const offset = old.content.length;
-  const moved = calls.map((c, i) => (i >= (old.toolCalls?.length ?? 0) && c.textOffset !== undefined ? { ...c, textOffset: c.textOffset + offset } : c));
-  const merged: ChatMessage = { ...old, ...reply, id: old.id, content: old.content + reply.content, createdAt: old.createdAt, ...(moved.length ? { toolCalls: moved } : {}) };
-  if (!old.swipes) return merged;
+  const added = (reply.toolCalls ?? []).map((c) => (c.textOffset !== undefined ? { ...c, textOffset: c.textOffset + offset } : c));
+  const calls = [...(old.toolCalls ?? []), ...added].slice(-64);
+  const fields: ChatSwipe = { ...replyOf(reply), content: old.content + reply.content, createdAt: old.createdAt, ...(calls.length ? { toolCalls: calls } : {}) };
+  if (!old.swipes) return { id: old.id, role: old.role, ...fields };
   const swipes = [...old.swipes];
-  const { id: _id, role: _role, swipes: _s, swipeId: _i, ...fields } = merged;
   swipes[swipeIndex(old)] = fields;
-  return { ...merged, swipes, swipeId: swipeIndex(old) };
+  return { id: old.id, role: old.role, ...fields, swipes, swipeId: swipeIndex(old) };
 }
 
 export function saveReply(sessions: SessionStore, sessionId: string, reply: ChatMessage, placement: ReplyPlacement): SavedReply {

@@ -20,7 +20,12 @@ export interface SessionStoreOptions {
 
 /** Checks an unknown value as a session document; the error names the offending field. */
 export function checkSession(value: unknown): ChatSession {
-  if (validateSession(value)) return value as ChatSession;
+  if (validateSession(value)) {
+    // The shown swipe must be one of them (a hand-edited file could say otherwise).
+    const bad = value.messages.findIndex((m) => m.swipes !== undefined && (m.swipeId ?? 0) >= m.swipes.length);
+    if (bad >= 0) throw new HostFailure({ code: 'INVALID_INPUT', message: 'The session is not valid: a message shows a swipe it does not have.', path: `/messages/${bad}/swipeId` });
+    return value;
+  }
   const { message, path: field } = describeAjvError(validateSession.errors?.[0], 'invalid');
   throw new HostFailure({ code: 'INVALID_INPUT', message: `The session is not valid: ${message}`, path: field });
 }

@@ -4,7 +4,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
 
-const REPLY_KEYS = ['content', 'createdAt', 'stopped', 'error', 'finishReason', 'toolCalls', 'councilRunId', 'connectionId', 'model', 'trace'] as const;
+const REPLY_KEYS = ['content', 'createdAt', 'stopped', 'error', 'finishReason', 'toolCalls', 'councilRunId', 'connectionId', 'model', 'trace', 'prompt'] as const;
 
 /** The reply fields of a message (one swipe's worth). */
 export function replyOf(message: ChatMessage | ChatSwipe): ChatSwipe {

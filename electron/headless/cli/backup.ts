@@ -20,6 +20,8 @@ export const backupCommands: CliCommand[] = [
       if (typeof ctx.flags.out !== 'string') return { fileName, written: null, text, withheld: backup.withheld };
       const file = path.resolve(ctx.flags.out);
       fs.writeFileSync(file, text, { mode: 0o600 });
+      // The mode above applies to a new file only: one written over keeps only its owner's access too.
+      fs.chmodSync(file, 0o600);
       return { fileName, written: file, sessions: backup.sessions.length, packs: backup.packs.length, withheld: backup.withheld };
     },
     format(value) {
@@ -44,10 +46,11 @@ export const backupCommands: CliCommand[] = [
       return callHost(ctx.host, 'backup.import', { json });
     },
     format(value) {
-      const v = value as { sessions: number; packs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[] };
+      const v = value as { sessions: number; packs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[]; problems: string[] };
       const lines = [`Restored ${v.sessions} session${v.sessions === 1 ? '' : 's'}, ${v.packs} pack${v.packs === 1 ? '' : 's'} and the settings; ${v.extensions} extension${v.extensions === 1 ? '' : 's'} set as they were.`];
       if (v.missingExtensions.length) lines.push(`Not installed here (install them again): ${v.missingExtensions.join(', ')}.`);
       if (v.keysNeeded.length) lines.push(`Add the key again for: ${v.keysNeeded.join(', ')}.`);
+      for (const problem of v.problems) lines.push(`Not restored: ${problem}`);
       return lines.join('\n');
     },
   },

@@ -58,20 +58,30 @@ describe('swipes', () => {
     rig.server.enqueue({ text: 'zero' }, { text: 'first' });
     await send(rig, id, 'Hi');
     const { turn: sent } = await send(rig, id, 'Again');
+    // A longer question before the regenerate, so the two swipes' prompts differ.
+    const question = (await get(id)).messages.at(-2)!;
+    await rig.call('chat.messages.edit', { sessionId: id, messageId: question.id, content: `Again, ${'and in more words '.repeat(20)}` });
     const again = await regenerate(id, 'second');
     expect(again.assistantMessageId).toBe(sent.assistantMessageId);
     let reply = (await get(id)).messages.at(-1)!;
     expect(reply).toMatchObject({ id: sent.assistantMessageId, content: 'second', swipeId: 1 });
     expect(reply.swipes!.map((s) => s.content)).toEqual(['first', 'second']);
     expect(reply.swipes![0]!.trace?.length).toBeGreaterThan(0);
+    // Each swipe keeps its own prompt report; the message shows the shown one's.
+    expect(reply.swipes![0]!.prompt).toBeDefined();
+    expect(reply.prompt).toEqual(reply.swipes![1]!.prompt);
+    expect(reply.prompt!.parts.history).toBeGreaterThan(reply.swipes![0]!.prompt!.parts.history);
     // The model was asked without the reply being regenerated.
-    expect((rig.server.generations.at(-1)!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).toBe('Again');
+    expect((rig.server.generations.at(-1)!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).toMatch(/^Again, and in more words/);
 
     await rig.call('chat.messages.swipe', { sessionId: id, messageId: reply.id, direction: 'left' });
-    reply = (await get(id)).messages.at(-1)!;
-    expect(reply).toMatchObject({ content: 'first', swipeId: 0 });
+    const atFirst = await get(id);
+    reply = atFirst.messages.at(-1)!;
+    expect(reply).toMatchObject({ content: 'first', swipeId: 0, prompt: reply.swipes![0]!.prompt });
+    // Past the first: nothing changes, nothing is written (the session keeps its place in the list).
     const unchanged = await rig.call('chat.messages.swipe', { sessionId: id, messageId: reply.id, direction: 'left' });
     expect((unchanged.value as ChatSession).messages.at(-1)).toMatchObject({ content: 'first', swipeId: 0 });
+    expect((await get(id)).updatedAt).toBe(atFirst.updatedAt);
     expect((await rig.call('chat.messages.swipe', { sessionId: id, messageId: reply.id, swipeId: 1 })).value).toMatchObject({ messages: expect.arrayContaining([expect.objectContaining({ content: 'second', swipeId: 1 })]) });
 
     // The next turn's history holds the shown swipe.
@@ -136,6 +146,29 @@ describe('edit, delete, continue, branch', () => {
 
     const other = await newSession(rig);
     expect((await rig.call('chat.continue', { sessionId: other })).error).toMatchObject({ code: 'INVALID_INPUT', path: '/sessionId' });
+  });
+
+  it('a stopped reply, continued to its end, is no longer marked stopped', async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 10 });
+    const started = await rig.call('chat.send', { sessionId: id, text: 'Go' });
+    const turnId = (started.value as { turnId: string }).turnId;
+    await eventually(rig.host, rig.events, () => chatEvents(rig, turnId).find((e) => e.type === 'chat.delta'));
+    await rig.call('chat.stop', { sessionId: id });
+    await finished(rig, turnId);
+    expect((await get(id)).messages.at(-1)).toMatchObject({ stopped: true });
+    rig.server.enqueue({ text: ' and the end.' });
+    const more = await rig.call('chat.continue', { sessionId: id });
+    await finished(rig, (more.value as { turnId: string }).turnId);
+    const reply = (await get(id)).messages.at(-1)!;
+    expect(reply.stopped).toBeUndefined();
+    expect(reply.finishReason).toBe('stop');
+    expect(reply.content.endsWith(' and the end.')).toBe(true);
+  });
+
+  it('refuses a session whose message shows a swipe it does not have', async () => {
+    const doc = { format: 'council-workbench/session', version: 1, id: 'odd', title: 'Odd', createdAt: 1, updatedAt: 1, character: { name: '', description: '', personality: '', scenario: '' }, persona: { name: '', description: '' }, worldInfo: [], messages: [{ id: 'a', role: 'assistant', content: 'x', createdAt: 1, swipes: [{ content: 'x', createdAt: 1 }], swipeId: 3 }] };
+    expect((await rig.call('chat.sessions.import', { json: JSON.stringify(doc) })).error).toMatchObject({ code: 'INVALID_INPUT', path: '/messages/0/swipeId' });
   });
 
   it('branches a new session from a message, the original unchanged', async () => {

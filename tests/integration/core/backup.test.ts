@@ -73,7 +73,7 @@ describe('backup', () => {
     await ok(b, 'extensions.install', { folder: FIXTURE, grant: 'requested', trust: true });
     await b.host.extensions.whenSettled();
     const restored = await ok<Record<string, unknown>>(b, 'backup.import', { json: text });
-    expect(restored).toEqual({ sessions: 1, packs: 1, extensions: 1, missingExtensions: [], keysNeeded: ['Cloud'] });
+    expect(restored).toEqual({ sessions: 1, packs: 1, extensions: 1, missingExtensions: [], keysNeeded: ['Cloud', 'notes'], problems: [] });
     const again = await ok<{ backup: Backup }>(b, 'backup.export', {});
     expect(comparable(again.backup)).toEqual(comparable(exported.backup));
     expect(store(b).avatar(exported.backup.sessions[0]!.id as string)?.toString()).toBe('89504e470d0a1a0a-not-really-a-png');
@@ -93,10 +93,15 @@ describe('backup', () => {
     const a = await rig();
     await furnish(a);
     const { backup } = await ok<{ backup: Backup }>(a, 'backup.export', {});
+    const before = await ok<{ connections: unknown; mcpServers: unknown }>(a, 'settings.get', {});
     const summary = await ok<Record<string, unknown>>(a, 'backup.import', { json: JSON.stringify(backup) });
-    expect(summary).toMatchObject({ keysNeeded: [] });
+    expect(summary).toMatchObject({ keysNeeded: [], problems: [] });
     const profile = (await ok<Array<{ id: string; hasKey: boolean; headers: Record<string, string> }>>(a, 'connections.list', {})).find((p) => p.id === 'cloud')!;
     expect(profile.hasKey).toBe(true);
+    // The secret header and the MCP token are this folder's as they were, not blanked by the backup.
+    const after = await ok<{ connections: unknown; mcpServers: unknown }>(a, 'settings.get', {});
+    expect(after.connections).toEqual(before.connections);
+    expect(after.mcpServers).toEqual(before.mcpServers);
     const fresh = await rig();
     expect(await ok(fresh, 'backup.import', { json: JSON.stringify(backup) })).toMatchObject({ extensions: 0, missingExtensions: ['Fixture: seed-example (seed-example 0.0.1)'] });
   }, 60_000);
@@ -119,6 +124,7 @@ describe('backup', () => {
       [{ ...backup, sessions: [{ ...backup.sessions[0]!, messages: [{ id: 'x', role: 'narrator', content: '', createdAt: 1 }] }] }, 'INVALID_INPUT', '/sessions/0/messages/0/role'],
       [{ ...backup, packs: [{ ...backup.packs[0]!, items: 'none' }] }, 'INVALID_PACK', '/packs/0/items'],
       [{ ...backup, packs: [{ ...backup.packs[0]!, id: 'story-council' }] }, 'CONFLICT', '/packs/0/id'],
+      [{ ...backup, packs: [{ ...backup.packs[0]!, items: [{ ...(backup.packs[0]!.items as object[])[0], avatar: 'avatars/pilot.png' }] }] }, 'INVALID_PACK', '/packs/0/items/0/avatar'],
       [{ ...backup, settings: { ...backup.settings, version: 99 } }, 'INVALID_INPUT', '/settings/version'],
     ];
     for (const [broken, code, field] of cases) {
@@ -145,7 +151,7 @@ describe('backup on the command line', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const fresh = tempDir();
     expect(await cli(fresh, ['backup', 'import', file])).toBe(0);
-    expect(out.pop()).toBe('Restored 1 session, 1 pack and the settings; 0 extensions set as they were.\nNot installed here (install them again): Fixture: seed-example (seed-example 0.0.1).\nAdd the key again for: Cloud.');
+    expect(out.pop()).toBe('Restored 1 session, 1 pack and the settings; 0 extensions set as they were.\nNot installed here (install them again): Fixture: seed-example (seed-example 0.0.1).\nAdd the key again for: Cloud, notes.');
     expect(await cli(fresh, ['backup', 'import', path.join(fresh, 'nope.json')])).not.toBe(0);
   }, 60_000);
 });

@@ -40,7 +40,7 @@ export function BackupControls() {
     }
   };
   const restore = async () => {
-    if (!pending) return;
+    if (!pending || busy) return;
     setBusy(true);
     const result = await host.invoke('backup.import', { json: pending.json });
     setBusy(false);
@@ -64,7 +64,9 @@ export function BackupControls() {
       {pending && (
         <div className="backup__confirm" role="group" aria-label="Restore this backup?">
           <p>
-            Restore <strong>{pending.name}</strong>? Its settings replace yours; its sessions and packs replace the ones with the same id.
+            Restore <strong>{pending.name}</strong>? Its settings replace yours — connections, MCP servers (the commands they run), safety and
+            the permissions and trust of your extensions included — and its sessions and packs replace the ones with the same id. Restore only a
+            backup you made.
           </p>
           <button type="button" className="btn btn--primary btn--small" autoFocus onClick={() => void restore()}>
             {busy ? 'Restoring…' : 'Restore'}
@@ -86,6 +88,9 @@ export function BackupControls() {
           </p>
           {restored.keysNeeded.length > 0 && <p>Add the key again for: {restored.keysNeeded.join(', ')}.</p>}
           {restored.missingExtensions.length > 0 && <p>Install again: {restored.missingExtensions.join(', ')}.</p>}
+          {restored.problems.map((problem) => (
+            <p key={problem}>Not restored: {problem}</p>
+          ))}
         </div>
       )}
       {error && <InlineError error={error.error} title={error.title} testId="backup-error" />}

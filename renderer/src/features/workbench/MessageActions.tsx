@@ -44,6 +44,7 @@ export function useSwipeKeys(props: MessageActionProps | null) {
       if (props.last) void act('Could not regenerate', () => regenerateReply(store, host, { sessionId }));
       return;
     }
+    if (event.key === 'ArrowLeft' && at === 0) return;
     void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction: event.key === 'ArrowLeft' ? 'left' : 'right' }));
   };
   return { onKeyDown, failure };

@@ -1,6 +1,6 @@
 // Search the chats: every session or the open one; each result shows where the text was found, and choosing it opens
 // that session at that message.
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { MethodOutput } from '../../../../shared/contract';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
@@ -20,18 +20,24 @@ export function SessionSearch() {
   const [found, setFound] = useState<Found | null>(null);
   const [error, setError] = useState<HostError | null>(null);
   const [busy, setBusy] = useState(false);
+  // Only the latest search's answer is shown (an earlier one may come back after it).
+  const latest = useRef(0);
 
   const run = async (event: FormEvent) => {
     event.preventDefault();
     if (!query.trim()) return setFound(null);
+    const ticket = ++latest.current;
     setBusy(true);
     setError(null);
     const result = await searchSessions(host, { query: query.trim(), ...(scope === 'open' && openId ? { sessionId: openId } : {}) });
+    if (ticket !== latest.current) return;
     setBusy(false);
     if (result.ok) setFound(result.value);
     else setError(result.error);
   };
   const clear = () => {
+    latest.current++;
+    setBusy(false);
     setQuery('');
     setFound(null);
     setError(null);
