@@ -104,6 +104,10 @@ describe('edit, delete, copy, branch', () => {
     await settle(() => buttonNamed(articles(panel)[1]!, 'Copy').click());
     expect(writeText).toHaveBeenCalledWith('Two');
     expect(buttonNamed(articles(panel)[1]!, 'Copied')).toBeTruthy();
+    // A clipboard that refuses says so where the button is.
+    writeText.mockRejectedValueOnce(new Error('denied'));
+    await settle(() => buttonNamed(articles(panel)[0]!, 'Copy').click());
+    expect(articles(panel)[0]!.textContent).toContain('The clipboard refused: select the text and press Ctrl+C.');
 
     await settle(() => buttonNamed(articles(panel)[1]!, 'Branch from here').click());
     await settle();

@@ -32,6 +32,8 @@ export interface BackupDeps {
   packs: PackStore;
   extensions: ExtensionSwitches;
   now: () => number;
+  /** A reply is being written in the session (a restore waits: the turn would save over it). */
+  isBusy: (sessionId: string) => boolean;
 }
 
 /** An installed extension set as the backup has it: grants, trust, on or off. */
@@ -114,6 +116,8 @@ export async function importBackup(deps: BackupDeps, json: string): Promise<{ su
     if (away >= 0) throw new HostFailure({ code: 'INVALID_PACK', message: 'A pack in a backup carries its avatars inline (data: URLs).', path: `/packs/${i}/items/${away}/avatar` });
     return JSON.stringify(pack);
   });
+  const busy = sessions.find((s) => deps.isBusy(s.id));
+  if (busy) throw new HostFailure({ code: 'CONFLICT', message: `A reply is being written in "${busy.title}", which the backup holds.`, hint: 'Stop it or let it finish, then restore.', path: '/sessions' });
   const installed = new Map(deps.extensions.list().map((e) => [e.id, e]));
   const restored = backup.extensions.filter((e) => installed.has(e.id));
   const keysNeeded: string[] = [];

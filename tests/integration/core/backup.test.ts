@@ -136,6 +136,22 @@ describe('backup', () => {
   }, 60_000);
 });
 
+describe('a restore while a reply streams', () => {
+  it('waits: CONFLICT naming the session, nothing written', async () => {
+    const a = await rig();
+    await ok(a, 'connections.save', { profile: { id: 'local', name: 'Local', provider: 'openai-compatible', baseUrl: `${a.server.origin}/v1`, defaultModel: 'm1' } });
+    const session = await ok<{ id: string }>(a, 'chat.sessions.create', { title: 'Streaming' });
+    const { backup } = await ok<{ backup: Backup }>(a, 'backup.export', {});
+    a.server.enqueue({ text: Array.from({ length: 100 }, (_, i) => `t${i} `), delayMs: 10 });
+    await ok(a, 'chat.send', { sessionId: session.id, text: 'Go', connectionId: 'local' });
+    const before = await ok(a, 'settings.get', {});
+    expect((await a.call('backup.import', { json: JSON.stringify(backup) })).error).toMatchObject({ code: 'CONFLICT', path: '/sessions', message: expect.stringContaining('"Streaming"') });
+    expect(await ok(a, 'settings.get', {})).toEqual(before);
+    await ok(a, 'chat.stop', { sessionId: session.id });
+    await a.host.chat.settled(session.id);
+  }, 60_000);
+});
+
 describe('backup on the command line', () => {
   it('writes the file (0600) and restores it, saying what to add again', async () => {
     const a = await rig();

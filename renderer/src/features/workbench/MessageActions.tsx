@@ -7,6 +7,7 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
+import { copyText } from './files';
 
 export interface MessageActionProps {
   sessionId: string;
@@ -54,19 +55,12 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
   const { sessionId, message, busy } = props;
   const { store, host, failure, act } = useAct();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<null | boolean>(null);
   const count = message.swipes?.length ?? 1;
   const at = message.swipeId ?? 0;
   const disabled = busy || undefined;
   const swipe = (direction: 'left' | 'right') => void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction }));
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(message.content);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
+  const copy = async () => setCopied(await copyText(message.content));
   return (
     <footer className="msg__actions" data-testid="message-actions">
       {message.role === 'assistant' && count > 1 && (
@@ -85,6 +79,11 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
       <button type="button" className="btn btn--ghost btn--small" onClick={() => void copy()}>
         <Icon name={copied ? 'check' : 'copy'} /> {copied ? 'Copied' : 'Copy'}
       </button>
+      {copied === false && (
+        <span className="field__hint" role="status">
+          The clipboard refused: select the text and press Ctrl+C.
+        </span>
+      )}
       <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && props.onEdit()}>
         <Icon name="edit" /> Edit
       </button>
