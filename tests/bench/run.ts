@@ -6,6 +6,7 @@ import { streamBenchmark } from './stream';
 import { extensionsBenchmark } from './extensions';
 import { pipelineBenchmark } from './pipeline';
 import { renderBenchmark } from './render';
+import { cliBenchmark } from './cli';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -15,6 +16,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   extensions: extensionsBenchmark,
   pipeline: pipelineBenchmark,
   render: renderBenchmark,
+  cli: cliBenchmark,
 };
 
 const args = process.argv.slice(2);

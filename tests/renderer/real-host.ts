@@ -294,7 +294,8 @@ export class RealHost implements HostConnection {
       this.eventListeners.clear();
       this.infoListeners.clear();
       await this.core.dispose();
-      if (this.ownsDataDir) fs.rmSync(this.dataDir, { recursive: true, force: true });
+      // A write the core started before dispose can land while the folder is removed (ENOTEMPTY): try again.
+      if (this.ownsDataDir) fs.rmSync(this.dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
     })();
     return this.disposed;
   }
