@@ -68,7 +68,7 @@ function OpenSession() {
             Skip to the message box
           </a>
           <ChatSettingsBar session={session} />
-          <SamplingSettings key={session.id} session={session} />
+          <SamplingSettings key={`sampling-${session.id}`} session={session} />
           <ChatView session={session} turn={turn} />
           <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} canContinue={canContinue} characterName={session.character.name || 'the assistant'} />
         </div>
