@@ -15,6 +15,19 @@ const SessionId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 const ById = Type.Object({ sessionId: SessionId }, { additionalProperties: false });
 const MessageId = Type.String({ minLength: 1, maxLength: 64 });
 
+/** chat.regenerate and chat.continue: a turn over the saved reply, with chat.send's options but the text. */
+const ReworkInput = Type.Object(
+  {
+    sessionId: SessionId,
+    council: Type.Optional(Type.Boolean()),
+    /** As chat.send's toolDryRun. */
+    toolDryRun: Type.Optional(Type.Boolean()),
+    connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
+    model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
 const PromptMessageSchema = Type.Object({
   role: Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant'), Type.Literal('tool')]),
   content: Type.String(),
@@ -179,31 +192,12 @@ export const chatMethods = {
   ),
   'chat.regenerate': method(
     'A new reply to the last user message, added as a swipe of the last reply (the old one is kept; reusing the council results when toolsSettings.retainResultsForRegens is on).',
-    Type.Object(
-      {
-        sessionId: SessionId,
-        council: Type.Optional(Type.Boolean()),
-        /** As chat.send's toolDryRun. */
-        toolDryRun: Type.Optional(Type.Boolean()),
-        connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
-        model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      },
-      { additionalProperties: false },
-    ),
+    ReworkInput,
     TurnStartedSchema,
   ),
   'chat.continue': method(
     'Ask the model to go on from the last reply; what it writes is added to that reply (chat.* events as for chat.send).',
-    Type.Object(
-      {
-        sessionId: SessionId,
-        council: Type.Optional(Type.Boolean()),
-        toolDryRun: Type.Optional(Type.Boolean()),
-        connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
-        model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-      },
-      { additionalProperties: false },
-    ),
+    ReworkInput,
     TurnStartedSchema,
   ),
   'chat.messages.edit': method(

@@ -1,11 +1,12 @@
 // What a person does to a saved message: copy, edit, delete (asked twice), branch a new chat from it; on a reply, its
 // swipes (‹ 2/3 ›, and ←/→ on the focused message; → past the last swipe of the last reply writes a new one).
 import { useState, type KeyboardEvent } from 'react';
-import type { HostError, Result } from '../../../../shared/errors';
+import type { Result } from '../../../../shared/errors';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
+import { useAction } from '../../components/use-action';
 import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
 import { copyText } from './files';
 
@@ -18,16 +19,12 @@ export interface MessageActionProps {
   last: boolean;
 }
 
+/** The store, the host and the project's one-call-at-a-time action (its failure is shown on the message). */
 function useAct() {
   const store = useAppStoreApi();
   const host = useHost();
-  const [failure, setFailure] = useState<{ title: string; error: HostError } | null>(null);
-  const act = async (title: string, run: () => Promise<Result<unknown>>) => {
-    setFailure(null);
-    const result = await run();
-    if (!result.ok) setFailure({ title, error: result.error });
-    return result.ok;
-  };
+  const { error: failure, run } = useAction();
+  const act = async (title: string, call: () => Promise<Result<unknown>>) => (await run('act', title, call))?.ok === true;
   return { store, host, failure, act };
 }
 
