@@ -42,7 +42,6 @@ export function rollMembers(members: readonly CouncilMember[], seed: number, opt
   const rolls: CouncilRoll[] = members.map((member) => {
     const roll = Math.floor(next() * 100_000) / 1000; // [0, 100) with 3 decimals, stored exactly
     const { active, reason } = participation(member, roll);
-    // One literal, not a spread plus fields: Node 20 gave each spread-built roll a hidden class of its own.
     return { memberId: member.id, memberName: options.nameOf(member), chance: member.chance, roll, active, reason };
   });
   let fallbackUsed = false;

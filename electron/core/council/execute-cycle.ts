@@ -197,8 +197,7 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
       }
     }
   }
-  // What the result says beside the tool's answer. Filled field by field: on Node 20 an object literal that
-  // starts with a spread and then gains fields gets a hidden class of its own, one per call.
+  // What the result says beside the tool's answer.
   const marks: Partial<TaskResult> = {};
   if (plannedArgs) marks.plannedArgs = plannedArgs;
   if (unplanned) marks.unplanned = unplanned;
