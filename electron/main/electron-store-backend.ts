@@ -1,20 +1,7 @@
-// Settings file backend for the desktop app: electron-store, which writes the same JSON file as conf.
+// Settings file backend for the desktop app: electron-store, over the same implementation as conf's in plain Node.
 import Store from 'electron-store';
-import type { SettingsBackend, SettingsBackendFactory } from '../core/ports';
+import { STORE_OPTIONS, storeBackend } from '../core/settings/conf-backend';
+import type { SettingsBackendFactory } from '../core/ports';
 
-export const electronStoreBackend: SettingsBackendFactory = ({ dataDir, name }): SettingsBackend => {
-  const store = new Store<Record<string, unknown>>({
-    cwd: dataDir,
-    name,
-    clearInvalidConfig: false,
-    watch: false,
-    accessPropertiesByDotNotation: false,
-  });
-  return {
-    path: store.path,
-    read: () => structuredClone(store.store),
-    write: (doc) => {
-      store.store = doc;
-    },
-  };
-};
+export const electronStoreBackend: SettingsBackendFactory = ({ dataDir, name }) =>
+  storeBackend(new Store<Record<string, unknown>>({ cwd: dataDir, name, ...STORE_OPTIONS }));
