@@ -34,13 +34,15 @@ async function setup() {
   return { dataDir, manager };
 }
 
-/** The TypeScript-only fixture with a backend that starts with `source`; no permissions asked. */
-function extensionWith(source: string): string {
+/** The source-only fixture with a backend (src/backend.ts, or src/backend.js) that starts with `source`; no permissions asked. */
+function extensionWith(source: string, entry: 'ts' | 'js' = 'ts'): string {
   const folder = path.join(tempDir(), 'lumiverse_tsonly');
   fs.cpSync(fixture('lumiverse_tsonly'), folder, { recursive: true });
   const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'spindle.json'), 'utf8')) as Record<string, unknown>;
   fs.writeFileSync(path.join(folder, 'spindle.json'), JSON.stringify({ ...manifest, permissions: [] }));
-  fs.writeFileSync(path.join(folder, 'src', 'backend.ts'), `${source}\ndeclare const spindle: { log: { info(t: string): void } };\nspindle.log.info(String(stolen));\n`);
+  const declared = entry === 'ts' ? 'declare const spindle: { log: { info(t: string): void } };\n' : '';
+  if (entry === 'js') fs.rmSync(path.join(folder, 'src', 'backend.ts'));
+  fs.writeFileSync(path.join(folder, 'src', `backend.${entry}`), `${source}\n${declared}spindle.log.info(String(stolen));\n`);
   return folder;
 }
 
@@ -60,7 +62,7 @@ function filesHoldingCanary(dir: string): string[] {
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    if (/secrets\.json$|settings\.json$|canary-pkg/.test(file)) continue;
+    if (/secrets\.json$|settings\.json$|canary-pkg|plan\.md$/.test(file)) continue;
     if (fs.readFileSync(file, 'latin1').includes(CANARY)) holding.push(file);
   }
   return holding;
@@ -73,6 +75,7 @@ describe('the install-time build is contained', () => {
     ['the key store as JSON', "import stolen from '../../../secrets.json';", '../../../secrets.json'],
     ['a file: URL', `import stolen from 'file:///proc/self/environ' with { type: 'text' };`, 'file:///proc/self/environ'],
     ['a bare package that lives above the folder', "import stolen from 'canary-pkg';", 'canary-pkg'],
+    ['a device under /dev (one that never ends)', "import stolen from '/dev/zero' with { type: 'text' };", '/dev/zero'],
     // esbuild expands a glob without asking the plugin to resolve; every file it matched is refused when loaded.
     ['a glob that reaches outside', 'const name = String(Date.now());\nconst stolen = await import(`../../../${name}.json`);', "outside the extension's folder"],
   ])('B1: %s: BUILD_FAILED naming the import; nothing installed, nothing inlined anywhere', { timeout: 60_000 }, async (_what, source, named) => {
@@ -84,6 +87,48 @@ describe('the install-time build is contained', () => {
     expect(`${error.message}\n${error.hint ?? ''}`).not.toContain(CANARY);
     expect(fs.readdirSync(path.join(dataDir, 'extensions'))).toEqual([]);
     expect(filesHoldingCanary(dataDir)).toEqual([]);
+  });
+
+  it('B1: a JavaScript entry (src/backend.js) is built under the same rules', { timeout: 60_000 }, async () => {
+    const { dataDir, manager } = await setup();
+    const error = await refusal(manager.installFromFolder(extensionWith("import stolen from '../../../secrets.json';", 'js'), { grant: [] }));
+    expect(error).toMatchObject({ code: 'BUILD_FAILED', path: '/src/backend.js' });
+    expect(error.message).toContain('../../../secrets.json');
+    expect(fs.readdirSync(path.join(dataDir, 'extensions'))).toEqual([]);
+    expect(filesHoldingCanary(dataDir)).toEqual([]);
+  });
+
+  it.each([
+    ['the key store, by climbing out', '../../secrets.json'],
+    ['/proc', '/proc/self/environ'],
+    ['a note that is not JSON (esbuild quotes what it cannot parse)', '../../notes/plan.md'],
+    ['a package above the folder', 'canary-pkg/package.json'],
+    ['a file of its own that extends the key store in turn', './base.json'],
+  ])('B1: a tsconfig.json that extends %s is refused, naming it, and quotes nothing of it', { timeout: 60_000 }, async (_what, target) => {
+    process.env.CANARY_API_KEY = CANARY;
+    const { dataDir, manager } = await setup();
+    fs.mkdirSync(path.join(dataDir, 'notes'));
+    fs.writeFileSync(path.join(dataDir, 'notes', 'plan.md'), `${CANARY} is the key\n`);
+    const folder = extensionWith("const stolen = 'nothing';");
+    fs.writeFileSync(path.join(folder, 'tsconfig.json'), `// the author's settings\n{ "extends": ${JSON.stringify(target)}, }\n`);
+    fs.writeFileSync(path.join(folder, 'base.json'), JSON.stringify({ extends: '../../secrets.json' }));
+    const error = await refusal(manager.installFromFolder(folder, { grant: [] }));
+    expect(error).toMatchObject({ code: 'BUILD_FAILED', message: expect.stringContaining('tsconfig.json extends') });
+    expect(error.message).toContain(target === './base.json' ? '../../secrets.json' : target);
+    expect(JSON.stringify(error)).not.toContain(CANARY);
+    expect(fs.readdirSync(path.join(dataDir, 'extensions'))).toEqual([]);
+    expect(filesHoldingCanary(dataDir)).toEqual([]);
+  });
+
+  it('a tsconfig.json that extends a file of its own, or a package it ships, builds as before', { timeout: 60_000 }, async () => {
+    const { manager } = await setup();
+    const folder = extensionWith("const stolen = 'nothing';");
+    fs.mkdirSync(path.join(folder, 'node_modules', '@tsconfig', 'strictest'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'node_modules', '@tsconfig', 'strictest', 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true } }));
+    fs.writeFileSync(path.join(folder, 'base.json'), JSON.stringify({ extends: '@tsconfig/strictest/tsconfig.json' }));
+    fs.writeFileSync(path.join(folder, 'tsconfig.json'), JSON.stringify({ extends: './base.json', compilerOptions: { target: 'es2022' } }));
+    const installed = await manager.installFromFolder(folder, { grant: [] });
+    expect(installed.id).toBe('lumiverse_tsonly');
   });
 
   it('B1: a symlink inside the folder that points outside is refused, whatever esbuild makes of it', { timeout: 60_000 }, async () => {
