@@ -150,11 +150,22 @@ export function createBunGlobal(options: BunGlobalOptions): object {
     peek: (value: unknown) => value,
     which: () => null,
   };
-  const unsupportedMember = (name: string) =>
-    function unsupportedBunMember(): never {
-      options.unsupported(name);
-      throw Object.assign(new Error(`Bun.${name} is not available in the Council Workbench (extensions run on Node here).`), { code: 'UNSUPPORTED_HERE' });
-    };
+  const refuse = (name: string): never => {
+    options.unsupported(name);
+    throw Object.assign(new Error(`Bun.${name} is not available in the Council Workbench (extensions run on Node here).`), { code: 'UNSUPPORTED_HERE' });
+  };
+  // A member this layer lacks, and whatever is reached through it (`Bun.password.hash`, `new Bun.Glob()`):
+  // present, so loading never fails on a TypeError; calling or constructing it refuses.
+  const unsupportedMember = (name: string): unknown =>
+    new Proxy(function unsupportedBunMember() {}, {
+      get: (target, key) => {
+        if (typeof key !== 'string' || key === 'then' || key === 'toJSON') return undefined;
+        // A function's own members (name, call, toString…) stay what they are, for whoever inspects it.
+        return key in target ? Reflect.get(target, key) : unsupportedMember(`${name}.${key}`);
+      },
+      apply: () => refuse(name),
+      construct: () => refuse(name),
+    });
   return new Proxy(members, {
     get(target, name) {
       if (typeof name !== 'string') return undefined;

@@ -100,6 +100,32 @@ describe('a Lumiverse extension that ships only its TypeScript source', () => {
     fs.writeFileSync(path.join(folder, 'spindle.json'), JSON.stringify({ ...manifest, storage_seed_files: [{ from: 'seed/nope.txt', required: true }] }));
     expect(await refusal(manager.installFromFolder(folder))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/storage_seed_files/0/from' });
   });
+
+  it.each([
+    ['a destination that climbs out of storage', (_dataDir: string) => ({ from: 'seed/greeting.txt', to: '../escaped.txt' }), '/storage_seed_files/0/to'],
+    ['an absolute destination', (dataDir: string) => ({ from: 'seed/greeting.txt', to: path.join(dataDir, 'escaped.txt') }), '/storage_seed_files/0/to'],
+    ['a source outside the extension folder', (dataDir: string) => ({ from: path.join(dataDir, 'settings.json'), to: 'escaped.txt' }), '/storage_seed_files/0/from'],
+  ])('a seed with %s is refused with its field, and nothing is written', async (_what, seed, field) => {
+    const { dataDir, manager } = await setup();
+    fs.writeFileSync(path.join(dataDir, 'settings.json'), '{}');
+    const folder = copyOf('lumiverse_tsonly');
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, 'spindle.json'), 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(path.join(folder, 'spindle.json'), JSON.stringify({ ...manifest, storage_seed_files: [seed(dataDir)] }));
+    expect(await refusal(manager.installFromFolder(folder))).toMatchObject({ code: 'INVALID_MANIFEST', path: field });
+    const written = fs.readdirSync(dataDir, { recursive: true }).map(String).filter((name) => name.includes('escaped'));
+    expect(written).toEqual([]);
+    expect(fs.readdirSync(path.join(dataDir, 'extensions'))).toEqual([]);
+  });
+
+  it('a tsconfig.json that is not JSON is ignored with a line, as Bun ignores it, and the extension builds', async () => {
+    const { manager } = await setup();
+    const folder = copyOf('lumiverse_tsonly');
+    fs.writeFileSync(path.join(folder, 'tsconfig.json'), '{ "compilerOptions": { "strict": tru');
+    const progress: string[] = [];
+    const installed = await manager.installFromFolder(folder, {}, (line) => progress.push(line));
+    expect(installed.id).toBe('lumiverse_tsonly');
+    expect(progress.some((line) => /^tsconfig\.json could not be read \(.+\); built without it, as Bun does\.$/.test(line))).toBe(true);
+  });
 });
 
 describe('install limits', () => {

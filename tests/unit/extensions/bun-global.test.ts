@@ -90,4 +90,14 @@ describe('what Bun has and the Workbench does not', () => {
     expect(bun.main).toBe('/ext/roundtwo/dist/backend.js');
     expect(bun.env).toBe(process.env);
   });
+
+  it('what is reached through a missing member refuses the same way when called or constructed, and is not thenable', async () => {
+    const { bun, said } = bunWith();
+    const password = bun.password;
+    expect(() => password.hash('secret')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE', message: expect.stringContaining('Bun.password.hash') }));
+    expect(() => bun.stdout.writer().write('x')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    expect(() => new bun.Glob('*.ts')).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    expect(password.then).toBeUndefined();
+    expect(said).toEqual(['password.hash', 'stdout.writer', 'Glob']);
+  });
 });
