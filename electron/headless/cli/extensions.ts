@@ -3,6 +3,10 @@ import { HostFailure } from '../../../shared/errors';
 import type { ExtensionInfo } from '../../../shared/events';
 import { EXTENSION_PERMISSIONS, inertPermissions, type ExtensionPermission } from '../../../shared/types/spindle';
 import { callHost, positional, type CliCommand } from './command';
+import { TOOL_SOURCES_WAIT_MS } from './tool-sources';
+
+/** How often `extensions log --follow` looks for lines other processes appended. */
+const FOLLOW_POLL_MS = 500;
 
 function permission(value: string): ExtensionPermission {
   if ((EXTENSION_PERMISSIONS as readonly string[]).includes(value)) return value as ExtensionPermission;
@@ -67,7 +71,12 @@ export const extensionCommands: CliCommand[] = [
         if (event.type === 'extension.log' && event.entry.source === 'host') ctx.progress(event.entry.text);
       });
       try {
-        const installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}) });
+        let installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}) });
+        // The summary says how it started (running with its tools, or failed), not that it is starting.
+        if (installed.status === 'starting') {
+          await ctx.host.extensions.whenSettled(TOOL_SOURCES_WAIT_MS);
+          installed = ctx.host.extensions.get(installed.id);
+        }
         const { notAvailable: notHere, answeredEmpty } = inertPermissions(installed.requested);
         const pending = installed.requested.filter((p) => !installed.granted.includes(p) && !notHere.includes(p));
         ctx.progress(`Requested: ${installed.requested.join(', ') || 'nothing'}.`);
@@ -87,19 +96,27 @@ export const extensionCommands: CliCommand[] = [
   {
     words: ['extensions', 'log'],
     usage: 'extensions log <id> [--follow]',
-    summary: 'The extension’s log; --follow keeps printing new lines until Ctrl+C.',
+    summary: 'The extension’s log, as every process wrote it; --follow keeps printing new lines until Ctrl+C.',
     flags: { follow: { type: 'boolean' } },
+    // The log is read from disk, where the app and other runs write it: reading it starts no extension.
+    dataOnly: true,
     async run(ctx) {
       const id = positional(ctx, 0, 'id', 'extensions log <id> [--follow]');
       const first = await callHost(ctx.host, 'extensions.log', { id });
       if (ctx.flags.follow !== true) return first;
       for (const line of first.lines) ctx.out(line);
+      let last = first.lines.at(-1);
       await new Promise<void>((resolve) => {
-        const stop = ctx.host.extensions.onEvent((event) => {
-          if (event.type === 'extension.log' && event.id === id) ctx.out(`${new Date(event.entry.at).toISOString()} ${event.entry.source} ${event.entry.level}: ${event.entry.text}`);
-        });
+        // What another process (the app, a CLI turn) appends reaches the file within its next batch.
+        const timer = setInterval(() => {
+          void callHost(ctx.host, 'extensions.log', { id }).then(({ lines }) => {
+            const seen = last === undefined ? -1 : lines.lastIndexOf(last);
+            for (const line of lines.slice(seen + 1)) ctx.out(line);
+            last = lines.at(-1) ?? last;
+          });
+        }, FOLLOW_POLL_MS);
         const end = () => {
-          stop();
+          clearInterval(timer);
           resolve();
         };
         process.once('SIGINT', end);

@@ -26,8 +26,21 @@ describe('extensions install', () => {
     expect(installed.err).toContain('Requested: tools, oauth.');
     expect(installed.err).toContain('Granted: tools, oauth.');
     expect(installed.err).toContain('Requested, not available here: oauth.');
-    expect(installed.out).toContain('lumiverse_tsonly 0.2.0 — TypeScript Only');
+    expect(installed.out).toContain('lumiverse_tsonly 0.2.0 — TypeScript Only [running]');
     expect(installed.out).toContain('requested, not available here: oauth');
+    // The summary waits for its start: the tools it registered are counted.
+    expect(installed.out).toContain('tools: 2');
+  }, 60_000);
+
+  it('install says which permissions are answered empty here and warns of a newer Lumiverse, on install and in list', async () => {
+    const dataDir = tempDir();
+    const installed = await cli(dataDir, ['extensions', 'install', fixture('lumiverse_bunbundle'), '--grant', 'requested']);
+    expect(installed.code, installed.err).toBe(0);
+    expect(installed.err).toContain('Requested, answered empty here (the Workbench has no such data): presets, regex_scripts.');
+    expect(installed.err).toMatch(/warning: It asks for Lumiverse 9\.0\.0 or newer/);
+    const list = await cli(dataDir, ['extensions', 'list']);
+    expect(list.out).toContain('answered empty here: presets, regex_scripts');
+    expect(list.out).toMatch(/warning: It asks for Lumiverse 9\.0\.0 or newer/);
   }, 60_000);
 
   it('installs from a .zip wrapped in one folder, as GitHub downloads are', async () => {

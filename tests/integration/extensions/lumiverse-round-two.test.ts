@@ -110,12 +110,12 @@ describe('chats, macros and the catalog', () => {
     expect(await r.call('chat.sessions.open', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 
-  it('macros.resolve runs the turn’s macro engine on the active session; unknown macros stay as written', async () => {
+  it('macros.resolve runs the turn’s macro engine on the active session, extension macros too; unknown macros stay as written', async () => {
     const r = await host();
     const id = await newSession(r, MARA);
     await r.call('chat.sessions.open', { sessionId: id });
     await install(r);
-    expect(await invoke(r, 'refine')).toEqual({ text: 'Refine the reply of Mara (Keeper of the lamp.) for Tom; keep {{unknownMacro}} as written.', diagnostics: [] });
+    expect(await invoke(r, 'refine')).toEqual({ text: 'Refine the reply of Mara (Keeper of the lamp.) for Tom; the lamp is lit (turn 0); keep {{unknownMacro}} as written.', diagnostics: [] });
   });
 
   it('F8: spindle.toast.* reaches the window as an event with its level, title and a capped time, and its log; a flood is cut at five', async () => {
@@ -141,16 +141,20 @@ describe('chats, macros and the catalog', () => {
     expect(await invoke(r, 'catalog')).toEqual({ lumia: 0, packs: 0 });
   });
 
-  it('state saved at GENERATION_ENDED is on disk when the host stops right after the turn', async () => {
+  it.each(['the host stops', 'the extension is disabled'])('state saved at GENERATION_ENDED is on disk when %s right after the turn', async (how) => {
     const r = await host();
     await addMainConnection(r);
     const id = await newSession(r, MARA);
     await install(r);
     r.server.enqueue({ text: 'The lamp is lit.' });
     await send(r, id, 'Light the lamp.');
-    // The host stops at once, as a CLI `chat` command does when its turn is done.
-    await r.close();
-    rig = null;
+    if (how === 'the host stops') {
+      // At once, as a CLI `chat` command does when its turn is done (and the app on quit).
+      await r.close();
+      rig = null;
+    } else {
+      await r.host.extensions.disable(ID);
+    }
     expect(readJson(storage(r, `chats/${id}.json`))).toMatchObject({ chatId: id, turns: 1 });
   });
 });

@@ -23,7 +23,7 @@ function logText(dataDir: string): string {
 }
 
 describe('data-only commands', () => {
-  it('status, packs, sessions, backup export, connections and sidecar start no worker; tools list does', async () => {
+  it('status, packs, sessions, backup export, connections, sidecar and extensions log start no worker; tools list does', async () => {
     const dataDir = tempDir();
     expect((await cli(dataDir, ['extensions', 'install', FIXTURE, '--grant', 'tools', '--trust'])).code).toBe(0);
     const before = logText(dataDir);
@@ -33,7 +33,7 @@ describe('data-only commands', () => {
     expect(status.counts.extensions).toBe(1);
     expect(status.toolSourcesStarted).toBe(false);
     expect((await cli(dataDir, ['status'])).out).toContain("Built-in tools:   ");
-    for (const args of [['packs', 'list'], ['sessions', 'list'], ['sessions', 'search', 'x'], ['backup', 'export'], ['connections', 'list'], ['sidecar', 'show']]) {
+    for (const args of [['packs', 'list'], ['sessions', 'list'], ['sessions', 'search', 'x'], ['backup', 'export'], ['connections', 'list'], ['sidecar', 'show'], ['extensions', 'log', 'seed-example']]) {
       expect((await cli(dataDir, args)).code, args.join(' ')).toBe(0);
     }
     expect(logText(dataDir)).toBe(before);

@@ -1,5 +1,5 @@
 // One permission of an extension: what it allows, whether it is requested and granted, and Grant/Revoke.
-import { PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../../shared/types/spindle';
+import { PERMISSIONS_ANSWERED_EMPTY, PERMISSIONS_NOT_AVAILABLE_HERE } from '../../../../shared/types/spindle';
 import { permissionInfo } from './permissions';
 import type { Busy } from './ExtensionCard';
 
@@ -14,15 +14,11 @@ export function PermissionRow(props: {
   const info = permissionInfo(props.permission);
   const pending = props.busy === `grant:${props.permission}` || props.busy === `revoke:${props.permission}`;
   const notHere = (PERMISSIONS_NOT_AVAILABLE_HERE as readonly string[]).includes(props.permission);
+  // Granted or not, its reads answer empty: the Workbench has no such data (presets, regex scripts…).
+  const empty = (PERMISSIONS_ANSWERED_EMPTY as readonly string[]).includes(props.permission) ? ' (answered empty here)' : '';
   const state = notHere
     ? 'Requested, not available here'
-    : props.granted
-      ? props.requested
-        ? 'Granted'
-        : 'Granted, not requested'
-      : props.requested
-        ? 'Requested, not granted'
-        : 'Not requested';
+    : `${props.granted ? (props.requested ? 'Granted' : 'Granted, not requested') : props.requested ? 'Requested, not granted' : 'Not requested'}${empty}`;
   return (
     <li className="perm" data-testid="permission" data-permission={props.permission}>
       <div className="perm__text">

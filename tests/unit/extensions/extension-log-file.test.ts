@@ -1,0 +1,46 @@
+// Extension logs on disk: rotated past their cap (so one extension keeps at most twice it), and read back by
+// another run — the CLI reading what the app wrote — oldest first.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExtensionLogFiles } from '../../../electron/core/extensions/extension-log-file';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+const entry = (n: number) => ({ seq: n, at: 1_000 + n, level: 'info' as const, source: 'worker' as const, text: `line ${n} ${'x'.repeat(40)}` });
+
+describe('extension logs on disk', () => {
+  it('rotate to <id>.log.1 past the cap, keep at most twice it, and another run reads the newest lines in order', async () => {
+    const dir = tempDir();
+    const cap = 1_000;
+    const writer = new ExtensionLogFiles(dir, cap);
+    for (let n = 1; n <= 60; n++) {
+      writer.append('ext', entry(n));
+      if (n % 5 === 0) await writer.flush();
+    }
+    await writer.flush();
+    const current = fs.statSync(path.join(dir, 'ext.log')).size;
+    const rotated = fs.statSync(path.join(dir, 'ext.log.1')).size;
+    expect(current).toBeLessThanOrEqual(cap);
+    expect(current + rotated).toBeLessThanOrEqual(2 * cap);
+
+    const read = await new ExtensionLogFiles(dir, cap).others('ext');
+    const numbers = read.map((e) => Number(/^line (\d+)/.exec(e.text)![1]));
+    expect(numbers.at(-1)).toBe(60);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(numbers[0]).toBeGreaterThan(1);
+    // Its own run's lines are not read back from the file (they are in memory).
+    expect(await writer.others('ext')).toEqual([]);
+  });
+
+  it('a line cut short by a kill mid-write is skipped, the rest read', async () => {
+    const dir = tempDir();
+    const writer = new ExtensionLogFiles(dir);
+    writer.append('ext', entry(1));
+    await writer.flush();
+    fs.appendFileSync(path.join(dir, 'ext.log'), '{"at":2000,"level":"info","sour');
+    const read = await new ExtensionLogFiles(dir).others('ext');
+    expect(read.map((e) => e.text)).toEqual([entry(1).text]);
+  });
+});
