@@ -1,6 +1,7 @@
 // Entry of every frame on an extension's origin (frame.html): `#runtime` runs the extension's frontend
 // module; `#surface=<id>` is one of its places (a drawer tab, a widget…) and hands itself to the runtime.
 import { FrameChannel } from './channel';
+import { watchContentHeight } from './content-height';
 import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { RuntimeState } from './runtime-state';
@@ -22,7 +23,15 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
   const docs = new FrameDocuments(document);
   docs.setTheme(init.theme);
   const state = new RuntimeState(init.extensionId, channel, docs, init);
-  const hook: RuntimeHook = { attach: (surfaceId, win) => docs.attach(surfaceId, win), detach: (surfaceId, win) => docs.detach(surfaceId, win) };
+  const hook: RuntimeHook = {
+    attach: (surfaceId, win) => {
+      if (!docs.attach(surfaceId, win)) return false;
+      const root = win.document.body.firstElementChild;
+      if (root) watchContentHeight(win, root, (height) => channel.send('surface.contentHeight', { surfaceId, height }));
+      return true;
+    },
+    detach: (surfaceId, win) => docs.detach(surfaceId, win),
+  };
   Object.defineProperty(window, RUNTIME_KEY, { value: hook });
   channel.on('theme', ({ vars }) => docs.setTheme(vars));
   channel.on('permissions', ({ granted }) => void (state.granted = granted));

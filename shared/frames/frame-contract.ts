@@ -86,6 +86,8 @@ export const FRAME_METHODS = {
   'backend.send': method(Closed({ payload: Json }), Type.Null()),
   'surface.open': method(Closed({ surfaceId: Id, kind: Type.Union(SURFACE_KINDS.map((k) => Type.Literal(k))), options: SurfaceOptionsSchema }), Type.Null()),
   'surface.update': method(Closed({ surfaceId: Id, patch: SurfacePatchSchema }), Type.Null()),
+  /** How tall what the extension drew in a surface is (a settings tab on its card is made that tall). */
+  'surface.contentHeight': method(Closed({ surfaceId: Id, height: Num }), Type.Null()),
   'surface.activate': method(Closed({ surfaceId: Id }), Type.Null()),
   'surface.close': method(Closed({ surfaceId: Id }), Type.Null()),
   'inputAction.set': method(InputActionSchema, Type.Null()),

@@ -107,6 +107,20 @@ test.describe('extension frontends', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend.png') });
   });
 
+  test('its settings tab on its card is as tall as the form it drew', async ({ page }) => {
+    await page.goto(host.url);
+    await page.getByRole('navigation').getByText('Extensions', { exact: true }).click();
+    const frame = page.locator('iframe[data-extension-id="lumiverse_frontend"][data-surface-id^="settings-"]');
+    const form = page.frameLocator('iframe[data-extension-id="lumiverse_frontend"][data-surface-id^="settings-"]').locator('#dice-settings');
+    // Chromium lays out a frame of another origin only once it is on screen, as a person scrolling to the card brings it.
+    await frame.scrollIntoViewIfNeeded();
+    await expect(form).toBeVisible();
+    // Eight rows of 44 px: well past the 220 px a card gave every settings tab, and no taller than the form.
+    await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(352);
+    const [box, drawn] = [(await frame.boundingBox())!, (await form.boundingBox())!];
+    expect(Math.abs(box.height - drawn.height)).toBeLessThan(24);
+  });
+
   test('F7: a frame that hogs its thread does not freeze the app: the app answers while it spins', async ({ page }) => {
     await openWorkbench(page, host);
     await newSession(page);

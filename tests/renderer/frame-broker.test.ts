@@ -183,6 +183,18 @@ describe('ctx members, answered by the broker', () => {
     expect([...document.querySelectorAll('style')].some((s) => s.textContent === '.x { color: red }')).toBe(false);
   });
 
+  it('a settings tab says how tall its content is; the card holds it at that height', async () => {
+    const r = await rig();
+    const tab = r.ctx.ui.registerSettingsTab({ id: 'prefs', title: 'Prefs' });
+    await settled();
+    const surface = () => r.store.getState().surfaces.find((s) => s.kind === 'settings')!;
+    expect(surface().contentHeight).toBeNull();
+    const surfaceId = surface().surfaceId;
+    expect(await r.send({ kind: 'request', id: 700, method: 'surface.contentHeight', params: { surfaceId, height: 479.4 } })).toMatchObject({ ok: true });
+    expect(surface().contentHeight).toBe(479);
+    tab.destroy();
+  });
+
   it('what has no place here: UNSUPPORTED_HERE, and the card lists it once', async () => {
     const r = await rig();
     expect(() => r.ctx.ui.registerCharacterEditorTab({ id: 'x', title: 'x' })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
@@ -200,6 +212,8 @@ describe('what the broker refuses', () => {
     ['params that break the contract', { kind: 'request', id: 2, method: 'surface.open', params: { surfaceId: '', kind: 'drawer', options: {} } }, 'INVALID_INPUT'],
     ['an extra field', { kind: 'request', id: 3, method: 'backend.send', params: { payload: 1, extra: true } }, 'INVALID_INPUT'],
     ['a surface that is not its own', { kind: 'request', id: 4, method: 'surface.update', params: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
+    ['the height of a surface that is not its own', { kind: 'request', id: 5, method: 'surface.contentHeight', params: { surfaceId: 'drawer-99', height: 300 } }, 'INVALID_INPUT'],
+    ['a height that is not a number', { kind: 'request', id: 6, method: 'surface.contentHeight', params: { surfaceId: 'drawer-1', height: '300px' } }, 'INVALID_INPUT'],
   ])('F5: %s: a stable code, nothing changes', async (_what, message, code) => {
     const r = await rig();
     expect(await r.send(message)).toMatchObject({ kind: 'response', ok: false, error: { code } });

@@ -5,6 +5,9 @@ import { CARD_MOUNT_POINTS } from './frontends-store';
 import { useFrontendsStore } from './frontends-context';
 import { SurfaceFrame } from './SurfaceFrame';
 
+/** A settings tab is as tall as its content, within what a card can hold (the frame scrolls past that). */
+const cardHeight = (content: number) => Math.min(Math.max(content + 2, 48), 900);
+
 export function CardSurfaces(props: { extensionId: string }) {
   const { extensionId } = props;
   const surfaces = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.extensionId === extensionId && (x.kind === 'settings' || (x.kind === 'mount' && CARD_MOUNT_POINTS.has(x.options.point ?? ''))))));
@@ -26,7 +29,13 @@ export function CardSurfaces(props: { extensionId: string }) {
       {surfaces.map((surface) => (
         <section key={surface.key} className="ext-card__settings" aria-label={surface.title || 'Settings'} data-extension-id={extensionId}>
           {surface.title && <h4 className="ext-card__settings-title">{surface.title}</h4>}
-          <SurfaceFrame extensionId={extensionId} surfaceId={surface.surfaceId} title={surface.title || `${extensionId} settings`} className="surface-frame--card" />
+          <SurfaceFrame
+            extensionId={extensionId}
+            surfaceId={surface.surfaceId}
+            title={surface.title || `${extensionId} settings`}
+            className="surface-frame--card"
+            height={surface.contentHeight === null ? undefined : cardHeight(surface.contentHeight)}
+          />
         </section>
       ))}
     </div>

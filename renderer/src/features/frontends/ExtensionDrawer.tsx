@@ -3,7 +3,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/Icon';
 import { useFrontends, useFrontendsStore } from './frontends-context';
-import { isDrawerTab, shownTab, type Surface } from './frontends-store';
+import { drawerTabs, shownTab, type Surface } from './frontends-store';
 import { ExtensionIcon } from './icon';
 import { SurfaceFrame } from './SurfaceFrame';
 
@@ -13,7 +13,7 @@ function label(surface: Surface): string {
 
 export function ExtensionDrawer() {
   const { store } = useFrontends();
-  const tabs = useFrontendsStore(useShallow((s) => s.surfaces.filter(isDrawerTab)));
+  const tabs = useFrontendsStore(useShallow((s) => drawerTabs(s.surfaces)));
   const active = useFrontendsStore((s) => s.activeTab);
   const open = useFrontendsStore((s) => s.drawerOpen);
   const shown = shownTab(tabs, active);

@@ -28,14 +28,26 @@ function clamp(position: { x: number; y: number }, size: { width: number; height
   };
 }
 
-function FloatWidget(props: { surface: Surface }) {
+const DEFAULT_SIZE = { width: 48, height: 48 };
+const sizeOf = (surface: Surface) => surface.size ?? DEFAULT_SIZE;
+/** Neither the person nor the extension said where it goes. */
+const unplaced = (surface: Surface) => !remembered(surface) && !(surface.position && surface.position.x >= 0);
+
+/**
+ * Where it goes first: where the person left it; else where the extension asked; else the bottom right, as in
+ * Lumiverse — left of the widgets already there (`before`: how wide they are together), so none hides another.
+ */
+function startingPlace(surface: Surface, before: number) {
+  const size = sizeOf(surface);
+  const fallback = { x: innerWidth - size.width - MARGIN - 4 - before, y: innerHeight - size.height - HANDLE - MARGIN - 4 };
+  return clamp(remembered(surface) ?? (surface.position && surface.position.x >= 0 ? surface.position : fallback), size);
+}
+
+function FloatWidget(props: { surface: Surface; before: number }) {
   const { store, brokers } = useFrontends();
   const { surface } = props;
-  const size = surface.size ?? { width: 48, height: 48 };
-  // Where the person left it wins over where the extension asked it to start; else the bottom right.
-  const [position, setPosition] = useState(() =>
-    clamp(remembered(surface) ?? (surface.position && surface.position.x >= 0 ? surface.position : { x: innerWidth - size.width - MARGIN - 4, y: innerHeight - size.height - HANDLE - MARGIN - 4 }), size),
-  );
+  const size = sizeOf(surface);
+  const [position, setPosition] = useState(() => startingPlace(surface, props.before));
   const drag = useRef<{ dx: number; dy: number } | null>(null);
   const placed = useRef(false);
 
@@ -100,11 +112,14 @@ function FloatWidget(props: { surface: Surface }) {
 
 export function FloatWidgets() {
   const widgets = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'float')));
+  let before = 0;
   return (
     <div className="float-widgets">
-      {widgets.map((surface) => (
-        <FloatWidget key={surface.key} surface={surface} />
-      ))}
+      {widgets.map((surface) => {
+        const offset = before;
+        if (unplaced(surface)) before += sizeOf(surface).width + MARGIN;
+        return <FloatWidget key={surface.key} surface={surface} before={offset} />;
+      })}
     </div>
   );
 }

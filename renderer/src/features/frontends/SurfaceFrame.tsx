@@ -9,10 +9,11 @@ export function frameUrl(extensionId: string, hash: string): string {
   return `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}${FRAME_PAGE}#${hash}`;
 }
 
-export function SurfaceFrame(props: { extensionId: string; surfaceId: string; title: string; className?: string }) {
+export function SurfaceFrame(props: { extensionId: string; surfaceId: string; title: string; className?: string; height?: number }) {
   return (
     <iframe
       className={`surface-frame ${props.className ?? ''}`}
+      style={props.height === undefined ? undefined : { height: props.height }}
       title={props.title}
       src={frameUrl(props.extensionId, `surface=${encodeURIComponent(props.surfaceId)}`)}
       sandbox={FRAME_SANDBOX}

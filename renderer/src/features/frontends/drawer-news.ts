@@ -2,14 +2,14 @@
 // shows. A frame hears it once it is ready (its handlers are registered by then) and again on each change;
 // the frame turns "my tab is now the shown one" into that tab's onActivate.
 import type { FrameBroker } from './frame-broker';
-import { isDrawerTab, shownTab, type FrontendsStore } from './frontends-store';
+import { drawerTabs, shownTab, type FrontendsStore } from './frontends-store';
 
 /** Starts sending the panel's state to the brokers; `update()` re-reads it (the Workbench came or went). */
 export function watchDrawer(store: FrontendsStore, brokers: ReadonlyMap<string, FrameBroker>, panelShown: () => boolean) {
   const sent = new Map<string, string>();
   const update = () => {
     const state = store.getState();
-    const shown = shownTab(state.surfaces.filter(isDrawerTab), state.activeTab);
+    const shown = shownTab(drawerTabs(state.surfaces), state.activeTab);
     const open = state.drawerOpen && shown !== null && panelShown();
     for (const [id, broker] of brokers) {
       if (!state.ready[id]) {

@@ -44,6 +44,7 @@ interface Fields {
   removeFromMessage?: boolean;
   messageId: string;
   widgetId: string;
+  height: number;
   message: string;
   member: string;
 }
@@ -198,6 +199,10 @@ export class FrameBroker {
       case 'surface.update':
         own(p.surfaceId);
         frontendsActions.updateSurface(store, key(p.surfaceId), p.patch);
+        return null;
+      case 'surface.contentHeight':
+        own(p.surfaceId);
+        frontendsActions.setContentHeight(store, key(p.surfaceId), p.height);
         return null;
       case 'surface.activate':
         own(p.surfaceId);

@@ -14,8 +14,9 @@ interface Frontends {
 const NONE: Frontends = { store: createFrontendsStore(), brokers: new Map() };
 const FrontendsContext = createContext<Frontends>(NONE);
 
-export function FrontendsProvider(props: { children: ReactNode }) {
-  const [value] = useState<Frontends>(() => ({ store: createFrontendsStore(), brokers: new Map() }));
+/** `value`: a store and brokers made elsewhere (a test that places surfaces itself); by default its own. */
+export function FrontendsProvider(props: { children: ReactNode; value?: Frontends }) {
+  const [value] = useState<Frontends>(() => props.value ?? { store: createFrontendsStore(), brokers: new Map() });
   return <FrontendsContext.Provider value={value}>{props.children}</FrontendsContext.Provider>;
 }
 

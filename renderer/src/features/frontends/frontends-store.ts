@@ -18,6 +18,8 @@ export interface Surface {
   fullscreen: boolean;
   position: { x: number; y: number } | null;
   size: { width: number; height: number } | null;
+  /** How tall its content is, as its frame last said (null until it says). */
+  contentHeight: number | null;
 }
 
 export interface ComposerAction extends InputAction {
@@ -85,6 +87,9 @@ export const CARD_MOUNT_POINTS: ReadonlySet<string> = new Set(['settings_extensi
 /** The tabs of the Workbench's extensions panel: drawer tabs, and what was mounted with no nearer place here. */
 export const isDrawerTab = (x: Surface) => IN_DRAWER.has(x.kind) && x.visible && !(x.kind === 'mount' && CARD_MOUNT_POINTS.has(x.options.point ?? ''));
 
+/** The panel's tabs, by extension (the order frontends finished loading in changes from start to start), each extension's in the order it made them. */
+export const drawerTabs = (surfaces: Surface[]): Surface[] => surfaces.filter(isDrawerTab).sort((a, b) => (a.extensionId < b.extensionId ? -1 : a.extensionId > b.extensionId ? 1 : 0));
+
 /** The tab the panel shows: the chosen one, else the first. */
 export const shownTab = (tabs: Surface[], activeKey: string | null): Surface | null => tabs.find((t) => t.key === activeKey) ?? tabs[0] ?? null;
 
@@ -105,10 +110,10 @@ export const frontendsActions = {
       fullscreen: options.fullscreen === true,
       position: options.initialPosition ?? null,
       size: options.width !== undefined && options.height !== undefined ? { width: options.width, height: options.height } : null,
+      contentHeight: null,
     };
     store.setState((s) => ({
-      surfaces: [...s.surfaces.filter((x) => x.key !== key), surface],
-      activeTab: kind === 'drawer' || kind === 'mount' || kind === 'app' ? (s.activeTab ?? key) : s.activeTab,
+      surfaces: s.surfaces.some((x) => x.key === key) ? s.surfaces.map((x) => (x.key === key ? surface : x)) : [...s.surfaces, surface],
     }));
   },
   updateSurface(store: FrontendsStore, key: string, patch: SurfacePatch): void {
@@ -128,6 +133,10 @@ export const frontendsActions = {
             },
       ),
     }));
+  },
+  setContentHeight(store: FrontendsStore, key: string, height: number): void {
+    const bounded = Math.round(Math.min(Math.max(height, 0), 100_000));
+    store.setState((s) => ({ surfaces: s.surfaces.map((x) => (x.key === key ? { ...x, contentHeight: bounded } : x)) }));
   },
   closeSurface(store: FrontendsStore, key: string): void {
     store.setState((s) => {

@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+// Where extensions' places appear, as seen with seven published extensions at once: the panel's tabs in the same
+// order at every start, float widgets that asked for no place side by side instead of on top of each other,
+// and a settings tab on a card as tall as what the extension drew in it.
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { cloneElement } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CardSurfaces } from '../../renderer/src/features/frontends/CardSurfaces';
+import { ExtensionDrawer } from '../../renderer/src/features/frontends/ExtensionDrawer';
+import { FloatWidgets } from '../../renderer/src/features/frontends/FloatWidgets';
+import { FrontendsProvider } from '../../renderer/src/features/frontends/frontends-context';
+import { createFrontendsStore, frontendsActions, surfaceKey, type FrontendsStore } from '../../renderer/src/features/frontends/frontends-store';
+import type { FrameBroker } from '../../renderer/src/features/frontends/frame-broker';
+import type { ReactElement } from 'react';
+
+// The frames as the app makes them, without their address: happy-dom loads no frame page (and complains at
+// each one); the frames' own pages run in Chromium (e2e).
+vi.mock('../../renderer/src/features/frontends/SurfaceFrame', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../renderer/src/features/frontends/SurfaceFrame')>();
+  return { ...actual, SurfaceFrame: (props: Parameters<typeof actual.SurfaceFrame>[0]) => cloneElement(actual.SurfaceFrame(props), { src: undefined, srcDoc: '' }) };
+});
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  document.body.replaceChildren();
+  localStorage.clear();
+});
+
+function show(store: FrontendsStore, ui: ReactElement): HTMLElement {
+  const container = document.createElement('div');
+  document.body.appendChild(container);
+  root = createRoot(container);
+  act(() => root!.render(<FrontendsProvider value={{ store, brokers: new Map<string, FrameBroker>() }}>{ui}</FrontendsProvider>));
+  return container;
+}
+
+describe('places of several extensions at once', () => {
+  it('the panel lists its tabs by extension, whichever frontend finished first, and shows the first', () => {
+    for (const order of [['summary_plus', 'lumi_timeline', 'novelist'], ['novelist', 'summary_plus', 'lumi_timeline']]) {
+      const store = createFrontendsStore();
+      for (const id of order) frontendsActions.openSurface(store, id, 'tab', 'drawer', { title: id });
+      store.setState({ drawerOpen: true });
+      const container = show(store, <ExtensionDrawer />);
+      const tabs = [...container.querySelectorAll('[role="tab"]')].map((tab) => tab.getAttribute('data-extension-id'));
+      expect(tabs).toEqual(['lumi_timeline', 'novelist', 'summary_plus']);
+      expect(container.querySelector('[role="tab"][aria-selected="true"]')?.getAttribute('data-extension-id')).toBe('lumi_timeline');
+      act(() => root!.unmount());
+      root = null;
+    }
+  });
+
+  it('float widgets that name no place start side by side at the bottom right; one that names its place keeps it', () => {
+    const store = createFrontendsStore();
+    frontendsActions.openSurface(store, 'spotify', 'w', 'float', { width: 48, height: 64, tooltip: 'Spotify' });
+    frontendsActions.openSurface(store, 'subsonic', 'w', 'float', { width: 48, height: 64, tooltip: 'Subsonic' });
+    frontendsActions.openSurface(store, 'weather', 'w', 'float', { width: 200, height: 80, initialPosition: { x: 40, y: 30 } });
+    const container = show(store, <FloatWidgets />);
+    const lefts = [...container.querySelectorAll<HTMLElement>('[data-testid="float-widget"]')].map((w) => [w.dataset.extensionId, parseFloat(w.style.left), parseFloat(w.style.top)]);
+    const [spotify, subsonic, weather] = lefts;
+    expect(spotify![1]).toBeGreaterThan(subsonic![1] as number);
+    expect((spotify![1] as number) - (subsonic![1] as number)).toBeGreaterThanOrEqual(48);
+    expect(spotify![2]).toBe(subsonic![2]);
+    expect(weather).toEqual(['weather', 40, 30]);
+  });
+
+  it('a settings tab on a card is as tall as its content once its frame says how tall that is', () => {
+    const store = createFrontendsStore();
+    frontendsActions.openSurface(store, 'subsonic', 'settings-1', 'settings', { title: 'Subsonic' });
+    const container = show(store, <CardSurfaces extensionId="subsonic" />);
+    const frame = () => container.querySelector<HTMLIFrameElement>('iframe[data-surface-id="settings-1"]')!;
+    expect(frame().style.height).toBe('');
+    act(() => frontendsActions.setContentHeight(store, surfaceKey('subsonic', 'settings-1'), 479));
+    expect(frame().style.height).toBe('481px');
+    // Past what a card holds, the frame scrolls.
+    act(() => frontendsActions.setContentHeight(store, surfaceKey('subsonic', 'settings-1'), 5000));
+    expect(frame().style.height).toBe('900px');
+  });
+});
