@@ -99,9 +99,12 @@ interface Kept {
   items?: Record<string, unknown>;
 }
 
-/** Sets a field only when the Workbench's value differs from what the original gave: unedited values stay as they came. */
-function edited<T>(target: Raw, key: string, now: T, was: T | undefined, write: T | unknown = now): void {
-  if (was === undefined || !isDeepStrictEqual(now, was)) target[key] = write;
+/**
+ * Sets a field only when the Workbench's value differs from what the original gave (`was`; null when there is no
+ * original): unedited values stay as they came — an author left empty stays empty, and a missing one missing.
+ */
+function edited<T>(target: Raw, key: string, now: T, was: { value: T } | null, write: T | unknown = now): void {
+  if (was === null || !isDeepStrictEqual(now, was.value)) target[key] = write;
 }
 
 /** The LumiHub shape of a Workbench pack: what it came with, and what was edited or added since. */
@@ -111,15 +114,16 @@ export function toLumiHub(pack: LumiaPack): Record<string, unknown> {
   const before = kept.top ? (fromLumiHub({ ...kept.top, lumiaItems: Object.values(originalItems) }) as unknown as LumiaPack) : null;
   const version = Number(pack.version);
   const out: Raw = kept.top ? { ...kept.top } : { coverUrl: kept.coverUrl ?? null, packExtras: kept.packExtras ?? [], loomItems: kept.loomItems ?? [] };
-  edited(out, 'packName', pack.name, before?.name);
-  edited(out, 'packAuthor', pack.author, before?.author, pack.author ?? 'Unknown');
-  edited(out, 'version', pack.version, before?.version, Number.isFinite(version) ? version : pack.version);
+  const was = <K extends keyof LumiaPack>(field: K) => (before ? { value: before[field] } : null);
+  edited(out, 'packName', pack.name, was('name'));
+  edited(out, 'packAuthor', pack.author, was('author'), pack.author ?? 'Unknown');
+  edited(out, 'version', pack.version, was('version'), Number.isFinite(version) ? version : pack.version);
   out.lumiaItems = pack.items.map((item: LumiaItem) => {
     const original = originalItems[item.id];
-    const was = before?.items.find((i) => i.id === item.id);
+    const itemWas = before?.items.find((i) => i.id === item.id);
     // LumiHub's codes are the numbers 0–2: "any" (3) leaves as neutral, as Lumiverse's export does.
     const code = item.genderIdentity === 3 ? 2 : item.genderIdentity;
-    if (!isRecord(original) || !was) {
+    if (!isRecord(original) || !itemWas) {
       return {
         lumiaName: item.name,
         lumiaDefinition: item.definition,
@@ -132,11 +136,11 @@ export function toLumiHub(pack: LumiaPack): Record<string, unknown> {
       };
     }
     const raw: Raw = { ...original };
-    edited(raw, 'lumiaName', item.name, was.name);
-    edited(raw, 'lumiaDefinition', item.definition, was.definition);
-    edited(raw, 'lumiaPersonality', item.personality, was.personality);
-    edited(raw, 'lumiaBehavior', item.behavior, was.behavior);
-    edited(raw, 'genderIdentity', item.genderIdentity, was.genderIdentity, code);
+    edited(raw, 'lumiaName', item.name, { value: itemWas.name });
+    edited(raw, 'lumiaDefinition', item.definition, { value: itemWas.definition });
+    edited(raw, 'lumiaPersonality', item.personality, { value: itemWas.personality });
+    edited(raw, 'lumiaBehavior', item.behavior, { value: itemWas.behavior });
+    edited(raw, 'genderIdentity', item.genderIdentity, { value: itemWas.genderIdentity }, code);
     return raw;
   });
   return out;

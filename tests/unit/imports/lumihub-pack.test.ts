@@ -1,6 +1,7 @@
 // Lumia packs in LumiHub's shape: imported (gender codes, loom-only packs, no remote fetch), exported back, and a
 // second import of the same pack replaced or kept beside the first.
 import fs from 'node:fs';
+import fc from 'fast-check';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toLumiHub } from '../../../electron/core/imports/lumihub-pack';
@@ -133,5 +134,50 @@ describe('pack avatars next to the file', () => {
       expect((err as HostFailure).error).toMatchObject({ code: 'INVALID_PACK', path: '/items/0/avatar' });
     }
     expect(fs.existsSync(path.join(dataDir, 'packs', 'linked.json'))).toBe(false);
+  });
+});
+
+// ---- a property: any LumiHub pack, with fields nobody here reads, comes back as it came ----
+const key = fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,11}$/).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
+const leaf = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null));
+const value = fc.letrec((tie) => ({ v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(key, tie('v'), { maxKeys: 3 })) })).v;
+const extras = (reserved: readonly string[]) => fc.dictionary(key.filter((k) => !reserved.includes(k)), value, { maxKeys: 3 });
+const ITEM_KEYS = ['lumiaName', 'lumiaDefinition', 'lumiaPersonality', 'lumiaBehavior', 'avatarUrl', 'genderIdentity', 'authorName', 'id', 'name'];
+const item = fc
+  .record(
+    {
+      lumiaName: fc.string({ minLength: 1, maxLength: 20 }).filter((n) => n.trim() !== ''),
+      lumiaDefinition: fc.string({ maxLength: 40 }),
+      lumiaPersonality: fc.string({ maxLength: 20 }),
+      lumiaBehavior: fc.string({ maxLength: 20 }),
+      avatarUrl: fc.constantFrom('https://example.com/a.webp', ''),
+      genderIdentity: fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constantFrom('0', '1', '2')),
+      authorName: fc.string({ maxLength: 12 }),
+    },
+    { requiredKeys: ['lumiaName', 'lumiaDefinition'] },
+  )
+  .chain((fields) => extras(ITEM_KEYS).map((more) => ({ ...more, ...fields })));
+const PACK_KEYS = ['packName', 'packAuthor', 'coverUrl', 'version', 'lumiaItems', 'loomItems', 'packExtras', 'id', 'name', 'items'];
+const pack = fc
+  .record({
+    packName: fc.string({ minLength: 1, maxLength: 20 }).filter((n) => /[a-z0-9]{2}/i.test(n)),
+    packAuthor: fc.string({ maxLength: 12 }),
+    version: fc.oneof(fc.integer({ min: 1, max: 9 }), fc.constantFrom('1.0', '2')),
+    lumiaItems: fc.array(item, { minLength: 1, maxLength: 4 }),
+    loomItems: fc.array(fc.record({ loomName: fc.string({ minLength: 1, maxLength: 12 }), loomContent: fc.string({ maxLength: 30 }), loomCategory: fc.string({ maxLength: 10 }) }), { maxLength: 2 }),
+    top: extras(PACK_KEYS),
+  })
+  .map(({ top, ...fields }) => JSON.parse(JSON.stringify({ ...top, ...fields })) as Record<string, unknown>);
+
+describe('properties: every generated LumiHub pack', () => {
+  it('exported back to LumiHub equals the file it came from, extra fields at every level included', () => {
+    fc.assert(
+      fc.property(pack, (original) => {
+        const packs = store();
+        const { pack: stored } = packs.import(JSON.stringify(original));
+        expect(JSON.parse(packs.export(stored.id, 'lumihub').content)).toEqual(original);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

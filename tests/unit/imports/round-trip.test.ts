@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
-import { toCard } from '../../../electron/core/imports/card-export';
+import { toCard, toCardPng } from '../../../electron/core/imports/card-export';
+import { pngTextChunks, solidPng, withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { parseCardJson } from '../../../electron/core/imports/character-card';
 import { addLorebook, importSessionFile } from '../../../electron/core/imports/session-import';
 import { parseStChat } from '../../../electron/core/imports/st-chat';
@@ -211,24 +212,57 @@ const cardEntry = fc.record(
   { requiredKeys: ['keys', 'content', 'enabled', 'insertion_order', 'extensions'] },
 ).chain((entry) => extras(CARD_ENTRY_KEYS).map((more) => ({ ...more, ...entry })));
 
-const DATA_KEYS = ['name', 'description', 'personality', 'scenario', 'first_mes', 'alternate_greetings', 'character_book', 'extensions'];
+const text = (max: number) => fc.string({ maxLength: max });
+/** The spec's own fields besides name and the book, each there or not, as cards in the wild have them. */
+const specFields = fc.record(
+  {
+    description: fc.option(text(60), { nil: null }),
+    personality: text(30),
+    scenario: text(30),
+    first_mes: text(30),
+    mes_example: text(40),
+    creator_notes: text(30),
+    system_prompt: text(30),
+    post_history_instructions: text(30),
+    alternate_greetings: fc.array(text(20), { maxLength: 3 }),
+    tags: fc.array(text(10), { maxLength: 3 }),
+    creator: text(15),
+    character_version: text(8),
+  },
+  { requiredKeys: ['first_mes'] },
+);
+const DATA_KEYS = ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example', 'creator_notes', 'system_prompt', 'post_history_instructions', 'alternate_greetings', 'tags', 'creator', 'character_version', 'character_book', 'extensions'];
 const card = fc
   .record({
     spec: fc.constantFrom('chara_card_v2', 'chara_card_v3'),
     name: fc.string({ minLength: 1, maxLength: 20 }).filter((n) => n.trim() !== ''),
-    description: fc.option(fc.string({ maxLength: 60 }), { nil: null }),
-    first_mes: fc.string({ maxLength: 30 }),
+    fields: specFields,
     extensions: fc.dictionary(key, value, { maxKeys: 3 }),
     book: fc.option(fc.record({ name: fc.string({ maxLength: 10 }), entries: fc.array(cardEntry, { maxLength: 4 }) }), { nil: undefined }),
     dataExtras: extras(DATA_KEYS),
     topExtras: extras(['spec', 'spec_version', 'data']),
   })
-  .map(({ spec, name, description, first_mes, extensions, book, dataExtras, topExtras }) => ({
+  .map(({ spec, name, fields, extensions, book, dataExtras, topExtras }) => ({
     ...topExtras,
     spec,
     spec_version: spec === 'chara_card_v3' ? '3.0' : '2.0',
-    data: { ...dataExtras, name, description, first_mes, extensions, ...(book ? { character_book: book } : {}) },
+    data: { ...dataExtras, name, ...fields, extensions, ...(book ? { character_book: book } : {}) },
   }))
+  .map(asFile);
+
+/** A V1 card (TavernAI's): the fields at the top, no spec, and whatever else its maker added. */
+const V1_KEYS = ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example', 'spec', 'data'];
+const v1Card = fc
+  .record({
+    name: fc.string({ minLength: 1, maxLength: 20 }).filter((n) => n.trim() !== ''),
+    description: text(60),
+    personality: text(30),
+    scenario: text(30),
+    first_mes: text(30),
+    mes_example: text(40),
+    extra: extras(V1_KEYS),
+  })
+  .map(({ extra, ...fields }) => ({ ...extra, ...fields }))
   .map(asFile);
 
 const FILE_ENTRY_KEYS = ['uid', 'key', 'keysecondary', 'content', 'constant', 'selective', 'selectiveLogic', 'order', 'disable', 'caseSensitive', 'matchWholeWords', 'scanDepth', 'comment', 'extensions'];
@@ -264,6 +298,41 @@ describe('properties: every generated card and lorebook survives import and expo
         expect(toCard(again, versionOf(original))).toEqual(first);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('a V1 card (fields at the top, extra fields beside them) exported as V2 keeps every field where it was; a second trip equals the first', () => {
+    fc.assert(
+      fc.property(v1Card, (original) => {
+        const { session } = importCard(original);
+        const first = toCard(session, 'v2');
+        expect(missingFrom(original, first)).toEqual([]);
+        const { session: again } = importCard(first);
+        expect(toCard(again, 'v2')).toEqual(first);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a PNG card (its JSON in chara, and in ccv3 for V3) exported as a PNG holds every field: V2 in chara, V3 in ccv3 with its V2 copy in chara', () => {
+    fc.assert(
+      fc.property(card, (original) => {
+        const v3 = original.spec === 'chara_card_v3';
+        const encoded = Buffer.from(JSON.stringify(original)).toString('base64');
+        const png = withPngTextChunks(solidPng(4, [10, 20, 30]), v3 ? { chara: encoded, ccv3: encoded } : { chara: encoded });
+        const sessions = store();
+        const { session } = importSessionFile(sessions, png, { now: 1 });
+        const chunks = pngTextChunks(toCardPng(session, versionOf(original), null));
+        const inChunk = (name: string) => JSON.parse(Buffer.from(chunks.get(name)!, 'base64').toString('utf8')) as Json;
+        if (v3) {
+          expect(missingFrom(original, inChunk('ccv3')), 'ccv3').toEqual([]);
+          // chara holds the V2 copy older readers take, as the V3 spec asks.
+          expect(missingFrom({ ...original, spec: 'chara_card_v2', spec_version: '2.0' }, inChunk('chara')), 'chara').toEqual([]);
+        } else {
+          expect(missingFrom(original, inChunk('chara')), 'chara').toEqual([]);
+        }
+      }),
+      { numRuns: 50 },
     );
   });
 
