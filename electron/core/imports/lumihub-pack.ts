@@ -49,9 +49,28 @@ export function olderToLumiHub(raw: Raw): Raw {
   };
 }
 
+/** One LumiHub persona as the Workbench's pack item, under the id it was given. */
+function itemOf(entry: unknown, id: string) {
+  const item = isRecord(entry) ? entry : {};
+  return {
+    id,
+    name: str(item.lumiaName).trim().slice(0, 120) || id,
+    definition: str(item.lumiaDefinition),
+    personality: str(item.lumiaPersonality),
+    behavior: str(item.lumiaBehavior),
+    genderIdentity: gender(item.genderIdentity),
+  };
+}
+
+/** The pack's own fields as the Workbench reads them. */
+function packFields(raw: Raw) {
+  const name = str(raw.packName).trim() || 'Imported pack';
+  return { name: name.slice(0, 120), version: String(raw.version ?? '1'), author: str(raw.packAuthor) ? str(raw.packAuthor).slice(0, 120) : undefined, slugFrom: name };
+}
+
 /** The Workbench pack (unvalidated: the pack validator checks it next, naming fields in the Workbench shape). */
 export function fromLumiHub(raw: Raw): Record<string, unknown> {
-  const name = str(raw.packName).trim() || 'Imported pack';
+  const { name, version, author, slugFrom } = packFields(raw);
   const list = Array.isArray(raw.lumiaItems) ? (raw.lumiaItems as unknown[]) : [];
   const taken = new Set<string>();
   const avatarUrls: Record<string, string> = {};
@@ -63,21 +82,14 @@ export function fromLumiHub(raw: Raw): Record<string, unknown> {
     taken.add(id);
     originals[id] = entry;
     if (typeof item.avatarUrl === 'string' && item.avatarUrl) avatarUrls[id] = item.avatarUrl;
-    return {
-      id,
-      name: str(item.lumiaName).trim().slice(0, 120) || id,
-      definition: str(item.lumiaDefinition),
-      personality: str(item.lumiaPersonality),
-      behavior: str(item.lumiaBehavior),
-      genderIdentity: gender(item.genderIdentity),
-    };
+    return itemOf(entry, id);
   });
   const { lumiaItems: _items, ...top } = raw;
   return {
-    id: slug(name, 'imported-pack', 48),
-    name: name.slice(0, 120),
-    version: String(raw.version ?? '1'),
-    ...(str(raw.packAuthor) ? { author: str(raw.packAuthor).slice(0, 120) } : {}),
+    id: slug(slugFrom, 'imported-pack', 48),
+    name,
+    version,
+    ...(author !== undefined ? { author } : {}),
     items,
     lumihub: {
       ...(str(raw.coverUrl) ? { coverUrl: str(raw.coverUrl) } : {}),
@@ -111,16 +123,17 @@ function edited<T>(target: Raw, key: string, now: T, was: { value: T } | null, w
 export function toLumiHub(pack: LumiaPack): Record<string, unknown> {
   const kept = (pack.lumihub ?? {}) as Kept;
   const originalItems = kept.items ?? {};
-  const before = kept.top ? (fromLumiHub({ ...kept.top, lumiaItems: Object.values(originalItems) }) as unknown as LumiaPack) : null;
+  // What the file said, read as on import; each persona by the id it was given then.
+  const before = kept.top ? packFields(kept.top) : null;
   const version = Number(pack.version);
   const out: Raw = kept.top ? { ...kept.top } : { coverUrl: kept.coverUrl ?? null, packExtras: kept.packExtras ?? [], loomItems: kept.loomItems ?? [] };
-  const was = <K extends keyof LumiaPack>(field: K) => (before ? { value: before[field] } : null);
+  const was = <K extends 'name' | 'author' | 'version'>(field: K) => (before ? { value: before[field] } : null);
   edited(out, 'packName', pack.name, was('name'));
   edited(out, 'packAuthor', pack.author, was('author'), pack.author ?? 'Unknown');
   edited(out, 'version', pack.version, was('version'), Number.isFinite(version) ? version : pack.version);
   out.lumiaItems = pack.items.map((item: LumiaItem) => {
     const original = originalItems[item.id];
-    const itemWas = before?.items.find((i) => i.id === item.id);
+    const itemWas = before && isRecord(original) ? itemOf(original, item.id) : undefined;
     // LumiHub's codes are the numbers 0–2: "any" (3) leaves as neutral, as Lumiverse's export does.
     const code = item.genderIdentity === 3 ? 2 : item.genderIdentity;
     if (!isRecord(original) || !itemWas) {

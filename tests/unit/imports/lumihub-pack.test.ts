@@ -170,6 +170,14 @@ const pack = fc
   .map(({ top, ...fields }) => JSON.parse(JSON.stringify({ ...top, ...fields })) as Record<string, unknown>);
 
 describe('properties: every generated LumiHub pack', () => {
+  it('personas whose names make number-like ids (a pack once came back with them as new personas) export as they came', () => {
+    const original = { packName: 'Numbers', packAuthor: '', version: '1.0', lumiaItems: [{ lumiaName: '!', lumiaDefinition: '' }, { lumiaName: '10', lumiaDefinition: 'x' }, { lumiaName: '!', lumiaDefinition: '' }], loomItems: [] };
+    const packs = store();
+    const { pack: stored } = packs.import(JSON.stringify(original));
+    expect(JSON.parse(packs.export(stored.id, 'lumihub').content)).toEqual(original);
+  });
+
+
   it('exported back to LumiHub equals the file it came from, extra fields at every level included', () => {
     fc.assert(
       fc.property(pack, (original) => {
