@@ -5,9 +5,9 @@
 // utilityProcess has no process group to kill: with the permission model on it cannot start children.
 import { app, utilityProcess } from 'electron';
 import path from 'node:path';
-import { permissionFlags } from '../core/extensions/containment';
-import type { LaunchOptions, Launcher, WorkerHandle } from '../core/extensions/launcher';
-import { UtilityWorker } from '../core/extensions/utility-worker';
+import { permissionFlags } from '../core/extensions/workers/containment';
+import type { LaunchOptions, Launcher, WorkerHandle } from '../core/extensions/workers/launcher';
+import { UtilityWorker } from '../core/extensions/workers/utility-worker';
 
 function residentBytes(pid: number): number | null {
   const metric = app.getAppMetrics().find((m) => m.pid === pid);

@@ -1,6 +1,6 @@
 // The install-time build of an extension's TypeScript, in a process of its own.
 //
-// The host starts this script under Node's permission model (electron/core/extensions/extension-build.ts):
+// The host starts this script under Node's permission model (electron/core/extensions/install/extension-build.ts):
 // it may read only the extension's folder and esbuild, write nothing, and start only esbuild's binary,
 // with no key in its environment. Every import goes through a plugin that resolves and loads it here,
 // refusing whatever lies outside the folder, so a source file cannot inline the settings, the keys or

@@ -1,6 +1,6 @@
 // The chat extensions see as active (spindle.chats.getActive): the one open in the window, or the last a turn ran
 // in. A change is told as Lumiverse tells it (CHAT_SWITCHED { chatId }), and as CHAT_CHANGED, which the Workbench sent before.
-import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
+import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 
 export class ActiveChat {
   private active: string | null = null;

@@ -15,7 +15,7 @@ import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { CouncilPort, InlineTool } from './council-port';
 import { normalizeCouncil } from '../council/validate-council';
-import type { ExtensionPipeline } from '../extensions/pipeline-bridge';
+import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import { runGeneration } from './generate-stage';
 import { preparePrompt, type PrepareDeps } from './pipeline/prepare';

@@ -3,9 +3,9 @@ import { HostFailure } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Entry } from './extension-entry';
 import type { ExtensionInfo } from './extension-types';
-import { grantable } from './manifest';
+import { grantable } from './install/manifest';
 import type { SpindleHost } from './spindle-host/spindle-host';
-import type { WorkerSupervisor } from './worker-supervisor';
+import type { WorkerSupervisor } from './workers/worker-supervisor';
 
 export interface AccessHooks {
   enqueue<T>(entry: Entry, op: () => Promise<T> | T): Promise<T>;

@@ -4,15 +4,15 @@ import type { HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import { asksForNewerLumiverse, LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
-import { describeContainment } from './containment';
-import type { WorkerIsolation } from './worker-host-types';
-import { CrashTracker, type CrashTrackerOptions } from './crash-tracker';
+import { describeContainment } from './workers/containment';
+import type { WorkerIsolation } from './workers/worker-host-types';
+import { CrashTracker, type CrashTrackerOptions } from './workers/crash-tracker';
 import { ExtensionLog } from './extension-log';
 import type { ExtensionLogFiles } from './extension-log-file';
-import type { FoundExtension } from './extension-scan';
+import type { FoundExtension } from './install/extension-scan';
 import type { ExtensionInfo, ExtensionSource, ExtensionStatus, PersistedExtensionState } from './extension-types';
-import type { LoadedManifest } from './manifest';
-import type { WorkerHost } from './worker-host';
+import type { LoadedManifest } from './install/manifest';
+import type { WorkerHost } from './workers/worker-host';
 
 export interface Entry {
   id: string;

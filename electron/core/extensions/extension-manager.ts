@@ -9,9 +9,9 @@ import { silentLogger, systemClock, systemTimers, type Clock, type Logger } from
 import { Emitter } from '../util/emitter';
 import { waitUntil } from '../util/wait-until';
 import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
-import { buildRunnerBeside } from './extension-build';
-import { stageInstall } from './extension-install';
-import { withExtensionFolder, withUploadedZip } from './extension-zip';
+import { buildRunnerBeside } from './install/extension-build';
+import { stageInstall } from './install/extension-install';
+import { withExtensionFolder, withUploadedZip } from './install/extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import { ExtensionLogFiles } from './extension-log-file';
 import { frameLabel } from '../../../shared/frames/frame-origin';
@@ -24,13 +24,13 @@ import type {
   ExtensionStatus,
   InstallOptions,
 } from './extension-types';
-import { grantable, readManifest, type LoadedManifest } from './manifest';
+import { grantable, readManifest, type LoadedManifest } from './install/manifest';
 import { ExtensionAccess } from './extension-access';
-import { scanExtensions } from './extension-scan';
-import { SafeMode } from './safe-mode';
+import { scanExtensions } from './install/extension-scan';
+import { SafeMode } from './workers/safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
-import { extensionPipeline, type ExtensionPipeline } from './pipeline-bridge';
-import { WorkerSupervisor } from './worker-supervisor';
+import { extensionPipeline, type ExtensionPipeline } from './pipeline/pipeline-bridge';
+import { WorkerSupervisor } from './workers/worker-supervisor';
 
 export type * from './extension-types';
 

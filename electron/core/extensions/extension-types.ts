@@ -5,13 +5,13 @@ import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ToolExecutor } from '../registry-port';
 import type { Redactor } from '../connections/redact';
 import type { Clock, Logger, Timers } from '../ports';
-import type { CrashTrackerOptions } from './crash-tracker';
+import type { CrashTrackerOptions } from './workers/crash-tracker';
 import type { ExtensionLogEntry } from './extension-log';
-import type { ExtensionGenerator, GenerationLimits } from './generation-gate';
+import type { ExtensionGenerator, GenerationLimits } from './spindle-host/generation-gate';
 import type { ExtensionInfo as WireExtensionInfo } from '../../../shared/events';
-import type { Launcher } from './launcher';
+import type { Launcher } from './workers/launcher';
 import type { SpindleHostDeps } from './spindle-host/spindle-host';
-import type { WorkerHostTimings } from './worker-host';
+import type { WorkerHostTimings } from './workers/worker-host';
 
 export type ExtensionStatus = WireExtensionInfo['status'];
 export type ExtensionSource = WireExtensionInfo['source'];

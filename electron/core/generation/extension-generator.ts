@@ -14,7 +14,7 @@ import {
 import type { LumiverseGenerateInput } from '../../../shared/protocol/generate-lumiverse';
 import type { ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile, LlmCompletion, LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmUsage, SidecarConfig } from '../../../shared/types/llm';
-import type { ExtensionGenerator } from '../extensions/generation-gate';
+import type { ExtensionGenerator } from '../extensions/spindle-host/generation-gate';
 import type { LlmCallOptions } from '../llm/client';
 import { sidecarRequest } from '../llm/sidecar-config';
 

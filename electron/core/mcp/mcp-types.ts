@@ -5,7 +5,7 @@ import type { LogLevel } from '../../../shared/protocol';
 import type { McpServerConfig, McpServerInfo, McpServerStatus, McpToolView } from '../../../shared/types/mcp';
 import { maskSecrets, SECRET_NAME } from '../../../shared/secret-mask';
 import { mcpSourceId } from '../../../shared/types/mcp';
-import { CrashTracker, type CrashTrackerOptions } from '../extensions/crash-tracker';
+import { CrashTracker, type CrashTrackerOptions } from '../extensions/workers/crash-tracker';
 import { ExtensionLog, LOG_MAX_BYTES, LOG_MAX_LINES } from '../extensions/extension-log';
 import type { Clock, Logger, Timers } from '../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';

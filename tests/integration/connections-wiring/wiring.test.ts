@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeLauncher, type LaunchOptions, type Launcher } from '../../../electron/core/extensions/launcher';
+import { NodeLauncher, type LaunchOptions, type Launcher } from '../../../electron/core/extensions/workers/launcher';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { chatCommand } from '../../../electron/headless/cli/chat';
 import { commands } from '../../../electron/headless/cli/index';

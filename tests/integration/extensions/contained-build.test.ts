@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
-import { buildExtensionEntry, buildRunnerBeside } from '../../../electron/core/extensions/extension-build';
+import { buildExtensionEntry, buildRunnerBeside } from '../../../electron/core/extensions/install/extension-build';
 import { ExtensionManager } from '../../../electron/core/extensions/extension-manager';
-import { NodeLauncher } from '../../../electron/core/extensions/launcher';
+import { NodeLauncher } from '../../../electron/core/extensions/workers/launcher';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { FakeSink, FAST, fixture, MemoryState, RUNTIME } from './harness';
 

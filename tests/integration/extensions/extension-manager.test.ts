@@ -10,7 +10,7 @@ import {
   type ExtensionManagerOptions,
   type ExtensionStatus,
 } from '../../../electron/core/extensions/extension-manager';
-import { NodeLauncher } from '../../../electron/core/extensions/launcher';
+import { NodeLauncher } from '../../../electron/core/extensions/workers/launcher';
 import { BUNDLED, FAST, FakeSink, fixture, MemoryState, request, RUNTIME, tempDir, waitFor } from './harness';
 
 const managers: ExtensionManager[] = [];

@@ -1,7 +1,7 @@
 // spindle.generate.quiet / .raw end to end: a real host (createHost), a real worker running the generator fixture, the real local LLM server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_GENERATE_PROMPT_BYTES, parseWorkerMessage, validateGenerateInput, type HostToWorkerMessage } from '../../../shared/protocol';
-import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/launcher';
+import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/workers/launcher';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
 import { fixture, waitFor } from './harness';

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 import type { HostError } from '../../../shared/errors';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ExtensionStateStore, PersistedExtensionState, ToolSink, ToolSource } from '../../../electron/core/extensions/extension-types';
-import { NodeLauncher, workerRuntimeSource, type Launcher } from '../../../electron/core/extensions/launcher';
-import { readManifest } from '../../../electron/core/extensions/manifest';
-import { WorkerHost, type WorkerExit, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
-import type { WorkerIsolation } from '../../../electron/core/extensions/worker-host-types';
+import { NodeLauncher, workerRuntimeSource, type Launcher } from '../../../electron/core/extensions/workers/launcher';
+import { readManifest } from '../../../electron/core/extensions/install/manifest';
+import { WorkerHost, type WorkerExit, type WorkerHostTimings } from '../../../electron/core/extensions/workers/worker-host';
+import type { WorkerIsolation } from '../../../electron/core/extensions/workers/worker-host-types';
 import type { ExecuteRequest, ToolExecutor } from '../../../electron/core/registry-port';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/extensions', import.meta.url));

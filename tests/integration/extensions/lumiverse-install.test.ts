@@ -5,10 +5,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
 import { ExtensionManager } from '../../../electron/core/extensions/extension-manager';
-import { INSTALL_LIMITS } from '../../../electron/core/extensions/extension-install';
+import { INSTALL_LIMITS } from '../../../electron/core/extensions/install/extension-install';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { FakeSink, FAST, fixture, MemoryState, request, RUNTIME, waitFor } from './harness';
-import { NodeLauncher } from '../../../electron/core/extensions/launcher';
+import { NodeLauncher } from '../../../electron/core/extensions/workers/launcher';
 
 const managers: ExtensionManager[] = [];
 afterEach(async () => {

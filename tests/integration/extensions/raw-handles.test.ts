@@ -6,9 +6,9 @@ import Module from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeLauncher } from '../../../electron/core/extensions/launcher';
-import { networkNamespacePrefix } from '../../../electron/core/extensions/network-namespace';
-import type { WorkerIsolation } from '../../../electron/core/extensions/worker-host-types';
+import { NodeLauncher } from '../../../electron/core/extensions/workers/launcher';
+import { networkNamespacePrefix } from '../../../electron/core/extensions/workers/network-namespace';
+import type { WorkerIsolation } from '../../../electron/core/extensions/workers/worker-host-types';
 import { fixture, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
 
 afterEach(stopAllWorkers);

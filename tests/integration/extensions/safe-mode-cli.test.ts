@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { runCli } from '../../../electron/headless/cli/run-cli';
-import { SAFE_MODE_FILE } from '../../../electron/core/extensions/safe-mode';
+import { SAFE_MODE_FILE } from '../../../electron/core/extensions/workers/safe-mode';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { fixture } from './harness';
 

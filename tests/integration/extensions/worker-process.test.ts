@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_RESULT_BYTES, MAX_WORKER_FRAME_CHARS } from '../../../shared/protocol';
 import type { CouncilMemberContext } from '../../../shared/types/spindle';
-import { minimalWorkerEnv, NodeLauncher, type Launcher } from '../../../electron/core/extensions/launcher';
-import type { WorkerExitError } from '../../../electron/core/extensions/worker-host';
+import { minimalWorkerEnv, NodeLauncher, type Launcher } from '../../../electron/core/extensions/workers/launcher';
+import type { WorkerExitError } from '../../../electron/core/extensions/workers/worker-host';
 import { fixture, request, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
 
 afterEach(stopAllWorkers);

@@ -4,7 +4,7 @@ import { LlmClient } from '../../../electron/core/llm/client';
 import { MemorySecretStore } from '../../../electron/core/connections/secret-store';
 import { Redactor } from '../../../electron/core/connections/redact';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
-import type { Launcher } from '../../../electron/core/extensions/launcher';
+import type { Launcher } from '../../../electron/core/extensions/workers/launcher';
 import type { DeltaBatcherOptions } from '../../../electron/core/chat/delta-batcher';
 import type { HostEvent } from '../../../shared/events';
 import type { ChatEvent } from '../../../shared/types/chat';

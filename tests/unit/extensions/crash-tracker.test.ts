@@ -1,6 +1,6 @@
 // The restart policy, on a fake clock: backoff while fewer than 3 crashes fall in 5 minutes, then failed.
 import { describe, expect, it } from 'vitest';
-import { CrashTracker } from '../../../electron/core/extensions/crash-tracker';
+import { CrashTracker } from '../../../electron/core/extensions/workers/crash-tracker';
 
 function fakeClock(start = 1_000_000) {
   const clock = { t: start, now: () => clock.t };

@@ -1,8 +1,8 @@
 // A launcher whose workers the test plays: it sees what the host sends and delivers what the worker would say.
 import type { HostToWorkerMessage } from '../../../shared/protocol';
 import type { ExtensionManifest } from '../../../shared/types/spindle';
-import type { LaunchOptions, Launcher, WorkerHandle } from '../../../electron/core/extensions/launcher';
-import { WorkerHost, type WorkerHostCallbacks, type WorkerHostTimings } from '../../../electron/core/extensions/worker-host';
+import type { LaunchOptions, Launcher, WorkerHandle } from '../../../electron/core/extensions/workers/launcher';
+import { WorkerHost, type WorkerHostCallbacks, type WorkerHostTimings } from '../../../electron/core/extensions/workers/worker-host';
 import type { ExecuteRequest } from '../../../electron/core/registry-port';
 import { FakeClock } from '../../helpers/fake-time';
 

@@ -2,8 +2,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { encodeFrame, FrameDecoder, type FrameError } from '../../../shared/protocol/framing';
-import { acceptStructured, frameReader } from '../../../electron/core/extensions/inbound';
-import { UtilityWorker, type UtilityChild } from '../../../electron/core/extensions/utility-worker';
+import { acceptStructured, frameReader } from '../../../electron/core/extensions/workers/inbound';
+import { UtilityWorker, type UtilityChild } from '../../../electron/core/extensions/workers/utility-worker';
 
 function decoder(max = 64) {
   const frames: unknown[] = [];

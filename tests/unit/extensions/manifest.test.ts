@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
-import { readManifest } from '../../../electron/core/extensions/manifest';
+import { readManifest } from '../../../electron/core/extensions/install/manifest';
 import { BUNDLED, FIXTURES, tempDir } from '../../integration/extensions/harness';
 
 const valid = { id: 'lore-box', name: 'Lore Box', version: '1.2.0', description: 'Lore.', main: 'index.js', permissions: ['tools'] };

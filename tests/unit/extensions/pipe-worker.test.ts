@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BATCH_WRITE_CHARS, FRAMES_PER_WRITE, PipeWorker } from '../../../electron/core/extensions/launcher';
+import { BATCH_WRITE_CHARS, FRAMES_PER_WRITE, PipeWorker } from '../../../electron/core/extensions/workers/launcher';
 import type { HostToWorkerMessage } from '../../../shared/protocol';
 
 /** A child process as far as PipeWorker reads it, whose host → worker pipe records the frames of each write it is handed. */

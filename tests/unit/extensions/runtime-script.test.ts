@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { privateRuntimeDir, runnableRuntime, workerRuntimeSource } from '../../../electron/core/extensions/runtime-script';
+import { privateRuntimeDir, runnableRuntime, workerRuntimeSource } from '../../../electron/core/extensions/workers/runtime-script';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExtensionManager, type ExtensionEvent } from '../../../electron/core/extensions/extension-manager';
-import { SAFE_MODE_FILE } from '../../../electron/core/extensions/safe-mode';
+import { SAFE_MODE_FILE } from '../../../electron/core/extensions/workers/safe-mode';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { FakeClock } from '../../helpers/fake-time';
 import { FakeSink, fixture, MemoryState } from '../../integration/extensions/harness';

@@ -1,7 +1,7 @@
 // WorkerHost policy on a fake channel and fake time: deadlines, cancellation, results, liveness, floods, memory, protocol, exits.
 import { describe, expect, it } from 'vitest';
 import { MAX_RESULT_BYTES } from '../../../shared/protocol';
-import type { WorkerExitError } from '../../../electron/core/extensions/worker-host';
+import type { WorkerExitError } from '../../../electron/core/extensions/workers/worker-host';
 import { call, fakeWorker, settle } from './fake-worker';
 
 describe('calls', () => {

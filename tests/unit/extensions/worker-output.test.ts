@@ -1,6 +1,6 @@
 // A worker's stderr: Node's own warnings (and the lines continuing them) are warnings, everything else errors.
 import { describe, expect, it } from 'vitest';
-import { stderrLevels } from '../../../electron/core/extensions/worker-output';
+import { stderrLevels } from '../../../electron/core/extensions/workers/worker-output';
 
 describe('stderr levels', () => {
   it("Node's module-type warning, four lines on a healthy start, is warn; an error after it is error", () => {

@@ -1,6 +1,6 @@
 // security.md §8.3 W5 and W8 on a WorkerHost over a fake channel and fake time.
 import { describe, expect, it } from 'vitest';
-import type { WorkerExitError } from '../../../electron/core/extensions/worker-host';
+import type { WorkerExitError } from '../../../electron/core/extensions/workers/worker-host';
 import { call, fakeWorker, settle } from '../extensions/fake-worker';
 
 describe('worker faults', () => {

@@ -2,7 +2,7 @@
 // after it, each in priority order under its own deadline. One that throws, hangs, answers garbage or too much is
 // skipped with a note on the turn, and the turn goes on.
 import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
-import type { ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline-bridge';
+import type { ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { TurnTrace } from './turn-trace';
 
 /** Lumiverse's interceptor budget: 10 s unless the manifest (interceptorTimeoutMs) or the registration asks otherwise, within 1 s – 300 s. */

@@ -1,7 +1,7 @@
 // The macros a turn knows: Lumiverse's built-ins that people write in cards and prompts, the council's, and the
 // ones extensions registered (a pushed value, or a handler run in the worker with Lumiverse's 5 s budget).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
-import type { ExtensionMacroRef } from '../../extensions/pipeline-bridge';
+import type { ExtensionMacroRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { InlineTool } from '../council-port';
 import type { MacroDefinition } from './macros';
 

@@ -4,7 +4,7 @@
 import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { BudgetLimits } from '../prompt-budget';
 import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
-import type { ExtensionPipeline } from '../../extensions/pipeline-bridge';
+import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext } from './extension-stages';

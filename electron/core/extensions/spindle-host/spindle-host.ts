@@ -8,7 +8,7 @@ import { systemClock, type Clock, type Timers } from '../../ports';
 import type { SecretStore } from '../../connections/secret-store';
 import type { SpindleFacts } from '../extension-entry';
 import type { Redactor } from '../../connections/redact';
-import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from '../generation-gate';
+import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from './generation-gate';
 import { CHAT_DATA_NAMESPACES, chatDataNamespace, macrosNamespace, type ChatReads } from './chat-data';
 import { connectionsNamespace, type ConnectionReads } from './connections';
 import { corsNamespace } from './cors';

@@ -7,7 +7,7 @@
 // --allow-child-process, --allow-worker or --allow-addons those stay denied, as does
 // process.binding. Node has no network permission before 25: the worker runtime closes the network
 // itself (electron/worker/lockdown.ts), and on Linux the launcher adds a network namespace when
-// unprivileged user namespaces are available (electron/core/extensions/network-namespace.ts).
+// unprivileged user namespaces are available (electron/core/extensions/workers/network-namespace.ts).
 import path from 'node:path';
 import type { WorkerIsolation } from './worker-host-types';
 

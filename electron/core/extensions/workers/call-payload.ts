@@ -1,7 +1,7 @@
 // What a tool call sends to its worker: the seed's payload, identity stripped, the chat context sent once per worker.
-import type { ToolInvocationMessage, ToolSimulationMessage } from '../../../shared/protocol';
-import type { LlmMessageDTO, ToolInvocationPayloadDTO } from '../../../shared/types/spindle';
-import type { ExecuteRequest } from '../registry-port';
+import type { ToolInvocationMessage, ToolSimulationMessage } from '../../../../shared/protocol';
+import type { LlmMessageDTO, ToolInvocationPayloadDTO } from '../../../../shared/types/spindle';
+import type { ExecuteRequest } from '../../registry-port';
 
 /** Identity travels in the envelope only (seed 000: the host strips these from args). */
 const IDENTITY_ARGS = ['__userId', '__user_id', 'userId'];

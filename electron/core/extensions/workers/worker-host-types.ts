@@ -1,7 +1,7 @@
 // The shapes of a worker host: what it tells its owner, what it is made with, and the states it goes through.
-import type { HostRequestMessage, LogLevel } from '../../../shared/protocol';
-import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from '../../../shared/types/spindle';
-import type { Clock, Timers } from '../ports';
+import type { HostRequestMessage, LogLevel } from '../../../../shared/protocol';
+import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from '../../../../shared/types/spindle';
+import type { Clock, Timers } from '../../ports';
 import type { Launcher } from './launcher';
 import type { WorkerExit } from './worker-exit';
 import type { WorkerHostTimings } from './worker-liveness';

@@ -1,6 +1,6 @@
 // A worker's stdout and stderr as log lines, and the recent error lines a crash is explained by.
-import type { LogLevel } from '../../../shared/protocol';
-import { LineSplitter, type LogSource } from './extension-log';
+import type { LogLevel } from '../../../../shared/protocol';
+import { LineSplitter, type LogSource } from '../extension-log';
 import { crashLine } from './worker-exit';
 
 export type { LogSource };

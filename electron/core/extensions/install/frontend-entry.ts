@@ -5,7 +5,7 @@
 // point entry_frontend at src/frontend.ts while shipping dist/frontend.js: that bundle is used.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostFailure } from '../../../shared/errors';
+import { HostFailure } from '../../../../shared/errors';
 
 export interface FrontendEntry {
   /** The module the frames import (absolute, inside the folder; it may not exist yet: see buildSource). */

@@ -7,7 +7,7 @@
 // running generation is aborted when its time is up (LLM_TIMEOUT), the extension cancels it, its
 // permission is revoked (PERMISSION_DENIED), or its worker stops or dies. Only text goes back; every
 // error is reduced to { code, message, hint?, path? } and run through the host's Redactor.
-import { HostFailure, isHostError, type HostError } from '../../../shared/errors';
+import { HostFailure, isHostError, type HostError } from '../../../../shared/errors';
 import {
   MAX_ERROR_TEXT_CHARS,
   MAX_GENERATE_RESULT_BYTES,
@@ -21,10 +21,10 @@ import {
   type QuietGenerateInput,
   type RawGenerateInput,
   type RawGenerateResult,
-} from '../../../shared/protocol';
-import type { ExtensionPermission } from '../../../shared/types/spindle';
-import type { Redactor } from '../connections/redact';
-import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
+} from '../../../../shared/protocol';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import type { Redactor } from '../../connections/redact';
+import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';
 
 /** What the host runs generations with (electron/core/generation/extension-generator.ts). Rejects with HostFailure. */
 export interface ExtensionGenerator {

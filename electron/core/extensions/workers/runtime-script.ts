@@ -6,7 +6,7 @@
 // written to a private folder of the data folder's, never the shared temp folder, where another local
 // user could plant one.
 import { createHash } from 'node:crypto';
-import { writeFileAtomicSync } from '../util/atomic-write';
+import { writeFileAtomicSync } from '../../util/atomic-write';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { buildSync } from 'esbuild';
 
 /** The runtime's source file (electron/worker/runtime.ts). */
 export function workerRuntimeSource(): string {
-  return fileURLToPath(new URL('../../worker/runtime.ts', import.meta.url));
+  return fileURLToPath(new URL('../../../worker/runtime.ts', import.meta.url));
 }
 
 const built = new Map<string, string>();

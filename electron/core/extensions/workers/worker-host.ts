@@ -1,5 +1,5 @@
 // One running extension worker: start, init, calls in flight, host requests, liveness, memory cap, exit handling.
-import type { HostError } from '../../../shared/errors';
+import type { HostError } from '../../../../shared/errors';
 import {
   MAX_RESULT_BYTES,
   measureResult,
@@ -9,17 +9,17 @@ import {
   type HostToWorkerMessage,
   type LogLevel,
   type ToolInvocationResultMessage,
-} from '../../../shared/protocol';
-import type { ExtensionPermission } from '../../../shared/types/spindle';
-import { systemClock, systemTimers, type Clock, type Timers } from '../ports';
-import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../registry-port';
+} from '../../../../shared/protocol';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';
+import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../../registry-port';
 import { CallPayloads } from './call-payload';
 import { minimalWorkerEnv, type WorkerHandle } from './launcher';
 import { WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
 import { WorkerOutput } from './worker-output';
 import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
-import { toolCallLine } from '../tool-call-log';
+import { toolCallLine } from '../../tool-call-log';
 import type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './worker-host-types';
 
 export type { WorkerExit, WorkerExitError, WorkerExitReason } from './worker-exit';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import yauzl from 'yauzl';
-import { HostFailure } from '../../../shared/errors';
+import { HostFailure } from '../../../../shared/errors';
 import { INSTALL_LIMITS } from './extension-install';
 import { MANIFEST_FILES } from './manifest';
 

@@ -1,16 +1,16 @@
 // Starting, stopping and restarting each extension's worker: registrations into the registry, host requests, crash policy, safe mode.
-import { HostFailure, type HostError } from '../../../shared/errors';
-import type { LogLevel } from '../../../shared/protocol';
-import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
-import type { Clock, Logger, Timers } from '../ports';
-import type { Entry } from './extension-entry';
-import type { LogSource } from './extension-log';
-import type { ExtensionStatus, ToolSink } from './extension-types';
+import { HostFailure, type HostError } from '../../../../shared/errors';
+import type { LogLevel } from '../../../../shared/protocol';
+import type { ToolRegistrationDTO } from '../../../../shared/types/spindle';
+import type { Clock, Logger, Timers } from '../../ports';
+import type { Entry } from '../extension-entry';
+import type { LogSource } from '../extension-log';
+import type { ExtensionStatus, ToolSink } from '../extension-types';
 import type { Launcher } from './launcher';
 import { isolationSummary } from './containment';
-import { readManifest } from './manifest';
+import { readManifest } from '../install/manifest';
 import type { SafeMode } from './safe-mode';
-import type { RequestOrigin, SpindleHost } from './spindle-host/spindle-host';
+import type { RequestOrigin, SpindleHost } from '../spindle-host/spindle-host';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
 
 /** What the supervisor needs from the manager that owns the entries. */

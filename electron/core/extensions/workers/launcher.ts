@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { encodeFrame, type HostToWorkerMessage } from '../../../shared/protocol';
+import { encodeFrame, type HostToWorkerMessage } from '../../../../shared/protocol';
 // Variable names a worker must never see, even if a caller passes them.
-import { SECRET_NAME } from '../../../shared/secret-mask';
+import { SECRET_NAME } from '../../../../shared/secret-mask';
 import { moduleDetectionFlags, permissionFlags } from './containment';
 import { frameReader } from './inbound';
 import { networkNamespacePrefix } from './network-namespace';

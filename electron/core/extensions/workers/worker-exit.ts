@@ -1,5 +1,5 @@
 // How a worker ended, the error its calls get, and the line that says why it crashed.
-import type { HostError } from '../../../shared/errors';
+import type { HostError } from '../../../../shared/errors';
 
 export type WorkerExitReason =
   | 'clean-exit'

@@ -3,7 +3,7 @@
 // Messages arrive as structured clones; acceptStructured applies the same rules as the Node door's
 // frame reader, and a violation ends that worker (WORKER_PROTOCOL), never the app.
 import type { Readable } from 'node:stream';
-import type { HostToWorkerMessage } from '../../../shared/protocol';
+import type { HostToWorkerMessage } from '../../../../shared/protocol';
 import { acceptStructured } from './inbound';
 import type { WorkerHandle } from './launcher';
 import { WorkerHandleEvents } from './worker-handle-events';

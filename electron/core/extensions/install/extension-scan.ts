@@ -1,7 +1,7 @@
 // Finding extensions: every folder of a directory, with its manifest or why it has none.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostFailure, type HostError } from '../../../shared/errors';
+import { HostFailure, type HostError } from '../../../../shared/errors';
 import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
 
 export interface FoundExtension {

@@ -1,8 +1,8 @@
 // The tool calls one worker has in flight: each with its own deadline timer and abort listener, and a memory of recently ended ids.
-import type { HostError } from '../../../shared/errors';
-import type { CancelReason } from '../../../shared/protocol';
-import type { Timers } from '../ports';
-import type { ExecuteResult } from '../registry-port';
+import type { HostError } from '../../../../shared/errors';
+import type { CancelReason } from '../../../../shared/protocol';
+import type { Timers } from '../../ports';
+import type { ExecuteResult } from '../../registry-port';
 
 interface PendingCall {
   toolName: string;

@@ -1,11 +1,11 @@
 // What the chat pipeline sees of extensions: the handlers and macros they registered (running workers only,
 // permissions asked at the moment of use), a way to call each one in its worker, and events to broadcast.
 import { randomUUID } from 'node:crypto';
-import { HostFailure, type HostError } from '../../../shared/errors';
-import type { ExtensionPermission } from '../../../shared/types/spindle';
-import type { Clock } from '../ports';
-import type { Entry } from './extension-entry';
-import { KIND_PERMISSION, type PipelineRegistrations, type RegistrationKind } from './spindle-host/registrations';
+import { HostFailure, type HostError } from '../../../../shared/errors';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import type { Clock } from '../../ports';
+import type { Entry } from '../extension-entry';
+import { KIND_PERMISSION, type PipelineRegistrations, type RegistrationKind } from '../spindle-host/registrations';
 
 export type PipelineCallResult = { ok: true; value: unknown } | { ok: false; error: HostError };
 

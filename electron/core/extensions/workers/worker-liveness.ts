@@ -10,8 +10,8 @@ import {
   SHUTDOWN_GRACE_MS,
   STARTUP_TIMEOUT_MS,
   UNRESPONSIVE_AFTER_MS,
-} from '../../../shared/protocol';
-import type { Clock, Timers } from '../ports';
+} from '../../../../shared/protocol';
+import type { Clock, Timers } from '../../ports';
 
 /** The limits one worker runs under (liveness, shutdown, floods, calls in flight, memory). */
 export interface WorkerHostTimings {

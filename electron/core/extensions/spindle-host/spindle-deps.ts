@@ -1,14 +1,14 @@
 // What the rest of the host lends to extensions' spindle calls, adapted to the shapes Lumiverse uses.
-import type { Settings } from '../../../shared/settings';
-import type { LumiaPack } from '../../../shared/types/council';
-import type { CouncilMemberContext } from '../../../shared/types/spindle';
-import type { ConnectionProfileView, SidecarConfig } from '../../../shared/types/llm';
-import type { SecretStore } from '../connections/secret-store';
-import { buildMemberContext } from '../council/context';
-import type { CouncilService } from '../council/council-service';
-import type { PackStore } from '../packs/pack-store';
-import type { ChatReads } from './spindle-host/chat-data';
-import type { SpindleHostDeps } from './spindle-host/spindle-host';
+import type { Settings } from '../../../../shared/settings';
+import type { LumiaPack } from '../../../../shared/types/council';
+import type { CouncilMemberContext } from '../../../../shared/types/spindle';
+import type { ConnectionProfileView, SidecarConfig } from '../../../../shared/types/llm';
+import type { SecretStore } from '../../connections/secret-store';
+import { buildMemberContext } from '../../council/context';
+import type { CouncilService } from '../../council/council-service';
+import type { PackStore } from '../../packs/pack-store';
+import type { ChatReads } from './chat-data';
+import type { SpindleHostDeps } from './spindle-host';
 
 export interface SpindleDepsSources {
   settings(): Settings;

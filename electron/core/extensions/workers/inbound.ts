@@ -4,7 +4,7 @@
 // utilityProcess delivers structured-clone values (acceptStructured: a plain object of JSON data
 // under the same cap). Anything else is a protocol violation: the worker is ended with
 // WORKER_PROTOCOL, and the host goes on.
-import { describeFrameError, FrameDecoder, MAX_WORKER_FRAME_CHARS } from '../../../shared/protocol/framing';
+import { describeFrameError, FrameDecoder, MAX_WORKER_FRAME_CHARS } from '../../../../shared/protocol/framing';
 
 export type Inbound = { ok: true; message: Record<string, unknown> } | { ok: false; detail: string };
 

@@ -5,8 +5,8 @@
 // mid-start finds the marker on its next start and counts it. One small file, written atomically.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../ports';
-import { writeFileAtomicSync } from '../util/atomic-write';
+import type { Logger } from '../../ports';
+import { writeFileAtomicSync } from '../../util/atomic-write';
 
 export const SAFE_MODE_FILE = 'extension-starts.json';
 /** Failed starts in a row that hold an extension disabled. */

@@ -11,12 +11,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { HostFailure } from '../../../shared/errors';
-import type { BuildAnswer, BuildJob, BuildMessage } from '../../../shared/protocol/build';
-import { moduleDetectionFlags, permissionFlags } from './containment';
-import { minimalWorkerEnv } from './launcher';
-import { networkNamespacePrefix } from './network-namespace';
-import { runnableRuntime } from './runtime-script';
+import { HostFailure } from '../../../../shared/errors';
+import type { BuildAnswer, BuildJob, BuildMessage } from '../../../../shared/protocol/build';
+import { moduleDetectionFlags, permissionFlags } from '../workers/containment';
+import { minimalWorkerEnv } from '../workers/launcher';
+import { networkNamespacePrefix } from '../workers/network-namespace';
+import { runnableRuntime } from '../workers/runtime-script';
 
 export interface BuildResult {
   /** The entry written, relative to the folder. */

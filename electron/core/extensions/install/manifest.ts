@@ -8,8 +8,8 @@
 // id, name, version, description, main, permissions. A key written twice is refused.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostFailure } from '../../../shared/errors';
-import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../shared/types/spindle';
+import { HostFailure } from '../../../../shared/errors';
+import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../../shared/types/spindle';
 import { frontendEntry, type FrontendEntry } from './frontend-entry';
 import { DuplicateKeyError, parseStrictJson } from './strict-json';
 

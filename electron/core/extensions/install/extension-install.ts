@@ -3,7 +3,7 @@
 // the storage seed files.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostFailure } from '../../../shared/errors';
+import { HostFailure } from '../../../../shared/errors';
 import { rewriteBunRequire } from './bun-require';
 import { buildExtensionEntry, type BuildRunner } from './extension-build';
 import { readManifest, type LoadedManifest } from './manifest';

@@ -1,5 +1,5 @@
 // Restart policy after a worker dies: backoff while fewer than 3 crashes fall in 5 minutes, then failed (VS Code's rule).
-import type { Clock } from '../ports';
+import type { Clock } from '../../ports';
 
 export interface CrashTrackerOptions {
   clock: Clock;
