@@ -10,7 +10,7 @@ import { Emitter } from '../util/emitter';
 import { waitUntil } from '../util/wait-until';
 import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
 import { buildRunnerBeside } from './install/extension-build';
-import { stageInstall } from './install/extension-install';
+import { checkInstall, stageInstall } from './install/extension-install';
 import { withExtensionFolder, withUploadedZip } from './install/extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import { ExtensionLogFiles } from './extension-log-file';
@@ -24,7 +24,7 @@ import type {
   ExtensionStatus,
   InstallOptions,
 } from './extension-types';
-import { grantable, readManifest, type LoadedManifest } from './install/manifest';
+import { readManifest, type LoadedManifest } from './install/manifest';
 import { ExtensionAccess } from './extension-access';
 import { scanExtensions } from './install/extension-scan';
 import { SafeMode } from './workers/safe-mode';
@@ -117,8 +117,7 @@ export class ExtensionManager {
     });
   }
 
-  /** Finds every extension and starts the enabled ones (except those safe mode holds back). */
-  /** Reads every installed extension; with start (the default), starts the enabled ones. */
+  /** Reads every installed extension; with start (the default), starts the enabled ones safe mode does not hold back. */
   async init(options: { start?: boolean } = {}): Promise<void> {
     const bundledDir = this.options.bundledDir === undefined ? bundledExtensionsSource() : this.options.bundledDir;
     if (bundledDir) this.scan(bundledDir, 'bundled');
@@ -193,19 +192,7 @@ export class ExtensionManager {
     const source = readManifest(folder);
     const { id } = source.manifest;
     const existing = this.entries.get(id);
-    if (existing && (existing.source === 'bundled' || !options.replace)) {
-      throw new HostFailure({
-        code: 'CONFLICT',
-        message: `An extension with id "${id}" is already installed.`,
-        ...(existing.source === 'user' ? { hint: 'Install with replace to update it.' } : {}),
-      });
-    }
-    const grant = options.grant === 'requested' ? [...source.manifest.permissions] : grantable(source.manifest, options.grant ?? []);
-    fs.mkdirSync(this.userDir, { recursive: true });
-    const fromUserDir = path.relative(source.folder, fs.realpathSync(this.userDir));
-    if (!fromUserDir.startsWith('..') && !path.isAbsolute(fromUserDir)) {
-      throw new HostFailure({ code: 'INVALID_INPUT', message: "The folder contains the app's own extensions folder.", hint: "Pick the extension's folder itself.", path: '/folder' });
-    }
+    const grant = checkInstall(source, existing, options, this.userDir);
     const lines: string[] = [];
     const runner = buildRunnerBeside(this.options.workerEntry, path.join(this.options.dataDir, 'runtime'));
     const { staging } = await stageInstall(source, this.userDir, path.join(this.options.dataDir, 'extension-data', id, 'storage'), runner, (line) => {

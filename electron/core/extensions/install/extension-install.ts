@@ -6,7 +6,8 @@ import path from 'node:path';
 import { HostFailure } from '../../../../shared/errors';
 import { rewriteBunRequire } from './bun-require';
 import { buildExtensionEntry, type BuildRunner } from './extension-build';
-import { readManifest, type LoadedManifest } from './manifest';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import { grantable, readManifest, type LoadedManifest } from './manifest';
 
 export const INSTALL_LIMITS = {
   /** Files and folders together: 20,000 empty folders are as much work as 20,000 files. */
@@ -132,4 +133,30 @@ export async function stageInstall(source: LoadedManifest, userDir: string, stor
     fs.rmSync(staging, { recursive: true, force: true });
     throw err;
   }
+}
+
+/**
+ * Whether `source` may be installed here, and what it is granted: an id already installed is a CONFLICT (a
+ * bundled one always, a user's unless replaced); a folder that holds the extensions folder itself is refused.
+ */
+export function checkInstall(
+  source: LoadedManifest,
+  existing: { source: 'bundled' | 'user' } | undefined,
+  options: { replace?: boolean; grant?: ExtensionPermission[] | 'requested' },
+  userDir: string,
+): ExtensionPermission[] {
+  const { id } = source.manifest;
+  if (existing && (existing.source === 'bundled' || !options.replace)) {
+    throw new HostFailure({
+      code: 'CONFLICT',
+      message: `An extension with id "${id}" is already installed.`,
+      ...(existing.source === 'user' ? { hint: 'Install with replace to update it.' } : {}),
+    });
+  }
+  fs.mkdirSync(userDir, { recursive: true });
+  const fromUserDir = path.relative(source.folder, fs.realpathSync(userDir));
+  if (!fromUserDir.startsWith('..') && !path.isAbsolute(fromUserDir)) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: "The folder contains the app's own extensions folder.", hint: "Pick the extension's folder itself.", path: '/folder' });
+  }
+  return options.grant === 'requested' ? [...source.manifest.permissions] : grantable(source.manifest, options.grant ?? []);
 }
