@@ -12,8 +12,9 @@ import fs from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions, Loader, OnLoadArgs, OnResolveArgs, Plugin, PluginBuild } from 'esbuild';
+import type { Loader, OnLoadArgs, OnResolveArgs, Plugin, PluginBuild } from 'esbuild';
 import type { BuildAnswer, BuildJob, BuildMessage } from '../../shared/protocol/build';
+import { folderTsconfig } from './build-tsconfig';
 
 /** Import attributes that choose the loader, as Bun and esbuild read them. */
 const ATTRIBUTE_LOADERS: Record<string, Loader> = { text: 'text', json: 'json', bytes: 'binary', file: 'file' };
@@ -74,59 +75,6 @@ function contained(): boolean {
   return !!permission && !permission.has('fs.write');
 }
 
-/** tsconfig.json is JSON with comments and trailing commas; null when it is not even that. */
-function parseTsconfig(text: string): Record<string, unknown> | null {
-  const json = text.replace(/("(?:\\.|[^"\\])*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_, literal: string | undefined) => literal ?? '').replace(/,(\s*[}\]])/g, '$1');
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The first `extends`, along the chain, that is not a file inside the folder: esbuild would read it from wherever
- * it is (a path out of the folder, a package above it), and quote it in its errors. null when all are inside.
- */
-function extendsOutside(root: string, config: Record<string, unknown>, dir: string, depth = 0): string | null {
-  const bases = Array.isArray(config.extends) ? config.extends : config.extends === undefined ? [] : [config.extends];
-  for (const base of bases) {
-    if (typeof base !== 'string') continue;
-    const written = base.startsWith('file:') ? null : path.isAbsolute(base) || base.startsWith('.') ? path.resolve(dir, base) : path.join(root, 'node_modules', base);
-    if (written === null || !inside(root, written)) return base;
-    const real = realInside(root, written) ?? realInside(root, `${written}.json`) ?? realInside(root, path.join(written, 'tsconfig.json'));
-    if (real === null || depth > 8) return base;
-    const next = fs.statSync(real).isFile() ? parseTsconfig(fs.readFileSync(real, 'utf8')) : null;
-    const further = next ? extendsOutside(root, next, path.dirname(real), depth + 1) : null;
-    if (further !== null) return further;
-  }
-  return null;
-}
-
-/**
- * The tsconfig the build uses: the folder's own when it has a readable one (esbuild reads no other, so a
- * tsconfig.json above the folder changes nothing), else none — an empty or broken one is ignored, as Bun does.
- * One that extends a file outside the folder is refused: esbuild would read it, and quote it in its errors.
- */
-function tsconfigOption(folder: string, notes: string[]): Pick<BuildOptions, 'tsconfig' | 'tsconfigRaw'> | { refused: string } {
-  const file = path.join(folder, 'tsconfig.json');
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { tsconfigRaw: '{}' };
-  }
-  if (text.trim() === '') {
-    notes.push('tsconfig.json is empty; built without it, as Bun does.');
-    return { tsconfigRaw: '{}' };
-  }
-  const config = parseTsconfig(text);
-  const outside = config ? extendsOutside(folder, config, folder) : null;
-  if (outside !== null) return { refused: `tsconfig.json extends "${outside}", which is not a file inside the extension's folder; an extension builds only from its own files.` };
-  return { tsconfig: file };
-}
-
 /** What esbuild says about a file outside the folder is not passed on: its text could quote that file. */
 function withinFolder(root: string, messages: BuildMessage[]): BuildMessage[] {
   return messages.map((message) =>
@@ -138,36 +86,25 @@ async function runBuild(job: BuildJob): Promise<BuildAnswer> {
   const notes: string[] = [];
   const root = fs.realpathSync(job.folder);
   const esbuild = createRequire(import.meta.url)(job.esbuild) as typeof import('esbuild');
-  const options = (tsconfig: Pick<BuildOptions, 'tsconfig' | 'tsconfigRaw'>): BuildOptions => ({
-    absWorkingDir: root,
-    entryPoints: [job.source],
-    bundle: true,
-    write: false,
-    platform: job.platform,
-    format: 'esm',
-    target: job.platform === 'node' ? 'node20' : 'es2022',
-    logLevel: 'silent',
-    nodePaths: [],
-    plugins: [folderOnly(root, job.platform)],
-    ...tsconfig,
-  });
-  const attempt = async (tsconfig: Pick<BuildOptions, 'tsconfig' | 'tsconfigRaw'>): Promise<BuildAnswer> => {
-    try {
-      const result = await esbuild.build(options(tsconfig));
-      return { ok: true, code: result.outputFiles?.[0]?.text ?? '', warnings: withinFolder(root, result.warnings), notes, contained: contained() };
-    } catch (err) {
-      return { ok: false, errors: withinFolder(root, (err as { errors?: BuildMessage[] }).errors ?? [{ text: String((err as Error).message ?? err) }]), notes, contained: contained() };
-    }
-  };
-  const tsconfig = tsconfigOption(root, notes);
-  if ('refused' in tsconfig) return { ok: false, errors: [{ text: tsconfig.refused, location: { file: 'tsconfig.json', line: 1, column: 0 } }], notes, contained: contained() };
-  const first = await attempt(tsconfig);
-  // A tsconfig.json esbuild cannot read is ignored, as Bun ignores it, and said so.
-  if (!first.ok && tsconfig.tsconfig && first.errors.some((e) => e.location?.file.endsWith('tsconfig.json'))) {
-    notes.push(`tsconfig.json could not be read (${first.errors[0]!.text}); built without it, as Bun does.`);
-    return attempt({ tsconfigRaw: '{}' });
+  try {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: [job.source],
+      bundle: true,
+      write: false,
+      platform: job.platform,
+      format: 'esm',
+      target: job.platform === 'node' ? 'node20' : 'es2022',
+      logLevel: 'silent',
+      nodePaths: [],
+      plugins: [folderOnly(root, job.platform)],
+      // Read by us from the folder (build-tsconfig.ts); esbuild reads no tsconfig file itself.
+      tsconfigRaw: folderTsconfig(root, notes),
+    });
+    return { ok: true, code: result.outputFiles?.[0]?.text ?? '', warnings: withinFolder(root, result.warnings), notes, contained: contained() };
+  } catch (err) {
+    return { ok: false, errors: withinFolder(root, (err as { errors?: BuildMessage[] }).errors ?? [{ text: String((err as Error).message ?? err) }]), notes, contained: contained() };
   }
-  return first;
 }
 
 async function main(): Promise<void> {
