@@ -30,4 +30,21 @@ describe('unifiedDiff', () => {
     expect(body.filter((line) => line.startsWith('+'))).toHaveLength(3000);
     expect(body.slice(0, 3000).every((line) => line.startsWith('-'))).toBe(true);
   });
+
+  it('a rewrite too large to align replaces only the middle, with the lines around it as context', () => {
+    const before = numbered(5000);
+    const after = before.split('\n').map((line, i) => (i >= 2000 && i < 2600 ? `new ${i}` : line)).join('\n');
+    const diff = unifiedDiff('big', `${before}\n`, `${after}\n`);
+    expect(diff.split('\n')[2]).toBe('@@ -1998,606 +1998,606 @@');
+    expect(diff.split('\n')[3]).toBe(' l1997');
+    expect(diff.split('\n')).toHaveLength(1210);
+  });
+
+  it('a large new file starts at 0 on the old side, an emptied one at 0 on the new, as diff writes them', () => {
+    const text = numbered(1500, 'x');
+    expect(unifiedDiff('n.md', '', `${text}\n`, { created: true }).split('\n').slice(0, 3)).toEqual(['--- /dev/null', '+++ b/n.md', '@@ -0,0 +1,1500 @@']);
+    const emptied = unifiedDiff('n.md', text, '').split('\n');
+    expect(emptied[2]).toBe('@@ -1,1500 +0,0 @@');
+    expect(emptied.at(-2)).toBe('\\ No newline at end of file');
+  });
 });
