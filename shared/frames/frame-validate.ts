@@ -12,13 +12,14 @@ export function frameProblem(schema: TSchema, value: unknown, what: string): Fra
 }
 
 export function requestProblem(method: string, params: unknown): FrameError | null {
-  const spec = (FRAME_METHODS as Record<string, { params: TSchema }>)[method];
+  // Own names only: "constructor" or "toString" are not methods of the contract.
+  const spec = Object.hasOwn(FRAME_METHODS, method) ? (FRAME_METHODS as Record<string, { params: TSchema }>)[method] : undefined;
   if (!spec) return { code: 'UNKNOWN_METHOD', message: `No frame method ${JSON.stringify(method.slice(0, 80))}.` };
   return frameProblem(spec.params, params, method);
 }
 
 export function noticeProblem(topic: string, data: unknown): FrameError | null {
-  const schema = (FRAME_TOPICS as Record<string, TSchema>)[topic];
+  const schema = Object.hasOwn(FRAME_TOPICS, topic) ? (FRAME_TOPICS as Record<string, TSchema>)[topic] : undefined;
   if (!schema) return { code: 'UNKNOWN_METHOD', message: `No frame topic ${JSON.stringify(topic.slice(0, 80))}.` };
   return frameProblem(schema, data, topic);
 }

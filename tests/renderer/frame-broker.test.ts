@@ -192,6 +192,9 @@ describe('ctx members, answered by the broker', () => {
     const surfaceId = surface().surfaceId;
     expect(await r.send({ kind: 'request', id: 700, method: 'surface.contentHeight', params: { surfaceId, height: 479.4 } })).toMatchObject({ ok: true });
     expect(surface().contentHeight).toBe(479);
+    // Its own surface with a height that is not a number: refused by the contract, naming the field.
+    expect(await r.send({ kind: 'request', id: 701, method: 'surface.contentHeight', params: { surfaceId, height: '300px' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/height' } });
+    expect(surface().contentHeight).toBe(479);
     tab.destroy();
   });
 
@@ -209,11 +212,11 @@ describe('ctx members, answered by the broker', () => {
 describe('what the broker refuses', () => {
   it.each([
     ['an unknown method', { kind: 'request', id: 1, method: 'app.takeOver', params: {} }, 'UNKNOWN_METHOD'],
+    ['a name every object has', { kind: 'request', id: 7, method: 'constructor', params: {} }, 'UNKNOWN_METHOD'],
     ['params that break the contract', { kind: 'request', id: 2, method: 'surface.open', params: { surfaceId: '', kind: 'drawer', options: {} } }, 'INVALID_INPUT'],
     ['an extra field', { kind: 'request', id: 3, method: 'backend.send', params: { payload: 1, extra: true } }, 'INVALID_INPUT'],
     ['a surface that is not its own', { kind: 'request', id: 4, method: 'surface.update', params: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
     ['the height of a surface that is not its own', { kind: 'request', id: 5, method: 'surface.contentHeight', params: { surfaceId: 'drawer-99', height: 300 } }, 'INVALID_INPUT'],
-    ['a height that is not a number', { kind: 'request', id: 6, method: 'surface.contentHeight', params: { surfaceId: 'drawer-1', height: '300px' } }, 'INVALID_INPUT'],
   ])('F5: %s: a stable code, nothing changes', async (_what, message, code) => {
     const r = await rig();
     expect(await r.send(message)).toMatchObject({ kind: 'response', ok: false, error: { code } });

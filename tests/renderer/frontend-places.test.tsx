@@ -7,6 +7,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { cloneElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CardSurfaces } from '../../renderer/src/features/frontends/CardSurfaces';
+import { watchDrawer } from '../../renderer/src/features/frontends/drawer-news';
 import { ExtensionDrawer } from '../../renderer/src/features/frontends/ExtensionDrawer';
 import { FloatWidgets } from '../../renderer/src/features/frontends/FloatWidgets';
 import { FrontendsProvider } from '../../renderer/src/features/frontends/frontends-context';
@@ -52,6 +53,23 @@ describe('places of several extensions at once', () => {
       act(() => root!.unmount());
       root = null;
     }
+  });
+
+  it('once every frontend has placed its tabs, the one shown stays shown when an extension whose id sorts first arrives', () => {
+    const store = createFrontendsStore();
+    const heard: Array<[string, unknown]> = [];
+    const broker = (id: string) => ({ notify: (topic: string, data: unknown) => heard.push([id, data]) }) as unknown as FrameBroker;
+    const brokers = new Map([['novelist', broker('novelist')], ['summary_plus', broker('summary_plus')]]);
+    const drawer = watchDrawer(store, brokers, () => true);
+    for (const id of ['summary_plus', 'novelist']) frontendsActions.openSurface(store, id, 'tab', 'drawer', { title: id });
+    store.setState({ drawerOpen: true, ready: { novelist: true, summary_plus: true } });
+    expect(store.getState().activeTab).toBe(surfaceKey('novelist', 'tab'));
+    brokers.set('aardvark', broker('aardvark'));
+    frontendsActions.openSurface(store, 'aardvark', 'tab', 'drawer', { title: 'aardvark' });
+    store.setState({ ready: { ...store.getState().ready, aardvark: true } });
+    expect(store.getState().activeTab).toBe(surfaceKey('novelist', 'tab'));
+    expect(heard.filter(([id]) => id === 'aardvark').every(([, data]) => (data as { surfaceId: string | null }).surfaceId === null)).toBe(true);
+    drawer.stop();
   });
 
   it('float widgets that name no place start side by side at the bottom right; one that names its place keeps it', () => {

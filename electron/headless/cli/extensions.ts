@@ -108,12 +108,19 @@ export const extensionCommands: CliCommand[] = [
       let last = first.lines.at(-1);
       await new Promise<void>((resolve) => {
         // What another process (the app, a CLI turn) appends reaches the file within its next batch.
+        let reading = false;
         const timer = setInterval(() => {
-          void callHost(ctx.host, 'extensions.log', { id }).then(({ lines }) => {
-            const seen = last === undefined ? -1 : lines.lastIndexOf(last);
-            for (const line of lines.slice(seen + 1)) ctx.out(line);
-            last = lines.at(-1) ?? last;
-          });
+          // One read at a time (a slow disk must not print lines twice); a failed read waits for the next tick.
+          if (reading) return;
+          reading = true;
+          callHost(ctx.host, 'extensions.log', { id })
+            .then(({ lines }) => {
+              const seen = last === undefined ? -1 : lines.lastIndexOf(last);
+              for (const line of lines.slice(seen + 1)) ctx.out(line);
+              last = lines.at(-1) ?? last;
+            })
+            .catch(() => undefined)
+            .finally(() => void (reading = false));
         }, FOLLOW_POLL_MS);
         const end = () => {
           clearInterval(timer);

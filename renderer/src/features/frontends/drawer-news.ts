@@ -11,6 +11,12 @@ export function watchDrawer(store: FrontendsStore, brokers: ReadonlyMap<string, 
     const state = store.getState();
     const shown = shownTab(drawerTabs(state.surfaces), state.activeTab);
     const open = state.drawerOpen && shown !== null && panelShown();
+    // Once every frontend has placed its tabs, the one shown stays shown: an extension enabled later does not
+    // take the panel over because its id sorts first.
+    if (open && state.activeTab === null && [...brokers.keys()].every((id) => state.ready[id])) {
+      store.setState({ activeTab: shown.key });
+      return;
+    }
     for (const [id, broker] of brokers) {
       if (!state.ready[id]) {
         sent.delete(id);

@@ -2,10 +2,11 @@
 // checked against the frame contract and the extension's permissions before anything happens; what it
 // places goes into the frontends store; what it may not do is refused with a stable code. A frame that
 // floods requests or stops answering pings is stopped, with the reason on its card.
-import type { FrameError, FrameMethod, FrameNotice, FrameParams, FrameTopic, SurfaceKind, SurfaceOptions, SurfacePatch } from '../../../../shared/frames/frame-contract';
+import type { FrameError, FrameMethod, FrameNotice, FrameParams, FrameResult, FrameTopic } from '../../../../shared/frames/frame-contract';
 import { noticeProblem, requestProblem } from '../../../../shared/frames/frame-validate';
 import type { HostApi } from '../../../../shared/host-api';
-import { frontendsActions, surfaceKey, type DialogKind, type FrontendsStore } from './frontends-store';
+import { frameHandlers, refuse, Refusal, type FrameHandlers } from './frame-handlers';
+import { frontendsActions, type DialogKind, type FrontendsStore } from './frontends-store';
 
 /** Requests a frame may make in one second before it counts as flooding. */
 export const MAX_REQUESTS_PER_SECOND = 300;
@@ -13,9 +14,6 @@ export const PING_INTERVAL_MS = 5_000;
 /** No answer to pings for this long: the frame is stopped (its busy loop runs in a process of its own). */
 export const UNRESPONSIVE_AFTER_MS = 15_000;
 const TEARDOWN_GRACE_MS = 1_000;
-
-/** A surface kind and the permission Lumiverse asks of it. */
-const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation' };
 
 export interface BrokerDeps {
   store: FrontendsStore;
@@ -31,34 +29,6 @@ export interface BrokerDeps {
   activeConnection(): string | null;
 }
 
-/** The fields of every request's params, read once the contract has checked them. */
-interface Fields {
-  surfaceId: string;
-  kind: SurfaceKind;
-  options: SurfaceOptions;
-  patch: SurfacePatch;
-  payload: unknown;
-  actionId: string;
-  interceptorId: string;
-  tagName: string;
-  removeFromMessage?: boolean;
-  messageId: string;
-  widgetId: string;
-  height: number;
-  message: string;
-  member: string;
-}
-
-class Refusal extends Error {
-  constructor(readonly error: FrameError) {
-    super(error.message);
-  }
-}
-
-const refuse = (code: string, message: string): never => {
-  throw new Refusal({ code, message });
-};
-
 export class FrameBroker {
   private readonly port: MessagePort;
   private readonly timers: NonNullable<BrokerDeps['timers']>;
@@ -69,6 +39,7 @@ export class FrameBroker {
   private stopped = false;
   private dialogSeq = 0;
   private tornDown: (() => void) | null = null;
+  private readonly handlers: FrameHandlers;
 
   constructor(
     readonly extensionId: string,
@@ -86,6 +57,14 @@ export class FrameBroker {
     this.port.onmessage = (event) => void this.receive(event.data);
     this.lastPong = this.timers.now();
     this.transfer = channel.port2;
+    this.handlers = frameHandlers({
+      extensionId,
+      deps,
+      dialog: (kind, params) => this.dialog(kind, params as Record<string, unknown>),
+      stop: (problem) => this.stop(problem),
+      ponged: () => void (this.lastPong = this.timers.now()),
+      tornDown: () => this.tornDown?.(),
+    });
   }
 
   /** The port handed to the frame (once, with its entry). */
@@ -162,103 +141,9 @@ export class FrameBroker {
     });
   }
 
-  private async handle<M extends FrameMethod>(method: M, params: FrameParams<M>): Promise<unknown> {
-    const store = this.deps.store;
-    // Checked against the contract already: read as its fields.
-    const p = params as unknown as Fields;
-    const key = (surfaceId: string) => surfaceKey(this.extensionId, surfaceId);
-    const own = (surfaceId: string) => store.getState().surfaces.some((s) => s.key === key(surfaceId)) || refuse('INVALID_INPUT', `No surface ${surfaceId} of this extension.`);
-    switch (method) {
-      case 'frame.ready':
-        store.setState((s) => ({ ready: { ...s.ready, [this.extensionId]: true } }));
-        return null;
-      case 'frame.failed':
-        this.stop(`Its frontend failed to start: ${p.message}`);
-        return null;
-      case 'frame.pong':
-        this.lastPong = this.timers.now();
-        return null;
-      case 'frame.inert':
-        store.setState((s) => ({ inert: { ...s.inert, [this.extensionId]: [...new Set([...(s.inert[this.extensionId] ?? []), String(p.member)])] } }));
-        return null;
-      case 'frame.tornDown':
-        this.tornDown?.();
-        return null;
-      case 'backend.send': {
-        const sent = await this.deps.host.invoke('extensions.sendFrontend', { id: this.extensionId, payload: p.payload });
-        if (!sent.ok) refuse(sent.error.code, sent.error.message);
-        return null;
-      }
-      case 'surface.open': {
-        const kind = p.kind;
-        const permission = SURFACE_PERMISSION[kind];
-        if (permission && !this.deps.granted().includes(permission)) refuse('PERMISSION_DENIED', `PERMISSION_DENIED:${permission} — a ${kind} surface needs the ${permission} permission.`);
-        frontendsActions.openSurface(store, this.extensionId, p.surfaceId, kind, p.options);
-        return null;
-      }
-      case 'surface.update':
-        own(p.surfaceId);
-        frontendsActions.updateSurface(store, key(p.surfaceId), p.patch);
-        return null;
-      case 'surface.contentHeight':
-        own(p.surfaceId);
-        frontendsActions.setContentHeight(store, key(p.surfaceId), p.height);
-        return null;
-      case 'surface.activate':
-        own(p.surfaceId);
-        // Its onActivate hears of it through the drawer news (drawer-news.ts), as a click on the tab.
-        store.setState({ activeTab: key(p.surfaceId), drawerOpen: true });
-        return null;
-      case 'surface.close':
-        frontendsActions.closeSurface(store, key(p.surfaceId));
-        return null;
-      case 'inputAction.set':
-        store.setState((s) => ({ actions: [...s.actions.filter((a) => !(a.extensionId === this.extensionId && a.actionId === p.actionId)), { ...(params as object), extensionId: this.extensionId } as never] }));
-        return null;
-      case 'inputAction.remove':
-        store.setState((s) => ({ actions: s.actions.filter((a) => !(a.extensionId === this.extensionId && a.actionId === p.actionId)) }));
-        return null;
-      case 'dialog.confirm':
-        return this.dialog('confirm', params as Record<string, unknown>);
-      case 'dialog.contextMenu':
-        return this.dialog('contextMenu', params as Record<string, unknown>);
-      case 'permissions.request': {
-        // The person decides (a refusal rejects, as Lumiverse's does); what they allow is granted by the host.
-        await this.dialog('permissions', params as Record<string, unknown>);
-        let granted = this.deps.granted();
-        for (const permission of (params as { permissions: string[] }).permissions) {
-          if (granted.includes(permission)) continue;
-          const result = await this.deps.host.invoke('extensions.grant', { id: this.extensionId, permission: permission as never });
-          if (!result.ok) refuse(result.error.code, result.error.message);
-          else granted = result.value.granted;
-        }
-        return granted;
-      }
-      case 'uploads.pickFile':
-        return this.dialog('file', params as Record<string, unknown>);
-      case 'connections.models': {
-        const id = (params as { connectionId?: string }).connectionId ?? this.deps.activeConnection();
-        if (!id) return { models: [] };
-        const listed = await this.deps.host.invoke('connections.models', { id });
-        if (!listed.ok) return refuse(listed.error.code, listed.error.message);
-        return { models: listed.value.models.slice(0, 5000) };
-      }
-      case 'messages.interceptTags':
-        store.setState((s) => ({ interceptors: [...s.interceptors, { extensionId: this.extensionId, interceptorId: p.interceptorId, tagName: p.tagName, removeFromMessage: p.removeFromMessage !== false }] }));
-        return null;
-      case 'messages.stopIntercepting':
-        store.setState((s) => ({ interceptors: s.interceptors.filter((i) => !(i.extensionId === this.extensionId && i.interceptorId === p.interceptorId)) }));
-        return null;
-      case 'messages.renderWidget': {
-        const widget = { ...(params as object), extensionId: this.extensionId } as never;
-        store.setState((s) => ({ widgets: [...s.widgets.filter((w) => !(w.extensionId === this.extensionId && w.messageId === p.messageId && w.widgetId === p.widgetId)), widget] }));
-        return null;
-      }
-      case 'messages.removeWidget':
-        store.setState((s) => ({ widgets: s.widgets.filter((w) => !(w.extensionId === this.extensionId && w.messageId === p.messageId && w.widgetId === p.widgetId)) }));
-        return null;
-      default:
-        return refuse('UNKNOWN_METHOD', `No frame method ${method}.`);
-    }
+  private handle<M extends FrameMethod>(method: M, params: FrameParams<M>): Promise<FrameResult<M>> | FrameResult<M> {
+    // The contract checked the method's name and params (requestProblem) before this runs.
+    const handler = (Object.hasOwn(this.handlers, method) ? this.handlers[method] : undefined) as ((params: FrameParams<M>) => Promise<FrameResult<M>> | FrameResult<M>) | undefined;
+    return handler ? handler(params) : refuse('UNKNOWN_METHOD', `No frame method ${method}.`);
   }
 }

@@ -141,7 +141,8 @@ export const frontendsActions = {
   closeSurface(store: FrontendsStore, key: string): void {
     store.setState((s) => {
       const surfaces = s.surfaces.filter((x) => x.key !== key);
-      return { surfaces, activeTab: s.activeTab === key ? (surfaces.find((x) => x.kind === 'drawer')?.key ?? null) : s.activeTab };
+      // The panel falls back to its first tab, in its own order.
+      return { surfaces, activeTab: s.activeTab === key ? null : s.activeTab };
     });
   },
   /** Everything an extension placed goes (its frontend stopped); pending dialogs are answered as cancelled. */

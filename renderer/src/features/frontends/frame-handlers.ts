@@ -1,0 +1,140 @@
+// What the app does for each request a frame may make: one handler per method of the frame contract, typed by
+// it (params in, result out), run once the broker has checked the request against the contract and the rate.
+import type { FrameError, FrameMethod, FrameParams, FrameResult, SurfaceKind } from '../../../../shared/frames/frame-contract';
+import type { BrokerDeps } from './frame-broker';
+import { frontendsActions, surfaceKey, type DialogKind } from './frontends-store';
+
+/** A surface kind and the permission Lumiverse asks of it. */
+const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation' };
+
+export class Refusal extends Error {
+  constructor(readonly error: FrameError) {
+    super(error.message);
+  }
+}
+
+export const refuse = (code: string, message: string): never => {
+  throw new Refusal({ code, message });
+};
+
+/** What the handlers need of their broker. */
+export interface HandlerContext {
+  extensionId: string;
+  deps: BrokerDeps;
+  /** Asks the person (a confirm, a menu, permissions, a file) and resolves with their answer. */
+  dialog(kind: DialogKind, params: object): Promise<unknown>;
+  stop(problem: string): void;
+  ponged(): void;
+  tornDown(): void;
+}
+
+export type FrameHandlers = { [M in FrameMethod]: (params: FrameParams<M>) => FrameResult<M> | Promise<FrameResult<M>> };
+
+export function frameHandlers(ctx: HandlerContext): FrameHandlers {
+  const { extensionId, deps } = ctx;
+  const store = deps.store;
+  const key = (surfaceId: string) => surfaceKey(extensionId, surfaceId);
+  /** The surface is one this extension opened; another's (or none) is refused. */
+  const own = (surfaceId: string) => {
+    if (!store.getState().surfaces.some((s) => s.key === key(surfaceId))) refuse('INVALID_INPUT', `No surface ${surfaceId} of this extension.`);
+    return key(surfaceId);
+  };
+  const mine = <T extends { extensionId: string }>(item: T) => item.extensionId === extensionId;
+  return {
+    'frame.ready': () => {
+      store.setState((s) => ({ ready: { ...s.ready, [extensionId]: true } }));
+      return null;
+    },
+    'frame.failed': ({ message }) => {
+      ctx.stop(`Its frontend failed to start: ${message}`);
+      return null;
+    },
+    'frame.pong': () => {
+      ctx.ponged();
+      return null;
+    },
+    'frame.inert': ({ member }) => {
+      store.setState((s) => ({ inert: { ...s.inert, [extensionId]: [...new Set([...(s.inert[extensionId] ?? []), member])] } }));
+      return null;
+    },
+    'frame.tornDown': () => {
+      ctx.tornDown();
+      return null;
+    },
+    'backend.send': async ({ payload }) => {
+      const sent = await deps.host.invoke('extensions.sendFrontend', { id: extensionId, payload });
+      if (!sent.ok) refuse(sent.error.code, sent.error.message);
+      return null;
+    },
+    'surface.open': ({ surfaceId, kind, options }) => {
+      const permission = SURFACE_PERMISSION[kind];
+      if (permission && !deps.granted().includes(permission)) refuse('PERMISSION_DENIED', `PERMISSION_DENIED:${permission} — a ${kind} surface needs the ${permission} permission.`);
+      frontendsActions.openSurface(store, extensionId, surfaceId, kind, options);
+      return null;
+    },
+    'surface.update': ({ surfaceId, patch }) => {
+      frontendsActions.updateSurface(store, own(surfaceId), patch);
+      return null;
+    },
+    'surface.contentHeight': ({ surfaceId, height }) => {
+      frontendsActions.setContentHeight(store, own(surfaceId), height);
+      return null;
+    },
+    'surface.activate': ({ surfaceId }) => {
+      // Its onActivate hears of it through the drawer news (drawer-news.ts), as a click on the tab.
+      store.setState({ activeTab: own(surfaceId), drawerOpen: true });
+      return null;
+    },
+    'surface.close': ({ surfaceId }) => {
+      frontendsActions.closeSurface(store, key(surfaceId));
+      return null;
+    },
+    'inputAction.set': (action) => {
+      store.setState((s) => ({ actions: [...s.actions.filter((a) => !(mine(a) && a.actionId === action.actionId)), { ...action, extensionId }] }));
+      return null;
+    },
+    'inputAction.remove': ({ actionId }) => {
+      store.setState((s) => ({ actions: s.actions.filter((a) => !(mine(a) && a.actionId === actionId)) }));
+      return null;
+    },
+    'dialog.confirm': (params) => ctx.dialog('confirm', params) as Promise<FrameResult<'dialog.confirm'>>,
+    'dialog.contextMenu': (params) => ctx.dialog('contextMenu', params) as Promise<FrameResult<'dialog.contextMenu'>>,
+    'permissions.request': async (params) => {
+      // The person decides (a refusal rejects, as Lumiverse's does); what they allow is granted by the host.
+      await ctx.dialog('permissions', params);
+      let granted = deps.granted();
+      for (const permission of params.permissions) {
+        if (granted.includes(permission)) continue;
+        const result = await deps.host.invoke('extensions.grant', { id: extensionId, permission: permission as never });
+        if (!result.ok) refuse(result.error.code, result.error.message);
+        else granted = result.value.granted;
+      }
+      return granted;
+    },
+    'uploads.pickFile': (params) => ctx.dialog('file', params) as Promise<FrameResult<'uploads.pickFile'>>,
+    'connections.models': async ({ connectionId }) => {
+      const id = connectionId ?? deps.activeConnection();
+      if (!id) return { models: [] };
+      const listed = await deps.host.invoke('connections.models', { id });
+      if (!listed.ok) return refuse(listed.error.code, listed.error.message);
+      return { models: listed.value.models.slice(0, 5000) };
+    },
+    'messages.interceptTags': ({ interceptorId, tagName, removeFromMessage }) => {
+      store.setState((s) => ({ interceptors: [...s.interceptors, { extensionId, interceptorId, tagName, removeFromMessage: removeFromMessage !== false }] }));
+      return null;
+    },
+    'messages.stopIntercepting': ({ interceptorId }) => {
+      store.setState((s) => ({ interceptors: s.interceptors.filter((i) => !(mine(i) && i.interceptorId === interceptorId)) }));
+      return null;
+    },
+    'messages.renderWidget': (widget) => {
+      const same = (w: { extensionId: string; messageId: string; widgetId: string }) => mine(w) && w.messageId === widget.messageId && w.widgetId === widget.widgetId;
+      store.setState((s) => ({ widgets: [...s.widgets.filter((w) => !same(w)), { ...widget, extensionId }] }));
+      return null;
+    },
+    'messages.removeWidget': ({ messageId, widgetId }) => {
+      store.setState((s) => ({ widgets: s.widgets.filter((w) => !(mine(w) && w.messageId === messageId && w.widgetId === widgetId)) }));
+      return null;
+    },
+  };
+}
