@@ -1,24 +1,22 @@
 // The tool registry: which source registered which tool, how callers find it, and the one guarded path to invoke it.
 //
 // Everything a tool receives passes through invoke(): lookup, availability, argument sanitizing and schema validation
-// (the executor never sees invalid args), host-supplied fields, its turn (admission.ts), a deadline backstop, and result
-// normalization. Executors (worker host, builtins, MCP client) sit behind the ToolExecutor seam, trusted to answer — not even that.
-import { HostFailure, type HostError, type Result } from '../../../shared/errors';
+// (the executor never sees invalid args), host-supplied fields; then the call runs (call-runner.ts: its turn, a
+// deadline backstop, result normalization). Executors (worker host, builtins, MCP client) sit behind the ToolExecutor seam, trusted to answer — not even that.
+import type { HostError, Result } from '../../../shared/errors';
 import { Emitter } from '../util/emitter';
 import type { ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { ToolInfo, ToolOutcome, ToolSource, ToolStatus } from '../../../shared/types/tools';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { ExecuteResult, ToolExecutor } from '../registry-port';
-import { checkArguments, executeRequest } from './call-arguments';
-import { resultContent, thrownToHostError } from './call-outcome';
+import type { ToolExecutor } from '../registry-port';
+import { checkArguments } from './call-arguments';
 import { SchemaCompiler } from './compile-schema';
-import { Invocation, requestIdCounter } from './invocation';
-import { Admission } from './admission';
-import { executeOn } from './tool-record';
+import { requestIdCounter } from './invocation';
+import { CallRunner } from './call-runner';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { AliasTable, SOURCE_ID, deriveAlias, qualifiedName } from './names';
 import type { RegistryEvent, RegistryEventListener } from './registry-events';
-import { SIMULATION_PLACEHOLDER_TEXT, type CallGuard, type CheckedCall, type InvokeOptions, type RunCall, type ToolFilter, type ToolRegistryDeps, type ToolSourceRef } from './registry-types';
+import type { CallGuard, CheckedCall, InvokeOptions, RunCall, ToolFilter, ToolRegistryDeps, ToolSourceRef } from './registry-types';
 import { err, ok } from './result';
 import { systemTimers, type Timers } from '../ports';
 import { infoOf, toolRecord, type ToolRecord } from './tool-record';
@@ -40,22 +38,19 @@ export class ToolRegistry {
   private readonly timers: Timers;
   private readonly log: Logger;
   private readonly limits: RegistryLimits;
-  private readonly newRequestId: () => string;
   private readonly tools = new Map<string, ToolRecord>();
   private readonly sources = new Map<string, SourceState>();
   private readonly statuses = new Map<string, ToolStatus>();
   private readonly aliases = new AliasTable();
   private readonly listeners = new Emitter<RegistryEvent>((error) => this.log.error('registry event listener failed', error));
-  private readonly inflight = new Set<Invocation>();
-  private readonly admission: Admission;
+  private readonly calls: CallRunner;
 
   constructor(deps: ToolRegistryDeps = {}) {
     this.clock = deps.clock ?? systemClock;
     this.timers = deps.timers ?? systemTimers;
     this.log = deps.log ?? silentLogger;
     this.limits = { ...DEFAULT_REGISTRY_LIMITS, ...deps.limits };
-    this.newRequestId = deps.newRequestId ?? requestIdCounter();
-    this.admission = new Admission(this.limits);
+    this.calls = new CallRunner({ clock: this.clock, timers: this.timers, log: this.log, limits: this.limits, newRequestId: deps.newRequestId ?? requestIdCounter() });
   }
 
   /** Registers or replaces `source.id:dto.name`. On any error nothing changes. */
@@ -199,9 +194,9 @@ export class ToolRegistry {
     const start = this.clock.now();
     try {
       const checked = this.check(nameOrAlias, rawArgs, opts, guard);
-      if (!checked.ok) return Promise.resolve(this.failedSince(start, checked.error));
+      if (!checked.ok) return Promise.resolve(this.calls.failedSince(start, checked.error));
       const { record, args, call, runOptions } = checked.value;
-      if (!guard || !call || guard.steps.length === 0) return this.run(record, args, runOptions, start);
+      if (!guard || !call || guard.steps.length === 0) return this.calls.run(record, args, runOptions, start);
       const run: RunCall = (options) => this.runChecked(record, args, options?.simulate ? { ...runOptions, simulate: true } : runOptions);
       const stepAt = (i: number): Promise<ToolOutcome> => {
         const step = guard.steps[i];
@@ -209,19 +204,18 @@ export class ToolRegistry {
       };
       return stepAt(0).catch((error: unknown) => {
         this.log.error('tool call guard failed', error);
-        return this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to run the tool call safely.' });
+        return this.calls.failedSince(start, { code: 'INTERNAL', message: 'The host failed to run the tool call safely.' });
       });
     } catch (error) {
       this.log.error('tool invocation failed before reaching the executor', error);
-      return Promise.resolve(this.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
+      return Promise.resolve(this.calls.failedSince(start, { code: 'INTERNAL', message: 'The host failed to prepare the tool call' }));
     }
   }
 
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
     // Waiting calls first, so a running call's end does not hand its slot to one about to be ended.
-    const calls = [...this.inflight].sort((a, b) => Number(a.started) - Number(b.started));
-    for (const call of calls) this.abortWith(call, { code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
+    this.calls.abortAll({ code: 'HOST_SHUTDOWN', message: 'The host is shutting down' });
     for (const sourceId of [...this.sources.keys()]) this.unregisterAll(sourceId);
     this.listeners.clear();
   }
@@ -270,95 +264,8 @@ export class ToolRegistry {
     const start = this.clock.now();
     if (this.tools.get(record.info.qualifiedName) !== record) return this.invoke(record.info.qualifiedName, args, opts);
     const refused = this.refusal(record, opts);
-    if (refused) return Promise.resolve(this.failedSince(start, refused));
-    return this.run(record, args, opts, start);
-  }
-
-  private run(record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, start: number): Promise<ToolOutcome> {
-    const requestId = opts.requestId ?? this.newRequestId();
-    return new Promise<ToolOutcome>((resolve) => {
-      const call = new Invocation(record.info.qualifiedName, start, opts, resolve, this.abortWith);
-      this.inflight.add(call);
-      opts.signal?.addEventListener('abort', call, { once: true });
-      call.withdraw = this.admission.enter(call.q, () => this.start(call, record, args, opts, requestId));
-      // One timer per call: the registry's backstop guards a call still waiting for its turn, and one whose
-      // executor does not end calls at their deadline itself (see ToolExecutor.ownsDeadline).
-      if (!call.settled && (!call.started || record.executor.ownsDeadline !== true)) this.armBackstop(call);
-    });
-  }
-
-  /**
-   * If the call has not settled shortly after its deadline, stop waiting, abort its signal and drop whatever
-   * its executor sends later.
-   */
-  private armBackstop(call: Invocation): void {
-    const backstopAt = call.start + call.timeoutMs + this.limits.timeoutGraceMs;
-    call.timer = this.timers.setTimeout(
-      () =>
-        this.abortWith(call, { code: 'TOOL_TIMEOUT', message: `Tool "${call.q}" did not answer within ${call.timeoutMs} ms`, hint: 'The tool may be slow or stuck; continue without it or try again later.' }),
-      Math.max(1, backstopAt - this.clock.now()),
-    );
-  }
-
-  /** The call's turn: hand it to its executor. */
-  private start(call: Invocation, record: ToolRecord, args: Record<string, unknown>, opts: InvokeOptions, requestId: string): void {
-    call.started = true;
-    // It waited for its turn under the registry's timer; from here its executor keeps the deadline.
-    if (call.timer !== null && record.executor.ownsDeadline === true) {
-      this.timers.clearTimeout(call.timer);
-      call.timer = null;
-    }
-    // Its caller gave up while it waited (a council deadline aborts many at once): it never reaches the tool.
-    if (opts.signal?.aborted) return call.handleEvent();
-    const request = executeRequest(record, args, opts, call.start, requestId, call.controller.signal);
-    const simulate = opts.simulate === true;
-    const pending = executeOn(record, request, simulate);
-    pending.then(
-      (result) => {
-        if (call.settled) {
-          this.log.info('late tool result dropped', { tool: call.q, requestId: request.requestId });
-          return;
-        }
-        const outcome = this.outcomeOf(record, result, call.start);
-        if (simulate && outcome.ok) {
-          outcome.simulated = true;
-          if (outcome.content === SIMULATION_PLACEHOLDER_TEXT) outcome.unvalidated = true;
-        }
-        this.settle(call, outcome);
-      },
-      (error: unknown) => {
-        if (call.settled) return;
-        this.log.error('tool executor threw', { tool: call.q, error });
-        this.settle(call, this.failedSince(call.start, thrownToHostError(call.q, error, this.limits.maxErrorTextChars)));
-      },
-    );
-  }
-
-  private failedSince(start: number, error: HostError): ToolOutcome {
-    return { ok: false, error, durationMs: this.clock.now() - start };
-  }
-
-  private settle(call: Invocation, outcome: ToolOutcome): void {
-    if (call.settled) return;
-    call.settled = true;
-    call.callerSignal?.removeEventListener('abort', call);
-    this.inflight.delete(call);
-    this.timers.clearTimeout(call.timer);
-    if (call.started) this.admission.leave(call.q);
-    else call.withdraw();
-    call.resolve(outcome);
-  }
-
-  /** The caller's signal, the backstop or shutdown: abort the executor's side, answer at once. */
-  private readonly abortWith = (call: Invocation, error: HostError): void => {
-    if (call.settled) return;
-    call.controller.abort(new HostFailure(error));
-    this.settle(call, this.failedSince(call.start, error));
-  };
-
-  private outcomeOf(record: ToolRecord, result: ExecuteResult, start: number): ToolOutcome {
-    const content = resultContent(record.info.qualifiedName, result, record.outputSchema, this.limits);
-    return content.ok ? { ok: true, content: content.value, durationMs: this.clock.now() - start } : this.failedSince(start, content.error);
+    if (refused) return Promise.resolve(this.calls.failedSince(start, refused));
+    return this.calls.run(record, args, opts, start);
   }
 
   private lookup(nameOrAlias: string): ToolRecord | undefined {
