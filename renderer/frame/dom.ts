@@ -71,8 +71,9 @@ export function createDom(state: RuntimeState) {
     query: (selector: string) => state.docs.query(selector),
     queryAll: (selector: string) => state.docs.queryAll(selector),
     getMessageId: (element: Element) => element.closest('[data-message-id]')?.getAttribute('data-message-id') ?? null,
-    findMessageElement: () => null,
-    listMessageElements: () => [],
+    // The app's own message elements are not the extension's to touch: inert, said once on its card.
+    findMessageElement: () => (state.inert('dom.findMessageElement'), null),
+    listMessageElements: () => (state.inert('dom.listMessageElements'), []),
     cleanup() {
       for (const element of injected) element.remove();
       injected.clear();

@@ -204,8 +204,10 @@ describe('ctx members, answered by the broker', () => {
     expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
     expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow();
     expect(r.ctx.ui.getBuiltInTabRoot('chat')).toBeUndefined();
+    expect(r.ctx.dom.findMessageElement('m1')).toBeNull();
+    expect(r.ctx.dom.listMessageElements()).toEqual([]);
     await settled();
-    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot']);
+    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot', 'dom.findMessageElement', 'dom.listMessageElements']);
   });
 });
 

@@ -169,8 +169,10 @@ export class ExtensionManager {
 
   /** The folder whose files the frame origin `label` serves: an enabled extension with a frontend. */
   frontendFolder(label: string): string | null {
-    const entry = [...this.entries.values()].find((e) => e.enabled && e.loaded?.frontend && frameLabel(e.id) === label);
-    return entry?.folder ?? null;
+    // Two extensions named alike (folders put in place by hand) get no frames at all: neither may have the other's.
+    const named = [...this.entries.values()].filter((e) => frameLabel(e.id) === label);
+    const entry = named.length === 1 ? named[0]! : null;
+    return entry?.enabled && entry.loaded?.frontend ? entry.folder : null;
   }
 
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
@@ -192,7 +194,7 @@ export class ExtensionManager {
     const source = readManifest(folder);
     const { id } = source.manifest;
     const existing = this.entries.get(id);
-    const grant = checkInstall(source, existing, options, this.userDir);
+    const grant = checkInstall(source, existing, options, this.userDir, this.entries.keys());
     const lines: string[] = [];
     const runner = buildRunnerBeside(this.options.workerEntry, path.join(this.options.dataDir, 'runtime'));
     const { staging } = await stageInstall(source, this.userDir, path.join(this.options.dataDir, 'extension-data', id, 'storage'), runner, (line) => {

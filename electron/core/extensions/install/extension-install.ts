@@ -6,6 +6,7 @@ import path from 'node:path';
 import { HostFailure } from '../../../../shared/errors';
 import { rewriteBunRequire } from './bun-require';
 import { buildExtensionEntry, type BuildRunner } from './extension-build';
+import { frameLabel } from '../../../../shared/frames/frame-origin';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { grantable, readManifest, type LoadedManifest } from './manifest';
 
@@ -144,8 +145,15 @@ export function checkInstall(
   existing: { source: 'bundled' | 'user' } | undefined,
   options: { replace?: boolean; grant?: ExtensionPermission[] | 'requested' },
   userDir: string,
+  installedIds: Iterable<string> = [],
 ): ExtensionPermission[] {
   const { id } = source.manifest;
+  // Its frames' origin is named by a short hash of its id: another id with the same name would share that origin.
+  const label = frameLabel(id);
+  const sharing = [...installedIds].find((other) => other !== id && frameLabel(other) === label);
+  if (sharing !== undefined) {
+    throw new HostFailure({ code: 'CONFLICT', message: `Its frames would share an address with "${sharing}"'s (${label}); an extension's frames are its own.`, path: '/identifier' });
+  }
   if (existing && (existing.source === 'bundled' || !options.replace)) {
     throw new HostFailure({
       code: 'CONFLICT',
