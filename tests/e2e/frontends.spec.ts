@@ -187,6 +187,7 @@ test.describe('a hostile extension frontend', () => {
     assertRendererBuilt();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-hostile-data-'));
     cli(dataDir, 'extensions', 'install', hostileWithCorpus(), '--grant', 'tools', '--trust');
+    cli(dataDir, 'extensions', 'install', path.join(FIXTURES, 'lumiverse_broken_frontend'), '--grant', 'tools');
     host = await startHost(dataDir);
   });
 
@@ -223,5 +224,40 @@ test.describe('a hostile extension frontend', () => {
     expect(probe.results.characterEditorTab!.code).toBe('UNSUPPORTED_HERE');
     // The request it forged to the app's window was never carried out.
     expect(logged().some((t) => t.includes('forged-through-window'))).toBe(false);
+
+    // Its composer actions, labelled and drawn with the corpus, show once a chat is open: as text, running nothing.
+    await page.getByRole('button', { name: 'New session' }).first().click();
+    await expect(page.locator('.composer__ext-actions [data-extension-id="lumiverse_hostile_frontend"]')).toHaveCount(XSS_CORPUS.length);
+    expect(await page.locator('img[src="x"], [onerror], [onload], [ontoggle], iframe[srcdoc], script:not([src])').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    // What it injected into its own tabs with ctx.dom.inject went through DOMPurify in the frame (Chromium's, not a
+    // test DOM's): no script, handler or frame is left in any injection, and nothing ran. (What it wrote with its own
+    // innerHTML beside it is its own markup in its own sandboxed origin.)
+    const tabs = page.locator('.ext-drawer__tabs [data-extension-id="lumiverse_hostile_frontend"]');
+    for (let i = 0; i < XSS_CORPUS.length; i++) {
+      await tabs.nth(i).click();
+      const frame = page.frameLocator('.ext-drawer__panel iframe[data-extension-id="lumiverse_hostile_frontend"]');
+      await expect(frame.locator('[data-spindle-ext="lumiverse_hostile_frontend"]')).toBeAttached();
+      const found = await frame.locator('[data-spindle-ext="lumiverse_hostile_frontend"]').evaluate((injected) => ({
+        dangerous: injected.querySelectorAll('script, iframe, object, embed, [onerror], [onload], [ontoggle], [onclick], [onmouseover], [onfocus], [href^="javascript:" i]').length,
+        pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+      }));
+      expect(found, `tab ${i}`).toEqual({ dangerous: 0, pwned: undefined });
+    }
+  });
+
+  test('a frontend whose setup throws is stopped, its places gone, and its card says why; its backend runs on', async ({ page }) => {
+    await page.goto(host.url);
+    const confirm = page.getByTestId('extension-confirm');
+    await expect(confirm).toBeVisible({ timeout: 20_000 });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('navigation').getByText('Extensions', { exact: true }).click();
+    const card = page.locator('[data-testid="extension"][data-id="lumiverse_broken_frontend"]');
+    await expect(card.getByTestId('extension-frontend-problem')).toContainText("setup() threw: TypeError: Cannot read properties of null (reading 'getContext')");
+    await expect(page.locator('.ext-drawer__tabs [data-extension-id="lumiverse_broken_frontend"]')).toHaveCount(0);
+    // Its backend is not touched: the host's worker loaded it (its line, in the log kept on disk) and it is not stopped.
+    const log = fs.readFileSync(path.join(dataDir, 'logs', 'extensions', 'lumiverse_broken_frontend.log'), 'utf8');
+    expect(log).toContain('backend loaded');
+    await expect(card.getByTestId('extension-problem')).toHaveCount(0);
   });
 });
