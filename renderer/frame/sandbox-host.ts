@@ -4,6 +4,8 @@
 const MARK = '__lumiverseSpindleSandbox';
 const MIN_HEIGHT = 40;
 const MAX_HEIGHT = 4000;
+/** Messages a sandbox may send in one second (loads, resizes, posts) before it counts as flooding and is stopped. */
+export const MAX_SANDBOX_MESSAGES_PER_SECOND = 120;
 
 export interface SandboxOptions {
   html: string;
@@ -13,6 +15,10 @@ export interface SandboxOptions {
   autoResize?: boolean;
   /** The host theme's --lumiverse-* variables, set on the sandbox's root as Lumiverse's widgets expect. */
   theme?: Record<string, string>;
+  /** It sent more than MAX_SANDBOX_MESSAGES_PER_SECOND in a second: it was emptied and is heard no more. */
+  onFlood?: () => void;
+  /** The clock the flood window is measured by (tests move it by hand). */
+  now?: () => number;
 }
 
 export interface SandboxHandle {
@@ -54,9 +60,22 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
     current = token();
     send({ kind: 'content', token: current, html, theme });
   };
+  const now = options.now ?? (() => Date.now());
+  let burst = { start: now(), count: 0 };
   const listener = (event: MessageEvent) => {
     const data = event.data as { kind?: string; token?: string; payload?: unknown; height?: unknown } | null;
     if (event.source !== frame.contentWindow || !data || (data as Record<string, unknown>)[MARK] !== MARK) return;
+    // A widget that keeps saying "loaded" (each answered with its whole HTML) or posting must not tie up its page.
+    const at = now();
+    if (at - burst.start >= 1000) burst = { start: at, count: 0 };
+    if (++burst.count > MAX_SANDBOX_MESSAGES_PER_SECOND) {
+      view.removeEventListener('message', listener);
+      handlers.clear();
+      frame.removeAttribute('src');
+      frame.srcdoc = '';
+      options.onFlood?.();
+      return;
+    }
     if (data.kind === 'loaded') return load();
     if (data.token !== current) return;
     if (data.kind === 'resize') {

@@ -1,9 +1,9 @@
 // What extensions' frontends add to a chat message: tags their interceptors asked for (handed to them, and
 // taken out of the shown text unless they said to keep it), and widgets they render under the message —
 // each a sandbox frame (opaque origin, no network), never markup in the app's page.
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
-import { createSandbox, type SandboxHandle } from '../../../frame/sandbox-host';
+import { createSandbox, MAX_SANDBOX_MESSAGES_PER_SECOND, type SandboxHandle } from '../../../frame/sandbox-host';
 import { useAppStore } from '../../app/context';
 import { selectTheme } from '../../stores/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
@@ -71,11 +71,18 @@ function Widget(props: { widget: MessageWidget }) {
   const sandboxRef = useRef<SandboxHandle | null>(null);
   const theme = useAppStore(selectTheme);
   const { extensionId, messageId, widgetId, html, minHeight, maxHeight } = props.widget;
+  const [stopped, setStopped] = useState(false);
   useEffect(() => {
     const box = host.current;
     if (!box) return;
     const sandboxUrl = `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}/__cw/sandbox.html`;
-    const sandbox = createSandbox(document, sandboxUrl, { html, theme: lumiverseThemeVars(), ...(minHeight !== undefined ? { minHeight } : {}), ...(maxHeight !== undefined ? { maxHeight } : {}) });
+    const sandbox = createSandbox(document, sandboxUrl, {
+      html,
+      theme: lumiverseThemeVars(),
+      ...(minHeight !== undefined ? { minHeight } : {}),
+      ...(maxHeight !== undefined ? { maxHeight } : {}),
+      onFlood: () => setStopped(true),
+    });
     sandboxRef.current = sandbox;
     sandbox.element.title = `Widget of ${extensionId}`;
     box.appendChild(sandbox.element);
@@ -90,7 +97,17 @@ function Widget(props: { widget: MessageWidget }) {
     const frame = requestAnimationFrame(() => sandboxRef.current?.setTheme(lumiverseThemeVars()));
     return () => cancelAnimationFrame(frame);
   }, [theme]);
-  return <div ref={host} className="msg__widget" data-extension-id={extensionId} data-widget-id={widgetId} />;
+  return (
+    <div className="msg__widget" data-extension-id={extensionId} data-widget-id={widgetId}>
+      {/* The sandbox frame goes in here, put by the effect above: React keeps no children of its own in it. */}
+      <div ref={host} />
+      {stopped && (
+        <p className="msg__widget-stopped" data-testid="widget-stopped">
+          This widget of {extensionId} was stopped: it sent more than {MAX_SANDBOX_MESSAGES_PER_SECOND} messages in a second.
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** The widgets extensions rendered under this message. */

@@ -1,0 +1,39 @@
+// @vitest-environment happy-dom
+// A message widget's sandbox that floods its page (each "loaded" is answered with its whole HTML) is emptied and
+// heard no more, and the page is told; one that talks at an ordinary pace is heard as before.
+import { describe, expect, it } from 'vitest';
+import { createSandbox, MAX_SANDBOX_MESSAGES_PER_SECOND } from '../../renderer/frame/sandbox-host';
+
+const MARK = '__lumiverseSpindleSandbox';
+// A detached frame has no window: messages from no window are the ones it is sent.
+const say = (data: Record<string, unknown>) => window.dispatchEvent(new MessageEvent('message', { data: { ...data, [MARK]: MARK }, source: null }));
+
+describe('a sandbox that floods', () => {
+  it('past the limit in one second it is emptied, its handlers hear nothing more, and onFlood is called once', () => {
+    let now = 1_000;
+    let floods = 0;
+    const sandbox = createSandbox(document, 'http://e-0000000000000001.localhost:1/__cw/sandbox.html', { html: '<p>hi</p>', onFlood: () => floods++, now: () => now });
+    for (let i = 0; i < MAX_SANDBOX_MESSAGES_PER_SECOND; i++) say({ kind: 'loaded' });
+    expect(floods).toBe(0);
+    expect(sandbox.element.getAttribute('src')).not.toBeNull();
+    say({ kind: 'loaded' });
+    expect(floods).toBe(1);
+    expect(sandbox.element.getAttribute('src')).toBeNull();
+    now += 5_000;
+    for (let i = 0; i < 10; i++) say({ kind: 'loaded' });
+    expect(floods).toBe(1);
+    sandbox.destroy();
+  });
+
+  it('the same number spread over seconds is an ordinary widget', () => {
+    let now = 1_000;
+    let floods = 0;
+    const sandbox = createSandbox(document, 'http://e-0000000000000001.localhost:1/__cw/sandbox.html', { html: '<p>hi</p>', onFlood: () => floods++, now: () => now });
+    for (let i = 0; i < MAX_SANDBOX_MESSAGES_PER_SECOND * 3; i++) {
+      if (i % MAX_SANDBOX_MESSAGES_PER_SECOND === 0) now += 1_000;
+      say({ kind: 'loaded' });
+    }
+    expect(floods).toBe(0);
+    sandbox.destroy();
+  });
+});
