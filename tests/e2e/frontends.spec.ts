@@ -173,6 +173,17 @@ test.describe('extension frontends', () => {
     const sandbox = page.frames().find((f) => f.url().endsWith('/__cw/sandbox.html') && f.parentFrame() === page.mainFrame())!;
     expect(await sandbox.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--lumiverse-accent').trim())).toMatch(/^(rgb|oklch|color|#)/);
     await expect(surface(page, 'float').locator('#last-roll')).toHaveText(/^Last roll: \d$/);
+    // The host's GENERATION_ENDED reached its ctx.events handler, once for the one reply.
+    await expect(surface(page, 'float').locator('#generations')).toHaveText('Generations: 1');
+    // Light or dark: its frames and the widget's sandbox take the theme's new variables, live.
+    const textColour = (frame: { evaluate: (fn: () => string) => Promise<string> }) => frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--lumiverse-text').trim());
+    const floatFrame = page.frames().find((f) => f.url().includes('#surface=float-'))!;
+    const [floatBefore, sandboxBefore] = [await textColour(floatFrame), await textColour(sandbox)];
+    await page.locator('input[type="radio"][name="theme"][value="dark"]').check();
+    await expect.poll(() => textColour(floatFrame)).not.toBe(floatBefore);
+    await expect.poll(() => textColour(sandbox)).not.toBe(sandboxBefore);
+    await page.locator('input[type="radio"][name="theme"][value="system"]').check();
+    await expect.poll(() => textColour(floatFrame)).toBe(floatBefore);
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend-chat.png') });
   });
