@@ -1,7 +1,7 @@
 // The frame's end of the port the app hands it: requests answered by the app (shared/frames/frame-contract.ts),
 // and the app's notices, each checked against the contract before anything acts on it.
 import type { FrameMethod, FrameNotice, FrameParams, FrameResult, FrameTopic } from '../../shared/frames/frame-contract';
-import { noticeProblem } from '../../shared/frames/frame-validate';
+import { noticeProblem, resultProblem } from '../../shared/frames/frame-validate';
 
 /** An error from the app, as the extension sees it: `code` and Lumiverse's "CODE: message" text. */
 export function frameError(code: string, message: string): Error {
@@ -10,7 +10,7 @@ export function frameError(code: string, message: string): Error {
 
 export class FrameChannel {
   private next = 1;
-  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private readonly pending = new Map<number, { method: FrameMethod; resolve(value: unknown): void; reject(error: Error): void }>();
   private readonly listeners = new Map<string, Set<(data: unknown) => void>>();
   private closed = false;
 
@@ -22,7 +22,7 @@ export class FrameChannel {
     if (this.closed) return Promise.reject(frameError('FRAME_STOPPED', 'The extension frontend was stopped.'));
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject });
       this.port.postMessage({ kind: 'request', id, method, params });
     });
   }
@@ -53,8 +53,12 @@ export class FrameChannel {
       const waiting = this.pending.get(m.id);
       if (!waiting) return;
       this.pending.delete(m.id);
-      if (m.ok === true) waiting.resolve(m.value);
-      else waiting.reject(frameError(String(m.error?.code ?? 'INTERNAL'), String(m.error?.message ?? 'The request failed.')));
+      if (m.ok === true) {
+        // The answer is checked as the question was: a result that breaks the contract reaches no extension code.
+        const problem = resultProblem(waiting.method, m.value);
+        if (problem) waiting.reject(frameError(problem.code, problem.message));
+        else waiting.resolve(m.value);
+      } else waiting.reject(frameError(String(m.error?.code ?? 'INTERNAL'), String(m.error?.message ?? 'The request failed.')));
       return;
     }
     if (m.kind !== 'notify' || typeof m.topic !== 'string') return;

@@ -18,6 +18,13 @@ export function requestProblem(method: string, params: unknown): FrameError | nu
   return frameProblem(spec.params, params, method);
 }
 
+/** A response's value against its method's result schema. */
+export function resultProblem(method: string, value: unknown): FrameError | null {
+  const spec = Object.hasOwn(FRAME_METHODS, method) ? (FRAME_METHODS as Record<string, { result: TSchema }>)[method] : undefined;
+  if (!spec) return { code: 'UNKNOWN_METHOD', message: `No frame method ${JSON.stringify(method.slice(0, 80))}.` };
+  return frameProblem(spec.result, value, `${method} result`);
+}
+
 export function noticeProblem(topic: string, data: unknown): FrameError | null {
   const schema = Object.hasOwn(FRAME_TOPICS, topic) ? (FRAME_TOPICS as Record<string, TSchema>)[topic] : undefined;
   if (!schema) return { code: 'UNKNOWN_METHOD', message: `No frame topic ${JSON.stringify(topic.slice(0, 80))}.` };
