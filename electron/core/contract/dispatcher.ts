@@ -4,7 +4,8 @@ import { HostFailure, type Result } from '../../../shared/errors';
 import { inputLimit } from '../../../shared/limits';
 import type { Logger } from '../ports';
 import { validateInput, validateOutput } from './validators';
-import { checkJsonBudget, utf8Bytes } from '../util/json-budget';
+import { utf8ByteLength } from '../../../shared/protocol/limits';
+import { checkJsonBudget } from '../util/json-budget';
 
 export interface Dispatcher {
   /** Never throws: every outcome is a Result. `rawBytes` is the size the transport received, when known. */
@@ -18,7 +19,7 @@ export interface Dispatcher {
 function byteLength(value: unknown, limit: number): number {
   if (checkJsonBudget(value, { maxBytes: limit, maxDepth: Number.POSITIVE_INFINITY })?.reason === 'too-large') return Number.POSITIVE_INFINITY;
   try {
-    return utf8Bytes(JSON.stringify(value) ?? '');
+    return utf8ByteLength(JSON.stringify(value) ?? '');
   } catch {
     return Number.POSITIVE_INFINITY;
   }

@@ -2,6 +2,7 @@
 import { writeFileAtomic } from '../util/atomic-write';
 import fs from 'node:fs';
 import path from 'node:path';
+import { listFiles } from '../util/list-files';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import { parseNoteName, type NoteName } from './note-names';
 
@@ -145,24 +146,8 @@ export class NoteStore {
   async list(folder: ResolvedNote | null, recursive: boolean): Promise<string[]> {
     const root = await this.realRoot();
     const start = folder && folder.segments.length ? path.join(root, ...folder.segments) : root;
-    const out: string[] = [];
-    const walk = async (dir: string, prefix: string): Promise<void> => {
-      let entries: fs.Dirent[];
-      try {
-        entries = await fs.promises.readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        if (out.length >= MAX_LISTED || entry.name.startsWith('.')) continue;
-        if (entry.isDirectory()) {
-          if (recursive) await walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
-        } else if (entry.isFile() && entry.name.toLowerCase().endsWith('.md')) {
-          out.push(`${prefix}${entry.name.slice(0, -3)}`);
-        }
-      }
-    };
-    await walk(start, folder && folder.name ? `${folder.name}/` : '');
-    return out.sort();
+    const prefix = folder && folder.name ? `${folder.name}/` : '';
+    const files = await listFiles(start, { max: MAX_LISTED, recursive, skip: (name) => name.startsWith('.'), keep: (name) => name.toLowerCase().endsWith('.md') });
+    return files.map((file) => `${prefix}${file.slice(0, -3)}`).sort();
   }
 }

@@ -1,6 +1,7 @@
 // Turns an executor's raw value into the string a model sees, refusing values too large or not JSON.
 import type { Result } from '../../../shared/errors';
-import { checkJsonBudget, utf8Bytes } from '../util/json-budget';
+import { utf8ByteLength } from '../../../shared/protocol/limits';
+import { checkJsonBudget } from '../util/json-budget';
 import { err, ok } from './result';
 
 export interface ResultLimits {
@@ -23,7 +24,7 @@ export function normalizeResult(value: unknown, limits: ResultLimits): Result<st
 }
 
 function checkSize(text: string, limits: ResultLimits): Result<string> {
-  if (text.length > limits.maxResultBytes || utf8Bytes(text) > limits.maxResultBytes) return tooLarge(limits);
+  if (text.length > limits.maxResultBytes || utf8ByteLength(text) > limits.maxResultBytes) return tooLarge(limits);
   return ok(text);
 }
 

@@ -6,7 +6,8 @@
 // so a model that hallucinates one of these keys still gets its call through; the stripped paths are
 // returned so the registry can log them.
 import type { Result } from '../../../shared/errors';
-import { checkJsonBudget, escapePointer, utf8Bytes } from '../util/json-budget';
+import { utf8ByteLength } from '../../../shared/protocol/limits';
+import { checkJsonBudget, escapePointer } from '../util/json-budget';
 import { DEFAULT_REGISTRY_LIMITS } from './limits';
 import { err, ok } from './result';
 
@@ -44,7 +45,7 @@ const HINT_JSON = 'Send the arguments as a single JSON object, e.g. {"query": ".
 /** Parses a model's arguments string. JSON.parse defines `__proto__` as an own key; it never pollutes. */
 export function parseArgumentsJson(text: string, limits: ArgsLimits = DEFAULT_REGISTRY_LIMITS): Result<unknown> {
   // A UTF-16 unit is at least one UTF-8 byte, so the length alone can refuse without scanning.
-  if (text.length > limits.maxArgsBytes || utf8Bytes(text) > limits.maxArgsBytes) {
+  if (text.length > limits.maxArgsBytes || utf8ByteLength(text) > limits.maxArgsBytes) {
     return err('INVALID_ARGUMENTS', `Arguments are larger than ${limits.maxArgsBytes} bytes`, {
       path: '/',
       hint: 'Pass references (ids, paths) instead of large content.',

@@ -3,7 +3,8 @@
 // Ajv overflows the stack compiling a 1 000-level schema, and would resolve `$ref`s through a loader
 // if one were configured. Nothing here fetches or compiles anything; it only walks plain data.
 import type { HostError } from '../../../shared/errors';
-import { checkJsonBudget, escapePointer, utf8Bytes } from '../util/json-budget';
+import { utf8ByteLength } from '../../../shared/protocol/limits';
+import { checkJsonBudget, escapePointer } from '../util/json-budget';
 import { checkPattern } from './linear-regex';
 import { MAX_UNIQUE_NONSCALAR_ITEMS, unboundedUniqueItems } from './unique-items';
 
@@ -26,7 +27,7 @@ export function guardSchema(schema: unknown, where: string, limits: SchemaGuardL
         return invalid(`${path} is not plain JSON (${budget.detail})`, path);
     }
   }
-  const bytes = utf8Bytes(JSON.stringify(schema));
+  const bytes = utf8ByteLength(JSON.stringify(schema));
   if (bytes > limits.maxSchemaBytes) {
     return invalid(`${where} is ${bytes} bytes; the limit is ${formatKb(limits.maxSchemaBytes)}`, where);
   }

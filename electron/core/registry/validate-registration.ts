@@ -6,7 +6,7 @@
 import type { HostError, Result } from '../../../shared/errors';
 import type { JsonSchema, ToolRegistrationDTO } from '../../../shared/types/spindle';
 import type { CompiledSchema, SchemaCompiler } from './compile-schema';
-import { utf8Bytes } from '../util/json-budget';
+import { utf8ByteLength } from '../../../shared/protocol/limits';
 import { DEFAULT_REGISTRY_LIMITS, type RegistryLimits } from './limits';
 import { checkToolName, type NameRule } from './names';
 import { err, ok } from './result';
@@ -197,10 +197,10 @@ function reservedParameter(schema: JsonSchema): HostError | null {
  * so what was registered is exactly what is hashed and shown.
  */
 function checkText(text: string, path: string, options: { maxBytes: number; allowNewlines: boolean }): HostError | null {
-  if (text.length > options.maxBytes || utf8Bytes(text) > options.maxBytes) {
+  if (text.length > options.maxBytes || utf8ByteLength(text) > options.maxBytes) {
     return {
       code: 'INVALID_INPUT',
-      message: `${path.slice(1)} is ${utf8Bytes(text)} bytes; the limit is ${options.maxBytes}`,
+      message: `${path.slice(1)} is ${utf8ByteLength(text)} bytes; the limit is ${options.maxBytes}`,
       path,
       hint: 'Keep the description short; put details in parameter descriptions.',
     };

@@ -101,6 +101,3 @@ export function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-export function utf8Bytes(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
-}

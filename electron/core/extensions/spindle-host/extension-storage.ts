@@ -7,6 +7,7 @@
 import type { StorageStat } from '../../../../shared/types/spindle';
 import fs from 'node:fs';
 import path from 'node:path';
+import { listFiles } from '../../util/list-files';
 import { HostFailure } from '../../../../shared/errors';
 import { writeFileAtomic } from '../../util/atomic-write';
 
@@ -169,23 +170,7 @@ export class ExtensionStorage {
 
   /** Files under `dir`, relative to it, sorted (Lumiverse's list: the prefix names a folder). */
   private async list(dir: string): Promise<string[]> {
-    const files: string[] = [];
-    const walk = async (folder: string, prefix: string): Promise<void> => {
-      let entries: fs.Dirent[];
-      try {
-        entries = await fs.promises.readdir(folder, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
-        if (files.length >= this.limits.maxListed) return;
-        const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) await walk(path.join(folder, entry.name), name);
-        else if (entry.isFile()) files.push(name);
-      }
-    };
-    await walk(dir, '');
-    return files.sort();
+    return (await listFiles(dir, { max: this.limits.maxListed })).sort();
   }
 
   private async sizeOf(target: string): Promise<number> {
