@@ -86,6 +86,23 @@ describe('places of several extensions at once', () => {
     expect(weather).toEqual(['weather', 40, 30]);
   });
 
+  it('a widget that comes after the person moved one starts beside the ones still there, not on top of them', () => {
+    const store = createFrontendsStore();
+    frontendsActions.openSurface(store, 'spotify', 'w', 'float', { width: 48, height: 64, tooltip: 'Spotify' });
+    frontendsActions.openSurface(store, 'subsonic', 'w', 'float', { width: 48, height: 64, tooltip: 'Subsonic' });
+    const container = show(store, <FloatWidgets />);
+    const boxes = () =>
+      new Map([...container.querySelectorAll<HTMLElement>('[data-testid="float-widget"]')].map((w) => [w.dataset.extensionId!, { x: parseFloat(w.style.left), y: parseFloat(w.style.top), width: parseFloat(w.style.width) }]));
+    // The person drags Spotify's widget to the top left (as settle() does: the store and the remembered place).
+    act(() => frontendsActions.updateSurface(store, surfaceKey('spotify', 'w'), { position: { x: 20, y: 20 } }));
+    localStorage.setItem('cw.float.spotify.Spotify', JSON.stringify({ x: 20, y: 20 }));
+    act(() => frontendsActions.openSurface(store, 'weather', 'w', 'float', { width: 48, height: 64, tooltip: 'Weather' }));
+    const subsonic = boxes().get('subsonic')!;
+    const weather = boxes().get('weather')!;
+    expect(weather.y).toBe(subsonic.y);
+    expect(Math.abs(weather.x - subsonic.x)).toBeGreaterThanOrEqual(48);
+  });
+
   it('a settings tab on a card is as tall as its content once its frame says how tall that is', () => {
     const store = createFrontendsStore();
     frontendsActions.openSurface(store, 'subsonic', 'settings-1', 'settings', { title: 'Subsonic' });

@@ -30,24 +30,46 @@ function clamp(position: { x: number; y: number }, size: { width: number; height
 
 const DEFAULT_SIZE = { width: 48, height: 48 };
 const sizeOf = (surface: Surface) => surface.size ?? DEFAULT_SIZE;
-/** Neither the person nor the extension said where it goes. */
-const unplaced = (surface: Surface) => !remembered(surface) && !(surface.position && surface.position.x >= 0);
 
-/**
- * Where it goes first: where the person left it; else where the extension asked; else the bottom right, as in
- * Lumiverse — left of the widgets already there (`before`: how wide they are together), so none hides another.
- */
-function startingPlace(surface: Surface, before: number) {
-  const size = sizeOf(surface);
-  const fallback = { x: innerWidth - size.width - MARGIN - 4 - before, y: innerHeight - size.height - HANDLE - MARGIN - 4 };
-  return clamp(remembered(surface) ?? (surface.position && surface.position.x >= 0 ? surface.position : fallback), size);
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width + MARGIN && b.x < a.x + a.width + MARGIN && a.y < b.y + b.height + HANDLE && b.y < a.y + a.height + HANDLE;
+
+/** Where the person left it, else where the extension (or the app, once it was placed) said it is; null when neither said. */
+function knownPlace(surface: Surface): { x: number; y: number } | null {
+  return remembered(surface) ?? (surface.position && surface.position.x >= 0 ? surface.position : null);
 }
 
-function FloatWidget(props: { surface: Surface; before: number }) {
+/**
+ * Where each widget starts: its known place; else the bottom right, as in Lumiverse — moved left past every
+ * widget already there (wherever the person has put them since), so none starts on top of another.
+ */
+function startingPlaces(widgets: Surface[]): Map<string, { x: number; y: number }> {
+  const taken: Box[] = [];
+  const places = new Map<string, { x: number; y: number }>();
+  for (const surface of widgets) {
+    const known = knownPlace(surface);
+    if (known) taken.push({ ...clamp(known, sizeOf(surface)), ...sizeOf(surface) });
+  }
+  for (const surface of widgets) {
+    const size = sizeOf(surface);
+    const known = knownPlace(surface);
+    if (known) {
+      places.set(surface.key, clamp(known, size));
+      continue;
+    }
+    const box = { ...clamp({ x: innerWidth, y: innerHeight }, size), ...size };
+    for (let hit = taken.find((t) => overlaps(box, t)); hit && box.x > MARGIN; hit = taken.find((t) => overlaps(box, t))) box.x = Math.max(MARGIN, hit.x - size.width - MARGIN);
+    taken.push(box);
+    places.set(surface.key, { x: box.x, y: box.y });
+  }
+  return places;
+}
+
+function FloatWidget(props: { surface: Surface; start: { x: number; y: number } }) {
   const { store, brokers } = useFrontends();
   const { surface } = props;
   const size = sizeOf(surface);
-  const [position, setPosition] = useState(() => startingPlace(surface, props.before));
+  const [position, setPosition] = useState(props.start);
   const drag = useRef<{ dx: number; dy: number } | null>(null);
   const placed = useRef(false);
 
@@ -55,6 +77,8 @@ function FloatWidget(props: { surface: Surface; before: number }) {
   useEffect(() => {
     if (!placed.current) {
       placed.current = true;
+      // Where it was put counts as taken for the widgets that come after it.
+      if (!(surface.position && surface.position.x >= 0)) frontendsActions.updateSurface(store, surface.key, { position });
       brokers.get(surface.extensionId)?.notify('surface', { surfaceId: surface.surfaceId, what: 'position', position });
       return;
     }
@@ -112,14 +136,12 @@ function FloatWidget(props: { surface: Surface; before: number }) {
 
 export function FloatWidgets() {
   const widgets = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'float')));
-  let before = 0;
+  const places = startingPlaces(widgets);
   return (
     <div className="float-widgets">
-      {widgets.map((surface) => {
-        const offset = before;
-        if (unplaced(surface)) before += sizeOf(surface).width + MARGIN;
-        return <FloatWidget key={surface.key} surface={surface} before={offset} />;
-      })}
+      {widgets.map((surface) => (
+        <FloatWidget key={surface.key} surface={surface} start={places.get(surface.key)!} />
+      ))}
     </div>
   );
 }
