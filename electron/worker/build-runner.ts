@@ -15,25 +15,11 @@ import { fileURLToPath } from 'node:url';
 import type { Loader, OnLoadArgs, OnResolveArgs, Plugin, PluginBuild } from 'esbuild';
 import type { BuildAnswer, BuildJob, BuildMessage } from '../../shared/protocol/build';
 import { folderTsconfig } from './build-tsconfig';
+import { inside, realInside } from './folder-paths';
 
 /** Import attributes that choose the loader, as Bun and esbuild read them. */
 const ATTRIBUTE_LOADERS: Record<string, Loader> = { text: 'text', json: 'json', bytes: 'binary', file: 'file' };
 const CHECKED = Symbol('checked');
-
-function inside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** The file's real path when it lies inside `root`, else null (missing, unreadable and outside look the same). */
-function realInside(root: string, file: string): string | null {
-  try {
-    const real = fs.realpathSync(file);
-    return inside(root, real) ? real : null;
-  } catch {
-    return null;
-  }
-}
 
 function refuse(text: string) {
   return { errors: [{ text }] };

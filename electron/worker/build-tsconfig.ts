@@ -4,22 +4,18 @@
 // that points anywhere else is left out with a note, as Bun builds without a base it cannot find.
 import fs from 'node:fs';
 import path from 'node:path';
+import { inside, realInside } from './folder-paths';
 
 type Json = Record<string, unknown>;
 
 /** How deep `extends` may chain (TypeScript sets no limit; real configs use two or three). */
 const MAX_DEPTH = 8;
 
-function inside(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 /** The real path of a regular file inside `root`, else null. */
 function fileInside(root: string, file: string): string | null {
+  const real = realInside(root, file);
   try {
-    const real = fs.realpathSync(file);
-    return inside(root, real) && fs.statSync(real).isFile() ? real : null;
+    return real !== null && fs.statSync(real).isFile() ? real : null;
   } catch {
     return null;
   }
