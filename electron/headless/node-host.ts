@@ -5,6 +5,7 @@ import { createHost, type Host } from '../core/host';
 import { consoleLogger, type Logger } from '../core/ports';
 import { confBackend } from '../core/settings/conf-backend';
 import { patternApprovalPolicy } from '../core/safety/approval-policy';
+import { builtPaths } from './built-paths';
 
 export async function createNodeHost(options: {
   dataDir?: string;
@@ -25,6 +26,7 @@ export async function createNodeHost(options: {
     mode: options.mode,
     settingsBackend: confBackend,
     log: options.log ?? consoleLogger,
+    ...builtPaths(),
     ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.startToolSources === false ? { startToolSources: false } : {}),

@@ -1,5 +1,5 @@
 // The one LLM layer: streams a request through the AI SDK to any profile's provider as our own events, with abort, timeouts, bounded retries and key-free errors.
-import { streamText, type JSONValue, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
+import type { JSONValue, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import { HostFailure } from '../../../shared/errors';
 import type {
   ConnectionProfile,
@@ -15,8 +15,8 @@ import { resolveApiKey, type Env, type SecretStore } from '../connections/secret
 import { validateProfile } from '../connections/validate-profile';
 import { silentLogger, systemTimers, type Logger, type Timers } from '../ports';
 import { cancelledError, classifyError, timeoutError } from './errors';
-import { checkSampling, toModelMessages, toToolChoice, toToolSet } from './messages';
-import { KEY_REQUIRED, languageModelFor } from './providers';
+import { checkSampling, toModelMessages, toToolChoice } from './messages';
+import { KEY_REQUIRED } from './providers';
 import { StreamParts, type AttemptOutcome } from './stream-parts';
 
 export interface LlmClientOptions {
@@ -60,8 +60,14 @@ export interface PlanArgumentsInput {
   maxTokens?: number;
 }
 
+type Sdk = typeof import('./sdk');
+let sdkLoading: Promise<Sdk> | undefined;
+/** The SDK loads with the first model call; every later call shares the one import. */
+const loadSdk = (): Promise<Sdk> => (sdkLoading ??= import('./sdk'));
+
 interface Prepared {
-  model: ReturnType<typeof languageModelFor>;
+  sdk: Sdk;
+  model: ReturnType<Sdk['languageModelFor']>;
   messages: ModelMessage[];
   tools: ToolSet | undefined;
   toolChoice: ReturnType<typeof toToolChoice>;
@@ -117,7 +123,7 @@ export class LlmClient {
     if (signal?.aborted) return;
     let prepared: Prepared;
     try {
-      prepared = this.prepare(profile, request);
+      prepared = await this.prepare(profile, request);
     } catch (err) {
       yield { type: 'error', error: classifyError(err, { redactor: this.redactor }).error };
       return;
@@ -201,7 +207,7 @@ export class LlmClient {
 
   // -------------------------------------------------------------------------------------------
 
-  private prepare(profile: ConnectionProfile, request: LlmRequest): Prepared {
+  private async prepare(profile: ConnectionProfile, request: LlmRequest): Promise<Prepared> {
     const checked = validateProfile(profile);
     if (!checked.ok) throw new HostFailure(checked.error);
     const clean = checked.value;
@@ -222,9 +228,11 @@ export class LlmClient {
         hint: 'Add a key to the connection.',
       });
     }
-    const tools = toToolSet(request.tools);
+    const sdk = await loadSdk();
+    const tools = sdk.toToolSet(request.tools);
     return {
-      model: languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId),
+      sdk,
+      model: sdk.languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId),
       messages: toModelMessages(request.messages),
       tools,
       toolChoice: toToolChoice(request.toolChoice, tools),
@@ -273,7 +281,7 @@ export class LlmClient {
 
     try {
       const { request } = prepared;
-      const result = streamText({
+      const result = prepared.sdk.streamText({
         model: prepared.model,
         messages: prepared.messages,
         ...(prepared.tools ? { tools: prepared.tools } : {}),

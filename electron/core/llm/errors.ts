@@ -1,5 +1,6 @@
 // Turns anything the AI SDK, fetch or a provider throws into a HostError with a stable code and a human message, scrubbed of keys.
-import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, RetryError, TypeValidationError } from 'ai';
+// The error classes come from the SDK's small provider package, so classifying an error does not load the SDK.
+import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { Redactor } from '../connections/redact';
 
@@ -127,6 +128,13 @@ function networkCause(err: unknown): { code: string; label: string } | undefined
 }
 
 /** undici's own wrapper for any failure before a response: `TypeError: fetch failed`. */
+const RETRY_ERROR_MARKER = Symbol.for('vercel.ai.error.AI_RetryError');
+
+/** The SDK's RetryError (defined in `ai` itself), recognised by the marker its own `RetryError.isInstance` reads. */
+function isRetryError(err: unknown): err is Error & { lastError: unknown } {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[RETRY_ERROR_MARKER] === true;
+}
+
 function isFetchFailure(err: unknown): boolean {
   return causeChain(err).some((link) => link instanceof TypeError && link.message === 'fetch failed');
 }
@@ -134,7 +142,7 @@ function isFetchFailure(err: unknown): boolean {
 /** Classifies an error from a generation or a model-list request. Never copies headers, URLs with keys or request bodies. */
 export function classifyError(err: unknown, ctx: ClassifyContext = {}): ClassifiedError {
   if (err instanceof HostFailure) return { error: { ...err.error, message: scrub(err.error.message, ctx.redactor) }, retryable: false };
-  if (RetryError.isInstance(err)) return classifyError(err.lastError, ctx);
+  if (isRetryError(err)) return classifyError(err.lastError, ctx);
 
   const truncated = causeChain(err).some(
     (link) => link instanceof Error && (link.message === 'terminated' || link.name === 'SocketError' || (link as { code?: string }).code === 'UND_ERR_SOCKET'),

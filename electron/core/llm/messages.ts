@@ -1,5 +1,5 @@
 // Converts our request (messages, tools, tool choice) into the AI SDK's ModelMessage / ToolSet shapes, and checks it.
-import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import { HostFailure } from '../../../shared/errors';
 import type { LlmMessage, LlmRequest, LlmToolChoice, LlmToolDefinition } from '../../../shared/types/llm';
 
@@ -69,19 +69,16 @@ export function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
   return out;
 }
 
-/** Tools without execute: the SDK reports calls and stops; running them is the caller's loop. */
-export function toToolSet(tools: LlmToolDefinition[] | undefined): ToolSet | undefined {
-  if (!tools || tools.length === 0) return undefined;
+/** Checks the request's tools (names, count, schemas) before sdk.ts turns them into the SDK's ToolSet. */
+export function checkToolDefinitions(tools: LlmToolDefinition[]): void {
   if (tools.length > MAX_TOOLS) invalid(`At most ${MAX_TOOLS} tools per request.`, '/tools');
-  const set: ToolSet = {};
+  const seen = new Set<string>();
   tools.forEach((def, i) => {
     if (typeof def.name !== 'string' || !TOOL_NAME.test(def.name)) invalid('Tool names must be 1–64 letters, digits, _ or -.', `/tools/${i}/name`);
-    if (Object.hasOwn(set, def.name)) invalid(`The tool ${def.name} is listed twice.`, `/tools/${i}/name`);
+    if (seen.has(def.name)) invalid(`The tool ${def.name} is listed twice.`, `/tools/${i}/name`);
+    seen.add(def.name);
     if (typeof def.parameters !== 'object' || def.parameters === null) invalid('Tool parameters must be a JSON Schema object.', `/tools/${i}/parameters`);
-    // jsonSchema() without a validator: the SDK only parses the arguments; the caller validates them.
-    set[def.name] = tool({ description: def.description, inputSchema: jsonSchema(def.parameters as Parameters<typeof jsonSchema>[0]) });
   });
-  return set;
 }
 
 export function toToolChoice(choice: LlmToolChoice | undefined, tools: ToolSet | undefined): 'auto' | { type: 'tool'; toolName: string } | undefined {

@@ -54,8 +54,6 @@ export interface McpSession {
 /** Opens sessions: the SDK's (spawn or HTTP) by default; the handlers hear what the server does unasked. */
 export type McpConnector = (config: McpServerConfig, handlers: ConnectionHandlers, options: ConnectionOptions) => McpSession;
 
-export const sdkConnector: McpConnector = (config, handlers, options) => new McpConnection(config, handlers, options);
-
 export class McpConnection implements McpSession {
   private readonly client: Client;
   private readonly transport: Transport;

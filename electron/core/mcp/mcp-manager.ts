@@ -14,11 +14,11 @@ import { toolCallLine } from '../tool-call-log';
 import { validateServerConfig } from '../../../shared/mcp-config';
 import { parseMcpServersJson } from './config';
 import { keepStoredSecrets, mergeConfigPatch, putting } from './config-changes';
-import { sdkConnector, type McpConnector, type McpSession } from './mcp-connection';
+import type { McpConnector, McpSession } from './mcp-connection';
+import { sdkConnector } from './sdk-connector';
 import { clearServerTimers, createServerState, secretValues, serverInfo, toLogLevel, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';
-import { lastStderr, startError } from './start-error';
+import { lastStderr } from './last-stderr';
 import { Emitter } from '../util/emitter';
-import { callMcpTool } from './tool-call';
 import { syncTools } from './tool-sync';
 import { systemTimers, type Timers } from '../ports';
 
@@ -235,6 +235,8 @@ export class McpManager {
       this.changed(state);
     } catch (error) {
       if (state.gen !== gen) return;
+      // Loaded here, not at start: it reads the SDK's error classes (mcp-connection has loaded them by now).
+      const { startError } = await import('./start-error');
       this.crashed(state, gen, startError(state.config, state.log, error, this.initializeTimeoutMs));
     }
   }
@@ -344,7 +346,7 @@ export class McpManager {
     const result: ExecuteResult =
       !conn || state.status !== 'connected'
         ? { ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `MCP server "${state.config.id}" is not connected` } }
-        : await callMcpTool(
+        : await (await import('./tool-call')).callMcpTool(
             {
               id: state.config.id,
               transport: state.config.transport,

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { HostError } from '../../../shared/errors';
 import type { McpServerConfig } from '../../../shared/types/mcp';
 import type { ExtensionLog } from '../extensions/extension-log';
+import { lastStderr } from './last-stderr';
 
 export function startError(config: McpServerConfig, log: ExtensionLog, error: unknown, initializeTimeoutMs: number): HostError {
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -23,13 +24,4 @@ export function startError(config: McpServerConfig, log: ExtensionLog, error: un
   }
   const detail = error instanceof Error ? error.message : String(error);
   return { code: 'MCP_CONNECT_FAILED', message: `MCP server "${config.id}" failed to start: ${detail.slice(0, 500)}${lastStderr(log)}` };
-}
-
-/** ` (stderr: …)` with the server's last stderr line, or nothing. */
-export function lastStderr(log: ExtensionLog): string {
-  const last = log
-    .read()
-    .filter((entry) => entry.source === 'stderr' && entry.text.trim() !== '')
-    .pop();
-  return last ? ` (stderr: ${last.text.slice(0, 300)})` : '';
 }

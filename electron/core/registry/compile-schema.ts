@@ -20,21 +20,39 @@ export interface CompileOptions {
   requireObjectRoot: boolean;
 }
 
+// Checking a schema against the JSON Schema meta-schema compiles that meta-schema first (tens of ms): one checker
+// for every source does it once per process, not once per extension.
+let metaChecker: Ajv | undefined;
+const checker = (): Ajv => (metaChecker ??= new Ajv({ strict: false, allErrors: false, logger: false }));
+
+export interface CompilerOptions {
+  /**
+   * The app's own (builtin) schemas: guarded, checked and compiled when first used. A command that never
+   * calls them (the CLI's `status`) does not pay ~10 ms a schema; their tests put every one through it all.
+   */
+  deferCompile?: boolean;
+}
+
 export class SchemaCompiler {
   private readonly ajv: Ajv;
   private readonly limits: SchemaGuardLimits;
+  private readonly deferCompile: boolean;
 
-  constructor(limits: SchemaGuardLimits = DEFAULT_REGISTRY_LIMITS) {
+  constructor(limits: SchemaGuardLimits = DEFAULT_REGISTRY_LIMITS, options: CompilerOptions = {}) {
     this.limits = limits;
+    this.deferCompile = options.deferCompile === true;
     this.ajv = new Ajv({
       strict: false,
       allErrors: false,
       // Every pattern runs on a linear-time engine (linear-regex.ts).
-      code: { regExp: linearRegExp },
+      // No optimisation pass: it doubles the compile time a start waits for, for validators that run once a call.
+      code: { regExp: linearRegExp, optimize: false },
       // Compiled tool schemas are not added by $id, so re-registering a tool with the same $id works.
       addUsedSchema: false,
       // No loadSchema: a `$ref` Ajv cannot resolve locally is a compile error, never a fetch.
       logger: false,
+      // Checked against the meta-schema by the shared checker before compiling.
+      validateSchema: false,
     });
   }
 
@@ -46,16 +64,17 @@ export class SchemaCompiler {
         hint: 'Pass an object like { "type": "object", "properties": { ... } }.',
       });
     }
-    const guarded = guardSchema(schema, where, this.limits);
-    if (guarded) return { ok: false, error: guarded };
-
     // A JSON round trip gives Ajv a private copy the source can no longer mutate; `__proto__` keys
     // survive as plain own properties (JSON.parse defines, it never assigns through the prototype).
     const copy = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+    if (this.deferCompile) return ok({ schema: copy, validate: this.compileOnFirstUse(copy, where) });
+
+    const guarded = guardSchema(schema, where, this.limits);
+    if (guarded) return { ok: false, error: guarded };
 
     let metaValid: boolean;
     try {
-      metaValid = this.ajv.validateSchema(copy) as boolean;
+      metaValid = checker().validateSchema(copy) as boolean;
     } catch (error) {
       return err('INVALID_SCHEMA', `${where} is not a usable JSON Schema: ${errorText(error)}`, {
         path: where,
@@ -63,7 +82,7 @@ export class SchemaCompiler {
       });
     }
     if (!metaValid) {
-      const first = this.ajv.errors?.[0];
+      const first = checker().errors?.[0];
       const path = `${where}${first?.instancePath ?? ''}`;
       return err('INVALID_SCHEMA', `${path} ${describeMetaError(first)}`, { path });
     }
@@ -79,6 +98,21 @@ export class SchemaCompiler {
       this.ajv.removeSchema(copy);
       return err('INVALID_SCHEMA', `${where} does not compile: ${errorText(error)}`, { path: where });
     }
+  }
+
+  /** A validator that compiles `schema` when first called; a schema that does not compile is the app's bug. */
+  private compileOnFirstUse(schema: JsonSchema, where: string): ValidateFunction {
+    let compiled: ValidateFunction | undefined;
+    const validate = (value: unknown) => {
+      if (!compiled) {
+        const guarded = guardSchema(schema, where, this.limits);
+        if (guarded) throw new Error(`builtin schema ${guarded.message}`);
+        if (!checker().validateSchema(schema)) throw new Error(`builtin schema ${where}: ${describeMetaError(checker().errors?.[0])}`);
+        compiled = this.ajv.compile(schema);
+      }
+      return compiled(value);
+    };
+    return Object.defineProperty(validate, 'errors', { get: () => compiled?.errors }) as unknown as ValidateFunction;
   }
 
   /** Drops Ajv's cached compilation; call when a tool is replaced or unregistered. */

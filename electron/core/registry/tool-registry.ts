@@ -71,7 +71,7 @@ export class ToolRegistry {
     const peekName = typeof dto === 'object' && dto !== null ? (dto as { name?: unknown }).name : undefined;
     if (this.isFull(existingSource, peekName)) return this.tooMany(source.id);
 
-    const compiler = existingSource?.compiler ?? new SchemaCompiler(this.limits);
+    const compiler = existingSource?.compiler ?? new SchemaCompiler(this.limits, { deferCompile: source.kind === 'builtin' });
     const validated = validateRegistration(dto, {
       nameRule: source.kind === 'mcp' ? 'mcp' : 'bare',
       compiler,

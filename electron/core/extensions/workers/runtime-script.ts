@@ -10,8 +10,8 @@ import { writeFileAtomicSync } from '../../util/atomic-write';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 
 /** The runtime's source file (electron/worker/runtime.ts). */
 export function workerRuntimeSource(): string {
@@ -47,6 +47,8 @@ export function runnableRuntime(entry: string, dir?: string): string {
   const key = `${folder}\0${entry}`;
   const cached = built.get(key);
   if (cached && fs.existsSync(cached)) return cached;
+  // Required here: a built door (out/node) runs its built runtime and never loads esbuild for it.
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   const result = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent' });
   const code = result.outputFiles[0]!.contents;
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
