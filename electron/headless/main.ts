@@ -1,5 +1,6 @@
 // `npm run headless`: browser mode — serve the renderer and the contract on 127.0.0.1 and print the URL.
 import { HostFailure } from '../../shared/errors';
+import { listenForCli } from '../core/app-socket/server';
 import { takeKeyEnvironment } from '../core/connections/key-environment';
 import { consoleLogger } from '../core/ports';
 import { parseHeadlessArgs } from './args';
@@ -17,6 +18,8 @@ async function main(): Promise<void> {
   const server = await startHeadlessServer({ host, rendererDir: RENDERER_DIR, port: args.port, log: consoleLogger });
   const status = await host.api.call('host.status', {}, { origin: 'cli' });
   const dataDir = status.ok ? (status.value as { dataDir: string }).dataDir : '?';
+  // `npm run cli` on this data folder now talks to this app (one writer; the page sees its changes at once).
+  const cliSocket = status.ok ? await listenForCli(host, dataDir, consoleLogger) : null;
   console.log(`Council Workbench (browser mode) is ready: ${server.url}`);
   console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
   if (args.open) openInBrowser(server.url);
@@ -25,6 +28,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    await cliSocket?.close();
     await server.close();
     await host.dispose();
     process.exit(0);

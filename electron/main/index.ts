@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { createHost, type Host } from '../core/host';
+import { listenForCli, type AppSocket } from '../core/app-socket/server';
 import { takeKeyEnvironment } from '../core/connections/key-environment';
 import { resolveDataDir } from '../core/data-dir';
 import { consoleLogger } from '../core/ports';
@@ -47,6 +48,7 @@ function startupDataDir(): string | undefined {
 function run(dataDir: string): void {
   let host: Host | undefined;
   let disposeIpc: (() => void) | undefined;
+  let cliSocket: AppSocket | null = null;
   let mainWindow: BrowserWindow | undefined;
   let quitting = false;
 
@@ -76,6 +78,8 @@ function run(dataDir: string): void {
     handleFrameProtocol(path.join(app.getAppPath(), 'out', 'renderer'), (label) => host?.extensions.frontendFolder(label) ?? null);
     disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();
+    // `npm run cli` on this data folder talks to this app: one writer, and the window sees its changes at once.
+    cliSocket = await listenForCli(host, dataDir, consoleLogger);
   };
 
   app.on('second-instance', () => {
@@ -95,6 +99,7 @@ function run(dataDir: string): void {
     quitting = true;
     event.preventDefault();
     disposeIpc?.();
+    void cliSocket?.close();
     host
       .dispose()
       .catch((err: unknown) => consoleLogger.error('host dispose failed', err))

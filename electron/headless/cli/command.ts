@@ -1,12 +1,21 @@
 // The shape of a CLI command: its words, flags, what it calls on the host and how it prints for people.
 import type { Host } from '../../core/host';
+import type { AppClient } from '../../core/app-socket/client';
 import type { MethodInput, MethodName, MethodOutput } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
+
+/**
+ * What a command runs against: the contract and the host's events, answered by the app running on the data folder
+ * (app-socket) or by a host in this process, which is then also `local`.
+ */
+export interface CliHost extends AppClient {
+  local?: Host;
+}
 
 export type FlagSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
 
 export interface CliContext {
-  host: Host;
+  host: CliHost;
   flags: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
   /** Writes progress for people (stderr), never mixed into --json output. */
@@ -30,7 +39,7 @@ export interface CliCommand {
 }
 
 /** Calls the host through the same dispatcher every door uses; a structured error becomes a failure. */
-export async function callHost<M extends MethodName>(host: Host, method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
+export async function callHost<M extends MethodName>(host: CliHost, method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
   const result = await host.api.call(method, input, { origin: 'cli' });
   if (!result.ok) throw new HostFailure(result.error);
   return result.value as MethodOutput<M>;

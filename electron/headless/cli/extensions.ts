@@ -67,15 +67,17 @@ export const extensionCommands: CliCommand[] = [
       const grant =
         ctx.flags.grant === 'requested' ? ('requested' as const) : typeof ctx.flags.grant === 'string' ? ctx.flags.grant.split(',').filter(Boolean).map((p) => permission(p.trim())) : [];
       // The install's progress (copying, building) comes as log lines of the new extension.
-      const stop = ctx.host.extensions.onEvent((event) => {
+      const { local } = ctx.host;
+      const stop = local?.extensions.onEvent((event) => {
         if (event.type === 'extension.log' && event.entry.source === 'host') ctx.progress(event.entry.text);
       });
       try {
         let installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}) });
-        // The summary says how it started (running with its tools, or failed), not that it is starting.
-        if (installed.status === 'starting') {
-          await ctx.host.extensions.whenSettled(TOOL_SOURCES_WAIT_MS);
-          installed = ctx.host.extensions.get(installed.id);
+        // The summary says how it started (running with its tools, or failed), not that it is starting. (The app,
+        // when it answers, shows the rest in its window.)
+        if (installed.status === 'starting' && local) {
+          await local.extensions.whenSettled(TOOL_SOURCES_WAIT_MS);
+          installed = local.extensions.get(installed.id);
         }
         const { notAvailable: notHere, answeredEmpty } = inertPermissions(installed.requested);
         const pending = installed.requested.filter((p) => !installed.granted.includes(p) && !notHere.includes(p));
@@ -88,7 +90,7 @@ export const extensionCommands: CliCommand[] = [
         ctx.progress(trust ? 'Trusted: its tools run without asking (unless they declare mode "write").' : `Its tools ask before they run; trust it with: extensions trust ${installed.id}`);
         return installed;
       } finally {
-        stop();
+        stop?.();
       }
     },
     format: (value) => describe(value as ExtensionInfo),

@@ -30,7 +30,8 @@ export function helpText(commands: CliCommand[], columns: number | undefined = t
   const width = Math.max(MIN_WIDTH, columns && columns > 0 ? columns : DEFAULT_WIDTH);
   const block = (text: string, indent: string) => wrap(text, width - indent.length).map((line) => `${indent}${line}`);
   return [
-    ...block("Usage: npm run cli -- <command> [--data-dir DIR] [--json] [--approve '<glob>']…", ''),
+    ...block("Usage: npm run cli -- <command> [--data-dir DIR] [--json] [--approve '<glob>']… [--no-host]", ''),
+    ...block('When the app runs on the data folder, commands go to it (its window shows their changes); --no-host runs them in this process.', '  '),
     ...block('--approve: tools needing approval run only when a pattern matches their qualified name (e.g. notes:*); others are denied.', '  '),
     '',
     'Commands:',

@@ -4,7 +4,9 @@ import { parseArgs } from 'node:util';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../../core/ports';
 import { createNodeHost } from '../node-host';
-import type { CliCommand } from './command';
+import { connectToApp } from '../../core/app-socket/client';
+import { resolveDataDir } from '../../core/data-dir';
+import type { CliCommand, CliHost } from './command';
 import { helpText } from './help-text';
 import { waitForToolSources } from './tool-sources';
 import { commands as allCommands } from './index';
@@ -20,6 +22,8 @@ const GLOBAL_FLAGS = {
   help: { type: 'boolean' },
   /** Glob over qualified tool names whose approvals this run grants (repeatable); the rest are denied. */
   approve: { type: 'string', multiple: true },
+  /** Run on the data folder in this process even when the app is running on it. */
+  'no-host': { type: 'boolean' },
 } as const;
 
 function findCommand(words: string[], commands: CliCommand[]): CliCommand | undefined {
@@ -35,6 +39,8 @@ export interface RunCliOptions {
   bundledExtensionsDir?: string | null;
   /** Key variables taken at the CLI's start (cli.ts); tests leave it out. */
   env?: Env;
+  /** For tests: false never looks for a running app (as --no-host). */
+  useRunningApp?: boolean;
 }
 
 export async function runCli(argv: string[], io: CliIo, options: RunCliOptions = {}): Promise<number> {
@@ -67,17 +73,9 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
     return 0;
   }
 
-  let host;
+  let host: CliHost;
   try {
-    host = await createNodeHost({
-      dataDir: parsed.values['data-dir'] as string | undefined,
-      mode: 'cli',
-      log: options.log ?? silentLogger,
-      approve: (parsed.values.approve as string[] | undefined) ?? [],
-      ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
-      ...(options.env ? { env: options.env } : {}),
-      ...(command.dataOnly ? { startToolSources: false } : {}),
-    });
+    host = (await runningApp(parsed.values, options)) ?? (await inProcessHost(parsed.values, command, options));
   } catch (err) {
     // Whatever stops the host from starting is still an {"error"} document (and exit 1), never a stack trace.
     return report(err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: `The host could not start: ${(err as Error).message}` });
@@ -87,8 +85,8 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
   const status = await host.api.call('host.status', {}, { origin: 'cli' });
   if (status.ok) for (const notice of (status.value as { notices: Array<{ level: string; message: string }> }).notices) io.err(`Notice (${notice.level}): ${notice.message}`);
   try {
-    if (command.usesTools) {
-      for (const note of await waitForToolSources(host)) io.err(note);
+    if (command.usesTools && host.local) {
+      for (const note of await waitForToolSources(host.local)) io.err(note);
     }
     const value = await command.run({
       host,
@@ -107,4 +105,37 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
   } finally {
     await host.dispose();
   }
+}
+
+/**
+ * The app running on the data folder, when one answers: the command then goes to it, so there is one writer and
+ * its window shows the change. `--no-host` (or a folder no app runs on) keeps the command in this process.
+ */
+async function runningApp(flags: Record<string, unknown>, options: RunCliOptions): Promise<CliHost | null> {
+  if (flags['no-host'] === true || options.useRunningApp === false) return null;
+  const app = await connectToApp(resolveDataDir(flags['data-dir'] as string | undefined));
+  if (app && (flags.approve as string[] | undefined)?.length) {
+    await app.dispose();
+    throw new HostFailure({
+      code: 'INVALID_INPUT',
+      message: 'The app is running on this data folder, and approvals are given in its window, not with --approve.',
+      hint: 'Approve in the app, or add --no-host to run the command in this process with --approve.',
+      path: '--approve',
+    });
+  }
+  return app;
+}
+
+/** A host in this process on the data folder; a data-only command starts no extension or MCP server. */
+async function inProcessHost(flags: Record<string, unknown>, command: CliCommand, options: RunCliOptions): Promise<CliHost> {
+  const local = await createNodeHost({
+    dataDir: flags['data-dir'] as string | undefined,
+    mode: 'cli',
+    log: options.log ?? silentLogger,
+    approve: (flags.approve as string[] | undefined) ?? [],
+    ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(command.dataOnly ? { startToolSources: false } : {}),
+  });
+  return { api: local.api, onEvent: (listener) => local.onEvent(listener), dispose: () => local.dispose(), local };
 }

@@ -1,0 +1,115 @@
+// The running app (desktop or browser mode) answers the CLI of its data folder here, so there is one writer and
+// what the CLI changes shows in the open window at once (as `docker` talks to its daemon). The socket sits in a
+// folder only this user can enter; a stale one left by a crash is replaced, a live one (another app) is left alone.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Result } from '../../../shared/errors';
+import type { HostEvent } from '../../../shared/events';
+import type { Dispatcher } from '../contract/dispatcher';
+import { privateRuntimeDir } from '../extensions/workers/runtime-script';
+import type { Logger } from '../ports';
+import { appSocketPath } from './socket-path';
+import { encode, lineReader, type FromApp, type ToApp } from './wire';
+
+export interface AppSocketHost {
+  api: Dispatcher;
+  onEvent(listener: (event: HostEvent) => void): () => void;
+}
+
+export interface AppSocket {
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+/** Listens for CLI commands on the data folder's socket; null when another app already answers there. */
+export async function listenForCli(host: AppSocketHost, dataDir: string, log: Logger): Promise<AppSocket | null> {
+  const socketPath = appSocketPath(dataDir);
+  if (process.platform !== 'win32') {
+    privateRuntimeDir(path.dirname(socketPath));
+    if (fs.existsSync(socketPath)) {
+      if (await answers(socketPath)) {
+        log.warn(`Another Council Workbench answers the CLI for ${dataDir}; this one does not.`);
+        return null;
+      }
+      fs.rmSync(socketPath, { force: true });
+    }
+  }
+  const clients = new Set<net.Socket>();
+  const server = net.createServer((socket) => serve(socket, host, clients));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  return {
+    path: socketPath,
+    async close() {
+      for (const socket of clients) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (process.platform !== 'win32') fs.rmSync(socketPath, { force: true });
+    },
+  };
+}
+
+function serve(socket: net.Socket, host: AppSocketHost, clients: Set<net.Socket>): void {
+  clients.add(socket);
+  let unsubscribe: (() => void) | undefined;
+  const send = (message: FromApp) => {
+    if (!socket.destroyed) socket.write(encode(message));
+  };
+  const read = lineReader(
+    (line) => {
+      const message = parse(line);
+      if (!message) return send({ kind: 'error', error: { code: 'INVALID_INPUT', message: 'Expected {kind:"invoke", id, method, input} or {kind:"subscribe"}.' } });
+      if (message.kind === 'subscribe') {
+        unsubscribe ??= host.onEvent((event) => send({ kind: 'event', event }));
+        return;
+      }
+      void host.api
+        .call(message.method, message.input, { origin: 'cli' }, Buffer.byteLength(line))
+        .catch((): Result<unknown> => ({ ok: false, error: { code: 'INTERNAL', message: 'The host failed while handling the call.' } }))
+        .then((result) => send({ kind: 'result', id: message.id, result }));
+    },
+    () => {
+      send({ kind: 'error', error: { code: 'INPUT_TOO_LARGE', message: 'A message to the app was larger than it accepts.' } });
+      socket.end();
+    },
+  );
+  socket.on('data', read);
+  socket.on('error', () => socket.destroy());
+  socket.on('close', () => {
+    unsubscribe?.();
+    clients.delete(socket);
+  });
+}
+
+function parse(line: string): ToApp | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const message = value as Record<string, unknown>;
+  if (message.kind === 'subscribe') return { kind: 'subscribe' };
+  if (message.kind === 'invoke' && Number.isSafeInteger(message.id) && typeof message.method === 'string') {
+    return { kind: 'invoke', id: message.id as number, method: message.method, input: message.input };
+  }
+  return null;
+}
+
+/** Whether something answers on `socketPath` (a live app), within a short wait. */
+export function answers(socketPath: string, timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.connect(socketPath);
+    const done = (live: boolean) => {
+      clearTimeout(timer);
+      probe.destroy();
+      resolve(live);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    probe.once('connect', () => done(true));
+    probe.once('error', () => done(false));
+  });
+}
