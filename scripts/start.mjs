@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DESKTOP_FLAG, planStart } from './desktop-binary.mjs';
+import { ensureNodeDoorsBuilt, OUT_DIR } from './node-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
@@ -21,7 +22,9 @@ const plan = planStart({ root, args });
 if (plan.mode === 'browser') {
   console.log(`Starting browser mode instead of the desktop app: ${plan.reason}.`);
   if (plan.retryHint) console.log(`To try the desktop download again: npm start -- ${DESKTOP_FLAG}`);
-  run(bin('tsx'), [path.join(root, 'electron', 'headless', 'main.ts'), ...appArgs]);
+  // Browser mode runs built (out/node), as the CLI does: no TypeScript compiler at start.
+  await ensureNodeDoorsBuilt((line) => console.log(line));
+  run(process.execPath, [path.join(OUT_DIR, 'headless.js'), ...appArgs]);
 } else {
   const build = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);

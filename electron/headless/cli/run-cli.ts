@@ -3,7 +3,6 @@ import type { Env } from '../../core/connections/secret-store';
 import { parseArgs } from 'node:util';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../../core/ports';
-import { createNodeHost } from '../node-host';
 import { connectToApp } from '../../core/app-socket/client';
 import { resolveDataDir } from '../../core/data-dir';
 import type { CliCommand, CliHost } from './command';
@@ -128,6 +127,8 @@ async function runningApp(flags: Record<string, unknown>, options: RunCliOptions
 
 /** A host in this process on the data folder; a data-only command starts no extension or MCP server. */
 async function inProcessHost(flags: Record<string, unknown>, command: CliCommand, options: RunCliOptions): Promise<CliHost> {
+  // The core loads only here: a command the running app answers never loads it.
+  const { createNodeHost } = await import('../node-host');
   const local = await createNodeHost({
     dataDir: flags['data-dir'] as string | undefined,
     mode: 'cli',
