@@ -7,6 +7,7 @@ import { extensionsBenchmark } from './extensions';
 import { pipelineBenchmark } from './pipeline';
 import { renderBenchmark } from './render';
 import { cliBenchmark } from './cli';
+import { startBenchmark } from './start';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -17,6 +18,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   pipeline: pipelineBenchmark,
   render: renderBenchmark,
   cli: cliBenchmark,
+  start: startBenchmark,
 };
 
 const args = process.argv.slice(2);
