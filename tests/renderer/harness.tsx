@@ -169,15 +169,19 @@ export function byLabel<T extends HTMLElement = HTMLInputElement>(root: ParentNo
 export function controlFrames(): { pending(): number; run(): void } {
   let queue = new Map<number, () => void>();
   let next = 1;
+  // Each run is a frame a second after the last: anything that waits a number of milliseconds of frame time (the
+  // chat's text cadence) has waited it by the next run.
+  let time = 0;
   vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => {
     const id = next++;
-    queue.set(id, () => cb(performance.now()));
+    queue.set(id, () => cb(time));
     return id;
   });
   vi.stubGlobal('cancelAnimationFrame', (id: number) => void queue.delete(id));
   return {
     pending: () => queue.size,
     run: () => {
+      time += 1000;
       const due = queue;
       queue = new Map();
       for (const cb of due.values()) cb();

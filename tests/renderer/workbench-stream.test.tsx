@@ -4,9 +4,11 @@ import type { ChatTurnEvent } from '../../renderer/src/stores/chat-turns';
 import { applyTurnEvents } from '../../renderer/src/stores/chat-turns';
 import { ChatFrameBuffer, type FrameScheduler } from '../../renderer/src/stores/chat-frame-buffer';
 import { createAppStore } from '../../renderer/src/stores/app-store';
+import { keepUnchangedMessages } from '../../renderer/src/stores/chat-slice';
+import type { ChatMessage, ChatSession } from '../../shared/types/chat';
 
-function manualFrames(): FrameScheduler & { run(): void; pending: number } {
-  let callbacks: Array<() => void> = [];
+function manualFrames(): FrameScheduler & { run(time?: number): void; pending: number } {
+  let callbacks: Array<(time: number) => void> = [];
   return {
     request(cb) {
       callbacks.push(cb);
@@ -15,10 +17,10 @@ function manualFrames(): FrameScheduler & { run(): void; pending: number } {
     cancel(handle) {
       callbacks = callbacks.filter((c) => c !== handle);
     },
-    run() {
+    run(time = 0) {
       const due = callbacks;
       callbacks = [];
-      due.forEach((c) => c());
+      due.forEach((c) => c(time));
     },
     get pending() {
       return callbacks.length;
@@ -101,5 +103,46 @@ describe('applyTurnEvents', () => {
     store.getState().chatTurnEventsApplied([d(0, 'half')]);
     store.getState().chatTurnInterrupted('s1');
     expect(store.getState().chat.turns.s1).toMatchObject({ status: 'finished', finishReason: 'interrupted', text: 'half' });
+  });
+
+  it('draws text at most every minTextIntervalMs of frame time; any other event goes at the next frame with the text before it', () => {
+    const frames = manualFrames();
+    const batches: string[][] = [];
+    const buffer = new ChatFrameBuffer((events) => batches.push(events.map((e) => e.type)), frames, { minTextIntervalMs: 50 });
+    buffer.push(d(0, 'A'));
+    frames.run(1000);
+    expect(batches).toHaveLength(1);
+    // The frames 16 and 33 ms later leave the next text waiting; the one 50 ms after the last draw takes it.
+    buffer.push(d(1, 'B'));
+    frames.run(1016);
+    frames.run(1033);
+    expect(batches).toHaveLength(1);
+    expect(frames.pending).toBe(1);
+    frames.run(1050);
+    expect(batches).toHaveLength(2);
+    // A tool call (or a turn's end) does not wait: it goes at the next frame, with the text queued before it.
+    buffer.push(d(2, 'C'));
+    buffer.push({ type: 'chat.toolCall', sessionId: 's1', turnId: 't1', round: 1, phase: 'started', callId: 'c1', index: 0 });
+    frames.run(1060);
+    expect(batches[2]).toEqual(['chat.delta', 'chat.toolCall']);
+  });
+});
+
+describe('keepUnchangedMessages', () => {
+  const message = (id: string, content: string): ChatMessage => ({ id, role: 'assistant', content, createdAt: 1 }) as ChatMessage;
+  const session = (messages: ChatMessage[]): ChatSession => ({ id: 's1', messages }) as unknown as ChatSession;
+
+  it('keeps the drawn object of each message that did not change, and takes the new one of those that did', () => {
+    const before = session([message('m1', 'one'), message('m2', 'two')]);
+    const after = keepUnchangedMessages(before, session([message('m1', 'one'), message('m2', 'two, edited'), message('m3', 'three')]));
+    expect(after.messages[0]).toBe(before.messages[0]);
+    expect(after.messages[1]).not.toBe(before.messages[1]);
+    expect(after.messages.map((m) => m.content)).toEqual(['one', 'two, edited', 'three']);
+  });
+
+  it('another session, or nothing drawn yet, is taken as it is', () => {
+    const next = session([message('m1', 'one')]);
+    expect(keepUnchangedMessages(null, next)).toBe(next);
+    expect(keepUnchangedMessages({ ...session([message('m1', 'one')]), id: 'other' }, next)).toBe(next);
   });
 });

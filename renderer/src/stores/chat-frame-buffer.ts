@@ -7,15 +7,16 @@
 import type { ChatTurnEvent } from './chat-turns';
 
 export interface FrameScheduler {
-  request(callback: () => void): unknown;
+  /** `time`: the frame's time (requestAnimationFrame's timestamp, in performance.now()'s terms). */
+  request(callback: (time: number) => void): unknown;
   cancel(handle: unknown): void;
 }
 
 /** requestAnimationFrame when there is one (looked up per call, so tests can stub it), else a 16 ms timer. */
 export const animationFrames: FrameScheduler = {
   request(callback) {
-    if (typeof globalThis.requestAnimationFrame === 'function') return { frame: globalThis.requestAnimationFrame(() => callback()) };
-    return { timer: setTimeout(callback, 16) };
+    if (typeof globalThis.requestAnimationFrame === 'function') return { frame: globalThis.requestAnimationFrame((time) => callback(time)) };
+    return { timer: setTimeout(() => callback(performance.now()), 16) };
   },
   cancel(handle) {
     const h = handle as { frame?: number; timer?: ReturnType<typeof setTimeout> };
@@ -24,16 +25,31 @@ export const animationFrames: FrameScheduler = {
   },
 };
 
+export interface FrameBufferOptions {
+  /**
+   * While only text is waiting, it is drawn at most this often (ms); any other event goes at the next frame with the
+   * text before it. Drawing a growing reply costs a frame most of its budget on a small machine: text at ~20 Hz
+   * leaves the frames between free, so scrolling and typing stay at the display's rate. Measured in frame time.
+   * Default 0 (every frame).
+   */
+  minTextIntervalMs?: number;
+}
+
 export class ChatFrameBuffer {
   private queue: ChatTurnEvent[] = [];
   private handle: unknown = null;
+  private lastApplied = Number.NEGATIVE_INFINITY;
+  private readonly minTextInterval: number;
   /** The last delta seq taken per turn: a repeated delta is dropped here, before it could be merged with a new one. */
   private readonly seqs = new Map<string, number>();
 
   constructor(
     private readonly apply: (events: readonly ChatTurnEvent[]) => void,
     private readonly scheduler: FrameScheduler = animationFrames,
-  ) {}
+    options: FrameBufferOptions = {},
+  ) {
+    this.minTextInterval = options.minTextIntervalMs ?? 0;
+  }
 
   get pending(): number {
     return this.queue.length;
@@ -54,12 +70,18 @@ export class ChatFrameBuffer {
     } else {
       this.queue.push(event);
     }
-    if (this.handle === null) {
-      this.handle = this.scheduler.request(() => {
-        this.handle = null;
-        this.flush();
-      });
-    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.handle !== null) return;
+    this.handle = this.scheduler.request((time) => {
+      this.handle = null;
+      const onlyText = this.queue.every((event) => event.type === 'chat.delta');
+      if (onlyText && time - this.lastApplied < this.minTextInterval) return this.schedule();
+      this.lastApplied = time;
+      this.flush();
+    });
   }
 
   /** Applies everything waiting now (and cancels the scheduled frame). */

@@ -54,7 +54,7 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
   chatSessionOpened: (id) =>
     set((s) => ({ chat: { ...s.chat, openId: id, open: s.chat.open && s.chat.open.id === id ? s.chat.open : null, openError: null } })),
   chatSessionLoaded: (session) =>
-    set((s) => (s.chat.openId === session.id ? { chat: { ...s.chat, open: session, openError: null } } : s)),
+    set((s) => (s.chat.openId === session.id ? { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), openError: null } } : s)),
   chatSessionLoadFailed: (id, error) => set((s) => (s.chat.openId === id ? { chat: { ...s.chat, openError: error } } : s)),
   chatSessionGone: (id) =>
     set((s) => ({
@@ -96,4 +96,23 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
 export function turnOf(turns: Readonly<Record<string, LiveTurn>>, sessionId: string | null): LiveTurn | null {
   if (sessionId === null) return null;
   return own(turns, sessionId) ?? null;
+}
+
+/**
+ * The session as read again, with each message that did not change kept as the object the chat already drew: a
+ * reload (every turn saves the session) then re-renders only what changed, not every message of a long chat.
+ */
+export function keepUnchangedMessages(previous: ChatSession | null, next: ChatSession): ChatSession {
+  if (!previous || previous.id !== next.id) return next;
+  const before = new Map(previous.messages.map((m) => [m.id, m]));
+  let kept = 0;
+  const messages = next.messages.map((m) => {
+    const old = before.get(m.id);
+    if (old && JSON.stringify(old) === JSON.stringify(m)) {
+      kept++;
+      return old;
+    }
+    return m;
+  });
+  return kept === 0 ? next : { ...next, messages };
 }

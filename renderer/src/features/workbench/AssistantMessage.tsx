@@ -64,8 +64,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
   chatId: string;
   /** A continued reply: its text before the live turn's. */
   prefix?: string | null;
-  /** Saved replies: a turn runs in the session (actions wait); this is the last message. */
-  busy?: boolean;
+  /** Saved replies: this is the session's last message. */
   last?: boolean;
 }) {
   const { message, turn } = props;
@@ -73,7 +72,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
   const streaming = turn?.status === 'streaming';
   const messageId = message?.id ?? turn?.assistantMessageId ?? null;
   const prefix = props.prefix ?? '';
-  const actions = message ? { sessionId: props.chatId, message, busy: props.busy === true, last: props.last === true } : null;
+  const actions = message ? { sessionId: props.chatId, message, last: props.last === true } : null;
   const keys = useSwipeKeys(actions);
   // The saved content is complete once it exists; the live text is only for a reply not yet saved.
   // Tags an extension's frontend intercepts are handed to it (and, unless it keeps them, not shown).

@@ -59,7 +59,6 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   // A turn reworking a saved reply (regenerate, continue) is drawn in its place until the copy holding its result is read.
   const reworked = turn?.rework && (replying || (session.updatedAt <= turn.rework.since && turn.text !== '')) ? turn.assistantMessageId : null;
   const lastId = messages[messages.length - 1]?.id;
-  const busy = turn?.status === 'streaming';
   const liveSaved = turn && turn.assistantMessageId && ids.has(turn.assistantMessageId);
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
@@ -94,14 +93,14 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
       {[
         ...messages.map((m) =>
           m.role === 'user' ? (
-            <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} busy={busy} />
+            <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} />
           ) : m.id === reworked ? (
             <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} />
           ) : (
-            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} busy={busy} last={m.id === lastId} />
+            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} last={m.id === lastId} />
           ),
         ),
-        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} busy pending />,
+        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} pending />,
         showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
       ]}
       {turn?.dryRun && <DryRunPreview turn={turn} />}

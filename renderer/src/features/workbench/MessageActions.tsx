@@ -3,21 +3,28 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { Result } from '../../../../shared/errors';
 import type { ChatMessage } from '../../../../shared/types/chat';
-import { useAppStoreApi, useHost } from '../../app/context';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { useAction } from '../../components/use-action';
 import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
+import { turnOf } from '../../stores/chat-slice';
 import { copyText } from './files';
 
 export interface MessageActionProps {
   sessionId: string;
   message: ChatMessage;
-  /** A reply is being written in the session: changes wait. */
-  busy: boolean;
   /** The session's last message (→ past its last swipe writes a new one). */
   last: boolean;
 }
+
+type ChatTurns = Parameters<typeof turnOf>[0];
+
+/**
+ * A reply is being written in the session: changes wait. Read by the actions themselves, so a reply starting or
+ * ending re-renders each message's few buttons, not every message of a long chat.
+ */
+const replyingIn = (turns: ChatTurns, sessionId: string) => turnOf(turns, sessionId)?.status === 'streaming';
 
 /** The store, the host and the project's one-call-at-a-time action (its failure is shown on the message). */
 function useAct() {
@@ -32,7 +39,7 @@ function useAct() {
 export function useSwipeKeys(props: MessageActionProps | null) {
   const { store, host, failure, act } = useAct();
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (!props || props.busy || event.target !== event.currentTarget || props.message.role !== 'assistant') return;
+    if (!props || replyingIn(store.getState().chat.turns, props.sessionId) || event.target !== event.currentTarget || props.message.role !== 'assistant') return;
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
     event.preventDefault();
     const { sessionId, message } = props;
@@ -49,8 +56,9 @@ export function useSwipeKeys(props: MessageActionProps | null) {
 }
 
 export function MessageActions(props: MessageActionProps & { onEdit: () => void }) {
-  const { sessionId, message, busy } = props;
+  const { sessionId, message } = props;
   const { store, host, failure, act } = useAct();
+  const busy = useAppStore((s) => replyingIn(s.chat.turns, sessionId));
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [copied, setCopied] = useState<null | boolean>(null);
   const count = message.swipes?.length ?? 1;

@@ -3,7 +3,7 @@ import { memo, useState } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { MessageActions, MessageEditor } from './MessageActions';
 
-export const UserMessage = memo(function UserMessage(props: { message: ChatMessage | null; text?: string; name: string; sessionId: string; busy: boolean; pending?: boolean }) {
+export const UserMessage = memo(function UserMessage(props: { message: ChatMessage | null; text?: string; name: string; sessionId: string; pending?: boolean }) {
   const { message } = props;
   const [editing, setEditing] = useState(false);
   return (
@@ -17,7 +17,7 @@ export const UserMessage = memo(function UserMessage(props: { message: ChatMessa
       ) : (
         <div className="msg__text">{message?.content ?? props.text}</div>
       )}
-      {message && !editing && <MessageActions sessionId={props.sessionId} message={message} busy={props.busy} last={false} onEdit={() => setEditing(true)} />}
+      {message && !editing && <MessageActions sessionId={props.sessionId} message={message} last={false} onEdit={() => setEditing(true)} />}
     </article>
   );
 });

@@ -38,7 +38,9 @@ export function useRovingMessages(chat: HTMLElement | null): void {
       const all = messages(chat);
       if (!chosen || !current || !all.includes(current)) current = all[all.length - 1] ?? null;
       for (const message of all) {
-        message.tabIndex = message === current ? 0 : -1;
+        // Written only when it changes: rewriting 200 messages' tabindex restyles them all for nothing.
+        const tabIndex = message === current ? 0 : -1;
+        if (message.tabIndex !== tabIndex) message.tabIndex = tabIndex;
         setControls(message, message === current);
       }
     };
