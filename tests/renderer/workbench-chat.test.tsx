@@ -64,6 +64,8 @@ describe('the keyboard', () => {
     const controls = (message: HTMLElement) => [...message.querySelectorAll('button')];
     expect(chat.querySelectorAll('button')).toHaveLength(14 * 4 + 7);
     expect(tabStops(chat)).toEqual([articles[13], ...controls(articles[13]!)]);
+    // Every message can take focus from a script (a search opens one): each carries its tabindex.
+    expect(articles.map((a) => a.getAttribute('tabindex'))).toEqual([...Array<string>(13).fill('-1'), '0']);
 
     articles[13]!.focus();
     await settle(() => void key(articles[13]!, { key: 'ArrowUp' }));

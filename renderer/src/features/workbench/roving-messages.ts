@@ -38,9 +38,10 @@ export function useRovingMessages(chat: HTMLElement | null): void {
       const all = messages(chat);
       if (!chosen || !current || !all.includes(current)) current = all[all.length - 1] ?? null;
       for (const message of all) {
-        // Written only when it changes: rewriting 200 messages' tabindex restyles them all for nothing.
-        const tabIndex = message === current ? 0 : -1;
-        if (message.tabIndex !== tabIndex) message.tabIndex = tabIndex;
+        // Written only when it changes: rewriting 200 messages' tabindex restyles them all for nothing. (The
+        // attribute, not the property: a div without one reads -1 and is not focusable.)
+        const tabIndex = message === current ? '0' : '-1';
+        if (message.getAttribute('tabindex') !== tabIndex) message.setAttribute('tabindex', tabIndex);
         setControls(message, message === current);
       }
     };
