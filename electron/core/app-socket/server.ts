@@ -22,8 +22,20 @@ export interface AppSocket {
   close(): Promise<void>;
 }
 
-/** Listens for CLI commands on the data folder's socket; null when another app already answers there. */
+/**
+ * Listens for CLI commands on the data folder's socket; null when another app already answers there, or when the
+ * socket cannot be made (the app runs on without it, and the CLI then opens the folder itself).
+ */
 export async function listenForCli(host: AppSocketHost, dataDir: string, log: Logger): Promise<AppSocket | null> {
+  try {
+    return await listen(host, dataDir, log);
+  } catch (err) {
+    log.warn(`The CLI cannot reach this app (${(err as Error).message}); it will open the data folder itself.`);
+    return null;
+  }
+}
+
+async function listen(host: AppSocketHost, dataDir: string, log: Logger): Promise<AppSocket | null> {
   const socketPath = appSocketPath(dataDir);
   if (process.platform !== 'win32') {
     privateRuntimeDir(path.dirname(socketPath));

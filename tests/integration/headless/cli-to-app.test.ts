@@ -105,6 +105,20 @@ describe('the CLI and a running app', () => {
     await next!.close();
   });
 
+  it('a socket that cannot be made leaves the app running without it, with a warning', async () => {
+    const dataDir = tempDir();
+    const host = await createNodeHost({ dataDir, mode: 'browser', log: silentLogger, bundledExtensionsDir: null });
+    open.push({ host, socket: null });
+    // A regular file where the runtime folder should be: the socket's folder cannot be made.
+    fs.rmSync(path.join(dataDir, 'runtime'), { recursive: true, force: true });
+    fs.writeFileSync(path.join(dataDir, 'runtime'), 'not a folder');
+    const warnings: string[] = [];
+    const socket = await listenForCli(host, dataDir, { ...silentLogger, warn: (...args: unknown[]) => void warnings.push(args.join(' ')) });
+    expect(socket).toBeNull();
+    expect(warnings.join('\n')).toContain('The CLI cannot reach this app');
+    expect((await cli(dataDir, ['status', '--json'])).code).toBe(0);
+  });
+
   it('a second app on the same folder does not take the socket from the first', async () => {
     const dataDir = tempDir();
     const { host } = await runningApp(dataDir);
