@@ -11,6 +11,12 @@ import { writeFileAtomicSync } from '../../util/atomic-write';
 export const SAFE_MODE_FILE = 'extension-starts.json';
 /** Failed starts in a row that hold an extension disabled. */
 export const SAFE_MODE_LIMIT = 3;
+/**
+ * Clearing a marker waits this long so that workers becoming ready together cost one write, not a synchronous
+ * write and fsync each on the host's thread while the others start. A host that dies in that window counts one
+ * start too many, which takes three in a row to matter.
+ */
+const CLEAR_DELAY_MS = 250;
 
 interface StartRecord {
   starting: boolean;
@@ -20,6 +26,7 @@ interface StartRecord {
 export class SafeMode {
   private readonly file: string;
   private readonly records = new Map<string, StartRecord>();
+  private pendingSave: ReturnType<typeof setTimeout> | null = null;
   /** Extensions held back at this start, with how many starts they failed. */
   readonly held = new Map<string, number>();
 
@@ -44,7 +51,12 @@ export class SafeMode {
     const record = this.records.get(id);
     if (!record || (!record.starting && record.failures === 0)) return;
     this.records.delete(id);
-    this.save();
+    this.pendingSave ??= setTimeout(() => this.save(), CLEAR_DELAY_MS).unref();
+  }
+
+  /** Writes what waits (the host is stopping). */
+  flush(): void {
+    if (this.pendingSave) this.save();
   }
 
   /** The worker died before it was ready. Returns the failures in a row. */
@@ -84,6 +96,8 @@ export class SafeMode {
   }
 
   private save(): void {
+    if (this.pendingSave) clearTimeout(this.pendingSave);
+    this.pendingSave = null;
     const doc: Record<string, StartRecord> = Object.create(null) as Record<string, StartRecord>;
     for (const [id, record] of this.records) doc[id] = record;
     try {
