@@ -3,9 +3,10 @@ import net from 'node:net';
 import type { CallContext } from '../../../shared/contract';
 import type { Result } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
+import { encodeFrame, FrameDecoder } from '../../../shared/protocol/framing';
 import { Emitter } from '../util/emitter';
 import { appSocketPath } from './socket-path';
-import { encode, lineReader, type FromApp } from './wire';
+import { MAX_FRAME_CHARS, type FromApp } from './wire';
 
 export interface AppClient {
   api: { call(method: string, input: unknown, ctx: CallContext): Promise<Result<unknown>> };
@@ -15,8 +16,14 @@ export interface AppClient {
 
 /** A connection to the app running on `dataDir`, or null when none answers (no app, or one that has stopped). */
 export async function connectToApp(dataDir: string, timeoutMs = 1000): Promise<AppClient | null> {
-  const socket = await new Promise<net.Socket | null>((resolve) => {
-    const attempt = net.connect(appSocketPath(dataDir));
+  const socket = await connectWithin(appSocketPath(dataDir), timeoutMs);
+  return socket ? new SocketClient(socket) : null;
+}
+
+/** A socket connected to `socketPath`, or null when nothing accepts it within `timeoutMs`. */
+export function connectWithin(socketPath: string, timeoutMs: number): Promise<net.Socket | null> {
+  return new Promise((resolve) => {
+    const attempt = net.connect(socketPath);
     const timer = setTimeout(() => {
       attempt.destroy();
       resolve(null);
@@ -30,7 +37,6 @@ export async function connectToApp(dataDir: string, timeoutMs = 1000): Promise<A
       resolve(null);
     });
   });
-  return socket ? new SocketClient(socket) : null;
 }
 
 const LOST: Result<unknown> = { ok: false, error: { code: 'HOST_SHUTDOWN', message: 'The app closed while the command was running.', hint: 'Run the command again.' } };
@@ -47,19 +53,15 @@ class SocketClient implements AppClient {
       const id = this.nextId++;
       return new Promise((resolve) => {
         this.pending.set(id, resolve);
-        this.socket.write(encode({ kind: 'invoke', id, method, input }));
+        this.socket.write(encodeFrame({ kind: 'invoke', id, method, input }));
       });
     },
   };
 
   constructor(private readonly socket: net.Socket) {
-    socket.on(
-      'data',
-      lineReader(
-        (line) => this.receive(line),
-        () => socket.destroy(),
-      ),
-    );
+    const decoder = new FrameDecoder(MAX_FRAME_CHARS, (message) => this.receive(message as FromApp), () => socket.destroy());
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => decoder.push(chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       for (const resolve of this.pending.values()) resolve(LOST);
@@ -70,7 +72,7 @@ class SocketClient implements AppClient {
   onEvent(listener: (event: HostEvent) => void): () => void {
     if (!this.subscribed) {
       this.subscribed = true;
-      this.socket.write(encode({ kind: 'subscribe' }));
+      this.socket.write(encodeFrame({ kind: 'subscribe' }));
     }
     return this.events.on(listener);
   }
@@ -80,13 +82,7 @@ class SocketClient implements AppClient {
     this.socket.destroy();
   }
 
-  private receive(line: string): void {
-    let message: FromApp;
-    try {
-      message = JSON.parse(line) as FromApp;
-    } catch {
-      return;
-    }
+  private receive(message: FromApp): void {
     if (message.kind === 'event') this.events.emit(message.event);
     else if (message.kind === 'result') {
       this.pending.get(message.id)?.(message.result);

@@ -6,11 +6,13 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Result } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
+import { encodeFrame, FrameDecoder } from '../../../shared/protocol/framing';
 import type { Dispatcher } from '../contract/dispatcher';
 import { privateRuntimeDir } from '../extensions/workers/runtime-script';
 import type { Logger } from '../ports';
+import { connectWithin } from './client';
 import { appSocketPath } from './socket-path';
-import { encode, lineReader, type FromApp, type ToApp } from './wire';
+import { MAX_FRAME_CHARS, type FromApp, type ToApp } from './wire';
 
 export interface AppSocketHost {
   api: Dispatcher;
@@ -67,27 +69,30 @@ function serve(socket: net.Socket, host: AppSocketHost, clients: Set<net.Socket>
   clients.add(socket);
   let unsubscribe: (() => void) | undefined;
   const send = (message: FromApp) => {
-    if (!socket.destroyed) socket.write(encode(message));
+    if (!socket.destroyed) socket.write(encodeFrame(message));
   };
-  const read = lineReader(
-    (line) => {
-      const message = parse(line);
+  const decoder = new FrameDecoder(
+    MAX_FRAME_CHARS,
+    (value) => {
+      const message = toApp(value);
       if (!message) return send({ kind: 'error', error: { code: 'INVALID_INPUT', message: 'Expected {kind:"invoke", id, method, input} or {kind:"subscribe"}.' } });
       if (message.kind === 'subscribe') {
         unsubscribe ??= host.onEvent((event) => send({ kind: 'event', event }));
         return;
       }
       void host.api
-        .call(message.method, message.input, { origin: 'cli' }, Buffer.byteLength(line))
+        .call(message.method, message.input, { origin: 'cli' })
         .catch((): Result<unknown> => ({ ok: false, error: { code: 'INTERNAL', message: 'The host failed while handling the call.' } }))
         .then((result) => send({ kind: 'result', id: message.id, result }));
     },
-    () => {
-      send({ kind: 'error', error: { code: 'INPUT_TOO_LARGE', message: 'A message to the app was larger than it accepts.' } });
+    // A line that is not JSON, or too long: the stream cannot be trusted further; the app says why and closes it.
+    (error) => {
+      send({ kind: 'error', error: error.reason === 'too-large' ? { code: 'INPUT_TOO_LARGE', message: 'A message to the app was larger than it accepts.' } : { code: 'INVALID_INPUT', message: `A line to the app was not JSON (${error.detail}).` } });
       socket.end();
     },
   );
-  socket.on('data', read);
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => decoder.push(chunk));
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
     unsubscribe?.();
@@ -95,13 +100,7 @@ function serve(socket: net.Socket, host: AppSocketHost, clients: Set<net.Socket>
   });
 }
 
-function parse(line: string): ToApp | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return null;
-  }
+function toApp(value: unknown): ToApp | null {
   if (typeof value !== 'object' || value === null) return null;
   const message = value as Record<string, unknown>;
   if (message.kind === 'subscribe') return { kind: 'subscribe' };
@@ -112,16 +111,8 @@ function parse(line: string): ToApp | null {
 }
 
 /** Whether something answers on `socketPath` (a live app), within a short wait. */
-export function answers(socketPath: string, timeoutMs = 500): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.connect(socketPath);
-    const done = (live: boolean) => {
-      clearTimeout(timer);
-      probe.destroy();
-      resolve(live);
-    };
-    const timer = setTimeout(() => done(false), timeoutMs);
-    probe.once('connect', () => done(true));
-    probe.once('error', () => done(false));
-  });
+async function answers(socketPath: string): Promise<boolean> {
+  const probe = await connectWithin(socketPath, 500);
+  probe?.destroy();
+  return probe !== null;
 }

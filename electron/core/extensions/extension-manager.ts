@@ -325,7 +325,6 @@ export class ExtensionManager {
   /** Stops every worker (calls in flight end with HOST_SHUTDOWN) and cancels pending restarts. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.safeMode.flush();
     this.workers.dispose();
     const shutdown: HostError = { code: 'HOST_SHUTDOWN', message: 'The host is shutting down.' };
     this.spindle.dispose(shutdown);

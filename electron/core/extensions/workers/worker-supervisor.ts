@@ -49,6 +49,8 @@ export class WorkerSupervisor {
 
   dispose(): void {
     this.disposed = true;
+    // Readiness it reported and safe mode has not written yet.
+    this.options.safeMode.flush();
   }
 
   /** Launches the entry's worker (re-reading its manifest, so a fixed spindle.json takes effect). */
