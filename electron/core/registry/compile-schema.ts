@@ -64,14 +64,22 @@ export class SchemaCompiler {
         hint: 'Pass an object like { "type": "object", "properties": { ... } }.',
       });
     }
+    // A stranger's schema is guarded (size, depth, patterns) before anything walks it, the copy below included.
+    if (!this.deferCompile) {
+      const guarded = guardSchema(schema, where, this.limits);
+      if (guarded) return { ok: false, error: guarded };
+    }
     // A JSON round trip gives Ajv a private copy the source can no longer mutate; `__proto__` keys
     // survive as plain own properties (JSON.parse defines, it never assigns through the prototype).
     const copy = JSON.parse(JSON.stringify(schema)) as JsonSchema;
-    if (this.deferCompile) return ok({ schema: copy, validate: this.compileOnFirstUse(copy, where) });
+    if (this.deferCompile) return ok({ schema: copy, validate: this.compileOnFirstUse(copy, options) });
+    const validate = this.checkAndCompile(copy, options);
+    return validate.ok ? ok({ schema: copy, validate: validate.value }) : validate;
+  }
 
-    const guarded = guardSchema(schema, where, this.limits);
-    if (guarded) return { ok: false, error: guarded };
-
+  /** After the guards: the meta-schema, the object root, then Ajv. */
+  private checkAndCompile(copy: JsonSchema, options: CompileOptions): Result<ValidateFunction> {
+    const { where } = options;
     let metaValid: boolean;
     try {
       metaValid = checker().validateSchema(copy) as boolean;
@@ -93,22 +101,23 @@ export class SchemaCompiler {
       });
     }
     try {
-      return ok({ schema: copy, validate: this.ajv.compile(copy) });
+      return ok(this.ajv.compile(copy));
     } catch (error) {
       this.ajv.removeSchema(copy);
       return err('INVALID_SCHEMA', `${where} does not compile: ${errorText(error)}`, { path: where });
     }
   }
 
-  /** A validator that compiles `schema` when first called; a schema that does not compile is the app's bug. */
-  private compileOnFirstUse(schema: JsonSchema, where: string): ValidateFunction {
+  /** A validator that runs every check when first called; a builtin schema that fails one is the app's bug. */
+  private compileOnFirstUse(copy: JsonSchema, options: CompileOptions): ValidateFunction {
     let compiled: ValidateFunction | undefined;
     const validate = (value: unknown) => {
       if (!compiled) {
-        const guarded = guardSchema(schema, where, this.limits);
-        if (guarded) throw new Error(`builtin schema ${guarded.message}`);
-        if (!checker().validateSchema(schema)) throw new Error(`builtin schema ${where}: ${describeMetaError(checker().errors?.[0])}`);
-        compiled = this.ajv.compile(schema);
+        const guarded = guardSchema(copy, options.where, this.limits);
+        if (guarded) throw new Error(`builtin schema: ${guarded.message}`);
+        const checked = this.checkAndCompile(copy, options);
+        if (!checked.ok) throw new Error(`builtin schema: ${checked.error.message}`);
+        compiled = checked.value;
       }
       return compiled(value);
     };
