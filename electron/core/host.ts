@@ -123,7 +123,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     emit({ type: 'notice.added', notice: full });
   };
 
-  const settings = new SettingsStore({ dataDir: ports.dataDir, backend: ports.settingsBackend, clock, log: ports.log });
+  const settings = await SettingsStore.open({ dataDir: ports.dataDir, backend: ports.settingsBackend, clock, log: ports.log });
   for (const problem of settings.problems) {
     addNotice({
       level: 'warning',

@@ -7,8 +7,8 @@ import { HostFailure } from '../../../shared/errors';
 import { describeAjvError, lazyValidator } from '../contract/validators';
 import type { Clock, Logger, SettingsBackend, SettingsBackendFactory } from '../ports';
 import { isLeftoverTemp, writeFileAtomicSync } from '../util/atomic-write';
-import { withFileLock } from '../util/file-lock';
 import { migrate, migrations as appMigrations, type Migration } from './migrations';
+import { withSettingsLock } from './settings-lock';
 
 const validateSettings = lazyValidator<Settings>(SettingsSchema);
 
@@ -85,6 +85,9 @@ export function mergePatch(base: unknown, patch: unknown): unknown {
   return out;
 }
 
+/** A directory proper-lockfile creates and removes (not `settings.json.lock`, the file older versions used). */
+const lockPathOf = (dataDir: string) => path.join(dataDir, `${SETTINGS_NAME}.lock`);
+
 export class SettingsStore {
   readonly problems: SettingsProblem[] = [];
   recoveredFromBackup = false;
@@ -96,7 +99,15 @@ export class SettingsStore {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Emitter<Settings>((err) => this.options.log.error('settings listener failed', err));
 
-  constructor(private readonly options: SettingsStoreOptions) {
+  /** Opens the data folder's settings under its lock: another process (a CLI run, the app) may be writing now. */
+  static async open(options: SettingsStoreOptions): Promise<SettingsStore> {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const file = path.join(options.dataDir, `${SETTINGS_NAME}.json`);
+    return withSettingsLock(file, lockPathOf(options.dataDir), options.log, () => new SettingsStore(options));
+  }
+
+  /** Loads the document; only open() calls it, holding the lock. */
+  private constructor(private readonly options: SettingsStoreOptions) {
     const version = options.version ?? SETTINGS_VERSION;
     const steps = options.migrations ?? appMigrations;
     const file = path.join(options.dataDir, `${SETTINGS_NAME}.json`);
@@ -104,43 +115,40 @@ export class SettingsStore {
     this.file = file;
     this.version = version;
     this.steps = steps;
-    fs.mkdirSync(options.dataDir, { recursive: true });
-
-    // Under the data folder's settings lock: another process (a CLI run, the app) may be writing now.
-    this.doc = withFileLock(this.lockPath, () => {
-      let loaded: Settings | null = null;
-      let asStored = false;
-      if (fs.existsSync(file)) {
-        const text = fs.readFileSync(file, 'utf8');
-        const parsed = parseSettings(text, version, steps);
-        if (parsed.ok) {
-          loaded = parsed.doc;
-          asStored = JSON.stringify(JSON.parse(text)) === JSON.stringify(parsed.doc);
-          if (parsed.reset.length) this.keepAside(file, `partly invalid: ${parsed.reset.join('; ')} reset to the defaults`);
-        } else this.quarantine(file, parsed.reason);
-      }
-      if (!loaded && this.problems.length > 0 && fs.existsSync(backupFile)) {
-        const parsed = parseSettings(fs.readFileSync(backupFile, 'utf8'), version, steps);
-        if (parsed.ok) {
-          loaded = parsed.doc;
-          this.recoveredFromBackup = true;
-          options.log.warn('settings: loaded the last good copy');
-        }
-      }
-      const doc = loaded ?? defaultSettings();
-      this.removeLeftoverTemps();
-      // The backend is opened only after a bad file is out of the way, so it never sees one.
-      this.backend = options.backend({ dataDir: options.dataDir, name: SETTINGS_NAME });
-      // Only a new, migrated or recovered document is written: rewriting a good file at every start
-      // would put back what this process read over a change another process made since.
-      if (!asStored) this.backend.write(doc as unknown as Record<string, unknown>);
-      writeFileAtomicSync(backupFile, JSON.stringify(doc, null, '\t'));
-      return doc;
-    });
+    this.doc = this.load(file, backupFile);
   }
 
-  private get lockPath(): string {
-    return `${this.file}.lock`;
+  /** Reads settings.json (or its last good copy), puts a bad file aside, and writes what needs writing. */
+  private load(file: string, backupFile: string): Settings {
+    const { version, steps, options } = this;
+    let loaded: Settings | null = null;
+    let asStored = false;
+    if (fs.existsSync(file)) {
+      const text = fs.readFileSync(file, 'utf8');
+      const parsed = parseSettings(text, version, steps);
+      if (parsed.ok) {
+        loaded = parsed.doc;
+        asStored = JSON.stringify(JSON.parse(text)) === JSON.stringify(parsed.doc);
+        if (parsed.reset.length) this.keepAside(file, `partly invalid: ${parsed.reset.join('; ')} reset to the defaults`);
+      } else this.quarantine(file, parsed.reason);
+    }
+    if (!loaded && this.problems.length > 0 && fs.existsSync(backupFile)) {
+      const parsed = parseSettings(fs.readFileSync(backupFile, 'utf8'), version, steps);
+      if (parsed.ok) {
+        loaded = parsed.doc;
+        this.recoveredFromBackup = true;
+        options.log.warn('settings: loaded the last good copy');
+      }
+    }
+    const doc = loaded ?? defaultSettings();
+    this.removeLeftoverTemps();
+    // The backend is opened only after a bad file is out of the way, so it never sees one.
+    this.backend = options.backend({ dataDir: options.dataDir, name: SETTINGS_NAME });
+    // Only a new, migrated or recovered document is written: rewriting a good file at every start
+    // would put back what this process read over a change another process made since.
+    if (!asStored) this.backend.write(doc as unknown as Record<string, unknown>);
+    writeFileAtomicSync(backupFile, JSON.stringify(doc, null, '\t'));
+    return doc;
   }
 
   /** The document on disk (another process may have changed it); null when unreadable, and ours stays. */
@@ -150,15 +158,6 @@ export class SettingsStore {
       return parsed.ok ? parsed.doc : null;
     } catch {
       return null;
-    }
-  }
-
-  private locked<T>(work: () => T): T {
-    try {
-      return withFileLock(this.lockPath, work);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
-      throw new HostFailure({ code: 'SETTINGS_WRITE_FAILED', message: 'Another process kept the settings locked.', hint: 'Try again; if it persists, close other Council Workbench windows or CLI runs.' });
     }
   }
 
@@ -209,8 +208,8 @@ export class SettingsStore {
   /** Applies updates one at a time so none is lost; a failed write leaves the old state in place. */
   update(change: Record<string, unknown> | ((current: Settings) => Settings)): Promise<Settings> {
     // One writer at a time across processes: the change is applied to the document as stored now.
-    const run = async (): Promise<Settings> =>
-      this.locked(() => {
+    const run = (): Promise<Settings> =>
+      withSettingsLock(this.file, lockPathOf(this.options.dataDir), this.options.log, () => {
         this.doc = this.stored() ?? this.doc;
         const next = typeof change === 'function' ? change(this.get()) : (mergePatch(this.doc, change) as Settings);
         next.version = this.doc.version;

@@ -4,22 +4,22 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHost } from '../../../electron/core/host';
 import { silentLogger, type Clock } from '../../../electron/core/ports';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
-import { SettingsStore } from '../../../electron/core/settings/settings-store';
+import { SettingsStore, type SettingsStoreOptions } from '../../../electron/core/settings/settings-store';
 import { defaultSettings, SETTINGS_VERSION } from '../../../shared/settings';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const clock: Clock = { now: () => 1_700_000_000_000 };
-const open = (dataDir: string, extra: Partial<ConstructorParameters<typeof SettingsStore>[0]> = {}) =>
-  new SettingsStore({ dataDir, backend: confBackend, clock, log: silentLogger, ...extra });
+const open = (dataDir: string, extra: Partial<SettingsStoreOptions> = {}) =>
+  SettingsStore.open({ dataDir, backend: confBackend, clock, log: silentLogger, ...extra });
 const settingsFile = (dir: string) => path.join(dir, 'settings.json');
 const asideFiles = (dir: string) => fs.readdirSync(dir).filter((f) => f.startsWith('settings.json.corrupt-'));
 
 afterEach(cleanupTempDirs);
 
 describe('settings store', () => {
-  it('creates a valid settings file with defaults on first start', () => {
+  it('creates a valid settings file with defaults on first start', async () => {
     const dir = tempDir();
-    const store = open(dir);
+    const store = await open(dir);
     expect(store.get().version).toBe(SETTINGS_VERSION);
     expect(JSON.parse(fs.readFileSync(settingsFile(dir), 'utf8')).ui.theme).toBe('system');
     expect(store.problems).toEqual([]);
@@ -52,12 +52,12 @@ describe('settings store', () => {
 
   it('S2: one bad field resets only its section: the rest of the file loads, the original is kept as a copy', async () => {
     const dir = tempDir();
-    const store = open(dir);
+    const store = await open(dir);
     await store.update({ ui: { theme: 'dark' } });
     const doc = JSON.parse(fs.readFileSync(settingsFile(dir), 'utf8')) as Record<string, Record<string, unknown>>;
     doc.council!.toolsSettings = { ...(doc.council!.toolsSettings as object), timeoutMs: 'soon' };
     fs.writeFileSync(settingsFile(dir), JSON.stringify(doc));
-    const reopened = open(dir);
+    const reopened = await open(dir);
     expect(reopened.get().ui.theme).toBe('dark');
     expect(reopened.get().council).toEqual(defaultSettings().council);
     expect(reopened.problems).toEqual([expect.objectContaining({ partial: true, reason: expect.stringMatching(/^partly invalid: council \(\/council\/toolsSettings/) })]);
@@ -66,11 +66,11 @@ describe('settings store', () => {
 
   it('removes temp files a killed writer left, and keeps settings.json.bak in step with every save', async () => {
     const dir = tempDir();
-    open(dir);
+    await open(dir);
     fs.writeFileSync(path.join(dir, 'settings.json.tmp-1700000000000abc'), '{"half');
     fs.writeFileSync(path.join(dir, 'settings.json.4242.0a1b2c3d.tmp'), '{"half');
     fs.writeFileSync(path.join(dir, 'settings.json.notes'), 'not ours');
-    const store = open(dir);
+    const store = await open(dir);
     expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
     expect(fs.existsSync(path.join(dir, 'settings.json.notes'))).toBe(true);
     await store.update({ ui: { theme: 'dark' } });
@@ -79,19 +79,19 @@ describe('settings store', () => {
 
   it('loads the last good copy when the main file is corrupt', async () => {
     const dir = tempDir();
-    const first = open(dir);
+    const first = await open(dir);
     await first.update({ ui: { theme: 'dark' } });
     // The backup is the copy that loaded cleanly at the last start.
-    open(dir);
+    await open(dir);
     fs.writeFileSync(settingsFile(dir), '{"version":');
-    const recovered = open(dir);
+    const recovered = await open(dir);
     expect(recovered.recoveredFromBackup).toBe(true);
     expect(recovered.get().ui.theme).toBe('dark');
   });
 
   it('S3: keeps all of 50 concurrent updates and leaves a valid file', async () => {
     const dir = tempDir();
-    const store = open(dir);
+    const store = await open(dir);
     const updates = Array.from({ length: 50 }, (_, i) =>
       store.update((current) => ({
         ...current,
@@ -107,7 +107,7 @@ describe('settings store', () => {
 
   it('rejects an invalid update with the field path and keeps the old state', async () => {
     const dir = tempDir();
-    const store = open(dir);
+    const store = await open(dir);
     await expect(store.update({ council: { members: [{ id: 'a', packId: 'p', itemId: 'i', role: '', chance: 101, tools: [] }] } })).rejects.toMatchObject({
       error: { code: 'SETTINGS_INVALID', path: '/council/members/0/chance' },
     });
@@ -118,16 +118,16 @@ describe('settings store', () => {
   });
 
   it('ignores prototype keys in a patch', async () => {
-    const store = open(tempDir());
+    const store = await open(tempDir());
     await store.update(JSON.parse('{"__proto__":{"polluted":true},"ui":{"theme":"dark"}}'));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(store.get().ui.theme).toBe('dark');
   });
 
-  it('runs versioned migrations on an older file', () => {
+  it('runs versioned migrations on an older file', async () => {
     const dir = tempDir();
     fs.writeFileSync(settingsFile(dir), JSON.stringify({ version: 1, theme: 'dark' }));
-    const store = open(dir, {
+    const store = await open(dir, {
       version: 2,
       migrations: [
         {
@@ -143,7 +143,7 @@ describe('settings store', () => {
   it('S6: surfaces a failed write as SETTINGS_WRITE_FAILED and keeps the old state', async () => {
     const dir = tempDir();
     let failNext = false;
-    const store = open(dir, {
+    const store = await open(dir, {
       backend: (opts) => {
         const real = confBackend(opts);
         return {
