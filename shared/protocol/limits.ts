@@ -45,16 +45,3 @@ export function utf8ByteLength(text: string): number {
   }
   return bytes;
 }
-
-export type MeasuredResult = { ok: true; bytes: number } | { ok: false; reason: 'not_serializable'; message: string };
-
-/** Size of a tool result as the host will store it: strings as-is, anything else as JSON. */
-export function measureResult(value: unknown): MeasuredResult {
-  if (typeof value === 'string') return { ok: true, bytes: utf8ByteLength(value) };
-  try {
-    const json = JSON.stringify(value === undefined ? null : value);
-    return { ok: true, bytes: json === undefined ? 4 : utf8ByteLength(json) };
-  } catch (err) {
-    return { ok: false, reason: 'not_serializable', message: err instanceof Error ? err.message : String(err) };
-  }
-}

@@ -36,8 +36,12 @@ export interface UnregisterToolMessage {
   type: 'unregister_tool';
   name: string;
 }
+/**
+ * A call's answer. `text` is what the model reads for a tool call (a string result as it is, any other value as
+ * JSON) and the JSON of the value for a pipeline call: serialized once in the worker, never re-serialized on the way.
+ */
 export type ToolInvocationResultMessage =
-  | { type: 'tool_invocation_result'; requestId: string; ok: true; value: unknown }
+  | { type: 'tool_invocation_result'; requestId: string; ok: true; text: string }
   | { type: 'tool_invocation_result'; requestId: string; ok: false; error: WorkerToolError };
 export interface LogMessage {
   type: 'log';
@@ -255,7 +259,8 @@ export function parseWorkerMessage(raw: unknown): ParsedWorkerMessage {
         return { ok: false, reason: 'tool_invocation_result without a valid requestId' };
       }
       if (raw.ok === true) {
-        return { ok: true, message: { type, requestId: raw.requestId, ok: true, value: raw.value === undefined ? null : raw.value } };
+        if (typeof raw.text !== 'string') return { ok: false, reason: 'tool_invocation_result without its text' };
+        return { ok: true, message: { type, requestId: raw.requestId, ok: true, text: raw.text } };
       }
       if (raw.ok === false) {
         return { ok: true, message: { type, requestId: raw.requestId, ok: false, error: toWorkerToolError(raw.error) } };

@@ -13,7 +13,7 @@ import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { PipelineRegistry } from './pipeline';
 import { createStorage } from './storage';
-import { answer, ToolCalls } from './tools';
+import { answerJson, ToolCalls } from './tools';
 
 /** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
 export const LOCAL_USER_ID = 'local';
@@ -144,7 +144,7 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
       try {
         const value = await pipeline.run(kind, id, args);
         // undefined crosses as null: "no change" for interceptors and handlers alike.
-        return answer(requestId, value === undefined ? null : value);
+        return answerJson(requestId, value === undefined ? null : value);
       } catch (err) {
         return { type: 'tool_invocation_result', requestId, ok: false, error: toWorkerToolError(err) };
       }

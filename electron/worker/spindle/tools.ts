@@ -40,13 +40,16 @@ function failure(requestId: string, code: string, message: string, hint: string)
   return { type: 'tool_invocation_result', requestId, ok: false, error: { code, message, hint } };
 }
 
-/** A handler's value as the host receives it: a string as-is, anything else as plain JSON, both within the size cap. */
+/**
+ * A handler's value as the host receives it: the model's text (a string as it is, anything else as JSON), within the
+ * size cap. This is the value's one serialization; the text crosses the pipe as it is (see framing.ts).
+ */
 export function answer(requestId: string, value: unknown): Result {
-  const tooLarge = (bytes: number) => failure(requestId, 'RESULT_TOO_LARGE', `The tool result is ${bytes} bytes; the limit is ${MAX_RESULT_BYTES} bytes.`, 'Return a summary or a smaller page of results.');
-  if (typeof value === 'string') {
-    const bytes = utf8ByteLength(value);
-    return bytes > MAX_RESULT_BYTES ? tooLarge(bytes) : { type: 'tool_invocation_result', requestId, ok: true, value };
-  }
+  return typeof value === 'string' ? sized(requestId, value) : answerJson(requestId, value);
+}
+
+/** A pipeline handler's value, always as JSON (the host parses it back, once). */
+export function answerJson(requestId: string, value: unknown): Result {
   let json: string | undefined;
   try {
     json = JSON.stringify(value);
@@ -54,8 +57,13 @@ export function answer(requestId: string, value: unknown): Result {
     return failure(requestId, 'INVALID_RESULT', `The tool returned a value that is not JSON (${err instanceof Error ? err.message : String(err)}).`, 'Return a string or plain JSON data.');
   }
   if (json === undefined) return failure(requestId, 'INVALID_RESULT', `The tool returned a value that is not JSON (a ${typeof value}).`, 'Return a string or plain JSON data.');
-  const bytes = utf8ByteLength(json);
-  return bytes > MAX_RESULT_BYTES ? tooLarge(bytes) : { type: 'tool_invocation_result', requestId, ok: true, value: JSON.parse(json) as unknown };
+  return sized(requestId, json);
+}
+
+function sized(requestId: string, text: string): Result {
+  const bytes = utf8ByteLength(text);
+  if (bytes <= MAX_RESULT_BYTES) return { type: 'tool_invocation_result', requestId, ok: true, text };
+  return failure(requestId, 'RESULT_TOO_LARGE', `The tool result is ${bytes} bytes; the limit is ${MAX_RESULT_BYTES} bytes.`, 'Return a summary or a smaller page of results.');
 }
 
 export class ToolCalls {

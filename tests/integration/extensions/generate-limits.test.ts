@@ -63,7 +63,8 @@ async function setup(limits: Partial<GenerationLimits>) {
 
 const answerOf = (result: ExecuteResult) => {
   if (!result.ok) throw new Error(`tool failed: ${JSON.stringify(result.error)}`);
-  return result.value as { ok: boolean; value?: unknown; error?: { code: string; message: string; hint?: string } };
+  // The tool answers with the model's text: its JSON.
+  return JSON.parse(result.value as string) as { ok: boolean; value?: unknown; error?: { code: string; message: string; hint?: string } };
 };
 
 describe('spindle.generate caps', () => {

@@ -10,7 +10,7 @@ import { NodeLauncher, workerRuntimeSource, type Launcher } from '../../../elect
 import { readManifest } from '../../../electron/core/extensions/install/manifest';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from '../../../electron/core/extensions/workers/worker-host';
 import type { WorkerIsolation } from '../../../electron/core/extensions/workers/worker-host-types';
-import type { ExecuteRequest, ToolExecutor } from '../../../electron/core/registry-port';
+import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../../../electron/core/registry-port';
 
 export const FIXTURES = fileURLToPath(new URL('../../fixtures/extensions', import.meta.url));
 export const BUNDLED = fileURLToPath(new URL('../../../resources/extensions', import.meta.url));
@@ -27,6 +27,11 @@ export const FAST: Partial<WorkerHostTimings> = {
   startupTimeoutMs: 20_000,
   shutdownGraceMs: 500,
 };
+
+/** A call's answer with its text read back as JSON: an extension tool answers with the model's text. */
+export function asJson(result: ExecuteResult): ExecuteResult {
+  return result.ok && typeof result.value === 'string' ? { ok: true, value: JSON.parse(result.value) as unknown } : result;
+}
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `cw-${prefix}-`));

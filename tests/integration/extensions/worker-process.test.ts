@@ -7,7 +7,7 @@ import { MAX_RESULT_BYTES, MAX_WORKER_FRAME_CHARS } from '../../../shared/protoc
 import type { CouncilMemberContext } from '../../../shared/types/spindle';
 import { minimalWorkerEnv, NodeLauncher, type Launcher } from '../../../electron/core/extensions/workers/launcher';
 import type { WorkerExitError } from '../../../electron/core/extensions/workers/worker-host';
-import { fixture, request, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
+import { asJson, fixture, request, startWorker, stopAllWorkers, tempDir, waitFor } from './harness';
 
 afterEach(stopAllWorkers);
 
@@ -45,7 +45,7 @@ describe('seed 000 contract', () => {
   it('answers a simulation with the placeholder when the extension has no TOOL_SIMULATION handler', async () => {
     const w = startWorker(fixture('seed-example'));
     await w.ready;
-    expect(await w.host.simulate(request('search_knowledge_base', { query: 'x' }))).toEqual({ ok: true, value: { ok: true, simulated: true, unvalidated: true } });
+    expect(asJson(await w.host.simulate(request('search_knowledge_base', { query: 'x' })))).toEqual({ ok: true, value: { ok: true, simulated: true, unvalidated: true } });
   });
 
   it('holds a call that arrives while the entry is still loading until it has loaded', async () => {
@@ -64,7 +64,7 @@ describe('seed 000 contract', () => {
   it('calls a handler as Lumiverse does, (payload, userId), with the abort signal in a third argument', async () => {
     const w = startWorker(fixture('context-echo'));
     await w.ready;
-    const result = await w.host.execute(request('echo', {}));
+    const result = asJson(await w.host.execute(request('echo', {})));
     expect(result).toMatchObject({
       ok: true,
       value: { userId: 'local', handlerContext: { ownNames: ['signal'], signalIsAbortSignal: true, aborted: false, abort: 'undefined' } },
@@ -82,7 +82,7 @@ describe('seed 000 contract', () => {
     const call = () => w.host.execute(request('echo', { q: 1, context: flat, __deadlineMs: 5 }, { councilMember: member, contextMessages: chat }));
     // The handler changes its copy every time; each call still sees the chat as it was sent.
     for (const result of [...(await Promise.all([call(), call()])), await call()]) {
-      expect(result).toMatchObject({
+      expect(asJson(result)).toMatchObject({
         ok: true,
         value: {
           args: { q: 1, context: flat, __deadlineMs: 5 },
@@ -159,6 +159,8 @@ describe('real faults', () => {
     expect(await big.host.execute(request('big'))).toMatchObject({ ok: false, error: { code: 'RESULT_TOO_LARGE', message: expect.stringContaining(`limit is ${MAX_RESULT_BYTES}`) } });
     expect(await rogue.host.execute(request('rogue', { mode: 'oversized' }))).toMatchObject({ ok: false, error: { code: 'RESULT_TOO_LARGE' } });
     expect(await rogue.host.execute(request('rogue', { mode: 'unknown-id' }))).toEqual({ ok: true, value: 'real answer' });
+    // A malformed answer to a call in flight ends that call at once, not at its deadline.
+    expect(await rogue.host.execute(request('rogue', { mode: 'untexted' }, { deadline: Date.now() + 60_000 }))).toMatchObject({ ok: false, error: { code: 'INVALID_RESULT', message: expect.stringContaining('without its text') } });
     await waitFor(() => rogue.logs.includes('host:warn: Result for unknown request no-such-request-42 dropped.'), 'the drop to be logged');
   });
 });
@@ -262,7 +264,7 @@ describe('containment', () => {
     try {
       const w = startWorker(fixture('env-report'));
       await w.ready;
-      const result = await w.host.execute(request('env', { q: 1, __userId: 'u1' }));
+      const result = asJson(await w.host.execute(request('env', { q: 1, __userId: 'u1' })));
       const value = (result as { value: { env: Record<string, string>; cwd: string; payload: { args: unknown } } }).value;
       expect(Object.keys(value.env).sort()).toEqual(['COUNCIL_WORKER_FDS', 'NODE_ENV', 'SPINDLE_EXTENSION_ID']);
       expect(value.cwd).toBe(fixture('env-report'));

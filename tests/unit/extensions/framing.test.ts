@@ -43,6 +43,34 @@ describe('FrameDecoder', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('a text member crosses after its header as it is (newlines and all), however the chunks fall', () => {
+    const text = 'line one\nline "two"\n\u00e9\ud83d\ude00 end';
+    const wire = encodeFrame({ type: 'r', ok: true, text }) + encodeFrame({ type: 'after' }) + encodeFrame({ type: 'empty', text: '' });
+    expect(wire.startsWith('{"type":"r","ok":true,"textChars":')).toBe(true);
+    for (let cut = 1; cut < wire.length; cut++) {
+      const { d, frames, errors } = decoder(256);
+      d.push(wire.slice(0, cut));
+      d.push(wire.slice(cut));
+      expect(errors).toEqual([]);
+      expect(frames).toEqual([{ type: 'r', ok: true, text }, { type: 'after' }, { type: 'empty', text: '' }]);
+    }
+  });
+
+  it('a text that is not what its header said, or longer than the cap, stops it', () => {
+    const longer = decoder();
+    longer.d.push('{"type":"r","textChars":3}\nabcd\n{"type":"x"}\n');
+    expect(longer.frames).toEqual([]);
+    expect(longer.errors).toEqual([{ reason: 'not-json', detail: expect.stringContaining('longer than its header') }]);
+    for (const count of ['-1', '1.5', '"3"']) {
+      const bad = decoder();
+      bad.d.push(`{"type":"r","textChars":${count}}\nabc\n`);
+      expect(bad.errors).toEqual([{ reason: 'not-json', detail: 'textChars is not a count of characters' }]);
+    }
+    const huge = decoder(64);
+    huge.d.push('{"type":"r","textChars":65}\n');
+    expect(huge.errors).toEqual([{ reason: 'too-large', limit: 64 }]);
+  });
+
   it('refuses an oversized frame that does end in a newline', () => {
     const { d, frames, errors } = decoder(16);
     d.push(`${JSON.stringify({ type: 'x', pad: 'y'.repeat(40) })}\n`);
@@ -92,6 +120,15 @@ describe.each(['pipe (Node)', 'utilityProcess'] as const)('the %s door', (door) 
     expect(delivered).toEqual([]);
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(/^it (wrote|sent) /);
+  });
+
+  it('carries a result text within the cap, and refuses one past it, alike', () => {
+    const fits = { type: 'tool_invocation_result', requestId: 'r', ok: true, text: 'x'.repeat(60) };
+    expect(through({ line: encodeFrame(fits).trimEnd(), value: fits })).toEqual({ delivered: [fits], failures: [] });
+    const over = { ...fits, text: 'x'.repeat(130) };
+    const { delivered, failures } = through({ line: encodeFrame(over).trimEnd(), value: over });
+    expect(delivered).toEqual([]);
+    expect(failures).toEqual([expect.stringMatching(/longer than 128 characters/)]);
   });
 
   it('refuses a value JSON cannot carry', () => {

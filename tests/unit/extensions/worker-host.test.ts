@@ -11,7 +11,7 @@ describe('calls', () => {
     const pending = w.host.execute(request);
     const [sent] = w.handle.of('tool_invocation');
     expect(sent!.payload).toEqual({ toolName: 'lookup', args: { q: 'x' }, requestId: request.requestId, contextMessages: [{ role: 'user', content: 'hi' }] });
-    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, value: 'found' });
+    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, text: 'found' });
     expect(await pending).toEqual({ ok: true, value: 'found' });
   });
 
@@ -60,7 +60,7 @@ describe('calls', () => {
     const first = call(w.clock, 'lookup', { args: { q: 'secret-ish' } });
     const pending = w.host.execute(first);
     w.clock.advance(12);
-    w.handle.say({ type: 'tool_invocation_result', requestId: first.requestId, ok: true, value: 'found it' });
+    w.handle.say({ type: 'tool_invocation_result', requestId: first.requestId, ok: true, text: 'found it' });
     await pending;
     const slow = call(w.clock, 'slow', { deadline: w.clock.now() + 500 });
     const timing = w.host.execute(slow);
@@ -83,7 +83,7 @@ describe('calls', () => {
     w.clock.advance(1);
     expect(await pending).toMatchObject({ ok: false, error: { code: 'TOOL_TIMEOUT' } });
     expect(w.handle.of('cancel')).toEqual([{ type: 'cancel', requestId: request.requestId, reason: 'timeout' }]);
-    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, value: 'late' });
+    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, text: 'late' });
     expect(w.logs.some((l) => l.includes(`Late result for request ${request.requestId}`) && l.includes('TOOL_TIMEOUT'))).toBe(true);
     expect(w.host.state).toBe('running');
   });
@@ -94,7 +94,7 @@ describe('calls', () => {
     const request = call(w.clock);
     void w.host.execute(request);
     expect(w.clock.pendingTimers).toBe(before + 1);
-    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, value: 1 });
+    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, text: '1' });
     expect(w.clock.pendingTimers).toBe(before);
   });
 
@@ -112,9 +112,9 @@ describe('calls', () => {
     const w = fakeWorker();
     const request = call(w.clock, 'big');
     const pending = w.host.execute(request);
-    w.handle.say({ type: 'tool_invocation_result', requestId: 'never-sent', ok: true, value: 'x' });
+    w.handle.say({ type: 'tool_invocation_result', requestId: 'never-sent', ok: true, text: 'x' });
     expect(w.logs.some((l) => l.includes('Result for unknown request never-sent dropped'))).toBe(true);
-    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, value: 'y'.repeat(MAX_RESULT_BYTES + 1) });
+    w.handle.say({ type: 'tool_invocation_result', requestId: request.requestId, ok: true, text: 'y'.repeat(MAX_RESULT_BYTES + 1) });
     expect(await pending).toMatchObject({ ok: false, error: { code: 'RESULT_TOO_LARGE' } });
   });
 
@@ -169,7 +169,7 @@ describe('liveness', () => {
     const w = fakeWorker({ timings: { maxMessagesPerSecond: 5 } });
     const requests = Array.from({ length: 20 }, () => call(w.clock));
     const pending = requests.map((r) => w.host.execute(r));
-    for (const r of requests) w.handle.say({ type: 'tool_invocation_result', requestId: r.requestId, ok: true, value: 'ok' });
+    for (const r of requests) w.handle.say({ type: 'tool_invocation_result', requestId: r.requestId, ok: true, text: 'ok' });
     for (const result of await Promise.all(pending)) expect(result).toEqual({ ok: true, value: 'ok' });
     expect(w.host.state).toBe('running');
     for (let i = 0; i < 5; i++) w.handle.say({ type: 'log', level: 'info', message: `line ${i}` });

@@ -26,7 +26,7 @@ describe('ToolCalls: the handler signal', () => {
     const pending = calls.invoke('invocation', payload('r1'));
     calls.cancel('r1', 'timeout');
     release();
-    expect(await pending).toMatchObject({ requestId: 'r1', ok: true, value: 'done' });
+    expect(await pending).toMatchObject({ requestId: 'r1', ok: true, text: 'done' });
     expect(seen).toEqual({ aborted: true, name: 'TimeoutError' });
   });
 
@@ -42,7 +42,7 @@ describe('ToolCalls: the handler signal', () => {
     const first = calls.invoke('invocation', payload('a'));
     void calls.invoke('invocation', payload('b'));
     calls.cancel('a', 'cancelled');
-    expect(await first).toMatchObject({ ok: true, value: 'stopped' });
+    expect(await first).toMatchObject({ ok: true, text: 'stopped' });
     expect(heard).toEqual(['a AbortError']);
     expect(signals.get('a')).not.toBe(signals.get('b'));
     expect(signals.get('b')!.aborted).toBe(false);
@@ -58,7 +58,7 @@ describe('ToolCalls: the handler signal', () => {
     const pending = calls.invoke('invocation', payload('x'));
     calls.cancel('x', 'shutdown');
     release();
-    expect(await pending).toMatchObject({ ok: true, value: 'ok' });
+    expect(await pending).toMatchObject({ ok: true, text: 'ok' });
     expect(() => calls.cancel('x', 'cancelled')).not.toThrow();
   });
 });

@@ -14,16 +14,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** A structured-clone message (utilityProcess): a plain object whose JSON fits the frame cap. */
+/**
+ * A structured-clone message (utilityProcess): a plain object whose JSON fits the frame cap. A result's `text` is
+ * counted as it is (as the pipe's framing carries it), not serialized again.
+ */
 export function acceptStructured(value: unknown, maxChars = MAX_WORKER_FRAME_CHARS): Inbound {
   if (!isPlainObject(value)) return { ok: false, detail: `it sent a message that is not an object (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})` };
+  const { text, ...header } = value;
+  const textChars = typeof text === 'string' ? text.length : 0;
   let json: string | undefined;
   try {
-    json = JSON.stringify(value);
+    json = JSON.stringify(typeof text === 'string' ? header : value);
   } catch (err) {
     return { ok: false, detail: `it sent a message that is not JSON data (${err instanceof Error ? err.message.slice(0, 120) : 'unserializable'})` };
   }
-  if (json === undefined || json.length > maxChars) return { ok: false, detail: `it wrote a message longer than ${maxChars} characters` };
+  if (json === undefined || json.length + textChars > maxChars) return { ok: false, detail: `it wrote a message longer than ${maxChars} characters` };
   return { ok: true, message: value };
 }
 

@@ -2,7 +2,7 @@
 import type { HostError } from '../../../../shared/errors';
 import {
   MAX_RESULT_BYTES,
-  measureResult,
+  utf8ByteLength,
   parseWorkerMessage,
   REQUEST_ID_PATTERN,
   type CancelReason,
@@ -32,6 +32,15 @@ const MEMORY_SAMPLE_TICKS = 2;
 
 function hostError(code: HostError['code'], message: string, hint?: string): HostError {
   return hint ? { code, message, hint } : { code, message };
+}
+
+/** A pipeline handler's answer: the JSON of its value, parsed here once. */
+function pipelineValue(label: string, json: string): ExecuteResult {
+  try {
+    return { ok: true, value: JSON.parse(json) as unknown };
+  } catch {
+    return { ok: false, error: hostError('INVALID_RESULT', `${label} returned a value that is not JSON.`) };
+  }
 }
 
 function refused(error: HostError): Promise<ExecuteResult> {
@@ -191,7 +200,8 @@ export class WorkerHost implements ToolExecutor {
   callPipeline(call: { requestId: string; kind: string; id: string; args: unknown[]; label: string; deadline: number; signal: AbortSignal }): Promise<ExecuteResult> {
     const refusal = this.refusal(call.requestId, call.deadline, call.signal);
     if (refusal) return refused(refusal);
-    return this.track(call.requestId, call.label, call.deadline - this.clock.now(), call.signal, { type: 'pipeline_call', requestId: call.requestId, kind: call.kind, id: call.id, args: call.args });
+    const message = { type: 'pipeline_call', requestId: call.requestId, kind: call.kind, id: call.id, args: call.args } as const;
+    return this.track(call.requestId, call.label, call.deadline - this.clock.now(), call.signal, message).then((result) => (result.ok ? pipelineValue(call.label, result.value as string) : result));
   }
 
   /** Ends every in-flight call with `error` and tells the worker to cancel them. */
@@ -263,16 +273,14 @@ export class WorkerHost implements ToolExecutor {
       return;
     }
     if (!message.ok) return this.calls.settle(message.requestId, { ok: false, error: message.error });
-    // The runtime refuses big results; extension code can bypass it, so check again.
-    const measured = measureResult(message.value);
-    if (!measured.ok || measured.bytes > MAX_RESULT_BYTES) {
-      const error = !measured.ok
-        ? hostError('INVALID_RESULT', `${toolName} returned a value that is not JSON.`)
-        : hostError('RESULT_TOO_LARGE', `${toolName} returned ${measured.bytes} bytes; the limit is ${MAX_RESULT_BYTES}.`, 'Return a summary or a smaller page of results.');
+    // The runtime refuses big results; extension code can bypass it, so check again (on the text as it came).
+    const bytes = utf8ByteLength(message.text);
+    if (bytes > MAX_RESULT_BYTES) {
+      const error = hostError('RESULT_TOO_LARGE', `${toolName} returned ${bytes} bytes; the limit is ${MAX_RESULT_BYTES}.`, 'Return a summary or a smaller page of results.');
       this.log('warn', `${error.message} (request ${message.requestId})`);
       return this.calls.settle(message.requestId, { ok: false, error });
     }
-    this.calls.settle(message.requestId, { ok: true, value: message.value });
+    this.calls.settle(message.requestId, { ok: true, value: message.text });
   }
 
   private onMessage(raw: Record<string, unknown>): void {
@@ -295,6 +303,8 @@ export class WorkerHost implements ToolExecutor {
     const parsed = parseWorkerMessage(raw);
     if (!parsed.ok) {
       this.log('warn', `Ignored a malformed message from the worker: ${parsed.reason}.`);
+      // A call waiting for that answer ends now rather than at its deadline.
+      if (awaited) this.calls.settle(raw.requestId as string, { ok: false, error: hostError('INVALID_RESULT', `The extension answered with a malformed result (${parsed.reason}).`) });
       return;
     }
     const message = parsed.message;
