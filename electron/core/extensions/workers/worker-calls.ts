@@ -1,8 +1,13 @@
-// The tool calls one worker has in flight: each with its own deadline timer and abort listener, and a memory of recently ended ids.
+// The calls one worker has in flight: whether a call may start, each call's deadline timer and abort listener, its
+// answer checked as it came, and a memory of recently ended ids.
 import type { HostError } from '../../../../shared/errors';
-import type { CancelReason } from '../../../../shared/protocol';
+import { MAX_RESULT_BYTES, REQUEST_ID_PATTERN, utf8ByteLength, type CancelReason, type LogLevel, type ToolInvocationResultMessage } from '../../../../shared/protocol';
 import type { Timers } from '../../ports';
 import type { ExecuteResult } from '../../registry-port';
+
+function hostError(code: HostError['code'], message: string, hint?: string): HostError {
+  return hint ? { code, message, hint } : { code, message };
+}
 
 interface PendingCall {
   toolName: string;
@@ -33,7 +38,37 @@ export class WorkerCalls {
     private readonly timers: Timers,
     private readonly worker: CallEnded,
     private readonly timeoutError: (toolName: string) => HostError,
+    private readonly log: (level: LogLevel, text: string) => void = () => {},
   ) {}
+
+  /** Why a call cannot start now (`remainingMs` before its deadline), if it cannot; the worker's state is the caller's to check. */
+  refusal(requestId: string, remainingMs: number, signal: AbortSignal, maxInFlight: number, extensionId: string): HostError | null {
+    if (signal.aborted) return hostError('CANCELLED', 'The tool call was cancelled before it started.');
+    if (remainingMs <= 0) return hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.');
+    if (!REQUEST_ID_PATTERN.test(requestId)) return hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.');
+    if (this.pending.has(requestId)) return hostError('DUPLICATE_CALL_ID', `A call with request id ${requestId} is already running.`);
+    if (this.pending.size >= maxInFlight) return hostError('TOOL_UNAVAILABLE', `Extension "${extensionId}" already has ${this.pending.size} calls running.`, 'Try again when some have finished.');
+    return null;
+  }
+
+  /** The worker's answer to a call: settles it, or says why it was dropped (late, or never asked). */
+  answer(message: ToolInvocationResultMessage): void {
+    const toolName = this.toolName(message.requestId);
+    if (toolName === undefined) {
+      const ended = this.whyEnded(message.requestId);
+      this.log('warn', ended ? `Late result for request ${message.requestId} dropped: the call had already ended (${ended}).` : `Result for unknown request ${message.requestId} dropped.`);
+      return;
+    }
+    if (!message.ok) return this.settle(message.requestId, { ok: false, error: message.error });
+    // The runtime refuses big results; extension code can bypass it, so check again (on the text as it came).
+    const bytes = utf8ByteLength(message.text);
+    if (bytes > MAX_RESULT_BYTES) {
+      const error = hostError('RESULT_TOO_LARGE', `${toolName} returned ${bytes} bytes; the limit is ${MAX_RESULT_BYTES}.`, 'Return a summary or a smaller page of results.');
+      this.log('warn', `${error.message} (request ${message.requestId})`);
+      return this.settle(message.requestId, { ok: false, error });
+    }
+    this.settle(message.requestId, { ok: true, value: message.text });
+  }
 
   get size(): number {
     return this.pending.size;

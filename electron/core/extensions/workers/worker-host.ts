@@ -1,14 +1,10 @@
 // One running extension worker: start, init, calls in flight, host requests, liveness, memory cap, exit handling.
 import type { HostError } from '../../../../shared/errors';
 import {
-  MAX_RESULT_BYTES,
-  utf8ByteLength,
   parseWorkerMessage,
-  REQUEST_ID_PATTERN,
   type CancelReason,
   type HostToWorkerMessage,
   type LogLevel,
-  type ToolInvocationResultMessage,
 } from '../../../../shared/protocol';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';
@@ -84,8 +80,11 @@ export class WorkerHost implements ToolExecutor {
     this.granted = new Set(options.granted);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.output = new WorkerOutput((level, source, text) => this.callbacks.onLog?.(level, source, text));
-    this.calls = new WorkerCalls(this.timers, { cancel: (requestId, reason) => this.send({ type: 'cancel', requestId, reason }) }, (toolName) =>
-      hostError('TOOL_TIMEOUT', `${toolName} (extension "${this.id}") did not answer within its deadline.`, 'The extension may be slow or stuck; a later answer is discarded.'),
+    this.calls = new WorkerCalls(
+      this.timers,
+      { cancel: (requestId, reason) => this.send({ type: 'cancel', requestId, reason }) },
+      (toolName) => hostError('TOOL_TIMEOUT', `${toolName} (extension "${this.id}") did not answer within its deadline.`, 'The extension may be slow or stuck; a later answer is discarded.'),
+      (level, text) => this.log(level, text),
     );
     this.liveness = new WorkerLiveness(this.clock, this.timers, this.timings, {
       ping: (seq) => this.send({ type: 'ping', seq }),
@@ -248,12 +247,7 @@ export class WorkerHost implements ToolExecutor {
   /** Why a call cannot start now, if it cannot. */
   private refusal(requestId: string, deadline: number, signal: AbortSignal): HostError | null {
     if (this.stateValue !== 'starting' && this.stateValue !== 'running') return hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" is not running.`);
-    if (signal.aborted) return hostError('CANCELLED', 'The tool call was cancelled before it started.');
-    if (deadline - this.clock.now() <= 0) return hostError('TOOL_TIMEOUT', 'The tool call reached its deadline before it started.');
-    if (!REQUEST_ID_PATTERN.test(requestId)) return hostError('INVALID_INPUT', 'A request id is 1–128 printable ASCII characters without spaces.');
-    if (this.calls.has(requestId)) return hostError('DUPLICATE_CALL_ID', `A call with request id ${requestId} is already running.`);
-    if (this.calls.size >= this.timings.maxInFlight) return hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" already has ${this.calls.size} calls running.`, 'Try again when some have finished.');
-    return null;
+    return this.calls.refusal(requestId, deadline - this.clock.now(), signal, this.timings.maxInFlight, this.id);
   }
 
   private track(requestId: string, label: string, remaining: number, signal: AbortSignal, message: HostToWorkerMessage): Promise<ExecuteResult> {
@@ -263,24 +257,6 @@ export class WorkerHost implements ToolExecutor {
         this.calls.settle(requestId, { ok: false, error: hostError('WORKER_CRASHED', `Extension "${this.id}" cannot be reached.`) });
       }
     });
-  }
-
-  private onResult(message: ToolInvocationResultMessage): void {
-    const toolName = this.calls.toolName(message.requestId);
-    if (toolName === undefined) {
-      const ended = this.calls.whyEnded(message.requestId);
-      this.log('warn', ended ? `Late result for request ${message.requestId} dropped: the call had already ended (${ended}).` : `Result for unknown request ${message.requestId} dropped.`);
-      return;
-    }
-    if (!message.ok) return this.calls.settle(message.requestId, { ok: false, error: message.error });
-    // The runtime refuses big results; extension code can bypass it, so check again (on the text as it came).
-    const bytes = utf8ByteLength(message.text);
-    if (bytes > MAX_RESULT_BYTES) {
-      const error = hostError('RESULT_TOO_LARGE', `${toolName} returned ${bytes} bytes; the limit is ${MAX_RESULT_BYTES}.`, 'Return a summary or a smaller page of results.');
-      this.log('warn', `${error.message} (request ${message.requestId})`);
-      return this.calls.settle(message.requestId, { ok: false, error });
-    }
-    this.calls.settle(message.requestId, { ok: true, value: message.text });
   }
 
   private onMessage(raw: Record<string, unknown>): void {
@@ -337,7 +313,7 @@ export class WorkerHost implements ToolExecutor {
         this.callbacks.onLog?.(message.level, 'worker', message.message);
         return;
       case 'tool_invocation_result':
-        this.onResult(message);
+        this.calls.answer(message);
         return;
       case 'request':
         // A stopping worker may still be finishing an event's handler (saving its state): it is answered.
