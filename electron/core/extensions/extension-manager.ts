@@ -4,13 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { LogLevel } from '../../../shared/protocol';
-import type { ExtensionManifest, ExtensionPermission } from '../../../shared/types/spindle';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger } from '../ports';
 import { Emitter } from '../util/emitter';
 import { waitUntil } from '../util/wait-until';
 import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
-import { buildRunnerBeside } from './install/extension-build';
-import { checkInstall, stageInstall } from './install/extension-install';
 import { withExtensionFolder, withUploadedZip } from './install/extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import { ExtensionLogFiles } from './extension-log-file';
@@ -26,6 +24,7 @@ import type {
 } from './extension-types';
 import { readManifest, type LoadedManifest } from './install/manifest';
 import { ExtensionAccess } from './extension-access';
+import { ExtensionInstalls } from './extension-installs';
 import { scanExtensions } from './install/extension-scan';
 import { SafeMode } from './workers/safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
@@ -56,6 +55,7 @@ export class ExtensionManager {
   private readonly spindle: SpindleHost;
   private readonly workers: WorkerSupervisor;
   private readonly access: ExtensionAccess;
+  private readonly installs: ExtensionInstalls;
   private disposed = false;
 
   constructor(private readonly options: ExtensionManagerOptions) {
@@ -114,6 +114,23 @@ export class ExtensionManager {
       info: (entry) => this.info(entry),
       workers: this.workers,
       spindle: this.spindle,
+    });
+    this.installs = new ExtensionInstalls({
+      dataDir: options.dataDir,
+      userDir: this.userDir,
+      workerEntry: options.workerEntry,
+      entries: this.entries,
+      state: options.state,
+      workers: this.workers,
+      safeMode: this.safeMode,
+      spindle: this.spindle,
+      newEntry: (id, source, folder, loaded) => this.newEntry(id, source, folder, loaded),
+      enqueue: (entry, op) => this.enqueue(entry, op),
+      persist: (entry) => this.persist(entry),
+      log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
+      changed: (entry) => this.changed(entry),
+      info: (entry) => this.info(entry),
+      emit: (event) => this.events.emit(event),
     });
   }
 
@@ -185,45 +202,9 @@ export class ExtensionManager {
     return this.entry(id).log.read().map(formatLogEntry);
   }
 
-  /**
-   * Copies a folder into <dataDir>/extensions/<id>, builds it when it ships only src/backend.ts, and
-   * seeds its storage. Requested permissions stay ungranted unless `grant` names them ('requested':
-   * all it asks for). Progress goes to `progress` (and the extension's log).
-   */
-  async installFromFolder(folder: string, options: InstallOptions = {}, progress: (line: string) => void = () => undefined): Promise<ExtensionInfo> {
-    const source = readManifest(folder);
-    const { id } = source.manifest;
-    const existing = this.entries.get(id);
-    const grant = checkInstall(source, existing, options, this.userDir, this.entries.keys());
-    const lines: string[] = [];
-    const runner = buildRunnerBeside(this.options.workerEntry, path.join(this.options.dataDir, 'runtime'));
-    const { staging } = await stageInstall(source, this.userDir, path.join(this.options.dataDir, 'extension-data', id, 'storage'), runner, (line) => {
-      lines.push(line);
-      progress(line);
-    });
-    const target = path.join(this.userDir, id);
-    const install = async () => {
-      if (existing) {
-        await this.workers.stop(existing, 'stopped');
-        this.entries.delete(id);
-      }
-      fs.rmSync(target, { recursive: true, force: true });
-      fs.renameSync(staging, target);
-      const entry = this.newEntry(id, 'user', target, readManifest(target));
-      entry.enabled = options.enable ?? true;
-      entry.granted = new Set(grant);
-      entry.trusted = options.trust === true;
-      entry.status = entry.enabled ? 'stopped' : 'disabled';
-      this.entries.set(id, entry);
-      this.safeMode.reset(id);
-      await this.persist(entry);
-      for (const line of lines) this.appendLog(entry, 'info', 'host', line);
-      this.appendLog(entry, 'info', 'host', `Installed ${entry.loaded!.manifest.name} ${entry.loaded!.manifest.version}; granted: ${[...grant].join(', ') || 'nothing'}.`);
-      this.changed(entry);
-      if (entry.enabled) await this.enqueue(entry, () => this.workers.start(entry));
-      return this.info(entry);
-    };
-    return existing ? this.enqueue(existing, install) : install();
+  /** Installs from a folder (see extension-installs.ts). */
+  installFromFolder(folder: string, options: InstallOptions = {}, progress: (line: string) => void = () => undefined): Promise<ExtensionInfo> {
+    return this.installs.fromFolder(folder, options, progress);
   }
 
   /** Runs `use` on an uploaded .zip, staged in the extensions folder and removed afterwards (see extension-zip.ts). */
@@ -238,7 +219,7 @@ export class ExtensionManager {
 
   /** Installs from a folder or a .zip file (unpacked first, bounded; see extension-zip.ts). */
   install(source: string, options: InstallOptions = {}, progress: (line: string) => void = () => undefined): Promise<ExtensionInfo> {
-    return withExtensionFolder(source, this.userDir, progress, (folder) => this.installFromFolder(folder, options, progress));
+    return withExtensionFolder(source, this.userDir, progress, (folder) => this.installs.fromFolder(folder, options, progress));
   }
 
   async enable(id: string): Promise<ExtensionInfo> {
@@ -294,22 +275,8 @@ export class ExtensionManager {
   }
 
   /** Removes a user-installed extension's folder. Its data folder is kept. */
-  async remove(id: string): Promise<void> {
-    const entry = this.entry(id);
-    if (entry.source !== 'user') {
-      throw new HostFailure({ code: 'CONFLICT', message: `"${id}" is bundled with the app and cannot be removed.`, hint: 'Disable it instead.' });
-    }
-    await this.enqueue(entry, async () => {
-      await this.workers.stop(entry, 'stopped');
-      const real = fs.realpathSync(entry.folder);
-      if (path.dirname(real) !== fs.realpathSync(this.userDir)) throw new HostFailure({ code: 'INTERNAL', message: `Refusing to delete ${real}.` });
-      fs.rmSync(real, { recursive: true, force: true });
-      this.entries.delete(id);
-      this.spindle.forget(id);
-      this.safeMode.reset(id);
-      await this.options.state.removeState?.(id);
-      this.events.emit({ type: 'extension.removed', id });
-    });
+  remove(id: string): Promise<void> {
+    return this.installs.remove(this.entry(id));
   }
 
   /** Grants permissions the manifest requests (see extension-access.ts). */
@@ -360,11 +327,6 @@ export class ExtensionManager {
 
   private entry(id: string): Entry {
     return this.entries.get(id) ?? notFound(id);
-  }
-
-  private manifestOf(entry: Entry): ExtensionManifest {
-    if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
-    return entry.loaded.manifest;
   }
 
   /** Runs one state change of an extension after the previous one finished. */
