@@ -19,7 +19,7 @@ import { sdkConnector } from './sdk-connector';
 import { clearServerTimers, createServerState, secretValues, serverInfo, toLogLevel, type McpEvent, type McpManagerOptions, type ServerState } from './mcp-types';
 import { lastStderr } from './last-stderr';
 import { Emitter } from '../util/emitter';
-import { syncTools } from './tool-sync';
+import { ToolLists } from './tool-lists';
 import { systemTimers, type Timers } from '../ports';
 
 export type { McpConfigStore, McpEvent, McpManagerOptions } from './mcp-types';
@@ -29,20 +29,17 @@ export class McpManager {
   private readonly events: Emitter<McpEvent>;
   private readonly closing = new Set<Promise<void>>();
   private readonly initializeTimeoutMs: number;
-  private readonly listTimeoutMs: number;
-  private readonly refreshDebounceMs: number;
   private readonly timers: Timers;
   private readonly connector: McpConnector;
   private readonly maxLogEvents: number;
   private readonly maxLogNotifications: number;
   private readonly redact: (text: string) => string;
+  private readonly toolLists: ToolLists;
   private disposed = false;
 
   constructor(private readonly options: McpManagerOptions) {
     ({
       initializeTimeoutMs: this.initializeTimeoutMs = 10_000,
-      listTimeoutMs: this.listTimeoutMs = 30_000,
-      refreshDebounceMs: this.refreshDebounceMs = 250,
       maxLogEventsPerSecond: this.maxLogEvents = 100,
       maxLogNotificationsPerSecond: this.maxLogNotifications = 200,
       redact: this.redact = (text) => text,
@@ -50,6 +47,14 @@ export class McpManager {
       connector: this.connector = sdkConnector,
     } = options);
     this.events = new Emitter<McpEvent>((error) => options.log.error('mcp event listener failed', error));
+    this.toolLists = new ToolLists({
+      timers: this.timers,
+      debounceMs: options.refreshDebounceMs ?? 250,
+      listTimeoutMs: options.listTimeoutMs ?? 30_000,
+      registry: options.registry,
+      warn: (state, text) => this.hostLog(state, 'warn', text),
+      changed: (state) => this.changed(state),
+    });
     for (const raw of options.store.read()) {
       const checked = validateServerConfig(raw);
       if (checked.ok && !this.servers.has(checked.value.id)) this.servers.set(checked.value.id, this.newState(checked.value));
@@ -208,7 +213,7 @@ export class McpManager {
       onStderr: (line) => this.append(state, 'info', 'stderr', line),
       onLogMessage: (level, text) => this.append(state, toLogLevel(level), 'worker', text),
       onToolsChanged: () => {
-        if (state.conn === conn) this.scheduleRefresh(state);
+        if (state.conn === conn) this.toolLists.schedule(state);
       },
       onUnexpectedClose: () => {
         if (state.conn === conn && state.gen === gen) {
@@ -226,7 +231,7 @@ export class McpManager {
     try {
       state.session = await conn.open(this.initializeTimeoutMs);
       if (state.gen !== gen) return;
-      await this.refresh(state, conn);
+      await this.toolLists.refresh(state, conn);
       if (state.gen !== gen) return;
       this.options.registry.setSourceStatus(mcpSourceId(config.id), 'available');
       state.status = 'connected';
@@ -293,51 +298,6 @@ export class McpManager {
     this.closing.add(closed);
   }
 
-
-  private scheduleRefresh(state: ServerState): void {
-    if (state.refreshTimer) return;
-    state.refreshTimer = this.timers.setTimeout(() => {
-      state.refreshTimer = null;
-      const conn = state.conn;
-      if (!conn || state.status !== 'connected') return;
-      if (state.refreshing) {
-        state.refreshAgain = true;
-        return;
-      }
-      void this.refresh(state, conn)
-        .then(() => this.changed(state))
-        .catch((error: unknown) => this.hostLog(state, 'warn', `tools/list failed: ${error instanceof Error ? error.message : String(error)}`));
-    }, this.refreshDebounceMs);
-    this.timers.setRef?.(state.refreshTimer, false);
-  }
-
-  /** Lists the tools and brings the registry in line: new and changed ones registered, vanished ones dropped, bad ones skipped and logged. */
-  private refresh(state: ServerState, conn: McpSession): Promise<void> {
-    const gen = state.gen;
-    const run = (async () => {
-      const listed = await conn.listTools(this.listTimeoutMs);
-      if (state.gen !== gen || state.conn !== conn) return;
-      const synced = syncTools(listed, {
-        sourceId: mcpSourceId(state.config.id),
-        trusted: state.config.trusted,
-        registry: this.options.registry,
-        executor: state.executor,
-        previous: state.registered,
-        warn: (text) => this.hostLog(state, 'warn', text),
-      });
-      state.registered = synced.registered;
-      state.wantsContext = synced.wantsContext;
-      state.views = synced.views;
-    })();
-    state.refreshing = run;
-    return run.finally(() => {
-      if (state.refreshing === run) state.refreshing = null;
-      if (state.refreshAgain && state.gen === gen) {
-        state.refreshAgain = false;
-        this.scheduleRefresh(state);
-      }
-    });
-  }
 
   /** The executor of every tool of this server: one call, and its line in the server's log. */
   private async execute(state: ServerState, request: ExecuteRequest): Promise<ExecuteResult> {
