@@ -1,43 +1,31 @@
-// The Workbench chat: one turn = council (sidecar mode) → main generation streamed as events → inline tool rounds → the reply saved.
+// The Workbench chat: sessions' turns started, stopped and awaited (one at a time per session), their connection and
+// model chosen, and the chat extensions see as active. A turn itself runs in chat-turn.ts.
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
-import { CHAT_DEFAULTS, defaultChatSettings, INLINE_MAX_ROUNDS_LIMIT, type ChatSettings } from '../../../shared/types/chat';
+import { defaultChatSettings, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';
 import type { Static } from '@sinclair/typebox';
 import type { TurnStartedSchema } from '../../../shared/contract/chat';
-import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
-import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
-import { readSafetySettings } from '../../../shared/types/safety';
 import type { LlmClient } from '../llm/client';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import type { CouncilPort, InlineTool } from './council-port';
-import { normalizeCouncil } from '../council/validate-council';
+import type { CouncilPort } from './council-port';
 import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
-import { runGeneration } from './generate-stage';
-import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
-import { runCouncilStage } from './council-stage';
+import type { PrepareDeps } from './pipeline/prepare';
 import type { MacroSources } from './pipeline/macro-catalog';
 import { titleFrom, type SessionStore } from './session-store';
 import { ActiveChat } from './active-chat';
-import { budgetLimits, samplingParameters, turnSampling } from './sampling';
-import { saveReply, type ReplyPlacement } from './reply-save';
+import type { ReplyPlacement } from './reply-save';
+import { runTurn, type SendOptions, type TurnDeps } from './chat-turn';
+import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
-
-const GENERATION_TYPE = { new: 'normal', swipe: 'regenerate', continue: 'continue' } as const;
 
 /** What the caller leaves out follows the session's own Council switch. */
 const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
   options.council === undefined && session.council !== undefined ? { ...options, council: session.council } : options;
-
-/** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
-export interface ChatToolRunner {
-  get(qualifiedName: string): ToolInfo | undefined;
-  invoke(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions): Promise<ToolOutcome>;
-}
 
 export interface ChatEngineDeps {
   sessions: SessionStore;
@@ -58,15 +46,8 @@ export interface ChatEngineDeps {
   pipeline?: () => ExtensionPipeline | undefined;
 }
 
-export interface SendOptions {
-  council?: boolean;
-  dryRun?: boolean;
-  /** Simulate write tools this turn (council run and inline calls); default settings.safety.dryRun. */
-  toolDryRun?: boolean;
-  /** Override the chat settings' connection and model for this turn (the CLI). */
-  connectionId?: string;
-  model?: string;
-}
+export type { SendOptions } from './chat-turn';
+export type { ChatToolRunner } from './generate-stage';
 
 export type TurnStarted = Static<typeof TurnStartedSchema>;
 
@@ -200,13 +181,6 @@ export class ChatEngine {
     return { profile, model };
   }
 
-  private inlineSetup(): { functions: InlineTool[]; maxRounds: number } | null {
-    if (normalizeCouncil(this.deps.settings().council).toolsSettings.mode !== 'inline') return null;
-    const functions = this.council?.inlineTools?.() ?? [];
-    const maxRounds = Math.max(1, Math.min(INLINE_MAX_ROUNDS_LIMIT, this.chatSettings().inlineMaxRounds ?? CHAT_DEFAULTS.inlineMaxRounds));
-    return functions.length ? { functions, maxRounds } : null;
-  }
-
   private start(
     session: ChatSession,
     history: ChatMessage[],
@@ -227,7 +201,7 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        await this.runTurn({ session, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
+        await runTurn(this.turnDeps(), { session, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {
         const error: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The chat turn failed unexpectedly.' };
         if (!(err instanceof HostFailure)) this.log.error('chat turn failed', err);
@@ -239,126 +213,6 @@ export class ChatEngine {
     };
     turn.done = run();
     return { turnId, sessionId: session.id, ...(extra.userMessageId ? { userMessageId: extra.userMessageId } : {}), assistantMessageId };
-  }
-
-  private councilStage(session: ChatSession, history: ChatMessage[], requested: boolean, regenerate: boolean, turnId: string, signal: AbortSignal, dryRun: boolean) {
-    return runCouncilStage(
-      { settings: this.deps.settings, council: this.council, emit: this.deps.emit, log: this.log },
-      { session, history, requested, regenerate, turnId, signal, dryRun },
-    );
-  }
-
-  private async runTurn(t: {
-    session: ChatSession;
-    history: ChatMessage[];
-    target: { profile: ConnectionProfile; model: string };
-    options: SendOptions;
-    turnId: string;
-    assistantMessageId: string;
-    signal: AbortSignal;
-    placement: ReplyPlacement;
-    dryRun?: boolean;
-  }): Promise<void> {
-    const { session, history, target, turnId, assistantMessageId, signal } = t;
-    const sessionId = session.id;
-    const settings = this.deps.settings();
-    const councilRequested = t.options.council ?? settings.council.councilMode;
-    const toolsSettings = normalizeCouncil(settings.council).toolsSettings;
-    const toolDryRun = t.options.toolDryRun ?? readSafetySettings(settings.safety).dryRun;
-    const generationType = GENERATION_TYPE[t.placement.kind];
-    const sampling = turnSampling(this.chatSettings(), session, target.profile.id);
-    const again = t.placement.kind !== 'new';
-    const prepared = await preparePrompt(
-      { ...this.pipelineDeps(), council: (dryRun) => this.councilStage(session, history, councilRequested, again, turnId, signal, dryRun) },
-      { session, history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
-    );
-    const { trace, council } = prepared;
-    const inline = this.inlineSetup();
-    if (!inline && toolsSettings.mode === 'inline' && councilRequested) {
-      this.deps.emit({ type: 'chat.council', sessionId, turnId, phase: 'skipped', reason: 'Inline mode: no member has a tool the main model can call right now, so this turn offers none.' });
-    }
-    const finish = (fields: Omit<Extract<ChatEvent, { type: 'chat.finished' }>, 'type' | 'sessionId' | 'turnId' | 'messageId'>) =>
-      this.deps.emit({ type: 'chat.finished', sessionId, turnId, messageId: assistantMessageId, ...fields });
-    this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
-    if (t.dryRun) {
-      finish({ finishReason: 'dry-run', usage: null, reason: 'Dry run: nothing was sent.', prompt: prepared.messages.map((m) => ({ role: m.role, content: m.content })), tools: inline?.functions.map((f) => f.name) ?? [], ...(prepared.report ? { report: prepared.report } : {}) });
-      return;
-    }
-    if (prepared.cancelledBy) {
-      const reason = `Cancelled by the extension ${prepared.cancelledBy} (a context handler asked to stop the generation).`;
-      this.pipeline()?.broadcast('GENERATION_STOPPED', { generationId: turnId, chatId: sessionId, content: '' });
-      finish({ finishReason: 'stopped', usage: null, reason });
-      return;
-    }
-
-    const timing = trace.start('generation');
-    const pipeline = this.pipeline();
-    const result = await runGeneration(
-      {
-        llm: this.deps.llm,
-        tools: this.deps.tools,
-        emit: this.deps.emit,
-        ...(this.deps.batching ? { batching: this.deps.batching } : {}),
-        ...(this.deps.onModelDelta ? { onModelDelta: this.deps.onModelDelta } : {}),
-        ...(pipeline ? { onBatch: (token: string, seq: number) => pipeline.broadcast('STREAM_TOKEN_RECEIVED', { generationId: turnId, chatId: sessionId, token, seq }) } : {}),
-      },
-      {
-        sessionId,
-        turnId,
-        assistantMessageId,
-        target,
-        messages: prepared.messages,
-        parameters: { ...samplingParameters(sampling), ...prepared.parameters },
-        inline,
-        toolTimeoutMs: toolsSettings.timeoutMs,
-        toolDryRun,
-        signal,
-      },
-    );
-    timing.end(undefined, undefined, `${result.finishReason}; ${result.text.length} characters`);
-    const stopped = signal.aborted;
-    const finishReason = stopped ? 'stopped' : result.finishReason;
-    const reason = stopped ? 'Stopped by the user.' : result.reason;
-    const error = stopped ? undefined : result.error;
-    if (error) this.deps.emit({ type: 'chat.error', sessionId, turnId, error });
-
-    const message: ChatMessage = {
-      id: assistantMessageId,
-      role: 'assistant',
-      content: result.text,
-      createdAt: this.clock.now(),
-      finishReason,
-      connectionId: target.profile.id,
-      model: target.model,
-      ...(stopped ? { stopped: true } : {}),
-      ...(error ? { error: { code: String(error.code), message: error.message } } : {}),
-      ...(result.records.length ? { toolCalls: result.records.slice(-64) } : {}),
-      ...(council ? { councilRunId: council.runId } : {}),
-      trace: trace.stages,
-      ...(prepared.report ? { prompt: prepared.report } : {}),
-    };
-    this.saveReply(sessionId, turnId, message, t.placement);
-    this.deps.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
-    pipeline?.broadcast(stopped ? 'GENERATION_STOPPED' : 'GENERATION_ENDED', {
-      generationId: turnId,
-      chatId: sessionId,
-      messageId: assistantMessageId,
-      content: result.text,
-      ...(stopped ? {} : { usage: result.usage, generationType }),
-    });
-    finish({ finishReason, usage: result.usage, ...(reason ? { reason } : {}), ...(error ? { error } : {}) });
-  }
-
-  private saveReply(sessionId: string, turnId: string, message: ChatMessage, placement: ReplyPlacement): void {
-    try {
-      if (!this.deps.sessions.has(sessionId)) return;
-      const { event } = saveReply(this.deps.sessions, sessionId, message, placement);
-      this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
-      if (event) this.pipeline()?.broadcast(event.name, event.payload);
-    } catch (err) {
-      const saveError: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The reply could not be saved.' };
-      this.deps.emit({ type: 'chat.error', sessionId, turnId, error: saveError });
-    }
   }
 
   private pipeline(): ExtensionPipeline | undefined {
@@ -388,6 +242,26 @@ export class ChatEngine {
   /** Tells extensions about a chat event (active-chat.ts). */
   announce(sessionId: string, event?: string, payload?: unknown): void {
     this.active.tell(sessionId, event, payload);
+  }
+
+  /** What a turn works with (chat-turn.ts), as of now: the council and the pipeline plug in after construction. */
+  private turnDeps(): TurnDeps {
+    const { sessions, settings, llm, tools, emit, batching, onModelDelta } = this.deps;
+    return {
+      sessions,
+      settings,
+      chatSettings: () => this.chatSettings(),
+      llm,
+      tools,
+      emit,
+      council: this.council,
+      pipeline: this.pipeline(),
+      prepare: this.pipelineDeps(),
+      clock: this.clock,
+      log: this.log,
+      ...(batching ? { batching } : {}),
+      ...(onModelDelta ? { onModelDelta } : {}),
+    };
   }
 
   private pipelineDeps(): Omit<PrepareDeps, 'council'> {

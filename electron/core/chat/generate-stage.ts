@@ -3,14 +3,20 @@
 import type { HostError } from '../../../shared/errors';
 import type { ChatEvent, ChatFinishReason, ChatToolCallRecord } from '../../../shared/types/chat';
 import type { ConnectionProfile, LlmMessage, LlmRequest, LlmToolCallRef, LlmUsage } from '../../../shared/types/llm';
-import type { ToolOutcome } from '../../../shared/types/tools';
+import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
+import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import type { LlmClient } from '../llm/client';
-import type { ChatToolRunner } from './chat-engine';
 import { LOOP_REPEATS, ToolLoopGuard } from './tool-loop-guard';
 import { DeltaBatcher, type DeltaBatcherOptions } from './delta-batcher';
 import type { InlineTool } from './council-port';
 
 const MAX_TOOL_RESULT_CHARS = 64 * 1024;
+
+/** The guarded invoker as the chat uses it (approvals, paths, dry run, cache; a bare ToolRegistry also fits, for tests). */
+export interface ChatToolRunner {
+  get(qualifiedName: string): ToolInfo | undefined;
+  invoke(nameOrAlias: string, rawArgs: unknown, opts: GuardedInvokeOptions): Promise<ToolOutcome>;
+}
 
 export interface GenerationDeps {
   llm: LlmClient;
