@@ -1,33 +1,30 @@
-// The council service: settings and members (changed inside the settings queue), dice, runs (cycle → block → stored run), retry, abort, profiles.
+// The council service: its settings and members (changed inside the settings queue), the dice, profiles, and its runs (council-runs.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fail } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
-import type { CouncilChat, CouncilMember, CouncilRun, CouncilSettings, CouncilToolResult, CouncilView, InlineTool, PlannedCall, ProfileSummary } from '../../../shared/types/council';
+import type { CouncilChat, CouncilMember, CouncilRun, CouncilSettings, CouncilView, InlineTool, ProfileSummary } from '../../../shared/types/council';
 import type { ToolInfo } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';
 import type { PackStore } from '../packs/pack-store';
 import { avatarUrlOf } from '../packs/pack-store';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { CycleToolRunner } from './execute-cycle';
-import { readSafetySettings } from '../../../shared/types/safety';
 import type { SettingsStore } from '../settings/settings-store';
 import { BUILTIN_SOURCE_ID } from './builtin-tools';
-import { buildCouncilContext, type ResolvedItem } from './context';
+import type { ResolvedItem } from './context';
 import { councilView, type MemberLookup } from './council-view';
 import { inlineFunctions } from './inline-functions';
 import { randomSeed, rollMembers, type RollOutcome } from './dice';
-import { retryTasks, tasksOfRoll } from './council-tasks';
-import { runCycle, type CycleTask, type CycleTimers } from './execute-cycle';
-import { MAX_IN_FLIGHT_PER_WORKER } from '../../../shared/protocol/limits';
+import type { CycleTimers } from './execute-cycle';
 import { KeyedLimiter } from './limiter';
 import { ProfileStore } from './profiles';
 import { installPromptTools, packToolQualifiedName } from './prompt-tool-source';
-import { RUN_ID_PATTERN, RunStore } from './run-store';
+import { RunStore } from './run-store';
 import { unconfiguredSidecar, type SidecarPort } from './sidecar-port';
 import { assertChance, assertCouncilSettings, normalizeCouncil } from './validate-council';
 import { checkMember, newMember, patchMember, patchSettings, reordered, withoutMember, withPackMembers } from './roster';
 import type { CouncilSettingsPatch, MemberInput, MemberPatch, QuickAddInput } from './roster';
-import { completedRun, forSameMessage, historyBlock, inlineRun, reusedRun, runStarted } from './run-record';
+import { CouncilRuns, type RunInput } from './council-runs';
 
 export const DEFAULT_SIDECAR_CONCURRENCY = 4;
 
@@ -52,31 +49,14 @@ export interface CouncilServiceDeps {
 
 export type { MemberInput, MemberPatch, CouncilSettingsPatch } from './roster';
 
-export interface RunInput {
-  chat: CouncilChat;
-  seed?: number;
-  /** Chosen by the caller so it can abort before council.run returns. */
-  runId?: string;
-  /** A regeneration of the same message: reuse the chat's last results when retainResultsForRegens is on. */
-  regen?: boolean;
-  /** Simulate write tools; default settings.safety.dryRun. */
-  dryRun?: boolean;
-}
-
-const RECENT_RUNS = 20;
+export type { RunInput } from './council-runs';
 
 export class CouncilService {
   readonly runs: RunStore;
   readonly profiles: ProfileStore;
   private sidecar: SidecarPort;
   private readonly limiter: KeyedLimiter;
-  private readonly sourceLimiter = new KeyedLimiter(MAX_IN_FLIGHT_PER_WORKER);
-  /** The abort controller of each run going on. */
-  private readonly active = new Map<string, AbortController>();
-  /** The chat each running council run is for. */
-  private readonly chatsInRun = new Map<string, CouncilChat>();
-  /** Chats of recent runs, for retry without the caller resending them. */
-  private readonly recentChats = new Map<string, CouncilChat>();
+  private readonly runner: CouncilRuns;
   private readonly uninstallPromptTools: () => void;
   private readonly offs: Array<() => void> = [];
   private changeQueued = false;
@@ -94,6 +74,15 @@ export class CouncilService {
       limiter: this.limiter,
       settings: () => this.settings().toolsSettings,
       log: deps.log,
+    });
+    this.runner = new CouncilRuns({
+      ...deps,
+      runs: this.runs,
+      sidecar: () => this.sidecar,
+      limiter: this.limiter,
+      lookup: this.lookup,
+      memberName: (member) => this.memberName(member),
+      newSeed: () => this.newSeed(),
     });
     this.offs.push(
       deps.packs.onChange(() => {
@@ -230,159 +219,29 @@ export class CouncilService {
     return (this.deps.seedSource ?? (() => randomSeed(() => randomBytes(4).readUInt32BE(0) / 4294967296)))() >>> 0;
   }
 
-  private newRunId(): string {
-    return `run-${this.deps.clock.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  }
-
-  abort(runId: string): boolean {
-    const controller = this.active.get(runId);
-    controller?.abort();
-    return controller !== undefined;
-  }
 
   /** Inline mode: the functions the chat offers the main model, as it names them. */
   inlineTools(): InlineTool[] {
     return inlineFunctions(this.settings(), this.lookup);
   }
 
-  async run(input: RunInput): Promise<CouncilRun> {
-    const settings = this.settings();
-    const runId = this.claimRunId(input.runId);
-    const seed = input.seed === undefined ? this.newSeed() : input.seed >>> 0;
-    const controller = new AbortController();
-    this.active.set(runId, controller);
-    this.chatsInRun.set(runId, input.chat);
-    try {
-      const ts = settings.toolsSettings;
-      const chatId = input.chat.chatId ?? null;
-      if (input.regen && ts.retainResultsForRegens && chatId !== null) {
-        const last = this.runs.list(10, chatId).find((r) => r.status === 'completed' || r.status === 'reused');
-        const previous = last ? this.runs.tryGet(last.id) : null;
-        if (previous && forSameMessage(previous, input.chat)) return this.finishWithoutCalls(reusedRun(runId, previous, this.deps.clock.now()), input.chat);
-      }
-      const rolled = rollMembers(settings.members, seed, { atLeastOneMember: settings.atLeastOneMember, nameOf: (m) => this.memberName(m) });
-      if (ts.mode === 'inline') {
-        const note = 'Inline mode: council tools are offered to the main model during generation (council.inlineTools); nothing runs before it.';
-        return this.finishWithoutCalls(inlineRun({ runId, seed, rolled, settings, startedAt: this.deps.clock.now(), chatId, note }), input.chat);
-      }
-      const tasks = tasksOfRoll(settings, rolled, this.lookup);
-      const dryRun = input.dryRun ?? readSafetySettings(this.deps.settings.peek().safety).dryRun;
-      return await this.execute({ runId, seed, rolled, chat: input.chat, settings, tasks, controller, retryOf: null, previous: null, dryRun });
-    } finally {
-      this.active.delete(runId);
-      this.chatsInRun.delete(runId);
-    }
+  abort(runId: string): boolean {
+    return this.runner.abort(runId);
+  }
+
+  /** Rolls the dice and runs the active members' tools (or reuses the last results of a regeneration). */
+  run(input: RunInput): Promise<CouncilRun> {
+    return this.runner.run(input, this.settings());
   }
 
   /** The chat of the latest run still going (extensions' chats.getActive answers it during a run). */
   runningChat(): CouncilChat | null {
-    return [...this.chatsInRun.values()].pop() ?? null;
+    return this.runner.runningChat();
   }
 
   /** Re-runs only the failed tools of a run (no new dice roll); successes are kept. A new run records the retry. */
-  async retryFailed(sourceRunId: string): Promise<CouncilRun> {
-    const source = this.runs.get(sourceRunId);
-    const chat = this.recentChats.get(sourceRunId) ?? source.chat;
-    if (!chat) fail('NOT_FOUND', `The chat of run "${sourceRunId}" is no longer available.`, { path: '/runId' });
-    const settings = this.settings();
-    const runId = this.claimRunId(undefined);
-    const controller = new AbortController();
-    this.active.set(runId, controller);
-    try {
-      const tasks = retryTasks(source, settings, this.lookup);
-      const rolled: RollOutcome = { seed: source.seed, rolls: source.rolls, fallbackUsed: source.fallbackUsed };
-      const dryRun = source.dryRun ?? readSafetySettings(this.deps.settings.peek().safety).dryRun;
-      return await this.execute({ runId, seed: source.seed, rolled, chat, settings, tasks, controller, retryOf: source.id, previous: source.results, dryRun });
-    } finally {
-      this.active.delete(runId);
-    }
-  }
-
-  private claimRunId(requested: string | undefined): string {
-    const runId = requested ?? this.newRunId();
-    if (!RUN_ID_PATTERN.test(runId)) fail('INVALID_INPUT', 'runId must be 1–80 letters, digits, "_" or "-".', { path: '/runId' });
-    if (this.active.has(runId) || (requested !== undefined && this.runs.list(1_000).some((r) => r.id === runId))) {
-      fail('CONFLICT', `Run id "${runId}" is already used.`, { path: '/runId' });
-    }
-    return runId;
-  }
-
-  private async execute(args: {
-    runId: string;
-    seed: number;
-    rolled: RollOutcome;
-    chat: CouncilChat;
-    settings: CouncilSettings;
-    tasks: CycleTask[];
-    controller: AbortController;
-    retryOf: string | null;
-    /** Retry: the earlier results; failed ones are replaced in place by this cycle's, in order. */
-    previous: CouncilToolResult[] | null;
-    dryRun: boolean;
-  }): Promise<CouncilRun> {
-    const { runId, settings, tasks, chat } = args;
-    const ts = settings.toolsSettings;
-    const startedAt = this.deps.clock.now();
-    const planned: PlannedCall[] = tasks.map((t) => ({ memberId: t.memberId, memberName: t.memberName, toolName: t.qualifiedName, toolDisplayName: t.displayName }));
-    this.deps.emit(runStarted({ id: runId, seed: args.seed, startedAt, mode: ts.mode, timeoutMs: ts.timeoutMs, rolls: args.rolled.rolls, retryOf: args.retryOf }, planned));
-    const context = buildCouncilContext(chat, ts);
-    const cycle = await runCycle(
-      {
-        registry: this.deps.registry,
-        tools: this.deps.tools,
-        sidecar: this.sidecar,
-        limiter: this.limiter,
-        sourceLimiter: this.sourceLimiter,
-        clock: this.deps.clock,
-        ...(this.deps.timers ? { timers: this.deps.timers } : {}),
-        isPromptTool: (info) => this.isPromptTool(info),
-      },
-      {
-        tasks,
-        mode: ts.mode,
-        timeoutMs: ts.timeoutMs,
-        contextMessages: context.messages,
-        context: context.flat,
-        signal: args.controller.signal,
-        dryRun: args.dryRun,
-        planArguments: ts.planArguments !== false,
-        onResult: (result) => this.deps.emit({ type: 'council.run.result', runId, result }),
-      },
-    );
-    let k = 0;
-    const results = args.previous === null ? cycle.results : args.previous.map((r) => (r.success ? r : cycle.results[k++]!));
-    const nonce = randomBytes(6).toString('hex');
-    const chatId = chat.chatId ?? null;
-    const run = completedRun({
-      runId,
-      seed: args.seed,
-      rolled: args.rolled,
-      settings,
-      startedAt,
-      totalDurationMs: cycle.totalDurationMs,
-      aborted: cycle.aborted,
-      results,
-      chatId,
-      retryOf: args.retryOf,
-      dryRun: args.dryRun,
-      nonce,
-      historyBlock: historyBlock(this.runs, settings, chatId, runId, nonce),
-    });
-    return this.store(run, chat);
-  }
-
-  private store(run: CouncilRun, chat: CouncilChat): CouncilRun {
-    this.recentChats.set(run.id, chat);
-    while (this.recentChats.size > RECENT_RUNS) this.recentChats.delete(this.recentChats.keys().next().value!);
-    void this.runs.save({ ...run, chat });
-    this.deps.emit({ type: 'council.run.finished', runId: run.id, run });
-    return run;
-  }
-
-  /** A run that called nothing (inline, reused) still starts, is stored and finishes like any other. */
-  private finishWithoutCalls(run: CouncilRun, chat: CouncilChat): CouncilRun {
-    this.deps.emit(runStarted(run));
-    return this.store(run, chat);
+  retryFailed(sourceRunId: string): Promise<CouncilRun> {
+    return this.runner.retryFailed(sourceRunId, this.settings());
   }
 
   packSummaries() {
@@ -391,7 +250,7 @@ export class CouncilService {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    for (const controller of this.active.values()) controller.abort();
+    this.runner.abortAll();
     for (const off of this.offs) off();
     this.uninstallPromptTools();
     await this.runs.flush();
