@@ -13,16 +13,17 @@ import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/workers/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
 import { extensionHandlers } from './extensions/handlers';
-import { toolHandlers } from './registry/handlers';
+import { toolHandlers } from './safety/tool-handlers';
 import { systemClock, systemTimers, type Clock, type Logger, type SettingsBackendFactory, type Timers } from './ports';
 import { ToolRegistry } from './registry/tool-registry';
 import { SettingsStore } from './settings/settings-store';
 import { createRedactingLogger, Redactor } from './connections/redact';
 import type { Env, SecretStore } from './connections/secret-store';
 import type { LlmClient } from './llm/client';
-import { createLlmServices, type LlmServices } from './chat/llm-services';
+import { createLlmServices, type LlmServices } from './llm-services';
 import { createExtensionGenerator } from './generation/extension-generator';
 import { chatHandlers } from './chat/handlers';
+import { sessionFileHandlers } from './imports/session-file-handlers';
 import { settingsForClients, settingsHandlers } from './settings/handlers';
 import { connectionHandlers } from './connections/handlers';
 import { sidecarHandlers } from './sidecar/handlers';
@@ -32,7 +33,8 @@ import type { DetectOptions } from './connections/detect';
 import type { ConnectionService } from './connections/connection-service';
 import type { SidecarService } from './sidecar/sidecar-service';
 import { CouncilService } from './council/council-service';
-import { chatCouncilPort } from './council/chat-port';
+import { chatCouncilPort } from './chat-council-port';
+import { installNoteTools } from './notes/note-tools';
 import { councilHandlers } from './council/handlers';
 import { PackStore, resolveBundledPacksDir } from './packs/pack-store';
 import { createSafety, type SafetyServices } from './safety';
@@ -160,6 +162,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     emit,
     trustedSource: (id) => trustedExtension(id),
   });
+  const notes = installNoteTools(registry, safety.guard, safety.notesRoot);
 
   const llmServices: LlmServices = createLlmServices({
     dataDir: ports.dataDir,
@@ -291,6 +294,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...connectionHandlers(llmServices),
     ...sidecarHandlers(llmServices.sidecar),
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
+    ...sessionFileHandlers(llmServices.sessions, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
     ...backupHandlers({ settings, sessions: llmServices.sessions, packs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
@@ -319,6 +323,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       if (disposed) return;
       disposed = true;
       // Calls waiting for a person end first (HOST_SHUTDOWN), so nothing below waits on them.
+      notes.uninstall();
       safety.dispose();
       await council.dispose();
       await llmServices.dispose();

@@ -262,3 +262,6 @@ export const chatMethods = {
     Type.Array(Type.Object({ name: Type.String(), owner: Type.String(), description: Type.String(), value: Type.Union([Type.String(), Type.Null()]) })),
   ),
 };
+
+/** The chat.* methods for session files in other apps' formats (cards, lorebooks, SillyTavern chats): the imports' handlers answer them. */
+export type SessionFileMethod = 'chat.sessions.importFile' | 'chat.sessions.inspectData' | 'chat.sessions.importData' | 'chat.sessions.addLorebook' | 'chat.sessions.exportAs';

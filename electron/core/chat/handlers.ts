@@ -1,27 +1,17 @@
-// Contract handlers for chat.*: sessions (create, edit, import, export) and turns.
+// Contract handlers for chat.*: sessions (create, edit, their own JSON export and import), messages and turns. Files in
+// other apps' formats (cards, lorebooks, SillyTavern chats) come and go through imports/session-file-handlers.ts.
 import { listMacros } from './session-macros';
 import type { Handlers } from '../../../shared/contract';
-import fs from 'node:fs';
 import { HostFailure } from '../../../shared/errors';
-import type { ChatSession } from '../../../shared/types/chat';
-import { CARD_LIMITS } from '../imports/character-card';
-import { toCard, toCardPng } from '../imports/card-export';
-import { toLorebookFile } from '../imports/world-info-export';
-import { addLorebook, importSessionFile, previewImport, type ImportSummary } from '../imports/session-import';
-import { toStChat } from '../imports/st-chat';
 import { summaryOf } from './session-store';
 import { searchSessions } from './session-search';
-import { fromBase64 } from '../util/base64';
-import type { LlmServices } from './llm-services';
+import type { LlmServices } from '../llm-services';
+import type { SessionFileMethod } from '../../../shared/contract/chat';
 
-type ChatHandlerNames = Extract<keyof Handlers, `chat.${string}`>;
+type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, SessionFileMethod>;
 
 export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
   const { sessions, chat, messages } = s;
-  const created = ({ session, summary }: { session: ChatSession; summary: ImportSummary }) => {
-    emitSessions(session.id, 'created');
-    return { id: session.id, ...summary };
-  };
   return {
     'chat.sessions.list': () => sessions.list().map((x) => summaryOf(x, chat.isBusy(x.id))),
     'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
@@ -53,38 +43,9 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       emitSessions(session.id, 'created');
       return summaryOf(session, false);
     },
-    'chat.sessions.importFile': ({ path: file, greeting, lorebooks }, ctx) => {
-      // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
-      if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
-      const books = (lorebooks ?? []).map((book, i) => readImportFile(book, `/lorebooks/${i}`));
-      return created(importSessionFile(sessions, readImportFile(file, '/path'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
-    },
-    'chat.sessions.inspectData': ({ data, lorebooks }) => previewImport(fromBase64(data, '/data'), (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`))),
-    'chat.sessions.importData': ({ data, greeting, lorebooks }) => {
-      const books = (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`));
-      return created(importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
-    },
-    'chat.sessions.addLorebook': ({ sessionId, content }) => {
-      const { session, added, duplicates, ignored } = addLorebook(sessions, sessionId, Buffer.from(content, 'utf8'));
-      emitSessions(sessionId, 'updated');
-      return { added, duplicates, worldInfoEntries: session.worldInfo.length, ignored };
-    },
     'chat.sessions.avatar': ({ sessionId }) => {
       const png = sessions.avatar(sessionId);
       return { dataUrl: png ? `data:image/png;base64,${png.toString('base64')}` : null };
-    },
-    'chat.sessions.exportAs': ({ sessionId, format }) => {
-      const session = sessions.get(sessionId);
-      const base = (session.character.name || session.title).replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'session';
-      if (format === 'workbench') {
-        const { fileName, json } = sessions.export(sessionId);
-        return { fileName, content: json, encoding: 'utf8' as const };
-      }
-      if (format === 'st-chat') return { fileName: `${base}.jsonl`, content: toStChat(session), encoding: 'utf8' as const };
-      if (format === 'st-lorebook') return { fileName: `${base}.lorebook.json`, content: JSON.stringify(toLorebookFile(session), null, 2), encoding: 'utf8' as const };
-      const version = format.startsWith('card-v2') ? 'v2' : 'v3';
-      if (format.endsWith('-png')) return { fileName: `${base}.card-${version}.png`, content: toCardPng(session, version, sessions.avatar(sessionId)).toString('base64'), encoding: 'base64' as const };
-      return { fileName: `${base}.card-${version}.json`, content: JSON.stringify(toCard(session, version), null, 2), encoding: 'utf8' as const };
     },
     'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
@@ -101,16 +62,4 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
     'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };
-}
-
-/** An import file's bytes, refused before reading when it is larger than a card or lorebook can be. */
-function readImportFile(file: string, where: string): Buffer {
-  let size: number;
-  try {
-    size = fs.statSync(file).size;
-  } catch (err) {
-    throw new HostFailure({ code: 'NOT_FOUND', message: `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, path: where });
-  }
-  if (size > CARD_LIMITS.maxFileBytes) throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The file is ${size} bytes; imports are read up to ${CARD_LIMITS.maxFileBytes}.`, path: where });
-  return fs.readFileSync(file);
 }

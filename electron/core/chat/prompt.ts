@@ -3,7 +3,7 @@
 import type { ChatMessage, ChatSession, PromptReport, WorldInfoHit } from '../../../shared/types/chat';
 import type { LlmMessage } from '../../../shared/types/llm';
 import { cutHistory, estimateTokens, fitWorldInfo, promptBudget, type BudgetLimits } from './prompt-budget';
-import { scanWorldInfo, type WorldInfoTrigger } from './world-info';
+import { scanWorldInfo, type WorldInfoTrigger } from '../lore/world-info';
 
 export interface PromptParts {
   session: ChatSession;

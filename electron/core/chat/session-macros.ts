@@ -2,6 +2,9 @@
 // the same engine a turn runs (built-ins from the session, the council's, extensions' macros).
 import { macroDefinitions, type MacroSources } from './pipeline/macro-catalog';
 import { MacroResolver } from './pipeline/macros';
+import type { ResolvedMacros } from '../../../shared/spindle/macros';
+
+export type { ResolvedMacros };
 
 export interface MacroListing {
   name: string;
@@ -10,11 +13,6 @@ export interface MacroListing {
   value: string | null;
 }
 
-/** Lumiverse's answer shape: the text, and what stopped or skipped expansion. */
-export interface ResolvedMacros {
-  text: string;
-  diagnostics: Array<{ message: string; offset: number; length: number }>;
-}
 
 export function listMacros(sources: MacroSources): MacroListing[] {
   return macroDefinitions(sources).map((d) => ({ name: d.name, owner: d.owner, description: d.description, value: d.value ?? null }));

@@ -1,7 +1,7 @@
 // Contract handlers for connections.*: profiles as views (never keys), keys write-only, test, models, detection.
 import type { Handlers } from '../../../shared/contract';
 import type { ConnectionProfile } from '../../../shared/types/llm';
-import { newProfileId, type LlmServices } from '../chat/llm-services';
+import { newProfileId, type LlmServices } from '../llm-services';
 
 type ConnectionHandlerNames = Extract<keyof Handlers, `connections.${string}`>;
 

@@ -1,6 +1,6 @@
 // Small bounded HTTP helpers for connection checks: a timeout, no redirects (they could carry the key elsewhere), a size cap.
 import { HostFailure } from '../../../shared/errors';
-import { classifyError, httpStatusError, providerMessage } from '../llm/errors';
+import { classifyError, httpStatusError, providerMessage } from './provider-errors';
 import { systemTimers, timeoutSignal, type Timers } from '../ports';
 import type { Redactor } from './redact';
 

@@ -1,8 +1,8 @@
 // Lists a profile's models through each wire format's models endpoint; testConnection is that call with the outcome as data.
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ConnectionProfile, ConnectionTestResult } from '../../../shared/types/llm';
-import { classifyError } from '../llm/errors';
-import { KEY_REQUIRED, ollamaRoot } from '../llm/providers';
+import { classifyError } from './provider-errors';
+import { KEY_REQUIRED, ollamaRoot } from './providers';
 import { requestHeaders } from './header-secrets';
 import { getJson, type FetchLike } from './http';
 import type { Timers } from '../ports';

@@ -1,5 +1,5 @@
 // What each council tool is told: the member snapshot (seed 000 CouncilMemberContext) and the chat context, structured and flattened.
-import { activeWorldInfo } from '../chat/world-info';
+import { activeWorldInfo } from '../lore/world-info';
 import type { CouncilChat, CouncilMember, CouncilToolsSettings, LumiaItem } from '../../../shared/types/council';
 import type { CouncilMemberContext, LlmMessageDTO } from '../../../shared/types/spindle';
 

@@ -14,9 +14,9 @@ import { requestHeaders } from '../connections/header-secrets';
 import { resolveApiKey, type Env, type SecretStore } from '../connections/secret-store';
 import { validateProfile } from '../connections/validate-profile';
 import { silentLogger, systemTimers, type Logger, type Timers } from '../ports';
-import { cancelledError, classifyError, timeoutError } from './errors';
+import { cancelledError, classifyError, timeoutError } from '../connections/provider-errors';
 import { checkSampling, toModelMessages, toToolChoice } from './messages';
-import { KEY_REQUIRED } from './providers';
+import { KEY_REQUIRED } from '../connections/providers';
 import { StreamParts, type AttemptOutcome } from './stream-parts';
 
 export interface LlmClientOptions {

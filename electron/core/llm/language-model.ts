@@ -8,7 +8,7 @@ import { JSONParseError } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import type { ConnectionProfile } from '../../../shared/types/llm';
-import { noRedirectFetch, ollamaRoot } from './providers';
+import { noRedirectFetch, ollamaRoot } from '../connections/providers';
 
 /**
  * The SDKs fall back to environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY,

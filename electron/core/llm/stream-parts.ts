@@ -6,7 +6,7 @@ import type { HostError } from '../../../shared/errors';
 import type { LlmEvent, LlmFinishReason, LlmUsage } from '../../../shared/types/llm';
 import type { Logger } from '../ports';
 import type { Redactor } from '../connections/redact';
-import { classifyError } from './errors';
+import { classifyError } from '../connections/provider-errors';
 import { ToolCallSequencer } from './tool-call-sequencer';
 
 export type AttemptOutcome = { kind: 'done' } | { kind: 'retry'; error: HostError; retryAfterMs?: number };

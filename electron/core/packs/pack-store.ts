@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { HostFailure, fail } from '../../../shared/errors';
 import { PACK_LIMITS, type LumiaItem, type LumiaPack, type PackSummary } from '../../../shared/types/council';
 import type { Logger } from '../ports';
-import { toLumiHub } from '../imports/lumihub-pack';
+import { toLumiHub } from './lumihub-pack';
 import { parsePack } from './validate-pack';
 
 export interface StoredPack {

@@ -2,7 +2,7 @@
 import type { HostError, Result } from '../../../shared/errors';
 import { LumiaPackSchema, PACK_LIMITS, type LumiaPack } from '../../../shared/types/council';
 import { describeAjvError, lazyValidator } from '../contract/validators';
-import { fromLumiHub, isLumiHubPack, isOlderLumiaPack, olderToLumiHub } from '../imports/lumihub-pack';
+import { fromLumiHub, isLumiHubPack, isOlderLumiaPack, olderToLumiHub } from './lumihub-pack';
 
 const validateSchema = lazyValidator<LumiaPack>(LumiaPackSchema);
 

@@ -1,7 +1,6 @@
-// Builds the safe-tool-use layer for the host: approvals (with the policy port), result caches, the guarded invoker, the note tools.
+// Builds the safe-tool-use layer for the host: approvals (with the policy port), result caches, the guarded invoker.
 import path from 'node:path';
 import type { HostEvent } from '../../../shared/events';
-import { installNoteTools, type NoteTools } from '../notes/note-tools';
 import type { Clock, Logger, Timers } from '../ports';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { SettingsStore } from '../settings/settings-store';
@@ -15,7 +14,7 @@ export interface SafetyServices {
   guard: GuardedInvoker;
   approvals: ApprovalService;
   cache: ToolResultCache;
-  notes: NoteTools;
+  /** The note tools' folder, which the guard also confines paths to. */
   notesRoot: string;
   dispose(): void;
 }
@@ -53,18 +52,15 @@ export function createSafety(options: {
     log,
     ...(options.trustedSource ? { trustedSource: options.trustedSource } : {}),
   });
-  const notes = installNoteTools(registry, guard, notesRoot);
   return {
     guard,
     approvals,
     cache,
-    notes: notes.tools,
     notesRoot,
     dispose() {
       approvals.dispose();
       offRegistry();
       redefined.dispose();
-      notes.uninstall();
     },
   };
 }

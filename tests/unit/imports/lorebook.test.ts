@@ -1,6 +1,6 @@
 // SillyTavern lorebooks, both field sets, into session world info; and the activation rules the Workbench follows.
 import { describe, expect, it } from 'vitest';
-import { activeWorldInfo } from '../../../electron/core/chat/world-info';
+import { activeWorldInfo } from '../../../electron/core/lore/world-info';
 import { parseLorebook } from '../../../electron/core/imports/lorebook';
 import { HostFailure } from '../../../shared/errors';
 

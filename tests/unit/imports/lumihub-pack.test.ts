@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import fc from 'fast-check';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toLumiHub } from '../../../electron/core/imports/lumihub-pack';
+import { toLumiHub } from '../../../electron/core/packs/lumihub-pack';
 import { PackStore } from '../../../electron/core/packs/pack-store';
 import { silentLogger } from '../../../electron/core/ports';
 import { HostFailure } from '../../../shared/errors';

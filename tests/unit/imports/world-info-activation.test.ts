@@ -2,7 +2,7 @@
 // world-info file writes it (null = "use the global setting": whole words off, case-insensitive), the recent
 // messages (oldest first), and whether SillyTavern would fire it. Rows are read through the real importer.
 import { describe, expect, it } from 'vitest';
-import { activeWorldInfo, WORLD_INFO_SCAN_DEPTH } from '../../../electron/core/chat/world-info';
+import { activeWorldInfo, WORLD_INFO_SCAN_DEPTH } from '../../../electron/core/lore/world-info';
 import { parseLorebook } from '../../../electron/core/imports/lorebook';
 
 type Row = [string, Record<string, unknown>, string[], boolean];

@@ -2,7 +2,7 @@
 // and RetryError's marker): the classes `ai` throws are classified as before.
 import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { classifyError } from '../../../electron/core/llm/errors';
+import { classifyError } from '../../../electron/core/connections/provider-errors';
 
 const rateLimited = () =>
   new APICallError({ message: 'slow down', url: 'http://127.0.0.1:1/v1/chat/completions', requestBodyValues: {}, statusCode: 429, responseBody: '{"error":{"message":"slow down"}}', isRetryable: true });

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConnection } from '../../../electron/core/connections/models';
 import { MemorySecretStore } from '../../../electron/core/connections/secret-store';
-import { classifyError } from '../../../electron/core/llm/errors';
+import { classifyError } from '../../../electron/core/connections/provider-errors';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 
 let plainServer: net.Server;

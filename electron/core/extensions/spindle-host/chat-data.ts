@@ -2,7 +2,7 @@
 // Lumiverse's shapes and with its permissions. A session is a chat with one character (same id) and the user's
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
-import type { ResolvedMacros } from '../../chat/session-macros';
+import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';

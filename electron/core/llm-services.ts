@@ -1,24 +1,24 @@
 // Builds the LLM side of the host: one redactor, the secret store, the LLM client, connections in settings, the sidecar, sessions and the chat engine.
 import { randomUUID } from 'node:crypto';
-import { HostFailure } from '../../../shared/errors';
-import type { Settings } from '../../../shared/settings';
-import type { ChatEvent } from '../../../shared/types/chat';
-import type { ConnectionProfile } from '../../../shared/types/llm';
-import { ConnectionService } from '../connections/connection-service';
-import type { DetectOptions } from '../connections/detect';
-import type { FetchLike } from '../connections/http';
-import type { Redactor } from '../connections/redact';
-import { keyEnvironment } from '../connections/key-environment';
-import { FileSecretStore, type Env, type SecretStore } from '../connections/secret-store';
-import { LlmClient } from '../llm/client';
-import type { Clock, Logger, Timers } from '../ports';
-import type { SettingsStore } from '../settings/settings-store';
-import { SettingsProfileRepository } from '../sidecar/settings-profile-repository';
-import { SidecarService } from '../sidecar/sidecar-service';
-import { ChatEngine, type ChatToolRunner } from './chat-engine';
-import type { DeltaBatcherOptions } from './delta-batcher';
-import { SessionStore } from './session-store';
-import { MessageActions } from './message-actions';
+import { HostFailure } from '../../shared/errors';
+import type { Settings } from '../../shared/settings';
+import type { ChatEvent } from '../../shared/types/chat';
+import type { ConnectionProfile } from '../../shared/types/llm';
+import { ConnectionService } from './connections/connection-service';
+import type { DetectOptions } from './connections/detect';
+import type { FetchLike } from './connections/http';
+import type { Redactor } from './connections/redact';
+import { keyEnvironment } from './connections/key-environment';
+import { FileSecretStore, type Env, type SecretStore } from './connections/secret-store';
+import { LlmClient } from './llm/client';
+import type { Clock, Logger, Timers } from './ports';
+import type { SettingsStore } from './settings/settings-store';
+import { SettingsProfileRepository } from './sidecar/settings-profile-repository';
+import { SidecarService } from './sidecar/sidecar-service';
+import { ChatEngine, type ChatToolRunner } from './chat/chat-engine';
+import type { DeltaBatcherOptions } from './chat/delta-batcher';
+import { SessionStore } from './chat/session-store';
+import { MessageActions } from './chat/message-actions';
 
 export interface LlmServicesOptions {
   dataDir: string;

@@ -1,9 +1,9 @@
 // Contract handlers for tools.*: list, invoke (a person trying a tool) and spec export.
 import type { Handlers } from '../../../shared/contract';
 import { fail } from '../../../shared/errors';
-import type { ToolRegistry } from './tool-registry';
-import type { GuardedInvoker } from '../safety/guarded-invoke';
-import { exportToolSpec } from './spec-export';
+import type { ToolRegistry } from '../registry/tool-registry';
+import type { GuardedInvoker } from './guarded-invoke';
+import { exportToolSpec } from '../registry/spec-export';
 
 /** A tool tried by hand gets the council's default deadline unless the caller names one. */
 export const DEFAULT_TRY_TIMEOUT_MS = 30_000;

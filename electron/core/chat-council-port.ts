@@ -1,8 +1,9 @@
 // The council as the Workbench chat sees it (chat/council-port.ts): one run per reply, abort through the chat's signal.
+// Wired by the host, so that neither the chat nor the council imports the other's folder for it.
 import { randomBytes } from 'node:crypto';
-import { HostFailure } from '../../../shared/errors';
-import type { CouncilPort } from '../chat/council-port';
-import type { CouncilService } from './council-service';
+import { HostFailure } from '../../shared/errors';
+import type { CouncilPort } from './chat/council-port';
+import type { CouncilService } from './council/council-service';
 
 export function chatCouncilPort(council: CouncilService): CouncilPort {
   return {

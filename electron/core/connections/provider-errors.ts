@@ -2,7 +2,7 @@
 // The error classes come from the SDK's small provider package, so classifying an error does not load the SDK.
 import { APICallError, EmptyResponseBodyError, InvalidResponseDataError, JSONParseError, TypeValidationError } from '@ai-sdk/provider';
 import { HostFailure, type HostError } from '../../../shared/errors';
-import type { Redactor } from '../connections/redact';
+import type { Redactor } from './redact';
 
 export interface ClassifiedError {
   error: HostError;
