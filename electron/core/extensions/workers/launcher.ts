@@ -98,7 +98,7 @@ export interface NodeLauncherOptions {
  * the whole cycle (overhead about 22 ms); 16 per write let the workers start meanwhile (about 15 ms); 8 or
  * 64 did worse than 16, and one write per frame made the sending itself two to three times slower.
  */
-export const FRAMES_PER_WRITE = 16;
+const FRAMES_PER_WRITE = 16;
 /** A batch this long goes out at once, however few frames it has: a big frame (a chat context) never waits for others. */
 export const BATCH_WRITE_CHARS = 1024 * 1024;
 
