@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SHUTDOWN_HANDLERS_MS, type HostToWorkerMessage, type InitMessage, type WorkerToHostMessage } from '../../shared/protocol';
+import { dispatch, type MessageHandlers } from '../../shared/protocol/dispatch';
 import { CallContexts } from './call-context';
 import { detectHostPort, type HostPort } from './host-port';
 import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
@@ -102,78 +103,62 @@ function main(): void {
     send({ type: 'ready', contained: contained(), networkIsolated: networkIsolated() });
   }
 
-  port.onMessage((raw) => {
-    const message = raw as HostToWorkerMessage;
-    if (typeof message !== 'object' || message === null) return;
-    switch (message.type) {
-      case 'ping':
-        send({ type: 'heartbeat', seq: message.seq });
-        return;
-      case 'init':
-        if (!runtime) {
-          const started = init(message).finally(() => {
-            if (loading === started) loading = null;
-          });
-          loading = started;
-        }
-        return;
-      case 'tool_invocation':
-      case 'tool_simulation': {
-        const active = runtime;
-        if (!active) return;
-        const kind = message.type === 'tool_simulation' ? 'simulation' : 'invocation';
-        // Filled in on arrival: the kept context is the one this call was sent with.
-        const payload = contexts.payload(message);
-        if (!payload) {
-          const error = { code: 'TOOL_ERROR', message: 'The chat context of this call did not reach the extension worker.' };
-          send({ type: 'tool_invocation_result', requestId: message.payload.requestId, ok: false, error });
-          return;
-        }
-        void (loading ?? Promise.resolve()).then(() => active.invoke(kind, payload)).then(send);
-        return;
-      }
-      case 'cancel':
-        runtime?.cancel(message.requestId, message.reason);
-        return;
-      case 'response':
-        runtime?.onResponse(message);
-        return;
-      case 'response_chunk':
-        runtime?.onChunk(message);
-        return;
-      case 'frontend_message':
-        void runtime?.onFrontendMessage(message.payload);
-        return;
-      case 'pipeline_call': {
-        const active = runtime;
-        if (!active) return;
-        const args = Array.isArray(message.args) ? message.args : [];
-        void (loading ?? Promise.resolve()).then(() => active.runPipeline(message.requestId, String(message.kind), String(message.id), args)).then(send);
-        return;
-      }
-      case 'event':
-        if (typeof message.event === 'string') track(runtime?.emit(message.event, message.payload));
-        return;
-      case 'permission_denied':
-        void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation });
-        return;
-      case 'permissions_changed':
-        if (runtime && Array.isArray(message.granted)) void runtime.setPermissions((message.granted as unknown[]).filter((p): p is string => typeof p === 'string'));
-        return;
-      case 'error':
-        void runtime?.emit('ERROR', { operation: message.operation, error: message.error });
-        return;
-      case 'shutdown': {
-        const done = () => exitAfter(port, 0);
-        if (!runtime) return done();
-        const timer = setTimeout(done, SHUTDOWN_HANDLERS_MS);
-        void Promise.allSettled([...handling, runtime.emit('SHUTDOWN', {})]).then(() => {
-          clearTimeout(timer);
-          done();
-        });
-        return;
-      }
+  const call = (kind: 'invocation' | 'simulation', message: Extract<HostToWorkerMessage, { type: 'tool_invocation' | 'tool_simulation' }>) => {
+    const active = runtime;
+    if (!active) return;
+    // Filled in on arrival: the kept context is the one this call was sent with.
+    const payload = contexts.payload(message);
+    if (!payload) {
+      const error = { code: 'TOOL_ERROR', message: 'The chat context of this call did not reach the extension worker.' };
+      send({ type: 'tool_invocation_result', requestId: message.payload.requestId, ok: false, error });
+      return;
     }
+    void (loading ?? Promise.resolve()).then(() => active.invoke(kind, payload)).then(send);
+  };
+
+  /** What the worker does with each message from its host (which it trusts: the host checks what it sends). */
+  const handlers: MessageHandlers<HostToWorkerMessage> = {
+    ping: (message) => send({ type: 'heartbeat', seq: message.seq }),
+    init: (message) => {
+      if (runtime) return;
+      const started = init(message).finally(() => {
+        if (loading === started) loading = null;
+      });
+      loading = started;
+    },
+    tool_invocation: (message) => call('invocation', message),
+    tool_simulation: (message) => call('simulation', message),
+    cancel: (message) => runtime?.cancel(message.requestId, message.reason),
+    response: (message) => runtime?.onResponse(message),
+    response_chunk: (message) => runtime?.onChunk(message),
+    frontend_message: (message) => void runtime?.onFrontendMessage(message.payload),
+    pipeline_call: (message) => {
+      const active = runtime;
+      if (!active) return;
+      const args = Array.isArray(message.args) ? message.args : [];
+      void (loading ?? Promise.resolve()).then(() => active.runPipeline(message.requestId, String(message.kind), String(message.id), args)).then(send);
+    },
+    event: (message) => {
+      if (typeof message.event === 'string') track(runtime?.emit(message.event, message.payload));
+    },
+    permission_denied: (message) => void runtime?.emit('PERMISSION_DENIED', { permission: message.permission, operation: message.operation }),
+    permissions_changed: (message) => {
+      if (runtime && Array.isArray(message.granted)) void runtime.setPermissions((message.granted as unknown[]).filter((p): p is string => typeof p === 'string'));
+    },
+    error: (message) => void runtime?.emit('ERROR', { operation: message.operation, error: message.error }),
+    shutdown: () => {
+      const done = () => exitAfter(port, 0);
+      if (!runtime) return done();
+      const timer = setTimeout(done, SHUTDOWN_HANDLERS_MS);
+      void Promise.allSettled([...handling, runtime.emit('SHUTDOWN', {})]).then(() => {
+        clearTimeout(timer);
+        done();
+      });
+    },
+  };
+
+  port.onMessage((raw) => {
+    if (typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string') dispatch(handlers, raw as HostToWorkerMessage);
   });
 }
 

@@ -9,7 +9,7 @@ import type { HostError } from '../../../shared/errors';
 // which doubled the compile time each start waits for.
 const ajv = new Ajv({ allErrors: false, strict: false, unicodeRegExp: false, validateSchema: false, code: { optimize: false } });
 
-type Validator<T = unknown> = ((value: unknown) => value is T) & { readonly errors: ErrorObject[] | null | undefined };
+export type Validator<T = unknown> = ((value: unknown) => value is T) & { readonly errors: ErrorObject[] | null | undefined };
 
 /** Calls a validator answers by interpreting its schema before it is compiled. */
 const COMPILE_AFTER_CALLS = 16;

@@ -1,6 +1,7 @@
 // spindle.generate.quiet / .raw end to end: a real host (createHost), a real worker running the generator fixture, the real local LLM server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_GENERATE_PROMPT_BYTES, parseWorkerMessage, validateGenerateInput, type HostToWorkerMessage } from '../../../shared/protocol';
+import { MAX_GENERATE_PROMPT_BYTES, validateGenerateInput, type HostToWorkerMessage } from '../../../shared/protocol';
+import { readWorkerMessage } from '../../../electron/core/extensions/workers/read-worker-message';
 import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/workers/launcher';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
@@ -193,16 +194,17 @@ describe('without the generation permission', () => {
 });
 
 describe('the request messages', () => {
-  it('parse with a valid request id and method; the params are left to the handler', () => {
-    expect(parseWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 }, extra: true })).toEqual({
+  it('are read with a valid request id and method and nothing else; the params are left to the handler', () => {
+    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 } })).toEqual({
       ok: true,
       message: { type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 } },
     });
-    expect(parseWorkerMessage({ type: 'request', requestId: 'r 1', method: 'generate.raw' }).ok).toBe(false);
-    expect(parseWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate' }).ok).toBe(false);
-    expect(parseWorkerMessage({ type: 'request', requestId: 'r1', method: '__proto__.x' }).ok).toBe(false);
-    expect(parseWorkerMessage({ type: 'request_cancel', requestId: 'r1' })).toEqual({ ok: true, message: { type: 'request_cancel', requestId: 'r1' } });
-    expect(parseWorkerMessage({ type: 'request_cancel' }).ok).toBe(false);
+    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 }, extra: true }).ok).toBe(false);
+    expect(readWorkerMessage({ type: 'request', requestId: 'r 1', method: 'generate.raw' }).ok).toBe(false);
+    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate' }).ok).toBe(false);
+    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: '__proto__.x' }).ok).toBe(false);
+    expect(readWorkerMessage({ type: 'request_cancel', requestId: 'r1' })).toEqual({ ok: true, message: { type: 'request_cancel', requestId: 'r1' } });
+    expect(readWorkerMessage({ type: 'request_cancel' }).ok).toBe(false);
   });
 });
 

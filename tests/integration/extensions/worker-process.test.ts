@@ -160,7 +160,7 @@ describe('real faults', () => {
     expect(await rogue.host.execute(request('rogue', { mode: 'oversized' }))).toMatchObject({ ok: false, error: { code: 'RESULT_TOO_LARGE' } });
     expect(await rogue.host.execute(request('rogue', { mode: 'unknown-id' }))).toEqual({ ok: true, value: 'real answer' });
     // A malformed answer to a call in flight ends that call at once, not at its deadline.
-    expect(await rogue.host.execute(request('rogue', { mode: 'untexted' }, { deadline: Date.now() + 60_000 }))).toMatchObject({ ok: false, error: { code: 'INVALID_RESULT', message: expect.stringContaining('without its text') } });
+    expect(await rogue.host.execute(request('rogue', { mode: 'untexted' }, { deadline: Date.now() + 60_000 }))).toMatchObject({ ok: false, error: { code: 'INVALID_RESULT', message: expect.stringContaining('malformed result') } });
     await waitFor(() => rogue.logs.includes('host:warn: Result for unknown request no-such-request-42 dropped.'), 'the drop to be logged');
   });
 });

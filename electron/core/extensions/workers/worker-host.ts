@@ -1,7 +1,6 @@
 // One running extension worker: start, init, calls in flight, host requests, liveness, memory cap, exit handling.
 import type { HostError } from '../../../../shared/errors';
 import {
-  parseWorkerMessage,
   type CancelReason,
   type HostToWorkerMessage,
   type LogLevel,
@@ -10,6 +9,9 @@ import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../../registry-port';
 import { CallPayloads } from './call-payload';
+import { readWorkerMessage } from './read-worker-message';
+import { dispatch, type MessageHandlers } from '../../../../shared/protocol/dispatch';
+import type { WorkerToHostMessage } from '../../../../shared/protocol/worker-schemas';
 import { minimalWorkerEnv, type WorkerHandle } from './launcher';
 import { WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
@@ -276,56 +278,52 @@ export class WorkerHost implements ToolExecutor {
       this.kill('flood');
       return;
     }
-    const parsed = parseWorkerMessage(raw);
-    if (!parsed.ok) {
-      this.log('warn', `Ignored a malformed message from the worker: ${parsed.reason}.`);
+    const read = readWorkerMessage(raw);
+    if (!read.ok) {
+      this.log('warn', `Ignored a malformed message from the worker: ${read.reason}.`);
       // A call waiting for that answer ends now rather than at its deadline.
-      if (awaited) this.calls.settle(raw.requestId as string, { ok: false, error: hostError('INVALID_RESULT', `The extension answered with a malformed result (${parsed.reason}).`) });
+      if (awaited) this.calls.settle(raw.requestId as string, { ok: false, error: hostError('INVALID_RESULT', `The extension answered with a malformed result (${read.reason}).`) });
       return;
     }
-    const message = parsed.message;
-    const live = this.stateValue === 'starting' || this.stateValue === 'running';
-    switch (message.type) {
-      case 'heartbeat':
-        this.liveness.beat();
-        return;
-      case 'events_wanted':
-        this.wanted = new Set(message.events);
-        this.callbacks.onEventsWanted?.(message.events);
-        return;
-      case 'ready':
-        this.liveness.beat();
-        if (this.stateValue === 'starting') {
-          this.stateValue = 'running';
-          this.callbacks.onReady?.({ permissionModel: message.contained === true, networkNamespace: message.networkIsolated === true });
-        }
-        return;
-      case 'register_tool':
-        // security.md R15: a registration outside the worker's life (it was told to stop) is ignored, and said so.
-        if (live) this.callbacks.onRegisterTool?.(message.tool);
-        else this.log('warn', `registerTool(${JSON.stringify(String((message.tool as { name?: unknown }).name).slice(0, 64))}) ignored: the worker is ${this.stateValue}.`);
-        return;
-      case 'unregister_tool':
-        this.callbacks.onUnregisterTool?.(message.name);
-        return;
-      case 'log':
-        if (message.level === 'error') this.output.remember(message.message);
-        this.callbacks.onLog?.(message.level, 'worker', message.message);
-        return;
-      case 'tool_invocation_result':
-        this.calls.answer(message);
-        return;
-      case 'request':
-        // A stopping worker may still be finishing an event's handler (saving its state): it is answered.
-        if (!live && this.stateValue !== 'stopping') return;
-        if (this.callbacks.onRequest) this.callbacks.onRequest(message);
-        else this.respond(message.requestId, { ok: false, error: hostError('UNSUPPORTED_HERE', `${message.method} is not available here.`) });
-        return;
-      case 'request_cancel':
-        this.callbacks.onRequestCancel?.(message.requestId);
-        return;
-    }
+    dispatch(this.inbound, read.message);
   }
+
+  private get live(): boolean {
+    return this.stateValue === 'starting' || this.stateValue === 'running';
+  }
+
+  /** What the host does with each message a worker sends (shared/protocol/worker-schemas.ts), once it is read. */
+  private readonly inbound: MessageHandlers<WorkerToHostMessage> = {
+    heartbeat: () => this.liveness.beat(),
+    events_wanted: (message) => {
+      this.wanted = new Set(message.events);
+      this.callbacks.onEventsWanted?.(message.events);
+    },
+    ready: (message) => {
+      this.liveness.beat();
+      if (this.stateValue !== 'starting') return;
+      this.stateValue = 'running';
+      this.callbacks.onReady?.({ permissionModel: message.contained === true, networkNamespace: message.networkIsolated === true });
+    },
+    register_tool: (message) => {
+      // security.md R15: a registration outside the worker's life (it was told to stop) is ignored, and said so.
+      if (this.live) this.callbacks.onRegisterTool?.(message.tool);
+      else this.log('warn', `registerTool(${JSON.stringify(String((message.tool as { name?: unknown }).name).slice(0, 64))}) ignored: the worker is ${this.stateValue}.`);
+    },
+    unregister_tool: (message) => this.callbacks.onUnregisterTool?.(message.name),
+    log: (message) => {
+      if (message.level === 'error') this.output.remember(message.message);
+      this.callbacks.onLog?.(message.level, 'worker', message.message);
+    },
+    tool_invocation_result: (message) => this.calls.answer(message),
+    request: (message) => {
+      // A stopping worker may still be finishing an event's handler (saving its state): it is answered.
+      if (!this.live && this.stateValue !== 'stopping') return;
+      if (this.callbacks.onRequest) this.callbacks.onRequest(message);
+      else this.respond(message.requestId, { ok: false, error: hostError('UNSUPPORTED_HERE', `${message.method} is not available here.`) });
+    },
+    request_cancel: (message) => this.callbacks.onRequestCancel?.(message.requestId),
+  };
 
   private sampleMemory(): void {
     if (!this.timings.memoryCapBytes || ++this.ticks % MEMORY_SAMPLE_TICKS !== 0) return;
