@@ -3,17 +3,16 @@
 // an install is refused. The collision is stood in for (finding one takes about 2^32 tries); the refusal is real.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
+import { frameLabel } from '../../../shared/frames/frame-origin';
+import { checkInstall as check } from '../../../electron/core/extensions/install/extension-install';
+import { readManifest } from '../../../electron/core/extensions/install/manifest';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
-vi.mock('../../../shared/frames/frame-origin', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../shared/frames/frame-origin')>();
-  return { ...actual, frameLabel: (id: string) => (id === 'victim' || id === 'forger' ? 'e-0000000000000001' : actual.frameLabel(id)) };
-});
-
-const { checkInstall } = await import('../../../electron/core/extensions/install/extension-install');
-const { readManifest } = await import('../../../electron/core/extensions/install/manifest');
+/** The real labels, except that the forger's collides with the victim's. */
+const forged = (id: string) => (id === 'victim' || id === 'forger' ? 'e-0000000000000001' : frameLabel(id));
+const checkInstall = (...args: Parameters<typeof check>) => check(args[0], args[1], args[2], args[3], args[4], forged);
 
 afterEach(cleanupTempDirs);
 

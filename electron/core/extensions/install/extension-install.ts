@@ -146,11 +146,13 @@ export function checkInstall(
   options: { replace?: boolean; grant?: ExtensionPermission[] | 'requested' },
   userDir: string,
   installedIds: Iterable<string> = [],
+  /** Names an id's frame origin (a test stands in a collision: finding a real one takes about 2^32 tries). */
+  labelOf: (id: string) => string = frameLabel,
 ): ExtensionPermission[] {
   const { id } = source.manifest;
   // Its frames' origin is named by a short hash of its id: another id with the same name would share that origin.
-  const label = frameLabel(id);
-  const sharing = [...installedIds].find((other) => other !== id && frameLabel(other) === label);
+  const label = labelOf(id);
+  const sharing = [...installedIds].find((other) => other !== id && labelOf(other) === label);
   if (sharing !== undefined) {
     throw new HostFailure({ code: 'CONFLICT', message: `Its frames would share an address with "${sharing}"'s (${label}); an extension's frames are its own.`, path: '/identifier' });
   }
