@@ -3,15 +3,20 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../../electron/core/host';
 import type { CouncilView } from '../../../shared/types/council';
+import { builtCli } from '../../helpers/built-cli';
 import { testHost } from '../../helpers/node-host';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 let host: Host | undefined;
+/** The CLI as `npm run cli` runs it, built once before these tests. */
+let CLI = '';
+beforeAll(() => {
+  CLI = builtCli();
+}, 120_000);
 
 afterEach(async () => {
   await host?.dispose();
@@ -29,7 +34,7 @@ const storedRoles = (dataDir: string) => (JSON.parse(fs.readFileSync(path.join(d
 
 function cli(dataDir: string, ...args: string[]): Promise<{ code: number | null; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args, '--data-dir', dataDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('exit', (code) => resolve({ code, err }));
