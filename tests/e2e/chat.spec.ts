@@ -7,18 +7,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
 const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
 const MODEL = 'e2e-chat-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 const INLINE_DICE = path.join(ROOT, 'tests', 'fixtures', 'e2e-llm', 'inline-dice');
 
 /** Runs the CLI on the data folder before the host starts (the host reads settings once). */
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 

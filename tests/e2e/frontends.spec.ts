@@ -9,14 +9,13 @@ import path from 'node:path';
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 
 const MODEL = 'e2e-frontend-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'extensions');
 
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 /** The hostile fixture with the whole XSS corpus as its corpus.json (its build inlines it). */

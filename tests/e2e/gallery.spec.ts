@@ -7,17 +7,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'gallery-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 const MCP_FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'mcp', 'stdio-server.mjs');
 const SECTIONS = ['Council', 'Tools', 'Extensions', 'Sidecar', 'Connections', 'Workbench', 'MCP servers', 'Safety'] as const;
 const OUT = process.env.UPDATE_DOCS_SCREENSHOT === '1' ? path.join(ROOT, 'docs', 'screenshots') : path.join(ROOT, 'tests', 'e2e', 'screenshots', 'gallery');
 
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 const slug = (section: string) => section.toLowerCase().replace(/\s+/g, '-');

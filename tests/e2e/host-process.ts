@@ -1,10 +1,20 @@
-// Starts the headless host as a child process for e2e tests and stops it again (its whole process group).
+// Starts the headless host (browser mode, as `npm start` runs it from out/node) as a child process for e2e tests and
+// stops it again (its whole process group: the host and its extension workers).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { builtCli } from '../helpers/built-cli';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
+
+let built: string | null = null;
+/**
+ * The CLI's entry in out/node, brought up to date with the sources once per test worker: the host and the CLI run
+ * as `npm start` (browser mode) and `npm run cli` run them, built, not through tsx.
+ */
+export function builtCliEntry(): string {
+  return (built ??= builtCli());
+}
 const READY = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([0-9a-f]+)/;
 
 export interface RunningHost {
@@ -23,10 +33,11 @@ export function assertRendererBuilt(): void {
 }
 
 export async function startHost(dataDir: string, timeoutMs = 30_000): Promise<RunningHost> {
-  const child: ChildProcess = spawn(TSX, ['electron/headless/main.ts', '--port', '0', '--data-dir', dataDir, '--no-open'], {
+  const headless = path.join(path.dirname(builtCliEntry()), 'headless.js');
+  const child: ChildProcess = spawn(process.execPath, [headless, '--port', '0', '--data-dir', dataDir, '--no-open'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Own process group, so stop() reaches tsx's node child too, and nothing else.
+    // Own process group, so stop() reaches the workers it started too, and nothing else.
     detached: process.platform !== 'win32',
     env: { ...process.env, NO_COLOR: '1' },
   });

@@ -10,14 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { XSS } from '../fixtures/xss-corpus';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-hostile-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 test.describe('hostile model output', () => {

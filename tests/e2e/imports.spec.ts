@@ -8,11 +8,10 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { pngTextChunks, solidPng, withPngTextChunks } from '../../electron/core/imports/png-text';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-card-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 const LAMP_LORE = 'The lighthouse lamp burns whale oil and is lit at dusk.';
 const CARD = {
   spec: 'chara_card_v3',
@@ -34,7 +33,7 @@ const CARD = {
 };
 
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 test.describe('importing a character card in the Workbench', () => {

@@ -7,13 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 
 const MODEL = 'e2e-layout-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 /** The part of `a` that `b` covers, in px² (0 when apart). */

@@ -6,9 +6,8 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { SESSION_FORMAT, SESSION_VERSION } from '../../shared/types/chat';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 const COUNT = 200;
 
 test.describe('a long chat', () => {
@@ -31,7 +30,7 @@ test.describe('a long chat', () => {
       file,
       JSON.stringify({ format: SESSION_FORMAT, version: SESSION_VERSION, id: 'long', title: 'Long chat', createdAt: now, updatedAt: now, character: { name: 'Keeper', description: '', personality: '', scenario: '' }, persona: { name: 'You', description: '' }, worldInfo: [], messages, titleSet: true }),
     );
-    execFileSync(TSX, ['electron/headless/cli.ts', 'sessions', 'import', file, '--data-dir', dataDir], { cwd: ROOT });
+    execFileSync(process.execPath, [builtCliEntry(), 'sessions', 'import', file, '--data-dir', dataDir], { cwd: ROOT });
     host = await startHost(dataDir);
   });
 

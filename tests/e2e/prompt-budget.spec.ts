@@ -8,13 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
 
 const MODEL = 'e2e-budget-model';
-const TSX = path.join(ROOT, 'node_modules', '.bin', process.platform === 'win32' ? 'tsx.cmd' : 'tsx');
 
 function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 
 function longChat() {
