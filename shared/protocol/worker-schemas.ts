@@ -1,8 +1,10 @@
-// What a worker may say to the host, declared once as schemas: the host validates every message against these at the
-// boundary (electron/core/extensions/workers/read-worker-message.ts) and the types the runtime sends are derived from
-// them. The worker imports types only, so the schemas' library never loads in a worker.
+// Every message between the host and an extension worker, declared once as schemas; the types both ends use are
+// derived from them. What a worker says is validated against these at the host's boundary
+// (electron/core/extensions/workers/read-worker-message.ts); what the host says, the worker trusts. The worker imports
+// types only, so the schemas' library never loads in a worker.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { ToolRegistrationDTO } from '../types/spindle';
+import type { HostError } from '../errors';
+import type { ExtensionManifest, ExtensionPermission, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../types/spindle';
 import { MAX_EVENT_NAME_CHARS, MAX_WANTED_EVENTS, METHOD_PATTERN, REQUEST_ID_PATTERN } from './limits';
 
 const RequestId = Type.String({ pattern: REQUEST_ID_PATTERN.source });
@@ -50,3 +52,68 @@ export type LogMessage = Static<typeof WORKER_TO_HOST.log>;
 export type HeartbeatMessage = Static<typeof WORKER_TO_HOST.heartbeat>;
 export type HostRequestMessage = Static<typeof WORKER_TO_HOST.request>;
 export type HostRequestCancelMessage = Static<typeof WORKER_TO_HOST.request_cancel>;
+
+// ---- host → worker ----
+
+const Permission = Type.Unsafe<ExtensionPermission>(Type.String());
+const HostErrorSchema = Type.Unsafe<HostError>(Type.Object({ code: Type.String(), message: Type.String() }));
+const Payload = Type.Unsafe<ToolInvocationPayloadDTO>(Type.Object({}));
+const CancelReasonSchema = Type.Union([Type.Literal('timeout'), Type.Literal('cancelled'), Type.Literal('permission_revoked'), Type.Literal('shutdown')]);
+/**
+ * A council cycle gives every member's tool the same chat context (`contextMessages` and the flattened
+ * `args.context`). A call numbers its context: the first call with a context carries it and the worker keeps it (one
+ * at a time); a later call with the same number leaves it out (`contextMessages` absent, `args.context` null) and the
+ * worker fills in a fresh copy of each before extension code sees the payload. A new context replaces the kept one.
+ */
+const CallContextRefSchema = Type.Number();
+
+/** Every message the host sends a worker, by its type. */
+export const HOST_TO_WORKER = {
+  init: message(
+    'init',
+    { manifest: Type.Unsafe<ExtensionManifest>(Type.Object({})), granted: Type.Array(Permission), extensionPath: Type.String() },
+    'Load the extension: its manifest, what it was granted, and its folder (manifest.main is relative to it).',
+  ),
+  tool_invocation: message('tool_invocation', { payload: Payload, context: Type.Optional(CallContextRefSchema) }, 'Run a tool; answered with tool_invocation_result.'),
+  tool_simulation: message('tool_simulation', { payload: Payload, context: Type.Optional(CallContextRefSchema) }, "Dry run of a write tool (the orchestrator seed's simulate); answered with tool_invocation_result."),
+  cancel: message('cancel', { requestId: RequestId, reason: CancelReasonSchema }, 'Stop working on a call (its AbortSignal fires).'),
+  permission_denied: message('permission_denied', { permission: Permission, operation: Type.String() }, 'Something it tried needs a permission it lacks.'),
+  permissions_changed: message('permissions_changed', { granted: Type.Array(Permission) }, 'What it is granted now.'),
+  error: message('error', { operation: Type.String(), error: HostErrorSchema }, 'A host-side failure of something it asked for, e.g. a registration the registry refused.'),
+  response: Type.Union(
+    [
+      message('response', { requestId: RequestId, ok: Type.Literal(true), value: Type.Unknown() }, "A request's answer."),
+      message('response', { requestId: RequestId, ok: Type.Literal(false), error: HostErrorSchema }, "A request's failure, redacted."),
+    ],
+    { description: 'The answer to a request: its value, or a redacted error.' },
+  ),
+  response_chunk: message('response_chunk', { requestId: RequestId, chunk: Type.Unknown() }, 'One piece of a streamed answer (spindle.generate.rawStream), before its final response.'),
+  frontend_message: message('frontend_message', { payload: Type.Unknown() }, "For the extension's onFrontendMessage handlers (from its frames or the Workbench's console)."),
+  pipeline_call: message(
+    'pipeline_call',
+    { requestId: RequestId, kind: Type.String(), id: Type.String(), args: Type.Array(Type.Unknown()) },
+    "Run one prompt-pipeline handler it registered (an interceptor, a context handler, a macro's handler) with args; answered with tool_invocation_result under a tool call's deadline, cancel and size rules.",
+  ),
+  event: message('event', { event: Type.String(), payload: Type.Unknown() }, "A notification event (GENERATION_STARTED, MESSAGE_SENT…) for its spindle.on handlers."),
+  ping: message('ping', { seq: Type.Number() }, 'Answered with heartbeat; a blocked event loop cannot.'),
+  shutdown: message('shutdown', {}, 'Finish SHUTDOWN handlers and exit.'),
+} as const;
+
+export type HostToWorkerType = keyof typeof HOST_TO_WORKER;
+export type HostToWorkerMessage = { [K in HostToWorkerType]: Static<(typeof HOST_TO_WORKER)[K]> }[HostToWorkerType];
+export type CancelReason = Static<typeof CancelReasonSchema>;
+export type CallContextRef = Static<typeof CallContextRefSchema>;
+export type InitMessage = Static<typeof HOST_TO_WORKER.init>;
+export type ToolInvocationMessage = Static<typeof HOST_TO_WORKER.tool_invocation>;
+export type ToolSimulationMessage = Static<typeof HOST_TO_WORKER.tool_simulation>;
+export type CancelMessage = Static<typeof HOST_TO_WORKER.cancel>;
+export type PermissionDeniedMessage = Static<typeof HOST_TO_WORKER.permission_denied>;
+export type PermissionsChangedMessage = Static<typeof HOST_TO_WORKER.permissions_changed>;
+export type HostErrorMessage = Static<typeof HOST_TO_WORKER.error>;
+export type HostResponseMessage = Static<typeof HOST_TO_WORKER.response>;
+export type HostResponseChunkMessage = Static<typeof HOST_TO_WORKER.response_chunk>;
+export type FrontendMessage = Static<typeof HOST_TO_WORKER.frontend_message>;
+export type PipelineCallMessage = Static<typeof HOST_TO_WORKER.pipeline_call>;
+export type EventMessage = Static<typeof HOST_TO_WORKER.event>;
+export type PingMessage = Static<typeof HOST_TO_WORKER.ping>;
+export type ShutdownMessage = Static<typeof HOST_TO_WORKER.shutdown>;

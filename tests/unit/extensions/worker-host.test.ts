@@ -1,6 +1,8 @@
 // WorkerHost policy on a fake channel and fake time: deadlines, cancellation, results, liveness, floods, memory, protocol, exits.
 import { describe, expect, it } from 'vitest';
+import { Value } from '@sinclair/typebox/value';
 import { MAX_RESULT_BYTES } from '../../../shared/protocol';
+import { HOST_TO_WORKER } from '../../../shared/protocol/worker-schemas';
 import type { WorkerExitError } from '../../../electron/core/extensions/workers/worker-host';
 import { call, fakeWorker, settle } from './fake-worker';
 
@@ -251,5 +253,30 @@ describe('host requests', () => {
     expect(w.handle.of('response')).toEqual([expect.objectContaining({ requestId: 'r2', ok: false, error: expect.objectContaining({ code: 'UNSUPPORTED_HERE' }) })]);
     w.handle.say({ type: 'request', requestId: 'r3', method: '../etc' });
     expect(w.logs.some((l) => l.includes('Ignored a malformed message from the worker: request') && l.includes('(at /method)'))).toBe(true);
+  });
+});
+
+describe('the messages the host sends', () => {
+  it('each matches its declared schema (shared/protocol/worker-schemas.ts), for every type the host sends', async () => {
+    const w = fakeWorker();
+    const request = call(w.clock, 'lookup', { contextMessages: [{ role: 'user', content: 'hi' }] });
+    void w.host.execute(request);
+    void w.host.simulate(call(w.clock, 'lookup'));
+    void w.host.callPipeline({ requestId: 'pipe-1', kind: 'interceptor', id: 'i1', args: [[]], label: 'interceptor', deadline: w.clock.now() + 5000, signal: new AbortController().signal });
+    w.host.setGranted(['tools', 'generation']);
+    w.host.denyPermission('generation', 'spindle.generate.quiet');
+    w.host.reportError('registerTool', { code: 'INVALID_INPUT', message: 'bad', path: '/name' });
+    w.host.respond('r1', { ok: true, value: { any: 'thing' } });
+    w.host.respond('r2', { ok: false, error: { code: 'NOT_FOUND', message: 'gone' } });
+    w.host.respondChunk('r3', 'piece');
+    w.host.sendFrontendMessage({ hello: 1 });
+    w.host.sendEvent('MESSAGE_SENT', { chatId: 'c' });
+    w.clock.advance(1000); // a heartbeat ping
+    w.host.rejectInFlight({ code: 'TOOL_UNAVAILABLE', message: 'stopping' }, 'cancelled');
+    void w.host.stop();
+    await settle();
+    const types = new Set(w.handle.sent.map((m) => m.type));
+    expect([...types].sort()).toEqual(Object.keys(HOST_TO_WORKER).sort());
+    for (const message of w.handle.sent) expect(Value.Check(HOST_TO_WORKER[message.type], message), JSON.stringify(message)).toBe(true);
   });
 });
