@@ -34,6 +34,7 @@ import type { ConnectionService } from './connections/connection-service';
 import type { SidecarService } from './sidecar/sidecar-service';
 import { CouncilService } from './council/council-service';
 import { chatCouncilPort } from './chat-council-port';
+import { mcpSourceId } from '../../shared/types/mcp';
 import { installNoteTools } from './notes/note-tools';
 import { councilHandlers } from './council/handlers';
 import { PackStore, resolveBundledPacksDir } from './packs/pack-store';
@@ -246,7 +247,11 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   await extensions.init({ start: startSources });
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
-  council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar });
+  // A data-only CLI command starts no extension or MCP server: their tools are not checked, not missing.
+  const unstartedSource = startSources
+    ? undefined
+    : (sourceId: string) => extensions.list().some((e) => e.id === sourceId && e.enabled) || (settings.peek().mcpServers ?? []).some((m) => m.enabled && mcpSourceId(m.id) === sourceId);
+  council = new CouncilService({ dataDir: ports.dataDir, settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}) });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

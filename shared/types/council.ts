@@ -180,6 +180,8 @@ export const MemberToolViewSchema = Type.Object({
   kind: Type.Union([Type.Literal('prompt'), Type.Literal('extension'), Type.Literal('mcp'), Type.Literal('builtin')]),
   missing: Type.Boolean(),
   available: Type.Boolean(),
+  /** Its extension or MCP server is set up here but was not started (a CLI command that reads the folder only). */
+  unchecked: Type.Optional(Type.Boolean()),
   retention: Type.Integer(),
 });
 

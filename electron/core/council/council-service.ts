@@ -42,6 +42,8 @@ export interface CouncilServiceDeps {
   /** Concurrent sidecar LLM calls per connection (prompt tools and argument planning). */
   sidecarConcurrency?: number;
   timers?: CycleTimers;
+  /** A tool's source is set up here but not started (a data-only CLI command): its tools are unknown, not missing. */
+  unstartedSource?: (sourceId: string) => boolean;
   /** A fresh 32-bit seed when a run names none. */
   seedSource?: () => number;
   newId?: () => string;
@@ -142,6 +144,7 @@ export class CouncilService {
     item: (member) => this.resolveItem(member),
     tool: (q) => this.deps.registry.get(q),
     isPromptTool: (info) => this.isPromptTool(info),
+    unstarted: (q) => this.deps.unstartedSource?.(q.slice(0, q.indexOf(':'))) === true,
   };
 
   private memberName(member: CouncilMember): string {

@@ -9,6 +9,8 @@ export interface MemberLookup {
   item(member: Pick<CouncilMember, 'packId' | 'itemId'>): ResolvedItem | null;
   tool(qualifiedName: string): ToolInfo | undefined;
   isPromptTool(info: ToolInfo): boolean;
+  /** Whether a tool that is not registered belongs to a source set up here but not started (unknown, not missing). */
+  unstarted?(qualifiedName: string): boolean;
 }
 
 export function councilView(settings: CouncilSettings, lookup: MemberLookup, sidecarConfigured: boolean): CouncilView {
@@ -17,12 +19,14 @@ export function councilView(settings: CouncilSettings, lookup: MemberLookup, sid
     const resolved = lookup.item(m);
     const toolViews = m.tools.map((q) => {
       const info = lookup.tool(q);
+      const unchecked = !info && lookup.unstarted?.(q) === true;
       return {
         qualifiedName: q,
         displayName: info?.displayName ?? q,
-        kind: !info ? ('extension' as const) : lookup.isPromptTool(info) ? ('prompt' as const) : info.source,
-        missing: !info,
+        kind: !info ? (q.startsWith('mcp-') ? ('mcp' as const) : ('extension' as const)) : lookup.isPromptTool(info) ? ('prompt' as const) : info.source,
+        missing: !info && !unchecked,
         available: info?.status === 'available',
+        ...(unchecked ? { unchecked } : {}),
         retention: m.toolHistoryRetention?.[q] ?? 0,
       };
     });

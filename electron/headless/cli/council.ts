@@ -40,7 +40,7 @@ function formatView(value: unknown): string {
   if (!view.members.length) lines.push('No members. Add one with: council add-member --pack <packId> --item <itemId>');
   for (const m of view.members) {
     lines.push(`${m.id}  ${m.name}${m.role ? ` — ${m.role}` : ''}  ${m.chance}%  (${m.packId}/${m.itemId})${m.missingItem ? '  [MISSING ITEM]' : ''}`);
-    for (const t of m.toolViews) lines.push(`    ${t.qualifiedName}  ${t.displayName}  [${t.kind}${t.missing ? ', MISSING' : t.available ? '' : ', unavailable'}${t.retention ? `, keep ${t.retention}` : ''}]`);
+    for (const t of m.toolViews) lines.push(`    ${t.qualifiedName}  ${t.displayName}  [${t.kind}${t.missing ? ', MISSING' : t.unchecked ? ', not checked: not started here' : t.available ? '' : ', unavailable'}${t.retention ? `, keep ${t.retention}` : ''}]`);
   }
   if (view.warnings.length) lines.push('', ...view.warnings.map((w) => `! ${w}`));
   return lines.join('\n');
@@ -49,7 +49,9 @@ function formatView(value: unknown): string {
 export const councilCommands: CliCommand[] = [
   {
     words: ['council', 'show'],
-    usesTools: true,
+    // Reads the folder only: the tools of extensions and MCP servers are shown as not checked (the app, or
+    // `tools list`, starts them).
+    dataOnly: true,
     usage: 'council show',
     summary: 'Council settings and members, with missing items and tools flagged.',
     run: ({ host }) => callHost(host, 'council.get', {}),

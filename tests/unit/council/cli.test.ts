@@ -60,3 +60,26 @@ describe('council and packs CLI', () => {
     expect((await cli(['council', 'remove-member', memberId, ...d])).out).toMatch(/No members/);
   });
 });
+
+describe('council show reads the folder only', () => {
+  it('starts no extension: the tools of an installed extension are shown as not checked, an unknown tool as missing', async () => {
+    const dir = tempDir();
+    const d = ['--data-dir', dir];
+    // The bundled extensions are installed in this folder (their workers are not started by council show).
+    const run = (args: string[]) => runCli(args, { out: (t) => out.push(t), err: () => undefined }, {});
+    const out: string[] = [];
+    await cli(['council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--tools', 'dice-and-stats:roll_dice,nope:gone', ...d]);
+    expect(await run(['council', 'show', ...d, '--json'])).toBe(0);
+    const view = JSON.parse(out.join('\n')) as { members: Array<{ toolViews: Array<{ qualifiedName: string; missing: boolean; unchecked?: boolean }>; missingTools: string[] }>; warnings: string[] };
+    expect(view.members[0]!.toolViews.map((t) => [t.qualifiedName, t.missing, t.unchecked === true])).toEqual([
+      ['dice-and-stats:roll_dice', false, true],
+      ['nope:gone', true, false],
+    ]);
+    expect(view.members[0]!.missingTools).toEqual(['nope:gone']);
+    expect(view.warnings.join('\n')).not.toContain('dice-and-stats');
+    out.length = 0;
+    await run(['council', 'show', ...d]);
+    expect(out.join('\n')).toMatch(/dice-and-stats:roll_dice .*not checked: not started here/);
+    expect(out.join('\n')).toMatch(/nope:gone .*MISSING/);
+  });
+});
