@@ -29,6 +29,7 @@ export async function cliBenchmark(opts: { json: boolean }): Promise<unknown> {
       { name: 'status', run: cli('status'), target: '≤ 0.3 s, ≤ 2.5× node', limit: 0.3, ratio: 2.5 },
       { name: 'packs list', run: cli('packs', 'list'), target: '≤ 0.3 s', limit: 0.3 },
       { name: 'sessions list', run: cli('sessions', 'list'), target: '≤ 0.3 s', limit: 0.3 },
+      { name: 'council show', run: cli('council', 'show'), target: '≤ 0.3 s', limit: 0.3 },
       { name: 'tools list (3 bundled extensions)', run: cli('tools', 'list'), target: '≤ 1 s', limit: 1 },
     ];
     // The first run builds out/node when a source changed, and warms the file and compile caches; it is not counted.
