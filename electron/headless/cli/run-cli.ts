@@ -25,6 +25,11 @@ const GLOBAL_FLAGS = {
   'no-host': { type: 'boolean' },
 } as const;
 
+/** The words before a command's own flags: the global flags' values (`--data-dir DIR`) are not words. */
+function commandWords(argv: string[]): string[] {
+  return parseArgs({ args: argv, options: GLOBAL_FLAGS, allowPositionals: true, strict: false }).positionals;
+}
+
 function findCommand(words: string[], commands: CliCommand[]): CliCommand | undefined {
   return [...commands]
     .sort((a, b) => b.words.length - a.words.length)
@@ -51,14 +56,13 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
     return 1;
   };
 
-  const words = argv.filter((a) => !a.startsWith('-'));
-  const command = findCommand(words, commands);
+  const command = findCommand(commandWords(argv), commands);
   if (!command) {
     if (argv.includes('--help') || argv.length === 0) {
       io.out(helpText(commands));
       return argv.length === 0 ? 1 : 0;
     }
-    return report({ code: 'UNKNOWN_METHOD', message: `Unknown command "${words.join(' ')}". Run with --help to list commands.` });
+    return report({ code: 'UNKNOWN_METHOD', message: `Unknown command "${commandWords(argv).join(' ')}". Run with --help to list commands.` });
   }
 
   let parsed;

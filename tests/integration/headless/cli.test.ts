@@ -36,6 +36,10 @@ describe('cli', () => {
   it('an unknown command or flag is a clear error', async () => {
     expect(JSON.parse((await cli(['frobnicate', '--json'])).out)).toMatchObject({ error: { code: 'UNKNOWN_METHOD' } });
     const dir = tempDir();
+    // The data folder given before or after the command is not part of the command's name.
+    for (const args of [['settings', '--data-dir', dir], ['--data-dir', dir, 'settings']]) {
+      expect(JSON.parse((await cli([...args, '--json'])).out)).toMatchObject({ error: { code: 'UNKNOWN_METHOD', message: 'Unknown command "settings". Run with --help to list commands.' } });
+    }
     const flag = await cli(['status', '--data-dir', dir, '--json', '--bogus']);
     expect(flag.code).toBe(1);
     expect(JSON.parse(flag.out)).toMatchObject({ error: { code: 'INVALID_INPUT', message: expect.stringContaining('--bogus') } });
