@@ -2,7 +2,7 @@
 // on it — a worker runs a stranger's code — then put in the host's terms: a log line clipped, an extension's error
 // normalised (a code that is not upper snake case becomes TOOL_ERROR; texts clipped).
 import { MAX_LOG_MESSAGE_CHARS } from '../../../../shared/protocol/limits';
-import { toWorkerToolError } from '../../../../shared/protocol/worker-messages';
+import { clip, toWorkerToolError } from '../../../../shared/protocol/worker-messages';
 import { WORKER_TO_HOST, type WorkerToHostMessage, type WorkerToHostType } from '../../../../shared/protocol/worker-schemas';
 import { describeAjvError, lazyValidator, type Validator } from '../../contract/validators';
 
@@ -14,10 +14,6 @@ function validatorOf(type: WorkerToHostType): Validator<WorkerToHostMessage> {
   let validate = validators.get(type);
   if (!validate) validators.set(type, (validate = lazyValidator<WorkerToHostMessage>(WORKER_TO_HOST[type])));
   return validate;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
 }
 
 /** The message as the host acts on it, or why it is refused (for the worker's log). */

@@ -5,7 +5,8 @@ import { MAX_RESULT_BYTES, REQUEST_ID_PATTERN, utf8ByteLength, type CancelReason
 import type { Timers } from '../../ports';
 import type { ExecuteResult } from '../../registry-port';
 
-function hostError(code: HostError['code'], message: string, hint?: string): HostError {
+/** A HostError, with its hint when there is one. */
+export function hostError(code: HostError['code'], message: string, hint?: string): HostError {
   return hint ? { code, message, hint } : { code, message };
 }
 

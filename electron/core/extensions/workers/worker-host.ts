@@ -13,7 +13,7 @@ import { readWorkerMessage } from './read-worker-message';
 import { dispatch, type MessageHandlers } from '../../../../shared/protocol/dispatch';
 import type { WorkerToHostMessage } from '../../../../shared/protocol/worker-schemas';
 import { minimalWorkerEnv, type WorkerHandle } from './launcher';
-import { WorkerCalls } from './worker-calls';
+import { hostError, WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
 import { WorkerOutput } from './worker-output';
 import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
@@ -27,10 +27,6 @@ export type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './work
 
 /** Resident memory is read every this many heartbeats. */
 const MEMORY_SAMPLE_TICKS = 2;
-
-function hostError(code: HostError['code'], message: string, hint?: string): HostError {
-  return hint ? { code, message, hint } : { code, message };
-}
 
 /** A pipeline handler's answer: the JSON of its value, parsed here once. */
 function pipelineValue(label: string, json: string): ExecuteResult {
