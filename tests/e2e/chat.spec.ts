@@ -1,24 +1,18 @@
 // Connections, Sidecar and the Workbench chat in Chromium against the real headless host and the local LLM test server:
 // add an OpenAI-compatible connection through the UI, test it, make it the chat's (and the sidecar's) connection,
 // then watch a reply stream in token by token, and stop another one mid-stream.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
 const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
 const MODEL = 'e2e-chat-model';
 const INLINE_DICE = path.join(ROOT, 'tests', 'fixtures', 'e2e-llm', 'inline-dice');
-
-/** Runs the CLI on the data folder before the host starts (the host reads settings once). */
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 
 

@@ -2,21 +2,16 @@
 // input bar action and modal appear in the Workbench and talk to its backend; a <dice> tag in a reply becomes
 // a widget whose click reaches the backend; a hostile frontend's markup runs nothing in the app and it cannot
 // reach the app's window, storage, WebSocket or the network.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-frontend-model';
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'extensions');
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 /** The hostile fixture with the whole XSS corpus as its corpus.json (its build inlines it). */
 function hostileWithCorpus(): string {

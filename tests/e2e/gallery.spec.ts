@@ -1,23 +1,18 @@
 // Every section, in light and in dark, with something in it: the pictures the README shows. A test run writes them
 // to tests/e2e/screenshots/gallery/; `UPDATE_DOCS_SCREENSHOT=1 npx playwright test tests/e2e/gallery.spec.ts`
 // refreshes docs/screenshots/ (so an ordinary run leaves tracked files alone).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'gallery-model';
 const MCP_FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'mcp', 'stdio-server.mjs');
 const SECTIONS = ['Council', 'Tools', 'Extensions', 'Sidecar', 'Connections', 'Workbench', 'MCP servers', 'Safety'] as const;
 const OUT = process.env.UPDATE_DOCS_SCREENSHOT === '1' ? path.join(ROOT, 'docs', 'screenshots') : path.join(ROOT, 'tests', 'e2e', 'screenshots', 'gallery');
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 const slug = (section: string) => section.toLowerCase().replace(/\s+/g, '-');
 

@@ -1,6 +1,6 @@
 // Starts the headless host (browser mode, as `npm start` runs it from out/node) as a child process for e2e tests and
 // stops it again (its whole process group: the host and its extension workers).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { builtCli } from '../helpers/built-cli';
@@ -12,8 +12,13 @@ let built: string | null = null;
  * The CLI's entry in out/node, brought up to date with the sources once per test worker: the host and the CLI run
  * as `npm start` (browser mode) and `npm run cli` run them, built, not through tsx.
  */
-export function builtCliEntry(): string {
+function builtCliEntry(): string {
   return (built ??= builtCli());
+}
+
+/** Runs the CLI on a data folder (before the host starts, or beside it) and returns what it printed. */
+export function cli(dataDir: string, ...args: string[]): string {
+  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
 const READY = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([0-9a-f]+)/;
 

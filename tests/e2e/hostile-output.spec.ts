@@ -6,18 +6,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { XSS } from '../fixtures/xss-corpus';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, startHost, type RunningHost, cli } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-hostile-model';
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 test.describe('hostile model output', () => {
   let host: RunningHost;

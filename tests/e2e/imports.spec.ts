@@ -1,14 +1,13 @@
 // Bringing a character card in, in Chromium against the real headless host: drop a PNG card on the Workbench, pick
 // one of its greetings, see the character, its picture and its world info, send a turn whose world info fires (the
 // main request to the local LLM server carries the entry), and export it back as a PNG card.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { pngTextChunks, solidPng, withPngTextChunks } from '../../electron/core/imports/png-text';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-card-model';
@@ -31,10 +30,6 @@ const CARD = {
     },
   },
 };
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 test.describe('importing a character card in the Workbench', () => {
   let host: RunningHost;

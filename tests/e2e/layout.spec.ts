@@ -1,19 +1,14 @@
 // The Workbench at common laptop sizes (1440×900, 1280×720): the composer never covers the connection picker or
 // an open deliberation, at the top of the chat or scrolled to its end, nor a deliberation just opened or a control
 // reached with the keyboard.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-layout-model';
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 /** The part of `a` that `b` covers, in px² (0 when apart). */
 async function overlap(a: Locator, b: Locator): Promise<number> {

@@ -3,10 +3,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { SESSION_FORMAT, SESSION_VERSION } from '../../shared/types/chat';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, startHost, type RunningHost, cli } from './host-process';
 
 const COUNT = 200;
 
@@ -30,7 +29,7 @@ test.describe('a long chat', () => {
       file,
       JSON.stringify({ format: SESSION_FORMAT, version: SESSION_VERSION, id: 'long', title: 'Long chat', createdAt: now, updatedAt: now, character: { name: 'Keeper', description: '', personality: '', scenario: '' }, persona: { name: 'You', description: '' }, worldInfo: [], messages, titleSet: true }),
     );
-    execFileSync(process.execPath, [builtCliEntry(), 'sessions', 'import', file, '--data-dir', dataDir], { cwd: ROOT });
+    cli(dataDir, 'sessions', 'import', file);
     host = await startHost(dataDir);
   });
 

@@ -2,20 +2,15 @@
 // extension (the pipeline fixture) listening: regenerate keeps the old reply as a swipe, ← and → move between them,
 // a user message is edited in place, Continue adds to the reply, a message is deleted, and the extension's own tool
 // shows it heard MESSAGE_SWIPED, MESSAGE_EDITED and MESSAGE_DELETED.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-actions-model';
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pipeline');
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 test.describe('message actions and swipes', () => {
   let host: RunningHost;

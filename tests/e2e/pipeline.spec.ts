@@ -1,20 +1,15 @@
 // A Workbench turn through the extension pipeline, in Chromium: a Lumiverse-style fixture extension (TypeScript
 // built at install) resolves a macro, adds a system line through its interceptor (carrying the events it was told
 // of), and a council member's tool reads the active chat — all visible in the turn's prompt breakdown.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-pipeline-model';
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pipeline');
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 test.describe('a chat turn through the extension pipeline', () => {
   let host: RunningHost;

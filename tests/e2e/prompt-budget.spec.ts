@@ -2,19 +2,14 @@
 // test server: a long lorebook chat (imported with the CLI, as a person's exported session) gets a context size in the
 // Sampling form; the next turn's request is cut to fit with the sampling sent, and the reply's breakdown shows the
 // prompt by part, what was cut, and which entries fired on which keyword — and which did not fit.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-budget-model';
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 function longChat() {
   const messages = Array.from({ length: 16 }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: `Evening ${i}: ${'the river runs on '.repeat(30)}`, createdAt: 1000 + i }));

@@ -1,17 +1,12 @@
 // Search and backup in Chromium against two headless hosts: in the first, a search across chats opens the other
 // session at the message found; its data is backed up from the sidebar (a real download), restored from the sidebar
 // into a second host on a fresh data folder, and both folders then export the same backup.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, builtCliEntry } from './host-process';
+import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
-
-function cli(dataDir: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
-}
 
 function sessionFile(dir: string, id: string, title: string, texts: string[], updatedAt: number): string {
   const file = path.join(dir, `${id}.json`);
