@@ -10,6 +10,10 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-test-reports-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedStages = [];
+/** Each failed test's name and the first line of its error, repeated at the end where a log's tail shows it. */
+const failedTests = [];
+const ESCAPES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+const firstLine = (text) => String(text ?? '').replace(ESCAPES, '').trim().split('\n')[0].slice(0, 300);
 
 function stage(name, command, args, env = {}) {
   console.log(`\n=== ${name} ===`);
@@ -27,14 +31,34 @@ function countVitest(file) {
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name ?? '');
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') failedTests.push(`${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failedTests.push(`${where}: ${firstLine(file.message)}`);
+    }
+  }
 }
 
 function countPlaywright(file) {
   if (!fs.existsSync(file)) return;
-  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { stats, suites } = JSON.parse(fs.readFileSync(file, 'utf8'));
   totals.passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   totals.failed += stats?.unexpected ?? 0;
   totals.skipped += stats?.skipped ?? 0;
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failedTests.push(`${spec.file ?? file} › ${spec.title}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
+  };
+  for (const suite of suites ?? []) walk(suite, suite.file);
 }
 
 stage('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
@@ -72,6 +96,7 @@ if (built && !ensureChromium()) {
 }
 
 console.log(`\nStages failed: ${failedStages.length ? failedStages.join('; ') : 'none'}`);
+for (const failed of failedTests) console.log(`Failed: ${failed}`);
 console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 fs.rmSync(reports, { recursive: true, force: true });
 process.exit(failedStages.length || totals.failed ? 1 : 0);
