@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { getJson } from '../../../electron/core/connections/http';
 import { DeltaBatcher } from '../../../electron/core/chat/delta-batcher';
-import { CORS_LIMITS, corsNamespace } from '../../../electron/core/extensions/spindle-host/cors';
+import { CORS_LIMITS, corsHandlers } from '../../../electron/core/extensions/spindle-host/cors';
 import { HostFailure } from '../../../shared/errors';
 import { FakeClock } from '../../helpers/fake-time';
+import { callSpindle } from '../../helpers/spindle-call';
 
 /** A server that never answers: the request ends only when its signal aborts. */
 const silentFetch = (async (_url: string | URL | Request, init?: RequestInit) =>
@@ -57,15 +58,15 @@ describe('request timeouts on the Timers port', () => {
 
   it("spindle.cors to a silent server ends with TOOL_TIMEOUT at the cap on the fake clock, and an answered fetch leaves no timer", async () => {
     const clock = new FakeClock();
-    const silent = corsNamespace(silentFetch, CORS_LIMITS, publicLookup, clock);
-    const outcome = failure(Promise.resolve(silent.handle(caller, 'fetch', [{ url: 'https://api.example/x' }])));
+    const silent = corsHandlers(silentFetch, CORS_LIMITS, publicLookup, clock);
+    const outcome = failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: 'https://api.example/x' })));
     await settle();
     expect(clock.pendingTimers).toBe(1);
     clock.advance(CORS_LIMITS.timeoutMs);
     expect(await outcome).toMatchObject({ code: 'TOOL_TIMEOUT' });
 
-    const answered = corsNamespace((async () => new Response('ok', { status: 200 })) as typeof fetch, CORS_LIMITS, publicLookup, clock);
-    expect(await answered.handle(caller, 'fetch', [{ url: 'https://api.example/y' }])).toMatchObject({ status: 200, body: 'ok' });
+    const answered = corsHandlers((async () => new Response('ok', { status: 200 })) as typeof fetch, CORS_LIMITS, publicLookup, clock);
+    expect(await callSpindle(answered, caller, 'cors.fetch', { url: 'https://api.example/y' })).toMatchObject({ status: 200, body: 'ok' });
     expect(clock.pendingTimers).toBe(0);
   });
 });

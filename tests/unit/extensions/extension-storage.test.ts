@@ -27,24 +27,24 @@ async function failure(work: Promise<unknown>): Promise<{ code: string; path?: s
 describe('operations', () => {
   it('writes, reads, lists, stats, moves and deletes as Lumiverse does', async () => {
     const { storage, root } = area();
-    expect(await storage.handle('write', { path: 'notes/a.md', data: 'hello' })).toBe(true);
-    expect(await storage.handle('read', { path: 'notes/a.md' })).toBe('hello');
-    expect(await storage.handle('writeBinary', { path: 'b.bin', base64: Buffer.from([1, 2, 255]).toString('base64') })).toBe(true);
-    expect(Buffer.from((await storage.handle('readBinary', { path: 'b.bin' })) as string, 'base64')).toEqual(Buffer.from([1, 2, 255]));
-    expect(await storage.handle('list', {})).toEqual(['b.bin', 'notes/a.md']);
+    expect(await storage.ops.write({ path: 'notes/a.md', data: 'hello' })).toBe(true);
+    expect(await storage.ops.read({ path: 'notes/a.md' })).toBe('hello');
+    expect(await storage.ops.writeBinary({ path: 'b.bin', base64: Buffer.from([1, 2, 255]).toString('base64') })).toBe(true);
+    expect(Buffer.from((await storage.ops.readBinary({ path: 'b.bin' })) as string, 'base64')).toEqual(Buffer.from([1, 2, 255]));
+    expect(await storage.ops.list({})).toEqual(['b.bin', 'notes/a.md']);
     // The prefix names a folder; what comes back is relative to it.
-    expect(await storage.handle('list', { prefix: 'notes' })).toEqual(['a.md']);
-    expect(await storage.handle('stat', { path: 'notes/a.md' })).toMatchObject({ exists: true, isFile: true, isDirectory: false, sizeBytes: 5 });
-    expect(await storage.handle('stat', { path: 'none' })).toMatchObject({ exists: false, sizeBytes: 0 });
-    expect(await storage.handle('exists', { path: 'notes' })).toBe(true);
-    await storage.handle('move', { from: 'notes/a.md', to: 'archive/2026/a.md' });
-    expect(await storage.handle('exists', { path: 'notes/a.md' })).toBe(false);
-    await storage.handle('mkdir', { path: 'empty/deep' });
+    expect(await storage.ops.list({ prefix: 'notes' })).toEqual(['a.md']);
+    expect(await storage.ops.stat({ path: 'notes/a.md' })).toMatchObject({ exists: true, isFile: true, isDirectory: false, sizeBytes: 5 });
+    expect(await storage.ops.stat({ path: 'none' })).toMatchObject({ exists: false, sizeBytes: 0 });
+    expect(await storage.ops.exists({ path: 'notes' })).toBe(true);
+    await storage.ops.move({ from: 'notes/a.md', to: 'archive/2026/a.md' });
+    expect(await storage.ops.exists({ path: 'notes/a.md' })).toBe(false);
+    await storage.ops.mkdir({ path: 'empty/deep' });
     expect(fs.statSync(path.join(root, 'empty', 'deep')).isDirectory()).toBe(true);
-    await storage.handle('delete', { path: 'archive' });
-    await storage.handle('delete', { path: 'never-there' });
-    expect(await storage.handle('list', {})).toEqual(['b.bin']);
-    expect(await failure(storage.handle('read', { path: 'archive/2026/a.md' }))).toEqual({ code: 'NOT_FOUND', path: '/path' });
+    await storage.ops.delete({ path: 'archive' });
+    await storage.ops.delete({ path: 'never-there' });
+    expect(await storage.ops.list({})).toEqual(['b.bin']);
+    expect(await failure(storage.ops.read({ path: 'archive/2026/a.md' }))).toEqual({ code: 'NOT_FOUND', path: '/path' });
     // No temp file is left beside what was written.
     expect(fs.readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
@@ -63,8 +63,8 @@ describe('paths', () => {
     ['x'.repeat(600), 'INVALID_INPUT'],
   ])('refuses %j with %s and the field path, touching nothing', async (requested, code) => {
     const { storage, root } = area();
-    expect(await failure(storage.handle('write', { path: requested, data: 'x' }))).toEqual({ code, path: '/path' });
-    expect(await failure(storage.handle('read', { path: requested }))).toEqual({ code, path: '/path' });
+    expect(await failure(storage.ops.write({ path: requested, data: 'x' }))).toEqual({ code, path: '/path' });
+    expect(await failure(storage.ops.read({ path: requested }))).toEqual({ code, path: '/path' });
     expect(fs.readdirSync(path.dirname(root)).sort()).toEqual(['storage']);
   });
 
@@ -73,44 +73,44 @@ describe('paths', () => {
     const outside = tempDir();
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside');
     fs.symlinkSync(outside, path.join(root, 'link'));
-    expect(await failure(storage.handle('read', { path: 'link/secret.txt' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/path' });
-    expect(await failure(storage.handle('write', { path: 'link/new.txt', data: 'x' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/path' });
+    expect(await failure(storage.ops.read({ path: 'link/secret.txt' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/path' });
+    expect(await failure(storage.ops.write({ path: 'link/new.txt', data: 'x' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/path' });
     expect(fs.existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
   it('checks move targets and list prefixes too', async () => {
     const { storage } = area();
-    await storage.handle('write', { path: 'a.txt', data: 'x' });
-    expect(await failure(storage.handle('move', { from: 'a.txt', to: '../a.txt' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/to' });
-    expect(await failure(storage.handle('list', { prefix: '../..' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/prefix' });
+    await storage.ops.write({ path: 'a.txt', data: 'x' });
+    expect(await failure(storage.ops.move({ from: 'a.txt', to: '../a.txt' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/to' });
+    expect(await failure(storage.ops.list({ prefix: '../..' }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/prefix' });
   });
 });
 
 describe('caps', () => {
   it('refuses a file over the size cap and writes past the quota; nothing is lost', async () => {
     const { storage } = area({ ...STORAGE_LIMITS, maxFileBytes: 100, quotaBytes: 250 });
-    expect(await failure(storage.handle('write', { path: 'big', data: 'x'.repeat(101) }))).toEqual({ code: 'INPUT_TOO_LARGE', path: '/data' });
-    await storage.handle('write', { path: 'a', data: 'x'.repeat(100) });
-    await storage.handle('write', { path: 'b', data: 'x'.repeat(100) });
-    expect(await failure(storage.handle('write', { path: 'c', data: 'x'.repeat(100) }))).toEqual({ code: 'QUOTA_EXCEEDED', path: '/data' });
+    expect(await failure(storage.ops.write({ path: 'big', data: 'x'.repeat(101) }))).toEqual({ code: 'INPUT_TOO_LARGE', path: '/data' });
+    await storage.ops.write({ path: 'a', data: 'x'.repeat(100) });
+    await storage.ops.write({ path: 'b', data: 'x'.repeat(100) });
+    expect(await failure(storage.ops.write({ path: 'c', data: 'x'.repeat(100) }))).toEqual({ code: 'QUOTA_EXCEEDED', path: '/data' });
     // Replacing a file counts its new size, not both.
-    await storage.handle('write', { path: 'a', data: 'y'.repeat(100) });
-    expect(await storage.handle('read', { path: 'a' })).toBe('y'.repeat(100));
-    await storage.handle('delete', { path: 'b' });
-    await storage.handle('write', { path: 'c', data: 'x'.repeat(100) });
-    expect(await storage.handle('list', {})).toEqual(['a', 'c']);
+    await storage.ops.write({ path: 'a', data: 'y'.repeat(100) });
+    expect(await storage.ops.read({ path: 'a' })).toBe('y'.repeat(100));
+    await storage.ops.delete({ path: 'b' });
+    await storage.ops.write({ path: 'c', data: 'x'.repeat(100) });
+    expect(await storage.ops.list({})).toEqual(['a', 'c']);
   });
 
   it('counts what was already on disk toward the quota', async () => {
     const { root } = area();
     fs.writeFileSync(path.join(root, 'old'), 'x'.repeat(200));
     const storage = new ExtensionStorage(root, { ...STORAGE_LIMITS, quotaBytes: 250 });
-    expect(await failure(storage.handle('write', { path: 'new', data: 'x'.repeat(100) }))).toEqual({ code: 'QUOTA_EXCEEDED', path: '/data' });
+    expect(await failure(storage.ops.write({ path: 'new', data: 'x'.repeat(100) }))).toEqual({ code: 'QUOTA_EXCEEDED', path: '/data' });
   });
 
   it('50 concurrent writes to one file leave one whole value', async () => {
     const { storage } = area();
-    await Promise.all(Array.from({ length: 50 }, (_, i) => storage.handle('write', { path: 'same', data: `value-${i}`.repeat(100) })));
-    expect(await storage.handle('read', { path: 'same' })).toMatch(/^(value-\d+)\1{99}$/);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => storage.ops.write({ path: 'same', data: `value-${i}`.repeat(100) })));
+    expect(await storage.ops.read({ path: 'same' })).toMatch(/^(value-\d+)\1{99}$/);
   });
 });

@@ -1,15 +1,15 @@
 // Issue 13's adversarial cases for host-answered namespaces: enclave misuse and cors to schemes other than http(s).
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySecretStore } from '../../../electron/core/connections/secret-store';
-import { CORS_LIMITS, corsNamespace } from '../../../electron/core/extensions/spindle-host/cors';
+import { CORS_LIMITS, corsHandlers } from '../../../electron/core/extensions/spindle-host/cors';
 import { ExtensionEnclave, ENCLAVE_MAX_VALUE_CHARS } from '../../../electron/core/extensions/spindle-host/enclave';
-import type { Caller } from '../../../electron/core/extensions/spindle-host/namespace';
 import { HostFailure } from '../../../shared/errors';
+import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
 
-const caller = (extensionId: string): Caller => ({ extensionId, allowed: () => true });
+const caller = anyCaller;
 
 async function refusal(work: () => unknown) {
   try {
@@ -37,8 +37,8 @@ describe('spindle.enclave misuse', () => {
     ['a value over the cap', ['k', 'x'.repeat(ENCLAVE_MAX_VALUE_CHARS + 1)], 'INPUT_TOO_LARGE', '/value'],
   ])('put refuses %s with a stable code and the field, and stores nothing', async (_label, args, code, path) => {
     const { enclave } = setup();
-    expect(await refusal(() => enclave.handle(caller('ext_a'), 'put', args))).toMatchObject({ code, path });
-    expect(await enclave.handle(caller('ext_a'), 'list', [])).toEqual([]);
+    expect(await refusal(() => callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.put', { args: args }))).toMatchObject({ code, path });
+    expect(await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.list', { args: [] })).toEqual([]);
   });
 
   it.each([
@@ -49,34 +49,34 @@ describe('spindle.enclave misuse', () => {
     ['non-ASCII text', 'pässwörd 月影'],
   ])('put takes %s, as Lumiverse does, and get gives it back exactly', async (_label, value) => {
     const { enclave } = setup();
-    await enclave.handle(caller('ext_a'), 'put', ['k', value]);
-    expect(await enclave.handle(caller('ext_a'), 'get', ['k'])).toBe(value);
-    expect(await enclave.handle(caller('ext_a'), 'has', ['k'])).toBe(true);
-    expect(await enclave.handle(caller('ext_a'), 'list', [])).toEqual(['k']);
+    await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.put', { args: ['k', value] });
+    expect(await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.get', { args: ['k'] })).toBe(value);
+    expect(await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.has', { args: ['k'] })).toBe(true);
+    expect(await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.list', { args: [] })).toEqual(['k']);
   });
 
   it("one extension cannot read, list or delete another's secrets, nor an API key under its own name", async () => {
     const { secrets, enclave } = setup();
     secrets.set('openai-main', 'sk-connection-key');
-    await enclave.handle(caller('ext_a'), 'put', ['token', 'a-secret']);
-    expect(await enclave.handle(caller('ext_b'), 'get', ['token'])).toBeNull();
-    expect(await enclave.handle(caller('ext_b'), 'list', [])).toEqual([]);
-    expect(await enclave.handle(caller('ext_b'), 'delete', ['token'])).toBe(false);
-    expect(await enclave.handle(caller('ext_a'), 'get', ['token'])).toBe('a-secret');
-    expect(await enclave.handle(caller('ext_b'), 'get', ['openai-main'])).toBeNull();
-    expect(await refusal(() => enclave.handle(caller('ext_b'), 'get', ['enclave:ext_a:token']))).toMatchObject({ code: 'INVALID_INPUT', path: '/key' });
-    expect(await refusal(() => enclave.handle(caller('ext_a'), 'dump', []))).toMatchObject({ code: 'UNSUPPORTED_HERE' });
+    await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.put', { args: ['token', 'a-secret'] });
+    expect(await callSpindle(enclave.handlers(), caller('ext_b'), 'enclave.get', { args: ['token'] })).toBeNull();
+    expect(await callSpindle(enclave.handlers(), caller('ext_b'), 'enclave.list', { args: [] })).toEqual([]);
+    expect(await callSpindle(enclave.handlers(), caller('ext_b'), 'enclave.delete', { args: ['token'] })).toBe(false);
+    expect(await callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.get', { args: ['token'] })).toBe('a-secret');
+    expect(await callSpindle(enclave.handlers(), caller('ext_b'), 'enclave.get', { args: ['openai-main'] })).toBeNull();
+    expect(await refusal(() => callSpindle(enclave.handlers(), caller('ext_b'), 'enclave.get', { args: ['enclave:ext_a:token'] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/key' });
+    expect(await refusal(() => callSpindle(enclave.handlers(), caller('ext_a'), 'enclave.dump', { args: [] }))).toMatchObject({ code: 'UNSUPPORTED_HERE' });
   });
 });
 
 describe('spindle.cors schemes', () => {
   it.each(['file:///etc/passwd', 'ftp://127.0.0.1/pub/file', 'data:text/plain,hi', 'javascript:alert(1)'])('refuses %s before any request (INVALID_INPUT on /url)', async (url) => {
     let fetched = 0;
-    const cors = corsNamespace(async () => {
+    const cors = corsHandlers(async () => {
       fetched++;
       return new Response('never');
     });
-    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url }]))).toMatchObject({ code: 'INVALID_INPUT', path: '/url' });
+    expect(await refusal(() => callSpindle(cors, caller('ext_a'), 'cors.fetch', { url }))).toMatchObject({ code: 'INVALID_INPUT', path: '/url' });
     expect(fetched).toBe(0);
   });
 });
@@ -106,8 +106,8 @@ describe('spindle.cors destinations (SSRF)', () => {
     ['AWS IPv6 metadata', 'http://[fd00:ec2::254]/'],
   ])('A6: refuses %s before any request (PERMISSION_DENIED on /url)', async (_label, url) => {
     const { fetched, impl } = counting(() => new Response('never'));
-    const cors = corsNamespace(impl, CORS_LIMITS, fakeLookup({ 'innocent.example': ['93.184.216.34', '169.254.169.254'] }));
-    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url }]))).toMatchObject({ code: 'PERMISSION_DENIED', path: '/url' });
+    const cors = corsHandlers(impl, CORS_LIMITS, fakeLookup({ 'innocent.example': ['93.184.216.34', '169.254.169.254'] }));
+    expect(await refusal(() => callSpindle(cors, caller('ext_a'), 'cors.fetch', { url }))).toMatchObject({ code: 'PERMISSION_DENIED', path: '/url' });
     expect(fetched).toEqual([]);
   });
 
@@ -115,11 +115,11 @@ describe('spindle.cors destinations (SSRF)', () => {
     const { fetched, impl } = counting((url) =>
       url.startsWith('http://public.example') ? new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/' } }) : new Response('local ok'),
     );
-    const cors = corsNamespace(impl, CORS_LIMITS, fakeLookup({ 'public.example': ['93.184.216.34'], 'tts.lan': ['192.168.1.20'] }));
-    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://public.example/x' }]))).toMatchObject({ code: 'PERMISSION_DENIED' });
+    const cors = corsHandlers(impl, CORS_LIMITS, fakeLookup({ 'public.example': ['93.184.216.34'], 'tts.lan': ['192.168.1.20'] }));
+    expect(await refusal(() => callSpindle(cors, caller('ext_a'), 'cors.fetch', { url: 'http://public.example/x' }))).toMatchObject({ code: 'PERMISSION_DENIED' });
     expect(fetched).toEqual(['http://public.example/x']);
-    expect(await cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://127.0.0.1:5000/speak' }])).toMatchObject({ status: 200, body: 'local ok' });
-    expect(await cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://tts.lan/speak' }])).toMatchObject({ status: 200, body: 'local ok' });
+    expect(await callSpindle(cors, caller('ext_a'), 'cors.fetch', { url: 'http://127.0.0.1:5000/speak' })).toMatchObject({ status: 200, body: 'local ok' });
+    expect(await callSpindle(cors, caller('ext_a'), 'cors.fetch', { url: 'http://tts.lan/speak' })).toMatchObject({ status: 200, body: 'local ok' });
   });
 
   it('follows at most 5 redirects, each checked, and a 303 continues as a GET without the body', async () => {
@@ -130,8 +130,8 @@ describe('spindle.cors destinations (SSRF)', () => {
       if (n === 0) return new Response(null, { status: 303, headers: { location: '/?n=1' } });
       return new Response(null, { status: 302, headers: { location: `/?n=${n + 1}` } });
     }) as unknown as typeof fetch;
-    const cors = corsNamespace(impl, CORS_LIMITS, fakeLookup({ 'loop.example': ['93.184.216.34'] }));
-    expect(await refusal(() => cors.handle(caller('ext_a'), 'fetch', [{ url: 'http://loop.example/?n=0', init: { method: 'POST', body: 'x' } }]))).toMatchObject({ code: 'LLM_UNREACHABLE', message: expect.stringMatching(/More than 5 redirects/) });
+    const cors = corsHandlers(impl, CORS_LIMITS, fakeLookup({ 'loop.example': ['93.184.216.34'] }));
+    expect(await refusal(() => callSpindle(cors, caller('ext_a'), 'cors.fetch', { url: 'http://loop.example/?n=0', init: { method: 'POST', body: 'x' } }))).toMatchObject({ code: 'LLM_UNREACHABLE', message: expect.stringMatching(/More than 5 redirects/) });
     expect(seen).toHaveLength(6);
     expect(seen[0]).toEqual(['http://loop.example/?n=0', 'POST', 'x']);
     expect(seen[1]).toEqual(['http://loop.example/?n=1', 'GET', undefined]);

@@ -4,7 +4,8 @@ import { describe, expect, it, afterEach } from 'vitest';
 import { chatReads } from '../../../electron/core/chat/chat-reads';
 import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
 import { SessionStore } from '../../../electron/core/chat/session-store';
-import { chatDataNamespace } from '../../../electron/core/extensions/spindle-host/chat-data';
+import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
+import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { importSessionFile } from '../../../electron/core/imports/session-import';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -31,8 +32,7 @@ describe('an imported card through spindle.characters', () => {
     };
     const { session } = importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1 });
     const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, runningCouncilChat: () => null, changed: () => {} });
-    const characters = chatDataNamespace('characters', () => reads);
-    const got = (await characters.handle({ extensionId: 'x' } as never, 'get', [session.id])) as Record<string, unknown>;
+    const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
       name: 'Mara',
       first_mes: 'You made it.',

@@ -3,9 +3,8 @@
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
-import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
-import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
+import { fail, type HandlersOf } from './handlers';
 
 export interface ChatView {
   id: string;
@@ -30,15 +29,6 @@ export interface ChatReads {
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
   resolveMacros(text: string, options: { chatId?: string; characterId?: string; commit?: boolean }): Promise<ResolvedMacros>;
 }
-
-/** Lumiverse's permission per namespace (chat.* — reads included — needs chat_mutation there too). */
-const PERMISSIONS: Record<string, ExtensionPermission> = {
-  chat: 'chat_mutation',
-  chats: 'chats',
-  characters: 'characters',
-  personas: 'personas',
-  world_books: 'world_books',
-};
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
@@ -78,122 +68,69 @@ const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.pers
 const entryDto = (c: ChatView, e: ChatView['worldInfo'][number]) => ({ id: e.id, world_book_id: c.id, key: e.keywords, content: e.content, disabled: !e.enabled });
 const bookDto = (c: ChatView) => ({ id: c.id, name: `${c.character.name || c.name} — world info`, description: '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
-function page<T>(items: T[], options: unknown): { data: T[]; total: number } {
-  const o = (typeof options === 'object' && options !== null ? options : {}) as { limit?: unknown; offset?: unknown };
-  const offset = typeof o.offset === 'number' && o.offset > 0 ? Math.floor(o.offset) : 0;
-  const limit = typeof o.limit === 'number' && o.limit > 0 ? Math.floor(o.limit) : items.length;
+function page<T>(items: T[], options: { limit?: number; offset?: number } | undefined): { data: T[]; total: number } {
+  const offset = options?.offset !== undefined && options.offset > 0 ? Math.floor(options.offset) : 0;
+  const limit = options?.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : items.length;
   return { data: items.slice(offset, offset + limit), total: items.length };
 }
 
-type Methods = Record<string, (reads: ChatReads | null, args: unknown[]) => unknown>;
+type ChatDataHandlers = HandlersOf<'chats'> & HandlersOf<'chat'> & HandlersOf<'characters'> & HandlersOf<'personas'> & HandlersOf<'world_books'> & HandlersOf<'macros'>;
 
-const find = (reads: ChatReads | null, id: unknown, name = 'chatId') => (reads ? reads.get(text(id, name, 128)) : null);
-const active = (reads: ChatReads | null) => {
-  const id = reads?.activeId();
-  return id ? (reads!.get(id) ?? null) : null;
-};
-
-const METHODS: Record<string, Methods> = {
-  chats: {
-    getActive: (r) => {
-      const c = active(r);
-      return c ? chatDto(c) : null;
-    },
-    get: (r, [id]) => {
-      const c = find(r, id);
-      return c ? chatDto(c) : null;
-    },
-    list: (r, [options]) => page((r?.list() ?? []).map(chatDto), options),
-    getMemories: () => [],
-  },
-  chat: {
-    getMessages: (r, [id]) => {
-      const c = find(r, id);
-      if (!c) fail('NOT_FOUND', `No chat ${String(id)}.`, '/chatId');
+/** chats, chat, characters, personas, world_books (their permissions: requests.ts) and macros.resolve (none, as in Lumiverse). */
+export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandlers {
+  const all = () => reads()?.list() ?? [];
+  const find = (id: string) => reads()?.get(id) ?? null;
+  const active = () => {
+    const r = reads();
+    const id = r?.activeId();
+    return id ? (r!.get(id) ?? null) : null;
+  };
+  const existing = (id: string) => find(id) ?? fail('NOT_FOUND', `No chat ${id}.`, '/chatId');
+  const dto = <T>(c: ChatView | null, to: (c: ChatView) => T) => (c ? to(c) : null);
+  return {
+    'chats.getActive': () => dto(active(), chatDto),
+    'chats.get': ({ chatId }) => dto(find(chatId), chatDto),
+    'chats.list': ({ options }) => page(all().map(chatDto), options),
+    'chats.getMemories': () => [],
+    'chat.getMessages': ({ chatId }) => {
+      const c = existing(chatId);
       return c.messages.map((m, i) => messageDto(ownerOf(c), m, i));
     },
-    appendMessage: (r, [id, message]) => {
-      const c = find(r, id);
-      if (!c) fail('NOT_FOUND', `No chat ${String(id)}.`, '/chatId');
-      const m = (typeof message === 'object' && message !== null ? message : {}) as { role?: unknown; content?: unknown };
-      if (!['user', 'assistant', 'system'].includes(m.role as string)) fail('INVALID_INPUT', 'role is system, user or assistant.', '/message/role');
-      if (typeof m.content !== 'string') fail('INVALID_INPUT', 'content is a string.', '/message/content');
-      return r!.append(c.id, { role: m.role as 'user' | 'assistant' | 'system', content: m.content });
-    },
-    isMessageHidden: () => false,
-  },
-  characters: {
-    get: (r, [id]) => {
-      const c = find(r, id, 'characterId');
-      return c ? characterDto(c) : null;
-    },
-    list: (r, [options]) => page((r?.list() ?? []).map(characterDto), options),
-  },
-  personas: {
-    getActive: (r) => {
-      const c = active(r);
-      return c ? personaDto(c) : null;
-    },
-    getDefault: (r) => {
-      const c = active(r);
-      return c ? personaDto(c) : null;
-    },
-    get: (r, [id]) => {
-      const c = (r?.list() ?? []).find((v) => `persona-${v.id}` === id);
-      return c ? personaDto(c) : null;
-    },
-    list: (r, [options]) => page((r?.list() ?? []).map(personaDto), options),
-    getWorldBook: () => null,
-  },
-  world_books: {
-    list: (r, [options]) => page((r?.list() ?? []).filter((c) => c.worldInfo.length).map(bookDto), options),
-    get: (r, [id]) => {
-      const c = find(r, id, 'worldBookId');
+    'chat.appendMessage': ({ chatId, message }) => reads()!.append(existing(chatId).id, { role: message.role, content: message.content }),
+    'chat.isMessageHidden': () => false,
+    'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
+    'characters.list': ({ options }) => page(all().map(characterDto), options),
+    'personas.getActive': () => dto(active(), personaDto),
+    'personas.getDefault': () => dto(active(), personaDto),
+    'personas.get': ({ personaId }) => dto(all().find((v) => `persona-${v.id}` === personaId) ?? null, personaDto),
+    'personas.list': ({ options }) => page(all().map(personaDto), options),
+    'personas.getWorldBook': () => null,
+    'world_books.list': ({ options }) => page(all().filter((c) => c.worldInfo.length).map(bookDto), options),
+    'world_books.get': ({ worldBookId }) => {
+      const c = find(worldBookId);
       return c && c.worldInfo.length ? bookDto(c) : null;
     },
-    'entries.list': (r, [id, options]) => {
-      const c = find(r, id, 'worldBookId');
+    'world_books.entries.list': ({ worldBookId, options }) => {
+      const c = find(worldBookId);
       return page(c ? c.worldInfo.map((e) => entryDto(c, e)) : [], options);
     },
-    'entries.get': (r, [id]) => {
-      for (const c of r?.list() ?? []) {
-        const e = c.worldInfo.find((w) => w.id === id);
+    'world_books.entries.get': ({ entryId }) => {
+      for (const c of all()) {
+        const e = c.worldInfo.find((w) => w.id === entryId);
         if (e) return entryDto(c, e);
       }
       return null;
     },
-    getActivated: () => [],
-    getGlobal: () => [],
-  },
-};
-
-export function chatDataNamespace(namespace: keyof typeof PERMISSIONS, reads: () => ChatReads | null = () => null): NamespaceHandler {
-  return {
-    permission: () => PERMISSIONS[namespace],
-    handle(_caller, method, args) {
-      const run = METHODS[namespace]?.[method];
-      if (!run) return unknownMethod(namespace, method);
-      return run(reads(), args);
-    },
-  };
-}
-
-export const CHAT_DATA_NAMESPACES = Object.keys(PERMISSIONS) as Array<keyof typeof PERMISSIONS>;
-
-/** spindle.macros.resolve(template, { chatId?, characterId?, userId?, commit? }): no permission, as in Lumiverse. */
-export function macrosNamespace(reads: () => ChatReads | null): NamespaceHandler {
-  return {
-    handle(_caller, method, args) {
-      if (method !== 'resolve') return unknownMethod('macros', method);
-      const template = typeof args[0] === 'string' ? args[0] : fail('INVALID_INPUT', 'spindle.macros.resolve takes the text to resolve.', '/template');
+    'world_books.getActivated': () => [],
+    'world_books.getGlobal': () => [],
+    'macros.resolve': ({ template, options }) => {
       if (template.length > 2_000_000) fail('INPUT_TOO_LARGE', 'spindle.macros.resolve takes at most 2,000,000 characters.', '/template');
-      const raw = (typeof args[1] === 'object' && args[1] !== null ? args[1] : {}) as Record<string, unknown>;
       const chats = reads();
       if (!chats) return { text: template, diagnostics: [{ message: 'No chat is available to resolve macros against.', offset: 0, length: 0 }] };
       return chats.resolveMacros(template, {
-        ...(typeof raw.chatId === 'string' ? { chatId: raw.chatId } : {}),
-        ...(typeof raw.characterId === 'string' ? { characterId: raw.characterId } : {}),
-        ...(typeof raw.commit === 'boolean' ? { commit: raw.commit } : {}),
+        ...(options?.chatId !== undefined ? { chatId: options.chatId } : {}),
+        ...(options?.characterId !== undefined ? { characterId: options.characterId } : {}),
+        ...(options?.commit !== undefined ? { commit: options.commit } : {}),
       });
     },
   };

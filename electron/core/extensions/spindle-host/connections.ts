@@ -1,6 +1,5 @@
-// spindle.connections: the user's connection profiles in Lumiverse's shape, never a key (permission `generation`, as in Lumiverse).
-import type { ExtensionPermission } from '../../../../shared/types/spindle';
-import { text, unknownMethod, type NamespaceHandler } from './namespace';
+// spindle.connections: the user's connection profiles in Lumiverse's shape, never a key (permission `generation`, as in Lumiverse: requests.ts).
+import type { HandlersOf } from './handlers';
 
 /** What the host knows of one profile. */
 export interface ConnectionSummary {
@@ -33,21 +32,21 @@ function toDto(profile: ConnectionSummary, mainId: string | null) {
   };
 }
 
-export function connectionsNamespace(reads: () => ConnectionReads | null): NamespaceHandler {
+export function connectionHandlers(reads: () => ConnectionReads | null): HandlersOf<'connections'> {
+  const all = () => {
+    const source = reads();
+    return { profiles: source?.list() ?? [], mainId: source?.mainId() ?? null };
+  };
   return {
-    permission: (): ExtensionPermission => 'generation',
-    handle(_caller, method, args) {
-      const source = reads();
-      const all = source?.list() ?? [];
-      const mainId = source?.mainId() ?? null;
-      if (method === 'list') return all.map((p) => toDto(p, mainId));
-      if (method === 'get') {
-        const id = text(args[0], 'connectionId', 64);
-        const found = all.find((p) => p.id === id);
-        return found ? toDto(found, mainId) : null;
-      }
-      if (method === 'resolveDispatch') return null;
-      return unknownMethod('connections', method);
+    'connections.list': () => {
+      const { profiles, mainId } = all();
+      return profiles.map((p) => toDto(p, mainId));
     },
+    'connections.get': ({ connectionId }) => {
+      const { profiles, mainId } = all();
+      const found = profiles.find((p) => p.id === connectionId);
+      return found ? toDto(found, mainId) : null;
+    },
+    'connections.resolveDispatch': () => null,
   };
 }

@@ -1,8 +1,7 @@
 // spindle.cors (permission `cors_proxy`): the host fetches an http(s) URL for the extension, with time
 // and size caps, every hop checked against the SSRF denylist, and answers Lumiverse's
 // `{ status, statusText, headers, body }` (base64 for binary).
-import type { ExtensionPermission } from '../../../../shared/types/spindle';
-import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
+import { fail, type HandlersOf } from './handlers';
 import { systemTimers, timeoutSignal, type Timers } from '../../ports';
 import { checkDestination, systemLookup, type Lookup } from './ssrf-guard';
 
@@ -33,25 +32,19 @@ function checkUrl(url: URL): void {
   if (url.username || url.password) fail('INVALID_INPUT', 'Credentials in the URL are not sent; use a header.', '/url');
 }
 
-export function corsNamespace(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lookup: Lookup = systemLookup, timers: Timers = systemTimers): NamespaceHandler {
+export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lookup: Lookup = systemLookup, timers: Timers = systemTimers): HandlersOf<'cors'> {
   return {
-    permission: (): ExtensionPermission => 'cors_proxy',
-    async handle(_caller, method, args) {
-      if (method !== 'fetch') return unknownMethod('cors', method);
-      const params = (args[0] ?? {}) as { url?: unknown; init?: unknown };
-      const raw = text(params.url, 'url', 8192);
+    async 'cors.fetch'(params) {
       let url: URL;
       try {
-        url = new URL(raw);
+        url = new URL(params.url);
       } catch {
         return fail('INVALID_INPUT', 'Not a URL.', '/url');
       }
       checkUrl(url);
-      const init = (typeof params.init === 'object' && params.init !== null ? params.init : {}) as { method?: unknown; headers?: unknown; body?: unknown; responseType?: unknown };
+      const init = params.init ?? {};
       const headers: Record<string, string> = {};
-      if (init.headers && typeof init.headers === 'object') {
-        for (const [name, value] of Object.entries(init.headers as Record<string, unknown>)) if (typeof value === 'string') headers[name] = value;
-      }
+      for (const [name, value] of Object.entries(init.headers ?? {})) if (typeof value === 'string') headers[name] = value;
       // The whole exchange, redirects and body included, within limits.timeoutMs.
       const timeout = timeoutSignal(timers, limits.timeoutMs);
       const signal = timeout.signal;

@@ -1,6 +1,6 @@
 // spindle.council: the Workbench's own council, read in Lumiverse's shapes (free tier, as in Lumiverse).
 import type { CouncilMemberContext } from '../../../../shared/types/spindle';
-import { unknownMethod, type NamespaceHandler } from './namespace';
+import type { HandlersOf } from './handlers';
 
 export interface CouncilReads {
   /** Lumiverse's CouncilSettings: councilMode, members (with packName and itemName), toolsSettings. */
@@ -10,20 +10,10 @@ export interface CouncilReads {
   lumiaItems(): unknown[];
 }
 
-export function councilNamespace(reads: () => CouncilReads | null): NamespaceHandler {
+export function councilHandlers(reads: () => CouncilReads | null): HandlersOf<'council'> {
   return {
-    handle(_caller, method) {
-      const council = reads();
-      switch (method) {
-        case 'getSettings':
-          return council?.settings() ?? { councilMode: false, members: [], toolsSettings: null };
-        case 'getMembers':
-          return council?.members() ?? [];
-        case 'getAvailableLumiaItems':
-          return council?.lumiaItems() ?? [];
-        default:
-          return unknownMethod('council', method);
-      }
-    },
+    'council.getSettings': () => reads()?.settings() ?? { councilMode: false, members: [], toolsSettings: null },
+    'council.getMembers': () => reads()?.members() ?? [],
+    'council.getAvailableLumiaItems': () => reads()?.lumiaItems() ?? [],
   };
 }

@@ -3,10 +3,9 @@
 import path from 'node:path';
 import type { SecretStore } from '../../connections/secret-store';
 import { JsonDocument } from './json-document';
-import { fail, text, unknownMethod, type Caller, type NamespaceHandler } from './namespace';
+import { fail, type Caller, type HandlersOf } from './handlers';
 
-/** Lumiverse's rule for enclave keys. */
-const KEY = /^[a-zA-Z0-9_\-.]{1,128}$/;
+// Keys follow Lumiverse's rule (1–128 letters, digits, _, - and .): requests.ts.
 /** The secret store holds values up to this long (connections/secret-store.ts MAX_KEY_LENGTH), as stored. */
 export const ENCLAVE_MAX_VALUE_CHARS = 4096;
 
@@ -19,13 +18,7 @@ const ENCODED = 'cw-enclave-b64:';
 const encode = (value: string) => (value !== '' && value === value.trim() && !/[\t\n\r]/.test(value) && !value.startsWith(ENCODED) ? value : ENCODED + Buffer.from(value, 'utf8').toString('base64'));
 const decode = (stored: string | undefined) => (stored?.startsWith(ENCODED) ? Buffer.from(stored.slice(ENCODED.length), 'base64').toString('utf8') : stored);
 
-function keyOf(value: unknown): string {
-  const key = text(value, 'key', 128);
-  if (!KEY.test(key)) fail('INVALID_INPUT', 'An enclave key is 1–128 letters, digits, _, - and .', '/key');
-  return key;
-}
-
-export class ExtensionEnclave implements NamespaceHandler {
+export class ExtensionEnclave {
   private readonly indexes = new Map<string, JsonDocument<{ keys: string[] }>>();
 
   constructor(
@@ -33,43 +26,47 @@ export class ExtensionEnclave implements NamespaceHandler {
     private readonly secrets: () => SecretStore | null,
   ) {}
 
-  async handle(caller: Caller, method: string, args: unknown[]): Promise<unknown> {
-    const store = this.secrets();
-    if (!store) fail('UNSUPPORTED_HERE', 'This host has no secret store for spindle.enclave.');
-    const index = this.index(caller.extensionId);
-    const id = (key: string) => `enclave:${caller.extensionId}:${key}`;
-    switch (method) {
-      case 'put': {
-        const key = keyOf(args[0]);
-        const value = args[1];
-        if (typeof value !== 'string') fail('INVALID_INPUT', 'An enclave value is a string.', '/value');
+  handlers(): HandlersOf<'enclave'> {
+    return {
+      'enclave.put': async ({ key, value }, caller) => {
         if (/[^\x20-\x7E\t\n\r\u00A0-\uFFFF]/.test(value)) fail('INVALID_INPUT', 'An enclave value cannot contain control characters (tabs and line breaks are fine).', '/value');
         const stored = encode(value);
         if (stored.length > ENCLAVE_MAX_VALUE_CHARS) fail('INPUT_TOO_LARGE', `An enclave value is at most ${ENCLAVE_MAX_VALUE_CHARS} characters as stored (about ${Math.floor((ENCLAVE_MAX_VALUE_CHARS * 3) / 4) - 12} with line breaks).`, '/value');
+        const { store, index, id } = this.area(caller);
         store.set(id(key), stored);
         await index.update((doc) => {
           if (!doc.keys.includes(key)) doc.keys.push(key);
         });
         return null;
-      }
-      case 'get':
-        return decode(store.get(id(keyOf(args[0])))) ?? null;
-      case 'has':
-        return store.get(id(keyOf(args[0]))) !== undefined;
-      case 'delete': {
-        const key = keyOf(args[0]);
+      },
+      'enclave.get': ({ key }, caller) => {
+        const { store, id } = this.area(caller);
+        return decode(store.get(id(key))) ?? null;
+      },
+      'enclave.has': ({ key }, caller) => {
+        const { store, id } = this.area(caller);
+        return store.get(id(key)) !== undefined;
+      },
+      'enclave.delete': async ({ key }, caller) => {
+        const { store, index, id } = this.area(caller);
         const had = store.get(id(key)) !== undefined;
         store.delete(id(key));
         await index.update((doc) => {
           doc.keys = doc.keys.filter((k) => k !== key);
         });
         return had;
-      }
-      case 'list':
+      },
+      'enclave.list': (_params, caller) => {
+        const { store, index, id } = this.area(caller);
         return index.read().keys.filter((key) => store.get(id(key)) !== undefined);
-      default:
-        return unknownMethod('enclave', method);
-    }
+      },
+    };
+  }
+
+  /** The secret store, the extension's key list, and its keys' names in the store. */
+  private area(caller: Caller) {
+    const store = this.secrets() ?? fail('UNSUPPORTED_HERE', 'This host has no secret store for spindle.enclave.');
+    return { store, index: this.index(caller.extensionId), id: (key: string) => `enclave:${caller.extensionId}:${key}` };
   }
 
   private index(extensionId: string): JsonDocument<{ keys: string[] }> {

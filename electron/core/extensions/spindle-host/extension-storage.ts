@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { listFiles } from '../../util/list-files';
 import { HostFailure } from '../../../../shared/errors';
+import type { StorageOp, StorageParams } from '../../../../shared/spindle/requests';
 import { writeFileAtomic } from '../../util/atomic-write';
 
 export const STORAGE_LIMITS = {
@@ -18,8 +19,6 @@ export const STORAGE_LIMITS = {
   maxListed: 10_000,
 };
 
-
-type Params = Record<string, unknown>;
 
 function fail(code: string, message: string, pathField = '/path'): never {
   throw new HostFailure({ code, message, path: pathField });
@@ -38,43 +37,23 @@ export class ExtensionStorage {
     private readonly limits = STORAGE_LIMITS,
   ) {}
 
-  /** Runs one storage method by name with its params (as the worker sent them); failures reject with HostFailure. */
-  async handle(name: string, params: unknown): Promise<unknown> {
-    return this.dispatch(name, params);
-  }
-
-  private dispatch(name: string, params: unknown): Promise<unknown> {
-    const p = (typeof params === 'object' && params !== null ? params : {}) as Params;
-    switch (name) {
-      case 'read':
-        return this.read(this.resolve(p.path), 'utf8');
-      case 'readBinary':
-        return this.read(this.resolve(p.path), 'base64');
-      case 'write':
-        if (typeof p.data !== 'string') fail('INVALID_INPUT', 'storage.write expects data as a string.', '/data');
-        return this.serial(() => this.write(this.resolve(p.path), Buffer.from(p.data as string, 'utf8')));
-      case 'writeBinary':
-        if (typeof p.base64 !== 'string') fail('INVALID_INPUT', 'storage.writeBinary expects bytes.', '/data');
-        return this.serial(() => this.write(this.resolve(p.path), Buffer.from(p.base64 as string, 'base64')));
-      case 'delete':
-        return this.serial(() => this.remove(this.resolve(p.path)));
-      case 'list':
-        return this.list(p.prefix === undefined ? this.root : this.resolve(p.prefix, '/prefix'));
-      case 'exists':
-        return this.stat(this.resolve(p.path)).then((stat) => stat.exists);
-      case 'stat':
-        return this.stat(this.resolve(p.path));
-      case 'mkdir':
-        return this.serial(async () => {
-          await fs.promises.mkdir(this.resolve(p.path), { recursive: true });
-          return true;
-        });
-      case 'move':
-        return this.serial(() => this.move(this.resolve(p.from, '/from'), this.resolve(p.to, '/to')));
-      default:
-        return Promise.reject(new HostFailure({ code: 'UNSUPPORTED_HERE', message: `storage.${name} does not exist.` }));
-    }
-  }
+  /** What spindle.storage and spindle.userStorage answer, by operation (params checked by the contract); a refused path rejects. */
+  readonly ops: { [K in StorageOp]: (params: StorageParams<K>) => Promise<unknown> } = {
+    read: async ({ path: file }) => this.read(this.resolve(file), 'utf8'),
+    readBinary: async ({ path: file }) => this.read(this.resolve(file), 'base64'),
+    write: async ({ path: file, data }) => this.serial(() => this.write(this.resolve(file), Buffer.from(data, 'utf8'))),
+    writeBinary: async ({ path: file, base64 }) => this.serial(() => this.write(this.resolve(file), Buffer.from(base64, 'base64'))),
+    delete: async ({ path: file }) => this.serial(() => this.remove(this.resolve(file))),
+    list: async ({ prefix }) => this.list(prefix === undefined ? this.root : this.resolve(prefix, '/prefix')),
+    exists: async ({ path: file }) => this.stat(this.resolve(file)).then((stat) => stat.exists),
+    stat: async ({ path: file }) => this.stat(this.resolve(file)),
+    mkdir: async ({ path: file }) =>
+      this.serial(async () => {
+        await fs.promises.mkdir(this.resolve(file), { recursive: true });
+        return true;
+      }),
+    move: async ({ from, to }) => this.serial(() => this.move(this.resolve(from, '/from'), this.resolve(to, '/to'))),
+  };
 
   /** The absolute path of `requested` inside the area; throws PATH_NOT_ALLOWED / INVALID_INPUT. */
   resolve(requested: unknown, field = '/path'): string {

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write';
-import { fail } from './namespace';
+import { fail } from './handlers';
 
 export class JsonDocument<T extends object> {
   private value: T | null = null;

@@ -1,9 +1,10 @@
 // What each extension registered for the prompt pipeline (macros, interceptors, context handlers…) and
 // what it sent its frontend: kept by the host, shown on its card, run by the Workbench chat pipeline.
+import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
-import { fail, text, unknownMethod, type Caller, type NamespaceHandler } from './namespace';
+import { fail, type Caller, type HandlersOf } from './handlers';
 
-export type RegistrationKind = 'interceptor' | 'context_handler' | 'macro_interceptor' | 'world_info_interceptor' | 'message_content_processor';
+export type RegistrationKind = SpindleParams<'pipeline.register'>['kind'];
 
 /** Lumiverse's permission for each kind of registration. */
 export const KIND_PERMISSION: Record<RegistrationKind, ExtensionPermission> = {
@@ -39,9 +40,8 @@ export interface ExtensionRegistrations {
 }
 
 const MAX_FRONTEND_MESSAGES = 200;
-const MACRO_NAME = /^[A-Za-z_][A-Za-z0-9_:.-]{0,63}$/;
 
-export class PipelineRegistrations implements NamespaceHandler {
+export class PipelineRegistrations {
   private readonly byExtension = new Map<string, ExtensionRegistrations>();
 
   constructor(
@@ -67,61 +67,50 @@ export class PipelineRegistrations implements NamespaceHandler {
     this.changed(extensionId);
   }
 
-  handle(caller: Caller, method: string, args: unknown[]): unknown {
-    const params = (args[0] ?? {}) as Record<string, unknown>;
-    const regs = this.of(caller.extensionId);
-    switch (method) {
-      case 'registerMacro': {
-        const def = (params.definition ?? {}) as Record<string, unknown>;
-        const name = text(def.name, 'name', 64);
-        if (!MACRO_NAME.test(name)) fail('INVALID_INPUT', 'A macro name is letters, digits, _ : . - and starts with a letter or _.', '/name');
-        regs.macros.set(name.toLowerCase(), {
-          name,
-          description: typeof def.description === 'string' ? def.description.slice(0, 500) : '',
-          category: typeof def.category === 'string' ? def.category.slice(0, 100) : '',
-          hasHandler: params.hasHandler === true,
+  /** spindle's registrations for the pipeline (pipeline.*: params checked by the contract). */
+  handlers(): HandlersOf<'pipeline'> {
+    const changing =
+      <P>(work: (params: P, regs: ExtensionRegistrations, extensionId: string) => void) =>
+      (params: P, caller: Caller) => {
+        work(params, this.of(caller.extensionId), caller.extensionId);
+        this.changed(caller.extensionId);
+        return null;
+      };
+    return {
+      'pipeline.registerMacro': changing(({ definition, hasHandler }, regs) => {
+        regs.macros.set(definition.name.toLowerCase(), {
+          name: definition.name,
+          description: definition.description?.slice(0, 500) ?? '',
+          category: definition.category?.slice(0, 100) ?? '',
+          hasHandler: hasHandler === true,
         });
-        break;
-      }
-      case 'unregisterMacro':
-        regs.macros.delete(text(params.name, 'name', 64).toLowerCase());
-        break;
-      case 'updateMacroValue': {
-        const macro = regs.macros.get(text(params.name, 'name', 64).toLowerCase());
-        if (!macro) fail('NOT_FOUND', `No macro "${String(params.name)}" registered by this extension.`, '/name');
-        macro.value = String(params.value ?? '').slice(0, 64 * 1024);
-        break;
-      }
-      case 'register': {
-        const kind = params.kind as RegistrationKind;
-        const permission = KIND_PERMISSION[kind];
-        if (!permission) fail('INVALID_INPUT', 'Unknown registration kind.', '/kind');
+      }),
+      'pipeline.unregisterMacro': changing(({ name }, regs) => regs.macros.delete(name.toLowerCase())),
+      'pipeline.updateMacroValue': changing(({ name, value }, regs) => {
+        const macro = regs.macros.get(name.toLowerCase()) ?? fail('NOT_FOUND', `No macro "${name}" registered by this extension.`, '/name');
+        macro.value = String(value ?? '').slice(0, 64 * 1024);
+      }),
+      'pipeline.register': (params, caller) => {
+        const permission = KIND_PERMISSION[params.kind];
         if (!caller.allowed(permission)) {
-          this.denied(caller.extensionId, permission, `register ${kind}`);
-          fail('PERMISSION_DENIED', `${permission} — registering a ${kind.replace(/_/g, ' ')} needs the ${permission} permission.`);
+          this.denied(caller.extensionId, permission, `register ${params.kind}`);
+          fail('PERMISSION_DENIED', `${permission} — registering a ${params.kind.replace(/_/g, ' ')} needs the ${permission} permission.`);
         }
-        const options = (params.options ?? {}) as { priority?: unknown; timeoutMs?: unknown };
-        const id = text(params.id, 'id', 64);
-        regs.pipeline.set(id, {
-          kind,
-          id,
-          priority: typeof options.priority === 'number' && Number.isFinite(options.priority) ? options.priority : 100,
-          ...(typeof options.timeoutMs === 'number' && options.timeoutMs > 0 ? { timeoutMs: options.timeoutMs } : {}),
-        });
-        break;
-      }
-      case 'unregister':
-        regs.pipeline.delete(text(params.id, 'id', 64));
-        break;
-      case 'sendToFrontend':
-        regs.frontend.push({ at: this.now(), payload: params.payload ?? null });
+        return changing<typeof params>(({ kind, id, options }, regs) => {
+          regs.pipeline.set(id, {
+            kind,
+            id,
+            priority: options?.priority !== undefined && Number.isFinite(options.priority) ? options.priority : 100,
+            ...(options?.timeoutMs !== undefined && options.timeoutMs > 0 ? { timeoutMs: options.timeoutMs } : {}),
+          });
+        })(params, caller);
+      },
+      'pipeline.unregister': changing(({ id }, regs) => regs.pipeline.delete(id)),
+      'pipeline.sendToFrontend': changing(({ payload }, regs, extensionId) => {
+        regs.frontend.push({ at: this.now(), payload: payload ?? null });
         if (regs.frontend.length > MAX_FRONTEND_MESSAGES) regs.frontend.splice(0, regs.frontend.length - MAX_FRONTEND_MESSAGES);
-        this.toFrontend(caller.extensionId, params.payload ?? null);
-        break;
-      default:
-        return unknownMethod('pipeline', method);
-    }
-    this.changed(caller.extensionId);
-    return null;
+        this.toFrontend(extensionId, payload ?? null);
+      }),
+    };
   }
 }

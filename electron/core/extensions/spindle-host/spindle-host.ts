@@ -9,18 +9,20 @@ import type { SecretStore } from '../../connections/secret-store';
 import type { SpindleFacts } from '../extension-entry';
 import type { Redactor } from '../../connections/redact';
 import { GenerationGate, type ExtensionGenerator, type GenerationLimits } from './generation-gate';
-import { CHAT_DATA_NAMESPACES, chatDataNamespace, macrosNamespace, type ChatReads } from './chat-data';
-import { connectionsNamespace, type ConnectionReads } from './connections';
-import { corsNamespace } from './cors';
-import { councilNamespace, type CouncilReads } from './council-reads';
+import { chatDataHandlers, type ChatReads } from './chat-data';
+import { connectionHandlers, type ConnectionReads } from './connections';
+import { corsHandlers } from './cors';
+import { councilHandlers, type CouncilReads } from './council-reads';
 import { ExtensionEnclave } from './enclave';
 import { ExtensionEphemeral } from './ephemeral';
 import { ExtensionStorage } from './extension-storage';
-import { argsOf, type NamespaceHandler } from './namespace';
+import type { HandlersOf, SpindleHandlers } from './handlers';
 import { PipelineRegistrations } from './registrations';
+import { ANSWERS_ITSELF, dispatchSpindle } from './spindle-dispatch';
+import { STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
-import { toastsNamespace } from './toasts';
-import { tokensNamespace, type TokenModels } from './tokens';
+import { toastHandlers } from './toasts';
+import { tokenHandlers, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
 
 /** The worker a request came from, and what it may do right now. */
@@ -69,7 +71,8 @@ const RESERVED = new Set<string>([...Object.values(AREAS), 'ephemeral', 'ephemer
 
 export class SpindleHost {
   private readonly storages = new Map<string, ExtensionStorage>();
-  private readonly namespaces = new Map<string, NamespaceHandler>();
+  /** One handler per method of the spindle request contract. */
+  private readonly handlers: SpindleHandlers<RequestOrigin>;
   private readonly inert = new Map<string, Set<string>>();
   readonly registrations: PipelineRegistrations;
   readonly variables: ExtensionVariables;
@@ -85,56 +88,48 @@ export class SpindleHost {
       (id, payload) => options.toFrontend?.(id, payload),
     );
     this.variables = new ExtensionVariables(options.dataRoot);
-    this.namespaces.set('pipeline', this.registrations);
-    this.namespaces.set('variables', this.variables);
-    this.namespaces.set('enclave', new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)));
-    this.namespaces.set('ephemeral', new ExtensionEphemeral(options.dataRoot, clock));
-    this.namespaces.set('connections', connectionsNamespace(deps.connections ?? (() => null)));
-    this.namespaces.set('tokens', tokensNamespace(deps.tokens ?? (() => null)));
-    this.namespaces.set('council', councilNamespace(deps.council ?? (() => null)));
-    this.namespaces.set('cors', corsNamespace(deps.fetch, undefined, undefined, options.timers));
-    for (const name of CHAT_DATA_NAMESPACES) this.namespaces.set(name, chatDataNamespace(name, deps.chats ?? (() => null)));
-    this.namespaces.set('macros', macrosNamespace(deps.chats ?? (() => null)));
-    this.namespaces.set(
-      'toast',
-      toastsNamespace(clock, (id, toast) => {
+    const chats = deps.chats ?? (() => null);
+    this.handlers = {
+      ...this.registrations.handlers(),
+      ...this.variables.handlers(),
+      ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
+      ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
+      ...connectionHandlers(deps.connections ?? (() => null)),
+      ...tokenHandlers(deps.tokens ?? (() => null)),
+      ...councilHandlers(deps.council ?? (() => null)),
+      ...corsHandlers(deps.fetch, undefined, undefined, options.timers),
+      ...chatDataHandlers(chats),
+      ...toastHandlers(clock, (id, toast) => {
         options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `toast: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);
         options.toast?.(id, toast);
       }),
-    );
+      ...this.storageHandlers('storage'),
+      ...this.storageHandlers('userStorage'),
+      ...this.generateHandlers(),
+      'runtime.inert': ({ member }, origin) => {
+        this.noteInert(origin.extensionId, member);
+        return null;
+      },
+    };
   }
 
+  /** Answers one request through the contract: checked params, permission, handler, checked answer. */
   request(origin: RequestOrigin, message: HostRequestMessage): void {
     const { requestId, method, params } = message;
-    const dot = method.indexOf('.');
-    const namespace = method.slice(0, dot);
-    const name = method.slice(dot + 1);
-    if (namespace === 'generate') {
-      const kind = name === 'quiet' || name === 'raw' || name === 'lumiverse' || name === 'stream' ? name : null;
-      if (!kind) return origin.respond(requestId, { ok: false, error: { code: 'UNSUPPORTED_HERE', message: `spindle.generate.${name} is not available in the Council Workbench.` } });
-      this.options.generations.request(origin.extensionId, origin, { requestId, kind, input: params }, () => origin.allowed('generation'));
-      return;
-    }
-    if (namespace === 'runtime' && name === 'inert') {
-      this.noteInert(origin.extensionId, (params as { member?: unknown } | null)?.member);
-      return origin.respond(requestId, { ok: true, value: null });
-    }
-    if (namespace === 'storage' || namespace === 'userStorage') {
-      return this.answer(origin, requestId, method, () => this.storage(origin.extensionId, namespace).handle(name, params));
-    }
-    const handler = this.namespaces.get(namespace);
-    if (!handler) {
-      return origin.respond(requestId, { ok: false, error: { code: 'UNSUPPORTED_HERE', message: `spindle.${method} is not available in the Council Workbench.` } });
-    }
-    const permission = handler.permission?.(name);
-    if (permission && !origin.allowed(permission)) {
-      this.options.log(origin.extensionId, 'warn', `spindle.${method} refused: the ${permission} permission is not granted.`);
-      origin.denyPermission(permission, `spindle.${method}`);
-      return origin.respond(requestId, { ok: false, error: { code: 'PERMISSION_DENIED', message: `PERMISSION_DENIED: ${permission} — spindle.${method} needs the ${permission} permission.`, hint: 'Grant it under Extensions.' } });
-    }
-    // pipeline.* and cors take one params object; the data namespaces take the extension's arguments.
-    const args = namespace === 'pipeline' || namespace === 'cors' ? [params] : argsOf(params);
-    this.answer(origin, requestId, method, () => handler.handle(origin, name, args));
+    const refused = (permission: ExtensionPermission, operation: string) => {
+      this.options.log(origin.extensionId, 'warn', `${operation} refused: the ${permission} permission is not granted.`);
+      origin.denyPermission(permission, operation);
+    };
+    dispatchSpindle(this.handlers, origin, method, params, { requestId, refused }).then(
+      (value) => {
+        if (value !== ANSWERS_ITSELF) origin.respond(requestId, { ok: true, value });
+      },
+      (err: unknown) => {
+        if (err instanceof HostFailure) return origin.respond(requestId, { ok: false, error: err.error });
+        this.options.log(origin.extensionId, 'error', `spindle.${method} failed: ${(err as Error)?.message ?? String(err)}`);
+        origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host.` } });
+      },
+    );
   }
 
   /** The chat extensions see as active (a starting worker hears CHAT_SWITCHED with it). */
@@ -186,17 +181,23 @@ export class SpindleHost {
     this.options.changed?.(extensionId);
   }
 
-  private answer(origin: RequestOrigin, requestId: string, method: string, work: () => unknown): void {
-    void Promise.resolve()
-      .then(work)
-      .then(
-        (value) => origin.respond(requestId, { ok: true, value: value ?? null }),
-        (err: unknown) => {
-          if (err instanceof HostFailure) return origin.respond(requestId, { ok: false, error: err.error });
-          this.options.log(origin.extensionId, 'error', `spindle.${method} failed: ${(err as Error)?.message ?? String(err)}`);
-          origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host.` } });
-        },
-      );
+  /** spindle.generate.*: the gate checks the permission itself (again for each chunk) and answers. */
+  private generateHandlers(): HandlersOf<'generate', RequestOrigin> {
+    const generate =
+      (kind: 'quiet' | 'raw' | 'lumiverse' | 'stream') =>
+      (input: unknown, origin: RequestOrigin, requestId: string) => {
+        this.options.generations.request(origin.extensionId, origin, { requestId, kind, input }, () => origin.allowed('generation'));
+        return ANSWERS_ITSELF;
+      };
+    return { 'generate.quiet': generate('quiet'), 'generate.raw': generate('raw'), 'generate.lumiverse': generate('lumiverse'), 'generate.stream': generate('stream') };
+  }
+
+  /** spindle.storage.* or spindle.userStorage.*: the extension's own area. */
+  private storageHandlers<A extends 'storage' | 'userStorage'>(area: A): HandlersOf<A> {
+    const ops = Object.keys(STORAGE_OPS) as StorageOp[];
+    return Object.fromEntries(
+      ops.map((op) => [`${area}.${op}`, (params: never, origin: RequestOrigin) => (this.storage(origin.extensionId, area).ops[op] as (params: never) => Promise<unknown>)(params)]),
+    ) as unknown as HandlersOf<A>;
   }
 
   private storage(extensionId: string, area: keyof typeof AREAS): ExtensionStorage {

@@ -5,7 +5,7 @@
 // lookup hook that fetch does not offer.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { fail } from './namespace';
+import { fail } from './handlers';
 
 export type Lookup = (hostname: string) => Promise<string[]>;
 

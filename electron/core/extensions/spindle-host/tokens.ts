@@ -1,6 +1,6 @@
 // spindle.tokens: token counts as an estimate — the Workbench ships no tokenizers, so every count is
 // Lumiverse's own fallback, a quarter of the characters, marked `approximate: true`.
-import { fail, text, unknownMethod, type NamespaceHandler } from './namespace';
+import { fail, type HandlersOf } from './handlers';
 
 export interface TokenModels {
   main(): string;
@@ -18,8 +18,7 @@ function result(total: number, options: unknown, models: TokenModels | null) {
   return { total_tokens: total, model, modelSource, tokenizer_id: null, tokenizer_name: 'approximate (characters / 4)', approximate: true };
 }
 
-function messagesChars(messages: unknown): number {
-  if (!Array.isArray(messages)) fail('INVALID_INPUT', 'messages must be an array of { role, content }.', '/messages');
+function messagesChars(messages: unknown[]): number {
   let chars = 0;
   for (const message of messages) {
     const content = (message as { content?: unknown })?.content;
@@ -29,24 +28,15 @@ function messagesChars(messages: unknown): number {
   return chars;
 }
 
-export function tokensNamespace(models: () => TokenModels | null): NamespaceHandler {
+export function tokenHandlers(models: () => TokenModels | null): HandlersOf<'tokens'> {
   return {
-    handle(_caller, method, args) {
+    'tokens.countText': ({ text, options }) => result(estimate(text.length), options, models()),
+    'tokens.countMessages': ({ messages, options }) => result(estimate(messagesChars(messages)), options, models()),
+    'tokens.countChat': ({ chatId, options }) => {
       const source = models();
-      switch (method) {
-        case 'countText':
-          if (typeof args[0] !== 'string') fail('INVALID_INPUT', 'countText expects a string.', '/text');
-          return result(estimate(args[0].length), args[1], source);
-        case 'countMessages':
-          return result(estimate(messagesChars(args[0])), args[1], source);
-        case 'countChat': {
-          const messages = source?.chatMessages(text(args[0], 'chatId', 256));
-          if (!messages) fail('NOT_FOUND', 'Chat not found.', '/chatId');
-          return result(estimate(messagesChars(messages)), args[1], source);
-        }
-        default:
-          return unknownMethod('tokens', method);
-      }
+      const messages = source?.chatMessages(chatId);
+      if (!messages) fail('NOT_FOUND', 'Chat not found.', '/chatId');
+      return result(estimate(messagesChars(messages)), options, source);
     },
   };
 }

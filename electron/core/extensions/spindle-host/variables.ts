@@ -4,7 +4,7 @@
 // document 1 MB. Keys are 1–256 characters.
 import path from 'node:path';
 import { JsonDocument } from './json-document';
-import { fail, text, unknownMethod, type Caller, type NamespaceHandler } from './namespace';
+import { fail, type Caller, type HandlersOf } from './handlers';
 
 type Scope = Record<string, string>;
 interface Variables {
@@ -17,14 +17,15 @@ export const VARIABLE_LIMITS = { maxValueChars: 64 * 1024, maxDocumentBytes: 102
 
 const own = (record: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
-/** A key or chat id: 1–256 characters, and never a name that reaches an object's prototype. */
-function keyOf(value: unknown, name: string): string {
-  const key = text(value, name, 256);
+/** A key or chat id (1–256 characters: requests.ts), never a name that reaches an object's prototype. */
+function keyOf(key: string, name: string): string {
   if (key === '__proto__' || key === 'constructor' || key === 'prototype') fail('INVALID_INPUT', `${name} cannot be "${key}".`, `/${name}`);
   return key;
 }
 
-export class ExtensionVariables implements NamespaceHandler {
+type ScopeName = 'global' | 'local' | 'chat';
+
+export class ExtensionVariables {
   private readonly documents = new Map<string, JsonDocument<Variables>>();
 
   constructor(private readonly dataRoot: string) {}
@@ -34,52 +35,68 @@ export class ExtensionVariables implements NamespaceHandler {
     return { ...(this.document(extensionId).read().chat[chatId] ?? {}) };
   }
 
-  async handle(caller: Caller, method: string, args: unknown[]): Promise<unknown> {
-    const [scope, name] = method.split('.') as [string, string];
-    if (scope !== 'global' && scope !== 'local' && scope !== 'chat') unknownMethod('variables', method);
+  /** The handlers of spindle.variables.global, .local and .chat. */
+  handlers(): HandlersOf<'variables'> {
+    const scoped = (scope: ScopeName) => ({
+      get: ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => {
+        const values = this.scope(caller, scope, chatId).current();
+        return own(values, keyOf(key, 'key')) ? values[key] : '';
+      },
+      has: ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => own(this.scope(caller, scope, chatId).current(), keyOf(key, 'key')),
+      list: ({ chatId }: { chatId?: string }, caller: Caller) => ({ ...this.scope(caller, scope, chatId).current() }),
+      set: async ({ chatId, key, value }: { chatId?: string; key: string; value?: unknown }, caller: Caller) => {
+        const text = String(value ?? '');
+        if (text.length > VARIABLE_LIMITS.maxValueChars) fail('INPUT_TOO_LARGE', `A variable holds at most ${VARIABLE_LIMITS.maxValueChars} characters.`, '/value');
+        const area = this.scope(caller, scope, chatId);
+        await area.update((values) => {
+          values[keyOf(key, 'key')] = text;
+        });
+        return null;
+      },
+      delete: async ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => {
+        await this.scope(caller, scope, chatId).update((values) => {
+          delete values[keyOf(key, 'key')];
+        });
+        return null;
+      },
+    });
+    const [global, local, chat] = [scoped('global'), scoped('local'), scoped('chat')];
+    return {
+      'variables.global.get': global.get,
+      'variables.global.has': global.has,
+      'variables.global.list': global.list,
+      'variables.global.set': global.set,
+      'variables.global.delete': global.delete,
+      'variables.local.get': local.get,
+      'variables.local.has': local.has,
+      'variables.local.list': local.list,
+      'variables.local.set': local.set,
+      'variables.local.delete': local.delete,
+      'variables.chat.get': chat.get,
+      'variables.chat.has': chat.has,
+      'variables.chat.list': chat.list,
+      'variables.chat.set': chat.set,
+      'variables.chat.delete': chat.delete,
+    };
+  }
+
+  /** One scope of an extension's variables: global, or local/chat for one chat id. */
+  private scope(caller: Caller, scope: ScopeName, chatIdParam: string | undefined) {
     const doc = this.document(caller.extensionId);
-    // global(key, …); local/chat(chatId, key, …)
-    const chatId = scope === 'global' ? null : keyOf(args[0], 'chatId');
-    const rest = scope === 'global' ? args : args.slice(1);
-    const pick = (v: Variables): Scope => {
-      if (chatId === null) return v.global;
-      const byChat = v[scope as 'local' | 'chat'];
-      if (!own(byChat, chatId)) byChat[chatId] = Object.create(null) as Scope;
-      return byChat[chatId]!;
+    const chatId = scope === 'global' || chatIdParam === undefined ? null : keyOf(chatIdParam, 'chatId');
+    const byChat = (v: Variables) => v[scope as 'local' | 'chat'];
+    return {
+      current: (): Scope => {
+        const v = doc.read();
+        return chatId === null ? v.global : (byChat(v)[chatId] ?? {});
+      },
+      update: (change: (values: Scope) => void) =>
+        doc.update((draft) => {
+          if (chatId === null) return change(draft.global);
+          if (!own(byChat(draft), chatId)) byChat(draft)[chatId] = Object.create(null) as Scope;
+          change(byChat(draft)[chatId]!);
+        }),
     };
-    const current = () => {
-      const v = doc.read();
-      return chatId === null ? v.global : (v[scope as 'local' | 'chat'][chatId] ?? {});
-    };
-    switch (name) {
-      case 'get': {
-        const key = keyOf(rest[0], 'key');
-        const values = current();
-        return own(values, key) ? values[key] : '';
-      }
-      case 'has':
-        return own(current(), keyOf(rest[0], 'key'));
-      case 'list':
-        return { ...current() };
-      case 'set': {
-        const key = keyOf(rest[0], 'key');
-        const value = String(rest[1] ?? '');
-        if (value.length > VARIABLE_LIMITS.maxValueChars) fail('INPUT_TOO_LARGE', `A variable holds at most ${VARIABLE_LIMITS.maxValueChars} characters.`, '/value');
-        await doc.update((draft) => {
-          pick(draft)[key] = value;
-        });
-        return null;
-      }
-      case 'delete': {
-        const key = keyOf(rest[0], 'key');
-        await doc.update((draft) => {
-          delete pick(draft)[key];
-        });
-        return null;
-      }
-      default:
-        return unknownMethod('variables', method);
-    }
   }
 
   private document(extensionId: string): JsonDocument<Variables> {

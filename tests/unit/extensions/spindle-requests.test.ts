@@ -1,0 +1,162 @@
+// The spindle request contract (shared/spindle/requests.ts) and its one dispatcher: a request reaches its handler
+// only named, checked and permitted, and its answer is checked against the declared result.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Value } from '@sinclair/typebox/value';
+import { createSpindleHost, type RequestOrigin } from '../../../electron/core/extensions/spindle-host/spindle-host';
+import type { SpindleHandlers } from '../../../electron/core/extensions/spindle-host/handlers';
+import { declaresError, dispatchSpindle } from '../../../electron/core/extensions/spindle-host/spindle-dispatch';
+import { SPINDLE_REQUESTS, spindleRequest } from '../../../shared/spindle/requests';
+import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
+import { HostFailure, type HostError } from '../../../shared/errors';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+type Answer = { ok: true; value: unknown } | { ok: false; error: HostError };
+
+/** A SpindleHost with no services lent, and a worker's side of it: what it answered, what it was refused. */
+function hostAndWorker(granted: ExtensionPermission[] = []) {
+  const logs: string[] = [];
+  const host = createSpindleHost({ dataRoot: tempDir(), log: (_id, level, text) => logs.push(`${level}: ${text}`) });
+  const denied: string[] = [];
+  const waiting = new Map<string, (answer: Answer) => void>();
+  const origin: RequestOrigin = {
+    extensionId: 'ext_a',
+    respond: (requestId, answer) => waiting.get(requestId)?.(answer),
+    denyPermission: (permission, operation) => denied.push(`${permission} ${operation}`),
+    allowed: (permission) => granted.includes(permission),
+  };
+  let next = 0;
+  /** The host's one answer to a request (a request left unanswered fails the test at its timeout). */
+  const ask = (method: string, params?: unknown): Promise<Answer> =>
+    new Promise((resolve) => {
+      const requestId = `r${++next}`;
+      waiting.set(requestId, resolve);
+      host.request(origin, { type: 'request', requestId, method, params });
+    });
+  return { ask, logs, denied };
+}
+
+const failed = (answer: Answer) => (answer.ok ? null : answer.error);
+
+describe('the spindle request contract', () => {
+  it('names only methods of Lumiverse’s spindle API for the namespaces a worker forwards as they are', () => {
+    const lumiverse = new Set<string>();
+    const walk = (prefix: string, spec: NamespaceSpec) => {
+      for (const [name, style] of Object.entries(spec.methods)) {
+        if (typeof style === 'string') lumiverse.add(`${prefix}.${name}`);
+        else walk(`${prefix}.${name}`, style);
+      }
+    };
+    for (const member of SPINDLE_MEMBERS) if (member.namespace) walk(member.name, member.namespace);
+    // storage/userStorage, toast and the pipeline, cors, generate and runtime calls are the worker runtime's own shapes.
+    const own = /^(storage|userStorage|pipeline|cors|generate|runtime|toast)\./;
+    const forwarded = Object.keys(SPINDLE_REQUESTS).filter((method) => !own.test(method));
+    expect(forwarded.length).toBeGreaterThan(50);
+    expect(forwarded.filter((method) => !lumiverse.has(method))).toEqual([]);
+  });
+
+  it('declares params, a result and its errors for every method', () => {
+    for (const [method, spec] of Object.entries(SPINDLE_REQUESTS)) {
+      expect(spec.params.type, method).toBe('object');
+      expect(spec.result, method).toBeDefined();
+      expect(Array.isArray(spec.errors), method).toBe(true);
+    }
+    expect(spindleRequest('constructor')).toBeUndefined();
+    expect(spindleRequest('__proto__')).toBeUndefined();
+  });
+});
+
+describe('the spindle dispatcher', () => {
+  it('names positional arguments as declared: a wrong one is INVALID_INPUT at its name, a trailing extra (Lumiverse’s userId) is ignored', async () => {
+    const { ask } = hostAndWorker(['chats']);
+    expect(failed(await ask('chats.get', { args: [42] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/chatId' });
+    expect(failed(await ask('tokens.countText', { args: [{ not: 'text' }] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/text' });
+    expect(failed(await ask('variables.local.set', { args: ['chat-1'] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/key' });
+    expect(await ask('chats.get', { args: ['no-such-chat', 'user-1'] })).toEqual({ ok: true, value: null });
+    expect(await ask('tokens.countText', { args: ['abcdefgh', null, 'user-1'] })).toMatchObject({ ok: true, value: { total_tokens: 2, approximate: true } });
+  });
+
+  it('refuses a method the contract does not have, own names only, as UNSUPPORTED_HERE', async () => {
+    const { ask } = hostAndWorker();
+    for (const method of ['chat.updateMessage', 'storage.chmod', 'constructor.name', 'toString.call', '__proto__.x']) {
+      expect(failed(await ask(method, { args: [] })), method).toMatchObject({ code: 'UNSUPPORTED_HERE' });
+    }
+  });
+
+  it('asks the declared permission before the handler: PERMISSION_DENIED with a hint, logged, and the worker told', async () => {
+    const { ask, logs, denied } = hostAndWorker();
+    expect(failed(await ask('connections.list', { args: [] }))).toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.any(String) });
+    expect(failed(await ask('ephemeral.list', { args: [] }))).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(denied).toEqual(['generation spindle.connections.list', 'ephemeral_storage spindle.ephemeral.list']);
+    expect(logs.filter((line) => line.startsWith('warn: spindle.connections.list refused'))).toHaveLength(1);
+    // No permission needed: answered.
+    expect(await ask('council.getMembers', { args: [] })).toEqual({ ok: true, value: [] });
+  });
+
+  it('checks params before any handler runs: nothing is written for a refused request', async () => {
+    const { ask } = hostAndWorker();
+    expect(failed(await ask('storage.write', { path: 'a.txt', data: { not: 'text' } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/data' });
+    expect(await ask('storage.exists', { path: 'a.txt' })).toEqual({ ok: true, value: false });
+    expect(failed(await ask('pipeline.register', { kind: 'telepathy', id: 'x' }))).toMatchObject({ code: 'INVALID_INPUT', path: '/kind' });
+  });
+
+  it('refuses a handler’s value off its declared result as a host bug (INTERNAL to the worker), never passing it on', async () => {
+    const handlers = { 'council.getMembers': () => [{ memberId: 7 }] } as unknown as SpindleHandlers;
+    const caller = { extensionId: 'ext_a', allowed: () => true };
+    const outcome = await dispatchSpindle(handlers, caller, 'council.getMembers', { args: [] }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(outcome).toBeInstanceOf(Error);
+    expect(outcome).not.toBeInstanceOf(HostFailure);
+    expect(String(outcome)).toMatch(/council\.getMembers answer: .* at \/0\//);
+  });
+
+  it('every answer of the host’s handlers checked here conforms to its declared result, and every refusal is a declared error', async () => {
+    const { ask } = hostAndWorker(['ephemeral_storage', 'generation', 'chats', 'characters', 'personas', 'world_books', 'chat_mutation']);
+    const calls: Array<[string, unknown]> = [
+      ['storage.write', { path: 'notes/a.md', data: 'hi' }],
+      ['storage.read', { path: 'notes/a.md' }],
+      ['storage.read', { path: 'missing.md' }],
+      ['storage.read', { path: '../escape' }],
+      ['storage.stat', { path: 'notes/a.md' }],
+      ['storage.list', {}],
+      ['userStorage.mkdir', { path: 'deep/er' }],
+      ['variables.global.set', { args: ['k', 'v'] }],
+      ['variables.global.get', { args: ['k'] }],
+      ['variables.chat.list', { args: ['c1'] }],
+      ['ephemeral.write', { args: ['tmp.txt', 'x', { ttlMs: 1000 }] }],
+      ['ephemeral.stat', { args: ['tmp.txt'] }],
+      ['ephemeral.requestBlock', { args: [10] }],
+      ['ephemeral.getPoolStatus', { args: [] }],
+      ['ephemeral.stat', { args: ['nothing'] }],
+      ['connections.list', { args: [] }],
+      ['tokens.countMessages', { args: [[{ role: 'user', content: 'hello' }]] }],
+      ['tokens.countChat', { args: ['no-chat'] }],
+      ['chats.list', { args: [{ limit: 5 }] }],
+      ['chat.getMessages', { args: ['no-chat'] }],
+      ['world_books.list', { args: [] }],
+      ['macros.resolve', { args: ['{{user}}'] }],
+      ['toast.info', { args: ['hello', { title: 't' }] }],
+      ['enclave.list', { args: [] }],
+      ['pipeline.registerMacro', { definition: { name: 'mood' }, hasHandler: false }],
+      ['pipeline.updateMacroValue', { name: 'mood', value: 'calm' }],
+      ['pipeline.updateMacroValue', { name: 'absent', value: 'x' }],
+      ['runtime.inert', { member: 'ui' }],
+    ];
+    let answered = 0;
+    for (const [method, params] of calls) {
+      const answer = await ask(method, params);
+      const spec = spindleRequest(method)!;
+      if (answer.ok) {
+        answered++;
+        expect(Value.Check(spec.result, answer.value), `${method} answer`).toBe(true);
+      } else {
+        expect(declaresError(spec, answer.error.code), `${method} refused with ${answer.error.code}`).toBe(true);
+      }
+    }
+    expect(answered).toBeGreaterThan(20);
+  });
+});
