@@ -1,14 +1,14 @@
 // The building blocks of the spindle request contract (requests.ts): how one method is declared, and the shapes
 // several methods share.
-import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { ExtensionPermission } from '../types/spindle';
 
 /**
- * One spindle.* method the host answers: its parameters (an object), its result, the permission it needs and the
+ * One spindle.* method the host answers: its parameters (an object, or objects told apart by `type`), its result, the permission it needs and the
  * error codes it may answer besides the ones every request may (INVALID_INPUT, INTERNAL, and PERMISSION_DENIED
  * when it needs a permission).
  */
-export interface SpindleRequestSpec<P extends TObject = TObject, R extends TSchema = TSchema> {
+export interface SpindleRequestSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> {
   params: P;
   /**
    * Methods an extension calls with positional arguments (`spindle.chats.get(id)`) cross as `{ args: [...] }`; these
@@ -29,7 +29,7 @@ export const positional = <T extends TProperties>(props: T) => ({ params: Type.O
 /** A method whose worker side sends one params object. */
 export const named = <T extends TProperties>(props: T) => ({ params: Type.Object(props) });
 
-export function request<P extends TObject, R extends TSchema>(
+export function request<P extends TSchema, R extends TSchema>(
   shape: { params: P; positional?: readonly string[] },
   result: R,
   errors: readonly string[] = [],

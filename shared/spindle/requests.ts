@@ -4,6 +4,7 @@
 // not in the table is UNSUPPORTED_HERE. What the Workbench does not have (presets, memories…) never reaches the
 // host: the worker answers it inert (members.ts).
 import { Type, type Static } from '@sinclair/typebox';
+import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
 import { TOAST_LEVELS } from './toast';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, request, type SpindleRequestSpec } from './request-schema';
 
@@ -140,7 +141,18 @@ const RegistrationKind = Type.Union([
 ]);
 const MacroName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_:.-]{0,63}$' });
 const TOAST = request(positional({ message: Opt(Any), options: Options({ title: Opt(Any), duration: Opt(Any) }) }), Type.Null(), ['RATE_LIMITED']);
-const Generation = Type.Object({}, { description: 'checked by the generation gate against its caps (shared/protocol/generate*.ts)' });
+const GENERATION_ERRORS = [
+  'PERMISSION_DENIED',
+  'GENERATION_UNAVAILABLE',
+  'SIDECAR_NOT_CONFIGURED',
+  'RATE_LIMITED',
+  'DUPLICATE_CALL_ID',
+  'CANCELLED',
+  'TOOL_TIMEOUT',
+  'LLM_UNREACHABLE',
+  'LLM_AUTH_FAILED',
+  'RESULT_TOO_LARGE',
+];
 const HOST = {
   'pipeline.registerMacro': request(
     named({ definition: Type.Object({ name: MacroName, description: Opt(Type.String()), category: Opt(Type.String()) }), hasHandler: Opt(Type.Boolean()) }),
@@ -159,11 +171,12 @@ const HOST = {
     ['PATH_NOT_ALLOWED', 'RESULT_TOO_LARGE', 'TOOL_TIMEOUT', 'LLM_UNREACHABLE'],
     'cors_proxy',
   ),
-  // Generation: the gate checks the `generation` permission itself (and again for each chunk) and answers it.
-  'generate.quiet': request({ params: Generation }, Type.String(), ['PERMISSION_DENIED', 'RATE_LIMITED', 'SIDECAR_NOT_CONFIGURED', 'CANCELLED', 'TOOL_TIMEOUT']),
-  'generate.raw': request({ params: Generation }, Any, ['PERMISSION_DENIED', 'RATE_LIMITED', 'CANCELLED', 'TOOL_TIMEOUT']),
-  'generate.lumiverse': request({ params: Generation }, Any, ['PERMISSION_DENIED', 'RATE_LIMITED', 'CANCELLED', 'TOOL_TIMEOUT']),
-  'generate.stream': request({ params: Generation }, Any, ['PERMISSION_DENIED', 'RATE_LIMITED', 'CANCELLED', 'TOOL_TIMEOUT']),
+  // Generation (generate-requests.ts): the gate checks the `generation` permission itself, naming the call as the
+  // extension made it (generate.batch, generate.rawStream…), again for each chunk, and answers it.
+  'generate.quiet': request({ params: QuietGenerateSchema }, Type.String(), GENERATION_ERRORS),
+  'generate.raw': request({ params: RawGenerateSchema }, Dto({ text: Type.String(), finishReason: Type.String() }), GENERATION_ERRORS),
+  'generate.lumiverse': request({ params: LumiverseGenerateSchema }, Any, GENERATION_ERRORS),
+  'generate.stream': request({ params: LumiverseStreamSchema }, Any, GENERATION_ERRORS),
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
   'runtime.inert': request(named({ member: Type.String() }), Type.Null()),
 } as const;

@@ -5,8 +5,8 @@
 // `parameters`, `connection_id`, `tools`, `signal`; `batch({ requests, concurrent })`), which answers
 // with Lumiverse's `{ content, finish_reason, usage, … }`. A signal in the input (Lumiverse) or in
 // the options (ours) cancels the generation on the host; it never crosses the channel.
-import { validateGenerateInput, type GenerateKind } from '../../../shared/protocol';
-import { hostErrorToError, type HostRequests } from '../host-requests';
+import type { GenerateKind } from '../../../shared/protocol';
+import type { HostRequests } from '../host-requests';
 
 export interface GenerateOptions {
   signal?: AbortSignal;
@@ -26,12 +26,8 @@ function withoutSignal(input: Input): Record<string, unknown> {
 }
 
 export function createGenerate(requests: HostRequests) {
-  const ours = (kind: GenerateKind, input: unknown, signal: AbortSignal | undefined) => {
-    // Checked here too, so a bad or oversized input fails without crossing the channel; the host checks again.
-    const checked = validateGenerateInput(kind, input);
-    if (!checked.ok) return Promise.reject(hostErrorToError(checked.error));
-    return requests.call(`generate.${kind}`, checked.input, signal);
-  };
+  // The host checks the input against the request contract (shared/spindle/generate-requests.ts).
+  const ours = (kind: GenerateKind, input: Input, signal: AbortSignal | undefined) => requests.call(`generate.${kind}`, withoutSignal(input), signal);
   const lumiverse = (type: 'raw' | 'quiet' | 'batch', input: Input, signal: AbortSignal | undefined) =>
     requests.call('generate.lumiverse', { ...withoutSignal(input), type }, input.signal ?? signal);
   const run = (kind: 'raw' | 'quiet', input: unknown, options?: GenerateOptions) => {

@@ -1,6 +1,7 @@
 // spindle.generate.quiet / .raw end to end: a real host (createHost), a real worker running the generator fixture, the real local LLM server.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_GENERATE_PROMPT_BYTES, validateGenerateInput, type HostToWorkerMessage } from '../../../shared/protocol';
+import { MAX_GENERATE_PROMPT_BYTES, type HostToWorkerMessage } from '../../../shared/protocol';
+import { validateGenerateInput } from '../../../shared/spindle/generate-requests';
 import { readWorkerMessage } from '../../../electron/core/extensions/workers/read-worker-message';
 import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/workers/launcher';
 import { cleanupTempDirs } from '../../helpers/temp-dir';

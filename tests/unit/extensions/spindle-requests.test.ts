@@ -59,7 +59,8 @@ describe('the spindle request contract', () => {
 
   it('declares params, a result and its errors for every method', () => {
     for (const [method, spec] of Object.entries(SPINDLE_REQUESTS)) {
-      expect(spec.params.type, method).toBe('object');
+      const members = (spec.params as { anyOf?: Array<{ type?: string }> }).anyOf ?? [spec.params as { type?: string }];
+      expect(members.every((member) => member.type === 'object'), method).toBe(true);
       expect(spec.result, method).toBeDefined();
       expect(Array.isArray(spec.errors), method).toBe(true);
     }
@@ -100,6 +101,19 @@ describe('the spindle dispatcher', () => {
     expect(failed(await ask('storage.write', { path: 'a.txt', data: { not: 'text' } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/data' });
     expect(await ask('storage.exists', { path: 'a.txt' })).toEqual({ ok: true, value: false });
     expect(failed(await ask('pipeline.register', { kind: 'telepathy', id: 'x' }))).toMatchObject({ code: 'INVALID_INPUT', path: '/kind' });
+  });
+
+  it('checks a generation against its declared shape, the member a Lumiverse request names by its type included', async () => {
+    const { ask } = hostAndWorker(['generation']);
+    expect(failed(await ask('generate.quiet', { prompt: 'p', temperature: 3 }))).toMatchObject({ code: 'INVALID_INPUT', path: '/temperature' });
+    expect(failed(await ask('generate.raw', { messages: [{ role: 'user', content: 'c' }], extra: 1 }))).toMatchObject({ code: 'INVALID_INPUT', path: '/extra' });
+    expect(failed(await ask('generate.lumiverse', { type: 'raw', messages: [{ role: 'tool', content: 'x' }] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/messages/0/role' });
+    expect(failed(await ask('generate.lumiverse', { type: 'batch', requests: [] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/requests' });
+    expect(failed(await ask('generate.stream', { type: 'batch', requests: [{ messages: [{ role: 'user', content: 'c' }] }] }))).toMatchObject({ code: 'INVALID_INPUT' });
+    // Well formed: past the contract, the gate decides (this host lends no generator).
+    expect(failed(await ask('generate.lumiverse', { type: 'quiet', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], parameters: { temperature: null } }))).toMatchObject({
+      code: 'GENERATION_UNAVAILABLE',
+    });
   });
 
   it('refuses a handler’s value off its declared result as a host bug (INTERNAL to the worker), never passing it on', async () => {

@@ -12,8 +12,6 @@ import {
   MAX_ERROR_TEXT_CHARS,
   MAX_GENERATE_RESULT_BYTES,
   utf8ByteLength,
-  validateGenerateInput,
-  validateLumiverseGenerate,
   type GenerateKind,
   type LumiverseBatchInput,
   type LumiverseGenerateInput,
@@ -22,6 +20,7 @@ import {
   type RawGenerateInput,
   type RawGenerateResult,
 } from '../../../../shared/protocol';
+import { validateGenerateInput, validateLumiverseGenerate } from '../../../../shared/spindle/generate-requests';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Redactor } from '../../connections/redact';
 import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';

@@ -1,9 +1,8 @@
 // The one dispatcher of spindle.* requests: the method looked up in the contract (shared/spindle/requests.ts), its
 // positional arguments named, its params checked, its permission asked, its handler run and its answer checked
 // against the declared result. Failures are HostFailures with stable codes naming the field.
-import { Value } from '@sinclair/typebox/value';
-import type { TSchema } from '@sinclair/typebox';
-import { HostFailure, type HostError } from '../../../../shared/errors';
+import { HostFailure } from '../../../../shared/errors';
+import { firstProblem } from '../../../../shared/schema-problem';
 import { COMMON_ERRORS, type SpindleRequestSpec } from '../../../../shared/spindle/request-schema';
 import { spindleRequest } from '../../../../shared/spindle/requests';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
@@ -30,14 +29,6 @@ function paramsOf(spec: SpindleRequestSpec, raw: unknown): unknown {
   return params;
 }
 
-/** The first place `value` breaks `schema`, as INVALID_INPUT naming the field; null when it conforms. */
-function problem(schema: TSchema, value: unknown, what: string): HostError | null {
-  if (Value.Check(schema, value)) return null;
-  const first = Value.Errors(schema, value).First();
-  const at = first?.path ?? '';
-  return { code: 'INVALID_INPUT', message: `${what}: ${first?.message ?? 'does not match the contract'}${at ? ` at ${at}` : ''}.`, ...(at ? { path: at } : {}) };
-}
-
 /** Whether `code` is one this method declares (or every request may answer). */
 export function declaresError(spec: SpindleRequestSpec, code: string): boolean {
   return (COMMON_ERRORS as readonly string[]).includes(code) || spec.errors.includes(code) || (code === 'PERMISSION_DENIED' && spec.permission !== undefined);
@@ -48,7 +39,7 @@ export async function dispatchSpindle<C extends Caller>(handlers: SpindleHandler
   const spec = spindleRequest(method);
   if (!spec) fail('UNSUPPORTED_HERE', `spindle.${method.slice(0, 120)} is not available in the Council Workbench.`);
   const params = paramsOf(spec, raw);
-  const refused = problem(spec.params, params, `spindle.${method}`);
+  const refused = firstProblem(spec.params, params, `spindle.${method}`);
   if (refused) fail(refused.code, refused.message, refused.path);
   if (spec.permission && !caller.allowed(spec.permission)) {
     options.refused?.(spec.permission, `spindle.${method}`);
@@ -57,7 +48,7 @@ export async function dispatchSpindle<C extends Caller>(handlers: SpindleHandler
   const handler = (handlers as unknown as Record<string, (params: unknown, caller: C, requestId: string) => unknown>)[method]!;
   const value = (await handler(params, caller, options.requestId ?? '')) ?? null;
   if (value === ANSWERS_ITSELF) return value;
-  const wrong = problem(spec.result, value, `spindle.${method} answer`);
+  const wrong = firstProblem(spec.result, value, `spindle.${method} answer`);
   if (wrong) throw new Error(wrong.message);
   return value;
 }

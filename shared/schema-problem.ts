@@ -1,0 +1,32 @@
+// The first place a value breaks a TypeBox schema, as a stable INVALID_INPUT naming the field. Checked with
+// TypeBox's Value (no code generation, so it runs under the frames' and the app's CSP too).
+import { Value } from '@sinclair/typebox/value';
+import type { TSchema } from '@sinclair/typebox';
+
+export interface SchemaProblem {
+  code: 'INVALID_INPUT';
+  message: string;
+  path?: string;
+}
+
+/**
+ * A union of objects told apart by a literal field (`type: 'raw' | 'quiet' | 'batch'`): the member the value names,
+ * so its errors are the ones reported (a union alone only says that no member matched).
+ */
+function memberFor(schema: TSchema, value: unknown): TSchema {
+  const members = (schema as { anyOf?: TSchema[] }).anyOf;
+  if (!members || typeof value !== 'object' || value === null) return schema;
+  const named = members.filter((member) =>
+    Object.entries((member as { properties?: Record<string, { const?: unknown }> }).properties ?? {}).some(([key, prop]) => prop.const !== undefined && (value as Record<string, unknown>)[key] === prop.const),
+  );
+  return named.length === 1 ? named[0]! : schema;
+}
+
+/** Null when `value` conforms to `schema`; else the first problem, `what` naming the request in its message. */
+export function firstProblem(schema: TSchema, value: unknown, what: string): SchemaProblem | null {
+  if (Value.Check(schema, value)) return null;
+  const member = memberFor(schema, value);
+  const first = Value.Errors(member, value).First();
+  const at = first?.path ?? '';
+  return { code: 'INVALID_INPUT', message: `${what}: ${first?.message ?? 'does not match the contract'}${at ? ` at ${at}` : ''}.`, ...(at ? { path: at } : {}) };
+}

@@ -1,0 +1,121 @@
+// spindle.generate's inputs as schemas — the Workbench's quiet and raw, Lumiverse's GenerationRequestDTO and batch —
+// and what the host makes of a checked input: only the known fields, and the caps that need counting (UTF-8 bytes).
+// The spindle request contract (requests.ts) declares these as the methods' params; the generation gate checks
+// them again where it decides (after the permission), so its order stays Lumiverse's.
+import { Type, type TSchema } from '@sinclair/typebox';
+import type { HostError } from '../errors';
+import {
+  MAX_GENERATE_MESSAGES,
+  MAX_GENERATE_NAME_CHARS,
+  MAX_GENERATE_PROMPT_BYTES,
+  MAX_GENERATE_TOKENS,
+  type GenerateMessageDTO,
+  type QuietGenerateInput,
+  type RawGenerateInput,
+} from '../protocol/generate';
+import { MAX_BATCH_REQUESTS, type LumiverseBatchInput, type LumiverseGenerateInput } from '../protocol/generate-lumiverse';
+import { utf8ByteLength } from '../protocol/limits';
+import { firstProblem } from '../schema-problem';
+
+const Opt = Type.Optional;
+const Role = Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant')]);
+const MaxTokens = Type.Integer({ minimum: 1, maximum: MAX_GENERATE_TOKENS });
+const Temperature = Type.Number({ minimum: 0, maximum: 2 });
+const TopP = Type.Number({ minimum: 0, maximum: 1 });
+const Name = Type.String({ maxLength: MAX_GENERATE_NAME_CHARS });
+/** Lumiverse sends null for a knob it leaves unset. */
+const Unset = <T extends TSchema>(schema: T) => Opt(Type.Union([schema, Type.Null()]));
+const Closed = { additionalProperties: false } as const;
+
+/** The Workbench's quiet({ prompt, systemPrompt?, maxTokens?, temperature? }): a background generation on the sidecar. */
+export const QuietGenerateSchema = Type.Object({ prompt: Type.String({ minLength: 1 }), systemPrompt: Opt(Type.String()), maxTokens: Opt(MaxTokens), temperature: Opt(Temperature) }, Closed);
+
+/** The Workbench's raw({ messages, connectionId?, model?, maxTokens?, temperature?, topP? }); a message's `name` is accepted and dropped. */
+export const RawGenerateSchema = Type.Object(
+  {
+    messages: Type.Array(Type.Object({ role: Role, content: Type.String(), name: Opt(Type.String()) }, Closed), { minItems: 1, maxItems: MAX_GENERATE_MESSAGES }),
+    connectionId: Opt(Name),
+    model: Opt(Name),
+    maxTokens: Opt(MaxTokens),
+    temperature: Opt(Temperature),
+    topP: Opt(TopP),
+  },
+  Closed,
+);
+
+// Lumiverse's GenerationRequestDTO: other fields pass (providers differ); multi-part content keeps its text parts.
+const LUMIVERSE_REQUEST = {
+  messages: Type.Array(Type.Object({ role: Role, content: Type.Union([Type.String(), Type.Array(Type.Unknown())]) }), { minItems: 1, maxItems: MAX_GENERATE_MESSAGES }),
+  parameters: Opt(Type.Object({ model: Unset(Name), max_tokens: Unset(MaxTokens), temperature: Unset(Temperature), top_p: Unset(TopP) })),
+  connection_id: Unset(Name),
+  model: Unset(Name),
+  tools: Opt(Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), description: Opt(Type.Unknown()), parameters: Type.Object({}) }), { maxItems: 64 })),
+};
+const LumiverseOne = Type.Object(LUMIVERSE_REQUEST);
+const lumiverseOf = (type: 'raw' | 'quiet') => Type.Object({ ...LUMIVERSE_REQUEST, type: Type.Literal(type) });
+
+/** One Lumiverse request, raw or quiet (what generate.rawStream / quietStream send). */
+export const LumiverseStreamSchema = Type.Union([lumiverseOf('raw'), lumiverseOf('quiet')]);
+/** Lumiverse's raw, quiet or batch({ requests, concurrent? }). */
+export const LumiverseGenerateSchema = Type.Union([
+  lumiverseOf('raw'),
+  lumiverseOf('quiet'),
+  Type.Object({ type: Type.Literal('batch'), requests: Type.Array(LumiverseOne, { minItems: 1, maxItems: MAX_BATCH_REQUESTS }), concurrent: Opt(Type.Unknown()) }),
+]);
+
+const invalid = (message: string, path: string): { ok: false; error: HostError } => ({ ok: false, error: { code: 'INVALID_INPUT', message, ...(path ? { path } : {}) } });
+const tooLong = (bytes: number, path: string) => invalid(`The prompt text is ${bytes} bytes; the limit is ${MAX_GENERATE_PROMPT_BYTES} bytes.`, path);
+/** Prompt text over the cap? A UTF-16 unit is at most 3 UTF-8 bytes, so short texts need no count. */
+const overCap = (texts: string[]) => texts.reduce((n, t) => n + t.length, 0) * 3 > MAX_GENERATE_PROMPT_BYTES && texts.reduce((n, t) => n + utf8ByteLength(t), 0) > MAX_GENERATE_PROMPT_BYTES;
+const bytesOf = (texts: string[]) => texts.reduce((n, t) => n + utf8ByteLength(t), 0);
+const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
+
+export type ValidatedGenerate = { ok: true; kind: 'quiet'; input: QuietGenerateInput } | { ok: true; kind: 'raw'; input: RawGenerateInput } | { ok: false; error: HostError };
+
+/** Checks a Workbench-shape input and copies its known fields. Errors are INVALID_INPUT with a path. */
+export function validateGenerateInput(kind: unknown, input: unknown): ValidatedGenerate {
+  if (kind !== 'quiet' && kind !== 'raw') return invalid('kind must be quiet or raw.', '/kind');
+  const problem = firstProblem(kind === 'quiet' ? QuietGenerateSchema : RawGenerateSchema, input, `spindle.generate.${kind}`);
+  if (problem) return { ok: false, error: problem };
+  if (kind === 'quiet') {
+    const { prompt, systemPrompt, maxTokens, temperature } = input as QuietGenerateInput;
+    if (overCap([prompt, systemPrompt ?? ''])) return tooLong(bytesOf([prompt, systemPrompt ?? '']), '');
+    return { ok: true, kind, input: defined({ prompt, systemPrompt, maxTokens, temperature }) };
+  }
+  const { messages, connectionId, model, maxTokens, temperature, topP } = input as RawGenerateInput;
+  const contents = messages.map((m) => m.content);
+  if (overCap(contents)) return tooLong(bytesOf(contents), '');
+  return { ok: true, kind, input: defined({ messages: messages.map(({ role, content }) => ({ role, content })), connectionId, model, maxTokens, temperature, topP }) };
+}
+
+type LumiverseRequest = { messages: Array<{ role: GenerateMessageDTO['role']; content: string | unknown[] }>; parameters?: Record<string, unknown>; connection_id?: string | null; model?: string | null; tools?: Array<{ name: string; description?: unknown; parameters: Record<string, unknown> }> };
+const textOf = (content: string | unknown[]) => (typeof content === 'string' ? content : content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join(''));
+
+function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string): LumiverseGenerateInput | { ok: false; error: HostError } {
+  const messages = value.messages.map((m) => ({ role: m.role, content: textOf(m.content) }));
+  const bytes = bytesOf(messages.map((m) => m.content));
+  if (bytes > MAX_GENERATE_PROMPT_BYTES) return tooLong(bytes, `${at}/messages`);
+  const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; temperature?: number | null; top_p?: number | null };
+  const tools = value.tools?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
+  return defined({ type, messages, connectionId: value.connection_id, model: p.model || value.model, maxTokens: p.max_tokens, temperature: p.temperature, topP: p.top_p, tools }) as LumiverseGenerateInput;
+}
+
+export type ValidatedLumiverse = { ok: true; input: LumiverseGenerateInput | LumiverseBatchInput } | { ok: false; error: HostError };
+
+/** Checks a Lumiverse-shape request (`type`: raw, quiet or batch) and renames it to our raw generation's fields. */
+export function validateLumiverseGenerate(value: unknown): ValidatedLumiverse {
+  const problem = firstProblem(LumiverseGenerateSchema, value, 'spindle.generate');
+  if (problem) return { ok: false, error: problem };
+  const request = value as (LumiverseRequest & { type: 'raw' | 'quiet' }) | { type: 'batch'; requests: LumiverseRequest[]; concurrent?: unknown };
+  if (request.type !== 'batch') {
+    const one = lumiverseOne(request, request.type, '');
+    return 'ok' in one ? one : { ok: true, input: one };
+  }
+  const requests: LumiverseGenerateInput[] = [];
+  for (const [i, r] of request.requests.entries()) {
+    const one = lumiverseOne(r, 'raw', `/requests/${i}`);
+    if ('ok' in one) return one;
+    requests.push(one);
+  }
+  return { ok: true, input: { type: 'batch', requests, concurrent: request.concurrent === true } };
+}
