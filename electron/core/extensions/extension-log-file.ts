@@ -1,14 +1,17 @@
 // Extension logs on disk, so what an extension did in an earlier process (a CLI `chat` turn, the app last
 // week) can still be read: `<data-dir>/logs/extensions/<id>.log`, one JSON line per entry with the run
 // (one host's life) that wrote it, rotated to `<id>.log.1` past a size cap, so each extension keeps at
-// most twice that. Writes are appended in batches off the caller's path; several processes on one data
-// folder append to the same file, and a reader tells their lines from its own by the run.
+// most twice that. Writes are appended in batches off the caller's path, at most one batch per FLUSH_MS (a
+// busy extension's call lines cost a few file operations a second, not a few per call); several processes on
+// one data folder append to the same file, and a reader tells their lines from its own by the run.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sanitizeLogLine, type ExtensionLogEntry } from './extension-log';
 
 export const LOG_FILE_MAX_BYTES = 512 * 1024;
+/** How long lines wait to be written together (the host flushes what is left before it exits). */
+export const FLUSH_MS = 100;
 
 interface Line {
   at: number;
@@ -36,6 +39,7 @@ export class ExtensionLogFiles {
   private readonly queued = new Map<string, string[]>();
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
+  private folder: Promise<unknown> | null = null;
   /** This host's run: its own lines are read from memory, not from the file. */
   private readonly run = randomUUID();
 
@@ -55,10 +59,10 @@ export class ExtensionLogFiles {
     this.queued.set(id, queue);
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    setTimeout(() => {
       this.scheduled = false;
       void this.flush();
-    });
+    }, FLUSH_MS).unref();
   }
 
   /** Writes what is queued; resolves when it is on disk (the host awaits it before exiting). */
@@ -67,7 +71,8 @@ export class ExtensionLogFiles {
     this.queued.clear();
     this.flushing = this.flushing.then(async () => {
       if (batches.length === 0) return;
-      await fs.promises.mkdir(this.dir, { recursive: true });
+      // Made once per host; a folder removed under a running host is made again at the next failed write.
+      await (this.folder ??= fs.promises.mkdir(this.dir, { recursive: true }));
       for (const [id, lines] of batches) await this.write(id, lines.join(''));
     });
     return this.flushing.catch(() => undefined);
@@ -81,6 +86,7 @@ export class ExtensionLogFiles {
       await fs.promises.appendFile(file, text, { mode: 0o600 });
     } catch {
       // A log that cannot be written (a full disk) never stops the extension.
+      this.folder = null;
     }
   }
 

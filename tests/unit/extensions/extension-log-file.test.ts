@@ -2,7 +2,7 @@
 // another run — the CLI reading what the app wrote — oldest first.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExtensionLogFiles } from '../../../electron/core/extensions/extension-log-file';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -32,6 +32,13 @@ describe('extension logs on disk', () => {
     expect(numbers[0]).toBeGreaterThan(1);
     // Its own run's lines are not read back from the file (they are in memory).
     expect(await writer.others('ext')).toEqual([]);
+  });
+
+  it('lines reach the file on their own, without a flush, in the order they came', async () => {
+    const dir = tempDir();
+    const writer = new ExtensionLogFiles(dir);
+    for (let n = 1; n <= 3; n++) writer.append('ext', entry(n));
+    await vi.waitFor(async () => expect((await new ExtensionLogFiles(dir).others('ext')).map((e) => e.seq === 0 && e.text)).toEqual([1, 2, 3].map((n) => entry(n).text)), { timeout: 5_000, interval: 20 });
   });
 
   it('a line cut short by a kill mid-write is skipped, the rest read', async () => {
