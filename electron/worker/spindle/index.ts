@@ -12,20 +12,21 @@ import { inertMember, inertNamespace } from './inert';
 import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { PipelineRegistry } from './pipeline';
-import { createStorage } from './storage';
+import { createEphemeral, createStorage } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
 /** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
 export const LOCAL_USER_ID = 'local';
 
-/** Namespaces the host answers method by method (their data lives in the host). */
 /** A toast's options as data (its title and duration; anything else, functions included, is dropped). */
 const plainOptions = (options: unknown) => {
   const o = (options ?? {}) as { title?: unknown; duration?: unknown };
   return { ...(typeof o.title === 'string' ? { title: o.title } : {}), ...(typeof o.duration === 'number' ? { duration: o.duration } : {}) };
 };
 
-const FORWARDED = new Set(['connections', 'tokens', 'enclave', 'ephemeral', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros']);
+/** Namespaces the host answers method by method (their data lives in the host). */
+const EPHEMERAL = SPINDLE_MEMBERS.find((member) => member.name === 'ephemeral')!.namespace!;
+const FORWARDED = new Set(['connections', 'tokens', 'enclave', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros']);
 
 export interface SpindleRuntime {
   api: Record<string, unknown>;
@@ -81,6 +82,7 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     generate: createGenerate(requests),
     storage: createStorage('storage', requests),
     userStorage: createStorage('userStorage', requests),
+    ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),
     permissions: permissions.api(),
     cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} }),
     version: { getBackend: async () => LUMIVERSE_COMPAT_VERSION, getFrontend: async () => LUMIVERSE_COMPAT_VERSION },

@@ -18,6 +18,9 @@ export interface SpindleStorage {
   setJson(path: string, value: unknown, options?: { indent?: number }): Promise<void>;
 }
 
+const toBase64 = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+const fromBase64 = (text: unknown) => new Uint8Array(Buffer.from(text as string, 'base64'));
+
 function notFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'NOT_FOUND';
 }
@@ -35,10 +38,10 @@ export function createStorage(area: 'storage' | 'userStorage', requests: HostReq
       if (typeof data !== 'string') throw new TypeError(`spindle.${area}.write expects a string; use writeBinary for bytes.`);
       await call('write', { path, data });
     },
-    readBinary: async (path) => new Uint8Array(Buffer.from((await call('readBinary', { path })) as string, 'base64')),
+    readBinary: async (path) => fromBase64(await call('readBinary', { path })),
     writeBinary: async (path, data) => {
       if (!(data instanceof Uint8Array)) throw new TypeError(`spindle.${area}.writeBinary expects a Uint8Array.`);
-      await call('writeBinary', { path, base64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') });
+      await call('writeBinary', { path, base64: toBase64(data) });
     },
     delete: async (path) => {
       await call('delete', { path });
@@ -65,6 +68,21 @@ export function createStorage(area: 'storage' | 'userStorage', requests: HostReq
     setJson: async (path, value, options) => {
       const indent = typeof options?.indent === 'number' ? Math.max(0, Math.min(10, options.indent)) : 2;
       await call('write', { path, data: JSON.stringify(value, null, indent) });
+    },
+  };
+}
+
+/**
+ * spindle.ephemeral: its other methods forwarded as they are; its bytes cross as base64 both ways, since
+ * Lumiverse hands and takes Uint8Arrays (which would not survive the channel's JSON).
+ */
+export function createEphemeral(forwarded: Record<string, unknown>, requests: HostRequests): Record<string, unknown> {
+  return {
+    ...forwarded,
+    readBinary: async (path: unknown) => fromBase64(await requests.call('ephemeral.readBinary', { args: [path] })),
+    writeBinary: async (path: unknown, data: unknown, options?: unknown) => {
+      if (!(data instanceof Uint8Array)) throw new TypeError('spindle.ephemeral.writeBinary expects a Uint8Array.');
+      await requests.call('ephemeral.writeBinary', { args: [path, toBase64(data), options ?? null] });
     },
   };
 }

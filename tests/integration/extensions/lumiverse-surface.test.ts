@@ -127,7 +127,7 @@ describe('real members through a real host', () => {
     expect(used.userStorage).toEqual({ ok: true, value: 'mine' });
     expect(used.variables).toEqual({ ok: true, value: ['calm', { turns: '3' }, false] });
     expect(used.enclave).toEqual({ ok: true, value: ['sk-extension-secret', ['token'], true, false] });
-    expect(used.ephemeral).toEqual({ ok: true, value: ['soon gone', 9, 1] });
+    expect(used.ephemeral).toEqual({ ok: true, value: ['soon gone', 9, 2, true, [0, 1, 254, 255]] });
     expect(used.connections).toEqual({ ok: true, value: [expect.objectContaining({ id: 'local', api_url: `${rig.server.origin}/v1`, is_default: true, has_api_key: false })] });
     expect(JSON.stringify(used.connections)).not.toMatch(/key"\s*:\s*"/);
     expect(used.tokens).toMatchObject({ ok: true, value: { total_tokens: 3, approximate: true } });
