@@ -2,12 +2,16 @@
 // call, each backed by Node (hashing, compression, sleeping, files within the extension's rules). Any
 // other member is present and answers UNSUPPORTED_HERE (logged once), so a bundle that touches Bun at
 // load never dies of a TypeError.
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import type { Hash, Hmac } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inspect, isDeepStrictEqual } from 'node:util';
-import zlib from 'node:zlib';
 import { bunFile, type FileRules } from './bun-file';
 import { wyhash } from './wyhash';
+
+// Loaded at first use: crypto and zlib cost every worker about 3 MB of resident memory, and most extensions
+// never hash or compress through Bun.
+const nodeCrypto = () => process.getBuiltinModule('node:crypto');
+const zlib = () => process.getBuiltinModule('node:zlib');
 
 /** The Bun line the Workbench answers to `Bun.version` (what Lumiverse 1.1 runs on). */
 export const BUN_COMPAT_VERSION = '1.3.0';
@@ -38,7 +42,7 @@ class CryptoHasher {
 
   private fresh(): Hash | Hmac {
     const name = NODE_ALGORITHM[this.algorithm] ?? this.algorithm;
-    return this.hmacKey === undefined ? createHash(name) : createHmac(name, bytes(this.hmacKey));
+    return this.hmacKey === undefined ? nodeCrypto().createHash(name) : nodeCrypto().createHmac(name, bytes(this.hmacKey));
   }
 
   update(data: Data, encoding?: BufferEncoding): this {
@@ -89,16 +93,16 @@ interface ZlibOptions {
 /** Bun's deflate is raw (no zlib header) unless windowBits asks for zlib (9..15) or gzip (25..31). */
 function deflate(data: Data, options: ZlibOptions = {}): Uint8Array {
   const { windowBits, ...rest } = options;
-  if (windowBits !== undefined && windowBits >= 25) return new Uint8Array(zlib.gzipSync(bytes(data), { ...rest, windowBits: windowBits - 16 }));
-  if (windowBits !== undefined && windowBits > 0) return new Uint8Array(zlib.deflateSync(bytes(data), { ...rest, windowBits }));
-  return new Uint8Array(zlib.deflateRawSync(bytes(data), { ...rest, ...(windowBits ? { windowBits: -windowBits } : {}) }));
+  if (windowBits !== undefined && windowBits >= 25) return new Uint8Array(zlib().gzipSync(bytes(data), { ...rest, windowBits: windowBits - 16 }));
+  if (windowBits !== undefined && windowBits > 0) return new Uint8Array(zlib().deflateSync(bytes(data), { ...rest, windowBits }));
+  return new Uint8Array(zlib().deflateRawSync(bytes(data), { ...rest, ...(windowBits ? { windowBits: -windowBits } : {}) }));
 }
 
 function inflate(data: Data, options: ZlibOptions = {}): Uint8Array {
   const windowBits = options.windowBits;
-  if (windowBits !== undefined && windowBits >= 25) return new Uint8Array(zlib.gunzipSync(bytes(data)));
-  if (windowBits !== undefined && windowBits >= 0) return new Uint8Array(zlib.inflateSync(bytes(data)));
-  return new Uint8Array(zlib.inflateRawSync(bytes(data)));
+  if (windowBits !== undefined && windowBits >= 25) return new Uint8Array(zlib().gunzipSync(bytes(data)));
+  if (windowBits !== undefined && windowBits >= 0) return new Uint8Array(zlib().inflateSync(bytes(data)));
+  return new Uint8Array(zlib().inflateRawSync(bytes(data)));
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
@@ -115,7 +119,7 @@ export function createBunGlobal(options: BunGlobalOptions): object {
   const started = process.hrtime.bigint();
   const hash = Object.assign((data: Data, seed: number | bigint = 0) => wyhash(bytes(data), BigInt(seed)), {
     wyhash: (data: Data, seed: number | bigint = 0) => wyhash(bytes(data), BigInt(seed)),
-    crc32: (data: Data, seed = 0) => zlib.crc32(bytes(data), seed),
+    crc32: (data: Data, seed = 0) => zlib().crc32(bytes(data), seed),
   });
   const members: Record<string, unknown> = {
     version: BUN_COMPAT_VERSION,
@@ -134,8 +138,8 @@ export function createBunGlobal(options: BunGlobalOptions): object {
     SHA512_256: fixedHasher('sha512-256'),
     deflateSync: deflate,
     inflateSync: inflate,
-    gzipSync: (data: Data, opts: ZlibOptions = {}) => new Uint8Array(zlib.gzipSync(bytes(data), opts)),
-    gunzipSync: (data: Data) => new Uint8Array(zlib.gunzipSync(bytes(data))),
+    gzipSync: (data: Data, opts: ZlibOptions = {}) => new Uint8Array(zlib().gzipSync(bytes(data), opts)),
+    gunzipSync: (data: Data) => new Uint8Array(zlib().gunzipSync(bytes(data))),
     file: files.file,
     write: files.write,
     sleep: (ms: number | Date) => new Promise<void>((resolve) => setTimeout(resolve, ms instanceof Date ? Math.max(0, ms.getTime() - Date.now()) : Math.max(0, Number(ms) || 0))),
