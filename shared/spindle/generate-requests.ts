@@ -44,9 +44,13 @@ export const RawGenerateSchema = Type.Object(
 );
 
 // Lumiverse's GenerationRequestDTO: other fields pass (providers differ); multi-part content keeps its text parts.
+// Its sampling knobs are the user's provider settings (published extensions default max_tokens to 16,000–65,536 and
+// let temperature reach 5): taken if sensible, then brought within the Workbench's caps, not refused.
 const LUMIVERSE_REQUEST = {
   messages: Type.Array(Type.Object({ role: Role, content: Type.Union([Type.String(), Type.Array(Type.Unknown())]) }), { minItems: 1, maxItems: MAX_GENERATE_MESSAGES }),
-  parameters: Opt(Type.Object({ model: Unset(Name), max_tokens: Unset(MaxTokens), temperature: Unset(Temperature), top_p: Unset(TopP) })),
+  parameters: Opt(
+    Type.Object({ model: Unset(Name), max_tokens: Unset(Type.Integer({ minimum: 1 })), temperature: Unset(Type.Number({ minimum: 0 })), top_p: Unset(Type.Number({ minimum: 0 })) }),
+  ),
   connection_id: Unset(Name),
   model: Unset(Name),
   tools: Opt(Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), description: Opt(Type.Unknown()), parameters: Type.Object({}) }), { maxItems: 64 })),
@@ -97,7 +101,17 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
   if (bytes > MAX_GENERATE_PROMPT_BYTES) return tooLong(bytes, `${at}/messages`);
   const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; temperature?: number | null; top_p?: number | null };
   const tools = value.tools?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
-  return defined({ type, messages, connectionId: value.connection_id, model: p.model || value.model, maxTokens: p.max_tokens, temperature: p.temperature, topP: p.top_p, tools }) as LumiverseGenerateInput;
+  const capped = (knob: number | null | undefined, cap: number) => (typeof knob === 'number' ? Math.min(knob, cap) : undefined);
+  return defined({
+    type,
+    messages,
+    connectionId: value.connection_id,
+    model: p.model || value.model,
+    maxTokens: capped(p.max_tokens, MAX_GENERATE_TOKENS),
+    temperature: capped(p.temperature, 2),
+    topP: capped(p.top_p, 1),
+    tools,
+  }) as LumiverseGenerateInput;
 }
 
 export type ValidatedLumiverse = { ok: true; input: LumiverseGenerateInput | LumiverseBatchInput } | { ok: false; error: HostError };

@@ -55,7 +55,7 @@ const EphemeralOptions = Options({ ttlMs: Opt(Type.Number({ exclusiveMinimum: 0 
 const DATA = {
   'chats.getActive': request(positional({}), OrNull(Chat), [], 'chats'),
   'chats.get': request(positional({ chatId: ChatId }), OrNull(Chat), [], 'chats'),
-  'chats.list': request(positional({ options: PageOptions }), Page(Chat), [], 'chats'),
+  'chats.list': request(positional({ options: Options({ characterId: Opt(Type.String()), limit: Opt(Type.Number()), offset: Opt(Type.Number()) }) }), Page(Chat), [], 'chats'),
   'chats.getMemories': request(positional({}), Type.Array(Any), [], 'chats'),
   // chat.* — reads included — needs chat_mutation, as in Lumiverse.
   'chat.getMessages': request(positional({ chatId: ChatId }), Type.Array(Message), ['NOT_FOUND'], 'chat_mutation'),

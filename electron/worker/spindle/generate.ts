@@ -14,8 +14,12 @@ export interface GenerateOptions {
 
 type Input = Record<string, unknown> & { signal?: AbortSignal };
 
+/** Fields only Lumiverse's GenerationRequestDTO has: with any of them, the input is Lumiverse's. */
+const LUMIVERSE_FIELDS = ['parameters', 'connection_id', 'max_tokens', 'type', 'tools'];
+
 /** The Workbench's own shape: a `prompt` for quiet; camelCase knobs for raw. */
 function isWorkbenchShape(kind: 'quiet' | 'raw', input: Input): boolean {
+  if (LUMIVERSE_FIELDS.some((key) => key in input)) return false;
   if (kind === 'quiet') return 'prompt' in input || 'systemPrompt' in input;
   return ['connectionId', 'maxTokens', 'temperature', 'topP'].some((key) => key in input);
 }

@@ -126,6 +126,15 @@ describe('with the generation permission', () => {
     expectNoCanary();
   });
 
+  it('a Lumiverse-shaped request with a top-level knob (as published scrapers write it) runs as Lumiverse’s, its knobs from parameters within the caps', async () => {
+    await install(['tools', 'generation']);
+    rig.server.enqueue({ text: 'Scraped.' });
+    const messages = [{ role: 'user', content: 'Summarise the page.' }];
+    const answer = await invoke('raw', { input: { messages, temperature: 0.2, max_tokens: 300, connection_id: 'local', user_id: 'u1', parameters: { max_tokens: 65_536 } } });
+    expect(answer).toMatchObject({ ok: true, value: { content: 'Scraped.' } });
+    expect(rig.server.generations[0]!.body).toMatchObject({ model: 'test-model', messages, max_tokens: 8192 });
+  });
+
   it('a provider error comes back redacted: the key the server echoed never reaches the worker', async () => {
     await install(['tools', 'generation']);
     rig.server.enqueue({ kind: 'error', status: 400, echoAuth: true, message: 'bad request' });

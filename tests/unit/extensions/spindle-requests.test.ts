@@ -1,9 +1,10 @@
 // The spindle request contract (shared/spindle/requests.ts) and its one dispatcher: a request reaches its handler
 // only named, checked and permitted, and its answer is checked against the declared result.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { createSpindleHost, type RequestOrigin } from '../../../electron/core/extensions/spindle-host/spindle-host';
 import type { SpindleHandlers } from '../../../electron/core/extensions/spindle-host/handlers';
+import type { ExtensionGenerator } from '../../../electron/core/extensions/spindle-host/generation-gate';
 import { declaresError, dispatchSpindle } from '../../../electron/core/extensions/spindle-host/spindle-dispatch';
 import { SPINDLE_REQUESTS, spindleRequest } from '../../../shared/spindle/requests';
 import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
@@ -16,9 +17,9 @@ afterEach(cleanupTempDirs);
 type Answer = { ok: true; value: unknown } | { ok: false; error: HostError };
 
 /** A SpindleHost with no services lent, and a worker's side of it: what it answered, what it was refused. */
-function hostAndWorker(granted: ExtensionPermission[] = []) {
+function hostAndWorker(granted: ExtensionPermission[] = [], generator?: ExtensionGenerator) {
   const logs: string[] = [];
-  const host = createSpindleHost({ dataRoot: tempDir(), log: (_id, level, text) => logs.push(`${level}: ${text}`) });
+  const host = createSpindleHost({ dataRoot: tempDir(), log: (_id, level, text) => logs.push(`${level}: ${text}`), ...(generator ? { generator } : {}) });
   const denied: string[] = [];
   const waiting = new Map<string, (answer: Answer) => void>();
   const origin: RequestOrigin = {
@@ -114,6 +115,39 @@ describe('the spindle dispatcher', () => {
     expect(failed(await ask('generate.lumiverse', { type: 'quiet', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], parameters: { temperature: null } }))).toMatchObject({
       code: 'GENERATION_UNAVAILABLE',
     });
+  });
+
+  it('takes a Lumiverse request’s sampling knobs as published extensions set them, within the Workbench’s caps', async () => {
+    const seen: unknown[] = [];
+    const generator = { lumiverse: async (input: unknown) => (seen.push(input), { content: 'ok' }) } as unknown as ExtensionGenerator;
+    const { ask } = hostAndWorker(['generation'], generator);
+    const messages = [{ role: 'user', content: 'hi' }];
+    expect(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 65_536, temperature: 5, top_p: 1.5 } })).toEqual({ ok: true, value: { content: 'ok' } });
+    expect(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 512, temperature: 0.4 } })).toMatchObject({ ok: true });
+    expect(seen).toEqual([
+      { type: 'raw', messages, maxTokens: 8192, temperature: 2, topP: 1 },
+      { type: 'raw', messages, maxTokens: 512, temperature: 0.4 },
+    ]);
+    // Not sensible: refused, and the generator never asked.
+    expect(failed(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 0 } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/parameters/max_tokens' });
+    expect(failed(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { temperature: -1 } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/parameters/temperature' });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('lists the chats of one character when asked (a session is its character’s one chat)', async () => {
+    const logs: string[] = [];
+    const sessions = ['c1', 'c2'].map((id) => ({ id, name: id, createdAt: 0, updatedAt: 0, character: { name: id, description: '', personality: '', scenario: '' }, persona: { name: 'You', description: '' }, worldInfo: [], messages: [] }));
+    const chats = { activeId: () => null, get: (id: string) => sessions.find((s) => s.id === id) ?? null, list: () => sessions } as never;
+    const host = createSpindleHost({ dataRoot: tempDir(), log: (_id, level, text) => logs.push(`${level}: ${text}`), deps: { chats: () => chats } });
+    const values: unknown[] = [];
+    const origin: RequestOrigin = { extensionId: 'ext_a', respond: (_id, answer) => values.push(answer), denyPermission: () => undefined, allowed: () => true };
+    host.request(origin, { type: 'request', requestId: 'a', method: 'chats.list', params: { args: [{ characterId: 'c2', userId: 'u', limit: 10 }] } });
+    host.request(origin, { type: 'request', requestId: 'b', method: 'chats.list', params: { args: [] } });
+    await vi.waitFor(() => expect(values).toHaveLength(2));
+    expect(values).toEqual([
+      { ok: true, value: { data: [expect.objectContaining({ id: 'c2', character_id: 'c2' })], total: 1 } },
+      { ok: true, value: expect.objectContaining({ total: 2 }) },
+    ]);
   });
 
   it('refuses a handler’s value off its declared result as a host bug (INTERNAL to the worker), never passing it on', async () => {

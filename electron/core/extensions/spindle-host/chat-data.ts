@@ -90,7 +90,8 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
   return {
     'chats.getActive': () => dto(active(), chatDto),
     'chats.get': ({ chatId }) => dto(find(chatId), chatDto),
-    'chats.list': ({ options }) => page(all().map(chatDto), options),
+    // A session is its character's one chat (same id).
+    'chats.list': ({ options }) => page((options?.characterId === undefined ? all() : all().filter((c) => c.id === options.characterId)).map(chatDto), options),
     'chats.getMemories': () => [],
     'chat.getMessages': ({ chatId }) => {
       const c = existing(chatId);
