@@ -215,6 +215,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
         chatReads({
           sessions: llmServices.sessions,
           chat: llmServices.chat,
+          messages: llmServices.messages,
           runningCouncilChat: () => council?.runningChat() ?? null,
           changed: (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' }),
         }),

@@ -224,6 +224,8 @@ export const ChatMessageSchema = Type.Object(
      */
     swipes: Type.Optional(Type.Array(ChatSwipeSchema, { maxItems: SESSION_LIMITS.swipes })),
     swipeId: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** What extensions keep on the message (spindle.chat.updateMessage's metadata), handed back as they left it. */
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   { additionalProperties: false },
 );

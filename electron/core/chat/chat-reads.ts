@@ -8,6 +8,7 @@ import { messageDto, type MessageView } from '../extensions/spindle-host/message
 import type { CouncilChat } from '../../../shared/types/council';
 import type { ChatReads, ChatView } from '../extensions/spindle-host/chat-data';
 import type { ChatEngine } from './chat-engine';
+import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
 import { resolveMacros } from './session-macros';
 
@@ -22,6 +23,7 @@ export function messageView(m: ChatMessage): MessageView {
     content: m.content,
     createdAt: m.createdAt,
     ...(m.swipes ? { swipes: m.swipes.map((x) => ({ content: x.content, createdAt: x.createdAt })), swipeId: m.swipeId ?? 0 } : {}),
+    ...(m.metadata ? { metadata: m.metadata } : {}),
   };
 }
 
@@ -61,6 +63,7 @@ function councilView(chat: CouncilChat): ChatView {
 export function chatReads(options: {
   sessions: SessionStore;
   chat: ChatEngine;
+  messages: MessageActions;
   runningCouncilChat: () => CouncilChat | null;
   changed: (sessionId: string) => void;
 }): ChatReads {
@@ -91,6 +94,12 @@ export function chatReads(options: {
       });
       options.changed(id);
       return { id: created.id };
+    },
+    update(id, messageId, patch) {
+      options.messages.patch(id, messageId, patch);
+    },
+    remove(id, messageId) {
+      options.messages.delete(id, messageId);
     },
   };
 }

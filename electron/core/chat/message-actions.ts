@@ -4,7 +4,8 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
 import { messageDtoIn } from './chat-reads';
-import { editContent, showSwipe, swipeCount, swipeIndex } from './swipes';
+import { editContent, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
+import type { MessagePatch } from '../extensions/spindle-host/chat-data';
 
 export interface MessageActionsDeps {
   sessions: SessionStore;
@@ -21,6 +22,26 @@ export class MessageActions {
   edit(sessionId: string, messageId: string, content: string): ChatSession {
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
       s.messages[i] = editContent(s.messages[i]!, content);
+    });
+    this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
+    return session;
+  }
+
+  /**
+   * An extension's patch (spindle.chat.updateMessage), in Lumiverse's order: the swipe shown, the alternatives' texts,
+   * the shown text, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED.
+   */
+  patch(sessionId: string, messageId: string, patch: MessagePatch): ChatSession {
+    const { session, index } = this.change(sessionId, messageId, (s, i) => {
+      let message = s.messages[i]!;
+      if (patch.swipeId !== undefined) message = showSwipe(message, patch.swipeId);
+      if (patch.swipes) message = editSwipeTexts(message, patch.swipes);
+      if (patch.content !== undefined) message = editContent(message, patch.content);
+      if (patch.metadata) {
+        const { metadata: _previous, ...rest } = message;
+        message = Object.keys(patch.metadata).length ? { ...rest, metadata: patch.metadata } : rest;
+      }
+      s.messages[i] = message;
     });
     this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
     return session;

@@ -54,3 +54,9 @@ export function editContent(message: ChatMessage, content: string): ChatMessage 
   const edited = { ...message, content };
   return message.swipes ? { ...edited, swipes: currentSwipes(edited) } : edited;
 }
+
+/** New texts for a reply's alternatives by index (Lumiverse's `swipes`); texts past the reply's count add none. */
+export function editSwipeTexts(message: ChatMessage, texts: string[]): ChatMessage {
+  const swipes = currentSwipes(message).map((swipe, i) => (typeof texts[i] === 'string' ? { ...swipe, content: texts[i] } : swipe));
+  return message.swipes ? withReply(message, swipes[swipeIndex(message)]!, swipes, swipeIndex(message)) : { ...message, content: swipes[0]!.content };
+}

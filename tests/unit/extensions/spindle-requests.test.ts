@@ -82,7 +82,7 @@ describe('the spindle dispatcher', () => {
 
   it('refuses a method the contract does not have, own names only, as UNSUPPORTED_HERE', async () => {
     const { ask } = hostAndWorker();
-    for (const method of ['chat.updateMessage', 'storage.chmod', 'constructor.name', 'toString.call', '__proto__.x']) {
+    for (const method of ['chat.setStyleMode', 'storage.chmod', 'constructor.name', 'toString.call', '__proto__.x']) {
       expect(failed(await ask(method, { args: [] })), method).toMatchObject({ code: 'UNSUPPORTED_HERE' });
     }
   });

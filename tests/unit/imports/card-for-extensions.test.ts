@@ -3,6 +3,7 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import { chatReads } from '../../../electron/core/chat/chat-reads';
 import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
+import type { MessageActions } from '../../../electron/core/chat/message-actions';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
@@ -31,7 +32,7 @@ describe('an imported card through spindle.characters', () => {
       },
     };
     const { session } = importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1 });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
     const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
       name: 'Mara',

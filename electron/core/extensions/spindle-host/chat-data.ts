@@ -19,6 +19,14 @@ export interface ChatView {
   card?: Record<string, unknown>;
 }
 
+/** What an extension may change on a saved message (spindle.chat.updateMessage, in the Workbench's names). */
+export interface MessagePatch {
+  content?: string;
+  swipes?: string[];
+  swipeId?: number;
+  metadata?: Record<string, unknown>;
+}
+
 /** What the host lends: its sessions (and, during a council run, the chat it runs for). */
 export interface ChatReads {
   activeId(): string | null;
@@ -26,11 +34,17 @@ export interface ChatReads {
   list(): ChatView[];
   /** chat_mutation: adds a message to the session, shown live in the Workbench. */
   append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string }): { id: string };
+  /** chat_mutation: changes a saved message (its text, swipes, metadata), saved and shown live. */
+  update(id: string, messageId: string, patch: MessagePatch): void;
+  /** chat_mutation: removes a saved message. */
+  remove(id: string, messageId: string): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
   resolveMacros(text: string, options: { chatId?: string; characterId?: string; commit?: boolean }): Promise<ResolvedMacros>;
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+/** Most JSON one message's extension metadata may take. */
+const MAX_METADATA_CHARS = 256 * 1024;
 
 const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
@@ -98,6 +112,21 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       return c.messages.map((m, i) => messageDto(ownerOf(c), m, i));
     },
     'chat.appendMessage': ({ chatId, message }) => reads()!.append(existing(chatId).id, { role: message.role, content: message.content }),
+    'chat.updateMessage': ({ chatId, messageId, patch }) => {
+      // skipChunkRebuild and reasoning have nothing to act on here: the Workbench keeps no chat memory chunks or reasoning.
+      if (patch.metadata !== undefined && JSON.stringify(patch.metadata).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `A message's metadata is at most ${MAX_METADATA_CHARS} characters as JSON.`, '/patch/metadata');
+      reads()!.update(existing(chatId).id, messageId, {
+        ...(patch.content !== undefined ? { content: patch.content } : {}),
+        ...(patch.swipes !== undefined ? { swipes: patch.swipes } : {}),
+        ...(patch.swipe_id !== undefined ? { swipeId: patch.swipe_id } : {}),
+        ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
+      });
+      return null;
+    },
+    'chat.deleteMessage': ({ chatId, messageId }) => {
+      reads()!.remove(existing(chatId).id, messageId);
+      return null;
+    },
     'chat.isMessageHidden': () => false,
     'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
     'characters.list': ({ options }) => page(all().map(characterDto), options),

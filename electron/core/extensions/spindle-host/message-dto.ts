@@ -9,6 +9,7 @@ export interface MessageView {
   /** Every alternative's text and time, and the shown one's index (absent: the message is its only swipe). */
   swipes?: Array<{ content: string; createdAt: number }>;
   swipeId?: number;
+  metadata?: Record<string, unknown>;
 }
 
 export interface MessageOwner {
@@ -37,5 +38,6 @@ export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
     branch_id: null,
     created_at: seconds(m.createdAt),
     role: m.role,
+    metadata: m.metadata ?? {},
   };
 }

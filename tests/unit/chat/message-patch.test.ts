@@ -1,0 +1,63 @@
+// An extension's patch to a saved message (spindle.chat.updateMessage): Lumiverse's precedence — the swipe shown,
+// the alternatives' texts, the shown text, the metadata — in one save and one MESSAGE_EDITED; the session file stays valid.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MessageActions } from '../../../electron/core/chat/message-actions';
+import { checkSession, SessionStore } from '../../../electron/core/chat/session-store';
+import type { ChatMessage } from '../../../shared/types/chat';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+function setup(busy = false) {
+  const sessions = new SessionStore({ dataDir: tempDir() });
+  const told: Array<{ event: string; payload: Record<string, unknown> }> = [];
+  const actions = new MessageActions({ sessions, isBusy: () => busy, changed: () => undefined, tell: (_id, event, payload) => told.push({ event, payload }) });
+  const reply: ChatMessage = {
+    id: 'r1',
+    role: 'assistant',
+    content: 'second',
+    createdAt: 2,
+    swipes: [
+      { content: 'first', createdAt: 1 },
+      { content: 'second', createdAt: 2 },
+    ],
+    swipeId: 1,
+  };
+  const session = sessions.create();
+  sessions.mutate(session.id, (s) => {
+    s.messages.push({ id: 'u1', role: 'user', content: 'Hi', createdAt: 0 }, reply);
+  });
+  const saved = () => checkSession(JSON.parse(fs.readFileSync(path.join(sessions.dir, `${session.id}.json`), 'utf8')));
+  return { sessions, actions, told, id: session.id, saved };
+}
+
+describe('a message patch from an extension', () => {
+  it('navigates, rewrites the alternatives and the shown text, keeps metadata, saves once valid and tells MESSAGE_EDITED once', () => {
+    const { actions, told, id, saved } = setup();
+    actions.patch(id, 'r1', { swipeId: 0, swipes: ['first, reworded', 'second, reworded'], metadata: { tracker: { hp: 3 } } });
+    let reply = saved().messages[1]!;
+    expect(reply).toMatchObject({ swipeId: 0, content: 'first, reworded', metadata: { tracker: { hp: 3 } } });
+    expect(reply.swipes!.map((s) => s.content)).toEqual(['first, reworded', 'second, reworded']);
+    expect(told.map((t) => t.event)).toEqual(['MESSAGE_EDITED']);
+    expect(told[0]!.payload).toMatchObject({ message: { id: 'r1', content: 'first, reworded', metadata: { tracker: { hp: 3 } } } });
+
+    // content wins over the swipes' text for the shown one; empty metadata removes it.
+    actions.patch(id, 'r1', { swipes: ['ignored', 'second again'], content: 'shown text', metadata: {} });
+    reply = saved().messages[1]!;
+    expect(reply.content).toBe('shown text');
+    expect(reply.swipes!.map((s) => s.content)).toEqual(['shown text', 'second again']);
+    expect(reply.metadata).toBeUndefined();
+  });
+
+  it('refuses a swipe the message does not have, an unknown message, and any change while a reply is written; nothing saved', () => {
+    const { actions, id, saved } = setup();
+    const before = saved();
+    expect(() => actions.patch(id, 'r1', { swipeId: 5, content: 'x' })).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'INVALID_INPUT' }) }));
+    expect(() => actions.patch(id, 'nope', { content: 'x' })).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'NOT_FOUND' }) }));
+    expect(saved()).toEqual(before);
+    const busy = setup(true);
+    expect(() => busy.actions.patch(busy.id, 'r1', { content: 'x' })).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'CONFLICT' }) }));
+  });
+});
