@@ -56,6 +56,12 @@ const DATA = {
   'chats.getActive': request(positional({}), OrNull(Chat), [], 'chats'),
   'chats.get': request(positional({ chatId: ChatId }), OrNull(Chat), [], 'chats'),
   'chats.list': request(positional({ options: Options({ characterId: Opt(Type.String()), limit: Opt(Type.Number()), offset: Opt(Type.Number()) }) }), Page(Chat), [], 'chats'),
+  'chats.update': request(
+    positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: 200 })), metadata: Opt(Type.Record(Type.String(), Any)) }) }),
+    Chat,
+    ['NOT_FOUND', 'INPUT_TOO_LARGE'],
+    'chats',
+  ),
   'chats.getMemories': request(positional({}), Type.Array(Any), [], 'chats'),
   // chat.* — reads included — needs chat_mutation, as in Lumiverse.
   'chat.getMessages': request(positional({ chatId: ChatId }), Type.Array(Message), ['NOT_FOUND'], 'chat_mutation'),

@@ -253,6 +253,8 @@ export const ChatSessionSchema = Type.Object(
     dryRun: Type.Optional(Type.Boolean()),
     /** The session's sampling (over its connection's default). */
     sampling: Type.Optional(SamplingSchema),
+    /** What extensions keep on the chat (spindle.chats.update's metadata), handed back as they left it. */
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** The character card this session came from, as it was (its spec and data): kept so an export back to a card loses nothing. */
     card: Type.Optional(
       Type.Object(

@@ -42,6 +42,7 @@ function sessionView(s: ChatSession): ChatView {
     persona: { name: s.persona.name, description: s.persona.description },
     worldInfo: s.worldInfo.map((e) => ({ id: e.id, keywords: [...e.keywords], content: e.content, enabled: e.enabled })),
     messages: s.messages.map(messageView),
+    ...(s.metadata ? { metadata: s.metadata } : {}),
     ...(s.card ? { card: s.card.data } : {}),
   };
 }
@@ -68,6 +69,10 @@ export function chatReads(options: {
   changed: (sessionId: string) => void;
 }): ChatReads {
   const { sessions } = options;
+  /** Only a session can change (a council run's chat from elsewhere is read-only). */
+  const mutable = (id: string) => {
+    if (!sessions.has(id)) throw new HostFailure({ code: 'NOT_FOUND', message: `Chat ${id} cannot be changed: it is not a Workbench session.`, path: '/chatId' });
+  };
   const running = () => {
     const chat = options.runningCouncilChat();
     // A council run for a session is that session; a run for a chat from elsewhere shows that chat.
@@ -86,7 +91,7 @@ export function chatReads(options: {
       return resolveMacros(options.chat.macroSources(id, commit !== false), text);
     },
     append(id, message) {
-      if (!sessions.has(id)) throw new HostFailure({ code: 'NOT_FOUND', message: `Chat ${id} cannot be changed: it is not a Workbench session.`, path: '/chatId' });
+      mutable(id);
       // Sessions hold user and assistant turns; a system line joins as the assistant's.
       const created = { id: randomUUID(), role: message.role === 'system' ? ('assistant' as const) : message.role, content: message.content, createdAt: Date.now() };
       sessions.mutate(id, (s) => {
@@ -96,10 +101,23 @@ export function chatReads(options: {
       return { id: created.id };
     },
     update(id, messageId, patch) {
+      mutable(id);
       options.messages.patch(id, messageId, patch);
     },
     remove(id, messageId) {
+      mutable(id);
       options.messages.delete(id, messageId);
+    },
+    updateChat(id, { name, metadata }) {
+      mutable(id);
+      sessions.mutate(id, (s) => {
+        if (name !== undefined) Object.assign(s, { title: name, titleSet: true });
+        if (metadata !== undefined) {
+          const { metadata: _previous, ...rest } = s;
+          return Object.keys(metadata).length ? { ...rest, metadata } : rest;
+        }
+      });
+      options.changed(id);
     },
   };
 }

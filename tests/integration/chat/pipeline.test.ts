@@ -140,10 +140,17 @@ describe('a chat turn with a Lumiverse extension', () => {
     // updateMessage and deleteMessage, as published trackers call them: saved in the session, read back as left.
     const edited = (await invoke('edit_last')) as { ok: boolean; content: string };
     expect(edited.ok).toBe(true);
-    expect(JSON.parse(edited.content)).toEqual({ count: session.messages.length - 1, last: 'appended by the extension [tracked]', metadata: { tracker: { hp: 3 } } });
+    expect(JSON.parse(edited.content)).toEqual({
+      count: session.messages.length - 1,
+      last: 'appended by the extension [tracked]',
+      metadata: { tracker: { hp: 3 } },
+      chat: { scene: 'harbour' },
+      reread: { scene: 'harbour' },
+    });
     const after = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(after.messages.map((m) => m.content)).toEqual([...session.messages.slice(0, -2).map((m) => m.content), 'appended by the extension [tracked]']);
     expect(after.messages.at(-1)!.metadata).toEqual({ tracker: { hp: 3 } });
+    expect(after.metadata).toEqual({ scene: 'harbour' });
   }, 60_000);
 
   it('a dry run shows the final prompt with the interceptor change, and sends nothing', async () => {

@@ -15,6 +15,8 @@ export interface ChatView {
   persona: { name: string; description: string };
   worldInfo: Array<{ id: string; keywords: string[]; content: string; enabled: boolean }>;
   messages: MessageView[];
+  /** What extensions keep on the chat. */
+  metadata?: Record<string, unknown>;
   /** The imported character card's data, as it was (first_mes, mes_example, tags, extensions…). */
   card?: Record<string, unknown>;
 }
@@ -38,15 +40,17 @@ export interface ChatReads {
   update(id: string, messageId: string, patch: MessagePatch): void;
   /** chat_mutation: removes a saved message. */
   remove(id: string, messageId: string): void;
+  /** chats: renames the chat or replaces its metadata (empty: none). */
+  updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
   resolveMacros(text: string, options: { chatId?: string; characterId?: string; commit?: boolean }): Promise<ResolvedMacros>;
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
-/** Most JSON one message's extension metadata may take. */
+/** Most JSON one message's (or one chat's) extension metadata may take. */
 const MAX_METADATA_CHARS = 256 * 1024;
 
-const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
+const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: c.metadata ?? {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
 const cardText = (c: ChatView, field: string): string => (typeof c.card?.[field] === 'string' ? c.card[field] : '');
 const cardStrings = (c: ChatView, field: string): string[] => {
@@ -106,6 +110,11 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     'chats.get': ({ chatId }) => dto(find(chatId), chatDto),
     // A session is its character's one chat (same id).
     'chats.list': ({ options }) => page((options?.characterId === undefined ? all() : all().filter((c) => c.id === options.characterId)).map(chatDto), options),
+    'chats.update': ({ chatId, input }) => {
+      if (input.metadata !== undefined && JSON.stringify(input.metadata).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `A chat's metadata is at most ${MAX_METADATA_CHARS} characters as JSON.`, '/input/metadata');
+      reads()!.updateChat(existing(chatId).id, input);
+      return chatDto(existing(chatId));
+    },
     'chats.getMemories': () => [],
     'chat.getMessages': ({ chatId }) => {
       const c = existing(chatId);
