@@ -42,6 +42,7 @@ const ChatId = Id(128);
 const Chat = Dto({ id: Type.String(), character_id: Type.String(), name: Type.String() });
 const Message = Dto({ id: Type.String(), chat_id: Type.String(), content: Type.String(), is_user: Type.Boolean() });
 const Character = Dto({ id: Type.String(), name: Type.String() });
+const CardText = Type.String({ maxLength: 1_000_000 });
 const Persona = Dto({ id: Type.String(), name: Type.String() });
 const WorldBook = Dto({ id: Type.String(), name: Type.String() });
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
@@ -93,6 +94,30 @@ const DATA = {
   'chat.isMessageHidden': request(positional({}), Type.Boolean(), [], 'chat_mutation'),
   'characters.get': request(positional({ characterId: ChatId }), OrNull(Character), [], 'characters'),
   'characters.list': request(positional({ options: PageOptions }), Page(Character), [], 'characters'),
+  'characters.update': request(
+    positional({
+      characterId: ChatId,
+      input: Type.Object({
+        name: Opt(Type.String({ minLength: 1, maxLength: 1000 })),
+        description: Opt(CardText),
+        personality: Opt(CardText),
+        scenario: Opt(CardText),
+        first_mes: Opt(CardText),
+        mes_example: Opt(CardText),
+        creator_notes: Opt(CardText),
+        system_prompt: Opt(CardText),
+        post_history_instructions: Opt(CardText),
+        creator: Opt(CardText),
+        tags: Opt(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 500 })),
+        alternate_greetings: Opt(Type.Array(CardText, { maxItems: 100 })),
+        extensions: Opt(Type.Record(Type.String(), Any)),
+        world_book_ids: Opt(Type.Array(Type.String())),
+      }),
+    }),
+    Character,
+    ['NOT_FOUND', 'INPUT_TOO_LARGE'],
+    'characters',
+  ),
   'personas.getActive': request(positional({}), OrNull(Persona), [], 'personas'),
   'personas.getDefault': request(positional({}), OrNull(Persona), [], 'personas'),
   'personas.get': request(positional({ personaId: Id(256) }), OrNull(Persona), [], 'personas'),

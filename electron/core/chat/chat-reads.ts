@@ -15,6 +15,8 @@ import { resolveMacros } from './session-macros';
 /** The id a council run's chat goes by when it did not name one (the CLI's --chat file). */
 const COUNCIL_CHAT_ID = 'council-run';
 
+const defined = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+
 /** A saved message as extensions read it (its swipes' texts included). */
 export function messageView(m: ChatMessage): MessageView {
   return {
@@ -107,6 +109,15 @@ export function chatReads(options: {
     remove(id, messageId) {
       mutable(id);
       options.messages.delete(id, messageId);
+    },
+    updateCharacter(id, patch) {
+      mutable(id);
+      const { name, description, personality, scenario, ...cardFields } = patch;
+      sessions.mutate(id, (s) => {
+        s.character = { ...s.character, ...defined({ name, description, personality, scenario }) };
+        if (Object.keys(cardFields).length) s.card = { spec: 'chara_card_v2', ...s.card, data: { ...s.card?.data, ...cardFields } };
+      });
+      options.changed(id);
     },
     updateChat(id, { name, metadata }) {
       mutable(id);

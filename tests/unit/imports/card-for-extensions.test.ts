@@ -1,5 +1,5 @@
 // An imported card as extensions see it: spindle.characters.get gives the card's own fields (first_mes, mes_example,
-// system prompt, tags, alternate greetings, extensions), not blanks.
+// system prompt, tags, alternate greetings, extensions), not blanks; characters.update changes them where the card keeps them.
 import { describe, expect, it, afterEach } from 'vitest';
 import { chatReads } from '../../../electron/core/chat/chat-reads';
 import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
@@ -8,6 +8,7 @@ import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { importSessionFile } from '../../../electron/core/imports/session-import';
+import { toCard } from '../../../electron/core/imports/card-export';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
@@ -46,5 +47,23 @@ describe('an imported card through spindle.characters', () => {
       tags: ['coast'],
       extensions: { 'someone/tool': { keep: 1 } },
     });
+  });
+
+  it('characters.update changes the character and its card as LoreRecall and LumiAgent call it; the card exported follows', async () => {
+    const sessions = new SessionStore({ dataDir: tempDir() });
+    const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper.', first_mes: 'You made it.', extensions: { 'someone/tool': { keep: 1 } } } };
+    const { session } = importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1 });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+    const handlers = chatDataHandlers(() => reads);
+    const patch = { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: { 'someone/tool': { keep: 1 }, lorerecall: { on: true } }, world_book_ids: ['elsewhere'] };
+    const updated = (await callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, patch, 'user-1'] })) as Record<string, unknown>;
+    expect(updated).toMatchObject({ name: 'Mara', description: 'Keeps the lamp.', first_mes: 'You made it.', alternate_greetings: ['Back again?'], extensions: patch.extensions, world_book_ids: [] });
+    const saved = sessions.get(session.id);
+    expect(saved.character.description).toBe('Keeps the lamp.');
+    expect(toCard(saved, 'v2')).toMatchObject({ data: { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: patch.extensions } });
+    // Refused before anything changes: a field of the wrong type, a character that is no session.
+    await expect(callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, { tags: 'coast' }] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/tags' } });
+    await expect(callSpindle(handlers, anyCaller('x'), 'characters.update', { args: ['nobody', { description: 'x' }] })).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(sessions.get(session.id).character.description).toBe('Keeps the lamp.');
   });
 });

@@ -3,6 +3,7 @@
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
+import type { SpindleParams } from '../../../../shared/spindle/requests';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { fail, type HandlersOf } from './handlers';
 
@@ -29,6 +30,9 @@ export interface MessagePatch {
   metadata?: Record<string, unknown>;
 }
 
+/** A character's fields an extension may change (Lumiverse's CharacterUpdateDTO, less world_book_ids: a session has one book). */
+export type CharacterPatch = Omit<SpindleParams<'characters.update'>['input'], 'world_book_ids'>;
+
 /** What the host lends: its sessions (and, during a council run, the chat it runs for). */
 export interface ChatReads {
   activeId(): string | null;
@@ -40,6 +44,8 @@ export interface ChatReads {
   update(id: string, messageId: string, patch: MessagePatch): void;
   /** chat_mutation: removes a saved message. */
   remove(id: string, messageId: string): void;
+  /** characters: the session's character (name, description, personality, scenario) and its card's other fields. */
+  updateCharacter(id: string, patch: CharacterPatch): void;
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
@@ -139,6 +145,13 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     'chat.isMessageHidden': () => false,
     'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
     'characters.list': ({ options }) => page(all().map(characterDto), options),
+    'characters.update': ({ characterId, input }) => {
+      // world_book_ids has no place here: a session's world info is its one book.
+      const { world_book_ids: _books, ...patch } = input;
+      if (patch.extensions !== undefined && JSON.stringify(patch.extensions).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `A character's extensions are at most ${MAX_METADATA_CHARS} characters as JSON.`, '/input/extensions');
+      reads()!.updateCharacter(existing(characterId).id, patch);
+      return characterDto(existing(characterId));
+    },
     'personas.getActive': () => dto(active(), personaDto),
     'personas.getDefault': () => dto(active(), personaDto),
     'personas.get': ({ personaId }) => dto(all().find((v) => `persona-${v.id}` === personaId) ?? null, personaDto),
