@@ -46,6 +46,21 @@ const CardText = Type.String({ maxLength: 1_000_000 });
 const Persona = Dto({ id: Type.String(), name: Type.String() });
 const WorldBook = Dto({ id: Type.String(), name: Type.String() });
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
+/** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
+const Keywords = Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 500 });
+const EntryInput = Type.Object({
+  key: Opt(Keywords),
+  keysecondary: Opt(Keywords),
+  content: Opt(Type.String({ maxLength: 1_000_000 })),
+  comment: Opt(Type.String({ maxLength: 1000 })),
+  disabled: Opt(Type.Boolean()),
+  constant: Opt(Type.Boolean()),
+  order_value: Opt(Type.Number()),
+  case_sensitive: Opt(Type.Boolean()),
+  match_whole_words: Opt(Type.Boolean()),
+  scan_depth: Opt(Type.Union([Type.Number(), Type.Null()])),
+  extensions: Opt(Type.Record(Type.String(), Any)),
+});
 const Connection = Dto({ id: Type.String(), name: Type.String(), provider: Type.String(), has_api_key: Type.Boolean() });
 const TokenCount = Dto({ total_tokens: Type.Number(), model: Type.String(), approximate: Type.Boolean() });
 const TokenOptions = Options({ model: Opt(Type.String()), modelSource: Opt(Type.String()) });
@@ -127,6 +142,8 @@ const DATA = {
   'world_books.get': request(positional({ worldBookId: ChatId }), OrNull(WorldBook), [], 'world_books'),
   'world_books.entries.list': request(positional({ worldBookId: ChatId, options: PageOptions }), Page(WorldBookEntry), [], 'world_books'),
   'world_books.entries.get': request(positional({ entryId: Id(256) }), OrNull(WorldBookEntry), [], 'world_books'),
+  'world_books.entries.update': request(positional({ entryId: Id(256), input: EntryInput }), WorldBookEntry, ['NOT_FOUND', 'INPUT_TOO_LARGE'], 'world_books'),
+  'world_books.entries.create': request(positional({ worldBookId: ChatId, input: EntryInput }), WorldBookEntry, ['NOT_FOUND', 'INPUT_TOO_LARGE'], 'world_books'),
   'world_books.getActivated': request(positional({}), Type.Array(Any), [], 'world_books'),
   'world_books.getGlobal': request(positional({}), Type.Array(Any), [], 'world_books'),
   'macros.resolve': request(

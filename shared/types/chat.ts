@@ -68,6 +68,9 @@ export const WorldInfoEntrySchema = Type.Object(
     scanDepth: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     /** Sessions from before `source`: the fields the Workbench did not act on, kept for export. */
     extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /** What extensions keep on the entry (spindle.world_books.entries: its comment and extensions), handed back as they left them. */
+    comment: Type.Optional(Type.String({ maxLength: SESSION_LIMITS.name })),
+    extensions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /**
      * The entry as its file had it, verbatim, and that file's shape (SillyTavern's world-info file or a card's
      * book): an export writes back every field nobody edited exactly as it came.

@@ -42,7 +42,7 @@ function sessionView(s: ChatSession): ChatView {
     updatedAt: s.updatedAt,
     character: { name: s.character.name, description: s.character.description, personality: s.character.personality, scenario: s.character.scenario },
     persona: { name: s.persona.name, description: s.persona.description },
-    worldInfo: s.worldInfo.map((e) => ({ id: e.id, keywords: [...e.keywords], content: e.content, enabled: e.enabled })),
+    worldInfo: s.worldInfo.map((e) => ({ ...e, keywords: [...e.keywords] })),
     messages: s.messages.map(messageView),
     ...(s.metadata ? { metadata: s.metadata } : {}),
     ...(s.card ? { card: s.card.data } : {}),
@@ -116,6 +116,15 @@ export function chatReads(options: {
       sessions.mutate(id, (s) => {
         s.character = { ...s.character, ...defined({ name, description, personality, scenario }) };
         if (Object.keys(cardFields).length) s.card = { spec: 'chara_card_v2', ...s.card, data: { ...s.card?.data, ...cardFields } };
+      });
+      options.changed(id);
+    },
+    saveEntry(id, entry) {
+      mutable(id);
+      sessions.mutate(id, (s) => {
+        const at = s.worldInfo.findIndex((e) => e.id === entry.id);
+        if (at >= 0) s.worldInfo[at] = entry;
+        else s.worldInfo.push(entry);
       });
       options.changed(id);
     },

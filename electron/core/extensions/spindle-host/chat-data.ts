@@ -2,8 +2,10 @@
 // Lumiverse's shapes and with its permissions. A session is a chat with one character (same id) and the user's
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
+import { randomUUID } from 'node:crypto';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
+import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { fail, type HandlersOf } from './handlers';
 
@@ -14,7 +16,7 @@ export interface ChatView {
   updatedAt: number;
   character: { name: string; description: string; personality: string; scenario: string };
   persona: { name: string; description: string };
-  worldInfo: Array<{ id: string; keywords: string[]; content: string; enabled: boolean }>;
+  worldInfo: WorldInfoEntry[];
   messages: MessageView[];
   /** What extensions keep on the chat. */
   metadata?: Record<string, unknown>;
@@ -46,6 +48,8 @@ export interface ChatReads {
   remove(id: string, messageId: string): void;
   /** characters: the session's character (name, description, personality, scenario) and its card's other fields. */
   updateCharacter(id: string, patch: CharacterPatch): void;
+  /** world_books: adds the entry to the session's world info, or replaces the one with its id. */
+  saveEntry(id: string, entry: WorldInfoEntry): void;
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
@@ -89,7 +93,53 @@ const personaDto = (c: ChatView) => ({ id: `persona-${c.id}`, name: c.persona.na
 
 const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.persona.name, characterName: c.character.name });
 
-const entryDto = (c: ChatView, e: ChatView['worldInfo'][number]) => ({ id: e.id, world_book_id: c.id, key: e.keywords, content: e.content, disabled: !e.enabled });
+/** An entry in Lumiverse's shape: the fields the Workbench acts on or keeps (position, depth, probability… it has not). */
+const entryDto = (c: ChatView, e: WorldInfoEntry) => ({
+  id: e.id,
+  uid: e.id,
+  world_book_id: c.id,
+  key: e.keywords,
+  keysecondary: e.secondaryKeywords ?? [],
+  content: e.content,
+  comment: e.comment ?? '',
+  disabled: !e.enabled,
+  constant: e.constant ?? false,
+  order_value: e.order ?? 100,
+  case_sensitive: e.caseSensitive ?? false,
+  match_whole_words: e.wholeWords ?? true,
+  scan_depth: e.scanDepth ?? null,
+  extensions: e.extensions ?? {},
+});
+
+/** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
+function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {
+  const words = (list: string[] | undefined) => list?.map((w) => w.trim()).filter(Boolean);
+  if (input.extensions !== undefined && JSON.stringify(input.extensions).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `An entry's extensions are at most ${MAX_METADATA_CHARS} characters as JSON.`, '/input/extensions');
+  const entry: WorldInfoEntry = { ...base };
+  const keywords = words(input.key);
+  const secondary = words(input.keysecondary);
+  if (keywords) entry.keywords = keywords;
+  if (secondary) entry.secondaryKeywords = secondary;
+  if (input.content !== undefined) entry.content = input.content;
+  if (input.comment !== undefined) entry.comment = input.comment;
+  if (input.disabled !== undefined) entry.enabled = !input.disabled;
+  if (input.constant !== undefined) entry.constant = input.constant;
+  if (input.order_value !== undefined) entry.order = input.order_value;
+  if (input.case_sensitive !== undefined) entry.caseSensitive = input.case_sensitive;
+  if (input.match_whole_words !== undefined) entry.wholeWords = input.match_whole_words;
+  if (input.scan_depth !== undefined && input.scan_depth !== null) entry.scanDepth = Math.min(1000, Math.max(1, Math.round(input.scan_depth)));
+  if (input.extensions !== undefined) entry.extensions = input.extensions;
+  return entry;
+}
+
+/** Where an entry is, among the sessions' books. */
+const entryIn = (chats: ChatView[], entryId: string) => {
+  for (const c of chats) {
+    const e = c.worldInfo.find((w) => w.id === entryId);
+    if (e) return { c, e };
+  }
+  return null;
+};
 const bookDto = (c: ChatView) => ({ id: c.id, name: `${c.character.name || c.name} — world info`, description: '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
 function page<T>(items: T[], options: { limit?: number; offset?: number } | undefined): { data: T[]; total: number } {
@@ -167,11 +217,21 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       return page(c ? c.worldInfo.map((e) => entryDto(c, e)) : [], options);
     },
     'world_books.entries.get': ({ entryId }) => {
-      for (const c of all()) {
-        const e = c.worldInfo.find((w) => w.id === entryId);
-        if (e) return entryDto(c, e);
-      }
-      return null;
+      const found = entryIn(all(), entryId);
+      return found ? entryDto(found.c, found.e) : null;
+    },
+    'world_books.entries.update': ({ entryId, input }) => {
+      const found = entryIn(all(), entryId) ?? fail('NOT_FOUND', `No world info entry ${entryId}.`, '/entryId');
+      reads()!.saveEntry(found.c.id, entryFields(input, found.e));
+      const saved = entryIn(all(), entryId)!;
+      return entryDto(saved.c, saved.e);
+    },
+    'world_books.entries.create': ({ worldBookId, input }) => {
+      const c = find(worldBookId) ?? fail('NOT_FOUND', `No world book ${worldBookId}.`, '/worldBookId');
+      const entry = entryFields(input, { id: randomUUID(), keywords: [], content: '', enabled: true, constant: false });
+      reads()!.saveEntry(c.id, entry);
+      const saved = entryIn(all(), entry.id)!;
+      return entryDto(saved.c, saved.e);
     },
     'world_books.getActivated': () => [],
     'world_books.getGlobal': () => [],

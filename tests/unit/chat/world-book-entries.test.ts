@@ -1,0 +1,57 @@
+// spindle.world_books.entries.create and .update over a session's world info, as LumiBooks, LoreRecall and Psyche call
+// them: Lumiverse's fields onto the Workbench's entry, its comment and extensions kept and handed back, saved in the
+// session; refused before anything changes when a field is wrong or the book is not a session's.
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatReads } from '../../../electron/core/chat/chat-reads';
+import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
+import type { MessageActions } from '../../../electron/core/chat/message-actions';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
+import { anyCaller, callSpindle } from '../../helpers/spindle-call';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+function setup() {
+  const sessions = new SessionStore({ dataDir: tempDir() });
+  const session = sessions.create({ worldInfo: [{ id: 'harbour', keywords: ['harbour'], content: 'The harbour is closed.', enabled: true }] });
+  const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+  const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
+  return { sessions, session, call };
+}
+
+describe('world book entries from an extension', () => {
+  it('creates and updates entries in Lumiverse’s fields, keeps what extensions put on them, and saves the session', async () => {
+    const { sessions, session, call } = setup();
+    const created = (await call('world_books.entries.create', session.id, {
+      key: ['lamp', ' '],
+      content: '(state will appear here)',
+      comment: '[Psyche] live state',
+      constant: true,
+      position: 4,
+      extensions: { psyche: { live: true } },
+    })) as { id: string };
+    expect(created).toMatchObject({ world_book_id: session.id, key: ['lamp'], comment: '[Psyche] live state', constant: true, disabled: false, extensions: { psyche: { live: true } } });
+
+    const updated = await call('world_books.entries.update', 'harbour', { content: 'The harbour reopened.', disabled: true, order_value: 5, extensions: { lorerecall: { seen: 2 } } });
+    expect(updated).toMatchObject({ id: 'harbour', key: ['harbour'], content: 'The harbour reopened.', disabled: true, order_value: 5, extensions: { lorerecall: { seen: 2 } } });
+    expect(await call('world_books.entries.get', created.id)).toMatchObject({ comment: '[Psyche] live state' });
+
+    const saved = sessions.get(session.id).worldInfo;
+    expect(saved.map((e) => [e.id, e.content, e.enabled])).toEqual([
+      ['harbour', 'The harbour reopened.', false],
+      [created.id, '(state will appear here)', true],
+    ]);
+    expect(saved[1]).toMatchObject({ keywords: ['lamp'], constant: true, comment: '[Psyche] live state', extensions: { psyche: { live: true } } });
+  });
+
+  it('refuses a wrong field, an unknown entry and a book that is no session, changing nothing', async () => {
+    const { sessions, session, call } = setup();
+    const before = sessions.get(session.id).worldInfo;
+    await expect(call('world_books.entries.update', 'harbour', { key: 'harbour' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/key' } });
+    await expect(call('world_books.entries.update', 'nowhere', { content: 'x' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/entryId' } });
+    await expect(call('world_books.entries.create', 'no-book', { content: 'x' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
+    await expect(call('world_books.entries.update', 'harbour', { extensions: { big: 'x'.repeat(300 * 1024) } })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE' } });
+    expect(sessions.get(session.id).worldInfo).toEqual(before);
+  });
+});
