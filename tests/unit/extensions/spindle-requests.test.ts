@@ -91,7 +91,9 @@ describe('the spindle dispatcher', () => {
     const { ask, logs, denied } = hostAndWorker();
     expect(failed(await ask('connections.list', { args: [] }))).toMatchObject({ code: 'PERMISSION_DENIED', hint: expect.any(String) });
     expect(failed(await ask('ephemeral.list', { args: [] }))).toMatchObject({ code: 'PERMISSION_DENIED' });
-    expect(denied).toEqual(['generation spindle.connections.list', 'ephemeral_storage spindle.ephemeral.list']);
+    // Refused before its input is read: a malformed request gets the same answer.
+    expect(failed(await ask('chats.get', { args: [42] }))).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(denied).toEqual(['generation spindle.connections.list', 'ephemeral_storage spindle.ephemeral.list', 'chats spindle.chats.get']);
     expect(logs.filter((line) => line.startsWith('warn: spindle.connections.list refused'))).toHaveLength(1);
     // No permission needed: answered.
     expect(await ask('council.getMembers', { args: [] })).toEqual({ ok: true, value: [] });

@@ -1,5 +1,5 @@
 // The one dispatcher of spindle.* requests: the method looked up in the contract (shared/spindle/requests.ts), its
-// positional arguments named, its params checked, its permission asked, its handler run and its answer checked
+// permission asked, its positional arguments named, its params checked, its handler run and its answer checked
 // against the declared result. Failures are HostFailures with stable codes naming the field.
 import { HostFailure } from '../../../../shared/errors';
 import { firstProblem } from '../../../../shared/schema-problem';
@@ -38,13 +38,14 @@ export function declaresError(spec: SpindleRequestSpec, code: string): boolean {
 export async function dispatchSpindle<C extends Caller>(handlers: SpindleHandlers<C>, caller: C, method: string, raw: unknown, options: DispatchOptions = {}): Promise<unknown> {
   const spec = spindleRequest(method);
   if (!spec) fail('UNSUPPORTED_HERE', `spindle.${method.slice(0, 120)} is not available in the Council Workbench.`);
-  const params = paramsOf(spec, raw);
-  const refused = firstProblem(spec.params, params, `spindle.${method}`);
-  if (refused) fail(refused.code, refused.message, refused.path);
+  // The permission first, as Lumiverse asks it: a request it refuses is not read further.
   if (spec.permission && !caller.allowed(spec.permission)) {
     options.refused?.(spec.permission, `spindle.${method}`);
     throw new HostFailure({ code: 'PERMISSION_DENIED', message: `PERMISSION_DENIED: ${spec.permission} — spindle.${method} needs the ${spec.permission} permission.`, hint: 'Grant it under Extensions.' });
   }
+  const params = paramsOf(spec, raw);
+  const refused = firstProblem(spec.params, params, `spindle.${method}`);
+  if (refused) fail(refused.code, refused.message, refused.path);
   const handler = (handlers as unknown as Record<string, (params: unknown, caller: C, requestId: string) => unknown>)[method]!;
   const value = (await handler(params, caller, options.requestId ?? '')) ?? null;
   if (value === ANSWERS_ITSELF) return value;
