@@ -106,7 +106,14 @@ const DATA = {
     'chat_mutation',
   ),
   'chat.deleteMessage': request(positional({ chatId: ChatId, messageId: Id(64) }), Type.Null(), ['NOT_FOUND', 'CONFLICT'], 'chat_mutation'),
-  'chat.isMessageHidden': request(positional({}), Type.Boolean(), [], 'chat_mutation'),
+  'chat.setMessageHidden': request(positional({ chatId: ChatId, messageId: Id(64), hidden: Type.Boolean() }), Type.Null(), ['NOT_FOUND'], 'chat_mutation'),
+  'chat.setMessagesHidden': request(
+    positional({ chatId: ChatId, messageIds: Type.Array(Id(64), { maxItems: 500 }), hidden: Type.Boolean() }),
+    Type.Null(),
+    ['NOT_FOUND'],
+    'chat_mutation',
+  ),
+  'chat.isMessageHidden': request(positional({ chatId: ChatId, messageId: Id(64) }), Type.Boolean(), ['NOT_FOUND'], 'chat_mutation'),
   'characters.get': request(positional({ characterId: ChatId }), OrNull(Character), [], 'characters'),
   'characters.list': request(positional({ options: PageOptions }), Page(Character), [], 'characters'),
   'characters.update': request(

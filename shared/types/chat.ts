@@ -229,6 +229,11 @@ export const ChatMessageSchema = Type.Object(
     swipeId: Type.Optional(Type.Integer({ minimum: 0 })),
     /** What extensions keep on the message (spindle.chat.updateMessage's metadata), handed back as they left it. */
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /**
+     * Hidden by an extension (spindle.chat.setMessageHidden). In Lumiverse that keeps it out of chat memory only, and
+     * the Workbench has none: the flag is kept and read back, and the message stays in the prompt, as there.
+     */
+    hidden: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

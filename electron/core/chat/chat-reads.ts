@@ -26,6 +26,7 @@ export function messageView(m: ChatMessage): MessageView {
     createdAt: m.createdAt,
     ...(m.swipes ? { swipes: m.swipes.map((x) => ({ content: x.content, createdAt: x.createdAt })), swipeId: m.swipeId ?? 0 } : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
+    ...(m.hidden ? { hidden: true } : {}),
   };
 }
 
@@ -105,6 +106,20 @@ export function chatReads(options: {
     update(id, messageId, patch) {
       mutable(id);
       options.messages.patch(id, messageId, patch);
+    },
+    hide(id, messageIds, hidden) {
+      mutable(id);
+      sessions.mutate(id, (s) => {
+        const wanted = new Set(messageIds);
+        const missing = messageIds.find((m) => !s.messages.some((x) => x.id === m));
+        if (missing !== undefined) throw new HostFailure({ code: 'NOT_FOUND', message: `The session has no message ${missing}.`, path: '/messageIds' });
+        s.messages = s.messages.map((m) => {
+          if (!wanted.has(m.id)) return m;
+          const { hidden: _was, ...rest } = m;
+          return hidden ? { ...rest, hidden: true } : rest;
+        });
+      });
+      options.changed(id);
     },
     remove(id, messageId) {
       mutable(id);

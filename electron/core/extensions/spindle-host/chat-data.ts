@@ -44,6 +44,8 @@ export interface ChatReads {
   append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string }): { id: string };
   /** chat_mutation: changes a saved message (its text, swipes, metadata), saved and shown live. */
   update(id: string, messageId: string, patch: MessagePatch): void;
+  /** chat_mutation: sets the hidden flag of these messages (every id must be the session's). */
+  hide(id: string, messageIds: string[], hidden: boolean): void;
   /** chat_mutation: removes a saved message. */
   remove(id: string, messageId: string): void;
   /** characters: the session's character (name, description, personality, scenario) and its card's other fields. */
@@ -192,7 +194,18 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       reads()!.remove(existing(chatId).id, messageId);
       return null;
     },
-    'chat.isMessageHidden': () => false,
+    'chat.setMessageHidden': ({ chatId, messageId, hidden }) => {
+      reads()!.hide(existing(chatId).id, [messageId], hidden);
+      return null;
+    },
+    'chat.setMessagesHidden': ({ chatId, messageIds, hidden }) => {
+      reads()!.hide(existing(chatId).id, messageIds, hidden);
+      return null;
+    },
+    'chat.isMessageHidden': ({ chatId, messageId }) => {
+      const message = existing(chatId).messages.find((m) => m.id === messageId) ?? fail('NOT_FOUND', `The chat has no message ${messageId}.`, '/messageId');
+      return message.hidden === true;
+    },
     'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
     'characters.list': ({ options }) => page(all().map(characterDto), options),
     'characters.update': ({ characterId, input }) => {

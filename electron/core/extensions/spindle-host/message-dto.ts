@@ -10,6 +10,7 @@ export interface MessageView {
   swipes?: Array<{ content: string; createdAt: number }>;
   swipeId?: number;
   metadata?: Record<string, unknown>;
+  hidden?: boolean;
 }
 
 export interface MessageOwner {
