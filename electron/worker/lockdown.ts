@@ -132,6 +132,9 @@ export function lockDown(options: LockdownOptions): void {
   syncBuiltinESMExports();
   for (const name of ['WebSocket', 'EventSource']) {
     if (name in globalThis) {
+      // Deleted first: redefining the global in place makes Node load the client behind it (undici's WebSocket:
+      // ~17 MB resident and tens of ms in every worker) only to throw it away.
+      delete (globalThis as Record<string, unknown>)[name];
       seal(globalThis, name, function deniedConstructor() {
         throw denied(name);
       });
