@@ -235,16 +235,15 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     },
     'world_books.entries.update': ({ entryId, input }) => {
       const found = entryIn(all(), entryId) ?? fail('NOT_FOUND', `No world info entry ${entryId}.`, '/entryId');
-      reads()!.saveEntry(found.c.id, entryFields(input, found.e));
-      const saved = entryIn(all(), entryId)!;
-      return entryDto(saved.c, saved.e);
+      const entry = entryFields(input, found.e);
+      reads()!.saveEntry(found.c.id, entry);
+      return entryDto(found.c, entry);
     },
     'world_books.entries.create': ({ worldBookId, input }) => {
       const c = find(worldBookId) ?? fail('NOT_FOUND', `No world book ${worldBookId}.`, '/worldBookId');
       const entry = entryFields(input, { id: randomUUID(), keywords: [], content: '', enabled: true, constant: false });
       reads()!.saveEntry(c.id, entry);
-      const saved = entryIn(all(), entry.id)!;
-      return entryDto(saved.c, saved.e);
+      return entryDto(c, entry);
     },
     'world_books.getActivated': () => [],
     'world_books.getGlobal': () => [],
