@@ -1,6 +1,6 @@
 // The building blocks of the spindle request contract (requests.ts): how one method is declared, and the shapes
 // several methods share.
-import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { ExtensionPermission } from '../types/spindle';
 
 /**
@@ -54,5 +54,3 @@ export const Dto = <T extends TProperties>(props: T) => Type.Object(props);
 export function prefixed<P extends string, T extends Record<string, SpindleRequestSpec>>(prefix: P, specs: T): { [K in keyof T & string as `${P}.${K}`]: T[K] } {
   return Object.fromEntries(Object.entries(specs).map(([name, spec]) => [`${prefix}.${name}`, spec])) as { [K in keyof T & string as `${P}.${K}`]: T[K] };
 }
-
-export type ParamsOf<S extends SpindleRequestSpec> = Static<S['params']>;
