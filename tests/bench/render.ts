@@ -90,6 +90,8 @@ async function openSession(page: Page, url: string, title: string): Promise<void
 
 /** `CW_BENCH_TRACE=<folder>`: also writes a Chromium performance trace of each streaming scenario there (open it in DevTools' Performance panel). */
 const TRACE_DIR = process.env.CW_BENCH_TRACE;
+/** `CW_BENCH_PROFILE=<folder>`: also writes the page's JavaScript CPU profile of each streaming scenario there (.cpuprofile, for DevTools). */
+const PROFILE_DIR = process.env.CW_BENCH_PROFILE;
 
 const WORDS = 'the lamp keeper storm harbor light tide rope gull stone window night bell ship answer slowly across under beyond quiet old'.split(' ');
 
@@ -116,6 +118,8 @@ function replyTokens(count: number): string[] {
   return tokens;
 }
 
+const fileName = (scenario: string) => scenario.replace(/[^a-z0-9]+/gi, '-');
+
 async function stream(page: Page, llm: LlmTestServer, name: string, tokens: number): Promise<Figures> {
   const words = replyTokens(tokens);
   const chunks = Array.from({ length: Math.ceil(tokens / TOKENS_PER_FRAME) }, (_, i) => words.slice(i * TOKENS_PER_FRAME, (i + 1) * TOKENS_PER_FRAME).join(''));
@@ -141,12 +145,23 @@ async function stream(page: Page, llm: LlmTestServer, name: string, tokens: numb
   }, END);
   await record(page);
   const traced = TRACE_DIR ? page.context().browser() : null;
-  if (traced) await traced.startTracing(page, { path: path.join(TRACE_DIR!, `${name.replace(/[^a-z0-9]+/gi, '-')}.json`) });
+  if (traced) await traced.startTracing(page, { path: path.join(TRACE_DIR!, `${fileName(name)}.json`) });
+  const profiler = PROFILE_DIR ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.send('Profiler.start');
+  }
   await page.getByTestId('composer').getByRole('textbox').fill('Tell me everything.');
   await page.keyboard.press('Enter');
   await page.evaluate(() => Promise.race([(window as unknown as { __benchEnd: Promise<void> }).__benchEnd, new Promise((_, reject) => setTimeout(() => reject(new Error('the reply never reached the screen')), 120_000))]));
   const recorded = await stop(page);
   if (traced) await traced.stopTracing();
+  if (profiler) {
+    const { profile } = await profiler.send('Profiler.stop');
+    fs.writeFileSync(path.join(PROFILE_DIR!, `${fileName(name)}.cpuprofile`), JSON.stringify(profile));
+    await profiler.detach();
+  }
   // Frame 0 is the role; chunk k is frame k + 1. Only the frames while the reply streams count.
   const first = sent[1]!;
   const last = sent[chunks.length]!;

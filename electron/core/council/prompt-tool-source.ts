@@ -71,7 +71,7 @@ export function installPromptTools(deps: PromptToolDeps): () => void {
   const registered = new Set<string>();
   const sync = () => {
     const wanted = new Set<string>();
-    for (const stored of deps.packs.all()) {
+    for (const stored of deps.packs.unordered()) {
       const source = packSourceId(stored.pack.id);
       wanted.add(source);
       deps.registry.unregisterAll(source);

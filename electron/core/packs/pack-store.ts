@@ -95,6 +95,12 @@ export class PackStore {
     this.listeners.emit();
   }
 
+  /** Every pack in no set order: for callers that visit each one (sorting by name builds a locale collator, ~10 ms). */
+  unordered(): IterableIterator<StoredPack> {
+    return this.packs.values();
+  }
+
+  /** Every pack as people see them listed: bundled first, then by name. */
   all(): StoredPack[] {
     return [...this.packs.values()].sort((a, b) => (a.source === b.source ? a.pack.name.localeCompare(b.pack.name) : a.source === 'bundled' ? -1 : 1));
   }

@@ -66,6 +66,14 @@ function parseSettings(text: string, version: number, steps: Migration[]): Parse
   return { ok: true, doc: doc as Settings, reset };
 }
 
+function readIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -147,7 +155,9 @@ export class SettingsStore {
     // Only a new, migrated or recovered document is written: rewriting a good file at every start
     // would put back what this process read over a change another process made since.
     if (!asStored) this.backend.write(doc as unknown as Record<string, unknown>);
-    writeFileAtomicSync(backupFile, JSON.stringify(doc, null, '\t'));
+    // The last good copy: written when it differs (a durable write is the slowest step of a start that changes nothing).
+    const backup = JSON.stringify(doc, null, '\t');
+    if (readIfExists(backupFile) !== backup) writeFileAtomicSync(backupFile, backup);
     return doc;
   }
 

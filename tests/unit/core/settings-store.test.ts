@@ -77,6 +77,19 @@ describe('settings store', () => {
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'settings.json.bak'), 'utf8')).ui.theme).toBe('dark');
   });
 
+  it('leaves settings.json.bak alone at an open that changes nothing, and writes it again when it is stale', async () => {
+    const dir = tempDir();
+    await open(dir);
+    const backup = path.join(dir, 'settings.json.bak');
+    const written = fs.statSync(backup).ino;
+    await open(dir);
+    // An atomic write renames a new file over the old one: the same inode means no write happened.
+    expect(fs.statSync(backup).ino).toBe(written);
+    fs.writeFileSync(backup, '{"stale": true}');
+    await open(dir);
+    expect(JSON.parse(fs.readFileSync(backup, 'utf8')).version).toBe(SETTINGS_VERSION);
+  });
+
   it('loads the last good copy when the main file is corrupt', async () => {
     const dir = tempDir();
     const first = await open(dir);

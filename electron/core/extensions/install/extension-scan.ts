@@ -22,7 +22,8 @@ export function scanExtensions(dir: string): FoundExtension[] {
   }
   return names
     .filter((dirent) => dirent.isDirectory() && !dirent.name.startsWith('.'))
-    .sort((a, b) => a.name.localeCompare(b.name))
+    // Code-unit order: the same on every machine, and no locale collator to build at start (~10 ms).
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((dirent) => {
       const folder = path.join(dir, dirent.name);
       try {
