@@ -27,6 +27,8 @@ interface Figures {
   fps_median: number;
   frame_p95_ms: number;
   frame_max_ms: number;
+  /** Display refreshes (at 60 Hz) that passed without a new frame. */
+  frames_missed: number;
   long_tasks: number;
   text_on_screen_ms: number | null;
 }
@@ -78,7 +80,7 @@ async function stop(page: Page): Promise<{ frames: number[]; long: number; scree
 function figures(name: string, frames: number[], long: number, extra: Partial<Figures>): Figures {
   const gaps = frames.slice(1).map((t, i) => t - frames[i]!).sort((a, b) => a - b);
   const at = (p: number) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? NaN;
-  return { name, tokens_per_s: null, fps_median: round(1000 / at(0.5), 1), frame_p95_ms: round(at(0.95), 1), frame_max_ms: round(gaps[gaps.length - 1] ?? NaN, 1), long_tasks: long, text_on_screen_ms: null, ...extra };
+  return { name, tokens_per_s: null, fps_median: round(1000 / at(0.5), 1), frame_p95_ms: round(at(0.95), 1), frame_max_ms: round(gaps[gaps.length - 1] ?? NaN, 1), frames_missed: gaps.reduce((sum, gap) => sum + Math.max(0, Math.round(gap / (1000 / 60)) - 1), 0), long_tasks: long, text_on_screen_ms: null, ...extra };
 }
 
 async function openSession(page: Page, url: string, title: string): Promise<void> {
@@ -90,6 +92,9 @@ async function openSession(page: Page, url: string, title: string): Promise<void
 
 /** `CW_BENCH_TRACE=<folder>`: also writes a Chromium performance trace of each streaming scenario there (open it in DevTools' Performance panel). */
 const TRACE_DIR = process.env.CW_BENCH_TRACE;
+/** `CW_BENCH_ONLY=new|long|big` runs one streaming scenario; `CW_BENCH_REPEAT=N` streams the long chat's N times in a row. */
+const ONLY = process.env.CW_BENCH_ONLY;
+const LONG_REPEATS = Number(process.env.CW_BENCH_REPEAT ?? 1);
 /** `CW_BENCH_PROFILE=<folder>`: also writes the page's JavaScript CPU profile of each streaming scenario there (.cpuprofile, for DevTools). */
 const PROFILE_DIR = process.env.CW_BENCH_PROFILE;
 
@@ -191,11 +196,15 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
     await page.waitForTimeout(2000);
     const idle = await stop(page);
     rows.push(figures('idle page (baseline)', idle.frames, idle.long, {}));
-    rows.push(await stream(page, llm, '4,000 tokens, new chat', 4000));
-    await openSession(page, host.url, 'Long chat');
-    rows.push(await stream(page, llm, '4,000 tokens after 200 messages', 4000));
-    await openSession(page, host.url, 'Big reply');
-    rows.push(await stream(page, llm, '20,000 tokens', 20_000));
+    if (!ONLY || ONLY === 'new') rows.push(await stream(page, llm, '4,000 tokens, new chat', 4000));
+    if (!ONLY || ONLY === 'long') {
+      await openSession(page, host.url, 'Long chat');
+      for (let i = 0; i < LONG_REPEATS; i++) rows.push(await stream(page, llm, '4,000 tokens after 200 messages', 4000));
+    }
+    if (!ONLY || ONLY === 'big') {
+      await openSession(page, host.url, 'Big reply');
+      rows.push(await stream(page, llm, '20,000 tokens', 20_000));
+    }
   } finally {
     await browser.close();
     await host.stop();

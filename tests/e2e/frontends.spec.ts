@@ -62,6 +62,14 @@ test.describe('extension frontends', () => {
     await newSession(page);
     const drawer = page.getByTestId('extension-drawer');
     await expect(drawer.getByRole('tab', { name: 'Dice' })).toBeVisible();
+    // The open drawer is a column of its own beside the chat; hidden, it gives the chat its room back.
+    const chatColumn = page.locator('.workbench__main');
+    const beside = (await chatColumn.boundingBox())!;
+    expect((await drawer.boundingBox())!.x).toBeGreaterThanOrEqual(beside.x + beside.width);
+    await drawer.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(async () => (await chatColumn.boundingBox())!.width).toBeGreaterThan(beside.width);
+    await drawer.getByRole('button', { name: 'Extensions' }).click();
+    await expect.poll(async () => (await chatColumn.boundingBox())!.width).toBe(beside.width);
 
     const tab = surface(page, 'drawer');
     await expect(tab.locator('#roll-result')).toHaveText('No roll yet');

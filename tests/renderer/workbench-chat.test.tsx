@@ -88,6 +88,32 @@ describe('the keyboard', () => {
     await settle(() => skip.click());
     expect(document.activeElement).toBe(byLabel(panel, 'Message'));
   });
+
+  it('a new exchange becomes the one Tab stop, and the one before gives up its place and its controls', async () => {
+    const messages = [
+      { id: 'u0', role: 'user' as const, content: 'Line 0.', createdAt: 0 },
+      { id: 'a1', role: 'assistant' as const, content: 'Reply 1.', createdAt: 1 },
+    ];
+    const w = await openWorkbench({ sessions: [session({ messages })] });
+    const { panel } = w;
+    const chat = byTestId(panel, 'chat');
+    const articles = () => [...chat.querySelectorAll<HTMLElement>(':scope > [data-testid="message"]')];
+    const controls = (message: HTMLElement) => [...message.querySelectorAll('button')];
+    w.llm.enqueue({ text: ['Reply ', '3.'] });
+    await send(panel, 'Line 2.');
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    await settle();
+    const now = articles();
+    expect(now).toHaveLength(4);
+    expect(now.map((a) => a.getAttribute('tabindex'))).toEqual(['-1', '-1', '-1', '0']);
+    expect(tabStops(chat)).toEqual([now[3], ...controls(now[3]!)]);
+    // The reply that was the newest keeps its controls, out of the Tab order until it is chosen again.
+    expect(controls(now[1]!).length).toBeGreaterThan(0);
+    expect(controls(now[1]!).every((b) => b.getAttribute('tabindex') === '-1')).toBe(true);
+    now[3]!.focus();
+    await settle(() => void key(now[3]!, { key: 'ArrowUp' }));
+    expect(tabStops(chat)).toEqual([now[2], ...controls(now[2]!)]);
+  });
 });
 
 describe('sending', () => {

@@ -8,7 +8,8 @@ import { ExtensionToasts } from '../features/frontends/ExtensionToasts';
 import { FloatWidgets } from '../features/frontends/FloatWidgets';
 import { FrontendDialogs } from '../features/frontends/FrontendDialogs';
 import { FrontendFrames } from '../features/frontends/FrontendFrames';
-import { FrontendsProvider } from '../features/frontends/frontends-context';
+import { FrontendsProvider, useFrontendsStore } from '../features/frontends/frontends-context';
+import { drawerShown } from '../features/frontends/frontends-store';
 import '../features/frontends/frontends.css';
 import { selectSection, selectSectionSelected, selectTheme } from '../stores/selectors';
 import { useAppStore } from './context';
@@ -27,12 +28,38 @@ function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
   document.getElementById('main')?.focus();
 }
 
+/**
+ * The shown section. Its layout follows attributes (the section; the extension drawer open beside the Workbench's
+ * chat) rather than `:has()` rules: those made the browser check the whole page's style again at each streamed change.
+ */
+function Main(props: { section: ReturnType<typeof selectSection> }) {
+  const spec = sectionById(props.section);
+  const Panel = PANELS[props.section];
+  const drawer = useFrontendsStore(drawerShown);
+  return (
+    <main id="main" className="main" tabIndex={-1} aria-labelledby="section-title" data-panel={spec.id} data-drawer={spec.id === 'workbench' && drawer ? 'open' : undefined}>
+      <header className="main__header">
+        <div className="main__title-row">
+          <Icon name={spec.id} className="main__icon" />
+          <h1 id="section-title" className="main__title">
+            {spec.label}
+          </h1>
+        </div>
+        <p className="main__summary">{spec.summary}</p>
+      </header>
+      <NoticesArea />
+      <FirstRunGuide />
+      <div className="main__body" data-testid={`panel-${spec.id}`}>
+        <Panel />
+      </div>
+    </main>
+  );
+}
+
 export function App() {
   const section = useAppStore(selectSection);
   const select = useAppStore(selectSectionSelected);
   const theme = useAppStore(selectTheme);
-  const spec = sectionById(section);
-  const Panel = PANELS[section];
 
   useSectionShortcuts(select);
   useEffect(() => {
@@ -58,22 +85,7 @@ export function App() {
             <ThemeSwitch />
           </div>
         </aside>
-        <main id="main" className="main" tabIndex={-1} aria-labelledby="section-title">
-          <header className="main__header">
-            <div className="main__title-row">
-              <Icon name={spec.id} className="main__icon" />
-              <h1 id="section-title" className="main__title">
-                {spec.label}
-              </h1>
-            </div>
-            <p className="main__summary">{spec.summary}</p>
-          </header>
-          <NoticesArea />
-          <FirstRunGuide />
-          <div className="main__body" data-testid={`panel-${spec.id}`}>
-            <Panel />
-          </div>
-        </main>
+        <Main section={section} />
         <StatusBar />
       </div>
       {/* Over every section: tool calls waiting for a person (outside .shell, which goes inert while it shows). */}

@@ -1,9 +1,9 @@
 // What a person does to a saved message: copy, edit, delete (asked twice), branch a new chat from it; on a reply, its
 // swipes (‹ 2/3 ›, and ←/→ on the focused message; → past the last swipe of the last reply writes a new one).
-import { useState, type KeyboardEvent } from 'react';
+import { createContext, useContext, useState, type KeyboardEvent } from 'react';
 import type { Result } from '../../../../shared/errors';
 import type { ChatMessage } from '../../../../shared/types/chat';
-import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
+import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { useAction } from '../../components/use-action';
@@ -20,11 +20,15 @@ export interface MessageActionProps {
 
 type ChatTurns = Parameters<typeof turnOf>[0];
 
-/**
- * A reply is being written in the session: changes wait. Read by the actions themselves, so a reply starting or
- * ending re-renders each message's few buttons, not every message of a long chat.
- */
+/** A reply is being written in the session: changes wait. */
 const replyingIn = (turns: ChatTurns, sessionId: string) => turnOf(turns, sessionId)?.status === 'streaming';
+
+/**
+ * Whether the open chat is writing a reply, as its messages' buttons show it (ChatView gives it, deferred: a reply
+ * starting or ending re-renders the actions of every message, 200 in a long chat, and React does that between frames).
+ * A click is checked against the store itself, so the frame or two the buttons lag behind lets nothing through.
+ */
+export const ReplyingContext = createContext(false);
 
 /** The store, the host and the project's one-call-at-a-time action (its failure is shown on the message). */
 function useAct() {
@@ -58,7 +62,9 @@ export function useSwipeKeys(props: MessageActionProps | null) {
 export function MessageActions(props: MessageActionProps & { onEdit: () => void }) {
   const { sessionId, message } = props;
   const { store, host, failure, act } = useAct();
-  const busy = useAppStore((s) => replyingIn(s.chat.turns, sessionId));
+  const busy = useContext(ReplyingContext);
+  /** At the click, from the store: the buttons may show a reply's start a frame late. */
+  const idle = () => !replyingIn(store.getState().chat.turns, sessionId);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [copied, setCopied] = useState<null | boolean>(null);
   const count = message.swipes?.length ?? 1;
@@ -70,13 +76,13 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
     <footer className="msg__actions" data-testid="message-actions">
       {message.role === 'assistant' && count > 1 && (
         <span className="msg__swipes" role="group" aria-label="Swipes">
-          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" aria-disabled={busy || at === 0 || undefined} onClick={() => at > 0 && !busy && swipe('left')}>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" aria-disabled={busy || at === 0 || undefined} onClick={() => at > 0 && idle() && swipe('left')}>
             ‹
           </button>
           <span className="msg__swipe-count" data-testid="swipe-count" aria-live="polite">
             {at + 1}/{count}
           </span>
-          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" aria-disabled={busy || at === count - 1 || undefined} onClick={() => at < count - 1 && !busy && swipe('right')}>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" aria-disabled={busy || at === count - 1 || undefined} onClick={() => at < count - 1 && idle() && swipe('right')}>
             ›
           </button>
         </span>
@@ -89,10 +95,10 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           The clipboard refused: select the text and press Ctrl+C.
         </span>
       )}
-      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && props.onEdit()}>
+      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => idle() && props.onEdit()}>
         <Icon name="edit" /> Edit
       </button>
-      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
+      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => idle() && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
         <Icon name="branch" /> Branch from here
       </button>
       {confirmDelete ? (
@@ -105,7 +111,7 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           </button>
         </span>
       ) : (
-        <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => !busy && setConfirmDelete(true)}>
+        <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => idle() && setConfirmDelete(true)}>
           <Icon name="trash" /> Delete
         </button>
       )}

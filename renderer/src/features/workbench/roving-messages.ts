@@ -34,22 +34,39 @@ export function useRovingMessages(chat: HTMLElement | null): void {
     // The current message: the newest until the person moves (then theirs, while it exists).
     let current: HTMLElement | null = null;
     let chosen = false;
-    const apply = () => {
-      const all = messages(chat);
-      if (!chosen || !current || !all.includes(current)) current = all[all.length - 1] ?? null;
-      for (const message of all) {
-        // Written only when it changes: rewriting 200 messages' tabindex restyles them all for nothing. (The
-        // attribute, not the property: a div without one reads -1 and is not focusable.)
-        const tabIndex = message === current ? '0' : '-1';
-        if (message.getAttribute('tabindex') !== tabIndex) message.setAttribute('tabindex', tabIndex);
-        setControls(message, message === current);
+    /** Message elements are the chat's own children; anything else (a dry-run preview) is left alone. */
+    const isMessage = (el: Element | null): el is HTMLElement => el instanceof HTMLElement && el.parentElement === chat && el.matches(MESSAGE);
+    const mark = (message: HTMLElement) => {
+      // Written only when it changes: rewriting 200 messages' tabindex restyles them all for nothing. (The
+      // attribute, not the property: a div without one reads -1 and is not focusable.)
+      const tabIndex = message === current ? '0' : '-1';
+      if (message.getAttribute('tabindex') !== tabIndex) message.setAttribute('tabindex', tabIndex);
+      setControls(message, message === current);
+    };
+    /**
+     * Brings `touched` messages in line, and the current one and the one it replaces. Only these: going through every
+     * message's controls at each new message cost a long chat ~15 ms when a reply started and again when it ended.
+     */
+    const apply = (touched: Iterable<HTMLElement>) => {
+      const dirty = new Set(touched);
+      if (current) dirty.add(current);
+      if (!chosen || !isMessage(current)) {
+        const all = chat.querySelectorAll<HTMLElement>(`:scope > ${MESSAGE}`);
+        current = all[all.length - 1] ?? null;
+        if (current) dirty.add(current);
       }
+      for (const message of dirty) if (isMessage(message)) mark(message);
+    };
+    /** The person moved to `message` (arrow keys, a click, a search). */
+    const choose = (message: HTMLElement) => {
+      const previous = current;
+      current = message;
+      chosen = true;
+      apply(previous ? [previous] : []);
     };
     const moveTo = (message: HTMLElement | undefined) => {
       if (!message) return;
-      current = message;
-      chosen = true;
-      apply();
+      choose(message);
       message.focus();
     };
     const onKeyDown = (event: KeyboardEvent) => {
@@ -65,17 +82,23 @@ export function useRovingMessages(chat: HTMLElement | null): void {
     // Focus that lands in a message some other way (a click, a search) makes it the current one.
     const onFocusIn = (event: FocusEvent) => {
       const message = (event.target as HTMLElement).closest<HTMLElement>(MESSAGE);
-      if (!message || message === current || message.parentElement !== chat) return;
-      current = message;
-      chosen = true;
-      apply();
+      if (!isMessage(message) || message === current) return;
+      choose(message);
     };
     // New messages and controls (a card, an opened deliberation): only element additions matter, not streamed text.
     const observer = new MutationObserver((records) => {
-      const relevant = records.some((r) => [...r.addedNodes].some((n) => n instanceof HTMLElement && (n.matches(`${MESSAGE}, ${FOCUSABLE}`) || n.querySelector(FOCUSABLE) !== null)));
-      if (relevant) apply();
+      const touched = new Set<HTMLElement>();
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!(node instanceof HTMLElement)) continue;
+          const message = node.closest<HTMLElement>(MESSAGE);
+          if (message) touched.add(message);
+          else for (const inner of node.querySelectorAll<HTMLElement>(MESSAGE)) touched.add(inner);
+        }
+      }
+      if (touched.size > 0) apply(touched);
     });
-    apply();
+    apply(messages(chat));
     chat.addEventListener('keydown', onKeyDown);
     chat.addEventListener('focusin', onFocusIn);
     observer.observe(chat, { childList: true, subtree: true });
