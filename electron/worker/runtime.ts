@@ -52,8 +52,6 @@ async function deniedFetch(): Promise<never> {
   throw Object.assign(new TypeError(`fetch: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' });
 }
 
-const __m: string[] = []; const __mark = (n: string) => { const c = process.cpuUsage(); __m.push(`${n}=${((c.user + c.system) / 1000).toFixed(1)}/${performance.now().toFixed(1)}`); };
-__mark('module');
 function main(): void {
   const detected = detectHostPort();
   if (!detected) {
@@ -79,22 +77,18 @@ function main(): void {
   };
 
   async function init(message: InitMessage): Promise<void> {
-    __mark('init');
     const created = createSpindle({ manifest: message.manifest, granted: message.granted, send });
     runtime = created;
     routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
     const entry = path.resolve(message.extensionPath, message.manifest.main);
-    __mark('spindle');
     installBun(created, message.extensionPath, entry);
-    __mark('bun');
     lockDown({
       fetch: deniedFetch,
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
       networkIsolated: networkIsolated(),
     });
-    __mark('lockdown');
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.
       // eslint-disable-next-line no-unsanitized/method
@@ -106,10 +100,7 @@ function main(): void {
     }
     // What it listens to, before it is ready: also "nothing", so the host sends no events to an extension without handlers.
     send({ type: 'events_wanted', events: created.eventNames() });
-    __mark('imported');
     send({ type: 'ready', contained: contained(), networkIsolated: networkIsolated() });
-    __mark('ready');
-    process.stderr.write('MARKS ' + __m.join(' ') + '\n');
   }
 
   const call = (kind: 'invocation' | 'simulation', message: Extract<HostToWorkerMessage, { type: 'tool_invocation' | 'tool_simulation' }>) => {
