@@ -1,6 +1,6 @@
 // Whether a path lies inside an extension's folder, as the contained build judges every file it is asked to read.
-import fs from 'node:fs';
-import path from 'node:path';
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 
 export function inside(root: string, file: string): boolean {
   const relative = path.relative(root, file);

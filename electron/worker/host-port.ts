@@ -1,5 +1,5 @@
 // The worker's one link to the host: framed JSON on two pipes the host made (Node), or Electron's parentPort.
-import net from 'node:net';
+const net = process.getBuiltinModule('node:net');
 import { encodeFrame, FrameDecoder, MAX_HOST_FRAME_CHARS, describeFrameError } from '../../shared/protocol/framing';
 
 /** Set by the Node launcher: the fds of the host → worker and worker → host pipes. */

@@ -8,12 +8,11 @@
 // beneath them, which open sockets without net (a Pipe from process.stdout connects to any unix
 // socket). The originals stay in this closure and the sealed properties cannot be redefined;
 // extension code cannot reach internals (process.binding is denied) to get fresh ones.
-import dgram from 'node:dgram';
-import dns from 'node:dns';
-import inspector from 'node:inspector';
-import { syncBuiltinESMExports } from 'node:module';
-import net from 'node:net';
-import os from 'node:os';
+const dgram = process.getBuiltinModule('node:dgram');
+const dns = process.getBuiltinModule('node:dns');
+const { syncBuiltinESMExports } = process.getBuiltinModule('node:module');
+const net = process.getBuiltinModule('node:net');
+const os = process.getBuiltinModule('node:os');
 import { guardModuleResolution } from './module-guard';
 
 export const NETWORK_DENIED_MESSAGE =
@@ -23,9 +22,13 @@ function denied(what: string): Error {
   return Object.assign(new Error(`${what}: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' });
 }
 
-/** Replaces `target[name]` with `replacement` for good (not writable, not configurable). */
+/**
+ * Replaces `target[name]` with `replacement` for good (not writable, not configurable). An export stays enumerable:
+ * a builtin's ES module view made after this (`import { lookup } from 'node:dns'`) lists only enumerable names.
+ */
 function seal(target: object, name: string, replacement: unknown): void {
-  Object.defineProperty(target, name, { value: replacement, writable: false, configurable: false, enumerable: false });
+  const enumerable = Object.getOwnPropertyDescriptor(target, name)?.enumerable ?? false;
+  Object.defineProperty(target, name, { value: replacement, writable: false, configurable: false, enumerable });
 }
 
 function denyAll(target: object, names: string[], what: string): void {
@@ -94,6 +97,8 @@ export interface LockdownOptions {
   channels: object[];
   /** In a network namespace of its own (no interfaces): TCP has nowhere to go, so its class is left alone. */
   networkIsolated: boolean;
+  /** Under Node's permission model, which already refuses the inspector (ERR_ACCESS_DENIED on Node 20 and 24). */
+  contained: boolean;
 }
 
 export function lockDown(options: LockdownOptions): void {
@@ -106,8 +111,9 @@ export function lockDown(options: LockdownOptions): void {
   denyAll(dns.promises, DNS_FUNCTIONS, 'dns.promises');
   denyAll(dns.Resolver.prototype, DNS_FUNCTIONS, 'dns.Resolver');
   denyAll(dns.promises.Resolver.prototype, DNS_FUNCTIONS, 'dns.promises.Resolver');
-  // The inspector listens on a port; _debugProcess turns on another process's inspector.
-  denyAll(inspector, ['open'], 'inspector');
+  // The inspector listens on a port; _debugProcess turns on another process's inspector. Loading the inspector
+  // module (it brings worker_threads) costs ~4 ms of every start, so it is sealed where no permission model refuses it.
+  if (!options.contained) denyAll(process.getBuiltinModule('node:inspector'), ['open'], 'inspector');
   denyAll(process, ['_debugProcess', '_debugEnd'], 'process');
   const ownOnly = (what: string) => Object.assign(new Error(`${what}: an extension may only act on its own process.`), { code: 'ERR_ACCESS_DENIED' });
   const ownKill = process.kill.bind(process);

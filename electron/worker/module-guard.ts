@@ -11,9 +11,9 @@
 // Electron 41). Node 20 has only off-thread hooks, which need a thread the permission model denies, so
 // there `import()` of an existing file outside still fails ERR_ACCESS_DENIED where a missing one is
 // ERR_MODULE_NOT_FOUND (the README says so).
-import Module from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+const Module = process.getBuiltinModule('node:module');
+const path = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 interface ModuleStatics {
   _resolveFilename(request: string, parent: unknown, isMain?: boolean, options?: unknown): string;

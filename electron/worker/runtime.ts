@@ -1,7 +1,7 @@
 // Entry of an extension worker process: waits for `init`, installs the `spindle` global, closes the network, loads the extension.
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+const os = process.getBuiltinModule('node:os');
+const path = process.getBuiltinModule('node:path');
+const { pathToFileURL } = process.getBuiltinModule('node:url');
 import { SHUTDOWN_HANDLERS_MS, type HostToWorkerMessage, type InitMessage, type WorkerToHostMessage } from '../../shared/protocol';
 import { dispatch, type MessageHandlers } from '../../shared/protocol/dispatch';
 import { CallContexts } from './call-context';
@@ -88,6 +88,7 @@ function main(): void {
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
       networkIsolated: networkIsolated(),
+      contained: contained(),
     });
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.

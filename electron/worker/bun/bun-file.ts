@@ -1,8 +1,8 @@
 // Bun.file and Bun.write within an extension's rules: a path inside the extension's own folder is read
 // from disk (the worker may read it; never write it), a relative path is a file of its storage
 // (spindle.storage, kept by the host), and anything else is PATH_NOT_ALLOWED.
-import fs from 'node:fs';
-import path from 'node:path';
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
 import type { SpindleStorage } from '../spindle/storage';
 
 export interface FileRules {

@@ -3,8 +3,8 @@
 // other member is present and answers UNSUPPORTED_HERE (logged once), so a bundle that touches Bun at
 // load never dies of a TypeError.
 import type { Hash, Hmac } from 'node:crypto';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { inspect, isDeepStrictEqual } from 'node:util';
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
+const { inspect, isDeepStrictEqual } = process.getBuiltinModule('node:util');
 import { bunFile, type FileRules } from './bun-file';
 import { wyhash } from './wyhash';
 

@@ -1,5 +1,5 @@
 // spindle.log and the console: every line goes to the host's log for this extension, clipped.
-import { formatWithOptions } from 'node:util';
+const { formatWithOptions } = process.getBuiltinModule('node:util');
 import { MAX_LOG_MESSAGE_CHARS, type LogLevel, type WorkerToHostMessage } from '../../../shared/protocol';
 
 export function formatLogArgs(args: unknown[]): string {

@@ -290,6 +290,19 @@ describe('containment', () => {
     expect(minimalWorkerEnv({ OPENAI_API_KEY: 'x', GITHUB_TOKEN: 'y', MY_SECRET: 'z', LANG: 'C' }, { PATH: '/bin' })).toEqual({ NODE_ENV: 'production', LANG: 'C' });
   });
 
+  it('the inspector stays closed: Node refuses it in a contained worker, the runtime seals it where nothing contains it', { timeout: 15_000 }, async () => {
+    for (const [contained, launcher] of [
+      [true, undefined],
+      [false, new NodeLauncher({ contain: false })],
+    ] as const) {
+      const w = startWorker(fixture('inspector-probe'), launcher ? { launcher } : {});
+      const isolation = await w.ready;
+      expect(isolation.permissionModel).toBe(contained);
+      const line = await waitFor(() => w.logs.find((l) => l.startsWith('worker:info: inspector ')), 'the inspector attempt');
+      expect(JSON.parse(line.slice('worker:info: inspector '.length)), `contained: ${contained}`).toEqual({ ok: false, code: 'ERR_ACCESS_DENIED' });
+    }
+  });
+
   it('kills the whole process group: a child the worker started does not outlive it', { timeout: 10_000 }, async () => {
     const w = startWorker(fixture('spawner'), { launcher: new NodeLauncher({ contain: false }) });
     const line = await waitFor(() => w.logs.find((l) => l.includes('child pid ')), 'the child pid');
