@@ -97,8 +97,15 @@ export interface LockdownOptions {
   channels: object[];
   /** In a network namespace of its own (no interfaces): TCP has nowhere to go, so its class is left alone. */
   networkIsolated: boolean;
-  /** Under Node's permission model, which already refuses the inspector (ERR_ACCESS_DENIED on Node 20 and 24). */
-  contained: boolean;
+}
+
+/**
+ * Node's permission model refuses inspector.open (ERR_ACCESS_DENIED, Node 20 and 24) unless the process was given
+ * --allow-inspector; Node 20, which has no such flag, answers false for the scope it does not know.
+ */
+function inspectorRefused(): boolean {
+  const permission = (process as unknown as { permission?: { has(scope: string): boolean } }).permission;
+  return !!permission && !permission.has('inspector');
 }
 
 export function lockDown(options: LockdownOptions): void {
@@ -113,7 +120,7 @@ export function lockDown(options: LockdownOptions): void {
   denyAll(dns.promises.Resolver.prototype, DNS_FUNCTIONS, 'dns.promises.Resolver');
   // The inspector listens on a port; _debugProcess turns on another process's inspector. Loading the inspector
   // module (it brings worker_threads) costs ~4 ms of every start, so it is sealed where no permission model refuses it.
-  if (!options.contained) denyAll(process.getBuiltinModule('node:inspector'), ['open'], 'inspector');
+  if (!inspectorRefused()) denyAll(process.getBuiltinModule('node:inspector'), ['open'], 'inspector');
   denyAll(process, ['_debugProcess', '_debugEnd'], 'process');
   const ownOnly = (what: string) => Object.assign(new Error(`${what}: an extension may only act on its own process.`), { code: 'ERR_ACCESS_DENIED' });
   const ownKill = process.kill.bind(process);
@@ -134,7 +141,9 @@ export function lockDown(options: LockdownOptions): void {
     return setPriority(pidOrPriority, priority);
   });
   seal(globalThis, 'fetch', options.fetch);
-  // `import { lookup } from 'node:dns'` reads the builtin's ESM view, made before these changes: bring it in line.
+  // An extension's `import { lookup } from 'node:dns'` reads the builtin's ES module view. The runtime makes none
+  // (it takes builtins with getBuiltinModule), so a view is made from the sealed exports; any made earlier is
+  // brought in line here.
   syncBuiltinESMExports();
   for (const name of ['WebSocket', 'EventSource']) {
     if (name in globalThis) {

@@ -88,7 +88,6 @@ function main(): void {
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
       networkIsolated: networkIsolated(),
-      contained: contained(),
     });
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.

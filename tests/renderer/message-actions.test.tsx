@@ -95,6 +95,8 @@ describe('edit, delete, copy, branch', () => {
     await settle(() => buttonNamed(articles(panel)[1]!, 'Delete message').click());
     expect(texts(panel)).toEqual(['One', 'Three']);
     expect((await savedSession(host)).messages.map((m) => m.id)).toEqual(['u1', 'u2']);
+    // The message that held the Tab stop (focus was in it) is gone: the newest holds it again.
+    expect(articles(panel).map((a) => a.getAttribute('tabindex'))).toEqual(['-1', '0']);
   });
 
   it('copies the text, and branches a new chat from a message and opens it', async () => {

@@ -1,5 +1,5 @@
 // The shell: skip link, sidebar navigation, the shown section with notices above it, and the status bar.
-import { useEffect, type MouseEvent } from 'react';
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Icon } from '../components/Icon';
 import { PANELS } from '../features';
 import { ApprovalDialog } from '../features/safety/ApprovalDialog';
@@ -32,9 +32,8 @@ function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
  * The shown section. Its layout follows attributes (the section; the extension drawer open beside the Workbench's
  * chat) rather than `:has()` rules: those made the browser check the whole page's style again at each streamed change.
  */
-function Main(props: { section: ReturnType<typeof selectSection> }) {
+function Main(props: { section: ReturnType<typeof selectSection>; children: ReactNode }) {
   const spec = sectionById(props.section);
-  const Panel = PANELS[props.section];
   const drawer = useFrontendsStore(drawerShown);
   return (
     <main id="main" className="main" tabIndex={-1} aria-labelledby="section-title" data-panel={spec.id} data-drawer={spec.id === 'workbench' && drawer ? 'open' : undefined}>
@@ -50,7 +49,7 @@ function Main(props: { section: ReturnType<typeof selectSection> }) {
       <NoticesArea />
       <FirstRunGuide />
       <div className="main__body" data-testid={`panel-${spec.id}`}>
-        <Panel />
+        {props.children}
       </div>
     </main>
   );
@@ -60,6 +59,7 @@ export function App() {
   const section = useAppStore(selectSection);
   const select = useAppStore(selectSectionSelected);
   const theme = useAppStore(selectTheme);
+  const Panel = PANELS[section];
 
   useSectionShortcuts(select);
   useEffect(() => {
@@ -85,7 +85,10 @@ export function App() {
             <ThemeSwitch />
           </div>
         </aside>
-        <Main section={section} />
+        {/* The panel is made here: the drawer opening or closing re-renders Main, not the section inside it. */}
+        <Main section={section}>
+          <Panel />
+        </Main>
         <StatusBar />
       </div>
       {/* Over every section: tool calls waiting for a person (outside .shell, which goes inert while it shows). */}

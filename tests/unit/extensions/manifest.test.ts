@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
 import { readManifest } from '../../../electron/core/extensions/install/manifest';
+import { scanExtensions } from '../../../electron/core/extensions/install/extension-scan';
 import { BUNDLED, FIXTURES, tempDir } from '../../integration/extensions/harness';
 
 const valid = { id: 'lore-box', name: 'Lore Box', version: '1.2.0', description: 'Lore.', main: 'index.js', permissions: ['tools'] };
@@ -203,5 +204,18 @@ describe('Lumiverse manifests, as published', () => {
     // The same key in two different objects is fine; so is a string that looks like a key.
     const fine = '{"identifier":"a_b","name":"x","version":"1.0.0","author":"y","permissions":[],"description":"\\"name\\": twice","storage_seed_files":[{"from":"a"},{"from":"b"}]}';
     expect(readManifest(folderWith(fine, { 'dist/backend.js': '' })).manifest.storageSeedFiles).toHaveLength(2);
+  });
+});
+
+describe('scanning a folder of extensions', () => {
+  it('reads them in name order, capitals or not, skipping hidden folders and files', () => {
+    const dir = tempDir('scan');
+    for (const name of ['Zeta', 'alpha', 'beta', '.staging']) {
+      fs.mkdirSync(path.join(dir, name));
+      fs.writeFileSync(path.join(dir, name, 'spindle.json'), JSON.stringify({ ...valid, id: name.toLowerCase().replace('.', '') }));
+      fs.writeFileSync(path.join(dir, name, 'index.js'), '');
+    }
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'not an extension');
+    expect(scanExtensions(dir).map((found) => path.basename(found.folder))).toEqual(['alpha', 'beta', 'Zeta']);
   });
 });

@@ -12,6 +12,12 @@ export interface FoundExtension {
   error: HostError | null;
 }
 
+function byFolderName(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The extension folders of `dir`, sorted by name; hidden folders are skipped. */
 export function scanExtensions(dir: string): FoundExtension[] {
   let names: fs.Dirent[];
@@ -22,8 +28,8 @@ export function scanExtensions(dir: string): FoundExtension[] {
   }
   return names
     .filter((dirent) => dirent.isDirectory() && !dirent.name.startsWith('.'))
-    // Code-unit order: the same on every machine, and no locale collator to build at start (~10 ms).
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    // Case-insensitive, then code-unit order: the same on every machine, and no locale collator to build at start (~10 ms).
+    .sort((a, b) => byFolderName(a.name, b.name))
     .map((dirent) => {
       const folder = path.join(dir, dirent.name);
       try {

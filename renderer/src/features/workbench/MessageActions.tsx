@@ -103,7 +103,7 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
       </button>
       {confirmDelete ? (
         <span className="msg__confirm" role="group" aria-label="Delete this message?">
-          <button type="button" className="btn btn--danger btn--small" autoFocus onClick={() => void act('Could not delete', () => deleteMessage(store, host, { sessionId, messageId: message.id }))}>
+          <button type="button" className="btn btn--danger btn--small" autoFocus onClick={() => idle() && void act('Could not delete', () => deleteMessage(store, host, { sessionId, messageId: message.id }))}>
             <Icon name="trash" /> Delete message
           </button>
           <button type="button" className="btn btn--ghost btn--small" onClick={() => setConfirmDelete(false)}>

@@ -85,18 +85,20 @@ export function useRovingMessages(chat: HTMLElement | null): void {
       if (!isMessage(message) || message === current) return;
       choose(message);
     };
-    // New messages and controls (a card, an opened deliberation): only element additions matter, not streamed text.
+    // New messages and controls (a card, an opened deliberation) and a removed current message; not streamed text.
     const observer = new MutationObserver((records) => {
       const touched = new Set<HTMLElement>();
       for (const record of records) {
         for (const node of record.addedNodes) {
-          if (!(node instanceof HTMLElement)) continue;
+          // Streamed text adds paragraphs: only messages and controls matter.
+          if (!(node instanceof HTMLElement) || !(node.matches(`${MESSAGE}, ${FOCUSABLE}`) || node.querySelector(`${MESSAGE}, ${FOCUSABLE}`) !== null)) continue;
           const message = node.closest<HTMLElement>(MESSAGE);
           if (message) touched.add(message);
           else for (const inner of node.querySelectorAll<HTMLElement>(MESSAGE)) touched.add(inner);
         }
       }
-      if (touched.size > 0) apply(touched);
+      // A removed current message (deleted) hands the Tab stop on.
+      if (touched.size > 0 || !isMessage(current)) apply(touched);
     });
     apply(messages(chat));
     chat.addEventListener('keydown', onKeyDown);
