@@ -5,6 +5,7 @@ import path from 'node:path';
 import { HostFailure, fail } from '../../../shared/errors';
 import type { CouncilProfile, CouncilSettings, ProfileSummary } from '../../../shared/types/council';
 import { assertCouncilSettings } from './validate-council';
+import { sortByName } from '../util/by-name';
 
 const MAX_PROFILE_BYTES = 2 * 1024 * 1024;
 
@@ -40,7 +41,7 @@ export class ProfileStore {
         // an unreadable profile is skipped; the others still list
       }
     }
-    return out.sort((a, b) => a.name.localeCompare(b.name));
+    return sortByName(out, (p) => p.name);
   }
 
   save(name: string, council: CouncilSettings, now: number): ProfileSummary {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure, type HostError } from '../../../../shared/errors';
 import { EXTENSION_ID_PATTERN, readManifest, type LoadedManifest } from './manifest';
+import { sortByName } from '../../util/by-name';
 
 export interface FoundExtension {
   /** The manifest's id, or one made from the folder name when the manifest is unusable. */
@@ -10,12 +11,6 @@ export interface FoundExtension {
   folder: string;
   loaded: LoadedManifest | null;
   error: HostError | null;
-}
-
-function byFolderName(a: string, b: string): number {
-  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
-  if (x !== y) return x < y ? -1 : 1;
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The extension folders of `dir`, sorted by name; hidden folders are skipped. */
@@ -26,19 +21,19 @@ export function scanExtensions(dir: string): FoundExtension[] {
   } catch {
     return [];
   }
-  return names
-    .filter((dirent) => dirent.isDirectory() && !dirent.name.startsWith('.'))
-    // Case-insensitive, then code-unit order: the same on every machine, and no locale collator to build at start (~10 ms).
-    .sort((a, b) => byFolderName(a.name, b.name))
-    .map((dirent) => {
-      const folder = path.join(dir, dirent.name);
-      try {
-        const loaded = readManifest(folder);
-        return { id: loaded.manifest.id, folder, loaded, error: null };
-      } catch (err) {
-        const error = err instanceof HostFailure ? err.error : { code: 'INVALID_MANIFEST', message: (err as Error).message };
-        const id = EXTENSION_ID_PATTERN.test(dirent.name) ? dirent.name : `invalid-${dirent.name.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, 40) || 'folder'}`;
-        return { id, folder, loaded: null, error };
-      }
-    });
+  const folders = sortByName(
+    names.filter((dirent) => dirent.isDirectory() && !dirent.name.startsWith('.')),
+    (dirent) => dirent.name,
+  );
+  return folders.map((dirent) => {
+    const folder = path.join(dir, dirent.name);
+    try {
+      const loaded = readManifest(folder);
+      return { id: loaded.manifest.id, folder, loaded, error: null };
+    } catch (err) {
+      const error = err instanceof HostFailure ? err.error : { code: 'INVALID_MANIFEST', message: (err as Error).message };
+      const id = EXTENSION_ID_PATTERN.test(dirent.name) ? dirent.name : `invalid-${dirent.name.toLowerCase().replace(/[^a-z0-9-]/g, '').slice(0, 40) || 'folder'}`;
+      return { id, folder, loaded: null, error };
+    }
+  });
 }
