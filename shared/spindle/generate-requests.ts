@@ -20,8 +20,10 @@ import { firstProblem } from '../schema-problem';
 const Opt = Type.Optional;
 const Role = Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant')]);
 const MaxTokens = Type.Integer({ minimum: 1, maximum: MAX_GENERATE_TOKENS });
-const Temperature = Type.Number({ minimum: 0, maximum: 2 });
-const TopP = Type.Number({ minimum: 0, maximum: 1 });
+const MAX_TEMPERATURE = 2;
+const MAX_TOP_P = 1;
+const Temperature = Type.Number({ minimum: 0, maximum: MAX_TEMPERATURE });
+const TopP = Type.Number({ minimum: 0, maximum: MAX_TOP_P });
 const Name = Type.String({ maxLength: MAX_GENERATE_NAME_CHARS });
 /** Lumiverse sends null for a knob it leaves unset. */
 const Unset = <T extends TSchema>(schema: T) => Opt(Type.Union([schema, Type.Null()]));
@@ -108,8 +110,8 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
     connectionId: value.connection_id,
     model: p.model || value.model,
     maxTokens: capped(p.max_tokens, MAX_GENERATE_TOKENS),
-    temperature: capped(p.temperature, 2),
-    topP: capped(p.top_p, 1),
+    temperature: capped(p.temperature, MAX_TEMPERATURE),
+    topP: capped(p.top_p, MAX_TOP_P),
     tools,
   }) as LumiverseGenerateInput;
 }

@@ -6,6 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
 import { TOAST_LEVELS } from './toast';
+import { SESSION_LIMITS } from '../types/chat';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, request, type SpindleRequestSpec } from './request-schema';
 
 // ---- storage, userStorage: the extension's files (object params from the worker's storage API) ----
@@ -42,17 +43,17 @@ const ChatId = Id(128);
 const Chat = Dto({ id: Type.String(), character_id: Type.String(), name: Type.String() });
 const Message = Dto({ id: Type.String(), chat_id: Type.String(), content: Type.String(), is_user: Type.Boolean() });
 const Character = Dto({ id: Type.String(), name: Type.String() });
-const CardText = Type.String({ maxLength: 1_000_000 });
+const CardText = Type.String({ maxLength: SESSION_LIMITS.text });
 const Persona = Dto({ id: Type.String(), name: Type.String() });
 const WorldBook = Dto({ id: Type.String(), name: Type.String() });
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
 /** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
-const Keywords = Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 500 });
+const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
 const EntryInput = Type.Object({
   key: Opt(Keywords),
   keysecondary: Opt(Keywords),
-  content: Opt(Type.String({ maxLength: 1_000_000 })),
-  comment: Opt(Type.String({ maxLength: 1000 })),
+  content: Opt(Type.String({ maxLength: SESSION_LIMITS.text })),
+  comment: Opt(Type.String({ maxLength: SESSION_LIMITS.name })),
   disabled: Opt(Type.Boolean()),
   constant: Opt(Type.Boolean()),
   order_value: Opt(Type.Number()),
@@ -73,7 +74,7 @@ const DATA = {
   'chats.get': request(positional({ chatId: ChatId }), OrNull(Chat), [], 'chats'),
   'chats.list': request(positional({ options: Options({ characterId: Opt(Type.String()), limit: Opt(Type.Number()), offset: Opt(Type.Number()) }) }), Page(Chat), [], 'chats'),
   'chats.update': request(
-    positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: 200 })), metadata: Opt(Type.Record(Type.String(), Any)) }) }),
+    positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })), metadata: Opt(Type.Record(Type.String(), Any)) }) }),
     Chat,
     ['NOT_FOUND', 'INPUT_TOO_LARGE'],
     'chats',
@@ -120,7 +121,7 @@ const DATA = {
     positional({
       characterId: ChatId,
       input: Type.Object({
-        name: Opt(Type.String({ minLength: 1, maxLength: 1000 })),
+        name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name })),
         description: Opt(CardText),
         personality: Opt(CardText),
         scenario: Opt(CardText),
@@ -130,7 +131,7 @@ const DATA = {
         system_prompt: Opt(CardText),
         post_history_instructions: Opt(CardText),
         creator: Opt(CardText),
-        tags: Opt(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 500 })),
+        tags: Opt(Keywords),
         alternate_greetings: Opt(Type.Array(CardText, { maxItems: 100 })),
         extensions: Opt(Type.Record(Type.String(), Any)),
         world_book_ids: Opt(Type.Array(Type.String())),

@@ -62,6 +62,11 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 /** Most JSON one message's (or one chat's) extension metadata may take. */
 const MAX_METADATA_CHARS = 256 * 1024;
 
+/** INPUT_TOO_LARGE at `path` when `value` (what extensions keep: metadata, extensions) is over the cap as JSON. */
+function withinMetadataCap(value: unknown, what: string, path: string): void {
+  if (value !== undefined && JSON.stringify(value).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `${what} at most ${MAX_METADATA_CHARS} characters as JSON.`, path);
+}
+
 const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: c.metadata ?? {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
 const cardText = (c: ChatView, field: string): string => (typeof c.card?.[field] === 'string' ? c.card[field] : '');
@@ -116,7 +121,7 @@ const entryDto = (c: ChatView, e: WorldInfoEntry) => ({
 /** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
 function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {
   const words = (list: string[] | undefined) => list?.map((w) => w.trim()).filter(Boolean);
-  if (input.extensions !== undefined && JSON.stringify(input.extensions).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `An entry's extensions are at most ${MAX_METADATA_CHARS} characters as JSON.`, '/input/extensions');
+  withinMetadataCap(input.extensions, "An entry's extensions are", '/input/extensions');
   const entry: WorldInfoEntry = { ...base };
   const keywords = words(input.key);
   const secondary = words(input.keysecondary);
@@ -169,7 +174,7 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     // A session is its character's one chat (same id).
     'chats.list': ({ options }) => page((options?.characterId === undefined ? all() : all().filter((c) => c.id === options.characterId)).map(chatDto), options),
     'chats.update': ({ chatId, input }) => {
-      if (input.metadata !== undefined && JSON.stringify(input.metadata).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `A chat's metadata is at most ${MAX_METADATA_CHARS} characters as JSON.`, '/input/metadata');
+      withinMetadataCap(input.metadata, "A chat's metadata is", '/input/metadata');
       reads()!.updateChat(existing(chatId).id, input);
       return chatDto(existing(chatId));
     },
@@ -181,7 +186,7 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     'chat.appendMessage': ({ chatId, message }) => reads()!.append(existing(chatId).id, { role: message.role, content: message.content }),
     'chat.updateMessage': ({ chatId, messageId, patch }) => {
       // skipChunkRebuild and reasoning have nothing to act on here: the Workbench keeps no chat memory chunks or reasoning.
-      if (patch.metadata !== undefined && JSON.stringify(patch.metadata).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `A message's metadata is at most ${MAX_METADATA_CHARS} characters as JSON.`, '/patch/metadata');
+      withinMetadataCap(patch.metadata, "A message's metadata is", '/patch/metadata');
       reads()!.update(existing(chatId).id, messageId, {
         ...(patch.content !== undefined ? { content: patch.content } : {}),
         ...(patch.swipes !== undefined ? { swipes: patch.swipes } : {}),
@@ -211,7 +216,7 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     'characters.update': ({ characterId, input }) => {
       // world_book_ids has no place here: a session's world info is its one book.
       const { world_book_ids: _books, ...patch } = input;
-      if (patch.extensions !== undefined && JSON.stringify(patch.extensions).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `A character's extensions are at most ${MAX_METADATA_CHARS} characters as JSON.`, '/input/extensions');
+      withinMetadataCap(patch.extensions, "A character's extensions are", '/input/extensions');
       reads()!.updateCharacter(existing(characterId).id, patch);
       return characterDto(existing(characterId));
     },

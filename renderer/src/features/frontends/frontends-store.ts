@@ -93,7 +93,7 @@ export const drawerTabs = (surfaces: Surface[]): Surface[] => surfaces.filter(is
 /** The tab the panel shows: the chosen one, else the first. */
 export const shownTab = (tabs: Surface[], activeKey: string | null): Surface | null => tabs.find((t) => t.key === activeKey) ?? tabs[0] ?? null;
 /** The drawer is open with a tab to show: the Workbench makes room for it beside the chat. */
-export const drawerShown = (state: Pick<FrontendsState, 'surfaces' | 'activeTab' | 'drawerOpen'>): boolean => state.drawerOpen && shownTab(drawerTabs(state.surfaces), state.activeTab) !== null;
+export const drawerShown = (state: Pick<FrontendsState, 'surfaces' | 'drawerOpen'>): boolean => state.drawerOpen && state.surfaces.some(isDrawerTab);
 
 /** The store changes the brokers make, each one pure over the state. */
 export const frontendsActions = {

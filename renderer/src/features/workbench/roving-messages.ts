@@ -51,8 +51,7 @@ export function useRovingMessages(chat: HTMLElement | null): void {
       const dirty = new Set(touched);
       if (current) dirty.add(current);
       if (!chosen || !isMessage(current)) {
-        const all = chat.querySelectorAll<HTMLElement>(`:scope > ${MESSAGE}`);
-        current = all[all.length - 1] ?? null;
+        current = messages(chat).at(-1) ?? null;
         if (current) dirty.add(current);
       }
       for (const message of dirty) if (isMessage(message)) mark(message);
