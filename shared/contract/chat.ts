@@ -10,6 +10,7 @@ import {
   WorldInfoEntrySchema,
 } from '../types/chat';
 import { method } from './define';
+import { SESSION_EXPORT_FORMATS } from '../export-formats';
 
 const SessionId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
 const ById = Type.Object({ sessionId: SessionId }, { additionalProperties: false });
@@ -81,7 +82,6 @@ const ImportSummaryFields = {
 };
 const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryFields });
 
-export const SESSION_EXPORT_FORMATS = ['workbench', 'card-v2', 'card-v3', 'card-v2-png', 'card-v3-png', 'st-chat', 'st-lorebook'] as const;
 const ExportFormatSchema = Type.Union(SESSION_EXPORT_FORMATS.map((f) => Type.Literal(f)));
 
 export const chatMethods = {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatSessionSummary } from '../../../shared/types/chat';
-import { SESSION_EXPORT_FORMATS } from '../../../shared/contract/chat';
+import { SESSION_EXPORT_FORMATS, type SessionExportFormat } from '../../../shared/export-formats';
 import { callHost, positional, type CliCommand } from './command';
 
 const IMPORT_USAGE = 'sessions import <card.png|card.json|chat.jsonl|session.json> [--lorebook <file>]… [--greeting N] [--json]';
@@ -79,7 +79,7 @@ export const sessionCommands: CliCommand[] = [
       if (format.endsWith('-png') && typeof ctx.flags.out !== 'string') {
         throw new HostFailure({ code: 'INVALID_INPUT', message: `A PNG card is written to a file: add --out <file>. Usage: ${EXPORT_USAGE}`, path: 'out' });
       }
-      const file = await callHost(ctx.host, 'chat.sessions.exportAs', { sessionId, format: format as (typeof SESSION_EXPORT_FORMATS)[number] });
+      const file = await callHost(ctx.host, 'chat.sessions.exportAs', { sessionId, format: format as SessionExportFormat });
       if (typeof ctx.flags.out !== 'string') return { ...file, written: null };
       fs.writeFileSync(path.resolve(ctx.flags.out), Buffer.from(file.content, file.encoding));
       return { fileName: file.fileName, written: path.resolve(ctx.flags.out) };

@@ -1,15 +1,14 @@
 // Export the open session in another shape: a character card (V2 or V3, JSON or PNG with the picture) or a
 // SillyTavern chat or lorebook, saved as a file. (Download JSON / Copy JSON beside it give the Workbench's own format.)
 import { useId, useState } from 'react';
-import { SESSION_EXPORT_FORMATS } from '../../../../shared/contract/chat';
+import type { SessionExportFormat } from '../../../../shared/export-formats';
 import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { exportSessionAs } from '../../stores/chat-commands';
 import { downloadBase64, downloadText } from './files';
 
-type Format = (typeof SESSION_EXPORT_FORMATS)[number];
-const LABELS: Record<Exclude<Format, 'workbench'>, string> = {
+const LABELS: Record<Exclude<SessionExportFormat, 'workbench'>, string> = {
   'card-v3-png': 'Character card V3 (PNG with picture)',
   'card-v2-png': 'Character card V2 (PNG with picture)',
   'card-v3': 'Character card V3 (JSON)',
