@@ -3,12 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinImportsFor } from './builtin-imports.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(ROOT, 'out', 'node');
 const MANIFEST = path.join(OUT_DIR, 'inputs.json');
 /** What a build depends on besides its sources: the packages installed, and this script. */
-const ALWAYS = ['package-lock.json', 'scripts/node-build.mjs'];
+const ALWAYS = ['package-lock.json', 'scripts/node-build.mjs', 'scripts/builtin-imports.mjs'];
 
 /** True when out/node/ holds a build newer than every file it was made from. */
 export function isFresh() {
@@ -46,19 +47,21 @@ export async function buildNodeDoors() {
     // stays outside: it runs its own native binary.
     external: ['esbuild'],
     // A bundled CommonJS package may call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __cwRequire } from 'node:module'; const require = __cwRequire(import.meta.url);" },
+    banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
     define: { __COUNCIL_NODE_BUILD__: 'true' },
     sourcemap: 'linked',
     // Written by us, each file atomically: a process already running from out/node never reads half a file.
     write: false,
   };
-  const doors = await build({
+  const doorsOptions = {
     ...common,
     entryPoints: { cli: path.join(ROOT, 'electron/headless/cli.ts'), headless: path.join(ROOT, 'electron/headless/main.ts') },
     splitting: true,
     // Chunks sit beside the entries: every module's import.meta.dirname is out/node (electron/headless/built-paths.ts).
     chunkNames: '[name]-[hash]',
-  });
+  };
+  // The worker runtime takes its builtins itself (process.getBuiltinModule, before its lockdown): no plugin there.
+  const doors = await build({ ...doorsOptions, plugins: [await builtinImportsFor(build, doorsOptions)] });
   // A worker under the permission model may read its own script only: everything it runs is in that one file.
   const workers = await build({
     ...common,
@@ -71,7 +74,7 @@ export async function buildNodeDoors() {
   }
   pruneChunks(written);
   const inputs = [...new Set([...Object.keys(doors.metafile.inputs), ...Object.keys(workers.metafile.inputs)])]
-    .filter((file) => !file.includes('node_modules'))
+    .filter((file) => !file.includes('node_modules') && !file.startsWith('node-builtin:'))
     .map((file) => path.relative(ROOT, path.resolve(ROOT, file)));
   writeAtomic(MANIFEST, JSON.stringify({ builtAt: startedAt, inputs }));
 }

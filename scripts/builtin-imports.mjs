@@ -1,0 +1,54 @@
+// How the doors (out/node) import Node's builtins. `import fs from 'node:fs'` in an ES module makes Node build the
+// builtin's ES module view, which reads every export: fs then loads its streams, process its stdin, http its
+// WebSocket client (~20 ms of each CLI command's start). In the doors an import statement of a builtin goes through a
+// small module of ours instead, whose default export is the builtin and whose named exports are the names the doors
+// import from it, read once. `require()` and `import()` of a builtin are left to Node.
+const { createRequire, isBuiltin } = process.getBuiltinModule('node:module');
+
+const NAMESPACE = 'node-builtin';
+const require = createRequire(import.meta.url);
+
+/** The plugin; `names` maps a builtin ('fs') to the names imported from it (none: a first pass that finds them). */
+function builtinImports(names) {
+  return {
+    name: 'builtin-imports',
+    setup(build) {
+      build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) =>
+        args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path.replace(/^node:/, ''), namespace: NAMESPACE } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
+        const imported = [...(names?.get(args.path) ?? [])].sort();
+        const builtin = require(`node:${args.path}`);
+        const unknown = imported.filter((name) => !(name in builtin));
+        if (unknown.length) return { errors: [{ text: `node:${args.path} has no export ${unknown.join(', ')}` }] };
+        const lines = [`const m = process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)});`, 'export default m;'];
+        for (const name of imported) lines.push(`export const ${name} = m.${name};`);
+        return { contents: lines.join('\n'), loader: 'js' };
+      });
+    },
+  };
+}
+
+const MISSING = new RegExp(`(?:No matching export in|there is no matching export in) "${NAMESPACE}:([^"]+)" for import "([^"]+)"|Import "([^"]+)" will always be undefined because there is no matching export in "${NAMESPACE}:([^"]+)"`);
+
+/**
+ * The plugin for a build of `options`: a first pass with default-only modules makes esbuild name every builtin
+ * import the doors use (as errors and warnings), and the plugin returned exports exactly those.
+ */
+export async function builtinImportsFor(build, options) {
+  const names = new Map();
+  const note = (builtin, name) => (names.get(builtin) ?? names.set(builtin, new Set()).get(builtin)).add(name);
+  let messages;
+  try {
+    const result = await build({ ...options, plugins: [builtinImports(null)], write: false, metafile: false, sourcemap: false, logLevel: 'silent' });
+    messages = result.warnings;
+  } catch (failure) {
+    if (!failure.errors) throw failure;
+    messages = [...failure.errors, ...failure.warnings];
+  }
+  for (const { text } of messages) {
+    const m = MISSING.exec(text);
+    if (m) note(m[1] ?? m[4], m[2] ?? m[3]);
+  }
+  return builtinImports(names);
+}
