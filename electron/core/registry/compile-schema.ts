@@ -34,14 +34,18 @@ export interface CompilerOptions {
 }
 
 export class SchemaCompiler {
-  private readonly ajv: Ajv;
+  private ajvInstance: Ajv | undefined;
   private readonly limits: SchemaGuardLimits;
   private readonly deferCompile: boolean;
 
   constructor(limits: SchemaGuardLimits = DEFAULT_REGISTRY_LIMITS, options: CompilerOptions = {}) {
     this.limits = limits;
     this.deferCompile = options.deferCompile === true;
-    this.ajv = new Ajv({
+  }
+
+  /** Made at the first compile: the builtin sources' compilers (deferred) make none in a command that calls no tool. */
+  private get ajv(): Ajv {
+    return (this.ajvInstance ??= new Ajv({
       strict: false,
       allErrors: false,
       // Every pattern runs on a linear-time engine (linear-regex.ts).
@@ -55,7 +59,7 @@ export class SchemaCompiler {
       // of its own (adding it costs a few ms for every source).
       validateSchema: false,
       meta: false,
-    });
+    }));
   }
 
   compile(schema: unknown, options: CompileOptions): Result<CompiledSchema> {
@@ -128,7 +132,7 @@ export class SchemaCompiler {
 
   /** Drops Ajv's cached compilation; call when a tool is replaced or unregistered. */
   release(compiled: CompiledSchema): void {
-    this.ajv.removeSchema(compiled.schema);
+    this.ajvInstance?.removeSchema(compiled.schema);
   }
 }
 
