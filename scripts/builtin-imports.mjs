@@ -2,7 +2,9 @@
 // builtin's ES module view, which reads every export: fs then loads its streams, process its stdin, http its
 // WebSocket client (~20 ms of each CLI command's start). In the doors an import statement of a builtin goes through a
 // small module of ours instead, whose default export is the builtin and whose named exports are the names the doors
-// import from it, read once. `require()` and `import()` of a builtin are left to Node.
+// import from it, read once. `require()` and `import()` of a builtin are left to Node. A builtin's namespace used
+// as a value (`import * as fs` read by a computed name, or passed on) would lack the names nobody imported: the
+// build refuses it (assertNoBuiltinNamespaces).
 const { createRequire, isBuiltin } = process.getBuiltinModule('node:module');
 
 const NAMESPACE = 'node-builtin';
@@ -13,7 +15,7 @@ function builtinImports(names) {
   return {
     name: 'builtin-imports',
     setup(build) {
-      build.onResolve({ filter: /^(node:)?[a-z_/]+$/ }, (args) =>
+      build.onResolve({ filter: /^(node:)?[a-z0-9_/]+$/ }, (args) =>
         args.kind === 'import-statement' && isBuiltin(args.path) ? { path: args.path.replace(/^node:/, ''), namespace: NAMESPACE } : undefined,
       );
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
@@ -51,4 +53,21 @@ export async function builtinImportsFor(build, options) {
     if (m) note(m[1] ?? m[4], m[2] ?? m[3]);
   }
   return builtinImports(names);
+}
+
+/**
+ * esbuild writes a module's namespace object (`__export(x_exports, …)`) only when code uses the namespace as a value;
+ * for a builtin's module here it would hold only the names imported by name: the build fails instead.
+ */
+export function assertNoBuiltinNamespaces(outputFiles) {
+  const found = [];
+  for (const file of outputFiles) {
+    if (!/\.m?js$/.test(file.path)) continue;
+    let builtin = null;
+    for (const line of file.text.split('\n')) {
+      if (line.startsWith('// ')) builtin = line.startsWith(`// ${NAMESPACE}:`) ? line.slice(3) : null;
+      else if (builtin && line.includes('__export(')) found.push(builtin);
+    }
+  }
+  if (found.length) throw new Error(`A builtin's namespace is used as a value (${[...new Set(found)].join(', ')}): import its default and read from that.`);
 }

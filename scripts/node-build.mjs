@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinImportsFor } from './builtin-imports.mjs';
+import { assertNoBuiltinNamespaces, builtinImportsFor } from './builtin-imports.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_DIR = path.join(ROOT, 'out', 'node');
@@ -62,6 +62,7 @@ export async function buildNodeDoors() {
   };
   // The worker runtime takes its builtins itself (process.getBuiltinModule, before its lockdown): no plugin there.
   const doors = await build({ ...doorsOptions, plugins: [await builtinImportsFor(build, doorsOptions)] });
+  assertNoBuiltinNamespaces(doors.outputFiles);
   // A worker under the permission model may read its own script only: everything it runs is in that one file.
   const workers = await build({
     ...common,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script in plain JavaScript, without types
-import { builtinImportsFor } from '../../../scripts/builtin-imports.mjs';
+import { assertNoBuiltinNamespaces, builtinImportsFor } from '../../../scripts/builtin-imports.mjs';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
@@ -14,8 +14,10 @@ afterEach(cleanupTempDirs);
 async function bundle(source: string): Promise<string> {
   const dir = tempDir();
   fs.writeFileSync(path.join(dir, 'entry.ts'), source);
-  const options: BuildOptions = { entryPoints: [path.join(dir, 'entry.ts')], bundle: true, platform: 'node', format: 'esm', outfile: path.join(dir, 'out.mjs'), logLevel: 'silent' };
-  await build({ ...options, plugins: [await builtinImportsFor(build, options)] });
+  const options: BuildOptions = { entryPoints: [path.join(dir, 'entry.ts')], bundle: true, platform: 'node', format: 'esm', outfile: path.join(dir, 'out.mjs'), logLevel: 'silent', write: false };
+  const result = await build({ ...options, plugins: [await builtinImportsFor(build, options)] });
+  assertNoBuiltinNamespaces(result.outputFiles!);
+  fs.writeFileSync(path.join(dir, 'out.mjs'), result.outputFiles![0]!.text);
   return path.join(dir, 'out.mjs');
 }
 
@@ -38,6 +40,16 @@ describe('builtin imports in the doors', () => {
     expect(run.stderr).toBe('');
     // fs's streams are not loaded: nothing read its lazy ReadStream (an ES module view of fs would have).
     expect(JSON.parse(run.stdout)).toEqual({ read: true, eol: '\n', parsed: true, streams: 0 });
+  });
+
+  it('(the control: Node itself loads fs streams for an ES module import of fs, so the check above can fail)', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'plain.mjs'), `import fs from 'node:fs';\nconsole.log(process.moduleLoadList.filter((m) => m.startsWith('NativeModule internal/fs/streams')).length);`);
+    expect(Number(spawnSync(process.execPath, [path.join(dir, 'plain.mjs')], { encoding: 'utf8' }).stdout)).toBeGreaterThan(0);
+  });
+
+  it('fails the build where a builtin namespace is used as a value (it would lack the names not imported)', async () => {
+    await expect(bundle(`import * as fs from 'node:fs'; console.log(typeof fs[process.argv[2]]);`)).rejects.toThrow(/namespace is used as a value \(node-builtin:fs\)/);
   });
 
   it('fails the build on a name the builtin does not have', async () => {
