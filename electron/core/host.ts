@@ -65,6 +65,11 @@ export interface HostPorts {
    * only reads or writes the data folder). Default true.
    */
   startToolSources?: boolean;
+  /**
+   * true: extension workers and MCP servers start when the door calls host.startToolSources(), once its window or
+   * page is served (they show as starting meanwhile). Default false: they start as the host opens.
+   */
+  deferToolSources?: boolean;
   /** API keys: safeStorage in the desktop app; default a 0600 file in the data folder (with a visible warning). */
   secrets?: SecretStore;
   /** The LLM client (tests inject one with instant retries); its redactor becomes the host's. */
@@ -107,6 +112,8 @@ export interface Host {
   mcp: McpManager;
   /** Approvals, result caches, the guarded invoker every tool call goes through, the note tools. */
   safety: SafetyServices;
+  /** Starts the extension workers and MCP servers of a host opened with deferToolSources; once, and never for a data-only host. */
+  startToolSources(): void;
   dispose(): Promise<void>;
 }
 
@@ -245,7 +252,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   });
   trustedExtension = (id) => extensions.isTrusted(id);
   const startSources = ports.startToolSources !== false;
-  await extensions.init({ start: startSources });
+  let sourcesStarted = startSources && ports.deferToolSources !== true;
+  await extensions.init({ start: sourcesStarted });
 
   const packs = new PackStore({ dataDir: ports.dataDir, bundledDir: resolveBundledPacksDir(ports), log: ports.log });
   // A data-only CLI command starts no extension or MCP server: their tools are not checked, not missing.
@@ -305,7 +313,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...backupHandlers({ settings, sessions: llmServices.sessions, packs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.
-  if (startSources) mcp.startEnabled();
+  if (sourcesStarted) mcp.startEnabled();
 
   let disposed = false;
   return {
@@ -325,6 +333,12 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     packs,
     mcp,
     safety,
+    startToolSources() {
+      if (!startSources || sourcesStarted || disposed) return;
+      sourcesStarted = true;
+      extensions.startEnabled({ spread: true }).catch((err: unknown) => ports.log.error('extensions: starting them failed', err));
+      mcp.startEnabled();
+    },
     async dispose() {
       if (disposed) return;
       disposed = true;

@@ -13,7 +13,8 @@ async function main(): Promise<void> {
   // Keys in the environment are read now and leave it, before anything else runs.
   const env = takeKeyEnvironment();
   const args = parseHeadlessArgs(process.argv.slice(2));
-  const host = await createNodeHost({ dataDir: args.dataDir, mode: 'browser', env });
+  // The extensions' workers start once the page is served (launching them blocks this thread a while each).
+  const host = await createNodeHost({ dataDir: args.dataDir, mode: 'browser', env, deferToolSources: true });
   ensureRendererBuilt((line) => console.log(line));
   const server = await startHeadlessServer({ host, rendererDir: RENDERER_DIR, port: args.port, log: consoleLogger });
   const status = await host.api.call('host.status', {}, { origin: 'cli' });
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   console.log(`Council Workbench (browser mode) is ready: ${server.url}`);
   console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
   if (args.open) openInBrowser(server.url);
+  host.startToolSources();
 
   let stopping = false;
   const stop = async () => {

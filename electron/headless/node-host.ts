@@ -19,6 +19,8 @@ export async function createNodeHost(options: {
   env?: Env;
   /** false: no extension worker or MCP server is started (a command that only reads or writes the data folder). */
   startToolSources?: boolean;
+  /** Browser mode: they start when host.startToolSources() is called, once the page is served. */
+  deferToolSources?: boolean;
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
   const host = await createHost({
@@ -30,6 +32,7 @@ export async function createNodeHost(options: {
     ...(options.bundledExtensionsDir !== undefined ? { bundledExtensionsDir: options.bundledExtensionsDir } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.startToolSources === false ? { startToolSources: false } : {}),
+    ...(options.deferToolSources ? { deferToolSources: true } : {}),
     ...(options.mode === 'cli' ? { approvalPolicy: patternApprovalPolicy(options.approve ?? []) } : {}),
   });
   // A CLI command runs once: let extensions finish registering their tools first.

@@ -74,10 +74,13 @@ function run(dataDir: string): void {
       workerEntry: path.join(app.getAppPath(), 'out', 'main', 'worker.js'),
       bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
       secrets: new SafeStorageSecretStore({ dataDir, log: consoleLogger }),
+      // The extensions' workers start once the window is open (launching them blocks this thread a while each).
+      deferToolSources: true,
     });
     handleFrameProtocol(path.join(app.getAppPath(), 'out', 'renderer'), (label) => host?.extensions.frontendFolder(label) ?? null);
     disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();
+    host.startToolSources();
     // `npm run cli` on this data folder talks to this app: one writer, and the window sees its changes at once.
     cliSocket = await listenForCli(host, dataDir, consoleLogger);
   };
