@@ -57,6 +57,8 @@ export class ExtensionManager {
   private readonly access: ExtensionAccess;
   private readonly installs: ExtensionInstalls;
   private disposed = false;
+  /** Extensions a spread start has not launched yet: safe mode must not count them as failed if the host stops first. */
+  private readonly unlaunched = new Set<string>();
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -148,10 +150,9 @@ export class ExtensionManager {
   }
 
   /**
-   * Starts the enabled extensions safe mode does not hold back (init does, unless told not to). With `spread`, each
-   * shows as starting at once and their processes are launched one per turn of the event loop: launching one
-   * blocks this thread until the child runs (~25 ms on a busy machine), and a window or page being served meanwhile
-   * would wait for all of them.
+   * Starts the enabled extensions safe mode does not hold back. `spread` (a door's start): all show as starting at
+   * once, then one process is launched per turn of the event loop, as a launch blocks this thread until the child
+   * runs (~25 ms on a busy machine) and the window or page being served would otherwise wait for all of them.
    */
   async startEnabled(options: { spread?: boolean } = {}): Promise<void> {
     const toStart: Entry[] = [];
@@ -170,16 +171,27 @@ export class ExtensionManager {
       this.events.emit({ type: 'extension.safe-mode', id: entry.id, failures });
     }
     this.safeMode.starting(toStart.map((entry) => entry.id));
-    const start = (entry: Entry) => this.enqueue(entry, () => (entry.enabled ? this.workers.start(entry) : undefined));
+    // In the extension's own queue, after whatever a person did to it meanwhile: a disabled, removed or replaced
+    // one is not started from here.
+    const start = (entry: Entry) =>
+      this.enqueue(entry, () => {
+        this.unlaunched.delete(entry.id);
+        const current = this.entries.get(entry.id) === entry;
+        if (current && entry.enabled && !this.disposed) return this.workers.start(entry);
+        if (current && entry.status === 'starting' && !entry.worker) this.setStatus(entry, entry.enabled ? 'stopped' : 'disabled', null);
+      });
     if (!options.spread) {
       await Promise.all(toStart.map(start));
       return;
     }
-    for (const entry of toStart) this.setStatus(entry, 'starting', null);
+    for (const entry of toStart) {
+      this.setStatus(entry, 'starting', null);
+      this.unlaunched.add(entry.id);
+    }
     const started: Promise<void>[] = [];
     for (const entry of toStart) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      started.push(start(entry));
+      started.push(start(entry).catch((err: unknown) => this.appendLog(entry, 'error', 'host', `The worker could not be started: ${(err as Error).message}`)));
     }
     await Promise.all(started);
   }
@@ -312,6 +324,7 @@ export class ExtensionManager {
   /** Stops every worker (calls in flight end with HOST_SHUTDOWN) and cancels pending restarts. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.safeMode.notStarting([...this.unlaunched]);
     this.workers.dispose();
     const shutdown: HostError = { code: 'HOST_SHUTDOWN', message: 'The host is shutting down.' };
     this.spindle.dispose(shutdown);

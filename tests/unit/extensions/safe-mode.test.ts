@@ -97,6 +97,24 @@ describe('safe mode', () => {
     expect(again.launcher.handles).toHaveLength(1);
   });
 
+  it('a host stopped before a spread start launched a worker counts nothing against it', async () => {
+    const first = await installed();
+    for (let quit = 1; quit <= 3; quit++) {
+      // A door's start (one launch per turn of the event loop); the host quits before the first turn.
+      const r = rig(first.dataDir, first.state);
+      await r.manager.init({ start: false });
+      const spread = r.manager.startEnabled({ spread: true });
+      expect(r.manager.get('seed-example').status).toBe('starting');
+      await r.manager.dispose();
+      await spread;
+      expect(r.launcher.handles).toHaveLength(0);
+    }
+    const next = rig(first.dataDir, first.state);
+    await next.manager.init();
+    expect(next.launcher.handles).toHaveLength(1);
+    expect(next.manager.get('seed-example').status).toBe('starting');
+  });
+
   it('a broken safe-mode file is ignored, never fatal', async () => {
     const first = await installed();
     fs.writeFileSync(path.join(first.dataDir, SAFE_MODE_FILE), '{"seed-example": "nonsense", "__proto__": {"failures": 9}}');

@@ -47,6 +47,19 @@ export class SafeMode {
     this.save();
   }
 
+  /** Starts recorded by starting() that never happened (the host stopped before launching them). */
+  notStarting(ids: string[]): void {
+    let changed = false;
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (!record?.starting) continue;
+      if (record.failures === 0) this.records.delete(id);
+      else this.records.set(id, { starting: false, failures: record.failures });
+      changed = true;
+    }
+    if (changed) this.save();
+  }
+
   ready(id: string): void {
     const record = this.records.get(id);
     if (!record || (!record.starting && record.failures === 0)) return;
