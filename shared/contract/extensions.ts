@@ -79,6 +79,8 @@ export const extensionMethods = {
         grant: Type.Optional(Type.Union([Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length }), Type.Literal('requested')])),
         /** Let its tools that declare no mode run without asking. */
         trust: Type.Optional(Type.Boolean()),
+        /** Replace the user-installed extension with the same id (an update): its stored data is kept. */
+        replace: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),
@@ -101,6 +103,7 @@ export const extensionMethods = {
         upload: UploadSchema,
         grant: Type.Optional(Type.Union([Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length }), Type.Literal('requested')])),
         trust: Type.Optional(Type.Boolean()),
+        replace: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

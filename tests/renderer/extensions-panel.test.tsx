@@ -371,6 +371,32 @@ describe('install from folder', () => {
     expect(byLabel(form, 'Or a folder or .zip on the host’s machine').value).toBe('');
   });
 
+  it('an extension already installed by the user is updated: the form offers to replace it, and the host replaces it', async () => {
+    const folder = fixture('seed-example');
+    const { panel, host } = await openExtensions({ install: [{ folder, grant: ['tools'] }] });
+    const form = byTestId(panel, 'install-form');
+    expect(form.querySelector('[data-testid="install-replace"]')).toBeNull();
+    await settle(() => typeInto(byLabel(form, 'Or a folder or .zip on the host’s machine'), folder));
+    await settle(() => buttonNamed(form, 'Read what it asks for').click());
+    const replace = byLabel(form, /^Replace the installed Fixture: seed-example 0\.0\.1/) as HTMLInputElement;
+    expect(replace.checked).toBe(true);
+    await settle(() => byLabel(form, /^tools/).click());
+    await settle(() => buttonNamed(form, 'Install').click());
+    expect(host.callsTo('extensions.install').map((c) => c.input)).toEqual([{ folder, grant: ['tools'], replace: true }]);
+    await settled(host);
+    expect(form.textContent).toContain('Installed Fixture: seed-example 0.0.1.');
+    expect(await extensionOf(host, 'seed-example')).toMatchObject({ source: 'user', status: 'running' });
+
+    // Unchecked, it is an install like any other: the host refuses the id it has, saying how to update.
+    await settle(() => typeInto(byLabel(form, 'Or a folder or .zip on the host’s machine'), folder));
+    await settle(() => buttonNamed(form, 'Read what it asks for').click());
+    await settle(() => byLabel(form, /^Replace the installed/).click());
+    await settle(() => buttonNamed(form, 'Install').click());
+    expect(host.callsTo('extensions.install').at(-1)!.input).toEqual({ folder, grant: [] });
+    expect(form.textContent).toContain('is already installed');
+    expect(form.textContent).toContain('replace');
+  });
+
   it('installs a .zip with everything it asks for and trusted, and says what an extension can and cannot reach', async () => {
     const { panel, host } = await openExtensions();
     const zip = path.join(path.dirname(echoExtension({ permissions: ['tools', 'generation'] })), 'echo.zip');

@@ -42,11 +42,12 @@ const uploaded = (upload: { fileName: string; data: string }) => ({ fileName: up
 export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers {
   return {
     'extensions.list': () => manager.list(),
-    'extensions.install': ({ folder, grant, trust }) => manager.install(folder, { grant: grant ?? [], ...(trust ? { trust } : {}) }),
+    'extensions.install': ({ folder, grant, trust, replace }) => manager.install(folder, { grant: grant ?? [], ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) }),
     'extensions.trust': ({ id, trusted }) => manager.setTrusted(id, trusted),
     'extensions.inspect': async ({ folder }) => inspected((await manager.inspect(folder)).manifest),
     'extensions.inspectUpload': ({ upload }) => manager.withUpload(uploaded(upload), async (zip) => inspected((await manager.inspect(zip)).manifest)),
-    'extensions.installUpload': ({ upload, grant, trust }) => manager.withUpload(uploaded(upload), (zip) => manager.install(zip, { grant: grant ?? [], ...(trust ? { trust } : {}) })),
+    'extensions.installUpload': ({ upload, grant, trust, replace }) =>
+      manager.withUpload(uploaded(upload), (zip) => manager.install(zip, { grant: grant ?? [], ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) })),
     'extensions.enable': ({ id }) => manager.enable(id),
     'extensions.disable': ({ id }) => manager.disable(id),
     'extensions.restart': ({ id }) => manager.restart(id),

@@ -46,7 +46,7 @@ const permissionChange = (words: string[], summary: string, method: 'extensions.
   format: (value) => describe(value as ExtensionInfo),
 });
 
-const INSTALL_USAGE = 'extensions install <dir|file.zip> [--grant <list>|requested] [--trust]';
+const INSTALL_USAGE = 'extensions install <dir|file.zip> [--grant <list>|requested] [--trust] [--replace]';
 
 export const extensionCommands: CliCommand[] = [
   {
@@ -59,11 +59,13 @@ export const extensionCommands: CliCommand[] = [
   {
     words: ['extensions', 'install'],
     usage: INSTALL_USAGE,
-    summary: 'Install from a folder or a .zip (built when it ships only src/backend.ts); only the permissions named in --grant are granted (requested: all it asks for).',
-    flags: { grant: { type: 'string' }, trust: { type: 'boolean' } },
+    summary:
+      'Install from a folder or a .zip (built when it ships only src/backend.ts); only the permissions named in --grant are granted (requested: all it asks for). --replace updates an installed one with the same id (its stored data is kept).',
+    flags: { grant: { type: 'string' }, trust: { type: 'boolean' }, replace: { type: 'boolean' } },
     async run(ctx) {
       const folder = positional(ctx, 0, 'dir', INSTALL_USAGE);
       const trust = ctx.flags.trust === true;
+      const replace = ctx.flags.replace === true;
       const grant =
         ctx.flags.grant === 'requested' ? ('requested' as const) : typeof ctx.flags.grant === 'string' ? ctx.flags.grant.split(',').filter(Boolean).map((p) => permission(p.trim())) : [];
       // The install's progress (copying, building) comes as log lines of the new extension.
@@ -72,7 +74,7 @@ export const extensionCommands: CliCommand[] = [
         if (event.type === 'extension.log' && event.entry.source === 'host') ctx.progress(event.entry.text);
       });
       try {
-        let installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}) });
+        let installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) });
         // The summary says how it started (running with its tools, or failed), not that it is starting. (The app,
         // when it answers, shows the rest in its window.)
         if (installed.status === 'starting' && local) {

@@ -43,8 +43,9 @@ export async function installExtension(
   source: string | ExtensionUpload,
   grant: readonly Permission[] | 'requested',
   trust = false,
+  replace = false,
 ): Promise<Result<ExtensionInfo>> {
-  const options = { grant: grant === 'requested' ? ('requested' as const) : [...grant], ...(trust ? { trust } : {}) };
+  const options = { grant: grant === 'requested' ? ('requested' as const) : [...grant], ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) };
   return mirror(store, await (typeof source === 'string' ? host.invoke('extensions.install', { folder: source, ...options }) : host.invoke('extensions.installUpload', { upload: source, ...options })));
 }
 

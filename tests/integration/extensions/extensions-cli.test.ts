@@ -43,6 +43,21 @@ describe('extensions install', () => {
     expect(list.out).toMatch(/warning: It asks for Lumiverse 9\.0\.0 or newer/);
   }, 60_000);
 
+  it('installing an id already there is refused with how to update; --replace updates it and keeps what it stored', async () => {
+    const dataDir = tempDir();
+    expect((await cli(dataDir, ['extensions', 'install', fixture('seed-example'), '--grant', 'tools'])).code).toBe(0);
+    const stored = path.join(dataDir, 'extension-data', 'seed-example', 'storage', 'kept.txt');
+    fs.mkdirSync(path.dirname(stored), { recursive: true });
+    fs.writeFileSync(stored, 'mine');
+    const again = await cli(dataDir, ['extensions', 'install', fixture('seed-example'), '--grant', 'tools', '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.out)).toMatchObject({ error: { code: 'CONFLICT', hint: expect.stringContaining('--replace') } });
+    const replaced = await cli(dataDir, ['extensions', 'install', fixture('seed-example'), '--grant', 'tools', '--replace', '--json']);
+    expect(replaced.code, replaced.out).toBe(0);
+    expect(JSON.parse(replaced.out)).toMatchObject({ id: 'seed-example', source: 'user', granted: ['tools'] });
+    expect(fs.readFileSync(stored, 'utf8')).toBe('mine');
+  }, 60_000);
+
   it('installs from a .zip wrapped in one folder, as GitHub downloads are', async () => {
     const dataDir = tempDir();
     const zip = path.join(tempDir(), 'lumiverse_tsonly-main.zip');

@@ -160,7 +160,7 @@ export function checkInstall(
     throw new HostFailure({
       code: 'CONFLICT',
       message: `An extension with id "${id}" is already installed.`,
-      ...(existing.source === 'user' ? { hint: 'Install with replace to update it.' } : {}),
+      ...(existing.source === 'user' ? { hint: 'Install it with replace (the CLI: --replace) to update it; its stored data is kept.' } : {}),
     });
   }
   fs.mkdirSync(userDir, { recursive: true });

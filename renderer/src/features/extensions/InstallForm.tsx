@@ -4,10 +4,11 @@
 import { useId, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import type { MethodOutput } from '../../../../shared/contract';
 import type { HostError } from '../../../../shared/errors';
-import { useAppStoreApi, useHost } from '../../app/context';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { inspectExtension, installExtension, type ExtensionUpload } from '../../stores/extension-commands';
+import { selectExtensions } from '../../stores/selectors';
 import { bytesToBase64 } from '../workbench/files';
 import { PERMISSION_INFO, type Permission } from './permissions';
 
@@ -22,6 +23,7 @@ export function InstallForm() {
   const [grant, setGrant] = useState<ReadonlySet<Permission>>(new Set());
   const [allRequested, setAllRequested] = useState(false);
   const [trust, setTrust] = useState(false);
+  const [replace, setReplace] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<HostError | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -48,6 +50,8 @@ export function InstallForm() {
     setGrant(new Set());
   };
   const offered: readonly Permission[] = inspected?.source === sourceKey ? inspected.requested : [];
+  // The same id installed by the user: this install is an update, which replaces it (its stored data is kept).
+  const installedAlready = useAppStore(selectExtensions).find((e) => inspected?.source === sourceKey && e.id === inspected.id && e.source === 'user');
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
@@ -84,7 +88,7 @@ export function InstallForm() {
     }
     setBusy(true);
     setError(null);
-    const result = await installExtension(store, host, source, allRequested ? 'requested' : offered.filter((p) => grant.has(p)), trust);
+    const result = await installExtension(store, host, source, allRequested ? 'requested' : offered.filter((p) => grant.has(p)), trust, installedAlready !== undefined && replace);
     setBusy(false);
     if (!result.ok) {
       setError(result.error);
@@ -96,6 +100,7 @@ export function InstallForm() {
     setGrant(new Set());
     setAllRequested(false);
     setTrust(false);
+    setReplace(true);
     setInspected(null);
   };
 
@@ -185,6 +190,15 @@ export function InstallForm() {
             </span>
           </span>
         </label>
+        {installedAlready && (
+          <label className="perm-check" data-testid="install-replace">
+            <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} />
+            <span>
+              Replace the installed {installedAlready.name} {installedAlready.version}
+              <span className="perm__explanation">An update: its files are replaced and it restarts; what it stored is kept.</span>
+            </span>
+          </label>
+        )}
         <div className="install__actions">
           <button type="submit" className="btn btn--primary" aria-disabled={busy || undefined}>
             <Icon name="plus" />
