@@ -227,7 +227,7 @@ function hostAndPort(baseUrl: string | undefined): string {
 export const timeoutError = (ms: number): HostError => ({
   code: 'LLM_TIMEOUT',
   message: `The provider did not answer within ${Math.round(ms / 100) / 10} s.`,
-  hint: 'Try again, or raise the timeout for slow local models.',
+  hint: 'Try again; a slow local model may need a smaller request (fewer tokens or messages) to answer in time.',
 });
 
 export const cancelledError = (): HostError => ({ code: 'CANCELLED', message: 'The request was cancelled.' });

@@ -29,7 +29,7 @@ export interface SidecarPort {
 export const SIDECAR_NOT_CONFIGURED: HostError = {
   code: 'SIDECAR_NOT_CONFIGURED',
   message: 'No sidecar LLM is configured, so this council tool cannot run.',
-  hint: 'Choose a connection under Council → Sidecar LLM, or switch the council to inline mode.',
+  hint: 'Choose a connection in Sidecar (the CLI: sidecar set), or switch the council to inline mode.',
 };
 
 /** The port before anyone plugs a real sidecar in. */

@@ -37,7 +37,7 @@ export const RAW_DEFAULT_MAX_TOKENS = 1024;
 const SIDECAR_NOT_CONFIGURED: HostError = {
   code: 'SIDECAR_NOT_CONFIGURED',
   message: 'No sidecar LLM is configured, so spindle.generate.quiet cannot run.',
-  hint: 'Choose a connection under Council → Sidecar LLM, or use spindle.generate.raw.',
+  hint: 'Choose a connection in Sidecar (the CLI: sidecar set), or use spindle.generate.raw.',
 };
 
 // A generous bound on streamed characters: maxTokens ≤ 8192 is far below it unless the server misbehaves.

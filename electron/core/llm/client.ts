@@ -225,7 +225,7 @@ export class LlmClient {
             : ref?.kind === 'stored'
               ? `No API key is stored for the connection ${clean.name}.`
               : `The connection ${clean.name} needs an API key.`,
-        hint: 'Add a key to the connection.',
+        hint: ref?.kind === 'env' ? `Set ${ref.name} where the app starts, or store a key in the connection.` : 'Add a key to the connection in Connections (or, from the CLI, name a variable with connections add --key-env VAR).',
       });
     }
     const sdk = await loadSdk();

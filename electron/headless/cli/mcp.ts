@@ -6,7 +6,7 @@ import type { McpServerInfo, McpToolView } from '../../../shared/types/mcp';
 import { callHost, positional, type CliCommand } from './command';
 
 const ADD_USAGE =
-  'mcp add <id> --command <cmd> [--arg a --arg b] [--env K=V] [--cwd D] [--trusted] | mcp add <id> --url <url> [--header K=V] [--trusted]';
+  'mcp add <id> --command <cmd> [--arg a --arg b] [--env K=V] [--cwd D] [--name N] [--trusted] [--disabled] | mcp add <id> --url <url> [--header K=V] [--name N] [--trusted] [--disabled]';
 
 function list(value: string | boolean | string[] | undefined): string[] {
   if (Array.isArray(value)) return value;

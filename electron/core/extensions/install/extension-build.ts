@@ -108,7 +108,7 @@ function runContained(job: BuildJob, runner: BuildRunner, relSource: string): Pr
         resolve(JSON.parse(out) as BuildAnswer);
       } catch {
         const last = err.trim().split("\n").slice(-3).join(" ");
-        reject(failed(relSource, `the build process ended (code ${code}) without an answer${last ? `: ${last}` : '.'}`, 'This is a fault of the Workbench, not of the extension; the log has more.'));
+        reject(failed(relSource, `the build process ended (code ${code}) without an answer${last ? `: ${last}` : '.'}`, 'This is a fault of the Workbench, not of the extension: the message above holds the end of what the build process wrote.'));
       }
     });
     child.stdin.on('error', () => undefined);

@@ -1,5 +1,6 @@
 // How a worker ended, the error its calls get, and the line that says why it crashed.
 import type { HostError } from '../../../../shared/errors';
+import { DEFAULT_WORKER_MEMORY_MB } from '../../../../shared/settings';
 
 export type WorkerExitReason =
   | 'clean-exit'
@@ -56,7 +57,7 @@ export function exitError(
     case 'protocol':
       return { code: 'WORKER_PROTOCOL', message: `Extension "${id}" broke the worker protocol (${how.detail ?? 'bad message'}) and was stopped.`, details };
     case 'memory':
-      return { code: 'WORKER_MEMORY', message: `Extension "${id}" used too much memory (${how.detail ?? 'over its cap'}) and was stopped.`, hint: 'Raise extensions.workerMemoryMb in the settings if it needs more.', details };
+      return { code: 'WORKER_MEMORY', message: `Extension "${id}" used too much memory (${how.detail ?? 'over its cap'}) and was stopped.`, hint: `If it needs more, set extensionWorkers.memoryMb (in MB; default ${DEFAULT_WORKER_MEMORY_MB}) in settings.json in the data folder, then start the app again.`, details };
     case 'flood':
       return { code: 'WORKER_CRASHED', message: `Extension "${id}" flooded the host with messages while running this tool.`, details };
     default: {

@@ -67,7 +67,7 @@ export class WorkerSupervisor {
       return;
     }
     if (entry.loaded.buildSource) {
-      const error = { code: 'INVALID_MANIFEST', message: `${entry.loaded.manifest.main} is not built yet.`, hint: 'Install the extension: install builds src/backend.ts into its entry.' };
+      const error = { code: 'INVALID_MANIFEST', message: `${entry.loaded.manifest.main} is not built yet.`, hint: 'Install it again with replace (the CLI: --replace): an install builds src/backend.ts into its entry.' };
       this.hooks.log(entry, 'error', 'host', `${error.message} ${error.hint}`);
       this.hooks.setStatus(entry, 'failed', error);
       return;
