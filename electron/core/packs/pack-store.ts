@@ -171,7 +171,7 @@ export class PackStore {
     const existing = this.packs.get(pack.id);
     if (existing?.source === 'bundled') fail('CONFLICT', `"${pack.id}" is a bundled pack; give your pack another id.`, { path: '/id' });
     if (existing && !options.overwrite) {
-      fail('CONFLICT', `A pack with id "${pack.id}" is already installed.`, { path: '/id', hint: 'Import again to replace it or to keep both (the CLI: --overwrite or --keep-both).' });
+      fail('CONFLICT', `A pack with id "${pack.id}" is already installed.`, { path: '/id', hint: 'Import again to replace it (overwrite) or to keep both (keepBoth); the CLI: --overwrite or --keep-both.' });
     }
     pack.items = pack.items.map((item, i) => {
       if (!item.avatar || item.avatar.startsWith('data:')) return item;

@@ -111,7 +111,7 @@ describe('LumiHub packs', () => {
       packs.import(JSON.stringify(lumihub));
       throw new Error('expected CONFLICT');
     } catch (err) {
-      expect((err as HostFailure).error).toMatchObject({ code: 'CONFLICT', path: '/id', hint: expect.stringContaining('keepBoth') });
+      expect((err as HostFailure).error).toMatchObject({ code: 'CONFLICT', path: '/id', hint: expect.stringMatching(/keepBoth.*--keep-both/) });
     }
     expect(packs.import(JSON.stringify({ ...lumihub, version: 3 }), { overwrite: true }).pack.version).toBe('3');
     const both = packs.import(JSON.stringify(lumihub), { keepBoth: true }).pack;
