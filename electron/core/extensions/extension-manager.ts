@@ -25,6 +25,7 @@ import type {
 import { readManifest, type LoadedManifest } from './install/manifest';
 import { ExtensionAccess } from './extension-access';
 import { ExtensionInstalls } from './extension-installs';
+import { ExtensionStarts } from './extension-starts';
 import { scanExtensions } from './install/extension-scan';
 import { SafeMode } from './workers/safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
@@ -56,9 +57,8 @@ export class ExtensionManager {
   private readonly workers: WorkerSupervisor;
   private readonly access: ExtensionAccess;
   private readonly installs: ExtensionInstalls;
+  private readonly starts: ExtensionStarts;
   private disposed = false;
-  /** Extensions a spread start has not launched yet: safe mode must not count them as failed if the host stops first. */
-  private readonly unlaunched = new Set<string>();
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -117,6 +117,17 @@ export class ExtensionManager {
       workers: this.workers,
       spindle: this.spindle,
     });
+    this.starts = new ExtensionStarts({
+      entries: this.entries,
+      workers: this.workers,
+      safeMode: this.safeMode,
+      disposed: () => this.disposed,
+      enqueue: (entry, op) => this.enqueue(entry, op),
+      persist: (entry) => this.persist(entry),
+      log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
+      setStatus: (entry, status, error) => this.setStatus(entry, status, error),
+      emit: (event) => this.events.emit(event),
+    });
     this.installs = new ExtensionInstalls({
       dataDir: options.dataDir,
       userDir: this.userDir,
@@ -149,51 +160,9 @@ export class ExtensionManager {
     if (options.start !== false) await this.startEnabled();
   }
 
-  /**
-   * Starts the enabled extensions safe mode does not hold back. `spread` (a door's start): all show as starting at
-   * once, then one process is launched per turn of the event loop, as a launch blocks this thread until the child
-   * runs (~25 ms on a busy machine) and the window or page being served would otherwise wait for all of them.
-   */
-  async startEnabled(options: { spread?: boolean } = {}): Promise<void> {
-    const toStart: Entry[] = [];
-    for (const entry of this.entries.values()) {
-      if (!entry.enabled || !entry.loaded) continue;
-      if (!this.safeMode.holds(entry.id)) {
-        toStart.push(entry);
-        continue;
-      }
-      entry.enabled = false;
-      entry.safeMode = true;
-      entry.status = 'disabled';
-      await this.persist(entry);
-      const failures = this.safeMode.held.get(entry.id) ?? 3;
-      this.appendLog(entry, 'error', 'host', `Safe mode: it failed to start ${failures} times in a row, so it was started disabled. Enable it when it is fixed.`);
-      this.events.emit({ type: 'extension.safe-mode', id: entry.id, failures });
-    }
-    this.safeMode.starting(toStart.map((entry) => entry.id));
-    // In the extension's own queue, after whatever a person did to it meanwhile: a disabled, removed or replaced
-    // one is not started from here.
-    const start = (entry: Entry) =>
-      this.enqueue(entry, () => {
-        this.unlaunched.delete(entry.id);
-        const current = this.entries.get(entry.id) === entry;
-        if (current && entry.enabled && !this.disposed) return this.workers.start(entry);
-        if (current && entry.status === 'starting' && !entry.worker) this.setStatus(entry, entry.enabled ? 'stopped' : 'disabled', null);
-      });
-    if (!options.spread) {
-      await Promise.all(toStart.map(start));
-      return;
-    }
-    for (const entry of toStart) {
-      this.setStatus(entry, 'starting', null);
-      this.unlaunched.add(entry.id);
-    }
-    const started: Promise<void>[] = [];
-    for (const entry of toStart) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      started.push(start(entry).catch((err: unknown) => this.appendLog(entry, 'error', 'host', `The worker could not be started: ${(err as Error).message}`)));
-    }
-    await Promise.all(started);
+  /** Starts the enabled extensions safe mode does not hold back (see extension-starts.ts; `spread`: a door's start). */
+  startEnabled(options: { spread?: boolean } = {}): Promise<void> {
+    return this.starts.startEnabled(options);
   }
 
   /**
@@ -324,7 +293,7 @@ export class ExtensionManager {
   /** Stops every worker (calls in flight end with HOST_SHUTDOWN) and cancels pending restarts. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.safeMode.notStarting([...this.unlaunched]);
+    this.starts.dispose();
     this.workers.dispose();
     const shutdown: HostError = { code: 'HOST_SHUTDOWN', message: 'The host is shutting down.' };
     this.spindle.dispose(shutdown);
