@@ -31,7 +31,7 @@ function builtinImports(names) {
   };
 }
 
-const MISSING = new RegExp(`(?:No matching export in|there is no matching export in) "${NAMESPACE}:([^"]+)" for import "([^"]+)"|Import "([^"]+)" will always be undefined because there is no matching export in "${NAMESPACE}:([^"]+)"`);
+const MISSING = new RegExp(`No matching export in "${NAMESPACE}:([^"]+)" for import "([^"]+)"|Import "([^"]+)" will always be undefined because there is no matching export in "${NAMESPACE}:([^"]+)"`);
 
 /**
  * The plugin for a build of `options`: a first pass with default-only modules makes esbuild name every builtin
