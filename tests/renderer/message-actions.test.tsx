@@ -138,6 +138,26 @@ describe('edit, delete, copy, branch', () => {
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Tell me', 'The tide was high that night.']);
   });
 
+  it('a reply starting and ending flips the buttons of every message already drawn; a swipe at its end stays unavailable', async () => {
+    const w = await openWorkbench({ sessions: [session({ messages: [user('u1', 'One'), withSwipes('a1', ['A', 'B'], 1), user('u2', 'Two'), reply('a2', 'Three')] })] });
+    const { panel } = w;
+    const waiting = () =>
+      ['Edit', 'Branch from here', 'Delete'].map((name) => buttonNamed(articles(panel)[0]!, name).getAttribute('aria-disabled')).concat(
+        ['Previous swipe', 'Next swipe'].map((name) => buttonNamed(articles(panel)[1]!, name).getAttribute('aria-disabled')),
+      );
+    expect(waiting()).toEqual([null, null, null, null, 'true']);
+    const end = gate();
+    w.llm.enqueue({ text: [' and', ' four.'], holds: [{ after: 2, until: end.promise }] });
+    await settle(() => buttonNamed(panel, 'Continue').click());
+    await until(w, 'the first words', (e) => streamed(e) === ' and');
+    expect(waiting()).toEqual(['true', 'true', 'true', 'true', 'true']);
+    await settle(() => end.open());
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    await settle();
+    expect(texts(panel)).toEqual(['One', 'B', 'Two', 'Three and four.']);
+    expect(waiting()).toEqual([null, null, null, null, 'true']);
+  });
+
   it('a refused change shows on the message with its code', async () => {
     const { panel, host } = await openWorkbench({ sessions: [session({ messages: [user('u1', 'One'), reply('a1', 'Two')] })] });
     await settle(() => buttonNamed(articles(panel)[1]!, 'Edit').click());

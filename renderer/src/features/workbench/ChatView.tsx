@@ -1,11 +1,11 @@
 // The conversation: saved messages, then the live turn — the council's part, tool-call cards, streamed text, its end or error.
 // Every piece of model and tool output is a text node; nothing is parsed as markup.
-import { useDeferredValue, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ChatSession } from '../../../../shared/types/chat';
 import type { LiveTurn } from '../../stores/chat-turns';
 import { UserMessage } from './UserMessage';
 import { AssistantMessage } from './AssistantMessage';
-import { ReplyingContext } from './MessageActions';
+import { useButtonsWaitForReply } from './reply-wait';
 import { DryRunPreview } from './DryRunPreview';
 import { useRovingMessages } from './roving-messages';
 import { useAppStore, useAppStoreApi } from '../../app/context';
@@ -64,9 +64,8 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
 
-  // Deferred: the actions of every message show it, and React draws that between frames (ReplyingContext).
-  const actionsWait = useDeferredValue(Boolean(replying));
   const [chat, setChat] = useState<HTMLElement | null>(null);
+  useButtonsWaitForReply(chat, Boolean(replying));
   useStickToBottom(chat);
   useRovingMessages(chat);
   useFocusRequested(chat, session);
@@ -93,21 +92,19 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
       aria-description="One stop for Tab: the arrow keys move between messages, Home and End go to the first and last."
     >
       {/* One keyed list: when the live reply is saved it keeps its element, so state such as an opened deliberation survives. */}
-      <ReplyingContext.Provider value={actionsWait}>
-        {[
-          ...messages.map((m) =>
-            m.role === 'user' ? (
-              <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} />
-            ) : m.id === reworked ? (
-              <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} />
-            ) : (
-              <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} last={m.id === lastId} />
-            ),
+      {[
+        ...messages.map((m) =>
+          m.role === 'user' ? (
+            <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} />
+          ) : m.id === reworked ? (
+            <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} />
+          ) : (
+            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} last={m.id === lastId} />
           ),
-          showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} pending />,
-          showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
-        ]}
-      </ReplyingContext.Provider>
+        ),
+        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} pending />,
+        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
+      ]}
       {turn?.dryRun && <DryRunPreview turn={turn} />}
     </div>
   );

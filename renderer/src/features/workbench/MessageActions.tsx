@@ -1,6 +1,6 @@
 // What a person does to a saved message: copy, edit, delete (asked twice), branch a new chat from it; on a reply, its
 // swipes (‹ 2/3 ›, and ←/→ on the focused message; → past the last swipe of the last reply writes a new one).
-import { createContext, useContext, useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { Result } from '../../../../shared/errors';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { useAppStoreApi, useHost } from '../../app/context';
@@ -10,6 +10,7 @@ import { useAction } from '../../components/use-action';
 import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
 import { turnOf } from '../../stores/chat-slice';
 import { copyText } from './files';
+import { waitingButton } from './reply-wait';
 
 export interface MessageActionProps {
   sessionId: string;
@@ -22,13 +23,6 @@ type ChatTurns = Parameters<typeof turnOf>[0];
 
 /** A reply is being written in the session: changes wait. */
 const replyingIn = (turns: ChatTurns, sessionId: string) => turnOf(turns, sessionId)?.status === 'streaming';
-
-/**
- * Whether the open chat is writing a reply, as its messages' buttons show it (ChatView gives it, deferred: a reply
- * starting or ending re-renders the actions of every message, 200 in a long chat, and React does that between frames).
- * A click is checked against the store itself, so the frame or two the buttons lag behind lets nothing through.
- */
-export const ReplyingContext = createContext(false);
 
 /** The store, the host and the project's one-call-at-a-time action (its failure is shown on the message). */
 function useAct() {
@@ -62,27 +56,26 @@ export function useSwipeKeys(props: MessageActionProps | null) {
 export function MessageActions(props: MessageActionProps & { onEdit: () => void }) {
   const { sessionId, message } = props;
   const { store, host, failure, act } = useAct();
-  const busy = useContext(ReplyingContext);
-  /** At the click, from the store: the buttons may show a reply's start a frame late. */
+  /** At the click, from the store (the buttons' state follows it: reply-wait.ts). */
   const idle = () => !replyingIn(store.getState().chat.turns, sessionId);
+  const busy = !idle();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [copied, setCopied] = useState<null | boolean>(null);
   const count = message.swipes?.length ?? 1;
   const at = message.swipeId ?? 0;
-  const disabled = busy || undefined;
   const swipe = (direction: 'left' | 'right') => void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction }));
   const copy = async () => setCopied(await copyText(message.content));
   return (
     <footer className="msg__actions" data-testid="message-actions">
       {message.role === 'assistant' && count > 1 && (
         <span className="msg__swipes" role="group" aria-label="Swipes">
-          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" aria-disabled={busy || at === 0 || undefined} onClick={() => at > 0 && idle() && swipe('left')}>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" {...waitingButton(busy, at === 0)} onClick={() => at > 0 && idle() && swipe('left')}>
             ‹
           </button>
           <span className="msg__swipe-count" data-testid="swipe-count" aria-live="polite">
             {at + 1}/{count}
           </span>
-          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" aria-disabled={busy || at === count - 1 || undefined} onClick={() => at < count - 1 && idle() && swipe('right')}>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" {...waitingButton(busy, at === count - 1)} onClick={() => at < count - 1 && idle() && swipe('right')}>
             ›
           </button>
         </span>
@@ -95,10 +88,10 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           The clipboard refused: select the text and press Ctrl+C.
         </span>
       )}
-      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => idle() && props.onEdit()}>
+      <button type="button" className="btn btn--ghost btn--small" {...waitingButton(busy)} onClick={() => idle() && props.onEdit()}>
         <Icon name="edit" /> Edit
       </button>
-      <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => idle() && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
+      <button type="button" className="btn btn--ghost btn--small" {...waitingButton(busy)} onClick={() => idle() && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
         <Icon name="branch" /> Branch from here
       </button>
       {confirmDelete ? (
@@ -111,7 +104,7 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           </button>
         </span>
       ) : (
-        <button type="button" className="btn btn--ghost btn--small" aria-disabled={disabled} onClick={() => idle() && setConfirmDelete(true)}>
+        <button type="button" className="btn btn--ghost btn--small" {...waitingButton(busy)} onClick={() => idle() && setConfirmDelete(true)}>
           <Icon name="trash" /> Delete
         </button>
       )}
