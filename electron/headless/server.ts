@@ -11,6 +11,7 @@ import type { Result } from '../../shared/errors';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { sessionCookieName, TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
+import { windowEvents } from '../core/chat/window-deltas';
 import type { Logger } from '../core/ports';
 import { serveFile, serveStatic } from './static-files';
 
@@ -158,9 +159,10 @@ export async function startHeadlessServer(options: {
     });
   });
 
-  const unsubscribe = options.host.onEvent((event) => {
+  const toWindows = windowEvents((event) => {
     for (const client of clients) send(client, { kind: 'event', event });
   });
+  const unsubscribe = options.host.onEvent((event) => toWindows.push(event));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -174,6 +176,7 @@ export async function startHeadlessServer(options: {
     url: `http://127.0.0.1:${port}/#${TOKEN_PARAM}=${token}`,
     async close() {
       unsubscribe();
+      toWindows.dispose();
       for (const client of clients) client.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,6 +2,7 @@
 // Electron types only: the caller passes ipcMain in, so a test can drive this handler in plain Node.
 import type { WebContents } from 'electron';
 import type { Host } from '../core/host';
+import { windowEvents } from '../core/chat/window-deltas';
 import type { Result } from '../../shared/errors';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/host-api';
 import { inputLimit } from '../../shared/limits';
@@ -69,16 +70,18 @@ export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => rea
     }
   });
 
-  const unsubscribe = host.onEvent((hostEvent) => {
+  const toWindows = windowEvents((hostEvent) => {
     for (const win of windows()) {
       // Only a window still showing our page receives host events.
       if (win.isDestroyed() || !isAppUrl(win.webContents.getURL())) continue;
       win.webContents.send(IPC_EVENT_CHANNEL, hostEvent);
     }
   });
+  const unsubscribe = host.onEvent((hostEvent) => toWindows.push(hostEvent));
 
   return () => {
     unsubscribe();
+    toWindows.dispose();
     ipcMain.removeHandler(IPC_INVOKE_CHANNEL);
   };
 }
