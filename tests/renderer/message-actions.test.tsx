@@ -156,6 +156,10 @@ describe('edit, delete, copy, branch', () => {
     await settle();
     expect(texts(panel)).toEqual(['One', 'B', 'Two', 'Three and four.']);
     expect(waiting()).toEqual([null, null, null, null, 'true']);
+    // A swipe that reaches its first one: that button is unavailable now, the other one is not.
+    await settle(() => buttonNamed(articles(panel)[1]!, 'Previous swipe').click());
+    expect(texts(panel)).toEqual(['One', 'A', 'Two', 'Three and four.']);
+    expect(waiting()).toEqual([null, null, null, 'true', null]);
   });
 
   it('a refused change shows on the message with its code', async () => {

@@ -1,6 +1,6 @@
 // What a person does to a saved message: copy, edit, delete (asked twice), branch a new chat from it; on a reply, its
 // swipes (‹ 2/3 ›, and ←/→ on the focused message; → past the last swipe of the last reply writes a new one).
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { Result } from '../../../../shared/errors';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { useAppStoreApi, useHost } from '../../app/context';
@@ -10,7 +10,7 @@ import { useAction } from '../../components/use-action';
 import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
 import { turnOf } from '../../stores/chat-slice';
 import { copyText } from './files';
-import { waitingButton } from './reply-wait';
+import { useOwnButtonsWait, waitingButton } from './reply-wait';
 
 export interface MessageActionProps {
   sessionId: string;
@@ -58,7 +58,8 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
   const { store, host, failure, act } = useAct();
   /** At the click, from the store (the buttons' state follows it: reply-wait.ts). */
   const idle = () => !replyingIn(store.getState().chat.turns, sessionId);
-  const busy = !idle();
+  const actions = useRef<HTMLElement>(null);
+  useOwnButtonsWait(actions, !idle());
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [copied, setCopied] = useState<null | boolean>(null);
   const count = message.swipes?.length ?? 1;
@@ -66,16 +67,16 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
   const swipe = (direction: 'left' | 'right') => void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction }));
   const copy = async () => setCopied(await copyText(message.content));
   return (
-    <footer className="msg__actions" data-testid="message-actions">
+    <footer className="msg__actions" data-testid="message-actions" ref={actions}>
       {message.role === 'assistant' && count > 1 && (
         <span className="msg__swipes" role="group" aria-label="Swipes">
-          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" {...waitingButton(busy, at === 0)} onClick={() => at > 0 && idle() && swipe('left')}>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Previous swipe" {...waitingButton(at === 0)} onClick={() => at > 0 && idle() && swipe('left')}>
             ‹
           </button>
           <span className="msg__swipe-count" data-testid="swipe-count" aria-live="polite">
             {at + 1}/{count}
           </span>
-          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" {...waitingButton(busy, at === count - 1)} onClick={() => at < count - 1 && idle() && swipe('right')}>
+          <button type="button" className="btn btn--ghost btn--small" aria-label="Next swipe" {...waitingButton(at === count - 1)} onClick={() => at < count - 1 && idle() && swipe('right')}>
             ›
           </button>
         </span>
@@ -88,15 +89,15 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           The clipboard refused: select the text and press Ctrl+C.
         </span>
       )}
-      <button type="button" className="btn btn--ghost btn--small" {...waitingButton(busy)} onClick={() => idle() && props.onEdit()}>
+      <button type="button" className="btn btn--ghost btn--small" {...waitingButton()} onClick={() => idle() && props.onEdit()}>
         <Icon name="edit" /> Edit
       </button>
-      <button type="button" className="btn btn--ghost btn--small" {...waitingButton(busy)} onClick={() => idle() && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
+      <button type="button" className="btn btn--ghost btn--small" {...waitingButton()} onClick={() => idle() && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
         <Icon name="branch" /> Branch from here
       </button>
       {confirmDelete ? (
         <span className="msg__confirm" role="group" aria-label="Delete this message?">
-          <button type="button" className="btn btn--danger btn--small" autoFocus onClick={() => idle() && void act('Could not delete', () => deleteMessage(store, host, { sessionId, messageId: message.id }))}>
+          <button type="button" className="btn btn--danger btn--small" {...waitingButton()} autoFocus onClick={() => idle() && void act('Could not delete', () => deleteMessage(store, host, { sessionId, messageId: message.id }))}>
             <Icon name="trash" /> Delete message
           </button>
           <button type="button" className="btn btn--ghost btn--small" onClick={() => setConfirmDelete(false)}>
@@ -104,7 +105,7 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           </button>
         </span>
       ) : (
-        <button type="button" className="btn btn--ghost btn--small" {...waitingButton(busy)} onClick={() => idle() && setConfirmDelete(true)}>
+        <button type="button" className="btn btn--ghost btn--small" {...waitingButton()} onClick={() => idle() && setConfirmDelete(true)}>
           <Icon name="trash" /> Delete
         </button>
       )}

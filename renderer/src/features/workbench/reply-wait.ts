@@ -1,31 +1,40 @@
 // The message buttons that wait while a reply is written (edit, branch, delete, the swipes). A reply's start and end
 // flip them all in one pass over the chat's elements, not by re-rendering every message's actions: in a long chat
-// that was 200 components drawn at the moment the stream starts, taking frames from it. Each button's own render
-// sets the same state from the store, so one drawn later (a message saved meanwhile) starts out right.
-import { useLayoutEffect } from 'react';
+// that was 200 components drawn at the moment the stream starts, taking frames from it. `aria-disabled` is written
+// here only, never by React (two writers would disagree: React rewrites an attribute only when its own value changes).
+import { useLayoutEffect, type RefObject } from 'react';
 
-const WAITS = 'data-waits-for-reply' satisfies keyof WaitingButton;
+const WAITS = 'data-waits-for-reply';
 /** On a button that is unavailable for its own reason as well (the first or the last swipe). */
-const UNAVAILABLE = 'data-unavailable' satisfies keyof WaitingButton;
+const UNAVAILABLE = 'data-unavailable';
 
 interface WaitingButton {
   'data-waits-for-reply': '';
   'data-unavailable': '' | undefined;
-  'aria-disabled': true | undefined;
 }
 
-/** The attributes of a button that waits while `replying`. */
-export function waitingButton(replying: boolean, unavailable = false): WaitingButton {
-  return { [WAITS]: '', [UNAVAILABLE]: unavailable ? '' : undefined, 'aria-disabled': replying || unavailable || undefined };
+/** The attributes of a button that waits while a reply is written (and, when `unavailable`, also after). */
+export function waitingButton(unavailable = false): WaitingButton {
+  return { [WAITS]: '', [UNAVAILABLE]: unavailable ? '' : undefined } as WaitingButton;
 }
 
-/** Keeps the waiting buttons inside `chat` in step with `replying`. */
+function applyWait(root: ParentNode, replying: boolean): void {
+  for (const button of root.querySelectorAll<HTMLElement>(`[${WAITS}]`)) {
+    if (replying || button.hasAttribute(UNAVAILABLE)) button.setAttribute('aria-disabled', 'true');
+    else button.removeAttribute('aria-disabled');
+  }
+}
+
+/** Keeps the waiting buttons inside `chat` in step with `replying` as a reply starts and ends. */
 export function useButtonsWaitForReply(chat: HTMLElement | null, replying: boolean): void {
   useLayoutEffect(() => {
-    if (!chat) return;
-    for (const button of chat.querySelectorAll<HTMLElement>(`[${WAITS}]`)) {
-      if (replying || button.hasAttribute(UNAVAILABLE)) button.setAttribute('aria-disabled', 'true');
-      else button.removeAttribute('aria-disabled');
-    }
+    if (chat) applyWait(chat, replying);
   }, [chat, replying]);
+}
+
+/** One message's buttons after each of its own renders (drawn during a reply, or a swipe that reached an end). */
+export function useOwnButtonsWait(actions: RefObject<HTMLElement | null>, replying: boolean): void {
+  useLayoutEffect(() => {
+    if (actions.current) applyWait(actions.current, replying);
+  });
 }
