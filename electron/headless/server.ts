@@ -11,7 +11,6 @@ import type { Result } from '../../shared/errors';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { sessionCookieName, TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
-import { windowEvents } from '../core/chat/window-deltas';
 import type { Logger } from '../core/ports';
 import { serveFile, serveStatic } from './static-files';
 
@@ -159,10 +158,9 @@ export async function startHeadlessServer(options: {
     });
   });
 
-  const toWindows = windowEvents((event) => {
+  const unsubscribe = options.host.onEvent((event) => {
     for (const client of clients) send(client, { kind: 'event', event });
   });
-  const unsubscribe = options.host.onEvent((event) => toWindows.push(event));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -176,7 +174,6 @@ export async function startHeadlessServer(options: {
     url: `http://127.0.0.1:${port}/#${TOKEN_PARAM}=${token}`,
     async close() {
       unsubscribe();
-      toWindows.dispose();
       for (const client of clients) client.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

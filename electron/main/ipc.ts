@@ -2,7 +2,6 @@
 // Electron types only: the caller passes ipcMain in, so a test can drive this handler in plain Node.
 import type { WebContents } from 'electron';
 import type { Host } from '../core/host';
-import { windowEvents } from '../core/chat/window-deltas';
 import type { Result } from '../../shared/errors';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/host-api';
 import { inputLimit } from '../../shared/limits';
@@ -70,18 +69,16 @@ export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => rea
     }
   });
 
-  const toWindows = windowEvents((hostEvent) => {
+  const unsubscribe = host.onEvent((hostEvent) => {
     for (const win of windows()) {
       // Only a window still showing our page receives host events.
       if (win.isDestroyed() || !isAppUrl(win.webContents.getURL())) continue;
       win.webContents.send(IPC_EVENT_CHANNEL, hostEvent);
     }
   });
-  const unsubscribe = host.onEvent((hostEvent) => toWindows.push(hostEvent));
 
   return () => {
     unsubscribe();
-    toWindows.dispose();
     ipcMain.removeHandler(IPC_INVOKE_CHANNEL);
   };
 }
