@@ -4,9 +4,9 @@
 // here only, never by React (two writers would disagree: React rewrites an attribute only when its own value changes).
 import { useLayoutEffect, type RefObject } from 'react';
 
-const WAITS = 'data-waits-for-reply';
+const WAITS = 'data-waits-for-reply' satisfies keyof WaitingButton;
 /** On a button that is unavailable for its own reason as well (the first or the last swipe). */
-const UNAVAILABLE = 'data-unavailable';
+const UNAVAILABLE = 'data-unavailable' satisfies keyof WaitingButton;
 
 interface WaitingButton {
   'data-waits-for-reply': '';
@@ -15,7 +15,7 @@ interface WaitingButton {
 
 /** The attributes of a button that waits while a reply is written (and, when `unavailable`, also after). */
 export function waitingButton(unavailable = false): WaitingButton {
-  return { [WAITS]: '', [UNAVAILABLE]: unavailable ? '' : undefined } as WaitingButton;
+  return { 'data-waits-for-reply': '', 'data-unavailable': unavailable ? '' : undefined };
 }
 
 function applyWait(root: ParentNode, replying: boolean): void {
