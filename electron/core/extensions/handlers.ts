@@ -3,6 +3,7 @@ import type { Handlers } from '../../../shared/contract';
 import { inertPermissions, PERMISSIONS_NOT_AVAILABLE_HERE, type ExtensionManifest } from '../../../shared/types/spindle';
 import { fromBase64 } from '../util/base64';
 import type { ExtensionManager } from './extension-manager';
+import type { InstallOptions } from './extension-types';
 import { formatLogEntry, LOG_MAX_LINES } from './extension-log';
 
 type ExtensionHandlers = Pick<
@@ -37,17 +38,21 @@ function inspected(manifest: ExtensionManifest) {
   };
 }
 
+/** What an install call asks for, as the manager takes it (absent flags stay absent). */
+function installOptions(how: { grant?: InstallOptions['grant']; trust?: boolean; replace?: boolean }): InstallOptions {
+  return { grant: how.grant ?? [], ...(how.trust ? { trust: true } : {}), ...(how.replace ? { replace: true } : {}) };
+}
+
 const uploaded = (upload: { fileName: string; data: string }) => ({ fileName: upload.fileName, bytes: fromBase64(upload.data, '/upload/data') });
 
 export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers {
   return {
     'extensions.list': () => manager.list(),
-    'extensions.install': ({ folder, grant, trust, replace }) => manager.install(folder, { grant: grant ?? [], ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) }),
+    'extensions.install': ({ folder, ...how }) => manager.install(folder, installOptions(how)),
     'extensions.trust': ({ id, trusted }) => manager.setTrusted(id, trusted),
     'extensions.inspect': async ({ folder }) => inspected((await manager.inspect(folder)).manifest),
     'extensions.inspectUpload': ({ upload }) => manager.withUpload(uploaded(upload), async (zip) => inspected((await manager.inspect(zip)).manifest)),
-    'extensions.installUpload': ({ upload, grant, trust, replace }) =>
-      manager.withUpload(uploaded(upload), (zip) => manager.install(zip, { grant: grant ?? [], ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) })),
+    'extensions.installUpload': ({ upload, ...how }) => manager.withUpload(uploaded(upload), (zip) => manager.install(zip, installOptions(how))),
     'extensions.enable': ({ id }) => manager.enable(id),
     'extensions.disable': ({ id }) => manager.disable(id),
     'extensions.restart': ({ id }) => manager.restart(id),
