@@ -90,6 +90,17 @@ export function entryFromScan(entry: Entry, found: FoundExtension, saved: Persis
   return entry;
 }
 
+/** The extension's frontend bundle, once there is one to load (a frontend shipped as TypeScript is built at install). */
+function readyFrontend(entry: Entry) {
+  const frontend = entry.loaded?.frontend;
+  return frontend && !frontend.buildSource ? frontend : null;
+}
+
+/** Whether a window shows this extension's frontend: it loads frames for running extensions with a frontend (FrontendFrames). */
+export function showsFrontend(entry: Entry): boolean {
+  return entry.status === 'running' && readyFrontend(entry) !== null;
+}
+
 export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts): ExtensionInfo {
   const manifest = entry.loaded?.manifest;
   const info: ExtensionInfo = {
@@ -121,8 +132,8 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   const events = (entry.worker?.wantedEvents ?? []).filter((e) => e !== 'TOOL_INVOCATION' && e !== 'TOOL_SIMULATION').sort();
   if (events.length) info.events = events;
   if (entry.safeMode) info.safeMode = true;
-  const frontend = entry.loaded?.frontend;
-  if (frontend && !frontend.buildSource) info.frontend = { entry: path.relative(entry.folder, frontend.path).split(path.sep).join('/') };
+  const frontend = readyFrontend(entry);
+  if (frontend) info.frontend = { entry: path.relative(entry.folder, frontend.path).split(path.sep).join('/') };
   const minimum = manifest?.minimumLumiverseVersion;
   if (minimum && asksForNewerLumiverse(minimum)) {
     info.warnings = [`It asks for Lumiverse ${minimum} or newer; the Workbench matches Lumiverse ${LUMIVERSE_COMPAT_VERSION}, so something it relies on may be missing here.`];

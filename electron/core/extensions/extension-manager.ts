@@ -8,7 +8,7 @@ import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { silentLogger, systemClock, systemTimers, type Clock, type Logger } from '../ports';
 import { Emitter } from '../util/emitter';
 import { waitUntil } from '../util/wait-until';
-import { createEntry, entryFromScan, infoOf, type Entry } from './extension-entry';
+import { createEntry, entryFromScan, infoOf, showsFrontend, type Entry } from './extension-entry';
 import { withExtensionFolder, withUploadedZip } from './install/extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import { ExtensionLogFiles } from './extension-log-file';
@@ -369,6 +369,9 @@ export class ExtensionManager {
 
   /** Registered handlers and macros of running extensions, callable in their workers, for the chat pipeline. */
   pipeline(): ExtensionPipeline {
-    return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock, (event, payload) => this.events.emit({ type: 'extension.broadcast', event, payload }));
+    return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock, (event, payload) => {
+      // Windows hand these only to extensions' frames: with no frame to show, a reply's text is not sent them twice.
+      if ([...this.entries.values()].some(showsFrontend)) this.events.emit({ type: 'extension.broadcast', event, payload });
+    });
   }
 }

@@ -189,6 +189,28 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(await rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   }, 60_000);
 
+  it("sends windows the extensions' events only while a running extension has a frontend whose frames take them", async () => {
+    await install();
+    const toWindows = () => rig.events.flatMap((e) => (e.type === 'extension.event' ? [e.event] : []));
+    await turn('Nobody shows a frame');
+    // The worker heard the turn; no window was sent it, so a reply's text did not go out to them twice.
+    expect(JSON.parse(((await invoke('seen_events')) as { content: string }).content)).toEqual(expect.arrayContaining([expect.stringMatching(/^GENERATION_ENDED:/)]));
+    expect(toWindows()).toEqual([]);
+
+    const frontend = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_frontend'), grant: 'requested' });
+    if (!frontend.ok) throw new Error(JSON.stringify(frontend.error));
+    await rig.host.extensions.whenSettled();
+    expect((frontend.value as { frontend?: unknown }).frontend).toBeDefined();
+    await turn('A frame is shown');
+    expect(toWindows()).toEqual(expect.arrayContaining(['GENERATION_STARTED', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED']));
+
+    // Disabled, its frames go: the events stop going to windows again.
+    await rig.call('extensions.disable', { id: 'lumiverse_frontend' });
+    const before = toWindows().length;
+    await turn('The frame is gone');
+    expect(toWindows()).toHaveLength(before);
+  }, 60_000);
+
   it('during a council run for a chat that is not a session (council run --chat), chats.getActive answers that chat', async () => {
     await install();
     await rig.call('council.addMember', { packId: 'story-council', itemId: 'plot-enforcer', tools: ['lumiverse_pipeline:active_chat'] });
