@@ -82,12 +82,14 @@ function main(): void {
     routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
     const entry = path.resolve(message.extensionPath, message.manifest.main);
+    // Asked once: the lockdown is set up for this answer, and the host is told the same one.
+    const isolated = networkIsolated();
     installBun(created, message.extensionPath, entry);
     lockDown({
       fetch: deniedFetch,
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
-      networkIsolated: networkIsolated(),
+      networkIsolated: isolated,
     });
     try {
       // The extension's own entry: the host checked that it is a .js file inside the extension folder.
@@ -100,7 +102,7 @@ function main(): void {
     }
     // What it listens to, before it is ready: also "nothing", so the host sends no events to an extension without handlers.
     send({ type: 'events_wanted', events: created.eventNames() });
-    send({ type: 'ready', contained: contained(), networkIsolated: networkIsolated() });
+    send({ type: 'ready', contained: contained(), networkIsolated: isolated });
   }
 
   const call = (kind: 'invocation' | 'simulation', message: Extract<HostToWorkerMessage, { type: 'tool_invocation' | 'tool_simulation' }>) => {
