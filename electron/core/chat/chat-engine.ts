@@ -234,7 +234,10 @@ export class ChatEngine {
 
   /** The person opened a session (null: none): extensions hear CHAT_SWITCHED when that changes the active chat. */
   open(sessionId: string | null): { active: string | null } {
-    if (sessionId !== null) this.deps.sessions.get(sessionId);
+    if (sessionId !== null) {
+      this.deps.sessions.get(sessionId);
+      this.deps.llm.warm();
+    }
     this.active.switchTo(sessionId);
     return { active: this.active.id };
   }

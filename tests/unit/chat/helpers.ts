@@ -27,6 +27,8 @@ export const CANARY = 'sk-canary-7Q2v';
 
 export interface ChatRig {
   host: Host;
+  /** The model client the host calls. */
+  llm: LlmClient;
   server: LlmTestServer;
   events: HostEvent[];
   log: CapturedLog;
@@ -64,6 +66,7 @@ export async function chatRig(
   const results: string[] = [];
   return {
     host,
+    llm,
     server,
     events,
     log,

@@ -1,5 +1,5 @@
 // Chat turns against the real local LLM server: council deliberation injected, streaming, stop, provider errors, broken streams, big chunks.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CouncilPort } from '../../../electron/core/chat/council-port';
 import type { ChatSession } from '../../../shared/types/chat';
 import { eventually } from '../../helpers/events';
@@ -168,6 +168,18 @@ describe('a chat turn', () => {
     const { text, events } = await send(rig, id, 'Count');
     expect(text).toBe(Array.from({ length: 500 }, (_, i) => `${i},`).join(''));
     expect(events.filter((e) => e.type === 'chat.delta').length).toBeLessThan(100);
+  });
+
+  it('opening a chat has the model client load its SDK then, not when the first message is sent', async () => {
+    const warm = vi.spyOn(rig.llm, 'warm');
+    const sessionId = await newSession(rig);
+    expect(warm).not.toHaveBeenCalled();
+    expect((await rig.call('chat.sessions.open', { sessionId })).ok).toBe(true);
+    expect(warm).toHaveBeenCalledTimes(1);
+    // Closing the chat (no session open) loads nothing; an unknown session is refused before any loading.
+    await rig.call('chat.sessions.open', { sessionId: null });
+    expect(await rig.call('chat.sessions.open', { sessionId: 'missing' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(warm).toHaveBeenCalledTimes(1);
   });
 
   it('a busy session refuses a second send with CONFLICT; no connection gives CHAT_NO_CONNECTION', async () => {
