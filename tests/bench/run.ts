@@ -8,6 +8,7 @@ import { pipelineBenchmark } from './pipeline';
 import { renderBenchmark } from './render';
 import { cliBenchmark } from './cli';
 import { startBenchmark } from './start';
+import { firstReplyBenchmark } from './first-reply';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -19,6 +20,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   render: renderBenchmark,
   cli: cliBenchmark,
   start: startBenchmark,
+  'first-reply': firstReplyBenchmark,
 };
 
 const args = process.argv.slice(2);

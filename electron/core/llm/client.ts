@@ -121,6 +121,8 @@ export class LlmClient {
   warm(): void {
     // A failed load is reported by the call that needs the SDK (prepare), not here.
     loadSdk().catch(() => undefined);
+    // Node loads the fetch the SDK calls (undici, ~35 ms) on the first read of one of its classes: one is read now.
+    void globalThis.Headers;
   }
 
   /**
