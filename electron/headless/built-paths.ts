@@ -19,3 +19,9 @@ export function builtPaths(): BuiltPaths {
     bundledExtensionsDir: path.join(import.meta.dirname, '..', '..', 'resources', 'extensions'),
   };
 }
+
+/** Where the built doors keep Node's compile cache (beside the build, as scripts/cli.mjs does); none from source. */
+export function compileCacheDir(): string | undefined {
+  if (typeof __COUNCIL_NODE_BUILD__ === 'undefined') return undefined;
+  return path.join(import.meta.dirname, '.compile-cache');
+}

@@ -1,49 +1,12 @@
-// `npm run headless`: browser mode — serve the renderer and the contract on 127.0.0.1 and print the URL.
-import { HostFailure } from '../../shared/errors';
-import { listenForCli } from '../core/app-socket/server';
-import { takeKeyEnvironment } from '../core/connections/key-environment';
-import { consoleLogger } from '../core/ports';
-import { parseHeadlessArgs } from './args';
-import { ensureRendererBuilt, RENDERER_DIR } from './build-renderer';
-import { createNodeHost } from './node-host';
-import { openInBrowser } from './open-browser';
-import { startHeadlessServer } from './server';
+// `npm run headless` (and `npm start` where there is no desktop binary): browser mode.
+import module from 'node:module';
+import { compileCacheDir } from './built-paths';
 
-async function main(): Promise<void> {
-  // Keys in the environment are read now and leave it, before anything else runs.
-  const env = takeKeyEnvironment();
-  const args = parseHeadlessArgs(process.argv.slice(2));
-  // The extensions' workers start once the page is served (launching them blocks this thread a while each).
-  const host = await createNodeHost({ dataDir: args.dataDir, mode: 'browser', env, deferToolSources: true });
-  ensureRendererBuilt((line) => console.log(line));
-  const server = await startHeadlessServer({ host, rendererDir: RENDERER_DIR, port: args.port, log: consoleLogger });
-  const status = await host.api.call('host.status', {}, { origin: 'cli' });
-  const dataDir = status.ok ? (status.value as { dataDir: string }).dataDir : '?';
-  // `npm run cli` on this data folder now talks to this app (one writer; the page sees its changes at once).
-  const cliSocket = status.ok ? await listenForCli(host, dataDir, consoleLogger) : null;
-  console.log(`Council Workbench (browser mode) is ready: ${server.url}`);
-  console.log(`Data folder: ${dataDir}. Press Ctrl+C to stop.`);
-  if (args.open) openInBrowser(server.url);
-  host.startToolSources();
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await cliSocket?.close();
-    await server.close();
-    await host.dispose();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-main().catch((err) => {
-  if (err instanceof HostFailure) {
-    console.error(`Error ${err.error.code}: ${err.error.message}${err.error.hint ? `\n${err.error.hint}` : ''}`);
-  } else {
-    console.error(err);
-  }
-  process.exit(1);
-});
+// Node keeps V8's compiled code of the app's modules between starts. They load after this line (the core now, the
+// model SDK when a chat opens), so the cache covers them; from source (tsx) there is no build to keep it beside.
+// Node 22.1+ has it (Electron's Node 24 too); Node 20, which the types describe, does not.
+const { enableCompileCache } = module as { enableCompileCache?: (dir: string) => unknown };
+const cacheDir = compileCacheDir();
+if (cacheDir) enableCompileCache?.(cacheDir);
+const { runBrowserMode } = await import('./browser-mode');
+await runBrowserMode();
