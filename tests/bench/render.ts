@@ -172,7 +172,6 @@ async function stream(page: Page, llm: LlmTestServer, name: string, tokens: numb
   const last = sent[chunks.length]!;
   const screenAt = recorded.screenAt!;
   const frames = recorded.frames.filter((t) => t >= first && t <= screenAt);
-  { const all = recorded.frames; const out: string[] = []; for (let i = 1; i < all.length; i++) { const g = all[i]! - all[i-1]!; if (g > 40) out.push(`${g.toFixed(0)}@${(all[i-1]! - first).toFixed(0)}${all[i-1]! < first ? '(pre)' : all[i]! > screenAt ? '(post)' : ''}`); } console.error(`[gaps] ${name}: ${out.join(' ')} | stream ${(last-first).toFixed(0)} ms first=${first}`); }
   return figures(name, frames, recorded.long, { tokens_per_s: round((tokens / (last - first)) * 1000, 0), text_on_screen_ms: screenAt - last });
 }
 
