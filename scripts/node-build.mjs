@@ -89,13 +89,14 @@ function writeAtomic(file, contents) {
 
 /**
  * Chunks are named by their content, so a rebuild leaves the ones a running process may still import. Those no
- * build has written for a day are removed.
+ * build has written for a day are removed; folders (Node's compile cache, .compile-cache) are not a build's.
  */
 function pruneChunks(written) {
   const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-  for (const name of fs.readdirSync(OUT_DIR)) {
-    const file = path.join(OUT_DIR, name);
-    if (file !== MANIFEST && !written.has(file) && fs.statSync(file).mtimeMs < dayAgo) fs.rmSync(file, { force: true });
+  for (const entry of fs.readdirSync(OUT_DIR, { withFileTypes: true })) {
+    const file = path.join(OUT_DIR, entry.name);
+    if (!entry.isFile() || file === MANIFEST || written.has(file)) continue;
+    if (fs.statSync(file).mtimeMs < dayAgo) fs.rmSync(file, { force: true });
   }
 }
 

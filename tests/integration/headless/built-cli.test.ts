@@ -46,6 +46,20 @@ describe('the built CLI', () => {
     expect((JSON.parse(fs.readFileSync(MANIFEST, 'utf8')) as { builtAt: number }).builtAt).toBeGreaterThan(0);
   });
 
+  it('a rebuild leaves the compile cache folder alone, however old it is', () => {
+    expect(cli(['status', '--json', '--data-dir', tempDir()]).code).toBe(0);
+    const cache = path.join(ROOT, 'out', 'node', '.compile-cache');
+    fs.mkdirSync(cache, { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    fs.utimesSync(cache, twoDaysAgo, twoDaysAgo);
+    const manifest = JSON.parse(fs.readFileSync(MANIFEST, 'utf8')) as { builtAt: number };
+    fs.writeFileSync(MANIFEST, JSON.stringify({ ...manifest, builtAt: 0 }));
+    const again = cli(['status', '--json', '--data-dir', tempDir()]);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toContain('Building the CLI');
+    expect(fs.statSync(cache).isDirectory()).toBe(true);
+  });
+
   it('an unknown command is an error document and exit 1, as from source', () => {
     const run = cli(['no-such-command', '--json']);
     expect(run.code).toBe(1);
