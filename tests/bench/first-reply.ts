@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { HostEvent } from '../../shared/events';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
-import { cli, startHost } from '../e2e/host-process';
+import { cli, startHost, type RunningHost } from '../e2e/host-process';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { median, round, table } from './stats';
 
@@ -38,13 +38,21 @@ async function connect(origin: string, token: string) {
     if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
     return result.value;
   };
-  /** Resolves with the time of the first event `match` accepts. */
-  const next = (match: (event: HostEvent) => boolean) =>
-    new Promise<number>((resolve) => {
+  /** The first event `match` accepts, with its time; rejects after `timeoutMs` (the turn never answered). */
+  const next = (match: (event: HostEvent) => boolean, timeoutMs = 30_000) =>
+    new Promise<{ event: HostEvent; at: number }>((resolve, reject) => {
       const listener = (event: HostEvent) => {
         if (!match(event)) return;
+        finish();
+        resolve({ event, at: performance.now() });
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`no such event within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
         listeners.delete(listener);
-        resolve(performance.now());
       };
       listeners.add(listener);
     });
@@ -54,28 +62,34 @@ async function connect(origin: string, token: string) {
 /** One fresh start: Send → first token of the first reply, then of a second one. */
 async function freshStart(llm: LlmTestServer): Promise<{ first: number; later: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-bench-first-reply-'));
-  const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
-  const connectionId = added.profile?.id ?? added.id!;
-  const host = await startHost(dataDir);
-  const window = await connect(host.origin, host.token);
+  let host: RunningHost | undefined;
+  let window: Awaited<ReturnType<typeof connect>> | undefined;
   try {
-    const { id: sessionId } = (await window.call('chat.sessions.create', {})) as { id: string };
-    await window.call('chat.sessions.open', { sessionId });
+    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
+    const connectionId = added.profile?.id ?? added.id!;
+    host = await startHost(dataDir);
+    const open = (window = await connect(host.origin, host.token));
+    const { id: sessionId } = (await open.call('chat.sessions.create', {})) as { id: string };
+    await open.call('chat.sessions.open', { sessionId });
     await new Promise((resolve) => setTimeout(resolve, TYPING_MS));
     const reply = async () => {
       llm.enqueue({ text: ['The', ' lamp', ' is', ' lit.'] });
-      const token = window.next((e) => e.type === 'chat.delta');
-      const finished = window.next((e) => e.type === 'chat.finished');
+      // The turn's first text, or its end or error when no text came (then the run fails with what it said).
+      const first = open.next((e) => e.type === 'chat.delta' || e.type === 'chat.finished' || e.type === 'chat.error');
+      const finished = open.next((e) => e.type === 'chat.finished');
+      // Awaited below; a run that fails first must not leave it to reject unheard.
+      finished.catch(() => undefined);
       const sent = performance.now();
-      await window.call('chat.send', { sessionId, text: 'Is the lamp lit?', connectionId, model: MODEL });
-      const ms = (await token) - sent;
+      await open.call('chat.send', { sessionId, text: 'Is the lamp lit?', connectionId, model: MODEL });
+      const { event, at } = await first;
+      if (event.type !== 'chat.delta') throw new Error(`the reply brought no text: ${JSON.stringify(event)}`);
       await finished;
-      return ms;
+      return at - sent;
     };
     return { first: await reply(), later: await reply() };
   } finally {
-    window.close();
-    await host.stop();
+    window?.close();
+    await host?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
