@@ -40,6 +40,8 @@ export interface LlmClientOptions {
   idleTimeoutMs?: number;
   /** Most characters of text plus tool arguments one response may stream. Default 4 M. */
   maxResponseChars?: number;
+  /** Loads the model SDK. Default: its module, imported once for the whole process. Injected by tests to watch it. */
+  loadSdk?: () => Promise<Sdk>;
 }
 
 export interface LlmCallOptions {
@@ -120,9 +122,13 @@ export class LlmClient {
    */
   warm(): void {
     // A failed load is reported by the call that needs the SDK (prepare), not here.
-    loadSdk().catch(() => undefined);
+    this.sdk().catch(() => undefined);
     // Node loads the fetch the SDK calls (undici, ~35 ms) on the first read of one of its classes: one is read now.
     void globalThis.Headers;
+  }
+
+  private sdk(): Promise<Sdk> {
+    return (this.options.loadSdk ?? loadSdk)();
   }
 
   /**
@@ -239,7 +245,7 @@ export class LlmClient {
         hint: ref?.kind === 'env' ? `Set ${ref.name} where the app starts, or store a key in the connection.` : 'Add a key to the connection in Connections (or, from the CLI, name a variable with connections add --key-env VAR).',
       });
     }
-    const sdk = await loadSdk();
+    const sdk = await this.sdk();
     const tools = sdk.toToolSet(request.tools);
     return {
       sdk,

@@ -170,7 +170,7 @@ describe('a chat turn', () => {
     expect(events.filter((e) => e.type === 'chat.delta').length).toBeLessThan(100);
   });
 
-  it('opening a chat has the model client load its SDK then, not when the first message is sent', async () => {
+  it('opening a chat warms the model client (its SDK loads while the person types, not after Send)', async () => {
     const warm = vi.spyOn(rig.llm, 'warm');
     const sessionId = await newSession(rig);
     expect(warm).not.toHaveBeenCalled();

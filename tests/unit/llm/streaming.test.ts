@@ -1,5 +1,5 @@
 // Each provider's real wire format, over HTTP to the local fake server, comes out as our events in seed-004 order.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LlmEvent } from '../../../shared/types/llm';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { AUTH_HEADER, CANARY, PROVIDERS, assertSeedOrder, collect, hello, last, profileFor, testClient, textOf, weatherTool } from './helpers';
@@ -66,6 +66,27 @@ describe('text streaming, every wire format', () => {
     const events = await collect(client.stream(profileFor(server, provider), hello));
     expect(textOf(events)).toBe(big);
     expect(last(events)?.type).toBe('finish');
+  });
+});
+
+describe('warming', () => {
+  it('warm() starts loading the SDK before any call; the call then takes the SDK from the same loader', async () => {
+    const loadSdk = vi.fn(() => import('../../../electron/core/llm/sdk'));
+    const { client } = testClient({ loadSdk });
+    client.warm();
+    expect(loadSdk).toHaveBeenCalledTimes(1);
+    server.enqueue({ text: ['Warm'] });
+    const events = await collect(client.stream(profileFor(server, 'openai-compatible'), hello));
+    expect(ofType(events, 'text-delta').map((e) => e.text)).toEqual(['Warm']);
+    expect(loadSdk).toHaveBeenCalledTimes(2);
+  });
+
+  it('a load that fails while warming is not thrown there: the call reports it as its error', async () => {
+    const { client } = testClient({ loadSdk: () => Promise.reject(new Error('the SDK is missing')) });
+    expect(() => client.warm()).not.toThrow();
+    const events = await collect(client.stream(profileFor(server, 'openai-compatible'), hello));
+    expect(last(events)).toMatchObject({ type: 'error' });
+    expect(server.generations).toHaveLength(0);
   });
 });
 
