@@ -82,8 +82,10 @@ function main(): void {
     routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
     const entry = path.resolve(message.extensionPath, message.manifest.main);
-    // Asked once: the lockdown is set up for this answer, and the host is told the same one.
+    // Asked before extension code runs (it could patch what answers), once: the lockdown is set up for these
+    // answers, and the host is told the same ones.
     const isolated = networkIsolated();
+    const confined = contained();
     installBun(created, message.extensionPath, entry);
     lockDown({
       fetch: deniedFetch,
@@ -102,7 +104,7 @@ function main(): void {
     }
     // What it listens to, before it is ready: also "nothing", so the host sends no events to an extension without handlers.
     send({ type: 'events_wanted', events: created.eventNames() });
-    send({ type: 'ready', contained: contained(), networkIsolated: isolated });
+    send({ type: 'ready', contained: confined, networkIsolated: isolated });
   }
 
   const call = (kind: 'invocation' | 'simulation', message: Extract<HostToWorkerMessage, { type: 'tool_invocation' | 'tool_simulation' }>) => {
