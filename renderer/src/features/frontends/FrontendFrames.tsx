@@ -140,6 +140,13 @@ export function FrontendFrames() {
   const [frames, setFrames] = useState<Map<string, { extension: ExtensionInfo; entry: string }>>(new Map());
   useHostNews();
 
+  const stopped = (id: string) =>
+    setFrames((current) => {
+      const next = new Map(current);
+      next.delete(id);
+      return next;
+    });
+
   useEffect(() => {
     // A frontend stopped for a problem stays stopped until its extension starts again.
     for (const e of extensions) if (e.status !== 'running' && problems[e.id]) frontendsActions.clearProblem(store, e.id);
@@ -152,15 +159,15 @@ export function FrontendFrames() {
       }
       return next;
     });
-    for (const id of frames.keys()) if (!wanted.has(id)) brokers.get(id)?.stop();
+    for (const id of frames.keys()) {
+      if (wanted.has(id)) continue;
+      // A loaded frame goes once its broker has torn it down; one whose page never loaded has no broker: it goes now
+      // (left, its page would load later and start a frontend for a stopped extension).
+      const broker = brokers.get(id);
+      if (broker) broker.stop();
+      else stopped(id);
+    }
   }, [extensions, frames, brokers, problems, store]);
-
-  const stopped = (id: string) =>
-    setFrames((current) => {
-      const next = new Map(current);
-      next.delete(id);
-      return next;
-    });
 
   return (
     <div className="runtime-frames" aria-hidden="true">
