@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { createWsTransport, hostSocketUrl, type SocketLike } from '../../renderer/src/api/ws-transport';
+import type { MethodName } from '../../shared/contract';
 import type { HostEvent } from '../../shared/events';
-import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import { cli, startHost, type RunningHost } from '../e2e/host-process';
 import { LlmTestServer } from '../fixtures/llm-server';
@@ -17,58 +18,47 @@ const MODEL = 'bench-model';
 /** The scenario's pause between opening the chat and pressing Send: a short message being typed. */
 const TYPING_MS = 1000;
 
-/** A window's connection to the host: calls and events over the page's WebSocket contract. */
-async function connect(origin: string, token: string) {
-  const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}${WS_PATH}?${TOKEN_PARAM}=${encodeURIComponent(token)}`);
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  let nextId = 0;
-  const waiting = new Map<number, (result: { ok: boolean; value?: unknown; error?: unknown }) => void>();
-  const listeners = new Set<(event: HostEvent) => void>();
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as ServerMessage;
-    if (message.kind === 'result') waiting.get(message.id)?.(message.result as never);
-    else if (message.kind === 'event') for (const listener of listeners) listener(message.event);
+/** A window's connection to the host: the page's own WebSocket client (renderer/src/api/ws-transport.ts). */
+function connect(origin: string, token: string) {
+  const connection = createWsTransport({
+    url: hostSocketUrl(new URL(origin), WS_PATH, TOKEN_PARAM, token),
+    createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
   });
-  const call = async (method: string, input: unknown): Promise<unknown> => {
-    const id = ++nextId;
-    const result = await new Promise<{ ok: boolean; value?: unknown; error?: unknown }>((resolve) => {
-      waiting.set(id, resolve);
-      socket.send(JSON.stringify({ kind: 'invoke', id, method, input } satisfies ClientMessage));
-    });
+  const call = async (method: MethodName, input: unknown): Promise<unknown> => {
+    const result = await connection.invoke(method, input as never);
     if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
     return result.value;
   };
   /** The first event `match` accepts, with its time; rejects after `timeoutMs` (the turn never answered). */
   const next = (match: (event: HostEvent) => boolean, timeoutMs = 30_000) =>
     new Promise<{ event: HostEvent; at: number }>((resolve, reject) => {
-      const listener = (event: HostEvent) => {
+      const stop = connection.onEvent((event) => {
         if (!match(event)) return;
         finish();
         resolve({ event, at: performance.now() });
-      };
+      });
       const timer = setTimeout(() => {
         finish();
         reject(new Error(`no such event within ${timeoutMs} ms`));
       }, timeoutMs);
       const finish = () => {
         clearTimeout(timer);
-        listeners.delete(listener);
+        stop();
       };
-      listeners.add(listener);
     });
-  return { call, next, close: () => socket.close() };
+  return { call, next, close: () => connection.dispose() };
 }
 
 /** One fresh start: Send → first token of the first reply, then of a second one. */
 async function freshStart(llm: LlmTestServer): Promise<{ first: number; later: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-bench-first-reply-'));
   let host: RunningHost | undefined;
-  let window: Awaited<ReturnType<typeof connect>> | undefined;
+  let window: ReturnType<typeof connect> | undefined;
   try {
     const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
     const connectionId = added.profile?.id ?? added.id!;
     host = await startHost(dataDir);
-    const open = (window = await connect(host.origin, host.token));
+    const open = (window = connect(host.origin, host.token));
     const { id: sessionId } = (await open.call('chat.sessions.create', {})) as { id: string };
     await open.call('chat.sessions.open', { sessionId });
     await new Promise((resolve) => setTimeout(resolve, TYPING_MS));
