@@ -9,7 +9,7 @@ import { createWsTransport, hostSocketUrl, type SocketLike } from '../../rendere
 import type { MethodName } from '../../shared/contract';
 import type { HostEvent } from '../../shared/events';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
-import { cli, startHost, type RunningHost } from '../e2e/host-process';
+import { addLocalConnection, startHost, type RunningHost } from '../e2e/host-process';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { median, round, table } from './stats';
 
@@ -55,8 +55,7 @@ async function freshStart(llm: LlmTestServer): Promise<{ first: number; later: n
   let host: RunningHost | undefined;
   let window: ReturnType<typeof connect> | undefined;
   try {
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
-    const connectionId = added.profile?.id ?? added.id!;
+    const connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
     host = await startHost(dataDir);
     const open = (window = connect(host.origin, host.token));
     const { id: sessionId } = (await open.call('chat.sessions.create', {})) as { id: string };

@@ -3,19 +3,18 @@
 // (median), the longest frame, long tasks, and how long after the server's last token the whole text is on
 // screen; beside the idle page's figures in the same run. Scenarios: a 4,000-token reply in a new chat, the
 // same after 200 earlier messages, and a 20,000-token reply.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { SESSION_FORMAT, SESSION_VERSION } from '../../shared/types/chat';
-import { ROOT, startHost } from '../e2e/host-process';
+import { addLocalConnection, cli, ROOT, startHost } from '../e2e/host-process';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { round, table } from './stats';
 
 const MODEL = 'bench-render-model';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 /** Tokens a wire frame carries, and the wait before each frame: 13 tokens a frame with 5 ms between frames (about 6 ms with timer slack) ≈ 2,000 tokens/s. */
 const TOKENS_PER_FRAME = 13;
 const FRAME_DELAY_MS = 5;
@@ -32,8 +31,6 @@ interface Figures {
   long_tasks: number;
   text_on_screen_ms: number | null;
 }
-
-const cli = (dataDir: string, ...args: string[]) => execFileSync(TSX, ['electron/headless/cli.ts', ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 
 /** A session file with `count` earlier messages (what people's long chats look like: a few sentences each). */
 function sessionFile(id: string, title: string, count: number, connectionId: string): string {
@@ -183,8 +180,7 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is missing (${CHROMIUM}): apt-get install -y chromium, or set CHROMIUM_PATH.`);
   const llm = await LlmTestServer.start({ models: [MODEL] });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-bench-render-'));
-  const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
-  const connectionId = added.profile?.id ?? added.id!;
+  const connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
   for (const [id, title, count] of [['fresh', 'Fresh chat', 0], ['long', 'Long chat', 200], ['big', 'Big reply', 0]] as const) cli(dataDir, 'sessions', 'import', sessionFile(id, title, count, connectionId));
   const host = await startHost(dataDir);
   const browser = await chromium.launch({ executablePath: CHROMIUM });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-frontend-model';
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'extensions');
@@ -45,8 +45,7 @@ test.describe('extension frontends', () => {
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-frontends-'));
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as { profile?: { id: string }; id?: string };
-    connectionId = added.profile?.id ?? added.id!;
+    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
     cli(dataDir, 'extensions', 'install', path.join(FIXTURES, 'lumiverse_frontend'), '--grant', 'requested', '--trust');
     host = await startHost(dataDir);
   });

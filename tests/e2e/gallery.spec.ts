@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'gallery-model';
@@ -27,11 +27,7 @@ test.describe('section gallery', () => {
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL, 'gallery-small'] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-gallery-'));
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local LM Studio', '--json')) as {
-      profile?: { id: string };
-      id?: string;
-    };
-    const connectionId = added.profile?.id ?? added.id!;
+    const connectionId = addLocalConnection(dataDir, llm.origin, MODEL, 'Local LM Studio');
     cli(dataDir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
     cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', 'Plot Enforcer', '--chance', '100', '--tools', 'council:pacing_review');
     cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'continuity-keeper', '--role', 'Continuity', '--chance', '60', '--tools', 'knowledge-base:search_knowledge_base');

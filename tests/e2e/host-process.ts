@@ -20,6 +20,13 @@ function builtCliEntry(): string {
 export function cli(dataDir: string, ...args: string[]): string {
   return execFileSync(process.execPath, [builtCliEntry(), ...args, '--data-dir', dataDir], { cwd: ROOT, encoding: 'utf8' });
 }
+/** Adds an OpenAI-compatible connection to the local LLM server at `origin` with the CLI; returns its id. */
+export function addLocalConnection(dataDir: string, origin: string, model: string, name = 'Local'): string {
+  const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${origin}/v1`, '--model', model, '--name', name, '--json')) as { id?: string };
+  if (!added.id) throw new Error(`connections add printed no id: ${JSON.stringify(added)}`);
+  return added.id;
+}
+
 const READY = /(http:\/\/127\.0\.0\.1:\d+)\/#token=([0-9a-f]+)/;
 
 export interface RunningHost {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { pngTextChunks, solidPng, withPngTextChunks } from '../../electron/core/imports/png-text';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-card-model';
@@ -43,11 +43,7 @@ test.describe('importing a character card in the Workbench', () => {
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-imports-'));
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as {
-      profile?: { id: string };
-      id?: string;
-    };
-    connectionId = added.profile?.id ?? added.id!;
+    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
     host = await startHost(dataDir);
   });
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-layout-model';
 
@@ -63,11 +63,7 @@ test.describe('Workbench layout', () => {
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-layout-'));
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as {
-      profile?: { id: string };
-      id?: string;
-    };
-    connectionId = added.profile?.id ?? added.id!;
+    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
     cli(dataDir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
     cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'pacing-critic', '--role', 'Pacing Critic', '--chance', '100', '--tools', 'council:pacing_review');
     cli(dataDir, 'council', 'set', '--mode', 'sidecar', '--on');

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-actions-model';
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pipeline');
@@ -24,11 +24,7 @@ test.describe('message actions and swipes', () => {
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-actions-'));
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as {
-      profile?: { id: string };
-      id?: string;
-    };
-    connectionId = added.profile?.id ?? added.id!;
+    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
     cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'tools,chats,chat_mutation', '--trust');
     host = await startHost(dataDir);
   });

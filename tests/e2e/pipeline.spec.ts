@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-pipeline-model';
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pipeline');
@@ -24,11 +24,7 @@ test.describe('a chat turn through the extension pipeline', () => {
     assertRendererBuilt();
     llm = await LlmTestServer.start({ models: [MODEL] });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-pipeline-'));
-    const added = JSON.parse(cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json')) as {
-      profile?: { id: string };
-      id?: string;
-    };
-    connectionId = added.profile?.id ?? added.id!;
+    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
     cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'tools,interceptor,context_handler,chats,chat_mutation', '--trust');
     cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', 'Archivist', '--chance', '100', '--tools', 'lumiverse_pipeline:active_chat');
     cli(dataDir, 'council', 'set', '--mode', 'sidecar', '--on');
