@@ -153,6 +153,25 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(after.metadata).toEqual({ scene: 'harbour' });
   }, 60_000);
 
+  it('events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {
+    await install(GRANT.filter((p) => p !== 'chat_mutation'));
+    await turn('my private plan: bring the ledger');
+    const heard = () => invoke('text_events').then((r) => JSON.parse((r as { content: string }).content) as Array<{ event: string; payload: Record<string, unknown> }>);
+    const without = await heard();
+    expect(without.map((e) => e.event)).toEqual(['MESSAGE_SENT', 'GENERATION_ENDED']);
+    expect(JSON.stringify(without)).not.toMatch(/ledger|The reply/);
+    expect(without[0]!.payload.message).toMatchObject({ id: expect.any(String), is_user: true, swipe_count: 1 });
+    expect(without[1]!.payload).toMatchObject({ messageId: expect.any(String), contentLength: 'The reply.'.length });
+
+    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
+    await rig.host.extensions.whenSettled();
+    await turn('my private plan: bring the ledger');
+    const withText = await heard();
+    expect(withText.map((e) => e.event)).toEqual(expect.arrayContaining(['MESSAGE_SENT', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED']));
+    expect(withText.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message).toMatchObject({ content: 'my private plan: bring the ledger' });
+    expect(withText.findLast((e) => e.event === 'GENERATION_ENDED')!.payload).toMatchObject({ content: 'The reply.' });
+  }, 60_000);
+
   it('a dry run shows the final prompt with the interceptor change, and sends nothing', async () => {
     await install();
     const sessionId = await newSession(rig);

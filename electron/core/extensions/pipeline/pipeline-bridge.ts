@@ -2,6 +2,7 @@
 // permissions asked at the moment of use), a way to call each one in its worker, and events to broadcast.
 import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../../shared/errors';
+import { eventPayloadFor } from '../../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Clock } from '../../ports';
 import type { Entry } from '../extension-entry';
@@ -104,7 +105,11 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     },
     allowed: (extensionId, permission) => [...entries()].some((e) => e.id === extensionId && e.granted.has(permission)),
     broadcast(event, payload) {
-      for (const entry of running()) entry.worker?.sendEvent(event, payload);
+      for (const entry of running()) {
+        const heard = eventPayloadFor(event, payload, entry.granted);
+        if (heard !== null) entry.worker?.sendEvent(event, heard);
+      }
+      // The window applies the same rule per frame (each frame's extension has its own grants).
       frontends(event, payload);
     },
     frontendMessages: (extensionId) => [...registrations.of(find(extensionId).id).frontend],

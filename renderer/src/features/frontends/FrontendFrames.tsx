@@ -9,6 +9,7 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { selectExtensions, selectSection, selectTheme } from '../../stores/selectors';
 import { watchDrawer } from './drawer-news';
 import { FrameBroker } from './frame-broker';
+import { tellFrames } from './frame-events';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
@@ -79,7 +80,10 @@ function useHostNews() {
   useEffect(() => {
     const granted = new Map(appStore.getState().extensions.items.map((e) => [e.id, e.granted]));
     return host.onEvent((event) => {
-      if (event.type === 'extension.event') for (const broker of brokers.values()) broker.notify('event', { event: event.event, payload: event.payload });
+      if (event.type === 'extension.event') {
+        const items = appStore.getState().extensions.items;
+        tellFrames(brokers, (id) => items.find((e) => e.id === id)?.granted ?? [], event.event, event.payload);
+      }
       else if (event.type === 'extension.frontend-message') brokers.get(event.id)?.notify('backend', { payload: event.payload });
       else if (event.type === 'extension.changed') {
         const { id } = event.extension;

@@ -1,0 +1,44 @@
+// What an extension hears of a host event: the chat's text only when it holds the permission that reading that
+// text through the API needs (chat.* asks for chat_mutation, as in Lumiverse). Without it a message or generation
+// event arrives with ids and counts, and a stream token not at all. One rule for backends and their frames.
+import type { ExtensionPermission } from '../types/spindle';
+
+/** The permission that reading a chat's text needs, through the API or in an event. */
+export const CHAT_TEXT_PERMISSION: ExtensionPermission = 'chat_mutation';
+
+type Payload = Record<string, unknown>;
+
+/** A message DTO without what was said: its ids, place, author and how many swipes it has. */
+function messageWithoutText(message: unknown): unknown {
+  if (!message || typeof message !== 'object') return message;
+  const { content: _content, swipes, swipe_dates: _dates, metadata: _metadata, extra: _extra, ...rest } = message as Payload;
+  return { ...rest, ...(Array.isArray(swipes) ? { swipe_count: swipes.length } : {}) };
+}
+
+const withoutMessageText = (payload: Payload): Payload => ({ ...payload, message: messageWithoutText(payload.message) });
+
+function generationWithoutText(payload: Payload): Payload {
+  const { content, ...rest } = payload;
+  return { ...rest, ...(typeof content === 'string' ? { contentLength: content.length } : {}) };
+}
+
+/** Each event that carries chat text, and what it becomes without the permission (null: not sent). */
+const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
+  MESSAGE_SENT: withoutMessageText,
+  MESSAGE_EDITED: withoutMessageText,
+  MESSAGE_SWIPED: withoutMessageText,
+  GENERATION_ENDED: generationWithoutText,
+  GENERATION_STOPPED: generationWithoutText,
+  STREAM_TOKEN_RECEIVED: () => null,
+};
+
+/** The events whose text needs CHAT_TEXT_PERMISSION (README's permission table lists them). */
+export const CHAT_TEXT_EVENTS: readonly string[] = Object.keys(TEXT_EVENTS);
+
+/** The payload an extension holding `granted` receives for `event`, or null when it receives nothing. */
+export function eventPayloadFor(event: string, payload: unknown, granted: { has(permission: ExtensionPermission): boolean }): unknown {
+  const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;
+  if (!redact || granted.has(CHAT_TEXT_PERMISSION)) return payload;
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  return redact(payload as Payload);
+}

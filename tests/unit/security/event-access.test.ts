@@ -1,0 +1,49 @@
+// Round three, case E1: events carry chat text only to an extension (and its frames) holding chat_mutation.
+import { describe, expect, it } from 'vitest';
+import { tellFrames } from '../../../renderer/src/features/frontends/frame-events';
+import { CHAT_TEXT_EVENTS, eventPayloadFor } from '../../../shared/spindle/event-access';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+
+const SECRET = 'my private plan: bring the ledger';
+const message = { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', content: SECRET, swipes: [SECRET, 'other'], swipe_dates: [1, 2], metadata: { note: SECRET }, extra: {}, role: 'user' };
+const EVENTS: Array<[string, unknown]> = [
+  ['MESSAGE_SENT', { chatId: 'c1', message }],
+  ['MESSAGE_EDITED', { chatId: 'c1', message }],
+  ['MESSAGE_SWIPED', { chatId: 'c1', message, action: 'added', swipeId: 1 }],
+  ['GENERATION_ENDED', { generationId: 'g', chatId: 'c1', messageId: 'm2', content: SECRET, usage: { outputTokens: 3 } }],
+  ['GENERATION_STOPPED', { generationId: 'g', chatId: 'c1', content: SECRET }],
+  ['STREAM_TOKEN_RECEIVED', { generationId: 'g', chatId: 'c1', token: SECRET, seq: 1 }],
+];
+const none = new Set<ExtensionPermission>(['tools']);
+const reader = new Set<ExtensionPermission>(['chat_mutation']);
+
+describe('E1: what an event carries follows the permissions', () => {
+  it.each(EVENTS)('E1: %s without chat_mutation holds no text; with it, the payload as it was', (event, payload) => {
+    const heard = eventPayloadFor(event, payload, none);
+    expect(JSON.stringify(heard ?? null)).not.toContain('ledger');
+    expect(eventPayloadFor(event, payload, reader)).toBe(payload);
+  });
+
+  it('E1: keeps ids and counts, drops stream tokens entirely', () => {
+    expect(eventPayloadFor('MESSAGE_SENT', EVENTS[0]![1], none)).toEqual({ chatId: 'c1', message: { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', role: 'user', swipe_count: 2 } });
+    expect(eventPayloadFor('GENERATION_ENDED', EVENTS[3]![1], none)).toEqual({ generationId: 'g', chatId: 'c1', messageId: 'm2', usage: { outputTokens: 3 }, contentLength: SECRET.length });
+    expect(eventPayloadFor('STREAM_TOKEN_RECEIVED', EVENTS[5]![1], none)).toBeNull();
+    // Events without chat text pass as they are; a malformed text event is dropped rather than guessed at.
+    const switched = { chatId: 'c1' };
+    expect(eventPayloadFor('CHAT_SWITCHED', switched, none)).toBe(switched);
+    expect(eventPayloadFor('MESSAGE_SENT', 'raw text', none)).toBeNull();
+    expect(CHAT_TEXT_EVENTS).toEqual(EVENTS.map(([e]) => e));
+  });
+
+  it("E1: each frame hears what its own extension's permissions allow", () => {
+    const heard = new Map<string, unknown[]>();
+    const broker = (id: string) => ({ notify: (_topic: 'event', p: { event: string; payload: unknown }) => void heard.set(id, [...(heard.get(id) ?? []), p]) });
+    const brokers = new Map([['plain', broker('plain')], ['reader', broker('reader')]]);
+    const grants: Record<string, ExtensionPermission[]> = { plain: [], reader: ['chat_mutation'] };
+    for (const [event, payload] of EVENTS) tellFrames(brokers, (id) => grants[id] ?? [], event, payload);
+    expect(JSON.stringify(heard.get('plain'))).not.toContain('ledger');
+    expect(heard.get('plain')).toHaveLength(5);
+    expect(heard.get('reader')).toHaveLength(6);
+    expect(JSON.stringify(heard.get('reader'))).toContain('ledger');
+  });
+});
