@@ -10,11 +10,9 @@ export type ServerMessage =
   | { kind: 'error'; error: { code: string; message: string } };
 
 export const WS_PATH = '/ws';
-/** The token travels in the page URL's fragment (never sent to a server), then in the WebSocket query. */
-export const TOKEN_PARAM = 'token';
 /**
- * The browser session: once a WebSocket opens with the token, the host sets this cookie (HttpOnly, SameSite=Strict,
- * this host only), so a reload or a second tab of the same address connects without the token in its URL. Named by
- * port, since cookies are not: two hosts on 127.0.0.1 keep their own.
+ * The token travels in the page URL's fragment (never sent to a server), then in the WebSocket query of every
+ * connection. The page keeps it in its origin's localStorage (scoped by port, unlike cookies) for reloads and
+ * second tabs; the host sets no cookie.
  */
-export const sessionCookieName = (port: number): string => `cw_session_${port}`;
+export const TOKEN_PARAM = 'token';

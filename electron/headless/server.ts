@@ -9,7 +9,7 @@ import { frameFile } from '../core/extensions/frontend-files';
 import { MAX_IMPORT_INPUT_BYTES } from '../../shared/limits';
 import type { Result } from '../../shared/errors';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
-import { sessionCookieName, TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
+import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
 import type { Logger } from '../core/ports';
 import { serveFile, serveStatic } from './static-files';
@@ -32,15 +32,6 @@ function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && crypto.timingSafeEqual(left, right);
-}
-
-/** The value of cookie `name` in a Cookie header ('' when it has none). */
-export function cookieValue(header: string | undefined, name: string): string {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return '';
 }
 
 /** Host and Origin must name this server exactly: that is what defeats DNS rebinding. */
@@ -107,12 +98,6 @@ export async function startHeadlessServer(options: {
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  // Handshakes that came with the token answer with the session cookie. Path=/ on this host only (no Domain), so
-  // extension frames on *.localhost never send it; the Origin check above still guards every upgrade.
-  const cookieFor = new WeakSet<http.IncomingMessage>();
-  wss.on('headers', (headers, req) => {
-    if (cookieFor.has(req)) headers.push(`Set-Cookie: ${sessionCookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`);
-  });
   const clients = new Set<WebSocket>();
 
   server.on('upgrade', (req, socket, head) => {
@@ -126,10 +111,9 @@ export async function startHeadlessServer(options: {
     if (origin !== undefined && !isOwnOrigin(origin, hosts)) return refuse(403, 'Forbidden');
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== WS_PATH) return refuse(404, 'Not Found');
-    // The token in the URL, or the session cookie an earlier connection with it set (a reload, a second tab).
-    const byToken = safeEqual(url.searchParams.get(TOKEN_PARAM) ?? '', token);
-    if (!byToken && !safeEqual(cookieValue(req.headers.cookie, sessionCookieName(port)), token)) return refuse(401, 'Unauthorized');
-    if (byToken) cookieFor.add(req);
+    // Only the token the page sends explicitly opens the app. No cookie does: a browser sends cookies to every port
+    // of a host, so another local page could replay one (the page keeps the token in its own origin's storage).
+    if (!safeEqual(url.searchParams.get(TOKEN_PARAM) ?? '', token)) return refuse(401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws));
   });
 

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sessionCookieName } from '../../shared/ws-protocol';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket } from 'ws';
 import { SECTIONS, type SectionId } from '../../renderer/src/app/sections';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
 import { watchPage } from './page-watch';
@@ -219,8 +221,8 @@ test.describe('shell against the headless host', () => {
     await first.goto(`${host.origin}/#token=${host.token}`);
     await expect(first.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     expect(first.url()).not.toContain(host.token);
-    // The session is an HttpOnly, SameSite=Strict cookie of this host: the page's script cannot read it.
-    expect(await context.cookies()).toEqual([expect.objectContaining({ name: sessionCookieName(Number(new URL(host.origin).port)), domain: '127.0.0.1', httpOnly: true, sameSite: 'Strict' })]);
+    // The token stays in this origin's storage; no cookie holds it.
+    expect(await context.cookies()).toEqual([]);
     const second = await context.newPage();
     await second.goto(`${host.origin}/`);
     await expect(second.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
@@ -228,6 +230,37 @@ test.describe('shell against the headless host', () => {
     await second.reload();
     await expect(second.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     await context.close();
+  });
+
+  test('K1: every cookie the browser sends to another local port, replayed on the app without Origin, opens nothing', async ({ browser }) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${host.origin}/#token=${host.token}`);
+    await expectConnected(page);
+    // Another web page on this machine, on another port: it records what the browser sends it.
+    const cookies: string[] = [];
+    const other = http.createServer((req, res) => {
+      if (req.headers.cookie) cookies.push(req.headers.cookie);
+      res.end('<!doctype html><title>other</title>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const otherPage = await context.newPage();
+      await otherPage.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      await otherPage.goto(`http://localhost:${(other.address() as AddressInfo).port}/`);
+      const replayed = [...cookies, ...(await context.cookies()).map((c) => `${c.name}=${c.value}`)];
+      const status = (cookie: string) =>
+        new Promise<number>((resolve) => {
+          const ws = new WebSocket(`${host.origin.replace('http', 'ws')}/ws`, { headers: { Cookie: cookie } });
+          ws.on('open', () => (ws.close(), resolve(101)));
+          ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+          ws.on('error', () => resolve(0));
+        });
+      for (const cookie of replayed) expect(await status(cookie)).toBe(401);
+    } finally {
+      other.close();
+      await context.close();
+    }
   });
 
   // Last in this group: it stops the host.

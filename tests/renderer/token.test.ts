@@ -1,16 +1,16 @@
 // @vitest-environment happy-dom
-// The access token: read from #token=…, kept in sessionStorage for reloads, and removed from the address bar.
+// The access token: read from #token=…, kept in localStorage (this origin's, scoped by port) for reloads and other tabs, and removed from the address bar.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { takeToken, takeTokenFromWindow, TOKEN_STORAGE_KEY } from '../../renderer/src/api/token';
 
-beforeEach(() => sessionStorage.clear());
+beforeEach(() => localStorage.clear());
 afterEach(() => history.replaceState(null, '', '/'));
 
 describe('takeToken', () => {
   it('takes the token from the fragment, remembers it and cleans the URL', () => {
     history.replaceState(null, '', '/index.html?x=1#token=f00dcafe');
     expect(takeTokenFromWindow(window)).toBe('f00dcafe');
-    expect(sessionStorage.getItem(TOKEN_STORAGE_KEY)).toBe('f00dcafe');
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('f00dcafe');
     expect(location.hash).toBe('');
     expect(location.href).not.toContain('f00dcafe');
     expect(location.pathname + location.search).toBe('/index.html?x=1');
@@ -24,10 +24,10 @@ describe('takeToken', () => {
   });
 
   it('prefers a new token in the fragment over the remembered one, keeping other fragment params', () => {
-    sessionStorage.setItem(TOKEN_STORAGE_KEY, 'old');
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'old');
     history.replaceState(null, '', '/#view=tools&token=new');
     expect(takeTokenFromWindow(window)).toBe('new');
-    expect(sessionStorage.getItem(TOKEN_STORAGE_KEY)).toBe('new');
+    expect(localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('new');
     expect(location.hash).toBe('#view=tools');
   });
 

@@ -293,6 +293,6 @@ describe('hostSocketUrl', () => {
       'ws://127.0.0.1:5173/ws?token=ab%20cd',
     );
     expect(hostSocketUrl({ protocol: 'https:', host: 'x.test' }, '/ws', 'token', 't')).toBe('wss://x.test/ws?token=t');
-    expect(hostSocketUrl({ protocol: 'http:', host: 'x' }, '/ws', 'token', null)).toBe('ws://x/ws'); // the session cookie may do
+    expect(hostSocketUrl({ protocol: 'http:', host: 'x' }, '/ws', 'token', null)).toBe('ws://x/ws'); // the host refuses it and the page says why
   });
 });

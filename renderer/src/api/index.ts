@@ -17,12 +17,12 @@ export function connectToHost(win: Window = window): HostConnection {
   if (bridge && typeof bridge.invoke === 'function' && typeof bridge.onEvent === 'function') {
     return createPreloadTransport(bridge);
   }
-  // Without a token in the address (a second tab, a bookmark) the session cookie an earlier connection got may do.
+  // Without a token in the address (a second tab, a bookmark) the one this origin's storage kept may do.
   const token = takeTokenFromWindow(win);
   return createWsTransport({
     url: hostSocketUrl(win.location, WS_PATH, TOKEN_PARAM, token),
     probe: () => probeHttp(win),
-    ...(token ? {} : { refusedDetail: 'This address has no access token, and this browser has no session with the host yet.' }),
+    ...(token ? {} : { refusedDetail: 'This address has no access token, and this browser has not opened the app with one yet.' }),
   });
 }
 

@@ -1,4 +1,5 @@
-// The browser-mode access token: taken from the URL fragment once, kept for reloads, then cleaned off the URL.
+// The browser-mode access token: taken from the URL fragment once, kept for reloads and other tabs of this origin
+// (localStorage is scoped by port; cookies are not, so none holds it), then cleaned off the URL.
 import { TOKEN_PARAM } from '../../../shared/ws-protocol';
 
 export const TOKEN_STORAGE_KEY = 'council-workbench.token';
@@ -10,7 +11,7 @@ export interface TokenEnv {
 }
 
 /**
- * Returns the token from `#token=…` (and remembers it in sessionStorage, then removes it from the
+ * Returns the token from `#token=…` (and remembers it in localStorage, then removes it from the
  * address bar so it does not linger in history or screenshots), else the remembered one, else null.
  */
 export function takeToken(env: TokenEnv): string | null {
@@ -34,14 +35,14 @@ export function takeToken(env: TokenEnv): string | null {
   }
 }
 
-function safeSessionStorage(win: Window): Storage | null {
+function safeLocalStorage(win: Window): Storage | null {
   try {
-    return win.sessionStorage;
+    return win.localStorage;
   } catch {
     return null;
   }
 }
 
 export function takeTokenFromWindow(win: Window): string | null {
-  return takeToken({ location: win.location, history: win.history, storage: safeSessionStorage(win) });
+  return takeToken({ location: win.location, history: win.history, storage: safeLocalStorage(win) });
 }

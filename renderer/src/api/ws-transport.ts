@@ -328,7 +328,7 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
 }
 
 /** ws(s)://<host>/ws?token=… for the page's own origin, or null without a token. */
-/** Without a token the socket goes without one: the host may know this browser by its session cookie. */
+/** Without a token the socket goes without one, and the host refuses it (the page then says why). */
 export function hostSocketUrl(location: Pick<Location, 'protocol' | 'host'>, path: string, param: string, token: string | null): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${location.host}${path}${token ? `?${param}=${encodeURIComponent(token)}` : ''}`;
