@@ -1,7 +1,24 @@
 // Builds the three Electron targets: main (+ worker runtime and build runner), sandboxed CJS preload, renderer.
+import fs from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { sealNetwork } from './renderer/frame/network-seal';
+
+/** The sandbox page runs inline script only: the network seal goes in as its first script, from its one source. */
+function sandboxNetworkSeal(): Plugin {
+  return {
+    name: 'sandbox-network-seal',
+    writeBundle(options) {
+      const file = resolve(options.dir ?? '', 'sandbox.html');
+      const html = fs.readFileSync(file, 'utf8');
+      const marker = '<!-- network-seal -->';
+      if (!html.includes(marker)) throw new Error(`${file} has no ${marker} for the network seal`);
+      fs.writeFileSync(file, html.replace(marker, `<script>(${sealNetwork.toString()})(window);</script>`));
+    },
+  };
+}
 
 export default defineConfig({
   main: {
@@ -29,7 +46,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    plugins: [react()],
+    plugins: [react(), sandboxNetworkSeal()],
     build: {
       minify: true,
       outDir: resolve(__dirname, 'out/renderer'),

@@ -58,3 +58,16 @@ export function sandboxContentSecurityPolicy(ancestors: string[]): string {
     `frame-ancestors ${ancestors.join(' ')}`,
   ].join('; ');
 }
+
+/**
+ * Headers beside the policy of every document an extension's code runs in (its frames, the sandbox page). CSP does
+ * not govern WebRTC, DNS prefetch or preconnect; Connection-Allowlist does, and blocks WebRTC whenever it is present
+ * (Chromium enforces it for the document, its local-scheme children and its workers). A frame may reach its own
+ * origin (its files); the sandbox page nothing.
+ */
+export function frameNetworkHeaders(page: 'frame' | 'sandbox'): Record<string, string> {
+  return {
+    'Connection-Allowlist': page === 'frame' ? '(response-origin)' : '()',
+    'X-DNS-Prefetch-Control': 'off',
+  };
+}

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { contentSecurityPolicy, frameContentSecurityPolicy, sandboxContentSecurityPolicy } from '../../shared/csp';
+import { contentSecurityPolicy, frameContentSecurityPolicy, frameNetworkHeaders, sandboxContentSecurityPolicy } from '../../shared/csp';
 import { SANDBOX_PAGE } from '../../shared/frames/frame-origin';
 import { frameFile } from '../core/extensions/frontend-files';
 import { MAX_IMPORT_INPUT_BYTES } from '../../shared/limits';
@@ -76,6 +76,7 @@ export async function startHeadlessServer(options: {
     // The sandbox page runs an extension's inline HTML, opaque-origin, from an extension frame or a message.
     'Content-Security-Policy':
       pathname === SANDBOX_PAGE ? sandboxContentSecurityPolicy([...appOrigins(), `${HTTP}*.localhost:${port}`]) : frameContentSecurityPolicy(appOrigins()),
+    ...frameNetworkHeaders(pathname === SANDBOX_PAGE ? 'sandbox' : 'frame'),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Resource-Policy': 'same-origin',

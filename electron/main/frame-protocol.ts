@@ -2,7 +2,7 @@
 // serving only our frame and sandbox pages and that extension's files (electron/core/extensions/frontend-files.ts).
 import fs from 'node:fs/promises';
 import { protocol } from 'electron';
-import { frameContentSecurityPolicy, sandboxContentSecurityPolicy } from '../../shared/csp';
+import { frameContentSecurityPolicy, frameNetworkHeaders, sandboxContentSecurityPolicy } from '../../shared/csp';
 import { FRAME_SCHEME, SANDBOX_PAGE } from '../../shared/frames/frame-origin';
 import { frameFile } from '../core/extensions/frontend-files';
 import { APP_HOST, APP_SCHEME } from './app-origin';
@@ -18,8 +18,9 @@ export function handleFrameProtocol(rendererRoot: string, folderOf: (label: stri
     } catch {
       return new Response('Not found', { status: 404 });
     }
-    const csp = url.pathname === SANDBOX_PAGE ? sandboxContentSecurityPolicy([APP_ORIGIN, `${FRAME_SCHEME}:`]) : frameContentSecurityPolicy([APP_ORIGIN]);
-    const headers = { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+    const sandbox = url.pathname === SANDBOX_PAGE;
+    const csp = sandbox ? sandboxContentSecurityPolicy([APP_ORIGIN, `${FRAME_SCHEME}:`]) : frameContentSecurityPolicy([APP_ORIGIN]);
+    const headers = { 'Content-Security-Policy': csp, ...frameNetworkHeaders(sandbox ? 'sandbox' : 'frame'), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405, headers });
     const file = frameFile(url.hostname, url.pathname, rendererRoot, folderOf);
     if (!file) return new Response('Not found', { status: 404, headers });

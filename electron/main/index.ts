@@ -13,7 +13,7 @@ import { electronStoreBackend } from './electron-store-backend';
 import { registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
 import { handleFrameProtocol } from './frame-protocol';
-import { createMainWindow, denyAllPermissions, hardenWebContents } from './window';
+import { createMainWindow, cutRendererNetwork, denyAllPermissions, hardenWebContents } from './window';
 import { utilityLauncher } from './utility-launcher';
 import { SafeStorageSecretStore } from './safe-storage-secrets';
 
@@ -63,6 +63,7 @@ function run(dataDir: string): void {
 
   const start = async () => {
     denyAllPermissions(session.defaultSession);
+    await cutRendererNetwork(session.defaultSession);
     handleAppProtocol(path.join(app.getAppPath(), 'out', 'renderer'));
     host = await createHost({
       dataDir,

@@ -43,6 +43,8 @@ export function hardenWebContents(contents: WebContents): void {
     if (!isAllowedNavigation(event.url)) event.preventDefault();
   });
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  // CSP does not govern WebRTC: no UDP at all, and TCP only through the session's proxy (cutRendererNetwork).
+  contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
   contents.on('will-attach-webview', (event) => {
     event.preventDefault();
   });
@@ -55,4 +57,13 @@ export function denyAllPermissions(ses: Session): void {
   });
   ses.setPermissionCheckHandler(() => false);
   ses.setDevicePermissionHandler(() => false);
+}
+
+/**
+ * The window needs no network: its pages come from app:// and cw-ext:// (custom protocols, never proxied) and model
+ * calls run in the main process. Everything else the renderer's session would open (WebRTC's TCP, preconnect, DNS
+ * prefetch, a frame's stray request) goes to a proxy at the discard port, loopback included, and fails there.
+ */
+export function cutRendererNetwork(ses: Session): Promise<void> {
+  return ses.setProxy({ mode: 'fixed_servers', proxyRules: '127.0.0.1:9', proxyBypassRules: '<-loopback>' });
 }

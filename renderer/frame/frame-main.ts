@@ -4,6 +4,7 @@ import { FrameChannel } from './channel';
 import { watchContentHeight } from './content-height';
 import { createContext } from './context';
 import { FrameDocuments } from './documents';
+import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
 
 const RUNTIME_KEY = '__councilWorkbenchFrameRuntime';
@@ -124,6 +125,8 @@ function attachSurface(surfaceId: string): void {
   tryAttach();
 }
 
+// Before any extension code: no WebRTC or WebTransport in this realm or any frame it makes (network-seal.ts).
+sealNetwork(window);
 const hash = location.hash;
 if (hash === '#runtime') startRuntime();
 else if (hash.startsWith('#surface=')) attachSurface(decodeURIComponent(hash.slice('#surface='.length)));

@@ -459,3 +459,24 @@ export function entryProblems(source: string): string[] {
   if (methodCalls(file, 'loadURL').length === 0) problems.push('the window never loads APP_ENTRY_URL');
   return problems;
 }
+
+// Round three: WebRTC and the renderer's network, which CSP does not govern.
+export function rendererNetworkProblems(windowSource: string, indexSource: string): string[] {
+  const file = parse(windowSource);
+  const problems: string[] = [];
+  const harden = findAll(file, ts.isFunctionDeclaration).find((f) => f.name?.text === 'hardenWebContents');
+  const policies = harden ? methodCalls(harden, 'setWebRTCIPHandlingPolicy') : [];
+  if (policies.length === 0) problems.push('hardenWebContents does not set a WebRTC IP handling policy');
+  for (const call of policies) {
+    const arg = call.arguments[0];
+    if (!arg || !ts.isStringLiteral(arg) || arg.text !== 'disable_non_proxied_udp') problems.push(`WebRTC IP handling policy is ${arg?.getText()} (only 'disable_non_proxied_udp' sends nothing without the proxy)`);
+  }
+  const proxies = methodCalls(file, 'setProxy');
+  if (proxies.length === 0) problems.push('the renderer session keeps its network (no setProxy)');
+  for (const call of proxies) {
+    const text = call.arguments[0]?.getText() ?? '';
+    if (!/proxyRules:\s*'127\.0\.0\.1:9'/.test(text) || !/proxyBypassRules:\s*'<-loopback>'/.test(text)) problems.push(`setProxy(${text}) does not send everything, loopback included, to the discard port`);
+  }
+  if (!/await cutRendererNetwork\(session\.defaultSession\);/.test(indexSource)) problems.push('index.ts never cuts the default session off the network');
+  return problems;
+}

@@ -9,6 +9,7 @@ import {
   ipcEntryProblems,
   navigationGuardProblems,
   permissionHandlerProblems,
+  rendererNetworkProblems,
   preloadProblems,
   protocolProblems,
   readRepoFile,
@@ -299,3 +300,20 @@ function singleInstanceProblems(source: string): string[] {
   if ((body.match(/\bcreateHost\(/g) ?? []).length !== hostCalls || hostCalls === 0) problems.push('createHost is called outside run()');
   return problems;
 }
+
+describe('WebRTC and the renderer network (round three, N1)', () => {
+  const index = readRepoFile('electron/main/index.ts');
+
+  it('N1: every web contents sends no UDP, and the session proxies everything else, loopback included, nowhere', () => {
+    expect(rendererNetworkProblems(windowSource, index)).toEqual([]);
+    // Every cw-ext:// response carries the frames' network headers, as browser mode's do.
+    expect(readRepoFile('electron/main/frame-protocol.ts')).toMatch(/'Content-Security-Policy': csp, \.\.\.frameNetworkHeaders\(sandbox \? 'sandbox' : 'frame'\)/);
+  });
+
+  it('the checker catches a weaker policy, a missing proxy and a session left on the network', () => {
+    expect(rendererNetworkProblems(windowSource.replace("'disable_non_proxied_udp'", "'default_public_interface_only'"), index)).toHaveLength(1);
+    expect(rendererNetworkProblems(windowSource.replace("proxyBypassRules: '<-loopback>'", "proxyBypassRules: '<local>'"), index)).toHaveLength(1);
+    expect(rendererNetworkProblems(windowSource.replace("contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');", ''), index)).toEqual(['hardenWebContents does not set a WebRTC IP handling policy']);
+    expect(rendererNetworkProblems(windowSource, index.replace('await cutRendererNetwork(session.defaultSession);', ''))).toEqual(['index.ts never cuts the default session off the network']);
+  });
+});
