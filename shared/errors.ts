@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'HOST_TIMEOUT',
   'NOT_FOUND',
   'CONFLICT',
+  /** A backup restore stopped at an item and put back what it had written: the folder is as it was. */
+  'RESTORE_FAILED',
   // data dir and settings
   'DATA_DIR_MISSING',
   'DATA_DIR_NOT_DIRECTORY',
@@ -52,6 +54,8 @@ export const ERROR_CODES = [
   'FRAME_FLOOD',
   'FRAME_STOPPED',
   'GENERATION_UNAVAILABLE',
+  /** A connection a backup restore brought back is waiting for the person to confirm it. */
+  'CONNECTION_HELD',
   // MCP servers
   'MCP_TOOL_ERROR',
   'MCP_CONNECT_FAILED',

@@ -56,6 +56,8 @@ export const ConnectionProfileSettingsSchema = Type.Object(
     defaultModel: Type.String({ maxLength: 200 }),
     headers: Type.Record(Type.String(), Type.String()),
     keyRef: Type.Optional(KeyRefSchema),
+    /** Why a backup restore held it (new, or its address changed): unused, without a key, until confirmed. */
+    held: Type.Optional(Type.String({ maxLength: 300 })),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,6 @@
 // Backup: everything the person made, in one file, and back.
 import { Type } from '@sinclair/typebox';
-import { BackupSchema } from '../types/backup';
+import { BackupSchema, HeldItemSchema } from '../types/backup';
 import { method } from './define';
 
 export const backupMethods = {
@@ -10,8 +10,15 @@ export const backupMethods = {
     Type.Object({ fileName: Type.String(), backup: BackupSchema }),
   ),
   'backup.import': method(
-    'Restore a backup over what is here (the same sessions and packs by id, the settings, the switches of the extensions installed here); checked whole before anything is written; importing it again changes nothing.',
-    Type.Object({ json: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+    'Restore a backup over what is here (the same sessions and packs by id, the settings, the switches of the extensions installed here); checked whole before anything is written, and put back as it was if a write fails (RESTORE_FAILED names the item); importing it again changes nothing. What runs a command, reaches a network or loosens safety is held unless accepted by its key.',
+    Type.Object(
+      {
+        json: Type.String({ minLength: 1 }),
+        /** Held items the person accepts, by key (`mcp:<id>`, `connection:<id>`, `safety:<field>`, `extension:<id>`, `<kind>:*`). */
+        accept: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })),
+      },
+      { additionalProperties: false },
+    ),
     Type.Object({
       sessions: Type.Integer(),
       packs: Type.Integer(),
@@ -22,6 +29,10 @@ export const backupMethods = {
       keysNeeded: Type.Array(Type.String()),
       /** Extension switches that could not be set (the rest was restored). */
       problems: Type.Array(Type.String()),
+      /** Items that would run a command, reach a network or loosen safety, and were held: off, keyless, stricter. */
+      held: Type.Array(HeldItemSchema),
+      /** Such items the person accepted, restored as the backup has them. */
+      accepted: Type.Array(HeldItemSchema),
     }),
   ),
 };

@@ -49,6 +49,8 @@ export const ProfileViewSchema = Type.Object({
   /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never Authorization (keys go through keyRef); a credential in another header is kept in the secret store and written here as STORED_SECRET. */
   headers: Type.Record(Type.String(), Type.String()),
   keyRef: Type.Optional(KeyRefSchema),
+  /** A backup restore held it (the reason): it is not used until the person confirms it (connections.confirm). */
+  held: Type.Optional(Type.String()),
   hasKey: Type.Boolean(),
   /** The key's last 4 characters, or null when there is no key or it is too short to hint at safely. */
   keyHint: Type.Union([Type.String(), Type.Null()]),
@@ -81,6 +83,11 @@ export const connectionMethods = {
   ),
   'connections.remove': method('Delete a profile and its stored key.', Type.Object({ id: Id }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
   'connections.setKey': method('Store an API key for a profile (write-only).', Type.Object({ id: Id, key: Key }, { additionalProperties: false }), ProfileViewSchema),
+  'connections.confirm': method(
+    'Confirm a connection a backup restore held (new, or its address changed): it can be used again.',
+    Type.Object({ id: Id }, { additionalProperties: false }),
+    ProfileViewSchema,
+  ),
   'connections.clearKey': method('Forget a profile\'s key.', Type.Object({ id: Id }, { additionalProperties: false }), ProfileViewSchema),
   'connections.test': method(
     'Check a saved profile ({id}) or an unsaved one ({profile, key?}) by listing its models.',

@@ -41,3 +41,17 @@ export const BackupSchema = Type.Object(
 
 export type Backup = Static<typeof BackupSchema>;
 export type BackupExtension = Static<typeof BackupExtensionSchema>;
+
+export const HELD_KINDS = ['mcp', 'connection', 'safety', 'extension'] as const;
+export type HeldKind = (typeof HELD_KINDS)[number];
+
+/** An item of a backup that runs a command, reaches a network or loosens safety: held until the person accepts it. */
+export const HeldItemSchema = Type.Object({
+  /** What accepts it: `mcp:<id>`, `connection:<id>`, `safety:<field>`, `extension:<id>` (or `<kind>:*` for all). */
+  key: Type.String(),
+  kind: Type.Union(HELD_KINDS.map((k) => Type.Literal(k))),
+  id: Type.String(),
+  name: Type.String(),
+  reason: Type.String(),
+});
+export type HeldItem = Static<typeof HeldItemSchema>;

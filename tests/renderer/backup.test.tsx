@@ -60,4 +60,29 @@ describe('your data', () => {
     expect(byTestId(data, 'backup-error').dataset.code).toBe('INVALID_INPUT');
     expect(byTestId(data, 'backup-error').textContent).toContain('not a Council Workbench backup');
   });
+
+  it('B11: lists what it held, each with its reason; the checked ones are accepted by restoring again with their keys', async () => {
+    const { container, host } = await openWorkbench();
+    const { backup } = await host.arrange('backup.export', {});
+    const settings = backup.settings as { mcpServers?: unknown[]; safety: { approveAllWrites: boolean } };
+    settings.mcpServers = [{ id: 'evil', name: 'evil', transport: 'stdio', command: '/bin/sh', args: ['-c', 'true'], trusted: false, enabled: true }];
+    settings.safety.approveAllWrites = false;
+    const data = byTestId(container, 'backup');
+    await choose(byLabel<HTMLInputElement>(data, 'Backup file to restore'), new File([JSON.stringify(backup)], 'crafted.json'));
+    await settle(() => buttonNamed(data, 'Restore').click());
+    const held = byTestId(data, 'backup-held');
+    expect([...held.querySelectorAll('label')].map((l) => l.textContent)).toEqual(['evil — new: it runs /bin/sh -c true', 'Ask before every write — write approvals would be turned off']);
+    expect((await host.arrange('settings.get', {})).mcpServers).toEqual([expect.objectContaining({ id: 'evil', enabled: false })]);
+    // Nothing checked: the button does nothing.
+    await settle(() => buttonNamed(held, 'Accept the checked ones').click());
+    expect(host.callsTo('backup.import')).toHaveLength(1);
+    await settle(() => byLabel<HTMLInputElement>(held, 'evil — new: it runs /bin/sh -c true').click());
+    await settle(() => buttonNamed(held, 'Accept the checked ones').click());
+    expect(host.callsTo('backup.import').at(-1)!.input).toMatchObject({ accept: ['mcp:evil'] });
+    // The second restore finds the server here, held: what it accepted is turning it on.
+    expect(byTestId(data, 'backup-restored').textContent).toContain('Accepted: evil — it would be turned on.');
+    expect([...byTestId(data, 'backup-held').querySelectorAll('label')].map((l) => l.textContent)).toEqual(['Ask before every write — write approvals would be turned off']);
+    expect((await host.arrange('settings.get', {})).mcpServers).toEqual([expect.objectContaining({ id: 'evil', enabled: true })]);
+    expect((await host.arrange('settings.get', {})).safety?.approveAllWrites).toBe(true);
+  });
 });

@@ -261,6 +261,24 @@ describe('test, models, remove', () => {
     expect(bad.textContent).toMatch(/\d+(\.\d)? ms/);
   });
 
+  it('B10: a connection a restore held says why and is not used until its Confirm; then it tests as any other', async () => {
+    const { panel, host } = await openConnections(async (h, server) => {
+      // Restored from a backup into a folder that did not have it: held.
+      const { backup } = await h.arrange('backup.export', {});
+      (backup.settings as { connections: ConnectionProfile[] }).connections = [localProfile(server)];
+      await h.arrange('backup.import', { json: JSON.stringify(backup) });
+    });
+    const held = byTestId(card(panel, 'local-lm'), 'connection-held');
+    expect(held.textContent).toContain('not used until you confirm it: new: it sends to');
+    await settle(() => buttonNamed(card(panel, 'local-lm'), 'Test Local LM Studio').click());
+    expect(byTestId(card(panel, 'local-lm'), 'test-result').dataset.code).toBe('CONNECTION_HELD');
+    await settle(() => buttonNamed(held, 'Confirm Local LM Studio').click());
+    expect(host.callsTo('connections.confirm').map((c) => c.input)).toEqual([{ id: 'local-lm' }]);
+    expect(card(panel, 'local-lm').querySelector('[data-testid="connection-held"]')).toBeNull();
+    await settle(() => buttonNamed(card(panel, 'local-lm'), 'Test Local LM Studio').click());
+    expect(byTestId(card(panel, 'local-lm'), 'test-result').dataset.ok).toBe('true');
+  });
+
   it('tests the unsaved form with the typed key and fills the model picker from its list', async () => {
     const { panel, host, llm } = await openConnections();
     await settle(() => buttonNamed(panel, 'Add connection').click());

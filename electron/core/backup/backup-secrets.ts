@@ -26,12 +26,13 @@ export function withoutSecrets(settings: Settings, withheld: string[]): Settings
 
 /**
  * The backup's settings with this folder's secrets put back where the backup left a value out and this folder has
- * one for the same connection or server; `needed` names those that still lack one.
+ * one for the same connection or server, when `allowed` names it (`connections/<id>`, `mcpServers/<id>`: one whose
+ * address or program is unchanged); `needed` names those that still lack one.
  */
-export function withLocalSecrets(incoming: Settings, current: Settings, withheld: readonly string[], needed: string[]): Settings {
+export function withLocalSecrets(incoming: Settings, current: Settings, withheld: readonly string[], needed: string[], allowed: ReadonlySet<string>): Settings {
   const left = new Set(withheld);
   const connections = (incoming.connections ?? []).map((p): Profile => {
-    const here = current.connections?.find((c) => c.id === p.id);
+    const here = allowed.has(`connections/${p.id}`) ? current.connections?.find((c) => c.id === p.id) : undefined;
     let missing = false;
     const headers = { ...p.headers };
     for (const item of left) {
@@ -49,7 +50,7 @@ export function withLocalSecrets(incoming: Settings, current: Settings, withheld
     return { ...p, headers, ...(keyRef ? { keyRef } : {}) };
   });
   const mcpServers = incoming.mcpServers?.map((s): McpServer => {
-    const here = current.mcpServers?.find((c) => c.id === s.id);
+    const here = allowed.has(`mcpServers/${s.id}`) ? current.mcpServers?.find((c) => c.id === s.id) : undefined;
     let missing = false;
     const restore = (field: 'env' | 'headers', label: string) => {
       const values = s[field] ? { ...s[field] } : undefined;

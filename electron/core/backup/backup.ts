@@ -2,19 +2,22 @@
 // what is here, idempotently: the same sessions and packs by id, the settings document, each extension's switches for
 // the ones installed here (the others are listed to install again), keys kept where this folder has them.
 import { HostFailure } from '../../../shared/errors';
-import { BACKUP_FORMAT, BACKUP_VERSION, BackupSchema, type Backup, type BackupExtension } from '../../../shared/types/backup';
+import { BACKUP_FORMAT, BACKUP_VERSION, BackupSchema, type Backup, type BackupExtension, type HeldItem } from '../../../shared/types/backup';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ExtensionInfo } from '../../../shared/events';
-import { SETTINGS_VERSION, type Settings } from '../../../shared/settings';
+import { SETTINGS_VERSION, SettingsSchema, type Settings } from '../../../shared/settings';
 import { describeAjvError, lazyValidator } from '../contract/validators';
 import { withLocalSecrets, withoutSecrets } from './backup-secrets';
 import type { SessionStore } from '../chat/session-store';
 import { checkSession } from '../chat/session-store';
 import type { PackStore } from '../packs/pack-store';
+import { Acceptance, reviewRestore } from './restore-review';
+import { RestoreUndo } from './restore-undo';
 import { parsePack } from '../packs/validate-pack';
 import type { SettingsStore } from '../settings/settings-store';
 
 const validateBackup = lazyValidator<Backup>(BackupSchema);
+const validateSettings = lazyValidator<Settings>(SettingsSchema);
 
 /** The extension manager as a restore uses it (each switch through it, so running workers follow). */
 export interface ExtensionSwitches {
@@ -36,16 +39,25 @@ export interface BackupDeps {
   isBusy: (sessionId: string) => boolean;
 }
 
-/** An installed extension set as the backup has it: grants, trust, on or off. */
-async function restoreSwitches(manager: ExtensionSwitches, here: ExtensionInfo, wanted: BackupExtension): Promise<void> {
+/**
+ * An installed extension set as the backup has it: grants, trust, on or off. What loosens it (a grant it lacks here,
+ * trust, turning it on) waits for the person's acceptance; what tightens it is applied.
+ */
+async function restoreSwitches(manager: ExtensionSwitches, here: ExtensionInfo, wanted: BackupExtension, acceptance: Acceptance): Promise<void> {
   const has = (list: readonly string[], p: string) => list.includes(p);
   const revoke = here.granted.filter((p) => !has(wanted.granted, p)) as ExtensionPermission[];
   // Only what it asks for can be granted (a backup from another version may name more).
   const grant = wanted.granted.filter((p) => !has(here.granted, p) && has(here.requested, p));
+  const loosens = [
+    ...(grant.length ? [`it would be granted ${grant.join(', ')}`] : []),
+    ...(wanted.trusted && !here.trusted ? ['it would be trusted'] : []),
+    ...(wanted.enabled && !here.enabled ? ['it would be turned on'] : []),
+  ];
+  const accepted = loosens.length === 0 || acceptance.allows('extension', here.id, here.name, loosens.join('; '));
   if (revoke.length) await manager.revoke(here.id, revoke);
-  if (grant.length) await manager.grant(here.id, grant as ExtensionPermission[]);
-  if (here.trusted !== wanted.trusted) await manager.setTrusted(here.id, wanted.trusted);
-  if (here.enabled !== wanted.enabled) await (wanted.enabled ? manager.enable(here.id) : manager.disable(here.id));
+  if (accepted && grant.length) await manager.grant(here.id, grant as ExtensionPermission[]);
+  if (here.trusted !== wanted.trusted && (accepted || !wanted.trusted)) await manager.setTrusted(here.id, wanted.trusted);
+  if (here.enabled !== wanted.enabled && (accepted || !wanted.enabled)) await (wanted.enabled ? manager.enable(here.id) : manager.disable(here.id));
 }
 
 export interface RestoreSummary {
@@ -58,6 +70,9 @@ export interface RestoreSummary {
   keysNeeded: string[];
   /** Extension switches that could not be set (the rest of the restore went on). */
   problems: string[];
+  /** What would run a command, reach a network or loosen safety, held until accepted. */
+  held: HeldItem[];
+  accepted: HeldItem[];
 }
 
 export function exportBackup(deps: BackupDeps): Backup {
@@ -93,11 +108,15 @@ function parse(json: string): Backup {
   throw new HostFailure({ code: 'INVALID_INPUT', message: `This is not a Council Workbench backup: ${message}`, path });
 }
 
-/** Restores a backup; everything is checked before anything is written. */
-export async function importBackup(deps: BackupDeps, json: string): Promise<{ summary: RestoreSummary; sessionIds: string[] }> {
+/** Restores a backup; everything is checked before anything is written, and a failed write puts back what was. */
+export async function importBackup(deps: BackupDeps, json: string, accept: readonly string[] = []): Promise<{ summary: RestoreSummary; sessionIds: string[] }> {
   const backup = parse(json);
   if ((backup.settings as { version?: unknown }).version !== SETTINGS_VERSION) {
     throw new HostFailure({ code: 'INVALID_INPUT', message: `The backup's settings are version ${String((backup.settings as { version?: unknown }).version)}; this Workbench reads version ${SETTINGS_VERSION}.`, path: '/settings/version' });
+  }
+  if (!validateSettings(backup.settings)) {
+    const { message, path } = describeAjvError(validateSettings.errors?.[0], 'invalid');
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `The backup's settings are not valid: ${message}`, path: `/settings${path ?? ''}` });
   }
   const sessions = backup.sessions.map((s, i) => {
     try {
@@ -114,29 +133,50 @@ export async function importBackup(deps: BackupDeps, json: string): Promise<{ su
     // A backup's packs are self-contained (avatars inlined): a path to a file beside it cannot be read.
     const away = parsed.value.items.findIndex((item) => item.avatar !== undefined && !item.avatar.startsWith('data:'));
     if (away >= 0) throw new HostFailure({ code: 'INVALID_PACK', message: 'A pack in a backup carries its avatars inline (data: URLs).', path: `/packs/${i}/items/${away}/avatar` });
-    return JSON.stringify(pack);
+    return { id: parsed.value.id, name: parsed.value.name, text: JSON.stringify(pack) };
   });
   const busy = sessions.find((s) => deps.isBusy(s.id));
   if (busy) throw new HostFailure({ code: 'CONFLICT', message: `A reply is being written in "${busy.title}", which the backup holds.`, hint: 'Stop it or let it finish, then restore.', path: '/sessions' });
   const installed = new Map(deps.extensions.list().map((e) => [e.id, e]));
   const restored = backup.extensions.filter((e) => installed.has(e.id));
   const keysNeeded: string[] = [];
-  // Checked; now written: packs and sessions, then the settings, then each extension's switches.
-  for (const pack of packs) deps.packs.import(pack, { overwrite: true });
-  for (const session of sessions) {
-    deps.sessions.write(session);
-    const picture = backup.avatars[session.id];
-    if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
+  const acceptance = new Acceptance(accept);
+  const current = deps.settings.get();
+  const reviewed = reviewRestore(backup.settings as unknown as Settings, current, acceptance);
+  const incoming = withLocalSecrets(reviewed.settings, current, backup.withheld, keysNeeded, reviewed.localSecretsFor);
+
+  // Checked; now written: packs and sessions, then the settings. Each step keeps what it replaced, and a failure puts
+  // every written item back before it is reported.
+  const undo = new RestoreUndo(deps);
+  const step = async (path: string, what: string, write: () => unknown) => {
+    try {
+      await write();
+    } catch (err) {
+      const reason = err instanceof HostFailure ? err.error.message : (err as Error).message;
+      const left = await undo.run();
+      throw new HostFailure({ code: 'RESTORE_FAILED', message: `Restoring ${what} failed (${reason}). ${left.length ? `Could not put back: ${left.join(', ')}.` : 'Nothing was changed.'}`, path });
+    }
+  };
+  for (const [i, pack] of packs.entries()) {
+    await step(`/packs/${i}`, `the pack "${pack.name}"`, () => {
+      undo.pack(pack.id);
+      deps.packs.import(pack.text, { overwrite: true });
+    });
   }
-  await deps.settings.update((current) => {
-    const incoming = withLocalSecrets(backup.settings as unknown as Settings, current, backup.withheld, keysNeeded);
-    // Extensions are this folder's: their switches are set below, through the manager.
-    return { ...incoming, extensions: current.extensions };
-  });
+  for (const [i, session] of sessions.entries()) {
+    await step(`/sessions/${i}`, `the session "${session.title}"`, () => {
+      undo.session(session.id);
+      deps.sessions.write(session);
+      const picture = backup.avatars[session.id];
+      if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
+    });
+  }
+  // Extensions are this folder's: their switches are set below, through the manager.
+  await step('/settings', 'the settings', () => deps.settings.update(() => ({ ...incoming, extensions: current.extensions })));
   const problems: string[] = [];
   for (const e of restored) {
     try {
-      await restoreSwitches(deps.extensions, installed.get(e.id)!, e);
+      await restoreSwitches(deps.extensions, installed.get(e.id)!, e, acceptance);
     } catch (err) {
       problems.push(`${e.name}: ${err instanceof HostFailure ? err.error.message : (err as Error).message}`);
     }
@@ -148,6 +188,8 @@ export async function importBackup(deps: BackupDeps, json: string): Promise<{ su
     missingExtensions: backup.extensions.filter((e) => !installed.has(e.id)).map((e) => `${e.name} (${e.id} ${e.version})`),
     keysNeeded,
     problems,
+    held: acceptance.held,
+    accepted: acceptance.accepted,
   };
   return { summary, sessionIds: sessions.map((s) => s.id) };
 }

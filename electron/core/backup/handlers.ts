@@ -9,8 +9,8 @@ export function backupHandlers(deps: BackupDeps, sessionChanged: (sessionId: str
       const day = new Date(backup.createdAt).toISOString().slice(0, 10);
       return { fileName: `council-workbench-backup-${day}.json`, backup };
     },
-    'backup.import': async ({ json }) => {
-      const { summary, sessionIds } = await importBackup(deps, json);
+    'backup.import': async ({ json, accept }) => {
+      const { summary, sessionIds } = await importBackup(deps, json, accept ?? []);
       for (const id of sessionIds) sessionChanged(id);
       return summary;
     },

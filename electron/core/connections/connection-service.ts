@@ -78,8 +78,24 @@ export class ConnectionService {
     return this.options.repository.load().map((p) => this.view(p));
   }
 
-  /** The full profile, for the core only (the LLM client); the renderer gets views. */
+  /** The full profile, for the core only (the LLM client); the renderer gets views. One a restore held is not used. */
   get(id: string): ConnectionProfile {
+    const profile = this.stored(id);
+    if (profile.held !== undefined) {
+      throw new HostFailure({ code: 'CONNECTION_HELD', message: `The connection "${profile.name}" came back from a backup and waits for you to confirm it: ${profile.held}.`, hint: 'Check its address, then confirm it in Connections (CLI: connections confirm <id>).', path: '/id' });
+    }
+    return profile;
+  }
+
+  /** Takes a restored connection into use (its key, if any, is added again by the person). */
+  confirm(id: string): ConnectionProfileView {
+    const { held: _confirmed, ...profile } = this.stored(id);
+    this.options.repository.put(profile);
+    this.log.info(`Connection ${id} confirmed after a restore (${profile.baseUrl})`);
+    return this.view(profile);
+  }
+
+  private stored(id: string): ConnectionProfile {
     const profile = this.options.repository.load().find((p) => p.id === id);
     if (!profile) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no connection ${id}.`, path: '/id' });
     return profile;
@@ -99,6 +115,8 @@ export class ConnectionService {
     const profiles = this.options.repository.load();
     const previous = profiles.find((p) => p.id === profile.id);
     if (!previous && profiles.length >= MAX_PROFILES) throw new HostFailure({ code: 'INVALID_INPUT', message: `At most ${MAX_PROFILES} connections.` });
+    // Saving a held connection at the same address keeps it held: only Confirm (or a new address) takes it into use.
+    if (previous?.held !== undefined && previous.baseUrl === profile.baseUrl && previous.provider === profile.provider) profile = { ...profile, held: previous.held };
     profile = stashHeaderSecrets(profile, previous, this.options.secrets);
     if (cleanKey !== undefined) this.options.secrets.set(profile.id, cleanKey);
     this.options.repository.put(profile);
@@ -117,12 +135,12 @@ export class ConnectionService {
   }
 
   setKey(id: string, key: string): ConnectionProfileView {
-    const profile = this.get(id);
+    const profile = this.stored(id);
     return this.save(profile, key).profile;
   }
 
   clearKey(id: string): ConnectionProfileView {
-    const profile = this.get(id);
+    const profile = this.stored(id);
     const { keyRef: _dropped, ...rest } = profile;
     return this.save(rest).profile;
   }

@@ -23,6 +23,7 @@ export function connectionHandlers({ connections, profiles }: Pick<LlmServices, 
     'connections.remove': ({ id }) => persisted(connections.remove(id)),
     'connections.setKey': ({ id, key }) => persisted(connections.setKey(id, key)),
     'connections.clearKey': ({ id }) => persisted(connections.clearKey(id)),
+    'connections.confirm': ({ id }) => persisted(connections.confirm(id)),
     'connections.test': (input) =>
       'id' in input ? connections.test(input.id) : connections.test(withId(input.profile), input.key !== undefined ? { key: input.key } : {}),
     'connections.models': async ({ id }) => ({ models: await connections.listModels(id) }),

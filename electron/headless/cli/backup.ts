@@ -2,10 +2,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../shared/errors';
+import type { HeldItem } from '../../../shared/types/backup';
 import { callHost, positional, type CliCommand } from './command';
 
 const EXPORT_USAGE = 'backup export [--out <file>] [--json]';
-const IMPORT_USAGE = 'backup import <file> [--json]';
+const IMPORT_USAGE = 'backup import <file> [--accept-mcp <ids|all>] [--accept-connections <ids|all>] [--accept-extensions <ids|all>] [--accept-safety] [--json]';
+
+/** The keys the --accept-… flags name: a comma list of ids, or `all`. */
+function acceptKeys(flags: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const [flag, kind] of [['accept-mcp', 'mcp'], ['accept-connections', 'connection'], ['accept-extensions', 'extension']] as const) {
+    const value = flags[flag];
+    if (typeof value !== 'string') continue;
+    for (const id of value.split(',').map((v) => v.trim()).filter(Boolean)) keys.push(`${kind}:${id === 'all' ? '*' : id}`);
+  }
+  if (flags['accept-safety'] === true) keys.push('safety:*');
+  return keys;
+}
+
+const heldFlag = { mcp: '--accept-mcp', connection: '--accept-connections', extension: '--accept-extensions', safety: '--accept-safety' } as const;
 
 export const backupCommands: CliCommand[] = [
   {
@@ -34,7 +49,9 @@ export const backupCommands: CliCommand[] = [
   {
     words: ['backup', 'import'],
     usage: IMPORT_USAGE,
-    summary: 'Restore a backup over what is here: its sessions and packs by id, its settings, the switches of the extensions installed here. Importing it again changes nothing.',
+    summary:
+      'Restore a backup over what is here: its sessions and packs by id, its settings, the switches of the extensions installed here. Importing it again changes nothing. MCP servers, new or moved connections, looser safety settings and extension grants or trust are held (off, keyless, stricter) unless accepted with the --accept-… flags.',
+    flags: { 'accept-mcp': { type: 'string' }, 'accept-connections': { type: 'string' }, 'accept-extensions': { type: 'string' }, 'accept-safety': { type: 'boolean' } },
     run(ctx) {
       const file = path.resolve(positional(ctx, 0, 'file', IMPORT_USAGE));
       let json: string;
@@ -43,14 +60,19 @@ export const backupCommands: CliCommand[] = [
       } catch (err) {
         throw new HostFailure({ code: 'NOT_FOUND', message: `Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}.`, path: 'file' });
       }
-      return callHost(ctx.host, 'backup.import', { json });
+      return callHost(ctx.host, 'backup.import', { json, accept: acceptKeys(ctx.flags) });
     },
     format(value) {
-      const v = value as { sessions: number; packs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[]; problems: string[] };
+      const v = value as { sessions: number; packs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[]; problems: string[]; held: HeldItem[]; accepted: HeldItem[] };
       const lines = [`Restored ${v.sessions} session${v.sessions === 1 ? '' : 's'}, ${v.packs} pack${v.packs === 1 ? '' : 's'} and the settings; ${v.extensions} extension${v.extensions === 1 ? '' : 's'} set as they were.`];
       if (v.missingExtensions.length) lines.push(`Not installed here (install them again): ${v.missingExtensions.join(', ')}.`);
       if (v.keysNeeded.length) lines.push(`Add the key again for: ${v.keysNeeded.join(', ')}.`);
       for (const problem of v.problems) lines.push(`Not restored: ${problem}`);
+      for (const item of v.accepted) lines.push(`Accepted: ${item.name} (${item.key}): ${item.reason}.`);
+      if (v.held.length) {
+        lines.push('Held until you accept them (off, without keys, or the stricter setting kept):');
+        for (const item of v.held) lines.push(`  ${item.name} (${item.key}): ${item.reason}. Accept: ${heldFlag[item.kind]}${item.kind === 'safety' ? '' : ` ${item.id}`}`);
+      }
       return lines.join('\n');
     },
   },

@@ -31,7 +31,7 @@ function num(ctx: CliContext, flag: string): number | undefined {
 const describe = (p: ConnectionProfileView) =>
   `${p.id}  ${p.name} [${p.provider}] ${p.baseUrl}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${
     p.keyRef?.kind === 'env' ? `env ${p.keyRef.name}${p.hasKey ? '' : ' (not set)'}` : p.hasKey ? `stored …${p.keyHint ?? ''}` : 'none'
-  }`;
+  }${p.held ? `  HELD (${p.held}): connections confirm ${p.id}` : ''}`;
 
 const ADD_USAGE = 'connections add --type <type> --base-url <url> [--model M] [--key-env VAR] [--name N]';
 const SIDECAR_USAGE = 'sidecar set --connection <id> --model <m> [--temperature T] [--top-p P] [--max-tokens N]';
@@ -86,6 +86,14 @@ export const connectionCommands: CliCommand[] = [
       return result;
     },
     format: (value) => `OK: ${(value as { models: string[] }).models.length} models`,
+  },
+  {
+    words: ['connections', 'confirm'],
+    usage: 'connections confirm <id>',
+    dataOnly: true,
+    summary: 'Take into use a connection a backup restore held (new, or its address changed); add its key again after.',
+    run: (ctx) => callHost(ctx.host, 'connections.confirm', { id: idArg(ctx, 'connections confirm <id>') }),
+    format: (value) => `Confirmed ${describe(value as ConnectionProfileView)}`,
   },
   {
     words: ['connections', 'models'],

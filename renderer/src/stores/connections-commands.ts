@@ -54,6 +54,16 @@ export async function removeConnection(store: AppStore, host: HostConnection, id
   return result;
 }
 
+/** Takes into use a connection a backup restore held. */
+export async function confirmConnection(store: AppStore, host: HostConnection, id: string) {
+  const result = await host.invoke('connections.confirm', { id });
+  if (result.ok) {
+    store.getState().connectionSaved(result.value);
+    void loadSidecar(store, host);
+  }
+  return result;
+}
+
 export async function clearConnectionKey(store: AppStore, host: HostConnection, id: string) {
   const result = await host.invoke('connections.clearKey', { id });
   if (result.ok) store.getState().connectionSaved(result.value);

@@ -72,8 +72,21 @@ describe('backup', () => {
     const b = await rig();
     await ok(b, 'extensions.install', { folder: FIXTURE, grant: 'requested', trust: true });
     await b.host.extensions.whenSettled();
-    const restored = await ok<Record<string, unknown>>(b, 'backup.import', { json: text });
-    expect(restored).toEqual({ sessions: 1, packs: 1, extensions: 1, missingExtensions: [], keysNeeded: ['Cloud', 'notes'], problems: [] });
+    // What reaches a network or runs a command comes back only as accepted (see backup-restore-safety.test.ts).
+    const restored = await ok<Record<string, unknown>>(b, 'backup.import', { json: text, accept: ['connection:*', 'mcp:*'] });
+    expect(restored).toEqual({
+      sessions: 1,
+      packs: 1,
+      extensions: 1,
+      missingExtensions: [],
+      keysNeeded: ['Cloud', 'notes'],
+      problems: [],
+      held: [],
+      accepted: [
+        { key: 'connection:cloud', kind: 'connection', id: 'cloud', name: 'Cloud', reason: `new: it sends to ${a.server.origin}/v1` },
+        { key: 'mcp:notes', kind: 'mcp', id: 'notes', name: 'notes', reason: 'new: it runs node server.js' },
+      ],
+    });
     const again = await ok<{ backup: Backup }>(b, 'backup.export', {});
     expect(comparable(again.backup)).toEqual(comparable(exported.backup));
     expect(store(b).avatar(exported.backup.sessions[0]!.id as string)?.toString()).toBe('89504e470d0a1a0a-not-really-a-png');
@@ -167,7 +180,20 @@ describe('backup on the command line', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const fresh = tempDir();
     expect(await cli(fresh, ['backup', 'import', file])).toBe(0);
-    expect(out.pop()).toBe('Restored 1 session, 1 pack and the settings; 0 extensions set as they were.\nNot installed here (install them again): Fixture: seed-example (seed-example 0.0.1).\nAdd the key again for: Cloud, notes.');
+    expect(out.pop()!.split('\n')).toEqual(
+      [
+        'Restored 1 session, 1 pack and the settings; 0 extensions set as they were.',
+        'Not installed here (install them again): Fixture: seed-example (seed-example 0.0.1).',
+        'Add the key again for: Cloud, notes.',
+        'Held until you accept them (off, without keys, or the stricter setting kept):',
+        expect.stringMatching(/^ {2}Cloud \(connection:cloud\): new: it sends to http:\/\/127\.0\.0\.1:\d+\/v1\. Accept: --accept-connections cloud$/),
+        '  notes (mcp:notes): new: it runs node server.js. Accept: --accept-mcp notes',
+      ],
+    );
+    // Accepted on the command line: listed as such, nothing held (the server, here now as the backup has it, off,
+    // asks nothing more).
+    expect(await cli(fresh, ['backup', 'import', file, '--accept-connections', 'all', '--accept-mcp', 'notes', '--json'])).toBe(0);
+    expect(JSON.parse(out.pop()!)).toMatchObject({ held: [], accepted: [{ key: 'connection:cloud' }] });
     expect(await cli(fresh, ['backup', 'import', path.join(fresh, 'nope.json')])).not.toBe(0);
   }, 60_000);
 });

@@ -13,6 +13,9 @@ export function BackupControls() {
   const host = useHost();
   const picker = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<{ name: string; json: string } | null>(null);
+  /** The backup last restored: held items are accepted by restoring it again with their keys. */
+  const [last, setLast] = useState<string | null>(null);
+  const [accepting, setAccepting] = useState<Set<string>>(new Set());
   const [done, setDone] = useState<string | null>(null);
   const [restored, setRestored] = useState<Restored | null>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
@@ -39,15 +42,33 @@ export function BackupControls() {
       setError({ title: 'Could not read the file', error: { code: 'INVALID_INPUT', message: (err as Error).message } });
     }
   };
-  const restore = async () => {
-    if (!pending || busy) return;
+  const run = async (json: string, accept: string[]) => {
     setBusy(true);
-    const result = await host.invoke('backup.import', { json: pending.json });
+    setError(null);
+    const result = await host.invoke('backup.import', { json, accept });
     setBusy(false);
-    setPending(null);
     if (!result.ok) return setError({ title: 'Could not restore', error: result.error });
+    setLast(json);
+    setAccepting(new Set());
     setRestored(result.value);
   };
+  const restore = async () => {
+    if (!pending || busy) return;
+    const { json } = pending;
+    setPending(null);
+    await run(json, []);
+  };
+  const accept = () => {
+    if (!last || busy || accepting.size === 0 || !restored) return;
+    // What was accepted before stays accepted: the restore runs again with every yes so far.
+    void run(last, [...restored.accepted.map((item) => item.key), ...accepting]);
+  };
+  const toggle = (key: string) =>
+    setAccepting((keys) => {
+      const next = new Set(keys);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
 
   return (
     <section className="backup" aria-label="Your data" data-testid="backup">
@@ -91,6 +112,27 @@ export function BackupControls() {
           {restored.problems.map((problem) => (
             <p key={problem}>Not restored: {problem}</p>
           ))}
+          {restored.accepted.map((item) => (
+            <p key={item.key}>
+              Accepted: {item.name} — {item.reason}.
+            </p>
+          ))}
+          {restored.held.length > 0 && (
+            <fieldset className="backup__held" data-testid="backup-held">
+              <legend>Held until you accept them — off, without keys, or your stricter setting kept:</legend>
+              {restored.held.map((item) => (
+                <label key={item.key} className="backup__held-item">
+                  <input type="checkbox" checked={accepting.has(item.key)} onChange={() => toggle(item.key)} />
+                  <span>
+                    <strong>{item.name}</strong> — {item.reason}
+                  </span>
+                </label>
+              ))}
+              <button type="button" className="btn btn--small" aria-disabled={busy || accepting.size === 0 || undefined} onClick={accept}>
+                {busy ? 'Restoring…' : 'Accept the checked ones'}
+              </button>
+            </fieldset>
+          )}
         </div>
       )}
       {error && <InlineError error={error.error} title={error.title} testId="backup-error" />}

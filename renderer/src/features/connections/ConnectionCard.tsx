@@ -7,12 +7,12 @@ import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../componen
 import { Icon } from '../../components/Icon';
 import { WaitingNote } from '../../components/WaitingNote';
 import { InlineError } from '../../components/InlineError';
-import { listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
+import { confirmConnection, listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
 import { ProfileForm } from './ProfileForm';
 import { keyStatus, providerInfo } from './providers';
 import { TestResult } from './TestResult';
 
-type Busy = null | 'test' | 'models' | 'remove' | 'default';
+type Busy = null | 'test' | 'models' | 'remove' | 'default' | 'confirm';
 
 const NO_MODELS: readonly string[] = [];
 
@@ -62,10 +62,16 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
     });
   const makeDefault = () =>
     run('default', async () => {
-      const { hasKey: _h, keyHint: _k, ...profile } = p;
+      const { hasKey: _h, keyHint: _k, held: _held, ...profile } = p;
       const result = await saveConnection(store, host, { ...profile, defaultModel: picked });
       if (!mounted.current) return;
       if (!result.ok) setError({ title: 'Could not change the default model', error: result.error });
+    });
+  const doConfirm = () =>
+    run('confirm', async () => {
+      const result = await confirmConnection(store, host, p.id);
+      if (!mounted.current) return;
+      if (!result.ok) setError({ title: 'Could not confirm', error: result.error });
     });
   const doRemove = () =>
     run('remove', async () => {
@@ -130,6 +136,17 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
             </div>
           )}
         </dl>
+        {p.held !== undefined && (
+          <div className="key-warning conn-card__held" role="note" data-testid="connection-held">
+            <Icon name="warning" />
+            <span>
+              Restored from a backup and not used until you confirm it: {p.held}. Check the address above; its key is not kept.
+            </span>
+            <button type="button" className="btn btn--small" aria-disabled={busy !== null || undefined} onClick={() => void doConfirm()}>
+              {busy === 'confirm' ? 'Confirming…' : `Confirm ${p.name}`}
+            </button>
+          </div>
+        )}
         {warnings.map((w) => (
           <p key={w} className="key-warning" role="note">
             <Icon name="warning" />

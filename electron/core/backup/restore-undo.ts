@@ -1,0 +1,56 @@
+// What a restore replaced, kept as it goes, so a write that fails half-way can put every written item back: the
+// folder is then as it was before the restore.
+import type { ChatSession } from '../../../shared/types/chat';
+import type { BackupDeps } from './backup';
+
+type Put = () => void | Promise<void>;
+
+export class RestoreUndo {
+  private readonly steps: Array<{ what: string; put: Put }> = [];
+  private readonly settingsBefore;
+
+  constructor(private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings'>) {
+    this.settingsBefore = deps.settings.get();
+  }
+
+  /** Before a session is written: its document and picture as they are (or that it was not here). */
+  session(id: string): void {
+    const { sessions } = this.deps;
+    const before: ChatSession | null = sessions.has(id) ? sessions.get(id) : null;
+    const picture = before?.avatar ? sessions.avatar(id) : null;
+    this.steps.push({
+      what: `session ${id}`,
+      put: () => {
+        if (!before) return void sessions.delete(id);
+        sessions.write(before);
+        if (picture) sessions.writeAvatar(id, picture);
+      },
+    });
+  }
+
+  /** Before a pack is written: the file as it is (or that it was not here). */
+  pack(id: string): void {
+    const { packs } = this.deps;
+    const before = packs.get(id) ? packs.export(id).content : null;
+    this.steps.push({ what: `pack ${id}`, put: () => void (before === null ? packs.remove(id) : packs.import(before, { overwrite: true })) });
+  }
+
+  /** Puts back everything written, newest first, and the settings; returns what could not be put back. */
+  async run(): Promise<string[]> {
+    const left: string[] = [];
+    for (const { what, put } of this.steps.reverse()) {
+      try {
+        await put();
+      } catch {
+        left.push(what);
+      }
+    }
+    try {
+      const before = this.settingsBefore;
+      await this.deps.settings.update(() => before);
+    } catch {
+      left.push('the settings');
+    }
+    return left;
+  }
+}
