@@ -35,7 +35,8 @@ function probeWritable(dir: string): void {
 export function resolveDataDir(explicit?: string): string {
   if (explicit === undefined || explicit === '') {
     const dir = defaultDataDir();
-    fs.mkdirSync(dir, { recursive: true });
+    // Private from its first moment (the host closes an older, open one: data-privacy.ts).
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     probeWritable(dir);
     return dir;
   }

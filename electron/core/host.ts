@@ -42,6 +42,7 @@ import { createSafety, type SafetyServices } from './safety';
 import { interactiveApprovalPolicy, patternApprovalPolicy, type ApprovalPolicy } from './safety/approval-policy';
 import { safetyHandlers } from './safety/handlers';
 import { McpManager, type McpManagerOptions } from './mcp/mcp-manager';
+import { makeDataDirPrivate } from './data-privacy';
 import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
 import { backupHandlers } from './backup/handlers';
 import { secretBackedMcpStore } from './mcp/secret-config-store';
@@ -133,6 +134,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     emit({ type: 'notice.added', notice: full });
   };
 
+  const { tightened } = makeDataDirPrivate(ports.dataDir);
+  if (tightened > 0) ports.log.info(`Data folder made private to you: ${tightened} files and folders no longer readable by others.`);
   const settings = await SettingsStore.open({ dataDir: ports.dataDir, backend: ports.settingsBackend, clock, log: ports.log });
   for (const problem of settings.problems) {
     addNotice({

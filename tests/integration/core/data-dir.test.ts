@@ -54,3 +54,49 @@ describe('data dir', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
+
+describe('D1: the data folder is private to its user', () => {
+  const mode = (p: string) => fs.statSync(p).mode & 0o777;
+
+  it('D1: an open folder from before is closed with everything in it; what the host writes after is private too', async () => {
+    const { chatRig } = await import('../../unit/chat/helpers');
+    // As a user's shell starts it (an earlier host in this worker may have set it already).
+    process.umask(0o022);
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o755);
+    fs.mkdirSync(path.join(dir, 'sessions'), { mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'sessions', 'old.json'), '{}', { mode: 0o644 });
+    fs.mkdirSync(path.join(dir, 'extensions', 'tool', 'bin'), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(path.join(dir, 'extensions', 'tool', 'bin', 'run'), '#!/bin/sh\n', { mode: 0o755 });
+    fs.chmodSync(path.join(dir, 'sessions'), 0o755);
+    const rig = await chatRig({ dataDir: dir });
+    try {
+      expect(mode(dir)).toBe(0o700);
+      expect(mode(path.join(dir, 'sessions'))).toBe(0o700);
+      expect(mode(path.join(dir, 'sessions', 'old.json'))).toBe(0o600);
+      // The owner keeps what was theirs (an extension's program still runs for them).
+      expect(mode(path.join(dir, 'extensions', 'tool', 'bin', 'run'))).toBe(0o700);
+      const created = await rig.call('chat.sessions.create', { title: 'New' });
+      const file = path.join(dir, 'sessions', `${(created.value as { id: string }).id}.json`);
+      expect(mode(file)).toBe(0o600);
+      expect(mode(path.join(dir, 'settings.json'))).toBe(0o600);
+    } finally {
+      await rig.close();
+    }
+  }, 30_000);
+
+  it('D1: the default folder is made 0700 when it is created', () => {
+    const home = tempDir();
+    process.umask(0o022);
+    const previous = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = home;
+    try {
+      const dir = resolveDataDir();
+      expect(dir).toBe(path.join(home, 'council-workbench'));
+      expect(mode(dir)).toBe(0o700);
+    } finally {
+      if (previous === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = previous;
+    }
+  });
+});
