@@ -18,3 +18,9 @@ export function inputLimit(method: string): number {
   if (method === 'backup.import') return MAX_BACKUP_INPUT_BYTES;
   return IMPORT_METHODS.has(method) ? MAX_IMPORT_INPUT_BYTES : MAX_INPUT_BYTES;
 }
+
+/** The largest message the browser-mode WebSocket carries, in bytes: the largest input with room for its envelope. */
+export const MAX_WS_MESSAGE_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
+
+/** A message from an extension's frontend (or the console) to its backend's onFrontendMessage, in characters of JSON. */
+export const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;

@@ -6,7 +6,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { contentSecurityPolicy, frameContentSecurityPolicy, frameNetworkHeaders, sandboxContentSecurityPolicy } from '../../shared/csp';
 import { SANDBOX_PAGE } from '../../shared/frames/frame-origin';
 import { frameFile } from '../core/extensions/frontend-files';
-import { MAX_IMPORT_INPUT_BYTES } from '../../shared/limits';
+import { MAX_WS_MESSAGE_BYTES } from '../../shared/limits';
 import type { Result } from '../../shared/errors';
 import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
@@ -14,8 +14,8 @@ import type { Host } from '../core/host';
 import type { Logger } from '../core/ports';
 import { serveFile, serveStatic } from './static-files';
 
-/** Frames above this close the socket; below it the dispatcher applies each method's own cap (INPUT_TOO_LARGE). */
-const MAX_FRAME_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
+/** Frames above this close the socket (our page refuses to send one: ws-transport.ts); below it the dispatcher applies each method's own cap. */
+const MAX_FRAME_BYTES = MAX_WS_MESSAGE_BYTES;
 const BIND_ADDRESS = '127.0.0.1';
 // Browser mode is plain http on the loopback interface only.
 // eslint-disable-next-line @microsoft/sdl/no-insecure-url

@@ -6,6 +6,7 @@
 /* eslint-disable @microsoft/sdl/no-inner-html */
 import { describe, expect, it } from 'vitest';
 import { MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from '../../renderer/src/features/frontends/frame-broker';
+import { MAX_FRONTEND_MESSAGE_CHARS } from '../../shared/limits';
 import { ID, rig, settled } from './frame-rig';
 
 describe('ctx members, answered by the broker', () => {
@@ -142,6 +143,16 @@ describe('ctx members, answered by the broker', () => {
     await settled();
     expect(got).toEqual([{ n: 1 }]);
     expect(r.store.getState().ready[ID]).toBe(true);
+  });
+
+  it('F9: a message to the backend over the cap is refused at the bridge with INPUT_TOO_LARGE; the host never sees it', async () => {
+    const r = await rig();
+    const huge = { blob: 'x'.repeat(MAX_FRONTEND_MESSAGE_CHARS) };
+    expect(await r.send({ kind: 'request', id: 901, method: 'backend.send', params: { payload: huge } })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+    expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toEqual([]);
+    // One under the cap goes through as before.
+    expect(await r.send({ kind: 'request', id: 902, method: 'backend.send', params: { payload: { blob: 'x'.repeat(1000) } } })).toMatchObject({ ok: true });
+    expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toHaveLength(1);
   });
 
   it('getActiveChat and the message ids follow the app', async () => {

@@ -287,6 +287,23 @@ describe('ws transport', () => {
   });
 });
 
+describe('input over the cap', () => {
+  it('F9: is refused with INPUT_TOO_LARGE before it is sent, so the socket stays open (multi-byte text counted in bytes)', async () => {
+    const { client, last, states } = setup();
+    last().accept();
+    // 400,000 three-byte characters: under the 1 MB cap in UTF-16 units, over it in bytes.
+    const result = await client.invoke('extensions.sendFrontend', { id: 'x', payload: '€'.repeat(400_000) });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+    expect(last().sent).toEqual([]);
+    expect(states.at(-1)!.state).toBe('connected');
+    // An import may be larger (its own cap), and one under it is sent as ever.
+    const ok = client.invoke('packs.import', { content: 'x'.repeat(2 * 1024 * 1024) });
+    expect(last().sent.map((m) => m.method)).toEqual(['packs.import']);
+    last().deliver({ kind: 'result', id: last().sent[0]!.id, result: { ok: true, value: null } });
+    expect(await ok).toEqual({ ok: true, value: null });
+  });
+});
+
 describe('hostSocketUrl', () => {
   it('builds ws:// or wss:// on the page origin with the encoded token, or null without one', () => {
     expect(hostSocketUrl({ protocol: 'http:', host: '127.0.0.1:5173' }, '/ws', 'token', 'ab cd')).toBe(

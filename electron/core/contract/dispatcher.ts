@@ -5,7 +5,7 @@ import { inputLimit } from '../../../shared/limits';
 import type { Logger } from '../ports';
 import { validateInput, validateOutput } from './validators';
 import { utf8ByteLength } from '../../../shared/protocol/limits';
-import { checkJsonBudget } from '../util/json-budget';
+import { checkJsonBudget } from '../../../shared/json-budget';
 
 export interface Dispatcher {
   /** Never throws: every outcome is a Result. `rawBytes` is the size the transport received, when known. */

@@ -2,7 +2,7 @@
 import type { HostError } from '../../../shared/errors';
 import { HTTP_ONLY, STDIO_ONLY, idFromName, validateServerConfig } from '../../../shared/mcp-config';
 import type { McpServerConfig } from '../../../shared/types/mcp';
-import { escapePointer } from '../util/json-budget';
+import { escapePointer } from '../../../shared/json-budget';
 
 const MAX_SERVERS = 100;
 

@@ -1,7 +1,7 @@
 // Turns an executor's raw value into the string a model sees, refusing values too large or not JSON.
 import type { Result } from '../../../shared/errors';
 import { utf8ByteLength } from '../../../shared/protocol/limits';
-import { checkJsonBudget } from '../util/json-budget';
+import { checkJsonBudget } from '../../../shared/json-budget';
 import { err, ok } from './result';
 
 export interface ResultLimits {

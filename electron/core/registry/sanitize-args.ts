@@ -7,7 +7,7 @@
 // returned so the registry can log them.
 import type { Result } from '../../../shared/errors';
 import { utf8ByteLength } from '../../../shared/protocol/limits';
-import { checkJsonBudget, escapePointer } from '../util/json-budget';
+import { checkJsonBudget, escapePointer } from '../../../shared/json-budget';
 import { DEFAULT_REGISTRY_LIMITS } from './limits';
 import { err, ok } from './result';
 

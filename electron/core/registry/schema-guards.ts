@@ -4,7 +4,7 @@
 // if one were configured. Nothing here fetches or compiles anything; it only walks plain data.
 import type { HostError } from '../../../shared/errors';
 import { utf8ByteLength } from '../../../shared/protocol/limits';
-import { checkJsonBudget, escapePointer } from '../util/json-budget';
+import { checkJsonBudget, escapePointer } from '../../../shared/json-budget';
 import { checkPattern } from './linear-regex';
 import { MAX_UNIQUE_NONSCALAR_ITEMS, unboundedUniqueItems } from './unique-items';
 

@@ -6,6 +6,7 @@ import type { ClientMessage, ServerMessage } from '../../../shared/ws-protocol';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from './connection';
 import { connectionLost, describeThrown, failure, notConnected, timedOut, unauthorized } from './errors';
 import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
+import { inputLimit, MAX_WS_MESSAGE_BYTES } from '../../../shared/limits';
 
 /** The slice of the WebSocket API this client uses, so tests can hand in a fake. */
 export interface SocketLike {
@@ -274,6 +275,12 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
       message = JSON.stringify({ kind: 'invoke', id, method, input } satisfies ClientMessage);
     } catch (err) {
       return Promise.resolve(failure({ code: 'INVALID_INPUT', message: `Input for ${method} cannot be sent: ${describeThrown(err)}` }));
+    }
+    // Over the method's cap the host would refuse it, and over the socket's it would close the connection: refused
+    // here, from the text already made (every UTF-16 unit is 1–3 UTF-8 bytes, so most messages need no count).
+    const limit = Math.min(inputLimit(method), MAX_WS_MESSAGE_BYTES);
+    if (message.length * 3 > limit && (message.length > limit || new TextEncoder().encode(message).length > limit)) {
+      return Promise.resolve(failure({ code: 'INPUT_TOO_LARGE', message: `Input for ${method} is over ${limit} bytes; it was not sent.` }));
     }
     return new Promise<Result<unknown>>((resolve) => {
       const timeoutMs = callTimeoutFor(method, options);

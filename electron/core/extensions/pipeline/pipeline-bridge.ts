@@ -2,6 +2,7 @@
 // permissions asked at the moment of use), a way to call each one in its worker, and events to broadcast.
 import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../../shared/errors';
+import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
 import { eventPayloadFor } from '../../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Clock } from '../../ports';
@@ -45,8 +46,6 @@ export interface ExtensionPipeline {
   sendFrontend(extensionId: string, payload: unknown): boolean;
 }
 
-/** A message for onFrontendMessage handlers is at most this many characters of JSON. */
-const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
 
 
 const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;

@@ -1,6 +1,8 @@
 // What the app does for each request a frame may make: one handler per method of the frame contract, typed by
 // it (params in, result out), run once the broker has checked the request against the contract and the rate.
 import type { FrameError, FrameMethod, FrameParams, FrameResult, SurfaceKind } from '../../../../shared/frames/frame-contract';
+import { checkJsonBudget } from '../../../../shared/json-budget';
+import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
 import type { BrokerDeps } from './frame-broker';
 import { frontendsActions, surfaceKey, type DialogKind } from './frontends-store';
 
@@ -62,6 +64,9 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return null;
     },
     'backend.send': async ({ payload }) => {
+      // Refused here, at the bridge: measured without serializing it, and never handed to the app's connection.
+      const over = checkJsonBudget(payload, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 });
+      if (over) refuse(over.reason === 'not-json' ? 'INVALID_INPUT' : 'INPUT_TOO_LARGE', over.reason === 'too-large' ? `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` : `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.`);
       const sent = await deps.host.invoke('extensions.sendFrontend', { id: extensionId, payload });
       if (!sent.ok) refuse(sent.error.code, sent.error.message);
       return null;
