@@ -9,27 +9,24 @@ import { selectTheme } from '../../stores/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import type { MessageWidget, TagInterceptor } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
+import { MAX_TAGS_PER_MESSAGE, scanTags, tagAttributes, withoutSpans } from './tag-scan';
 
 interface TagMatch {
   interceptor: TagInterceptor;
+  start: number;
+  end: number;
   fullMatch: string;
   attrs: Record<string, string>;
   content: string;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function attributes(raw: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  for (const m of raw.matchAll(/([A-Za-z_:][-A-Za-z0-9_:.]*)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g)) attrs[m[1]!] = m[2] ?? m[3] ?? m[4] ?? '';
-  return attrs;
-}
-
+/** Every interceptor's tags in the text, in linear time, at most MAX_TAGS_PER_MESSAGE in all (tag-scan.ts). */
 function matches(text: string, interceptors: readonly TagInterceptor[]): TagMatch[] {
   const found: TagMatch[] = [];
   for (const interceptor of interceptors) {
-    const tag = escape(interceptor.tagName);
-    for (const m of text.matchAll(new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'g'))) found.push({ interceptor, fullMatch: m[0], attrs: attributes(m[1] ?? ''), content: m[2] ?? '' });
+    for (const span of scanTags(text, interceptor.tagName, MAX_TAGS_PER_MESSAGE - found.length)) {
+      found.push({ interceptor, start: span.start, end: span.end, fullMatch: text.slice(span.start, span.end), attrs: tagAttributes(span.attrs), content: span.content });
+    }
   }
   return found;
 }
@@ -62,7 +59,7 @@ export function useInterceptedText(messageId: string | null, text: string, chatI
       });
     }
   }, [found, brokers, messageId, chatId, streaming]);
-  return found.filter((m) => m.interceptor.removeFromMessage).reduce((shown, m) => shown.replace(m.fullMatch, ''), text);
+  return withoutSpans(text, found.filter((m) => m.interceptor.removeFromMessage));
 }
 
 function Widget(props: { widget: MessageWidget }) {
