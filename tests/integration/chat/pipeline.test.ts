@@ -153,7 +153,7 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(after.metadata).toEqual({ scene: 'harbour' });
   }, 60_000);
 
-  it('events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {
+  it('E1: events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {
     await install(GRANT.filter((p) => p !== 'chat_mutation'));
     await turn('my private plan: bring the ledger');
     const heard = () => invoke('text_events').then((r) => JSON.parse((r as { content: string }).content) as Array<{ event: string; payload: Record<string, unknown> }>);
