@@ -43,6 +43,7 @@ import { interactiveApprovalPolicy, patternApprovalPolicy, type ApprovalPolicy }
 import { safetyHandlers } from './safety/handlers';
 import { McpManager, type McpManagerOptions } from './mcp/mcp-manager';
 import { makeDataDirPrivate } from './data-privacy';
+import { writesSettled } from './util/atomic-write';
 import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
 import { backupHandlers } from './backup/handlers';
 import { secretBackedMcpStore } from './mcp/secret-config-store';
@@ -353,6 +354,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       await extensions.dispose();
       await mcp.dispose();
       registry.dispose();
+      // Writes already asked for land before the host is gone: quitting loses nothing, and a folder can be removed.
+      await settings.settled();
+      await writesSettled();
       listeners.clear();
     },
   };

@@ -211,6 +211,11 @@ export class SettingsStore {
     return this.doc;
   }
 
+  /** Resolves when every update asked for so far is written (or has failed). */
+  settled(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   onChange(listener: (settings: Settings) => void): () => void {
     return this.listeners.on(listener);
   }

@@ -69,7 +69,23 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   syncFolder(path.dirname(file));
 }
 
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+/** Asynchronous writes not finished yet: a closing host waits for them (writesSettled), so quitting loses nothing. */
+const inFlight = new Set<Promise<void>>();
+
+/** Resolves once every asynchronous atomic write started so far (and any started while waiting) has finished. */
+export async function writesSettled(): Promise<void> {
+  while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+}
+
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const write = writeAtomically(file, data, options);
+  const tracked = write.catch(() => undefined);
+  inFlight.add(tracked);
+  void tracked.then(() => inFlight.delete(tracked));
+  return write;
+}
+
+async function writeAtomically(file: string, data: string | Uint8Array, options: AtomicWriteOptions): Promise<void> {
   const temp = tempName(file);
   let handle: fs.promises.FileHandle | undefined;
   try {
