@@ -3,6 +3,9 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
+  // An upper bound for the window to show what an event already caused (streamed text, a reply's end), not a sleep:
+  // Playwright's 5 s default failed a streamed-text check on a loaded machine.
+  expect: { timeout: 15_000 },
   workers: 1,
   reporter: [['list']],
   use: {

@@ -158,9 +158,13 @@ test.describe('extension frontends', () => {
     await page.getByTestId('open-session').getByLabel('Main connection').selectOption(connectionId);
     // The whole tag arrives while the reply is still streaming (held before its finish).
     let finish!: () => void;
-    llm.enqueue({ text: ['The goblin lunges. ', 'Roll to dodge: ', '<dice>2d6</dice>'], holds: [{ after: 4, until: new Promise<void>((resolve) => (finish = resolve)) }] });
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
+    llm.enqueue({ text: ['The goblin lunges. ', 'Roll to dodge: ', '<dice>2d6</dice>'], holds: [{ after: 4, until: new Promise<void>((resolve) => (finish = resolve)), reached }] });
     await page.getByTestId('composer').getByRole('textbox').fill('I dodge.');
     await page.keyboard.press('Enter');
+    // Waits follow the stream: the server has sent everything before its hold; the window then shows it.
+    await held;
     const reply = page.locator('[data-role="assistant"]').last();
     await expect(reply.getByTestId('message-text')).toHaveText('The goblin lunges. Roll to dodge:');
     await expect(reply).toHaveAttribute('data-streaming', 'true');

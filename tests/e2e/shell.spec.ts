@@ -177,7 +177,8 @@ test.describe('shell against the headless host', () => {
 
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.mouse.move(640, 700);
-    await page.waitForTimeout(300); // let the colour transitions finish
+    // The colour transitions end before the picture is taken.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'shell-dark.png') });
 
     // Host truth: a reload reads it back.
