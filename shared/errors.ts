@@ -130,3 +130,6 @@ export function isHostError(value: unknown): value is HostError {
     typeof (value as HostError).message === 'string'
   );
 }
+
+/** What a model call can fail with (the LLM client's codes): every method that generates declares them all. */
+export const LLM_ERROR_CODES: readonly ErrorCode[] = ERROR_CODES.filter((code) => code.startsWith('LLM_'));

@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
 import { TOAST_LEVELS } from './toast';
 import { SESSION_LIMITS } from '../types/chat';
+import { LLM_ERROR_CODES } from '../errors';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, request, type SpindleRequestSpec } from './request-schema';
 
 // ---- storage, userStorage: the extension's files (object params from the worker's storage API) ----
@@ -224,9 +225,11 @@ const GENERATION_ERRORS = [
   'DUPLICATE_CALL_ID',
   'CANCELLED',
   'TOOL_TIMEOUT',
-  'LLM_UNREACHABLE',
-  'LLM_AUTH_FAILED',
   'RESULT_TOO_LARGE',
+  // The connection it names: gone, or held after a backup restore.
+  'NOT_FOUND',
+  'CONNECTION_HELD',
+  ...LLM_ERROR_CODES,
 ];
 const HOST = {
   'pipeline.registerMacro': request(

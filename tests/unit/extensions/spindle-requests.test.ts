@@ -209,4 +209,16 @@ describe('the spindle dispatcher', () => {
     }
     expect(answered).toBeGreaterThan(20);
   });
+
+  it('an error code its contract does not declare is a host bug: logged, and answered INTERNAL naming it; declared ones pass', async () => {
+    const failing = (code: string) => ({ quiet: async () => Promise.reject(new HostFailure({ code: code as never, message: `failed with ${code}` })) }) as unknown as ExtensionGenerator;
+    // A generation answers itself (later, through the gate): its answer is checked all the same.
+    const timedOut = hostAndWorker(['generation'], failing('LLM_TIMEOUT'));
+    expect(failed(await timedOut.ask('generate.quiet', { prompt: 'p' }))).toMatchObject({ code: 'LLM_TIMEOUT' });
+    const held = hostAndWorker(['generation'], failing('CONNECTION_HELD'));
+    expect(failed(await held.ask('generate.quiet', { prompt: 'p' }))).toMatchObject({ code: 'CONNECTION_HELD' });
+    const buggy = hostAndWorker(['generation'], failing('WORKER_MEMORY'));
+    expect(failed(await buggy.ask('generate.quiet', { prompt: 'p' }))).toMatchObject({ code: 'INTERNAL', message: expect.stringContaining('WORKER_MEMORY') });
+    expect(buggy.logs).toContain('error: Host bug: spindle.generate.quiet answered WORKER_MEMORY, which its contract does not declare.');
+  });
 });

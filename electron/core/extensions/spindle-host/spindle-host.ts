@@ -18,8 +18,8 @@ import { ExtensionEphemeral } from './ephemeral';
 import { ExtensionStorage } from './extension-storage';
 import type { HandlersOf, SpindleHandlers } from './handlers';
 import { PipelineRegistrations } from './registrations';
-import { ANSWERS_ITSELF, dispatchSpindle } from './spindle-dispatch';
-import { STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
+import { ANSWERS_ITSELF, declaresError, dispatchSpindle } from './spindle-dispatch';
+import { spindleRequest, STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { toastHandlers } from './toasts';
 import { tokenHandlers, type TokenModels } from './tokens';
@@ -113,6 +113,33 @@ export class SpindleHost {
     };
   }
 
+  private readonly answeringOrigins = new WeakMap<RequestOrigin, { origin: RequestOrigin; methods: Map<string, string> }>();
+
+  /**
+   * The worker's origin with every answer checked against the error codes its method declares — a generation's too,
+   * which answers itself later through the gate. An undeclared code is a host bug: logged, and answered INTERNAL.
+   * One per origin, so the gate still knows a cancel comes from the worker that asked.
+   */
+  private answering(origin: RequestOrigin): { origin: RequestOrigin; methods: Map<string, string> } {
+    const known = this.answeringOrigins.get(origin);
+    if (known) return known;
+    const methods = new Map<string, string>();
+    const checked: RequestOrigin = {
+      ...origin,
+      respond: (requestId, result) => {
+        const method = methods.get(requestId);
+        methods.delete(requestId);
+        const spec = method === undefined ? undefined : spindleRequest(method);
+        if (result.ok || !spec || declaresError(spec, result.error.code)) return origin.respond(requestId, result);
+        this.options.log(origin.extensionId, 'error', `Host bug: spindle.${method} answered ${result.error.code}, which its contract does not declare.`);
+        origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host (it answered ${result.error.code}, which its contract does not declare).` } });
+      },
+    };
+    const made = { origin: checked, methods };
+    this.answeringOrigins.set(origin, made);
+    return made;
+  }
+
   /** Answers one request through the contract: checked params, permission, handler, checked answer. */
   request(origin: RequestOrigin, message: HostRequestMessage): void {
     const { requestId, method, params } = message;
@@ -120,14 +147,16 @@ export class SpindleHost {
       this.options.log(origin.extensionId, 'warn', `${operation} refused: the ${permission} permission is not granted.`);
       origin.denyPermission(permission, operation);
     };
-    dispatchSpindle(this.handlers, origin, method, params, { requestId, refused }).then(
+    const answering = this.answering(origin);
+    answering.methods.set(requestId, method);
+    dispatchSpindle(this.handlers, answering.origin, method, params, { requestId, refused }).then(
       (value) => {
-        if (value !== ANSWERS_ITSELF) origin.respond(requestId, { ok: true, value });
+        if (value !== ANSWERS_ITSELF) answering.origin.respond(requestId, { ok: true, value });
       },
       (err: unknown) => {
-        if (err instanceof HostFailure) return origin.respond(requestId, { ok: false, error: err.error });
+        if (err instanceof HostFailure) return answering.origin.respond(requestId, { ok: false, error: err.error });
         this.options.log(origin.extensionId, 'error', `spindle.${method} failed: ${(err as Error)?.message ?? String(err)}`);
-        origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host.` } });
+        answering.origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host.` } });
       },
     );
   }
@@ -138,7 +167,7 @@ export class SpindleHost {
   }
 
   cancel(origin: RequestOrigin, requestId: string): void {
-    this.options.generations.cancel(origin.extensionId, origin, requestId);
+    this.options.generations.cancel(origin.extensionId, this.answering(origin).origin, requestId);
   }
 
   /** Ends every request of an extension still running on the host (its worker stopped or lost a permission). */
