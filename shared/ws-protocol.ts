@@ -1,13 +1,10 @@
-// Messages on the browser-mode WebSocket (`/ws?token=…`), the same contract as the Electron IPC.
-import type { Result } from './errors';
+// The browser-mode WebSocket (`/ws?token=…`): the same contract as the Electron IPC, in the RPC kernel's messages
+// (shared/rpc/envelope.ts).
 import type { HostEvent } from './events';
+import type { Invoke, ToClient } from './rpc/envelope';
 
-export type ClientMessage = { kind: 'invoke'; id: number; method: string; input: unknown };
-
-export type ServerMessage =
-  | { kind: 'result'; id: number; result: Result<unknown> }
-  | { kind: 'event'; event: HostEvent }
-  | { kind: 'error'; error: { code: string; message: string } };
+export type ClientMessage = Invoke;
+export type ServerMessage = ToClient<HostEvent>;
 
 export const WS_PATH = '/ws';
 /**

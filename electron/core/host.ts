@@ -116,6 +116,8 @@ export interface Host {
   safety: SafetyServices;
   /** Starts the extension workers and MCP servers of a host opened with deferToolSources; once, and never for a data-only host. */
   startToolSources(): void;
+  /** What the host has to tell a person now (settings recovered, an extension held in safe mode…), as host.status has it. */
+  notices(): Notice[];
   dispose(): Promise<void>;
 }
 
@@ -343,6 +345,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       extensions.startEnabled({ spread: true }).catch((err: unknown) => ports.log.error('extensions: starting them failed', err));
       mcp.startEnabled();
     },
+    notices: () => [...notices],
     async dispose() {
       if (disposed) return;
       disposed = true;

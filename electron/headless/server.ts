@@ -2,17 +2,18 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { contentSecurityPolicy, frameContentSecurityPolicy, frameNetworkHeaders, sandboxContentSecurityPolicy } from '../../shared/csp';
 import { SANDBOX_PAGE } from '../../shared/frames/frame-origin';
 import { frameFile } from '../core/extensions/frontend-files';
 import { MAX_WS_MESSAGE_BYTES } from '../../shared/limits';
-import type { Result } from '../../shared/errors';
-import type { ClientMessage, ServerMessage } from '../../shared/ws-protocol';
+import type { HostEvent } from '../../shared/events';
+import { serve } from '../../shared/rpc/serve';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';
 import type { Logger } from '../core/ports';
 import { serveFile, serveStatic } from './static-files';
+import { wsSocketTransport } from './ws-socket-transport';
 
 /** Frames above this close the socket (our page refuses to send one: ws-transport.ts); below it the dispatcher applies each method's own cap. */
 const MAX_FRAME_BYTES = MAX_WS_MESSAGE_BYTES;
@@ -48,10 +49,6 @@ export function isOwnOrigin(origin: string, hosts: Set<string>): boolean {
     return false;
   }
   return parsed.protocol === 'http:' && hosts.has(parsed.host) && parsed.origin === origin;
-}
-
-function send(socket: WebSocket, message: ServerMessage): void {
-  if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
 }
 
 export async function startHeadlessServer(options: {
@@ -122,29 +119,13 @@ export async function startHeadlessServer(options: {
     clients.add(ws);
     ws.on('close', () => clients.delete(ws));
     ws.on('error', () => clients.delete(ws));
-    ws.on('message', (data: RawData, isBinary: boolean) => {
-      const bytes = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
-      let message: ClientMessage;
-      try {
-        message = JSON.parse(isBinary ? '' : data.toString()) as ClientMessage;
-      } catch {
-        send(ws, { kind: 'error', error: { code: 'INVALID_INPUT', message: 'Message is not JSON.' } });
-        return;
-      }
-      if (message?.kind !== 'invoke' || typeof message.id !== 'number') {
-        send(ws, { kind: 'error', error: { code: 'INVALID_INPUT', message: 'Expected {kind:"invoke", id, method, input}.' } });
-        return;
-      }
-      // The dispatcher never rejects; if the core ever did, the caller still gets an answer, as over IPC.
-      void options.host.api
-        .call(message.method, message.input, { origin: 'ws' }, bytes)
-        .catch((): Result<unknown> => ({ ok: false, error: { code: 'INTERNAL', message: 'The host failed while handling the call.' } }))
-        .then((result) => send(ws, { kind: 'result', id: message.id, result }));
+    // The page hears every event without asking (its store follows the host from the first one).
+    serve(wsSocketTransport<HostEvent>(ws), {
+      call: (method, input, bytes) => options.host.api.call(method, input, { origin: 'ws' }, bytes),
+      events: (listener) => options.host.onEvent(listener),
+      pushEvents: true,
+      invalid: 'Expected {kind:"invoke", id, method, input}.',
     });
-  });
-
-  const unsubscribe = options.host.onEvent((event) => {
-    for (const client of clients) send(client, { kind: 'event', event });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -158,7 +139,6 @@ export async function startHeadlessServer(options: {
     token,
     url: `http://127.0.0.1:${port}/#${TOKEN_PARAM}=${token}`,
     async close() {
-      unsubscribe();
       for (const client of clients) client.terminate();
       wss.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

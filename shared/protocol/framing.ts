@@ -56,7 +56,8 @@ export class FrameDecoder {
 
   constructor(
     private readonly maxChars: number,
-    private readonly onFrame: (message: unknown) => void,
+    /** `line` is the frame's JSON as read (null for a frame whose text came after its header). */
+    private readonly onFrame: (message: unknown, line: string | null) => void,
     private readonly onError: (error: FrameError) => void,
   ) {}
 
@@ -98,7 +99,7 @@ export class FrameDecoder {
         return this.fail({ reason: 'not-json', detail: err instanceof Error ? err.message.slice(0, 120) : 'parse error' });
       }
       const textChars = (message as { textChars?: unknown } | null)?.textChars;
-      if (textChars === undefined) this.onFrame(message);
+      if (textChars === undefined) this.onFrame(message, line);
       else if (!Number.isSafeInteger(textChars) || (textChars as number) < 0) return this.fail({ reason: 'not-json', detail: 'textChars is not a count of characters' });
       else if ((textChars as number) > this.maxChars) return this.fail({ reason: 'too-large', limit: this.maxChars });
       else {
@@ -124,7 +125,7 @@ export class FrameDecoder {
       return chunk.length;
     }
     this.text = null;
-    this.onFrame({ ...pending.header, text: pending.parts.length === 1 ? pending.parts[0] : pending.parts.join('') });
+    this.onFrame({ ...pending.header, text: pending.parts.length === 1 ? pending.parts[0] : pending.parts.join('') }, null);
     return start + 1;
   }
 

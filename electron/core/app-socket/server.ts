@@ -4,19 +4,21 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { Result } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
-import { encodeFrame, FrameDecoder } from '../../../shared/protocol/framing';
+import type { ToClient } from '../../../shared/rpc/envelope';
+import { serve } from '../../../shared/rpc/serve';
 import type { Dispatcher } from '../contract/dispatcher';
 import { privateRuntimeDir } from '../extensions/workers/runtime-script';
 import type { Logger } from '../ports';
 import { connectWithin } from './client';
 import { appSocketPath } from './socket-path';
-import { MAX_FRAME_CHARS, type FromApp, type ToApp } from './wire';
+import { socketTransport } from './socket-transport';
 
 export interface AppSocketHost {
   api: Dispatcher;
   onEvent(listener: (event: HostEvent) => void): () => void;
+  /** What a command tells on stderr before it runs (host.status's notices). */
+  notices(): Array<{ level: string; message: string }>;
 }
 
 export interface AppSocket {
@@ -50,7 +52,7 @@ async function listen(host: AppSocketHost, dataDir: string, log: Logger): Promis
     }
   }
   const clients = new Set<net.Socket>();
-  const server = net.createServer((socket) => serve(socket, host, clients));
+  const server = net.createServer((socket) => serveSocket(socket, host, clients));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
@@ -65,49 +67,21 @@ async function listen(host: AppSocketHost, dataDir: string, log: Logger): Promis
   };
 }
 
-function serve(socket: net.Socket, host: AppSocketHost, clients: Set<net.Socket>): void {
+function serveSocket(socket: net.Socket, host: AppSocketHost, clients: Set<net.Socket>): void {
   clients.add(socket);
-  let unsubscribe: (() => void) | undefined;
-  const send = (message: FromApp) => {
-    if (!socket.destroyed) socket.write(encodeFrame(message));
-  };
-  const decoder = new FrameDecoder(
-    MAX_FRAME_CHARS,
-    (value) => {
-      const message = toApp(value);
-      if (!message) return send({ kind: 'error', error: { code: 'INVALID_INPUT', message: 'Expected {kind:"invoke", id, method, input} or {kind:"subscribe"}.' } });
-      if (message.kind === 'subscribe') {
-        unsubscribe ??= host.onEvent((event) => send({ kind: 'event', event }));
-        return;
-      }
-      void host.api
-        .call(message.method, message.input, { origin: 'cli' })
-        .catch((): Result<unknown> => ({ ok: false, error: { code: 'INTERNAL', message: 'The host failed while handling the call.' } }))
-        .then((result) => send({ kind: 'result', id: message.id, result }));
-    },
+  socket.on('close', () => clients.delete(socket));
+  const transport = socketTransport<unknown, ToClient<HostEvent>>(socket, (error) => {
     // A line that is not JSON, or too long: the stream cannot be trusted further; the app says why and closes it.
-    (error) => {
-      send({ kind: 'error', error: error.reason === 'too-large' ? { code: 'INPUT_TOO_LARGE', message: 'A message to the app was larger than it accepts.' } : { code: 'INVALID_INPUT', message: `A line to the app was not JSON (${error.detail}).` } });
-      socket.end();
-    },
-  );
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => decoder.push(chunk));
-  socket.on('error', () => socket.destroy());
-  socket.on('close', () => {
-    unsubscribe?.();
-    clients.delete(socket);
+    transport.send({ kind: 'error', error: error.reason === 'too-large' ? { code: 'INPUT_TOO_LARGE', message: 'A message to the app was larger than it accepts.' } : { code: 'INVALID_INPUT', message: `A line to the app was not JSON (${error.detail}).` } });
+    socket.end();
   });
-}
-
-function toApp(value: unknown): ToApp | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const message = value as Record<string, unknown>;
-  if (message.kind === 'subscribe') return { kind: 'subscribe' };
-  if (message.kind === 'invoke' && Number.isSafeInteger(message.id) && typeof message.method === 'string') {
-    return { kind: 'invoke', id: message.id as number, method: message.method, input: message.input };
-  }
-  return null;
+  serve(transport, {
+    call: (method, input, bytes) => host.api.call(method, input, { origin: 'cli' }, bytes),
+    events: (listener) => host.onEvent(listener),
+    // The notices a command prints on stderr come with the connection: no extra round trip per command.
+    hello: () => ({ notices: host.notices() }),
+    invalid: 'Expected {kind:"invoke", id, method, input}, {kind:"cancel", id} or {kind:"subscribe"}.',
+  });
 }
 
 /** Whether something answers on `socketPath` (a live app), within a short wait. */

@@ -85,8 +85,7 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
   }
   // What the host has to tell a person (settings recovered, an extension held in safe mode…) goes to stderr,
   // so it is seen whatever the command, and never mixes into --json output.
-  const status = await host.api.call('host.status', {}, { origin: 'cli' });
-  if (status.ok) for (const notice of (status.value as { notices: Array<{ level: string; message: string }> }).notices) io.err(`Notice (${notice.level}): ${notice.message}`);
+  for (const notice of await host.notices()) io.err(`Notice (${notice.level}): ${notice.message}`);
   try {
     if (command.usesTools && host.local) {
       for (const note of await waitForToolSources(host.local)) io.err(note);
@@ -142,5 +141,5 @@ async function inProcessHost(flags: Record<string, unknown>, command: CliCommand
     ...(options.env ? { env: options.env } : {}),
     ...(command.dataOnly ? { startToolSources: false } : {}),
   });
-  return { api: local.api, onEvent: (listener) => local.onEvent(listener), dispose: () => local.dispose(), local };
+  return { api: local.api, onEvent: (listener) => local.onEvent(listener), notices: async () => local.notices(), dispose: () => local.dispose(), local };
 }

@@ -184,7 +184,7 @@ export async function wsDoor(host: Host): Promise<WsDoor> {
       pending.delete(message.id);
     } else if (message.kind === 'event') {
       log.push(message.event);
-    } else {
+    } else if (message.kind === 'error') {
       errorWaiters.shift()?.(message.error);
     }
   });

@@ -12,6 +12,7 @@ import { silentLogger } from '../../../electron/core/ports';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { createNodeHost } from '../../../electron/headless/node-host';
 import type { HostEvent } from '../../../shared/events';
+import type { CallContext } from '../../../shared/contract';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const open: Array<{ host: Host; socket: AppSocket | null }> = [];
@@ -45,15 +46,22 @@ async function names(host: Host): Promise<string[]> {
 }
 
 /** One line to the socket and the first line back. */
+/** Writes one raw line to the app and reads its answer: the first frame after the hello every connection starts with. */
 function exchange(socketPath: string, line: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath, () => socket.write(line));
     let buffer = '';
+    const frames: Array<Record<string, unknown>> = [];
     socket.on('data', (chunk) => {
       buffer += chunk.toString('utf8');
-      if (buffer.includes('\n')) {
+      for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
+        frames.push(JSON.parse(buffer.slice(0, at)) as Record<string, unknown>);
+        buffer = buffer.slice(at + 1);
+      }
+      if (frames.length >= 2) {
         socket.destroy();
-        resolve(JSON.parse(buffer.slice(0, buffer.indexOf('\n'))) as Record<string, unknown>);
+        expect(frames[0]).toMatchObject({ kind: 'hello', info: { notices: expect.any(Array) } });
+        resolve(frames[1]!);
       }
     });
     socket.on('error', reject);
@@ -131,5 +139,19 @@ describe('the CLI and a running app', () => {
     expect(await exchange(socket!.path, 'not json\n')).toMatchObject({ kind: 'error', error: { code: 'INVALID_INPUT' } });
     expect(await exchange(socket!.path, `${JSON.stringify({ kind: 'invoke', id: 7, method: 'no.such', input: {} })}\n`)).toMatchObject({ kind: 'result', id: 7, result: { ok: false, error: { code: 'UNKNOWN_METHOD' } } });
     expect((await cli(dataDir, ['status', '--json'])).code).toBe(0);
+  });
+
+  it('a command prints the notices the app told on connecting, with no extra call for them', async () => {
+    const dataDir = tempDir();
+    fs.writeFileSync(path.join(dataDir, 'settings.json'), '{ not json');
+    const host = await createNodeHost({ dataDir, mode: 'browser', log: silentLogger, bundledExtensionsDir: null });
+    const calls: string[] = [];
+    const counted = { ...host, api: { ...host.api, call: (method: string, ...rest: [unknown, CallContext, number?]) => (calls.push(method), host.api.call(method, ...rest)) } } as unknown as Host;
+    const socket = await listenForCli(counted, dataDir, silentLogger);
+    open.push({ host, socket });
+    const result = await cli(dataDir, ['connections', 'list', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.err).toMatch(/^Notice \(warning\): Your settings file was /);
+    expect(calls).toEqual(['connections.list']);
   });
 });

@@ -1,0 +1,104 @@
+// The calling end of a contract link: ids, pending calls, deadlines, cancel, the host's events and hello; every
+// failure is an answer (a Result), never a throw. One per connection.
+import type { HostError, Result } from '../errors';
+import { readToClient, type ToClient, type ToServer } from './envelope';
+import type { Transport } from './transport';
+
+export interface CallOptions {
+  /** Answer CANCELLED and tell the server to stop when this aborts. */
+  signal?: AbortSignal;
+  /** Answer HOST_TIMEOUT past this many ms (the call goes on being ignored). */
+  timeoutMs?: number;
+}
+
+export interface RpcClient<E> {
+  call(method: string, input: unknown, options?: CallOptions): Promise<Result<unknown>>;
+  /** The host's events; the first listener subscribes (a server that pushes them anyway is not asked twice). */
+  onEvent(listener: (event: E) => void): () => void;
+  /** The server's hello, or null when the link ended before one came. */
+  readonly hello: Promise<unknown>;
+  close(): void;
+}
+
+export interface ClientOptions {
+  /** What a call answers when the link ends before its answer. */
+  lost: HostError;
+  /** Whether the server needs a subscribe message before it sends events. */
+  subscribe: boolean;
+  timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
+}
+
+interface Pending {
+  resolve(result: Result<unknown>): void;
+  timer?: unknown;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+const fail = (error: HostError): Result<unknown> => ({ ok: false, error });
+
+export function createClient<E>(transport: Transport<unknown, ToServer>, options: ClientOptions): RpcClient<E> {
+  const timers = options.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+  const pending = new Map<number, Pending>();
+  const listeners = new Set<(event: E) => void>();
+  let nextId = 1;
+  let subscribed = !options.subscribe;
+  let greet: (info: unknown) => void = () => undefined;
+  const hello = new Promise<unknown>((resolve) => (greet = resolve));
+
+  const settle = (id: number, result: Result<unknown>) => {
+    const call = pending.get(id);
+    if (!call) return;
+    pending.delete(id);
+    if (call.timer !== undefined) timers.clearTimeout(call.timer);
+    if (call.onAbort) call.signal?.removeEventListener('abort', call.onAbort);
+    call.resolve(result);
+  };
+
+  transport.onMessage((value) => {
+    const message = readToClient<E>(value) as ToClient<E> | null;
+    if (!message) return;
+    if (message.kind === 'result') settle(message.id, message.result);
+    else if (message.kind === 'event') for (const listener of [...listeners]) listener(message.event);
+    else if (message.kind === 'hello') greet(message.info);
+  });
+  transport.onClose(() => {
+    greet(null);
+    for (const id of [...pending.keys()]) settle(id, fail(options.lost));
+  });
+
+  return {
+    hello,
+    call(method, input, callOptions = {}) {
+      if (transport.closed) return Promise.resolve(fail(options.lost));
+      if (callOptions.signal?.aborted) return Promise.resolve(fail({ code: 'CANCELLED', message: `${method} was cancelled.` }));
+      const id = nextId++;
+      return new Promise((resolve) => {
+        const call: Pending = { resolve };
+        if (callOptions.timeoutMs !== undefined) {
+          const ms = callOptions.timeoutMs;
+          call.timer = timers.setTimeout(() => settle(id, fail({ code: 'HOST_TIMEOUT', message: `${method} did not answer within ${Math.round(ms / 1000)} s.` })), ms);
+        }
+        if (callOptions.signal) {
+          call.signal = callOptions.signal;
+          call.onAbort = () => {
+            if (!transport.closed) transport.send({ kind: 'cancel', id });
+            settle(id, fail({ code: 'CANCELLED', message: `${method} was cancelled.` }));
+          };
+          callOptions.signal.addEventListener('abort', call.onAbort, { once: true });
+        }
+        pending.set(id, call);
+        transport.send({ kind: 'invoke', id, method, input });
+      });
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      if (!subscribed && !transport.closed) {
+        subscribed = true;
+        transport.send({ kind: 'subscribe' });
+      }
+      return () => listeners.delete(listener);
+    },
+    close: () => transport.close(),
+  };
+}
