@@ -37,6 +37,13 @@ describe('getting started', () => {
 
     await settle(async () => void (await host.arrange('connections.save', { profile: localProfile(llm) })));
     await settle();
+    // The only connection answers in the chat: chosen already.
+    expect(steps(container)).toEqual(['connection:true', 'model:true', 'chat:false:current']);
+    expect((await host.arrange('settings.get', {})).chat?.mainConnectionId).toBe('local-lm');
+    // With two and none chosen, the person chooses.
+    await settle(async () => void (await host.arrange('connections.save', { profile: { ...localProfile(llm), id: 'second', name: 'Second' } })));
+    await settle(async () => void (await host.arrange('settings.update', { patch: { chat: { mainConnectionId: '', model: '', inlineMaxRounds: 3, dryRun: false } } })));
+    await settle();
     expect(steps(container)).toEqual(['connection:true', 'model:false:current', 'chat:false']);
     await settle(() => buttonNamed(container, 'Choose in the Workbench').click());
     await settle();

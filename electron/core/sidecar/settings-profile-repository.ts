@@ -4,6 +4,20 @@ import type { ConnectionProfile } from '../../../shared/types/llm';
 import { withoutProfile, withProfile, type ProfileRepository } from '../connections/connection-service';
 import type { Logger } from '../ports';
 import type { SettingsStore } from '../settings/settings-store';
+import type { Settings } from '../../../shared/settings';
+import { defaultChatSettings } from '../../../shared/types/chat';
+
+/**
+ * The chat's main connection, when it names none that exists and exactly one connection is there (and in use: not one
+ * a restore held), is that one: a newcomer's first connection answers in the chat without being chosen again.
+ */
+export function withOnlyConnectionChosen(settings: Settings): Settings {
+  const connections = settings.connections ?? [];
+  const chat = settings.chat ?? defaultChatSettings();
+  const only = connections.length === 1 && connections[0]!.held === undefined ? connections[0]!.id : null;
+  if (!only || connections.some((p) => p.id === chat.mainConnectionId)) return settings;
+  return { ...settings, chat: { ...chat, mainConnectionId: only } };
+}
 
 const copy = (profiles: ConnectionProfile[]): ConnectionProfile[] => profiles.map((p) => ({ ...p, headers: { ...p.headers }, ...(p.keyRef ? { keyRef: { ...p.keyRef } } : {}) }));
 
@@ -45,7 +59,7 @@ export class SettingsProfileRepository implements ProfileRepository {
   private change(apply: (profiles: ConnectionProfile[]) => ConnectionProfile[]): void {
     this.profiles = copy(apply(this.profiles));
     this.pending++;
-    const write = this.settings.update((current) => ({ ...current, connections: copy(apply((current.connections ?? []) as ConnectionProfile[])) }));
+    const write = this.settings.update((current) => withOnlyConnectionChosen({ ...current, connections: copy(apply((current.connections ?? []) as ConnectionProfile[])) }));
     this.lastWrite = write.then(
       (saved) => {
         // The last write in flight shows what other processes added meanwhile.
