@@ -5,7 +5,7 @@ import { method } from './define';
 
 export const backupMethods = {
   'backup.export': method(
-    'Everything the person made (sessions with their pictures, their packs, the council, settings, connections without keys, MCP servers, which extensions are installed), as one document; what it leaves out is listed in withheld.',
+    'Everything the person made (sessions with their pictures, their packs, the council and its runs, settings, connections without keys, MCP servers, which extensions are installed), as one document; what it leaves out is listed in withheld.',
     Type.Object({}, { additionalProperties: false }),
     Type.Object({ fileName: Type.String(), backup: BackupSchema }),
   ),
@@ -22,6 +22,7 @@ export const backupMethods = {
     Type.Object({
       sessions: Type.Integer(),
       packs: Type.Integer(),
+      runs: Type.Integer(),
       extensions: Type.Integer(),
       /** In the backup but not installed here: install them again. */
       missingExtensions: Type.Array(Type.String()),

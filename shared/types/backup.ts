@@ -31,6 +31,8 @@ export const BackupSchema = Type.Object(
     avatars: Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), Type.String()),
     /** The person's own packs (bundled ones come with the app). */
     packs: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 1000 }),
+    /** Council runs (seed, rolls, results, blocks, the chat), as `runs.get` answers them; absent in older backups. */
+    runs: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 1000 })),
     /** What was installed; extensions' code is not in a backup. */
     extensions: Type.Array(BackupExtensionSchema, { maxItems: 1000 }),
     /** What a backup never holds, said where it was (keys, secret header and environment values). */

@@ -11,6 +11,8 @@ import { withLocalSecrets, withoutSecrets } from './backup-secrets';
 import type { SessionStore } from '../chat/session-store';
 import { checkSession } from '../chat/session-store';
 import type { PackStore } from '../packs/pack-store';
+import { CouncilRunSchema, type CouncilRun } from '../../../shared/types/council';
+import { RUN_ID_PATTERN } from '../council/run-store';
 import { Acceptance, reviewRestore } from './restore-review';
 import { RestoreUndo } from './restore-undo';
 import { parsePack } from '../packs/validate-pack';
@@ -18,6 +20,7 @@ import type { SettingsStore } from '../settings/settings-store';
 
 const validateBackup = lazyValidator<Backup>(BackupSchema);
 const validateSettings = lazyValidator<Settings>(SettingsSchema);
+const validateRun = lazyValidator<CouncilRun>(CouncilRunSchema);
 
 /** The extension manager as a restore uses it (each switch through it, so running workers follow). */
 export interface ExtensionSwitches {
@@ -29,8 +32,17 @@ export interface ExtensionSwitches {
   setTrusted(id: string, trusted: boolean): Promise<unknown>;
 }
 
+/** The council's stored runs as a backup uses them. */
+export interface RunBackups {
+  all(): CouncilRun[];
+  tryGet(id: string): CouncilRun | null;
+  save(run: CouncilRun): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
 export interface BackupDeps {
   settings: SettingsStore;
+  runs: RunBackups;
   sessions: SessionStore;
   packs: PackStore;
   extensions: ExtensionSwitches;
@@ -63,6 +75,7 @@ async function restoreSwitches(manager: ExtensionSwitches, here: ExtensionInfo, 
 export interface RestoreSummary {
   sessions: number;
   packs: number;
+  runs: number;
   extensions: number;
   /** Listed in the backup but not installed here: install them again. */
   missingExtensions: string[];
@@ -90,6 +103,7 @@ export function exportBackup(deps: BackupDeps): Backup {
     settings: withoutSecrets(deps.settings.get(), withheld) as unknown as Record<string, unknown>,
     sessions: sessions as unknown as Array<Record<string, unknown>>,
     avatars,
+    runs: deps.runs.all().sort((a, b) => a.id.localeCompare(b.id)) as unknown as Array<Record<string, unknown>>,
     packs: deps.packs.all().filter((p) => p.source === 'user').map((p) => JSON.parse(deps.packs.export(p.pack.id).content) as Record<string, unknown>).sort((a, b) => String(a.id).localeCompare(String(b.id))),
     extensions: deps.extensions.list().map((e) => ({ id: e.id, name: e.name, version: e.version, source: e.source, enabled: e.enabled, granted: [...e.granted], trusted: e.trusted })).sort((a, b) => a.id.localeCompare(b.id)),
     withheld,
@@ -135,6 +149,14 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
     if (away >= 0) throw new HostFailure({ code: 'INVALID_PACK', message: 'A pack in a backup carries its avatars inline (data: URLs).', path: `/packs/${i}/items/${away}/avatar` });
     return { id: parsed.value.id, name: parsed.value.name, text: JSON.stringify(pack) };
   });
+  const runs = (backup.runs ?? []).map((run, i) => {
+    if (!validateRun(run)) {
+      const { message, path } = describeAjvError(validateRun.errors?.[0], 'invalid');
+      throw new HostFailure({ code: 'INVALID_INPUT', message: `The backup's council run ${i} is not valid: ${message}`, path: `/runs/${i}${path ?? ''}` });
+    }
+    if (!RUN_ID_PATTERN.test(run.id)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'A council run id is letters, digits, _ and - (80 at most).', path: `/runs/${i}/id` });
+    return run;
+  });
   const busy = sessions.find((s) => deps.isBusy(s.id));
   if (busy) throw new HostFailure({ code: 'CONFLICT', message: `A reply is being written in "${busy.title}", which the backup holds.`, hint: 'Stop it or let it finish, then restore.', path: '/sessions' });
   const installed = new Map(deps.extensions.list().map((e) => [e.id, e]));
@@ -171,6 +193,12 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
       if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
     });
   }
+  for (const [i, run] of runs.entries()) {
+    await step(`/runs/${i}`, `the council run ${run.id}`, async () => {
+      undo.councilRun(run.id);
+      await deps.runs.save(run);
+    });
+  }
   // Extensions are this folder's: their switches are set below, through the manager.
   await step('/settings', 'the settings', () => deps.settings.update(() => ({ ...incoming, extensions: current.extensions })));
   const problems: string[] = [];
@@ -184,6 +212,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
   const summary: RestoreSummary = {
     sessions: sessions.length,
     packs: packs.length,
+    runs: runs.length,
     extensions: restored.length,
     missingExtensions: backup.extensions.filter((e) => !installed.has(e.id)).map((e) => `${e.name} (${e.id} ${e.version})`),
     keysNeeded,

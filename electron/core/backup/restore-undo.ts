@@ -9,7 +9,7 @@ export class RestoreUndo {
   private readonly steps: Array<{ what: string; put: Put }> = [];
   private readonly settingsBefore;
 
-  constructor(private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings'>) {
+  constructor(private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs'>) {
     this.settingsBefore = deps.settings.get();
   }
 
@@ -33,6 +33,13 @@ export class RestoreUndo {
     const { packs } = this.deps;
     const before = packs.get(id) ? packs.export(id).content : null;
     this.steps.push({ what: `pack ${id}`, put: () => void (before === null ? packs.remove(id) : packs.import(before, { overwrite: true })) });
+  }
+
+  /** Before a council run is written: the run as it is (or that it was not here). */
+  councilRun(id: string): void {
+    const { runs } = this.deps;
+    const before = runs.tryGet(id);
+    this.steps.push({ what: `council run ${id}`, put: () => (before ? runs.save(before) : runs.remove(id)) });
   }
 
   /** Puts back everything written, newest first, and the settings; returns what could not be put back. */

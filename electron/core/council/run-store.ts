@@ -89,6 +89,21 @@ export class RunStore {
     return this.writes;
   }
 
+  /** Every stored run, oldest first (a backup's copy). */
+  all(): CouncilRun[] {
+    return this.list(MAX_RUNS).map((r) => this.get(r.id)).reverse();
+  }
+
+  /** Takes a run away (a restore that failed half-way puts the folder back as it was). */
+  async remove(id: string): Promise<void> {
+    await this.writes;
+    this.recent.delete(id);
+    const index = this.loadIndex();
+    const at = index.findIndex((r) => r.id === id);
+    if (at >= 0) index.splice(at, 1);
+    await fs.promises.rm(this.file(id), { force: true });
+  }
+
   list(limit = 100, chatId?: string): RunSummary[] {
     const all = this.loadIndex();
     return (chatId === undefined ? all : all.filter((r) => r.chatId === chatId)).slice(0, limit);

@@ -63,8 +63,9 @@ export const backupCommands: CliCommand[] = [
       return callHost(ctx.host, 'backup.import', { json, accept: acceptKeys(ctx.flags) });
     },
     format(value) {
-      const v = value as { sessions: number; packs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[]; problems: string[]; held: HeldItem[]; accepted: HeldItem[] };
-      const lines = [`Restored ${v.sessions} session${v.sessions === 1 ? '' : 's'}, ${v.packs} pack${v.packs === 1 ? '' : 's'} and the settings; ${v.extensions} extension${v.extensions === 1 ? '' : 's'} set as they were.`];
+      const v = value as { sessions: number; packs: number; runs: number; extensions: number; missingExtensions: string[]; keysNeeded: string[]; problems: string[]; held: HeldItem[]; accepted: HeldItem[] };
+      const runs = v.runs ? `, ${v.runs} council run${v.runs === 1 ? '' : 's'}` : '';
+      const lines = [`Restored ${v.sessions} session${v.sessions === 1 ? '' : 's'}, ${v.packs} pack${v.packs === 1 ? '' : 's'}${runs} and the settings; ${v.extensions} extension${v.extensions === 1 ? '' : 's'} set as they were.`];
       if (v.missingExtensions.length) lines.push(`Not installed here (install them again): ${v.missingExtensions.join(', ')}.`);
       if (v.keysNeeded.length) lines.push(`Add the key again for: ${v.keysNeeded.join(', ')}.`);
       for (const problem of v.problems) lines.push(`Not restored: ${problem}`);

@@ -42,6 +42,9 @@ async function furnish(r: ChatRig): Promise<void> {
   await ok(r, 'mcp.add', { id: 'notes', name: 'notes', transport: 'stdio', command: 'node', args: ['server.js'], env: { API_TOKEN: 'mcp-secret-2', LEVEL: 'debug' }, enabled: false });
   await ok(r, 'packs.import', { content: JSON.stringify(PACK) });
   await ok(r, 'council.addMember', { packId: 'harbor-folk', itemId: 'pilot', role: 'Navigator' });
+  // A council run on a chat: kept in the backup too (it was missing, issue 49's walk).
+  await ok(r, 'council.run', { chat: { chatId: 'harbor-chat', messages: [{ role: 'user', content: 'Where to?' }] }, seed: 7 });
+  await r.host.council.runs.flush();
   const session = await ok<{ id: string }>(r, 'chat.sessions.create', { title: 'Harbor', character: { name: 'Mira', description: 'Captain.', personality: '', scenario: '' } });
   store(r).setAvatar(session.id, Buffer.from('89504e470d0a1a0a-not-really-a-png'));
   store(r).mutate(session.id, (s) => {
@@ -66,6 +69,7 @@ describe('backup', () => {
     expect(exported.backup.withheld).toEqual(['connections/cloud: header X-Team-Token', 'connections/cloud: API key', 'mcpServers/notes: env API_TOKEN']);
     expect(exported.backup.sessions).toHaveLength(1);
     expect(exported.backup.packs.map((p) => p.id)).toEqual(['harbor-folk']);
+    expect(exported.backup.runs).toEqual([expect.objectContaining({ chatId: 'harbor-chat', seed: 7 })]);
     expect(exported.backup.extensions).toEqual([expect.objectContaining({ id: 'seed-example', enabled: false, granted: ['tools'], source: 'user' })]);
 
     // A fresh folder: the person installs the extension again, then restores.
@@ -77,6 +81,7 @@ describe('backup', () => {
     expect(restored).toEqual({
       sessions: 1,
       packs: 1,
+      runs: 1,
       extensions: 1,
       missingExtensions: [],
       keysNeeded: ['Cloud', 'notes'],
@@ -182,7 +187,7 @@ describe('backup on the command line', () => {
     expect(await cli(fresh, ['backup', 'import', file])).toBe(0);
     expect(out.pop()!.split('\n')).toEqual(
       [
-        'Restored 1 session, 1 pack and the settings; 0 extensions set as they were.',
+        'Restored 1 session, 1 pack, 1 council run and the settings; 0 extensions set as they were.',
         'Not installed here (install them again): Fixture: seed-example (seed-example 0.0.1).',
         'Add the key again for: Cloud, notes.',
         'Held until you accept them (off, without keys, or the stricter setting kept):',
