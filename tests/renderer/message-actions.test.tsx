@@ -8,7 +8,7 @@ import { byLabel, byTestId, buttonNamed, cleanup, key, settle, typeInto } from '
 import { disposeAllHosts } from './real-host';
 import { gate } from './real-council';
 import { closeLlmServers, finishes, session, streamed } from './real-chat';
-import { liveMessage, openWorkbench, replyText, savedSession, sentMessages, until } from './workbench-harness';
+import { liveMessage, openWorkbench, replyText, savedSession, send, sentMessages, until } from './workbench-harness';
 
 afterEach(async () => {
   cleanup();
@@ -97,6 +97,30 @@ describe('edit, delete, copy, branch', () => {
     expect((await savedSession(host)).messages.map((m) => m.id)).toEqual(['u1', 'u2']);
     // The message that held the Tab stop (focus was in it) is gone: the newest holds it again.
     expect(articles(panel).map((a) => a.getAttribute('tabindex'))).toEqual(['-1', '0']);
+  });
+
+  it('Escape from an edit gives focus back to the Edit button that opened it', async () => {
+    const { panel } = await openWorkbench({ sessions: [session({ messages: [user('u1', 'Helo'), reply('a1', 'Hello!')] })] });
+    const opener = buttonNamed(articles(panel)[0]!, 'Edit');
+    await settle(() => opener.click());
+    await settle(() => void key(byLabel<HTMLTextAreaElement>(articles(panel)[0]!, 'Message text'), { key: 'Escape' }));
+    expect(document.activeElement).toBe(buttonNamed(articles(panel)[0]!, 'Edit'));
+  });
+
+  it('deleting the newest reply, just streamed, takes its bubble away at once', async () => {
+    const w = await openWorkbench({ sessions: [session({ messages: [] })] });
+    const { panel, host } = w;
+    w.llm.enqueue({ text: 'A reply to delete.' });
+    await send(panel, 'Hi');
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    await settle();
+    expect(texts(panel)).toEqual(['Hi', 'A reply to delete.']);
+    const newest = articles(panel)[1]!;
+    await settle(() => buttonNamed(newest, 'Delete').click());
+    await settle(() => buttonNamed(articles(panel)[1]!, 'Delete message').click());
+    await settle();
+    expect(texts(panel)).toEqual(['Hi']);
+    expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hi']);
   });
 
   it('copies the text, and branches a new chat from a message and opens it', async () => {

@@ -54,7 +54,14 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
   chatSessionOpened: (id) =>
     set((s) => ({ chat: { ...s.chat, openId: id, open: s.chat.open && s.chat.open.id === id ? s.chat.open : null, openError: null } })),
   chatSessionLoaded: (session) =>
-    set((s) => (s.chat.openId === session.id ? { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), openError: null } } : s)),
+    set((s) => {
+      if (s.chat.openId !== session.id) return s;
+      // A finished turn whose saved reply this copy no longer has (deleted, here or elsewhere) is drawn no more.
+      const turn = own(s.chat.turns, session.id);
+      const reply = turn && turn.status !== 'streaming' ? turn.assistantMessageId : '';
+      const deleted = reply !== '' && s.chat.open?.messages.some((m) => m.id === reply) === true && !session.messages.some((m) => m.id === reply);
+      return { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), openError: null, ...(deleted ? { turns: withTurn(s.chat.turns, session.id, undefined) } : {}) } };
+    }),
   chatSessionLoadFailed: (id, error) => set((s) => (s.chat.openId === id ? { chat: { ...s.chat, openError: error } } : s)),
   chatSessionGone: (id) =>
     set((s) => ({

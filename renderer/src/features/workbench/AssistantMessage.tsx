@@ -1,12 +1,12 @@
 // The character's reply: streamed text, its tool calls and council note, the reply's error, and the prompt breakdown.
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
 import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
 import { MessageWidgets, useInterceptedText } from '../frontends/message-extras';
 import { CouncilTurn } from './CouncilTurn';
-import { MessageActions, MessageEditor, useSwipeKeys } from './MessageActions';
+import { MessageActions, MessageEditor, useMessageEditing, useSwipeKeys } from './MessageActions';
 import { PromptBreakdown } from './PromptBreakdown';
 import { textLines, textPieces } from './text-pieces';
 import { cardFromRecord, ToolCallCard } from './ToolCallCard';
@@ -68,7 +68,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
   last?: boolean;
 }) {
   const { message, turn } = props;
-  const [editing, setEditing] = useState(false);
+  const edit = useMessageEditing();
+  const editing = edit.editing;
   const streaming = turn?.status === 'streaming';
   const messageId = message?.id ?? turn?.assistantMessageId ?? null;
   const prefix = props.prefix ?? '';
@@ -108,7 +109,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
       ) : message?.councilRunId ? (
         <CouncilTurn council={null} runId={message.councilRunId} live={false} />
       ) : null}
-      {editing && actions ? <MessageEditor sessionId={actions.sessionId} message={actions.message} onDone={() => setEditing(false)} /> : segments.map((segment, i) =>
+      {editing && actions ? <MessageEditor sessionId={actions.sessionId} message={actions.message} onDone={edit.done} /> : segments.map((segment, i) =>
         segment.kind === 'calls' ? (
           <ol key={`calls-${segment.cards[0]!.callId}`} className="stack-list tool-cards" aria-label="Tool calls">
             {segment.cards.map((card) => (
@@ -125,7 +126,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
         ) : null,
       )}
       <MessageWidgets messageId={messageId} />
-      {actions && !editing && <MessageActions {...actions} onEdit={() => setEditing(true)} />}
+      {actions && !editing && <MessageActions {...actions} onEdit={edit.start} takeFocus={edit.takeFocus} />}
       {keys.failure && <InlineError error={keys.failure.error} title={keys.failure.title} testId="message-action-error" />}
       {note && (
         <p className="msg__note" data-testid="message-note">

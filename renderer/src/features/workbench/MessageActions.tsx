@@ -1,6 +1,6 @@
 // What a person does to a saved message: copy, edit, delete (asked twice), branch a new chat from it; on a reply, its
 // swipes (‹ 2/3 ›, and ←/→ on the focused message; → past the last swipe of the last reply writes a new one).
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Result } from '../../../../shared/errors';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { useAppStoreApi, useHost } from '../../app/context';
@@ -53,8 +53,36 @@ export function useSwipeKeys(props: MessageActionProps | null) {
   return { onKeyDown, failure };
 }
 
-export function MessageActions(props: MessageActionProps & { onEdit: () => void }) {
+/**
+ * A message's editing state. When its editor closes (Escape, Cancel, Save), focus goes back to the Edit button that
+ * opened it, as a dialog gives focus back to its opener (it went to the top of the page).
+ */
+export function useMessageEditing() {
+  const [editing, setEditing] = useState(false);
+  const back = useRef(false);
+  return {
+    editing,
+    start: () => setEditing(true),
+    done: () => {
+      back.current = true;
+      setEditing(false);
+    },
+    /** True once, for the actions drawn right after the editor closed. */
+    takeFocus: () => {
+      const take = back.current;
+      back.current = false;
+      return take;
+    },
+  };
+}
+
+export function MessageActions(props: MessageActionProps & { onEdit: () => void; takeFocus?: () => boolean }) {
   const { sessionId, message } = props;
+  const editButton = useRef<HTMLButtonElement>(null);
+  const { takeFocus } = props;
+  useLayoutEffect(() => {
+    if (takeFocus?.()) editButton.current?.focus();
+  }, [takeFocus]);
   const { store, host, failure, act } = useAct();
   /** At the click, from the store (the buttons' state follows it: reply-wait.ts). */
   const idle = () => !replyingIn(store.getState().chat.turns, sessionId);
@@ -89,7 +117,7 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void 
           The clipboard refused: select the text and press Ctrl+C.
         </span>
       )}
-      <button type="button" className="btn btn--ghost btn--small" {...waitingButton()} onClick={() => idle() && props.onEdit()}>
+      <button ref={editButton} type="button" className="btn btn--ghost btn--small" {...waitingButton()} onClick={() => idle() && props.onEdit()}>
         <Icon name="edit" /> Edit
       </button>
       <button type="button" className="btn btn--ghost btn--small" {...waitingButton()} onClick={() => idle() && void act('Could not branch', () => branchSession(store, host, { sessionId, messageId: message.id }))}>
