@@ -19,8 +19,11 @@ export interface ChatSlice {
     turns: Readonly<Record<string, LiveTurn>>;
     /** A message to bring into view and focus once the open session shows it (a search result chosen). */
     focusMessageId: string | null;
+    /** The session whose composer takes the focus once it is drawn (a new session: the person writes next). */
+    focusComposerFor: string | null;
   };
   chatMessageFocusRequested(messageId: string | null): void;
+  chatComposerFocusRequested(sessionId: string | null): void;
   chatSessionsReplaced(sessions: readonly ChatSessionSummary[]): void;
   chatSessionsLoadFailed(error: HostError): void;
   chatSessionOpened(id: string | null): void;
@@ -47,8 +50,9 @@ function withTurn(turns: Readonly<Record<string, LiveTurn>>, key: string, turn: 
 }
 
 export const createChatSlice: Slice<ChatSlice> = (set) => ({
-  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {}, focusMessageId: null },
+  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {}, focusMessageId: null, focusComposerFor: null },
   chatMessageFocusRequested: (messageId) => set((s) => ({ chat: { ...s.chat, focusMessageId: messageId } })),
+  chatComposerFocusRequested: (sessionId) => set((s) => ({ chat: { ...s.chat, focusComposerFor: sessionId } })),
   chatSessionsReplaced: (sessions) => set((s) => ({ chat: { ...s.chat, sessions: [...sessions], loaded: true, loadError: null } })),
   chatSessionsLoadFailed: (error) => set((s) => ({ chat: { ...s.chat, loadError: error } })),
   chatSessionOpened: (id) =>

@@ -66,6 +66,12 @@ export const Composer = memo(function Composer(props: {
     setError(null);
     setHeld(false);
   }, [props.sessionId]);
+  const focusWanted = useAppStore((s) => s.chat.focusComposerFor === props.sessionId);
+  useEffect(() => {
+    if (!focusWanted) return;
+    areaRef.current?.focus();
+    store.getState().chatComposerFocusRequested(null);
+  }, [focusWanted, store]);
 
   const streaming = props.streaming;
   const simulateOn = simulate ?? simulateDefault;
