@@ -107,6 +107,19 @@ describe('edit, delete, copy, branch', () => {
     expect(document.activeElement).toBe(buttonNamed(articles(panel)[0]!, 'Edit'));
   });
 
+  it('an edit of a reply with a tool call keeps its card where it was in the text, not at its old character count', async () => {
+    const text = '*Seraphina smiles softly.* She rolls.';
+    const call = { id: 'c1', name: 'roll', qualifiedName: null, argsText: '{}', ok: true, result: '7', round: 1, textOffset: '*Seraphina smiles softly.*'.length };
+    const { panel } = await openWorkbench({ sessions: [session({ messages: [user('u1', 'Roll'), { ...reply('a1', text), toolCalls: [call] }] })] });
+    await settle(() => buttonNamed(articles(panel)[1]!, 'Edit').click());
+    const box = byLabel<HTMLTextAreaElement>(articles(panel)[1]!, 'Message text');
+    await settle(() => typeInto(box, '*Seraphina smiles.* She rolls.'));
+    await settle(() => void key(box, { key: 'Enter', ctrlKey: true }));
+    // The text before the card, as drawn: the whole sentence, not a word cut where the old offset fell.
+    const beforeCard = [...articles(panel)[1]!.querySelectorAll('.msg__text, ol.tool-cards')].map((el) => (el.tagName === 'OL' ? '[card]' : el.textContent));
+    expect(beforeCard.join('')).toBe('*Seraphina smiles.*[card] She rolls.');
+  });
+
   it('deleting the newest reply, just streamed, takes its bubble away at once', async () => {
     const w = await openWorkbench({ sessions: [session({ messages: [] })] });
     const { panel, host } = w;

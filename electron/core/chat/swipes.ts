@@ -3,6 +3,7 @@
 import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
+import { withTextEdited } from './text-anchors';
 
 const REPLY_KEYS = ['content', 'createdAt', 'stopped', 'error', 'finishReason', 'toolCalls', 'councilRunId', 'connectionId', 'model', 'trace', 'prompt'] as const;
 
@@ -51,7 +52,7 @@ export function showSwipe(message: ChatMessage, index: number): ChatMessage {
 
 /** New text for a message; with swipes, the shown swipe gets it too. */
 export function editContent(message: ChatMessage, content: string): ChatMessage {
-  const edited = { ...message, content };
+  const edited = withTextEdited(message, content);
   return message.swipes ? { ...edited, swipes: currentSwipes(edited) } : edited;
 }
 
