@@ -20,6 +20,17 @@ export function isOlderLumiaPack(raw: unknown): raw is Raw {
   return isRecord(raw) && !('id' in raw) && !('packName' in raw) && typeof raw.name === 'string' && Array.isArray(raw.items) && raw.items.every((i) => isRecord(i) && typeof i.name === 'string' && !('id' in i));
 }
 
+/** The Lumia DLCs as first published (prolix-oc/ST-Presets): LumiHub's items under `name`, `author`, `coverUrl`. */
+export function isOlderDlcPack(raw: unknown): raw is Raw {
+  return isRecord(raw) && !('id' in raw) && !('packName' in raw) && !('items' in raw) && typeof raw.name === 'string' && (Array.isArray(raw.lumiaItems) || Array.isArray(raw.loomItems));
+}
+
+/** An older DLC in LumiHub's names (every other field travels as it is): then read as a LumiHub pack. */
+export function olderDlcToLumiHub(raw: Raw): Raw {
+  const { name, author, ...rest } = raw;
+  return { ...rest, packName: name, ...(author !== undefined ? { packAuthor: author } : {}) };
+}
+
 function slug(text: string, fallback: string, max: number): string {
   const s = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, max);
   return s.length >= 2 ? s : fallback;

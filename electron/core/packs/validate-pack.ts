@@ -2,7 +2,7 @@
 import type { HostError, Result } from '../../../shared/errors';
 import { LumiaPackSchema, PACK_LIMITS, type LumiaPack } from '../../../shared/types/council';
 import { describeAjvError, lazyValidator } from '../contract/validators';
-import { fromLumiHub, isLumiHubPack, isOlderLumiaPack, olderToLumiHub } from './lumihub-pack';
+import { fromLumiHub, isLumiHubPack, isOlderDlcPack, isOlderLumiaPack, olderDlcToLumiHub, olderToLumiHub } from './lumihub-pack';
 
 const validateSchema = lazyValidator<LumiaPack>(LumiaPackSchema);
 
@@ -28,12 +28,18 @@ export function parsePack(text: string, bytes = Buffer.byteLength(text, 'utf8'))
 
 /** The Workbench shape, LumiHub's or the older Lumia one (converted first); unknown fields of ours are dropped. */
 export function validatePack(input: unknown): Result<LumiaPack> {
-  const raw = isLumiHubPack(input) ? fromLumiHub(input) : isOlderLumiaPack(input) ? fromLumiHub(olderToLumiHub(input)) : input;
+  const raw = isLumiHubPack(input)
+    ? fromLumiHub(input)
+    : isOlderLumiaPack(input)
+      ? fromLumiHub(olderToLumiHub(input))
+      : isOlderDlcPack(input)
+        ? fromLumiHub(olderDlcToLumiHub(input))
+        : input;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('id' in raw)) {
     return invalid(
       'This file is not a Lumia pack the Workbench reads.',
       '',
-      "Accepted: a LumiHub or Lumiverse pack (packName and lumiaItems), the older Lumia shape (name and items with name and definition), or the Workbench's own (id, name, version, items).",
+      "Accepted: a LumiHub or Lumiverse pack (packName and lumiaItems), an older Lumia DLC (name, author and lumiaItems), the older Lumia shape (name and items with name and definition), or the Workbench's own (id, name, version, items).",
     );
   }
   const items: unknown = (raw as { items?: unknown }).items;

@@ -94,6 +94,18 @@ describe('LumiHub packs', () => {
     expect(out).toMatchObject({ packName: 'Old Guard', packAuthor: 'Mira', description: 'From before LumiHub.', loomItems: older.loomTools, lumiaItems: [{ lumiaName: 'Warden', lumiaDefinition: 'Keeps the gate.', custom: { mood: 4 } }] });
   });
 
+  it('a Lumia DLC in its older published shape (name, author, coverUrl, lumiaItems) imports, and exports as LumiHub with all of it', () => {
+    const { packName: _n, packAuthor: _a, ...rest } = lumihub;
+    const dlc = { name: 'Harbor Crew DLC', author: 'Prolix', ...rest };
+    const packs = store();
+    const { pack } = packs.import(JSON.stringify(dlc));
+    expect(pack).toMatchObject({ id: 'harbor-crew-dlc', name: 'Harbor Crew DLC', author: 'Prolix' });
+    expect(pack.items.map((i) => i.name)).toEqual(['Old Salt', 'Old Salt', 'Mender']);
+    const out = JSON.parse(packs.export('harbor-crew-dlc', 'lumihub').content) as Record<string, unknown>;
+    expect(out).toMatchObject({ packName: 'Harbor Crew DLC', packAuthor: 'Prolix', coverUrl: lumihub.coverUrl, packExtras: lumihub.packExtras, loomItems: lumihub.loomItems });
+    expect((out.lumiaItems as unknown[]).length).toBe(3);
+  });
+
   it('a file that is no pack at all says what is accepted, not which field is missing', () => {
     const packs = store();
     try {
