@@ -104,6 +104,8 @@ export const ChatToolCallRecordSchema = Type.Object(
     simulated: Type.Optional(Type.Boolean()),
     unvalidated: Type.Optional(Type.Boolean()),
     cached: Type.Optional(Type.Boolean()),
+    /** The model called a tool when none was offered: nothing ran (shown quietly unless chat.showUnofferedToolCalls). */
+    unoffered: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -319,6 +321,8 @@ export const ChatSettingsSchema = Type.Object(
     inlineMaxRounds: Type.Integer({ minimum: 1, maximum: INLINE_MAX_ROUNDS_LIMIT }),
     /** Build the prompt and emit it instead of calling the model. */
     dryRun: Type.Optional(Type.Boolean()),
+    /** Show in full the calls a model makes to tools nobody offered (otherwise one quiet line, as SillyTavern hides them). */
+    showUnofferedToolCalls: Type.Optional(Type.Boolean()),
     /** Each connection's default sampling for the chat, by connection id (a session's own sampling goes over it). */
     connectionSampling: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), SamplingSchema)),
   },
@@ -347,7 +351,7 @@ export type ChatToolCallPhase =
   | { phase: 'args'; callId: string; delta: string }
   | { phase: 'ended'; callId: string; argsText: string }
   | { phase: 'failed'; callId: string; argsText: string; error: HostError }
-  | { phase: 'result'; callId: string; ok: boolean; content: string; errorCode?: string; durationMs: number; simulated?: boolean; unvalidated?: boolean; cached?: boolean };
+  | { phase: 'result'; callId: string; ok: boolean; content: string; errorCode?: string; durationMs: number; simulated?: boolean; unvalidated?: boolean; cached?: boolean; unoffered?: boolean };
 
 export type ChatCouncilPhase =
   | { phase: 'started'; runId: string | null }

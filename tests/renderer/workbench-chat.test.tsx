@@ -829,4 +829,15 @@ describe('council and dry run', () => {
     await until(w, 'the second reply', (e) => finishes(e).length === 2);
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['First', 'One.', 'Second', 'Two.']);
   });
+
+  it('a call to a tool nobody offered is one quiet line, not an error card; the chat setting shows it in full', async () => {
+    const unoffered = { id: 'c9', name: 'lookup_anything', qualifiedName: null, argsText: '{"q":"x"}', ok: false, result: 'No tools were offered in this turn, so the call was not run.', errorCode: 'TOOL_NOT_RUN', round: 1, textOffset: 12, unoffered: true };
+    const { panel } = await openWorkbench({ sessions: [session({ messages: [{ id: 'u1', role: 'user', content: 'Hi', createdAt: 1 }, { id: 'a1', role: 'assistant', content: 'Let me look.', createdAt: 2, toolCalls: [unoffered] }] })] });
+    const reply = panel.querySelector<HTMLElement>('[data-role="assistant"]')!;
+    expect(reply.querySelector('[data-testid="tool-call"]')).toBeNull();
+    expect(byTestId(reply, 'tool-call-quiet').textContent).toBe('The model asked for lookup_anything; no tool was offered, so nothing ran.');
+    await settle(() => byLabel<HTMLInputElement>(panel, 'Show in full the calls to tools nobody offered').click());
+    await settle();
+    expect(panel.querySelector('[data-role="assistant"] [data-testid="tool-call"]')?.getAttribute('data-result')).toBe('error');
+  });
 });

@@ -87,10 +87,10 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
         return { textOffset: offsets.get(call.id) ?? text.length, ...(memberName ? { memberName: memberName.slice(0, 200) } : {}) };
       };
       // Calls that are not run still end with a result, live as in the saved record.
-      const notRun = (list: typeof calls, why: string, qualifiedName?: (call: (typeof calls)[number]) => string | undefined) => {
+      const notRun = (list: typeof calls, why: string, qualifiedName?: (call: (typeof calls)[number]) => string | undefined, unoffered = false) => {
         for (const call of list) {
-          records.push({ ...notRunRecord(call, round, why, qualifiedName?.(call)), ...placement(call), durationMs: 0 });
-          emitCall({ phase: 'result', callId: call.id, ok: false, content: why, errorCode: 'TOOL_NOT_RUN', durationMs: 0 });
+          records.push({ ...notRunRecord(call, round, why, qualifiedName?.(call)), ...placement(call), durationMs: 0, ...(unoffered ? { unoffered: true } : {}) });
+          emitCall({ phase: 'result', callId: call.id, ok: false, content: why, errorCode: 'TOOL_NOT_RUN', durationMs: 0, ...(unoffered ? { unoffered: true } : {}) });
         }
       };
       for await (const event of deps.llm.stream(
@@ -158,7 +158,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
       }
       if (calls.length === 0) break;
       if (!inline) {
-        notRun(calls, 'No tools were offered in this turn, so the call was not run.');
+        notRun(calls, 'No tools were offered in this turn, so the call was not run.', undefined, true);
         break;
       }
       if (round > inline.maxRounds) {

@@ -27,7 +27,7 @@ export interface ToolCallCard {
   argsText: string;
   /** Why the call could not be used (failed phase). */
   error: HostError | null;
-  result: { ok: boolean; content: string; errorCode?: string; durationMs: number; simulated?: boolean; unvalidated?: boolean; cached?: boolean } | null;
+  result: { ok: boolean; content: string; errorCode?: string; durationMs: number; simulated?: boolean; unvalidated?: boolean; cached?: boolean; unoffered?: boolean } | null;
 }
 
 export type CouncilState =
@@ -225,6 +225,7 @@ export function applyTurnEvents(turns: Readonly<Record<string, LiveTurn>>, event
               ...(event.simulated ? { simulated: true } : {}),
               ...(event.unvalidated ? { unvalidated: true } : {}),
               ...(event.cached ? { cached: true } : {}),
+              ...(event.unoffered ? { unoffered: true } : {}),
             };
             break;
           }

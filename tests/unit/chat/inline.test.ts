@@ -214,7 +214,7 @@ describe('tool calls when no tools are offered', () => {
       const saved = (await reopened.call('chat.sessions.get', { sessionId: id })).value as ChatSession;
       expect(saved.messages[1]).toMatchObject({ content: 'Let me look.' });
       expect(saved.messages[1]!.toolCalls).toEqual([
-        expect.objectContaining({ id: 'call_z', name: 'lookup_anything', argsText: '{"q":"x"}', ok: false, errorCode: 'TOOL_NOT_RUN', round: 1, result: expect.stringMatching(/No tools were offered/) }),
+        expect.objectContaining({ id: 'call_z', name: 'lookup_anything', argsText: '{"q":"x"}', ok: false, errorCode: 'TOOL_NOT_RUN', round: 1, unoffered: true, result: expect.stringMatching(/No tools were offered/) }),
       ]);
     } finally {
       await reopened.close();

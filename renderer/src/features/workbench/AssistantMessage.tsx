@@ -1,6 +1,7 @@
 // The character's reply: streamed text, its tool calls and council note, the reply's error, and the prompt breakdown.
 import { memo } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
+import { useAppStore } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
 import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
@@ -9,7 +10,7 @@ import { CouncilTurn } from './CouncilTurn';
 import { MessageActions, MessageEditor, useMessageEditing, useSwipeKeys } from './MessageActions';
 import { PromptBreakdown } from './PromptBreakdown';
 import { textLines, textPieces } from './text-pieces';
-import { cardFromRecord, ToolCallCard } from './ToolCallCard';
+import { cardFromRecord, QuietToolCall, ToolCallCard } from './ToolCallCard';
 
 function endNote(reason: LiveTurn['finishReason'], text: string | null): string | null {
   switch (reason) {
@@ -80,6 +81,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
   const text = useInterceptedText(messageId, message ? message.content : prefix + (turn?.text ?? ''), props.chatId, streaming);
   const cards = turn ? (prefix ? turn.toolCalls.map((c) => ({ ...c, textOffset: c.textOffset + prefix.length })) : turn.toolCalls) : (message?.toolCalls ?? []).map(cardFromRecord);
   const segments = interleave(text, cards);
+  const showUnoffered = useAppStore((s) => s.settings?.chat?.showUnofferedToolCalls === true);
   const error = turn?.error ?? (message?.error ? { code: message.error.code, message: message.error.message } : null);
   const note = turn ? endNote(turn.finishReason, turn.reason) : message?.stopped ? 'Stopped by the user.' : null;
   const meta = message?.model ?? null;
@@ -112,9 +114,9 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
       {editing && actions ? <MessageEditor sessionId={actions.sessionId} message={actions.message} onDone={edit.done} /> : segments.map((segment, i) =>
         segment.kind === 'calls' ? (
           <ol key={`calls-${segment.cards[0]!.callId}`} className="stack-list tool-cards" aria-label="Tool calls">
-            {segment.cards.map((card) => (
-              <ToolCallCard key={card.callId} card={card} live={streaming} />
-            ))}
+            {segment.cards.map((card) =>
+              card.result?.unoffered && !showUnoffered ? <QuietToolCall key={card.callId} card={card} /> : <ToolCallCard key={card.callId} card={card} live={streaming} />,
+            )}
           </ol>
         ) : segment.text || (streaming && i === segments.length - 1) ? (
           <div key={`text-${i}`} className="msg__text" data-testid="message-text">

@@ -18,6 +18,7 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
   const profiles = useAppStore((s) => s.connections.items);
   const defaultConnection = useAppStore((s) => s.settings?.chat?.mainConnectionId ?? '');
   const defaultModel = useAppStore((s) => s.settings?.chat?.model ?? '');
+  const showUnoffered = useAppStore((s) => s.settings?.chat?.showUnofferedToolCalls === true);
   const own = props.session.connectionId ? props.session : null;
   const connectionId = own?.connectionId ?? defaultConnection;
   const savedModel = own ? (own.model ?? '') : defaultModel;
@@ -120,6 +121,15 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
           )}
         </p>
       )}
+      <label className="chat-settings__option">
+        <input
+          type="checkbox"
+          checked={showUnoffered}
+          disabled={!loaded}
+          onChange={(e) => void updateChatSettings(store, host, { showUnofferedToolCalls: e.target.checked }).then((r) => !r.ok && setError(r.error))}
+        />
+        Show in full the calls to tools nobody offered
+      </label>
       {error && <InlineError error={error} title="Could not change the chat settings" />}
     </div>
   );

@@ -43,8 +43,18 @@ export function cardFromRecord(record: ChatToolCallRecord, index: number): Card 
       ...(record.simulated ? { simulated: true } : {}),
       ...(record.unvalidated ? { unvalidated: true } : {}),
       ...(record.cached ? { cached: true } : {}),
+      ...(record.unoffered ? { unoffered: true } : {}),
     },
   };
+}
+
+/** A call to a tool nobody offered: nothing ran, and it is said in one muted line (as SillyTavern hides it). */
+export function QuietToolCall(props: { card: Card }) {
+  return (
+    <li className="tool-card tool-card--quiet" data-testid="tool-call-quiet" data-call-id={props.card.callId}>
+      The model asked for <code>{props.card.name}</code>; no tool was offered, so nothing ran.
+    </li>
+  );
 }
 
 export function ToolCallCard(props: { card: Card; live: boolean }) {
