@@ -52,6 +52,8 @@ export async function renderShell<H extends HostConnection>(host: H, ui: ReactEl
 export function cleanup(): void {
   while (mounted.length) mounted.pop()!();
   delete document.documentElement.dataset.theme;
+  // The window's address is a place (app/address.ts): the next test starts at none.
+  history.replaceState(null, '', '/');
 }
 
 /**

@@ -12,7 +12,8 @@ import { FrontendsProvider, useFrontendsStore } from '../features/frontends/fron
 import { drawerShown } from '../features/frontends/frontends-store';
 import '../features/frontends/frontends.css';
 import { selectSection, selectSectionSelected, selectTheme } from '../stores/selectors';
-import { useAppStore } from './context';
+import { useAppStore, useAppStoreApi, useHost } from './context';
+import { useAddress } from './use-address';
 import { Nav } from './Nav';
 import { NoticesArea } from './NoticesArea';
 import { sectionById } from './sections';
@@ -62,6 +63,7 @@ export function App() {
   const Panel = PANELS[section];
 
   useSectionShortcuts(select);
+  useAddress(useAppStoreApi(), useHost());
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);

@@ -220,6 +220,8 @@ export function searchSessions(host: HostConnection, input: MethodInput<'chat.se
 
 /** Opens a session at a message (a search result): the chat focuses it once it is drawn. */
 export async function openAtMessage(store: AppStore, host: HostConnection, sessionId: string, messageId: string | null) {
+  // The session is the open one before the message is asked for (its address names both).
+  const opening = store.getState().chat.openId !== sessionId ? openSession(store, host, sessionId) : Promise.resolve();
   store.getState().chatMessageFocusRequested(messageId);
-  if (store.getState().chat.openId !== sessionId) await openSession(store, host, sessionId);
+  await opening;
 }
