@@ -39,6 +39,7 @@ export class ExtensionLogFiles {
   private readonly queued = new Map<string, string[]>();
   private flushing: Promise<void> = Promise.resolve();
   private scheduled = false;
+  private closed = false;
   private folder: Promise<unknown> | null = null;
   /** This host's run: its own lines are read from memory, not from the file. */
   private readonly run = randomUUID();
@@ -54,6 +55,7 @@ export class ExtensionLogFiles {
 
   append(id: string, entry: ExtensionLogEntry): void {
     const line: Line = { at: entry.at, level: entry.level, source: entry.source, text: entry.text, run: this.run };
+    if (this.closed) return this.appendNow(id, `${JSON.stringify(line)}\n`);
     const queue = this.queued.get(id) ?? [];
     queue.push(`${JSON.stringify(line)}\n`);
     this.queued.set(id, queue);
@@ -63,6 +65,23 @@ export class ExtensionLogFiles {
       this.scheduled = false;
       void this.flush();
     }, FLUSH_MS).unref();
+  }
+
+  /**
+   * Writes what is queued and stops batching: a line that comes after (a worker's last words as the host closes) is
+   * written at once, into the folder as it is, so nothing writes into a data folder once its host has gone.
+   */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private appendNow(id: string, text: string): void {
+    try {
+      fs.appendFileSync(this.file(id), text, { mode: 0o600 });
+    } catch {
+      // The folder is gone (or the disk full): the host has closed, so the line goes nowhere.
+    }
   }
 
   /** Writes what is queued; resolves when it is on disk (the host awaits it before exiting). */

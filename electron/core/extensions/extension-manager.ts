@@ -305,7 +305,7 @@ export class ExtensionManager {
       }),
     );
     this.events.clear();
-    await this.logFiles.flush();
+    await this.logFiles.close();
   }
 
   // ---- internals ----

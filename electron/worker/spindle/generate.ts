@@ -7,6 +7,7 @@
 // the options (ours) cancels the generation on the host; it never crosses the channel.
 import type { GenerateKind } from '../../../shared/protocol';
 import type { HostRequests } from '../host-requests';
+import { observeGeneration } from './generation-observer';
 
 export interface GenerateOptions {
   signal?: AbortSignal;
@@ -29,7 +30,14 @@ function withoutSignal(input: Input): Record<string, unknown> {
   return rest;
 }
 
-export function createGenerate(requests: HostRequests) {
+/** What observe() needs of the runtime: its events, and the permission asked at the call (as every generate call). */
+export interface ObserveDeps {
+  on(event: string, handler: (payload: unknown) => void): () => void;
+  allowed(permission: string): boolean;
+  denied(permission: string, operation: string): Error;
+}
+
+export function createGenerate(requests: HostRequests, observe: ObserveDeps) {
   // The host checks the input against the request contract (shared/spindle/generate-requests.ts).
   const ours = (kind: GenerateKind, input: Input, signal: AbortSignal | undefined) => requests.call(`generate.${kind}`, withoutSignal(input), signal);
   const lumiverse = (type: 'raw' | 'quiet' | 'batch', input: Input, signal: AbortSignal | undefined) =>
@@ -48,5 +56,9 @@ export function createGenerate(requests: HostRequests) {
     batch: (input: unknown, options?: GenerateOptions) => lumiverse('batch', (typeof input === 'object' && input !== null ? input : {}) as Input, options?.signal),
     rawStream: (input: unknown) => stream('raw', input),
     quietStream: (input: unknown) => stream('quiet', input),
+    observe(chatId: unknown) {
+      if (!observe.allowed('generation')) throw observe.denied('generation', 'spindle.generate.observe');
+      return observeGeneration(observe.on, String(chatId ?? ''));
+    },
   };
 }

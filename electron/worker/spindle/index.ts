@@ -79,7 +79,11 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     unregisterTool: (name: string) => tools.unregisterTool(name),
     on: (event: string, handler: never) => events.on(event, handler),
     log: { info: log.info, warn: log.warn, error: log.error, debug: log.debug },
-    generate: createGenerate(requests),
+    generate: createGenerate(requests, {
+      on: (event, handler) => events.on(event, handler),
+      allowed: (permission) => permissions.has(permission),
+      denied: (permission, operation) => hostErrorToError({ code: 'PERMISSION_DENIED', message: `${permission} — ${operation} needs the ${permission} permission.` }),
+    }),
     storage: createStorage('storage', requests),
     userStorage: createStorage('userStorage', requests),
     ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),

@@ -50,4 +50,19 @@ describe('extension logs on disk', () => {
     const read = await new ExtensionLogFiles(dir).others('ext');
     expect(read.map((e) => e.text)).toEqual([entry(1).text]);
   });
+
+  it('once closed, a late line is written at once, and never makes the folder again once it is gone (the ENOTEMPTY flake)', async () => {
+    const root = tempDir();
+    const dir = path.join(root, 'logs');
+    const writer = new ExtensionLogFiles(dir, 10_000);
+    writer.append('ext', entry(1));
+    await writer.close();
+    expect(fs.readFileSync(path.join(dir, 'ext.log'), 'utf8')).toContain('line 1');
+    writer.append('ext', entry(2));
+    expect(fs.readFileSync(path.join(dir, 'ext.log'), 'utf8')).toContain('line 2');
+    fs.rmSync(root, { recursive: true });
+    writer.append('ext', entry(3));
+    await writer.flush();
+    expect(fs.existsSync(root)).toBe(false);
+  });
 });
