@@ -121,7 +121,12 @@ export function createComponents(state: RuntimeState) {
     mountPagination: (target: unknown, options?: Options) => pagination(state, target, options),
     mountCloseButton: (target: unknown, options?: Options) => closeButton(state, target, options),
     mountLoomBlockEditor: unsupported('mountLoomBlockEditor'),
-    mountHostSurface: unsupported('mountHostSurface'),
+    // A surface of Lumiverse's own screens: there is none here. Inert (said once on its card), never a throw that
+    // would end the setup that asked for it.
+    mountHostSurface: () => {
+      state.inert('components.mountHostSurface');
+      return { update: () => undefined, destroy: () => undefined, on: () => () => undefined };
+    },
   };
   // A member newer than this list answers UNSUPPORTED_HERE rather than being undefined.
   return new Proxy(known, {
