@@ -55,6 +55,8 @@ export const ExtensionInfoSchema = Type.Object({
   safeMode: Type.Optional(Type.Boolean()),
   /** What confines its worker here (Node's permission model, or why not). */
   containment: Type.String(),
+  /** What it asked for without the permission it needs (`generation — spindle.generate.quiet`), until granted. */
+  refused: Type.Optional(Type.Array(Type.String())),
   /** Lumiverse members it used that do nothing here (`ui`, `oauth`…). */
   inertTouched: Type.Optional(Type.Array(Type.String())),
   /** The events its spindle.on handlers listen to now (its tool calls aside). */

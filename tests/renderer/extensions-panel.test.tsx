@@ -445,11 +445,11 @@ describe('install from folder', () => {
     expect(fs.readdirSync(path.join(host.dataDir, 'extensions')).filter((n) => n.startsWith('.install-'))).toEqual([]);
   });
 
-  it('a card shows safe mode, the worker containment, inert members, permissions not available here and a trust switch', async () => {
+  it('a card shows safe mode, the worker containment, inert members, what it was refused, permissions not available here and a trust switch', async () => {
     // A Lumiverse-style extension: asks for oauth (not here) and touches spindle members the Workbench keeps inert.
     const lumi = writeExtension(
       { id: 'lumi_tools', name: 'Lumi Tools', permissions: ['tools', 'oauth', 'presets'] },
-      `/* global spindle */\ntry { void spindle.modal.open({ title: 'hi' }).catch(() => {}); } catch {}\ntry { void spindle.ui.panels; } catch {}\n`,
+      `/* global spindle */\ntry { void spindle.modal.open({ title: 'hi' }).catch(() => {}); } catch {}\ntry { void spindle.ui.panels; } catch {}\nvoid spindle.generate.quiet({ prompt: 'hi' }).catch(() => {});\n`,
     );
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-renderer-'));
     try {
@@ -459,11 +459,16 @@ describe('install from folder', () => {
       const { container } = await renderShell(host);
       await settle(() => navButton(container, 'Extensions').click());
       const own = card(byTestId(container, 'panel-extensions'), 'lumi_tools');
+      // Its refused request reaches the host a moment after its start (bounded wait for that answer).
+      for (let i = 0; i < 200 && !(await extensionOf(host, 'lumi_tools'))!.refused; i++) await settle(() => new Promise((r) => setTimeout(r, 10)));
       const info = (await extensionOf(host, 'lumi_tools'))!;
       expect(byTestId(own, 'extension-containment').textContent).toContain("Node's permission model");
       expect(byTestId(own, 'extension-containment').textContent).toContain(info.containment!);
       expect(info.inertTouched).toEqual(expect.arrayContaining(['modal']));
       expect(byTestId(own, 'extension-inert').textContent).toContain(info.inertTouched!.join(', '));
+      // What it was refused for a permission it lacks shows on its card, not only in its log.
+      expect(info.refused).toEqual(['generation — spindle.generate.quiet']);
+      expect(byTestId(own, 'extension-refused').textContent).toContain('generation — spindle.generate.quiet');
       const oauth = own.querySelector<HTMLElement>('[data-permission="oauth"]')!;
       expect(byTestId(oauth, 'permission-state').textContent).toBe('Requested, not available here');
       const presets = own.querySelector<HTMLElement>('[data-permission="presets"]')!;

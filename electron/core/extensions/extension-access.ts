@@ -28,7 +28,10 @@ export class ExtensionAccess {
     return hooks.enqueue(entry, async () => {
       const added = wanted.filter((p) => !entry.granted.has(p));
       if (added.length === 0) return hooks.info(entry);
-      for (const permission of added) entry.granted.add(permission);
+      for (const permission of added) {
+        entry.granted.add(permission);
+        hooks.spindle.permissionGranted(entry.id, permission);
+      }
       await hooks.persist(entry);
       hooks.log(entry, `Granted: ${added.join(', ')}.`);
       if (entry.worker && added.includes('tools')) {

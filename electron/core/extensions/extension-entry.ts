@@ -63,6 +63,8 @@ export function createEntry(id: string, source: ExtensionSource, folder: string,
 /** What the host's spindle side knows of an extension (inert members used, pipeline registrations). */
 export interface SpindleFacts {
   inertTouched: string[];
+  /** `permission — operation` it was refused for lack of a permission. */
+  refused: string[];
   macros: string[];
   pipeline: string[];
 }
@@ -127,6 +129,7 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   }
   if (entry.lastCrash) info.lastCrash = entry.lastCrash;
   if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
+  if (facts?.refused.length) info.refused = facts.refused;
   if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
   // The events its handlers listen to (tool calls come as TOOL_INVOCATION/TOOL_SIMULATION: those are its tools, not events).
   const events = (entry.worker?.wantedEvents ?? []).filter((e) => e !== 'TOOL_INVOCATION' && e !== 'TOOL_SIMULATION').sort();

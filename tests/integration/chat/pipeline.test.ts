@@ -130,8 +130,12 @@ describe('a chat turn with a Lumiverse extension', () => {
     const read = async () => JSON.parse(((await invoke('active_chat')) as { content: string }).content) as unknown;
     expect(await read()).toEqual({ id: sessionId, last: 'denied: PERMISSION_DENIED' });
     expect(await invoke('append_line')).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    // Its card says what it was refused, until the permission is granted.
+    const card = async () => ((await rig.call('extensions.list', {})).value as Array<{ id: string; refused?: string[] }>).find((e) => e.id === 'lumiverse_pipeline')!;
+    expect((await card()).refused).toEqual(['chat_mutation — spindle.chat.appendMessage', 'chat_mutation — spindle.chat.getMessages']);
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
     await rig.host.extensions.whenSettled();
+    expect((await card()).refused).toBeUndefined();
     expect(await read()).toEqual({ id: sessionId, last: 'The reply.' });
     expect(await invoke('append_line')).toMatchObject({ ok: true });
     const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;

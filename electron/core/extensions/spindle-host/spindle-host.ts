@@ -74,6 +74,8 @@ export class SpindleHost {
   /** One handler per method of the spindle request contract. */
   private readonly handlers: SpindleHandlers<RequestOrigin>;
   private readonly inert = new Map<string, Set<string>>();
+  /** Per extension: `permission — operation` it was refused for lack of a permission (its card says so). */
+  private readonly refusedFor = new Map<string, Set<string>>();
   readonly registrations: PipelineRegistrations;
   readonly variables: ExtensionVariables;
 
@@ -144,6 +146,7 @@ export class SpindleHost {
   request(origin: RequestOrigin, message: HostRequestMessage): void {
     const { requestId, method, params } = message;
     const refused = (permission: ExtensionPermission, operation: string) => {
+      this.noteRefused(origin.extensionId, permission, operation);
       this.options.log(origin.extensionId, 'warn', `${operation} refused: the ${permission} permission is not granted.`);
       origin.denyPermission(permission, operation);
     };
@@ -190,6 +193,7 @@ export class SpindleHost {
     const regs = this.registrations.of(extensionId);
     return {
       inertTouched: [...(this.inert.get(extensionId) ?? [])].sort(),
+      refused: [...(this.refusedFor.get(extensionId) ?? [])].sort(),
       macros: [...regs.macros.values()].map((m) => m.name),
       pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
     };
@@ -199,6 +203,24 @@ export class SpindleHost {
   forget(extensionId: string): void {
     for (const key of [...this.storages.keys()]) if (key.startsWith(`${extensionId}\0`)) this.storages.delete(key);
     this.inert.delete(extensionId);
+    this.refusedFor.delete(extensionId);
+  }
+
+  /** A call refused for a permission it lacks: kept for its card (a grant clears what it allows: permissionGranted). */
+  noteRefused(extensionId: string, permission: string, operation: string): void {
+    let set = this.refusedFor.get(extensionId);
+    if (!set) this.refusedFor.set(extensionId, (set = new Set()));
+    const line = `${permission} — ${operation}`;
+    if (set.has(line) || set.size >= 50) return;
+    set.add(line);
+    this.options.changed?.(extensionId);
+  }
+
+  /** A permission was granted: what it refused for lack of it is no longer to tell. */
+  permissionGranted(extensionId: string, permission: string): void {
+    const set = this.refusedFor.get(extensionId);
+    if (!set) return;
+    for (const line of [...set]) if (line.startsWith(`${permission} — `)) set.delete(line);
   }
 
   private noteInert(extensionId: string, member: unknown): void {
@@ -215,6 +237,8 @@ export class SpindleHost {
     const generate =
       (kind: 'quiet' | 'raw' | 'lumiverse' | 'stream') =>
       (input: unknown, origin: RequestOrigin, requestId: string) => {
+        // The gate refuses it (PERMISSION_DENIED); its card says so too, as for any other permission it lacks.
+        if (!origin.allowed('generation')) this.noteRefused(origin.extensionId, 'generation', `spindle.generate.${kind === 'lumiverse' ? ((input as { type?: unknown } | null)?.type ?? 'quiet') : kind}`);
         this.options.generations.request(origin.extensionId, origin, { requestId, kind, input }, () => origin.allowed('generation'));
         return ANSWERS_ITSELF;
       };

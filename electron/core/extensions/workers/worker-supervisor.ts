@@ -154,6 +154,7 @@ export class WorkerSupervisor {
     const name = clipName((tool as { name?: unknown }).name);
     if (!entry.granted.has('tools')) {
       this.hooks.log(entry, 'warn', 'host', `registerTool("${name}") refused: the tools permission is not granted.`);
+      this.options.spindle.noteRefused(entry.id, 'tools', 'registerTool');
       worker.denyPermission('tools', 'registerTool');
       return;
     }

@@ -62,6 +62,11 @@ export function ExtensionFacts(props: { extension: ExtensionInfo; busy: boolean;
         </p>
       )}
       <Registered extension={ext} />
+      {ext.refused && ext.refused.length > 0 && (
+        <p className="ext-card__fact ext-card__fact--warn" role="note" data-testid="extension-refused">
+          Refused for a permission it was not granted (grant it to allow): <Names names={ext.refused} />
+        </p>
+      )}
       {ext.inertTouched && ext.inertTouched.length > 0 && (
         <p className="ext-card__fact" data-testid="extension-inert">
           Uses what the Workbench does not have (they do nothing here): <Names names={ext.inertTouched} />
