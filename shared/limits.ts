@@ -24,3 +24,10 @@ export const MAX_WS_MESSAGE_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
 
 /** A message from an extension's frontend (or the console) to its backend's onFrontendMessage, in characters of JSON. */
 export const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
+
+/**
+ * A backend's message to its frontend (spindle.sendToFrontend), in characters of JSON. Published frontends bootstrap
+ * with one large message (16.8 M characters seen): past FRONTEND_PART_CHARS it crosses the worker's pipe in parts.
+ */
+export const MAX_TO_FRONTEND_CHARS = 48 * 1024 * 1024;
+export const FRONTEND_PART_CHARS = 8 * 1024 * 1024;

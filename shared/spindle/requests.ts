@@ -8,6 +8,7 @@ import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, Ra
 import { TOAST_LEVELS } from './toast';
 import { SESSION_LIMITS } from '../types/chat';
 import { LLM_ERROR_CODES } from '../errors';
+import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, request, type SpindleRequestSpec } from './request-schema';
 
 // ---- storage, userStorage: the extension's files (object params from the worker's storage API) ----
@@ -242,6 +243,17 @@ const HOST = {
   'pipeline.register': request(named({ kind: RegistrationKind, id: Id(64), options: Options({ priority: Opt(Type.Number()), timeoutMs: Opt(Type.Number()) }) }), Type.Null(), ['PERMISSION_DENIED']),
   'pipeline.unregister': request(named({ id: Id(64) }), Type.Null()),
   'pipeline.sendToFrontend': request(named({ payload: Opt(Any) }), Type.Null()),
+  // A message too large for one request: its JSON in parts, in order, put together by the host.
+  'pipeline.sendToFrontendPart': request(
+    named({
+      id: Type.Integer({ minimum: 1 }),
+      index: Type.Integer({ minimum: 0 }),
+      count: Type.Integer({ minimum: 2, maximum: Math.ceil(MAX_TO_FRONTEND_CHARS / FRONTEND_PART_CHARS) }),
+      part: Type.String({ maxLength: FRONTEND_PART_CHARS }),
+    }),
+    Type.Null(),
+    ['INPUT_TOO_LARGE'],
+  ),
   ...prefixed('toast', Object.fromEntries(TOAST_LEVELS.map((level) => [level, TOAST])) as Record<(typeof TOAST_LEVELS)[number], typeof TOAST>),
   'cors.fetch': request(
     named({ url: Id(8192), init: Options({ method: Opt(Type.String()), headers: Opt(Type.Record(Type.String(), Any)), body: Opt(Any), responseType: Opt(Type.String()) }) }),

@@ -2,6 +2,7 @@
 // handlers stay in the worker, the host learns what is registered and runs them during a chat turn.
 import type { HostRequests } from '../host-requests';
 import type { SpindleLog } from './log';
+import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../../../shared/limits';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -10,6 +11,8 @@ export type PipelineKind = 'macro' | 'interceptor' | 'context_handler' | 'macro_
 export class PipelineRegistry {
   /** kind → id → handler. */
   private readonly handlers = new Map<PipelineKind, Map<string, Handler>>();
+  /** Ids of the messages sent to the frontend in parts. */
+  private frontendParts = 0;
   private readonly frontendHandlers = new Set<(payload: unknown, userId: string) => unknown>();
   private seq = 0;
 
@@ -84,7 +87,13 @@ export class PipelineRegistry {
   }
 
   sendToFrontend(payload: unknown): void {
-    this.tell('sendToFrontend', { payload: JSON.parse(JSON.stringify(payload ?? null)) as unknown });
+    const json = JSON.stringify(payload ?? null);
+    if (json.length <= FRONTEND_PART_CHARS) return this.tell('sendToFrontend', { payload: JSON.parse(json) as unknown });
+    if (json.length > MAX_TO_FRONTEND_CHARS) return this.log.warn(`spindle.sendToFrontend: the message is ${json.length} characters of JSON; the limit is ${MAX_TO_FRONTEND_CHARS}.`);
+    // A bootstrap larger than one request carries: its JSON in parts, in order (the host puts them together).
+    const id = ++this.frontendParts;
+    const count = Math.ceil(json.length / FRONTEND_PART_CHARS);
+    for (let index = 0; index < count; index++) this.tell('sendToFrontendPart', { id, index, count, part: json.slice(index * FRONTEND_PART_CHARS, (index + 1) * FRONTEND_PART_CHARS) });
   }
 
   onFrontendMessage(handler: unknown): () => void {

@@ -212,6 +212,22 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(await rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   }, 60_000);
 
+  it('a 17 M character bootstrap from sendToFrontend reaches the window whole (it crosses the worker pipe in parts)', async () => {
+    await install();
+    expect(await invoke('big_bootstrap')).toMatchObject({ ok: true, content: 'sent' });
+    let got: { data?: string; end?: string } | undefined;
+    for (let i = 0; i < 400 && !got; i++) {
+      const event = rig.events.find((e) => e.type === 'extension.frontend-message' && (e.payload as { kind?: string }).kind === 'bootstrap');
+      got = event?.type === 'extension.frontend-message' ? (event.payload as typeof got) : undefined;
+      if (!got) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(got?.data?.length).toBe(17_000_000);
+    expect(got?.end).toBe('the last field');
+    // The console keeps that it came, not its 17 MB.
+    const kept = ((await rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: Array<{ payload: unknown }> }).messages;
+    expect(kept.map((m) => m.payload)).toEqual([{ '(sent in parts)': true }]);
+  }, 60_000);
+
   it("sends windows the extensions' events only while a running extension has a frontend whose frames take them", async () => {
     await install();
     const toWindows = () => rig.events.flatMap((e) => (e.type === 'extension.event' ? [e.event] : []));

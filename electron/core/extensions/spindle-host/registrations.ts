@@ -43,6 +43,8 @@ const MAX_FRONTEND_MESSAGES = 200;
 
 export class PipelineRegistrations {
   private readonly byExtension = new Map<string, ExtensionRegistrations>();
+  /** Per extension: the message to its frontend whose parts are still coming. */
+  private readonly partsOf = new Map<string, { id: number; count: number; parts: string[] }>();
 
   constructor(
     private readonly now: () => number,
@@ -106,11 +108,37 @@ export class PipelineRegistrations {
         })(params, caller);
       },
       'pipeline.unregister': changing(({ id }, regs) => regs.pipeline.delete(id)),
-      'pipeline.sendToFrontend': changing(({ payload }, regs, extensionId) => {
-        regs.frontend.push({ at: this.now(), payload: payload ?? null });
-        if (regs.frontend.length > MAX_FRONTEND_MESSAGES) regs.frontend.splice(0, regs.frontend.length - MAX_FRONTEND_MESSAGES);
-        this.toFrontend(extensionId, payload ?? null);
-      }),
+      'pipeline.sendToFrontend': changing(({ payload }, regs, extensionId) => this.deliverToFrontend(regs, extensionId, payload ?? null, false)),
+      'pipeline.sendToFrontendPart': (params, caller) => {
+        const payload = this.assemble(caller.extensionId, params);
+        if (payload === undefined) return null;
+        return changing<unknown>((value, regs, extensionId) => this.deliverToFrontend(regs, extensionId, value, true))(payload, caller);
+      },
     };
+  }
+
+  /** `inParts`: it came in parts (over FRONTEND_PART_CHARS): the console keeps that it came, not its many MB of text. */
+  private deliverToFrontend(regs: ExtensionRegistrations, extensionId: string, payload: unknown, inParts: boolean): void {
+    regs.frontend.push({ at: this.now(), payload: inParts ? { '(sent in parts)': true } : payload });
+    if (regs.frontend.length > MAX_FRONTEND_MESSAGES) regs.frontend.splice(0, regs.frontend.length - MAX_FRONTEND_MESSAGES);
+    this.toFrontend(extensionId, payload);
+  }
+
+  /** One part of a message sent in parts; the message once its last part is in (undefined before). */
+  private assemble(extensionId: string, part: SpindleParams<'pipeline.sendToFrontendPart'>): unknown {
+    let pending = this.partsOf.get(extensionId);
+    if (part.index === 0) this.partsOf.set(extensionId, (pending = { id: part.id, count: part.count, parts: [] }));
+    if (!pending || pending.id !== part.id || pending.count !== part.count || part.index !== pending.parts.length) {
+      this.partsOf.delete(extensionId);
+      fail('INVALID_INPUT', 'A part of a message to the frontend came out of order; the message was dropped.', '/index');
+    }
+    pending.parts.push(part.part);
+    if (pending.parts.length < pending.count) return undefined;
+    this.partsOf.delete(extensionId);
+    try {
+      return JSON.parse(pending.parts.join('')) as unknown;
+    } catch {
+      return fail('INVALID_INPUT', 'The parts of a message to the frontend do not make JSON.', '/part');
+    }
   }
 }
