@@ -90,7 +90,7 @@ test.describe('shell against the headless host', () => {
     // section and a long one (headless Chromium hides scrollbars, so the style is what can be checked here).
     expect(await page.locator('main#main').evaluate((el) => getComputedStyle(el).scrollbarGutter)).toBe('stable');
 
-    // The token left the address bar but survives a reload (sessionStorage).
+    // The token left the address bar but survives a reload (this origin's localStorage).
     expect(page.url()).not.toContain('token=');
     await expect(page.getByTestId('data-dir')).toContainText(dataDir);
     await expect(page.getByTestId('settings-version')).toHaveText('Settings v1');
@@ -106,8 +106,15 @@ test.describe('shell against the headless host', () => {
       await expectSection(page, i);
     }
 
+    // A reload keeps the place: the address names the section last shown.
+    expect(new URL(page.url()).hash).toBe(`#/${SECTIONS.at(-1)!.id}`);
+    await page.reload();
+    await expectConnected(page);
+    await expectSection(page, SECTIONS.length - 1);
+
     // By keyboard: the skip link comes first, then the navigation; arrows move, Enter activates.
-    // (A reload starts keyboard focus at the top of the document, and the token survives it.)
+    // (A reload, here at the Council's address, starts keyboard focus at the top of the document; the token survives it.)
+    await page.evaluate(() => history.replaceState(null, '', '#/council'));
     await page.reload();
     await expectConnected(page);
     await expectSection(page, 0);
