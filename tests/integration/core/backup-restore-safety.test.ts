@@ -8,28 +8,19 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Backup } from '../../../shared/types/backup';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { CANARY, type ChatRig } from '../../unit/chat/helpers';
+import { ok, rigSet } from './rigs';
 
 const FIXTURE = path.resolve('tests/fixtures/extensions/seed-example');
-const rigs: ChatRig[] = [];
+const rigs = rigSet();
 const servers: http.Server[] = [];
 afterEach(async () => {
-  for (const r of rigs.splice(0)) await r.close();
+  await rigs.closeAll();
   for (const s of servers.splice(0)) s.close();
   cleanupTempDirs();
 });
 
-async function rig(dataDir?: string): Promise<ChatRig> {
-  const r = await chatRig(dataDir ? { dataDir } : {});
-  rigs.push(r);
-  return r;
-}
-
-async function ok<T>(r: ChatRig, method: string, input: unknown): Promise<T> {
-  const result = await r.call(method, input);
-  if (!result.ok) throw new Error(`${method}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
+const { rig } = rigs;
 
 /** Another server on this machine: it records the Authorization header of every request it gets. */
 async function listener(): Promise<{ origin: string; auth: string[] }> {
@@ -85,16 +76,14 @@ describe('a crafted backup', () => {
     expect(after.safety.approveAllWrites).toBe(true);
     // The next start on this folder: the server is off, never started.
     const dataDir = r.dataDir;
-    await r.close();
-    rigs.splice(rigs.indexOf(r), 1);
+    await rigs.close(r);
     const next = await rig(dataDir);
     expect(next.host.mcp.list()).toEqual([expect.objectContaining({ sourceId: 'mcp-evil', status: 'stopped', config: expect.objectContaining({ enabled: false, trusted: false }) })]);
 
     // Control: accepted item by item, the same backup's command runs at the next start (so the marker would show it).
     await ok(next, 'backup.import', { json, accept: ['mcp:evil', 'safety:approveAllWrites'] });
     expect((await ok<Settings>(next, 'settings.get', {})).safety.approveAllWrites).toBe(false);
-    await next.close();
-    rigs.splice(rigs.indexOf(next), 1);
+    await rigs.close(next);
     const third = await rig(dataDir);
     for (let i = 0; i < 400 && !fs.existsSync(marker); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(fs.existsSync(marker)).toBe(true);

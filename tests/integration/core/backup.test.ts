@@ -9,30 +9,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Backup } from '../../../shared/types/backup';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { CANARY, type ChatRig } from '../../unit/chat/helpers';
+import { ok, rigSet } from './rigs';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 
 /** The sessions folder as the host keeps it (the test arranges what the window cannot make: a picture, swipes). */
 const store = (r: ChatRig) => new SessionStore({ dataDir: r.dataDir });
 
 const FIXTURE = path.resolve('tests/fixtures/extensions/seed-example');
-const rigs: ChatRig[] = [];
+const rigs = rigSet();
 afterEach(async () => {
-  for (const r of rigs.splice(0)) await r.close();
+  await rigs.closeAll();
   cleanupTempDirs();
 });
 
-async function rig(dataDir?: string): Promise<ChatRig> {
-  const r = await chatRig(dataDir ? { dataDir } : {});
-  rigs.push(r);
-  return r;
-}
-
-async function ok<T>(r: ChatRig, method: string, input: unknown): Promise<T> {
-  const result = await r.call(method, input);
-  if (!result.ok) throw new Error(`${method}: ${JSON.stringify(result.error)}`);
-  return result.value as T;
-}
+const { rig } = rigs;
 
 const PACK = { id: 'harbor-folk', name: 'Harbor Folk', author: 'Ada', version: '1.0.0', description: 'Harbor hands.', tools: [], items: [{ id: 'pilot', name: 'Pilot', definition: 'Knows the shoals.', personality: 'Calm.', behavior: 'Speaks briefly.', genderIdentity: 0 }] };
 
@@ -175,8 +166,7 @@ describe('backup on the command line', () => {
     const a = await rig();
     await furnish(a);
     const dataDir = a.dataDir;
-    await a.close();
-    rigs.splice(rigs.indexOf(a), 1);
+    await rigs.close(a);
     const out: string[] = [];
     const file = path.join(tempDir(), 'backup.json');
     const cli = (dir: string, args: string[]) => runCli([...args, '--data-dir', dir], { out: (t) => out.push(t), err: () => {} }, { bundledExtensionsDir: null });

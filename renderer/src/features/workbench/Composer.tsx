@@ -69,7 +69,8 @@ export const Composer = memo(function Composer(props: {
   const focusWanted = useAppStore((s) => s.chat.focusComposerFor === props.sessionId);
   useEffect(() => {
     if (!focusWanted) return;
-    areaRef.current?.focus();
+    // Without scrolling: the chat follows its end by itself, and a focus that scrolled would read as the person's.
+    areaRef.current?.focus({ preventScroll: true });
     store.getState().chatComposerFocusRequested(null);
   }, [focusWanted, store]);
 
