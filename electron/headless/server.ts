@@ -141,7 +141,11 @@ export async function startHeadlessServer(options: {
     async close() {
       for (const client of clients) client.terminate();
       wss.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Kept-alive HTTP connections go too: one could still answer the page's "is the host there?" probe while the
+      // host stops, and the page would then take the refused reconnect for a refused token.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
