@@ -36,9 +36,10 @@ const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
 export const CHAT_TEXT_EVENTS: readonly string[] = Object.keys(TEXT_EVENTS);
 
 /** The payload an extension holding `granted` receives for `event`, or null when it receives nothing. */
-export function eventPayloadFor(event: string, payload: unknown, granted: { has(permission: ExtensionPermission): boolean }): unknown {
+export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[]): unknown {
   const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;
-  if (!redact || granted.has(CHAT_TEXT_PERMISSION)) return payload;
+  if (!redact) return payload;
+  if (Array.isArray(granted) ? granted.includes(CHAT_TEXT_PERMISSION) : (granted as ReadonlySet<ExtensionPermission>).has(CHAT_TEXT_PERMISSION)) return payload;
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
   return redact(payload as Payload);
 }

@@ -169,7 +169,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
 
   // Checked; now written: packs and sessions, then the settings. Each step keeps what it replaced, and a failure puts
   // every written item back before it is reported.
-  const undo = new RestoreUndo(deps);
+  const undo = new RestoreUndo(deps, current);
   const step = async (path: string, what: string, write: () => unknown) => {
     try {
       await write();

@@ -1,5 +1,6 @@
 // What a restore replaced, kept as it goes, so a write that fails half-way can put every written item back: the
 // folder is then as it was before the restore.
+import type { Settings } from '../../../shared/settings';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { BackupDeps } from './backup';
 
@@ -7,11 +8,11 @@ type Put = () => void | Promise<void>;
 
 export class RestoreUndo {
   private readonly steps: Array<{ what: string; put: Put }> = [];
-  private readonly settingsBefore;
-
-  constructor(private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs'>) {
-    this.settingsBefore = deps.settings.get();
-  }
+  /** `settingsBefore`: the settings document as the restore found it (put back last). */
+  constructor(
+    private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs'>,
+    private readonly settingsBefore: Settings,
+  ) {}
 
   /** Before a session is written: its document and picture as they are (or that it was not here). */
   session(id: string): void {
