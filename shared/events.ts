@@ -4,7 +4,7 @@ import type { Settings } from './settings';
 import type { Static } from '@sinclair/typebox';
 import type { ExtensionInfoSchema } from './contract/extensions';
 import type { ToolInfo } from './types/tools';
-import type { ChatEvent } from './types/chat';
+import type { ChatEvent } from './types/chat-events';
 import type { CouncilEvent } from './types/council-events';
 import type { ApprovalRequest, ApprovalResolution } from './types/safety';
 import type { McpServerInfo } from './types/mcp';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../shared/errors';
 import type { Settings } from '../../shared/settings';
-import type { ChatEvent } from '../../shared/types/chat';
+import type { ChatEvent } from '../../shared/types/chat-events';
 import type { ConnectionProfile } from '../../shared/types/llm';
 import { ConnectionService } from './connections/connection-service';
 import type { DetectOptions } from './connections/detect';

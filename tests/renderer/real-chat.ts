@@ -1,6 +1,7 @@
 // The Workbench chat on the real core, for renderer tests: session documents to import, a core whose chat engine
 // streams from the local LLM test server (tests/fixtures/llm-server, 127.0.0.1), and the core's chat events to wait on.
-import { SESSION_FORMAT, SESSION_VERSION, type ChatEvent, type ChatSession } from '../../shared/types/chat';
+import { SESSION_FORMAT, SESSION_VERSION, type ChatSession } from '../../shared/types/chat';
+import type { ChatEvent } from '../../shared/types/chat-events';
 import type { HostEvent } from '../../shared/events';
 import type { ConnectionProfile } from '../../shared/types/llm';
 import { LlmTestServer } from '../fixtures/llm-server';

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
-import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatEvent } from '../../../shared/types/chat-events';
 import { defaultChatSettings, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';

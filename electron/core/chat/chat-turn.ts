@@ -2,7 +2,8 @@
 // streamed as events with inline tool rounds, the reply saved in its place, and the extensions told how it ended.
 import type { HostError } from '../../../shared/errors';
 import { HostFailure } from '../../../shared/errors';
-import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatEvent } from '../../../shared/types/chat-events';
 import { CHAT_DEFAULTS, INLINE_MAX_ROUNDS_LIMIT, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';

@@ -2,7 +2,8 @@
 // decides whether to reuse its last results); a failed run is reported and the reply goes on without its deliberation.
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
-import type { ChatEvent, ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatEvent } from '../../../shared/types/chat-events';
 import type { Logger } from '../ports';
 import { normalizeCouncil } from '../council/validate-council';
 import type { CouncilPort, CouncilRunOutcome } from './council-port';

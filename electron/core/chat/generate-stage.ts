@@ -1,7 +1,8 @@
 // The generation stage of a turn: the main model streamed as chat events (and STREAM_TOKEN_RECEIVED batches for
 // extensions), inline tool rounds answered through the guard, every call the model made recorded.
 import type { HostError } from '../../../shared/errors';
-import type { ChatEvent, ChatFinishReason, ChatToolCallRecord } from '../../../shared/types/chat';
+import type { ChatToolCallRecord } from '../../../shared/types/chat';
+import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat-events';
 import type { ConnectionProfile, LlmMessage, LlmRequest, LlmToolCallRef, LlmUsage } from '../../../shared/types/llm';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import type { GuardedInvokeOptions } from '../safety/guarded-invoke';

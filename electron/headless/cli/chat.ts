@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
-import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat';
+import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat-events';
 import type { LlmUsage } from '../../../shared/types/llm';
 import { callHost, type CliCommand, type CliContext } from './command';
 

@@ -1,7 +1,7 @@
 // The live state of each session's running (or last) chat turn, and the pure reducer that folds chat.* events into it.
 import type { MethodOutput } from '../../../shared/contract';
 import type { HostError } from '../../../shared/errors';
-import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat';
+import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat-events';
 import type { LlmUsage } from '../../../shared/types/llm';
 
 /** Every chat event except the session-list one: the events that belong to a turn. */

@@ -7,7 +7,7 @@ import { confBackend } from '../../../electron/core/settings/conf-backend';
 import type { Launcher } from '../../../electron/core/extensions/workers/launcher';
 import type { DeltaBatcherOptions } from '../../../electron/core/chat/delta-batcher';
 import type { HostEvent } from '../../../shared/events';
-import type { ChatEvent } from '../../../shared/types/chat';
+import type { ChatEvent } from '../../../shared/types/chat-events';
 import type { ToolExecutor } from '../../../electron/core/registry-port';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { captureLogger, type CapturedLog } from '../llm/helpers';
