@@ -19,11 +19,8 @@ export interface ChatSlice {
     turns: Readonly<Record<string, LiveTurn>>;
     /** A message to bring into view and focus once the open session shows it (a search result chosen). */
     focusMessageId: string | null;
-    /** The session whose composer takes the focus once it is drawn (a new session: the person writes next). */
-    focusComposerFor: string | null;
   };
   chatMessageFocusRequested(messageId: string | null): void;
-  chatComposerFocusRequested(sessionId: string | null): void;
   chatSessionsReplaced(sessions: readonly ChatSessionSummary[]): void;
   chatSessionsLoadFailed(error: HostError): void;
   chatSessionOpened(id: string | null): void;
@@ -50,9 +47,8 @@ function withTurn(turns: Readonly<Record<string, LiveTurn>>, key: string, turn: 
 }
 
 export const createChatSlice: Slice<ChatSlice> = (set) => ({
-  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {}, focusMessageId: null, focusComposerFor: null },
+  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {}, focusMessageId: null },
   chatMessageFocusRequested: (messageId) => set((s) => ({ chat: { ...s.chat, focusMessageId: messageId } })),
-  chatComposerFocusRequested: (sessionId) => set((s) => ({ chat: { ...s.chat, focusComposerFor: sessionId } })),
   chatSessionsReplaced: (sessions) => set((s) => ({ chat: { ...s.chat, sessions: [...sessions], loaded: true, loadError: null } })),
   chatSessionsLoadFailed: (error) => set((s) => ({ chat: { ...s.chat, loadError: error } })),
   chatSessionOpened: (id) =>

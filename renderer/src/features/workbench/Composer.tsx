@@ -66,13 +66,6 @@ export const Composer = memo(function Composer(props: {
     setError(null);
     setHeld(false);
   }, [props.sessionId]);
-  const focusWanted = useAppStore((s) => s.chat.focusComposerFor === props.sessionId);
-  useEffect(() => {
-    if (!focusWanted) return;
-    // Without scrolling: the chat follows its end by itself, and a focus that scrolled would read as the person's.
-    areaRef.current?.focus({ preventScroll: true });
-    store.getState().chatComposerFocusRequested(null);
-  }, [focusWanted, store]);
 
   const streaming = props.streaming;
   const simulateOn = simulate ?? simulateDefault;

@@ -17,9 +17,7 @@ export function NewSessionButton(props: { primary?: boolean; onError(error: Host
     setBusy(true);
     const result = await createSession(store, host, { title: 'New session' });
     setBusy(false);
-    if (!result.ok) return props.onError(result.error);
-    // The person writes next: the new session's composer takes the focus once it is drawn.
-    store.getState().chatComposerFocusRequested(result.value.id);
+    if (!result.ok) props.onError(result.error);
   };
   return (
     <button type="button" className={`btn${props.primary ? ' btn--primary' : ''}`} aria-disabled={busy || undefined} onClick={() => void create()}>
