@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { startNewSession } from './new-session';
 import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
@@ -111,7 +112,7 @@ test.describe('chat against the headless host and a local LLM server', () => {
     // Workbench: a new session on the new connection.
     await open(page, host, 'Workbench');
     const workbench = page.getByTestId('panel-workbench');
-    await workbench.getByRole('button', { name: 'New session' }).click();
+    await startNewSession(workbench);
     await expect(workbench.getByTestId('session-title')).toHaveText('New session');
     await workbench.getByRole('tab', { name: 'Character & world' }).click();
     await workbench.getByLabel('Character name').fill('Seraphina');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-council-model';
 const ANALYSIS = 'Pacing: the scene lingers at the gate; cut to the bridge before the bells stop.';
@@ -49,7 +50,7 @@ test.describe('a chat turn with the council', () => {
     await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
     const workbench = page.getByTestId('panel-workbench');
-    await workbench.getByRole('button', { name: 'New session' }).click();
+    await startNewSession(workbench);
     await expect(workbench.getByTestId('session-title')).toHaveText('New session');
     await workbench.getByLabel('Main connection').selectOption(connectionId);
     await expect(workbench.getByLabel('Main connection')).toHaveValue(connectionId);

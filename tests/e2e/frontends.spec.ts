@@ -9,6 +9,7 @@ import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
 import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-frontend-model';
 const FIXTURES = path.join(ROOT, 'tests', 'fixtures', 'extensions');
@@ -30,8 +31,7 @@ async function openWorkbench(page: Page, host: RunningHost) {
 
 /** A new session, open: the Workbench's layout is settled (the extensions panel moves with it). */
 async function newSession(page: Page) {
-  await page.getByRole('button', { name: 'New session' }).first().click();
-  await expect(page.getByTestId('open-session')).toBeVisible();
+  await startNewSession(page);
 }
 
 test.describe('extension frontends', () => {
@@ -268,7 +268,7 @@ test.describe('a hostile extension frontend', () => {
     expect(logged().some((t) => t.includes('forged-through-window'))).toBe(false);
 
     // Its composer actions, labelled and drawn with the corpus, show once a chat is open: as text, running nothing.
-    await page.getByRole('button', { name: 'New session' }).first().click();
+    await startNewSession(page);
     await expect(page.locator('.composer__ext-actions [data-extension-id="lumiverse_hostile_frontend"]')).toHaveCount(XSS_CORPUS.length);
     expect(await page.locator('img[src="x"], [onerror], [onload], [ontoggle], iframe[srcdoc], script:not([src])').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();

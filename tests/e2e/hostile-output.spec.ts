@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { XSS } from '../fixtures/xss-corpus';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { assertRendererBuilt, startHost, type RunningHost, cli } from './host-process';
+import { startNewSession } from './new-session';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-hostile-model';
@@ -57,7 +58,7 @@ test.describe('hostile model output', () => {
     await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
     const workbench = page.getByTestId('panel-workbench');
-    await workbench.getByRole('button', { name: 'New session' }).click();
+    await startNewSession(workbench);
     await workbench.getByLabel('Main connection').selectOption({ label: 'Local' });
     const box = workbench.getByLabel('Message');
     await box.fill('Say something dangerous.');

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-layout-model';
 
@@ -34,7 +35,7 @@ async function sessionWithTurns(page: Page, setup: { url: string; connectionId: 
   await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
   const workbench = page.getByTestId('panel-workbench');
-  await workbench.getByRole('button', { name: 'New session', exact: true }).click();
+  await startNewSession(workbench);
   await workbench.getByLabel('Main connection').selectOption(setup.connectionId);
   const box = workbench.getByLabel('Message');
   const replies = workbench.locator('[data-testid="message"][data-role="assistant"]');

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-actions-model';
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pipeline');
@@ -45,7 +46,7 @@ test.describe('message actions and swipes', () => {
     await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
     const workbench = page.getByTestId('panel-workbench');
-    await workbench.getByRole('button', { name: 'New session' }).click();
+    await startNewSession(workbench);
     await workbench.getByLabel('Main connection').selectOption(connectionId);
     await expect(workbench.getByLabel('Main connection')).toHaveValue(connectionId);
 

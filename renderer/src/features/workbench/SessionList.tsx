@@ -20,7 +20,7 @@ export function NewSessionButton(props: { primary?: boolean; onError(error: Host
     if (!result.ok) props.onError(result.error);
   };
   return (
-    <button type="button" className={`btn${props.primary ? ' btn--primary' : ''}`} aria-disabled={busy || undefined} onClick={() => void create()}>
+    <button type="button" className={`btn${props.primary ? ' btn--primary' : ''}`} data-testid="new-session" aria-disabled={busy || undefined} onClick={() => void create()}>
       <Icon name="plus" />
       {busy ? 'Creating…' : 'New session'}
     </button>
