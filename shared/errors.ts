@@ -94,6 +94,8 @@ export const ERROR_CODES = [
   'LLM_NO_KEY', // the profile names a key that is not there
   'LLM_NO_TOOL_CALL', // planArguments: the model did not call the forced tool
   'LLM_RESPONSE_TOO_LARGE', // the stream passed the client's character cap
+  'LLM_MODEL_LOAD_FAILED', // a local model: the GGUF is missing, unreadable, or does not fit in memory
+  'LLM_ENGINE_CRASHED', // a local model: the engine process ended while it worked (out of memory, a crash)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -11,7 +11,8 @@ export interface HostPort {
   readonly streams: object[];
   /** Never throws; a message to a gone host is dropped. `done` runs once it is handed over (or dropped). */
   send(message: unknown, done?: () => void): void;
-  onMessage(listener: (message: unknown) => void): void;
+  /** `chars`: the message's length as it came (0 where the carrier does not say: Electron's parentPort). */
+  onMessage(listener: (message: unknown, chars: number) => void): void;
   /** The host went away, or wrote something that is not a frame: the worker should exit. */
   onClose(listener: (why: string) => void): void;
 }
@@ -34,7 +35,7 @@ function utilityPort(parentPort: ParentPortLike): HostPort {
       done?.();
     },
     onMessage(listener) {
-      parentPort.on('message', (event) => listener(event.data));
+      parentPort.on('message', (event) => listener(event.data, 0));
     },
     // A utilityProcess dies with its parent.
     onClose() {},
@@ -44,7 +45,7 @@ function utilityPort(parentPort: ParentPortLike): HostPort {
 function pipesPort(inFd: number, outFd: number): HostPort {
   const input = new net.Socket({ fd: inFd, readable: true, writable: false });
   const output = new net.Socket({ fd: outFd, readable: false, writable: true });
-  const messageListeners: Array<(message: unknown) => void> = [];
+  const messageListeners: Array<(message: unknown, chars: number) => void> = [];
   const closeListeners: Array<(why: string) => void> = [];
   let closed = false;
   let corked = false;
@@ -55,8 +56,9 @@ function pipesPort(inFd: number, outFd: number): HostPort {
   };
   const decoder = new FrameDecoder(
     MAX_HOST_FRAME_CHARS,
-    (message) => {
-      for (const listener of messageListeners) listener(message);
+    (message, line) => {
+      const chars = line === null ? 0 : line.length;
+      for (const listener of messageListeners) listener(message, chars);
     },
     (error) => close(`the host ${describeFrameError(error)}`),
   );

@@ -9,6 +9,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Answer HOST_TIMEOUT past this many ms (the call goes on being ignored). */
   timeoutMs?: number;
+  /** A streaming call's chunks, in order, before its answer. */
+  onChunk?: (chunk: unknown) => void;
 }
 
 export interface RpcClient<E> {
@@ -30,6 +32,7 @@ export interface ClientOptions {
 
 interface Pending {
   resolve(result: Result<unknown>): void;
+  onChunk?: (chunk: unknown) => void;
   timer?: unknown;
   signal?: AbortSignal;
   onAbort?: () => void;
@@ -59,6 +62,7 @@ export function createClient<E>(transport: Transport<unknown, ToServer>, options
     const message = readToClient<E>(value) as ToClient<E> | null;
     if (!message) return;
     if (message.kind === 'result') settle(message.id, message.result);
+    else if (message.kind === 'chunk') pending.get(message.id)?.onChunk?.(message.chunk);
     else if (message.kind === 'event') for (const listener of [...listeners]) listener(message.event);
     else if (message.kind === 'hello') greet(message.info);
   });
@@ -74,7 +78,7 @@ export function createClient<E>(transport: Transport<unknown, ToServer>, options
       if (callOptions.signal?.aborted) return Promise.resolve(fail({ code: 'CANCELLED', message: `${method} was cancelled.` }));
       const id = nextId++;
       return new Promise((resolve) => {
-        const call: Pending = { resolve };
+        const call: Pending = { resolve, ...(callOptions.onChunk ? { onChunk: callOptions.onChunk } : {}) };
         if (callOptions.timeoutMs !== undefined) {
           const ms = callOptions.timeoutMs;
           call.timer = timers.setTimeout(() => settle(id, fail({ code: 'HOST_TIMEOUT', message: `${method} did not answer within ${Math.round(ms / 1000)} s.` })), ms);

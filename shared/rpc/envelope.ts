@@ -1,5 +1,6 @@
-// The messages of a contract link (the browser-mode WebSocket and the CLI's app socket): a call by id, its one
-// answer, the host's events, a link-level error, the host's hello, and the client's cancel and subscribe.
+// The messages of a kernel link (the browser-mode WebSocket, the CLI's app socket, the local model engine): a call by
+// id, the chunks of a streaming call and its one answer, the server's events, a link-level error, the server's hello,
+// and the client's cancel and subscribe.
 import type { HostError, Result } from '../errors';
 
 export type Invoke = { kind: 'invoke'; id: number; method: string; input: unknown };
@@ -8,11 +9,13 @@ export type Subscribe = { kind: 'subscribe' };
 export type ToServer = Invoke | Cancel | Subscribe;
 
 export type Answer = { kind: 'result'; id: number; result: Result<unknown> };
+/** One piece of a streaming call's output, before its answer. */
+export type Chunk = { kind: 'chunk'; id: number; chunk: unknown };
 export type EventMessage<E> = { kind: 'event'; event: E };
 export type LinkError = { kind: 'error'; error: HostError };
 /** What the server says once, first, on every connection (the host's notices, for a command's stderr). */
 export type Hello = { kind: 'hello'; info: unknown };
-export type ToClient<E> = Answer | EventMessage<E> | LinkError | Hello;
+export type ToClient<E> = Answer | Chunk | EventMessage<E> | LinkError | Hello;
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
@@ -32,6 +35,7 @@ export function readToClient<E>(value: unknown): ToClient<E> | null {
   if (typeof value !== 'object' || value === null) return null;
   const m = value as Record<string, unknown>;
   if (m.kind === 'result' && isId(m.id) && typeof m.result === 'object' && m.result !== null) return m as Answer;
+  if (m.kind === 'chunk' && isId(m.id)) return { kind: 'chunk', id: m.id, chunk: m.chunk };
   if (m.kind === 'event' && 'event' in m) return m as EventMessage<E>;
   if (m.kind === 'error' && typeof m.error === 'object' && m.error !== null) return m as LinkError;
   if (m.kind === 'hello') return { kind: 'hello', info: m.info };

@@ -6,8 +6,11 @@ import { readToServer, type ToClient } from './envelope';
 import type { Transport } from './transport';
 
 export interface ServeOptions<E> {
-  /** Runs one call; `bytes` is its size on the carrier. Never rejects (a rejection answers INTERNAL). */
-  call(method: string, input: unknown, bytes: number, signal: AbortSignal): Promise<Result<unknown>>;
+  /**
+   * Runs one call; `bytes` is its size on the carrier; `emit` sends a streaming call's chunks (none after its answer).
+   * Never rejects (a rejection answers INTERNAL).
+   */
+  call(method: string, input: unknown, bytes: number, signal: AbortSignal, emit: (chunk: unknown) => void): Promise<Result<unknown>>;
   /** The host's events, for a client that subscribed (or every client, with `pushEvents`). */
   events?(listener: (event: E) => void): () => void;
   pushEvents?: boolean;
@@ -36,13 +39,19 @@ export function serve<E>(transport: Transport<unknown, ToClient<E>>, options: Se
     if (message.kind === 'subscribe') return subscribe();
     if (message.kind === 'cancel') return void inFlight.get(message.id)?.abort();
     const controller = new AbortController();
-    inFlight.set(message.id, controller);
+    const id = message.id;
+    let answered = false;
+    const emit = (chunk: unknown) => {
+      if (!answered) send({ kind: 'chunk', id, chunk });
+    };
+    inFlight.set(id, controller);
     void options
-      .call(message.method, message.input, bytes, controller.signal)
+      .call(message.method, message.input, bytes, controller.signal, emit)
       .catch((): Result<unknown> => ({ ok: false, error: INTERNAL }))
       .then((result) => {
-        if (inFlight.get(message.id) === controller) inFlight.delete(message.id);
-        send({ kind: 'result', id: message.id, result });
+        answered = true;
+        if (inFlight.get(id) === controller) inFlight.delete(id);
+        send({ kind: 'result', id, result });
       });
   });
   transport.onClose(() => {

@@ -246,7 +246,7 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
       if (!message) return;
       if (message.kind === 'result') settle(message.id, message.result);
       else if (message.kind === 'event') emit(message.event);
-      else if (message.kind === 'hello') return;
+      else if (message.kind === 'hello' || message.kind === 'chunk') return;
       else if (message.error?.code === 'UNAUTHORIZED') authRejected = true;
       else console.warn('host reported a transport error', message.error);
     };

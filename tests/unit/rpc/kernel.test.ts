@@ -144,4 +144,30 @@ describe('the RPC kernel', () => {
     await delivered();
     expect(emitters.size).toBe(0);
   });
+
+  it('a streaming call hands its chunks to its caller in order before the answer; none go out after it, and other calls see none', async () => {
+    const link = carrier();
+    const fromServer: Array<{ kind: string }> = [];
+    const send = link.server.send;
+    link.server.send = (m) => (fromServer.push(m as { kind: string }), send(m));
+    let late: ((chunk: unknown) => void) | undefined;
+    serve<Ev>(link.server, {
+      call: async (method, input, _bytes, _signal, emit) => {
+        if (method === 'count') for (let i = 0; i < (input as number); i++) emit({ i });
+        late = emit;
+        return { ok: true, value: method };
+      },
+      invalid: 'x',
+    });
+    const client = createClient<Ev>(link.client, { lost: LOST, subscribe: true });
+    const chunks: unknown[] = [];
+    const [counted, plain] = await Promise.all([client.call('count', 3, { onChunk: (c) => chunks.push(c) }), client.call('plain', null)]);
+    expect(counted).toEqual({ ok: true, value: 'count' });
+    expect(plain).toEqual({ ok: true, value: 'plain' });
+    expect(chunks).toEqual([{ i: 0 }, { i: 1 }, { i: 2 }]);
+    // A chunk emitted after the call was answered is not sent.
+    late!({ i: 99 });
+    await delivered();
+    expect(fromServer.filter((m) => m.kind === 'chunk')).toHaveLength(3);
+  });
 });

@@ -1,0 +1,153 @@
+// The engine's work, on node-llama-cpp: one model loaded at a time with one context, generations one after another on
+// its sequence, text streamed as it is decoded, tool calls in the model's own format (node-llama-cpp builds their
+// grammar from each tool's schema), and a forced call generated wholly under its schema's grammar.
+import fs from 'node:fs';
+import type { Llama, LlamaChat, LlamaContext, LlamaModel } from 'node-llama-cpp';
+import { HostFailure } from '../../shared/errors';
+import type { EngineTable, GenerateChunk, GenerateParams, LoadedModel } from '../../shared/local-model/engine-contract';
+import type { TableHandlers } from '../core/rpc/serve-table';
+import { toChatHistory } from './engine-history';
+
+type NodeLlamaCpp = typeof import('node-llama-cpp');
+
+interface Loaded {
+  info: LoadedModel;
+  model: LlamaModel;
+  context: LlamaContext;
+  chat: LlamaChat;
+}
+
+/** Without a size asked for: the largest context that fits, up to this (and the model's own). */
+const DEFAULT_MAX_CONTEXT = 8192;
+
+const failure = (code: string, message: string, hint?: string) => new HostFailure({ code, message, ...(hint ? { hint } : {}) });
+
+export interface EngineServiceOptions {
+  /** Where llama.cpp's own messages go (the engine's stderr). */
+  log(line: string): void;
+  /** This process's resident memory. */
+  residentBytes(): number;
+}
+
+export function engineService(options: EngineServiceOptions): TableHandlers<EngineTable> {
+  let lib: Promise<{ mod: NodeLlamaCpp; llama: Llama }> | undefined;
+  const runtime = () =>
+    (lib ??= import('node-llama-cpp').then(async (mod) => {
+      // build 'never': the prebuilt binaries from the registry, never a compile or a download at run time.
+      const llama = await mod.getLlama({ build: 'never', logLevel: mod.LlamaLogLevel.warn, logger: (_level, message) => options.log(message) });
+      return { mod, llama };
+    }));
+  let loaded: Loaded | null = null;
+  /** Loads and generations run one at a time: the model has one sequence. */
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = queue.then(work, work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const unload = async () => {
+    const current = loaded;
+    loaded = null;
+    if (!current) return false;
+    await current.context.dispose();
+    await current.model.dispose();
+    return true;
+  };
+
+  const load = async (params: { modelPath: string; contextSize?: number; gpu?: boolean }): Promise<LoadedModel> => {
+    if (loaded && loaded.info.path === params.modelPath && (params.contextSize === undefined || params.contextSize === loaded.info.contextSize)) return loaded.info;
+    let size: number;
+    try {
+      size = fs.statSync(params.modelPath).size;
+    } catch {
+      throw failure('NOT_FOUND', `The model file ${params.modelPath} is not there.`, 'Add it again in Connections → Local models.');
+    }
+    await unload();
+    const started = performance.now();
+    const { mod, llama } = await runtime();
+    try {
+      const model = await llama.loadModel({ modelPath: params.modelPath, gpuLayers: params.gpu === false ? 0 : 'auto' });
+      // One thread per core that does math: more (llama.cpp's default counts hyperthreads) spin against each other.
+      const threads = Math.max(1, llama.cpuMathCores);
+      const context = await model.createContext({ threads, contextSize: params.contextSize ?? { max: Math.min(DEFAULT_MAX_CONTEXT, model.trainContextSize) } }).catch(async (error: unknown) => {
+        await model.dispose();
+        throw error;
+      });
+      const chatWrapper = mod.resolveChatWrapper(model);
+      const chat = new mod.LlamaChat({ contextSequence: context.getSequence(), ...(chatWrapper ? { chatWrapper } : {}) });
+      const info: LoadedModel = {
+        path: params.modelPath,
+        name: String(model.fileInfo.metadata?.general?.name ?? '') || params.modelPath.split(/[\\/]/).pop()!,
+        architecture: String(model.fileInfo.metadata?.general?.architecture ?? 'unknown'),
+        trainContextSize: model.trainContextSize,
+        contextSize: context.contextSize,
+        sizeBytes: size,
+        gpu: llama.gpu,
+        chatFormat: chat.chatWrapper.wrapperName,
+        loadMs: Math.round(performance.now() - started),
+      };
+      loaded = { info, model, context, chat };
+      return info;
+    } catch (error) {
+      throw failure('LLM_MODEL_LOAD_FAILED', `The model ${params.modelPath} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, 'Check that the file is a complete GGUF, and that this machine has the memory the model needs.');
+    }
+  };
+
+  const generate = async (params: GenerateParams, signal: AbortSignal, emit: (chunk: GenerateChunk) => void) => {
+    const current = loaded;
+    if (!current) throw failure('LLM_MODEL_LOAD_FAILED', 'No model is loaded in the engine.');
+    const { llama } = await runtime();
+    const history = toChatHistory(params.messages);
+    const meter = current.chat.sequence.tokenMeter.getState();
+    const started = performance.now();
+    let firstTokenMs: number | null = null;
+    const first = () => (firstTokenMs ??= Math.round((performance.now() - started) * 10) / 10);
+    const sampling = {
+      signal,
+      stopOnAbortSignal: true,
+      ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
+      ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+      ...(params.topP !== undefined ? { topP: params.topP } : {}),
+      ...(params.seed !== undefined ? { seed: params.seed } : {}),
+      ...(params.stopSequences?.length ? { customStopTriggers: params.stopSequences } : {}),
+    };
+    const usage = () => {
+      const used = current.chat.sequence.tokenMeter.diff(meter);
+      return { inputTokens: used.usedInputTokens, outputTokens: used.usedOutputTokens };
+    };
+    const forced = typeof params.toolChoice === 'object' ? params.tools?.find((t) => t.name === (params.toolChoice as { name: string }).name) : undefined;
+    if (typeof params.toolChoice === 'object' && !forced) throw failure('LLM_REQUEST_REJECTED', `The tool ${params.toolChoice.name} to call is not among the tools offered.`);
+
+    if (forced) {
+      // The whole reply is the call's arguments, generated under the grammar of the tool's schema.
+      const grammar = await llama.createGrammarForJsonSchema(forced.parameters as never);
+      const reply = await current.chat.generateResponse(history, { ...sampling, grammar, onTextChunk: first });
+      if (reply.metadata.stopReason === 'abort') return { finishReason: 'abort' as const, usage: usage(), firstTokenMs };
+      emit({ type: 'tool-call', id: `call_${Date.now().toString(36)}`, name: forced.name, argsText: reply.response, constrained: true });
+      return { finishReason: reply.metadata.stopReason === 'maxTokens' ? ('length' as const) : ('tool-calls' as const), usage: usage(), firstTokenMs };
+    }
+
+    const functions = params.tools?.length ? Object.fromEntries(params.tools.map((t) => [t.name, { description: t.description, params: t.parameters as never }])) : undefined;
+    const reply = await current.chat.generateResponse(history, {
+      ...sampling,
+      ...(functions ? { functions } : {}),
+      onTextChunk: (text: string) => {
+        first();
+        if (text) emit({ type: 'text', text });
+      },
+    });
+    const calls = reply.functionCalls ?? [];
+    calls.forEach((call, index) => emit({ type: 'tool-call', id: `call_${index}_${Date.now().toString(36)}`, name: call.functionName, argsText: JSON.stringify(call.params ?? {}), constrained: true }));
+    const stop = reply.metadata.stopReason;
+    const finishReason = calls.length > 0 ? 'tool-calls' : stop === 'maxTokens' ? 'length' : stop === 'abort' ? 'abort' : 'stop';
+    return { finishReason: finishReason as 'stop' | 'length' | 'tool-calls' | 'abort', usage: usage(), firstTokenMs };
+  };
+
+  return {
+    'engine.load': (params) => serially(() => load(params)),
+    'engine.generate': (params, { signal, emit }) => serially(() => generate(params, signal, emit)),
+    'engine.unload': () => serially(async () => ({ unloaded: await unload() })),
+    'engine.status': () => ({ model: loaded?.info ?? null, residentBytes: options.residentBytes() }),
+  };
+}
