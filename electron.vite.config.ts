@@ -30,6 +30,8 @@ export default defineConfig({
           worker: resolve(__dirname, 'electron/worker/runtime.ts'),
           // The contained install-time build of an extension's TypeScript (beside worker.js).
           'build-runner': resolve(__dirname, 'electron/worker/build-runner.ts'),
+          // The local model engine (node-llama-cpp), run in a utility process of its own.
+          engine: resolve(__dirname, 'electron/local-model/engine-main.ts'),
         },
       },
     },

@@ -43,9 +43,9 @@ export async function buildNodeDoors() {
     outdir: OUT_DIR,
     metafile: true,
     logLevel: 'error',
-    // Packages are built in too (loading hundreds of package files cost a command more than its work); esbuild
-    // stays outside: it runs its own native binary.
-    external: ['esbuild'],
+    // Packages are built in too (loading hundreds of package files cost a command more than its work); esbuild and
+    // node-llama-cpp stay outside: they run native builds that load from beside their package.
+    external: ['esbuild', 'node-llama-cpp'],
     // A bundled CommonJS package may call require(); an ES module has none of its own.
     banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
     define: { __COUNCIL_NODE_BUILD__: 'true' },
@@ -68,13 +68,15 @@ export async function buildNodeDoors() {
     ...common,
     entryPoints: { worker: path.join(ROOT, 'electron/worker/runtime.ts'), 'build-runner': path.join(ROOT, 'electron/worker/build-runner.ts') },
   });
+  // The local model engine: one file (node-llama-cpp is imported from its package).
+  const engine = await build({ ...common, entryPoints: { engine: path.join(ROOT, 'electron/local-model/engine-main.ts') } });
   const written = new Set();
-  for (const file of [...doors.outputFiles, ...workers.outputFiles]) {
+  for (const file of [...doors.outputFiles, ...workers.outputFiles, ...engine.outputFiles]) {
     writeAtomic(file.path, file.contents);
     written.add(file.path);
   }
   pruneChunks(written);
-  const inputs = [...new Set([...Object.keys(doors.metafile.inputs), ...Object.keys(workers.metafile.inputs)])]
+  const inputs = [...new Set([doors, workers, engine].flatMap((result) => Object.keys(result.metafile.inputs)))]
     .filter((file) => !file.includes('node_modules') && !file.startsWith('node-builtin:'))
     .map((file) => path.relative(ROOT, path.resolve(ROOT, file)));
   writeAtomic(MANIFEST, JSON.stringify({ builtAt: startedAt, inputs }));

@@ -46,6 +46,8 @@ import { makeDataDirPrivate } from './data-privacy';
 import { writesSettled } from './util/atomic-write';
 import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
 import { backupHandlers } from './backup/handlers';
+import { localModelHandlers } from './local-model/handlers';
+import type { EngineLauncher } from './local-model/engine-launcher';
 import { secretBackedMcpStore } from './mcp/secret-config-store';
 
 export interface HostPorts {
@@ -60,6 +62,10 @@ export interface HostPorts {
   launcher?: Launcher;
   /** The worker runtime script (built out/main/worker.js in the desktop app; the .ts source under tsx). */
   workerEntry?: string;
+  /** The local model engine's script (built out/…/engine.js; default the .ts source under tsx). */
+  engineEntry?: string;
+  /** Starts the engine: a utilityProcess in the desktop app; a child process in Node (default). */
+  engineLauncher?: EngineLauncher;
   /** Bundled extensions folder; null for none (tests). Default: the repository's resources/extensions. */
   bundledExtensionsDir?: string | null;
   /**
@@ -192,6 +198,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...(ports.env ? { env: ports.env } : {}),
     ...(ports.chatBatching ? { batching: ports.chatBatching } : {}),
     ...(ports.detect ? { detect: ports.detect } : {}),
+    ...(ports.engineEntry ? { engineEntry: ports.engineEntry } : {}),
+    ...(ports.engineLauncher ? { engineLauncher: ports.engineLauncher } : {}),
   });
   const secretsInfo = llmServices.secrets.describe();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });
@@ -316,6 +324,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...sessionFileHandlers(llmServices.sessions, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
+    ...localModelHandlers(llmServices.localModels),
     ...backupHandlers({ settings, sessions: llmServices.sessions, packs, runs: council.runs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.

@@ -19,6 +19,8 @@ import { ChatEngine, type ChatToolRunner } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
+import { LocalModels } from './local-model/local-models';
+import type { EngineLauncher } from './local-model/engine-launcher';
 
 export interface LlmServicesOptions {
   dataDir: string;
@@ -36,6 +38,9 @@ export interface LlmServicesOptions {
   fetch?: FetchLike;
   detect?: DetectOptions;
   batching?: DeltaBatcherOptions;
+  /** The local model engine's script (built doors pass theirs). */
+  engineEntry?: string;
+  engineLauncher?: EngineLauncher;
 }
 
 export interface LlmServices {
@@ -47,6 +52,7 @@ export interface LlmServices {
   sessions: SessionStore;
   chat: ChatEngine;
   messages: MessageActions;
+  localModels: LocalModels;
   dispose(): Promise<void>;
 }
 
@@ -55,7 +61,14 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const secrets = options.secrets ?? new FileSecretStore({ dataDir: options.dataDir, redactor, log });
   // Key variables leave process.env once read (key-environment.ts); existing profiles' keys are read now.
   const env = options.env ?? keyEnvironment(process.env);
+  const localModels = new LocalModels({
+    dataDir: options.dataDir,
+    log,
+    ...(options.engineEntry ? { engineEntry: options.engineEntry } : {}),
+    ...(options.engineLauncher ? { launch: options.engineLauncher } : {}),
+  });
   const llm = options.llm ?? new LlmClient({ secrets, env, redactor, log, ...(options.timers ? { timers: options.timers } : {}) });
+  llm.attachLocalModels(localModels.generate);
   const profiles = new SettingsProfileRepository(settings, log);
   const connections = new ConnectionService({
     repository: profiles,
@@ -63,6 +76,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     env,
     redactor,
     log,
+    localModels: () => localModels.ids(),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.detect ? { detect: options.detect } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
@@ -98,8 +112,10 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     sessions,
     chat,
     messages,
+    localModels,
     async dispose() {
       await chat.dispose();
+      localModels.dispose();
       profiles.dispose();
     },
   };

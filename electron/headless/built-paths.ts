@@ -7,6 +7,7 @@ declare const __COUNCIL_NODE_BUILD__: boolean | undefined;
 
 export interface BuiltPaths {
   workerEntry?: string;
+  engineEntry?: string;
   bundledExtensionsDir?: string;
 }
 
@@ -16,6 +17,7 @@ export function builtPaths(): BuiltPaths {
   // out/node/ is two folders below the repository, as electron/headless/ is.
   return {
     workerEntry: path.join(import.meta.dirname, 'worker.js'),
+    engineEntry: path.join(import.meta.dirname, 'engine.js'),
     bundledExtensionsDir: path.join(import.meta.dirname, '..', '..', 'resources', 'extensions'),
   };
 }

@@ -14,7 +14,7 @@ import { registerIpc } from './ipc';
 import { handleAppProtocol, registerAppScheme } from './protocol';
 import { handleFrameProtocol } from './frame-protocol';
 import { createMainWindow, cutRendererNetwork, denyAllPermissions, hardenWebContents } from './window';
-import { utilityLauncher } from './utility-launcher';
+import { utilityEngineLauncher, utilityLauncher } from './utility-launcher';
 import { SafeStorageSecretStore } from './safe-storage-secrets';
 
 // Both must happen before 'ready'.
@@ -73,6 +73,8 @@ function run(dataDir: string): void {
       log: consoleLogger,
       launcher: utilityLauncher,
       workerEntry: path.join(app.getAppPath(), 'out', 'main', 'worker.js'),
+      engineEntry: path.join(app.getAppPath(), 'out', 'main', 'engine.js'),
+      engineLauncher: utilityEngineLauncher,
       bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
       secrets: new SafeStorageSecretStore({ dataDir, log: consoleLogger }),
       // The extensions' workers start once the window is open (launching them blocks this thread a while each).

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { permissionFlags } from '../core/extensions/workers/containment';
 import type { LaunchOptions, Launcher, WorkerHandle } from '../core/extensions/workers/launcher';
 import { UtilityWorker } from '../core/extensions/workers/utility-worker';
+import type { EngineLauncher } from '../core/local-model/engine-launcher';
+import { minimalWorkerEnv } from '../core/extensions/workers/launcher';
 
 function residentBytes(pid: number): number | null {
   const metric = app.getAppMetrics().find((m) => m.pid === pid);
@@ -27,3 +29,7 @@ export const utilityLauncher: Launcher = {
     return new UtilityWorker(child, residentBytes);
   },
 };
+
+/** The local model engine in a utility process of its own: our code, not contained, but with an environment of its own. */
+export const utilityEngineLauncher: EngineLauncher = (entry) =>
+  new UtilityWorker(utilityProcess.fork(entry, [], { env: minimalWorkerEnv({ HOME: app.getPath('home'), TMPDIR: app.getPath('temp') }), stdio: 'pipe', serviceName: 'council-local-model-engine' }), residentBytes);

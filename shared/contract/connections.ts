@@ -13,6 +13,8 @@ export const ProviderSchema = Type.Union([
   Type.Literal('gemini'),
   Type.Literal('openai-compatible'),
   Type.Literal('ollama'),
+  /** The built-in engine: a GGUF from the local model library, named by its id as the model. */
+  Type.Literal('local'),
 ]);
 
 export const KeyRefSchema = Type.Union([

@@ -11,6 +11,7 @@ import { councilMethods } from './council';
 import { safetyMethods } from './safety';
 import { mcpMethods } from './mcp';
 import { backupMethods } from './backup';
+import { localModelMethods } from './local-models';
 
 export const contract = {
   ...hostMethods,
@@ -24,6 +25,7 @@ export const contract = {
   ...safetyMethods,
   ...mcpMethods,
   ...backupMethods,
+  ...localModelMethods,
 };
 
 export type Contract = typeof contract;

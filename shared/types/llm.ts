@@ -8,7 +8,7 @@ import type { JsonSchema, SidecarConfig } from './spindle';
 export type { SidecarConfig } from './spindle';
 
 export type LlmProvider = Static<typeof ProviderSchema>;
-export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'];
+export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama', 'local'];
 
 /**
  * Where a profile's API key lives. `env`: read from the named environment variable at call time
@@ -30,6 +30,7 @@ export const DEFAULT_BASE_URLS: Readonly<Record<LlmProvider, string>> = {
   gemini: 'https://generativelanguage.googleapis.com/v1beta',
   'openai-compatible': 'http://127.0.0.1:1234/v1',
   ollama: 'http://127.0.0.1:11434',
+  local: 'local:models',
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -53,6 +53,8 @@ export interface ConnectionServiceOptions {
   detect?: DetectOptions;
   /** For the request timeouts (fake time in tests). */
   timers?: Timers;
+  /** The local model library's ids: a local connection's models. */
+  localModels?: () => string[];
 }
 
 export interface SaveProfileResult {
@@ -198,6 +200,7 @@ export class ConnectionService {
       env: this.env,
       redactor: this.redactor,
       timeoutMs: this.options.timeoutMs ?? 10_000,
+      ...(this.options.localModels ? { localModels: this.options.localModels } : {}),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       ...(this.options.timers ? { timers: this.options.timers } : {}),
     };

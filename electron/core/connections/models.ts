@@ -18,6 +18,8 @@ export interface ModelListDeps {
   signal?: AbortSignal;
   fetch?: FetchLike;
   timers?: Timers;
+  /** The local model library's ids (provider local). */
+  localModels?: () => string[];
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -28,6 +30,7 @@ export async function listModels(input: ConnectionProfile, deps: ModelListDeps):
   const checked = validateProfile(input);
   if (!checked.ok) throw new HostFailure(checked.error);
   const profile = checked.value;
+  if (profile.provider === 'local') return [...(deps.localModels?.() ?? [])].sort();
   const key = resolveApiKey(profile, deps.secrets, deps.env ?? process.env, deps.redactor);
   if (key === undefined && (KEY_REQUIRED[profile.provider] || profile.keyRef)) {
     throw new HostFailure({ code: 'LLM_NO_KEY', message: `The connection ${profile.name} has no API key.`, hint: 'Add a key to the connection.' });

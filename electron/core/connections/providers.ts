@@ -8,6 +8,7 @@ export const KEY_REQUIRED: Readonly<Record<LlmProvider, boolean>> = {
   gemini: true,
   'openai-compatible': false,
   ollama: false,
+  local: false,
 };
 
 /** An Ollama profile may name the server root, `/api` or the `/v1` compat root; the native provider wants `<root>/api`. */

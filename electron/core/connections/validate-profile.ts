@@ -1,5 +1,6 @@
 // Checks a connection profile from anywhere (UI, CLI, an imported file): http(s) base URL without credentials, safe headers, a key reference that cannot point at arbitrary secrets.
 import type { HostError, Result } from '../../../shared/errors';
+import { LOCAL_MODELS_URL } from '../../../shared/types/local-models';
 import { LLM_PROVIDERS, type ConnectionProfile, type KeyRef, type LlmProvider } from '../../../shared/types/llm';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -30,6 +31,11 @@ const MAX_URL_LENGTH = 2048;
 const invalid = (message: string, path: string, hint?: string): HostError => ({ code: 'INVALID_INPUT', message, path, ...(hint ? { hint } : {}) });
 
 /** null when the URL is an acceptable API root; otherwise an INVALID_INPUT error at `path`. */
+/** A local model's connection has no address: its base URL is always LOCAL_MODELS_URL. */
+function checkLocalUrl(value: unknown): HostError | null {
+  return value === LOCAL_MODELS_URL ? null : invalid(`A local model's connection has the base URL ${LOCAL_MODELS_URL}.`, '/baseUrl');
+}
+
 export function checkBaseUrl(value: unknown, path = '/baseUrl'): HostError | null {
   if (typeof value !== 'string' || value.trim() === '') return invalid('The base URL is required.', path);
   if (value.length > MAX_URL_LENGTH) return invalid(`The base URL is longer than ${MAX_URL_LENGTH} characters.`, path);
@@ -140,7 +146,7 @@ export function validateProfile(input: unknown): Result<ConnectionProfile> {
   const error =
     checkString(p.name, '/name', 'The name', 1, 100) ??
     (LLM_PROVIDERS.includes(p.provider as LlmProvider) ? null : invalid(`The provider must be one of ${LLM_PROVIDERS.join(', ')}.`, '/provider')) ??
-    checkBaseUrl(p.baseUrl) ??
+    (p.provider === 'local' ? checkLocalUrl(p.baseUrl) : checkBaseUrl(p.baseUrl)) ??
     checkString(p.defaultModel ?? '', '/defaultModel', 'The default model', 0, 200) ??
     checkHeaders(p.headers ?? {}) ??
     checkKeyRef(p.keyRef);

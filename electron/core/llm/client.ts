@@ -1,5 +1,6 @@
 // The one LLM layer: streams a request through the AI SDK to any profile's provider as our own events, with abort, timeouts, bounded retries and key-free errors.
 import type { JSONValue, ModelMessage, TextStreamPart, ToolSet } from 'ai';
+import type { LocalGenerate } from './local-language-model';
 import { HostFailure } from '../../../shared/errors';
 import type {
   ConnectionProfile,
@@ -109,11 +110,18 @@ export class LlmClient {
   private readonly env: Env;
   private readonly timers: Timers;
 
+  /** Runs local models' generations (provider local): the host's built-in engine, attached once it is built. */
+  private localGenerate: LocalGenerate | undefined;
+
   constructor(private readonly options: LlmClientOptions) {
     this.redactor = options.redactor ?? new Redactor();
     this.log = createRedactingLogger(options.log ?? silentLogger, this.redactor);
     this.env = options.env ?? process.env;
     this.timers = options.timers ?? systemTimers;
+  }
+
+  attachLocalModels(generate: LocalGenerate): void {
+    this.localGenerate = generate;
   }
 
   /**
@@ -249,7 +257,7 @@ export class LlmClient {
     const tools = sdk.toToolSet(request.tools);
     return {
       sdk,
-      model: sdk.languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId),
+      model: sdk.languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId, this.localGenerate),
       messages: toModelMessages(request.messages),
       tools,
       toolChoice: toToolChoice(request.toolChoice, tools),

@@ -7,15 +7,17 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { JSONParseError } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
+import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import { noRedirectFetch, ollamaRoot } from '../connections/providers';
+import { localLanguageModel, type LocalGenerate } from './local-language-model';
 
 /**
  * The SDKs fall back to environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY,
  * GOOGLE_GENERATIVE_AI_API_KEY) when apiKey is undefined, which would send a key the user never
  * chose to this profile's base URL. We therefore always pass a string.
  */
-export function languageModelFor(profile: ConnectionProfile, apiKey: string | undefined, modelId: string): LanguageModel {
+export function languageModelFor(profile: ConnectionProfile, apiKey: string | undefined, modelId: string, local?: LocalGenerate): LanguageModel {
   const baseURL = profile.baseUrl.replace(/\/+$/, '');
   const headers = { ...profile.headers };
   switch (profile.provider) {
@@ -34,6 +36,9 @@ export function languageModelFor(profile: ConnectionProfile, apiKey: string | un
         headers: apiKey ? { ...headers, Authorization: `Bearer ${apiKey}` } : headers,
         fetch: strictNdjsonFetch,
       })(modelId);
+    case 'local':
+      if (!local) throw new HostFailure({ code: 'LLM_MODEL_LOAD_FAILED', message: 'Local models do not run in this process.' });
+      return localLanguageModel(modelId, local);
   }
 }
 

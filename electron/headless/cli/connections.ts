@@ -1,6 +1,6 @@
 // `connections …` and `sidecar set`: add a profile (keys only by env reference), list, test, list models; choose the sidecar.
 import { HostFailure } from '../../../shared/errors';
-import { LLM_PROVIDERS, type ConnectionProfileView, type LlmProvider } from '../../../shared/types/llm';
+import { DEFAULT_BASE_URLS, LLM_PROVIDERS, type ConnectionProfileView, type LlmProvider } from '../../../shared/types/llm';
 import { callHost, type CliCommand, type CliContext } from './command';
 
 function str(ctx: CliContext, flag: string): string | undefined {
@@ -33,7 +33,7 @@ const describe = (p: ConnectionProfileView) =>
     p.keyRef?.kind === 'env' ? `env ${p.keyRef.name}${p.hasKey ? '' : ' (not set)'}` : p.hasKey ? `stored …${p.keyHint ?? ''}` : 'none'
   }${p.held ? `  HELD (${p.held}): connections confirm ${p.id}` : ''}`;
 
-const ADD_USAGE = 'connections add --type <type> --base-url <url> [--model M] [--key-env VAR] [--name N]';
+const ADD_USAGE = 'connections add --type <type> --base-url <url> [--model M] [--key-env VAR] [--name N]  (a local model: --type local --model <modelId>)';
 const SIDECAR_USAGE = 'sidecar set --connection <id> --model <m> [--temperature T] [--top-p P] [--max-tokens N]';
 
 export const connectionCommands: CliCommand[] = [
@@ -48,11 +48,13 @@ export const connectionCommands: CliCommand[] = [
       if (!(LLM_PROVIDERS as readonly string[]).includes(type)) {
         throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown --type "${type}"; expected one of: ${LLM_PROVIDERS.join(', ')}.`, path: '--type' });
       }
-      const baseUrl = required(ctx, 'base-url', ADD_USAGE);
+      // A local model has no address: the model is its library id (models list).
+      const baseUrl = type === 'local' ? (str(ctx, 'base-url') ?? DEFAULT_BASE_URLS.local) : required(ctx, 'base-url', ADD_USAGE);
+      if (type === 'local') required(ctx, 'model', ADD_USAGE);
       const keyEnv = str(ctx, 'key-env');
       const result = await callHost(ctx.host, 'connections.save', {
         profile: {
-          name: str(ctx, 'name') ?? `${type} ${baseUrl.replace(/^https?:\/\//, '')}`.slice(0, 100),
+          name: str(ctx, 'name') ?? (type === 'local' ? `Local ${str(ctx, 'model')}` : `${type} ${baseUrl.replace(/^https?:\/\//, '')}`).slice(0, 100),
           provider: type as LlmProvider,
           baseUrl,
           ...(str(ctx, 'model') ? { defaultModel: str(ctx, 'model')! } : {}),

@@ -4,6 +4,7 @@ import { statusCommand } from './status';
 import { extensionCommands } from './extensions';
 import { toolCommands } from './tools';
 import { connectionCommands } from './connections';
+import { modelCommands } from './models';
 import { sidecarCommands } from './sidecar';
 import { chatCommand } from './chat';
 import { packCommands } from './packs';
@@ -12,4 +13,4 @@ import { councilCommands } from './council';
 import { mcpCommands } from './mcp';
 import { backupCommands } from './backup';
 
-export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands, ...backupCommands];
+export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...modelCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands, ...backupCommands];

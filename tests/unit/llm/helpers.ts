@@ -8,11 +8,13 @@ import type { LlmTestServer } from '../../fixtures/llm-server';
 import type { FakeClock } from '../../helpers/fake-time';
 
 export const CANARY = 'sk-canary-XYZ123';
-export const PROVIDERS: LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'];
+/** The providers reached over HTTP (the built-in local engine has its own tests: tests/integration/local-model). */
+export type HttpProvider = Exclude<LlmProvider, 'local'>;
+export const PROVIDERS: HttpProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'];
 
-const BASE_PATH: Record<LlmProvider, string> = { openai: '/v1', anthropic: '/v1', gemini: '/v1beta', 'openai-compatible': '/v1', ollama: '' };
+const BASE_PATH: Record<HttpProvider, string> = { openai: '/v1', anthropic: '/v1', gemini: '/v1beta', 'openai-compatible': '/v1', ollama: '' };
 
-export function profileFor(server: LlmTestServer, provider: LlmProvider, extra: Partial<ConnectionProfile> = {}): ConnectionProfile {
+export function profileFor(server: LlmTestServer, provider: HttpProvider, extra: Partial<ConnectionProfile> = {}): ConnectionProfile {
   return {
     id: `p-${provider}`,
     name: `Test ${provider}`,
@@ -26,7 +28,7 @@ export function profileFor(server: LlmTestServer, provider: LlmProvider, extra: 
 }
 
 /** The header a provider carries its key in, lower case as Node records it. */
-export const AUTH_HEADER: Record<LlmProvider, string> = {
+export const AUTH_HEADER: Record<HttpProvider, string> = {
   openai: 'authorization',
   anthropic: 'x-api-key',
   gemini: 'x-goog-api-key',

@@ -14,6 +14,8 @@ export const PROVIDERS: ReadonlyArray<{ id: LlmProvider; label: string; short: s
       return { id, label: 'OpenAI-compatible (LM Studio, llama.cpp, vLLM, KoboldCpp, OpenRouter…)', short: 'OpenAI-compatible', needsKey: false };
     case 'ollama':
       return { id, label: 'Ollama', short: 'Ollama', needsKey: false };
+    case 'local':
+      return { id, label: 'Local model (built in: a GGUF run by the Workbench itself)', short: 'Local model', needsKey: false };
   }
 });
 

@@ -1,0 +1,13 @@
+// Contract handlers for models.*: the local model library.
+import type { Handlers } from '../../../shared/contract';
+import type { LocalModels } from './local-models';
+
+type ModelHandlerNames = Extract<keyof Handlers, `models.${string}`>;
+
+export function localModelHandlers(models: LocalModels): Pick<Handlers, ModelHandlerNames> {
+  return {
+    'models.list': () => models.library.list(),
+    'models.add': ({ path }) => models.library.addFile(path),
+    'models.remove': ({ id }) => models.library.remove(id),
+  };
+}

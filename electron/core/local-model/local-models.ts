@@ -1,0 +1,59 @@
+// The built-in local models as the host uses them: the library names the files, the engine runs them. A local
+// connection's model is a library id; a generation resolves it to its file and the engine loads it when needed.
+import { HostFailure, type Result } from '../../../shared/errors';
+import type { LocalGenerate } from '../llm/local-language-model';
+import type { Logger } from '../ports';
+import { engineSourceEntry, nodeEngineLauncher, type EngineLauncher } from './engine-launcher';
+import { LocalEngine } from './local-engine';
+import { ModelLibrary, type HeaderReader } from './model-library';
+
+export interface LocalModelsOptions {
+  dataDir: string;
+  log: Logger;
+  /** The engine's script (built: out/…/engine.js); default its source, run through tsx. */
+  engineEntry?: string;
+  launch?: EngineLauncher;
+  idleMs?: number;
+  readHeader?: HeaderReader;
+}
+
+export class LocalModels {
+  readonly library: ModelLibrary;
+  readonly engine: LocalEngine;
+
+  constructor(options: LocalModelsOptions) {
+    this.library = new ModelLibrary(options.dataDir, options.readHeader);
+    this.engine = new LocalEngine({
+      entry: options.engineEntry ?? engineSourceEntry(),
+      launch: options.launch ?? nodeEngineLauncher,
+      log: options.log,
+      ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+    });
+  }
+
+  /** The ids a local connection may name. */
+  ids(): string[] {
+    return this.library.list().map((m) => m.id);
+  }
+
+  readonly generate: LocalGenerate = async (modelId, params, options) => {
+    let file: string;
+    try {
+      const model = this.library.get(modelId);
+      if (model.missing) return loadFailed(`The file of the local model ${modelId} is gone (${model.file}).`);
+      file = model.file;
+    } catch (error) {
+      if (error instanceof HostFailure) return loadFailed(`There is no local model ${modelId} in the library.`);
+      throw error;
+    }
+    return this.engine.generate(file, params, options);
+  };
+
+  dispose(): void {
+    this.engine.dispose();
+  }
+}
+
+function loadFailed(message: string): Result<never> {
+  return { ok: false, error: { code: 'LLM_MODEL_LOAD_FAILED', message, hint: 'See the local models in Connections, or with: models list' } };
+}

@@ -1,0 +1,8 @@
+// A local model in the Workbench's library (electron/core/local-model/model-library.ts), as every side sees it.
+import type { Static } from '@sinclair/typebox';
+import type { LocalModelSchema } from '../contract/local-models';
+
+export type LocalModelInfo = Static<typeof LocalModelSchema>;
+
+/** The base URL of every local-model connection: the model is named by its library id, not found at an address. */
+export const LOCAL_MODELS_URL = 'local:models';
