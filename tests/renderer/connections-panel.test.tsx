@@ -2,13 +2,17 @@
 // The Connections section against the real core (in memory) and a local LLM test server: list and key status, the
 // profile form's checks and the host's field errors, the key staying write-only, Test, List models, Detect local servers,
 // Remove.
+import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, typeInto } from './harness';
 import { disposeAllHosts, RealHost, type RealHostOptions } from './real-host';
 import { LlmTestServer, type ServerIdentity } from '../fixtures/llm-server';
 import { MemorySecretStore, type SecretStore, type SecretStoreDescription } from '../../electron/core/connections/secret-store';
 import type { ConnectionProfile } from '../../shared/types/llm';
+import { writeTinyGguf } from '../fixtures/local-model/tiny-gguf';
+import { tempDir } from '../helpers/temp-dir';
 
 const MODELS = ['qwen2.5-7b-instruct', 'llama-3.1-8b'];
 const servers: LlmTestServer[] = [];
@@ -116,7 +120,7 @@ describe('connection list', () => {
 });
 
 describe('adding a connection', () => {
-  it('offers the five providers and follows the chosen provider’s default base URL until one is typed', async () => {
+  it('offers the six providers and follows the chosen provider’s default base URL until one is typed', async () => {
     const { panel } = await openConnections();
     await settle(() => buttonNamed(panel, 'Add connection').click());
     const form = byTestId(panel, 'profile-form');
@@ -127,6 +131,7 @@ describe('adding a connection', () => {
       'Google Gemini',
       'OpenAI-compatible (LM Studio, llama.cpp, vLLM, KoboldCpp, OpenRouter…)',
       'Ollama',
+      'Local model (built in: a GGUF run by the Workbench itself)',
     ]);
     const baseUrl = byLabel(form, 'Base URL');
     expect(baseUrl.value).toBe('http://127.0.0.1:1234/v1');
@@ -390,5 +395,38 @@ describe('detect local servers', () => {
     const { panel } = await openConnections();
     await settle(() => buttonNamed(panel, 'Detect local servers').click());
     expect(byTestId(panel, 'detect').textContent).toContain('No local server answered.');
+  });
+});
+
+describe('local models', () => {
+  it('a GGUF added by its path is listed with its header; Use makes it a connection; the local form asks no address or key', async () => {
+    const { panel, host } = await openConnections();
+    const gguf = writeTinyGguf(path.join(tempDir('cw-local-ui-'), 'tiny-random-llama.gguf'));
+    const local = byTestId(panel, 'local-models');
+    expect(local.textContent).toContain('No local models yet');
+    // Not a GGUF: the host's answer shows where the person is.
+    const text = path.join(path.dirname(gguf), 'notes.txt');
+    fs.writeFileSync(text, 'hello');
+    await settle(() => typeInto(byLabel(local, 'Model file'), text));
+    await settle(() => buttonNamed(local, 'Add model').click());
+    expect(local.querySelector('[role="alert"]')?.textContent).toContain('is not a GGUF model');
+    await settle(() => typeInto(byLabel(local, 'Model file'), gguf));
+    await settle(() => buttonNamed(local, 'Add model').click());
+    const row = byTestId(local, 'local-model');
+    expect(row.dataset.id).toBe('tiny-random-llama');
+    expect(row.textContent).toContain('llama · 0.5 MB · context 2048');
+    await settle(() => buttonNamed(local, 'Use tiny-random-llama as a connection').click());
+    expect((await host.arrange('connections.list', {})).map((p) => [p.provider, p.baseUrl, p.defaultModel])).toEqual([['local', 'local:models', 'tiny-random-llama']]);
+    expect(row.textContent).toContain('Used by Local tiny-random-llama');
+
+    await settle(() => buttonNamed(panel, 'Add connection').click());
+    const form = byTestId(panel, 'profile-form');
+    await settle(() => typeInto(byLabel<HTMLSelectElement>(form, 'Provider'), 'local'));
+    expect(form.querySelector('input[id$="baseUrl"]')).toBeNull();
+    expect(form.textContent).not.toContain('Extra headers');
+    expect(form.querySelector('input[type="password"]')).toBeNull();
+    await settle(() => typeInto(byLabel(form, 'Name'), 'Second local'));
+    await settle(() => buttonNamed(form, 'Save connection').click());
+    expect(fieldError(byLabel(form, 'Default model'))).toContain('Choose one of your local models');
   });
 });

@@ -4,10 +4,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { EngineMessage, EngineTool, GenerateChunk } from '../../../shared/local-model/engine-contract';
-import type { GenerateOptions, LocalEngine } from '../local-model/local-engine';
-
-/** Runs a generation for a model id (the library resolves its file; the engine loads it when needed). */
-export type LocalGenerate = (modelId: string, params: Parameters<LocalEngine['generate']>[1], options: GenerateOptions) => ReturnType<LocalEngine['generate']>;
+import type { LocalGenerate } from '../local-model/local-engine';
 
 function textOf(parts: ReadonlyArray<{ type: string; text?: string }>): string {
   return parts.map((p) => (p.type === 'text' || p.type === 'reasoning' ? (p.text ?? '') : '')).join('');

@@ -1,10 +1,9 @@
 // The built-in local models as the host uses them: the library names the files, the engine runs them. A local
 // connection's model is a library id; a generation resolves it to its file and the engine loads it when needed.
 import { HostFailure, type Result } from '../../../shared/errors';
-import type { LocalGenerate } from '../llm/local-language-model';
 import type { Logger } from '../ports';
 import { engineSourceEntry, nodeEngineLauncher, type EngineLauncher } from './engine-launcher';
-import { LocalEngine } from './local-engine';
+import { LocalEngine, type LocalGenerate } from './local-engine';
 import { ModelLibrary, type HeaderReader } from './model-library';
 
 export interface LocalModelsOptions {

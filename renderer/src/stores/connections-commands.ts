@@ -94,3 +94,16 @@ export async function updateSidecar(store: AppStore, host: HostConnection, patch
   if (result.ok) store.getState().sidecarLoaded(result.value);
   return result;
 }
+
+/** The local model library (models the built-in engine runs). */
+export function listLocalModels(host: HostConnection) {
+  return host.invoke('models.list', {});
+}
+
+export function addLocalModel(host: HostConnection, path: string) {
+  return host.invoke('models.add', { path });
+}
+
+export function removeLocalModel(host: HostConnection, id: string) {
+  return host.invoke('models.remove', { id });
+}

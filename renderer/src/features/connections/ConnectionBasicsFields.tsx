@@ -35,6 +35,7 @@ export function ConnectionBasicsFields(props: {
         </div>
       </div>
 
+      {provider !== 'local' && (
       <TextField
         kit={kit}
         field="baseUrl"
@@ -50,6 +51,7 @@ export function ConnectionBasicsFields(props: {
           </>
         }
       />
+      )}
     </>
   );
 }

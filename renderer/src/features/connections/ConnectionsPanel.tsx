@@ -7,6 +7,7 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { ConnectionCard } from './ConnectionCard';
 import { DetectServers } from './DetectServers';
+import { LocalModels } from './LocalModels';
 import { ProfileForm } from './ProfileForm';
 import './connections.css';
 import { AskingHost } from '../../components/AskingHost';
@@ -82,6 +83,7 @@ export function ConnectionsPanel() {
           ))}
         </ul>
       )}
+      <LocalModels />
       <DetectServers />
     </div>
   );

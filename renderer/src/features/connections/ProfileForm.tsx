@@ -97,7 +97,7 @@ export function ProfileForm(props: {
   };
 
   const focusFirst = (found: ProfileErrors) => {
-    const order: ProfileField[] = ['name', 'baseUrl', 'headers', 'keyEnv', 'key'];
+    const order: ProfileField[] = ['name', 'baseUrl', 'defaultModel', 'headers', 'keyEnv', 'key'];
     const first = order.find((f) => found[f]);
     if (first) document.getElementById(fid(first === 'headers' ? 'header-name-0' : first))?.focus();
   };
@@ -186,6 +186,7 @@ export function ProfileForm(props: {
           onList={() => void runTest('models')}
         />
 
+        {provider !== 'local' && (
         <KeyValueFieldset
           legend="Extra headers"
           hint="Sent with every request (e.g. OpenRouter’s HTTP-Referer and X-Title). Keys never go here: use the key below."
@@ -200,7 +201,9 @@ export function ProfileForm(props: {
           addLabel="Add header"
           onAdd={() => setHeaders((rows) => [...rows, { rowId: ++headerSeq, key: '', value: '' }])}
         />
+        )}
 
+        {provider !== 'local' && (
         <ApiKeyFieldset
           mode={keyMode}
           envName={envName}
@@ -215,6 +218,7 @@ export function ProfileForm(props: {
           setTypedKey={setKey}
           onForget={() => void forgetKey()}
         />
+        )}
 
         {formError && <InlineError error={formError} title={editing ? 'Could not save' : 'Could not add the connection'} />}
         {test && <TestResult outcome={test} />}

@@ -25,8 +25,10 @@ export type ProfileErrors = Partial<Record<ProfileField, string>>;
 export function checkProfile(draft: ProfileDraft, forSave: boolean): ProfileErrors {
   const found: ProfileErrors = {};
   if (!draft.name.trim()) found.name = 'Give the connection a name.';
-  const url = checkBaseUrl(draft.baseUrl);
+  // A local model has no address (its base URL is fixed); its model must be one of the library's.
+  const url = draft.provider === 'local' ? null : checkBaseUrl(draft.baseUrl);
   if (url) found.baseUrl = url;
+  if (draft.provider === 'local' && !draft.defaultModel.trim()) found.defaultModel = 'Choose one of your local models (List models), or add one under Local models below.';
   const names = new Set<string>();
   for (const row of draft.headers) {
     const n = row.key.trim();
