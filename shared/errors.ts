@@ -96,6 +96,10 @@ export const ERROR_CODES = [
   'LLM_RESPONSE_TOO_LARGE', // the stream passed the client's character cap
   'LLM_MODEL_LOAD_FAILED', // a local model: the GGUF is missing, unreadable, or does not fit in memory
   'LLM_ENGINE_CRASHED', // a local model: the engine process ended while it worked (out of memory, a crash)
+  // local model downloads (electron/core/local-model/model-download.ts)
+  'DOWNLOAD_FAILED', // the server refused, or the connection dropped (a resume continues from what arrived)
+  'DOWNLOAD_CHECKSUM_MISMATCH', // the file's SHA-256 is not the one expected: nothing is kept
+  'DISK_FULL', // not enough free space for the file
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

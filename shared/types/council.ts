@@ -216,6 +216,8 @@ export const CouncilToolResultSchema = Type.Object({
   status: ToolResultStatusSchema,
   /** Arguments the sidecar planned for an extension tool, when it did. */
   plannedArgs: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /** How the plan came: generated under a grammar from the tool's schema (local models), and after one retry. */
+  planning: Type.Optional(Type.Object({ constrained: Type.Boolean(), repaired: Type.Boolean() })),
   /** Why a tool that needs arguments ran without planned ones (Lumiverse's call: context and deadline only). */
   unplanned: Type.Optional(Type.String()),
   /** Dry run: a simulated write (simulate handler or placeholder); unvalidated = the placeholder. */

@@ -151,7 +151,7 @@ export function runCycle(deps: CycleDeps, input: CycleInput): Promise<CycleOutpu
 }
 
 type TaskResult = Pick<CouncilToolResult, 'success' | 'content' | 'status'> &
-  Partial<Pick<CouncilToolResult, 'error' | 'errorCode' | 'plannedArgs' | 'durationMs' | 'simulated' | 'unvalidated' | 'cached' | 'approval' | 'rejectionNote' | 'unplanned'>>;
+  Partial<Pick<CouncilToolResult, 'error' | 'errorCode' | 'plannedArgs' | 'planning' | 'durationMs' | 'simulated' | 'unvalidated' | 'cached' | 'approval' | 'rejectionNote' | 'unplanned'>>;
 
 const failed = (error: HostError, extra: Partial<TaskResult> = {}): TaskResult => ({
   success: false,
@@ -167,6 +167,7 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
   if (!info) return { success: false, content: '', error: `Tool "${task.qualifiedName}" is not registered.`, errorCode: 'MISSING', status: 'missing' };
   let args: Record<string, unknown> = {};
   let plannedArgs: Record<string, unknown> | undefined;
+  let planning: { constrained: boolean; repaired: boolean } | undefined;
   // Why the tool goes without planned arguments, when it needs some: it is then called as Lumiverse
   // calls every council tool (only the host's context and __deadlineMs), which real handlers expect.
   let unplanned: string | undefined;
@@ -179,15 +180,19 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
       let release: (() => void) | undefined;
       try {
         release = await deps.limiter.acquire(sidecar.connectionKey(), signal);
-        args = await sidecar.planArguments(
+        const planned = await sidecar.planArguments(
           {
             system: planningSystem(task.member, info),
             prompt: input.context.trim() ? `Conversation:\n\n${input.context}` : 'There is no conversation yet.',
             tool: { name: info.alias, description: info.description, parameters: info.parameters },
+            // A plan the tool would refuse never reaches it: the sidecar is asked once more, showing why.
+            validate: (planned) => deps.registry.checkPlannedArguments(task.qualifiedName, planned),
           },
           signal,
         );
+        args = planned.args;
         plannedArgs = args;
+        planning = { constrained: planned.constrained, repaired: planned.repaired };
       } catch (err) {
         if (signal.aborted) return failed({ code: 'CANCELLED', message: 'Cancelled while planning arguments.' });
         const error = toHostError(err);
@@ -200,6 +205,7 @@ async function runTask(deps: CycleDeps, input: CycleInput, task: CycleTask, dead
   // What the result says beside the tool's answer.
   const marks: Partial<TaskResult> = {};
   if (plannedArgs) marks.plannedArgs = plannedArgs;
+  if (planning) marks.planning = planning;
   if (unplanned) marks.unplanned = unplanned;
   const timeoutMs = deadline - deps.clock.now();
   if (timeoutMs <= 0) return failed({ code: 'TOOL_TIMEOUT', message: 'The council timeout passed before the tool could start.' }, marks);

@@ -13,6 +13,15 @@ export interface SidecarPlanInput {
   prompt: string;
   /** `name` must be provider-safe (`[A-Za-z0-9_-]{1,64}`): pass the registry alias. */
   tool: { name: string; description: string; parameters: JsonSchema };
+  /** Why planned arguments would be refused (the tool's schema), or null: a refused plan is asked for once more. */
+  validate?: (args: Record<string, unknown>) => HostError | null;
+}
+
+/** Planned arguments, and how they came: under a grammar from the schema (local models), after a retry. */
+export interface PlannedArguments {
+  args: Record<string, unknown>;
+  constrained: boolean;
+  repaired: boolean;
 }
 
 export interface SidecarPort {
@@ -20,8 +29,8 @@ export interface SidecarPort {
   isConfigured(): boolean;
   /** The text of one completion. Rejects with a HostFailure (CANCELLED after the signal aborts). */
   complete(input: SidecarCompleteInput, signal: AbortSignal): Promise<string>;
-  /** Arguments from one forced function call of `tool`. The caller validates them. */
-  planArguments(input: SidecarPlanInput, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /** Arguments from one forced function call of `tool`, checked with `validate` (one retry) when given. */
+  planArguments(input: SidecarPlanInput, signal: AbortSignal): Promise<PlannedArguments>;
   /** Identifies the connection, so concurrent calls can be limited per connection. */
   connectionKey(): string;
 }

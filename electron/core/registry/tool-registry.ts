@@ -212,6 +212,17 @@ export class ToolRegistry {
     }
   }
 
+  /**
+   * Why these arguments would be refused by the tool's schema, or null when they would pass: a planner checks a plan
+   * before it is used (and asks again once, showing this error).
+   */
+  checkPlannedArguments(qualified: string, args: Record<string, unknown>): HostError | null {
+    const record = this.lookup(qualified);
+    if (!record) return { code: 'UNKNOWN_TOOL', message: `Unknown tool ${qualified}.` };
+    const checked = checkArguments(record, args, false, this.limits, this.log);
+    return checked.ok ? null : checked.error;
+  }
+
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
     // Waiting calls first, so a running call's end does not hand its slot to one about to be ended.

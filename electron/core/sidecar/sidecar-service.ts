@@ -2,7 +2,7 @@
 import { HostFailure } from '../../../shared/errors';
 import type { Settings } from '../../../shared/settings';
 import type { ConnectionProfile, SidecarConfig } from '../../../shared/types/llm';
-import type { SidecarCompleteInput, SidecarPlanInput, SidecarPort } from '../council/sidecar-port';
+import type { PlannedArguments, SidecarCompleteInput, SidecarPlanInput, SidecarPort } from '../council/sidecar-port';
 import { SIDECAR_NOT_CONFIGURED } from '../council/sidecar-port';
 import type { MethodOutput } from '../../../shared/contract';
 import type { LlmClient } from '../llm/client';
@@ -65,11 +65,11 @@ export class SidecarService implements SidecarPort {
     return completion.text;
   }
 
-  async planArguments(input: SidecarPlanInput, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async planArguments(input: SidecarPlanInput, signal: AbortSignal): Promise<PlannedArguments> {
     const { config, profile } = this.resolve();
     return this.deps.llm.planArguments(
       profile,
-      { system: input.system, prompt: input.prompt, tool: input.tool, model: config.model || profile.defaultModel, maxTokens: config.maxTokens },
+      { system: input.system, prompt: input.prompt, tool: input.tool, model: config.model || profile.defaultModel, maxTokens: config.maxTokens, ...(input.validate ? { validate: input.validate } : {}) },
       { signal },
     );
   }

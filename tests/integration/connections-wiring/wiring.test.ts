@@ -142,7 +142,7 @@ describe('sidecar settings', () => {
 
     rig.server.enqueue({ toolCalls: [{ name: 'plan_me', args: { city: 'Oslo' } }] });
     const args = await rig.host.sidecar.planArguments({ system: 's', prompt: 'p', tool: { name: 'plan_me', description: 'd', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }, new AbortController().signal);
-    expect(args).toEqual({ city: 'Oslo' });
+    expect(args).toEqual({ args: { city: 'Oslo' }, constrained: false, repaired: false });
   });
 });
 

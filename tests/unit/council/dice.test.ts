@@ -54,7 +54,7 @@ describe('dice', () => {
 
   it('two runs with the same seed and settings take the same rolls, recorded in the run', async () => {
     const host = await councilHost({ extensions: false });
-    host.council.setSidecar({ isConfigured: () => true, connectionKey: () => 'k', complete: async () => 'ok', planArguments: async () => ({}) });
+    host.council.setSidecar({ isConfigured: () => true, connectionKey: () => 'k', complete: async () => 'ok', planArguments: async () => ({ args: {}, constrained: false, repaired: false }) });
     for (const chance of [10, 35, 50, 65, 90]) await addMember(host, { chance, tools: ['council:pacing_review'] });
     const preview = await call<{ seed: number; rolls: unknown[] }>(host, 'council.testRoll', { seed: 987654321 });
     const one = await call<{ seed: number; rolls: unknown[]; results: Array<{ memberId: string }> }>(host, 'council.run', { chat: sampleChat(), seed: 987654321 });

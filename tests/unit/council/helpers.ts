@@ -53,7 +53,7 @@ export function memorySidecar(
     },
     async planArguments(input) {
       calls.push({ kind: 'plan', system: input.system, prompt: input.prompt, tool: input.tool.name });
-      return plan(input.tool.name);
+      return { args: await plan(input.tool.name), constrained: false, repaired: false };
     },
   };
 }
@@ -72,7 +72,7 @@ export function llmSidecar(client: LlmClient, profile: ConnectionProfile): Sidec
       return completion.text;
     },
     planArguments(input, signal) {
-      return client.planArguments(profile, { system: input.system, prompt: input.prompt, tool: input.tool }, { signal });
+      return client.planArguments(profile, { system: input.system, prompt: input.prompt, tool: input.tool, ...(input.validate ? { validate: input.validate } : {}) }, { signal });
     },
   };
 }

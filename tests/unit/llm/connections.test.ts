@@ -159,22 +159,39 @@ describe('argument planning', () => {
     const { client } = testClient();
     server.enqueue({ toolCalls: [{ name: 'get_weather', args: ['{"city":', '"Lagos"}'] }] });
     const args = await client.planArguments(profileFor(server, 'openai'), { system: 'Plan.', prompt: 'Weather in Lagos?', tool: weatherTool, temperature: 0.9 });
-    expect(args).toEqual({ city: 'Lagos' });
+    expect(args).toEqual({ args: { city: 'Lagos' }, constrained: false, repaired: false });
     const body = server.generations[0]!.body as Record<string, unknown>;
     expect(body.temperature).toBe(0.2);
     expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
   });
 
-  it('no call, invalid JSON, or a non-object are errors with their own codes', async () => {
+  it('no call, invalid JSON, or a non-object are errors with their own codes; a broken call is asked for once more first', async () => {
     const { client } = testClient();
-    const plan = () => client.planArguments(profileFor(server, 'anthropic'), { system: '', prompt: 'x', tool: weatherTool }).catch((e: unknown) => (e as HostFailure).error.code);
+    const plan = () => client.planArguments(profileFor(server, 'anthropic'), { system: '', prompt: 'x', tool: weatherTool }).catch((e: unknown) => (e as HostFailure).error);
     server.enqueue({ text: 'I would rather chat.' });
-    expect(await plan()).toBe('LLM_NO_TOOL_CALL');
-    server.enqueue({ toolCalls: [{ name: 'get_weather', args: '{"city": Lagos}' }] });
-    expect(await plan()).toBe('INVALID_ARGUMENTS_JSON');
-    server.enqueue({ toolCalls: [{ name: 'get_weather', args: '["Lagos"]' }] });
-    expect(await plan()).toBe('INVALID_ARGUMENTS');
+    expect(await plan()).toMatchObject({ code: 'LLM_NO_TOOL_CALL' });
+    expect(server.generations).toHaveLength(1);
+    server.enqueue({ toolCalls: [{ name: 'get_weather', args: '{"city": Lagos}' }] }, { toolCalls: [{ name: 'get_weather', args: '{"city": Lagos}' }] });
+    expect(await plan()).toMatchObject({ code: 'INVALID_ARGUMENTS_JSON', message: expect.stringContaining('(asked twice)') });
+    server.enqueue({ toolCalls: [{ name: 'get_weather', args: '["Lagos"]' }] }, { toolCalls: [{ name: 'get_weather', args: '["Lagos"]' }] });
+    expect(await plan()).toMatchObject({ code: 'INVALID_ARGUMENTS' });
+    expect(server.generations).toHaveLength(5);
     expect((server.generations[0]!.body as { temperature: number }).temperature).toBe(0);
+  });
+
+  it('arguments the schema refuses are asked for once more, with the error in front of the model; a second refusal is the planning failure', async () => {
+    const { client } = testClient();
+    const validate = (args: Record<string, unknown>) => (args.city === 'Lagos' ? null : { code: 'INVALID_ARGUMENTS', message: 'city must be one of the allowed values', path: '/city' });
+    server.enqueue({ toolCalls: [{ name: 'get_weather', args: '{"city":"Atlantis"}' }] }, { toolCalls: [{ name: 'get_weather', args: '{"city":"Lagos"}' }] });
+    const planned = await client.planArguments(profileFor(server, 'openai'), { system: 'Plan.', prompt: 'Weather?', tool: weatherTool, validate });
+    expect(planned).toEqual({ args: { city: 'Lagos' }, constrained: false, repaired: true });
+    const retry = (server.generations[1]!.body as { messages: Array<{ role: string; content: unknown; tool_calls?: unknown[] }> }).messages;
+    expect(retry.at(-2)).toMatchObject({ role: 'assistant', tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Atlantis"}' } }] });
+    expect(retry.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('city must be one of the allowed values (at /city)') });
+
+    server.enqueue({ toolCalls: [{ name: 'get_weather', args: '{"city":"Atlantis"}' }] }, { toolCalls: [{ name: 'get_weather', args: '{"city":"Mu"}' }] });
+    const failure = await client.planArguments(profileFor(server, 'openai'), { system: 'Plan.', prompt: 'Weather?', tool: weatherTool, validate }).catch((e: unknown) => (e as HostFailure).error);
+    expect(failure).toMatchObject({ code: 'INVALID_ARGUMENTS', path: '/city', message: 'city must be one of the allowed values (asked twice)' });
   });
 });
 

@@ -40,6 +40,15 @@ export function CallDetail(props: { call: TimelineCall & Pick<BarLayout, 'endMs'
           <dt>Duration</dt>
           <dd data-testid="call-duration">{call.status === 'running' ? `${formatMs(call.endMs - call.startMs)} so far` : formatMs(call.durationMs)}</dd>
         </div>
+        {result?.planning && (
+          <div>
+            <dt>Planning</dt>
+            <dd data-testid="call-planning">
+              {result.planning.constrained ? 'Constrained: generated under a grammar built from the tool’s schema.' : 'Planned by the sidecar model.'}
+              {result.planning.repaired ? ' Repaired: the first plan broke the schema, and the model was asked once more with the error.' : ''}
+            </dd>
+          </div>
+        )}
         {result?.unplanned && (
           <div>
             <dt>Arguments</dt>
