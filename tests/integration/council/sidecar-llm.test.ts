@@ -57,15 +57,22 @@ describe('the sidecar through the real LLM client and the local LLM server', () 
     await host.dispose();
   });
 
-  it('planned arguments that break the schema are refused before the call (INVALID_ARGUMENTS with the path)', async () => {
+  it('planned arguments that break the schema never reach the tool: asked for once more with the error, then a planning failure with its reason', async () => {
     const host = await councilHost();
     host.council.setSidecar(llmSidecar(testClient().client, profileFor(server, 'openai')));
     await addMember(host, { tools: ['council-probe:needs_query'] });
     const alias = host.registry.get('council-probe:needs_query')!.alias;
-    server.enqueue({ toolCalls: [{ name: alias, args: { query: 'x', limit: 99 } }] });
-    const run = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
-    expect(run.results[0]).toMatchObject({ status: 'error', errorCode: 'INVALID_ARGUMENTS', plannedArgs: { query: 'x', limit: 99 } });
-    expect(run.deliberationBlock).toMatch(/No council tools ran/);
+    // Wrong, then right: the second plan is used, marked repaired; the retry showed the model what was wrong.
+    server.enqueue({ toolCalls: [{ name: alias, args: { query: 'x', limit: 99 } }] }, { toolCalls: [{ name: alias, args: { query: 'x', limit: 5 } }] });
+    const repaired = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
+    expect(repaired.results[0]).toMatchObject({ status: 'ok', content: 'query=x', plannedArgs: { query: 'x', limit: 5 }, planning: { constrained: false, repaired: true } });
+    const retry = server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
+    expect(retry.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('/limit') });
+    // Wrong twice: no plan; the tool is called as Lumiverse calls it, and the reason is on the result.
+    server.enqueue({ toolCalls: [{ name: alias, args: { query: 'x', limit: 99 } }] }, { toolCalls: [{ name: alias, args: { query: '', limit: 1 } }] });
+    const failed = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
+    expect(failed.results[0]).toMatchObject({ status: 'ok', content: 'unplanned: __deadlineMs,context', unplanned: expect.stringMatching(/^planning failed \(INVALID_ARGUMENTS\): .*\(asked twice\)$/) });
+    expect(failed.results[0]!.plannedArgs).toBeUndefined();
     // a model that answers with text instead of calling: planning failed, so the tool is called as Lumiverse calls it
     server.enqueue({ text: 'I would rather not call tools.' });
     const again = await call<CouncilRun>(host, 'council.run', { chat: sampleChat() });
