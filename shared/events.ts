@@ -9,6 +9,7 @@ import type { CouncilEvent } from './types/council-events';
 import type { ApprovalRequest, ApprovalResolution } from './types/safety';
 import type { McpServerInfo } from './types/mcp';
 import type { ExtensionToast } from './spindle/toast';
+import type { ModelDownload } from './types/local-models';
 
 export type ExtensionInfo = Static<typeof ExtensionInfoSchema>;
 
@@ -31,6 +32,8 @@ export type HostEvent =
   | { type: 'mcp.changed'; server: McpServerInfo }
   | { type: 'mcp.removed'; id: string }
   | { type: 'mcp.log'; id: string; line: string }
+  /** A local model download moved on (at most 4 a second), paused, failed or finished. */
+  | { type: 'models.download'; download: ModelDownload }
   /** Workbench chat: chat.delta, chat.toolCall, chat.council, chat.finished, chat.error, chat.sessions.changed (shared/types/chat.ts). */
   | ChatEvent
   /** Council: council.changed, council.run.started, council.run.result, council.run.finished, packs.changed (shared/types/council-events.ts). */

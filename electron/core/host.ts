@@ -200,6 +200,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...(ports.detect ? { detect: ports.detect } : {}),
     ...(ports.engineEntry ? { engineEntry: ports.engineEntry } : {}),
     ...(ports.engineLauncher ? { engineLauncher: ports.engineLauncher } : {}),
+    onModelDownload: (download) => emit({ type: 'models.download', download }),
   });
   const secretsInfo = llmServices.secrets.describe();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });

@@ -21,6 +21,7 @@ import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
 import { LocalModels } from './local-model/local-models';
 import type { EngineLauncher } from './local-model/engine-launcher';
+import type { ModelDownload } from '../../shared/types/local-models';
 
 export interface LlmServicesOptions {
   dataDir: string;
@@ -41,6 +42,8 @@ export interface LlmServicesOptions {
   /** The local model engine's script (built doors pass theirs). */
   engineEntry?: string;
   engineLauncher?: EngineLauncher;
+  /** Hears local model downloads (the host's models.download event). */
+  onModelDownload?: (download: ModelDownload) => void;
 }
 
 export interface LlmServices {
@@ -66,6 +69,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     log,
     ...(options.engineEntry ? { engineEntry: options.engineEntry } : {}),
     ...(options.engineLauncher ? { launch: options.engineLauncher } : {}),
+    ...(options.onModelDownload ? { onDownload: options.onModelDownload } : {}),
   });
   const llm = options.llm ?? new LlmClient({ secrets, env, redactor, log, ...(options.timers ? { timers: options.timers } : {}) });
   llm.attachLocalModels(localModels.generate);
@@ -115,7 +119,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     localModels,
     async dispose() {
       await chat.dispose();
-      localModels.dispose();
+      await localModels.dispose();
       profiles.dispose();
     },
   };

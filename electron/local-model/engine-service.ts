@@ -106,7 +106,9 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
     const sampling = {
       signal,
       stopOnAbortSignal: true,
-      ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
+      // Without a limit a model that never writes its end token would go on for ever (the context shifts): a reply
+      // is at most one context long.
+      maxTokens: params.maxTokens ?? current.info.contextSize,
       ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
       ...(params.topP !== undefined ? { topP: params.topP } : {}),
       ...(params.seed !== undefined ? { seed: params.seed } : {}),

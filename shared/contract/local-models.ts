@@ -21,6 +21,22 @@ export const LocalModelSchema = Type.Object({
 
 const Id = Type.String({ pattern: '^[a-z0-9-]{1,64}$' });
 
+export const ModelDownloadSchema = Type.Object({
+  id: Type.String(),
+  source: Type.String(),
+  state: Type.Union([Type.Literal('running'), Type.Literal('paused'), Type.Literal('failed'), Type.Literal('done')]),
+  bytesDone: Type.Integer(),
+  totalBytes: Type.Union([Type.Integer(), Type.Null()]),
+  bytesPerSecond: Type.Integer(),
+  secondsLeft: Type.Union([Type.Integer(), Type.Null()]),
+  /** Why it stopped (failed), with its code. */
+  error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()) })),
+  /** The library's model, once done. */
+  modelId: Type.Optional(Type.String()),
+});
+
+const DownloadId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+
 export const localModelMethods = {
   'models.list': method('The local models in the library.', Type.Object({}, { additionalProperties: false }), Type.Array(LocalModelSchema)),
   'models.add': method(
@@ -33,4 +49,20 @@ export const localModelMethods = {
     Type.Object({ id: Id }, { additionalProperties: false }),
     Type.Object({ removed: LocalModelSchema, deletedFile: Type.Boolean() }),
   ),
+  'models.pull': method(
+    'Downloads a GGUF (a URL, or hf:<owner>/<repo>/<file>.gguf) into the library; progress comes as models.download events. wait: answers when it ends.',
+    Type.Object(
+      {
+        source: Type.String({ minLength: 1, maxLength: 4096 }),
+        sha256: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
+        wait: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    ModelDownloadSchema,
+  ),
+  'models.downloads': method('The downloads of this run of the host, newest last.', Type.Object({}, { additionalProperties: false }), Type.Array(ModelDownloadSchema)),
+  'models.pause': method('Pauses a download (what arrived is kept; resume continues it).', DownloadId, ModelDownloadSchema),
+  'models.resume': method('Resumes a paused or failed download with a Range request.', DownloadId, ModelDownloadSchema),
+  'models.cancel': method('Stops a download and deletes what it fetched.', DownloadId, Type.Object({ cancelled: Type.Boolean() })),
 };

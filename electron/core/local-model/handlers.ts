@@ -9,5 +9,10 @@ export function localModelHandlers(models: LocalModels): Pick<Handlers, ModelHan
     'models.list': () => models.library.list(),
     'models.add': ({ path }) => models.library.addFile(path),
     'models.remove': ({ id }) => models.library.remove(id),
+    'models.pull': ({ source, sha256, wait }) => models.downloads.pull(source, sha256, wait === true),
+    'models.downloads': () => models.downloads.list(),
+    'models.pause': ({ id }) => models.downloads.pause(id),
+    'models.resume': ({ id }) => models.downloads.resume(id),
+    'models.cancel': ({ id }) => models.downloads.cancel(id),
   };
 }

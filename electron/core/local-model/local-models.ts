@@ -5,6 +5,8 @@ import type { Logger } from '../ports';
 import { engineSourceEntry, nodeEngineLauncher, type EngineLauncher } from './engine-launcher';
 import { LocalEngine, type LocalGenerate } from './local-engine';
 import { ModelLibrary, type HeaderReader } from './model-library';
+import { ModelDownloads, type ModelDownloadsOptions } from './model-downloads';
+import type { ModelDownload } from '../../../shared/types/local-models';
 
 export interface LocalModelsOptions {
   dataDir: string;
@@ -14,14 +16,19 @@ export interface LocalModelsOptions {
   launch?: EngineLauncher;
   idleMs?: number;
   readHeader?: HeaderReader;
+  /** Hears each download's progress and end (the host's models.download event). */
+  onDownload?: (download: ModelDownload) => void;
+  downloadDeps?: ModelDownloadsOptions['deps'];
 }
 
 export class LocalModels {
   readonly library: ModelLibrary;
   readonly engine: LocalEngine;
+  readonly downloads: ModelDownloads;
 
   constructor(options: LocalModelsOptions) {
     this.library = new ModelLibrary(options.dataDir, options.readHeader);
+    this.downloads = new ModelDownloads({ library: this.library, emit: options.onDownload ?? (() => undefined), ...(options.downloadDeps ? { deps: options.downloadDeps } : {}) });
     this.engine = new LocalEngine({
       entry: options.engineEntry ?? engineSourceEntry(),
       launch: options.launch ?? nodeEngineLauncher,
@@ -48,8 +55,9 @@ export class LocalModels {
     return this.engine.generate(file, params, options);
   };
 
-  dispose(): void {
+  async dispose(): Promise<void> {
     this.engine.dispose();
+    await this.downloads.dispose();
   }
 }
 

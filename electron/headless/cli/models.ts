@@ -1,9 +1,21 @@
 // `models …`: the local model library — add a GGUF on disk, list, remove.
 import { HostFailure } from '../../../shared/errors';
-import type { LocalModelInfo } from '../../../shared/types/local-models';
+import type { HostEvent } from '../../../shared/events';
+import type { LocalModelInfo, ModelDownload } from '../../../shared/types/local-models';
 import { callHost, type CliCommand } from './command';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
+
+const seconds = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min` : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
+
+/** One progress line: how much, how fast, how long still. */
+export function progressLine(d: ModelDownload): string {
+  const total = d.totalBytes ? ` of ${megabytes(d.totalBytes)} (${Math.floor((d.bytesDone / d.totalBytes) * 100)}%)` : '';
+  const rest = d.secondsLeft !== null && d.state === 'running' ? `, ${seconds(d.secondsLeft)} left` : '';
+  return `${megabytes(d.bytesDone)}${total} at ${megabytes(d.bytesPerSecond)}/s${rest}`;
+}
+
+const PULL_USAGE = 'models pull <url|hf:owner/repo/file.gguf> [--sha256 HEX]';
 
 const describe = (m: LocalModelInfo) =>
   `${m.id}  ${m.name} [${m.architecture}] ${megabytes(m.sizeBytes)}${m.contextLength ? `  context ${m.contextLength}` : ''}  ${m.file}${m.missing ? '  MISSING' : ''}`;
@@ -33,6 +45,32 @@ export const modelCommands: CliCommand[] = [
     summary: 'Adds a GGUF on disk to the local models (used where it is); then: connections add --type local --model <id>.',
     run: (ctx) => callHost(ctx.host, 'models.add', { path: positional(ctx.positionals, 'file', 'models add <file.gguf>') }),
     format: (value) => `Added ${describe(value as LocalModelInfo)}\nUse it: npm run cli -- connections add --type local --model ${(value as LocalModelInfo).id}`,
+  },
+  {
+    words: ['models', 'pull'],
+    usage: PULL_USAGE,
+    dataOnly: true,
+    summary: 'Downloads a GGUF into the local models, with progress; an interrupted pull resumes where it stopped. HF_ENDPOINT names a Hugging Face mirror.',
+    flags: { sha256: { type: 'string' } },
+    async run(ctx) {
+      const source = positional(ctx.positionals, 'source', PULL_USAGE);
+      const sha256 = typeof ctx.flags.sha256 === 'string' ? ctx.flags.sha256 : undefined;
+      let last = '';
+      const off = ctx.host.onEvent((event: HostEvent) => {
+        if (event.type !== 'models.download' || event.download.source !== source || event.download.state !== 'running') return;
+        const line = progressLine(event.download);
+        if (line !== last) ctx.progress((last = line));
+      });
+      try {
+        const ended = await callHost(ctx.host, 'models.pull', { source, ...(sha256 ? { sha256 } : {}), wait: true });
+        if (ended.state === 'failed' && ended.error) throw new HostFailure(ended.error);
+        if (ended.state !== 'done') throw new HostFailure({ code: 'CANCELLED', message: 'The download stopped; run the same command again to resume it.' });
+        return (await callHost(ctx.host, 'models.list', {})).find((m) => m.id === ended.modelId);
+      } finally {
+        off();
+      }
+    },
+    format: (value) => `Downloaded ${describe(value as LocalModelInfo)}\nUse it: npm run cli -- connections add --type local --model ${(value as LocalModelInfo).id}`,
   },
   {
     words: ['models', 'remove'],

@@ -27,7 +27,7 @@ beforeAll(async () => {
   client.attachLocalModels(models.generate);
 });
 afterAll(() => {
-  models?.dispose();
+  void models?.dispose();
   cleanupTempDirs();
 });
 
