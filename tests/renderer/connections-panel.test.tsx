@@ -3,6 +3,7 @@
 // profile form's checks and the host's field errors, the key staying write-only, Test, List models, Detect local servers,
 // Remove.
 import fs from 'node:fs';
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,7 +12,7 @@ import { disposeAllHosts, RealHost, type RealHostOptions } from './real-host';
 import { LlmTestServer, type ServerIdentity } from '../fixtures/llm-server';
 import { MemorySecretStore, type SecretStore, type SecretStoreDescription } from '../../electron/core/connections/secret-store';
 import type { ConnectionProfile } from '../../shared/types/llm';
-import { writeTinyGguf } from '../fixtures/local-model/tiny-gguf';
+import { tinyGguf, writeTinyGguf } from '../fixtures/local-model/tiny-gguf';
 import { tempDir } from '../helpers/temp-dir';
 
 const MODELS = ['qwen2.5-7b-instruct', 'llama-3.1-8b'];
@@ -428,5 +429,29 @@ describe('local models', () => {
     await settle(() => typeInto(byLabel(form, 'Name'), 'Second local'));
     await settle(() => buttonNamed(form, 'Save connection').click());
     expect(fieldError(byLabel(form, 'Default model'))).toContain('Choose one of your local models');
+  });
+
+  it('a download shows its progress and lands in the list; a bad source is answered where it was typed', async () => {
+    const body = tinyGguf();
+    const files = http.createServer((req, res) => {
+      if (req.url !== '/m/tiny.gguf') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-length': String(body.length) });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    try {
+      const { panel } = await openConnections();
+      const local = byTestId(panel, 'local-models');
+      await settle(() => typeInto(byLabel(local, 'Download a model'), 'ftp://example.org/x.gguf'));
+      await settle(() => buttonNamed(local, 'Download').click());
+      expect(local.querySelector('[role="alert"]')?.textContent).toContain('http or https');
+      await settle(() => typeInto(byLabel(local, 'Download a model'), `http://127.0.0.1:${(files.address() as AddressInfo).port}/m/tiny.gguf`));
+      await settle(() => buttonNamed(local, 'Download').click());
+      await vi.waitFor(() => expect(byTestId(local, 'model-download').dataset.state, byTestId(local, 'model-download').textContent ?? '').toBe('done'));
+      expect(byTestId(local, 'model-download').textContent).toContain('Done: 0.5 MB, checked, added to your models.');
+      await vi.waitFor(() => expect(byTestId(local, 'local-model').dataset.id).toBe('tiny'));
+    } finally {
+      await new Promise<void>((resolve) => files.close(() => resolve()));
+    }
   });
 });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ModelDownload } from '../../../shared/types/local-models';
 import type { ModelLibrary } from './model-library';
-import { discardDownload, downloadModel, type DownloadDeps } from './model-download';
+import { discardDownload, downloadModel, resolveSource, type DownloadDeps } from './model-download';
 
 interface Running {
   view: ModelDownload;
@@ -33,6 +33,8 @@ export class ModelDownloads {
   async pull(source: string, sha256: string | undefined, wait = false): Promise<ModelDownload> {
     const running = [...this.downloads.values()].find((d) => d.view.source === source && d.view.state === 'running');
     if (running) throw new HostFailure({ code: 'CONFLICT', message: `${source} is already downloading.`, path: '/source' });
+    // A source that names no .gguf over http(s) is refused here, where it was given, not as a failed download.
+    resolveSource(source, this.options.deps?.env);
     const id = randomUUID();
     const entry: Running = { view: { id, source, state: 'running', bytesDone: 0, totalBytes: null, bytesPerSecond: 0, secondsLeft: null }, sha256, controller: null, done: Promise.resolve(null as never) };
     this.downloads.set(id, entry);

@@ -107,3 +107,12 @@ export function addLocalModel(host: HostConnection, path: string) {
 export function removeLocalModel(host: HostConnection, id: string) {
   return host.invoke('models.remove', { id });
 }
+
+export function pullLocalModel(host: HostConnection, source: string) {
+  return host.invoke('models.pull', { source });
+}
+
+/** Pause, resume or cancel a download. */
+export function steerDownload(host: HostConnection, action: 'models.pause' | 'models.resume' | 'models.cancel', id: string) {
+  return host.invoke(action, { id });
+}

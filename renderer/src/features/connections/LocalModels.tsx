@@ -1,6 +1,6 @@
 // "Local models": the GGUF files the built-in engine runs, with no server and no key. Add one by its path on the
 // host's disk, use it as a connection in one click, remove it.
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { DEFAULT_BASE_URLS } from '../../../../shared/types/llm';
 import type { LocalModelInfo } from '../../../../shared/types/local-models';
@@ -8,6 +8,7 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { addLocalModel, listLocalModels, removeLocalModel, saveConnection } from '../../stores/connections-commands';
+import { ModelDownloads } from './ModelDownloads';
 
 const size = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`);
 
@@ -21,11 +22,14 @@ export function LocalModels() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<HostError | null>(null);
   const mounted = useRef(true);
+  const reload = useCallback(() => {
+    void listLocalModels(host).then((result) => mounted.current && (result.ok ? setModels(result.value) : setError(result.error)));
+  }, [host]);
   useEffect(() => {
     mounted.current = true;
-    void listLocalModels(host).then((result) => mounted.current && (result.ok ? setModels(result.value) : setError(result.error)));
+    reload();
     return () => void (mounted.current = false);
-  }, [host]);
+  }, [reload]);
 
   /** Runs one action at a time; its failure shows here, under the list. */
   const act = async (what: string, work: () => Promise<HostError | null>) => {
@@ -79,6 +83,7 @@ export function LocalModels() {
           {busy === 'add' ? 'Reading…' : 'Add model'}
         </button>
       </form>
+      <ModelDownloads onDone={reload} />
       {error && <InlineError error={error} title="Local models" />}
       {models && models.length === 0 && <p className="panel-note">No local models yet. Add a .gguf file by its path.</p>}
       {models && models.length > 0 && (

@@ -1,0 +1,109 @@
+// Downloading a local model: a URL or a Hugging Face reference in, progress out (size, speed, time left), with Pause,
+// Resume and Cancel; a finished download joins the library above.
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import type { HostEvent } from '../../../../shared/events';
+import type { ModelDownload } from '../../../../shared/types/local-models';
+import { useHost } from '../../app/context';
+import { Icon } from '../../components/Icon';
+import { InlineError } from '../../components/InlineError';
+import { pullLocalModel, steerDownload } from '../../stores/connections-commands';
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const left = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min` : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
+
+function Status(props: { download: ModelDownload }) {
+  const d = props.download;
+  const of = d.totalBytes ? ` of ${mb(d.totalBytes)}` : '';
+  if (d.state === 'done') return <span>Done: {mb(d.bytesDone)}, checked, added to your models.</span>;
+  if (d.state === 'paused') return <span>Paused at {mb(d.bytesDone)}{of}.</span>;
+  if (d.state === 'failed') return <span>Stopped at {mb(d.bytesDone)}{of}.</span>;
+  return (
+    <span>
+      {mb(d.bytesDone)}
+      {of} at {mb(d.bytesPerSecond)}/s{d.secondsLeft !== null ? `, ${left(d.secondsLeft)} left` : ''}
+    </span>
+  );
+}
+
+export function ModelDownloads(props: { onDone(): void }) {
+  const host = useHost();
+  const id = useId();
+  const { onDone } = props;
+  const [source, setSource] = useState('');
+  const [downloads, setDownloads] = useState<ModelDownload[]>([]);
+  const [error, setError] = useState<HostError | null>(null);
+
+  useEffect(
+    () =>
+      host.onEvent((event: HostEvent) => {
+        if (event.type !== 'models.download') return;
+        const d = event.download;
+        setDownloads((list) => (list.some((x) => x.id === d.id) ? list.map((x) => (x.id === d.id ? d : x)) : [...list, d]));
+        if (d.state === 'done') onDone();
+      }),
+    [host, onDone],
+  );
+
+  const start = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!source.trim()) return setError({ code: 'INVALID_INPUT', message: 'Paste a link to a .gguf file, or hf:owner/repo/file.gguf.' });
+    const result = await pullLocalModel(host, source.trim());
+    if (!result.ok) return setError(result.error);
+    setDownloads((list) => (list.some((x) => x.id === result.value.id) ? list : [...list, result.value]));
+    setSource('');
+  };
+  const steer = async (action: 'models.pause' | 'models.resume' | 'models.cancel', d: ModelDownload) => {
+    const result = await steerDownload(host, action, d.id);
+    if (!result.ok) return setError(result.error);
+    if (action === 'models.cancel') setDownloads((list) => list.filter((x) => x.id !== d.id));
+  };
+
+  return (
+    <div className="model-downloads">
+      <form className="detect__head" onSubmit={(e) => void start(e)}>
+        <label className="field__label" htmlFor={`${id}-source`}>
+          Download a model
+        </label>
+        <input id={`${id}-source`} className="input input--mono" value={source} placeholder="hf:Qwen/Qwen3-1.7B-GGUF/Qwen3-1.7B-Q4_K_M.gguf" onChange={(e) => setSource(e.target.value)} />
+        <button type="submit" className="btn">
+          <Icon name="plus" />
+          Download
+        </button>
+      </form>
+      {error && <InlineError error={error} title="Download" />}
+      {downloads.length > 0 && (
+        <ul className="detect__list" aria-label="Downloads">
+          {downloads.map((d) => (
+            <li key={d.id} className="inset detect__item" data-testid="model-download" data-state={d.state}>
+              <div className="detect__info">
+                <code>{d.source}</code>
+                <progress max={d.totalBytes ?? 1} value={d.totalBytes ? d.bytesDone : undefined} aria-label={`Download of ${d.source}`} />
+                <span className="field__hint" role="status">
+                  <Status download={d} />
+                </span>
+                {d.error && <InlineError error={d.error} title="The download stopped" />}
+              </div>
+              {d.state === 'running' && (
+                <button type="button" className="btn btn--small" onClick={() => void steer('models.pause', d)}>
+                  Pause
+                </button>
+              )}
+              {(d.state === 'paused' || d.state === 'failed') && (
+                <button type="button" className="btn btn--small" onClick={() => void steer('models.resume', d)}>
+                  Resume
+                </button>
+              )}
+              {d.state !== 'done' && (
+                <button type="button" className="btn btn--small" onClick={() => void steer('models.cancel', d)}>
+                  Cancel
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
