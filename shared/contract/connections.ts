@@ -58,7 +58,8 @@ export const ProfileViewSchema = Type.Object({
   keyHint: Type.Union([Type.String(), Type.Null()]),
 });
 
-export const LocalServerKindSchema = Type.Union([Type.Literal('ollama'), Type.Literal('lmstudio'), Type.Literal('llamacpp'), Type.Literal('koboldcpp'), Type.Literal('vllm')]);
+/** `openai-compatible`: a server none of the products' signatures matched, found by its /v1/models list. */
+export const LocalServerKindSchema = Type.Union([Type.Literal('ollama'), Type.Literal('lmstudio'), Type.Literal('llamacpp'), Type.Literal('koboldcpp'), Type.Literal('vllm'), Type.Literal('openai-compatible')]);
 
 export const DetectedServerSchema = Type.Object({
   kind: LocalServerKindSchema,

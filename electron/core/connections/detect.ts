@@ -1,10 +1,13 @@
-// Finds local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM) by their signature endpoints, with short timeouts, and suggests profiles.
+// Finds local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM) by their signature endpoints, and
+// any other OpenAI-compatible server on the usual ports by its /v1/models list, with short timeouts, and suggests profiles.
 import type { DetectedServer, LocalServerKind } from '../../../shared/types/llm';
 import type { Timers } from '../ports';
 import { getJson, type FetchLike } from './http';
 import { parseModelList } from './models';
 
-export const DEFAULT_LOCAL_PORTS: Readonly<Record<LocalServerKind, number>> = {
+type ProductKind = Exclude<LocalServerKind, 'openai-compatible'>;
+
+export const DEFAULT_LOCAL_PORTS: Readonly<Record<ProductKind, number>> = {
   ollama: 11434,
   lmstudio: 1234,
   llamacpp: 8080,
@@ -12,17 +15,23 @@ export const DEFAULT_LOCAL_PORTS: Readonly<Record<LocalServerKind, number>> = {
   vllm: 8000,
 };
 
+/** Ports where other OpenAI-compatible servers usually listen: Jan (1337), text-generation-webui (5000), GPT4All (4891). */
+export const DEFAULT_GENERIC_PORTS: readonly number[] = [1337, 5000, 4891];
+
 const LABELS: Record<LocalServerKind, string> = {
   ollama: 'Ollama',
   lmstudio: 'LM Studio',
   llamacpp: 'llama.cpp',
   koboldcpp: 'KoboldCpp',
   vllm: 'vLLM',
+  'openai-compatible': 'OpenAI-compatible server',
 };
 
 export interface DetectOptions {
   /** Which servers to look for and where; defaults to DEFAULT_LOCAL_PORTS. Tests inject their own ports. */
-  ports?: Partial<Record<LocalServerKind, number>>;
+  ports?: Partial<Record<ProductKind, number>>;
+  /** More ports to ask for /v1/models only; default DEFAULT_GENERIC_PORTS with the default ports, none with given ones. */
+  genericPorts?: readonly number[];
   /** Per request. Default 300 ms. */
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -31,7 +40,7 @@ export interface DetectOptions {
 }
 
 /** Does the server at origin answer like `kind`? Identify by signature, not port: 5000/8000/8080 are common. */
-async function identify(kind: LocalServerKind, origin: string, get: (url: string) => Promise<unknown>): Promise<boolean> {
+async function identify(kind: ProductKind, origin: string, get: (url: string) => Promise<unknown>): Promise<boolean> {
   try {
     switch (kind) {
       case 'ollama':
@@ -50,7 +59,8 @@ async function identify(kind: LocalServerKind, origin: string, get: (url: string
   }
 }
 
-async function probe(kind: LocalServerKind, port: number, options: DetectOptions): Promise<DetectedServer | null> {
+/** The server on `port`: the first product whose signature it answers, else any OpenAI-compatible /v1/models. */
+async function probe(port: number, kinds: ProductKind[], options: DetectOptions): Promise<DetectedServer | null> {
   const origin = `http://127.0.0.1:${port}`;
   const get = (url: string) =>
     getJson(url, {
@@ -62,20 +72,28 @@ async function probe(kind: LocalServerKind, port: number, options: DetectOptions
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.timers ? { timers: options.timers } : {}),
     });
-  if (!(await identify(kind, origin, get))) return null;
+  let kind: LocalServerKind | null = null;
+  for (const candidate of kinds) {
+    if (await identify(candidate, origin, get)) {
+      kind = candidate;
+      break;
+    }
+  }
   const provider = kind === 'ollama' ? 'ollama' : 'openai-compatible';
   let models: string[] = [];
   try {
     models = parseModelList(provider, await get(kind === 'ollama' ? `${origin}/api/tags` : `${origin}/v1/models`));
+    kind ??= 'openai-compatible';
   } catch {
-    // Identified but no model list (llama.cpp still loading): still worth suggesting.
+    // Identified but no model list (llama.cpp still loading): still worth suggesting. Unidentified and no list: nothing.
   }
+  if (!kind) return null;
   return {
     kind,
     port,
     models,
     suggested: {
-      name: `${LABELS[kind]} (local)`,
+      name: kind === 'openai-compatible' ? `Local server on port ${port}` : `${LABELS[kind]} (local)`,
       provider,
       baseUrl: kind === 'ollama' ? origin : `${origin}/v1`,
       defaultModel: models[0] ?? '',
@@ -87,7 +105,11 @@ async function probe(kind: LocalServerKind, port: number, options: DetectOptions
 /** Probes every requested server in parallel; a closed or silent port costs at most two timeouts. */
 export async function detectLocalServers(options: DetectOptions = {}): Promise<DetectedServer[]> {
   const ports = options.ports ?? DEFAULT_LOCAL_PORTS;
-  const kinds = (Object.keys(ports) as LocalServerKind[]).filter((k) => Number.isInteger(ports[k]) && ports[k]! > 0 && ports[k]! < 65536);
-  const found = await Promise.all(kinds.map((kind) => probe(kind, ports[kind]!, options)));
+  const valid = (port: number | undefined): port is number => Number.isInteger(port) && port! > 0 && port! < 65536;
+  // One probe per port, with every product expected there (and any OpenAI-compatible server after them).
+  const byPort = new Map<number, ProductKind[]>();
+  for (const kind of Object.keys(ports) as ProductKind[]) if (valid(ports[kind])) byPort.set(ports[kind]!, [...(byPort.get(ports[kind]!) ?? []), kind]);
+  for (const port of options.genericPorts ?? (options.ports ? [] : DEFAULT_GENERIC_PORTS)) if (valid(port) && !byPort.has(port)) byPort.set(port, []);
+  const found = await Promise.all([...byPort].map(([port, kinds]) => probe(port, kinds, options)));
   return found.filter((server): server is DetectedServer => server !== null);
 }

@@ -115,6 +115,26 @@ describe('local server detection', () => {
     }
   });
 
+  it('finds any OpenAI-compatible server by its /v1/models: on the port of a product it is not, and on the generic ports', async () => {
+    const unknownOnLmStudioPort = await LlmTestServer.start({ models: ['my-model'] });
+    const onGenericPort = await LlmTestServer.start({ models: ['other'] });
+    try {
+      const found = await detectLocalServers({ ports: { lmstudio: unknownOnLmStudioPort.port }, genericPorts: [onGenericPort.port], timeoutMs: 1000 });
+      expect(found).toEqual([
+        {
+          kind: 'openai-compatible',
+          port: unknownOnLmStudioPort.port,
+          models: ['my-model'],
+          suggested: { name: `Local server on port ${unknownOnLmStudioPort.port}`, provider: 'openai-compatible', baseUrl: `${unknownOnLmStudioPort.origin}/v1`, defaultModel: 'my-model', headers: {} },
+        },
+        expect.objectContaining({ kind: 'openai-compatible', port: onGenericPort.port, models: ['other'] }),
+      ]);
+    } finally {
+      await unknownOnLmStudioPort.close();
+      await onGenericPort.close();
+    }
+  });
+
   it('identifies by signature, not by port: a llama.cpp server on the "Ollama" port is not Ollama', async () => {
     const llama = await LlmTestServer.start({ identity: 'llamacpp' });
     try {

@@ -33,6 +33,7 @@ const LOCAL_LABELS: Record<string, string> = {
   llamacpp: 'llama.cpp',
   koboldcpp: 'KoboldCpp',
   vllm: 'vLLM',
+  'openai-compatible': 'OpenAI-compatible server',
 };
 
 export function localServerLabel(kind: string): string {
@@ -40,7 +41,7 @@ export function localServerLabel(kind: string): string {
 }
 
 /** What the probe looks for, shown while it runs. */
-export const PROBED = 'Ollama (11434), LM Studio (1234), llama.cpp (8080), KoboldCpp (5001) and vLLM (8000)';
+export const PROBED = 'Ollama (11434), LM Studio (1234), llama.cpp (8080), KoboldCpp (5001), vLLM (8000), and any OpenAI-compatible server on those ports or on 1337, 5000 and 4891';
 
 /** How the key of a profile is held, in words; never the key (the host sends only its last 4 characters). */
 export function keyStatus(profile: Pick<ConnectionProfileView, 'keyRef' | 'hasKey' | 'keyHint'>): { text: string; tone: 'ok' | 'warn' | 'neutral' } {
