@@ -9,6 +9,7 @@ import { renderBenchmark } from './render';
 import { cliBenchmark } from './cli';
 import { startBenchmark } from './start';
 import { firstReplyBenchmark } from './first-reply';
+import { localBenchmark } from './local';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -21,6 +22,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   cli: cliBenchmark,
   start: startBenchmark,
   'first-reply': firstReplyBenchmark,
+  local: localBenchmark,
 };
 
 const args = process.argv.slice(2);
