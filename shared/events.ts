@@ -34,6 +34,8 @@ export type HostEvent =
   | { type: 'mcp.log'; id: string; line: string }
   /** A local model download moved on (at most 4 a second), paused, failed or finished. */
   | { type: 'models.download'; download: ModelDownload }
+  /** The tool-calling probe of a connection has run `done` of its `total` cases. */
+  | { type: 'models.probe'; connectionId: string; done: number; total: number }
   /** Workbench chat: chat.delta, chat.toolCall, chat.council, chat.finished, chat.error, chat.sessions.changed (shared/types/chat.ts). */
   | ChatEvent
   /** Council: council.changed, council.run.started, council.run.result, council.run.finished, packs.changed (shared/types/council-events.ts). */

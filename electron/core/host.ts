@@ -201,6 +201,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...(ports.engineEntry ? { engineEntry: ports.engineEntry } : {}),
     ...(ports.engineLauncher ? { engineLauncher: ports.engineLauncher } : {}),
     onModelDownload: (download) => emit({ type: 'models.download', download }),
+    onProbeProgress: (connectionId, done, total) => emit({ type: 'models.probe', connectionId, done, total }),
   });
   const secretsInfo = llmServices.secrets.describe();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });
@@ -325,7 +326,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...sessionFileHandlers(llmServices.sessions, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
-    ...localModelHandlers(llmServices.localModels),
+    ...localModelHandlers(llmServices.localModels, llmServices.probes),
     ...backupHandlers({ settings, sessions: llmServices.sessions, packs, runs: council.runs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.

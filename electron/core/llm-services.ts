@@ -20,6 +20,7 @@ import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
 import { LocalModels } from './local-model/local-models';
+import { ProbeCards } from './connections/probe-cards';
 import type { EngineLauncher } from './local-model/engine-launcher';
 import type { ModelDownload } from '../../shared/types/local-models';
 
@@ -44,6 +45,8 @@ export interface LlmServicesOptions {
   engineLauncher?: EngineLauncher;
   /** Hears local model downloads (the host's models.download event). */
   onModelDownload?: (download: ModelDownload) => void;
+  /** Hears the tool-calling probe's progress (the host's models.probe event). */
+  onProbeProgress?: (connectionId: string, done: number, total: number) => void;
 }
 
 export interface LlmServices {
@@ -56,6 +59,7 @@ export interface LlmServices {
   chat: ChatEngine;
   messages: MessageActions;
   localModels: LocalModels;
+  probes: ProbeCards;
   dispose(): Promise<void>;
 }
 
@@ -88,6 +92,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   for (const saved of profiles.load()) if (saved.keyRef?.kind === 'env') void env[saved.keyRef.name];
   const profile = (id: string): ConnectionProfile => connections.get(id);
   const getSettings = (): Settings => settings.get();
+  const probes = new ProbeCards({ dataDir: options.dataDir, llm, profile, onProgress: options.onProbeProgress ?? (() => undefined) });
   const sidecar = new SidecarService({ settings: getSettings, updateSettings: (patch) => settings.update(patch), profile, llm });
   const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
   const chat = new ChatEngine({
@@ -117,6 +122,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     chat,
     messages,
     localModels,
+    probes,
     async dispose() {
       await chat.dispose();
       await localModels.dispose();

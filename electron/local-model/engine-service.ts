@@ -148,8 +148,18 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
 
   return {
     'engine.load': (params) => serially(() => load(params)),
-    'engine.generate': (params, { signal, emit }) => serially(() => generate(params, signal, emit)),
+    'engine.generate': (params, { signal, emit }) => serially(() => generate(params, signal, emit).catch((error: unknown) => Promise.reject(generationFailure(error, loaded)))),
     'engine.unload': () => serially(async () => ({ unloaded: await unload() })),
     'engine.status': () => ({ model: loaded?.info ?? null, residentBytes: options.residentBytes() }),
   };
+}
+
+/** What node-llama-cpp threw while generating, as the model's error with its code (not a bug of ours). */
+function generationFailure(error: unknown, loaded: Loaded | null): unknown {
+  if (error instanceof HostFailure) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/context (shift|size)|does not fit|too long/i.test(message)) {
+    return failure('LLM_REQUEST_REJECTED', `The conversation and its tools do not fit in the model's context of ${loaded?.info.contextSize ?? '?'} tokens.`, 'Shorten the conversation or the tools offered, or use a model with a larger context.');
+  }
+  return failure('LLM_BAD_RESPONSE', `The local model failed while generating: ${message}`);
 }

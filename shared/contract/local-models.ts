@@ -35,6 +35,25 @@ export const ModelDownloadSchema = Type.Object({
   modelId: Type.Optional(Type.String()),
 });
 
+const Tally = Type.Object({ passed: Type.Integer(), of: Type.Integer() });
+
+/** What the tool-calling probe found for one connection's model (models probe). */
+export const ProbeCardSchema = Type.Object({
+  connectionId: Type.String(),
+  model: Type.String(),
+  probedAt: Type.Number(),
+  cases: Type.Integer(),
+  /** Calls of the expected tool with valid arguments holding what was asked (every case that wants a call). */
+  validCalls: Tally,
+  /** No call where none was needed. */
+  restraint: Tally,
+  followUp: Tally,
+  byKind: Type.Record(Type.String(), Tally),
+  meanLatencyMs: Type.Number(),
+  tokensPerSecond: Type.Number(),
+  failures: Type.Array(Type.Object({ id: Type.String(), kind: Type.String(), why: Type.String() })),
+});
+
 const DownloadId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 
 export const localModelMethods = {
@@ -65,4 +84,13 @@ export const localModelMethods = {
   'models.pause': method('Pauses a download (what arrived is kept; resume continues it).', DownloadId, ModelDownloadSchema),
   'models.resume': method('Resumes a paused or failed download with a Range request.', DownloadId, ModelDownloadSchema),
   'models.cancel': method('Stops a download and deletes what it fetched.', DownloadId, Type.Object({ cancelled: Type.Boolean() })),
+  'models.probe': method(
+    'Runs the tool-calling probe (about 20 cases) against a connection and keeps its capability card; progress comes as models.probe events.',
+    Type.Object(
+      { connectionId: Type.String({ minLength: 1, maxLength: 64 }), model: Type.Optional(Type.String({ maxLength: 200 })), maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })) },
+      { additionalProperties: false },
+    ),
+    ProbeCardSchema,
+  ),
+  'models.probes': method('The capability cards the probe has kept, one per connection and model.', Type.Object({}, { additionalProperties: false }), Type.Array(ProbeCardSchema)),
 };

@@ -1,7 +1,7 @@
 // `models …`: the local model library — add a GGUF on disk, list, remove.
 import { HostFailure } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
-import type { LocalModelInfo, ModelDownload } from '../../../shared/types/local-models';
+import type { LocalModelInfo, ModelDownload, ProbeCard } from '../../../shared/types/local-models';
 import { callHost, type CliCommand } from './command';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
@@ -14,6 +14,16 @@ export function progressLine(d: ModelDownload): string {
   const rest = d.secondsLeft !== null && d.state === 'running' ? `, ${seconds(d.secondsLeft)} left` : '';
   return `${megabytes(d.bytesDone)}${total} at ${megabytes(d.bytesPerSecond)}/s${rest}`;
 }
+
+const share = (t: { passed: number; of: number }) => `${t.passed}/${t.of}${t.of ? ` (${Math.round((t.passed / t.of) * 100)}%)` : ''}`;
+
+/** A capability card in one paragraph, then each failed case. */
+export function describeProbe(card: ProbeCard): string {
+  const head = `Tool calling on ${card.connectionId} (${card.model}): valid calls ${share(card.validCalls)}, restraint ${share(card.restraint)}, follow-up turns ${share(card.followUp)}; mean latency ${card.meanLatencyMs} ms, ${card.tokensPerSecond} tokens/s.`;
+  return [head, ...card.failures.map((f) => `  ${f.id} (${f.kind}): ${f.why}`)].join('\n');
+}
+
+const PROBE_USAGE = 'models probe <connectionId> [--model M] [--max-tokens N]';
 
 const PULL_USAGE = 'models pull <url|hf:owner/repo/file.gguf> [--sha256 HEX]';
 
@@ -71,6 +81,26 @@ export const modelCommands: CliCommand[] = [
       }
     },
     format: (value) => `Downloaded ${describe(value as LocalModelInfo)}\nUse it: npm run cli -- connections add --type local --model ${(value as LocalModelInfo).id}`,
+  },
+  {
+    words: ['models', 'probe'],
+    usage: PROBE_USAGE,
+    dataOnly: true,
+    summary: "Runs the tool-calling probe (20 cases: single calls, choosing a tool, nested arguments, restraint, follow-up turns) on any connection and keeps its capability card.",
+    flags: { model: { type: 'string' }, 'max-tokens': { type: 'string' } },
+    async run(ctx) {
+      const connectionId = positional(ctx.positionals, 'connectionId', PROBE_USAGE);
+      const off = ctx.host.onEvent((event: HostEvent) => {
+        if (event.type === 'models.probe' && event.connectionId === connectionId) ctx.progress(`case ${event.done} of ${event.total}`);
+      });
+      try {
+        const maxTokens = typeof ctx.flags['max-tokens'] === 'string' ? Number(ctx.flags['max-tokens']) : undefined;
+        return await callHost(ctx.host, 'models.probe', { connectionId, ...(typeof ctx.flags.model === 'string' ? { model: ctx.flags.model } : {}), ...(maxTokens !== undefined ? { maxTokens } : {}) });
+      } finally {
+        off();
+      }
+    },
+    format: (value) => describeProbe(value as ProbeCard),
   },
   {
     words: ['models', 'remove'],

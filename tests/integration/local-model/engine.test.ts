@@ -63,6 +63,9 @@ describe('the local model engine', () => {
     fs.writeFileSync(broken, fs.readFileSync(model).subarray(0, 4096));
     expect(await engine.load(broken)).toMatchObject({ ok: false, error: { code: 'LLM_MODEL_LOAD_FAILED' } });
     expect(await engine.generate(model, { ...ask('Still here?'), maxTokens: 3 }, { contextSize: 1024, onChunk: () => undefined })).toMatchObject({ ok: true });
+    // A system prompt longer than the context is the request's fault, said as such (not an engine bug).
+    expect(await engine.generate(model, { messages: [{ role: 'system', content: 'Rule. '.repeat(800) }, { role: 'user', content: 'Hi' }], maxTokens: 3 }, { contextSize: 1024, onChunk: () => undefined })).toMatchObject({ ok: false, error: { code: 'LLM_REQUEST_REJECTED', message: expect.stringContaining('context of 1024 tokens') } });
+    expect(warnings.filter((w) => w.includes('Engine bug'))).toEqual([]);
   });
 
   it('a forced call is generated under its schema: every plan from random weights is valid for a schema the grammar expresses', async () => {
