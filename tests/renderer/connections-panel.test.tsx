@@ -13,6 +13,7 @@ import { LlmTestServer, type ServerIdentity } from '../fixtures/llm-server';
 import { MemorySecretStore, type SecretStore, type SecretStoreDescription } from '../../electron/core/connections/secret-store';
 import type { ConnectionProfile } from '../../shared/types/llm';
 import { tinyGguf, writeTinyGguf } from '../fixtures/local-model/tiny-gguf';
+import { PROBE_CASES, rightAnswer } from '../fixtures/local-model/probe-answers';
 import { tempDir } from '../helpers/temp-dir';
 
 const MODELS = ['qwen2.5-7b-instruct', 'llama-3.1-8b'];
@@ -453,5 +454,21 @@ describe('local models', () => {
     } finally {
       await new Promise<void>((resolve) => files.close(() => resolve()));
     }
+  });
+});
+
+describe('the tool-calling probe', () => {
+  it('a connection with a model offers the probe; its card shows beside the model, on the connection and in the sidecar', async () => {
+    const { panel, llm, container } = await openConnections((host, llm) => host.arrange('connections.save', { profile: localProfile(llm) }));
+    const connection = card(panel, 'local-lm');
+    const probe = byTestId(connection, 'tool-calling-card');
+    expect(probe.textContent).toContain('Tool calling not probed yet for this model.');
+    llm.enqueue(...PROBE_CASES.map(rightAnswer));
+    await settle(() => buttonNamed(probe, 'Probe tool calling').click());
+    await vi.waitFor(() => expect(byTestId(connection, 'tool-calling-card').textContent).toContain('100% valid calls, 100% restraint, 100% follow-up turns'));
+    await settle(() => navButton(container, 'Sidecar').click());
+    const sidecar = byTestId(container, 'panel-sidecar');
+    await settle(() => typeInto(byLabel<HTMLSelectElement>(sidecar, 'Connection'), 'local-lm'));
+    await vi.waitFor(() => expect(byTestId(sidecar, 'tool-calling-card').textContent).toContain('(qwen2.5-7b-instruct): 100% valid calls'));
   });
 });

@@ -116,3 +116,12 @@ export function pullLocalModel(host: HostConnection, source: string) {
 export function steerDownload(host: HostConnection, action: 'models.pause' | 'models.resume' | 'models.cancel', id: string) {
   return host.invoke(action, { id });
 }
+
+/** The capability cards the tool-calling probe kept. */
+export function listProbeCards(host: HostConnection) {
+  return host.invoke('models.probes', {});
+}
+
+export function probeToolCalling(host: HostConnection, connectionId: string, model?: string) {
+  return host.invoke('models.probe', model ? { connectionId, model } : { connectionId });
+}

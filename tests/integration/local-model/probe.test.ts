@@ -4,28 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeCasesFile } from '../../../electron/core/connections/tool-probe';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import type { HostEvent } from '../../../shared/events';
 import type { ProbeCard } from '../../../shared/types/local-models';
+import { PROBE_CASES as CASES, rightAnswer } from '../../fixtures/local-model/probe-answers';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, type ChatRig } from '../../unit/chat/helpers';
-
-interface Case {
-  id: string;
-  tools: string[];
-  expect: { call: string | null; args?: Record<string, unknown> };
-}
-const CASES = (JSON.parse(fs.readFileSync(probeCasesFile(), 'utf8')) as { cases: Case[] }).cases;
-
-/** What a model that gets the case right answers: the expected call with complete arguments, or text. */
-function rightAnswer(c: Case) {
-  if (!c.expect.call) return { text: 'No tool is needed for that.' };
-  const args = { ...c.expect.args };
-  if (c.expect.call === 'create_event' && !args.title) args.title = 'Session zero';
-  return { toolCalls: [{ name: c.expect.call, args }] };
-}
 
 let rig: ChatRig;
 afterEach(async () => {

@@ -11,6 +11,7 @@ import { confirmConnection, listModels, removeConnection, saveConnection, testCo
 import { ProfileForm } from './ProfileForm';
 import { keyStatus, providerInfo } from './providers';
 import { TestResult } from './TestResult';
+import { ToolCallingCard } from './ToolCallingCard';
 
 type Busy = null | 'test' | 'models' | 'remove' | 'default' | 'confirm';
 
@@ -136,6 +137,7 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
             </div>
           )}
         </dl>
+        {p.defaultModel && p.held === undefined && <ToolCallingCard connectionId={p.id} model={p.defaultModel} />}
         {p.held !== undefined && (
           <div className="key-warning conn-card__held" role="note" data-testid="connection-held">
             <Icon name="warning" />

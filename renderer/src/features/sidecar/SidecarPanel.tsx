@@ -1,5 +1,6 @@
 // Sidecar section (seed 000 SidecarConfig): which connection and model the council's tools think with, and its sampling settings.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ToolCallingCard } from '../connections/ToolCallingCard';
 import type { HostError } from '../../../../shared/errors';
 import type { ConnectionProfileView, SidecarConfig } from '../../../../shared/types/llm';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
@@ -218,6 +219,7 @@ export function SidecarPanel() {
             <p className="field__hint" id={`${id}-model-hint`}>
               Leave empty to use the connection’s default model.
             </p>
+            {profile && (draft.model || profile.defaultModel) && <ToolCallingCard connectionId={profile.id} model={draft.model || profile.defaultModel} />}
           </div>
           <div className="sidecar-numbers">
             {numberField('temperature', 'Temperature', 0.05, 'Randomness')}
