@@ -47,6 +47,7 @@ import { writesSettled } from './util/atomic-write';
 import { mcpHandlers, settingsMcpStore } from './mcp/handlers';
 import { backupHandlers } from './backup/handlers';
 import { localModelHandlers } from './local-model/handlers';
+import { probeHandlers } from './probe/handlers';
 import type { EngineLauncher } from './local-model/engine-launcher';
 import { secretBackedMcpStore } from './mcp/secret-config-store';
 
@@ -326,7 +327,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...sessionFileHandlers(llmServices.sessions, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
-    ...localModelHandlers(llmServices.localModels, llmServices.probes),
+    ...localModelHandlers(llmServices.localModels),
+    ...probeHandlers(llmServices.probes),
     ...backupHandlers({ settings, sessions: llmServices.sessions, packs, runs: council.runs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.

@@ -20,7 +20,7 @@ import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
 import { LocalModels } from './local-model/local-models';
-import { ProbeCards } from './connections/probe-cards';
+import { ProbeCards } from './probe/probe-cards';
 import type { EngineLauncher } from './local-model/engine-launcher';
 import type { ModelDownload } from '../../shared/types/local-models';
 

@@ -1,6 +1,6 @@
 // The one LLM layer: streams a request through the AI SDK to any profile's provider as our own events, with abort, timeouts, bounded retries and key-free errors.
 import type { JSONValue, ModelMessage, TextStreamPart, ToolSet } from 'ai';
-import type { LocalGenerate } from '../local-model/local-engine';
+import type { LocalGenerate } from './local-language-model';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type {
   ConnectionProfile,

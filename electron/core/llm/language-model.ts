@@ -10,8 +10,7 @@ import { createOllama } from 'ollama-ai-provider-v2';
 import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import { noRedirectFetch, ollamaRoot } from '../connections/providers';
-import { localLanguageModel } from './local-language-model';
-import type { LocalGenerate } from '../local-model/local-engine';
+import { localLanguageModel, type LocalGenerate } from './local-language-model';
 
 /**
  * The SDKs fall back to environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY,

@@ -2,9 +2,19 @@
 // text and tool-call chunks come back as stream parts. Everything above the SDK (event order, timeouts, Stop, the
 // character cap) is the same as for any connection.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { HostFailure, type HostError } from '../../../shared/errors';
-import type { EngineMessage, EngineTool, GenerateChunk } from '../../../shared/local-model/engine-contract';
-import type { LocalGenerate } from '../local-model/local-engine';
+import { HostFailure, type HostError, type Result } from '../../../shared/errors';
+import type { EngineMessage, EngineTable, EngineTool, GenerateChunk, GenerateParams } from '../../../shared/local-model/engine-contract';
+import type { ResultOf } from '../../../shared/rpc/endpoint';
+
+export interface LocalGenerateOptions {
+  signal?: AbortSignal;
+  onChunk(chunk: GenerateChunk): void;
+  contextSize?: number;
+  gpu?: boolean;
+}
+
+/** Runs a local model's generation (the host's built-in engine: electron/core/local-model), by library id. */
+export type LocalGenerate = (modelId: string, params: GenerateParams, options: LocalGenerateOptions) => Promise<Result<ResultOf<EngineTable, 'engine.generate'>>>;
 
 function textOf(parts: ReadonlyArray<{ type: string; text?: string }>): string {
   return parts.map((p) => (p.type === 'text' || p.type === 'reasoning' ? (p.text ?? '') : '')).join('');

@@ -1,11 +1,11 @@
 // Contract handlers for models.*: the local model library.
 import type { Handlers } from '../../../shared/contract';
-import type { ProbeCards } from '../connections/probe-cards';
 import type { LocalModels } from './local-models';
 
-type ModelHandlerNames = Extract<keyof Handlers, `models.${string}`>;
+/** models.probe and models.probes are the probe's (electron/core/probe/handlers.ts). */
+type ModelHandlerNames = Exclude<Extract<keyof Handlers, `models.${string}`>, 'models.probe' | 'models.probes'>;
 
-export function localModelHandlers(models: LocalModels, probes: ProbeCards): Pick<Handlers, ModelHandlerNames> {
+export function localModelHandlers(models: LocalModels): Pick<Handlers, ModelHandlerNames> {
   return {
     'models.list': () => models.library.list(),
     'models.add': ({ path }) => models.library.addFile(path),
@@ -15,7 +15,5 @@ export function localModelHandlers(models: LocalModels, probes: ProbeCards): Pic
     'models.pause': ({ id }) => models.downloads.pause(id),
     'models.resume': ({ id }) => models.downloads.resume(id),
     'models.cancel': ({ id }) => models.downloads.cancel(id),
-    'models.probe': ({ connectionId, model, maxTokens }) => probes.probe(connectionId, model, maxTokens),
-    'models.probes': () => probes.list(),
   };
 }

@@ -31,9 +31,6 @@ export interface GenerateOptions extends LoadOptions {
   onChunk(chunk: GenerateChunk): void;
 }
 
-/** Runs a generation for a model id (the library resolves its file; the engine loads it when needed). */
-export type LocalGenerate = (modelId: string, params: GenerateParams, options: GenerateOptions) => Promise<Result<ResultOf<EngineTable, 'engine.generate'>>>;
-
 export const ENGINE_CRASHED: HostError = {
   code: 'LLM_ENGINE_CRASHED',
   message: 'The local model engine stopped while it worked (out of memory, or a crash).',

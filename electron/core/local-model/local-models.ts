@@ -3,7 +3,8 @@
 import { HostFailure, type Result } from '../../../shared/errors';
 import type { Logger } from '../ports';
 import { engineSourceEntry, nodeEngineLauncher, type EngineLauncher } from './engine-launcher';
-import { LocalEngine, type LocalGenerate } from './local-engine';
+import type { LocalGenerate } from '../llm/local-language-model';
+import { LocalEngine } from './local-engine';
 import { ModelLibrary, type HeaderReader } from './model-library';
 import { ModelDownloads, type ModelDownloadsOptions } from './model-downloads';
 import type { ModelDownload } from '../../../shared/types/local-models';

@@ -39,7 +39,8 @@ beforeAll(async () => {
     // In chunks, one per turn of the loop: the client sees a stream, not one buffer.
     const next = () => {
       if (at >= BODY.length) return void res.end();
-      if (dropAfter !== undefined && at >= dropAfter) return void res.destroy();
+      // Ends the connection after what was written has gone out (a reset could lose bytes still in flight).
+      if (dropAfter !== undefined && at >= dropAfter) return void res.socket?.end();
       const end = Math.min(BODY.length, at + CHUNK, dropAfter ?? Infinity);
       res.write(BODY.subarray(at, end));
       at = end;
@@ -84,11 +85,14 @@ describe('model downloads', () => {
   it('a connection dropped half-way keeps what arrived; the next try asks for the rest with Range and the whole file checks out', async () => {
     behaviour = { dropAfter: 100 * 1024 };
     expect(await fail(downloadModel({ source: HF_REF }, deps(), () => undefined))).toMatchObject({ code: 'DOWNLOAD_FAILED' });
-    expect(fs.statSync(part()).size).toBe(100 * 1024);
+    // What reached the file before the drop (the last bytes in flight may not have: a loaded machine showed 96 of 100 kB).
+    const kept = fs.statSync(part()).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(100 * 1024);
     expect(fs.existsSync(target())).toBe(false);
     const resumed = await downloadModel({ source: HF_REF }, deps(), () => undefined);
-    expect(ranges).toEqual([undefined, `bytes=${100 * 1024}-`]);
-    expect(resumed).toMatchObject({ resumedFrom: 100 * 1024, sha256: SHA, sizeBytes: BODY.length });
+    expect(ranges).toEqual([undefined, `bytes=${kept}-`]);
+    expect(resumed).toMatchObject({ resumedFrom: kept, sha256: SHA, sizeBytes: BODY.length });
     expect(fs.readFileSync(target()).equals(BODY)).toBe(true);
   });
 
