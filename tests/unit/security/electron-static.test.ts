@@ -317,3 +317,29 @@ describe('WebRTC and the renderer network (round three, N1)', () => {
     expect(rendererNetworkProblems(windowSource, index.replace('await cutRendererNetwork(session.defaultSession);', ''))).toEqual(['index.ts never cuts the default session off the network']);
   });
 });
+
+/** Every utilityProcess.fork call in a source, and whether each gives the child an environment of its own. */
+function utilityForkProblems(source: string): string[] {
+  const calls = [...source.matchAll(/utilityProcess\.fork\(([\s\S]*?)\)(?:,\s*residentBytes\))?;?\n/g)].map((m) => m[1]!);
+  if (calls.length === 0) return ['no utilityProcess.fork found'];
+  const problems: string[] = [];
+  for (const call of calls) {
+    if (/process\.env/.test(call)) problems.push('a utility process inherits process.env');
+    else if (!/env:\s*(options\.env|minimalWorkerEnv\()/.test(call)) problems.push('a utility process is started without an explicit environment');
+  }
+  return problems;
+}
+
+describe('utility processes (extension workers, the local model engine)', () => {
+  const launcher = readRepoFile('electron/main/utility-launcher.ts');
+
+  it('each is started with an environment of its own, never the app’s (keys stay out of workers and the engine)', () => {
+    expect(utilityForkProblems(launcher)).toEqual([]);
+    expect(launcher).toMatch(/utilityProcess\.fork\(entry, \[\], \{ env: minimalWorkerEnv\(/);
+  });
+
+  it('the checker catches an inherited and a missing environment', () => {
+    expect(utilityForkProblems("utilityProcess.fork(entry, [], { env: { ...process.env }, stdio: 'pipe' });\n")).toEqual(['a utility process inherits process.env']);
+    expect(utilityForkProblems("utilityProcess.fork(entry, [], { stdio: 'pipe' });\n")).toEqual(['a utility process is started without an explicit environment']);
+  });
+});
