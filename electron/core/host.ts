@@ -370,7 +370,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       await extensions.dispose();
       await mcp.dispose();
       registry.dispose();
-      // Writes already asked for land before the host is gone: quitting loses nothing, and a folder can be removed.
+      // A built-in tool still writing (a note) ends, then writes already asked for land before the host is gone:
+      // quitting loses nothing, and a folder can be removed.
+      await registry.executorsSettled();
       await settings.settled();
       await writesSettled();
       listeners.clear();

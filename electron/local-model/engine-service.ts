@@ -2,9 +2,10 @@
 // its sequence, text streamed as it is decoded, tool calls in the model's own format (node-llama-cpp builds their
 // grammar from each tool's schema), and a forced call generated wholly under its schema's grammar.
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Llama, LlamaChat, LlamaContext, LlamaModel } from 'node-llama-cpp';
 import { HostFailure } from '../../shared/errors';
-import type { EngineTable, GenerateChunk, GenerateParams, LoadedModel } from '../../shared/local-model/engine-contract';
+import type { EngineTable, GenerateChunk, GenerateParams, LoadedModel, ModelFit } from '../../shared/local-model/engine-contract';
 import type { TableHandlers } from '../core/rpc/serve-table';
 import { toChatHistory } from './engine-history';
 
@@ -146,7 +147,40 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
     return { finishReason: finishReason as 'stop' | 'length' | 'tool-calls' | 'abort', usage: usage(), firstTokenMs };
   };
 
+  const fit = async (params: { source: string; contextSize?: number }): Promise<ModelFit> => {
+    const { mod, llama } = await runtime();
+    let info: Awaited<ReturnType<NodeLlamaCpp['readGgufFileInfo']>>;
+    try {
+      info = await mod.readGgufFileInfo(params.source, { readTensorInfo: true, logWarnings: false, fetchRetryOptions: { retries: 0 } });
+    } catch (error) {
+      throw failure('LLM_MODEL_LOAD_FAILED', `The header of ${params.source} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const insights = await mod.GgufInsights.from(info, llama);
+    const contextSize = params.contextSize ?? Math.min(DEFAULT_MAX_CONTEXT, insights.trainContextSize ?? DEFAULT_MAX_CONTEXT);
+    const scored = await insights.configurationResolver.scoreModelConfigurationCompatibility({ contextSize, forceStrictContextSize: true });
+    const v = scored.resolvedValues;
+    const freeRam = (await llama.getRamState?.())?.free ?? os.freemem();
+    const general = (info.metadata as { general?: { name?: unknown; architecture?: unknown } }).general ?? {};
+    // No fit: node-llama-cpp finds no configuration, or the model needs more memory than the machine has at all.
+    const verdict = scored.compatibilityScore === 0 || v.totalRamUsage > os.totalmem() ? 'no-fit' : llama.gpu !== false && v.gpuLayers >= insights.totalLayers ? 'gpu' : 'cpu';
+    return {
+      verdict,
+      name: String(general.name ?? ''),
+      architecture: String(general.architecture ?? 'unknown'),
+      sizeBytes: Math.round(insights.modelSize),
+      trainContextSize: insights.trainContextSize ?? null,
+      contextSize: v.contextSize,
+      gpuLayers: v.gpuLayers,
+      totalLayers: insights.totalLayers,
+      ramBytes: Math.round(v.totalRamUsage),
+      vramBytes: Math.round(v.totalVramUsage),
+      freeRamBytes: Math.round(freeRam),
+      gpu: llama.gpu,
+    };
+  };
+
   return {
+    'engine.fit': (params) => fit(params),
     'engine.load': (params) => serially(() => load(params)),
     'engine.generate': (params, { signal, emit }) => serially(() => generate(params, signal, emit).catch((error: unknown) => Promise.reject(generationFailure(error, loaded)))),
     'engine.unload': () => serially(async () => ({ unloaded: await unload() })),

@@ -1,5 +1,6 @@
 // Local model methods: the library of GGUF models the built-in engine runs (list, add a file on disk, remove).
 import { Type } from '@sinclair/typebox';
+import { FitSchema } from '../local-model/engine-contract';
 import { method } from './define';
 
 export const LocalModelSchema = Type.Object({
@@ -33,6 +34,16 @@ export const ModelDownloadSchema = Type.Object({
   error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String(), hint: Type.Optional(Type.String()) })),
   /** The library's model, once done. */
   modelId: Type.Optional(Type.String()),
+});
+
+/** A model the Workbench suggests (resources/local-models/catalog.json). */
+export const CatalogEntrySchema = Type.Object({
+  name: Type.String(),
+  source: Type.String(),
+  sizeBytes: Type.Integer(),
+  licence: Type.String(),
+  contextLength: Type.Integer(),
+  toolCalling: Type.String(),
 });
 
 const Tally = Type.Object({ passed: Type.Integer(), of: Type.Integer() });
@@ -92,5 +103,11 @@ export const localModelMethods = {
     ),
     ProbeCardSchema,
   ),
+  'models.fit': method(
+    "Whether a model fits this machine (on the GPU, on the CPU, or not at all) and the memory it needs, from its GGUF header: a file, a URL or an hf: reference (only the header is fetched).",
+    Type.Object({ source: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
+    FitSchema,
+  ),
+  'models.suggested': method('Small models that call tools well, with size, licence, context and source.', Type.Object({}, { additionalProperties: false }), Type.Array(CatalogEntrySchema)),
   'models.probes': method('The capability cards the probe has kept, one per connection and model.', Type.Object({}, { additionalProperties: false }), Type.Array(ProbeCardSchema)),
 };

@@ -47,6 +47,23 @@ export const GenerateChunkSchema = Type.Union([
   }),
 ]);
 
+/** Whether a model fits: all on the GPU, on the CPU (in RAM), or not at all; with the memory it needs. */
+export const FitSchema = Type.Object({
+  verdict: Type.Union([Type.Literal('gpu'), Type.Literal('cpu'), Type.Literal('no-fit')]),
+  name: Type.String(),
+  architecture: Type.String(),
+  sizeBytes: Type.Integer(),
+  trainContextSize: Type.Union([Type.Integer(), Type.Null()]),
+  /** The context the estimate is for. */
+  contextSize: Type.Integer(),
+  gpuLayers: Type.Integer(),
+  totalLayers: Type.Integer(),
+  ramBytes: Type.Integer(),
+  vramBytes: Type.Integer(),
+  freeRamBytes: Type.Integer(),
+  gpu: Type.Union([Type.String(), Type.Literal(false)]),
+});
+
 const UsageSchema = Type.Object({ inputTokens: Type.Integer(), outputTokens: Type.Integer() });
 
 export const engineTable = {
@@ -82,6 +99,12 @@ export const engineTable = {
     }),
     errors: ['LLM_MODEL_LOAD_FAILED', 'LLM_REQUEST_REJECTED', 'LLM_BAD_RESPONSE'],
   }),
+  'engine.fit': endpoint({
+    description: "Reads a GGUF's header (a file, or a URL: only the header is fetched) and says whether it fits this machine.",
+    params: Type.Object({ source: Type.String({ minLength: 1 }), contextSize: Type.Optional(Type.Integer({ minimum: 256 })) }),
+    result: FitSchema,
+    errors: ['LLM_MODEL_LOAD_FAILED'],
+  }),
   'engine.unload': endpoint({
     description: 'Unloads the model, freeing its memory.',
     params: Type.Object({}),
@@ -102,3 +125,4 @@ export type EngineTool = Static<typeof EngineToolSchema>;
 export type GenerateChunk = Static<typeof GenerateChunkSchema>;
 export type LoadedModel = Static<typeof LoadedModelSchema>;
 export type GenerateParams = Static<EngineTable['engine.generate']['params']>;
+export type ModelFit = Static<typeof FitSchema>;

@@ -2,7 +2,7 @@
 // loaded, and ends the process after an idle time (its memory is the model's). A crash or an out-of-memory fails the
 // calls in flight with LLM_ENGINE_CRASHED and the host goes on; the next call starts a new engine.
 import type { HostError, Result } from '../../../shared/errors';
-import type { EngineTable, GenerateChunk, GenerateParams, LoadedModel } from '../../../shared/local-model/engine-contract';
+import type { EngineTable, GenerateChunk, GenerateParams, LoadedModel, ModelFit } from '../../../shared/local-model/engine-contract';
 import { createClient } from '../../../shared/rpc/client';
 import { typedClient, type ResultOf, type TypedClient } from '../../../shared/rpc/endpoint';
 import type { ToServer } from '../../../shared/rpc/envelope';
@@ -88,6 +88,11 @@ export class LocalEngine {
       if (!loaded.ok) return loaded;
       return client.call('engine.generate', params, { onChunk: options.onChunk, ...(options.signal ? { signal: options.signal } : {}) });
     });
+  }
+
+  /** Whether a GGUF (a file, or a URL whose header alone is fetched) fits this machine. */
+  fit(source: string, contextSize?: number): Promise<Result<ModelFit>> {
+    return this.withEngine((client) => client.call('engine.fit', { source, ...(contextSize ? { contextSize } : {}) }));
   }
 
   /** The loaded model and the engine's memory; null while no engine runs. */

@@ -1,6 +1,8 @@
 // The built-in local models as the host uses them: the library names the files, the engine runs them. A local
 // connection's model is a library id; a generation resolves it to its file and the engine loads it when needed.
 import { HostFailure, type Result } from '../../../shared/errors';
+import type { ModelFit } from '../../../shared/local-model/engine-contract';
+import { resolveSource } from './model-download';
 import type { Logger } from '../ports';
 import { engineSourceEntry, nodeEngineLauncher, type EngineLauncher } from './engine-launcher';
 import type { LocalGenerate } from '../llm/local-language-model';
@@ -55,6 +57,14 @@ export class LocalModels {
     }
     return this.engine.generate(file, params, options);
   };
+
+  /** The fit verdict for a file on disk, a URL or an hf: reference. */
+  async fit(source: string): Promise<ModelFit> {
+    const where = /^(https?:|hf:|huggingface:)/i.test(source.trim()) ? resolveSource(source).url : source;
+    const result = await this.engine.fit(where);
+    if (!result.ok) throw new HostFailure(result.error);
+    return result.value;
+  }
 
   async dispose(): Promise<void> {
     this.engine.dispose();

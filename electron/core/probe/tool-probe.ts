@@ -2,11 +2,10 @@
 // a person can tell before trusting it as the sidecar whether it calls tools well — valid calls, restraint when no
 // call is needed, follow-up turns — with its latency and speed. The result is a capability card, kept per model.
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ConnectionProfile, LlmMessage, LlmToolDefinition } from '../../../shared/types/llm';
 import type { ProbeCard } from '../../../shared/types/local-models';
 import { lazyValidator } from '../contract/validators';
+import { resourceFile } from '../util/resource-file';
 import type { LlmClient } from '../llm/client';
 
 interface ProbeCase {
@@ -23,13 +22,9 @@ interface ProbeFile {
   cases: ProbeCase[];
 }
 
-const CASES = path.join('resources', 'probe', 'tool-calling.json');
-
-/** The cases file in the repository's resources, found from this module up (its source folder, or out/node built). */
+/** The cases file (resources/probe/tool-calling.json). */
 export function probeCasesFile(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++, dir = path.dirname(dir)) if (fs.existsSync(path.join(dir, CASES))) return path.join(dir, CASES);
-  throw new Error(`The probe's cases (${CASES}) are missing from this installation.`);
+  return resourceFile(import.meta.url, 'probe', 'tool-calling.json');
 }
 
 /** Whether `actual` holds what `expected` names: strings by case-insensitive containment, arrays by their items. */

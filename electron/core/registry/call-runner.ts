@@ -15,6 +15,8 @@ import { executeOn, type ToolRecord } from './tool-record';
 
 export class CallRunner {
   private readonly inflight = new Set<Invocation>();
+  /** Executors still working, answered or not: a built-in tool writing a note finishes before the host is gone. */
+  private readonly executing = new Set<Promise<unknown>>();
   private readonly admission: Admission;
 
   constructor(
@@ -25,6 +27,17 @@ export class CallRunner {
 
   failedSince(start: number, error: HostError): ToolOutcome {
     return { ok: false, error, durationMs: this.deps.clock.now() - start };
+  }
+
+  /**
+   * Resolves when every executor that started has ended, or after `maxMs` of real time (an executor that never
+   * ends — a hung worker is killed by its own host — cannot hold the shutdown, fake clocks or not).
+   */
+  async executorsSettled(maxMs: number): Promise<void> {
+    if (this.executing.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...this.executing]), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs).unref()))]);
+    clearTimeout(timer);
   }
 
   /** Ends every call in flight with `error` (the host shuts down): waiting ones first, so none takes a freed slot. */
@@ -72,6 +85,12 @@ export class CallRunner {
     const request = executeRequest(record, args, opts, call.start, requestId, call.controller.signal);
     const simulate = opts.simulate === true;
     const pending = executeOn(record, request, simulate);
+    const running = pending.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.executing.add(running);
+    void running.then(() => this.executing.delete(running));
     pending.then(
       (result) => {
         if (call.settled) {

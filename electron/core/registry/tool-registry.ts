@@ -223,6 +223,11 @@ export class ToolRegistry {
     return checked.ok ? null : checked.error;
   }
 
+  /** Resolves once every executor that started has ended (at most `maxMs`): their writes land before the host is gone. */
+  executorsSettled(maxMs = 5000): Promise<void> {
+    return this.calls.executorsSettled(maxMs);
+  }
+
   /** Settles every in-flight invocation with HOST_SHUTDOWN and forgets all tools. */
   dispose(): void {
     // Waiting calls first, so a running call's end does not hand its slot to one about to be ended.

@@ -1,7 +1,9 @@
 // `models …`: the local model library — add a GGUF on disk, list, remove.
 import { HostFailure } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
-import type { LocalModelInfo, ModelDownload, ProbeCard } from '../../../shared/types/local-models';
+import { describeFit } from '../../../shared/local-model/describe-fit';
+import type { ModelFit } from '../../../shared/local-model/engine-contract';
+import type { CatalogEntry, LocalModelInfo, ModelDownload, ProbeCard } from '../../../shared/types/local-models';
 import { callHost, type CliCommand } from './command';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
@@ -81,6 +83,23 @@ export const modelCommands: CliCommand[] = [
       }
     },
     format: (value) => `Downloaded ${describe(value as LocalModelInfo)}\nUse it: npm run cli -- connections add --type local --model ${(value as LocalModelInfo).id}`,
+  },
+  {
+    words: ['models', 'suggested'],
+    usage: 'models suggested',
+    dataOnly: true,
+    summary: 'Small models that call tools well: size, licence, context, and the source to pull.',
+    run: ({ host }) => callHost(host, 'models.suggested', {}),
+    format: (value) =>
+      (value as CatalogEntry[]).map((m) => `${m.name} — ${megabytes(m.sizeBytes)}, ${m.licence}, context ${m.contextLength}\n  ${m.toolCalling}\n  npm run cli -- models pull ${m.source}`).join('\n'),
+  },
+  {
+    words: ['models', 'fit'],
+    usage: 'models fit <file.gguf|url|hf:owner/repo/file.gguf>',
+    dataOnly: true,
+    summary: 'Whether a model fits this machine — on the GPU, on the CPU, or not at all — and the memory it needs, from its header alone (nothing is downloaded).',
+    run: (ctx) => callHost(ctx.host, 'models.fit', { source: positional(ctx.positionals, 'source', 'models fit <file.gguf|url|hf:owner/repo/file.gguf>') }),
+    format: (value) => describeFit(value as ModelFit),
   },
   {
     words: ['models', 'probe'],

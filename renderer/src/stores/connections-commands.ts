@@ -125,3 +125,13 @@ export function listProbeCards(host: HostConnection) {
 export function probeToolCalling(host: HostConnection, connectionId: string, model?: string) {
   return host.invoke('models.probe', model ? { connectionId, model } : { connectionId });
 }
+
+/** Whether a model fits this machine, from its header (nothing is downloaded). */
+export function checkModelFit(host: HostConnection, source: string) {
+  return host.invoke('models.fit', { source });
+}
+
+/** Small models that call tools well (the Workbench's suggestions). */
+export function suggestedModels(host: HostConnection) {
+  return host.invoke('models.suggested', {});
+}

@@ -26,4 +26,34 @@ describe('dispose', () => {
     await write;
     await rig.server.close();
   });
+
+  it('waits for a built-in tool still working (the approvals suite\'s ENOTEMPTY: a note written after the folder went)', async () => {
+    const rig = await chatRig();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    let wrote = false;
+    rig.host.registry.register({ kind: 'builtin', id: 'slow-notes' }, { name: 'write_late', display_name: 'Write late', description: 'Writes a note when let go.', parameters: { type: 'object' } }, {
+      async execute() {
+        started = true;
+        await gate;
+        const file = path.join(rig.dataDir, 'notes', 'sub', 'late.md');
+        await fs.promises.mkdir(path.dirname(file), { recursive: true });
+        await writeFileAtomic(file, 'late');
+        wrote = true;
+        return { ok: true, value: 'written' };
+      },
+    });
+    const call = rig.host.registry.invoke('slow-notes:write_late', {}, { timeoutMs: 60_000 });
+    // The executor has its call before the host is asked to go.
+    for (let i = 0; i < 100 && !started; i++) await new Promise((r) => setImmediate(r));
+    expect(started).toBe(true);
+    const disposing = rig.host.dispose();
+    release();
+    await disposing;
+    expect(wrote).toBe(true);
+    fs.rmSync(rig.dataDir, { recursive: true });
+    await call;
+    await rig.server.close();
+  });
 });

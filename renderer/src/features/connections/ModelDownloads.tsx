@@ -3,11 +3,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import type { HostEvent } from '../../../../shared/events';
-import type { ModelDownload } from '../../../../shared/types/local-models';
+import type { CatalogEntry, ModelDownload } from '../../../../shared/types/local-models';
 import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { pullLocalModel, steerDownload } from '../../stores/connections-commands';
+import { describeFit } from '../../../../shared/local-model/describe-fit';
+import { checkModelFit, pullLocalModel, steerDownload, suggestedModels } from '../../stores/connections-commands';
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const left = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min` : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
@@ -33,6 +34,15 @@ export function ModelDownloads(props: { onDone(): void }) {
   const [source, setSource] = useState('');
   const [downloads, setDownloads] = useState<ModelDownload[]>([]);
   const [error, setError] = useState<HostError | null>(null);
+  const [fit, setFit] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [suggested, setSuggested] = useState<CatalogEntry[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    void suggestedModels(host).then((result) => live && result.ok && setSuggested(result.value));
+    return () => void (live = false);
+  }, [host]);
 
   useEffect(
     () =>
@@ -49,10 +59,23 @@ export function ModelDownloads(props: { onDone(): void }) {
     event.preventDefault();
     setError(null);
     if (!source.trim()) return setError({ code: 'INVALID_INPUT', message: 'Paste a link to a .gguf file, or hf:owner/repo/file.gguf.' });
+    setFit(null);
     const result = await pullLocalModel(host, source.trim());
     if (!result.ok) return setError(result.error);
     setDownloads((list) => (list.some((x) => x.id === result.value.id) ? list : [...list, result.value]));
     setSource('');
+  };
+  /** The verdict before any download: from the header alone. */
+  const checkFit = async () => {
+    if (checking) return;
+    setError(null);
+    setFit(null);
+    if (!source.trim()) return setError({ code: 'INVALID_INPUT', message: 'Paste a link to a .gguf file, or hf:owner/repo/file.gguf.' });
+    setChecking(true);
+    const result = await checkModelFit(host, source.trim());
+    setChecking(false);
+    if (result.ok) setFit(describeFit(result.value));
+    else setError(result.error);
   };
   const steer = async (action: 'models.pause' | 'models.resume' | 'models.cancel', d: ModelDownload) => {
     const result = await steerDownload(host, action, d.id);
@@ -67,11 +90,39 @@ export function ModelDownloads(props: { onDone(): void }) {
           Download a model
         </label>
         <input id={`${id}-source`} className="input input--mono" value={source} placeholder="hf:Qwen/Qwen3-1.7B-GGUF/Qwen3-1.7B-Q4_K_M.gguf" onChange={(e) => setSource(e.target.value)} />
+        <button type="button" className="btn" aria-disabled={checking || undefined} onClick={() => void checkFit()}>
+          {checking ? 'Checking…' : 'Check fit'}
+        </button>
         <button type="submit" className="btn">
           <Icon name="plus" />
           Download
         </button>
       </form>
+      {suggested.length > 0 && (
+        <details className="model-suggestions">
+          <summary>Suggested models (small, good at tool calls)</summary>
+          <ul className="detect__list" aria-label="Suggested models">
+            {suggested.map((m) => (
+              <li key={m.source} className="inset detect__item" data-testid="suggested-model">
+                <div className="detect__info">
+                  <strong>{m.name}</strong>
+                  <span className="field__hint">
+                    {mb(m.sizeBytes)} · {m.licence} · context {m.contextLength} · {m.toolCalling}
+                  </span>
+                </div>
+                <button type="button" className="btn btn--small" aria-label={`Choose ${m.name}`} onClick={() => setSource(m.source)}>
+                  Choose
+                </button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {fit && (
+        <p className="field__hint" role="status" data-testid="model-fit">
+          {fit}
+        </p>
+      )}
       {error && <InlineError error={error} title="Download" />}
       {downloads.length > 0 && (
         <ul className="detect__list" aria-label="Downloads">
