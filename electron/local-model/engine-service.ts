@@ -18,6 +18,12 @@ interface Loaded {
   chat: LlamaChat;
 }
 
+/**
+ * A forced call gets at least this many tokens, whatever the caller's limit: a grammar keeps the arguments valid only
+ * while they are written, and one cut off by the limit would never close.
+ */
+const CALL_TOKEN_RESERVE = 256;
+
 /** Without a size asked for: the largest context that fits, up to this (and the model's own). */
 const DEFAULT_MAX_CONTEXT = 8192;
 
@@ -125,7 +131,7 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
     if (forced) {
       // The whole reply is the call's arguments, generated under the grammar of the tool's schema.
       const grammar = await llama.createGrammarForJsonSchema(forced.parameters as never);
-      const reply = await current.chat.generateResponse(history, { ...sampling, grammar, onTextChunk: first });
+      const reply = await current.chat.generateResponse(history, { ...sampling, maxTokens: Math.max(sampling.maxTokens, CALL_TOKEN_RESERVE), grammar, onTextChunk: first });
       if (reply.metadata.stopReason === 'abort') return { finishReason: 'abort' as const, usage: usage(), firstTokenMs };
       emit({ type: 'tool-call', id: `call_${Date.now().toString(36)}`, name: forced.name, argsText: reply.response, constrained: true });
       return { finishReason: reply.metadata.stopReason === 'maxTokens' ? ('length' as const) : ('tool-calls' as const), usage: usage(), firstTokenMs };

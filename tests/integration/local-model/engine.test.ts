@@ -88,6 +88,16 @@ describe('the local model engine', () => {
     }
   });
 
+  it('a forced call is given the tokens it needs to close, whatever the limit asked for', async () => {
+    const tool = { name: 'set_mood', description: 'Sets the mood.', parameters: { type: 'object', properties: { mood: { type: 'string', enum: ['calm', 'tense', 'grim'] }, ok: { type: 'boolean' } }, required: ['mood', 'ok'], additionalProperties: false } };
+    const chunks: GenerateChunk[] = [];
+    // 8 tokens cannot hold {"mood":"tense","ok":true} in a byte vocabulary: the reserve lets the call finish.
+    const result = await engine.generate(model, { ...ask('Plan the call.'), tools: [tool], toolChoice: { name: 'set_mood' }, maxTokens: 8, seed: 3 }, { contextSize: 1024, onChunk: (c) => chunks.push(c) });
+    expect(result).toMatchObject({ ok: true, value: { finishReason: 'tool-calls' } });
+    expect(result.ok && result.value.usage.outputTokens).toBeGreaterThan(8);
+    expect(JSON.parse((chunks[0] as { argsText: string }).argsText)).toMatchObject({ mood: expect.any(String), ok: expect.any(Boolean) });
+  });
+
   it('a crash fails the generation in flight with LLM_ENGINE_CRASHED; the next call starts a new engine', async () => {
     const first = engine.pid!;
     let killed = false;
