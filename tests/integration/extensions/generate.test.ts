@@ -4,6 +4,8 @@ import { MAX_GENERATE_PROMPT_BYTES, type HostToWorkerMessage } from '../../../sh
 import { validateGenerateInput } from '../../../shared/spindle/generate-requests';
 import { readWorkerMessage } from '../../../electron/core/extensions/workers/read-worker-message';
 import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/workers/launcher';
+import path from 'node:path';
+import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
 import { fixture, waitFor } from './harness';
@@ -96,6 +98,19 @@ describe('with the generation permission', () => {
     expect(rig.server.generations[0]!.headers.authorization).toBe(`Bearer ${CANARY}`);
     expect(toWorker.some((m) => m.type === 'response' && m.ok && m.value === 'Quiet answer.')).toBe(true);
     expectNoCanary();
+  });
+
+  it('quiet runs on a local model as the sidecar (the built-in engine, the tiny GGUF): the extension gets its text', async () => {
+    await install(['tools', 'generation']);
+    const added = await rig.call('models.add', { path: writeTinyGguf(path.join(rig.dataDir, 'tiny-random-llama.gguf'), { contextLength: 1024 }) });
+    expect(added.ok).toBe(true);
+    await rig.call('connections.save', { profile: { id: 'mine', name: 'Mine', provider: 'local', baseUrl: 'local:models', defaultModel: 'tiny-random-llama' } });
+    await rig.host.sidecar.update({ connectionProfileId: 'mine', model: '', temperature: 0.7, maxTokens: 12 });
+    const answer = await invoke('quiet', { input: { prompt: 'Summarise the scene.', maxTokens: 12 } });
+    expect(answer).toMatchObject({ ok: true, value: expect.any(String) });
+    expect((answer as { value: string }).value.length).toBeGreaterThan(0);
+    // Nothing went to the HTTP server: the model ran here.
+    expect(rig.server.generations).toHaveLength(0);
   });
 
   it('quiet without a sidecar connection rejects SIDECAR_NOT_CONFIGURED', async () => {

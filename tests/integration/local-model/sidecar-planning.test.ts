@@ -83,4 +83,9 @@ describe('sidecar planning on a local model', () => {
     }
     expect(received).toHaveLength(3);
   });
+
+  it("a prompt tool's completion runs on it too (the sidecar's text)", async () => {
+    const text = await llmSidecar(client, profile).complete({ system: 'You are Mira, the Mood Reader.', prompt: 'How tense is the scene?', maxTokens: 12 }, new AbortController().signal);
+    expect(text.length).toBeGreaterThan(0);
+  });
 });
