@@ -3,19 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/headless/cli/run-cli';
+import { cli } from '../../helpers/cli-run';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const exec = promisify(execFile);
 afterEach(cleanupTempDirs);
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  // No extension workers needed here; starting none keeps each CLI call fast.
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('cli', () => {
   it('status --json prints one JSON document with the data dir and counts', async () => {

@@ -9,6 +9,7 @@ import type { GenerateChunk } from '../../../shared/local-model/engine-contract'
 import { engineSourceEntry, nodeEngineLauncher } from '../../../electron/core/local-model/engine-launcher';
 import { LocalEngine } from '../../../electron/core/local-model/local-engine';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
+import { alive } from '../../helpers/process-alive';
 
 let dir: string;
 let model: string;
@@ -139,11 +140,3 @@ describe('the local model engine', () => {
   });
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

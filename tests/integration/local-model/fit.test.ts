@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSource } from '../../../electron/core/local-model/model-download';
-import { runCli } from '../../../electron/headless/cli/run-cli';
+import { cli } from '../../helpers/cli-run';
 import type { ModelFit } from '../../../shared/local-model/engine-contract';
 import { tinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
@@ -63,10 +63,9 @@ describe('the fit verdict', () => {
   });
 
   it('the CLI says it in words', async () => {
-    const out: string[] = [];
-    const code = await runCli(['models', 'fit', `${origin}/m/tiny.gguf`, '--data-dir', tempDir('cw-fit-cli-')], { out: (t) => out.push(t), err: () => undefined }, { bundledExtensionsDir: null });
+    const { code, out } = await cli(['models', 'fit', `${origin}/m/tiny.gguf`, '--data-dir', tempDir('cw-fit-cli-')]);
     expect(code).toBe(0);
-    expect(out.join('\n')).toMatch(/^tiny-random-llama \[llama\], [\d.]+ MB: runs on the CPU — needs [\d.]+ MB of RAM with a 2048-token context \([\d.]+ (MB|GB) free now\)\.$/);
+    expect(out).toMatch(/^tiny-random-llama \[llama\], [\d.]+ MB: runs on the CPU — needs [\d.]+ MB of RAM with a 2048-token context \([\d.]+ (MB|GB) free now\)\.$/);
   });
 
   it('the suggested models each name a source a download takes, with size, licence and context', async () => {

@@ -7,10 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/headless/cli/run-cli';
 import type { HostEvent } from '../../../shared/events';
 import type { ModelDownload } from '../../../shared/types/local-models';
 import { tinyGguf } from '../../fixtures/local-model/tiny-gguf';
+import { cli } from '../../helpers/cli-run';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { chatRig, type ChatRig } from '../../unit/chat/helpers';
 
@@ -42,12 +42,6 @@ afterAll(async () => {
 });
 afterEach(cleanupTempDirs);
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('local models on the CLI', () => {
   it('models pull (hf: against HF_ENDPOINT) with progress, connections add --type local, then a chat with no key and no server', async () => {

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../electron/headless/cli/run-cli';
+import { cli as runCli } from '../../helpers/cli-run';
 import type { HostEvent } from '../../../shared/events';
 import type { ProbeCard } from '../../../shared/types/local-models';
 import { PROBE_CASES as CASES, rightAnswer } from '../../fixtures/local-model/probe-answers';
@@ -68,12 +68,7 @@ describe('the tool-calling probe', () => {
 
   it('runs to its end on the built-in engine (the tiny GGUF), from the CLI; a connection that does not exist is named', async () => {
     const dir = tempDir('cw-probe-cli-');
-    const cli = async (args: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const code = await runCli([...args, '--data-dir', dir], { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
-      return { code, out: out.join('\n'), err: err.join('\n') };
-    };
+    const cli = (args: string[]) => runCli([...args, '--data-dir', dir]);
     // A byte vocabulary makes the tools' documentation thousands of tokens: the context must hold it.
     const gguf = writeTinyGguf(path.join(dir, 'tiny-random-llama.gguf'), { contextLength: 8192 });
     expect((await cli(['models', 'add', gguf])).code).toBe(0);

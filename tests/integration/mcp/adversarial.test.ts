@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeHarness, stdioInput, STDIO_FIXTURE, waitFor, type Harness } from '../../unit/mcp/harness';
 import { FakeClock } from '../../helpers/fake-time';
+import { alive } from '../../helpers/process-alive';
 
 let h: Harness;
 beforeEach(() => {
@@ -19,14 +20,6 @@ afterEach(async () => {
 
 const marker = () => path.join(os.tmpdir(), `cw-pwned-${randomUUID()}`);
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('MCP servers that fail', () => {
   it('a server that exits at start is crashed with a clear error, restarted with backoff, then failed', async () => {

@@ -2,18 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../electron/headless/cli/run-cli';
+import { cli } from '../../helpers/cli-run';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { sampleChat } from './helpers';
 
 afterEach(cleanupTempDirs);
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  // These commands need no extension workers; starting none keeps each CLI call fast.
-  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) }, { bundledExtensionsDir: null });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('council and packs CLI', () => {
   it('packs list / export / import, council add-member / set-member / set / show / run / remove-member', async () => {
