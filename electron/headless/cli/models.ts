@@ -4,7 +4,7 @@ import type { HostEvent } from '../../../shared/events';
 import { describeFit } from '../../../shared/local-model/describe-fit';
 import type { ModelFit } from '../../../shared/local-model/engine-contract';
 import type { CatalogEntry, LocalModelInfo, ModelDownload, ProbeCard } from '../../../shared/types/local-models';
-import { callHost, type CliCommand } from './command';
+import { callHost, positional, type CliCommand } from './command';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
@@ -32,11 +32,6 @@ const PULL_USAGE = 'models pull <url|hf:owner/repo/file.gguf> [--sha256 HEX]';
 const describe = (m: LocalModelInfo) =>
   `${m.id}  ${m.name} [${m.architecture}] ${megabytes(m.sizeBytes)}${m.contextLength ? `  context ${m.contextLength}` : ''}  ${m.file}${m.missing ? '  MISSING' : ''}`;
 
-function positional(args: string[], name: string, usage: string): string {
-  const value = args[0];
-  if (!value) throw new HostFailure({ code: 'INVALID_INPUT', message: `Missing <${name}>. Usage: ${usage}`, path: name });
-  return value;
-}
 
 export const modelCommands: CliCommand[] = [
   {
@@ -55,7 +50,7 @@ export const modelCommands: CliCommand[] = [
     usage: 'models add <file.gguf>',
     dataOnly: true,
     summary: 'Adds a GGUF on disk to the local models (used where it is); then: connections add --type local --model <id>.',
-    run: (ctx) => callHost(ctx.host, 'models.add', { path: positional(ctx.positionals, 'file', 'models add <file.gguf>') }),
+    run: (ctx) => callHost(ctx.host, 'models.add', { path: positional(ctx, 0, 'file', 'models add <file.gguf>') }),
     format: (value) => `Added ${describe(value as LocalModelInfo)}\nUse it: npm run cli -- connections add --type local --model ${(value as LocalModelInfo).id}`,
   },
   {
@@ -65,7 +60,7 @@ export const modelCommands: CliCommand[] = [
     summary: 'Downloads a GGUF into the local models, with progress; an interrupted pull resumes where it stopped. HF_ENDPOINT names a Hugging Face mirror.',
     flags: { sha256: { type: 'string' } },
     async run(ctx) {
-      const source = positional(ctx.positionals, 'source', PULL_USAGE);
+      const source = positional(ctx, 0, 'source', PULL_USAGE);
       const sha256 = typeof ctx.flags.sha256 === 'string' ? ctx.flags.sha256 : undefined;
       let last = '';
       const off = ctx.host.onEvent((event: HostEvent) => {
@@ -98,7 +93,7 @@ export const modelCommands: CliCommand[] = [
     usage: 'models fit <file.gguf|url|hf:owner/repo/file.gguf>',
     dataOnly: true,
     summary: 'Whether a model fits this machine — on the GPU, on the CPU, or not at all — and the memory it needs, from its header alone (nothing is downloaded).',
-    run: (ctx) => callHost(ctx.host, 'models.fit', { source: positional(ctx.positionals, 'source', 'models fit <file.gguf|url|hf:owner/repo/file.gguf>') }),
+    run: (ctx) => callHost(ctx.host, 'models.fit', { source: positional(ctx, 0, 'source', 'models fit <file.gguf|url|hf:owner/repo/file.gguf>') }),
     format: (value) => describeFit(value as ModelFit),
   },
   {
@@ -108,7 +103,7 @@ export const modelCommands: CliCommand[] = [
     summary: "Runs the tool-calling probe (20 cases: single calls, choosing a tool, nested arguments, restraint, follow-up turns) on any connection and keeps its capability card.",
     flags: { model: { type: 'string' }, 'max-tokens': { type: 'string' } },
     async run(ctx) {
-      const connectionId = positional(ctx.positionals, 'connectionId', PROBE_USAGE);
+      const connectionId = positional(ctx, 0, 'connectionId', PROBE_USAGE);
       const off = ctx.host.onEvent((event: HostEvent) => {
         if (event.type === 'models.probe' && event.connectionId === connectionId) ctx.progress(`case ${event.done} of ${event.total}`);
       });
@@ -126,7 +121,7 @@ export const modelCommands: CliCommand[] = [
     usage: 'models remove <id>',
     dataOnly: true,
     summary: 'Removes a local model (a file it downloaded is deleted; a file you picked stays on disk).',
-    run: (ctx) => callHost(ctx.host, 'models.remove', { id: positional(ctx.positionals, 'id', 'models remove <id>') }),
+    run: (ctx) => callHost(ctx.host, 'models.remove', { id: positional(ctx, 0, 'id', 'models remove <id>') }),
     format(value) {
       const { removed, deletedFile } = value as { removed: LocalModelInfo; deletedFile: boolean };
       return `Removed ${removed.id}${deletedFile ? ` and deleted ${removed.file}` : ` (${removed.file} stays on disk)`}`;
