@@ -58,6 +58,9 @@ test.describe('extension frontends', () => {
 
   test('its drawer tab, float widget, input bar action and modal appear, and messages go to its backend and back', async ({ page }) => {
     await openWorkbench(page, host);
+    // The frontend is running (its tab drawn) before the chat switches: CHAT_SWITCHED is told on a switch, and a
+    // frontend still loading under load would miss it (ci4).
+    await expect(surface(page, 'drawer').locator('#roll-result')).toHaveText('No roll yet');
     await newSession(page);
     const drawer = page.getByTestId('extension-drawer');
     await expect(drawer.getByRole('tab', { name: 'Dice' })).toBeVisible();
