@@ -1,7 +1,6 @@
 // A fit verdict in words, the same on the CLI and in the window.
+import { fileSize as size } from '../file-size';
 import type { ModelFit } from './engine-contract';
-
-const size = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`);
 
 export function describeFit(fit: ModelFit): string {
   const where = fit.verdict === 'gpu' ? `fits on the GPU (${fit.gpu})` : fit.verdict === 'cpu' ? 'runs on the CPU' : 'won’t fit on this machine';

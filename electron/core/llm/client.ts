@@ -1,15 +1,16 @@
 // The one LLM layer: streams a request through the AI SDK to any profile's provider as our own events, with abort, timeouts, bounded retries and key-free errors.
 import type { JSONValue, ModelMessage, TextStreamPart, ToolSet } from 'ai';
 import type { LocalGenerate } from './local-language-model';
-import { HostFailure, type HostError } from '../../../shared/errors';
+import { planArguments, type PlanArgumentsInput, type PlannedArguments } from './plan-arguments';
+
+export { PLAN_MAX_TEMPERATURE, type PlanArgumentsInput, type PlannedArguments } from './plan-arguments';
+import { HostFailure } from '../../../shared/errors';
 import type {
   ConnectionProfile,
   LlmCompletedToolCall,
   LlmCompletion,
   LlmEvent,
-  LlmMessage,
   LlmRequest,
-  LlmToolDefinition,
 } from '../../../shared/types/llm';
 import { createRedactingLogger, Redactor } from '../connections/redact';
 import { requestHeaders } from '../connections/header-secrets';
@@ -54,18 +55,6 @@ export interface LlmCallOptions {
   maxResponseChars?: number;
 }
 
-export interface PlanArgumentsInput {
-  system: string;
-  prompt: string;
-  tool: LlmToolDefinition;
-  /** Why planned arguments would be refused (the tool's schema), or null: a refused plan is asked for once more. */
-  validate?: (args: Record<string, unknown>) => HostError | null;
-  model?: string;
-  /** Capped at 0.2. Default 0. */
-  temperature?: number;
-  maxTokens?: number;
-}
-
 type Sdk = typeof import('./sdk');
 let sdkLoading: Promise<Sdk> | undefined;
 /** The SDK loads with the first model call; every later call shares the one import. */
@@ -80,26 +69,6 @@ interface Prepared {
   request: LlmRequest;
   baseUrl: string;
   providerOptions: Record<string, Record<string, JSONValue>> | undefined;
-}
-
-export const PLAN_MAX_TEMPERATURE = 0.2;
-
-/** A planned call: its arguments, whether a grammar built from the schema produced them, and whether a retry did. */
-export interface PlannedCall {
-  args: Record<string, unknown>;
-  constrained: boolean;
-  repaired: boolean;
-}
-
-
-/** What is wrong with a planned call, or null. */
-function planProblem(input: PlanArgumentsInput, text: string, call: LlmCompletedToolCall | undefined): HostError | null {
-  if (!call) {
-    return { code: 'LLM_NO_TOOL_CALL', message: `The model did not call ${input.tool.name}${text ? ' and answered with text instead' : ''}.`, hint: 'The model or server may not support forced tool calls.' };
-  }
-  if (!call.ok) return call.error;
-  if (typeof call.args !== 'object' || call.args === null || Array.isArray(call.args)) return { code: 'INVALID_ARGUMENTS', message: `The model's arguments for ${input.tool.name} are not a JSON object.` };
-  return input.validate?.(call.args as Record<string, unknown>) ?? null;
 }
 
 const defaultRetryDelay = (attempt: number, retryAfterMs: number | undefined): number | null => {
@@ -217,33 +186,9 @@ export class LlmClient {
     throw new HostFailure(cancelledError());
   }
 
-  /**
-   * Asks the model for one forced call of `tool` and returns its arguments (argument planning). Arguments that are no
-   * JSON object, or that `validate` refuses, are asked for once more with the error shown to the model; a second
-   * failure throws it (HostFailure: LLM_NO_TOOL_CALL, INVALID_ARGUMENTS_JSON, INVALID_ARGUMENTS, or a stream error).
-   * On a local model every call is generated under its schema's grammar (`constrained`); what a grammar cannot say
-   * (ranges, patterns) is what `validate` catches.
-   */
-  async planArguments(profile: ConnectionProfile, input: PlanArgumentsInput, options: LlmCallOptions = {}): Promise<PlannedCall> {
-    const temperature = Math.min(input.temperature ?? 0, PLAN_MAX_TEMPERATURE);
-    const messages: LlmMessage[] = [...(input.system ? [{ role: 'system' as const, content: input.system }] : []), { role: 'user', content: input.prompt }];
-    const constrained = profile.provider === 'local';
-    for (let attempt = 0; ; attempt++) {
-      const completion = await this.complete(
-        profile,
-        { messages, tools: [input.tool], toolChoice: { name: input.tool.name }, temperature, maxTokens: input.maxTokens ?? 1024, ...(input.model ? { model: input.model } : {}) },
-        options,
-      );
-      const call = completion.toolCalls.find((c) => c.name === input.tool.name);
-      const problem = planProblem(input, completion.text, call);
-      if (!problem) return { args: (call as { args: Record<string, unknown> }).args, constrained, repaired: attempt > 0 };
-      if (attempt > 0 || !call || problem.code === 'LLM_NO_TOOL_CALL') throw new HostFailure(attempt > 0 ? { ...problem, message: `${problem.message} (asked twice)` } : problem);
-      // Once more, with the model's own call and what was wrong with it in front of it.
-      messages.push(
-        { role: 'assistant', content: '', toolCalls: [{ id: call.id, name: call.name, argsText: call.argsText }] },
-        { role: 'tool', toolCallId: call.id, toolName: call.name, content: `Error: ${problem.message}${problem.path ? ` (at ${problem.path})` : ''}. Call ${input.tool.name} again with arguments that fix this.` },
-      );
-    }
+  /** One forced call of `tool`, its arguments checked and asked for once more when refused (plan-arguments.ts). */
+  planArguments(profile: ConnectionProfile, input: PlanArgumentsInput, options: LlmCallOptions = {}): Promise<PlannedArguments> {
+    return planArguments((request) => this.complete(profile, request, options), profile.provider === 'local', input);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // text and tool-call chunks come back as stream parts. Everything above the SDK (event order, timeouts, Stop, the
 // character cap) is the same as for any connection.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { HostFailure, type HostError, type Result } from '../../../shared/errors';
+import { HostFailure, type Result } from '../../../shared/errors';
 import type { EngineMessage, EngineTable, EngineTool, GenerateChunk, GenerateParams } from '../../../shared/local-model/engine-contract';
 import type { ResultOf } from '../../../shared/rpc/endpoint';
 
@@ -54,10 +54,6 @@ function engineTools(options: LanguageModelV3CallOptions): EngineTool[] | undefi
   return tools.length ? tools : undefined;
 }
 
-/** The engine's failure as the error the LLM client reports (its code stays). */
-function engineError(error: HostError): Error {
-  return new HostFailure(error);
-}
 
 export function localLanguageModel(modelId: string, generate: LocalGenerate): LanguageModelV3 {
   const doStream: LanguageModelV3['doStream'] = async (options) => {
@@ -98,7 +94,8 @@ export function localLanguageModel(modelId: string, generate: LocalGenerate): La
           (result) => {
             closeText();
             if (!result.ok) {
-              controller.enqueue({ type: 'error', error: engineError(result.error) });
+              // The engine's failure keeps its code: the LLM client reports a HostFailure as it is.
+              controller.enqueue({ type: 'error', error: new HostFailure(result.error) });
               controller.close();
               return;
             }

@@ -1,20 +1,20 @@
 // `models …`: the local model library — add a GGUF on disk, list, remove.
 import { HostFailure } from '../../../shared/errors';
+import { fileSize } from '../../../shared/file-size';
 import type { HostEvent } from '../../../shared/events';
 import { describeFit } from '../../../shared/local-model/describe-fit';
 import type { ModelFit } from '../../../shared/local-model/engine-contract';
 import type { CatalogEntry, LocalModelInfo, ModelDownload, ProbeCard } from '../../../shared/types/local-models';
 import { callHost, positional, type CliCommand } from './command';
 
-const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MB`;
 
 const seconds = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min` : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
 
 /** One progress line: how much, how fast, how long still. */
 export function progressLine(d: ModelDownload): string {
-  const total = d.totalBytes ? ` of ${megabytes(d.totalBytes)} (${Math.floor((d.bytesDone / d.totalBytes) * 100)}%)` : '';
+  const total = d.totalBytes ? ` of ${fileSize(d.totalBytes)} (${Math.floor((d.bytesDone / d.totalBytes) * 100)}%)` : '';
   const rest = d.secondsLeft !== null && d.state === 'running' ? `, ${seconds(d.secondsLeft)} left` : '';
-  return `${megabytes(d.bytesDone)}${total} at ${megabytes(d.bytesPerSecond)}/s${rest}`;
+  return `${fileSize(d.bytesDone)}${total} at ${fileSize(d.bytesPerSecond)}/s${rest}`;
 }
 
 const share = (t: { passed: number; of: number }) => `${t.passed}/${t.of}${t.of ? ` (${Math.round((t.passed / t.of) * 100)}%)` : ''}`;
@@ -30,7 +30,7 @@ const PROBE_USAGE = 'models probe <connectionId> [--model M] [--max-tokens N]';
 const PULL_USAGE = 'models pull <url|hf:owner/repo/file.gguf> [--sha256 HEX]';
 
 const describe = (m: LocalModelInfo) =>
-  `${m.id}  ${m.name} [${m.architecture}] ${megabytes(m.sizeBytes)}${m.contextLength ? `  context ${m.contextLength}` : ''}  ${m.file}${m.missing ? '  MISSING' : ''}`;
+  `${m.id}  ${m.name} [${m.architecture}] ${fileSize(m.sizeBytes)}${m.contextLength ? `  context ${m.contextLength}` : ''}  ${m.file}${m.missing ? '  MISSING' : ''}`;
 
 
 export const modelCommands: CliCommand[] = [
@@ -86,7 +86,7 @@ export const modelCommands: CliCommand[] = [
     summary: 'Small models that call tools well: size, licence, context, and the source to pull.',
     run: ({ host }) => callHost(host, 'models.suggested', {}),
     format: (value) =>
-      (value as CatalogEntry[]).map((m) => `${m.name} — ${megabytes(m.sizeBytes)}, ${m.licence}, context ${m.contextLength}\n  ${m.toolCalling}\n  npm run cli -- models pull ${m.source}`).join('\n'),
+      (value as CatalogEntry[]).map((m) => `${m.name} — ${fileSize(m.sizeBytes)}, ${m.licence}, context ${m.contextLength}\n  ${m.toolCalling}\n  npm run cli -- models pull ${m.source}`).join('\n'),
   },
   {
     words: ['models', 'fit'],

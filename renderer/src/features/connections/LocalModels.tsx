@@ -2,6 +2,7 @@
 // host's disk, use it as a connection in one click, remove it.
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
+import { fileSize } from '../../../../shared/file-size';
 import { DEFAULT_BASE_URLS } from '../../../../shared/types/llm';
 import type { LocalModelInfo } from '../../../../shared/types/local-models';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
@@ -9,8 +10,6 @@ import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { addLocalModel, listLocalModels, removeLocalModel, saveConnection } from '../../stores/connections-commands';
 import { ModelDownloads } from './ModelDownloads';
-
-const size = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 ** 2 ? 1 : 0)} MB`);
 
 export function LocalModels() {
   const store = useAppStoreApi();
@@ -96,7 +95,7 @@ export function LocalModels() {
                   <strong>{model.name}</strong>
                   <code>{model.file}</code>
                   <span className="field__hint">
-                    {model.architecture} · {size(model.sizeBytes)}
+                    {model.architecture} · {fileSize(model.sizeBytes)}
                     {model.contextLength ? ` · context ${model.contextLength}` : ''}
                     {model.missing ? ' · the file is gone' : ''}
                   </span>

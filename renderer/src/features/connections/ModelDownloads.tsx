@@ -2,6 +2,7 @@
 // Resume and Cancel; a finished download joins the library above.
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
+import { fileSize } from '../../../../shared/file-size';
 import type { HostEvent } from '../../../../shared/events';
 import type { CatalogEntry, ModelDownload } from '../../../../shared/types/local-models';
 import { useHost } from '../../app/context';
@@ -10,19 +11,18 @@ import { InlineError } from '../../components/InlineError';
 import { describeFit } from '../../../../shared/local-model/describe-fit';
 import { checkModelFit, pullLocalModel, steerDownload, suggestedModels } from '../../stores/connections-commands';
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const left = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min` : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
 
 function Status(props: { download: ModelDownload }) {
   const d = props.download;
-  const of = d.totalBytes ? ` of ${mb(d.totalBytes)}` : '';
-  if (d.state === 'done') return <span>Done: {mb(d.bytesDone)}, checked, added to your models.</span>;
-  if (d.state === 'paused') return <span>Paused at {mb(d.bytesDone)}{of}.</span>;
-  if (d.state === 'failed') return <span>Stopped at {mb(d.bytesDone)}{of}.</span>;
+  const of = d.totalBytes ? ` of ${fileSize(d.totalBytes)}` : '';
+  if (d.state === 'done') return <span>Done: {fileSize(d.bytesDone)}, checked, added to your models.</span>;
+  if (d.state === 'paused') return <span>Paused at {fileSize(d.bytesDone)}{of}.</span>;
+  if (d.state === 'failed') return <span>Stopped at {fileSize(d.bytesDone)}{of}.</span>;
   return (
     <span>
-      {mb(d.bytesDone)}
-      {of} at {mb(d.bytesPerSecond)}/s{d.secondsLeft !== null ? `, ${left(d.secondsLeft)} left` : ''}
+      {fileSize(d.bytesDone)}
+      {of} at {fileSize(d.bytesPerSecond)}/s{d.secondsLeft !== null ? `, ${left(d.secondsLeft)} left` : ''}
     </span>
   );
 }
@@ -107,7 +107,7 @@ export function ModelDownloads(props: { onDone(): void }) {
                 <div className="detect__info">
                   <strong>{m.name}</strong>
                   <span className="field__hint">
-                    {mb(m.sizeBytes)} · {m.licence} · context {m.contextLength} · {m.toolCalling}
+                    {fileSize(m.sizeBytes)} · {m.licence} · context {m.contextLength} · {m.toolCalling}
                   </span>
                 </div>
                 <button type="button" className="btn btn--small" aria-label={`Choose ${m.name}`} onClick={() => setSource(m.source)}>
