@@ -24,13 +24,16 @@ export interface RpcClient<E> {
 
 export interface ClientOptions {
   /** What a call answers when the link ends before its answer. */
-  lost: HostError;
+  lost: HostError | ((method: string) => HostError);
+  /** What a call answers past its deadline (default: HOST_TIMEOUT naming the method). */
+  timedOut?: (method: string, ms: number) => HostError;
   /** Whether the server needs a subscribe message before it sends events. */
   subscribe: boolean;
   timers?: { setTimeout(fn: () => void, ms: number): unknown; clearTimeout(handle: unknown): void };
 }
 
 interface Pending {
+  method: string;
   resolve(result: Result<unknown>): void;
   onChunk?: (chunk: unknown) => void;
   timer?: unknown;
@@ -39,6 +42,7 @@ interface Pending {
 }
 
 const fail = (error: HostError): Result<unknown> => ({ ok: false, error });
+const defaultTimedOut = (method: string, ms: number): HostError => ({ code: 'HOST_TIMEOUT', message: `${method} did not answer within ${Math.round(ms / 1000)} s.` });
 
 export function createClient<E>(transport: Transport<unknown, ToServer>, options: ClientOptions): RpcClient<E> {
   const timers = options.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
@@ -48,6 +52,8 @@ export function createClient<E>(transport: Transport<unknown, ToServer>, options
   let subscribed = !options.subscribe;
   let greet: (info: unknown) => void = () => undefined;
   const hello = new Promise<unknown>((resolve) => (greet = resolve));
+  const lost = (method: string) => (typeof options.lost === 'function' ? options.lost(method) : options.lost);
+  const timedOut = options.timedOut ?? defaultTimedOut;
 
   const settle = (id: number, result: Result<unknown>) => {
     const call = pending.get(id);
@@ -68,20 +74,20 @@ export function createClient<E>(transport: Transport<unknown, ToServer>, options
   });
   transport.onClose(() => {
     greet(null);
-    for (const id of [...pending.keys()]) settle(id, fail(options.lost));
+    for (const [id, call] of [...pending]) settle(id, fail(lost(call.method)));
   });
 
   return {
     hello,
     call(method, input, callOptions = {}) {
-      if (transport.closed) return Promise.resolve(fail(options.lost));
+      if (transport.closed) return Promise.resolve(fail(lost(method)));
       if (callOptions.signal?.aborted) return Promise.resolve(fail({ code: 'CANCELLED', message: `${method} was cancelled.` }));
       const id = nextId++;
       return new Promise((resolve) => {
-        const call: Pending = { resolve, ...(callOptions.onChunk ? { onChunk: callOptions.onChunk } : {}) };
+        const call: Pending = { method, resolve, ...(callOptions.onChunk ? { onChunk: callOptions.onChunk } : {}) };
         if (callOptions.timeoutMs !== undefined) {
           const ms = callOptions.timeoutMs;
-          call.timer = timers.setTimeout(() => settle(id, fail({ code: 'HOST_TIMEOUT', message: `${method} did not answer within ${Math.round(ms / 1000)} s.` })), ms);
+          call.timer = timers.setTimeout(() => settle(id, fail(timedOut(method, ms))), ms);
         }
         if (callOptions.signal) {
           call.signal = callOptions.signal;

@@ -123,8 +123,8 @@ export class RealHost implements HostConnection {
   invoke<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
     this.calls.push({ method, input });
     // As the WebSocket transport answers while the link is down or the token was refused: nothing is sent.
-    if (this.info.state === 'unauthorized') return Promise.resolve(unauthorized<MethodOutput<M>>(method));
-    if (this.info.state === 'disconnected') return Promise.resolve(notConnected<MethodOutput<M>>(method));
+    if (this.info.state === 'unauthorized') return Promise.resolve(unauthorized(method));
+    if (this.info.state === 'disconnected') return Promise.resolve(notConnected(method));
     const override = this.overrides[method] as Override<M> | undefined;
     if (override) return Promise.resolve(override(input)).then((result) => this.answer(result));
     // The frame the WebSocket transport sends; the server counts its bytes and parses it back.

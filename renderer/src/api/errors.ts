@@ -7,11 +7,14 @@ import type { HostError, Result } from '../../../shared/errors';
  */
 export const HOST_TIMEOUT = 'HOST_TIMEOUT';
 
-export function failure<T>(error: HostError): Result<T> {
+/** A failed answer: a Result of any type, with its error in reach. */
+export type Failed = Extract<Result<never>, { ok: false }>;
+
+export function failure(error: HostError): Failed {
   return { ok: false, error };
 }
 
-export function notConnected<T>(method: string, detail?: string): Result<T> {
+export function notConnected(method: string, detail?: string): Failed {
   return failure({
     code: 'HOST_SHUTDOWN',
     message: `Not connected to the host, so ${method} was not sent.`,
@@ -19,7 +22,7 @@ export function notConnected<T>(method: string, detail?: string): Result<T> {
   });
 }
 
-export function connectionLost<T>(method: string): Result<T> {
+export function connectionLost(method: string): Failed {
   return failure({
     code: 'HOST_SHUTDOWN',
     message: `The connection to the host closed before ${method} was answered.`,
@@ -27,7 +30,7 @@ export function connectionLost<T>(method: string): Result<T> {
   });
 }
 
-export function unauthorized<T>(method: string): Result<T> {
+export function unauthorized(method: string): Failed {
   return failure({
     code: 'UNAUTHORIZED',
     message: `The host refused this window's access token, so ${method} was not sent.`,
@@ -35,7 +38,7 @@ export function unauthorized<T>(method: string): Result<T> {
   });
 }
 
-export function timedOut<T>(method: string, ms: number): Result<T> {
+export function timedOut(method: string, ms: number): Failed {
   return failure({
     code: HOST_TIMEOUT,
     message: `The host did not answer ${method} within ${Math.round(ms / 1000)} s.`,

@@ -1,23 +1,14 @@
-// Browser-mode transport: the contract over one WebSocket, with request ids, timeouts and bounded reconnects.
+// Browser-mode transport: the contract over one WebSocket at a time, through the RPC kernel's client (ids, deadlines,
+// answers as data), with bounded reconnects and the token's refusal told apart from a network failure.
 import type { MethodName } from '../../../shared/contract';
-import type { Result } from '../../../shared/errors';
 import type { HostEvent, HostEventListener } from '../../../shared/events';
-import type { ClientMessage, ServerMessage } from '../../../shared/ws-protocol';
+import { createClient, type RpcClient } from '../../../shared/rpc/client';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from './connection';
-import { connectionLost, describeThrown, failure, notConnected, timedOut, unauthorized } from './errors';
+import { connectionLost, describeThrown, notConnected, timedOut, unauthorized } from './errors';
 import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
-import { inputLimit, MAX_WS_MESSAGE_BYTES } from '../../../shared/limits';
+import { socketCarrier, type SocketCarrier, type SocketLike } from './socket-carrier';
 
-/** The slice of the WebSocket API this client uses, so tests can hand in a fake. */
-export interface SocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
+export type { SocketLike } from './socket-carrier';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
@@ -55,34 +46,10 @@ const SOCKET_OPEN = 1;
 const REFUSED_DETAIL =
   'The host is running but refused this window: the access token is missing, wrong, or from an earlier run of the host.';
 
-interface Pending {
-  method: string;
-  message: string;
-  sent: boolean;
-  timer: unknown;
-  resolve(result: Result<unknown>): void;
-}
-
 const defaultTimers: Timers = {
   setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
-
-function parseServerMessage(data: unknown): ServerMessage | null {
-  if (typeof data !== 'string') return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const kind = (value as { kind?: unknown }).kind;
-  if (kind === 'result' && typeof (value as { id?: unknown }).id === 'number') return value as ServerMessage;
-  if (kind === 'event' && typeof (value as { event?: { type?: unknown } }).event?.type === 'string') return value as ServerMessage;
-  if (kind === 'error') return value as ServerMessage;
-  return null;
-}
 
 export function createWsTransport(options: WsTransportOptions): HostConnection {
   const timers = options.timers ?? defaultTimers;
@@ -93,9 +60,9 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
 
   const eventListeners = new Set<HostEventListener>();
   const infoListeners = new Set<ConnectionListener>();
-  const pending = new Map<number, Pending>();
-  let nextId = 0;
   let socket: SocketLike | null = null;
+  /** The current socket's carrier and kernel client; none between sockets. */
+  let link: { carrier: SocketCarrier; client: RpcClient<HostEvent> } | null = null;
   let retryTimer: unknown = null;
   let connectTimer: unknown = null;
   let authRejected = false;
@@ -117,16 +84,11 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
     }
   };
 
-  const settle = (id: number, result: Result<unknown>) => {
-    const entry = pending.get(id);
-    if (!entry) return;
-    pending.delete(id);
-    timers.clearTimeout(entry.timer);
-    entry.resolve(result);
-  };
-
-  const failAllPending = () => {
-    for (const [id, entry] of [...pending]) settle(id, entry.sent ? connectionLost(entry.method) : notConnected(entry.method));
+  /** Calls still waiting end: the kernel client answers each (not sent, or lost on the way). */
+  const endLink = () => {
+    const ended = link;
+    link = null;
+    ended?.carrier.ended();
   };
 
   const emit = (event: HostEvent) => {
@@ -139,31 +101,18 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
     }
   };
 
-  const flush = () => {
-    if (!socket || socket.readyState !== SOCKET_OPEN) return;
-    for (const [id, entry] of pending) {
-      if (entry.sent) continue;
-      try {
-        socket.send(entry.message);
-        entry.sent = true;
-      } catch (err) {
-        settle(id, notConnected(entry.method, describeThrown(err)));
-      }
-    }
-  };
-
   const clearConnectTimer = () => {
     if (connectTimer !== null) timers.clearTimeout(connectTimer);
     connectTimer = null;
   };
 
   const refuse = (detail: string) => {
-    failAllPending();
+    endLink();
     setInfo({ state: 'unauthorized', willRetry: false, detail });
   };
 
   const scheduleRetry = (detail: string) => {
-    failAllPending();
+    endLink();
     const attempt = info.attempt + 1;
     if (attempt > backoff.maxAttempts) {
       setInfo({ state: 'disconnected', attempt, willRetry: false, detail });
@@ -181,7 +130,7 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
   const handleClose = (code: number, reason: string, opened: boolean) => {
     clearConnectTimer();
     socket = null;
-    failAllPending();
+    endLink();
     if (disposed) return;
     if (authRejected || AUTH_CLOSE_CODES.has(code)) {
       refuse(reason || REFUSED_DETAIL);
@@ -221,6 +170,18 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
     }
     socket = current;
     let opened = false;
+    const carrier = socketCarrier(current, (error) => {
+      if (error.code === 'UNAUTHORIZED') authRejected = true;
+      else console.warn('host reported a transport error', error);
+    });
+    const client = createClient<HostEvent>(carrier, {
+      lost: (method) => (disposed ? notConnected(method, 'This window is closing.') : opened ? connectionLost(method) : notConnected(method)).error,
+      timedOut: (method, ms) => timedOut(method, ms).error,
+      subscribe: false,
+      timers,
+    });
+    client.onEvent(emit);
+    link = { carrier, client };
     connectTimer = timers.setTimeout(() => {
       connectTimer = null;
       if (socket !== current) return;
@@ -238,17 +199,11 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
       opened = true;
       clearConnectTimer();
       setInfo({ state: 'connected', attempt: 0, willRetry: false });
-      flush();
+      carrier.opened();
     };
     current.onmessage = (event) => {
       if (socket !== current) return;
-      const message = parseServerMessage(event.data);
-      if (!message) return;
-      if (message.kind === 'result') settle(message.id, message.result);
-      else if (message.kind === 'event') emit(message.event);
-      else if (message.kind === 'hello' || message.kind === 'chunk') return;
-      else if (message.error?.code === 'UNAUTHORIZED') authRejected = true;
-      else console.warn('host reported a transport error', message.error);
+      carrier.received(event.data);
     };
     current.onclose = (event) => {
       if (socket !== current) return;
@@ -270,25 +225,8 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
     if (disposed) return Promise.resolve(notConnected(method, 'This window is closing.'));
     if (info.state === 'unauthorized') return Promise.resolve(unauthorized(method));
     if (info.state === 'disconnected') return Promise.resolve(notConnected(method));
-    const id = ++nextId;
-    let message: string;
-    try {
-      message = JSON.stringify({ kind: 'invoke', id, method, input } satisfies ClientMessage);
-    } catch (err) {
-      return Promise.resolve(failure({ code: 'INVALID_INPUT', message: `Input for ${method} cannot be sent: ${describeThrown(err)}` }));
-    }
-    // Over the method's cap the host would refuse it, and over the socket's it would close the connection: refused
-    // here, from the text already made (every UTF-16 unit is 1–3 UTF-8 bytes, so most messages need no count).
-    const limit = Math.min(inputLimit(method), MAX_WS_MESSAGE_BYTES);
-    if (message.length * 3 > limit && (message.length > limit || new TextEncoder().encode(message).length > limit)) {
-      return Promise.resolve(failure({ code: 'INPUT_TOO_LARGE', message: `Input for ${method} is over ${limit} bytes; it was not sent.` }));
-    }
-    return new Promise<Result<unknown>>((resolve) => {
-      const timeoutMs = callTimeoutFor(method, options);
-      const timer = timers.setTimeout(() => settle(id, timedOut(method, timeoutMs)), timeoutMs);
-      pending.set(id, { method, message, sent: false, timer, resolve });
-      flush();
-    });
+    if (!link) return Promise.resolve(notConnected(method));
+    return link.client.call(method, input, { timeoutMs: callTimeoutFor(method, options) });
   }) as HostConnection['invoke'];
 
   const connection: HostConnection = {
@@ -325,7 +263,7 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
           // Already closed.
         }
       }
-      for (const [id, entry] of [...pending]) settle(id, notConnected(entry.method, 'This window is closing.'));
+      endLink();
       eventListeners.clear();
       infoListeners.clear();
     },
