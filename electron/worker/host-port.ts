@@ -5,12 +5,25 @@ import { encodeFrame, FrameDecoder, MAX_HOST_FRAME_CHARS, describeFrameError } f
 /** Set by the Node launcher: the fds of the host → worker and worker → host pipes. */
 export const WORKER_FDS_ENV = 'COUNCIL_WORKER_FDS';
 
+/** Whether a message went out; a refused one was never written (the host ends a worker whose frame breaks its rules). */
+export type Sent = { ok: true } | { ok: false; reason: 'not-json'; detail: string } | { ok: false; reason: 'too-large'; chars: number };
+
+export interface SendOptions {
+  /** Runs once the message is handed over (or dropped). */
+  done?: () => void;
+  /** Refuse a message longer than this many characters of JSON. */
+  maxChars?: number;
+}
+
+const SENT: Sent = { ok: true };
+const notJson = (err: unknown): Sent => ({ ok: false, reason: 'not-json', detail: err instanceof Error ? err.message : String(err) });
+
 export interface HostPort {
   readonly kind: 'utility' | 'pipes';
   /** The streams it reads and writes (the lockdown seals their handle class). */
   readonly streams: object[];
-  /** Never throws; a message to a gone host is dropped. `done` runs once it is handed over (or dropped). */
-  send(message: unknown, done?: () => void): void;
+  /** Never throws; a message to a gone host is dropped (and counts as sent). */
+  send(message: unknown, options?: SendOptions): Sent;
   /** `chars`: the message's length as it came (0 where the carrier does not say: Electron's parentPort). */
   onMessage(listener: (message: unknown, chars: number) => void): void;
   /** The host went away, or wrote something that is not a frame: the worker should exit. */
@@ -26,13 +39,28 @@ function utilityPort(parentPort: ParentPortLike): HostPort {
   return {
     kind: 'utility',
     streams: [],
-    send(message, done) {
+    send(message, options = {}) {
+      // A structured clone holds no text to measure, so a capped message is measured as the host will measure it.
+      if (options.maxChars !== undefined) {
+        let chars: number;
+        try {
+          chars = JSON.stringify(message).length;
+        } catch (err) {
+          options.done?.();
+          return notJson(err);
+        }
+        if (chars > options.maxChars) {
+          options.done?.();
+          return { ok: false, reason: 'too-large', chars };
+        }
+      }
       try {
         parentPort.postMessage(message);
       } catch {
         // A closed port drops the message, like utilityProcess itself.
       }
-      done?.();
+      options.done?.();
+      return SENT;
     },
     onMessage(listener) {
       parentPort.on('message', (event) => listener(event.data, 0));
@@ -70,10 +98,22 @@ function pipesPort(inFd: number, outFd: number): HostPort {
   return {
     kind: 'pipes',
     streams: [input, output],
-    send(message, done) {
+    send(message, options = {}) {
+      const done = options.done;
       if (closed || output.destroyed) {
         done?.();
-        return;
+        return SENT;
+      }
+      let frame: string;
+      try {
+        frame = encodeFrame(message);
+      } catch (err) {
+        done?.();
+        return notJson(err);
+      }
+      if (options.maxChars !== undefined && frame.length > options.maxChars) {
+        done?.();
+        return { ok: false, reason: 'too-large', chars: frame.length };
       }
       // Frames written in the same loop turn (answers of calls whose timers fired together) leave in one
       // system call: setImmediate, not nextTick, which would run between those timer callbacks.
@@ -85,7 +125,8 @@ function pipesPort(inFd: number, outFd: number): HostPort {
           output.uncork();
         });
       }
-      output.write(encodeFrame(message), () => done?.());
+      output.write(frame, () => done?.());
+      return SENT;
     },
     onMessage(listener) {
       messageListeners.push(listener);

@@ -1,5 +1,13 @@
-// The worker's calls to the host (`request` → optional `response_chunk`s → one `response`): every spindle.* method the host answers goes through here.
-import { MAX_REQUEST_CHARS, REQUEST_ID_PATTERN, type HostResponseChunkMessage, type HostResponseMessage, type WorkerToHostMessage } from '../../shared/protocol';
+// The worker's calls to the host: every spindle.* method the host answers, on the RPC kernel's client (ids, cancel,
+// a stream's chunks before its answer), carried in `rpc` messages on the worker's one channel. The contract is imported
+// for its types only, so no schema library loads in a worker.
+import type { Static } from '@sinclair/typebox';
+import { MAX_REQUEST_CHARS, type WorkerToHostMessage } from '../../shared/protocol';
+import { createClient } from '../../shared/rpc/client';
+import type { ToServer } from '../../shared/rpc/envelope';
+import type { Transport } from '../../shared/rpc/transport';
+import type { SPINDLE_REQUESTS, SpindleMethod, SpindleParams } from '../../shared/spindle/requests';
+import type { Sent } from './host-port';
 
 /** An Error an extension can inspect: `code`, and `hint` / `path` when the host gave them. */
 export function hostErrorToError(error: unknown): Error {
@@ -13,57 +21,60 @@ export function hostErrorToError(error: unknown): Error {
   return out;
 }
 
+/** What crosses for a method: its params, or `{ args }` for one an extension calls with positional arguments. */
+export type WireParams<M extends SpindleMethod> = SpindleParams<M> | { args: unknown[] };
+/** What the host answers a method, as its contract declares it. */
+export type SpindleAnswer<M extends SpindleMethod> = Static<(typeof SPINDLE_REQUESTS)[M]['result']>;
+
 export interface HostRequests {
   /** Asks the host; rejects with the host's error, or with the signal's reason when it aborts first. */
-  call(method: string, params: unknown, signal?: AbortSignal): Promise<unknown>;
-  /** Asks the host for a stream: every `response_chunk` is yielded, the final response ends it. */
-  stream(method: string, params: unknown, signal?: AbortSignal): AsyncGenerator<unknown, void, void>;
-  onResponse(message: HostResponseMessage): void;
-  onChunk(message: HostResponseChunkMessage): void;
+  call<M extends SpindleMethod>(method: M, params: WireParams<M>, signal?: AbortSignal): Promise<SpindleAnswer<M>>;
+  /** Asks the host for a stream: every chunk is yielded, the answer ends it. */
+  stream<M extends SpindleMethod>(method: M, params: WireParams<M>, signal?: AbortSignal): AsyncGenerator<unknown, void, void>;
+  /** An `rpc` message from the host (the kernel's envelope). */
+  receive(envelope: unknown): void;
 }
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  chunk?(value: unknown): void;
+const LOST = { code: 'HOST_SHUTDOWN', message: 'The host went away before it answered.' };
+
+/** The worker's end of the link: `rpc` messages out through `post`, which says when it could not carry one. */
+function rpcLane(post: (message: WorkerToHostMessage, maxChars: number) => Sent): Transport<unknown, ToServer> & { receive(envelope: unknown): void } {
+  const listeners: Array<(message: unknown, bytes: number) => void> = [];
+  const answer = (id: number, code: string, message: string) => {
+    for (const listener of listeners) listener({ kind: 'result', id, result: { ok: false, error: { code, message } } }, 0);
+  };
+  return {
+    closed: false,
+    send(envelope) {
+      const sent = post({ type: 'rpc', message: envelope }, MAX_REQUEST_CHARS);
+      if (sent.ok || envelope.kind !== 'invoke') return;
+      // Refused before it left, from the frame already made: the host never sees a frame over its cap.
+      if (sent.reason === 'not-json') answer(envelope.id, 'INVALID_INPUT', `${envelope.method}: the arguments are not JSON data (${sent.detail}).`);
+      else answer(envelope.id, 'INPUT_TOO_LARGE', `${envelope.method}: the request is ${sent.chars} characters of JSON; the limit is ${MAX_REQUEST_CHARS}.`);
+    },
+    onMessage: (listener) => void listeners.push(listener),
+    // The worker exits with its host (host-port.ts), so the link never outlives it.
+    onClose: () => undefined,
+    close: () => undefined,
+    receive(envelope) {
+      for (const listener of listeners) listener(envelope, 0);
+    },
+  };
 }
 
-export function createHostRequests(send: (message: WorkerToHostMessage) => void): HostRequests {
-  const pending = new Map<string, Pending>();
-  let seq = 0;
+export function createHostRequests(post: (message: WorkerToHostMessage, maxChars: number) => Sent): HostRequests {
+  const lane = rpcLane(post);
+  const client = createClient<never>(lane, { lost: LOST, subscribe: false });
 
-  function start(method: string, params: unknown, signal: AbortSignal | undefined, chunk?: (value: unknown) => void): Promise<unknown> {
-    const cancelled = () => (signal?.reason instanceof Error ? signal.reason : new DOMException('The request was cancelled.', 'AbortError'));
-    if (signal?.aborted) return Promise.reject(cancelled());
-    let size: number;
-    try {
-      size = JSON.stringify(params ?? null).length;
-    } catch (err) {
-      return Promise.reject(hostErrorToError({ code: 'INVALID_INPUT', message: `${method}: the arguments are not JSON data (${(err as Error).message}).` }));
-    }
-    if (size > MAX_REQUEST_CHARS) {
-      return Promise.reject(hostErrorToError({ code: 'INPUT_TOO_LARGE', message: `${method}: the arguments are ${size} characters of JSON; the limit is ${MAX_REQUEST_CHARS}.` }));
-    }
-    const requestId = `r${++seq}`;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        if (!pending.delete(requestId)) return;
-        send({ type: 'request_cancel', requestId });
-        reject(cancelled());
-      };
-      const done = () => signal?.removeEventListener('abort', onAbort);
-      pending.set(requestId, {
-        resolve: (value) => (done(), resolve(value)),
-        reject: (error) => (done(), reject(error)),
-        ...(chunk ? { chunk } : {}),
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-      send({ type: 'request', requestId, method, params });
-    });
+  async function start(method: string, params: unknown, signal: AbortSignal | undefined, onChunk?: (value: unknown) => void): Promise<unknown> {
+    const result = await client.call(method, params, { ...(signal ? { signal } : {}), ...(onChunk ? { onChunk } : {}) });
+    if (result.ok) return result.value;
+    if (result.error.code === 'CANCELLED' && signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('The request was cancelled.', 'AbortError');
+    throw hostErrorToError(result.error);
   }
 
   return {
-    call: (method, params, signal) => start(method, params, signal),
+    call: (method, params, signal) => start(method, params, signal) as Promise<never>,
     async *stream(method, params, signal) {
       const queue: unknown[] = [];
       let wake: (() => void) | null = null;
@@ -95,16 +106,6 @@ export function createHostRequests(send: (message: WorkerToHostMessage) => void)
       await done;
       if (failure) throw failure;
     },
-    onResponse(message) {
-      if (typeof message.requestId !== 'string' || !REQUEST_ID_PATTERN.test(message.requestId)) return;
-      const waiting = pending.get(message.requestId);
-      if (!waiting) return;
-      pending.delete(message.requestId);
-      if (message.ok) waiting.resolve(message.value);
-      else waiting.reject(hostErrorToError(message.error));
-    },
-    onChunk(message) {
-      pending.get(message.requestId)?.chunk?.(message.chunk);
-    },
+    receive: (envelope) => lane.receive(envelope),
   };
 }

@@ -18,9 +18,11 @@ const EXIT_FLUSH_MS = 500;
 function exitAfter(port: HostPort, code: number, message?: WorkerToHostMessage): void {
   if (!message) process.exit(code);
   const timer = setTimeout(() => process.exit(code), EXIT_FLUSH_MS);
-  port.send(message, () => {
-    clearTimeout(timer);
-    process.exit(code);
+  port.send(message, {
+    done: () => {
+      clearTimeout(timer);
+      process.exit(code);
+    },
   });
 }
 
@@ -59,7 +61,7 @@ function main(): void {
     process.exit(2);
   }
   const port: HostPort = detected;
-  const send = (message: WorkerToHostMessage) => port.send(message);
+  const send = (message: WorkerToHostMessage) => void port.send(message);
   process.on('unhandledRejection', (reason) => send({ type: 'log', level: 'error', message: formatLogArgs(['Unhandled promise rejection:', reason]) }));
   // An orphaned worker must not outlive its host.
   port.onClose(() => process.exit(0));
@@ -77,7 +79,7 @@ function main(): void {
   };
 
   async function init(message: InitMessage): Promise<void> {
-    const created = createSpindle({ manifest: message.manifest, granted: message.granted, send });
+    const created = createSpindle({ manifest: message.manifest, granted: message.granted, send, post: (out, maxChars) => port.send(out, { maxChars }) });
     runtime = created;
     routeConsole(created.api.log as SpindleLog);
     Object.defineProperty(globalThis, 'spindle', { value: created.api, enumerable: false, configurable: false, writable: false });
@@ -133,8 +135,7 @@ function main(): void {
     tool_invocation: (message) => call('invocation', message),
     tool_simulation: (message) => call('simulation', message),
     cancel: (message) => runtime?.cancel(message.requestId, message.reason),
-    response: (message) => runtime?.onResponse(message),
-    response_chunk: (message) => runtime?.onChunk(message),
+    rpc: (message) => runtime?.onRpc(message.message),
     frontend_message: (message) => void runtime?.onFrontendMessage(message.payload),
     pipeline_call: (message) => {
       const active = runtime;

@@ -1,30 +1,39 @@
-// The frame's end of the port the app hands it: requests answered by the app (shared/frames/frame-contract.ts),
-// and the app's notices, each checked against the contract before anything acts on it.
+// The frame's end of the port the app hands it: requests answered by the app (shared/frames/frame-contract.ts) on the
+// RPC kernel's client, and the app's notices, each checked against the contract before anything acts on it.
 import type { FrameMethod, FrameNotice, FrameParams, FrameResult, FrameTopic } from '../../shared/frames/frame-contract';
 import { noticeProblem, resultProblem } from '../../shared/frames/frame-validate';
+import { createClient, type RpcClient } from '../../shared/rpc/client';
+import { portTransport } from '../../shared/rpc/port-transport';
 
 /** An error from the app, as the extension sees it: `code` and Lumiverse's "CODE: message" text. */
 export function frameError(code: string, message: string): Error {
   return Object.assign(new Error(message.startsWith(code) ? message : `${code}: ${message}`), { code });
 }
 
-export class FrameChannel {
-  private next = 1;
-  private readonly pending = new Map<number, { method: FrameMethod; resolve(value: unknown): void; reject(error: Error): void }>();
-  private readonly listeners = new Map<string, Set<(data: unknown) => void>>();
-  private closed = false;
+/** What the app tells a frame: a topic of the contract and its data. */
+export interface FrameEvent {
+  topic: string;
+  data: unknown;
+}
 
-  constructor(private readonly port: MessagePort) {
-    port.onmessage = (event) => this.receive(event.data);
+const STOPPED = { code: 'FRAME_STOPPED', message: 'The extension frontend was stopped.' };
+
+export class FrameChannel {
+  private readonly client: RpcClient<FrameEvent>;
+  private readonly listeners = new Map<string, Set<(data: unknown) => void>>();
+
+  constructor(port: MessagePort) {
+    this.client = createClient<FrameEvent>(portTransport(port), { lost: STOPPED, subscribe: false });
+    this.client.onEvent((event) => this.notice(event));
   }
 
-  request<M extends FrameMethod>(method: M, params: FrameParams<M>): Promise<FrameResult<M>> {
-    if (this.closed) return Promise.reject(frameError('FRAME_STOPPED', 'The extension frontend was stopped.'));
-    const id = this.next++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject });
-      this.port.postMessage({ kind: 'request', id, method, params });
-    });
+  async request<M extends FrameMethod>(method: M, params: FrameParams<M>): Promise<FrameResult<M>> {
+    const result = await this.client.call(method, params);
+    if (!result.ok) throw frameError(String(result.error.code), String(result.error.message));
+    // The answer is checked as the question was: a result that breaks the contract reaches no extension code.
+    const problem = resultProblem(method, result.value);
+    if (problem) throw frameError(problem.code, problem.message);
+    return result.value as FrameResult<M>;
   }
 
   /** A request whose answer nobody waits for (its failure is reported on the console). */
@@ -39,37 +48,21 @@ export class FrameChannel {
     return () => set.delete(listener as (data: unknown) => void);
   }
 
+  /** Calls still waiting end with FRAME_STOPPED. */
   close(): void {
-    this.closed = true;
-    for (const { reject } of this.pending.values()) reject(frameError('FRAME_STOPPED', 'The extension frontend was stopped.'));
-    this.pending.clear();
-    this.port.close();
+    this.client.close();
   }
 
-  private receive(message: unknown): void {
-    if (typeof message !== 'object' || message === null) return;
-    const m = message as { kind?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: { code?: string; message?: string }; topic?: unknown; data?: unknown };
-    if (m.kind === 'response' && typeof m.id === 'number') {
-      const waiting = this.pending.get(m.id);
-      if (!waiting) return;
-      this.pending.delete(m.id);
-      if (m.ok === true) {
-        // The answer is checked as the question was: a result that breaks the contract reaches no extension code.
-        const problem = resultProblem(waiting.method, m.value);
-        if (problem) waiting.reject(frameError(problem.code, problem.message));
-        else waiting.resolve(m.value);
-      } else waiting.reject(frameError(String(m.error?.code ?? 'INTERNAL'), String(m.error?.message ?? 'The request failed.')));
-      return;
-    }
-    if (m.kind !== 'notify' || typeof m.topic !== 'string') return;
-    const problem = noticeProblem(m.topic, m.data);
+  private notice(event: FrameEvent): void {
+    if (typeof event !== 'object' || event === null || typeof event.topic !== 'string') return;
+    const problem = noticeProblem(event.topic, event.data);
     if (problem) {
       console.warn(`[Council Workbench] ignored a message from the app: ${problem.message}`);
       return;
     }
-    for (const listener of this.listeners.get(m.topic) ?? []) {
+    for (const listener of this.listeners.get(event.topic) ?? []) {
       try {
-        listener(m.data);
+        listener(event.data);
       } catch (err) {
         console.error(err);
       }

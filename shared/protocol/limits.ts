@@ -48,8 +48,6 @@ export function utf8ByteLength(text: string): number {
 
 /** Request ids the protocol carries: 1–128 printable ASCII characters, no spaces. */
 export const REQUEST_ID_PATTERN = /^[\x21-\x7e]{1,128}$/;
-/** Host methods a worker may ask for: `namespace.name` in camel case, e.g. `storage.readBinary`. */
-export const METHOD_PATTERN = /^[a-z][A-Za-z0-9_]{0,40}(\.[a-z][A-Za-z0-9_]{0,40}){1,2}$/;
 /** Codes an extension may use for its own errors: upper snake case, like the host's. */
 export const WORKER_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 /** An extension listens to at most this many distinct events (Lumiverse has about 60), each named in at most 128 characters. */

@@ -5,7 +5,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { HostError } from '../errors';
 import type { ExtensionManifest, ExtensionPermission, ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../types/spindle';
-import { MAX_EVENT_NAME_CHARS, MAX_WANTED_EVENTS, METHOD_PATTERN, REQUEST_ID_PATTERN } from './limits';
+import { MAX_EVENT_NAME_CHARS, MAX_WANTED_EVENTS, REQUEST_ID_PATTERN } from './limits';
 
 const RequestId = Type.String({ pattern: REQUEST_ID_PATTERN.source });
 const LogLevel = Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warn'), Type.Literal('error')]);
@@ -35,8 +35,7 @@ export const WORKER_TO_HOST = {
   ),
   log: message('log', { level: LogLevel, message: Type.String() }, 'A line for its log (console.* and spindle.log).'),
   heartbeat: message('heartbeat', { seq: Type.Optional(Type.Number()) }, 'The answer to ping; a blocked event loop cannot send it.'),
-  request: message('request', { requestId: RequestId, method: Type.String({ pattern: METHOD_PATTERN.source }), params: Type.Optional(Type.Unknown()) }, 'A spindle.* call the host answers with one response.'),
-  request_cancel: message('request_cancel', { requestId: RequestId }, 'The extension no longer wants that answer (its AbortSignal fired).'),
+  rpc: message('rpc', { message: Type.Unknown() }, "A spindle.* call, or its cancel, in the RPC kernel's envelope (shared/rpc/envelope.ts), which the kernel reads."),
 } as const;
 
 export type WorkerToHostType = keyof typeof WORKER_TO_HOST;
@@ -50,8 +49,7 @@ export type UnregisterToolMessage = Static<typeof WORKER_TO_HOST.unregister_tool
 export type ToolInvocationResultMessage = Static<typeof WORKER_TO_HOST.tool_invocation_result>;
 export type LogMessage = Static<typeof WORKER_TO_HOST.log>;
 export type HeartbeatMessage = Static<typeof WORKER_TO_HOST.heartbeat>;
-export type HostRequestMessage = Static<typeof WORKER_TO_HOST.request>;
-export type HostRequestCancelMessage = Static<typeof WORKER_TO_HOST.request_cancel>;
+export type WorkerRpcMessage = Static<typeof WORKER_TO_HOST.rpc>;
 
 // ---- host → worker ----
 
@@ -80,14 +78,7 @@ export const HOST_TO_WORKER = {
   permission_denied: message('permission_denied', { permission: Permission, operation: Type.String() }, 'Something it tried needs a permission it lacks.'),
   permissions_changed: message('permissions_changed', { granted: Type.Array(Permission) }, 'What it is granted now.'),
   error: message('error', { operation: Type.String(), error: HostErrorSchema }, 'A host-side failure of something it asked for, e.g. a registration the registry refused.'),
-  response: Type.Union(
-    [
-      message('response', { requestId: RequestId, ok: Type.Literal(true), value: Type.Unknown() }, "A request's answer."),
-      message('response', { requestId: RequestId, ok: Type.Literal(false), error: HostErrorSchema }, "A request's failure, redacted."),
-    ],
-    { description: 'The answer to a request: its value, or a redacted error.' },
-  ),
-  response_chunk: message('response_chunk', { requestId: RequestId, chunk: Type.Unknown() }, 'One piece of a streamed answer (spindle.generate.rawStream), before its final response.'),
+  rpc: message('rpc', { message: Type.Unknown() }, "The answer to a spindle.* call, or one chunk of a streamed one, in the RPC kernel's envelope."),
   frontend_message: message('frontend_message', { payload: Type.Unknown() }, "For the extension's onFrontendMessage handlers (from its frames or the Workbench's console)."),
   pipeline_call: message(
     'pipeline_call',
@@ -110,8 +101,7 @@ export type CancelMessage = Static<typeof HOST_TO_WORKER.cancel>;
 export type PermissionDeniedMessage = Static<typeof HOST_TO_WORKER.permission_denied>;
 export type PermissionsChangedMessage = Static<typeof HOST_TO_WORKER.permissions_changed>;
 export type HostErrorMessage = Static<typeof HOST_TO_WORKER.error>;
-export type HostResponseMessage = Static<typeof HOST_TO_WORKER.response>;
-export type HostResponseChunkMessage = Static<typeof HOST_TO_WORKER.response_chunk>;
+export type HostRpcMessage = Static<typeof HOST_TO_WORKER.rpc>;
 export type FrontendMessage = Static<typeof HOST_TO_WORKER.frontend_message>;
 export type PipelineCallMessage = Static<typeof HOST_TO_WORKER.pipeline_call>;
 export type EventMessage = Static<typeof HOST_TO_WORKER.event>;

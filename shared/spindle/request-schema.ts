@@ -17,6 +17,8 @@ export interface SpindleRequestSpec<P extends TSchema = TSchema, R extends TSche
    */
   positional?: readonly string[];
   result: R;
+  /** A streaming method's chunks, each checked like its answer. */
+  chunk?: TSchema;
   permission?: ExtensionPermission;
   errors: readonly string[];
 }

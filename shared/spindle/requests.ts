@@ -11,6 +11,12 @@ import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, request, type SpindleRequestSpec } from './request-schema';
 
+/** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
+const StreamChunk = Type.Union([
+  Type.Object({ type: Type.Literal('token'), token: Type.String() }),
+  Dto({ type: Type.Literal('done'), content: Type.String(), finish_reason: Type.String() }),
+]);
+
 // ---- storage, userStorage: the extension's files (object params from the worker's storage API) ----
 const Path = Type.String();
 const StorageStat = Dto({ exists: Type.Boolean(), isFile: Type.Boolean(), isDirectory: Type.Boolean(), sizeBytes: Type.Number(), modifiedAt: Type.String() });
@@ -266,7 +272,7 @@ const HOST = {
   'generate.quiet': request({ params: QuietGenerateSchema }, Type.String(), GENERATION_ERRORS),
   'generate.raw': request({ params: RawGenerateSchema }, Dto({ text: Type.String(), finishReason: Type.String() }), GENERATION_ERRORS),
   'generate.lumiverse': request({ params: LumiverseGenerateSchema }, Any, GENERATION_ERRORS),
-  'generate.stream': request({ params: LumiverseStreamSchema }, Any, GENERATION_ERRORS),
+  'generate.stream': { ...request({ params: LumiverseStreamSchema }, Any, GENERATION_ERRORS), chunk: StreamChunk },
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
   'runtime.inert': request(named({ member: Type.String() }), Type.Null()),
 } as const;

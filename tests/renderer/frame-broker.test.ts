@@ -37,7 +37,7 @@ describe('ctx members, answered by the broker', () => {
     expect(() => without.ctx.ui.requestDockPanel({ edge: 'right', title: 'x', size: 200 })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
     expect(() => without.ctx.ui.mountApp({})).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED', message: expect.stringMatching(/^PERMISSION_DENIED:app_manipulation/) }));
     // A frame that skips its ctx and asks the broker directly is refused there too.
-    expect(await without.send({ kind: 'request', id: 900, method: 'surface.open', params: { surfaceId: 'float-x', kind: 'float', options: {} } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(await without.send({ kind: 'invoke', id: 900, method: 'surface.open', input: { surfaceId: 'float-x', kind: 'float', options: {} } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
 
     const allowed = await rig(['tools', 'ui_panels', 'app_manipulation']);
     const widget = allowed.ctx.ui.createFloatWidget({ width: 120, height: 40, tooltip: 'Last roll' });
@@ -148,10 +148,10 @@ describe('ctx members, answered by the broker', () => {
   it('F9: a message to the backend over the cap is refused at the bridge with INPUT_TOO_LARGE; the host never sees it', async () => {
     const r = await rig();
     const huge = { blob: 'x'.repeat(MAX_FRONTEND_MESSAGE_CHARS) };
-    expect(await r.send({ kind: 'request', id: 901, method: 'backend.send', params: { payload: huge } })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
+    expect(await r.send({ kind: 'invoke', id: 901, method: 'backend.send', input: { payload: huge } })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
     expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toEqual([]);
     // One under the cap goes through as before.
-    expect(await r.send({ kind: 'request', id: 902, method: 'backend.send', params: { payload: { blob: 'x'.repeat(1000) } } })).toMatchObject({ ok: true });
+    expect(await r.send({ kind: 'invoke', id: 902, method: 'backend.send', input: { payload: { blob: 'x'.repeat(1000) } } })).toMatchObject({ ok: true });
     expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toHaveLength(1);
   });
 
@@ -201,10 +201,10 @@ describe('ctx members, answered by the broker', () => {
     const surface = () => r.store.getState().surfaces.find((s) => s.kind === 'settings')!;
     expect(surface().contentHeight).toBeNull();
     const surfaceId = surface().surfaceId;
-    expect(await r.send({ kind: 'request', id: 700, method: 'surface.contentHeight', params: { surfaceId, height: 479.4 } })).toMatchObject({ ok: true });
+    expect(await r.send({ kind: 'invoke', id: 700, method: 'surface.contentHeight', input: { surfaceId, height: 479.4 } })).toMatchObject({ ok: true });
     expect(surface().contentHeight).toBe(479);
     // Its own surface with a height that is not a number: refused by the contract, naming the field.
-    expect(await r.send({ kind: 'request', id: 701, method: 'surface.contentHeight', params: { surfaceId, height: '300px' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/height' } });
+    expect(await r.send({ kind: 'invoke', id: 701, method: 'surface.contentHeight', input: { surfaceId, height: '300px' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/height' } });
     expect(surface().contentHeight).toBe(479);
     tab.destroy();
   });
@@ -224,15 +224,15 @@ describe('ctx members, answered by the broker', () => {
 
 describe('what the broker refuses', () => {
   it.each([
-    ['an unknown method', { kind: 'request', id: 1, method: 'app.takeOver', params: {} }, 'UNKNOWN_METHOD'],
-    ['a name every object has', { kind: 'request', id: 7, method: 'constructor', params: {} }, 'UNKNOWN_METHOD'],
-    ['params that break the contract', { kind: 'request', id: 2, method: 'surface.open', params: { surfaceId: '', kind: 'drawer', options: {} } }, 'INVALID_INPUT'],
-    ['an extra field', { kind: 'request', id: 3, method: 'backend.send', params: { payload: 1, extra: true } }, 'INVALID_INPUT'],
-    ['a surface that is not its own', { kind: 'request', id: 4, method: 'surface.update', params: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
-    ['the height of a surface that is not its own', { kind: 'request', id: 5, method: 'surface.contentHeight', params: { surfaceId: 'drawer-99', height: 300 } }, 'INVALID_INPUT'],
+    ['an unknown method', { kind: 'invoke', id: 1, method: 'app.takeOver', input: {} }, 'UNKNOWN_METHOD'],
+    ['a name every object has', { kind: 'invoke', id: 7, method: 'constructor', input: {} }, 'UNKNOWN_METHOD'],
+    ['params that break the contract', { kind: 'invoke', id: 2, method: 'surface.open', input: { surfaceId: '', kind: 'drawer', options: {} } }, 'INVALID_INPUT'],
+    ['an extra field', { kind: 'invoke', id: 3, method: 'backend.send', input: { payload: 1, extra: true } }, 'INVALID_INPUT'],
+    ['a surface that is not its own', { kind: 'invoke', id: 4, method: 'surface.update', input: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
+    ['the height of a surface that is not its own', { kind: 'invoke', id: 5, method: 'surface.contentHeight', input: { surfaceId: 'drawer-99', height: 300 } }, 'INVALID_INPUT'],
   ])('F5: %s: a stable code, nothing changes', async (_what, message, code) => {
     const r = await rig();
-    expect(await r.send(message)).toMatchObject({ kind: 'response', ok: false, error: { code } });
+    expect(await r.send(message)).toMatchObject({ ok: false, error: { code } });
     expect(r.store.getState().surfaces).toEqual([]);
     expect(r.stopped()).toBe(false);
   });

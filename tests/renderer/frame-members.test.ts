@@ -105,7 +105,7 @@ describe('ctx members, the rest', () => {
     const channel = new FrameChannel(port2);
     port1.onmessage = (event) => {
       const { id, method } = event.data as { id: number; method: string };
-      port1.postMessage({ kind: 'response', id, ok: true, value: method === 'connections.models' ? { models: 'not a list' } : { models: ['a'] } });
+      port1.postMessage({ kind: 'result', id, result: { ok: true, value: method === 'connections.models' ? { models: 'not a list' } : { models: ['a'] } } });
     };
     await expect(channel.request('connections.models', {})).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('connections.models result') });
     channel.close();

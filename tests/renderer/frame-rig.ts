@@ -49,6 +49,7 @@ export interface Rig {
   stopped: () => boolean;
   timers: ReturnType<typeof fakeTimers>;
   markReady(): void;
+  /** Posts a message as the frame would (a kernel envelope) and resolves with the result of that call. */
   send(message: unknown): Promise<unknown>;
   /** Whether the Workbench (and so its extensions panel) is the section shown; update() re-reads it. */
   panel: { shown: boolean; update(): void };
@@ -138,10 +139,12 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
       void raw;
       return new Promise((resolve) => {
         const port = broker.transfer;
+        // The answer to that call, in the kernel's envelope: its result.
         const listener = (event: MessageEvent) => {
-          if ((event.data as { id?: unknown }).id === (message as { id?: unknown }).id) {
+          const data = event.data as { kind?: unknown; id?: unknown; result?: unknown };
+          if (data.kind === 'result' && data.id === (message as { id?: unknown }).id) {
             port.removeEventListener('message', listener);
-            resolve(event.data);
+            resolve(data.result);
           }
         };
         port.addEventListener('message', listener);

@@ -39,16 +39,16 @@ export interface ObserveDeps {
 
 export function createGenerate(requests: HostRequests, observe: ObserveDeps) {
   // The host checks the input against the request contract (shared/spindle/generate-requests.ts).
-  const ours = (kind: GenerateKind, input: Input, signal: AbortSignal | undefined) => requests.call(`generate.${kind}`, withoutSignal(input), signal);
+  const ours = (kind: GenerateKind, input: Input, signal: AbortSignal | undefined) => requests.call(`generate.${kind}`, withoutSignal(input) as never, signal);
   const lumiverse = (type: 'raw' | 'quiet' | 'batch', input: Input, signal: AbortSignal | undefined) =>
-    requests.call('generate.lumiverse', { ...withoutSignal(input), type }, input.signal ?? signal);
+    requests.call('generate.lumiverse', { ...withoutSignal(input), type } as never, input.signal ?? signal);
   const run = (kind: 'raw' | 'quiet', input: unknown, options?: GenerateOptions) => {
     const value = (typeof input === 'object' && input !== null ? input : {}) as Input;
     return isWorkbenchShape(kind, value) ? ours(kind, value, options?.signal) : lumiverse(kind, value, options?.signal);
   };
   const stream = (type: 'raw' | 'quiet', input: unknown) => {
     const value = (typeof input === 'object' && input !== null ? input : {}) as Input;
-    return requests.stream('generate.stream', { ...withoutSignal(value), type }, value.signal);
+    return requests.stream('generate.stream', { ...withoutSignal(value), type } as never, value.signal);
   };
   return {
     quiet: (input: unknown, options?: GenerateOptions) => run('quiet', input, options),

@@ -1,10 +1,11 @@
 // The `spindle` global an extension sees: every member of Lumiverse's API (shared/spindle/members.ts),
 // assembled from one module per namespace; what the Workbench cannot do is inert, never missing.
-import { toWorkerToolError, type CancelReason, type HostResponseChunkMessage, type HostResponseMessage, type ToolInvocationResultMessage, type WorkerToHostMessage } from '../../../shared/protocol';
+import { toWorkerToolError, type CancelReason, type ToolInvocationResultMessage, type WorkerToHostMessage } from '../../../shared/protocol';
 import { LUMIVERSE_COMPAT_VERSION, SPINDLE_MEMBERS } from '../../../shared/spindle/members';
 import { TOAST_LEVELS } from '../../../shared/spindle/toast';
 import type { ExtensionManifest, ToolInvocationPayloadDTO } from '../../../shared/types/spindle';
 import { createHostRequests, hostErrorToError } from '../host-requests';
+import type { Sent } from '../host-port';
 import { EventHandlers } from './events';
 import { forwardNamespace } from './forward';
 import { createGenerate } from './generate';
@@ -37,8 +38,8 @@ export interface SpindleRuntime {
   /** The events it has handlers for now (the host sends only those). */
   eventNames(): string[];
   setPermissions(granted: string[]): Promise<void>;
-  onResponse(message: HostResponseMessage): void;
-  onChunk(message: HostResponseChunkMessage): void;
+  /** An `rpc` message from the host: an answer, or a chunk of one, to a spindle.* call. */
+  onRpc(envelope: unknown): void;
   onFrontendMessage(payload: unknown): Promise<void>;
   /** Runs one registered pipeline handler for the host (see PipelineCallMessage). */
   runPipeline(requestId: string, kind: string, id: string, args: unknown[]): Promise<ToolInvocationResultMessage>;
@@ -60,7 +61,13 @@ function lumiverseManifest(manifest: ExtensionManifest): Record<string, unknown>
   });
 }
 
-export function createSpindle(options: { manifest: ExtensionManifest; granted: string[]; send: (message: WorkerToHostMessage) => void }): SpindleRuntime {
+export function createSpindle(options: {
+  manifest: ExtensionManifest;
+  granted: string[];
+  send: (message: WorkerToHostMessage) => void;
+  /** Sends a message unless it is over `maxChars` or not JSON (the spindle calls' size rule). */
+  post: (message: WorkerToHostMessage, maxChars: number) => Sent;
+}): SpindleRuntime {
   const { send, manifest } = options;
   const log = createLog(send);
   const events = new EventHandlers(
@@ -69,7 +76,7 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     (names) => send({ type: 'events_wanted', events: names }),
   );
   const permissions = new PermissionState(manifest.id, options.granted, events);
-  const requests = createHostRequests(send);
+  const requests = createHostRequests(options.post);
   const tools = new ToolCalls(events, LOCAL_USER_ID, send);
   const pipeline = new PipelineRegistry(requests, log, LOCAL_USER_ID);
   const touched = new Set<string>();
@@ -88,7 +95,7 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     userStorage: createStorage('userStorage', requests),
     ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),
     permissions: permissions.api(),
-    cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} }),
+    cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} } as never),
     version: { getBackend: async () => LUMIVERSE_COMPAT_VERSION, getFrontend: async () => LUMIVERSE_COMPAT_VERSION },
     manifest: lumiverseManifest(manifest),
     host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: manifest.id }),
@@ -143,8 +150,7 @@ export function createSpindle(options: { manifest: ExtensionManifest; granted: s
     emit: (event, payload) => events.emit(event, payload),
     eventNames: () => events.names(),
     setPermissions: (granted) => permissions.update(granted),
-    onResponse: (message) => requests.onResponse(message),
-    onChunk: (message) => requests.onChunk(message),
+    onRpc: (envelope) => requests.receive(envelope),
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
     runPipeline: async (requestId, kind, id, args) => {
       try {

@@ -1,6 +1,7 @@
 // The prompt-pipeline registrations (macros, interceptors, context handlers, frontend messages): the
 // handlers stay in the worker, the host learns what is registered and runs them during a chat turn.
 import type { HostRequests } from '../host-requests';
+import type { SpindleMethod } from '../../../shared/spindle/requests';
 import type { SpindleLog } from './log';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../../../shared/limits';
 
@@ -35,7 +36,7 @@ export class PipelineRegistry {
 
   /** Fire and forget, as Lumiverse's registrations are: a refusal (a permission, a bad name) lands in the log. */
   private tell(method: string, params: Record<string, unknown>): void {
-    this.requests.call(`pipeline.${method}`, params).catch((err: Error) => this.log.warn(`spindle.${method}: ${err.message}`));
+    this.requests.call(`pipeline.${method}` as SpindleMethod, params as never).catch((err: Error) => this.log.warn(`spindle.${method}: ${err.message}`));
   }
 
   private store(kind: PipelineKind, id: string, handler: unknown, what: string): void {

@@ -1,6 +1,7 @@
 // spindle.storage and spindle.userStorage: the extension's files, kept by the host (a contained worker cannot write to disk).
 import type { StorageStat } from '../../../shared/types/spindle';
 import type { HostRequests } from '../host-requests';
+import type { SpindleMethod } from '../../../shared/spindle/requests';
 
 
 export interface SpindleStorage {
@@ -31,7 +32,7 @@ function notFound(error: unknown): boolean {
  * accepted and ignored: the Workbench has one local user.
  */
 export function createStorage(area: 'storage' | 'userStorage', requests: HostRequests): SpindleStorage {
-  const call = (name: string, params: Record<string, unknown>) => requests.call(`${area}.${name}`, params);
+  const call = (name: string, params: Record<string, unknown>) => requests.call(`${area}.${name}` as SpindleMethod, params as never);
   return {
     read: async (path) => (await call('read', { path })) as string,
     write: async (path, data) => {

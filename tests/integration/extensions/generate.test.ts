@@ -70,9 +70,15 @@ async function recordedEvents(what: string): Promise<unknown[]> {
 }
 
 /** The host's answer to a request the fixture wrote straight to its channel. */
-async function bypassAnswer(args: Record<string, unknown>): Promise<HostToWorkerMessage> {
-  const { sent } = (await invoke('bypass', args)) as unknown as { sent: string };
-  return waitFor(() => toWorker.find((m) => m.type === 'response' && m.requestId === sent), 'the host to answer the bypassing request');
+async function bypassAnswer(args: Record<string, unknown>): Promise<unknown> {
+  const { sent } = (await invoke('bypass', args)) as unknown as { sent: number };
+  const answer = await waitFor(() => toWorker.map(rpcOf).find((m) => m?.kind === 'result' && m.id === sent), 'the host to answer the bypassing request');
+  return answer!.result;
+}
+
+/** The kernel envelope of an `rpc` message to the worker. */
+function rpcOf(message: HostToWorkerMessage): { kind: string; id?: number; result?: { ok: boolean; value?: unknown } } | null {
+  return message.type === 'rpc' ? (message.message as { kind: string; id?: number }) : null;
 }
 
 function expectNoCanary(): void {
@@ -96,7 +102,7 @@ describe('with the generation permission', () => {
     expect(body).toMatchObject({ model: 'test-model', max_tokens: 64, temperature: 0.3 });
     // The key went to the server, never to the worker.
     expect(rig.server.generations[0]!.headers.authorization).toBe(`Bearer ${CANARY}`);
-    expect(toWorker.some((m) => m.type === 'response' && m.ok && m.value === 'Quiet answer.')).toBe(true);
+    expect(toWorker.some((m) => rpcOf(m)?.result?.ok && rpcOf(m)?.result?.value === 'Quiet answer.')).toBe(true);
     expectNoCanary();
   });
 
@@ -179,7 +185,7 @@ describe('with the generation permission', () => {
     });
     expect(await invoke('raw', { input: { messages: [{ role: 'tool', content: 'x' }] } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/messages/0/role' } });
     // Extension code can write to the channel itself: the host checks again.
-    expect(await bypassAnswer({ kind: 'quiet', padPrompt: big })).toMatchObject({ type: 'response', ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await bypassAnswer({ kind: 'quiet', padPrompt: big })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(await bypassAnswer({ kind: 'raw', input: { messages: 'nope', apiKey: 'x' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(rig.server.generations).toHaveLength(0);
   });
@@ -218,20 +224,24 @@ describe('without the generation permission', () => {
   });
 });
 
-describe('the request messages', () => {
-  it('are read with a valid request id and method and nothing else; the params are left to the handler', () => {
-    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 } })).toEqual({
-      ok: true,
-      message: { type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 } },
-    });
-    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw', params: { x: 1 }, extra: true }).ok).toBe(false);
-    expect(readWorkerMessage({ type: 'request', requestId: 'r 1', method: 'generate.raw' }).ok).toBe(false);
-    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate' }).ok).toBe(false);
-    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: '__proto__.x' }).ok).toBe(false);
-    expect(readWorkerMessage({ type: 'request_cancel', requestId: 'r1' })).toEqual({ ok: true, message: { type: 'request_cancel', requestId: 'r1' } });
-    expect(readWorkerMessage({ type: 'request_cancel' }).ok).toBe(false);
+describe('the rpc messages', () => {
+  it('are read as an rpc message with its envelope and nothing else; the kernel reads the envelope', () => {
+    const call = { kind: 'invoke', id: 1, method: 'generate.raw', input: { x: 1 } };
+    expect(readWorkerMessage({ type: 'rpc', message: call })).toEqual({ ok: true, message: { type: 'rpc', message: call } });
+    expect(readWorkerMessage({ type: 'rpc', message: call, extra: true }).ok).toBe(false);
+    expect(readWorkerMessage({ type: 'rpc' }).ok).toBe(false);
+    // The retired request messages are unknown types now.
+    expect(readWorkerMessage({ type: 'request', requestId: 'r1', method: 'generate.raw' }).ok).toBe(false);
+  });
+
+  it('a method that is not one of the contract (a prefix, a prototype name, not a name) is answered UNSUPPORTED_HERE', async () => {
+    await install(['tools', 'generation']);
+    for (const kind of ['', 'constructor', '__proto__']) {
+      expect(await bypassAnswer({ kind, input: {} })).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED_HERE' } });
+    }
   });
 });
+
 
 describe('validateGenerateInput', () => {
   it('keeps only known fields and checks ranges', () => {

@@ -40,3 +40,11 @@ describe.runIf(process.platform !== 'win32')('B8: the worker runtime folder', ()
     expect(mode(path.dirname(file))).toBe(0o700);
   });
 });
+
+describe('the worker runtime bundle', () => {
+  it('carries the RPC kernel client and no schema library (the contract is imported for its types only)', { timeout: 30_000 }, () => {
+    const code = fs.readFileSync(runnableRuntime(workerRuntimeSource(), path.join(tempDir(), 'runtime')), 'utf8');
+    expect(code).toContain("kind: \"invoke\"");
+    expect(code).not.toMatch(/@sinclair\/typebox|TypeBoxError|\bajv\b/i);
+  });
+});

@@ -1,6 +1,6 @@
 // The spindle request contract (shared/spindle/requests.ts) and its one dispatcher: a request reaches its handler
 // only named, checked and permitted, and its answer is checked against the declared result.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { createSpindleHost, type RequestOrigin } from '../../../electron/core/extensions/spindle-host/spindle-host';
 import type { SpindleHandlers } from '../../../electron/core/extensions/spindle-host/handlers';
@@ -21,21 +21,13 @@ function hostAndWorker(granted: ExtensionPermission[] = [], generator?: Extensio
   const logs: string[] = [];
   const host = createSpindleHost({ dataRoot: tempDir(), log: (_id, level, text) => logs.push(`${level}: ${text}`), ...(generator ? { generator } : {}) });
   const denied: string[] = [];
-  const waiting = new Map<string, (answer: Answer) => void>();
   const origin: RequestOrigin = {
     extensionId: 'ext_a',
-    respond: (requestId, answer) => waiting.get(requestId)?.(answer),
     denyPermission: (permission, operation) => denied.push(`${permission} ${operation}`),
     allowed: (permission) => granted.includes(permission),
   };
-  let next = 0;
   /** The host's one answer to a request (a request left unanswered fails the test at its timeout). */
-  const ask = (method: string, params?: unknown): Promise<Answer> =>
-    new Promise((resolve) => {
-      const requestId = `r${++next}`;
-      waiting.set(requestId, resolve);
-      host.request(origin, { type: 'request', requestId, method, params });
-    });
+  const ask = (method: string, params?: unknown): Promise<Answer> => host.answer(origin, method, params, { signal: new AbortController().signal, emit: () => undefined });
   return { ask, logs, denied };
 }
 
@@ -141,11 +133,12 @@ describe('the spindle dispatcher', () => {
     const sessions = ['c1', 'c2'].map((id) => ({ id, name: id, createdAt: 0, updatedAt: 0, character: { name: id, description: '', personality: '', scenario: '' }, persona: { name: 'You', description: '' }, worldInfo: [], messages: [] }));
     const chats = { activeId: () => null, get: (id: string) => sessions.find((s) => s.id === id) ?? null, list: () => sessions } as never;
     const host = createSpindleHost({ dataRoot: tempDir(), log: (_id, level, text) => logs.push(`${level}: ${text}`), deps: { chats: () => chats } });
-    const values: unknown[] = [];
-    const origin: RequestOrigin = { extensionId: 'ext_a', respond: (_id, answer) => values.push(answer), denyPermission: () => undefined, allowed: () => true };
-    host.request(origin, { type: 'request', requestId: 'a', method: 'chats.list', params: { args: [{ characterId: 'c2', userId: 'u', limit: 10 }] } });
-    host.request(origin, { type: 'request', requestId: 'b', method: 'chats.list', params: { args: [] } });
-    await vi.waitFor(() => expect(values).toHaveLength(2));
+    const origin: RequestOrigin = { extensionId: 'ext_a', denyPermission: () => undefined, allowed: () => true };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    const values = await Promise.all([
+      host.answer(origin, 'chats.list', { args: [{ characterId: 'c2', userId: 'u', limit: 10 }] }, call),
+      host.answer(origin, 'chats.list', { args: [] }, call),
+    ]);
     expect(values).toEqual([
       { ok: true, value: { data: [expect.objectContaining({ id: 'c2', character_id: 'c2' })], total: 1 } },
       { ok: true, value: expect.objectContaining({ total: 2 }) },

@@ -238,21 +238,47 @@ describe('protocol violations and exits', () => {
 });
 
 describe('host requests', () => {
-  it('hands spindle.* requests to the host and sends its response back', () => {
+  it('hands spindle.* calls to the host and sends its answer back by id, a stream\'s chunks first', async () => {
     const requests: string[] = [];
-    const w = fakeWorker({ callbacks: { onRequest: (m) => requests.push(`${m.method} ${JSON.stringify(m.params)}`) } });
-    w.handle.say({ type: 'request', requestId: 'r1', method: 'storage.read', params: { path: 'a.txt' } });
+    const w = fakeWorker({
+      callbacks: {
+        onRequest: async (method, params, call) => {
+          requests.push(`${method} ${JSON.stringify(params)}`);
+          call.emit('piece');
+          return { ok: true, value: 'content' };
+        },
+      },
+    });
+    w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 1, method: 'storage.read', input: { path: 'a.txt' } } });
+    await settle();
     expect(requests).toEqual(['storage.read {"path":"a.txt"}']);
-    w.host.respond('r1', { ok: true, value: 'content' });
-    expect(w.handle.of('response')).toEqual([{ type: 'response', requestId: 'r1', ok: true, value: 'content' }]);
+    expect(w.handle.of('rpc').map((m) => m.message)).toEqual([
+      { kind: 'chunk', id: 1, chunk: 'piece' },
+      { kind: 'result', id: 1, result: { ok: true, value: 'content' } },
+    ]);
   });
 
-  it('a request the host does not handle is answered UNSUPPORTED_HERE; a malformed one is logged and ignored', () => {
+  it('a worker\'s cancel aborts its call; a worker that exits aborts every call still running', async () => {
+    const signals: AbortSignal[] = [];
+    const w = fakeWorker({ callbacks: { onRequest: (_method, _params, call) => (signals.push(call.signal), new Promise(() => undefined)) } });
+    w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 1, method: 'generate.quiet', input: {} } });
+    w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 2, method: 'generate.quiet', input: {} } });
+    w.handle.say({ type: 'rpc', message: { kind: 'cancel', id: 1 } });
+    expect(signals.map((s) => s.aborted)).toEqual([true, false]);
+    w.handle.exit(1, null);
+    await settle();
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+  });
+
+  it('a call the host does not handle is answered UNSUPPORTED_HERE; a message that is no call is answered as a link error', async () => {
     const w = fakeWorker();
-    w.handle.say({ type: 'request', requestId: 'r2', method: 'oauth.begin', params: {} });
-    expect(w.handle.of('response')).toEqual([expect.objectContaining({ requestId: 'r2', ok: false, error: expect.objectContaining({ code: 'UNSUPPORTED_HERE' }) })]);
-    w.handle.say({ type: 'request', requestId: 'r3', method: '../etc' });
-    expect(w.logs.some((l) => l.includes('Ignored a malformed message from the worker: request') && l.includes('(at /method)'))).toBe(true);
+    w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 2, method: 'oauth.begin', input: {} } });
+    await settle();
+    expect(w.handle.of('rpc').map((m) => m.message)).toEqual([{ kind: 'result', id: 2, result: { ok: false, error: expect.objectContaining({ code: 'UNSUPPORTED_HERE' }) } }]);
+    w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 'x', method: 'storage.read' } });
+    expect(w.handle.of('rpc').at(-1)!.message).toMatchObject({ kind: 'error', error: { code: 'INVALID_INPUT' } });
+    w.handle.say({ type: 'rpc', message: {}, extra: 1 });
+    expect(w.logs.some((l) => l.includes('Ignored a malformed message from the worker: rpc'))).toBe(true);
   });
 });
 
@@ -266,9 +292,7 @@ describe('the messages the host sends', () => {
     w.host.setGranted(['tools', 'generation']);
     w.host.denyPermission('generation', 'spindle.generate.quiet');
     w.host.reportError('registerTool', { code: 'INVALID_INPUT', message: 'bad', path: '/name' });
-    w.host.respond('r1', { ok: true, value: { any: 'thing' } });
-    w.host.respond('r2', { ok: false, error: { code: 'NOT_FOUND', message: 'gone' } });
-    w.host.respondChunk('r3', 'piece');
+    w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 1, method: 'runtime.inert', input: {} } });
     w.host.sendFrontendMessage({ hello: 1 });
     w.host.sendEvent('MESSAGE_SENT', { chatId: 'c' });
     w.clock.advance(1000); // a heartbeat ping

@@ -3,6 +3,7 @@
 import { HostFailure } from '../../../../shared/errors';
 import type { SpindleMethod, SpindleParams } from '../../../../shared/spindle/requests';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import type { SpindleCall } from '../workers/worker-host-types';
 
 /** The extension a request came from. */
 export interface Caller {
@@ -11,7 +12,8 @@ export interface Caller {
   allowed(permission: ExtensionPermission): boolean;
 }
 
-export type SpindleHandler<M extends SpindleMethod, C extends Caller = Caller> = (params: SpindleParams<M>, caller: C, requestId: string) => unknown;
+/** `call`: the worker's cancel, and a streaming method's way to send a chunk. */
+export type SpindleHandler<M extends SpindleMethod, C extends Caller = Caller> = (params: SpindleParams<M>, caller: C, call: SpindleCall) => unknown;
 
 /** One handler for every method of the contract: the compiler checks none is missing. */
 export type SpindleHandlers<C extends Caller = Caller> = { [M in SpindleMethod]: SpindleHandler<M, C> };

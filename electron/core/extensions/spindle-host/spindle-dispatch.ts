@@ -6,13 +6,15 @@ import { firstProblem } from '../../../../shared/schema-problem';
 import { COMMON_ERRORS, type SpindleRequestSpec } from '../../../../shared/spindle/request-schema';
 import { spindleRequest } from '../../../../shared/spindle/requests';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
+import { KERNEL_ERRORS } from '../../../../shared/rpc/endpoint';
+import type { SpindleCall } from '../workers/worker-host-types';
 import { fail, type Caller, type SpindleHandlers } from './handlers';
 
-/** A handler that answers its request itself (a generation streams its chunks, then answers). */
-export const ANSWERS_ITSELF = Symbol('answers itself');
+const NO_CALL: SpindleCall = { signal: new AbortController().signal, emit: () => undefined };
 
 export interface DispatchOptions {
-  requestId?: string;
+  /** The worker's cancel, and a stream's chunks (each checked against the method's chunk declaration). */
+  call?: SpindleCall;
   /** A permission the method needs is not granted (the host logs it and tells the worker). */
   refused?(permission: ExtensionPermission, operation: string): void;
 }
@@ -29,15 +31,15 @@ function paramsOf(spec: SpindleRequestSpec, raw: unknown): unknown {
   return params;
 }
 
-/** Whether `code` is one this method declares (or every request may answer). */
+/** Whether `code` is one this method declares (or every request, or the kernel's own, may answer). */
 export function declaresError(spec: SpindleRequestSpec, code: string): boolean {
-  return (COMMON_ERRORS as readonly string[]).includes(code) || spec.errors.includes(code) || (code === 'PERMISSION_DENIED' && spec.permission !== undefined);
+  return (COMMON_ERRORS as readonly string[]).includes(code) || (KERNEL_ERRORS as readonly string[]).includes(code) || spec.errors.includes(code) || (code === 'PERMISSION_DENIED' && spec.permission !== undefined);
 }
 
-/** Runs one request through the contract; resolves to its checked answer (or ANSWERS_ITSELF), rejects with a HostFailure. */
+/** Runs one request through the contract; resolves to its checked answer, rejects with a HostFailure. */
 export async function dispatchSpindle<C extends Caller>(handlers: SpindleHandlers<C>, caller: C, method: string, raw: unknown, options: DispatchOptions = {}): Promise<unknown> {
-  const spec = spindleRequest(method);
-  if (!spec) fail('UNSUPPORTED_HERE', `spindle.${method.slice(0, 120)} is not available in the Council Workbench.`);
+  const spec = typeof method === 'string' ? spindleRequest(method) : undefined;
+  if (!spec) fail('UNSUPPORTED_HERE', `spindle.${String(method).slice(0, 120)} is not available in the Council Workbench.`);
   // The permission first, as Lumiverse asks it: a request it refuses is not read further.
   if (spec.permission && !caller.allowed(spec.permission)) {
     options.refused?.(spec.permission, `spindle.${method}`);
@@ -46,9 +48,14 @@ export async function dispatchSpindle<C extends Caller>(handlers: SpindleHandler
   const params = paramsOf(spec, raw);
   const refused = firstProblem(spec.params, params, `spindle.${method}`);
   if (refused) fail(refused.code, refused.message, refused.path);
-  const handler = (handlers as unknown as Record<string, (params: unknown, caller: C, requestId: string) => unknown>)[method]!;
-  const value = (await handler(params, caller, options.requestId ?? '')) ?? null;
-  if (value === ANSWERS_ITSELF) return value;
+  const handler = (handlers as unknown as Record<string, (params: unknown, caller: C, call: SpindleCall) => unknown>)[method]!;
+  const call = options.call ?? NO_CALL;
+  const emit = (chunk: unknown) => {
+    const bad = spec.chunk && firstProblem(spec.chunk, chunk, `spindle.${method} chunk`);
+    if (bad) throw new Error(bad.message);
+    call.emit(chunk);
+  };
+  const value = (await handler(params, caller, { signal: call.signal, emit })) ?? null;
   const wrong = firstProblem(spec.result, value, `spindle.${method} answer`);
   if (wrong) throw new Error(wrong.message);
   return value;

@@ -1,8 +1,8 @@
 // The host side of `spindle.*`: each request a worker makes goes to the one place that answers its namespace.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostFailure, type HostError } from '../../../../shared/errors';
-import type { HostRequestMessage, LogLevel } from '../../../../shared/protocol';
+import { HostFailure, type HostError, type Result } from '../../../../shared/errors';
+import type { LogLevel } from '../../../../shared/protocol';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import { systemClock, type Clock, type Timers } from '../../ports';
 import type { SecretStore } from '../../connections/secret-store';
@@ -18,7 +18,9 @@ import { ExtensionEphemeral } from './ephemeral';
 import { ExtensionStorage } from './extension-storage';
 import type { HandlersOf, SpindleHandlers } from './handlers';
 import { PipelineRegistrations } from './registrations';
-import { ANSWERS_ITSELF, declaresError, dispatchSpindle } from './spindle-dispatch';
+import { declaresError, dispatchSpindle } from './spindle-dispatch';
+import type { SpindleCall } from '../workers/worker-host-types';
+import type { GenerationReplyTarget } from './generation-gate';
 import { spindleRequest, STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { toastHandlers } from './toasts';
@@ -28,8 +30,6 @@ import { ExtensionVariables } from './variables';
 /** The worker a request came from, and what it may do right now. */
 export interface RequestOrigin {
   extensionId: string;
-  respond(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void;
-  chunk?(requestId: string, value: unknown): void;
   denyPermission(permission: ExtensionPermission, operation: string): void;
   /** Asked at the moment of each request: still this extension's running worker, with this permission. */
   allowed(permission: ExtensionPermission): boolean;
@@ -115,62 +115,37 @@ export class SpindleHost {
     };
   }
 
-  private readonly answeringOrigins = new WeakMap<RequestOrigin, { origin: RequestOrigin; methods: Map<string, string> }>();
+  /** Numbers the generations this host hands its gate (the gate keys them by extension and id). */
+  private generationSeq = 0;
 
   /**
-   * The worker's origin with every answer checked against the error codes its method declares — a generation's too,
-   * which answers itself later through the gate. An undeclared code is a host bug: logged, and answered INTERNAL.
-   * One per origin, so the gate still knows a cancel comes from the worker that asked.
+   * Answers one call through the contract: checked params, permission, handler, checked answer. A code the method does
+   * not declare is a host bug: logged, and answered INTERNAL.
    */
-  private answering(origin: RequestOrigin): { origin: RequestOrigin; methods: Map<string, string> } {
-    const known = this.answeringOrigins.get(origin);
-    if (known) return known;
-    const methods = new Map<string, string>();
-    const checked: RequestOrigin = {
-      ...origin,
-      respond: (requestId, result) => {
-        const method = methods.get(requestId);
-        methods.delete(requestId);
-        const spec = method === undefined ? undefined : spindleRequest(method);
-        if (result.ok || !spec || declaresError(spec, result.error.code)) return origin.respond(requestId, result);
-        this.options.log(origin.extensionId, 'error', `Host bug: spindle.${method} answered ${result.error.code}, which its contract does not declare.`);
-        origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host (it answered ${result.error.code}, which its contract does not declare).` } });
-      },
-    };
-    const made = { origin: checked, methods };
-    this.answeringOrigins.set(origin, made);
-    return made;
-  }
-
-  /** Answers one request through the contract: checked params, permission, handler, checked answer. */
-  request(origin: RequestOrigin, message: HostRequestMessage): void {
-    const { requestId, method, params } = message;
+  async answer(origin: RequestOrigin, method: string, params: unknown, call: SpindleCall): Promise<Result<unknown>> {
     const refused = (permission: ExtensionPermission, operation: string) => {
       this.noteRefused(origin.extensionId, permission, operation);
       this.options.log(origin.extensionId, 'warn', `${operation} refused: the ${permission} permission is not granted.`);
       origin.denyPermission(permission, operation);
     };
-    const answering = this.answering(origin);
-    answering.methods.set(requestId, method);
-    dispatchSpindle(this.handlers, answering.origin, method, params, { requestId, refused }).then(
-      (value) => {
-        if (value !== ANSWERS_ITSELF) answering.origin.respond(requestId, { ok: true, value });
-      },
-      (err: unknown) => {
-        if (err instanceof HostFailure) return answering.origin.respond(requestId, { ok: false, error: err.error });
-        this.options.log(origin.extensionId, 'error', `spindle.${method} failed: ${(err as Error)?.message ?? String(err)}`);
-        answering.origin.respond(requestId, { ok: false, error: { code: 'INTERNAL', message: `spindle.${method} failed on the host.` } });
-      },
-    );
+    try {
+      return { ok: true, value: await dispatchSpindle(this.handlers, origin, method, params, { call, refused }) };
+    } catch (err) {
+      const name = String(method).slice(0, 120);
+      if (!(err instanceof HostFailure)) {
+        this.options.log(origin.extensionId, 'error', `spindle.${name} failed: ${(err as Error)?.message ?? String(err)}`);
+        return { ok: false, error: { code: 'INTERNAL', message: `spindle.${name} failed on the host.` } };
+      }
+      const spec = spindleRequest(method);
+      if (!spec || declaresError(spec, err.error.code)) return { ok: false, error: err.error };
+      this.options.log(origin.extensionId, 'error', `Host bug: spindle.${name} answered ${err.error.code}, which its contract does not declare.`);
+      return { ok: false, error: { code: 'INTERNAL', message: `spindle.${name} failed on the host (it answered ${err.error.code}, which its contract does not declare).` } };
+    }
   }
 
   /** The chat extensions see as active (a starting worker hears CHAT_SWITCHED with it). */
   activeChatId(): string | null {
     return this.options.deps?.chats?.()?.activeId() ?? null;
-  }
-
-  cancel(origin: RequestOrigin, requestId: string): void {
-    this.options.generations.cancel(origin.extensionId, this.answering(origin).origin, requestId);
   }
 
   /** Ends every request of an extension still running on the host (its worker stopped or lost a permission). */
@@ -232,16 +207,31 @@ export class SpindleHost {
     this.options.changed?.(extensionId);
   }
 
-  /** spindle.generate.*: the gate checks the permission itself (again for each chunk) and answers. */
+  /** spindle.generate.*: the gate checks the permission itself (again for each chunk) and answers; the worker's cancel ends it. */
   private generateHandlers(): HandlersOf<'generate', RequestOrigin> {
     const generate =
       (kind: 'quiet' | 'raw' | 'lumiverse' | 'stream') =>
-      (input: unknown, origin: RequestOrigin, requestId: string) => {
-        // The gate refuses it (PERMISSION_DENIED); its card says so too, as for any other permission it lacks.
-        if (!origin.allowed('generation')) this.noteRefused(origin.extensionId, 'generation', `spindle.generate.${kind === 'lumiverse' ? ((input as { type?: unknown } | null)?.type ?? 'quiet') : kind}`);
-        this.options.generations.request(origin.extensionId, origin, { requestId, kind, input }, () => origin.allowed('generation'));
-        return ANSWERS_ITSELF;
-      };
+      (input: unknown, origin: RequestOrigin, call: SpindleCall) =>
+        new Promise<unknown>((resolve, reject) => {
+          // The gate refuses it (PERMISSION_DENIED); its card says so too, as for any other permission it lacks.
+          if (!origin.allowed('generation')) this.noteRefused(origin.extensionId, 'generation', `spindle.generate.${kind === 'lumiverse' ? ((input as { type?: unknown } | null)?.type ?? 'quiet') : kind}`);
+          const requestId = `g${++this.generationSeq}`;
+          const onAbort = () => {
+            this.options.generations.cancel(origin.extensionId, target, requestId);
+            reject(new HostFailure({ code: 'CANCELLED', message: `spindle.generate.${kind} was cancelled.` }));
+          };
+          const target: GenerationReplyTarget = {
+            respond: (_id, result) => {
+              call.signal.removeEventListener('abort', onAbort);
+              if (result.ok) resolve(result.value);
+              else reject(new HostFailure(result.error));
+            },
+            chunk: (_id, value) => call.emit(value),
+            denyPermission: (permission, operation) => origin.denyPermission(permission, operation),
+          };
+          call.signal.addEventListener('abort', onAbort, { once: true });
+          this.options.generations.request(origin.extensionId, target, { requestId, kind, input }, () => origin.allowed('generation'));
+        });
     return { 'generate.quiet': generate('quiet'), 'generate.raw': generate('raw'), 'generate.lumiverse': generate('lumiverse'), 'generate.stream': generate('stream') };
   }
 

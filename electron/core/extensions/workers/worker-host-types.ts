@@ -1,5 +1,6 @@
 // The shapes of a worker host: what it tells its owner, what it is made with, and the states it goes through.
-import type { HostRequestMessage, LogLevel } from '../../../../shared/protocol';
+import type { Result } from '../../../../shared/errors';
+import type { LogLevel } from '../../../../shared/protocol';
 import type { ExtensionManifest, ExtensionPermission, ToolRegistrationDTO } from '../../../../shared/types/spindle';
 import type { Clock, Timers } from '../../ports';
 import type { Launcher } from './launcher';
@@ -15,6 +16,12 @@ export interface WorkerIsolation {
   networkNamespace: boolean;
 }
 
+/** What a spindle.* call has besides its params: the worker's cancel, and a stream's way to send a chunk. */
+export interface SpindleCall {
+  signal: AbortSignal;
+  emit(chunk: unknown): void;
+}
+
 export interface WorkerHostCallbacks {
   /** The entry loaded without throwing; what confines the worker, as it reported it. */
   onReady?(isolation: WorkerIsolation): void;
@@ -24,9 +31,8 @@ export interface WorkerHostCallbacks {
   /** The events its spindle.on handlers listen to changed (after the first report, before ready, too). */
   onEventsWanted?(events: readonly string[]): void;
   onLog?(level: LogLevel, source: LogSource, text: string): void;
-  /** A spindle.* call for the host: unchecked (the caller checks permission and params), answered with respond(). */
-  onRequest?(message: HostRequestMessage): void;
-  onRequestCancel?(requestId: string): void;
+  /** A spindle.* call for the host: unchecked (the caller checks permission and params); its answer goes back by id. */
+  onRequest?(method: string, params: unknown, call: SpindleCall): Promise<Result<unknown>>;
   /** Fires once; every pending call has been settled before it. */
   onExit?(exit: WorkerExit): void;
 }

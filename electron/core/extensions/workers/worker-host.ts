@@ -1,5 +1,5 @@
 // One running extension worker: start, init, calls in flight, host requests, liveness, memory cap, exit handling.
-import type { HostError } from '../../../../shared/errors';
+import type { HostError, Result } from '../../../../shared/errors';
 import {
   type CancelReason,
   type HostToWorkerMessage,
@@ -16,6 +16,7 @@ import { minimalWorkerEnv, type WorkerHandle } from './launcher';
 import { hostError, WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
 import { WorkerOutput } from './worker-output';
+import { workerRpc, type WorkerRpc } from './worker-rpc';
 import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
 import { toolCallLine } from '../../tool-call-log';
 import type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './worker-host-types';
@@ -53,6 +54,8 @@ export class WorkerHost implements ToolExecutor {
   private readonly calls: WorkerCalls;
   private readonly payloads = new CallPayloads();
   private readonly liveness: WorkerLiveness;
+  /** Its spindle.* calls to the host. */
+  private readonly rpc: WorkerRpc;
   private handle: WorkerHandle | null = null;
   private stateValue: WorkerState = 'idle';
   private graceTimer: unknown = null;
@@ -83,6 +86,10 @@ export class WorkerHost implements ToolExecutor {
       { cancel: (requestId, reason) => this.send({ type: 'cancel', requestId, reason }) },
       (toolName) => hostError('TOOL_TIMEOUT', `${toolName} (extension "${this.id}") did not answer within its deadline.`, 'The extension may be slow or stuck; a later answer is discarded.'),
       (level, text) => this.log(level, text),
+    );
+    this.rpc = workerRpc(
+      (message) => void this.send(message),
+      (method, params, _bytes, signal, emit) => this.answerRequest(method, params, signal, emit),
     );
     this.liveness = new WorkerLiveness(this.clock, this.timers, this.timings, {
       ping: (seq) => this.send({ type: 'ping', seq }),
@@ -163,16 +170,6 @@ export class WorkerHost implements ToolExecutor {
 
   reportError(operation: string, error: HostError): void {
     this.send({ type: 'error', operation, error });
-  }
-
-  /** Answers a `request`; dropped when the worker is gone. */
-  respond(requestId: string, result: { ok: true; value: unknown } | { ok: false; error: HostError }): void {
-    this.send(result.ok ? { type: 'response', requestId, ok: true, value: result.value } : { type: 'response', requestId, ok: false, error: result.error });
-  }
-
-  /** One piece of a streamed answer to a `request`, before its final response. */
-  respondChunk(requestId: string, chunk: unknown): void {
-    this.send({ type: 'response_chunk', requestId, chunk });
   }
 
   /** Hands a message to the extension's onFrontendMessage handlers. */
@@ -312,14 +309,15 @@ export class WorkerHost implements ToolExecutor {
       this.callbacks.onLog?.(message.level, 'worker', message.message);
     },
     tool_invocation_result: (message) => this.calls.answer(message),
-    request: (message) => {
-      // A stopping worker may still be finishing an event's handler (saving its state): it is answered.
-      if (!this.live && this.stateValue !== 'stopping') return;
-      if (this.callbacks.onRequest) this.callbacks.onRequest(message);
-      else this.respond(message.requestId, { ok: false, error: hostError('UNSUPPORTED_HERE', `${message.method} is not available here.`) });
-    },
-    request_cancel: (message) => this.callbacks.onRequestCancel?.(message.requestId),
+    rpc: (message) => this.rpc.receive(message.message),
   };
+
+  /** One spindle.* call: a stopping worker may still be finishing an event's handler (saving its state), so it is answered. */
+  private answerRequest(method: string, params: unknown, signal: AbortSignal, emit: (chunk: unknown) => void): Promise<Result<unknown>> {
+    if (!this.live && this.stateValue !== 'stopping') return refused(hostError('TOOL_UNAVAILABLE', `Extension "${this.id}" is not running.`));
+    if (!this.callbacks.onRequest) return refused(hostError('UNSUPPORTED_HERE', `spindle.${method} is not available here.`));
+    return this.callbacks.onRequest(method, params, { signal, emit });
+  }
 
   private sampleMemory(): void {
     if (!this.timings.memoryCapBytes || ++this.ticks % MEMORY_SAMPLE_TICKS !== 0) return;
@@ -351,6 +349,7 @@ export class WorkerHost implements ToolExecutor {
       this.killReason ?? (code === null && signal === null ? 'launch-failed' : signal ? 'crashed' : code === 0 ? 'clean-exit' : 'abnormal-exit');
     this.stateValue = 'exited';
     this.liveness.stop();
+    this.rpc.end();
     if (this.graceTimer !== null) this.timers.clearTimeout(this.graceTimer);
     const error = expected && this.stopError ? this.stopError : this.exitErrorFor(reason, code, signal);
     this.rejectInFlight(error, 'shutdown');

@@ -108,17 +108,16 @@ export class WorkerSupervisor {
           if (entry.worker === worker) this.hooks.changed(entry);
         },
         onLog: (level, source, text) => this.hooks.log(entry, level, source, text),
-        onRequest: (message) => {
-          if (entry.worker === worker) this.options.spindle.request(origin, message);
-        },
-        onRequestCancel: (requestId) => this.options.spindle.cancel(origin, requestId),
+        // Only the entry's current worker is answered (security.md R15).
+        onRequest: (method, params, call) =>
+          entry.worker === worker
+            ? this.options.spindle.answer(origin, method, params, call)
+            : Promise.resolve({ ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" is no longer this worker's.` } }),
         onExit: (exit) => this.onExit(entry, worker, exit),
       },
     });
     const origin: RequestOrigin = {
       extensionId: entry.id,
-      respond: (requestId, result) => worker.respond(requestId, result),
-      chunk: (requestId, value) => worker.respondChunk(requestId, value),
       denyPermission: (permission, operation) => worker.denyPermission(permission, operation),
       allowed: (permission) => entry.worker === worker && entry.granted.has(permission),
     };

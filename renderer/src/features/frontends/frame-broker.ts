@@ -5,6 +5,11 @@
 import type { FrameError, FrameMethod, FrameNotice, FrameParams, FrameResult, FrameTopic } from '../../../../shared/frames/frame-contract';
 import { noticeProblem, requestProblem } from '../../../../shared/frames/frame-validate';
 import type { HostApi } from '../../../../shared/host-api';
+import type { Result } from '../../../../shared/errors';
+import { portTransport } from '../../../../shared/rpc/port-transport';
+import { serve } from '../../../../shared/rpc/serve';
+import type { Transport } from '../../../../shared/rpc/transport';
+import type { ToClient } from '../../../../shared/rpc/envelope';
 import { frameHandlers, refuse, Refusal, type FrameHandlers } from './frame-handlers';
 import { frontendsActions, type DialogKind, type FrontendsStore } from './frontends-store';
 
@@ -29,8 +34,12 @@ export interface BrokerDeps {
   activeConnection(): string | null;
 }
 
+/** What the app tells the frame (renderer/frame/channel.ts). */
+type FrameEvent = { topic: FrameTopic; data: unknown };
+
 export class FrameBroker {
-  private readonly port: MessagePort;
+  private readonly link: Transport<unknown, ToClient<FrameEvent>>;
+  private tell: ((event: FrameEvent) => void) | null = null;
   private readonly timers: NonNullable<BrokerDeps['timers']>;
   private window = { start: 0, count: 0 };
   private lastPong: number;
@@ -53,8 +62,13 @@ export class FrameBroker {
       now: () => Date.now(),
     };
     const channel = new MessageChannel();
-    this.port = channel.port1;
-    this.port.onmessage = (event) => void this.receive(event.data);
+    this.link = portTransport(channel.port1);
+    serve<FrameEvent>(this.link, {
+      call: (method, params) => this.receive(method, params),
+      events: (listener) => ((this.tell = listener), () => (this.tell = null)),
+      pushEvents: true,
+      invalid: 'Not a request of the frame contract.',
+    });
     this.lastPong = this.timers.now();
     this.transfer = channel.port2;
     this.handlers = frameHandlers({
@@ -80,7 +94,7 @@ export class FrameBroker {
     if (this.stopped) return;
     const problem = noticeProblem(topic, data);
     if (problem) return console.warn(`[frontends] not sent to ${this.extensionId}: ${problem.message}`);
-    this.port.postMessage({ kind: 'notify', topic, data });
+    this.tell?.({ topic, data });
   }
 
   /** Tears the frontend down (disable, removal, reload, a problem): teardown gets a moment, then the frame goes. */
@@ -91,7 +105,7 @@ export class FrameBroker {
     if (this.pinger) this.timers.clearInterval(this.pinger);
     const finish = () => {
       this.tornDown = null;
-      this.port.close();
+      this.link.close();
       frontendsActions.clearExtension(this.deps.store, this.extensionId, problem);
       this.deps.onStopped();
     };
@@ -107,30 +121,27 @@ export class FrameBroker {
     this.notify('ping', { seq: ++this.seq });
   }
 
-  private async receive(message: unknown): Promise<void> {
-    const m = message as { kind?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
-    if (!m || m.kind !== 'request' || typeof m.id !== 'number' || typeof m.method !== 'string') return;
-    const id = m.id;
-    const answer = (reply: { ok: true; value: unknown } | { ok: false; error: FrameError }) => this.port.postMessage({ kind: 'response', id, ...reply });
+  private async receive(method: string, params: unknown): Promise<Result<unknown>> {
+    const refused = (error: FrameError): Result<unknown> => ({ ok: false, error });
     // A stopping frame's last word is never counted as flooding.
-    if (this.stopped && m.method === 'frame.tornDown') {
+    if (this.stopped && method === 'frame.tornDown') {
       this.tornDown?.();
-      return answer({ ok: true, value: null });
+      return { ok: true, value: null };
     }
     const now = this.timers.now();
     if (now - this.window.start >= 1000) this.window = { start: now, count: 0 };
     if (++this.window.count > MAX_REQUESTS_PER_SECOND) {
-      answer({ ok: false, error: { code: 'FRAME_FLOOD', message: 'Too many requests.' } });
       this.stop(`Its frontend sent more than ${MAX_REQUESTS_PER_SECOND} requests in a second, so it was stopped.`);
-      return;
+      return refused({ code: 'FRAME_FLOOD', message: 'Too many requests.' });
     }
-    const problem = requestProblem(m.method, m.params);
-    if (problem) return answer({ ok: false, error: problem });
-    if (this.stopped && m.method !== 'frame.tornDown') return answer({ ok: false, error: { code: 'FRAME_STOPPED', message: 'The extension frontend was stopped.' } });
+    if (typeof method !== 'string') return refused({ code: 'UNKNOWN_METHOD', message: 'A method is named by a string.' });
+    const problem = requestProblem(method, params);
+    if (problem) return refused(problem);
+    if (this.stopped) return refused({ code: 'FRAME_STOPPED', message: 'The extension frontend was stopped.' });
     try {
-      answer({ ok: true, value: (await this.handle(m.method as FrameMethod, m.params as never)) ?? null });
+      return { ok: true, value: (await this.handle(method as FrameMethod, params as never)) ?? null };
     } catch (err) {
-      answer({ ok: false, error: err instanceof Refusal ? err.error : { code: 'INTERNAL', message: (err as Error).message ?? 'The request failed.' } });
+      return refused(err instanceof Refusal ? err.error : { code: 'INTERNAL', message: (err as Error).message ?? 'The request failed.' });
     }
   }
 
