@@ -8,11 +8,11 @@ export interface HostApi {
   onEvent(listener: HostEventListener): () => void;
 }
 
-/** What the Electron preload exposes on `window.councilHost`. */
+/** What the Electron preload exposes on `window.councilHost`: the RPC kernel's messages, one channel each way. */
 export interface PreloadBridge {
-  invoke(method: string, input: unknown): Promise<Result<unknown>>;
-  onEvent(listener: (event: unknown) => void): () => void;
+  /** Throws when the message cannot be cloned. */
+  post(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): () => void;
 }
 
-export const IPC_INVOKE_CHANNEL = 'council:invoke';
-export const IPC_EVENT_CHANNEL = 'council:event';
+export const IPC_CHANNEL = 'council:rpc';

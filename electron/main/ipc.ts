@@ -1,36 +1,51 @@
-// The IPC door: one invoke channel (sender-checked, size-measured, JSON-only) and one event channel.
-// Electron types only: the caller passes ipcMain in, so a test can drive this handler in plain Node.
-import type { WebContents } from 'electron';
+// The IPC door: the RPC kernel's serve() for each window, on one channel each way. Every message is sender-checked
+// before the kernel reads it; a call's input is made plain JSON (as the WebSocket door's is) and measured once; events
+// go to a window that subscribed, while it shows our page. Electron types only: the caller passes ipcMain in, so a
+// test drives this door in plain Node.
 import type { Host } from '../core/host';
-import type { Result } from '../../shared/errors';
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/host-api';
+import type { HostError, Result } from '../../shared/errors';
+import type { HostEvent } from '../../shared/events';
+import { IPC_CHANNEL } from '../../shared/host-api';
 import { inputLimit } from '../../shared/limits';
+import type { ToClient } from '../../shared/rpc/envelope';
+import { serve } from '../../shared/rpc/serve';
+import type { Transport } from '../../shared/rpc/transport';
 import { isAppUrl } from './app-origin';
 import { checkSender, type SenderFrameLike } from './sender-check';
 
-/** The parts of Electron's IpcMainInvokeEvent the handler reads. */
-export interface InvokeEventLike {
+/** The parts of Electron's WebContents the door uses. */
+export interface ContentsLike {
+  getURL(): string;
+  send(channel: string, message: unknown): void;
+  once(event: 'destroyed', listener: () => void): void;
+}
+
+/** The parts of Electron's IpcMainEvent the door reads; `reply` answers the very frame that sent it. */
+export interface IpcEventLike {
   readonly sender: unknown;
   readonly senderFrame: SenderFrameLike | null;
+  reply(channel: string, message: unknown): void;
 }
+
+type IpcListener = (event: IpcEventLike, message: unknown) => void;
 
 /** The parts of Electron's ipcMain the door uses (Electron's own ipcMain is one). */
 export interface IpcMainLike {
-  handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<Result<unknown>>): void;
-  removeHandler(channel: string): void;
+  on(channel: string, listener: IpcListener): void;
+  removeListener(channel: string, listener: IpcListener): void;
 }
 
 /** The parts of a BrowserWindow the door reads. */
 export interface WindowLike {
   isDestroyed(): boolean;
-  readonly webContents: Pick<WebContents, 'getURL' | 'send'>;
+  readonly webContents: ContentsLike;
 }
 
 type JsonInput = { ok: true; input: unknown; bytes: number } | { ok: false; result: Result<unknown> };
 
 /**
- * Structured clone can carry Maps, typed arrays and cycles that the WebSocket door never sees.
- * Measure the JSON size and pass the core plain JSON, so both doors hand it the same kinds of value.
+ * Structured clone can carry Maps, typed arrays and cycles that the WebSocket door never sees. The door turns the
+ * input into the JSON it would be (that text is also its size), so both doors hand the core the same kinds of value.
  */
 function toJsonInput(input: unknown, limit: number): JsonInput {
   if (input === undefined) return { ok: true, input: undefined, bytes: 0 };
@@ -46,39 +61,72 @@ function toJsonInput(input: unknown, limit: number): JsonInput {
   return { ok: true, input: JSON.parse(text) as unknown, bytes };
 }
 
-/** Registers the channels; returns the function that removes them again. */
+/** A refused message is answered where it came from: a call by its id, anything else as a link error. */
+function refuse(event: IpcEventLike, message: unknown, error: HostError): void {
+  const id = (message as { kind?: unknown; id?: unknown } | null)?.id;
+  const call = (message as { kind?: unknown } | null)?.kind === 'invoke' && Number.isSafeInteger(id);
+  event.reply(IPC_CHANNEL, call ? { kind: 'result', id, result: { ok: false, error } } : { kind: 'error', error });
+}
+
+/** Registers the channel; returns the function that removes it again and ends every window's link. */
 export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => readonly WindowLike[]): () => void {
-  const isOurContents = (event: InvokeEventLike) =>
-    windows().some((win) => !win.isDestroyed() && win.webContents === event.sender);
+  const links = new Map<unknown, { receive(message: unknown): void; end(): void }>();
+  const windowOf = (contents: unknown) => windows().find((win) => !win.isDestroyed() && win.webContents === contents);
 
-  ipcMain.handle(IPC_INVOKE_CHANNEL, async (event, method: unknown, input: unknown): Promise<Result<unknown>> => {
+  const linkOf = (win: WindowLike) => {
+    const known = links.get(win.webContents);
+    if (known) return known;
+    const messageListeners: Array<(message: unknown, bytes: number) => void> = [];
+    const closeListeners: Array<() => void> = [];
+    let closed = false;
+    const transport: Transport<unknown, ToClient<HostEvent>> = {
+      get closed() {
+        return closed;
+      },
+      // Only a window still showing our page hears from the host.
+      send(message) {
+        if (!win.isDestroyed() && isAppUrl(win.webContents.getURL())) win.webContents.send(IPC_CHANNEL, message);
+      },
+      onMessage: (listener) => void messageListeners.push(listener),
+      onClose: (listener) => void closeListeners.push(listener),
+      close: () => link.end(),
+    };
+    const link = {
+      receive: (message: unknown) => messageListeners.forEach((listener) => listener(message, 0)),
+      end() {
+        if (closed) return;
+        closed = true;
+        links.delete(win.webContents);
+        closeListeners.forEach((listener) => listener());
+      },
+    };
+    serve<HostEvent>(transport, {
+      async call(method, input) {
+        if (typeof method !== 'string') return { ok: false, error: { code: 'UNKNOWN_METHOD', message: 'The method name must be a string.' } };
+        const json = toJsonInput(input, inputLimit(method));
+        if (!json.ok) return json.result;
+        return host.api.call(method, json.input, { origin: 'ipc' }, json.bytes);
+      },
+      events: (listener) => host.onEvent(listener),
+      invalid: 'The IPC message is not a call, a cancel or a subscribe.',
+    });
+    links.set(win.webContents, link);
+    win.webContents.once('destroyed', () => link.end());
+    return link;
+  };
+
+  const onMessage: IpcListener = (event, message) => {
     const rejected = checkSender(event.senderFrame);
-    if (rejected) return { ok: false, error: rejected };
-    if (!isOurContents(event)) {
-      return { ok: false, error: { code: 'UNAUTHORIZED', message: 'IPC call rejected: not from an app window.' } };
-    }
-    if (typeof method !== 'string') {
-      return { ok: false, error: { code: 'UNKNOWN_METHOD', message: 'The method name must be a string.' } };
-    }
-    const json = toJsonInput(input, inputLimit(method));
-    if (!json.ok) return json.result;
-    try {
-      return await host.api.call(method, json.input, { origin: 'ipc' }, json.bytes);
-    } catch {
-      return { ok: false, error: { code: 'INTERNAL', message: 'The host failed while handling the call.' } };
-    }
-  });
-
-  const unsubscribe = host.onEvent((hostEvent) => {
-    for (const win of windows()) {
-      // Only a window still showing our page receives host events.
-      if (win.isDestroyed() || !isAppUrl(win.webContents.getURL())) continue;
-      win.webContents.send(IPC_EVENT_CHANNEL, hostEvent);
-    }
-  });
+    if (rejected) return refuse(event, message, rejected);
+    const win = windowOf(event.sender);
+    if (!win) return refuse(event, message, { code: 'UNAUTHORIZED', message: 'IPC call rejected: not from an app window.' });
+    // Checked above: the kernel reads the message, and the host is called only from there.
+    linkOf(win).receive(message);
+  };
+  ipcMain.on(IPC_CHANNEL, onMessage);
 
   return () => {
-    unsubscribe();
-    ipcMain.removeHandler(IPC_INVOKE_CHANNEL);
+    ipcMain.removeListener(IPC_CHANNEL, onMessage);
+    for (const link of [...links.values()]) link.end();
   };
 }

@@ -1,18 +1,18 @@
-// Sandboxed preload: exposes window.councilHost { invoke, onEvent } and nothing else from Electron.
+// Sandboxed preload: exposes window.councilHost { post, onMessage } (the RPC kernel's messages) and nothing else.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL, type PreloadBridge } from '../../shared/host-api';
+import { IPC_CHANNEL, type PreloadBridge } from '../../shared/host-api';
 
 contextBridge.exposeInMainWorld('councilHost', {
-  invoke(method: string, input: unknown) {
-    return ipcRenderer.invoke(IPC_INVOKE_CHANNEL, method, input);
+  post(message: unknown) {
+    ipcRenderer.send(IPC_CHANNEL, message);
   },
-  onEvent(listener: (event: unknown) => void) {
-    if (typeof listener !== 'function') throw new TypeError('onEvent needs a function');
-    // The IpcRendererEvent (with its sender) never reaches the page: only the payload does.
-    const forward = (_ipcEvent: IpcRendererEvent, payload: unknown) => listener(payload);
-    ipcRenderer.on(IPC_EVENT_CHANNEL, forward);
+  onMessage(listener: (message: unknown) => void) {
+    if (typeof listener !== 'function') throw new TypeError('onMessage needs a function');
+    // The IpcRendererEvent (with its sender) never reaches the page: only the message does.
+    const forward = (_ipcEvent: IpcRendererEvent, message: unknown) => listener(message);
+    ipcRenderer.on(IPC_CHANNEL, forward);
     return () => {
-      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
+      ipcRenderer.removeListener(IPC_CHANNEL, forward);
     };
   },
 } satisfies PreloadBridge);

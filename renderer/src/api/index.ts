@@ -14,7 +14,7 @@ declare global {
 
 export function connectToHost(win: Window = window): HostConnection {
   const bridge = win.councilHost;
-  if (bridge && typeof bridge.invoke === 'function' && typeof bridge.onEvent === 'function') {
+  if (bridge && typeof bridge.post === 'function' && typeof bridge.onMessage === 'function') {
     return createPreloadTransport(bridge);
   }
   // Without a token in the address (a second tab, a bookmark) the one this origin's storage kept may do.

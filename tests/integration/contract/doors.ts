@@ -8,11 +8,11 @@ import type { Host } from '../../../electron/core/host';
 import { silentLogger } from '../../../electron/core/ports';
 import { startHeadlessServer } from '../../../electron/headless/server';
 import { APP_ENTRY_URL } from '../../../electron/main/app-origin';
-import { registerIpc, type InvokeEventLike, type IpcMainLike, type WindowLike } from '../../../electron/main/ipc';
+import { registerIpc, type IpcEventLike, type IpcMainLike, type WindowLike } from '../../../electron/main/ipc';
 import type { SenderFrameLike } from '../../../electron/main/sender-check';
 import type { HostError, Result } from '../../../shared/errors';
 import type { HostEvent } from '../../../shared/events';
-import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../../shared/host-api';
+import { IPC_CHANNEL } from '../../../shared/host-api';
 import type { ServerMessage } from '../../../shared/ws-protocol';
 import { tempDir } from '../../helpers/temp-dir';
 
@@ -65,17 +65,18 @@ class EventLog {
 
 // ---- IPC ----
 
-type InvokeListener = Parameters<IpcMainLike['handle']>[1];
+type IpcListener = Parameters<IpcMainLike['on']>[1];
 
-/** Electron's ipcMain as far as the door uses it: one handler per channel, a second registration throws. */
+/** Electron's ipcMain as far as the door uses it: listeners per channel; a message nobody listens to is dropped. */
 export class FakeIpcMain implements IpcMainLike {
-  readonly handlers = new Map<string, InvokeListener>();
-  handle(channel: string, listener: InvokeListener): void {
-    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
-    this.handlers.set(channel, listener);
+  readonly listeners = new Map<string, Set<IpcListener>>();
+  on(channel: string, listener: IpcListener): void {
+    if (!this.listeners.has(channel)) this.listeners.set(channel, new Set());
+    this.listeners.get(channel)!.add(listener);
   }
-  removeHandler(channel: string): void {
-    this.handlers.delete(channel);
+  removeListener(channel: string, listener: IpcListener): void {
+    this.listeners.get(channel)?.delete(listener);
+    if (this.listeners.get(channel)?.size === 0) this.listeners.delete(channel);
   }
 }
 
@@ -85,13 +86,15 @@ export class FakeWindow implements WindowLike {
   url = APP_ENTRY_URL;
   readonly sent: Array<{ channel: string; payload: unknown }> = [];
   onSend: (channel: string, payload: unknown) => void = () => {};
+  private readonly onDestroyed: Array<() => void> = [];
   readonly webContents = {
     getURL: () => this.url,
-    send: (channel: string, ...args: unknown[]) => {
-      const payload = structuredClone(args[0]);
+    send: (channel: string, message: unknown) => {
+      const payload = structuredClone(message);
       this.sent.push({ channel, payload });
       this.onSend(channel, payload);
     },
+    once: (_event: 'destroyed', listener: () => void) => void this.onDestroyed.push(listener),
   };
   isDestroyed(): boolean {
     return this.destroyed;
@@ -114,20 +117,40 @@ export function ipcDoor(host: Host): IpcDoor {
   const ipcMain = new FakeIpcMain();
   const window = new FakeWindow();
   const log = new EventLog();
+  const waiting = new Map<number, (result: Result<unknown>) => void>();
+  let nextId = 0;
+  // What reaches the page on the channel: a call's result (by id), or an event.
+  const delivered = (payload: unknown) => {
+    const message = payload as { kind?: string; id?: number; result?: Result<unknown>; event?: HostEvent };
+    if (message.kind === 'result') waiting.get(message.id!)?.(message.result!);
+    else if (message.kind === 'event') log.push(message.event!);
+  };
   window.onSend = (channel, payload) => {
-    if (channel === IPC_EVENT_CHANNEL) log.push(payload as HostEvent);
+    if (channel === IPC_CHANNEL) delivered(payload);
   };
   const dispose = registerIpc(ipcMain, host, () => [window]);
 
-  // ipcRenderer.invoke: the arguments and the answer cross by structured clone; no handler or a throwing one rejects.
-  const invokeFrom: IpcDoor['invokeFrom'] = async (sender, method, input) => {
-    const listener = ipcMain.handlers.get(IPC_INVOKE_CHANNEL);
-    if (!listener) throw new Error(`Error invoking remote method '${IPC_INVOKE_CHANNEL}': No handler registered`);
-    const event: InvokeEventLike = { sender: sender.contents ?? window.webContents, senderFrame: sender.frame };
-    const args = structuredClone([method, input]);
-    return structuredClone(await listener(event, ...args));
+  // ipcRenderer.send: the message crosses by structured clone; with no listener it is dropped (said here, so a test ends).
+  const post = (sender: { frame: SenderFrameLike | null; contents?: unknown }, message: unknown) => {
+    const listeners = ipcMain.listeners.get(IPC_CHANNEL);
+    if (!listeners) throw new Error(`No listener on '${IPC_CHANNEL}': the message is dropped`);
+    const event: IpcEventLike = { sender: sender.contents ?? window.webContents, senderFrame: sender.frame, reply: (_channel, reply) => delivered(structuredClone(reply)) };
+    for (const listener of listeners) listener(event, structuredClone(message));
   };
+  const invokeFrom: IpcDoor['invokeFrom'] = (sender, method, input) =>
+    new Promise((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, (result) => (waiting.delete(id), resolve(result)));
+      try {
+        post(sender, { kind: 'invoke', id, method, input });
+      } catch (err) {
+        waiting.delete(id);
+        reject(err as Error);
+      }
+    });
   const invoke = (method: unknown, input: unknown) => invokeFrom({ frame: APP_FRAME }, method, input);
+  // The page subscribes to the host's events as it starts.
+  post({ frame: APP_FRAME }, { kind: 'subscribe' });
 
   return {
     name: 'ipc',

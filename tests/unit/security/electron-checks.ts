@@ -325,7 +325,7 @@ export function cspProblems(policy: string): string[] {
 }
 
 // 20: the preload bridge.
-const IPC_RENDERER_METHODS = new Set(['invoke', 'on', 'removeListener']);
+const IPC_RENDERER_METHODS = new Set(['send', 'on', 'removeListener']);
 
 export function preloadProblems(source: string): string[] {
   const file = parse(source);
@@ -351,9 +351,9 @@ export function preloadProblems(source: string): string[] {
       if (ts.isSpreadAssignment(prop) || !prop.name || !propertyName(prop.name)) problems.push(`exposed entry "${prop.getText().slice(0, 40)}" is not a named member`);
       else names.push(propertyName(prop.name)!);
     }
-    if (names.sort().join(',') !== 'invoke,onEvent') problems.push(`exposes [${names.join(', ')}], expected exactly [invoke, onEvent]`);
+    if (names.sort().join(',') !== 'onMessage,post') problems.push(`exposes [${names.join(', ')}], expected exactly [onMessage, post]`);
   }
-  // ipcRenderer may only be used to call invoke/on/removeListener, never handed out as a value.
+  // ipcRenderer may only be used to call send/on/removeListener, never handed out as a value.
   for (const use of identifierUses(file, 'ipcRenderer')) {
     if (ts.isImportSpecifier(use.parent)) continue;
     const parent = use.parent;
@@ -363,7 +363,7 @@ export function preloadProblems(source: string): string[] {
       IPC_RENDERER_METHODS.has(parent.name.text) &&
       ts.isCallExpression(parent.parent) &&
       parent.parent.expression === parent;
-    if (!okCall) problems.push(`ipcRenderer used as "${parent.getText().slice(0, 60)}" (only .invoke/.on/.removeListener calls)`);
+    if (!okCall) problems.push(`ipcRenderer used as "${parent.getText().slice(0, 60)}" (only .send/.on/.removeListener calls)`);
   }
   // Listeners given to ipcRenderer.on must not pass their IpcRendererEvent on.
   for (const call of methodCalls(file, 'on').filter((c) => calleeObjectText(c) === 'ipcRenderer')) {
@@ -421,22 +421,23 @@ export function electronImportProblems(source: string, name = 'sample.ts'): stri
 // 17: the only IPC entry point, with the sender checked before the host is called.
 export function ipcEntryProblems(files: Record<string, string>, ipcFile: string): string[] {
   const problems: string[] = [];
-  let handles = 0;
+  let listeners = 0;
   for (const [name, source] of Object.entries(files)) {
     const file = parse(source, name);
     for (const method of ['handle', 'handleOnce', 'on', 'once', 'addListener']) {
       const count = methodCalls(file, method).filter((c) => calleeObjectText(c) === 'ipcMain').length;
-      if (method === 'handle' && name === ipcFile) handles += count;
-      else if (count > 0) problems.push(`${name}: ipcMain.${method} outside the one invoke handler`);
+      if (method === 'on' && name === ipcFile) listeners += count;
+      else if (count > 0) problems.push(`${name}: ipcMain.${method} outside the one IPC listener`);
     }
   }
-  if (handles !== 1) problems.push(`${ipcFile} registers ${handles} ipcMain.handle handlers (expected 1)`);
+  if (listeners !== 1) problems.push(`${ipcFile} registers ${listeners} ipcMain.on listeners (expected 1)`);
   const ipc = files[ipcFile] ?? '';
+  // The listener checks the sender, then hands the message to the kernel (whose serve() alone calls the host).
   const check = ipc.indexOf('checkSender(event.senderFrame)');
-  const call = ipc.indexOf('host.api.call(');
+  const handOver = ipc.indexOf('.receive(message)');
   if (check < 0) problems.push(`${ipcFile} never calls checkSender(event.senderFrame)`);
-  if (call < 0 || (check >= 0 && call < check)) problems.push(`${ipcFile} does not call the host after the sender check`);
-  if (!/IPC_INVOKE_CHANNEL/.test(ipc) || !/IPC_EVENT_CHANNEL/.test(ipc)) problems.push(`${ipcFile} does not use the shared channel names`);
+  if (handOver < 0 || (check >= 0 && handOver < check)) problems.push(`${ipcFile} does not hand a message to the kernel after the sender check`);
+  if (!/IPC_CHANNEL/.test(ipc)) problems.push(`${ipcFile} does not use the shared channel name`);
   return problems;
 }
 

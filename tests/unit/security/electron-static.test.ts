@@ -179,23 +179,23 @@ describe('app:// protocol and CSP (checklist 7, 18)', () => {
 });
 
 describe('preload bridge (checklist 20)', () => {
-  it('X6: exposes exactly invoke and onEvent, never ipcRenderer, and strips the IpcRendererEvent', () => {
+  it('X6: exposes exactly post and onMessage, never ipcRenderer, and strips the IpcRendererEvent', () => {
     expect(preloadProblems(preloadSource)).toEqual([]);
   });
 
   it('the checker catches extra members, exposed ipcRenderer, leaked events and extra imports', () => {
-    expect(preloadProblems(preloadSource.replace('onEvent(listener', 'send: ipcRenderer.send, onEvent(listener'))).toEqual([
-      'exposes [invoke, onEvent, send], expected exactly [invoke, onEvent]',
-      'ipcRenderer used as "ipcRenderer.send" (only .invoke/.on/.removeListener calls)',
+    expect(preloadProblems(preloadSource.replace('onMessage(listener', 'invoke: ipcRenderer.invoke, onMessage(listener'))).toEqual([
+      'exposes [invoke, onMessage, post], expected exactly [onMessage, post]',
+      'ipcRenderer used as "ipcRenderer.invoke" (only .send/.on/.removeListener calls)',
     ]);
     expect(preloadProblems("import { contextBridge, ipcRenderer } from 'electron';\ncontextBridge.exposeInMainWorld('councilHost', { ipcRenderer });")).toEqual([
-      'exposes [ipcRenderer], expected exactly [invoke, onEvent]',
-      'ipcRenderer used as "ipcRenderer" (only .invoke/.on/.removeListener calls)',
+      'exposes [ipcRenderer], expected exactly [onMessage, post]',
+      'ipcRenderer used as "ipcRenderer" (only .send/.on/.removeListener calls)',
     ]);
-    expect(preloadProblems(preloadSource.replace('=> listener(payload)', '=> listener(payload, _ipcEvent)'))).toEqual([
+    expect(preloadProblems(preloadSource.replace('=> listener(message)', '=> listener(message, _ipcEvent)'))).toEqual([
       'ipcRenderer.on listener passes its IpcRendererEvent on',
     ]);
-    expect(preloadProblems(preloadSource.replace('ipcRenderer.on(IPC_EVENT_CHANNEL, forward)', 'ipcRenderer.on(IPC_EVENT_CHANNEL, listener)'))).toEqual([
+    expect(preloadProblems(preloadSource.replace('ipcRenderer.on(IPC_CHANNEL, forward)', 'ipcRenderer.on(IPC_CHANNEL, listener)'))).toEqual([
       'ipcRenderer.on listener is not a function written in the preload',
     ]);
     expect(preloadProblems(`import fs from 'node:fs';\n${preloadSource}`)).toEqual(['preload imports node:fs']);
@@ -248,14 +248,14 @@ describe('folder boundaries: renderer/ and shared/ never import electron', () =>
 describe('IPC entry point (checklist 17)', () => {
   const files = Object.fromEntries(mainFiles.map((f) => [f, readRepoFile(f)]));
 
-  it('only ipc.ts registers an ipcMain handler, exactly one, and checks the sender before calling the host', () => {
+  it('only ipc.ts listens on ipcMain, exactly once, and checks the sender before the kernel reads a message', () => {
     expect(ipcEntryProblems(files, 'electron/main/ipc.ts')).toEqual([]);
   });
 
-  it('the checker catches a second handler, an ipcMain.on listener and a missing sender check', () => {
+  it('the checker catches an ipcMain.handle, a second listener and a missing sender check', () => {
     const ipc = files['electron/main/ipc.ts']!;
     expect(ipcEntryProblems({ ...files, 'electron/main/extra.ts': "ipcMain.handle('x', () => 1);" }, 'electron/main/ipc.ts')).toEqual([
-      'electron/main/extra.ts: ipcMain.handle outside the one invoke handler',
+      'electron/main/extra.ts: ipcMain.handle outside the one IPC listener',
     ]);
     expect(ipcEntryProblems({ ...files, 'electron/main/extra.ts': "ipcMain.on('x', () => 1);" }, 'electron/main/ipc.ts')).toHaveLength(1);
     expect(
