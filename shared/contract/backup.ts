@@ -1,25 +1,18 @@
 // Backup: everything the person made, in one file, and back.
 import { Type } from '@sinclair/typebox';
 import { BackupSchema, HeldItemSchema } from '../types/backup';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 export const backupMethods = {
-  'backup.export': method(
-    'Everything the person made (sessions with their pictures, their packs, the council and its runs, settings, connections without keys, MCP servers, which extensions are installed), as one document; what it leaves out is listed in withheld.',
-    Type.Object({}, { additionalProperties: false }),
-    Type.Object({ fileName: Type.String(), backup: BackupSchema }),
-  ),
-  'backup.import': method(
-    'Restore a backup over what is here (the same sessions and packs by id, the settings, the switches of the extensions installed here); checked whole before anything is written, and put back as it was if a write fails (RESTORE_FAILED names the item); importing it again changes nothing. What runs a command, reaches a network or loosens safety is held unless accepted by its key.',
-    Type.Object(
+  'backup.export': endpoint({ description: 'Everything the person made (sessions with their pictures, their packs, the council and its runs, settings, connections without keys, MCP servers, which extensions are installed), as one document; what it leaves out is listed in withheld.', params: Type.Object({}, { additionalProperties: false }), result: Type.Object({ fileName: Type.String(), backup: BackupSchema }) }),
+  'backup.import': endpoint({ description: 'Restore a backup over what is here (the same sessions and packs by id, the settings, the switches of the extensions installed here); checked whole before anything is written, and put back as it was if a write fails (RESTORE_FAILED names the item); importing it again changes nothing. What runs a command, reaches a network or loosens safety is held unless accepted by its key.', params: Type.Object(
       {
         json: Type.String({ minLength: 1 }),
         /** Held items the person accepts, by key (`mcp:<id>`, `connection:<id>`, `safety:<field>`, `extension:<id>`, `<kind>:*`). */
         accept: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })),
       },
       { additionalProperties: false },
-    ),
-    Type.Object({
+    ), result: Type.Object({
       sessions: Type.Integer(),
       packs: Type.Integer(),
       runs: Type.Integer(),
@@ -34,6 +27,5 @@ export const backupMethods = {
       held: Type.Array(HeldItemSchema),
       /** Such items the person accepted, restored as the backup has them. */
       accepted: Type.Array(HeldItemSchema),
-    }),
-  ),
+    }) }),
 };

@@ -9,7 +9,7 @@ import {
   SESSION_LIMITS,
   WorldInfoEntrySchema,
 } from '../types/chat';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 import { SESSION_EXPORT_FORMATS } from '../export-formats';
 
 const SessionId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
@@ -85,11 +85,9 @@ const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryF
 const ExportFormatSchema = Type.Union(SESSION_EXPORT_FORMATS.map((f) => Type.Literal(f)));
 
 export const chatMethods = {
-  'chat.sessions.list': method('Every Workbench session, newest first.', Type.Object({}, { additionalProperties: false }), Type.Array(ChatSessionSummarySchema)),
-  'chat.sessions.get': method('One session with its messages.', ById, ChatSessionSchema),
-  'chat.sessions.create': method(
-    'A new session; the character, persona and world info may be given or filled in later.',
-    Type.Object(
+  'chat.sessions.list': endpoint({ description: 'Every Workbench session, newest first.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(ChatSessionSummarySchema) }),
+  'chat.sessions.get': endpoint({ description: 'One session with its messages.', params: ById, result: ChatSessionSchema }),
+  'chat.sessions.create': endpoint({ description: 'A new session; the character, persona and world info may be given or filled in later.', params: Type.Object(
       {
         title: Type.Optional(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })),
         character: Type.Optional(CharacterSchema),
@@ -97,38 +95,14 @@ export const chatMethods = {
         worldInfo: Type.Optional(Type.Array(WorldInfoEntrySchema, { maxItems: SESSION_LIMITS.worldInfoEntries })),
       },
       { additionalProperties: false },
-    ),
-    ChatSessionSchema,
-  ),
-  'chat.sessions.update': method(
-    "Replace a session's title, character, persona or world info.",
-    Type.Object({ sessionId: SessionId, patch: SessionPatchSchema }, { additionalProperties: false }),
-    ChatSessionSchema,
-  ),
-  'chat.sessions.rename': method(
-    'Give a session a new title.',
-    Type.Object({ sessionId: SessionId, title: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title }) }, { additionalProperties: false }),
-    ChatSessionSummarySchema,
-  ),
-  'chat.sessions.open': method(
-    'The session the person has open (null: none); extensions hear CHAT_SWITCHED when the active chat changes.',
-    Type.Object({ sessionId: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]) }, { additionalProperties: false }),
-    Type.Object({ active: Type.Union([Type.String(), Type.Null()]) }),
-  ),
-  'chat.sessions.delete': method('Delete a session (stops its generation first).', ById, Type.Object({ deleted: Type.Boolean() })),
-  'chat.sessions.export': method(
-    'A session as a JSON document to save to a file.',
-    ById,
-    Type.Object({ fileName: Type.String(), json: Type.String() }),
-  ),
-  'chat.sessions.import': method(
-    'Add a session from an exported JSON document; validated, errors name the field. It gets a new id when the id is taken.',
-    Type.Object({ json: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-    ChatSessionSummarySchema,
-  ),
-  'chat.sessions.importFile': method(
-    'A new session from a file the host reads from disk (command line only): a character card (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON), a SillyTavern chat (.jsonl) or an exported session.',
-    Type.Object(
+    ), result: ChatSessionSchema }),
+  'chat.sessions.update': endpoint({ description: "Replace a session's title, character, persona or world info.", params: Type.Object({ sessionId: SessionId, patch: SessionPatchSchema }, { additionalProperties: false }), result: ChatSessionSchema }),
+  'chat.sessions.rename': endpoint({ description: 'Give a session a new title.', params: Type.Object({ sessionId: SessionId, title: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title }) }, { additionalProperties: false }), result: ChatSessionSummarySchema }),
+  'chat.sessions.open': endpoint({ description: 'The session the person has open (null: none); extensions hear CHAT_SWITCHED when the active chat changes.', params: Type.Object({ sessionId: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]) }, { additionalProperties: false }), result: Type.Object({ active: Type.Union([Type.String(), Type.Null()]) }) }),
+  'chat.sessions.delete': endpoint({ description: 'Delete a session (stops its generation first).', params: ById, result: Type.Object({ deleted: Type.Boolean() }) }),
+  'chat.sessions.export': endpoint({ description: 'A session as a JSON document to save to a file.', params: ById, result: Type.Object({ fileName: Type.String(), json: Type.String() }) }),
+  'chat.sessions.import': endpoint({ description: 'Add a session from an exported JSON document; validated, errors name the field. It gets a new id when the id is taken.', params: Type.Object({ json: Type.String({ minLength: 1 }) }, { additionalProperties: false }), result: ChatSessionSummarySchema }),
+  'chat.sessions.importFile': endpoint({ description: 'A new session from a file the host reads from disk (command line only): a character card (PNG with a chara/ccv3 chunk, or V1/V2/V3 JSON), a SillyTavern chat (.jsonl) or an exported session.', params: Type.Object(
       {
         path: Type.String({ minLength: 1, maxLength: 4096 }),
         greeting: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -136,40 +110,16 @@ export const chatMethods = {
         lorebooks: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 20 })),
       },
       { additionalProperties: false },
-    ),
-    ImportedSessionSchema,
-  ),
-  'chat.sessions.inspectData': method(
-    'What importing a file would give (kind, character, greetings to choose from, world info, messages), creating nothing.',
-    Type.Object({ data: Base64File, lorebooks: Type.Optional(Type.Array(Base64File, { maxItems: 20 })) }, { additionalProperties: false }),
-    Type.Object({ ...ImportSummaryFields, greetingTexts: Type.Array(Type.String()) }),
-  ),
-  'chat.sessions.importData': method(
-    'A new session from a file the window sends (base64): a character card (PNG or JSON), a SillyTavern chat (.jsonl) or an exported session; greeting picks the first message.',
-    Type.Object(
+    ), result: ImportedSessionSchema }),
+  'chat.sessions.inspectData': endpoint({ description: 'What importing a file would give (kind, character, greetings to choose from, world info, messages), creating nothing.', params: Type.Object({ data: Base64File, lorebooks: Type.Optional(Type.Array(Base64File, { maxItems: 20 })) }, { additionalProperties: false }), result: Type.Object({ ...ImportSummaryFields, greetingTexts: Type.Array(Type.String()) }) }),
+  'chat.sessions.importData': endpoint({ description: 'A new session from a file the window sends (base64): a character card (PNG or JSON), a SillyTavern chat (.jsonl) or an exported session; greeting picks the first message.', params: Type.Object(
       { data: Base64File, greeting: Type.Optional(Type.Integer({ minimum: 0 })), lorebooks: Type.Optional(Type.Array(Base64File, { maxItems: 20 })) },
       { additionalProperties: false },
-    ),
-    ImportedSessionSchema,
-  ),
-  'chat.sessions.addLorebook': method(
-    "Add a SillyTavern lorebook's entries (old or modern fields) to a session's world info; entries it already holds are kept once (duplicates).",
-    Type.Object({ sessionId: SessionId, content: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
-    Type.Object({ added: Type.Integer(), duplicates: Type.Integer({ minimum: 0 }), worldInfoEntries: Type.Integer(), ignored: Type.Array(Type.String()) }),
-  ),
-  'chat.sessions.avatar': method(
-    "The session's character picture as a data URL, or null.",
-    ById,
-    Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }),
-  ),
-  'chat.sessions.exportAs': method(
-    'A session as a file: the Workbench JSON, a V2 or V3 character card (JSON, or PNG with the picture), or a SillyTavern chat (.jsonl). PNG content is base64.',
-    Type.Object({ sessionId: SessionId, format: ExportFormatSchema }, { additionalProperties: false }),
-    Type.Object({ fileName: Type.String(), content: Type.String(), encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }),
-  ),
-  'chat.send': method(
-    "Add a user message and stream the reply as chat.* events. council: run the council first (default: the session's Council switch, else the council mode setting). dryRun: build the prompt only (default: the session's Dry run switch).",
-    Type.Object(
+    ), result: ImportedSessionSchema }),
+  'chat.sessions.addLorebook': endpoint({ description: "Add a SillyTavern lorebook's entries (old or modern fields) to a session's world info; entries it already holds are kept once (duplicates).", params: Type.Object({ sessionId: SessionId, content: Type.String({ minLength: 1 }) }, { additionalProperties: false }), result: Type.Object({ added: Type.Integer(), duplicates: Type.Integer({ minimum: 0 }), worldInfoEntries: Type.Integer(), ignored: Type.Array(Type.String()) }) }),
+  'chat.sessions.avatar': endpoint({ description: "The session's character picture as a data URL, or null.", params: ById, result: Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }) }),
+  'chat.sessions.exportAs': endpoint({ description: 'A session as a file: the Workbench JSON, a V2 or V3 character card (JSON, or PNG with the picture), or a SillyTavern chat (.jsonl). PNG content is base64.', params: Type.Object({ sessionId: SessionId, format: ExportFormatSchema }, { additionalProperties: false }), result: Type.Object({ fileName: Type.String(), content: Type.String(), encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }) }),
+  'chat.send': endpoint({ description: "Add a user message and stream the reply as chat.* events. council: run the council first (default: the session's Council switch, else the council mode setting). dryRun: build the prompt only (default: the session's Dry run switch).", params: Type.Object(
       {
         sessionId: SessionId,
         text: Type.String({ minLength: 1, maxLength: 200_000 }),
@@ -182,37 +132,13 @@ export const chatMethods = {
         model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
       },
       { additionalProperties: false },
-    ),
-    TurnStartedSchema,
-  ),
-  'chat.stop': method(
-    "Stop the session's running generation; the partial reply is kept and marked stopped.",
-    ById,
-    Type.Object({ stopped: Type.Boolean() }),
-  ),
-  'chat.regenerate': method(
-    'A new reply to the last user message, added as a swipe of the last reply (the old one is kept; reusing the council results when toolsSettings.retainResultsForRegens is on).',
-    ReworkInput,
-    TurnStartedSchema,
-  ),
-  'chat.continue': method(
-    'Ask the model to go on from the last reply; what it writes is added to that reply (chat.* events as for chat.send).',
-    ReworkInput,
-    TurnStartedSchema,
-  ),
-  'chat.messages.edit': method(
-    "Replace a message's text (a reply's shown swipe with it); extensions hear MESSAGE_EDITED.",
-    Type.Object({ sessionId: SessionId, messageId: MessageId, content: Type.String({ maxLength: SESSION_LIMITS.messageContent }) }, { additionalProperties: false }),
-    ChatSessionSchema,
-  ),
-  'chat.messages.delete': method(
-    'Delete one message; extensions hear MESSAGE_DELETED.',
-    Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }),
-    ChatSessionSchema,
-  ),
-  'chat.messages.swipe': method(
-    "Show another of a reply's swipes: by index, or the one to the left or right (past either end nothing changes); extensions hear MESSAGE_SWIPED.",
-    Type.Object(
+    ), result: TurnStartedSchema }),
+  'chat.stop': endpoint({ description: "Stop the session's running generation; the partial reply is kept and marked stopped.", params: ById, result: Type.Object({ stopped: Type.Boolean() }) }),
+  'chat.regenerate': endpoint({ description: 'A new reply to the last user message, added as a swipe of the last reply (the old one is kept; reusing the council results when toolsSettings.retainResultsForRegens is on).', params: ReworkInput, result: TurnStartedSchema }),
+  'chat.continue': endpoint({ description: 'Ask the model to go on from the last reply; what it writes is added to that reply (chat.* events as for chat.send).', params: ReworkInput, result: TurnStartedSchema }),
+  'chat.messages.edit': endpoint({ description: "Replace a message's text (a reply's shown swipe with it); extensions hear MESSAGE_EDITED.", params: Type.Object({ sessionId: SessionId, messageId: MessageId, content: Type.String({ maxLength: SESSION_LIMITS.messageContent }) }, { additionalProperties: false }), result: ChatSessionSchema }),
+  'chat.messages.delete': endpoint({ description: 'Delete one message; extensions hear MESSAGE_DELETED.', params: Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }), result: ChatSessionSchema }),
+  'chat.messages.swipe': endpoint({ description: "Show another of a reply's swipes: by index, or the one to the left or right (past either end nothing changes); extensions hear MESSAGE_SWIPED.", params: Type.Object(
       {
         sessionId: SessionId,
         messageId: MessageId,
@@ -220,25 +146,16 @@ export const chatMethods = {
         direction: Type.Optional(Type.Union([Type.Literal('left'), Type.Literal('right')])),
       },
       { additionalProperties: false },
-    ),
-    ChatSessionSchema,
-  ),
-  'chat.sessions.branch': method(
-    'A new session holding the messages up to and including this one; the original is unchanged.',
-    Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }),
-    ChatSessionSchema,
-  ),
-  'chat.sessions.search': method(
-    'Find text in every session (or one): titles, character names and messages, any case and accents; newest sessions first, each hit with a snippet.',
-    Type.Object(
+    ), result: ChatSessionSchema }),
+  'chat.sessions.branch': endpoint({ description: 'A new session holding the messages up to and including this one; the original is unchanged.', params: Type.Object({ sessionId: SessionId, messageId: MessageId }, { additionalProperties: false }), result: ChatSessionSchema }),
+  'chat.sessions.search': endpoint({ description: 'Find text in every session (or one): titles, character names and messages, any case and accents; newest sessions first, each hit with a snippet.', params: Type.Object(
       {
         query: Type.String({ minLength: 1, maxLength: 200 }),
         sessionId: Type.Optional(SessionId),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
       },
       { additionalProperties: false },
-    ),
-    Type.Object({
+    ), result: Type.Object({
       hits: Type.Array(
         Type.Object({
           sessionId: Type.String(),
@@ -254,13 +171,8 @@ export const chatMethods = {
       ),
       /** More hits than the limit: narrow the search. */
       more: Type.Boolean(),
-    }),
-  ),
-  'chat.macros': method(
-    'Every macro a turn can use, with its owner and current value (null: computed by its handler at each turn).',
-    Type.Object({ sessionId: Type.Optional(SessionId) }, { additionalProperties: false }),
-    Type.Array(Type.Object({ name: Type.String(), owner: Type.String(), description: Type.String(), value: Type.Union([Type.String(), Type.Null()]) })),
-  ),
+    }) }),
+  'chat.macros': endpoint({ description: 'Every macro a turn can use, with its owner and current value (null: computed by its handler at each turn).', params: Type.Object({ sessionId: Type.Optional(SessionId) }, { additionalProperties: false }), result: Type.Array(Type.Object({ name: Type.String(), owner: Type.String(), description: Type.String(), value: Type.Union([Type.String(), Type.Null()]) })) }),
 };
 
 /** The chat.* methods for session files in other apps' formats (cards, lorebooks, SillyTavern chats): the imports' handlers answer them. */

@@ -1,7 +1,7 @@
 // Connection methods: profiles as key-free views, keys set and cleared write-only, test, model lists, local-server detection.
 import { Type } from '@sinclair/typebox';
 import { HostErrorSchema } from './common';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 const Empty = Type.Object({}, { additionalProperties: false });
 const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
@@ -78,42 +78,18 @@ const SecretsInfoSchema = Type.Object({
   consent: Type.Optional(Type.Union([Type.Literal('needed'), Type.Literal('given')])),
 });
 export const connectionMethods = {
-  'connections.list': method('Every connection profile, without keys (hasKey and the last 4 characters only).', Empty, Type.Array(ProfileViewSchema)),
-  'connections.save': method(
-    'Create or replace a profile; a key, when given, is stored in the secret store (never in settings).',
-    Type.Object({ profile: ProfileInputSchema, key: Type.Optional(Key) }, { additionalProperties: false }),
-    Type.Object({ profile: ProfileViewSchema, warnings: Type.Array(Type.String()) }),
-  ),
-  'connections.remove': method('Delete a profile and its stored key.', Type.Object({ id: Id }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
-  'connections.setKey': method('Store an API key for a profile (write-only).', Type.Object({ id: Id, key: Key }, { additionalProperties: false }), ProfileViewSchema),
-  'connections.confirm': method(
-    'Confirm a connection a backup restore held (new, or its address changed): it can be used again.',
-    Type.Object({ id: Id }, { additionalProperties: false }),
-    ProfileViewSchema,
-  ),
-  'connections.clearKey': method('Forget a profile\'s key.', Type.Object({ id: Id }, { additionalProperties: false }), ProfileViewSchema),
-  'connections.test': method(
-    'Check a saved profile ({id}) or an unsaved one ({profile, key?}) by listing its models.',
-    Type.Union([
+  'connections.list': endpoint({ description: 'Every connection profile, without keys (hasKey and the last 4 characters only).', params: Empty, result: Type.Array(ProfileViewSchema) }),
+  'connections.save': endpoint({ description: 'Create or replace a profile; a key, when given, is stored in the secret store (never in settings).', params: Type.Object({ profile: ProfileInputSchema, key: Type.Optional(Key) }, { additionalProperties: false }), result: Type.Object({ profile: ProfileViewSchema, warnings: Type.Array(Type.String()) }) }),
+  'connections.remove': endpoint({ description: 'Delete a profile and its stored key.', params: Type.Object({ id: Id }, { additionalProperties: false }), result: Type.Object({ removed: Type.Boolean() }) }),
+  'connections.setKey': endpoint({ description: 'Store an API key for a profile (write-only).', params: Type.Object({ id: Id, key: Key }, { additionalProperties: false }), result: ProfileViewSchema }),
+  'connections.confirm': endpoint({ description: 'Confirm a connection a backup restore held (new, or its address changed): it can be used again.', params: Type.Object({ id: Id }, { additionalProperties: false }), result: ProfileViewSchema }),
+  'connections.clearKey': endpoint({ description: 'Forget a profile\'s key.', params: Type.Object({ id: Id }, { additionalProperties: false }), result: ProfileViewSchema }),
+  'connections.test': endpoint({ description: 'Check a saved profile ({id}) or an unsaved one ({profile, key?}) by listing its models.', params: Type.Union([
       Type.Object({ id: Id }, { additionalProperties: false }),
       Type.Object({ profile: ProfileInputSchema, key: Type.Optional(Key) }, { additionalProperties: false }),
-    ]),
-    TestResultSchema,
-  ),
-  'connections.models': method('The models a saved profile offers.', Type.Object({ id: Id }, { additionalProperties: false }), Type.Object({ models: Type.Array(Type.String()) })),
-  'connections.detect': method(
-    'Look for local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM).',
-    Empty,
-    Type.Array(DetectedServerSchema),
-  ),
-  'connections.secretsInfo': method(
-    'Where keys are kept, and the warning to show where keys are entered when that is not encrypted.',
-    Empty,
-    SecretsInfoSchema,
-  ),
-  'connections.allowObfuscatedKeys': method(
-    'S10: the person chooses to keep keys obfuscated on a machine without a keyring (asked once; nothing is saved before).',
-    Empty,
-    SecretsInfoSchema,
-  ),
+    ]), result: TestResultSchema }),
+  'connections.models': endpoint({ description: 'The models a saved profile offers.', params: Type.Object({ id: Id }, { additionalProperties: false }), result: Type.Object({ models: Type.Array(Type.String()) }) }),
+  'connections.detect': endpoint({ description: 'Look for local LLM servers on loopback (Ollama, LM Studio, llama.cpp, KoboldCpp, vLLM).', params: Empty, result: Type.Array(DetectedServerSchema) }),
+  'connections.secretsInfo': endpoint({ description: 'Where keys are kept, and the warning to show where keys are entered when that is not encrypted.', params: Empty, result: SecretsInfoSchema }),
+  'connections.allowObfuscatedKeys': endpoint({ description: 'S10: the person chooses to keep keys obfuscated on a machine without a keyring (asked once; nothing is saved before).', params: Empty, result: SecretsInfoSchema }),
 };

@@ -1,6 +1,6 @@
 // Council, runs and Lumia pack methods: members and settings, dice preview, runs with abort and retry, profiles, packs.
 import { Type } from '@sinclair/typebox';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 import {
   Chance,
   CouncilChatSchema,
@@ -29,10 +29,8 @@ const Seed = Type.Integer({ minimum: 0, maximum: 4294967295 });
 const FileOut = Type.Object({ fileName: Type.String(), content: Type.String() });
 
 export const councilMethods = {
-  'council.get': method('The council: settings with defaults, members with what they point at resolved and anything missing flagged.', Empty, CouncilViewSchema),
-  'council.update': method(
-    'Change council settings: Council Mode, the at-least-one fallback, and tool settings (partial).',
-    Type.Object(
+  'council.get': endpoint({ description: 'The council: settings with defaults, members with what they point at resolved and anything missing flagged.', params: Empty, result: CouncilViewSchema }),
+  'council.update': endpoint({ description: 'Change council settings: Council Mode, the at-least-one fallback, and tool settings (partial).', params: Type.Object(
       {
         patch: Type.Object(
           {
@@ -44,12 +42,8 @@ export const councilMethods = {
         ),
       },
       { additionalProperties: false },
-    ),
-    CouncilViewSchema,
-  ),
-  'council.addMember': method(
-    'Add a member backed by a pack item. chance defaults to 100, role to "", tools to none.',
-    Type.Object(
+    ), result: CouncilViewSchema }),
+  'council.addMember': endpoint({ description: 'Add a member backed by a pack item. chance defaults to 100, role to "", tools to none.', params: Type.Object(
       {
         packId: PackId,
         itemId: ItemId,
@@ -61,12 +55,8 @@ export const councilMethods = {
         allowedWritePaths: Type.Optional(PathPrefixListSchema),
       },
       { additionalProperties: false },
-    ),
-    Type.Object({ memberId: Type.String(), council: CouncilViewSchema }),
-  ),
-  'council.setMember': method(
-    "Change a member's role, chance, tools, retention, or backing item.",
-    Type.Object(
+    ), result: Type.Object({ memberId: Type.String(), council: CouncilViewSchema }) }),
+  'council.setMember': endpoint({ description: "Change a member's role, chance, tools, retention, or backing item.", params: Type.Object(
       {
         memberId: MemberId,
         patch: Type.Object(
@@ -85,31 +75,15 @@ export const councilMethods = {
         ),
       },
       { additionalProperties: false },
-    ),
-    CouncilViewSchema,
-  ),
-  'council.removeMember': method('Remove a member.', Type.Object({ memberId: MemberId }, { additionalProperties: false }), CouncilViewSchema),
-  'council.reorderMembers': method(
-    'Put the members in this order (every member exactly once).',
-    Type.Object({ memberIds: Type.Array(MemberId, { maxItems: 1000 }) }, { additionalProperties: false }),
-    CouncilViewSchema,
-  ),
-  'council.quickAddPack': method(
-    'Add every item of a pack as a member (items already present are skipped).',
-    Type.Object(
+    ), result: CouncilViewSchema }),
+  'council.removeMember': endpoint({ description: 'Remove a member.', params: Type.Object({ memberId: MemberId }, { additionalProperties: false }), result: CouncilViewSchema }),
+  'council.reorderMembers': endpoint({ description: 'Put the members in this order (every member exactly once).', params: Type.Object({ memberIds: Type.Array(MemberId, { maxItems: 1000 }) }, { additionalProperties: false }), result: CouncilViewSchema }),
+  'council.quickAddPack': endpoint({ description: 'Add every item of a pack as a member (items already present are skipped).', params: Type.Object(
       { packId: PackId, chance: Type.Optional(Chance), role: Type.Optional(Type.String({ maxLength: 200 })), tools: Type.Optional(ToolList) },
       { additionalProperties: false },
-    ),
-    CouncilViewSchema,
-  ),
-  'council.testRoll': method(
-    'Preview who would take part with this seed (a random one when absent); nothing runs.',
-    Type.Object({ seed: Type.Optional(Seed) }, { additionalProperties: false }),
-    Type.Object({ seed: Type.Integer(), rolls: Type.Array(CouncilRollSchema), fallbackUsed: Type.Boolean(), active: Type.Array(Type.String()) }),
-  ),
-  'council.run': method(
-    'Roll the dice and run the active members\' tools on a chat; resolves with the stored run. Progress arrives as council.run.* events; pass runId to be able to abort at once.',
-    Type.Object(
+    ), result: CouncilViewSchema }),
+  'council.testRoll': endpoint({ description: 'Preview who would take part with this seed (a random one when absent); nothing runs.', params: Type.Object({ seed: Type.Optional(Seed) }, { additionalProperties: false }), result: Type.Object({ seed: Type.Integer(), rolls: Type.Array(CouncilRollSchema), fallbackUsed: Type.Boolean(), active: Type.Array(Type.String()) }) }),
+  'council.run': endpoint({ description: 'Roll the dice and run the active members\' tools on a chat; resolves with the stored run. Progress arrives as council.run.* events; pass runId to be able to abort at once.', params: Type.Object(
       {
         chat: CouncilChatSchema,
         seed: Type.Optional(Seed),
@@ -119,45 +93,21 @@ export const councilMethods = {
         dryRun: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    CouncilRunSchema,
-  ),
-  'council.retryFailed': method(
-    'Re-run only the failed tools of a run with the same rolls (no new dice roll); a new run records it (retryOf).',
-    Type.Object({ runId: RunId }, { additionalProperties: false }),
-    CouncilRunSchema,
-  ),
-  'council.abort': method(
-    'Cancel a run in progress: every tool in flight is cancelled; the run ends as aborted.',
-    Type.Object({ runId: RunId }, { additionalProperties: false }),
-    Type.Object({ aborted: Type.Boolean() }),
-  ),
-  'council.inlineTools': method(
-    'Inline mode: the function definitions the main model is offered (member × tool with an argument schema).',
-    Empty,
-    Type.Array(InlineToolSchema),
-  ),
-  'council.profiles.list': method('Saved council profiles.', Empty, Type.Array(ProfileSummarySchema)),
-  'council.profiles.save': method('Save the current council under a name (replaces a profile of that name).', Type.Object({ name: ProfileName }, { additionalProperties: false }), ProfileSummarySchema),
-  'council.profiles.load': method('Replace the current council with a saved profile.', Type.Object({ name: ProfileName }, { additionalProperties: false }), CouncilViewSchema),
-  'council.profiles.remove': method('Delete a saved profile.', Type.Object({ name: ProfileName }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
-  'council.profiles.export': method('A profile as a JSON file to save.', Type.Object({ name: ProfileName }, { additionalProperties: false }), FileOut),
-  'council.profiles.import': method(
-    'Import a profile file (validated; fields named by path on error). name renames it.',
-    Type.Object({ content: Type.String({ maxLength: 1_000_000 }), name: Type.Optional(ProfileName) }, { additionalProperties: false }),
-    ProfileSummarySchema,
-  ),
-  'runs.list': method(
-    'Stored council runs, newest first.',
-    Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), chatId: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false }),
-    Type.Array(RunSummarySchema),
-  ),
-  'runs.get': method('One stored run: seed, rolls, per-tool timing, results, blocks, and the chat it analysed.', Type.Object({ runId: RunId }, { additionalProperties: false }), CouncilRunSchema),
-  'runs.exportTrace': method('A run as a JSON Lines trace (one event per line, timeline order).', Type.Object({ runId: RunId }, { additionalProperties: false }), FileOut),
-  'packs.list': method('Installed Lumia packs (bundled and user), without avatar image data.', Empty, Type.Array(PackSummarySchema)),
-  'packs.import': method(
-    'Install a pack from JSON text (content), or — from the CLI only — from a file path. Validated; errors name the field path.',
-    Type.Object(
+    ), result: CouncilRunSchema }),
+  'council.retryFailed': endpoint({ description: 'Re-run only the failed tools of a run with the same rolls (no new dice roll); a new run records it (retryOf).', params: Type.Object({ runId: RunId }, { additionalProperties: false }), result: CouncilRunSchema }),
+  'council.abort': endpoint({ description: 'Cancel a run in progress: every tool in flight is cancelled; the run ends as aborted.', params: Type.Object({ runId: RunId }, { additionalProperties: false }), result: Type.Object({ aborted: Type.Boolean() }) }),
+  'council.inlineTools': endpoint({ description: 'Inline mode: the function definitions the main model is offered (member × tool with an argument schema).', params: Empty, result: Type.Array(InlineToolSchema) }),
+  'council.profiles.list': endpoint({ description: 'Saved council profiles.', params: Empty, result: Type.Array(ProfileSummarySchema) }),
+  'council.profiles.save': endpoint({ description: 'Save the current council under a name (replaces a profile of that name).', params: Type.Object({ name: ProfileName }, { additionalProperties: false }), result: ProfileSummarySchema }),
+  'council.profiles.load': endpoint({ description: 'Replace the current council with a saved profile.', params: Type.Object({ name: ProfileName }, { additionalProperties: false }), result: CouncilViewSchema }),
+  'council.profiles.remove': endpoint({ description: 'Delete a saved profile.', params: Type.Object({ name: ProfileName }, { additionalProperties: false }), result: Type.Object({ removed: Type.Boolean() }) }),
+  'council.profiles.export': endpoint({ description: 'A profile as a JSON file to save.', params: Type.Object({ name: ProfileName }, { additionalProperties: false }), result: FileOut }),
+  'council.profiles.import': endpoint({ description: 'Import a profile file (validated; fields named by path on error). name renames it.', params: Type.Object({ content: Type.String({ maxLength: 1_000_000 }), name: Type.Optional(ProfileName) }, { additionalProperties: false }), result: ProfileSummarySchema }),
+  'runs.list': endpoint({ description: 'Stored council runs, newest first.', params: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })), chatId: Type.Optional(Type.String({ maxLength: 128 })) }, { additionalProperties: false }), result: Type.Array(RunSummarySchema) }),
+  'runs.get': endpoint({ description: 'One stored run: seed, rolls, per-tool timing, results, blocks, and the chat it analysed.', params: Type.Object({ runId: RunId }, { additionalProperties: false }), result: CouncilRunSchema }),
+  'runs.exportTrace': endpoint({ description: 'A run as a JSON Lines trace (one event per line, timeline order).', params: Type.Object({ runId: RunId }, { additionalProperties: false }), result: FileOut }),
+  'packs.list': endpoint({ description: 'Installed Lumia packs (bundled and user), without avatar image data.', params: Empty, result: Type.Array(PackSummarySchema) }),
+  'packs.import': endpoint({ description: 'Install a pack from JSON text (content), or — from the CLI only — from a file path. Validated; errors name the field path.', params: Type.Object(
       {
         /** The pack file's text; its size is checked by the pack reader (5 MB), which says so. */
         content: Type.Optional(Type.String({ minLength: 1 })),
@@ -167,18 +117,8 @@ export const councilMethods = {
         keepBoth: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    PackSummarySchema,
-  ),
-  'packs.export': method(
-    "A self-contained pack file: the Workbench's shape (avatars inlined as data URLs) or LumiHub's (format: 'lumihub').",
-    Type.Object({ id: PackId, format: Type.Optional(Type.Union([Type.Literal('workbench'), Type.Literal('lumihub')])) }, { additionalProperties: false }),
-    FileOut,
-  ),
-  'packs.remove': method('Remove a user pack (bundled packs cannot be removed).', Type.Object({ id: PackId }, { additionalProperties: false }), Type.Object({ removed: Type.Boolean() })),
-  'packs.avatar': method(
-    "An item's avatar as a data: URL (null when it has none).",
-    Type.Object({ packId: PackId, itemId: ItemId }, { additionalProperties: false }),
-    Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }),
-  ),
+    ), result: PackSummarySchema }),
+  'packs.export': endpoint({ description: "A self-contained pack file: the Workbench's shape (avatars inlined as data URLs) or LumiHub's (format: 'lumihub').", params: Type.Object({ id: PackId, format: Type.Optional(Type.Union([Type.Literal('workbench'), Type.Literal('lumihub')])) }, { additionalProperties: false }), result: FileOut }),
+  'packs.remove': endpoint({ description: 'Remove a user pack (bundled packs cannot be removed).', params: Type.Object({ id: PackId }, { additionalProperties: false }), result: Type.Object({ removed: Type.Boolean() }) }),
+  'packs.avatar': endpoint({ description: "An item's avatar as a data: URL (null when it has none).", params: Type.Object({ packId: PackId, itemId: ItemId }, { additionalProperties: false }), result: Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }) }),
 };

@@ -1,7 +1,7 @@
 // Extension methods: list, install from a folder, enable/disable/remove/restart, permissions, logs.
 import { Type } from '@sinclair/typebox';
 import { EXTENSION_PERMISSIONS } from '../types/spindle';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 /** Ours (`knowledge-base`) and Lumiverse identifiers (`lumia_tools`). */
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,63}$' });
@@ -70,10 +70,8 @@ export const ExtensionInfoSchema = Type.Object({
 });
 
 export const extensionMethods = {
-  'extensions.list': method('Every known extension with its status and permissions.', Type.Object({}, { additionalProperties: false }), Type.Array(ExtensionInfoSchema)),
-  'extensions.install': method(
-    'Install an extension from a folder or a .zip; only the permissions listed in grant are granted.',
-    Type.Object(
+  'extensions.list': endpoint({ description: 'Every known extension with its status and permissions.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(ExtensionInfoSchema) }),
+  'extensions.install': endpoint({ description: 'Install an extension from a folder or a .zip; only the permissions listed in grant are granted.', params: Type.Object(
       {
         /** A folder, or a .zip file. */
         folder: Type.String({ minLength: 1, maxLength: 4096 }),
@@ -85,22 +83,10 @@ export const extensionMethods = {
         replace: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    ExtensionInfoSchema,
-  ),
-  'extensions.inspect': method(
-    "Read a folder's (or a .zip's) spindle.json before installing, so the user sees what it asks for and grants only that.",
-    Type.Object({ folder: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-    InspectedSchema,
-  ),
-  'extensions.inspectUpload': method(
-    "Read an uploaded .zip's spindle.json before installing it (unpacked in a staging folder, removed again).",
-    Type.Object({ upload: UploadSchema }, { additionalProperties: false }),
-    InspectedSchema,
-  ),
-  'extensions.installUpload': method(
-    'Install an extension from an uploaded .zip (base64); only the permissions listed in grant are granted.',
-    Type.Object(
+    ), result: ExtensionInfoSchema }),
+  'extensions.inspect': endpoint({ description: "Read a folder's (or a .zip's) spindle.json before installing, so the user sees what it asks for and grants only that.", params: Type.Object({ folder: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }), result: InspectedSchema }),
+  'extensions.inspectUpload': endpoint({ description: "Read an uploaded .zip's spindle.json before installing it (unpacked in a staging folder, removed again).", params: Type.Object({ upload: UploadSchema }, { additionalProperties: false }), result: InspectedSchema }),
+  'extensions.installUpload': endpoint({ description: 'Install an extension from an uploaded .zip (base64); only the permissions listed in grant are granted.', params: Type.Object(
       {
         upload: UploadSchema,
         grant: Type.Optional(Type.Union([Type.Array(Permission, { maxItems: EXTENSION_PERMISSIONS.length }), Type.Literal('requested')])),
@@ -108,33 +94,15 @@ export const extensionMethods = {
         replace: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    ExtensionInfoSchema,
-  ),
-  'extensions.enable': method('Enable and start an extension.', ById, ExtensionInfoSchema),
-  'extensions.disable': method('Stop and disable an extension; its tools are unregistered.', ById, ExtensionInfoSchema),
-  'extensions.restart': method('Restart an extension (also clears a failed state).', ById, ExtensionInfoSchema),
-  'extensions.remove': method('Remove a user-installed extension.', ById, Type.Object({ removed: Type.Boolean() })),
-  'extensions.grant': method('Grant a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
-  'extensions.revoke': method('Revoke a permission.', Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), ExtensionInfoSchema),
-  'extensions.trust': method(
-    "Let an extension's tools that declare no mode run without asking (trusted: true), or ask again (false).",
-    Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }),
-    ExtensionInfoSchema,
-  ),
-  'extensions.frontend': method(
-    'What its backend sent its frontend with sendToFrontend (the last 200, oldest first).',
-    ById,
-    Type.Object({ messages: Type.Array(Type.Object({ at: Type.Number(), payload: Type.Unknown() })) }),
-  ),
-  'extensions.sendFrontend': method(
-    "Hand a JSON message to its onFrontendMessage handlers, as its frontend would (64 KB at most).",
-    Type.Object({ id: Id, payload: Type.Unknown() }, { additionalProperties: false }),
-    Type.Object({ delivered: Type.Boolean() }),
-  ),
-  'extensions.log': method(
-    'The capped log of an extension, or the lines after afterSeq (for following it).',
-    Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
-    Type.Object({ lines: Type.Array(Type.String()), lastSeq: Type.Integer() }),
-  ),
+    ), result: ExtensionInfoSchema }),
+  'extensions.enable': endpoint({ description: 'Enable and start an extension.', params: ById, result: ExtensionInfoSchema }),
+  'extensions.disable': endpoint({ description: 'Stop and disable an extension; its tools are unregistered.', params: ById, result: ExtensionInfoSchema }),
+  'extensions.restart': endpoint({ description: 'Restart an extension (also clears a failed state).', params: ById, result: ExtensionInfoSchema }),
+  'extensions.remove': endpoint({ description: 'Remove a user-installed extension.', params: ById, result: Type.Object({ removed: Type.Boolean() }) }),
+  'extensions.grant': endpoint({ description: 'Grant a permission.', params: Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), result: ExtensionInfoSchema }),
+  'extensions.revoke': endpoint({ description: 'Revoke a permission.', params: Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), result: ExtensionInfoSchema }),
+  'extensions.trust': endpoint({ description: "Let an extension's tools that declare no mode run without asking (trusted: true), or ask again (false).", params: Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }), result: ExtensionInfoSchema }),
+  'extensions.frontend': endpoint({ description: 'What its backend sent its frontend with sendToFrontend (the last 200, oldest first).', params: ById, result: Type.Object({ messages: Type.Array(Type.Object({ at: Type.Number(), payload: Type.Unknown() })) }) }),
+  'extensions.sendFrontend': endpoint({ description: "Hand a JSON message to its onFrontendMessage handlers, as its frontend would (64 KB at most).", params: Type.Object({ id: Id, payload: Type.Unknown() }, { additionalProperties: false }), result: Type.Object({ delivered: Type.Boolean() }) }),
+  'extensions.log': endpoint({ description: 'The capped log of an extension, or the lines after afterSeq (for following it).', params: Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), result: Type.Object({ lines: Type.Array(Type.String()), lastSeq: Type.Integer() }) }),
 };

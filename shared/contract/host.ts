@@ -1,6 +1,6 @@
 // Host-level methods: status and liveness.
 import { Type } from '@sinclair/typebox';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 import { NoticeSchema } from '../notices';
 
 const Empty = Type.Object({}, { additionalProperties: false });
@@ -20,11 +20,7 @@ export const StatusSchema = Type.Object({
 });
 
 export const hostMethods = {
-  'host.status': method('Where the data lives, the settings version and what is loaded.', Empty, StatusSchema),
-  'host.ping': method('Liveness check; returns the host time.', Empty, Type.Object({ now: Type.Number() })),
-  'notices.dismiss': method(
-    'Dismiss one notice by id.',
-    Type.Object({ id: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
-    Type.Object({ dismissed: Type.Boolean() }),
-  ),
+  'host.status': endpoint({ description: 'Where the data lives, the settings version and what is loaded.', params: Empty, result: StatusSchema }),
+  'host.ping': endpoint({ description: 'Liveness check; returns the host time.', params: Empty, result: Type.Object({ now: Type.Number() }) }),
+  'notices.dismiss': endpoint({ description: 'Dismiss one notice by id.', params: Type.Object({ id: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), result: Type.Object({ dismissed: Type.Boolean() }) }),
 };

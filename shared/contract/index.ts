@@ -1,4 +1,4 @@
-// The whole host contract: every method once, with input and output schemas and derived types.
+// The whole host contract: every method once, declared as a kernel endpoint (shared/rpc/endpoint.ts), with its types.
 import type { Static } from '@sinclair/typebox';
 import { hostMethods } from './host';
 import { settingsMethods } from './settings';
@@ -30,8 +30,8 @@ export const contract = {
 
 export type Contract = typeof contract;
 export type MethodName = keyof Contract;
-export type MethodInput<M extends MethodName> = Static<Contract[M]['input']>;
-export type MethodOutput<M extends MethodName> = Static<Contract[M]['output']>;
+export type MethodInput<M extends MethodName> = Static<Contract[M]['params']>;
+export type MethodOutput<M extends MethodName> = Static<Contract[M]['result']>;
 
 /** Who is calling: the transport the call came through. */
 export interface CallContext {
@@ -46,6 +46,3 @@ export type Handlers = {
 export function isMethodName(name: string): name is MethodName {
   return Object.prototype.hasOwnProperty.call(contract, name);
 }
-
-export { method } from './define';
-export type { MethodSpec } from './define';

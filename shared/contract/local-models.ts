@@ -1,7 +1,7 @@
 // Local model methods: the library of GGUF models the built-in engine runs (list, add a file on disk, remove).
 import { Type } from '@sinclair/typebox';
 import { FitSchema } from '../local-model/engine-contract';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 export const LocalModelSchema = Type.Object({
   id: Type.String(),
@@ -68,46 +68,26 @@ export const ProbeCardSchema = Type.Object({
 const DownloadId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 
 export const localModelMethods = {
-  'models.list': method('The local models in the library.', Type.Object({}, { additionalProperties: false }), Type.Array(LocalModelSchema)),
-  'models.add': method(
-    'Adds a GGUF on disk to the library (used where it is).',
-    Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-    LocalModelSchema,
-  ),
-  'models.remove': method(
-    'Removes a model from the library; a file it downloaded is deleted, a file picked on disk is left.',
-    Type.Object({ id: Id }, { additionalProperties: false }),
-    Type.Object({ removed: LocalModelSchema, deletedFile: Type.Boolean() }),
-  ),
-  'models.pull': method(
-    'Downloads a GGUF (a URL, or hf:<owner>/<repo>/<file>.gguf) into the library; progress comes as models.download events. wait: answers when it ends.',
-    Type.Object(
+  'models.list': endpoint({ description: 'The local models in the library.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(LocalModelSchema) }),
+  'models.add': endpoint({ description: 'Adds a GGUF on disk to the library (used where it is).', params: Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }), result: LocalModelSchema }),
+  'models.remove': endpoint({ description: 'Removes a model from the library; a file it downloaded is deleted, a file picked on disk is left.', params: Type.Object({ id: Id }, { additionalProperties: false }), result: Type.Object({ removed: LocalModelSchema, deletedFile: Type.Boolean() }) }),
+  'models.pull': endpoint({ description: 'Downloads a GGUF (a URL, or hf:<owner>/<repo>/<file>.gguf) into the library; progress comes as models.download events. wait: answers when it ends.', params: Type.Object(
       {
         source: Type.String({ minLength: 1, maxLength: 4096 }),
         sha256: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
         wait: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    ModelDownloadSchema,
-  ),
-  'models.downloads': method('The downloads of this run of the host, newest last.', Type.Object({}, { additionalProperties: false }), Type.Array(ModelDownloadSchema)),
-  'models.pause': method('Pauses a download (what arrived is kept; resume continues it).', DownloadId, ModelDownloadSchema),
-  'models.resume': method('Resumes a paused or failed download with a Range request.', DownloadId, ModelDownloadSchema),
-  'models.cancel': method('Stops a download and deletes what it fetched.', DownloadId, Type.Object({ cancelled: Type.Boolean() })),
-  'models.probe': method(
-    'Runs the tool-calling probe (about 20 cases) against a connection and keeps its capability card; progress comes as models.probe events.',
-    Type.Object(
+    ), result: ModelDownloadSchema }),
+  'models.downloads': endpoint({ description: 'The downloads of this run of the host, newest last.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(ModelDownloadSchema) }),
+  'models.pause': endpoint({ description: 'Pauses a download (what arrived is kept; resume continues it).', params: DownloadId, result: ModelDownloadSchema }),
+  'models.resume': endpoint({ description: 'Resumes a paused or failed download with a Range request.', params: DownloadId, result: ModelDownloadSchema }),
+  'models.cancel': endpoint({ description: 'Stops a download and deletes what it fetched.', params: DownloadId, result: Type.Object({ cancelled: Type.Boolean() }) }),
+  'models.probe': endpoint({ description: 'Runs the tool-calling probe (about 20 cases) against a connection and keeps its capability card; progress comes as models.probe events.', params: Type.Object(
       { connectionId: Type.String({ minLength: 1, maxLength: 64 }), model: Type.Optional(Type.String({ maxLength: 200 })), maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })) },
       { additionalProperties: false },
-    ),
-    ProbeCardSchema,
-  ),
-  'models.fit': method(
-    "Whether a model fits this machine (on the GPU, on the CPU, or not at all) and the memory it needs, from its GGUF header: a file, a URL or an hf: reference (only the header is fetched).",
-    Type.Object({ source: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-    FitSchema,
-  ),
-  'models.suggested': method('Small models that call tools well, with size, licence, context and source.', Type.Object({}, { additionalProperties: false }), Type.Array(CatalogEntrySchema)),
-  'models.probes': method('The capability cards the probe has kept, one per connection and model.', Type.Object({}, { additionalProperties: false }), Type.Array(ProbeCardSchema)),
+    ), result: ProbeCardSchema }),
+  'models.fit': endpoint({ description: "Whether a model fits this machine (on the GPU, on the CPU, or not at all) and the memory it needs, from its GGUF header: a file, a URL or an hf: reference (only the header is fetched).", params: Type.Object({ source: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }), result: FitSchema }),
+  'models.suggested': endpoint({ description: 'Small models that call tools well, with size, licence, context and source.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(CatalogEntrySchema) }),
+  'models.probes': endpoint({ description: 'The capability cards the probe has kept, one per connection and model.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(ProbeCardSchema) }),
 };

@@ -1,7 +1,7 @@
 // MCP server methods: configs (add, update, remove, import the desktop-host JSON), lifecycle, tools and logs.
 import { Type } from '@sinclair/typebox';
 import { HostErrorSchema } from './common';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 /** Registry source ids are `mcp-<id>` (≤ 64 chars), so an id is at most 60. Lowercase keeps provider aliases plain. */
 export const MCP_SERVER_ID_PATTERN = '^[a-z0-9][a-z0-9_-]{0,59}$';
@@ -132,22 +132,14 @@ const ImportResult = Type.Object({
 });
 
 export const mcpMethods = {
-  'mcp.list': method('Every configured MCP server with its status, tool count and last error.', Type.Object({}, { additionalProperties: false }), Type.Array(McpServerInfoSchema)),
-  'mcp.add': method('Add an MCP server config; it connects when enabled.', AddInput, McpServerInfoSchema),
-  'mcp.update': method(
-    'Change an MCP server config; a running server restarts with the new config.',
-    Type.Object({ id: Id, patch: UpdatePatch }, { additionalProperties: false }),
-    McpServerInfoSchema,
-  ),
-  'mcp.remove': method('Disconnect and remove an MCP server; its tools are unregistered.', ById, Type.Object({ removed: Type.Boolean() })),
-  'mcp.importJson': method(
-    'Import the `{ "mcpServers": { … } }` JSON desktop MCP hosts use; valid entries are added (disabled, untrusted), the rest reported.',
-    Type.Object({ json: Type.String({ minLength: 1, maxLength: 1_000_000 }), enable: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-    ImportResult,
-  ),
-  'mcp.connect': method('Connect (start) a server now; clears a failed state. Resolves when connected or failed.', ById, McpServerInfoSchema),
-  'mcp.disconnect': method('Disconnect (stop) a server; its tools are unregistered.', ById, McpServerInfoSchema),
-  'mcp.restart': method('Disconnect and connect again with a clean crash budget.', ById, McpServerInfoSchema),
-  'mcp.tools': method('The tools a server listed, registered or skipped, with title, schemas and annotations.', ById, Type.Array(McpToolViewSchema)),
-  'mcp.log': method('The capped log of a server: stderr, log notifications and host messages.', ById, Type.Object({ lines: Type.Array(Type.String()) })),
+  'mcp.list': endpoint({ description: 'Every configured MCP server with its status, tool count and last error.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(McpServerInfoSchema) }),
+  'mcp.add': endpoint({ description: 'Add an MCP server config; it connects when enabled.', params: AddInput, result: McpServerInfoSchema }),
+  'mcp.update': endpoint({ description: 'Change an MCP server config; a running server restarts with the new config.', params: Type.Object({ id: Id, patch: UpdatePatch }, { additionalProperties: false }), result: McpServerInfoSchema }),
+  'mcp.remove': endpoint({ description: 'Disconnect and remove an MCP server; its tools are unregistered.', params: ById, result: Type.Object({ removed: Type.Boolean() }) }),
+  'mcp.importJson': endpoint({ description: 'Import the `{ "mcpServers": { … } }` JSON desktop MCP hosts use; valid entries are added (disabled, untrusted), the rest reported.', params: Type.Object({ json: Type.String({ minLength: 1, maxLength: 1_000_000 }), enable: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), result: ImportResult }),
+  'mcp.connect': endpoint({ description: 'Connect (start) a server now; clears a failed state. Resolves when connected or failed.', params: ById, result: McpServerInfoSchema }),
+  'mcp.disconnect': endpoint({ description: 'Disconnect (stop) a server; its tools are unregistered.', params: ById, result: McpServerInfoSchema }),
+  'mcp.restart': endpoint({ description: 'Disconnect and connect again with a clean crash budget.', params: ById, result: McpServerInfoSchema }),
+  'mcp.tools': endpoint({ description: 'The tools a server listed, registered or skipped, with title, schemas and annotations.', params: ById, result: Type.Array(McpToolViewSchema) }),
+  'mcp.log': endpoint({ description: 'The capped log of a server: stderr, log notifications and host messages.', params: ById, result: Type.Object({ lines: Type.Array(Type.String()) }) }),
 };

@@ -1,7 +1,7 @@
 // Sidecar LLM settings (seed 000 SidecarConfig): read, and a validated partial update.
 import { Type } from '@sinclair/typebox';
 import { SIDECAR_RANGES } from '../types/llm';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 export const SidecarConfigSchema = Type.Object(
   {
@@ -23,10 +23,6 @@ export const SidecarStateSchema = Type.Object({
 });
 
 export const sidecarMethods = {
-  'sidecar.get': method('The sidecar LLM settings and whether they are usable.', Type.Object({}, { additionalProperties: false }), SidecarStateSchema),
-  'sidecar.update': method(
-    'Change some sidecar settings; ranges: temperature 0–2, topP 0–1, maxTokens 1–65536.',
-    Type.Object({ patch: Type.Partial(SidecarConfigSchema) }, { additionalProperties: false }),
-    SidecarStateSchema,
-  ),
+  'sidecar.get': endpoint({ description: 'The sidecar LLM settings and whether they are usable.', params: Type.Object({}, { additionalProperties: false }), result: SidecarStateSchema }),
+  'sidecar.update': endpoint({ description: 'Change some sidecar settings; ranges: temperature 0–2, topP 0–1, maxTokens 1–65536.', params: Type.Object({ patch: Type.Partial(SidecarConfigSchema) }, { additionalProperties: false }), result: SidecarStateSchema }),
 };

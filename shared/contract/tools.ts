@@ -1,7 +1,7 @@
 // Tool registry methods: list, inspect, try, and export a tool's spec for other hosts.
 import { Type } from '@sinclair/typebox';
 import { HostErrorSchema } from './common';
-import { method } from './define';
+import { endpoint } from '../rpc/endpoint';
 
 const Source = Type.Union([Type.Literal('builtin'), Type.Literal('extension'), Type.Literal('mcp')]);
 const QualifiedName = Type.String({ minLength: 1, maxLength: 300 });
@@ -55,21 +55,15 @@ export const SpecFormatSchema = Type.Union([
 ]);
 
 export const toolMethods = {
-  'tools.list': method(
-    'Every registered tool, optionally filtered.',
-    Type.Object(
+  'tools.list': endpoint({ description: 'Every registered tool, optionally filtered.', params: Type.Object(
       {
         source: Type.Optional(Source),
         extensionId: Type.Optional(Type.String({ maxLength: 64 })),
         councilEligible: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    Type.Array(ToolInfoSchema),
-  ),
-  'tools.invoke': method(
-    'Run one tool with arguments (validated against its schema first).',
-    Type.Object(
+    ), result: Type.Array(ToolInfoSchema) }),
+  'tools.invoke': endpoint({ description: 'Run one tool with arguments (validated against its schema first).', params: Type.Object(
       {
         qualifiedName: QualifiedName,
         args: Type.Record(Type.String(), Type.Unknown()),
@@ -78,12 +72,6 @@ export const toolMethods = {
         dryRun: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
-    ),
-    ToolOutcomeSchema,
-  ),
-  'tools.exportSpec': method(
-    "A tool's definition as an OpenAI function (strict or not), an Anthropic tool or an MCP tool.",
-    Type.Object({ qualifiedName: QualifiedName, format: SpecFormatSchema }, { additionalProperties: false }),
-    Type.Object({ spec: Type.Unknown() }),
-  ),
+    ), result: ToolOutcomeSchema }),
+  'tools.exportSpec': endpoint({ description: "A tool's definition as an OpenAI function (strict or not), an Anthropic tool or an MCP tool.", params: Type.Object({ qualifiedName: QualifiedName, format: SpecFormatSchema }, { additionalProperties: false }), result: Type.Object({ spec: Type.Unknown() }) }),
 };

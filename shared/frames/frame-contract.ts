@@ -3,9 +3,10 @@
 // the app sends a frame once, validated where it arrives (TypeBox's Value: no code generation, so it
 // runs under the frames' and the app's CSP), errors as data with stable codes.
 //
-// The runtime frame talks over a MessagePort the app hands it: { kind: 'request', id, method, params } →
-// { kind: 'response', id, ok, value | error }; the app → frame messages are { kind: 'notify', topic, data }.
+// The runtime frame talks over a MessagePort the app hands it, in the RPC kernel's messages: each request a declared
+// endpoint (shared/rpc/endpoint.ts) answered by id, and the app's notices as events { topic, data }.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { endpoint } from '../rpc/endpoint';
 
 const Text = (max: number) => Type.String({ maxLength: max });
 const Id = Type.String({ minLength: 1, maxLength: 128 });
@@ -68,55 +69,42 @@ export type InputAction = Static<typeof InputActionSchema>;
 
 const UploadedFileSchema = Closed({ name: Text(1024), mimeType: Text(256), sizeBytes: Num, base64: Type.String() });
 
-const method = <P extends TSchema, R extends TSchema>(params: P, result: R) => ({ params, result });
 
 /** Every request a frame may make. */
 export const FRAME_METHODS = {
   /** setup() finished (or its deferReady() was released): queued backend messages may flow. */
-  'frame.ready': method(Closed({}), Type.Null()),
+  'frame.ready': endpoint({ params: Closed({}), result: Type.Null() }),
   /** setup() threw or its module had none: the frame is stopped and its card says why. */
-  'frame.failed': method(Closed({ message: Text(4000) }), Type.Null()),
+  'frame.failed': endpoint({ params: Closed({ message: Text(4000) }), result: Type.Null() }),
   /** Answer to a ping (the watchdog). */
-  'frame.pong': method(Closed({ seq: Num }), Type.Null()),
+  'frame.pong': endpoint({ params: Closed({ seq: Num }), result: Type.Null() }),
   /** It used something the Workbench has no place for (listed once on its card). */
-  'frame.inert': method(Closed({ member: Text(120) }), Type.Null()),
+  'frame.inert': endpoint({ params: Closed({ member: Text(120) }), result: Type.Null() }),
   /** Teardown ran; the frame may be removed. */
-  'frame.tornDown': method(Closed({}), Type.Null()),
+  'frame.tornDown': endpoint({ params: Closed({}), result: Type.Null() }),
   /** ctx.sendToBackend(payload): to the backend's onFrontendMessage handlers. */
-  'backend.send': method(Closed({ payload: Json }), Type.Null()),
-  'surface.open': method(Closed({ surfaceId: Id, kind: Type.Union(SURFACE_KINDS.map((k) => Type.Literal(k))), options: SurfaceOptionsSchema }), Type.Null()),
-  'surface.update': method(Closed({ surfaceId: Id, patch: SurfacePatchSchema }), Type.Null()),
+  'backend.send': endpoint({ params: Closed({ payload: Json }), result: Type.Null() }),
+  'surface.open': endpoint({ params: Closed({ surfaceId: Id, kind: Type.Union(SURFACE_KINDS.map((k) => Type.Literal(k))), options: SurfaceOptionsSchema }), result: Type.Null() }),
+  'surface.update': endpoint({ params: Closed({ surfaceId: Id, patch: SurfacePatchSchema }), result: Type.Null() }),
   /** How tall what the extension drew in a surface is (a settings tab on its card is made that tall). */
-  'surface.contentHeight': method(Closed({ surfaceId: Id, height: Num }), Type.Null()),
-  'surface.activate': method(Closed({ surfaceId: Id }), Type.Null()),
-  'surface.close': method(Closed({ surfaceId: Id }), Type.Null()),
-  'inputAction.set': method(InputActionSchema, Type.Null()),
-  'inputAction.remove': method(Closed({ actionId: Id }), Type.Null()),
-  'dialog.confirm': method(
-    Open({ title: Text(200), message: Text(8000), variant: Type.Optional(Text(20)), confirmLabel: Type.Optional(Text(60)), cancelLabel: Type.Optional(Text(60)) }),
-    Closed({ confirmed: Type.Boolean() }),
-  ),
-  'dialog.contextMenu': method(
-    Open({
+  'surface.contentHeight': endpoint({ params: Closed({ surfaceId: Id, height: Num }), result: Type.Null() }),
+  'surface.activate': endpoint({ params: Closed({ surfaceId: Id }), result: Type.Null() }),
+  'surface.close': endpoint({ params: Closed({ surfaceId: Id }), result: Type.Null() }),
+  'inputAction.set': endpoint({ params: InputActionSchema, result: Type.Null() }),
+  'inputAction.remove': endpoint({ params: Closed({ actionId: Id }), result: Type.Null() }),
+  'dialog.confirm': endpoint({ params: Open({ title: Text(200), message: Text(8000), variant: Type.Optional(Text(20)), confirmLabel: Type.Optional(Text(60)), cancelLabel: Type.Optional(Text(60)) }), result: Closed({ confirmed: Type.Boolean() }) }),
+  'dialog.contextMenu': endpoint({ params: Open({
       position: Closed({ x: Num, y: Num }),
       items: Type.Array(Open({ key: Text(120), label: Type.Optional(Text(200)), disabled: Type.Optional(Type.Boolean()), danger: Type.Optional(Type.Boolean()), type: Type.Optional(Text(20)) }), { maxItems: 100 }),
-    }),
-    Closed({ selectedKey: Type.Union([Type.String(), Type.Null()]) }),
-  ),
-  'permissions.request': method(Closed({ permissions: Type.Array(Text(64), { maxItems: 64 }), reason: Type.Optional(Text(1000)) }), Type.Array(Type.String())),
-  'uploads.pickFile': method(
-    Closed({ accept: Type.Optional(Type.Array(Text(100), { maxItems: 50 })), multiple: Type.Optional(Type.Boolean()), maxSizeBytes: Type.Optional(Num) }),
-    Type.Array(UploadedFileSchema),
-  ),
+    }), result: Closed({ selectedKey: Type.Union([Type.String(), Type.Null()]) }) }),
+  'permissions.request': endpoint({ params: Closed({ permissions: Type.Array(Text(64), { maxItems: 64 }), reason: Type.Optional(Text(1000)) }), result: Type.Array(Type.String()) }),
+  'uploads.pickFile': endpoint({ params: Closed({ accept: Type.Optional(Type.Array(Text(100), { maxItems: 50 })), multiple: Type.Optional(Type.Boolean()), maxSizeBytes: Type.Optional(Num) }), result: Type.Array(UploadedFileSchema) }),
   /** A model combobox bound to a connection: its models' names (without connectionId, the open chat's connection). */
-  'connections.models': method(Closed({ connectionId: Type.Optional(Id) }), Closed({ models: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 5000 }) })),
-  'messages.interceptTags': method(Closed({ interceptorId: Id, tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), removeFromMessage: Type.Optional(Type.Boolean()) }), Type.Null()),
-  'messages.stopIntercepting': method(Closed({ interceptorId: Id }), Type.Null()),
-  'messages.renderWidget': method(
-    Closed({ messageId: Id, widgetId: Id, html: Text(512 * 1024), minHeight: Type.Optional(Num), maxHeight: Type.Optional(Num) }),
-    Type.Null(),
-  ),
-  'messages.removeWidget': method(Closed({ messageId: Id, widgetId: Id }), Type.Null()),
+  'connections.models': endpoint({ params: Closed({ connectionId: Type.Optional(Id) }), result: Closed({ models: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 5000 }) }) }),
+  'messages.interceptTags': endpoint({ params: Closed({ interceptorId: Id, tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), removeFromMessage: Type.Optional(Type.Boolean()) }), result: Type.Null() }),
+  'messages.stopIntercepting': endpoint({ params: Closed({ interceptorId: Id }), result: Type.Null() }),
+  'messages.renderWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id, html: Text(512 * 1024), minHeight: Type.Optional(Num), maxHeight: Type.Optional(Num) }), result: Type.Null() }),
+  'messages.removeWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id }), result: Type.Null() }),
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;
@@ -177,10 +165,6 @@ export interface FrameError {
   message: string;
   path?: string;
 }
-
-export type FrameRequestMessage = { kind: 'request'; id: number; method: string; params: unknown };
-export type FrameResponseMessage = { kind: 'response'; id: number; ok: true; value: unknown } | { kind: 'response'; id: number; ok: false; error: FrameError };
-export type FrameNotifyMessage = { kind: 'notify'; topic: string; data: unknown };
 
 /** Stable codes a frame request can fail with. */
 export const FRAME_ERROR_CODES = ['INVALID_INPUT', 'UNKNOWN_METHOD', 'PERMISSION_DENIED', 'UNSUPPORTED_HERE', 'FRAME_FLOOD', 'FRAME_STOPPED', 'CANCELLED', 'INPUT_TOO_LARGE'] as const;

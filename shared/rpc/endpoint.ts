@@ -6,11 +6,11 @@ import type { Result } from '../errors';
 import type { CallOptions, RpcClient } from './client';
 
 export interface Endpoint<P extends TSchema = TSchema, R extends TSchema = TSchema, C extends TSchema | undefined = TSchema | undefined> {
-  description: string;
+  description?: string;
   params: P;
   result: R;
-  /** Every code the endpoint may answer besides the kernel's own (see KERNEL_ERRORS). */
-  errors: readonly string[];
+  /** Every code the endpoint may answer besides the kernel's and its link's own (see KERNEL_ERRORS); none when absent. */
+  errors?: readonly string[];
   /** A streaming endpoint's chunks, sent before its result. */
   chunk?: C;
 }
@@ -20,7 +20,8 @@ export type EndpointTable = Record<string, Endpoint>;
 /** Codes any call may answer, whatever it declares: the link's and the kernel's own. */
 export const KERNEL_ERRORS = ['UNKNOWN_METHOD', 'INVALID_INPUT', 'CANCELLED', 'INTERNAL', 'HOST_TIMEOUT'] as const;
 
-export function endpoint<P extends TSchema, R extends TSchema, C extends TSchema | undefined = undefined>(spec: Endpoint<P, R, C>): Endpoint<P, R, C> {
+/** Declares an endpoint; a link may add fields of its own (the spindle link: the permission a call needs). */
+export function endpoint<const S extends Endpoint>(spec: S): S {
   return spec;
 }
 

@@ -2,43 +2,30 @@
 // several methods share.
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { ExtensionPermission } from '../types/spindle';
+import type { Endpoint } from '../rpc/endpoint';
 
 /**
- * One spindle.* method the host answers: its parameters (an object, or objects told apart by `type`), its result, the permission it needs and the
- * error codes it may answer besides the ones every request may (INVALID_INPUT, INTERNAL, and PERMISSION_DENIED
- * when it needs a permission).
+ * One spindle.* method the host answers: a kernel endpoint (shared/rpc/endpoint.ts) whose params are an object (or
+ * objects told apart by `type`), with the permission it needs. Besides its declared errors it may answer the ones every
+ * request may (INVALID_INPUT, INTERNAL, and PERMISSION_DENIED when it needs a permission).
  */
-export interface SpindleRequestSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> {
-  params: P;
+export interface SpindleRequestSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> extends Endpoint<P, R> {
   /**
    * Methods an extension calls with positional arguments (`spindle.chats.get(id)`) cross as `{ args: [...] }`; these
    * are the arguments' names, in order, which turn them into the params object (a missing or null one is absent; any
    * after the last, such as Lumiverse's trailing userId, are ignored).
    */
   positional?: readonly string[];
-  result: R;
-  /** A streaming method's chunks, each checked like its answer. */
-  chunk?: TSchema;
   permission?: ExtensionPermission;
-  errors: readonly string[];
 }
 
 /** Errors any request may answer. */
 export const COMMON_ERRORS = ['INVALID_INPUT', 'INTERNAL'] as const;
 
-/** A method called with positional arguments, named in order by the keys of `props`. */
+/** Params passed as positional arguments, named in order by the keys of `props` (spread into an endpoint). */
 export const positional = <T extends TProperties>(props: T) => ({ params: Type.Object(props), positional: Object.keys(props) });
-/** A method whose worker side sends one params object. */
+/** Params the worker side sends as one object (spread into an endpoint). */
 export const named = <T extends TProperties>(props: T) => ({ params: Type.Object(props) });
-
-export function request<P extends TSchema, R extends TSchema>(
-  shape: { params: P; positional?: readonly string[] },
-  result: R,
-  errors: readonly string[] = [],
-  permission?: ExtensionPermission,
-): SpindleRequestSpec<P, R> {
-  return { ...shape, result, errors, ...(permission ? { permission } : {}) };
-}
 
 /** A non-empty string of at most `max` characters. */
 export const Id = (max: number) => Type.String({ minLength: 1, maxLength: max });

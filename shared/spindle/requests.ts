@@ -9,7 +9,8 @@ import { TOAST_LEVELS } from './toast';
 import { SESSION_LIMITS } from '../types/chat';
 import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
-import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, request, type SpindleRequestSpec } from './request-schema';
+import { endpoint } from '../rpc/endpoint';
+import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
 /** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
 const StreamChunk = Type.Union([
@@ -23,27 +24,27 @@ const StorageStat = Dto({ exists: Type.Boolean(), isFile: Type.Boolean(), isDire
 const FILE_ERRORS = ['NOT_FOUND', 'PATH_NOT_ALLOWED'];
 const WRITE_ERRORS = ['PATH_NOT_ALLOWED', 'INPUT_TOO_LARGE', 'QUOTA_EXCEEDED'];
 export const STORAGE_OPS = {
-  read: request(named({ path: Path }), Type.String(), FILE_ERRORS),
-  readBinary: request(named({ path: Path }), Type.String({ description: 'base64' }), FILE_ERRORS),
-  write: request(named({ path: Path, data: Type.String() }), Type.Literal(true), WRITE_ERRORS),
-  writeBinary: request(named({ path: Path, base64: Type.String() }), Type.Literal(true), WRITE_ERRORS),
-  delete: request(named({ path: Path }), Type.Literal(true), ['PATH_NOT_ALLOWED']),
-  list: request(named({ prefix: Opt(Path) }), Type.Array(Type.String()), ['PATH_NOT_ALLOWED']),
-  exists: request(named({ path: Path }), Type.Boolean(), ['PATH_NOT_ALLOWED']),
-  stat: request(named({ path: Path }), StorageStat, ['PATH_NOT_ALLOWED']),
-  mkdir: request(named({ path: Path }), Type.Literal(true), ['PATH_NOT_ALLOWED']),
-  move: request(named({ from: Path, to: Path }), Type.Literal(true), FILE_ERRORS),
+  read: endpoint({ ...named({ path: Path }), result: Type.String(), errors: FILE_ERRORS }),
+  readBinary: endpoint({ ...named({ path: Path }), result: Type.String({ description: 'base64' }), errors: FILE_ERRORS }),
+  write: endpoint({ ...named({ path: Path, data: Type.String() }), result: Type.Literal(true), errors: WRITE_ERRORS }),
+  writeBinary: endpoint({ ...named({ path: Path, base64: Type.String() }), result: Type.Literal(true), errors: WRITE_ERRORS }),
+  delete: endpoint({ ...named({ path: Path }), result: Type.Literal(true), errors: ['PATH_NOT_ALLOWED'] }),
+  list: endpoint({ ...named({ prefix: Opt(Path) }), result: Type.Array(Type.String()), errors: ['PATH_NOT_ALLOWED'] }),
+  exists: endpoint({ ...named({ path: Path }), result: Type.Boolean(), errors: ['PATH_NOT_ALLOWED'] }),
+  stat: endpoint({ ...named({ path: Path }), result: StorageStat, errors: ['PATH_NOT_ALLOWED'] }),
+  mkdir: endpoint({ ...named({ path: Path }), result: Type.Literal(true), errors: ['PATH_NOT_ALLOWED'] }),
+  move: endpoint({ ...named({ from: Path, to: Path }), result: Type.Literal(true), errors: FILE_ERRORS }),
 } as const;
 
 // ---- variables: string values by key; local and chat per chat id, global once ----
 const Key = Id(256);
 const Variables = Type.Record(Type.String(), Type.String());
 const SCOPED_VARIABLES = {
-  get: request(positional({ chatId: Key, key: Key }), Type.String()),
-  has: request(positional({ chatId: Key, key: Key }), Type.Boolean()),
-  list: request(positional({ chatId: Key }), Variables),
-  set: request(positional({ chatId: Key, key: Key, value: Opt(Any) }), Type.Null(), ['INPUT_TOO_LARGE']),
-  delete: request(positional({ chatId: Key, key: Key }), Type.Null()),
+  get: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.String() }),
+  has: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.Boolean() }),
+  list: endpoint({ ...positional({ chatId: Key }), result: Variables }),
+  set: endpoint({ ...positional({ chatId: Key, key: Key, value: Opt(Any) }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
+  delete: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.Null() }),
 } as const;
 
 // ---- the Workbench's sessions in Lumiverse's shapes ----
@@ -78,26 +79,15 @@ const EphemeralPath = Id(512);
 const EphemeralOptions = Options({ ttlMs: Opt(Type.Number({ exclusiveMinimum: 0 })), reservationId: Opt(Type.String()) });
 
 const DATA = {
-  'chats.getActive': request(positional({}), OrNull(Chat), [], 'chats'),
-  'chats.get': request(positional({ chatId: ChatId }), OrNull(Chat), [], 'chats'),
-  'chats.list': request(positional({ options: Options({ characterId: Opt(Type.String()), limit: Opt(Type.Number()), offset: Opt(Type.Number()) }) }), Page(Chat), [], 'chats'),
-  'chats.update': request(
-    positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })), metadata: Opt(Type.Record(Type.String(), Any)) }) }),
-    Chat,
-    ['NOT_FOUND', 'INPUT_TOO_LARGE'],
-    'chats',
-  ),
-  'chats.getMemories': request(positional({}), Type.Array(Any), [], 'chats'),
+  'chats.getActive': endpoint({ ...positional({}), result: OrNull(Chat), permission: 'chats' }),
+  'chats.get': endpoint({ ...positional({ chatId: ChatId }), result: OrNull(Chat), permission: 'chats' }),
+  'chats.list': endpoint({ ...positional({ options: Options({ characterId: Opt(Type.String()), limit: Opt(Type.Number()), offset: Opt(Type.Number()) }) }), result: Page(Chat), permission: 'chats' }),
+  'chats.update': endpoint({ ...positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })), metadata: Opt(Type.Record(Type.String(), Any)) }) }), result: Chat, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'chats' }),
+  'chats.getMemories': endpoint({ ...positional({}), result: Type.Array(Any), permission: 'chats' }),
   // chat.* — reads included — needs chat_mutation, as in Lumiverse.
-  'chat.getMessages': request(positional({ chatId: ChatId }), Type.Array(Message), ['NOT_FOUND'], 'chat_mutation'),
-  'chat.appendMessage': request(
-    positional({ chatId: ChatId, message: Type.Object({ role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]), content: Type.String() }) }),
-    Dto({ id: Type.String() }),
-    ['NOT_FOUND'],
-    'chat_mutation',
-  ),
-  'chat.updateMessage': request(
-    positional({
+  'chat.getMessages': endpoint({ ...positional({ chatId: ChatId }), result: Type.Array(Message), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  'chat.appendMessage': endpoint({ ...positional({ chatId: ChatId, message: Type.Object({ role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]), content: Type.String() }) }), result: Dto({ id: Type.String() }), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  'chat.updateMessage': endpoint({ ...positional({
       chatId: ChatId,
       messageId: Id(64),
       patch: Type.Object({
@@ -109,24 +99,14 @@ const DATA = {
         reasoning: Opt(Any),
         skipChunkRebuild: Opt(Type.Boolean()),
       }),
-    }),
-    Type.Null(),
-    ['NOT_FOUND', 'CONFLICT', 'INPUT_TOO_LARGE'],
-    'chat_mutation',
-  ),
-  'chat.deleteMessage': request(positional({ chatId: ChatId, messageId: Id(64) }), Type.Null(), ['NOT_FOUND', 'CONFLICT'], 'chat_mutation'),
-  'chat.setMessageHidden': request(positional({ chatId: ChatId, messageId: Id(64), hidden: Type.Boolean() }), Type.Null(), ['NOT_FOUND'], 'chat_mutation'),
-  'chat.setMessagesHidden': request(
-    positional({ chatId: ChatId, messageIds: Type.Array(Id(64), { maxItems: 500 }), hidden: Type.Boolean() }),
-    Type.Null(),
-    ['NOT_FOUND'],
-    'chat_mutation',
-  ),
-  'chat.isMessageHidden': request(positional({ chatId: ChatId, messageId: Id(64) }), Type.Boolean(), ['NOT_FOUND'], 'chat_mutation'),
-  'characters.get': request(positional({ characterId: ChatId }), OrNull(Character), [], 'characters'),
-  'characters.list': request(positional({ options: PageOptions }), Page(Character), [], 'characters'),
-  'characters.update': request(
-    positional({
+    }), result: Type.Null(), errors: ['NOT_FOUND', 'CONFLICT', 'INPUT_TOO_LARGE'], permission: 'chat_mutation' }),
+  'chat.deleteMessage': endpoint({ ...positional({ chatId: ChatId, messageId: Id(64) }), result: Type.Null(), errors: ['NOT_FOUND', 'CONFLICT'], permission: 'chat_mutation' }),
+  'chat.setMessageHidden': endpoint({ ...positional({ chatId: ChatId, messageId: Id(64), hidden: Type.Boolean() }), result: Type.Null(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  'chat.setMessagesHidden': endpoint({ ...positional({ chatId: ChatId, messageIds: Type.Array(Id(64), { maxItems: 500 }), hidden: Type.Boolean() }), result: Type.Null(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  'chat.isMessageHidden': endpoint({ ...positional({ chatId: ChatId, messageId: Id(64) }), result: Type.Boolean(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  'characters.get': endpoint({ ...positional({ characterId: ChatId }), result: OrNull(Character), permission: 'characters' }),
+  'characters.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Character), permission: 'characters' }),
+  'characters.update': endpoint({ ...positional({
       characterId: ChatId,
       input: Type.Object({
         name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name })),
@@ -144,70 +124,57 @@ const DATA = {
         extensions: Opt(Type.Record(Type.String(), Any)),
         world_book_ids: Opt(Type.Array(Type.String())),
       }),
-    }),
-    Character,
-    ['NOT_FOUND', 'INPUT_TOO_LARGE'],
-    'characters',
-  ),
-  'personas.getActive': request(positional({}), OrNull(Persona), [], 'personas'),
-  'personas.getDefault': request(positional({}), OrNull(Persona), [], 'personas'),
-  'personas.get': request(positional({ personaId: Id(256) }), OrNull(Persona), [], 'personas'),
-  'personas.list': request(positional({ options: PageOptions }), Page(Persona), [], 'personas'),
-  'personas.getWorldBook': request(positional({}), Type.Null(), [], 'personas'),
-  'world_books.list': request(positional({ options: PageOptions }), Page(WorldBook), [], 'world_books'),
-  'world_books.get': request(positional({ worldBookId: ChatId }), OrNull(WorldBook), [], 'world_books'),
-  'world_books.entries.list': request(positional({ worldBookId: ChatId, options: PageOptions }), Page(WorldBookEntry), [], 'world_books'),
-  'world_books.entries.get': request(positional({ entryId: Id(256) }), OrNull(WorldBookEntry), [], 'world_books'),
-  'world_books.entries.update': request(positional({ entryId: Id(256), input: EntryInput }), WorldBookEntry, ['NOT_FOUND', 'INPUT_TOO_LARGE'], 'world_books'),
-  'world_books.entries.create': request(positional({ worldBookId: ChatId, input: EntryInput }), WorldBookEntry, ['NOT_FOUND', 'INPUT_TOO_LARGE'], 'world_books'),
-  'world_books.getActivated': request(positional({}), Type.Array(Any), [], 'world_books'),
-  'world_books.getGlobal': request(positional({}), Type.Array(Any), [], 'world_books'),
-  'macros.resolve': request(
-    positional({ template: Type.String(), options: Options({ chatId: Opt(Type.String()), characterId: Opt(Type.String()), commit: Opt(Type.Boolean()) }) }),
-    Dto({ text: Type.String(), diagnostics: Type.Array(Dto({ message: Type.String(), offset: Type.Number(), length: Type.Number() })) }),
-    ['INPUT_TOO_LARGE'],
-  ),
-  'council.getSettings': request(positional({}), Any),
-  'council.getMembers': request(positional({}), Type.Array(Dto({ memberId: Type.String(), name: Type.String() }))),
-  'council.getAvailableLumiaItems': request(positional({}), Type.Array(Any)),
+    }), result: Character, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'characters' }),
+  'personas.getActive': endpoint({ ...positional({}), result: OrNull(Persona), permission: 'personas' }),
+  'personas.getDefault': endpoint({ ...positional({}), result: OrNull(Persona), permission: 'personas' }),
+  'personas.get': endpoint({ ...positional({ personaId: Id(256) }), result: OrNull(Persona), permission: 'personas' }),
+  'personas.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Persona), permission: 'personas' }),
+  'personas.getWorldBook': endpoint({ ...positional({}), result: Type.Null(), permission: 'personas' }),
+  'world_books.list': endpoint({ ...positional({ options: PageOptions }), result: Page(WorldBook), permission: 'world_books' }),
+  'world_books.get': endpoint({ ...positional({ worldBookId: ChatId }), result: OrNull(WorldBook), permission: 'world_books' }),
+  'world_books.entries.list': endpoint({ ...positional({ worldBookId: ChatId, options: PageOptions }), result: Page(WorldBookEntry), permission: 'world_books' }),
+  'world_books.entries.get': endpoint({ ...positional({ entryId: Id(256) }), result: OrNull(WorldBookEntry), permission: 'world_books' }),
+  'world_books.entries.update': endpoint({ ...positional({ entryId: Id(256), input: EntryInput }), result: WorldBookEntry, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'world_books' }),
+  'world_books.entries.create': endpoint({ ...positional({ worldBookId: ChatId, input: EntryInput }), result: WorldBookEntry, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'world_books' }),
+  'world_books.getActivated': endpoint({ ...positional({}), result: Type.Array(Any), permission: 'world_books' }),
+  'world_books.getGlobal': endpoint({ ...positional({}), result: Type.Array(Any), permission: 'world_books' }),
+  'macros.resolve': endpoint({ ...positional({ template: Type.String(), options: Options({ chatId: Opt(Type.String()), characterId: Opt(Type.String()), commit: Opt(Type.Boolean()) }) }), result: Dto({ text: Type.String(), diagnostics: Type.Array(Dto({ message: Type.String(), offset: Type.Number(), length: Type.Number() })) }), errors: ['INPUT_TOO_LARGE'] }),
+  'council.getSettings': endpoint({ ...positional({}), result: Any }),
+  'council.getMembers': endpoint({ ...positional({}), result: Type.Array(Dto({ memberId: Type.String(), name: Type.String() })) }),
+  'council.getAvailableLumiaItems': endpoint({ ...positional({}), result: Type.Array(Any) }),
   // Profiles in Lumiverse's shape, never a key (`generation`, as in Lumiverse).
-  'connections.list': request(positional({}), Type.Array(Connection), [], 'generation'),
-  'connections.get': request(positional({ connectionId: Id(64) }), OrNull(Connection), [], 'generation'),
-  'connections.resolveDispatch': request(positional({}), Type.Null(), [], 'generation'),
-  'tokens.countText': request(positional({ text: Type.String(), options: TokenOptions }), TokenCount),
-  'tokens.countMessages': request(positional({ messages: Type.Array(Any), options: TokenOptions }), TokenCount),
-  'tokens.countChat': request(positional({ chatId: Key, options: TokenOptions }), TokenCount, ['NOT_FOUND']),
+  'connections.list': endpoint({ ...positional({}), result: Type.Array(Connection), permission: 'generation' }),
+  'connections.get': endpoint({ ...positional({ connectionId: Id(64) }), result: OrNull(Connection), permission: 'generation' }),
+  'connections.resolveDispatch': endpoint({ ...positional({}), result: Type.Null(), permission: 'generation' }),
+  'tokens.countText': endpoint({ ...positional({ text: Type.String(), options: TokenOptions }), result: TokenCount }),
+  'tokens.countMessages': endpoint({ ...positional({ messages: Type.Array(Any), options: TokenOptions }), result: TokenCount }),
+  'tokens.countChat': endpoint({ ...positional({ chatId: Key, options: TokenOptions }), result: TokenCount, errors: ['NOT_FOUND'] }),
 } as const;
 
 // ---- the extension's own keeping: secrets, expiring files, variables ----
 const EnclaveKey = Type.String({ pattern: '^[a-zA-Z0-9_\\-.]{1,128}$' });
 const KEEPING = {
-  'enclave.put': request(positional({ key: EnclaveKey, value: Type.String() }), Type.Null(), ['INPUT_TOO_LARGE', 'UNSUPPORTED_HERE']),
-  'enclave.get': request(positional({ key: EnclaveKey }), OrNull(Type.String()), ['UNSUPPORTED_HERE']),
-  'enclave.has': request(positional({ key: EnclaveKey }), Type.Boolean(), ['UNSUPPORTED_HERE']),
-  'enclave.delete': request(positional({ key: EnclaveKey }), Type.Boolean(), ['UNSUPPORTED_HERE']),
-  'enclave.list': request(positional({}), Type.Array(Type.String()), ['UNSUPPORTED_HERE']),
-  'ephemeral.read': request(positional({ path: EphemeralPath }), Type.String(), FILE_ERRORS, 'ephemeral_storage'),
-  'ephemeral.readBinary': request(positional({ path: EphemeralPath }), Type.String({ description: 'base64' }), FILE_ERRORS, 'ephemeral_storage'),
-  'ephemeral.write': request(positional({ path: EphemeralPath, data: Type.String(), options: EphemeralOptions }), Type.Null(), [...WRITE_ERRORS, 'NOT_FOUND'], 'ephemeral_storage'),
-  'ephemeral.writeBinary': request(positional({ path: EphemeralPath, data: Type.String({ description: 'base64' }), options: EphemeralOptions }), Type.Null(), [...WRITE_ERRORS, 'NOT_FOUND'], 'ephemeral_storage'),
-  'ephemeral.delete': request(positional({ path: EphemeralPath }), Type.Null(), ['PATH_NOT_ALLOWED'], 'ephemeral_storage'),
-  'ephemeral.list': request(positional({ prefix: Opt(Type.String()) }), Type.Array(Type.String()), [], 'ephemeral_storage'),
-  'ephemeral.stat': request(positional({ path: EphemeralPath }), EphemeralStat, ['NOT_FOUND'], 'ephemeral_storage'),
-  'ephemeral.clearExpired': request(positional({}), Type.Number(), [], 'ephemeral_storage'),
-  'ephemeral.getPoolStatus': request(positional({}), Dto({ extensionMaxBytes: Type.Number(), extensionUsedBytes: Type.Number(), fileCount: Type.Number() }), [], 'ephemeral_storage'),
-  'ephemeral.requestBlock': request(
-    positional({ sizeBytes: Type.Integer({ minimum: 1 }), options: EphemeralOptions }),
-    Dto({ reservationId: Type.String(), sizeBytes: Type.Number(), expiresAt: Type.String() }),
-    ['QUOTA_EXCEEDED'],
-    'ephemeral_storage',
-  ),
-  'ephemeral.releaseBlock': request(positional({ reservationId: Id(64) }), Type.Null(), [], 'ephemeral_storage'),
-  'variables.global.get': request(positional({ key: Key }), Type.String()),
-  'variables.global.has': request(positional({ key: Key }), Type.Boolean()),
-  'variables.global.list': request(positional({}), Variables),
-  'variables.global.set': request(positional({ key: Key, value: Opt(Any) }), Type.Null(), ['INPUT_TOO_LARGE']),
-  'variables.global.delete': request(positional({ key: Key }), Type.Null()),
+  'enclave.put': endpoint({ ...positional({ key: EnclaveKey, value: Type.String() }), result: Type.Null(), errors: ['INPUT_TOO_LARGE', 'UNSUPPORTED_HERE'] }),
+  'enclave.get': endpoint({ ...positional({ key: EnclaveKey }), result: OrNull(Type.String()), errors: ['UNSUPPORTED_HERE'] }),
+  'enclave.has': endpoint({ ...positional({ key: EnclaveKey }), result: Type.Boolean(), errors: ['UNSUPPORTED_HERE'] }),
+  'enclave.delete': endpoint({ ...positional({ key: EnclaveKey }), result: Type.Boolean(), errors: ['UNSUPPORTED_HERE'] }),
+  'enclave.list': endpoint({ ...positional({}), result: Type.Array(Type.String()), errors: ['UNSUPPORTED_HERE'] }),
+  'ephemeral.read': endpoint({ ...positional({ path: EphemeralPath }), result: Type.String(), errors: FILE_ERRORS, permission: 'ephemeral_storage' }),
+  'ephemeral.readBinary': endpoint({ ...positional({ path: EphemeralPath }), result: Type.String({ description: 'base64' }), errors: FILE_ERRORS, permission: 'ephemeral_storage' }),
+  'ephemeral.write': endpoint({ ...positional({ path: EphemeralPath, data: Type.String(), options: EphemeralOptions }), result: Type.Null(), errors: [...WRITE_ERRORS, 'NOT_FOUND'], permission: 'ephemeral_storage' }),
+  'ephemeral.writeBinary': endpoint({ ...positional({ path: EphemeralPath, data: Type.String({ description: 'base64' }), options: EphemeralOptions }), result: Type.Null(), errors: [...WRITE_ERRORS, 'NOT_FOUND'], permission: 'ephemeral_storage' }),
+  'ephemeral.delete': endpoint({ ...positional({ path: EphemeralPath }), result: Type.Null(), errors: ['PATH_NOT_ALLOWED'], permission: 'ephemeral_storage' }),
+  'ephemeral.list': endpoint({ ...positional({ prefix: Opt(Type.String()) }), result: Type.Array(Type.String()), permission: 'ephemeral_storage' }),
+  'ephemeral.stat': endpoint({ ...positional({ path: EphemeralPath }), result: EphemeralStat, errors: ['NOT_FOUND'], permission: 'ephemeral_storage' }),
+  'ephemeral.clearExpired': endpoint({ ...positional({}), result: Type.Number(), permission: 'ephemeral_storage' }),
+  'ephemeral.getPoolStatus': endpoint({ ...positional({}), result: Dto({ extensionMaxBytes: Type.Number(), extensionUsedBytes: Type.Number(), fileCount: Type.Number() }), permission: 'ephemeral_storage' }),
+  'ephemeral.requestBlock': endpoint({ ...positional({ sizeBytes: Type.Integer({ minimum: 1 }), options: EphemeralOptions }), result: Dto({ reservationId: Type.String(), sizeBytes: Type.Number(), expiresAt: Type.String() }), errors: ['QUOTA_EXCEEDED'], permission: 'ephemeral_storage' }),
+  'ephemeral.releaseBlock': endpoint({ ...positional({ reservationId: Id(64) }), result: Type.Null(), permission: 'ephemeral_storage' }),
+  'variables.global.get': endpoint({ ...positional({ key: Key }), result: Type.String() }),
+  'variables.global.has': endpoint({ ...positional({ key: Key }), result: Type.Boolean() }),
+  'variables.global.list': endpoint({ ...positional({}), result: Variables }),
+  'variables.global.set': endpoint({ ...positional({ key: Key, value: Opt(Any) }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
+  'variables.global.delete': endpoint({ ...positional({ key: Key }), result: Type.Null() }),
   ...prefixed('variables.local', SCOPED_VARIABLES),
   ...prefixed('variables.chat', SCOPED_VARIABLES),
   ...prefixed('storage', STORAGE_OPS),
@@ -223,7 +190,7 @@ const RegistrationKind = Type.Union([
   Type.Literal('message_content_processor'),
 ]);
 const MacroName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_:.-]{0,63}$' });
-const TOAST = request(positional({ message: Opt(Any), options: Options({ title: Opt(Any), duration: Opt(Any) }) }), Type.Null(), ['RATE_LIMITED']);
+const TOAST = endpoint({ ...positional({ message: Opt(Any), options: Options({ title: Opt(Any), duration: Opt(Any) }) }), result: Type.Null(), errors: ['RATE_LIMITED'] });
 const GENERATION_ERRORS = [
   'PERMISSION_DENIED',
   'GENERATION_UNAVAILABLE',
@@ -239,42 +206,30 @@ const GENERATION_ERRORS = [
   ...LLM_ERROR_CODES,
 ];
 const HOST = {
-  'pipeline.registerMacro': request(
-    named({ definition: Type.Object({ name: MacroName, description: Opt(Type.String()), category: Opt(Type.String()) }), hasHandler: Opt(Type.Boolean()) }),
-    Type.Null(),
-  ),
-  'pipeline.unregisterMacro': request(named({ name: Id(64) }), Type.Null()),
-  'pipeline.updateMacroValue': request(named({ name: Id(64), value: Opt(Any) }), Type.Null(), ['NOT_FOUND']),
+  'pipeline.registerMacro': endpoint({ ...named({ definition: Type.Object({ name: MacroName, description: Opt(Type.String()), category: Opt(Type.String()) }), hasHandler: Opt(Type.Boolean()) }), result: Type.Null() }),
+  'pipeline.unregisterMacro': endpoint({ ...named({ name: Id(64) }), result: Type.Null() }),
+  'pipeline.updateMacroValue': endpoint({ ...named({ name: Id(64), value: Opt(Any) }), result: Type.Null(), errors: ['NOT_FOUND'] }),
   // The permission depends on the kind (registrations.ts KIND_PERMISSION): checked by its handler.
-  'pipeline.register': request(named({ kind: RegistrationKind, id: Id(64), options: Options({ priority: Opt(Type.Number()), timeoutMs: Opt(Type.Number()) }) }), Type.Null(), ['PERMISSION_DENIED']),
-  'pipeline.unregister': request(named({ id: Id(64) }), Type.Null()),
-  'pipeline.sendToFrontend': request(named({ payload: Opt(Any) }), Type.Null()),
+  'pipeline.register': endpoint({ ...named({ kind: RegistrationKind, id: Id(64), options: Options({ priority: Opt(Type.Number()), timeoutMs: Opt(Type.Number()) }) }), result: Type.Null(), errors: ['PERMISSION_DENIED'] }),
+  'pipeline.unregister': endpoint({ ...named({ id: Id(64) }), result: Type.Null() }),
+  'pipeline.sendToFrontend': endpoint({ ...named({ payload: Opt(Any) }), result: Type.Null() }),
   // A message too large for one request: its JSON in parts, in order, put together by the host.
-  'pipeline.sendToFrontendPart': request(
-    named({
+  'pipeline.sendToFrontendPart': endpoint({ ...named({
       id: Type.Integer({ minimum: 1 }),
       index: Type.Integer({ minimum: 0 }),
       count: Type.Integer({ minimum: 2, maximum: Math.ceil(MAX_TO_FRONTEND_CHARS / FRONTEND_PART_CHARS) }),
       part: Type.String({ maxLength: FRONTEND_PART_CHARS }),
-    }),
-    Type.Null(),
-    ['INPUT_TOO_LARGE'],
-  ),
+    }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
   ...prefixed('toast', Object.fromEntries(TOAST_LEVELS.map((level) => [level, TOAST])) as Record<(typeof TOAST_LEVELS)[number], typeof TOAST>),
-  'cors.fetch': request(
-    named({ url: Id(8192), init: Options({ method: Opt(Type.String()), headers: Opt(Type.Record(Type.String(), Any)), body: Opt(Any), responseType: Opt(Type.String()) }) }),
-    Dto({ status: Type.Number(), statusText: Type.String(), headers: Type.Record(Type.String(), Type.String()), body: Type.String() }),
-    ['PATH_NOT_ALLOWED', 'RESULT_TOO_LARGE', 'TOOL_TIMEOUT', 'LLM_UNREACHABLE'],
-    'cors_proxy',
-  ),
+  'cors.fetch': endpoint({ ...named({ url: Id(8192), init: Options({ method: Opt(Type.String()), headers: Opt(Type.Record(Type.String(), Any)), body: Opt(Any), responseType: Opt(Type.String()) }) }), result: Dto({ status: Type.Number(), statusText: Type.String(), headers: Type.Record(Type.String(), Type.String()), body: Type.String() }), errors: ['PATH_NOT_ALLOWED', 'RESULT_TOO_LARGE', 'TOOL_TIMEOUT', 'LLM_UNREACHABLE'], permission: 'cors_proxy' }),
   // Generation (generate-requests.ts): the gate checks the `generation` permission itself, naming the call as the
   // extension made it (generate.batch, generate.rawStream…), again for each chunk, and answers it.
-  'generate.quiet': request({ params: QuietGenerateSchema }, Type.String(), GENERATION_ERRORS),
-  'generate.raw': request({ params: RawGenerateSchema }, Dto({ text: Type.String(), finishReason: Type.String() }), GENERATION_ERRORS),
-  'generate.lumiverse': request({ params: LumiverseGenerateSchema }, Any, GENERATION_ERRORS),
-  'generate.stream': { ...request({ params: LumiverseStreamSchema }, Any, GENERATION_ERRORS), chunk: StreamChunk },
+  'generate.quiet': endpoint({ params: QuietGenerateSchema, result: Type.String(), errors: GENERATION_ERRORS }),
+  'generate.raw': endpoint({ params: RawGenerateSchema, result: Dto({ text: Type.String(), finishReason: Type.String() }), errors: GENERATION_ERRORS }),
+  'generate.lumiverse': endpoint({ params: LumiverseGenerateSchema, result: Any, errors: GENERATION_ERRORS }),
+  'generate.stream': endpoint({ params: LumiverseStreamSchema, result: Any, errors: GENERATION_ERRORS, chunk: StreamChunk }),
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
-  'runtime.inert': request(named({ member: Type.String() }), Type.Null()),
+  'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;
 
 export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST } as const;

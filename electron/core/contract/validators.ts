@@ -59,7 +59,7 @@ export function validateInput(method: MethodName, input: unknown): HostError | n
   if (!Object.prototype.hasOwnProperty.call(contract, method)) return { code: 'UNKNOWN_METHOD', message: `Unknown method "${method}"` };
   let validate = inputValidators.get(method);
   if (!validate) {
-    validate = lazyValidator(contract[method].input);
+    validate = lazyValidator(contract[method].params);
     inputValidators.set(method, validate);
   }
   if (validate(input)) return null;
@@ -73,7 +73,7 @@ const outputValidators = new Map<MethodName, Validator>();
 export function validateOutput(method: MethodName, value: unknown): HostError | null {
   let validate = outputValidators.get(method);
   if (!validate) {
-    validate = lazyValidator(contract[method].output);
+    validate = lazyValidator(contract[method].result);
     outputValidators.set(method, validate);
   }
   if (validate(value)) return null;

@@ -43,7 +43,7 @@ export function tableCall<T extends EndpointTable>(table: T, handlers: TableHand
         params: lazyValidator(spec.params),
         result: lazyValidator(spec.result),
         chunk: spec.chunk ? lazyValidator(spec.chunk) : null,
-        errors: new Set([...KERNEL_ERRORS, ...spec.errors]),
+        errors: new Set([...KERNEL_ERRORS, ...(spec.errors ?? [])]),
       };
       checked.set(method, found);
     }

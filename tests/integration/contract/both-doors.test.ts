@@ -43,7 +43,7 @@ const ErrorResultSchema = Type.Object(
 function okValue<M extends MethodName>(method: M, result: Result<unknown>): unknown {
   expect(result, `${method} failed`).toMatchObject({ ok: true });
   const value = (result as { value: unknown }).value;
-  const validate = validator(contract[method].output);
+  const validate = validator(contract[method].result);
   expect(validate(value) ? [] : validate.errors, `${method} output against its schema`).toEqual([]);
   return value;
 }

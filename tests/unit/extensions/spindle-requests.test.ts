@@ -8,7 +8,8 @@ import type { ExtensionGenerator } from '../../../electron/core/extensions/spind
 import { declaresError, dispatchSpindle } from '../../../electron/core/extensions/spindle-host/spindle-dispatch';
 import { SPINDLE_REQUESTS, spindleRequest } from '../../../shared/spindle/requests';
 import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
-import { HostFailure, type HostError } from '../../../shared/errors';
+import { ERROR_CODES, HostFailure, type HostError } from '../../../shared/errors';
+import type { SpindleRequestSpec } from '../../../shared/spindle/request-schema';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -55,7 +56,8 @@ describe('the spindle request contract', () => {
       const members = (spec.params as { anyOf?: Array<{ type?: string }> }).anyOf ?? [spec.params as { type?: string }];
       expect(members.every((member) => member.type === 'object'), method).toBe(true);
       expect(spec.result, method).toBeDefined();
-      expect(Array.isArray(spec.errors), method).toBe(true);
+      // Each declared code is one of the host's (an absent list declares none beyond the common ones).
+      for (const code of (spec as SpindleRequestSpec).errors ?? []) expect(ERROR_CODES, `${method}: ${code}`).toContain(code);
     }
     expect(spindleRequest('constructor')).toBeUndefined();
     expect(spindleRequest('__proto__')).toBeUndefined();

@@ -33,7 +33,7 @@ function paramsOf(spec: SpindleRequestSpec, raw: unknown): unknown {
 
 /** Whether `code` is one this method declares (or every request, or the kernel's own, may answer). */
 export function declaresError(spec: SpindleRequestSpec, code: string): boolean {
-  return (COMMON_ERRORS as readonly string[]).includes(code) || (KERNEL_ERRORS as readonly string[]).includes(code) || spec.errors.includes(code) || (code === 'PERMISSION_DENIED' && spec.permission !== undefined);
+  return (COMMON_ERRORS as readonly string[]).includes(code) || (KERNEL_ERRORS as readonly string[]).includes(code) || (spec.errors ?? []).includes(code) || (code === 'PERMISSION_DENIED' && spec.permission !== undefined);
 }
 
 /** Runs one request through the contract; resolves to its checked answer, rejects with a HostFailure. */
