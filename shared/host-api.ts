@@ -1,7 +1,7 @@
 // The renderer's view of the host: one invoke, one event stream, whatever the transport.
 import type { MethodInput, MethodName, MethodOutput } from './contract';
 import type { Result } from './errors';
-import type { HostEventListener } from './events';
+import type { HostEventListener } from './contract/events';
 
 export interface HostApi {
   invoke<M extends MethodName>(method: M, input: MethodInput<M>): Promise<Result<MethodOutput<M>>>;

@@ -1,6 +1,6 @@
 // The browser-mode WebSocket (`/ws?token=…`): the same contract as the Electron IPC, in the RPC kernel's messages
 // (shared/rpc/envelope.ts).
-import type { HostEvent } from './events';
+import type { HostEvent } from './contract/events';
 import type { Invoke, ToClient } from './rpc/envelope';
 
 export type ClientMessage = Invoke;

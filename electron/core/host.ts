@@ -2,14 +2,13 @@
 import path from 'node:path';
 import type { Handlers } from '../../shared/contract';
 import { Emitter } from './util/emitter';
-import type { HostEvent, HostEventListener } from '../../shared/events';
+import type { HostEvent, HostEventListener } from '../../shared/contract/events';
 import type { Notice } from '../../shared/notices';
 import { DEFAULT_WORKER_MEMORY_MB } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-host/spindle-deps';
 import { chatReads } from './chat/chat-reads';
-import { formatLogEntry } from './extensions/extension-log';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/workers/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
 import { extensionHandlers } from './extensions/handlers';
@@ -247,13 +246,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   });
   llmServices.chat.setPipeline(() => extensions.pipeline());
   extensions.onEvent((event) => {
-    if (event.type === 'extension.changed') emit({ type: 'extension.changed', extension: event.extension });
-    else if (event.type === 'extension.removed') emit({ type: 'extension.removed', id: event.id });
-    else if (event.type === 'extension.log') emit({ type: 'extension.log', id: event.id, line: formatLogEntry(event.entry) });
-    else if (event.type === 'extension.frontend') emit({ type: 'extension.frontend-message', id: event.id, payload: event.payload });
-    else if (event.type === 'extension.toast') emit({ type: 'extension.toast', id: event.id, toast: event.toast });
-    else if (event.type === 'extension.broadcast') emit({ type: 'extension.event', event: event.event, payload: event.payload });
-    else if (event.type === 'extension.safe-mode') {
+    if (event.type === 'extension.safe-mode') {
       addNotice({
         level: 'warning',
         code: 'EXTENSION_SAFE_MODE',
@@ -265,7 +258,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
         code: event.error?.code ?? 'EXTENSION_FAILED',
         message: `Extension "${event.id}" stopped after repeated crashes${event.error ? `: ${event.error.message}` : ''}. Restart it from Extensions.`,
       });
-    }
+    } else if (event.type !== 'extension.status') emit(event);
   });
   trustedExtension = (id) => extensions.isTrusted(id);
   const startSources = ports.startToolSources !== false;

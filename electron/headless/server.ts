@@ -7,7 +7,7 @@ import { contentSecurityPolicy, frameContentSecurityPolicy, frameNetworkHeaders,
 import { SANDBOX_PAGE } from '../../shared/frames/frame-origin';
 import { frameFile } from '../core/extensions/frontend-files';
 import { MAX_WS_MESSAGE_BYTES } from '../../shared/limits';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import { serve } from '../../shared/rpc/serve';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import type { Host } from '../core/host';

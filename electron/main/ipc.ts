@@ -4,7 +4,7 @@
 // test drives this door in plain Node.
 import type { Host } from '../core/host';
 import type { HostError, Result } from '../../shared/errors';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import { IPC_CHANNEL } from '../../shared/host-api';
 import { inputLimit } from '../../shared/limits';
 import type { ToClient } from '../../shared/rpc/envelope';

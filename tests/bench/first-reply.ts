@@ -7,7 +7,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { createWsTransport, hostSocketUrl, type SocketLike } from '../../renderer/src/api/ws-transport';
 import type { MethodName } from '../../shared/contract';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import { TOKEN_PARAM, WS_PATH } from '../../shared/ws-protocol';
 import { addLocalConnection, startHost, type RunningHost } from '../e2e/host-process';
 import { LlmTestServer } from '../fixtures/llm-server';

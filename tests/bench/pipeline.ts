@@ -8,7 +8,7 @@ import { MemorySecretStore } from '../../electron/core/connections/secret-store'
 import { Redactor } from '../../electron/core/connections/redact';
 import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { cleanupTempDirs, tempDir } from '../helpers/temp-dir';
 import { percentile, round, table } from './stats';

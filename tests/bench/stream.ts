@@ -5,7 +5,7 @@ import { MemorySecretStore } from '../../electron/core/connections/secret-store'
 import { Redactor } from '../../electron/core/connections/redact';
 import { silentLogger } from '../../electron/core/ports';
 import { confBackend } from '../../electron/core/settings/conf-backend';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import type { ConnectionProfile, LlmEvent, LlmRequest } from '../../shared/types/llm';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { cleanupTempDirs, tempDir } from '../helpers/temp-dir';

@@ -1,5 +1,5 @@
 // Waiting for an event without polling: checks the events seen so far, then each one as it comes.
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 
 /**
  * Resolves with what `match` finds in `seen` (the events a listener registered earlier keeps), now or on a

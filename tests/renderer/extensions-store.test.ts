@@ -4,6 +4,9 @@ import { createAppStore } from '../../renderer/src/stores/app-store';
 import { applyHostEvent } from '../../renderer/src/stores/wire';
 import { extension, tool } from './harness';
 
+/** A log line event as the host sends it. */
+const logLine = (id: string, line: string) => ({ type: 'extension.log' as const, id, line, source: 'worker', text: line });
+
 describe('tools and extensions slices', () => {
   it('start unloaded, then mirror snapshots and events', () => {
     const store = createAppStore();
@@ -27,10 +30,10 @@ describe('tools and extensions slices', () => {
   it('keeps log lines only for logs that were read, and drops them with the extension', () => {
     const store = createAppStore();
     store.getState().extensionsReplaced([extension(), extension({ id: 'scratchpad' })]);
-    applyHostEvent(store.getState(), { type: 'extension.log', id: 'knowledge-base', line: 'early' });
+    applyHostEvent(store.getState(), logLine('knowledge-base', 'early'));
     expect(store.getState().extensions.logs).toEqual({});
     store.getState().extensionLogLoaded('knowledge-base', ['a']);
-    applyHostEvent(store.getState(), { type: 'extension.log', id: 'knowledge-base', line: 'b' });
+    applyHostEvent(store.getState(), logLine('knowledge-base', 'b'));
     expect(store.getState().extensions.logs).toEqual({ 'knowledge-base': ['a', 'b'] });
     store.getState().extensionsReplaced([extension({ id: 'scratchpad' })]);
     expect(store.getState().extensions.logs).toEqual({});
@@ -39,12 +42,12 @@ describe('tools and extensions slices', () => {
   it('treats an extension id like __proto__ as a plain key', () => {
     const store = createAppStore();
     store.getState().extensionLogLoaded('__proto__', ['x']);
-    applyHostEvent(store.getState(), { type: 'extension.log', id: '__proto__', line: 'y' });
+    applyHostEvent(store.getState(), logLine('__proto__', 'y'));
     const logs = store.getState().extensions.logs;
     expect(Object.getPrototypeOf(logs)).toBe(Object.prototype);
     expect(Object.prototype.hasOwnProperty.call(logs, '__proto__')).toBe(true);
     expect(Object.getOwnPropertyDescriptor(logs, '__proto__')?.value).toEqual(['x', 'y']);
-    applyHostEvent(store.getState(), { type: 'extension.log', id: 'constructor', line: 'ignored' });
+    applyHostEvent(store.getState(), logLine('constructor', 'ignored'));
     expect(Object.keys(store.getState().extensions.logs)).toEqual(['__proto__']);
   });
 });

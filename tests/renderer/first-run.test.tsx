@@ -3,7 +3,7 @@
 // there — a connection, then who answers (a session opened for it), then a first chat with the LLM test server; once
 // walked it is gone. Hide keeps it away.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { byTestId, buttonNamed, cleanup, renderShell, settle } from './harness';
 import { disposeAllHosts, RealHost } from './real-host';

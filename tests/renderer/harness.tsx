@@ -4,7 +4,7 @@
 import { act, type ReactElement } from 'react';
 import { vi } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
-import type { ExtensionInfo } from '../../shared/events';
+import type { ExtensionInfo } from '../../shared/contract/events';
 import type { ToolInfo } from '../../shared/types/tools';
 import type { HostConnection } from '../../renderer/src/api/connection';
 import { App } from '../../renderer/src/app/App';

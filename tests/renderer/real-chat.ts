@@ -2,7 +2,7 @@
 // streams from the local LLM test server (tests/fixtures/llm-server, 127.0.0.1), and the core's chat events to wait on.
 import { SESSION_FORMAT, SESSION_VERSION, type ChatSession } from '../../shared/types/chat';
 import type { ChatEvent } from '../../shared/types/chat-events';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import type { ConnectionProfile } from '../../shared/types/llm';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { RealHost, type RealHostOptions } from './real-host';

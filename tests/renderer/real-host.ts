@@ -9,7 +9,7 @@ import path from 'node:path';
 import { act } from 'react';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
-import type { HostEvent, HostEventListener } from '../../shared/events';
+import type { HostEvent, HostEventListener } from '../../shared/contract/events';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from '../../renderer/src/api/connection';
 import { notConnected, unauthorized } from '../../renderer/src/api/errors';
 import { createHost, type Host, type HostPorts } from '../../electron/core/host';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract';
 import type { Result } from '../../shared/errors';
-import type { ExtensionInfo } from '../../shared/events';
+import type { ExtensionInfo } from '../../shared/contract/events';
 import type { ExecuteResult } from '../../electron/core/registry-port';
 import type { RealHost } from './real-host';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import { App } from '../../renderer/src/app/App';
 import { formatMs } from '../../renderer/src/components/InlineError';
 import { LlmClient } from '../../electron/core/llm/client';

@@ -1,6 +1,6 @@
 // The Workbench on a real core and the LLM test server, and ways to read what it shows (shared by the chat tests).
 import { Profiler } from 'react';
-import type { HostEvent } from '../../shared/events';
+import type { HostEvent } from '../../shared/contract/events';
 import type { ChatSession } from '../../shared/types/chat';
 import { App } from '../../renderer/src/app/App';
 import { byLabel, byTestId, controlFrames, key, navButton, renderShell, settle, typeInto } from './harness';

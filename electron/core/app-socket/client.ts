@@ -3,7 +3,7 @@
 import net from 'node:net';
 import type { CallContext } from '../../../shared/contract';
 import type { Result } from '../../../shared/errors';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import { createClient } from '../../../shared/rpc/client';
 import type { ToServer } from '../../../shared/rpc/envelope';
 import { appSocketPath } from './socket-path';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { ToClient } from '../../../shared/rpc/envelope';
 import { serve } from '../../../shared/rpc/serve';
 import type { Dispatcher } from '../contract/dispatcher';

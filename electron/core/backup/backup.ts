@@ -4,7 +4,7 @@
 import { HostFailure } from '../../../shared/errors';
 import { BACKUP_FORMAT, BACKUP_VERSION, BackupSchema, type Backup, type BackupExtension, type HeldItem } from '../../../shared/types/backup';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
-import type { ExtensionInfo } from '../../../shared/events';
+import type { ExtensionInfo } from '../../../shared/contract/events';
 import { SETTINGS_VERSION, SettingsSchema, type Settings } from '../../../shared/settings';
 import { describeAjvError, lazyValidator } from '../contract/validators';
 import { withLocalSecrets, withoutSecrets } from './backup-secrets';

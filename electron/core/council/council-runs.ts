@@ -14,7 +14,7 @@ import { KeyedLimiter } from './limiter';
 import { RUN_ID_PATTERN, type RunStore } from './run-store';
 import type { SidecarPort } from './sidecar-port';
 import { completedRun, forSameMessage, historyBlock, inlineRun, reusedRun, runStarted } from './run-record';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { Clock } from '../ports';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { SettingsStore } from '../settings/settings-store';

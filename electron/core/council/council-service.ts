@@ -1,7 +1,7 @@
 // The council service: its settings and members (changed inside the settings queue), the dice, profiles, and its runs (council-runs.ts).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fail } from '../../../shared/errors';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { CouncilChat, CouncilMember, CouncilRun, CouncilSettings, CouncilView, InlineTool, ProfileSummary } from '../../../shared/types/council';
 import type { ToolInfo } from '../../../shared/types/tools';
 import type { Clock, Logger } from '../ports';

@@ -1,7 +1,7 @@
 // The stored record of one council run, as each way a run can end writes it (tools ran, inline mode ran nothing, a
 // regeneration reused the last results), with its note for people and the history block from earlier runs.
 import type { CouncilChat, CouncilRun, CouncilSettings, CouncilToolResult, PlannedCall } from '../../../shared/types/council';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import { formatDeliberation, formatHistory, type HistoryEntry } from './deliberation';
 import type { RollOutcome } from './dice';
 import type { RunStore } from './run-store';

@@ -84,7 +84,7 @@ export class ExtensionManager {
         if (entry) this.changed(entry);
       },
       denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
-      toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend', id, payload }),
+      toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend-message', id, payload }),
       toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
     });
     const worker = options.worker;
@@ -355,7 +355,7 @@ export class ExtensionManager {
   }
 
   private appendLog(entry: Entry, level: LogLevel, source: LogSource, text: string): void {
-    entry.log.record(this.clock.now(), level, source, text, (line) => this.events.emit({ type: 'extension.log', id: entry.id, entry: line }));
+    entry.log.record(this.clock.now(), level, source, text, (line) => this.events.emit({ type: 'extension.log', id: entry.id, line: formatLogEntry(line), source: line.source, text: line.text }));
   }
 
   private info(entry: Entry): ExtensionInfo {
@@ -371,7 +371,7 @@ export class ExtensionManager {
   pipeline(): ExtensionPipeline {
     return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock, (event, payload) => {
       // Windows hand these only to extensions' frames: with no frame to show, a reply's text is not sent them twice.
-      if ([...this.entries.values()].some(showsFrontend)) this.events.emit({ type: 'extension.broadcast', event, payload });
+      if ([...this.entries.values()].some(showsFrontend)) this.events.emit({ type: 'extension.event', event, payload });
     });
   }
 }

@@ -8,7 +8,7 @@ import type { Clock, Logger, Timers } from '../ports';
 import type { CrashTrackerOptions } from './workers/crash-tracker';
 import type { ExtensionLogEntry } from './extension-log';
 import type { ExtensionGenerator, GenerationLimits } from './spindle-host/generation-gate';
-import type { ExtensionInfo as WireExtensionInfo } from '../../../shared/events';
+import type { HostEvent, ExtensionInfo as WireExtensionInfo } from '../../../shared/contract/events';
 import type { Launcher } from './workers/launcher';
 import type { SpindleHostDeps } from './spindle-host/spindle-host';
 import type { WorkerHostTimings } from './workers/worker-host';
@@ -60,17 +60,11 @@ export interface ToolSink {
  * additionally marks each status transition with the structured error behind it.
  */
 export type ExtensionEvent =
+  /** Told to clients as they are (shared/contract/events.ts). */
+  | Extract<HostEvent, { type: 'extension.changed' | 'extension.removed' | 'extension.log' | 'extension.frontend-message' | 'extension.toast' | 'extension.event' }>
+  /** The host's own: a notice when an extension fails for good, or starts in safe mode. */
   | { type: 'extension.status'; id: string; status: ExtensionStatus; error: HostError | null }
-  | { type: 'extension.changed'; extension: ExtensionInfo }
-  | { type: 'extension.removed'; id: string }
-  | { type: 'extension.log'; id: string; entry: ExtensionLogEntry }
-  | { type: 'extension.safe-mode'; id: string; failures: number }
-  /** Its backend sent its frontend a message (spindle.sendToFrontend). */
-  | { type: 'extension.frontend'; id: string; payload: unknown }
-  /** Its backend called spindle.toast.*. */
-  | { type: 'extension.toast'; id: string; toast: ExtensionToast }
-  /** An event every extension hears (GENERATION_ENDED, CHAT_SWITCHED…), for their frontends too. */
-  | { type: 'extension.broadcast'; event: string; payload: unknown };
+  | { type: 'extension.safe-mode'; id: string; failures: number };
 
 export type ExtensionEventListener = (event: ExtensionEvent) => void;
 

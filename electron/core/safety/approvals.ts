@@ -1,7 +1,7 @@
 // The approval queue: requests wait for a person (or the policy answers), bound to the exact arguments shown; "always" is persisted per definition hash.
 import { randomUUID } from 'node:crypto';
 import { fail, type HostError } from '../../../shared/errors';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import {
   readSafetySettings,
   type AlwaysAllowEntry,

@@ -1,6 +1,6 @@
 // Builds the safe-tool-use layer for the host: approvals (with the policy port), result caches, the guarded invoker.
 import path from 'node:path';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { Clock, Logger, Timers } from '../ports';
 import type { ToolRegistry } from '../registry/tool-registry';
 import type { SettingsStore } from '../settings/settings-store';

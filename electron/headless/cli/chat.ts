@@ -1,7 +1,7 @@
 // `chat`: one Workbench turn from the command line, the reply streamed to stdout (or one JSON document with --json).
 import fs from 'node:fs';
 import { HostFailure, type HostError } from '../../../shared/errors';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { ChatEvent, ChatFinishReason } from '../../../shared/types/chat-events';
 import type { LlmUsage } from '../../../shared/types/llm';
 import { callHost, type CliCommand, type CliContext } from './command';

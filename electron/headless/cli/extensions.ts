@@ -1,6 +1,6 @@
 // `extensions …`: list, install from a folder or .zip, enable, disable, grant and revoke permissions, follow the log.
 import { HostFailure } from '../../../shared/errors';
-import type { ExtensionInfo } from '../../../shared/events';
+import type { ExtensionInfo } from '../../../shared/contract/events';
 import { EXTENSION_PERMISSIONS, inertPermissions, type ExtensionPermission } from '../../../shared/types/spindle';
 import { callHost, positional, type CliCommand } from './command';
 import { TOOL_SOURCES_WAIT_MS } from './tool-sources';
@@ -71,7 +71,7 @@ export const extensionCommands: CliCommand[] = [
       // The install's progress (copying, building) comes as log lines of the new extension.
       const { local } = ctx.host;
       const stop = local?.extensions.onEvent((event) => {
-        if (event.type === 'extension.log' && event.entry.source === 'host') ctx.progress(event.entry.text);
+        if (event.type === 'extension.log' && event.source === 'host') ctx.progress(event.text);
       });
       try {
         let installed = await callHost(ctx.host, 'extensions.install', { folder, grant, ...(trust ? { trust } : {}), ...(replace ? { replace } : {}) });

@@ -1,7 +1,7 @@
 // `models …`: the local model library — add a GGUF on disk, list, remove.
 import { HostFailure } from '../../../shared/errors';
 import { fileSize } from '../../../shared/file-size';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import { describeFit } from '../../../shared/local-model/describe-fit';
 import type { ModelFit } from '../../../shared/local-model/engine-contract';
 import type { CatalogEntry, LocalModelInfo, ModelDownload, ProbeCard } from '../../../shared/types/local-models';

@@ -2,7 +2,7 @@
 // (ids, deadlines, answers as data). IPC to our own main process has no connect step: it is up for the life of the
 // window.
 import type { MethodName } from '../../../shared/contract';
-import type { HostEvent, HostEventListener } from '../../../shared/events';
+import type { HostEvent, HostEventListener } from '../../../shared/contract/events';
 import type { PreloadBridge } from '../../../shared/host-api';
 import { createClient } from '../../../shared/rpc/client';
 import type { ToServer } from '../../../shared/rpc/envelope';

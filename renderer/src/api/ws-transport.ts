@@ -1,7 +1,7 @@
 // Browser-mode transport: the contract over one WebSocket at a time, through the RPC kernel's client (ids, deadlines,
 // answers as data), with bounded reconnects and the token's refusal told apart from a network failure.
 import type { MethodName } from '../../../shared/contract';
-import type { HostEvent, HostEventListener } from '../../../shared/events';
+import type { HostEvent, HostEventListener } from '../../../shared/contract/events';
 import { createClient, type RpcClient } from '../../../shared/rpc/client';
 import type { ConnectionInfo, ConnectionListener, HostConnection } from './connection';
 import { connectionLost, describeThrown, notConnected, timedOut, unauthorized } from './errors';

@@ -1,6 +1,6 @@
 // Wires the council and runs slices to the host outside React: council.*, packs.* and council.run.* events, and a
 // read of the council, packs and stored runs on every (re)connect.
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { HostConnection } from '../api/connection';
 import type { AppState, AppStore } from './app-store';
 import { resyncOnConnect } from './on-connect';

@@ -1,6 +1,6 @@
 // Extension actions: ask the host, mirror its answer into the store (the matching event may also arrive), and
 // hand the result back so the panel can show a failure next to the control that caused it.
-import type { ExtensionInfo } from '../../../shared/events';
+import type { ExtensionInfo } from '../../../shared/contract/events';
 import type { Result } from '../../../shared/errors';
 import type { HostConnection } from '../api/connection';
 import type { AppStore } from './app-store';

@@ -1,5 +1,5 @@
 // Extensions slice: installed extensions as the host reports them, plus the log lines of the logs the user has open.
-import type { ExtensionInfo } from '../../../shared/events';
+import type { ExtensionInfo } from '../../../shared/contract/events';
 import type { Slice } from './slice';
 
 /** Most lines kept per open log; the host keeps its own, longer log (extensions.log reads it). */

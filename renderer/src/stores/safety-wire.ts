@@ -1,6 +1,6 @@
 // Wires the safety slice to the host outside React: approval.* events, approvals.allowed.changed, and a read of the
 // pending approvals and the always-allowed list on every (re)connect.
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { HostConnection } from '../api/connection';
 import type { AppState, AppStore } from './app-store';
 import { reloadAllowed, reloadApprovals } from './safety-commands';

@@ -1,5 +1,5 @@
 // Wires the store to the host outside React: connection state, host events, and a resync on every (re)connect.
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { HostConnection } from '../api/connection';
 import type { AppState, AppStore } from './app-store';
 import { wireChat } from './chat-wire';

@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Host } from '../../../electron/core/host';
 import { contract, type MethodName } from '../../../shared/contract';
+import { HOST_EVENTS } from '../../../shared/contract/events';
 import { ERROR_CODES, type HostError, type Result } from '../../../shared/errors';
 import { MAX_INPUT_BYTES } from '../../../shared/limits';
 import { SettingsSchema, type Settings } from '../../../shared/settings';
@@ -208,6 +209,11 @@ describe.each<DoorName>(['ipc', 'ws'])('the contract through the %s door', (name
       spy.mockRestore();
     }
     okValue('host.ping', await door().invoke('host.ping', {}));
+  });
+
+  it('every event the door delivered is one the contract declares (HOST_EVENTS)', () => {
+    expect(door().events.length).toBeGreaterThan(0);
+    for (const event of door().events) expect(Object.keys(HOST_EVENTS), event.type).toContain(event.type);
   });
 });
 

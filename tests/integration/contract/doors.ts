@@ -11,7 +11,7 @@ import { APP_ENTRY_URL } from '../../../electron/main/app-origin';
 import { registerIpc, type IpcEventLike, type IpcMainLike, type WindowLike } from '../../../electron/main/ipc';
 import type { SenderFrameLike } from '../../../electron/main/sender-check';
 import type { HostError, Result } from '../../../shared/errors';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import { IPC_CHANNEL } from '../../../shared/host-api';
 import type { ServerMessage } from '../../../shared/ws-protocol';
 import { tempDir } from '../../helpers/temp-dir';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCycle, type CycleTask } from '../../../electron/core/council/execute-cycle';
 import { KeyedLimiter } from '../../../electron/core/council/limiter';
 import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { CouncilRun, CouncilView, RunSummary } from '../../../shared/types/council';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMember, call, callError, councilHost, memorySidecar, sampleChat } from '../../unit/council/helpers';

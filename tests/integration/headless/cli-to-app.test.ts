@@ -11,7 +11,7 @@ import type { Host } from '../../../electron/core/host';
 import { silentLogger } from '../../../electron/core/ports';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { createNodeHost } from '../../../electron/headless/node-host';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { CallContext } from '../../../shared/contract';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Host } from '../../../electron/core/host';
-import type { ExtensionInfo } from '../../../shared/events';
+import type { ExtensionInfo } from '../../../shared/contract/events';
 import type { CouncilRun } from '../../../shared/types/council';
 import type { ToolInfo, ToolOutcome } from '../../../shared/types/tools';
 import { runCli } from '../../../electron/headless/cli/run-cli';

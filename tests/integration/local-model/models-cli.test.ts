@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { ModelDownload } from '../../../shared/types/local-models';
 import { tinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cli } from '../../helpers/cli-run';

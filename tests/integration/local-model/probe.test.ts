@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli as runCli } from '../../helpers/cli-run';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { ProbeCard } from '../../../shared/types/local-models';
 import { PROBE_CASES as CASES, rightAnswer } from '../../fixtures/local-model/probe-answers';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';

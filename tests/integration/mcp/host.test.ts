@@ -7,7 +7,7 @@ import { silentLogger } from '../../../electron/core/ports';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
 import { patternApprovalPolicy } from '../../../electron/core/safety/approval-policy';
 import { runCli } from '../../../electron/headless/cli/run-cli';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import { KEPT_SECRET } from '../../../shared/secret-mask';
 import { SECRETS_FILE_NAME } from '../../../electron/core/connections/secret-store';
 import { STORED_SECRET } from '../../../electron/core/mcp/secret-config-store';

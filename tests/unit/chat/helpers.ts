@@ -6,7 +6,7 @@ import { Redactor } from '../../../electron/core/connections/redact';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
 import type { Launcher } from '../../../electron/core/extensions/workers/launcher';
 import type { DeltaBatcherOptions } from '../../../electron/core/chat/delta-batcher';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { ChatEvent } from '../../../shared/types/chat-events';
 import type { ToolExecutor } from '../../../electron/core/registry-port';
 import { LlmTestServer } from '../../fixtures/llm-server';

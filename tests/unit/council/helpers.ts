@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { SidecarPort } from '../../../electron/core/council/sidecar-port';
 import type { Host } from '../../../electron/core/host';
 import type { LlmClient } from '../../../electron/core/llm/client';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { CouncilChat } from '../../../shared/types/council';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import { testHost } from '../../helpers/node-host';

@@ -1,7 +1,7 @@
 // One path, no bypass: council calls and the chat's inline calls go through the same approvals (security ref. C4), with the member shown.
 import { afterEach, describe, expect, it } from 'vitest';
 import { interactiveApprovalPolicy, patternApprovalPolicy } from '../../../electron/core/safety/approval-policy';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { CouncilRun } from '../../../shared/types/council';
 import type { ApprovalRequest } from '../../../shared/types/safety';
 import { eventually } from '../../helpers/events';

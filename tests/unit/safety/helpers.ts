@@ -5,7 +5,7 @@ import { silentLogger, type Clock, type Timers } from '../../../electron/core/po
 import type { ExecuteRequest, ExecuteResult, ToolExecutor } from '../../../electron/core/registry-port';
 import { interactiveApprovalPolicy, type ApprovalPolicy } from '../../../electron/core/safety/approval-policy';
 import { confBackend } from '../../../electron/core/settings/conf-backend';
-import type { HostEvent } from '../../../shared/events';
+import type { HostEvent } from '../../../shared/contract/events';
 import type { ApprovalRequest } from '../../../shared/types/safety';
 import type { ToolInfo } from '../../../shared/types/tools';
 import { eventually } from '../../helpers/events';

@@ -3,7 +3,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { fileSize } from '../../../../shared/file-size';
-import type { HostEvent } from '../../../../shared/events';
+import type { HostEvent } from '../../../../shared/contract/events';
 import type { CatalogEntry, ModelDownload } from '../../../../shared/types/local-models';
 import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';

@@ -2,7 +2,7 @@
 // the share of valid calls, restraint, follow-up turns, latency and speed — and a button to run the probe.
 import { useEffect, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
-import type { HostEvent } from '../../../../shared/events';
+import type { HostEvent } from '../../../../shared/contract/events';
 import type { ProbeCard } from '../../../../shared/types/local-models';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';

@@ -1,6 +1,6 @@
 // Groups the tools a member may be given, for the tool checkboxes: by source (prompt, pack, extension, MCP) and extension; missing ones last.
 import type { MemberView, PackSummary } from '../../../../shared/types/council';
-import type { ExtensionInfo } from '../../../../shared/events';
+import type { ExtensionInfo } from '../../../../shared/contract/events';
 import type { ToolInfo } from '../../../../shared/types/tools';
 
 export type ToolGroupKind = 'prompt' | 'pack' | 'extension' | 'mcp' | 'builtin' | 'missing';

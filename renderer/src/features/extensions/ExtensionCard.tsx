@@ -1,7 +1,7 @@
 // One installed extension: status, trust, permissions requested and granted, its tools, log and frontend messages,
 // and the actions (enable/disable, restart, trust, grant/revoke, remove).
 import { useId, useState } from 'react';
-import type { ExtensionInfo } from '../../../../shared/events';
+import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { EnabledSwitch } from '../../components/EnabledSwitch';
 import { Icon } from '../../components/Icon';

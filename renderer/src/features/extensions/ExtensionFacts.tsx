@@ -1,7 +1,7 @@
 // What the Extensions card says beyond status and permissions: safe mode, warnings, the first line of its last crash, what
 // confines its worker, what it registered besides tools (macros, pipeline handlers, the events it listens to, a
 // frontend), the Lumiverse members it used that do nothing here, and whether its tools run without asking.
-import type { ExtensionInfo } from '../../../../shared/events';
+import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { Icon } from '../../components/Icon';
 
 /** A list of names as code, comma-separated. */

@@ -1,5 +1,5 @@
 // What each extension permission lets an extension do, and what each worker status means, in plain language. Plain data.
-import type { ExtensionInfo } from '../../../../shared/events';
+import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { EXTENSION_PERMISSIONS } from '../../../../shared/types/spindle';
 
 export type Permission = ExtensionInfo['requested'][number];

@@ -3,7 +3,7 @@
 // changes, the active chat and the theme. A frontend loads when its extension runs and the window is
 // open, and is torn down when it stops (disable, removal, revoke of what it used, reload).
 import { useEffect, useRef, useState } from 'react';
-import type { ExtensionInfo } from '../../../../shared/events';
+import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { selectExtensions, selectSection, selectTheme } from '../../stores/selectors';
