@@ -1,12 +1,10 @@
 // What the extension manager shows and takes: extension info, events, persisted state, the registry seam, install options.
 import type { HostError } from '../../../shared/errors';
-import type { ExtensionToast } from '../../../shared/spindle/toast';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { ToolExecutor } from '../registry-port';
 import type { Redactor } from '../connections/redact';
 import type { Clock, Logger, Timers } from '../ports';
 import type { CrashTrackerOptions } from './workers/crash-tracker';
-import type { ExtensionLogEntry } from './extension-log';
 import type { ExtensionGenerator, GenerationLimits } from './spindle-host/generation-gate';
 import type { HostEvent, ExtensionInfo as WireExtensionInfo } from '../../../shared/contract/events';
 import type { Launcher } from './workers/launcher';

@@ -42,7 +42,6 @@ export const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 10_000, maxAttempts: 20 };
  * and the 4000-range application codes 4001/4003/4401/4403.
  */
 const AUTH_CLOSE_CODES = new Set([1008, 4001, 4003, 4401, 4403]);
-const SOCKET_OPEN = 1;
 const REFUSED_DETAIL =
   'The host is running but refused this window: the access token is missing, wrong, or from an earlier run of the host.';
 
