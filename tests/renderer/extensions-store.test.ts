@@ -1,7 +1,7 @@
 // The tools and extensions slices as the wire fills them: snapshots, events, and the per-log line buffers.
 import { describe, expect, it } from 'vitest';
-import { createAppStore } from '../../renderer/src/stores/app-store';
-import { applyHostEvent } from '../../renderer/src/stores/wire';
+import { createAppStore } from '../../renderer/src/stores/app/app-store';
+import { applyHostEvent } from '../../renderer/src/stores/app/wire';
 import { extension, tool } from './harness';
 
 /** A log line event as the host sends it. */

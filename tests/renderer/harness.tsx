@@ -9,8 +9,8 @@ import type { ToolInfo } from '../../shared/types/tools';
 import type { HostConnection } from '../../renderer/src/api/connection';
 import { App } from '../../renderer/src/app/App';
 import { AppProviders } from '../../renderer/src/app/context';
-import { createAppStore, type AppStore } from '../../renderer/src/stores/app-store';
-import { wireHost } from '../../renderer/src/stores/wire';
+import { createAppStore, type AppStore } from '../../renderer/src/stores/app/app-store';
+import { wireHost } from '../../renderer/src/stores/app/wire';
 import { SEARCH_DTO } from './real-tools';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

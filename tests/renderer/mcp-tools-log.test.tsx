@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { byTestId, buttonNamed, cleanup, navButton, renderShell, settle } from './harness';
 import { disposeAllHosts, RealHost } from './real-host';
 import { fixtureServer, serverState, status } from './real-mcp';
-import { MCP_LOG_LINES_CAP } from '../../renderer/src/stores/mcp-slice';
+import { MCP_LOG_LINES_CAP } from '../../renderer/src/stores/mcp/mcp-slice';
 import { FakeClock } from '../helpers/fake-time';
 import { XSS } from '../fixtures/xss-corpus';
 

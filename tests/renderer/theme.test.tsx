@@ -1,7 +1,7 @@
 // @vitest-environment real-core
 // The theme switch writes settings.ui.theme through the real core (in memory), and the page follows the core's settings.
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveTheme } from '../../renderer/src/stores/theme';
+import { resolveTheme } from '../../renderer/src/stores/app/theme';
 import { cleanup, renderShell, settle } from './harness';
 import { disposeAllHosts, RealHost } from './real-host';
 

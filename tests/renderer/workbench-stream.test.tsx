@@ -1,10 +1,10 @@
 // The chat's frame buffer and turn reducer on their own: merging, duplicates, order, turn changes, and a reconnect that missed the end.
 import { describe, expect, it } from 'vitest';
-import type { ChatTurnEvent } from '../../renderer/src/stores/chat-turns';
-import { applyTurnEvents } from '../../renderer/src/stores/chat-turns';
-import { ChatFrameBuffer, type FrameScheduler } from '../../renderer/src/stores/chat-frame-buffer';
-import { createAppStore } from '../../renderer/src/stores/app-store';
-import { keepUnchangedMessages } from '../../renderer/src/stores/chat-slice';
+import type { ChatTurnEvent } from '../../renderer/src/stores/chat/chat-turns';
+import { applyTurnEvents } from '../../renderer/src/stores/chat/chat-turns';
+import { ChatFrameBuffer, type FrameScheduler } from '../../renderer/src/stores/chat/chat-frame-buffer';
+import { createAppStore } from '../../renderer/src/stores/app/app-store';
+import { keepUnchangedMessages } from '../../renderer/src/stores/chat/chat-slice';
 import type { ChatMessage, ChatSession } from '../../shared/types/chat';
 
 function manualFrames(): FrameScheduler & { run(time?: number): void; pending: number } {

@@ -11,7 +11,7 @@ import { FrontendFrames } from '../features/frontends/FrontendFrames';
 import { FrontendsProvider, useFrontendsStore } from '../features/frontends/frontends-context';
 import { drawerShown } from '../features/frontends/frontends-store';
 import '../features/frontends/frontends.css';
-import { selectSection, selectSectionSelected, selectTheme } from '../stores/selectors';
+import { selectSection, selectSectionSelected, selectTheme } from '../stores/app/selectors';
 import { useAppStore, useAppStoreApi, useHost } from './context';
 import { useAddress } from './use-address';
 import { Nav } from './Nav';

@@ -1,7 +1,7 @@
 // The banner shown while this window is not connected to the host, or has lost the connection, with Reconnect.
 import { Icon } from '../components/Icon';
-import { reconnectHost } from '../stores/commands';
-import { selectConnection } from '../stores/selectors';
+import { reconnectHost } from '../stores/app/commands';
+import { selectConnection } from '../stores/app/selectors';
 import { useAppStore, useHost } from './context';
 
 export function ConnectionBanner() {

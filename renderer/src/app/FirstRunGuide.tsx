@@ -2,8 +2,8 @@
 // that answer in the chat, a first chat with a reply. Each step says what to do and takes the person there.
 import { useState } from 'react';
 import { Icon } from '../components/Icon';
-import { createSession } from '../stores/chat-commands';
-import type { AppState } from '../stores/app-store';
+import { createSession } from '../stores/chat/chat-commands';
+import type { AppState } from '../stores/app/app-store';
 import { useAppStore, useAppStoreApi, useHost } from './context';
 
 const HIDDEN_KEY = 'cw.firstRun.hidden';

@@ -1,7 +1,7 @@
 // Left navigation: one button per section, aria-current on the shown one, arrow keys move between them.
 import { useRef, type KeyboardEvent } from 'react';
 import { Icon } from '../components/Icon';
-import { selectSection, selectSectionSelected } from '../stores/selectors';
+import { selectSection, selectSectionSelected } from '../stores/app/selectors';
 import { useAppStore } from './context';
 import { modifierLabel } from './platform';
 import { SECTIONS } from './sections';

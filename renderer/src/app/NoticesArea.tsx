@@ -2,9 +2,9 @@
 // banner when the connection needs the user. All host text renders as text, never as markup.
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { dismissNotice } from '../stores/commands';
-import { selectHostNotices, selectLocalErrors } from '../stores/selectors';
-import type { LocalError } from '../stores/notices-slice';
+import { dismissNotice } from '../stores/app/commands';
+import { selectHostNotices, selectLocalErrors } from '../stores/app/selectors';
+import type { LocalError } from '../stores/app/notices-slice';
 import { useAppStore, useAppStoreApi, useHost } from './context';
 import { NoticeCard } from './NoticeCard';
 import { ConnectionBanner } from './ConnectionBanner';

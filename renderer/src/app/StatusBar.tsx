@@ -2,8 +2,8 @@
 import { useShallow } from 'zustand/react/shallow';
 import type { ConnectionInfo } from '../api/connection';
 import { Icon } from '../components/Icon';
-import { reconnectHost } from '../stores/commands';
-import { selectStatusBar } from '../stores/selectors';
+import { reconnectHost } from '../stores/app/commands';
+import { selectStatusBar } from '../stores/app/selectors';
 import { useAppStore, useHost } from './context';
 
 export function connectionLabel(info: ConnectionInfo): string {

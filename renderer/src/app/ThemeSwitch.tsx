@@ -1,9 +1,9 @@
 // System / Light / Dark: a radio group that asks the host to store ui.theme; the page follows the stored value.
 import { useState } from 'react';
 import { Icon, type IconName } from '../components/Icon';
-import { changeTheme } from '../stores/commands';
-import { selectSettingsLoaded, selectTheme } from '../stores/selectors';
-import { THEMES, type Theme } from '../stores/theme';
+import { changeTheme } from '../stores/app/commands';
+import { selectSettingsLoaded, selectTheme } from '../stores/app/selectors';
+import { THEMES, type Theme } from '../stores/app/theme';
 import { useAppStore, useAppStoreApi, useHost } from './context';
 
 const LABELS: Record<Theme, { label: string; icon: IconName }> = {

@@ -2,7 +2,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { HostConnection } from '../api/connection';
-import type { AppState, AppStore } from '../stores/app-store';
+import type { AppState, AppStore } from '../stores/app/app-store';
 
 const HostContext = createContext<HostConnection | null>(null);
 const StoreContext = createContext<AppStore | null>(null);

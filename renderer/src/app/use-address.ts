@@ -1,8 +1,8 @@
 // Keeps the address in step with the window: the section and open session write it (a new history entry, so back and
 // forward move between places), and an address read at start, or reached by back/forward, takes the window there.
 import { useEffect } from 'react';
-import { openAtMessage } from '../stores/chat-commands';
-import type { AppStore } from '../stores/app-store';
+import { openAtMessage } from '../stores/chat/chat-commands';
+import type { AppStore } from '../stores/app/app-store';
 import type { HostConnection } from '../api/connection';
 import { addressOf, placeOf, type Place } from './address';
 

@@ -3,7 +3,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { HostError, Result } from '../../../shared/errors';
 import { useAppStore } from '../app/context';
-import { selectConnectionState } from '../stores/selectors';
+import { selectConnectionState } from '../stores/app/selectors';
 import { Icon } from './Icon';
 import { InlineError } from './InlineError';
 

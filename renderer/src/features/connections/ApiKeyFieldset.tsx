@@ -4,7 +4,7 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import type { FieldKit } from '../../components/FieldError';
 import { Icon } from '../../components/Icon';
 import { TextField } from '../../components/TextField';
-import { allowObfuscatedKeys } from '../../stores/connections-commands';
+import { allowObfuscatedKeys } from '../../stores/connections/connections-commands';
 
 export type KeyMode = 'none' | 'env' | 'stored';
 

@@ -7,7 +7,7 @@ import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../componen
 import { Icon } from '../../components/Icon';
 import { WaitingNote } from '../../components/WaitingNote';
 import { InlineError } from '../../components/InlineError';
-import { confirmConnection, listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
+import { confirmConnection, listModels, removeConnection, saveConnection, testConnection, type TestOutcome } from '../../stores/connections/connections-commands';
 import { ProfileForm } from './ProfileForm';
 import { keyStatus, providerInfo } from './providers';
 import { TestResult } from './TestResult';

@@ -5,7 +5,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { detectServers, saveConnection } from '../../stores/connections-commands';
+import { detectServers, saveConnection } from '../../stores/connections/connections-commands';
 import { localServerLabel, PROBED } from './providers';
 
 type Found = MethodOutput<'connections.detect'>[number];

@@ -8,7 +8,7 @@ import type { LocalModelInfo } from '../../../../shared/types/local-models';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { addLocalModel, listLocalModels, removeLocalModel, saveConnection } from '../../stores/connections-commands';
+import { addLocalModel, listLocalModels, removeLocalModel, saveConnection } from '../../stores/connections/connections-commands';
 import { ModelDownloads } from './ModelDownloads';
 
 export function LocalModels() {

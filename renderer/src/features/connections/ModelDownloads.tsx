@@ -9,7 +9,7 @@ import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { describeFit } from '../../../../shared/local-model/describe-fit';
-import { checkModelFit, pullLocalModel, steerDownload, suggestedModels } from '../../stores/connections-commands';
+import { checkModelFit, pullLocalModel, steerDownload, suggestedModels } from '../../stores/connections/connections-commands';
 
 const left = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min` : s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`);
 

@@ -7,7 +7,7 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { fieldKit } from '../../components/FieldError';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { clearConnectionKey, saveConnection, testConnection, type TestOutcome } from '../../stores/connections-commands';
+import { clearConnectionKey, saveConnection, testConnection, type TestOutcome } from '../../stores/connections/connections-commands';
 import { checkProfile, keyToSend, profileInput, type ProfileDraft, type ProfileErrors } from './profile-draft';
 import { checkBaseUrl, defaultBaseUrl, fieldOf, keyStatus, PROVIDERS, providerInfo, type ProfileField } from './providers';
 import { TestResult } from './TestResult';

@@ -1,7 +1,7 @@
 // The outcome of "Test connection": OK with latency and model count, or the host's error code, message and hint.
 import { formatMs, InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
-import type { TestOutcome } from '../../stores/connections-commands';
+import type { TestOutcome } from '../../stores/connections/connections-commands';
 
 export function TestResult(props: { outcome: TestOutcome }) {
   const { outcome } = props;

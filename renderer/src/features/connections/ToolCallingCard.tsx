@@ -6,7 +6,7 @@ import type { HostEvent } from '../../../../shared/contract/events';
 import type { ProbeCard } from '../../../../shared/types/local-models';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { listProbeCards, probeToolCalling } from '../../stores/connections-commands';
+import { listProbeCards, probeToolCalling } from '../../stores/connections/connections-commands';
 
 const share = (t: { passed: number; of: number }) => (t.of ? `${Math.round((t.passed / t.of) * 100)}%` : '—');
 

@@ -2,7 +2,7 @@
 // profile sent to the host built from what was typed. The key itself is not part of the profile.
 import type { LlmProvider } from '../../../../shared/types/llm';
 import type { KeyValueRow } from '../../components/KeyValueRows';
-import type { ProfileInput } from '../../stores/connections-commands';
+import type { ProfileInput } from '../../stores/connections/connections-commands';
 import type { KeyMode } from './ApiKeyFieldset';
 import { checkBaseUrl, ENV_NAME_PATTERN, type ProfileField } from './providers';
 

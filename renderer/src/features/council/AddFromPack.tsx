@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { addMember, quickAddPack } from '../../stores/council-commands';
+import { addMember, quickAddPack } from '../../stores/council/council-commands';
 import { parseChance, CHANCE_ERROR } from './ChanceField';
 import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';

@@ -1,8 +1,8 @@
 // A member's avatar: the pack item's image (packs.avatar data URL, read once and kept) or its initials.
 import { useEffect } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
-import { loadAvatar } from '../../stores/council-commands';
-import { avatarKey } from '../../stores/council-slice';
+import { loadAvatar } from '../../stores/council/council-commands';
+import { avatarKey } from '../../stores/council/council-slice';
 
 export function initialsOf(name: string): string {
   const words = name.trim().split(/\s+/).filter(Boolean);

@@ -4,7 +4,7 @@ import type { CouncilView } from '../../../../shared/types/council';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { updateCouncil } from '../../stores/council-commands';
+import { updateCouncil } from '../../stores/council/council-commands';
 import { useAction } from '../../components/use-action';
 
 export function CouncilHeader(props: { view: CouncilView }) {

@@ -6,7 +6,7 @@ import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { reloadCouncil } from '../../stores/council-commands';
+import { reloadCouncil } from '../../stores/council/council-commands';
 import { MembersTab } from './MembersTab';
 import { PacksTab } from './PacksTab';
 import { RunsTab } from './RunsTab';

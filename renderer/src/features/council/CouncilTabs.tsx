@@ -1,6 +1,6 @@
 // The council's four tabs (Members, Runs, Packs, Settings), moved between with the arrow keys.
 import { useRef, type KeyboardEvent } from 'react';
-import type { CouncilTab } from '../../stores/council-slice';
+import type { CouncilTab } from '../../stores/council/council-slice';
 
 const TABS: ReadonlyArray<{ id: CouncilTab; label: string }> = [
   { id: 'members', label: 'Members' },

@@ -4,7 +4,7 @@ import type { MemberView } from '../../../../shared/types/council';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { moveMember, removeMember, setMember } from '../../stores/council-commands';
+import { moveMember, removeMember, setMember } from '../../stores/council/council-commands';
 import { isUnrestricted, PathListEditor } from '../safety/PathListEditor';
 import { Avatar } from './Avatar';
 import { ChanceField } from './ChanceField';

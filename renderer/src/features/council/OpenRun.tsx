@@ -1,7 +1,7 @@
 // The run open below the run form: its header, timeline and Retry failed.
 import { useId } from 'react';
 import { Icon } from '../../components/Icon';
-import type { RunTrace } from '../../stores/runs-slice';
+import type { RunTrace } from '../../stores/council/runs-slice';
 import { Timeline } from './Timeline';
 import { RunHeader } from './RunHeader';
 

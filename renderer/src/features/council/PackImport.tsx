@@ -4,7 +4,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { importPack, reloadPacks } from '../../stores/council-commands';
+import { importPack, reloadPacks } from '../../stores/council/council-commands';
 import { readFileText } from '../workbench/files';
 import { useAction } from '../../components/use-action';
 

@@ -5,7 +5,7 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { exportPack, reloadPacks, removePack } from '../../stores/council-commands';
+import { exportPack, reloadPacks, removePack } from '../../stores/council/council-commands';
 import { downloadText } from '../workbench/files';
 import { Avatar } from './Avatar';
 import { useAction } from '../../components/use-action';

@@ -2,7 +2,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { exportProfile, importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council-commands';
+import { exportProfile, importProfile, loadProfile, reloadProfiles, removeProfile, saveProfile } from '../../stores/council/council-commands';
 import { FileExport } from './FileExport';
 import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';

@@ -5,8 +5,8 @@ import type { CouncilChat, CouncilView } from '../../../../shared/types/council'
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { listSessionSummaries, readSession } from '../../stores/chat-commands';
-import { abortRun, retryFailed, startRun, stillRunning } from '../../stores/council-commands';
+import { listSessionSummaries, readSession } from '../../stores/chat/chat-commands';
+import { abortRun, retryFailed, startRun, stillRunning } from '../../stores/council/council-commands';
 import { SAMPLE_CHAT, sessionToChat } from './sample-chat';
 import { formatDuration } from './timeline-geometry';
 import { useAction } from '../../components/use-action';

@@ -1,5 +1,5 @@
 // A run's heading: its status badge, id, seed and counts, with a progress bar while it runs.
-import type { RunTrace } from '../../stores/runs-slice';
+import type { RunTrace } from '../../stores/council/runs-slice';
 import { progressOf, when } from './run-model';
 import { formatDuration } from './timeline-geometry';
 

@@ -5,7 +5,7 @@ import type { MethodInput } from '../../../../shared/contract';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { updateCouncil } from '../../stores/council-commands';
+import { updateCouncil } from '../../stores/council/council-commands';
 import { ProfilesCard } from './ProfilesCard';
 import { useAction } from '../../components/use-action';
 import { NumberSetting } from './NumberSetting';

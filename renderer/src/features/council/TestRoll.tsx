@@ -4,7 +4,7 @@ import type { MethodOutput } from '../../../../shared/contract';
 import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { testRoll } from '../../stores/council-commands';
+import { testRoll } from '../../stores/council/council-commands';
 import { useAction } from '../../components/use-action';
 
 type TestRollResult = MethodOutput<'council.testRoll'>;

@@ -2,7 +2,7 @@
 // status), the deadline, a time axis; bars are focusable and open their details. Tool output is only ever shown as text.
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useAppStore } from '../../app/context';
-import type { RunTrace } from '../../stores/runs-slice';
+import type { RunTrace } from '../../stores/council/runs-slice';
 import { CallDetail } from './CallDetail';
 import { callsOf, lanesOf, STATUS_GLYPHS, STATUS_HELP, STATUS_LABELS, type TimelineCall } from './run-model';
 import { type BarLayout, type BarStatus, DEFAULT_TIMELINE_OPTIONS, formatDuration, layoutTimeline, tipPosition } from './timeline-geometry';

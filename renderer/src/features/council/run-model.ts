@@ -1,6 +1,6 @@
 // What a run trace means for the timeline and the controls: lanes (one per rolled member), calls (finished and running), progress.
 import type { CouncilToolResult } from '../../../../shared/types/council';
-import type { RunTrace } from '../../stores/runs-slice';
+import type { RunTrace } from '../../stores/council/runs-slice';
 import type { BarStatus, TimelineCallInput, TimelineLaneInput } from './timeline-geometry';
 
 export interface TimelineCall extends TimelineCallInput {

@@ -2,7 +2,7 @@
 import { useAppStore } from '../../app/context';
 import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
-import { selectExtensions, selectExtensionsLoaded } from '../../stores/selectors';
+import { selectExtensions, selectExtensionsLoaded } from '../../stores/app/selectors';
 import { InstallForm } from './InstallForm';
 import { AskingHost } from '../../components/AskingHost';
 import { ExtensionCard } from './ExtensionCard';

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { loadFrontendMessages, sendFrontendMessage, watchExtension } from '../../stores/extension-commands';
+import { loadFrontendMessages, sendFrontendMessage, watchExtension } from '../../stores/extensions/extension-commands';
 
 type Message = { at: number; payload: unknown };
 

@@ -7,8 +7,8 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { inspectExtension, installExtension, type ExtensionUpload } from '../../stores/extension-commands';
-import { selectExtensions } from '../../stores/selectors';
+import { inspectExtension, installExtension, type ExtensionUpload } from '../../stores/extensions/extension-commands';
+import { selectExtensions } from '../../stores/app/selectors';
 import { bytesToBase64 } from '../workbench/files';
 import { PERMISSION_INFO, type Permission } from './permissions';
 

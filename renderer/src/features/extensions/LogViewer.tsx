@@ -2,9 +2,9 @@
 import { useCallback, useMemo } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { LiveLog } from '../../components/LiveLog';
-import { loadExtensionLog } from '../../stores/extension-commands';
-import { LOG_LINES_CAP } from '../../stores/extensions-slice';
-import { selectExtensionLog } from '../../stores/selectors';
+import { loadExtensionLog } from '../../stores/extensions/extension-commands';
+import { LOG_LINES_CAP } from '../../stores/extensions/extensions-slice';
+import { selectExtensionLog } from '../../stores/app/selectors';
 
 export function LogViewer(props: { id: string; name: string; domId: string }) {
   const store = useAppStoreApi();

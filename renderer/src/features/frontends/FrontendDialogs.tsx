@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../app/context';
-import { selectExtensions } from '../../stores/selectors';
+import { selectExtensions } from '../../stores/app/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions, type PendingDialog, type Surface } from './frontends-store';
 import { SurfaceFrame } from './SurfaceFrame';

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
-import { selectExtensions, selectSection, selectTheme } from '../../stores/selectors';
+import { selectExtensions, selectSection, selectTheme } from '../../stores/app/selectors';
 import { watchDrawer } from './drawer-news';
 import { FrameBroker } from './frame-broker';
 import { tellFrames } from './frame-events';

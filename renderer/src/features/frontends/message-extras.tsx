@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
 import { createSandbox, MAX_SANDBOX_MESSAGES_PER_SECOND, type SandboxHandle } from '../../../frame/sandbox-host';
 import { useAppStore } from '../../app/context';
-import { selectTheme } from '../../stores/selectors';
+import { selectTheme } from '../../stores/app/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import type { MessageWidget, TagInterceptor } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';

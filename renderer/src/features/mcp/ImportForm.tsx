@@ -6,7 +6,7 @@ import type { McpServerInfo } from '../../../../shared/types/mcp';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { importMcpJson } from '../../stores/mcp-commands';
+import { importMcpJson } from '../../stores/mcp/mcp-commands';
 import { ImportErrors } from './ImportErrors';
 import { FormStatus } from '../../components/FormStatus';
 

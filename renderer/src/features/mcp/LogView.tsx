@@ -2,9 +2,9 @@
 import { useCallback, useMemo } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { LiveLog } from '../../components/LiveLog';
-import { loadMcpLog } from '../../stores/mcp-commands';
-import { selectMcpLog } from '../../stores/mcp-selectors';
-import { MCP_LOG_LINES_CAP } from '../../stores/mcp-slice';
+import { loadMcpLog } from '../../stores/mcp/mcp-commands';
+import { selectMcpLog } from '../../stores/mcp/mcp-selectors';
+import { MCP_LOG_LINES_CAP } from '../../stores/mcp/mcp-slice';
 
 export function LogView(props: { id: string; name: string; domId: string }) {
   const store = useAppStoreApi();

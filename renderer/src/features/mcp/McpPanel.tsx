@@ -6,7 +6,7 @@ import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { selectMcpLoaded, selectMcpLoadError, selectMcpServers } from '../../stores/mcp-selectors';
+import { selectMcpLoaded, selectMcpLoadError, selectMcpServers } from '../../stores/mcp/mcp-selectors';
 import { ImportForm } from './ImportForm';
 import { ServerCard } from './ServerCard';
 import { ServerForm } from './ServerForm';

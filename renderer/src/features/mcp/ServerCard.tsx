@@ -9,7 +9,7 @@ import { WaitingNote } from '../../components/WaitingNote';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useNow } from '../../components/use-now';
 import { InlineError } from '../../components/InlineError';
-import { connectMcpServer, disconnectMcpServer, removeMcpServer, restartMcpServer, updateMcpServer } from '../../stores/mcp-commands';
+import { connectMcpServer, disconnectMcpServer, removeMcpServer, restartMcpServer, updateMcpServer } from '../../stores/mcp/mcp-commands';
 import { LogView } from './LogView';
 import { ServerForm } from './ServerForm';
 import { countdown, mcpStatusInfo, transportLabel, TRUST_HELP } from './status';
@@ -17,7 +17,7 @@ import { ToolsView } from './ToolsView';
 import { useAction } from '../../components/use-action';
 import { useEnabledToggle } from '../../components/use-enabled-toggle';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
-import { NO_TOOL_FILTERS } from '../../stores/ui-slice';
+import { NO_TOOL_FILTERS } from '../../stores/app/ui-slice';
 import { TransportFacts } from './TransportFacts';
 
 type Busy = null | 'enable' | 'disable' | 'connect' | 'disconnect' | 'restart' | 'remove';

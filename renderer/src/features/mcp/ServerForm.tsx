@@ -7,7 +7,7 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { fieldKit } from '../../components/FieldError';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { addMcpServer, updateMcpServer } from '../../stores/mcp-commands';
+import { addMcpServer, updateMcpServer } from '../../stores/mcp/mcp-commands';
 import {
   checkDraft,
   draftFromConfig,

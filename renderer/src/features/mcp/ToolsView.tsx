@@ -6,8 +6,8 @@ import type { McpServerInfo, McpToolView } from '../../../../shared/types/mcp';
 import { useAppStore, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { loadMcpTools } from '../../stores/mcp-commands';
-import { selectConnectionState } from '../../stores/selectors';
+import { loadMcpTools } from '../../stores/mcp/mcp-commands';
+import { selectConnectionState } from '../../stores/app/selectors';
 import { McpToolItem } from './McpToolItem';
 
 export function ToolsView(props: { server: McpServerInfo; domId: string; onViewInTools(): void }) {

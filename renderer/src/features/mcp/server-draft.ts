@@ -5,7 +5,7 @@ import { checkServerConfig } from '../../../../shared/mcp-config';
 export { idFromName } from '../../../../shared/mcp-config';
 import type { HostError } from '../../../../shared/errors';
 import type { McpServerConfig } from '../../../../shared/types/mcp';
-import type { McpAddInput, McpPatch } from '../../stores/mcp-commands';
+import type { McpAddInput, McpPatch } from '../../stores/mcp/mcp-commands';
 
 export type { KeyValueRow as DraftRow } from '../../components/KeyValueRows';
 import type { KeyValueRow as DraftRow } from '../../components/KeyValueRows';

@@ -3,8 +3,8 @@ import { useId, useState } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { reloadAllowed, revokeAllowed } from '../../stores/safety-commands';
-import { selectAllowed } from '../../stores/safety-selectors';
+import { reloadAllowed, revokeAllowed } from '../../stores/safety/safety-commands';
+import { selectAllowed } from '../../stores/safety/safety-selectors';
 import { useAction } from '../../components/use-action';
 import { AskingHost } from '../../components/AskingHost';
 

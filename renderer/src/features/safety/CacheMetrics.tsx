@@ -6,7 +6,7 @@ import type { ToolCacheStats } from '../../../../shared/types/safety';
 import { useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { cacheStats, clearCache } from '../../stores/safety-commands';
+import { cacheStats, clearCache } from '../../stores/safety/safety-commands';
 import './safety.css';
 
 function duration(ms: number): string {

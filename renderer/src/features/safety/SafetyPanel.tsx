@@ -3,7 +3,7 @@
 import { useAppStore } from '../../app/context';
 import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
-import { selectApprovalCount } from '../../stores/safety-selectors';
+import { selectApprovalCount } from '../../stores/safety/safety-selectors';
 import './safety.css';
 import { SafetyPolicy } from './SafetyPolicy';
 import { AlwaysAllowedList } from './AlwaysAllowedList';

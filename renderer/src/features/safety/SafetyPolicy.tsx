@@ -4,7 +4,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { readSafetySettings } from '../../../../shared/types/safety';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { updateSafety } from '../../stores/safety-commands';
+import { updateSafety } from '../../stores/safety/safety-commands';
 import { useAction } from '../../components/use-action';
 
 export function SafetyPolicy() {

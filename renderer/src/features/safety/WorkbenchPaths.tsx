@@ -1,7 +1,7 @@
 // Which notes the Workbench chat's tool calls and Try it may read and write (paths relative to the notes folder).
 import { useId } from 'react';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
-import { updateSafety } from '../../stores/safety-commands';
+import { updateSafety } from '../../stores/safety/safety-commands';
 import { PathListEditor } from './PathListEditor';
 
 const LISTS = [

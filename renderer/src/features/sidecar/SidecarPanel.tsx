@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
 import { FieldError } from '../../components/FieldError';
 import { InlineError } from '../../components/InlineError';
-import { listModels, updateSidecar } from '../../stores/connections-commands';
+import { listModels, updateSidecar } from '../../stores/connections/connections-commands';
 import { checkDraft, configOf, DEFAULT_NUMBERS, draftOf, sidecarFieldOf, type SidecarDraft, type SidecarField } from './sidecar-form';
 import '../connections/connections.css';
 import { AskingHost } from '../../components/AskingHost';

@@ -6,7 +6,7 @@ import { useHost } from '../../app/context';
 import { modifierLabel } from '../../app/platform';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { exportToolSpec, type SpecFormat } from '../../stores/tools-commands';
+import { exportToolSpec, type SpecFormat } from '../../stores/tools/tools-commands';
 
 export type { SpecFormat };
 

@@ -3,8 +3,8 @@ import { useId, useMemo } from 'react';
 import type { ToolInfo } from '../../../../shared/types/tools';
 import { useAppStore } from '../../app/context';
 import { Icon } from '../../components/Icon';
-import { selectExtensions, selectToolFilters } from '../../stores/selectors';
-import { NO_TOOL_FILTERS, type ToolFilters } from '../../stores/ui-slice';
+import { selectExtensions, selectToolFilters } from '../../stores/app/selectors';
+import { NO_TOOL_FILTERS, type ToolFilters } from '../../stores/app/ui-slice';
 import { isFiltered, SOURCE_LABELS, toolExtensionIds } from './filter-tools';
 
 export function ToolFilterBar(props: { tools: readonly ToolInfo[]; shown: number }) {

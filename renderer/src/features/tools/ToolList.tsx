@@ -2,7 +2,7 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { ToolInfo } from '../../../../shared/types/tools';
 import { useAppStore } from '../../app/context';
-import { selectSelectedTool } from '../../stores/selectors';
+import { selectSelectedTool } from '../../stores/app/selectors';
 import { ToolBadges } from './ToolBadges';
 
 const MOVES: Record<string, (index: number, count: number) => number> = {

@@ -4,7 +4,7 @@ import { useAppStore } from '../../app/context';
 import { sectionById } from '../../app/sections';
 import { EmptyState } from '../../components/EmptyState';
 import { Icon } from '../../components/Icon';
-import { selectSelectedTool, selectToolFilters, selectTools, selectToolsLoaded } from '../../stores/selectors';
+import { selectSelectedTool, selectToolFilters, selectTools, selectToolsLoaded } from '../../stores/app/selectors';
 import { filterTools } from './filter-tools';
 import { AskingHost } from '../../components/AskingHost';
 import { ToolFilterBar } from './ToolFilterBar';

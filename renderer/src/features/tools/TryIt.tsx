@@ -6,8 +6,8 @@ import { useAppStore, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { formatMs, InlineError } from '../../components/InlineError';
 import { OutcomeFlags, type Flags } from '../safety/OutcomeFlags';
-import { selectApproveAllWrites } from '../../stores/safety-selectors';
-import { invokeTool } from '../../stores/tools-commands';
+import { selectApproveAllWrites } from '../../stores/safety/safety-selectors';
+import { invokeTool } from '../../stores/tools/tools-commands';
 import { fieldId, SchemaForm, type DraftUpdate } from './SchemaForm';
 import { draftFrom, formatArgs, initialDraft, parseArgsJson, readForm, schemaToForm, updateDraft, type Draft, type FieldError } from './schema-form';
 

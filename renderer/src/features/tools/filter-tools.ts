@@ -1,6 +1,6 @@
 // Which tools the Tools list shows for the chosen filters and search text (derived on render, never stored).
 import type { ToolInfo, ToolSource } from '../../../../shared/types/tools';
-import type { ToolFilters } from '../../stores/ui-slice';
+import type { ToolFilters } from '../../stores/app/ui-slice';
 
 export const SOURCE_LABELS: Record<ToolSource, string> = { builtin: 'Built-in', extension: 'Extension', mcp: 'MCP' };
 

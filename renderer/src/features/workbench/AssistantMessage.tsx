@@ -4,7 +4,7 @@ import type { ChatMessage } from '../../../../shared/types/chat';
 import { useAppStore } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
-import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat-turns';
+import type { LiveTurn, ToolCallCard as ToolCallCardData } from '../../stores/chat/chat-turns';
 import { MessageWidgets, useInterceptedText } from '../frontends/message-extras';
 import { CouncilTurn } from './CouncilTurn';
 import { MessageActions, MessageEditor, useMessageEditing, useSwipeKeys } from './MessageActions';

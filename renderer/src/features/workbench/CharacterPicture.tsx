@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { ChatSession } from '../../../../shared/types/chat';
 import { useHost } from '../../app/context';
-import { loadSessionPicture } from '../../stores/chat-commands';
+import { loadSessionPicture } from '../../stores/chat/chat-commands';
 
 export function CharacterPicture(props: { session: ChatSession }) {
   const host = useHost();

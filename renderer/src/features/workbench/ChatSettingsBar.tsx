@@ -6,8 +6,8 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import type { ChatSession } from '../../../../shared/types/chat';
-import { updateChatSettings, updateSession } from '../../stores/chat-commands';
-import { listModels } from '../../stores/connections-commands';
+import { updateChatSettings, updateSession } from '../../stores/chat/chat-commands';
+import { listModels } from '../../stores/connections/connections-commands';
 
 const NO_MODELS: readonly string[] = [];
 

@@ -2,7 +2,7 @@
 // Every piece of model and tool output is a text node; nothing is parsed as markup.
 import { useEffect, useState } from 'react';
 import type { ChatSession } from '../../../../shared/types/chat';
-import type { LiveTurn } from '../../stores/chat-turns';
+import type { LiveTurn } from '../../stores/chat/chat-turns';
 import { UserMessage } from './UserMessage';
 import { AssistantMessage } from './AssistantMessage';
 import { useButtonsWaitForReply } from './reply-wait';

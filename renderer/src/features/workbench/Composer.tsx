@@ -4,7 +4,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { continueReply, regenerateReply, sendMessage, stopTurn } from '../../stores/chat-commands';
+import { continueReply, regenerateReply, sendMessage, stopTurn } from '../../stores/chat/chat-commands';
 import { ComposerActions } from '../frontends/ComposerActions';
 
 /**

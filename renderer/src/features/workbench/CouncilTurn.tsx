@@ -6,9 +6,9 @@ import type { CouncilRun } from '../../../../shared/types/council';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { formatMs, InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
-import { exportRunTrace, fetchRun } from '../../stores/chat-commands';
-import { openRun } from '../../stores/council-commands';
-import type { CouncilState } from '../../stores/chat-turns';
+import { exportRunTrace, fetchRun } from '../../stores/chat/chat-commands';
+import { openRun } from '../../stores/council/council-commands';
+import type { CouncilState } from '../../stores/chat/chat-turns';
 import { downloadText } from './files';
 
 export function CouncilTurn(props: { council: CouncilState | null; runId: string | null; live: boolean }) {

@@ -1,5 +1,5 @@
 // A dry-run turn: nothing was sent; the tools and the prompt the model would get.
-import type { LiveTurn } from '../../stores/chat-turns';
+import type { LiveTurn } from '../../stores/chat/chat-turns';
 
 export function DryRunPreview(props: { turn: LiveTurn }) {
   const dry = props.turn.dryRun!;

@@ -5,7 +5,7 @@ import type { SessionExportFormat } from '../../../../shared/export-formats';
 import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { exportSessionAs } from '../../stores/chat-commands';
+import { exportSessionAs } from '../../stores/chat/chat-commands';
 import { downloadBase64, downloadText } from './files';
 
 const LABELS: Record<Exclude<SessionExportFormat, 'workbench'>, string> = {

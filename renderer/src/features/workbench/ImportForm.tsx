@@ -7,7 +7,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { importSession, importSessionData, inspectImport } from '../../stores/chat-commands';
+import { importSession, importSessionData, inspectImport } from '../../stores/chat/chat-commands';
 import { readFileBase64 } from './files';
 import { ImportPreview } from './ImportPreview';
 

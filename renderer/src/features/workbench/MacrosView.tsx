@@ -5,7 +5,7 @@ import type { MethodOutput } from '../../../../shared/contract';
 import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { loadMacros } from '../../stores/chat-commands';
+import { loadMacros } from '../../stores/chat/chat-commands';
 import { AskingHost } from '../../components/AskingHost';
 
 /** Long values are shown cut; the full value is in the title. */

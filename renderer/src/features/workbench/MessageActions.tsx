@@ -7,8 +7,8 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { useAction } from '../../components/use-action';
-import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat-commands';
-import { turnOf } from '../../stores/chat-slice';
+import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat/chat-commands';
+import { turnOf } from '../../stores/chat/chat-slice';
 import { copyText } from './files';
 import { useOwnButtonsWait, waitingButton } from './reply-wait';
 

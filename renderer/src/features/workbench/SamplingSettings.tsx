@@ -5,7 +5,7 @@ import type { HostError } from '../../../../shared/errors';
 import { SAMPLING_RANGES, type ChatSession, type Sampling } from '../../../../shared/types/chat';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { updateChatSettings, updateSession } from '../../stores/chat-commands';
+import { updateChatSettings, updateSession } from '../../stores/chat/chat-commands';
 
 type Field = 'temperature' | 'topP' | 'maxTokens' | 'contextSize';
 const FIELDS: Array<{ key: Field; label: string; step: string; integer: boolean }> = [

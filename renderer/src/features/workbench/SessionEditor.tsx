@@ -5,7 +5,7 @@ import { SESSION_LIMITS, type Character, type ChatSession, type Persona, type Wo
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { updateSession } from '../../stores/chat-commands';
+import { updateSession } from '../../stores/chat/chat-commands';
 import { DiscardChanges } from '../../components/DiscardChanges';
 import { FormStatus } from '../../components/FormStatus';
 

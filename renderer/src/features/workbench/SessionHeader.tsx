@@ -5,7 +5,7 @@ import { SESSION_LIMITS, type ChatSession } from '../../../../shared/types/chat'
 import { useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { deleteSession, exportSession, renameSession } from '../../stores/chat-commands';
+import { deleteSession, exportSession, renameSession } from '../../stores/chat/chat-commands';
 import { copyText, downloadText } from './files';
 import { CharacterPicture } from './CharacterPicture';
 import { ExportAs } from './ExportAs';

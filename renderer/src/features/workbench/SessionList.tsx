@@ -4,8 +4,8 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { createSession, openSession } from '../../stores/chat-commands';
-import { turnOf } from '../../stores/chat-slice';
+import { createSession, openSession } from '../../stores/chat/chat-commands';
+import { turnOf } from '../../stores/chat/chat-slice';
 import { SessionSearch } from './SessionSearch';
 
 export function NewSessionButton(props: { primary?: boolean; onError(error: HostError): void }) {

@@ -6,7 +6,7 @@ import type { MethodOutput } from '../../../../shared/contract';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { openAtMessage, searchSessions } from '../../stores/chat-commands';
+import { openAtMessage, searchSessions } from '../../stores/chat/chat-commands';
 
 type Found = MethodOutput<'chat.sessions.search'>;
 

@@ -6,7 +6,7 @@ import type { HostError } from '../../../../shared/errors';
 import type { ChatSession } from '../../../../shared/types/chat';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
-import { setSessionSwitches } from '../../stores/chat-commands';
+import { setSessionSwitches } from '../../stores/chat/chat-commands';
 
 /** The switches' values for a session: its own, else the council mode setting; dry run is off unless it was turned on. */
 export function sessionSwitches(session: ChatSession, councilMode: boolean): { council: boolean; dryRun: boolean } {

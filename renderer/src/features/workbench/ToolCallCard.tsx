@@ -2,7 +2,7 @@
 import type { ChatToolCallRecord } from '../../../../shared/types/chat';
 import { formatMs, InlineError } from '../../components/InlineError';
 import { Icon } from '../../components/Icon';
-import type { ToolCallCard as Card } from '../../stores/chat-turns';
+import type { ToolCallCard as Card } from '../../stores/chat/chat-turns';
 import { OutcomeFlags } from '../safety/OutcomeFlags';
 
 function phaseLabel(card: Card, live: boolean): { text: string; tone: 'busy' | 'ok' | 'danger' } {

@@ -1,0 +1,227 @@
+// Workbench chat actions: ask the host, mirror its answer into the store, and hand the result back so the panel can show a failure in place.
+import type { MethodInput, MethodOutput } from '../../../../shared/contract';
+import type { Result } from '../../../../shared/errors';
+import { defaultChatSettings, type ChatSession, type ChatSettings } from '../../../../shared/types/chat';
+import type { HostConnection } from '../../api/connection';
+import type { AppStore } from '../app/app-store';
+
+export async function loadSessions(store: AppStore, host: HostConnection): Promise<Result<MethodOutput<'chat.sessions.list'>>> {
+  const result = await host.invoke('chat.sessions.list', {});
+  if (result.ok) store.getState().chatSessionsReplaced(result.value);
+  else store.getState().chatSessionsLoadFailed(result.error);
+  return result;
+}
+
+/** Reads the open session again (after a change event, a reconnect, or opening it). */
+export async function loadOpenSession(store: AppStore, host: HostConnection, id: string): Promise<Result<ChatSession>> {
+  const result = await host.invoke('chat.sessions.get', { sessionId: id });
+  if (result.ok) store.getState().chatSessionLoaded(result.value);
+  else if (result.error.code === 'NOT_FOUND') store.getState().chatSessionGone(id);
+  else store.getState().chatSessionLoadFailed(id, result.error);
+  return result;
+}
+
+/** Opens a session in the Workbench; the host tells extensions the active chat changed (CHAT_SWITCHED). */
+export async function openSession(store: AppStore, host: HostConnection, id: string | null): Promise<void> {
+  store.getState().chatSessionOpened(id);
+  void host.invoke('chat.sessions.open', { sessionId: id });
+  if (id !== null) await loadOpenSession(store, host, id);
+}
+
+export async function createSession(
+  store: AppStore,
+  host: HostConnection,
+  input: MethodInput<'chat.sessions.create'> = {},
+): Promise<Result<ChatSession>> {
+  const result = await host.invoke('chat.sessions.create', input);
+  if (result.ok) {
+    store.getState().chatSessionOpened(result.value.id);
+    void host.invoke('chat.sessions.open', { sessionId: result.value.id });
+    store.getState().chatSessionLoaded(result.value);
+    await loadSessions(store, host);
+  }
+  return result;
+}
+
+export async function renameSession(store: AppStore, host: HostConnection, sessionId: string, title: string) {
+  const result = await host.invoke('chat.sessions.rename', { sessionId, title });
+  if (result.ok) {
+    const state = store.getState();
+    state.chatSessionsReplaced(state.chat.sessions.map((x) => (x.id === sessionId ? result.value : x)));
+    if (state.chat.open?.id === sessionId) state.chatSessionLoaded({ ...state.chat.open, title: result.value.title });
+  }
+  return result;
+}
+
+export async function updateSession(store: AppStore, host: HostConnection, sessionId: string, patch: MethodInput<'chat.sessions.update'>['patch']) {
+  const result = await host.invoke('chat.sessions.update', { sessionId, patch });
+  if (result.ok) store.getState().chatSessionLoaded(result.value);
+  return result;
+}
+
+/**
+ * The session's Council and Dry run switches: shown at once (the open session is updated in the store before the
+ * host answers, so a message sent right after the click goes with the new value), then saved with the session; a
+ * refusal puts back what the host has.
+ */
+export async function setSessionSwitches(store: AppStore, host: HostConnection, sessionId: string, patch: { council?: boolean; dryRun?: boolean }) {
+  const open = store.getState().chat.open;
+  if (open?.id === sessionId) store.getState().chatSessionLoaded({ ...open, ...patch });
+  const result = await updateSession(store, host, sessionId, patch);
+  if (!result.ok) await loadOpenSession(store, host, sessionId);
+  return result;
+}
+
+export async function deleteSession(store: AppStore, host: HostConnection, sessionId: string) {
+  const result = await host.invoke('chat.sessions.delete', { sessionId });
+  if (result.ok) store.getState().chatSessionGone(sessionId);
+  return result;
+}
+
+export function exportSession(host: HostConnection, sessionId: string) {
+  return host.invoke('chat.sessions.export', { sessionId });
+}
+
+export async function importSession(store: AppStore, host: HostConnection, json: string) {
+  const result = await host.invoke('chat.sessions.import', { json });
+  if (result.ok) {
+    await loadSessions(store, host);
+    await openSession(store, host, result.value.id);
+  }
+  return result;
+}
+
+export async function sendMessage(
+  store: AppStore,
+  host: HostConnection,
+  input: MethodInput<'chat.send'>,
+): Promise<Result<MethodOutput<'chat.send'>>> {
+  const result = await host.invoke('chat.send', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, { userText: input.text });
+  return result;
+}
+
+/** The open session's updatedAt and last reply's text, read before a turn that reworks that reply. */
+function reworkOf(store: AppStore, sessionId: string, continuing: boolean) {
+  const open = store.getState().chat.open;
+  const session = open?.id === sessionId ? open : null;
+  return { since: session?.updatedAt ?? 0, prefix: continuing ? (session?.messages.at(-1)?.content ?? '') : null };
+}
+
+/** A new reply to the last message, added as a swipe of the last reply. */
+export async function regenerateReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.regenerate'>) {
+  const rework = reworkOf(store, input.sessionId, false);
+  const result = await host.invoke('chat.regenerate', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, { rework });
+  return result;
+}
+
+/** The model goes on from the last reply; its words are added to it. */
+export async function continueReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.continue'>) {
+  const rework = reworkOf(store, input.sessionId, true);
+  const result = await host.invoke('chat.continue', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, { rework });
+  return result;
+}
+
+/** Message actions: the host answers with the session as changed, shown at once. */
+async function changeMessages<T extends 'chat.messages.edit' | 'chat.messages.delete' | 'chat.messages.swipe'>(store: AppStore, host: HostConnection, method: T, input: MethodInput<T>) {
+  const result = await host.invoke(method, input);
+  if (result.ok) store.getState().chatSessionLoaded(result.value as ChatSession);
+  return result;
+}
+
+export const editMessage = (store: AppStore, host: HostConnection, input: MethodInput<'chat.messages.edit'>) => changeMessages(store, host, 'chat.messages.edit', input);
+export const deleteMessage = (store: AppStore, host: HostConnection, input: MethodInput<'chat.messages.delete'>) => changeMessages(store, host, 'chat.messages.delete', input);
+export const swipeMessage = (store: AppStore, host: HostConnection, input: MethodInput<'chat.messages.swipe'>) => changeMessages(store, host, 'chat.messages.swipe', input);
+
+/** A new session from the messages up to this one, opened. */
+export async function branchSession(store: AppStore, host: HostConnection, input: MethodInput<'chat.sessions.branch'>) {
+  const result = await host.invoke('chat.sessions.branch', input);
+  if (result.ok) {
+    await loadSessions(store, host);
+    await openSession(store, host, result.value.id);
+  }
+  return result;
+}
+
+export async function stopTurn(store: AppStore, host: HostConnection, sessionId: string) {
+  store.getState().chatTurnStopping(sessionId);
+  return host.invoke('chat.stop', { sessionId });
+}
+
+/** Changes the chat settings section (main connection, model, dry run); sends the whole section so a file without one still validates. */
+export async function updateChatSettings(store: AppStore, host: HostConnection, patch: Partial<ChatSettings>) {
+  const current = store.getState().settings?.chat;
+  const chat: ChatSettings = { ...defaultChatSettings(), ...current, ...patch };
+  const result = await host.invoke('settings.update', { patch: { chat } });
+  if (result.ok) store.getState().settingsLoaded(result.value);
+  return result;
+}
+
+/** The session summaries as a list to choose from; the store's list is left as it is. */
+export function listSessionSummaries(host: HostConnection) {
+  return host.invoke('chat.sessions.list', {});
+}
+
+/** One session read whole, without opening it. */
+export function readSession(host: HostConnection, sessionId: string) {
+  return host.invoke('chat.sessions.get', { sessionId });
+}
+
+/** The character picture kept from an imported PNG card, as a data URL (null when there is none). */
+export function loadSessionPicture(host: HostConnection, sessionId: string) {
+  return host.invoke('chat.sessions.avatar', { sessionId });
+}
+
+/** The session in another shape (a character card or a SillyTavern chat), as a file's name and content. */
+export function exportSessionAs(host: HostConnection, sessionId: string, format: MethodInput<'chat.sessions.exportAs'>['format']) {
+  return host.invoke('chat.sessions.exportAs', { sessionId, format });
+}
+
+export function fetchRun(host: HostConnection, runId: string) {
+  return host.invoke('runs.get', { runId });
+}
+
+export function exportRunTrace(host: HostConnection, runId: string) {
+  return host.invoke('runs.exportTrace', { runId });
+}
+
+/** Every macro a turn in the session can use, with its owner and current value (the Macros view). */
+export function loadMacros(host: HostConnection, sessionId: string): Promise<Result<MethodOutput<'chat.macros'>>> {
+  return host.invoke('chat.macros', { sessionId });
+}
+
+/** What importing a card, chat or session file would give (nothing is created). */
+export function inspectImport(host: HostConnection, input: MethodInput<'chat.sessions.inspectData'>) {
+  return host.invoke('chat.sessions.inspectData', input);
+}
+
+/** Imports a card, chat or session file as a new session and opens it. */
+export async function importSessionData(store: AppStore, host: HostConnection, input: MethodInput<'chat.sessions.importData'>) {
+  const result = await host.invoke('chat.sessions.importData', input);
+  if (result.ok) {
+    await loadSessions(store, host);
+    await openSession(store, host, result.value.id);
+  }
+  return result;
+}
+
+export async function addLorebook(store: AppStore, host: HostConnection, sessionId: string, content: string) {
+  const result = await host.invoke('chat.sessions.addLorebook', { sessionId, content });
+  if (result.ok) await loadOpenSession(store, host, sessionId);
+  return result;
+}
+
+/** Text found in every session, or in one. */
+export function searchSessions(host: HostConnection, input: MethodInput<'chat.sessions.search'>) {
+  return host.invoke('chat.sessions.search', input);
+}
+
+/** Opens a session at a message (a search result): the chat focuses it once it is drawn. */
+export async function openAtMessage(store: AppStore, host: HostConnection, sessionId: string, messageId: string | null) {
+  // The session is the open one before the message is asked for (its address names both).
+  const opening = store.getState().chat.openId !== sessionId ? openSession(store, host, sessionId) : Promise.resolve();
+  store.getState().chatMessageFocusRequested(messageId);
+  await opening;
+}
