@@ -2,46 +2,45 @@
 import { HostFailure } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Entry } from './extension-entry';
+import type { EntryServices } from './entry-services';
 import type { ExtensionInfo } from './extension-types';
 import { grantable } from './install/manifest';
 import type { SpindleHost } from './spindle-host/spindle-host';
 import type { WorkerSupervisor } from './workers/worker-supervisor';
 
 export interface AccessHooks {
-  enqueue<T>(entry: Entry, op: () => Promise<T> | T): Promise<T>;
-  persist(entry: Entry): Promise<void>;
-  log(entry: Entry, text: string): void;
-  changed(entry: Entry): void;
-  info(entry: Entry): ExtensionInfo;
   workers: WorkerSupervisor;
   spindle: SpindleHost;
 }
 
 export class ExtensionAccess {
-  constructor(private readonly hooks: AccessHooks) {}
+  constructor(
+    private readonly services: EntryServices,
+    private readonly deps: AccessHooks,
+  ) {}
 
   /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
   async grant(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
-    const { hooks } = this;
+    const { services, deps } = this;
     if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
     const wanted = grantable(entry.loaded.manifest, permissions);
-    return hooks.enqueue(entry, async () => {
+    return services.enqueue(entry, async () => {
       const added = wanted.filter((p) => !entry.granted.has(p));
-      if (added.length === 0) return hooks.info(entry);
+      if (added.length === 0) return services.info(entry);
       for (const permission of added) {
         entry.granted.add(permission);
-        hooks.spindle.permissionGranted(entry.id, permission);
+        deps.spindle.permissionGranted(entry.id, permission);
       }
-      await hooks.persist(entry);
-      hooks.log(entry, `Granted: ${added.join(', ')}.`);
+      await services.persist(entry);
+      services.log(entry, 'info', 'host', `Granted: ${added.join(', ')}.`);
       if (entry.worker && added.includes('tools')) {
-        await hooks.workers.stop(entry, 'stopped');
-        hooks.workers.start(entry);
+        await deps.workers.stop(entry, 'stopped');
+        deps.workers.start(entry);
       } else {
         entry.worker?.setGranted([...entry.granted]);
       }
-      hooks.changed(entry);
-      return hooks.info(entry);
+      services.changed(entry);
+      return services.info(entry);
     });
   }
 
@@ -50,34 +49,34 @@ export class ExtensionAccess {
    * PERMISSION_DENIED; revoking `generation` aborts its running generations the same way.
    */
   revoke(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
-    const { hooks } = this;
-    return hooks.enqueue(entry, async () => {
+    const { services, deps } = this;
+    return services.enqueue(entry, async () => {
       const removed = permissions.filter((p) => entry.granted.has(p));
-      if (removed.length === 0) return hooks.info(entry);
+      if (removed.length === 0) return services.info(entry);
       for (const permission of removed) entry.granted.delete(permission);
       if (removed.includes('tools')) {
-        hooks.workers.dropTools(entry);
+        deps.workers.dropTools(entry);
         entry.worker?.rejectInFlight({ code: 'PERMISSION_DENIED', message: `The tools permission of extension "${entry.id}" was revoked while this call was running.` }, 'permission_revoked');
       }
       if (removed.includes('generation')) {
-        hooks.spindle.abortAll(entry.id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${entry.id}" was revoked while this generation was running.` });
+        deps.spindle.abortAll(entry.id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${entry.id}" was revoked while this generation was running.` });
       }
       entry.worker?.setGranted([...entry.granted]);
-      hooks.log(entry, `Revoked: ${removed.join(', ')}.`);
-      await hooks.persist(entry);
-      hooks.changed(entry);
-      return hooks.info(entry);
+      services.log(entry, 'info', 'host', `Revoked: ${removed.join(', ')}.`);
+      await services.persist(entry);
+      services.changed(entry);
+      return services.info(entry);
     });
   }
 
   setTrusted(entry: Entry, trusted: boolean): Promise<ExtensionInfo> {
-    const { hooks } = this;
-    return hooks.enqueue(entry, async () => {
+    const { services } = this;
+    return services.enqueue(entry, async () => {
       entry.trusted = trusted;
-      await hooks.persist(entry);
-      hooks.log(entry, trusted ? 'Trusted: its tools run without asking, except those that declare mode "write" or requires_approval.' : 'No longer trusted: its tools ask before they run.');
-      hooks.changed(entry);
-      return hooks.info(entry);
+      await services.persist(entry);
+      services.log(entry, 'info', 'host', trusted ? 'Trusted: its tools run without asking, except those that declare mode "write" or requires_approval.' : 'No longer trusted: its tools ask before they run.');
+      services.changed(entry);
+      return services.info(entry);
     });
   }
 }

@@ -11,6 +11,7 @@ import { waitUntil } from '../util/wait-until';
 import { createEntry, entryFromScan, infoOf, showsFrontend, type Entry } from './extension-entry';
 import { withExtensionFolder, withUploadedZip } from './install/extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
+import type { EntryServices } from './entry-services';
 import { ExtensionLogFiles } from './extension-log-file';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import type {
@@ -87,6 +88,18 @@ export class ExtensionManager {
       toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend-message', id, payload }),
       toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
     });
+    const services: EntryServices = {
+      entries: this.entries,
+      enqueue: (entry, op) => this.enqueue(entry, op),
+      persist: (entry) => this.persist(entry),
+      setStatus: (entry, status, error) => this.setStatus(entry, status, error),
+      log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
+      changed: (entry) => this.changed(entry),
+      info: (entry) => this.info(entry),
+      emit: (event) => this.events.emit(event),
+      newEntry: (id, source, folder, loaded) => this.newEntry(id, source, folder, loaded),
+      disposed: () => this.disposed,
+    };
     const worker = options.worker;
     this.workers = new WorkerSupervisor(
       {
@@ -100,50 +113,18 @@ export class ExtensionManager {
         log: this.log,
         timings: typeof worker === 'function' ? worker : () => worker ?? {},
       },
-      {
-        setStatus: (entry, status, error) => this.setStatus(entry, status, error),
-        log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
-        changed: (entry) => this.changed(entry),
-        enqueue: (entry, op) => this.enqueue(entry, op),
-        safeModeEntered: (entry, failures) => this.appendLog(entry, 'error', 'host', `It failed to start ${failures} times in a row; the next host start holds it disabled (safe mode).`),
-      },
+      services,
     );
-    this.access = new ExtensionAccess({
-      enqueue: (entry, op) => this.enqueue(entry, op),
-      persist: (entry) => this.persist(entry),
-      log: (entry, text) => this.appendLog(entry, 'info', 'host', text),
-      changed: (entry) => this.changed(entry),
-      info: (entry) => this.info(entry),
-      workers: this.workers,
-      spindle: this.spindle,
-    });
-    this.starts = new ExtensionStarts({
-      entries: this.entries,
-      workers: this.workers,
-      safeMode: this.safeMode,
-      disposed: () => this.disposed,
-      enqueue: (entry, op) => this.enqueue(entry, op),
-      persist: (entry) => this.persist(entry),
-      log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
-      setStatus: (entry, status, error) => this.setStatus(entry, status, error),
-      emit: (event) => this.events.emit(event),
-    });
-    this.installs = new ExtensionInstalls({
+    this.access = new ExtensionAccess(services, { workers: this.workers, spindle: this.spindle });
+    this.starts = new ExtensionStarts(services, { workers: this.workers, safeMode: this.safeMode });
+    this.installs = new ExtensionInstalls(services, {
       dataDir: options.dataDir,
       userDir: this.userDir,
       workerEntry: options.workerEntry,
-      entries: this.entries,
       state: options.state,
       workers: this.workers,
       safeMode: this.safeMode,
       spindle: this.spindle,
-      newEntry: (id, source, folder, loaded) => this.newEntry(id, source, folder, loaded),
-      enqueue: (entry, op) => this.enqueue(entry, op),
-      persist: (entry) => this.persist(entry),
-      log: (entry, level, source, text) => this.appendLog(entry, level, source, text),
-      changed: (entry) => this.changed(entry),
-      info: (entry) => this.info(entry),
-      emit: (event) => this.events.emit(event),
     });
   }
 

@@ -1,11 +1,10 @@
 // Starting, stopping and restarting each extension's worker: registrations into the registry, host requests, crash policy, safe mode.
 import { HostFailure, type HostError } from '../../../../shared/errors';
-import type { LogLevel } from '../../../../shared/protocol';
 import type { ToolRegistrationDTO } from '../../../../shared/types/spindle';
 import type { Clock, Logger, Timers } from '../../ports';
 import type { Entry } from '../extension-entry';
-import type { LogSource } from '../extension-log';
-import type { ExtensionStatus, ToolSink } from '../extension-types';
+import type { EntryServices } from '../entry-services';
+import type { ToolSink } from '../extension-types';
 import type { Launcher } from './launcher';
 import { isolationSummary } from './containment';
 import { readManifest } from '../install/manifest';
@@ -14,14 +13,6 @@ import type { RequestOrigin, SpindleHost } from '../spindle-host/spindle-host';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
 
 /** What the supervisor needs from the manager that owns the entries. */
-export interface SupervisorHooks {
-  setStatus(entry: Entry, status: ExtensionStatus, error: HostError | null): void;
-  log(entry: Entry, level: LogLevel, source: LogSource, text: string): void;
-  changed(entry: Entry): void;
-  enqueue<T>(entry: Entry, op: () => Promise<T> | T): Promise<T>;
-  safeModeEntered(entry: Entry, failures: number): void;
-}
-
 export interface SupervisorOptions {
   launcher: Launcher;
   workerEntry: string;
@@ -44,7 +35,7 @@ export class WorkerSupervisor {
 
   constructor(
     private readonly options: SupervisorOptions,
-    private readonly hooks: SupervisorHooks,
+    private readonly services: EntryServices,
   ) {}
 
   dispose(): void {
@@ -62,14 +53,14 @@ export class WorkerSupervisor {
     } catch (err) {
       entry.loaded = null;
       const error = err instanceof HostFailure ? err.error : { code: 'INVALID_MANIFEST', message: (err as Error).message };
-      this.hooks.log(entry, 'error', 'host', `Invalid manifest: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
-      this.hooks.setStatus(entry, 'failed', error);
+      this.services.log(entry, 'error', 'host', `Invalid manifest: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
+      this.services.setStatus(entry, 'failed', error);
       return;
     }
     if (entry.loaded.buildSource) {
       const error = { code: 'INVALID_MANIFEST', message: `${entry.loaded.manifest.main} is not built yet.`, hint: 'Install it again with replace (the CLI: --replace): an install builds src/backend.ts into its entry.' };
-      this.hooks.log(entry, 'error', 'host', `${error.message} ${error.hint}`);
-      this.hooks.setStatus(entry, 'failed', error);
+      this.services.log(entry, 'error', 'host', `${error.message} ${error.hint}`);
+      this.services.setStatus(entry, 'failed', error);
       return;
     }
     const { manifest, folder } = entry.loaded;
@@ -87,8 +78,8 @@ export class WorkerSupervisor {
           if (entry.worker !== worker) return;
           this.options.safeMode.ready(entry.id);
           entry.isolation = isolation;
-          this.hooks.log(entry, 'info', 'host', `Started (pid ${worker.pid ?? '?'}), ${isolationSummary(isolation)}.`);
-          this.hooks.setStatus(entry, 'running', null);
+          this.services.log(entry, 'info', 'host', `Started (pid ${worker.pid ?? '?'}), ${isolationSummary(isolation)}.`);
+          this.services.setStatus(entry, 'running', null);
           this.options.sink.setSourceStatus(entry.id, 'available');
           // As Lumiverse does for a page that loads with a chat open: the extension learns the active chat.
           const active = this.options.spindle.activeChatId();
@@ -97,17 +88,17 @@ export class WorkerSupervisor {
         onRegisterTool: (tool) => {
           if (entry.worker === worker) this.registerTool(entry, worker, tool);
           // security.md R15: only the entry's current worker registers; anything else is ignored and logged.
-          else this.hooks.log(entry, 'warn', 'host', `registerTool("${clipName((tool as { name?: unknown }).name)}") ignored: it came from a worker (pid ${worker.pid ?? '?'}) that is no longer this extension's.`);
+          else this.services.log(entry, 'warn', 'host', `registerTool("${clipName((tool as { name?: unknown }).name)}") ignored: it came from a worker (pid ${worker.pid ?? '?'}) that is no longer this extension's.`);
         },
         onUnregisterTool: (name) => {
           if (entry.worker !== worker || !entry.tools.delete(name)) return;
           this.options.sink.unregister(entry.id, name);
-          this.hooks.changed(entry);
+          this.services.changed(entry);
         },
         onEventsWanted: () => {
-          if (entry.worker === worker) this.hooks.changed(entry);
+          if (entry.worker === worker) this.services.changed(entry);
         },
-        onLog: (level, source, text) => this.hooks.log(entry, level, source, text),
+        onLog: (level, source, text) => this.services.log(entry, level, source, text),
         // Only the entry's current worker is answered (security.md R15).
         onRequest: (method, params, call) =>
           entry.worker === worker
@@ -122,7 +113,7 @@ export class WorkerSupervisor {
       allowed: (permission) => entry.worker === worker && entry.granted.has(permission),
     };
     entry.worker = worker;
-    this.hooks.setStatus(entry, 'starting', null);
+    this.services.setStatus(entry, 'starting', null);
     worker.start();
   }
 
@@ -134,14 +125,14 @@ export class WorkerSupervisor {
       this.options.spindle.abortAll(entry.id, { code: 'CANCELLED', message: `Extension "${entry.id}" was stopped while this request was running.` });
       await worker.stop(error);
     }
-    this.hooks.setStatus(entry, entry.loaded || status === 'disabled' ? status : 'failed', status === 'disabled' ? null : entry.error);
+    this.services.setStatus(entry, entry.loaded || status === 'disabled' ? status : 'failed', status === 'disabled' ? null : entry.error);
   }
 
   dropTools(entry: Entry): void {
     const had = entry.tools.size > 0;
     entry.tools.clear();
     this.options.sink.unregisterAll(entry.id);
-    if (had) this.hooks.changed(entry);
+    if (had) this.services.changed(entry);
   }
 
   clearRestart(entry: Entry): void {
@@ -152,7 +143,7 @@ export class WorkerSupervisor {
   private registerTool(entry: Entry, worker: WorkerHost, tool: ToolRegistrationDTO): void {
     const name = clipName((tool as { name?: unknown }).name);
     if (!entry.granted.has('tools')) {
-      this.hooks.log(entry, 'warn', 'host', `registerTool("${name}") refused: the tools permission is not granted.`);
+      this.services.log(entry, 'warn', 'host', `registerTool("${name}") refused: the tools permission is not granted.`);
       this.options.spindle.noteRefused(entry.id, 'tools', 'registerTool');
       worker.denyPermission('tools', 'registerTool');
       return;
@@ -165,13 +156,13 @@ export class WorkerSupervisor {
     }
     if (!outcome.ok) {
       const { error } = outcome;
-      this.hooks.log(entry, 'error', 'host', `registerTool("${name}") failed: ${error.code}: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
+      this.services.log(entry, 'error', 'host', `registerTool("${name}") failed: ${error.code}: ${error.message}${error.path ? ` (at ${error.path})` : ''}`);
       worker.reportError('registerTool', error);
       return;
     }
     entry.tools.add((tool as { name: string }).name);
-    this.hooks.log(entry, 'info', 'host', `Tool registered: ${name} (${entry.tools.size} in all).`);
-    this.hooks.changed(entry);
+    this.services.log(entry, 'info', 'host', `Tool registered: ${name} (${entry.tools.size} in all).`);
+    this.services.changed(entry);
   }
 
   private onExit(entry: Entry, worker: WorkerHost, exit: WorkerExit): void {
@@ -182,34 +173,34 @@ export class WorkerSupervisor {
     this.dropTools(entry);
     this.options.sink.setSourceStatus(entry.id, 'unavailable');
     if (exit.expected || this.disposed) {
-      this.hooks.log(entry, 'info', 'host', 'Stopped.');
+      this.services.log(entry, 'info', 'host', 'Stopped.');
       return;
     }
     if (exit.crashLine) entry.lastCrash = exit.crashLine;
     const why = exit.crashLine ?? exit.detail ?? `${exit.reason}${exit.exitCode !== null ? `, exit code ${exit.exitCode}` : ''}`;
     const code = { unresponsive: 'WORKER_UNRESPONSIVE', protocol: 'WORKER_PROTOCOL', memory: 'WORKER_MEMORY' }[exit.reason as string] ?? 'WORKER_CRASHED';
     const error: HostError = { code, message: `Extension "${entry.id}" ${exit.reason === 'unresponsive' ? 'stopped responding' : 'stopped'}: ${why}.` };
-    this.hooks.log(entry, 'error', 'host', `Crashed: ${why}`);
+    this.services.log(entry, 'error', 'host', `Crashed: ${why}`);
     // Died before it was ready: a failed start, counted towards safe mode across host starts.
     if (entry.status === 'starting') {
       const failures = this.options.safeMode.failedToStart(entry.id);
-      if (failures >= 3) this.hooks.safeModeEntered(entry, failures);
+      if (failures >= 3) this.services.log(entry, 'error', 'host', `It failed to start ${failures} times in a row; the next host start holds it disabled (safe mode).`);
     }
     const decision = entry.tracker.recordCrash();
     if (decision.action === 'fail') {
-      this.hooks.log(entry, 'error', 'host', `Marked failed after ${decision.crashesInWindow} crashes within 5 minutes; it will not restart by itself.`);
+      this.services.log(entry, 'error', 'host', `Marked failed after ${decision.crashesInWindow} crashes within 5 minutes; it will not restart by itself.`);
       this.options.log.warn(`extensions: ${entry.id} failed (${exit.reason})`);
-      this.hooks.setStatus(entry, 'failed', { ...error, hint: `It stopped ${decision.crashesInWindow} times within 5 minutes; restart it by hand once fixed.` });
+      this.services.setStatus(entry, 'failed', { ...error, hint: `It stopped ${decision.crashesInWindow} times within 5 minutes; restart it by hand once fixed.` });
       return;
     }
-    this.hooks.log(entry, 'warn', 'host', `Restarting in ${decision.delayMs} ms (crash ${decision.crashesInWindow} within 5 minutes).`);
+    this.services.log(entry, 'warn', 'host', `Restarting in ${decision.delayMs} ms (crash ${decision.crashesInWindow} within 5 minutes).`);
     this.options.log.warn(`extensions: ${entry.id} crashed (${exit.reason}); restarting in ${decision.delayMs} ms`);
-    this.hooks.setStatus(entry, 'crashed', error);
+    this.services.setStatus(entry, 'crashed', error);
     entry.restartTimer = this.options.timers.setTimeout(() => {
       entry.restartTimer = null;
-      void this.hooks.enqueue(entry, () => {
+      void this.services.enqueue(entry, () => {
         if (entry.enabled && entry.status === 'crashed') {
-          this.hooks.log(entry, 'info', 'host', 'Restarting.');
+          this.services.log(entry, 'info', 'host', 'Restarting.');
           this.start(entry);
         }
       });
