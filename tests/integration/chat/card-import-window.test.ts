@@ -9,7 +9,7 @@ import { parseCardFile } from '../../../electron/core/imports/character-card';
 import { pngTextChunks, withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { MAX_IMPORT_INPUT_BYTES, MAX_INPUT_BYTES } from '../../../shared/limits';
 import { testHost } from '../../helpers/node-host';
-import { addMainConnection, chatRig, finished, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, chatRig, finished, type ChatRig } from '../chat/helpers';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 

@@ -8,7 +8,7 @@ import type { ChatSession } from '../../../shared/types/chat';
 import type { ToolOutcome } from '../../../shared/types/tools';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { eventually } from '../../helpers/events';
-import { addMainConnection, chatEvents, chatRig, finished, newSession, send, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, chatEvents, chatRig, finished, newSession, send, type ChatRig } from '../chat/helpers';
 
 const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_pipeline');
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { ToolOutcome } from '../../../shared/types/tools';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, finished, newSession, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, chatRig, finished, newSession, type ChatRig } from '../chat/helpers';
 
 const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_pipeline');
 const GRANT = ['tools', 'interceptor', 'context_handler', 'chats', 'chat_mutation'];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEPT_SECRET, STORED_SECRET } from '../../../shared/secret-mask';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { chatRig, newSession, send, type ChatRig } from '../../unit/chat/helpers';
+import { chatRig, newSession, send, type ChatRig } from '../chat/helpers';
 
 const HELICONE = 'Bearer sk-helicone-0123456789abcdef';
 const OPAQUE = 'a1b2c3d4e5f6a1b2c3d4e5f6a1b2c3d4e5f6';

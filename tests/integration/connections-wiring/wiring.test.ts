@@ -8,7 +8,7 @@ import { chatCommand } from '../../../electron/headless/cli/chat';
 import { commands } from '../../../electron/headless/cli/index';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { LlmTestServer } from '../../fixtures/llm-server';
-import { CANARY, addMainConnection, chatRig, newSession, send, type ChatRig } from '../../unit/chat/helpers';
+import { CANARY, addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
 
 let rig: ChatRig | undefined;
 afterEach(async () => {

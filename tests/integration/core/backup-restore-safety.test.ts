@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Backup } from '../../../shared/types/backup';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { CANARY, type ChatRig } from '../../unit/chat/helpers';
+import { CANARY, type ChatRig } from '../chat/helpers';
 import { ok, rigSet } from './rigs';
 
 const FIXTURE = path.resolve('tests/fixtures/extensions/seed-example');

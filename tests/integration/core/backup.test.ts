@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Backup } from '../../../shared/types/backup';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { CANARY, type ChatRig } from '../../unit/chat/helpers';
+import { CANARY, type ChatRig } from '../chat/helpers';
 import { ok, rigSet } from './rigs';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 

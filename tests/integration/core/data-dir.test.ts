@@ -59,7 +59,7 @@ describe('D1: the data folder is private to its user', () => {
   const mode = (p: string) => fs.statSync(p).mode & 0o777;
 
   it('D1: an open folder from before is closed with everything in it; what the host writes after is private too', async () => {
-    const { chatRig } = await import('../../unit/chat/helpers');
+    const { chatRig } = await import('../chat/helpers');
     // As a user's shell starts it (an earlier host in this worker may have set it already).
     process.umask(0o022);
     const dir = tempDir();

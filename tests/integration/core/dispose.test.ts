@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../../electron/core/util/atomic-write';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { chatRig } from '../../unit/chat/helpers';
+import { chatRig } from '../chat/helpers';
 
 afterEach(cleanupTempDirs);
 

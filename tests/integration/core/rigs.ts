@@ -1,5 +1,5 @@
 // Chat rigs a test opens (closed after each test), and a call that must succeed.
-import { chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { chatRig, type ChatRig } from '../chat/helpers';
 
 export function rigSet() {
   const open: ChatRig[] = [];

@@ -3,7 +3,7 @@ import { buildCouncilContext } from '../../../electron/core/council/context';
 import { COUNCIL_TOOLS_DEFAULTS, type CouncilRun } from '../../../shared/types/council';
 import type { CouncilMemberContext, LlmMessageDTO } from '../../../shared/types/spindle';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMember, call, councilHost, sampleChat } from '../../unit/council/helpers';
+import { addMember, call, councilHost, sampleChat } from '../council/helpers';
 
 afterEach(cleanupTempDirs);
 

@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
 import type { HostEvent } from '../../../shared/contract/events';
 import type { CouncilRun, CouncilView, RunSummary } from '../../../shared/types/council';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { addMember, call, callError, councilHost, memorySidecar, sampleChat } from '../../unit/council/helpers';
+import { addMember, call, callError, councilHost, memorySidecar, sampleChat } from '../council/helpers';
 
 afterEach(cleanupTempDirs);
 

@@ -3,7 +3,7 @@ import type { CouncilRun } from '../../../shared/types/council';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { CANARY, profileFor, testClient } from '../../unit/llm/helpers';
-import { addMember, call, councilHost, llmSidecar, sampleChat } from '../../unit/council/helpers';
+import { addMember, call, councilHost, llmSidecar, sampleChat } from '../council/helpers';
 
 let server: LlmTestServer;
 beforeAll(async () => {

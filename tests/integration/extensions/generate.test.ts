@@ -7,7 +7,7 @@ import { NodeLauncher, type Launcher } from '../../../electron/core/extensions/w
 import path from 'node:path';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, CANARY, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, CANARY, chatRig, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
 
 const ID = 'generator';

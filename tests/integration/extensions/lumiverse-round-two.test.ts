@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
 
 const ID = 'lumiverse_roundtwo';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
 import { EXTENSION_PERMISSIONS } from '../../../shared/types/spindle';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, chatRig, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
 import { DECLARED_READS, mismatch } from './spindle-declared';
 

@@ -10,7 +10,7 @@ import { cli } from '../../helpers/cli-run';
 import type { ModelFit } from '../../../shared/local-model/engine-contract';
 import { tinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { chatRig, type ChatRig } from '../chat/helpers';
 
 const BODY = tinyGguf();
 /** The file as served: the GGUF and 8 MB after it, so a reader that fetched the whole file would show. */

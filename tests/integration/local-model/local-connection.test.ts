@@ -8,7 +8,7 @@ import type { ChatSession } from '../../../shared/types/chat';
 import type { LocalModelInfo } from '../../../shared/types/local-models';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { chatEvents, chatRig, finished, newSession, send, type ChatRig } from '../../unit/chat/helpers';
+import { chatEvents, chatRig, finished, newSession, send, type ChatRig } from '../chat/helpers';
 
 let rig: ChatRig;
 let gguf: string;

@@ -12,7 +12,7 @@ import type { ModelDownload } from '../../../shared/types/local-models';
 import { tinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cli } from '../../helpers/cli-run';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { chatRig, type ChatRig } from '../chat/helpers';
 
 // A 512-token context: the CLI's chat sets no limit, and a reply is at most one context long (random weights never end one).
 const BODY = tinyGguf({ contextLength: 512 });

@@ -10,7 +10,7 @@ import type { ProbeCard } from '../../../shared/types/local-models';
 import { PROBE_CASES as CASES, rightAnswer } from '../../fixtures/local-model/probe-answers';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, type ChatRig } from '../../unit/chat/helpers';
+import { addMainConnection, chatRig, type ChatRig } from '../chat/helpers';
 
 let rig: ChatRig;
 afterEach(async () => {

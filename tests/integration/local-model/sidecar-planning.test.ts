@@ -13,7 +13,7 @@ import { silentLogger } from '../../../electron/core/ports';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import { writeTinyGguf } from '../../fixtures/local-model/tiny-gguf';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { llmSidecar } from '../../unit/council/helpers';
+import { llmSidecar } from '../council/helpers';
 
 let models: LocalModels;
 let client: LlmClient;

@@ -6,8 +6,8 @@ import { patternApprovalPolicy } from '../../../electron/core/safety/approval-po
 import type { CouncilRun } from '../../../shared/types/council';
 import type { ToolOutcome } from '../../../shared/types/tools';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { memorySidecar, sampleChat } from '../../unit/council/helpers';
-import { call, probe, register, safetyHost, type SafetyHost } from '../../unit/safety/helpers';
+import { memorySidecar, sampleChat } from '../council/helpers';
+import { call, probe, register, safetyHost, type SafetyHost } from '../safety/helpers';
 
 let host: SafetyHost;
 afterEach(async () => {

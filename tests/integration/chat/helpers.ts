@@ -10,7 +10,7 @@ import type { HostEvent } from '../../../shared/contract/events';
 import type { ChatEvent } from '../../../shared/types/chat-events';
 import type { ToolExecutor } from '../../../electron/core/registry-port';
 import { LlmTestServer } from '../../fixtures/llm-server';
-import { captureLogger, type CapturedLog } from '../llm/helpers';
+import { captureLogger, type CapturedLog } from '../../unit/llm/helpers';
 import { eventually } from '../../helpers/events';
 import { tempDir } from '../../helpers/temp-dir';
 import { COUNCIL_TOOLS_DEFAULTS } from '../../../shared/types/council';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mapMcpTool } from '../../../electron/core/mcp/map-tool';
 import type { ToolOutcome } from '../../../shared/types/tools';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { EXT, RecordingExecutor, makeRegistry, searchDto } from '../registry/fakes';
+import { EXT, RecordingExecutor, makeRegistry, searchDto } from '../../unit/registry/fakes';
 import { approvalRequested, call, probe, register, safetyHost, type SafetyHost } from '../safety/helpers';
 
 let host: SafetyHost | undefined;
