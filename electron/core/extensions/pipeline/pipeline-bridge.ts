@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../../shared/errors';
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
+import { checkJsonBudget } from '../../../../shared/json-budget';
 import { eventPayloadFor } from '../../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Clock } from '../../ports';
@@ -114,9 +115,14 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     frontendMessages: (extensionId) => [...registrations.of(find(extensionId).id).frontend],
     sendFrontend(extensionId, payload) {
       const entry = find(extensionId);
-      const size = JSON.stringify(payload ?? null).length;
-      if (size > MAX_FRONTEND_MESSAGE_CHARS) {
-        throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The message is ${size} characters of JSON; the limit is ${MAX_FRONTEND_MESSAGE_CHARS}.`, path: '/payload' });
+      // The window's frames check the same budget (frame-handlers.ts): a bounded walk that stops at the cap, not a copy.
+      const over = checkJsonBudget(payload ?? null, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 });
+      if (over) {
+        throw new HostFailure({
+          code: over.reason === 'too-large' ? 'INPUT_TOO_LARGE' : 'INVALID_INPUT',
+          message: over.reason === 'too-large' ? `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` : `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.`,
+          path: `/payload${over.path ?? ''}`,
+        });
       }
       if (entry.worker?.state !== 'running') return false;
       entry.worker.sendFrontendMessage(payload ?? null);
