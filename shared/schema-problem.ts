@@ -22,11 +22,17 @@ function memberFor(schema: TSchema, value: unknown): TSchema {
   return named.length === 1 ? named[0]! : schema;
 }
 
+/** Null when `value` conforms to `schema`; else what is wrong first, and where ('' at the root). */
+export function schemaError(schema: TSchema, value: unknown): { message: string; path: string } | null {
+  if (Value.Check(schema, value)) return null;
+  const first = Value.Errors(memberFor(schema, value), value).First();
+  return { message: first?.message ?? 'does not match the contract', path: first?.path ?? '' };
+}
+
 /** Null when `value` conforms to `schema`; else the first problem, `what` naming the request in its message. */
 export function firstProblem(schema: TSchema, value: unknown, what: string): SchemaProblem | null {
-  if (Value.Check(schema, value)) return null;
-  const member = memberFor(schema, value);
-  const first = Value.Errors(member, value).First();
-  const at = first?.path ?? '';
-  return { code: 'INVALID_INPUT', message: `${what}: ${first?.message ?? 'does not match the contract'}${at ? ` at ${at}` : ''}.`, ...(at ? { path: at } : {}) };
+  const error = schemaError(schema, value);
+  if (!error) return null;
+  const at = error.path;
+  return { code: 'INVALID_INPUT', message: `${what}: ${error.message}${at ? ` at ${at}` : ''}.`, ...(at ? { path: at } : {}) };
 }

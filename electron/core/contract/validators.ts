@@ -13,14 +13,26 @@ const contractAjv = (): Ajv => (ajv ??= new Ajv({ allErrors: false, strict: fals
 
 export type Validator<T = unknown> = ((value: unknown) => value is T) & { readonly errors: ErrorObject[] | null | undefined };
 
-/** Calls a validator answers by interpreting its schema before it is compiled. */
+/**
+ * A link's validator: Ajv alone, the schema compiled at its first call (one engine per link, so a value is judged
+ * the same on its first call and its thousandth). The contract's doors and the local model engine's link use it; the
+ * worker and frame links use TypeBox's Value (shared/schema-problem.ts), which needs no code generation.
+ */
+export function compiledValidator<T = unknown>(schema: object): Validator<T> {
+  let compiled: ValidateFunction<T> | undefined;
+  const validate = (value: unknown): value is T => (compiled ??= contractAjv().compile<T>(schema))(value);
+  return Object.defineProperty(validate, 'errors', { get: () => compiled?.errors }) as Validator<T>;
+}
+
+/** Calls a file validator answers by interpreting its schema before it is compiled. */
 const COMPILE_AFTER_CALLS = 16;
 
 /**
- * A schema's validator in two tiers. Compiling a schema costs 5–90 ms (the settings schema the most), which a
- * command that validates once would spend for nothing: the first calls are answered by TypeBox interpreting the
- * schema (our schemas are TypeBox's), and a schema still in use is then compiled with Ajv. A value the
- * interpreter refuses goes to Ajv, which has the last word and words the error, so every message stays Ajv's.
+ * A validator for the app's own files (settings, sessions, packs, backups), in two tiers. Compiling a schema costs
+ * 5–90 ms (the settings schema the most), which a command that loads a file once would spend for nothing: the first
+ * calls are answered by TypeBox interpreting the schema (our schemas are TypeBox's), and a schema still in use is then
+ * compiled with Ajv. A value the interpreter refuses goes to Ajv, which has the last word and words the error. Links
+ * use compiledValidator.
  */
 export function lazyValidator<T = unknown>(schema: object): Validator<T> {
   let compiled: ValidateFunction<T> | undefined;
@@ -59,7 +71,7 @@ export function validateInput(method: MethodName, input: unknown): HostError | n
   if (!Object.prototype.hasOwnProperty.call(contract, method)) return { code: 'UNKNOWN_METHOD', message: `Unknown method "${method}"` };
   let validate = inputValidators.get(method);
   if (!validate) {
-    validate = lazyValidator(contract[method].params);
+    validate = compiledValidator(contract[method].params);
     inputValidators.set(method, validate);
   }
   if (validate(input)) return null;
@@ -73,7 +85,7 @@ const outputValidators = new Map<MethodName, Validator>();
 export function validateOutput(method: MethodName, value: unknown): HostError | null {
   let validate = outputValidators.get(method);
   if (!validate) {
-    validate = lazyValidator(contract[method].result);
+    validate = compiledValidator(contract[method].result);
     outputValidators.set(method, validate);
   }
   if (validate(value)) return null;

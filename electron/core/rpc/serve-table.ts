@@ -5,7 +5,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { HostFailure, type HostError, type Result } from '../../../shared/errors';
 import { KERNEL_ERRORS, type EndpointTable } from '../../../shared/rpc/endpoint';
 import type { ServeOptions } from '../../../shared/rpc/serve';
-import { describeAjvError, lazyValidator, type Validator } from '../contract/validators';
+import { compiledValidator, describeAjvError, type Validator } from '../contract/validators';
 
 export interface CallContext<Chunk> {
   signal: AbortSignal;
@@ -40,9 +40,9 @@ export function tableCall<T extends EndpointTable>(table: T, handlers: TableHand
     if (!found) {
       const spec = table[method]!;
       found = {
-        params: lazyValidator(spec.params),
-        result: lazyValidator(spec.result),
-        chunk: spec.chunk ? lazyValidator(spec.chunk) : null,
+        params: compiledValidator(spec.params),
+        result: compiledValidator(spec.result),
+        chunk: spec.chunk ? compiledValidator(spec.chunk) : null,
         errors: new Set([...KERNEL_ERRORS, ...(spec.errors ?? [])]),
       };
       checked.set(method, found);
