@@ -18,6 +18,7 @@ export interface ContentsLike {
   getURL(): string;
   send(channel: string, message: unknown): void;
   once(event: 'destroyed', listener: () => void): void;
+  on(event: 'did-start-navigation', listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void): void;
 }
 
 /** The parts of Electron's IpcMainEvent the door reads; `reply` answers the very frame that sent it. */
@@ -114,6 +115,16 @@ export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => rea
     win.webContents.once('destroyed', () => link.end());
     return link;
   };
+  // A page that goes (a reload, a navigation) takes its link with it: the next page's client numbers its calls from 1
+  // again, and must never get an answer meant for the page before it.
+  const watched = new WeakSet<object>();
+  const watch = (win: WindowLike) => {
+    if (watched.has(win.webContents)) return;
+    watched.add(win.webContents);
+    win.webContents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) links.get(win.webContents)?.end();
+    });
+  };
 
   const onMessage: IpcListener = (event, message) => {
     const rejected = checkSender(event.senderFrame);
@@ -121,6 +132,7 @@ export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => rea
     const win = windowOf(event.sender);
     if (!win) return refuse(event, message, { code: 'UNAUTHORIZED', message: 'IPC call rejected: not from an app window.' });
     // Checked above: the kernel reads the message, and the host is called only from there.
+    watch(win);
     linkOf(win).receive(message);
   };
   ipcMain.on(IPC_CHANNEL, onMessage);

@@ -30,12 +30,13 @@ export interface HostPort {
   onClose(listener: (why: string) => void): void;
 }
 
-interface ParentPortLike {
+export interface ParentPortLike {
   on(event: 'message', listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
 }
 
-function utilityPort(parentPort: ParentPortLike): HostPort {
+/** Electron's parentPort as the worker's channel (exported for its test). */
+export function utilityPort(parentPort: ParentPortLike): HostPort {
   return {
     kind: 'utility',
     streams: [],
@@ -56,8 +57,12 @@ function utilityPort(parentPort: ParentPortLike): HostPort {
       }
       try {
         parentPort.postMessage(message);
-      } catch {
-        // A closed port drops the message, like utilityProcess itself.
+      } catch (err) {
+        options.done?.();
+        // What structured clone refuses (a function deep in the params) was never sent: say so, or its call would wait
+        // forever. A closed port drops the message, like utilityProcess itself.
+        if ((err as { name?: unknown } | null)?.name === 'DataCloneError') return notJson(err);
+        return SENT;
       }
       options.done?.();
       return SENT;

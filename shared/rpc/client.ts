@@ -87,7 +87,11 @@ export function createClient<E>(transport: Transport<unknown, ToServer>, options
         const call: Pending = { method, resolve, ...(callOptions.onChunk ? { onChunk: callOptions.onChunk } : {}) };
         if (callOptions.timeoutMs !== undefined) {
           const ms = callOptions.timeoutMs;
-          call.timer = timers.setTimeout(() => settle(id, fail(timedOut(method, ms))), ms);
+          call.timer = timers.setTimeout(() => {
+            // The server is told to stop too (a carrier still holding the call drops it).
+            if (!transport.closed) transport.send({ kind: 'cancel', id });
+            settle(id, fail(timedOut(method, ms)));
+          }, ms);
         }
         if (callOptions.signal) {
           call.signal = callOptions.signal;
@@ -98,7 +102,12 @@ export function createClient<E>(transport: Transport<unknown, ToServer>, options
           callOptions.signal.addEventListener('abort', call.onAbort, { once: true });
         }
         pending.set(id, call);
-        transport.send({ kind: 'invoke', id, method, input });
+        try {
+          transport.send({ kind: 'invoke', id, method, input });
+        } catch (err) {
+          // A carrier that cannot take it (structured clone refusing a function, say): an answer, never a throw.
+          settle(id, fail({ code: 'INVALID_INPUT', message: `Input for ${method} cannot be sent: ${err instanceof Error ? err.message : String(err)}` }));
+        }
       });
     },
     onEvent(listener) {

@@ -1,7 +1,7 @@
 // The messages of a kernel link (the browser-mode WebSocket, the CLI's app socket, the local model engine): a call by
 // id, the chunks of a streaming call and its one answer, the server's events, a link-level error, the server's hello,
 // and the client's cancel and subscribe.
-import type { HostError, Result } from '../errors';
+import { isHostError, type HostError, type Result } from '../errors';
 
 export type Invoke = { kind: 'invoke'; id: number; method: string; input: unknown };
 export type Cancel = { kind: 'cancel'; id: number };
@@ -19,6 +19,12 @@ export type ToClient<E> = Answer | Chunk | EventMessage<E> | LinkError | Hello;
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
+/** An answer as the kernel's clients type it: a value, or a HostError (a malformed one is no answer). */
+function isResult(value: unknown): value is Result<unknown> {
+  const r = value as { ok?: unknown; error?: unknown } | null;
+  return typeof r === 'object' && r !== null && (r.ok === true || (r.ok === false && isHostError(r.error)));
+}
+
 /** A message a client sent, or null when it is none of the kinds (the server answers with a LinkError). */
 export function readToServer(value: unknown): ToServer | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -34,7 +40,7 @@ export function readToServer(value: unknown): ToServer | null {
 export function readToClient<E>(value: unknown): ToClient<E> | null {
   if (typeof value !== 'object' || value === null) return null;
   const m = value as Record<string, unknown>;
-  if (m.kind === 'result' && isId(m.id) && typeof m.result === 'object' && m.result !== null) return m as Answer;
+  if (m.kind === 'result' && isId(m.id) && isResult(m.result)) return m as Answer;
   if (m.kind === 'chunk' && isId(m.id)) return { kind: 'chunk', id: m.id, chunk: m.chunk };
   if (m.kind === 'event' && 'event' in m) return m as EventMessage<E>;
   if (m.kind === 'error' && typeof m.error === 'object' && m.error !== null) return m as LinkError;

@@ -16,8 +16,8 @@ export interface ServeOptions<E> {
   pushEvents?: boolean;
   /** Sent first on every connection. */
   hello?(): unknown;
-  /** What a message that is none of the kinds is told. */
-  invalid: string;
+  /** What a message that is none of the kinds is told; without it (a link to a stranger's frame) it is dropped unanswered. */
+  invalid?: string;
 }
 
 const INTERNAL: HostError = { code: 'INTERNAL', message: 'The host failed while handling the call.' };
@@ -26,7 +26,12 @@ export function serve<E>(transport: Transport<unknown, ToClient<E>>, options: Se
   const inFlight = new Map<number, AbortController>();
   let unsubscribe: (() => void) | undefined;
   const send = (message: ToClient<E>) => {
-    if (!transport.closed) transport.send(message);
+    if (transport.closed) return;
+    try {
+      transport.send(message);
+    } catch {
+      // The carrier is going (a window being destroyed): what it could not take is lost with it.
+    }
   };
   const subscribe = () => {
     unsubscribe ??= options.events?.((event) => send({ kind: 'event', event }));
@@ -35,7 +40,7 @@ export function serve<E>(transport: Transport<unknown, ToClient<E>>, options: Se
   if (options.pushEvents) subscribe();
   transport.onMessage((value, bytes) => {
     const message = readToServer(value);
-    if (!message) return send({ kind: 'error', error: { code: 'INVALID_INPUT', message: options.invalid } });
+    if (!message) return options.invalid === undefined ? undefined : send({ kind: 'error', error: { code: 'INVALID_INPUT', message: options.invalid } });
     if (message.kind === 'subscribe') return subscribe();
     if (message.kind === 'cancel') return void inFlight.get(message.id)?.abort();
     const controller = new AbortController();

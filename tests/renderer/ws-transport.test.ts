@@ -101,6 +101,16 @@ describe('ws transport', () => {
     expect(call.value).toMatchObject({ ok: false });
   });
 
+  it('a call that timed out while the socket was still opening is never sent', async () => {
+    const { client, timers, last } = setup({ connectTimeoutMs: 60_000 });
+    const call = track(client.invoke('host.ping', {}));
+    timers.advance(5000);
+    await flush();
+    expect(call.value).toMatchObject({ ok: false, error: { code: HOST_TIMEOUT } });
+    last().accept();
+    expect(last().sent).toEqual([]);
+  });
+
   it('waits longer for a call that waits for tools or a person: council.run outlives the ordinary limit and its answer arrives', async () => {
     const { client, timers, last } = setup({ waitingCallTimeoutMs: 60_000 });
     last().accept();

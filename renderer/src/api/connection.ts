@@ -1,4 +1,5 @@
 // What the renderer knows about its link to the host: the HostApi plus connection state and control.
+import type { HostEvent } from '../../../shared/contract/events';
 import type { HostApi } from '../../../shared/host-api';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'unauthorized';
@@ -26,4 +27,9 @@ export interface HostConnection extends HostApi {
   /** Try again now (after giving up, or to skip the backoff wait). No-op while connected. */
   reconnect(): void;
   dispose(): void;
+}
+
+/** What a client hands its listeners: an object with a type (anything else from the carrier is dropped). */
+export function isHostEvent(value: unknown): value is HostEvent {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }

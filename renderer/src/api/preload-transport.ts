@@ -7,16 +7,16 @@ import type { PreloadBridge } from '../../../shared/host-api';
 import { createClient } from '../../../shared/rpc/client';
 import type { ToServer } from '../../../shared/rpc/envelope';
 import type { Transport } from '../../../shared/rpc/transport';
-import type { ConnectionInfo, HostConnection } from './connection';
+import { isHostEvent, type ConnectionInfo, type HostConnection } from './connection';
 import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
 import type { Timers } from './ws-transport';
-import { describeThrown, notConnected, timedOut } from './errors';
+import { notConnected, timedOut } from './errors';
 
 export interface PreloadTransportOptions extends CallTimeouts {
   timers?: Timers;
 }
 
-/** The bridge as a kernel transport; a call the bridge cannot clone is answered by id, here. */
+/** The bridge as a kernel transport (a call the bridge cannot clone throws, and the kernel's client answers it). */
 function bridgeTransport(bridge: PreloadBridge): Transport<unknown, ToServer> {
   const messageListeners: Array<(message: unknown, bytes: number) => void> = [];
   const closeListeners: Array<() => void> = [];
@@ -28,12 +28,7 @@ function bridgeTransport(bridge: PreloadBridge): Transport<unknown, ToServer> {
       return closed;
     },
     send(message) {
-      if (closed) return;
-      try {
-        bridge.post(message);
-      } catch (err) {
-        if (message.kind === 'invoke') deliver({ kind: 'result', id: message.id, result: { ok: false, error: { code: 'INVALID_INPUT', message: `Input for ${message.method} cannot be sent: ${describeThrown(err)}` } } });
-      }
+      if (!closed) bridge.post(message);
     },
     onMessage: (listener) => void messageListeners.push(listener),
     onClose: (listener) => void closeListeners.push(listener),
@@ -44,10 +39,6 @@ function bridgeTransport(bridge: PreloadBridge): Transport<unknown, ToServer> {
       closeListeners.forEach((listener) => listener());
     },
   };
-}
-
-function isHostEvent(value: unknown): value is HostEvent {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
 export function createPreloadTransport(bridge: PreloadBridge, options: PreloadTransportOptions = {}): HostConnection {

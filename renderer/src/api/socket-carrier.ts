@@ -71,6 +71,12 @@ export function socketCarrier(socket: SocketLike, onLinkError: (error: HostError
     },
     send(message) {
       if (closed) return;
+      // A call that ended (its deadline) before the socket opened is not sent at all.
+      if (message.kind === 'cancel' && !open) {
+        const at = waiting.findIndex((w) => w.id === message.id);
+        if (at >= 0) waiting.splice(at, 1);
+        return;
+      }
       const encoded = encode(message);
       if ('error' in encoded) return deliver({ kind: 'result', id: encoded.id, result: { ok: false, error: encoded.error } }, 0);
       const id = message.kind === 'subscribe' ? null : message.id;

@@ -3,7 +3,7 @@
 import type { MethodName } from '../../../shared/contract';
 import type { HostEvent, HostEventListener } from '../../../shared/contract/events';
 import { createClient, type RpcClient } from '../../../shared/rpc/client';
-import type { ConnectionInfo, ConnectionListener, HostConnection } from './connection';
+import { isHostEvent, type ConnectionInfo, type ConnectionListener, type HostConnection } from './connection';
 import { connectionLost, describeThrown, notConnected, timedOut, unauthorized } from './errors';
 import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
 import { socketCarrier, type SocketCarrier, type SocketLike } from './socket-carrier';
@@ -91,6 +91,7 @@ export function createWsTransport(options: WsTransportOptions): HostConnection {
   };
 
   const emit = (event: HostEvent) => {
+    if (!isHostEvent(event)) return;
     for (const listener of eventListeners) {
       try {
         listener(event);

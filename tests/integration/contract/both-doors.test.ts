@@ -279,6 +279,25 @@ describe('only through the IPC door', () => {
     }
   });
 
+  it('a page that reloads loses its link: an answer meant for the page before never reaches the next one', async () => {
+    const extra = ipcDoor(host);
+    let release: (result: Result<unknown>) => void = () => undefined;
+    const spy = vi.spyOn(host.api, 'call').mockImplementationOnce(() => new Promise((resolve) => (release = resolve)));
+    try {
+      void extra.invoke('host.status', {});
+      await vi.waitFor(() => expect(spy).toHaveBeenCalled());
+      extra.window.navigate();
+      release({ ok: true, value: 'meant for the page before' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(JSON.stringify(extra.window.sent)).not.toContain('meant for the page before');
+      // The next page calls as any page does, on a link of its own.
+      okValue('host.ping', await extra.invoke('host.ping', {}));
+    } finally {
+      spy.mockRestore();
+      extra.dispose();
+    }
+  });
+
   it('sends events only to a live window showing our page, and stops at dispose', async () => {
     const extra = ipcDoor(host);
     let disposed = false;

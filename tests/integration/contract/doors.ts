@@ -87,6 +87,7 @@ export class FakeWindow implements WindowLike {
   readonly sent: Array<{ channel: string; payload: unknown }> = [];
   onSend: (channel: string, payload: unknown) => void = () => {};
   private readonly onDestroyed: Array<() => void> = [];
+  private readonly onNavigation: Array<(details: { isMainFrame: boolean; isSameDocument: boolean }) => void> = [];
   readonly webContents = {
     getURL: () => this.url,
     send: (channel: string, message: unknown) => {
@@ -95,7 +96,12 @@ export class FakeWindow implements WindowLike {
       this.onSend(channel, payload);
     },
     once: (_event: 'destroyed', listener: () => void) => void this.onDestroyed.push(listener),
+    on: (_event: 'did-start-navigation', listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void) => void this.onNavigation.push(listener),
   };
+  /** The page reloads (or goes elsewhere): Electron's did-start-navigation for the main frame. */
+  navigate(): void {
+    for (const listener of this.onNavigation) listener({ isMainFrame: true, isSameDocument: false });
+  }
   isDestroyed(): boolean {
     return this.destroyed;
   }

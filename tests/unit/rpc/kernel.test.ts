@@ -83,6 +83,10 @@ describe('the RPC kernel', () => {
     await delivered();
     clock.fireAll();
     expect(await timed).toMatchObject({ ok: false, error: { code: 'HOST_TIMEOUT', message: 'slow did not answer within 30 s.' } });
+    // The server is told to stop the call that ran out of time.
+    expect(link.sent.at(-1)).toEqual({ kind: 'cancel', id: 1 });
+    await delivered();
+    expect(serverSignal?.aborted).toBe(true);
     const controller = new AbortController();
     const cancelled = client.call('slow', null, { signal: controller.signal });
     await delivered();
@@ -169,5 +173,48 @@ describe('the RPC kernel', () => {
     late!({ i: 99 });
     await delivered();
     expect(fromServer.filter((m) => m.kind === 'chunk')).toHaveLength(3);
+  });
+
+  it('a carrier that cannot take a call (it throws) makes an answer, never a rejection; a malformed answer is no answer', async () => {
+    const link = carrier();
+    serve<Ev>(link.server, { call: async () => ({ ok: true, value: 1 }) });
+    const refusing: Transport<unknown, ToServer> = {
+      ...link.client,
+      send: (m) => {
+        if (m.kind === 'invoke' && m.method === 'clone') throw new DOMException('could not be cloned', 'DataCloneError');
+        link.client.send(m);
+      },
+      onMessage: link.client.onMessage,
+      onClose: link.client.onClose,
+      close: link.client.close,
+      get closed() {
+        return link.client.closed;
+      },
+    };
+    const client = createClient<Ev>(refusing, { lost: LOST, subscribe: false });
+    expect(await client.call('clone', null)).toEqual({ ok: false, error: { code: 'INVALID_INPUT', message: 'Input for clone cannot be sent: could not be cloned' } });
+    expect(await client.call('fine', null)).toEqual({ ok: true, value: 1 });
+    // An answer without a HostError (or without ok) is not one: the call waits for a real one, or its deadline.
+    const clock = manualTimers();
+    const bare = carrier();
+    bare.server.onMessage((m) => {
+      const call = m as { kind: string; id: number };
+      if (call.kind === 'invoke') bare.server.send({ kind: 'result', id: call.id, result: { ok: false } as never });
+    });
+    const strict = createClient<Ev>(bare.client, { lost: LOST, subscribe: false, timers: clock.timers });
+    const answer = strict.call('odd', null, { timeoutMs: 10 });
+    await delivered();
+    clock.fireAll();
+    expect(await answer).toMatchObject({ ok: false, error: { code: 'HOST_TIMEOUT' } });
+  });
+
+  it('without an `invalid` text (a stranger\'s frame), a message that is no call is dropped unanswered', async () => {
+    const link = carrier();
+    const back: unknown[] = [];
+    link.client.onMessage((m) => back.push(m));
+    serve<Ev>(link.server, { call: async () => ({ ok: true, value: 1 }) });
+    link.client.send({ kind: 'nonsense' } as never);
+    await delivered();
+    expect(back).toEqual([]);
   });
 });

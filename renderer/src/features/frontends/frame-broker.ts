@@ -66,8 +66,8 @@ export class FrameBroker {
     serve<FrameEvent>(this.link, {
       call: (method, params) => this.receive(method, params),
       events: (listener) => ((this.tell = listener), () => (this.tell = null)),
+      // A message that is no request is dropped unanswered: a frame is a stranger's code, and a reply costs the window.
       pushEvents: true,
-      invalid: 'Not a request of the frame contract.',
     });
     this.lastPong = this.timers.now();
     this.transfer = channel.port2;
