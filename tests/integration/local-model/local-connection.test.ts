@@ -32,7 +32,9 @@ async function addLocal(): Promise<LocalModelInfo> {
   return model;
 }
 
-describe('a local model as a connection', () => {
+// Generations on the CPU from the tiny GGUF: each test's bound is for a loaded 2-core machine (the suite beside other
+// work took over 20 s for five plans), not a figure.
+describe('a local model as a connection', { timeout: 120_000 }, () => {
   it('the library adds a GGUF with what its header says; the connection lists it as its model', async () => {
     const model = await addLocal();
     expect(model).toMatchObject({ id: 'tiny-random-llama', name: 'tiny-random-llama', architecture: 'llama', contextLength: 2048, sizeBytes: fs.statSync(gguf).size, source: { kind: 'file' } });
