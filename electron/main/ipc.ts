@@ -19,6 +19,7 @@ export interface ContentsLike {
   send(channel: string, message: unknown): void;
   once(event: 'destroyed', listener: () => void): void;
   on(event: 'did-start-navigation', listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void): void;
+  on(event: 'did-navigate', listener: () => void): void;
 }
 
 /** The parts of Electron's IpcMainEvent the door reads; `reply` answers the very frame that sent it. */
@@ -112,18 +113,22 @@ export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => rea
       invalid: 'The IPC message is not a call, a cancel or a subscribe.',
     });
     links.set(win.webContents, link);
-    win.webContents.once('destroyed', () => link.end());
     return link;
   };
   // A page that goes (a reload, a navigation) takes its link with it: the next page's client numbers its calls from 1
-  // again, and must never get an answer meant for the page before it.
+  // again, and must never get an answer meant for the page before it. Ended when the navigation starts, and again when
+  // it commits (whatever the old page sent in between), and when the contents are destroyed. Watched once per contents.
   const watched = new WeakSet<object>();
   const watch = (win: WindowLike) => {
-    if (watched.has(win.webContents)) return;
-    watched.add(win.webContents);
-    win.webContents.on('did-start-navigation', (details) => {
-      if (details.isMainFrame && !details.isSameDocument) links.get(win.webContents)?.end();
+    const contents = win.webContents;
+    if (watched.has(contents)) return;
+    watched.add(contents);
+    const end = () => links.get(contents)?.end();
+    contents.on('did-start-navigation', (details) => {
+      if (details.isMainFrame && !details.isSameDocument) end();
     });
+    contents.on('did-navigate', end);
+    contents.once('destroyed', end);
   };
 
   const onMessage: IpcListener = (event, message) => {

@@ -88,6 +88,7 @@ export class FakeWindow implements WindowLike {
   onSend: (channel: string, payload: unknown) => void = () => {};
   private readonly onDestroyed: Array<() => void> = [];
   private readonly onNavigation: Array<(details: { isMainFrame: boolean; isSameDocument: boolean }) => void> = [];
+  private readonly onCommit: Array<() => void> = [];
   readonly webContents = {
     getURL: () => this.url,
     send: (channel: string, message: unknown) => {
@@ -96,11 +97,13 @@ export class FakeWindow implements WindowLike {
       this.onSend(channel, payload);
     },
     once: (_event: 'destroyed', listener: () => void) => void this.onDestroyed.push(listener),
-    on: (_event: 'did-start-navigation', listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void) => void this.onNavigation.push(listener),
+    on: (event: 'did-start-navigation' | 'did-navigate', listener: (details: { isMainFrame: boolean; isSameDocument: boolean }) => void) =>
+      void (event === 'did-start-navigation' ? this.onNavigation.push(listener) : this.onCommit.push(listener as () => void)),
   };
   /** The page reloads (or goes elsewhere): Electron's did-start-navigation for the main frame. */
   navigate(): void {
     for (const listener of this.onNavigation) listener({ isMainFrame: true, isSameDocument: false });
+    for (const listener of this.onCommit) listener();
   }
   isDestroyed(): boolean {
     return this.destroyed;
