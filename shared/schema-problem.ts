@@ -16,17 +16,24 @@ export interface SchemaProblem {
 function memberFor(schema: TSchema, value: unknown): TSchema {
   const members = (schema as { anyOf?: TSchema[] }).anyOf;
   if (!members || typeof value !== 'object' || value === null) return schema;
-  const named = members.filter((member) =>
-    Object.entries((member as { properties?: Record<string, { const?: unknown }> }).properties ?? {}).some(([key, prop]) => prop.const !== undefined && (value as Record<string, unknown>)[key] === prop.const),
-  );
+  // A member whose fixed fields all hold (two members may share `type` and differ in `ok`).
+  const named = members.filter((member) => {
+    const fixed = Object.entries((member as { properties?: Record<string, { const?: unknown }> }).properties ?? {}).filter(([, prop]) => prop.const !== undefined);
+    return fixed.length > 0 && fixed.every(([key, prop]) => (value as Record<string, unknown>)[key] === prop.const);
+  });
   return named.length === 1 ? named[0]! : schema;
 }
 
 /** Null when `value` conforms to `schema`; else what is wrong first, and where ('' at the root). */
 export function schemaError(schema: TSchema, value: unknown): { message: string; path: string } | null {
-  if (Value.Check(schema, value)) return null;
-  const first = Value.Errors(memberFor(schema, value), value).First();
-  return { message: first?.message ?? 'does not match the contract', path: first?.path ?? '' };
+  try {
+    if (Value.Check(schema, value)) return null;
+    const first = Value.Errors(memberFor(schema, value), value).First();
+    return { message: first?.message ?? 'does not match the contract', path: first?.path ?? '' };
+  } catch {
+    // A schema Value cannot read on its own (a reference it was not given): refused, never a throw in the caller.
+    return { message: 'cannot be checked against its schema', path: '' };
+  }
 }
 
 /** Null when `value` conforms to `schema`; else the first problem, `what` naming the request in its message. */

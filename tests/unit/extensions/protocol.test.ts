@@ -24,6 +24,10 @@ describe('readWorkerMessage', () => {
     expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: '', ok: true }).ok).toBe(false);
     expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: 'a b', ok: true }).ok).toBe(false);
     expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: 'r', ok: 'yes' }).ok).toBe(false);
+    // A result names the field it lacks or breaks (its member is the one whose fixed fields hold: type and ok).
+    expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: 'r1', ok: true })).toMatchObject({ ok: false, reason: expect.stringContaining('(at /text)') });
+    expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: 'a b', ok: true, text: '' })).toMatchObject({ ok: false, reason: expect.stringContaining('(at /requestId)') });
+    expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: 'r1', ok: false, error: { code: 1, message: 'm' } })).toMatchObject({ ok: false, reason: expect.stringContaining('(at /error/code)') });
     // A result is the worker's text; a value that is not one (a bypassed runtime) is refused, not serialized here.
     expect(readWorkerMessage({ type: 'tool_invocation_result', requestId: 'r', ok: true, value: { a: 1 } })).toMatchObject({ ok: false, reason: expect.stringMatching(/^tool_invocation_result /) });
   });
