@@ -9,7 +9,7 @@ import { IPC_CHANNEL } from '../../shared/host-api';
 import { inputLimit } from '../../shared/limits';
 import type { ToClient } from '../../shared/rpc/envelope';
 import { serve } from '../../shared/rpc/serve';
-import type { Transport } from '../../shared/rpc/transport';
+import { fedTransport } from '../../shared/rpc/fed-transport';
 import { isAppUrl } from './app-origin';
 import { checkSender, type SenderFrameLike } from './sender-check';
 
@@ -78,31 +78,20 @@ export function registerIpc(ipcMain: IpcMainLike, host: Host, windows: () => rea
   const linkOf = (win: WindowLike) => {
     const known = links.get(win.webContents);
     if (known) return known;
-    const messageListeners: Array<(message: unknown, bytes: number) => void> = [];
-    const closeListeners: Array<() => void> = [];
-    let closed = false;
-    const transport: Transport<unknown, ToClient<HostEvent>> = {
-      get closed() {
-        return closed;
-      },
+    const fed = fedTransport<unknown, ToClient<HostEvent>>({
       // Only a window still showing our page hears from the host.
       send(message) {
         if (!win.isDestroyed() && isAppUrl(win.webContents.getURL())) win.webContents.send(IPC_CHANNEL, message);
       },
-      onMessage: (listener) => void messageListeners.push(listener),
-      onClose: (listener) => void closeListeners.push(listener),
-      close: () => link.end(),
-    };
+    });
     const link = {
-      receive: (message: unknown) => messageListeners.forEach((listener) => listener(message, 0)),
+      receive: (message: unknown) => fed.deliver(message, 0),
       end() {
-        if (closed) return;
-        closed = true;
-        links.delete(win.webContents);
-        closeListeners.forEach((listener) => listener());
+        if (links.get(win.webContents) === link) links.delete(win.webContents);
+        fed.end();
       },
     };
-    serve<HostEvent>(transport, {
+    serve<HostEvent>(fed.transport, {
       async call(method, input) {
         if (typeof method !== 'string') return { ok: false, error: { code: 'UNKNOWN_METHOD', message: 'The method name must be a string.' } };
         const json = toJsonInput(input, inputLimit(method));

@@ -5,7 +5,7 @@ import type { Static } from '@sinclair/typebox';
 import { MAX_REQUEST_CHARS, type WorkerToHostMessage } from '../../shared/protocol';
 import { createClient } from '../../shared/rpc/client';
 import type { ToServer } from '../../shared/rpc/envelope';
-import type { Transport } from '../../shared/rpc/transport';
+import { fedTransport, type FedTransport } from '../../shared/rpc/fed-transport';
 import type { SPINDLE_REQUESTS, SpindleMethod, SpindleParams } from '../../shared/spindle/requests';
 import type { Sent } from './host-port';
 
@@ -38,33 +38,27 @@ export interface HostRequests {
 const LOST = { code: 'HOST_SHUTDOWN', message: 'The host went away before it answered.' };
 
 /** The worker's end of the link: `rpc` messages out through `post`, which says when it could not carry one. */
-function rpcLane(post: (message: WorkerToHostMessage, maxChars: number) => Sent): Transport<unknown, ToServer> & { receive(envelope: unknown): void } {
-  const listeners: Array<(message: unknown, bytes: number) => void> = [];
-  const answer = (id: number, code: string, message: string) => {
-    for (const listener of listeners) listener({ kind: 'result', id, result: { ok: false, error: { code, message } } }, 0);
-  };
-  return {
-    closed: false,
+function rpcLane(post: (message: WorkerToHostMessage, maxChars: number) => Sent): FedTransport<unknown, ToServer> {
+  // The worker exits with its host (host-port.ts), so the link never ends before it.
+  const lane: FedTransport<unknown, ToServer> = fedTransport<unknown, ToServer>({
     send(envelope) {
       const sent = post({ type: 'rpc', message: envelope }, MAX_REQUEST_CHARS);
       if (sent.ok || envelope.kind !== 'invoke') return;
       // Refused before it left, from the frame already made: the host never sees a frame over its cap.
-      if (sent.reason === 'not-json') answer(envelope.id, 'INVALID_INPUT', `${envelope.method}: the arguments are not JSON data (${sent.detail}).`);
-      else answer(envelope.id, 'INPUT_TOO_LARGE', `${envelope.method}: the request is ${sent.chars} characters of JSON; the limit is ${MAX_REQUEST_CHARS}.`);
+      const [code, message] =
+        sent.reason === 'not-json'
+          ? ['INVALID_INPUT', `${envelope.method}: the arguments are not JSON data (${sent.detail}).`]
+          : ['INPUT_TOO_LARGE', `${envelope.method}: the request is ${sent.chars} characters of JSON; the limit is ${MAX_REQUEST_CHARS}.`];
+      lane.deliver({ kind: 'result', id: envelope.id, result: { ok: false, error: { code, message } } }, 0);
     },
-    onMessage: (listener) => void listeners.push(listener),
-    // The worker exits with its host (host-port.ts), so the link never outlives it.
-    onClose: () => undefined,
     close: () => undefined,
-    receive(envelope) {
-      for (const listener of listeners) listener(envelope, 0);
-    },
-  };
+  });
+  return lane;
 }
 
 export function createHostRequests(post: (message: WorkerToHostMessage, maxChars: number) => Sent): HostRequests {
   const lane = rpcLane(post);
-  const client = createClient<never>(lane, { lost: LOST, subscribe: false });
+  const client = createClient<never>(lane.transport, { lost: LOST, subscribe: false });
 
   async function start(method: string, params: unknown, signal: AbortSignal | undefined, onChunk?: (value: unknown) => void): Promise<unknown> {
     const result = await client.call(method, params, { ...(signal ? { signal } : {}), ...(onChunk ? { onChunk } : {}) });
@@ -106,6 +100,6 @@ export function createHostRequests(post: (message: WorkerToHostMessage, maxChars
       await done;
       if (failure) throw failure;
     },
-    receive: (envelope) => lane.receive(envelope),
+    receive: (envelope) => lane.deliver(envelope, 0),
   };
 }

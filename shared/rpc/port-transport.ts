@@ -1,6 +1,7 @@
 // A MessagePort as a kernel transport (the window's port to an extension frame): structured clones in and out, so a
 // message has no size on this carrier (0). A port says nothing when its other end goes, so the link ends when this
 // side closes it.
+import { fedTransport, type FedTransport } from './fed-transport';
 import type { Transport } from './transport';
 
 /** The slice of a MessagePort the transport uses. */
@@ -11,26 +12,13 @@ export interface PortLike {
 }
 
 export function portTransport<In, Out>(port: PortLike): Transport<In, Out> {
-  const messageListeners: Array<(message: In, bytes: number) => void> = [];
-  const closeListeners: Array<() => void> = [];
-  let closed = false;
-  port.onmessage = (event) => {
-    if (!closed) for (const listener of messageListeners) listener(event.data as In, 0);
-  };
-  return {
-    get closed() {
-      return closed;
-    },
-    send(message) {
-      if (!closed) port.postMessage(message);
-    },
-    onMessage: (listener) => void messageListeners.push(listener),
-    onClose: (listener) => void closeListeners.push(listener),
+  const fed: FedTransport<In, Out> = fedTransport<In, Out>({
+    send: (message) => port.postMessage(message),
     close() {
-      if (closed) return;
-      closed = true;
       port.close();
-      for (const listener of closeListeners) listener();
+      fed.end();
     },
-  };
+  });
+  port.onmessage = (event) => fed.deliver(event.data as In, 0);
+  return fed.transport;
 }

@@ -7,6 +7,7 @@ import { createClient } from '../../../shared/rpc/client';
 import { typedClient, type ResultOf, type TypedClient } from '../../../shared/rpc/endpoint';
 import type { ToServer } from '../../../shared/rpc/envelope';
 import type { Transport } from '../../../shared/rpc/transport';
+import { fedTransport } from '../../../shared/rpc/fed-transport';
 import type { WorkerHandle } from '../extensions/workers/launcher';
 import { silentLogger, type Logger } from '../ports';
 import type { EngineLauncher } from './engine-launcher';
@@ -45,23 +46,12 @@ interface Running {
 }
 
 function handleTransport(handle: WorkerHandle): Transport<unknown, ToServer> {
-  let closed = false;
-  const closes: Array<() => void> = [];
-  handle.onExit(() => {
-    closed = true;
-    for (const listener of closes) listener();
-  });
+  const fed = fedTransport<unknown, ToServer>({ send: (message) => void handle.send(message as never), close: () => handle.kill() });
+  handle.onMessage((message) => fed.deliver(message, 0));
+  handle.onExit(fed.end);
   // A process that breaks the channel's rules is killed; its exit ends the link.
   handle.onProtocolError(() => handle.kill());
-  return {
-    send: (message) => void handle.send(message as never),
-    onMessage: (listener) => handle.onMessage((message) => listener(message, 0)),
-    onClose: (listener) => void closes.push(listener),
-    close: () => handle.kill(),
-    get closed() {
-      return closed;
-    },
-  };
+  return fed.transport;
 }
 
 export class LocalEngine {

@@ -6,6 +6,7 @@ import type { HostEvent, HostEventListener } from '../../../shared/contract/even
 import type { PreloadBridge } from '../../../shared/host-api';
 import { createClient } from '../../../shared/rpc/client';
 import type { ToServer } from '../../../shared/rpc/envelope';
+import { fedTransport, type FedTransport } from '../../../shared/rpc/fed-transport';
 import type { Transport } from '../../../shared/rpc/transport';
 import { isHostEvent, type ConnectionInfo, type HostConnection } from './connection';
 import { callTimeoutFor, type CallTimeouts } from './call-timeouts';
@@ -18,27 +19,15 @@ export interface PreloadTransportOptions extends CallTimeouts {
 
 /** The bridge as a kernel transport (a call the bridge cannot clone throws, and the kernel's client answers it). */
 function bridgeTransport(bridge: PreloadBridge): Transport<unknown, ToServer> {
-  const messageListeners: Array<(message: unknown, bytes: number) => void> = [];
-  const closeListeners: Array<() => void> = [];
-  const deliver = (message: unknown) => messageListeners.forEach((listener) => listener(message, 0));
-  let closed = false;
-  const off = bridge.onMessage(deliver);
-  return {
-    get closed() {
-      return closed;
-    },
-    send(message) {
-      if (!closed) bridge.post(message);
-    },
-    onMessage: (listener) => void messageListeners.push(listener),
-    onClose: (listener) => void closeListeners.push(listener),
+  const fed: FedTransport<unknown, ToServer> = fedTransport<unknown, ToServer>({
+    send: (message) => bridge.post(message),
     close() {
-      if (closed) return;
-      closed = true;
       off();
-      closeListeners.forEach((listener) => listener());
+      fed.end();
     },
-  };
+  });
+  const off = bridge.onMessage((message) => fed.deliver(message, 0));
+  return fed.transport;
 }
 
 export function createPreloadTransport(bridge: PreloadBridge, options: PreloadTransportOptions = {}): HostConnection {

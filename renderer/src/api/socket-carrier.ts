@@ -2,7 +2,8 @@
 // socket must not carry (not JSON, or over its method's cap) is answered here, by id, from the text already made, so
 // the host never closes the socket over it; the host's link errors are handed up (an UNAUTHORIZED one means the token).
 import type { HostError } from '../../../shared/errors';
-import type { ToClient, ToServer } from '../../../shared/rpc/envelope';
+import type { ToServer } from '../../../shared/rpc/envelope';
+import { fedTransport } from '../../../shared/rpc/fed-transport';
 import type { Transport } from '../../../shared/rpc/transport';
 import { inputLimit, MAX_WS_MESSAGE_BYTES } from '../../../shared/limits';
 import { describeThrown } from './errors';
@@ -48,29 +49,18 @@ function encode(message: ToServer): { text: string } | Refusal {
 }
 
 export function socketCarrier(socket: SocketLike, onLinkError: (error: HostError) => void): SocketCarrier {
-  const messageListeners: Array<(message: unknown, bytes: number) => void> = [];
-  const closeListeners: Array<() => void> = [];
   const waiting: Array<{ id: number | null; text: string }> = [];
   let open = false;
-  let closed = false;
-
-  const deliver = (message: ToClient<never>, bytes: number) => {
-    for (const listener of messageListeners) listener(message, bytes);
-  };
+  const refuse = (id: number, error: HostError) => fed.deliver({ kind: 'result', id, result: { ok: false, error } }, 0);
   const put = (id: number | null, text: string) => {
     try {
       socket.send(text);
     } catch (err) {
-      if (id !== null) deliver({ kind: 'result', id, result: { ok: false, error: { code: 'HOST_SHUTDOWN', message: `The call could not be sent: ${describeThrown(err)}` } } }, 0);
+      if (id !== null) refuse(id, { code: 'HOST_SHUTDOWN', message: `The call could not be sent: ${describeThrown(err)}` });
     }
   };
-
-  return {
-    get closed() {
-      return closed;
-    },
+  const fed = fedTransport<unknown, ToServer>({
     send(message) {
-      if (closed) return;
       // A call that ended (its deadline) before the socket opened is not sent at all.
       if (message.kind === 'cancel' && !open) {
         const at = waiting.findIndex((w) => w.id === message.id);
@@ -78,20 +68,21 @@ export function socketCarrier(socket: SocketLike, onLinkError: (error: HostError
         return;
       }
       const encoded = encode(message);
-      if ('error' in encoded) return deliver({ kind: 'result', id: encoded.id, result: { ok: false, error: encoded.error } }, 0);
+      if ('error' in encoded) return refuse(encoded.id, encoded.error);
       const id = message.kind === 'subscribe' ? null : message.id;
       if (open) put(id, encoded.text);
       else waiting.push({ id, text: encoded.text });
     },
-    onMessage: (listener) => void messageListeners.push(listener),
-    onClose: (listener) => void closeListeners.push(listener),
     close: () => socket.close(1000, 'window closing'),
+  });
+
+  return Object.assign(fed.transport, {
     opened() {
       open = true;
       for (const { id, text } of waiting.splice(0)) put(id, text);
     },
-    received(data) {
-      if (closed || typeof data !== 'string') return;
+    received(data: unknown) {
+      if (fed.transport.closed || typeof data !== 'string') return;
       let value: unknown;
       try {
         value = JSON.parse(data);
@@ -100,13 +91,11 @@ export function socketCarrier(socket: SocketLike, onLinkError: (error: HostError
       }
       const link = value as { kind?: unknown; error?: unknown };
       if (link?.kind === 'error' && typeof link.error === 'object' && link.error !== null) return onLinkError(link.error as HostError);
-      for (const listener of messageListeners) listener(value, data.length);
+      fed.deliver(value, data.length);
     },
     ended() {
-      if (closed) return;
-      closed = true;
       waiting.length = 0;
-      for (const listener of closeListeners) listener();
+      fed.end();
     },
-  };
+  });
 }

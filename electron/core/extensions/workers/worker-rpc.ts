@@ -4,7 +4,7 @@
 import type { HostToWorkerMessage } from '../../../../shared/protocol';
 import type { ToClient } from '../../../../shared/rpc/envelope';
 import { serve, type ServeOptions } from '../../../../shared/rpc/serve';
-import type { Transport } from '../../../../shared/rpc/transport';
+import { fedTransport } from '../../../../shared/rpc/fed-transport';
 
 export interface WorkerRpc {
   /** An `rpc` message the worker sent (read against its schema already; the kernel reads the envelope). */
@@ -14,28 +14,8 @@ export interface WorkerRpc {
 }
 
 export function workerRpc(send: (message: HostToWorkerMessage) => void, answer: ServeOptions<never>['call']): WorkerRpc {
-  const messageListeners: Array<(message: unknown, bytes: number) => void> = [];
-  const closeListeners: Array<() => void> = [];
-  let closed = false;
-  const transport: Transport<unknown, ToClient<never>> = {
-    get closed() {
-      return closed;
-    },
-    send: (message) => send({ type: 'rpc', message }),
-    onMessage: (listener) => void messageListeners.push(listener),
-    onClose: (listener) => void closeListeners.push(listener),
-    close: () => undefined,
-  };
-  serve(transport, { call: answer, invalid: 'The rpc message is not a call or a cancel.' });
-  return {
-    receive(envelope) {
-      // The frame's size was checked where it was read; the calls measure nothing again.
-      if (!closed) for (const listener of messageListeners) listener(envelope, 0);
-    },
-    end() {
-      if (closed) return;
-      closed = true;
-      for (const listener of closeListeners) listener();
-    },
-  };
+  const fed = fedTransport<unknown, ToClient<never>>({ send: (message) => send({ type: 'rpc', message }), close: () => undefined });
+  serve(fed.transport, { call: answer, invalid: 'The rpc message is not a call or a cancel.' });
+  // The frame's size was checked where it was read; the calls measure nothing again.
+  return { receive: (envelope) => fed.deliver(envelope, 0), end: fed.end };
 }
