@@ -5,23 +5,10 @@ import path from 'node:path';
 import { fail } from '../../../shared/errors';
 import type { CouncilRun, RunSummary } from '../../../shared/types/council';
 import type { Logger } from '../ports';
+import { summarizeRun } from '../../../shared/run-summary';
 
 export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{1,80}$/;
 const MAX_RUNS = 500;
-
-export function summarize(run: CouncilRun): RunSummary {
-  return {
-    id: run.id,
-    startedAt: run.startedAt,
-    totalDurationMs: run.totalDurationMs,
-    status: run.status,
-    seed: run.seed,
-    chatId: run.chatId,
-    retryOf: run.retryOf,
-    activeMembers: run.rolls.filter((r) => r.active).length,
-    counts: run.counts,
-  };
-}
 
 export class RunStore {
   readonly dir: string;
@@ -40,7 +27,7 @@ export class RunStore {
     for (const name of this.readNames()) {
       if (!name.endsWith('.json')) continue;
       try {
-        out.push(summarize(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as CouncilRun));
+        out.push(summarizeRun(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as CouncilRun));
       } catch (err) {
         this.log.warn(`runs: ${name} unreadable: ${(err as Error).message}`);
       }
@@ -67,7 +54,7 @@ export class RunStore {
     const index = this.loadIndex();
     const at = index.findIndex((r) => r.id === run.id);
     if (at >= 0) index.splice(at, 1);
-    index.unshift(summarize(run));
+    index.unshift(summarizeRun(run));
     const pruned = index.splice(MAX_RUNS);
     this.recent.set(run.id, run);
     while (this.recent.size > 50) this.recent.delete(this.recent.keys().next().value!);

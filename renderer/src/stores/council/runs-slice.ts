@@ -3,6 +3,7 @@ import type { CouncilEvent } from '../../../../shared/types/council-events';
 import type { CouncilMode, CouncilRoll, CouncilRun, CouncilToolResult, PlannedCall, RunSummary } from '../../../../shared/types/council';
 import type { HostError } from '../../../../shared/errors';
 import type { Slice } from '../app/slice';
+import { summarizeRun } from '../../../../shared/run-summary';
 
 /** Most traces kept in memory; the oldest finished ones that are not open go first. */
 export const TRACES_CAP = 30;
@@ -47,20 +48,6 @@ export interface RunsSlice {
   runFinished(run: CouncilRun): void;
   runOpened(runId: string | null): void;
   retryFollowed(sourceRunId: string | null): void;
-}
-
-export function summarize(run: CouncilRun): RunSummary {
-  return {
-    id: run.id,
-    startedAt: run.startedAt,
-    totalDurationMs: run.totalDurationMs,
-    status: run.status,
-    seed: run.seed,
-    chatId: run.chatId,
-    retryOf: run.retryOf,
-    activeMembers: run.rolls.filter((r) => r.active).length,
-    counts: run.counts,
-  };
 }
 
 function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
@@ -137,7 +124,7 @@ export const createRunsSlice: Slice<RunsSlice> = (set) => ({
   runFinished: (run) =>
     set((s) => {
       const previous = hasOwn(s.runs.traces, run.id) ? s.runs.traces[run.id] : undefined;
-      const summary = summarize(run);
+      const summary = summarizeRun(run);
       const known = s.runs.items.some((r) => r.id === run.id);
       const items = known ? s.runs.items.map((r) => (r.id === run.id ? summary : r)) : [summary, ...s.runs.items];
       const follow = s.runs.followRetryOf !== null && run.retryOf === s.runs.followRetryOf;
