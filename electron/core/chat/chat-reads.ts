@@ -84,7 +84,7 @@ export function chatReads(options: {
   return {
     activeId: () => options.runningCouncilChat()?.chatId ?? running()?.id ?? options.chat.activeSessionId,
     get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
-    list: () => sessions.list().map(sessionView),
+    list: () => sessions.all().map(sessionView),
     resolveMacros(text, { chatId, characterId, commit }) {
       // A character is a session here; with neither named, the active session, else a blank one.
       const named = chatId ?? characterId;

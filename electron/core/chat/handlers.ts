@@ -3,7 +3,7 @@
 import { listMacros } from './session-macros';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
-import { summaryOf } from './session-store';
+import { summaryFields, summaryOf } from './session-store';
 import { searchSessions } from './session-search';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';
@@ -13,7 +13,7 @@ type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, Sessi
 export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
   const { sessions, chat, messages } = s;
   return {
-    'chat.sessions.list': () => sessions.list().map((x) => summaryOf(x, chat.isBusy(x.id))),
+    'chat.sessions.list': () => sessions.summaries().map((x) => summaryOf(x, chat.isBusy(x.id))),
     'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
     'chat.sessions.create': (init) => {
       const created = sessions.create(init);
@@ -29,7 +29,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.sessions.rename': ({ sessionId, title }) => {
       const session = sessions.mutate(sessionId, (x) => ({ ...x, title, titleSet: true }));
       emitSessions(sessionId, 'updated');
-      return summaryOf(session, chat.isBusy(sessionId));
+      return summaryOf(summaryFields(session), chat.isBusy(sessionId));
     },
     'chat.sessions.delete': async ({ sessionId }) => {
       if (chat.stop(sessionId)) await chat.settled(sessionId);
@@ -41,7 +41,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.sessions.import': ({ json }) => {
       const session = sessions.import(json);
       emitSessions(session.id, 'created');
-      return summaryOf(session, false);
+      return summaryOf(summaryFields(session), false);
     },
     'chat.sessions.avatar': ({ sessionId }) => {
       const png = sessions.avatar(sessionId);
@@ -58,7 +58,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return messages.swipe(sessionId, messageId, swipeId !== undefined ? { swipeId } : { direction: direction! });
     },
     'chat.sessions.branch': ({ sessionId, messageId }) => messages.branch(sessionId, messageId),
-    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessionId ? [sessions.get(sessionId)] : sessions.list(), query, limit ?? 100),
+    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessions.db, query, limit ?? 100, sessionId && sessions.get(sessionId).id),
     'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
     'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };

@@ -1,6 +1,8 @@
 // Search across sessions (or within one): titles, character names and message texts, any case and accents; each
-// hit carries a snippet around the first match in its message, newest sessions first, at most `limit` hits.
-import type { ChatSession } from '../../../shared/types/chat';
+// hit carries a snippet around the first match in its message, newest sessions first, at most `limit` hits. The
+// database's trigram index finds the messages; only those are read.
+import type { Db } from './store/chat-db';
+import { SessionRows } from './store/session-rows';
 
 export interface SearchHit {
   sessionId: string;
@@ -39,21 +41,41 @@ function snippet(text: string, at: number, length: number): Pick<SearchHit, 'bef
   return { before: (start > 0 ? '…' : '') + flat(text.slice(start, at)), match: text.slice(at, at + length), after: flat(text.slice(at + length, end)) + (end < text.length ? '…' : '') };
 }
 
-export function searchSessions(sessions: ChatSession[], query: string, limit: number): { hits: SearchHit[]; more: boolean } {
+/** The FTS5 phrase for a substring (the trigram index matches any three characters or more, any case and accents). */
+const phrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
+
+export function searchSessions(db: Db, query: string, limit: number, sessionId?: string): { hits: SearchHit[]; more: boolean } {
   const needle = fold(query.trim());
   const hits: SearchHit[] = [];
   if (!needle) return { hits, more: false };
+  const sessions = new SessionRows(db).list().filter((s) => sessionId === undefined || s.id === sessionId);
+  const order = new Map(sessions.map((s, i) => [s.id, i]));
+  // The messages that may match, in the order hits are listed: the index finds them, the fold below confirms each.
+  const candidates = (
+    [...needle].length >= 3
+      ? db.prepare('SELECT m.rowid, m.session_id, m.seq FROM messages_text JOIN messages m ON m.rowid = messages_text.rowid WHERE messages_text MATCH ?').raw(true).all(phrase(needle))
+      : db.prepare('SELECT rowid, session_id, seq, content FROM messages').raw(true).all().filter((r) => fold((r as string[])[3]!).includes(needle))
+  ) as Array<[number, string, number]>;
+  const bySession = new Map<string, Array<[number, number]>>();
+  for (const [rowid, session, seq] of candidates) {
+    if (!order.has(session)) continue;
+    const list = bySession.get(session) ?? bySession.set(session, []).get(session)!;
+    list.push([seq, rowid]);
+  }
+  const message = db.prepare('SELECT id, role, content FROM messages WHERE rowid = ?').raw(true);
+  const position = db.prepare('SELECT count(*) FROM messages WHERE session_id = ? AND seq < ?').raw(true);
   for (const s of sessions) {
-    const base = { sessionId: s.id, title: s.title, characterName: s.character.name };
-    const named = [s.title, s.character.name].find((t) => fold(t).includes(needle));
-    const found: SearchHit[] = named === undefined ? [] : [{ ...base, messageId: null, index: null, role: null, ...snippet(named, fold(named).indexOf(needle), needle.length) }];
-    for (let i = 0; i < s.messages.length; i++) {
-      const m = s.messages[i]!;
-      const at = fold(m.content).indexOf(needle);
-      if (at >= 0) found.push({ ...base, messageId: m.id, index: i, role: m.role, ...snippet(m.content, at, needle.length) });
-      if (hits.length + found.length > limit) break;
+    const base = { sessionId: s.id, title: s.title, characterName: s.characterName };
+    const named = [s.title, s.characterName].find((t) => fold(t).includes(needle));
+    if (named !== undefined) hits.push({ ...base, messageId: null, index: null, role: null, ...snippet(named, fold(named).indexOf(needle), needle.length) });
+    for (const [seq, rowid] of (bySession.get(s.id) ?? []).sort((a, b) => a[0] - b[0])) {
+      if (hits.length > limit) break;
+      const [id, role, content] = message.get(rowid) as [string, 'user' | 'assistant', string];
+      const at = fold(content).indexOf(needle);
+      if (at < 0) continue;
+      const index = (position.get(s.id, seq) as [number])[0];
+      hits.push({ ...base, messageId: id, index, role, ...snippet(content, at, needle.length) });
     }
-    hits.push(...found);
     if (hits.length > limit) return { hits: hits.slice(0, limit), more: true };
   }
   return { hits, more: false };

@@ -1,15 +1,32 @@
-// Workbench sessions on disk: one JSON file per session in <dataDir>/sessions/, atomic writes, validated reads and imports.
+// Workbench sessions in the chats' database (store/chat-db.ts): validated on the way in, read back as frozen values
+// and kept in memory for the chats in use, so a change writes only the messages it made or dropped.
 import fs from 'node:fs';
-import { writeFileAtomicSync } from '../util/atomic-write';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { ChatSessionSchema, SESSION_FORMAT, SESSION_VERSION, type ChatSession, type ChatSessionSummary } from '../../../shared/types/chat';
-import { describeAjvError, lazyValidator } from '../contract/validators';
+import {
+  ChatMessageSchema,
+  ChatSessionSchema,
+  SESSION_FORMAT,
+  SESSION_LIMITS,
+  SESSION_VERSION,
+  type ChatMessage,
+  type ChatSession,
+  type ChatSessionSummary,
+} from '../../../shared/types/chat';
+import { compiledValidator, describeAjvError, lazyValidator } from '../contract/validators';
+import { writeFileAtomicSync } from '../util/atomic-write';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+import { openChatDb, pluck, transaction, type Db } from './store/chat-db';
+import { planRows } from './store/message-rows';
+import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
+import { migrateJsonSessions } from './store/json-sessions';
 
 const validateSession = lazyValidator<ChatSession>(ChatSessionSchema);
+const validateMessage = compiledValidator<ChatMessage>(ChatMessageSchema);
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Messages kept in memory across the chats read last (the newest one always stays, however long). */
+const CACHED_MESSAGES = 40_000;
 
 export interface SessionStoreOptions {
   dataDir: string;
@@ -18,23 +35,66 @@ export interface SessionStoreOptions {
   newId?: () => string;
 }
 
-/** Checks an unknown value as a session document; the error names the offending field. */
-export function checkSession(value: unknown): ChatSession {
-  if (validateSession(value)) {
-    // The shown swipe must be one of them (a hand-edited file could say otherwise).
-    const bad = value.messages.findIndex((m) => m.swipes !== undefined && (m.swipeId ?? 0) >= m.swipes.length);
-    if (bad >= 0) throw new HostFailure({ code: 'INVALID_INPUT', message: 'The session is not valid: a message shows a swipe it does not have.', path: `/messages/${bad}/swipeId` });
-    return value;
-  }
-  const { message, path: field } = describeAjvError(validateSession.errors?.[0], 'invalid');
+function invalid(message: string, field: string): never {
   throw new HostFailure({ code: 'INVALID_INPUT', message: `The session is not valid: ${message}`, path: field });
 }
 
+/** The shown swipe must be one of them (a hand-edited file could say otherwise). */
+function checkSwipe(m: ChatMessage, index: number): void {
+  if (m.swipes !== undefined && (m.swipeId ?? 0) >= m.swipes.length) invalid('a message shows a swipe it does not have.', `/messages/${index}/swipeId`);
+}
+
+/** Checks an unknown value as a session document; the error names the offending field. */
+export function checkSession(value: unknown): ChatSession {
+  if (validateSession(value)) {
+    value.messages.forEach(checkSwipe);
+    return value;
+  }
+  const { message, path: field } = describeAjvError(validateSession.errors?.[0], 'invalid');
+  return invalid(message, field);
+}
+
+/** Checks a changed session: its fields, and of its messages only those at `changed` (the rest were checked when saved). */
+function checkChange(session: ChatSession, changed: number[]): void {
+  checkSession({ ...session, messages: [] });
+  if (session.messages.length > SESSION_LIMITS.messages) invalid(`it has more than ${SESSION_LIMITS.messages} messages.`, '/messages');
+  for (const i of changed) {
+    const m = session.messages[i];
+    if (!validateMessage(m)) {
+      const { message, path: field } = describeAjvError(validateMessage.errors?.[0], 'invalid');
+      invalid(message, `/messages/${i}${field}`);
+    }
+    checkSwipe(m, i);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** A draft to change: the session's fields copied (in their order), its frozen messages shared in a new array. */
+function draftOf(session: ChatSession): ChatSession {
+  const draft: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(session)) draft[key] = key === 'messages' ? (value as ChatMessage[]).slice() : structuredClone(value);
+  return draft as ChatSession;
+}
+
 export class SessionStore {
+  /** Where the characters' pictures are kept (beside the database, out of the rows every turn touches). */
   readonly dir: string;
+  readonly db: Db;
+  private readonly rows: SessionRows;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly newId: () => string;
+  /** The sessions read last, newest at the end. */
+  private readonly cache = new Map<string, LoadedSession>();
+  /** SQLite's count of commits by other connections (the CLI, a second store): one since the last look empties the cache. */
+  private dataVersion = 0;
 
   constructor(options: SessionStoreOptions) {
     this.dir = path.join(options.dataDir, 'sessions');
@@ -42,43 +102,29 @@ export class SessionStore {
     this.log = options.log ?? silentLogger;
     this.newId = options.newId ?? (() => randomUUID());
     fs.mkdirSync(this.dir, { recursive: true });
+    this.db = openChatDb(options.dataDir);
+    this.rows = new SessionRows(this.db);
+    migrateJsonSessions({ dataDir: options.dataDir, dir: this.dir, db: this.db, log: this.log, check: checkSession, save: (s) => this.rows.replace(s), has: (id) => this.rows.exists(id) });
   }
 
-  list(): ChatSession[] {
-    const out: ChatSession[] = [];
-    for (const name of fs.readdirSync(this.dir)) {
-      if (!name.endsWith('.json')) continue;
-      const id = name.slice(0, -5);
-      if (!ID.test(id)) continue;
-      try {
-        out.push(this.get(id));
-      } catch (err) {
-        this.log.warn(`session ${name} could not be read: ${err instanceof HostFailure ? err.error.message : (err as Error).message}`);
-      }
-    }
-    return out.sort((a, b) => b.updatedAt - a.updatedAt);
+  /** Every session's summary, the latest changed first, without reading its messages. */
+  summaries(): SessionRow[] {
+    return this.rows.list();
+  }
+
+  /** Every session whole (a backup's read): each is read in turn, none kept in memory for it. */
+  all(): ChatSession[] {
+    const cache = this.fresh();
+    return this.summaries().map((row) => cache.get(row.id)?.session ?? this.rows.load(row.id)!.session);
   }
 
   has(id: string): boolean {
-    return ID.test(id) && fs.existsSync(this.file(id));
+    return ID.test(id) && (this.fresh().has(id) || this.rows.exists(id));
   }
 
+  /** The session as saved. It is frozen: change it with mutate(). */
   get(id: string): ChatSession {
-    if (!ID.test(id)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Invalid session id.', path: '/sessionId' });
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file(id), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
-      throw err;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new HostFailure({ code: 'INVALID_INPUT', message: `The session file ${id}.json is not valid JSON.` });
-    }
-    return checkSession(parsed);
+    return this.loaded(id).session;
   }
 
   create(init: Partial<Pick<ChatSession, 'title' | 'character' | 'persona' | 'worldInfo'>> = {}): ChatSession {
@@ -95,27 +141,30 @@ export class SessionStore {
       worldInfo: init.worldInfo ?? [],
       messages: [],
     };
-    this.write(checkSession(session));
-    return session;
+    return this.write(checkSession(session));
   }
 
-  /** Reads the latest copy, applies the change and writes it back atomically. */
+  /** Applies the change to a draft of the latest copy and writes what it changed, in one transaction. */
   mutate(id: string, change: (session: ChatSession) => ChatSession | void): ChatSession {
-    const current = this.get(id);
-    const next = change(current) ?? current;
+    const before = this.loaded(id);
+    const draft = draftOf(before.session);
+    const next = change(draft) ?? draft;
     next.updatedAt = this.clock.now();
-    this.write(checkSession(next));
-    return next;
+    const plan = planRows(before.session.messages, before.refs, next.messages);
+    checkChange(next, plan.writes.map((w) => w.index));
+    const after = this.guarded(() => transaction(this.db, () => this.rows.update(before, next, plan)));
+    return this.remember(after).session;
   }
 
   delete(id: string): boolean {
     if (!this.has(id)) return false;
-    fs.rmSync(this.file(id), { force: true });
+    this.cache.delete(id);
+    this.guarded(() => this.rows.drop(id));
     fs.rmSync(this.avatarFile(id), { force: true });
     return true;
   }
 
-  /** Keeps the character's picture beside the session (large images stay out of the JSON every turn rewrites). */
+  /** Keeps the character's picture beside the database (large images stay out of the rows). */
   setAvatar(id: string, png: Buffer): ChatSession {
     this.writeAvatar(id, png);
     return this.mutate(id, (s) => ({ ...s, avatar: { type: 'image/png', bytes: png.length } }));
@@ -145,9 +194,7 @@ export class SessionStore {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not valid JSON (${(err as Error).message}).`, path: '/json' });
     }
     const { avatar: _pictureNotInTheFile, ...session } = checkSession(parsed);
-    const copy: ChatSession = { ...session, id: this.has(session.id) ? this.newId() : session.id };
-    this.write(copy);
-    return copy;
+    return this.write({ ...session, id: this.has(session.id) ? this.newId() : session.id });
   }
 
   export(id: string): { fileName: string; json: string } {
@@ -156,21 +203,66 @@ export class SessionStore {
     return { fileName: `${safe}-${session.id.slice(0, 8)}.json`, json: JSON.stringify(session, null, 2) };
   }
 
-  write(session: ChatSession): void {
-    const file = this.file(session.id);
+  /** Writes a whole, checked session over whatever was saved under its id (a new session, an import, a restore). */
+  write(session: ChatSession): ChatSession {
+    const written = this.guarded(() => transaction(this.db, () => this.rows.replace(session)));
+    return this.remember(written).session;
+  }
+
+  close(): void {
+    this.cache.clear();
+    this.db.close();
+  }
+
+  private loaded(id: string): LoadedSession {
+    if (!ID.test(id)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Invalid session id.', path: '/sessionId' });
+    const cached = this.fresh().get(id);
+    if (cached) {
+      this.cache.delete(id);
+      this.cache.set(id, cached);
+      return cached;
+    }
+    const read = this.rows.load(id);
+    if (!read) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+    return this.remember(read);
+  }
+
+  private fresh(): Map<string, LoadedSession> {
+    const version = pluck<number>(this.db, 'PRAGMA data_version');
+    if (version !== this.dataVersion) {
+      this.cache.clear();
+      this.dataVersion = version;
+    }
+    return this.cache;
+  }
+
+  /** Freezes what was read or written and keeps it, forgetting the sessions read longest ago past the cap. */
+  private remember(loaded: LoadedSession): LoadedSession {
+    deepFreeze(loaded.session);
+    this.cache.delete(loaded.session.id);
+    this.cache.set(loaded.session.id, loaded);
+    let total = 0;
+    for (const s of this.cache.values()) total += s.session.messages.length;
+    for (const [key, s] of this.cache) {
+      if (total <= CACHED_MESSAGES || key === loaded.session.id) break;
+      this.cache.delete(key);
+      total -= s.session.messages.length;
+    }
+    return loaded;
+  }
+
+  private guarded<T>(write: () => T): T {
     try {
-      writeFileAtomicSync(file, JSON.stringify(session));
+      return write();
     } catch (err) {
+      if (err instanceof HostFailure) throw err;
+      this.log.warn(`sessions: a write failed: ${(err as Error).message}`);
       throw new HostFailure({
         code: 'SETTINGS_WRITE_FAILED',
-        message: `Could not save the session (${(err as NodeJS.ErrnoException).code ?? 'error'}).`,
+        message: `Could not save the session (${(err as { code?: string }).code ?? 'error'}).`,
         hint: 'Check that the data folder is writable and the disk is not full.',
       });
     }
-  }
-
-  private file(id: string): string {
-    return path.join(this.dir, `${id}.json`);
   }
 
   private avatarFile(id: string): string {
@@ -178,16 +270,13 @@ export class SessionStore {
   }
 }
 
-export function summaryOf(session: ChatSession, busy: boolean): ChatSessionSummary {
-  return {
-    id: session.id,
-    title: session.title,
-    characterName: session.character.name,
-    messageCount: session.messages.length,
-    createdAt: session.createdAt,
-    updatedAt: session.updatedAt,
-    busy,
-  };
+/** What a session's summary says of it (its row in the database holds the same). */
+export function summaryFields(s: ChatSession): SessionRow {
+  return { id: s.id, title: s.title, characterName: s.character.name, messageCount: s.messages.length, createdAt: s.createdAt, updatedAt: s.updatedAt };
+}
+
+export function summaryOf(row: SessionRow, busy: boolean): ChatSessionSummary {
+  return { ...row, busy };
 }
 
 /** A session title from its first message: the first line, cut at a word near 48 characters. */

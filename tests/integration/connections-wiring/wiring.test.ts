@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { savedSession } from '../../helpers/saved-session';
 import { NodeLauncher, type LaunchOptions, type Launcher } from '../../../electron/core/extensions/workers/launcher';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { chatCommand } from '../../../electron/headless/cli/chat';
@@ -150,7 +151,7 @@ describe('sessions', () => {
   it('creates, renames, exports, imports (validated, errors name the field) and deletes', async () => {
     rig = await chatRig();
     const id = await newSession(rig, { worldInfo: [{ id: 'w', keywords: ['k'], content: 'c', enabled: true }] });
-    expect(fs.existsSync(path.join(rig.dataDir, 'sessions', `${id}.json`))).toBe(true);
+    expect(savedSession(rig.dataDir, id).worldInfo).toEqual([{ id: 'w', keywords: ['k'], content: 'c', enabled: true }]);
     expect((await rig.call('chat.sessions.rename', { sessionId: id, title: 'Renamed' })).value).toMatchObject({ id, title: 'Renamed', busy: false });
     const exported = (await rig.call('chat.sessions.export', { sessionId: id })).value as { json: string; fileName: string };
     expect(exported.fileName).toMatch(/^Renamed-/);

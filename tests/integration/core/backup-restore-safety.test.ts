@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openChatDb } from '../../../electron/core/chat/store/chat-db';
 import type { Backup } from '../../../shared/types/backup';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { CANARY, type ChatRig } from '../chat/helpers';
@@ -127,8 +128,10 @@ describe('a restore that fails half-way', () => {
     ];
     backup.packs = [{ id: 'harbor-folk', name: 'Harbor Folk', author: 'Ada', version: '1.0.0', description: '', tools: [], items: [{ id: 'pilot', name: 'Pilot', definition: 'Knows the shoals.', personality: 'Calm.', behavior: 'Brief.', genderIdentity: 0 }] }];
     (backup.settings as { ui: { theme: string } }).ui.theme = 'dark';
-    // Where the third session's file goes there is a folder: its write fails, as a full disk would.
-    fs.mkdirSync(path.join(r.dataDir, 'sessions', 'blocked-session.json', 'in-the-way'), { recursive: true });
+    // The third session's write fails, as a full disk would: a trigger in the database refuses its row.
+    const db = openChatDb(r.dataDir);
+    db.exec("CREATE TRIGGER blocked BEFORE INSERT ON sessions WHEN new.id = 'blocked-session' BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    db.close();
     const before = await ok(r, 'settings.get', {});
     const refused = await r.call('backup.import', { json: JSON.stringify(backup) });
     expect(refused.error).toMatchObject({ code: 'RESTORE_FAILED', path: '/sessions/2', message: expect.stringMatching(/^Restoring the session "Blocked" failed \(.+\)\. Nothing was changed\.$/) });

@@ -76,9 +76,10 @@ describe('D1: the data folder is private to its user', () => {
       expect(mode(path.join(dir, 'sessions', 'old.json'))).toBe(0o600);
       // The owner keeps what was theirs (an extension's program still runs for them).
       expect(mode(path.join(dir, 'extensions', 'tool', 'bin', 'run'))).toBe(0o700);
-      const created = await rig.call('chat.sessions.create', { title: 'New' });
-      const file = path.join(dir, 'sessions', `${(created.value as { id: string }).id}.json`);
-      expect(mode(file)).toBe(0o600);
+      await rig.call('chat.sessions.create', { title: 'New' });
+      // The chats' database and its write-ahead log (SQLite gives the log the database's mode).
+      expect(mode(path.join(dir, 'chats.db'))).toBe(0o600);
+      expect(mode(path.join(dir, 'chats.db-wal'))).toBe(0o600);
       expect(mode(path.join(dir, 'settings.json'))).toBe(0o600);
     } finally {
       await rig.close();

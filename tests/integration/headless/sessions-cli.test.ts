@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { savedSession } from '../../helpers/saved-session';
 import { runCli } from '../../../electron/headless/cli/run-cli';
 import { withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
@@ -37,9 +38,9 @@ describe('sessions import', () => {
     expect(imported.code, imported.out).toBe(0);
     const value = JSON.parse(imported.out) as { id: string };
     expect(value).toMatchObject({ characterName: 'Mara', greetings: 2, worldInfoEntries: 2, messages: 1 });
-    const session = JSON.parse(fs.readFileSync(path.join(dataDir, 'sessions', `${value.id}.json`), 'utf8')) as { messages: Array<{ content: string }>; card: { spec: string } };
+    const session = savedSession(dataDir, value.id);
     expect(session.messages[0]!.content).toBe('Late again.');
-    expect(session.card.spec).toBe('chara_card_v2');
+    expect(session.card?.spec).toBe('chara_card_v2');
     expect((await cli(dataDir, ['sessions', 'list'])).out).toContain('Mara — Mara, 1 message');
   }, 60_000);
 
@@ -116,8 +117,8 @@ describe('sessions import', () => {
       expect(exported.spec).toBe(format === 'card-v2' ? 'chara_card_v2' : 'chara_card_v3');
       expect(exported.data).toMatchObject({ name: 'Mara', first_mes: 'You made it.', alternate_greetings: ['Late again.'], system_prompt: 'Be {{char}}.', tags: ['coast'], extensions: { 'someone/tool': { keep: true } } });
       const again = JSON.parse((await cli(dataDir, ['sessions', 'import', out, '--json'])).out) as { id: string };
-      const a = JSON.parse(fs.readFileSync(path.join(dataDir, 'sessions', `${first.id}.json`), 'utf8')) as { character: unknown; worldInfo: Array<Record<string, unknown>>; messages: Array<{ content: string }> };
-      const b = JSON.parse(fs.readFileSync(path.join(dataDir, 'sessions', `${again.id}.json`), 'utf8')) as typeof a;
+      const a = savedSession(dataDir, first.id);
+      const b = savedSession(dataDir, again.id);
       expect(b.character).toEqual(a.character);
       expect(b.messages.map((m) => m.content)).toEqual(a.messages.map((m) => m.content));
       // The same entries as the Workbench acts on them (each keeps its own original from its own file in `source`).

@@ -1,8 +1,7 @@
 // An extension's patch to a saved message (spindle.chat.updateMessage): Lumiverse's precedence — the swipe shown,
-// the alternatives' texts, the shown text, the metadata — in one save and one MESSAGE_EDITED; the session file stays valid.
-import fs from 'node:fs';
-import path from 'node:path';
+// the alternatives' texts, the shown text, the metadata — in one save and one MESSAGE_EDITED; the saved session stays valid.
 import { afterEach, describe, expect, it } from 'vitest';
+import { savedSession } from '../../helpers/saved-session';
 import { MessageActions } from '../../../electron/core/chat/message-actions';
 import { checkSession, SessionStore } from '../../../electron/core/chat/session-store';
 import type { ChatMessage } from '../../../shared/types/chat';
@@ -11,7 +10,8 @@ import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 afterEach(cleanupTempDirs);
 
 function setup(busy = false) {
-  const sessions = new SessionStore({ dataDir: tempDir() });
+  const dataDir = tempDir();
+  const sessions = new SessionStore({ dataDir });
   const told: Array<{ event: string; payload: Record<string, unknown> }> = [];
   const actions = new MessageActions({ sessions, isBusy: () => busy, changed: () => undefined, tell: (_id, event, payload) => told.push({ event, payload }) });
   const reply: ChatMessage = {
@@ -29,7 +29,7 @@ function setup(busy = false) {
   sessions.mutate(session.id, (s) => {
     s.messages.push({ id: 'u1', role: 'user', content: 'Hi', createdAt: 0 }, reply);
   });
-  const saved = () => checkSession(JSON.parse(fs.readFileSync(path.join(sessions.dir, `${session.id}.json`), 'utf8')));
+  const saved = () => checkSession(savedSession(dataDir, session.id));
   return { sessions, actions, told, id: session.id, saved };
 }
 

@@ -1,0 +1,116 @@
+// The chats' database: one SQLite file (libsql's prebuilt N-API build) in WAL mode, one writer, a transaction per
+// change. Sessions keep their fields in a row, messages one row each (an edit rewrites that row only), and a
+// trigram full-text index over the messages' text answers substring search without reading the chats.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'libsql';
+import { HostFailure } from '../../../../shared/errors';
+
+export type Db = InstanceType<typeof Database>;
+
+/** Bumped with each change to the tables below; a newer file than this build knows is refused, never rewritten. */
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  character_name TEXT NOT NULL,
+  created_at REAL NOT NULL,
+  updated_at REAL NOT NULL,
+  message_count INTEGER NOT NULL,
+  -- The session's other fields as JSON, in the order they were given (exports keep their shape).
+  head TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_by_update ON sessions (updated_at DESC);
+CREATE TABLE IF NOT EXISTS messages (
+  rowid INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  -- Order within the session, sparse so an insertion rarely renumbers (ties never happen, so it is not unique).
+  seq INTEGER NOT NULL,
+  id TEXT NOT NULL,
+  role TEXT NOT NULL,
+  content TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_in_order ON messages (session_id, seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_text USING fts5 (
+  content, content = 'messages', content_rowid = 'rowid', tokenize = 'trigram remove_diacritics 1'
+);
+CREATE TRIGGER IF NOT EXISTS messages_text_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_text (rowid, content) VALUES (new.rowid, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_text_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_text (messages_text, rowid, content) VALUES ('delete', old.rowid, old.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_text_update AFTER UPDATE OF content ON messages BEGIN
+  INSERT INTO messages_text (messages_text, rowid, content) VALUES ('delete', old.rowid, old.content);
+  INSERT INTO messages_text (rowid, content) VALUES (new.rowid, new.content);
+END;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+export const CHATS_DB_FILE = 'chats.db';
+
+/** Opens (or creates) the chats' database in the data folder. */
+export function openChatDb(dataDir: string): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, CHATS_DB_FILE);
+  let db: Db;
+  try {
+    // Private to its user, as the rest of the data folder: SQLite gives its WAL files the mode the database has.
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+    db = new Database(file);
+    // WAL: readers never wait for the writer, and a kill mid-write leaves the last committed state.
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  } catch (err) {
+    throw new HostFailure({
+      code: 'SETTINGS_WRITE_FAILED',
+      message: `The chats' database ${file} cannot be opened (${(err as Error).message}).`,
+      hint: 'Check that the data folder is writable and the disk is not full.',
+    });
+  }
+  const version = pluck<number>(db, 'PRAGMA user_version');
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw new HostFailure({
+      code: 'INVALID_INPUT',
+      message: `The chats' database ${file} was written by a newer Council Workbench (schema ${version}; this one knows ${SCHEMA_VERSION}).`,
+      hint: 'Update Council Workbench; the file is left as it is.',
+    });
+  }
+  if (version < SCHEMA_VERSION) {
+    transaction(db, () => {
+      db.exec(SCHEMA);
+      db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+  return db;
+}
+
+/** Runs `work` as one transaction: all of it is written, or (on a throw) none of it. */
+export function transaction<T>(db: Db, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+}
+
+/** The first column of the first row (libsql's get() adds a metadata field to rows; a raw row has none). */
+export function pluck<T>(db: Db, sql: string, ...params: unknown[]): T {
+  const row = db.prepare(sql).raw(true).get(...params) as unknown[] | undefined;
+  return row?.[0] as T;
+}
+
+export function metaValue(db: Db, key: string): string | undefined {
+  return pluck<string | undefined>(db, 'SELECT value FROM meta WHERE key = ?', key);
+}
+
+export function setMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}

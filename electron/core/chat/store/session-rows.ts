@@ -1,0 +1,128 @@
+// The SQL behind the session store: a session's row, its message rows in order, and the writes a change plans.
+import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import type Database from 'libsql';
+import type { Db } from './chat-db';
+import { SEQ_STEP, type RowPlan, type RowRef } from './message-rows';
+
+/** A session as read from its rows, with the rows behind its messages and its fields as they were written. */
+export interface LoadedSession {
+  session: ChatSession;
+  refs: RowRef[];
+  head: string;
+}
+
+export interface SessionRow {
+  id: string;
+  title: string;
+  characterName: string;
+  messageCount: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * The session's fields but its messages and time of change, as JSON in the order they were given (so a session
+ * read back serializes as it was written). The time lives in its own column: a turn then rewrites no large card.
+ */
+export function headOf(session: ChatSession): string {
+  return JSON.stringify({ ...session, updatedAt: 0, messages: [] });
+}
+
+type Statement = Database.Statement;
+
+export class SessionRows {
+  private readonly sql: Record<
+    'head' | 'messages' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
+    Statement
+  >;
+
+  constructor(readonly db: Db) {
+    const p = (sql: string) => db.prepare(sql);
+    this.sql = {
+      head: p('SELECT head, updated_at FROM sessions WHERE id = ?').raw(true),
+      messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq').raw(true),
+      exists: p('SELECT 1 FROM sessions WHERE id = ?').raw(true),
+      list: p('SELECT id, title, character_name, message_count, created_at, updated_at FROM sessions ORDER BY updated_at DESC, id').raw(true),
+      upsert: p(
+        `INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET title = excluded.title, character_name = excluded.character_name, created_at = excluded.created_at,
+           updated_at = excluded.updated_at, message_count = excluded.message_count, head = excluded.head`,
+      ),
+      touch: p('UPDATE sessions SET updated_at = ?, message_count = ? WHERE id = ?'),
+      insert: p('INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES (?, ?, ?, ?, ?, ?)'),
+      rewrite: p('UPDATE messages SET seq = ?, id = ?, role = ?, content = ?, doc = ? WHERE rowid = ?'),
+      move: p('UPDATE messages SET seq = ? WHERE rowid = ?'),
+      remove: p('DELETE FROM messages WHERE rowid = ?'),
+      clear: p('DELETE FROM messages WHERE session_id = ?'),
+      drop: p('DELETE FROM sessions WHERE id = ?'),
+    };
+  }
+
+  exists(id: string): boolean {
+    return this.sql.exists.get(id) !== undefined;
+  }
+
+  list(): SessionRow[] {
+    return (this.sql.list.all() as Array<[string, string, string, number, number, number]>).map(([id, title, characterName, messageCount, createdAt, updatedAt]) => ({
+      id,
+      title,
+      characterName,
+      messageCount,
+      createdAt,
+      updatedAt,
+    }));
+  }
+
+  /** The session as saved, or null when there is none. */
+  load(id: string): LoadedSession | null {
+    const row = this.sql.head.get(id) as [string, number] | undefined;
+    if (!row) return null;
+    const session = JSON.parse(row[0]) as ChatSession;
+    session.updatedAt = row[1];
+    const refs: RowRef[] = [];
+    for (const [rowid, seq, doc] of this.sql.messages.all(id) as Array<[number, number, string]>) {
+      session.messages.push(JSON.parse(doc) as ChatMessage);
+      refs.push({ rowid, seq });
+    }
+    return { session, refs, head: row[0] };
+  }
+
+  /** Writes the whole session over whatever was saved under its id. */
+  replace(session: ChatSession): LoadedSession {
+    const head = headOf(session);
+    this.upsert(session, head);
+    this.sql.clear.run(session.id);
+    const refs = session.messages.map((m, i) => {
+      const seq = (i + 1) * SEQ_STEP;
+      return { rowid: this.insertMessage(session.id, seq, m), seq };
+    });
+    return { session, refs, head };
+  }
+
+  /** Writes what changed from `before` to `session` (planned by planRows): its fields when they differ, and only new or dropped messages. */
+  update(before: LoadedSession, session: ChatSession, plan: RowPlan): LoadedSession {
+    const head = headOf(session);
+    if (head === before.head) this.sql.touch.run(session.updatedAt, session.messages.length, session.id);
+    else this.upsert(session, head);
+    for (const rowid of plan.deletes) this.sql.remove.run(rowid);
+    for (const { rowid, seq } of plan.moves) this.sql.move.run(seq, rowid);
+    for (const { index, rowid, seq } of plan.writes) {
+      const m = session.messages[index]!;
+      if (rowid === null) plan.refs[index] = { rowid: this.insertMessage(session.id, seq, m), seq };
+      else this.sql.rewrite.run(seq, m.id, m.role, m.content, JSON.stringify(m), rowid);
+    }
+    return { session, refs: plan.refs, head };
+  }
+
+  drop(id: string): boolean {
+    return this.sql.drop.run(id).changes > 0;
+  }
+
+  private upsert(s: ChatSession, head: string): void {
+    this.sql.upsert.run(s.id, s.title, s.character.name, s.createdAt, s.updatedAt, s.messages.length, head);
+  }
+
+  private insertMessage(sessionId: string, seq: number, m: ChatMessage): number {
+    return Number(this.sql.insert.run(sessionId, seq, m.id, m.role, m.content, JSON.stringify(m)).lastInsertRowid);
+  }
+}
