@@ -90,7 +90,7 @@ export interface RestoreSummary {
 
 export function exportBackup(deps: BackupDeps): Backup {
   const withheld: string[] = [];
-  const sessions = deps.sessions.list().sort((a, b) => a.id.localeCompare(b.id));
+  const sessions = deps.sessions.all().sort((a, b) => a.id.localeCompare(b.id));
   const avatars: Record<string, string> = {};
   for (const s of sessions) {
     const png = s.avatar ? deps.sessions.avatar(s.id) : null;
