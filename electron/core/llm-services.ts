@@ -127,6 +127,9 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
       await chat.dispose();
       await localModels.dispose();
       profiles.dispose();
+      // After the chat: a turn being saved still writes; a checkpoint running is let finish.
+      await sessions.checkpoints.settled();
+      await sessions.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   PersonaSchema,
   SamplingSchema,
   SESSION_LIMITS,
+  SESSION_PAGE,
   WorldInfoEntrySchema,
 } from '../types/chat';
 import { endpoint } from '../rpc/endpoint';
@@ -87,6 +88,18 @@ const ExportFormatSchema = Type.Union(SESSION_EXPORT_FORMATS.map((f) => Type.Lit
 export const chatMethods = {
   'chat.sessions.list': endpoint({ description: 'Every Workbench session, newest first.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(ChatSessionSummarySchema) }),
   'chat.sessions.get': endpoint({ description: 'One session with its messages.', params: ById, result: ChatSessionSchema }),
+  'chat.sessions.window': endpoint({
+    description: `One session with the messages from index start up to end (exclusive): without end, up to the newest; without start, the ${SESSION_PAGE} before end. The window reads only the messages it answers.`,
+    params: Type.Object(
+      {
+        sessionId: SessionId,
+        start: Type.Optional(Type.Integer({ minimum: 0 })),
+        end: Type.Optional(Type.Integer({ minimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ session: ChatSessionSchema, start: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+  }),
   'chat.sessions.create': endpoint({ description: 'A new session; the character, persona and world info may be given or filled in later.', params: Type.Object(
       {
         title: Type.Optional(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })),

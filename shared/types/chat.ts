@@ -22,6 +22,9 @@ export const SESSION_LIMITS = {
   swipes: 100,
 } as const;
 
+/** Messages the window reads at a time: a chat opens with its newest page, and older ones come a page at a time. */
+export const SESSION_PAGE = 60;
+
 const Short = (max: number) => Type.String({ maxLength: max });
 
 export const CharacterSchema = Type.Object(

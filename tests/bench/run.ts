@@ -10,6 +10,7 @@ import { cliBenchmark } from './cli';
 import { startBenchmark } from './start';
 import { firstReplyBenchmark } from './first-reply';
 import { localBenchmark } from './local';
+import { sessionsBenchmark } from './sessions';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -23,6 +24,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   start: startBenchmark,
   'first-reply': firstReplyBenchmark,
   local: localBenchmark,
+  sessions: sessionsBenchmark,
 };
 
 const args = process.argv.slice(2);

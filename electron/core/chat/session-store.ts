@@ -9,6 +9,7 @@ import {
   ChatSessionSchema,
   SESSION_FORMAT,
   SESSION_LIMITS,
+  SESSION_PAGE,
   SESSION_VERSION,
   type ChatMessage,
   type ChatSession,
@@ -17,7 +18,8 @@ import {
 import { compiledValidator, describeAjvError, lazyValidator } from '../contract/validators';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import { openChatDb, pluck, transaction, type Db } from './store/chat-db';
+import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from './store/chat-db';
+import { Checkpointer } from './store/checkpointer';
 import { planRows } from './store/message-rows';
 import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
 import { migrateJsonSessions } from './store/json-sessions';
@@ -88,6 +90,7 @@ export class SessionStore {
   readonly dir: string;
   readonly db: Db;
   private readonly rows: SessionRows;
+  readonly checkpoints: Checkpointer;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly newId: () => string;
@@ -104,6 +107,7 @@ export class SessionStore {
     fs.mkdirSync(this.dir, { recursive: true });
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
+    this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
     migrateJsonSessions({ dataDir: options.dataDir, dir: this.dir, db: this.db, log: this.log, check: checkSession, save: (s) => this.rows.replace(s), has: (id) => this.rows.exists(id) });
   }
 
@@ -125,6 +129,20 @@ export class SessionStore {
   /** The session as saved. It is frozen: change it with mutate(). */
   get(id: string): ChatSession {
     return this.loaded(id).session;
+  }
+
+  /**
+   * The session with only its messages in [start, end): without end up to the newest, without start the page before
+   * end. A session in memory is sliced; another is read a page only (opening a long chat reads no more than it shows).
+   */
+  window(id: string, start?: number, end?: number): { session: ChatSession; start: number; total: number } {
+    const cached = this.has(id) ? this.cache.get(id) : undefined;
+    const total = cached ? cached.session.messages.length : this.rows.count(id);
+    if (total === null) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+    const last = Math.min(end ?? total, total);
+    const first = Math.min(start ?? Math.max(0, last - SESSION_PAGE), last);
+    if (cached) return { session: { ...cached.session, messages: cached.session.messages.slice(first, last) }, start: first, total };
+    return { session: this.rows.loadPage(id, first, last - first)!, start: first, total };
   }
 
   create(init: Partial<Pick<ChatSession, 'title' | 'character' | 'persona' | 'worldInfo'>> = {}): ChatSession {
@@ -209,9 +227,15 @@ export class SessionStore {
     return this.remember(written).session;
   }
 
-  close(): void {
+  /** Closes the database; the checkpoint thread, when one was started, closes its connection first. */
+  close(): Promise<void> {
     this.cache.clear();
-    this.db.close();
+    const thread = this.checkpoints.close();
+    if (!thread) {
+      this.db.close();
+      return Promise.resolve();
+    }
+    return thread.then(() => void this.db.close());
   }
 
   private loaded(id: string): LoadedSession {
@@ -253,7 +277,9 @@ export class SessionStore {
 
   private guarded<T>(write: () => T): T {
     try {
-      return write();
+      const result = write();
+      this.checkpoints.committed();
+      return result;
     } catch (err) {
       if (err instanceof HostFailure) throw err;
       this.log.warn(`sessions: a write failed: ${(err as Error).message}`);

@@ -11,8 +11,8 @@ import { savedSession } from '../../helpers/saved-session';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const stores: SessionStore[] = [];
-afterEach(() => {
-  for (const s of stores.splice(0)) s.close();
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
   cleanupTempDirs();
 });
 
@@ -91,6 +91,22 @@ describe('the session store on the chats database', () => {
     expect(savedSession(dataDir, id).messages.map((m) => m.content)).toEqual([msg(0).content]);
   });
 
+  it('answers a window of messages, from the rows or from memory alike', () => {
+    const { store, dataDir } = open();
+    const { id } = store.create();
+    store.mutate(id, (s) => void s.messages.push(...Array.from({ length: 150 }, (_, i) => msg(i))));
+    const fromRows = open(dataDir).store;
+    for (const reader of [fromRows, store]) {
+      const newest = reader.window(id);
+      expect([newest.start, newest.total, newest.session.messages.length, newest.session.messages[0]!.id]).toEqual([90, 150, 60, 'm90']);
+      expect(reader.window(id, 10, 13).session.messages.map((m) => m.id)).toEqual(['m10', 'm11', 'm12']);
+      expect(reader.window(id, undefined, 5)).toMatchObject({ start: 0, total: 150 });
+      expect(reader.window(id, 149).session.messages.map((m) => m.id)).toEqual(['m149']);
+      expect(reader.window(id, 400, 500)).toMatchObject({ start: 150, total: 150, session: { messages: [] } });
+    }
+    expect(() => store.window('nobody')).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'NOT_FOUND', path: '/sessionId' }) }));
+  });
+
   it("sees another connection's writes (the CLI beside the app)", () => {
     const { store, dataDir } = open();
     const { id } = store.create({ title: 'Shared' });
@@ -99,6 +115,23 @@ describe('the session store on the chats database', () => {
     other.mutate(id, (s) => ({ ...s, title: 'Renamed elsewhere' }));
     expect(store.get(id).title).toBe('Renamed elsewhere');
     expect(store.summaries().map((s) => s.title)).toEqual(['Renamed elsewhere']);
+  });
+
+  it("checkpoints from its own thread: the log is written back and reused, with SQLite's own checkpoints off", async () => {
+    const { store, dataDir } = open();
+    expect(store.db.prepare('PRAGMA wal_autocheckpoint').raw(true).all()).toEqual([[0]]);
+    const { id } = store.create();
+    const wal = path.join(dataDir, 'chats.db-wal');
+    const sizes: number[] = [];
+    // 24 batches of ~4 MB of pages each (text, its JSON, the index): without checkpoints the log would hold all of them.
+    for (let batch = 0; batch < 24; batch++) {
+      store.mutate(id, (s) => void s.messages.push(...Array.from({ length: 40 }, (_, i) => msg(batch * 40 + i, 'x'.repeat(25_000)))));
+      await store.checkpoints.settled();
+      sizes.push(fs.statSync(wal).size);
+    }
+    // Reused: it levels off at a few batches (an index merge in one transaction may take several at once).
+    expect(Math.max(...sizes), sizes.join(' ')).toBeLessThan(8 * sizes[0]!);
+    expect(savedSession(dataDir, id).messages).toHaveLength(960);
   });
 
   it('deletes a session with its messages and their search entries', () => {

@@ -24,47 +24,58 @@ export interface RowPlan {
 
 /** Plans writing `next` over the saved `old` (whose rows are `oldRefs`, in the same order). */
 export function planRows(old: readonly ChatMessage[], oldRefs: readonly RowRef[], next: readonly ChatMessage[]): RowPlan {
-  const at = new Map<ChatMessage, number>();
-  old.forEach((m, i) => at.set(m, i));
-  // Kept: the same object, in the same relative order (a greedy increasing run of old positions).
+  // Most changes keep the same objects at both ends (a message added, one edited): those are matched by position,
+  // so a change to a long chat costs pointer comparisons, and only the middle is matched through a map.
+  const shorter = Math.min(old.length, next.length);
+  let head = 0;
+  while (head < shorter && old[head] === next[head]) head++;
+  let tail = 0;
+  while (tail < shorter - head && old[old.length - 1 - tail] === next[next.length - 1 - tail]) tail++;
   const kept: Array<number | undefined> = new Array(next.length);
-  const used = new Set<number>();
-  let last = -1;
-  next.forEach((m, i) => {
-    const j = at.get(m);
-    if (j !== undefined && j > last && !used.has(j)) {
-      kept[i] = j;
-      used.add(j);
+  const used = new Uint8Array(old.length);
+  const keep = (i: number, j: number) => {
+    kept[i] = j;
+    used[j] = 1;
+  };
+  for (let i = 0; i < head; i++) keep(i, i);
+  for (let k = 1; k <= tail; k++) keep(next.length - k, old.length - k);
+  // The middle: the same object, in the same relative order (a greedy increasing run of old positions).
+  const at = new Map<ChatMessage, number>();
+  for (let j = head; j < old.length - tail; j++) at.set(old[j]!, j);
+  let last = head - 1;
+  for (let i = head; i < next.length - tail; i++) {
+    const j = at.get(next[i]!);
+    if (j !== undefined && j > last && !used[j]) {
+      keep(i, j);
       last = j;
     }
-  });
+  }
   // A new object for a message id saved before rewrites that row (an edit), the rest are inserted.
   const reusable = new Map<string, number>();
-  old.forEach((m, j) => {
-    if (!used.has(j) && !reusable.has(m.id)) reusable.set(m.id, j);
-  });
-  const seqs = orderKeys(
-    next.map((_, i) => (kept[i] === undefined ? undefined : oldRefs[kept[i]!]!.seq)),
-  );
+  for (let j = head; j < old.length - tail; j++) if (!used[j] && !reusable.has(old[j]!.id)) reusable.set(old[j]!.id, j);
+  const seqs = orderKeys(Array.from(kept, (j) => (j === undefined ? undefined : oldRefs[j]!.seq)));
   const writes: RowPlan['writes'] = [];
   const moves: RowPlan['moves'] = [];
-  const refs: RowRef[] = [];
-  next.forEach((m, i) => {
+  const refs: RowRef[] = new Array(next.length);
+  for (let i = 0; i < next.length; i++) {
     const j = kept[i];
     if (j !== undefined) {
       const ref = oldRefs[j]!;
       if (seqs[i] !== ref.seq) moves.push({ index: i, rowid: ref.rowid, seq: seqs[i]! });
-      refs.push({ rowid: ref.rowid, seq: seqs[i]! });
-      return;
+      refs[i] = seqs[i] === ref.seq ? ref : { rowid: ref.rowid, seq: seqs[i]! };
+      continue;
     }
-    const reuse = reusable.get(m.id);
-    if (reuse !== undefined) reusable.delete(m.id);
+    const reuse = reusable.get(next[i]!.id);
+    if (reuse !== undefined) {
+      reusable.delete(next[i]!.id);
+      used[reuse] = 1;
+    }
     const rowid = reuse === undefined ? null : oldRefs[reuse]!.rowid;
-    if (reuse !== undefined) used.add(reuse);
     writes.push({ index: i, rowid, seq: seqs[i]! });
-    refs.push({ rowid: rowid ?? -1, seq: seqs[i]! });
-  });
-  const deletes = oldRefs.filter((_, j) => !used.has(j)).map((r) => r.rowid);
+    refs[i] = { rowid: rowid ?? -1, seq: seqs[i]! };
+  }
+  const deletes: number[] = [];
+  for (let j = head; j < old.length - tail; j++) if (!used[j]) deletes.push(oldRefs[j]!.rowid);
   return { deletes, writes, moves, refs };
 }
 

@@ -32,15 +32,18 @@ type Statement = Database.Statement;
 
 export class SessionRows {
   private readonly sql: Record<
-    'head' | 'messages' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
+    'head' | 'messages' | 'page' | 'newest' | 'count' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
     Statement
   >;
 
   constructor(readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
     this.sql = {
-      head: p('SELECT head, updated_at FROM sessions WHERE id = ?').raw(true),
+      head: p('SELECT head, updated_at, message_count FROM sessions WHERE id = ?').raw(true),
       messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq').raw(true),
+      page: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?').raw(true),
+      newest: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?').raw(true),
+      count: p('SELECT message_count FROM sessions WHERE id = ?').raw(true),
       exists: p('SELECT 1 FROM sessions WHERE id = ?').raw(true),
       list: p('SELECT id, title, character_name, message_count, created_at, updated_at FROM sessions ORDER BY updated_at DESC, id').raw(true),
       upsert: p(
@@ -85,6 +88,23 @@ export class SessionRows {
       refs.push({ rowid, seq });
     }
     return { session, refs, head: row[0] };
+  }
+
+  /** The session's fields with only its messages from index `start` on, at most `count` of them (null: no such session). */
+  loadPage(id: string, start: number, count: number): ChatSession | null {
+    const row = this.sql.head.get(id) as [string, number, number] | undefined;
+    if (!row) return null;
+    const session = JSON.parse(row[0]) as ChatSession;
+    session.updatedAt = row[1];
+    // A page that reaches the newest (the one a chat opens with) is read from that end: no walk past the older ones.
+    const docs = (start + count >= row[2] ? (this.sql.newest.all(id, row[2] - start) as Array<[string]>).reverse() : (this.sql.page.all(id, count, start) as Array<[string]>));
+    for (const [doc] of docs) session.messages.push(JSON.parse(doc) as ChatMessage);
+    return session;
+  }
+
+  /** How many messages the session has (null: no such session). */
+  count(id: string): number | null {
+    return (this.sql.count.get(id) as [number] | undefined)?.[0] ?? null;
   }
 
   /** Writes the whole session over whatever was saved under its id. */
