@@ -89,12 +89,13 @@ export const chatMethods = {
   'chat.sessions.list': endpoint({ description: 'Every Workbench session, newest first.', params: Type.Object({}, { additionalProperties: false }), result: Type.Array(ChatSessionSummarySchema) }),
   'chat.sessions.get': endpoint({ description: 'One session with its messages.', params: ById, result: ChatSessionSchema }),
   'chat.sessions.window': endpoint({
-    description: `One session with the messages from index start up to end (exclusive): without end, up to the newest; without start, the ${SESSION_PAGE} before end. The window reads only the messages it answers.`,
+    description: `One session with the messages from index start up to end (exclusive): without end, up to the newest; without start, the ${SESSION_PAGE} before end; with around, the page around that message. The window reads only the messages it answers.`,
     params: Type.Object(
       {
         sessionId: SessionId,
         start: Type.Optional(Type.Integer({ minimum: 0 })),
         end: Type.Optional(Type.Integer({ minimum: 0 })),
+        around: Type.Optional(MessageId),
       },
       { additionalProperties: false },
     ),

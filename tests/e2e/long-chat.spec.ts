@@ -1,11 +1,11 @@
-// A long chat in Chromium: messages out of view are not rendered until they come into view (content-visibility),
-// and they are still in the document for the browser's own find in page and for a selection, as people expect; the
-// view opens at the chat's end and stays there while those messages are drawn.
+// A long chat in Chromium: it opens at the end of its newest page and stays there while messages change height;
+// older pages come in above as the view nears the top without moving what is on screen (the browser's scroll
+// anchoring, the page buttons excluded from it); the app's search replaces find in page and opens a message far back.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { SESSION_FORMAT, SESSION_VERSION } from '../../shared/types/chat';
+import { SESSION_FORMAT, SESSION_PAGE, SESSION_VERSION } from '../../shared/types/chat';
 import { assertRendererBuilt, startHost, type RunningHost, cli } from './host-process';
 
 const COUNT = 200;
@@ -54,34 +54,43 @@ test.describe('a long chat', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('messages out of view skip rendering, and text search and a selection still reach the first one', async ({ page }) => {
+  test('a long chat opens at its newest page; older pages come in above without moving the view; the search opens an early message and marks it', async ({ page }) => {
     await openNewestChat(page);
     const chat = page.getByTestId('chat');
-    await expect(chat.getByTestId('message')).toHaveCount(COUNT);
-    // The chat opens at its end; the second message is far above, out of view, and its rendering is skipped.
+    await expect(chat.getByTestId('message')).toHaveCount(SESSION_PAGE);
+    const main = page.locator('main#main');
+    await expect.poll(() => main.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight))).toBeLessThan(2);
     await expect(chat.getByTestId('message').last()).toBeInViewport();
-    const early = chat.getByTestId('message').nth(1);
-    expect(await early.evaluate((el) => getComputedStyle(el).contentVisibility)).toBe('auto');
-    await expect(early).not.toBeInViewport();
-    // The browser's text search finds it; a selection of the whole chat holds its text.
-    expect(await page.evaluate(() => (window as unknown as { find(text: string): boolean }).find('Ottoline Marsh'))).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { find(text: string): boolean }).find('no such words anywhere'))).toBe(false);
-    const selected = await chat.evaluate((el) => {
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      const selection = getSelection()!;
-      selection.removeAllRanges();
-      selection.addRange(range);
-      return selection.toString();
+    // Messages of the page out of view still skip their rendering.
+    expect(await chat.getByTestId('message').first().evaluate((el) => getComputedStyle(el).contentVisibility)).toBe('auto');
+
+    // Up to the first message shown: the page before it comes in above, and that message stays where it was on screen.
+    const first = chat.locator(`[data-message-id="m${COUNT - SESSION_PAGE}"]`);
+    // Read in the same task as the scroll: no page can come in between.
+    const before = await first.evaluate((el) => {
+      el.scrollIntoView({ block: 'start' });
+      return el.getBoundingClientRect().y;
     });
-    expect(selected).toContain('Ottoline Marsh');
-    expect(selected).toContain(`Line ${COUNT - 2}`);
+    await expect(chat.getByTestId('message')).toHaveCount(2 * SESSION_PAGE);
+    await expect.poll(async () => Math.round((await first.boundingBox())!.y - before)).toBe(0);
+    await expect(page.getByTestId('earlier-messages')).toHaveText(`Show earlier messages (${COUNT - 2 * SESSION_PAGE} more)`);
+
+    // The app's own search, not the browser's find in page: it opens the second message, focused and marked.
+    await page.getByLabel('Search chats').fill('Ottoline Marsh');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('search-hit').filter({ hasText: 'Long chat' }).click();
+    const found = chat.locator('[data-message-id="m1"]');
+    await expect(found).toBeFocused();
+    await expect(found).toHaveAttribute('data-found', 'true');
+    await expect(found).toBeInViewport();
+    await expect(page).toHaveURL(/#\/workbench\/long\/m1$/);
+    await expect(page.getByTestId('later-messages')).toBeVisible();
   });
 
   test('the view stays at the end while messages around it change height, and a newly opened chat opens at its end', async ({ page }) => {
     await openNewestChat(page);
     const chat = page.getByTestId('chat');
-    await expect(chat.getByTestId('message')).toHaveCount(COUNT);
+    await expect(chat.getByTestId('message')).toHaveCount(SESSION_PAGE);
     const main = page.locator('main#main');
     const fromEnd = () => main.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
     await expect.poll(fromEnd).toBeLessThan(2);
@@ -94,12 +103,12 @@ test.describe('a long chat', () => {
     });
     await expect.poll(fromEnd, { message: 'still at the end after the heights changed' }).toBeLessThan(2);
 
-    // Scrolled to the top of this chat, another one opens at its own end.
+    // Scrolled up in this chat, another one opens at its own end.
     await page.mouse.move(900, 400);
-    await page.mouse.wheel(0, -100_000);
-    await expect.poll(() => main.evaluate((el) => el.scrollTop)).toBe(0);
+    await page.mouse.wheel(0, -600);
+    await expect.poll(fromEnd).toBeGreaterThan(300);
     await page.getByRole('button', { name: /^Second chat/ }).click();
-    await expect(chat.getByTestId('message')).toHaveCount(60);
+    await expect(chat.getByTestId('message')).toHaveCount(SESSION_PAGE);
     await expect.poll(fromEnd, { message: 'the other chat opens at its end' }).toBeLessThan(2);
     await expect(chat.getByTestId('message').last()).toBeInViewport();
   });

@@ -54,7 +54,7 @@ describe('sessions', () => {
     expect(rows(panel)[0]!.textContent).toContain('Captain Vex · 1 message');
     expect(rows(panel)[0]!.getAttribute('aria-current')).toBe('true');
     await settle(() => rows(panel)[1]!.click());
-    expect(host.callsTo('chat.sessions.get').at(-1)!.input).toEqual({ sessionId: 's1' });
+    expect(host.callsTo('chat.sessions.window').at(-1)!.input).toEqual({ sessionId: 's1' });
     expect(byTestId(panel, 'session-title').textContent).toBe('Tavern night');
     expect(rows(panel)[1]!.getAttribute('aria-current')).toBe('true');
   });

@@ -15,7 +15,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
   return {
     'chat.sessions.list': () => sessions.summaries().map((x) => summaryOf(x, chat.isBusy(x.id))),
     'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
-    'chat.sessions.window': ({ sessionId, start, end }) => sessions.window(sessionId, start, end),
+    'chat.sessions.window': ({ sessionId, ...place }) => sessions.window(sessionId, place),
     'chat.sessions.create': (init) => {
       const created = sessions.create(init);
       const session = init.title ? sessions.mutate(created.id, (x) => ({ ...x, titleSet: true })) : created;

@@ -133,12 +133,20 @@ export class SessionStore {
 
   /**
    * The session with only its messages in [start, end): without end up to the newest, without start the page before
-   * end. A session in memory is sliced; another is read a page only (opening a long chat reads no more than it shows).
+   * end, with `around` the page around that message. A session in memory is sliced; another is read a page only
+   * (opening a long chat reads no more than it shows).
    */
-  window(id: string, start?: number, end?: number): { session: ChatSession; start: number; total: number } {
+  window(id: string, place: { start?: number; end?: number; around?: string } = {}): { session: ChatSession; start: number; total: number } {
     const cached = this.has(id) ? this.cache.get(id) : undefined;
     const total = cached ? cached.session.messages.length : this.rows.count(id);
     if (total === null) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+    let { start, end } = place;
+    if (place.around !== undefined) {
+      const at = cached ? cached.session.messages.findIndex((m) => m.id === place.around) : (this.rows.position(id, place.around) ?? -1);
+      if (at < 0) throw new HostFailure({ code: 'NOT_FOUND', message: `The session has no message ${place.around}.`, path: '/around' });
+      start = Math.max(0, at - SESSION_PAGE / 2);
+      end = start + SESSION_PAGE;
+    }
     const last = Math.min(end ?? total, total);
     const first = Math.min(start ?? Math.max(0, last - SESSION_PAGE), last);
     if (cached) return { session: { ...cached.session, messages: cached.session.messages.slice(first, last) }, start: first, total };

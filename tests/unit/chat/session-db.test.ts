@@ -99,10 +99,14 @@ describe('the session store on the chats database', () => {
     for (const reader of [fromRows, store]) {
       const newest = reader.window(id);
       expect([newest.start, newest.total, newest.session.messages.length, newest.session.messages[0]!.id]).toEqual([90, 150, 60, 'm90']);
-      expect(reader.window(id, 10, 13).session.messages.map((m) => m.id)).toEqual(['m10', 'm11', 'm12']);
-      expect(reader.window(id, undefined, 5)).toMatchObject({ start: 0, total: 150 });
-      expect(reader.window(id, 149).session.messages.map((m) => m.id)).toEqual(['m149']);
-      expect(reader.window(id, 400, 500)).toMatchObject({ start: 150, total: 150, session: { messages: [] } });
+      expect(reader.window(id, { start: 10, end: 13 }).session.messages.map((m) => m.id)).toEqual(['m10', 'm11', 'm12']);
+      expect(reader.window(id, { end: 5 })).toMatchObject({ start: 0, total: 150 });
+      expect(reader.window(id, { start: 149 }).session.messages.map((m) => m.id)).toEqual(['m149']);
+      expect(reader.window(id, { start: 400, end: 500 })).toMatchObject({ start: 150, total: 150, session: { messages: [] } });
+      const around = reader.window(id, { around: 'm40' });
+      expect([around.start, around.session.messages.length, around.session.messages[30]!.id]).toEqual([10, 60, 'm40']);
+      expect(reader.window(id, { around: 'm3' }).start).toBe(0);
+      expect(() => reader.window(id, { around: 'm999' })).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'NOT_FOUND', path: '/around' }) }));
     }
     expect(() => store.window('nobody')).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'NOT_FOUND', path: '/sessionId' }) }));
   });

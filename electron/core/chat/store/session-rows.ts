@@ -32,7 +32,7 @@ type Statement = Database.Statement;
 
 export class SessionRows {
   private readonly sql: Record<
-    'head' | 'messages' | 'page' | 'newest' | 'count' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
+    'head' | 'messages' | 'page' | 'newest' | 'count' | 'position' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
     Statement
   >;
 
@@ -43,6 +43,7 @@ export class SessionRows {
       messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq').raw(true),
       page: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?').raw(true),
       newest: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?').raw(true),
+      position: p('SELECT (SELECT count(*) FROM messages WHERE session_id = ?1 AND seq < m.seq) FROM messages m WHERE m.session_id = ?1 AND m.id = ?2').raw(true),
       count: p('SELECT message_count FROM sessions WHERE id = ?').raw(true),
       exists: p('SELECT 1 FROM sessions WHERE id = ?').raw(true),
       list: p('SELECT id, title, character_name, message_count, created_at, updated_at FROM sessions ORDER BY updated_at DESC, id').raw(true),
@@ -100,6 +101,11 @@ export class SessionRows {
     const docs = (start + count >= row[2] ? (this.sql.newest.all(id, row[2] - start) as Array<[string]>).reverse() : (this.sql.page.all(id, count, start) as Array<[string]>));
     for (const [doc] of docs) session.messages.push(JSON.parse(doc) as ChatMessage);
     return session;
+  }
+
+  /** Where the message is in its session (null: it has no such message). */
+  position(id: string, messageId: string): number | null {
+    return (this.sql.position.get(id, messageId) as [number] | undefined)?.[0] ?? null;
   }
 
   /** How many messages the session has (null: no such session). */

@@ -9,6 +9,8 @@ import { useButtonsWaitForReply } from './reply-wait';
 import { DryRunPreview } from './DryRunPreview';
 import { useRovingMessages } from './roving-messages';
 import { useAppStore, useAppStoreApi } from '../../app/context';
+import { atNewest } from '../../stores/chat/chat-slice';
+import { EarlierMessages, LaterMessages } from './ChatWindowEdges';
 
 interface Names {
   user: string;
@@ -19,7 +21,9 @@ interface Names {
  * Keeps the main scroll area at the bottom while it already was there (new text pushes it along; scrolling up
  * stops that). Everything happens in a ResizeObserver callback, which runs after layout: whether the view was at
  * the bottom of the chat's previous height is read there, and the new position written, with nothing laid out
- * twice in a frame (a scroll listener reading scrollHeight would force a layout while a reply streams).
+ * twice in a frame (a scroll listener reading scrollHeight would force a layout while a reply streams). Growth
+ * above (an older page put before the first message) is left to the browser's scroll anchoring, which has moved
+ * the view by then: measured against the old height, that would look like the bottom.
  */
 function useStickToBottom(chat: HTMLElement | null) {
   useEffect(() => {
@@ -27,8 +31,12 @@ function useStickToBottom(chat: HTMLElement | null) {
     if (!main || !chat || typeof ResizeObserver === 'undefined') return;
     main.scrollTop = main.scrollHeight;
     let height = main.scrollHeight;
+    const firstMessage = () => chat.querySelector('[data-testid="message"]');
+    let first = firstMessage();
     const observer = new ResizeObserver(() => {
-      const atBottom = height - main.scrollTop - main.clientHeight < 80;
+      const before = first;
+      first = firstMessage();
+      const atBottom = before === first && height - main.scrollTop - main.clientHeight < 80;
       height = main.scrollHeight;
       if (atBottom) main.scrollTop = height;
     });
@@ -37,7 +45,7 @@ function useStickToBottom(chat: HTMLElement | null) {
   }, [chat]);
 }
 
-/** A message someone asked to see (a search result): focused and brought into view once it is drawn. */
+/** A message someone asked to see (a search result): focused, marked and brought into view once it is drawn. */
 function useFocusRequested(chat: HTMLElement | null, session: ChatSession) {
   const store = useAppStoreApi();
   const wanted = useAppStore((s) => s.chat.focusMessageId);
@@ -45,6 +53,12 @@ function useFocusRequested(chat: HTMLElement | null, session: ChatSession) {
     if (!chat || !wanted) return;
     const target = [...chat.querySelectorAll<HTMLElement>('[data-message-id]')].find((el) => el.dataset.messageId === wanted);
     if (!target) return;
+    // Marked until another is asked for: the person sees which message the search found, wherever focus goes next.
+    for (const found of chat.querySelectorAll<HTMLElement>('[data-found]')) delete found.dataset.found;
+    target.dataset.found = 'true';
+    // A page just put in may not have its roving tabindex yet (it comes in a microtask), and an article without one
+    // takes no focus; focused, it becomes the current message.
+    if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
     target.focus();
     target.scrollIntoView?.({ block: 'center' });
     store.getState().chatMessageFocusRequested(null);
@@ -52,14 +66,20 @@ function useFocusRequested(chat: HTMLElement | null, session: ChatSession) {
 }
 
 export function ChatView(props: { session: ChatSession; turn: LiveTurn | null }) {
-  const { session, turn } = props;
+  const { session } = props;
+  const shown = useAppStore((s) => (s.chat.open === session ? s.chat.window : null));
+  // A live turn is drawn after the newest message: only while the window holds it (a search can take it back in time).
+  const newest = atNewest(session, shown);
+  const turn = newest ? props.turn : null;
+  const earlier = shown?.start ?? 0;
+  const later = shown ? shown.total - shown.start - session.messages.length : 0;
   const names: Names = { user: session.persona.name || 'You', assistant: session.character.name || 'Assistant' };
   const ids = new Set(session.messages.map((m) => m.id));
   const replying = turn && turn.status === 'streaming';
   const messages = session.messages;
   // A turn reworking a saved reply (regenerate, continue) is drawn in its place until the copy holding its result is read.
   const reworked = turn?.rework && (replying || (session.updatedAt <= turn.rework.since && turn.text !== '')) ? turn.assistantMessageId : null;
-  const lastId = messages[messages.length - 1]?.id;
+  const lastId = newest ? messages[messages.length - 1]?.id : undefined;
   const liveSaved = turn && turn.assistantMessageId && ids.has(turn.assistantMessageId);
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
@@ -91,6 +111,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
       aria-label={`Conversation in ${session.title}`}
       aria-description="One stop for Tab: the arrow keys move between messages, Home and End go to the first and last."
     >
+      {earlier > 0 && <EarlierMessages count={earlier} />}
       {/* One keyed list: when the live reply is saved it keeps its element, so state such as an opened deliberation survives. */}
       {[
         ...messages.map((m) =>
@@ -106,6 +127,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
         showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
       ]}
       {turn?.dryRun && <DryRunPreview turn={turn} />}
+      {later > 0 && <LaterMessages count={later} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import { memo, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { SESSION_LIMITS, type ChatSession } from '../../../../shared/types/chat';
-import { useAppStoreApi, useHost } from '../../app/context';
+import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { deleteSession, exportSession, renameSession } from '../../stores/chat/chat-commands';
@@ -25,6 +25,8 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // Every message of the chat, not only the part of it the window holds.
+  const total = useAppStore((s) => (s.chat.open?.id === session.id && s.chat.window ? s.chat.window.total : session.messages.length));
   const [exported, setExported] = useState<{ fileName: string; json: string; how: 'downloaded' | 'copied' | 'manual' } | null>(null);
   const titleRef = useRef<HTMLInputElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
@@ -150,7 +152,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
       {confirmDelete && (
         <div className="confirm" role="group" aria-label={`Confirm deleting ${session.title}`} data-testid="confirm-delete">
           <p>
-            Delete <strong>{session.title}</strong> and its {session.messages.length} {session.messages.length === 1 ? 'message' : 'messages'}?
+            Delete <strong>{session.title}</strong> and its {total} {total === 1 ? 'message' : 'messages'}?
             {props.busyTurn ? ' Its running reply is stopped first.' : ''} This cannot be undone; export it first to keep a copy.
           </p>
           <div className="confirm__actions">

@@ -1,7 +1,8 @@
 // Workbench chat actions: ask the host, mirror its answer into the store, and hand the result back so the panel can show a failure in place.
 import type { MethodInput, MethodOutput } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/errors';
-import { defaultChatSettings, type ChatSession, type ChatSettings } from '../../../../shared/types/chat';
+import { defaultChatSettings, SESSION_PAGE, type ChatSession, type ChatSettings } from '../../../../shared/types/chat';
+import { atNewest } from './chat-slice';
 import type { HostConnection } from '../../api/connection';
 import type { AppStore } from '../app/app-store';
 
@@ -12,20 +13,47 @@ export async function loadSessions(store: AppStore, host: HostConnection): Promi
   return result;
 }
 
-/** Reads the open session again (after a change event, a reconnect, or opening it). */
-export async function loadOpenSession(store: AppStore, host: HostConnection, id: string): Promise<Result<ChatSession>> {
-  const result = await host.invoke('chat.sessions.get', { sessionId: id });
-  if (result.ok) store.getState().chatSessionLoaded(result.value);
+/** The part of the chat a place asks for (chat.sessions.window); none: the part shown now, else the newest page. */
+export type ChatPlace = Omit<MethodInput<'chat.sessions.window'>, 'sessionId'>;
+
+function shownPlace(store: AppStore, id: string): ChatPlace {
+  const { open, window } = store.getState().chat;
+  if (open?.id !== id || !window) return {};
+  return atNewest(open, window) ? { start: window.start } : { start: window.start, end: window.start + open.messages.length };
+}
+
+/** Reads the open session again (after a change event, a reconnect, or opening it): the part shown, or the place asked. */
+export async function loadOpenSession(store: AppStore, host: HostConnection, id: string, place?: ChatPlace): Promise<Result<MethodOutput<'chat.sessions.window'>>> {
+  const result = await host.invoke('chat.sessions.window', { sessionId: id, ...(place ?? shownPlace(store, id)) });
+  // The message asked for is gone (deleted since its address was kept): the newest page instead.
+  if (!result.ok && result.error.path === '/around') return loadOpenSession(store, host, id, {});
+  if (result.ok) store.getState().chatSessionLoaded(result.value.session, { start: result.value.start, total: result.value.total });
   else if (result.error.code === 'NOT_FOUND') store.getState().chatSessionGone(id);
   else store.getState().chatSessionLoadFailed(id, result.error);
   return result;
 }
 
+/** Older messages, a page more above the ones shown. */
+export function loadEarlier(store: AppStore, host: HostConnection) {
+  const { open, window } = store.getState().chat;
+  if (!open || !window || window.start === 0) return Promise.resolve(null);
+  const place = shownPlace(store, open.id);
+  return loadOpenSession(store, host, open.id, { ...place, start: Math.max(0, window.start - SESSION_PAGE) });
+}
+
+/** Newer messages, a page more below the ones shown (the newest: up to the end). */
+export function loadLater(store: AppStore, host: HostConnection, toNewest = false) {
+  const { open, window } = store.getState().chat;
+  if (!open || !window || atNewest(open, window)) return Promise.resolve(null);
+  const end = window.start + open.messages.length + SESSION_PAGE;
+  return loadOpenSession(store, host, open.id, toNewest ? {} : end >= window.total ? { start: window.start } : { start: window.start, end });
+}
+
 /** Opens a session in the Workbench; the host tells extensions the active chat changed (CHAT_SWITCHED). */
-export async function openSession(store: AppStore, host: HostConnection, id: string | null): Promise<void> {
+export async function openSession(store: AppStore, host: HostConnection, id: string | null, place?: ChatPlace): Promise<void> {
   store.getState().chatSessionOpened(id);
   void host.invoke('chat.sessions.open', { sessionId: id });
-  if (id !== null) await loadOpenSession(store, host, id);
+  if (id !== null) await loadOpenSession(store, host, id, place);
 }
 
 export async function createSession(
@@ -48,7 +76,7 @@ export async function renameSession(store: AppStore, host: HostConnection, sessi
   if (result.ok) {
     const state = store.getState();
     state.chatSessionsReplaced(state.chat.sessions.map((x) => (x.id === sessionId ? result.value : x)));
-    if (state.chat.open?.id === sessionId) state.chatSessionLoaded({ ...state.chat.open, title: result.value.title });
+    if (state.chat.open?.id === sessionId) state.chatSessionLoaded({ ...state.chat.open, title: result.value.title }, state.chat.window ?? undefined);
   }
   return result;
 }
@@ -65,8 +93,8 @@ export async function updateSession(store: AppStore, host: HostConnection, sessi
  * refusal puts back what the host has.
  */
 export async function setSessionSwitches(store: AppStore, host: HostConnection, sessionId: string, patch: { council?: boolean; dryRun?: boolean }) {
-  const open = store.getState().chat.open;
-  if (open?.id === sessionId) store.getState().chatSessionLoaded({ ...open, ...patch });
+  const { open, window } = store.getState().chat;
+  if (open?.id === sessionId) store.getState().chatSessionLoaded({ ...open, ...patch }, window ?? undefined);
   const result = await updateSession(store, host, sessionId, patch);
   if (!result.ok) await loadOpenSession(store, host, sessionId);
   return result;
@@ -96,6 +124,9 @@ export async function sendMessage(
   host: HostConnection,
   input: MethodInput<'chat.send'>,
 ): Promise<Result<MethodOutput<'chat.send'>>> {
+  // A message goes at the end: a window back in time (a search result) returns to the newest first.
+  const { open, window } = store.getState().chat;
+  if (open?.id === input.sessionId && !atNewest(open, window)) await loadLater(store, host, true);
   const result = await host.invoke('chat.send', input);
   if (result.ok) store.getState().chatTurnStarted(result.value, { userText: input.text });
   return result;
@@ -220,8 +251,12 @@ export function searchSessions(host: HostConnection, input: MethodInput<'chat.se
 
 /** Opens a session at a message (a search result): the chat focuses it once it is drawn. */
 export async function openAtMessage(store: AppStore, host: HostConnection, sessionId: string, messageId: string | null) {
+  const { openId, open } = store.getState().chat;
+  // A message outside the part shown (or a session not open) is read with the page around it.
+  const shown = openId === sessionId && (messageId === null || open?.messages.some((m) => m.id === messageId));
+  const place: ChatPlace | undefined = messageId === null ? undefined : { around: messageId };
   // The session is the open one before the message is asked for (its address names both).
-  const opening = store.getState().chat.openId !== sessionId ? openSession(store, host, sessionId) : Promise.resolve();
+  const opening = openId !== sessionId ? openSession(store, host, sessionId, place) : shown ? Promise.resolve() : loadOpenSession(store, host, sessionId, place);
   store.getState().chatMessageFocusRequested(messageId);
   await opening;
 }

@@ -1,8 +1,13 @@
 // Chat slice: the Workbench's session list, the open session as the host saved it, and each session's live turn (chat.* events).
 import type { HostError } from '../../../../shared/errors';
-import type { ChatSession, ChatSessionSummary } from '../../../../shared/types/chat';
+import { SESSION_PAGE, type ChatSession, type ChatSessionSummary } from '../../../../shared/types/chat';
 import { applyTurnEvents, withTurnStarted, type ChatTurnEvent, type LiveTurn, type TurnExtra, type TurnStarted } from './chat-turns';
 import type { Slice } from '../app/slice';
+
+export interface ChatWindow {
+  start: number;
+  total: number;
+}
 
 export interface ChatSlice {
   chat: {
@@ -12,8 +17,10 @@ export interface ChatSlice {
     loadError: HostError | null;
     /** The session the Workbench shows (renderer-only choice). */
     openId: string | null;
-    /** The open session's content as chat.sessions.get last returned (null while loading). */
+    /** The open session's content as the host last returned it (null while loading): its messages are the window's. */
     open: ChatSession | null;
+    /** Where the open session's messages are in the whole chat: the first one's index, and how many it has. */
+    window: ChatWindow | null;
     openError: HostError | null;
     /** The running or last turn of each session, by session id. */
     turns: Readonly<Record<string, LiveTurn>>;
@@ -24,7 +31,8 @@ export interface ChatSlice {
   chatSessionsReplaced(sessions: readonly ChatSessionSummary[]): void;
   chatSessionsLoadFailed(error: HostError): void;
   chatSessionOpened(id: string | null): void;
-  chatSessionLoaded(session: ChatSession): void;
+  /** The open session read again: a window of it (chat.sessions.window), or whole (an action's answer), kept to the window shown. */
+  chatSessionLoaded(session: ChatSession, window?: ChatWindow): void;
   chatSessionLoadFailed(id: string, error: HostError): void;
   chatSessionGone(id: string): void;
   chatTurnStarted(started: TurnStarted, extra: TurnExtra): void;
@@ -47,20 +55,24 @@ function withTurn(turns: Readonly<Record<string, LiveTurn>>, key: string, turn: 
 }
 
 export const createChatSlice: Slice<ChatSlice> = (set) => ({
-  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, openError: null, turns: {}, focusMessageId: null },
+  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, window: null, openError: null, turns: {}, focusMessageId: null },
   chatMessageFocusRequested: (messageId) => set((s) => ({ chat: { ...s.chat, focusMessageId: messageId } })),
   chatSessionsReplaced: (sessions) => set((s) => ({ chat: { ...s.chat, sessions: [...sessions], loaded: true, loadError: null } })),
   chatSessionsLoadFailed: (error) => set((s) => ({ chat: { ...s.chat, loadError: error } })),
   chatSessionOpened: (id) =>
-    set((s) => ({ chat: { ...s.chat, openId: id, open: s.chat.open && s.chat.open.id === id ? s.chat.open : null, openError: null } })),
-  chatSessionLoaded: (session) =>
     set((s) => {
-      if (s.chat.openId !== session.id) return s;
+      const same = s.chat.open !== null && s.chat.open.id === id;
+      return { chat: { ...s.chat, openId: id, open: same ? s.chat.open : null, window: same ? s.chat.window : null, openError: null } };
+    }),
+  chatSessionLoaded: (loaded, window) =>
+    set((s) => {
+      if (s.chat.openId !== loaded.id) return s;
+      const { session, shown } = window ? { session: loaded, shown: window } : windowOf(loaded, s.chat.open, s.chat.window);
       // A finished turn whose saved reply this copy no longer has (deleted, here or elsewhere) is drawn no more.
       const turn = own(s.chat.turns, session.id);
       const reply = turn && turn.status !== 'streaming' ? turn.assistantMessageId : '';
       const deleted = reply !== '' && s.chat.open?.messages.some((m) => m.id === reply) === true && !session.messages.some((m) => m.id === reply);
-      return { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), openError: null, ...(deleted ? { turns: withTurn(s.chat.turns, session.id, undefined) } : {}) } };
+      return { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), window: shown, openError: null, ...(deleted ? { turns: withTurn(s.chat.turns, session.id, undefined) } : {}) } };
     }),
   chatSessionLoadFailed: (id, error) => set((s) => (s.chat.openId === id ? { chat: { ...s.chat, openError: error } } : s)),
   chatSessionGone: (id) =>
@@ -69,7 +81,7 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
         ...s.chat,
         sessions: s.chat.sessions.filter((x) => x.id !== id),
         turns: withTurn(s.chat.turns, id, undefined),
-        ...(s.chat.openId === id ? { openId: null, open: null, openError: null } : {}),
+        ...(s.chat.openId === id ? { openId: null, open: null, window: null, openError: null } : {}),
       },
     })),
   chatTurnStarted: (started, extra) =>
@@ -103,6 +115,23 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
 export function turnOf(turns: Readonly<Record<string, LiveTurn>>, sessionId: string | null): LiveTurn | null {
   if (sessionId === null) return null;
   return own(turns, sessionId) ?? null;
+}
+
+/** Whether the window holds the newest message (a live turn is drawn after it only then). */
+export function atNewest(open: ChatSession | null, window: ChatWindow | null): boolean {
+  return !open || !window || window.start + open.messages.length >= window.total;
+}
+
+/**
+ * A whole session (an action's answer) cut to the window shown: the same first message on, up to the newest when the
+ * window reached it (a message added shows), else as many as it held; the newest page for a session not shown yet.
+ */
+export function windowOf(whole: ChatSession, open: ChatSession | null, window: ChatWindow | null): { session: ChatSession; shown: ChatWindow } {
+  const total = whole.messages.length;
+  const shown = open?.id === whole.id && window ? window : null;
+  const start = shown ? Math.min(shown.start, total) : Math.max(0, total - SESSION_PAGE);
+  const end = shown && !atNewest(open, shown) ? Math.min(total, shown.start + open!.messages.length) : total;
+  return { session: start === 0 && end === total ? whole : { ...whole, messages: whole.messages.slice(start, end) }, shown: { start, total } };
 }
 
 /**

@@ -1,0 +1,77 @@
+// @vitest-environment real-core
+// A long chat in the Workbench, on a real core: it opens with its newest page, older pages come a page at a time
+// (from the keyboard too), a search result far back opens the page around it with the way back to the newest, a
+// change keeps the part shown, and a message sent from back in time goes to the end with the window.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SESSION_PAGE, type ChatMessage } from '../../shared/types/chat';
+import { byLabel, byTestId, buttonNamed, cleanup, settle, typeInto } from './harness';
+import { disposeAllHosts } from './real-host';
+import { closeLlmServers, finishes, session } from './real-chat';
+import { openWorkbench, send, until } from './workbench-harness';
+
+afterEach(async () => {
+  cleanup();
+  await disposeAllHosts();
+  await closeLlmServers();
+});
+
+const TOTAL = 200;
+const long = () =>
+  session({
+    id: 's1',
+    title: 'Long road',
+    messages: Array.from({ length: TOTAL }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: i === 7 ? 'The old bridge at Kell.' : `Turn ${i}.`, createdAt: i }) as ChatMessage),
+  });
+
+const shownIds = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.dataset.messageId);
+
+describe('a long chat in the window', () => {
+  it('opens with the newest page and loads older pages on request, each above the ones shown', async () => {
+    const { panel, host } = await openWorkbench({ sessions: [long()] });
+    expect(shownIds(panel)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${TOTAL - SESSION_PAGE + i}`));
+    expect(host.callsTo('chat.sessions.window').map((c) => c.input)).toEqual([{ sessionId: 's1' }]);
+    const earlier = (byTestId(panel, 'earlier-messages') as HTMLButtonElement);
+    expect(earlier.textContent).toBe(`Show earlier messages (${TOTAL - SESSION_PAGE} more)`);
+    await settle(() => earlier.click());
+    expect(shownIds(panel)).toEqual(Array.from({ length: 2 * SESSION_PAGE }, (_, i) => `m${TOTAL - 2 * SESSION_PAGE + i}`));
+    expect(byTestId(panel, 'earlier-messages').textContent).toBe(`Show earlier messages (${TOTAL - 2 * SESSION_PAGE} more)`);
+    expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
+    // The delete confirmation counts the whole chat, not the part shown.
+    await settle(() => buttonNamed(panel, 'Delete Long road…').click());
+    expect(byTestId(panel, 'confirm-delete').textContent).toContain(`its ${TOTAL} messages`);
+  });
+
+  it('opens a search result far back at its message, keeps that part through a change, and a message sent goes to the end', async () => {
+    const w = await openWorkbench({ sessions: [long()] });
+    const { panel, host } = w;
+    await settle(() => typeInto(byLabel(panel, 'Search chats'), 'bridge at kell'));
+    await settle(() => buttonNamed(panel, 'Search').click());
+    await settle(() => (byTestId(panel, 'search-hit') as HTMLButtonElement).click());
+    await settle();
+    expect(host.callsTo('chat.sessions.window').at(-1)!.input).toEqual({ sessionId: 's1', around: 'm7' });
+    expect(shownIds(panel)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${i}`));
+    expect((document.activeElement as HTMLElement).dataset.messageId).toBe('m7');
+    expect(panel.querySelector('[data-testid="earlier-messages"]')).toBeNull();
+    expect(byTestId(panel, 'later-messages').textContent).toBe(`Show newer messages (${TOTAL - SESSION_PAGE} more)`);
+
+    // A change elsewhere (an extension renames the chat): read again, the same part stays shown.
+    await host.arrange('chat.sessions.rename', { sessionId: 's1', title: 'Renamed' });
+    await settle();
+    expect(host.callsTo('chat.sessions.window').at(-1)!.input).toEqual({ sessionId: 's1', start: 0, end: SESSION_PAGE });
+    expect(shownIds(panel)).toHaveLength(SESSION_PAGE);
+
+    await settle(() => (byTestId(panel, 'later-messages') as HTMLButtonElement).click());
+    expect(shownIds(panel)).toHaveLength(2 * SESSION_PAGE);
+
+    w.llm.enqueue({ text: 'Onward.' });
+    await send(panel, 'Back to the present.');
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    await settle();
+    // The newest page, and after it the message sent and its reply (a window at the newest grows with the chat).
+    const ids = shownIds(panel);
+    expect(ids.slice(0, -2)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${TOTAL - SESSION_PAGE + i}`));
+    expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
+    const [sent, reply] = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].slice(-2);
+    expect([sent!.dataset.role, sent!.textContent, reply!.dataset.role, reply!.textContent]).toEqual(['user', expect.stringContaining('Back to the present.'), 'assistant', expect.stringContaining('Onward.')]);
+  });
+});
