@@ -11,6 +11,7 @@ import { startBenchmark } from './start';
 import { firstReplyBenchmark } from './first-reply';
 import { localBenchmark } from './local';
 import { sessionsBenchmark } from './sessions';
+import { chatWindowBenchmark } from './chat-window';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -25,6 +26,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   'first-reply': firstReplyBenchmark,
   local: localBenchmark,
   sessions: sessionsBenchmark,
+  'chat-window': chatWindowBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -4,9 +4,9 @@
 // Stop, Regenerate, provider errors, the council's deliberation, dry run, and model output kept as text. Sessions are
 // imported into the core as exported files; replies are scripted on the LLM server, held mid-stream where a test looks
 // at a reply still coming.
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openChatDb } from '../../electron/core/db/chat-db';
 import type { HostEvent } from '../../shared/contract/events';
 import { App } from '../../renderer/src/app/App';
 import { formatMs } from '../../renderer/src/components/InlineError';
@@ -726,12 +726,15 @@ describe('council and dry run', () => {
 
   it('says when the council failed and the reply went on without it', async () => {
     // The council's run store cannot be read (a file stands where its folder goes): the council run fails in the core.
-    let runsPath = '';
+    let dbPath = '';
     const w = await openWorkbench({
       ...council(),
+      // A damaged database: the runs' table is gone.
       prepare: (dataDir) => {
-        runsPath = path.join(dataDir, 'runs');
-        fs.writeFileSync(runsPath, 'not a folder');
+        dbPath = path.join(dataDir, 'chats.db');
+        const damage = openChatDb(dataDir);
+        damage.exec('DROP TABLE runs');
+        damage.close();
       },
     });
     const { panel, host } = w;
@@ -743,8 +746,8 @@ describe('council and dry run', () => {
     // The cause, by its code, and what to check: not only in the host's log.
     expect(councilTurn.textContent).toContain('The council failed; the reply goes on without its deliberation.');
     const failure = councilTurn.querySelector('[data-code="RUNS_UNREADABLE"]')?.textContent;
-    expect(failure).toContain(`The council runs folder ${runsPath} cannot be read (ENOTDIR).`);
-    expect(failure).toContain('A file stands where the folder goes: move it away');
+    expect(failure).toContain(`The council runs in ${dbPath} cannot be read (no such table: runs).`);
+    expect(failure).toContain('The chats database may be damaged');
     expect(replyText(liveMessage(panel))).toBe('Onward anyway.');
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(['Hi', 'Onward anyway.']);
   });

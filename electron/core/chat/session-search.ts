@@ -1,7 +1,7 @@
 // Search across sessions (or within one): titles, character names and message texts, any case and accents; each
 // hit carries a snippet around the first match in its message, newest sessions first, at most `limit` hits. The
 // database's trigram index finds the messages; only those are read.
-import type { Db } from './store/chat-db';
+import type { Db } from '../db/chat-db';
 import { SessionRows } from './store/session-rows';
 
 export interface SearchHit {

@@ -18,11 +18,11 @@ import {
 import { compiledValidator, describeAjvError, lazyValidator } from '../contract/validators';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
-import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from './store/chat-db';
-import { Checkpointer } from './store/checkpointer';
+import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
+import { Checkpointer } from '../db/checkpointer';
 import { planRows } from './store/message-rows';
 import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
-import { migrateJsonSessions } from './store/json-sessions';
+import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
 
 const validateSession = lazyValidator<ChatSession>(ChatSessionSchema);
 const validateMessage = compiledValidator<ChatMessage>(ChatMessageSchema);
@@ -108,7 +108,17 @@ export class SessionStore {
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
-    migrateJsonSessions({ dataDir: options.dataDir, dir: this.dir, db: this.db, log: this.log, check: checkSession, save: (s) => this.rows.replace(s), has: (id) => this.rows.exists(id) });
+    migrateJsonFiles<ChatSession>({
+      dir: this.dir,
+      backup: path.join(options.dataDir, JSON_BACKUP_DIR),
+      what: 'session',
+      db: this.db,
+      log: this.log,
+      check: checkSession,
+      idOf: (s) => s.id,
+      has: (id) => this.rows.exists(id),
+      save: (s) => void this.rows.replace(s),
+    });
   }
 
   /** Every session's summary, the latest changed first, without reading its messages. */

@@ -24,12 +24,16 @@ import { unconfiguredSidecar, type SidecarPort } from './sidecar-port';
 import { assertChance, assertCouncilSettings, normalizeCouncil } from './validate-council';
 import { checkMember, newMember, patchMember, patchSettings, reordered, withoutMember, withPackMembers } from './roster';
 import type { CouncilSettingsPatch, MemberInput, MemberPatch, QuickAddInput } from './roster';
+import type { Db } from '../db/chat-db';
 import { CouncilRuns, type RunInput } from './council-runs';
 
 export const DEFAULT_SIDECAR_CONCURRENCY = 4;
 
+
 export interface CouncilServiceDeps {
   dataDir: string;
+  /** The chats' database (the session store's connection: one writer), where runs are kept. */
+  db: Db;
   settings: SettingsStore;
   registry: ToolRegistry;
   /** The guarded invoker: every council tool call goes through approvals, path checks, dry run and cache. */
@@ -67,7 +71,7 @@ export class CouncilService {
   constructor(private readonly deps: CouncilServiceDeps) {
     this.sidecar = deps.sidecar ?? unconfiguredSidecar;
     this.limiter = new KeyedLimiter(deps.sidecarConcurrency ?? DEFAULT_SIDECAR_CONCURRENCY);
-    this.runs = new RunStore(deps.dataDir, deps.log);
+    this.runs = new RunStore(deps.db, deps.dataDir, deps.log);
     this.profiles = new ProfileStore(deps.dataDir);
     this.uninstallPromptTools = installPromptTools({
       registry: deps.registry,

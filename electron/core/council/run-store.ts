@@ -1,55 +1,72 @@
-// Council runs on disk: <dataDir>/runs/<runId>.json, newest first, pruned past a cap; a run as a JSON Lines trace.
-import fs from 'node:fs';
-import { writeFileAtomic } from '../util/atomic-write';
+// Council runs in the chats' database (a row each: its summary for the Runs list, and the run), newest first,
+// pruned past a cap; a run as a JSON Lines trace. Runs from before the database (runs/<id>.json) move in at start.
 import path from 'node:path';
 import { fail } from '../../../shared/errors';
 import type { CouncilRun, RunSummary } from '../../../shared/types/council';
 import type { Logger } from '../ports';
 import { summarizeRun } from '../../../shared/run-summary';
+import { CHATS_DB_FILE, transaction, type Db } from '../db/chat-db';
+import { migrateJsonFiles, RUNS_JSON_BACKUP_DIR } from '../db/json-files';
 
 export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{1,80}$/;
 const MAX_RUNS = 500;
 
 export class RunStore {
-  readonly dir: string;
   private index: RunSummary[] | null = null;
   private writes: Promise<void> = Promise.resolve();
-  /** Runs saved recently: readable at once, while their file is still being written. */
+  /** Runs saved recently: readable at once, while their row is still to be written. */
   private readonly recent = new Map<string, CouncilRun>();
+  private readonly file: string;
 
-  constructor(dataDir: string, private readonly log: Logger) {
-    this.dir = path.join(dataDir, 'runs');
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+    private readonly log: Logger,
+  ) {
+    this.file = path.join(dataDir, CHATS_DB_FILE);
+    try {
+      this.moveJsonRuns(dataDir);
+    } catch (err) {
+      // The files stay where they are; the Runs list says what is wrong with the database.
+      log.warn(`council runs: runs from before the database were not moved in (${(err as Error).message})`);
+    }
   }
 
+  private moveJsonRuns(dataDir: string): void {
+    const db = this.db;
+    migrateJsonFiles<CouncilRun>({
+      dir: path.join(dataDir, 'runs'),
+      backup: path.join(dataDir, RUNS_JSON_BACKUP_DIR),
+      what: 'council run',
+      db,
+      log: this.log,
+      check: (value) => {
+        const run = value as CouncilRun;
+        if (typeof run?.id !== 'string' || !RUN_ID_PATTERN.test(run.id) || typeof run.startedAt !== 'number') throw new Error('not a council run');
+        return run;
+      },
+      idOf: (run) => run.id,
+      has: (id) => db.prepare('SELECT 1 FROM runs WHERE id = ?').raw(true).get(id) !== undefined,
+      save: (run) => this.insert(run),
+    });
+  }
+
+  /** The Runs list, read once from the database and kept in step after; a database that cannot be read says so (and is read again next time). */
   private loadIndex(): RunSummary[] {
     if (this.index) return this.index;
-    const out: RunSummary[] = [];
-    for (const name of this.readNames()) {
-      if (!name.endsWith('.json')) continue;
-      try {
-        out.push(summarizeRun(JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8')) as CouncilRun));
-      } catch (err) {
-        this.log.warn(`runs: ${name} unreadable: ${(err as Error).message}`);
-      }
+    let rows: Array<[string]>;
+    try {
+      rows = this.db.prepare('SELECT summary FROM runs ORDER BY started_at DESC, id DESC').raw(true).all() as Array<[string]>;
+    } catch (err) {
+      return fail('RUNS_UNREADABLE', `The council runs in ${this.file} cannot be read (${(err as Error).message}).`, {
+        hint: 'The chats database may be damaged: close Council Workbench and restore a backup, or move the file away to start with an empty one.',
+      });
     }
-    this.index = out.sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : -1));
+    this.index = rows.map(([summary]) => JSON.parse(summary) as RunSummary);
     return this.index;
   }
 
-  /** The folder's entries (none before the first run); a folder that cannot be read is an error the Runs list shows (it is read again next time). */
-  private readNames(): string[] {
-    try {
-      return fs.readdirSync(this.dir);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'unknown';
-      if (code === 'ENOENT') return [];
-      return fail('RUNS_UNREADABLE', `The council runs folder ${this.dir} cannot be read (${code}).`, {
-        hint: code === 'ENOTDIR' ? 'A file stands where the folder goes: move it away, and runs are listed and saved again.' : 'Check that it is a folder you can read and write.',
-      });
-    }
-  }
-
-  /** Writes in the background, one at a time; the run is listed at once. */
+  /** Writes after the caller has its run (a 300-result run is about 100 KB of JSON), one at a time; listed at once. */
   save(run: CouncilRun): Promise<void> {
     const index = this.loadIndex();
     const at = index.findIndex((r) => r.id === run.id);
@@ -59,12 +76,13 @@ export class RunStore {
     this.recent.set(run.id, run);
     while (this.recent.size > 50) this.recent.delete(this.recent.keys().next().value!);
     for (const old of pruned) this.recent.delete(old.id);
-    this.writes = this.writes.then(async () => {
+    this.writes = this.writes.then(() => {
       try {
-        await fs.promises.mkdir(this.dir, { recursive: true });
-        // Serialized here, after the first await: the caller already has its run (a 300-result run is about 100 KB of JSON).
-        await writeFileAtomic(this.file(run.id), JSON.stringify(run));
-        for (const old of pruned) await fs.promises.rm(this.file(old.id), { force: true });
+        transaction(this.db, () => {
+          this.insert(run);
+          const drop = this.db.prepare('DELETE FROM runs WHERE id = ?');
+          for (const old of pruned) drop.run(old.id);
+        });
       } catch (err) {
         this.log.error(`runs: could not save ${run.id}: ${(err as Error).message}`);
       }
@@ -81,14 +99,14 @@ export class RunStore {
     return this.list(MAX_RUNS).map((r) => this.get(r.id)).reverse();
   }
 
-  /** Takes a run away (a restore that failed half-way puts the folder back as it was). */
+  /** Takes a run away (a restore that failed half-way puts the runs back as they were). */
   async remove(id: string): Promise<void> {
     await this.writes;
     this.recent.delete(id);
     const index = this.loadIndex();
     const at = index.findIndex((r) => r.id === id);
     if (at >= 0) index.splice(at, 1);
-    await fs.promises.rm(this.file(id), { force: true });
+    this.db.prepare('DELETE FROM runs WHERE id = ?').run(id);
   }
 
   list(limit = 100, chatId?: string): RunSummary[] {
@@ -100,11 +118,8 @@ export class RunStore {
     if (!RUN_ID_PATTERN.test(id)) fail('INVALID_INPUT', 'Not a run id.', { path: '/runId' });
     const cached = this.recent.get(id);
     if (cached) return structuredClone(cached);
-    try {
-      return JSON.parse(fs.readFileSync(this.file(id), 'utf8')) as CouncilRun;
-    } catch {
-      return fail('NOT_FOUND', `No run "${id}".`, { path: '/runId' });
-    }
+    const row = this.db.prepare('SELECT doc FROM runs WHERE id = ?').raw(true).get(id) as [string] | undefined;
+    return row ? (JSON.parse(row[0]) as CouncilRun) : fail('NOT_FOUND', `No run "${id}".`, { path: '/runId' });
   }
 
   /** Loads a run if it exists (history, regen reuse), without throwing. */
@@ -116,8 +131,10 @@ export class RunStore {
     }
   }
 
-  private file(id: string): string {
-    return path.join(this.dir, `${id}.json`);
+  private insert(run: CouncilRun): void {
+    this.db
+      .prepare('INSERT INTO runs (id, started_at, chat_id, summary, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, chat_id = excluded.chat_id, summary = excluded.summary, doc = excluded.doc')
+      .run(run.id, run.startedAt, run.chatId ?? null, JSON.stringify(summarizeRun(run)), JSON.stringify(run));
   }
 }
 

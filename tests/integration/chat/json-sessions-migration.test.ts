@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
-import { JSON_BACKUP_DIR } from '../../../electron/core/chat/store/json-sessions';
+import { JSON_BACKUP_DIR } from '../../../electron/core/db/json-files';
 import type { ChatSession } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openChatDb } from '../../../electron/core/chat/store/chat-db';
+import { openChatDb } from '../../../electron/core/db/chat-db';
 import type { Backup } from '../../../shared/types/backup';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { CANARY, type ChatRig } from '../chat/helpers';

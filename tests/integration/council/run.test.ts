@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openChatDb } from '../../../electron/core/db/chat-db';
 import { runCycle, type CycleTask } from '../../../electron/core/council/execute-cycle';
 import { KeyedLimiter } from '../../../electron/core/council/limiter';
 import { ToolRegistry } from '../../../electron/core/registry/tool-registry';
@@ -321,20 +322,45 @@ describe('council runs', () => {
   });
 });
 
-describe('council runs folder that cannot be read', () => {
-  it('runs.list says RUNS_UNREADABLE with the folder and the cause, and lists again once the folder is back', async () => {
+describe('council runs that cannot be read', () => {
+  it('runs.list says RUNS_UNREADABLE with the database and the cause, and lists again once the runs are back', async () => {
     const dataDir = tempDir();
-    const runsPath = path.join(dataDir, 'runs');
-    fs.writeFileSync(runsPath, 'not a folder');
+    // A damaged database: the runs' table is gone.
+    const damage = openChatDb(dataDir);
+    damage.exec('DROP TABLE runs');
+    damage.close();
     const host = await councilHost({ dataDir, extensions: false });
     const error = await callError(host, 'runs.list', {});
     expect(error.code).toBe('RUNS_UNREADABLE');
-    expect(error.message).toBe(`The council runs folder ${runsPath} cannot be read (ENOTDIR).`);
-    expect(error.hint).toContain('A file stands where the folder goes');
+    expect(error.message).toBe(`The council runs in ${path.join(dataDir, 'chats.db')} cannot be read (no such table: runs).`);
+    expect(error.hint).toContain('The chats database may be damaged');
     // Other council calls go on.
     expect((await call<CouncilView>(host, 'council.get', {})).members).toEqual([]);
-    fs.rmSync(runsPath);
+    const repair = openChatDb(dataDir);
+    repair.exec('CREATE TABLE runs (id TEXT PRIMARY KEY, started_at REAL NOT NULL, chat_id TEXT, summary TEXT NOT NULL, doc TEXT NOT NULL)');
+    repair.close();
     expect(await call<RunSummary[]>(host, 'runs.list', {})).toEqual([]);
     await host.dispose();
+  });
+
+  it('moves runs from before the database in, keeping their files as a backup', async () => {
+    const dataDir = tempDir();
+    const first = await councilHost({ dataDir, extensions: false });
+    const run = await call<CouncilRun>(first, 'council.run', { chat: sampleChat(), seed: 3 });
+    await first.dispose();
+    // As a folder from before kept it: the run as a file, no row.
+    fs.mkdirSync(path.join(dataDir, 'runs'));
+    const saved = openChatDb(dataDir);
+    const doc = (saved.prepare('SELECT doc FROM runs WHERE id = ?').raw(true).get(run.id) as [string])[0];
+    saved.exec('DELETE FROM runs');
+    saved.close();
+    fs.writeFileSync(path.join(dataDir, 'runs', `${run.id}.json`), doc);
+    fs.writeFileSync(path.join(dataDir, 'runs', 'broken.json'), '{"id": 1}');
+    const second = await councilHost({ dataDir, extensions: false });
+    expect((await call<RunSummary[]>(second, 'runs.list', {})).map((r) => r.id)).toEqual([run.id]);
+    expect(await call<CouncilRun>(second, 'runs.get', { runId: run.id })).toEqual(JSON.parse(doc));
+    expect(fs.readdirSync(path.join(dataDir, 'runs-json-backup'))).toEqual([`${run.id}.json`]);
+    expect(fs.readdirSync(path.join(dataDir, 'runs'))).toEqual(['broken.json']);
+    await second.dispose();
   });
 });

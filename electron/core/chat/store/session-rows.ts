@@ -1,7 +1,7 @@
 // The SQL behind the session store: a session's row, its message rows in order, and the writes a change plans.
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type Database from 'libsql';
-import type { Db } from './chat-db';
+import type { Db } from '../../db/chat-db';
 import { SEQ_STEP, type RowPlan, type RowRef } from './message-rows';
 
 /** A session as read from its rows, with the rows behind its messages and its fields as they were written. */

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { Logger } from '../../ports';
+import type { Logger } from '../ports';
 import type { Db } from './chat-db';
 
 /** Log size past which a checkpoint is asked for (SQLite's own default is 1,000 pages, ~4 MB). */

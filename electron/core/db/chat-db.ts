@@ -1,17 +1,20 @@
 // The chats' database: one SQLite file (libsql's prebuilt N-API build) in WAL mode, one writer, a transaction per
-// change. Sessions keep their fields in a row, messages one row each (an edit rewrites that row only), and a
-// trigram full-text index over the messages' text answers substring search without reading the chats.
+// change. Sessions keep their fields in a row, messages one row each (an edit rewrites that row only), a trigram
+// full-text index over the messages' text answers substring search without reading the chats, and council runs
+// are rows beside them.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'libsql';
-import { HostFailure } from '../../../../shared/errors';
+import { HostFailure } from '../../../shared/errors';
 
 export type Db = InstanceType<typeof Database>;
 
-/** Bumped with each change to the tables below; a newer file than this build knows is refused, never rewritten. */
-const SCHEMA_VERSION = 1;
-
-const SCHEMA = `
+/**
+ * The tables, one step per schema version: a file at version n runs the steps after n, in one transaction. A
+ * newer file than this build knows is refused, never rewritten.
+ */
+const STEPS = [
+  `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
   title TEXT NOT NULL,
@@ -48,7 +51,20 @@ CREATE TRIGGER IF NOT EXISTS messages_text_update AFTER UPDATE OF content ON mes
   INSERT INTO messages_text (rowid, content) VALUES (new.rowid, new.content);
 END;
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-`;
+`,
+  // 2: council runs, newest first and by chat; the summary the Runs list shows beside the run itself.
+  `
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  started_at REAL NOT NULL,
+  chat_id TEXT,
+  summary TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at DESC, id DESC);
+`,
+];
+const SCHEMA_VERSION = STEPS.length;
 
 export const CHATS_DB_FILE = 'chats.db';
 
@@ -81,7 +97,7 @@ export function openChatDb(dataDir: string): Db {
   }
   if (version < SCHEMA_VERSION) {
     transaction(db, () => {
-      db.exec(SCHEMA);
+      for (const step of STEPS.slice(version)) db.exec(step);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
