@@ -47,6 +47,12 @@ function open(page: Page, id: string, lastId: string): Promise<number> {
     ({ id, lastId }) =>
       new Promise<number>((resolve) => {
         const row = document.querySelector<HTMLButtonElement>(`[data-testid="session"][data-id="${id}"]`)!;
+        setTimeout(() => {
+          console.log(`no ${lastId} after 30 s; open: ${document.querySelector('[data-testid="open-session"]')?.getAttribute('data-session-id')}, last shown: ${[...document.querySelectorAll('[data-message-id]')].at(-1)?.getAttribute('data-message-id')}`);
+          resolve(Number.NaN);
+        }, 30_000);
+        // Already shown (a round's first step on the chat open at start): nothing to wait for.
+        if (document.querySelector(`[data-message-id="${lastId}"]`)) return resolve(0);
         const done = () => requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started)));
         const observer = new MutationObserver(() => {
           if (!document.querySelector(`[data-message-id="${lastId}"]`)) return;
@@ -61,13 +67,15 @@ function open(page: Page, id: string, lastId: string): Promise<number> {
   );
 }
 
-/** From choosing the Workbench to its list of `count` rows drawn. */
+/** From choosing the Workbench to its list of `count` sessions drawn (as far as the list draws at once). */
 function showList(page: Page, count: number): Promise<number> {
   return page.evaluate(
     (count) =>
       new Promise<number>((resolve) => {
-        const nav = [...document.querySelectorAll<HTMLButtonElement>('nav button')].find((b) => b.textContent?.trim() === 'Workbench')!;
-        const drawn = () => document.querySelectorAll('[data-testid="session"]').length >= count;
+        const nav = [...document.querySelectorAll<HTMLButtonElement>('nav[aria-label="Sections"] button')].find((b) => b.textContent?.includes('Workbench'))!;
+        // Drawn: every row, or the rows of its first page and the way to more below them.
+        const drawn = () => document.querySelectorAll('[data-testid="session"]').length >= count || document.querySelector('[data-testid="more-sessions"]') !== null;
+        setTimeout(() => resolve(Number.NaN), 30_000);
         const observer = new MutationObserver(() => {
           if (!drawn()) return;
           observer.disconnect();
@@ -85,6 +93,7 @@ async function rounds(measure: () => Promise<number>): Promise<number> {
   await measure();
   const times: number[] = [];
   for (let i = 0; i < ROUNDS; i++) times.push(await measure());
+  if (times.some(Number.isNaN)) throw new Error('the page did not show what was waited for within 30 s');
   return median(times);
 }
 
@@ -129,9 +138,10 @@ export async function chatWindowBenchmark(opts: { json: boolean }): Promise<unkn
       const listHost = await startHost(dataDir);
       hosts.push(listHost);
       return rounds(async () => {
-        // A fresh page on another section each round: the list is drawn when the Workbench is chosen.
-        await page.goto(`${listHost.url}#/tools`);
-        await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+        // A fresh page each round, on another section: the list is drawn when the Workbench is chosen.
+        await page.goto(listHost.url);
+        await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Tools' }).click();
+        await page.getByTestId('panel-tools').waitFor();
         return showList(page, count);
       });
     };

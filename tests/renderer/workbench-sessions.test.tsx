@@ -37,6 +37,18 @@ const two = [
 ];
 
 describe('sessions', () => {
+  it('draws a long list a page at a time, the open session always among the rows', async () => {
+    const many = Array.from({ length: 70 }, (_, i) => session({ id: `c${i}`, title: `Chat ${i}`, updatedAt: 1000 - i }));
+    const { panel } = await openWorkbench(many);
+    expect(rows(panel)).toHaveLength(60);
+    expect(rows(panel)[0]!.getAttribute('aria-current')).toBe('true');
+    const more = byTestId(panel, 'more-sessions');
+    expect(more.textContent).toBe('Show more sessions (10 more)');
+    await settle(() => more.click());
+    expect(rows(panel).map((r) => r.dataset.id)).toEqual(many.map((m) => m.id));
+    expect(panel.querySelector('[data-testid="more-sessions"]')).toBeNull();
+  });
+
   it('starts empty with New session and Import, and New session opens the new one', async () => {
     const { panel, host } = await openWorkbench();
     expect(panel.querySelector('.empty-state__title')?.textContent).toBe('No chat sessions yet');

@@ -51,6 +51,8 @@ export class Checkpointer {
     const worker = this.worker ?? this.start();
     if (!worker) return;
     this.running = true;
+    // Held while it works (a process exits after a checkpoint it began, never in the middle of waiting for it).
+    worker.ref();
     worker.postMessage('checkpoint');
   }
 
@@ -67,6 +69,7 @@ export class Checkpointer {
     if (!worker) return null;
     return new Promise((resolve) => {
       worker.once('exit', () => resolve());
+      worker.ref();
       worker.postMessage('close');
     });
   }
@@ -90,6 +93,7 @@ export class Checkpointer {
 
   private done(): void {
     this.running = false;
+    this.worker?.unref();
     for (const resolve of this.idle.splice(0)) resolve();
   }
 
