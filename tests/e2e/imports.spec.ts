@@ -95,6 +95,8 @@ test.describe('importing a character card in the Workbench', () => {
     await expect(workbench.getByTestId('character-picture')).toBeVisible();
     const first = workbench.locator('[data-testid="message"][data-role="assistant"]').first();
     await expect(first.getByTestId('message-text')).toHaveText('The storm is early tonight.');
+    // The card's picture beside the character's message too.
+    expect(await first.getByTestId('message-avatar').locator('img').getAttribute('src')).toBe(await workbench.getByTestId('character-picture').getAttribute('src'));
     await workbench.getByRole('tab', { name: 'Character & world' }).click();
     await expect(workbench.getByLabel('Character name')).toHaveValue('Mara');
     await expect(workbench.getByText(LAMP_LORE)).toBeVisible();

@@ -36,6 +36,12 @@ describe('a long chat in the window', () => {
     expect(shownIds(panel)).toEqual(Array.from({ length: 2 * SESSION_PAGE }, (_, i) => `m${TOTAL - 2 * SESSION_PAGE + i}`));
     expect(byTestId(panel, 'earlier-messages').textContent).toBe(`Show earlier messages (${TOTAL - 2 * SESSION_PAGE} more)`);
     expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
+    // Who speaks, beside each message: no picture here, so the persona's and the character's first letters.
+    const avatars = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].slice(-2).map((m) => [m.dataset.role, byTestId(m, 'message-avatar').textContent]);
+    expect(avatars).toEqual([
+      ['user', 'A'],
+      ['assistant', 'S'],
+    ]);
     // The delete confirmation counts the whole chat, not the part shown.
     await settle(() => buttonNamed(panel, 'Delete Long road…').click());
     expect(byTestId(panel, 'confirm-delete').textContent).toContain(`its ${TOTAL} messages`);

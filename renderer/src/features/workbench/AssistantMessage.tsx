@@ -9,7 +9,8 @@ import { MessageWidgets, useInterceptedText } from '../frontends/message-extras'
 import { CouncilTurn } from './CouncilTurn';
 import { MessageActions, MessageEditor, useMessageEditing, useSwipeKeys } from './MessageActions';
 import { PromptBreakdown } from './PromptBreakdown';
-import { textLines, textPieces } from './text-pieces';
+import { RoleplayText } from './roleplay-text';
+import { MessageAvatar } from './CharacterPicture';
 import { cardFromRecord, QuietToolCall, ToolCallCard } from './ToolCallCard';
 
 function endNote(reason: LiveTurn['finishReason'], text: string | null): string | null {
@@ -45,16 +46,6 @@ function interleave(text: string, cards: readonly ToolCallCardData[]): Segment[]
   return segments;
 }
 
-/** One line of a reply; a finished line keeps its text, so it is neither rendered nor laid out again. */
-const TextLine = memo(function TextLine(props: { text: string; caret: boolean }) {
-  return (
-    <div className="msg__line">
-      {textPieces(props.text)}
-      {props.caret && <span className="msg__caret" aria-hidden="true" />}
-    </div>
-  );
-});
-
 type Segment = { kind: 'text'; text: string } | { kind: 'calls'; cards: ToolCallCardData[] };
 
 /** Saved replies keep their props while another streams, so they are not drawn again on every frame. */
@@ -67,6 +58,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
   prefix?: string | null;
   /** Saved replies: this is the session's last message. */
   last?: boolean;
+  /** The character's picture (a data URL), beside the name. */
+  picture?: string | null;
 }) {
   const { message, turn } = props;
   const edit = useMessageEditing();
@@ -98,6 +91,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
       onKeyDown={keys.onKeyDown}
     >
       <header className="msg__head">
+        <MessageAvatar name={props.name} picture={props.picture} />
         <span className="msg__name">{props.name}</span>
         {meta && <span className="msg__meta">{meta}</span>}
         {streaming && (
@@ -120,10 +114,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
           </ol>
         ) : segment.text || (streaming && i === segments.length - 1) ? (
           <div key={`text-${i}`} className="msg__text" data-testid="message-text">
-            {/* As lines and pieces that stop changing once complete (see text-pieces.ts); the same nodes stay when the reply is saved. */}
-            {textLines(segment.text).map((line, n, lines) => (
-              <TextLine key={n} text={line} caret={streaming && i === segments.length - 1 && n === lines.length - 1} />
-            ))}
+            {/* As blocks that stop changing once complete (see roleplay-text.tsx); the same nodes stay when the reply is saved. */}
+            <RoleplayText text={segment.text} caret={streaming && i === segments.length - 1} />
           </div>
         ) : null,
       )}

@@ -1,12 +1,14 @@
-// The session's character picture (kept from an imported PNG card), asked for once per session and picture.
+// The session's character picture (kept from an imported PNG card), asked for once per session and picture; shown
+// in the session's header and beside each of the character's messages.
 import { useEffect, useState } from 'react';
 import type { ChatSession } from '../../../../shared/types/chat';
 import { useHost } from '../../app/context';
 import { loadSessionPicture } from '../../stores/chat/chat-commands';
 
-export function CharacterPicture(props: { session: ChatSession }) {
+/** The picture as a data URL, or null (none, or not read yet). */
+export function useCharacterPicture(session: Pick<ChatSession, 'id' | 'avatar'>): string | null {
   const host = useHost();
-  const { id, avatar } = props.session;
+  const { id, avatar } = session;
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     setUrl(null);
@@ -19,6 +21,20 @@ export function CharacterPicture(props: { session: ChatSession }) {
       live = false;
     };
   }, [host, id, avatar?.bytes, avatar]);
+  return url;
+}
+
+export function CharacterPicture(props: { session: ChatSession }) {
+  const url = useCharacterPicture(props.session);
   if (!url) return null;
   return <img className="session-header__avatar" src={url} alt={`${props.session.character.name}'s picture`} data-testid="character-picture" />;
+}
+
+/** Who speaks, beside their message: the picture when there is one, else the name's first letter. */
+export function MessageAvatar(props: { name: string; picture?: string | null }) {
+  return (
+    <span className="msg__avatar" aria-hidden="true" data-testid="message-avatar">
+      {props.picture ? <img src={props.picture} alt="" /> : ([...props.name.trim()][0] ?? '?').toUpperCase()}
+    </span>
+  );
 }

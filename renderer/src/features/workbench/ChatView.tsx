@@ -11,6 +11,7 @@ import { useRovingMessages } from './roving-messages';
 import { useAppStore, useAppStoreApi } from '../../app/context';
 import { atNewest } from '../../stores/chat/chat-slice';
 import { EarlierMessages, LaterMessages } from './ChatWindowEdges';
+import { useCharacterPicture } from './CharacterPicture';
 
 interface Names {
   user: string;
@@ -84,6 +85,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
 
+  const picture = useCharacterPicture(session);
   const [chat, setChat] = useState<HTMLElement | null>(null);
   useButtonsWaitForReply(chat, Boolean(replying));
   useStickToBottom(chat);
@@ -118,13 +120,13 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
           m.role === 'user' ? (
             <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} />
           ) : m.id === reworked ? (
-            <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} />
+            <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} picture={picture} />
           ) : (
-            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} last={m.id === lastId} />
+            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} last={m.id === lastId} picture={picture} />
           ),
         ),
         showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} pending />,
-        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} />,
+        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} picture={picture} />,
       ]}
       {turn?.dryRun && <DryRunPreview turn={turn} />}
       {later > 0 && <LaterMessages count={later} />}

@@ -2,6 +2,8 @@
 import { memo } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { MessageActions, MessageEditor, useMessageEditing } from './MessageActions';
+import { RoleplayText } from './roleplay-text';
+import { MessageAvatar } from './CharacterPicture';
 
 export const UserMessage = memo(function UserMessage(props: { message: ChatMessage | null; text?: string; name: string; sessionId: string; pending?: boolean }) {
   const { message } = props;
@@ -9,13 +11,16 @@ export const UserMessage = memo(function UserMessage(props: { message: ChatMessa
   return (
     <article className="msg msg--user" data-testid="message" data-role="user" data-message-id={message?.id} aria-label={`${props.name} said`}>
       <header className="msg__head">
+        <MessageAvatar name={props.name} />
         <span className="msg__name">{props.name}</span>
         {props.pending && <span className="msg__meta">sending…</span>}
       </header>
       {edit.editing && message ? (
         <MessageEditor sessionId={props.sessionId} message={message} onDone={edit.done} />
       ) : (
-        <div className="msg__text">{message?.content ?? props.text}</div>
+        <div className="msg__text">
+          <RoleplayText text={message?.content ?? props.text ?? ''} />
+        </div>
       )}
       {message && !edit.editing && <MessageActions sessionId={props.sessionId} message={message} last={false} onEdit={edit.start} takeFocus={edit.takeFocus} />}
     </article>
