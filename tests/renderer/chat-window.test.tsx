@@ -8,6 +8,7 @@ import { byLabel, byTestId, buttonNamed, cleanup, settle, typeInto } from './har
 import { disposeAllHosts } from './real-host';
 import { closeLlmServers, finishes, session } from './real-chat';
 import { openWorkbench, send, until } from './workbench-harness';
+import { SHOWN_AT_MOST } from '../../renderer/src/stores/chat/chat-commands';
 
 afterEach(async () => {
   cleanup();
@@ -16,11 +17,11 @@ afterEach(async () => {
 });
 
 const TOTAL = 200;
-const long = () =>
+const long = (total = TOTAL) =>
   session({
     id: 's1',
     title: 'Long road',
-    messages: Array.from({ length: TOTAL }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: i === 7 ? 'The old bridge at Kell.' : `Turn ${i}.`, createdAt: i }) as ChatMessage),
+    messages: Array.from({ length: total }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: i === 7 ? 'The old bridge at Kell.' : `Turn ${i}.`, createdAt: i }) as ChatMessage),
   });
 
 const shownIds = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.dataset.messageId);
@@ -45,6 +46,18 @@ describe('a long chat in the window', () => {
     // The delete confirmation counts the whole chat, not the part shown.
     await settle(() => buttonNamed(panel, 'Delete Long road…').click());
     expect(byTestId(panel, 'confirm-delete').textContent).toContain(`its ${TOTAL} messages`);
+  });
+
+  it('holds at most five pages: scrolling far back lets the newest go, and they come back below', async () => {
+    const { panel } = await openWorkbench({ sessions: [long(500)] });
+    for (let i = 0; i < 5; i++) await settle(() => (byTestId(panel, 'earlier-messages') as HTMLButtonElement).click());
+    const ids = shownIds(panel);
+    expect([ids.length, ids[0], ids.at(-1)]).toEqual([SHOWN_AT_MOST, 'm140', 'm439']);
+    expect(byTestId(panel, 'later-messages').textContent).toBe('Show newer messages (60 more)');
+    await settle(() => (byTestId(panel, 'later-messages') as HTMLButtonElement).click());
+    const back = shownIds(panel);
+    expect([back.length, back[0], back.at(-1)]).toEqual([SHOWN_AT_MOST, 'm200', 'm499']);
+    expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
   });
 
   it('opens a search result far back at its message, keeps that part through a change, and a message sent goes to the end', async () => {

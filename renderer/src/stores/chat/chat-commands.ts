@@ -34,19 +34,25 @@ export async function loadOpenSession(store: AppStore, host: HostConnection, id:
 }
 
 /** Older messages, a page more above the ones shown. */
+/** The most messages the window holds: past it, a page loaded at one end lets one go at the other. */
+export const SHOWN_AT_MOST = 5 * SESSION_PAGE;
+
+/** Older messages, a page more above the ones shown (and, past SHOWN_AT_MOST, the newest of them let go). */
 export function loadEarlier(store: AppStore, host: HostConnection) {
   const { open, window } = store.getState().chat;
   if (!open || !window || window.start === 0) return Promise.resolve(null);
-  const place = shownPlace(store, open.id);
-  return loadOpenSession(store, host, open.id, { ...place, start: Math.max(0, window.start - SESSION_PAGE) });
+  const start = Math.max(0, window.start - SESSION_PAGE);
+  const end = Math.min(window.start + open.messages.length, start + SHOWN_AT_MOST);
+  return loadOpenSession(store, host, open.id, end >= window.total ? { start } : { start, end });
 }
 
-/** Newer messages, a page more below the ones shown (the newest: up to the end). */
+/** Newer messages, a page more below the ones shown, or the newest page (past SHOWN_AT_MOST, the oldest let go). */
 export function loadLater(store: AppStore, host: HostConnection, toNewest = false) {
   const { open, window } = store.getState().chat;
   if (!open || !window || atNewest(open, window)) return Promise.resolve(null);
   const end = window.start + open.messages.length + SESSION_PAGE;
-  return loadOpenSession(store, host, open.id, toNewest ? {} : end >= window.total ? { start: window.start } : { start: window.start, end });
+  const start = Math.max(window.start, end - SHOWN_AT_MOST);
+  return loadOpenSession(store, host, open.id, toNewest ? {} : end >= window.total ? { start } : { start, end });
 }
 
 /** Opens a session in the Workbench; the host tells extensions the active chat changed (CHAT_SWITCHED). */
