@@ -2,6 +2,7 @@
 // sessions are frozen values; other connections' writes are seen; search finds text through the trigram index.
 import fs from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { searchSessions } from '../../../electron/core/chat/session-search';
@@ -72,6 +73,34 @@ describe('the session store on the chats database', () => {
     expect(store.get(id).messages.map((m) => m.id)).toEqual(ids);
     expect(savedSession(dataDir, id)).toEqual(store.get(id));
     expect(JSON.stringify(savedSession(dataDir, id))).toBe(JSON.stringify(store.get(id)));
+  });
+
+  it('reads back exactly what any run of inserts, deletes, edits and moves left, tight order keys included', () => {
+    const { store, dataDir } = open();
+    const { id } = store.create();
+    let n = 0;
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), count: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('edit' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('move' as const), from: fc.nat(), to: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 12 }), (ops) => {
+        for (const o of ops) {
+          store.mutate(id, (s) => {
+            const len = s.messages.length;
+            if (o.kind === 'insert') s.messages.splice(o.at % (len + 1), 0, ...Array.from({ length: o.count }, () => msg(n++)));
+            else if (len === 0) return;
+            else if (o.kind === 'delete') s.messages.splice(o.at % len, 1);
+            else if (o.kind === 'edit') s.messages[o.at % len] = { ...s.messages[o.at % len]!, content: `edit ${n++}` };
+            else s.messages.splice(o.to % len, 0, ...s.messages.splice(o.from % len, 1));
+          });
+        }
+        return JSON.stringify(savedSession(dataDir, id).messages) === JSON.stringify(store.get(id).messages);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('hands out frozen values: a change in place throws, a failed change writes nothing', () => {

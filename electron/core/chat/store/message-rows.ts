@@ -24,66 +24,78 @@ export interface RowPlan {
 
 /** Plans writing `next` over the saved `old` (whose rows are `oldRefs`, in the same order). */
 export function planRows(old: readonly ChatMessage[], oldRefs: readonly RowRef[], next: readonly ChatMessage[]): RowPlan {
-  // Most changes keep the same objects at both ends (a message added, one edited): those are matched by position,
-  // so a change to a long chat costs pointer comparisons, and only the middle is matched through a map.
+  // Most changes keep the same objects at both ends (a message added, one edited): those keep their rows as they
+  // are, found by pointer comparisons, and only the middle between them is planned (a long chat costs its change).
   const shorter = Math.min(old.length, next.length);
   let head = 0;
   while (head < shorter && old[head] === next[head]) head++;
   let tail = 0;
   while (tail < shorter - head && old[old.length - 1 - tail] === next[next.length - 1 - tail]) tail++;
-  const kept: Array<number | undefined> = new Array(next.length);
-  const used = new Uint8Array(old.length);
-  const keep = (i: number, j: number) => {
-    kept[i] = j;
-    used[j] = 1;
-  };
-  for (let i = 0; i < head; i++) keep(i, i);
-  for (let k = 1; k <= tail; k++) keep(next.length - k, old.length - k);
+  const oldEnd = old.length - tail;
+  const nextEnd = next.length - tail;
   // The middle: the same object, in the same relative order (a greedy increasing run of old positions).
+  const kept: Array<number | undefined> = [];
+  const used = new Set<number>();
   const at = new Map<ChatMessage, number>();
-  for (let j = head; j < old.length - tail; j++) at.set(old[j]!, j);
+  for (let j = head; j < oldEnd; j++) at.set(old[j]!, j);
   let last = head - 1;
-  for (let i = head; i < next.length - tail; i++) {
+  for (let i = head; i < nextEnd; i++) {
     const j = at.get(next[i]!);
-    if (j !== undefined && j > last && !used[j]) {
-      keep(i, j);
+    const keep = j !== undefined && j > last && !used.has(j);
+    kept.push(keep ? j : undefined);
+    if (keep) {
+      used.add(j);
       last = j;
     }
   }
   // A new object for a message id saved before rewrites that row (an edit), the rest are inserted.
   const reusable = new Map<string, number>();
-  for (let j = head; j < old.length - tail; j++) if (!used[j] && !reusable.has(old[j]!.id)) reusable.set(old[j]!.id, j);
-  const seqs = orderKeys(Array.from(kept, (j) => (j === undefined ? undefined : oldRefs[j]!.seq)));
+  for (let j = head; j < oldEnd; j++) if (!used.has(j) && !reusable.has(old[j]!.id)) reusable.set(old[j]!.id, j);
+  const keptSeqs = kept.map((j) => (j === undefined ? undefined : oldRefs[j]!.seq));
+  const lower = head > 0 ? oldRefs[head - 1]!.seq : 0;
+  const upper = tail > 0 ? oldRefs[oldEnd]!.seq : undefined;
+  const middle = orderKeys(keptSeqs, lower, upper);
+  // No room between two kept neighbours: every message takes a fresh key (rare: keys leave gaps of SEQ_STEP).
+  const seqOf = middle ? (i: number) => (i < head ? oldRefs[i]!.seq : i < nextEnd ? middle[i - head]! : oldRefs[oldEnd + i - nextEnd]!.seq) : (i: number) => (i + 1) * SEQ_STEP;
   const writes: RowPlan['writes'] = [];
   const moves: RowPlan['moves'] = [];
-  const refs: RowRef[] = new Array(next.length);
-  for (let i = 0; i < next.length; i++) {
-    const j = kept[i];
+  const refs: RowRef[] = middle ? oldRefs.slice(0, head) : [];
+  const keepRow = (i: number, ref: RowRef) => {
+    const seq = seqOf(i);
+    if (seq !== ref.seq) moves.push({ index: i, rowid: ref.rowid, seq });
+    refs.push(seq === ref.seq ? ref : { rowid: ref.rowid, seq });
+  };
+  if (!middle) for (let i = 0; i < head; i++) keepRow(i, oldRefs[i]!);
+  for (let i = head; i < nextEnd; i++) {
+    const j = kept[i - head];
     if (j !== undefined) {
-      const ref = oldRefs[j]!;
-      if (seqs[i] !== ref.seq) moves.push({ index: i, rowid: ref.rowid, seq: seqs[i]! });
-      refs[i] = seqs[i] === ref.seq ? ref : { rowid: ref.rowid, seq: seqs[i]! };
+      keepRow(i, oldRefs[j]!);
       continue;
     }
     const reuse = reusable.get(next[i]!.id);
     if (reuse !== undefined) {
       reusable.delete(next[i]!.id);
-      used[reuse] = 1;
+      used.add(reuse);
     }
     const rowid = reuse === undefined ? null : oldRefs[reuse]!.rowid;
-    writes.push({ index: i, rowid, seq: seqs[i]! });
-    refs[i] = { rowid: rowid ?? -1, seq: seqs[i]! };
+    writes.push({ index: i, rowid, seq: seqOf(i) });
+    refs.push({ rowid: rowid ?? -1, seq: seqOf(i) });
   }
+  if (middle) refs.push(...oldRefs.slice(oldEnd));
+  else for (let i = nextEnd; i < next.length; i++) keepRow(i, oldRefs[oldEnd + i - nextEnd]!);
   const deletes: number[] = [];
-  for (let j = head; j < old.length - tail; j++) if (!used[j]) deletes.push(oldRefs[j]!.rowid);
+  for (let j = head; j < oldEnd; j++) if (!used.has(j)) deletes.push(oldRefs[j]!.rowid);
   return { deletes, writes, moves, refs };
 }
 
-/** Order keys for a list where some keep theirs (increasing) and the rest need one between their neighbours. */
-function orderKeys(keptSeqs: ReadonlyArray<number | undefined>): number[] {
+/**
+ * Order keys for a run where some keep theirs (increasing) and the rest need one between their neighbours, all
+ * above `lower` and below `upper` (none: no bound); null when two neighbours leave no room.
+ */
+function orderKeys(keptSeqs: ReadonlyArray<number | undefined>, lower: number, upper: number | undefined): number[] | null {
   const out: number[] = [];
+  let prev = lower;
   let i = 0;
-  let prev = 0;
   while (i < keptSeqs.length) {
     const seq = keptSeqs[i];
     if (seq !== undefined) {
@@ -95,9 +107,8 @@ function orderKeys(keptSeqs: ReadonlyArray<number | undefined>): number[] {
     let end = i;
     while (end < keptSeqs.length && keptSeqs[end] === undefined) end++;
     const run = end - i;
-    const bound = end < keptSeqs.length ? keptSeqs[end]! : prev + SEQ_STEP * (run + 1);
-    // No room between two kept neighbours: every message takes a fresh key.
-    if (bound - prev <= run) return keptSeqs.map((_, k) => (k + 1) * SEQ_STEP);
+    const bound = end < keptSeqs.length ? keptSeqs[end]! : (upper ?? prev + SEQ_STEP * (run + 1));
+    if (bound - prev <= run) return null;
     for (let k = 1; k <= run; k++) out.push(prev + Math.floor(((bound - prev) * k) / (run + 1)));
     prev = out[out.length - 1]!;
     i = end;
