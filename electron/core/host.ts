@@ -270,7 +270,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const unstartedSource = startSources
     ? undefined
     : (sourceId: string) => extensions.list().some((e) => e.id === sourceId && e.enabled) || (settings.peek().mcpServers ?? []).some((m) => m.enabled && mcpSourceId(m.id) === sourceId);
-  council = new CouncilService({ dataDir: ports.dataDir, db: llmServices.sessions.db, settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}) });
+  council = new CouncilService({ dataDir: ports.dataDir, db: llmServices.sessions.db, dbCommitted: () => llmServices.sessions.checkpoints.committed(), settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}) });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

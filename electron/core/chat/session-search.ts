@@ -45,15 +45,18 @@ function snippet(text: string, at: number, length: number): Pick<SearchHit, 'bef
 const phrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
 
 export function searchSessions(db: Db, query: string, limit: number, sessionId?: string): { hits: SearchHit[]; more: boolean } {
-  const needle = fold(query.trim());
+  const typed = query.trim();
+  const needle = fold(typed);
   const hits: SearchHit[] = [];
   if (!needle) return { hits, more: false };
   const sessions = new SessionRows(db).list().filter((s) => sessionId === undefined || s.id === sessionId);
   const order = new Map(sessions.map((s, i) => [s.id, i]));
   // The messages that may match, in the order hits are listed: the index finds them, the fold below confirms each.
   const candidates = (
-    [...needle].length >= 3
-      ? db.prepare('SELECT m.rowid, m.session_id, m.seq FROM messages_text JOIN messages m ON m.rowid = messages_text.rowid WHERE messages_text MATCH ?').raw(true).all(phrase(needle))
+    // The index folds case and Latin accents itself, and not every mark the fold drops (й, ё, ή): it is asked with
+    // the text as typed, and the fold below confirms.
+    [...typed].length >= 3
+      ? db.prepare('SELECT m.rowid, m.session_id, m.seq FROM messages_text JOIN messages m ON m.rowid = messages_text.rowid WHERE messages_text MATCH ?').raw(true).all(phrase(typed))
       : db.prepare('SELECT rowid, session_id, seq, content FROM messages').raw(true).all().filter((r) => fold((r as string[])[3]!).includes(needle))
   ) as Array<[number, string, number]>;
   const bySession = new Map<string, Array<[number, number]>>();

@@ -108,9 +108,18 @@ export class SessionStore {
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
+    try {
+      this.moveJsonSessions(options.dataDir);
+    } catch (err) {
+      // The files stay where they are (each is tried again at the next start); the app opens with what it has.
+      this.log.warn(`sessions: session files from before the database were not moved in (${(err as Error).message})`);
+    }
+  }
+
+  private moveJsonSessions(dataDir: string): void {
     migrateJsonFiles<ChatSession>({
       dir: this.dir,
-      backup: path.join(options.dataDir, JSON_BACKUP_DIR),
+      backup: path.join(dataDir, JSON_BACKUP_DIR),
       what: 'session',
       db: this.db,
       log: this.log,
@@ -126,10 +135,15 @@ export class SessionStore {
     return this.rows.list();
   }
 
-  /** Every session whole (a backup's read): each is read in turn, none kept in memory for it. */
+  /** Every session whole (a backup's read), in one read transaction; none is kept in memory for it. */
   all(): ChatSession[] {
-    const cache = this.fresh();
-    return this.summaries().map((row) => cache.get(row.id)?.session ?? this.rows.load(row.id)!.session);
+    this.db.exec('BEGIN');
+    try {
+      const cache = this.fresh();
+      return this.summaries().flatMap((row) => cache.get(row.id)?.session ?? this.rows.load(row.id)?.session ?? []);
+    } finally {
+      this.db.exec('COMMIT');
+    }
   }
 
   has(id: string): boolean {
@@ -151,6 +165,8 @@ export class SessionStore {
     const total = cached ? cached.session.messages.length : this.rows.count(id);
     if (total === null) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
     let { start, end } = place;
+    // A window past the end (the chat got shorter: a restore, a deletion elsewhere) is the newest page instead.
+    if (start !== undefined && start >= total && total > 0) start = end = undefined;
     if (place.around !== undefined) {
       const at = cached ? cached.session.messages.findIndex((m) => m.id === place.around) : (this.rows.position(id, place.around) ?? -1);
       if (at < 0) throw new HostFailure({ code: 'NOT_FOUND', message: `The session has no message ${place.around}.`, path: '/around' });
@@ -180,15 +196,22 @@ export class SessionStore {
     return this.write(checkSession(session));
   }
 
-  /** Applies the change to a draft of the latest copy and writes what it changed, in one transaction. */
+  /**
+   * Applies the change to a draft of the latest copy and writes what it changed. All of it happens in one write
+   * transaction: the copy is read fresh under the writer's lock, so no other connection commits in between.
+   */
   mutate(id: string, change: (session: ChatSession) => ChatSession | void): ChatSession {
-    const before = this.loaded(id);
-    const draft = draftOf(before.session);
-    const next = change(draft) ?? draft;
-    next.updatedAt = this.clock.now();
-    const plan = planRows(before.session.messages, before.refs, next.messages);
-    checkChange(next, plan.writes.map((w) => w.index));
-    const after = this.guarded(() => transaction(this.db, () => this.rows.update(before, next, plan)));
+    const after = this.guarded(() =>
+      transaction(this.db, () => {
+        const before = this.loaded(id);
+        const draft = draftOf(before.session);
+        const next = change(draft) ?? draft;
+        next.updatedAt = this.clock.now();
+        const plan = planRows(before.session.messages, before.refs, next.messages);
+        checkChange(next, plan.writes.map((w) => w.index));
+        return this.rows.update(before, next, plan);
+      }),
+    );
     return this.remember(after).session;
   }
 
@@ -293,13 +316,14 @@ export class SessionStore {
     return loaded;
   }
 
+  /** Runs a write; SQLite's failures become SETTINGS_WRITE_FAILED (a change's own errors pass as they are). */
   private guarded<T>(write: () => T): T {
     try {
       const result = write();
       this.checkpoints.committed();
       return result;
     } catch (err) {
-      if (err instanceof HostFailure) throw err;
+      if (!String((err as { code?: unknown }).code ?? '').startsWith('SQLITE')) throw err;
       this.log.warn(`sessions: a write failed: ${(err as Error).message}`);
       throw new HostFailure({
         code: 'SETTINGS_WRITE_FAILED',

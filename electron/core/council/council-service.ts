@@ -34,6 +34,8 @@ export interface CouncilServiceDeps {
   dataDir: string;
   /** The chats' database (the session store's connection: one writer), where runs are kept. */
   db: Db;
+  /** Called after each write to it (its checkpoints). */
+  dbCommitted?: () => void;
   settings: SettingsStore;
   registry: ToolRegistry;
   /** The guarded invoker: every council tool call goes through approvals, path checks, dry run and cache. */
@@ -71,7 +73,7 @@ export class CouncilService {
   constructor(private readonly deps: CouncilServiceDeps) {
     this.sidecar = deps.sidecar ?? unconfiguredSidecar;
     this.limiter = new KeyedLimiter(deps.sidecarConcurrency ?? DEFAULT_SIDECAR_CONCURRENCY);
-    this.runs = new RunStore(deps.db, deps.dataDir, deps.log);
+    this.runs = new RunStore(deps.db, deps.dataDir, deps.log, deps.dbCommitted);
     this.profiles = new ProfileStore(deps.dataDir);
     this.uninstallPromptTools = installPromptTools({
       registry: deps.registry,

@@ -22,6 +22,8 @@ export class RunStore {
     private readonly db: Db,
     dataDir: string,
     private readonly log: Logger,
+    /** After each commit (the database's checkpoints follow what is written). */
+    private readonly committed: () => void = () => undefined,
   ) {
     this.file = path.join(dataDir, CHATS_DB_FILE);
     try {
@@ -43,6 +45,8 @@ export class RunStore {
       check: (value) => {
         const run = value as CouncilRun;
         if (typeof run?.id !== 'string' || !RUN_ID_PATTERN.test(run.id) || typeof run.startedAt !== 'number') throw new Error('not a council run');
+        // What saving it reads: a file it would fail on stays where it is, and the others still move.
+        summarizeRun(run);
         return run;
       },
       idOf: (run) => run.id,
@@ -83,6 +87,7 @@ export class RunStore {
           const drop = this.db.prepare('DELETE FROM runs WHERE id = ?');
           for (const old of pruned) drop.run(old.id);
         });
+        this.committed();
       } catch (err) {
         this.log.error(`runs: could not save ${run.id}: ${(err as Error).message}`);
       }

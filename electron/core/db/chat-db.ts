@@ -112,7 +112,8 @@ export function transaction<T>(db: Db, work: () => T): T {
     db.exec('COMMIT');
     return result;
   } catch (err) {
-    db.exec('ROLLBACK');
+    // SQLite may have rolled back already (a full disk): the error that ended it is the one to tell.
+    if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
   }
 }

@@ -35,7 +35,9 @@ export class Checkpointer {
     private readonly file: string,
     private readonly log: Logger,
   ) {
-    db.exec('PRAGMA wal_autocheckpoint = 0');
+    // Once checkpointed, the log is reused from its start but keeps its size on disk: truncated when it is reset,
+    // its size again says how much waits to be copied.
+    db.exec(`PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = ${WAL_LIMIT / 4}`);
   }
 
   /** After a commit: asks for a checkpoint once the log has grown past its limit and none is running. */

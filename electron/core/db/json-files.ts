@@ -49,10 +49,16 @@ export function migrateJsonFiles<T>(m: JsonMigration<T>): MigrationResult {
     }
   }
   // One transaction: a kill in the middle leaves every file where it was and the database as before.
+  const skipped: string[] = [];
   transaction(m.db, () => {
     // One already there was moved by a start that died before moving its file: it is not saved twice.
-    for (const { item } of readable) if (!m.has(m.idOf(item))) m.save(item);
+    for (const { file, item } of readable) {
+      if (m.has(m.idOf(item))) skipped.push(file);
+      else m.save(item);
+    }
   });
+  // The database's copy is kept; the file goes to the backup with the others, where it can still be imported.
+  if (skipped.length) m.log.warn(`${m.what}s: ${skipped.join(', ')} already in the database: the database's copy is kept, the file moved to ${m.backup}`);
   fs.mkdirSync(m.backup, { recursive: true });
   for (const { file } of readable) {
     // A name the backup already holds (a file moved before, then written again by an older build) is kept too.

@@ -9,10 +9,11 @@ import { loadSessionPicture } from '../../stores/chat/chat-commands';
 export function useCharacterPicture(session: Pick<ChatSession, 'id' | 'avatar'>): string | null {
   const host = useHost();
   const { id, avatar } = session;
+  const hasAvatar = avatar !== undefined;
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     setUrl(null);
-    if (!avatar) return;
+    if (!hasAvatar) return;
     let live = true;
     void loadSessionPicture(host, id).then((result) => {
       if (live && result.ok && result.value.dataUrl?.startsWith('data:image/png;base64,')) setUrl(result.value.dataUrl);
@@ -20,7 +21,8 @@ export function useCharacterPicture(session: Pick<ChatSession, 'id' | 'avatar'>)
     return () => {
       live = false;
     };
-  }, [host, id, avatar?.bytes, avatar]);
+    // The picture's size and presence, not its object (new on each copy of the session read): asked for once.
+  }, [host, id, avatar?.bytes, hasAvatar]);
   return url;
 }
 

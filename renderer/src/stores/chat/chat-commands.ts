@@ -25,8 +25,11 @@ function shownPlace(store: AppStore, id: string): ChatPlace {
 /** Reads the open session again (after a change event, a reconnect, or opening it): the part shown, or the place asked. */
 export async function loadOpenSession(store: AppStore, host: HostConnection, id: string, place?: ChatPlace): Promise<Result<MethodOutput<'chat.sessions.window'>>> {
   const result = await host.invoke('chat.sessions.window', { sessionId: id, ...(place ?? shownPlace(store, id)) });
-  // The message asked for is gone (deleted since its address was kept): the newest page instead.
-  if (!result.ok && result.error.path === '/around') return loadOpenSession(store, host, id, {});
+  // The message asked for is gone (deleted since its address was kept): the newest page instead, nothing to focus.
+  if (!result.ok && result.error.path === '/around') {
+    store.getState().chatMessageFocusRequested(null);
+    return loadOpenSession(store, host, id, {});
+  }
   if (result.ok) store.getState().chatSessionLoaded(result.value.session, { start: result.value.start, total: result.value.total });
   else if (result.error.code === 'NOT_FOUND') store.getState().chatSessionGone(id);
   else store.getState().chatSessionLoadFailed(id, result.error);
@@ -130,9 +133,7 @@ export async function sendMessage(
   host: HostConnection,
   input: MethodInput<'chat.send'>,
 ): Promise<Result<MethodOutput<'chat.send'>>> {
-  // A message goes at the end: a window back in time (a search result) returns to the newest first.
-  const { open, window } = store.getState().chat;
-  if (open?.id === input.sessionId && !atNewest(open, window)) await loadLater(store, host, true);
+  await toNewest(store, host, input.sessionId);
   const result = await host.invoke('chat.send', input);
   if (result.ok) store.getState().chatTurnStarted(result.value, { userText: input.text });
   return result;
@@ -145,8 +146,15 @@ function reworkOf(store: AppStore, sessionId: string, continuing: boolean) {
   return { since: session?.updatedAt ?? 0, prefix: continuing ? (session?.messages.at(-1)?.content ?? '') : null };
 }
 
+/** A turn works at the chat's end: a window back in time (a search result) returns to the newest first. */
+async function toNewest(store: AppStore, host: HostConnection, sessionId: string): Promise<void> {
+  const { open, window } = store.getState().chat;
+  if (open?.id === sessionId && !atNewest(open, window)) await loadLater(store, host, true);
+}
+
 /** A new reply to the last message, added as a swipe of the last reply. */
 export async function regenerateReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.regenerate'>) {
+  await toNewest(store, host, input.sessionId);
   const rework = reworkOf(store, input.sessionId, false);
   const result = await host.invoke('chat.regenerate', input);
   if (result.ok) store.getState().chatTurnStarted(result.value, { rework });
@@ -155,6 +163,7 @@ export async function regenerateReply(store: AppStore, host: HostConnection, inp
 
 /** The model goes on from the last reply; its words are added to it. */
 export async function continueReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.continue'>) {
+  await toNewest(store, host, input.sessionId);
   const rework = reworkOf(store, input.sessionId, true);
   const result = await host.invoke('chat.continue', input);
   if (result.ok) store.getState().chatTurnStarted(result.value, { rework });

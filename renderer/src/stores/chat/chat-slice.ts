@@ -71,7 +71,8 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
       // A finished turn whose saved reply this copy no longer has (deleted, here or elsewhere) is drawn no more.
       const turn = own(s.chat.turns, session.id);
       const reply = turn && turn.status !== 'streaming' ? turn.assistantMessageId : '';
-      const deleted = reply !== '' && s.chat.open?.messages.some((m) => m.id === reply) === true && !session.messages.some((m) => m.id === reply);
+      // Only a window at the newest can tell: elsewhere the reply may only have scrolled out of it.
+      const deleted = reply !== '' && atNewest(session, shown) && s.chat.open?.messages.some((m) => m.id === reply) === true && !session.messages.some((m) => m.id === reply);
       return { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), window: shown, openError: null, ...(deleted ? { turns: withTurn(s.chat.turns, session.id, undefined) } : {}) } };
     }),
   chatSessionLoadFailed: (id, error) => set((s) => (s.chat.openId === id ? { chat: { ...s.chat, openError: error } } : s)),
