@@ -49,7 +49,8 @@ describe('a long chat in the window', () => {
   });
 
   it('holds at most five pages: scrolling far back lets the newest go, and they come back below', async () => {
-    const { panel } = await openWorkbench({ sessions: [long(500)] });
+    const w = await openWorkbench({ sessions: [long(500)] });
+    const { panel } = w;
     for (let i = 0; i < 5; i++) await settle(() => (byTestId(panel, 'earlier-messages') as HTMLButtonElement).click());
     const ids = shownIds(panel);
     expect([ids.length, ids[0], ids.at(-1)]).toEqual([SHOWN_AT_MOST, 'm140', 'm439']);
@@ -58,6 +59,13 @@ describe('a long chat in the window', () => {
     const back = shownIds(panel);
     expect([back.length, back[0], back.at(-1)]).toEqual([SHOWN_AT_MOST, 'm200', 'm499']);
     expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
+    // At the newest, the messages a turn adds let the oldest shown go.
+    w.llm.enqueue({ text: 'Onward.' });
+    await send(panel, 'And then?');
+    await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
+    await settle();
+    const grown = shownIds(panel);
+    expect([grown.length, grown[0], grown[SHOWN_AT_MOST - 3]]).toEqual([SHOWN_AT_MOST, 'm202', 'm499']);
   });
 
   it('opens a search result far back at its message, keeps that part through a change, and a message sent goes to the end', async () => {

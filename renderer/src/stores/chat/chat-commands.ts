@@ -19,7 +19,8 @@ export type ChatPlace = Omit<MethodInput<'chat.sessions.window'>, 'sessionId'>;
 function shownPlace(store: AppStore, id: string): ChatPlace {
   const { open, window } = store.getState().chat;
   if (open?.id !== id || !window) return {};
-  return atNewest(open, window) ? { start: window.start } : { start: window.start, end: window.start + open.messages.length };
+  // At the newest, new messages join the window: past SHOWN_AT_MOST its oldest are let go.
+  return atNewest(open, window) ? { start: Math.max(window.start, window.total - SHOWN_AT_MOST) } : { start: window.start, end: window.start + open.messages.length };
 }
 
 /** Reads the open session again (after a change event, a reconnect, or opening it): the part shown, or the place asked. */
@@ -30,7 +31,13 @@ export async function loadOpenSession(store: AppStore, host: HostConnection, id:
     store.getState().chatMessageFocusRequested(null);
     return loadOpenSession(store, host, id, {});
   }
-  if (result.ok) store.getState().chatSessionLoaded(result.value.session, { start: result.value.start, total: result.value.total });
+  if (result.ok) {
+    const { session, start, total } = result.value;
+    // At the newest, past SHOWN_AT_MOST (new messages joined), the oldest shown are let go.
+    const over = start + session.messages.length >= total ? session.messages.length - SHOWN_AT_MOST : 0;
+    if (over > 0) store.getState().chatSessionLoaded({ ...session, messages: session.messages.slice(over) }, { start: start + over, total });
+    else store.getState().chatSessionLoaded(session, { start, total });
+  }
   else if (result.error.code === 'NOT_FOUND') store.getState().chatSessionGone(id);
   else store.getState().chatSessionLoadFailed(id, result.error);
   return result;
