@@ -107,7 +107,7 @@ export async function sessionsBenchmark(opts: { json: boolean }): Promise<unknow
     // A turn reads its chat whole once (its history), then keeps it in memory: this read is the one long wait left.
     const whole = (dataDir: string, id: string) => timedMedianOf(() => withStore(dataDir, (store) => ms(() => store.get(id))));
     pair("the host's first whole read of the 10,000-message chat (a turn's history) vs a 10-message chat", whole(many, 'long'), whole(small, 'a'));
-    const find = (dataDir: string) => () => withStore(dataDir, (store) => searchSessions(store.db, 'lighthouse', 100));
+    const find = (dataDir: string) => () => withStore(dataDir, (store) => searchSessions(store, 'lighthouse', 100));
     pair('search 200 chats (40,000 messages) vs 2 chats, in the store', timedMedian(find(many)), timedMedian(find(small)));
     pair('`sessions search lighthouse` over 200 chats vs 2 chats', timedMedian(shell(many, 'sessions', 'search', 'lighthouse')), timedMedian(shell(small, 'sessions', 'search', 'lighthouse')), 1.5);
     const list = (dataDir: string) => () => withStore(dataDir, (store) => store.summaries());

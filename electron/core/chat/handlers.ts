@@ -59,7 +59,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return messages.swipe(sessionId, messageId, swipeId !== undefined ? { swipeId } : { direction: direction! });
     },
     'chat.sessions.branch': ({ sessionId, messageId }) => messages.branch(sessionId, messageId),
-    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessions.db, query, limit ?? 100, sessionId && sessions.get(sessionId).id),
+    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessions, query, limit ?? 100, sessionId && sessions.get(sessionId).id),
     'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
     'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };

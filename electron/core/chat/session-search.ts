@@ -1,8 +1,7 @@
 // Search across sessions (or within one): titles, character names and message texts, any case and accents; each
 // hit carries a snippet around the first match in its message, newest sessions first, at most `limit` hits. The
 // database's trigram index finds the messages; only those are read.
-import type { Db } from '../db/chat-db';
-import { SessionRows } from './store/session-rows';
+import type { SessionStore } from './session-store';
 
 export interface SearchHit {
   sessionId: string;
@@ -44,12 +43,13 @@ function snippet(text: string, at: number, length: number): Pick<SearchHit, 'bef
 /** The FTS5 phrase for a substring (the trigram index matches any three characters or more, any case and accents). */
 const phrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
 
-export function searchSessions(db: Db, query: string, limit: number, sessionId?: string): { hits: SearchHit[]; more: boolean } {
+export function searchSessions(store: Pick<SessionStore, 'db' | 'summaries'>, query: string, limit: number, sessionId?: string): { hits: SearchHit[]; more: boolean } {
+  const { db } = store;
   const typed = query.trim();
   const needle = fold(typed);
   const hits: SearchHit[] = [];
   if (!needle) return { hits, more: false };
-  const sessions = new SessionRows(db).list().filter((s) => sessionId === undefined || s.id === sessionId);
+  const sessions = store.summaries().filter((s) => sessionId === undefined || s.id === sessionId);
   const order = new Map(sessions.map((s, i) => [s.id, i]));
   // The messages that may match, in the order hits are listed: the index finds them, the fold below confirms each.
   const candidates = (

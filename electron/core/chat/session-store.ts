@@ -161,7 +161,7 @@ export class SessionStore {
    * (opening a long chat reads no more than it shows).
    */
   window(id: string, place: { start?: number; end?: number; around?: string } = {}): { session: ChatSession; start: number; total: number } {
-    const cached = this.has(id) ? this.cache.get(id) : undefined;
+    const cached = ID.test(id) ? this.fresh().get(id) : undefined;
     const total = cached ? cached.session.messages.length : this.rows.count(id);
     if (total === null) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
     let { start, end } = place;

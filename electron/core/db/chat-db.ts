@@ -50,7 +50,6 @@ CREATE TRIGGER IF NOT EXISTS messages_text_update AFTER UPDATE OF content ON mes
   INSERT INTO messages_text (messages_text, rowid, content) VALUES ('delete', old.rowid, old.content);
   INSERT INTO messages_text (rowid, content) VALUES (new.rowid, new.content);
 END;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `,
   // 2: council runs, newest first and by chat; the summary the Runs list shows beside the run itself.
   `
@@ -122,12 +121,4 @@ export function transaction<T>(db: Db, work: () => T): T {
 export function pluck<T>(db: Db, sql: string, ...params: unknown[]): T {
   const row = db.prepare(sql).raw(true).get(...params) as unknown[] | undefined;
   return row?.[0] as T;
-}
-
-export function metaValue(db: Db, key: string): string | undefined {
-  return pluck<string | undefined>(db, 'SELECT value FROM meta WHERE key = ?', key);
-}
-
-export function setMeta(db: Db, key: string, value: string): void {
-  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }

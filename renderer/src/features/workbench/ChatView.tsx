@@ -11,7 +11,6 @@ import { useRovingMessages } from './roving-messages';
 import { useAppStore, useAppStoreApi } from '../../app/context';
 import { atNewest } from '../../stores/chat/chat-slice';
 import { EarlierMessages, LaterMessages } from './ChatWindowEdges';
-import { useCharacterPicture } from './CharacterPicture';
 
 interface Names {
   user: string;
@@ -66,7 +65,7 @@ function useFocusRequested(chat: HTMLElement | null, session: ChatSession) {
   }, [chat, wanted, session, store]);
 }
 
-export function ChatView(props: { session: ChatSession; turn: LiveTurn | null }) {
+export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; picture: string | null }) {
   const { session } = props;
   const shown = useAppStore((s) => (s.chat.open === session ? s.chat.window : null));
   // A live turn is drawn after the newest message: only while the window holds it (a search can take it back in time).
@@ -85,7 +84,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null })
   const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
   const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
 
-  const picture = useCharacterPicture(session);
+  const { picture } = props;
   const [chat, setChat] = useState<HTMLElement | null>(null);
   useButtonsWaitForReply(chat, Boolean(replying));
   useStickToBottom(chat);

@@ -13,7 +13,7 @@ import { MacrosView } from './MacrosView';
 
 type Busy = null | 'rename' | 'download' | 'copy' | 'delete';
 
-export const SessionHeader = memo(function SessionHeader(props: { session: ChatSession; busyTurn: boolean }) {
+export const SessionHeader = memo(function SessionHeader(props: { session: ChatSession; busyTurn: boolean; picture: string | null }) {
   const store = useAppStoreApi();
   const host = useHost();
   const id = useId();
@@ -89,7 +89,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
   return (
     <div className="session-header">
       <div className="session-header__row">
-        <CharacterPicture session={session} />
+        <CharacterPicture name={session.character.name} url={props.picture} />
         {renaming ? (
           <form className="session-header__rename" onSubmit={(e) => void rename(e)} noValidate>
             <label className="visually-hidden" htmlFor={`${id}-title`}>

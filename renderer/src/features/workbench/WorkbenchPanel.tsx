@@ -10,6 +10,7 @@ import { turnOf } from '../../stores/chat/chat-slice';
 import { ChatSettingsBar } from './ChatSettingsBar';
 import { SamplingSettings } from './SamplingSettings';
 import { ChatView } from './ChatView';
+import { useCharacterPicture } from './CharacterPicture';
 import { Composer } from './Composer';
 import { ImportForm } from './ImportForm';
 import { SessionEditor } from './SessionEditor';
@@ -38,6 +39,7 @@ function OpenSession() {
   const turn = useAppStore((s) => turnOf(s.chat.turns, s.chat.openId));
   const councilMode = useAppStore(selectCouncilMode);
   const [tab, setTab] = useState<Tab>('chat');
+  const picture = useCharacterPicture(session);
 
   if (openId === null) return <p className="panel-note workbench__hint">Pick a session on the left, or start a new one.</p>;
   if (!session) return openError ? <InlineError error={openError} title="Could not open the session" /> : <p className="panel-note">Opening…</p>;
@@ -48,7 +50,7 @@ function OpenSession() {
   const canContinue = session.messages.at(-1)?.role === 'assistant';
   return (
     <div className="workbench__session" data-testid="open-session" data-session-id={session.id}>
-      <SessionHeader session={session} busyTurn={streaming} />
+      <SessionHeader session={session} busyTurn={streaming} picture={picture} />
       <SessionSwitches session={session} />
       <div className="tabs" role="tablist" aria-label="Session views">
         {(
@@ -69,7 +71,7 @@ function OpenSession() {
           </a>
           <ChatSettingsBar session={session} />
           <SamplingSettings key={`sampling-${session.id}`} session={session} />
-          <ChatView session={session} turn={turn} />
+          <ChatView session={session} turn={turn} picture={picture} />
           <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} canContinue={canContinue} characterName={session.character.name || 'the assistant'} />
         </div>
       ) : (

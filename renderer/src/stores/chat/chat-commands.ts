@@ -19,8 +19,7 @@ export type ChatPlace = Omit<MethodInput<'chat.sessions.window'>, 'sessionId'>;
 function shownPlace(store: AppStore, id: string): ChatPlace {
   const { open, window } = store.getState().chat;
   if (open?.id !== id || !window) return {};
-  // At the newest, new messages join the window: past SHOWN_AT_MOST its oldest are let go.
-  return atNewest(open, window) ? { start: Math.max(window.start, window.total - SHOWN_AT_MOST) } : { start: window.start, end: window.start + open.messages.length };
+  return atNewest(open, window) ? { start: window.start } : { start: window.start, end: window.start + open.messages.length };
 }
 
 /** Reads the open session again (after a change event, a reconnect, or opening it): the part shown, or the place asked. */
