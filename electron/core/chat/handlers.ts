@@ -3,7 +3,7 @@
 import { listMacros } from './session-macros';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
-import { summaryFields, summaryOf } from './session-store';
+import { noSession, summaryFields, summaryOf } from './session-store';
 import { searchSessions } from './session-search';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';
@@ -12,9 +12,20 @@ type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, Sessi
 
 export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
   const { sessions, chat, messages } = s;
+  /** Calls that work on the whole session wait for it to be read in the background first (a long chat's read never holds the host). */
+  const whole =
+    <P extends { sessionId?: string }, R>(run: (params: P) => R) =>
+    async (params: P): Promise<Awaited<R>> => {
+      if (params.sessionId !== undefined) await sessions.preload(params.sessionId);
+      return await run(params);
+    };
+  const known = (sessionId: string) => {
+    if (!sessions.has(sessionId)) noSession(sessionId);
+    return sessionId;
+  };
   return {
     'chat.sessions.list': () => sessions.summaries().map((x) => summaryOf(x, chat.isBusy(x.id))),
-    'chat.sessions.get': ({ sessionId }) => sessions.get(sessionId),
+    'chat.sessions.get': whole(({ sessionId }) => sessions.get(sessionId)),
     'chat.sessions.window': ({ sessionId, ...place }) => sessions.window(sessionId, place),
     'chat.sessions.create': (init) => {
       const created = sessions.create(init);
@@ -22,23 +33,23 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       emitSessions(session.id, 'created');
       return session;
     },
-    'chat.sessions.update': ({ sessionId, patch }) => {
+    'chat.sessions.update': whole(({ sessionId, patch }) => {
       const session = sessions.mutate(sessionId, (x) => ({ ...x, ...patch, ...(patch.title ? { titleSet: true } : {}) }));
       emitSessions(sessionId, 'updated');
       return session;
-    },
-    'chat.sessions.rename': ({ sessionId, title }) => {
+    }),
+    'chat.sessions.rename': whole(({ sessionId, title }) => {
       const session = sessions.mutate(sessionId, (x) => ({ ...x, title, titleSet: true }));
       emitSessions(sessionId, 'updated');
       return summaryOf(summaryFields(session), chat.isBusy(sessionId));
-    },
+    }),
     'chat.sessions.delete': async ({ sessionId }) => {
       if (chat.stop(sessionId)) await chat.settled(sessionId);
       const deleted = sessions.delete(sessionId);
       if (deleted) emitSessions(sessionId, 'deleted');
       return { deleted };
     },
-    'chat.sessions.export': ({ sessionId }) => sessions.export(sessionId),
+    'chat.sessions.export': whole(({ sessionId }) => sessions.export(sessionId)),
     'chat.sessions.import': ({ json }) => {
       const session = sessions.import(json);
       emitSessions(session.id, 'created');
@@ -48,19 +59,19 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       const png = sessions.avatar(sessionId);
       return { dataUrl: png ? `data:image/png;base64,${png.toString('base64')}` : null };
     },
-    'chat.send': ({ sessionId, text, ...options }) => chat.send(sessionId, text, options),
+    'chat.send': whole(({ sessionId, text, ...options }) => chat.send(sessionId, text, options)),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
-    'chat.regenerate': ({ sessionId, ...options }) => chat.regenerate(sessionId, options),
-    'chat.continue': ({ sessionId, ...options }) => chat.continueReply(sessionId, options),
-    'chat.messages.edit': ({ sessionId, messageId, content }) => messages.edit(sessionId, messageId, content),
-    'chat.messages.delete': ({ sessionId, messageId }) => messages.delete(sessionId, messageId),
-    'chat.messages.swipe': ({ sessionId, messageId, swipeId, direction }) => {
+    'chat.regenerate': whole(({ sessionId, ...options }) => chat.regenerate(sessionId, options)),
+    'chat.continue': whole(({ sessionId, ...options }) => chat.continueReply(sessionId, options)),
+    'chat.messages.edit': whole(({ sessionId, messageId, content }) => messages.edit(sessionId, messageId, content)),
+    'chat.messages.delete': whole(({ sessionId, messageId }) => messages.delete(sessionId, messageId)),
+    'chat.messages.swipe': whole(({ sessionId, messageId, swipeId, direction }) => {
       if ((swipeId === undefined) === (direction === undefined)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Give either swipeId or direction.', path: swipeId === undefined ? '/direction' : '/swipeId' });
       return messages.swipe(sessionId, messageId, swipeId !== undefined ? { swipeId } : { direction: direction! });
-    },
-    'chat.sessions.branch': ({ sessionId, messageId }) => messages.branch(sessionId, messageId),
-    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessions, query, limit ?? 100, sessionId && sessions.get(sessionId).id),
-    'chat.macros': ({ sessionId }) => listMacros(chat.macroSources(sessionId)),
+    }),
+    'chat.sessions.branch': whole(({ sessionId, messageId }) => messages.branch(sessionId, messageId)),
+    'chat.sessions.search': ({ query, sessionId, limit }) => searchSessions(sessions, query, limit ?? 100, sessionId && known(sessionId)),
+    'chat.macros': whole(({ sessionId }) => listMacros(chat.macroSources(sessionId))),
     'chat.sessions.open': ({ sessionId }) => chat.open(sessionId),
   };
 }

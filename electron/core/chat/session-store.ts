@@ -4,18 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import {
-  ChatMessageSchema,
-  ChatSessionSchema,
-  SESSION_FORMAT,
-  SESSION_LIMITS,
-  SESSION_PAGE,
-  SESSION_VERSION,
-  type ChatMessage,
-  type ChatSession,
-  type ChatSessionSummary,
-} from '../../../shared/types/chat';
-import { compiledValidator, describeAjvError, lazyValidator } from '../contract/validators';
+import { SESSION_FORMAT, SESSION_PAGE, SESSION_VERSION, type ChatMessage, type ChatSession, type ChatSessionSummary } from '../../../shared/types/chat';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
@@ -23,51 +12,30 @@ import { Checkpointer } from '../db/checkpointer';
 import { planRows } from './store/message-rows';
 import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
 import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
+import { checkChange, checkSession } from './store/session-checks';
 
-const validateSession = lazyValidator<ChatSession>(ChatSessionSchema);
-const validateMessage = compiledValidator<ChatMessage>(ChatMessageSchema);
+export { checkSession };
+
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Messages kept in memory across the chats read last (the newest one always stays, however long). */
 const CACHED_MESSAGES = 40_000;
+/** Messages parsed per step of a read in the background (a millisecond or two of work). */
+const READ_CHUNK = 250;
+
+/** The error for a session id nobody has (stable code, the field named). */
+export function noSession(id: string): never {
+  throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+}
+
+function badId(): never {
+  throw new HostFailure({ code: 'INVALID_INPUT', message: 'Invalid session id.', path: '/sessionId' });
+}
 
 export interface SessionStoreOptions {
   dataDir: string;
   clock?: Clock;
   log?: Logger;
   newId?: () => string;
-}
-
-function invalid(message: string, field: string): never {
-  throw new HostFailure({ code: 'INVALID_INPUT', message: `The session is not valid: ${message}`, path: field });
-}
-
-/** The shown swipe must be one of them (a hand-edited file could say otherwise). */
-function checkSwipe(m: ChatMessage, index: number): void {
-  if (m.swipes !== undefined && (m.swipeId ?? 0) >= m.swipes.length) invalid('a message shows a swipe it does not have.', `/messages/${index}/swipeId`);
-}
-
-/** Checks an unknown value as a session document; the error names the offending field. */
-export function checkSession(value: unknown): ChatSession {
-  if (validateSession(value)) {
-    value.messages.forEach(checkSwipe);
-    return value;
-  }
-  const { message, path: field } = describeAjvError(validateSession.errors?.[0], 'invalid');
-  return invalid(message, field);
-}
-
-/** Checks a changed session: its fields, and of its messages only those at `changed` (the rest were checked when saved). */
-function checkChange(session: ChatSession, changed: number[]): void {
-  checkSession({ ...session, messages: [] });
-  if (session.messages.length > SESSION_LIMITS.messages) invalid(`it has more than ${SESSION_LIMITS.messages} messages.`, '/messages');
-  for (const i of changed) {
-    const m = session.messages[i];
-    if (!validateMessage(m)) {
-      const { message, path: field } = describeAjvError(validateMessage.errors?.[0], 'invalid');
-      invalid(message, `/messages/${i}${field}`);
-    }
-    checkSwipe(m, i);
-  }
 }
 
 function deepFreeze<T>(value: T): T {
@@ -98,6 +66,9 @@ export class SessionStore {
   private readonly cache = new Map<string, LoadedSession>();
   /** SQLite's count of commits by other connections (the CLI, a second store): one since the last look empties the cache. */
   private dataVersion = 0;
+  /** Writes this store made, per session: a read in the background started before one gives up. */
+  private readonly writes = new Map<string, number>();
+  private readonly reading = new Map<string, Promise<void>>();
 
   constructor(options: SessionStoreOptions) {
     this.dir = path.join(options.dataDir, 'sessions');
@@ -156,6 +127,36 @@ export class SessionStore {
   }
 
   /**
+   * Brings the session into memory a chunk of messages at a time, the host's thread free between them, so the get()
+   * or change that follows (a turn's history, an edit) reads nothing. A write to it meanwhile starts the read over,
+   * once; after that, or on any failure, the next get() reads it whole (and tells the failure).
+   */
+  preload(id: string): Promise<void> {
+    if (!ID.test(id) || this.fresh().has(id)) return Promise.resolve();
+    let read = this.reading.get(id);
+    if (!read) {
+      read = this.readInChunks(id)
+        .catch(() => undefined)
+        .finally(() => this.reading.delete(id));
+      this.reading.set(id, read);
+    }
+    return read;
+  }
+
+  private async readInChunks(id: string): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const writes = this.writes.get(id);
+      const version = pluck<number>(this.db, 'PRAGMA data_version');
+      const unchanged = () => this.writes.get(id) === writes && pluck<number>(this.db, 'PRAGMA data_version') === version;
+      const read = await this.rows.loadInChunks(id, READ_CHUNK, () => new Promise((resolve) => setImmediate(() => resolve(unchanged()))));
+      // The last chunk was read after the last look: a commit elsewhere just before it would be in that chunk only.
+      if (read === undefined || !unchanged()) continue;
+      if (read && !this.fresh().has(id)) this.remember(read);
+      return;
+    }
+  }
+
+  /**
    * The session with only its messages in [start, end): without end up to the newest, without start the page before
    * end, with `around` the page around that message. A session in memory is sliced; another is read a page only
    * (opening a long chat reads no more than it shows).
@@ -163,7 +164,7 @@ export class SessionStore {
   window(id: string, place: { start?: number; end?: number; around?: string } = {}): { session: ChatSession; start: number; total: number } {
     const cached = ID.test(id) ? this.fresh().get(id) : undefined;
     const total = cached ? cached.session.messages.length : this.rows.count(id);
-    if (total === null) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+    if (total === null) noSession(id);
     let { start, end } = place;
     // A window past the end (the chat got shorter: a restore, a deletion elsewhere) is the newest page instead.
     if (start !== undefined && start >= total && total > 0) start = end = undefined;
@@ -209,6 +210,7 @@ export class SessionStore {
         next.updatedAt = this.clock.now();
         const plan = planRows(before.session.messages, before.refs, next.messages);
         checkChange(next, plan.writes.map((w) => w.index));
+        this.wrote(id);
         return this.rows.update(before, next, plan);
       }),
     );
@@ -218,6 +220,7 @@ export class SessionStore {
   delete(id: string): boolean {
     if (!this.has(id)) return false;
     this.cache.delete(id);
+    this.wrote(id);
     this.guarded(() => this.rows.drop(id));
     fs.rmSync(this.avatarFile(id), { force: true });
     return true;
@@ -236,7 +239,7 @@ export class SessionStore {
 
   /** The picture's bytes, or null when the session has none (or its file is gone). */
   avatar(id: string): Buffer | null {
-    if (!this.get(id).avatar) return null;
+    if (!this.fields(id).avatar) return null;
     try {
       return fs.readFileSync(this.avatarFile(id));
     } catch {
@@ -264,6 +267,7 @@ export class SessionStore {
 
   /** Writes a whole, checked session over whatever was saved under its id (a new session, an import, a restore). */
   write(session: ChatSession): ChatSession {
+    this.wrote(session.id);
     const written = this.guarded(() => transaction(this.db, () => this.rows.replace(session)));
     return this.remember(written).session;
   }
@@ -280,7 +284,7 @@ export class SessionStore {
   }
 
   private loaded(id: string): LoadedSession {
-    if (!ID.test(id)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Invalid session id.', path: '/sessionId' });
+    if (!ID.test(id)) badId();
     const cached = this.fresh().get(id);
     if (cached) {
       this.cache.delete(id);
@@ -288,8 +292,20 @@ export class SessionStore {
       return cached;
     }
     const read = this.rows.load(id);
-    if (!read) throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
+    if (!read) noSession(id);
     return this.remember(read);
+  }
+
+  /** The session's own fields, its messages not read (those of a session in memory are there as well). */
+  private fields(id: string): ChatSession {
+    if (!ID.test(id)) badId();
+    const session = this.fresh().get(id)?.session ?? this.rows.headOnly(id)?.session;
+    if (!session) noSession(id);
+    return session;
+  }
+
+  private wrote(id: string): void {
+    this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
   }
 
   private fresh(): Map<string, LoadedSession> {

@@ -2,6 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CouncilPort } from '../../../electron/core/chat/council-port';
 import type { ChatSession } from '../../../shared/types/chat';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { SessionRows } from '../../../electron/core/chat/store/session-rows';
 import { eventually } from '../../helpers/events';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, chatEvents, chatRig, finished, newSession, send, type ChatRig } from './helpers';
@@ -180,6 +182,25 @@ describe('a chat turn', () => {
     await rig.call('chat.sessions.open', { sessionId: null });
     expect(await rig.call('chat.sessions.open', { sessionId: 'missing' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(warm).toHaveBeenCalledTimes(1);
+  });
+
+  it('opening a long chat reads it whole in the background, not while answering, and its first turn waits for that read', async () => {
+    const sessionId = await newSession(rig);
+    // Written by another connection (the CLI beside the app): the host has none of it in memory.
+    const other = new SessionStore({ dataDir: rig.dataDir });
+    other.mutate(sessionId, (s) => void s.messages.push(...Array.from({ length: 1_500 }, (_, i) => ({ id: `old${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), content: `Old turn ${i}.`, createdAt: i }))));
+    await other.close();
+    const wholeReads = vi.spyOn(SessionRows.prototype, 'load');
+    const chunked = vi.spyOn(SessionRows.prototype, 'loadInChunks');
+    expect((await rig.call('chat.sessions.open', { sessionId })).ok).toBe(true);
+    expect(chunked).toHaveBeenCalledTimes(1);
+    rig.server.enqueue({ text: 'Still here.' });
+    const { text } = await send(rig, sessionId, 'Do you remember?');
+    expect(text).toBe('Still here.');
+    const request = rig.server.generations[0]!.body as { messages: Array<{ content: string }> };
+    expect(request.messages.map((m) => m.content)).toContain('Old turn 1499.');
+    expect(wholeReads).not.toHaveBeenCalled();
+    expect(chunked).toHaveBeenCalledTimes(1);
   });
 
   it('a busy session refuses a second send with CONFLICT; no connection gives CHAT_NO_CONNECTION', async () => {

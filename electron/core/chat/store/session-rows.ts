@@ -29,10 +29,18 @@ export function headOf(session: ChatSession): string {
 }
 
 type Statement = Database.Statement;
+type MessageRow = [rowid: number, seq: number, doc: string];
+
+function add(loaded: LoadedSession, rows: MessageRow[]): void {
+  for (const [rowid, seq, doc] of rows) {
+    loaded.session.messages.push(JSON.parse(doc) as ChatMessage);
+    loaded.refs.push({ rowid, seq });
+  }
+}
 
 export class SessionRows {
   private readonly sql: Record<
-    'head' | 'messages' | 'page' | 'newest' | 'count' | 'position' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
+    'head' | 'messages' | 'after' | 'page' | 'newest' | 'count' | 'position' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
     Statement
   >;
 
@@ -41,6 +49,7 @@ export class SessionRows {
     this.sql = {
       head: p('SELECT head, updated_at, message_count FROM sessions WHERE id = ?').raw(true),
       messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq').raw(true),
+      after: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(true),
       page: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?').raw(true),
       newest: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?').raw(true),
       position: p('SELECT (SELECT count(*) FROM messages WHERE session_id = ?1 AND seq < m.seq) FROM messages m WHERE m.session_id = ?1 AND m.id = ?2').raw(true),
@@ -79,16 +88,35 @@ export class SessionRows {
 
   /** The session as saved, or null when there is none. */
   load(id: string): LoadedSession | null {
+    const loaded = this.headOnly(id);
+    if (loaded) add(loaded, this.sql.messages.all(id) as MessageRow[]);
+    return loaded;
+  }
+
+  /**
+   * The same read a `chunk` of messages at a time, awaiting `pause` between them (the caller's thread is free then).
+   * The chunks are separate reads: `pause` answers false when a write may have come between, and the read gives up
+   * (undefined).
+   */
+  async loadInChunks(id: string, chunk: number, pause: () => Promise<boolean>): Promise<LoadedSession | null | undefined> {
+    const loaded = this.headOnly(id);
+    if (!loaded) return null;
+    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+      const rows = this.sql.after.all(id, after, chunk) as MessageRow[];
+      add(loaded, rows);
+      if (rows.length < chunk) return loaded;
+      after = rows[rows.length - 1]![1];
+      if (!(await pause())) return undefined;
+    }
+  }
+
+  /** The session's fields, with no messages (null: no such session). */
+  headOnly(id: string): LoadedSession | null {
     const row = this.sql.head.get(id) as [string, number] | undefined;
     if (!row) return null;
     const session = JSON.parse(row[0]) as ChatSession;
     session.updatedAt = row[1];
-    const refs: RowRef[] = [];
-    for (const [rowid, seq, doc] of this.sql.messages.all(id) as Array<[number, number, string]>) {
-      session.messages.push(JSON.parse(doc) as ChatMessage);
-      refs.push({ rowid, seq });
-    }
-    return { session, refs, head: row[0] };
+    return { session, refs: [], head: row[0] };
   }
 
   /** The session's fields with only its messages from index `start` on, at most `count` of them (null: no such session). */

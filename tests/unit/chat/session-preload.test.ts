@@ -1,0 +1,97 @@
+// A long chat is read into memory in the background (opening it, before a turn or an edit): a chunk of messages at a
+// time with the host's thread free between, starting over when a write comes between, and never handing out a mix.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { SessionRows } from '../../../electron/core/chat/store/session-rows';
+import type { ChatMessage } from '../../../shared/types/chat';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+const stores: SessionStore[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  cleanupTempDirs();
+});
+
+function open(dataDir: string) {
+  const store = new SessionStore({ dataDir });
+  stores.push(store);
+  return store;
+}
+
+const msg = (i: number): ChatMessage => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: `Turn ${i} of a long evening.`, createdAt: i });
+
+/** A data folder holding one chat of `count` messages, and a second store on it that has not read the chat. */
+function longChat(count: number) {
+  const dataDir = tempDir();
+  const writer = open(dataDir);
+  const { id } = writer.create({ title: 'Long' });
+  writer.mutate(id, (s) => void s.messages.push(...Array.from({ length: count }, (_, i) => msg(i))));
+  return { dataDir, id, writer, store: open(dataDir) };
+}
+
+/** Counts turns of the event loop until `done` settles (each is a moment the host could answer something else). */
+async function turnsWhile(done: Promise<void>): Promise<number> {
+  let settled = false;
+  void done.then(() => (settled = true));
+  let turns = 0;
+  while (!settled && turns < 1000) {
+    await new Promise((resolve) => setImmediate(resolve));
+    turns++;
+  }
+  return turns;
+}
+
+describe('reading a long chat in the background', () => {
+  it('reads it a chunk at a time, the event loop turning between, and then serves it from memory', async () => {
+    const { store, writer, id } = longChat(2_100);
+    const loads = vi.spyOn(SessionRows.prototype, 'load');
+    // 2,100 messages: at most 500 a chunk (250 now), so at least four pauses between the reads.
+    expect(await turnsWhile(store.preload(id))).toBeGreaterThanOrEqual(4);
+    expect(store.get(id)).toEqual(writer.get(id));
+    expect(store.get(id).messages.map((m) => m.id)).toEqual(Array.from({ length: 2_100 }, (_, i) => `m${i}`));
+    expect(loads).not.toHaveBeenCalled();
+    // What it read is frozen like any saved session.
+    expect(() => (store.get(id).messages as ChatMessage[]).push(msg(0))).toThrow();
+  });
+
+  it("starts over when another connection writes between chunks, so the chat read is the one after the write", async () => {
+    const { store, writer, id } = longChat(1_600);
+    const loads = vi.spyOn(SessionRows.prototype, 'load');
+    const read = store.preload(id);
+    // After the first chunk: the writer appends a message and edits one the first chunk already read.
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.mutate(id, (s) => {
+      s.messages.push(msg(1_600));
+      s.messages[10] = { ...s.messages[10]!, content: 'Changed while it was read.' };
+    });
+    await read;
+    expect(store.get(id).messages).toHaveLength(1_601);
+    expect(store.get(id).messages[10]!.content).toBe('Changed while it was read.');
+    expect(loads).not.toHaveBeenCalled();
+  });
+
+  it('keeps its own write made meanwhile: the change wins over the read that started before it', async () => {
+    const { store, id } = longChat(1_600);
+    const read = store.preload(id);
+    await new Promise((resolve) => setImmediate(resolve));
+    store.mutate(id, (s) => void s.messages.splice(0, 1));
+    await read;
+    expect(store.get(id).messages).toHaveLength(1_599);
+    expect(store.get(id).messages[0]!.id).toBe('m1');
+  });
+
+  it('shares one read between callers, reads nothing for a chat in memory or a bad id, and leaves a missing one to get()', async () => {
+    const { store, id } = longChat(1_200);
+    const first = store.preload(id);
+    expect(store.preload(id)).toBe(first);
+    await first;
+    const loads = vi.spyOn(SessionRows.prototype, 'loadInChunks');
+    await store.preload(id);
+    await store.preload('nobody');
+    await store.preload('../bad id');
+    // Only 'nobody' was looked up (and found missing): the next get() tells it.
+    expect(loads).toHaveBeenCalledTimes(1);
+    expect(() => store.get('nobody')).toThrow('There is no session nobody.');
+  });
+});
