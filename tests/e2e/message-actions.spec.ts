@@ -50,7 +50,7 @@ test.describe('message actions and swipes', () => {
     await workbench.getByLabel('Main connection').selectOption(connectionId);
     await expect(workbench.getByLabel('Main connection')).toHaveValue(connectionId);
 
-    const messages = workbench.locator('[data-testid="chat"] > [data-testid="message"]');
+    const messages = workbench.locator('[data-testid="chat"] .chat__slot > [data-testid="message"]');
     const reply = workbench.locator('[data-testid="message"][data-role="assistant"]').last();
     const replyText = (m: Locator) => m.getByTestId('message-text');
     const idle = () => expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });

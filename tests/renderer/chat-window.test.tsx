@@ -9,6 +9,7 @@ import { disposeAllHosts } from './real-host';
 import { closeLlmServers, finishes, session } from './real-chat';
 import { openWorkbench, send, until } from './workbench-harness';
 import { SHOWN_AT_MOST } from '../../renderer/src/stores/chat/chat-commands';
+import type { AppStore } from '../../renderer/src/stores/app/app-store';
 
 afterEach(async () => {
   cleanup();
@@ -24,17 +25,28 @@ const long = (total = TOTAL) =>
     messages: Array.from({ length: total }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: i === 7 ? 'The old bridge at Kell.' : `Turn ${i}.`, createdAt: i }) as ChatMessage),
   });
 
-const shownIds = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.dataset.messageId);
+/** The messages the window holds (the virtualized list's rows). */
+const heldIds = (w: { store: AppStore }) => w.store.getState().chat.open!.messages.map((m) => m.id);
+/** The messages drawn in the document: the list draws those near the view. */
+const drawnIds = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.dataset.messageId);
 
 describe('a long chat in the window', () => {
   it('opens with the newest page and loads older pages on request, each above the ones shown', async () => {
-    const { panel, host } = await openWorkbench({ sessions: [long()] });
-    expect(shownIds(panel)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${TOTAL - SESSION_PAGE + i}`));
+    const w = await openWorkbench({ sessions: [long()] });
+    const { panel, host } = w;
+    expect(heldIds(w)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${TOTAL - SESSION_PAGE + i}`));
+    expect(drawnIds(panel)).toEqual(heldIds(w));
     expect(host.callsTo('chat.sessions.window').map((c) => c.input)).toEqual([{ sessionId: 's1' }]);
     const earlier = (byTestId(panel, 'earlier-messages') as HTMLButtonElement);
     expect(earlier.textContent).toBe(`Show earlier messages (${TOTAL - SESSION_PAGE} more)`);
     await settle(() => earlier.click());
-    expect(shownIds(panel)).toEqual(Array.from({ length: 2 * SESSION_PAGE }, (_, i) => `m${TOTAL - 2 * SESSION_PAGE + i}`));
+    expect(heldIds(w)).toEqual(Array.from({ length: 2 * SESSION_PAGE }, (_, i) => `m${TOTAL - 2 * SESSION_PAGE + i}`));
+    // The page came in above the view: what was on screen is still drawn, in order, and the view did not jump to
+    // the new rows (the list keeps the first message shown where it was).
+    const drawn = drawnIds(panel);
+    expect(drawn).toEqual(heldIds(w).slice(heldIds(w).indexOf(drawn[0]!)));
+    expect(drawn.slice(-SESSION_PAGE)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${TOTAL - SESSION_PAGE + i}`));
+    expect(drawn.length).toBeLessThan(2 * SESSION_PAGE);
     expect(byTestId(panel, 'earlier-messages').textContent).toBe(`Show earlier messages (${TOTAL - 2 * SESSION_PAGE} more)`);
     expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
     // Who speaks, beside each message: no picture here, so the persona's and the character's first letters.
@@ -52,11 +64,11 @@ describe('a long chat in the window', () => {
     const w = await openWorkbench({ sessions: [long(500)] });
     const { panel } = w;
     for (let i = 0; i < 5; i++) await settle(() => (byTestId(panel, 'earlier-messages') as HTMLButtonElement).click());
-    const ids = shownIds(panel);
+    const ids = heldIds(w);
     expect([ids.length, ids[0], ids.at(-1)]).toEqual([SHOWN_AT_MOST, 'm140', 'm439']);
     expect(byTestId(panel, 'later-messages').textContent).toBe('Show newer messages (60 more)');
     await settle(() => (byTestId(panel, 'later-messages') as HTMLButtonElement).click());
-    const back = shownIds(panel);
+    const back = heldIds(w);
     expect([back.length, back[0], back.at(-1)]).toEqual([SHOWN_AT_MOST, 'm200', 'm499']);
     expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
     // At the newest, the messages a turn adds let the oldest shown go.
@@ -64,7 +76,7 @@ describe('a long chat in the window', () => {
     await send(panel, 'And then?');
     await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
     await settle();
-    const grown = shownIds(panel);
+    const grown = heldIds(w);
     expect([grown.length, grown[0], grown[SHOWN_AT_MOST - 3]]).toEqual([SHOWN_AT_MOST, 'm202', 'm499']);
   });
 
@@ -76,7 +88,7 @@ describe('a long chat in the window', () => {
     await settle(() => (byTestId(panel, 'search-hit') as HTMLButtonElement).click());
     await settle();
     expect(host.callsTo('chat.sessions.window').at(-1)!.input).toEqual({ sessionId: 's1', around: 'm7' });
-    expect(shownIds(panel)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${i}`));
+    expect(heldIds(w)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${i}`));
     expect((document.activeElement as HTMLElement).dataset.messageId).toBe('m7');
     expect(panel.querySelector('[data-testid="earlier-messages"]')).toBeNull();
     expect(byTestId(panel, 'later-messages').textContent).toBe(`Show newer messages (${TOTAL - SESSION_PAGE} more)`);
@@ -85,17 +97,17 @@ describe('a long chat in the window', () => {
     await host.arrange('chat.sessions.rename', { sessionId: 's1', title: 'Renamed' });
     await settle();
     expect(host.callsTo('chat.sessions.window').at(-1)!.input).toEqual({ sessionId: 's1', start: 0, end: SESSION_PAGE });
-    expect(shownIds(panel)).toHaveLength(SESSION_PAGE);
+    expect(heldIds(w)).toHaveLength(SESSION_PAGE);
 
     await settle(() => (byTestId(panel, 'later-messages') as HTMLButtonElement).click());
-    expect(shownIds(panel)).toHaveLength(2 * SESSION_PAGE);
+    expect(heldIds(w)).toHaveLength(2 * SESSION_PAGE);
 
     w.llm.enqueue({ text: 'Onward.' });
     await send(panel, 'Back to the present.');
     await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
     await settle();
     // The newest page, and after it the message sent and its reply (a window at the newest grows with the chat).
-    const ids = shownIds(panel);
+    const ids = heldIds(w);
     expect(ids.slice(0, -2)).toEqual(Array.from({ length: SESSION_PAGE }, (_, i) => `m${TOTAL - SESSION_PAGE + i}`));
     expect(panel.querySelector('[data-testid="later-messages"]')).toBeNull();
     const [sent, reply] = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].slice(-2);

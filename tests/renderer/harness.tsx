@@ -4,6 +4,7 @@
 import { act, type ReactElement } from 'react';
 import { vi } from 'vitest';
 import { createRoot, type Root } from 'react-dom/client';
+import { VirtuosoMockContext } from 'react-virtuoso';
 import type { ExtensionInfo } from '../../shared/contract/events';
 import type { ToolInfo } from '../../shared/types/tools';
 import type { HostConnection } from '../../renderer/src/api/connection';
@@ -23,6 +24,7 @@ export interface Rendered<H extends HostConnection> {
 }
 
 const mounted: Array<() => void> = [];
+const LAID_OUT = { viewportHeight: 1_000_000, itemHeight: 100 };
 
 /** Renders the whole shell wired to `host` (a RealHost) the way main.tsx does, and waits for the first resync. */
 export async function renderShell<H extends HostConnection>(host: H, ui: ReactElement = <App />): Promise<Rendered<H>> {
@@ -34,9 +36,12 @@ export async function renderShell<H extends HostConnection>(host: H, ui: ReactEl
   await act(async () => {
     root = createRoot(container);
     root.render(
-      <AppProviders host={host} store={store}>
-        {ui}
-      </AppProviders>,
+      // happy-dom lays nothing out: the virtualized chat is told a viewport tall enough to draw every row it holds.
+      <VirtuosoMockContext.Provider value={LAID_OUT}>
+        <AppProviders host={host} store={store}>
+          {ui}
+        </AppProviders>
+      </VirtuosoMockContext.Provider>,
     );
   });
   await settleHostsToo();

@@ -26,7 +26,7 @@ const withSwipes = (id: string, texts: string[], shown: number): ChatMessage => 
   swipeId: shown,
 });
 
-const articles = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="chat"] > [data-testid="message"]')];
+const articles = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="chat"] .chat__slot > [data-testid="message"]')];
 const texts = (panel: HTMLElement) => articles(panel).map((a) => (a.dataset.role === 'assistant' ? replyText(a) : a.querySelector('.msg__text')?.textContent));
 
 describe('swipes', () => {

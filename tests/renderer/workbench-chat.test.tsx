@@ -58,7 +58,7 @@ describe('the keyboard', () => {
     );
     const { panel } = await openWorkbench({ sessions: [session({ messages })] });
     const chat = byTestId(panel, 'chat');
-    const articles = [...chat.querySelectorAll<HTMLElement>(':scope > [data-testid="message"]')];
+    const articles = [...chat.querySelectorAll<HTMLElement>('.chat__slot > [data-testid="message"]')];
     expect(articles).toHaveLength(14);
     // Four actions on each message and seven breakdown buttons, one Tab each before; now the newest message and its own controls.
     const controls = (message: HTMLElement) => [...message.querySelectorAll('button')];
@@ -97,7 +97,7 @@ describe('the keyboard', () => {
     const w = await openWorkbench({ sessions: [session({ messages })] });
     const { panel } = w;
     const chat = byTestId(panel, 'chat');
-    const articles = () => [...chat.querySelectorAll<HTMLElement>(':scope > [data-testid="message"]')];
+    const articles = () => [...chat.querySelectorAll<HTMLElement>('.chat__slot > [data-testid="message"]')];
     const controls = (message: HTMLElement) => [...message.querySelectorAll('button')];
     w.llm.enqueue({ text: ['Reply ', '3.'] });
     await send(panel, 'Line 2.');

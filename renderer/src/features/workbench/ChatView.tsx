@@ -1,111 +1,125 @@
 // The conversation: saved messages, then the live turn — the council's part, tool-call cards, streamed text, its end or error.
-// Every piece of model and tool output is a text node; nothing is parsed as markup.
-import { useEffect, useState } from 'react';
+// Every piece of model and tool output is a text node; nothing is parsed as markup. The list is virtualized
+// (react-virtuoso, in the main scroll area): only the messages near the view are in the document.
+import { forwardRef, memo, useMemo, useRef, useState, type HTMLAttributes, type RefObject } from 'react';
+import { Virtuoso, type ItemProps, type VirtuosoHandle } from 'react-virtuoso';
 import type { ChatSession } from '../../../../shared/types/chat';
 import type { LiveTurn } from '../../stores/chat/chat-turns';
-import { UserMessage } from './UserMessage';
-import { AssistantMessage } from './AssistantMessage';
+import { ChatRow, TurnProvider, useRows, type Row } from './chat-rows';
 import { useButtonsWaitForReply } from './reply-wait';
 import { DryRunPreview } from './DryRunPreview';
 import { useRovingMessages } from './roving-messages';
-import { useAppStore, useAppStoreApi } from '../../app/context';
+import { useAppStore } from '../../app/context';
 import { atNewest } from '../../stores/chat/chat-slice';
 import { EarlierMessages, LaterMessages } from './ChatWindowEdges';
+import { useFocusRequested, useFocusWanted, useKeepInView, useStickToBottom } from './chat-scroll';
 
-interface Names {
-  user: string;
-  assistant: string;
+/** What the rows' slots know: the message a search found (marked until another is asked for). */
+interface SlotContext {
+  found: string | null;
 }
+
+/** A message's place in the list: the list measures it (padding, not margins, keeps the gap between messages). */
+const Slot = forwardRef<HTMLDivElement, ItemProps<Row> & { context?: SlotContext } & HTMLAttributes<HTMLDivElement>>(function Slot({ item, context, ...props }, ref) {
+  return <div {...props} ref={ref} className="chat__slot" data-found={context?.found === item.key ? 'true' : undefined} />;
+});
+
+// The list's own props stay the same objects between renders: a streamed frame then re-renders the live row only.
+const rowKey = (_: number, row: Row) => row.key;
+const rowContent = (_: number, row: Row) => <ChatRow row={row} />;
+const COMPONENTS = { Item: Slot };
+/** Rows drawn above and below the view (px): the arrow keys and a slow scroll find them drawn. */
+const DRAWN_BEYOND_VIEW = { top: 800, bottom: 800 };
 
 /**
- * Keeps the main scroll area at the bottom while it already was there (new text pushes it along; scrolling up
- * stops that). Everything happens in a ResizeObserver callback, which runs after layout: whether the view was at
- * the bottom of the chat's previous height is read there, and the new position written, with nothing laid out
- * twice in a frame (a scroll listener reading scrollHeight would force a layout while a reply streams). Growth
- * above (an older page put before the first message) is left to the browser's scroll anchoring, which has moved
- * the view by then: measured against the old height, that would look like the bottom.
+ * The virtualized list itself, rendered again only when its rows or their place change: Virtuoso lays itself out
+ * again whenever it renders, which a streamed frame must not cost (the live row follows the turn through a context).
  */
-function useStickToBottom(chat: HTMLElement | null) {
-  useEffect(() => {
-    const main = document.getElementById('main');
-    if (!main || !chat || typeof ResizeObserver === 'undefined') return;
-    main.scrollTop = main.scrollHeight;
-    let height = main.scrollHeight;
-    const firstMessage = () => chat.querySelector('[data-testid="message"]');
-    let first = firstMessage();
-    const observer = new ResizeObserver(() => {
-      const before = first;
-      first = firstMessage();
-      const atBottom = before === first && height - main.scrollTop - main.clientHeight < 80;
-      height = main.scrollHeight;
-      if (atBottom) main.scrollTop = height;
-    });
-    observer.observe(chat);
-    return () => observer.disconnect();
-  }, [chat]);
-}
+const MessageList = memo(function MessageList(props: {
+  list: RefObject<VirtuosoHandle | null>;
+  scroller: HTMLElement | undefined;
+  rows: Row[];
+  context: SlotContext;
+  firstIndex: number;
+  rangeChanged: ((range: unknown) => void) | undefined;
+}) {
+  return (
+    <Virtuoso<Row, SlotContext>
+      ref={props.list}
+      customScrollParent={props.scroller}
+      data={props.rows}
+      context={props.context}
+      // Virtuoso counts rows put above by how much this went down: the window's start does that.
+      firstItemIndex={props.firstIndex}
+      computeItemKey={rowKey}
+      itemContent={rowContent}
+      increaseViewportBy={DRAWN_BEYOND_VIEW}
+      defaultItemHeight={160}
+      rangeChanged={props.rangeChanged}
+      components={COMPONENTS}
+    />
+  );
+});
 
-/** A message someone asked to see (a search result): focused, marked and brought into view once it is drawn. */
-function useFocusRequested(chat: HTMLElement | null, session: ChatSession) {
-  const store = useAppStoreApi();
-  const wanted = useAppStore((s) => s.chat.focusMessageId);
-  useEffect(() => {
-    if (!chat || !wanted) return;
-    const target = [...chat.querySelectorAll<HTMLElement>('[data-message-id]')].find((el) => el.dataset.messageId === wanted);
-    if (!target) return;
-    // Marked until another is asked for: the person sees which message the search found, wherever focus goes next.
-    for (const found of chat.querySelectorAll<HTMLElement>('[data-found]')) delete found.dataset.found;
-    target.dataset.found = 'true';
-    // A page just put in may not have its roving tabindex yet (it comes in a microtask), and an article without one
-    // takes no focus; focused, it becomes the current message.
-    if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
-    target.focus();
-    target.scrollIntoView?.({ block: 'center' });
-    store.getState().chatMessageFocusRequested(null);
-  }, [chat, wanted, session, store]);
+/** Virtuoso counts prepended rows by how much the first one's index went down: the window's start is that index. */
+function useListEpoch(sessionId: string, ids: string[]): string {
+  const last = useRef<{ session: string; ids: Set<string>; epoch: number }>({ session: '', ids: new Set(), epoch: 0 });
+  const seen = last.current;
+  // A window that shares no message with the one before (another chat, a search far away) is a new list, not a page.
+  const moved = seen.session !== sessionId || (ids.length > 0 && seen.ids.size > 0 && !ids.some((id) => seen.ids.has(id)));
+  last.current = { session: sessionId, ids: new Set(ids), epoch: seen.epoch + (moved ? 1 : 0) };
+  return `${sessionId}:${last.current.epoch}`;
 }
 
 export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; picture: string | null }) {
-  const { session } = props;
+  const { session, picture } = props;
   const shown = useAppStore((s) => (s.chat.open === session ? s.chat.window : null));
   // A live turn is drawn after the newest message: only while the window holds it (a search can take it back in time).
   const newest = atNewest(session, shown);
   const turn = newest ? props.turn : null;
   const earlier = shown?.start ?? 0;
   const later = shown ? shown.total - shown.start - session.messages.length : 0;
-  const names: Names = { user: session.persona.name || 'You', assistant: session.character.name || 'Assistant' };
-  const ids = new Set(session.messages.map((m) => m.id));
+  const assistantName = session.character.name || 'Assistant';
   const replying = turn && turn.status === 'streaming';
   const messages = session.messages;
-  // A turn reworking a saved reply (regenerate, continue) is drawn in its place until the copy holding its result is read.
-  const reworked = turn?.rework && (replying || (session.updatedAt <= turn.rework.since && turn.text !== '')) ? turn.assistantMessageId : null;
-  const lastId = newest ? messages[messages.length - 1]?.id : undefined;
-  const liveSaved = turn && turn.assistantMessageId && ids.has(turn.assistantMessageId);
-  const showPendingUser = turn && !turn.dryRun && turn.userText && !(turn.userMessageId && ids.has(turn.userMessageId)) && turn.status === 'streaming';
-  const showLive = turn && !turn.dryRun && !liveSaved && (turn.status === 'streaming' || turn.text || turn.error || turn.toolCalls.length > 0);
 
-  const { picture } = props;
   const [chat, setChat] = useState<HTMLElement | null>(null);
+  const list = useRef<VirtuosoHandle>(null);
+  const [found, setFound] = useState<string | null>(null);
+  const [drawnAt, setDrawnAt] = useState<unknown>(null);
+  const wanted = useFocusWanted();
+  const { rows, live } = useRows(session, turn, newest, picture);
+  const ids = useMemo(() => rows.map((r) => r.key), [rows]);
+  const epoch = useListEpoch(session.id, ids);
+  const slotContext = useMemo(() => ({ found }), [found]);
   useButtonsWaitForReply(chat, Boolean(replying));
-  useStickToBottom(chat);
-  useRovingMessages(chat);
-  useFocusRequested(chat, session);
+  useStickToBottom(chat, turn?.dryRun ? undefined : turn?.turnId);
+  useKeepInView(list, ids);
+  // Home and End scroll to the list's ends (an older page coming in at the top keeps that row in place).
+  useRovingMessages(chat, (edge) => {
+    const main = document.getElementById('main');
+    if (main) main.scrollTop = edge === 'first' ? 0 : main.scrollHeight;
+    return (edge === 'first' ? rows[0] : rows.at(-1))?.key;
+  });
+  useFocusRequested(chat, list, ids, drawnAt, setFound);
 
   if (messages.length === 0 && !turn) {
     return (
       <div className="chat chat--empty" data-testid="chat" ref={setChat}>
         <p className="panel-note">
-          No messages yet. Write to {names.assistant} below; the reply streams in as it is written
+          No messages yet. Write to {assistantName} below; the reply streams in as it is written
           {session.character.name ? '' : ' (give the character a name and description in Character & world)'}.
         </p>
       </div>
     );
   }
 
+  const main = document.getElementById('main') ?? undefined;
   return (
     <div
       className="chat"
       data-testid="chat"
+      data-first-message={ids[0]}
       ref={setChat}
       role="log"
       aria-live="off"
@@ -113,20 +127,9 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
       aria-description="One stop for Tab: the arrow keys move between messages, Home and End go to the first and last."
     >
       {earlier > 0 && <EarlierMessages count={earlier} />}
-      {/* One keyed list: when the live reply is saved it keeps its element, so state such as an opened deliberation survives. */}
-      {[
-        ...messages.map((m) =>
-          m.role === 'user' ? (
-            <UserMessage key={m.id} message={m} name={names.user} sessionId={session.id} />
-          ) : m.id === reworked ? (
-            <AssistantMessage key={m.id} message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={session.id} picture={picture} />
-          ) : (
-            <AssistantMessage key={m.id} message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={session.id} last={m.id === lastId} picture={picture} />
-          ),
-        ),
-        showPendingUser && <UserMessage key={turn.userMessageId || `pending-${turn.turnId}`} message={null} text={turn.userText!} name={names.user} sessionId={session.id} pending />,
-        showLive && <AssistantMessage key={turn.assistantMessageId || `live-${turn.turnId}`} message={null} turn={turn} name={names.assistant} chatId={session.id} picture={picture} />,
-      ]}
+      <TurnProvider value={live}>
+      <MessageList key={epoch} list={list} scroller={main} rows={rows} context={slotContext} firstIndex={earlier} rangeChanged={wanted ? setDrawnAt : undefined} />
+      </TurnProvider>
       {turn?.dryRun && <DryRunPreview turn={turn} />}
       {later > 0 && <LaterMessages count={later} />}
     </div>
