@@ -145,6 +145,6 @@ test.describe('a long chat', () => {
     const main = page.locator('main#main');
     await main.evaluate((el) => (el.scrollTop = Math.max(0, el.scrollTop - 4000)));
     await expect(message(COUNT - 1)).toHaveCount(0);
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="chat"] .chat__slot') !== null)).toBe(true);
+    await expect.poll(() => page.evaluate(() => (document.activeElement?.closest('[data-testid="chat"] .chat__slot') ?? null) !== null)).toBe(true);
   });
 });

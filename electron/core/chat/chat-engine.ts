@@ -17,7 +17,7 @@ import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
 import type { PrepareDeps } from './pipeline/prepare';
 import type { MacroSources } from './pipeline/macro-catalog';
-import { noSession, titleFrom, type SessionStore } from './session-store';
+import { titleFrom, type SessionStore } from './session-store';
 import { ActiveChat } from './active-chat';
 import type { ReplyPlacement } from './reply-save';
 import { runTurn, type SendOptions, type TurnDeps } from './chat-turn';
@@ -236,7 +236,7 @@ export class ChatEngine {
   /** The person opened a session (null: none): extensions hear CHAT_SWITCHED when that changes the active chat. */
   open(sessionId: string | null): { active: string | null } {
     if (sessionId !== null) {
-      if (!this.deps.sessions.has(sessionId)) noSession(sessionId);
+      this.deps.sessions.assertExists(sessionId);
       // Read whole in the background while the person reads the newest page: their first turn or edit then waits on nothing.
       void this.deps.sessions.preload(sessionId);
       this.deps.llm.warm();

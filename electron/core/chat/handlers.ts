@@ -3,7 +3,7 @@
 import { listMacros } from './session-macros';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
-import { noSession, summaryFields, summaryOf } from './session-store';
+import { summaryFields, summaryOf } from './session-store';
 import { searchSessions } from './session-search';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';
@@ -20,7 +20,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return await run(params);
     };
   const known = (sessionId: string) => {
-    if (!sessions.has(sessionId)) noSession(sessionId);
+    sessions.assertExists(sessionId);
     return sessionId;
   };
   return {

@@ -23,7 +23,7 @@ const CACHED_MESSAGES = 40_000;
 const READ_CHUNK = 250;
 
 /** The error for a session id nobody has (stable code, the field named). */
-export function noSession(id: string): never {
+function noSession(id: string): never {
   throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
 }
 
@@ -69,6 +69,7 @@ export class SessionStore {
   /** Writes this store made, per session: a read in the background started before one gives up. */
   private readonly writes = new Map<string, number>();
   private readonly reading = new Map<string, Promise<void>>();
+  private closed = false;
 
   constructor(options: SessionStoreOptions) {
     this.dir = path.join(options.dataDir, 'sessions');
@@ -136,7 +137,7 @@ export class SessionStore {
     let read = this.reading.get(id);
     if (!read) {
       read = this.readInChunks(id)
-        .catch(() => undefined)
+        .catch((err: unknown) => this.log.warn(`sessions: reading ${id} in the background failed (${(err as Error).message}); the next read tries again`))
         .finally(() => this.reading.delete(id));
       this.reading.set(id, read);
     }
@@ -145,13 +146,26 @@ export class SessionStore {
 
   private async readInChunks(id: string): Promise<void> {
     for (let attempt = 0; attempt < 2; attempt++) {
+      // Read meanwhile (a change needed it at once): nothing left to do.
+      if (this.closed || this.fresh().has(id)) return;
       const writes = this.writes.get(id);
-      const version = pluck<number>(this.db, 'PRAGMA data_version');
-      const unchanged = () => this.writes.get(id) === writes && pluck<number>(this.db, 'PRAGMA data_version') === version;
+      const version = this.dataVersion;
+      /** Nothing was written to the chats since the read began, here or by another connection (nor was the store closed). */
+      const unchanged = () => {
+        if (this.closed || this.writes.get(id) !== writes || this.cache.has(id)) return false;
+        try {
+          return pluck<number>(this.db, 'PRAGMA data_version') === version;
+        } catch {
+          return false;
+        }
+      };
       const read = await this.rows.loadInChunks(id, READ_CHUNK, () => new Promise((resolve) => setImmediate(() => resolve(unchanged()))));
-      // The last chunk was read after the last look: a commit elsewhere just before it would be in that chunk only.
-      if (read === undefined || !unchanged()) continue;
-      if (read && !this.fresh().has(id)) this.remember(read);
+      if (read === undefined || this.closed) continue;
+      // The last chunk was read after the last look. The version is read once more, by fresh(), and the read is kept
+      // only if no commit came before it (one just before the last chunk would be in that chunk alone).
+      const cache = this.fresh();
+      if (this.dataVersion !== version || this.writes.get(id) !== writes) continue;
+      if (read && !cache.has(id)) this.remember(read);
       return;
     }
   }
@@ -274,6 +288,7 @@ export class SessionStore {
 
   /** Closes the database; the checkpoint thread, when one was started, closes its connection first. */
   close(): Promise<void> {
+    this.closed = true;
     this.cache.clear();
     const thread = this.checkpoints.close();
     if (!thread) {
@@ -294,6 +309,11 @@ export class SessionStore {
     const read = this.rows.load(id);
     if (!read) noSession(id);
     return this.remember(read);
+  }
+
+  /** Throws INVALID_INPUT for a malformed id and NOT_FOUND for one nobody has, reading no messages. */
+  assertExists(id: string): void {
+    this.fields(id);
   }
 
   /** The session's own fields, its messages not read (those of a session in memory are there as well). */

@@ -14,6 +14,7 @@ beforeEach(async () => {
   await addMainConnection(rig);
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await rig.close();
   cleanupTempDirs();
 });

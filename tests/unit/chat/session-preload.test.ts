@@ -81,6 +81,33 @@ describe('reading a long chat in the background', () => {
     expect(store.get(id).messages[0]!.id).toBe('m1');
   });
 
+  it('a session deleted while it is read stays deleted: the read is dropped, not kept', async () => {
+    const { store, id } = longChat(1_600);
+    const read = store.preload(id);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.delete(id)).toBe(true);
+    await read;
+    expect(store.has(id)).toBe(false);
+    expect(() => store.get(id)).toThrow(`There is no session ${id}.`);
+  });
+
+  it('a store closed while it reads stops reading, and nothing throws from the timers', async () => {
+    const { store, id } = longChat(1_600);
+    const read = store.preload(id);
+    await new Promise((resolve) => setImmediate(resolve));
+    await store.close();
+    await expect(read).resolves.toBeUndefined();
+  });
+
+  it('an id that is malformed or missing is told apart without reading the messages', () => {
+    const { store, id } = longChat(10);
+    const loads = vi.spyOn(SessionRows.prototype, 'load');
+    expect(() => store.assertExists(id)).not.toThrow();
+    expect(() => store.assertExists('../x')).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'INVALID_INPUT' }) }));
+    expect(() => store.assertExists('missing')).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'NOT_FOUND', path: '/sessionId' }) }));
+    expect(loads).not.toHaveBeenCalled();
+  });
+
   it('shares one read between callers, reads nothing for a chat in memory or a bad id, and leaves a missing one to get()', async () => {
     const { store, id } = longChat(1_200);
     const first = store.preload(id);

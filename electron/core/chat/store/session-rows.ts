@@ -48,8 +48,8 @@ export class SessionRows {
     const p = (sql: string) => db.prepare(sql);
     this.sql = {
       head: p('SELECT head, updated_at, message_count FROM sessions WHERE id = ?').raw(true),
-      messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq').raw(true),
-      after: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(true),
+      messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq, rowid').raw(true),
+      after: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ?1 AND (seq > ?2 OR (seq = ?2 AND rowid > ?3)) ORDER BY seq, rowid LIMIT ?4').raw(true),
       page: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?').raw(true),
       newest: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?').raw(true),
       position: p('SELECT (SELECT count(*) FROM messages WHERE session_id = ?1 AND seq < m.seq) FROM messages m WHERE m.session_id = ?1 AND m.id = ?2').raw(true),
@@ -101,11 +101,11 @@ export class SessionRows {
   async loadInChunks(id: string, chunk: number, pause: () => Promise<boolean>): Promise<LoadedSession | null | undefined> {
     const loaded = this.headOnly(id);
     if (!loaded) return null;
-    for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-      const rows = this.sql.after.all(id, after, chunk) as MessageRow[];
+    for (let seq = Number.MIN_SAFE_INTEGER, rowid = 0; ; ) {
+      const rows = this.sql.after.all(id, seq, rowid, chunk) as MessageRow[];
       add(loaded, rows);
       if (rows.length < chunk) return loaded;
-      after = rows[rows.length - 1]![1];
+      [rowid, seq] = rows[rows.length - 1]!;
       if (!(await pause())) return undefined;
     }
   }

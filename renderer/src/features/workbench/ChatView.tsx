@@ -37,7 +37,7 @@ const DRAWN_BEYOND_VIEW = { top: 800, bottom: 800 };
  */
 const MessageList = memo(function MessageList(props: {
   list: RefObject<VirtuosoHandle | null>;
-  scroller: HTMLElement | undefined;
+  scroller: HTMLElement;
   rows: Row[];
   context: SlotContext;
   firstIndex: number;
@@ -94,7 +94,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
   const slotContext = useMemo(() => ({ found }), [found]);
   useButtonsWaitForReply(chat, Boolean(replying));
   useStickToBottom(chat, turn?.dryRun ? undefined : turn?.turnId);
-  useKeepInView(list, ids);
+  useKeepInView(list, ids, wanted !== null);
   // Home and End scroll to the list's ends (an older page coming in at the top keeps that row in place).
   useRovingMessages(chat, (edge) => {
     const main = document.getElementById('main');
@@ -114,7 +114,8 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
     );
   }
 
-  const main = document.getElementById('main') ?? undefined;
+  // The main scroll area holds the chat: known once the chat is in the document (the list is drawn from then on).
+  const scroller = chat?.closest<HTMLElement>('#main') ?? null;
   return (
     <div
       className="chat"
@@ -128,7 +129,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
     >
       {earlier > 0 && <EarlierMessages count={earlier} />}
       <TurnProvider value={live}>
-      <MessageList key={epoch} list={list} scroller={main} rows={rows} context={slotContext} firstIndex={earlier} rangeChanged={wanted ? setDrawnAt : undefined} />
+      {scroller && <MessageList key={epoch} list={list} scroller={scroller} rows={rows} context={slotContext} firstIndex={earlier} rangeChanged={wanted ? setDrawnAt : undefined} />}
       </TurnProvider>
       {turn?.dryRun && <DryRunPreview turn={turn} />}
       {later > 0 && <LaterMessages count={later} />}

@@ -91,12 +91,13 @@ function topInView(first: string): { id: string; offset: number } | null {
  * message at the top of the view is noted before the rows change (while rendering, the document still shows them)
  * and held in place for the frames the list takes to settle, unless the person scrolls meanwhile.
  */
-export function useKeepInView(list: RefObject<VirtuosoHandle | null>, ids: string[]) {
+export function useKeepInView(list: RefObject<VirtuosoHandle | null>, ids: string[], jumping: boolean) {
   const seen = useRef(ids);
   const anchor = useRef<{ id: string; offset: number } | null>(null);
   if (seen.current !== ids) {
     const first = seen.current[0];
-    if (first !== undefined && ids.indexOf(first) > 0) anchor.current = topInView(first);
+    // Rows that came with a jump to a message (a search result) go where that message is, not where the view was.
+    if (!jumping && first !== undefined && ids.indexOf(first) > 0) anchor.current = topInView(first);
     seen.current = ids;
   }
   useLayoutEffect(() => {

@@ -124,7 +124,7 @@ export function useRovingMessages(chat: HTMLElement | null, reach: ReachEdge): v
       // goes with it to the message taking its place, not to the page.
       const lost = holding && current !== null && !current.isConnected && (document.activeElement === document.body || document.activeElement === null);
       if (touched.size > 0 || !isMessage(current)) apply(touched);
-      const reached = awaited === null ? null : rowAt(awaited);
+      const reached = awaited === null || !holding ? null : rowAt(awaited);
       if (reached) {
         awaited = null;
         moveTo(reached);
@@ -133,8 +133,16 @@ export function useRovingMessages(chat: HTMLElement | null, reach: ReachEdge): v
     apply(messages(chat));
     chat.addEventListener('keydown', onKeyDown);
     chat.addEventListener('focusin', onFocusIn);
+    // Focus leaving the chat (for another control, or for nothing: a click on the page) lets go of it; focus lost
+    // because its message left the document (the list scrolled it away) does not.
     const onFocusOut = (event: FocusEvent) => {
-      if (event.relatedTarget instanceof Node && !chat.contains(event.relatedTarget)) holding = false;
+      const from = event.target as Node;
+      queueMicrotask(() => {
+        if (from.isConnected && !chat.contains(document.activeElement)) {
+          holding = false;
+          awaited = null;
+        }
+      });
     };
     chat.addEventListener('focusout', onFocusOut);
     observer.observe(chat, { childList: true, subtree: true });
