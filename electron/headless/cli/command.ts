@@ -24,6 +24,14 @@ export interface CliContext {
   out(line: string): void;
 }
 
+export interface StandaloneContext {
+  flags: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  json: boolean;
+  out(text: string): void;
+  err(text: string): void;
+}
+
 export interface CliCommand {
   words: string[];
   usage: string;
@@ -33,7 +41,12 @@ export interface CliCommand {
   usesTools?: boolean;
   /** Only reads or writes the data folder: no extension worker or MCP server is started for it. */
   dataOnly?: boolean;
-  run(ctx: CliContext): Promise<unknown>;
+  run?(ctx: CliContext): Promise<unknown>;
+  /**
+   * Instead of run(): no host is started on the data folder (the command makes what it needs) and the command
+   * answers its exit code itself. Its HostFailure is a usage or set-up error: exit 2.
+   */
+  standalone?(ctx: StandaloneContext): Promise<number>;
   /** Human output; defaults to pretty JSON. */
   format?(value: unknown): string;
 }

@@ -2,6 +2,7 @@
 import type { CliCommand } from './command';
 import { statusCommand } from './status';
 import { extensionCommands } from './extensions';
+import { extensionTestCommand } from './extension-test';
 import { toolCommands } from './tools';
 import { connectionCommands } from './connections';
 import { modelCommands } from './models';
@@ -13,4 +14,4 @@ import { councilCommands } from './council';
 import { mcpCommands } from './mcp';
 import { backupCommands } from './backup';
 
-export const commands: CliCommand[] = [statusCommand, ...extensionCommands, ...toolCommands, ...connectionCommands, ...modelCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands, ...backupCommands];
+export const commands: CliCommand[] = [statusCommand, ...extensionCommands, extensionTestCommand, ...toolCommands, ...connectionCommands, ...modelCommands, ...sidecarCommands, chatCommand(), ...packCommands, ...sessionCommands, ...councilCommands, ...mcpCommands, ...backupCommands];

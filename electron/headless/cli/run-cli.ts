@@ -5,7 +5,7 @@ import { HostFailure, type HostError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../../core/ports';
 import { connectToApp } from '../../core/app-socket/client';
 import { resolveDataDir } from '../../core/data-dir';
-import type { CliCommand, CliHost } from './command';
+import type { CliCommand, CliHost, StandaloneContext } from './command';
 import { helpText } from './help-text';
 import { waitForToolSources } from './tool-sources';
 import { commands as allCommands } from './index';
@@ -69,11 +69,22 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
   try {
     parsed = parseArgs({ args: argv, options: { ...GLOBAL_FLAGS, ...(command.flags ?? {}) }, allowPositionals: true, strict: true });
   } catch (err) {
-    return report({ code: 'INVALID_INPUT', message: `${(err as Error).message}\nUsage: ${command.usage}` });
+    const code = report({ code: 'INVALID_INPUT', message: `${(err as Error).message}\nUsage: ${command.usage}` });
+    // A command that answers its own exit codes tells a usage error apart from a failure.
+    return command.standalone ? 2 : code;
   }
   if (parsed.values.help) {
     io.out(`Usage: npm run cli -- ${command.usage}\n${command.summary}`);
     return 0;
+  }
+
+  if (command.standalone) {
+    try {
+      return await command.standalone({ flags: parsed.values as StandaloneContext['flags'], positionals: parsed.positionals.slice(command.words.length), json, out: io.out, err: io.err });
+    } catch (err) {
+      report(err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: (err as Error).message });
+      return 2;
+    }
   }
 
   let host: CliHost;
@@ -90,7 +101,7 @@ export async function runCli(argv: string[], io: CliIo, options: RunCliOptions =
     if (command.usesTools && host.local) {
       for (const note of await waitForToolSources(host.local)) io.err(note);
     }
-    const value = await command.run({
+    const value = await command.run!({
       host,
       flags: parsed.values as Record<string, string | boolean | string[] | undefined>,
       positionals: parsed.positionals.slice(command.words.length),

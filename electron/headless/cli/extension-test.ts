@@ -1,0 +1,76 @@
+// `extensions test <dir>`: an extension author's test bench. Each case replays a saved chat through the extension
+// with the model's answers given in the case, and compares what happened with its snapshot. Exit 0 when all pass,
+// 1 when one fails, 2 on a usage or set-up error.
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostFailure } from '../../../shared/errors';
+import type { CliCommand, StandaloneContext } from './command';
+import type { CaseResult } from '../../core/testbench/run-cases';
+
+const USAGE = 'extensions test <dir> [--case <file>]… [--update] [--junit <file>] [--json]';
+
+function usage(message: string, field: string): never {
+  throw new HostFailure({ code: 'INVALID_INPUT', message: `${message} Usage: ${USAGE}`, path: field });
+}
+
+const MARK: Record<CaseResult['status'], string> = { passed: '✓', written: '✓', updated: '✓', failed: '✗', error: '!' };
+
+function describe(result: CaseResult): string {
+  const note = { passed: '', written: ' (snapshot written)', updated: ' (snapshot updated)', failed: '', error: '' }[result.status];
+  const lines = [`${MARK[result.status]} ${result.name}${note} — ${Math.round(result.ms)} ms`];
+  if (result.error) lines.push(`  could not run: ${result.error.message}${result.error.field ? ` (at ${result.error.field})` : ''}`);
+  for (const failure of result.failures ?? []) lines.push(`  ${failure}`);
+  if (result.where) lines.push(`  changed: ${result.where.join('; ')}`, ...result.diff!.trimEnd().split('\n').map((l) => `  ${l}`));
+  return lines.join('\n');
+}
+
+async function testExtension(ctx: StandaloneContext): Promise<number> {
+  const dir = ctx.positionals[0];
+  if (!dir) usage('Missing <dir>, the extension folder.', 'dir');
+  if (ctx.positionals.length > 1) usage(`Unexpected "${ctx.positionals[1]}".`, 'dir');
+  const extensionDir = path.resolve(dir);
+  if (!fs.existsSync(path.join(extensionDir, 'spindle.json'))) usage(`${extensionDir} holds no spindle.json: give the extension's folder.`, 'dir');
+  // Loaded only here: the rest of the CLI never pays for the host.
+  const { findCases } = await import('../../core/testbench/case-file');
+  const { runCases } = await import('../../core/testbench/run-cases');
+  const { junitXml } = await import('../../core/testbench/junit');
+  const { createNodeHost } = await import('../node-host');
+  const { silentLogger } = await import('../../core/ports');
+  const caseFiles = findCases(extensionDir, (ctx.flags.case as string[] | undefined) ?? []);
+  if (!caseFiles.length) usage(`No cases: ${path.join(extensionDir, 'tests')} has no *.case.json, and no --case was given.`, '--case');
+  for (const file of caseFiles) if (!fs.existsSync(file)) usage(`There is no case file ${file}.`, '--case');
+
+  const results = await runCases({
+    extensionDir,
+    caseFiles,
+    update: ctx.flags.update === true,
+    // Every approval is granted: a case decides what the model calls; the bundled extensions stay out of it.
+    startHost: (dataDir) => createNodeHost({ dataDir, mode: 'cli', log: silentLogger, approve: ['*'], bundledExtensionsDir: null, env: {} }),
+    ...(ctx.json ? {} : { progress: (line: string) => ctx.err(line) }),
+  });
+  const count = (status: CaseResult['status']) => results.filter((r) => r.status === status).length;
+  const summary = { passed: count('passed') + count('written') + count('updated'), failed: count('failed'), errors: count('error') };
+  const junit = ctx.flags.junit as string | undefined;
+  if (junit) {
+    const cases = results.map((r) => ({
+      name: r.name,
+      file: path.relative(process.cwd(), r.file),
+      ms: r.ms,
+      ...(r.error ? { error: { message: r.error.message } } : {}),
+      ...(r.status === 'failed' ? { failure: { message: [...(r.where ? [`changed: ${r.where.join('; ')}`] : []), ...(r.failures ?? [])].join(' | '), details: [r.diff ?? '', ...(r.failures ?? [])].join('\n') } } : {}),
+    }));
+    fs.mkdirSync(path.dirname(path.resolve(junit)), { recursive: true });
+    fs.writeFileSync(junit, junitXml(path.basename(extensionDir), cases));
+  }
+  if (ctx.json) ctx.out(JSON.stringify({ extension: extensionDir, ...summary, cases: results }));
+  else ctx.out([...results.map(describe), `${summary.passed} passed, ${summary.failed} failed, ${summary.errors} could not run`].join('\n'));
+  return summary.errors ? 2 : summary.failed ? 1 : 0;
+}
+
+export const extensionTestCommand: CliCommand = {
+  words: ['extensions', 'test'],
+  usage: USAGE,
+  summary: "Replay the extension's test cases (tests/*.case.json) through it and compare each with its snapshot.",
+  flags: { case: { type: 'string', multiple: true }, update: { type: 'boolean' }, junit: { type: 'string' } },
+  standalone: testExtension,
+};

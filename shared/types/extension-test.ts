@@ -1,0 +1,71 @@
+// An extension author's test case (`extensions test <dir>`): a saved chat, the user's turn and the model's answers
+// in order, replayed through the extension. Published as JSON Schema (resources/schemas/extension-test-case.json)
+// so an editor completes `tests/*.case.json`.
+import { Type, type Static } from '@sinclair/typebox';
+import { EXTENSION_PERMISSIONS } from './spindle';
+
+const ToolCall = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'The tool the model calls, as offered (an extension tool is offered as its qualified name).' }),
+    arguments: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Its arguments (JSON).' })),
+  },
+  { additionalProperties: false },
+);
+
+/** One answer of the model: its text, or text with tool calls. */
+const Reply = Type.Union([
+  Type.String({ description: 'The reply, streamed as written.' }),
+  Type.Object(
+    {
+      text: Type.Optional(Type.String({ description: 'Text before the calls.' })),
+      toolCalls: Type.Optional(Type.Array(ToolCall, { minItems: 1, maxItems: 16 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+const TextOrPattern = Type.Union([
+  Type.String({ description: 'Text the value contains.' }),
+  Type.Object({ regex: Type.String({ minLength: 1, maxLength: 500 }), flags: Type.Optional(Type.String({ pattern: '^[gimsuy]*$' })) }, { additionalProperties: false }),
+]);
+
+export const ExtensionTestCaseSchema = Type.Object(
+  {
+    $schema: Type.Optional(Type.String()),
+    name: Type.String({ minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]*$', description: 'Names the snapshot: tests/__snapshots__/<name>.snap.json.' }),
+    chat: Type.String({ minLength: 1, maxLength: 1024, description: 'Relative to the case: a character card (PNG or JSON), a SillyTavern chat (.jsonl) or an exported session (.json).' }),
+    message: Type.String({ minLength: 1, maxLength: 100_000, description: "The user's turn." }),
+    replies: Type.Array(Reply, { minItems: 1, maxItems: 64, description: "The model's answers in order (a reply with tool calls is followed by the one after the results)." }),
+    grant: Type.Optional(
+      Type.Union([Type.Literal('requested'), Type.Array(Type.Union(EXTENSION_PERMISSIONS.map((p) => Type.Literal(p))), { uniqueItems: true })], {
+        description: "Permissions granted at install: 'requested' (the default) grants what the manifest asks for.",
+      }),
+    ),
+    settings: Type.Optional(
+      Type.Object(
+        {
+          temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
+          topP: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+          maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+          contextSize: Type.Optional(Type.Integer({ minimum: 256, maximum: 10_000_000, description: 'The prompt budget in tokens.' })),
+        },
+        { additionalProperties: false, description: "Sampling and the prompt budget for the case's session." },
+      ),
+    ),
+    expect: Type.Optional(
+      Type.Object(
+        {
+          reply: Type.Optional(TextOrPattern),
+          calls: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'The tools called, in order.' })),
+          stage: Type.Optional(Type.Object({ name: Type.String({ minLength: 1 }), text: TextOrPattern }, { additionalProperties: false, description: "A stage's prompt after it ran." })),
+        },
+        { additionalProperties: false, description: 'Checked beside the snapshot.' },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'Council Workbench extension test case' },
+);
+
+export type ExtensionTestCase = Static<typeof ExtensionTestCaseSchema>;
+export type TestReply = ExtensionTestCase['replies'][number];
+export type TextOrPatternValue = Static<typeof TextOrPattern>;

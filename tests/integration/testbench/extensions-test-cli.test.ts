@@ -1,0 +1,143 @@
+// `extensions test <dir>` on a published-style Lumiverse extension (TypeScript built at install; a macro, an
+// interceptor, a tool): the first run writes the snapshot, the next passes, a change to the extension fails with a
+// diff naming the stage, --update takes it; --json and --junit for CI; exit codes 0, 1 and 2; bad cases name the field.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli } from '../../helpers/cli-run';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { ExtensionTestCaseSchema } from '../../../shared/types/extension-test';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/extensions/lumiverse_weather');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+afterEach(cleanupTempDirs);
+
+/** A copy of the extension to change and write snapshots in; without its committed snapshot, the first run writes one. */
+function extension(keepSnapshot = false): string {
+  const dir = path.join(tempDir('cw-ext-test-'), 'lumiverse_weather');
+  fs.cpSync(FIXTURE, dir, { recursive: true });
+  if (!keepSnapshot) fs.rmSync(path.join(dir, 'tests', '__snapshots__'), { recursive: true, force: true });
+  return dir;
+}
+
+const snapshotOf = (dir: string) => fs.readFileSync(path.join(dir, 'tests', '__snapshots__', 'drizzle.snap.json'), 'utf8');
+const json = (out: string) => JSON.parse(out) as { passed: number; failed: number; errors: number; cases: Array<{ name: string; status: string; where?: string[]; diff?: string; failures?: string[]; error?: { message: string; field?: string } }> };
+
+describe('extensions test', () => {
+  it('writes the snapshot on the first run, passes on the next, fails with a diff naming the stage after a change, and --update takes it', async () => {
+    const dir = extension();
+    const first = await cli(['extensions', 'test', dir, '--json']);
+    expect(first.code).toBe(0);
+    expect(json(first.out).cases).toEqual([expect.objectContaining({ name: 'drizzle', status: 'written' })]);
+    const written = snapshotOf(dir);
+    const snapshot = JSON.parse(written);
+    // What the model received: the interceptor's line first, the macro expanded in the user's turn.
+    expect(snapshot.requests[0].messages[0]).toEqual({ role: 'system', content: '[weather] It is a cold drizzle over the harbor; keep it in the scene.' });
+    expect(snapshot.requests[0].messages.at(-1)).toEqual({ role: 'user', content: 'Will they make it in tonight? (a cold drizzle over the harbor)' });
+    expect(snapshot.stages.map((s: { stage: string; by: string }) => `${s.stage}/${s.by}`)).toContain('interceptors/Harbor Weather');
+    expect(snapshot.reply).toEqual({ text: 'Mara squints into the drizzle. "They always do."', finishReason: 'stop' });
+    expect(snapshot.log).toEqual(['worker: weather note added before 4 messages']);
+    // Stable: keys sorted, nothing that changes between runs.
+    expect(Object.keys(snapshot)).toEqual([...Object.keys(snapshot)].sort());
+
+    const again = await cli(['extensions', 'test', dir]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('✓ drizzle');
+    expect(snapshotOf(dir)).toBe(written);
+
+    // The author changes the interceptor's wording: the case's own expectation still holds, the snapshot does not.
+    const backend = path.join(dir, 'src', 'backend.ts');
+    fs.writeFileSync(backend, fs.readFileSync(backend, 'utf8').replace('keep it in the scene', 'mention it once'));
+    const failed = await cli(['extensions', 'test', dir]);
+    expect(failed.code).toBe(1);
+    expect(failed.out).toContain('✗ drizzle');
+    expect(failed.out).toContain('changed: stage "interceptors" (by Harbor Weather); request 1 (the prompt the model received)');
+    expect(failed.out).toContain('-          "content": "[weather] It is a cold drizzle over the harbor; keep it in the scene.",');
+    expect(failed.out).toContain('+          "content": "[weather] It is a cold drizzle over the harbor; mention it once.",');
+    expect(snapshotOf(dir)).toBe(written);
+
+    const junit = path.join(dir, 'reports', 'junit.xml');
+    const reported = await cli(['extensions', 'test', dir, '--json', '--junit', junit]);
+    expect(reported.code).toBe(1);
+    expect(json(reported.out)).toMatchObject({ passed: 0, failed: 1, errors: 0, cases: [{ status: 'failed', where: ['stage "interceptors" (by Harbor Weather)', 'request 1 (the prompt the model received)'] }] });
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="lumiverse_weather" tests="1" failures="1" errors="0"/);
+    expect(xml).toContain('<failure message="changed: stage &quot;interceptors&quot; (by Harbor Weather)');
+
+    const updated = await cli(['extensions', 'test', dir, '--update', '--json']);
+    expect(updated.code).toBe(0);
+    expect(json(updated.out).cases[0]!.status).toBe('updated');
+    expect(snapshotOf(dir)).toContain('mention it once');
+    expect((await cli(['extensions', 'test', dir])).code).toBe(0);
+  });
+
+  it('the extension as committed passes against its committed snapshot', async () => {
+    const run = await cli(['extensions', 'test', extension(true), '--json']);
+    expect([run.code, json(run.out).cases.map((c) => c.status)]).toEqual([0, ['passed']]);
+  });
+
+  it("checks the case's own expectations beside the snapshot", async () => {
+    const dir = extension();
+    const file = path.join(dir, 'tests', 'drizzle.case.json');
+    const testCase = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...testCase, expect: { reply: 'They never do', calls: ['forecast'], stage: { name: 'interceptors', text: { regex: 'sunny' } } } }));
+    const run = await cli(['extensions', 'test', dir, '--json']);
+    expect(run.code).toBe(1);
+    expect(json(run.out).cases[0]!.failures).toEqual([
+      expect.stringContaining('expect.reply: the reply does not match "They never do"'),
+      'expect.calls: the calls were [], not [forecast]',
+      'expect.stage: the prompt after stage "interceptors" does not match /sunny/',
+    ]);
+  });
+
+  it('a bad case, a missing chat or a missing folder is a set-up error (exit 2) naming what is wrong; the other cases still run', async () => {
+    const dir = extension();
+    const tests = path.join(dir, 'tests');
+    fs.writeFileSync(path.join(tests, 'a-no-replies.case.json'), JSON.stringify({ name: 'no-replies', chat: 'harbor.jsonl', message: 'Hi' }));
+    fs.writeFileSync(path.join(tests, 'b-bad-regex.case.json'), JSON.stringify({ name: 'bad-regex', chat: 'harbor.jsonl', message: 'Hi', replies: ['Hello'], expect: { reply: { regex: '(' } } }));
+    fs.writeFileSync(path.join(tests, 'c-no-chat.case.json'), JSON.stringify({ name: 'no-chat', chat: 'missing.jsonl', message: 'Hi', replies: ['Hello'] }));
+    fs.writeFileSync(path.join(tests, 'd-not-json.case.json'), '{ "name": ');
+    const run = await cli(['extensions', 'test', dir, '--json']);
+    expect(run.code).toBe(2);
+    const cases = json(run.out).cases;
+    expect(cases.map((c) => [c.name, c.status])).toEqual([
+      ['a-no-replies', 'error'],
+      ['b-bad-regex', 'error'],
+      ['c-no-chat', 'error'],
+      ['d-not-json', 'error'],
+      ['drizzle', 'written'],
+    ]);
+    expect(cases[0]!.error).toMatchObject({ field: '/replies' });
+    expect(cases[1]!.error).toMatchObject({ field: '/expect/reply/regex' });
+    expect(cases[2]!.error!.message).toContain('import the chat missing.jsonl');
+    expect(cases[3]!.error!.message).toContain('cannot read the case');
+
+    expect((await cli(['extensions', 'test', path.join(dir, 'nowhere')])).code).toBe(2);
+    expect((await cli(['extensions', 'test'])).code).toBe(2);
+    expect((await cli(['extensions', 'test', dir, '--bogus'])).code).toBe(2);
+    expect((await cli(['extensions', 'test', dir, '--case', path.join(tests, 'absent.case.json')])).code).toBe(2);
+    // One case named: only it runs.
+    const one = await cli(['extensions', 'test', dir, '--case', path.join(tests, 'drizzle.case.json'), '--json']);
+    expect([one.code, json(one.out).cases.map((c) => c.name)]).toEqual([0, ['drizzle']]);
+  });
+
+  it('a reply calling a tool the main model was not offered runs nothing: the turn ends with what was said', async () => {
+    const dir = extension();
+    const file = path.join(dir, 'tests', 'drizzle.case.json');
+    fs.writeFileSync(file, JSON.stringify({ name: 'drizzle', chat: 'harbor.jsonl', message: 'And tomorrow?', replies: [{ text: 'Let me look.', toolCalls: [{ name: 'forecast', arguments: { hours: 12 } }] }] }));
+    const run = await cli(['extensions', 'test', dir, '--json']);
+    expect(run.code).toBe(0);
+    const snapshot = JSON.parse(snapshotOf(dir));
+    expect(snapshot.requests).toHaveLength(1);
+    expect(snapshot.reply.text).toBe('Let me look.');
+    expect(snapshot.toolCalls).toEqual([{ name: 'forecast', arguments: '{"hours":12}', ok: false, unoffered: true, result: 'No tools were offered in this turn, so the call was not run.' }]);
+  });
+
+  it('publishes the case format as JSON Schema in the repository, as the code checks it', () => {
+    const published = JSON.parse(fs.readFileSync(path.join(ROOT, 'resources', 'schemas', 'extension-test-case.json'), 'utf8'));
+    expect(published).toEqual(JSON.parse(JSON.stringify(ExtensionTestCaseSchema)));
+    const fixtureCase = JSON.parse(fs.readFileSync(path.join(FIXTURE, 'tests', 'drizzle.case.json'), 'utf8'));
+    expect(path.resolve(FIXTURE, 'tests', fixtureCase.$schema)).toBe(path.join(ROOT, 'resources', 'schemas', 'extension-test-case.json'));
+  });
+});
