@@ -58,6 +58,8 @@ export interface HostPorts {
   clock?: Clock;
   /** Every service's timers (tests drive them with fake time). Default: the system's. */
   timers?: Timers;
+  /** The council's dice: the seed of each turn's roll (an extension's test case fixes it; default random). */
+  councilSeed?: () => number;
   /** Starts extension workers: utilityProcess in the desktop app, child_process.fork in Node. */
   launcher?: Launcher;
   /** The worker runtime script (built out/main/worker.js in the desktop app; the .ts source under tsx). */
@@ -270,7 +272,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const unstartedSource = startSources
     ? undefined
     : (sourceId: string) => extensions.list().some((e) => e.id === sourceId && e.enabled) || (settings.peek().mcpServers ?? []).some((m) => m.enabled && mcpSourceId(m.id) === sourceId);
-  council = new CouncilService({ dataDir: ports.dataDir, db: llmServices.sessions.db, dbCommitted: () => llmServices.sessions.checkpoints.committed(), settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}) });
+  council = new CouncilService({ dataDir: ports.dataDir, db: llmServices.sessions.db, dbCommitted: () => llmServices.sessions.checkpoints.committed(), settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}), ...(ports.councilSeed ? { seedSource: ports.councilSeed } : {}) });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

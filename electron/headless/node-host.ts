@@ -21,6 +21,8 @@ export async function createNodeHost(options: {
   startToolSources?: boolean;
   /** Browser mode: they start when host.startToolSources() is called, once the page is served. */
   deferToolSources?: boolean;
+  /** The council's dice (the test bench fixes the seed). */
+  councilSeed?: () => number;
 }): Promise<Host> {
   const dataDir = resolveDataDir(options.dataDir);
   const host = await createHost({
@@ -33,6 +35,7 @@ export async function createNodeHost(options: {
     ...(options.env ? { env: options.env } : {}),
     ...(options.startToolSources === false ? { startToolSources: false } : {}),
     ...(options.deferToolSources ? { deferToolSources: true } : {}),
+    ...(options.councilSeed ? { councilSeed: options.councilSeed } : {}),
     ...(options.mode === 'cli' ? { approvalPolicy: patternApprovalPolicy(options.approve ?? []) } : {}),
   });
   // A CLI command runs once: let extensions finish registering their tools first.

@@ -17,6 +17,7 @@ const Reply = Type.Union([
   Type.String({ description: 'The reply, streamed as written.' }),
   Type.Object(
     {
+      member: Type.Optional(Type.String({ minLength: 1, maxLength: 120, description: 'Sidecar replies only: the council member whose request this answers (requests are planned at once, in no fixed order).' })),
       text: Type.Optional(Type.String({ description: 'Text before the calls.' })),
       toolCalls: Type.Optional(Type.Array(ToolCall, { minItems: 1, maxItems: 16 })),
     },
@@ -36,6 +37,28 @@ export const ExtensionTestCaseSchema = Type.Object(
     chat: Type.String({ minLength: 1, maxLength: 1024, description: 'Relative to the case: a character card (PNG or JSON), a SillyTavern chat (.jsonl) or an exported session (.json).' }),
     message: Type.String({ minLength: 1, maxLength: 100_000, description: "The user's turn." }),
     replies: Type.Array(Reply, { minItems: 1, maxItems: 64, description: "The model's answers in order (a reply with tool calls is followed by the one after the results)." }),
+    council: Type.Optional(
+      Type.Object(
+        {
+          mode: Type.Optional(Type.Union([Type.Literal('sidecar'), Type.Literal('inline')], { description: "sidecar (the default): the members' tools run before the reply, their arguments planned by the sidecar (sidecarReplies); inline: the main model calls them (replies with toolCalls)." })),
+          seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 4294967295, description: 'The seed of the dice (default 1): the same seed rolls the same members.' })),
+          members: Type.Array(
+            Type.Object(
+              {
+                name: Type.String({ minLength: 1, maxLength: 120 }),
+                role: Type.Optional(Type.String({ maxLength: 200 })),
+                chance: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Participation chance (default 100).' })),
+                tools: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 64, description: "The extension's tools by name (or qualified names of others)." }),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1, maxItems: 16 },
+          ),
+        },
+        { additionalProperties: false, description: 'Council members for the turn, each with tools.' },
+      ),
+    ),
+    sidecarReplies: Type.Optional(Type.Array(Reply, { maxItems: 64, description: "The sidecar model's answers in order (it plans the council's tool arguments)." })),
     grant: Type.Optional(
       Type.Union([Type.Literal('requested'), Type.Array(Type.Union(EXTENSION_PERMISSIONS.map((p) => Type.Literal(p))), { uniqueItems: true })], {
         description: "Permissions granted at install: 'requested' (the default) grants what the manifest asks for.",

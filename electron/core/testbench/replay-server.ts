@@ -32,7 +32,7 @@ function frames(reply: TestReply, model: string): string[] {
 
 export class ReplayServer {
   readonly requests: ReplayRequest[] = [];
-  private next = 0;
+  private readonly used = new Set<number>();
 
   private constructor(
     private readonly server: http.Server,
@@ -55,14 +55,21 @@ export class ReplayServer {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
-  /** Replies the case gave that no request asked for. */
-  get unused(): number {
-    return this.replies.length - this.next;
-  }
-
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /**
+   * The next reply not given yet, in the case's order; one naming a council member answers only a request that
+   * names that member (the sidecar is asked for several members at once).
+   */
+  private take(messages: unknown[]): TestReply | undefined {
+    const text = JSON.stringify(messages.slice(0, 1));
+    const index = this.replies.findIndex((reply, i) => !this.used.has(i) && (typeof reply === 'string' || !reply.member || text.includes(`You are ${reply.member}`)));
+    if (index < 0) return undefined;
+    this.used.add(index);
+    return this.replies[index];
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -83,13 +90,12 @@ export class ReplayServer {
     }
     const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { model?: string; messages?: unknown[]; tools?: Array<{ function?: { name?: string } }> };
     this.requests.push({ messages: body.messages ?? [], tools: (body.tools ?? []).map((t) => t.function?.name ?? '') });
-    const reply = this.replies[this.next];
+    const reply = this.take(body.messages ?? []);
     if (reply === undefined) {
       // More requests than the case has replies: told as a provider error, which the case's run reports.
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `The case has ${this.replies.length} replies; request ${this.requests.length} has none.`, type: 'invalid_request_error' } }));
       return;
     }
-    this.next += 1;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.end(frames(reply, body.model ?? 'replay').join(''));
   }

@@ -34,6 +34,8 @@ function changedParts(saved: CaseSnapshot, now: CaseSnapshot): string[] {
   for (let i = 0; i < requests; i++) if (!same(saved.requests?.[i], now.requests[i])) where.push(`request ${i + 1} (the prompt the model received)`);
   if (!same(saved.toolCalls, now.toolCalls)) where.push('tool calls');
   if (!same(saved.reply, now.reply)) where.push('reply');
+  if (!same(saved.council, now.council)) where.push('council (seed, rolls, block)');
+  if (!same(saved.sidecarRequests, now.sidecarRequests)) where.push('sidecar requests');
   if (!same(saved.log, now.log)) where.push('extension log');
   if (saved.case !== now.case) where.push('case name');
   return where;

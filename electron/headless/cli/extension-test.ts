@@ -45,7 +45,7 @@ async function testExtension(ctx: StandaloneContext): Promise<number> {
     caseFiles,
     update: ctx.flags.update === true,
     // Every approval is granted: a case decides what the model calls; the bundled extensions stay out of it.
-    startHost: (dataDir) => createNodeHost({ dataDir, mode: 'cli', log: silentLogger, approve: ['*'], bundledExtensionsDir: null, env: {} }),
+    startHost: (dataDir, { councilSeed }) => createNodeHost({ dataDir, mode: 'cli', log: silentLogger, approve: ['*'], bundledExtensionsDir: null, env: {}, councilSeed }),
     ...(ctx.json ? {} : { progress: (line: string) => ctx.err(line) }),
   });
   const count = (status: CaseResult['status']) => results.filter((r) => r.status === status).length;

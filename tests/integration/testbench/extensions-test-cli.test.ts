@@ -27,7 +27,9 @@ const json = (out: string) => JSON.parse(out) as { passed: number; failed: numbe
 describe('extensions test', () => {
   it('writes the snapshot on the first run, passes on the next, fails with a diff naming the stage after a change, and --update takes it', async () => {
     const dir = extension();
-    const first = await cli(['extensions', 'test', dir, '--json']);
+    // The one case this walk changes (the extension's other cases have councils; they have a test of their own).
+    const only = (...args: string[]) => ['extensions', 'test', dir, '--case', path.join(dir, 'tests', 'drizzle.case.json'), ...args];
+    const first = await cli(only('--json'));
     expect(first.code).toBe(0);
     expect(json(first.out).cases).toEqual([expect.objectContaining({ name: 'drizzle', status: 'written' })]);
     const written = snapshotOf(dir);
@@ -41,7 +43,7 @@ describe('extensions test', () => {
     // Stable: keys sorted, nothing that changes between runs.
     expect(Object.keys(snapshot)).toEqual([...Object.keys(snapshot)].sort());
 
-    const again = await cli(['extensions', 'test', dir]);
+    const again = await cli(only());
     expect(again.code).toBe(0);
     expect(again.out).toContain('✓ drizzle');
     expect(snapshotOf(dir)).toBe(written);
@@ -49,7 +51,7 @@ describe('extensions test', () => {
     // The author changes the interceptor's wording: the case's own expectation still holds, the snapshot does not.
     const backend = path.join(dir, 'src', 'backend.ts');
     fs.writeFileSync(backend, fs.readFileSync(backend, 'utf8').replace('keep it in the scene', 'mention it once'));
-    const failed = await cli(['extensions', 'test', dir]);
+    const failed = await cli(only());
     expect(failed.code).toBe(1);
     expect(failed.out).toContain('✗ drizzle');
     expect(failed.out).toContain('changed: stage "interceptors" (by Harbor Weather); request 1 (the prompt the model received)');
@@ -58,23 +60,30 @@ describe('extensions test', () => {
     expect(snapshotOf(dir)).toBe(written);
 
     const junit = path.join(dir, 'reports', 'junit.xml');
-    const reported = await cli(['extensions', 'test', dir, '--json', '--junit', junit]);
+    const reported = await cli(only('--json', '--junit', junit));
     expect(reported.code).toBe(1);
     expect(json(reported.out)).toMatchObject({ passed: 0, failed: 1, errors: 0, cases: [{ status: 'failed', where: ['stage "interceptors" (by Harbor Weather)', 'request 1 (the prompt the model received)'] }] });
     const xml = fs.readFileSync(junit, 'utf8');
     expect(xml).toMatch(/<testsuite name="lumiverse_weather" tests="1" failures="1" errors="0"/);
     expect(xml).toContain('<failure message="changed: stage &quot;interceptors&quot; (by Harbor Weather)');
 
-    const updated = await cli(['extensions', 'test', dir, '--update', '--json']);
+    const updated = await cli(only('--update', '--json'));
     expect(updated.code).toBe(0);
     expect(json(updated.out).cases[0]!.status).toBe('updated');
     expect(snapshotOf(dir)).toContain('mention it once');
-    expect((await cli(['extensions', 'test', dir])).code).toBe(0);
+    expect((await cli(only())).code).toBe(0);
   });
 
   it('the extension as committed passes against its committed snapshot', async () => {
     const run = await cli(['extensions', 'test', extension(true), '--json']);
-    expect([run.code, json(run.out).cases.map((c) => c.status)]).toEqual([0, ['passed']]);
+    expect([run.code, json(run.out).cases.map((c) => [c.name, c.status])]).toEqual([
+      0,
+      [
+        ['council-inline', 'passed'],
+        ['council-sidecar', 'passed'],
+        ['drizzle', 'passed'],
+      ],
+    ]);
   });
 
   it("checks the case's own expectations beside the snapshot", async () => {
@@ -82,7 +91,7 @@ describe('extensions test', () => {
     const file = path.join(dir, 'tests', 'drizzle.case.json');
     const testCase = JSON.parse(fs.readFileSync(file, 'utf8'));
     fs.writeFileSync(file, JSON.stringify({ ...testCase, expect: { reply: 'They never do', calls: ['forecast'], stage: { name: 'interceptors', text: { regex: 'sunny' } } } }));
-    const run = await cli(['extensions', 'test', dir, '--json']);
+    const run = await cli(['extensions', 'test', dir, '--case', file, '--json']);
     expect(run.code).toBe(1);
     expect(json(run.out).cases[0]!.failures).toEqual([
       expect.stringContaining('expect.reply: the reply does not match "They never do"'),
@@ -105,13 +114,15 @@ describe('extensions test', () => {
       ['a-no-replies', 'error'],
       ['b-bad-regex', 'error'],
       ['c-no-chat', 'error'],
+      ['council-inline', 'written'],
+      ['council-sidecar', 'written'],
       ['d-not-json', 'error'],
       ['drizzle', 'written'],
     ]);
     expect(cases[0]!.error).toMatchObject({ field: '/replies' });
     expect(cases[1]!.error).toMatchObject({ field: '/expect/reply/regex' });
     expect(cases[2]!.error!.message).toContain('import the chat missing.jsonl');
-    expect(cases[3]!.error!.message).toContain('cannot read the case');
+    expect(cases[5]!.error!.message).toContain('cannot read the case');
 
     expect((await cli(['extensions', 'test', path.join(dir, 'nowhere')])).code).toBe(2);
     expect((await cli(['extensions', 'test'])).code).toBe(2);
@@ -126,12 +137,37 @@ describe('extensions test', () => {
     const dir = extension();
     const file = path.join(dir, 'tests', 'drizzle.case.json');
     fs.writeFileSync(file, JSON.stringify({ name: 'drizzle', chat: 'harbor.jsonl', message: 'And tomorrow?', replies: [{ text: 'Let me look.', toolCalls: [{ name: 'forecast', arguments: { hours: 12 } }] }] }));
-    const run = await cli(['extensions', 'test', dir, '--json']);
+    const run = await cli(['extensions', 'test', dir, '--case', file, '--json']);
     expect(run.code).toBe(0);
     const snapshot = JSON.parse(snapshotOf(dir));
     expect(snapshot.requests).toHaveLength(1);
     expect(snapshot.reply.text).toBe('Let me look.');
     expect(snapshot.toolCalls).toEqual([{ name: 'forecast', arguments: '{"hours":12}', ok: false, unoffered: true, result: 'No tools were offered in this turn, so the call was not run.' }]);
+  });
+
+  it("a case's council: members rolled with the case's seed, the sidecar's replies matched to members, inline calls run", async () => {
+    const dir = extension();
+    const run = await cli(['extensions', 'test', dir, '--case', path.join(dir, 'tests', 'council-sidecar.case.json'), '--case', path.join(dir, 'tests', 'council-inline.case.json'), '--json']);
+    expect(run.code).toBe(0);
+    const sidecar = JSON.parse(fs.readFileSync(path.join(dir, 'tests', '__snapshots__', 'council-sidecar.snap.json'), 'utf8'));
+    // Seed 7: the navigator (100 %) and the gull (10 %, rolled 6.195) both take part.
+    expect(sidecar.council).toMatchObject({ seed: 7, rolls: [{ member: 'Navigator', chance: 100, active: true }, { member: 'Gull', chance: 10, roll: 6.195, active: true }] });
+    expect(sidecar.council.block).toContain('For the next 12 hours: a cold drizzle');
+    expect(sidecar.council.block).toContain('For the next 2 hours: a cold drizzle');
+    expect(sidecar.council.block).toContain('[BEGIN TOOL OUTPUT NONCE]');
+    expect(sidecar.sidecarRequests).toHaveLength(2);
+    expect(sidecar.requests[0].messages.map((m: { content: string }) => m.content).join('\n')).toContain('## Council Deliberation');
+    const inline = JSON.parse(fs.readFileSync(path.join(dir, 'tests', '__snapshots__', 'council-inline.snap.json'), 'utf8'));
+    expect(inline.requests[0].tools).toEqual(['lumiverse_weather__forecast']);
+    expect(inline.toolCalls).toEqual([{ name: 'lumiverse_weather__forecast', arguments: '{"hours":6}', ok: true, result: 'For the next 6 hours: a cold drizzle over the harbor, clearing by dawn.' }]);
+    expect(inline.requests[1].messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'For the next 6 hours: a cold drizzle over the harbor, clearing by dawn.' });
+    // Another seed rolls the gull out.
+    const file = path.join(dir, 'tests', 'council-sidecar.case.json');
+    const testCase = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...testCase, council: { ...testCase.council, seed: 8 } }));
+    const reseeded = await cli(['extensions', 'test', dir, '--case', file, '--json']);
+    expect(reseeded.code).toBe(1);
+    expect(json(reseeded.out).cases[0]!.where).toContain('council (seed, rolls, block)');
   });
 
   it('publishes the case format as JSON Schema in the repository, as the code checks it', () => {
