@@ -7,7 +7,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { CliCommand, StandaloneContext } from './command';
 import type { CaseResult } from '../../core/testbench/run-cases';
 
-const USAGE = 'extensions test <dir> [--case <file>]… [--update] [--junit <file>] [--json]';
+const USAGE = 'extensions test <dir> [--case <file>]… [--update] [--junit <file>] [--json] [--watch]';
 
 function usage(message: string, field: string): never {
   throw new HostFailure({ code: 'INVALID_INPUT', message: `${message} Usage: ${USAGE}`, path: field });
@@ -24,30 +24,8 @@ function describe(result: CaseResult): string {
   return lines.join('\n');
 }
 
-async function testExtension(ctx: StandaloneContext): Promise<number> {
-  const dir = ctx.positionals[0];
-  if (!dir) usage('Missing <dir>, the extension folder.', 'dir');
-  if (ctx.positionals.length > 1) usage(`Unexpected "${ctx.positionals[1]}".`, 'dir');
-  const extensionDir = path.resolve(dir);
-  if (!fs.existsSync(path.join(extensionDir, 'spindle.json'))) usage(`${extensionDir} holds no spindle.json: give the extension's folder.`, 'dir');
-  // Loaded only here: the rest of the CLI never pays for the host.
-  const { findCases } = await import('../../core/testbench/case-file');
-  const { runCases } = await import('../../core/testbench/run-cases');
-  const { junitXml } = await import('../../core/testbench/junit');
-  const { createNodeHost } = await import('../node-host');
-  const { silentLogger } = await import('../../core/ports');
-  const caseFiles = findCases(extensionDir, (ctx.flags.case as string[] | undefined) ?? []);
-  if (!caseFiles.length) usage(`No cases: ${path.join(extensionDir, 'tests')} has no *.case.json, and no --case was given.`, '--case');
-  for (const file of caseFiles) if (!fs.existsSync(file)) usage(`There is no case file ${file}.`, '--case');
-
-  const results = await runCases({
-    extensionDir,
-    caseFiles,
-    update: ctx.flags.update === true,
-    // Every approval is granted: a case decides what the model calls; the bundled extensions stay out of it.
-    startHost: (dataDir, { councilSeed }) => createNodeHost({ dataDir, mode: 'cli', log: silentLogger, approve: ['*'], bundledExtensionsDir: null, env: {}, councilSeed }),
-    ...(ctx.json ? {} : { progress: (line: string) => ctx.err(line) }),
-  });
+/** Prints the run (and writes its JUnit file); answers the exit code: 2 when a case could not run, 1 when one failed. */
+function report(ctx: StandaloneContext, extensionDir: string, results: CaseResult[], junitXml: typeof import('../../core/testbench/junit').junitXml): number {
   const count = (status: CaseResult['status']) => results.filter((r) => r.status === status).length;
   const summary = { passed: count('passed') + count('written') + count('updated'), failed: count('failed'), errors: count('error') };
   const junit = ctx.flags.junit as string | undefined;
@@ -67,10 +45,43 @@ async function testExtension(ctx: StandaloneContext): Promise<number> {
   return summary.errors ? 2 : summary.failed ? 1 : 0;
 }
 
+async function testExtension(ctx: StandaloneContext): Promise<number> {
+  const dir = ctx.positionals[0];
+  if (!dir) usage('Missing <dir>, the extension folder.', 'dir');
+  if (ctx.positionals.length > 1) usage(`Unexpected "${ctx.positionals[1]}".`, 'dir');
+  const extensionDir = path.resolve(dir);
+  if (!fs.existsSync(path.join(extensionDir, 'spindle.json'))) usage(`${extensionDir} holds no spindle.json: give the extension's folder.`, 'dir');
+  // Loaded only here: the rest of the CLI never pays for the host.
+  const { findCases } = await import('../../core/testbench/case-file');
+  const { runCases } = await import('../../core/testbench/run-cases');
+  const { junitXml } = await import('../../core/testbench/junit');
+  const { createNodeHost } = await import('../node-host');
+  const { silentLogger } = await import('../../core/ports');
+  const caseFiles = findCases(extensionDir, (ctx.flags.case as string[] | undefined) ?? []);
+  if (!caseFiles.length) usage(`No cases: ${path.join(extensionDir, 'tests')} has no *.case.json, and no --case was given.`, '--case');
+  for (const file of caseFiles) if (!fs.existsSync(file)) usage(`There is no case file ${file}.`, '--case');
+
+  const once = async (): Promise<number> => {
+    const results = await runCases({
+      extensionDir,
+      caseFiles,
+      update: ctx.flags.update === true,
+      // Every approval is granted: a case decides what the model calls; the bundled extensions stay out of it.
+      startHost: (dataDir, { councilSeed }) => createNodeHost({ dataDir, mode: 'cli', log: silentLogger, approve: ['*'], bundledExtensionsDir: null, env: {}, councilSeed }),
+      ...(ctx.json ? {} : { progress: (line: string) => ctx.err(line) }),
+    });
+    return report(ctx, extensionDir, results, junitXml);
+  };
+  const code = await once();
+  if (ctx.flags.watch !== true) return code;
+  const { watchRuns } = await import('./watch-runs');
+  return watchRuns(extensionDir, once, (line) => ctx.err(line), code);
+}
+
 export const extensionTestCommand: CliCommand = {
   words: ['extensions', 'test'],
   usage: USAGE,
   summary: "Replay the extension's test cases (tests/*.case.json) through it and compare each with its snapshot.",
-  flags: { case: { type: 'string', multiple: true }, update: { type: 'boolean' }, junit: { type: 'string' } },
+  flags: { case: { type: 'string', multiple: true }, update: { type: 'boolean' }, junit: { type: 'string' }, watch: { type: 'boolean' } },
   standalone: testExtension,
 };

@@ -1,10 +1,12 @@
 // `extensions test <dir>` on a published-style Lumiverse extension (TypeScript built at install; a macro, an
 // interceptor, a tool): the first run writes the snapshot, the next passes, a change to the extension fails with a
 // diff naming the stage, --update takes it; --json and --junit for CI; exit codes 0, 1 and 2; bad cases name the field.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from '../../helpers/cli-run';
+import { builtCli } from '../../helpers/built-cli';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { ExtensionTestCaseSchema } from '../../../shared/types/extension-test';
 
@@ -168,6 +170,48 @@ describe('extensions test', () => {
     const reseeded = await cli(['extensions', 'test', dir, '--case', file, '--json']);
     expect(reseeded.code).toBe(1);
     expect(json(reseeded.out).cases[0]!.where).toContain('council (seed, rolls, block)');
+  });
+
+  it("--watch runs again when a file of the extension changes, once per change, and Ctrl+C ends it with the last run's code", async () => {
+    const dir = extension(true);
+    const child = spawn(process.execPath, [builtCli(), 'extensions', 'test', dir, '--case', path.join(dir, 'tests', 'drizzle.case.json'), '--watch', '--update'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    /** Resolves when `seen()` holds after some output, or fails after 60 s (the child is killed then). */
+    const until = (what: string, seen: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${what} within 60 s; stdout: ${out}\nstderr: ${err}`)), 60_000);
+        const check = () => {
+          if (!seen()) return;
+          clearTimeout(timer);
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
+          resolve();
+        };
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        check();
+      });
+    try {
+      const watching = (times: number) => () => err.split('Watching for changes').length - 1 === times;
+      await until('first run', () => out.includes('✓ drizzle —') && watching(1)());
+      // A change: the case runs again and --update writes the new snapshot (a write the watch does not answer).
+      const backend = path.join(dir, 'src', 'backend.ts');
+      fs.writeFileSync(backend, fs.readFileSync(backend, 'utf8').replace('keep it in the scene', 'mention it once'));
+      await until('the rerun', () => out.includes('(snapshot updated)') && watching(2)());
+      expect(err).toContain(`${path.join('src', 'backend.ts')} changed: running the cases again`);
+      expect(snapshotOf(dir)).toContain('mention it once');
+      // A second change: one more run.
+      fs.writeFileSync(path.join(dir, 'src', 'notes.txt'), 'a file beside the backend');
+      await until('the second rerun', watching(3));
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+    expect(err.split('running the cases again').length - 1).toBe(2);
   });
 
   it('publishes the case format as JSON Schema in the repository, as the code checks it', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { junitXml } from '../../../electron/core/testbench/junit';
 import { compareSnapshot, stableJson } from '../../../electron/core/testbench/snapshot';
 import type { CaseSnapshot } from '../../../electron/core/testbench/run-case';
+import { isIgnored } from '../../../electron/headless/cli/watch-runs';
 
 const run = (over: Partial<CaseSnapshot> = {}): CaseSnapshot => ({
   case: 'c',
@@ -44,5 +45,10 @@ describe('test bench reports', () => {
     expect(difference.diff).toContain('+      "prompt": "[system]\\nSun\\n\\n[user]\\nHi",');
     // A saved file that is not JSON still gives a diff.
     expect(compareSnapshot('not json', run(), 'c.snap.json')!.diff).toContain('-not json');
+  });
+
+  it('--watch does not answer the snapshots a run writes, dependencies or git, and answers everything else', () => {
+    for (const file of ['tests/__snapshots__/drizzle.snap.json', 'node_modules/x/index.js', '.git/index', 'src/node_modules/y.js']) expect(isIgnored(file)).toBe(true);
+    for (const file of ['src/backend.ts', 'tests/drizzle.case.json', 'tests/harbor.jsonl', 'spindle.json', 'snapshots.md', 'my__snapshots__notes.txt']) expect(isIgnored(file)).toBe(false);
   });
 });

@@ -1,0 +1,57 @@
+// `--watch`: runs again whenever a file of the extension changes (its snapshots and dependencies aside), until
+// Ctrl+C; the exit code is the last run's.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Changes that settle within this long are one rerun (an editor's save writes several times). */
+const SETTLE_MS = 300;
+const IGNORED = [`${path.sep}__snapshots__${path.sep}`, `${path.sep}node_modules${path.sep}`, `${path.sep}.git${path.sep}`];
+
+/** A change the watch does not answer: the snapshots a run writes, dependencies, the repository's own files. */
+export function isIgnored(file: string): boolean {
+  const name = `${path.sep}${file}`;
+  return IGNORED.some((part) => name.includes(part));
+}
+
+export function watchRuns(dir: string, run: () => Promise<number>, note: (line: string) => void, first: number): Promise<number> {
+  let last = first;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let changed = '';
+  const rerun = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    note(`\n— ${changed} changed: running the cases again —`);
+    running = run()
+      .then((code) => void (last = code))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          rerun();
+        } else note('Watching for changes (Ctrl+C to stop).');
+      });
+  };
+  const watcher = fs.watch(dir, { recursive: true }, (_event, file) => {
+    const name = String(file ?? '');
+    if (isIgnored(name)) return;
+    changed = name || 'a file';
+    clearTimeout(timer);
+    timer = setTimeout(rerun, SETTLE_MS);
+  });
+  note('Watching for changes (Ctrl+C to stop).');
+  return new Promise((resolve) => {
+    const stop = () => {
+      clearTimeout(timer);
+      watcher.close();
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void (running ?? Promise.resolve()).then(() => resolve(last));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
