@@ -36,7 +36,8 @@ export const ExtensionTestCaseSchema = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 120, pattern: '^[A-Za-z0-9][A-Za-z0-9 _.-]*$', description: 'Names the snapshot: tests/__snapshots__/<name>.snap.json.' }),
     chat: Type.String({ minLength: 1, maxLength: 1024, description: 'Relative to the case: a character card (PNG or JSON), a SillyTavern chat (.jsonl) or an exported session (.json).' }),
     message: Type.String({ minLength: 1, maxLength: 100_000, description: "The user's turn." }),
-    replies: Type.Array(Reply, { minItems: 1, maxItems: 64, description: "The model's answers in order (a reply with tool calls is followed by the one after the results)." }),
+    replies: Type.Optional(Type.Array(Reply, { minItems: 1, maxItems: 64, description: "The model's answers in order (a reply with tool calls is followed by the one after the results). Without them, the case's cassette answers." })),
+    cassette: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Relative to the case: the recorded answers (default tests/__cassettes__/<name>.cassette.json); they answer instead of replies. Written by --record --connection <id>.' })),
     council: Type.Optional(
       Type.Object(
         {
@@ -90,5 +91,5 @@ export const ExtensionTestCaseSchema = Type.Object(
 );
 
 export type ExtensionTestCase = Static<typeof ExtensionTestCaseSchema>;
-export type TestReply = ExtensionTestCase['replies'][number];
+export type TestReply = NonNullable<ExtensionTestCase['replies']>[number];
 export type TextOrPatternValue = Static<typeof TextOrPattern>;

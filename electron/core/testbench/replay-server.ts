@@ -30,19 +30,43 @@ function frames(reply: TestReply, model: string): string[] {
   return out;
 }
 
+/** Answers one request (undefined: the case has no answer left for it); a thrown error is told to the client. */
+export type Answer = (request: ReplayRequest, body: Record<string, unknown>) => Promise<TestReply | undefined>;
+
+/**
+ * The case's replies in order; one naming a council member answers only a request that names that member (the
+ * sidecar is asked for several members at once).
+ */
+export function scripted(replies: TestReply[]): Answer {
+  const used = new Set<number>();
+  return async (request) => {
+    const text = JSON.stringify(request.messages.slice(0, 1));
+    // The sidecar's prompt begins "You are <member>," (council/plan prompts).
+    const index = replies.findIndex((reply, i) => !used.has(i) && (typeof reply === 'string' || !reply.member || text.includes(`You are ${reply.member},`)));
+    if (index < 0) return undefined;
+    used.add(index);
+    return replies[index];
+  };
+}
+
 export class ReplayServer {
   readonly requests: ReplayRequest[] = [];
-  private readonly used = new Set<number>();
 
   private constructor(
     private readonly server: http.Server,
-    private readonly replies: TestReply[],
+    private readonly answer: Answer,
   ) {}
 
-  static async start(replies: TestReply[]): Promise<ReplayServer> {
+  static async start(answer: Answer): Promise<ReplayServer> {
     let self: ReplayServer | null = null;
-    const server = http.createServer((req, res) => void self?.handle(req, res));
-    self = new ReplayServer(server, replies);
+    const server = http.createServer((req, res) => {
+      // A body that is not JSON, a client gone mid-request: answered (or dropped), never left hanging.
+      self?.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: (err as Error).message, type: 'invalid_request_error' } }));
+        else res.destroy();
+      });
+    });
+    self = new ReplayServer(server, answer);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
@@ -58,18 +82,6 @@ export class ReplayServer {
   close(): Promise<void> {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  /**
-   * The next reply not given yet, in the case's order; one naming a council member answers only a request that
-   * names that member (the sidecar is asked for several members at once).
-   */
-  private take(messages: unknown[]): TestReply | undefined {
-    const text = JSON.stringify(messages.slice(0, 1));
-    const index = this.replies.findIndex((reply, i) => !this.used.has(i) && (typeof reply === 'string' || !reply.member || text.includes(`You are ${reply.member}`)));
-    if (index < 0) return undefined;
-    this.used.add(index);
-    return this.replies[index];
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -89,11 +101,19 @@ export class ReplayServer {
       parts.push(part);
     }
     const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { model?: string; messages?: unknown[]; tools?: Array<{ function?: { name?: string } }> };
-    this.requests.push({ messages: body.messages ?? [], tools: (body.tools ?? []).map((t) => t.function?.name ?? '') });
-    const reply = this.take(body.messages ?? []);
+    const request = { messages: body.messages ?? [], tools: (body.tools ?? []).map((t) => t.function?.name ?? '') };
+    this.requests.push(request);
+    let reply: TestReply | undefined;
+    try {
+      reply = await this.answer(request, body as Record<string, unknown>);
+    } catch (err) {
+      // The real model of a recording failed: told as a provider error, which the case's run reports.
+      res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `The recorded connection failed: ${(err as Error).message}`, type: 'upstream_error' } }));
+      return;
+    }
     if (reply === undefined) {
       // More requests than the case has replies: told as a provider error, which the case's run reports.
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `The case has ${this.replies.length} replies; request ${this.requests.length} has none.`, type: 'invalid_request_error' } }));
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `The case has no reply left for request ${this.requests.length}.`, type: 'invalid_request_error' } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });

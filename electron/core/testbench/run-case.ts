@@ -3,14 +3,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HostFailure, type HostError } from '../../../shared/errors';
-import type { HostEvent } from '../../../shared/contract/events';
-import type { MethodInput, MethodName, MethodOutput } from '../../../shared/contract';
 import type { ChatMessage } from '../../../shared/types/chat';
-import type { ExtensionTestCase } from '../../../shared/types/extension-test';
+import type { LlmRequest } from '../../../shared/types/llm';
+import type { ExtensionTestCase, TestReply } from '../../../shared/types/extension-test';
 import type { Host } from '../host';
-import { ReplayServer, type ReplayRequest } from './replay-server';
+import { ReplayServer, scripted, type Answer, type ReplayRequest } from './replay-server';
 import { councilOf, DEFAULT_SEED, setUpCouncil, type CouncilSnapshot } from './council-setup';
+import { cassetteFile, promptChanges, readCassette, requestOf, writeCassette, type Cassette } from './cassette';
+import { call, CaseSetupError, step, watchTurn, type TurnEnd } from './case-host';
+
+export { CaseSetupError } from './case-host';
 
 /** Everything a case shows, without times or ids that change between runs (stable key order when written). */
 export interface CaseSnapshot {
@@ -29,66 +31,55 @@ export interface CaseSnapshot {
   sidecarRequests?: ReplayRequest[];
 }
 
-/** How long a case's turn may take before it is a failure (the replay model answers at once). */
-const TURN_LIMIT_MS = 60_000;
-
 export type StartHost = (dataDir: string, options: { councilSeed: () => number }) => Promise<Host>;
 
-async function call<M extends MethodName>(host: Host, method: M, input: MethodInput<M>): Promise<MethodOutput<M>> {
-  const result = await host.api.call(method, input, { origin: 'cli' });
-  if (!result.ok) throw new HostFailure(result.error);
-  return result.value as MethodOutput<M>;
+/** What a run against a cassette found: the requests whose prompt is not the recorded one, and their diff. */
+export interface CassetteReport {
+  notes: string[];
+  diff: string;
 }
 
-/** A failure of the set-up (install, import): the case cannot run; the CLI exits 2 for it. */
-export class CaseSetupError extends Error {
-  constructor(
-    readonly step: string,
-    readonly error: HostError,
-  ) {
-    super(`${step}: ${error.code}: ${error.message}${error.path ? ` (${error.path})` : ''}`);
-  }
+export interface CaseRun {
+  snapshot: CaseSnapshot;
+  cassette: CassetteReport | null;
 }
 
-async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    throw new CaseSetupError(name, err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: (err as Error).message });
-  }
-}
+/** Recording: every request goes to a real model, whose answer is kept. */
+export type Forward = (request: LlmRequest) => Promise<TestReply>;
 
-/** Waits for the session's turn to finish (bounded), collecting the extension's log lines meanwhile. */
-function watchTurn(host: Host, extensionId: string) {
-  const log: string[] = [];
-  let finished: ((event: Extract<HostEvent, { type: 'chat.finished' }>) => void) | null = null;
-  const council = { runId: null as string | null };
-  const done = new Promise<Extract<HostEvent, { type: 'chat.finished' }>>((resolve) => (finished = resolve));
-  const off = host.onEvent((event) => {
-    if (event.type === 'extension.log' && event.id === extensionId && event.source !== 'host') log.push(`${event.source}: ${event.text}`);
-    if (event.type === 'chat.finished') finished?.(event);
-    if (event.type === 'chat.council' && event.phase === 'completed') council.runId = event.runId;
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`The turn did not finish within ${TURN_LIMIT_MS / 1000} s.`)), TURN_LIMIT_MS)));
-  return {
-    log,
-    council,
-    finished: () => Promise.race([done, limit]).finally(() => clearTimeout(timer)),
-    stop: () => off(),
+const sortedRequests = (requests: ReplayRequest[]) => [...requests].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+
+export async function runCase(options: { extensionDir: string; caseFile: string; testCase: ExtensionTestCase; startHost: StartHost; record?: Forward }): Promise<CaseRun> {
+  const { testCase, record } = options;
+  const tape = cassetteFile(options.caseFile, testCase.name, testCase.cassette);
+  const recorded = record ? null : readCassette(tape);
+  if (!record && !recorded && !testCase.replies) throw new CaseSetupError('find the answers', { code: 'INVALID_INPUT', message: `The case has no replies and no cassette (${tape}); record one with --record --connection <id>.`, path: '/replies' });
+  const taped: Cassette = { main: [], sidecar: [] };
+  const answer = (which: keyof Cassette, replies: TestReply[] | undefined): Answer | null => {
+    if (record)
+      return async (request, body) => {
+        const reply = await record(requestOf(body));
+        taped[which].push({ request, reply });
+        return reply;
+      };
+    if (recorded) return scripted(recorded[which].map((r) => r.reply));
+    return replies ? scripted(replies) : null;
   };
-}
-
-export async function runCase(options: { extensionDir: string; caseFile: string; testCase: ExtensionTestCase; startHost: StartHost }): Promise<CaseSnapshot> {
-  const { testCase } = options;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-ext-test-'));
-  const replay = await ReplayServer.start(testCase.replies);
-  const sidecar = testCase.sidecarReplies ? await ReplayServer.start(testCase.sidecarReplies) : null;
+  const sidecarMode = testCase.council && (testCase.council.mode ?? 'sidecar') === 'sidecar';
+  const sidecarAnswer = sidecarMode ? answer('sidecar', testCase.sidecarReplies) : null;
   const seed = testCase.council?.seed ?? DEFAULT_SEED;
-  let host: Host | null = null;
+  // Everything opened is closed, whatever fails; a failed clean-up does not hide the case's result.
+  const cleanups: Array<() => unknown> = [];
   try {
-    host = await step('start the host', () => options.startHost(dataDir, { councilSeed: () => seed }));
-    const h = host;
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-ext-test-'));
+    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const replay = await ReplayServer.start(answer('main', testCase.replies) ?? scripted([]));
+    cleanups.push(() => replay.close());
+    const sidecar = sidecarAnswer && (record || recorded?.sidecar.length || testCase.sidecarReplies) ? await ReplayServer.start(sidecarAnswer) : null;
+    if (sidecar) cleanups.push(() => sidecar.close());
+    const h = await step('start the host', () => options.startHost(dataDir, { councilSeed: () => seed }));
+    cleanups.push(() => h.dispose());
+
     const installed = await step('install the extension', () => call(h, 'extensions.install', { folder: options.extensionDir, grant: testCase.grant ?? 'requested' }));
     await h.extensions.whenSettled();
     await step('add the replay connection', async () => {
@@ -103,42 +94,63 @@ export async function runCase(options: { extensionDir: string; caseFile: string;
       const { contextSize, ...sampling } = testCase.settings;
       await step('apply the settings', () => call(h, 'chat.sessions.update', { sessionId, patch: { sampling: { ...sampling, ...(contextSize ? { contextSize } : {}) } } }));
     }
+
     const turn = watchTurn(h, installed.id);
-    let end;
+    let end: TurnEnd;
     try {
-      await call(h, 'chat.send', { sessionId, text: testCase.message, ...(council ? { council: true } : {}) });
+      // The replay model and the case's own switches, whatever an exported session kept (its connection is not here).
+      await step('send the message', () => call(h, 'chat.send', { sessionId, text: testCase.message, connectionId: 'replay', model: 'replay', dryRun: false, council: Boolean(council) }));
       end = await turn.finished();
     } finally {
       turn.stop();
     }
     const session = await call(h, 'chat.sessions.get', { sessionId });
     // The council's requests are planned at once: their order is the order they arrived in, not the case's.
-    const sidecarRequests = sidecar ? [...sidecar.requests].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : [];
+    const sidecarRequests = sidecar ? sortedRequests(sidecar.requests) : [];
+    if (record) writeCassette(tape, taped);
     const reply = [...session.messages].reverse().find((m) => m.role === 'assistant' && m.id === end.messageId) ?? null;
-    return withoutNonces({
-      case: testCase.name,
-      requests: replay.requests,
-      stages: stagesOf(reply),
-      toolCalls: (reply?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.argsText ?? '', ok: c.ok ?? null, result: c.result ?? null, ...(c.unoffered ? { unoffered: true } : {}) })),
-      reply: { text: reply?.content ?? '', finishReason: end.finishReason, ...(end.error ? { error: { code: end.error.code, message: end.error.message } } : {}) },
-      log: turn.log,
-      ...(council ? { council: await councilOf((method, input) => call(h, method, input), turn.council.runId) } : {}),
-      ...(sidecar ? { sidecarRequests } : {}),
-    });
+    const snapshot = normalized(
+      {
+        case: testCase.name,
+        requests: replay.requests,
+        stages: stagesOf(reply),
+        toolCalls: (reply?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.argsText ?? '', ok: c.ok ?? null, result: c.result ?? null, ...(c.unoffered ? { unoffered: true as const } : {}) })),
+        reply: { text: reply?.content ?? '', finishReason: end.finishReason, ...(end.error ? { error: { code: end.error.code, message: end.error.message } } : {}) },
+        log: turn.log,
+        ...(council ? { council: await councilOf((method, input) => call(h, method, input), turn.council.runId) } : {}),
+        ...(sidecar ? { sidecarRequests } : {}),
+      },
+      dataDir,
+    );
+    return { snapshot, cassette: recorded ? cassetteReport(recorded, replay.requests, sidecarRequests) : null };
   } finally {
-    await host?.dispose();
-    await replay.close();
-    await sidecar?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // The case's own result (or error) is what the person needs; a temp folder left behind is not.
+      }
+    }
   }
 }
 
+function cassetteReport(recorded: Cassette, main: ReplayRequest[], sidecar: ReplayRequest[]): CassetteReport {
+  const a = promptChanges(recorded.main, main, 'main');
+  // The sidecar's requests came in no fixed order: both sides sorted alike.
+  const b = promptChanges(
+    sortedRequests(recorded.sidecar.map((r) => r.request)).map((request) => ({ request, reply: '' })),
+    sidecar,
+    'sidecar',
+  );
+  return { notes: [...a.notes, ...b.notes], diff: a.diff + b.diff };
+}
+
 /**
- * The deliberation block fences each tool's output with a random marker (so an output cannot fake its end); in the
- * snapshot it is the same word every run.
+ * The same words every run: the deliberation block fences each tool's output with a random marker (so an output
+ * cannot fake its end), and the throwaway data folder has a new name each time.
  */
-function withoutNonces(snapshot: CaseSnapshot): CaseSnapshot {
-  let text = JSON.stringify(snapshot);
+function normalized(snapshot: CaseSnapshot, dataDir: string): CaseSnapshot {
+  let text = JSON.stringify(snapshot).replaceAll(JSON.stringify(dataDir).slice(1, -1), '<data-dir>');
   for (const nonce of new Set([...text.matchAll(/\[BEGIN TOOL OUTPUT ([0-9a-f]{6,})\]/g)].map((m) => m[1]!))) text = text.replaceAll(nonce, 'NONCE');
   return JSON.parse(text) as CaseSnapshot;
 }

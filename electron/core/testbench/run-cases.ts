@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CaseFileError, checkExpectations, readCase } from './case-file';
-import { CaseSetupError, runCase, type StartHost } from './run-case';
+import { CaseSetupError, runCase, type Forward, type StartHost } from './run-case';
 import { compareSnapshot, stableJson } from './snapshot';
 
 export interface CaseResult {
@@ -19,20 +19,39 @@ export interface CaseResult {
   error?: { message: string; field?: string };
 }
 
-export async function runCases(options: { extensionDir: string; caseFiles: string[]; update: boolean; startHost: StartHost; progress?: (line: string) => void }): Promise<CaseResult[]> {
+export interface RunCasesOptions {
+  extensionDir: string;
+  caseFiles: string[];
+  /** Take what this run did as the snapshot. */
+  update: boolean;
+  /** CI: a case without its snapshot fails instead of writing one (a snapshot never committed, a renamed case). */
+  ci?: boolean;
+  startHost: StartHost;
+  /** Record each case's answers from a real model into its cassette. */
+  record?: Forward;
+  progress?: (line: string) => void;
+}
+
+export async function runCases(options: RunCasesOptions): Promise<CaseResult[]> {
   const results: CaseResult[] = [];
+  const names = new Map<string, string>();
   for (const file of options.caseFiles) {
     const started = performance.now();
     const base = { file, name: path.basename(file, '.case.json'), snapshot: '' };
     try {
       const testCase = readCase(file);
+      const other = names.get(testCase.name);
+      if (other) throw new CaseFileError(file, `the case is not valid: ${path.basename(other)} has the name "${testCase.name}" too (each names its own snapshot).`, '/name');
+      names.set(testCase.name, file);
       const snapshot = path.join(path.dirname(file), '__snapshots__', `${testCase.name}.snap.json`);
       options.progress?.(`… ${testCase.name}`);
-      const run = await runCase({ extensionDir: options.extensionDir, caseFile: file, testCase, startHost: options.startHost });
+      const { snapshot: run, cassette } = await runCase({ extensionDir: options.extensionDir, caseFile: file, testCase, startHost: options.startHost, ...(options.record ? { record: options.record } : {}) });
       const result: CaseResult = { ...base, name: testCase.name, snapshot, ms: 0, status: 'passed' };
-      const failures = checkExpectations(testCase, run);
+      const failures = [...checkExpectations(testCase, run), ...(cassette?.notes ?? [])];
       const saved = fs.existsSync(snapshot) ? fs.readFileSync(snapshot, 'utf8') : null;
-      if (saved === null || options.update) {
+      if (saved === null && options.ci) {
+        failures.push(`no snapshot ${path.relative(options.extensionDir, snapshot)}: run without --ci to write it, and commit it`);
+      } else if (saved === null || options.update) {
         const text = stableJson(run);
         if (saved !== text) {
           fs.mkdirSync(path.dirname(snapshot), { recursive: true });
@@ -43,6 +62,7 @@ export async function runCases(options: { extensionDir: string; caseFiles: strin
         const difference = compareSnapshot(saved, run, path.basename(snapshot));
         if (difference) Object.assign(result, { status: 'failed', where: difference.where, diff: difference.diff });
       }
+      if (cassette?.diff) result.diff = `${result.diff ?? ''}${cassette.diff}`;
       if (failures.length) Object.assign(result, { status: 'failed', failures });
       results.push({ ...result, ms: Math.round(performance.now() - started) });
     } catch (err) {

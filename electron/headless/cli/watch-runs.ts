@@ -9,35 +9,46 @@ const IGNORED = [`${path.sep}__snapshots__${path.sep}`, `${path.sep}node_modules
 
 /** A change the watch does not answer: the snapshots a run writes, dependencies, the repository's own files. */
 export function isIgnored(file: string): boolean {
-  const name = `${path.sep}${file}`;
+  const name = `${path.sep}${file}${path.sep}`;
   return IGNORED.some((part) => name.includes(part));
 }
 
-export function watchRuns(dir: string, run: () => Promise<number>, note: (line: string) => void, first: number): Promise<number> {
+/** `alsoIgnored`: files a run writes itself inside the folder (its JUnit report). */
+export function watchRuns(dir: string, run: () => Promise<number>, note: (line: string) => void, first: number, alsoIgnored: string[] = []): Promise<number> {
   let last = first;
   let running: Promise<void> | null = null;
   let again = false;
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let changed = '';
   const rerun = () => {
+    if (stopped) return;
     if (running) {
       again = true;
       return;
     }
     note(`\n— ${changed} changed: running the cases again —`);
     running = run()
-      .then((code) => void (last = code))
+      .then(
+        (code) => void (last = code),
+        (err: unknown) => {
+          note(`The run failed: ${(err as Error).message}`);
+          last = 2;
+        },
+      )
       .finally(() => {
         running = null;
+        if (stopped) return;
         if (again) {
           again = false;
           rerun();
         } else note('Watching for changes (Ctrl+C to stop).');
       });
   };
+  const skip = new Set(alsoIgnored.map((file) => path.resolve(file)));
   const watcher = fs.watch(dir, { recursive: true }, (_event, file) => {
     const name = String(file ?? '');
-    if (isIgnored(name)) return;
+    if (isIgnored(name) || skip.has(path.resolve(dir, name))) return;
     changed = name || 'a file';
     clearTimeout(timer);
     timer = setTimeout(rerun, SETTLE_MS);
@@ -45,6 +56,8 @@ export function watchRuns(dir: string, run: () => Promise<number>, note: (line: 
   note('Watching for changes (Ctrl+C to stop).');
   return new Promise((resolve) => {
     const stop = () => {
+      if (stopped) return;
+      stopped = true;
       clearTimeout(timer);
       watcher.close();
       process.off('SIGINT', stop);
@@ -53,5 +66,10 @@ export function watchRuns(dir: string, run: () => Promise<number>, note: (line: 
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // The folder removed or unreadable: the watch ends with what it has.
+    watcher.on('error', (err) => {
+      note(`Stopped watching: ${err.message}`);
+      stop();
+    });
   });
 }

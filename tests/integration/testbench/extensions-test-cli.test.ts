@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from '../../helpers/cli-run';
 import { builtCli } from '../../helpers/built-cli';
+import { LlmTestServer } from '../../fixtures/llm-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { ExtensionTestCaseSchema } from '../../../shared/types/extension-test';
 
@@ -212,6 +213,67 @@ describe('extensions test', () => {
     }
     expect(await exited).toBe(0);
     expect(err.split('running the cases again').length - 1).toBe(2);
+  });
+
+  it('--record --connection answers a case from a real model once and keeps a cassette; later runs replay it offline and say when the prompt moved', async () => {
+    const dir = extension();
+    const file = path.join(dir, 'tests', 'drizzle.case.json');
+    const { replies: _scripted, ...testCase } = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...testCase, expect: { reply: 'The boats are in' } }));
+    // Without replies and before any recording, the case cannot run.
+    const unanswered = await cli(['extensions', 'test', dir, '--case', file, '--json']);
+    expect(unanswered.code).toBe(2);
+    expect(json(unanswered.out).cases[0]!.error).toMatchObject({ field: '/replies', message: expect.stringContaining('record one with --record --connection <id>') });
+
+    // The person's data folder, with a connection to a model (here, a protocol-faithful server on 127.0.0.1).
+    const model = await LlmTestServer.start();
+    const userData = tempDir('cw-user-');
+    try {
+      const added = await cli(['connections', 'add', '--type', 'openai-compatible', '--base-url', `${model.origin}/v1`, '--model', 'test-model', '--name', 'Real', '--data-dir', userData, '--no-host', '--json']);
+      expect(added.code).toBe(0);
+      const connectionId = (JSON.parse(added.out) as { id: string }).id;
+      expect((await cli(['extensions', 'test', dir, '--case', file, '--record', '--data-dir', userData])).code).toBe(2);
+      model.enqueue({ text: ['The boats are in, ', 'every one.'] });
+      const recorded = await cli(['extensions', 'test', dir, '--case', file, '--record', '--connection', connectionId, '--data-dir', userData, '--json']);
+      expect(recorded.code).toBe(0);
+      expect(json(recorded.out).cases[0]!.status).toBe('written');
+      // The real model was sent the prompt the extension shaped.
+      const sent = model.generations[0]!.body as { messages: Array<{ role: string; content: string }> };
+      expect(sent.messages[0]).toEqual({ role: 'system', content: '[weather] It is a cold drizzle over the harbor; keep it in the scene.' });
+    } finally {
+      await model.close();
+    }
+    const cassette = JSON.parse(fs.readFileSync(path.join(dir, 'tests', '__cassettes__', 'drizzle.cassette.json'), 'utf8'));
+    expect(cassette.main).toEqual([{ request: expect.objectContaining({ tools: [] }), reply: 'The boats are in, every one.' }]);
+    expect(JSON.parse(snapshotOf(dir)).reply.text).toBe('The boats are in, every one.');
+
+    // Offline (the model is gone): the cassette answers, and the case passes.
+    expect((await cli(['extensions', 'test', dir, '--case', file])).code).toBe(0);
+    // The extension changes what the model is sent: reported beside the snapshot diff.
+    const backend = path.join(dir, 'src', 'backend.ts');
+    fs.writeFileSync(backend, fs.readFileSync(backend, 'utf8').replace('keep it in the scene', 'mention it once'));
+    const moved = await cli(['extensions', 'test', dir, '--case', file, '--json']);
+    expect(moved.code).toBe(1);
+    const result = json(moved.out).cases[0]!;
+    expect(result.failures).toEqual(['cassette: main request 1 differs from the recorded prompt (record again with --record)']);
+    expect(result.where).toContain('stage "interceptors" (by Harbor Weather)');
+    expect(result.diff).toContain('--- main request 1 (recorded)');
+  });
+
+  it('--ci fails a case whose snapshot was never written, instead of writing it', async () => {
+    const dir = extension();
+    const run = await cli(['extensions', 'test', dir, '--case', path.join(dir, 'tests', 'drizzle.case.json'), '--ci', '--json']);
+    expect(run.code).toBe(1);
+    expect(json(run.out).cases[0]!.failures).toEqual([expect.stringContaining('no snapshot tests/__snapshots__/drizzle.snap.json: run without --ci to write it')]);
+    expect(fs.existsSync(path.join(dir, 'tests', '__snapshots__'))).toBe(false);
+  });
+
+  it('two cases with one name are refused (each names its own snapshot)', async () => {
+    const dir = extension(true);
+    fs.copyFileSync(path.join(dir, 'tests', 'drizzle.case.json'), path.join(dir, 'tests', 'drizzle-copy.case.json'));
+    const run = await cli(['extensions', 'test', dir, '--json']);
+    expect(run.code).toBe(2);
+    expect(json(run.out).cases.find((c) => c.status === 'error')!.error).toMatchObject({ field: '/name', message: expect.stringContaining('has the name "drizzle" too') });
   });
 
   it('publishes the case format as JSON Schema in the repository, as the code checks it', () => {
