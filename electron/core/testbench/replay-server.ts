@@ -9,6 +9,15 @@ import type { TestReply } from '../../../shared/types/extension-test';
 export interface ReplayRequest {
   messages: unknown[];
   tools: string[];
+  /** The sampling it asked for (what the case's settings and the connection's defaults came to). */
+  sampling?: { temperature?: number; topP?: number; maxTokens?: number };
+}
+
+function samplingOf(body: Record<string, unknown>): ReplayRequest['sampling'] {
+  const number = (key: string) => (typeof body[key] === 'number' ? (body[key] as number) : undefined);
+  const sampling = { temperature: number('temperature'), topP: number('top_p'), maxTokens: number('max_tokens') ?? number('max_completion_tokens') };
+  const given = Object.fromEntries(Object.entries(sampling).filter(([, v]) => v !== undefined));
+  return Object.keys(given).length ? given : undefined;
 }
 
 const MAX_BODY = 64 * 1024 * 1024;
@@ -101,7 +110,8 @@ export class ReplayServer {
       parts.push(part);
     }
     const body = JSON.parse(Buffer.concat(parts).toString('utf8')) as { model?: string; messages?: unknown[]; tools?: Array<{ function?: { name?: string } }> };
-    const request = { messages: body.messages ?? [], tools: (body.tools ?? []).map((t) => t.function?.name ?? '') };
+    const sampling = samplingOf(body as Record<string, unknown>);
+    const request: ReplayRequest = { messages: body.messages ?? [], tools: (body.tools ?? []).map((t) => t.function?.name ?? ''), ...(sampling ? { sampling } : {}) };
     this.requests.push(request);
     let reply: TestReply | undefined;
     try {

@@ -10,6 +10,7 @@ import { builtCli } from '../../helpers/built-cli';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { ExtensionTestCaseSchema } from '../../../shared/types/extension-test';
+import { SESSION_FORMAT, SESSION_VERSION } from '../../../shared/types/chat';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/extensions/lumiverse_weather');
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -258,6 +259,29 @@ describe('extensions test', () => {
     expect(result.failures).toEqual(['cassette: main request 1 differs from the recorded prompt (record again with --record)']);
     expect(result.where).toContain('stage "interceptors" (by Harbor Weather)');
     expect(result.diff).toContain('--- main request 1 (recorded)');
+  });
+
+  it('a chat may be a card or an exported session (its own connection and switches set aside); settings reach the model; grant decides what the extension may do', async () => {
+    const dir = extension();
+    const tests = path.join(dir, 'tests');
+    fs.writeFileSync(path.join(tests, 'mara.json'), JSON.stringify({ spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper of the light.', personality: '', scenario: '', first_mes: 'The lamp is lit.', mes_example: '' } }));
+    fs.writeFileSync(
+      path.join(tests, 'exported.json'),
+      JSON.stringify({ format: SESSION_FORMAT, version: SESSION_VERSION, id: 'exported', title: 'Exported', createdAt: 1, updatedAt: 1, character: { name: 'Mara', description: '', personality: '', scenario: '' }, persona: { name: 'Tom', description: '' }, worldInfo: [], messages: [{ id: 'm1', role: 'assistant', content: 'The lamp is lit.', createdAt: 1 }], connectionId: 'elsewhere', model: 'gone-model', dryRun: true }),
+    );
+    fs.writeFileSync(path.join(tests, 'card.case.json'), JSON.stringify({ name: 'card', chat: 'mara.json', message: 'Evening.', replies: ['Evening, Tom.'], settings: { temperature: 0.3, maxTokens: 64 }, grant: [] }));
+    fs.writeFileSync(path.join(tests, 'session.case.json'), JSON.stringify({ name: 'session', chat: 'exported.json', message: 'Still lit?', replies: ['Always.'] }));
+    const run = await cli(['extensions', 'test', dir, '--case', path.join(tests, 'card.case.json'), '--case', path.join(tests, 'session.case.json'), '--json']);
+    expect(run.code).toBe(0);
+    const card = JSON.parse(fs.readFileSync(path.join(tests, '__snapshots__', 'card.snap.json'), 'utf8'));
+    expect(card.requests[0].sampling).toEqual({ temperature: 0.3, maxTokens: 64 });
+    expect(card.requests[0].messages.map((m: { content: string }) => m.content)).toEqual([expect.stringContaining('Keeper of the light.'), 'The lamp is lit.', 'Evening.']);
+    // No permission granted: its interceptor was refused (the log says why) and did not run.
+    expect(card.stages.map((s: { by: string }) => s.by)).not.toContain('Harbor Weather');
+    expect(card.log).toEqual(['worker: spindle.register: PERMISSION_DENIED: interceptor — registering an interceptor needs the interceptor permission.']);
+    const session = JSON.parse(fs.readFileSync(path.join(tests, '__snapshots__', 'session.snap.json'), 'utf8'));
+    expect(session.reply).toEqual({ text: 'Always.', finishReason: 'stop' });
+    expect(session.requests[0].messages.at(-1)).toEqual({ role: 'user', content: 'Still lit?' });
   });
 
   it('--ci fails a case whose snapshot was never written, instead of writing it', async () => {

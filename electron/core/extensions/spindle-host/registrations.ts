@@ -96,7 +96,8 @@ export class PipelineRegistrations {
         const permission = KIND_PERMISSION[params.kind];
         if (!caller.allowed(permission)) {
           this.denied(caller.extensionId, permission, `register ${params.kind}`);
-          fail('PERMISSION_DENIED', `${permission} — registering a ${params.kind.replace(/_/g, ' ')} needs the ${permission} permission.`);
+          const kind = params.kind.replace(/_/g, ' ');
+          fail('PERMISSION_DENIED', `${permission} — registering ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} needs the ${permission} permission.`);
         }
         return changing<typeof params>(({ kind, id, options }, regs) => {
           regs.pipeline.set(id, {
