@@ -84,13 +84,16 @@ export function chatReads(options: {
   return {
     activeId: () => options.runningCouncilChat()?.chatId ?? running()?.id ?? options.chat.activeSessionId,
     get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
-    list: () => sessions.all().map(sessionView),
-    resolveMacros(text, { chatId, characterId, commit }) {
+    head: (id) => (sessions.has(id) ? sessionView(sessions.head(id)) : running()?.id === id ? running() : null),
+    list: () => sessions.heads().map(sessionView),
+    whole: (id) => sessions.preload(id),
+    async resolveMacros(text, { chatId, characterId, commit }) {
       // A character is a session here; with neither named, the active session, else a blank one.
       const named = chatId ?? characterId;
       if (named !== undefined && !sessions.has(named)) throw new HostFailure({ code: 'NOT_FOUND', message: `No Workbench session ${named}.`, path: chatId !== undefined ? '/chatId' : '/characterId' });
       const active = options.chat.activeSessionId;
       const id = named ?? (active && sessions.has(active) ? active : undefined);
+      if (id !== undefined) await sessions.preload(id);
       return resolveMacros(options.chat.macroSources(id, commit !== false), text);
     },
     append(id, message) {

@@ -253,7 +253,7 @@ export class SessionStore {
 
   /** The picture's bytes, or null when the session has none (or its file is gone). */
   avatar(id: string): Buffer | null {
-    if (!this.fields(id).avatar) return null;
+    if (!this.head(id).avatar) return null;
     try {
       return fs.readFileSync(this.avatarFile(id));
     } catch {
@@ -313,15 +313,21 @@ export class SessionStore {
 
   /** Throws INVALID_INPUT for a malformed id and NOT_FOUND for one nobody has, reading no messages. */
   assertExists(id: string): void {
-    this.fields(id);
+    this.head(id);
   }
 
-  /** The session's own fields, its messages not read (those of a session in memory are there as well). */
-  private fields(id: string): ChatSession {
+  /** The session's own fields with no messages (none are read): what lists and cards need. */
+  head(id: string): ChatSession {
     if (!ID.test(id)) badId();
-    const session = this.fresh().get(id)?.session ?? this.rows.headOnly(id)?.session;
+    const cached = this.fresh().get(id)?.session;
+    const session = cached ? { ...cached, messages: [] } : this.rows.headOnly(id)?.session;
     if (!session) noSession(id);
     return session;
+  }
+
+  /** Every session's own fields with no messages, the latest changed first. */
+  heads(): ChatSession[] {
+    return this.rows.heads();
   }
 
   private wrote(id: string): void {

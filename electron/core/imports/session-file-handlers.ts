@@ -30,12 +30,15 @@ export function sessionFileHandlers(sessions: SessionStore, emitSessions: (sessi
       const books = (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`));
       return created(importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
     },
-    'chat.sessions.addLorebook': ({ sessionId, content }) => {
+    // Both work on the whole session: a long one is read in the background first (the host's thread stays free).
+    'chat.sessions.addLorebook': async ({ sessionId, content }) => {
+      await sessions.preload(sessionId);
       const { session, added, duplicates, ignored } = addLorebook(sessions, sessionId, Buffer.from(content, 'utf8'));
       emitSessions(sessionId, 'updated');
       return { added, duplicates, worldInfoEntries: session.worldInfo.length, ignored };
     },
-    'chat.sessions.exportAs': ({ sessionId, format }) => {
+    'chat.sessions.exportAs': async ({ sessionId, format }) => {
+      await sessions.preload(sessionId);
       const session = sessions.get(sessionId);
       const base = (session.character.name || session.title).replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'session';
       if (format === 'workbench') {

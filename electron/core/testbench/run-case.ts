@@ -19,8 +19,8 @@ export interface CaseSnapshot {
   case: string;
   /** The prompt of each request the model received, in order. */
   requests: ReplayRequest[];
-  /** The turn's stages in order; a stage that changed the prompt carries the prompt after it. */
-  stages: Array<{ stage: string; by: string; prompt?: string }>;
+  /** The turn's stages in order, with what each noted (the macros assembly expanded, world info left out…); a stage that changed the prompt carries the prompt after it. */
+  stages: Array<{ stage: string; by: string; note?: string; prompt?: string }>;
   /** unoffered: the model called a tool it was not offered (nothing ran). */
   toolCalls: Array<{ name: string; arguments: string; ok: boolean | null; result: string | null; unoffered?: true }>;
   reply: { text: string; finishReason: string; error?: { code: string; message: string } };
@@ -120,7 +120,8 @@ export async function runCase(options: { extensionDir: string; caseFile: string;
         ...(council ? { council: await councilOf((method, input) => call(h, method, input), turn.council.runId) } : {}),
         ...(sidecar ? { sidecarRequests } : {}),
       },
-      dataDir,
+      [dataDir, '<data-dir>'],
+      [turn.council.runId, '<council-run>'],
     );
     return { snapshot, cassette: recorded ? cassetteReport(recorded, replay.requests, sidecarRequests) : null };
   } finally {
@@ -147,14 +148,15 @@ function cassetteReport(recorded: Cassette, main: ReplayRequest[], sidecar: Repl
 
 /**
  * The same words every run: the deliberation block fences each tool's output with a random marker (so an output
- * cannot fake its end), and the throwaway data folder has a new name each time.
+ * cannot fake its end); the throwaway data folder and the council's run have new names each time.
  */
-function normalized(snapshot: CaseSnapshot, dataDir: string): CaseSnapshot {
-  let text = JSON.stringify(snapshot).replaceAll(JSON.stringify(dataDir).slice(1, -1), '<data-dir>');
+function normalized(snapshot: CaseSnapshot, ...names: Array<[string | null, string]>): CaseSnapshot {
+  let text = JSON.stringify(snapshot);
+  for (const [value, name] of names) if (value) text = text.replaceAll(JSON.stringify(value).slice(1, -1), name);
   for (const nonce of new Set([...text.matchAll(/\[BEGIN TOOL OUTPUT ([0-9a-f]{6,})\]/g)].map((m) => m[1]!))) text = text.replaceAll(nonce, 'NONCE');
   return JSON.parse(text) as CaseSnapshot;
 }
 
 function stagesOf(reply: ChatMessage | null): CaseSnapshot['stages'] {
-  return (reply?.trace ?? []).map((s) => ({ stage: s.stage, by: s.by, ...(s.after !== undefined && s.after !== s.before ? { prompt: s.after } : {}) }));
+  return (reply?.trace ?? []).map((s) => ({ stage: s.stage, by: s.by, ...(s.note ? { note: s.note } : {}), ...(s.after !== undefined && s.after !== s.before ? { prompt: s.after } : {}) }));
 }

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { SessionRows } from '../../../electron/core/chat/store/session-rows';
+import { chatReads } from '../../../electron/core/chat/chat-reads';
 import type { ChatMessage } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -120,5 +121,22 @@ describe('reading a long chat in the background', () => {
     // Only 'nobody' was looked up (and found missing): the next get() tells it.
     expect(loads).toHaveBeenCalledTimes(1);
     expect(() => store.get('nobody')).toThrow('There is no session nobody.');
+  });
+
+  it("an extension's lists and cards read no messages, and its reads of a chat's messages wait for the background read", async () => {
+    const { store, writer, id } = longChat(1_200);
+    writer.create({ title: 'Another' });
+    const loads = vi.spyOn(SessionRows.prototype, 'load');
+    const chunked = vi.spyOn(SessionRows.prototype, 'loadInChunks');
+    const reads = chatReads({ sessions: store, chat: {} as never, messages: {} as never, runningCouncilChat: () => null, changed: () => undefined });
+    expect(reads.list().map((c) => [c.name, c.messages.length])).toEqual([
+      ['Another', 0],
+      ['Long', 0],
+    ]);
+    expect(reads.head(id)).toMatchObject({ id, name: 'Long', messages: [] });
+    await reads.whole(id);
+    expect(reads.get(id)!.messages).toHaveLength(1_200);
+    expect(loads).not.toHaveBeenCalled();
+    expect(chunked).toHaveBeenCalledTimes(1);
   });
 });

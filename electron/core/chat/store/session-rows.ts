@@ -40,7 +40,7 @@ function add(loaded: LoadedSession, rows: MessageRow[]): void {
 
 export class SessionRows {
   private readonly sql: Record<
-    'head' | 'messages' | 'after' | 'page' | 'newest' | 'count' | 'position' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
+    'head' | 'heads' | 'messages' | 'after' | 'page' | 'newest' | 'count' | 'position' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
     Statement
   >;
 
@@ -48,6 +48,7 @@ export class SessionRows {
     const p = (sql: string) => db.prepare(sql);
     this.sql = {
       head: p('SELECT head, updated_at, message_count FROM sessions WHERE id = ?').raw(true),
+      heads: p('SELECT head, updated_at FROM sessions ORDER BY updated_at DESC, id').raw(true),
       messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq, rowid').raw(true),
       after: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ?1 AND (seq > ?2 OR (seq = ?2 AND rowid > ?3)) ORDER BY seq, rowid LIMIT ?4').raw(true),
       page: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?').raw(true),
@@ -108,6 +109,11 @@ export class SessionRows {
       [rowid, seq] = rows[rows.length - 1]!;
       if (!(await pause())) return undefined;
     }
+  }
+
+  /** Every session's fields, with no messages, the latest changed first. */
+  heads(): ChatSession[] {
+    return (this.sql.heads.all() as Array<[string, number]>).map(([head, updatedAt]) => ({ ...(JSON.parse(head) as ChatSession), updatedAt }));
   }
 
   /** The session's fields, with no messages (null: no such session). */

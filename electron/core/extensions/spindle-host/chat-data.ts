@@ -38,8 +38,14 @@ export type CharacterPatch = Omit<SpindleParams<'characters.update'>['input'], '
 /** What the host lends: its sessions (and, during a council run, the chat it runs for). */
 export interface ChatReads {
   activeId(): string | null;
+  /** The chat with its messages: read whole first with whole() (a long chat is read in the background). */
   get(id: string): ChatView | null;
+  /** The chat without its messages (none are read): for cards, lists and world info. */
+  head(id: string): ChatView | null;
+  /** Every chat without its messages. */
   list(): ChatView[];
+  /** Resolves once the chat is in memory whole, read a chunk at a time (the host's thread free between). */
+  whole(id: string): Promise<void>;
   /** chat_mutation: adds a message to the session, shown live in the Workbench. */
   append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string }): { id: string };
   /** chat_mutation: changes a saved message (its text, swipes, metadata), saved and shown live. */
@@ -160,34 +166,40 @@ type ChatDataHandlers = HandlersOf<'chats'> & HandlersOf<'chat'> & HandlersOf<'c
 /** chats, chat, characters, personas, world_books (their permissions: requests.ts) and macros.resolve (none, as in Lumiverse). */
 export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandlers {
   const all = () => reads()?.list() ?? [];
-  const find = (id: string) => reads()?.get(id) ?? null;
+  const find = (id: string) => reads()?.head(id) ?? null;
   const active = () => {
     const r = reads();
     const id = r?.activeId();
-    return id ? (r!.get(id) ?? null) : null;
+    return id ? (r!.head(id) ?? null) : null;
   };
   const existing = (id: string) => find(id) ?? fail('NOT_FOUND', `No chat ${id}.`, '/chatId');
+  /** A call that reads or changes the chat's messages waits for it to be read whole in the background first. */
+  const wholeChat = async (id: string) => {
+    await reads()?.whole(id);
+    return reads()?.get(id) ?? fail('NOT_FOUND', `No chat ${id}.`, '/chatId');
+  };
+  const changing = async (id: string) => (await wholeChat(id)).id;
   const dto = <T>(c: ChatView | null, to: (c: ChatView) => T) => (c ? to(c) : null);
   return {
     'chats.getActive': () => dto(active(), chatDto),
     'chats.get': ({ chatId }) => dto(find(chatId), chatDto),
     // A session is its character's one chat (same id).
     'chats.list': ({ options }) => page((options?.characterId === undefined ? all() : all().filter((c) => c.id === options.characterId)).map(chatDto), options),
-    'chats.update': ({ chatId, input }) => {
+    'chats.update': async ({ chatId, input }) => {
       withinMetadataCap(input.metadata, "A chat's metadata is", '/input/metadata');
-      reads()!.updateChat(existing(chatId).id, input);
+      reads()!.updateChat(await changing(chatId), input);
       return chatDto(existing(chatId));
     },
     'chats.getMemories': () => [],
-    'chat.getMessages': ({ chatId }) => {
-      const c = existing(chatId);
+    'chat.getMessages': async ({ chatId }) => {
+      const c = await wholeChat(chatId);
       return c.messages.map((m, i) => messageDto(ownerOf(c), m, i));
     },
-    'chat.appendMessage': ({ chatId, message }) => reads()!.append(existing(chatId).id, { role: message.role, content: message.content }),
-    'chat.updateMessage': ({ chatId, messageId, patch }) => {
+    'chat.appendMessage': async ({ chatId, message }) => reads()!.append(await changing(chatId), { role: message.role, content: message.content }),
+    'chat.updateMessage': async ({ chatId, messageId, patch }) => {
       // skipChunkRebuild and reasoning have nothing to act on here: the Workbench keeps no chat memory chunks or reasoning.
       withinMetadataCap(patch.metadata, "A message's metadata is", '/patch/metadata');
-      reads()!.update(existing(chatId).id, messageId, {
+      reads()!.update(await changing(chatId), messageId, {
         ...(patch.content !== undefined ? { content: patch.content } : {}),
         ...(patch.swipes !== undefined ? { swipes: patch.swipes } : {}),
         ...(patch.swipe_id !== undefined ? { swipeId: patch.swipe_id } : {}),
@@ -195,29 +207,29 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       });
       return null;
     },
-    'chat.deleteMessage': ({ chatId, messageId }) => {
-      reads()!.remove(existing(chatId).id, messageId);
+    'chat.deleteMessage': async ({ chatId, messageId }) => {
+      reads()!.remove(await changing(chatId), messageId);
       return null;
     },
-    'chat.setMessageHidden': ({ chatId, messageId, hidden }) => {
-      reads()!.hide(existing(chatId).id, [messageId], hidden);
+    'chat.setMessageHidden': async ({ chatId, messageId, hidden }) => {
+      reads()!.hide(await changing(chatId), [messageId], hidden);
       return null;
     },
-    'chat.setMessagesHidden': ({ chatId, messageIds, hidden }) => {
-      reads()!.hide(existing(chatId).id, messageIds, hidden);
+    'chat.setMessagesHidden': async ({ chatId, messageIds, hidden }) => {
+      reads()!.hide(await changing(chatId), messageIds, hidden);
       return null;
     },
-    'chat.isMessageHidden': ({ chatId, messageId }) => {
-      const message = existing(chatId).messages.find((m) => m.id === messageId) ?? fail('NOT_FOUND', `The chat has no message ${messageId}.`, '/messageId');
+    'chat.isMessageHidden': async ({ chatId, messageId }) => {
+      const message = (await wholeChat(chatId)).messages.find((m) => m.id === messageId) ?? fail('NOT_FOUND', `The chat has no message ${messageId}.`, '/messageId');
       return message.hidden === true;
     },
     'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
     'characters.list': ({ options }) => page(all().map(characterDto), options),
-    'characters.update': ({ characterId, input }) => {
+    'characters.update': async ({ characterId, input }) => {
       // world_book_ids has no place here: a session's world info is its one book.
       const { world_book_ids: _books, ...patch } = input;
       withinMetadataCap(patch.extensions, "A character's extensions are", '/input/extensions');
-      reads()!.updateCharacter(existing(characterId).id, patch);
+      reads()!.updateCharacter(await changing(characterId), patch);
       return characterDto(existing(characterId));
     },
     'personas.getActive': () => dto(active(), personaDto),
@@ -238,16 +250,16 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       const found = entryIn(all(), entryId);
       return found ? entryDto(found.c, found.e) : null;
     },
-    'world_books.entries.update': ({ entryId, input }) => {
+    'world_books.entries.update': async ({ entryId, input }) => {
       const found = entryIn(all(), entryId) ?? fail('NOT_FOUND', `No world info entry ${entryId}.`, '/entryId');
       const entry = entryFields(input, found.e);
-      reads()!.saveEntry(found.c.id, entry);
+      reads()!.saveEntry(await changing(found.c.id), entry);
       return entryDto(found.c, entry);
     },
-    'world_books.entries.create': ({ worldBookId, input }) => {
+    'world_books.entries.create': async ({ worldBookId, input }) => {
       const c = find(worldBookId) ?? fail('NOT_FOUND', `No world book ${worldBookId}.`, '/worldBookId');
       const entry = entryFields(input, { id: randomUUID(), keywords: [], content: '', enabled: true, constant: false });
-      reads()!.saveEntry(c.id, entry);
+      reads()!.saveEntry(await changing(c.id), entry);
       return entryDto(c, entry);
     },
     'world_books.getActivated': () => [],
