@@ -48,8 +48,13 @@ describe('stick to bottom', () => {
   let host: HTMLElement;
   beforeEach(() => {
     (globalThis as { ResizeObserver?: unknown }).ResizeObserver = ManualResizeObserver;
-    document.body.innerHTML = '<main id="main"><div id="chat" data-first-message="m0"></div></main><div id="root"></div>';
-    host = document.getElementById('root')!;
+    document.body.replaceChildren();
+    const main = Object.assign(document.createElement('main'), { id: 'main' });
+    const chat = Object.assign(document.createElement('div'), { id: 'chat' });
+    chat.dataset.firstMessage = 'm0';
+    main.append(chat);
+    host = Object.assign(document.createElement('div'), { id: 'root' });
+    document.body.append(main, host);
   });
   afterEach(() => {
     delete (globalThis as { ResizeObserver?: unknown }).ResizeObserver;
