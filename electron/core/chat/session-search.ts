@@ -43,7 +43,26 @@ function snippet(text: string, at: number, length: number): Pick<SearchHit, 'bef
 /** The FTS5 phrase for a substring (the trigram index matches any three characters or more, any case and accents). */
 const phrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
 
-export function searchSessions(store: Pick<SessionStore, 'db' | 'summaries'>, query: string, limit: number, sessionId?: string): { hits: SearchHit[]; more: boolean } {
+/** Rows read per step of a scan for a needle too short for the index (about a millisecond of folding). */
+const SCAN_STEP = 500;
+
+/**
+ * The messages holding a needle under 3 characters (the trigram index finds none that short): every message is
+ * folded and looked in, a step of rows at a time with the host's thread free between steps.
+ */
+async function scanFor(db: SessionStore['db'], needle: string): Promise<Array<[number, string, number]>> {
+  const step = db.prepare('SELECT rowid, session_id, seq, content FROM messages WHERE rowid > ? ORDER BY rowid LIMIT ?').raw(true);
+  const found: Array<[number, string, number]> = [];
+  for (let after = 0; ; ) {
+    const rows = step.all(after, SCAN_STEP) as Array<[number, string, number, string]>;
+    for (const [rowid, session, seq, content] of rows) if (fold(content).includes(needle)) found.push([rowid, session, seq]);
+    if (rows.length < SCAN_STEP) return found;
+    after = rows[rows.length - 1]![0];
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+export async function searchSessions(store: Pick<SessionStore, 'db' | 'summaries'>, query: string, limit: number, sessionId?: string): Promise<{ hits: SearchHit[]; more: boolean }> {
   const { db } = store;
   const typed = query.trim();
   const needle = fold(typed);
@@ -52,13 +71,12 @@ export function searchSessions(store: Pick<SessionStore, 'db' | 'summaries'>, qu
   const sessions = store.summaries().filter((s) => sessionId === undefined || s.id === sessionId);
   const order = new Map(sessions.map((s, i) => [s.id, i]));
   // The messages that may match, in the order hits are listed: the index finds them, the fold below confirms each.
-  const candidates = (
+  const candidates =
     // The index folds case and Latin accents itself, and not every mark the fold drops (й, ё, ή): it is asked with
     // the text as typed, and the fold below confirms.
     [...typed].length >= 3
-      ? db.prepare('SELECT m.rowid, m.session_id, m.seq FROM messages_text JOIN messages m ON m.rowid = messages_text.rowid WHERE messages_text MATCH ?').raw(true).all(phrase(typed))
-      : db.prepare('SELECT rowid, session_id, seq, content FROM messages').raw(true).all().filter((r) => fold((r as string[])[3]!).includes(needle))
-  ) as Array<[number, string, number]>;
+      ? (db.prepare('SELECT m.rowid, m.session_id, m.seq FROM messages_text JOIN messages m ON m.rowid = messages_text.rowid WHERE messages_text MATCH ?').raw(true).all(phrase(typed)) as Array<[number, string, number]>)
+      : await scanFor(db, needle);
   const bySession = new Map<string, Array<[number, number]>>();
   for (const [rowid, session, seq] of candidates) {
     if (!order.has(session)) continue;
@@ -73,7 +91,10 @@ export function searchSessions(store: Pick<SessionStore, 'db' | 'summaries'>, qu
     if (named !== undefined) hits.push({ ...base, messageId: null, index: null, role: null, ...snippet(named, fold(named).indexOf(needle), needle.length) });
     for (const [seq, rowid] of (bySession.get(s.id) ?? []).sort((a, b) => a[0] - b[0])) {
       if (hits.length > limit) break;
-      const [id, role, content] = message.get(rowid) as [string, 'user' | 'assistant', string];
+      // A scan's row may have gone (deleted between its steps): confirmed against what is saved now.
+      const row = message.get(rowid) as [string, 'user' | 'assistant', string] | undefined;
+      if (!row) continue;
+      const [id, role, content] = row;
       const at = fold(content).indexOf(needle);
       if (at < 0) continue;
       const index = (position.get(s.id, seq) as [number])[0];

@@ -173,38 +173,38 @@ describe('the session store on the chats database', () => {
     expect(savedSession(dataDir, id).messages).toHaveLength(960);
   });
 
-  it('deletes a session with its messages and their search entries', () => {
+  it('deletes a session with its messages and their search entries', async () => {
     const { store } = open();
     const { id } = store.create();
     store.mutate(id, (s) => void s.messages.push(msg(0, 'lighthouse keeper')));
-    expect(searchSessions(store, 'lighthouse', 10).hits).toHaveLength(1);
+    expect((await searchSessions(store, 'lighthouse', 10)).hits).toHaveLength(1);
     expect(store.delete(id)).toBe(true);
-    expect(searchSessions(store, 'lighthouse', 10).hits).toHaveLength(0);
+    expect((await searchSessions(store, 'lighthouse', 10)).hits).toHaveLength(0);
     expect(store.db.prepare('SELECT count(*) AS n FROM messages').all()).toEqual([{ n: 0 }]);
   });
 });
 
 describe('search through the index', () => {
-  it('finds a substring in any case and accents, names its message and position, and drops edited-away text', () => {
+  it('finds a substring in any case and accents, names its message and position, and drops edited-away text', async () => {
     const { store } = open();
     const a = store.create({ title: 'Harbor' });
     store.mutate(a.id, (s) => void s.messages.push(msg(0, 'Hello'), msg(1, 'The Café by the pier'), msg(2, 'nothing here')));
-    const found = searchSessions(store, 'CAFE BY', 10);
+    const found = (await searchSessions(store, 'CAFE BY', 10));
     expect(found.hits).toEqual([expect.objectContaining({ sessionId: a.id, messageId: 'm1', index: 1, role: 'assistant', match: 'Café by' })]);
     store.mutate(a.id, (s) => void s.messages.splice(0, 1));
-    expect(searchSessions(store, 'cafe', 10).hits[0]).toMatchObject({ messageId: 'm1', index: 0 });
+    expect((await searchSessions(store, 'cafe', 10)).hits[0]).toMatchObject({ messageId: 'm1', index: 0 });
     store.mutate(a.id, (s) => {
       s.messages[0] = { ...s.messages[0]!, content: 'The tavern by the pier' };
     });
-    expect(searchSessions(store, 'cafe', 10).hits).toEqual([]);
+    expect((await searchSessions(store, 'cafe', 10)).hits).toEqual([]);
     // Two characters: below the trigram index, found by reading the messages.
-    expect(searchSessions(store, 'by', 10).hits.map((h) => h.messageId)).toEqual(['m1']);
+    expect((await searchSessions(store, 'by', 10)).hits.map((h) => h.messageId)).toEqual(['m1']);
     // Marks the index keeps (й, ё, Greek accents) are found as typed, in any case.
     store.mutate(a.id, (s) => void s.messages.push(msg(5, 'Он принёс йод в Αθήνα.')));
-    for (const query of ['ЙОД', 'принёс', 'Αθήνα', 'αθήνα']) expect(searchSessions(store, query, 10).hits.map((h) => h.messageId), query).toEqual(['m5']);
+    for (const query of ['ЙОД', 'принёс', 'Αθήνα', 'αθήνα']) expect((await searchSessions(store, query, 10)).hits.map((h) => h.messageId), query).toEqual(['m5']);
   });
 
-  it('lists the newest session first, titles before messages, cuts at the limit and says there is more', () => {
+  it('lists the newest session first, titles before messages, cuts at the limit and says there is more', async () => {
     let t = 0;
     const clocked = new SessionStore({ dataDir: tempDir(), clock: { now: () => ++t } });
     stores.push(clocked);
@@ -212,18 +212,18 @@ describe('search through the index', () => {
     clocked.mutate(old.id, (s) => void s.messages.push(msg(0, 'the ferry leaves'), msg(1, 'no ferry today')));
     const recent = clocked.create({ title: 'Other' });
     clocked.mutate(recent.id, (s) => void s.messages.push(msg(0, 'a ferry horn')));
-    const all = searchSessions(clocked, 'ferry', 10);
+    const all = (await searchSessions(clocked, 'ferry', 10));
     expect(all.hits.map((h) => [h.sessionId === recent.id ? 'recent' : 'old', h.messageId])).toEqual([
       ['recent', 'm0'],
       ['old', null],
       ['old', 'm0'],
       ['old', 'm1'],
     ]);
-    expect(searchSessions(clocked, 'ferry', 2)).toMatchObject({ more: true, hits: [{ messageId: 'm0' }, { messageId: null }] });
-    expect(searchSessions(clocked, 'ferry', 10, old.id).hits).toHaveLength(3);
+    expect((await searchSessions(clocked, 'ferry', 2))).toMatchObject({ more: true, hits: [{ messageId: 'm0' }, { messageId: null }] });
+    expect((await searchSessions(clocked, 'ferry', 10, old.id)).hits).toHaveLength(3);
     // Quotes are text to find, not the index's query syntax.
     clocked.mutate(recent.id, (s) => void s.messages.push(msg(1, 'she said "ferry" twice')));
-    expect(searchSessions(clocked, '"ferry"', 10).hits.map((h) => h.match)).toEqual(['"ferry"']);
+    expect((await searchSessions(clocked, '"ferry"', 10)).hits.map((h) => h.match)).toEqual(['"ferry"']);
   });
 });
 

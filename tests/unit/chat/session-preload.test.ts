@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { SessionRows } from '../../../electron/core/chat/store/session-rows';
 import { chatReads } from '../../../electron/core/chat/chat-reads';
+import { searchSessions } from '../../../electron/core/chat/session-search';
 import type { ChatMessage } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -138,5 +139,26 @@ describe('reading a long chat in the background', () => {
     expect(reads.get(id)!.messages).toHaveLength(1_200);
     expect(loads).not.toHaveBeenCalled();
     expect(chunked).toHaveBeenCalledTimes(1);
+  });
+
+  it('a search for one or two characters (too short for the index) scans the messages in steps, the event loop turning between', async () => {
+    const { store, writer, id } = longChat(1_200);
+    writer.mutate(id, (s) => {
+      s.messages[900] = { ...s.messages[900]!, content: 'Qz marks the spot.' };
+      s.messages[1_100] = { ...s.messages[1_100]!, content: 'Another qz, deleted while the scan runs.' };
+    });
+    const found = searchSessions(store, 'QZ', 10);
+    // After the first step, the message the third step would confirm is deleted: it is left out, nothing throws.
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.mutate(id, (s) => void s.messages.splice(1_100, 1));
+    let turns = 0;
+    let settled = false;
+    void found.then(() => (settled = true));
+    while (!settled && turns < 100) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turns++;
+    }
+    expect(turns).toBeGreaterThanOrEqual(1);
+    expect((await found).hits.map((h) => [h.messageId, h.match])).toEqual([['m900', 'Qz']]);
   });
 });
