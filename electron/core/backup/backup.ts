@@ -88,9 +88,9 @@ export interface RestoreSummary {
   accepted: HeldItem[];
 }
 
-export function exportBackup(deps: BackupDeps): Backup {
+export async function exportBackup(deps: BackupDeps): Promise<Backup> {
   const withheld: string[] = [];
-  const sessions = deps.sessions.all().sort((a, b) => a.id.localeCompare(b.id));
+  const sessions = (await deps.sessions.all()).sort((a, b) => a.id.localeCompare(b.id));
   const avatars: Record<string, string> = {};
   for (const s of sessions) {
     const png = s.avatar ? deps.sessions.avatar(s.id) : null;

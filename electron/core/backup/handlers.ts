@@ -4,8 +4,8 @@ import { exportBackup, importBackup, type BackupDeps } from './backup';
 
 export function backupHandlers(deps: BackupDeps, sessionChanged: (sessionId: string) => void): Pick<Handlers, 'backup.export' | 'backup.import'> {
   return {
-    'backup.export': () => {
-      const backup = exportBackup(deps);
+    'backup.export': async () => {
+      const backup = await exportBackup(deps);
       const day = new Date(backup.createdAt).toISOString().slice(0, 10);
       return { fileName: `council-workbench-backup-${day}.json`, backup };
     },

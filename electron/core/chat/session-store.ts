@@ -107,15 +107,17 @@ export class SessionStore {
     return this.rows.list();
   }
 
-  /** Every session whole (a backup's read), in one read transaction; none is kept in memory for it. */
-  all(): ChatSession[] {
-    this.db.exec('BEGIN');
-    try {
-      const cache = this.fresh();
-      return this.summaries().flatMap((row) => cache.get(row.id)?.session ?? this.rows.load(row.id)?.session ?? []);
-    } finally {
-      this.db.exec('COMMIT');
+  /**
+   * Every session whole (a backup's read), each read in the background as preload() does, so a backup of years of
+   * chats never holds the host's thread; each session is as saved when it was read, one deleted meanwhile is left out.
+   */
+  async all(): Promise<ChatSession[]> {
+    const out: ChatSession[] = [];
+    for (const { id } of this.summaries()) {
+      await this.preload(id);
+      if (this.has(id)) out.push(this.get(id));
     }
+    return out;
   }
 
   has(id: string): boolean {

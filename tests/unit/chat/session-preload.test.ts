@@ -161,4 +161,20 @@ describe('reading a long chat in the background', () => {
     expect(turns).toBeGreaterThanOrEqual(1);
     expect((await found).hits.map((h) => [h.messageId, h.match])).toEqual([['m900', 'Qz']]);
   });
+
+  it("a backup's read of every chat reads each in the background too, and leaves out one deleted meanwhile", async () => {
+    const { store, writer, id } = longChat(1_200);
+    const other = writer.create({ title: 'Short' });
+    const loads = vi.spyOn(SessionRows.prototype, 'load');
+    // The newest first: the short chat, then the long one in steps; the long one is deleted while it is read.
+    const all = store.all();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.delete(id);
+    expect((await all).map((s) => [s.id, s.messages.length])).toEqual([[other.id, 0]]);
+    expect(loads).not.toHaveBeenCalled();
+    // Untouched, a long chat comes whole.
+    const { store: second, id: long } = longChat(600);
+    expect((await second.all()).map((s) => [s.id, s.messages.length])).toEqual([[long, 600]]);
+  });
 });
