@@ -3,7 +3,7 @@
 import { listMacros } from './session-macros';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
-import { summaryFields, summaryOf } from './session-store';
+import { summaryFields, summaryOf } from './store/session-summary';
 import { searchSessions } from './session-search';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { SESSION_FORMAT, SESSION_PAGE, SESSION_VERSION, type ChatMessage, type ChatSession, type ChatSessionSummary } from '../../../shared/types/chat';
+import { SESSION_FORMAT, SESSION_PAGE, SESSION_VERSION, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
@@ -380,22 +380,4 @@ export class SessionStore {
   private avatarFile(id: string): string {
     return path.join(this.dir, `${id}.avatar.png`);
   }
-}
-
-/** What a session's summary says of it (its row in the database holds the same). */
-export function summaryFields(s: ChatSession): SessionRow {
-  return { id: s.id, title: s.title, characterName: s.character.name, messageCount: s.messages.length, createdAt: s.createdAt, updatedAt: s.updatedAt };
-}
-
-export function summaryOf(row: SessionRow, busy: boolean): ChatSessionSummary {
-  return { ...row, busy };
-}
-
-/** A session title from its first message: the first line, cut at a word near 48 characters. */
-export function titleFrom(text: string): string {
-  const line = text.trim().split(/\r?\n/, 1)[0]!.replace(/\s+/g, ' ');
-  if (line.length <= 48) return line;
-  const cut = line.slice(0, 48);
-  const space = cut.lastIndexOf(' ');
-  return `${space > 24 ? cut.slice(0, space) : cut}…`;
 }
