@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { LlmCompletion, LlmMessage, LlmRequest, LlmToolChoice, LlmToolDefinition } from '../../../shared/types/llm';
 import type { TestReply } from '../../../shared/types/extension-test';
-import type { ReplayRequest } from './replay-server';
+import { samplingOf, type ReplayRequest } from './replay-server';
 import { stableJson } from './snapshot';
 
 export interface Cassette {
@@ -51,15 +51,12 @@ export function requestOf(body: Record<string, unknown>): LlmRequest {
   const tools = (body.tools as Array<{ function: { name: string; description?: string; parameters?: object } }> | undefined)?.map((t) => ({ name: t.function.name, description: t.function.description ?? '', parameters: (t.function.parameters ?? { type: 'object' }) as LlmToolDefinition['parameters'] }));
   const choice = body.tool_choice as string | { function?: { name: string } } | undefined;
   const toolChoice: LlmToolChoice | undefined = typeof choice === 'object' && choice.function ? { name: choice.function.name } : choice === 'auto' ? 'auto' : undefined;
-  const number = (key: string) => (typeof body[key] === 'number' ? (body[key] as number) : undefined);
-  const maxTokens = number('max_tokens') ?? number('max_completion_tokens');
+  const sampling = samplingOf(body);
   return {
     messages,
     ...(tools?.length ? { tools } : {}),
     ...(toolChoice ? { toolChoice } : {}),
-    ...(number('temperature') !== undefined ? { temperature: number('temperature')! } : {}),
-    ...(number('top_p') !== undefined ? { topP: number('top_p')! } : {}),
-    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...sampling,
     ...(Array.isArray(body.stop) ? { stopSequences: body.stop as string[] } : {}),
   };
 }

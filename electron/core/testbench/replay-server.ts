@@ -13,7 +13,7 @@ export interface ReplayRequest {
   sampling?: { temperature?: number; topP?: number; maxTokens?: number };
 }
 
-function samplingOf(body: Record<string, unknown>): ReplayRequest['sampling'] {
+export function samplingOf(body: Record<string, unknown>): ReplayRequest['sampling'] {
   const number = (key: string) => (typeof body[key] === 'number' ? (body[key] as number) : undefined);
   const sampling = { temperature: number('temperature'), topP: number('top_p'), maxTokens: number('max_tokens') ?? number('max_completion_tokens') };
   const given = Object.fromEntries(Object.entries(sampling).filter(([, v]) => v !== undefined));

@@ -12,7 +12,7 @@ import { useRovingMessages } from './roving-messages';
 import { useAppStore } from '../../app/context';
 import { atNewest } from '../../stores/chat/chat-slice';
 import { EarlierMessages, LaterMessages } from './ChatWindowEdges';
-import { useFocusRequested, useFocusWanted, useKeepInView, useStickToBottom } from './chat-scroll';
+import { useFocusRequested, useKeepInView, useStickToBottom } from './chat-scroll';
 
 /** What the rows' slots know: the message a search found (marked until another is asked for). */
 interface SlotContext {
@@ -87,7 +87,8 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
   const list = useRef<VirtuosoHandle>(null);
   const [found, setFound] = useState<string | null>(null);
   const [drawnAt, setDrawnAt] = useState<unknown>(null);
-  const wanted = useFocusWanted();
+  // The message a search result (or an address) asked to see, until it is shown.
+  const wanted = useAppStore((s) => s.chat.focusMessageId);
   const { rows, live } = useRows(session, turn, newest, picture);
   const ids = useMemo(() => rows.map((r) => r.key), [rows]);
   const epoch = useListEpoch(session.id, ids);
@@ -101,7 +102,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
     if (main) main.scrollTop = edge === 'first' ? 0 : main.scrollHeight;
     return (edge === 'first' ? rows[0] : rows.at(-1))?.key;
   });
-  useFocusRequested(chat, list, ids, drawnAt, setFound);
+  useFocusRequested(chat, wanted, list, ids, drawnAt, setFound);
 
   if (messages.length === 0 && !turn) {
     return (

@@ -2,7 +2,7 @@
 // for (a search result) is brought into the list, marked and focused.
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { VirtuosoHandle } from 'react-virtuoso';
-import { useAppStore, useAppStoreApi } from '../../app/context';
+import { useAppStoreApi } from '../../app/context';
 
 /** Keys that scroll the view up (outside a text field). */
 const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
@@ -66,6 +66,9 @@ export function useStickToBottom(chat: HTMLElement | null, turnId: string | unde
   }, [chat]);
 }
 
+/** The message `id` where the chat draws it (undefined: not drawn). */
+const drawn = (chat: HTMLElement, id: string) => [...chat.querySelectorAll<HTMLElement>('[data-message-id]')].find((el) => el.dataset.messageId === id);
+
 /**
  * The first message at least partly in view, and how far its top is below the view's top (negative: above it).
  * With none drawn in view (the list has not drawn what a jump brought there yet) it is the list's first row, which
@@ -109,7 +112,8 @@ export function useKeepInView(list: RefObject<VirtuosoHandle | null>, ids: strin
     let still = 0;
     let frame = 0;
     const pin = () => {
-      const message = [...main.querySelectorAll<HTMLElement>('[data-testid="chat"] [data-message-id]')].find((m) => m.dataset.messageId === kept.id);
+      const chat = main.querySelector<HTMLElement>('[data-testid="chat"]');
+      const message = chat ? drawn(chat, kept.id) : undefined;
       if (!message) list.current?.scrollToIndex({ index: ids.indexOf(kept.id), align: 'start', offset: -kept.offset });
       const moved = message ? message.getBoundingClientRect().top - main.getBoundingClientRect().top - kept.offset : Infinity;
       if (Math.abs(moved) >= 1) {
@@ -133,18 +137,12 @@ export function useKeepInView(list: RefObject<VirtuosoHandle | null>, ids: strin
   }, [ids, list]);
 }
 
-/** The message a search result (or an address) asked to see, until it is shown. */
-export const useFocusWanted = () => useAppStore((s) => s.chat.focusMessageId);
-
-const drawn = (chat: HTMLElement, id: string) => [...chat.querySelectorAll<HTMLElement>('[data-message-id]')].find((el) => el.dataset.messageId === id);
-
 /**
  * A message someone asked to see (a search result): the list scrolls to it, then, drawn, it is marked and focused.
  * `drawnAt` changes whenever the list draws other messages, so a message out of the drawn range is looked for again.
  */
-export function useFocusRequested(chat: HTMLElement | null, list: RefObject<VirtuosoHandle | null>, ids: string[], drawnAt: unknown, mark: (id: string) => void) {
+export function useFocusRequested(chat: HTMLElement | null, wanted: string | null, list: RefObject<VirtuosoHandle | null>, ids: string[], drawnAt: unknown, mark: (id: string) => void) {
   const store = useAppStoreApi();
-  const wanted = useFocusWanted();
   useEffect(() => {
     if (!chat || !wanted) return;
     const target = drawn(chat, wanted);
