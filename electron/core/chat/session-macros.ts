@@ -21,5 +21,5 @@ export function listMacros(sources: MacroSources): MacroListing[] {
 export async function resolveMacros(sources: MacroSources, text: string): Promise<ResolvedMacros> {
   const resolver = new MacroResolver(macroDefinitions(sources));
   const resolved = await resolver.resolve(text);
-  return { text: resolved, diagnostics: resolver.notes.map((message) => ({ message, offset: 0, length: 0 })) };
+  return { text: resolved, diagnostics: resolver.notes.map((n) => ({ message: n.text, offset: 0, length: 0 })) };
 }

@@ -63,11 +63,24 @@ describe('a chat turn with a Lumiverse extension', () => {
       'context handlers/Pipeline Probe',
       'context handlers/Pipeline Probe',
       'assembly/host',
+      'macros/host',
+      'macros/Pipeline Probe',
       'interceptors/Pipeline Probe',
       'generation/host',
     ]);
-    expect(stages[3]!.note).toMatch(/macros: .*pipeline_weather/);
-    const intercepted = stages[4]!;
+    // Each step of assembly is its own stage, credited to whoever changed the prompt: the card as written, the
+    // host's macros, then the extension's (run once: the view reuses the value the turn resolved).
+    const [assembly, builtIns, extension] = [stages[3]!, stages[4]!, stages[5]!];
+    expect(assembly.after).toContain('Mira reads {{pipeline_weather}} skies and the {{pipeline_tide}}; {{unknown_macro}} stays.');
+    expect(assembly.after).toContain('Calls {{user}} friend.');
+    expect(builtIns.note).toBe('{{user}}');
+    expect(builtIns.after).toContain('Calls Ada friend.');
+    expect(builtIns.after).toContain('{{pipeline_weather}}');
+    expect(extension.note).toMatch(/^\{\{pipeline_weather\}\}, \{\{pipeline_tide\}\}; ≈\d+ tokens$/);
+    expect(extension.before).toBe(builtIns.after);
+    expect(extension.after).toContain('Mira reads stormy skies and the high tide; {{unknown_macro}} stays.');
+    const intercepted = stages[6]!;
+    expect(intercepted.before).toBe(extension.after);
     expect(intercepted.after).toContain('[pipeline] a line from the interceptor');
     expect(intercepted.before).not.toContain('[pipeline]');
     // Priority 50 runs before the default 100: the one that returned a context changed it; the one that only

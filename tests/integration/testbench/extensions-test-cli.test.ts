@@ -41,7 +41,8 @@ describe('extensions test', () => {
     // What the model received: the interceptor's line first, the macro expanded in the user's turn.
     expect(snapshot.requests[0].messages[0]).toEqual({ role: 'system', content: '[weather] It is a cold drizzle over the harbor; keep it in the scene.' });
     expect(snapshot.requests[0].messages.at(-1)).toEqual({ role: 'user', content: 'Will they make it in tonight? (a cold drizzle over the harbor)' });
-    expect(snapshot.stages.map((s: { stage: string; by: string }) => `${s.stage}/${s.by}`)).toContain('interceptors/Harbor Weather');
+    expect(snapshot.stages.map((s: { stage: string; by: string }) => `${s.stage}/${s.by}`)).toEqual(['council/host', 'assembly/host', 'macros/Harbor Weather', 'interceptors/Harbor Weather', 'generation/host']);
+    expect(snapshot.stages[1].prompt).toContain('Will they make it in tonight? ({{harbor_weather}})');
     expect(snapshot.reply).toEqual({ text: 'Mara squints into the drizzle. "They always do."', finishReason: 'stop' });
     expect(snapshot.log).toEqual(['worker: weather note added before 4 messages']);
     // Stable: keys sorted, nothing that changes between runs.
@@ -76,6 +77,13 @@ describe('extensions test', () => {
     expect(json(updated.out).cases[0]!.status).toBe('updated');
     expect(snapshotOf(dir)).toContain('mention it once');
     expect((await cli(only())).code).toBe(0);
+
+    // A change to the macro is the extension's own stage, not the host's assembly: the card as written is unchanged.
+    fs.writeFileSync(backend, fs.readFileSync(backend, 'utf8').replace('handler: () => WEATHER', "handler: () => 'fog rolling in'"));
+    const macro = await cli(only('--json'));
+    expect(macro.code).toBe(1);
+    expect(json(macro.out).cases[0]!.where).toEqual(['stage "macros" (by Harbor Weather)', 'stage "interceptors" (by Harbor Weather)', 'request 1 (the prompt the model received)']);
+    expect(json(macro.out).cases[0]!.diff).toContain('+      "prompt": "[system]\\nYou are Mara. Stay in character and reply to Tom.\\n\\n[assistant]\\nThe lamp is lit. What brings you up the lighthouse stairs?\\n\\n[user]\\nI came to see the boats come in.\\n\\n[user]\\nWill they make it in tonight? (fog rolling in)",');
   });
 
   it('the extension as committed passes against its committed snapshot', async () => {

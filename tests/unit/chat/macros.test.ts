@@ -20,21 +20,21 @@ describe('MacroResolver', () => {
   it('a macro that expands to itself stops after the pass limit, with a note', async () => {
     const r = new MacroResolver([fixed('loop', '{{loop}}x')], { maxPasses: 4, maxExpansions: 100, maxChars: 1000 });
     expect(await r.resolve('{{loop}}')).toBe('{{loop}}xxxx');
-    expect(r.notes.join()).toMatch(/still expanding after 4 rounds/);
+    expect(r.notes.map((n) => n.text).join()).toMatch(/still expanding after 4 rounds/);
   });
 
   it('a value that doubles itself stops at the size cap', async () => {
     const r = new MacroResolver([fixed('twice', '{{twice}}{{twice}}')], { maxPasses: 100, maxExpansions: 1_000_000, maxChars: 10_000 });
     const out = await r.resolve('{{twice}}');
     expect(out.length).toBeLessThanOrEqual(10_000);
-    expect(r.notes.join()).toMatch(/grow past 10000 characters|replacements/);
+    expect(r.notes.map((n) => n.text).join()).toMatch(/grow past 10000 characters|replacements/);
   });
 
   it('a failing handler leaves the macro as written, with a note naming its owner', async () => {
     const broken: MacroDefinition = { name: 'weather', owner: 'Weather Ext', description: '', resolve: () => Promise.reject(new Error('TOOL_TIMEOUT: slow')) };
     const r = new MacroResolver([broken]);
     expect(await r.resolve('Sky: {{weather}}')).toBe('Sky: {{weather}}');
-    expect(r.notes).toEqual(['{{weather}} (Weather Ext) failed: TOOL_TIMEOUT: slow; left as written.']);
+    expect(r.notes).toEqual([{ owner: 'Weather Ext', text: '{{weather}} (Weather Ext) failed: TOOL_TIMEOUT: slow; left as written.' }]);
   });
 
   it('runs a handler once per distinct call in a turn, however often the text uses it', async () => {

@@ -1,6 +1,8 @@
 // Macros in prompt text: `{{name}}` or `{{name::arg::arg}}`, innermost first, names in any case. Built-ins from the
 // session and the council; extension macros from their pushed value or their handler (in the worker, under a
 // deadline). Unknown macros stay as written; expansion is bounded, so a macro that expands to itself ends.
+// After a resolve, view() shows a text with only some owners' macros expanded, from the values already had: the
+// turn's breakdown shows what each owner's macros changed without running any of them again.
 
 /** One macro the resolver knows: who owns it and how to get its value. */
 export interface MacroDefinition {
@@ -22,6 +24,12 @@ export interface MacroLimits {
   maxChars: number;
 }
 
+/** Something that went wrong while resolving, and whose macro it was ('host' for the resolver's own limits). */
+export interface MacroNote {
+  owner: string;
+  text: string;
+}
+
 export const MACRO_LIMITS: MacroLimits = { maxPasses: 8, maxExpansions: 2000, maxChars: 2_000_000 };
 
 /** A macro with no braces inside it: the innermost ones are expanded first. */
@@ -31,13 +39,16 @@ export class MacroResolver {
   private readonly byName = new Map<string, MacroDefinition>();
   /** One value per macro call per turn: a handler runs once however often the text uses it. */
   private readonly memo = new Map<string, Promise<string | null>>();
-  readonly notes: string[] = [];
+  readonly notes: MacroNote[] = [];
   /** Lower-cased names of the macros that resolved at least once. */
   readonly used = new Set<string>();
+  /** Milliseconds spent in each owner's macros (handlers of one owner may run side by side). */
+  readonly spent = new Map<string, number>();
 
   constructor(
     definitions: MacroDefinition[],
     private readonly limits: MacroLimits = MACRO_LIMITS,
+    private readonly now: () => number = () => performance.now(),
   ) {
     // Built-ins first: an extension cannot replace {{char}}.
     for (const def of definitions) if (!this.byName.has(def.name.toLowerCase())) this.byName.set(def.name.toLowerCase(), def);
@@ -47,34 +58,64 @@ export class MacroResolver {
     return this.byName.has(name.toLowerCase());
   }
 
-  async resolve(text: string): Promise<string> {
+  resolve(text: string): Promise<string> {
+    return this.expand(text, (inner) => (this.byName.has(nameOf(inner)) ? this.value(inner) : undefined), true);
+  }
+
+  /** The text with only `owners`' macros expanded, each to the value resolve() gave it; nothing runs. */
+  view(text: string, owners: ReadonlySet<string>): Promise<string> {
+    return this.expand(
+      text,
+      (inner) => {
+        const def = this.byName.get(nameOf(inner));
+        return def && owners.has(def.owner) ? this.memo.get(inner) : undefined;
+      },
+      false,
+    );
+  }
+
+  /** The owners whose macros resolved, in the order their macros are defined (built-ins first). */
+  owners(): string[] {
+    const owners: string[] = [];
+    for (const def of this.byName.values()) if (this.used.has(def.name.toLowerCase()) && !owners.includes(def.owner)) owners.push(def.owner);
+    return owners;
+  }
+
+  /** The names, as defined, of `owner`'s macros that resolved. */
+  usedBy(owner: string): string[] {
+    return [...this.byName.values()].filter((d) => d.owner === owner && this.used.has(d.name.toLowerCase())).map((d) => d.name);
+  }
+
+  /** Expands the macros `valueOf` answers for (undefined: not this one), innermost first, within the limits. */
+  private async expand(text: string, valueOf: (inner: string) => Promise<string | null> | undefined, noting: boolean): Promise<string> {
     if (!text.includes('{{')) return text;
+    const note = (message: string) => noting && this.note('host', message);
     let current = text;
     let expansions = 0;
     for (let pass = 0; pass < this.limits.maxPasses; pass++) {
-      const found = [...current.matchAll(MACRO)].filter((m) => this.byName.has(nameOf(m[1]!)));
+      const found = [...current.matchAll(MACRO)].map((m) => valueOf(m[1]!)).filter((v) => v !== undefined);
       if (found.length === 0) return current;
       expansions += found.length;
       if (expansions > this.limits.maxExpansions) {
-        this.note(`Macro expansion stopped after ${this.limits.maxExpansions} replacements; the rest stays as written.`);
+        note(`Macro expansion stopped after ${this.limits.maxExpansions} replacements; the rest stays as written.`);
         return current;
       }
-      const values = await Promise.all(found.map((m) => this.value(m[1]!)));
+      const values = await Promise.all(found);
       let index = 0;
       const next = current.replace(MACRO, (whole, inner: string) => {
-        if (!this.byName.has(nameOf(inner))) return whole;
+        if (valueOf(inner) === undefined) return whole;
         const value = values[index++];
         return value ?? whole;
       });
       if (next === current) return current;
       if (next.length > this.limits.maxChars) {
-        this.note(`Macro expansion stopped: the text would grow past ${this.limits.maxChars} characters.`);
+        note(`Macro expansion stopped: the text would grow past ${this.limits.maxChars} characters.`);
         return current;
       }
       current = next;
     }
-    if ([...current.matchAll(MACRO)].some((m) => this.byName.has(nameOf(m[1]!)))) {
-      this.note(`Macros still expanding after ${this.limits.maxPasses} rounds (a macro that expands to itself?); the rest stays as written.`);
+    if ([...current.matchAll(MACRO)].some((m) => valueOf(m[1]!) !== undefined)) {
+      note(`Macros still expanding after ${this.limits.maxPasses} rounds (a macro that expands to itself?); the rest stays as written.`);
     }
     return current;
   }
@@ -84,6 +125,7 @@ export class MacroResolver {
     if (!memo) {
       const [rawName, ...args] = inner.split('::');
       const def = this.byName.get(nameOf(rawName!))!;
+      const started = this.now();
       memo = Promise.resolve()
         .then(() => def.resolve(args.map((a) => a.trim())))
         .then((value) => {
@@ -91,16 +133,17 @@ export class MacroResolver {
           return String(value);
         })
         .catch((err: unknown) => {
-          this.note(`{{${def.name}}} (${def.owner}) failed: ${err instanceof Error ? err.message : String(err)}; left as written.`);
+          this.note(def.owner, `{{${def.name}}} (${def.owner}) failed: ${err instanceof Error ? err.message : String(err)}; left as written.`);
           return null;
-        });
+        })
+        .finally(() => this.spent.set(def.owner, (this.spent.get(def.owner) ?? 0) + this.now() - started));
       this.memo.set(inner, memo);
     }
     return memo;
   }
 
-  private note(text: string): void {
-    if (!this.notes.includes(text)) this.notes.push(text);
+  private note(owner: string, text: string): void {
+    if (!this.notes.some((n) => n.text === text)) this.notes.push({ owner, text });
   }
 }
 

@@ -1,5 +1,5 @@
 // A turn up to the request the model gets, in Lumiverse's order (src/services/generate.service.ts):
-// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly with macros → interceptors.
+// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly (world info, then macros) → interceptors.
 // Every stage is timed in the turn's trace, with what it changed.
 import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { BudgetLimits } from '../prompt-budget';
@@ -56,32 +56,28 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const handled = await runContextHandlers(pipeline, base, signal, trace);
   if (handled.cancelledBy) return { trace, council, messages: [], parameters: {}, cancelledBy: handled.cancelledBy };
 
-  const assembled = await trace.run(
-    'assembly',
-    () =>
-      assemblePrompt({
-        session,
-        history,
-        ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
-        ...(council?.referenceBlock ? { referenceBlock: council.referenceBlock } : {}),
-        councilTools: deps.councilTools(),
-        extensions: pipeline?.macros() ?? [],
-        commit: !input.dryRun,
-        signal,
-        ...(input.limits ? { limits: input.limits } : {}),
-      }),
-    (a) => ({ before: '', after: renderMessages(a.messages), note: assemblyNote(a.macrosUsed, a.report) }),
-  );
-  for (const note of assembled.notes) trace.note('assembly', 'host', note);
+  const started = deps.now();
+  const assembled = await assemblePrompt({
+    session,
+    history,
+    ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
+    ...(council?.referenceBlock ? { referenceBlock: council.referenceBlock } : {}),
+    councilTools: deps.councilTools(),
+    extensions: pipeline?.macros() ?? [],
+    commit: !input.dryRun,
+    signal,
+    ...(input.limits ? { limits: input.limits } : {}),
+    now: deps.now,
+  });
+  // Each step after the first is timed by its macros' own time, so the stages' times still add up to the whole.
+  const views = assembled.views.map((view) => ({ ...view, rendered: renderMessages(view.messages) }));
+  const inSteps = views.slice(1).reduce((sum, view) => sum + (view.ms ?? 0), 0);
+  for (const [i, view] of views.entries()) {
+    const ms = i === 0 ? Math.max(0, deps.now() - started - inSteps) : (view.ms ?? 0);
+    trace.record({ stage: view.stage, by: view.by, ms, before: i === 0 ? '' : views[i - 1]!.rendered, after: view.rendered, note: view.note });
+  }
+  for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner, note.text);
 
   const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
-}
-
-function assemblyNote(macros: string[], report: PromptReport): string {
-  const parts = [macros.length ? `macros: ${macros.join(', ')}` : 'no macros', `≈${report.total} tokens`];
-  if (report.cutMessages) parts.push(`${report.cutMessages} oldest message${report.cutMessages === 1 ? '' : 's'} left out to fit`);
-  const left = report.worldInfo.filter((w) => !w.included).length;
-  if (left) parts.push(`${left} world-info entr${left === 1 ? 'y' : 'ies'} did not fit`);
-  return parts.join('; ');
 }

@@ -15,12 +15,13 @@ export class TurnTrace {
   /** Starts timing a stage; end() records it, with the text before and after when it changed something. */
   start(stage: string, by = 'host'): { end(before?: string, after?: string, note?: string): void } {
     const started = this.now();
-    return {
-      end: (before, after, note) => {
-        const changed = before !== undefined && after !== undefined && before !== after;
-        this.push({ stage, by, ms: Math.max(0, this.now() - started), ...(note ? { note } : {}), ...(changed ? { before: clip(before), after: clip(after) } : {}) });
-      },
-    };
+    return { end: (before, after, note) => this.record({ stage, by, ms: Math.max(0, this.now() - started), before, after, note }) };
+  }
+
+  /** A stage timed elsewhere, with the text before and after when it changed something. */
+  record({ before, after, note, ...stage }: { stage: string; by: string; ms: number; before?: string | undefined; after?: string | undefined; note?: string | undefined }): void {
+    const changed = before !== undefined && after !== undefined && before !== after;
+    this.push({ ...stage, ...(note ? { note } : {}), ...(changed ? { before: clip(before), after: clip(after) } : {}) });
   }
 
   /** Times `work` as one stage of the host's. */
