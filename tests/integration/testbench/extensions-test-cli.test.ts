@@ -272,7 +272,7 @@ describe('extensions test', () => {
   it('a chat may be a card or an exported session (its own connection and switches set aside); settings reach the model; grant decides what the extension may do', async () => {
     const dir = extension();
     const tests = path.join(dir, 'tests');
-    fs.writeFileSync(path.join(tests, 'mara.json'), JSON.stringify({ spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper of the light.', personality: '', scenario: '', first_mes: 'The lamp is lit.', mes_example: '' } }));
+    fs.writeFileSync(path.join(tests, 'mara.json'), JSON.stringify({ spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper of the light.', personality: '', scenario: '', first_mes: 'The lamp is lit.', mes_example: '', character_book: { entries: [{ keys: ['evening'], content: 'Evenings, {{char}} trims the wick.', enabled: true, insertion_order: 1 }] } } }));
     fs.writeFileSync(
       path.join(tests, 'exported.json'),
       JSON.stringify({ format: SESSION_FORMAT, version: SESSION_VERSION, id: 'exported', title: 'Exported', createdAt: 1, updatedAt: 1, character: { name: 'Mara', description: '', personality: '', scenario: '' }, persona: { name: 'Tom', description: '' }, worldInfo: [], messages: [{ id: 'm1', role: 'assistant', content: 'The lamp is lit.', createdAt: 1 }], connectionId: 'elsewhere', model: 'gone-model', dryRun: true }),
@@ -284,8 +284,11 @@ describe('extensions test', () => {
     const card = JSON.parse(fs.readFileSync(path.join(tests, '__snapshots__', 'card.snap.json'), 'utf8'));
     expect(card.requests[0].sampling).toEqual({ temperature: 0.3, maxTokens: 64 });
     expect(card.requests[0].messages.map((m: { content: string }) => m.content)).toEqual([expect.stringContaining('Keeper of the light.'), 'The lamp is lit.', 'Evening.']);
+    // The card's book fired on the message, then the host's macro expanded in it: each its own stage.
+    expect(card.stages.map((s: { stage: string; by: string }) => `${s.stage}/${s.by}`)).toEqual(['council/host', 'assembly/host', 'world info/host', 'macros/host', 'generation/host']);
+    expect(card.stages[2]).toMatchObject({ note: 'fired: evening', prompt: expect.stringContaining('## World info\nEvenings, {{char}} trims the wick.') });
+    expect(card.stages[3].prompt).toContain('## World info\nEvenings, Mara trims the wick.');
     // No permission granted: its interceptor was refused (the log says why) and did not run.
-    expect(card.stages.map((s: { by: string }) => s.by)).not.toContain('Harbor Weather');
     expect(card.log).toEqual(['worker: spindle.register: PERMISSION_DENIED: interceptor — registering an interceptor needs the interceptor permission.']);
     const session = JSON.parse(fs.readFileSync(path.join(tests, '__snapshots__', 'session.snap.json'), 'utf8'));
     expect(session.reply).toEqual({ text: 'Always.', finishReason: 'stop' });
