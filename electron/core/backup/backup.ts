@@ -186,9 +186,9 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
     });
   }
   for (const [i, session] of sessions.entries()) {
-    await step(`/sessions/${i}`, `the session "${session.title}"`, () => {
-      undo.session(session.id);
-      deps.sessions.write(session);
+    await step(`/sessions/${i}`, `the session "${session.title}"`, async () => {
+      await undo.session(session.id);
+      await deps.sessions.writeWhole(session);
       const picture = backup.avatars[session.id];
       if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
     });

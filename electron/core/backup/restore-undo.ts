@@ -15,15 +15,17 @@ export class RestoreUndo {
   ) {}
 
   /** Before a session is written: its document and picture as they are (or that it was not here). */
-  session(id: string): void {
+  async session(id: string): Promise<void> {
     const { sessions } = this.deps;
+    // A long chat is read in the background first (the host's thread stays free).
+    await sessions.preload(id);
     const before: ChatSession | null = sessions.has(id) ? sessions.get(id) : null;
     const picture = before?.avatar ? sessions.avatar(id) : null;
     this.steps.push({
       what: `session ${id}`,
-      put: () => {
+      put: async () => {
         if (!before) return void sessions.delete(id);
-        sessions.write(before);
+        await sessions.writeWhole(before);
         if (picture) sessions.writeAvatar(id, picture);
       },
     });

@@ -50,8 +50,8 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return { deleted };
     },
     'chat.sessions.export': whole(({ sessionId }) => sessions.export(sessionId)),
-    'chat.sessions.import': ({ json }) => {
-      const session = sessions.import(json);
+    'chat.sessions.import': async ({ json }) => {
+      const session = await sessions.import(json);
       emitSessions(session.id, 'created');
       return summaryOf(summaryFields(session), false);
     },

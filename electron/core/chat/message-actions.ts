@@ -73,20 +73,12 @@ export class MessageActions {
     return session;
   }
 
-  /** A new session with the messages up to and including this one (each keeps its swipes). */
-  branch(sessionId: string, messageId: string): ChatSession {
+  /** A new session with the messages up to and including this one (each keeps its swipes); a long one is written in steps. */
+  async branch(sessionId: string, messageId: string): Promise<ChatSession> {
     const source = this.deps.sessions.get(sessionId);
     const index = this.indexOf(source, messageId);
-    const created = this.deps.sessions.create();
-    const { avatar: _pictureCopiedBelow, ...copy } = source;
-    const branch = this.deps.sessions.mutate(created.id, (s) => ({
-      ...copy,
-      id: s.id,
-      title: branchTitle(source.title),
-      titleSet: true,
-      createdAt: s.createdAt,
-      messages: source.messages.slice(0, index + 1),
-    }));
+    const { avatar: _pictureCopiedBelow, format: _f, version: _v, id: _id, createdAt: _c, updatedAt: _u, ...copy } = source;
+    const branch = await this.deps.sessions.add({ ...copy, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
     const picture = this.deps.sessions.avatar(sessionId);
     const result = picture ? this.deps.sessions.setAvatar(branch.id, picture) : branch;
     this.deps.changed(result.id, 'created');

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { SESSION_FORMAT, SESSION_PAGE, SESSION_VERSION, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
+import { SESSION_PAGE, type ChatSession } from '../../../shared/types/chat';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
@@ -12,45 +12,25 @@ import { Checkpointer } from '../db/checkpointer';
 import { planRows } from './store/message-rows';
 import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
 import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
-import { checkChange, checkSession } from './store/session-checks';
+import { badId, checkChange, checkSession, checkSessionInSteps, noSession } from './store/session-checks';
+import { deepFreeze, draftOf, newSession } from './store/session-drafts';
+import { dropInSteps, STEP, writeInSteps, writtenInSteps, type StepHooks } from './store/staged-write';
 
 export { checkSession };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A turn of the event loop: the host's thread answers what waits, then the work goes on. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Messages kept in memory across the chats read last (the newest one always stays, however long). */
 const CACHED_MESSAGES = 40_000;
 /** Messages parsed per step of a read in the background (a millisecond or two of work). */
 const READ_CHUNK = 250;
-
-/** The error for a session id nobody has (stable code, the field named). */
-function noSession(id: string): never {
-  throw new HostFailure({ code: 'NOT_FOUND', message: `There is no session ${id}.`, path: '/sessionId' });
-}
-
-function badId(): never {
-  throw new HostFailure({ code: 'INVALID_INPUT', message: 'Invalid session id.', path: '/sessionId' });
-}
 
 export interface SessionStoreOptions {
   dataDir: string;
   clock?: Clock;
   log?: Logger;
   newId?: () => string;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** A draft to change: the session's fields copied (in their order), its frozen messages shared in a new array. */
-function draftOf(session: ChatSession): ChatSession {
-  const draft: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(session)) draft[key] = key === 'messages' ? (value as ChatMessage[]).slice() : structuredClone(value);
-  return draft as ChatSession;
 }
 
 export class SessionStore {
@@ -69,6 +49,13 @@ export class SessionStore {
   /** Writes this store made, per session: a read in the background started before one gives up. */
   private readonly writes = new Map<string, number>();
   private readonly reading = new Map<string, Promise<void>>();
+  /** Sessions being dropped in steps: a write to the id waits for its drop. */
+  private readonly dropping = new Map<string, Promise<void>>();
+  /** A step of a write or drop in steps is its own transaction; the host's thread turns between steps. */
+  private readonly steps: StepHooks = {
+    transaction: (work) => this.guarded(() => transaction(this.db, work)),
+    pause: () => turn().then(() => !this.closed),
+  };
   private closed = false;
 
   constructor(options: SessionStoreOptions) {
@@ -80,6 +67,8 @@ export class SessionStore {
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
+    const dropped = this.rows.dropPending();
+    if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written when the app last stopped; dropped (the file it came from still holds it)`);
     try {
       this.moveJsonSessions(options.dataDir);
     } catch (err) {
@@ -197,20 +186,12 @@ export class SessionStore {
   }
 
   create(init: Partial<Pick<ChatSession, 'title' | 'character' | 'persona' | 'worldInfo'>> = {}): ChatSession {
-    const now = this.clock.now();
-    const session: ChatSession = {
-      format: SESSION_FORMAT,
-      version: SESSION_VERSION,
-      id: this.newId(),
-      title: init.title ?? 'New chat',
-      createdAt: now,
-      updatedAt: now,
-      character: init.character ?? { name: 'Assistant', description: '', personality: '', scenario: '' },
-      persona: init.persona ?? { name: 'User', description: '' },
-      worldInfo: init.worldInfo ?? [],
-      messages: [],
-    };
-    return this.write(checkSession(session));
+    return this.write(checkSession(newSession(this.newId(), this.clock.now(), init)));
+  }
+
+  /** A new session with these fields, messages too (a chat brought in, a branch): a long one is checked and written in steps. */
+  async add(init: Partial<Omit<ChatSession, 'format' | 'version' | 'id' | 'createdAt' | 'updatedAt'>>): Promise<ChatSession> {
+    return this.writeWhole(await checkSessionInSteps(newSession(this.newId(), this.clock.now(), init), turn));
   }
 
   /**
@@ -233,11 +214,10 @@ export class SessionStore {
     return this.remember(after).session;
   }
 
+  /** Deletes the session: gone for every reader at once, its messages dropped in steps after (the host's thread free between). */
   delete(id: string): boolean {
     if (!this.has(id)) return false;
-    this.cache.delete(id);
-    this.wrote(id);
-    this.guarded(() => this.rows.drop(id));
+    void this.dropInSteps(id);
     fs.rmSync(this.avatarFile(id), { force: true });
     return true;
   }
@@ -263,16 +243,16 @@ export class SessionStore {
     }
   }
 
-  /** Adds a session from an exported document; a taken id gets a fresh one. */
-  import(json: string): ChatSession {
+  /** Adds a session from an exported document (a long one checked and written in steps); a taken id gets a fresh one. */
+  async import(json: string): Promise<ChatSession> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(json);
     } catch (err) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not valid JSON (${(err as Error).message}).`, path: '/json' });
     }
-    const { avatar: _pictureNotInTheFile, ...session } = checkSession(parsed);
-    return this.write({ ...session, id: this.has(session.id) ? this.newId() : session.id });
+    const { avatar: _pictureNotInTheFile, ...session } = await checkSessionInSteps(parsed, turn);
+    return this.writeWhole({ ...session, id: this.rows.taken(session.id) ? this.newId() : session.id });
   }
 
   export(id: string): { fileName: string; json: string } {
@@ -286,6 +266,40 @@ export class SessionStore {
     this.wrote(session.id);
     const written = this.guarded(() => transaction(this.db, () => this.rows.replace(session)));
     return this.remember(written).session;
+  }
+
+  /**
+   * Writes a whole, checked session over whatever was saved under its id, as write() does, but with the host's
+   * thread free: a long session is written in steps (nothing sees it until the last), and a long one it replaces
+   * is dropped in steps first.
+   */
+  async writeWhole(session: ChatSession): Promise<ChatSession> {
+    const { id } = session;
+    await this.dropping.get(id);
+    if (this.rows.taken(id) && (writtenInSteps(session) || (this.rows.count(id) ?? 0) > STEP.messages)) await this.dropInSteps(id);
+    if (!writtenInSteps(session)) return this.write(session);
+    this.wrote(id);
+    const loaded = await writeInSteps(this.rows, session, this.steps);
+    if (!loaded) throw new HostFailure({ code: 'HOST_SHUTDOWN', message: `The app closed before the session "${session.title}" was written; it was not kept.` });
+    return this.remember(loaded).session;
+  }
+
+  /** Resolves once no session is being dropped in steps. */
+  async dropped(): Promise<void> {
+    await Promise.all(this.dropping.values());
+  }
+
+  /** Hides the session from every reader at once, then drops its rows in steps (one at a time per id). */
+  private dropInSteps(id: string): Promise<void> {
+    this.cache.delete(id);
+    this.wrote(id);
+    this.guarded(() => this.rows.hide(id));
+    const drop = dropInSteps(this.rows, id, this.steps)
+      .then(() => undefined)
+      .catch((err: unknown) => this.log.warn(`sessions: dropping ${id} failed (${(err as Error).message}); the next start drops it`))
+      .finally(() => this.dropping.delete(id));
+    this.dropping.set(id, drop);
+    return drop;
   }
 
   /** Closes the database; the checkpoint thread, when one was started, closes its connection first. */

@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at DESC, id DESC);
 `,
+  // 3: a long session written in steps is pending until its last step: nothing lists or reads it, and one a kill
+  // left pending is dropped at the next start.
+  `
+ALTER TABLE sessions ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+`,
 ];
 const SCHEMA_VERSION = STEPS.length;
 

@@ -19,16 +19,16 @@ export function sessionFileHandlers(sessions: SessionStore, emitSessions: (sessi
     return { id: session.id, ...summary };
   };
   return {
-    'chat.sessions.importFile': ({ path: file, greeting, lorebooks }, ctx) => {
+    'chat.sessions.importFile': async ({ path: file, greeting, lorebooks }, ctx) => {
       // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
       if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
       const books = (lorebooks ?? []).map((book, i) => readImportFile(book, `/lorebooks/${i}`));
-      return created(importSessionFile(sessions, readImportFile(file, '/path'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
+      return created(await importSessionFile(sessions, readImportFile(file, '/path'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
     },
     'chat.sessions.inspectData': ({ data, lorebooks }) => previewImport(fromBase64(data, '/data'), (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`))),
-    'chat.sessions.importData': ({ data, greeting, lorebooks }) => {
+    'chat.sessions.importData': async ({ data, greeting, lorebooks }) => {
       const books = (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`));
-      return created(importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
+      return created(await importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
     },
     // Both work on the whole session: a long one is read in the background first (the host's thread stays free).
     'chat.sessions.addLorebook': async ({ sessionId, content }) => {

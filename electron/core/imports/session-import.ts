@@ -113,12 +113,12 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
   };
 }
 
-/** Creates the session; a bad file, a bad lorebook or a greeting out of range creates nothing. */
-export function importSessionFile(
+/** Creates the session (a long chat is written in steps); a bad file, a bad lorebook or a greeting out of range creates nothing. */
+export async function importSessionFile(
   sessions: SessionStore,
   bytes: Buffer,
   options: { greeting?: number; lorebooks?: readonly Buffer[]; now: number },
-): { session: ChatSession; summary: ImportSummary } {
+): Promise<{ session: ChatSession; summary: ImportSummary }> {
   const parsed = parseImport(bytes, options.now);
   const books = parseLorebooks(options.lorebooks ?? []);
   const bookSources = books.map((b) => b.entries);
@@ -141,17 +141,19 @@ export function importSessionFile(
     const { chat } = parsed;
     const { entries, duplicates } = mergeWorldInfo([], ...bookSources);
     tooMany(entries.length);
-    const created = sessions.create({
+    const session = await sessions.add({
       title: chat.characterName,
+      titleSet: true,
       character: { name: chat.characterName, description: '', personality: '', scenario: '' },
       persona: { name: chat.userName, description: '' },
       worldInfo: entries,
+      messages: chat.messages,
+      ...(books[0] ? { worldInfoBook: books[0].top } : {}),
     });
-    const session = sessions.mutate(created.id, (x) => ({ ...x, messages: chat.messages, titleSet: true, ...(books[0] ? { worldInfoBook: books[0].top } : {}) }));
     return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
   }
   tooMany((parsed.session.worldInfo?.length ?? 0) + books.reduce((n, b) => n + b.entries.length, 0));
-  const imported = sessions.import(parsed.text);
+  const imported = await sessions.import(parsed.text);
   const { entries, duplicates } = mergeWorldInfo(imported.worldInfo, ...bookSources);
   const session = books.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: entries, worldInfoBook: x.worldInfoBook ?? books[0]!.top })) : imported;
   return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });

@@ -67,6 +67,13 @@ describe('a kill while the chats database is written', () => {
         const whole = store.get(ids[1]);
         // A chat written whole is one round's, all of it, or still the empty one it was made as.
         expect(whole.messages.length === 0 || (whole.messages.length === 2000 && whole.messages.every((m) => m.content.startsWith(`round ${whole.title.slice(6)} `)))).toBe(true);
+        // A chat imported in steps is listed whole or not at all, and nothing pending outlives the next start.
+        for (const imported of store.summaries().filter((x) => x.title.startsWith('Imported'))) {
+          const messages = store.get(imported.id).messages;
+          expect(messages.length, why).toBe(600);
+          expect(messages.every((m, i) => m.content === `imported ${imported.title.slice(9)} message ${i}`), why).toBe(true);
+        }
+        expect(store.db.prepare('SELECT count(*) FROM sessions WHERE pending = 1').raw(true).get(), why).toEqual([0]);
       } finally {
         store.close();
       }

@@ -33,16 +33,16 @@ function missingFrom(original: unknown, exported: unknown, at = ''): string[] {
   return Object.is(original, exported) ? [] : [at || '/'];
 }
 
-function importCard(card: Json, lorebooks: Json[] = []): { sessions: SessionStore; session: ChatSession } {
+async function importCard(card: Json, lorebooks: Json[] = []): Promise<{ sessions: SessionStore; session: ChatSession }> {
   const sessions = store();
-  const { session } = importSessionFile(sessions, json(card), { now: 1, lorebooks: lorebooks.map(json) });
+  const { session } = await importSessionFile(sessions, json(card), { now: 1, lorebooks: lorebooks.map(json) });
   return { sessions, session };
 }
 
 const versionOf = (card: Json) => (card.spec === 'chara_card_v3' ? 'v3' : 'v2');
 
 describe('a card comes back as it came', () => {
-  it('a V2 card with fields outside data (create_date, avatar, chat, the V1 copies SillyTavern writes) keeps them all', () => {
+  it('a V2 card with fields outside data (create_date, avatar, chat, the V1 copies SillyTavern writes) keeps them all', async () => {
     const card = {
       name: 'Mara',
       description: 'Keeper of the lamp.',
@@ -61,7 +61,7 @@ describe('a card comes back as it came', () => {
       spec_version: '2.0',
       data: { name: 'Mara', description: 'Keeper of the lamp.', personality: 'Quiet', scenario: 'A storm.', first_mes: 'You made it.', mes_example: '', creator_notes: 'Made for a friend.', system_prompt: null, tags: ['lighthouse'], extensions: { talkativeness: '0.5', fav: false, world: '', depth_prompt: { prompt: '', depth: 4, role: 'system' } } },
     };
-    const { session } = importCard(card);
+    const { session } = await importCard(card);
     const exported = toCard(session, 'v2');
     expect(missingFrom(card, exported)).toEqual([]);
     // An edited description follows into the V1 copy SillyTavern keeps at the top.
@@ -69,9 +69,9 @@ describe('a card comes back as it came', () => {
     expect([edited.description, edited.data.description]).toEqual(['Keeper of two lamps.', 'Keeper of two lamps.']);
   });
 
-  it('a 30,000-character description imports (a cap protects memory, not taste) and comes back whole', () => {
+  it('a 30,000-character description imports (a cap protects memory, not taste) and comes back whole', async () => {
     const card = { spec: 'chara_card_v3', spec_version: '3.0', data: { name: 'Long', description: '长'.repeat(30_000), first_mes: 'Hi.' } };
-    const { session } = importCard(card);
+    const { session } = await importCard(card);
     expect(session.character.description).toHaveLength(30_000);
     expect(missingFrom(card, toCard(session, 'v3'))).toEqual([]);
   });
@@ -125,15 +125,15 @@ describe('a lorebook comes back as it came', () => {
   };
   const file = { name: 'Moon book', description: 'Places.', extensions: { custom: 1 }, entries: { '7': fullEntry, '9': { uid: 9, key: 'a, b', keysecondary: null, content: 'Comma keys.', matchWholeWords: null, selective: true, disable: false } } };
 
-  it('a SillyTavern world-info file exported as a lorebook holds every field as it was (null settings, comma-separated keys, selective without secondary keys)', () => {
+  it('a SillyTavern world-info file exported as a lorebook holds every field as it was (null settings, comma-separated keys, selective without secondary keys)', async () => {
     const sessions = store();
-    const { session } = importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)] });
+    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)] });
     const exported = toLorebookFile(session);
     expect(missingFrom(file, exported)).toEqual([]);
   });
 
-  it("through a card export, every setting reaches the shape SillyTavern's convertCharacterBook reads (under extensions), and the session keeps them", () => {
-    const { session } = importCard({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }, [file]);
+  it("through a card export, every setting reaches the shape SillyTavern's convertCharacterBook reads (under extensions), and the session keeps them", async () => {
+    const { session } = await importCard({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }, [file]);
     const book = (toCard(session, 'v2').data as Json).character_book as { entries: Json[] };
     const exported = book.entries.find((e) => e.id === 7)!;
     // convertCharacterBook reads these from the card entry itself ...
@@ -146,31 +146,31 @@ describe('a lorebook comes back as it came', () => {
     expect(again.book!.entries.find((e) => e.source?.entry.id === 7)).toMatchObject({ keywords: fullEntry.key, caseSensitive: true, wholeWords: false, scanDepth: 3, order: 50 });
   });
 
-  it('an entry edited in the Workbench writes only what changed; the rest stays as it came', () => {
+  it('an entry edited in the Workbench writes only what changed; the rest stays as it came', async () => {
     const sessions = store();
-    const { session } = importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)] });
+    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)] });
     const edited = { ...session, worldInfo: session.worldInfo.map((e, i) => (i === 0 ? { ...e, content: 'Rewritten.', keywords: ['月影阁'] } : e)) };
     const entry = (toLorebookFile(edited).entries as Json)['7'] as Json;
     expect(entry).toEqual({ ...fullEntry, content: 'Rewritten.', key: ['月影阁'] });
   });
 
-  it('a lorebook added to an existing session comes back too', () => {
+  it('a lorebook added to an existing session comes back too', async () => {
     const sessions = store();
-    const { session } = importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1 });
+    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1 });
     const { session: withBook } = addLorebook(sessions, session.id, json(file));
     expect(missingFrom(file, toLorebookFile(withBook))).toEqual([]);
   });
 });
 
 describe('old chats', () => {
-  it('a TavernAI chat kept as one JSON array imports as a chat', () => {
+  it('a TavernAI chat kept as one JSON array imports as a chat', async () => {
     const sessions = store();
     const chat = [
       { user_name: 'You', character_name: 'Aqua', create_date: 1674559896839 },
       { name: 'Aqua', is_user: false, is_name: true, send_date: 1674563371558, mes: 'Are you new here?' },
       { name: 'You', is_user: true, is_name: true, send_date: 1674563380000, mes: 'I am.' },
     ];
-    const { session, summary } = importSessionFile(sessions, json(chat), { now: 1 });
+    const { session, summary } = await importSessionFile(sessions, json(chat), { now: 1 });
     expect(summary).toMatchObject({ kind: 'st-chat', characterName: 'Aqua', messages: 2 });
     expect(session.messages.map((m) => [m.role, m.content])).toEqual([
       ['assistant', 'Are you new here?'],
@@ -178,12 +178,12 @@ describe('old chats', () => {
     ]);
     expect(session.persona.name).toBe('You');
     // Without its header, the names come from the messages.
-    expect(importSessionFile(sessions, json(chat.slice(1)), { now: 1 }).summary.characterName).toBe('Aqua');
+    expect((await importSessionFile(sessions, json(chat.slice(1)), { now: 1 })).summary.characterName).toBe('Aqua');
     expect(parseStChat(chat.map((l) => JSON.stringify(l)).join('\n'), 1).messages).toHaveLength(2);
   });
 
-  it('a JSON list that is neither says what it is and what is accepted', () => {
-    expect(() => importSessionFile(store(), json([1, 2, 3]), { now: 1 })).toThrow(/a list of 3 items, not a character card\. Accepted here: a character card .*, a SillyTavern or TavernAI chat, a Workbench session/);
+  it('a JSON list that is neither says what it is and what is accepted', async () => {
+    await expect(importSessionFile(store(), json([1, 2, 3]), { now: 1 })).rejects.toThrow(/a list of 3 items, not a character card\. Accepted here: a character card .*, a SillyTavern or TavernAI chat, a Workbench session/);
   });
 });
 
@@ -288,40 +288,40 @@ const lorebook = fc
   .map(asFile);
 
 describe('properties: every generated card and lorebook survives import and export', () => {
-  it('a card (V2 or V3, extra fields at the top, in data, in its book and its entries) exported in its own version holds every field; a second trip equals the first', () => {
-    fc.assert(
-      fc.property(card, (original) => {
-        const { session } = importCard(original);
+  it('a card (V2 or V3, extra fields at the top, in data, in its book and its entries) exported in its own version holds every field; a second trip equals the first', async () => {
+    await fc.assert(
+      fc.asyncProperty(card, async (original) => {
+        const { session } = await importCard(original);
         const first = toCard(session, versionOf(original));
         expect(missingFrom(original, first)).toEqual([]);
-        const { session: again } = importCard(first);
+        const { session: again } = await importCard(first);
         expect(toCard(again, versionOf(original))).toEqual(first);
       }),
       { numRuns: 150 },
     );
   });
 
-  it('a V1 card (fields at the top, extra fields beside them) exported as V2 keeps every field where it was; a second trip equals the first', () => {
-    fc.assert(
-      fc.property(v1Card, (original) => {
-        const { session } = importCard(original);
+  it('a V1 card (fields at the top, extra fields beside them) exported as V2 keeps every field where it was; a second trip equals the first', async () => {
+    await fc.assert(
+      fc.asyncProperty(v1Card, async (original) => {
+        const { session } = await importCard(original);
         const first = toCard(session, 'v2');
         expect(missingFrom(original, first)).toEqual([]);
-        const { session: again } = importCard(first);
+        const { session: again } = await importCard(first);
         expect(toCard(again, 'v2')).toEqual(first);
       }),
       { numRuns: 100 },
     );
   });
 
-  it('a PNG card (its JSON in chara, and in ccv3 for V3) exported as a PNG holds every field: V2 in chara, V3 in ccv3 with its V2 copy in chara', () => {
-    fc.assert(
-      fc.property(card, (original) => {
+  it('a PNG card (its JSON in chara, and in ccv3 for V3) exported as a PNG holds every field: V2 in chara, V3 in ccv3 with its V2 copy in chara', async () => {
+    await fc.assert(
+      fc.asyncProperty(card, async (original) => {
         const v3 = original.spec === 'chara_card_v3';
         const encoded = Buffer.from(JSON.stringify(original)).toString('base64');
         const png = withPngTextChunks(solidPng(4, [10, 20, 30]), v3 ? { chara: encoded, ccv3: encoded } : { chara: encoded });
         const sessions = store();
-        const { session } = importSessionFile(sessions, png, { now: 1 });
+        const { session } = await importSessionFile(sessions, png, { now: 1 });
         const chunks = pngTextChunks(toCardPng(session, versionOf(original), null));
         const inChunk = (name: string) => JSON.parse(Buffer.from(chunks.get(name)!, 'base64').toString('utf8')) as Json;
         if (v3) {
@@ -336,14 +336,14 @@ describe('properties: every generated card and lorebook survives import and expo
     );
   });
 
-  it('a SillyTavern lorebook (any settings, nulls, comma keys, extra fields) exported as a lorebook holds every field; a second trip equals the first', () => {
+  it('a SillyTavern lorebook (any settings, nulls, comma keys, extra fields) exported as a lorebook holds every field; a second trip equals the first', async () => {
     const host = { spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } };
-    fc.assert(
-      fc.property(lorebook, (original) => {
-        const { session } = importCard(host, [original]);
+    await fc.assert(
+      fc.asyncProperty(lorebook, async (original) => {
+        const { session } = await importCard(host, [original]);
         const first = toLorebookFile(session);
         expect(missingFrom(original, first)).toEqual([]);
-        const { session: again } = importCard(host, [first]);
+        const { session: again } = await importCard(host, [first]);
         expect(toLorebookFile(again)).toEqual(first);
       }),
       { numRuns: 150 },

@@ -31,18 +31,18 @@ const sameBook = stFile([
 ]);
 
 describe('world info from a card and its own lorebook', () => {
-  it('imported together, each entry is kept once, and the preview says so before anything is created', () => {
+  it('imported together, each entry is kept once, and the preview says so before anything is created', async () => {
     const preview = previewImport(json(card), [json(sameBook)]);
     expect(preview).toMatchObject({ worldInfoEntries: 2, duplicateEntries: 2 });
     const sessions = new SessionStore({ dataDir: tempDir() });
-    const { session, summary } = importSessionFile(sessions, json(card), { now: 1, lorebooks: [json(sameBook)] });
+    const { session, summary } = await importSessionFile(sessions, json(card), { now: 1, lorebooks: [json(sameBook)] });
     expect(session.worldInfo.map((e) => e.content)).toEqual(['The lamp has burned for a hundred years.', 'Mara fears the winter storms.']);
     expect(summary).toMatchObject({ worldInfoEntries: 2, duplicateEntries: 2 });
   });
 
-  it('added to the session later, only what is new is added', () => {
+  it('added to the session later, only what is new is added', async () => {
     const sessions = new SessionStore({ dataDir: tempDir() });
-    const { session } = importSessionFile(sessions, json(card), { now: 1 });
+    const { session } = await importSessionFile(sessions, json(card), { now: 1 });
     expect(addLorebook(sessions, session.id, json(sameBook))).toMatchObject({ added: 0, duplicates: 2 });
     const more = stFile([...Object.values(sameBook.entries).map((e) => ({ key: e.key, keysecondary: e.keysecondary, content: e.content })), { key: ['gull'], keysecondary: [], content: 'The gulls know.' }]);
     const result = addLorebook(sessions, session.id, json(more));

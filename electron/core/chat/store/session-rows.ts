@@ -40,28 +40,58 @@ function add(loaded: LoadedSession, rows: MessageRow[]): void {
 
 export class SessionRows {
   private readonly sql: Record<
-    'head' | 'heads' | 'messages' | 'after' | 'page' | 'newest' | 'count' | 'position' | 'exists' | 'list' | 'upsert' | 'touch' | 'insert' | 'rewrite' | 'move' | 'remove' | 'clear' | 'drop',
+    | 'head'
+    | 'heads'
+    | 'messages'
+    | 'after'
+    | 'page'
+    | 'newest'
+    | 'count'
+    | 'position'
+    | 'exists'
+    | 'taken'
+    | 'list'
+    | 'upsert'
+    | 'stage'
+    | 'publish'
+    | 'dropPending'
+    | 'hide'
+    | 'removeSome'
+    | 'touch'
+    | 'insert'
+    | 'rewrite'
+    | 'move'
+    | 'remove'
+    | 'clear'
+    | 'drop',
     Statement
   >;
 
   constructor(readonly db: Db) {
     const p = (sql: string) => db.prepare(sql);
     this.sql = {
-      head: p('SELECT head, updated_at, message_count FROM sessions WHERE id = ?').raw(true),
-      heads: p('SELECT head, updated_at FROM sessions ORDER BY updated_at DESC, id').raw(true),
+      // A pending session (written in steps, not finished) is no one's to see: every read of a session skips it.
+      head: p('SELECT head, updated_at, message_count FROM sessions WHERE id = ? AND pending = 0').raw(true),
+      heads: p('SELECT head, updated_at FROM sessions WHERE pending = 0 ORDER BY updated_at DESC, id').raw(true),
       messages: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ? ORDER BY seq, rowid').raw(true),
       after: p('SELECT rowid, seq, doc FROM messages WHERE session_id = ?1 AND (seq > ?2 OR (seq = ?2 AND rowid > ?3)) ORDER BY seq, rowid LIMIT ?4').raw(true),
       page: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?').raw(true),
       newest: p('SELECT doc FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT ?').raw(true),
       position: p('SELECT (SELECT count(*) FROM messages WHERE session_id = ?1 AND seq < m.seq) FROM messages m WHERE m.session_id = ?1 AND m.id = ?2').raw(true),
-      count: p('SELECT message_count FROM sessions WHERE id = ?').raw(true),
-      exists: p('SELECT 1 FROM sessions WHERE id = ?').raw(true),
-      list: p('SELECT id, title, character_name, message_count, created_at, updated_at FROM sessions ORDER BY updated_at DESC, id').raw(true),
+      count: p('SELECT message_count FROM sessions WHERE id = ? AND pending = 0').raw(true),
+      exists: p('SELECT 1 FROM sessions WHERE id = ? AND pending = 0').raw(true),
+      taken: p('SELECT 1 FROM sessions WHERE id = ?').raw(true),
+      list: p('SELECT id, title, character_name, message_count, created_at, updated_at FROM sessions WHERE pending = 0 ORDER BY updated_at DESC, id').raw(true),
       upsert: p(
         `INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET title = excluded.title, character_name = excluded.character_name, created_at = excluded.created_at,
            updated_at = excluded.updated_at, message_count = excluded.message_count, head = excluded.head`,
       ),
+      stage: p('INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head, pending) VALUES (?, ?, ?, ?, ?, ?, ?, 1)'),
+      publish: p('UPDATE sessions SET pending = 0 WHERE id = ? AND pending = 1'),
+      dropPending: p('DELETE FROM sessions WHERE pending = 1'),
+      hide: p('UPDATE sessions SET pending = 1 WHERE id = ?'),
+      removeSome: p('DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ? LIMIT ?)'),
       touch: p('UPDATE sessions SET updated_at = ?, message_count = ? WHERE id = ?'),
       insert: p('INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES (?, ?, ?, ?, ?, ?)'),
       rewrite: p('UPDATE messages SET seq = ?, id = ?, role = ?, content = ?, doc = ? WHERE rowid = ?'),
@@ -74,6 +104,11 @@ export class SessionRows {
 
   exists(id: string): boolean {
     return this.sql.exists.get(id) !== undefined;
+  }
+
+  /** A row holds the id, pending or not: a new session cannot have it. */
+  taken(id: string): boolean {
+    return this.sql.taken.get(id) !== undefined;
   }
 
   list(): SessionRow[] {
@@ -176,6 +211,43 @@ export class SessionRows {
 
   drop(id: string): boolean {
     return this.sql.drop.run(id).changes > 0;
+  }
+
+  /** The row of a session to be written in steps, pending: it has no messages yet and nothing sees it. */
+  stage(session: ChatSession): LoadedSession {
+    const head = headOf(session);
+    const s = session;
+    this.sql.stage.run(s.id, s.title, s.character.name, s.createdAt, s.updatedAt, s.messages.length, head);
+    return { session: { ...session, messages: [] }, refs: [], head };
+  }
+
+  /** Adds messages at the end of a staged session (as replace() numbers them). */
+  append(loaded: LoadedSession, messages: ChatMessage[]): void {
+    for (const m of messages) {
+      const seq = (loaded.refs.length + 1) * SEQ_STEP;
+      loaded.refs.push({ rowid: this.insertMessage(loaded.session.id, seq, m), seq });
+      loaded.session.messages.push(m);
+    }
+  }
+
+  /** The staged session is whole: from now on it is read and listed. */
+  publish(id: string): boolean {
+    return this.sql.publish.run(id).changes > 0;
+  }
+
+  /** Hides a session from every read, as a pending one (to drop it in steps); false when there is none. */
+  hide(id: string): boolean {
+    return this.sql.hide.run(id).changes > 0;
+  }
+
+  /** Deletes up to `count` of the session's messages; how many it deleted. */
+  removeSome(id: string, count: number): number {
+    return this.sql.removeSome.run(id, count).changes;
+  }
+
+  /** Drops the sessions a kill left pending, with their messages; how many. */
+  dropPending(): number {
+    return this.sql.dropPending.run().changes;
   }
 
   private upsert(s: ChatSession, head: string): void {
