@@ -3,12 +3,14 @@
 //   - search over 200 chats (40,000 messages) vs 2 small chats, in the store and as `sessions search` from the shell;
 //   - the session list of 1,000 chats vs 10, in the store and as `sessions list`;
 //   - what editing one message of the long chat writes, vs the chat's JSON (what the file-per-session store wrote);
-//   - the longest the host's thread waits on storage for one change to the long chat (append, edit), and while the
-//     long chat is read whole in the background (opening it, before its first turn).
+//   - the longest the host's thread waits on storage for one change to the long chat (append, edit), while the
+//     long chat is read whole in the background (opening it, before its first turn), while a long chat is imported
+//     (written in steps) and while it is deleted (dropped in steps).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SessionStore } from '../../electron/core/chat/session-store';
+import { transaction } from '../../electron/core/db/chat-db';
 import { searchSessions } from '../../electron/core/chat/session-search';
 import type { ChatMessage, ChatSession } from '../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../helpers/temp-dir';
@@ -82,22 +84,33 @@ function withStore<T>(dataDir: string, use: (store: SessionStore) => T): T {
   }
 }
 
-/** The longest turn of the event loop while a fresh store reads the chat in the background (median of the rounds). */
-async function longestHoldOf(dataDir: string, id: string): Promise<number> {
+/** Each turn of the event loop from the start of `work` until it settles, longest last. */
+async function holds(work: () => Promise<unknown>): Promise<number[]> {
+  let settled = false;
+  let started = performance.now();
+  const running = work().finally(() => (settled = true));
+  const turns = [performance.now() - started];
+  while (!settled) {
+    started = performance.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    turns.push(performance.now() - started);
+  }
+  await running;
+  return turns.sort((a, b) => a - b);
+}
+
+const longestHold = async (work: () => Promise<unknown>) => (await holds(work)).at(-1)!;
+const p99Hold = async (work: () => Promise<unknown>) => {
+  const turns = await holds(work);
+  return turns[Math.ceil(turns.length * 0.99) - 1]!;
+};
+
+/** The median of ROUNDS measures on a fresh store of a fresh folder each (after one to warm up). */
+async function medianHold(makeDir: () => string, measure: (store: SessionStore) => Promise<number>): Promise<number> {
   const once = async () => {
-    const store = new SessionStore({ dataDir });
+    const store = new SessionStore({ dataDir: makeDir() });
     try {
-      let settled = false;
-      let started = performance.now();
-      const read = store.preload(id).then(() => (settled = true));
-      let longest = performance.now() - started;
-      while (!settled) {
-        started = performance.now();
-        await new Promise((resolve) => setImmediate(resolve));
-        longest = Math.max(longest, performance.now() - started);
-      }
-      await read;
-      return longest;
+      return await measure(store);
     } finally {
       await store.close();
     }
@@ -134,7 +147,7 @@ export async function sessionsBenchmark(opts: { json: boolean }): Promise<unknow
     // A turn or an edit needs the chat whole: opening it reads it in the background, a chunk at a time. The figure is
     // the longest the host's thread is held by that read, beside the same read done at once (as before).
     const whole = (dataDir: string, id: string) => timedMedianOf(() => withStore(dataDir, (store) => ms(() => store.get(id))));
-    const held = await longestHoldOf(many, 'long');
+    const held = await medianHold(() => many, (store) => longestHold(() => store.preload('long')));
     rows.push({ measure: "the longest the host's thread is held while the 10,000-message chat is read whole in the background", value: `${round(held, 2)} ms`, baseline: `${round(whole(many, 'long'), 2)} ms (read at once)`, ratio: '', target: 'a few ms', met: held <= 5 ? 'yes' : 'no' });
     const find = (dataDir: string) => () => withStore(dataDir, (store) => searchSessions(store, 'lighthouse', 100));
     pair('search 200 chats (40,000 messages) vs 2 chats, in the store', timedMedian(find(many)), timedMedian(find(small)));
@@ -166,6 +179,24 @@ export async function sessionsBenchmark(opts: { json: boolean }): Promise<unknow
     const json = Buffer.byteLength(JSON.stringify(long));
     rows.push({ measure: 'bytes written by editing one message of the 10,000-message chat', value: `${round(edited / 1024, 1)} kB`, baseline: `${round(json / 1024, 0)} kB (the chat as one file)`, ratio: round(edited / json, 3), target: '≤ 256 kB', met: edited <= 256 * 1024 ? 'yes' : 'no' });
     rows.push({ measure: "the host's wait per change to the 10,000-message chat (100 appends and edits)", value: `p50 ${round(median(waits), 2)} ms, p99 ${round(waits[Math.ceil(waits.length * 0.99) - 1]!, 2)} ms, max ${round(waits[waits.length - 1]!, 2)} ms`, baseline: '', ratio: '', target: 'a few ms', met: waits[waits.length - 1]! <= 5 ? 'yes' : 'no' });
+    // A long chat brought in (an import, a restore, a branch) is written in steps, and a deleted one dropped in steps;
+    // each beside the same write or delete done at once, in one transaction (as before).
+    const fresh = () => tempDir('cw-bench-import-');
+    const file = JSON.stringify(long);
+    const importing = (store: SessionStore) => () => store.import(file);
+    const imported = await medianHold(fresh, (store) => longestHold(importing(store)));
+    const importedP99 = await medianHold(fresh, (store) => p99Hold(importing(store)));
+    const importedAtOnce = await medianHold(fresh, async (store) => {
+      const copy = structuredClone(long);
+      return ms(() => store.write(copy));
+    });
+    rows.push({ measure: "the longest the host's thread is held while a 10,000-message chat is imported (its file parsed, then checked and written in steps)", value: `${round(imported, 2)} ms (p99 of its turns ${round(importedP99, 2)} ms)`, baseline: `${round(importedAtOnce, 2)} ms (written at once)`, ratio: '', target: 'a few ms', met: imported <= 5 ? 'yes' : 'no' });
+    const withLong = () => folder([session('long', 10_000, 'The long one')]);
+    const deleting = (store: SessionStore) => async () => (store.delete('long'), await store.dropped());
+    const deleted = await medianHold(withLong, (store) => longestHold(deleting(store)));
+    const deletedP99 = await medianHold(withLong, (store) => p99Hold(deleting(store)));
+    const deletedAtOnce = await medianHold(withLong, async (store) => ms(() => void transaction(store.db, () => store.db.prepare("DELETE FROM sessions WHERE id = 'long'").run())));
+    rows.push({ measure: "the longest the host's thread is held while the 10,000-message chat is deleted (dropped in steps)", value: `${round(deleted, 2)} ms (p99 of its turns ${round(deletedP99, 2)} ms)`, baseline: `${round(deletedAtOnce, 2)} ms (dropped at once)`, ratio: '', target: 'a few ms', met: deleted <= 5 ? 'yes' : 'no' });
     if (!opts.json) console.log(table(rows));
     return { rounds: ROUNDS, rows };
   } finally {
