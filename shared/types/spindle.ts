@@ -134,7 +134,7 @@ export interface ExtensionManifest {
   name: string;
   version: string;
   description: string;
-  /** The backend entry, relative to the folder (`main`, or Lumiverse's `entry_backend`, default dist/backend.js). */
+  /** The backend entry, relative to the folder (`main`, or Lumiverse's `entry_backend`, default dist/backend.js); '' for a frontend-only extension. */
   main: string;
   /** Every permission it asks for that the Workbench knows (all of Lumiverse's). */
   permissions: ExtensionPermission[];

@@ -143,6 +143,16 @@ describe('Lumiverse manifests, as published', () => {
     expect(loaded.buildSource).toBeNull();
   });
 
+  it('a frontend with no backend is a frontend-only extension, as Lumiverse runs it; with neither, or a named backend missing, it is refused', () => {
+    const { entry_frontend: _default, ...noFrontendField } = lumiverse;
+    const alone = readManifest(folderWith(noFrontendField, { 'dist/frontend.js': 'export function setup() {}' }));
+    expect(alone.manifest.main).toBe('');
+    expect(alone.mainPath).toBe('');
+    expect(alone.frontend?.path).toMatch(/dist[\\/]frontend\.js$/);
+    expect(refusal(folderWith(noFrontendField, {}))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/entry_backend', message: expect.stringContaining('nor a frontend to run alone') });
+    expect(refusal(folderWith({ ...lumiverse, entry_backend: 'dist/server.js' }, { 'dist/frontend.js': '' }))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/entry_backend' });
+  });
+
   it('finds spindlefile and spindlefile.json too', () => {
     for (const name of ['spindlefile', 'spindlefile.json']) {
       const dir = folderWith(undefined, { 'dist/backend.js': '', [name]: JSON.stringify(lumiverse) });

@@ -169,14 +169,17 @@ export function validateManifest(raw: unknown, folder: string, file = path.join(
   const entryValue = lumiverse ? (doc.entry_backend ?? 'dist/backend.js') : doc.main;
   const checked = checkEntry(folder, entryValue, entryField);
   const { entry, exists, buildSource } = TS_ENTRY.test(checked.entry) ? typeScriptEntry(checked) : { ...checked, buildSource: checked.exists ? null : (BUILD_SOURCES.map((s) => path.join(folder, s)).find((s) => fs.existsSync(s)) ?? null) };
-  if (!exists && !buildSource) {
-    invalid(`"${entryField}" file ${String(entryValue)} does not exist${lumiverse ? ', and there is no src/backend.ts to build it from' : ''}.`, `/${entryField}`);
+  const extras = lumiverse ? lumiverseExtras(doc) : {};
+  const frontend = lumiverse ? frontendEntry(folder, extras.entryFrontend) : null;
+  // Lumiverse runs a manifest with a frontend and no backend (none named, none at the default, none to build).
+  const frontendOnly = lumiverse && doc.entry_backend === undefined && !exists && !buildSource && frontend !== null;
+  if (!exists && !buildSource && !frontendOnly) {
+    invalid(`"${entryField}" file ${String(entryValue)} does not exist${lumiverse ? ', and there is no src/backend.ts to build it from (nor a frontend to run alone)' : ''}.`, `/${entryField}`);
   }
   const { permissions, unknown } = checkPermissions(doc.permissions, lumiverse);
-  const main = path.relative(folder, entry).split(path.sep).join('/');
-  const manifest: ExtensionManifest = { id: id as string, name: name.trim(), version, description, main, permissions, format: lumiverse ? 'lumiverse' : 'workbench', ...(lumiverse ? lumiverseExtras(doc) : {}) };
-  const frontend = lumiverse ? frontendEntry(folder, manifest.entryFrontend) : null;
-  return { manifest, folder, file, mainPath: entry, buildSource, unknownPermissions: unknown, frontend };
+  const main = frontendOnly ? '' : path.relative(folder, entry).split(path.sep).join('/');
+  const manifest: ExtensionManifest = { id: id as string, name: name.trim(), version, description, main, permissions, format: lumiverse ? 'lumiverse' : 'workbench', ...extras };
+  return { manifest, folder, file, mainPath: frontendOnly ? '' : entry, buildSource, unknownPermissions: unknown, frontend };
 }
 
 /** JSON.parse's complaint with the line and column of its position (Node 20 gives only the offset). */

@@ -64,6 +64,13 @@ export class WorkerSupervisor {
       return;
     }
     const { manifest, folder } = entry.loaded;
+    if (manifest.main === '') {
+      // Frontend only: nothing to launch; its frames load as for any running extension.
+      this.options.safeMode.ready(entry.id);
+      this.services.log(entry, 'info', 'host', 'Started: it has a frontend and no backend.');
+      this.services.setStatus(entry, 'running', null);
+      return;
+    }
     const worker: WorkerHost = new WorkerHost({
       manifest,
       extensionPath: folder,

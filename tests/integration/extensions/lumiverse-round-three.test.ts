@@ -1,0 +1,48 @@
+// Lumiverse extensions, round three: what published extensions promise beyond running — a frontend-only
+// extension (a manifest with entry_frontend and no backend) installs and runs as Lumiverse runs it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { chatRig, type ChatRig } from '../chat/helpers';
+import { waitFor } from './harness';
+import { frameLabel } from '../../../shared/frames/frame-origin';
+
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+/** A frontend-only extension as its author publishes it: a manifest and a built dist/frontend.js, nothing else. */
+function frontendOnly(): string {
+  const dir = path.join(tempDir('cw-frontend-only-'), 'bio_tracker');
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'bio_tracker', name: 'Bio Tracker', version: '1.2.0', author: 'An Author', permissions: ['ui_panels'] }));
+  fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), "export function setup(ctx) { ctx.ui.mountDrawerTab?.({ title: 'Bio' }); }\n");
+  return dir;
+}
+
+describe('a frontend-only extension', () => {
+  it('installs and runs with no worker; its frames load as any running frontend; restart and a new start keep it running', async () => {
+    rig = await chatRig();
+    const { host } = rig;
+    const progress: string[] = [];
+    await host.extensions.installFromFolder(frontendOnly(), { grant: 'requested' }, (line) => progress.push(line));
+    const info = await waitFor(() => {
+      const current = host.extensions.get('bio_tracker');
+      return current.status === 'running' && current;
+    }, 'bio_tracker to run');
+    expect(info).toMatchObject({ pid: null, toolCount: 0, frontend: { entry: 'dist/frontend.js' } });
+    expect(host.extensions.frontendFolder(frameLabel('bio_tracker'))).toBe(fs.realpathSync(info.path));
+    expect(host.extensions.getLog('bio_tracker').map((l) => l.text)).toContain('Started: it has a frontend and no backend.');
+
+    // Three restarts in a row would put a worker that never says ready into safe mode; this one is ready at once.
+    for (let i = 0; i < 4; i++) expect((await host.extensions.restart('bio_tracker')).status).toBe('running');
+    await host.extensions.disable('bio_tracker');
+    expect(host.extensions.get('bio_tracker').status).toBe('disabled');
+    expect((await host.extensions.enable('bio_tracker')).status).toBe('running');
+  }, 60_000);
+});
