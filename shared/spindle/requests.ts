@@ -55,6 +55,8 @@ const Character = Dto({ id: Type.String(), name: Type.String() });
 const CardText = Type.String({ maxLength: SESSION_LIMITS.text });
 const Persona = Dto({ id: Type.String(), name: Type.String() });
 const WorldBook = Dto({ id: Type.String(), name: Type.String() });
+/** Lumiverse's CreateWorldBookInput. */
+const BookInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }), description: Opt(Type.String({ maxLength: SESSION_LIMITS.text })), metadata: Opt(Type.Record(Type.String(), Type.Unknown())) });
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
 /** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
 const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
@@ -132,6 +134,7 @@ const DATA = {
   'personas.getWorldBook': endpoint({ ...positional({}), result: Type.Null(), permission: 'personas' }),
   'world_books.list': endpoint({ ...positional({ options: PageOptions }), result: Page(WorldBook), permission: 'world_books' }),
   'world_books.get': endpoint({ ...positional({ worldBookId: ChatId }), result: OrNull(WorldBook), permission: 'world_books' }),
+  'world_books.create': endpoint({ ...positional({ input: BookInput }), result: WorldBook, errors: ['NOT_FOUND'], permission: 'world_books' }),
   'world_books.entries.list': endpoint({ ...positional({ worldBookId: ChatId, options: PageOptions }), result: Page(WorldBookEntry), permission: 'world_books' }),
   'world_books.entries.get': endpoint({ ...positional({ entryId: Id(256) }), result: OrNull(WorldBookEntry), permission: 'world_books' }),
   'world_books.entries.update': endpoint({ ...positional({ entryId: Id(256), input: EntryInput }), result: WorldBookEntry, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'world_books' }),

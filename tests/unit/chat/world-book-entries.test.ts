@@ -12,10 +12,10 @@ import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
 
-function setup() {
+function setup(open = true) {
   const sessions = new SessionStore({ dataDir: tempDir() });
   const session = sessions.create({ worldInfo: [{ id: 'harbour', keywords: ['harbour'], content: 'The harbour is closed.', enabled: true }] });
-  const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
   const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
   return { sessions, session, call };
 }
@@ -53,5 +53,19 @@ describe('world book entries from an extension', () => {
     await expect(call('world_books.entries.create', 'no-book', { content: 'x' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
     await expect(call('world_books.entries.update', 'harbour', { extensions: { big: 'x'.repeat(300 * 1024) } })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE' } });
     expect(sessions.get(session.id).worldInfo).toEqual(before);
+  });
+
+  it('world_books.create (Psyche seeding its run) answers the open chat’s book, as given; its entries go into that chat', async () => {
+    const { sessions, session, call } = setup();
+    const book = (await call('world_books.create', { name: 'Psyche — live state', description: 'What Psyche tracks' })) as { id: string; name: string; description: string };
+    expect(book).toMatchObject({ id: session.id, name: 'Psyche — live state', description: 'What Psyche tracks' });
+    await call('world_books.entries.create', book.id, { key: ['mood'], content: 'Mara is wary.' });
+    expect(sessions.get(session.id).worldInfo.map((e) => e.content)).toEqual(['The harbour is closed.', 'Mara is wary.']);
+    await expect(call('world_books.create', { name: '' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });
+  });
+
+  it('world_books.create with no chat open is NOT_FOUND, naming why', async () => {
+    const { call } = setup(false);
+    await expect(call('world_books.create', { name: 'Psyche' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/input', message: expect.stringContaining('needs an open chat') } });
   });
 });

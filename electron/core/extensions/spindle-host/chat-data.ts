@@ -242,6 +242,12 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       const c = find(worldBookId);
       return c && c.worldInfo.length ? bookDto(c) : null;
     },
+    // A world book here is a chat's world info (its one book): a new one is the open chat's, where its entries fire
+    // in the turns. Its name and description are answered as given; the book keeps the chat's own.
+    'world_books.create': ({ input }) => {
+      const c = active() ?? fail('NOT_FOUND', "No chat is open: a world book in the Workbench is a chat's world info, so a new one needs an open chat.", '/input');
+      return { ...bookDto(c), name: input.name, description: input.description ?? '' };
+    },
     'world_books.entries.list': ({ worldBookId, options }) => {
       const c = find(worldBookId);
       return page(c ? c.worldInfo.map((e) => entryDto(c, e)) : [], options);
