@@ -111,6 +111,17 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(reply.trace!.find((s) => s.stage === 'interceptors' && s.note)?.note).toMatch(note);
   }, 60_000);
 
+  it('an interceptor refused at registration for want of its permission shows on the card, and a grant clears it', async () => {
+    await install(GRANT.filter((p) => p !== 'interceptor'));
+    const refused = () => rig.host.extensions.get('lumiverse_pipeline').refused ?? [];
+    expect(refused()).toContain('interceptor — register interceptor');
+    const { reply } = await turn('Hello there');
+    expect(reply.trace!.some((s) => s.stage === 'interceptors')).toBe(false);
+    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'interceptor' });
+    await rig.host.extensions.whenSettled();
+    expect(refused()).not.toContain('interceptor — register interceptor');
+  }, 60_000);
+
   it('interceptor parameters apply only with generation_parameters; unknown ones are listed', async () => {
     await install();
     await turn('Hello #params');

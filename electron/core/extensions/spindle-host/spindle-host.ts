@@ -86,7 +86,11 @@ export class SpindleHost {
     this.registrations = new PipelineRegistrations(
       () => clock.now(),
       changed,
-      (id, permission, operation) => options.denied?.(id, permission, operation),
+      (id, permission, operation) => {
+        // A registration refused at load (an interceptor without its permission) shows on the card, as a call does.
+        this.noteRefused(id, permission, operation);
+        options.denied?.(id, permission, operation);
+      },
       (id, payload) => options.toFrontend?.(id, payload),
     );
     this.variables = new ExtensionVariables(options.dataRoot);
