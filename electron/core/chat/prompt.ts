@@ -70,9 +70,16 @@ function hit(id: string, label: string, trigger: WorldInfoTrigger, history: Chat
   return { id, label, trigger: trigger.kind, ...(trigger.kind === 'keyword' ? { keyword: trigger.keyword.slice(0, 1000) } : {}), ...at, included, tokens };
 }
 
+/** What a prompt kept: indices into its parts' history, and into the session's world info (in the order placed). */
+export interface KeptParts {
+  history: number[];
+  worldInfo: number[];
+}
+
 /** System prompt, then the conversation, fitted to the budget. Stopped or failed replies are sent as what was said. */
-export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; report: PromptReport } {
-  const history = parts.history.filter((m) => !(m.role === 'assistant' && m.content === ''));
+export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; report: PromptReport; kept: KeptParts } {
+  const sendable = parts.history.map((m, i) => [m, i] as const).filter(([m]) => !(m.role === 'assistant' && m.content === ''));
+  const history = sendable.map(([m]) => m);
   const budget = promptBudget(parts.limits ?? {});
   const fired = scanWorldInfo(parts.session.worldInfo, parts.history.map((m) => m.content));
   const loreTexts = fired.map((x) => x.entry.content.trim());
@@ -86,6 +93,8 @@ export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; repor
   const messages: LlmMessage[] = [{ role: 'system', content: sections.map((s) => s.text).join('\n\n') }];
   for (const message of history.slice(cut)) messages.push({ role: message.role, content: message.content });
   const label = (e: (typeof fired)[number]['entry']) => (e.keywords[0] ?? e.content.trim().split('\n', 1)[0]!).slice(0, 120);
+  const place = new Map(parts.session.worldInfo.map((e, i) => [e, i]));
+  const kept = { history: sendable.slice(cut).map(([, i]) => i), worldInfo: fired.filter((_, i) => fits[i]).map((x) => place.get(x.entry)!) };
   const report: PromptReport = {
     parts: tally,
     total: fixed + tokens,
@@ -93,7 +102,7 @@ export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; repor
     cutMessages: cut,
     worldInfo: fired.map((x, i) => hit(x.entry.id, label(x.entry), x.trigger, parts.history, fits[i]!, estimateTokens(loreTexts[i]!))),
   };
-  return { messages, report };
+  return { messages, report, kept };
 }
 
 /** The prompt's messages alone (no budget). */

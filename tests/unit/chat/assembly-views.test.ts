@@ -97,4 +97,28 @@ describe('assembly views', () => {
     expect(notes).toEqual([{ owner: 'Broken', text: '{{sky}} (Broken) failed: TOOL_ERROR: no sky; left as written.' }]);
     expect(messages[0]!.content).toContain('The sky: {{sky}}.');
   });
+
+  it('is the sent prompt at its last step when world-info ids repeat and an entry did not fit', async () => {
+    const history = [message('m1', 'user', 'The lamp and the moon, {{char}}?')];
+    const base = session(history);
+    const big = 'A very long tale of the moon. '.repeat(200);
+    const twice: ChatSession = {
+      ...base,
+      worldInfo: [
+        { id: 'same', keywords: ['lamp'], content: 'The lamp is {{char}}’s charge.', enabled: true, order: 1 },
+        { id: 'same', keywords: ['moon'], content: big, enabled: true, order: 2 },
+      ],
+    };
+    const { views, messages, report } = await assemblePrompt({ session: twice, history, councilTools: [], extensions: [], commit: true, signal: new AbortController().signal, limits: { contextSize: 600, maxTokens: 100 } });
+    expect(report.worldInfo.map((w) => w.included)).toEqual([true, false]);
+    expect(views.at(-1)!.messages).toEqual(messages);
+    expect(views.find((v) => v.stage === 'world info')!.note).toBe('fired: lamp; 1 entry did not fit');
+  });
+
+  it('keeps a note short: a long list of entries or macros names the first and counts the rest', async () => {
+    const history = [message('m1', 'user', 'Hello')];
+    const many: ChatSession = { ...session(history), worldInfo: Array.from({ length: 30 }, (_, i) => ({ id: `w${i}`, keywords: [], content: `Fact ${i}.`, enabled: true, constant: true })) };
+    const { views } = await assemblePrompt({ session: many, history, councilTools: [], extensions: [], commit: true, signal: new AbortController().signal });
+    expect(views.find((v) => v.stage === 'world info')!.note).toMatch(/^fired: Fact 0\., Fact 1\., .* and 18 more$/);
+  });
 });

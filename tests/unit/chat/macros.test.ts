@@ -45,4 +45,13 @@ describe('MacroResolver', () => {
     expect(await r.resolve('{{n}}')).toBe('1');
     expect(calls).toBe(1);
   });
+
+  it('runs no handler for a pass the expansion limit stops: its values would be thrown away', async () => {
+    let calls = 0;
+    const counted: MacroDefinition = { name: 'n', owner: 'ext', description: '', resolve: (args) => `${++calls}${args.join('')}` };
+    const r = new MacroResolver([counted], { maxPasses: 8, maxExpansions: 3, maxChars: 1000 });
+    expect(await r.resolve('{{n::a}} {{n::b}} {{n::c}} {{n::d}}')).toBe('{{n::a}} {{n::b}} {{n::c}} {{n::d}}');
+    expect(calls).toBe(0);
+    expect(r.owners()).toEqual([]);
+  });
 });

@@ -36,7 +36,7 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
     ...(input.deliberationBlock && !placed ? { deliberationBlock: input.deliberationBlock } : {}),
     ...(input.referenceBlock ? { referenceBlock: input.referenceBlock } : {}),
   };
-  const { messages, report } = buildPrompt({ ...withTexts(session, history, resolved), ...blocks, ...(input.limits ? { limits: input.limits } : {}) });
-  const views = await assemblyViews({ resolver, session, history, resolved, report, messages, blocks });
+  const { messages, report, kept } = buildPrompt({ ...withTexts(session, history, resolved), ...blocks, ...(input.limits ? { limits: input.limits } : {}) });
+  const views = await assemblyViews({ resolver, session, history, report, kept, messages, blocks });
   return { messages, report, views, notes: [...resolver.notes] };
 }

@@ -5,9 +5,9 @@
 // the last is the prompt as sent.
 import type { ChatMessage, ChatSession, PromptReport, WorldInfoEntry } from '../../../../shared/types/chat';
 import type { LlmMessage } from '../../../../shared/types/llm';
-import { buildPrompt, type PromptParts } from '../prompt';
+import { buildPrompt, type KeptParts, type PromptParts } from '../prompt';
 import type { MacroResolver } from './macros';
-import { mapTexts, textsOf, withTexts, type PromptTexts } from './prompt-texts';
+import { mapTexts, textsOf, withTexts } from './prompt-texts';
 
 export interface AssemblyView {
   stage: 'assembly' | 'world info' | 'macros';
@@ -23,9 +23,9 @@ export interface ViewsInput {
   resolver: MacroResolver;
   session: ChatSession;
   history: ChatMessage[];
-  /** The same texts, resolved. */
-  resolved: PromptTexts;
   report: PromptReport;
+  /** The history messages and world-info entries the sent prompt kept. */
+  kept: KeptParts;
   /** The prompt as sent. */
   messages: LlmMessage[];
   blocks: Pick<PromptParts, 'deliberationBlock' | 'referenceBlock'>;
@@ -62,21 +62,15 @@ async function steps(input: ViewsInput, owners: string[], cut: string | undefine
     // Macros resolved only in text the prompt left out (world info that did not fire, cut messages) changed nothing.
     if (sameMessages(messages, views.at(-1)!.messages)) continue;
     const names = resolver.usedBy(owner).map((name) => `{{${name}}}`);
-    views.push({ stage: 'macros', by: owner === 'built-in' ? 'host' : owner, messages, note: names.join(', '), ms: resolver.spent.get(owner) ?? 0 });
+    views.push({ stage: 'macros', by: owner === 'built-in' ? 'host' : owner, messages, note: listed(names), ms: resolver.spent.get(owner) ?? 0 });
   }
   return views;
 }
 
 /** The history messages and world-info entries the sent prompt kept, as written, the entries made to fire as they did. */
-function keptPrompt({ session, history, resolved, report }: ViewsInput): { session: ChatSession; history: ChatMessage[] } {
-  // As buildPrompt: an empty reply is not sent, then the oldest are cut to fit.
-  const sent = history.filter((m, i) => !(m.role === 'assistant' && resolved.history[i] === ''));
-  const included = new Set(report.worldInfo.filter((w) => w.included).map((w) => w.id));
-  const byId = new Map(session.worldInfo.map((e) => [e.id, e]));
-  const lore: WorldInfoEntry[] = report.worldInfo
-    .filter((w) => included.has(w.id) && byId.has(w.id))
-    .map((w) => ({ id: w.id, keywords: [], content: byId.get(w.id)!.content, enabled: true, constant: true }));
-  return { session: { ...session, worldInfo: lore }, history: sent.slice(report.cutMessages) };
+function keptPrompt({ session, history, kept }: ViewsInput): { session: ChatSession; history: ChatMessage[] } {
+  const lore: WorldInfoEntry[] = kept.worldInfo.map((i) => ({ id: session.worldInfo[i]!.id, keywords: [], content: session.worldInfo[i]!.content, enabled: true, constant: true }));
+  return { session: { ...session, worldInfo: lore }, history: kept.history.map((i) => history[i]!) };
 }
 
 function sameMessages(a: LlmMessage[], b: LlmMessage[]): boolean {
@@ -86,9 +80,14 @@ function sameMessages(a: LlmMessage[], b: LlmMessage[]): boolean {
 function loreNote(report: PromptReport): string {
   const fired = report.worldInfo.filter((w) => w.included).map((w) => w.label);
   const left = report.worldInfo.length - fired.length;
-  const parts = [fired.length ? `fired: ${fired.join(', ')}` : 'none fit'];
+  const parts = [fired.length ? `fired: ${listed(fired)}` : 'none fit'];
   if (left) parts.push(`${plural(left, 'entry', 'entries')} did not fit`);
   return parts.join('; ');
+}
+
+/** Names in a note, the first few of a long list and how many more. */
+function listed(names: string[], shown = 12): string {
+  return names.length > shown ? `${names.slice(0, shown).join(', ')} and ${names.length - shown} more` : names.join(', ');
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

@@ -59,19 +59,16 @@ export class MacroResolver {
   }
 
   resolve(text: string): Promise<string> {
-    return this.expand(text, (inner) => (this.byName.has(nameOf(inner)) ? this.value(inner) : undefined), true);
+    return this.expand(text, (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
   }
 
   /** The text with only `owners`' macros expanded, each to the value resolve() gave it; nothing runs. */
   view(text: string, owners: ReadonlySet<string>): Promise<string> {
-    return this.expand(
-      text,
-      (inner) => {
-        const def = this.byName.get(nameOf(inner));
-        return def && owners.has(def.owner) ? this.memo.get(inner) : undefined;
-      },
-      false,
-    );
+    const known = (inner: string) => {
+      const def = this.byName.get(nameOf(inner));
+      return def !== undefined && owners.has(def.owner) && this.memo.has(inner);
+    };
+    return this.expand(text, known, (inner) => this.memo.get(inner)!, false);
   }
 
   /** The owners whose macros resolved, in the order their macros are defined (built-ins first). */
@@ -86,24 +83,27 @@ export class MacroResolver {
     return [...this.byName.values()].filter((d) => d.owner === owner && this.used.has(d.name.toLowerCase())).map((d) => d.name);
   }
 
-  /** Expands the macros `valueOf` answers for (undefined: not this one), innermost first, within the limits. */
-  private async expand(text: string, valueOf: (inner: string) => Promise<string | null> | undefined, noting: boolean): Promise<string> {
+  /**
+   * Expands the macros `known` says are its to expand, innermost first, within the limits; `valueOf` is asked only
+   * for the ones that will be replaced (a handler never runs for a value the limits would throw away).
+   */
+  private async expand(text: string, known: (inner: string) => boolean, valueOf: (inner: string) => Promise<string | null>, noting: boolean): Promise<string> {
     if (!text.includes('{{')) return text;
     const note = (message: string) => noting && this.note('host', message);
     let current = text;
     let expansions = 0;
     for (let pass = 0; pass < this.limits.maxPasses; pass++) {
-      const found = [...current.matchAll(MACRO)].map((m) => valueOf(m[1]!)).filter((v) => v !== undefined);
+      const found = [...current.matchAll(MACRO)].map((m) => m[1]!).filter(known);
       if (found.length === 0) return current;
       expansions += found.length;
       if (expansions > this.limits.maxExpansions) {
         note(`Macro expansion stopped after ${this.limits.maxExpansions} replacements; the rest stays as written.`);
         return current;
       }
-      const values = await Promise.all(found);
+      const values = await Promise.all(found.map(valueOf));
       let index = 0;
       const next = current.replace(MACRO, (whole, inner: string) => {
-        if (valueOf(inner) === undefined) return whole;
+        if (!known(inner)) return whole;
         const value = values[index++];
         return value ?? whole;
       });
@@ -114,7 +114,7 @@ export class MacroResolver {
       }
       current = next;
     }
-    if ([...current.matchAll(MACRO)].some((m) => valueOf(m[1]!) !== undefined)) {
+    if ([...current.matchAll(MACRO)].some((m) => known(m[1]!))) {
       note(`Macros still expanding after ${this.limits.maxPasses} rounds (a macro that expands to itself?); the rest stays as written.`);
     }
     return current;

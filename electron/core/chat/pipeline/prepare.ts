@@ -76,7 +76,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     const ms = i === 0 ? Math.max(0, deps.now() - started - inSteps) : (view.ms ?? 0);
     trace.record({ stage: view.stage, by: view.by, ms, before: i === 0 ? '' : views[i - 1]!.rendered, after: view.rendered, note: view.note });
   }
-  for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner, note.text);
+  for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
   const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };

@@ -4,6 +4,8 @@ import type { TurnStage } from '../../../../shared/types/chat';
 /** Each side of a change is kept up to this many characters (the trace is saved with the reply). */
 const MAX_SIDE_CHARS = 64 * 1024;
 const MAX_STAGES = 200;
+/** A note is cut to this (the saved reply's schema holds no longer one). */
+const MAX_NOTE_CHARS = 2000;
 
 const clip = (text: string) => (text.length > MAX_SIDE_CHARS ? `${text.slice(0, MAX_SIDE_CHARS - 12)}\n[clipped]` : text);
 
@@ -21,7 +23,7 @@ export class TurnTrace {
   /** A stage timed elsewhere, with the text before and after when it changed something. */
   record({ before, after, note, ...stage }: { stage: string; by: string; ms: number; before?: string | undefined; after?: string | undefined; note?: string | undefined }): void {
     const changed = before !== undefined && after !== undefined && before !== after;
-    this.push({ ...stage, ...(note ? { note } : {}), ...(changed ? { before: clip(before), after: clip(after) } : {}) });
+    this.push({ ...stage, ...(note ? { note: note.slice(0, MAX_NOTE_CHARS) } : {}), ...(changed ? { before: clip(before), after: clip(after) } : {}) });
   }
 
   /** Times `work` as one stage of the host's. */
@@ -34,7 +36,7 @@ export class TurnTrace {
   }
 
   note(stage: string, by: string, note: string): void {
-    this.push({ stage, by, ms: 0, note: note.slice(0, 2000) });
+    this.push({ stage, by, ms: 0, note: note.slice(0, MAX_NOTE_CHARS) });
   }
 
   private push(entry: TurnStage): void {
