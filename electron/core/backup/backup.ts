@@ -187,6 +187,8 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
   }
   for (const [i, session] of sessions.entries()) {
     await step(`/sessions/${i}`, `the session "${session.title}"`, async () => {
+      // A restore gives the host's thread back between its steps: a reply started meanwhile stops it here.
+      if (deps.isBusy(session.id)) throw new HostFailure({ code: 'CONFLICT', message: `A reply began in "${session.title}" while it was being restored.` });
       await undo.session(session.id);
       await deps.sessions.writeWhole(session);
       const picture = backup.avatars[session.id];

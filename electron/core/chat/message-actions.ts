@@ -78,8 +78,9 @@ export class MessageActions {
     const source = this.deps.sessions.get(sessionId);
     const index = this.indexOf(source, messageId);
     const { avatar: _pictureCopiedBelow, format: _f, version: _v, id: _id, createdAt: _c, updatedAt: _u, ...copy } = source;
-    const branch = await this.deps.sessions.add({ ...copy, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
+    // Read before the write's steps give the thread back (the source may be deleted meanwhile).
     const picture = this.deps.sessions.avatar(sessionId);
+    const branch = await this.deps.sessions.add({ ...copy, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
     const result = picture ? this.deps.sessions.setAvatar(branch.id, picture) : branch;
     this.deps.changed(result.id, 'created');
     return result;

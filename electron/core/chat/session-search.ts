@@ -1,6 +1,7 @@
 // Search across sessions (or within one): titles, character names and message texts, any case and accents; each
 // hit carries a snippet around the first match in its message, newest sessions first, at most `limit` hits. The
 // database's trigram index finds the messages; only those are read.
+import { nextTurn } from '../util/next-turn';
 import type { SessionStore } from './session-store';
 
 export interface SearchHit {
@@ -58,7 +59,7 @@ async function scanFor(db: SessionStore['db'], needle: string): Promise<Array<[n
     for (const [rowid, session, seq, content] of rows) if (fold(content).includes(needle)) found.push([rowid, session, seq]);
     if (rows.length < SCAN_STEP) return found;
     after = rows[rows.length - 1]![0];
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

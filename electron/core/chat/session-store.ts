@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_PAGE, type ChatSession } from '../../../shared/types/chat';
-import { writeFileAtomicSync } from '../util/atomic-write';
+import { AvatarFiles } from './store/avatar-files';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
 import { Checkpointer } from '../db/checkpointer';
@@ -14,13 +14,14 @@ import { SessionRows, type LoadedSession, type SessionRow } from './store/sessio
 import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
 import { badId, checkChange, checkSession, checkSessionInSteps, noSession } from './store/session-checks';
 import { deepFreeze, draftOf, newSession } from './store/session-drafts';
-import { dropInSteps, STEP, writeInSteps, writtenInSteps, type StepHooks } from './store/staged-write';
+import { dropInSteps, PENDING_LEASE_MS, shutDown, STEP, writeInSteps, writtenInSteps, type StepHooks } from './store/staged-write';
+import { KeyedQueue } from '../util/keyed-queue';
+import { nextTurn } from '../util/next-turn';
 
 export { checkSession };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** A turn of the event loop: the host's thread answers what waits, then the work goes on. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Messages kept in memory across the chats read last (the newest one always stays, however long). */
 const CACHED_MESSAGES = 40_000;
 /** Messages parsed per step of a read in the background (a millisecond or two of work). */
@@ -36,6 +37,7 @@ export interface SessionStoreOptions {
 export class SessionStore {
   /** Where the characters' pictures are kept (beside the database, out of the rows every turn touches). */
   readonly dir: string;
+  private readonly avatars: AvatarFiles;
   readonly db: Db;
   private readonly rows: SessionRows;
   readonly checkpoints: Checkpointer;
@@ -49,12 +51,16 @@ export class SessionStore {
   /** Writes this store made, per session: a read in the background started before one gives up. */
   private readonly writes = new Map<string, number>();
   private readonly reading = new Map<string, Promise<void>>();
-  /** Sessions being dropped in steps: a write to the id waits for its drop. */
-  private readonly dropping = new Map<string, Promise<void>>();
+  /** Writes and drops in steps take turns per session id. */
+  private readonly queues = new KeyedQueue();
   /** A step of a write or drop in steps is its own transaction; the host's thread turns between steps. */
   private readonly steps: StepHooks = {
-    transaction: (work) => this.guarded(() => transaction(this.db, work)),
-    pause: () => turn().then(() => !this.closed),
+    transaction: (work) => {
+      if (this.closed) shutDown();
+      return this.guarded(() => transaction(this.db, work));
+    },
+    pause: () => nextTurn().then(() => !this.closed),
+    now: () => this.clock.now(),
   };
   private closed = false;
 
@@ -64,11 +70,12 @@ export class SessionStore {
     this.log = options.log ?? silentLogger;
     this.newId = options.newId ?? (() => randomUUID());
     fs.mkdirSync(this.dir, { recursive: true });
+    this.avatars = new AvatarFiles(this.dir);
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
-    const dropped = this.rows.dropPending();
-    if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written when the app last stopped; dropped (the file it came from still holds it)`);
+    const dropped = this.rows.dropPending(this.clock.now() - PENDING_LEASE_MS);
+    if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written or deleted when the app last stopped; dropped (a file it came from still holds it)`);
     try {
       this.moveJsonSessions(options.dataDir);
     } catch (err) {
@@ -150,7 +157,7 @@ export class SessionStore {
           return false;
         }
       };
-      const read = await this.rows.loadInChunks(id, READ_CHUNK, () => new Promise((resolve) => setImmediate(() => resolve(unchanged()))));
+      const read = await this.rows.loadInChunks(id, READ_CHUNK, () => nextTurn().then(unchanged));
       if (read === undefined || this.closed) continue;
       // The last chunk was read after the last look. The version is read once more, by fresh(), and the read is kept
       // only if no commit came before it (one just before the last chunk would be in that chunk alone).
@@ -191,7 +198,7 @@ export class SessionStore {
 
   /** A new session with these fields, messages too (a chat brought in, a branch): a long one is checked and written in steps. */
   async add(init: Partial<Omit<ChatSession, 'format' | 'version' | 'id' | 'createdAt' | 'updatedAt'>>): Promise<ChatSession> {
-    return this.writeWhole(await checkSessionInSteps(newSession(this.newId(), this.clock.now(), init), turn));
+    return this.writeWhole(await checkSessionInSteps(newSession(this.newId(), this.clock.now(), init), nextTurn));
   }
 
   /**
@@ -217,30 +224,26 @@ export class SessionStore {
   /** Deletes the session: gone for every reader at once, its messages dropped in steps after (the host's thread free between). */
   delete(id: string): boolean {
     if (!this.has(id)) return false;
-    void this.dropInSteps(id);
-    fs.rmSync(this.avatarFile(id), { force: true });
+    this.hide(id);
+    void this.queues.run(id, () => this.dropInSteps(id)).catch((err: unknown) => this.log.warn(`sessions: dropping ${id} failed (${(err as Error).message}); a later start drops it`));
+    this.avatars.remove(id);
     return true;
   }
 
-  /** Keeps the character's picture beside the database (large images stay out of the rows). */
+  /** Keeps the character's picture beside the database. */
   setAvatar(id: string, png: Buffer): ChatSession {
-    this.writeAvatar(id, png);
+    this.avatars.write(id, png);
     return this.mutate(id, (s) => ({ ...s, avatar: { type: 'image/png', bytes: png.length } }));
   }
 
   /** The picture's file alone (a restore writes the session document as it was). */
   writeAvatar(id: string, png: Buffer): void {
-    writeFileAtomicSync(this.avatarFile(id), png);
+    this.avatars.write(id, png);
   }
 
   /** The picture's bytes, or null when the session has none (or its file is gone). */
   avatar(id: string): Buffer | null {
-    if (!this.head(id).avatar) return null;
-    try {
-      return fs.readFileSync(this.avatarFile(id));
-    } catch {
-      return null;
-    }
+    return this.head(id).avatar ? this.avatars.read(id) : null;
   }
 
   /** Adds a session from an exported document (a long one checked and written in steps); a taken id gets a fresh one. */
@@ -251,7 +254,7 @@ export class SessionStore {
     } catch (err) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not valid JSON (${(err as Error).message}).`, path: '/json' });
     }
-    const { avatar: _pictureNotInTheFile, ...session } = await checkSessionInSteps(parsed, turn);
+    const { avatar: _pictureNotInTheFile, ...session } = await checkSessionInSteps(parsed, nextTurn);
     return this.writeWhole({ ...session, id: this.rows.taken(session.id) ? this.newId() : session.id });
   }
 
@@ -263,6 +266,10 @@ export class SessionStore {
 
   /** Writes a whole, checked session over whatever was saved under its id (a new session, an import, a restore). */
   write(session: ChatSession): ChatSession {
+    // A pending row is a write or drop in steps under way (or one a crash left): not to be written over at once.
+    if (this.rows.taken(session.id) && !this.rows.exists(session.id)) {
+      throw new HostFailure({ code: 'CONFLICT', message: `The session ${session.id} is being written or deleted.`, hint: 'Try again once that is done.', path: '/sessionId' });
+    }
     this.wrote(session.id);
     const written = this.guarded(() => transaction(this.db, () => this.rows.replace(session)));
     return this.remember(written).session;
@@ -273,33 +280,36 @@ export class SessionStore {
    * thread free: a long session is written in steps (nothing sees it until the last), and a long one it replaces
    * is dropped in steps first.
    */
-  async writeWhole(session: ChatSession): Promise<ChatSession> {
+  writeWhole(session: ChatSession): Promise<ChatSession> {
     const { id } = session;
-    await this.dropping.get(id);
-    if (this.rows.taken(id) && (writtenInSteps(session) || (this.rows.count(id) ?? 0) > STEP.messages)) await this.dropInSteps(id);
-    if (!writtenInSteps(session)) return this.write(session);
-    this.wrote(id);
-    const loaded = await writeInSteps(this.rows, session, this.steps);
-    if (!loaded) throw new HostFailure({ code: 'HOST_SHUTDOWN', message: `The app closed before the session "${session.title}" was written; it was not kept.` });
-    return this.remember(loaded).session;
+    return this.queues.run(id, async () => {
+      // What the id holds goes first, in steps, when it is long or is a pending row (a write or drop a crash left).
+      if (this.rows.taken(id) && (!this.rows.exists(id) || writtenInSteps(session) || (this.rows.count(id) ?? 0) > STEP.messages)) {
+        this.hide(id);
+        await this.dropInSteps(id);
+      }
+      if (!writtenInSteps(session)) return this.write(session);
+      this.wrote(id);
+      const loaded = await writeInSteps(this.rows, session, this.steps);
+      if (!loaded) shutDown(session.title);
+      return this.remember(loaded).session;
+    });
   }
 
-  /** Resolves once no session is being dropped in steps. */
-  async dropped(): Promise<void> {
-    await Promise.all(this.dropping.values());
+  /** Resolves once no session is being written or dropped in steps. */
+  dropped(): Promise<void> {
+    return this.queues.idle();
   }
 
-  /** Hides the session from every reader at once, then drops its rows in steps (one at a time per id). */
-  private dropInSteps(id: string): Promise<void> {
+  /** Gone for every reader at once: a pending row (its messages are dropped in steps after). */
+  private hide(id: string): void {
     this.cache.delete(id);
     this.wrote(id);
-    this.guarded(() => this.rows.hide(id));
-    const drop = dropInSteps(this.rows, id, this.steps)
-      .then(() => undefined)
-      .catch((err: unknown) => this.log.warn(`sessions: dropping ${id} failed (${(err as Error).message}); the next start drops it`))
-      .finally(() => this.dropping.delete(id));
-    this.dropping.set(id, drop);
-    return drop;
+    this.guarded(() => this.rows.hide(id, this.clock.now()));
+  }
+
+  private async dropInSteps(id: string): Promise<void> {
+    if (!(await dropInSteps(this.rows, id, this.steps))) shutDown();
   }
 
   /** Closes the database; the checkpoint thread, when one was started, closes its connection first. */
@@ -389,9 +399,5 @@ export class SessionStore {
         hint: 'Check that the data folder is writable and the disk is not full.',
       });
     }
-  }
-
-  private avatarFile(id: string): string {
-    return path.join(this.dir, `${id}.avatar.png`);
   }
 }

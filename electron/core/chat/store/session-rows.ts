@@ -56,6 +56,7 @@ export class SessionRows {
     | 'publish'
     | 'dropPending'
     | 'hide'
+    | 'renew'
     | 'removeSome'
     | 'touch'
     | 'insert'
@@ -87,10 +88,12 @@ export class SessionRows {
          ON CONFLICT (id) DO UPDATE SET title = excluded.title, character_name = excluded.character_name, created_at = excluded.created_at,
            updated_at = excluded.updated_at, message_count = excluded.message_count, head = excluded.head`,
       ),
-      stage: p('INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head, pending) VALUES (?, ?, ?, ?, ?, ?, ?, 1)'),
-      publish: p('UPDATE sessions SET pending = 0 WHERE id = ? AND pending = 1'),
-      dropPending: p('DELETE FROM sessions WHERE pending = 1'),
-      hide: p('UPDATE sessions SET pending = 1 WHERE id = ?'),
+      // `pending` is 0 for a session anyone may read, else the time its writer or dropper last renewed its claim.
+      stage: p('INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      publish: p('UPDATE sessions SET pending = 0 WHERE id = ? AND pending > 0'),
+      dropPending: p('DELETE FROM sessions WHERE pending > 0 AND pending < ?'),
+      hide: p('UPDATE sessions SET pending = ? WHERE id = ?'),
+      renew: p('UPDATE sessions SET pending = ? WHERE id = ? AND pending > 0'),
       removeSome: p('DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ? LIMIT ?)'),
       touch: p('UPDATE sessions SET updated_at = ?, message_count = ? WHERE id = ?'),
       insert: p('INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -213,12 +216,17 @@ export class SessionRows {
     return this.sql.drop.run(id).changes > 0;
   }
 
-  /** The row of a session to be written in steps, pending: it has no messages yet and nothing sees it. */
-  stage(session: ChatSession): LoadedSession {
+  /** The row of a session to be written in steps, pending (claimed at `now`): it has no messages yet and nothing sees it. */
+  stage(session: ChatSession, now: number): LoadedSession {
     const head = headOf(session);
     const s = session;
-    this.sql.stage.run(s.id, s.title, s.character.name, s.createdAt, s.updatedAt, s.messages.length, head);
+    this.sql.stage.run(s.id, s.title, s.character.name, s.createdAt, s.updatedAt, s.messages.length, head, Math.max(1, now));
     return { session: { ...session, messages: [] }, refs: [], head };
+  }
+
+  /** A pending session's writer or dropper is still at it (a second store's start leaves it be). */
+  renew(id: string, now: number): void {
+    this.sql.renew.run(Math.max(1, now), id);
   }
 
   /** Adds messages at the end of a staged session (as replace() numbers them). */
@@ -235,9 +243,9 @@ export class SessionRows {
     return this.sql.publish.run(id).changes > 0;
   }
 
-  /** Hides a session from every read, as a pending one (to drop it in steps); false when there is none. */
-  hide(id: string): boolean {
-    return this.sql.hide.run(id).changes > 0;
+  /** Hides a session from every read, as a pending one claimed at `now` (to drop it in steps); false when there is none. */
+  hide(id: string, now: number): boolean {
+    return this.sql.hide.run(Math.max(1, now), id).changes > 0;
   }
 
   /** Deletes up to `count` of the session's messages; how many it deleted. */
@@ -245,9 +253,9 @@ export class SessionRows {
     return this.sql.removeSome.run(id, count).changes;
   }
 
-  /** Drops the sessions a kill left pending, with their messages; how many. */
-  dropPending(): number {
-    return this.sql.dropPending.run().changes;
+  /** Drops the pending sessions last claimed before `before` (a kill left them), with their messages; how many. */
+  dropPending(before: number): number {
+    return this.sql.dropPending.run(before).changes;
   }
 
   private upsert(s: ChatSession, head: string): void {

@@ -4,6 +4,7 @@
 // own with the thread free between, then the mark is lifted in one last transaction. A dropped one is made pending
 // at once (gone for every reader), then its messages go a step at a time, then its row. A kill midway leaves a
 // pending row, which the next start drops; a failed write drops it at once.
+import { HostFailure } from '../../../../shared/errors';
 import type { ChatSession } from '../../../../shared/types/chat';
 import type { LoadedSession, SessionRows } from './session-rows';
 
@@ -17,11 +18,23 @@ const LONG_CHARS = 16 * 1024;
 /** Messages deleted per statement within a step (a message's trigrams leave the index at about 1 ms a message). */
 const DELETE_BATCH = 1;
 
+/**
+ * A pending row not renewed for this long is a kill's leftover, which a start drops. A writer renews it at every
+ * step, so a second store opened meanwhile (the command line beside the app) leaves a write under way alone.
+ */
+export const PENDING_LEASE_MS = 60_000;
+
+/** A write or drop in steps met a closing store. */
+export function shutDown(title?: string): never {
+  throw new HostFailure({ code: 'HOST_SHUTDOWN', message: title === undefined ? 'The app is closing.' : `The app closed before the session "${title}" was written; it was not kept.` });
+}
+
 export interface StepHooks {
   /** Runs one step as a transaction (the store's guard turns SQLite's failures into its own). */
   transaction<T>(work: () => T): T;
   /** Between steps: false when the write is to stop (the store closed). */
   pause(): Promise<boolean>;
+  now(): number;
 }
 
 /** Whether a session is long enough to be written in steps. */
@@ -31,7 +44,7 @@ export function writtenInSteps(session: ChatSession): boolean {
 
 /** Writes the new session in steps; null when it stopped (the store closed) and the pending row is left for the next start. */
 export async function writeInSteps(rows: SessionRows, session: ChatSession, hooks: StepHooks): Promise<LoadedSession | null> {
-  const loaded = hooks.transaction(() => rows.stage(session));
+  const loaded = hooks.transaction(() => rows.stage(session, hooks.now()));
   const { messages } = session;
   try {
     for (let next = 0; next < messages.length; ) {
@@ -40,11 +53,13 @@ export async function writeInSteps(rows: SessionRows, session: ChatSession, hook
         let at = next;
         do rows.append(loaded, [messages[at++]!]);
         while (at < messages.length && !ends(at));
+        rows.renew(session.id, hooks.now());
         return at;
       });
       if (!(await hooks.pause())) return null;
     }
-    hooks.transaction(() => rows.publish(session.id));
+    // Gone meanwhile (dropped by hand, or by a start that took it for a leftover): nothing was written.
+    if (!hooks.transaction(() => rows.publish(session.id))) throw new HostFailure({ code: 'CONFLICT', message: `The session "${session.title}" was removed while it was being written.`, path: '/sessionId' });
     return loaded;
   } catch (err) {
     try {
@@ -61,6 +76,7 @@ export async function dropInSteps(rows: SessionRows, id: string, hooks: StepHook
   for (let more = true; more; ) {
     more = hooks.transaction(() => {
       const ends = stepEnds(0);
+      rows.renew(id, hooks.now());
       for (let removed = 0; ; ) {
         const now = rows.removeSome(id, DELETE_BATCH);
         removed += now;
