@@ -111,6 +111,14 @@ test.describe('extension frontends', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend.png') });
   });
 
+  test("its frame keeps localStorage across a reload, as for users (Chromium's storage partitioning as shipped)", async ({ page }) => {
+    await openWorkbench(page, host);
+    await expect(surface(page, 'drawer').locator('#opens')).toHaveText('Opened 1 time');
+    await page.reload();
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await expect(surface(page, 'drawer').locator('#opens')).toHaveText('Opened 2 times');
+  });
+
   test('its settings tab on its card is as tall as the form it drew', async ({ page }) => {
     await page.goto(host.url);
     await page.getByRole('navigation').getByText('Extensions', { exact: true }).click();

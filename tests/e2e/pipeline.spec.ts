@@ -78,7 +78,8 @@ test.describe('a chat turn through the extension pipeline', () => {
     await expect(stages.first()).toHaveAttribute('data-stage', 'council');
     await expect(stages.filter({ hasText: 'Pipeline Probe' }).first()).toBeVisible();
     await expect(reply.locator('[data-testid="breakdown-stage"][data-stage="interceptors"]').first()).toContainText('GENERATION_ENDED');
-    await expect(reply.locator('[data-testid="breakdown-stage"][data-stage="assembly"]').first()).toContainText('macros: pipeline_weather');
+    // Its macro is a stage of its own, credited to it.
+    await expect(reply.locator('[data-testid="breakdown-stage"][data-stage="macros"]').filter({ hasText: 'Pipeline Probe' }).first()).toContainText('{{pipeline_weather}}');
     await reply.getByTestId('prompt-breakdown').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'prompt-breakdown.png') });
     expect(problems).toEqual([]);
