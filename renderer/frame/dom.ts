@@ -1,9 +1,11 @@
 // ctx.dom inside the extension's frames: HTML it injects is sanitized (DOMPurify, as Lumiverse does), styles
 // reach every one of its documents, lookups search them all, and sandbox frames are opaque-origin frames.
-// Message bubbles are the app's, not in these documents: the message lookups find none.
+// Message bubbles are the app's: the message lookups answer a place of the extension's own under each message
+// (message-surfaces.ts).
 import DOMPurify from 'dompurify';
 import type { RuntimeState } from './runtime-state';
 import { createSandbox, type SandboxOptions } from './sandbox-host';
+import { createMessageSurfaces } from './message-surfaces';
 
 const FORBIDDEN = ['iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'script', 'base', 'meta', 'link'];
 
@@ -30,6 +32,7 @@ type Position = 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
 
 export function createDom(state: RuntimeState) {
   const injected = new Set<Element>();
+  const messages = createMessageSurfaces(state);
   const removers = new Set<() => void>();
   const sandboxes = new Set<ReturnType<typeof createSandbox>>();
   state.channel.on('theme', ({ vars }) => sandboxes.forEach((s) => s.setTheme(vars)));
@@ -71,9 +74,8 @@ export function createDom(state: RuntimeState) {
     query: (selector: string) => state.docs.query(selector),
     queryAll: (selector: string) => state.docs.queryAll(selector),
     getMessageId: (element: Element) => element.closest('[data-message-id]')?.getAttribute('data-message-id') ?? null,
-    // The app's own message elements are not the extension's to touch: inert, said once on its card.
-    findMessageElement: () => (state.inert('dom.findMessageElement'), null),
-    listMessageElements: () => (state.inert('dom.listMessageElements'), []),
+    findMessageElement: (messageId: unknown) => messages.element(messageId),
+    listMessageElements: () => messages.all(),
     cleanup() {
       for (const element of injected) element.remove();
       injected.clear();

@@ -2,6 +2,7 @@
 // module; `#surface=<id>` is one of its places (a drawer tab, a widget…) and hands itself to the runtime.
 import { FrameChannel } from './channel';
 import { watchContentHeight } from './content-height';
+import { watchDrawnBox } from './drawn-box';
 import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
@@ -28,7 +29,10 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
     attach: (surfaceId, win) => {
       if (!docs.attach(surfaceId, win)) return false;
       const root = win.document.body.firstElementChild;
-      if (root) watchContentHeight(win, root, (height) => channel.send('surface.contentHeight', { surfaceId, height }));
+      if (root) {
+        watchContentHeight(win, root, (height) => channel.send('surface.contentHeight', { surfaceId, height }));
+        watchDrawnBox(win, root, (box) => channel.send('surface.drawnBox', { surfaceId, box }));
+      }
       return true;
     },
     detach: (surfaceId, win) => docs.detach(surfaceId, win),

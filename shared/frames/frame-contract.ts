@@ -15,7 +15,7 @@ const Json = Type.Unknown();
 const Open = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: true });
 const Closed = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: false });
 
-export const SURFACE_KINDS = ['drawer', 'float', 'dock', 'modal', 'app', 'settings', 'mount'] as const;
+export const SURFACE_KINDS = ['drawer', 'float', 'dock', 'modal', 'app', 'settings', 'mount', 'message'] as const;
 export type SurfaceKind = (typeof SURFACE_KINDS)[number];
 
 /** A place an extension's own DOM is shown: what it asked for, as the app shows it. */
@@ -43,6 +43,8 @@ export const SurfaceOptionsSchema = Open({
   fullscreen: Type.Optional(Type.Boolean()),
   /** mount(point): the Lumiverse mount point asked for (the app picks the nearest place it has). */
   point: Type.Optional(Text(80)),
+  /** message: the chat message it is shown under (dom.findMessageElement). */
+  messageId: Type.Optional(Text(128)),
 });
 export type SurfaceOptions = Static<typeof SurfaceOptionsSchema>;
 
@@ -88,6 +90,8 @@ export const FRAME_METHODS = {
   'surface.update': endpoint({ params: Closed({ surfaceId: Id, patch: SurfacePatchSchema }), result: Type.Null() }),
   /** How tall what the extension drew in a surface is (a settings tab on its card is made that tall). */
   'surface.contentHeight': endpoint({ params: Closed({ surfaceId: Id, height: Num }), result: Type.Null() }),
+  /** Where what the extension drew in a surface is, in the frame's viewport (null: nothing): a float takes the pointer only there. */
+  'surface.drawnBox': endpoint({ params: Closed({ surfaceId: Id, box: Type.Union([Closed({ x: Num, y: Num, width: Num, height: Num }), Type.Null()]) }), result: Type.Null() }),
   'surface.activate': endpoint({ params: Closed({ surfaceId: Id }), result: Type.Null() }),
   'surface.close': endpoint({ params: Closed({ surfaceId: Id }), result: Type.Null() }),
   'inputAction.set': endpoint({ params: InputActionSchema, result: Type.Null() }),

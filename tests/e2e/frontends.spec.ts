@@ -111,6 +111,25 @@ test.describe('extension frontends', () => {
     await page.screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'extension-frontend.png') });
   });
 
+  test('a window-sized overlay that draws a small panel takes the pointer only there: the app beneath it still answers clicks', async ({ page }) => {
+    await openWorkbench(page, host);
+    await surface(page, 'drawer').getByRole('button', { name: 'Story overlay' }).click();
+    const overlay = page.locator('[data-testid="float-widget"]').filter({ has: page.locator('iframe[title="Story overlay"]') });
+    await expect(overlay.frameLocator('iframe').locator('#story-panel')).toHaveText('The story so far');
+    const frame = (await overlay.locator('iframe').boundingBox())!;
+    expect(frame.width).toBeGreaterThan(page.viewportSize()!.width - 20);
+    // Under its transparent part, the app's navigation works as if it were not there.
+    await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click({ timeout: 5000 });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
+    // Its panel still takes the pointer where it draws.
+    const panel = overlay.frameLocator('iframe').locator('#story-panel');
+    await panel.click();
+    // Its tabs asked for a place that is the app's navigation here: they start beside it instead.
+    const tabs = (await page.locator('[data-testid="float-widget"]').filter({ has: page.locator('iframe[title="Story tabs"]') }).boundingBox())!;
+    const nav = (await page.getByRole('navigation', { name: 'Sections' }).boundingBox())!;
+    expect(tabs.x).toBeGreaterThanOrEqual(nav.x + nav.width);
+  });
+
   test("its frame keeps localStorage across a reload, as for users (Chromium's storage partitioning as shipped)", async ({ page }) => {
     await openWorkbench(page, host);
     await expect(surface(page, 'drawer').locator('#opens')).toHaveText('Opened 1 time');
@@ -185,6 +204,12 @@ test.describe('extension frontends', () => {
     // … and the tag is handed to it again, complete, when the reply is.
     const widget = page.frameLocator('.msg__widget[data-extension-id="lumiverse_frontend"] iframe');
     await widget.getByRole('button', { name: 'Check 2d6' }).click();
+    // What it injected into dom.findMessageElement(id) shows under that message, in a frame of its own origin as
+    // tall as the card, sanitized and themed like its other places.
+    const place = reply.locator('iframe.msg__place[data-extension-id="lumiverse_frontend"]');
+    await expect(place.contentFrame().locator('.sim-card')).toHaveText('Tracked 2d6 on its message');
+    await expect.poll(async () => (await place.boundingBox())?.height ?? 0).toBeGreaterThan(10);
+    expect(await place.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-downloads');
     // The widget's sandbox has the host theme's variables, as Lumiverse's widgets style with them.
     const sandbox = page.frames().find((f) => f.url().endsWith('/__cw/sandbox.html') && f.parentFrame() === page.mainFrame())!;
     expect(await sandbox.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--lumiverse-accent').trim())).toMatch(/^(rgb|oklch|color|#)/);

@@ -178,6 +178,23 @@ describe('ctx members, answered by the broker', () => {
     expect(posts).toEqual([{ type: 'check' }]);
   });
 
+  it('dom.findMessageElement: a place of its own for that message, shown under it once something is put there', async () => {
+    const r = await rig();
+    expect(r.ctx.dom.findMessageElement('not-in-this-chat')).toBeNull();
+    const place = r.ctx.dom.findMessageElement('m2');
+    expect(place.getAttribute('data-message-id')).toBe('m2');
+    expect(r.ctx.dom.findMessageElement('m2')).toBe(place);
+    expect(r.ctx.dom.listMessageElements().map((e: Element) => e.getAttribute('data-message-id'))).toEqual(['m1', 'm2']);
+    await settled();
+    // Asked for but empty: no frame under the message yet.
+    expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([]);
+    const card = r.ctx.dom.inject(place, '<div class="sim-card">Tracked</div>');
+    r.ctx.dom.inject(place, '<div>More</div>');
+    await settled();
+    expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([expect.objectContaining({ extensionId: ID, options: { messageId: 'm2' } })]);
+    expect(r.ctx.dom.getMessageId(card)).toBe('m2');
+  });
+
   it('F1: dom: injected HTML is sanitized; styles and lookups span its documents', async () => {
     const r = await rig();
     const tab = r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
@@ -215,10 +232,8 @@ describe('ctx members, answered by the broker', () => {
     expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
     expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow();
     expect(r.ctx.ui.getBuiltInTabRoot('chat')).toBeUndefined();
-    expect(r.ctx.dom.findMessageElement('m1')).toBeNull();
-    expect(r.ctx.dom.listMessageElements()).toEqual([]);
     await settled();
-    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot', 'dom.findMessageElement', 'dom.listMessageElements']);
+    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot']);
   });
 });
 

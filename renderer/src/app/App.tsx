@@ -58,6 +58,7 @@ function Main(props: { section: ReturnType<typeof selectSection>; children: Reac
 
 export function App() {
   const section = useAppStore(selectSection);
+  const openChat = useAppStore((state) => state.chat.openId);
   const select = useAppStore(selectSectionSelected);
   const theme = useAppStore(selectTheme);
   const Panel = PANELS[section];
@@ -98,7 +99,7 @@ export function App() {
       {/* Extensions' frontends: their runtime frames (hidden) and what they float, dock or ask over the app. */}
       <FrontendFrames />
       <DockPanels />
-      <FloatWidgets />
+      <FloatWidgets layout={`${section}/${openChat ?? ''}`} />
       <FrontendDialogs />
       <ExtensionToasts />
     </FrontendsProvider>

@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions, type Surface } from './frontends-store';
 import { SurfaceFrame } from './SurfaceFrame';
+import { keepOutBoxes, outside, type Box } from './float-keep-out';
 
 const MARGIN = 12;
 const STEP = 16;
@@ -31,7 +32,6 @@ function clamp(position: { x: number; y: number }, size: { width: number; height
 const DEFAULT_SIZE = { width: 48, height: 48 };
 const sizeOf = (surface: Surface) => surface.size ?? DEFAULT_SIZE;
 
-type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width + MARGIN && b.x < a.x + a.width + MARGIN && a.y < b.y + b.height + HANDLE && b.y < a.y + a.height + HANDLE;
 
 /** Where the person left it, else where the extension (or the app, once it was placed) said it is; null when neither said. */
@@ -40,12 +40,15 @@ function knownPlace(surface: Surface): { x: number; y: number } | null {
 }
 
 /**
- * Where each widget starts: its known place; else the bottom right, as in Lumiverse — moved left past every
- * widget already there (wherever the person has put them since), so none starts on top of another.
+ * Where each widget starts: where the person left it; else where the extension said, or the bottom right as in
+ * Lumiverse — moved left past every widget already there (wherever the person has put them since), so none
+ * starts on top of another, and off the app's navigation and chat controls (float-keep-out.ts).
  */
 function startingPlaces(widgets: Surface[]): Map<string, { x: number; y: number }> {
   const taken: Box[] = [];
   const places = new Map<string, { x: number; y: number }>();
+  const keepOut = keepOutBoxes();
+  const clear = (place: { x: number; y: number }, size: { width: number; height: number }) => clearOfApp(place, size, keepOut);
   for (const surface of widgets) {
     const known = knownPlace(surface);
     if (known) taken.push({ ...clamp(known, sizeOf(surface)), ...sizeOf(surface) });
@@ -54,18 +57,37 @@ function startingPlaces(widgets: Surface[]): Map<string, { x: number; y: number 
     const size = sizeOf(surface);
     const known = knownPlace(surface);
     if (known) {
-      places.set(surface.key, clamp(known, size));
+      places.set(surface.key, remembered(surface) ? clamp(known, size) : clear(clamp(known, size), size));
       continue;
     }
     const box = { ...clamp({ x: innerWidth, y: innerHeight }, size), ...size };
     for (let hit = taken.find((t) => overlaps(box, t)); hit && box.x > MARGIN; hit = taken.find((t) => overlaps(box, t))) box.x = Math.max(MARGIN, hit.x - size.width - MARGIN);
-    taken.push(box);
-    places.set(surface.key, { x: box.x, y: box.y });
+    const place = clear(box, size);
+    taken.push({ ...box, ...place });
+    places.set(surface.key, place);
   }
   return places;
 }
 
-function FloatWidget(props: { surface: Surface; start: { x: number; y: number } }) {
+/** The place moved off the app's navigation and chat controls (float-keep-out.ts), the handle counted. */
+function clearOfApp(place: { x: number; y: number }, size: { width: number; height: number }, keepOut = keepOutBoxes()): { x: number; y: number } {
+  const bounds = { x: MARGIN, y: MARGIN, width: innerWidth - 2 * MARGIN, height: innerHeight - HANDLE - 2 * MARGIN };
+  return outside({ ...place, width: size.width, height: size.height + HANDLE }, keepOut, bounds, MARGIN);
+}
+
+/**
+ * A chromeless widget has no box of the app's around it: its frame takes the pointer only where the extension
+ * draws (clip-path bounds hit testing too), so a mostly transparent overlay does not swallow the clicks meant
+ * for the app beneath.
+ */
+function drawnClip(drawn: Surface['drawn']): string {
+  if (!drawn) return 'inset(100% 100% 100% 100%)';
+  const pad = 4;
+  const [top, left] = [Math.max(0, drawn.y - pad), Math.max(0, drawn.x - pad)];
+  return `inset(${top}px calc(100% - ${drawn.x + drawn.width + pad}px) calc(100% - ${drawn.y + drawn.height + pad}px) ${left}px)`;
+}
+
+function FloatWidget(props: { surface: Surface; start: { x: number; y: number }; layout: string | undefined }) {
   const { store, brokers } = useFrontends();
   const { surface } = props;
   const size = sizeOf(surface);
@@ -84,6 +106,14 @@ function FloatWidget(props: { surface: Surface; start: { x: number; y: number } 
     }
     if (surface.position && surface.position.x >= 0) setPosition(clamp(surface.position, size));
   }, [surface.position, size.width, size.height]);
+
+  // The app's layout changed (a chat opened, with its composer; another section): a widget the person has not
+  // placed moves off the controls that came where it is.
+  useEffect(() => {
+    if (surface.fullscreen || remembered(surface)) return;
+    const frame = requestAnimationFrame(() => setPosition((current) => clearOfApp(current, size)));
+    return () => cancelAnimationFrame(frame);
+  }, [props.layout]);
 
   const settle = (next: { x: number; y: number }) => {
     const place = clamp(next, size);
@@ -128,19 +158,20 @@ function FloatWidget(props: { surface: Surface; start: { x: number; y: number } 
         onKeyDown={onKeyDown}
       />
       <div className="float-widget__body" style={surface.fullscreen ? { height: 'calc(100vh - 14px)' } : { height: size.height }}>
-        <SurfaceFrame extensionId={surface.extensionId} surfaceId={surface.surfaceId} title={name} className="surface-frame--fill" />
+        <SurfaceFrame extensionId={surface.extensionId} surfaceId={surface.surfaceId} title={name} className="surface-frame--fill" {...(surface.options.chromeless ? { clipPath: drawnClip(surface.drawn) } : {})} />
       </div>
     </div>
   );
 }
 
-export function FloatWidgets() {
+/** `layout` names the app's layout (its section, its open chat): a change moves unplaced widgets off its controls. */
+export function FloatWidgets(props: { layout?: string }) {
   const widgets = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'float')));
   const places = startingPlaces(widgets);
   return (
     <div className="float-widgets">
       {widgets.map((surface) => (
-        <FloatWidget key={surface.key} surface={surface} start={places.get(surface.key)!} />
+        <FloatWidget key={surface.key} surface={surface} start={places.get(surface.key)!} layout={props.layout} />
       ))}
     </div>
   );

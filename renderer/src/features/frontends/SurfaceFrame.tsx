@@ -9,11 +9,12 @@ export function frameUrl(extensionId: string, hash: string): string {
   return `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}${FRAME_PAGE}#${hash}`;
 }
 
-export function SurfaceFrame(props: { extensionId: string; surfaceId: string; title: string; className?: string; height?: number }) {
+export function SurfaceFrame(props: { extensionId: string; surfaceId: string; title: string; className?: string; height?: number; clipPath?: string }) {
+  const style = { ...(props.height === undefined ? {} : { height: props.height }), ...(props.clipPath === undefined ? {} : { clipPath: props.clipPath }) };
   return (
     <iframe
       className={`surface-frame ${props.className ?? ''}`}
-      style={props.height === undefined ? undefined : { height: props.height }}
+      style={Object.keys(style).length ? style : undefined}
       title={props.title}
       src={frameUrl(props.extensionId, `surface=${encodeURIComponent(props.surfaceId)}`)}
       sandbox={FRAME_SANDBOX}

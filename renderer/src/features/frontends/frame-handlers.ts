@@ -85,6 +85,10 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       frontendsActions.setContentHeight(store, own(surfaceId), height);
       return null;
     },
+    'surface.drawnBox': ({ surfaceId, box }) => {
+      frontendsActions.setDrawnBox(store, own(surfaceId), box);
+      return null;
+    },
     'surface.activate': ({ surfaceId }) => {
       // Its onActivate hears of it through the drawer news (drawer-news.ts), as a click on the tab.
       store.setState({ activeTab: own(surfaceId), drawerOpen: true });

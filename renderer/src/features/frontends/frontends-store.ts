@@ -20,6 +20,8 @@ export interface Surface {
   size: { width: number; height: number } | null;
   /** How tall its content is, as its frame last said (null until it says). */
   contentHeight: number | null;
+  /** Where its content draws in its frame, as the frame last said (null: nothing, or not said yet). */
+  drawn: { x: number; y: number; width: number; height: number } | null;
 }
 
 export interface ComposerAction extends InputAction {
@@ -113,6 +115,7 @@ export const frontendsActions = {
       position: options.initialPosition ?? null,
       size: options.width !== undefined && options.height !== undefined ? { width: options.width, height: options.height } : null,
       contentHeight: null,
+      drawn: null,
     };
     store.setState((s) => ({
       surfaces: s.surfaces.some((x) => x.key === key) ? s.surfaces.map((x) => (x.key === key ? surface : x)) : [...s.surfaces, surface],
@@ -139,6 +142,9 @@ export const frontendsActions = {
   setContentHeight(store: FrontendsStore, key: string, height: number): void {
     const bounded = Math.round(Math.min(Math.max(height, 0), 100_000));
     store.setState((s) => ({ surfaces: s.surfaces.map((x) => (x.key === key ? { ...x, contentHeight: bounded } : x)) }));
+  },
+  setDrawnBox(store: FrontendsStore, key: string, drawn: Surface['drawn']): void {
+    store.setState((s) => ({ surfaces: s.surfaces.map((x) => (x.key === key ? { ...x, drawn } : x)) }));
   },
   closeSurface(store: FrontendsStore, key: string): void {
     store.setState((s) => {

@@ -9,6 +9,8 @@ import { selectTheme } from '../../stores/app/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import type { MessageWidget, TagInterceptor } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
+import { SurfaceFrame } from './SurfaceFrame';
+import { useShallow } from 'zustand/react/shallow';
 import { MAX_TAGS_PER_MESSAGE, scanTags, tagAttributes, withoutSpans } from './tag-scan';
 
 interface TagMatch {
@@ -107,15 +109,20 @@ function Widget(props: { widget: MessageWidget }) {
   );
 }
 
-/** The widgets extensions rendered under this message. */
+/** The widgets extensions rendered under this message, and the places their dom.findMessageElement gave them there. */
 export function MessageWidgets(props: { messageId: string | null }) {
   const widgets = useFrontendsStore((s) => s.widgets);
+  const places = useFrontendsStore(useShallow((s) => (props.messageId ? s.surfaces.filter((x) => x.kind === 'message' && x.options.messageId === props.messageId) : [])));
   const mine = props.messageId ? widgets.filter((w) => w.messageId === props.messageId) : [];
-  if (mine.length === 0) return null;
+  if (mine.length === 0 && places.length === 0) return null;
   return (
     <div className="msg__widgets">
       {mine.map((w) => (
         <Widget key={`${w.extensionId}/${w.widgetId}`} widget={w} />
+      ))}
+      {places.map((place) => (
+        // As tall as what the extension put there (nothing until its frame says).
+        <SurfaceFrame key={place.key} extensionId={place.extensionId} surfaceId={place.surfaceId} title={`${place.extensionId} on this message`} className="msg__place" height={place.contentHeight ?? 0} />
       ))}
     </div>
   );

@@ -1,0 +1,51 @@
+// ctx.dom.findMessageElement(id): an element shown with that message in the chat, as Lumiverse's is — the root of
+// a frame of the extension's own origin that the app places under the message once something is put in it (a
+// frame per message only where one is needed). What is injected there is sanitized and themed as in any of its
+// documents, its height follows what it holds, and getMessageId finds the message from anything inside it.
+import type { RuntimeState } from './runtime-state';
+
+/** listMessageElements answers the newest messages' elements, as many as a chat's window holds and more. */
+const LISTED = 100;
+
+export function createMessageSurfaces(state: RuntimeState) {
+  const roots = new Map<string, { root: HTMLElement; surfaceId: string }>();
+  const shown = new Set<string>();
+  const byRoot = new Map<Node, { messageId: string; surfaceId: string }>();
+  const show = (target: Node) => {
+    const surface = byRoot.get(target);
+    if (!surface || shown.has(surface.surfaceId) || !target.hasChildNodes()) return;
+    shown.add(surface.surfaceId);
+    state.channel.send('surface.open', { surfaceId: surface.surfaceId, kind: 'message', options: { messageId: surface.messageId } });
+  };
+  const observer = new MutationObserver((records) => records.forEach((record) => show(record.target)));
+  state.atTeardown(() => {
+    observer.disconnect();
+    for (const surfaceId of shown) {
+      state.channel.send('surface.close', { surfaceId });
+      state.forgetSurface(surfaceId);
+    }
+    shown.clear();
+    roots.clear();
+    byRoot.clear();
+  });
+
+  const element = (id: unknown): HTMLElement | null => {
+    const messageId = String(id ?? '');
+    if (!state.messageIds.includes(messageId)) return null;
+    let entry = roots.get(messageId);
+    if (!entry) {
+      const surfaceId = state.nextId('message');
+      const root = state.docs.root(surfaceId, state.extensionId);
+      root.setAttribute('data-message-id', messageId);
+      entry = { root, surfaceId };
+      roots.set(messageId, entry);
+      byRoot.set(root, { messageId, surfaceId });
+      observer.observe(root, { childList: true });
+    }
+    return entry.root;
+  };
+  return {
+    element,
+    all: (): HTMLElement[] => state.messageIds.slice(-LISTED).map((id) => element(id)!),
+  };
+}
