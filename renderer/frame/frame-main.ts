@@ -1,8 +1,8 @@
 // Entry of every frame on an extension's origin (frame.html): `#runtime` runs the extension's frontend
 // module; `#surface=<id>` is one of its places (a drawer tab, a widget…) and hands itself to the runtime.
 import { FrameChannel } from './channel';
-import { watchContentHeight } from './content-height';
-import { watchDrawnBox } from './drawn-box';
+import { watchSurface } from './surface-watch';
+import type { DrawnBox } from './drawn-box';
 import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
@@ -25,17 +25,28 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
   const docs = new FrameDocuments(document);
   docs.setTheme(init.theme);
   const state = new RuntimeState(init.extensionId, channel, docs, init);
+  /** Per surface, the end of the watch on the frame that shows it now. */
+  const watches = new Map<string, () => void>();
+  const unwatch = (surfaceId: string) => {
+    watches.get(surfaceId)?.();
+    watches.delete(surfaceId);
+  };
   const hook: RuntimeHook = {
     attach: (surfaceId, win) => {
       if (!docs.attach(surfaceId, win)) return false;
+      unwatch(surfaceId);
       const root = win.document.body.firstElementChild;
       if (root) {
-        watchContentHeight(win, root, (height) => channel.send('surface.contentHeight', { surfaceId, height }));
-        watchDrawnBox(win, root, (box) => channel.send('surface.drawnBox', { surfaceId, box }));
+        const height = (value: number) => channel.send('surface.contentHeight', { surfaceId, height: value });
+        const drawn = state.drawnWanted.has(surfaceId) ? (box: DrawnBox | null) => channel.send('surface.drawnBox', { surfaceId, box }) : undefined;
+        watches.set(surfaceId, watchSurface(win, root, { height, ...(drawn ? { drawn } : {}) }));
       }
       return true;
     },
-    detach: (surfaceId, win) => docs.detach(surfaceId, win),
+    detach: (surfaceId, win) => {
+      unwatch(surfaceId);
+      docs.detach(surfaceId, win);
+    },
   };
   Object.defineProperty(window, RUNTIME_KEY, { value: hook });
   channel.on('theme', ({ vars }) => docs.setTheme(vars));

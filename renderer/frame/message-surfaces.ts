@@ -6,6 +6,8 @@ import type { RuntimeState } from './runtime-state';
 
 /** listMessageElements answers the newest messages' elements, as many as a chat's window holds and more. */
 const LISTED = 100;
+/** Message places kept at once; past this the oldest empty ones go. */
+const MAX_PLACES = 1000;
 
 export function createMessageSurfaces(state: RuntimeState) {
   const roots = new Map<string, { root: HTMLElement; surfaceId: string }>();
@@ -18,22 +20,35 @@ export function createMessageSurfaces(state: RuntimeState) {
     state.channel.send('surface.open', { surfaceId: surface.surfaceId, kind: 'message', options: { messageId: surface.messageId } });
   };
   const observer = new MutationObserver((records) => records.forEach((record) => show(record.target)));
+  const drop = (messageId: string) => {
+    const entry = roots.get(messageId)!;
+    if (shown.delete(entry.surfaceId)) state.channel.send('surface.close', { surfaceId: entry.surfaceId });
+    state.forgetSurface(entry.surfaceId);
+    byRoot.delete(entry.root);
+    roots.delete(messageId);
+  };
+  const dropAll = () => [...roots.keys()].forEach(drop);
+  // Another chat: the places of the last one's messages go with it.
+  let chat = state.activeChat;
+  state.channel.on('activeChat', ({ chatId }) => {
+    if (chatId !== chat) dropAll();
+    chat = chatId;
+  });
   state.atTeardown(() => {
     observer.disconnect();
-    for (const surfaceId of shown) {
-      state.channel.send('surface.close', { surfaceId });
-      state.forgetSurface(surfaceId);
-    }
-    shown.clear();
-    roots.clear();
-    byRoot.clear();
+    dropAll();
   });
 
+  // Any id of the open chat's messages, the newest too: an event names it before the app's list of ids has it.
   const element = (id: unknown): HTMLElement | null => {
-    const messageId = String(id ?? '');
-    if (!state.messageIds.includes(messageId)) return null;
+    const messageId = typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+    if (!messageId || messageId.length > 128 || state.activeChat === null) return null;
     let entry = roots.get(messageId);
     if (!entry) {
+      if (roots.size >= MAX_PLACES) {
+        const oldestEmpty = [...roots].find(([, e]) => !e.root.hasChildNodes());
+        drop(oldestEmpty ? oldestEmpty[0] : roots.keys().next().value!);
+      }
       const surfaceId = state.nextId('message');
       const root = state.docs.root(surfaceId, state.extensionId);
       root.setAttribute('data-message-id', messageId);

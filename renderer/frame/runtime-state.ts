@@ -14,6 +14,8 @@ export class RuntimeState {
   private seq = 0;
   private readonly said = new Set<string>();
   private readonly surfaceListeners = new Map<string, Set<(notice: SurfaceNotice) => void>>();
+  /** Surfaces whose drawn box the app uses (chromeless floats take the pointer only where they draw). */
+  readonly drawnWanted = new Set<string>();
   /** Undone at teardown, last first: surfaces, subscriptions, styles. */
   private readonly cleanups: Array<() => void> = [];
 
@@ -70,6 +72,7 @@ export class RuntimeState {
 
   forgetSurface(surfaceId: string): void {
     this.surfaceListeners.delete(surfaceId);
+    this.drawnWanted.delete(surfaceId);
     this.docs.forget(surfaceId);
   }
 

@@ -67,6 +67,7 @@ function floatWidget(state: RuntimeState, options: Options = {}) {
   const width = typeof options.width === 'number' ? options.width : 48;
   const height = typeof options.height === 'number' ? options.height : 48;
   const s = openSurface(state, 'float', surfaceOptions(options, { width, height }));
+  if (options.chromeless === true) state.drawnWanted.add(s.surfaceId);
   // Until the app says where it put it: where it asked, else Lumiverse's default, the bottom right.
   let position = (options.initialPosition as { x: number; y: number } | undefined) ?? { x: Math.max(0, innerWidth - width - 16), y: Math.max(0, innerHeight - height - 16) };
   let visible = true;

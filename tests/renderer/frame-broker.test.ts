@@ -180,7 +180,7 @@ describe('ctx members, answered by the broker', () => {
 
   it('dom.findMessageElement: a place of its own for that message, shown under it once something is put there', async () => {
     const r = await rig();
-    expect(r.ctx.dom.findMessageElement('not-in-this-chat')).toBeNull();
+    expect(r.ctx.dom.findMessageElement({ not: 'an id' })).toBeNull();
     const place = r.ctx.dom.findMessageElement('m2');
     expect(place.getAttribute('data-message-id')).toBe('m2');
     expect(r.ctx.dom.findMessageElement('m2')).toBe(place);
@@ -193,6 +193,13 @@ describe('ctx members, answered by the broker', () => {
     await settled();
     expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([expect.objectContaining({ extensionId: ID, options: { messageId: 'm2' } })]);
     expect(r.ctx.dom.getMessageId(card)).toBe('m2');
+    // The newest message, named by an event before the app's list of ids has it, has its place too.
+    expect(r.ctx.dom.findMessageElement('m3-just-written')).not.toBeNull();
+    // Another chat: the last one's places go.
+    r.broker.notify('activeChat', { chatId: 'chat-2', messageIds: ['n1'] });
+    await settled();
+    expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([]);
+    expect(r.ctx.dom.findMessageElement('m2')).not.toBe(place);
   });
 
   it('F1: dom: injected HTML is sanitized; styles and lookups span its documents', async () => {

@@ -187,9 +187,9 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
   }
   for (const [i, session] of sessions.entries()) {
     await step(`/sessions/${i}`, `the session "${session.title}"`, async () => {
+      await undo.session(session.id);
       // A restore gives the host's thread back between its steps: a reply started meanwhile stops it here.
       if (deps.isBusy(session.id)) throw new HostFailure({ code: 'CONFLICT', message: `A reply began in "${session.title}" while it was being restored.` });
-      await undo.session(session.id);
       await deps.sessions.writeWhole(session);
       const picture = backup.avatars[session.id];
       if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));

@@ -225,7 +225,7 @@ export class SessionStore {
   delete(id: string): boolean {
     if (!this.has(id)) return false;
     this.hide(id);
-    void this.queues.run(id, () => this.dropInSteps(id)).catch((err: unknown) => this.log.warn(`sessions: dropping ${id} failed (${(err as Error).message}); a later start drops it`));
+    void this.queues.run(id, () => (this.closed ? Promise.resolve() : this.dropInSteps(id))).catch((err: unknown) => this.log.warn(`sessions: dropping ${id} failed (${(err as Error).message}); a later start drops it`));
     this.avatars.remove(id);
     return true;
   }
@@ -283,8 +283,14 @@ export class SessionStore {
   writeWhole(session: ChatSession): Promise<ChatSession> {
     const { id } = session;
     return this.queues.run(id, async () => {
-      // What the id holds goes first, in steps, when it is long or is a pending row (a write or drop a crash left).
-      if (this.rows.taken(id) && (!this.rows.exists(id) || writtenInSteps(session) || (this.rows.count(id) ?? 0) > STEP.messages)) {
+      if (this.closed) shutDown(session.title);
+      // A pending row claimed lately is another store's write or drop under way (the command line): not ours to take.
+      const claimed = this.rows.claimedAt(id);
+      if (claimed !== null && claimed > this.clock.now() - PENDING_LEASE_MS) {
+        throw new HostFailure({ code: 'CONFLICT', message: `The session ${id} is being written or deleted elsewhere.`, hint: 'Try again once that is done.', path: '/sessionId' });
+      }
+      // What the id holds goes first, in steps, when it is long or is a pending row a crash left.
+      if (this.rows.taken(id) && (claimed !== null || writtenInSteps(session) || (this.rows.count(id) ?? 0) > STEP.messages)) {
         this.hide(id);
         await this.dropInSteps(id);
       }

@@ -19,7 +19,10 @@ export class ExtensionAccess {
     private readonly deps: AccessHooks,
   ) {}
 
-  /** Grants permissions the manifest requests. Granting `tools` to a running worker restarts it so its registrations go through. */
+  /**
+   * Grants permissions the manifest requests. Granting `tools`, or a permission a registration at load was refused
+   * for, to a running worker restarts it so its registrations go through.
+   */
   async grant(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
     const { services, deps } = this;
     if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
@@ -27,13 +30,15 @@ export class ExtensionAccess {
     return services.enqueue(entry, async () => {
       const added = wanted.filter((p) => !entry.granted.has(p));
       if (added.length === 0) return services.info(entry);
+      // A registration refused at load for want of one of these (an interceptor…) goes through only at a new load.
+      const refusedAtLoad = deps.spindle.facts(entry.id).refused.some((line) => added.some((p) => line.startsWith(`${p} — register`)));
       for (const permission of added) {
         entry.granted.add(permission);
         deps.spindle.permissionGranted(entry.id, permission);
       }
       await services.persist(entry);
       services.log(entry, 'info', 'host', `Granted: ${added.join(', ')}.`);
-      if (entry.worker && added.includes('tools')) {
+      if (entry.worker && (added.includes('tools') || refusedAtLoad)) {
         await deps.workers.stop(entry, 'stopped');
         deps.workers.start(entry);
       } else {

@@ -213,7 +213,7 @@ export class ExtensionManager {
       }
       entry.safeMode = false;
       this.safeMode.reset(id);
-      if (!entry.worker) {
+      if (!entry.worker && entry.status !== 'running') {
         entry.tracker.reset();
         this.workers.start(entry);
       }
@@ -248,7 +248,8 @@ export class ExtensionManager {
     const entry = this.entry(id);
     return this.enqueue(entry, async () => {
       if (!entry.enabled) throw new HostFailure({ code: 'CONFLICT', message: `Extension "${id}" is disabled.`, hint: 'Enable it to start it.' });
-      if (entry.worker) await this.workers.stop(entry, 'stopped');
+      // A frontend-only extension runs with no worker: stopped too, so its frames load again.
+      if (entry.worker || entry.status === 'running') await this.workers.stop(entry, 'stopped');
       entry.tracker.reset();
       this.safeMode.reset(id);
       this.workers.start(entry);

@@ -23,6 +23,13 @@ import { BackupControls } from '../features/backup/BackupControls';
 import { FirstRunGuide } from './FirstRunGuide';
 import { useSectionShortcuts } from './use-section-shortcuts';
 
+/** The float widgets, told of the app's layout (its section, its open chat) without the shell re-rendering for it. */
+function AppFloatWidgets() {
+  const section = useAppStore(selectSection);
+  const openChat = useAppStore((state) => state.chat.openId);
+  return <FloatWidgets layout={`${section}/${openChat ?? ''}`} />;
+}
+
 function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
   // Focus the main region without putting #main in the address bar.
   event.preventDefault();
@@ -58,7 +65,6 @@ function Main(props: { section: ReturnType<typeof selectSection>; children: Reac
 
 export function App() {
   const section = useAppStore(selectSection);
-  const openChat = useAppStore((state) => state.chat.openId);
   const select = useAppStore(selectSectionSelected);
   const theme = useAppStore(selectTheme);
   const Panel = PANELS[section];
@@ -99,7 +105,7 @@ export function App() {
       {/* Extensions' frontends: their runtime frames (hidden) and what they float, dock or ask over the app. */}
       <FrontendFrames />
       <DockPanels />
-      <FloatWidgets layout={`${section}/${openChat ?? ''}`} />
+      <AppFloatWidgets />
       <FrontendDialogs />
       <ExtensionToasts />
     </FrontendsProvider>

@@ -120,6 +120,12 @@ describe('a chat turn with a Lumiverse extension', () => {
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'interceptor' });
     await rig.host.extensions.whenSettled();
     expect(refused()).not.toContain('interceptor — register interceptor');
+    // The grant loaded it again, so its interceptor is registered and runs in the next turn.
+    const registered = () => (rig.host.extensions.get('lumiverse_pipeline').registrations?.pipeline ?? []).some((r) => r.startsWith('interceptor'));
+    for (let i = 0; i < 2000 && !registered(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(registered()).toBe(true);
+    const after = await turn('Hello again');
+    expect(after.reply.trace!.some((s) => s.stage === 'interceptors' && s.by === 'Pipeline Probe')).toBe(true);
   }, 60_000);
 
   it('interceptor parameters apply only with generation_parameters; unknown ones are listed', async () => {

@@ -93,8 +93,9 @@ describe('a long chat written in steps', () => {
     const soon = open(dataDir, log);
     expect([soon.summaries(), soon.has('evening')]).toEqual([[], false]);
     expect(pluck<number>(soon.db, 'SELECT count(*) FROM sessions')).toBe(1);
-    // A restore of that id takes the leftover out first.
+    // Nothing writes over it while the claim is fresh (it may be another store's write under way).
     expect(() => soon.write(document('evening', 2))).toThrow(/being written or deleted/);
+    await expect(soon.writeWhole(document('evening', 2))).rejects.toMatchObject({ error: { code: 'CONFLICT' } });
     await soon.close();
     const later = open(dataDir, log, PENDING_LEASE_MS + 1000);
     expect(later.summaries()).toEqual([]);

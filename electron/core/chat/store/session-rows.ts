@@ -57,6 +57,7 @@ export class SessionRows {
     | 'dropPending'
     | 'hide'
     | 'renew'
+    | 'claim'
     | 'removeSome'
     | 'touch'
     | 'insert'
@@ -94,6 +95,7 @@ export class SessionRows {
       dropPending: p('DELETE FROM sessions WHERE pending > 0 AND pending < ?'),
       hide: p('UPDATE sessions SET pending = ? WHERE id = ?'),
       renew: p('UPDATE sessions SET pending = ? WHERE id = ? AND pending > 0'),
+      claim: p('SELECT pending FROM sessions WHERE id = ? AND pending > 0').raw(true),
       removeSome: p('DELETE FROM messages WHERE rowid IN (SELECT rowid FROM messages WHERE session_id = ? LIMIT ?)'),
       touch: p('UPDATE sessions SET updated_at = ?, message_count = ? WHERE id = ?'),
       insert: p('INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -222,6 +224,11 @@ export class SessionRows {
     const s = session;
     this.sql.stage.run(s.id, s.title, s.character.name, s.createdAt, s.updatedAt, s.messages.length, head, Math.max(1, now));
     return { session: { ...session, messages: [] }, refs: [], head };
+  }
+
+  /** When a pending session was last claimed by its writer or dropper; null when it is not pending (or not there). */
+  claimedAt(id: string): number | null {
+    return (this.sql.claim.get(id) as [number] | undefined)?.[0] ?? null;
   }
 
   /** A pending session's writer or dropper is still at it (a second store's start leaves it be). */

@@ -62,6 +62,8 @@ export async function writeInSteps(rows: SessionRows, session: ChatSession, hook
     if (!hooks.transaction(() => rows.publish(session.id))) throw new HostFailure({ code: 'CONFLICT', message: `The session "${session.title}" was removed while it was being written.`, path: '/sessionId' });
     return loaded;
   } catch (err) {
+    // Whatever holds the id now is not this write's to drop.
+    if (err instanceof HostFailure && err.error.code === 'CONFLICT') throw err;
     try {
       hooks.transaction(() => rows.drop(session.id));
     } catch {

@@ -71,7 +71,8 @@ function startingPlaces(widgets: Surface[]): Map<string, { x: number; y: number 
 
 /** The place moved off the app's navigation and chat controls (float-keep-out.ts), the handle counted. */
 function clearOfApp(place: { x: number; y: number }, size: { width: number; height: number }, keepOut = keepOutBoxes()): { x: number; y: number } {
-  const bounds = { x: MARGIN, y: MARGIN, width: innerWidth - 2 * MARGIN, height: innerHeight - HANDLE - 2 * MARGIN };
+  // The box's height counts its handle already.
+  const bounds = { x: MARGIN, y: MARGIN, width: innerWidth - 2 * MARGIN, height: innerHeight - 2 * MARGIN };
   return outside({ ...place, width: size.width, height: size.height + HANDLE }, keepOut, bounds, MARGIN);
 }
 
@@ -111,7 +112,14 @@ function FloatWidget(props: { surface: Surface; start: { x: number; y: number };
   // placed moves off the controls that came where it is.
   useEffect(() => {
     if (surface.fullscreen || remembered(surface)) return;
-    const frame = requestAnimationFrame(() => setPosition((current) => clearOfApp(current, size)));
+    const frame = requestAnimationFrame(() => {
+      const place = clearOfApp(position, size);
+      if (place.x === position.x && place.y === position.y) return;
+      setPosition(place);
+      // The app and the extension (its getPosition) hear where it is now.
+      frontendsActions.updateSurface(store, surface.key, { position: place });
+      brokers.get(surface.extensionId)?.notify('surface', { surfaceId: surface.surfaceId, what: 'position', position: place });
+    });
     return () => cancelAnimationFrame(frame);
   }, [props.layout]);
 
@@ -167,7 +175,14 @@ function FloatWidget(props: { surface: Surface; start: { x: number; y: number };
 /** `layout` names the app's layout (its section, its open chat): a change moves unplaced widgets off its controls. */
 export function FloatWidgets(props: { layout?: string }) {
   const widgets = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'float')));
-  const places = startingPlaces(widgets);
+  // Each widget's first place is found once, when it comes (the app's layout is read then, not at every render).
+  const started = useRef(new Map<string, { x: number; y: number }>());
+  if (widgets.some((w) => !started.current.has(w.key))) {
+    const places = startingPlaces(widgets);
+    for (const w of widgets) if (!started.current.has(w.key)) started.current.set(w.key, places.get(w.key)!);
+  }
+  for (const key of started.current.keys()) if (!widgets.some((w) => w.key === key)) started.current.delete(key);
+  const places = started.current;
   return (
     <div className="float-widgets">
       {widgets.map((surface) => (

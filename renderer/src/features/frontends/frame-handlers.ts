@@ -7,6 +7,8 @@ import type { BrokerDeps } from './frame-broker';
 import { frontendsActions, surfaceKey, type DialogKind } from './frontends-store';
 
 /** A surface kind and the permission Lumiverse asks of it. */
+/** Places one extension has under messages at once (dom.findMessageElement). */
+const MAX_MESSAGE_PLACES = 200;
 const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation' };
 
 export class Refusal extends Error {
@@ -74,6 +76,9 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
     'surface.open': ({ surfaceId, kind, options }) => {
       const permission = SURFACE_PERMISSION[kind];
       if (permission && !deps.granted().includes(permission)) refuse('PERMISSION_DENIED', `PERMISSION_DENIED:${permission} — a ${kind} surface needs the ${permission} permission.`);
+      if (kind === 'message' && store.getState().surfaces.filter((x) => x.extensionId === extensionId && x.kind === 'message').length >= MAX_MESSAGE_PLACES) {
+        refuse('INPUT_TOO_LARGE', `An extension has at most ${MAX_MESSAGE_PLACES} places under messages at once.`);
+      }
       frontendsActions.openSurface(store, extensionId, surfaceId, kind, options);
       return null;
     },

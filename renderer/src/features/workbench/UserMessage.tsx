@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../../../shared/types/chat';
 import { MessageActions, MessageEditor, useMessageEditing } from './MessageActions';
 import { RoleplayText } from './roleplay-text';
 import { MessageAvatar } from './CharacterPicture';
+import { MessageWidgets } from '../frontends/message-extras';
 
 export const UserMessage = memo(function UserMessage(props: { message: ChatMessage | null; text?: string; name: string; sessionId: string; pending?: boolean }) {
   const { message } = props;
@@ -22,6 +23,7 @@ export const UserMessage = memo(function UserMessage(props: { message: ChatMessa
           <RoleplayText text={message?.content ?? props.text ?? ''} />
         </div>
       )}
+      <MessageWidgets messageId={message?.id ?? null} />
       {message && !edit.editing && <MessageActions sessionId={props.sessionId} message={message} last={false} onEdit={edit.start} takeFocus={edit.takeFocus} />}
     </article>
   );
