@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { SESSION_PAGE, type ChatSession } from '../../../shared/types/chat';
+import type { ChatSession } from '../../../shared/types/chat';
+import { windowRange, type WindowPlace } from './store/session-window';
 import { AvatarFiles } from './store/avatar-files';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
@@ -169,25 +170,14 @@ export class SessionStore {
   }
 
   /**
-   * The session with only its messages in [start, end): without end up to the newest, without start the page before
-   * end, with `around` the page around that message. A session in memory is sliced; another is read a page only
-   * (opening a long chat reads no more than it shows).
+   * The session with only its messages in the window asked for (store/session-window.ts). A session in memory is
+   * sliced; another is read a page only (opening a long chat reads no more than it shows).
    */
-  window(id: string, place: { start?: number; end?: number; around?: string } = {}): { session: ChatSession; start: number; total: number } {
+  window(id: string, place: WindowPlace = {}): { session: ChatSession; start: number; total: number } {
     const cached = ID.test(id) ? this.fresh().get(id) : undefined;
     const total = cached ? cached.session.messages.length : this.rows.count(id);
     if (total === null) noSession(id);
-    let { start, end } = place;
-    // A window past the end (the chat got shorter: a restore, a deletion elsewhere) is the newest page instead.
-    if (start !== undefined && start >= total && total > 0) start = end = undefined;
-    if (place.around !== undefined) {
-      const at = cached ? cached.session.messages.findIndex((m) => m.id === place.around) : (this.rows.position(id, place.around) ?? -1);
-      if (at < 0) throw new HostFailure({ code: 'NOT_FOUND', message: `The session has no message ${place.around}.`, path: '/around' });
-      start = Math.max(0, at - SESSION_PAGE / 2);
-      end = start + SESSION_PAGE;
-    }
-    const last = Math.min(end ?? total, total);
-    const first = Math.min(start ?? Math.max(0, last - SESSION_PAGE), last);
+    const { first, last } = windowRange(total, place, (messageId) => (cached ? cached.session.messages.findIndex((m) => m.id === messageId) : (this.rows.position(id, messageId) ?? -1)));
     if (cached) return { session: { ...cached.session, messages: cached.session.messages.slice(first, last) }, start: first, total };
     return { session: this.rows.loadPage(id, first, last - first)!, start: first, total };
   }
