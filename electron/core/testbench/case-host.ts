@@ -35,20 +35,24 @@ export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
 /** How the turn ended (a turn stuck past the limit ends as an error the snapshot shows). */
 export type TurnEnd = Pick<Extract<HostEvent, { type: 'chat.finished' }>, 'finishReason' | 'error'> & { messageId: string | null };
 
-/** Watches the host's events from now on: the turn's end, its council run, the extension's own log lines. */
-export function watchTurn(host: Host, extensionId: string) {
-  const log: string[] = [];
+/**
+ * Watches the host's events from now on: the turn's end, its council run, and the extension's own log lines —
+ * from its install on, so what it logs as it loads (a registration refused) is there however fast the load is.
+ */
+export function watchTurn(host: Host) {
+  const lines: Array<{ id: string; line: string }> = [];
   const council = { runId: null as string | null };
   let timer: NodeJS.Timeout | undefined;
   let finish: (end: TurnEnd) => void = () => undefined;
   const done = new Promise<TurnEnd>((resolve) => (finish = resolve));
   const off = host.onEvent((event) => {
-    if (event.type === 'extension.log' && event.id === extensionId && event.source !== 'host') log.push(`${event.source}: ${event.text}`);
+    if (event.type === 'extension.log' && event.source !== 'host') lines.push({ id: event.id, line: `${event.source}: ${event.text}` });
     if (event.type === 'chat.finished') finish(event);
     if (event.type === 'chat.council' && event.phase === 'completed') council.runId = event.runId;
   });
   return {
-    log,
+    /** The extension's own lines so far. */
+    log: (extensionId: string) => lines.filter((l) => l.id === extensionId).map((l) => l.line),
     council,
     /** Resolves with the turn's end, or an error end after the limit. */
     finished(): Promise<TurnEnd> {

@@ -80,6 +80,8 @@ export async function runCase(options: { extensionDir: string; caseFile: string;
     const h = await step('start the host', () => options.startHost(dataDir, { councilSeed: () => seed }));
     cleanups.push(() => h.dispose());
 
+    const turn = watchTurn(h);
+    cleanups.push(() => turn.stop());
     const installed = await step('install the extension', () => call(h, 'extensions.install', { folder: options.extensionDir, grant: testCase.grant ?? 'requested' }));
     await h.extensions.whenSettled();
     await step('add the replay connection', async () => {
@@ -95,7 +97,6 @@ export async function runCase(options: { extensionDir: string; caseFile: string;
       await step('apply the settings', () => call(h, 'chat.sessions.update', { sessionId, patch: { sampling: { ...sampling, ...(contextSize ? { contextSize } : {}) } } }));
     }
 
-    const turn = watchTurn(h, installed.id);
     let end: TurnEnd;
     try {
       // The replay model and the case's own switches, whatever an exported session kept (its connection is not here).
@@ -116,7 +117,7 @@ export async function runCase(options: { extensionDir: string; caseFile: string;
         stages: stagesOf(reply),
         toolCalls: (reply?.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.argsText ?? '', ok: c.ok ?? null, result: c.result ?? null, ...(c.unoffered ? { unoffered: true as const } : {}) })),
         reply: { text: reply?.content ?? '', finishReason: end.finishReason, ...(end.error ? { error: { code: end.error.code, message: end.error.message } } : {}) },
-        log: turn.log,
+        log: turn.log(installed.id),
         ...(council ? { council: await councilOf((method, input) => call(h, method, input), turn.council.runId) } : {}),
         ...(sidecar ? { sidecarRequests } : {}),
       },
