@@ -202,14 +202,15 @@ test.describe('extension frontends', () => {
     await expect(page.locator('.msg__widget[data-extension-id="lumiverse_frontend"]')).toHaveCount(0);
     finish();
     // … and the tag is handed to it again, complete, when the reply is.
-    const widget = page.frameLocator('.msg__widget[data-extension-id="lumiverse_frontend"] iframe');
-    await widget.getByRole('button', { name: 'Check 2d6' }).click();
     // What it injected into dom.findMessageElement(id) shows under that message, in a frame of its own origin as
     // tall as the card, sanitized and themed like its other places.
     const place = reply.locator('iframe.msg__place[data-extension-id="lumiverse_frontend"]');
     await expect(place.contentFrame().locator('.sim-card')).toHaveText('Tracked 2d6 on its message');
     await expect.poll(async () => (await place.boundingBox())?.height ?? 0).toBeGreaterThan(10);
     expect(await place.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-downloads');
+    // Clicked once the place has settled (its growth scrolls the chat, which follows the bottom).
+    const widget = page.frameLocator('.msg__widget[data-extension-id="lumiverse_frontend"] iframe');
+    await widget.getByRole('button', { name: 'Check 2d6' }).click();
     // The widget's sandbox has the host theme's variables, as Lumiverse's widgets style with them.
     const sandbox = page.frames().find((f) => f.url().endsWith('/__cw/sandbox.html') && f.parentFrame() === page.mainFrame())!;
     expect(await sandbox.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--lumiverse-accent').trim())).toMatch(/^(rgb|oklch|color|#)/);

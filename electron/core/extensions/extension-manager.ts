@@ -150,6 +150,11 @@ export class ExtensionManager {
    * Resolves once no extension is still starting (each is running, failed or stopped), or after
    * `timeoutMs`: the CLI waits for this so `tools list` sees what the extensions register on load.
    */
+  /** Resolves once the extension's worker has delivered everything it sent so far (the test bench reads its log then). */
+  async workerCaughtUp(id: string): Promise<void> {
+    await this.entries.get(id)?.worker?.caughtUpNow();
+  }
+
   async whenSettled(timeoutMs = 10_000): Promise<void> {
     await waitUntil(() => ![...this.entries.values()].some((e) => e.status === 'starting'), (listener) => this.onEvent(listener), timeoutMs, this.options.timers);
   }

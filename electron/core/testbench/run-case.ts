@@ -102,6 +102,8 @@ export async function runCase(options: { extensionDir: string; caseFile: string;
       // The replay model and the case's own switches, whatever an exported session kept (its connection is not here).
       await step('send the message', () => call(h, 'chat.send', { sessionId, text: testCase.message, connectionId: 'replay', model: 'replay', dryRun: false, council: Boolean(council) }));
       end = await turn.finished();
+      // What the extension logged up to now has all arrived (a line it wrote as it loaded may come late on a busy machine).
+      await h.extensions.workerCaughtUp(installed.id);
     } finally {
       turn.stop();
     }
