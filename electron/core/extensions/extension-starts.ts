@@ -1,5 +1,6 @@
 // Starting the enabled extensions as the host opens (or when its door asks): safe mode holds back the ones that kept
 // failing, and each of the others starts in its own queue. A door's start spreads the launches over the event loop.
+import { nextTurn } from '../util/next-turn';
 import type { Entry } from './extension-entry';
 import type { EntryServices } from './entry-services';
 import type { SafeMode } from './workers/safe-mode';
@@ -61,7 +62,7 @@ export class ExtensionStarts {
     }
     const started: Promise<void>[] = [];
     for (const entry of toStart) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       started.push(start(entry).catch((err: unknown) => services.log(entry, 'error', 'host', `The worker could not be started: ${(err as Error).message}`)));
     }
     await Promise.all(started);

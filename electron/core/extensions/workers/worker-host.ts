@@ -58,9 +58,6 @@ export class WorkerHost implements ToolExecutor {
   private readonly rpc: WorkerRpc;
   private handle: WorkerHandle | null = null;
   private stateValue: WorkerState = 'idle';
-  /** Pings asked for by caughtUpNow(), by sequence (far from the heartbeat's own numbers). */
-  private readonly caughtUp = new Map<number, () => void>();
-  private caughtUpSeq = 1_000_000_000;
   private graceTimer: unknown = null;
   private ticks = 0;
   private saidLateRegistration = false;
@@ -290,12 +287,7 @@ export class WorkerHost implements ToolExecutor {
 
   /** What the host does with each message a worker sends (shared/protocol/worker-schemas.ts), once it is read. */
   private readonly inbound: MessageHandlers<WorkerToHostMessage> = {
-    heartbeat: (message) => {
-      this.liveness.beat();
-      if (message.seq === undefined) return;
-      this.caughtUp.get(message.seq)?.();
-      this.caughtUp.delete(message.seq);
-    },
+    heartbeat: (message) => this.liveness.beat(message.seq),
     events_wanted: (message) => {
       this.wanted = new Set(message.events);
       this.callbacks.onEventsWanted?.(message.events);
@@ -366,22 +358,12 @@ export class WorkerHost implements ToolExecutor {
     this.finishExit({ reason, exitCode: code, signal, expected, ...(line && !expected ? { crashLine: line } : {}), ...(this.killDetail ? { detail: this.killDetail } : {}) });
   }
 
-  /**
-   * Resolves once the worker has answered a ping sent now: everything it sent before (its log lines, its answers to
-   * what it asked at load) has arrived, since it answers in order. Resolves at once when it is not running.
-   */
+  /** Everything the worker sent so far has arrived (WorkerLiveness.caughtUp); at once when it is not running. */
   caughtUpNow(): Promise<void> {
-    if (!this.live) return Promise.resolve();
-    const seq = ++this.caughtUpSeq;
-    return new Promise((resolve) => {
-      this.caughtUp.set(seq, resolve);
-      this.send({ type: 'ping', seq });
-    });
+    return this.live ? this.liveness.caughtUp() : Promise.resolve();
   }
 
   private finishExit(exit: WorkerExit): void {
-    for (const resolve of this.caughtUp.values()) resolve();
-    this.caughtUp.clear();
     this.exitInfo = exit;
     this.callbacks.onExit?.(exit);
     this.resolveExited(exit);

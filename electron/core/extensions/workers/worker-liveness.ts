@@ -59,6 +59,8 @@ export class WorkerLiveness {
   /** How late the host's own ticks ran since the last heartbeat. */
   private hostLagMs = 0;
   private pingSeq = 0;
+  /** Round trips waited on (caughtUp), by the ping's number. */
+  private readonly waiting = new Map<number, () => void>();
   /** Arrival times of the last `maxMessagesPerSecond` messages (a ring). */
   private readonly arrivals: Float64Array;
   private arrivalIndex = 0;
@@ -80,12 +82,32 @@ export class WorkerLiveness {
   stop(): void {
     if (this.interval !== null) this.timers.clearInterval(this.interval);
     this.interval = null;
+    for (const resolve of this.waiting.values()) resolve();
+    this.waiting.clear();
   }
 
-  /** A heartbeat (or `ready`): the worker's event loop just ran. */
-  beat(): void {
+  /** A heartbeat (or `ready`): the worker's event loop just ran; its number answers that ping and every one before. */
+  beat(seq?: number): void {
     this.lastBeatAt = this.clock.now();
     this.hostLagMs = 0;
+    if (seq === undefined) return;
+    for (const [asked, resolve] of this.waiting) {
+      if (asked > seq) continue;
+      resolve();
+      this.waiting.delete(asked);
+    }
+  }
+
+  /**
+   * Resolves once the worker answers a ping sent now: it answers in order, so everything it sent before (log lines,
+   * answers to what it asked) has arrived. Resolves at stop() too.
+   */
+  caughtUp(): Promise<void> {
+    const seq = ++this.pingSeq;
+    return new Promise((resolve) => {
+      this.waiting.set(seq, resolve);
+      this.hooks.ping(seq);
+    });
   }
 
   /** Counts one unsolicited message; true when it is one too many within a second. */
