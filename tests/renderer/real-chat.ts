@@ -1,6 +1,6 @@
 // The Workbench chat on the real core, for renderer tests: session documents to import, a core whose chat engine
 // streams from the local LLM test server (tests/fixtures/llm-server, 127.0.0.1), and the core's chat events to wait on.
-import { SESSION_FORMAT, SESSION_VERSION, type ChatSession } from '../../shared/types/chat';
+import { sessionDocument } from '../helpers/session-document';
 import type { ChatEvent } from '../../shared/types/chat-events';
 import type { HostEvent } from '../../shared/contract/events';
 import type { ConnectionProfile } from '../../shared/types/llm';
@@ -9,21 +9,7 @@ import { RealHost, type RealHostOptions } from './real-host';
 import { coreReaches } from './real-tools';
 
 /** A session as an exported file holds it (chat.sessions.import keeps its id). */
-export function session(partial: Partial<ChatSession> = {}): ChatSession {
-  return {
-    format: SESSION_FORMAT,
-    version: SESSION_VERSION,
-    id: 's1',
-    title: 'Tavern night',
-    createdAt: 1,
-    updatedAt: 2,
-    character: { name: 'Seraphina', description: 'A guardian of the glade.', personality: 'Warm.', scenario: 'A forest at dusk.' },
-    persona: { name: 'Ada', description: 'A traveller.' },
-    worldInfo: [],
-    messages: [],
-    ...partial,
-  };
-}
+export const session = sessionDocument;
 
 /** The models the test server lists. */
 export const MODELS = ['qwen2.5-7b-instruct', 'llama-3.1-8b'];

@@ -4,18 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { assemblePrompt } from '../../../electron/core/chat/pipeline/assemble';
 import type { ExtensionMacroRef } from '../../../electron/core/extensions/pipeline/pipeline-bridge';
-import { SESSION_FORMAT, SESSION_VERSION, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import { sessionDocument } from '../../helpers/session-document';
 
 const message = (id: string, role: 'user' | 'assistant', content: string): ChatMessage => ({ id, role, content, createdAt: 1 });
 
 function session(history: ChatMessage[]): ChatSession {
-  return {
-    format: SESSION_FORMAT,
-    version: SESSION_VERSION,
-    id: 's1',
-    title: 't',
-    createdAt: 1,
-    updatedAt: 1,
+  return sessionDocument({
     character: { name: 'Mara', description: 'Keeper of the light. The sky: {{sky}}. Rolls: {{dice}} and {{dice}}.', personality: 'Calls {{user}} by name.', scenario: '' },
     persona: { name: 'Tom', description: '' },
     worldInfo: [
@@ -23,7 +18,7 @@ function session(history: ChatMessage[]): ChatSession {
       { id: 'moon', keywords: ['moon'], content: 'Never fires.', enabled: true },
     ],
     messages: history,
-  };
+  });
 }
 
 /** An extension's pull macro that counts its calls and answers a new number each time. */

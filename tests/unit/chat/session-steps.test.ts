@@ -7,7 +7,8 @@ import { SessionRows } from '../../../electron/core/chat/store/session-rows';
 import { PENDING_LEASE_MS, STEP, writeInSteps } from '../../../electron/core/chat/store/staged-write';
 import { searchSessions } from '../../../electron/core/chat/session-search';
 import { pluck } from '../../../electron/core/db/chat-db';
-import { SESSION_FORMAT, SESSION_VERSION, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import { sessionDocument } from '../../helpers/session-document';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const stores: SessionStore[] = [];
@@ -25,18 +26,8 @@ function open(dataDir: string, log = { info: () => {}, warn: () => {}, error: ()
 
 const msg = (i: number): ChatMessage => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: `Lantern ${i} of a long evening.`, createdAt: i });
 const messages = (count: number) => Array.from({ length: count }, (_, i) => msg(i));
-const document = (id: string, count: number): ChatSession => ({
-  format: SESSION_FORMAT,
-  version: SESSION_VERSION,
-  id,
-  title: 'Long evening',
-  createdAt: 1,
-  updatedAt: 2,
-  character: { name: 'Mara', description: '', personality: '', scenario: '' },
-  persona: { name: 'Tom', description: '' },
-  worldInfo: [],
-  messages: messages(count),
-});
+const document = (id: string, count: number): ChatSession =>
+  sessionDocument({ id, title: 'Long evening', character: { name: 'Mara', description: '', personality: '', scenario: '' }, persona: { name: 'Tom', description: '' }, messages: messages(count) });
 const rowsIn = (store: SessionStore) => pluck<number>(store.db, 'SELECT count(*) FROM messages');
 
 /** Runs `work`, looking at the store from a second connection at every turn of the event loop until it settles. */
