@@ -15,8 +15,8 @@ import { SessionRows, type LoadedSession, type SessionRow } from './store/sessio
 import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
 import { badId, checkChange, checkSession, checkSessionInSteps, noSession } from './store/session-checks';
 import { deepFreeze, draftOf, newSession } from './store/session-drafts';
-import { dropInSteps, PENDING_LEASE_MS, shutDown, STEP, writeInSteps, writtenInSteps, type StepHooks } from './store/staged-write';
-import { KeyedQueue } from '../util/keyed-queue';
+import { PENDING_LEASE_MS } from './store/staged-write';
+import { SteppedSessions } from './store/stepped-sessions';
 import { nextTurn } from '../util/next-turn';
 
 export { checkSession };
@@ -52,17 +52,8 @@ export class SessionStore {
   /** Writes this store made, per session: a read in the background started before one gives up. */
   private readonly writes = new Map<string, number>();
   private readonly reading = new Map<string, Promise<void>>();
-  /** Writes and drops in steps take turns per session id. */
-  private readonly queues = new KeyedQueue();
-  /** A step of a write or drop in steps is its own transaction; the host's thread turns between steps. */
-  private readonly steps: StepHooks = {
-    transaction: (work) => {
-      if (this.closed) shutDown();
-      return this.guarded(() => transaction(this.db, work));
-    },
-    pause: () => nextTurn().then(() => !this.closed),
-    now: () => this.clock.now(),
-  };
+  /** Long writes and drops, in steps (store/stepped-sessions.ts). */
+  private readonly stepped: SteppedSessions;
   private closed = false;
 
   constructor(options: SessionStoreOptions) {
@@ -74,6 +65,19 @@ export class SessionStore {
     this.avatars = new AvatarFiles(this.dir);
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
+    this.stepped = new SteppedSessions({
+      rows: this.rows,
+      now: () => this.clock.now(),
+      closed: () => this.closed,
+      transaction: (work) => this.guarded(() => transaction(this.db, work)),
+      forget: (id) => {
+        this.cache.delete(id);
+        this.wrote(id);
+      },
+      writeAtOnce: (session) => this.write(session),
+      keep: (loaded) => this.remember(loaded).session,
+      warn: (line) => this.log.warn(line),
+    });
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
     const dropped = this.rows.dropPending(this.clock.now() - PENDING_LEASE_MS);
     if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written or deleted when the app last stopped; dropped (a file it came from still holds it)`);
@@ -214,8 +218,7 @@ export class SessionStore {
   /** Deletes the session: gone for every reader at once, its messages dropped in steps after (the host's thread free between). */
   delete(id: string): boolean {
     if (!this.has(id)) return false;
-    this.hide(id);
-    void this.queues.run(id, () => (this.closed ? Promise.resolve() : this.dropInSteps(id))).catch((err: unknown) => this.log.warn(`sessions: dropping ${id} failed (${(err as Error).message}); a later start drops it`));
+    this.stepped.drop(id);
     this.avatars.remove(id);
     return true;
   }
@@ -265,47 +268,14 @@ export class SessionStore {
     return this.remember(written).session;
   }
 
-  /**
-   * Writes a whole, checked session over whatever was saved under its id, as write() does, but with the host's
-   * thread free: a long session is written in steps (nothing sees it until the last), and a long one it replaces
-   * is dropped in steps first.
-   */
+  /** Writes a whole, checked session as write() does, with the host's thread free: a long one in steps (store/stepped-sessions.ts). */
   writeWhole(session: ChatSession): Promise<ChatSession> {
-    const { id } = session;
-    return this.queues.run(id, async () => {
-      if (this.closed) shutDown(session.title);
-      // A pending row claimed lately is another store's write or drop under way (the command line): not ours to take.
-      const claimed = this.rows.claimedAt(id);
-      if (claimed !== null && claimed > this.clock.now() - PENDING_LEASE_MS) {
-        throw new HostFailure({ code: 'CONFLICT', message: `The session ${id} is being written or deleted elsewhere.`, hint: 'Try again once that is done.', path: '/sessionId' });
-      }
-      // What the id holds goes first, in steps, when it is long or is a pending row a crash left.
-      if (this.rows.taken(id) && (claimed !== null || writtenInSteps(session) || (this.rows.count(id) ?? 0) > STEP.messages)) {
-        this.hide(id);
-        await this.dropInSteps(id);
-      }
-      if (!writtenInSteps(session)) return this.write(session);
-      this.wrote(id);
-      const loaded = await writeInSteps(this.rows, session, this.steps);
-      if (!loaded) shutDown(session.title);
-      return this.remember(loaded).session;
-    });
+    return this.stepped.write(session);
   }
 
   /** Resolves once no session is being written or dropped in steps. */
   dropped(): Promise<void> {
-    return this.queues.idle();
-  }
-
-  /** Gone for every reader at once: a pending row (its messages are dropped in steps after). */
-  private hide(id: string): void {
-    this.cache.delete(id);
-    this.wrote(id);
-    this.guarded(() => this.rows.hide(id, this.clock.now()));
-  }
-
-  private async dropInSteps(id: string): Promise<void> {
-    if (!(await dropInSteps(this.rows, id, this.steps))) shutDown();
+    return this.stepped.idle();
   }
 
   /** Closes the database; the checkpoint thread, when one was started, closes its connection first. */
