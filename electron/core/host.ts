@@ -247,6 +247,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     }),
   });
   llmServices.chat.setPipeline(() => extensions.pipeline());
+  llmServices.sidecar.endpoints.attach(() => extensions.providers());
   extensions.onEvent((event) => {
     if (event.type === 'extension.safe-mode') {
       addNotice({

@@ -62,7 +62,16 @@ export const ExtensionInfoSchema = Type.Object({
   /** The events its spindle.on handlers listen to now (its tool calls aside). */
   events: Type.Optional(Type.Array(Type.String())),
   /** What it registered for the prompt pipeline. */
-  registrations: Type.Optional(Type.Object({ macros: Type.Array(Type.String()), pipeline: Type.Array(Type.String()) })),
+  registrations: Type.Optional(
+    Type.Object({
+      macros: Type.Array(Type.String()),
+      pipeline: Type.Array(Type.String()),
+      /** Providers it registered: sidecar endpoints, embedding, TTS and speech-to-text drivers (Spindle 0.6.20). */
+      providers: Type.Optional(Type.Array(Type.String())),
+      /** Shared RPC endpoints it owns (spindle.rpcPool). */
+      shared: Type.Optional(Type.Array(Type.String())),
+    }),
+  ),
   /** What the person should know before relying on it (it asks for a newer Lumiverse than the Workbench matches). */
   warnings: Type.Optional(Type.Array(Type.String())),
   /** Its frontend module (served on its own frame origin under /__ext/), when it has one. */

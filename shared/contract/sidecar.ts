@@ -20,6 +20,11 @@ export const SidecarStateSchema = Type.Object({
   configured: Type.Boolean(),
   /** Why it is not usable, when it is not. */
   problem: Type.Optional(Type.String()),
+  /**
+   * Running extensions' sidecar endpoints (Spindle registerSidecarEndpoint), offered beside the connections: `id` is
+   * what connectionProfileId keeps to choose one.
+   */
+  endpoints: Type.Optional(Type.Array(Type.Object({ id: Type.String(), name: Type.String(), extensionName: Type.String() }))),
 });
 
 export const sidecarMethods = {

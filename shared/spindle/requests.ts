@@ -10,6 +10,7 @@ import { SESSION_LIMITS } from '../types/chat';
 import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { endpoint } from '../rpc/endpoint';
+import { PEER_REQUESTS } from './peer-requests';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
 /** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
@@ -235,7 +236,7 @@ const HOST = {
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;
 
-export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST } as const;
+export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS } as const;
 
 export type SpindleMethod = keyof typeof SPINDLE_REQUESTS;
 export type StorageOp = keyof typeof STORAGE_OPS;

@@ -6,6 +6,8 @@ import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle
 import { disposeAllHosts, RealHost } from './real-host';
 import { LlmTestServer } from '../fixtures/llm-server';
 import type { SidecarConfig } from '../../shared/types/llm';
+import { extensionsSettled, FIXTURE_EXTENSIONS } from './real-tools';
+import path from 'node:path';
 
 const servers: LlmTestServer[] = [];
 
@@ -144,5 +146,24 @@ describe('sidecar', () => {
     await settle(() => buttonNamed(panel, 'Reset sampling to defaults').click());
     expect([byLabel(panel, 'Temperature').value, byLabel(panel, 'Top P').value, byLabel(panel, 'Max tokens').value]).toEqual(['0.7', '0.9', '1024']);
     expect(panel.textContent).toContain('Unsaved changes.');
+  });
+
+  it('offers a running extension’s sidecar endpoint beside the connections (Spindle registerSidecarEndpoint), and takes it away when it stops', async () => {
+    const { panel, host } = await openSidecar(twoProfiles);
+    const options = () => [...byLabel<HTMLSelectElement>(panel, 'Connection').options].map((o) => o.textContent);
+    await settle(async () => void (await host.arrange('extensions.install', { folder: path.join(FIXTURE_EXTENSIONS, 'lumiverse_providers'), grant: ['tools'] })));
+    await extensionsSettled(host);
+    // Its registrations reach the host after its start: the panel reads the sidecar again when the card says so.
+    for (let i = 0; i < 200 && !options().includes('Echo Council — Echo Council'); i++) await settle(() => new Promise((resolve) => setTimeout(resolve, 25)));
+    expect(options()).toEqual(['— Choose a connection —', 'Local LM Studio', 'OpenAI', 'Echo Council — Echo Council']);
+    expect(byLabel(panel, 'Connection').querySelector('optgroup')?.getAttribute('label')).toBe('Extensions’ sidecar endpoints');
+    await settle(() => typeInto(byLabel<HTMLSelectElement>(panel, 'Connection'), 'extension:lumiverse_providers/echo-council'));
+    expect(buttonNamed(panel, 'List models').getAttribute('aria-disabled')).toBe('true');
+    await settle(() => buttonNamed(panel, 'Save').click());
+    expect(byTestId(panel, 'sidecar-status').textContent).toContain('Ready: council tools use Echo Council, the sidecar endpoint of Echo Council.');
+    await settle(async () => void (await host.arrange('extensions.disable', { id: 'lumiverse_providers' })));
+    for (let i = 0; i < 200 && options().includes('Echo Council — Echo Council'); i++) await settle(() => new Promise((resolve) => setTimeout(resolve, 25)));
+    expect(options()).toEqual(['— Choose a connection —', 'extension:lumiverse_providers/echo-council (missing)', 'Local LM Studio', 'OpenAI']);
+    expect(byTestId(panel, 'sidecar-status').textContent).toContain('is not offered now');
   });
 });

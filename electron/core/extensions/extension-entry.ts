@@ -67,6 +67,10 @@ export interface SpindleFacts {
   refused: string[];
   macros: string[];
   pipeline: string[];
+  /** Providers it registered (sidecar endpoints, drivers), described for its card. */
+  providers: string[];
+  /** Shared RPC endpoints it owns. */
+  shared: string[];
 }
 
 /**
@@ -130,7 +134,9 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   if (entry.lastCrash) info.lastCrash = entry.lastCrash;
   if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
   if (facts?.refused.length) info.refused = facts.refused;
-  if (facts && (facts.macros.length || facts.pipeline.length)) info.registrations = { macros: facts.macros, pipeline: facts.pipeline };
+  if (facts && (facts.macros.length || facts.pipeline.length || facts.providers.length || facts.shared.length)) {
+    info.registrations = { macros: facts.macros, pipeline: facts.pipeline, ...(facts.providers.length ? { providers: facts.providers } : {}), ...(facts.shared.length ? { shared: facts.shared } : {}) };
+  }
   // The events its handlers listen to (tool calls come as TOOL_INVOCATION/TOOL_SIMULATION: those are its tools, not events).
   const events = (entry.worker?.wantedEvents ?? []).filter((e) => e !== 'TOOL_INVOCATION' && e !== 'TOOL_SIMULATION').sort();
   if (events.length) info.events = events;

@@ -30,8 +30,9 @@ import { ExtensionStarts } from './extension-starts';
 import { scanExtensions } from './install/extension-scan';
 import { SafeMode } from './workers/safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
-import { extensionPipeline, type ExtensionPipeline } from './pipeline/pipeline-bridge';
+import { extensionPipeline, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
 import { WorkerSupervisor } from './workers/worker-supervisor';
+import { providerAccess, type ProviderAccess } from './provider-access';
 
 export type * from './extension-types';
 
@@ -87,6 +88,7 @@ export class ExtensionManager {
       denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
       toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend-message', id, payload }),
       toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
+      peer: (id) => peerWorker(this.entries.get(id), this.clock),
     });
     const services: EntryServices = {
       entries: this.entries,
@@ -352,6 +354,11 @@ export class ExtensionManager {
   /** The host side of spindle.*: registrations for the chat pipeline, variables. */
   get spindleHost(): SpindleHost {
     return this.spindle;
+  }
+
+  /** Providers running extensions offer (sidecar endpoints, drivers), callable in their workers. */
+  providers(): ProviderAccess {
+    return providerAccess(() => this.entries.values(), this.spindle.providers, this.clock);
   }
 
   /** Registered handlers and macros of running extensions, callable in their workers, for the chat pipeline. */

@@ -53,6 +53,8 @@ export interface LlmCallOptions {
   idleTimeoutMs?: number;
   maxRetries?: number;
   maxResponseChars?: number;
+  /** The transport in place of the network (an extension's sidecar endpoint): the provider's requests go to it. */
+  fetch?: typeof globalThis.fetch;
 }
 
 type Sdk = typeof import('./sdk');
@@ -138,7 +140,7 @@ export class LlmClient {
     if (signal?.aborted) return;
     let prepared: Prepared;
     try {
-      prepared = await this.prepare(profile, request);
+      prepared = await this.prepare(profile, request, options.fetch);
     } catch (err) {
       yield { type: 'error', error: classifyError(err, { redactor: this.redactor }).error };
       return;
@@ -193,7 +195,7 @@ export class LlmClient {
 
   // -------------------------------------------------------------------------------------------
 
-  private async prepare(profile: ConnectionProfile, request: LlmRequest): Promise<Prepared> {
+  private async prepare(profile: ConnectionProfile, request: LlmRequest, transport?: typeof globalThis.fetch): Promise<Prepared> {
     const checked = validateProfile(profile);
     if (!checked.ok) throw new HostFailure(checked.error);
     const clean = checked.value;
@@ -218,7 +220,7 @@ export class LlmClient {
     const tools = sdk.toToolSet(request.tools);
     return {
       sdk,
-      model: sdk.languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId, this.localGenerate),
+      model: sdk.languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId, this.localGenerate, transport),
       messages: toModelMessages(request.messages),
       tools,
       toolChoice: toToolChoice(request.toolChoice, tools),

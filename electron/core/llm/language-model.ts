@@ -17,7 +17,7 @@ import { localLanguageModel, type LocalGenerate } from './local-language-model';
  * GOOGLE_GENERATIVE_AI_API_KEY) when apiKey is undefined, which would send a key the user never
  * chose to this profile's base URL. We therefore always pass a string.
  */
-export function languageModelFor(profile: ConnectionProfile, apiKey: string | undefined, modelId: string, local?: LocalGenerate): LanguageModel {
+export function languageModelFor(profile: ConnectionProfile, apiKey: string | undefined, modelId: string, local?: LocalGenerate, transport?: typeof fetch): LanguageModel {
   const baseURL = profile.baseUrl.replace(/\/+$/, '');
   const headers = { ...profile.headers };
   switch (profile.provider) {
@@ -29,7 +29,8 @@ export function languageModelFor(profile: ConnectionProfile, apiKey: string | un
     case 'gemini':
       return createGoogleGenerativeAI({ baseURL, apiKey: apiKey ?? '', headers, fetch: noRedirectFetch })(modelId);
     case 'openai-compatible':
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, headers, includeUsage: true, fetch: noRedirectFetch, ...(apiKey ? { apiKey } : {}) }).chatModel(modelId);
+      // `transport`: an extension's sidecar endpoint speaks this format (sidecar/extension-endpoints.ts).
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, headers, includeUsage: true, fetch: transport ?? noRedirectFetch, ...(apiKey ? { apiKey } : {}) }).chatModel(modelId);
     case 'ollama':
       return createOllama({
         baseURL: `${ollamaRoot(baseURL)}/api`,

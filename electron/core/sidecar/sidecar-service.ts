@@ -7,6 +7,7 @@ import { SIDECAR_NOT_CONFIGURED } from '../council/sidecar-port';
 import type { MethodOutput } from '../../../shared/contract';
 import type { LlmClient } from '../llm/client';
 import { sidecarRequest, validateSidecarConfig, withSidecarDefaults } from '../llm/sidecar-config';
+import { ENDPOINT_PREFIX, SidecarEndpoints } from './extension-endpoints';
 
 export interface SidecarServiceDeps {
   settings: () => Settings;
@@ -19,6 +20,9 @@ export interface SidecarServiceDeps {
 export type SidecarState = MethodOutput<'sidecar.get'>;
 
 export class SidecarService implements SidecarPort {
+  /** Extensions' sidecar endpoints, offered beside the connections. */
+  readonly endpoints = new SidecarEndpoints();
+
   constructor(private readonly deps: SidecarServiceDeps) {}
 
   config(): SidecarConfig {
@@ -28,7 +32,8 @@ export class SidecarService implements SidecarPort {
   state(): SidecarState {
     const config = this.config();
     const problem = this.problem(config);
-    return { config, configured: problem === undefined, ...(problem ? { problem } : {}) };
+    const endpoints = this.endpoints.list();
+    return { config, configured: problem === undefined, ...(problem ? { problem } : {}), ...(endpoints.length ? { endpoints } : {}) };
   }
 
   async update(patch: Partial<SidecarConfig>): Promise<SidecarState> {
@@ -46,6 +51,7 @@ export class SidecarService implements SidecarPort {
   connectionKey(): string {
     const config = this.config();
     if (!config.connectionProfileId) return 'none';
+    if (config.connectionProfileId.startsWith(ENDPOINT_PREFIX)) return `${config.connectionProfileId}:${config.model}`;
     try {
       const profile = this.deps.profile(config.connectionProfileId);
       return `${profile.id}:${config.model || profile.defaultModel}`;
@@ -55,28 +61,31 @@ export class SidecarService implements SidecarPort {
   }
 
   async complete(input: SidecarCompleteInput, signal: AbortSignal): Promise<string> {
-    const { config, profile } = this.resolve();
+    const { config, profile, transport } = this.resolve();
     const request = sidecarRequest(config, profile, [
       ...(input.system ? [{ role: 'system' as const, content: input.system }] : []),
       { role: 'user' as const, content: input.prompt },
     ]);
     if (input.maxTokens !== undefined) request.maxTokens = Math.max(1, Math.min(request.maxTokens ?? input.maxTokens, input.maxTokens));
-    const completion = await this.deps.llm.complete(profile, request, { signal });
+    const completion = await this.deps.llm.complete(profile, request, { signal, ...transport });
     return completion.text;
   }
 
   async planArguments(input: SidecarPlanInput, signal: AbortSignal): Promise<PlannedArguments> {
-    const { config, profile } = this.resolve();
+    const { config, profile, transport } = this.resolve();
     return this.deps.llm.planArguments(
       profile,
       { system: input.system, prompt: input.prompt, tool: input.tool, model: config.model || profile.defaultModel, maxTokens: config.maxTokens, ...(input.validate ? { validate: input.validate } : {}) },
-      { signal },
+      { signal, ...transport },
     );
   }
 
-  private resolve(): { config: SidecarConfig; profile: ConnectionProfile } {
+  /** `transport`: an extension's endpoint in place of the network. */
+  private resolve(): { config: SidecarConfig; profile: ConnectionProfile; transport?: { fetch: typeof fetch } } {
     const config = this.config();
     if (!config.connectionProfileId) throw new HostFailure(SIDECAR_NOT_CONFIGURED);
+    const endpoint = this.endpoints.resolve(config.connectionProfileId);
+    if (endpoint) return { config, profile: endpoint.profile, transport: { fetch: endpoint.fetch } };
     let profile: ConnectionProfile;
     try {
       profile = this.deps.profile(config.connectionProfileId);
@@ -88,6 +97,11 @@ export class SidecarService implements SidecarPort {
 
   private problem(config: SidecarConfig): string | undefined {
     if (!config.connectionProfileId) return 'No sidecar connection is chosen.';
+    try {
+      if (this.endpoints.resolve(config.connectionProfileId)) return undefined;
+    } catch (err) {
+      return (err as HostFailure).error.message;
+    }
     try {
       const profile = this.deps.profile(config.connectionProfileId);
       if (!config.model && !profile.defaultModel) return `The connection ${profile.name} has no default model; choose a model.`;

@@ -13,6 +13,7 @@ import { inertMember, inertNamespace } from './inert';
 import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { PipelineRegistry } from './pipeline';
+import { createPeers } from './peers';
 import { createEphemeral, createStorage } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
@@ -109,6 +110,7 @@ export function createSpindle(options: {
     registerMacroInterceptor: (handler: unknown, options?: unknown) => pipeline.register('macro_interceptor', 'spindle.registerMacroInterceptor', handler, options),
     registerWorldInfoInterceptor: (handler: unknown, options?: unknown) => pipeline.register('world_info_interceptor', 'spindle.registerWorldInfoInterceptor', handler, options),
     registerMessageContentProcessor: (handler: unknown, options?: unknown) => pipeline.register('message_content_processor', 'spindle.registerMessageContentProcessor', handler, options),
+    ...createPeers(manifest.id, requests, pipeline, log),
     sendToFrontend: (payload: unknown) => pipeline.sendToFrontend(payload),
     onFrontendMessage: (handler: unknown) => pipeline.onFrontendMessage(handler),
     // Void, as in Lumiverse: a refused toast (too many) is a warning in its log, never a rejection it must catch.

@@ -7,7 +7,16 @@ import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../../../shared/limi
 
 type Handler = (...args: unknown[]) => unknown;
 
-export type PipelineKind = 'macro' | 'interceptor' | 'context_handler' | 'macro_interceptor' | 'world_info_interceptor' | 'message_content_processor';
+export type PipelineKind =
+  | 'macro'
+  | 'interceptor'
+  | 'context_handler'
+  | 'macro_interceptor'
+  | 'world_info_interceptor'
+  | 'message_content_processor'
+  // Other extensions' reads of its shared RPC endpoints, and the host's invocations of its providers.
+  | 'rpc_endpoint'
+  | 'provider';
 
 export class PipelineRegistry {
   /** kind → id → handler. */
@@ -39,7 +48,12 @@ export class PipelineRegistry {
     this.requests.call(`pipeline.${method}` as SpindleMethod, params as never).catch((err: Error) => this.log.warn(`spindle.${method}: ${err.message}`));
   }
 
-  private store(kind: PipelineKind, id: string, handler: unknown, what: string): void {
+  /** Keeps a handler the host will call by kind and id (an RPC endpoint's, a provider's); false when it held none. */
+  release(kind: PipelineKind, id: string): boolean {
+    return this.handlers.get(kind)?.delete(id) === true;
+  }
+
+  store(kind: PipelineKind, id: string, handler: unknown, what: string): void {
     if (typeof handler !== 'function') throw new TypeError(`${what} expects a handler function.`);
     let byId = this.handlers.get(kind);
     if (!byId) this.handlers.set(kind, (byId = new Map()));

@@ -101,8 +101,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'images.get': 'nullable',
   'uploads.get': 'nullable',
   'uploads.delete': 'boolean',
-  'rpcPool.sync': 'string',
-  'rpcPool.handle': 'string',
   'users.isVisible': 'boolean',
   'users.getRole': ['operator', 'admin', 'user'],
 };

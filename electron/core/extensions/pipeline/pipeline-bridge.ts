@@ -9,6 +9,7 @@ import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Clock } from '../../ports';
 import type { Entry } from '../extension-entry';
 import { KIND_PERMISSION, type PipelineRegistrations, type RegistrationKind } from '../spindle-host/registrations';
+import type { PeerWorker } from '../spindle-host/spindle-host';
 
 export type PipelineCallResult = { ok: true; value: unknown } | { ok: false; error: HostError };
 
@@ -50,6 +51,16 @@ export interface ExtensionPipeline {
 
 
 const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;
+
+/** A running extension's worker as other extensions' requests reach it (the shared RPC pool, its providers). */
+export function peerWorker(entry: Entry | undefined, clock: Clock): PeerWorker | null {
+  const worker = entry?.worker;
+  if (!entry || !worker || worker.state !== 'running') return null;
+  return {
+    granted: [...entry.granted],
+    call: (kind, id, args, label, timeoutMs, signal) => worker.callPipeline({ requestId: `peer-${randomUUID()}`, kind, id, args, label: `${nameOf(entry)} ${label}`, deadline: clock.now() + timeoutMs, signal }),
+  };
+}
 
 /** `broadcast` also goes to `frontends`: the window hands each event to the extensions' frames. */
 export function extensionPipeline(entries: () => Iterable<Entry>, registrations: PipelineRegistrations, clock: Clock, frontends: (event: string, payload: unknown) => void = () => undefined): ExtensionPipeline {

@@ -26,6 +26,15 @@ import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { toastHandlers } from './toasts';
 import { tokenHandlers, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
+import { ExtensionProviders } from './extension-providers';
+import { SharedRpcPool } from './shared-rpc-pool';
+
+/** A running extension's worker, as other extensions' requests reach it (the shared RPC pool, providers). */
+export interface PeerWorker {
+  granted: readonly string[];
+  /** Runs a handler it registered in its worker (pipeline_call), with a deadline and the caller's cancel. */
+  call(kind: string, id: string, args: unknown[], label: string, timeoutMs: number, signal: AbortSignal): Promise<{ ok: true; value: unknown } | { ok: false; error: HostError }>;
+}
 
 /** The worker a request came from, and what it may do right now. */
 export interface RequestOrigin {
@@ -63,6 +72,8 @@ export interface SpindleHostOptions {
   toFrontend?(extensionId: string, payload: unknown): void;
   /** Its backend called spindle.toast.* (the window shows it). */
   toast?(extensionId: string, toast: ExtensionToast): void;
+  /** A running extension's worker; null when it is not running. */
+  peer?(extensionId: string): PeerWorker | null;
 }
 
 /** Folders of an extension's data folder that belong to the host's areas; anything else predates them. */
@@ -78,6 +89,8 @@ export class SpindleHost {
   private readonly refusedFor = new Map<string, Set<string>>();
   readonly registrations: PipelineRegistrations;
   readonly variables: ExtensionVariables;
+  readonly providers: ExtensionProviders;
+  private readonly pool: SharedRpcPool;
 
   constructor(private readonly options: SpindleHostOptions) {
     const deps = options.deps ?? {};
@@ -94,10 +107,18 @@ export class SpindleHost {
       (id, payload) => options.toFrontend?.(id, payload),
     );
     this.variables = new ExtensionVariables(options.dataRoot);
+    this.providers = new ExtensionProviders(changed);
+    const peer = (id: string) => options.peer?.(id) ?? null;
+    this.pool = new SharedRpcPool((id) => {
+      const worker = peer(id);
+      return worker && { granted: worker.granted, call: (endpoint, context, timeoutMs, signal) => worker.call('rpc_endpoint', endpoint, [context], `shared RPC endpoint ${endpoint}`, timeoutMs, signal) };
+    }, changed);
     const chats = deps.chats ?? (() => null);
     this.handlers = {
       ...this.registrations.handlers(),
       ...this.variables.handlers(),
+      ...this.pool.handlers(),
+      ...this.providers.handlers(),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
       ...connectionHandlers(deps.connections ?? (() => null)),
@@ -160,6 +181,8 @@ export class SpindleHost {
   /** Its worker stopped: what it registered for the pipeline went with it. */
   workerStopped(extensionId: string): void {
     this.registrations.clear(extensionId);
+    this.pool.clear(extensionId);
+    this.providers.clear(extensionId);
   }
 
   /** Every extension's requests (host shutdown). */
@@ -175,6 +198,8 @@ export class SpindleHost {
       refused: [...(this.refusedFor.get(extensionId) ?? [])].sort(),
       macros: [...regs.macros.values()].map((m) => m.name),
       pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
+      providers: this.providers.describe(extensionId),
+      shared: this.pool.ownedBy(extensionId),
     };
   }
 

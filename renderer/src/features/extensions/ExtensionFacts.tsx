@@ -14,7 +14,9 @@ function Registered(props: { extension: ExtensionInfo }) {
   const { registrations, events, frontend } = props.extension;
   const macros = registrations?.macros ?? [];
   const pipeline = registrations?.pipeline ?? [];
-  if (!macros.length && !pipeline.length && !events?.length && !frontend) return null;
+  const providers = registrations?.providers ?? [];
+  const shared = registrations?.shared ?? [];
+  if (!macros.length && !pipeline.length && !providers.length && !shared.length && !events?.length && !frontend) return null;
   return (
     <ul className="ext-card__registered" data-testid="extension-registered" aria-label="What it registered besides tools">
       {macros.length > 0 && (
@@ -25,6 +27,16 @@ function Registered(props: { extension: ExtensionInfo }) {
       {pipeline.length > 0 && (
         <li>
           In each turn’s prompt: <Names names={pipeline} />
+        </li>
+      )}
+      {providers.length > 0 && (
+        <li data-testid="extension-providers">
+          Provides: <Names names={providers} />
+        </li>
+      )}
+      {shared.length > 0 && (
+        <li data-testid="extension-shared">
+          Shares with other extensions: <Names names={shared} />
         </li>
       )}
       {events && events.length > 0 && (

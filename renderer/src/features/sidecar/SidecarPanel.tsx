@@ -10,6 +10,7 @@ import { Icon } from '../../components/Icon';
 import { FieldError } from '../../components/FieldError';
 import { InlineError } from '../../components/InlineError';
 import { listModels, updateSidecar } from '../../stores/connections/connections-commands';
+import type { SidecarState } from '../../stores/connections/sidecar-slice';
 import { checkDraft, configOf, DEFAULT_NUMBERS, draftOf, sidecarFieldOf, type SidecarDraft, type SidecarField } from './sidecar-form';
 import '../connections/connections.css';
 import { AskingHost } from '../../components/AskingHost';
@@ -21,7 +22,12 @@ import { FormStatus } from '../../components/FormStatus';
 const SPEC = sectionById('sidecar');
 const NO_MODELS: readonly string[] = [];
 
-function readyText(config: SidecarConfig, profiles: readonly ConnectionProfileView[]): string {
+type Endpoint = NonNullable<SidecarState['endpoints']>[number];
+const NO_ENDPOINTS: readonly Endpoint[] = [];
+
+function readyText(config: SidecarConfig, profiles: readonly ConnectionProfileView[], endpoints: readonly Endpoint[]): string {
+  const endpoint = endpoints.find((e) => e.id === config.connectionProfileId);
+  if (endpoint) return `Ready: council tools use ${endpoint.name}, the sidecar endpoint of ${endpoint.extensionName}.`;
   const used = profiles.find((p) => p.id === config.connectionProfileId);
   const model = config.model || (used?.defaultModel ? `its default model, ${used.defaultModel}` : 'its default model');
   return `Ready: council tools use ${used?.name ?? config.connectionProfileId} with ${model}.`;
@@ -33,6 +39,7 @@ export function SidecarPanel() {
   const id = useId();
   const profiles = useAppStore((s) => s.connections.items);
   const state = useAppStore((s) => s.sidecar.state);
+  const endpoints = state?.endpoints ?? NO_ENDPOINTS;
   const loadError = useAppStore((s) => s.sidecar.loadError);
   const [draft, setDraft] = useState<SidecarDraft | null>(state ? draftOf(state.config) : null);
   const [dirty, setDirty] = useState(false);
@@ -54,7 +61,7 @@ export function SidecarPanel() {
     if (state && !dirty) setDraft(draftOf(state.config));
   }, [state, dirty]);
 
-  if (profiles.length === 0 && (!state || !state.config.connectionProfileId)) {
+  if (profiles.length === 0 && endpoints.length === 0 && (!state || !state.config.connectionProfileId)) {
     return (
       <div className="panel-stack">
         <EmptyState icon="sidecar" {...SPEC.empty}>
@@ -79,13 +86,15 @@ export function SidecarPanel() {
   }
 
   const profile = profiles.find((p) => p.id === draft.connectionProfileId);
+  const endpoint = endpoints.find((e) => e.id === draft.connectionProfileId);
+  const choosable = [...profiles.map((p) => p.id), ...endpoints.map((e) => e.id)];
   const change = (patch: Partial<SidecarDraft>) => {
     setDraft({ ...draft, ...patch });
     setDirty(true);
     setSaved(false);
     // Re-check only the fields that already show a problem, so errors clear as they are fixed.
     setErrors((before) => {
-      const next = checkDraft({ ...draft, ...patch }, profiles.map((p) => p.id));
+      const next = checkDraft({ ...draft, ...patch }, choosable);
       const kept: Partial<Record<SidecarField, string>> = {};
       for (const key of Object.keys(before) as SidecarField[]) if (next[key]) kept[key] = next[key];
       for (const key of Object.keys(patch) as SidecarField[]) if (next[key]) kept[key] = next[key];
@@ -96,7 +105,7 @@ export function SidecarPanel() {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    const found = checkDraft(draft, profiles.map((p) => p.id));
+    const found = checkDraft(draft, choosable);
     setErrors(found);
     setFormError(null);
     const first = (['connectionProfileId', 'model', 'temperature', 'topP', 'maxTokens'] as const).find((f) => found[f]);
@@ -120,7 +129,7 @@ export function SidecarPanel() {
   };
 
   const fetchModels = async () => {
-    if (busy || !draft.connectionProfileId) return;
+    if (busy || !draft.connectionProfileId || endpoint) return;
     setBusy('models');
     setModelsError(null);
     const result = await listModels(store, host, draft.connectionProfileId);
@@ -144,7 +153,7 @@ export function SidecarPanel() {
     <div className="panel-stack">
       <div className={`sidecar-status sidecar-status--${state.configured ? 'ok' : 'warn'}`} role="status" data-testid="sidecar-status" data-configured={state.configured}>
         <Icon name={state.configured ? 'check' : 'warning'} />
-        <span>{state.configured ? readyText(state.config, profiles) : (state.problem ?? 'Not configured.')}</span>
+        <span>{state.configured ? readyText(state.config, profiles, endpoints) : (state.problem ?? 'Not configured.')}</span>
       </div>
       <section className="card" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`} className="card__title">
@@ -162,12 +171,21 @@ export function SidecarPanel() {
               onChange={(e) => change({ connectionProfileId: e.target.value })}
             >
               <option value="">— Choose a connection —</option>
-              {draft.connectionProfileId && !profile && <option value={draft.connectionProfileId}>{draft.connectionProfileId} (missing)</option>}
+              {draft.connectionProfileId && !profile && !endpoint && <option value={draft.connectionProfileId}>{draft.connectionProfileId} (missing)</option>}
               {profiles.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}
                 </option>
               ))}
+              {endpoints.length > 0 && (
+                <optgroup label="Extensions’ sidecar endpoints">
+                  {endpoints.map((e) => (
+                    <option key={e.id} value={e.id}>
+                      {e.name} — {e.extensionName}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
             </select>
             {errorFor('connectionProfileId')}
             <p className="field__hint" id={`${id}-connectionProfileId-hint`}>
@@ -190,7 +208,7 @@ export function SidecarPanel() {
                 placeholder={profile?.defaultModel ? `Default: ${profile.defaultModel}` : 'Type a model id'}
                 onChange={(e) => change({ model: e.target.value })}
               />
-              <button type="button" className="btn" aria-disabled={busy !== null || !draft.connectionProfileId || undefined} onClick={() => void fetchModels()}>
+              <button type="button" className="btn" aria-disabled={busy !== null || !draft.connectionProfileId || endpoint !== undefined || undefined} onClick={() => void fetchModels()}>
                 <Icon name="refresh" />
                 {busy === 'models' ? 'Listing…' : 'List models'}
               </button>

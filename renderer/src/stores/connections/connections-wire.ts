@@ -1,6 +1,7 @@
 // Wires the connections and sidecar slices to the host outside React. There are no connection or sidecar events:
 // the lists are read on every (re)connect and again when settings.changed shows their settings sections changed
-// (a save from the CLI or another window).
+// (a save from the CLI or another window). The sidecar is read again too when an extension's providers or status
+// change: its sidecar endpoints are offered in the picker while it runs.
 import type { Settings } from '../../../../shared/settings';
 import type { HostConnection } from '../../api/connection';
 import type { AppStore } from '../app/app-store';
@@ -13,8 +14,16 @@ function sections(settings: Settings): { connections: string; sidecar: string } 
 
 export function wireConnections(store: AppStore, host: HostConnection): () => void {
   let seen: { connections: string; sidecar: string } | null = null;
+  const offered = new Map<string, string>();
 
   const offEvents = host.onEvent((event) => {
+    if (event.type === 'extension.changed') {
+      const { id, status, registrations } = event.extension;
+      const now = status === 'running' ? JSON.stringify(registrations?.providers ?? []) : '[]';
+      if ((offered.get(id) ?? '[]') !== now) void loadSidecar(store, host);
+      offered.set(id, now);
+      return;
+    }
     if (event.type !== 'settings.changed') return;
     const now = sections(event.settings);
     const before = seen;
