@@ -228,6 +228,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       sidecarConfig: () => llmServices.sidecar.config(),
       profile: (id) => llmServices.connections.get(id),
       chatSettings: () => settings.get().chat,
+      sidecarEndpoint: (id) => llmServices.sidecar.endpoints.resolve(id),
     }),
     redactor,
     spindle: spindleDeps({

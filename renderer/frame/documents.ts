@@ -17,7 +17,11 @@ export class FrameDocuments {
   private theme: Record<string, string> = {};
   private readonly waiting = new Map<string, Array<(win: Window) => void>>();
   /** Where roots wait while no frame shows them. */
-  private readonly holder: HTMLElement;
+  readonly holder: HTMLElement;
+  /** Our own style elements in the runtime page's head (the rest there is the extension's). */
+  private readonly ownStyles = new WeakSet<Element>();
+  /** The extension's head styles (a <style>, a stylesheet <link>), as copied into each surface document: original → copies. */
+  private readonly headCopies = new Map<Element, { source: string; copies: Map<Document, Element> }>();
 
   constructor(private readonly runtime: Document) {
     this.prepare(runtime);
@@ -25,6 +29,8 @@ export class FrameDocuments {
     this.holder.hidden = true;
     runtime.body.appendChild(this.holder);
     this.extendRuntimeQueries();
+    // In Lumiverse's one page, a style its code put in the head styles everything it draws: here, every surface too.
+    new (runtime.defaultView as Window & typeof globalThis).MutationObserver(() => this.copyHeadStyles()).observe(runtime.head, { childList: true, subtree: true, characterData: true, attributes: true });
   }
 
   /** A surface's root: in the runtime document until its frame attaches. */
@@ -127,6 +133,7 @@ export class FrameDocuments {
   private styleElement(doc: Document, css: string): HTMLStyleElement {
     const style = doc.createElement('style');
     style.textContent = css;
+    if (doc === this.runtime) this.ownStyles.add(style);
     doc.head.appendChild(style);
     return style;
   }
@@ -135,6 +142,38 @@ export class FrameDocuments {
     this.styleElement(doc, BASE_CSS);
     this.applyTheme(doc);
     for (const [id, css] of this.styles) this.styleElements.get(id)?.push(this.styleElement(doc, css));
+    if (doc !== this.runtime) this.copyHeadStyles();
+  }
+
+  /** Brings every surface document's copies of the extension's head styles up to date (added, changed, removed). */
+  private copyHeadStyles(): void {
+    const surfaces = this.documents().slice(1);
+    const originals = [...this.runtime.head.querySelectorAll('style, link[rel~="stylesheet"]')].filter((el) => !this.ownStyles.has(el));
+    for (const [original, entry] of this.headCopies) {
+      if (originals.includes(original)) continue;
+      for (const copy of entry.copies.values()) copy.remove();
+      this.headCopies.delete(original);
+    }
+    for (const original of originals) {
+      const source = `${original.outerHTML}${original.textContent ?? ''}`;
+      let entry = this.headCopies.get(original);
+      if (entry && entry.source !== source) {
+        for (const copy of entry.copies.values()) copy.remove();
+        entry = undefined;
+      }
+      if (!entry) this.headCopies.set(original, (entry = { source, copies: new Map() }));
+      for (const [doc, copy] of entry.copies) {
+        if (surfaces.includes(doc)) continue;
+        entry.copies.delete(doc);
+        copy.remove();
+      }
+      for (const doc of surfaces) {
+        if (entry.copies.has(doc)) continue;
+        const copy = doc.importNode(original, true);
+        doc.head.appendChild(copy);
+        entry.copies.set(doc, copy);
+      }
+    }
   }
 
   private applyTheme(doc: Document): void {

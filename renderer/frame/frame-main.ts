@@ -7,6 +7,8 @@ import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
+import { followChat, installPageFetch, installPageXhr } from './lumiverse-page';
+import { watchBodyLayer } from './body-layer';
 
 const RUNTIME_KEY = '__councilWorkbenchFrameRuntime';
 
@@ -54,10 +56,17 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
   channel.on('activeChat', ({ chatId, messageIds }) => {
     state.activeChat = chatId;
     state.messageIds = messageIds;
+    followChat(window, chatId);
   });
+  // Lumiverse's page, as its code expects to find it (lumiverse-page.ts, body-layer.ts).
+  installPageFetch(window, channel);
+  installPageXhr(window, channel);
+  followChat(window, init.activeChat);
+  const stopLayer = watchBodyLayer(window, docs.holder, (box) => channel.send('runtime.layer', { box }));
   channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));
   let teardown: (() => unknown) | null = null;
   channel.on('teardown', () => {
+    stopLayer();
     state.runCleanups();
     try {
       teardown?.();

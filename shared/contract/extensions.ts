@@ -113,5 +113,16 @@ export const extensionMethods = {
   'extensions.trust': endpoint({ description: "Let an extension's tools that declare no mode run without asking (trusted: true), or ask again (false).", params: Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }), result: ExtensionInfoSchema }),
   'extensions.frontend': endpoint({ description: 'What its backend sent its frontend with sendToFrontend (the last 200, oldest first).', params: ById, result: Type.Object({ messages: Type.Array(Type.Object({ at: Type.Number(), payload: Type.Unknown() })) }) }),
   'extensions.sendFrontend': endpoint({ description: "Hand a JSON message to its onFrontendMessage handlers, as its frontend would (64 KB at most).", params: Type.Object({ id: Id, payload: Type.Unknown() }, { additionalProperties: false }), result: Type.Object({ delivered: Type.Boolean() }) }),
+  'extensions.pageRequest': endpoint({ description: "A request its frontend made to Lumiverse's own /api/v1/… (the frames' compatibility layer), answered as Lumiverse would within its permissions.", params: Type.Object(
+      {
+        id: Id,
+        method: Type.String({ pattern: '^[A-Za-z]{1,10}$' }),
+        path: Type.String({ minLength: 1, maxLength: 4096 }),
+        headers: Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 8192 }), { maxProperties: 64 }),
+        body: Type.Optional(Type.String()),
+        bodyEncoding: Type.Optional(Type.Union([Type.Literal('utf8'), Type.Literal('base64')])),
+      },
+      { additionalProperties: false },
+    ), result: Type.Object({ status: Type.Integer(), headers: Type.Record(Type.String(), Type.String()), body: Type.String(), bodyEncoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }) }),
   'extensions.log': endpoint({ description: 'The capped log of an extension, or the lines after afterSeq (for following it).', params: Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), result: Type.Object({ lines: Type.Array(Type.String()), lastSeq: Type.Integer() }) }),
 };

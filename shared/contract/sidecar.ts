@@ -5,7 +5,8 @@ import { endpoint } from '../rpc/endpoint';
 
 export const SidecarConfigSchema = Type.Object(
   {
-    connectionProfileId: Type.String({ maxLength: 200 }),
+    /** A connection's id, or an extension's sidecar endpoint: `extension:<extension id>/<endpoint id>`. */
+    connectionProfileId: Type.String({ maxLength: 256 }),
     model: Type.String({ maxLength: 200 }),
     temperature: Type.Number({ minimum: SIDECAR_RANGES.temperature.min, maximum: SIDECAR_RANGES.temperature.max }),
     topP: Type.Number({ minimum: SIDECAR_RANGES.topP.min, maximum: SIDECAR_RANGES.topP.max }),

@@ -69,6 +69,18 @@ const InputActionSchema = Closed({
 });
 export type InputAction = Static<typeof InputActionSchema>;
 
+/** A body travels as text, or as base64 when it is bytes (a tus PATCH); a part of one request carries at most 512 KiB. */
+const BodyEncoding = Type.Union([Type.Literal('utf8'), Type.Literal('base64')]);
+export const PAGE_BODY_PART_BYTES = 512 * 1024;
+const PageRequestSchema = Closed({
+  method: Type.String({ pattern: '^[A-Za-z]{1,10}$' }),
+  path: Type.String({ minLength: 1, maxLength: 4096 }),
+  headers: Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 8192 })),
+  body: Type.Optional(Type.String({ maxLength: Math.ceil(PAGE_BODY_PART_BYTES / 3) * 4 })),
+  bodyEncoding: Type.Optional(BodyEncoding),
+});
+const PageResponseSchema = Closed({ status: Num, headers: Type.Record(Type.String(), Type.String()), body: Type.String(), bodyEncoding: BodyEncoding });
+
 const UploadedFileSchema = Closed({ name: Text(1024), mimeType: Text(256), sizeBytes: Num, base64: Type.String() });
 
 
@@ -109,6 +121,10 @@ export const FRAME_METHODS = {
   'messages.stopIntercepting': endpoint({ params: Closed({ interceptorId: Id }), result: Type.Null() }),
   'messages.renderWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id, html: Text(512 * 1024), minHeight: Type.Optional(Num), maxHeight: Type.Optional(Num) }), result: Type.Null() }),
   'messages.removeWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id }), result: Type.Null() }),
+  /** Its code fetched Lumiverse's own `/api/v1/…` (lumiverse-page.ts): the host answers as Lumiverse would, within its permissions. */
+  'page.request': endpoint({ params: PageRequestSchema, result: PageResponseSchema }),
+  /** What its code appended to the runtime page's body draws here (null: nothing): the app shows that layer. */
+  'runtime.layer': endpoint({ params: Closed({ box: Type.Union([Closed({ x: Num, y: Num, width: Num, height: Num }), Type.Null()]) }), result: Type.Null() }),
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;

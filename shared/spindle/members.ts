@@ -151,7 +151,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('imageGen', 'inert', ns('generate generateStream:stream getProviders:list listConnections:list getConnection:null getModels:list', { permission: 'image_gen' })),
   space('images', 'inert', ns('list:page get:null upload uploadMany uploadFromDataUrl delete deleteMany', { permission: 'images' })),
   space('media', 'inert', ns('convertAudio convertVideo transcodeVideo removeAudioFromVideo addAudioToVideo createVideoFromImageAndAudio', { permission: 'media' })),
-  space('uploads', 'inert', ns('get:null delete:false')),
+  space('uploads', 'real', ns('get delete')),
   space('backendProcesses', 'inert', ns(PROCESSES)),
   space('rpcPool', 'real', ns('sync handle read unregister')),
   space('users', 'inert', ns('isVisible:false getRole:role')),

@@ -151,7 +151,7 @@ describe('sidecar', () => {
   it('offers a running extension’s sidecar endpoint beside the connections (Spindle registerSidecarEndpoint), and takes it away when it stops', async () => {
     const { panel, host } = await openSidecar(twoProfiles);
     const options = () => [...byLabel<HTMLSelectElement>(panel, 'Connection').options].map((o) => o.textContent);
-    await settle(async () => void (await host.arrange('extensions.install', { folder: path.join(FIXTURE_EXTENSIONS, 'lumiverse_providers'), grant: ['tools'] })));
+    await settle(async () => void (await host.arrange('extensions.install', { folder: path.join(FIXTURE_EXTENSIONS, 'lumiverse_providers'), grant: ['tools', 'chats'] })));
     await extensionsSettled(host);
     // Its registrations reach the host after its start: the panel reads the sidecar again when the card says so.
     for (let i = 0; i < 200 && !options().includes('Echo Council — Echo Council'); i++) await settle(() => new Promise((resolve) => setTimeout(resolve, 25)));

@@ -66,6 +66,7 @@ export class ExtensionAccess {
       if (removed.includes('generation')) {
         deps.spindle.abortAll(entry.id, { code: 'PERMISSION_DENIED', message: `The generation permission of extension "${entry.id}" was revoked while this generation was running.` });
       }
+      deps.spindle.permissionRevoked(entry.id);
       entry.worker?.setGranted([...entry.granted]);
       services.log(entry, 'info', 'host', `Revoked: ${removed.join(', ')}.`);
       await services.persist(entry);

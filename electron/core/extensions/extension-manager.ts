@@ -33,6 +33,7 @@ import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host
 import { extensionPipeline, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
 import { WorkerSupervisor } from './workers/worker-supervisor';
 import { providerAccess, type ProviderAccess } from './provider-access';
+import { answerPageRequest, type PageRequest, type PageResponse } from './page-api';
 
 export type * from './extension-types';
 
@@ -354,6 +355,15 @@ export class ExtensionManager {
   /** The host side of spindle.*: registrations for the chat pipeline, variables. */
   get spindleHost(): SpindleHost {
     return this.spindle;
+  }
+
+  /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions (page-api.ts). */
+  pageRequest(id: string, request: PageRequest): Promise<PageResponse> {
+    const entry = this.entries.get(id);
+    if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
+    const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    return answerPageRequest(request, { extensionId: id, spindle: (method, args) => this.spindle.answer(origin, method, { args }, call), uploads: this.spindle.uploads, activeChatId: () => this.spindle.activeChatId(), now: () => this.clock.now() });
   }
 
   /** Providers running extensions offer (sidecar endpoints, drivers), callable in their workers. */

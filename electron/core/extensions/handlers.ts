@@ -23,6 +23,7 @@ type ExtensionHandlers = Pick<
   | 'extensions.trust'
   | 'extensions.frontend'
   | 'extensions.sendFrontend'
+  | 'extensions.pageRequest'
 >;
 
 /** What an extension asks for, from its manifest, as the install form shows it. */
@@ -64,6 +65,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
     'extensions.frontend': ({ id }) => ({ messages: manager.pipeline().frontendMessages(id) }),
     'extensions.sendFrontend': ({ id, payload }) => ({ delivered: manager.pipeline().sendFrontend(id, payload) }),
+    'extensions.pageRequest': ({ id, ...request }) => manager.pageRequest(id, request),
     'extensions.log': async ({ id, afterSeq }) => {
       // From the start, earlier processes' lines too (the log on disk); after a seq, this process's new lines.
       const own = manager.getLog(id, afterSeq ?? 0);

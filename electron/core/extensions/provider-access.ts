@@ -3,6 +3,7 @@
 // go through here.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import type { Entry } from './extension-entry';
 import { nameOf, type ExtensionProviders } from './spindle-host/extension-providers';
@@ -22,8 +23,8 @@ export interface OfferedProvider {
 }
 
 export interface ProviderAccess {
-  /** Running extensions' providers of a kind that hold a handler. */
-  list(kind: string): OfferedProvider[];
+  /** Running extensions' providers of a kind that hold a handler (of extensions granted `permission`, when named). */
+  list(kind: string, permission?: ExtensionPermission): OfferedProvider[];
   /** Invokes one in its worker; its handler's answer, or HostFailure (NOT_FOUND, TOOL_UNAVAILABLE, its error). */
   invoke(extensionId: string, kind: string, id: string, request: unknown, options: { signal: AbortSignal; timeoutMs?: number }): Promise<unknown>;
 }
@@ -31,8 +32,10 @@ export interface ProviderAccess {
 export function providerAccess(entries: () => Iterable<Entry>, providers: ExtensionProviders, clock: Clock): ProviderAccess {
   const running = () => [...entries()].filter((e) => e.worker?.state === 'running');
   return {
-    list(kind) {
-      return running().flatMap((entry) =>
+    list(kind, permission) {
+      return running()
+        .filter((entry) => permission === undefined || entry.granted.has(permission))
+        .flatMap((entry) =>
         providers
           .of(entry.id)
           .filter((p) => p.kind === kind && p.handled)

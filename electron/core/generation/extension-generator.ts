@@ -29,6 +29,8 @@ export interface ExtensionGeneratorDeps {
   profile(id: string): ConnectionProfile;
   /** settings.chat (main connection and model), if any. */
   chatSettings(): Partial<ChatSettings> | undefined;
+  /** A sidecar set to an extension's endpoint: its profile and transport (undefined for a connection). */
+  sidecarEndpoint?(id: string): { profile: ConnectionProfile; fetch: typeof fetch } | undefined;
 }
 
 /** raw without maxTokens: the sidecar's default, so an extension that forgets it cannot run up a bill. */
@@ -139,9 +141,10 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
     async quiet(input: QuietGenerateInput, signal: AbortSignal): Promise<string> {
       const config = deps.sidecarConfig();
       if (!config.connectionProfileId) throw new HostFailure(SIDECAR_NOT_CONFIGURED);
+      const endpoint = deps.sidecarEndpoint?.(config.connectionProfileId);
       let profile: ConnectionProfile;
       try {
-        profile = deps.profile(config.connectionProfileId);
+        profile = endpoint?.profile ?? deps.profile(config.connectionProfileId);
       } catch {
         throw new HostFailure({ ...SIDECAR_NOT_CONFIGURED, message: `The sidecar connection ${config.connectionProfileId} no longer exists.` });
       }
@@ -153,7 +156,7 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
       if (!request.model) throw new HostFailure({ ...SIDECAR_NOT_CONFIGURED, message: `The sidecar connection ${profile.name} has no default model and the sidecar names none.` });
       request.maxTokens = input.maxTokens ?? Math.min(config.maxTokens, MAX_GENERATE_TOKENS);
       if (input.temperature !== undefined) request.temperature = input.temperature;
-      const completion = await deps.llm.complete(profile, request, { ...CALL_OPTIONS, signal });
+      const completion = await deps.llm.complete(profile, request, { ...CALL_OPTIONS, signal, ...(endpoint ? { fetch: endpoint.fetch } : {}) });
       return completion.text;
     },
 

@@ -18,6 +18,8 @@ import { localLanguageModel, type LocalGenerate } from './local-language-model';
  * chose to this profile's base URL. We therefore always pass a string.
  */
 export function languageModelFor(profile: ConnectionProfile, apiKey: string | undefined, modelId: string, local?: LocalGenerate, transport?: typeof fetch): LanguageModel {
+  // Only an OpenAI-compatible model is ever given a transport (an extension's endpoint): any other would ignore it.
+  if (transport && profile.provider !== 'openai-compatible') throw new HostFailure({ code: 'INTERNAL', message: `A ${profile.provider} connection cannot be given a transport of its own.` });
   const baseURL = profile.baseUrl.replace(/\/+$/, '');
   const headers = { ...profile.headers };
   switch (profile.provider) {

@@ -23,7 +23,9 @@ export function validateSidecarConfig(input: unknown): Result<SidecarConfig> {
   for (const key of Object.keys(value)) if (!(FIELDS as readonly string[]).includes(key)) return fail(`Unknown field ${key}.`, `/${key}`);
   for (const key of ['connectionProfileId', 'model'] as const) {
     const v = value[key];
-    if (v !== undefined && (typeof v !== 'string' || v.length > 200)) return fail(`${key} must be a string of at most 200 characters.`, `/${key}`);
+    // An extension's endpoint is named `extension:<id up to 64>/<endpoint id up to 128>`.
+    const max = key === 'connectionProfileId' ? 256 : 200;
+    if (v !== undefined && (typeof v !== 'string' || v.length > max)) return fail(`${key} must be a string of at most ${max} characters.`, `/${key}`);
   }
   for (const key of ['temperature', 'topP', 'maxTokens'] as const) {
     const v = value[key];

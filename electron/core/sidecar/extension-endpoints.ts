@@ -32,16 +32,20 @@ export class SidecarEndpoints {
     this.source = source;
   }
 
+  /**
+   * What is offered: endpoints of running extensions granted `chats`, since a sidecar reads what the council asks of it
+   * (the chat's text among it).
+   */
   list(): SidecarEndpointView[] {
-    return (this.source()?.list('sidecar') ?? []).map((p) => ({ id: refOf(p.extensionId, p.id), name: p.name, extensionName: p.extensionName }));
+    return this.offered().map((p) => ({ id: refOf(p.extensionId, p.id), name: p.name, extensionName: p.extensionName }));
   }
 
   /** The profile and transport for a sidecar setting naming an endpoint; undefined for any other setting. */
   resolve(ref: string): ResolvedEndpoint | undefined {
     if (!ref.startsWith(ENDPOINT_PREFIX)) return undefined;
     const access = this.source();
-    const offered = access?.list('sidecar').find((p) => refOf(p.extensionId, p.id) === ref);
-    if (!access || !offered) throw new HostFailure({ code: 'SIDECAR_NOT_CONFIGURED', message: `The sidecar endpoint ${ref.slice(ENDPOINT_PREFIX.length)} is not offered now: its extension is not running, or no longer registers it.`, hint: 'Start the extension, or choose another sidecar in Sidecar.' });
+    const offered = this.offered().find((p) => refOf(p.extensionId, p.id) === ref);
+    if (!access || !offered) throw new HostFailure({ code: 'SIDECAR_NOT_CONFIGURED', message: `The sidecar endpoint ${ref.slice(ENDPOINT_PREFIX.length)} is not offered now: its extension is not running, is not granted ${SIDECAR_PERMISSION}, or no longer registers it.`, hint: 'Start the extension (granted chats), or choose another sidecar in Sidecar.' });
     const path = String((offered.description as { path?: unknown } | null)?.path ?? '').replace(/^\/*/, '/').replace(/\/+$/, '');
     const profile: ConnectionProfile = {
       id: `ext-${offered.extensionId}-${offered.id}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64),
@@ -54,7 +58,14 @@ export class SidecarEndpoints {
     };
     return { profile, fetch: endpointFetch(access, offered.extensionId, offered.id) };
   }
+
+  private offered() {
+    return this.source()?.list('sidecar', SIDECAR_PERMISSION) ?? [];
+  }
 }
+
+/** What an extension must be granted for its endpoint to serve as the sidecar. */
+export const SIDECAR_PERMISSION = 'chats';
 
 /** A fetch whose every request is handed to the extension's endpoint as a BrokerRequest. */
 function endpointFetch(access: ProviderAccess, extensionId: string, id: string): typeof fetch {
@@ -97,13 +108,19 @@ function asResponse(answer: unknown, streamed: boolean): Response {
     throw new HostFailure({ code: 'LLM_BAD_RESPONSE', message: 'The sidecar endpoint did not answer a BrokerResponse (an HTTP status and a body string).' });
   }
   const headers = new Headers();
-  for (const [name, value] of Object.entries(typeof a.headers === 'object' && a.headers !== null ? a.headers : {})) if (typeof value === 'string') headers.set(name, value);
-  if (typeof a.contentType === 'string' && a.contentType) headers.set('content-type', a.contentType);
   const body = a.bodyEncoding === 'base64' ? Buffer.from(a.body, 'base64').toString('utf8') : a.body;
-  const type = headers.get('content-type') ?? '';
-  if (streamed && a.status < 300 && !type.includes('event-stream')) {
-    headers.set('content-type', 'text/event-stream');
-    return new Response(completionAsEvents(body), { status: a.status, headers });
+  try {
+    for (const [name, value] of Object.entries(typeof a.headers === 'object' && a.headers !== null ? a.headers : {})) if (typeof value === 'string') headers.set(name, value);
+    if (typeof a.contentType === 'string' && a.contentType) headers.set('content-type', a.contentType);
+    const type = headers.get('content-type') ?? '';
+    if (streamed && a.status < 300 && !type.includes('event-stream')) {
+      headers.set('content-type', 'text/event-stream');
+      return new Response(completionAsEvents(body), { status: a.status, headers });
+    }
+    return new Response([101, 204, 205, 304].includes(a.status) ? null : body, { status: a.status, headers });
+  } catch (err) {
+    if (err instanceof HostFailure) throw err;
+    // A header name or value HTTP does not allow.
+    throw new HostFailure({ code: 'LLM_BAD_RESPONSE', message: `The sidecar endpoint answered a response HTTP cannot carry: ${(err as Error).message}` });
   }
-  return new Response(body, { status: a.status, headers });
 }

@@ -85,7 +85,8 @@ export function createPeers(extensionId: string, requests: HostRequests, pipelin
       const key = names(kind, id);
       const callId = `${key.kind}/${key.id}`;
       if (typeof handler !== 'function') throw new TypeError('spindle.providers.handle expects a handler function.');
-      // The host passes the invoke payload; the signal is the worker's own (the host's cancel ends the call there).
+      // The host passes the invoke payload. The signal is never aborted: the host's cancel or deadline ends the call on
+      // the host's side, and the handler's late answer is dropped there.
       pipeline.store('provider', callId, (payload: { correlationId: string; round: number; request: unknown }) => (handler as ProviderHandler)({ ...payload, key: keyOf(key.kind, key.id), signal: new AbortController().signal }), 'spindle.providers.handle');
       void tell('providers.handle', { ...key, bound: true });
       return () => {

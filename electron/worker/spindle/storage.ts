@@ -87,3 +87,14 @@ export function createEphemeral(forwarded: Record<string, unknown>, requests: Ho
     },
   };
 }
+
+/** spindle.uploads: what its frontend streamed in (Lumiverse's SpindleUploadDTO, its bytes a Uint8Array). */
+export function createUploads(requests: HostRequests): Record<string, unknown> {
+  return {
+    async get(uploadId: unknown) {
+      const upload = await requests.call('uploads.get', { args: [String(uploadId ?? '')] });
+      return upload && { fileName: upload.fileName, size: upload.size, data: fromBase64(upload.data) };
+    },
+    delete: (uploadId: unknown) => requests.call('uploads.delete', { args: [String(uploadId ?? '')] }),
+  };
+}

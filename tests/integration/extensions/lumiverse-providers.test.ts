@@ -19,7 +19,7 @@ afterEach(async () => {
 async function withBoth(): Promise<ChatRig> {
   rig = await chatRig();
   for (const id of [OWNER, READER]) {
-    // The reader asks for chats too, but is granted only tools (until a test grants it).
+    // The reader asks for chats and generation too, but is granted only tools (until a test grants them).
     await rig.host.extensions.installFromFolder(fixture(id), { grant: id === READER ? ['tools'] : 'requested', trust: true }, () => undefined);
     await waitFor(() => rig!.host.extensions.get(id).status === 'running' && rig!.host.registry.list().some((t) => t.qualifiedName.startsWith(`${id}:`)), `${id} to run`);
   }
@@ -56,13 +56,22 @@ describe('the shared RPC pool', () => {
     const r = await withBoth();
     const denied = await read(r, `${OWNER}.secret.state`);
     expect(denied.code).toBe('PERMISSION_DENIED');
-    expect(denied.message).toContain(`requires requester "${READER}" to inherit owner "${OWNER}" permissions: chats`);
+    expect(denied.message).toContain(`requires requester "${READER}" to inherit owner "${OWNER}" permissions: chats, generation`);
     expect(await read(r, `${OWNER}.nothing.here`)).toMatchObject({ code: 'NOT_FOUND', message: `Shared RPC endpoint "${OWNER}.nothing.here" is not registered` });
     expect(await read(r, 'no-dot')).toMatchObject({ code: 'INVALID_INPUT' });
     expect(await read(r, `${OWNER}.status.broken`)).toMatchObject({ message: expect.stringContaining('The status is broken on purpose.') });
     // Granted what the owner holds, the reader may read it.
     await r.host.extensions.grant(READER, ['chats']);
+    expect((await read(r, `${OWNER}.secret.state`)).message).toMatch(/permissions: generation$/);
+    await r.host.extensions.grant(READER, ['generation']);
     expect(await read(r, `${OWNER}.secret.state`)).toEqual({ value: { chats: 'what the chats permission guards' } });
+  }, 60_000);
+
+  it('an owner that loses a permission takes back what it shared (read under the default policy it would reach readers without it)', async () => {
+    const r = await withBoth();
+    await r.host.extensions.revoke(OWNER, ['generation']);
+    expect(await read(r, `${OWNER}.status.current`)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(r.host.extensions.get(OWNER).registrations?.shared).toBeUndefined();
   }, 60_000);
 
   it('an owner that stops takes its endpoints with it', async () => {
@@ -105,16 +114,22 @@ describe('providers (Spindle 0.6.20)', () => {
     expect(last).toMatchObject({ url: '/v1/chat/completions', method: 'POST', request: { model: 'echo-council', stream: true, tools: [{ type: 'function', function: { name: 'find_lamp' } }] } });
 
     expect(await r.host.sidecar.complete({ system: '', prompt: 'Speak.' }, signal)).toBe('The echo council heard: Speak.');
+    // An extension's spindle.generate.quiet goes to the sidecar the person chose: this endpoint.
+    expect(await tool<{ text: string }>(r, `${OWNER}:quiet`)).toEqual({ text: 'The echo council heard: Whisper.' });
     const asked = (await tool<{ last: { request: Record<string, unknown> } }>(r, `${OWNER}:report`)).last.request;
     expect(asked).toMatchObject({ temperature: 0.7, top_p: 0.9, max_tokens: 1024 });
     // No key of any connection reached it.
     expect(JSON.stringify(asked)).not.toMatch(/authorization|api[-_]?key/i);
   }, 60_000);
 
-  it('an endpoint whose extension stopped is not offered, and the sidecar says why instead of calling it', async () => {
+  it('an endpoint is offered only while its extension runs granted chats (it reads what the council asks); otherwise the sidecar says why instead of calling it', async () => {
     const r = await withBoth();
     const ref = `extension:${OWNER}/echo-council`;
     await r.call('sidecar.update', { patch: { connectionProfileId: ref } });
+    await r.host.extensions.revoke(OWNER, ['chats']);
+    expect(((await r.call('sidecar.get', {})).value as Record<string, unknown>).endpoints).toBeUndefined();
+    await r.host.extensions.grant(OWNER, ['chats']);
+    expect(((await r.call('sidecar.get', {})).value as Record<string, unknown>).endpoints).toHaveLength(1);
     await r.host.extensions.disable(OWNER);
     const state = (await r.call('sidecar.get', {})).value as Record<string, unknown>;
     expect(state.endpoints).toBeUndefined();

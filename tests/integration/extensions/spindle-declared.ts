@@ -99,8 +99,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'imageGen.getModels': 'array',
   'images.list': 'page',
   'images.get': 'nullable',
-  'uploads.get': 'nullable',
-  'uploads.delete': 'boolean',
   'users.isVisible': 'boolean',
   'users.getRole': ['operator', 'admin', 'user'],
 };

@@ -52,10 +52,13 @@ export interface ExtensionPipeline {
 
 const nameOf = (entry: Entry) => entry.loaded?.manifest.name ?? entry.id;
 
-/** A running extension's worker as other extensions' requests reach it (the shared RPC pool, its providers). */
+/**
+ * A running extension's worker as other extensions' requests reach it (the shared RPC pool, its providers). One still
+ * starting counts: its entry module may read the pool, or be read, before it has finished loading.
+ */
 export function peerWorker(entry: Entry | undefined, clock: Clock): PeerWorker | null {
   const worker = entry?.worker;
-  if (!entry || !worker || worker.state !== 'running') return null;
+  if (!entry || !worker || (worker.state !== 'running' && worker.state !== 'starting')) return null;
   return {
     granted: [...entry.granted],
     call: (kind, id, args, label, timeoutMs, signal) => worker.callPipeline({ requestId: `peer-${randomUUID()}`, kind, id, args, label: `${nameOf(entry)} ${label}`, deadline: clock.now() + timeoutMs, signal }),

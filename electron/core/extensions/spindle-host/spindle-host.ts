@@ -28,6 +28,7 @@ import { tokenHandlers, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
+import { ExtensionUploads } from './extension-uploads';
 
 /** A running extension's worker, as other extensions' requests reach it (the shared RPC pool, providers). */
 export interface PeerWorker {
@@ -90,6 +91,8 @@ export class SpindleHost {
   readonly registrations: PipelineRegistrations;
   readonly variables: ExtensionVariables;
   readonly providers: ExtensionProviders;
+  /** What extensions' frontends streamed in (the frames' /api/v1/spindle-uploads). */
+  readonly uploads: ExtensionUploads;
   private readonly pool: SharedRpcPool;
 
   constructor(private readonly options: SpindleHostOptions) {
@@ -108,6 +111,7 @@ export class SpindleHost {
     );
     this.variables = new ExtensionVariables(options.dataRoot);
     this.providers = new ExtensionProviders(changed);
+    this.uploads = new ExtensionUploads(options.dataRoot, clock);
     const peer = (id: string) => options.peer?.(id) ?? null;
     this.pool = new SharedRpcPool((id) => {
       const worker = peer(id);
@@ -119,6 +123,7 @@ export class SpindleHost {
       ...this.variables.handlers(),
       ...this.pool.handlers(),
       ...this.providers.handlers(),
+      ...this.uploads.handlers(),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
       ...connectionHandlers(deps.connections ?? (() => null)),
@@ -208,6 +213,7 @@ export class SpindleHost {
     for (const key of [...this.storages.keys()]) if (key.startsWith(`${extensionId}\0`)) this.storages.delete(key);
     this.inert.delete(extensionId);
     this.refusedFor.delete(extensionId);
+    this.uploads.forget(extensionId);
   }
 
   /** A call refused for a permission it lacks: kept for its card (a grant clears what it allows: permissionGranted). */
@@ -218,6 +224,14 @@ export class SpindleHost {
     if (set.has(line) || set.size >= 50) return;
     set.add(line);
     this.options.changed?.(extensionId);
+  }
+
+  /**
+   * A permission was revoked: what it shared in the pool goes (read under the default policy, a value published while it
+   * held the permission would reach readers without it); it shares again at its next sync or handle.
+   */
+  permissionRevoked(extensionId: string): void {
+    this.pool.clear(extensionId);
   }
 
   /** A permission was granted: what it refused for lack of it is no longer to tell. */

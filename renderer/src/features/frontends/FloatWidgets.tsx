@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } fr
 import { useShallow } from 'zustand/react/shallow';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions, type Surface } from './frontends-store';
+import { drawnClip } from './drawn-clip';
 import { SurfaceFrame } from './SurfaceFrame';
 import { keepOutBoxes, outside, type Box } from './float-keep-out';
 
@@ -74,18 +75,6 @@ function clearOfApp(place: { x: number; y: number }, size: { width: number; heig
   // The box's height counts its handle already.
   const bounds = { x: MARGIN, y: MARGIN, width: innerWidth - 2 * MARGIN, height: innerHeight - 2 * MARGIN };
   return outside({ ...place, width: size.width, height: size.height + HANDLE }, keepOut, bounds, MARGIN);
-}
-
-/**
- * A chromeless widget has no box of the app's around it: its frame takes the pointer only where the extension
- * draws (clip-path bounds hit testing too), so a mostly transparent overlay does not swallow the clicks meant
- * for the app beneath.
- */
-function drawnClip(drawn: Surface['drawn']): string {
-  if (!drawn) return 'inset(100% 100% 100% 100%)';
-  const pad = 4;
-  const [top, left] = [Math.max(0, drawn.y - pad), Math.max(0, drawn.x - pad)];
-  return `inset(${top}px calc(100% - ${drawn.x + drawn.width + pad}px) calc(100% - ${drawn.y + drawn.height + pad}px) ${left}px)`;
 }
 
 function FloatWidget(props: { surface: Surface; start: { x: number; y: number }; layout: string | undefined }) {

@@ -13,6 +13,7 @@ import { tellFrames } from './frame-events';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
+import { drawnClip } from './drawn-clip';
 import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
 
 const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, port: location.port });
@@ -23,6 +24,8 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
   const { store, brokers } = useFrontends();
   const ref = useRef<HTMLIFrameElement>(null);
   const { id } = props.extension;
+  // What its code appended to its page's body shows where it draws, below the app's floats and dialogs.
+  const layer = useFrontendsStore((s) => s.layers[id] ?? null);
 
   const load = () => {
     const win = ref.current?.contentWindow;
@@ -58,10 +61,11 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
   return (
     <iframe
       ref={ref}
-      className="runtime-frame"
+      className={layer ? 'runtime-frame runtime-frame--layer' : 'runtime-frame'}
       title={`${props.extension.name} (extension frontend)`}
-      aria-hidden="true"
-      tabIndex={-1}
+      aria-hidden={layer ? undefined : true}
+      tabIndex={layer ? 0 : -1}
+      style={layer ? { clipPath: drawnClip(layer) } : undefined}
       src={frameUrl(id, 'runtime')}
       sandbox={FRAME_SANDBOX}
       referrerPolicy="no-referrer"
@@ -174,7 +178,7 @@ export function FrontendFrames() {
   }, [extensions, frames, brokers, problems, store]);
 
   return (
-    <div className="runtime-frames" aria-hidden="true">
+    <div className="runtime-frames">
       {[...frames].map(([id, { extension, entry }]) => (
         <RuntimeFrame key={id} extension={extension} entry={entry} onStopped={() => stopped(id)} />
       ))}

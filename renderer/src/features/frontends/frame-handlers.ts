@@ -150,5 +150,14 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       store.setState((s) => ({ widgets: s.widgets.filter((w) => !(mine(w) && w.messageId === messageId && w.widgetId === widgetId)) }));
       return null;
     },
+    'page.request': async (request) => {
+      const answered = await deps.host.invoke('extensions.pageRequest', { id: extensionId, ...request });
+      if (!answered.ok) return refuse(answered.error.code, answered.error.message);
+      return answered.value;
+    },
+    'runtime.layer': ({ box }) => {
+      store.setState((s) => ({ layers: { ...s.layers, [extensionId]: box } }));
+      return null;
+    },
   };
 }

@@ -69,9 +69,11 @@ export interface FrontendsState {
   /** ctx members it used that do nothing here, by extension id. */
   inert: Record<string, string[]>;
   ready: Record<string, boolean>;
+  /** Where what its code appended to the runtime page's body draws, by extension id (the runtime frame shows there). */
+  layers: Record<string, Surface['drawn']>;
 }
 
-const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {} });
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {} });
 
 export type FrontendsStore = StoreApi<FrontendsState>;
 
@@ -165,6 +167,7 @@ export const frontendsActions = {
       widgets: s.widgets.filter((x) => x.extensionId !== extensionId),
       activeTab: s.activeTab?.startsWith(`${extensionId}/`) ? null : s.activeTab,
       ready: { ...s.ready, [extensionId]: false },
+      layers: { ...s.layers, [extensionId]: null },
       problems: problem ? { ...s.problems, [extensionId]: problem } : s.problems,
     });
   },

@@ -189,7 +189,7 @@ export function SidecarPanel() {
             </select>
             {errorFor('connectionProfileId')}
             <p className="field__hint" id={`${id}-connectionProfileId-hint`}>
-              Any connection from the Connections section; it may differ from the chat’s.
+              Any connection from the Connections section; it may differ from the chat’s. A running extension’s sidecar endpoint is offered too once it is granted chats (it reads what the council asks).
             </p>
           </div>
           <div className="field">

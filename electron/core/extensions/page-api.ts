@@ -1,0 +1,159 @@
+// Lumiverse's own REST API (`/api/v1/…`) as an extension's frontend reaches for it: the frame's fetch and XHR hand
+// such a request to the app, which asks the host here. The read-mostly routes published frontends use are answered in
+// Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas), and resumable
+// uploads land in the extension's own data. Anything else gets Lumiverse's error shape: `{ "error": … }` and a status.
+import os from 'node:os';
+import { HostFailure, type HostError, type Result } from '../../../shared/errors';
+import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
+import type { ExtensionUploads } from './spindle-host/extension-uploads';
+import { MAX_UPLOAD_BYTES } from './spindle-host/extension-uploads';
+
+export interface PageRequest {
+  method: string;
+  /** The path and query under the frame's origin: `/api/v1/chats?limit=5`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  bodyEncoding?: 'utf8' | 'base64';
+}
+
+export interface PageResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  bodyEncoding: 'utf8' | 'base64';
+}
+
+export interface PageDeps {
+  extensionId: string;
+  /** Asks a spindle.* method as the extension (its permissions, its card's refusals). */
+  spindle(method: string, args: unknown[]): Promise<Result<unknown>>;
+  uploads: ExtensionUploads;
+  /** The chat open now (the frame knows it already: ctx.getActiveChat needs no permission). */
+  activeChatId(): string | null;
+  now(): number;
+}
+
+const TUS = { 'Tus-Resumable': '1.0.0' };
+const json = (status: number, value: unknown, headers: Record<string, string> = {}): PageResponse => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value), bodyEncoding: 'utf8' });
+const empty = (status: number, headers: Record<string, string>): PageResponse => ({ status, headers, body: '', bodyEncoding: 'utf8' });
+const STATUS: Record<string, number> = { PERMISSION_DENIED: 403, NOT_FOUND: 404, INVALID_INPUT: 400, INPUT_TOO_LARGE: 413, QUOTA_EXCEEDED: 507, CONFLICT: 409 };
+const failed = (error: HostError) => json(STATUS[error.code] ?? 500, { error: error.message, code: error.code });
+
+/** A spindle.* answer as Lumiverse's route gives it: `shape` the value, 404 for null, its error otherwise. */
+async function via(deps: PageDeps, method: string, args: unknown[], shape: (value: unknown) => unknown = (v) => v): Promise<PageResponse> {
+  const result = await deps.spindle(method, args);
+  if (!result.ok) return failed(result.error);
+  return result.value === null ? json(404, { error: 'Not found' }) : json(200, shape(result.value));
+}
+
+/** A page of Lumiverse's REST lists: its pagination echoed. */
+const paged = (query: URLSearchParams) => {
+  const limit = Math.max(1, Math.min(1000, Number(query.get('limit')) || 50));
+  const offset = Math.max(0, Number(query.get('offset')) || 0);
+  return { options: { limit, offset }, shape: (page: unknown) => ({ ...(page as object), limit, offset }) };
+};
+
+type Route = (match: RegExpMatchArray, query: URLSearchParams, request: PageRequest, deps: PageDeps) => Promise<PageResponse> | PageResponse;
+
+const ROUTES: Array<[string, RegExp, Route]> = [
+  ['GET', /^settings\/activeChatId$/, (_m, _q, _r, deps) => json(200, { key: 'activeChatId', value: deps.activeChatId(), updated_at: Math.floor(deps.now() / 1000) })],
+  ['GET', /^settings\/activePersonaId$/, (_m, _q, _r, deps) => via(deps, 'personas.getActive', [], (p) => ({ key: 'activePersonaId', value: (p as { id: string }).id, updated_at: Math.floor(deps.now() / 1000) }))],
+  ['GET', /^system\/info$/, () =>
+    json(200, {
+      os: { platform: process.platform, arch: process.arch, release: '', hostname: '' },
+      cpu: { model: 'unknown', cores: os.availableParallelism() },
+      memory: { total: 0, free: 0 },
+      disk: null,
+      backend: { version: LUMIVERSE_COMPAT_VERSION, runtime: 'Council Workbench' },
+      git: null,
+    })],
+  ['GET', /^chats$/, (_m, query, _r, deps) => {
+    const { options, shape } = paged(query);
+    return via(deps, 'chats.list', [{ ...options, ...(query.get('characterId') ? { characterId: query.get('characterId') } : {}) }], shape);
+  }],
+  ['GET', /^chats\/([^/]+)$/, async (m, query, _r, deps) => {
+    const chat = await via(deps, 'chats.get', [decodeURIComponent(m[1]!)]);
+    if (chat.status !== 200 || query.get('messages') === 'false') return chat;
+    // Its messages need what spindle.chat.getMessages needs (chat_mutation); without it the chat comes alone.
+    const messages = await deps.spindle('chat.getMessages', [decodeURIComponent(m[1]!)]);
+    return messages.ok ? json(200, { ...(JSON.parse(chat.body) as object), messages: messages.value }) : chat;
+  }],
+  ['GET', /^chats\/([^/]+)\/messages$/, async (m, query, _r, deps) => {
+    const { options } = paged(query);
+    const result = await deps.spindle('chat.getMessages', [decodeURIComponent(m[1]!)]);
+    if (!result.ok) return failed(result.error);
+    const all = result.value as unknown[];
+    const data = query.get('tail') === 'true' ? all.slice(-options.limit) : all.slice(options.offset, options.offset + options.limit);
+    return json(200, query.get('tail') === 'true' ? data : { data, total: all.length, ...options });
+  }],
+  ['GET', /^characters$/, (_m, query, _r, deps) => {
+    const { options, shape } = paged(query);
+    return via(deps, 'characters.list', [options], shape);
+  }],
+  ['GET', /^characters\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'characters.get', [decodeURIComponent(m[1]!)])],
+  ['GET', /^personas$/, (_m, query, _r, deps) => {
+    const { options, shape } = paged(query);
+    return via(deps, 'personas.list', [options], shape);
+  }],
+  ['GET', /^personas\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'personas.get', [decodeURIComponent(m[1]!)])],
+  // tus 1.0.0 (creation): as Lumiverse's route, the upload tagged with the extension that may read it.
+  ['OPTIONS', /^spindle-uploads(\/.*)?$/, () => empty(204, { ...TUS, 'Tus-Version': '1.0.0', 'Tus-Extension': 'creation', 'Tus-Max-Size': String(MAX_UPLOAD_BYTES) })],
+  ['POST', /^spindle-uploads\/?$/, (_m, _q, request, deps) => {
+    const length = Number(header(request, 'upload-length'));
+    if (!Number.isInteger(length) || length < 0 || length > MAX_UPLOAD_BYTES) return json(400, { error: 'invalid Upload-Length' });
+    const meta = uploadMetadata(header(request, 'upload-metadata'));
+    if (!meta.extension) return json(400, { error: "Upload-Metadata 'extension' is required" });
+    // Tagged for another extension, it would be readable by that one: refused.
+    if (meta.extension !== deps.extensionId) return json(403, { error: `An upload from ${deps.extensionId}'s frontend is tagged with its own identifier, not "${meta.extension}".` });
+    const record = deps.uploads.create(deps.extensionId, meta.filename ?? '', length);
+    return empty(201, { ...TUS, Location: `/api/v1/spindle-uploads/${record.id}`, 'Upload-Offset': '0' });
+  }],
+  ['HEAD', /^spindle-uploads\/([^/]+)$/, (m, _q, _r, deps) => {
+    const record = deps.uploads.find(deps.extensionId, m[1]!);
+    if (!record) return empty(404, TUS);
+    return empty(200, { ...TUS, 'Upload-Offset': String(record.offset), 'Upload-Length': String(record.declaredSize), 'Cache-Control': 'no-store' });
+  }],
+  ['PATCH', /^spindle-uploads\/([^/]+)$/, (m, _q, request, deps) => {
+    if (header(request, 'content-type') !== 'application/offset+octet-stream') return json(415, { error: 'invalid Content-Type' });
+    const record = deps.uploads.find(deps.extensionId, m[1]!);
+    if (!record) return empty(404, TUS);
+    const offset = Number(header(request, 'upload-offset'));
+    if (!Number.isInteger(offset) || offset !== record.offset) return empty(409, { ...TUS, 'Upload-Offset': String(record.offset) });
+    const bytes = Buffer.from(request.body ?? '', request.bodyEncoding === 'base64' ? 'base64' : 'utf8');
+    if (offset + bytes.length > record.declaredSize) return json(400, { error: `The upload was declared as ${record.declaredSize} bytes.` });
+    return empty(204, { ...TUS, 'Upload-Offset': String(deps.uploads.append(record, offset, bytes)) });
+  }],
+];
+
+const header = (request: PageRequest, name: string) => Object.entries(request.headers).find(([key]) => key.toLowerCase() === name)?.[1];
+
+/** tus Upload-Metadata: `key base64value, key2 base64value2`. */
+function uploadMetadata(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    const [key, encoded] = pair.trim().split(' ');
+    if (key) out[key] = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
+  }
+  return out;
+}
+
+/** Answers one request its frontend made to `/api/v1/…`. */
+export async function answerPageRequest(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const url = new URL(request.path, 'https://frame.invalid');
+  const route = url.pathname.startsWith('/api/v1/') ? url.pathname.slice('/api/v1/'.length) : null;
+  const method = request.method.toUpperCase();
+  if (route !== null) {
+    for (const [verb, pattern, answer] of ROUTES) {
+      const match = verb === method ? route.match(pattern) : null;
+      if (!match) continue;
+      try {
+        return await answer(match, url.searchParams, request, deps);
+      } catch (err) {
+        if (err instanceof HostFailure) return failed(err.error);
+        throw err;
+      }
+    }
+  }
+  return json(404, { error: `Not available in the Council Workbench: ${method} ${url.pathname}` });
+}

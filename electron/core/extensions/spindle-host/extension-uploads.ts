@@ -1,0 +1,104 @@
+// Resumable uploads (Lumiverse's `/api/v1/spindle-uploads`, tus 1.0.0, and spindle.uploads): a file an extension's
+// frontend streams in is written to that extension's data folder as it comes, and its backend reads it back by id.
+// Each upload is the extension's own (another's id is not found), expires after 30 minutes, and is capped.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../../ports';
+import { fail, type HandlersOf } from './handlers';
+
+/** As Lumiverse: an upload not finished or read within this time is dropped. */
+export const UPLOAD_TTL_MS = 30 * 60 * 1000;
+/** The largest upload (Lumiverse allows 1 GiB; a desktop app's extension data stays smaller). */
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+/** The most a backend reads back in one answer (the bytes cross the worker's pipe as base64). */
+export const MAX_UPLOAD_READ_BYTES = 8 * 1024 * 1024;
+/** Uploads one extension keeps at a time, and the bytes they may come to in all (a frame cannot fill the disk). */
+export const MAX_OPEN_UPLOADS = 8;
+export const MAX_OPEN_BYTES = 1024 * 1024 * 1024;
+
+interface UploadRecord {
+  id: string;
+  owner: string;
+  fileName: string;
+  declaredSize: number;
+  offset: number;
+  expiresAt: number;
+}
+
+export class ExtensionUploads {
+  private readonly uploads = new Map<string, UploadRecord>();
+
+  constructor(
+    /** `<data-dir>/extension-data`: an upload lives in `<id>/uploads/`. */
+    private readonly dataRoot: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private file(record: UploadRecord): string {
+    return path.join(this.dataRoot, record.owner, 'uploads', record.id);
+  }
+
+  /** The extension's own, unexpired upload; undefined otherwise (an expired one is removed). */
+  find(owner: string, id: string): UploadRecord | undefined {
+    this.sweep();
+    const record = this.uploads.get(id);
+    return record?.owner === owner ? record : undefined;
+  }
+
+  create(owner: string, fileName: string, declaredSize: number): UploadRecord {
+    this.sweep();
+    const open = [...this.uploads.values()].filter((u) => u.owner === owner);
+    if (open.length >= MAX_OPEN_UPLOADS) fail('QUOTA_EXCEEDED', `An extension keeps at most ${MAX_OPEN_UPLOADS} uploads at a time; delete the ones it has read.`);
+    if (open.reduce((n, u) => n + u.declaredSize, declaredSize) > MAX_OPEN_BYTES) fail('QUOTA_EXCEEDED', `An extension's open uploads come to at most ${MAX_OPEN_BYTES} bytes; delete the ones it has read.`);
+    const record: UploadRecord = { id: randomUUID(), owner, fileName: fileName.slice(0, 255) || 'upload.bin', declaredSize, offset: 0, expiresAt: this.clock.now() + UPLOAD_TTL_MS };
+    fs.mkdirSync(path.dirname(this.file(record)), { recursive: true });
+    fs.writeFileSync(this.file(record), '');
+    this.uploads.set(record.id, record);
+    return record;
+  }
+
+  /** Appends bytes at `offset` (which must be where it stands); the new offset. */
+  append(record: UploadRecord, offset: number, bytes: Buffer): number {
+    if (offset !== record.offset) fail('CONFLICT', `The upload stands at ${record.offset}, not ${offset}.`);
+    if (record.offset + bytes.length > record.declaredSize) fail('INPUT_TOO_LARGE', `The upload was declared as ${record.declaredSize} bytes.`);
+    fs.appendFileSync(this.file(record), bytes);
+    record.offset += bytes.length;
+    return record.offset;
+  }
+
+  remove(owner: string, id: string): boolean {
+    const record = this.find(owner, id);
+    if (!record) return false;
+    this.drop(record);
+    return true;
+  }
+
+  /** spindle.uploads: a completed upload's bytes (base64 across the pipe), and its removal. */
+  handlers(): HandlersOf<'uploads'> {
+    return {
+      'uploads.get': ({ uploadId }, caller) => {
+        const record = this.find(caller.extensionId, uploadId);
+        if (!record || record.offset < record.declaredSize) return null;
+        if (record.declaredSize > MAX_UPLOAD_READ_BYTES) fail('RESULT_TOO_LARGE', `The upload is ${record.declaredSize} bytes; an extension reads at most ${MAX_UPLOAD_READ_BYTES} in one answer here.`);
+        return { fileName: record.fileName, size: record.declaredSize, data: fs.readFileSync(this.file(record)).toString('base64') };
+      },
+      'uploads.delete': ({ uploadId }, caller) => this.remove(caller.extensionId, uploadId),
+    };
+  }
+
+  /** Its extension was removed: its uploads go too. */
+  forget(owner: string): void {
+    for (const record of [...this.uploads.values()]) if (record.owner === owner) this.drop(record);
+  }
+
+  private drop(record: UploadRecord): void {
+    this.uploads.delete(record.id);
+    fs.rmSync(this.file(record), { force: true });
+  }
+
+  private sweep(): void {
+    const now = this.clock.now();
+    for (const record of [...this.uploads.values()]) if (record.expiresAt < now) this.drop(record);
+  }
+}

@@ -1,0 +1,158 @@
+// Lumiverse's page as its frontends reach for it. In Lumiverse a frontend runs in the app's own page, so it fetches
+// the app's REST API (`/api/v1/…`, settings, system info, chats, uploads…) and reads the route (`/chat/<id>`). Here
+// it runs on its own origin, whose policy lets nothing out: its fetch and XHR of `/api/v1/…` on that origin go to
+// the app as `page.request` instead (the host answers within its permissions), and the route follows the open chat.
+import { PAGE_BODY_PART_BYTES, type FrameResult } from '../../shared/frames/frame-contract';
+import type { FrameChannel } from './channel';
+
+type PageAnswer = FrameResult<'page.request'>;
+
+/** Whether a URL is Lumiverse's API on this frame's own origin. */
+const isPageApi = (win: Window, url: URL) => url.origin === win.location.origin && url.pathname.startsWith('/api/v1/');
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * One request to the app. A tus PATCH longer than a part goes as several (each appends at its offset, as tus
+ * allows), and its last answer is the answer; any other body must fit one part.
+ */
+async function ask(channel: FrameChannel, method: string, path: string, headers: Record<string, string>, body: Uint8Array | null): Promise<PageAnswer> {
+  const bytesBody = (headers['content-type'] ?? '').includes('octet-stream');
+  const send = (part: Uint8Array | null, extra: Record<string, string> = {}) =>
+    channel.request('page.request', {
+      method,
+      path,
+      headers: { ...headers, ...extra },
+      ...(part ? (bytesBody ? { body: toBase64(part), bodyEncoding: 'base64' as const } : { body: new TextDecoder().decode(part), bodyEncoding: 'utf8' as const }) : {}),
+    });
+  if (!body || body.length <= PAGE_BODY_PART_BYTES) return send(body);
+  const offset = Number(headers['upload-offset']);
+  if (method !== 'PATCH' || !bytesBody || !Number.isInteger(offset)) return { status: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: `A request body here is at most ${PAGE_BODY_PART_BYTES} bytes.` }), bodyEncoding: 'utf8' };
+  let answer: PageAnswer | null = null;
+  for (let at = 0; at < body.length; at += PAGE_BODY_PART_BYTES) {
+    answer = await send(body.subarray(at, at + PAGE_BODY_PART_BYTES), { 'upload-offset': String(offset + at) });
+    if (answer.status >= 300) return answer;
+  }
+  return answer!;
+}
+
+const lowerHeaders = (headers: Headers) => Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v]));
+const answerBytes = (answer: PageAnswer) => (answer.bodyEncoding === 'base64' ? fromBase64(answer.body) : new TextEncoder().encode(answer.body));
+
+/** fetch: Lumiverse's API on this origin is asked of the app; anything else goes where it would (the policy decides). */
+export function installPageFetch(win: Window & typeof globalThis, channel: FrameChannel): void {
+  const native = win.fetch.bind(win);
+  win.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new win.Request(input, init);
+    const url = new URL(request.url);
+    if (!isPageApi(win, url)) return native(input, init);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+    const answer = await ask(channel, request.method, `${url.pathname}${url.search}`, lowerHeaders(request.headers), body);
+    return new win.Response(NO_BODY.has(answer.status) || request.method === 'HEAD' ? null : answerBytes(answer), { status: answer.status, headers: answer.headers });
+  };
+}
+
+interface PageXhr {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  answer?: PageAnswer;
+  aborted?: boolean;
+}
+
+/**
+ * XMLHttpRequest (tus-js-client's transport, and older frontends'): a request to Lumiverse's API on this origin is
+ * asked of the app, and its state and events are the instance's own; any other is the browser's.
+ */
+export function installPageXhr(win: Window & typeof globalThis, channel: FrameChannel): void {
+  const proto = win.XMLHttpRequest.prototype;
+  const pages = new WeakMap<XMLHttpRequest, PageXhr>();
+  const { open, send, setRequestHeader, abort, getResponseHeader, getAllResponseHeaders } = proto;
+  const own = (xhr: XMLHttpRequest, values: Record<string, unknown>) => {
+    for (const [name, value] of Object.entries(values)) Object.defineProperty(xhr, name, { value, configurable: true });
+  };
+  const fire = (target: EventTarget, type: string, loaded = 0, total = 0) => target.dispatchEvent(new win.ProgressEvent(type, { loaded, total, lengthComputable: total > 0 }));
+  proto.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+    const resolved = new URL(String(url), win.location.href);
+    if (isPageApi(win, resolved)) pages.set(this, { method: method.toUpperCase(), url: resolved, headers: {} });
+    else pages.delete(this);
+    return (open as (...args: unknown[]) => void).call(this, method, url, ...(rest.length ? rest : [true]));
+  };
+  proto.setRequestHeader = function (this: XMLHttpRequest, name: string, value: string) {
+    const page = pages.get(this);
+    if (!page) return setRequestHeader.call(this, name, value);
+    page.headers[name.toLowerCase()] = String(value);
+  };
+  /** Asks the app for a page request made through `xhr`, then plays the answer back as the browser would. */
+  const answerPage = async (xhr: XMLHttpRequest, page: PageXhr, body: Document | XMLHttpRequestBodyInit | null | undefined) => {
+    const bytes = body === null || body === undefined ? null : new Uint8Array(await new win.Response(body as BodyInit).arrayBuffer());
+    if (bytes) fire(xhr.upload, 'loadstart', 0, bytes.length);
+    let answer: PageAnswer;
+    try {
+      answer = await ask(channel, page.method, `${page.url.pathname}${page.url.search}`, page.headers, bytes);
+    } catch {
+      if (page.aborted) return;
+      own(xhr, { readyState: 4, status: 0 });
+      for (const type of ['readystatechange', 'error', 'loadend']) fire(xhr, type);
+      return;
+    }
+    if (page.aborted) return;
+    page.answer = answer;
+    if (bytes) for (const type of ['progress', 'load', 'loadend']) fire(xhr.upload, type, bytes.length, bytes.length);
+    const raw = answerBytes(answer);
+    const text = new TextDecoder().decode(raw);
+    const type = xhr.responseType;
+    const parsed = () => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return null;
+      }
+    };
+    const response = type === 'json' ? parsed() : type === 'arraybuffer' ? raw.buffer : type === 'blob' ? new win.Blob([raw]) : text;
+    own(xhr, { readyState: 4, status: answer.status, statusText: '', responseURL: page.url.href, response, ...(type === '' || type === 'text' ? { responseText: text } : {}) });
+    for (const event of ['readystatechange', 'progress', 'load', 'loadend']) fire(xhr, event, raw.length, raw.length);
+  };
+  proto.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+    const page = pages.get(this);
+    if (!page) return send.call(this, body);
+    void answerPage(this, page, body);
+  };
+  proto.abort = function (this: XMLHttpRequest) {
+    const page = pages.get(this);
+    if (!page) return abort.call(this);
+    if (page.aborted || page.answer) return;
+    page.aborted = true;
+    own(this, { readyState: 4, status: 0 });
+    for (const type of ['readystatechange', 'abort', 'loadend']) fire(this, type);
+  };
+  proto.getResponseHeader = function (this: XMLHttpRequest, name: string) {
+    const answer = pages.get(this)?.answer;
+    if (!pages.has(this)) return getResponseHeader.call(this, name);
+    return Object.entries(answer?.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? null;
+  };
+  proto.getAllResponseHeaders = function (this: XMLHttpRequest) {
+    if (!pages.has(this)) return getAllResponseHeaders.call(this);
+    return Object.entries(pages.get(this)?.answer?.headers ?? {}).map(([k, v]) => `${k.toLowerCase()}: ${v}\r\n`).join('');
+  };
+}
+
+/** The route follows the open chat (`/chat/<id>`, or `/` between chats), and route listeners hear it as navigation. */
+export function followChat(win: Window, chatId: string | null): void {
+  const path = chatId ? `/chat/${encodeURIComponent(chatId)}` : '/';
+  if (win.location.pathname === path) return;
+  win.history.replaceState(win.history.state, '', `${path}${win.location.search}${win.location.hash}`);
+  win.dispatchEvent(new PopStateEvent('popstate', { state: win.history.state }));
+}

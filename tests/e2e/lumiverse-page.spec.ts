@@ -1,0 +1,63 @@
+// A frontend written for Lumiverse's own page, in Chromium against browser mode: its fetch of Lumiverse's REST API is
+// answered within its permissions, its route follows the open chat, the panel it appends to the page's body shows
+// (taking the pointer only where it draws), its head stylesheet styles its drawer tab, and a file it streams with tus
+// over XMLHttpRequest reaches its backend.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { startNewSession } from './new-session';
+
+const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_page');
+
+test.describe("a frontend written for Lumiverse's page", () => {
+  let host: RunningHost;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    assertRendererBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-page-'));
+    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
+    host = await startHost(dataDir);
+  });
+
+  test.afterAll(async () => {
+    await host?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const panel = (page: Page) => page.frameLocator('iframe.runtime-frame[data-extension-id="lumiverse_page"]').locator('#bio-panel');
+
+  test('its API reads, its route, its body panel and head styles work as on Lumiverse; a tus upload reaches its backend', async ({ page }) => {
+    await page.goto(host.url);
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    const chatId = await startNewSession(page);
+    // The route follows the open chat, and the API says the same chat is active.
+    await expect(panel(page)).toContainText(`Chat room for ${chatId}`);
+    await expect(panel(page)).toContainText(`Active chat: ${chatId}`);
+    await expect(panel(page)).toContainText('System: Council Workbench');
+    // Without the chats permission, Lumiverse's error shape; a route the Workbench does not have, the same.
+    await expect(panel(page)).toContainText('Chats: 403 PERMISSION_DENIED: chats');
+    await expect(panel(page)).toContainText('Presets: 404 Not available in the Council Workbench: GET /api/v1/presets');
+    // The panel shows where it draws, and the app's navigation beside it still answers.
+    const frame = page.locator('iframe.runtime-frame[data-extension-id="lumiverse_page"]');
+    await expect(frame).toHaveClass(/runtime-frame--layer/);
+    await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click({ timeout: 5000 });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    // Its head stylesheet reaches its drawer tab's frame.
+    const note = page.frameLocator('iframe[data-extension-id="lumiverse_page"][data-surface-id^="drawer-"]').locator('.bio-note');
+    await expect(note).toHaveCSS('color', 'rgb(1, 2, 3)');
+    // A 700 KB file over tus, in parts; its backend reads it back and deletes it.
+    await panel(page).getByRole('button', { name: 'Upload notes' }).click();
+    await expect(panel(page)).toContainText(`Uploaded ${700 * 1024 + 12} bytes (progress saw ${700 * 1024 + 12})`);
+    await expect(panel(page)).toContainText(`Backend read ${700 * 1024 + 12} bytes of notes.txt ("Field notes."), deleted true, gone true`);
+    // Another chat opened: the route and the active chat follow (route listeners heard a popstate).
+    const next = await startNewSession(page);
+    expect(next).not.toBe(chatId);
+    await expect(panel(page)).toContainText(`Chat room for ${next}`);
+    await expect(panel(page)).toContainText(`Active chat: ${next}`);
+  });
+});

@@ -1,0 +1,100 @@
+// Lumiverse's own REST API as an extension's frontend reaches for it (the frames' compatibility layer): each route
+// answered in Lumiverse's shape within the extension's permissions, others with Lumiverse's error shape, and tus
+// uploads kept to the extension that made them, with the protocol's refusals.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { chatRig, newSession, type ChatRig } from '../chat/helpers';
+import { waitFor } from './harness';
+import { MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
+
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+/** A frontend-only extension asking for `permissions`, installed with `granted`. */
+async function withFrontend(permissions: string[], granted: string[]): Promise<ChatRig> {
+  rig = await chatRig();
+  const dir = path.join(tempDir('cw-page-api-'), 'page_reader');
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'page_reader', name: 'Page Reader', version: '1.0.0', author: 'A', permissions }));
+  fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
+  await rig.host.extensions.installFromFolder(dir, { grant: granted as never }, () => undefined);
+  await waitFor(() => rig!.host.extensions.get('page_reader').status === 'running', 'page_reader to run');
+  return rig;
+}
+
+type Answer = { status: number; headers: Record<string, string>; body: string; bodyEncoding: string };
+async function page(r: ChatRig, method: string, pathname: string, headers: Record<string, string> = {}, body?: { text?: string; bytes?: Buffer }): Promise<Answer & { json?: Record<string, unknown> & { messages?: unknown } }> {
+  const result = await r.call('extensions.pageRequest', {
+    id: 'page_reader',
+    method,
+    path: pathname,
+    headers,
+    ...(body?.bytes ? { body: body.bytes.toString('base64'), bodyEncoding: 'base64' } : body?.text !== undefined ? { body: body.text, bodyEncoding: 'utf8' } : {}),
+  });
+  if (!result.ok) throw new Error(JSON.stringify(result.error));
+  const answer = result.value as Answer;
+  return { ...answer, ...(answer.headers['content-type']?.includes('json') ? { json: JSON.parse(answer.body) as Record<string, unknown> } : {}) };
+}
+
+describe("a frontend's /api/v1 requests", () => {
+  it('reads the active chat, chats and characters in Lumiverse shapes with their permissions; refuses without them; anything else is a 404 in its error shape', async () => {
+    const r = await withFrontend(['chats', 'characters'], ['chats']);
+    const id = await newSession(r);
+    expect((await page(r, 'GET', '/api/v1/settings/activeChatId')).json).toMatchObject({ key: 'activeChatId', value: null });
+    await r.call('chat.sessions.open', { sessionId: id });
+    expect((await page(r, 'GET', '/api/v1/settings/activeChatId')).json).toMatchObject({ key: 'activeChatId', value: id });
+    const chats = await page(r, 'GET', '/api/v1/chats?limit=5');
+    expect(chats.status).toBe(200);
+    expect(chats.json).toMatchObject({ total: 1, limit: 5, offset: 0, data: [{ id }] });
+    expect(await page(r, 'GET', `/api/v1/chats/${id}?messages=false`)).toMatchObject({ status: 200, json: { id } });
+    expect(await page(r, 'GET', '/api/v1/chats/nope')).toMatchObject({ status: 404, json: { error: 'Not found' } });
+    // Its messages need chat_mutation, which it was not granted: the chat comes alone; the messages route refuses.
+    expect((await page(r, 'GET', `/api/v1/chats/${id}`)).json?.messages).toBeUndefined();
+    expect(await page(r, 'GET', `/api/v1/chats/${id}/messages`)).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
+    expect(await page(r, 'GET', '/api/v1/characters')).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED', error: expect.stringContaining('characters') } });
+    expect(await page(r, 'GET', '/api/v1/personas')).toMatchObject({ status: 403 });
+    expect(await page(r, 'GET', '/api/v1/system/info')).toMatchObject({ status: 200, json: { backend: { runtime: 'Council Workbench' }, os: { hostname: '' } } });
+    expect(await page(r, 'DELETE', '/api/v1/chats/x')).toMatchObject({ status: 404, json: { error: 'Not available in the Council Workbench: DELETE /api/v1/chats/x' } });
+    expect(await page(r, 'GET', '/other')).toMatchObject({ status: 404 });
+    // Its card lists what it was refused, as for its backend's calls.
+    expect(r.host.extensions.get('page_reader').refused).toEqual(expect.arrayContaining([expect.stringMatching(/^characters — /)]));
+    // An extension that is not running has no page to answer for.
+    await r.host.extensions.disable('page_reader');
+    expect(await r.call('extensions.pageRequest', { id: 'page_reader', method: 'GET', path: '/api/v1/system/info', headers: {} })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  }, 60_000);
+
+  it('tus: creates, resumes and appends its own uploads; refuses a tag for another extension, a bad length, a wrong offset, content type or overflow', async () => {
+    const r = await withFrontend([], []);
+    const meta = (extension: string) => `filename ${Buffer.from('a.txt').toString('base64')},extension ${Buffer.from(extension).toString('base64')}`;
+    expect((await page(r, 'OPTIONS', '/api/v1/spindle-uploads')).headers).toMatchObject({ 'Tus-Resumable': '1.0.0', 'Tus-Extension': 'creation' });
+    expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '5', 'Upload-Metadata': meta('someone_else') })).toMatchObject({ status: 403 });
+    expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '-1', 'Upload-Metadata': meta('page_reader') })).toMatchObject({ status: 400 });
+    expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '5' })).toMatchObject({ status: 400, json: { error: "Upload-Metadata 'extension' is required" } });
+    const created = await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '10', 'Upload-Metadata': meta('page_reader') });
+    expect(created).toMatchObject({ status: 201, headers: { 'Upload-Offset': '0' } });
+    const location = created.headers.Location!;
+    const octets = { 'Content-Type': 'application/offset+octet-stream' };
+    expect(await page(r, 'PATCH', location, { 'Upload-Offset': '0' }, { bytes: Buffer.from('hello') })).toMatchObject({ status: 415 });
+    expect(await page(r, 'PATCH', location, { ...octets, 'Upload-Offset': '0' }, { bytes: Buffer.from('hello') })).toMatchObject({ status: 204, headers: { 'Upload-Offset': '5' } });
+    expect(await page(r, 'PATCH', location, { ...octets, 'Upload-Offset': '0' }, { bytes: Buffer.from('again') })).toMatchObject({ status: 409, headers: { 'Upload-Offset': '5' } });
+    expect(await page(r, 'HEAD', location)).toMatchObject({ status: 200, headers: { 'Upload-Offset': '5', 'Upload-Length': '10' } });
+    expect(await page(r, 'PATCH', location, { ...octets, 'Upload-Offset': '5' }, { bytes: Buffer.from('world and more') })).toMatchObject({ status: 400 });
+    expect(await page(r, 'PATCH', location, { ...octets, 'Upload-Offset': '5' }, { bytes: Buffer.from('world') })).toMatchObject({ status: 204, headers: { 'Upload-Offset': '10' } });
+    const id = location.split('/').pop()!;
+    expect(fs.readFileSync(path.join(r.dataDir, 'extension-data', 'page_reader', 'uploads', id), 'utf8')).toBe('helloworld');
+    expect(await page(r, 'HEAD', '/api/v1/spindle-uploads/not-an-upload')).toMatchObject({ status: 404 });
+    // A frame cannot fill the disk: a few open uploads at a time, and a cap on what they come to.
+    const big = { 'Upload-Length': String(MAX_UPLOAD_BYTES), 'Upload-Metadata': meta('page_reader') };
+    expect(await page(r, 'POST', '/api/v1/spindle-uploads', big)).toMatchObject({ status: 201 });
+    expect(await page(r, 'POST', '/api/v1/spindle-uploads', big)).toMatchObject({ status: 507, json: { code: 'QUOTA_EXCEEDED' } });
+    for (let i = 3; i <= MAX_OPEN_UPLOADS; i++) expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '1', 'Upload-Metadata': meta('page_reader') })).toMatchObject({ status: 201 });
+    expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '1', 'Upload-Metadata': meta('page_reader') })).toMatchObject({ status: 507 });
+  }, 60_000);
+});
