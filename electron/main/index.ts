@@ -80,7 +80,11 @@ function run(dataDir: string): void {
       // The extensions' workers start once the window is open (launching them blocks this thread a while each).
       deferToolSources: true,
     });
-    handleFrameProtocol(path.join(app.getAppPath(), 'out', 'renderer'), (label) => host?.extensions.frontendFolder(label) ?? null);
+    handleFrameProtocol(
+      path.join(app.getAppPath(), 'out', 'renderer'),
+      (label) => host?.extensions.frontendFolder(label) ?? null,
+      (label) => host?.extensions.imagesFolder(label) ?? null,
+    );
     disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();
     host.startToolSources();

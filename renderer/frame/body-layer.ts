@@ -1,14 +1,17 @@
 // What an extension's code appends to its page's body. In Lumiverse that page is the app's own, so a panel appended
 // there shows (Bio-Tracker's only UI is one). Here the runtime page is a frame the size of the window, hidden; once its
-// body holds something of the extension's, the frame reports where that draws and the app shows the frame there
-// (taking the pointer only in that box), and hides it again when nothing of it is left.
+// body holds something of the extension's, the frame reports where each piece draws and the app shows the frame there
+// (taking the pointer only in those boxes: a toast in one corner and a button in another do not span the window), and
+// hides it again when nothing of it is left.
 import { drawnBox, type DrawnBox } from './drawn-box';
 
 const QUIET_MS = 100;
 const OURS = new Set(['SCRIPT', 'STYLE', 'LINK', 'TEMPLATE']);
 
-function union(boxes: DrawnBox[]): DrawnBox | null {
-  if (!boxes.length) return null;
+/** Boxes reported at most; past that, the rest are reported as the one box around them. */
+export const MAX_LAYER_BOXES = 16;
+
+function union(boxes: DrawnBox[]): DrawnBox {
   const left = Math.min(...boxes.map((b) => b.x));
   const top = Math.min(...boxes.map((b) => b.y));
   const right = Math.max(...boxes.map((b) => b.x + b.width));
@@ -17,18 +20,20 @@ function union(boxes: DrawnBox[]): DrawnBox | null {
 }
 
 /** Watches the body for what the extension put there besides `holder` (where its surfaces' roots wait); `report` hears where it draws. */
-export function watchBodyLayer(win: Window & typeof globalThis, holder: Element, report: (box: DrawnBox | null) => void): () => void {
+export function watchBodyLayer(win: Window & typeof globalThis, holder: Element, report: (boxes: DrawnBox[]) => void): () => void {
   const body = win.document.body;
   const theirs = () => [...body.children].filter((el) => el !== holder && !OURS.has(el.tagName));
-  let told = 'null';
+  let told = '[]';
   let timer: number | undefined;
   const tell = () => {
     timer = undefined;
-    const box = union(theirs().flatMap((el) => drawnBox(win, el) ?? []));
-    const key = JSON.stringify(box);
+    // Each piece by its own box; what cannot be judged (a shadow root, a huge subtree) by the element's own box.
+    const boxes = theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? []);
+    const reported = boxes.length > MAX_LAYER_BOXES ? [...boxes.slice(0, MAX_LAYER_BOXES - 1), union(boxes.slice(MAX_LAYER_BOXES - 1))] : boxes;
+    const key = JSON.stringify(reported);
     if (key === told) return;
     told = key;
-    report(box);
+    report(reported);
   };
   const soon = () => {
     if (timer === undefined) timer = win.setTimeout(tell, QUIET_MS);

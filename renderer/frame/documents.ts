@@ -64,6 +64,8 @@ export class FrameDocuments {
     const root = this.roots.get(surfaceId);
     if (root && root.ownerDocument === win.document) this.holder.appendChild(root);
     if (this.attached.get(surfaceId) === win) this.attached.delete(surfaceId);
+    // Its document's copies of the head styles go with it (a closed frame's document is not kept for them).
+    this.copyHeadStyles();
   }
 
   /** The surface's window once it has attached. */

@@ -17,11 +17,17 @@ function painted(win: Window, el: Element, style: CSSStyleDeclaration): boolean 
   return [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== '');
 }
 
-/** The box around what draws in `root` (viewport coordinates of its window); null: nothing draws. */
-export function drawnBox(win: Window, root: Element): DrawnBox | null {
-  const everywhere = { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight };
+/**
+ * The box around what draws in `root` (viewport coordinates of its window); null: nothing draws. What cannot be judged
+ * counts as drawing everywhere, or (`unknown: 'own box'`) over the root's own box.
+ */
+export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere'): DrawnBox | null {
   const elements = [root, ...root.querySelectorAll('*')];
-  if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot)) return everywhere;
+  if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot)) {
+    if (unknown === 'everywhere') return { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight };
+    const own = root.getBoundingClientRect();
+    return own.width && own.height ? { x: Math.floor(own.left), y: Math.floor(own.top), width: Math.ceil(own.width), height: Math.ceil(own.height) } : null;
+  }
   let left = Infinity;
   let top = Infinity;
   let right = -Infinity;

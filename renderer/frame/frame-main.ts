@@ -62,7 +62,7 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
   installPageFetch(window, channel);
   installPageXhr(window, channel);
   followChat(window, init.activeChat);
-  const stopLayer = watchBodyLayer(window, docs.holder, (box) => channel.send('runtime.layer', { box }));
+  const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }));
   channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));
   let teardown: (() => unknown) | null = null;
   channel.on('teardown', () => {

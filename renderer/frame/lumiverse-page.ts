@@ -28,7 +28,7 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
  * One request to the app. A tus PATCH longer than a part goes as several (each appends at its offset, as tus
  * allows), and its last answer is the answer; any other body must fit one part.
  */
-async function ask(channel: FrameChannel, method: string, path: string, headers: Record<string, string>, body: Uint8Array | null): Promise<PageAnswer> {
+async function ask(channel: FrameChannel, method: string, path: string, headers: Record<string, string>, body: Uint8Array | null, aborted: () => boolean = () => false): Promise<PageAnswer> {
   const bytesBody = (headers['content-type'] ?? '').includes('octet-stream');
   const send = (part: Uint8Array | null, extra: Record<string, string> = {}) =>
     channel.request('page.request', {
@@ -42,6 +42,8 @@ async function ask(channel: FrameChannel, method: string, path: string, headers:
   if (method !== 'PATCH' || !bytesBody || !Number.isInteger(offset)) return { status: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: `A request body here is at most ${PAGE_BODY_PART_BYTES} bytes.` }), bodyEncoding: 'utf8' };
   let answer: PageAnswer | null = null;
   for (let at = 0; at < body.length; at += PAGE_BODY_PART_BYTES) {
+    // Aborted (a paused tus upload): no more parts go; tus resumes from the offset the host has.
+    if (aborted()) throw new DOMException('The request was aborted.', 'AbortError');
     answer = await send(body.subarray(at, at + PAGE_BODY_PART_BYTES), { 'upload-offset': String(offset + at) });
     if (answer.status >= 300) return answer;
   }
@@ -55,11 +57,18 @@ const answerBytes = (answer: PageAnswer) => (answer.bodyEncoding === 'base64' ? 
 export function installPageFetch(win: Window & typeof globalThis, channel: FrameChannel): void {
   const native = win.fetch.bind(win);
   win.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new win.Request(input, init);
-    const url = new URL(request.url);
+    // The URL first, without making a Request (that would take the body of one passed in, and the browser's own fetch
+    // then finds it used).
+    const url = new URL(input instanceof win.Request ? input.url : String(input), win.location.href);
     if (!isPageApi(win, url)) return native(input, init);
+    const request = new win.Request(input, init);
     const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
-    const answer = await ask(channel, request.method, `${url.pathname}${url.search}`, lowerHeaders(request.headers), body);
+    const aborted = () => request.signal.aborted;
+    if (aborted()) throw new DOMException('The request was aborted.', 'AbortError');
+    const answer = await Promise.race([
+      ask(channel, request.method, `${url.pathname}${url.search}`, lowerHeaders(request.headers), body, aborted),
+      new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(new DOMException('The request was aborted.', 'AbortError')), { once: true })),
+    ]);
     return new win.Response(NO_BODY.has(answer.status) || request.method === 'HEAD' ? null : answerBytes(answer), { status: answer.status, headers: answer.headers });
   };
 }
@@ -84,10 +93,16 @@ export function installPageXhr(win: Window & typeof globalThis, channel: FrameCh
     for (const [name, value] of Object.entries(values)) Object.defineProperty(xhr, name, { value, configurable: true });
   };
   const fire = (target: EventTarget, type: string, loaded = 0, total = 0) => target.dispatchEvent(new win.ProgressEvent(type, { loaded, total, lengthComputable: total > 0 }));
+  const OWN = ['readyState', 'status', 'statusText', 'responseURL', 'response', 'responseText'];
   proto.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
     const resolved = new URL(String(url), win.location.href);
-    if (isPageApi(win, resolved)) pages.set(this, { method: method.toUpperCase(), url: resolved, headers: {} });
-    else pages.delete(this);
+    // A reused request shows the browser's own state again until its new answer.
+    for (const name of OWN) delete (this as unknown as Record<string, unknown>)[name];
+    if (isPageApi(win, resolved)) {
+      // The app answers asynchronously: a synchronous request to it cannot be made (as a browser refuses one it cannot make).
+      if (rest[0] === false) throw new DOMException('Synchronous requests to /api/v1 are not supported here.', 'InvalidAccessError');
+      pages.set(this, { method: method.toUpperCase(), url: resolved, headers: {} });
+    } else pages.delete(this);
     return (open as (...args: unknown[]) => void).call(this, method, url, ...(rest.length ? rest : [true]));
   };
   proto.setRequestHeader = function (this: XMLHttpRequest, name: string, value: string) {
@@ -101,17 +116,18 @@ export function installPageXhr(win: Window & typeof globalThis, channel: FrameCh
     if (bytes) fire(xhr.upload, 'loadstart', 0, bytes.length);
     let answer: PageAnswer;
     try {
-      answer = await ask(channel, page.method, `${page.url.pathname}${page.url.search}`, page.headers, bytes);
+      answer = await ask(channel, page.method, `${page.url.pathname}${page.url.search}`, page.headers, bytes, () => page.aborted === true);
     } catch {
       if (page.aborted) return;
       own(xhr, { readyState: 4, status: 0 });
+      if (bytes) for (const type of ['error', 'loadend']) fire(xhr.upload, type);
       for (const type of ['readystatechange', 'error', 'loadend']) fire(xhr, type);
       return;
     }
     if (page.aborted) return;
     page.answer = answer;
     if (bytes) for (const type of ['progress', 'load', 'loadend']) fire(xhr.upload, type, bytes.length, bytes.length);
-    const raw = answerBytes(answer);
+    const raw = page.method === 'HEAD' || NO_BODY.has(answer.status) ? new Uint8Array() : answerBytes(answer);
     const text = new TextDecoder().decode(raw);
     const type = xhr.responseType;
     const parsed = () => {

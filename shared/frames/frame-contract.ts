@@ -123,8 +123,8 @@ export const FRAME_METHODS = {
   'messages.removeWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id }), result: Type.Null() }),
   /** Its code fetched Lumiverse's own `/api/v1/…` (lumiverse-page.ts): the host answers as Lumiverse would, within its permissions. */
   'page.request': endpoint({ params: PageRequestSchema, result: PageResponseSchema }),
-  /** What its code appended to the runtime page's body draws here (null: nothing): the app shows that layer. */
-  'runtime.layer': endpoint({ params: Closed({ box: Type.Union([Closed({ x: Num, y: Num, width: Num, height: Num }), Type.Null()]) }), result: Type.Null() }),
+  /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
+  'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: 16 }) }), result: Type.Null() }),
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;

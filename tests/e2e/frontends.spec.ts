@@ -85,6 +85,10 @@ test.describe('extension frontends', () => {
     const modal = page.getByTestId('extension-modal');
     await expect(modal.getByRole('heading', { name: 'Quick roll' })).toBeVisible();
     await expect(surface(page, 'modal').locator('#modal-text')).toHaveText('Rolled 3 on a d6');
+    // Its float stays below the app's dialogs: where the widget is, the pointer meets the dialog's backdrop.
+    const widget = (await page.getByTestId('float-widget').first().boundingBox())!;
+    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('[data-testid="float-widget"], .ext-dialog-backdrop')?.className ?? null, [widget.x + widget.width / 2, widget.y + widget.height / 2]);
+    expect(hit).toBe('ext-dialog-backdrop');
     await page.keyboard.press('Escape');
     await expect(modal).toHaveCount(0);
 

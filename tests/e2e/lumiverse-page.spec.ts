@@ -41,9 +41,19 @@ test.describe("a frontend written for Lumiverse's page", () => {
     // Without the chats permission, Lumiverse's error shape; a route the Workbench does not have, the same.
     await expect(panel(page)).toContainText('Chats: 403 PERMISSION_DENIED: chats');
     await expect(panel(page)).toContainText('Presets: 404 Not available in the Council Workbench: GET /api/v1/presets');
+    // The sprite its backend keeps (spindle.images) shows from its url on the frame's origin.
+    await expect(panel(page)).toContainText('Sprite shown, 1×1');
     // The panel shows where it draws, and the app's navigation beside it still answers.
     const frame = page.locator('iframe.runtime-frame[data-extension-id="lumiverse_page"]');
     await expect(frame).toHaveClass(/runtime-frame--layer/);
+    // It takes the pointer on its panel and on its badge in another corner, and nowhere between them.
+    const runtime = page.frameLocator('iframe.runtime-frame[data-extension-id="lumiverse_page"]');
+    const layerAt = (x: number, y: number) => page.evaluate(([px, py]) => (document.elementFromPoint(px!, py!)?.closest('iframe.runtime-frame') ? 'layer' : 'app'), [x, y]);
+    const centre = async (box: { x: number; y: number; width: number; height: number } | null) => [box!.x + box!.width / 2, box!.y + box!.height / 2] as const;
+    await expect.poll(async () => layerAt(...(await centre(await runtime.locator('#bio-badge').boundingBox())))).toBe('layer');
+    expect(await layerAt(...(await centre(await runtime.locator('#bio-panel').boundingBox())))).toBe('layer');
+    const viewport = page.viewportSize()!;
+    expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
     await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click({ timeout: 5000 });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();

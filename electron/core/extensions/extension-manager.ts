@@ -33,7 +33,7 @@ import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host
 import { extensionPipeline, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
 import { WorkerSupervisor } from './workers/worker-supervisor';
 import { providerAccess, type ProviderAccess } from './provider-access';
-import { answerPageRequest, type PageRequest, type PageResponse } from './page-api';
+import { PageRequests, type PageRequest, type PageResponse } from './page-api';
 
 export type * from './extension-types';
 
@@ -62,6 +62,7 @@ export class ExtensionManager {
   private readonly installs: ExtensionInstalls;
   private readonly starts: ExtensionStarts;
   private disposed = false;
+  private readonly pages = new PageRequests();
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -176,10 +177,22 @@ export class ExtensionManager {
 
   /** The folder whose files the frame origin `label` serves: an enabled extension with a frontend. */
   frontendFolder(label: string): string | null {
+    const entry = this.framed(label);
+    return entry ? entry.folder : null;
+  }
+
+  /** The folder of the images the extension of frame origin `label` keeps (spindle.images), served there. */
+  imagesFolder(label: string): string | null {
+    const entry = this.framed(label);
+    return entry ? this.spindle.images.folder(entry.id) : null;
+  }
+
+  /** The enabled extension with a frontend whose frame origin is `label`. */
+  private framed(label: string): Entry | null {
     // Two extensions named alike (folders put in place by hand) get no frames at all: neither may have the other's.
     const named = [...this.entries.values()].filter((e) => frameLabel(e.id) === label);
     const entry = named.length === 1 ? named[0]! : null;
-    return entry?.enabled && entry.loaded?.frontend ? entry.folder : null;
+    return entry?.enabled && entry.loaded?.frontend ? entry : null;
   }
 
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
@@ -363,7 +376,7 @@ export class ExtensionManager {
     if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
     const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
     const call = { signal: new AbortController().signal, emit: () => undefined };
-    return answerPageRequest(request, { extensionId: id, spindle: (method, args) => this.spindle.answer(origin, method, { args }, call), uploads: this.spindle.uploads, activeChatId: () => this.spindle.activeChatId(), now: () => this.clock.now() });
+    return this.pages.answer(request, { extensionId: id, spindle: (method, args) => this.spindle.answer(origin, method, { args }, call), uploads: this.spindle.uploads, activeChatId: () => this.spindle.activeChatId(), now: () => this.clock.now() });
   }
 
   /** Providers running extensions offer (sidecar endpoints, drivers), callable in their workers. */

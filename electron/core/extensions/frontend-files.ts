@@ -1,8 +1,12 @@
-// What a frame origin serves: our frame page and its built assets (/__cw/), and the files of the one
-// extension the origin belongs to (/__ext/), never anything outside those folders.
+// What a frame origin serves: our frame page and its built assets (/__cw/), the files of the one extension the
+// origin belongs to (/__ext/), and the images it keeps (/api/v1/images/<id>, as Lumiverse's ImageDTO.url says), never
+// anything outside those folders.
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_FILES, FRAME_LABEL_PATTERN, FRAME_PAGE, SANDBOX_PAGE } from '../../../shared/frames/frame-origin';
+import { IMAGE_EXTENSIONS } from './spindle-host/extension-images';
+
+const IMAGE_PATH = /^\/api\/v1\/images\/([0-9a-f-]{36})$/;
 
 function within(root: string, relative: string): string | null {
   if (relative.includes('\0')) return null;
@@ -22,7 +26,7 @@ function within(root: string, relative: string): string | null {
  * built renderer, `/__ext/…` from the extension's folder (folderOf answers null for an unknown label or
  * an extension without a frontend). Null for anything else.
  */
-export function frameFile(label: string, pathname: string, rendererDir: string, folderOf: (label: string) => string | null): string | null {
+export function frameFile(label: string, pathname: string, rendererDir: string, folderOf: (label: string) => string | null, imagesOf: (label: string) => string | null = () => null): string | null {
   if (!FRAME_LABEL_PATTERN.test(label)) return null;
   let decoded: string;
   try {
@@ -35,5 +39,8 @@ export function frameFile(label: string, pathname: string, rendererDir: string, 
     const folder = folderOf(label);
     return folder ? within(folder, decoded.slice(EXTENSION_FILES.length)) : null;
   }
+  const image = IMAGE_PATH.exec(decoded);
+  const images = image ? imagesOf(label) : null;
+  if (image && images) return IMAGE_EXTENSIONS.map((ext) => within(images, `${image[1]}.${ext}`)).find(Boolean) ?? null;
   return null;
 }

@@ -138,6 +138,27 @@ function uploadMetadata(value: string | undefined): Record<string, string> {
   return out;
 }
 
+/** Requests of one extension's frontend answered at once; more wait their turn as a 429 (a frame cannot queue up the host's work). */
+export const MAX_PAGE_REQUESTS_IN_FLIGHT = 8;
+
+/** The requests extensions' frontends make to `/api/v1/…`, a few at a time for each. */
+export class PageRequests {
+  private readonly inFlight = new Map<string, number>();
+
+  async answer(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+    const now = this.inFlight.get(deps.extensionId) ?? 0;
+    if (now >= MAX_PAGE_REQUESTS_IN_FLIGHT) return { ...json(429, { error: `At most ${MAX_PAGE_REQUESTS_IN_FLIGHT} requests at a time.` }), headers: { 'content-type': 'application/json', 'Retry-After': '1' } };
+    this.inFlight.set(deps.extensionId, now + 1);
+    try {
+      return await answerPageRequest(request, deps);
+    } finally {
+      const left = (this.inFlight.get(deps.extensionId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(deps.extensionId, left);
+      else this.inFlight.delete(deps.extensionId);
+    }
+  }
+}
+
 /** Answers one request its frontend made to `/api/v1/…`. */
 export async function answerPageRequest(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
   const url = new URL(request.path, 'https://frame.invalid');
@@ -151,6 +172,8 @@ export async function answerPageRequest(request: PageRequest, deps: PageDeps): P
         return await answer(match, url.searchParams, request, deps);
       } catch (err) {
         if (err instanceof HostFailure) return failed(err.error);
+        // A path segment that is not valid percent-encoding.
+        if (err instanceof URIError) return json(400, { error: `Malformed path: ${url.pathname.slice(0, 200)}` });
         throw err;
       }
     }

@@ -14,7 +14,7 @@ import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { PipelineRegistry } from './pipeline';
 import { createPeers } from './peers';
-import { createEphemeral, createStorage, createUploads } from './storage';
+import { createEphemeral, createImages, createStorage, createUploads } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
 /** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
@@ -95,6 +95,7 @@ export function createSpindle(options: {
     storage: createStorage('storage', requests),
     userStorage: createStorage('userStorage', requests),
     uploads: Object.freeze(createUploads(requests)),
+    images: Object.freeze(createImages(requests)),
     ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),
     permissions: permissions.api(),
     cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} } as never),

@@ -10,8 +10,18 @@ export interface InertContext {
   denied(permission: string, operation: string): Error;
 }
 
-export function unsupported(path: string): Error {
-  return Object.assign(new Error(`spindle.${path} is not available in the Council Workbench.`), { code: 'UNSUPPORTED_HERE' });
+/**
+ * Where Lumiverse itself answers "unavailable" with words of its own (an extension may show them, or match on them),
+ * the same words: image generation with no image connection set up.
+ */
+const LUMIVERSE_UNAVAILABLE: Record<string, (input: unknown) => string> = {
+  'imageGen.generate': (input) => ((input as { connection_id?: unknown } | null)?.connection_id ? 'Image gen connection not found' : 'No default image gen connection configured'),
+  'imageGen.generateStream': (input) => ((input as { connection_id?: unknown } | null)?.connection_id ? 'Image gen connection not found' : 'No default image gen connection configured'),
+};
+
+export function unsupported(path: string, input?: unknown): Error {
+  const lumiverse = LUMIVERSE_UNAVAILABLE[path];
+  return Object.assign(new Error(lumiverse ? lumiverse(input) : `spindle.${path} is not available in the Council Workbench.`), { code: 'UNSUPPORTED_HERE' });
 }
 
 const NEUTRAL: Partial<Record<MethodStyle, () => unknown>> = {
@@ -42,22 +52,22 @@ function method(path: string, style: MethodStyle, permission: string | undefined
         return '';
       };
     case 'stream':
-      return () => {
+      return (input?: unknown) => {
         ctx.touched(path);
-        const error = check() ?? unsupported(path);
+        const error = check() ?? unsupported(path, input);
         // eslint-disable-next-line require-yield -- a stream that fails on its first read
         return (async function* refuse(): AsyncGenerator<never, void, void> {
           throw error;
         })();
       };
     default:
-      return async () => {
+      return async (input?: unknown) => {
         ctx.touched(path);
         const denied = check();
         if (denied) throw denied;
         const neutral = NEUTRAL[style];
         if (neutral) return neutral();
-        throw unsupported(path);
+        throw unsupported(path, input);
       };
   }
 }

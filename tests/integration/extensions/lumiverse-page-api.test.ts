@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { chatRig, newSession, type ChatRig } from '../chat/helpers';
-import { waitFor } from './harness';
-import { MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
+import { fixture, waitFor } from './harness';
+import { MAX_OPEN_BYTES, MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
 
 let rig: ChatRig | null = null;
 
@@ -92,9 +92,35 @@ describe("a frontend's /api/v1 requests", () => {
     expect(await page(r, 'HEAD', '/api/v1/spindle-uploads/not-an-upload')).toMatchObject({ status: 404 });
     // A frame cannot fill the disk: a few open uploads at a time, and a cap on what they come to.
     const big = { 'Upload-Length': String(MAX_UPLOAD_BYTES), 'Upload-Metadata': meta('page_reader') };
-    expect(await page(r, 'POST', '/api/v1/spindle-uploads', big)).toMatchObject({ status: 201 });
+    const fit = Math.floor((MAX_OPEN_BYTES - 10) / MAX_UPLOAD_BYTES);
+    for (let i = 0; i < fit; i++) expect(await page(r, 'POST', '/api/v1/spindle-uploads', big)).toMatchObject({ status: 201 });
     expect(await page(r, 'POST', '/api/v1/spindle-uploads', big)).toMatchObject({ status: 507, json: { code: 'QUOTA_EXCEEDED' } });
-    for (let i = 3; i <= MAX_OPEN_UPLOADS; i++) expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '1', 'Upload-Metadata': meta('page_reader') })).toMatchObject({ status: 201 });
+    for (let i = fit + 2; i <= MAX_OPEN_UPLOADS; i++) expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '1', 'Upload-Metadata': meta('page_reader') })).toMatchObject({ status: 201 });
     expect(await page(r, 'POST', '/api/v1/spindle-uploads', { 'Upload-Length': '1', 'Upload-Metadata': meta('page_reader') })).toMatchObject({ status: 507 });
+  }, 60_000);
+
+  it('a file larger than the worker pipe carries at once reaches the backend whole: spindle.uploads.get reads it in parts', async () => {
+    rig = await chatRig();
+    const r = rig;
+    await r.host.extensions.installFromFolder(fixture('lumiverse_page'), { grant: 'requested' }, () => undefined);
+    await waitFor(() => r.host.extensions.get('lumiverse_page').status === 'running', 'lumiverse_page to run');
+    const size = 9 * 1024 * 1024 + 3;
+    const bytes = Buffer.alloc(size, 0x61);
+    bytes.write('Field notes.', 0);
+    const ask = async (method: string, where: string, headers: Record<string, string>, body?: Buffer) => {
+      const result = await r.call('extensions.pageRequest', { id: 'lumiverse_page', method, path: where, headers, ...(body ? { body: body.toString('base64'), bodyEncoding: 'base64' } : {}) });
+      return result.value as Answer;
+    };
+    const meta = `filename ${Buffer.from('notes.txt').toString('base64')},extension ${Buffer.from('lumiverse_page').toString('base64')}`;
+    const location = (await ask('POST', '/api/v1/spindle-uploads', { 'Upload-Length': String(size), 'Upload-Metadata': meta })).headers.Location!;
+    // In the parts the frame sends (512 KiB each).
+    for (let at = 0; at < size; at += 512 * 1024) {
+      const answer = await ask('PATCH', location, { 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': String(at) }, bytes.subarray(at, at + 512 * 1024));
+      expect(answer.status).toBe(204);
+    }
+    await r.call('extensions.sendFrontend', { id: 'lumiverse_page', payload: { type: 'uploaded', uploadId: location.split('/').pop() } });
+    // What its backend sent its frontend (the event the window hands the frame).
+    const read = await waitFor(() => r.events.find((e) => e.type === 'extension.frontend-message' && (e.payload as { type?: string }).type === 'upload-read'), 'the backend to read the upload', 20_000);
+    expect((read as { payload: unknown }).payload).toEqual({ type: 'upload-read', fileName: 'notes.txt', size, head: 'Field notes.', deleted: true, gone: true });
   }, 60_000);
 });

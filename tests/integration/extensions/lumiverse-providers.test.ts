@@ -67,11 +67,15 @@ describe('the shared RPC pool', () => {
     expect(await read(r, `${OWNER}.secret.state`)).toEqual({ value: { chats: 'what the chats permission guards' } });
   }, 60_000);
 
-  it('an owner that loses a permission takes back what it shared (read under the default policy it would reach readers without it)', async () => {
+  it('an owner that loses a permission takes back the values it published under the default policy (they would reach readers without it); the rest stay', async () => {
     const r = await withBoth();
+    await r.host.extensions.grant(READER, ['chats']);
     await r.host.extensions.revoke(OWNER, ['generation']);
-    expect(await read(r, `${OWNER}.status.current`)).toMatchObject({ code: 'NOT_FOUND' });
-    expect(r.host.extensions.get(OWNER).registrations?.shared).toBeUndefined();
+    // Read under the owner's grants now (chats), the value published while it also held generation would be readable.
+    expect(await read(r, `${OWNER}.secret.state`)).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await read(r, `${OWNER}.status.current`)).toEqual({ value: { online: true, mood: 'listening' } });
+    expect(await read(r, `${OWNER}.status.live`)).toMatchObject({ value: { requestedBy: READER } });
+    expect(r.host.extensions.get(OWNER).registrations?.shared).toEqual([`${OWNER}.status.current (value)`, `${OWNER}.status.live (on demand)`, `${OWNER}.status.broken (on demand)`]);
   }, 60_000);
 
   it('an owner that stops takes its endpoints with it', async () => {

@@ -113,6 +113,8 @@ describe('conformance', () => {
     // answers a generator whose first read rejects UNSUPPORTED_HERE).
     const undeclaredReads = probe.filter((p) => results[p]?.ok && results[p]!.value !== undefined && !p.endsWith('Stream') && !(p in DECLARED_READS));
     expect(undeclaredReads).toEqual([]);
+    // With no image connection, image generation fails in Lumiverse's own words (extensions show them, or match on them).
+    expect(results['imageGen.generate']).toEqual({ ok: false, code: 'UNSUPPORTED_HERE', message: 'No default image gen connection configured' });
   });
 });
 

@@ -97,8 +97,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'imageGen.listConnections': 'array',
   'imageGen.getConnection': 'nullable',
   'imageGen.getModels': 'array',
-  'images.list': 'page',
-  'images.get': 'nullable',
   'users.isVisible': 'boolean',
   'users.getRole': ['operator', 'admin', 'user'],
 };

@@ -7,12 +7,12 @@ import path from 'node:path';
 import type { Clock } from '../../ports';
 import { fail, type HandlersOf } from './handlers';
 
-/** As Lumiverse: an upload not finished or read within this time is dropped. */
+/** As Lumiverse: an upload left this long without a new part (or unread once whole) is dropped. */
 export const UPLOAD_TTL_MS = 30 * 60 * 1000;
-/** The largest upload (Lumiverse allows 1 GiB; a desktop app's extension data stays smaller). */
-export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
-/** The most a backend reads back in one answer (the bytes cross the worker's pipe as base64). */
-export const MAX_UPLOAD_READ_BYTES = 8 * 1024 * 1024;
+/** The largest upload (Lumiverse allows 1 GiB; its backend reads it whole into its worker's memory here). */
+export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+/** A backend reads an upload in parts of this many bytes (base64 across the worker's pipe); its spindle.uploads.get puts them together. */
+export const UPLOAD_READ_PART_BYTES = 4 * 1024 * 1024;
 /** Uploads one extension keeps at a time, and the bytes they may come to in all (a frame cannot fill the disk). */
 export const MAX_OPEN_UPLOADS = 8;
 export const MAX_OPEN_BYTES = 1024 * 1024 * 1024;
@@ -33,7 +33,39 @@ export class ExtensionUploads {
     /** `<data-dir>/extension-data`: an upload lives in `<id>/uploads/`. */
     private readonly dataRoot: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.dropLeftovers();
+  }
+
+  /**
+   * Uploads an earlier run left (their records were in its memory): dropped once idle past the TTL, going by their
+   * files' times, so a command line opened beside the app leaves the app's uploads under way alone.
+   */
+  private dropLeftovers(): void {
+    let extensions: string[];
+    try {
+      extensions = fs.readdirSync(this.dataRoot);
+    } catch {
+      return;
+    }
+    const before = Date.now() - UPLOAD_TTL_MS;
+    for (const extension of extensions) {
+      const folder = path.join(this.dataRoot, extension, 'uploads');
+      let files: string[];
+      try {
+        files = fs.readdirSync(folder);
+      } catch {
+        continue;
+      }
+      for (const file of files) {
+        try {
+          if (fs.statSync(path.join(folder, file)).mtimeMs < before) fs.rmSync(path.join(folder, file), { force: true });
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    }
+  }
 
   private file(record: UploadRecord): string {
     return path.join(this.dataRoot, record.owner, 'uploads', record.id);
@@ -64,6 +96,8 @@ export class ExtensionUploads {
     if (record.offset + bytes.length > record.declaredSize) fail('INPUT_TOO_LARGE', `The upload was declared as ${record.declaredSize} bytes.`);
     fs.appendFileSync(this.file(record), bytes);
     record.offset += bytes.length;
+    // The TTL counts from the last part, as Lumiverse's: a long upload that keeps coming stays.
+    record.expiresAt = this.clock.now() + UPLOAD_TTL_MS;
     return record.offset;
   }
 
@@ -74,14 +108,28 @@ export class ExtensionUploads {
     return true;
   }
 
-  /** spindle.uploads: a completed upload's bytes (base64 across the pipe), and its removal. */
+  /** spindle.uploads: a completed upload (what it is, then its bytes a part at a time, base64 across the pipe), and its removal. */
   handlers(): HandlersOf<'uploads'> {
+    const complete = (owner: string, id: string) => {
+      const record = this.find(owner, id);
+      return record && record.offset === record.declaredSize ? record : undefined;
+    };
     return {
       'uploads.get': ({ uploadId }, caller) => {
-        const record = this.find(caller.extensionId, uploadId);
-        if (!record || record.offset < record.declaredSize) return null;
-        if (record.declaredSize > MAX_UPLOAD_READ_BYTES) fail('RESULT_TOO_LARGE', `The upload is ${record.declaredSize} bytes; an extension reads at most ${MAX_UPLOAD_READ_BYTES} in one answer here.`);
-        return { fileName: record.fileName, size: record.declaredSize, data: fs.readFileSync(this.file(record)).toString('base64') };
+        const record = complete(caller.extensionId, uploadId);
+        return record ? { fileName: record.fileName, size: record.declaredSize } : null;
+      },
+      'uploads.read': ({ uploadId, offset }, caller) => {
+        const record = complete(caller.extensionId, uploadId) ?? fail('NOT_FOUND', `No completed upload ${uploadId} of this extension.`, '/uploadId');
+        const length = Math.max(0, Math.min(UPLOAD_READ_PART_BYTES, record.declaredSize - offset));
+        const bytes = Buffer.alloc(length);
+        const fd = fs.openSync(this.file(record), 'r');
+        try {
+          fs.readSync(fd, bytes, 0, length, offset);
+        } finally {
+          fs.closeSync(fd);
+        }
+        return bytes.toString('base64');
       },
       'uploads.delete': ({ uploadId }, caller) => this.remove(caller.extensionId, uploadId),
     };

@@ -44,6 +44,17 @@ export class SharedRpcPool {
     return [...this.endpoints.values()].filter((r) => r.owner === extensionId).map((r) => `${r.endpoint} (${r.mode === 'sync' ? 'value' : 'on demand'})`);
   }
 
+  /**
+   * A permission of its was revoked: values it published under the default policy go, since they may hold what that
+   * permission guarded and readers are now checked against less. Policy endpoints are checked against the owner's grants
+   * at every read, and handlers run with its grants of the moment: those stay.
+   */
+  revoked(extensionId: string): void {
+    let any = false;
+    for (const [name, record] of this.endpoints) if (record.owner === extensionId && record.mode === 'sync' && record.requires === null) any = this.endpoints.delete(name);
+    if (any) this.changed(extensionId);
+  }
+
   /** Its worker stopped: its endpoints go with it. */
   clear(extensionId: string): void {
     let any = false;

@@ -29,6 +29,7 @@ import { ExtensionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
+import { ExtensionImages } from './extension-images';
 
 /** A running extension's worker, as other extensions' requests reach it (the shared RPC pool, providers). */
 export interface PeerWorker {
@@ -79,7 +80,7 @@ export interface SpindleHostOptions {
 
 /** Folders of an extension's data folder that belong to the host's areas; anything else predates them. */
 const AREAS = { storage: 'storage', userStorage: 'user-local' } as const;
-const RESERVED = new Set<string>([...Object.values(AREAS), 'ephemeral', 'ephemeral.json', 'variables.json', 'enclave-keys.json']);
+const RESERVED = new Set<string>([...Object.values(AREAS), 'ephemeral', 'ephemeral.json', 'variables.json', 'enclave-keys.json', 'images', 'uploads']);
 
 export class SpindleHost {
   private readonly storages = new Map<string, ExtensionStorage>();
@@ -93,6 +94,8 @@ export class SpindleHost {
   readonly providers: ExtensionProviders;
   /** What extensions' frontends streamed in (the frames' /api/v1/spindle-uploads). */
   readonly uploads: ExtensionUploads;
+  /** The images extensions keep (spindle.images), served to their frames. */
+  readonly images: ExtensionImages;
   private readonly pool: SharedRpcPool;
 
   constructor(private readonly options: SpindleHostOptions) {
@@ -112,6 +115,7 @@ export class SpindleHost {
     this.variables = new ExtensionVariables(options.dataRoot);
     this.providers = new ExtensionProviders(changed);
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
+    this.images = new ExtensionImages(options.dataRoot, clock);
     const peer = (id: string) => options.peer?.(id) ?? null;
     this.pool = new SharedRpcPool((id) => {
       const worker = peer(id);
@@ -124,6 +128,7 @@ export class SpindleHost {
       ...this.pool.handlers(),
       ...this.providers.handlers(),
       ...this.uploads.handlers(),
+      ...this.images.handlers(),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
       ...connectionHandlers(deps.connections ?? (() => null)),
@@ -214,6 +219,7 @@ export class SpindleHost {
     this.inert.delete(extensionId);
     this.refusedFor.delete(extensionId);
     this.uploads.forget(extensionId);
+    this.images.forget(extensionId);
   }
 
   /** A call refused for a permission it lacks: kept for its card (a grant clears what it allows: permissionGranted). */
@@ -226,12 +232,9 @@ export class SpindleHost {
     this.options.changed?.(extensionId);
   }
 
-  /**
-   * A permission was revoked: what it shared in the pool goes (read under the default policy, a value published while it
-   * held the permission would reach readers without it); it shares again at its next sync or handle.
-   */
+  /** A permission was revoked: what it published in the pool under the default policy goes (shared-rpc-pool.ts). */
   permissionRevoked(extensionId: string): void {
-    this.pool.clear(extensionId);
+    this.pool.revoked(extensionId);
   }
 
   /** A permission was granted: what it refused for lack of it is no longer to tell. */

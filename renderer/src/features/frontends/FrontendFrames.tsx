@@ -13,7 +13,7 @@ import { tellFrames } from './frame-events';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
-import { drawnClip } from './drawn-clip';
+import { boxesClip } from './drawn-clip';
 import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
 
 const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, port: location.port });
@@ -25,10 +25,13 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
   const ref = useRef<HTMLIFrameElement>(null);
   const { id } = props.extension;
   // What its code appended to its page's body shows where it draws, below the app's floats and dialogs.
-  const layer = useFrontendsStore((s) => s.layers[id] ?? null);
+  const boxes = useFrontendsStore((s) => s.layers[id]);
+  const layer = boxes !== undefined && boxes.length > 0 ? boxes : null;
 
   const load = () => {
     const win = ref.current?.contentWindow;
+    // Its page loaded again under a running broker (its code navigated it): what it showed is gone with the old page.
+    if (win && brokers.has(id)) store.setState((s) => ({ layers: { ...s.layers, [id]: [] } }));
     if (!win || brokers.has(id)) return;
     const chat = appStore.getState().chat;
     const broker = new FrameBroker(id, {
@@ -65,7 +68,7 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
       title={`${props.extension.name} (extension frontend)`}
       aria-hidden={layer ? undefined : true}
       tabIndex={layer ? 0 : -1}
-      style={layer ? { clipPath: drawnClip(layer) } : undefined}
+      style={layer ? { clipPath: boxesClip(layer) } : undefined}
       src={frameUrl(id, 'runtime')}
       sandbox={FRAME_SANDBOX}
       referrerPolicy="no-referrer"

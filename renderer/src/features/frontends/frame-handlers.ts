@@ -151,12 +151,12 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return null;
     },
     'page.request': async (request) => {
-      const answered = await deps.host.invoke('extensions.pageRequest', { id: extensionId, ...request });
+      const answered = await deps.host.invoke('extensions.pageRequest', { ...request, id: extensionId });
       if (!answered.ok) return refuse(answered.error.code, answered.error.message);
       return answered.value;
     },
-    'runtime.layer': ({ box }) => {
-      store.setState((s) => ({ layers: { ...s.layers, [extensionId]: box } }));
+    'runtime.layer': ({ boxes }) => {
+      store.setState((s) => ({ layers: { ...s.layers, [extensionId]: boxes } }));
       return null;
     },
   };

@@ -70,7 +70,7 @@ export interface FrontendsState {
   inert: Record<string, string[]>;
   ready: Record<string, boolean>;
   /** Where what its code appended to the runtime page's body draws, by extension id (the runtime frame shows there). */
-  layers: Record<string, Surface['drawn']>;
+  layers: Record<string, Array<NonNullable<Surface['drawn']>>>;
 }
 
 const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {} });
@@ -167,7 +167,7 @@ export const frontendsActions = {
       widgets: s.widgets.filter((x) => x.extensionId !== extensionId),
       activeTab: s.activeTab?.startsWith(`${extensionId}/`) ? null : s.activeTab,
       ready: { ...s.ready, [extensionId]: false },
-      layers: { ...s.layers, [extensionId]: null },
+      layers: { ...s.layers, [extensionId]: [] },
       problems: problem ? { ...s.problems, [extensionId]: problem } : s.problems,
     });
   },

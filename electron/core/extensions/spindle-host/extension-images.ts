@@ -1,0 +1,135 @@
+// spindle.images (permission `images`): the images an extension keeps, in its own data folder (`images/`, one file per
+// image and an index), in Lumiverse's ImageDTO shape. Their `url` is `/api/v1/images/<id>` on the extension's frame
+// origin, so its frontend shows one with an <img> as in Lumiverse (frontend-files.ts serves it there).
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Clock } from '../../ports';
+import { fail, type HandlersOf } from './handlers';
+
+/** One image, at most (its bytes cross the worker's pipe as base64 in one request). */
+export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
+/** What one extension keeps: a count and the bytes in all. */
+export const MAX_IMAGES = 2000;
+export const MAX_IMAGES_BYTES = 512 * 1024 * 1024;
+
+/** The kinds kept, by their first bytes (never SVG: a document that runs script on the frame's origin). */
+const KINDS: Array<{ mime: string; ext: string; magic: (b: Buffer) => boolean }> = [
+  { mime: 'image/png', ext: 'png', magic: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { mime: 'image/jpeg', ext: 'jpg', magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { mime: 'image/gif', ext: 'gif', magic: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
+  { mime: 'image/webp', ext: 'webp', magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+];
+export const IMAGE_EXTENSIONS = KINDS.map((k) => k.ext);
+
+interface ImageRecord {
+  id: string;
+  original_filename: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  bytes: number;
+  owner_character_id: string | null;
+  owner_chat_id: string | null;
+  created_at: number;
+}
+
+/** Width and height where the header says them plainly (PNG, GIF); null otherwise, as Lumiverse allows. */
+function dimensions(mime: string, b: Buffer): { width: number | null; height: number | null } {
+  if (mime === 'image/png' && b.length >= 24) return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (mime === 'image/gif' && b.length >= 10) return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  return { width: null, height: null };
+}
+
+export class ExtensionImages {
+  private readonly indexes = new Map<string, ImageRecord[]>();
+
+  constructor(
+    /** `<data-dir>/extension-data`: an extension's images live in `<id>/images/`. */
+    private readonly dataRoot: string,
+    private readonly clock: Clock,
+  ) {}
+
+  folder(extensionId: string): string {
+    return path.join(this.dataRoot, extensionId, 'images');
+  }
+
+  handlers(): HandlersOf<'images'> {
+    return {
+      'images.list': ({ options }, caller) => {
+        const all = this.index(caller.extensionId).filter((r) => (!options?.characterId || r.owner_character_id === options.characterId) && (!options?.chatId || r.owner_chat_id === options.chatId));
+        const offset = Math.max(0, options?.offset ?? 0);
+        const limit = Math.max(1, Math.min(500, options?.limit ?? 50));
+        return { data: all.slice(offset, offset + limit).map((r) => this.dto(caller.extensionId, r, options?.specificity)), total: all.length };
+      },
+      'images.get': ({ imageId, options }, caller) => {
+        const found = this.index(caller.extensionId).find((r) => r.id === imageId);
+        return found ? this.dto(caller.extensionId, found, options?.specificity) : null;
+      },
+      'images.upload': ({ data, filename, mime_type, owner_character_id, owner_chat_id }, caller) => {
+        const bytes = Buffer.from(data, 'base64');
+        if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
+        const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image${mime_type ? ` (it was said to be ${mime_type.slice(0, 60)})` : ''}.`, '/data');
+        const index = this.index(caller.extensionId);
+        if (index.length >= MAX_IMAGES) fail('QUOTA_EXCEEDED', `An extension keeps at most ${MAX_IMAGES} images.`);
+        if (index.reduce((n, r) => n + r.bytes, bytes.length) > MAX_IMAGES_BYTES) fail('QUOTA_EXCEEDED', `An extension's images come to at most ${MAX_IMAGES_BYTES} bytes.`);
+        const record: ImageRecord = {
+          id: randomUUID(),
+          original_filename: (filename ?? `image.${kind.ext}`).slice(0, 255),
+          mime_type: kind.mime,
+          ...dimensions(kind.mime, bytes),
+          bytes: bytes.length,
+          owner_character_id: owner_character_id ?? null,
+          owner_chat_id: owner_chat_id ?? null,
+          created_at: Math.floor(this.clock.now() / 1000),
+        };
+        fs.mkdirSync(this.folder(caller.extensionId), { recursive: true });
+        fs.writeFileSync(path.join(this.folder(caller.extensionId), `${record.id}.${kind.ext}`), bytes);
+        this.save(caller.extensionId, [...index, record]);
+        return this.dto(caller.extensionId, record);
+      },
+      'images.delete': ({ imageId }, caller) => this.remove(caller.extensionId, [imageId]) === 1,
+      'images.deleteMany': ({ imageIds }, caller) => this.remove(caller.extensionId, imageIds),
+    };
+  }
+
+  private dto(extensionId: string, r: ImageRecord, specificity: string = 'full') {
+    const { bytes: _bytes, ...fields } = r;
+    return { ...fields, has_thumbnail: false, url: `/api/v1/images/${r.id}`, specificity, owner_extension_identifier: extensionId };
+  }
+
+  private remove(extensionId: string, ids: string[]): number {
+    const index = this.index(extensionId);
+    const gone = index.filter((r) => ids.includes(r.id));
+    if (!gone.length) return 0;
+    this.save(extensionId, index.filter((r) => !ids.includes(r.id)));
+    for (const r of gone) fs.rmSync(path.join(this.folder(extensionId), `${r.id}.${KINDS.find((k) => k.mime === r.mime_type)!.ext}`), { force: true });
+    return gone.length;
+  }
+
+  private index(extensionId: string): ImageRecord[] {
+    let index = this.indexes.get(extensionId);
+    if (!index) {
+      try {
+        index = JSON.parse(fs.readFileSync(path.join(this.folder(extensionId), 'index.json'), 'utf8')) as ImageRecord[];
+      } catch {
+        index = [];
+      }
+      this.indexes.set(extensionId, index);
+    }
+    return index;
+  }
+
+  private save(extensionId: string, index: ImageRecord[]): void {
+    const file = path.join(this.folder(extensionId), 'index.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(index));
+    fs.renameSync(`${file}.tmp`, file);
+    this.indexes.set(extensionId, index);
+  }
+
+  /** Its extension was removed (its folder goes with it). */
+  forget(extensionId: string): void {
+    this.indexes.delete(extensionId);
+  }
+}

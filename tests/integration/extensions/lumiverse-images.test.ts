@@ -1,0 +1,97 @@
+// spindle.images as Lumiverse's published extensions use it (LumiStage keeps its sprites so): images kept in the
+// extension's own data, in Lumiverse's ImageDTO shape, with the images permission, capped, and shown to its frames from
+// their own origin at the DTO's url.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { chatRig, type ChatRig } from '../chat/helpers';
+import { waitFor } from './harness';
+import { frameFile } from '../../../electron/core/extensions/frontend-files';
+import { frameLabel } from '../../../shared/frames/frame-origin';
+import { MAX_IMAGE_BYTES } from '../../../electron/core/extensions/spindle-host/extension-images';
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+/** An extension whose `run` tool runs one spindle.images call it is given and answers its outcome. */
+async function withImages(granted: string[]): Promise<ChatRig> {
+  rig = await chatRig();
+  const dir = path.join(tempDir('cw-images-'), 'sprite_keeper');
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'sprite_keeper', name: 'Sprite Keeper', version: '1.0.0', author: 'A', permissions: ['tools', 'images'], entry_backend: 'dist/backend.js', entry_frontend: 'dist/frontend.js' }));
+  fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
+  fs.writeFileSync(
+    path.join(dir, 'dist', 'backend.js'),
+    `spindle.registerTool({ name: 'run', display_name: 'run', description: 'run', parameters: { type: 'object', properties: {} } });
+const png = Uint8Array.from(atob('${PNG.toString('base64')}'), (c) => c.charCodeAt(0));
+const steps = {
+  upload: () => spindle.images.upload({ data: png, filename: 'a.png', owner_chat_id: 'chat-1' }),
+  fromDataUrl: () => spindle.images.uploadFromDataUrl('data:image/png;base64,${PNG.toString('base64')}', { originalFilename: 'b.png' }),
+  many: () => spindle.images.uploadMany([{ data: png }, { data: new TextEncoder().encode('<svg onload="x()"/>'), mime_type: 'image/svg+xml' }]),
+  huge: () => spindle.images.upload({ data: new Uint8Array(${MAX_IMAGE_BYTES + 1}) }),
+  list: () => spindle.images.list({ chatId: 'chat-1' }),
+  all: () => spindle.images.list(),
+};
+spindle.on('TOOL_INVOCATION', async ({ args }) => {
+  try {
+    if (args.step === 'get') return { ok: true, value: await spindle.images.get(args.id) };
+    if (args.step === 'delete') return { ok: true, value: [await spindle.images.delete(args.id), await spindle.images.delete(args.id)] };
+    return { ok: true, value: await steps[args.step]() };
+  } catch (err) {
+    return { ok: false, code: err.code, message: err.message };
+  }
+});
+`,
+  );
+  await rig.host.extensions.installFromFolder(dir, { grant: granted as never, trust: true }, () => undefined);
+  await waitFor(() => rig!.host.registry.list().some((t) => t.qualifiedName === 'sprite_keeper:run'), 'sprite_keeper to run');
+  return rig;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- what the extension answered: checked by each assertion
+type Outcome = { ok: boolean; value?: any; code?: string; message?: string };
+async function run(r: ChatRig, args: Record<string, unknown>): Promise<Outcome> {
+  const outcome = await r.host.registry.invoke('sprite_keeper:run', args, { timeoutMs: 20_000 });
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
+  return JSON.parse(outcome.content) as Outcome;
+}
+
+describe('spindle.images', () => {
+  it('keeps an image in its own data and answers Lumiverse ImageDTOs; lists by chat; gets; deletes once; the frame origin serves it at its url', async () => {
+    const r = await withImages(['tools', 'images']);
+    const uploaded = await run(r, { step: 'upload' });
+    expect(uploaded.value).toMatchObject({ original_filename: 'a.png', mime_type: 'image/png', width: 1, height: 1, has_thumbnail: false, specificity: 'full', owner_extension_identifier: 'sprite_keeper', owner_chat_id: 'chat-1', owner_character_id: null });
+    const id = uploaded.value.id as string;
+    expect(uploaded.value.url).toBe(`/api/v1/images/${id}`);
+    expect((await run(r, { step: 'fromDataUrl' })).value).toMatchObject({ original_filename: 'b.png', mime_type: 'image/png' });
+    // One of many is refused (an SVG is never kept: it would run script on the frame's origin); the rest are kept.
+    const many = await run(r, { step: 'many' });
+    expect(many.value).toEqual([{ id: expect.any(String) }, { error: expect.stringContaining('not a PNG, JPEG, GIF or WebP image') }]);
+    expect(await run(r, { step: 'huge' })).toMatchObject({ ok: false, code: 'INPUT_TOO_LARGE' });
+    expect((await run(r, { step: 'list' })).value).toMatchObject({ total: 1, data: [{ id }] });
+    expect((await run(r, { step: 'all' })).value.total).toBe(3);
+    expect((await run(r, { step: 'get', id })).value).toMatchObject({ id });
+    // Its frames get the bytes at the url, from the extension's own origin only.
+    const label = frameLabel('sprite_keeper');
+    const served = frameFile(label, `/api/v1/images/${id}`, r.dataDir, (l) => r.host.extensions.frontendFolder(l), (l) => r.host.extensions.imagesFolder(l));
+    expect(fs.readFileSync(served!)).toEqual(PNG);
+    expect(frameFile(frameLabel('another_one'), `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
+    expect(frameFile(label, '/api/v1/images/../index.json', r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
+    expect((await run(r, { step: 'delete', id })).value).toEqual([true, false]);
+    expect((await run(r, { step: 'get', id })).value).toBeNull();
+    expect(frameFile(label, `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
+  }, 60_000);
+
+  it('needs the images permission, as in Lumiverse', async () => {
+    const r = await withImages(['tools']);
+    expect(await run(r, { step: 'upload' })).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(await run(r, { step: 'all' })).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+  }, 60_000);
+});
