@@ -17,16 +17,30 @@ function painted(win: Window, el: Element, style: CSSStyleDeclaration): boolean 
   return [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim() !== '');
 }
 
+/** The root and every element under it, into open shadow roots too (a custom element's content draws as its own). */
+function withShadows(root: Element): Element[] {
+  const out: Element[] = [];
+  const walk = (el: Element) => {
+    out.push(el);
+    if (out.length > MAX_ELEMENTS) return;
+    if (el.shadowRoot) for (const child of el.shadowRoot.children) walk(child);
+    for (const child of el.children) walk(child);
+  };
+  walk(root);
+  return out;
+}
+
 /**
  * The box around what draws in `root` (viewport coordinates of its window); null: nothing draws. What cannot be judged
  * counts as drawing everywhere, or (`unknown: 'own box'`) over the root's own box.
  */
 export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere'): DrawnBox | null {
-  const elements = [root, ...root.querySelectorAll('*')];
-  if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot)) {
-    if (unknown === 'everywhere') return { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight };
+  const elements = unknown === 'own box' ? withShadows(root) : [root, ...root.querySelectorAll('*')];
+  if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot && unknown === 'everywhere')) {
     const own = root.getBoundingClientRect();
-    return own.width && own.height ? { x: Math.floor(own.left), y: Math.floor(own.top), width: Math.ceil(own.width), height: Math.ceil(own.height) } : null;
+    // A root of no size holds what is placed elsewhere (fixed children): it may draw anywhere.
+    if (unknown === 'everywhere' || !own.width || !own.height) return { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight };
+    return { x: Math.floor(own.left), y: Math.floor(own.top), width: Math.ceil(own.width), height: Math.ceil(own.height) };
   }
   let left = Infinity;
   let top = Infinity;

@@ -24,6 +24,21 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Requests to the app at once from this frame (the host answers 8 per extension; more wait here, not as a 429). */
+const AT_ONCE = 8;
+let running = 0;
+const queued: Array<() => void> = [];
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= AT_ONCE) await new Promise<void>((resolve) => queued.push(resolve));
+  running++;
+  try {
+    return await work();
+  } finally {
+    running--;
+    queued.shift()?.();
+  }
+}
+
 /**
  * One request to the app. A tus PATCH longer than a part goes as several (each appends at its offset, as tus
  * allows), and its last answer is the answer; any other body must fit one part.
@@ -31,12 +46,12 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 async function ask(channel: FrameChannel, method: string, path: string, headers: Record<string, string>, body: Uint8Array | null, aborted: () => boolean = () => false): Promise<PageAnswer> {
   const bytesBody = (headers['content-type'] ?? '').includes('octet-stream');
   const send = (part: Uint8Array | null, extra: Record<string, string> = {}) =>
-    channel.request('page.request', {
+    inTurn(() => channel.request('page.request', {
       method,
       path,
       headers: { ...headers, ...extra },
       ...(part ? (bytesBody ? { body: toBase64(part), bodyEncoding: 'base64' as const } : { body: new TextDecoder().decode(part), bodyEncoding: 'utf8' as const }) : {}),
-    });
+    }));
   if (!body || body.length <= PAGE_BODY_PART_BYTES) return send(body);
   const offset = Number(headers['upload-offset']);
   if (method !== 'PATCH' || !bytesBody || !Number.isInteger(offset)) return { status: 413, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: `A request body here is at most ${PAGE_BODY_PART_BYTES} bytes.` }), bodyEncoding: 'utf8' };
@@ -96,7 +111,9 @@ export function installPageXhr(win: Window & typeof globalThis, channel: FrameCh
   const OWN = ['readyState', 'status', 'statusText', 'responseURL', 'response', 'responseText'];
   proto.open = function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
     const resolved = new URL(String(url), win.location.href);
-    // A reused request shows the browser's own state again until its new answer.
+    // A reused request shows the browser's own state again until its new answer; one still waiting is dropped (as open() aborts it).
+    const previous = pages.get(this);
+    if (previous && !previous.answer) previous.aborted = true;
     for (const name of OWN) delete (this as unknown as Record<string, unknown>)[name];
     if (isPageApi(win, resolved)) {
       // The app answers asynchronously: a synchronous request to it cannot be made (as a browser refuses one it cannot make).

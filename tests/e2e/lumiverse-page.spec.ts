@@ -54,6 +54,13 @@ test.describe("a frontend written for Lumiverse's page", () => {
     expect(await layerAt(...(await centre(await runtime.locator('#bio-panel').boundingBox())))).toBe('layer');
     const viewport = page.viewportSize()!;
     expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
+    // A real click between them (right of the badge, left of the panel), on the composer, reaches the app.
+    const composer = page.getByLabel('Message');
+    const field = (await composer.boundingBox())!;
+    const x = Math.min(field.x + field.width - 10, viewport.width / 2);
+    expect(x).toBeGreaterThan((await runtime.locator('#bio-badge').boundingBox())!.x);
+    await page.mouse.click(x, field.y + field.height / 2);
+    await expect(composer).toBeFocused();
     await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click({ timeout: 5000 });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();

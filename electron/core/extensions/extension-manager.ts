@@ -184,7 +184,7 @@ export class ExtensionManager {
   /** The folder of the images the extension of frame origin `label` keeps (spindle.images), served there. */
   imagesFolder(label: string): string | null {
     const entry = this.framed(label);
-    return entry ? this.spindle.images.folder(entry.id) : null;
+    return entry?.granted.has('images') ? this.spindle.images.folder(entry.id) : null;
   }
 
   /** The enabled extension with a frontend whose frame origin is `label`. */
@@ -376,7 +376,7 @@ export class ExtensionManager {
     if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
     const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
     const call = { signal: new AbortController().signal, emit: () => undefined };
-    return this.pages.answer(request, { extensionId: id, spindle: (method, args) => this.spindle.answer(origin, method, { args }, call), uploads: this.spindle.uploads, activeChatId: () => this.spindle.activeChatId(), now: () => this.clock.now() });
+    return this.pages.answer(request, { extensionId: id, spindle: (method, args) => this.spindle.answer(origin, method, { args }, call), uploads: this.spindle.uploads, image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null), activeChatId: () => this.spindle.activeChatId(), now: () => this.clock.now() });
   }
 
   /** Providers running extensions offer (sidecar endpoints, drivers), callable in their workers. */

@@ -29,6 +29,8 @@ export interface PageDeps {
   /** Asks a spindle.* method as the extension (its permissions, its card's refusals). */
   spindle(method: string, args: unknown[]): Promise<Result<unknown>>;
   uploads: ExtensionUploads;
+  /** Its images (spindle.images), for a fetch of their url; null without the images permission. */
+  image(id: string): { mime: string; bytes: Buffer } | null;
   /** The chat open now (the frame knows it already: ctx.getActiveChat needs no permission). */
   activeChatId(): string | null;
   now(): number;
@@ -97,6 +99,11 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     return via(deps, 'personas.list', [options], shape);
   }],
   ['GET', /^personas\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'personas.get', [decodeURIComponent(m[1]!)])],
+  // An image it keeps (an <img> gets it from the frame's origin; a fetch comes here, for a blob or a canvas).
+  ['GET', /^images\/([0-9a-f-]{36})$/, (m, _q, _r, deps) => {
+    const image = deps.image(m[1]!);
+    return image ? { status: 200, headers: { 'content-type': image.mime }, body: image.bytes.toString('base64'), bodyEncoding: 'base64' } : json(404, { error: 'Not found' });
+  }],
   // tus 1.0.0 (creation): as Lumiverse's route, the upload tagged with the extension that may read it.
   ['OPTIONS', /^spindle-uploads(\/.*)?$/, () => empty(204, { ...TUS, 'Tus-Version': '1.0.0', 'Tus-Extension': 'creation', 'Tus-Max-Size': String(MAX_UPLOAD_BYTES) })],
   ['POST', /^spindle-uploads\/?$/, (_m, _q, request, deps) => {

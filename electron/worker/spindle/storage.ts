@@ -115,7 +115,7 @@ export function createUploads(requests: HostRequests): Record<string, unknown> {
  */
 export function createImages(requests: HostRequests): Record<string, unknown> {
   const options = (value: unknown) => (typeof value === 'object' && value !== null ? value : null);
-  const upload = (input: unknown) => {
+  const upload = async (input: unknown) => {
     const i = (input ?? {}) as Record<string, unknown>;
     if (!(i.data instanceof Uint8Array)) throw new TypeError('spindle.images.upload expects { data: Uint8Array }.');
     const text = (key: string) => (typeof i[key] === 'string' ? { [key]: i[key] } : {});
@@ -136,9 +136,9 @@ export function createImages(requests: HostRequests): Record<string, unknown> {
       }
       return out;
     },
-    uploadFromDataUrl(dataUrl: unknown, name?: unknown) {
+    async uploadFromDataUrl(dataUrl: unknown, name?: unknown) {
       const match = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(String(dataUrl ?? ''));
-      if (!match) return Promise.reject(new TypeError('spindle.images.uploadFromDataUrl expects a data: URL.'));
+      if (!match) throw new TypeError('spindle.images.uploadFromDataUrl expects a data: URL.');
       const data = match[2] ? fromBase64(match[3]) : new TextEncoder().encode(decodeURIComponent(match[3]!));
       const o = (options(name) ?? {}) as Record<string, unknown>;
       const filename = typeof name === 'string' ? name : o.originalFilename;

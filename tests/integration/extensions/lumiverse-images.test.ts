@@ -84,14 +84,51 @@ describe('spindle.images', () => {
     expect(fs.readFileSync(served!)).toEqual(PNG);
     expect(frameFile(frameLabel('another_one'), `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
     expect(frameFile(label, '/api/v1/images/../index.json', r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
+    // A fetch of the url from its frame (for a blob or a canvas) answers the bytes and their type.
+    const fetched = await r.call('extensions.pageRequest', { id: 'sprite_keeper', method: 'GET', path: `/api/v1/images/${id}`, headers: {} });
+    expect(fetched).toMatchObject({ ok: true, value: { status: 200, headers: { 'content-type': 'image/png' }, bodyEncoding: 'base64' } });
+    expect(Buffer.from((fetched.value as { body: string }).body, 'base64')).toEqual(PNG);
     expect((await run(r, { step: 'delete', id })).value).toEqual([true, false]);
     expect((await run(r, { step: 'get', id })).value).toBeNull();
     expect(frameFile(label, `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
   }, 60_000);
 
-  it('needs the images permission, as in Lumiverse', async () => {
-    const r = await withImages(['tools']);
+  it('needs the images permission, as in Lumiverse; revoked, its frames are served its images no more', async () => {
+    const r = await withImages(['tools', 'images']);
+    const id = (await run(r, { step: 'upload' })).value.id as string;
+    const label = frameLabel('sprite_keeper');
+    const serve = () => frameFile(label, `/api/v1/images/${id}`, r.dataDir, (l) => r.host.extensions.frontendFolder(l), (l) => r.host.extensions.imagesFolder(l));
+    expect(serve()).not.toBeNull();
+    await r.host.extensions.revoke('sprite_keeper', ['images']);
+    expect(serve()).toBeNull();
+    expect(await r.call('extensions.pageRequest', { id: 'sprite_keeper', method: 'GET', path: `/api/v1/images/${id}`, headers: {} })).toMatchObject({ value: { status: 404 } });
     expect(await run(r, { step: 'upload' })).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(await run(r, { step: 'all' })).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
   }, 60_000);
+});
+
+describe('the image index', () => {
+  it('survives a restart; a record not in the shape this host writes (a planted "../" id, an unknown kind) is left out, and nothing outside the folder is touched', async () => {
+    const { ExtensionImages } = await import('../../../electron/core/extensions/spindle-host/extension-images');
+    const root = tempDir('cw-image-index-');
+    const clock = { now: () => 1_000 };
+    const first = new ExtensionImages(root, clock).handlers();
+    const caller = { extensionId: 'ext_a', allowed: () => true };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+    const kept = first['images.upload']({ data: gif.toString('base64'), filename: 'dot.gif' }, caller, call) as { id: string; mime_type: string; width: number };
+    expect(kept).toMatchObject({ mime_type: 'image/gif', width: 1 });
+    // Plant records beside it, as a hand or an older layout might.
+    const index = path.join(root, 'ext_a', 'images', 'index.json');
+    const outside = path.join(root, 'ext_a', 'precious.png');
+    fs.writeFileSync(outside, 'keep me');
+    const records = JSON.parse(fs.readFileSync(index, 'utf8')) as object[];
+    fs.writeFileSync(index, JSON.stringify([...records, { id: '../precious', original_filename: 'x', mime_type: 'image/png', bytes: 1 }, { id: '00000000-0000-0000-0000-000000000000', original_filename: 'y', mime_type: 'text/html', bytes: 1 }]));
+    const second = new ExtensionImages(root, clock);
+    expect((second.handlers()['images.list']({}, caller, call) as { total: number }).total).toBe(1);
+    expect(second.handlers()['images.delete']({ imageId: '../precious' }, caller, call)).toBe(false);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('keep me');
+    expect(second.read('ext_a', kept.id)).toMatchObject({ mime: 'image/gif' });
+    expect(second.read('ext_b', kept.id)).toBeNull();
+  });
 });

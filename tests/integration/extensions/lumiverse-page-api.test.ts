@@ -1,6 +1,7 @@
 // Lumiverse's own REST API as an extension's frontend reaches for it (the frames' compatibility layer): each route
 // answered in Lumiverse's shape within the extension's permissions, others with Lumiverse's error shape, and tus
 // uploads kept to the extension that made them, with the protocol's refusals.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -105,7 +106,8 @@ describe("a frontend's /api/v1 requests", () => {
     await r.host.extensions.installFromFolder(fixture('lumiverse_page'), { grant: 'requested' }, () => undefined);
     await waitFor(() => r.host.extensions.get('lumiverse_page').status === 'running', 'lumiverse_page to run');
     const size = 9 * 1024 * 1024 + 3;
-    const bytes = Buffer.alloc(size, 0x61);
+    // Each byte tells its place: a part put at the wrong offset, or lost, changes the digest.
+    const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 31 + (i >> 10)) & 0xff));
     bytes.write('Field notes.', 0);
     const ask = async (method: string, where: string, headers: Record<string, string>, body?: Buffer) => {
       const result = await r.call('extensions.pageRequest', { id: 'lumiverse_page', method, path: where, headers, ...(body ? { body: body.toString('base64'), bodyEncoding: 'base64' } : {}) });
@@ -121,6 +123,6 @@ describe("a frontend's /api/v1 requests", () => {
     await r.call('extensions.sendFrontend', { id: 'lumiverse_page', payload: { type: 'uploaded', uploadId: location.split('/').pop() } });
     // What its backend sent its frontend (the event the window hands the frame).
     const read = await waitFor(() => r.events.find((e) => e.type === 'extension.frontend-message' && (e.payload as { type?: string }).type === 'upload-read'), 'the backend to read the upload', 20_000);
-    expect((read as { payload: unknown }).payload).toEqual({ type: 'upload-read', fileName: 'notes.txt', size, head: 'Field notes.', deleted: true, gone: true });
+    expect((read as { payload: unknown }).payload).toEqual({ type: 'upload-read', fileName: 'notes.txt', size, head: 'Field notes.', sha256: createHash('sha256').update(bytes).digest('hex'), deleted: true, gone: true });
   }, 60_000);
 });

@@ -15,7 +15,7 @@ const caller = (extensionId: string) => ({ extensionId, allowed: () => true });
 const call = { signal: new AbortController().signal, emit: () => undefined };
 
 function deps(dataRoot: string, spindle: PageDeps['spindle'] = async () => ({ ok: true, value: null })): PageDeps {
-  return { extensionId: 'ext_a', spindle, uploads: new ExtensionUploads(dataRoot, clock), activeChatId: () => null, now: () => 0 };
+  return { extensionId: 'ext_a', spindle, uploads: new ExtensionUploads(dataRoot, clock), image: () => null, activeChatId: () => null, now: () => 0 };
 }
 
 describe('page requests', () => {
@@ -43,7 +43,8 @@ describe('uploads', () => {
     const handlers = uploads.handlers();
     const size = UPLOAD_READ_PART_BYTES * 2 + 5;
     const record = uploads.create('ext_a', 'big.bin', size);
-    const bytes = Buffer.alloc(size, 7);
+    // Each byte tells its place, so a part read from the wrong offset would not match.
+    const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 7 + (i >> 8)) & 0xff));
     uploads.append(record, 0, bytes.subarray(0, size - 5));
     expect(handlers['uploads.get']({ uploadId: record.id }, caller('ext_a'), call)).toBeNull();
     uploads.append(record, size - 5, bytes.subarray(size - 5));

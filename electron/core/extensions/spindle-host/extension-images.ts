@@ -41,8 +41,17 @@ function dimensions(mime: string, b: Buffer): { width: number | null; height: nu
   return { width: null, height: null };
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A record of the index as this host writes it; anything else in the file (edited by hand, an older layout) is left out. */
+function wellFormed(r: unknown): r is ImageRecord {
+  const x = r as Partial<ImageRecord> | null;
+  return typeof x?.id === 'string' && UUID.test(x.id) && KINDS.some((k) => k.mime === x.mime_type) && Number.isSafeInteger(x.bytes) && x.bytes! >= 0 && typeof x.original_filename === 'string';
+}
+
 export class ExtensionImages {
-  private readonly indexes = new Map<string, ImageRecord[]>();
+  /** Each extension's index as last read, with its file's time: another process (the command line) may write it too. */
+  private readonly indexes = new Map<string, { mtimeMs: number; records: ImageRecord[] }>();
 
   constructor(
     /** `<data-dir>/extension-data`: an extension's images live in `<id>/images/`. */
@@ -98,26 +107,50 @@ export class ExtensionImages {
     return { ...fields, has_thumbnail: false, url: `/api/v1/images/${r.id}`, specificity, owner_extension_identifier: extensionId };
   }
 
+  /** An image's bytes and type (a frame's fetch of its url); null when it has no such image. */
+  read(extensionId: string, id: string): { mime: string; bytes: Buffer } | null {
+    const found = this.index(extensionId).find((r) => r.id === id);
+    if (!found) return null;
+    try {
+      return { mime: found.mime_type, bytes: fs.readFileSync(this.fileOf(extensionId, found)) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Its file: the folder and the record's checked id and kind, nothing else. */
+  private fileOf(extensionId: string, r: ImageRecord): string {
+    return path.join(this.folder(extensionId), `${r.id}.${KINDS.find((k) => k.mime === r.mime_type)!.ext}`);
+  }
+
   private remove(extensionId: string, ids: string[]): number {
     const index = this.index(extensionId);
     const gone = index.filter((r) => ids.includes(r.id));
     if (!gone.length) return 0;
     this.save(extensionId, index.filter((r) => !ids.includes(r.id)));
-    for (const r of gone) fs.rmSync(path.join(this.folder(extensionId), `${r.id}.${KINDS.find((k) => k.mime === r.mime_type)!.ext}`), { force: true });
+    for (const r of gone) fs.rmSync(this.fileOf(extensionId, r), { force: true });
     return gone.length;
   }
 
   private index(extensionId: string): ImageRecord[] {
-    let index = this.indexes.get(extensionId);
-    if (!index) {
-      try {
-        index = JSON.parse(fs.readFileSync(path.join(this.folder(extensionId), 'index.json'), 'utf8')) as ImageRecord[];
-      } catch {
-        index = [];
-      }
-      this.indexes.set(extensionId, index);
+    const file = path.join(this.folder(extensionId), 'index.json');
+    let mtimeMs = -1;
+    try {
+      mtimeMs = fs.statSync(file).mtimeMs;
+    } catch {
+      // None yet.
     }
-    return index;
+    const cached = this.indexes.get(extensionId);
+    if (cached && cached.mtimeMs === mtimeMs) return cached.records;
+    let records: ImageRecord[] = [];
+    try {
+      const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+      records = Array.isArray(parsed) ? parsed.filter(wellFormed) : [];
+    } catch {
+      // None, or unreadable: no images.
+    }
+    this.indexes.set(extensionId, { mtimeMs, records });
+    return records;
   }
 
   private save(extensionId: string, index: ImageRecord[]): void {
@@ -125,7 +158,7 @@ export class ExtensionImages {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(`${file}.tmp`, JSON.stringify(index));
     fs.renameSync(`${file}.tmp`, file);
-    this.indexes.set(extensionId, index);
+    this.indexes.set(extensionId, { mtimeMs: fs.statSync(file).mtimeMs, records: index });
   }
 
   /** Its extension was removed (its folder goes with it). */

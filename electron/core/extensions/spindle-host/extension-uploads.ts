@@ -124,12 +124,14 @@ export class ExtensionUploads {
         const length = Math.max(0, Math.min(UPLOAD_READ_PART_BYTES, record.declaredSize - offset));
         const bytes = Buffer.alloc(length);
         const fd = fs.openSync(this.file(record), 'r');
+        let read = 0;
         try {
-          fs.readSync(fd, bytes, 0, length, offset);
+          read = fs.readSync(fd, bytes, 0, length, offset);
         } finally {
           fs.closeSync(fd);
         }
-        return bytes.toString('base64');
+        // A file cut short (by hand, a full disk) reads short: the worker stops there instead of taking zeros.
+        return bytes.subarray(0, read).toString('base64');
       },
       'uploads.delete': ({ uploadId }, caller) => this.remove(caller.extensionId, uploadId),
     };
