@@ -43,7 +43,16 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
  * One request to the app. A tus PATCH longer than a part goes as several (each appends at its offset, as tus
  * allows), and its last answer is the answer; any other body must fit one part.
  */
-async function ask(channel: FrameChannel, method: string, path: string, headers: Record<string, string>, body: Uint8Array | null, aborted: () => boolean = () => false): Promise<PageAnswer> {
+async function ask(
+  channel: FrameChannel,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Uint8Array | null,
+  aborted: () => boolean = () => false,
+  /** Bytes sent so far, after each part (an XHR's upload progress). */
+  sent: (bytes: number) => void = () => undefined,
+): Promise<PageAnswer> {
   const bytesBody = (headers['content-type'] ?? '').includes('octet-stream');
   const send = (part: Uint8Array | null, extra: Record<string, string> = {}) =>
     inTurn(() => channel.request('page.request', {
@@ -61,6 +70,7 @@ async function ask(channel: FrameChannel, method: string, path: string, headers:
     if (aborted()) throw new DOMException('The request was aborted.', 'AbortError');
     answer = await send(body.subarray(at, at + PAGE_BODY_PART_BYTES), { 'upload-offset': String(offset + at) });
     if (answer.status >= 300) return answer;
+    sent(Math.min(body.length, at + PAGE_BODY_PART_BYTES));
   }
   return answer!;
 }
@@ -133,7 +143,10 @@ export function installPageXhr(win: Window & typeof globalThis, channel: FrameCh
     if (bytes) fire(xhr.upload, 'loadstart', 0, bytes.length);
     let answer: PageAnswer;
     try {
-      answer = await ask(channel, page.method, `${page.url.pathname}${page.url.search}`, page.headers, bytes, () => page.aborted === true);
+      const total = bytes?.length ?? 0;
+      answer = await ask(channel, page.method, `${page.url.pathname}${page.url.search}`, page.headers, bytes, () => page.aborted === true, (done) => {
+        if (done < total && !page.aborted) fire(xhr.upload, 'progress', done, total);
+      });
     } catch {
       if (page.aborted) return;
       own(xhr, { readyState: 4, status: 0 });
