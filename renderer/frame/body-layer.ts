@@ -3,13 +3,12 @@
 // body holds something of the extension's, the frame reports where each piece draws and the app shows the frame there
 // (taking the pointer only in those boxes: a toast in one corner and a button in another do not span the window), and
 // hides it again when nothing of it is left.
+import { MAX_LAYER_BOXES } from '../../shared/frames/frame-contract';
 import { drawnBox, type DrawnBox } from './drawn-box';
 
 const QUIET_MS = 100;
 const OURS = new Set(['SCRIPT', 'STYLE', 'LINK', 'TEMPLATE']);
 
-/** Boxes reported at most; past that, the rest are reported as the one box around them. */
-export const MAX_LAYER_BOXES = 16;
 
 function union(boxes: DrawnBox[]): DrawnBox {
   const left = Math.min(...boxes.map((b) => b.x));
@@ -27,8 +26,10 @@ export function watchBodyLayer(win: Window & typeof globalThis, holder: Element,
   let timer: number | undefined;
   const tell = () => {
     timer = undefined;
-    // Each piece by its own box; what cannot be judged (a shadow root, a huge subtree) by the element's own box.
+    // Each piece by its own box (into open shadow roots); a subtree too large to judge by the element's own box, or the
+    // window when that has no size (its content is placed elsewhere).
     const boxes = theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? []);
+    // Past the cap, the rest are reported as the one box around them.
     const reported = boxes.length > MAX_LAYER_BOXES ? [...boxes.slice(0, MAX_LAYER_BOXES - 1), union(boxes.slice(MAX_LAYER_BOXES - 1))] : boxes;
     const key = JSON.stringify(reported);
     if (key === told) return;

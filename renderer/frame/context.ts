@@ -2,6 +2,7 @@
 // place here is real (surfaces, dialogs, backend messages, events, files, permissions, messages); the rest
 // is present, logged once and listed on the extension's card, so a frontend never meets a TypeError.
 import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
+import { base64ToBytes } from './base64';
 import { createComponents } from './components';
 import { createDom } from './dom';
 import { createMessages } from './messages';
@@ -17,13 +18,6 @@ export interface FrontendLifecycle {
   deferred(): boolean;
   /** Marks it ready (its own ready(), setup returning, or the 10 s fallback): queued messages flow. */
   markReady(): void;
-}
-
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 export function createContext(state: RuntimeState, manifest: Record<string, unknown>, setupRunning: () => boolean): FrontendLifecycle {

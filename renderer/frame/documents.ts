@@ -1,4 +1,5 @@
-// The documents an extension's frontend draws into: the hidden runtime frame's own, and one per surface
+// The documents an extension's frontend draws into: the runtime frame's own (hidden but for what its code appends to
+// its body: body-layer.ts), and one per surface
 // (a drawer tab, a float widget, a modal…), each a frame of the same origin the app placed where the
 // Workbench shows that surface. A surface's root is made at once in the runtime document (Lumiverse
 // hands it back synchronously), kept in a hidden holder there, and moves into its frame when that frame

@@ -1,7 +1,8 @@
 // Where a surface's content actually draws: the box around its painted elements (a background, a border, an image,
 // a control, text, a ::before or ::after, a shadow). A float that is mostly transparent (an overlay the size of the
 // window with a small panel in it) then takes the pointer only there, and the app's own buttons under the rest
-// work. What it cannot judge (a shadow root, a very large document) counts as drawing everywhere.
+// work. What it cannot judge (a shadow root for a float, a very large document) counts as drawing everywhere; a body
+// layer's piece is judged into its open shadow roots, and past that by its own box.
 /** Elements looked at per measure: a larger document is taken as drawn everywhere. */
 const MAX_ELEMENTS = 2000;
 const PAINTED_TAGS = new Set(['IMG', 'SVG', 'CANVAS', 'VIDEO', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'IFRAME']);

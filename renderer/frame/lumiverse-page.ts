@@ -3,6 +3,7 @@
 // it runs on its own origin, whose policy lets nothing out: its fetch and XHR of `/api/v1/…` on that origin go to
 // the app as `page.request` instead (the host answers within its permissions), and the route follows the open chat.
 import { PAGE_BODY_PART_BYTES, type FrameResult } from '../../shared/frames/frame-contract';
+import { base64ToBytes, bytesToBase64 } from './base64';
 import type { FrameChannel } from './channel';
 
 type PageAnswer = FrameResult<'page.request'>;
@@ -10,19 +11,6 @@ type PageAnswer = FrameResult<'page.request'>;
 /** Whether a URL is Lumiverse's API on this frame's own origin. */
 const isPageApi = (win: Window, url: URL) => url.origin === win.location.origin && url.pathname.startsWith('/api/v1/');
 const NO_BODY = new Set([101, 204, 205, 304]);
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
 
 /** Requests to the app at once from this frame (the host answers 8 per extension; more wait here, not as a 429). */
 const AT_ONCE = 8;
@@ -59,7 +47,7 @@ async function ask(
       method,
       path,
       headers: { ...headers, ...extra },
-      ...(part ? (bytesBody ? { body: toBase64(part), bodyEncoding: 'base64' as const } : { body: new TextDecoder().decode(part), bodyEncoding: 'utf8' as const }) : {}),
+      ...(part ? (bytesBody ? { body: bytesToBase64(part), bodyEncoding: 'base64' as const } : { body: new TextDecoder().decode(part), bodyEncoding: 'utf8' as const }) : {}),
     }));
   if (!body || body.length <= PAGE_BODY_PART_BYTES) return send(body);
   const offset = Number(headers['upload-offset']);
@@ -76,7 +64,7 @@ async function ask(
 }
 
 const lowerHeaders = (headers: Headers) => Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v]));
-const answerBytes = (answer: PageAnswer) => (answer.bodyEncoding === 'base64' ? fromBase64(answer.body) : new TextEncoder().encode(answer.body));
+const answerBytes = (answer: PageAnswer) => (answer.bodyEncoding === 'base64' ? base64ToBytes(answer.body) : new TextEncoder().encode(answer.body));
 
 /** fetch: Lumiverse's API on this origin is asked of the app; anything else goes where it would (the policy decides). */
 export function installPageFetch(win: Window & typeof globalThis, channel: FrameChannel): void {

@@ -72,10 +72,12 @@ export type InputAction = Static<typeof InputActionSchema>;
 /** A body travels as text, or as base64 when it is bytes (a tus PATCH); a part of one request carries at most 512 KiB. */
 const BodyEncoding = Type.Union([Type.Literal('utf8'), Type.Literal('base64')]);
 export const PAGE_BODY_PART_BYTES = 512 * 1024;
+/** Boxes a runtime frame's body layer reports at most (body-layer.ts). */
+export const MAX_LAYER_BOXES = 16;
 const PageRequestSchema = Closed({
   method: Type.String({ pattern: '^[A-Za-z]{1,10}$' }),
   path: Type.String({ minLength: 1, maxLength: 4096 }),
-  headers: Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 8192 })),
+  headers: Type.Record(Type.String({ maxLength: 200 }), Type.String({ maxLength: 8192 }), { maxProperties: 64 }),
   body: Type.Optional(Type.String({ maxLength: Math.ceil(PAGE_BODY_PART_BYTES / 3) * 4 })),
   bodyEncoding: Type.Optional(BodyEncoding),
 });
@@ -124,7 +126,7 @@ export const FRAME_METHODS = {
   /** Its code fetched Lumiverse's own `/api/v1/…` (lumiverse-page.ts): the host answers as Lumiverse would, within its permissions. */
   'page.request': endpoint({ params: PageRequestSchema, result: PageResponseSchema }),
   /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
-  'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: 16 }) }), result: Type.Null() }),
+  'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: MAX_LAYER_BOXES }) }), result: Type.Null() }),
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;

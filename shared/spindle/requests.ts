@@ -10,6 +10,7 @@ import { SESSION_LIMITS } from '../types/chat';
 import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { endpoint } from '../rpc/endpoint';
+import { FILE_REQUESTS } from './file-requests';
 import { PEER_REQUESTS } from './peer-requests';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
@@ -236,7 +237,7 @@ const HOST = {
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;
 
-export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS } as const;
+export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS } as const;
 
 export type SpindleMethod = keyof typeof SPINDLE_REQUESTS;
 export type StorageOp = keyof typeof STORAGE_OPS;

@@ -161,6 +161,13 @@ describe('sidecar', () => {
     expect(buttonNamed(panel, 'List models').getAttribute('aria-disabled')).toBe('true');
     await settle(() => buttonNamed(panel, 'Save').click());
     expect(byTestId(panel, 'sidecar-status').textContent).toContain('Ready: council tools use Echo Council, the sidecar endpoint of Echo Council.');
+    // Offered only while it is granted chats: a revoke takes it away, a grant brings it back.
+    await settle(async () => void (await host.arrange('extensions.revoke', { id: 'lumiverse_providers', permission: 'chats' })));
+    for (let i = 0; i < 200 && options().includes('Echo Council — Echo Council'); i++) await settle(() => new Promise((resolve) => setTimeout(resolve, 25)));
+    expect(options()).not.toContain('Echo Council — Echo Council');
+    await settle(async () => void (await host.arrange('extensions.grant', { id: 'lumiverse_providers', permission: 'chats' })));
+    for (let i = 0; i < 200 && !options().includes('Echo Council — Echo Council'); i++) await settle(() => new Promise((resolve) => setTimeout(resolve, 25)));
+    expect(options()).toContain('Echo Council — Echo Council');
     await settle(async () => void (await host.arrange('extensions.disable', { id: 'lumiverse_providers' })));
     for (let i = 0; i < 200 && options().includes('Echo Council — Echo Council'); i++) await settle(() => new Promise((resolve) => setTimeout(resolve, 25)));
     expect(options()).toEqual(['— Choose a connection —', 'extension:lumiverse_providers/echo-council (missing)', 'Local LM Studio', 'OpenAI']);

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_FILES, FRAME_LABEL_PATTERN, FRAME_PAGE, SANDBOX_PAGE } from '../../../shared/frames/frame-origin';
-import { IMAGE_EXTENSIONS } from './spindle-host/extension-images';
+import { IMAGE_EXTENSIONS, IMAGE_ID } from './spindle-host/extension-images';
 
-const IMAGE_PATH = /^\/api\/v1\/images\/([0-9a-f-]{36})$/;
+const IMAGE_PATH = /^\/api\/v1\/images\/([^/]+)$/;
 
 function within(root: string, relative: string): string | null {
   if (relative.includes('\0')) return null;
@@ -40,7 +40,7 @@ export function frameFile(label: string, pathname: string, rendererDir: string, 
     return folder ? within(folder, decoded.slice(EXTENSION_FILES.length)) : null;
   }
   const image = IMAGE_PATH.exec(decoded);
-  const images = image ? imagesOf(label) : null;
+  const images = image && IMAGE_ID.test(image[1]!) ? imagesOf(label) : null;
   if (image && images) return IMAGE_EXTENSIONS.map((ext) => within(images, `${image[1]}.${ext}`)).find(Boolean) ?? null;
   return null;
 }

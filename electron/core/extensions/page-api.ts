@@ -1,12 +1,15 @@
 // Lumiverse's own REST API (`/api/v1/…`) as an extension's frontend reaches for it: the frame's fetch and XHR hand
 // such a request to the app, which asks the host here. The read-mostly routes published frontends use are answered in
-// Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas), and resumable
-// uploads land in the extension's own data. Anything else gets Lumiverse's error shape: `{ "error": … }` and a status.
+// Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas); resumable
+// uploads land in the extension's own data, and its images (spindle.images) are fetched by their url. Anything else
+// gets Lumiverse's error shape: `{ "error": … }` and a status.
 import os from 'node:os';
 import { HostFailure, type HostError, type Result } from '../../../shared/errors';
 import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
 import type { ExtensionUploads } from './spindle-host/extension-uploads';
 import { MAX_UPLOAD_BYTES } from './spindle-host/extension-uploads';
+import { IMAGE_ID } from './spindle-host/extension-images';
+import { fromBase64 } from '../util/base64';
 
 export interface PageRequest {
   method: string;
@@ -100,7 +103,7 @@ const ROUTES: Array<[string, RegExp, Route]> = [
   }],
   ['GET', /^personas\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'personas.get', [decodeURIComponent(m[1]!)])],
   // An image it keeps (an <img> gets it from the frame's origin; a fetch comes here, for a blob or a canvas).
-  ['GET', /^images\/([0-9a-f-]{36})$/, (m, _q, _r, deps) => {
+  ['GET', new RegExp(`^images/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => {
     const image = deps.image(m[1]!);
     return image ? { status: 200, headers: { 'content-type': image.mime }, body: image.bytes.toString('base64'), bodyEncoding: 'base64' } : json(404, { error: 'Not found' });
   }],
@@ -127,7 +130,7 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     if (!record) return empty(404, TUS);
     const offset = Number(header(request, 'upload-offset'));
     if (!Number.isInteger(offset) || offset !== record.offset) return empty(409, { ...TUS, 'Upload-Offset': String(record.offset) });
-    const bytes = Buffer.from(request.body ?? '', request.bodyEncoding === 'base64' ? 'base64' : 'utf8');
+    const bytes = request.bodyEncoding === 'base64' ? fromBase64(request.body ?? '', '/body') : Buffer.from(request.body ?? '', 'utf8');
     if (offset + bytes.length > record.declaredSize) return json(400, { error: `The upload was declared as ${record.declaredSize} bytes.` });
     return empty(204, { ...TUS, 'Upload-Offset': String(deps.uploads.append(record, offset, bytes)) });
   }],
@@ -145,7 +148,7 @@ function uploadMetadata(value: string | undefined): Record<string, string> {
   return out;
 }
 
-/** Requests of one extension's frontend answered at once; more wait their turn as a 429 (a frame cannot queue up the host's work). */
+/** Requests of one extension's frontend answered at once; more are refused with a 429 (its frame queues them first). */
 export const MAX_PAGE_REQUESTS_IN_FLIGHT = 8;
 
 /** The requests extensions' frontends make to `/api/v1/…`, a few at a time for each. */
@@ -167,7 +170,7 @@ export class PageRequests {
 }
 
 /** Answers one request its frontend made to `/api/v1/…`. */
-export async function answerPageRequest(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+async function answerPageRequest(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
   const url = new URL(request.path, 'https://frame.invalid');
   const route = url.pathname.startsWith('/api/v1/') ? url.pathname.slice('/api/v1/'.length) : null;
   const method = request.method.toUpperCase();

@@ -1,7 +1,8 @@
 // Lumiverse extensions as the council's sidecar (Spindle 0.6.20 registerSidecarEndpoint): each running extension's
 // sidecar endpoint is offered beside the connections, chosen as `extension:<extension id>/<endpoint id>`, and called as
 // an OpenAI-compatible server whose transport is the extension's handler — the request goes to it as Lumiverse's
-// BrokerRequest, its BrokerResponse comes back as the HTTP response. Nothing else in the LLM layer knows.
+// BrokerRequest, its BrokerResponse comes back as the HTTP response. The LLM layer only carries the transport
+// (LlmCallOptions.fetch) to the OpenAI-compatible provider.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import type { ConnectionProfile } from '../../../shared/types/llm';

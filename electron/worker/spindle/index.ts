@@ -14,7 +14,8 @@ import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { PipelineRegistry } from './pipeline';
 import { createPeers } from './peers';
-import { createEphemeral, createImages, createStorage, createUploads } from './storage';
+import { createImages, createUploads } from './files';
+import { createEphemeral, createStorage } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
 /** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */

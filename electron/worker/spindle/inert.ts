@@ -14,9 +14,10 @@ export interface InertContext {
  * Where Lumiverse itself answers "unavailable" with words of its own (an extension may show them, or match on them),
  * the same words: image generation with no image connection set up.
  */
+const noImageConnection = (input: unknown) => ((input as { connection_id?: unknown } | null)?.connection_id ? 'Image gen connection not found' : 'No default image gen connection configured');
 const LUMIVERSE_UNAVAILABLE: Record<string, (input: unknown) => string> = {
-  'imageGen.generate': (input) => ((input as { connection_id?: unknown } | null)?.connection_id ? 'Image gen connection not found' : 'No default image gen connection configured'),
-  'imageGen.generateStream': (input) => ((input as { connection_id?: unknown } | null)?.connection_id ? 'Image gen connection not found' : 'No default image gen connection configured'),
+  'imageGen.generate': noImageConnection,
+  'imageGen.generateStream': noImageConnection,
 };
 
 export function unsupported(path: string, input?: unknown): Error {

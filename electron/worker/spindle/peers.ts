@@ -17,7 +17,7 @@ interface ProviderKey {
   id: string;
 }
 
-/** A plain copy of what crosses to the host (functions and cycles dropped by JSON). */
+/** A plain copy of what crosses to the host: functions dropped by JSON; a value with a cycle throws a TypeError, as Lumiverse's structured clone refuses one. */
 const plain = (value: unknown): unknown => (value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown));
 const policyOf = (policy: unknown) => {
   const requires = (policy as { requires?: unknown } | null | undefined)?.requires;

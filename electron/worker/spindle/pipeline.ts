@@ -36,7 +36,7 @@ export class PipelineRegistry {
     return this.handlers.get(kind)?.get(id);
   }
 
-  /** Runs a registered handler for the host; a missing one (unregistered since) answers undefined. */
+  /** Runs a registered handler for the host; a missing one (unregistered since) fails NOT_FOUND. */
   async run(kind: string, id: string, args: unknown[]): Promise<unknown> {
     const handler = this.handler(kind as PipelineKind, id);
     if (!handler) throw Object.assign(new Error(`No ${kind} handler "${id}" is registered.`), { code: 'NOT_FOUND' });
@@ -48,7 +48,7 @@ export class PipelineRegistry {
     this.requests.call(`pipeline.${method}` as SpindleMethod, params as never).catch((err: Error) => this.log.warn(`spindle.${method}: ${err.message}`));
   }
 
-  /** Keeps a handler the host will call by kind and id (an RPC endpoint's, a provider's); false when it held none. */
+  /** Drops a handler the host calls by kind and id (an RPC endpoint's, a provider's); false when it held none. */
   release(kind: PipelineKind, id: string): boolean {
     return this.handlers.get(kind)?.delete(id) === true;
   }

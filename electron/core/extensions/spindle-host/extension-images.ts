@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../ports';
+import { fromBase64 } from '../../util/base64';
 import { fail, type HandlersOf } from './handlers';
 
 /** One image, at most (its bytes cross the worker's pipe as base64 in one request). */
@@ -41,12 +42,13 @@ function dimensions(mime: string, b: Buffer): { width: number | null; height: nu
   return { width: null, height: null };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An image's id (the host makes them): the only name its file and url are built from. */
+export const IMAGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A record of the index as this host writes it; anything else in the file (edited by hand, an older layout) is left out. */
 function wellFormed(r: unknown): r is ImageRecord {
   const x = r as Partial<ImageRecord> | null;
-  return typeof x?.id === 'string' && UUID.test(x.id) && KINDS.some((k) => k.mime === x.mime_type) && Number.isSafeInteger(x.bytes) && x.bytes! >= 0 && typeof x.original_filename === 'string';
+  return typeof x?.id === 'string' && IMAGE_ID.test(x.id) && KINDS.some((k) => k.mime === x.mime_type) && Number.isSafeInteger(x.bytes) && x.bytes! >= 0 && typeof x.original_filename === 'string';
 }
 
 export class ExtensionImages {
@@ -76,7 +78,7 @@ export class ExtensionImages {
         return found ? this.dto(caller.extensionId, found, options?.specificity) : null;
       },
       'images.upload': ({ data, filename, mime_type, owner_character_id, owner_chat_id }, caller) => {
-        const bytes = Buffer.from(data, 'base64');
+        const bytes = fromBase64(data, '/data');
         if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
         const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image${mime_type ? ` (it was said to be ${mime_type.slice(0, 60)})` : ''}.`, '/data');
         const index = this.index(caller.extensionId);

@@ -1,8 +1,7 @@
 // spindle.providers and the register* helpers built on it (Spindle 0.6.20): what each extension registered as a
 // provider — a sidecar endpoint, an embedding, TTS or speech-to-text driver, or a kind of its own — kept by the host,
 // listed on its card, and for sidecar endpoints offered in the sidecar picker. The handler stays in the worker; the
-// host invokes it there (provider-invoke.ts).
-import { PROVIDER_KINDS } from '../../../../shared/spindle/peer-requests';
+// host invokes it there (provider-access.ts).
 import { fail, type HandlersOf } from './handlers';
 
 export interface ProviderRegistration {
@@ -39,7 +38,7 @@ export class ExtensionProviders {
     return this.of(extensionId).find((p) => p.kind === kind && p.id === id);
   }
 
-  /** Lines for its card: `sidecar endpoint "echo" (/v1)`. */
+  /** Lines for its card: `sidecar endpoint "echo" (Echo Council)`, its name when it gave one. */
   describe(extensionId: string): string[] {
     return this.of(extensionId).map((p) => {
       const name = nameOf(p);
@@ -94,5 +93,3 @@ export function nameOf(provider: ProviderRegistration): string {
   const name = (provider.description as { name?: unknown } | null)?.name;
   return typeof name === 'string' ? name.slice(0, 100) : '';
 }
-
-export const isKnownKind = (kind: string) => (PROVIDER_KINDS as readonly string[]).includes(kind);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Clock } from '../../ports';
 import { fail, type HandlersOf } from './handlers';
 
-/** As Lumiverse: an upload left this long without a new part (or unread once whole) is dropped. */
+/** As Lumiverse: an upload left this long untouched (no new part, no read) is dropped. */
 export const UPLOAD_TTL_MS = 30 * 60 * 1000;
 /** The largest upload (Lumiverse allows 1 GiB; its backend reads it whole into its worker's memory here). */
 export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
@@ -112,7 +112,10 @@ export class ExtensionUploads {
   handlers(): HandlersOf<'uploads'> {
     const complete = (owner: string, id: string) => {
       const record = this.find(owner, id);
-      return record && record.offset === record.declaredSize ? record : undefined;
+      if (!record || record.offset !== record.declaredSize) return undefined;
+      // Being read keeps it: a long read does not run into the TTL.
+      record.expiresAt = this.clock.now() + UPLOAD_TTL_MS;
+      return record;
     };
     return {
       'uploads.get': ({ uploadId }, caller) => {

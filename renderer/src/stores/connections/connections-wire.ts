@@ -1,7 +1,7 @@
 // Wires the connections and sidecar slices to the host outside React. There are no connection or sidecar events:
 // the lists are read on every (re)connect and again when settings.changed shows their settings sections changed
-// (a save from the CLI or another window). The sidecar is read again too when an extension's providers or status
-// change: its sidecar endpoints are offered in the picker while it runs.
+// (a save from the CLI or another window). The sidecar is read again too when an extension's providers, status or
+// chats grant change: its sidecar endpoints are offered in the picker while it runs granted chats.
 import type { Settings } from '../../../../shared/settings';
 import type { HostConnection } from '../../api/connection';
 import type { AppStore } from '../app/app-store';
@@ -18,8 +18,9 @@ export function wireConnections(store: AppStore, host: HostConnection): () => vo
 
   const offEvents = host.onEvent((event) => {
     if (event.type === 'extension.changed') {
-      const { id, status, registrations } = event.extension;
-      const now = status === 'running' ? JSON.stringify(registrations?.providers ?? []) : '[]';
+      const { id, status, registrations, granted } = event.extension;
+      // Offered while it runs granted chats (sidecar/extension-endpoints.ts).
+      const now = status === 'running' && granted.includes('chats') ? JSON.stringify(registrations?.providers ?? []) : '[]';
       if ((offered.get(id) ?? '[]') !== now) void loadSidecar(store, host);
       offered.set(id, now);
       return;
