@@ -136,7 +136,9 @@ async function stream(page: Page, llm: LlmTestServer, name: string, tokens: numb
     w.__benchEnd = new Promise((resolve) => {
       const observer = new MutationObserver((records) => {
         const changed = records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [...r.addedNodes]));
-        if (changed.some((node) => node.textContent?.includes(end) && node.parentElement?.closest('[data-role="assistant"]'))) {
+        // The node may be the reply's whole bubble (the finished reply mounted anew), not only text inside it.
+        const inReply = (node: Node) => (node instanceof Element ? node : node.parentElement)?.closest('[data-role="assistant"]');
+        if (changed.some((node) => node.textContent?.includes(end) && inReply(node))) {
           w.__bench.screenAt = Date.now();
           observer.disconnect();
           resolve();

@@ -17,15 +17,34 @@ const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
  * draws rows during a scroll: a person scrolling up (wheel, touch, keys, the scroll bar) has left the bottom even
  * while still near it, until they scroll back to it.
  */
-export function useStickToBottom(chat: HTMLElement | null, turnId: string | undefined) {
+export function useStickToBottom(chat: HTMLElement | null, turnId: string | undefined, list?: RefObject<VirtuosoHandle | null>) {
   const left = useRef(false);
   // A turn the person starts (a message sent, a reply asked again) goes to the bottom and holds there, as in any chat.
+  // In a long chat the list knows its height only for the rows it has drawn: the jump lands on an estimate, and the
+  // rows drawn there change it. So the list is asked for its last row, and the view held at the bottom for the frames
+  // it takes to settle (unless the person scrolls up meanwhile).
   useEffect(() => {
     const main = document.getElementById('main');
     if (!main || !turnId) return;
     left.current = false;
+    list?.current?.scrollToIndex({ index: 'LAST', align: 'end' });
     main.scrollTop = main.scrollHeight;
-  }, [turnId]);
+    let frames = 0;
+    let still = 0;
+    let height = main.scrollHeight;
+    let at = main.scrollTop;
+    let frame = requestAnimationFrame(function hold() {
+      // Moved up by anything but this hold (the person, a search, a script): it lets go.
+      if (left.current || main.scrollTop < at - 2) return;
+      main.scrollTop = main.scrollHeight;
+      at = main.scrollTop;
+      still = main.scrollHeight === height ? still + 1 : 0;
+      height = main.scrollHeight;
+      // Settled (five frames without growth) or given up after a second.
+      if (++frames < 60 && still < 5) frame = requestAnimationFrame(hold);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [turnId, list]);
   useEffect(() => {
     const main = document.getElementById('main');
     if (!main || !chat || typeof ResizeObserver === 'undefined') return;
