@@ -19,37 +19,28 @@ const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
  */
 export function useStickToBottom(chat: HTMLElement | null, turnId: string | undefined, list?: RefObject<VirtuosoHandle | null>) {
   const left = useRef(false);
+  /**
+   * Where a started turn put the view, while it holds it at the end: in a long chat the list knows its height only for
+   * the rows it has drawn, so the jump lands on an estimate and the rows drawn there move the end away. Until the view
+   * is moved up by anything else (the person, a search, a script), each change of height takes it to the end again,
+   * however far that went.
+   */
+  const holding = useRef<number | null>(null);
   // A turn the person starts (a message sent, a reply asked again) goes to the bottom and holds there, as in any chat.
-  // In a long chat the list knows its height only for the rows it has drawn: the jump lands on an estimate, and the
-  // rows drawn there change it. So the list is asked for its last row, and the view held at the bottom for the frames
-  // it takes to settle (unless the person scrolls up meanwhile).
   useEffect(() => {
     const main = document.getElementById('main');
     if (!main || !turnId) return;
     left.current = false;
     list?.current?.scrollToIndex({ index: 'LAST', align: 'end' });
     main.scrollTop = main.scrollHeight;
-    let frames = 0;
-    let still = 0;
-    let height = main.scrollHeight;
-    let at = main.scrollTop;
-    let frame = requestAnimationFrame(function hold() {
-      // Moved up by anything but this hold (the person, a search, a script): it lets go.
-      if (left.current || main.scrollTop < at - 2) return;
-      main.scrollTop = main.scrollHeight;
-      at = main.scrollTop;
-      still = main.scrollHeight === height ? still + 1 : 0;
-      height = main.scrollHeight;
-      // Settled (five frames without growth) or given up after a second.
-      if (++frames < 60 && still < 5) frame = requestAnimationFrame(hold);
-    });
-    return () => cancelAnimationFrame(frame);
+    holding.current = main.scrollTop;
   }, [turnId, list]);
   useEffect(() => {
     const main = document.getElementById('main');
     if (!main || !chat || typeof ResizeObserver === 'undefined') return;
     main.scrollTop = main.scrollHeight;
     left.current = false;
+    holding.current = null;
     let height = main.scrollHeight;
     let first = chat.dataset.firstMessage;
     const observer = new ResizeObserver(() => {
@@ -57,7 +48,11 @@ export function useStickToBottom(chat: HTMLElement | null, turnId: string | unde
       first = chat.dataset.firstMessage;
       const distance = height - main.scrollTop - main.clientHeight;
       height = main.scrollHeight;
-      if (before === first && !left.current && distance < 80) main.scrollTop = height;
+      if (holding.current !== null && main.scrollTop < holding.current - 2) holding.current = null;
+      if (before === first && !left.current && (distance < 80 || holding.current !== null)) {
+        main.scrollTop = height;
+        if (holding.current !== null) holding.current = main.scrollTop;
+      }
     });
     const leave = () => void (left.current = true);
     // Back at the bottom, it holds again (read only after leaving it: a streamed reply's own scrolls read nothing).
