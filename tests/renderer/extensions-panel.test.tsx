@@ -542,9 +542,12 @@ describe('hostile strings', () => {
 describe('frontend messages console', () => {
   it('shows what the backend sent, refreshes on a change, sends JSON to onFrontendMessage and refuses text that is not JSON', async () => {
     const { panel, host } = await openExtensions({ install: [{ folder: echoExtension(), grant: ['tools'] }] });
-    // The backend has sent something hostile already.
+    // The backend has sent something hostile already (its answer comes back from its worker: waited for, as below).
     await host.arrange('extensions.sendFrontend', { id: 'echo', payload: { hello: XSS } });
-    await settle();
+    const core = async () => (await host.arrange('extensions.frontend', { id: 'echo' })).messages;
+    await settle(async () => {
+      for (let i = 0; i < 100 && (await core()).length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+    });
     const own = card(panel, 'echo');
     await settle(() => buttonNamed(own, 'Frontend messages').click());
     const console = byTestId(own, 'frontend-console');
@@ -557,7 +560,6 @@ describe('frontend messages console', () => {
     expect(host.callsTo('extensions.sendFrontend').map((c) => c.input)).toEqual([{ id: 'echo', payload: { ask: 1 } }]);
     expect(console.textContent).toContain('Sent to its onFrontendMessage handlers.');
     // Its handler answers; the list follows once the core says the extension changed.
-    const core = async () => (await host.arrange('extensions.frontend', { id: 'echo' })).messages;
     await settle(async () => {
       for (let i = 0; i < 100 && (await core()).length < 2; i++) await new Promise((r) => setTimeout(r, 20));
     });
