@@ -7,15 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
+import { sessionDocument } from '../helpers/session-document';
 import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
 
 const MODEL = 'e2e-budget-model';
 
 function longChat() {
-  const messages = Array.from({ length: 16 }, (_, i) => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: `Evening ${i}: ${'the river runs on '.repeat(30)}`, createdAt: 1000 + i }));
-  return {
-    format: 'council-workbench/session',
-    version: 1,
+  const messages = Array.from({ length: 16 }, (_, i) => ({ id: `m${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), content: `Evening ${i}: ${'the river runs on '.repeat(30)}`, createdAt: 1000 + i }));
+  return sessionDocument({
     id: 'river-chat',
     title: 'River crossing',
     createdAt: 1000,
@@ -29,7 +28,7 @@ function longChat() {
       { id: 'castle', keywords: ['castle'], content: 'CASTLE LORE', enabled: true },
     ],
     messages,
-  };
+  });
 }
 
 test.describe('sampling, the context budget and the world-info log', () => {

@@ -13,7 +13,6 @@ import { withExtensionFolder, withUploadedZip } from './install/extension-zip';
 import { formatLogEntry, type ExtensionLogEntry, type LogSource } from './extension-log';
 import type { EntryServices } from './entry-services';
 import { ExtensionLogFiles } from './extension-log-file';
-import { frameLabel } from '../../../shared/frames/frame-origin';
 import type {
   ExtensionEvent,
   ExtensionEventListener,
@@ -33,7 +32,8 @@ import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host
 import { extensionPipeline, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
 import { WorkerSupervisor } from './workers/worker-supervisor';
 import { providerAccess, type ProviderAccess } from './provider-access';
-import { PageRequests, type PageRequest, type PageResponse } from './page-api';
+import type { PageRequest, PageResponse } from './page-api';
+import { ExtensionFrames } from './extension-frames';
 
 export type * from './extension-types';
 
@@ -62,7 +62,7 @@ export class ExtensionManager {
   private readonly installs: ExtensionInstalls;
   private readonly starts: ExtensionStarts;
   private disposed = false;
-  private readonly pages = new PageRequests();
+  private readonly frames: ExtensionFrames;
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -92,6 +92,7 @@ export class ExtensionManager {
       toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
       peer: (id) => peerWorker(this.entries.get(id), this.clock),
     });
+    this.frames = new ExtensionFrames(this.entries, this.spindle, this.clock);
     const services: EntryServices = {
       entries: this.entries,
       enqueue: (entry, op) => this.enqueue(entry, op),
@@ -175,24 +176,14 @@ export class ExtensionManager {
     return this.info(this.entry(id));
   }
 
-  /** The folder whose files the frame origin `label` serves: an enabled extension with a frontend. */
+  /** The folder whose files the frame origin `label` serves (extension-frames.ts). */
   frontendFolder(label: string): string | null {
-    const entry = this.framed(label);
-    return entry ? entry.folder : null;
+    return this.frames.frontendFolder(label);
   }
 
-  /** The folder of the images the extension of frame origin `label` keeps (spindle.images), served there. */
+  /** The folder of the images the extension of frame origin `label` keeps, served there. */
   imagesFolder(label: string): string | null {
-    const entry = this.framed(label);
-    return entry?.granted.has('images') ? this.spindle.images.folder(entry.id) : null;
-  }
-
-  /** The enabled extension with a frontend whose frame origin is `label`. */
-  private framed(label: string): Entry | null {
-    // Two extensions named alike (folders put in place by hand) get no frames at all: neither may have the other's.
-    const named = [...this.entries.values()].filter((e) => frameLabel(e.id) === label);
-    const entry = named.length === 1 ? named[0]! : null;
-    return entry?.enabled && entry.loaded?.frontend ? entry : null;
+    return this.frames.imagesFolder(label);
   }
 
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
@@ -370,13 +361,9 @@ export class ExtensionManager {
     return this.spindle;
   }
 
-  /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions (page-api.ts). */
+  /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions. */
   pageRequest(id: string, request: PageRequest): Promise<PageResponse> {
-    const entry = this.entries.get(id);
-    if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
-    const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
-    const call = { signal: new AbortController().signal, emit: () => undefined };
-    return this.pages.answer(request, { extensionId: id, spindle: (method, args) => this.spindle.answer(origin, method, { args }, call), uploads: this.spindle.uploads, image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null), activeChatId: () => this.spindle.activeChatId(), now: () => this.clock.now() });
+    return this.frames.pageRequest(id, request);
   }
 
   /** Providers running extensions offer (sidecar endpoints, drivers), callable in their workers. */

@@ -1,0 +1,54 @@
+// What extensions' frontend frames reach of the host: the files and images their origin serves, and the answers to
+// their requests to Lumiverse's own `/api/v1/…` (page-api.ts), each within that extension's grants.
+import { HostFailure } from '../../../shared/errors';
+import { frameLabel } from '../../../shared/frames/frame-origin';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
+import type { Clock } from '../ports';
+import { showsFrontend, type Entry } from './extension-entry';
+import { PageRequests, type PageRequest, type PageResponse } from './page-api';
+import type { SpindleHost } from './spindle-host/spindle-host';
+
+export class ExtensionFrames {
+  private readonly pages = new PageRequests();
+
+  constructor(
+    private readonly entries: ReadonlyMap<string, Entry>,
+    private readonly spindle: SpindleHost,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The folder whose files the frame origin `label` serves: an enabled extension with a frontend. */
+  frontendFolder(label: string): string | null {
+    return this.framed(label)?.folder ?? null;
+  }
+
+  /** The folder of the images the extension of frame origin `label` keeps (spindle.images), served there. */
+  imagesFolder(label: string): string | null {
+    const entry = this.framed(label);
+    return entry?.granted.has('images') ? this.spindle.images.folder(entry.id) : null;
+  }
+
+  /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions. */
+  pageRequest(id: string, request: PageRequest): Promise<PageResponse> {
+    const entry = this.entries.get(id);
+    if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
+    const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    return this.pages.answer(request, {
+      extensionId: id,
+      spindle: (method, args) => this.spindle.answer(origin, method, { args }, call),
+      uploads: this.spindle.uploads,
+      image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
+      activeChatId: () => this.spindle.activeChatId(),
+      now: () => this.clock.now(),
+    });
+  }
+
+  /** The enabled extension with a frontend whose frame origin is `label`. */
+  private framed(label: string): Entry | null {
+    // Two extensions named alike (folders put in place by hand) get no frames at all: neither may have the other's.
+    const named = [...this.entries.values()].filter((e) => frameLabel(e.id) === label);
+    const entry = named.length === 1 ? named[0]! : null;
+    return entry?.enabled && entry.loaded?.frontend ? entry : null;
+  }
+}
