@@ -94,7 +94,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
   const epoch = useListEpoch(session.id, ids);
   const slotContext = useMemo(() => ({ found }), [found]);
   useButtonsWaitForReply(chat, Boolean(replying));
-  useStickToBottom(chat, turn?.dryRun ? undefined : turn?.turnId, list);
+  useStickToBottom(chat, turn?.dryRun ? undefined : turn?.turnId);
   useKeepInView(list, ids, wanted !== null);
   // Home and End scroll to the list's ends (an older page coming in at the top keeps that row in place).
   useRovingMessages(chat, (edge) => {

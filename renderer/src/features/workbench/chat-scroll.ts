@@ -17,7 +17,7 @@ const UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
  * draws rows during a scroll: a person scrolling up (wheel, touch, keys, the scroll bar) has left the bottom even
  * while still near it, until they scroll back to it.
  */
-export function useStickToBottom(chat: HTMLElement | null, turnId: string | undefined, list?: RefObject<VirtuosoHandle | null>) {
+export function useStickToBottom(chat: HTMLElement | null, turnId: string | undefined) {
   const left = useRef(false);
   /**
    * Where a started turn put the view, while it holds it at the end: in a long chat the list knows its height only for
@@ -31,10 +31,9 @@ export function useStickToBottom(chat: HTMLElement | null, turnId: string | unde
     const main = document.getElementById('main');
     if (!main || !turnId) return;
     left.current = false;
-    list?.current?.scrollToIndex({ index: 'LAST', align: 'end' });
     main.scrollTop = main.scrollHeight;
     holding.current = main.scrollTop;
-  }, [turnId, list]);
+  }, [turnId]);
   useEffect(() => {
     const main = document.getElementById('main');
     if (!main || !chat || typeof ResizeObserver === 'undefined') return;
