@@ -10,6 +10,7 @@ import { AvatarFiles } from './store/avatar-files';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { CHATS_DB_FILE, openChatDb, pluck, transaction, type Db } from '../db/chat-db';
 import { Checkpointer } from '../db/checkpointer';
+import { IndexMerger } from '../db/index-merger';
 import { planRows } from './store/message-rows';
 import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
 import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
@@ -42,6 +43,8 @@ export class SessionStore {
   readonly db: Db;
   private readonly rows: SessionRows;
   readonly checkpoints: Checkpointer;
+  /** The search index's merges, in slices after the writes (db/index-merger.ts). */
+  readonly merges: IndexMerger;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly newId: () => string;
@@ -65,6 +68,8 @@ export class SessionStore {
     this.avatars = new AvatarFiles(this.dir);
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
+    this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
+    this.merges = new IndexMerger(this.db, (work) => this.guarded(() => transaction(this.db, work)), this.log, () => this.checkpoints.settled());
     this.stepped = new SteppedSessions({
       rows: this.rows,
       now: () => this.clock.now(),
@@ -75,10 +80,10 @@ export class SessionStore {
         this.wrote(id);
       },
       writeAtOnce: (session) => this.write(session),
+      caughtUp: () => this.merges.settled().then(() => this.checkpoints.settled()),
       keep: (loaded) => this.remember(loaded).session,
       warn: (line) => this.log.warn(line),
     });
-    this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
     const dropped = this.rows.dropPending(this.clock.now() - PENDING_LEASE_MS);
     if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written or deleted when the app last stopped; dropped (a file it came from still holds it)`);
     try {
@@ -247,6 +252,11 @@ export class SessionStore {
     } catch (err) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not valid JSON (${(err as Error).message}).`, path: '/json' });
     }
+    return this.importDocument(parsed);
+  }
+
+  /** import() of a file already parsed (the import of any file parses it once, to tell what it is). */
+  async importDocument(parsed: unknown): Promise<ChatSession> {
     const { avatar: _pictureNotInTheFile, ...session } = await checkSessionInSteps(parsed, nextTurn);
     return this.writeWhole({ ...session, id: this.rows.taken(session.id) ? this.newId() : session.id });
   }
@@ -282,6 +292,7 @@ export class SessionStore {
   close(): Promise<void> {
     this.closed = true;
     this.cache.clear();
+    this.merges.stop();
     const thread = this.checkpoints.close();
     if (!thread) {
       this.db.close();
@@ -355,6 +366,7 @@ export class SessionStore {
     try {
       const result = write();
       this.checkpoints.committed();
+      this.merges.committed();
       return result;
     } catch (err) {
       if (!String((err as { code?: unknown }).code ?? '').startsWith('SQLITE')) throw err;

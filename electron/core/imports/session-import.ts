@@ -35,7 +35,7 @@ export interface ImportSummary {
 type ParsedImport =
   | { kind: 'card'; card: ParsedCard; picture: Buffer | null }
   | { kind: 'st-chat'; chat: ParsedStChat }
-  | { kind: 'session'; text: string; session: { character?: { name?: unknown }; worldInfo?: unknown[]; messages?: unknown[] } };
+  | { kind: 'session'; session: { character?: { name?: unknown }; worldInfo?: unknown[]; messages?: unknown[] } };
 
 function parseImport(bytes: Buffer, now: number): ParsedImport {
   if (bytes.length > CARD_LIMITS.maxFileBytes) {
@@ -54,7 +54,7 @@ function parseImport(bytes: Buffer, now: number): ParsedImport {
   } catch (err) {
     throw new HostFailure({ code: 'INVALID_INPUT', message: `The file is not a PNG card, a SillyTavern chat or JSON (${(err as Error).message}).`, path: '/file' });
   }
-  if (typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === SESSION_FORMAT) return { kind: 'session', text, session: doc as never };
+  if (typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === SESSION_FORMAT) return { kind: 'session', session: doc as never };
   if (isChatArray(doc)) return { kind: 'st-chat', chat: parseChatArray(doc, now) };
   return { kind: 'card', card: parseCardFile(bytes), picture: null };
 }
@@ -153,7 +153,7 @@ export async function importSessionFile(
     return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
   }
   tooMany((parsed.session.worldInfo?.length ?? 0) + books.reduce((n, b) => n + b.entries.length, 0));
-  const imported = await sessions.import(parsed.text);
+  const imported = await sessions.importDocument(parsed.session);
   const { entries, duplicates } = mergeWorldInfo(imported.worldInfo, ...bookSources);
   const session = books.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: entries, worldInfoBook: x.worldInfoBook ?? books[0]!.top })) : imported;
   return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });

@@ -23,12 +23,16 @@ function open(dataDir: string) {
 
 const msg = (i: number): ChatMessage => ({ id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: `Turn ${i} of a long evening.`, createdAt: i });
 
-/** A data folder holding one chat of `count` messages, and a second store on it that has not read the chat. */
-function longChat(count: number) {
+/**
+ * A data folder holding one chat of `count` messages, and a second store on it that has not read the chat. The
+ * writer is left idle: its search index merged, so nothing it does after is a write the reader would see.
+ */
+async function longChat(count: number) {
   const dataDir = tempDir();
   const writer = open(dataDir);
   const { id } = writer.create({ title: 'Long' });
   writer.mutate(id, (s) => void s.messages.push(...Array.from({ length: count }, (_, i) => msg(i))));
+  await writer.merges.settled();
   return { dataDir, id, writer, store: open(dataDir) };
 }
 
@@ -46,7 +50,7 @@ async function turnsWhile(done: Promise<void>): Promise<number> {
 
 describe('reading a long chat in the background', () => {
   it('reads it a chunk at a time, the event loop turning between, and then serves it from memory', async () => {
-    const { store, writer, id } = longChat(2_100);
+    const { store, writer, id } = await longChat(2_100);
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     // 2,100 messages: at most 500 a chunk (250 now), so at least four pauses between the reads.
     expect(await turnsWhile(store.preload(id))).toBeGreaterThanOrEqual(4);
@@ -58,7 +62,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it("starts over when another connection writes between chunks, so the chat read is the one after the write", async () => {
-    const { store, writer, id } = longChat(1_600);
+    const { store, writer, id } = await longChat(1_600);
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     const read = store.preload(id);
     // After the first chunk: the writer appends a message and edits one the first chunk already read.
@@ -74,7 +78,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it('keeps its own write made meanwhile: the change wins over the read that started before it', async () => {
-    const { store, id } = longChat(1_600);
+    const { store, id } = await longChat(1_600);
     const read = store.preload(id);
     await new Promise((resolve) => setImmediate(resolve));
     store.mutate(id, (s) => void s.messages.splice(0, 1));
@@ -84,7 +88,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it('a session deleted while it is read stays deleted: the read is dropped, not kept', async () => {
-    const { store, id } = longChat(1_600);
+    const { store, id } = await longChat(1_600);
     const read = store.preload(id);
     await new Promise((resolve) => setImmediate(resolve));
     expect(store.delete(id)).toBe(true);
@@ -94,15 +98,15 @@ describe('reading a long chat in the background', () => {
   });
 
   it('a store closed while it reads stops reading, and nothing throws from the timers', async () => {
-    const { store, id } = longChat(1_600);
+    const { store, id } = await longChat(1_600);
     const read = store.preload(id);
     await new Promise((resolve) => setImmediate(resolve));
     await store.close();
     await expect(read).resolves.toBeUndefined();
   });
 
-  it('an id that is malformed or missing is told apart without reading the messages', () => {
-    const { store, id } = longChat(10);
+  it('an id that is malformed or missing is told apart without reading the messages', async () => {
+    const { store, id } = await longChat(10);
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     expect(() => store.assertExists(id)).not.toThrow();
     expect(() => store.assertExists('../x')).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'INVALID_INPUT' }) }));
@@ -111,7 +115,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it('shares one read between callers, reads nothing for a chat in memory or a bad id, and leaves a missing one to get()', async () => {
-    const { store, id } = longChat(1_200);
+    const { store, id } = await longChat(1_200);
     const first = store.preload(id);
     expect(store.preload(id)).toBe(first);
     await first;
@@ -125,7 +129,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it("an extension's lists and cards read no messages, and its reads of a chat's messages wait for the background read", async () => {
-    const { store, writer, id } = longChat(1_200);
+    const { store, writer, id } = await longChat(1_200);
     writer.create({ title: 'Another' });
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     const chunked = vi.spyOn(SessionRows.prototype, 'loadInChunks');
@@ -142,7 +146,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it('a search for one or two characters (too short for the index) scans the messages in steps, the event loop turning between', async () => {
-    const { store, writer, id } = longChat(1_200);
+    const { store, writer, id } = await longChat(1_200);
     writer.mutate(id, (s) => {
       s.messages[900] = { ...s.messages[900]!, content: 'Qz marks the spot.' };
       s.messages[1_100] = { ...s.messages[1_100]!, content: 'Another qz, deleted while the scan runs.' };
@@ -163,7 +167,7 @@ describe('reading a long chat in the background', () => {
   });
 
   it("a backup's read of every chat reads each in the background too, and leaves out one deleted meanwhile", async () => {
-    const { store, writer, id } = longChat(1_200);
+    const { store, writer, id } = await longChat(1_200);
     const other = writer.create({ title: 'Short' });
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     // The newest first: the short chat, then the long one in steps; the long one is deleted while it is read.
@@ -174,7 +178,7 @@ describe('reading a long chat in the background', () => {
     expect((await all).map((s) => [s.id, s.messages.length])).toEqual([[other.id, 0]]);
     expect(loads).not.toHaveBeenCalled();
     // Untouched, a long chat comes whole.
-    const { store: second, id: long } = longChat(600);
+    const { store: second, id: long } = await longChat(600);
     expect((await second.all()).map((s) => [s.id, s.messages.length])).toEqual([[long, 600]]);
   });
 });

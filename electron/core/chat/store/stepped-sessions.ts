@@ -19,6 +19,11 @@ export interface SteppedStore {
   forget(id: string): void;
   /** The store's write at once, for a session short enough. */
   writeAtOnce(session: ChatSession): ChatSession;
+  /**
+   * Resolves once the search index has merged what the writes so far added and no checkpoint runs: a step waits on
+   * it, so the merges keep up and the log is reused from its start.
+   */
+  caughtUp(): Promise<void>;
   /** The store keeps what was written, as it keeps what it reads. */
   keep(loaded: LoadedSession): ChatSession;
   warn(line: string): void;
@@ -35,7 +40,7 @@ export class SteppedSessions {
         if (store.closed()) shutDown();
         return store.transaction(work);
       },
-      pause: () => nextTurn().then(() => !store.closed()),
+      pause: () => nextTurn().then(() => store.caughtUp()).then(() => !store.closed()),
       now: () => store.now(),
     };
   }

@@ -1,0 +1,80 @@
+// Merges the full-text index's segments in slices, a turn of the host's thread each. FTS5 merges on its own inside
+// the writes that fill it (automerge), in lumps of 64 pages per level: a step of a long import or delete held the
+// host's thread 15–22 ms whenever one fell in it. The database has automerge off (chat-db.ts), so each commit only
+// adds its small segment, and this merges them after, 16 pages a slice (1–2 ms), until nothing is left to merge.
+// FTS5's crisis merge (16 segments on a level) still bounds the index if these slices ever fall behind.
+import type { Db } from './chat-db';
+import type { Logger } from '../ports';
+
+/** Pages written per slice: ~1 ms of work on 2 shared cores, 2 ms at worst. */
+export const MERGE_PAGES = 16;
+
+export class IndexMerger {
+  private scheduled = false;
+  private stopped = false;
+  private idle: Array<() => void> = [];
+  private readonly merge;
+  private readonly changes;
+
+  constructor(
+    private readonly db: Db,
+    /** One of the store's write transactions (its guard turns SQLite's failures into its own). */
+    private readonly transaction: (work: () => void) => void,
+    private readonly log: Logger,
+    /**
+     * Resolves once no checkpoint runs. A slice waits on it: SQLite reuses the log from its start only when a
+     * checkpoint copied all of it, which never happens while slices keep adding to it.
+     */
+    private readonly checkpointed: () => Promise<void> = () => Promise.resolve(),
+  ) {
+    this.merge = db.prepare(`INSERT INTO messages_text (messages_text, rank) VALUES ('merge', ${MERGE_PAGES})`);
+    this.changes = db.prepare('SELECT total_changes()').raw(true);
+  }
+
+  /** After a commit that may have added a segment: merging goes on in the turns that follow. */
+  committed(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    this.next();
+  }
+
+  /** Resolves once nothing is left to merge, or merging stopped (a long write waits on it between its steps). */
+  settled(): Promise<void> {
+    return this.scheduled ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
+  }
+
+  /** No more slices (the store is closing); what is left is merged after a later commit. */
+  stop(): void {
+    this.stopped = true;
+    this.done();
+  }
+
+  private slice(): void {
+    if (this.stopped) return;
+    let merged = false;
+    try {
+      // SQLite's documented test: a merge that did any work changes two rows or more.
+      const before = this.count();
+      this.transaction(() => void this.merge.run());
+      merged = this.count() - before >= 2;
+    } catch (err) {
+      this.log.warn(`sessions: merging the search index stopped (${(err as Error).message}); the next change resumes it`);
+    }
+    if (merged && !this.stopped) this.next();
+    else this.done();
+  }
+
+  /** The next slice, a turn from now and after any checkpoint running then. */
+  private next(): void {
+    setImmediate(() => void this.checkpointed().then(() => this.slice()));
+  }
+
+  private count(): number {
+    return (this.changes.get() as number[])[0]!;
+  }
+
+  private done(): void {
+    this.scheduled = false;
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+}
