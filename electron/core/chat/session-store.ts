@@ -69,7 +69,12 @@ export class SessionStore {
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
-    this.merges = new IndexMerger(this.db, (work) => this.guarded(() => transaction(this.db, work)), this.log, () => this.checkpoints.settled());
+    // Its slices are not the person's saves: a failure is the merger's to tell, not a failed save.
+    const slice = (work: () => void) => {
+      transaction(this.db, work);
+      this.checkpoints.committed();
+    };
+    this.merges = new IndexMerger(this.db, slice, this.log, () => this.checkpoints.settled());
     this.stepped = new SteppedSessions({
       rows: this.rows,
       now: () => this.clock.now(),
@@ -86,16 +91,20 @@ export class SessionStore {
     });
     const dropped = this.rows.dropPending(this.clock.now() - PENDING_LEASE_MS);
     if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written or deleted when the app last stopped; dropped (a file it came from still holds it)`);
+    let moved = 0;
     try {
-      this.moveJsonSessions(options.dataDir);
+      moved = this.moveJsonSessions(options.dataDir);
     } catch (err) {
       // The files stay where they are (each is tried again at the next start); the app opens with what it has.
       this.log.warn(`sessions: session files from before the database were not moved in (${(err as Error).message})`);
     }
+    // What the start wrote (years of chats moved in, leftovers dropped) is merged in the turns after, as any change.
+    if (dropped || moved) this.merges.committed();
   }
 
-  private moveJsonSessions(dataDir: string): void {
-    migrateJsonFiles<ChatSession>({
+  /** How many session files it moved into the database. */
+  private moveJsonSessions(dataDir: string): number {
+    return migrateJsonFiles<ChatSession>({
       dir: this.dir,
       backup: path.join(dataDir, JSON_BACKUP_DIR),
       what: 'session',
@@ -105,7 +114,7 @@ export class SessionStore {
       idOf: (s) => s.id,
       has: (id) => this.rows.exists(id),
       save: (s) => void this.rows.replace(s),
-    });
+    }).moved.length;
   }
 
   /** Every session's summary, the latest changed first, without reading its messages. */
@@ -255,7 +264,10 @@ export class SessionStore {
     return this.importDocument(parsed);
   }
 
-  /** import() of a file already parsed (the import of any file parses it once, to tell what it is). */
+  /**
+   * import() of a file already parsed (the import of any file parses it once, to tell what it is). The store takes
+   * the document as it is: its messages are frozen as they are written, kept or not.
+   */
   async importDocument(parsed: unknown): Promise<ChatSession> {
     const { avatar: _pictureNotInTheFile, ...session } = await checkSessionInSteps(parsed, nextTurn);
     return this.writeWhole({ ...session, id: this.rows.taken(session.id) ? this.newId() : session.id });
@@ -278,7 +290,10 @@ export class SessionStore {
     return this.remember(written).session;
   }
 
-  /** Writes a whole, checked session as write() does, with the host's thread free: a long one in steps (store/stepped-sessions.ts). */
+  /**
+   * Writes a whole, checked session as write() does, with the host's thread free: a long one in steps
+   * (store/stepped-sessions.ts). The session is the store's from then on: its messages are frozen as they are written.
+   */
   writeWhole(session: ChatSession): Promise<ChatSession> {
     return this.stepped.write(session);
   }

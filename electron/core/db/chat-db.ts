@@ -67,7 +67,7 @@ CREATE INDEX IF NOT EXISTS runs_by_start ON runs (started_at DESC, id DESC);
   `
 ALTER TABLE sessions ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
 `,
-  // 4: the index's segments are merged in slices between the writes (index-merger.ts), not in lumps inside them.
+  // 4: the index's segments are merged in slices after the writes (index-merger.ts), not by FTS5 inside them.
   `
 INSERT INTO messages_text (messages_text, rank) VALUES ('automerge', 0);
 `,
@@ -105,15 +105,30 @@ export function openChatDb(dataDir: string): Db {
   }
   if (version < SCHEMA_VERSION) {
     transaction(db, () => {
-      for (const step of STEPS.slice(version)) db.exec(step);
+      // Read again under the writer's lock: a second process opening the same old file at once migrated it already.
+      for (const step of STEPS.slice(pluck<number>(db, 'PRAGMA user_version'))) db.exec(step);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     });
   }
-  // Starts an empty write-ahead log now: its first frame syncs its header, 6–7 ms on a shared disk, which the first
-  // change would otherwise pay on the host's thread. Rewriting the version writes nothing new; a log with frames is
-  // left alone, since another connection would take the write for a change and read its chats again.
-  if (walSize(file) === 0) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  startLog(db, file);
   return db;
+}
+
+/**
+ * Starts an empty write-ahead log: its first frame syncs its header (6–7 ms measured here), which the first change
+ * would otherwise pay on the host's thread. Rewriting the version writes nothing new. A log with frames is left
+ * alone (another connection would take the write for a change and read its chats again), and so is a database
+ * another process is writing: this is a saving, never a reason not to open.
+ */
+function startLog(db: Db, file: string): void {
+  if (walSize(file) > 0) return;
+  try {
+    db.exec(`PRAGMA busy_timeout = 0; PRAGMA user_version = ${SCHEMA_VERSION}`);
+  } catch {
+    // Busy, or the disk is full: the first change pays it, as before.
+  } finally {
+    db.exec('PRAGMA busy_timeout = 5000');
+  }
 }
 
 function walSize(file: string): number {

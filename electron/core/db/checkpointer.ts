@@ -85,6 +85,10 @@ export class Checkpointer {
         if (!answer.ok) this.log.warn(`sessions: a checkpoint failed (${answer.message}); the next commit asks again`);
       });
       worker.on('error', (err) => this.fallBack(err));
+      // Gone with no error (killed from outside): waiting on it would never end, so SQLite takes over as on an error.
+      worker.on('exit', (code) => {
+        if (this.worker === worker) this.fallBack(new Error(`it exited with code ${code}`));
+      });
       this.worker = worker;
       return worker;
     } catch (err) {

@@ -1,12 +1,14 @@
 // Merges the full-text index's segments in slices, a turn of the host's thread each. FTS5 merges on its own inside
 // the writes that fill it (automerge), in lumps of 64 pages per level: a step of a long import or delete held the
-// host's thread 15–22 ms whenever one fell in it. The database has automerge off (chat-db.ts), so each commit only
-// adds its small segment, and this merges them after, 16 pages a slice (1–2 ms), until nothing is left to merge.
-// FTS5's crisis merge (16 segments on a level) still bounds the index if these slices ever fall behind.
+// host's thread 15–22 ms whenever one fell in it. The database has automerge off (chat-db.ts) and this merges after
+// the writes instead, asking for 16 pages a slice (FTS5 never splits a term's list, so a slice may write a little
+// more), until nothing is left to merge. What FTS5 still does inside a write is its crisis merge of a level that
+// reaches 16 segments: level 0's tiny ones (it writes a segment per statement), and higher levels only if these
+// slices fall behind, which a long write prevents by waiting on them between its steps.
 import type { Db } from './chat-db';
 import type { Logger } from '../ports';
 
-/** Pages written per slice: ~1 ms of work on 2 shared cores, 2 ms at worst. */
+/** Pages asked of each slice: 1–2 ms of work measured on 2 shared cores. */
 export const MERGE_PAGES = 16;
 
 export class IndexMerger {

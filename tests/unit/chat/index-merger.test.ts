@@ -1,22 +1,25 @@
 // The search index merged in slices after the writes, not in lumps inside them (db/index-merger.ts): FTS5's own
 // automerge is off in the file, each commit leaves its small segment, and the merges that follow take a turn of the
 // event loop each, until the index is as merged as FTS5 keeps it; a long write waits on them between its steps.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { searchSessions } from '../../../electron/core/chat/session-search';
 import { openChatDb, pluck, transaction } from '../../../electron/core/db/chat-db';
 import { IndexMerger } from '../../../electron/core/db/index-merger';
+import { STEP } from '../../../electron/core/chat/store/staged-write';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import { sessionDocument } from '../../helpers/session-document';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 const stores: SessionStore[] = [];
+const warnings: string[] = [];
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.all(stores.splice(0).map((s) => s.close()));
+  warnings.length = 0;
   cleanupTempDirs();
 });
 
-const warnings: string[] = [];
 const log = { info: () => {}, warn: (line: string) => void warnings.push(line), error: () => {} };
 
 function open(dataDir = tempDir()) {
@@ -65,6 +68,15 @@ function levels(db: SessionStore['db']): number[] {
 const segments = (db: SessionStore['db']) => levels(db).reduce((a, b) => a + b, 0);
 /** FTS5 merges a level once it holds `usermerge` (4) segments: a merged index has fewer than that on each. */
 const merged = (db: SessionStore['db']) => levels(db).every((n) => n < 4);
+const turns = async (count: number) => {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+/** A promise and the function that settles it. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  return { promise: new Promise<void>((resolve) => (open = resolve)), open };
+}
+const rows = (store: SessionStore) => pluck<number>(store.db, 'SELECT count(*) FROM messages');
 
 describe("the search index's merges", () => {
   it('are off inside the writes: each commit leaves a segment, and the turns after merge them down; search finds every message', async () => {
@@ -105,11 +117,49 @@ describe("the search index's merges", () => {
     await first.close();
     await first.merges.settled();
     const second = open(dataDir);
+    // A store that only reads merges nothing.
+    await turns(10);
     expect(merged(second.db)).toBe(false);
     second.mutate(id, (s) => void s.messages.push(msg(12)));
     await second.merges.settled();
     expect(merged(second.db), String(levels(second.db))).toBe(true);
     expect(warnings).toEqual([]);
+  });
+
+  it("hold a long write's next step until they are done", async () => {
+    const store = open();
+    const held = gate();
+    vi.spyOn(store.merges, 'settled').mockReturnValue(held.promise);
+    const writing = store.import(JSON.stringify(document('evening', STEP.messages * 10)));
+    await turns(50);
+    // Its first step is written (pending: no reader sees it), and nothing after it while the merges are not done.
+    const first = rows(store);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(STEP.messages);
+    await turns(50);
+    expect(rows(store)).toBe(first);
+    held.open();
+    expect((await writing).messages).toHaveLength(STEP.messages * 10);
+  });
+
+  it('stopped while a slice waits on a checkpoint: nothing more is merged, and whoever waits on them goes on', async () => {
+    const db = openChatDb(tempDir());
+    const lines: string[] = [];
+    const checkpoint = gate();
+    const merger = new IndexMerger(db, (work) => transaction(db, work), { info: () => {}, warn: (line: string) => void lines.push(line), error: () => {} } as never, () => checkpoint.promise);
+    db.exec(`INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head) VALUES ('s', 't', 'c', 1, 1, 0, '{}')`);
+    const insert = db.prepare(`INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES ('s', ?, ?, 'user', ?, '{}')`);
+    for (let i = 0; i < 8; i++) insert.run(i, `m${i}`, `Lantern ${i} of the evening`);
+    merger.committed();
+    await turns(3);
+    const waiting = merger.settled();
+    merger.stop();
+    await waiting;
+    checkpoint.open();
+    await turns(10);
+    expect(levels(db)).toEqual([8]);
+    expect(lines).toEqual([]);
+    db.close();
   });
 
   it('a slice that fails is told once and merging stops; the next commit starts it again', async () => {
