@@ -5,6 +5,8 @@
 // hands it back synchronously), kept in a hidden holder there, and moves into its frame when that frame
 // attaches: the element keeps its listeners, `document.getElementById` finds what is in it wherever it
 // is, and the extension's code keeps working on it as in Lumiverse's single page.
+import { HeadStyles } from './head-styles';
+
 const BASE_CSS = `html, body { margin: 0; padding: 0; background: transparent; color: var(--lumiverse-text); font-family: var(--lumiverse-font-family, system-ui, sans-serif); font-size: 14px; }
 body { overflow: auto; }
 [data-spindle-extension-root] { min-height: 100%; box-sizing: border-box; }`;
@@ -21,8 +23,8 @@ export class FrameDocuments {
   readonly holder: HTMLElement;
   /** Our own style elements in the runtime page's head (the rest there is the extension's). */
   private readonly ownStyles = new WeakSet<Element>();
-  /** The extension's head styles (a <style>, a stylesheet <link>), as copied into each surface document: original → copies. */
-  private readonly headCopies = new Map<Element, { source: string; copies: Map<Document, Element> }>();
+  /** The extension's head styles, copied into each surface document (head-styles.ts). */
+  private readonly headStyles: HeadStyles;
 
   constructor(private readonly runtime: Document) {
     this.prepare(runtime);
@@ -30,8 +32,7 @@ export class FrameDocuments {
     this.holder.hidden = true;
     runtime.body.appendChild(this.holder);
     this.extendRuntimeQueries();
-    // In Lumiverse's one page, a style its code put in the head styles everything it draws: here, every surface too.
-    new (runtime.defaultView as Window & typeof globalThis).MutationObserver(() => this.copyHeadStyles()).observe(runtime.head, { childList: true, subtree: true, characterData: true, attributes: true });
+    this.headStyles = new HeadStyles(runtime, (el) => this.ownStyles.has(el), () => this.documents().slice(1));
   }
 
   /** A surface's root: in the runtime document until its frame attaches. */
@@ -66,7 +67,7 @@ export class FrameDocuments {
     if (root && root.ownerDocument === win.document) this.holder.appendChild(root);
     if (this.attached.get(surfaceId) === win) this.attached.delete(surfaceId);
     // Its document's copies of the head styles go with it (a closed frame's document is not kept for them).
-    this.copyHeadStyles();
+    this.headStyles.sync();
   }
 
   /** The surface's window once it has attached. */
@@ -145,38 +146,7 @@ export class FrameDocuments {
     this.styleElement(doc, BASE_CSS);
     this.applyTheme(doc);
     for (const [id, css] of this.styles) this.styleElements.get(id)?.push(this.styleElement(doc, css));
-    if (doc !== this.runtime) this.copyHeadStyles();
-  }
-
-  /** Brings every surface document's copies of the extension's head styles up to date (added, changed, removed). */
-  private copyHeadStyles(): void {
-    const surfaces = this.documents().slice(1);
-    const originals = [...this.runtime.head.querySelectorAll('style, link[rel~="stylesheet"]')].filter((el) => !this.ownStyles.has(el));
-    for (const [original, entry] of this.headCopies) {
-      if (originals.includes(original)) continue;
-      for (const copy of entry.copies.values()) copy.remove();
-      this.headCopies.delete(original);
-    }
-    for (const original of originals) {
-      const source = `${original.outerHTML}${original.textContent ?? ''}`;
-      let entry = this.headCopies.get(original);
-      if (entry && entry.source !== source) {
-        for (const copy of entry.copies.values()) copy.remove();
-        entry = undefined;
-      }
-      if (!entry) this.headCopies.set(original, (entry = { source, copies: new Map() }));
-      for (const [doc, copy] of entry.copies) {
-        if (surfaces.includes(doc)) continue;
-        entry.copies.delete(doc);
-        copy.remove();
-      }
-      for (const doc of surfaces) {
-        if (entry.copies.has(doc)) continue;
-        const copy = doc.importNode(original, true);
-        doc.head.appendChild(copy);
-        entry.copies.set(doc, copy);
-      }
-    }
+    if (doc !== this.runtime) this.headStyles.sync();
   }
 
   private applyTheme(doc: Document): void {

@@ -1,7 +1,7 @@
 // A frontend written for Lumiverse's own page, in Chromium against browser mode: its fetch of Lumiverse's REST API is
 // answered within its permissions, its route follows the open chat, the panel it appends to the page's body shows
-// (taking the pointer only where it draws), its head stylesheet styles its drawer tab, and a file it streams with tus
-// over XMLHttpRequest reaches its backend.
+// (taking the pointer only where it draws), its head stylesheets (CSS-in-JS rules too) style its drawer tab, and a
+// file it streams with tus over XMLHttpRequest reaches its backend.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,8 +65,14 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
     // Its head stylesheet reaches its drawer tab's frame.
-    const note = page.frameLocator('iframe[data-extension-id="lumiverse_page"][data-surface-id^="drawer-"]').locator('.bio-note');
-    await expect(note).toHaveCSS('color', 'rgb(1, 2, 3)');
+    const drawerTab = page.frameLocator('iframe[data-extension-id="lumiverse_page"][data-surface-id^="drawer-"]');
+    await expect(drawerTab.locator('.bio-note')).toHaveCSS('color', 'rgb(1, 2, 3)');
+    // So do rules added through the CSSOM (CSS-in-JS in production), and those it adds and deletes later.
+    await expect(drawerTab.locator('.bio-speedy')).toHaveCSS('color', 'rgb(4, 5, 6)');
+    await expect(drawerTab.locator('.bio-late')).not.toHaveCSS('color', 'rgb(7, 8, 9)');
+    await drawerTab.getByRole('button', { name: 'Restyle' }).click();
+    await expect(drawerTab.locator('.bio-late')).toHaveCSS('color', 'rgb(7, 8, 9)');
+    await expect(drawerTab.locator('.bio-speedy')).not.toHaveCSS('color', 'rgb(4, 5, 6)');
     // A 700 KB file over tus, in parts; its backend reads it back and deletes it.
     await panel(page).getByRole('button', { name: 'Upload notes' }).click();
     // Its progress moved as each part went (the first 512 KB, then the whole).
