@@ -151,7 +151,10 @@ export function createSpindle(options: {
   return {
     api,
     invoke: (kind, payload) => tools.invoke(kind, payload),
-    cancel: (requestId, reason) => tools.cancel(requestId, reason),
+    cancel: (requestId, reason) => {
+      tools.cancel(requestId, reason);
+      pipeline.cancel(requestId, reason);
+    },
     emit: (event, payload) => events.emit(event, payload),
     eventNames: () => events.names(),
     setPermissions: (granted) => permissions.update(granted),
@@ -159,7 +162,7 @@ export function createSpindle(options: {
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
     runPipeline: async (requestId, kind, id, args) => {
       try {
-        const value = await pipeline.run(kind, id, args);
+        const value = await pipeline.run(requestId, kind, id, args);
         // undefined crosses as null: "no change" for interceptors and handlers alike.
         return answerJson(requestId, value === undefined ? null : value);
       } catch (err) {

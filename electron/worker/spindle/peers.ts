@@ -85,9 +85,9 @@ export function createPeers(extensionId: string, requests: HostRequests, pipelin
       const key = names(kind, id);
       const callId = `${key.kind}/${key.id}`;
       if (typeof handler !== 'function') throw new TypeError('spindle.providers.handle expects a handler function.');
-      // The host passes the invoke payload. The signal is never aborted: the host's cancel or deadline ends the call on
-      // the host's side, and the handler's late answer is dropped there.
-      pipeline.store('provider', callId, (payload: { correlationId: string; round: number; request: unknown }) => (handler as ProviderHandler)({ ...payload, key: keyOf(key.kind, key.id), signal: new AbortController().signal }), 'spindle.providers.handle');
+      // The host passes the invoke payload; its cancel or deadline aborts the signal (a late answer is dropped there).
+      const invoke = (payload: { correlationId: string; round: number; request: unknown }, signal: AbortSignal) => (handler as ProviderHandler)({ ...payload, key: keyOf(key.kind, key.id), signal });
+      pipeline.store('provider', callId, invoke, 'spindle.providers.handle', { signal: true });
       void tell('providers.handle', { ...key, bound: true });
       return () => {
         if (pipeline.release('provider', callId)) void tell('providers.handle', { ...key, bound: false });

@@ -4,6 +4,8 @@ import type { HostRequests } from '../host-requests';
 import type { SpindleMethod } from '../../../shared/spindle/requests';
 import type { SpindleLog } from './log';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../../../shared/limits';
+import type { CancelReason } from '../../../shared/protocol';
+import { abortReason } from './tools';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -21,6 +23,10 @@ export type PipelineKind =
 export class PipelineRegistry {
   /** kind → id → handler. */
   private readonly handlers = new Map<PipelineKind, Map<string, Handler>>();
+  /** Handlers that take the call's AbortSignal (the wrappers the worker makes, never an extension's own function). */
+  private readonly signalled = new WeakSet<Handler>();
+  /** requestId → the signal of a signalled handler's call in flight. */
+  private readonly inFlight = new Map<string, AbortController>();
   /** Ids of the messages sent to the frontend in parts. */
   private frontendParts = 0;
   private readonly frontendHandlers = new Set<(payload: unknown, userId: string) => unknown>();
@@ -36,11 +42,26 @@ export class PipelineRegistry {
     return this.handlers.get(kind)?.get(id);
   }
 
-  /** Runs a registered handler for the host; a missing one (unregistered since) fails NOT_FOUND. */
-  async run(kind: string, id: string, args: unknown[]): Promise<unknown> {
+  /**
+   * Runs a registered handler for the host; a missing one (unregistered since) fails NOT_FOUND. A handler stored
+   * with `signal` gets the call's AbortSignal after the host's arguments, which the host's cancel or deadline aborts.
+   */
+  async run(requestId: string, kind: string, id: string, args: unknown[]): Promise<unknown> {
     const handler = this.handler(kind as PipelineKind, id);
     if (!handler) throw Object.assign(new Error(`No ${kind} handler "${id}" is registered.`), { code: 'NOT_FOUND' });
-    return handler(...args);
+    if (!this.signalled.has(handler)) return handler(...args);
+    const controller = new AbortController();
+    this.inFlight.set(requestId, controller);
+    try {
+      return await handler(...args, controller.signal);
+    } finally {
+      this.inFlight.delete(requestId);
+    }
+  }
+
+  /** The host gave up on a call (its deadline, its caller's cancel, a stop): its handler's signal says so. */
+  cancel(requestId: string, reason: CancelReason): void {
+    this.inFlight.get(requestId)?.abort(abortReason(reason, 'call'));
   }
 
   /** Fire and forget, as Lumiverse's registrations are: a refusal (a permission, a bad name) lands in the log. */
@@ -53,11 +74,12 @@ export class PipelineRegistry {
     return this.handlers.get(kind)?.delete(id) === true;
   }
 
-  store(kind: PipelineKind, id: string, handler: unknown, what: string): void {
+  store(kind: PipelineKind, id: string, handler: unknown, what: string, options: { signal?: boolean } = {}): void {
     if (typeof handler !== 'function') throw new TypeError(`${what} expects a handler function.`);
     let byId = this.handlers.get(kind);
     if (!byId) this.handlers.set(kind, (byId = new Map()));
     byId.set(id, handler as Handler);
+    if (options.signal) this.signalled.add(handler as Handler);
   }
 
   private unregisterer(kind: PipelineKind, id: string): () => void {

@@ -23,11 +23,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function abortReason(reason: CancelReason): Error {
+/** What a handler's AbortSignal gives as its reason when the host cancels the call (`what` names the call). */
+export function abortReason(reason: CancelReason, what = 'tool call'): Error {
   const messages: Record<CancelReason, [string, string]> = {
-    timeout: ['The tool call passed its deadline.', 'TimeoutError'],
-    cancelled: ['The tool call was cancelled.', 'AbortError'],
-    permission_revoked: ["The extension's tools permission was revoked.", 'AbortError'],
+    timeout: [`The ${what} passed its deadline.`, 'TimeoutError'],
+    cancelled: [`The ${what} was cancelled.`, 'AbortError'],
+    permission_revoked: [what === 'tool call' ? "The extension's tools permission was revoked." : "A permission the call needs was revoked.", 'AbortError'],
     shutdown: ['The extension is shutting down.', 'AbortError'],
   };
   const [message, name] = messages[reason] ?? messages.cancelled;

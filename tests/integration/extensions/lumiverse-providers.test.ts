@@ -94,10 +94,27 @@ describe('providers (Spindle 0.6.20)', () => {
       'embedding driver "letters" (Letter counts)',
       'text-to-speech engine "silent"',
       'speech-to-text engine "deaf" (Deaf)',
+      'text-to-speech engine "patient" (Waits to be cancelled)',
       'sidecar endpoint "unhandled" (Never answers) — no handler',
     ]);
     const { changes } = await tool<{ changes: string[] }>(r, `${OWNER}:report`);
     expect(changes).toEqual(['registered sidecar/unhandled', 'after register']);
+  }, 60_000);
+
+  it("a provider's handler hears the host give up on it: the caller's cancel aborts its signal, with the reason", async () => {
+    const r = await withBoth();
+    const report = () => tool<{ patient: { waiting: number; aborted: string } }>(r, `${OWNER}:report`);
+    const controller = new AbortController();
+    const call = r.host.extensions.providers().invoke(OWNER, 'tts', 'patient', { text: 'Wait for me.' }, { signal: controller.signal });
+    const outcome = call.then(() => 'answered', (err: { error?: { code?: string } }) => err.error?.code);
+    // Bounded: the handler has begun once its worker says so.
+    for (let i = 0; i < 200 && (await report()).patient.waiting === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await report()).patient).toEqual({ waiting: 1, aborted: '' });
+    controller.abort();
+    expect(await outcome).toBe('CANCELLED');
+    let aborted = '';
+    for (let i = 0; i < 200 && !(aborted = (await report()).patient.aborted); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborted).toBe('AbortError: The call was cancelled.');
   }, 60_000);
 
   it('serves as the council sidecar: offered beside the connections, its planned arguments and completions come from the extension', async () => {
