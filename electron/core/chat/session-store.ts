@@ -95,7 +95,9 @@ export class SessionStore {
     try {
       moved = this.moveJsonSessions(options.dataDir);
     } catch (err) {
-      // The files stay where they are (each is tried again at the next start); the app opens with what it has.
+      // The files stay where they are (each is tried again at the next start); the app opens with what it has. The
+      // rows may be in already (the files failed to move after), so they are merged as moved ones are.
+      moved = 1;
       this.log.warn(`sessions: session files from before the database were not moved in (${(err as Error).message})`);
     }
     // What the start wrote (years of chats moved in, leftovers dropped) is merged in the turns after, as any change.

@@ -75,6 +75,8 @@ INSERT INTO messages_text (messages_text, rank) VALUES ('automerge', 0);
 const SCHEMA_VERSION = STEPS.length;
 
 export const CHATS_DB_FILE = 'chats.db';
+/** How long a write waits for another connection's (the command line beside the app). */
+const BUSY_MS = 5000;
 
 /** Opens (or creates) the chats' database in the data folder. */
 export function openChatDb(dataDir: string): Db {
@@ -86,7 +88,7 @@ export function openChatDb(dataDir: string): Db {
     fs.closeSync(fs.openSync(file, 'a', 0o600));
     db = new Database(file);
     // WAL: readers never wait for the writer, and a kill mid-write leaves the last committed state.
-    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+    db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${BUSY_MS};`);
   } catch (err) {
     throw new HostFailure({
       code: 'SETTINGS_WRITE_FAILED',
@@ -94,21 +96,26 @@ export function openChatDb(dataDir: string): Db {
       hint: 'Check that the data folder is writable and the disk is not full.',
     });
   }
-  const version = pluck<number>(db, 'PRAGMA user_version');
-  if (version > SCHEMA_VERSION) {
+  const newer = (version: number) => {
     db.close();
-    throw new HostFailure({
+    return new HostFailure({
       code: 'INVALID_INPUT',
       message: `The chats' database ${file} was written by a newer Council Workbench (schema ${version}; this one knows ${SCHEMA_VERSION}).`,
       hint: 'Update Council Workbench; the file is left as it is.',
     });
-  }
+  };
+  const version = pluck<number>(db, 'PRAGMA user_version');
+  if (version > SCHEMA_VERSION) throw newer(version);
   if (version < SCHEMA_VERSION) {
-    transaction(db, () => {
-      // Read again under the writer's lock: a second process opening the same old file at once migrated it already.
-      for (const step of STEPS.slice(pluck<number>(db, 'PRAGMA user_version'))) db.exec(step);
+    // Read again under the writer's lock: a second process opening the same old file at once may have migrated it.
+    const now = transaction(db, () => {
+      const current = pluck<number>(db, 'PRAGMA user_version');
+      if (current >= SCHEMA_VERSION) return current;
+      for (const step of STEPS.slice(current)) db.exec(step);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      return SCHEMA_VERSION;
     });
+    if (now > SCHEMA_VERSION) throw newer(now);
   }
   startLog(db, file);
   return db;
@@ -123,12 +130,12 @@ export function openChatDb(dataDir: string): Db {
 function startLog(db: Db, file: string): void {
   if (walSize(file) > 0) return;
   try {
-    db.exec(`PRAGMA busy_timeout = 0; PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.exec('PRAGMA busy_timeout = 0');
+    db.exec(`PRAGMA user_version = ${pluck<number>(db, 'PRAGMA user_version')}`);
   } catch {
     // Busy, or the disk is full: the first change pays it, as before.
-  } finally {
-    db.exec('PRAGMA busy_timeout = 5000');
   }
+  db.exec(`PRAGMA busy_timeout = ${BUSY_MS}`);
 }
 
 function walSize(file: string): number {

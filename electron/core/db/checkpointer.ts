@@ -88,6 +88,7 @@ export class Checkpointer {
       // Gone with no error (killed from outside): waiting on it would never end, so SQLite takes over as on an error.
       worker.on('exit', (code) => {
         if (this.worker === worker) this.fallBack(new Error(`it exited with code ${code}`));
+        else if (this.running) this.done();
       });
       this.worker = worker;
       return worker;

@@ -20,7 +20,7 @@ export class IndexMerger {
 
   constructor(
     private readonly db: Db,
-    /** One of the store's write transactions (its guard turns SQLite's failures into its own). */
+    /** A write transaction of the store's connection (its commit reported to the checkpointer). */
     private readonly transaction: (work: () => void) => void,
     private readonly log: Logger,
     /**

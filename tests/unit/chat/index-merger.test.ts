@@ -1,6 +1,8 @@
 // The search index merged in slices after the writes, not in lumps inside them (db/index-merger.ts): FTS5's own
 // automerge is off in the file, each commit leaves its small segment, and the merges that follow take a turn of the
 // event loop each, until the index is as merged as FTS5 keeps it; a long write waits on them between its steps.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { searchSessions } from '../../../electron/core/chat/session-search';
@@ -160,6 +162,18 @@ describe("the search index's merges", () => {
     expect(levels(db)).toEqual([8]);
     expect(lines).toEqual([]);
     db.close();
+  });
+
+  it('merge what a start moved in (session files from before the database), with no change made', async () => {
+    const dataDir = tempDir();
+    fs.mkdirSync(path.join(dataDir, 'sessions'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'sessions', 'evening.json'), JSON.stringify(document('evening', 40)));
+    const store = open(dataDir);
+    // Moved in one transaction, a segment a message: level 0 past what FTS5 leaves merged.
+    expect(store.has('evening')).toBe(true);
+    expect(merged(store.db)).toBe(false);
+    await store.merges.settled();
+    expect(merged(store.db), String(levels(store.db))).toBe(true);
   });
 
   it('a slice that fails is told once and merging stops; the next commit starts it again', async () => {
