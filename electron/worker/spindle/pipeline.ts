@@ -5,6 +5,7 @@ import type { SpindleMethod } from '../../../shared/spindle/requests';
 import type { SpindleLog } from './log';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../../../shared/limits';
 import type { CancelReason } from '../../../shared/protocol';
+import { CallSignals } from './call-signals';
 import { abortReason } from './tools';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -25,8 +26,8 @@ export class PipelineRegistry {
   private readonly handlers = new Map<PipelineKind, Map<string, Handler>>();
   /** Handlers that take the call's AbortSignal (the wrappers the worker makes, never an extension's own function). */
   private readonly signalled = new WeakSet<Handler>();
-  /** requestId → the signal of a signalled handler's call in flight. */
-  private readonly inFlight = new Map<string, AbortController>();
+  /** The signals of signalled handlers' calls in flight. */
+  private readonly signals = new CallSignals((reason) => abortReason(reason, 'call'));
   /** Ids of the messages sent to the frontend in parts. */
   private frontendParts = 0;
   private readonly frontendHandlers = new Set<(payload: unknown, userId: string) => unknown>();
@@ -50,18 +51,16 @@ export class PipelineRegistry {
     const handler = this.handler(kind as PipelineKind, id);
     if (!handler) throw Object.assign(new Error(`No ${kind} handler "${id}" is registered.`), { code: 'NOT_FOUND' });
     if (!this.signalled.has(handler)) return handler(...args);
-    const controller = new AbortController();
-    this.inFlight.set(requestId, controller);
     try {
-      return await handler(...args, controller.signal);
+      return await handler(...args, this.signals.begin(requestId));
     } finally {
-      this.inFlight.delete(requestId);
+      this.signals.end(requestId);
     }
   }
 
   /** The host gave up on a call (its deadline, its caller's cancel, a stop): its handler's signal says so. */
   cancel(requestId: string, reason: CancelReason): void {
-    this.inFlight.get(requestId)?.abort(abortReason(reason, 'call'));
+    this.signals.cancel(requestId, reason);
   }
 
   /** Fire and forget, as Lumiverse's registrations are: a refusal (a permission, a bad name) lands in the log. */

@@ -14,6 +14,7 @@ import {
   type WorkerToHostMessage,
 } from '../../../shared/protocol';
 import type { ToolInvocationPayloadDTO, ToolRegistrationDTO } from '../../../shared/types/spindle';
+import { CallSignals } from './call-signals';
 import type { EventHandlers } from './events';
 
 /** Placeholder a write tool returns in simulation when it has no TOOL_SIMULATION handler (orchestrator seed). */
@@ -68,7 +69,7 @@ function sized(requestId: string, text: string): Result {
 }
 
 export class ToolCalls {
-  private readonly inFlight = new Map<string, AbortController>();
+  private readonly signals = new CallSignals((reason) => abortReason(reason));
 
   constructor(
     private readonly events: EventHandlers,
@@ -101,9 +102,7 @@ export class ToolCalls {
       if (kind === 'simulation') return answer(requestId, { ...SIMULATION_PLACEHOLDER });
       return failure(requestId, 'TOOL_ERROR', 'The extension has no TOOL_INVOCATION handler.', "Call spindle.on('TOOL_INVOCATION', handler) when the extension loads.");
     }
-    const controller = new AbortController();
-    this.inFlight.set(requestId, controller);
-    const context = { signal: controller.signal };
+    const context = { signal: this.signals.begin(requestId) };
     try {
       let result: unknown;
       for (const handler of handlers) {
@@ -114,11 +113,11 @@ export class ToolCalls {
     } catch (err) {
       return { type: 'tool_invocation_result', requestId, ok: false, error: toWorkerToolError(err) };
     } finally {
-      this.inFlight.delete(requestId);
+      this.signals.end(requestId);
     }
   }
 
   cancel(requestId: string, reason: CancelReason): void {
-    this.inFlight.get(requestId)?.abort(abortReason(reason));
+    this.signals.cancel(requestId, reason);
   }
 }

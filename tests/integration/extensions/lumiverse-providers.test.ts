@@ -115,6 +115,11 @@ describe('providers (Spindle 0.6.20)', () => {
     let aborted = '';
     for (let i = 0; i < 200 && !(aborted = (await report()).patient.aborted); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(aborted).toBe('AbortError: The call was cancelled.');
+    // Its deadline passing says so too.
+    const late = r.host.extensions.providers().invoke(OWNER, 'tts', 'patient', { text: 'Wait again.' }, { signal: new AbortController().signal, timeoutMs: 100 });
+    expect(await late.then(() => 'answered', (err: { error?: { code?: string } }) => err.error?.code)).toBe('TOOL_TIMEOUT');
+    for (let i = 0; i < 200 && (aborted = (await report()).patient.aborted) === 'AbortError: The call was cancelled.'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(aborted).toBe('TimeoutError: The call passed its deadline.');
   }, 60_000);
 
   it('serves as the council sidecar: offered beside the connections, its planned arguments and completions come from the extension', async () => {

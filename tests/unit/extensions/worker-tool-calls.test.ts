@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { WorkerToHostMessage } from '../../../shared/protocol';
 import { EventHandlers, type SpindleHandler } from '../../../electron/worker/spindle/events';
 import { ToolCalls } from '../../../electron/worker/spindle/tools';
+import { CallSignals } from '../../../electron/worker/spindle/call-signals';
 
 function toolCalls(handler: SpindleHandler) {
   const events = new EventHandlers('local', () => undefined);
@@ -60,5 +61,36 @@ describe('ToolCalls: the handler signal', () => {
     release();
     expect(await pending).toMatchObject({ ok: true, text: 'ok' });
     expect(() => calls.cancel('x', 'cancelled')).not.toThrow();
+  });
+
+  it("a cancel that came before its call began (the worker still loading) starts that call aborted; others are not", async () => {
+    const seen: string[] = [];
+    const { calls } = toolCalls((p, _u, { signal }) => {
+      seen.push(`${(p as { requestId: string }).requestId}: ${signal.aborted ? (signal.reason as DOMException).message : 'live'}`);
+      return 'done';
+    });
+    calls.cancel('early', 'cancelled');
+    await calls.invoke('invocation', payload('early'));
+    await calls.invoke('invocation', payload('later'));
+    // Remembered once: the same id again is a new call.
+    await calls.invoke('invocation', payload('early'));
+    expect(seen).toEqual(['early: The tool call was cancelled.', 'later: live', 'early: live']);
+  });
+});
+
+describe('CallSignals', () => {
+  const reason = (r: string) => new DOMException(`gone: ${r}`, 'AbortError');
+
+  it('aborts a call in flight once, starts an early-cancelled one aborted, and forgets the oldest of too many early cancels', () => {
+    const signals = new CallSignals(reason);
+    const live = signals.begin('a');
+    signals.cancel('a', 'timeout');
+    expect(live.aborted && (live.reason as Error).message).toBe('gone: timeout');
+    signals.cancel('b', 'shutdown');
+    const early = signals.begin('b');
+    expect(early.aborted && (early.reason as Error).message).toBe('gone: shutdown');
+    for (let i = 0; i < 65; i++) signals.cancel(`x${i}`, 'cancelled');
+    expect(signals.begin('x0').aborted).toBe(false);
+    expect(signals.begin('x1').aborted).toBe(true);
   });
 });
