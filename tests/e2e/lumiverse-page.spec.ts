@@ -69,10 +69,14 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await expect(drawerTab.locator('.bio-note')).toHaveCSS('color', 'rgb(1, 2, 3)');
     // So do rules added through the CSSOM (CSS-in-JS in production), and those it adds and deletes later.
     await expect(drawerTab.locator('.bio-speedy')).toHaveCSS('color', 'rgb(4, 5, 6)');
+    await expect(drawerTab.locator('.bio-media')).toHaveCSS('color', 'rgb(10, 11, 12)');
     await expect(drawerTab.locator('.bio-late')).not.toHaveCSS('color', 'rgb(7, 8, 9)');
     await drawerTab.getByRole('button', { name: 'Restyle' }).click();
     await expect(drawerTab.locator('.bio-late')).toHaveCSS('color', 'rgb(7, 8, 9)');
     await expect(drawerTab.locator('.bio-speedy')).not.toHaveCSS('color', 'rgb(4, 5, 6)');
+    // Changes inside the @media and on a rule's own style reach it too.
+    await expect(drawerTab.locator('.bio-media')).toHaveCSS('color', 'rgb(13, 14, 15)');
+    await expect(drawerTab.locator('.bio-media')).toHaveCSS('background-color', 'rgb(16, 17, 18)');
     // A 700 KB file over tus, in parts; its backend reads it back and deletes it.
     await panel(page).getByRole('button', { name: 'Upload notes' }).click();
     // Its progress moved as each part went (the first 512 KB, then the whole).
