@@ -91,17 +91,17 @@ export class SessionStore {
     });
     const dropped = this.rows.dropPending(this.clock.now() - PENDING_LEASE_MS);
     if (dropped) this.log.warn(`sessions: ${dropped} session${dropped === 1 ? ' was' : 's were'} being written or deleted when the app last stopped; dropped (a file it came from still holds it)`);
-    let moved = 0;
+    // What the start writes (years of chats moved in, leftovers dropped) is merged in the turns after, as any change.
+    let wrote = dropped > 0;
     try {
-      moved = this.moveJsonSessions(options.dataDir);
+      wrote = this.moveJsonSessions(options.dataDir) > 0 || wrote;
     } catch (err) {
-      // The files stay where they are (each is tried again at the next start); the app opens with what it has. The
+      // The files stay where they are (each is tried again at the next start); the app opens with what it has. Their
       // rows may be in already (the files failed to move after), so they are merged as moved ones are.
-      moved = 1;
+      wrote = true;
       this.log.warn(`sessions: session files from before the database were not moved in (${(err as Error).message})`);
     }
-    // What the start wrote (years of chats moved in, leftovers dropped) is merged in the turns after, as any change.
-    if (dropped || moved) this.merges.committed();
+    if (wrote) this.merges.committed();
   }
 
   /** How many session files it moved into the database. */

@@ -10,7 +10,7 @@ export class CallSignals {
   private readonly inFlight = new Map<string, AbortController>();
   private readonly early = new Map<string, Error>();
 
-  /** `reason` says why, in the words of the calls these are (`what`: "tool call", "call"). */
+  /** `reason` makes an aborted signal's reason, in the words of the calls these are. */
   constructor(private readonly reason: (reason: CancelReason) => Error) {}
 
   /** The call's signal (aborted at once when its cancel came first); end() it when the call is done. */
