@@ -47,7 +47,13 @@ function sessionView(s: ChatSession): ChatView {
     messages: s.messages.map(messageView),
     ...(s.metadata ? { metadata: s.metadata } : {}),
     ...(s.card ? { card: s.card.data } : {}),
+    ...(s.worldInfoBook ? { book: bookOf(s.worldInfoBook) } : {}),
   };
+}
+
+/** The name and description a lorebook's top level (or an extension's world_books.create) gave the world info. */
+function bookOf(top: Record<string, unknown>): { name?: string; description?: string } {
+  return { ...(typeof top.name === 'string' ? { name: top.name } : {}), ...(typeof top.description === 'string' ? { description: top.description } : {}) };
 }
 
 function councilView(chat: CouncilChat): ChatView {
@@ -143,6 +149,13 @@ export function chatReads(options: {
         const at = s.worldInfo.findIndex((e) => e.id === entry.id);
         if (at >= 0) s.worldInfo[at] = entry;
         else s.worldInfo.push(entry);
+      });
+      options.changed(id);
+    },
+    nameBook(id, name, description) {
+      mutable(id);
+      sessions.mutate(id, (s) => {
+        s.worldInfoBook = { ...s.worldInfoBook, name, description };
       });
       options.changed(id);
     },

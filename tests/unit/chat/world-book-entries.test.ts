@@ -55,10 +55,14 @@ describe('world book entries from an extension', () => {
     expect(sessions.get(session.id).worldInfo).toEqual(before);
   });
 
-  it('world_books.create (Psyche seeding its run) answers the open chat’s book, as given; its entries go into that chat', async () => {
+  it('world_books.create (Psyche seeding its run) names the open chat’s book, kept for later reads; its entries go into that chat', async () => {
     const { sessions, session, call } = setup();
     const book = (await call('world_books.create', { name: 'Psyche — live state', description: 'What Psyche tracks' })) as { id: string; name: string; description: string };
     expect(book).toMatchObject({ id: session.id, name: 'Psyche — live state', description: 'What Psyche tracks' });
+    // Read back by id and in the list, and kept on the chat (its export carries it).
+    expect(await call('world_books.get', book.id)).toMatchObject({ name: 'Psyche — live state', description: 'What Psyche tracks' });
+    expect(((await call('world_books.list', {})) as { data: Array<{ name: string }> }).data.map((b) => b.name)).toEqual(['Psyche — live state']);
+    expect(sessions.get(session.id).worldInfoBook).toMatchObject({ name: 'Psyche — live state', description: 'What Psyche tracks' });
     await call('world_books.entries.create', book.id, { key: ['mood'], content: 'Mara is wary.' });
     expect(sessions.get(session.id).worldInfo.map((e) => e.content)).toEqual(['The harbour is closed.', 'Mara is wary.']);
     await expect(call('world_books.create', { name: '' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });

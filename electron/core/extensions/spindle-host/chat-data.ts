@@ -22,6 +22,8 @@ export interface ChatView {
   metadata?: Record<string, unknown>;
   /** The imported character card's data, as it was (first_mes, mes_example, tags, extensions…). */
   card?: Record<string, unknown>;
+  /** Its world info's own name and description, when a lorebook or an extension gave them. */
+  book?: { name?: string; description?: string };
 }
 
 /** What an extension may change on a saved message (spindle.chat.updateMessage, in the Workbench's names). */
@@ -58,6 +60,8 @@ export interface ChatReads {
   updateCharacter(id: string, patch: CharacterPatch): void;
   /** world_books: adds the entry to the session's world info, or replaces the one with its id. */
   saveEntry(id: string, entry: WorldInfoEntry): void;
+  /** world_books.create: names the session's world info (its one book). */
+  nameBook(id: string, name: string, description: string): void;
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
@@ -153,7 +157,7 @@ const entryIn = (chats: ChatView[], entryId: string) => {
   }
   return null;
 };
-const bookDto = (c: ChatView) => ({ id: c.id, name: `${c.character.name || c.name} — world info`, description: '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
+const bookDto = (c: ChatView) => ({ id: c.id, name: c.book?.name || `${c.character.name || c.name} — world info`, description: c.book?.description ?? '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
 function page<T>(items: T[], options: { limit?: number; offset?: number } | undefined): { data: T[]; total: number } {
   const offset = options?.offset !== undefined && options.offset > 0 ? Math.floor(options.offset) : 0;
@@ -243,10 +247,11 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       return c && c.worldInfo.length ? bookDto(c) : null;
     },
     // A world book here is a chat's world info (its one book): a new one is the open chat's, where its entries fire
-    // in the turns. Its name and description are answered as given; the book keeps the chat's own.
-    'world_books.create': ({ input }) => {
+    // in the turns, and that book takes its name and description.
+    'world_books.create': async ({ input }) => {
       const c = active() ?? fail('NOT_FOUND', "No chat is open: a world book in the Workbench is a chat's world info, so a new one needs an open chat.", '/input');
-      return { ...bookDto(c), name: input.name, description: input.description ?? '' };
+      reads()!.nameBook(await changing(c.id), input.name, input.description ?? '');
+      return bookDto(existing(c.id));
     },
     'world_books.entries.list': ({ worldBookId, options }) => {
       const c = find(worldBookId);
