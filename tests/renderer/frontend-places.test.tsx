@@ -103,6 +103,27 @@ describe('places of several extensions at once', () => {
     expect(Math.abs(weather.x - subsonic.x)).toBeGreaterThanOrEqual(48);
   });
 
+  it("an extension's moveTo onto the app's navigation lands beside it, and the extension hears where; the person's own place stays", () => {
+    // The navigation down the left side (happy-dom lays nothing out: its box is given).
+    const nav = Object.assign(document.createElement('nav'), { className: 'nav' });
+    nav.getBoundingClientRect = () => ({ left: 0, top: 0, right: 200, bottom: 768, width: 200, height: 768, x: 0, y: 0, toJSON: () => ({}) });
+    document.body.appendChild(nav);
+    const store = createFrontendsStore();
+    frontendsActions.openSurface(store, 'weather', 'w', 'float', { width: 120, height: 80, tooltip: 'Weather', initialPosition: { x: 400, y: 300 } });
+    const container = show(store, <FloatWidgets />);
+    const widget = () => container.querySelector<HTMLElement>('[data-testid="float-widget"]')!;
+    expect([parseFloat(widget().style.left), parseFloat(widget().style.top)]).toEqual([400, 300]);
+    // Its moveTo reaches the app as a surface update.
+    act(() => frontendsActions.updateSurface(store, surfaceKey('weather', 'w'), { position: { x: 20, y: 100 } }));
+    expect(parseFloat(widget().style.left)).toBeGreaterThanOrEqual(200);
+    expect(parseFloat(widget().style.top)).toBe(100);
+    expect(store.getState().surfaces[0]!.position).toEqual({ x: parseFloat(widget().style.left), y: 100 });
+    // The person drags it onto the navigation (settle() remembers the place first): it stays.
+    localStorage.setItem('cw.float.weather.Weather', JSON.stringify({ x: 20, y: 100 }));
+    act(() => frontendsActions.updateSurface(store, surfaceKey('weather', 'w'), { position: { x: 20, y: 100 } }));
+    expect([parseFloat(widget().style.left), parseFloat(widget().style.top)]).toEqual([20, 100]);
+  });
+
   it('a settings tab on a card is as tall as its content once its frame says how tall that is', () => {
     const store = createFrontendsStore();
     frontendsActions.openSurface(store, 'subsonic', 'settings-1', 'settings', { title: 'Subsonic' });

@@ -85,7 +85,8 @@ function FloatWidget(props: { surface: Surface; start: { x: number; y: number };
   const drag = useRef<{ dx: number; dy: number } | null>(null);
   const placed = useRef(false);
 
-  // The frame hears where it is (its getPosition() answers that), then moveTo() from the extension moves it.
+  // The frame hears where it is (its getPosition() answers that), then moveTo() from the extension moves it: off the
+  // app's controls, as its first place is, unless it is where the person put it.
   useEffect(() => {
     if (!placed.current) {
       placed.current = true;
@@ -94,7 +95,14 @@ function FloatWidget(props: { surface: Surface; start: { x: number; y: number };
       brokers.get(surface.extensionId)?.notify('surface', { surfaceId: surface.surfaceId, what: 'position', position });
       return;
     }
-    if (surface.position && surface.position.x >= 0) setPosition(clamp(surface.position, size));
+    if (!(surface.position && surface.position.x >= 0)) return;
+    const next = clamp(surface.position, size);
+    const mine = remembered(surface);
+    const place = mine && mine.x === next.x && mine.y === next.y ? next : clearOfApp(next, size);
+    setPosition(place);
+    if (place.x === next.x && place.y === next.y) return;
+    frontendsActions.updateSurface(store, surface.key, { position: place });
+    brokers.get(surface.extensionId)?.notify('surface', { surfaceId: surface.surfaceId, what: 'position', position: place });
   }, [surface.position, size.width, size.height]);
 
   // The app's layout changed (a chat opened, with its composer; another section): a widget the person has not
