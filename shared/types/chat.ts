@@ -278,7 +278,10 @@ export const ChatSessionSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    /** The book-level fields of the first lorebook file imported into it (its name, description, extensions…), for export. */
+    /**
+     * The book-level fields of the lorebook files imported into it (its name, description, extensions…; the first's
+     * win), for export. An extension's world_books.create names it when nothing has.
+     */
     worldInfoBook: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /** The character's picture (a PNG card's image), kept beside the session file; read with chat.sessions.avatar. */
     avatar: Type.Optional(Type.Object({ type: Type.Literal('image/png'), bytes: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),

@@ -154,8 +154,11 @@ export function chatReads(options: {
     },
     nameBook(id, name, description) {
       mutable(id);
+      // A name the person's lorebook (or an earlier create) gave it stays: the book is theirs, and its export too.
+      const top = sessions.head(id).worldInfoBook;
+      if (typeof top?.name === 'string' && top.name) return;
       sessions.mutate(id, (s) => {
-        s.worldInfoBook = { ...s.worldInfoBook, name, description };
+        s.worldInfoBook = { ...s.worldInfoBook, name, ...(description !== undefined ? { description } : {}) };
       });
       options.changed(id);
     },

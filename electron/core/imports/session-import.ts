@@ -155,7 +155,7 @@ export async function importSessionFile(
   tooMany((parsed.session.worldInfo?.length ?? 0) + books.reduce((n, b) => n + b.entries.length, 0));
   const imported = await sessions.importDocument(parsed.session);
   const { entries, duplicates } = mergeWorldInfo(imported.worldInfo, ...bookSources);
-  const session = books.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: entries, worldInfoBook: x.worldInfoBook ?? books[0]!.top })) : imported;
+  const session = books.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: entries, worldInfoBook: { ...books[0]!.top, ...x.worldInfoBook } })) : imported;
   return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
 }
 
@@ -167,6 +167,6 @@ export function addLorebook(sessions: SessionStore, sessionId: string, bytes: Bu
   if (entries.length > SESSION_LIMITS.worldInfoEntries) {
     throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The session would hold ${entries.length} world-info entries; it keeps at most ${SESSION_LIMITS.worldInfoEntries}.`, path: '/lorebooks/0' });
   }
-  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: entries, worldInfoBook: x.worldInfoBook ?? book!.top }));
+  const session = sessions.mutate(sessionId, (x) => ({ ...x, worldInfo: entries, worldInfoBook: { ...book!.top, ...x.worldInfoBook } }));
   return { session, added: entries.length - current.worldInfo.length, duplicates, ignored: book!.ignored };
 }

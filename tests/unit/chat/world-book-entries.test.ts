@@ -8,6 +8,7 @@ import type { MessageActions } from '../../../electron/core/chat/message-actions
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
+import { addLorebook } from '../../../electron/core/imports/session-import';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
@@ -66,6 +67,24 @@ describe('world book entries from an extension', () => {
     await call('world_books.entries.create', book.id, { key: ['mood'], content: 'Mara is wary.' });
     expect(sessions.get(session.id).worldInfo.map((e) => e.content)).toEqual(['The harbour is closed.', 'Mara is wary.']);
     await expect(call('world_books.create', { name: '' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });
+  });
+
+  it('world_books.create leaves a book that has a name as it is (a lorebook the person imported), writing nothing', async () => {
+    const { sessions, session, call } = setup();
+    sessions.mutate(session.id, (s) => ({ ...s, worldInfoBook: { name: 'Harbor Lore', description: 'Kept by the keeper.', scan_depth: 4 } }));
+    const before = sessions.get(session.id).updatedAt;
+    const book = await call('world_books.create', { name: 'Psyche — live state' });
+    expect(book).toMatchObject({ id: session.id, name: 'Harbor Lore', description: 'Kept by the keeper.' });
+    expect(sessions.get(session.id).worldInfoBook).toEqual({ name: 'Harbor Lore', description: 'Kept by the keeper.', scan_depth: 4 });
+    expect(sessions.get(session.id).updatedAt).toBe(before);
+  });
+
+  it('a lorebook added after world_books.create named the book brings its settings; the name given stays', async () => {
+    const { sessions, session, call } = setup();
+    await call('world_books.create', { name: 'Psyche — live state' });
+    const lorebook = { name: 'Harbor Lore', scan_depth: 4, entries: { '0': { uid: 0, key: ['lamp'], content: 'The lamp is lit at dusk.' } } };
+    addLorebook(sessions, session.id, Buffer.from(JSON.stringify(lorebook)));
+    expect(sessions.get(session.id).worldInfoBook).toEqual({ name: 'Psyche — live state', scan_depth: 4 });
   });
 
   it('world_books.create with no chat open is NOT_FOUND, naming why', async () => {

@@ -60,8 +60,8 @@ export interface ChatReads {
   updateCharacter(id: string, patch: CharacterPatch): void;
   /** world_books: adds the entry to the session's world info, or replaces the one with its id. */
   saveEntry(id: string, entry: WorldInfoEntry): void;
-  /** world_books.create: names the session's world info (its one book). */
-  nameBook(id: string, name: string, description: string): void;
+  /** world_books.create: names the session's world info (its one book), unless it has a name already. */
+  nameBook(id: string, name: string, description: string | undefined): void;
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
@@ -247,10 +247,10 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       return c && c.worldInfo.length ? bookDto(c) : null;
     },
     // A world book here is a chat's world info (its one book): a new one is the open chat's, where its entries fire
-    // in the turns, and that book takes its name and description.
+    // in the turns. That book takes the name and description given unless it has a name already (a lorebook's).
     'world_books.create': async ({ input }) => {
       const c = active() ?? fail('NOT_FOUND', "No chat is open: a world book in the Workbench is a chat's world info, so a new one needs an open chat.", '/input');
-      reads()!.nameBook(await changing(c.id), input.name, input.description ?? '');
+      reads()!.nameBook(await changing(c.id), input.name, input.description);
       return bookDto(existing(c.id));
     },
     'world_books.entries.list': ({ worldBookId, options }) => {
