@@ -32,11 +32,11 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function show(store: FrontendsStore, ui: ReactElement): HTMLElement {
+function show(store: FrontendsStore, ui: ReactElement, brokers = new Map<string, FrameBroker>()): HTMLElement {
   const container = document.createElement('div');
   document.body.appendChild(container);
   root = createRoot(container);
-  act(() => root!.render(<FrontendsProvider value={{ store, brokers: new Map<string, FrameBroker>() }}>{ui}</FrontendsProvider>));
+  act(() => root!.render(<FrontendsProvider value={{ store, brokers }}>{ui}</FrontendsProvider>));
   return container;
 }
 
@@ -110,14 +110,18 @@ describe('places of several extensions at once', () => {
     document.body.appendChild(nav);
     const store = createFrontendsStore();
     frontendsActions.openSurface(store, 'weather', 'w', 'float', { width: 120, height: 80, tooltip: 'Weather', initialPosition: { x: 400, y: 300 } });
-    const container = show(store, <FloatWidgets />);
+    const told: unknown[] = [];
+    const broker = { notify: (_kind: string, detail: { what: string; position: unknown }) => void told.push(detail.position) } as unknown as FrameBroker;
+    const container = show(store, <FloatWidgets />, new Map([['weather', broker]]));
     const widget = () => container.querySelector<HTMLElement>('[data-testid="float-widget"]')!;
     expect([parseFloat(widget().style.left), parseFloat(widget().style.top)]).toEqual([400, 300]);
     // Its moveTo reaches the app as a surface update.
     act(() => frontendsActions.updateSurface(store, surfaceKey('weather', 'w'), { position: { x: 20, y: 100 } }));
-    expect(parseFloat(widget().style.left)).toBeGreaterThanOrEqual(200);
+    const left = parseFloat(widget().style.left);
+    expect(left).toBeGreaterThanOrEqual(200);
     expect(parseFloat(widget().style.top)).toBe(100);
-    expect(store.getState().surfaces[0]!.position).toEqual({ x: parseFloat(widget().style.left), y: 100 });
+    expect(store.getState().surfaces[0]!.position).toEqual({ x: left, y: 100 });
+    expect(told.at(-1)).toEqual({ x: left, y: 100 });
     // The person drags it onto the navigation (settle() remembers the place first): it stays.
     localStorage.setItem('cw.float.weather.Weather', JSON.stringify({ x: 20, y: 100 }));
     act(() => frontendsActions.updateSurface(store, surfaceKey('weather', 'w'), { position: { x: 20, y: 100 } }));
