@@ -15,7 +15,8 @@ import { planRows } from './store/message-rows';
 import { SessionRows, type LoadedSession, type SessionRow } from './store/session-rows';
 import { JSON_BACKUP_DIR, migrateJsonFiles } from '../db/json-files';
 import { badId, checkChange, checkSession, checkSessionInSteps, noSession } from './store/session-checks';
-import { deepFreeze, draftOf, newSession } from './store/session-drafts';
+import { draftOf, newSession } from './store/session-drafts';
+import { SessionCache } from './store/session-cache';
 import { PENDING_LEASE_MS } from './store/staged-write';
 import { SteppedSessions } from './store/stepped-sessions';
 import { nextTurn } from '../util/next-turn';
@@ -24,8 +25,6 @@ export { checkSession };
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Messages kept in memory across the chats read last (the newest one always stays, however long). */
-const CACHED_MESSAGES = 40_000;
 /** Messages parsed per step of a read in the background (a millisecond or two of work). */
 const READ_CHUNK = 250;
 
@@ -48,10 +47,8 @@ export class SessionStore {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly newId: () => string;
-  /** The sessions read last, newest at the end. */
-  private readonly cache = new Map<string, LoadedSession>();
-  /** SQLite's count of commits by other connections (the CLI, a second store): one since the last look empties the cache. */
-  private dataVersion = 0;
+  /** The sessions read last, in memory (store/session-cache.ts). */
+  private readonly cache: SessionCache;
   /** Writes this store made, per session: a read in the background started before one gives up. */
   private readonly writes = new Map<string, number>();
   private readonly reading = new Map<string, Promise<void>>();
@@ -68,6 +65,7 @@ export class SessionStore {
     this.avatars = new AvatarFiles(this.dir);
     this.db = openChatDb(options.dataDir);
     this.rows = new SessionRows(this.db);
+    this.cache = new SessionCache(this.db);
     this.checkpoints = new Checkpointer(this.db, path.join(options.dataDir, CHATS_DB_FILE), this.log);
     // Its slices are not the person's saves: a failure is the merger's to tell, not a failed save.
     const slice = (work: () => void) => {
@@ -81,12 +79,12 @@ export class SessionStore {
       closed: () => this.closed,
       transaction: (work) => this.guarded(() => transaction(this.db, work)),
       forget: (id) => {
-        this.cache.delete(id);
+        this.cache.forget(id);
         this.wrote(id);
       },
       writeAtOnce: (session) => this.write(session),
       caughtUp: () => this.merges.settled().then(() => this.checkpoints.settled()),
-      keep: (loaded) => this.remember(loaded).session,
+      keep: (loaded) => this.cache.remember(loaded).session,
       warn: (line) => this.log.warn(line),
     });
     const dropped = this.rows.dropPending(this.clock.now() - PENDING_LEASE_MS);
@@ -138,7 +136,7 @@ export class SessionStore {
   }
 
   has(id: string): boolean {
-    return ID.test(id) && (this.fresh().has(id) || this.rows.exists(id));
+    return ID.test(id) && (this.cache.fresh().has(id) || this.rows.exists(id));
   }
 
   /** The session as saved. It is frozen: change it with mutate(). */
@@ -152,7 +150,7 @@ export class SessionStore {
    * once; after that, or on any failure, the next get() reads it whole (and tells the failure).
    */
   preload(id: string): Promise<void> {
-    if (!ID.test(id) || this.fresh().has(id)) return Promise.resolve();
+    if (!ID.test(id) || this.cache.fresh().has(id)) return Promise.resolve();
     let read = this.reading.get(id);
     if (!read) {
       read = this.readInChunks(id)
@@ -166,9 +164,9 @@ export class SessionStore {
   private async readInChunks(id: string): Promise<void> {
     for (let attempt = 0; attempt < 2; attempt++) {
       // Read meanwhile (a change needed it at once): nothing left to do.
-      if (this.closed || this.fresh().has(id)) return;
+      if (this.closed || this.cache.fresh().has(id)) return;
       const writes = this.writes.get(id);
-      const version = this.dataVersion;
+      const version = this.cache.version;
       /** Nothing was written to the chats since the read began, here or by another connection (nor was the store closed). */
       const unchanged = () => {
         if (this.closed || this.writes.get(id) !== writes || this.cache.has(id)) return false;
@@ -182,9 +180,9 @@ export class SessionStore {
       if (read === undefined || this.closed) continue;
       // The last chunk was read after the last look. The version is read once more, by fresh(), and the read is kept
       // only if no commit came before it (one just before the last chunk would be in that chunk alone).
-      const cache = this.fresh();
-      if (this.dataVersion !== version || this.writes.get(id) !== writes) continue;
-      if (read && !cache.has(id)) this.remember(read);
+      const cache = this.cache.fresh();
+      if (this.cache.version !== version || this.writes.get(id) !== writes) continue;
+      if (read && !cache.has(id)) this.cache.remember(read);
       return;
     }
   }
@@ -194,7 +192,7 @@ export class SessionStore {
    * sliced; another is read a page only (opening a long chat reads no more than it shows).
    */
   window(id: string, place: WindowPlace = {}): { session: ChatSession; start: number; total: number } {
-    const cached = ID.test(id) ? this.fresh().get(id) : undefined;
+    const cached = ID.test(id) ? this.cache.fresh().get(id) : undefined;
     const total = cached ? cached.session.messages.length : this.rows.count(id);
     if (total === null) noSession(id);
     const { first, last } = windowRange(total, place, (messageId) => (cached ? cached.session.messages.findIndex((m) => m.id === messageId) : (this.rows.position(id, messageId) ?? -1)));
@@ -228,7 +226,7 @@ export class SessionStore {
         return this.rows.update(before, next, plan);
       }),
     );
-    return this.remember(after).session;
+    return this.cache.remember(after).session;
   }
 
   /** Deletes the session: gone for every reader at once, its messages dropped in steps after (the host's thread free between). */
@@ -289,7 +287,7 @@ export class SessionStore {
     }
     this.wrote(session.id);
     const written = this.guarded(() => transaction(this.db, () => this.rows.replace(session)));
-    return this.remember(written).session;
+    return this.cache.remember(written).session;
   }
 
   /**
@@ -320,15 +318,11 @@ export class SessionStore {
 
   private loaded(id: string): LoadedSession {
     if (!ID.test(id)) badId();
-    const cached = this.fresh().get(id);
-    if (cached) {
-      this.cache.delete(id);
-      this.cache.set(id, cached);
-      return cached;
-    }
+    const cached = this.cache.take(id);
+    if (cached) return cached;
     const read = this.rows.load(id);
     if (!read) noSession(id);
-    return this.remember(read);
+    return this.cache.remember(read);
   }
 
   /** Throws INVALID_INPUT for a malformed id and NOT_FOUND for one nobody has, reading no messages. */
@@ -339,7 +333,7 @@ export class SessionStore {
   /** The session's own fields with no messages (none are read): what lists and cards need. */
   head(id: string): ChatSession {
     if (!ID.test(id)) badId();
-    const cached = this.fresh().get(id)?.session;
+    const cached = this.cache.fresh().get(id)?.session;
     const session = cached ? { ...cached, messages: [] } : this.rows.headOnly(id)?.session;
     if (!session) noSession(id);
     return session;
@@ -352,30 +346,6 @@ export class SessionStore {
 
   private wrote(id: string): void {
     this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
-  }
-
-  private fresh(): Map<string, LoadedSession> {
-    const version = pluck<number>(this.db, 'PRAGMA data_version');
-    if (version !== this.dataVersion) {
-      this.cache.clear();
-      this.dataVersion = version;
-    }
-    return this.cache;
-  }
-
-  /** Freezes what was read or written and keeps it, forgetting the sessions read longest ago past the cap. */
-  private remember(loaded: LoadedSession): LoadedSession {
-    deepFreeze(loaded.session);
-    this.cache.delete(loaded.session.id);
-    this.cache.set(loaded.session.id, loaded);
-    let total = 0;
-    for (const s of this.cache.values()) total += s.session.messages.length;
-    for (const [key, s] of this.cache) {
-      if (total <= CACHED_MESSAGES || key === loaded.session.id) break;
-      this.cache.delete(key);
-      total -= s.session.messages.length;
-    }
-    return loaded;
   }
 
   /** Runs a write; SQLite's failures become SETTINGS_WRITE_FAILED (a change's own errors pass as they are). */

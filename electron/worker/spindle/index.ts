@@ -12,6 +12,7 @@ import { createGenerate } from './generate';
 import { inertMember, inertNamespace } from './inert';
 import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
+import { CallSignals } from './call-signals';
 import { PipelineRegistry } from './pipeline';
 import { createPeers } from './peers';
 import { createImages, createUploads } from './files';
@@ -79,8 +80,10 @@ export function createSpindle(options: {
   );
   const permissions = new PermissionState(manifest.id, options.granted, events);
   const requests = createHostRequests(options.post);
-  const tools = new ToolCalls(events, LOCAL_USER_ID, send);
-  const pipeline = new PipelineRegistry(requests, log, LOCAL_USER_ID);
+  // One home for the signals of the host's calls, whichever kind: its cancel finds the call there.
+  const signals = new CallSignals();
+  const tools = new ToolCalls(events, LOCAL_USER_ID, send, signals);
+  const pipeline = new PipelineRegistry(requests, log, LOCAL_USER_ID, signals);
   const touched = new Set<string>();
 
   const real: Record<string, unknown> = {
@@ -151,10 +154,7 @@ export function createSpindle(options: {
   return {
     api,
     invoke: (kind, payload) => tools.invoke(kind, payload),
-    cancel: (requestId, reason) => {
-      tools.cancel(requestId, reason);
-      pipeline.cancel(requestId, reason);
-    },
+    cancel: (requestId, reason) => signals.cancel(requestId, reason),
     emit: (event, payload) => events.emit(event, payload),
     eventNames: () => events.names(),
     setPermissions: (granted) => permissions.update(granted),

@@ -10,6 +10,8 @@ import { abortReason } from './tools';
 
 type Handler = (...args: unknown[]) => unknown;
 
+const callWords = (reason: CancelReason) => abortReason(reason, 'call');
+
 export type PipelineKind =
   | 'macro'
   | 'interceptor'
@@ -26,8 +28,6 @@ export class PipelineRegistry {
   private readonly handlers = new Map<PipelineKind, Map<string, Handler>>();
   /** Handlers that take the call's AbortSignal (the wrappers the worker makes, never an extension's own function). */
   private readonly signalled = new WeakSet<Handler>();
-  /** The signals of signalled handlers' calls in flight. */
-  private readonly signals = new CallSignals((reason) => abortReason(reason, 'call'));
   /** Ids of the messages sent to the frontend in parts. */
   private frontendParts = 0;
   private readonly frontendHandlers = new Set<(payload: unknown, userId: string) => unknown>();
@@ -37,6 +37,8 @@ export class PipelineRegistry {
     private readonly requests: HostRequests,
     private readonly log: SpindleLog,
     private readonly userId: string,
+    /** The worker's calls' signals, shared with its tool calls (call-signals.ts). */
+    private readonly signals = new CallSignals(),
   ) {}
 
   handler(kind: PipelineKind, id: string): Handler | undefined {
@@ -52,16 +54,12 @@ export class PipelineRegistry {
     if (!handler) throw Object.assign(new Error(`No ${kind} handler "${id}" is registered.`), { code: 'NOT_FOUND' });
     if (!this.signalled.has(handler)) return handler(...args);
     try {
-      return await handler(...args, this.signals.begin(requestId));
+      return await handler(...args, this.signals.begin(requestId, callWords));
     } finally {
       this.signals.end(requestId);
     }
   }
 
-  /** The host gave up on a call (its deadline, its caller's cancel, a stop): its handler's signal says so. */
-  cancel(requestId: string, reason: CancelReason): void {
-    this.signals.cancel(requestId, reason);
-  }
 
   /** Fire and forget, as Lumiverse's registrations are: a refusal (a permission, a bad name) lands in the log. */
   private tell(method: string, params: Record<string, unknown>): void {

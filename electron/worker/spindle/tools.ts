@@ -68,13 +68,15 @@ function sized(requestId: string, text: string): Result {
   return failure(requestId, 'RESULT_TOO_LARGE', `The tool result is ${bytes} bytes; the limit is ${MAX_RESULT_BYTES} bytes.`, 'Return a summary or a smaller page of results.');
 }
 
-export class ToolCalls {
-  private readonly signals = new CallSignals((reason) => abortReason(reason));
+const toolCallWords = (reason: CancelReason) => abortReason(reason);
 
+export class ToolCalls {
   constructor(
     private readonly events: EventHandlers,
     private readonly userId: string,
     private readonly send: (message: WorkerToHostMessage) => void,
+    /** The worker's calls' signals, shared with its provider calls (call-signals.ts). */
+    private readonly signals = new CallSignals(),
   ) {}
 
   registerTool(tool: ToolRegistrationDTO): void {
@@ -102,7 +104,7 @@ export class ToolCalls {
       if (kind === 'simulation') return answer(requestId, { ...SIMULATION_PLACEHOLDER });
       return failure(requestId, 'TOOL_ERROR', 'The extension has no TOOL_INVOCATION handler.', "Call spindle.on('TOOL_INVOCATION', handler) when the extension loads.");
     }
-    const context = { signal: this.signals.begin(requestId) };
+    const context = { signal: this.signals.begin(requestId, toolCallWords) };
     try {
       let result: unknown;
       for (const handler of handlers) {

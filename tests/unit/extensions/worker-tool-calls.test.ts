@@ -82,15 +82,15 @@ describe('CallSignals', () => {
   const reason = (r: string) => new DOMException(`gone: ${r}`, 'AbortError');
 
   it('aborts a call in flight once, starts an early-cancelled one aborted, and forgets the oldest of too many early cancels', () => {
-    const signals = new CallSignals(reason);
-    const live = signals.begin('a');
+    const signals = new CallSignals();
+    const live = signals.begin('a', reason);
     signals.cancel('a', 'timeout');
     expect(live.aborted && (live.reason as Error).message).toBe('gone: timeout');
     signals.cancel('b', 'shutdown');
-    const early = signals.begin('b');
+    const early = signals.begin('b', reason);
     expect(early.aborted && (early.reason as Error).message).toBe('gone: shutdown');
     for (let i = 0; i < 65; i++) signals.cancel(`x${i}`, 'cancelled');
-    expect(signals.begin('x0').aborted).toBe(false);
-    expect(signals.begin('x1').aborted).toBe(true);
+    expect(signals.begin('x0', reason).aborted).toBe(false);
+    expect(signals.begin('x1', reason).aborted).toBe(true);
   });
 });
