@@ -93,7 +93,7 @@ export async function exportBackup(deps: BackupDeps): Promise<Backup> {
   const sessions = (await deps.sessions.all()).sort((a, b) => a.id.localeCompare(b.id));
   const avatars: Record<string, string> = {};
   for (const s of sessions) {
-    const png = s.avatar ? deps.sessions.avatar(s.id) : null;
+    const png = s.avatar ? await deps.sessions.avatar(s.id) : null;
     if (png) avatars[s.id] = png.toString('base64');
   }
   return {
@@ -192,7 +192,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
       if (deps.isBusy(session.id)) throw new HostFailure({ code: 'CONFLICT', message: `A reply began in "${session.title}" while it was being restored.` });
       await deps.sessions.writeWhole(session);
       const picture = backup.avatars[session.id];
-      if (picture && session.avatar) deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
+      if (picture && session.avatar) await deps.sessions.writeAvatar(session.id, Buffer.from(picture, 'base64'));
     });
   }
   for (const [i, run] of runs.entries()) {

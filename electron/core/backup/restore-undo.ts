@@ -20,13 +20,13 @@ export class RestoreUndo {
     // A long chat is read in the background first (the host's thread stays free).
     await sessions.preload(id);
     const before: ChatSession | null = sessions.has(id) ? sessions.get(id) : null;
-    const picture = before?.avatar ? sessions.avatar(id) : null;
+    const picture = before?.avatar ? await sessions.avatar(id) : null;
     this.steps.push({
       what: `session ${id}`,
       put: async () => {
         if (!before) return void sessions.delete(id);
         await sessions.writeWhole(before);
-        if (picture) sessions.writeAvatar(id, picture);
+        if (picture) await sessions.writeAvatar(id, picture);
       },
     });
   }

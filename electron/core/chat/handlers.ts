@@ -55,8 +55,8 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       emitSessions(session.id, 'created');
       return summaryOf(summaryFields(session), false);
     },
-    'chat.sessions.avatar': ({ sessionId }) => {
-      const png = sessions.avatar(sessionId);
+    'chat.sessions.avatar': async ({ sessionId }) => {
+      const png = await sessions.avatar(sessionId);
       return { dataUrl: png ? `data:image/png;base64,${png.toString('base64')}` : null };
     },
     'chat.send': whole(({ sessionId, text, ...options }) => chat.send(sessionId, text, options)),

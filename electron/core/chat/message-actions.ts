@@ -79,9 +79,9 @@ export class MessageActions {
     const index = this.indexOf(source, messageId);
     const { avatar: _pictureCopiedBelow, format: _f, version: _v, id: _id, createdAt: _c, updatedAt: _u, ...copy } = source;
     // Read before the write's steps give the thread back (the source may be deleted meanwhile).
-    const picture = this.deps.sessions.avatar(sessionId);
+    const picture = await this.deps.sessions.avatar(sessionId);
     const branch = await this.deps.sessions.add({ ...copy, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
-    const result = picture ? this.deps.sessions.setAvatar(branch.id, picture) : branch;
+    const result = picture ? await this.deps.sessions.setAvatar(branch.id, picture) : branch;
     this.deps.changed(result.id, 'created');
     return result;
   }

@@ -238,19 +238,19 @@ export class SessionStore {
   }
 
   /** Keeps the character's picture beside the database. */
-  setAvatar(id: string, png: Buffer): ChatSession {
-    this.avatars.write(id, png);
+  async setAvatar(id: string, png: Buffer): Promise<ChatSession> {
+    await this.avatars.write(id, png);
     return this.mutate(id, (s) => ({ ...s, avatar: { type: 'image/png', bytes: png.length } }));
   }
 
   /** The picture's file alone (a restore writes the session document as it was). */
-  writeAvatar(id: string, png: Buffer): void {
-    this.avatars.write(id, png);
+  writeAvatar(id: string, png: Buffer): Promise<void> {
+    return this.avatars.write(id, png);
   }
 
   /** The picture's bytes, or null when the session has none (or its file is gone). */
-  avatar(id: string): Buffer | null {
-    return this.head(id).avatar ? this.avatars.read(id) : null;
+  avatar(id: string): Promise<Buffer | null> {
+    return this.head(id).avatar ? this.avatars.read(id) : Promise.resolve(null);
   }
 
   /** Adds a session from an exported document (a long one checked and written in steps); a taken id gets a fresh one. */

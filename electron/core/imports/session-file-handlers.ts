@@ -48,7 +48,7 @@ export function sessionFileHandlers(sessions: SessionStore, emitSessions: (sessi
       if (format === 'st-chat') return { fileName: `${base}.jsonl`, content: toStChat(session), encoding: 'utf8' as const };
       if (format === 'st-lorebook') return { fileName: `${base}.lorebook.json`, content: JSON.stringify(toLorebookFile(session), null, 2), encoding: 'utf8' as const };
       const version = format.startsWith('card-v2') ? 'v2' : 'v3';
-      if (format.endsWith('-png')) return { fileName: `${base}.card-${version}.png`, content: toCardPng(session, version, sessions.avatar(sessionId)).toString('base64'), encoding: 'base64' as const };
+      if (format.endsWith('-png')) return { fileName: `${base}.card-${version}.png`, content: toCardPng(session, version, await sessions.avatar(sessionId)).toString('base64'), encoding: 'base64' as const };
       return { fileName: `${base}.card-${version}.json`, content: JSON.stringify(toCard(session, version), null, 2), encoding: 'utf8' as const };
     },
   };

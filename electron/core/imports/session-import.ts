@@ -129,7 +129,7 @@ export async function importSessionFile(
   if (parsed.kind === 'card') {
     const { card, picture } = parsed;
     const { session, greetings, duplicates } = sessionFromCard(sessions, card, { ...(options.greeting !== undefined ? { greeting: options.greeting } : {}), now: options.now, lorebooks: books });
-    const withPicture = picture ? sessions.setAvatar(session.id, picture) : session;
+    const withPicture = picture ? await sessions.setAvatar(session.id, picture) : session;
     return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null, duplicateEntries: duplicates });
   }
   const tooMany = (count: number) => {

@@ -39,7 +39,7 @@ function logged() {
 }
 
 describe('sessions from JSON files into the database', () => {
-  it('moves every session with nothing lost, keeps the files as a backup, and keeps one it cannot read where it was', () => {
+  it('moves every session with nothing lost, keeps the files as a backup, and keeps one it cannot read where it was', async () => {
     const sessions = [session('a', 3, { avatar: { type: 'image/png', bytes: 9 }, metadata: { keep: [1, 2] }, titleSet: true }), session('b', 250)];
     const dataDir = oldFolder(sessions);
     fs.writeFileSync(path.join(dataDir, 'sessions', 'broken.json'), '{"format":"council-workbench/session","messages":[');
@@ -47,7 +47,7 @@ describe('sessions from JSON files into the database', () => {
     const store = new SessionStore({ dataDir, log });
     try {
       for (const s of sessions) expect(JSON.stringify(store.get(s.id))).toBe(JSON.stringify(s));
-      expect(store.avatar('a')?.toString()).toBe('png bytes');
+      expect((await store.avatar('a'))?.toString()).toBe('png bytes');
       expect(fs.readdirSync(path.join(dataDir, JSON_BACKUP_DIR)).sort()).toEqual(['a.json', 'b.json']);
       expect(JSON.parse(fs.readFileSync(path.join(dataDir, JSON_BACKUP_DIR, 'b.json'), 'utf8'))).toEqual(sessions[1]);
       expect(fs.readdirSync(path.join(dataDir, 'sessions')).sort()).toEqual(['a.avatar.png', 'broken.json']);

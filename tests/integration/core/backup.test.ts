@@ -37,7 +37,7 @@ async function furnish(r: ChatRig): Promise<void> {
   await ok(r, 'council.run', { chat: { chatId: 'harbor-chat', messages: [{ role: 'user', content: 'Where to?' }] }, seed: 7 });
   await r.host.council.runs.flush();
   const session = await ok<{ id: string }>(r, 'chat.sessions.create', { title: 'Harbor', character: { name: 'Mira', description: 'Captain.', personality: '', scenario: '' } });
-  store(r).setAvatar(session.id, Buffer.from('89504e470d0a1a0a-not-really-a-png'));
+  await store(r).setAvatar(session.id, Buffer.from('89504e470d0a1a0a-not-really-a-png'));
   store(r).mutate(session.id, (s) => {
     s.messages.push({ id: 'u1', role: 'user', content: 'Hi', createdAt: 5 });
     s.messages.push({ id: 'a1', role: 'assistant', content: 'Two', createdAt: 6, swipes: [{ content: 'One', createdAt: 6 }, { content: 'Two', createdAt: 7 }], swipeId: 1 });
@@ -85,7 +85,7 @@ describe('backup', () => {
     });
     const again = await ok<{ backup: Backup }>(b, 'backup.export', {});
     expect(comparable(again.backup)).toEqual(comparable(exported.backup));
-    expect(store(b).avatar(exported.backup.sessions[0]!.id as string)?.toString()).toBe('89504e470d0a1a0a-not-really-a-png');
+    expect((await store(b).avatar(exported.backup.sessions[0]!.id as string))?.toString()).toBe('89504e470d0a1a0a-not-really-a-png');
     expect(b.events.some((e) => e.type === 'chat.sessions.changed')).toBe(true);
 
     // Idempotent: the same import twice leaves the same folder.
