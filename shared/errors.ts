@@ -73,6 +73,8 @@ export const ERROR_CODES = [
   'TEXT_NOT_FOUND',
   // extension storage (spindle.storage, ephemeral files)
   'QUOTA_EXCEEDED',
+  /** spindle.presets.update with a revision another writer has passed (Lumiverse's code; the detail says which). */
+  'PRESET_REVISION_CONFLICT',
   // chat and council
   'CHAT_NO_CONNECTION',
   'COUNCIL_FAILED',
@@ -110,6 +112,8 @@ export interface HostError {
   hint?: string;
   /** JSON-pointer-like path of the offending field, e.g. `/members/0/chance`. */
   path?: string;
+  /** Fields a caller matches on besides the code (a preset conflict's actualCacheRevision), as Lumiverse's errors carry them. */
+  detail?: Record<string, string | number>;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: HostError };

@@ -8,6 +8,8 @@ import { DEFAULT_WORKER_MEMORY_MB } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-host/spindle-deps';
+import { PresetStore } from './presets/preset-store';
+import { MemoryCortex } from './memory/memory-cortex';
 import { chatReads } from './chat/chat-reads';
 import { NodeLauncher, workerRuntimeSource, type Launcher } from './extensions/workers/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
@@ -206,6 +208,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     onProbeProgress: (connectionId, done, total) => emit({ type: 'models.probe', connectionId, done, total }),
   });
   const secretsInfo = llmServices.secrets.describe();
+  /** After a commit to the chats' database by a store beside the sessions (checkpoints follow what is written). */
+  const dbCommitted = () => llmServices.sessions.checkpoints.committed();
   if (secretsInfo.warning && ports.mode === 'desktop') addNotice({ level: 'warning', code: 'SECRETS_UNENCRYPTED', message: secretsInfo.warning });
 
   // Extensions read the council through spindle.council; it is created once their tools are registered.
@@ -237,6 +241,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       sidecar: () => llmServices.sidecar.config(),
       secrets: llmServices.secrets,
       council: () => (council ? { service: council, packs } : null),
+      presets: new PresetStore(llmServices.sessions.db, clock, dbCommitted),
+      memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted }),
       chats: () =>
         chatReads({
           sessions: llmServices.sessions,
@@ -274,7 +280,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const unstartedSource = startSources
     ? undefined
     : (sourceId: string) => extensions.list().some((e) => e.id === sourceId && e.enabled) || (settings.peek().mcpServers ?? []).some((m) => m.enabled && mcpSourceId(m.id) === sourceId);
-  council = new CouncilService({ dataDir: ports.dataDir, db: llmServices.sessions.db, dbCommitted: () => llmServices.sessions.checkpoints.committed(), settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}), ...(ports.councilSeed ? { seedSource: ports.councilSeed } : {}) });
+  council = new CouncilService({ dataDir: ports.dataDir, db: llmServices.sessions.db, dbCommitted, settings, registry, tools: safety.guard, packs, clock, timers, log: ports.log, emit, sidecar: llmServices.sidecar, ...(unstartedSource ? { unstartedSource } : {}), ...(ports.councilSeed ? { seedSource: ports.councilSeed } : {}) });
   llmServices.chat.setCouncil(chatCouncilPort(council));
 
   const mcpStore = secretBackedMcpStore(settingsMcpStore(settings), llmServices.secrets, ports.log, (serverId, name, reason) =>

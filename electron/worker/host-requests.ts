@@ -11,13 +11,18 @@ import type { Sent } from './host-port';
 
 /** An Error an extension can inspect: `code`, and `hint` / `path` when the host gave them. */
 export function hostErrorToError(error: unknown): Error {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown; hint?: unknown; path?: unknown };
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown; hint?: unknown; path?: unknown; detail?: unknown };
   const code = typeof e.code === 'string' ? e.code : 'INTERNAL';
   const message = typeof e.message === 'string' ? e.message : 'The host could not do that.';
   // Lumiverse prefixes permission failures so extensions can tell them from runtime ones.
   const out = Object.assign(new Error(code === 'PERMISSION_DENIED' && !message.startsWith('PERMISSION_DENIED:') ? `PERMISSION_DENIED: ${message}` : message), { code });
   if (typeof e.hint === 'string') Object.assign(out, { hint: e.hint });
   if (typeof e.path === 'string') Object.assign(out, { path: e.path });
+  // Lumiverse's errors carry fields callers match on (a preset conflict's actualCacheRevision): plain values only,
+  // never over the error's own code and message.
+  if (typeof e.detail === 'object' && e.detail !== null) {
+    for (const [key, value] of Object.entries(e.detail)) if ((typeof value === 'string' || typeof value === 'number') && !(key in out)) Object.assign(out, { [key]: value });
+  }
   return out;
 }
 

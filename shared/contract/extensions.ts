@@ -17,7 +17,7 @@ const InspectedSchema = Type.Object({
   requested: Type.Array(Permission),
   /** Requested permissions the Workbench has no equivalent for: they install, and grant nothing here. */
   notAvailable: Type.Array(Permission),
-  /** Requested permissions whose namespaces answer empty here (presets, memories…). */
+  /** Requested permissions whose namespaces answer empty here (regex scripts, databanks…). */
   answeredEmpty: Type.Array(Permission),
 });
 

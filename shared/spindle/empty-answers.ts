@@ -25,20 +25,6 @@ export const EMPTY_ANSWERS = {
   pushStatus: () => ({ available: false, subscriptionCount: 0 }),
   /** SpindleUserRoleDTO: the Workbench's one local user runs it. */
   role: () => 'operator',
-  /** MemoryCortexConfigDTO: the cortex is off. */
-  cortexConfig: () => ({ enabled: false, entityTracking: false, entityExtractionMode: 'off', salienceScoring: false }),
-  cortexResult: () => ({
-    memories: [],
-    entityContext: [],
-    activeRelationships: [],
-    arcContext: null,
-    stats: { candidatePoolSize: 0, vectorSearchResults: 0, entitiesMatched: 0, scoreFusionApplied: false, topScore: 0, retrievalTimeMs: 0 },
-  }),
-  linkedCortexResult: () => ({ vaults: [], interlinks: [] }),
-  /** ChatMemoryResultDTO: long-term chat memory is off. */
-  chatMemory: () => ({ chunks: [], formatted: '', count: 0, enabled: false, queryPreview: '', settingsSource: 'global', chunksAvailable: 0, chunksPending: 0, retrievalMode: 'disabled' }),
-  cortexUsage: () => ({ entityCount: 0, relationCount: 0, salienceRecordCount: 0, consolidationCount: 0 }),
-  cortexTelemetry: () => ({ samples: 0, last: null, averages: { fontMs: 0, heuristicMs: 0, sidecarMs: 0, graphMs: 0, dbMs: 0, totalMs: 0 } }),
 } as const;
 
 export type EmptyAnswer = keyof typeof EMPTY_ANSWERS;

@@ -1,8 +1,8 @@
 // Every spindle.* request the host answers, declared once: its name, parameters, result, permission and errors.
 // The host decodes and checks a worker's request against this table before any handler sees it
 // (electron/core/extensions/spindle-host/spindle-dispatch.ts), and checks the answer against its result; a name
-// not in the table is UNSUPPORTED_HERE. What the Workbench does not have (presets, memories…) never reaches the
-// host: the worker answers it inert (members.ts).
+// not in the table is UNSUPPORTED_HERE. What the Workbench does not have (regex scripts, databanks…) never reaches
+// the host: the worker answers it inert (members.ts).
 import { Type, type Static } from '@sinclair/typebox';
 import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
 import { TOAST_LEVELS } from './toast';
@@ -12,6 +12,8 @@ import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { endpoint } from '../rpc/endpoint';
 import { FILE_REQUESTS } from './file-requests';
 import { PEER_REQUESTS } from './peer-requests';
+import { MEMORY_REQUESTS } from './memory-requests';
+import { PRESET_REQUESTS } from './preset-requests';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
 /** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
@@ -87,7 +89,6 @@ const DATA = {
   'chats.get': endpoint({ ...positional({ chatId: ChatId }), result: OrNull(Chat), permission: 'chats' }),
   'chats.list': endpoint({ ...positional({ options: Options({ characterId: Opt(Type.String()), limit: Opt(Type.Number()), offset: Opt(Type.Number()) }) }), result: Page(Chat), permission: 'chats' }),
   'chats.update': endpoint({ ...positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })), metadata: Opt(Type.Record(Type.String(), Any)) }) }), result: Chat, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'chats' }),
-  'chats.getMemories': endpoint({ ...positional({}), result: Type.Array(Any), permission: 'chats' }),
   // chat.* — reads included — needs chat_mutation, as in Lumiverse.
   'chat.getMessages': endpoint({ ...positional({ chatId: ChatId }), result: Type.Array(Message), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
   'chat.appendMessage': endpoint({ ...positional({ chatId: ChatId, message: Type.Object({ role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]), content: Type.String() }) }), result: Dto({ id: Type.String() }), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
@@ -237,7 +238,7 @@ const HOST = {
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;
 
-export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS } as const;
+export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS } as const;
 
 export type SpindleMethod = keyof typeof SPINDLE_REQUESTS;
 export type StorageOp = keyof typeof STORAGE_OPS;

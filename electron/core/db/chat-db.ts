@@ -71,6 +71,49 @@ ALTER TABLE sessions ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
   `
 INSERT INTO messages_text (messages_text, rank) VALUES ('automerge', 0);
 `,
+  // 5: what extensions keep as Lumiverse does (spindle.presets, spindle.memories): the person's generation presets,
+  // and each chat's memory graph (its entities and their relations) with the chat links and vaults, and the cortex's
+  // settings. A chat's graph and links go with it; a vault is a copy and stays.
+  `
+CREATE TABLE IF NOT EXISTS presets (
+  id TEXT PRIMARY KEY,
+  created_at REAL NOT NULL,
+  cache_revision INTEGER NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memory_entities (
+  id TEXT PRIMARY KEY,
+  chat_id TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memory_entities_by_chat ON memory_entities (chat_id);
+CREATE TABLE IF NOT EXISTS memory_relations (
+  id TEXT PRIMARY KEY,
+  chat_id TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memory_relations_by_chat ON memory_relations (chat_id);
+CREATE TABLE IF NOT EXISTS memory_links (
+  id TEXT PRIMARY KEY,
+  chat_id TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS memory_links_by_chat ON memory_links (chat_id);
+CREATE TABLE IF NOT EXISTS memory_config (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memory_vaults (
+  id TEXT PRIMARY KEY,
+  created_at REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS memory_follows_chat AFTER DELETE ON sessions BEGIN
+  DELETE FROM memory_entities WHERE chat_id = old.id;
+  DELETE FROM memory_relations WHERE chat_id = old.id;
+  DELETE FROM memory_links WHERE chat_id = old.id;
+END;
+`,
 ];
 const SCHEMA_VERSION = STEPS.length;
 
@@ -161,6 +204,14 @@ export function transaction<T>(db: Db, work: () => T): T {
 }
 
 /** The first column of the first row (libsql's get() adds a metadata field to rows; a raw row has none). */
+/** A transaction of its own, its commit announced (checkpoints and index merges follow it); inside one, joins it. */
+export function write<T>(db: Db, committed: () => void, work: () => T): T {
+  if (db.inTransaction) return work();
+  const result = transaction(db, work);
+  committed();
+  return result;
+}
+
 export function pluck<T>(db: Db, sql: string, ...params: unknown[]): T {
   const row = db.prepare(sql).raw(true).get(...params) as unknown[] | undefined;
   return row?.[0] as T;

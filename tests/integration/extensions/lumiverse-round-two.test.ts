@@ -64,7 +64,7 @@ describe('installing what Lumiverse accepts', () => {
     expect(info.warnings).toEqual([expect.stringContaining('asks for Lumiverse 9.0.0 or newer; the Workbench matches Lumiverse 1.1.0')]);
     const inspected = await r.call('extensions.inspect', { folder: fixture('lumiverse_bunbundle') });
     // ui_panels is requested too, and available now that frontends run.
-    expect(inspected).toMatchObject({ ok: true, value: { notAvailable: [], answeredEmpty: ['presets', 'regex_scripts'] } });
+    expect(inspected).toMatchObject({ ok: true, value: { notAvailable: [], answeredEmpty: ['regex_scripts'] } });
   });
 });
 

@@ -10,7 +10,7 @@ import { EXTENSION_PERMISSIONS } from '../../../shared/types/spindle';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
-import { DECLARED_READS, mismatch } from './spindle-declared';
+import { DECLARED_HOST_READS, DECLARED_READS, mismatch } from './spindle-declared';
 
 const ID = 'lumiverse_surface';
 
@@ -89,10 +89,10 @@ describe('conformance', () => {
       if (!outcome.ok) expect(['UNSUPPORTED_HERE', 'PERMISSION_DENIED'], `${p}: ${JSON.stringify(outcome)}`).toContain(outcome.code);
     }
     expect(results['ui.getDrawerTabs']).toEqual({ ok: true, value: [] });
-    expect(results['presets.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(results['regex_scripts.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(results['oauth.createState']).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
     await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('ui'), 'the card to list the inert members used');
-    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'oauth', 'presets', 'modal']));
+    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'oauth', 'regex_scripts', 'modal']));
     // Logged once per member, not once per call.
     expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.ui.')).length).toBe(1);
   });
@@ -115,6 +115,51 @@ describe('conformance', () => {
     expect(undeclaredReads).toEqual([]);
     // With no image connection, image generation fails in Lumiverse's own words (extensions show them, or match on them).
     expect(results['imageGen.generate']).toEqual({ ok: false, code: 'UNSUPPORTED_HERE', message: 'No default image gen connection configured' });
+  });
+});
+
+describe('presets and memories through a real host', () => {
+  it('every read Lumiverse declares answers a value of its declared type, on a chat, a preset, an entity and a vault that exist', async () => {
+    await install([...EXTENSION_PERMISSIONS], EXTENSION_PERMISSIONS);
+    const chat = await rig.call('chat.sessions.create', { title: 'Harbour' });
+    const chatId = (chat as { value: { id: string } }).value.id;
+    const made = await invoke<Record<string, { ok: boolean; value?: { id?: string } }>>('probe', {
+      paths: ['presets.create', 'memories.entities.upsert', 'memories.vaults.create'],
+      calls: {
+        'presets.create': [{ name: 'Loom', provider: 'loom', prompt_order: [{ name: 'Tone', marker: 'category' }, { name: 'Main', content: 'Be vivid.' }] }],
+        'memories.entities.upsert': [chatId, { name: 'Mara', type: 'character' }],
+        'memories.vaults.create': [{ chatId, name: 'Kept' }],
+      },
+    });
+    const id = (p: string) => made[p]!.value!.id!;
+    const presetId = id('presets.create');
+    const entityId = id('memories.entities.upsert');
+    const blockId = ((made['presets.create']!.value as { prompt_order: Array<{ id: string }> }).prompt_order[1]!).id;
+    const chatScoped = (p: string) => p.startsWith('memories.') && !['memories.cortex.getConfig', 'memories.entities.get', 'memories.entities.getFacts', 'memories.vaults.list', 'memories.vaults.get', 'memories.vaults.getChunks'].includes(p);
+    const calls: Record<string, unknown[]> = {};
+    for (const p of Object.keys(DECLARED_HOST_READS)) {
+      if (p.startsWith('presets.') && p !== 'presets.list') calls[p] = p.startsWith('presets.blocks.get') ? [presetId, blockId] : [presetId];
+      else if (chatScoped(p)) calls[p] = [chatId];
+    }
+    Object.assign(calls, {
+      'memories.cortex.query': [{ chatId, queryText: 'Mara' }],
+      'memories.entities.get': [entityId],
+      'memories.entities.getFacts': [entityId],
+      'memories.entities.findByName': [chatId, 'mara'],
+      'memories.relations.forEntity': [chatId, entityId],
+      'memories.relations.forEntities': [chatId, [entityId]],
+      'memories.vaults.get': [id('memories.vaults.create')],
+      'memories.vaults.getChunks': [id('memories.vaults.create')],
+    });
+    // getCached after the query, in the table's order.
+    const results = await invoke<Record<string, { ok: boolean; value?: unknown }>>('probe', { paths: Object.keys(DECLARED_HOST_READS), calls });
+    for (const [p, declared] of Object.entries(DECLARED_HOST_READS)) {
+      expect(results[p]!.ok, `${p}: ${JSON.stringify(results[p])}`).toBe(true);
+      expect(mismatch(results[p]!.value, declared, p)).toBeNull();
+    }
+    expect(results['memories.cortex.getCached']!.value).toEqual(results['memories.cortex.query']!.value);
+    expect(results['presets.get']!.value).toMatchObject({ id: presetId, name: 'Loom' });
+    expect(results['memories.entities.get']!.value).toMatchObject({ id: entityId, name: 'Mara' });
   });
 });
 

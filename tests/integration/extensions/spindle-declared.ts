@@ -1,6 +1,7 @@
 // What Lumiverse's spindle types (lumiverse-spindle-types 0.6.20, src/spindle-api.ts, api.ts, memories.ts)
-// declare that each read of the members the Workbench keeps inert resolves to — written down here
-// independently of shared/spindle/members.ts, so the conformance test compares the two.
+// declare that each read of the members the Workbench keeps inert (and of presets and memories, which the host
+// answers) resolves to — written down here independently of shared/spindle/members.ts, so the conformance test
+// compares the two.
 //
 // Kinds: 'page' ({ data: [], total }), 'array', 'nullable' (an object or null), 'boolean', 'string',
 // 'number', 'void' (resolves to nothing), 'record' (an object of any keys), a list of allowed
@@ -10,11 +11,6 @@ export type Declared = 'page' | 'array' | 'nullable' | 'boolean' | 'string' | 'n
 const ACCENT = { h: 'number', s: 'number', l: 'number' } as const;
 
 export const DECLARED_READS: Record<string, Declared> = {
-  'presets.list': 'page',
-  'presets.get': 'nullable',
-  'presets.blocks.list': 'array',
-  'presets.blocks.get': 'nullable',
-  'presets.categories.list': 'array',
   'regex_scripts.list': 'page',
   'regex_scripts.get': 'nullable',
   'regex_scripts.getActive': 'array',
@@ -23,46 +19,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'databanks.documents.list': 'page',
   'databanks.documents.get': 'nullable',
   'databanks.documents.getContent': 'nullable',
-  'memories.cortex.getConfig': { enabled: 'boolean', entityTracking: 'boolean', entityExtractionMode: 'string', salienceScoring: 'boolean' },
-  'memories.cortex.query': {
-    memories: 'array',
-    entityContext: 'array',
-    activeRelationships: 'array',
-    arcContext: 'nullable',
-    stats: { candidatePoolSize: 'number', vectorSearchResults: 'number', entitiesMatched: 'number', scoreFusionApplied: 'boolean', topScore: 'number', retrievalTimeMs: 'number' },
-  },
-  'memories.cortex.getCached': 'nullable',
-  'memories.cortex.queryLinked': { vaults: 'array', interlinks: 'array' },
-  'memories.cortex.getCachedLinked': 'nullable',
-  'memories.entities.list': 'array',
-  'memories.entities.get': 'nullable',
-  'memories.entities.findByName': 'nullable',
-  'memories.entities.getFacts': 'array',
-  'memories.relations.list': 'array',
-  'memories.relations.listAll': 'array',
-  'memories.relations.forEntity': 'array',
-  'memories.relations.forEntities': 'array',
-  'memories.consolidations.list': 'array',
-  'memories.consolidations.latestArc': 'nullable',
-  'memories.salience.list': 'array',
-  'memories.vaults.list': 'array',
-  'memories.vaults.get': 'nullable',
-  'memories.vaults.getChunks': 'array',
-  'memories.links.list': 'array',
-  'memories.chatMemory.listChunks': 'array',
-  'memories.chatMemory.get': {
-    chunks: 'array',
-    formatted: 'string',
-    count: 'number',
-    enabled: 'boolean',
-    queryPreview: 'string',
-    settingsSource: ['global', 'per_chat'],
-    chunksAvailable: 'number',
-    chunksPending: 'number',
-  },
-  'memories.stats.usage': { entityCount: 'number', relationCount: 'number', salienceRecordCount: 'number', consolidationCount: 'number' },
-  'memories.stats.ingestionStatus': 'nullable',
-  'memories.stats.ingestionTelemetry': { samples: 'number', last: 'nullable', averages: { fontMs: 'number', heuristicMs: 'number', sidecarMs: 'number', graphMs: 'number', dbMs: 'number', totalMs: 'number' } },
   'global_addons.list': 'page',
   'global_addons.get': 'nullable',
   'dlc.getCatalog': { packs: 'array', lumiaItems: 'array', narrativeStyles: 'array', utilities: 'array', retrofits: 'array', tools: 'array' },
@@ -99,6 +55,76 @@ export const DECLARED_READS: Record<string, Declared> = {
   'imageGen.getModels': 'array',
   'users.isVisible': 'boolean',
   'users.getRole': ['operator', 'admin', 'user'],
+};
+
+/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.memories). */
+export const DECLARED_HOST_READS: Record<string, Declared> = {
+  'presets.list': 'page',
+  // UserPresetDTO (read with a preset that exists).
+  'presets.get': { id: 'string', name: 'string', provider: 'string', engine: 'string', parameters: 'record', prompt_order: 'array', prompts: 'record', metadata: 'record', cache_revision: 'number', created_at: 'number', updated_at: 'number' },
+  'presets.blocks.list': 'array',
+  'presets.blocks.get': 'nullable',
+  'presets.categories.list': 'array',
+  'memories.cortex.getConfig': { enabled: 'boolean', entityTracking: 'boolean', entityExtractionMode: 'string', salienceScoring: 'boolean' },
+  'memories.cortex.query': {
+    memories: 'array',
+    entityContext: 'array',
+    activeRelationships: 'array',
+    arcContext: 'nullable',
+    stats: { candidatePoolSize: 'number', vectorSearchResults: 'number', entitiesMatched: 'number', scoreFusionApplied: 'boolean', topScore: 'number', retrievalTimeMs: 'number' },
+  },
+  'memories.cortex.getCached': 'nullable',
+  'memories.cortex.queryLinked': { vaults: 'array', interlinks: 'array' },
+  'memories.cortex.getCachedLinked': 'nullable',
+  'memories.entities.list': 'array',
+  // MemoryEntityDTO's fields that are never null (read with an entity that exists).
+  'memories.entities.get': {
+    id: 'string',
+    chatId: 'string',
+    name: 'string',
+    entityType: ['character', 'location', 'item', 'faction', 'concept', 'event'],
+    aliases: 'array',
+    description: 'string',
+    mentionCount: 'number',
+    salienceAvg: 'number',
+    status: ['active', 'inactive', 'deceased', 'destroyed', 'unknown'],
+    facts: 'array',
+    emotionalValence: 'record',
+    metadata: 'record',
+    createdAt: 'number',
+    updatedAt: 'number',
+    factExtractionStatus: ['never', 'attempted_empty', 'ok'],
+    salienceBreakdown: { mentionComponent: 'number', arcComponent: 'number', graphComponent: 'number', total: 'number' },
+    recentMentionCount: 'number',
+    confidence: ['confirmed', 'provisional'],
+  },
+  'memories.entities.findByName': 'nullable',
+  'memories.entities.getFacts': 'array',
+  'memories.relations.list': 'array',
+  'memories.relations.listAll': 'array',
+  'memories.relations.forEntity': 'array',
+  'memories.relations.forEntities': 'array',
+  'memories.consolidations.list': 'array',
+  'memories.consolidations.latestArc': 'nullable',
+  'memories.salience.list': 'array',
+  'memories.vaults.list': 'array',
+  'memories.vaults.get': 'nullable',
+  'memories.vaults.getChunks': 'array',
+  'memories.links.list': 'array',
+  'memories.chatMemory.listChunks': 'array',
+  'memories.chatMemory.get': {
+    chunks: 'array',
+    formatted: 'string',
+    count: 'number',
+    enabled: 'boolean',
+    queryPreview: 'string',
+    settingsSource: ['global', 'per_chat'],
+    chunksAvailable: 'number',
+    chunksPending: 'number',
+  },
+  'memories.stats.usage': { entityCount: 'number', relationCount: 'number', salienceRecordCount: 'number', consolidationCount: 'number' },
+  'memories.stats.ingestionStatus': 'nullable',
+  'memories.stats.ingestionTelemetry': { samples: 'number', last: 'nullable', averages: { fontMs: 'number', heuristicMs: 'number', sidecarMs: 'number', graphMs: 'number', dbMs: 'number', totalMs: 'number' } },
 };
 
 /** Where `value` breaks `declared`, or null when it conforms. */

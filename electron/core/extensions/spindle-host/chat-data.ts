@@ -165,7 +165,7 @@ function page<T>(items: T[], options: { limit?: number; offset?: number } | unde
   return { data: items.slice(offset, offset + limit), total: items.length };
 }
 
-type ChatDataHandlers = HandlersOf<'chats'> & HandlersOf<'chat'> & HandlersOf<'characters'> & HandlersOf<'personas'> & HandlersOf<'world_books'> & HandlersOf<'macros'>;
+type ChatDataHandlers = Omit<HandlersOf<'chats'>, 'chats.getMemories'> & HandlersOf<'chat'> & HandlersOf<'characters'> & HandlersOf<'personas'> & HandlersOf<'world_books'> & HandlersOf<'macros'>;
 
 /** chats, chat, characters, personas, world_books (their permissions: requests.ts) and macros.resolve (none, as in Lumiverse). */
 export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandlers {
@@ -194,7 +194,6 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       reads()!.updateChat(await changing(chatId), input);
       return chatDto(existing(chatId));
     },
-    'chats.getMemories': () => [],
     'chat.getMessages': async ({ chatId }) => {
       const c = await wholeChat(chatId);
       return c.messages.map((m, i) => messageDto(ownerOf(c), m, i));

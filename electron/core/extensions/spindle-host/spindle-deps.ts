@@ -8,6 +8,8 @@ import { buildMemberContext } from '../../council/context';
 import type { CouncilService } from '../../council/council-service';
 import type { PackStore } from '../../packs/pack-store';
 import type { ChatReads } from './chat-data';
+import type { PresetStore } from '../../presets/preset-store';
+import type { MemoryCortex } from '../../memory/memory-cortex';
 import type { SpindleHostDeps } from './spindle-host';
 
 export interface SpindleDepsSources {
@@ -18,6 +20,8 @@ export interface SpindleDepsSources {
   /** Created after the extensions (the council needs the registry they fill). */
   council(): { service: CouncilService; packs: PackStore } | null;
   chats(): ChatReads;
+  presets: PresetStore;
+  memories: MemoryCortex;
 }
 
 export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
@@ -34,6 +38,8 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
     }),
     secrets: () => sources.secrets,
     chats: () => sources.chats(),
+    presets: () => sources.presets,
+    memories: () => sources.memories,
     council: () => {
       const council = sources.council();
       if (!council) return null;

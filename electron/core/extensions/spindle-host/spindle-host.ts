@@ -30,6 +30,10 @@ import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
 import { ExtensionImages } from './extension-images';
+import { presetHandlers } from './presets';
+import { memoryHandlers } from './memories';
+import type { PresetStore } from '../../presets/preset-store';
+import type { MemoryCortex } from '../../memory/memory-cortex';
 
 /** A running extension's worker, as other extensions' requests reach it (the shared RPC pool, providers). */
 export interface PeerWorker {
@@ -54,6 +58,10 @@ export interface SpindleHostDeps {
   /** The Workbench's sessions (spindle.chat, chats, characters, personas, world_books). */
   chats?: () => ChatReads | null;
   secrets?: () => SecretStore | null;
+  /** The person's generation presets (spindle.presets). */
+  presets?: () => PresetStore | null;
+  /** The memory cortex over the chats (spindle.memories). */
+  memories?: () => MemoryCortex | null;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -136,6 +144,8 @@ export class SpindleHost {
       ...councilHandlers(deps.council ?? (() => null)),
       ...corsHandlers(deps.fetch, undefined, undefined, options.timers),
       ...chatDataHandlers(chats),
+      ...presetHandlers(deps.presets ?? (() => null)),
+      ...memoryHandlers(deps.memories ?? (() => null), chats),
       ...toastHandlers(clock, (id, toast) => {
         options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `toast: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);
         options.toast?.(id, toast);

@@ -1,0 +1,96 @@
+// spindle.memories (permission `memories`) and spindle.chats.getMemories (`chats`), answered by the Workbench's
+// memory cortex (electron/core/memory) in Lumiverse's shapes. Every chat-scoped call names a chat the Workbench has,
+// and an entity, relation or link is reached only through its chat (Lumiverse's ownership check, here one person's).
+import type { MemoryCortex } from '../../memory/memory-cortex';
+import type { EntityStatus, EntityType } from '../../memory/memory-graph';
+import type { RelationType } from '../../memory/memory-relations';
+import type { ChatReads } from './chat-data';
+import { fail, type HandlersOf } from './handlers';
+
+const ENTITY_TYPES = new Set(['character', 'location', 'item', 'faction', 'concept', 'event']);
+const RELATION_TYPES = new Set(['ally', 'enemy', 'lover', 'parent', 'child', 'sibling', 'mentor', 'rival', 'owns', 'member_of', 'located_in', 'fears', 'serves', 'custom']);
+
+type MemoryHandlers = HandlersOf<'memories'> & Pick<HandlersOf<'chats'>, 'chats.getMemories'>;
+
+export function memoryHandlers(cortexOf: () => MemoryCortex | null, reads: () => ChatReads | null): MemoryHandlers {
+  const cortex = () => cortexOf() ?? fail('UNSUPPORTED_HERE', 'The memory cortex is not open yet.');
+  const chatName = (id: string) => reads()?.head(id)?.name ?? null;
+  /** The chat, known to the Workbench (Lumiverse's "Chat not found"). */
+  const chat = (id: string, path = '/chatId') => {
+    if (chatName(id) === null) fail('NOT_FOUND', 'Chat not found', path);
+    return id;
+  };
+  /** The entity, in a chat the Workbench still has. */
+  const entity = (id: string) => {
+    const found = cortex().graph.entity(id) ?? fail('NOT_FOUND', 'Entity not found', '/entityId');
+    if (chatName(found.chatId) === null) fail('NOT_FOUND', 'Entity not owned by caller', '/entityId');
+    return found;
+  };
+  const vault = (id: string) => cortex().vaults.get(id) ?? fail('NOT_FOUND', 'Vault not found', '/vaultId');
+  const chatMemory = ({ chatId, options }: { chatId: string; options?: { topK?: number } }) =>
+    cortex().chatMemory(chat(chatId), options?.topK && options.topK > 0 ? Math.min(50, Math.floor(options.topK)) : undefined);
+  return {
+    'memories.cortex.getConfig': () => cortex().getConfig(),
+    'memories.cortex.putConfig': ({ patch }) => cortex().putConfig(patch),
+    'memories.cortex.query': ({ query }) => cortex().query({ ...query, chatId: chat(query.chatId, '/query/chatId') }),
+    'memories.cortex.getCached': ({ chatId }) => cortex().getCached(chat(chatId)),
+    'memories.cortex.queryLinked': ({ chatId, options }) => cortex().queryLinked(chat(chatId), options?.queryText, chatName),
+    'memories.cortex.getCachedLinked': ({ chatId }) => cortex().getCachedLinked(chat(chatId)),
+    'memories.cortex.invalidateCache': ({ chatId }) => (cortex().invalidate(chat(chatId)), null),
+    'memories.cortex.invalidateLinkedCache': ({ chatId }) => (cortex().invalidateLinked(chat(chatId)), null),
+    'memories.entities.list': ({ chatId, options }) => cortex().graph.entities(chat(chatId), options ?? {}),
+    'memories.entities.get': ({ entityId }) => {
+      const found = cortex().graph.entity(entityId);
+      return found && chatName(found.chatId) !== null ? found : null;
+    },
+    'memories.entities.findByName': ({ chatId, name }) => cortex().graph.findByName(chat(chatId), name),
+    'memories.entities.upsert': ({ chatId, entity: input, options }) =>
+      cortex().graph.upsert(chat(chatId), { ...input, type: (ENTITY_TYPES.has(input.type) ? input.type : 'concept') as EntityType }, options ?? {}),
+    'memories.entities.updateStatus': ({ entityId, patch }) => cortex().graph.updateStatus(entity(entityId).id, patch.status as EntityStatus, patch.statusChangedAt),
+    'memories.entities.addFacts': ({ entityId, facts }) => cortex().graph.addFacts(entity(entityId).id, facts),
+    'memories.entities.getFacts': ({ entityId }) => cortex().graph.facts(entity(entityId).id) ?? [],
+    'memories.entities.updateEmotionalValence': ({ entityId, valence }) => cortex().graph.updateEmotionalValence(entity(entityId).id, valence),
+    'memories.relations.list': ({ chatId }) => cortex().graph.relations(chat(chatId)),
+    'memories.relations.listAll': ({ chatId }) => cortex().graph.relations(chat(chatId), false),
+    'memories.relations.forEntity': ({ chatId, entityId }) => cortex().graph.relations(chat(chatId)).filter((r) => r.sourceEntityId === entityId || r.targetEntityId === entityId),
+    'memories.relations.forEntities': ({ chatId, entityIds, options }) => {
+      const ids = new Set(entityIds);
+      const found = cortex().graph.relations(chat(chatId)).filter((r) => ids.has(r.sourceEntityId) || ids.has(r.targetEntityId));
+      return options?.limit && options.limit > 0 ? found.slice(0, Math.floor(options.limit)) : found;
+    },
+    'memories.relations.upsert': ({ chatId, relation, options }) => {
+      const known = RELATION_TYPES.has(relation.type);
+      // A kind Lumiverse does not name is a custom relation labelled with it.
+      const input = { ...relation, type: (known ? relation.type : 'custom') as RelationType, label: relation.label || (known ? '' : relation.type) };
+      return cortex().graph.upsertRelation(chat(chatId), input, options?.chunkId ?? null);
+    },
+    'memories.consolidations.list': ({ chatId }) => (chat(chatId), []),
+    'memories.consolidations.latestArc': ({ chatId }) => (chat(chatId), null),
+    'memories.consolidations.run': ({ chatId }) => (chat(chatId), null),
+    'memories.salience.list': ({ chatId }) => (chat(chatId), []),
+    'memories.vaults.list': () => cortex().vaults.list(),
+    'memories.vaults.get': ({ vaultId }) => {
+      const doc = cortex().vaults.get(vaultId);
+      return doc && { vault: doc.vault, entities: doc.entities, relations: doc.relations };
+    },
+    'memories.vaults.getChunks': ({ vaultId }) => vault(vaultId).chunks,
+    'memories.vaults.create': ({ input }) => cortex().createVault({ ...input, chatId: chat(input.chatId, '/input/chatId') }, chatName(input.chatId)),
+    'memories.vaults.rename': ({ vaultId, name }) => cortex().vaults.rename(vaultId, name),
+    'memories.vaults.delete': ({ vaultId }) => cortex().vaults.delete(vaultId),
+    // Its chunks are a copy already, with no embeddings to make again.
+    'memories.vaults.reindex': ({ vaultId }) => ({ mode: 'copy', chunkCount: vault(vaultId).chunks.length }),
+    'memories.links.list': ({ chatId }) => cortex().vaults.links(chat(chatId), chatName),
+    'memories.links.attach': ({ input }) => cortex().vaults.attach({ ...input, chatId: chat(input.chatId, '/input/chatId') }, chatName),
+    'memories.links.remove': ({ chatId, linkId }) => cortex().vaults.remove(chat(chatId), linkId),
+    'memories.links.toggle': ({ chatId, linkId, enabled }) => cortex().vaults.toggle(chat(chatId), linkId, enabled),
+    'memories.chatMemory.listChunks': ({ chatId }) => cortex().chunks(chat(chatId)),
+    'memories.chatMemory.get': chatMemory,
+    'memories.chatMemory.warm': ({ chatId }) => cortex().warm(chat(chatId)),
+    // Nothing is kept between calls: each get reads the index as it is.
+    'memories.chatMemory.invalidate': ({ chatId }) => (chat(chatId), null),
+    'chats.getMemories': chatMemory,
+    'memories.stats.usage': ({ chatId }) => cortex().usage(chat(chatId)),
+    'memories.stats.ingestionStatus': ({ chatId }) => (chat(chatId), null),
+    'memories.stats.ingestionTelemetry': ({ chatId }) => (chat(chatId), { samples: 0, last: null, averages: { fontMs: 0, heuristicMs: 0, sidecarMs: 0, graphMs: 0, dbMs: 0, totalMs: 0 } }),
+  };
+}

@@ -1,0 +1,182 @@
+// Vaults and chat links of the Memory Cortex (spindle.memories.vaults, .links), as Lumiverse keeps them: a vault is a
+// frozen copy of a chat's graph and chunks, kept after the chat is gone; a link attaches a vault to a chat, or joins
+// two chats (both ways when asked), and can be switched off without being removed.
+import { randomUUID } from 'node:crypto';
+import { HostFailure } from '../../../shared/errors';
+import { write, type Db } from '../db/chat-db';
+import type { Clock } from '../ports';
+import type { MemoryEntity } from './memory-graph';
+import type { MemoryRelation } from './memory-relations';
+
+/** The one local user, as Lumiverse's DTOs name their owner. */
+const USER_ID = 'local';
+export const MAX_VAULTS = 200;
+
+export interface VaultChunk {
+  id: string;
+  vaultId: string;
+  sourceChunkId: string;
+  content: string;
+  salienceScore: number | null;
+  emotionalTags: string[];
+  entityNames: string[];
+  sourceCreatedAt: number;
+  copiedAt: number;
+}
+
+export interface VaultDoc {
+  vault: { id: string; userId: string; sourceChatId: string | null; sourceChatName: string | null; name: string; description: string; entityCount: number; relationCount: number; chunkCount: number; createdAt: number };
+  entities: Array<{ id: string; vaultId: string; name: string; entityType: string; aliases: string[]; description: string; status: string; facts: string[]; emotionalValence: Record<string, number>; salienceAvg: number }>;
+  relations: Array<{ id: string; vaultId: string; sourceEntityName: string; targetEntityName: string; relationType: string; relationLabel: string | null; strength: number; sentiment: number; status: string }>;
+  chunks: VaultChunk[];
+}
+
+interface LinkDoc {
+  id: string;
+  chatId: string;
+  linkType: 'vault' | 'interlink';
+  vaultId: string | null;
+  targetChatId: string | null;
+  label: string;
+  enabled: boolean;
+  priority: number;
+  createdAt: number;
+}
+
+const notFound = (what: string, path: string): never => {
+  throw new HostFailure({ code: 'NOT_FOUND', message: `${what} not found`, path });
+};
+
+export class MemoryVaults {
+  private readonly sql;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly committed: () => void = () => undefined,
+  ) {
+    const p = (text: string) => db.prepare(text).raw(true);
+    this.sql = {
+      vaults: p('SELECT doc FROM memory_vaults ORDER BY created_at DESC, id'),
+      vault: p('SELECT doc FROM memory_vaults WHERE id = ?'),
+      count: p('SELECT COUNT(*) FROM memory_vaults'),
+      putVault: db.prepare('INSERT INTO memory_vaults (id, created_at, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+      dropVault: db.prepare('DELETE FROM memory_vaults WHERE id = ?'),
+      links: p('SELECT doc FROM memory_links WHERE chat_id = ?'),
+      putLink: db.prepare('INSERT INTO memory_links (id, chat_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+      dropLink: db.prepare('DELETE FROM memory_links WHERE id = ? AND chat_id = ?'),
+      dropVaultLinks: db.prepare("DELETE FROM memory_links WHERE json_extract(doc, '$.vaultId') = ?"),
+    };
+  }
+
+  list(): VaultDoc['vault'][] {
+    return (this.sql.vaults.all() as Array<[string]>).map(([doc]) => (JSON.parse(doc) as VaultDoc).vault);
+  }
+
+  get(id: string): VaultDoc | null {
+    const row = this.sql.vault.get(id) as [string] | undefined;
+    return row ? (JSON.parse(row[0]) as VaultDoc) : null;
+  }
+
+  /** Copies the chat's graph and chunks as they are now. */
+  create(source: { chatId: string; chatName: string | null; name: string; description?: string; entities: MemoryEntity[]; relations: MemoryRelation[]; chunks: Array<{ id: string; content: string; createdAt: number; entityNames: string[] }> }): VaultDoc['vault'] {
+    const id = randomUUID();
+    const now = this.seconds();
+    const names = new Map(source.entities.map((e) => [e.id, e.name]));
+    const doc: VaultDoc = {
+      vault: { id, userId: USER_ID, sourceChatId: source.chatId, sourceChatName: source.chatName, name: source.name, description: source.description ?? '', entityCount: source.entities.length, relationCount: 0, chunkCount: source.chunks.length, createdAt: now },
+      entities: source.entities.map((e) => ({ id: randomUUID(), vaultId: id, name: e.name, entityType: e.entityType, aliases: [...e.aliases], description: e.description, status: e.status, facts: [...e.facts], emotionalValence: { ...e.emotionalValence }, salienceAvg: e.salienceAvg })),
+      relations: source.relations
+        .filter((r) => names.has(r.sourceEntityId) && names.has(r.targetEntityId))
+        .map((r) => ({ id: randomUUID(), vaultId: id, sourceEntityName: names.get(r.sourceEntityId)!, targetEntityName: names.get(r.targetEntityId)!, relationType: r.relationType, relationLabel: r.relationLabel, strength: r.strength, sentiment: r.sentiment, status: r.status })),
+      chunks: source.chunks.map((c) => ({ id: randomUUID(), vaultId: id, sourceChunkId: c.id, content: c.content, salienceScore: null, emotionalTags: [], entityNames: c.entityNames, sourceCreatedAt: c.createdAt, copiedAt: now })),
+    };
+    doc.vault.relationCount = doc.relations.length;
+    this.write(() => {
+      if ((this.sql.count.get() as [number])[0] >= MAX_VAULTS) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `At most ${MAX_VAULTS} vaults are kept.` });
+      this.sql.putVault.run(id, now, JSON.stringify(doc));
+    });
+    return doc.vault;
+  }
+
+  rename(id: string, name: string): boolean {
+    return this.write(() => {
+      const doc = this.get(id);
+      if (!doc) return false;
+      doc.vault.name = name;
+      this.sql.putVault.run(id, doc.vault.createdAt, JSON.stringify(doc));
+      return true;
+    });
+  }
+
+  /** The vault and the links that attach it. */
+  delete(id: string): boolean {
+    return this.write(() => {
+      this.sql.dropVaultLinks.run(id);
+      return this.sql.dropVault.run(id).changes > 0;
+    });
+  }
+
+  /** A chat's links, highest priority first, in Lumiverse's ChatLinkDTO (names looked up now). */
+  links(chatId: string, chatName: (id: string) => string | null) {
+    const docs = (this.sql.links.all(chatId) as Array<[string]>).map(([doc]) => JSON.parse(doc) as LinkDoc);
+    return docs.sort((a, b) => b.priority - a.priority || a.createdAt - b.createdAt).map((l) => this.linkDto(l, chatName));
+  }
+
+  /** Attaches a vault, or joins two chats (the reverse link too when `bidirectional`); the links made. */
+  attach(input: { chatId: string; linkType: 'vault' | 'interlink'; vaultId?: string; targetChatId?: string; label?: string; bidirectional?: boolean }, chatName: (id: string) => string | null) {
+    const now = this.seconds();
+    const link = (chatId: string, target: string | null, vaultId: string | null, label: string): LinkDoc => ({ id: randomUUID(), chatId, linkType: input.linkType, vaultId, targetChatId: target, label, enabled: true, priority: 0, createdAt: now });
+    let made: LinkDoc[];
+    if (input.linkType === 'vault') {
+      const vault = (input.vaultId && this.get(input.vaultId)) || notFound('Vault', '/input/vaultId');
+      made = [link(input.chatId, null, vault.vault.id, input.label ?? vault.vault.name)];
+    } else {
+      const target = input.targetChatId;
+      if (!target || chatName(target) === null) notFound('Target chat', '/input/targetChatId');
+      if (target === input.chatId) throw new HostFailure({ code: 'INVALID_INPUT', message: 'A chat cannot be linked to itself.', path: '/input/targetChatId' });
+      made = [link(input.chatId, target!, null, input.label ?? chatName(target!) ?? '')];
+      if (input.bidirectional) made.push(link(target!, input.chatId, null, input.label ?? chatName(input.chatId) ?? ''));
+    }
+    this.write(() => {
+      for (const l of made) this.sql.putLink.run(l.id, l.chatId, JSON.stringify(l));
+    });
+    return made.map((l) => this.linkDto(l, chatName));
+  }
+
+  remove(chatId: string, linkId: string): boolean {
+    return this.write(() => this.sql.dropLink.run(linkId, chatId).changes > 0);
+  }
+
+  toggle(chatId: string, linkId: string, enabled: boolean): boolean {
+    return this.write(() => {
+      const doc = (this.sql.links.all(chatId) as Array<[string]>).map(([d]) => JSON.parse(d) as LinkDoc).find((l) => l.id === linkId);
+      if (!doc) return false;
+      doc.enabled = enabled;
+      this.sql.putLink.run(doc.id, chatId, JSON.stringify(doc));
+      return true;
+    });
+  }
+
+  private linkDto(l: LinkDoc, chatName: (id: string) => string | null) {
+    const vault = l.vaultId ? this.get(l.vaultId)?.vault : undefined;
+    const targetName = l.targetChatId ? chatName(l.targetChatId) : null;
+    return {
+      ...l,
+      userId: USER_ID,
+      vaultName: vault?.name ?? null,
+      vaultEntityCount: vault?.entityCount ?? null,
+      vaultRelationCount: vault?.relationCount ?? null,
+      targetChatName: targetName,
+      targetChatExists: l.targetChatId ? targetName !== null : false,
+    };
+  }
+
+  private write<T>(work: () => T): T {
+    return write(this.db, this.committed, work);
+  }
+
+  private seconds(): number {
+    return Math.floor(this.clock.now() / 1000);
+  }
+}

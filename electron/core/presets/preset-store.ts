@@ -1,0 +1,186 @@
+// The person's generation presets as Lumiverse keeps them (spindle.presets): a row each in the chats' database, its
+// prompt blocks in order, and a revision every change bumps, so a writer holding an old one is refused
+// (PRESET_REVISION_CONFLICT) instead of undoing another's change. Block changes are preset changes.
+import { randomUUID } from 'node:crypto';
+import { HostFailure } from '../../../shared/errors';
+import { write, type Db } from '../db/chat-db';
+import type { Clock } from '../ports';
+import { categoryGroups, normalizeBlock, normalizeBlocks, pruneVariableValues, type PromptBlock } from './preset-blocks';
+
+export interface PresetDto {
+  id: string;
+  name: string;
+  provider: string;
+  engine: string;
+  parameters: Record<string, unknown>;
+  prompt_order: PromptBlock[];
+  prompts: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  cache_revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type PresetCreate = Pick<PresetDto, 'name' | 'provider'> & Partial<Pick<PresetDto, 'engine' | 'parameters' | 'prompts' | 'metadata'>> & { prompt_order?: Record<string, unknown>[] };
+export type PresetUpdate = Partial<PresetCreate> & { expected_cache_revision: number };
+
+export const PRESET_LIMITS = { maxPresets: 1000, maxPresetBytes: 4 * 1024 * 1024 };
+
+const failWith = (code: string, message: string, path?: string, detail?: Record<string, string | number>): never => {
+  throw new HostFailure({ code, message, ...(path ? { path } : {}), ...(detail ? { detail } : {}) });
+};
+
+export class PresetStore {
+  private readonly sql;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    /** After each commit (the database's checkpoints and index merges follow what is written). */
+    private readonly committed: () => void = () => undefined,
+  ) {
+    const p = (text: string) => db.prepare(text);
+    this.sql = {
+      page: p('SELECT doc, cache_revision FROM presets ORDER BY created_at, id LIMIT ? OFFSET ?').raw(true),
+      count: p('SELECT COUNT(*) FROM presets').raw(true),
+      one: p('SELECT doc, cache_revision FROM presets WHERE id = ?').raw(true),
+      insert: p('INSERT INTO presets (id, created_at, cache_revision, doc) VALUES (?, ?, 0, ?)'),
+      write: p('UPDATE presets SET cache_revision = cache_revision + 1, doc = ? WHERE id = ?'),
+      remove: p('DELETE FROM presets WHERE id = ?'),
+    };
+  }
+
+  /** Lumiverse's page: 50 by default, 200 at most. */
+  list(options: { limit?: number; offset?: number } = {}): { data: PresetDto[]; total: number } {
+    const limit = Math.min(200, Math.max(1, Math.floor(options.limit ?? 50)));
+    const offset = Math.max(0, Math.floor(options.offset ?? 0));
+    const rows = this.sql.page.all(limit, offset) as Array<[string, number]>;
+    return { data: rows.map(([doc, revision]) => this.dto(doc, revision)), total: (this.sql.count.get() as [number])[0] };
+  }
+
+  get(id: string): PresetDto | null {
+    const row = this.sql.one.get(id) as [string, number] | undefined;
+    return row ? this.dto(row[0], row[1]) : null;
+  }
+
+  create(input: PresetCreate): PresetDto {
+    const now = this.seconds();
+    const blocks = normalizeBlocks(input.prompt_order ?? []);
+    const preset: Omit<PresetDto, 'cache_revision'> = {
+      id: randomUUID(),
+      name: input.name,
+      provider: input.provider,
+      engine: input.engine || 'classic',
+      parameters: input.parameters ?? {},
+      prompt_order: blocks,
+      prompts: input.prompts ?? {},
+      metadata: pruneVariableValues(blocks, input.metadata ?? {}),
+      created_at: now,
+      updated_at: now,
+    };
+    this.write(() => {
+      if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) failWith('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
+      this.sql.insert.run(preset.id, now, this.json(preset));
+    });
+    return { ...preset, cache_revision: 0 };
+  }
+
+  /** Changes the fields given, if the preset is still at `expected_cache_revision`. */
+  update(id: string, input: PresetUpdate): PresetDto {
+    return this.write(() => {
+      const current = this.get(id) ?? failWith('NOT_FOUND', `There is no preset ${id}.`, '/presetId');
+      if (input.expected_cache_revision !== current.cache_revision) {
+        // Lumiverse's words and fields: extensions retry with actualCacheRevision.
+        failWith('PRESET_REVISION_CONFLICT', `Preset ${id} changed since revision ${input.expected_cache_revision}; current revision is ${current.cache_revision}`, '/input/expected_cache_revision', {
+          presetId: id,
+          expectedCacheRevision: input.expected_cache_revision,
+          actualCacheRevision: current.cache_revision,
+        });
+      }
+      const { expected_cache_revision: _revision, prompt_order, ...fields } = input;
+      const changed = Object.entries(fields).filter(([, v]) => v !== undefined);
+      if (!changed.length && !prompt_order) return current;
+      const next: PresetDto = { ...current, ...Object.fromEntries(changed), updated_at: this.seconds(), cache_revision: current.cache_revision + 1 };
+      if (prompt_order) next.prompt_order = normalizeBlocks(prompt_order);
+      if (prompt_order || input.metadata) next.metadata = pruneVariableValues(next.prompt_order, next.metadata);
+      const { cache_revision: _next, ...doc } = next;
+      this.sql.write.run(this.json(doc), id);
+      return next;
+    });
+  }
+
+  delete(id: string): boolean {
+    return this.write(() => this.sql.remove.run(id).changes > 0);
+  }
+
+  blocks(id: string): PromptBlock[] | null {
+    return this.get(id)?.prompt_order ?? null;
+  }
+
+  /** Inserts a block at `index` (clamped; the end when absent). */
+  createBlock(id: string, input: Record<string, unknown>, index?: number): PromptBlock {
+    const block = normalizeBlock(input);
+    this.changeBlocks(id, (blocks) => {
+      const at = typeof index === 'number' && Number.isFinite(index) ? Math.max(0, Math.min(blocks.length, Math.floor(index))) : blocks.length;
+      blocks.splice(at, 0, block);
+    });
+    return block;
+  }
+
+  updateBlock(id: string, blockId: string, input: Record<string, unknown>): PromptBlock {
+    let updated: PromptBlock | undefined;
+    this.changeBlocks(id, (blocks) => {
+      const at = blocks.findIndex((b) => b.id === blockId);
+      if (at < 0) failWith('NOT_FOUND', `Preset ${id} has no block ${blockId}.`, '/blockId');
+      updated = normalizeBlock({ ...blocks[at], ...input, id: blockId });
+      blocks[at] = updated;
+    });
+    return updated!;
+  }
+
+  deleteBlock(id: string, blockId: string): boolean {
+    let found = false;
+    this.changeBlocks(id, (blocks) => {
+      const at = blocks.findIndex((b) => b.id === blockId);
+      found = at >= 0;
+      if (found) blocks.splice(at, 1);
+    });
+    return found;
+  }
+
+  categories(id: string) {
+    const blocks = this.blocks(id);
+    return blocks ? categoryGroups(blocks) : null;
+  }
+
+  /** A block change is an update of the preset at the revision it was read at, in one transaction. */
+  private changeBlocks(id: string, change: (blocks: PromptBlock[]) => void): void {
+    this.write(() => {
+      const preset = this.get(id) ?? failWith('NOT_FOUND', `There is no preset ${id}.`, '/presetId');
+      const blocks = [...preset.prompt_order];
+      const before = blocks.length;
+      change(blocks);
+      // A delete of a block that is not there changes nothing.
+      if (blocks.length === before && blocks.every((b, i) => b === preset.prompt_order[i])) return;
+      this.update(id, { prompt_order: blocks, expected_cache_revision: preset.cache_revision });
+    });
+  }
+
+  private write<T>(work: () => T): T {
+    return write(this.db, this.committed, work);
+  }
+
+  private json(doc: object): string {
+    const text = JSON.stringify(doc);
+    if (Buffer.byteLength(text) > PRESET_LIMITS.maxPresetBytes) failWith('INPUT_TOO_LARGE', `A preset holds at most ${PRESET_LIMITS.maxPresetBytes} bytes.`, '/input');
+    return text;
+  }
+
+  private dto(doc: string, revision: number): PresetDto {
+    return { ...(JSON.parse(doc) as Omit<PresetDto, 'cache_revision'>), cache_revision: revision };
+  }
+
+  private seconds(): number {
+    return Math.floor(this.clock.now() / 1000);
+  }
+}

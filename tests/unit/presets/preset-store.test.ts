@@ -1,0 +1,93 @@
+// spindle.presets over the real chats' database, through the contract's dispatcher: Lumiverse's preset and prompt
+// block shapes and defaults, the revision every change bumps (a stale writer refused with Lumiverse's code and
+// fields), categories from the markers, prompt variable values pruned, kept across a restart.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { presetHandlers } from '../../../electron/core/extensions/spindle-host/presets';
+import { PresetStore } from '../../../electron/core/presets/preset-store';
+import { anyCaller, callSpindle } from '../../helpers/spindle-call';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+type Preset = { id: string; name: string; cache_revision: number; prompt_order: Array<Record<string, unknown>>; metadata: Record<string, unknown>; created_at: number; engine: string };
+
+function setup(dir = tempDir()) {
+  const clock = { now: () => 1_750_000_000_000 };
+  const sessions = new SessionStore({ dataDir: dir, clock });
+  const store = new PresetStore(sessions.db, clock);
+  const call = (method: string, ...args: unknown[]) => callSpindle(presetHandlers(() => store), anyCaller('x'), method, { args });
+  return { dir, sessions, store, call };
+}
+
+describe('presets', () => {
+  it('creates with Lumiverse’s defaults, lists, gets, updates at the read revision and deletes', async () => {
+    const { call } = setup();
+    const made = (await call('presets.create', { name: 'Loom Classic', provider: 'loom', prompt_order: [{ name: 'Main', content: 'Be vivid.' }, {}], metadata: { description: 'mine' } })) as Preset;
+    expect(made).toMatchObject({ name: 'Loom Classic', provider: 'loom', engine: 'classic', parameters: {}, prompts: {}, cache_revision: 0, created_at: 1_750_000_000 });
+    expect(made.prompt_order[0]).toEqual({ id: expect.any(String), name: 'Main', content: 'Be vivid.', role: 'system', enabled: true, position: 'pre_history', depth: 0, marker: null, isLocked: false, color: null, injectionTrigger: [], group: null, categoryMode: null });
+    expect(made.prompt_order[1]).toMatchObject({ name: 'New Chat', content: '' });
+    expect(await call('presets.get', made.id)).toEqual(made);
+    expect(await call('presets.list', { limit: 10 })).toEqual({ data: [made], total: 1 });
+
+    const updated = (await call('presets.update', made.id, { expected_cache_revision: 0, metadata: { ...made.metadata, vellum_engine: { v: 1 } } }, 'user-1')) as Preset;
+    expect(updated).toMatchObject({ cache_revision: 1, metadata: { description: 'mine', vellum_engine: { v: 1 } }, name: 'Loom Classic' });
+    expect(updated.prompt_order).toEqual(made.prompt_order);
+    expect(await call('presets.delete', made.id)).toBe(true);
+    expect(await call('presets.delete', made.id)).toBe(false);
+    expect(await call('presets.get', made.id)).toBeNull();
+  });
+
+  it('refuses a writer holding an old revision with Lumiverse’s code and the current revision, changing nothing', async () => {
+    const { call } = setup();
+    const made = (await call('presets.create', { name: 'P', provider: 'loom' })) as Preset;
+    await call('presets.update', made.id, { expected_cache_revision: 0, name: 'Q' });
+    await expect(call('presets.update', made.id, { expected_cache_revision: 0, name: 'R' })).rejects.toMatchObject({
+      error: { code: 'PRESET_REVISION_CONFLICT', message: `Preset ${made.id} changed since revision 0; current revision is 1`, detail: { presetId: made.id, expectedCacheRevision: 0, actualCacheRevision: 1 } },
+    });
+    expect(await call('presets.get', made.id)).toMatchObject({ name: 'Q', cache_revision: 1 });
+    // The revision is required, as Lumiverse's contract says; a wrong field is named.
+    await expect(call('presets.update', made.id, { name: 'S' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/expected_cache_revision' } });
+    await expect(call('presets.create', { name: '', provider: 'loom' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });
+    await expect(call('presets.create', { name: 'X', provider: 'loom', prompt_order: [{ role: 'narrator' }] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/prompt_order/0/role' } });
+    await expect(call('presets.update', 'nope', { expected_cache_revision: 0 })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/presetId' } });
+  });
+
+  it('edits blocks in place (each a new revision), groups them under category markers and prunes orphaned variable values', async () => {
+    const { call } = setup();
+    const preset = (await call('presets.create', {
+      name: 'Vars',
+      provider: 'loom',
+      prompt_order: [{ id: 'style', name: 'Style', variables: [{ id: 'v1', name: 'tone', label: 'Tone', type: 'text', defaultValue: 'warm' }] }],
+      metadata: { promptVariables: { style: { tone: 'cold', gone: 'x' }, deleted: { tone: 'y' } } },
+    })) as Preset;
+    expect(preset.metadata.promptVariables).toEqual({ style: { tone: 'cold' } });
+
+    const tone = (await call('presets.blocks.create', preset.id, { name: 'Tone', marker: 'category', categoryMode: 'radio' }, { index: 0 })) as { id: string };
+    const extra = (await call('presets.blocks.create', preset.id, { name: 'Extra', content: 'More.', marker: 'note', categoryMode: 'radio' })) as { id: string; categoryMode: unknown };
+    expect(extra.categoryMode).toBeNull();
+    expect(((await call('presets.blocks.list', preset.id)) as Array<{ name: string }>).map((b) => b.name)).toEqual(['Tone', 'Style', 'Extra']);
+    expect(await call('presets.blocks.update', preset.id, extra.id, { enabled: false, id: 'ignored' })).toMatchObject({ id: extra.id, enabled: false, content: 'More.' });
+    const groups = (await call('presets.categories.list', preset.id)) as Array<{ categoryBlock: { id: string } | null; children: Array<{ name: string }> }>;
+    expect(groups.map((g) => [g.categoryBlock?.id ?? null, g.children.map((c) => c.name)])).toEqual([[tone.id, ['Style', 'Extra']]]);
+
+    expect(await call('presets.blocks.delete', preset.id, 'style')).toBe(true);
+    expect(await call('presets.blocks.delete', preset.id, 'style')).toBe(false);
+    const after = (await call('presets.get', preset.id)) as Preset;
+    expect(after.cache_revision).toBe(4);
+    expect(after.metadata.promptVariables).toEqual({});
+    expect(await call('presets.blocks.get', preset.id, extra.id)).toMatchObject({ name: 'Extra' });
+    await expect(call('presets.blocks.update', preset.id, 'nope', {})).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/blockId' } });
+    await expect(call('presets.blocks.list', 'nope')).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('are kept in the database across a restart, and a permissionless caller is refused', async () => {
+    const first = setup();
+    const made = (await first.call('presets.create', { name: 'Kept', provider: 'openai', parameters: { temperature: 0.8 } })) as Preset;
+    await first.sessions.close();
+    const second = setup(first.dir);
+    expect(await second.call('presets.get', made.id)).toEqual(made);
+    const none = { extensionId: 'x', allowed: () => false };
+    await expect(callSpindle(presetHandlers(() => second.store), none, 'presets.list', { args: [] })).rejects.toMatchObject({ error: { code: 'PERMISSION_DENIED' } });
+  });
+});
