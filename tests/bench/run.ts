@@ -12,6 +12,7 @@ import { firstReplyBenchmark } from './first-reply';
 import { localBenchmark } from './local';
 import { sessionsBenchmark } from './sessions';
 import { chatWindowBenchmark } from './chat-window';
+import { recallBenchmark } from './recall';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -27,6 +28,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   local: localBenchmark,
   sessions: sessionsBenchmark,
   'chat-window': chatWindowBenchmark,
+  recall: recallBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -27,7 +27,7 @@ function message(i: number, words = 4): ChatMessage {
   return { id: `m${i}`, role: i % 2 ? 'assistant' : 'user', content: `${TURN.repeat(words)}(turn ${i})`, createdAt: i };
 }
 
-function session(id: string, count: number, title = `Chat ${id}`): ChatSession {
+export function session(id: string, count: number, title = `Chat ${id}`): ChatSession {
   return {
     format: 'council-workbench/session',
     version: 1,
@@ -46,7 +46,7 @@ function session(id: string, count: number, title = `Chat ${id}`): ChatSession {
  * A data folder holding `sessions`; the one search term is in a single message of the last one. Its search index
  * is merged, as the app's is once its thread has had the turns for it.
  */
-async function folder(sessions: ChatSession[]): Promise<string> {
+export async function folder(sessions: ChatSession[]): Promise<string> {
   const dataDir = tempDir('cw-bench-sessions-');
   const store = new SessionStore({ dataDir });
   const last = sessions[sessions.length - 1]!;
@@ -91,7 +91,7 @@ function withStore<T>(dataDir: string, use: (store: SessionStore) => T): T {
 }
 
 /** Each turn of the event loop from the start of `work` until it settles, longest last. */
-async function holds(work: () => Promise<unknown>): Promise<number[]> {
+export async function holds(work: () => Promise<unknown>): Promise<number[]> {
   let settled = false;
   let started = performance.now();
   const running = work().finally(() => (settled = true));
