@@ -7,7 +7,8 @@ import { Any, Dto, Id, Opt, Options, OrNull, PageOptions, positional } from './r
 
 const ChatId = Id(128);
 const EntityId = Id(128);
-const Name = Type.String({ minLength: 1, maxLength: 256 });
+/** A name with something in it besides spaces. */
+const Name = Type.String({ minLength: 1, maxLength: 256, pattern: '\\S' });
 /** Lumiverse checks only that a type is a string; an unknown one is kept as a concept (the host maps it). */
 const Kind = Type.String({ minLength: 1, maxLength: 64 });
 const Entity = Dto({ id: Type.String(), chatId: Type.String(), name: Type.String(), entityType: Type.String(), aliases: Type.Array(Type.String()), facts: Type.Array(Type.String()) });
@@ -16,6 +17,7 @@ const CortexResult = Dto({ memories: Type.Array(Any), entityContext: Type.Array(
 const Linked = Dto({ vaults: Type.Array(Any), interlinks: Type.Array(Any) });
 const Vault = Dto({ id: Type.String(), name: Type.String() });
 const Link = Dto({ id: Type.String(), chatId: Type.String(), linkType: Type.String(), enabled: Type.Boolean() });
+const ChatMemory = Dto({ chunks: Type.Array(Any), formatted: Type.String(), enabled: Type.Boolean() });
 const ERRORS = ['NOT_FOUND', 'UNSUPPORTED_HERE'];
 const WRITE_ERRORS = [...ERRORS, 'QUOTA_EXCEEDED', 'INPUT_TOO_LARGE'];
 
@@ -75,7 +77,7 @@ export const MEMORY_REQUESTS = {
   ),
   'memories.entities.addFacts': memory({ entityId: EntityId, facts: Type.Array(Type.String({ maxLength: 4000 }), { maxItems: 200 }) }, Entity, WRITE_ERRORS),
   'memories.entities.getFacts': memory({ entityId: EntityId }, Type.Array(Type.String())),
-  'memories.entities.updateEmotionalValence': memory({ entityId: EntityId, valence: Type.Record(Type.String({ maxLength: 64 }), Type.Number()) }, Entity, WRITE_ERRORS),
+  'memories.entities.updateEmotionalValence': memory({ entityId: EntityId, valence: Type.Record(Type.String(), Type.Number(), { maxProperties: 64 }) }, Entity, WRITE_ERRORS),
   'memories.relations.list': memory(chat, Type.Array(Relation)),
   'memories.relations.listAll': memory(chat, Type.Array(Relation)),
   'memories.relations.forEntity': memory({ ...chat, entityId: EntityId }, Type.Array(Relation)),
@@ -119,11 +121,11 @@ export const MEMORY_REQUESTS = {
   'memories.links.remove': memory({ ...chat, linkId: Id(128) }, Type.Boolean(), WRITE_ERRORS),
   'memories.links.toggle': memory({ ...chat, linkId: Id(128), enabled: Type.Boolean() }, Type.Boolean(), WRITE_ERRORS),
   'memories.chatMemory.listChunks': memory(chat, Type.Array(Any)),
-  'memories.chatMemory.get': memory({ ...chat, options: Options({ topK: Opt(Type.Number()) }) }, Dto({ chunks: Type.Array(Any), formatted: Type.String(), enabled: Type.Boolean() })),
+  'memories.chatMemory.get': memory({ ...chat, options: Options({ topK: Opt(Type.Number()) }) }, ChatMemory),
   'memories.chatMemory.warm': memory({ ...chat, options: Options({ force: Opt(Type.Boolean()) }) }, Dto({ status: Type.String() })),
   'memories.chatMemory.invalidate': memory(chat, Type.Null()),
   // Lumiverse: the same answer as chatMemory.get, under the chats permission.
-  'chats.getMemories': endpoint({ ...positional({ ...chat, options: Options({ topK: Opt(Type.Number()) }) }), result: Dto({ chunks: Type.Array(Any), formatted: Type.String(), enabled: Type.Boolean() }), errors: ERRORS, permission: 'chats' }),
+  'chats.getMemories': endpoint({ ...positional({ ...chat, options: Options({ topK: Opt(Type.Number()) }) }), result: ChatMemory, errors: ERRORS, permission: 'chats' }),
   'memories.stats.usage': memory(chat, Dto({ entityCount: Type.Number(), relationCount: Type.Number() })),
   'memories.stats.ingestionStatus': memory(chat, Type.Null()),
   'memories.stats.ingestionTelemetry': memory(chat, Dto({ samples: Type.Number() })),

@@ -7,27 +7,12 @@ import { Any, Dto, Id, Opt, Options, OrNull, Page, PageOptions, positional } fro
 
 /** The JSON fields a preset keeps as given (parameters, prompts, metadata). */
 const Fields = Type.Record(Type.String(), Any);
-const Role = Type.Union(['system', 'user', 'assistant', 'user_append', 'assistant_append'].map((r) => Type.Literal(r)));
-const Position = Type.Union(['pre_history', 'post_history', 'in_history'].map((p) => Type.Literal(p)));
-
-/** A prompt block as an extension gives it: every field optional (the host fills in Lumiverse's defaults). */
-export const BlockInput = Type.Object({
-  id: Opt(Type.String({ maxLength: 128 })),
-  name: Opt(Type.String({ maxLength: 512 })),
-  content: Opt(Type.String()),
-  role: Opt(Role),
-  enabled: Opt(Type.Boolean()),
-  position: Opt(Position),
-  depth: Opt(Type.Number()),
-  marker: Opt(Type.Union([Type.String({ maxLength: 128 }), Type.Null()])),
-  isLocked: Opt(Type.Boolean()),
-  color: Opt(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
-  injectionTrigger: Opt(Type.Array(Type.String())),
-  characterTagTrigger: Opt(Type.Array(Type.String())),
-  group: Opt(Type.Union([Type.String({ maxLength: 256 }), Type.Null()])),
-  categoryMode: Opt(Type.Union([Type.Literal('radio'), Type.Literal('checkbox'), Type.Null()])),
-  variables: Opt(Type.Array(Any)),
-});
+/**
+ * A prompt block as an extension gives it. Lumiverse's normalizer takes any object and gives each field it does not
+ * recognise (a role it does not know, a depth that is not a number) its default, so the same is done here
+ * (preset-blocks.ts) rather than refusing the block.
+ */
+export const BlockInput = Type.Object({});
 const Blocks = Type.Array(BlockInput, { maxItems: 2000 });
 const PresetFields = {
   engine: Opt(Type.String({ minLength: 1, maxLength: 64 })),

@@ -92,6 +92,7 @@ export function chatReads(options: {
     get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
     head: (id) => (sessions.has(id) ? sessionView(sessions.head(id)) : running()?.id === id ? running() : null),
     list: () => sessions.heads().map(sessionView),
+    saved: (id) => sessions.has(id),
     whole: (id) => sessions.preload(id),
     async resolveMacros(text, { chatId, characterId, commit }) {
       // A character is a session here; with neither named, the active session, else a blank one.

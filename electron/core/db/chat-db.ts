@@ -73,14 +73,18 @@ INSERT INTO messages_text (messages_text, rank) VALUES ('automerge', 0);
 `,
   // 5: what extensions keep as Lumiverse does (spindle.presets, spindle.memories): the person's generation presets,
   // and each chat's memory graph (its entities and their relations) with the chat links and vaults, and the cortex's
-  // settings. A chat's graph and links go with it; a vault is a copy and stays.
+  // settings. A chat's rows are reached only while the chat is saved, and swept at the next start once it is gone (a
+  // trigger on the session row would also fire when a long chat is rewritten in steps, as a restore does). A vault is a
+  // copy: its header apart from its contents, so lists read no chunks.
   `
 CREATE TABLE IF NOT EXISTS presets (
   id TEXT PRIMARY KEY,
   created_at REAL NOT NULL,
+  updated_at REAL NOT NULL,
   cache_revision INTEGER NOT NULL,
   doc TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS presets_by_update ON presets (updated_at DESC);
 CREATE TABLE IF NOT EXISTS memory_entities (
   id TEXT PRIMARY KEY,
   chat_id TEXT NOT NULL,
@@ -106,13 +110,9 @@ CREATE TABLE IF NOT EXISTS memory_config (
 CREATE TABLE IF NOT EXISTS memory_vaults (
   id TEXT PRIMARY KEY,
   created_at REAL NOT NULL,
+  header TEXT NOT NULL,
   doc TEXT NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS memory_follows_chat AFTER DELETE ON sessions BEGIN
-  DELETE FROM memory_entities WHERE chat_id = old.id;
-  DELETE FROM memory_relations WHERE chat_id = old.id;
-  DELETE FROM memory_links WHERE chat_id = old.id;
-END;
 `,
 ];
 const SCHEMA_VERSION = STEPS.length;
@@ -203,7 +203,6 @@ export function transaction<T>(db: Db, work: () => T): T {
   }
 }
 
-/** The first column of the first row (libsql's get() adds a metadata field to rows; a raw row has none). */
 /** A transaction of its own, its commit announced (checkpoints and index merges follow it); inside one, joins it. */
 export function write<T>(db: Db, committed: () => void, work: () => T): T {
   if (db.inTransaction) return work();
@@ -212,6 +211,7 @@ export function write<T>(db: Db, committed: () => void, work: () => T): T {
   return result;
 }
 
+/** The first column of the first row (libsql's get() adds a metadata field to rows; a raw row has none). */
 export function pluck<T>(db: Db, sql: string, ...params: unknown[]): T {
   const row = db.prepare(sql).raw(true).get(...params) as unknown[] | undefined;
   return row?.[0] as T;

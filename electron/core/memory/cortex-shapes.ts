@@ -2,7 +2,7 @@
 // recognised in a text: its name or an alias as a whole word, in any case.
 import { plainFact, type MemoryEntity } from './memory-graph';
 import type { MemoryRelation } from './memory-relations';
-import { queryTerms } from './memory-recall';
+import { fold, queryTerms, wordPattern } from './memory-recall';
 import type { VaultDoc } from './memory-vaults';
 
 export interface CortexMemory {
@@ -34,19 +34,32 @@ export interface CortexResult {
   stats: { candidatePoolSize: number; vectorSearchResults: number; entitiesMatched: number; scoreFusionApplied: boolean; topScore: number; retrievalTimeMs: number };
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const patterns = new WeakMap<MemoryEntity, RegExp>();
-
-/** Whether `text` names the entity: its name or an alias, as a whole word, in any case. */
-export function mentions(text: string, entity: MemoryEntity): boolean {
-  let pattern = patterns.get(entity);
-  if (!pattern) {
-    const names = [entity.name, ...entity.aliases].filter((n) => n.trim()).map(escape);
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
-    patterns.set(entity, pattern);
+/**
+ * Which entities a text names: each entity's name or an alias as whole words, in any case and accents, all found in
+ * one pass over the text (a chat's graph may hold thousands of names).
+ */
+export function entityFinder(entities: readonly MemoryEntity[]): (text: string) => MemoryEntity[] {
+  const byName = new Map<string, MemoryEntity[]>();
+  for (const e of entities) {
+    for (const name of [e.name, ...e.aliases]) {
+      const key = fold(name.trim());
+      if (!key) continue;
+      const named = byName.get(key) ?? [];
+      if (!named.includes(e)) named.push(e);
+      byName.set(key, named);
+    }
   }
-  return pattern.test(text);
+  if (!byName.size) return () => [];
+  const pattern = wordPattern([...byName.keys()]);
+  return (text) => {
+    const found = new Set<MemoryEntity>();
+    for (const match of fold(text).matchAll(pattern)) for (const e of byName.get(match[0]) ?? []) found.add(e);
+    return [...found];
+  };
 }
+
+/** Whether `query` (an entity filter's item) names the entity: its id, or its name or an alias in any case. */
+export const isNamed = (query: string, e: MemoryEntity) => query === e.id || [e.name, ...e.aliases].some((n) => fold(n.trim()) === fold(query.trim()));
 
 export function relationEdge(r: MemoryRelation, byId: ReadonlyMap<string, MemoryEntity>): RelationEdge {
   return { sourceName: byId.get(r.sourceEntityId)?.name ?? '', targetName: byId.get(r.targetEntityId)?.name ?? '', type: r.relationType, label: r.relationLabel, strength: r.strength, sentiment: r.sentiment };
@@ -73,12 +86,17 @@ export function entitySnapshot(e: MemoryEntity, relations: readonly MemoryRelati
 /** Lumiverse's VaultCortexDataDTO: a vault's graph as snapshots, and its chunks ranked by the query's words. */
 export function vaultCortexData(doc: VaultDoc, queryText: string | undefined) {
   const terms = queryText ? queryTerms(queryText) : [];
-  const scored = doc.chunks
-    .map((c) => ({ c, hits: terms.filter((t) => c.content.toLowerCase().includes(t)).length }))
-    .filter((x) => x.hits > 0)
-    .sort((a, b) => b.hits - a.hits)
-    .slice(0, 5);
+  const pattern = terms.length ? wordPattern(terms) : null;
+  // A chunk's relevance: how many of the query's words it holds (a vault's chunks are a copy, read whole).
+  const scored = pattern
+    ? doc.chunks
+        .map((c) => ({ c, hits: new Set(Array.from(fold(c.content).matchAll(pattern), (m) => m[0])).size }))
+        .filter((x) => x.hits > 0)
+        .sort((a, b) => b.hits - a.hits)
+        .slice(0, 5)
+    : [];
   const top = scored[0]?.hits ?? 1;
+  const edge = (r: VaultDoc['relations'][number]): RelationEdge => ({ sourceName: r.sourceEntityName, targetName: r.targetEntityName, type: r.relationType, label: r.relationLabel, strength: r.strength, sentiment: r.sentiment });
   return {
     vaultId: doc.vault.id,
     vaultName: doc.vault.name,
@@ -95,7 +113,7 @@ export function vaultCortexData(doc: VaultDoc, queryText: string | undefined) {
       emotionalProfile: { ...e.emotionalValence },
       relationships: doc.relations.filter((r) => r.sourceEntityName === e.name).map((r) => ({ targetName: r.targetEntityName, type: r.relationType, label: r.relationLabel, strength: r.strength, sentiment: r.sentiment })),
     })),
-    relations: doc.relations.map((r) => ({ sourceName: r.sourceEntityName, targetName: r.targetEntityName, type: r.relationType, label: r.relationLabel, strength: r.strength, sentiment: r.sentiment })),
+    relations: doc.relations.map(edge),
     ...(queryText
       ? {
           memories: scored.map(({ c, hits }) => ({

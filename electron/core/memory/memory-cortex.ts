@@ -1,14 +1,15 @@
 // The Memory Cortex as extensions reach it (spindle.memories): a chat's memory graph, recall over its saved messages,
-// vaults and links, and the person's cortex settings, answered in Lumiverse's shapes. Retrieval ranks by words (the
-// chats' full-text index), with the graph's entities named in the query or the memories as their context; the
-// Workbench extracts no entities itself, so the graph holds what extensions put in it.
+// vaults and links, and the person's cortex settings, answered in Lumiverse's shapes. Retrieval ranks the chat's
+// messages by their words (memory-recall.ts), with the graph's entities named in the query or the memories as their
+// context; the Workbench extracts no entities itself, so the graph holds what extensions put in it.
 import { HostFailure } from '../../../shared/errors';
 import { write, type Db } from '../db/chat-db';
 import type { Clock } from '../ports';
 import { MemoryGraph, type MemoryEntity } from './memory-graph';
 import { MemoryRecall, type RecalledMessage } from './memory-recall';
 import { MemoryVaults } from './memory-vaults';
-import { entitySnapshot, mentions, relationEdge, vaultCortexData, type CortexMemory, type CortexResult } from './cortex-shapes';
+import { entityFinder, entitySnapshot, isNamed, relationEdge, vaultCortexData, type CortexMemory, type CortexResult } from './cortex-shapes';
+import { TimedCache } from './timed-cache';
 
 export interface CortexQuery {
   chatId: string;
@@ -38,20 +39,35 @@ export class MemoryCortex {
   readonly vaults: MemoryVaults;
   private readonly sql;
   private readonly committed: () => void;
-  private readonly cached = new Map<string, { at: number; result: CortexResult }>();
-  private readonly cachedLinked = new Map<string, { at: number; result: { vaults: unknown[]; interlinks: unknown[] } }>();
-  private readonly clock: Clock;
+  private readonly cached: TimedCache<CortexResult>;
+  private readonly cachedLinked: TimedCache<{ vaults: unknown[]; interlinks: unknown[] }>;
 
   constructor(private readonly options: { db: Db; clock: Clock; committed?: () => void }) {
     this.graph = new MemoryGraph(options.db, options.clock, options.committed);
     this.recall = new MemoryRecall(options.db);
     this.vaults = new MemoryVaults(options.db, options.clock, options.committed);
-    this.clock = options.clock;
+    this.cached = new TimedCache(options.clock, CACHE_MS);
+    this.cachedLinked = new TimedCache(options.clock, CACHE_MS);
     this.committed = options.committed ?? (() => undefined);
     this.sql = {
       config: options.db.prepare('SELECT doc FROM memory_config WHERE id = 1').raw(true),
       putConfig: options.db.prepare('INSERT INTO memory_config (id, doc) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
     };
+    this.sweep();
+  }
+
+  /**
+   * Drops what chats deleted since the last start left (the handlers reach a chat's rows only while it is saved).
+   * A failure leaves them for the next start: they are out of reach meanwhile.
+   */
+  private sweep(): void {
+    try {
+      write(this.options.db, this.committed, () => {
+        for (const table of ['memory_entities', 'memory_relations', 'memory_links']) this.options.db.exec(`DELETE FROM ${table} WHERE chat_id NOT IN (SELECT id FROM sessions)`);
+      });
+    } catch {
+      // Busy (another connection writing) or read-only: the next start sweeps.
+    }
   }
 
   /** The person's settings over the Workbench's defaults (Lumiverse's advanced fields pass through as given). */
@@ -73,28 +89,32 @@ export class MemoryCortex {
     return this.getConfig().enabled !== false;
   }
 
-  /** Lumiverse's cortex query: the best memories for the text, the entities they involve, and those entities' relations. */
-  async query(q: CortexQuery): Promise<CortexResult> {
+  /**
+   * Lumiverse's cortex query: the best memories for the text (the newest, with no text), the entities they involve,
+   * and those entities' relations. Kept for getCached unless `remember` is false (a linked chat's answer).
+   */
+  async query(q: CortexQuery, remember = true): Promise<CortexResult> {
     const started = performance.now();
     const topK = Math.max(1, Math.min(50, Math.floor(q.topK ?? 10)));
     const entities = this.graph.entities(q.chatId);
+    const named = entityFinder(entities);
     const relations = q.includeRelationships === false ? [] : this.graph.relations(q.chatId);
-    const wanted = q.entityFilter?.length ? entities.filter((e) => q.entityFilter!.some((f) => f === e.id || mentions(f, e))) : null;
+    const wanted = q.entityFilter?.length ? entities.filter((e) => q.entityFilter!.some((f) => isNamed(f, e))) : null;
     let hits: RecalledMessage[] = [];
     if (this.enabled()) {
       const text = q.queryText?.trim() ?? '';
-      // Asked for more than topK when filtering by entity or time, which drops some after ranking.
-      const pool = wanted || q.timeRange ? topK * 5 : topK;
-      hits = text ? await this.recall.search(q.chatId, text, pool, { exclude: new Set(q.excludeMessageIds ?? []) }) : this.recall.recent(q.chatId, pool);
-      hits = hits.filter((h) => inRange(h.createdAt / 1000, q.timeRange) && (!wanted || wanted.some((e) => mentions(h.content, e))));
+      const exclude = new Set(q.excludeMessageIds ?? []);
+      // Asked for more than topK when filtering, which drops some after ranking.
+      const pool = wanted || q.timeRange || exclude.size ? topK * 5 : topK;
+      hits = text ? await this.recall.search(q.chatId, text, pool, { exclude }) : this.recall.recent(q.chatId, pool).reverse();
+      hits = hits.filter((h) => !exclude.has(h.id) && inRange(h.createdAt / 1000, q.timeRange) && (!wanted || named(h.content).some((e) => wanted.includes(e))));
       hits = hits.slice(0, topK);
     }
-    const named = (text: string) => entities.filter((e) => mentions(text, e));
+    const namedIn = hits.map((h) => named(h.content));
     const involved = new Map<string, MemoryEntity>();
-    for (const e of wanted ?? [...named(q.queryText ?? ''), ...hits.flatMap((h) => named(h.content))]) involved.set(e.id, e);
+    for (const e of wanted ?? [...named(q.queryText ?? ''), ...namedIn.flat()]) involved.set(e.id, e);
     const byId = new Map(entities.map((e) => [e.id, e]));
-    const memories: CortexMemory[] = hits.map((h) => {
-      const names = named(h.content).map((e) => e.name);
+    const memories: CortexMemory[] = hits.map((h, i) => {
       const seconds = Math.floor(h.createdAt / 1000);
       return {
         source: 'chunk',
@@ -102,9 +122,9 @@ export class MemoryCortex {
         content: h.content,
         finalScore: h.relevance,
         // Word relevance stands where Lumiverse puts vector similarity; no salience or feelings are scored here.
-        components: { semantic: h.relevance, salience: 0, recency: 0, reinforcement: 0, emotional: 0, entity: involved.size ? names.length / involved.size : 0 },
+        components: { semantic: h.relevance, salience: 0, recency: 0, reinforcement: 0, emotional: 0, entity: involved.size ? namedIn[i]!.length / involved.size : 0 },
         emotionalTags: [],
-        entityNames: names,
+        entityNames: namedIn[i]!.map((e) => e.name),
         messageRange: [h.index, h.index],
         timeRange: [seconds, seconds],
       };
@@ -124,14 +144,12 @@ export class MemoryCortex {
         retrievalTimeMs: Math.round((performance.now() - started) * 100) / 100,
       },
     };
-    this.cached.set(q.chatId, { at: this.clock.now(), result });
+    if (remember) this.cached.set(q.chatId, result);
     return result;
   }
 
   getCached(chatId: string): CortexResult | null {
-    const entry = this.cached.get(chatId);
-    if (!entry || this.clock.now() - entry.at > CACHE_MS) return null;
-    return entry.result;
+    return this.cached.get(chatId);
   }
 
   invalidate(chatId: string): void {
@@ -179,8 +197,9 @@ export class MemoryCortex {
   /** A vault of the chat as it is now: its graph and its newest chunks, each with the entities it names. */
   createVault(input: { chatId: string; name: string; description?: string }, chatName: string | null) {
     const entities = this.graph.entities(input.chatId, { activeOnly: false });
+    const named = entityFinder(entities);
     const total = this.recall.count(input.chatId);
-    const chunks = this.recall.slice(input.chatId, Math.max(0, total - MAX_CHUNKS), MAX_CHUNKS).map((m) => ({ id: m.id, content: m.content, createdAt: Math.floor(m.createdAt / 1000), entityNames: entities.filter((e) => mentions(m.content, e)).map((e) => e.name) }));
+    const chunks = this.recall.slice(input.chatId, Math.max(0, total - MAX_CHUNKS), MAX_CHUNKS).map((m) => ({ id: m.id, content: m.content, createdAt: Math.floor(m.createdAt / 1000), entityNames: named(m.content).map((e) => e.name) }));
     return this.vaults.create({ ...input, chatName, entities, relations: this.graph.relations(input.chatId), chunks });
   }
 
@@ -195,16 +214,15 @@ export class MemoryCortex {
         const doc = this.vaults.get(link.vaultId);
         if (doc) result.vaults.push(vaultCortexData(doc, queryText));
       } else if (link.targetChatId && link.targetChatExists) {
-        result.interlinks.push({ targetChatId: link.targetChatId, targetChatName: link.targetChatName ?? '', result: await this.query({ chatId: link.targetChatId, queryText: queryText ?? '', topK: 5 }) });
+        result.interlinks.push({ targetChatId: link.targetChatId, targetChatName: link.targetChatName ?? '', result: await this.query({ chatId: link.targetChatId, queryText: queryText ?? '', topK: 5 }, false) });
       }
     }
-    this.cachedLinked.set(chatId, { at: this.clock.now(), result });
+    this.cachedLinked.set(chatId, result);
     return result;
   }
 
   getCachedLinked(chatId: string) {
-    const entry = this.cachedLinked.get(chatId);
-    return entry && this.clock.now() - entry.at <= CACHE_MS ? entry.result : null;
+    return this.cachedLinked.get(chatId);
   }
 
   invalidateLinked(chatId: string): void {

@@ -8,7 +8,8 @@ import { write, type Db } from '../db/chat-db';
 import type { Clock } from '../ports';
 import { relationUpserted, type MemoryRelation, type RelationInput } from './memory-relations';
 
-export type EntityType = 'character' | 'location' | 'item' | 'faction' | 'concept' | 'event';
+export const ENTITY_TYPES = ['character', 'location', 'item', 'faction', 'concept', 'event'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
 export type EntityStatus = 'active' | 'inactive' | 'deceased' | 'destroyed' | 'unknown';
 
 /** Lumiverse's MemoryEntityDTO. */
@@ -51,7 +52,7 @@ export interface EntityInput {
 
 /** Lumiverse keeps the 30 facts that matter most; untagged facts weigh 5 ("[i:8] …" weighs 8). */
 const MAX_FACTS = 30;
-export const MAX_ENTITIES_PER_CHAT = 2000;
+export const MEMORY_LIMITS = { entitiesPerChat: 2000, relationsPerChat: 5000, aliasesPerEntity: 50, feelingsPerEntity: 64 };
 const importance = (fact: string) => Number(/^\[i:(\d+)\]\s*/.exec(fact)?.[1] ?? 5);
 /** A fact as read: without its importance and branch tags. */
 export const plainFact = (fact: string) => fact.replace(/^\[i:\d+\]\s*/, '').replace(/^\[branch:[^\]]+\]\s*/, '');
@@ -69,6 +70,8 @@ export class MemoryGraph {
     this.sql = {
       entities: p('SELECT doc FROM memory_entities WHERE chat_id = ?'),
       entity: p('SELECT doc FROM memory_entities WHERE id = ?'),
+      entityCount: p('SELECT COUNT(*) FROM memory_entities WHERE chat_id = ?'),
+      relationCount: p('SELECT COUNT(*) FROM memory_relations WHERE chat_id = ?'),
       putEntity: db.prepare('INSERT INTO memory_entities (id, chat_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
       relations: p('SELECT doc FROM memory_relations WHERE chat_id = ?'),
       putRelation: db.prepare('INSERT INTO memory_relations (id, chat_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
@@ -99,8 +102,12 @@ export class MemoryGraph {
     const now = this.seconds();
     const at = seen.createdAt && seen.createdAt > 0 ? seen.createdAt : now;
     const chunk = seen.chunkId ?? '';
-    // Each alias once in any case, the first spelling kept, never the name itself.
-    const aliases = (list: string[], name: string) => list.map((a) => a.trim()).filter((a, i, all) => a && !same(a, name) && all.findIndex((b) => same(a, b)) === i);
+    // Each alias once in any case, the first spelling kept, never the name itself; the first 50.
+    const aliases = (list: string[], name: string) =>
+      list
+        .map((a) => a.trim())
+        .filter((a, i, all) => a && !same(a, name) && all.findIndex((b) => same(a, b)) === i)
+        .slice(0, MEMORY_LIMITS.aliasesPerEntity);
     return this.write(() => {
       const existing = this.findByName(chatId, input.name);
       let entity: MemoryEntity;
@@ -119,8 +126,8 @@ export class MemoryGraph {
           updatedAt: now,
         };
       } else {
-        if (this.entities(chatId, { activeOnly: false }).length >= MAX_ENTITIES_PER_CHAT) {
-          throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat's memory keeps at most ${MAX_ENTITIES_PER_CHAT} entities.` });
+        if ((this.sql.entityCount.get(chatId) as [number])[0] >= MEMORY_LIMITS.entitiesPerChat) {
+          throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat's memory keeps at most ${MEMORY_LIMITS.entitiesPerChat} entities.` });
         }
         entity = {
           id: randomUUID(),
@@ -196,7 +203,8 @@ export class MemoryGraph {
       const next = { ...e.emotionalValence };
       const count = e.mentionCount || 1;
       for (const [tag, value] of Object.entries(valence)) {
-        if (!Number.isFinite(value)) continue;
+        // A new feeling past the cap is not kept; the ones it has go on averaging.
+        if (!Number.isFinite(value) || (!(tag in next) && Object.keys(next).length >= MEMORY_LIMITS.feelingsPerEntity)) continue;
         const previous = next[tag] ?? 0;
         next[tag] = previous + (value - previous) / count;
       }
@@ -221,6 +229,9 @@ export class MemoryGraph {
       const target = this.findByName(chatId, input.target);
       if (!source || !target) return null;
       const existing = this.relations(chatId, false).find((r) => r.sourceEntityId === source.id && r.targetEntityId === target.id && r.relationType === input.type && !r.supersededBy && !r.mergedInto);
+      if (!existing && (this.sql.relationCount.get(chatId) as [number])[0] >= MEMORY_LIMITS.relationsPerChat) {
+        throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat's memory keeps at most ${MEMORY_LIMITS.relationsPerChat} relations.` });
+      }
       const relation = relationUpserted(existing ?? null, { chatId, sourceId: source.id, targetId: target.id, input, chunkId, now: this.seconds() });
       this.sql.putRelation.run(relation.id, chatId, JSON.stringify(relation));
       return relation;

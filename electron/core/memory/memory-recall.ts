@@ -29,9 +29,15 @@ const K1 = 1.2;
 const B = 0.75;
 const ASCII = /^[\x20-\x7e\s]*$/;
 
-/** Lower case, without accents: how words are compared. */
-const fold = (text: string) => (ASCII.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
+/** Lower case, without accents: how words (and names) are compared. */
+export const fold = (text: string) => (ASCII.test(text) ? text.toLowerCase() : text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Any of `phrases` (folded) as whole words, the longest tried first; for matchAll over folded text. */
+export function wordPattern(phrases: readonly string[]): RegExp {
+  const alternatives = [...phrases].sort((a, b) => b.length - a.length).map(escape);
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+}
 const words = (text: string) => fold(text).match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
 
 /** The query's words worth looking for (three characters or more, not the commonest), the longest first. */
@@ -74,7 +80,7 @@ export class MemoryRecall {
     if (!terms.length || limit <= 0 || end <= 0) return [];
     const slot = new Map(terms.map((t, i) => [t, i]));
     // One pass over each message for all the terms, as whole words; only the matches make strings (little garbage).
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+    const pattern = wordPattern(terms);
     const df = new Array<number>(terms.length).fill(0);
     // What a matching message leaves for scoring, in flat arrays of numbers: its text is read again only for the
     // best few, so a scan where every message matches keeps no strings alive (the collector's pauses stay short).

@@ -2,7 +2,8 @@
 // its strength grows with its evidence as 1 − e^(−0.15·n), its sentiment is the running average of what was seen.
 import { randomUUID } from 'node:crypto';
 
-export type RelationType = 'ally' | 'enemy' | 'lover' | 'parent' | 'child' | 'sibling' | 'mentor' | 'rival' | 'owns' | 'member_of' | 'located_in' | 'fears' | 'serves' | 'custom';
+export const RELATION_TYPES = ['ally', 'enemy', 'lover', 'parent', 'child', 'sibling', 'mentor', 'rival', 'owns', 'member_of', 'located_in', 'fears', 'serves', 'custom'] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
 
 /** Lumiverse's MemoryRelationDTO. */
 export interface MemoryRelation {

@@ -10,7 +10,7 @@ import type { MemoryRelation } from './memory-relations';
 
 /** The one local user, as Lumiverse's DTOs name their owner. */
 const USER_ID = 'local';
-export const MAX_VAULTS = 200;
+export const VAULT_LIMITS = { vaults: 200, linksPerChat: 100, vaultBytes: 32 * 1024 * 1024 };
 
 export interface VaultChunk {
   id: string;
@@ -24,8 +24,11 @@ export interface VaultChunk {
   copiedAt: number;
 }
 
+/** Lumiverse's VaultDTO: what lists show (its own column, so they read no contents). */
+export type VaultHeader = { id: string; userId: string; sourceChatId: string | null; sourceChatName: string | null; name: string; description: string; entityCount: number; relationCount: number; chunkCount: number; createdAt: number };
+
 export interface VaultDoc {
-  vault: { id: string; userId: string; sourceChatId: string | null; sourceChatName: string | null; name: string; description: string; entityCount: number; relationCount: number; chunkCount: number; createdAt: number };
+  vault: VaultHeader;
   entities: Array<{ id: string; vaultId: string; name: string; entityType: string; aliases: string[]; description: string; status: string; facts: string[]; emotionalValence: Record<string, number>; salienceAvg: number }>;
   relations: Array<{ id: string; vaultId: string; sourceEntityName: string; targetEntityName: string; relationType: string; relationLabel: string | null; strength: number; sentiment: number; status: string }>;
   chunks: VaultChunk[];
@@ -57,29 +60,38 @@ export class MemoryVaults {
   ) {
     const p = (text: string) => db.prepare(text).raw(true);
     this.sql = {
-      vaults: p('SELECT doc FROM memory_vaults ORDER BY created_at DESC, id'),
-      vault: p('SELECT doc FROM memory_vaults WHERE id = ?'),
+      headers: p('SELECT header FROM memory_vaults ORDER BY created_at DESC, id'),
+      header: p('SELECT header FROM memory_vaults WHERE id = ?'),
+      vault: p('SELECT header, doc FROM memory_vaults WHERE id = ?'),
       count: p('SELECT COUNT(*) FROM memory_vaults'),
-      putVault: db.prepare('INSERT INTO memory_vaults (id, created_at, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+      putVault: db.prepare('INSERT INTO memory_vaults (id, created_at, header, doc) VALUES (?, ?, ?, ?)'),
+      rename: db.prepare('UPDATE memory_vaults SET header = ? WHERE id = ?'),
       dropVault: db.prepare('DELETE FROM memory_vaults WHERE id = ?'),
       links: p('SELECT doc FROM memory_links WHERE chat_id = ?'),
+      linkCount: p('SELECT COUNT(*) FROM memory_links WHERE chat_id = ?'),
       putLink: db.prepare('INSERT INTO memory_links (id, chat_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
       dropLink: db.prepare('DELETE FROM memory_links WHERE id = ? AND chat_id = ?'),
       dropVaultLinks: db.prepare("DELETE FROM memory_links WHERE json_extract(doc, '$.vaultId') = ?"),
     };
   }
 
-  list(): VaultDoc['vault'][] {
-    return (this.sql.vaults.all() as Array<[string]>).map(([doc]) => (JSON.parse(doc) as VaultDoc).vault);
+  list(): VaultHeader[] {
+    return (this.sql.headers.all() as Array<[string]>).map(([header]) => JSON.parse(header) as VaultHeader);
   }
 
+  header(id: string): VaultHeader | null {
+    const row = this.sql.header.get(id) as [string] | undefined;
+    return row ? (JSON.parse(row[0]) as VaultHeader) : null;
+  }
+
+  /** The vault with its contents (its chunks too: up to 1,000 messages). */
   get(id: string): VaultDoc | null {
-    const row = this.sql.vault.get(id) as [string] | undefined;
-    return row ? (JSON.parse(row[0]) as VaultDoc) : null;
+    const row = this.sql.vault.get(id) as [string, string] | undefined;
+    return row ? { vault: JSON.parse(row[0]) as VaultHeader, ...(JSON.parse(row[1]) as Omit<VaultDoc, 'vault'>) } : null;
   }
 
   /** Copies the chat's graph and chunks as they are now. */
-  create(source: { chatId: string; chatName: string | null; name: string; description?: string; entities: MemoryEntity[]; relations: MemoryRelation[]; chunks: Array<{ id: string; content: string; createdAt: number; entityNames: string[] }> }): VaultDoc['vault'] {
+  create(source: { chatId: string; chatName: string | null; name: string; description?: string; entities: MemoryEntity[]; relations: MemoryRelation[]; chunks: Array<{ id: string; content: string; createdAt: number; entityNames: string[] }> }): VaultHeader {
     const id = randomUUID();
     const now = this.seconds();
     const names = new Map(source.entities.map((e) => [e.id, e.name]));
@@ -92,19 +104,21 @@ export class MemoryVaults {
       chunks: source.chunks.map((c) => ({ id: randomUUID(), vaultId: id, sourceChunkId: c.id, content: c.content, salienceScore: null, emotionalTags: [], entityNames: c.entityNames, sourceCreatedAt: c.createdAt, copiedAt: now })),
     };
     doc.vault.relationCount = doc.relations.length;
+    const { vault, ...contents } = doc;
+    const json = JSON.stringify(contents);
+    if (json.length > VAULT_LIMITS.vaultBytes) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A vault holds at most ${VAULT_LIMITS.vaultBytes / 1024 / 1024} MB; this chat's memory is larger.` });
     this.write(() => {
-      if ((this.sql.count.get() as [number])[0] >= MAX_VAULTS) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `At most ${MAX_VAULTS} vaults are kept.` });
-      this.sql.putVault.run(id, now, JSON.stringify(doc));
+      if ((this.sql.count.get() as [number])[0] >= VAULT_LIMITS.vaults) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `At most ${VAULT_LIMITS.vaults} vaults are kept.` });
+      this.sql.putVault.run(id, now, JSON.stringify(vault), json);
     });
-    return doc.vault;
+    return vault;
   }
 
   rename(id: string, name: string): boolean {
     return this.write(() => {
-      const doc = this.get(id);
-      if (!doc) return false;
-      doc.vault.name = name;
-      this.sql.putVault.run(id, doc.vault.createdAt, JSON.stringify(doc));
+      const header = this.header(id);
+      if (!header) return false;
+      this.sql.rename.run(JSON.stringify({ ...header, name }), id);
       return true;
     });
   }
@@ -129,8 +143,8 @@ export class MemoryVaults {
     const link = (chatId: string, target: string | null, vaultId: string | null, label: string): LinkDoc => ({ id: randomUUID(), chatId, linkType: input.linkType, vaultId, targetChatId: target, label, enabled: true, priority: 0, createdAt: now });
     let made: LinkDoc[];
     if (input.linkType === 'vault') {
-      const vault = (input.vaultId && this.get(input.vaultId)) || notFound('Vault', '/input/vaultId');
-      made = [link(input.chatId, null, vault.vault.id, input.label ?? vault.vault.name)];
+      const vault = (input.vaultId && this.header(input.vaultId)) || notFound('Vault', '/input/vaultId');
+      made = [link(input.chatId, null, vault.id, input.label ?? vault.name)];
     } else {
       const target = input.targetChatId;
       if (!target || chatName(target) === null) notFound('Target chat', '/input/targetChatId');
@@ -139,7 +153,10 @@ export class MemoryVaults {
       if (input.bidirectional) made.push(link(target!, input.chatId, null, input.label ?? chatName(input.chatId) ?? ''));
     }
     this.write(() => {
-      for (const l of made) this.sql.putLink.run(l.id, l.chatId, JSON.stringify(l));
+      for (const l of made) {
+        if ((this.sql.linkCount.get(l.chatId) as [number])[0] >= VAULT_LIMITS.linksPerChat) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat keeps at most ${VAULT_LIMITS.linksPerChat} links.` });
+        this.sql.putLink.run(l.id, l.chatId, JSON.stringify(l));
+      }
     });
     return made.map((l) => this.linkDto(l, chatName));
   }
@@ -159,7 +176,7 @@ export class MemoryVaults {
   }
 
   private linkDto(l: LinkDoc, chatName: (id: string) => string | null) {
-    const vault = l.vaultId ? this.get(l.vaultId)?.vault : undefined;
+    const vault = l.vaultId ? this.header(l.vaultId) : null;
     const targetName = l.targetChatId ? chatName(l.targetChatId) : null;
     return {
       ...l,

@@ -1,6 +1,7 @@
 // A preset's prompt blocks as Lumiverse keeps them: every block normalized to its full shape (its defaults, for any
-// field left out or of the wrong kind), categories derived from the `category` markers, and prompt variable values
-// kept only for variables a block still defines.
+// field left out or of the wrong kind; a select variable's placement binding kept; the sealed snapshot fields, which
+// no input may set, dropped), categories derived from the `category` markers, and prompt variable values kept only
+// for variables a block still defines.
 import { randomUUID } from 'node:crypto';
 
 export type PromptBlock = Record<string, unknown> & { id: string; name: string; marker: string | null; variables?: unknown[] };
@@ -29,7 +30,14 @@ export function normalizeBlock(input: Record<string, unknown>): PromptBlock {
     group: typeof input.group === 'string' ? input.group : null,
     categoryMode: marker === 'category' && (input.categoryMode === 'radio' || input.categoryMode === 'checkbox') ? input.categoryMode : null,
     ...(Array.isArray(input.variables) ? { variables: input.variables } : {}),
+    ...(placementBinding(input.placementBinding) ? { placementBinding: input.placementBinding } : {}),
   };
+}
+
+/** A select variable's placements, kept when it has Lumiverse's shape (a variable id and its options by id). */
+function placementBinding(value: unknown): boolean {
+  const v = value as { variableId?: unknown; options?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.variableId === 'string' && v.variableId.trim() !== '' && typeof v.options === 'object' && v.options !== null && !Array.isArray(v.options);
 }
 
 export const normalizeBlocks = (blocks: readonly Record<string, unknown>[]) => blocks.map(normalizeBlock);

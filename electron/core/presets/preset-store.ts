@@ -24,6 +24,8 @@ export interface PresetDto {
 export type PresetCreate = Pick<PresetDto, 'name' | 'provider'> & Partial<Pick<PresetDto, 'engine' | 'parameters' | 'prompts' | 'metadata'>> & { prompt_order?: Record<string, unknown>[] };
 export type PresetUpdate = Partial<PresetCreate> & { expected_cache_revision: number };
 
+const EDITABLE = ['name', 'provider', 'engine', 'parameters', 'prompts', 'metadata'] as const;
+
 export const PRESET_LIMITS = { maxPresets: 1000, maxPresetBytes: 4 * 1024 * 1024 };
 
 const failWith = (code: string, message: string, path?: string, detail?: Record<string, string | number>): never => {
@@ -41,11 +43,12 @@ export class PresetStore {
   ) {
     const p = (text: string) => db.prepare(text);
     this.sql = {
-      page: p('SELECT doc, cache_revision FROM presets ORDER BY created_at, id LIMIT ? OFFSET ?').raw(true),
+      // Lumiverse's order: the most recently changed first.
+      page: p('SELECT doc, cache_revision FROM presets ORDER BY updated_at DESC, id LIMIT ? OFFSET ?').raw(true),
       count: p('SELECT COUNT(*) FROM presets').raw(true),
       one: p('SELECT doc, cache_revision FROM presets WHERE id = ?').raw(true),
-      insert: p('INSERT INTO presets (id, created_at, cache_revision, doc) VALUES (?, ?, 0, ?)'),
-      write: p('UPDATE presets SET cache_revision = cache_revision + 1, doc = ? WHERE id = ?'),
+      insert: p('INSERT INTO presets (id, created_at, updated_at, cache_revision, doc) VALUES (?, ?, ?, 0, ?)'),
+      write: p('UPDATE presets SET cache_revision = cache_revision + 1, updated_at = ?, doc = ? WHERE id = ?'),
       remove: p('DELETE FROM presets WHERE id = ?'),
     };
   }
@@ -80,7 +83,7 @@ export class PresetStore {
     };
     this.write(() => {
       if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) failWith('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
-      this.sql.insert.run(preset.id, now, this.json(preset));
+      this.sql.insert.run(preset.id, now, now, this.json(preset));
     });
     return { ...preset, cache_revision: 0 };
   }
@@ -97,14 +100,16 @@ export class PresetStore {
           actualCacheRevision: current.cache_revision,
         });
       }
-      const { expected_cache_revision: _revision, prompt_order, ...fields } = input;
-      const changed = Object.entries(fields).filter(([, v]) => v !== undefined);
+      // Only the preset's own fields, as Lumiverse writes its named columns: anything else an extension sends is not kept.
+      const changed = EDITABLE.filter((field) => input[field] !== undefined);
+      const { prompt_order } = input;
       if (!changed.length && !prompt_order) return current;
-      const next: PresetDto = { ...current, ...Object.fromEntries(changed), updated_at: this.seconds(), cache_revision: current.cache_revision + 1 };
+      const next: PresetDto = { ...current, updated_at: this.seconds(), cache_revision: current.cache_revision + 1 };
+      for (const field of changed) Object.assign(next, { [field]: input[field] });
       if (prompt_order) next.prompt_order = normalizeBlocks(prompt_order);
       if (prompt_order || input.metadata) next.metadata = pruneVariableValues(next.prompt_order, next.metadata);
       const { cache_revision: _next, ...doc } = next;
-      this.sql.write.run(this.json(doc), id);
+      this.sql.write.run(next.updated_at, this.json(doc), id);
       return next;
     });
   }
@@ -138,7 +143,9 @@ export class PresetStore {
     return updated!;
   }
 
+  /** False when the preset or the block is not there (Lumiverse's answer for either). */
   deleteBlock(id: string, blockId: string): boolean {
+    if (!this.get(id)) return false;
     let found = false;
     this.changeBlocks(id, (blocks) => {
       const at = blocks.findIndex((b) => b.id === blockId);

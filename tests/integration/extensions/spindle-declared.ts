@@ -63,7 +63,18 @@ export const DECLARED_HOST_READS: Record<string, Declared> = {
   // UserPresetDTO (read with a preset that exists).
   'presets.get': { id: 'string', name: 'string', provider: 'string', engine: 'string', parameters: 'record', prompt_order: 'array', prompts: 'record', metadata: 'record', cache_revision: 'number', created_at: 'number', updated_at: 'number' },
   'presets.blocks.list': 'array',
-  'presets.blocks.get': 'nullable',
+  // PromptBlockSnapshotDTO (read with a block that exists).
+  'presets.blocks.get': {
+    id: 'string',
+    name: 'string',
+    content: 'string',
+    role: ['system', 'user', 'assistant', 'user_append', 'assistant_append'],
+    enabled: 'boolean',
+    position: ['pre_history', 'post_history', 'in_history'],
+    depth: 'number',
+    isLocked: 'boolean',
+    injectionTrigger: 'array',
+  },
   'presets.categories.list': 'array',
   'memories.cortex.getConfig': { enabled: 'boolean', entityTracking: 'boolean', entityExtractionMode: 'string', salienceScoring: 'boolean' },
   'memories.cortex.query': {

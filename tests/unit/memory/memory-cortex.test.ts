@@ -91,7 +91,22 @@ describe('the memory graph', () => {
     await expect(call('memories.entities.upsert', session.id, { name: 'Mara', type: 7 })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/entity/type' } });
     await expect(call('memories.entities.updateStatus', 'x', { status: 'asleep' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/patch/status' } });
     await expect(call('memories.cortex.query', { queryText: 'harbour' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/query/chatId' } });
-    expect(await call('memories.entities.list', session.id, { activeOnly: false })).toEqual([]);
+    await expect(call('memories.entities.upsert', session.id, { name: '   ', type: 'character' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/entity/name' } });
+    const mara = (await call('memories.entities.upsert', session.id, { name: 'Mara', type: 'character' })) as Entity;
+    await expect(call('memories.entities.updateEmotionalValence', mara.id, { ['x'.repeat(65)]: 1 })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/valence' } });
+    await expect(call('memories.entities.updateEmotionalValence', mara.id, Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, 1])))).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/valence' } });
+    // Aliases are kept once each, 50 at most.
+    const many = (await call('memories.entities.upsert', session.id, { name: 'Mara', type: 'character', aliases: Array.from({ length: 80 }, (_, i) => `Alias ${i}`) })) as Entity;
+    expect(many.aliases).toHaveLength(50);
+    expect(((await call('memories.entities.list', session.id, { activeOnly: false })) as Entity[]).map((e) => e.name)).toEqual(['Mara']);
+  });
+
+  it('keeps no memory for a chat that is not saved (a council run’s chat from elsewhere)', async () => {
+    const { sessions, cortex } = await setup();
+    const reads = chatReads({ sessions, chat: { activeSessionId: null } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => ({ messages: [{ role: 'user', content: 'hi' }] }) as never, changed: () => {} });
+    expect(reads.head('council-run')).not.toBeNull();
+    const call = (method: string, ...args: unknown[]) => callSpindle(memoryHandlers(() => cortex, () => reads), anyCaller('x'), method, { args });
+    await expect(call('memories.entities.upsert', 'council-run', { name: 'Mara', type: 'character' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', message: 'Chat not found' } });
   });
 
   it('asks for the memories permission, and chats.getMemories for chats', async () => {
@@ -128,6 +143,9 @@ describe('recall', () => {
     // Left out when asked, and another chat's memory is its own.
     expect(((await call('memories.cortex.query', { chatId: session.id, queryText: 'captain greyport', excludeMessageIds: ['m3'] })) as { memories: unknown[] }).memories).toEqual([]);
     expect(((await call('memories.cortex.query', { chatId: other.id, queryText: 'captain greyport' })) as { memories: unknown[] }).memories).toEqual([]);
+    // With no text, the newest messages, newest first, less those left out.
+    const newest = (await call('memories.cortex.query', { chatId: session.id, topK: 2, excludeMessageIds: ['m4'] })) as { memories: Array<{ sourceId: string }> };
+    expect(newest.memories.map((m) => m.sourceId)).toEqual(['m3', 'm2']);
     // An entity filter keeps the memories that name it.
     const filtered = (await call('memories.cortex.query', { chatId: session.id, queryText: 'harbour smugglers greyport', entityFilter: ['Mara'] })) as { memories: Array<{ sourceId: string }> };
     expect(filtered.memories.map((m) => m.sourceId)).toEqual(['m1']);
@@ -166,7 +184,7 @@ describe('recall', () => {
     sessions.mutate(session.id, (s) => {
       s.messages[0] = { ...s.messages[0]!, hidden: true };
     });
-    expect(((await call('memories.chatMemory.get', session.id)) as { chunks: Array<{ metadata: { messageId: string } }> }).chunks.map((c) => c.metadata.messageId)).not.toContain('m0');
+    expect(((await call('memories.chatMemory.get', session.id)) as { chunks: Array<{ metadata: { messageId: string } }> }).chunks.map((c) => c.metadata.messageId)).toEqual(['m5']);
     expect(await call('chats.getMemories', session.id)).toMatchObject({ enabled: true });
     expect(await call('memories.chatMemory.warm', session.id)).toMatchObject({ status: 'complete' });
     expect(((await call('memories.chatMemory.listChunks', session.id)) as Array<{ id: string; messageIds: string[] }>)[0]).toMatchObject({ id: 'm1', messageIds: ['m1'] });
@@ -225,11 +243,28 @@ describe('vaults and links', () => {
     await call('memories.links.attach', { chatId: session.id, linkType: 'interlink', targetChatId: other.id });
     const vault = (await call('memories.vaults.create', { chatId: session.id, name: 'Kept' })) as { id: string };
     sessions.delete(session.id);
-    // Unreachable at once, as the chat is; its rows go when the chat's last step is written.
+    // Out of reach at once, as the chat is; its rows are swept at the next start.
     expect(await call('memories.entities.get', mara.id)).toBeNull();
+    await expect(call('memories.entities.list', session.id)).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
     await sessions.dropped();
-    expect(cortex.graph.entity(mara.id)).toBeNull();
-    expect(cortex.vaults.links(session.id, () => null)).toEqual([]);
+    expect(cortex.graph.entity(mara.id)).not.toBeNull();
+    const restarted = new MemoryCortex({ db: sessions.db, clock: { now: () => 0 } });
+    expect(restarted.graph.entity(mara.id)).toBeNull();
+    expect(restarted.vaults.links(session.id, () => null)).toEqual([]);
+    expect(restarted.graph.entities(other.id, { activeOnly: false })).toEqual([]);
     expect(await call('memories.vaults.get', vault.id)).toMatchObject({ vault: { name: 'Kept', sourceChatName: 'Greyport' }, entities: [{ name: 'Mara' }] });
+  });
+
+  it('a long chat written again under its id (a restore) keeps its memory', async () => {
+    const { sessions, session, call, cortex } = await setup({ filler: 80 });
+    const mara = (await call('memories.entities.upsert', session.id, { name: 'Mara', type: 'character' })) as Entity;
+    const copy = sessions.get(session.id);
+    // Over a step's worth of messages: the old rows are dropped in steps and the new written in steps, under one id.
+    await sessions.writeWhole({ ...copy, title: 'Greyport, restored', messages: copy.messages.slice(0, 70) });
+    await sessions.dropped();
+    expect(sessions.get(session.id).title).toBe('Greyport, restored');
+    expect(await call('memories.entities.get', mara.id)).toMatchObject({ name: 'Mara' });
+    expect(new MemoryCortex({ db: sessions.db, clock: { now: () => 0 } }).graph.entity(mara.id)).not.toBeNull();
+    expect(cortex.recall.count(session.id)).toBe(70);
   });
 });

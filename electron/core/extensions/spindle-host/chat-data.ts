@@ -46,6 +46,8 @@ export interface ChatReads {
   head(id: string): ChatView | null;
   /** Every chat without its messages. */
   list(): ChatView[];
+  /** Whether the chat is a saved session (a council run's chat from elsewhere is not). */
+  saved(id: string): boolean;
   /** Resolves once the chat is in memory whole, read a chunk at a time (the host's thread free between). */
   whole(id: string): Promise<void>;
   /** chat_mutation: adds a message to the session, shown live in the Workbench. */

@@ -2,28 +2,29 @@
 // memory cortex (electron/core/memory) in Lumiverse's shapes. Every chat-scoped call names a chat the Workbench has,
 // and an entity, relation or link is reached only through its chat (Lumiverse's ownership check, here one person's).
 import type { MemoryCortex } from '../../memory/memory-cortex';
-import type { EntityStatus, EntityType } from '../../memory/memory-graph';
-import type { RelationType } from '../../memory/memory-relations';
+import { ENTITY_TYPES, type EntityStatus, type EntityType } from '../../memory/memory-graph';
+import { RELATION_TYPES, type RelationType } from '../../memory/memory-relations';
 import type { ChatReads } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
 
-const ENTITY_TYPES = new Set(['character', 'location', 'item', 'faction', 'concept', 'event']);
-const RELATION_TYPES = new Set(['ally', 'enemy', 'lover', 'parent', 'child', 'sibling', 'mentor', 'rival', 'owns', 'member_of', 'located_in', 'fears', 'serves', 'custom']);
+const known = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+/** A feeling's name, as a valence key (the schema cannot bound a record's keys). */
+const FEELING = /^[\p{L}\p{N}_ -]{1,64}$/u;
 
 type MemoryHandlers = HandlersOf<'memories'> & Pick<HandlersOf<'chats'>, 'chats.getMemories'>;
 
 export function memoryHandlers(cortexOf: () => MemoryCortex | null, reads: () => ChatReads | null): MemoryHandlers {
   const cortex = () => cortexOf() ?? fail('UNSUPPORTED_HERE', 'The memory cortex is not open yet.');
   const chatName = (id: string) => reads()?.head(id)?.name ?? null;
-  /** The chat, known to the Workbench (Lumiverse's "Chat not found"). */
+  /** A saved chat (Lumiverse's "Chat not found"; a council run's chat from elsewhere keeps no memory). */
   const chat = (id: string, path = '/chatId') => {
-    if (chatName(id) === null) fail('NOT_FOUND', 'Chat not found', path);
+    if (!reads()?.saved(id)) fail('NOT_FOUND', 'Chat not found', path);
     return id;
   };
   /** The entity, in a chat the Workbench still has. */
   const entity = (id: string) => {
     const found = cortex().graph.entity(id) ?? fail('NOT_FOUND', 'Entity not found', '/entityId');
-    if (chatName(found.chatId) === null) fail('NOT_FOUND', 'Entity not owned by caller', '/entityId');
+    if (!reads()?.saved(found.chatId)) fail('NOT_FOUND', 'Entity not owned by caller', '/entityId');
     return found;
   };
   const vault = (id: string) => cortex().vaults.get(id) ?? fail('NOT_FOUND', 'Vault not found', '/vaultId');
@@ -41,15 +42,19 @@ export function memoryHandlers(cortexOf: () => MemoryCortex | null, reads: () =>
     'memories.entities.list': ({ chatId, options }) => cortex().graph.entities(chat(chatId), options ?? {}),
     'memories.entities.get': ({ entityId }) => {
       const found = cortex().graph.entity(entityId);
-      return found && chatName(found.chatId) !== null ? found : null;
+      return found && reads()?.saved(found.chatId) ? found : null;
     },
     'memories.entities.findByName': ({ chatId, name }) => cortex().graph.findByName(chat(chatId), name),
     'memories.entities.upsert': ({ chatId, entity: input, options }) =>
-      cortex().graph.upsert(chat(chatId), { ...input, type: (ENTITY_TYPES.has(input.type) ? input.type : 'concept') as EntityType }, options ?? {}),
+      cortex().graph.upsert(chat(chatId), { ...input, type: known<EntityType>(ENTITY_TYPES, input.type) ? input.type : 'concept' }, options ?? {}),
     'memories.entities.updateStatus': ({ entityId, patch }) => cortex().graph.updateStatus(entity(entityId).id, patch.status as EntityStatus, patch.statusChangedAt),
     'memories.entities.addFacts': ({ entityId, facts }) => cortex().graph.addFacts(entity(entityId).id, facts),
     'memories.entities.getFacts': ({ entityId }) => cortex().graph.facts(entity(entityId).id) ?? [],
-    'memories.entities.updateEmotionalValence': ({ entityId, valence }) => cortex().graph.updateEmotionalValence(entity(entityId).id, valence),
+    'memories.entities.updateEmotionalValence': ({ entityId, valence }) => {
+      const bad = Object.keys(valence).find((tag) => !FEELING.test(tag));
+      if (bad !== undefined) fail('INVALID_INPUT', `A feeling is named by 1 to 64 letters, digits, spaces, hyphens or underscores: ${JSON.stringify(bad.slice(0, 80))}.`, '/valence');
+      return cortex().graph.updateEmotionalValence(entity(entityId).id, valence);
+    },
     'memories.relations.list': ({ chatId }) => cortex().graph.relations(chat(chatId)),
     'memories.relations.listAll': ({ chatId }) => cortex().graph.relations(chat(chatId), false),
     'memories.relations.forEntity': ({ chatId, entityId }) => cortex().graph.relations(chat(chatId)).filter((r) => r.sourceEntityId === entityId || r.targetEntityId === entityId),
@@ -59,9 +64,9 @@ export function memoryHandlers(cortexOf: () => MemoryCortex | null, reads: () =>
       return options?.limit && options.limit > 0 ? found.slice(0, Math.floor(options.limit)) : found;
     },
     'memories.relations.upsert': ({ chatId, relation, options }) => {
-      const known = RELATION_TYPES.has(relation.type);
+      const named = known<RelationType>(RELATION_TYPES, relation.type);
       // A kind Lumiverse does not name is a custom relation labelled with it.
-      const input = { ...relation, type: (known ? relation.type : 'custom') as RelationType, label: relation.label || (known ? '' : relation.type) };
+      const input = { ...relation, type: named ? (relation.type as RelationType) : ('custom' as const), label: relation.label || (named ? '' : relation.type) };
       return cortex().graph.upsertRelation(chat(chatId), input, options?.chunkId ?? null);
     },
     'memories.consolidations.list': ({ chatId }) => (chat(chatId), []),
