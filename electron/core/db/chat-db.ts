@@ -13,7 +13,7 @@ export type Db = InstanceType<typeof Database>;
  * The tables, one step per schema version: a file at version n runs the steps after n, in one transaction. A
  * newer file than this build knows is refused, never rewritten.
  */
-const STEPS = [
+export const SCHEMA_STEPS = [
   `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
@@ -73,18 +73,14 @@ INSERT INTO messages_text (messages_text, rank) VALUES ('automerge', 0);
 `,
   // 5: what extensions keep as Lumiverse does (spindle.presets, spindle.memories): the person's generation presets,
   // and each chat's memory graph (its entities and their relations) with the chat links and vaults, and the cortex's
-  // settings. A chat's rows are reached only while the chat is saved, and swept at the next start once it is gone (a
-  // trigger on the session row would also fire when a long chat is rewritten in steps, as a restore does). A vault is a
-  // copy: its header apart from its contents, so lists read no chunks.
+  // settings. A chat's graph and links go with it; a vault is a copy and stays.
   `
 CREATE TABLE IF NOT EXISTS presets (
   id TEXT PRIMARY KEY,
   created_at REAL NOT NULL,
-  updated_at REAL NOT NULL,
   cache_revision INTEGER NOT NULL,
   doc TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS presets_by_update ON presets (updated_at DESC);
 CREATE TABLE IF NOT EXISTS memory_entities (
   id TEXT PRIMARY KEY,
   chat_id TEXT NOT NULL,
@@ -110,12 +106,28 @@ CREATE TABLE IF NOT EXISTS memory_config (
 CREATE TABLE IF NOT EXISTS memory_vaults (
   id TEXT PRIMARY KEY,
   created_at REAL NOT NULL,
-  header TEXT NOT NULL,
   doc TEXT NOT NULL
 );
+CREATE TRIGGER IF NOT EXISTS memory_follows_chat AFTER DELETE ON sessions BEGIN
+  DELETE FROM memory_entities WHERE chat_id = old.id;
+  DELETE FROM memory_relations WHERE chat_id = old.id;
+  DELETE FROM memory_links WHERE chat_id = old.id;
+END;
+`,
+  // 6: a chat's memory is no longer dropped with its session row (that row is also dropped when a long chat is
+  // written again in steps under its id, as a restore does): it is reached only while the chat is saved and swept at
+  // the next start once it is gone. Presets are listed most recently changed first; a vault's header is a column of
+  // its own, so lists and links read no chunks.
+  `
+DROP TRIGGER IF EXISTS memory_follows_chat;
+ALTER TABLE presets ADD COLUMN updated_at REAL NOT NULL DEFAULT 0;
+UPDATE presets SET updated_at = COALESCE(json_extract(doc, '$.updated_at'), created_at);
+CREATE INDEX IF NOT EXISTS presets_by_update ON presets (updated_at DESC);
+ALTER TABLE memory_vaults ADD COLUMN header TEXT NOT NULL DEFAULT '{}';
+UPDATE memory_vaults SET header = json_extract(doc, '$.vault'), doc = json_remove(doc, '$.vault') WHERE json_extract(doc, '$.vault') IS NOT NULL;
 `,
 ];
-const SCHEMA_VERSION = STEPS.length;
+const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 export const CHATS_DB_FILE = 'chats.db';
 /** How long a write waits for another connection's (the command line beside the app). */
@@ -154,7 +166,7 @@ export function openChatDb(dataDir: string): Db {
     const now = transaction(db, () => {
       const current = pluck<number>(db, 'PRAGMA user_version');
       if (current >= SCHEMA_VERSION) return current;
-      for (const step of STEPS.slice(current)) db.exec(step);
+      for (const step of SCHEMA_STEPS.slice(current)) db.exec(step);
       db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       return SCHEMA_VERSION;
     });

@@ -4,7 +4,8 @@
 // database, in Lumiverse's DTO shapes; they go when their chat is deleted.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { write, type Db } from '../db/chat-db';
+import type { Db } from '../db/chat-db';
+import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
 import { relationUpserted, type MemoryRelation, type RelationInput } from './memory-relations';
 
@@ -58,14 +59,11 @@ const importance = (fact: string) => Number(/^\[i:(\d+)\]\s*/.exec(fact)?.[1] ??
 export const plainFact = (fact: string) => fact.replace(/^\[i:\d+\]\s*/, '').replace(/^\[branch:[^\]]+\]\s*/, '');
 const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
-export class MemoryGraph {
+export class MemoryGraph extends DbStore {
   private readonly sql;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly committed: () => void = () => undefined,
-  ) {
+  constructor(db: Db, clock: Clock, committed?: () => void) {
+    super(db, clock, committed);
     const p = (text: string) => db.prepare(text).raw(true);
     this.sql = {
       entities: p('SELECT doc FROM memory_entities WHERE chat_id = ?'),
@@ -250,13 +248,5 @@ export class MemoryGraph {
 
   private put(entity: MemoryEntity): void {
     this.sql.putEntity.run(entity.id, entity.chatId, JSON.stringify(entity));
-  }
-
-  private write<T>(work: () => T): T {
-    return write(this.db, this.committed, work);
-  }
-
-  private seconds(): number {
-    return Math.floor(this.clock.now() / 1000);
   }
 }

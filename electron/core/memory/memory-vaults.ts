@@ -3,7 +3,8 @@
 // two chats (both ways when asked), and can be switched off without being removed.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { write, type Db } from '../db/chat-db';
+import type { Db } from '../db/chat-db';
+import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
 import type { MemoryEntity } from './memory-graph';
 import type { MemoryRelation } from './memory-relations';
@@ -50,14 +51,11 @@ const notFound = (what: string, path: string): never => {
   throw new HostFailure({ code: 'NOT_FOUND', message: `${what} not found`, path });
 };
 
-export class MemoryVaults {
+export class MemoryVaults extends DbStore {
   private readonly sql;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly committed: () => void = () => undefined,
-  ) {
+  constructor(db: Db, clock: Clock, committed?: () => void) {
+    super(db, clock, committed);
     const p = (text: string) => db.prepare(text).raw(true);
     this.sql = {
       headers: p('SELECT header FROM memory_vaults ORDER BY created_at DESC, id'),
@@ -187,13 +185,5 @@ export class MemoryVaults {
       targetChatName: targetName,
       targetChatExists: l.targetChatId ? targetName !== null : false,
     };
-  }
-
-  private write<T>(work: () => T): T {
-    return write(this.db, this.committed, work);
-  }
-
-  private seconds(): number {
-    return Math.floor(this.clock.now() / 1000);
   }
 }

@@ -3,7 +3,8 @@
 // (PRESET_REVISION_CONFLICT) instead of undoing another's change. Block changes are preset changes.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
-import { write, type Db } from '../db/chat-db';
+import type { Db } from '../db/chat-db';
+import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
 import { categoryGroups, normalizeBlock, normalizeBlocks, pruneVariableValues, type PromptBlock } from './preset-blocks';
 
@@ -32,15 +33,11 @@ const failWith = (code: string, message: string, path?: string, detail?: Record<
   throw new HostFailure({ code, message, ...(path ? { path } : {}), ...(detail ? { detail } : {}) });
 };
 
-export class PresetStore {
+export class PresetStore extends DbStore {
   private readonly sql;
 
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    /** After each commit (the database's checkpoints and index merges follow what is written). */
-    private readonly committed: () => void = () => undefined,
-  ) {
+  constructor(db: Db, clock: Clock, committed?: () => void) {
+    super(db, clock, committed);
     const p = (text: string) => db.prepare(text);
     this.sql = {
       // Lumiverse's order: the most recently changed first.
@@ -173,10 +170,6 @@ export class PresetStore {
     });
   }
 
-  private write<T>(work: () => T): T {
-    return write(this.db, this.committed, work);
-  }
-
   private json(doc: object): string {
     const text = JSON.stringify(doc);
     if (Buffer.byteLength(text) > PRESET_LIMITS.maxPresetBytes) failWith('INPUT_TOO_LARGE', `A preset holds at most ${PRESET_LIMITS.maxPresetBytes} bytes.`, '/input');
@@ -187,7 +180,4 @@ export class PresetStore {
     return { ...(JSON.parse(doc) as Omit<PresetDto, 'cache_revision'>), cache_revision: revision };
   }
 
-  private seconds(): number {
-    return Math.floor(this.clock.now() / 1000);
-  }
 }

@@ -3,6 +3,7 @@
 // chat's own messages, and a preset stamped with Lumiverse's revision retry, the conflict's fields reaching the
 // extension's catch.
 import { afterEach, describe, expect, it } from 'vitest';
+import { sessionDocument } from '../../helpers/session-document';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { chatRig, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
@@ -30,21 +31,16 @@ describe('the memory cortex and presets from an extension', () => {
     await waitFor(() => r.host.extensions.get(ID).status === 'running' && r.host.registry.list().some((t) => t.qualifiedName === `${ID}:stamp`), `${ID} to run`);
 
     const imported = await r.call('chat.sessions.import', {
-      json: JSON.stringify({
-        format: 'council-workbench/session',
-        version: 1,
-        id: 'greyport',
-        title: 'Greyport',
-        createdAt: 1,
-        updatedAt: 1,
-        character: { name: 'Mara', description: '', personality: '', scenario: '' },
-        persona: { name: 'Tom', description: '' },
-        worldInfo: [],
-        messages: [
-          { id: 'a', role: 'user', content: 'Mara says the smugglers hide their boats under the old pier.', createdAt: 1 },
-          { id: 'b', role: 'assistant', content: 'The innkeeper pours two cups of bitter tea.', createdAt: 2 },
-        ],
-      }),
+      json: JSON.stringify(
+        sessionDocument({
+          id: 'greyport',
+          title: 'Greyport',
+          messages: [
+            { id: 'a', role: 'user', content: 'Mara says the smugglers hide their boats under the old pier.', createdAt: 1 },
+            { id: 'b', role: 'assistant', content: 'The innkeeper pours two cups of bitter tea.', createdAt: 2 },
+          ],
+        }),
+      ),
     });
     expect(imported, JSON.stringify(imported)).toMatchObject({ ok: true });
     const sessionId = (imported as { value: { id: string } }).value.id;
