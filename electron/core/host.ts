@@ -242,7 +242,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       secrets: llmServices.secrets,
       council: () => (council ? { service: council, packs } : null),
       presets: new PresetStore(llmServices.sessions.db, clock, dbCommitted),
-      memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted }),
+      memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted, log: ports.log }),
       chats: () =>
         chatReads({
           sessions: llmServices.sessions,

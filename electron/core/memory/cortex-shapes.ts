@@ -1,6 +1,6 @@
 // The Memory Cortex's answers in Lumiverse's shapes (CortexResultDTO and the snapshots in it), and how an entity is
 // recognised in a text: its name or an alias as a whole word, in any case.
-import { plainFact, type MemoryEntity } from './memory-graph';
+import { plainFact, sameName, type MemoryEntity } from './memory-graph';
 import type { MemoryRelation } from './memory-relations';
 import { fold, queryTerms, wordPattern } from './memory-recall';
 import type { VaultDoc } from './memory-vaults';
@@ -58,8 +58,8 @@ export function entityFinder(entities: readonly MemoryEntity[]): (text: string) 
   };
 }
 
-/** Whether `query` (an entity filter's item) names the entity: its id, or its name or an alias in any case. */
-export const isNamed = (query: string, e: MemoryEntity) => query === e.id || [e.name, ...e.aliases].some((n) => fold(n.trim()) === fold(query.trim()));
+/** Whether `query` (an entity filter's item) names the entity: its id, or its name or an alias as findByName matches them. */
+export const isNamed = (query: string, e: MemoryEntity) => query === e.id || [e.name, ...e.aliases].some((n) => sameName(n.trim(), query.trim()));
 
 export function relationEdge(r: MemoryRelation, byId: ReadonlyMap<string, MemoryEntity>): RelationEdge {
   return { sourceName: byId.get(r.sourceEntityId)?.name ?? '', targetName: byId.get(r.targetEntityId)?.name ?? '', type: r.relationType, label: r.relationLabel, strength: r.strength, sentiment: r.sentiment };

@@ -3,8 +3,8 @@
 // messages by their words (memory-recall.ts), with the graph's entities named in the query or the memories as their
 // context; the Workbench extracts no entities itself, so the graph holds what extensions put in it.
 import { HostFailure } from '../../../shared/errors';
-import { write, type Db } from '../db/chat-db';
-import type { Clock } from '../ports';
+import { pluck, write, type Db } from '../db/chat-db';
+import type { Clock, Logger } from '../ports';
 import { MemoryGraph, type MemoryEntity } from './memory-graph';
 import { MemoryRecall, type RecalledMessage } from './memory-recall';
 import { MemoryVaults } from './memory-vaults';
@@ -42,7 +42,7 @@ export class MemoryCortex {
   private readonly cached: TimedCache<CortexResult>;
   private readonly cachedLinked: TimedCache<{ vaults: unknown[]; interlinks: unknown[] }>;
 
-  constructor(private readonly options: { db: Db; clock: Clock; committed?: () => void }) {
+  constructor(private readonly options: { db: Db; clock: Clock; committed?: () => void; log?: Logger }) {
     this.graph = new MemoryGraph(options.db, options.clock, options.committed);
     this.recall = new MemoryRecall(options.db);
     this.vaults = new MemoryVaults(options.db, options.clock, options.committed);
@@ -57,16 +57,21 @@ export class MemoryCortex {
   }
 
   /**
-   * Drops what chats deleted since the last start left (the handlers reach a chat's rows only while it is saved).
-   * A failure leaves them for the next start: they are out of reach meanwhile.
+   * Drops what chats deleted since the last start left (the handlers reach a chat's rows only while it is saved). It
+   * waits for no other writer: busy, it leaves them for the next start (out of reach meanwhile) and the start goes on.
    */
   private sweep(): void {
+    const { db } = this.options;
+    const busy = pluck<number>(db, 'PRAGMA busy_timeout');
     try {
-      write(this.options.db, this.committed, () => {
-        for (const table of ['memory_entities', 'memory_relations', 'memory_links']) this.options.db.exec(`DELETE FROM ${table} WHERE chat_id NOT IN (SELECT id FROM sessions)`);
+      db.exec('PRAGMA busy_timeout = 0');
+      write(db, this.committed, () => {
+        for (const table of ['memory_entities', 'memory_relations', 'memory_links']) db.exec(`DELETE FROM ${table} WHERE chat_id NOT IN (SELECT id FROM sessions)`);
       });
-    } catch {
-      // Busy (another connection writing) or read-only: the next start sweeps.
+    } catch (err) {
+      this.options.log?.warn(`memories: what deleted chats left was not swept (${(err as Error).message}); the next start tries again`);
+    } finally {
+      db.exec(`PRAGMA busy_timeout = ${busy}`);
     }
   }
 

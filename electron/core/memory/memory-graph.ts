@@ -57,7 +57,8 @@ export const MEMORY_LIMITS = { entitiesPerChat: 2000, relationsPerChat: 5000, al
 const importance = (fact: string) => Number(/^\[i:(\d+)\]\s*/.exec(fact)?.[1] ?? 5);
 /** A fact as read: without its importance and branch tags. */
 export const plainFact = (fact: string) => fact.replace(/^\[i:\d+\]\s*/, '').replace(/^\[branch:[^\]]+\]\s*/, '');
-const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
+/** Two names are one in any case, accents counting (as Lumiverse's NOCASE lookup). */
+export const sameName = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0;
 
 export class MemoryGraph extends DbStore {
   private readonly sql;
@@ -72,6 +73,11 @@ export class MemoryGraph extends DbStore {
       relationCount: p('SELECT COUNT(*) FROM memory_relations WHERE chat_id = ?'),
       putEntity: db.prepare('INSERT INTO memory_entities (id, chat_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
       relations: p('SELECT doc FROM memory_relations WHERE chat_id = ?'),
+      // The live edge of this kind between these two (one per kind and direction), found without reading the others.
+      edge: p(
+        `SELECT doc FROM memory_relations WHERE chat_id = ? AND json_extract(doc, '$.sourceEntityId') = ? AND json_extract(doc, '$.targetEntityId') = ?
+           AND json_extract(doc, '$.relationType') = ? AND json_extract(doc, '$.supersededBy') IS NULL AND json_extract(doc, '$.mergedInto') IS NULL`,
+      ),
       putRelation: db.prepare('INSERT INTO memory_relations (id, chat_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
     };
   }
@@ -92,7 +98,7 @@ export class MemoryGraph extends DbStore {
   /** By name, then by alias, in any case (Lumiverse's findEntityByName). */
   findByName(chatId: string, name: string): MemoryEntity | null {
     const all = this.entities(chatId, { activeOnly: false });
-    return all.find((e) => same(e.name, name)) ?? all.find((e) => e.aliases.some((a) => same(a, name))) ?? null;
+    return all.find((e) => sameName(e.name, name)) ?? all.find((e) => e.aliases.some((a) => sameName(a, name))) ?? null;
   }
 
   /** A mention: a known entity (by name or alias) is seen again and learns the new aliases; an unknown one is added. */
@@ -104,7 +110,7 @@ export class MemoryGraph extends DbStore {
     const aliases = (list: string[], name: string) =>
       list
         .map((a) => a.trim())
-        .filter((a, i, all) => a && !same(a, name) && all.findIndex((b) => same(a, b)) === i)
+        .filter((a, i, all) => a && !sameName(a, name) && all.findIndex((b) => sameName(a, b)) === i)
         .slice(0, MEMORY_LIMITS.aliasesPerEntity);
     return this.write(() => {
       const existing = this.findByName(chatId, input.name);
@@ -114,7 +120,7 @@ export class MemoryGraph extends DbStore {
         const curated = existing.userEditedAt !== null;
         entity = {
           ...existing,
-          ...(curated ? {} : { aliases: aliases([...existing.aliases, ...(input.aliases ?? []), ...(same(input.name, existing.name) ? [] : [input.name])], existing.name) }),
+          ...(curated ? {} : { aliases: aliases([...existing.aliases, ...(input.aliases ?? []), ...(sameName(input.name, existing.name) ? [] : [input.name])], existing.name) }),
           ...(curated || input.provisional ? {} : { confidence: 'confirmed' as const }),
           lastSeenChunkId: chunk,
           lastSeenAt: at,
@@ -226,7 +232,8 @@ export class MemoryGraph extends DbStore {
       const source = this.findByName(chatId, input.source);
       const target = this.findByName(chatId, input.target);
       if (!source || !target) return null;
-      const existing = this.relations(chatId, false).find((r) => r.sourceEntityId === source.id && r.targetEntityId === target.id && r.relationType === input.type && !r.supersededBy && !r.mergedInto);
+      const row = this.sql.edge.get(chatId, source.id, target.id, input.type) as [string] | undefined;
+      const existing = row ? (JSON.parse(row[0]) as MemoryRelation) : undefined;
       if (!existing && (this.sql.relationCount.get(chatId) as [number])[0] >= MEMORY_LIMITS.relationsPerChat) {
         throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat's memory keeps at most ${MEMORY_LIMITS.relationsPerChat} relations.` });
       }

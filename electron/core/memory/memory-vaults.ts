@@ -104,7 +104,7 @@ export class MemoryVaults extends DbStore {
     doc.vault.relationCount = doc.relations.length;
     const { vault, ...contents } = doc;
     const json = JSON.stringify(contents);
-    if (json.length > VAULT_LIMITS.vaultBytes) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A vault holds at most ${VAULT_LIMITS.vaultBytes / 1024 / 1024} MB; this chat's memory is larger.` });
+    if (Buffer.byteLength(json) > VAULT_LIMITS.vaultBytes) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A vault holds at most ${VAULT_LIMITS.vaultBytes / 1024 / 1024} MB; this chat's memory is larger.` });
     this.write(() => {
       if ((this.sql.count.get() as [number])[0] >= VAULT_LIMITS.vaults) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `At most ${VAULT_LIMITS.vaults} vaults are kept.` });
       this.sql.putVault.run(id, now, JSON.stringify(vault), json);

@@ -8,6 +8,8 @@ import type { MessageActions } from '../../../electron/core/chat/message-actions
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { memoryHandlers } from '../../../electron/core/extensions/spindle-host/memories';
 import { MemoryCortex } from '../../../electron/core/memory/memory-cortex';
+import { MEMORY_LIMITS } from '../../../electron/core/memory/memory-graph';
+import { VAULT_LIMITS } from '../../../electron/core/memory/memory-vaults';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -107,6 +109,10 @@ describe('the memory graph', () => {
     expect(reads.head('council-run')).not.toBeNull();
     const call = (method: string, ...args: unknown[]) => callSpindle(memoryHandlers(() => cortex, () => reads), anyCaller('x'), method, { args });
     await expect(call('memories.entities.upsert', 'council-run', { name: 'Mara', type: 'character' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', message: 'Chat not found' } });
+    // Nor is it a link's end.
+    const saved = sessions.create({ title: 'Saved' });
+    await expect(call('memories.links.attach', { chatId: saved.id, linkType: 'interlink', targetChatId: 'council-run', bidirectional: true })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/input/targetChatId' } });
+    expect(await call('memories.links.list', saved.id)).toEqual([]);
   });
 
   it('asks for the memories permission, and chats.getMemories for chats', async () => {
@@ -202,6 +208,47 @@ describe('recall', () => {
   });
 });
 
+describe('limits', () => {
+  it('refuses a relation, a link or a vault past its cap, and keeps feelings to their cap', async () => {
+    const { session, other, call } = await setup();
+    const saved = { ...MEMORY_LIMITS, ...VAULT_LIMITS };
+    try {
+      Object.assign(MEMORY_LIMITS, { relationsPerChat: 1, feelingsPerEntity: 2 });
+      Object.assign(VAULT_LIMITS, { linksPerChat: 1, vaultBytes: 100 });
+      for (const name of ['Mara', 'Tom', 'Ilsa']) await call('memories.entities.upsert', session.id, { name, type: 'character' });
+      await call('memories.relations.upsert', session.id, { source: 'Mara', target: 'Tom', type: 'ally' });
+      // The same edge again is a reinforcement, not a new one.
+      await call('memories.relations.upsert', session.id, { source: 'Mara', target: 'Tom', type: 'ally' });
+      await expect(call('memories.relations.upsert', session.id, { source: 'Mara', target: 'Ilsa', type: 'ally' })).rejects.toMatchObject({ error: { code: 'QUOTA_EXCEEDED' } });
+      await call('memories.links.attach', { chatId: session.id, linkType: 'interlink', targetChatId: other.id });
+      await expect(call('memories.links.attach', { chatId: session.id, linkType: 'interlink', targetChatId: other.id })).rejects.toMatchObject({ error: { code: 'QUOTA_EXCEEDED' } });
+      await expect(call('memories.vaults.create', { chatId: session.id, name: 'Too big' })).rejects.toMatchObject({ error: { code: 'QUOTA_EXCEEDED' } });
+      const mara = (await call('memories.entities.findByName', session.id, 'Mara')) as Entity;
+      const felt = (await call('memories.entities.updateEmotionalValence', mara.id, { dread: 1, awe: 1, joy: 1 })) as Entity;
+      expect(Object.keys(felt.emotionalValence)).toEqual(['dread', 'awe']);
+    } finally {
+      Object.assign(MEMORY_LIMITS, saved);
+      Object.assign(VAULT_LIMITS, { linksPerChat: saved.linksPerChat, vaultBytes: saved.vaultBytes, vaults: saved.vaults });
+    }
+    expect(await call('memories.relations.list', session.id)).toHaveLength(1);
+  });
+
+  it('finds names in any case and accents, regex characters and all; a linked chat’s answer leaves its own cached one', async () => {
+    const { session, other, call, sessions } = await setup();
+    sessions.mutate(other.id, (s) => {
+      s.messages.push({ id: 'o1', role: 'user', content: 'JOSÉ met (the) Dr. Who? at the pier.', createdAt: 1 });
+    });
+    await call('memories.entities.upsert', other.id, { name: 'José', type: 'character' });
+    await call('memories.entities.upsert', other.id, { name: 'Dr. Who?', type: 'character' });
+    const found = (await call('memories.cortex.query', { chatId: other.id, queryText: 'pier' })) as { memories: Array<{ entityNames: string[] }> };
+    expect(found.memories[0]!.entityNames.sort()).toEqual(['Dr. Who?', 'José']);
+    const own = await call('memories.cortex.getCached', other.id);
+    await call('memories.links.attach', { chatId: session.id, linkType: 'interlink', targetChatId: other.id });
+    await call('memories.cortex.queryLinked', session.id, { queryText: 'harbour' });
+    expect(await call('memories.cortex.getCached', other.id)).toEqual(own);
+  });
+});
+
 describe('vaults and links', () => {
   it('a vault copies the chat’s graph and chunks, is linked to another chat, and answers queryLinked; an interlink answers the other chat', async () => {
     const { session, other, call } = await setup();
@@ -240,7 +287,8 @@ describe('vaults and links', () => {
   it('a deleted chat’s graph and links go with it; a vault of it stays', async () => {
     const { sessions, session, other, call, cortex } = await setup();
     const mara = (await call('memories.entities.upsert', session.id, { name: 'Mara', type: 'character' })) as Entity;
-    await call('memories.links.attach', { chatId: session.id, linkType: 'interlink', targetChatId: other.id });
+    await call('memories.links.attach', { chatId: session.id, linkType: 'interlink', targetChatId: other.id, bidirectional: true });
+    await call('memories.entities.upsert', other.id, { name: 'Tom', type: 'character' });
     const vault = (await call('memories.vaults.create', { chatId: session.id, name: 'Kept' })) as { id: string };
     sessions.delete(session.id);
     // Out of reach at once, as the chat is; its rows are swept at the next start.
@@ -251,7 +299,9 @@ describe('vaults and links', () => {
     const restarted = new MemoryCortex({ db: sessions.db, clock: { now: () => 0 } });
     expect(restarted.graph.entity(mara.id)).toBeNull();
     expect(restarted.vaults.links(session.id, () => null)).toEqual([]);
-    expect(restarted.graph.entities(other.id, { activeOnly: false })).toEqual([]);
+    // A chat still saved keeps its own.
+    expect(restarted.graph.entities(other.id).map((e) => e.name)).toEqual(['Tom']);
+    expect(restarted.vaults.links(other.id, () => null)).toHaveLength(1);
     expect(await call('memories.vaults.get', vault.id)).toMatchObject({ vault: { name: 'Kept', sourceChatName: 'Greyport' }, entities: [{ name: 'Mara' }] });
   });
 

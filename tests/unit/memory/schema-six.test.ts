@@ -19,6 +19,10 @@ it('migrates a schema 5 file: the trigger goes, presets get their update time, a
   old.exec('PRAGMA user_version = 5');
   const preset = { id: 'p1', name: 'Old', provider: 'loom', engine: 'classic', parameters: {}, prompt_order: [], prompts: {}, metadata: {}, created_at: 100, updated_at: 200 };
   old.prepare('INSERT INTO presets (id, created_at, cache_revision, doc) VALUES (?, ?, ?, ?)').run('p1', 100, 3, JSON.stringify(preset));
+  // Made later and changed earlier, its id first: listed after p1 only if the update times are read from the presets
+  // (by creation time, or with no time, it would come first).
+  const second = { ...preset, id: 'p0', name: 'Second', created_at: 150, updated_at: 160 };
+  old.prepare('INSERT INTO presets (id, created_at, cache_revision, doc) VALUES (?, ?, ?, ?)').run('p0', 150, 0, JSON.stringify(second));
   const vault = { id: 'v1', userId: 'local', sourceChatId: 'gone', sourceChatName: 'Gone', name: 'Old vault', description: '', entityCount: 0, relationCount: 0, chunkCount: 1, createdAt: 100 };
   const chunk = { id: 'c1', vaultId: 'v1', sourceChunkId: 'm1', content: 'The harbour at dusk.', salienceScore: null, emotionalTags: [], entityNames: [], sourceCreatedAt: 1, copiedAt: 100 };
   old.prepare('INSERT INTO memory_vaults (id, created_at, doc) VALUES (?, ?, ?)').run('v1', 100, JSON.stringify({ vault, entities: [], relations: [], chunks: [chunk] }));
@@ -28,7 +32,7 @@ it('migrates a schema 5 file: the trigger goes, presets get their update time, a
   expect(pluck<number>(sessions.db, 'PRAGMA user_version')).toBe(SCHEMA_STEPS.length);
   expect(pluck<number>(sessions.db, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'memory_follows_chat'")).toBe(0);
   const clock = { now: () => 1_000_000 };
-  expect(new PresetStore(sessions.db, clock).list()).toEqual({ data: [{ ...preset, cache_revision: 3 }], total: 1 });
+  expect(new PresetStore(sessions.db, clock).list()).toEqual({ data: [{ ...preset, cache_revision: 3 }, { ...second, cache_revision: 0 }], total: 2 });
   const cortex = new MemoryCortex({ db: sessions.db, clock });
   expect(cortex.vaults.list()).toEqual([vault]);
   expect(cortex.vaults.get('v1')).toEqual({ vault, entities: [], relations: [], chunks: [chunk] });

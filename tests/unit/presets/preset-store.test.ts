@@ -57,9 +57,8 @@ describe('presets', () => {
     await expect(call('presets.update', made.id, { name: 'S' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/expected_cache_revision' } });
     await expect(call('presets.create', { name: '', provider: 'loom' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });
     // A block's fields of the wrong kind take Lumiverse's defaults, as its normalizer gives them, rather than refusing it.
-    const odd = (await call('presets.create', { name: 'X', provider: 'loom', prompt_order: [{ role: 'narrator', depth: 'deep', position: 7, enabled: 0, sealed: true }] })) as Preset;
+    const odd = (await call('presets.create', { name: 'X', provider: 'loom', prompt_order: [{ role: 'narrator', depth: 'deep', position: 7, enabled: 0 }] })) as Preset;
     expect(odd.prompt_order[0]).toMatchObject({ role: 'system', depth: 0, position: 'pre_history', enabled: false });
-    expect(odd.prompt_order[0]).not.toHaveProperty('sealed');
     // Only the preset's own fields are written: an id or a stray field sent with an update is not kept.
     const kept = (await call('presets.update', odd.id, { expected_cache_revision: 0, id: 'stolen', created_at: 1, stray: 1, name: 'Y' })) as Preset;
     expect(kept).toMatchObject({ id: odd.id, name: 'Y', created_at: 1_750_000_000 });

@@ -9,13 +9,14 @@ import { fail, type HandlersOf } from './handlers';
 
 const known = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
 /** A feeling's name, as a valence key (the schema cannot bound a record's keys). */
-const FEELING = /^[\p{L}\p{N}_ -]{1,64}$/u;
+const FEELING = /^(?=.*[\p{L}\p{N}])[\p{L}\p{M}\p{N}_ '-]{1,64}$/u;
 
 type MemoryHandlers = HandlersOf<'memories'> & Pick<HandlersOf<'chats'>, 'chats.getMemories'>;
 
 export function memoryHandlers(cortexOf: () => MemoryCortex | null, reads: () => ChatReads | null): MemoryHandlers {
   const cortex = () => cortexOf() ?? fail('UNSUPPORTED_HERE', 'The memory cortex is not open yet.');
-  const chatName = (id: string) => reads()?.head(id)?.name ?? null;
+  /** A saved chat's name; null for any other (a council run's chat from elsewhere is no link's end). */
+  const chatName = (id: string) => (reads()?.saved(id) ? (reads()?.head(id)?.name ?? null) : null);
   /** A saved chat (Lumiverse's "Chat not found"; a council run's chat from elsewhere keeps no memory). */
   const chat = (id: string, path = '/chatId') => {
     if (!reads()?.saved(id)) fail('NOT_FOUND', 'Chat not found', path);
@@ -52,7 +53,7 @@ export function memoryHandlers(cortexOf: () => MemoryCortex | null, reads: () =>
     'memories.entities.getFacts': ({ entityId }) => cortex().graph.facts(entity(entityId).id) ?? [],
     'memories.entities.updateEmotionalValence': ({ entityId, valence }) => {
       const bad = Object.keys(valence).find((tag) => !FEELING.test(tag));
-      if (bad !== undefined) fail('INVALID_INPUT', `A feeling is named by 1 to 64 letters, digits, spaces, hyphens or underscores: ${JSON.stringify(bad.slice(0, 80))}.`, '/valence');
+      if (bad !== undefined) fail('INVALID_INPUT', `A feeling is named by 1 to 64 letters, digits, spaces, apostrophes, hyphens or underscores: ${JSON.stringify(bad.slice(0, 80))}.`, '/valence');
       return cortex().graph.updateEmotionalValence(entity(entityId).id, valence);
     },
     'memories.relations.list': ({ chatId }) => cortex().graph.relations(chat(chatId)),
