@@ -128,7 +128,7 @@ export class HostFailure extends Error {
   }
 }
 
-export function fail(code: ErrorCode, message: string, extra: { hint?: string; path?: string } = {}): never {
+export function fail(code: ErrorCode, message: string, extra: Pick<HostError, 'hint' | 'path' | 'detail'> = {}): never {
   throw new HostFailure({ code, message, ...extra });
 }
 

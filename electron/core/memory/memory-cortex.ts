@@ -2,7 +2,7 @@
 // vaults and links, and the person's cortex settings, answered in Lumiverse's shapes. Retrieval ranks the chat's
 // messages by their words (memory-recall.ts), with the graph's entities named in the query or the memories as their
 // context; the Workbench extracts no entities itself, so the graph holds what extensions put in it.
-import { HostFailure } from '../../../shared/errors';
+import { fail } from '../../../shared/errors';
 import { pluck, write, type Db } from '../db/chat-db';
 import type { Clock, Logger } from '../ports';
 import { MemoryGraph, type MemoryEntity } from './memory-graph';
@@ -85,7 +85,7 @@ export class MemoryCortex {
   putConfig(patch: Record<string, unknown>): Record<string, unknown> {
     const saved = { ...this.getConfig(), ...patch };
     const json = JSON.stringify(saved);
-    if (json.length > MAX_CONFIG_CHARS) throw new HostFailure({ code: 'INPUT_TOO_LARGE', message: `The cortex settings hold at most ${MAX_CONFIG_CHARS} characters.`, path: '/patch' });
+    if (json.length > MAX_CONFIG_CHARS) fail('INPUT_TOO_LARGE', `The cortex settings hold at most ${MAX_CONFIG_CHARS} characters.`, { path: '/patch' });
     write(this.options.db, this.committed, () => this.sql.putConfig.run(json));
     return saved;
   }

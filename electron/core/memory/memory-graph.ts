@@ -3,7 +3,7 @@
 // feelings, and the relations between them, reinforced each time they are seen again. A row each in the chats'
 // database, in Lumiverse's DTO shapes; they go when their chat is deleted.
 import { randomUUID } from 'node:crypto';
-import { HostFailure } from '../../../shared/errors';
+import { fail } from '../../../shared/errors';
 import type { Db } from '../db/chat-db';
 import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
@@ -131,7 +131,7 @@ export class MemoryGraph extends DbStore {
         };
       } else {
         if ((this.sql.entityCount.get(chatId) as [number])[0] >= MEMORY_LIMITS.entitiesPerChat) {
-          throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat's memory keeps at most ${MEMORY_LIMITS.entitiesPerChat} entities.` });
+          fail('QUOTA_EXCEEDED', `A chat's memory keeps at most ${MEMORY_LIMITS.entitiesPerChat} entities.`);
         }
         entity = {
           id: randomUUID(),
@@ -235,7 +235,7 @@ export class MemoryGraph extends DbStore {
       const row = this.sql.edge.get(chatId, source.id, target.id, input.type) as [string] | undefined;
       const existing = row ? (JSON.parse(row[0]) as MemoryRelation) : undefined;
       if (!existing && (this.sql.relationCount.get(chatId) as [number])[0] >= MEMORY_LIMITS.relationsPerChat) {
-        throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat's memory keeps at most ${MEMORY_LIMITS.relationsPerChat} relations.` });
+        fail('QUOTA_EXCEEDED', `A chat's memory keeps at most ${MEMORY_LIMITS.relationsPerChat} relations.`);
       }
       const relation = relationUpserted(existing ?? null, { chatId, sourceId: source.id, targetId: target.id, input, chunkId, now: this.seconds() });
       this.sql.putRelation.run(relation.id, chatId, JSON.stringify(relation));
@@ -246,7 +246,7 @@ export class MemoryGraph extends DbStore {
   private change(id: string, edit: (entity: MemoryEntity) => MemoryEntity): MemoryEntity {
     return this.write(() => {
       const entity = this.entity(id);
-      if (!entity) throw new HostFailure({ code: 'NOT_FOUND', message: 'Entity not found', path: '/entityId' });
+      if (!entity) fail('NOT_FOUND', 'Entity not found', { path: '/entityId' });
       const next = { ...edit(entity), updatedAt: this.seconds() };
       this.put(next);
       return next;

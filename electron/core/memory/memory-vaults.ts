@@ -2,7 +2,7 @@
 // frozen copy of a chat's graph and chunks, kept after the chat is gone; a link attaches a vault to a chat, or joins
 // two chats (both ways when asked), and can be switched off without being removed.
 import { randomUUID } from 'node:crypto';
-import { HostFailure } from '../../../shared/errors';
+import { fail } from '../../../shared/errors';
 import type { Db } from '../db/chat-db';
 import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
@@ -46,10 +46,6 @@ interface LinkDoc {
   priority: number;
   createdAt: number;
 }
-
-const notFound = (what: string, path: string): never => {
-  throw new HostFailure({ code: 'NOT_FOUND', message: `${what} not found`, path });
-};
 
 export class MemoryVaults extends DbStore {
   private readonly sql;
@@ -104,9 +100,9 @@ export class MemoryVaults extends DbStore {
     doc.vault.relationCount = doc.relations.length;
     const { vault, ...contents } = doc;
     const json = JSON.stringify(contents);
-    if (Buffer.byteLength(json) > VAULT_LIMITS.vaultBytes) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A vault holds at most ${VAULT_LIMITS.vaultBytes / 1024 / 1024} MB; this chat's memory is larger.` });
+    if (Buffer.byteLength(json) > VAULT_LIMITS.vaultBytes) fail('QUOTA_EXCEEDED', `A vault holds at most ${VAULT_LIMITS.vaultBytes / 1024 / 1024} MB; this chat's memory is larger.`);
     this.write(() => {
-      if ((this.sql.count.get() as [number])[0] >= VAULT_LIMITS.vaults) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `At most ${VAULT_LIMITS.vaults} vaults are kept.` });
+      if ((this.sql.count.get() as [number])[0] >= VAULT_LIMITS.vaults) fail('QUOTA_EXCEEDED', `At most ${VAULT_LIMITS.vaults} vaults are kept.`);
       this.sql.putVault.run(id, now, JSON.stringify(vault), json);
     });
     return vault;
@@ -141,18 +137,18 @@ export class MemoryVaults extends DbStore {
     const link = (chatId: string, target: string | null, vaultId: string | null, label: string): LinkDoc => ({ id: randomUUID(), chatId, linkType: input.linkType, vaultId, targetChatId: target, label, enabled: true, priority: 0, createdAt: now });
     let made: LinkDoc[];
     if (input.linkType === 'vault') {
-      const vault = (input.vaultId && this.header(input.vaultId)) || notFound('Vault', '/input/vaultId');
+      const vault = (input.vaultId && this.header(input.vaultId)) || fail('NOT_FOUND', 'Vault not found', { path: '/input/vaultId' });
       made = [link(input.chatId, null, vault.id, input.label ?? vault.name)];
     } else {
       const target = input.targetChatId;
-      if (!target || chatName(target) === null) notFound('Target chat', '/input/targetChatId');
-      if (target === input.chatId) throw new HostFailure({ code: 'INVALID_INPUT', message: 'A chat cannot be linked to itself.', path: '/input/targetChatId' });
+      if (!target || chatName(target) === null) fail('NOT_FOUND', 'Target chat not found', { path: '/input/targetChatId' });
+      if (target === input.chatId) fail('INVALID_INPUT', 'A chat cannot be linked to itself.', { path: '/input/targetChatId' });
       made = [link(input.chatId, target!, null, input.label ?? chatName(target!) ?? '')];
       if (input.bidirectional) made.push(link(target!, input.chatId, null, input.label ?? chatName(input.chatId) ?? ''));
     }
     this.write(() => {
       for (const l of made) {
-        if ((this.sql.linkCount.get(l.chatId) as [number])[0] >= VAULT_LIMITS.linksPerChat) throw new HostFailure({ code: 'QUOTA_EXCEEDED', message: `A chat keeps at most ${VAULT_LIMITS.linksPerChat} links.` });
+        if ((this.sql.linkCount.get(l.chatId) as [number])[0] >= VAULT_LIMITS.linksPerChat) fail('QUOTA_EXCEEDED', `A chat keeps at most ${VAULT_LIMITS.linksPerChat} links.`);
         this.sql.putLink.run(l.id, l.chatId, JSON.stringify(l));
       }
     });

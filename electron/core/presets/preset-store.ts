@@ -2,7 +2,7 @@
 // prompt blocks in order, and a revision every change bumps, so a writer holding an old one is refused
 // (PRESET_REVISION_CONFLICT) instead of undoing another's change. Block changes are preset changes.
 import { randomUUID } from 'node:crypto';
-import { HostFailure } from '../../../shared/errors';
+import { fail } from '../../../shared/errors';
 import type { Db } from '../db/chat-db';
 import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
@@ -28,10 +28,6 @@ export type PresetUpdate = Partial<PresetCreate> & { expected_cache_revision: nu
 const EDITABLE = ['name', 'provider', 'engine', 'parameters', 'prompts', 'metadata'] as const;
 
 export const PRESET_LIMITS = { maxPresets: 1000, maxPresetBytes: 4 * 1024 * 1024 };
-
-const failWith = (code: string, message: string, path?: string, detail?: Record<string, string | number>): never => {
-  throw new HostFailure({ code, message, ...(path ? { path } : {}), ...(detail ? { detail } : {}) });
-};
 
 export class PresetStore extends DbStore {
   private readonly sql;
@@ -79,7 +75,7 @@ export class PresetStore extends DbStore {
       updated_at: now,
     };
     this.write(() => {
-      if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) failWith('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
+      if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) fail('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
       this.sql.insert.run(preset.id, now, now, this.json(preset));
     });
     return { ...preset, cache_revision: 0 };
@@ -88,13 +84,12 @@ export class PresetStore extends DbStore {
   /** Changes the fields given, if the preset is still at `expected_cache_revision`. */
   update(id: string, input: PresetUpdate): PresetDto {
     return this.write(() => {
-      const current = this.get(id) ?? failWith('NOT_FOUND', `There is no preset ${id}.`, '/presetId');
+      const current = this.get(id) ?? fail('NOT_FOUND', `There is no preset ${id}.`, { path: '/presetId' });
       if (input.expected_cache_revision !== current.cache_revision) {
         // Lumiverse's words and fields: extensions retry with actualCacheRevision.
-        failWith('PRESET_REVISION_CONFLICT', `Preset ${id} changed since revision ${input.expected_cache_revision}; current revision is ${current.cache_revision}`, '/input/expected_cache_revision', {
-          presetId: id,
-          expectedCacheRevision: input.expected_cache_revision,
-          actualCacheRevision: current.cache_revision,
+        fail('PRESET_REVISION_CONFLICT', `Preset ${id} changed since revision ${input.expected_cache_revision}; current revision is ${current.cache_revision}`, {
+          path: '/input/expected_cache_revision',
+          detail: { presetId: id, expectedCacheRevision: input.expected_cache_revision, actualCacheRevision: current.cache_revision },
         });
       }
       // Only the preset's own fields, as Lumiverse writes its named columns: anything else an extension sends is not kept.
@@ -133,7 +128,7 @@ export class PresetStore extends DbStore {
     let updated: PromptBlock | undefined;
     this.changeBlocks(id, (blocks) => {
       const at = blocks.findIndex((b) => b.id === blockId);
-      if (at < 0) failWith('NOT_FOUND', `Preset ${id} has no block ${blockId}.`, '/blockId');
+      if (at < 0) fail('NOT_FOUND', `Preset ${id} has no block ${blockId}.`, { path: '/blockId' });
       updated = normalizeBlock({ ...blocks[at], ...input, id: blockId });
       blocks[at] = updated;
     });
@@ -160,7 +155,7 @@ export class PresetStore extends DbStore {
   /** A block change is an update of the preset at the revision it was read at, in one transaction. */
   private changeBlocks(id: string, change: (blocks: PromptBlock[]) => void): void {
     this.write(() => {
-      const preset = this.get(id) ?? failWith('NOT_FOUND', `There is no preset ${id}.`, '/presetId');
+      const preset = this.get(id) ?? fail('NOT_FOUND', `There is no preset ${id}.`, { path: '/presetId' });
       const blocks = [...preset.prompt_order];
       const before = blocks.length;
       change(blocks);
@@ -172,7 +167,7 @@ export class PresetStore extends DbStore {
 
   private json(doc: object): string {
     const text = JSON.stringify(doc);
-    if (Buffer.byteLength(text) > PRESET_LIMITS.maxPresetBytes) failWith('INPUT_TOO_LARGE', `A preset holds at most ${PRESET_LIMITS.maxPresetBytes} bytes.`, '/input');
+    if (Buffer.byteLength(text) > PRESET_LIMITS.maxPresetBytes) fail('INPUT_TOO_LARGE', `A preset holds at most ${PRESET_LIMITS.maxPresetBytes} bytes.`, { path: '/input' });
     return text;
   }
 
