@@ -8,6 +8,8 @@ import { DEFAULT_WORKER_MEMORY_MB } from '../../shared/settings';
 import { createDispatcher, type Dispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-host/spindle-deps';
+import { regexHandlers } from './chat/regex-handlers';
+import type { RegexScripts } from './regex/regex-scripts';
 import { PresetStore } from './presets/preset-store';
 import { MemoryCortex } from './memory/memory-cortex';
 import { chatReads } from './chat/chat-reads';
@@ -118,6 +120,8 @@ export interface Host {
   sidecar: SidecarService;
   /** The Workbench chat; the council service plugs in with chat.setCouncil(port). */
   chat: ChatEngine;
+  /** The regex scripts the chat runs and extensions write. */
+  regex: RegexScripts;
   llm: LlmClient;
   council: CouncilService;
   packs: PackStore;
@@ -243,6 +247,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       council: () => (council ? { service: council, packs } : null),
       presets: new PresetStore(llmServices.sessions.db, clock, dbCommitted),
       memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted, log: ports.log }),
+      regexScripts: llmServices.regex.store,
       chats: () =>
         chatReads({
           sessions: llmServices.sessions,
@@ -254,6 +259,12 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     }),
   });
   llmServices.chat.setPipeline(() => extensions.pipeline());
+  // Extensions granted regex_scripts hear each change (event-access.ts), and the window redraws what scripts changed.
+  llmServices.regex.store.onChange((change) => {
+    if (change.kind === 'changed') extensions.pipeline().broadcast('REGEX_SCRIPT_CHANGED', { id: change.script.id, script: change.script });
+    else extensions.pipeline().broadcast('REGEX_SCRIPT_DELETED', { id: change.id });
+    emit({ type: 'regex.changed', revision: llmServices.regex.store.revision });
+  });
   llmServices.sidecar.endpoints.attach(() => extensions.providers());
   extensions.onEvent((event) => {
     if (event.type === 'extension.safe-mode') {
@@ -328,6 +339,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...connectionHandlers(llmServices),
     ...sidecarHandlers(llmServices.sidecar),
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
+    ...regexHandlers(llmServices.regex, llmServices.sessions, llmServices.chat),
     ...sessionFileHandlers(llmServices.sessions, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
     ...localModelHandlers(llmServices.localModels),
@@ -350,6 +362,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     connections: llmServices.connections,
     sidecar: llmServices.sidecar,
     chat: llmServices.chat,
+    regex: llmServices.regex,
     llm: llmServices.llm,
     council,
     packs,

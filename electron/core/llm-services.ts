@@ -11,7 +11,7 @@ import type { Redactor } from './connections/redact';
 import { keyEnvironment } from './connections/key-environment';
 import { FileSecretStore, type Env, type SecretStore } from './connections/secret-store';
 import { LlmClient } from './llm/client';
-import type { Clock, Logger, Timers } from './ports';
+import { systemClock, type Clock, type Logger, type Timers } from './ports';
 import type { SettingsStore } from './settings/settings-store';
 import { SettingsProfileRepository } from './sidecar/settings-profile-repository';
 import { SidecarService } from './sidecar/sidecar-service';
@@ -19,6 +19,7 @@ import { ChatEngine, type ChatToolRunner } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
+import { RegexScripts } from './regex/regex-scripts';
 import { LocalModels } from './local-model/local-models';
 import { ProbeCards } from './probe/probe-cards';
 import type { EngineLauncher } from './local-model/engine-launcher';
@@ -57,6 +58,8 @@ export interface LlmServices {
   sidecar: SidecarService;
   sessions: SessionStore;
   chat: ChatEngine;
+  /** The regex scripts: the chat runs them, extensions write them. */
+  regex: RegexScripts;
   messages: MessageActions;
   localModels: LocalModels;
   probes: ProbeCards;
@@ -95,8 +98,10 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const probes = new ProbeCards({ dataDir: options.dataDir, llm, profile, onProgress: options.onProbeProgress ?? (() => undefined) });
   const sidecar = new SidecarService({ settings: getSettings, updateSettings: (patch) => settings.update(patch), profile, llm });
   const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
+  const regex = new RegexScripts(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const chat = new ChatEngine({
     sessions,
+    regex,
     settings: getSettings,
     profile,
     llm,
@@ -121,10 +126,12 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     sessions,
     chat,
     messages,
+    regex,
     localModels,
     probes,
     async dispose() {
       await chat.dispose();
+      await regex.close();
       await localModels.dispose();
       profiles.dispose();
       // After the chat: a turn being saved still writes; a checkpoint running is let finish.

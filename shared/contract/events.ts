@@ -47,7 +47,9 @@ export type HostEvent =
   /** A pending approval ended (answered, timed out, argument mismatch, cancelled): drop its dialog. */
   | { type: 'approval.resolved'; id: string; toolQualifiedName: string; resolution: ApprovalResolution }
   /** The "always allowed" list changed (approvals.allowed.list returns the new one). */
-  | { type: 'approvals.allowed.changed' };
+  | { type: 'approvals.allowed.changed' }
+  /** A regex script was written, switched or deleted: what the window shows through them is stale. */
+  | { type: 'regex.changed'; revision: number };
 
 export type HostEventListener = (event: HostEvent) => void;
 
@@ -83,4 +85,5 @@ export const HOST_EVENTS = {
   'approval.requested': 'A tool call waits for a person.',
   'approval.resolved': 'A pending approval ended.',
   'approvals.allowed.changed': 'The "always allowed" list changed.',
+  'regex.changed': 'A regex script was written, switched or deleted.',
 } as const satisfies Record<HostEvent['type'], string>;

@@ -12,6 +12,7 @@ import { safetyMethods } from './safety';
 import { mcpMethods } from './mcp';
 import { backupMethods } from './backup';
 import { localModelMethods } from './local-models';
+import { regexMethods } from './regex';
 
 export const contract = {
   ...hostMethods,
@@ -26,6 +27,7 @@ export const contract = {
   ...mcpMethods,
   ...backupMethods,
   ...localModelMethods,
+  ...regexMethods,
 };
 
 export type Contract = typeof contract;

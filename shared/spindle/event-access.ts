@@ -2,6 +2,7 @@
 // text through the API needs (chat.* asks for chat_mutation, as in Lumiverse). Without it a message or generation
 // event arrives with ids and counts, and a stream token not at all. One rule for backends and their frames.
 import type { ExtensionPermission } from '../types/spindle';
+import { scriptDto, type RegexScript } from '../types/regex-script';
 
 /** The permission that reading a chat's text needs, through the API or in an event. */
 export const CHAT_TEXT_PERMISSION: ExtensionPermission = 'chat_mutation';
@@ -35,11 +36,26 @@ const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
 /** The events whose text needs CHAT_TEXT_PERMISSION (README's permission table lists them). */
 export const CHAT_TEXT_EVENTS: readonly string[] = Object.keys(TEXT_EVENTS);
 
-/** The payload an extension holding `granted` receives for `event`, or null when it receives nothing. */
-export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[]): unknown {
+/**
+ * Regex script events go only to extensions granted `regex_scripts`, the script as that extension reads it through the
+ * API: its can_mutate says whether this extension may change it (its own, or any with regex_scripts_unrestricted).
+ */
+const REGEX_EVENTS = new Set(['REGEX_SCRIPT_CHANGED', 'REGEX_SCRIPT_DELETED']);
+
+function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => boolean, receiver: string): Payload | null {
+  if (!has('regex_scripts')) return null;
+  const script = payload.script as RegexScript | undefined;
+  const { owner: _owner, ...rest } = payload;
+  return script ? { ...rest, script: scriptDto(script, has('regex_scripts_unrestricted') || script.owner === receiver) } : rest;
+}
+
+/** The payload extension `receiver`, holding `granted`, receives for `event`, or null when it receives nothing. */
+export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[], receiver: string): unknown {
+  const has = (p: ExtensionPermission) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<ExtensionPermission>).has(p));
+  if (REGEX_EVENTS.has(event)) return payload && typeof payload === 'object' ? regexPayloadFor(payload as Payload, has, receiver) : null;
   const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;
   if (!redact) return payload;
-  if (Array.isArray(granted) ? granted.includes(CHAT_TEXT_PERMISSION) : (granted as ReadonlySet<ExtensionPermission>).has(CHAT_TEXT_PERMISSION)) return payload;
+  if (has(CHAT_TEXT_PERMISSION)) return payload;
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
   return redact(payload as Payload);
 }

@@ -107,7 +107,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('council', 'real', ns('getSettings getMembers getAvailableLumiaItems')),
   // Data the Workbench does not have: empty, permission honoured
   space('presets', 'real', ns('list get create update delete', { permission: 'presets', sub: { blocks: ns('list get create update delete'), categories: ns('list') } })),
-  space('regex_scripts', 'inert', ns(`${CRUD} getActive:list`, { permission: 'regex_scripts' })),
+  space('regex_scripts', 'real', ns(`${CRUD} getActive`, { permission: 'regex_scripts' })),
   space('databanks', 'inert', ns(CRUD, { permission: 'databanks', sub: { documents: ns(`${CRUD} getContent:null reprocess`) } })),
   // Answered by the host method by method (memory-requests.ts): names only, no inert answers.
   space(

@@ -1,7 +1,7 @@
 // Every spindle.* request the host answers, declared once: its name, parameters, result, permission and errors.
 // The host decodes and checks a worker's request against this table before any handler sees it
 // (electron/core/extensions/spindle-host/spindle-dispatch.ts), and checks the answer against its result; a name
-// not in the table is UNSUPPORTED_HERE. What the Workbench does not have (regex scripts, databanks…) never reaches
+// not in the table is UNSUPPORTED_HERE. What the Workbench does not have (databanks…) never reaches
 // the host: the worker answers it inert (members.ts).
 import { Type, type Static } from '@sinclair/typebox';
 import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
@@ -14,6 +14,7 @@ import { FILE_REQUESTS } from './file-requests';
 import { PEER_REQUESTS } from './peer-requests';
 import { MEMORY_REQUESTS } from './memory-requests';
 import { PRESET_REQUESTS } from './preset-requests';
+import { REGEX_REQUESTS } from './regex-requests';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
 /** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
@@ -238,7 +239,7 @@ const HOST = {
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;
 
-export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS } as const;
+export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS, ...REGEX_REQUESTS } as const;
 
 export type SpindleMethod = keyof typeof SPINDLE_REQUESTS;
 export type StorageOp = keyof typeof STORAGE_OPS;

@@ -106,7 +106,6 @@ export const PERMISSIONS_NOT_AVAILABLE_HERE: readonly ExtensionPermission[] = [
   'web_search',
   'unsafe_eval',
   'final_response',
-  'regex_scripts_unrestricted',
   'providers.embedding.register',
   'providers.tts.register',
   'providers.stt.register',
@@ -114,10 +113,10 @@ export const PERMISSIONS_NOT_AVAILABLE_HERE: readonly ExtensionPermission[] = [
 ];
 
 /**
- * Permissions whose namespaces exist here but hold nothing: regex scripts, databanks and tracked events answer empty
- * (granting them still gates the calls, as in Lumiverse).
+ * Permissions whose namespaces exist here but hold nothing: databanks and tracked events answer empty (granting them
+ * still gates the calls, as in Lumiverse).
  */
-export const PERMISSIONS_ANSWERED_EMPTY: readonly ExtensionPermission[] = ['regex_scripts', 'databanks', 'event_tracking'];
+export const PERMISSIONS_ANSWERED_EMPTY: readonly ExtensionPermission[] = ['databanks', 'event_tracking'];
 
 /** What an extension asks for that does nothing here: features the Workbench lacks, and data it does not have. */
 export function inertPermissions(requested: readonly ExtensionPermission[]): { notAvailable: ExtensionPermission[]; answeredEmpty: ExtensionPermission[] } {

@@ -448,13 +448,13 @@ describe('install from folder', () => {
   it('a card shows safe mode, the worker containment, inert members, what it was refused, permissions not available here and a trust switch', async () => {
     // A Lumiverse-style extension: asks for oauth (not here) and touches spindle members the Workbench keeps inert.
     const lumi = writeExtension(
-      { id: 'lumi_tools', name: 'Lumi Tools', permissions: ['tools', 'oauth', 'regex_scripts'] },
+      { id: 'lumi_tools', name: 'Lumi Tools', permissions: ['tools', 'oauth', 'databanks'] },
       `/* global spindle */\ntry { void spindle.modal.open({ title: 'hi' }).catch(() => {}); } catch {}\ntry { void spindle.ui.panels; } catch {}\nvoid spindle.generate.quiet({ prompt: 'hi' }).catch(() => {});\n`,
     );
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-renderer-'));
     try {
       const host = await RealHost.start({ dataDir });
-      await host.arrange('extensions.install', { folder: lumi, grant: ['tools', 'regex_scripts'] });
+      await host.arrange('extensions.install', { folder: lumi, grant: ['tools', 'databanks'] });
       await extensionsSettled(host);
       const { container } = await renderShell(host);
       await settle(() => navButton(container, 'Extensions').click());
@@ -471,8 +471,8 @@ describe('install from folder', () => {
       expect(byTestId(own, 'extension-refused').textContent).toContain('generation — spindle.generate.quiet');
       const oauth = own.querySelector<HTMLElement>('[data-permission="oauth"]')!;
       expect(byTestId(oauth, 'permission-state').textContent).toBe('Requested, not available here');
-      const regex = own.querySelector<HTMLElement>('[data-permission="regex_scripts"]')!;
-      expect(byTestId(regex, 'permission-state').textContent).toBe('Granted (answered empty here)');
+      const databanks = own.querySelector<HTMLElement>('[data-permission="databanks"]')!;
+      expect(byTestId(databanks, 'permission-state').textContent).toBe('Granted (answered empty here)');
       expect(info.trusted).toBe(false);
       await settle(() => byLabel(own, 'Let its tools run without asking').click());
       expect(host.callsTo('extensions.trust').map((c) => c.input)).toEqual([{ id: 'lumi_tools', trusted: true }]);

@@ -24,6 +24,7 @@ import type { ReplyPlacement } from './reply-save';
 import { runTurn, type SendOptions, type TurnDeps } from './chat-turn';
 import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
+import type { RegexScripts } from '../regex/regex-scripts';
 
 /** What the caller leaves out follows the session's own Council switch. */
 const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
@@ -46,6 +47,8 @@ export interface ChatEngineDeps {
   onModelDelta?: (text: string) => void;
   /** Extensions' handlers, macros and events (absent: a turn without extensions). */
   pipeline?: () => ExtensionPipeline | undefined;
+  /** The regex scripts a turn runs (absent: none). */
+  regex?: RegexScripts;
 }
 
 export type { SendOptions } from './chat-turn';
@@ -276,6 +279,7 @@ export class ChatEngine {
       pipeline: this.pipeline(),
       now: () => this.clock.now(),
       councilTools: () => this.council?.inlineTools?.() ?? [],
+      ...(this.deps.regex ? { regex: this.deps.regex } : {}),
     };
   }
 }

@@ -20,6 +20,7 @@ import { runCouncilStage } from './council-stage';
 import type { SessionStore } from './session-store';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 import { saveReply, type ReplyPlacement } from './reply-save';
+import { regexMacros, responseRegex } from './pipeline/regex-stage';
 
 const GENERATION_TYPE = { new: 'normal', swipe: 'regenerate', continue: 'continue' } as const;
 
@@ -139,10 +140,14 @@ export async function runTurn(d: TurnDeps, t: {
   const error = stopped ? undefined : result.error;
   if (error) d.emit({ type: 'chat.error', sessionId, turnId, error });
 
+  // A stopped reply is saved too, so its scripts run on a signal of their own.
+  const kept = new AbortController().signal;
+  const macros = regexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), extensions: pipeline?.macros() ?? [], commit: true, signal: kept });
+  const content = await responseRegex({ regex: d.prepare.regex, chatId: sessionId, trace, macros, signal: kept }, result.text);
   const message: ChatMessage = {
     id: assistantMessageId,
     role: 'assistant',
-    content: result.text,
+    content,
     createdAt: d.clock.now(),
     finishReason,
     connectionId: target.profile.id,
@@ -160,7 +165,7 @@ export async function runTurn(d: TurnDeps, t: {
     generationId: turnId,
     chatId: sessionId,
     messageId: assistantMessageId,
-    content: result.text,
+    content,
     ...(stopped ? {} : { usage: result.usage, generationType }),
   });
   finish({ finishReason, usage: result.usage, ...(reason ? { reason } : {}), ...(error ? { error } : {}) });

@@ -10,8 +10,8 @@ import type { SessionFileMethod } from '../../../shared/contract/chat';
 
 type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, SessionFileMethod>;
 
-export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
-  const { sessions, chat, messages } = s;
+export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages' | 'regex'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
+  const { sessions, chat, messages, regex } = s;
   /** Calls that work on the whole session wait for it to be read in the background first (a long chat's read never holds the host). */
   const whole =
     <P extends { sessionId?: string }, R>(run: (params: P) => R) =>
@@ -63,7 +63,10 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': whole(({ sessionId, ...options }) => chat.regenerate(sessionId, options)),
     'chat.continue': whole(({ sessionId, ...options }) => chat.continueReply(sessionId, options)),
-    'chat.messages.edit': whole(({ sessionId, messageId, content }) => messages.edit(sessionId, messageId, content)),
+    'chat.messages.edit': whole(async ({ sessionId, messageId, content }) => {
+      const role = sessions.get(sessionId).messages.find((m) => m.id === messageId)?.role ?? 'assistant';
+      return messages.edit(sessionId, messageId, await regex.onEdit(sessionId, role, content));
+    }),
     'chat.messages.delete': whole(({ sessionId, messageId }) => messages.delete(sessionId, messageId)),
     'chat.messages.swipe': whole(({ sessionId, messageId, swipeId, direction }) => {
       if ((swipeId === undefined) === (direction === undefined)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'Give either swipeId or direction.', path: swipeId === undefined ? '/direction' : '/swipeId' });

@@ -126,6 +126,24 @@ CREATE INDEX IF NOT EXISTS presets_by_update ON presets (updated_at DESC);
 ALTER TABLE memory_vaults ADD COLUMN header TEXT NOT NULL DEFAULT '{}';
 UPDATE memory_vaults SET header = json_extract(doc, '$.vault'), doc = json_remove(doc, '$.vault') WHERE json_extract(doc, '$.vault') IS NOT NULL;
 `,
+  // 7: regex scripts (spindle.regex_scripts and the person's own), each with the extension that wrote it; the columns
+  // are what lists and a generation's active scripts are chosen by, the document the script as Lumiverse gives it.
+  `
+CREATE TABLE IF NOT EXISTS regex_scripts (
+  id TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  script_id TEXT NOT NULL DEFAULT '',
+  scope TEXT NOT NULL,
+  scope_id TEXT,
+  target TEXT NOT NULL,
+  disabled INTEGER NOT NULL,
+  sort_order REAL NOT NULL,
+  created_at REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS regex_scripts_in_order ON regex_scripts (sort_order, created_at);
+CREATE UNIQUE INDEX IF NOT EXISTS regex_scripts_by_script_id ON regex_scripts (script_id) WHERE script_id <> '';
+`,
 ];
 const SCHEMA_VERSION = SCHEMA_STEPS.length;
 

@@ -63,8 +63,8 @@ describe('installing what Lumiverse accepts', () => {
     const info = r.host.extensions.get('lumiverse_bunbundle');
     expect(info.warnings).toEqual([expect.stringContaining('asks for Lumiverse 9.0.0 or newer; the Workbench matches Lumiverse 1.1.0')]);
     const inspected = await r.call('extensions.inspect', { folder: fixture('lumiverse_bunbundle') });
-    // ui_panels is requested too, and available now that frontends run.
-    expect(inspected).toMatchObject({ ok: true, value: { notAvailable: [], answeredEmpty: ['regex_scripts'] } });
+    // ui_panels and regex_scripts are requested too, both real now (frontends run; regex scripts are kept and applied).
+    expect(inspected).toMatchObject({ ok: true, value: { notAvailable: [], answeredEmpty: [] } });
   });
 });
 

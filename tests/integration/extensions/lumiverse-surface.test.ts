@@ -89,10 +89,10 @@ describe('conformance', () => {
       if (!outcome.ok) expect(['UNSUPPORTED_HERE', 'PERMISSION_DENIED'], `${p}: ${JSON.stringify(outcome)}`).toContain(outcome.code);
     }
     expect(results['ui.getDrawerTabs']).toEqual({ ok: true, value: [] });
-    expect(results['regex_scripts.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    expect(results['databanks.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(results['oauth.createState']).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
     await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('ui'), 'the card to list the inert members used');
-    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'oauth', 'regex_scripts', 'modal']));
+    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'oauth', 'databanks', 'modal']));
     // Logged once per member, not once per call.
     expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.ui.')).length).toBe(1);
   });
@@ -118,14 +118,15 @@ describe('conformance', () => {
   });
 });
 
-describe('presets and memories through a real host', () => {
-  it('every read Lumiverse declares answers a value of its declared type, on a chat, a preset, an entity and a vault that exist', async () => {
+describe('presets, regex scripts and memories through a real host', () => {
+  it('every read Lumiverse declares answers a value of its declared type, on a chat, a preset, a regex script, an entity and a vault that exist', async () => {
     await install([...EXTENSION_PERMISSIONS], EXTENSION_PERMISSIONS);
     const chat = await rig.call('chat.sessions.create', { title: 'Harbour' });
     const chatId = (chat as { value: { id: string } }).value.id;
     const made = await invoke<Record<string, { ok: boolean; value?: { id?: string } }>>('probe', {
-      paths: ['presets.create', 'memories.entities.upsert', 'memories.vaults.create'],
+      paths: ['presets.create', 'memories.entities.upsert', 'memories.vaults.create', 'regex_scripts.create'],
       calls: {
+        'regex_scripts.create': [{ name: 'Hide cues', find_regex: '\\[cue\\]', target: 'display', scope: 'chat', scope_id: chatId }],
         'presets.create': [{ name: 'Loom', provider: 'loom', prompt_order: [{ name: 'Tone', marker: 'category' }, { name: 'Main', content: 'Be vivid.' }] }],
         'memories.entities.upsert': [chatId, { name: 'Mara', type: 'character' }],
         'memories.vaults.create': [{ chatId, name: 'Kept' }],
@@ -150,6 +151,8 @@ describe('presets and memories through a real host', () => {
       'memories.relations.forEntities': [chatId, [entityId]],
       'memories.vaults.get': [id('memories.vaults.create')],
       'memories.vaults.getChunks': [id('memories.vaults.create')],
+      'regex_scripts.get': [id('regex_scripts.create')],
+      'regex_scripts.getActive': [{ target: 'display', chatId }],
     });
     // getCached after the query, in the table's order.
     const results = await invoke<Record<string, { ok: boolean; value?: unknown }>>('probe', { paths: Object.keys(DECLARED_HOST_READS), calls });
@@ -159,6 +162,7 @@ describe('presets and memories through a real host', () => {
     }
     expect(results['memories.cortex.getCached']!.value).toEqual(results['memories.cortex.query']!.value);
     expect(results['presets.get']!.value).toMatchObject({ id: presetId, name: 'Loom' });
+    expect(results['regex_scripts.getActive']!.value).toEqual([results['regex_scripts.get']!.value]);
     expect(results['memories.entities.get']!.value).toMatchObject({ id: entityId, name: 'Mara' });
   });
 });

@@ -11,9 +11,6 @@ export type Declared = 'page' | 'array' | 'nullable' | 'boolean' | 'string' | 'n
 const ACCENT = { h: 'number', s: 'number', l: 'number' } as const;
 
 export const DECLARED_READS: Record<string, Declared> = {
-  'regex_scripts.list': 'page',
-  'regex_scripts.get': 'nullable',
-  'regex_scripts.getActive': 'array',
   'databanks.list': 'page',
   'databanks.get': 'nullable',
   'databanks.documents.list': 'page',
@@ -57,7 +54,7 @@ export const DECLARED_READS: Record<string, Declared> = {
   'users.getRole': ['operator', 'admin', 'user'],
 };
 
-/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.memories). */
+/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories). */
 export const DECLARED_HOST_READS: Record<string, Declared> = {
   'presets.list': 'page',
   // UserPresetDTO (read with a preset that exists).
@@ -76,6 +73,31 @@ export const DECLARED_HOST_READS: Record<string, Declared> = {
     injectionTrigger: 'array',
   },
   'presets.categories.list': 'array',
+  'regex_scripts.list': 'page',
+  'regex_scripts.getActive': 'array',
+  // RegexScriptDTO (api.ts; read with a script that exists, one target).
+  'regex_scripts.get': {
+    id: 'string',
+    can_mutate: 'boolean',
+    name: 'string',
+    script_id: 'string',
+    find_regex: 'string',
+    replace_string: 'string',
+    flags: 'string',
+    placement: 'array',
+    scope: ['global', 'character', 'chat'],
+    target: ['prompt', 'response', 'display'],
+    trim_strings: 'array',
+    run_on_edit: 'boolean',
+    substitute_macros: ['none', 'find', 'raw', 'escaped', 'after'],
+    disabled: 'boolean',
+    sort_order: 'number',
+    description: 'string',
+    folder: 'string',
+    metadata: 'record',
+    created_at: 'number',
+    updated_at: 'number',
+  },
   'memories.cortex.getConfig': { enabled: 'boolean', entityTracking: 'boolean', entityExtractionMode: 'string', salienceScoring: 'boolean' },
   'memories.cortex.query': {
     memories: 'array',

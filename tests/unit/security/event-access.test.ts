@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { tellFrames } from '../../../renderer/src/features/frontends/frame-events';
 import { CHAT_TEXT_EVENTS, eventPayloadFor } from '../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
+import { scriptDto } from '../../../shared/types/regex-script';
+import { newScript } from '../../../electron/core/regex/regex-script';
 
 const SECRET = 'my private plan: bring the ledger';
 const message = { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', content: SECRET, swipes: [SECRET, 'other'], swipe_dates: [1, 2], metadata: { note: SECRET }, extra: {}, role: 'user' };
@@ -19,19 +21,19 @@ const reader = new Set<ExtensionPermission>(['chat_mutation']);
 
 describe('E1: what an event carries follows the permissions', () => {
   it.each(EVENTS)('E1: %s without chat_mutation holds no text; with it, the payload as it was', (event, payload) => {
-    const heard = eventPayloadFor(event, payload, none);
+    const heard = eventPayloadFor(event, payload, none, 'x');
     expect(JSON.stringify(heard ?? null)).not.toContain('ledger');
-    expect(eventPayloadFor(event, payload, reader)).toBe(payload);
+    expect(eventPayloadFor(event, payload, reader, 'x')).toBe(payload);
   });
 
   it('E1: keeps ids and counts, drops stream tokens entirely', () => {
-    expect(eventPayloadFor('MESSAGE_SENT', EVENTS[0]![1], none)).toEqual({ chatId: 'c1', message: { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', role: 'user', swipe_count: 2 } });
-    expect(eventPayloadFor('GENERATION_ENDED', EVENTS[3]![1], none)).toEqual({ generationId: 'g', chatId: 'c1', messageId: 'm2', usage: { outputTokens: 3 }, contentLength: SECRET.length });
-    expect(eventPayloadFor('STREAM_TOKEN_RECEIVED', EVENTS[5]![1], none)).toBeNull();
+    expect(eventPayloadFor('MESSAGE_SENT', EVENTS[0]![1], none, 'x')).toEqual({ chatId: 'c1', message: { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', role: 'user', swipe_count: 2 } });
+    expect(eventPayloadFor('GENERATION_ENDED', EVENTS[3]![1], none, 'x')).toEqual({ generationId: 'g', chatId: 'c1', messageId: 'm2', usage: { outputTokens: 3 }, contentLength: SECRET.length });
+    expect(eventPayloadFor('STREAM_TOKEN_RECEIVED', EVENTS[5]![1], none, 'x')).toBeNull();
     // Events without chat text pass as they are; a malformed text event is dropped rather than guessed at.
     const switched = { chatId: 'c1' };
-    expect(eventPayloadFor('CHAT_SWITCHED', switched, none)).toBe(switched);
-    expect(eventPayloadFor('MESSAGE_SENT', 'raw text', none)).toBeNull();
+    expect(eventPayloadFor('CHAT_SWITCHED', switched, none, 'x')).toBe(switched);
+    expect(eventPayloadFor('MESSAGE_SENT', 'raw text', none, 'x')).toBeNull();
     expect(CHAT_TEXT_EVENTS).toEqual(EVENTS.map(([e]) => e));
   });
 
@@ -45,5 +47,18 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(heard.get('plain')).toHaveLength(5);
     expect(heard.get('reader')).toHaveLength(6);
     expect(JSON.stringify(heard.get('reader'))).toContain('ledger');
+  });
+
+  it('G3: regex script events reach only extensions granted regex_scripts, can_mutate said for each', () => {
+    const script = newScript({ name: 'Hide cues', find_regex: 'x', target: ['display'] }, 'r1', 'writer', 0);
+    const changed = { id: 'r1', script };
+    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, none, 'writer')).toBeNull();
+    expect(eventPayloadFor('REGEX_SCRIPT_DELETED', { id: 'r1' }, none, 'writer')).toBeNull();
+    const granted = new Set<ExtensionPermission>(['regex_scripts']);
+    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'writer')).toEqual({ id: 'r1', script: { ...scriptDto(script, true) } });
+    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'reader')).toMatchObject({ script: { can_mutate: false, target: 'display' } });
+    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, new Set<ExtensionPermission>(['regex_scripts', 'regex_scripts_unrestricted']), 'reader')).toMatchObject({ script: { can_mutate: true } });
+    expect(JSON.stringify(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'reader'))).not.toContain('writer');
+    expect(eventPayloadFor('REGEX_SCRIPT_DELETED', { id: 'r1' }, granted, 'reader')).toEqual({ id: 'r1' });
   });
 });

@@ -1,5 +1,6 @@
 // A turn up to the request the model gets, in Lumiverse's order (src/services/generate.service.ts):
-// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly (world info, then macros) → interceptors.
+// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly (world info, then macros) → interceptors
+// → prompt regex scripts.
 // Every stage is timed in the turn's trace, with what it changed.
 import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { BudgetLimits } from '../prompt-budget';
@@ -9,6 +10,8 @@ import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext } from './extension-stages';
 import { TurnTrace } from './turn-trace';
+import { promptRegex, regexMacros } from './regex-stage';
+import type { RegexScripts } from '../../regex/regex-scripts';
 
 export interface PrepareDeps {
   pipeline: ExtensionPipeline | undefined;
@@ -16,6 +19,8 @@ export interface PrepareDeps {
   councilTools: () => InlineTool[];
   /** The council stage (sidecar mode); undefined when it did not run. */
   council: (toolDryRun: boolean) => Promise<CouncilRunOutcome | undefined>;
+  /** The regex scripts (absent: none run). */
+  regex?: RegexScripts;
 }
 
 export interface PrepareInput {
@@ -79,5 +84,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
   const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
-  return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
+  const macros = regexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), extensions: pipeline?.macros() ?? [], commit: !input.dryRun, signal });
+  const messages = await promptRegex({ regex: deps.regex, chatId: session.id, trace, macros, signal }, intercepted.messages);
+  return { trace, council, messages, report: assembled.report, parameters: intercepted.parameters };
 }

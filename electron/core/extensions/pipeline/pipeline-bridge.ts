@@ -120,7 +120,7 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     allowed: (extensionId, permission) => [...entries()].some((e) => e.id === extensionId && e.granted.has(permission)),
     broadcast(event, payload) {
       for (const entry of running()) {
-        const heard = eventPayloadFor(event, payload, entry.granted);
+        const heard = eventPayloadFor(event, payload, entry.granted, entry.id);
         if (heard !== null) entry.worker?.sendEvent(event, heard);
       }
       // The window applies the same rule per frame (each frame's extension has its own grants).

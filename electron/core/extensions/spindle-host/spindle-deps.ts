@@ -10,6 +10,7 @@ import type { PackStore } from '../../packs/pack-store';
 import type { ChatReads } from './chat-data';
 import type { PresetStore } from '../../presets/preset-store';
 import type { MemoryCortex } from '../../memory/memory-cortex';
+import type { RegexStore } from '../../regex/regex-store';
 import type { SpindleHostDeps } from './spindle-host';
 
 export interface SpindleDepsSources {
@@ -22,6 +23,7 @@ export interface SpindleDepsSources {
   chats(): ChatReads;
   presets: PresetStore;
   memories: MemoryCortex;
+  regexScripts: RegexStore;
 }
 
 export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
@@ -40,6 +42,7 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
     chats: () => sources.chats(),
     presets: () => sources.presets,
     memories: () => sources.memories,
+    regexScripts: () => sources.regexScripts,
     council: () => {
       const council = sources.council();
       if (!council) return null;

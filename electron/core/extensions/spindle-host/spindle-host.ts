@@ -32,8 +32,10 @@ import { ExtensionUploads } from './extension-uploads';
 import { ExtensionImages } from './extension-images';
 import { presetHandlers } from './presets';
 import { memoryHandlers } from './memories';
+import { regexScriptHandlers } from './regex-scripts';
 import type { PresetStore } from '../../presets/preset-store';
 import type { MemoryCortex } from '../../memory/memory-cortex';
+import type { RegexStore } from '../../regex/regex-store';
 
 /** A running extension's worker, as other extensions' requests reach it (the shared RPC pool, providers). */
 export interface PeerWorker {
@@ -62,6 +64,8 @@ export interface SpindleHostDeps {
   presets?: () => PresetStore | null;
   /** The memory cortex over the chats (spindle.memories). */
   memories?: () => MemoryCortex | null;
+  /** The regex scripts (spindle.regex_scripts). */
+  regexScripts?: () => RegexStore | null;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -146,6 +150,7 @@ export class SpindleHost {
       ...chatDataHandlers(chats),
       ...presetHandlers(deps.presets ?? (() => null)),
       ...memoryHandlers(deps.memories ?? (() => null), chats),
+      ...regexScriptHandlers(deps.regexScripts ?? (() => null)),
       ...toastHandlers(clock, (id, toast) => {
         options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `toast: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);
         options.toast?.(id, toast);

@@ -14,7 +14,7 @@ export function PermissionRow(props: {
   const info = permissionInfo(props.permission);
   const pending = props.busy === `grant:${props.permission}` || props.busy === `revoke:${props.permission}`;
   const notHere = (PERMISSIONS_NOT_AVAILABLE_HERE as readonly string[]).includes(props.permission);
-  // Granted or not, its reads answer empty: the Workbench has no such data (presets, regex scripts…).
+  // Granted or not, its reads answer empty: the Workbench has no such data (databanks, tracked events).
   const empty = (PERMISSIONS_ANSWERED_EMPTY as readonly string[]).includes(props.permission) ? ' (answered empty here)' : '';
   const state = notHere
     ? 'Requested, not available here'

@@ -9,7 +9,7 @@ interface EventListener {
 
 export function tellFrames(brokers: ReadonlyMap<string, EventListener>, grantedOf: (id: string) => readonly ExtensionPermission[], event: string, payload: unknown): void {
   for (const [id, broker] of brokers) {
-    const heard = eventPayloadFor(event, payload, grantedOf(id));
+    const heard = eventPayloadFor(event, payload, grantedOf(id), id);
     if (heard !== null) broker.notify('event', { event, payload: heard });
   }
 }

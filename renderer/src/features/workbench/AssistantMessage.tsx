@@ -9,7 +9,7 @@ import { MessageWidgets, useInterceptedText } from '../frontends/message-extras'
 import { CouncilTurn } from './CouncilTurn';
 import { MessageActions, MessageEditor, useMessageEditing, useSwipeKeys } from './MessageActions';
 import { PromptBreakdown } from './PromptBreakdown';
-import { RoleplayText } from './roleplay-text';
+import { ShownText } from './ShownText';
 import { MessageAvatar } from './CharacterPicture';
 import { cardFromRecord, QuietToolCall, ToolCallCard } from './ToolCallCard';
 
@@ -58,6 +58,8 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
   prefix?: string | null;
   /** Saved replies: this is the session's last message. */
   last?: boolean;
+  /** How far from the newest message (0: the newest), for display regex scripts' depth bounds. */
+  depth?: number;
   /** The character's picture (a data URL), beside the name. */
   picture?: string | null;
 }) {
@@ -115,7 +117,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
         ) : segment.text || (streaming && i === segments.length - 1) ? (
           <div key={`text-${i}`} className="msg__text" data-testid="message-text">
             {/* As blocks that stop changing once complete (see roleplay-text.tsx); the same nodes stay when the reply is saved. */}
-            <RoleplayText text={segment.text} caret={streaming && i === segments.length - 1} />
+            <ShownText sessionId={props.chatId} role="assistant" depth={props.depth ?? 0} text={segment.text} caret={streaming && i === segments.length - 1} />
           </div>
         ) : null,
       )}

@@ -89,7 +89,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
   const [drawnAt, setDrawnAt] = useState<unknown>(null);
   // The message a search result (or an address) asked to see, until it is shown.
   const wanted = useAppStore((s) => s.chat.focusMessageId);
-  const { rows, live } = useRows(session, turn, newest, picture);
+  const { rows, live } = useRows(session, turn, newest, picture, later);
   const ids = useMemo(() => rows.map((r) => r.key), [rows]);
   const epoch = useListEpoch(session.id, ids);
   const slotContext = useMemo(() => ({ found }), [found]);

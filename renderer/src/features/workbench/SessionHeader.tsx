@@ -10,6 +10,7 @@ import { copyText, downloadText } from './files';
 import { CharacterPicture } from './CharacterPicture';
 import { ExportAs } from './ExportAs';
 import { MacrosView } from './MacrosView';
+import { RegexView } from './RegexView';
 
 type Busy = null | 'rename' | 'download' | 'copy' | 'delete';
 
@@ -21,6 +22,8 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
   const [renaming, setRenaming] = useState(false);
   const [macrosOpen, setMacrosOpen] = useState(false);
   const macrosId = `${id}-macros`;
+  const [regexOpen, setRegexOpen] = useState(false);
+  const regexId = `${id}-regex`;
   const [title, setTitle] = useState(session.title);
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
@@ -132,6 +135,9 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
           <button type="button" className="btn btn--small" aria-expanded={macrosOpen} aria-controls={macrosId} onClick={() => setMacrosOpen((o) => !o)}>
             {macrosOpen ? 'Hide macros' : 'Macros'}
           </button>
+          <button type="button" className="btn btn--small" aria-expanded={regexOpen} aria-controls={regexId} onClick={() => setRegexOpen((o) => !o)}>
+            {regexOpen ? 'Hide regex scripts' : 'Regex scripts'}
+          </button>
           <button type="button" className="btn btn--small" aria-disabled={busy !== null || undefined} onClick={() => void doExport('download')}>
             {busy === 'download' ? 'Exporting…' : 'Download JSON'}
           </button>
@@ -149,6 +155,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
       </div>
       <ExportAs key={session.id} sessionId={session.id} />
       {macrosOpen && <MacrosView sessionId={session.id} domId={macrosId} />}
+      {regexOpen && <RegexView sessionId={session.id} domId={regexId} />}
       {confirmDelete && (
         <div className="confirm" role="group" aria-label={`Confirm deleting ${session.title}`} data-testid="confirm-delete">
           <p>

@@ -2,11 +2,11 @@
 import { memo } from 'react';
 import type { ChatMessage } from '../../../../shared/types/chat';
 import { MessageActions, MessageEditor, useMessageEditing } from './MessageActions';
-import { RoleplayText } from './roleplay-text';
+import { ShownText } from './ShownText';
 import { MessageAvatar } from './CharacterPicture';
 import { MessageWidgets } from '../frontends/message-extras';
 
-export const UserMessage = memo(function UserMessage(props: { message: ChatMessage | null; text?: string; name: string; sessionId: string; pending?: boolean }) {
+export const UserMessage = memo(function UserMessage(props: { message: ChatMessage | null; text?: string; name: string; sessionId: string; pending?: boolean; depth?: number }) {
   const { message } = props;
   const edit = useMessageEditing();
   return (
@@ -20,7 +20,7 @@ export const UserMessage = memo(function UserMessage(props: { message: ChatMessa
         <MessageEditor sessionId={props.sessionId} message={message} onDone={edit.done} />
       ) : (
         <div className="msg__text">
-          <RoleplayText text={message?.content ?? props.text ?? ''} />
+          <ShownText sessionId={props.sessionId} role="user" depth={props.depth ?? 0} text={message?.content ?? props.text ?? ''} />
         </div>
       )}
       <MessageWidgets messageId={message?.id ?? null} />

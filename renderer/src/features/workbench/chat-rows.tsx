@@ -11,6 +11,8 @@ export interface Row {
   key: string;
   /** A saved message, or the turn's part: the message being sent, the reply being written. */
   message: ChatMessage | 'pending' | 'live';
+  /** How far from the newest message (0: the newest), as display regex scripts count. */
+  depth: number;
 }
 
 interface Turn {
@@ -27,7 +29,8 @@ const TurnContext = createContext<Turn | null>(null);
 export const TurnProvider = TurnContext.Provider;
 
 /** The rows, and what the turn draws into them. */
-export function useRows(session: ChatSession, turn: LiveTurn | null, newest: boolean, picture: string | null): { rows: Row[]; live: Turn } {
+/** `later`: how many saved messages come after the window's (a long chat read page by page). */
+export function useRows(session: ChatSession, turn: LiveTurn | null, newest: boolean, picture: string | null, later = 0): { rows: Row[]; live: Turn } {
   const messages = session.messages;
   const ids = new Set(messages.map((m) => m.id));
   const replying = turn && turn.status === 'streaming';
@@ -40,11 +43,12 @@ export function useRows(session: ChatSession, turn: LiveTurn | null, newest: boo
   const pendingKey = showPendingUser ? turn.userMessageId || `pending-${turn.turnId}` : null;
   const liveKey = showLive ? turn.assistantMessageId || `live-${turn.turnId}` : null;
   const rows = useMemo(() => {
-    const all: Row[] = messages.map((m) => ({ key: m.id, message: m }));
-    if (pendingKey) all.push({ key: pendingKey, message: 'pending' });
-    if (liveKey) all.push({ key: liveKey, message: 'live' });
+    const after = later + (pendingKey ? 1 : 0) + (liveKey ? 1 : 0);
+    const all: Row[] = messages.map((m, i) => ({ key: m.id, message: m, depth: after + messages.length - 1 - i }));
+    if (pendingKey) all.push({ key: pendingKey, message: 'pending', depth: liveKey ? 1 : 0 });
+    if (liveKey) all.push({ key: liveKey, message: 'live', depth: 0 });
     return all;
-  }, [messages, pendingKey, liveKey]);
+  }, [messages, pendingKey, liveKey, later]);
   const { user, assistant } = { user: session.persona.name || 'You', assistant: session.character.name || 'Assistant' };
   const live = useMemo(() => ({ sessionId: session.id, turn, names: { user, assistant }, picture, reworked, lastId }), [session.id, turn, user, assistant, picture, reworked, lastId]);
   return { rows, live };
@@ -53,9 +57,10 @@ export function useRows(session: ChatSession, turn: LiveTurn | null, newest: boo
 export function ChatRow({ row }: { row: Row }) {
   const { sessionId, turn, names, picture, reworked, lastId } = useContext(TurnContext)!;
   const m = row.message;
-  if (m === 'pending') return <UserMessage message={null} text={turn?.userText ?? ''} name={names.user} sessionId={sessionId} pending />;
-  if (m === 'live') return <AssistantMessage message={null} turn={turn} name={names.assistant} chatId={sessionId} picture={picture} />;
-  if (m.role === 'user') return <UserMessage message={m} name={names.user} sessionId={sessionId} />;
-  if (m.id === reworked) return <AssistantMessage message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={sessionId} picture={picture} />;
-  return <AssistantMessage message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={sessionId} last={m.id === lastId} picture={picture} />;
+  const { depth } = row;
+  if (m === 'pending') return <UserMessage message={null} text={turn?.userText ?? ''} name={names.user} sessionId={sessionId} depth={depth} pending />;
+  if (m === 'live') return <AssistantMessage message={null} turn={turn} name={names.assistant} chatId={sessionId} picture={picture} depth={depth} />;
+  if (m.role === 'user') return <UserMessage message={m} name={names.user} sessionId={sessionId} depth={depth} />;
+  if (m.id === reworked) return <AssistantMessage message={null} turn={turn} prefix={turn!.rework!.prefix} name={names.assistant} chatId={sessionId} picture={picture} depth={depth} />;
+  return <AssistantMessage message={m} turn={turn && turn.assistantMessageId === m.id ? turn : null} name={names.assistant} chatId={sessionId} last={m.id === lastId} picture={picture} depth={depth} />;
 }

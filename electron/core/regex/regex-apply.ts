@@ -1,0 +1,97 @@
+// Applies regex scripts to texts as Lumiverse's applyRegexScripts does: in order, each to the texts of its placements
+// within its depths, its pattern and replacement through macros as its substitute_macros says, then its trim strings.
+// A script that fails (its time ran out, its pattern does not compile once macros are in) is passed over and said,
+// and the others still run.
+import type { RegexScript, RegexPlacement } from '../../../shared/types/regex-script';
+import { RegexPassFailure, type RegexMatch, type RegexSandbox } from './regex-sandbox';
+
+export interface RegexText {
+  text: string;
+  placement: RegexPlacement;
+  /** How far from the newest message (0 = the newest); absent for text that is not a message (world info). */
+  depth?: number;
+}
+
+export interface RegexRun {
+  texts: string[];
+  /** The scripts that changed something, with how many texts each changed. */
+  changed: Array<{ script: RegexScript; texts: number }>;
+  /** The scripts passed over, and why. */
+  failed: Array<{ script: RegexScript; reason: string }>;
+}
+
+export interface RegexApplyOptions {
+  /** Resolves macros in a text; without it, macro modes leave `{{…}}` as written. */
+  macros?: (text: string) => Promise<string>;
+  signal?: AbortSignal;
+}
+
+const applies = (script: RegexScript, item: RegexText) =>
+  script.placement.includes(item.placement) &&
+  (item.depth === undefined || ((script.min_depth === null || item.depth >= script.min_depth) && (script.max_depth === null || item.depth <= script.max_depth)));
+
+export async function applyRegexScripts(sandbox: RegexSandbox, scripts: readonly RegexScript[], items: readonly RegexText[], options: RegexApplyOptions = {}): Promise<RegexRun> {
+  const texts = items.map((item) => item.text);
+  const run: RegexRun = { texts, changed: [], failed: [] };
+  for (const script of scripts) {
+    options.signal?.throwIfAborted();
+    const at = items.flatMap((item, i) => (applies(script, item) ? [i] : []));
+    if (at.length === 0) continue;
+    try {
+      const before = at.map((i) => texts[i]!);
+      const after = trimmed(script, await pass(sandbox, script, before, options.macros));
+      let changed = 0;
+      at.forEach((i, k) => {
+        if (after[k] !== before[k]) changed++;
+        texts[i] = after[k]!;
+      });
+      if (changed) run.changed.push({ script, texts: changed });
+    } catch (err) {
+      if (!(err instanceof RegexPassFailure)) throw err;
+      run.failed.push({ script, reason: err.failure.kind === 'timeout' ? `it ran past its time (${err.message})` : err.message });
+    }
+  }
+  return run;
+}
+
+/** One script over `texts`, by its macro mode (Lumiverse's four). */
+async function pass(sandbox: RegexSandbox, script: RegexScript, texts: string[], macros = async (text: string) => text): Promise<string[]> {
+  const mode = script.substitute_macros;
+  const pattern = mode === 'none' ? script.find_regex : await macros(script.find_regex);
+  switch (mode) {
+    case 'none':
+      return sandbox.replace(pattern, script.flags, script.replace_string, texts);
+    case 'escaped':
+      // Macros once, then `$` made literal: captures do not reach the replacement.
+      return sandbox.replace(pattern, script.flags, (await macros(script.replace_string)).replace(/\$/g, '$$$$'), texts);
+    case 'after':
+      // Captures first, then one macro pass over each whole result.
+      return Promise.all((await sandbox.replace(pattern, script.flags, script.replace_string, texts)).map(macros));
+    case 'raw': {
+      // Captures into the template, then macros per match: a macro may read what was captured.
+      const found = await sandbox.matches(pattern, script.flags, script.replace_string, texts);
+      return Promise.all(texts.map(async (text, i) => spliced(text, found[i]!, await Promise.all(found[i]!.map((m) => macros(m.replacement))))));
+    }
+  }
+}
+
+function spliced(text: string, matches: RegexMatch[], replacements: string[]): string {
+  let out = '';
+  let last = 0;
+  matches.forEach((m, i) => {
+    out += text.slice(last, m.index) + replacements[i];
+    last = m.index + m.length;
+  });
+  return out + text.slice(last);
+}
+
+/** The script's trim strings taken out, until none is left (an empty one would never end). */
+function trimmed(script: RegexScript, texts: string[]): string[] {
+  const trims = script.trim_strings.filter((t) => t.length > 0);
+  if (trims.length === 0) return texts;
+  return texts.map((text) => {
+    let out = text;
+    for (const trim of trims) while (out.includes(trim)) out = out.replaceAll(trim, '');
+    return out;
+  });
+}

@@ -1,0 +1,46 @@
+// The regex scripts at work: the store, the thread their patterns run on, and the one call the chat makes at each of
+// Lumiverse's three targets — prompt (each message as it goes to the model, nothing stored changes), response (the
+// finished reply, as stored) and display (the text the window shows, nothing stored changes).
+import type { Db } from '../db/chat-db';
+import type { Clock } from '../ports';
+import { applyRegexScripts, type RegexApplyOptions, type RegexRun, type RegexText } from './regex-apply';
+import { RegexSandbox } from './regex-sandbox';
+import type { RegexPlacement, RegexTarget } from '../../../shared/types/regex-script';
+import { RegexStore, type RegexContext } from './regex-store';
+
+export class RegexScripts {
+  readonly store: RegexStore;
+  private readonly sandbox: RegexSandbox;
+
+  constructor(db: Db, clock: Clock, committed?: () => void, passTimeoutMs?: number) {
+    this.store = new RegexStore(db, clock, committed);
+    this.sandbox = new RegexSandbox(passTimeoutMs);
+  }
+
+  /** The texts after `target`'s active scripts for a chat (a session is its own character here); null when none applies. */
+  async apply(target: RegexTarget, chatId: string, items: readonly RegexText[], options: RegexApplyOptions = {}): Promise<RegexRun | null> {
+    const context: RegexContext = { chatId, characterId: chatId };
+    const scripts = this.store.active(target, context);
+    if (scripts.length === 0 || items.length === 0) return null;
+    return applyRegexScripts(this.sandbox, scripts, items, options);
+  }
+
+  /** An edited message's text after the response scripts that run on edits (Lumiverse's run_on_edit; no macros, depth 0). */
+  async onEdit(chatId: string, role: string, text: string): Promise<string> {
+    const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit);
+    if (scripts.length === 0) return text;
+    return (await applyRegexScripts(this.sandbox, scripts, [{ text, placement: placementOf(role), depth: 0 }])).texts[0]!;
+  }
+
+  close(): Promise<void> {
+    return this.sandbox.close();
+  }
+}
+
+/** A message's placement: the person's words, or the model's. */
+export const placementOf = (role: string): RegexPlacement => (role === 'user' ? 'user_input' : 'ai_output');
+
+/** A run's failures in a sentence each (the turn's trace and the log say them). */
+export function runNotes(run: RegexRun | null): string[] {
+  return (run?.failed ?? []).map(({ script, reason }) => `regex script "${script.name}" was skipped: ${reason}`);
+}

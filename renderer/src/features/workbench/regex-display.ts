@@ -1,0 +1,124 @@
+// The display-target regex scripts in the window. It knows which scripts exist, so a chat none applies to asks the
+// host nothing and draws at once; otherwise each shown message's text goes through them on the host (their patterns
+// run there, under a time limit), asked for in one batch per render and kept until a script changes.
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import type { MethodOutput } from '../../../../shared/contract';
+import { DISPLAY_BATCH } from '../../../../shared/contract/regex';
+import type { HostApi } from '../../../../shared/host-api';
+import { useHost } from '../../app/context';
+
+type Script = MethodOutput<'regex.list'>['scripts'][number];
+type Role = 'user' | 'assistant';
+interface Ask {
+  key: string;
+  item: { text: string; role: Role; depth: number };
+}
+
+/** Texts kept across renders (a long chat scrolled back and forth asks again only past this). */
+const KEPT = 2000;
+
+export class RegexDisplay {
+  private scripts: Script[] = [];
+  private revision = -1;
+  private readonly kept = new Map<string, string>();
+  private readonly asked = new Set<string>();
+  private readonly queue = new Map<string, Ask[]>();
+  private readonly listeners = new Set<() => void>();
+  private version = 0;
+
+  constructor(private readonly host: HostApi) {
+    host.onEvent((event) => {
+      if (event.type === 'regex.changed' && event.revision !== this.revision) void this.load();
+    });
+    void this.load();
+  }
+
+  readonly subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly snapshot = () => this.version;
+
+  /** Whether any enabled display script could change this session's messages. */
+  applies(sessionId: string): boolean {
+    return this.scripts.some((s) => !s.disabled && s.target.includes('display') && (s.scope === 'global' || s.scope_id === sessionId));
+  }
+
+  /** The text as shown, once the host has said; undefined until then. */
+  shown(sessionId: string, text: string, role: Role, depth: number): string | undefined {
+    return this.kept.get(keyOf(this.revision, sessionId, text, role, depth));
+  }
+
+  /** Asks for the text as shown (batched with the other messages asked in this render). */
+  ask(sessionId: string, text: string, role: Role, depth: number): void {
+    const key = keyOf(this.revision, sessionId, text, role, depth);
+    if (this.kept.has(key) || this.asked.has(key)) return;
+    this.asked.add(key);
+    const first = this.queue.size === 0;
+    this.queue.set(sessionId, [...(this.queue.get(sessionId) ?? []), { key, item: { text, role, depth } }]);
+    if (first) queueMicrotask(() => void this.flush());
+  }
+
+  private async load(): Promise<void> {
+    const result = await this.host.invoke('regex.list', {});
+    if (!result.ok) return;
+    this.scripts = result.value.scripts;
+    this.revision = result.value.revision;
+    this.kept.clear();
+    this.asked.clear();
+    this.changed();
+  }
+
+  private async flush(): Promise<void> {
+    const batches = [...this.queue];
+    this.queue.clear();
+    for (const [sessionId, asks] of batches) {
+      for (let at = 0; at < asks.length; at += DISPLAY_BATCH) {
+        const part = asks.slice(at, at + DISPLAY_BATCH);
+        const result = await this.host.invoke('regex.display', { sessionId, items: part.map((a) => a.item) });
+        for (const a of part) this.asked.delete(a.key);
+        // Texts worked out under another revision are not kept; the reload asks again.
+        if (!result.ok || result.value.revision !== this.revision) continue;
+        part.forEach((a, i) => this.keep(a.key, result.value.texts[i]!));
+      }
+    }
+    this.changed();
+  }
+
+  private keep(key: string, text: string): void {
+    this.kept.set(key, text);
+    if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
+  }
+
+  private changed(): void {
+    this.version++;
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const keyOf = (revision: number, sessionId: string, text: string, role: Role, depth: number) => `${revision}\u0000${sessionId}\u0000${role}\u0000${depth}\u0000${text}`;
+
+const displays = new WeakMap<HostApi, RegexDisplay>();
+function displayFor(host: HostApi): RegexDisplay {
+  let display = displays.get(host);
+  if (!display) displays.set(host, (display = new RegexDisplay(host)));
+  return display;
+}
+
+/**
+ * `text` as the window shows it: through the display scripts when any applies. Until the host answers, the last text
+ * shown for this message stays (a streaming reply's newest words arrive a moment later), or the text itself.
+ */
+export function useDisplayText(sessionId: string, text: string, role: Role, depth: number): string {
+  const display = displayFor(useHost());
+  useSyncExternalStore(display.subscribe, display.snapshot);
+  const applies = display.applies(sessionId);
+  const shown = applies ? display.shown(sessionId, text, role, depth) : text;
+  const last = useRef<string | null>(null);
+  useEffect(() => {
+    if (applies && shown === undefined) display.ask(sessionId, text, role, depth);
+  });
+  if (shown !== undefined) last.current = shown;
+  return shown ?? last.current ?? text;
+}

@@ -1,0 +1,100 @@
+// spindle.regex_scripts from a worker, as published extensions keep rules (a TypeScript backend built to ESM,
+// Lumiverse's manifest and calls), and the rules at work in a real turn: the prompt rule changes what the model is
+// sent but not the chat, the response rule changes the reply as saved, the display rule changes what the window is
+// shown but not what is stored. A rule the extension did not write is not its to change.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import { PERSON } from '../../../electron/core/regex/regex-store';
+import { sessionDocument } from '../../helpers/session-document';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, finished, type ChatRig } from '../chat/helpers';
+import { fixture, waitFor } from './harness';
+
+const ID = 'lumiverse_regex';
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+async function tool<T>(r: ChatRig, name: string, args: Record<string, unknown> = {}): Promise<T> {
+  const outcome = await r.host.registry.invoke(`${ID}:${name}`, args, { timeoutMs: 20_000 });
+  if (!outcome.ok) throw new Error(`${name}: ${JSON.stringify(outcome.error)}`);
+  return JSON.parse(outcome.content) as T;
+}
+
+async function installed(): Promise<ChatRig> {
+  const r = (rig = await chatRig());
+  await r.host.extensions.installFromFolder(fixture(ID), { grant: 'requested', trust: true }, () => undefined);
+  await waitFor(() => r.host.regex.store.list().total === 3 && r.host.registry.list().some((t) => t.qualifiedName === `${ID}:tamper`), `${ID}'s rules`);
+  return r;
+}
+
+describe('regex scripts from an extension', () => {
+  it('keeps its rules by name, and each works at its target in a real turn', async () => {
+    const r = await installed();
+    // Installed again (a restart, an update): its rules are found by name and updated, not added twice.
+    expect(await tool(r, 'reinstall')).toEqual({ total: 3, mine: 3 });
+    expect(await tool(r, 'active', { target: 'display' })).toEqual([{ name: 'Cue Keeper • Hide voice cues', target: 'display', can_mutate: true, folder: 'Cue Keeper' }]);
+
+    await addMainConnection(r);
+    const imported = await r.call('chat.sessions.import', {
+      json: JSON.stringify(
+        sessionDocument({
+          id: 'harbour',
+          messages: [
+            { id: 'a', role: 'user', content: '(OOC: keep it short) Is the ferry running?', createdAt: 1 },
+            { id: 'b', role: 'assistant', content: '(OOC: fine) The ferryman shrugs.', createdAt: 2 },
+          ],
+        }),
+      ),
+    });
+    const sessionId = (imported.value as { id: string }).id;
+    r.server.enqueue({ text: 'Hello [voice: soft] there. [END]' });
+    const sent = await r.call('chat.send', { sessionId, text: '(OOC: last one) And tomorrow?' });
+    expect(sent, JSON.stringify(sent)).toMatchObject({ ok: true });
+    await finished(r, (sent.value as { turnId: string }).turnId);
+
+    // prompt: older messages lose their notes on the way to the model; the newest (depth 0) keeps its own.
+    const sentMessages = (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(sentMessages.slice(1)).toEqual([
+      { role: 'user', content: 'Is the ferry running?' },
+      { role: 'assistant', content: 'The ferryman shrugs.' },
+      { role: 'user', content: '(OOC: last one) And tomorrow?' },
+    ]);
+    const session = (await r.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    expect(session.messages[0]!.content).toBe('(OOC: keep it short) Is the ferry running?');
+    // response: the reply is saved without its end marker; display: the voice cue is not shown, but kept.
+    const reply = session.messages.at(-1) as ChatMessage;
+    expect(reply.content).toBe('Hello [voice: soft] there.');
+    const shown = await r.call('regex.display', { sessionId, items: [{ text: reply.content, role: 'assistant', depth: 0 }, { text: '[voice: x] Hi', role: 'user', depth: 1 }] });
+    expect(shown.value).toMatchObject({ texts: ['Hello there.', '[voice: x] Hi'], skipped: [] });
+    // Both passes are stages of the turn's breakdown, naming the rule and its extension.
+    const regexStages = reply.trace!.filter((s) => s.stage === 'regex');
+    expect(regexStages.map((s) => s.note)).toEqual(['"Cue Keeper • OOC out of older messages" (lumiverse_regex) changed 2 messages', 'the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)']);
+    expect(regexStages[1]).toMatchObject({ before: 'Hello [voice: soft] there. [END]', after: 'Hello [voice: soft] there.' });
+  }, 60_000);
+
+  it('G2: may not change a rule it did not write, and hears the person switch it', async () => {
+    const r = await installed();
+    const theirs = r.host.regex.store.create({ name: 'My own rule', find_regex: 'colour', replace_string: 'color', target: 'display' }, PERSON);
+    expect(await tool(r, 'active', { target: 'display' })).toContainEqual({ name: 'My own rule', target: 'display', can_mutate: false, folder: '' });
+    expect(await tool(r, 'tamper', { id: theirs.id })).toMatchObject({ changed: false, code: 'PERMISSION_DENIED' });
+    expect(r.host.regex.store.get(theirs.id)!.disabled).toBe(false);
+
+    // The person switches it off in the window: the extension hears it (and drops its cache), the script as it reads it.
+    expect(await r.call('regex.setDisabled', { id: theirs.id, disabled: true })).toMatchObject({ ok: true, value: { disabled: true } });
+    expect(await r.call('regex.delete', { id: theirs.id })).toMatchObject({ ok: true, value: { deleted: true } });
+    const heard = await tool<Array<{ event: string; id: string; can_mutate?: boolean }>>(r, 'heard');
+    expect(heard.filter((h) => h.id === theirs.id)).toEqual([
+      { event: 'REGEX_SCRIPT_CHANGED', id: theirs.id, name: 'My own rule', can_mutate: false },
+      { event: 'REGEX_SCRIPT_CHANGED', id: theirs.id, name: 'My own rule', can_mutate: false },
+      { event: 'REGEX_SCRIPT_DELETED', id: theirs.id },
+    ]);
+    expect(await tool(r, 'active', { target: 'display' })).not.toContainEqual(expect.objectContaining({ name: 'My own rule' }));
+    expect(r.events.filter((e) => e.type === 'regex.changed').length).toBeGreaterThanOrEqual(5);
+    expect(r.host.extensions.get(ID).inertTouched ?? []).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,87 @@
+// @vitest-environment real-core
+// Display regex scripts in the Workbench chat, against the real core (its patterns on the real pattern thread): a
+// rule an extension wrote changes what the window shows, by author and depth, never what is stored; the Regex scripts
+// view names it and its writer, and switching it off there shows the text as written again. A chat no rule applies
+// to asks the host nothing. Markup a rule writes stays text (G5).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RegexScriptInput } from '../../shared/types/regex-script';
+import { buttonNamed, byLabel, byTestId, cleanup, settle } from './harness';
+import { openWorkbench, savedSession } from './workbench-harness';
+import { disposeAllHosts } from './real-host';
+import { closeLlmServers, session } from './real-chat';
+
+afterEach(async () => {
+  cleanup();
+  await disposeAllHosts();
+  await closeLlmServers();
+});
+
+const CHAT = session({
+  id: 's1',
+  messages: [
+    { id: 'u1', role: 'user', content: '[voice: loud] Is anyone there?', createdAt: 1 },
+    { id: 'a1', role: 'assistant', content: 'Far away [voice: faint] a bell.', createdAt: 2 },
+    { id: 'a2', role: 'assistant', content: 'Hello [voice: soft] there.', createdAt: 3 },
+  ],
+});
+const HIDE: RegexScriptInput = { name: 'Hide voice cues', find_regex: '\\s?\\[voice:[^\\]]*\\]', replace_string: '', flags: 'gi', placement: ['ai_output'], target: 'display' };
+
+const shownTexts = (panel: HTMLElement) => [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].map((m) => m.querySelector('.msg__text')?.textContent ?? '');
+
+async function open(scripts: RegexScriptInput[]) {
+  return openWorkbench({
+    sessions: [CHAT],
+    arrange: async ({ host }) => {
+      for (const input of scripts) host.core.regex.store.create(input, { owner: 'cue_keeper', unrestricted: false });
+    },
+  });
+}
+
+describe('display regex scripts in the chat', () => {
+  it("shows the model's messages without their cues, stores them as written, and asks in one batch", async () => {
+    const { panel, host } = await open([HIDE]);
+    await settle();
+    expect(shownTexts(panel)).toEqual(['[voice: loud] Is anyone there?', 'Far away a bell.', 'Hello there.']);
+    expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(CHAT.messages.map((m) => m.content));
+    const asked = host.callsTo('regex.display').map((c) => c.input as { items: Array<{ role: string; depth: number }> });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.items.map((i) => [i.role, i.depth])).toEqual([['user', 2], ['assistant', 1], ['assistant', 0]]);
+  });
+
+  it('counts depth from the newest message', async () => {
+    const { panel } = await open([{ ...HIDE, max_depth: 0 }]);
+    await settle();
+    expect(shownTexts(panel)).toEqual(['[voice: loud] Is anyone there?', 'Far away [voice: faint] a bell.', 'Hello there.']);
+  });
+
+  it('lists the rule and its writer in the Regex scripts view; switched off there, the cues show again', async () => {
+    const { panel, host } = await open([HIDE]);
+    await settle(() => buttonNamed(panel, 'Regex scripts').click());
+    const row = byTestId(panel, 'regex-row');
+    expect(row.dataset.name).toBe('Hide voice cues');
+    expect(row.textContent).toContain('display');
+    expect(row.textContent).toContain('cue_keeper');
+    await settle(() => byLabel(panel, 'Hide voice cues on').click());
+    expect(host.callsTo('regex.setDisabled').map((c) => c.input)).toEqual([{ id: host.core.regex.store.list().data[0]!.id, disabled: true }]);
+    await settle();
+    expect(shownTexts(panel)).toEqual(CHAT.messages.map((m) => m.content));
+    expect(byLabel<HTMLInputElement>(panel, 'Hide voice cues on').checked).toBe(false);
+  });
+
+  it('asks nothing for a chat no rule applies to', async () => {
+    const { panel, host } = await open([{ ...HIDE, scope: 'chat', scope_id: 'another-chat' }, { ...HIDE, name: 'Prompt only', target: 'prompt' }]);
+    await settle();
+    expect(shownTexts(panel)).toEqual(CHAT.messages.map((m) => m.content));
+    expect(host.callsTo('regex.display')).toEqual([]);
+  });
+
+  it('G5: markup a rule writes is shown as text, never made into elements', async () => {
+    const markup = '<img src=x onerror="window.__pwnedByRegex=1"><script>window.__pwnedByRegex=2</script>';
+    const { panel } = await open([{ ...HIDE, name: 'Card', replace_string: markup }]);
+    await settle();
+    const reply = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].at(-1)!;
+    expect(reply.querySelector('.msg__text')!.textContent).toBe(`Hello${markup} there.`);
+    expect(reply.querySelector('img, script')).toBeNull();
+    expect((window as { __pwnedByRegex?: unknown }).__pwnedByRegex).toBeUndefined();
+  });
+});
