@@ -36,10 +36,10 @@ describe('extensions install', () => {
     const dataDir = tempDir();
     const installed = await cli(dataDir, ['extensions', 'install', fixture('lumiverse_bunbundle'), '--grant', 'requested']);
     expect(installed.code, installed.err).toBe(0);
-    expect(installed.err).toContain('Requested, answered empty here (the Workbench has no such data): regex_scripts.');
+    expect(installed.err).toContain('Requested, answered empty here (the Workbench has no such data): databanks.');
     expect(installed.err).toMatch(/warning: It asks for Lumiverse 9\.0\.0 or newer/);
     const list = await cli(dataDir, ['extensions', 'list']);
-    expect(list.out).toContain('answered empty here: regex_scripts');
+    expect(list.out).toContain('answered empty here: databanks');
     expect(list.out).toMatch(/warning: It asks for Lumiverse 9\.0\.0 or newer/);
   }, 60_000);
 
