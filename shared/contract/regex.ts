@@ -24,6 +24,8 @@ export const RegexScriptSchema = Type.Object({
   sort_order: Type.Number(),
   description: Type.String(),
   folder: Type.String(),
+  /** Its time ran out: it is passed over until its pattern is changed. */
+  slow: Type.Boolean(),
 });
 
 export const regexMethods = {

@@ -2,7 +2,8 @@
 // production build, while the local LLM server streams a reply at about 2,000 tokens/s — frames per second
 // (median), the longest frame, long tasks, and how long after the server's last token the whole text is on
 // screen; beside the idle page's figures in the same run. Scenarios: a 4,000-token reply in a new chat, the
-// same after 200 earlier messages, and a 20,000-token reply.
+// same after 200 earlier messages, a 20,000-token reply, and the long chat's again with a display regex rule on
+// (every shown message, the streaming one too, goes through it on the host).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -89,7 +90,7 @@ async function openSession(page: Page, url: string, title: string): Promise<void
 
 /** `CW_BENCH_TRACE=<folder>`: also writes a Chromium performance trace of each streaming scenario there (open it in DevTools' Performance panel). */
 const TRACE_DIR = process.env.CW_BENCH_TRACE;
-/** `CW_BENCH_ONLY=new|long|big` runs one streaming scenario; `CW_BENCH_REPEAT=N` streams the long chat's N times in a row. */
+/** `CW_BENCH_ONLY=new|long|big|regex` runs one streaming scenario; `CW_BENCH_REPEAT=N` streams the long chat's N times in a row. */
 const ONLY = process.env.CW_BENCH_ONLY;
 const LONG_REPEATS = Number(process.env.CW_BENCH_REPEAT ?? 1);
 /** `CW_BENCH_PROFILE=<folder>`: also writes the page's JavaScript CPU profile of each streaming scenario there (.cpuprofile, for DevTools). */
@@ -184,7 +185,7 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-bench-render-'));
   const connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
   for (const [id, title, count] of [['fresh', 'Fresh chat', 0], ['long', 'Long chat', 200], ['big', 'Big reply', 0]] as const) cli(dataDir, 'sessions', 'import', sessionFile(id, title, count, connectionId));
-  const host = await startHost(dataDir);
+  let host = await startHost(dataDir);
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const rows: Figures[] = [];
   try {
@@ -202,6 +203,17 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
     if (!ONLY || ONLY === 'big') {
       await openSession(page, host.url, 'Big reply');
       rows.push(await stream(page, llm, '20,000 tokens', 20_000));
+    }
+    if (!ONLY || ONLY === 'regex') {
+      // An extension that keeps a display rule (hiding voice cues), as published ones do; its worker writes the rule.
+      await host.stop();
+      cli(dataDir, 'extensions', 'install', path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_regex'), '--grant', 'requested');
+      host = await startHost(dataDir);
+      await openSession(page, host.url, 'Long chat');
+      await page.getByRole('button', { name: 'Regex scripts' }).click();
+      await page.getByTestId('regex-row').filter({ hasText: 'Hide voice cues' }).waitFor();
+      await page.getByRole('button', { name: 'Hide regex scripts' }).click();
+      rows.push(await stream(page, llm, '4,000 tokens after 200 messages, a display rule on', 4000));
     }
   } finally {
     await browser.close();

@@ -13,6 +13,7 @@ import { localBenchmark } from './local';
 import { sessionsBenchmark } from './sessions';
 import { chatWindowBenchmark } from './chat-window';
 import { recallBenchmark } from './recall';
+import { regexBenchmark } from './regex';
 import { stealMeter } from './cpu-steal';
 
 const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> = {
@@ -29,6 +30,7 @@ const benchmarks: Record<string, (opts: { json: boolean }) => Promise<unknown>> 
   sessions: sessionsBenchmark,
   'chat-window': chatWindowBenchmark,
   recall: recallBenchmark,
+  regex: regexBenchmark,
 };
 
 const args = process.argv.slice(2);

@@ -9,6 +9,8 @@ import { buttonNamed, byLabel, byTestId, cleanup, settle } from './harness';
 import { openWorkbench, savedSession } from './workbench-harness';
 import { disposeAllHosts } from './real-host';
 import { closeLlmServers, session } from './real-chat';
+import { RegexDisplay } from '../../renderer/src/features/workbench/regex-display';
+import type { HostApi } from '../../shared/host-api';
 
 afterEach(async () => {
   cleanup();
@@ -83,5 +85,28 @@ describe('display regex scripts in the chat', () => {
     expect(reply.querySelector('.msg__text')!.textContent).toBe(`Hello${markup} there.`);
     expect(reply.querySelector('img, script')).toBeNull();
     expect((window as { __pwnedByRegex?: unknown }).__pwnedByRegex).toBeUndefined();
+  });
+});
+
+describe('the display pass when the host refuses it', () => {
+  it('shows the text as written and does not ask again for it', async () => {
+    const asked: string[] = [];
+    const host = {
+      invoke: async (method: string) => {
+        asked.push(method);
+        if (method === 'regex.list') return { ok: true, value: { scripts: [{ ...HIDE, id: 'r1', owner: 'x', scope: 'global', scope_id: null, target: ['display'], disabled: false }], revision: 1 } };
+        return { ok: false, error: { code: 'NOT_FOUND', message: 'No Workbench session gone.' } };
+      },
+      onEvent: () => () => undefined,
+    } as unknown as HostApi;
+    const display = new RegexDisplay(host);
+    await settle();
+    expect(display.applies('gone')).toBe(true);
+    display.ask('gone', 'Hi [voice: x]', 'assistant', 0);
+    await settle();
+    expect(display.shown('gone', 'Hi [voice: x]', 'assistant', 0)).toBe('Hi [voice: x]');
+    display.ask('gone', 'Hi [voice: x]', 'assistant', 0);
+    await settle();
+    expect(asked).toEqual(['regex.list', 'regex.display']);
   });
 });

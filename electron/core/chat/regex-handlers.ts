@@ -11,7 +11,7 @@ import { PERSON } from '../regex/regex-store';
 type RegexHandlerNames = Extract<keyof Handlers, `regex.${string}`>;
 
 /** The fields the window shows (metadata and actions stay with the extensions). */
-const view = (s: RegexScript) => ({
+const view = (s: RegexScript, slow: boolean) => ({
   id: s.id,
   owner: s.owner,
   name: s.name,
@@ -26,6 +26,7 @@ const view = (s: RegexScript) => ({
   sort_order: s.sort_order,
   description: s.description,
   folder: s.folder,
+  slow,
 });
 
 export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat: ChatEngine): Pick<Handlers, RegexHandlerNames> {
@@ -38,9 +39,12 @@ export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat:
         scripts.push(...page.data);
         if (scripts.length >= page.total || page.data.length === 0) break;
       }
-      return { scripts: scripts.map(view), revision: store.revision };
+      return { scripts: scripts.map((s) => view(s, regex.isSlow(s))), revision: store.revision };
     },
-    'regex.setDisabled': ({ id, disabled }) => view(store.update(id, { disabled }, PERSON)),
+    'regex.setDisabled': ({ id, disabled }) => {
+      const script = store.update(id, { disabled }, PERSON);
+      return view(script, regex.isSlow(script));
+    },
     'regex.delete': ({ id }) => ({ deleted: store.delete(id, PERSON) }),
     'regex.display': async ({ sessionId, items }) => {
       sessions.assertExists(sessionId);

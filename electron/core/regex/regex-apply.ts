@@ -16,8 +16,8 @@ export interface RegexRun {
   texts: string[];
   /** The scripts that changed something, with how many texts each changed. */
   changed: Array<{ script: RegexScript; texts: number }>;
-  /** The scripts passed over, and why. */
-  failed: Array<{ script: RegexScript; reason: string }>;
+  /** The scripts passed over, and why; `timedOut` when its time ran out. */
+  failed: Array<{ script: RegexScript; reason: string; timedOut?: boolean }>;
 }
 
 export interface RegexApplyOptions {
@@ -48,7 +48,8 @@ export async function applyRegexScripts(sandbox: RegexSandbox, scripts: readonly
       if (changed) run.changed.push({ script, texts: changed });
     } catch (err) {
       if (!(err instanceof RegexPassFailure)) throw err;
-      run.failed.push({ script, reason: err.failure.kind === 'timeout' ? `it ran past its time (${err.message})` : err.message });
+      const timedOut = err.failure.kind === 'timeout';
+      run.failed.push({ script, reason: timedOut ? `it ran past its time (${err.message})` : err.message, ...(timedOut ? { timedOut } : {}) });
     }
   }
   return run;

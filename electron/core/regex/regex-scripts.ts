@@ -5,12 +5,17 @@ import type { Db } from '../db/chat-db';
 import type { Clock } from '../ports';
 import { applyRegexScripts, type RegexApplyOptions, type RegexRun, type RegexText } from './regex-apply';
 import { RegexSandbox } from './regex-sandbox';
-import type { RegexPlacement, RegexTarget } from '../../../shared/types/regex-script';
+import type { RegexPlacement, RegexScript, RegexTarget } from '../../../shared/types/regex-script';
 import { RegexStore, type RegexContext } from './regex-store';
 
 export class RegexScripts {
   readonly store: RegexStore;
   private readonly sandbox: RegexSandbox;
+  /**
+   * Scripts whose time ran out, by id, with the pattern that did: passed over from then on, so one hostile pattern
+   * costs one time limit rather than one per message drawn, until its pattern is changed.
+   */
+  private readonly tooSlow = new Map<string, string>();
 
   constructor(db: Db, clock: Clock, committed?: () => void, passTimeoutMs?: number) {
     this.store = new RegexStore(db, clock, committed);
@@ -20,14 +25,23 @@ export class RegexScripts {
   /** The texts after `target`'s active scripts for a chat (a session is its own character here); null when none applies. */
   async apply(target: RegexTarget, chatId: string, items: readonly RegexText[], options: RegexApplyOptions = {}): Promise<RegexRun | null> {
     const context: RegexContext = { chatId, characterId: chatId };
-    const scripts = this.store.active(target, context);
-    if (scripts.length === 0 || items.length === 0) return null;
-    return applyRegexScripts(this.sandbox, scripts, items, options);
+    const active = this.store.active(target, context);
+    if (active.length === 0 || items.length === 0) return null;
+    const slow = active.filter((s) => this.isSlow(s));
+    const run = await applyRegexScripts(this.sandbox, active.filter((s) => !this.isSlow(s)), items, options);
+    for (const failure of run.failed) if (failure.timedOut) this.tooSlow.set(failure.script.id, patternOf(failure.script));
+    run.failed.push(...slow.map((script) => ({ script, reason: 'it ran past its time limit before; it runs again once its pattern is changed' })));
+    return run;
+  }
+
+  /** Whether `script` is passed over for having run past its time (until its pattern is changed). */
+  isSlow(script: RegexScript): boolean {
+    return this.tooSlow.get(script.id) === patternOf(script);
   }
 
   /** An edited message's text after the response scripts that run on edits (Lumiverse's run_on_edit; no macros, depth 0). */
   async onEdit(chatId: string, role: string, text: string): Promise<string> {
-    const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit);
+    const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit && !this.isSlow(s));
     if (scripts.length === 0) return text;
     return (await applyRegexScripts(this.sandbox, scripts, [{ text, placement: placementOf(role), depth: 0 }])).texts[0]!;
   }
@@ -36,6 +50,8 @@ export class RegexScripts {
     return this.sandbox.close();
   }
 }
+
+const patternOf = (s: RegexScript) => `${s.find_regex}\u0000${s.flags}\u0000${s.substitute_macros}`;
 
 /** A message's placement: the person's words, or the model's. */
 export const placementOf = (role: string): RegexPlacement => (role === 'user' ? 'user_input' : 'ai_output');

@@ -68,7 +68,7 @@ export class RegexStore extends DbStore {
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const limit = Math.min(200, Math.max(1, Math.floor(options.limit ?? 50)));
     const offset = Math.max(0, Math.floor(options.offset ?? 0));
-    const rows = this.db.prepare(`SELECT doc FROM regex_scripts ${clause} ORDER BY sort_order, created_at, id LIMIT ? OFFSET ?`).raw(true).all(...params, limit, offset) as Array<[string]>;
+    const rows = this.db.prepare(`SELECT doc FROM regex_scripts ${clause} ORDER BY sort_order, created_at, rowid LIMIT ? OFFSET ?`).raw(true).all(...params, limit, offset) as Array<[string]>;
     const total = (this.db.prepare(`SELECT COUNT(*) FROM regex_scripts ${clause}`).raw(true).get(...params) as [number])[0];
     return { data: rows.map(([doc]) => JSON.parse(doc) as RegexScript), total };
   }
@@ -93,7 +93,7 @@ export class RegexStore extends DbStore {
     const rows = this.db
       .prepare(
         `SELECT doc FROM regex_scripts WHERE disabled = 0 AND instr(target, '"' || ? || '"') > 0 AND (${scopes.join(' OR ')})
-         ORDER BY CASE scope WHEN 'global' THEN 0 WHEN 'character' THEN 1 ELSE 2 END, sort_order, created_at, id`,
+         ORDER BY CASE scope WHEN 'global' THEN 0 WHEN 'character' THEN 1 ELSE 2 END, sort_order, created_at, rowid`,
       )
       .raw(true)
       .all(...params) as Array<[string]>;

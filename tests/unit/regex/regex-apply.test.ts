@@ -6,6 +6,10 @@ import { applyRegexScripts, type RegexText } from '../../../electron/core/regex/
 import { newScript } from '../../../electron/core/regex/regex-script';
 import { RegexSandbox } from '../../../electron/core/regex/regex-sandbox';
 import type { RegexScriptInput } from '../../../shared/types/regex-script';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { RegexScripts } from '../../../electron/core/regex/regex-scripts';
+import { PERSON } from '../../../electron/core/regex/regex-store';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 let sandbox: RegexSandbox;
 afterEach(async () => {
@@ -89,5 +93,33 @@ describe('applying regex scripts', () => {
     sandbox = new RegexSandbox();
     await sandbox.close();
     await expect(sandbox.replace('a', '', 'b', ['a'])).rejects.toMatchObject({ failure: { kind: 'stopped' } });
+  });
+});
+
+describe('a rule whose time ran out', () => {
+  it('G1: is passed over in later passes, said so, until its pattern is changed', async () => {
+    const clock = { now: () => 1_750_000_000_000 };
+    const sessions = new SessionStore({ dataDir: tempDir(), clock });
+    const regex = new RegexScripts(sessions.db, clock, undefined, 50);
+    try {
+      const hostile = regex.store.create({ name: 'Backtracks', find_regex: '(a+)+$', replace_string: 'x', target: 'display' }, PERSON);
+      regex.store.create({ name: 'Bang', find_regex: '!', replace_string: '?', target: 'display' }, PERSON);
+      const items = [{ text: `${'a'.repeat(40)}!`, placement: 'ai_output' as const }];
+      const first = (await regex.apply('display', 'c1', items))!;
+      expect(first.failed).toEqual([expect.objectContaining({ timedOut: true })]);
+      expect(regex.isSlow(regex.store.get(hostile.id)!)).toBe(true);
+      const again = (await regex.apply('display', 'c1', items))!;
+      expect(again.texts).toEqual([`${'a'.repeat(40)}?`]);
+      expect(again.failed).toEqual([{ script: expect.objectContaining({ id: hostile.id }), reason: expect.stringMatching(/before; it runs again once its pattern is changed/) }]);
+      // Switched off and on, it is still the same pattern; a new pattern runs again.
+      regex.store.update(hostile.id, { disabled: true }, PERSON);
+      expect(regex.isSlow(regex.store.update(hostile.id, { disabled: false }, PERSON))).toBe(true);
+      regex.store.update(hostile.id, { find_regex: 'a+!' }, PERSON);
+      expect((await regex.apply('display', 'c1', items))!.texts).toEqual(['x']);
+    } finally {
+      await regex.close();
+      await sessions.close();
+      cleanupTempDirs();
+    }
   });
 });

@@ -67,6 +67,11 @@ export function RegexView(props: { sessionId: string; domId: string }) {
                 </td>
                 <td>
                   {s.name}
+                  {s.slow && (
+                    <div className="panel-note" data-testid="regex-slow">
+                      Skipped: its pattern ran past its time limit. It runs again once its pattern is changed.
+                    </div>
+                  )}
                   <div className="panel-note">
                     <code>{`/${s.find_regex.slice(0, 120)}/${s.flags}`}</code>
                     {s.replace_string ? (

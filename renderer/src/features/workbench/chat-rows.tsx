@@ -43,7 +43,8 @@ export function useRows(session: ChatSession, turn: LiveTurn | null, newest: boo
   const pendingKey = showPendingUser ? turn.userMessageId || `pending-${turn.turnId}` : null;
   const liveKey = showLive ? turn.assistantMessageId || `live-${turn.turnId}` : null;
   const rows = useMemo(() => {
-    const after = later + (pendingKey ? 1 : 0) + (liveKey ? 1 : 0);
+    // The window's count may lag a message just saved by a moment: a depth is never below 0.
+    const after = Math.max(0, later) + (pendingKey ? 1 : 0) + (liveKey ? 1 : 0);
     const all: Row[] = messages.map((m, i) => ({ key: m.id, message: m, depth: after + messages.length - 1 - i }));
     if (pendingKey) all.push({ key: pendingKey, message: 'pending', depth: liveKey ? 1 : 0 });
     if (liveKey) all.push({ key: liveKey, message: 'live', depth: 0 });

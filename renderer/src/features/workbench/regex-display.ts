@@ -78,9 +78,10 @@ export class RegexDisplay {
         const part = asks.slice(at, at + DISPLAY_BATCH);
         const result = await this.host.invoke('regex.display', { sessionId, items: part.map((a) => a.item) });
         for (const a of part) this.asked.delete(a.key);
+        // A refused pass (the chat deleted meanwhile) shows the text as written, and is not asked again and again.
+        if (!result.ok) part.forEach((a) => this.keep(a.key, a.item.text));
         // Texts worked out under another revision are not kept; the reload asks again.
-        if (!result.ok || result.value.revision !== this.revision) continue;
-        part.forEach((a, i) => this.keep(a.key, result.value.texts[i]!));
+        else if (result.value.revision === this.revision) part.forEach((a, i) => this.keep(a.key, result.value.texts[i]!));
       }
     }
     this.changed();
