@@ -262,7 +262,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   // Extensions granted regex_scripts hear each change (event-access.ts), and the window redraws what scripts changed.
   llmServices.regex.store.onChange((change) => {
     if (change.kind === 'changed') extensions.pipeline().broadcast('REGEX_SCRIPT_CHANGED', { id: change.script.id, script: change.script });
-    else extensions.pipeline().broadcast('REGEX_SCRIPT_DELETED', { id: change.id });
+    else if (change.kind === 'deleted') extensions.pipeline().broadcast('REGEX_SCRIPT_DELETED', { id: change.id });
     emit({ type: 'regex.changed', revision: llmServices.regex.store.revision });
   });
   llmServices.sidecar.endpoints.attach(() => extensions.providers());

@@ -2,7 +2,7 @@
 // text through the API needs (chat.* asks for chat_mutation, as in Lumiverse). Without it a message or generation
 // event arrives with ids and counts, and a stream token not at all. One rule for backends and their frames.
 import type { ExtensionPermission } from '../types/spindle';
-import { scriptDto, type RegexScript } from '../types/regex-script';
+import { mayChange, scriptDto, type RegexScript } from '../types/regex-script';
 
 /** The permission that reading a chat's text needs, through the API or in an event. */
 export const CHAT_TEXT_PERMISSION: ExtensionPermission = 'chat_mutation';
@@ -46,7 +46,7 @@ function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => bool
   if (!has('regex_scripts')) return null;
   const script = payload.script as RegexScript | undefined;
   const { owner: _owner, ...rest } = payload;
-  return script ? { ...rest, script: scriptDto(script, has('regex_scripts_unrestricted') || script.owner === receiver) } : rest;
+  return script ? { ...rest, script: scriptDto(script, mayChange(script, receiver, has('regex_scripts_unrestricted'))) } : rest;
 }
 
 /** The payload extension `receiver`, holding `granted`, receives for `event`, or null when it receives nothing. */

@@ -44,11 +44,19 @@ export interface RegexScript {
 
 export type RegexScriptInput = Partial<Omit<RegexScript, 'id' | 'owner' | 'target' | 'created_at' | 'updated_at'>> & { target?: RegexTarget | RegexTarget[] };
 
-/** The DTO an extension reads: `can_mutate` says whether it may change the script; `target` one string, as typed. */
-export type RegexScriptDto = Omit<RegexScript, 'owner' | 'target'> & { can_mutate: boolean; target: RegexTarget | RegexTarget[] };
+/** The DTO an extension reads: `can_mutate` says whether it may change the script. */
+export type RegexScriptDto = Omit<RegexScript, 'owner'> & { can_mutate: boolean };
 
-/** The script an extension reads. A script of one target shows it as a string (the typed DTO); several, as Lumiverse's array. */
+/**
+ * The script an extension reads. Its `target` is Lumiverse's array, as Lumiverse's host sends it (toRegexScriptDTO),
+ * though the 0.6.20 types name one string: published extensions are written against the host.
+ */
 export function scriptDto(script: RegexScript, canMutate: boolean): RegexScriptDto {
-  const { owner: _owner, target, ...rest } = script;
-  return { ...rest, target: target.length === 1 ? target[0]! : [...target], can_mutate: canMutate };
+  const { owner: _owner, ...rest } = script;
+  return { ...rest, target: [...script.target], can_mutate: canMutate };
+}
+
+/** Whether `owner` may change `script`: its own, or any with regex_scripts_unrestricted (the person may change all). */
+export function mayChange(script: RegexScript, owner: string, unrestricted: boolean): boolean {
+  return unrestricted || script.owner === owner;
 }

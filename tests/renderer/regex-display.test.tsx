@@ -109,4 +109,29 @@ describe('the display pass when the host refuses it', () => {
     await settle();
     expect(asked).toEqual(['regex.list', 'regex.display']);
   });
+
+  it('reads the scripts again when an answer was worked out under newer ones, then asks once more, and stops', async () => {
+    const asked: string[] = [];
+    let revision = 1;
+    const script = { ...HIDE, id: 'r1', owner: 'x', scope: 'global', scope_id: null, target: ['display'], disabled: false, slow: false };
+    const host = {
+      invoke: async (method: string) => {
+        asked.push(method);
+        if (method === 'regex.list') return { ok: true, value: { scripts: [script], revision } };
+        // The scripts changed on the host (no event reached this window): its answers say so.
+        revision = 2;
+        return { ok: true, value: { texts: ['Hi'], revision: 2, skipped: [] } };
+      },
+      onEvent: () => () => undefined,
+    } as unknown as HostApi;
+    const display = new RegexDisplay(host);
+    await settle();
+    display.ask('s1', 'Hi [voice: x]', 'assistant', 0);
+    await settle();
+    expect(display.shown('s1', 'Hi [voice: x]', 'assistant', 0)).toBeUndefined();
+    display.ask('s1', 'Hi [voice: x]', 'assistant', 0);
+    await settle();
+    expect(display.shown('s1', 'Hi [voice: x]', 'assistant', 0)).toBe('Hi');
+    expect(asked).toEqual(['regex.list', 'regex.display', 'regex.list', 'regex.display']);
+  });
 });

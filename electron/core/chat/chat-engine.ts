@@ -25,6 +25,7 @@ import { runTurn, type SendOptions, type TurnDeps } from './chat-turn';
 import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
 import type { RegexScripts } from '../regex/regex-scripts';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
 
 /** What the caller leaves out follows the session's own Council switch. */
 const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
@@ -230,6 +231,11 @@ export class ChatEngine {
     const session = sessionId ? this.deps.sessions.get(sessionId) : ({ ...blank, id: '' } as unknown as ChatSession);
     const extensions = this.pipeline()?.macros() ?? [];
     return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, commit, signal: new AbortController().signal };
+  }
+
+  /** Whether a running extension holds `permission` now (false with no extensions). */
+  extensionAllowed(extensionId: string, permission: ExtensionPermission): boolean {
+    return this.pipeline()?.allowed(extensionId, permission) === true;
   }
 
   /** The session extensions see as active (chats.getActive): the one open in the window, or the last a turn ran in. */

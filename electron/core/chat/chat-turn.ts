@@ -20,7 +20,7 @@ import { runCouncilStage } from './council-stage';
 import type { SessionStore } from './session-store';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 import { saveReply, type ReplyPlacement } from './reply-save';
-import { regexMacros, responseRegex } from './pipeline/regex-stage';
+import { responseRegex, turnRegexMacros } from './pipeline/regex-stage';
 
 const GENERATION_TYPE = { new: 'normal', swipe: 'regenerate', continue: 'continue' } as const;
 
@@ -142,7 +142,7 @@ export async function runTurn(d: TurnDeps, t: {
 
   // A stopped reply is saved too, so its scripts run on a signal of their own.
   const kept = new AbortController().signal;
-  const macros = regexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), extensions: pipeline?.macros() ?? [], commit: true, signal: kept });
+  const macros = turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept });
   const content = await responseRegex({ regex: d.prepare.regex, chatId: sessionId, trace, macros, signal: kept }, result.text);
   const message: ChatMessage = {
     id: assistantMessageId,

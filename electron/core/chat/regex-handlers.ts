@@ -7,16 +7,20 @@ import { regexMacros } from './pipeline/regex-stage';
 import type { SessionStore } from './session-store';
 import { placementOf, runNotes, type RegexScripts } from '../regex/regex-scripts';
 import { PERSON } from '../regex/regex-store';
+import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
 
 type RegexHandlerNames = Extract<keyof Handlers, `regex.${string}`>;
+
+/** The window shows the start of a pattern and of a replacement (a replacement may be 100,000 characters). */
+const PREVIEW_CHARS = 500;
 
 /** The fields the window shows (metadata and actions stay with the extensions). */
 const view = (s: RegexScript, slow: boolean) => ({
   id: s.id,
   owner: s.owner,
   name: s.name,
-  find_regex: s.find_regex,
-  replace_string: s.replace_string,
+  find_regex: s.find_regex.slice(0, PREVIEW_CHARS),
+  replace_string: s.replace_string.slice(0, PREVIEW_CHARS),
   flags: s.flags,
   placement: [...s.placement],
   scope: s.scope,
@@ -49,9 +53,16 @@ export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat:
     'regex.display': async ({ sessionId, items }) => {
       sessions.assertExists(sessionId);
       const revision = store.revision;
-      // Display macros read and never write: a variable macro shown on screen does not change the chat.
-      const macros = regexMacros(chat.macroSources(sessionId, false));
-      const run = await regex.apply('display', sessionId, items.map((item) => ({ text: item.text, placement: placementOf(item.role), depth: item.depth })), { macros });
+      // Display macros read and never write: a variable macro shown on screen does not change the chat. The session is
+      // read (in the background, as a long chat is) only if a script asks for macros.
+      const macros = regexMacros(
+        async () => {
+          await sessions.preload(sessionId);
+          return chat.macroSources(sessionId, false);
+        },
+        (id) => chat.extensionAllowed(id, CHAT_TEXT_PERMISSION),
+      );
+      const run = await regex.apply('display', sessionId, items.map((item) => ({ text: item.text, placement: placementOf(item.role), depth: item.depth })), { macros: macros.forScript });
       return { texts: run?.texts ?? items.map((item) => item.text), revision, skipped: runNotes(run) };
     },
   };

@@ -20,9 +20,12 @@ export interface RegexRun {
   failed: Array<{ script: RegexScript; reason: string; timedOut?: boolean }>;
 }
 
+/** Resolves macros in a text, for one script (what a script's macros may reach depends on who wrote it). */
+export type ScriptMacros = (script: RegexScript) => (text: string) => Promise<string>;
+
 export interface RegexApplyOptions {
-  /** Resolves macros in a text; without it, macro modes leave `{{…}}` as written. */
-  macros?: (text: string) => Promise<string>;
+  /** Without it, macro modes leave `{{…}}` as written and a replacement as it is (Lumiverse without a macro env). */
+  macros?: ScriptMacros;
   signal?: AbortSignal;
 }
 
@@ -39,7 +42,9 @@ export async function applyRegexScripts(sandbox: RegexSandbox, scripts: readonly
     if (at.length === 0) continue;
     try {
       const before = at.map((i) => texts[i]!);
-      const after = trimmed(script, await pass(sandbox, script, before, options.macros));
+      const replaced = await pass(sandbox, script, before, options.macros?.(script));
+      const trims = script.trim_strings.filter((t) => t.length > 0);
+      const after = trims.length ? await sandbox.trim(trims, replaced) : replaced;
       let changed = 0;
       at.forEach((i, k) => {
         if (after[k] !== before[k]) changed++;
@@ -56,7 +61,8 @@ export async function applyRegexScripts(sandbox: RegexSandbox, scripts: readonly
 }
 
 /** One script over `texts`, by its macro mode (Lumiverse's four). */
-async function pass(sandbox: RegexSandbox, script: RegexScript, texts: string[], macros = async (text: string) => text): Promise<string[]> {
+async function pass(sandbox: RegexSandbox, script: RegexScript, texts: string[], macros: ((text: string) => Promise<string>) | undefined): Promise<string[]> {
+  if (!macros) return sandbox.replace(script.find_regex, script.flags, script.replace_string, texts);
   const mode = script.substitute_macros;
   const pattern = mode === 'none' ? script.find_regex : await macros(script.find_regex);
   switch (mode) {
@@ -84,15 +90,4 @@ function spliced(text: string, matches: RegexMatch[], replacements: string[]): s
     last = m.index + m.length;
   });
   return out + text.slice(last);
-}
-
-/** The script's trim strings taken out, until none is left (an empty one would never end). */
-function trimmed(script: RegexScript, texts: string[]): string[] {
-  const trims = script.trim_strings.filter((t) => t.length > 0);
-  if (trims.length === 0) return texts;
-  return texts.map((text) => {
-    let out = text;
-    for (const trim of trims) while (out.includes(trim)) out = out.replaceAll(trim, '');
-    return out;
-  });
 }

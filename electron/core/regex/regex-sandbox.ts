@@ -1,13 +1,18 @@
 // Runs regex scripts' patterns on a thread of their own, each pass under a time limit. A script is a stranger's
 // pattern: one that backtracks without end ("(a+)+$") would otherwise hold the host's thread for good. The limit is
-// V8's own interrupt (vm's timeout stops a running regex); a thread that still does not answer is ended and started
-// again. Lumiverse runs its patterns in a worker for the same reason.
+// V8's own interrupt (vm's timeout stops a running regex); a thread that still does not answer, or runs out of its
+// memory, is ended and started again. Lumiverse runs its patterns in a worker for the same reason.
 import { Worker } from 'node:worker_threads';
 
-/** One script's pass over a batch of texts (Lumiverse gives a script 500 ms a message; a batch gets twice that). */
+/** A pass's time: Lumiverse gives a script 500 ms a message; a pass gets 1 s, and 5 ms more a text past 200. */
 export const REGEX_PASS_TIMEOUT_MS = 1_000;
+const PER_TEXT_MS = 5;
 /** After the pass's own limit, how long the thread has to answer before it is ended. */
 const GRACE_MS = 2_000;
+/** What one text may become, and how many matches a text may have (a pattern that matches everywhere). */
+export const REGEX_OUTPUT_LIMITS = { maxChars: 4_000_000, maxMatches: 20_000 };
+/** The thread's heap: a pass that needs more fails, and the thread starts again. */
+const HEAP_MB = 512;
 
 /** Where a pattern matched in a text, and the replacement template with that match's captures put in. */
 export interface RegexMatch {
@@ -24,26 +29,21 @@ export class RegexPassFailure extends Error {
   }
 }
 
-interface Pass {
-  op: 'replace' | 'matches';
-  pattern: string;
-  flags: string;
-  replacement: string;
-  texts: string[];
-}
+type Pass =
+  | { op: 'replace' | 'matches'; pattern: string; flags: string; replacement: string; texts: string[]; timeoutMs: number }
+  | { op: 'trim'; trims: string[]; texts: string[]; timeoutMs: number };
 
-// CommonJS, evaluated in the worker. `substitute` is String.prototype.replace's template language ($$, $&, $`, $',
-// $n, $nn, $<name>), so a match's replacement can be handed back before macros see it (Lumiverse's "raw" mode).
+// CommonJS, evaluated in the worker.
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const vm = require('node:vm');
-const context = vm.createContext({ pass: null, result: null });
+const context = vm.createContext({ pass: null, result: null, limits: workerData.limits });
 const run = new vm.Script('result = work(pass)');
 vm.runInContext(${JSON.stringify(workInContext())}, context);
 parentPort.on('message', ({ id, pass }) => {
   context.pass = pass;
   try {
-    run.runInContext(context, { timeout: workerData.timeoutMs });
+    run.runInContext(context, { timeout: pass.timeoutMs });
     parentPort.postMessage({ id, ok: true, value: context.result });
   } catch (err) {
     const timeout = err && err.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
@@ -55,7 +55,11 @@ parentPort.on('message', ({ id, pass }) => {
 });
 `;
 
-/** The code the pass runs inside the limited context (plain JavaScript, no host objects). */
+/**
+ * The code a pass runs inside the limited context (plain JavaScript, no host objects). `substitute` is
+ * String.prototype.replace's template language ($$, $&, $`, $', $n, $nn, $<name>), so a match's replacement can be
+ * handed back before macros see it (Lumiverse's "raw" mode). A sticky pattern starts each text at its beginning.
+ */
 function workInContext(): string {
   return `
 function substitute(template, match, groups, offset, input, named) {
@@ -71,17 +75,33 @@ function substitute(template, match, groups, offset, input, named) {
     return all;
   });
 }
+function bounded(text) {
+  if (text.length > limits.maxChars) throw new Error('its output grew past ' + limits.maxChars + ' characters');
+  return text;
+}
+function trimmed(text, trims) {
+  let out = text;
+  for (const trim of trims) if (trim) while (out.includes(trim)) out = out.split(trim).join('');
+  return out;
+}
 function work(pass) {
+  if (pass.op === 'trim') return pass.texts.map((text) => trimmed(text, pass.trims));
   const re = new RegExp(pass.pattern, pass.flags);
-  if (pass.op === 'replace') return pass.texts.map((text) => text.replace(re, pass.replacement));
+  if (pass.op === 'replace') return pass.texts.map((text) => { re.lastIndex = 0; return bounded(text.replace(re, pass.replacement)); });
   return pass.texts.map((text) => {
     const found = [];
+    let size = text.length;
+    re.lastIndex = 0;
     text.replace(re, (...args) => {
       const named = typeof args[args.length - 1] === 'object' ? args.pop() : undefined;
       const input = args.pop();
       const offset = args.pop();
       const match = args.shift();
-      found.push({ index: offset, length: match.length, replacement: substitute(pass.replacement, match, args, offset, input, named) });
+      const replacement = substitute(pass.replacement, match, args, offset, input, named);
+      size += replacement.length - match.length;
+      if (found.length >= limits.maxMatches) throw new Error('it matched more than ' + limits.maxMatches + ' times in one text');
+      bounded({ length: size });
+      found.push({ index: offset, length: match.length, replacement });
       return match;
     });
     return found;
@@ -91,13 +111,15 @@ function work(pass) {
 }
 
 interface Waiting {
+  pass: Pass;
   resolve(value: unknown): void;
   reject(err: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | null;
 }
 
 export class RegexSandbox {
   private worker: Worker | null = null;
+  /** Passes sent, oldest first: the thread answers them in order, so the oldest is the one running. */
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 0;
   private closed = false;
@@ -106,47 +128,62 @@ export class RegexSandbox {
 
   /** Each text with the pattern's matches replaced, as String.prototype.replace does. */
   replace(pattern: string, flags: string, replacement: string, texts: string[]): Promise<string[]> {
-    return this.run({ op: 'replace', pattern, flags, replacement, texts }) as Promise<string[]>;
+    return this.run({ op: 'replace', pattern, flags, replacement, texts, timeoutMs: this.limit(texts) }) as Promise<string[]>;
   }
 
   /** Each text's matches, with the template's captures substituted for each. */
   matches(pattern: string, flags: string, template: string, texts: string[]): Promise<RegexMatch[][]> {
-    return this.run({ op: 'matches', pattern, flags, replacement: template, texts }) as Promise<RegexMatch[][]>;
+    return this.run({ op: 'matches', pattern, flags, replacement: template, texts, timeoutMs: this.limit(texts) }) as Promise<RegexMatch[][]>;
+  }
+
+  /** Each text with every trim string taken out until none is left (a script's trim_strings). */
+  trim(trims: string[], texts: string[]): Promise<string[]> {
+    return this.run({ op: 'trim', trims, texts, timeoutMs: this.limit(texts) }) as Promise<string[]>;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
     this.worker = null;
-    this.failAll({ kind: 'stopped', message: 'The regex thread was closed.' });
+    for (const [id, waiting] of this.waiting) this.settle(id, waiting, new RegexPassFailure({ kind: 'stopped', message: 'The regex thread was closed.' }));
     await worker?.terminate();
+  }
+
+  private limit(texts: string[]): number {
+    return this.timeoutMs + Math.max(0, texts.length - 200) * PER_TEXT_MS;
   }
 
   private run(pass: Pass): Promise<unknown> {
     if (this.closed) return Promise.reject(new RegexPassFailure({ kind: 'stopped', message: 'The regex thread was closed.' }));
-    const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      // The thread's own limit did not stop it (a pass queued behind a slow one counts from when it was sent).
-      const timer = setTimeout(() => this.restart(`a pass did not end within ${this.timeoutMs + GRACE_MS} ms`), this.timeoutMs * (this.waiting.size + 1) + GRACE_MS);
-      timer.unref?.();
-      this.waiting.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, pass });
+      this.waiting.set(id, { pass, resolve, reject, timer: null });
+      this.send(id);
     });
   }
 
+  private send(id: number): void {
+    const waiting = this.waiting.get(id)!;
+    const worker = this.worker ?? this.start();
+    // The thread's own limit did not stop it: counted from when it was sent, behind what is queued before it.
+    const queued = [...this.waiting.values()].filter((w) => w.timer !== null).reduce((sum, w) => sum + w.pass.timeoutMs, 0);
+    waiting.timer = setTimeout(() => this.restart(`a pass did not end within its ${waiting.pass.timeoutMs} ms`), queued + waiting.pass.timeoutMs + GRACE_MS);
+    waiting.timer.unref?.();
+    worker.postMessage({ id, pass: waiting.pass });
+  }
+
   private start(): Worker {
-    const worker = new Worker(SOURCE, { eval: true, workerData: { timeoutMs: this.timeoutMs } });
+    const worker = new Worker(SOURCE, { eval: true, workerData: { limits: REGEX_OUTPUT_LIMITS }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
     worker.unref();
     worker.on('message', (answer: { id: number; ok: boolean; value?: unknown; kind?: RegexPassError['kind']; message?: string }) => {
       const waiting = this.waiting.get(answer.id);
       if (!waiting) return;
-      this.waiting.delete(answer.id);
-      clearTimeout(waiting.timer);
-      if (answer.ok) waiting.resolve(answer.value);
-      else waiting.reject(new RegexPassFailure({ kind: answer.kind ?? 'invalid', message: answer.message ?? 'The pattern failed.' }));
+      if (answer.ok) this.settle(answer.id, waiting, answer.value);
+      else this.settle(answer.id, waiting, new RegexPassFailure({ kind: answer.kind ?? 'invalid', message: answer.message ?? 'The pattern failed.' }));
     });
-    worker.on('error', (err) => this.restart(err.message));
+    worker.on('error', (err) => {
+      if (this.worker === worker) this.restart(err.message);
+    });
     worker.on('exit', () => {
       if (this.worker === worker) this.restart('the regex thread exited');
     });
@@ -154,18 +191,25 @@ export class RegexSandbox {
     return worker;
   }
 
+  /** The pass running (the oldest) fails; the ones queued behind it go to a new thread. */
   private restart(why: string): void {
     const worker = this.worker;
     this.worker = null;
-    this.failAll({ kind: 'timeout', message: `The regex thread was restarted: ${why}.` });
     void worker?.terminate();
+    const [running, ...queued] = [...this.waiting.keys()];
+    if (running === undefined) return;
+    this.settle(running, this.waiting.get(running)!, new RegexPassFailure({ kind: 'timeout', message: `The regex thread was restarted: ${why}.` }));
+    for (const id of queued) {
+      clearTimeout(this.waiting.get(id)!.timer ?? undefined);
+      this.waiting.get(id)!.timer = null;
+    }
+    for (const id of queued) this.send(id);
   }
 
-  private failAll(failure: RegexPassError): void {
-    for (const [id, waiting] of this.waiting) {
-      clearTimeout(waiting.timer);
-      waiting.reject(new RegexPassFailure(failure));
-      this.waiting.delete(id);
-    }
+  private settle(id: number, waiting: Waiting, outcome: unknown): void {
+    this.waiting.delete(id);
+    if (waiting.timer) clearTimeout(waiting.timer);
+    if (outcome instanceof RegexPassFailure) waiting.reject(outcome);
+    else waiting.resolve(outcome);
   }
 }

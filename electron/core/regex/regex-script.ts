@@ -9,6 +9,8 @@ export const REGEX_LIMITS = {
   maxPatternChars: 10_000,
   maxReplaceChars: 100_000,
   maxScripts: 2_000,
+  /** One extension's share of them. */
+  maxScriptsPerOwner: 500,
   maxTrimStrings: 64,
   /** A script's JSON (its metadata and actions with it). */
   maxScriptBytes: 256 * 1024,

@@ -6,7 +6,7 @@ import type { Clock } from '../ports';
 import { applyRegexScripts, type RegexApplyOptions, type RegexRun, type RegexText } from './regex-apply';
 import { RegexSandbox } from './regex-sandbox';
 import type { RegexPlacement, RegexScript, RegexTarget } from '../../../shared/types/regex-script';
-import { RegexStore, type RegexContext } from './regex-store';
+import { RegexStore } from './regex-store';
 
 export class RegexScripts {
   readonly store: RegexStore;
@@ -23,15 +23,14 @@ export class RegexScripts {
   }
 
   /** The texts after `target`'s active scripts for a chat (a session is its own character here); null when none applies. */
-  async apply(target: RegexTarget, chatId: string, items: readonly RegexText[], options: RegexApplyOptions = {}): Promise<RegexRun | null> {
-    const context: RegexContext = { chatId, characterId: chatId };
-    const active = this.store.active(target, context);
-    if (active.length === 0 || items.length === 0) return null;
-    const slow = active.filter((s) => this.isSlow(s));
-    const run = await applyRegexScripts(this.sandbox, active.filter((s) => !this.isSlow(s)), items, options);
-    for (const failure of run.failed) if (failure.timedOut) this.tooSlow.set(failure.script.id, patternOf(failure.script));
-    run.failed.push(...slow.map((script) => ({ script, reason: 'it ran past its time limit before; it runs again once its pattern is changed' })));
-    return run;
+  apply(target: RegexTarget, chatId: string, items: readonly RegexText[], options: RegexApplyOptions = {}): Promise<RegexRun | null> {
+    return this.run(this.store.active(target, { chatId, characterId: chatId }), items, options);
+  }
+
+  /** An edited message's text after the response scripts that run on edits (Lumiverse's run_on_edit; no macros, depth 0). */
+  async onEdit(chatId: string, role: string, text: string): Promise<string> {
+    const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit);
+    return (await this.run(scripts, [{ text, placement: placementOf(role), depth: 0 }], {}))?.texts[0] ?? text;
   }
 
   /** Whether `script` is passed over for having run past its time (until its pattern is changed). */
@@ -39,15 +38,20 @@ export class RegexScripts {
     return this.tooSlow.get(script.id) === patternOf(script);
   }
 
-  /** An edited message's text after the response scripts that run on edits (Lumiverse's run_on_edit; no macros, depth 0). */
-  async onEdit(chatId: string, role: string, text: string): Promise<string> {
-    const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit && !this.isSlow(s));
-    if (scripts.length === 0) return text;
-    return (await applyRegexScripts(this.sandbox, scripts, [{ text, placement: placementOf(role), depth: 0 }])).texts[0]!;
-  }
-
   close(): Promise<void> {
     return this.sandbox.close();
+  }
+
+  private async run(active: RegexScript[], items: readonly RegexText[], options: RegexApplyOptions): Promise<RegexRun | null> {
+    if (active.length === 0 || items.length === 0) return null;
+    const slow = active.filter((s) => this.isSlow(s));
+    const run = await applyRegexScripts(this.sandbox, active.filter((s) => !this.isSlow(s)), items, options);
+    const timedOut = run.failed.filter((f) => f.timedOut).map((f) => f.script);
+    for (const script of timedOut) this.tooSlow.set(script.id, patternOf(script));
+    // What the window shows through them changed: it asks again, and the Regex scripts view says which is skipped.
+    if (timedOut.length) this.store.skipped(timedOut);
+    run.failed.push(...slow.map((script) => ({ script, reason: 'it ran past its time limit before; it runs again once its pattern is changed' })));
+    return run;
   }
 }
 

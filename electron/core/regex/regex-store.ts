@@ -7,7 +7,7 @@ import type { Db } from '../db/chat-db';
 import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
 import { checkedInput, checkPattern, newScript, REGEX_LIMITS, updatedScript } from './regex-script';
-import { USER_OWNER, type RegexScope, type RegexScript, type RegexScriptInput, type RegexTarget } from '../../../shared/types/regex-script';
+import { mayChange, USER_OWNER, type RegexScope, type RegexScript, type RegexScriptInput, type RegexTarget } from '../../../shared/types/regex-script';
 
 /** Who asks: an extension (its id, and whether it holds regex_scripts_unrestricted), or the person. */
 export interface RegexWriter {
@@ -16,7 +16,8 @@ export interface RegexWriter {
 }
 export const PERSON: RegexWriter = { owner: USER_OWNER, unrestricted: true };
 
-export type RegexChange = { kind: 'changed'; script: RegexScript } | { kind: 'deleted'; id: string };
+/** A script written or deleted; or scripts passed over from now on (their time ran out), which only the window needs to know. */
+export type RegexChange = { kind: 'changed'; script: RegexScript } | { kind: 'deleted'; id: string } | { kind: 'skipped'; scripts: RegexScript[] };
 
 export interface RegexListOptions {
   scope?: RegexScope;
@@ -44,6 +45,7 @@ export class RegexStore extends DbStore {
     this.sql = {
       one: p('SELECT doc FROM regex_scripts WHERE id = ?'),
       count: p('SELECT COUNT(*) FROM regex_scripts'),
+      owned: p('SELECT COUNT(*) FROM regex_scripts WHERE owner = ?'),
       byScriptId: p("SELECT id FROM regex_scripts WHERE script_id = ? AND script_id <> ''"),
       insert: db.prepare('INSERT INTO regex_scripts (id, owner, script_id, scope, scope_id, target, disabled, sort_order, created_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       write: db.prepare('UPDATE regex_scripts SET script_id = ?, scope = ?, scope_id = ?, target = ?, disabled = ?, sort_order = ?, doc = ? WHERE id = ?'),
@@ -66,7 +68,8 @@ export class RegexStore extends DbStore {
     const where = filters.map(([sql]) => sql);
     const params = filters.map(([, value]) => value);
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const limit = Math.min(200, Math.max(1, Math.floor(options.limit ?? 50)));
+    // Lumiverse's `limit || 50`: 0 is the default too.
+    const limit = Math.min(200, Math.max(1, Math.floor(options.limit || 50)));
     const offset = Math.max(0, Math.floor(options.offset ?? 0));
     const rows = this.db.prepare(`SELECT doc FROM regex_scripts ${clause} ORDER BY sort_order, created_at, rowid LIMIT ? OFFSET ?`).raw(true).all(...params, limit, offset) as Array<[string]>;
     const total = (this.db.prepare(`SELECT COUNT(*) FROM regex_scripts ${clause}`).raw(true).get(...params) as [number])[0];
@@ -100,17 +103,15 @@ export class RegexStore extends DbStore {
     return rows.map(([doc]) => JSON.parse(doc) as RegexScript);
   }
 
-  /** True when `writer` may change `script`: its own, or any with regex_scripts_unrestricted (the person may change all). */
-  mayChange(script: RegexScript, writer: RegexWriter): boolean {
-    return writer.unrestricted || script.owner === writer.owner;
-  }
-
   create(raw: RegexScriptInput, writer: RegexWriter): RegexScript {
     const input = checkedInput(raw, true);
     const script = newScript(input, randomUUID(), writer.owner, this.seconds());
     checkPattern(script.find_regex, script.flags, script.substitute_macros);
     this.write(() => {
       if ((this.sql.count.get() as [number])[0] >= REGEX_LIMITS.maxScripts) fail('QUOTA_EXCEEDED', `At most ${REGEX_LIMITS.maxScripts} regex scripts are kept.`);
+      if (writer.owner !== USER_OWNER && (this.sql.owned.get(writer.owner) as [number])[0] >= REGEX_LIMITS.maxScriptsPerOwner) {
+        fail('QUOTA_EXCEEDED', `An extension keeps at most ${REGEX_LIMITS.maxScriptsPerOwner} regex scripts.`);
+      }
       this.uniqueScriptId(script);
       this.sql.insert.run(script.id, script.owner, script.script_id, script.scope, script.scope_id, JSON.stringify(script.target), script.disabled ? 1 : 0, script.sort_order, script.created_at, this.json(script));
     });
@@ -144,9 +145,14 @@ export class RegexStore extends DbStore {
     return gone !== null;
   }
 
+  /** Scripts the runner passes over from now on: what was applied with them is stale. */
+  skipped(scripts: RegexScript[]): void {
+    this.announce({ kind: 'skipped', scripts });
+  }
+
   private owned(id: string, writer: RegexWriter): RegexScript {
     const script = this.get(id) ?? fail('NOT_FOUND', 'Regex script not found', { path: '/scriptId' });
-    if (!this.mayChange(script, writer)) {
+    if (!mayChange(script, writer.owner, writer.unrestricted)) {
       fail('PERMISSION_DENIED', `Regex script ${id} belongs to another extension; changing it needs the regex_scripts_unrestricted permission.`, { path: '/scriptId' });
     }
     return script;

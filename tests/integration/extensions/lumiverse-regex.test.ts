@@ -37,7 +37,7 @@ describe('regex scripts from an extension', () => {
     const r = await installed();
     // Installed again (a restart, an update): its rules are found by name and updated, not added twice.
     expect(await tool(r, 'reinstall')).toEqual({ total: 3, mine: 3 });
-    expect(await tool(r, 'active', { target: 'display' })).toEqual([{ name: 'Cue Keeper • Hide voice cues', target: 'display', can_mutate: true, folder: 'Cue Keeper' }]);
+    expect(await tool(r, 'active', { target: 'display' })).toEqual([{ name: 'Cue Keeper • Hide voice cues', target: ['display'], can_mutate: true, folder: 'Cue Keeper' }]);
 
     await addMainConnection(r);
     const imported = await r.call('chat.sessions.import', {
@@ -72,15 +72,17 @@ describe('regex scripts from an extension', () => {
     const shown = await r.call('regex.display', { sessionId, items: [{ text: reply.content, role: 'assistant', depth: 0 }, { text: '[voice: x] Hi', role: 'user', depth: 1 }] });
     expect(shown.value).toMatchObject({ texts: ['Hello there.', '[voice: x] Hi'], skipped: [] });
     // Both passes are stages of the turn's breakdown, naming the rule and its extension.
+    // The prompt's rules run in assembly (before the budget and the interceptors), the reply's after generation.
+    expect(reply.trace!.map((s) => s.stage)).toEqual(['council', 'assembly', 'regex', 'generation', 'regex']);
     const regexStages = reply.trace!.filter((s) => s.stage === 'regex');
-    expect(regexStages.map((s) => s.note)).toEqual(['"Cue Keeper • OOC out of older messages" (lumiverse_regex) changed 2 messages', 'the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)']);
+    expect(regexStages.map((s) => s.note)).toEqual(['"Cue Keeper • OOC out of older messages" (lumiverse_regex) changed 2 texts; ≈66 tokens', 'the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)']);
     expect(regexStages[1]).toMatchObject({ before: 'Hello [voice: soft] there. [END]', after: 'Hello [voice: soft] there.' });
   }, 60_000);
 
   it('G2: may not change a rule it did not write, and hears the person switch it', async () => {
     const r = await installed();
     const theirs = r.host.regex.store.create({ name: 'My own rule', find_regex: 'colour', replace_string: 'color', target: 'display' }, PERSON);
-    expect(await tool(r, 'active', { target: 'display' })).toContainEqual({ name: 'My own rule', target: 'display', can_mutate: false, folder: '' });
+    expect(await tool(r, 'active', { target: 'display' })).toContainEqual({ name: 'My own rule', target: ['display'], can_mutate: false, folder: '' });
     expect(await tool(r, 'tamper', { id: theirs.id })).toMatchObject({ changed: false, code: 'PERMISSION_DENIED' });
     expect(r.host.regex.store.get(theirs.id)!.disabled).toBe(false);
 
@@ -89,12 +91,13 @@ describe('regex scripts from an extension', () => {
     expect(await r.call('regex.delete', { id: theirs.id })).toMatchObject({ ok: true, value: { deleted: true } });
     const heard = await tool<Array<{ event: string; id: string; can_mutate?: boolean }>>(r, 'heard');
     expect(heard.filter((h) => h.id === theirs.id)).toEqual([
-      { event: 'REGEX_SCRIPT_CHANGED', id: theirs.id, name: 'My own rule', can_mutate: false },
-      { event: 'REGEX_SCRIPT_CHANGED', id: theirs.id, name: 'My own rule', can_mutate: false },
+      { event: 'REGEX_SCRIPT_CHANGED', id: theirs.id, name: 'My own rule', can_mutate: false, disabled: false },
+      { event: 'REGEX_SCRIPT_CHANGED', id: theirs.id, name: 'My own rule', can_mutate: false, disabled: true },
       { event: 'REGEX_SCRIPT_DELETED', id: theirs.id },
     ]);
     expect(await tool(r, 'active', { target: 'display' })).not.toContainEqual(expect.objectContaining({ name: 'My own rule' }));
-    expect(r.events.filter((e) => e.type === 'regex.changed').length).toBeGreaterThanOrEqual(5);
+    // The window heard each change: its three rules, then this one written, switched and deleted.
+    expect(r.events.filter((e) => e.type === 'regex.changed').map((e) => (e as { revision: number }).revision).slice(-3)).toEqual([r.host.regex.store.revision - 2, r.host.regex.store.revision - 1, r.host.regex.store.revision]);
     expect(r.host.extensions.get(ID).inertTouched ?? []).toEqual([]);
   }, 60_000);
 });

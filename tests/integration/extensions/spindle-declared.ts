@@ -86,7 +86,8 @@ export const DECLARED_HOST_READS: Record<string, Declared> = {
     flags: 'string',
     placement: 'array',
     scope: ['global', 'character', 'chat'],
-    target: ['prompt', 'response', 'display'],
+    // The types name one string; Lumiverse's host sends its array (toRegexScriptDTO), which published extensions meet.
+    target: 'array',
     trim_strings: 'array',
     run_on_edit: 'boolean',
     substitute_macros: ['none', 'find', 'raw', 'escaped', 'after'],

@@ -10,6 +10,9 @@ import { SessionStore } from '../../../electron/core/chat/session-store';
 import { RegexScripts } from '../../../electron/core/regex/regex-scripts';
 import { PERSON } from '../../../electron/core/regex/regex-store';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { regexMacros } from '../../../electron/core/chat/pipeline/regex-stage';
+import { sessionDocument } from '../../helpers/session-document';
+import { USER_OWNER, type RegexScript } from '../../../shared/types/regex-script';
 
 let sandbox: RegexSandbox;
 afterEach(async () => {
@@ -53,7 +56,7 @@ describe('applying regex scripts', () => {
     const text = [{ text: 'sword and shield', placement: 'ai_output' as const }];
     const mode = async (input: RegexScriptInput) => {
       const m = macros();
-      const run = await applyRegexScripts(sandbox, [script({ placement: ['ai_output'], flags: 'g', ...input })], text, { macros: m.resolve });
+      const run = await applyRegexScripts(sandbox, [script({ placement: ['ai_output'], flags: 'g', ...input })], text, { macros: () => m.resolve });
       return { text: run.texts[0], calls: m.calls.length };
     };
     // none: captures work, macros stay as written.
@@ -64,6 +67,9 @@ describe('applying regex scripts', () => {
     expect(await mode({ find_regex: '(\\w+)(?= and| *$)', replace_string: '{{upper::$1}}', substitute_macros: 'raw' })).toEqual({ text: 'SWORD and SHIELD', calls: 3 });
     // after: captures, then one macro pass over the whole text (and one over the pattern).
     expect(await mode({ find_regex: '(sword)', replace_string: '{{upper::$1}}', substitute_macros: 'after' })).toEqual({ text: 'SWORD and shield', calls: 2 });
+    // Without macros (an edit's run_on_edit pass, as Lumiverse without a macro env) a replacement is left as it is.
+    const plain = await applyRegexScripts(sandbox, [script({ find_regex: '(sword)', replace_string: '[$1]', substitute_macros: 'escaped', placement: ['ai_output'] })], text);
+    expect(plain.texts).toEqual(['[sword] and shield']);
     // A find pattern's macros resolve too.
     expect(await mode({ find_regex: '{{char}}|shield', replace_string: 'buckler', substitute_macros: 'after' })).toMatchObject({ text: 'sword and buckler' });
   });
@@ -74,14 +80,29 @@ describe('applying regex scripts', () => {
     const run = await applyRegexScripts(sandbox, [script({ find_regex: '(a+)+$', replace_string: 'x' }), script({ find_regex: '!', replace_string: '?' })], items);
     expect(run.texts).toEqual([`${'a'.repeat(40)}?`]);
     expect(run.failed).toHaveLength(1);
-    expect(run.failed[0]!.reason).toMatch(/ran past its time/);
+    // V8's own interrupt stopped it (vm's timeout), not a restart of the thread.
+    expect(run.failed[0]!.reason).toMatch(/ran past its time \(Script execution timed out after 50ms\)/);
     expect(await sandbox.replace('a', 'g', 'b', ['aa'])).toEqual(['bb']);
+  });
+
+  it('G6: fails a pass whose output, matches or trims would grow without bound, and starts each text of a sticky pattern at its beginning', async () => {
+    sandbox = new RegexSandbox(50);
+    const long = [{ text: 'x'.repeat(10_000), placement: 'ai_output' as const }];
+    const grown = await applyRegexScripts(sandbox, [script({ find_regex: '.', flags: 'g', replace_string: 'y'.repeat(1000) })], long);
+    expect(grown.texts).toEqual([long[0]!.text]);
+    expect(grown.failed[0]!.reason).toMatch(/output grew past 4000000 characters/);
+    const everywhere = await applyRegexScripts(sandbox, [script({ find_regex: '(?:)', flags: 'g', substitute_macros: 'raw' })], [{ text: 'x'.repeat(30_000), placement: 'ai_output' }], { macros: () => async (t) => t });
+    expect(everywhere.failed[0]!.reason).toMatch(/matched more than 20000 times/);
+    const trims = await applyRegexScripts(sandbox, [script({ find_regex: 'zzz', trim_strings: ['ab'] })], [{ text: `${'a'.repeat(50_000)}${'b'.repeat(50_000)}`, placement: 'ai_output' }]);
+    expect(trims.failed[0]).toMatchObject({ timedOut: true });
+    const sticky = await applyRegexScripts(sandbox, [script({ find_regex: 'a', flags: 'y', replace_string: 'b' })], [{ text: 'aa', placement: 'ai_output' }, { text: 'ab', placement: 'ai_output' }]);
+    expect(sticky.texts).toEqual(['ba', 'bb']);
   });
 
   it('passes over a pattern its macros make invalid, and stops at a cancelled signal', async () => {
     sandbox = new RegexSandbox();
     const broken = script({ find_regex: '{{open}}x', substitute_macros: 'after' });
-    const run = await applyRegexScripts(sandbox, [broken, script({ find_regex: 'x', replace_string: 'y' })], [{ text: 'x', placement: 'ai_output' }], { macros: async (t) => t.replace('{{open}}', '(') });
+    const run = await applyRegexScripts(sandbox, [broken, script({ find_regex: 'x', replace_string: 'y' })], [{ text: 'x', placement: 'ai_output' }], { macros: () => async (t) => t.replace('{{open}}', '(') });
     expect(run.texts).toEqual(['y']);
     expect(run.failed[0]).toMatchObject({ script: broken, reason: expect.stringMatching(/Invalid regular expression/) });
     const stop = new AbortController();
@@ -93,6 +114,34 @@ describe('applying regex scripts', () => {
     sandbox = new RegexSandbox();
     await sandbox.close();
     await expect(sandbox.replace('a', '', 'b', ['a'])).rejects.toMatchObject({ failure: { kind: 'stopped' } });
+  });
+});
+
+describe('macros in regex scripts', () => {
+  it('G7: hands chat text to an extension macro only for the person’s scripts or a chat reader’s, and only to a chat reader’s macro', async () => {
+    sandbox = new RegexSandbox();
+    const heard: Array<[string, unknown]> = [];
+    const macro = (extensionId: string) => ({ extensionId, extensionName: extensionId, name: `${extensionId}_echo`, description: '', call: async (context: unknown) => {
+      heard.push([extensionId, (context as { args: string[] }).args]);
+      return { ok: true as const, value: 'seen' };
+    } });
+    const sources = { session: sessionDocument(), history: [], deliberation: '', councilTools: [], extensions: [macro('reader'), macro('stranger')], commit: false, signal: new AbortController().signal };
+    const macros = regexMacros(() => sources, (id) => id === 'reader');
+    const leak = (owner: string, name: string) => newScript({ name: `${owner}→${name}`, find_regex: '[\\s\\S]+', replace_string: `{{${name}::$&}}`, substitute_macros: 'raw' }, `${owner}-${name}`, owner, 0);
+    const text = [{ text: 'my secret plan', placement: 'ai_output' as const }];
+    const out = async (s: RegexScript) => (await applyRegexScripts(sandbox, [s], text, { macros: macros.forScript })).texts[0];
+    expect(await out(leak('stranger', 'stranger_echo'))).toBe('{{stranger_echo::my secret plan}}');
+    expect(await out(leak('stranger', 'reader_echo'))).toBe('{{reader_echo::my secret plan}}');
+    expect(await out(leak('reader', 'stranger_echo'))).toBe('{{stranger_echo::my secret plan}}');
+    expect(heard).toEqual([]);
+    expect(await out(leak('reader', 'reader_echo'))).toBe('seen');
+    expect(await out(leak(USER_OWNER, 'reader_echo'))).toBe('seen');
+    // The turn's resolver runs a macro once per arguments.
+    expect(heard).toEqual([['reader', ['my secret plan']]]);
+    // What a stranger's script wrote is resolved again with the built-ins only.
+    const run = await applyRegexScripts(sandbox, [newScript({ name: 'n', find_regex: 'plan', replace_string: '{{reader_echo::$&}} {{char}}' }, 'n', 'stranger', 0)], text);
+    expect(await macros.afterRun(run)(run.texts[0]!)).toBe('my secret {{reader_echo::plan}} Seraphina');
+    expect(heard).toHaveLength(1);
   });
 });
 

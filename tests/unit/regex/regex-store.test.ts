@@ -36,7 +36,7 @@ async function refused(promise: Promise<unknown>): Promise<{ code: string; path?
 }
 
 describe('regex scripts', () => {
-  it('creates with Lumiverse’s defaults and reads back its own as can_mutate, the target as one string', async () => {
+  it('creates with Lumiverse’s defaults and reads back its own as can_mutate, the target as the host’s array', async () => {
     const { call } = setup();
     const made = (await call('regex_scripts.create', { name: '  Strip OOC ', find_regex: '\\(\\(.*?\\)\\)', script_id: 'Strip OOC-Blocks!' })) as Dto;
     expect(made).toEqual({
@@ -49,7 +49,7 @@ describe('regex scripts', () => {
       placement: ['ai_output'],
       scope: 'global',
       scope_id: null,
-      target: 'response',
+      target: ['response'],
       min_depth: null,
       max_depth: null,
       trim_strings: [],
@@ -68,8 +68,8 @@ describe('regex scripts', () => {
     });
     expect(await call('regex_scripts.get', made.id)).toEqual(made);
     expect(await call('regex_scripts.get', 'nope')).toBeNull();
-    // Several targets read as Lumiverse's array.
-    expect(await call('regex_scripts.create', { name: 'Both', find_regex: 'x', target: ['prompt', 'display'] })).toMatchObject({ target: ['prompt', 'display'] });
+    // Several targets, as Lumiverse's array.
+    expect(await call('regex_scripts.create', { name: 'Both', find_regex: 'x', target: ['prompt', 'display', 'prompt'] })).toMatchObject({ target: ['prompt', 'display'] });
   });
 
   it('G4: refuses what Lumiverse refuses, in its words, at the field', async () => {
@@ -120,6 +120,7 @@ describe('regex scripts', () => {
     for (let i = 0; i < 210; i++) await add(`n${i}`, {});
     expect(((await call('regex_scripts.list', { limit: 1000 })) as { data: Dto[] }).data).toHaveLength(200);
     expect(((await call('regex_scripts.list')) as { data: Dto[] }).data).toHaveLength(50);
+    expect(((await call('regex_scripts.list', { limit: 0 })) as { data: Dto[] }).data).toHaveLength(50);
   });
 
   it('answers getActive as Lumiverse resolves it: enabled, the target’s, global then character then chat', async () => {
@@ -180,7 +181,11 @@ describe('regex scripts', () => {
     await first.sessions.close();
     const again = setup(dir);
     expect(await again.call('regex_scripts.get', made.id)).toEqual(made);
-    for (let i = 1; i < REGEX_LIMITS.maxScripts; i++) again.store.create({ name: `n${i}`, find_regex: 'x' }, PERSON);
-    expect(await refused(again.call('regex_scripts.create', { name: 'One more', find_regex: 'x' }))).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    // One extension keeps a share; all of them together, the cap.
+    for (let i = 1; i < REGEX_LIMITS.maxScriptsPerOwner; i++) await again.call('regex_scripts.create', { name: `a${i}`, find_regex: 'x' });
+    expect(await refused(again.call('regex_scripts.create', { name: 'One more', find_regex: 'x' }))).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringMatching(/An extension keeps at most 500/) });
+    expect(await again.as(caller('ext_b'))('regex_scripts.create', { name: 'Another’s', find_regex: 'x' })).toMatchObject({ name: 'Another’s' });
+    for (let i = REGEX_LIMITS.maxScriptsPerOwner + 1; i < REGEX_LIMITS.maxScripts; i++) again.store.create({ name: `n${i}`, find_regex: 'x' }, PERSON);
+    expect(await refused(again.as(caller('ext_c'))('regex_scripts.create', { name: 'Over', find_regex: 'x' }))).toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringMatching(/At most 2000/) });
   });
 });

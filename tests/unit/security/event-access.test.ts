@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { tellFrames } from '../../../renderer/src/features/frontends/frame-events';
 import { CHAT_TEXT_EVENTS, eventPayloadFor } from '../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
-import { scriptDto } from '../../../shared/types/regex-script';
 import { newScript } from '../../../electron/core/regex/regex-script';
 
 const SECRET = 'my private plan: bring the ledger';
@@ -55,8 +54,9 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, none, 'writer')).toBeNull();
     expect(eventPayloadFor('REGEX_SCRIPT_DELETED', { id: 'r1' }, none, 'writer')).toBeNull();
     const granted = new Set<ExtensionPermission>(['regex_scripts']);
-    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'writer')).toEqual({ id: 'r1', script: { ...scriptDto(script, true) } });
-    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'reader')).toMatchObject({ script: { can_mutate: false, target: 'display' } });
+    const { owner: _owner, ...fields } = script;
+    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'writer')).toEqual({ id: 'r1', script: { ...fields, target: ['display'], can_mutate: true } });
+    expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'reader')).toMatchObject({ script: { can_mutate: false, target: ['display'] } });
     expect(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, new Set<ExtensionPermission>(['regex_scripts', 'regex_scripts_unrestricted']), 'reader')).toMatchObject({ script: { can_mutate: true } });
     expect(JSON.stringify(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'reader'))).not.toContain('writer');
     expect(eventPayloadFor('REGEX_SCRIPT_DELETED', { id: 'r1' }, granted, 'reader')).toEqual({ id: 'r1' });

@@ -9,6 +9,7 @@ import { MACRO_LIMITS, MacroResolver, type MacroNote } from './macros';
 import { macroDefinitions, type MacroSources } from './macro-catalog';
 import { assemblyViews, type AssemblyView } from './assembly-views';
 import { mapTexts, textsOf, withTexts } from './prompt-texts';
+import { describeRun, promptRegexTexts, type RegexStageInput } from './regex-stage';
 
 export interface AssembleInput extends Omit<MacroSources, 'deliberation'> {
   deliberationBlock?: string;
@@ -16,6 +17,8 @@ export interface AssembleInput extends Omit<MacroSources, 'deliberation'> {
   limits?: BudgetLimits;
   /** The clock macros are timed by (the turn's). */
   now?: () => number;
+  /** The prompt's regex scripts (absent: none run). */
+  regex?: RegexStageInput;
 }
 
 export interface Assembled {
@@ -36,7 +39,18 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
     ...(input.deliberationBlock && !placed ? { deliberationBlock: input.deliberationBlock } : {}),
     ...(input.referenceBlock ? { referenceBlock: input.referenceBlock } : {}),
   };
-  const { messages, report, kept } = buildPrompt({ ...withTexts(session, history, resolved), ...blocks, ...(input.limits ? { limits: input.limits } : {}) });
-  const views = await assemblyViews({ resolver, session, history, report, kept, messages, blocks });
-  return { messages, report, views, notes: [...resolver.notes] };
+  const limits = input.limits ? { limits: input.limits } : {};
+  const started = input.now?.() ?? 0;
+  const regexed = input.regex ? await promptRegexTexts(input.regex, resolved, history) : null;
+  const spent = (input.now?.() ?? 0) - started;
+  const built = buildPrompt({ ...withTexts(session, history, regexed?.texts ?? resolved), ...blocks, ...limits });
+  if (!regexed || (regexed.run.changed.length === 0 && regexed.run.failed.length === 0)) {
+    const views = await assemblyViews({ resolver, session, history, report: built.report, kept: built.kept, messages: built.messages, blocks });
+    return { messages: built.messages, report: built.report, views, notes: [...resolver.notes] };
+  }
+  // The steps up to the macros show the prompt as it was before the scripts; the regex step, the prompt as sent.
+  const before = buildPrompt({ ...withTexts(session, history, resolved), ...blocks, ...limits });
+  const views = await assemblyViews({ resolver, session, history, report: before.report, kept: before.kept, messages: before.messages, blocks });
+  views.push({ stage: 'regex', by: 'host', messages: built.messages, note: `${describeRun(regexed.run, 'message')}; ≈${built.report.total} tokens`, ms: spent });
+  return { messages: built.messages, report: built.report, views, notes: [...resolver.notes] };
 }

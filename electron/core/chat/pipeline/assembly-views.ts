@@ -10,12 +10,12 @@ import type { MacroResolver } from './macros';
 import { mapTexts, textsOf, withTexts } from './prompt-texts';
 
 export interface AssemblyView {
-  stage: 'assembly' | 'world info' | 'macros';
+  stage: 'assembly' | 'world info' | 'macros' | 'regex';
   /** 'host', or the extension whose macros these are. */
   by: string;
   messages: LlmMessage[];
   note?: string;
-  /** Time spent in these macros. */
+  /** Time spent in this step (its macros, its scripts). */
   ms?: number;
 }
 

@@ -1,6 +1,6 @@
 // A turn up to the request the model gets, in Lumiverse's order (src/services/generate.service.ts):
-// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly (world info, then macros) → interceptors
-// → prompt regex scripts.
+// GENERATION_STARTED → council (sidecar mode) → context handlers → assembly (world info, macros, prompt regex scripts)
+// → interceptors.
 // Every stage is timed in the turn's trace, with what it changed.
 import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { BudgetLimits } from '../prompt-budget';
@@ -10,7 +10,7 @@ import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext } from './extension-stages';
 import { TurnTrace } from './turn-trace';
-import { promptRegex, regexMacros } from './regex-stage';
+import { turnRegexMacros } from './regex-stage';
 import type { RegexScripts } from '../../regex/regex-scripts';
 
 export interface PrepareDeps {
@@ -73,6 +73,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     signal,
     ...(input.limits ? { limits: input.limits } : {}),
     now: deps.now,
+    ...(deps.regex ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal }) } } : {}),
   });
   // Each step after the first is timed by its macros' own time, so the stages' times still add up to the whole.
   const views = assembled.views.map((view) => ({ ...view, rendered: renderMessages(view.messages) }));
@@ -84,7 +85,5 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
   const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
-  const macros = regexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), extensions: pipeline?.macros() ?? [], commit: !input.dryRun, signal });
-  const messages = await promptRegex({ regex: deps.regex, chatId: session.id, trace, macros, signal }, intercepted.messages);
-  return { trace, council, messages, report: assembled.report, parameters: intercepted.parameters };
+  return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
 }

@@ -3,7 +3,7 @@
 // regex_scripts_unrestricted, and each DTO's can_mutate says which. Without the store (tests, the CLI before start)
 // reads are empty and writes refused.
 import type { RegexStore, RegexWriter } from '../../regex/regex-store';
-import { scriptDto, type RegexScript, type RegexScriptInput } from '../../../../shared/types/regex-script';
+import { mayChange, scriptDto, type RegexScript, type RegexScriptInput } from '../../../../shared/types/regex-script';
 import { fail, type Caller, type HandlersOf } from './handlers';
 
 export function regexScriptHandlers(store: () => RegexStore | null): HandlersOf<'regex_scripts'> {
@@ -11,7 +11,7 @@ export function regexScriptHandlers(store: () => RegexStore | null): HandlersOf<
   const writer = (caller: Caller): RegexWriter => ({ owner: caller.extensionId, unrestricted: caller.allowed('regex_scripts_unrestricted') });
   const dto = (caller: Caller) => {
     const who = writer(caller);
-    return (script: RegexScript) => scriptDto(script, who.unrestricted || script.owner === who.owner);
+    return (script: RegexScript) => scriptDto(script, mayChange(script, who.owner, who.unrestricted));
   };
   return {
     'regex_scripts.list': ({ options }, caller) => {

@@ -6,6 +6,7 @@ import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
 import { AskingHost } from '../../components/AskingHost';
+import { appliesTo } from './regex-display';
 
 type Script = MethodOutput<'regex.list'>['scripts'][number];
 
@@ -18,7 +19,7 @@ export function RegexView(props: { sessionId: string; domId: string }) {
 
   const load = useCallback(async () => {
     const result = await host.invoke('regex.list', {});
-    if (result.ok) setScripts(result.value.scripts.filter((s) => s.scope === 'global' || s.scope_id === props.sessionId));
+    if (result.ok) setScripts(result.value.scripts.filter((s) => appliesTo(s, props.sessionId)));
     else setError({ title: 'Could not list the regex scripts', error: result.error });
   }, [host, props.sessionId]);
 

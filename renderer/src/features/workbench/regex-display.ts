@@ -14,8 +14,11 @@ interface Ask {
   item: { text: string; role: Role; depth: number };
 }
 
-/** Texts kept across renders (a long chat scrolled back and forth asks again only past this). */
-const KEPT = 2000;
+/** Texts kept across renders (a long chat scrolled back and forth asks again only past this; a streaming reply adds one a batch). */
+const KEPT = 500;
+
+/** Whether a script is for this session: global, or scoped to it (a session is its own character here). */
+export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: string) => s.scope === 'global' || s.scope_id === sessionId;
 
 export class RegexDisplay {
   private scripts: Script[] = [];
@@ -25,6 +28,7 @@ export class RegexDisplay {
   private readonly queue = new Map<string, Ask[]>();
   private readonly listeners = new Set<() => void>();
   private version = 0;
+  private loading: Promise<void> | null = null;
 
   constructor(private readonly host: HostApi) {
     host.onEvent((event) => {
@@ -42,7 +46,7 @@ export class RegexDisplay {
 
   /** Whether any enabled display script could change this session's messages. */
   applies(sessionId: string): boolean {
-    return this.scripts.some((s) => !s.disabled && s.target.includes('display') && (s.scope === 'global' || s.scope_id === sessionId));
+    return this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId));
   }
 
   /** The text as shown, once the host has said; undefined until then. */
@@ -60,19 +64,27 @@ export class RegexDisplay {
     if (first) queueMicrotask(() => void this.flush());
   }
 
-  private async load(): Promise<void> {
-    const result = await this.host.invoke('regex.list', {});
-    if (!result.ok) return;
-    this.scripts = result.value.scripts;
-    this.revision = result.value.revision;
-    this.kept.clear();
-    this.asked.clear();
-    this.changed();
+  /**
+   * Reads the scripts again, one read at a time. A change that arrives during a read may not be in it: the next display
+   * answer, worked out under the newer scripts, says so, and they are read again.
+   */
+  private load(): Promise<void> {
+    this.loading ??= this.host.invoke('regex.list', {}).then((result) => {
+      this.loading = null;
+      if (!result.ok || result.value.revision === this.revision) return;
+      this.scripts = result.value.scripts;
+      this.revision = result.value.revision;
+      this.kept.clear();
+      this.asked.clear();
+      this.changed();
+    });
+    return this.loading;
   }
 
   private async flush(): Promise<void> {
     const batches = [...this.queue];
     this.queue.clear();
+    let stale = false;
     for (const [sessionId, asks] of batches) {
       for (let at = 0; at < asks.length; at += DISPLAY_BATCH) {
         const part = asks.slice(at, at + DISPLAY_BATCH);
@@ -80,11 +92,13 @@ export class RegexDisplay {
         for (const a of part) this.asked.delete(a.key);
         // A refused pass (the chat deleted meanwhile) shows the text as written, and is not asked again and again.
         if (!result.ok) part.forEach((a) => this.keep(a.key, a.item.text));
-        // Texts worked out under another revision are not kept; the reload asks again.
         else if (result.value.revision === this.revision) part.forEach((a, i) => this.keep(a.key, result.value.texts[i]!));
+        // Worked out under scripts this window has not read yet: it reads them, and then asks again (not before).
+        else stale = true;
       }
     }
-    this.changed();
+    if (stale) await this.load();
+    else this.changed();
   }
 
   private keep(key: string, text: string): void {
