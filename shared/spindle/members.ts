@@ -87,9 +87,9 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   fn('registerWorldInfoInterceptor', 'pipeline'),
   fn('registerMessageContentProcessor', 'pipeline'),
   fn('assemble', 'inert', 'reject'),
-  space('promptRegex', 'inert', ns('setOwnedChats:void')),
+  space('promptRegex', 'pipeline', ns('setOwnedChats:void')),
   // Generation
-  space('generate', 'real', ns('raw quiet batch rawStream:stream quietStream:stream dryRun:reject observe:reject assemble:reject quietTracked:reject')),
+  space('generate', 'real', ns('raw quiet batch rawStream:stream quietStream:stream dryRun:reject observe assemble:reject quietTracked:reject')),
   space('connections', 'real', ns('list get resolveDispatch:null')),
   space('tokens', 'real', ns('countText countMessages countChat')),
   // Storage

@@ -118,6 +118,7 @@ export function createSpindle(options: {
     registerMessageContentProcessor: (handler: unknown, options?: unknown) => pipeline.register('message_content_processor', 'spindle.registerMessageContentProcessor', handler, options),
     ...createPeers(manifest.id, requests, pipeline, log),
     sendToFrontend: (payload: unknown) => pipeline.sendToFrontend(payload),
+    promptRegex: Object.freeze({ setOwnedChats: (chatIds: unknown) => pipeline.setPromptRegexChats(chatIds) }),
     onFrontendMessage: (handler: unknown) => pipeline.onFrontendMessage(handler),
     // Void, as in Lumiverse: a refused toast (too many) is a warning in its log, never a rejection it must catch.
     toast: Object.fromEntries(
@@ -144,7 +145,7 @@ export function createSpindle(options: {
   const api: Record<string, unknown> = { extensionId: manifest.id };
   for (const member of SPINDLE_MEMBERS) {
     const own = real[member.name];
-    // A real namespace keeps Lumiverse's methods it does not implement, inert (generate.observe, …).
+    // A real namespace keeps Lumiverse's methods it does not implement, inert (generate.dryRun, …).
     if (own !== undefined && member.namespace && typeof own === 'object' && !Object.isFrozen(own)) api[member.name] = { ...inertNamespace(member.name, member.namespace, inertContext), ...own };
     else if (own !== undefined) api[member.name] = own;
     else if (FORWARDED.has(member.name) && member.namespace) api[member.name] = forwardNamespace(member.name, member.namespace, requests);

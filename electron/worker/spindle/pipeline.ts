@@ -120,6 +120,12 @@ export class PipelineRegistry {
     this.tell('updateMacroValue', { name, value: String(value ?? '') });
   }
 
+  /** Lumiverse's promptRegex.setOwnedChats: the chats whose prompt regex this extension applies itself (the host skips its own pass). */
+  setPromptRegexChats(chatIds: unknown): void {
+    if (!Array.isArray(chatIds)) throw new TypeError('spindle.promptRegex.setOwnedChats expects an array of chat ids.');
+    this.tell('setPromptRegexChats', { chatIds: chatIds.map(String) });
+  }
+
   sendToFrontend(payload: unknown): void {
     const json = JSON.stringify(payload ?? null);
     if (json.length <= FRONTEND_PART_CHARS) return this.tell('sendToFrontend', { payload: JSON.parse(json) as unknown });

@@ -158,3 +158,10 @@ export function startWorker(folder: string, options: { granted?: ('tools' | 'gen
 export async function stopAllWorkers(): Promise<void> {
   await Promise.all(started.splice(0).map((host) => host.stop()));
 }
+
+/** Calls an extension's tool through the host's registry and reads its JSON answer (a failed call throws, naming it). */
+export async function toolJson<T>(registry: { invoke(name: string, args: Record<string, unknown>, options: { timeoutMs: number }): Promise<{ ok: true; content: string } | { ok: false; error: unknown }> }, qualifiedName: string, args: Record<string, unknown> = {}): Promise<T> {
+  const outcome = await registry.invoke(qualifiedName, args, { timeoutMs: 20_000 });
+  if (!outcome.ok) throw new Error(`${qualifiedName}: ${JSON.stringify(outcome.error)}`);
+  return JSON.parse(outcome.content) as T;
+}

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sessionDocument } from '../../helpers/session-document';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { chatRig, type ChatRig } from '../chat/helpers';
-import { fixture, waitFor } from './harness';
+import { fixture, toolJson, waitFor } from './harness';
 
 const ID = 'lumiverse_memory';
 let rig: ChatRig | null = null;
@@ -17,11 +17,7 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-async function tool<T>(r: ChatRig, name: string, args: Record<string, unknown> = {}): Promise<T> {
-  const outcome = await r.host.registry.invoke(`${ID}:${name}`, args, { timeoutMs: 20_000 });
-  if (!outcome.ok) throw new Error(`${name}: ${JSON.stringify(outcome.error)}`);
-  return JSON.parse(outcome.content) as T;
-}
+const tool = <T>(r: ChatRig, name: string, args: Record<string, unknown> = {}) => toolJson<T>(r.host.registry, `${ID}:${name}`, args);
 
 describe('the memory cortex and presets from an extension', () => {
   it('keeps an entity and its facts in the open chat, recalls its messages by their words, and stamps a preset with one retry', async () => {

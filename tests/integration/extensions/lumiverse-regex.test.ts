@@ -8,7 +8,7 @@ import { PERSON } from '../../../electron/core/regex/regex-store';
 import { sessionDocument } from '../../helpers/session-document';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, finished, type ChatRig } from '../chat/helpers';
-import { fixture, waitFor } from './harness';
+import { fixture, toolJson, waitFor } from './harness';
 
 const ID = 'lumiverse_regex';
 let rig: ChatRig | null = null;
@@ -19,11 +19,7 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-async function tool<T>(r: ChatRig, name: string, args: Record<string, unknown> = {}): Promise<T> {
-  const outcome = await r.host.registry.invoke(`${ID}:${name}`, args, { timeoutMs: 20_000 });
-  if (!outcome.ok) throw new Error(`${name}: ${JSON.stringify(outcome.error)}`);
-  return JSON.parse(outcome.content) as T;
-}
+const tool = <T>(r: ChatRig, name: string, args: Record<string, unknown> = {}) => toolJson<T>(r.host.registry, `${ID}:${name}`, args);
 
 async function installed(): Promise<ChatRig> {
   const r = (rig = await chatRig());
@@ -77,6 +73,20 @@ describe('regex scripts from an extension', () => {
     const regexStages = reply.trace!.filter((s) => s.stage === 'regex');
     expect(regexStages.map((s) => s.note)).toEqual(['"Cue Keeper • OOC out of older messages" (lumiverse_regex) changed 2 texts; ≈66 tokens', 'the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)']);
     expect(regexStages[1]).toMatchObject({ before: 'Hello [voice: soft] there. [END]', after: 'Hello [voice: soft] there.' });
+
+    // It says it applies this chat's prompt rules itself: the host's pass is skipped (and says so), the reply's still runs.
+    expect(await tool(r, 'own', { chatIds: [sessionId] })).toEqual({ owned: [sessionId] });
+    r.server.enqueue({ text: 'Again. [END]' });
+    const again = await r.call('chat.send', { sessionId, text: 'Once more' });
+    await finished(r, (again.value as { turnId: string }).turnId);
+    const resent = (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(resent[1]).toEqual({ role: 'user', content: '(OOC: keep it short) Is the ferry running?' });
+    const second = ((await r.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.at(-1) as ChatMessage;
+    expect(second.content).toBe('Again.');
+    expect(second.trace!.filter((s) => s.stage === 'regex').map((s) => `${s.by}: ${s.note}`)).toEqual([
+      'Cue Keeper: applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.',
+      'host: the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)',
+    ]);
   }, 60_000);
 
   it('G2: may not change a rule it did not write, and hears the person switch it', async () => {

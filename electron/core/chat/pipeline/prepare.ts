@@ -61,6 +61,9 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const handled = await runContextHandlers(pipeline, base, signal, trace);
   if (handled.cancelledBy) return { trace, council, messages: [], parameters: {}, cancelledBy: handled.cancelledBy };
 
+  // An extension that applies this chat's prompt regex itself (in its interceptor) has the host skip its own pass.
+  const promptRegexOwner = pipeline?.promptRegexOwner(session.id) ?? null;
+  if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
   const started = deps.now();
   const assembled = await assemblePrompt({
     session,
@@ -73,7 +76,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     signal,
     ...(input.limits ? { limits: input.limits } : {}),
     now: deps.now,
-    ...(deps.regex ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal }) } } : {}),
+    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal }) } } : {}),
   });
   // Each step after the first is timed by its macros' own time, so the stages' times still add up to the whole.
   const views = assembled.views.map((view) => ({ ...view, rendered: renderMessages(view.messages) }));

@@ -40,6 +40,8 @@ export interface ExtensionPipeline {
   handlers(kind: RegistrationKind): PipelineHandlerRef[];
   macros(): ExtensionMacroRef[];
   allowed(extensionId: string, permission: ExtensionPermission): boolean;
+  /** The running extension that applies this chat's prompt regex scripts itself (promptRegex.setOwnedChats), if any. */
+  promptRegexOwner(chatId: string): string | null;
   /** A notification event to every running extension's spindle.on handlers. */
   broadcast(event: string, payload: unknown): void;
   /** What its backend sent with sendToFrontend, oldest first. */
@@ -118,6 +120,10 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
       return out;
     },
     allowed: (extensionId, permission) => [...entries()].some((e) => e.id === extensionId && e.granted.has(permission)),
+    promptRegexOwner: (chatId) => {
+      const owner = running().find((e) => registrations.of(e.id).promptRegexChats.has(chatId));
+      return owner ? nameOf(owner) : null;
+    },
     broadcast(event, payload) {
       for (const entry of running()) {
         const heard = eventPayloadFor(event, payload, entry.granted, entry.id);

@@ -37,6 +37,8 @@ export interface ExtensionRegistrations {
   pipeline: Map<string, PipelineRegistration>;
   /** The last messages its backend sent with sendToFrontend, oldest first. */
   frontend: Array<{ at: number; payload: unknown }>;
+  /** The chats whose prompt regex scripts it applies itself (promptRegex.setOwnedChats): the chat's own pass skips them. */
+  promptRegexChats: Set<string>;
 }
 
 const MAX_FRONTEND_MESSAGES = 200;
@@ -56,7 +58,7 @@ export class PipelineRegistrations {
 
   of(extensionId: string): ExtensionRegistrations {
     let regs = this.byExtension.get(extensionId);
-    if (!regs) this.byExtension.set(extensionId, (regs = { macros: new Map(), pipeline: new Map(), frontend: [] }));
+    if (!regs) this.byExtension.set(extensionId, (regs = { macros: new Map(), pipeline: new Map(), frontend: [], promptRegexChats: new Set() }));
     return regs;
   }
 
@@ -66,6 +68,7 @@ export class PipelineRegistrations {
     if (!regs) return;
     regs.macros.clear();
     regs.pipeline.clear();
+    regs.promptRegexChats.clear();
     this.changed(extensionId);
   }
 
@@ -109,6 +112,9 @@ export class PipelineRegistrations {
         })(params, caller);
       },
       'pipeline.unregister': changing(({ id }, regs) => regs.pipeline.delete(id)),
+      'pipeline.setPromptRegexChats': changing(({ chatIds }, regs) => {
+        regs.promptRegexChats = new Set(chatIds);
+      }),
       'pipeline.sendToFrontend': changing(({ payload }, regs, extensionId) => this.deliverToFrontend(regs, extensionId, payload ?? null, false)),
       'pipeline.sendToFrontendPart': (params, caller) => {
         const payload = this.assemble(caller.extensionId, params);
