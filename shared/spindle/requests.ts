@@ -213,8 +213,11 @@ const GENERATION_ERRORS = [
   ...LLM_ERROR_CODES,
 ];
 const HOST = {
-  /** promptRegex.setOwnedChats: the chats whose prompt regex scripts the extension applies itself (replaces its list). */
-  'pipeline.setPromptRegexChats': endpoint({ ...named({ chatIds: Type.Array(Id(128), { maxItems: 10_000 }) }), result: Type.Null() }),
+  /**
+   * promptRegex.setOwnedChats: the chats whose prompt regex scripts the extension applies itself (replaces its list).
+   * Lumiverse asks no permission; here `regex_scripts`, as it switches off the person's prompt rules for those chats.
+   */
+  'pipeline.setPromptRegexChats': endpoint({ ...named({ chatIds: Type.Array(Id(128), { maxItems: 10_000 }) }), result: Type.Null(), permission: 'regex_scripts' }),
   'pipeline.registerMacro': endpoint({ ...named({ definition: Type.Object({ name: MacroName, description: Opt(Type.String()), category: Opt(Type.String()) }), hasHandler: Opt(Type.Boolean()) }), result: Type.Null() }),
   'pipeline.unregisterMacro': endpoint({ ...named({ name: Id(64) }), result: Type.Null() }),
   'pipeline.updateMacroValue': endpoint({ ...named({ name: Id(64), value: Opt(Any) }), result: Type.Null(), errors: ['NOT_FOUND'] }),

@@ -7,6 +7,8 @@ import { summaryFields, summaryOf } from './store/session-summary';
 import { searchSessions } from './session-search';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';
+import { USER_OWNER, type RegexScript } from '../../../shared/types/regex-script';
+import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
 
 type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, SessionFileMethod>;
 
@@ -65,7 +67,8 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.continue': whole(({ sessionId, ...options }) => chat.continueReply(sessionId, options)),
     'chat.messages.edit': whole(async ({ sessionId, messageId, content }) => {
       const role = sessions.get(sessionId).messages.find((m) => m.id === messageId)?.role ?? 'assistant';
-      return messages.edit(sessionId, messageId, await regex.onEdit(sessionId, role, content));
+      const reader = (s: RegexScript) => s.owner === USER_OWNER || chat.extensionAllowed(s.owner, CHAT_TEXT_PERMISSION);
+      return messages.edit(sessionId, messageId, await regex.onEdit(sessionId, role, content, reader));
     }),
     'chat.messages.delete': whole(({ sessionId, messageId }) => messages.delete(sessionId, messageId)),
     'chat.messages.swipe': whole(({ sessionId, messageId, swipeId, direction }) => {

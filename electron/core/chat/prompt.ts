@@ -14,6 +14,8 @@ export interface PromptParts {
   /** The imported card's own prompt texts, macros resolved. */
   card?: CardPrompts;
   limits?: BudgetLimits;
+  /** The history's texts world info scans for its keywords, when not the history's own (before regex scripts ran). */
+  loreScan?: string[];
 }
 
 export interface CardPrompts {
@@ -81,7 +83,7 @@ export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; repor
   const sendable = parts.history.map((m, i) => [m, i] as const).filter(([m]) => !(m.role === 'assistant' && m.content === ''));
   const history = sendable.map(([m]) => m);
   const budget = promptBudget(parts.limits ?? {});
-  const fired = scanWorldInfo(parts.session.worldInfo, parts.history.map((m) => m.content));
+  const fired = scanWorldInfo(parts.session.worldInfo, parts.loreScan ?? parts.history.map((m) => m.content));
   const loreTexts = fired.map((x) => x.entry.content.trim());
   const fits = fitWorldInfo(loreTexts.map(estimateTokens), budget);
   const sections = systemSections(parts, loreTexts.filter((_, i) => fits[i]));

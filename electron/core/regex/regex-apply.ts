@@ -26,8 +26,15 @@ export type ScriptMacros = (script: RegexScript) => (text: string) => Promise<st
 export interface RegexApplyOptions {
   /** Without it, macro modes leave `{{…}}` as written and a replacement as it is (Lumiverse without a macro env). */
   macros?: ScriptMacros;
+  /**
+   * For text that is kept (a saved reply, an edit): a script this refuses may not add a macro to it, as the macros of
+   * a kept text run at every later turn with the chat around them. Its change to such a text is not kept.
+   */
+  mayAddMacros?: (script: RegexScript) => boolean;
   signal?: AbortSignal;
 }
+
+const macroCount = (text: string) => text.split('{{').length - 1;
 
 const applies = (script: RegexScript, item: RegexText) =>
   script.placement.includes(item.placement) &&
@@ -46,11 +53,18 @@ export async function applyRegexScripts(sandbox: RegexSandbox, scripts: readonly
       const trims = script.trim_strings.filter((t) => t.length > 0);
       const after = trims.length ? await sandbox.trim(trims, replaced) : replaced;
       let changed = 0;
+      let refused = 0;
       at.forEach((i, k) => {
-        if (after[k] !== before[k]) changed++;
+        if (after[k] === before[k]) return;
+        if (options.mayAddMacros && !options.mayAddMacros(script) && macroCount(after[k]!) > macroCount(before[k]!)) {
+          refused++;
+          return;
+        }
+        changed++;
         texts[i] = after[k]!;
       });
       if (changed) run.changed.push({ script, texts: changed });
+      if (refused) run.failed.push({ script, reason: `it wrote a macro into text that is kept, which an extension that may not read the chat may not (${refused} text${refused === 1 ? '' : 's'} left as they were)` });
     } catch (err) {
       if (!(err instanceof RegexPassFailure)) throw err;
       const timedOut = err.failure.kind === 'timeout';

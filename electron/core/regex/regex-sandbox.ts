@@ -9,8 +9,8 @@ export const REGEX_PASS_TIMEOUT_MS = 1_000;
 const PER_TEXT_MS = 5;
 /** After the pass's own limit, how long the thread has to answer before it is ended. */
 const GRACE_MS = 2_000;
-/** What one text may become, and how many matches a text may have (a pattern that matches everywhere). */
-export const REGEX_OUTPUT_LIMITS = { maxChars: 4_000_000, maxMatches: 20_000 };
+/** What one text may become, what a pass's texts may come to together, and how many matches a text may have. */
+export const REGEX_OUTPUT_LIMITS = { maxChars: 4_000_000, maxPassChars: 16_000_000, maxMatches: 20_000 };
 /** The thread's heap: a pass that needs more fails, and the thread starts again. */
 const HEAP_MB = 512;
 
@@ -75,8 +75,11 @@ function substitute(template, match, groups, offset, input, named) {
     return all;
   });
 }
-function bounded(text) {
+let passChars = 0;
+function bounded(text, added) {
   if (text.length > limits.maxChars) throw new Error('its output grew past ' + limits.maxChars + ' characters');
+  passChars += added;
+  if (passChars > limits.maxPassChars) throw new Error('its output grew past ' + limits.maxPassChars + ' characters in one pass');
   return text;
 }
 function trimmed(text, trims) {
@@ -85,9 +88,10 @@ function trimmed(text, trims) {
   return out;
 }
 function work(pass) {
+  passChars = 0;
   if (pass.op === 'trim') return pass.texts.map((text) => trimmed(text, pass.trims));
   const re = new RegExp(pass.pattern, pass.flags);
-  if (pass.op === 'replace') return pass.texts.map((text) => { re.lastIndex = 0; return bounded(text.replace(re, pass.replacement)); });
+  if (pass.op === 'replace') return pass.texts.map((text) => { re.lastIndex = 0; const out = text.replace(re, pass.replacement); return bounded(out, out.length); });
   return pass.texts.map((text) => {
     const found = [];
     let size = text.length;
@@ -100,7 +104,7 @@ function work(pass) {
       const replacement = substitute(pass.replacement, match, args, offset, input, named);
       size += replacement.length - match.length;
       if (found.length >= limits.maxMatches) throw new Error('it matched more than ' + limits.maxMatches + ' times in one text');
-      bounded({ length: size });
+      bounded({ length: size }, replacement.length);
       found.push({ index: offset, length: match.length, replacement });
       return match;
     });
@@ -167,7 +171,7 @@ export class RegexSandbox {
     const worker = this.worker ?? this.start();
     // The thread's own limit did not stop it: counted from when it was sent, behind what is queued before it.
     const queued = [...this.waiting.values()].filter((w) => w.timer !== null).reduce((sum, w) => sum + w.pass.timeoutMs, 0);
-    waiting.timer = setTimeout(() => this.restart(`a pass did not end within its ${waiting.pass.timeoutMs} ms`), queued + waiting.pass.timeoutMs + GRACE_MS);
+    waiting.timer = setTimeout(() => this.restart(`a pass did not end within its ${waiting.pass.timeoutMs} ms`, 'timeout'), queued + waiting.pass.timeoutMs + GRACE_MS);
     waiting.timer.unref?.();
     worker.postMessage({ id, pass: waiting.pass });
   }
@@ -176,29 +180,31 @@ export class RegexSandbox {
     const worker = new Worker(SOURCE, { eval: true, workerData: { limits: REGEX_OUTPUT_LIMITS }, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
     worker.unref();
     worker.on('message', (answer: { id: number; ok: boolean; value?: unknown; kind?: RegexPassError['kind']; message?: string }) => {
-      const waiting = this.waiting.get(answer.id);
+      // A thread ended and replaced may still answer: its passes were sent again to the new one, which answers them.
+      const waiting = this.worker === worker ? this.waiting.get(answer.id) : undefined;
       if (!waiting) return;
       if (answer.ok) this.settle(answer.id, waiting, answer.value);
       else this.settle(answer.id, waiting, new RegexPassFailure({ kind: answer.kind ?? 'invalid', message: answer.message ?? 'The pattern failed.' }));
     });
-    worker.on('error', (err) => {
-      if (this.worker === worker) this.restart(err.message);
+    // Out of its heap, the pass running cost too much, as a pass past its time does; any other end is not the pass's doing.
+    worker.on('error', (err: Error & { code?: string }) => {
+      if (this.worker === worker) this.restart(err.message, err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'timeout' : 'stopped');
     });
     worker.on('exit', () => {
-      if (this.worker === worker) this.restart('the regex thread exited');
+      if (this.worker === worker) this.restart('the regex thread exited', 'stopped');
     });
     this.worker = worker;
     return worker;
   }
 
-  /** The pass running (the oldest) fails; the ones queued behind it go to a new thread. */
-  private restart(why: string): void {
+  /** The pass running (the oldest) fails as `kind`; the ones queued behind it go to a new thread. */
+  private restart(why: string, kind: RegexPassError['kind']): void {
     const worker = this.worker;
     this.worker = null;
     void worker?.terminate();
     const [running, ...queued] = [...this.waiting.keys()];
     if (running === undefined) return;
-    this.settle(running, this.waiting.get(running)!, new RegexPassFailure({ kind: 'timeout', message: `The regex thread was restarted: ${why}.` }));
+    this.settle(running, this.waiting.get(running)!, new RegexPassFailure({ kind, message: `The regex thread was restarted: ${why}.` }));
     for (const id of queued) {
       clearTimeout(this.waiting.get(id)!.timer ?? undefined);
       this.waiting.get(id)!.timer = null;

@@ -27,10 +27,13 @@ export class RegexScripts {
     return this.run(this.store.active(target, { chatId, characterId: chatId }), items, options);
   }
 
-  /** An edited message's text after the response scripts that run on edits (Lumiverse's run_on_edit; no macros, depth 0). */
-  async onEdit(chatId: string, role: string, text: string): Promise<string> {
+  /**
+   * An edited message's text after the response scripts that run on edits (Lumiverse's run_on_edit; no macros, depth
+   * 0). `mayAddMacros`: which scripts may write a macro into it (it is kept).
+   */
+  async onEdit(chatId: string, role: string, text: string, mayAddMacros: (script: RegexScript) => boolean): Promise<string> {
     const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit);
-    return (await this.run(scripts, [{ text, placement: placementOf(role), depth: 0 }], {}))?.texts[0] ?? text;
+    return (await this.run(scripts, [{ text, placement: placementOf(role), depth: 0 }], { mayAddMacros }))?.texts[0] ?? text;
   }
 
   /** Whether `script` is passed over for having run past its time (until its pattern is changed). */
@@ -55,7 +58,8 @@ export class RegexScripts {
   }
 }
 
-const patternOf = (s: RegexScript) => `${s.find_regex}\u0000${s.flags}\u0000${s.substitute_macros}`;
+/** What a pass of the script runs: a change to any of it may end differently. */
+const patternOf = (s: RegexScript) => JSON.stringify([s.find_regex, s.flags, s.substitute_macros, s.replace_string, s.trim_strings]);
 
 /** A message's placement: the person's words, or the model's. */
 export const placementOf = (role: string): RegexPlacement => (role === 'user' ? 'user_input' : 'ai_output');

@@ -40,8 +40,10 @@ describe('regex scripts from an extension', () => {
       json: JSON.stringify(
         sessionDocument({
           id: 'harbour',
+          // Its keyword is only in a note the prompt rule takes out: world info scans the history before the rules.
+          worldInfo: [{ id: 'w1', keywords: ['lighthouse'], content: 'The lighthouse has been dark for a year.', enabled: true }],
           messages: [
-            { id: 'a', role: 'user', content: '(OOC: keep it short) Is the ferry running?', createdAt: 1 },
+            { id: 'a', role: 'user', content: '(OOC: keep it short, lighthouse) Is the ferry running?', createdAt: 1 },
             { id: 'b', role: 'assistant', content: '(OOC: fine) The ferryman shrugs.', createdAt: 2 },
           ],
         }),
@@ -53,15 +55,18 @@ describe('regex scripts from an extension', () => {
     expect(sent, JSON.stringify(sent)).toMatchObject({ ok: true });
     await finished(r, (sent.value as { turnId: string }).turnId);
 
-    // prompt: older messages lose their notes on the way to the model; the newest (depth 0) keeps its own.
+    // prompt: older messages lose their notes on the way to the model; the newest (depth 0) keeps its own. The lore
+    // their keyword fired is in, and the interceptor was handed the prompt after the rules, as the model was.
     const sentMessages = (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(sentMessages[0]!.content).toContain('The lighthouse has been dark for a year.');
+    expect((await tool<{ intercepted: unknown }>(r, 'seen')).intercepted).toEqual(sentMessages);
     expect(sentMessages.slice(1)).toEqual([
       { role: 'user', content: 'Is the ferry running?' },
       { role: 'assistant', content: 'The ferryman shrugs.' },
       { role: 'user', content: '(OOC: last one) And tomorrow?' },
     ]);
     const session = (await r.call('chat.sessions.get', { sessionId })).value as ChatSession;
-    expect(session.messages[0]!.content).toBe('(OOC: keep it short) Is the ferry running?');
+    expect(session.messages[0]!.content).toBe('(OOC: keep it short, lighthouse) Is the ferry running?');
     // response: the reply is saved without its end marker; display: the voice cue is not shown, but kept.
     const reply = session.messages.at(-1) as ChatMessage;
     expect(reply.content).toBe('Hello [voice: soft] there.');
@@ -69,9 +74,9 @@ describe('regex scripts from an extension', () => {
     expect(shown.value).toMatchObject({ texts: ['Hello there.', '[voice: x] Hi'], skipped: [] });
     // Both passes are stages of the turn's breakdown, naming the rule and its extension.
     // The prompt's rules run in assembly (before the budget and the interceptors), the reply's after generation.
-    expect(reply.trace!.map((s) => s.stage)).toEqual(['council', 'assembly', 'regex', 'generation', 'regex']);
+    expect(reply.trace!.map((s) => s.stage)).toEqual(['council', 'assembly', 'world info', 'regex', 'interceptors', 'generation', 'regex']);
     const regexStages = reply.trace!.filter((s) => s.stage === 'regex');
-    expect(regexStages.map((s) => s.note)).toEqual(['"Cue Keeper • OOC out of older messages" (lumiverse_regex) changed 2 texts; ≈66 tokens', 'the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)']);
+    expect(regexStages.map((s) => s.note)).toEqual(['"Cue Keeper • OOC out of older messages" (lumiverse_regex) changed 2 texts; ≈80 tokens', 'the reply as saved: "Cue Keeper • End marker" (lumiverse_regex)']);
     expect(regexStages[1]).toMatchObject({ before: 'Hello [voice: soft] there. [END]', after: 'Hello [voice: soft] there.' });
 
     // It says it applies this chat's prompt rules itself: the host's pass is skipped (and says so), the reply's still runs.
@@ -80,7 +85,7 @@ describe('regex scripts from an extension', () => {
     const again = await r.call('chat.send', { sessionId, text: 'Once more' });
     await finished(r, (again.value as { turnId: string }).turnId);
     const resent = (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
-    expect(resent[1]).toEqual({ role: 'user', content: '(OOC: keep it short) Is the ferry running?' });
+    expect(resent[1]).toEqual({ role: 'user', content: '(OOC: keep it short, lighthouse) Is the ferry running?' });
     const second = ((await r.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.at(-1) as ChatMessage;
     expect(second.content).toBe('Again.');
     expect(second.trace!.filter((s) => s.stage === 'regex').map((s) => `${s.by}: ${s.note}`)).toEqual([
@@ -109,5 +114,33 @@ describe('regex scripts from an extension', () => {
     // The window heard each change: its three rules, then this one written, switched and deleted.
     expect(r.events.filter((e) => e.type === 'regex.changed').map((e) => (e as { revision: number }).revision).slice(-3)).toEqual([r.host.regex.store.revision - 2, r.host.regex.store.revision - 1, r.host.regex.store.revision]);
     expect(r.host.extensions.get(ID).inertTouched ?? []).toEqual([]);
+  }, 60_000);
+
+  it('G7: its rules never hand chat text to its macro: not in a pass, not through a reply it saves; the person’s rules may', async () => {
+    const r = await installed();
+    await addMainConnection(r);
+    const sessionId = (await r.call('chat.sessions.create', { title: 'Quiet' })).value as { id: string };
+    const its = { owner: ID, unrestricted: false };
+    // Its reply rule wraps the reply in its macro; its display rule wraps what is shown.
+    r.host.regex.store.create({ name: 'Wrap reply', find_regex: '^[\\s\\S]+$', replace_string: '{{cue_echo::$&}}', flags: '', target: 'response' }, its);
+    r.host.regex.store.create({ name: 'Wrap shown', find_regex: 'secret', replace_string: '{{cue_echo::$&}}', substitute_macros: 'raw', target: 'display' }, its);
+    r.server.enqueue({ text: 'A secret harbour.' });
+    const sent = await r.call('chat.send', { sessionId: sessionId.id, text: 'Tell me.' });
+    await finished(r, (sent.value as { turnId: string }).turnId);
+    const reply = ((await r.call('chat.sessions.get', { sessionId: sessionId.id })).value as ChatSession).messages.at(-1) as ChatMessage;
+    expect(reply.content).toBe('A secret harbour.');
+    expect(reply.trace!.find((s) => s.stage === 'regex')!.note).toMatch(/"Wrap reply" was skipped: it wrote a macro into text that is kept/);
+    const shown = await r.call('regex.display', { sessionId: sessionId.id, items: [{ text: reply.content, role: 'assistant', depth: 0 }] });
+    expect(shown.value).toMatchObject({ texts: ['A {{cue_echo::secret}} harbour.'] });
+    // A second turn assembles the kept reply: nothing in it reaches the macro either.
+    r.server.enqueue({ text: 'Nothing more.' });
+    const again = await r.call('chat.send', { sessionId: sessionId.id, text: 'And?' });
+    await finished(r, (again.value as { turnId: string }).turnId);
+    expect((await tool<{ macroArgs: unknown[] }>(r, 'seen')).macroArgs).toEqual([]);
+    // The person's own rule reaches every macro, as their card does.
+    r.host.regex.store.create({ name: 'Mine', find_regex: 'harbour', replace_string: '{{cue_echo::$&}}', substitute_macros: 'raw', target: 'display' }, PERSON);
+    const mine = await r.call('regex.display', { sessionId: sessionId.id, items: [{ text: reply.content, role: 'assistant', depth: 0 }] });
+    expect((mine.value as { texts: string[] }).texts[0]).toContain('echoed.');
+    expect((await tool<{ macroArgs: unknown[] }>(r, 'seen')).macroArgs).toEqual([['harbour']]);
   }, 60_000);
 });

@@ -86,7 +86,8 @@ describe('applying regex scripts', () => {
   });
 
   it('G6: fails a pass whose output, matches or trims would grow without bound, and starts each text of a sticky pattern at its beginning', async () => {
-    sandbox = new RegexSandbox(50);
+    // Time enough that a loaded machine does not end these passes by their time instead of their caps.
+    sandbox = new RegexSandbox(2000);
     const long = [{ text: 'x'.repeat(10_000), placement: 'ai_output' as const }];
     const grown = await applyRegexScripts(sandbox, [script({ find_regex: '.', flags: 'g', replace_string: 'y'.repeat(1000) })], long);
     expect(grown.texts).toEqual([long[0]!.text]);
@@ -108,6 +109,14 @@ describe('applying regex scripts', () => {
     const stop = new AbortController();
     stop.abort();
     await expect(applyRegexScripts(sandbox, [script({ find_regex: 'x' })], [{ text: 'x', placement: 'ai_output' }], { signal: stop.signal })).rejects.toThrow();
+  });
+
+  it('G6: fails a pass whose texts together grow past bound, each within its own; the pass queued behind it runs', async () => {
+    sandbox = new RegexSandbox(10_000);
+    const huge = sandbox.replace('^', 'g', 'y'.repeat(3_900_000), Array.from({ length: 200 }, () => 'x'));
+    const next = sandbox.replace('a', 'g', 'b', ['aa']);
+    await expect(huge).rejects.toMatchObject({ failure: { kind: 'invalid', message: 'its output grew past 16000000 characters in one pass' } });
+    expect(await next).toEqual(['bb']);
   });
 
   it('refuses passes once closed', async () => {
@@ -136,12 +145,12 @@ describe('macros in regex scripts', () => {
     expect(heard).toEqual([]);
     expect(await out(leak('reader', 'reader_echo'))).toBe('seen');
     expect(await out(leak(USER_OWNER, 'reader_echo'))).toBe('seen');
-    // The turn's resolver runs a macro once per arguments.
-    expect(heard).toEqual([['reader', ['my secret plan']]]);
+    // A resolver runs a macro once per arguments; the person's rules and a reader's have a resolver each.
+    expect(heard).toEqual([['reader', ['my secret plan']], ['reader', ['my secret plan']]]);
     // What a stranger's script wrote is resolved again with the built-ins only.
     const run = await applyRegexScripts(sandbox, [newScript({ name: 'n', find_regex: 'plan', replace_string: '{{reader_echo::$&}} {{char}}' }, 'n', 'stranger', 0)], text);
     expect(await macros.afterRun(run)(run.texts[0]!)).toBe('my secret {{reader_echo::plan}} Seraphina');
-    expect(heard).toHaveLength(1);
+    expect(heard).toHaveLength(2);
   });
 });
 

@@ -43,7 +43,8 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const started = input.now?.() ?? 0;
   const regexed = input.regex ? await promptRegexTexts(input.regex, resolved, history) : null;
   const spent = (input.now?.() ?? 0) - started;
-  const built = buildPrompt({ ...withTexts(session, history, regexed?.texts ?? resolved), ...blocks, ...limits });
+  // World info fires on the history as it was before the scripts, as in Lumiverse (its scan comes first).
+  const built = buildPrompt({ ...withTexts(session, history, regexed?.texts ?? resolved), ...blocks, ...limits, ...(regexed ? { loreScan: resolved.history } : {}) });
   if (!regexed || (regexed.run.changed.length === 0 && regexed.run.failed.length === 0)) {
     const views = await assemblyViews({ resolver, session, history, report: built.report, kept: built.kept, messages: built.messages, blocks });
     return { messages: built.messages, report: built.report, views, notes: [...resolver.notes] };
@@ -51,6 +52,7 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   // The steps up to the macros show the prompt as it was before the scripts; the regex step, the prompt as sent.
   const before = buildPrompt({ ...withTexts(session, history, resolved), ...blocks, ...limits });
   const views = await assemblyViews({ resolver, session, history, report: before.report, kept: before.kept, messages: before.messages, blocks });
-  views.push({ stage: 'regex', by: 'host', messages: built.messages, note: `${describeRun(regexed.run, 'message')}; ≈${built.report.total} tokens`, ms: spent });
+  const cut = built.report.cutMessages === before.report.cutMessages ? [] : [`${built.report.cutMessages} oldest messages left out to fit (${before.report.cutMessages} before the scripts)`];
+  views.push({ stage: 'regex', by: 'host', messages: built.messages, note: [describeRun(regexed.run, 'message'), ...cut, `≈${built.report.total} tokens`].join('; '), ms: spent });
   return { messages: built.messages, report: built.report, views, notes: [...resolver.notes] };
 }

@@ -20,24 +20,37 @@ export interface RegexMacros {
   forScript: ScriptMacros;
   /** For what a run's scripts wrote (Lumiverse resolves the prompt's macros again after its regex pass). */
   afterRun(run: RegexRun): (text: string) => Promise<string>;
+  /** Whether a script may write a macro into text that is kept (a stored reply's macros run at every later turn). */
+  mayAddMacros(script: RegexScript): boolean;
 }
 
 /**
- * Macros for regex scripts. A script's captures are chat text, and an extension's macro handler is handed its
- * arguments: so extensions' macros are offered only to scripts the person wrote or an extension that may read the
- * chat wrote (chat_mutation), and only macros of extensions that may read it too; others get the host's built-ins.
- * The sources are read and the resolvers made at the first use: a pass whose scripts use no macros reads nothing.
+ * How far a script's macros reach. A script's captures are chat text, and an extension's macro handler is handed its
+ * arguments: the person's scripts reach every macro (as their card does); an extension that may read the chat
+ * (chat_mutation) reaches those of extensions that may read it too; any other extension's, the built-ins and the
+ * values extensions pushed (no handler runs).
  */
+enum Reach {
+  Values = 0,
+  Readers = 1,
+  All = 2,
+}
+
+/** Macros for regex scripts by their reach; the sources are read and each resolver made at its first use. */
 export function regexMacros(sources: () => MacroSources | Promise<MacroSources>, readsChat: (extensionId: string) => boolean): RegexMacros {
-  const made = new Map<boolean, Promise<MacroResolver>>();
-  const make = (withExtensions: boolean) =>
-    Promise.resolve(sources()).then((s) => new MacroResolver(macroDefinitions({ ...s, extensions: withExtensions ? s.extensions.filter((m) => readsChat(m.extensionId)) : [] })));
-  const resolveWith = (trusted: boolean) => async (text: string) => {
-    if (!made.has(trusted)) made.set(trusted, make(trusted));
-    return (await made.get(trusted)!).resolve(text);
+  const made = new Map<Reach, Promise<MacroResolver>>();
+  const offered = (reach: Reach, m: MacroSources['extensions'][number]) => reach === Reach.All || m.value !== undefined || (reach === Reach.Readers && readsChat(m.extensionId));
+  const make = (reach: Reach) => Promise.resolve(sources()).then((s) => new MacroResolver(macroDefinitions({ ...s, extensions: s.extensions.filter((m) => offered(reach, m)) })));
+  const resolveWith = (reach: Reach) => async (text: string) => {
+    if (!made.has(reach)) made.set(reach, make(reach));
+    return (await made.get(reach)!).resolve(text);
   };
-  const trusted = (s: RegexScript) => s.owner === USER_OWNER || readsChat(s.owner);
-  return { forScript: (s) => resolveWith(trusted(s)), afterRun: (run) => resolveWith(run.changed.every((c) => trusted(c.script))) };
+  const reachOf = (s: RegexScript) => (s.owner === USER_OWNER ? Reach.All : readsChat(s.owner) ? Reach.Readers : Reach.Values);
+  return {
+    forScript: (s) => resolveWith(reachOf(s)),
+    afterRun: (run) => resolveWith(Math.min(Reach.All, ...run.changed.map((c) => reachOf(c.script)))),
+    mayAddMacros: (s) => reachOf(s) !== Reach.Values,
+  };
 }
 
 /** A turn's regex macros: its macro sources, extensions' macros from the pipeline, chat readers by its permissions. */
@@ -62,10 +75,13 @@ export async function promptRegexTexts(input: RegexStageInput, texts: PromptText
     ...others.map((text): RegexText => ({ text, placement: 'world_info' })),
     ...texts.history.map((text, i): RegexText => ({ text, placement: placementOf(history[i]!.role), depth: history.length - 1 - i })),
   ];
-  const run = await input.regex.apply('prompt', input.chatId, items, { macros: input.macros.forScript, signal: input.signal });
+  // Empty texts (a card without a scenario) stay empty: a rule anchored at a text's start would make them sections.
+  const filled = items.flatMap((item, i) => (item.text ? [i] : []));
+  const run = await input.regex.apply('prompt', input.chatId, filled.map((i) => items[i]!), { macros: input.macros.forScript, signal: input.signal });
   if (!run) return null;
   const again = input.macros.afterRun(run);
-  const out = await Promise.all(run.texts.map((text, i) => (text === items[i]!.text ? text : again(text))));
+  const out = items.map((item) => item.text);
+  await Promise.all(filled.map(async (i, k) => (out[i] = run.texts[k] === items[i]!.text ? items[i]!.text : await again(run.texts[k]!))));
   const [description, personality, scenario, persona, systemPrompt, examples, postHistory] = out;
   const worldInfo = out.slice(7, others.length);
   return {
@@ -78,7 +94,7 @@ export async function promptRegexTexts(input: RegexStageInput, texts: PromptText
 export async function responseRegex(input: RegexStageInput & { trace: TurnTrace }, text: string): Promise<string> {
   if (!input.regex || text === '') return text;
   const started = input.trace.start('regex');
-  const run = await input.regex.apply('response', input.chatId, [{ text, placement: 'ai_output', depth: 0 }], { macros: input.macros.forScript, signal: input.signal });
+  const run = await input.regex.apply('response', input.chatId, [{ text, placement: 'ai_output', depth: 0 }], { macros: input.macros.forScript, mayAddMacros: input.macros.mayAddMacros, signal: input.signal });
   if (!run) return text;
   started.end(text, run.texts[0]!, describeRun(run, 'reply'));
   return run.texts[0]!;

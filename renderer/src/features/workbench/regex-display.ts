@@ -29,10 +29,14 @@ export class RegexDisplay {
   private readonly listeners = new Set<() => void>();
   private version = 0;
   private loading: Promise<void> | null = null;
+  /** The newest revision the host has told of (an event, or a display answer): the scripts are read until they reach it. */
+  private newest = -1;
 
   constructor(private readonly host: HostApi) {
     host.onEvent((event) => {
-      if (event.type === 'regex.changed' && event.revision !== this.revision) void this.load();
+      if (event.type !== 'regex.changed') return;
+      this.newest = Math.max(this.newest, event.revision);
+      if (event.revision !== this.revision) void this.load();
     });
     void this.load();
   }
@@ -64,19 +68,22 @@ export class RegexDisplay {
     if (first) queueMicrotask(() => void this.flush());
   }
 
-  /**
-   * Reads the scripts again, one read at a time. A change that arrives during a read may not be in it: the next display
-   * answer, worked out under the newer scripts, says so, and they are read again.
-   */
+  /** Reads the scripts again, one read at a time, until the read has the newest revision told of (a change may come during one). */
   private load(): Promise<void> {
     this.loading ??= this.host.invoke('regex.list', {}).then((result) => {
       this.loading = null;
-      if (!result.ok || result.value.revision === this.revision) return;
-      this.scripts = result.value.scripts;
-      this.revision = result.value.revision;
-      this.kept.clear();
-      this.asked.clear();
-      this.changed();
+      if (!result.ok) return;
+      const moved = result.value.revision !== this.revision;
+      if (moved) {
+        this.scripts = result.value.scripts;
+        this.revision = result.value.revision;
+        this.kept.clear();
+        this.asked.clear();
+        this.changed();
+      }
+      // Read again while a newer revision was told of and reads still move (a restarted host counts from 0 again).
+      if (moved && this.newest > this.revision) return this.load();
+      this.newest = this.revision;
     });
     return this.loading;
   }
@@ -94,7 +101,10 @@ export class RegexDisplay {
         if (!result.ok) part.forEach((a) => this.keep(a.key, a.item.text));
         else if (result.value.revision === this.revision) part.forEach((a, i) => this.keep(a.key, result.value.texts[i]!));
         // Worked out under scripts this window has not read yet: it reads them, and then asks again (not before).
-        else stale = true;
+        else {
+          stale = true;
+          this.newest = Math.max(this.newest, result.value.revision);
+        }
       }
     }
     if (stale) await this.load();
