@@ -8,7 +8,9 @@ import type { RegexScriptInput } from '../../shared/types/regex-script';
 import { buttonNamed, byLabel, byTestId, cleanup, settle } from './harness';
 import { openWorkbench, savedSession } from './workbench-harness';
 import { disposeAllHosts } from './real-host';
+import path from 'node:path';
 import { closeLlmServers, session } from './real-chat';
+import { coreReaches, FIXTURE_EXTENSIONS } from './real-tools';
 import { RegexDisplay } from '../../renderer/src/features/workbench/regex-display';
 import type { HostApi } from '../../shared/host-api';
 
@@ -62,12 +64,28 @@ describe('display regex scripts in the chat', () => {
     const row = byTestId(panel, 'regex-row');
     expect(row.dataset.name).toBe('Hide voice cues');
     expect(row.textContent).toContain('display');
+    // Written by an id no installed extension has (the rule outlived it): the id is shown.
     expect(row.textContent).toContain('cue_keeper');
     await settle(() => byLabel(panel, 'Hide voice cues on').click());
     expect(host.callsTo('regex.setDisabled').map((c) => c.input)).toEqual([{ id: host.core.regex.store.list().data[0]!.id, disabled: true }]);
     await settle();
     expect(shownTexts(panel)).toEqual(CHAT.messages.map((m) => m.content));
     expect(byLabel<HTMLInputElement>(panel, 'Hide voice cues on').checked).toBe(false);
+  });
+
+  it('names a rule’s writer as the Extensions section does', async () => {
+    const { panel } = await openWorkbench({
+      sessions: [CHAT],
+      arrange: async ({ host }) => {
+        await host.arrange('extensions.install', { folder: path.join(FIXTURE_EXTENSIONS, 'lumiverse_regex'), grant: ['tools', 'regex_scripts'], trust: true });
+        await coreReaches(host, () => host.core.regex.store.list().total === 3, 'Cue Keeper wrote its rules');
+      },
+    });
+    await settle(() => buttonNamed(panel, 'Regex scripts').click());
+    const rows = [...panel.querySelectorAll<HTMLElement>('[data-testid="regex-row"]')];
+    expect(rows.map((r) => r.dataset.name)).toEqual(['Cue Keeper • Hide voice cues', 'Cue Keeper • OOC out of older messages', 'Cue Keeper • End marker']);
+    // The fourth column is who wrote it.
+    expect(rows.map((r) => r.querySelectorAll('td')[3]!.textContent)).toEqual(['Cue Keeper', 'Cue Keeper', 'Cue Keeper']);
   });
 
   it('asks nothing for a chat no rule applies to', async () => {

@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MethodOutput } from '../../../../shared/contract';
 import type { HostError } from '../../../../shared/errors';
-import { useHost } from '../../app/context';
+import { useAppStore, useHost } from '../../app/context';
+import { selectExtensions } from '../../stores/app/selectors';
 import { InlineError } from '../../components/InlineError';
 import { AskingHost } from '../../components/AskingHost';
 import { appliesTo } from './regex-display';
@@ -16,6 +17,9 @@ export function RegexView(props: { sessionId: string; domId: string }) {
   const host = useHost();
   const [scripts, setScripts] = useState<Script[] | null>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const extensions = useAppStore(selectExtensions);
+  /** The writer as the Extensions section names it (its id once it is removed). */
+  const writer = (owner: string) => (owner ? (extensions.find((e) => e.id === owner)?.name ?? owner) : 'you');
 
   const load = useCallback(async () => {
     const result = await host.invoke('regex.list', {});
@@ -89,7 +93,7 @@ export function RegexView(props: { sessionId: string; domId: string }) {
                   {s.target.map((t) => TARGETS[t] ?? t).join(', ')}
                   <div className="panel-note">{s.placement.map((p) => p.replace('_', ' ')).join(', ')}{s.scope === 'global' ? '' : ' · this chat only'}</div>
                 </td>
-                <td>{s.owner || 'you'}</td>
+                <td>{writer(s.owner)}</td>
                 <td>
                   <button type="button" className="btn btn--small btn--danger-ghost" onClick={() => void act(`Could not delete ${s.name}`, () => host.invoke('regex.delete', { id: s.id }))}>
                     Delete<span className="visually-hidden"> {s.name}</span>
