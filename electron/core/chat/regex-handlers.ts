@@ -36,15 +36,7 @@ const view = (s: RegexScript, slow: boolean) => ({
 export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat: ChatEngine): Pick<Handlers, RegexHandlerNames> {
   const { store } = regex;
   return {
-    'regex.list': () => {
-      const scripts: RegexScript[] = [];
-      for (let offset = 0; ; offset += 200) {
-        const page = store.list({ limit: 200, offset });
-        scripts.push(...page.data);
-        if (scripts.length >= page.total || page.data.length === 0) break;
-      }
-      return { scripts: scripts.map((s) => view(s, regex.isSlow(s))), revision: store.revision };
-    },
+    'regex.list': () => ({ scripts: store.all().map((s) => view(s, regex.isSlow(s))), revision: store.revision }),
     'regex.setDisabled': ({ id, disabled }) => {
       const script = store.update(id, { disabled }, PERSON);
       return view(script, regex.isSlow(script));

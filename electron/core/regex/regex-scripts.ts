@@ -22,9 +22,9 @@ export class RegexScripts {
     this.sandbox = new RegexSandbox(passTimeoutMs);
   }
 
-  /** The texts after `target`'s active scripts for a chat (a session is its own character here); null when none applies. */
+  /** The texts after `target`'s active scripts for a chat; null when none applies. */
   apply(target: RegexTarget, chatId: string, items: readonly RegexText[], options: RegexApplyOptions = {}): Promise<RegexRun | null> {
-    return this.run(this.store.active(target, { chatId, characterId: chatId }), items, options);
+    return this.run(this.activeIn(target, chatId), items, options);
   }
 
   /**
@@ -32,7 +32,7 @@ export class RegexScripts {
    * 0). `mayAddMacros`: which scripts may write a macro into it (it is kept).
    */
   async onEdit(chatId: string, role: string, text: string, mayAddMacros: (script: RegexScript) => boolean): Promise<string> {
-    const scripts = this.store.active('response', { chatId, characterId: chatId }).filter((s) => s.run_on_edit);
+    const scripts = this.activeIn('response', chatId).filter((s) => s.run_on_edit);
     return (await this.run(scripts, [{ text, placement: placementOf(role), depth: 0 }], { mayAddMacros }))?.texts[0] ?? text;
   }
 
@@ -43,6 +43,11 @@ export class RegexScripts {
 
   close(): Promise<void> {
     return this.sandbox.close();
+  }
+
+  /** `target`'s active scripts for a chat; a session is its own character here. */
+  private activeIn(target: RegexTarget, chatId: string): RegexScript[] {
+    return this.store.active(target, { chatId, characterId: chatId });
   }
 
   private async run(active: RegexScript[], items: readonly RegexText[], options: RegexApplyOptions): Promise<RegexRun | null> {

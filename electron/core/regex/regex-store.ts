@@ -44,6 +44,13 @@ export class RegexStore extends DbStore {
     const p = (text: string) => db.prepare(text).raw(true);
     this.sql = {
       one: p('SELECT doc FROM regex_scripts WHERE id = ?'),
+      all: p('SELECT doc FROM regex_scripts ORDER BY sort_order, created_at, rowid'),
+      // An absent character or chat is NULL, which no scope_id equals.
+      active: p(
+        `SELECT doc FROM regex_scripts WHERE disabled = 0 AND instr(target, '"' || ? || '"') > 0
+           AND (scope = 'global' OR (scope = 'character' AND scope_id = ?) OR (scope = 'chat' AND scope_id = ?))
+         ORDER BY CASE scope WHEN 'global' THEN 0 WHEN 'character' THEN 1 ELSE 2 END, sort_order, created_at, rowid`,
+      ),
       count: p('SELECT COUNT(*) FROM regex_scripts'),
       owned: p('SELECT COUNT(*) FROM regex_scripts WHERE owner = ?'),
       byScriptId: p("SELECT id FROM regex_scripts WHERE script_id = ? AND script_id <> ''"),
@@ -81,25 +88,14 @@ export class RegexStore extends DbStore {
     return row ? (JSON.parse(row[0]) as RegexScript) : null;
   }
 
+  /** Every script, in the order they run. */
+  all(): RegexScript[] {
+    return (this.sql.all.all() as Array<[string]>).map(([doc]) => JSON.parse(doc) as RegexScript);
+  }
+
   /** The enabled scripts for `target` in `context`, as Lumiverse resolves them: global, then character, then chat; each by sort order. */
   active(target: RegexTarget, context: RegexContext = {}): RegexScript[] {
-    const scopes = ["scope = 'global'"];
-    const params: unknown[] = [target];
-    if (context.characterId) {
-      scopes.push("(scope = 'character' AND scope_id = ?)");
-      params.push(context.characterId);
-    }
-    if (context.chatId) {
-      scopes.push("(scope = 'chat' AND scope_id = ?)");
-      params.push(context.chatId);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT doc FROM regex_scripts WHERE disabled = 0 AND instr(target, '"' || ? || '"') > 0 AND (${scopes.join(' OR ')})
-         ORDER BY CASE scope WHEN 'global' THEN 0 WHEN 'character' THEN 1 ELSE 2 END, sort_order, created_at, rowid`,
-      )
-      .raw(true)
-      .all(...params) as Array<[string]>;
+    const rows = this.sql.active.all(target, context.characterId || null, context.chatId || null) as Array<[string]>;
     return rows.map(([doc]) => JSON.parse(doc) as RegexScript);
   }
 

@@ -1,38 +1,24 @@
 // The Regex scripts view: the scripts that apply to this session (global, or scoped to it), in the order they run,
 // each with the extension that wrote it, what it finds and where it works. The person may switch any off or delete it.
-import { useCallback, useEffect, useState } from 'react';
-import type { MethodOutput } from '../../../../shared/contract';
+import { useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useHost } from '../../app/context';
 import { selectExtensions } from '../../stores/app/selectors';
 import { InlineError } from '../../components/InlineError';
 import { AskingHost } from '../../components/AskingHost';
-import { appliesTo } from './regex-display';
-
-type Script = MethodOutput<'regex.list'>['scripts'][number];
+import { appliesTo, useRegexScripts } from './regex-display';
 
 const TARGETS: Record<string, string> = { prompt: 'prompt', response: 'reply as saved', display: 'display' };
 
 export function RegexView(props: { sessionId: string; domId: string }) {
   const host = useHost();
-  const [scripts, setScripts] = useState<Script[] | null>(null);
-  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const listed = useRegexScripts();
+  const scripts = listed.scripts?.filter((s) => appliesTo(s, props.sessionId)) ?? null;
+  const [failed, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const error = failed ?? (listed.error && { title: 'Could not list the regex scripts', error: listed.error });
   const extensions = useAppStore(selectExtensions);
   /** The writer as the Extensions section names it (its id once it is removed). */
   const writer = (owner: string) => (owner ? (extensions.find((e) => e.id === owner)?.name ?? owner) : 'you');
-
-  const load = useCallback(async () => {
-    const result = await host.invoke('regex.list', {});
-    if (result.ok) setScripts(result.value.scripts.filter((s) => appliesTo(s, props.sessionId)));
-    else setError({ title: 'Could not list the regex scripts', error: result.error });
-  }, [host, props.sessionId]);
-
-  useEffect(() => {
-    void load();
-    return host.onEvent((event) => {
-      if (event.type === 'regex.changed') void load();
-    });
-  }, [host, load]);
 
   const act = async (title: string, call: () => ReturnType<typeof host.invoke>) => {
     const result = await call();

@@ -1,10 +1,12 @@
-// The display-target regex scripts in the window. It knows which scripts exist, so a chat none applies to asks the
-// host nothing and draws at once; otherwise each shown message's text goes through them on the host (their patterns
-// run there, under a time limit), asked for in one batch per render and kept until a script changes.
+// The regex scripts in the window, read once for all of it (the Regex scripts view lists them from here too). It knows
+// which scripts exist, so a chat no display script applies to asks the host nothing and draws at once; otherwise each
+// shown message's text goes through them on the host (their patterns run there, under a time limit), asked for in one
+// batch per render and kept until a script changes.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { MethodOutput } from '../../../../shared/contract';
 import { DISPLAY_BATCH } from '../../../../shared/contract/regex';
 import type { HostApi } from '../../../../shared/host-api';
+import type { HostError } from '../../../../shared/errors';
 import { useHost } from '../../app/context';
 
 type Script = MethodOutput<'regex.list'>['scripts'][number];
@@ -23,6 +25,7 @@ export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: stri
 export class RegexDisplay {
   private scripts: Script[] = [];
   private revision = -1;
+  private listError: HostError | null = null;
   private readonly kept = new Map<string, string>();
   private readonly asked = new Set<string>();
   private readonly queue = new Map<string, Ask[]>();
@@ -48,6 +51,11 @@ export class RegexDisplay {
 
   readonly snapshot = () => this.version;
 
+  /** Every script, in the order they run (null until first read), and why the last read failed, if it did. */
+  listed(): { scripts: Script[] | null; error: HostError | null } {
+    return { scripts: this.revision < 0 ? null : this.scripts, error: this.listError };
+  }
+
   /** Whether any enabled display script could change this session's messages. */
   applies(sessionId: string): boolean {
     return this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId));
@@ -72,7 +80,12 @@ export class RegexDisplay {
   private load(): Promise<void> {
     this.loading ??= this.host.invoke('regex.list', {}).then((result) => {
       this.loading = null;
-      if (!result.ok) return;
+      if (!result.ok) {
+        this.listError = result.error;
+        this.changed();
+        return;
+      }
+      this.listError = null;
       const moved = result.value.revision !== this.revision;
       if (moved) {
         this.scripts = result.value.scripts;
@@ -129,6 +142,13 @@ function displayFor(host: HostApi): RegexDisplay {
   let display = displays.get(host);
   if (!display) displays.set(host, (display = new RegexDisplay(host)));
   return display;
+}
+
+/** The window's scripts (null until read) and why reading them failed; the component redraws as they change. */
+export function useRegexScripts(): { scripts: Script[] | null; error: HostError | null } {
+  const display = displayFor(useHost());
+  useSyncExternalStore(display.subscribe, display.snapshot);
+  return display.listed();
 }
 
 /**
