@@ -2,31 +2,10 @@
 // reach every one of its documents, lookups search them all, and sandbox frames are opaque-origin frames.
 // Message bubbles are the app's: the message lookups answer a place of the extension's own under each message
 // (message-surfaces.ts).
-import DOMPurify from 'dompurify';
 import type { RuntimeState } from './runtime-state';
 import { createSandbox, type SandboxOptions } from './sandbox-host';
 import { createMessageSurfaces } from './message-surfaces';
-
-const FORBIDDEN = ['iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'script', 'base', 'meta', 'link'];
-
-/**
- * Extension HTML made safe to place: no script, no frames, no forms, no event handlers. Where DOMPurify cannot
- * work (it says so with isSupported), the HTML is placed as text rather than trusted.
- */
-export function sanitizeHtml(html: string, doc: Document = document): DocumentFragment {
-  if (!DOMPurify.isSupported) {
-    const text = doc.createDocumentFragment();
-    text.append(doc.createTextNode(String(html)));
-    return text;
-  }
-  const fragment = DOMPurify.sanitize(String(html), { FORBID_TAGS: FORBIDDEN, ALLOW_DATA_ATTR: true, RETURN_DOM_FRAGMENT: true });
-  // A last check of what came back (a DOM that DOMPurify misjudges must not let a script through).
-  for (const element of fragment.querySelectorAll(FORBIDDEN.join(','))) element.remove();
-  for (const element of fragment.querySelectorAll('*')) {
-    for (const attribute of [...element.attributes]) if (/^on/i.test(attribute.name)) element.removeAttribute(attribute.name);
-  }
-  return doc === fragment.ownerDocument ? fragment : (doc.importNode(fragment, true) as DocumentFragment);
-}
+import { sanitizeHtml } from './sanitize-html';
 
 type Position = 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
 

@@ -17,6 +17,13 @@ export interface SandboxOptions {
   theme?: Record<string, string>;
   /** It sent more than MAX_SANDBOX_MESSAGES_PER_SECOND in a second: it was emptied and is heard no more. */
   onFlood?: () => void;
+  /**
+   * As tall as what it draws, shrinking as well as growing (an HTML island whose details close); otherwise as tall
+   * as its page scrolls, as Lumiverse's widgets measure.
+   */
+  fit?: boolean;
+  /** Told each height the frame takes from its content. */
+  onResize?: (height: number) => void;
   /** The clock the flood window is measured by (tests move it by hand). */
   now?: () => number;
 }
@@ -58,7 +65,7 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   const send = (message: Record<string, unknown>) => frame.contentWindow?.postMessage({ ...message, [MARK]: MARK }, '*');
   const load = () => {
     current = token();
-    send({ kind: 'content', token: current, html, theme });
+    send({ kind: 'content', token: current, html, theme, ...(options.fit ? { fit: true } : {}) });
   };
   const now = options.now ?? (() => Date.now());
   let burst = { start: now(), count: 0 };
@@ -79,7 +86,11 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
     if (data.kind === 'loaded') return load();
     if (data.token !== current) return;
     if (data.kind === 'resize') {
-      if (options.autoResize !== false && typeof data.height === 'number') frame.style.height = `${Math.min(max, Math.max(min, Math.ceil(data.height)))}px`;
+      if (options.autoResize !== false && typeof data.height === 'number') {
+        const height = Math.min(max, Math.max(min, Math.ceil(data.height)));
+        frame.style.height = `${height}px`;
+        options.onResize?.(height);
+      }
       return;
     }
     for (const handler of handlers) handler(data.payload);

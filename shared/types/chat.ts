@@ -327,6 +327,8 @@ export const ChatSettingsSchema = Type.Object(
     dryRun: Type.Optional(Type.Boolean()),
     /** Show in full the calls a model makes to tools nobody offered (otherwise one quiet line, as SillyTavern hides them). */
     showUnofferedToolCalls: Type.Optional(Type.Boolean()),
+    /** Show HTML blocks in messages as their text (otherwise drawn, sanitized, in sandbox frames). */
+    htmlAsText: Type.Optional(Type.Boolean()),
     /** Each connection's default sampling for the chat, by connection id (a session's own sampling goes over it). */
     connectionSampling: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), SamplingSchema)),
   },

@@ -106,6 +106,23 @@ describe('display regex scripts in the chat', () => {
   });
 });
 
+describe('a display rule that writes an HTML skin', () => {
+  it('has its block drawn as an HTML island in a sandbox frame, the text around it as text, no element of it in the page', async () => {
+    const skin = '\n<style>.cue{color:red}</style>\n<div class="cue">$1<img src=x onerror="window.__pwnedByRegex=3"></div>\n';
+    const { panel } = await open([{ ...HIDE, name: 'Skin', find_regex: '\\s?\\[voice: ([^\\]]*)\\]\\s?', replace_string: skin }]);
+    await settle();
+    const reply = [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')].at(-1)!;
+    const island = reply.querySelector<HTMLElement>('[data-testid="html-island"]')!;
+    const frame = island.querySelector('iframe')!;
+    expect(frame.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(frame.title).toBe('HTML in this message');
+    // The island's markup travels to the frame as data; none of it is an element of the app's page.
+    expect(reply.querySelectorAll('.msg__text style, .msg__text div.cue, .msg__text img')).toHaveLength(0);
+    expect(reply.querySelector('.msg__text')!.textContent).toBe('Hello\nthere.');
+    expect((window as { __pwnedByRegex?: unknown }).__pwnedByRegex).toBeUndefined();
+  });
+});
+
 describe('the display pass when the host refuses it', () => {
   it('shows the text as written and does not ask again for it', async () => {
     const asked: string[] = [];

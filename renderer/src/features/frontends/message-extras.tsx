@@ -2,13 +2,10 @@
 // taken out of the shown text unless they said to keep it), and widgets they render under the message —
 // each a sandbox frame (opaque origin, no network), never markup in the app's page.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { frameOrigin } from '../../../../shared/frames/frame-origin';
-import { createSandbox, MAX_SANDBOX_MESSAGES_PER_SECOND, type SandboxHandle } from '../../../frame/sandbox-host';
-import { useAppStore } from '../../app/context';
-import { selectTheme } from '../../stores/app/selectors';
+import { MAX_SANDBOX_MESSAGES_PER_SECOND } from '../../../frame/sandbox-host';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import type { MessageWidget, TagInterceptor } from './frontends-store';
-import { lumiverseThemeVars } from './lumiverse-theme';
+import { SandboxFrame, sandboxUrl } from './SandboxFrame';
 import { SurfaceFrame } from './SurfaceFrame';
 import { useShallow } from 'zustand/react/shallow';
 import { MAX_TAGS_PER_MESSAGE, scanTags, tagAttributes, withoutSpans } from './tag-scan';
@@ -66,40 +63,19 @@ export function useInterceptedText(messageId: string | null, text: string, chatI
 
 function Widget(props: { widget: MessageWidget }) {
   const { brokers } = useFrontends();
-  const host = useRef<HTMLDivElement>(null);
-  const sandboxRef = useRef<SandboxHandle | null>(null);
-  const theme = useAppStore(selectTheme);
   const { extensionId, messageId, widgetId, html, minHeight, maxHeight } = props.widget;
   const [stopped, setStopped] = useState(false);
-  useEffect(() => {
-    const box = host.current;
-    if (!box) return;
-    const sandboxUrl = `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}/__cw/sandbox.html`;
-    const sandbox = createSandbox(document, sandboxUrl, {
-      html,
-      theme: lumiverseThemeVars(),
-      ...(minHeight !== undefined ? { minHeight } : {}),
-      ...(maxHeight !== undefined ? { maxHeight } : {}),
-      onFlood: () => setStopped(true),
-    });
-    sandboxRef.current = sandbox;
-    sandbox.element.title = `Widget of ${extensionId}`;
-    box.appendChild(sandbox.element);
-    const off = sandbox.onMessage((payload) => brokers.get(extensionId)?.notify('widget', { messageId, widgetId, payload }));
-    return () => {
-      off();
-      sandbox.destroy();
-    };
-  }, [extensionId, messageId, widgetId, html, minHeight, maxHeight, brokers]);
-  // Light or dark: the widget keeps its state and takes the new colours.
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => sandboxRef.current?.setTheme(lumiverseThemeVars()));
-    return () => cancelAnimationFrame(frame);
-  }, [theme]);
   return (
     <div className="msg__widget" data-extension-id={extensionId} data-widget-id={widgetId}>
-      {/* The sandbox frame goes in here, put by the effect above: React keeps no children of its own in it. */}
-      <div ref={host} />
+      <SandboxFrame
+        url={sandboxUrl(extensionId)}
+        html={html}
+        title={`Widget of ${extensionId}`}
+        minHeight={minHeight}
+        maxHeight={maxHeight}
+        onMessage={(payload) => brokers.get(extensionId)?.notify('widget', { messageId, widgetId, payload })}
+        onFlood={() => setStopped(true)}
+      />
       {stopped && (
         <p className="msg__widget-stopped" data-testid="widget-stopped">
           This widget of {extensionId} was stopped: it sent more than {MAX_SANDBOX_MESSAGES_PER_SECOND} messages in a second.

@@ -19,6 +19,7 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
   const defaultConnection = useAppStore((s) => s.settings?.chat?.mainConnectionId ?? '');
   const defaultModel = useAppStore((s) => s.settings?.chat?.model ?? '');
   const showUnoffered = useAppStore((s) => s.settings?.chat?.showUnofferedToolCalls === true);
+  const htmlAsText = useAppStore((s) => s.settings?.chat?.htmlAsText === true);
   const own = props.session.connectionId ? props.session : null;
   const connectionId = own?.connectionId ?? defaultConnection;
   const savedModel = own ? (own.model ?? '') : defaultModel;
@@ -121,15 +122,26 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
           )}
         </p>
       )}
-      <label className="chat-settings__option">
-        <input
-          type="checkbox"
-          checked={showUnoffered}
-          disabled={!loaded}
-          onChange={(e) => void updateChatSettings(store, host, { showUnofferedToolCalls: e.target.checked }).then((r) => !r.ok && setError(r.error))}
-        />
-        Show in full the calls to tools nobody offered
-      </label>
+      <div className="chat-settings__options">
+        <label className="chat-settings__option">
+          <input
+            type="checkbox"
+            checked={showUnoffered}
+            disabled={!loaded}
+            onChange={(e) => void updateChatSettings(store, host, { showUnofferedToolCalls: e.target.checked }).then((r) => !r.ok && setError(r.error))}
+          />
+          Show in full the calls to tools nobody offered
+        </label>
+        <label className="chat-settings__option">
+          <input
+            type="checkbox"
+            checked={htmlAsText}
+            disabled={!loaded}
+            onChange={(e) => void updateChatSettings(store, host, { htmlAsText: e.target.checked }).then((r) => !r.ok && setError(r.error))}
+          />
+          Show HTML as its markup, not drawn
+        </label>
+      </div>
       {error && <InlineError error={error} title="Could not change the chat settings" />}
     </div>
   );
