@@ -254,7 +254,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...sidecarHandlers(llmServices.sidecar),
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...regexHandlers(llmServices.regex, llmServices.sessions, llmServices.chat),
-    ...sessionFileHandlers(llmServices.sessions, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
+    ...sessionFileHandlers(llmServices.sessions, llmServices.regex.store, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...mcpHandlers(mcp),
     ...localModelHandlers(llmServices.localModels),
     ...probeHandlers(llmServices.probes),

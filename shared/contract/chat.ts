@@ -80,6 +80,10 @@ const ImportSummaryFields = {
   avatar: Type.Boolean(),
   /** Lorebook entries that repeat ones already there (a card's own book imported beside it): kept once. */
   duplicateEntries: Type.Integer({ minimum: 0 }),
+  /** The card's regex scripts that became rules of the session (of this character). */
+  regexScripts: Type.Integer({ minimum: 0 }),
+  /** The card's scripts left out, each with why (the card keeps them as written). */
+  regexSkipped: Type.Array(Type.String()),
 };
 const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryFields });
 

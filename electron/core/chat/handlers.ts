@@ -48,6 +48,8 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.sessions.delete': async ({ sessionId }) => {
       if (chat.stop(sessionId)) await chat.settled(sessionId);
       const deleted = sessions.delete(sessionId);
+      // Its own rules (a card's, an extension's for this chat) go with it, as Lumiverse's go with a character.
+      if (deleted) s.regex.store.forgetScope(sessionId);
       if (deleted) emitSessions(sessionId, 'deleted');
       return { deleted };
     },

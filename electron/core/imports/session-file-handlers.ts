@@ -6,6 +6,7 @@ import type { SessionFileMethod } from '../../../shared/contract/chat';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from '../chat/session-store';
+import type { RegexStore } from '../regex/regex-store';
 import { fromBase64 } from '../util/base64';
 import { toCard, toCardPng } from './card-export';
 import { CARD_LIMITS } from './character-card';
@@ -13,7 +14,7 @@ import { addLorebook, importSessionFile, previewImport, type ImportSummary } fro
 import { toStChat } from './st-chat';
 import { toLorebookFile } from './world-info-export';
 
-export function sessionFileHandlers(sessions: SessionStore, emitSessions: (sessionId: string, change: 'created' | 'updated') => void): Pick<Handlers, SessionFileMethod> {
+export function sessionFileHandlers(sessions: SessionStore, regex: Pick<RegexStore, 'create'>, emitSessions: (sessionId: string, change: 'created' | 'updated') => void): Pick<Handlers, SessionFileMethod> {
   const created = ({ session, summary }: { session: ChatSession; summary: ImportSummary }) => {
     emitSessions(session.id, 'created');
     return { id: session.id, ...summary };
@@ -23,12 +24,12 @@ export function sessionFileHandlers(sessions: SessionStore, emitSessions: (sessi
       // A path is read on the host's disk: only the command line (the same user, the same machine) may name one.
       if (ctx.origin !== 'cli' && ctx.origin !== 'test') throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'Only the command line imports a card by path.', path: '/path' });
       const books = (lorebooks ?? []).map((book, i) => readImportFile(book, `/lorebooks/${i}`));
-      return created(await importSessionFile(sessions, readImportFile(file, '/path'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
+      return created(await importSessionFile(sessions, readImportFile(file, '/path'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now(), regex }));
     },
     'chat.sessions.inspectData': ({ data, lorebooks }) => previewImport(fromBase64(data, '/data'), (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`))),
     'chat.sessions.importData': async ({ data, greeting, lorebooks }) => {
       const books = (lorebooks ?? []).map((b, i) => fromBase64(b, `/lorebooks/${i}`));
-      return created(await importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now() }));
+      return created(await importSessionFile(sessions, fromBase64(data, '/data'), { ...(greeting !== undefined ? { greeting } : {}), lorebooks: books, now: Date.now(), regex }));
     },
     // Both work on the whole session: a long one is read in the background first (the host's thread stays free).
     'chat.sessions.addLorebook': async ({ sessionId, content }) => {

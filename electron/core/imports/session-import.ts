@@ -3,9 +3,12 @@
 // door (the CLI reads a path, the window sends the bytes): everything is read and checked before anything is created.
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_FORMAT, SESSION_LIMITS, type ChatSession, type WorldInfoEntry } from '../../../shared/types/chat';
+import type { RegexScriptInput } from '../../../shared/types/regex-script';
 import { mergeWorldInfo } from './world-info-merge';
 import type { SessionStore } from '../chat/session-store';
 import { sessionFromCard } from './card-session';
+import { PERSON, type RegexStore } from '../regex/regex-store';
+import { cardRegexScripts } from './card-regex';
 import { CARD_LIMITS, parseCardFile, type ParsedCard } from './character-card';
 import { parseLorebook, type ParsedLorebook } from './lorebook';
 import { withPngTextChunks } from './png-text';
@@ -30,6 +33,10 @@ export interface ImportSummary {
   avatar: boolean;
   /** Lorebook entries that repeat ones already there (a card's own book imported beside it): kept once. */
   duplicateEntries: number;
+  /** The card's regex scripts that became rules of the session (card-regex.ts). */
+  regexScripts: number;
+  /** The card's scripts left out, each with why (the card keeps them as written). */
+  regexSkipped: string[];
 }
 
 type ParsedImport =
@@ -71,6 +78,8 @@ function parseLorebooks(books: readonly Buffer[]): ParsedLorebook[] {
   });
 }
 
+const NO_REGEX = { regexScripts: 0, regexSkipped: [] as string[] };
+
 const ignoredOf = (card: ParsedCard | null, books: readonly ParsedLorebook[]) => [...new Set([...(card?.book?.ignored ?? []), ...books.flatMap((b) => b.ignored)])].sort();
 
 /** What importing the file would give, without creating anything: the window shows it to choose a greeting. */
@@ -81,6 +90,7 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
   if (parsed.kind === 'card') {
     const { card } = parsed;
     const { entries, duplicates } = merged(card.book?.entries ?? []);
+    const regex = cardRegexScripts(card.data.extensions);
     return {
       kind: 'card',
       characterName: card.name,
@@ -91,12 +101,14 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
       ignored: ignoredOf(card, books),
       avatar: parsed.picture !== null,
       duplicateEntries: duplicates,
+      regexScripts: regex.scripts.length,
+      regexSkipped: regex.skipped,
     };
   }
   if (parsed.kind === 'st-chat') {
     const { chat } = parsed;
     const { entries, duplicates } = merged([]);
-    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: entries.length, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates };
+    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: entries.length, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates, ...NO_REGEX };
   }
   const { session } = parsed;
   const { entries, duplicates } = merged(Array.isArray(session.worldInfo) ? (session.worldInfo as WorldInfoEntry[]) : []);
@@ -110,6 +122,7 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
     ignored: ignoredOf(null, books),
     avatar: false,
     duplicateEntries: duplicates,
+    ...NO_REGEX,
   };
 }
 
@@ -117,20 +130,22 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
 export async function importSessionFile(
   sessions: SessionStore,
   bytes: Buffer,
-  options: { greeting?: number; lorebooks?: readonly Buffer[]; now: number },
+  options: { greeting?: number; lorebooks?: readonly Buffer[]; now: number; regex: Pick<RegexStore, 'create'> },
 ): Promise<{ session: ChatSession; summary: ImportSummary }> {
   const parsed = parseImport(bytes, options.now);
   const books = parseLorebooks(options.lorebooks ?? []);
   const bookSources = books.map((b) => b.entries);
-  const summarize = (session: ChatSession, rest: Pick<ImportSummary, 'kind' | 'greetings' | 'ignored' | 'avatar' | 'duplicateEntries'>) => ({
+  const summarize = (session: ChatSession, rest: Pick<ImportSummary, 'kind' | 'greetings' | 'ignored' | 'avatar' | 'duplicateEntries'> & Partial<ImportSummary>) => ({
     session,
-    summary: { ...rest, characterName: session.character.name, worldInfoEntries: session.worldInfo.length, messages: session.messages.length },
+    summary: { ...NO_REGEX, ...rest, characterName: session.character.name, worldInfoEntries: session.worldInfo.length, messages: session.messages.length },
   });
   if (parsed.kind === 'card') {
     const { card, picture } = parsed;
+    const regex = cardRegexScripts(card.data.extensions);
     const { session, greetings, duplicates } = sessionFromCard(sessions, card, { ...(options.greeting !== undefined ? { greeting: options.greeting } : {}), now: options.now, lorebooks: books });
     const withPicture = picture ? await sessions.setAvatar(session.id, picture) : session;
-    return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null, duplicateEntries: duplicates });
+    const rules = addCardRules(options.regex, session.id, regex.scripts);
+    return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null, duplicateEntries: duplicates, regexScripts: rules.created, regexSkipped: [...regex.skipped, ...rules.skipped] });
   }
   const tooMany = (count: number) => {
     if (count > SESSION_LIMITS.worldInfoEntries) {
@@ -157,6 +172,22 @@ export async function importSessionFile(
   const { entries, duplicates } = mergeWorldInfo(imported.worldInfo, ...bookSources);
   const session = books.length ? sessions.mutate(imported.id, (x) => ({ ...x, worldInfo: entries, worldInfoBook: { ...books[0]!.top, ...x.worldInfoBook } })) : imported;
   return summarize(session, { kind: 'session', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
+}
+
+/** The card's checked scripts as the person's rules of the session; one the store refuses (its quota) is left out, said so. */
+function addCardRules(store: Pick<RegexStore, 'create'>, sessionId: string, scripts: readonly RegexScriptInput[]): { created: number; skipped: string[] } {
+  const skipped: string[] = [];
+  let created = 0;
+  for (const script of scripts) {
+    try {
+      store.create({ ...script, scope_id: sessionId }, PERSON);
+      created += 1;
+    } catch (err) {
+      if (!(err instanceof HostFailure)) throw err;
+      skipped.push(`${script.name}: ${err.message}`);
+    }
+  }
+  return { created, skipped };
 }
 
 /** SillyTavern world info added to an existing session's. */

@@ -7,6 +7,7 @@ import type { MessageActions } from '../../../electron/core/chat/message-actions
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
+import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { importSessionFile } from '../../../electron/core/imports/session-import';
 import { toCard } from '../../../electron/core/imports/card-export';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
@@ -32,7 +33,7 @@ describe('an imported card through spindle.characters', () => {
         extensions: { 'someone/tool': { keep: 1 } },
       },
     };
-    const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1 });
+    const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
     const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
     const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
@@ -52,7 +53,7 @@ describe('an imported card through spindle.characters', () => {
   it('characters.update changes the character and its card as LoreRecall and LumiAgent call it; the card exported follows', async () => {
     const sessions = new SessionStore({ dataDir: tempDir() });
     const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper.', first_mes: 'You made it.', extensions: { 'someone/tool': { keep: 1 } } } };
-    const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1 });
+    const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
     const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
     const handlers = chatDataHandlers(() => reads);
     const patch = { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: { 'someone/tool': { keep: 1 }, lorerecall: { on: true } }, world_book_ids: ['elsewhere'] };

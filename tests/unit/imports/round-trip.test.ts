@@ -7,6 +7,7 @@ import { SessionStore } from '../../../electron/core/chat/session-store';
 import { toCard, toCardPng } from '../../../electron/core/imports/card-export';
 import { pngTextChunks, solidPng, withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { parseCardJson } from '../../../electron/core/imports/character-card';
+import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { addLorebook, importSessionFile } from '../../../electron/core/imports/session-import';
 import { parseStChat } from '../../../electron/core/imports/st-chat';
 import { toLorebookFile } from '../../../electron/core/imports/world-info-export';
@@ -35,7 +36,7 @@ function missingFrom(original: unknown, exported: unknown, at = ''): string[] {
 
 async function importCard(card: Json, lorebooks: Json[] = []): Promise<{ sessions: SessionStore; session: ChatSession }> {
   const sessions = store();
-  const { session } = await importSessionFile(sessions, json(card), { now: 1, lorebooks: lorebooks.map(json) });
+  const { session } = await importSessionFile(sessions, json(card), { now: 1, lorebooks: lorebooks.map(json), regex: new RegexStore(sessions.db, Date) });
   return { sessions, session };
 }
 
@@ -127,7 +128,7 @@ describe('a lorebook comes back as it came', () => {
 
   it('a SillyTavern world-info file exported as a lorebook holds every field as it was (null settings, comma-separated keys, selective without secondary keys)', async () => {
     const sessions = store();
-    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)] });
+    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)], regex: new RegexStore(sessions.db, Date) });
     const exported = toLorebookFile(session);
     expect(missingFrom(file, exported)).toEqual([]);
   });
@@ -148,7 +149,7 @@ describe('a lorebook comes back as it came', () => {
 
   it('an entry edited in the Workbench writes only what changed; the rest stays as it came', async () => {
     const sessions = store();
-    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)] });
+    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, lorebooks: [json(file)], regex: new RegexStore(sessions.db, Date) });
     const edited = { ...session, worldInfo: session.worldInfo.map((e, i) => (i === 0 ? { ...e, content: 'Rewritten.', keywords: ['月影阁'] } : e)) };
     const entry = (toLorebookFile(edited).entries as Json)['7'] as Json;
     expect(entry).toEqual({ ...fullEntry, content: 'Rewritten.', key: ['月影阁'] });
@@ -156,7 +157,7 @@ describe('a lorebook comes back as it came', () => {
 
   it('a lorebook added to an existing session comes back too', async () => {
     const sessions = store();
-    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1 });
+    const { session } = await importSessionFile(sessions, json({ spec: 'chara_card_v2', data: { name: 'Host', first_mes: 'Hi.' } }), { now: 1, regex: new RegexStore(sessions.db, Date) });
     const { session: withBook } = addLorebook(sessions, session.id, json(file));
     expect(missingFrom(file, toLorebookFile(withBook))).toEqual([]);
   });
@@ -170,7 +171,7 @@ describe('old chats', () => {
       { name: 'Aqua', is_user: false, is_name: true, send_date: 1674563371558, mes: 'Are you new here?' },
       { name: 'You', is_user: true, is_name: true, send_date: 1674563380000, mes: 'I am.' },
     ];
-    const { session, summary } = await importSessionFile(sessions, json(chat), { now: 1 });
+    const { session, summary } = await importSessionFile(sessions, json(chat), { now: 1, regex: new RegexStore(sessions.db, Date) });
     expect(summary).toMatchObject({ kind: 'st-chat', characterName: 'Aqua', messages: 2 });
     expect(session.messages.map((m) => [m.role, m.content])).toEqual([
       ['assistant', 'Are you new here?'],
@@ -178,12 +179,13 @@ describe('old chats', () => {
     ]);
     expect(session.persona.name).toBe('You');
     // Without its header, the names come from the messages.
-    expect((await importSessionFile(sessions, json(chat.slice(1)), { now: 1 })).summary.characterName).toBe('Aqua');
+    expect((await importSessionFile(sessions, json(chat.slice(1)), { now: 1, regex: new RegexStore(sessions.db, Date) })).summary.characterName).toBe('Aqua');
     expect(parseStChat(chat.map((l) => JSON.stringify(l)).join('\n'), 1).messages).toHaveLength(2);
   });
 
   it('a JSON list that is neither says what it is and what is accepted', async () => {
-    await expect(importSessionFile(store(), json([1, 2, 3]), { now: 1 })).rejects.toThrow(/a list of 3 items, not a character card\. Accepted here: a character card .*, a SillyTavern or TavernAI chat, a Workbench session/);
+    const sessions = store();
+    await expect(importSessionFile(sessions, json([1, 2, 3]), { now: 1, regex: new RegexStore(sessions.db, Date) })).rejects.toThrow(/a list of 3 items, not a character card\. Accepted here: a character card .*, a SillyTavern or TavernAI chat, a Workbench session/);
   });
 });
 
@@ -321,7 +323,7 @@ describe('properties: every generated card and lorebook survives import and expo
         const encoded = Buffer.from(JSON.stringify(original)).toString('base64');
         const png = withPngTextChunks(solidPng(4, [10, 20, 30]), v3 ? { chara: encoded, ccv3: encoded } : { chara: encoded });
         const sessions = store();
-        const { session } = await importSessionFile(sessions, png, { now: 1 });
+        const { session } = await importSessionFile(sessions, png, { now: 1, regex: new RegexStore(sessions.db, Date) });
         const chunks = pngTextChunks(toCardPng(session, versionOf(original), null));
         const inChunk = (name: string) => JSON.parse(Buffer.from(chunks.get(name)!, 'base64').toString('utf8')) as Json;
         if (v3) {

@@ -2,6 +2,7 @@
 // once; entries repeated within one source stay as their author made them.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
+import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { addLorebook, importSessionFile, previewImport } from '../../../electron/core/imports/session-import';
 import { mergeWorldInfo } from '../../../electron/core/imports/world-info-merge';
 import type { WorldInfoEntry } from '../../../shared/types/chat';
@@ -35,14 +36,14 @@ describe('world info from a card and its own lorebook', () => {
     const preview = previewImport(json(card), [json(sameBook)]);
     expect(preview).toMatchObject({ worldInfoEntries: 2, duplicateEntries: 2 });
     const sessions = new SessionStore({ dataDir: tempDir() });
-    const { session, summary } = await importSessionFile(sessions, json(card), { now: 1, lorebooks: [json(sameBook)] });
+    const { session, summary } = await importSessionFile(sessions, json(card), { now: 1, lorebooks: [json(sameBook)], regex: new RegexStore(sessions.db, Date) });
     expect(session.worldInfo.map((e) => e.content)).toEqual(['The lamp has burned for a hundred years.', 'Mara fears the winter storms.']);
     expect(summary).toMatchObject({ worldInfoEntries: 2, duplicateEntries: 2 });
   });
 
   it('added to the session later, only what is new is added', async () => {
     const sessions = new SessionStore({ dataDir: tempDir() });
-    const { session } = await importSessionFile(sessions, json(card), { now: 1 });
+    const { session } = await importSessionFile(sessions, json(card), { now: 1, regex: new RegexStore(sessions.db, Date) });
     expect(addLorebook(sessions, session.id, json(sameBook))).toMatchObject({ added: 0, duplicates: 2 });
     const more = stFile([...Object.values(sameBook.entries).map((e) => ({ key: e.key, keysecondary: e.keysecondary, content: e.content })), { key: ['gull'], keysecondary: [], content: 'The gulls know.' }]);
     const result = addLorebook(sessions, session.id, json(more));

@@ -45,6 +45,21 @@ export function ImportPreview(props: {
           {plural(preview.duplicateEntries, 'lorebook entry repeats', 'lorebook entries repeat')} the card’s own world info (or another lorebook): kept once.
         </p>
       )}
+      {preview.regexScripts > 0 && (
+        <p className="field__hint" data-testid="import-regex">
+          {plural(preview.regexScripts, 'regex script comes', 'regex scripts come')} with the card: rules of this chat, listed under Regex scripts.
+        </p>
+      )}
+      {preview.regexSkipped.length > 0 && (
+        <div className="field__hint" data-testid="import-regex-skipped">
+          {plural(preview.regexSkipped.length, 'regex script is', 'regex scripts are')} left out (the card keeps them):
+          <ul>
+            {preview.regexSkipped.slice(0, 20).map((reason, i) => (
+              <li key={i}>{reason}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       {preview.ignored.length > 0 && <p className="field__hint">World-info fields kept for export but not used here: {preview.ignored.join(', ')}.</p>}
     </section>
   );

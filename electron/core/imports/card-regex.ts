@@ -1,0 +1,84 @@
+// Regex scripts a character card carries, made rules of the session the card becomes (a session is its own character
+// here), as Lumiverse imports them: its own bundle (`extensions.lumiverse_modules.regex_scripts`, already in its
+// shape) or else SillyTavern's `extensions.regex_scripts`, converted (a `/pattern/flags` literal, numbered
+// placements, markdownOnly/promptOnly as targets, -1 depths as none). A script that cannot be a rule is left out and
+// said so: the card keeps it as written (its data is kept whole and exported again).
+import { HostFailure } from '../../../shared/errors';
+import type { RegexPlacement, RegexScriptInput, RegexTarget } from '../../../shared/types/regex-script';
+import { checkedInput, checkPattern } from '../regex/regex-script';
+
+/** SillyTavern's numbered placements (0, a display placement it retired, reads as user input, as Lumiverse reads it; 3, slash commands, has none). */
+const ST_PLACEMENTS: Record<number, RegexPlacement> = { 0: 'user_input', 1: 'user_input', 2: 'ai_output', 5: 'world_info', 6: 'reasoning' };
+const ST_MACROS = ['none', 'raw', 'escaped'] as const;
+/** More than this from one card, and the rest are left out (said so). */
+export const MAX_CARD_SCRIPTS = 200;
+
+export interface CardRegexScripts {
+  /** Checked, ready to be created with the session's id as their scope_id. */
+  scripts: RegexScriptInput[];
+  /** Each script left out, and why ("Script 3 (Hide OOC): Invalid regex: …"). */
+  skipped: string[];
+}
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const num = (x: unknown): number | null => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null);
+const str = (x: unknown, fallback = ''): string => (typeof x === 'string' ? x : fallback);
+
+function fromSillyTavern(item: Record<string, unknown>, index: number): RegexScriptInput {
+  const literal = /^\/([\s\S]+)\/([dgimsuvy]*)$/.exec(str(item.findRegex ?? item.find_regex));
+  const placement = (Array.isArray(item.placement) ? item.placement : [2]).flatMap((p) => (typeof p === 'number' && ST_PLACEMENTS[p] ? [ST_PLACEMENTS[p]] : []));
+  const target: RegexTarget[] = [...(item.markdownOnly === true ? ['display' as const] : []), ...(item.promptOnly === true ? ['prompt' as const] : [])];
+  return {
+    name: str(item.scriptName ?? item.name, `Imported Script ${index + 1}`),
+    find_regex: literal ? literal[1]! : str(item.findRegex ?? item.find_regex),
+    flags: literal ? literal[2] || 'gi' : 'gi',
+    replace_string: str(item.replaceString ?? item.replace_string),
+    trim_strings: Array.isArray(item.trimStrings) ? item.trimStrings.filter((t): t is string => typeof t === 'string') : [],
+    placement: placement.length ? [...new Set(placement)] : ['ai_output'],
+    target: target.length ? target : ['response'],
+    min_depth: num(item.minDepth ?? item.min_depth),
+    max_depth: num(item.maxDepth ?? item.max_depth),
+    run_on_edit: item.runOnEdit === true,
+    substitute_macros: ST_MACROS[Number(item.substituteRegex ?? 0)] ?? 'none',
+    disabled: item.disabled === true,
+  };
+}
+
+/** Lumiverse's own shape: its fields of the right types, nothing of another owner's or scope's kept. */
+function fromLumiverse(item: Record<string, unknown>): RegexScriptInput {
+  const out: Record<string, unknown> = {};
+  for (const field of ['name', 'find_regex', 'replace_string', 'flags', 'substitute_macros', 'description', 'folder'] as const) if (typeof item[field] === 'string') out[field] = item[field];
+  for (const field of ['run_on_edit', 'disabled'] as const) if (typeof item[field] === 'boolean') out[field] = item[field];
+  for (const field of ['min_depth', 'max_depth'] as const) out[field] = num(item[field]);
+  for (const field of ['placement', 'trim_strings'] as const) if (Array.isArray(item[field])) out[field] = (item[field] as unknown[]).filter((x) => typeof x === 'string');
+  if (typeof item.target === 'string' || Array.isArray(item.target)) out.target = item.target;
+  if (isRecord(item.metadata)) out.metadata = item.metadata;
+  if (Array.isArray(item.actions)) out.actions = item.actions;
+  return out as RegexScriptInput;
+}
+
+/** The card's scripts as rules of the session `sessionId` will name, each checked as an extension's would be. */
+export function cardRegexScripts(extensions: unknown): CardRegexScripts {
+  if (!isRecord(extensions)) return { scripts: [], skipped: [] };
+  const bundle = isRecord(extensions.lumiverse_modules) ? extensions.lumiverse_modules.regex_scripts : undefined;
+  const lumiverse = Array.isArray(bundle);
+  const items: unknown[] = lumiverse ? bundle : Array.isArray(extensions.regex_scripts) ? extensions.regex_scripts : [];
+  const scripts: RegexScriptInput[] = [];
+  const skipped: string[] = [];
+  items.forEach((item, index) => {
+    const label = `Script ${index + 1}${isRecord(item) && typeof (item.scriptName ?? item.name) === 'string' ? ` (${String(item.scriptName ?? item.name).slice(0, 80)})` : ''}`;
+    if (scripts.length >= MAX_CARD_SCRIPTS) return void skipped.push(`${label}: a card brings at most ${MAX_CARD_SCRIPTS} scripts.`);
+    if (!isRecord(item)) return void skipped.push(`${label}: not a script.`);
+    try {
+      const converted = lumiverse ? fromLumiverse(item) : fromSillyTavern(item, index);
+      // The session's id is not known yet: checked as a character's rule with a stand-in id, given the real one on creation.
+      const input = checkedInput({ ...converted, scope: 'character', scope_id: 'pending', sort_order: index, metadata: { ...(isRecord(converted.metadata) ? converted.metadata : {}), source: 'card' } }, true);
+      checkPattern(input.find_regex!, input.flags ?? 'gi', input.substitute_macros ?? 'none');
+      scripts.push(input);
+    } catch (err) {
+      if (!(err instanceof HostFailure)) throw err;
+      skipped.push(`${label}: ${err.message}`);
+    }
+  });
+  return { scripts, skipped };
+}
