@@ -4,6 +4,8 @@
 const MARK = '__lumiverseSpindleSandbox';
 const MIN_HEIGHT = 40;
 const MAX_HEIGHT = 4000;
+/** A fitted frame (an HTML island, a whole reply a skin wraps) may be this tall. */
+const MAX_FIT_HEIGHT = 20_000;
 /** Messages a sandbox may send in one second (loads, resizes, posts) before it counts as flooding and is stopped. */
 export const MAX_SANDBOX_MESSAGES_PER_SECOND = 120;
 
@@ -15,7 +17,12 @@ export interface SandboxOptions {
   autoResize?: boolean;
   /** The host theme's --lumiverse-* variables, set on the sandbox's root as Lumiverse's widgets expect. */
   theme?: Record<string, string>;
-  /** It sent more than MAX_SANDBOX_MESSAGES_PER_SECOND in a second: it was emptied and is heard no more. */
+  /**
+   * Heights it may report within a window before its size counts as never settling (a height in vh that grows its
+   * own frame, a pixel at a time), when it is emptied as a flood is. Unless said, only the flood limit holds.
+   */
+  resizeLimit?: { count: number; windowMs: number };
+  /** It sent more than MAX_SANDBOX_MESSAGES_PER_SECOND in a second, or more heights than its resizeLimit: it was emptied and is heard no more. */
   onFlood?: () => void;
   /**
    * As tall as what it draws, shrinking as well as growing (an HTML island whose details close); otherwise as tall
@@ -49,10 +56,11 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   const frame = doc.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.setAttribute('referrerpolicy', 'no-referrer');
-  frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; payment 'none'; usb 'none'; clipboard-read 'none'");
+  frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; payment 'none'; usb 'none'; clipboard-read 'none'; autoplay 'none'");
   frame.style.cssText = 'border:0;width:100%;display:block;background:transparent;';
   const min = Math.max(0, options.minHeight ?? MIN_HEIGHT);
-  const max = Math.min(MAX_HEIGHT, options.maxHeight ?? MAX_HEIGHT);
+  const ceiling = options.fit ? MAX_FIT_HEIGHT : MAX_HEIGHT;
+  const max = Math.min(ceiling, options.maxHeight ?? ceiling);
   frame.style.height = `${Math.min(max, Math.max(min, options.initialHeight ?? min))}px`;
   frame.src = sandboxUrl;
   let html = options.html;
@@ -69,19 +77,24 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   };
   const now = options.now ?? (() => Date.now());
   let burst = { start: now(), count: 0 };
+  let resizes = { start: now(), count: 0 };
+  const stop = () => {
+    view.removeEventListener('message', listener);
+    handlers.clear();
+    frame.removeAttribute('src');
+    frame.srcdoc = '';
+    options.onFlood?.();
+  };
   const listener = (event: MessageEvent) => {
     const data = event.data as { kind?: string; token?: string; payload?: unknown; height?: unknown } | null;
     if (event.source !== frame.contentWindow || !data || (data as Record<string, unknown>)[MARK] !== MARK) return;
     // A widget that keeps saying "loaded" (each answered with its whole HTML) or posting must not tie up its page.
     const at = now();
     if (at - burst.start >= 1000) burst = { start: at, count: 0 };
-    if (++burst.count > MAX_SANDBOX_MESSAGES_PER_SECOND) {
-      view.removeEventListener('message', listener);
-      handlers.clear();
-      frame.removeAttribute('src');
-      frame.srcdoc = '';
-      options.onFlood?.();
-      return;
+    if (++burst.count > MAX_SANDBOX_MESSAGES_PER_SECOND) return stop();
+    if (data.kind === 'resize' && options.resizeLimit) {
+      if (at - resizes.start >= options.resizeLimit.windowMs) resizes = { start: at, count: 0 };
+      if (++resizes.count > options.resizeLimit.count) return stop();
     }
     if (data.kind === 'loaded') return load();
     if (data.token !== current) return;

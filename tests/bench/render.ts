@@ -33,13 +33,17 @@ interface Figures {
   text_on_screen_ms: number | null;
 }
 
-/** A session file with `count` earlier messages (what people's long chats look like: a few sentences each). */
-function sessionFile(id: string, title: string, count: number, connectionId: string): string {
+/** A card's status panel, as role-play cards have replies end with (an HTML island: drawn in a sandbox frame). */
+const PANEL = (i: number) =>
+  `\n<style>.status{border:1px solid #8884;border-radius:8px;padding:6px 10px}.status b{color:#c63}</style>\n<div class="status"><b>Keeper</b> · lamp oil ${i % 100}% · <details><summary>Log</summary><p>Storm at ${i}.</p></details></div>`;
+
+/** A session file with `count` earlier messages (what people's long chats look like: a few sentences each), each reply ending with a status panel when `panels`. */
+function sessionFile(id: string, title: string, count: number, connectionId: string, panels = false): string {
   const now = Date.now();
   const messages = Array.from({ length: count }, (_, i) => ({
     id: `m${i}`,
     role: i % 2 ? 'assistant' : 'user',
-    content: i % 2 ? `The keeper answers at length, as keepers do. ${'The lamp burns on through the storm, and the sea keeps its counsel. '.repeat(4)}` : `Question ${i}: what do you see out there?`,
+    content: i % 2 ? `The keeper answers at length, as keepers do. ${'The lamp burns on through the storm, and the sea keeps its counsel. '.repeat(4)}${panels ? PANEL(i) : ''}` : `Question ${i}: what do you see out there?`,
     createdAt: now - (count - i) * 1000,
   }));
   const session = { format: SESSION_FORMAT, version: SESSION_VERSION, id, title, createdAt: now, updatedAt: now, character: { name: 'Keeper', description: 'Keeps the lamp.', personality: '', scenario: '' }, persona: { name: 'You', description: '' }, worldInfo: [], messages, connectionId, titleSet: true };
@@ -88,9 +92,30 @@ async function openSession(page: Page, url: string, title: string): Promise<void
   await page.getByTestId('composer').getByRole('textbox').waitFor();
 }
 
+/**
+ * Milliseconds from choosing a chat in the list until its newest message is on screen and, with `islands`, every
+ * HTML island the window drew has its frame's height (its sandbox loaded, sanitized and measured what it draws).
+ */
+async function openTime(page: Page, url: string, title: string, islands: boolean): Promise<number> {
+  await page.goto(url);
+  await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+  const button = page.getByRole('button', { name: new RegExp(`^${title}`) }).first();
+  await button.waitFor();
+  const start = Date.now();
+  await button.click();
+  await page.getByTestId('message').last().waitFor();
+  if (islands) {
+    await page.waitForFunction(() => {
+      const frames = [...document.querySelectorAll<HTMLIFrameElement>('iframe[title="HTML in this message"]')];
+      return frames.length > 0 && frames.every((frame) => parseFloat(frame.style.height) > 0);
+    });
+  }
+  return Date.now() - start;
+}
+
 /** `CW_BENCH_TRACE=<folder>`: also writes a Chromium performance trace of each streaming scenario there (open it in DevTools' Performance panel). */
 const TRACE_DIR = process.env.CW_BENCH_TRACE;
-/** `CW_BENCH_ONLY=new|long|big|regex` runs one streaming scenario; `CW_BENCH_REPEAT=N` streams the long chat's N times in a row. */
+/** `CW_BENCH_ONLY=new|long|big|regex|islands` runs one streaming scenario; `CW_BENCH_REPEAT=N` streams the long chat's N times in a row. */
 const ONLY = process.env.CW_BENCH_ONLY;
 const LONG_REPEATS = Number(process.env.CW_BENCH_REPEAT ?? 1);
 /** `CW_BENCH_PROFILE=<folder>`: also writes the page's JavaScript CPU profile of each streaming scenario there (.cpuprofile, for DevTools). */
@@ -123,9 +148,11 @@ function replyTokens(count: number): string[] {
 
 const fileName = (scenario: string) => scenario.replace(/[^a-z0-9]+/gi, '-');
 
-async function stream(page: Page, llm: LlmTestServer, name: string, tokens: number): Promise<Figures> {
+async function stream(page: Page, llm: LlmTestServer, name: string, tokens: number, tail = ''): Promise<Figures> {
   const words = replyTokens(tokens);
   const chunks = Array.from({ length: Math.ceil(tokens / TOKENS_PER_FRAME) }, (_, i) => words.slice(i * TOKENS_PER_FRAME, (i + 1) * TOKENS_PER_FRAME).join(''));
+  // What `tail` holds (a status panel) comes in the last frames, before the end marker the page watches for.
+  if (tail) chunks.push(tail, '\n');
   chunks[chunks.length - 1] += END;
   const sent: number[] = [];
   llm.enqueue({ text: chunks, delayMs: FRAME_DELAY_MS, onFrame: (i, at) => void (sent[i] = at) });
@@ -185,9 +212,11 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-bench-render-'));
   const connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
   for (const [id, title, count] of [['fresh', 'Fresh chat', 0], ['long', 'Long chat', 200], ['big', 'Big reply', 0]] as const) cli(dataDir, 'sessions', 'import', sessionFile(id, title, count, connectionId));
+  cli(dataDir, 'sessions', 'import', sessionFile('panels', 'Panels chat', 200, connectionId, true));
   let host = await startHost(dataDir);
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   const rows: Figures[] = [];
+  const opens = { plain: [] as number[], panels: [] as number[] };
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await openSession(page, host.url, 'Fresh chat');
@@ -203,6 +232,17 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
     if (!ONLY || ONLY === 'big') {
       await openSession(page, host.url, 'Big reply');
       rows.push(await stream(page, llm, '20,000 tokens', 20_000));
+    }
+    if (!ONLY || ONLY === 'islands') {
+      // Opening the long chat, beside opening it with a status panel in every reply (3 runs each, in turns).
+      for (let run = 0; run < 3; run++) {
+        opens.plain.push(await openTime(page, host.url, 'Long chat', false));
+        opens.panels.push(await openTime(page, host.url, 'Panels chat', true));
+      }
+      // The long chat again, every reply with a card's status panel drawn as an HTML island, and one in the reply.
+      await openSession(page, host.url, 'Panels chat');
+      await page.locator('iframe[title="HTML in this message"]').first().waitFor();
+      rows.push(await stream(page, llm, '4,000 tokens after 200 messages with status panels', 4000, PANEL(4000)));
     }
     if (!ONLY || ONLY === 'regex') {
       // An extension that keeps a display rule (hiding voice cues), as published ones do; its worker writes the rule.
@@ -224,6 +264,9 @@ export async function renderBenchmark(opts: { json: boolean }): Promise<Figures[
   if (!opts.json) {
     console.log(table(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v ?? '—'])))));
     console.log('Targets: ≥ 55 fps median and no frame over 50 ms while streaming; the whole text on screen ≤ 100 ms after the last token.');
+    if (opens.panels.length) {
+      console.log(`Opening the 200-message chat: ${opens.plain.join(', ')} ms (baseline); with a status panel in every reply, its islands drawn: ${opens.panels.join(', ')} ms.`);
+    }
   }
   return rows;
 }

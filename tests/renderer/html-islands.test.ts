@@ -34,6 +34,13 @@ describe('htmlPieces', () => {
     }
   });
 
+  it('pairs no tag inside a code fence: a block closed only in a fence stays text, and the fence stays whole', () => {
+    const text = '<div>\n```html\n</div>\n```\nafter';
+    expect(htmlPieces(text)).toEqual([{ kind: 'text', text }]);
+    const closed = '<div>\n```\n</div>\n```\n</div>\nafter';
+    expect(kinds(htmlPieces(closed))).toEqual(['html:<div>\n```\n</div>\n```\n</div>\n', 'text:after']);
+  });
+
   it('closes nested same-name elements where the outer one closes, and takes self-closed and void siblings along', () => {
     const text = '<div><div>a</div><div>b</div></div><hr><section/>\ntail';
     expect(kinds(htmlPieces(text))).toEqual(['html:<div><div>a</div><div>b</div></div><hr><section/>\n', 'text:tail']);
@@ -65,15 +72,20 @@ describe('htmlPieces', () => {
     );
   });
 
-  it('cuts a hostile reply in one pass a tag name: unclosed lines, a close at the very end, endless tag names', () => {
-    // Counted in regex steps, not time: each case must finish in one pass a tag name (a quadratic cut would take
-    // minutes here, and the test's time-out would stop it).
+  it('cuts a hostile reply in one pass a tag name: unclosed lines, tags that never end, a close at the very end, a run too long to draw, endless tag names', () => {
+    // Each would take minutes to cut in quadratic time, and the test's time-out would stop it; in one pass a tag
+    // name it takes milliseconds.
     const unclosed = '<div>\n'.repeat(20_000);
     expect(htmlPieces(unclosed)).toEqual([{ kind: 'text', text: unclosed }]);
     const closedAtTheEnd = `${'<div>\n'.repeat(10_000)}${'</div>'.repeat(10_000)}`;
     expect(htmlPieces(closedAtTheEnd)).toEqual([{ kind: 'html', html: closedAtTheEnd }]);
     const styles = '<style>\n'.repeat(20_000);
     expect(htmlPieces(styles)).toEqual([{ kind: 'text', text: styles }]);
+    const noCloser = '<div \n'.repeat(20_000);
+    expect(htmlPieces(noCloser)).toEqual([{ kind: 'text', text: noCloser }]);
+    const longRun = '<div></div>\n'.repeat(40_000);
+    const cut = htmlPieces(longRun);
+    expect(cut.filter((p) => p.kind === 'html')).toEqual([]);
     const names = `<div>a</div>${Array.from({ length: 5_000 }, (_, i) => `<x${i}>b</x${i}>`).join('')}`;
     expect(htmlPieces(names)[0]!.kind).toBe('html');
   });

@@ -21,6 +21,7 @@ export interface SandboxFrameProps {
   maxHeight?: number | undefined;
   initialHeight?: number | undefined;
   fit?: boolean;
+  resizeLimit?: { count: number; windowMs: number };
   onResize?: (height: number) => void;
   onMessage?: (payload: unknown) => void;
   onFlood: () => void;
@@ -44,6 +45,7 @@ export function SandboxFrame(props: SandboxFrameProps) {
       ...(maxHeight !== undefined ? { maxHeight } : {}),
       ...(calls.current.initialHeight !== undefined ? { initialHeight: calls.current.initialHeight } : {}),
       ...(fit ? { fit } : {}),
+      ...(calls.current.resizeLimit ? { resizeLimit: calls.current.resizeLimit } : {}),
       onResize: (height) => calls.current.onResize?.(height),
       onFlood: () => calls.current.onFlood(),
     });

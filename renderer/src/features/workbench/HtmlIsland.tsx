@@ -2,31 +2,47 @@
 // sanitized there (island-boot.js: no script, no link, no remote source), so nothing of it runs in, reaches or
 // covers the app. It is as tall as what it draws; the height it last took is remembered, so a message scrolled
 // back into view does not jump.
-import { memo, useMemo, useState } from 'react';
-import { MAX_SANDBOX_MESSAGES_PER_SECOND } from '../../../frame/sandbox-host';
+import { memo, useMemo, useRef, useState } from 'react';
 import { SandboxFrame, sandboxUrl } from '../frontends/SandboxFrame';
 import { islandDocument } from './island-document';
 import { RoleplayText } from './roleplay-text';
 
 /** The frame origin islands load from: a name no extension id can be (ids hold no colon). */
 const ISLANDS_ORIGIN = 'workbench:html-islands';
+/**
+ * An island sends only its height, at most once a frame when it changes: more than this in the window is a size that
+ * never settles (a height in vh that grows its own frame), stopped and shown as text. A details opening or a CSS
+ * transition changes it some 20 times.
+ */
+const RESIZE_LIMIT = { count: 100, windowMs: 5000 };
 const HEIGHTS_KEPT = 500;
+/** The height each island last took, by a hash of its HTML (not the HTML: islands run to 200,000 characters). */
 const heights = new Map<string, number>();
 
-function remember(html: string, height: number): void {
-  heights.delete(html);
-  heights.set(html, height);
+function islandKey(html: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < html.length; i++) hash = Math.imul(hash ^ html.charCodeAt(i), 0x01000193) >>> 0;
+  return `${html.length}:${hash.toString(36)}`;
+}
+
+function remember(key: string, height: number): void {
+  heights.delete(key);
+  heights.set(key, height);
   if (heights.size > HEIGHTS_KEPT) heights.delete(heights.keys().next().value!);
 }
 
 export const HtmlIsland = memo(function HtmlIsland(props: { html: string }) {
   const page = useMemo(() => islandDocument(props.html), [props.html]);
+  const key = useMemo(() => islandKey(props.html), [props.html]);
+  // The height this island took last, so one that grows while a reply streams (a sibling closing after it) starts
+  // its new frame at it instead of at 0.
+  const last = useRef(0);
   const [stopped, setStopped] = useState(false);
-  if (stopped) {
+  if (stopped || page === null) {
     return (
       <div className="msg__island msg__island--text" data-testid="html-island-stopped">
         <RoleplayText text={props.html} />
-        <p className="msg__widget-stopped">This HTML kept changing its size ({MAX_SANDBOX_MESSAGES_PER_SECOND} times in a second), so it is shown as text.</p>
+        {stopped && <p className="msg__widget-stopped">This HTML kept changing its size (more than {RESIZE_LIMIT.count} times in {RESIZE_LIMIT.windowMs / 1000} seconds), so it is shown as text.</p>}
       </div>
     );
   }
@@ -37,9 +53,13 @@ export const HtmlIsland = memo(function HtmlIsland(props: { html: string }) {
         html={page}
         title="HTML in this message"
         minHeight={0}
-        initialHeight={heights.get(props.html) ?? 0}
+        initialHeight={heights.get(key) ?? last.current}
         fit
-        onResize={(height) => remember(props.html, height)}
+        resizeLimit={RESIZE_LIMIT}
+        onResize={(height) => {
+          last.current = height;
+          remember(key, height);
+        }}
         onFlood={() => setStopped(true)}
       />
     </div>
