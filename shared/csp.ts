@@ -31,7 +31,8 @@ export function frameContentSecurityPolicy(appOrigins: string[]): string {
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
     "connect-src 'none'",
-    "frame-src 'self' blob: data:",
+    // Its own pages only: a data: document (opaque) cannot be sealed, and a blob: one only once it has loaded.
+    "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -18,11 +18,12 @@ export interface SandboxOptions {
   /** The host theme's --lumiverse-* variables, set on the sandbox's root as Lumiverse's widgets expect. */
   theme?: Record<string, string>;
   /**
-   * Heights it may report within a window before its size counts as never settling (a height in vh that grows its
-   * own frame, a pixel at a time), when it is emptied as a flood is. Unless said, only the flood limit holds.
+   * Heights it may report in a row, each taller than the last, before its size counts as never settling (a height
+   * in vh that grows its own frame a pixel at a time), when it is emptied as a flood is. A size that goes up and
+   * down (an animation, a details opened and closed) is not growing. Unless said, only the flood limit holds.
    */
-  resizeLimit?: { count: number; windowMs: number };
-  /** It sent more than MAX_SANDBOX_MESSAGES_PER_SECOND in a second, or more heights than its resizeLimit: it was emptied and is heard no more. */
+  maxGrowth?: number;
+  /** It sent more than MAX_SANDBOX_MESSAGES_PER_SECOND in a second, or grew more than maxGrowth times in a row: it was emptied and is heard no more. */
   onFlood?: () => void;
   /**
    * As tall as what it draws, shrinking as well as growing (an HTML island whose details close); otherwise as tall
@@ -77,7 +78,7 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   };
   const now = options.now ?? (() => Date.now());
   let burst = { start: now(), count: 0 };
-  let resizes = { start: now(), count: 0 };
+  let growth = { last: -1, steps: 0 };
   const stop = () => {
     view.removeEventListener('message', listener);
     handlers.clear();
@@ -92,9 +93,9 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
     const at = now();
     if (at - burst.start >= 1000) burst = { start: at, count: 0 };
     if (++burst.count > MAX_SANDBOX_MESSAGES_PER_SECOND) return stop();
-    if (data.kind === 'resize' && options.resizeLimit) {
-      if (at - resizes.start >= options.resizeLimit.windowMs) resizes = { start: at, count: 0 };
-      if (++resizes.count > options.resizeLimit.count) return stop();
+    if (data.kind === 'resize' && options.maxGrowth !== undefined && typeof data.height === 'number') {
+      growth = { last: data.height, steps: data.height > growth.last ? growth.steps + 1 : 0 };
+      if (growth.steps > options.maxGrowth) return stop();
     }
     if (data.kind === 'loaded') return load();
     if (data.token !== current) return;

@@ -2,16 +2,9 @@
 // real host: each in a sandbox frame (opaque origin, no network) as tall as what it draws, styled by its own <style>;
 // and hostile blocks (security case H1) run nothing, fetch nothing, lead nowhere and cover nothing of the app,
 // streamed and reopened from history. The person may see HTML as text instead.
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { ISLAND_CORPUS } from '../fixtures/xss-corpus';
-import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, startHost, type RunningHost, cli } from './host-process';
-import { startNewSession } from './new-session';
+import { startCanaryRig, openLocalChat, type CanaryRig } from './canary-rig';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-islands-model';
@@ -34,49 +27,27 @@ async function islandFrames(page: Page, count: number): Promise<Frame[]> {
 }
 
 test.describe('HTML islands in messages', () => {
-  let host: RunningHost;
-  let llm: LlmTestServer;
-  let canary: http.Server;
-  let canaryHits: string[];
-  let canaryOrigin: string;
-  let dataDir: string;
+  let rig: CanaryRig;
 
   test.beforeAll(async () => {
+    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
     test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    canaryHits = [];
-    canary = http.createServer((req, res) => {
-      canaryHits.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('x');
-    });
-    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
-    canaryOrigin = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-islands-'));
-    cli(dataDir, 'connections', 'add', '--type', 'openai-compatible', '--base-url', `${llm.origin}/v1`, '--model', MODEL, '--name', 'Local', '--json');
-    host = await startHost(dataDir);
+    rig = await startCanaryRig(MODEL, 'islands');
   });
 
   test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    await new Promise((resolve) => canary?.close(resolve));
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    await rig?.stop();
   });
 
   test('H1: a styled panel is drawn as tall as it is; hostile blocks run, fetch, follow and cover nothing', async ({ page }) => {
     const problems = watchPage(page);
+    const { canaryOrigin } = rig;
     const hostile = ISLAND_CORPUS.map((payload, i) => `${payload.replaceAll('CANARY', canaryOrigin)}\nAfter block ${i}.`);
     const reply = ['*She checks her pack.*', PANEL, '"Ready," she says.', ...hostile].join('\n');
-    llm.enqueue({ text: reply.match(/[\s\S]{1,23}/g)! });
+    rig.llm.enqueue({ text: reply.match(/[\s\S]{1,23}/g)! });
 
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(host.url);
-    await expect(page.getByTestId('connection-status')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
-    const workbench = page.getByTestId('panel-workbench');
-    await startNewSession(workbench);
-    await workbench.getByLabel('Main connection').selectOption({ label: 'Local' });
+    const { host, canaryHits } = rig;
+    const workbench = await openLocalChat(page, host);
     const box = workbench.getByLabel('Message');
     await box.fill('Show me your pack.');
     await box.press('Enter');

@@ -37,22 +37,21 @@ describe('a sandbox that floods', () => {
     sandbox.destroy();
   });
 
-  it('a fitted frame whose height never settles is stopped past its resize limit; one whose height changes now and then is not', () => {
-    let now = 1_000;
+  it('a fitted frame that grows without end is stopped past its growth limit; one whose height goes up and down is not', () => {
     let floods = 0;
     const url = 'http://e-0000000000000001.localhost:1/__cw/sandbox.html';
-    const sandbox = createSandbox(document, url, { html: '<p>hi</p>', fit: true, minHeight: 0, resizeLimit: { count: 5, windowMs: 1000 }, onFlood: () => floods++, now: () => now });
-    // Growing a pixel at a time, 6 heights within the second: the 6th stops it.
-    for (let i = 1; i <= 6; i++) say({ kind: 'resize', height: i });
+    const sandbox = createSandbox(document, url, { html: '<p>hi</p>', fit: true, minHeight: 0, maxGrowth: 5, onFlood: () => floods++ });
+    // A pixel taller each time: the 6th step in a row stops it.
+    for (let i = 1; i <= 5; i++) say({ kind: 'resize', height: i });
+    expect(floods).toBe(0);
+    say({ kind: 'resize', height: 6 });
     expect(floods).toBe(1);
     sandbox.destroy();
 
     floods = 0;
-    const calm = createSandbox(document, url, { html: '<p>hi</p>', fit: true, resizeLimit: { count: 5, windowMs: 1000 }, onFlood: () => floods++, now: () => now });
-    for (let i = 1; i <= 15; i++) {
-      if (i % 5 === 0) now += 1_000;
-      say({ kind: 'resize', height: i });
-    }
+    const calm = createSandbox(document, url, { html: '<p>hi</p>', fit: true, maxGrowth: 5, onFlood: () => floods++ });
+    // An animation: up five times, down, and again, for as long as it runs.
+    for (let round = 0; round < 15; round++) for (const height of [10, 20, 30, 40, 50, 5]) say({ kind: 'resize', height });
     expect(floods).toBe(0);
     calm.destroy();
   });

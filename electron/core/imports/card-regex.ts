@@ -4,7 +4,7 @@
 // placements, markdownOnly/promptOnly as targets, -1 depths as none). A script that cannot be a rule is left out and
 // said so: the card keeps it as written (its data is kept whole and exported again).
 import { HostFailure } from '../../../shared/errors';
-import type { RegexPlacement, RegexScriptInput, RegexTarget } from '../../../shared/types/regex-script';
+import { REGEX_PLACEMENTS, type RegexPlacement, type RegexScriptInput, type RegexTarget } from '../../../shared/types/regex-script';
 import { checkedInput, checkPattern } from '../regex/regex-script';
 
 /** SillyTavern's numbered placements (0, a display placement it retired, reads as user input, as Lumiverse reads it; 3, slash commands, has none). */
@@ -24,21 +24,28 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null);
 const str = (x: unknown, fallback = ''): string => (typeof x === 'string' ? x : fallback);
 
+const PLACEMENT_NAMES = new Set<string>(REGEX_PLACEMENTS);
+
 function fromSillyTavern(item: Record<string, unknown>, index: number): RegexScriptInput {
   const literal = /^\/([\s\S]+)\/([dgimsuvy]*)$/.exec(str(item.findRegex ?? item.find_regex));
-  const placement = (Array.isArray(item.placement) ? item.placement : [2]).flatMap((p) => (typeof p === 'number' && ST_PLACEMENTS[p] ? [ST_PLACEMENTS[p]] : []));
+  // Numbered as SillyTavern writes them, or named as Lumiverse does.
+  const placement = (Array.isArray(item.placement) ? item.placement : [2]).flatMap((p): RegexPlacement[] =>
+    typeof p === 'number' && ST_PLACEMENTS[p] ? [ST_PLACEMENTS[p]] : typeof p === 'string' && PLACEMENT_NAMES.has(p) ? [p as RegexPlacement] : [],
+  );
+  const trims = item.trimStrings ?? item.trim_strings;
   const target: RegexTarget[] = [...(item.markdownOnly === true ? ['display' as const] : []), ...(item.promptOnly === true ? ['prompt' as const] : [])];
   return {
     name: str(item.scriptName ?? item.name, `Imported Script ${index + 1}`),
     find_regex: literal ? literal[1]! : str(item.findRegex ?? item.find_regex),
     flags: literal ? literal[2] || 'gi' : 'gi',
     replace_string: str(item.replaceString ?? item.replace_string),
-    trim_strings: Array.isArray(item.trimStrings) ? item.trimStrings.filter((t): t is string => typeof t === 'string') : [],
+    trim_strings: Array.isArray(trims) ? trims.filter((t): t is string => typeof t === 'string') : [],
     placement: placement.length ? [...new Set(placement)] : ['ai_output'],
     target: target.length ? target : ['response'],
     min_depth: num(item.minDepth ?? item.min_depth),
     max_depth: num(item.maxDepth ?? item.max_depth),
-    run_on_edit: item.runOnEdit === true,
+    run_on_edit: (item.runOnEdit ?? item.run_on_edit) === true,
+    description: str(item.description),
     substitute_macros: ST_MACROS[Number(item.substituteRegex ?? 0)] ?? 'none',
     disabled: item.disabled === true,
   };
@@ -53,7 +60,7 @@ function fromLumiverse(item: Record<string, unknown>): RegexScriptInput {
   for (const field of ['placement', 'trim_strings'] as const) if (Array.isArray(item[field])) out[field] = (item[field] as unknown[]).filter((x) => typeof x === 'string');
   if (typeof item.target === 'string' || Array.isArray(item.target)) out.target = item.target;
   if (isRecord(item.metadata)) out.metadata = item.metadata;
-  if (Array.isArray(item.actions)) out.actions = item.actions;
+  // Actions (buttons Lumiverse draws) are not taken from a card: the Workbench draws none, and extensions would read them.
   return out as RegexScriptInput;
 }
 
@@ -62,15 +69,17 @@ export function cardRegexScripts(extensions: unknown): CardRegexScripts {
   if (!isRecord(extensions)) return { scripts: [], skipped: [] };
   const bundle = isRecord(extensions.lumiverse_modules) ? extensions.lumiverse_modules.regex_scripts : undefined;
   const lumiverse = Array.isArray(bundle);
-  const items: unknown[] = lumiverse ? bundle : Array.isArray(extensions.regex_scripts) ? extensions.regex_scripts : [];
+  const all: unknown[] = lumiverse ? bundle : Array.isArray(extensions.regex_scripts) ? extensions.regex_scripts : [];
+  // Past the cap, one line for the rest (a card of millions of items is not read item by item).
+  const items = all.slice(0, MAX_CARD_SCRIPTS);
   const scripts: RegexScriptInput[] = [];
   const skipped: string[] = [];
   items.forEach((item, index) => {
     const label = `Script ${index + 1}${isRecord(item) && typeof (item.scriptName ?? item.name) === 'string' ? ` (${String(item.scriptName ?? item.name).slice(0, 80)})` : ''}`;
-    if (scripts.length >= MAX_CARD_SCRIPTS) return void skipped.push(`${label}: a card brings at most ${MAX_CARD_SCRIPTS} scripts.`);
     if (!isRecord(item)) return void skipped.push(`${label}: not a script.`);
     try {
-      const converted = lumiverse ? fromLumiverse(item) : fromSillyTavern(item, index);
+      // SillyTavern's shape has a scriptName or findRegex; anything else is taken as Lumiverse's, as Lumiverse does.
+      const converted = !lumiverse && (item.scriptName !== undefined || item.findRegex !== undefined) ? fromSillyTavern(item, index) : fromLumiverse(item);
       // The session's id is not known yet: checked as a character's rule with a stand-in id, given the real one on creation.
       const input = checkedInput({ ...converted, scope: 'character', scope_id: 'pending', sort_order: index, metadata: { ...(isRecord(converted.metadata) ? converted.metadata : {}), source: 'card' } }, true);
       checkPattern(input.find_regex!, input.flags ?? 'gi', input.substitute_macros ?? 'none');
@@ -80,5 +89,6 @@ export function cardRegexScripts(extensions: unknown): CardRegexScripts {
       skipped.push(`${label}: ${err.message}`);
     }
   });
+  if (all.length > MAX_CARD_SCRIPTS) skipped.push(`Scripts ${MAX_CARD_SCRIPTS + 1}–${all.length}: a card brings at most ${MAX_CARD_SCRIPTS} scripts.`);
   return { scripts, skipped };
 }

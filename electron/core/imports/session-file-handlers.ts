@@ -14,7 +14,7 @@ import { addLorebook, importSessionFile, previewImport, type ImportSummary } fro
 import { toStChat } from './st-chat';
 import { toLorebookFile } from './world-info-export';
 
-export function sessionFileHandlers(sessions: SessionStore, regex: Pick<RegexStore, 'create'>, emitSessions: (sessionId: string, change: 'created' | 'updated') => void): Pick<Handlers, SessionFileMethod> {
+export function sessionFileHandlers(sessions: SessionStore, regex: Pick<RegexStore, 'create' | 'forgetScope'>, emitSessions: (sessionId: string, change: 'created' | 'updated') => void): Pick<Handlers, SessionFileMethod> {
   const created = ({ session, summary }: { session: ChatSession; summary: ImportSummary }) => {
     emitSessions(session.id, 'created');
     return { id: session.id, ...summary };

@@ -130,7 +130,7 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
 export async function importSessionFile(
   sessions: SessionStore,
   bytes: Buffer,
-  options: { greeting?: number; lorebooks?: readonly Buffer[]; now: number; regex: Pick<RegexStore, 'create'> },
+  options: { greeting?: number; lorebooks?: readonly Buffer[]; now: number; regex: Pick<RegexStore, 'create' | 'forgetScope'> },
 ): Promise<{ session: ChatSession; summary: ImportSummary }> {
   const parsed = parseImport(bytes, options.now);
   const books = parseLorebooks(options.lorebooks ?? []);
@@ -144,7 +144,15 @@ export async function importSessionFile(
     const regex = cardRegexScripts(card.data.extensions);
     const { session, greetings, duplicates } = sessionFromCard(sessions, card, { ...(options.greeting !== undefined ? { greeting: options.greeting } : {}), now: options.now, lorebooks: books });
     const withPicture = picture ? await sessions.setAvatar(session.id, picture) : session;
-    const rules = addCardRules(options.regex, session.id, regex.scripts);
+    let rules: { created: number; skipped: string[] };
+    try {
+      rules = addCardRules(options.regex, session.id, regex.scripts);
+    } catch (err) {
+      // Not a refusal but a failure (the database): nothing of the import stays, as for a bad file.
+      sessions.delete(session.id);
+      options.regex.forgetScope(session.id);
+      throw err;
+    }
     return summarize(withPicture, { kind: 'card', greetings, ignored: ignoredOf(card, books), avatar: picture !== null, duplicateEntries: duplicates, regexScripts: rules.created, regexSkipped: [...regex.skipped, ...rules.skipped] });
   }
   const tooMany = (count: number) => {

@@ -21,7 +21,7 @@ export interface SandboxFrameProps {
   maxHeight?: number | undefined;
   initialHeight?: number | undefined;
   fit?: boolean;
-  resizeLimit?: { count: number; windowMs: number };
+  maxGrowth?: number;
   onResize?: (height: number) => void;
   onMessage?: (payload: unknown) => void;
   onFlood: () => void;
@@ -45,7 +45,7 @@ export function SandboxFrame(props: SandboxFrameProps) {
       ...(maxHeight !== undefined ? { maxHeight } : {}),
       ...(calls.current.initialHeight !== undefined ? { initialHeight: calls.current.initialHeight } : {}),
       ...(fit ? { fit } : {}),
-      ...(calls.current.resizeLimit ? { resizeLimit: calls.current.resizeLimit } : {}),
+      ...(calls.current.maxGrowth !== undefined ? { maxGrowth: calls.current.maxGrowth } : {}),
       onResize: (height) => calls.current.onResize?.(height),
       onFlood: () => calls.current.onFlood(),
     });

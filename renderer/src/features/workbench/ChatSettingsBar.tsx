@@ -5,11 +5,21 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import type { ChatSession } from '../../../../shared/types/chat';
+import type { ChatSession, ChatSettings } from '../../../../shared/types/chat';
 import { updateChatSettings, updateSession } from '../../stores/chat/chat-commands';
 import { listModels } from '../../stores/connections/connections-commands';
 
 const NO_MODELS: readonly string[] = [];
+
+/** One of the chat's switches, saved as the person turns it (the box follows the saved setting). */
+function ChatOption(props: { checked: boolean; disabled: boolean; onChange(on: boolean): void; label: string }) {
+  return (
+    <label className="chat-settings__option">
+      <input type="checkbox" checked={props.checked} disabled={props.disabled} onChange={(e) => props.onChange(e.target.checked)} />
+      {props.label}
+    </label>
+  );
+}
 
 export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: ChatSession }) {
   const store = useAppStoreApi();
@@ -39,6 +49,7 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
     const defaults = await updateChatSettings(store, host, { mainConnectionId: next.connectionId, model: next.model });
     if (!defaults.ok) setError(defaults.error);
   };
+  const changeOption = (patch: Partial<ChatSettings>) => void updateChatSettings(store, host, patch).then((r) => !r.ok && setError(r.error));
   const fetchModels = async () => {
     if (busy || !connectionId) return;
     setBusy(true);
@@ -123,24 +134,8 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
         </p>
       )}
       <div className="chat-settings__options">
-        <label className="chat-settings__option">
-          <input
-            type="checkbox"
-            checked={showUnoffered}
-            disabled={!loaded}
-            onChange={(e) => void updateChatSettings(store, host, { showUnofferedToolCalls: e.target.checked }).then((r) => !r.ok && setError(r.error))}
-          />
-          Show in full the calls to tools nobody offered
-        </label>
-        <label className="chat-settings__option">
-          <input
-            type="checkbox"
-            checked={htmlAsText}
-            disabled={!loaded}
-            onChange={(e) => void updateChatSettings(store, host, { htmlAsText: e.target.checked }).then((r) => !r.ok && setError(r.error))}
-          />
-          Show HTML as its markup, not drawn
-        </label>
+        <ChatOption checked={showUnoffered} disabled={!loaded} onChange={(on) => changeOption({ showUnofferedToolCalls: on })} label="Show in full the calls to tools nobody offered" />
+        <ChatOption checked={htmlAsText} disabled={!loaded} onChange={(on) => changeOption({ htmlAsText: on })} label="Show HTML as its markup, not drawn" />
       </div>
       {error && <InlineError error={error} title="Could not change the chat settings" />}
     </div>

@@ -10,11 +10,11 @@ import { RoleplayText } from './roleplay-text';
 /** The frame origin islands load from: a name no extension id can be (ids hold no colon). */
 const ISLANDS_ORIGIN = 'workbench:html-islands';
 /**
- * An island sends only its height, at most once a frame when it changes: more than this in the window is a size that
- * never settles (a height in vh that grows its own frame), stopped and shown as text. A details opening or a CSS
- * transition changes it some 20 times.
+ * An island sends only its height, at most once a frame when it changes: taller each time this many times in a row
+ * is a size that never settles (a height in vh that grows its own frame), stopped and shown as text. An island that
+ * grows as its images or fonts come grows a few times; one that animates goes down again.
  */
-const RESIZE_LIMIT = { count: 100, windowMs: 5000 };
+const MAX_GROWTH = 200;
 const HEIGHTS_KEPT = 500;
 /** The height each island last took, by a hash of its HTML (not the HTML: islands run to 200,000 characters). */
 const heights = new Map<string, number>();
@@ -42,7 +42,7 @@ export const HtmlIsland = memo(function HtmlIsland(props: { html: string }) {
     return (
       <div className="msg__island msg__island--text" data-testid="html-island-stopped">
         <RoleplayText text={props.html} />
-        {stopped && <p className="msg__widget-stopped">This HTML kept changing its size (more than {RESIZE_LIMIT.count} times in {RESIZE_LIMIT.windowMs / 1000} seconds), so it is shown as text.</p>}
+        {stopped && <p className="msg__widget-stopped">This HTML kept changing its size (it grew more than {MAX_GROWTH} times in a row), so it is shown as text.</p>}
       </div>
     );
   }
@@ -55,7 +55,7 @@ export const HtmlIsland = memo(function HtmlIsland(props: { html: string }) {
         minHeight={0}
         initialHeight={heights.get(key) ?? last.current}
         fit
-        resizeLimit={RESIZE_LIMIT}
+        maxGrowth={MAX_GROWTH}
         onResize={(height) => {
           last.current = height;
           remember(key, height);

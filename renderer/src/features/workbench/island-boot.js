@@ -17,16 +17,17 @@
   function inlineCss(css) {
     return css.replace(/@import\b[^;]*;?/gi, '').replace(/url\(\s*(['"]?)\s*(?!data:|#)[^)]*\)/gi, 'none');
   }
-  var SKIP = { STYLE: 1, PRE: 1, CODE: 1, TEXTAREA: 1, SVG: 1, svg: 1, TITLE: 1 };
-  var EMPHASIS = /\*\*([^*\n]+)\*\*|\*([^*\n]+)\*/g;
-  // Text between tags with words in it: **bold** and *actions* drawn, its line breaks kept (a skin's <div>$1</div>
-  // wraps a reply's paragraphs); text that is only the markup's indentation is left as it is.
+  // Text the pass leaves as written: code, forms' text, styles, titles, SVG and MathML (HTML elements cannot go there).
+  var VERBATIM = 'pre,code,kbd,samp,textarea,option,select,style,title,svg,math,script';
+  // Emphasis as Markdown reads it: no space just inside the stars (so 2 * 3 * 4 stays arithmetic).
+  var EMPHASIS = /\*\*(?!\s)([^*\n]+?)(?<!\s)\*\*|\*(?!\s)([^*\n]+?)(?<!\s)\*/g;
   function markText(root) {
     var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     var texts = [];
     for (var node = walker.nextNode(); node; node = walker.nextNode()) {
       var parent = node.parentNode;
-      if (/\S/.test(node.data) && !(parent && SKIP[parent.nodeName]) && (/\*/.test(node.data) || /\S[^\n]*\n[\s\S]*\S/.test(node.data))) texts.push(node);
+      var verbatim = parent && parent.nodeType === 1 && parent.closest(VERBATIM);
+      if (!verbatim && /\S/.test(node.data) && (/\*/.test(node.data) || /\S[^\n]*\n[\s\S]*\S/.test(node.data))) texts.push(node);
     }
     texts.forEach(function (text) {
       var out = document.createDocumentFragment();
@@ -59,8 +60,8 @@
     if (style !== null) node.setAttribute('style', inlineCss(style));
   });
   // A whole page (a card written as a document): its head's styles and its body, as one island.
-  var html = String(raw).replace(/<!doctype[^>]*>|<\/?(?:html|head|body)\b[^>]*>|<title\b[^>]*>[\s\S]*?<\/title\s*>/gi, '');
-  var clean = purify.sanitize(html, { FORBID_TAGS: forbidden, FORBID_ATTR: ['srcdoc'], ALLOW_DATA_ATTR: true, FORCE_BODY: true, RETURN_DOM_FRAGMENT: true });
+  var html = String(raw).replace(/<!doctype[^>]*>|<\/?(?:html|head|body)\b[^<>]*>/gi, '');
+  var clean = purify.sanitize(html, { FORBID_TAGS: forbidden.concat(['title']), FORBID_ATTR: ['srcdoc'], ALLOW_DATA_ATTR: true, FORCE_BODY: true, RETURN_DOM_FRAGMENT: true });
   // A last check of what came back (a DOM that DOMPurify misjudges must not let a script through).
   clean.querySelectorAll(forbidden.join(',')).forEach(function (el) { el.remove(); });
   clean.querySelectorAll('*').forEach(function (el) {
