@@ -9,7 +9,7 @@ import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-islands-model';
 // Styled as whole-page skins are (html, body at 100%): the frame still fits what it draws.
-const PANEL = '<style>html,body{height:100%}.hp{color:rgb(1, 2, 3);font-weight:700}</style>\n<div class="panel">\n\n<div class="hp">HP 42</div>\n<details open><summary>Inventory</summary><p>rope</p><p>lamp</p><p>bread</p></details>\n</div>';
+const PANEL = '<style>html,body{height:100%}.hp{color:rgb(1, 2, 3);font-weight:700}</style>\n<div class="panel">\n\n<div class="hp">HP 42</div>\n<div class="note">She *winks*.\nThen **grins**.</div>\n<details open><summary>Inventory</summary><p>rope</p><p>lamp</p><p>bread</p></details>\n</div>';
 
 /** The island frames of the page, with their documents' content delivered. */
 async function islandFrames(page: Page, count: number): Promise<Frame[]> {
@@ -64,6 +64,8 @@ test.describe('HTML islands in messages', () => {
       // The panel: its <style> reached its markup, and the frame is as tall as the panel, shrinking when it closes.
       const panel = frames[0]!;
       expect(await panel.locator('.hp').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(1, 2, 3)');
+      // Its text reads as the chat's: actions and bold drawn, its line break kept.
+      expect(await panel.locator('.note').evaluate((el) => [el.querySelector('em')?.textContent, el.querySelector('strong')?.textContent, el.querySelectorAll('br').length])).toEqual(['winks', 'grins', 1]);
       const frameElement = page.locator('iframe[title="HTML in this message"]').first();
       const contentHeight = () => panel.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
       const frameHeight = async () => Math.round((await frameElement.boundingBox())!.height);

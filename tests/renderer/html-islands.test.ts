@@ -41,6 +41,12 @@ describe('htmlPieces', () => {
     expect(kinds(htmlPieces(closed))).toEqual(['html:<div>\n```\n</div>\n```\n</div>\n', 'text:after']);
   });
 
+  it('takes a whole page, its doctype first, as one island', () => {
+    const page = '<!doctype html>\n<html><head><style>.a{color:red}</style></head><body>\n\n<div class="a">x</div></body></html>';
+    expect(kinds(htmlPieces(`Before.\n${page}\nAfter.`))).toEqual(['text:Before.\n', `html:${page}\n`, 'text:After.']);
+    expect(htmlPieces('<!doctype html>\nno page')).toEqual([{ kind: 'text', text: '<!doctype html>\nno page' }]);
+  });
+
   it('closes nested same-name elements where the outer one closes, and takes self-closed and void siblings along', () => {
     const text = '<div><div>a</div><div>b</div></div><hr><section/>\ntail';
     expect(kinds(htmlPieces(text))).toEqual(['html:<div><div>a</div><div>b</div></div><hr><section/>\n', 'text:tail']);

@@ -10,7 +10,10 @@ export type MessagePiece = { kind: 'text'; text: string } | { kind: 'html'; html
 const BLOCKS = new Set([
   ...['style', 'div', 'details', 'table', 'section', 'article', 'aside', 'header', 'footer', 'main', 'nav', 'figure'],
   ...['center', 'fieldset', 'dl', 'ul', 'ol', 'p', 'blockquote', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+  // A whole page (a card written as a document, its doctype before it).
+  'html',
 ]);
+const DOCTYPE = /<!doctype\b[^<>]*>\s*/iy;
 /** Inline elements the text view draws itself (or shows as text): never pulled into an island after a block. */
 const INLINE = new Set(['b', 'i', 'em', 'strong', 'u', 's', 'small', 'a', 'span', 'font', 'code', 'br', 'sup', 'sub', 'mark']);
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
@@ -105,7 +108,9 @@ function elementEnd(text: string, start: number, allowed: (tag: string) => boole
  * so a long run of elements is walked once.
  */
 function islandEnd(text: string, start: number, closeOf: ReturnType<typeof closings>): { end: number; tooLong: boolean } | null {
-  let end = elementEnd(text, start, (tag) => BLOCKS.has(tag), closeOf);
+  DOCTYPE.lastIndex = start;
+  const page = DOCTYPE.exec(text) ? DOCTYPE.lastIndex : null;
+  let end = page === null ? elementEnd(text, start, (tag) => BLOCKS.has(tag), closeOf) : elementEnd(text, page, (tag) => tag === 'html', closeOf);
   if (end === null) return null;
   for (;;) {
     SPACE.lastIndex = end;
