@@ -9,7 +9,7 @@ import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-islands-model';
 // Styled as whole-page skins are (html, body at 100%): the frame still fits what it draws.
-const PANEL = '<style>html,body{height:100%}.hp{color:rgb(1, 2, 3);font-weight:700}</style>\n<div class="panel">\n\n<div class="hp">HP 42</div>\n<div class="note">She *winks*.\nThen **grins**.</div>\n<details open><summary>Inventory</summary><p>rope</p><p>lamp</p><p>bread</p></details>\n</div>';
+const PANEL = '<style>html,body{height:100%}.hp{color:rgb(1, 2, 3);font-weight:700}</style>\n<div class="panel">\n\n<div class="hp">HP 42</div>\n<div class="note">She *winks*.\nThen **grins**.</div>\n<pre class="code">a *b* c\nd</pre><svg width="80" height="20"><text class="svg-text" y="15">1 *2* 3</text></svg><title>gone</title>\n<details open><summary>Inventory</summary><p>rope</p><p>lamp</p><p>bread</p></details>\n</div>';
 
 /** The island frames of the page, with their documents' content delivered. */
 async function islandFrames(page: Page, count: number): Promise<Frame[]> {
@@ -66,6 +66,8 @@ test.describe('HTML islands in messages', () => {
       expect(await panel.locator('.hp').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(1, 2, 3)');
       // Its text reads as the chat's: actions and bold drawn, its line break kept.
       expect(await panel.locator('.note').evaluate((el) => [el.querySelector('em')?.textContent, el.querySelector('strong')?.textContent, el.querySelectorAll('br').length])).toEqual(['winks', 'grins', 1]);
+      // Code and SVG text are left as written (no element put into them), and a title is dropped.
+      expect(await panel.evaluate(() => [document.querySelector('.code')!.innerHTML, document.querySelector('.svg-text')!.innerHTML, document.querySelectorAll('title').length])).toEqual(['a *b* c\nd', '1 *2* 3', 0]);
       const frameElement = page.locator('iframe[title="HTML in this message"]').first();
       const contentHeight = () => panel.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
       const frameHeight = async () => Math.round((await frameElement.boundingBox())!.height);
