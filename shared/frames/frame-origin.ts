@@ -9,7 +9,7 @@
 export const FRAME_SCHEME = 'cw-ext';
 
 /** 32-bit FNV-1a over UTF-16 code units, from a given basis. */
-function fnv1a(text: string, basis: number): number {
+export function fnv1a(text: string, basis: number): number {
   let hash = basis >>> 0;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

@@ -6,6 +6,7 @@
 import { HostFailure } from '../../../shared/errors';
 import { REGEX_PLACEMENTS, type RegexPlacement, type RegexScriptInput, type RegexTarget } from '../../../shared/types/regex-script';
 import { checkedInput, checkPattern } from '../regex/regex-script';
+import { isRecord } from './world-info-shapes';
 
 /** SillyTavern's numbered placements (0, a display placement it retired, reads as user input, as Lumiverse reads it; 3, slash commands, has none). */
 const ST_PLACEMENTS: Record<number, RegexPlacement> = { 0: 'user_input', 1: 'user_input', 2: 'ai_output', 5: 'world_info', 6: 'reasoning' };
@@ -20,7 +21,6 @@ export interface CardRegexScripts {
   skipped: string[];
 }
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null);
 const str = (x: unknown, fallback = ''): string => (typeof x === 'string' ? x : fallback);
 

@@ -3,6 +3,7 @@
 // covers the app. It is as tall as what it draws; the height it last took is remembered, so a message scrolled
 // back into view does not jump.
 import { memo, useMemo, useRef, useState } from 'react';
+import { fnv1a } from '../../../../shared/frames/frame-origin';
 import { SandboxFrame, sandboxUrl } from '../frontends/SandboxFrame';
 import { islandDocument } from './island-document';
 import { RoleplayText } from './roleplay-text';
@@ -19,11 +20,7 @@ const HEIGHTS_KEPT = 500;
 /** The height each island last took, by a hash of its HTML (not the HTML: islands run to 200,000 characters). */
 const heights = new Map<string, number>();
 
-function islandKey(html: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < html.length; i++) hash = Math.imul(hash ^ html.charCodeAt(i), 0x01000193) >>> 0;
-  return `${html.length}:${hash.toString(36)}`;
-}
+const islandKey = (html: string) => `${html.length}:${fnv1a(html, 0x811c9dc5).toString(36)}`;
 
 function remember(key: string, height: number): void {
   heights.delete(key);

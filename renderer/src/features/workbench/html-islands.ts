@@ -3,6 +3,7 @@
 // element that opens a line and is closed, with the HTML elements right after it (a <style> and the markup it styles
 // are one island). An element not yet closed (a reply still streaming) stays text until it is; code blocks and
 // inline tags (<b>, <span>…) stay text.
+import { FENCE } from './roleplay-text';
 
 export type MessagePiece = { kind: 'text'; text: string } | { kind: 'html'; html: string };
 
@@ -24,7 +25,6 @@ export const MAX_ISLAND_CHARS = 200_000;
 // A tag's attributes never run past the next `<`: on a reply of unclosed tags each try stops there (linear).
 const OPEN_TAG = /<([a-z][a-z0-9-]*)\b[^<>]*>/iy;
 const SPACE = /\s*/y;
-const FENCE = /^ {0,3}(```|~~~)/;
 
 /** Tag names whose closing tags one cut looks up; past this, an element of yet another name is not an island. */
 const MAX_TAG_NAMES = 64;

@@ -7,7 +7,8 @@
 import { memo, type ReactNode } from 'react';
 import { textLines, textPieces } from './text-pieces';
 
-const FENCE = /^ {0,3}(```|~~~)/;
+/** A line that opens (or, with its mark again, closes) a code fence. */
+export const FENCE = /^ {0,3}(```|~~~)/;
 const BLANK = /^[ \t]*$/;
 
 /**
