@@ -72,7 +72,7 @@ export class SessionStore {
       transaction(this.db, work);
       this.checkpoints.committed();
     };
-    this.merges = new IndexMerger(this.db, slice, this.log, () => this.checkpoints.settled());
+    this.merges = new IndexMerger(this.db, slice, this.log, this.checkpoints);
     this.stepped = new SteppedSessions({
       rows: this.rows,
       now: () => this.clock.now(),

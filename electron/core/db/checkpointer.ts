@@ -27,7 +27,7 @@ export class Checkpointer {
   /** Started at the first checkpoint: a store that only reads (the CLI's) never starts one. */
   private worker: Worker | null = null;
   private failed = false;
-  private running = false;
+  private busy = false;
   private idle: Array<() => void> = [];
 
   constructor(
@@ -42,7 +42,7 @@ export class Checkpointer {
 
   /** After a commit: asks for a checkpoint once the log has grown past its limit and none is running. */
   committed(): void {
-    if (this.failed || this.running) return;
+    if (this.failed || this.busy) return;
     let size = 0;
     try {
       size = fs.statSync(`${this.file}-wal`).size;
@@ -52,15 +52,20 @@ export class Checkpointer {
     if (size < WAL_LIMIT) return;
     const worker = this.worker ?? this.start();
     if (!worker) return;
-    this.running = true;
+    this.busy = true;
     // Held while it works (a process exits after a checkpoint it began, never in the middle of waiting for it).
     worker.ref();
     worker.postMessage('checkpoint');
   }
 
+  /** A checkpoint is being made. */
+  get running(): boolean {
+    return this.busy;
+  }
+
   /** Resolves once no checkpoint is running (the store's close, tests). */
   settled(): Promise<void> {
-    return this.running ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
+    return this.busy ? new Promise((resolve) => this.idle.push(resolve)) : Promise.resolve();
   }
 
   /** Ends the thread; null when none was started, else a promise for its end (its connection closed). */
@@ -88,7 +93,7 @@ export class Checkpointer {
       // Gone with no error (killed from outside): waiting on it would never end, so SQLite takes over as on an error.
       worker.on('exit', (code) => {
         if (this.worker === worker) this.fallBack(new Error(`it exited with code ${code}`));
-        else if (this.running) this.done();
+        else if (this.busy) this.done();
       });
       this.worker = worker;
       return worker;
@@ -99,7 +104,7 @@ export class Checkpointer {
   }
 
   private done(): void {
-    this.running = false;
+    this.busy = false;
     this.worker?.unref();
     for (const resolve of this.idle.splice(0)) resolve();
   }

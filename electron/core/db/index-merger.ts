@@ -8,6 +8,15 @@
 import type { Db } from './chat-db';
 import type { Logger } from '../ports';
 
+/** The checkpoint thread as a slice sees it (db/checkpointer.ts). */
+export interface CheckpointGate {
+  readonly running: boolean;
+  /** Resolves once no checkpoint runs. */
+  settled(): Promise<void>;
+}
+
+const NO_CHECKPOINTS: CheckpointGate = { running: false, settled: () => Promise.resolve() };
+
 /** Pages asked of each slice: 1–2 ms of work measured on 2 shared cores. */
 export const MERGE_PAGES = 16;
 
@@ -24,10 +33,10 @@ export class IndexMerger {
     private readonly transaction: (work: () => void) => void,
     private readonly log: Logger,
     /**
-     * Resolves once no checkpoint runs. A slice waits on it: SQLite reuses the log from its start only when a
-     * checkpoint copied all of it, which never happens while slices keep adding to it.
+     * A slice never writes while a checkpoint runs: SQLite reuses the log from its start only when a checkpoint
+     * copied all of it, which never happens while slices keep adding to it.
      */
-    private readonly checkpointed: () => Promise<void> = () => Promise.resolve(),
+    private readonly checkpoints: CheckpointGate = NO_CHECKPOINTS,
   ) {
     this.merge = db.prepare(`INSERT INTO messages_text (messages_text, rank) VALUES ('merge', ${MERGE_PAGES})`);
     this.changes = db.prepare('SELECT total_changes()').raw(true);
@@ -66,9 +75,18 @@ export class IndexMerger {
     else this.done();
   }
 
-  /** The next slice, a turn from now and after any checkpoint running then. */
+  /** The next slice, a turn from now and once no checkpoint runs. */
   private next(): void {
-    setImmediate(() => void this.checkpointed().then(() => this.slice()));
+    setImmediate(() => this.whenNoCheckpoint());
+  }
+
+  /**
+   * Asked again when a wait ends: whoever was waiting before this slice (a write) may have started another
+   * checkpoint by the time its turn comes.
+   */
+  private whenNoCheckpoint(): void {
+    if (this.checkpoints.running && !this.stopped) void this.checkpoints.settled().then(() => this.whenNoCheckpoint());
+    else this.slice();
   }
 
   private count(): number {

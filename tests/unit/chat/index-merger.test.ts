@@ -148,7 +148,8 @@ describe("the search index's merges", () => {
     const db = openChatDb(tempDir());
     const lines: string[] = [];
     const checkpoint = gate();
-    const merger = new IndexMerger(db, (work) => transaction(db, work), { info: () => {}, warn: (line: string) => void lines.push(line), error: () => {} } as never, () => checkpoint.promise);
+    const running = { running: true, settled: () => checkpoint.promise };
+    const merger = new IndexMerger(db, (work) => transaction(db, work), { info: () => {}, warn: (line: string) => void lines.push(line), error: () => {} } as never, running);
     db.exec(`INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head) VALUES ('s', 't', 'c', 1, 1, 0, '{}')`);
     const insert = db.prepare(`INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES ('s', ?, ?, 'user', ?, '{}')`);
     for (let i = 0; i < 8; i++) insert.run(i, `m${i}`, `Lantern ${i} of the evening`);
@@ -161,6 +162,50 @@ describe("the search index's merges", () => {
     await turns(10);
     expect(levels(db)).toEqual([8]);
     expect(lines).toEqual([]);
+    db.close();
+  });
+
+  it('never writes a slice while a checkpoint runs, not even one a write started as the last one ended', async () => {
+    const db = openChatDb(tempDir());
+    // The checkpoint thread as the store has it: whoever waited first (a write of the person's) goes on first and may
+    // start the next checkpoint before a slice that waited too has its turn.
+    const checkpoints = {
+      running: false,
+      idle: [] as Array<() => void>,
+      settled() {
+        return this.running ? new Promise<void>((resolve) => this.idle.push(resolve)) : Promise.resolve();
+      },
+      finish() {
+        this.running = false;
+        for (const resolve of this.idle.splice(0)) resolve();
+      },
+    };
+    const during: number[] = [];
+    const merger = new IndexMerger(
+      db,
+      (work) => {
+        if (checkpoints.running) during.push(levels(db).length);
+        transaction(db, work);
+      },
+      { info: () => {}, warn: () => {}, error: () => {} } as never,
+      checkpoints,
+    );
+    db.exec(`INSERT INTO sessions (id, title, character_name, created_at, updated_at, message_count, head) VALUES ('s', 't', 'c', 1, 1, 0, '{}')`);
+    const insert = db.prepare(`INSERT INTO messages (session_id, seq, id, role, content, doc) VALUES ('s', ?, ?, 'user', ?, '{}')`);
+    for (let i = 0; i < 8; i++) insert.run(i, `m${i}`, `Lantern ${i} of the evening`);
+    checkpoints.running = true;
+    // A write waiting on the running checkpoint, which starts the next one the moment it goes on.
+    void checkpoints.settled().then(() => void (checkpoints.running = true));
+    merger.committed();
+    await turns(3);
+    checkpoints.finish();
+    await turns(3);
+    expect(checkpoints.running).toBe(true);
+    expect(during).toEqual([]);
+    checkpoints.finish();
+    await merger.settled();
+    expect(during).toEqual([]);
+    expect(merged(db), String(levels(db))).toBe(true);
     db.close();
   });
 
