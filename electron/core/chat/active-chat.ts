@@ -1,5 +1,7 @@
 // The chat extensions see as active (spindle.chats.getActive): the one open in the window, or the last a turn ran
-// in. A change is told as Lumiverse tells it (CHAT_SWITCHED { chatId }), and as CHAT_CHANGED, which the Workbench sent before.
+// in. A change is told as Lumiverse tells it: the setting changed (SETTINGS_UPDATED { key: 'activeChatId', value }),
+// which some extensions take as their only sign of it, then CHAT_SWITCHED { chatId }; and as CHAT_CHANGED, which the
+// Workbench sent before.
 import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 
 export class ActiveChat {
@@ -21,7 +23,11 @@ export class ActiveChat {
     if (this.active === sessionId) return;
     this.active = sessionId;
     const pipeline = this.pipeline();
+    pipeline?.broadcast('SETTINGS_UPDATED', activeChatSetting(sessionId));
     pipeline?.broadcast('CHAT_SWITCHED', { chatId: sessionId });
     if (sessionId !== null) pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
   }
 }
+
+/** Lumiverse's SETTINGS_UPDATED payload for the active chat's setting. */
+export const activeChatSetting = (chatId: string | null) => ({ key: 'activeChatId', value: chatId });

@@ -11,6 +11,7 @@ import { readManifest } from '../install/manifest';
 import type { SafeMode } from './safe-mode';
 import type { RequestOrigin, SpindleHost } from '../spindle-host/spindle-host';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
+import { activeChatSetting } from '../../chat/active-chat';
 
 /** What the supervisor needs from the manager that owns the entries. */
 export interface SupervisorOptions {
@@ -90,7 +91,10 @@ export class WorkerSupervisor {
           this.options.sink.setSourceStatus(entry.id, 'available');
           // As Lumiverse does for a page that loads with a chat open: the extension learns the active chat.
           const active = this.options.spindle.activeChatId();
-          if (active !== null) worker.sendEvent('CHAT_SWITCHED', { chatId: active });
+          if (active !== null) {
+            worker.sendEvent('SETTINGS_UPDATED', activeChatSetting(active));
+            worker.sendEvent('CHAT_SWITCHED', { chatId: active });
+          }
         },
         onRegisterTool: (tool) => {
           if (entry.worker === worker) this.registerTool(entry, worker, tool);
