@@ -5,6 +5,7 @@ import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
 import { base64ToBytes } from './base64';
 import { createComponents } from './components';
 import { createDom } from './dom';
+import { pageJson } from './lumiverse-page';
 import { createMessages } from './messages';
 import type { RuntimeState } from './runtime-state';
 import { createUi } from './ui';
@@ -114,8 +115,12 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
     },
     processes: { register: () => (state.inert('processes.register'), () => undefined) },
     messages: createMessages(state),
-    characters: { get: () => Promise.reject(state.unsupported('characters.get')) },
-    chats: { updateMessage: () => Promise.reject(state.unsupported('chats.updateMessage')) },
+    // Through Lumiverse's API as in Lumiverse, so with the permissions its routes need here (characters, chat_mutation).
+    characters: { get: (characterId: string) => pageJson(state.channel, 'GET', `/api/v1/characters/${encodeURIComponent(String(characterId))}`) },
+    chats: {
+      updateMessage: (chatId: string, messageId: string, input: { content?: string } = {}) =>
+        pageJson(state.channel, 'PATCH', `/api/v1/chats/${encodeURIComponent(String(chatId))}/messages/${encodeURIComponent(String(messageId))}`, typeof input?.content === 'string' ? { content: input.content } : {}),
+    },
     onTeardown: (handler: () => void) => state.atTeardown(handler),
   };
   return { ctx, deferred: () => deferred, markReady };

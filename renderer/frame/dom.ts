@@ -8,6 +8,7 @@ import { createMessageSurfaces } from './message-surfaces';
 import { sanitizeHtml } from './sanitize-html';
 
 type Position = 'beforebegin' | 'afterbegin' | 'beforeend' | 'afterend';
+const FORBIDDEN_CREATE_TAGS = new Set(['iframe', 'frame', 'object', 'embed']);
 
 export function createDom(state: RuntimeState) {
   const injected = new Set<Element>();
@@ -38,6 +39,18 @@ export function createDom(state: RuntimeState) {
         remove();
         removers.delete(remove);
       };
+    },
+    /** An element of its own, tagged and taken away with its other injections; a frame of any kind is refused, as in Lumiverse. */
+    createElement(tag: string, attrs: Record<string, string> = {}): Element {
+      const name = String(tag);
+      if (FORBIDDEN_CREATE_TAGS.has(name.toLowerCase())) {
+        throw Object.assign(new Error(`Forbidden element tag: ${name}. Use ctx.dom.createSandboxFrame() for isolated scriptable widgets.`), { code: 'INVALID_INPUT' });
+      }
+      const element = document.createElement(name);
+      element.setAttribute('data-spindle-ext', state.extensionId);
+      for (const [key, value] of Object.entries(attrs ?? {})) element.setAttribute(key, String(value));
+      injected.add(element);
+      return element;
     },
     createSandboxFrame(options: SandboxOptions) {
       const sandbox = createSandbox(document, state.sandboxUrl, { ...options, theme: state.docs.themeVars() });

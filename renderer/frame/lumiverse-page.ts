@@ -66,6 +66,28 @@ async function ask(
 const lowerHeaders = (headers: Headers) => Object.fromEntries([...headers].map(([k, v]) => [k.toLowerCase(), v]));
 const answerBytes = (answer: PageAnswer) => (answer.bodyEncoding === 'base64' ? base64ToBytes(answer.body) : new TextEncoder().encode(answer.body));
 
+/**
+ * Lumiverse's API called as its own frontend helpers call it (ctx.characters.get, ctx.chats.updateMessage): the JSON
+ * answer, or an Error with its message, status and code.
+ */
+export async function pageJson(channel: FrameChannel, method: string, path: string, body?: Record<string, unknown>): Promise<unknown> {
+  const answer = await ask(channel, method, path, body ? { 'content-type': 'application/json' } : {}, body ? new TextEncoder().encode(JSON.stringify(body)) : null);
+  const text = new TextDecoder().decode(answerBytes(answer));
+  let value: unknown = null;
+  try {
+    value = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON: told by its status below, or handed back as text.
+    value = text;
+  }
+  if (answer.status < 400) return value;
+  const error = (value && typeof value === 'object' ? value : {}) as { error?: unknown; code?: unknown };
+  throw Object.assign(new Error(typeof error.error === 'string' ? error.error : `${method} ${path}: ${answer.status}`), {
+    status: answer.status,
+    ...(typeof error.code === 'string' ? { code: error.code } : {}),
+  });
+}
+
 /** fetch: Lumiverse's API on this origin is asked of the app; anything else goes where it would (the policy decides). */
 export function installPageFetch(win: Window & typeof globalThis, channel: FrameChannel): void {
   const native = win.fetch.bind(win);

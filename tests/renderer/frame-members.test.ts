@@ -100,6 +100,37 @@ describe('ctx members, the rest', () => {
     expect(r.store.getState().actions).toEqual([expect.objectContaining({ extensionId: ID, actionId: action.actionId, label: 'Roll d20', enabled: false })]);
   });
 
+  it('dom.createElement makes a tagged element of its own, taken away with its other injections; a frame of any kind is refused', async () => {
+    const r = await rig();
+    const tab = r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
+    const shell = r.ctx.dom.createElement('div', { class: 'threadverse-shell', 'aria-label': 'Threads' });
+    expect(shell.getAttribute('data-spindle-ext')).toBe(ID);
+    expect(shell.className).toBe('threadverse-shell');
+    tab.root.append(shell);
+    for (const tag of ['iframe', 'FRAME', 'object', 'embed']) expect(() => r.ctx.dom.createElement(tag)).toThrow(/Forbidden element tag/);
+    r.ctx.dom.cleanup();
+    expect(tab.root.querySelector('.threadverse-shell')).toBeNull();
+  });
+
+  it('characters.get and chats.updateMessage go through Lumiverse’s API, so its answer or its refusal reaches the extension', async () => {
+    const r = await rig();
+    const asked: Array<{ method: string; path: string; body?: string }> = [];
+    r.page = (request) => {
+      asked.push({ method: request.method, path: request.path, ...(request.body ? { body: request.body } : {}) });
+      if (request.path === '/api/v1/characters/c%201') return { status: 200, body: { id: 'c 1', name: 'Mara', creator_notes: '<b>notes</b>' } };
+      if (request.method === 'PATCH') return { status: 403, body: { error: 'Permission chat_mutation is needed.', code: 'PERMISSION_DENIED' } };
+      return { status: 404, body: { error: 'Not found' } };
+    };
+    expect(await r.ctx.characters.get('c 1')).toEqual({ id: 'c 1', name: 'Mara', creator_notes: '<b>notes</b>' });
+    await expect(r.ctx.characters.get('gone')).rejects.toMatchObject({ message: 'Not found', status: 404 });
+    await expect(r.ctx.chats.updateMessage('chat-1', 'm1', { content: 'New text', role: 'ignored' })).rejects.toMatchObject({ code: 'PERMISSION_DENIED', status: 403 });
+    expect(asked).toEqual([
+      { method: 'GET', path: '/api/v1/characters/c%201' },
+      { method: 'GET', path: '/api/v1/characters/gone' },
+      { method: 'PATCH', path: '/api/v1/chats/chat-1/messages/m1', body: JSON.stringify({ content: 'New text' }) },
+    ]);
+  });
+
   it('an answer that breaks its method’s result schema is refused in the frame, never handed to the extension', async () => {
     const { port1, port2 } = new MessageChannel();
     const channel = new FrameChannel(port2);

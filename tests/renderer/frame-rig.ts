@@ -55,6 +55,8 @@ export interface Rig {
   panel: { shown: boolean; update(): void };
   /** The connection a model picker without one lists. */
   activeConnection: string | null;
+  /** How the fake host answers the frame's `/api/v1/…` requests (Lumiverse's 404 unless a test says otherwise). */
+  page: (request: { method: string; path: string; body?: string }) => { status: number; body: unknown };
 }
 
 const rigs: Array<Rig & { unwatch(): void }> = [];
@@ -86,6 +88,10 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
       if (method === 'connections.models') {
         const id = (input as { id: string }).id;
         return id === 'gone' ? { ok: false, error: { code: 'CONNECTION_NOT_FOUND', message: 'No connection gone.' } } : { ok: true, value: { models: [`${id}/model-a`, `${id}/model-b`] } };
+      }
+      if (method === 'extensions.pageRequest') {
+        const answer = r.page(input as { method: string; path: string; body?: string });
+        return { ok: true, value: { status: answer.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer.body), bodyEncoding: 'utf8' } };
       }
       return { ok: true, value: { delivered: true } };
     }) as HostApi['invoke'],
@@ -124,6 +130,7 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
   const r: Rig & { unwatch(): void } = {
     panel,
     activeConnection: 'main-conn',
+    page: () => ({ status: 404, body: { error: 'Not found' } }),
     unwatch: () => drawer.stop(),
     store,
     broker,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { chatRig, newSession, type ChatRig } from '../chat/helpers';
+import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
 import { MAX_OPEN_BYTES, MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
 
@@ -69,6 +69,23 @@ describe("a frontend's /api/v1 requests", () => {
     // An extension that is not running has no page to answer for.
     await r.host.extensions.disable('page_reader');
     expect(await r.call('extensions.pageRequest', { id: 'page_reader', method: 'GET', path: '/api/v1/system/info', headers: {} })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  }, 60_000);
+
+  it("ctx.chats.updateMessage's route: a message's text changed with chat_mutation and handed back; refused without it, or for a bad body or message", async () => {
+    const r = await withFrontend(['chat_mutation'], ['chat_mutation']);
+    await addMainConnection(r);
+    const id = await newSession(r);
+    const { turn } = await send(r, id, 'The lamp is out.');
+    const route = `/api/v1/chats/${id}/messages/${turn.assistantMessageId}`;
+    const edited = await page(r, 'PATCH', route, { 'content-type': 'application/json' }, { text: JSON.stringify({ content: 'The lamp is lit again.' }) });
+    expect(edited).toMatchObject({ status: 200, json: { id: turn.assistantMessageId, chat_id: id, content: 'The lamp is lit again.' } });
+    expect(((await page(r, 'GET', `/api/v1/chats/${id}/messages`)).json?.data as Array<{ content: string }>).map((m) => m.content)).toEqual(['The lamp is out.', 'The lamp is lit again.']);
+    expect(await page(r, 'PATCH', route, {}, { text: '[1]' })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT' } });
+    expect(await page(r, 'PATCH', route, {}, { text: '{"content": 7}' })).toMatchObject({ status: 400 });
+    expect(await page(r, 'PATCH', route, {}, { text: 'not json' })).toMatchObject({ status: 400 });
+    expect(await page(r, 'PATCH', `/api/v1/chats/${id}/messages/no-such-message`, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 404, json: { code: 'NOT_FOUND' } });
+    await r.host.extensions.revoke('page_reader', ['chat_mutation']);
+    expect(await page(r, 'PATCH', route, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
   }, 60_000);
 
   it('tus: creates, resumes and appends its own uploads; refuses a tag for another extension, a bad length, a wrong offset, content type or overflow', async () => {
