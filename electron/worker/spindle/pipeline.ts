@@ -47,11 +47,20 @@ export class PipelineRegistry {
 
   /**
    * Runs a registered handler for the host; a missing one (unregistered since) fails NOT_FOUND. A handler stored
-   * with `signal` gets the call's AbortSignal after the host's arguments, which the host's cancel or deadline aborts.
+   * with `signal` gets the call's AbortSignal after the host's arguments, and an interceptor as its context's
+   * `signal`; the host's cancel or deadline aborts it.
    */
   async run(requestId: string, kind: string, id: string, args: unknown[]): Promise<unknown> {
     const handler = this.handler(kind as PipelineKind, id);
     if (!handler) throw Object.assign(new Error(`No ${kind} handler "${id}" is registered.`), { code: 'NOT_FOUND' });
+    // An interceptor finds the call's signal in its context, as in Lumiverse (context.signal).
+    if (kind === 'interceptor' && typeof args[1] === 'object' && args[1] !== null) {
+      try {
+        return await handler(args[0], { ...args[1], signal: this.signals.begin(requestId, callWords) });
+      } finally {
+        this.signals.end(requestId);
+      }
+    }
     if (!this.signalled.has(handler)) return handler(...args);
     try {
       return await handler(...args, this.signals.begin(requestId, callWords));

@@ -139,6 +139,21 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: response_format');
   }, 60_000);
 
+  it("an interceptor gets Lumiverse's context (its ids, isDryRun, a signal) and each chat turn marked with its message; the marks never reach the model", async () => {
+    await install();
+    const { sessionId, session, done } = await turn('Where is the lamp? #context');
+    const line = sentMessages().find((m) => m.content.startsWith('[context] '))!.content;
+    expect(JSON.parse(line.slice('[context] '.length))).toEqual({
+      generationId: done.turnId,
+      isDryRun: false,
+      characterId: sessionId,
+      personaId: `persona-${sessionId}`,
+      aborted: false,
+      sources: [[0, session.messages[0]!.id]],
+    });
+    for (const message of sentMessages()) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
+  }, 60_000);
+
   it('a context handler can cancel the generation: nothing is sent to the model', async () => {
     await install();
     const before = rig.server.generations.length;

@@ -3,7 +3,9 @@
 // unless the card placed the deliberation itself with {{lumiaCouncilDeliberation}}.
 import type { PromptReport } from '../../../../shared/types/chat';
 import type { LlmMessage } from '../../../../shared/types/llm';
-import { buildPrompt } from '../prompt';
+import type { ChatMessage } from '../../../../shared/types/chat';
+import { buildPrompt, type KeptParts } from '../prompt';
+import type { MessageSource } from './extension-stages';
 import type { BudgetLimits } from '../prompt-budget';
 import { MACRO_LIMITS, MacroResolver, type MacroNote } from './macros';
 import { macroDefinitions, type MacroSources } from './macro-catalog';
@@ -28,7 +30,12 @@ export interface Assembled {
   views: AssemblyView[];
   /** What went wrong with macros that did not resolve. */
   notes: MacroNote[];
+  /** The chat message each of `messages` came from (null: the system prompt). */
+  sources: Array<MessageSource | null>;
 }
+
+/** The system prompt comes first, then the history's messages it kept, in order (prompt.ts). */
+const sourcesOf = (history: ChatMessage[], kept: KeptParts): Array<MessageSource | null> => [null, ...kept.history.map((i) => ({ id: history[i]!.id, index: i }))];
 
 export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const resolver = new MacroResolver(macroDefinitions({ ...input, deliberation: input.deliberationBlock ?? '' }), MACRO_LIMITS, input.now);
@@ -47,12 +54,12 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const built = buildPrompt({ ...withTexts(session, history, regexed?.texts ?? resolved), ...blocks, ...limits, ...(regexed ? { loreScan: resolved.history } : {}) });
   if (!regexed || (regexed.run.changed.length === 0 && regexed.run.failed.length === 0)) {
     const views = await assemblyViews({ resolver, session, history, report: built.report, kept: built.kept, messages: built.messages, blocks });
-    return { messages: built.messages, report: built.report, views, notes: [...resolver.notes] };
+    return { messages: built.messages, report: built.report, views, notes: [...resolver.notes], sources: sourcesOf(history, built.kept) };
   }
   // The steps up to the macros show the prompt as it was before the scripts; the regex step, the prompt as sent.
   const before = buildPrompt({ ...withTexts(session, history, resolved), ...blocks, ...limits });
   const views = await assemblyViews({ resolver, session, history, report: before.report, kept: before.kept, messages: before.messages, blocks });
   const cut = built.report.cutMessages === before.report.cutMessages ? [] : [`${built.report.cutMessages} oldest messages left out to fit (${before.report.cutMessages} before the scripts)`];
   views.push({ stage: 'regex', by: 'host', messages: built.messages, note: [describeRun(regexed.run, 'message'), ...cut, `≈${built.report.total} tokens`].join('; '), ms: spent });
-  return { messages: built.messages, report: built.report, views, notes: [...resolver.notes] };
+  return { messages: built.messages, report: built.report, views, notes: [...resolver.notes], sources: sourcesOf(history, built.kept) };
 }

@@ -24,6 +24,15 @@ async function callHandler(ref: PipelineHandlerRef, args: unknown[], signal: Abo
 /** The generation context handlers see (Lumiverse's fields) plus what the Workbench assembles from. */
 export type GenerationContext = Record<string, unknown> & { chatId: string; generationType: string; dryRun: boolean; userId: string };
 
+/** The host's fields of the context: a context handler's answer cannot change them. */
+const HOST_FIELDS = ['chatId', 'generationId', 'generationType', 'dryRun', 'isDryRun', 'userId', 'characterId', 'personaId'] as const;
+
+/** The chat message a prompt message came from (its id and place in the chat); null for the rest of the prompt. */
+export interface MessageSource {
+  id: string;
+  index: number;
+}
+
 export async function runContextHandlers(
   pipeline: ExtensionPipeline | undefined,
   context: GenerationContext,
@@ -45,7 +54,7 @@ export async function runContextHandlers(
       continue;
     }
     // The host's own fields stay the host's: a handler changes only what it adds or what assembly reads.
-    const next = { ...(value as Record<string, unknown>), chatId: context.chatId, generationType: context.generationType, dryRun: context.dryRun, userId: context.userId } as GenerationContext;
+    const next = { ...(value as Record<string, unknown>), ...Object.fromEntries(HOST_FIELDS.filter((key) => key in context).map((key) => [key, context[key]])) } as GenerationContext;
     started.end(JSON.stringify(current), JSON.stringify(next));
     current = next;
     if (next.cancelGeneration === true) return { context: current, cancelledBy: ref.extensionName };
@@ -56,36 +65,54 @@ export async function runContextHandlers(
 /** Interceptor parameters the Workbench's requests carry; the rest are listed as not applied. */
 const PARAMETERS: Record<string, 'temperature' | 'topP' | 'maxTokens'> = { temperature: 'temperature', top_p: 'topP', topP: 'topP', max_tokens: 'maxTokens', maxTokens: 'maxTokens' };
 
-function checkedMessages(value: unknown): LlmMessage[] | string {
+/**
+ * Messages as interceptors get them, as Lumiverse hands them: a chat turn is marked (__isChatHistory) with the id and
+ * place of its chat message, so an interceptor maps it back without matching on its text.
+ */
+function interceptorMessages(messages: LlmMessage[], sources: ReadonlyArray<MessageSource | null>) {
+  return messages.map((m, i) => {
+    const source = sources[i];
+    return { role: m.role, content: m.content, ...(source ? { __isChatHistory: true, sourceMessageId: source.id, sourceIndexInChat: source.index } : {}) };
+  });
+}
+
+/** The messages an interceptor handed back, and the sources it kept on them (they never reach the model). */
+function checkedMessages(value: unknown): { messages: LlmMessage[]; sources: Array<MessageSource | null> } | string {
   if (!Array.isArray(value)) return 'it returned neither a message array nor { messages, parameters }';
   if (value.length > INTERCEPTOR_LIMITS.maxMessages) return `it returned ${value.length} messages (the cap is ${INTERCEPTOR_LIMITS.maxMessages})`;
   let chars = 0;
-  const out: LlmMessage[] = [];
+  const messages: LlmMessage[] = [];
+  const sources: Array<MessageSource | null> = [];
   for (const [i, m] of value.entries()) {
-    const msg = m as { role?: unknown; content?: unknown };
+    const msg = m as { role?: unknown; content?: unknown; __isChatHistory?: unknown; sourceMessageId?: unknown; sourceIndexInChat?: unknown };
     if (typeof msg !== 'object' || msg === null || !['system', 'user', 'assistant'].includes(msg.role as string) || typeof msg.content !== 'string') {
       return `message ${i} is not { role: system|user|assistant, content: string }`;
     }
     chars += msg.content.length;
     if (chars > INTERCEPTOR_LIMITS.maxChars) return `its messages exceed ${INTERCEPTOR_LIMITS.maxChars} characters`;
-    out.push({ role: msg.role as 'system' | 'user' | 'assistant', content: msg.content });
+    messages.push({ role: msg.role as 'system' | 'user' | 'assistant', content: msg.content });
+    const sourced = msg.__isChatHistory === true && typeof msg.sourceMessageId === 'string' && Number.isSafeInteger(msg.sourceIndexInChat);
+    sources.push(sourced ? { id: (msg.sourceMessageId as string).slice(0, 200), index: msg.sourceIndexInChat as number } : null);
   }
-  return out;
+  return { messages, sources };
 }
 
 export async function runInterceptors(
   pipeline: ExtensionPipeline | undefined,
   messages: LlmMessage[],
+  /** Each message's chat message (assembly's), or null. */
+  messageSources: ReadonlyArray<MessageSource | null>,
   context: GenerationContext,
   signal: AbortSignal,
   trace: TurnTrace,
 ): Promise<{ messages: LlmMessage[]; parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'> }> {
   let current = messages;
+  let sources = messageSources;
   const parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'> = {};
   for (const ref of pipeline?.handlers('interceptor') ?? []) {
     if (signal.aborted) break;
     const started = trace.start('interceptors', ref.extensionName);
-    const answer = await callHandler(ref, [current.map((m) => ({ role: m.role, content: m.content })), context], signal);
+    const answer = await callHandler(ref, [interceptorMessages(current, sources), context], signal);
     if ('skipped' in answer || answer.value === null) {
       started.end(undefined, undefined, 'skipped' in answer ? answer.skipped : undefined);
       continue;
@@ -97,8 +124,9 @@ export async function runInterceptors(
       started.end(undefined, undefined, `skipped: ${checked}.`);
       continue;
     }
-    started.end(renderMessages(current), renderMessages(checked));
-    current = checked;
+    started.end(renderMessages(current), renderMessages(checked.messages));
+    current = checked.messages;
+    sources = checked.sources;
     if (wrapped && typeof value.parameters === 'object' && value.parameters !== null) {
       if (!pipeline!.allowed(ref.extensionId, 'generation_parameters')) {
         trace.note('interceptors', ref.extensionName, 'its parameters were ignored: it does not have the generation_parameters permission.');

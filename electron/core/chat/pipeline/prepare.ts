@@ -12,6 +12,7 @@ import { renderMessages, runContextHandlers, runInterceptors, type GenerationCon
 import { TurnTrace } from './turn-trace';
 import { turnRegexMacros } from './regex-stage';
 import type { RegexScripts } from '../../regex/regex-scripts';
+import { personaIdOf } from '../../extensions/spindle-host/chat-data';
 
 export interface PrepareDeps {
   pipeline: ExtensionPipeline | undefined;
@@ -57,7 +58,21 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     note: outcome ? `run ${outcome.runId}: ${outcome.deliberationBlock.length} characters of deliberation` : 'did not run',
   }));
 
-  const base: GenerationContext = { chatId: session.id, generationType: input.generationType, dryRun: input.dryRun, userId: 'local' };
+  // Lumiverse's context (InterceptorContextDTO): a session is its own character here, and has no preset.
+  const base: GenerationContext = {
+    chatId: session.id,
+    generationId: input.turnId,
+    generationType: input.generationType,
+    dryRun: input.dryRun,
+    isDryRun: input.dryRun,
+    userId: 'local',
+    characterId: session.id,
+    personaId: personaIdOf(session.id),
+    presetId: null,
+    presetMetadata: null,
+    personaAddonStates: {},
+    mainDispatch: { source: 'main', descriptor: null, connectionDispatchRevision: null, dispatchKind: null },
+  };
   const handled = await runContextHandlers(pipeline, base, signal, trace);
   if (handled.cancelledBy) return { trace, council, messages: [], parameters: {}, cancelledBy: handled.cancelledBy };
 
@@ -87,6 +102,6 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   }
   for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
-  const intercepted = await runInterceptors(pipeline, assembled.messages, handled.context, signal, trace);
+  const intercepted = await runInterceptors(pipeline, assembled.messages, assembled.sources, handled.context, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
 }

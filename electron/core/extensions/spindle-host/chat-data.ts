@@ -108,7 +108,10 @@ const characterDto = (c: ChatView) => ({
   updated_at: seconds(c.updatedAt),
 });
 
-const personaDto = (c: ChatView) => ({ id: `persona-${c.id}`, name: c.persona.name, description: c.persona.description, is_default: true });
+/** A session's persona, as Lumiverse's persona id (a session holds its own). */
+export const personaIdOf = (sessionId: string) => `persona-${sessionId}`;
+
+const personaDto = (c: ChatView) => ({ id: personaIdOf(c.id), name: c.persona.name, description: c.persona.description, is_default: true });
 
 const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.persona.name, characterName: c.character.name });
 
