@@ -128,14 +128,14 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(after.reply.trace!.some((s) => s.stage === 'interceptors' && s.by === 'Pipeline Probe')).toBe(true);
   }, 60_000);
 
-  it('interceptor parameters apply only with generation_parameters; unknown ones are listed', async () => {
+  it('interceptor parameters (sampling and stop strings) apply only with generation_parameters; unknown ones are listed', async () => {
     await install();
     await turn('Hello #params');
     expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBeUndefined();
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'generation_parameters' });
     await rig.host.extensions.whenSettled();
     const { reply } = await turn('Hello #params');
-    expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBe(0.15);
+    expect(rig.server.generations.at(-1)!.body).toMatchObject({ temperature: 0.15, stop: ['\nAda:'] });
     expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: response_format');
   }, 60_000);
 

@@ -2,6 +2,7 @@
 // after it, each in priority order under its own deadline. One that throws, hangs, answers garbage or too much is
 // skipped with a note on the turn, and the turn goes on.
 import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
+import { SAMPLING_RANGES } from '../../../../shared/types/chat';
 import type { ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { TurnTrace } from './turn-trace';
 
@@ -64,6 +65,17 @@ export async function runContextHandlers(
 
 /** Interceptor parameters the Workbench's requests carry; the rest are listed as not applied. */
 const PARAMETERS: Record<string, 'temperature' | 'topP' | 'maxTokens'> = { temperature: 'temperature', top_p: 'topP', topP: 'topP', max_tokens: 'maxTokens', maxTokens: 'maxTokens' };
+/** Names a reply's stop strings go by (OpenAI's `stop`, Anthropic's `stop_sequences`). */
+const STOP_NAMES = new Set(['stop', 'stop_sequences', 'stopSequences']);
+
+export type InterceptorParameters = Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens' | 'stopSequences'>;
+
+/** Stop strings within the session's own limits (a string or a list of them), or null when they are not. */
+function stopStrings(raw: unknown): string[] | null {
+  const list = typeof raw === 'string' ? [raw] : raw;
+  if (!Array.isArray(list) || list.length > SAMPLING_RANGES.stop.items) return null;
+  return list.every((item) => typeof item === 'string' && item.length > 0 && item.length <= SAMPLING_RANGES.stop.length) ? (list as string[]) : null;
+}
 
 /**
  * Messages as interceptors get them, as Lumiverse hands them: a chat turn is marked (__isChatHistory) with the id and
@@ -105,10 +117,10 @@ export async function runInterceptors(
   context: GenerationContext,
   signal: AbortSignal,
   trace: TurnTrace,
-): Promise<{ messages: LlmMessage[]; parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'> }> {
+): Promise<{ messages: LlmMessage[]; parameters: InterceptorParameters }> {
   let current = messages;
   let sources = messageSources;
-  const parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'> = {};
+  const parameters: InterceptorParameters = {};
   for (const ref of pipeline?.handlers('interceptor') ?? []) {
     if (signal.aborted) break;
     const started = trace.start('interceptors', ref.extensionName);
@@ -135,7 +147,9 @@ export async function runInterceptors(
       const ignored: string[] = [];
       for (const [key, raw] of Object.entries(value.parameters as Record<string, unknown>)) {
         const field = PARAMETERS[key];
+        const stop = STOP_NAMES.has(key) ? stopStrings(raw) : null;
         if (field && typeof raw === 'number' && Number.isFinite(raw)) parameters[field] = raw;
+        else if (stop) parameters.stopSequences = stop;
         else ignored.push(key);
       }
       if (ignored.length) trace.note('interceptors', ref.extensionName, `parameters not applied here: ${ignored.join(', ')}.`);

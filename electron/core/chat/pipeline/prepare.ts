@@ -4,11 +4,11 @@
 // Every stage is timed in the turn's trace, with what it changed.
 import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { BudgetLimits } from '../prompt-budget';
-import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
+import type { LlmMessage } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { assemblePrompt } from './assemble';
-import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext } from './extension-stages';
+import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
 import { turnRegexMacros } from './regex-stage';
 import type { RegexScripts } from '../../regex/regex-scripts';
@@ -44,7 +44,7 @@ export interface Prepared {
   messages: LlmMessage[];
   /** The assembled prompt by part, and what the budget left out (before interceptors). */
   report?: PromptReport;
-  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens'>;
+  parameters: InterceptorParameters;
   /** Set when a context handler cancelled the generation. */
   cancelledBy?: string;
 }
