@@ -167,8 +167,9 @@ export async function createHost(ports: HostPorts): Promise<Host> {
           sessions: llmServices.sessions,
           chat: llmServices.chat,
           messages: llmServices.messages,
+          regex: llmServices.regex.store,
           runningCouncilChat: () => council?.runningChat() ?? null,
-          changed: (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' }),
+          changed: (sessionId, change = 'updated') => emit({ type: 'chat.sessions.changed', sessionId, change }),
         }),
     }),
   });

@@ -65,6 +65,22 @@ const BookInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: SES
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
 /** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
 const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
+/** Lumiverse's CharacterCreateDTO / CharacterUpdateDTO fields but the name. */
+const CHARACTER_FIELDS = {
+  description: Opt(CardText),
+  personality: Opt(CardText),
+  scenario: Opt(CardText),
+  first_mes: Opt(CardText),
+  mes_example: Opt(CardText),
+  creator_notes: Opt(CardText),
+  system_prompt: Opt(CardText),
+  post_history_instructions: Opt(CardText),
+  creator: Opt(CardText),
+  tags: Opt(Keywords),
+  alternate_greetings: Opt(Type.Array(CardText, { maxItems: 100 })),
+  extensions: Opt(Type.Record(Type.String(), Any)),
+};
+
 const EntryInput = Type.Object({
   key: Opt(Keywords),
   keysecondary: Opt(Keywords),
@@ -112,22 +128,14 @@ const DATA = {
   'chat.isMessageHidden': endpoint({ ...positional({ chatId: ChatId, messageId: Id(64) }), result: Type.Boolean(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
   'characters.get': endpoint({ ...positional({ characterId: ChatId }), result: OrNull(Character), permission: 'characters' }),
   'characters.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Character), permission: 'characters' }),
+  // A character is a session here: one made is a new session (its greeting the first reply); one deleted takes its chat.
+  'characters.create': endpoint({ ...positional({ input: Type.Object({ ...CHARACTER_FIELDS, name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }) }) }), result: Character, errors: ['INVALID_INPUT', 'INPUT_TOO_LARGE'], permission: 'characters' }),
+  'characters.delete': endpoint({ ...positional({ characterId: ChatId }), result: Type.Boolean(), permission: 'characters' }),
   'characters.update': endpoint({ ...positional({
       characterId: ChatId,
       input: Type.Object({
+        ...CHARACTER_FIELDS,
         name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name })),
-        description: Opt(CardText),
-        personality: Opt(CardText),
-        scenario: Opt(CardText),
-        first_mes: Opt(CardText),
-        mes_example: Opt(CardText),
-        creator_notes: Opt(CardText),
-        system_prompt: Opt(CardText),
-        post_history_instructions: Opt(CardText),
-        creator: Opt(CardText),
-        tags: Opt(Keywords),
-        alternate_greetings: Opt(Type.Array(CardText, { maxItems: 100 })),
-        extensions: Opt(Type.Record(Type.String(), Any)),
         world_book_ids: Opt(Type.Array(Type.String())),
       }),
     }), result: Character, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'characters' }),

@@ -11,6 +11,10 @@ import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
 import { resolveMacros } from './session-macros';
+import { deleteSession } from './delete-session';
+import type { RegexStore } from '../regex/regex-store';
+import { parseCardJson } from '../imports/character-card';
+import { sessionFromCard } from '../imports/card-session';
 
 /** The id a council run's chat goes by when it did not name one (the CLI's --chat file). */
 const COUNCIL_CHAT_ID = 'council-run';
@@ -74,8 +78,9 @@ export function chatReads(options: {
   sessions: SessionStore;
   chat: ChatEngine;
   messages: MessageActions;
+  regex: Pick<RegexStore, 'forgetScope'>;
   runningCouncilChat: () => CouncilChat | null;
-  changed: (sessionId: string) => void;
+  changed: (sessionId: string, change?: 'created' | 'updated' | 'deleted') => void;
 }): ChatReads {
   const { sessions } = options;
   /** Only a session can change (a council run's chat from elsewhere is read-only). */
@@ -143,6 +148,20 @@ export function chatReads(options: {
         if (Object.keys(cardFields).length) s.card = { spec: 'chara_card_v2', ...s.card, data: { ...s.card?.data, ...cardFields } };
       });
       options.changed(id);
+    },
+    createCharacter(input) {
+      // As a card of these fields is imported: checked, its greeting the first reply, the rest kept for export.
+      const card = parseCardJson({ spec: 'chara_card_v2', spec_version: '2.0', data: input });
+      const { session } = sessionFromCard(sessions, card, { now: Date.now() });
+      options.changed(session.id, 'created');
+      return session.id;
+    },
+    async deleteCharacter(id) {
+      // As Lumiverse answers for a character it has not: false (a council run's chat from elsewhere is not one).
+      if (!sessions.has(id)) return false;
+      const deleted = await deleteSession({ sessions, chat: options.chat, regex: options.regex }, id);
+      if (deleted) options.changed(id, 'deleted');
+      return deleted;
     },
     saveEntry(id, entry) {
       mutable(id);

@@ -1,6 +1,7 @@
 // Contract handlers for chat.*: sessions (create, edit, their own JSON export and import), messages and turns. Files in
 // other apps' formats (cards, lorebooks, SillyTavern chats) come and go through imports/session-file-handlers.ts.
 import { listMacros } from './session-macros';
+import { deleteSession } from './delete-session';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import { summaryFields, summaryOf } from './store/session-summary';
@@ -46,10 +47,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return summaryOf(summaryFields(session), chat.isBusy(sessionId));
     }),
     'chat.sessions.delete': async ({ sessionId }) => {
-      if (chat.stop(sessionId)) await chat.settled(sessionId);
-      const deleted = sessions.delete(sessionId);
-      // Its own rules (a card's, an extension's for this chat) go with it, as Lumiverse's go with a character.
-      if (deleted) s.regex.store.forgetScope(sessionId);
+      const deleted = await deleteSession({ sessions, chat, regex: regex.store }, sessionId);
       if (deleted) emitSessions(sessionId, 'deleted');
       return { deleted };
     },

@@ -18,7 +18,7 @@ describe('hidden messages', () => {
     sessions.mutate(session.id, (s) => {
       for (const id of ['m1', 'm2', 'm3']) s.messages.push({ id, role: id === 'm2' ? 'assistant' : 'user', content: id, createdAt: 0 });
     });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
     const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args });
     const hiddenNow = async () => Promise.all(['m1', 'm2', 'm3'].map((id) => call('chat.isMessageHidden', session.id, id)));
 

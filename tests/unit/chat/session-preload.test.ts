@@ -133,7 +133,7 @@ describe('reading a long chat in the background', () => {
     writer.create({ title: 'Another' });
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     const chunked = vi.spyOn(SessionRows.prototype, 'loadInChunks');
-    const reads = chatReads({ sessions: store, chat: {} as never, messages: {} as never, runningCouncilChat: () => null, changed: () => undefined });
+    const reads = chatReads({ sessions: store, chat: {} as never, messages: {} as never, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => undefined });
     expect(reads.list().map((c) => [c.name, c.messages.length])).toEqual([
       ['Another', 0],
       ['Long', 0],

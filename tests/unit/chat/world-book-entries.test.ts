@@ -16,7 +16,7 @@ afterEach(cleanupTempDirs);
 function setup(open = true) {
   const sessions = new SessionStore({ dataDir: tempDir() });
   const session = sessions.create({ worldInfo: [{ id: 'harbour', keywords: ['harbour'], content: 'The harbour is closed.', enabled: true }] });
-  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
   const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
   return { sessions, session, call };
 }

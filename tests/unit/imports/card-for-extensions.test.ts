@@ -1,5 +1,6 @@
 // An imported card as extensions see it: spindle.characters.get gives the card's own fields (first_mes, mes_example,
-// system prompt, tags, alternate greetings, extensions), not blanks; characters.update changes them where the card keeps them.
+// system prompt, tags, alternate greetings, extensions), not blanks; characters.update changes them where the card keeps them;
+// characters.create makes a session of a card's fields and characters.delete deletes one.
 import { describe, expect, it, afterEach } from 'vitest';
 import { chatReads } from '../../../electron/core/chat/chat-reads';
 import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
@@ -34,7 +35,7 @@ describe('an imported card through spindle.characters', () => {
       },
     };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
     const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
       name: 'Mara',
@@ -54,7 +55,7 @@ describe('an imported card through spindle.characters', () => {
     const sessions = new SessionStore({ dataDir: tempDir() });
     const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper.', first_mes: 'You made it.', extensions: { 'someone/tool': { keep: 1 } } } };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
     const handlers = chatDataHandlers(() => reads);
     const patch = { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: { 'someone/tool': { keep: 1 }, lorerecall: { on: true } }, world_book_ids: ['elsewhere'] };
     const updated = (await callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, patch, 'user-1'] })) as Record<string, unknown>;
@@ -66,5 +67,33 @@ describe('an imported card through spindle.characters', () => {
     await expect(callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, { tags: 'coast' }] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/tags' } });
     await expect(callSpindle(handlers, anyCaller('x'), 'characters.update', { args: ['nobody', { description: 'x' }] })).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
     expect(sessions.get(session.id).character.description).toBe('Keeps the lamp.');
+  });
+
+  it('characters.create makes a session as a card of its fields is imported (lorebary-importer, CardForge); delete takes it and its rules (SuperDeduper)', async () => {
+    const sessions = new SessionStore({ dataDir: tempDir() });
+    const changes: string[] = [];
+    const forgotten: string[] = [];
+    const stopped: string[] = [];
+    const chat = { activeSessionId: null, stop: (id: string) => (stopped.push(id), false), settled: async () => {} } as unknown as ChatEngine;
+    const reads = chatReads({ sessions, chat, messages: {} as MessageActions, regex: { forgetScope: (id) => (forgotten.push(id), 0) }, runningCouncilChat: () => null, changed: (id, change) => void changes.push(`${change}:${id}`) });
+    const handlers = chatDataHandlers(() => reads);
+    const input = { name: 'Ines', description: 'A cartographer.', first_mes: 'Maps first.', alternate_greetings: ['Lost?'], tags: ['coast'], creator: 'Lorebary', extensions: { lorebary: { source: 'https://lorebary.example/1' } } };
+    const made = (await callSpindle(handlers, anyCaller('x'), 'characters.create', { args: [input] })) as Record<string, unknown>;
+    expect(made).toMatchObject({ name: 'Ines', description: 'A cartographer.', first_mes: 'Maps first.', alternate_greetings: ['Lost?'], tags: ['coast'], creator: 'Lorebary', extensions: input.extensions });
+    const id = made.id as string;
+    const saved = sessions.get(id);
+    expect(saved.character).toEqual({ name: 'Ines', description: 'A cartographer.', personality: '', scenario: '' });
+    expect(saved.messages.map((m) => [m.role, m.content])).toEqual([['assistant', 'Maps first.']]);
+    expect(toCard(saved, 'v2')).toMatchObject({ data: { name: 'Ines', extensions: input.extensions } });
+    expect(changes).toEqual([`created:${id}`]);
+    // Refused before anything is made: no name, a field of the wrong type.
+    const before = sessions.summaries().length;
+    await expect(callSpindle(handlers, anyCaller('x'), 'characters.create', { args: [{ description: 'nameless' }] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });
+    await expect(callSpindle(handlers, anyCaller('x'), 'characters.create', { args: [{ name: 'X', tags: 'coast' }] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/tags' } });
+    expect(sessions.summaries()).toHaveLength(before);
+    expect(await callSpindle(handlers, anyCaller('x'), 'characters.delete', { args: [id] })).toBe(true);
+    expect(sessions.has(id)).toBe(false);
+    expect([stopped, forgotten, changes.at(-1)]).toEqual([[id], [id], `deleted:${id}`]);
+    expect(await callSpindle(handlers, anyCaller('x'), 'characters.delete', { args: [id] })).toBe(false);
   });
 });

@@ -60,6 +60,10 @@ export interface ChatReads {
   remove(id: string, messageId: string): void;
   /** characters: the session's character (name, description, personality, scenario) and its card's other fields. */
   updateCharacter(id: string, patch: CharacterPatch): void;
+  /** characters.create: a new session from a card's fields (its first_mes the first reply); its id. */
+  createCharacter(input: SpindleParams<'characters.create'>['input']): string;
+  /** characters.delete: the session and its chat (a reply being written is stopped first); false when there was none. */
+  deleteCharacter(id: string): Promise<boolean>;
   /** world_books: adds the entry to the session's world info, or replaces the one with its id. */
   saveEntry(id: string, entry: WorldInfoEntry): void;
   /** world_books.create: names the session's world info (its one book), unless it has a name already. */
@@ -233,6 +237,11 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
     },
     'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
     'characters.list': ({ options }) => page(all().map(characterDto), options),
+    'characters.create': ({ input }) => {
+      const r = reads() ?? fail('UNSUPPORTED_HERE', 'Characters are sessions of the Workbench chat, which this host does not run.');
+      return characterDto(existing(r.createCharacter(input)));
+    },
+    'characters.delete': async ({ characterId }) => (await reads()?.deleteCharacter(characterId)) ?? false,
     'characters.update': async ({ characterId, input }) => {
       // world_book_ids has no place here: a session's world info is its one book.
       const { world_book_ids: _books, ...patch } = input;

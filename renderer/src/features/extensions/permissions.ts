@@ -21,7 +21,7 @@ export const PERMISSION_INFO: Record<Permission, { label: string; explanation: s
   ui_panels: { label: 'UI panels', explanation: 'may put floating widgets and docked panels of its own over the Workbench' },
   app_manipulation: { label: 'App manipulation', explanation: 'may mount a full panel of its own (in the Workbench’s extensions panel; it never reaches the app’s own page)' },
   oauth: { label: 'OAuth', explanation: NOT_HERE },
-  characters: { label: 'Characters', explanation: 'may read the chat’s character' },
+  characters: { label: 'Characters', explanation: 'may read and change your characters, make new ones and delete them (a character is a session here: deleting one deletes its chat)' },
   chats: { label: 'Chats', explanation: 'may read your chats' },
   presets: { label: 'Presets', explanation: 'may read, create and change your generation presets and their prompt blocks' },
   world_books: { label: 'World books', explanation: 'may read the chat’s world info' },
