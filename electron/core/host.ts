@@ -1,6 +1,7 @@
 // createHost(ports): wires the core services to the contract and owns their lifetime. Its ports and what it returns
 // are declared in host-types.ts.
 import path from 'node:path';
+import { sessionFromCharacterFields } from './imports/card-session';
 import type { Handlers } from '../../shared/contract';
 import { Emitter } from './util/emitter';
 import type { Host, HostPorts } from './host-types';
@@ -168,6 +169,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
           chat: llmServices.chat,
           messages: llmServices.messages,
           regex: llmServices.regex.store,
+          sessionFromCharacter: (input) => sessionFromCharacterFields(llmServices.sessions, input, Date.now()).id,
           runningCouncilChat: () => council?.runningChat() ?? null,
           changed: (sessionId, change = 'updated') => emit({ type: 'chat.sessions.changed', sessionId, change }),
         }),

@@ -2,7 +2,7 @@
 // in. A change is told as Lumiverse tells it: the setting changed (SETTINGS_UPDATED { key: 'activeChatId', value }),
 // which some extensions take as their only sign of it, then CHAT_SWITCHED { chatId }; and as CHAT_CHANGED, which the
 // Workbench sent before.
-import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
+import { activeChatSetting, type ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 
 export class ActiveChat {
   private active: string | null = null;
@@ -28,6 +28,3 @@ export class ActiveChat {
     if (sessionId !== null) pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
   }
 }
-
-/** Lumiverse's SETTINGS_UPDATED payload for the active chat's setting. */
-export const activeChatSetting = (chatId: string | null) => ({ key: 'activeChatId', value: chatId });

@@ -13,8 +13,7 @@ import type { SessionStore } from './session-store';
 import { resolveMacros } from './session-macros';
 import { deleteSession } from './delete-session';
 import type { RegexStore } from '../regex/regex-store';
-import { parseCardJson } from '../imports/character-card';
-import { sessionFromCard } from '../imports/card-session';
+import type { SpindleParams } from '../../../shared/spindle/requests';
 
 /** The id a council run's chat goes by when it did not name one (the CLI's --chat file). */
 const COUNCIL_CHAT_ID = 'council-run';
@@ -79,6 +78,8 @@ export function chatReads(options: {
   chat: ChatEngine;
   messages: MessageActions;
   regex: Pick<RegexStore, 'forgetScope'>;
+  /** characters.create: a new session made as a card of these fields is imported (imports/card-session.ts); its id. Absent: refused. */
+  sessionFromCharacter?: (input: SpindleParams<'characters.create'>['input']) => string;
   runningCouncilChat: () => CouncilChat | null;
   changed: (sessionId: string, change?: 'created' | 'updated' | 'deleted') => void;
 }): ChatReads {
@@ -150,11 +151,10 @@ export function chatReads(options: {
       options.changed(id);
     },
     createCharacter(input) {
-      // As a card of these fields is imported: checked, its greeting the first reply, the rest kept for export.
-      const card = parseCardJson({ spec: 'chara_card_v2', spec_version: '2.0', data: input });
-      const { session } = sessionFromCard(sessions, card, { now: Date.now() });
-      options.changed(session.id, 'created');
-      return session.id;
+      if (!options.sessionFromCharacter) throw new HostFailure({ code: 'UNSUPPORTED_HERE', message: 'This host makes no sessions for extensions.' });
+      const id = options.sessionFromCharacter(input);
+      options.changed(id, 'created');
+      return id;
     },
     async deleteCharacter(id) {
       // As Lumiverse answers for a character it has not: false (a council run's chat from elsewhere is not one).

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS, type ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from '../chat/session-store';
-import type { ParsedCard } from './character-card';
+import { parseCardJson, type ParsedCard } from './character-card';
 import type { ParsedLorebook } from './lorebook';
 import { mergeWorldInfo } from './world-info-merge';
 
@@ -40,4 +40,9 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
     s.titleSet = true;
   });
   return { session, greetings: card.greetings.length, worldInfoEntries: worldInfo.length, duplicates };
+}
+
+/** A session of a character's fields (spindle.characters.create), made as a card of them is imported: checked, its first_mes the first reply, the rest kept for export. */
+export function sessionFromCharacterFields(sessions: SessionStore, fields: Record<string, unknown>, now: number): ChatSession {
+  return sessionFromCard(sessions, parseCardJson({ spec: 'chara_card_v2', spec_version: '2.0', data: fields }), { now }).session;
 }

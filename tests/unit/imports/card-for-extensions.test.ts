@@ -11,6 +11,7 @@ import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { importSessionFile } from '../../../electron/core/imports/session-import';
 import { toCard } from '../../../electron/core/imports/card-export';
+import { sessionFromCharacterFields } from '../../../electron/core/imports/card-session';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
@@ -75,7 +76,15 @@ describe('an imported card through spindle.characters', () => {
     const forgotten: string[] = [];
     const stopped: string[] = [];
     const chat = { activeSessionId: null, stop: (id: string) => (stopped.push(id), false), settled: async () => {} } as unknown as ChatEngine;
-    const reads = chatReads({ sessions, chat, messages: {} as MessageActions, regex: { forgetScope: (id) => (forgotten.push(id), 0) }, runningCouncilChat: () => null, changed: (id, change) => void changes.push(`${change}:${id}`) });
+    const reads = chatReads({
+      sessions,
+      chat,
+      messages: {} as MessageActions,
+      regex: { forgetScope: (id) => (forgotten.push(id), 0) },
+      sessionFromCharacter: (input) => sessionFromCharacterFields(sessions, input, 5).id,
+      runningCouncilChat: () => null,
+      changed: (id, change) => void changes.push(`${change}:${id}`),
+    });
     const handlers = chatDataHandlers(() => reads);
     const input = { name: 'Ines', description: 'A cartographer.', first_mes: 'Maps first.', alternate_greetings: ['Lost?'], tags: ['coast'], creator: 'Lorebary', extensions: { lorebary: { source: 'https://lorebary.example/1' } } };
     const made = (await callSpindle(handlers, anyCaller('x'), 'characters.create', { args: [input] })) as Record<string, unknown>;

@@ -13,6 +13,9 @@ import type { PeerWorker } from '../spindle-host/spindle-host';
 
 export type PipelineCallResult = { ok: true; value: unknown } | { ok: false; error: HostError };
 
+/** Lumiverse's SETTINGS_UPDATED payload when the active chat changes (told before CHAT_SWITCHED). */
+export const activeChatSetting = (chatId: string | null) => ({ key: 'activeChatId', value: chatId });
+
 export interface PipelineHandlerRef {
   extensionId: string;
   extensionName: string;

@@ -11,7 +11,7 @@ import { readManifest } from '../install/manifest';
 import type { SafeMode } from './safe-mode';
 import type { RequestOrigin, SpindleHost } from '../spindle-host/spindle-host';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
-import { activeChatSetting } from '../../chat/active-chat';
+import { activeChatSetting } from '../pipeline/pipeline-bridge';
 
 /** What the supervisor needs from the manager that owns the entries. */
 export interface SupervisorOptions {
