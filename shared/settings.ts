@@ -54,6 +54,8 @@ export const ConnectionProfileSettingsSchema = Type.Object(
     provider: ProviderSchema,
     baseUrl: Type.String({ maxLength: 2048 }),
     defaultModel: Type.String({ maxLength: 200 }),
+    /** The model it makes images with (OpenAI's Images API; openai and openai-compatible only): absent, it makes none. */
+    imageModel: Type.Optional(Type.String({ maxLength: 200 })),
     headers: Type.Record(Type.String(), Type.String()),
     keyRef: Type.Optional(KeyRefSchema),
     /** Why a backup restore held it (new, or its address changed): unused, without a key, until confirmed. */

@@ -163,6 +163,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       presets: new PresetStore(llmServices.sessions.db, clock, dbCommitted),
       memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted, log: ports.log }),
       regexScripts: llmServices.regex.store,
+      generateImage: (id, request, signal) => llmServices.connections.generateImage(id, request, { signal }),
       chats: () =>
         chatReads({
           sessions: llmServices.sessions,

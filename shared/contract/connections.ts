@@ -31,6 +31,8 @@ export const ProfileInputSchema = Type.Object(
     provider: ProviderSchema,
     baseUrl: Type.String({ minLength: 1, maxLength: 2048 }),
     defaultModel: Type.Optional(Type.String({ maxLength: 200 })),
+    /** The model it makes images with (openai and openai-compatible): extensions' spindle.imageGen use it. */
+    imageModel: Type.Optional(Type.String({ maxLength: 200 })),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     keyRef: Type.Optional(KeyRefSchema),
   },
@@ -48,6 +50,7 @@ export const ProfileViewSchema = Type.Object({
    */
   baseUrl: Type.String(),
   defaultModel: Type.String(),
+  imageModel: Type.Optional(Type.String()),
   /** Extra request headers (e.g. OpenRouter's HTTP-Referer). Never Authorization (keys go through keyRef); a credential in another header is kept in the secret store and written here as STORED_SECRET. */
   headers: Type.Record(Type.String(), Type.String()),
   keyRef: Type.Optional(KeyRefSchema),

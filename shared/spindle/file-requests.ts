@@ -3,6 +3,7 @@
 // request table (requests.ts).
 import { Type } from '@sinclair/typebox';
 import { endpoint } from '../rpc/endpoint';
+import { LLM_ERROR_CODES } from '../errors';
 import { Dto, Id, named, Opt, Options, OrNull, Page, positional } from './request-schema';
 
 const ImageOptions = Options({ limit: Opt(Type.Number()), offset: Opt(Type.Number()), specificity: Opt(Type.Union([Type.Literal('full'), Type.Literal('sm'), Type.Literal('lg')])), onlyOwned: Opt(Type.Boolean()), characterId: Opt(Type.String()), chatId: Opt(Type.String()) });
@@ -20,4 +21,27 @@ export const FILE_REQUESTS = {
   'images.upload': endpoint({ ...named({ data: Type.String({ description: 'base64' }), filename: Opt(Type.String({ maxLength: 1024 })), mime_type: Opt(Type.String({ maxLength: 200 })), owner_character_id: Opt(Type.String({ maxLength: 256 })), owner_chat_id: Opt(Type.String({ maxLength: 256 })) }), result: Image, errors: ['INPUT_TOO_LARGE', 'QUOTA_EXCEEDED'], permission: 'images' }),
   'images.delete': endpoint({ ...positional({ imageId: Id(64) }), result: Type.Boolean(), permission: 'images' }),
   'images.deleteMany': endpoint({ ...positional({ imageIds: Type.Array(Id(64), { maxItems: 1000 }) }), result: Type.Number(), permission: 'images' }),
+  // Images made through the person's connections that make them (spindle-host/image-gen.ts), kept with its images.
+  'imageGen.generate': endpoint({
+    ...positional({
+      input: Type.Object({
+        prompt: Type.String({ minLength: 1, maxLength: 32_000 }),
+        connection_id: Opt(Type.String({ maxLength: 128 })),
+        negativePrompt: Opt(Type.String({ maxLength: 32_000 })),
+        model: Opt(Type.String({ maxLength: 200 })),
+        parameters: Opt(Type.Record(Type.String(), Type.Unknown())),
+        owner_character_id: Opt(Type.String({ maxLength: 256 })),
+        owner_chat_id: Opt(Type.String({ maxLength: 256 })),
+        includeDataUrl: Opt(Type.Boolean()),
+        userId: Opt(Type.String()),
+      }),
+    }),
+    result: Dto({ imageDataUrl: Type.String(), model: Type.String(), provider: Type.String() }),
+    errors: ['UNSUPPORTED_HERE', 'RATE_LIMITED', 'CANCELLED', 'INVALID_INPUT', 'NOT_FOUND', 'CONNECTION_HELD', ...LLM_ERROR_CODES],
+    permission: 'image_gen',
+  }),
+  'imageGen.listConnections': endpoint({ ...positional({}), result: Type.Array(Dto({ id: Type.String(), name: Type.String(), provider: Type.String() })), permission: 'image_gen' }),
+  'imageGen.getConnection': endpoint({ ...positional({ connectionId: Type.String({ maxLength: 128 }) }), result: OrNull(Dto({ id: Type.String(), name: Type.String() })), permission: 'image_gen' }),
+  'imageGen.getModels': endpoint({ ...positional({ connectionId: Type.String({ maxLength: 128 }) }), result: Type.Array(Dto({ id: Type.String(), label: Type.String() })), permission: 'image_gen' }),
+  'imageGen.getProviders': endpoint({ ...positional({}), result: Type.Array(Dto({ id: Type.String(), name: Type.String() })), permission: 'image_gen' }),
 } as const;

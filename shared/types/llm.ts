@@ -9,6 +9,8 @@ export type { SidecarConfig } from './spindle';
 
 export type LlmProvider = Static<typeof ProviderSchema>;
 export const LLM_PROVIDERS: readonly LlmProvider[] = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama', 'local'];
+/** The providers whose profiles may name an image model: they speak OpenAI's Images API. */
+export const IMAGE_PROVIDERS: readonly LlmProvider[] = ['openai', 'openai-compatible'];
 
 /**
  * Where a profile's API key lives. `env`: read from the named environment variable at call time

@@ -200,6 +200,24 @@ describe('adding a connection', () => {
     expect(await host.arrange('connections.list', {})).toEqual([]);
   });
 
+  it('an OpenAI or compatible connection may name an image model for extensions’ images; its card shows it; other providers are not asked', async () => {
+    const { panel, host } = await openConnections();
+    await settle(() => buttonNamed(panel, 'Add connection').click());
+    const form = byTestId(panel, 'profile-form');
+    await settle(() => typeInto(byLabel(form, 'Name'), 'Pictures'));
+    await settle(() => typeInto(byLabel(form, 'Image model (optional)'), ' gpt-image-1 '));
+    expect(document.getElementById(byLabel(form, 'Image model (optional)').getAttribute('aria-describedby')!)?.textContent).toContain('Extensions granted Image generation');
+    await settle(() => typeInto(byLabel(form, 'Provider'), 'anthropic'));
+    expect(form.querySelector('[id$="-imageModel"]')).toBeNull();
+    await settle(() => typeInto(byLabel(form, 'Provider'), 'openai-compatible'));
+    await settle(() => typeInto(byLabel(form, 'Base URL'), 'http://127.0.0.1:1234/v1'));
+    await settle(() => buttonNamed(form, 'Save connection').click());
+    expect((host.callsTo('connections.save')[0]!.input as { profile: Record<string, unknown> }).profile).toMatchObject({ name: 'Pictures', imageModel: 'gpt-image-1' });
+    const [saved] = await host.arrange('connections.list', {});
+    expect(saved).toMatchObject({ imageModel: 'gpt-image-1' });
+    expect(card(panel, saved!.id).textContent).toContain('Image modelgpt-image-1');
+  });
+
   it('sends a typed key once and never keeps it: not in the store, not on screen, not in the form afterwards', async () => {
     const KEY = 'sk-test-SECRET-9f8e7d6c5b4a-wxyz';
     const { panel, host, store } = await openConnections();

@@ -6,6 +6,7 @@ import { detectLocalServers, type DetectOptions } from './detect';
 import { forgetHeaderSecrets, stashHeaderSecrets } from './header-secrets';
 import type { FetchLike } from './http';
 import { listModels, testConnection } from './models';
+import { generateImage, type GeneratedImage, type ImageRequest } from './image-generation';
 import { Redactor } from './redact';
 import { checkKey, profileView, type Env, type SecretStore, type SecretStoreDescription } from './secret-store';
 import { profileWarnings, validateProfile } from './validate-profile';
@@ -160,6 +161,19 @@ export class ConnectionService {
     }
     return testConnection(options.key !== undefined ? { ...profile, keyRef: { kind: 'stored' } } : profile, {
       ...deps,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** An image from a saved connection that makes images (its image model): the key stays here. */
+  generateImage(id: string, request: ImageRequest, options: { signal?: AbortSignal } = {}): Promise<GeneratedImage> {
+    const { secrets, env, redactor } = this.modelDeps(undefined);
+    return generateImage(this.get(id), request, {
+      secrets,
+      env,
+      redactor,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.timers ? { timers: this.options.timers } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }

@@ -1,4 +1,5 @@
-// Small bounded HTTP helpers for connection checks: a timeout, no redirects (they could carry the key elsewhere), a size cap.
+// Small bounded HTTP helpers for connection checks and image requests: a timeout, no redirects (they could carry the key
+// elsewhere), a size cap.
 import { HostFailure } from '../../../shared/errors';
 import { classifyError, httpStatusError, providerMessage } from './provider-errors';
 import { systemTimers, timeoutSignal, type Timers } from '../ports';
@@ -22,19 +23,28 @@ const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 
 /** GETs a JSON document or throws HostFailure (LLM_* codes; LLM_TIMEOUT on timeout; CANCELLED on abort). */
 export async function getJson(url: string, options: GetJsonOptions): Promise<unknown> {
+  return requestJson(url, null, options);
+}
+
+/** POSTs a JSON body and reads a JSON answer, as getJson does (an image generation's request). */
+export async function postJson(url: string, body: unknown, options: GetJsonOptions): Promise<unknown> {
+  return requestJson(url, JSON.stringify(body), { ...options, headers: { 'content-type': 'application/json', ...options.headers } });
+}
+
+async function requestJson(url: string, body: string | null, options: GetJsonOptions): Promise<unknown> {
   const timeout = timeoutSignal(options.timers ?? systemTimers, options.timeoutMs);
   try {
-    return await fetchJson(url, options, options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal);
+    return await fetchJson(url, body, options, options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal);
   } finally {
     timeout.clear();
   }
 }
 
-async function fetchJson(url: string, options: GetJsonOptions, signal: AbortSignal): Promise<unknown> {
+async function fetchJson(url: string, body: string | null, options: GetJsonOptions, signal: AbortSignal): Promise<unknown> {
   const ctx = { redactor: options.redactor, baseUrl: options.baseUrl };
   let response: Response;
   try {
-    response = await (options.fetch ?? fetch)(url, { method: 'GET', headers: options.headers, signal, redirect: 'error' });
+    response = await (options.fetch ?? fetch)(url, { method: body === null ? 'GET' : 'POST', headers: options.headers, ...(body === null ? {} : { body }), signal, redirect: 'error' });
   } catch (err) {
     throw abortOr(err, options, ctx);
   }

@@ -1,7 +1,7 @@
 // Checks a connection profile from anywhere (UI, CLI, an imported file): http(s) base URL without credentials, safe headers, a key reference that cannot point at arbitrary secrets.
 import type { HostError, Result } from '../../../shared/errors';
 import { LOCAL_MODELS_URL } from '../../../shared/types/local-models';
-import { LLM_PROVIDERS, type ConnectionProfile, type KeyRef, type LlmProvider } from '../../../shared/types/llm';
+import { IMAGE_PROVIDERS, LLM_PROVIDERS, type ConnectionProfile, type KeyRef, type LlmProvider } from '../../../shared/types/llm';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /**
@@ -136,11 +136,19 @@ function checkString(value: unknown, path: string, label: string, min: number, m
   return null;
 }
 
+/** An image model only where the provider speaks OpenAI's Images API (empty: none). */
+function checkImageModel(provider: LlmProvider, value: unknown): HostError | null {
+  if (value === undefined) return null;
+  const error = checkString(value, '/imageModel', 'The image model', 0, 200);
+  if (error || (value as string).trim() === '') return error;
+  return IMAGE_PROVIDERS.includes(provider) ? null : invalid(`Only ${IMAGE_PROVIDERS.join(' and ')} connections make images here.`, '/imageModel');
+}
+
 /** Validates an unknown value as a profile; the returned value is a clean copy (trimmed URL, no extra fields). */
 export function validateProfile(input: unknown): Result<ConnectionProfile> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, error: invalid('A profile must be an object.', '') };
   const p = input as Record<string, unknown>;
-  const known = new Set(['id', 'name', 'provider', 'baseUrl', 'defaultModel', 'headers', 'keyRef', 'hasKey', 'keyHint']);
+  const known = new Set(['id', 'name', 'provider', 'baseUrl', 'defaultModel', 'imageModel', 'headers', 'keyRef', 'hasKey', 'keyHint']);
   for (const key of Object.keys(p)) if (!known.has(key)) return { ok: false, error: invalid(`Unknown field ${key}.`, `/${key}`) };
   if (typeof p.id !== 'string' || !ID_PATTERN.test(p.id)) return { ok: false, error: invalid('The id must be 1–64 letters, digits, _ or -.', '/id') };
   const error =
@@ -148,6 +156,7 @@ export function validateProfile(input: unknown): Result<ConnectionProfile> {
     (LLM_PROVIDERS.includes(p.provider as LlmProvider) ? null : invalid(`The provider must be one of ${LLM_PROVIDERS.join(', ')}.`, '/provider')) ??
     (p.provider === 'local' ? checkLocalUrl(p.baseUrl) : checkBaseUrl(p.baseUrl)) ??
     checkString(p.defaultModel ?? '', '/defaultModel', 'The default model', 0, 200) ??
+    checkImageModel(p.provider as LlmProvider, p.imageModel) ??
     checkHeaders(p.headers ?? {}) ??
     checkKeyRef(p.keyRef);
   if (error) return { ok: false, error };
@@ -159,6 +168,8 @@ export function validateProfile(input: unknown): Result<ConnectionProfile> {
     defaultModel: ((p.defaultModel as string | undefined) ?? '').trim(),
     headers: { ...((p.headers as Record<string, string> | undefined) ?? {}) },
   };
+  const imageModel = typeof p.imageModel === 'string' ? p.imageModel.trim() : '';
+  if (imageModel) profile.imageModel = imageModel;
   if (p.keyRef !== undefined) profile.keyRef = { ...(p.keyRef as KeyRef) };
   return { ok: true, value: profile };
 }

@@ -29,11 +29,11 @@ function num(ctx: CliContext, flag: string): number | undefined {
 }
 
 const describe = (p: ConnectionProfileView) =>
-  `${p.id}  ${p.name} [${p.provider}] ${p.baseUrl}${p.defaultModel ? `  model ${p.defaultModel}` : ''}  key: ${
+  `${p.id}  ${p.name} [${p.provider}] ${p.baseUrl}${p.defaultModel ? `  model ${p.defaultModel}` : ''}${p.imageModel ? `  images ${p.imageModel}` : ''}  key: ${
     p.keyRef?.kind === 'env' ? `env ${p.keyRef.name}${p.hasKey ? '' : ' (not set)'}` : p.hasKey ? `stored …${p.keyHint ?? ''}` : 'none'
   }${p.held ? `  HELD (${p.held}): connections confirm ${p.id}` : ''}`;
 
-const ADD_USAGE = 'connections add --type <type> --base-url <url> [--model M] [--key-env VAR] [--name N]  (a local model: --type local --model <modelId>)';
+const ADD_USAGE = 'connections add --type <type> --base-url <url> [--model M] [--image-model M] [--key-env VAR] [--name N]  (a local model: --type local --model <modelId>)';
 const SIDECAR_USAGE = 'sidecar set --connection <id> --model <m> [--temperature T] [--top-p P] [--max-tokens N]';
 
 export const connectionCommands: CliCommand[] = [
@@ -42,7 +42,7 @@ export const connectionCommands: CliCommand[] = [
     usage: ADD_USAGE,
     dataOnly: true,
     summary: `Add an LLM connection (${LLM_PROVIDERS.join(', ')}); the key is read from the named environment variable at call time.`,
-    flags: { type: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'key-env': { type: 'string' }, name: { type: 'string' } },
+    flags: { type: { type: 'string' }, 'base-url': { type: 'string' }, model: { type: 'string' }, 'image-model': { type: 'string' }, 'key-env': { type: 'string' }, name: { type: 'string' } },
     async run(ctx) {
       const type = required(ctx, 'type', ADD_USAGE);
       if (!(LLM_PROVIDERS as readonly string[]).includes(type)) {
@@ -58,6 +58,8 @@ export const connectionCommands: CliCommand[] = [
           provider: type as LlmProvider,
           baseUrl,
           ...(str(ctx, 'model') ? { defaultModel: str(ctx, 'model')! } : {}),
+          // Images for extensions (spindle.imageGen), through an openai or openai-compatible connection's Images API.
+          ...(str(ctx, 'image-model') ? { imageModel: str(ctx, 'image-model')! } : {}),
           ...(keyEnv ? { keyRef: { kind: 'env' as const, name: keyEnv } } : {}),
         },
       });

@@ -63,3 +63,30 @@ export function createImages(requests: HostRequests): Record<string, unknown> {
     deleteMany: (imageIds: unknown) => requests.call('images.deleteMany', { args: [Array.isArray(imageIds) ? imageIds.map(String) : []] }),
   };
 }
+
+/**
+ * spindle.imageGen: each call asks the host (its connections that make images). Streaming previews (SwarmUI and
+ * ComfyUI's, in Lumiverse) have no provider here: the stream fails on its first read, as Lumiverse's does for a
+ * provider without them.
+ */
+export function createImageGen(requests: HostRequests): Record<string, unknown> {
+  const ask = (method: 'generate' | 'getProviders' | 'listConnections' | 'getConnection' | 'getModels') => (...args: unknown[]) =>
+    requests.call(`imageGen.${method}`, { args: args.filter((arg) => typeof arg !== 'function' && !(arg instanceof AbortSignal)) } as never);
+  return {
+    generate: (input: unknown) => ask('generate')(plainInput(input)),
+    getProviders: ask('getProviders'),
+    listConnections: ask('listConnections'),
+    getConnection: ask('getConnection'),
+    getModels: ask('getModels'),
+    // eslint-disable-next-line require-yield -- a stream that fails on its first read
+    generateStream: async function* refuse(): AsyncGenerator<never, void, void> {
+      throw Object.assign(new Error('No image provider here streams previews (spindle.imageGen.generateStream); use spindle.imageGen.generate.'), { code: 'UNSUPPORTED_HERE' });
+    },
+  };
+}
+
+/** An image request as data: its signal (Lumiverse's generateStream takes one) and functions stay in the worker. */
+function plainInput(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => typeof value !== 'function' && !(value instanceof AbortSignal)));
+}

@@ -15,7 +15,7 @@ import { PermissionState } from './permissions';
 import { CallSignals } from './call-signals';
 import { PipelineRegistry } from './pipeline';
 import { createPeers } from './peers';
-import { createImages, createUploads } from './files';
+import { createImageGen, createImages, createUploads } from './files';
 import { createEphemeral, createStorage } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
@@ -100,6 +100,7 @@ export function createSpindle(options: {
     userStorage: createStorage('userStorage', requests),
     uploads: Object.freeze(createUploads(requests)),
     images: Object.freeze(createImages(requests)),
+    imageGen: Object.freeze(createImageGen(requests)),
     ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),
     permissions: permissions.api(),
     cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} } as never),

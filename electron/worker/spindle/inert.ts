@@ -10,19 +10,8 @@ export interface InertContext {
   denied(permission: string, operation: string): Error;
 }
 
-/**
- * Where Lumiverse itself answers "unavailable" with words of its own (an extension may show them, or match on them),
- * the same words: image generation with no image connection set up.
- */
-const noImageConnection = (input: unknown) => ((input as { connection_id?: unknown } | null)?.connection_id ? 'Image gen connection not found' : 'No default image gen connection configured');
-const LUMIVERSE_UNAVAILABLE: Record<string, (input: unknown) => string> = {
-  'imageGen.generate': noImageConnection,
-  'imageGen.generateStream': noImageConnection,
-};
-
-export function unsupported(path: string, input?: unknown): Error {
-  const lumiverse = LUMIVERSE_UNAVAILABLE[path];
-  return Object.assign(new Error(lumiverse ? lumiverse(input) : `spindle.${path} is not available in the Council Workbench.`), { code: 'UNSUPPORTED_HERE' });
+export function unsupported(path: string): Error {
+  return Object.assign(new Error(`spindle.${path} is not available in the Council Workbench.`), { code: 'UNSUPPORTED_HERE' });
 }
 
 const NEUTRAL: Partial<Record<MethodStyle, () => unknown>> = {
@@ -53,22 +42,22 @@ function method(path: string, style: MethodStyle, permission: string | undefined
         return '';
       };
     case 'stream':
-      return (input?: unknown) => {
+      return () => {
         ctx.touched(path);
-        const error = check() ?? unsupported(path, input);
+        const error = check() ?? unsupported(path);
         // eslint-disable-next-line require-yield -- a stream that fails on its first read
         return (async function* refuse(): AsyncGenerator<never, void, void> {
           throw error;
         })();
       };
     default:
-      return async (input?: unknown) => {
+      return async () => {
         ctx.touched(path);
         const denied = check();
         if (denied) throw denied;
         const neutral = NEUTRAL[style];
         if (neutral) return neutral();
-        throw unsupported(path, input);
+        throw unsupported(path);
       };
   }
 }

@@ -180,6 +180,11 @@ describe('CLI', () => {
       expect(await runCli(['connections', 'add', '--type', 'openai-compatible', '--base-url', `${server.origin}/v1`, '--model', 'test-model', '--name', 'Local', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(0);
       const added = JSON.parse(out.pop()!) as { id: string };
       expect(added.id).toBe('local');
+      // One that makes images for extensions names its image model, and the list says so.
+      expect(await runCli(['connections', 'add', '--type', 'openai-compatible', '--base-url', `${server.origin}/v1`, '--image-model', 'gpt-image-1', '--name', 'Pictures', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(0);
+      expect(JSON.parse(out.pop()!)).toMatchObject({ id: 'pictures', imageModel: 'gpt-image-1' });
+      expect(await runCli(['connections', 'add', '--type', 'anthropic', '--base-url', 'https://api.anthropic.com/v1', '--image-model', 'gpt-image-1', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(1);
+      expect(JSON.parse(out.pop()!)).toMatchObject({ error: { code: 'INVALID_INPUT', path: '/imageModel', message: expect.stringContaining('make images') } });
       expect(await runCli(['sidecar', 'set', '--connection', 'local', '--model', 'test-model', '--temperature', '5', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(1);
       expect(JSON.parse(out.pop()!)).toMatchObject({ error: { code: 'INVALID_INPUT' } });
       expect(await runCli(['sidecar', 'set', '--connection', 'local', '--model', 'test-model', '--top-p', '0.5', '--data-dir', dataDir, '--json'], io, { bundledExtensionsDir: null })).toBe(0);

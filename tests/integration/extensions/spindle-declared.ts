@@ -46,16 +46,17 @@ export const DECLARED_READS: Record<string, Declared> = {
     hasApiKey: 'boolean',
   },
   'push.getStatus': { available: 'boolean', subscriptionCount: 'number' },
-  'imageGen.getProviders': 'array',
-  'imageGen.listConnections': 'array',
-  'imageGen.getConnection': 'nullable',
-  'imageGen.getModels': 'array',
   'users.isVisible': 'boolean',
   'users.getRole': ['operator', 'admin', 'user'],
 };
 
-/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories). */
+/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories, spindle.imageGen). */
 export const DECLARED_HOST_READS: Record<string, Declared> = {
+  // Answered from the person's image connections (none here: empty, and null for one it has not).
+  'imageGen.getProviders': 'array',
+  'imageGen.listConnections': 'array',
+  'imageGen.getConnection': 'nullable',
+  'imageGen.getModels': 'array',
   'presets.list': 'page',
   // UserPresetDTO (read with a preset that exists).
   'presets.get': { id: 'string', name: 'string', provider: 'string', engine: 'string', parameters: 'record', prompt_order: 'array', prompts: 'record', metadata: 'record', cache_revision: 'number', created_at: 'number', updated_at: 'number' },

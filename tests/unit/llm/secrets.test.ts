@@ -234,6 +234,12 @@ describe('S12: profile validation', () => {
     expect(result).toEqual({ ok: true, value: { ...good, baseUrl: 'https://api.openai.com/v1' } });
   });
 
+  it('keeps an image model, trimmed, and none for an empty one', () => {
+    expect(validateProfile({ ...good, imageModel: ' gpt-image-1 ' })).toMatchObject({ ok: true, value: { imageModel: 'gpt-image-1' } });
+    const empty = validateProfile({ ...good, imageModel: '  ' });
+    expect(empty.ok && 'imageModel' in empty.value).toBe(false);
+  });
+
   it.each([
     ['file:///etc/passwd', /http or https/],
     ['javascript:alert(1)', /http or https/],
@@ -276,6 +282,11 @@ describe('S12: profile validation', () => {
     [{ provider: 'cohere' }, '/provider'],
     [{ id: '../etc' }, '/id'],
     [{ extra: 1 }, '/extra'],
+    // An image model only where the provider speaks OpenAI's Images API, and a plain one.
+    [{ provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', imageModel: 'gpt-image-1' }, '/imageModel'],
+    [{ imageModel: 'x'.repeat(201) }, '/imageModel'],
+    [{ imageModel: 'gpt\nimage' }, '/imageModel'],
+    [{ imageModel: 7 }, '/imageModel'],
   ])('rejects %j at %s', (patch, pathValue) => {
     const result = validateProfile({ ...good, ...patch });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: pathValue } });

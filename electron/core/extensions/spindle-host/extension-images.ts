@@ -22,6 +22,8 @@ const KINDS: Array<{ mime: string; ext: string; magic: (b: Buffer) => boolean }>
   { mime: 'image/webp', ext: 'webp', magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
 export const IMAGE_EXTENSIONS = KINDS.map((k) => k.ext);
+/** The image's type by its first bytes, or null when it is none the Workbench keeps. */
+export const imageMime = (bytes: Buffer): string | null => KINDS.find((k) => k.magic(bytes))?.mime ?? null;
 
 interface ImageRecord {
   id: string;
@@ -77,31 +79,37 @@ export class ExtensionImages {
         const found = this.index(caller.extensionId).find((r) => r.id === imageId);
         return found ? this.dto(caller.extensionId, found, options?.specificity) : null;
       },
-      'images.upload': ({ data, filename, mime_type, owner_character_id, owner_chat_id }, caller) => {
-        const bytes = fromBase64(data, '/data');
-        if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
-        const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image${mime_type ? ` (it was said to be ${mime_type.slice(0, 60)})` : ''}.`, '/data');
-        const index = this.index(caller.extensionId);
-        if (index.length >= MAX_IMAGES) fail('QUOTA_EXCEEDED', `An extension keeps at most ${MAX_IMAGES} images.`);
-        if (index.reduce((n, r) => n + r.bytes, bytes.length) > MAX_IMAGES_BYTES) fail('QUOTA_EXCEEDED', `An extension's images come to at most ${MAX_IMAGES_BYTES} bytes.`);
-        const record: ImageRecord = {
-          id: randomUUID(),
-          original_filename: (filename ?? `image.${kind.ext}`).slice(0, 255),
-          mime_type: kind.mime,
-          ...dimensions(kind.mime, bytes),
-          bytes: bytes.length,
-          owner_character_id: owner_character_id ?? null,
-          owner_chat_id: owner_chat_id ?? null,
-          created_at: Math.floor(this.clock.now() / 1000),
-        };
-        fs.mkdirSync(this.folder(caller.extensionId), { recursive: true });
-        fs.writeFileSync(path.join(this.folder(caller.extensionId), `${record.id}.${kind.ext}`), bytes);
-        this.save(caller.extensionId, [...index, record]);
-        return this.dto(caller.extensionId, record);
-      },
+      'images.upload': ({ data, filename, mime_type, owner_character_id, owner_chat_id }, caller) =>
+        this.add(caller.extensionId, fromBase64(data, '/data'), { ...(filename !== undefined ? { filename } : {}), ...(mime_type !== undefined ? { mimeType: mime_type } : {}), owners: { character: owner_character_id, chat: owner_chat_id } }),
       'images.delete': ({ imageId }, caller) => this.remove(caller.extensionId, [imageId]) === 1,
       'images.deleteMany': ({ imageIds }, caller) => this.remove(caller.extensionId, imageIds),
     };
+  }
+
+  /**
+   * Keeps an image for the extension (its upload, an image generated for it): a PNG, JPEG, GIF or WebP within the
+   * quota, or refused with the field named. Its ImageDTO.
+   */
+  add(extensionId: string, bytes: Buffer, options: { filename?: string; mimeType?: string; owners?: { character?: string | undefined; chat?: string | undefined } } = {}) {
+    if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
+    const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image${options.mimeType ? ` (it was said to be ${options.mimeType.slice(0, 60)})` : ''}.`, '/data');
+    const index = this.index(extensionId);
+    if (index.length >= MAX_IMAGES) fail('QUOTA_EXCEEDED', `An extension keeps at most ${MAX_IMAGES} images.`);
+    if (index.reduce((n, r) => n + r.bytes, bytes.length) > MAX_IMAGES_BYTES) fail('QUOTA_EXCEEDED', `An extension's images come to at most ${MAX_IMAGES_BYTES} bytes.`);
+    const record: ImageRecord = {
+      id: randomUUID(),
+      original_filename: (options.filename ?? `image.${kind.ext}`).slice(0, 255),
+      mime_type: kind.mime,
+      ...dimensions(kind.mime, bytes),
+      bytes: bytes.length,
+      owner_character_id: options.owners?.character ?? null,
+      owner_chat_id: options.owners?.chat ?? null,
+      created_at: Math.floor(this.clock.now() / 1000),
+    };
+    fs.mkdirSync(this.folder(extensionId), { recursive: true });
+    fs.writeFileSync(path.join(this.folder(extensionId), `${record.id}.${kind.ext}`), bytes);
+    this.save(extensionId, [...index, record]);
+    return this.dto(extensionId, record);
   }
 
   private dto(extensionId: string, r: ImageRecord, specificity: string = 'full') {

@@ -2,7 +2,8 @@
 import type { Settings } from '../../../../shared/settings';
 import type { LumiaPack } from '../../../../shared/types/council';
 import type { CouncilMemberContext } from '../../../../shared/types/spindle';
-import type { ConnectionProfileView, SidecarConfig } from '../../../../shared/types/llm';
+import { IMAGE_PROVIDERS, type ConnectionProfileView, type SidecarConfig } from '../../../../shared/types/llm';
+import type { GeneratedImage, ImageRequest } from '../../connections/image-generation';
 import type { SecretStore } from '../../connections/secret-store';
 import { buildMemberContext } from '../../council/context';
 import type { CouncilService } from '../../council/council-service';
@@ -24,6 +25,8 @@ export interface SpindleDepsSources {
   presets: PresetStore;
   memories: MemoryCortex;
   regexScripts: RegexStore;
+  /** An image from a saved connection (its image model); the key stays with the connections. */
+  generateImage(connectionId: string, request: ImageRequest, signal: AbortSignal): Promise<GeneratedImage>;
 }
 
 export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
@@ -39,6 +42,15 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
       chatMessages: () => null,
     }),
     secrets: () => sources.secrets,
+    imageGen: () => ({
+      // A connection held after a restore makes nothing until the person confirms it.
+      list: () =>
+        sources
+          .connections()
+          .filter((p) => p.imageModel && p.held === undefined && IMAGE_PROVIDERS.includes(p.provider))
+          .map((p) => ({ id: p.id, name: p.name, provider: p.provider, baseUrl: p.baseUrl, imageModel: p.imageModel!, hasKey: p.hasKey })),
+      generate: (id, request, signal) => sources.generateImage(id, request, signal),
+    }),
     chats: () => sources.chats(),
     presets: () => sources.presets,
     memories: () => sources.memories,

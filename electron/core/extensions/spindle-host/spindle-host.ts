@@ -30,6 +30,7 @@ import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
 import { ExtensionImages } from './extension-images';
+import { imageGenHandlers, type ImageConnections } from './image-gen';
 import { presetHandlers } from './presets';
 import { memoryHandlers } from './memories';
 import { regexScriptHandlers } from './regex-scripts';
@@ -66,6 +67,8 @@ export interface SpindleHostDeps {
   memories?: () => MemoryCortex | null;
   /** The regex scripts (spindle.regex_scripts). */
   regexScripts?: () => RegexStore | null;
+  /** The person's connections that make images (spindle.imageGen). */
+  imageGen?: () => ImageConnections | null;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -141,6 +144,7 @@ export class SpindleHost {
       ...this.providers.handlers(),
       ...this.uploads.handlers(),
       ...this.images.handlers(),
+      ...imageGenHandlers(deps.imageGen ?? (() => null), this.images),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
       ...connectionHandlers(deps.connections ?? (() => null)),

@@ -128,6 +128,14 @@ export function ConnectionCard(props: { profile: ConnectionProfileView; usage: s
             <dt>Default model</dt>
             <dd>{p.defaultModel ? <code>{p.defaultModel}</code> : <span className="field__unset">none — choose one per use</span>}</dd>
           </div>
+          {p.imageModel && (
+            <div>
+              <dt>Image model</dt>
+              <dd>
+                <code>{p.imageModel}</code>
+              </dd>
+            </div>
+          )}
           {Object.keys(p.headers).length > 0 && (
             <div>
               <dt>Extra headers</dt>

@@ -2,7 +2,7 @@
 // extra headers, and the key by environment variable or stored key. The key is write-only: typed here, sent once, then cleared.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
-import type { ConnectionProfileView, LlmProvider } from '../../../../shared/types/llm';
+import { IMAGE_PROVIDERS, type ConnectionProfileView, type LlmProvider } from '../../../../shared/types/llm';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { fieldKit } from '../../components/FieldError';
 import { Icon } from '../../components/Icon';
@@ -41,6 +41,7 @@ export function ProfileForm(props: {
   const [provider, setProvider] = useState<LlmProvider>(editing?.provider ?? 'openai-compatible');
   const [baseUrl, setBaseUrl] = useState(editing?.baseUrl ?? defaultBaseUrl('openai-compatible'));
   const [defaultModel, setDefaultModel] = useState(editing?.defaultModel ?? '');
+  const [imageModel, setImageModel] = useState(editing?.imageModel ?? '');
   const [headers, setHeaders] = useState<KeyValueRow[]>(() =>
     Object.entries(editing?.headers ?? {}).map(([n, v]) => ({ rowId: ++headerSeq, key: n, value: v })),
   );
@@ -80,7 +81,7 @@ export function ProfileForm(props: {
     setTest(null);
   };
 
-  const draft: ProfileDraft = { name, provider, baseUrl, defaultModel, headers, keyMode, envName, key, hasStoredKey };
+  const draft: ProfileDraft = { name, provider, baseUrl, defaultModel, imageModel, headers, keyMode, envName, key, hasStoredKey };
   const validate = (forSave: boolean) => checkProfile(draft, forSave);
   const buildProfile = () => profileInput(draft, editing?.id);
   const typedKey = () => keyToSend(draft);
@@ -97,7 +98,7 @@ export function ProfileForm(props: {
   };
 
   const focusFirst = (found: ProfileErrors) => {
-    const order: ProfileField[] = ['name', 'baseUrl', 'defaultModel', 'headers', 'keyEnv', 'key'];
+    const order: ProfileField[] = ['name', 'baseUrl', 'defaultModel', 'imageModel', 'headers', 'keyEnv', 'key'];
     const first = order.find((f) => found[f]);
     if (first) document.getElementById(fid(first === 'headers' ? 'header-name-0' : first))?.focus();
   };
@@ -185,6 +186,31 @@ export function ProfileForm(props: {
           onChange={setDefaultModel}
           onList={() => void runTest('models')}
         />
+
+        {IMAGE_PROVIDERS.includes(provider) && (
+          <div className="field">
+            <label className="field__label" htmlFor={fid('imageModel')}>
+              Image model (optional)
+            </label>
+            <input
+              id={fid('imageModel')}
+              className="input input--mono"
+              value={imageModel}
+              maxLength={200}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder="gpt-image-1, dall-e-3…"
+              onChange={(e) => setImageModel(e.target.value)}
+              {...kit.invalid('imageModel')}
+              aria-describedby={kit.invalid('imageModel')['aria-describedby'] ?? fid('imageModel-hint')}
+            />
+            <p className="field__hint" id={fid('imageModel-hint')}>
+              Extensions granted Image generation make images with it, through this connection’s Images API (billed as
+              the provider bills images). Empty: this connection makes none.
+            </p>
+            {kit.errorFor('imageModel')}
+          </div>
+        )}
 
         {provider !== 'local' && (
         <KeyValueFieldset

@@ -1,6 +1,6 @@
 // The connection form's model, no React: the checks run as the person saves or tests (field → message), and the
 // profile sent to the host built from what was typed. The key itself is not part of the profile.
-import type { LlmProvider } from '../../../../shared/types/llm';
+import { IMAGE_PROVIDERS, type LlmProvider } from '../../../../shared/types/llm';
 import type { KeyValueRow } from '../../components/KeyValueRows';
 import type { ProfileInput } from '../../stores/connections/connections-commands';
 import type { KeyMode } from './ApiKeyFieldset';
@@ -11,6 +11,8 @@ export interface ProfileDraft {
   provider: LlmProvider;
   baseUrl: string;
   defaultModel: string;
+  /** The model it makes images with (extensions' image generation); empty: none. Sent only where the provider has one. */
+  imageModel: string;
   headers: KeyValueRow[];
   keyMode: KeyMode;
   envName: string;
@@ -53,6 +55,7 @@ export function profileInput(draft: ProfileDraft, id: string | undefined): Profi
     provider: draft.provider,
     baseUrl: draft.baseUrl.trim(),
     defaultModel: draft.defaultModel.trim(),
+    ...(IMAGE_PROVIDERS.includes(draft.provider) && draft.imageModel.trim() ? { imageModel: draft.imageModel.trim() } : {}),
     headers: headerRecord,
     ...(draft.keyMode === 'env'
       ? { keyRef: { kind: 'env' as const, name: draft.envName.trim() } }

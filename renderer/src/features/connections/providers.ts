@@ -56,7 +56,7 @@ export function keyStatus(profile: Pick<ConnectionProfileView, 'keyRef' | 'hasKe
   return { text: profile.keyHint ? `Key set …${profile.keyHint}` : 'Key set', tone: 'ok' };
 }
 
-export type ProfileField = 'name' | 'provider' | 'baseUrl' | 'defaultModel' | 'headers' | 'keyEnv' | 'key';
+export type ProfileField = 'name' | 'provider' | 'baseUrl' | 'defaultModel' | 'imageModel' | 'headers' | 'keyEnv' | 'key';
 
 /** Which form field a host error names (its path, with or without the /profile prefix), or null for the form as a whole. */
 export function fieldOf(error: HostError): ProfileField | null {
@@ -65,6 +65,7 @@ export function fieldOf(error: HostError): ProfileField | null {
   if (path === '/provider') return 'provider';
   if (path === '/baseUrl') return 'baseUrl';
   if (path === '/defaultModel') return 'defaultModel';
+  if (path === '/imageModel') return 'imageModel';
   if (path.startsWith('/headers')) return 'headers';
   if (path.startsWith('/keyRef')) return 'keyEnv';
   if (path === '/key') return 'key';

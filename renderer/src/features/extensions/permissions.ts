@@ -32,7 +32,7 @@ export const PERMISSION_INFO: Record<Permission, { label: string; explanation: s
   media: { label: 'Media', explanation: NOT_HERE },
   personas: { label: 'Personas', explanation: 'may read the chat’s persona' },
   push_notification: { label: 'Push notifications', explanation: NOT_HERE },
-  image_gen: { label: 'Image generation', explanation: NOT_HERE },
+  image_gen: { label: 'Image generation', explanation: 'may make images through your connections that have an image model (uses your API credits)' },
   images: { label: 'Images', explanation: 'may keep images in its own storage and show them in its frames' },
   generation_parameters: { label: 'Generation parameters', explanation: 'may change sampling parameters through its interceptor' },
   macro_interceptor: { label: 'Macro interceptor', explanation: 'may rewrite prompt templates before macros are resolved' },
