@@ -170,7 +170,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
           chat: llmServices.chat,
           messages: llmServices.messages,
           regex: llmServices.regex.store,
-          sessionFromCharacter: (input) => sessionFromCharacterFields(llmServices.sessions, input, Date.now()).id,
+          sessionFromCharacter: (input) => sessionFromCharacterFields(llmServices.sessions, input, clock.now()).id,
           runningCouncilChat: () => council?.runningChat() ?? null,
           changed: (sessionId, change = 'updated') => emit({ type: 'chat.sessions.changed', sessionId, change }),
         }),

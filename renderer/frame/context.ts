@@ -119,7 +119,7 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
     characters: { get: (characterId: string) => pageJson(state.channel, 'GET', `/api/v1/characters/${encodeURIComponent(String(characterId))}`) },
     chats: {
       updateMessage: (chatId: string, messageId: string, input: { content?: string } = {}) =>
-        pageJson(state.channel, 'PATCH', `/api/v1/chats/${encodeURIComponent(String(chatId))}/messages/${encodeURIComponent(String(messageId))}`, typeof input?.content === 'string' ? { content: input.content } : {}),
+        pageJson(state.channel, 'PUT', `/api/v1/chats/${encodeURIComponent(String(chatId))}/messages/${encodeURIComponent(String(messageId))}`, typeof input?.content === 'string' ? { content: input.content } : {}),
     },
     onTeardown: (handler: () => void) => state.atTeardown(handler),
   };

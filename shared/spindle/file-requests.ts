@@ -25,7 +25,7 @@ export const FILE_REQUESTS = {
   'imageGen.generate': endpoint({
     ...positional({
       input: Type.Object({
-        prompt: Type.String({ minLength: 1, maxLength: 32_000 }),
+        prompt: Type.String({ maxLength: 32_000 }),
         connection_id: Opt(Type.String({ maxLength: 128 })),
         negativePrompt: Opt(Type.String({ maxLength: 32_000 })),
         model: Opt(Type.String({ maxLength: 200 })),

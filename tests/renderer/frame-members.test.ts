@@ -118,7 +118,7 @@ describe('ctx members, the rest', () => {
     r.page = (request) => {
       asked.push({ method: request.method, path: request.path, ...(request.body ? { body: request.body } : {}) });
       if (request.path === '/api/v1/characters/c%201') return { status: 200, body: { id: 'c 1', name: 'Mara', creator_notes: '<b>notes</b>' } };
-      if (request.method === 'PATCH') return { status: 403, body: { error: 'Permission chat_mutation is needed.', code: 'PERMISSION_DENIED' } };
+      if (request.method === 'PUT') return { status: 403, body: { error: 'Permission chat_mutation is needed.', code: 'PERMISSION_DENIED' } };
       return { status: 404, body: { error: 'Not found' } };
     };
     expect(await r.ctx.characters.get('c 1')).toEqual({ id: 'c 1', name: 'Mara', creator_notes: '<b>notes</b>' });
@@ -127,7 +127,7 @@ describe('ctx members, the rest', () => {
     expect(asked).toEqual([
       { method: 'GET', path: '/api/v1/characters/c%201' },
       { method: 'GET', path: '/api/v1/characters/gone' },
-      { method: 'PATCH', path: '/api/v1/chats/chat-1/messages/m1', body: JSON.stringify({ content: 'New text' }) },
+      { method: 'PUT', path: '/api/v1/chats/chat-1/messages/m1', body: JSON.stringify({ content: 'New text' }) },
     ]);
   });
 

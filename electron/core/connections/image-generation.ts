@@ -12,8 +12,11 @@ import { resolveApiKey, type Env, type SecretStore } from './secret-store';
 
 /** An image takes its time: a minute or two at a busy provider. */
 export const IMAGE_TIMEOUT_MS = 180_000;
-/** The answer's size at most: an image of ~36 MB, in base64. */
-const MAX_ANSWER_BYTES = 48 * 1024 * 1024;
+/**
+ * The answer's size at most: an image the extension's images keep (8 MB) in base64, and room for the JSON around it.
+ * A larger one could not cross to the extension's worker anyway.
+ */
+const MAX_ANSWER_BYTES = 12 * 1024 * 1024;
 
 export interface ImageRequest {
   prompt: string;
@@ -40,23 +43,25 @@ export interface ImageDeps {
 /** GPT image models always answer base64 and refuse response_format; DALL·E and compatible servers need it asked. */
 const GPT_IMAGE = /^(gpt-image|chatgpt-image)/i;
 
-/** The request body for `model`: Lumiverse's parameters, each sent only to the models that take it. */
+/**
+ * The request body for `model`, built as Lumiverse's OpenAI provider builds it: its parameters sent only to the models
+ * that take them, and "auto" left out (the API's default where a model takes it, refused where it does not).
+ */
 export function imageRequestBody(model: string, request: ImageRequest): Record<string, unknown> {
   const p = request.parameters ?? {};
   const text = (key: string) => (typeof p[key] === 'string' && p[key] !== '' ? (p[key] as string) : undefined);
+  const chosen = (key: string) => (text(key) === 'auto' ? undefined : text(key));
   const gpt = GPT_IMAGE.test(model);
-  const fields: Record<string, string | undefined> = {
-    size: text('size'),
-    quality: text('quality'),
-    ...(gpt ? { background: text('background'), output_format: text('outputFormat'), moderation: text('moderation') } : {}),
-    ...(/^dall-e-3$/i.test(model) ? { style: text('style') } : {}),
-  };
+  // GPT image models: the least restrictive moderation unless "auto" asks for the API's own; PNG is their default.
+  const moderation = text('moderation') ?? 'low';
+  const fields: Record<string, string | undefined> = gpt
+    ? { background: chosen('background'), moderation: moderation === 'auto' ? undefined : moderation, output_format: text('outputFormat') === 'png' ? undefined : text('outputFormat') }
+    : { response_format: 'b64_json', style: /^dall-e-3/i.test(model) ? text('style') : undefined };
   return {
     model,
     prompt: request.prompt,
     n: 1,
-    ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
-    ...(gpt ? {} : { response_format: 'b64_json' }),
+    ...Object.fromEntries(Object.entries({ size: chosen('size'), quality: chosen('quality'), ...fields }).filter(([, value]) => value !== undefined)),
   };
 }
 

@@ -1,7 +1,7 @@
 // Lumiverse's own REST API (`/api/v1/…`) as an extension's frontend reaches for it: the frame's fetch and XHR hand
 // such a request to the app, which asks the host here. The read-mostly routes published frontends use are answered in
 // Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas), and so is a
-// message's edit (ctx.chats.updateMessage, chat_mutation); resumable
+// message's edit (ctx.chats.updateMessage's PUT, chat_mutation); resumable
 // uploads land in the extension's own data, and its images (spindle.images) are fetched by their url. Anything else
 // gets Lumiverse's error shape: `{ "error": … }` and a status.
 import os from 'node:os';
@@ -62,6 +62,19 @@ const paged = (query: URLSearchParams) => {
 
 type Route = (match: RegExpMatchArray, query: URLSearchParams, request: PageRequest, deps: PageDeps) => Promise<PageResponse> | PageResponse;
 
+/** A message's text changed (chat_mutation), the message handed back as it is now. */
+const MESSAGE_ROUTE = /^chats\/([^/]+)\/messages\/([^/]+)$/;
+async function editMessage(m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const [chatId, messageId] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
+  const input = jsonBody(request);
+  if (!input || (input.content !== undefined && typeof input.content !== 'string')) return json(400, { error: 'The body is a JSON object; its content, when given, a string.', code: 'INVALID_INPUT' });
+  const updated = await deps.spindle('chat.updateMessage', [chatId, messageId, input.content === undefined ? {} : { content: input.content }]);
+  if (!updated.ok) return failed(updated.error);
+  const messages = await deps.spindle('chat.getMessages', [chatId]);
+  if (!messages.ok) return failed(messages.error);
+  return json(200, (messages.value as Array<{ id: string }>).find((message) => message.id === messageId) ?? null);
+}
+
 const ROUTES: Array<[string, RegExp, Route]> = [
   ['GET', /^settings\/activeChatId$/, (_m, _q, _r, deps) => json(200, { key: 'activeChatId', value: deps.activeChatId(), updated_at: Math.floor(deps.now() / 1000) })],
   ['GET', /^settings\/activePersonaId$/, (_m, _q, _r, deps) => via(deps, 'personas.getActive', [], (p) => ({ key: 'activePersonaId', value: (p as { id: string }).id, updated_at: Math.floor(deps.now() / 1000) }))],
@@ -93,17 +106,9 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     const data = query.get('tail') === 'true' ? all.slice(-options.limit) : all.slice(options.offset, options.offset + options.limit);
     return json(200, query.get('tail') === 'true' ? data : { data, total: all.length, ...options });
   }],
-  // ctx.chats.updateMessage's route: a message's text changed (chat_mutation), the message handed back as it is now.
-  ['PATCH', /^chats\/([^/]+)\/messages\/([^/]+)$/, async (m, _q, request, deps) => {
-    const [chatId, messageId] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
-    const input = jsonBody(request);
-    if (!input || (input.content !== undefined && typeof input.content !== 'string')) return json(400, { error: 'The body is a JSON object; its content, when given, a string.', code: 'INVALID_INPUT' });
-    const updated = await deps.spindle('chat.updateMessage', [chatId, messageId, input.content === undefined ? {} : { content: input.content }]);
-    if (!updated.ok) return failed(updated.error);
-    const messages = await deps.spindle('chat.getMessages', [chatId]);
-    if (!messages.ok) return failed(messages.error);
-    return json(200, (messages.value as Array<{ id: string }>).find((message) => message.id === messageId) ?? null);
-  }],
+  // ctx.chats.updateMessage's route (PUT, as Lumiverse's; PATCH too).
+  ['PUT', MESSAGE_ROUTE, editMessage],
+  ['PATCH', MESSAGE_ROUTE, editMessage],
   ['GET', /^characters$/, (_m, query, _r, deps) => {
     const { options, shape } = paged(query);
     return via(deps, 'characters.list', [options], shape);

@@ -69,24 +69,27 @@ export function createImages(requests: HostRequests): Record<string, unknown> {
  * ComfyUI's, in Lumiverse) have no provider here: the stream fails on its first read, as Lumiverse's does for a
  * provider without them.
  */
-export function createImageGen(requests: HostRequests): Record<string, unknown> {
+export function createImageGen(requests: HostRequests, refusal: () => Error | null): Record<string, unknown> {
   const ask = (method: 'generate' | 'getProviders' | 'listConnections' | 'getConnection' | 'getModels') => (...args: unknown[]) =>
-    requests.call(`imageGen.${method}`, { args: args.filter((arg) => typeof arg !== 'function' && !(arg instanceof AbortSignal)) } as never);
+    requests.call(`imageGen.${method}`, { args: args.filter(isData).map(plainInput) } as never);
   return {
-    generate: (input: unknown) => ask('generate')(plainInput(input)),
+    generate: ask('generate'),
     getProviders: ask('getProviders'),
     listConnections: ask('listConnections'),
     getConnection: ask('getConnection'),
     getModels: ask('getModels'),
     // eslint-disable-next-line require-yield -- a stream that fails on its first read
     generateStream: async function* refuse(): AsyncGenerator<never, void, void> {
-      throw Object.assign(new Error('No image provider here streams previews (spindle.imageGen.generateStream); use spindle.imageGen.generate.'), { code: 'UNSUPPORTED_HERE' });
+      throw refusal() ?? Object.assign(new Error('No image provider here streams previews (spindle.imageGen.generateStream); use spindle.imageGen.generate.'), { code: 'UNSUPPORTED_HERE' });
     },
   };
 }
 
-/** An image request as data: its signal (Lumiverse's generateStream takes one) and functions stay in the worker. */
+/** What crosses to the host: no function, and no AbortSignal (Lumiverse's generateStream takes one); they stay here. */
+const isData = (value: unknown) => typeof value !== 'function' && !(value instanceof AbortSignal);
+
+/** A request object as data (its own signal and functions left out). */
 function plainInput(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null) return input;
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => typeof value !== 'function' && !(value instanceof AbortSignal)));
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => isData(value)));
 }

@@ -100,7 +100,11 @@ export function createSpindle(options: {
     userStorage: createStorage('userStorage', requests),
     uploads: Object.freeze(createUploads(requests)),
     images: Object.freeze(createImages(requests)),
-    imageGen: Object.freeze(createImageGen(requests)),
+    imageGen: Object.freeze(
+      createImageGen(requests, () =>
+        permissions.has('image_gen') ? null : hostErrorToError({ code: 'PERMISSION_DENIED', message: 'image_gen — spindle.imageGen.generateStream needs the image_gen permission.' }),
+      ),
+    ),
     ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),
     permissions: permissions.api(),
     cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} } as never),

@@ -56,10 +56,11 @@ describe('spindle.imageGen', () => {
     expect(made).toMatchObject({ ok: true, value: { imageDataUrl: `data:image/png;base64,${PIXEL.toString('base64')}`, model: 'gpt-image-1', provider: 'openai', imageUrl: expect.stringMatching(/^\/api\/v1\/images\/[0-9a-f-]{36}$/) } });
     expect(got.kept).toMatchObject({ ok: true, value: { id: made.value!.imageId, mime_type: 'image/png', owner_chat_id: 'chat-7', width: 1, height: 1 } });
     expect(fs.readdirSync(path.join(rig.dataDir, 'extension-data', ID, 'images')).some((f) => f === `${made.value!.imageId as string}.png`)).toBe(true);
-    // What the server was asked: OpenAI's fields for a GPT image model (it always answers base64: no response_format).
+    // What the server was asked, as Lumiverse's OpenAI provider asks: a GPT image model always answers base64 (no
+    // response_format) and gets the least restrictive moderation unless the extension says "auto".
     const [request] = rig.server.imageRequests;
     expect(request!.url).toBe('/v1/images/generations');
-    expect(request!.body).toEqual({ model: 'gpt-image-1', prompt: 'Mara at the lamp', n: 1, size: '1024x1024', quality: 'low' });
+    expect(request!.body).toEqual({ model: 'gpt-image-1', prompt: 'Mara at the lamp', n: 1, size: '1024x1024', quality: 'low', moderation: 'low' });
     expect(request!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(JSON.stringify(got)).not.toContain(KEY);
     expect(rig.host.extensions.getLogLines(ID).join('\n')).not.toContain(KEY);
@@ -69,12 +70,16 @@ describe('spindle.imageGen', () => {
     await imageConnection('pictures', 'dall-e-3');
     await install();
     rig.server.enqueueImages({ kind: 'url', url: 'https://images.example/1.png' });
-    expect((await portrait()).made).toMatchObject({ ok: false, code: 'LLM_BAD_RESPONSE', message: expect.stringContaining('link') });
-    expect(rig.server.imageRequests[0]!.body).toMatchObject({ model: 'dall-e-3', response_format: 'b64_json', size: '1024x1024' });
+    expect((await portrait({ size: 'auto' })).made).toMatchObject({ ok: false, code: 'LLM_BAD_RESPONSE', message: expect.stringContaining('link') });
+    // "auto" is left out (DALL·E refuses it), and base64 is asked for.
+    expect(rig.server.imageRequests[0]!.body).toEqual({ model: 'dall-e-3', prompt: 'A lighthouse keeper at dusk', n: 1, quality: 'low', response_format: 'b64_json' });
     rig.server.enqueueImages({ kind: 'image', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
     expect((await portrait()).made).toMatchObject({ ok: false, code: 'LLM_BAD_RESPONSE', message: expect.stringContaining('not a PNG, JPEG, GIF or WebP') });
     rig.server.enqueueImages({ kind: 'raw', body: '{"data":[{"b64_json":"not base64!"}]}' });
     expect((await portrait()).made).toMatchObject({ ok: false, code: 'LLM_BAD_RESPONSE' });
+    // Larger than an image the extension could keep, or its worker take: refused as it comes, never held whole.
+    rig.server.enqueueImages({ kind: 'raw', body: `{"data":[{"b64_json":"${'A'.repeat(13 * 1024 * 1024)}"}]}` });
+    expect((await portrait()).made).toMatchObject({ ok: false, code: 'LLM_BAD_RESPONSE', message: expect.stringContaining('larger than') });
     rig.server.enqueueImages({ kind: 'error', status: 401 });
     expect((await portrait()).made).toMatchObject({ ok: false, code: 'LLM_AUTH_FAILED' });
     expect((await portrait({ connection: 'local' })).made).toEqual({ ok: false, code: 'UNSUPPORTED_HERE', message: 'Image gen connection not found' });
@@ -94,6 +99,18 @@ describe('spindle.imageGen', () => {
     const denied = await portrait();
     expect(denied.connections).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(denied.made).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    const deniedStream = await rig.host.registry.invoke(`${ID}:stream`, {}, { timeoutMs: 20_000 });
+    expect(JSON.parse((deniedStream as { content: string }).content)).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(rig.server.imageRequests).toEqual([]);
+  }, 60_000);
+
+  it('without the images permission the image is handed over only: no id, no url, nothing kept', async () => {
+    await imageConnection();
+    await install(['tools', 'image_gen']);
+    rig.server.enqueueImages({ kind: 'image', bytes: PIXEL });
+    const got = await portrait();
+    expect(got.made).toEqual({ ok: true, value: { imageDataUrl: `data:image/png;base64,${PIXEL.toString('base64')}`, model: 'gpt-image-1', provider: 'openai' } });
+    expect(got.kept).toBeNull();
+    expect(fs.existsSync(path.join(rig.dataDir, 'extension-data', ID, 'images'))).toBe(false);
   }, 60_000);
 });

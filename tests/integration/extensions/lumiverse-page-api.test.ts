@@ -77,15 +77,17 @@ describe("a frontend's /api/v1 requests", () => {
     const id = await newSession(r);
     const { turn } = await send(r, id, 'The lamp is out.');
     const route = `/api/v1/chats/${id}/messages/${turn.assistantMessageId}`;
-    const edited = await page(r, 'PATCH', route, { 'content-type': 'application/json' }, { text: JSON.stringify({ content: 'The lamp is lit again.' }) });
+    const edited = await page(r, 'PUT', route, { 'content-type': 'application/json' }, { text: JSON.stringify({ content: 'The lamp is lit again.' }) });
     expect(edited).toMatchObject({ status: 200, json: { id: turn.assistantMessageId, chat_id: id, content: 'The lamp is lit again.' } });
     expect(((await page(r, 'GET', `/api/v1/chats/${id}/messages`)).json?.data as Array<{ content: string }>).map((m) => m.content)).toEqual(['The lamp is out.', 'The lamp is lit again.']);
-    expect(await page(r, 'PATCH', route, {}, { text: '[1]' })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT' } });
-    expect(await page(r, 'PATCH', route, {}, { text: '{"content": 7}' })).toMatchObject({ status: 400 });
-    expect(await page(r, 'PATCH', route, {}, { text: 'not json' })).toMatchObject({ status: 400 });
-    expect(await page(r, 'PATCH', `/api/v1/chats/${id}/messages/no-such-message`, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 404, json: { code: 'NOT_FOUND' } });
+    // PATCH is heard as PUT.
+    expect(await page(r, 'PATCH', route, {}, { text: '{"content":"The lamp, once more."}' })).toMatchObject({ status: 200, json: { content: 'The lamp, once more.' } });
+    expect(await page(r, 'PUT', route, {}, { text: '[1]' })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT' } });
+    expect(await page(r, 'PUT', route, {}, { text: '{"content": 7}' })).toMatchObject({ status: 400 });
+    expect(await page(r, 'PUT', route, {}, { text: 'not json' })).toMatchObject({ status: 400 });
+    expect(await page(r, 'PUT', `/api/v1/chats/${id}/messages/no-such-message`, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 404, json: { code: 'NOT_FOUND' } });
     await r.host.extensions.revoke('page_reader', ['chat_mutation']);
-    expect(await page(r, 'PATCH', route, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
+    expect(await page(r, 'PUT', route, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
   }, 60_000);
 
   it('tus: creates, resumes and appends its own uploads; refuses a tag for another extension, a bad length, a wrong offset, content type or overflow', async () => {

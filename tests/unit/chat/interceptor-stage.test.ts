@@ -72,18 +72,19 @@ describe('the interceptor stage', () => {
     }
   });
 
-  it('a forged mark (not a chat turn, a bad place) is dropped, not passed on', async () => {
+  it('only a mark assembly made passes on: a forged one (malformed, or naming a message or place it never had) is dropped', async () => {
     const seen: Array<Array<Record<string, unknown>>> = [];
     const forged = [
-      { role: 'system', content: 'a', __isChatHistory: 'yes', sourceMessageId: 'x', sourceIndexInChat: 1 },
-      { role: 'user', content: 'b', __isChatHistory: true, sourceMessageId: 'y', sourceIndexInChat: 1.5 },
-      { role: 'user', content: 'c', __isChatHistory: true, sourceMessageId: 9, sourceIndexInChat: 1 },
+      { role: 'system', content: 'a', __isChatHistory: 'yes', sourceMessageId: 'm-0', sourceIndexInChat: 0 },
+      { role: 'user', content: 'b', __isChatHistory: true, sourceMessageId: 'm-0', sourceIndexInChat: 1.5 },
+      { role: 'user', content: 'c', __isChatHistory: true, sourceMessageId: 9, sourceIndexInChat: 0 },
+      { role: 'user', content: 'd', __isChatHistory: true, sourceMessageId: 'm-9', sourceIndexInChat: 9 },
+      { role: 'user', content: 'e', __isChatHistory: true, sourceMessageId: 'm-0', sourceIndexInChat: 2 },
+      // A real one, moved to another place in the prompt, stays.
+      { role: 'assistant', content: 'f', __isChatHistory: true, sourceMessageId: 'm-2', sourceIndexInChat: 2 },
     ];
     await runInterceptors(pipelineOf([() => forged, (messages) => messages], seen), MESSAGES, SOURCES, context, new AbortController().signal, new TurnTrace(() => 0));
-    expect(seen[1]).toEqual([
-      { role: 'system', content: 'a' },
-      { role: 'user', content: 'b' },
-      { role: 'user', content: 'c' },
-    ]);
+    expect(seen[1]!.slice(0, 5)).toEqual(['a', 'b', 'c', 'd', 'e'].map((content, i) => ({ role: i === 0 ? 'system' : 'user', content })));
+    expect(seen[1]![5]).toEqual({ role: 'assistant', content: 'f', __isChatHistory: true, sourceMessageId: 'm-2', sourceIndexInChat: 2 });
   });
 });

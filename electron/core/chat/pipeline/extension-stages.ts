@@ -26,7 +26,7 @@ async function callHandler(ref: PipelineHandlerRef, args: unknown[], signal: Abo
 export type GenerationContext = Record<string, unknown> & { chatId: string; generationType: string; dryRun: boolean; userId: string };
 
 /** The host's fields of the context: a context handler's answer cannot change them. */
-const HOST_FIELDS = ['chatId', 'generationId', 'generationType', 'dryRun', 'isDryRun', 'userId', 'characterId', 'personaId'] as const;
+const HOST_FIELDS = ['chatId', 'generationId', 'generationType', 'dryRun', 'isDryRun', 'userId', 'characterId', 'personaId', 'presetId', 'presetMetadata', 'personaAddonStates', 'mainDispatch'] as const;
 
 /** The chat message a prompt message came from (its id and place in the chat); null for the rest of the prompt. */
 export interface MessageSource {
@@ -77,6 +77,8 @@ function stopStrings(raw: unknown): string[] | null {
   return list.every((item) => typeof item === 'string' && item.length > 0 && item.length <= SAMPLING_RANGES.stop.length) ? (list as string[]) : null;
 }
 
+const sourceKey = (source: MessageSource) => `${source.index}:${source.id}`;
+
 /**
  * Messages as interceptors get them, as Lumiverse hands them: a chat turn is marked (__isChatHistory) with the id and
  * place of its chat message, so an interceptor maps it back without matching on its text.
@@ -88,8 +90,11 @@ function interceptorMessages(messages: LlmMessage[], sources: ReadonlyArray<Mess
   });
 }
 
-/** The messages an interceptor handed back, and the sources it kept on them (they never reach the model). */
-function checkedMessages(value: unknown): { messages: LlmMessage[]; sources: Array<MessageSource | null> } | string {
+/**
+ * The messages an interceptor handed back, and the sources it kept on them (they never reach the model): only a mark
+ * assembly made (`known`) passes on, so none can be made up for the next interceptor.
+ */
+function checkedMessages(value: unknown, known: ReadonlySet<string>): { messages: LlmMessage[]; sources: Array<MessageSource | null> } | string {
   if (!Array.isArray(value)) return 'it returned neither a message array nor { messages, parameters }';
   if (value.length > INTERCEPTOR_LIMITS.maxMessages) return `it returned ${value.length} messages (the cap is ${INTERCEPTOR_LIMITS.maxMessages})`;
   let chars = 0;
@@ -103,8 +108,8 @@ function checkedMessages(value: unknown): { messages: LlmMessage[]; sources: Arr
     chars += msg.content.length;
     if (chars > INTERCEPTOR_LIMITS.maxChars) return `its messages exceed ${INTERCEPTOR_LIMITS.maxChars} characters`;
     messages.push({ role: msg.role as 'system' | 'user' | 'assistant', content: msg.content });
-    const sourced = msg.__isChatHistory === true && typeof msg.sourceMessageId === 'string' && Number.isSafeInteger(msg.sourceIndexInChat);
-    sources.push(sourced ? { id: (msg.sourceMessageId as string).slice(0, 200), index: msg.sourceIndexInChat as number } : null);
+    const sourced = msg.__isChatHistory === true && typeof msg.sourceMessageId === 'string' && known.has(sourceKey({ id: msg.sourceMessageId, index: msg.sourceIndexInChat as number }));
+    sources.push(sourced ? { id: msg.sourceMessageId as string, index: msg.sourceIndexInChat as number } : null);
   }
   return { messages, sources };
 }
@@ -120,6 +125,7 @@ export async function runInterceptors(
 ): Promise<{ messages: LlmMessage[]; parameters: InterceptorParameters }> {
   let current = messages;
   let sources = messageSources;
+  const known = new Set(messageSources.flatMap((source) => (source ? [sourceKey(source)] : [])));
   const parameters: InterceptorParameters = {};
   for (const ref of pipeline?.handlers('interceptor') ?? []) {
     if (signal.aborted) break;
@@ -131,7 +137,7 @@ export async function runInterceptors(
     }
     const value = answer.value as { messages?: unknown; parameters?: unknown };
     const wrapped = typeof value === 'object' && !Array.isArray(value) && 'messages' in value;
-    const checked = checkedMessages(wrapped ? value.messages : value);
+    const checked = checkedMessages(wrapped ? value.messages : value, known);
     if (typeof checked === 'string') {
       started.end(undefined, undefined, `skipped: ${checked}.`);
       continue;

@@ -1,7 +1,7 @@
 // spindle.imageGen (permission `image_gen`): images made through the person's connections that make them (an OpenAI
-// or OpenAI-compatible connection given an image model), in Lumiverse's shapes. Each image is kept in the extension's
-// own images (spindle.images), so its imageUrl shows in its frames; the key never leaves the host. Without such a
-// connection it fails in Lumiverse's own words.
+// or OpenAI-compatible connection given an image model), in Lumiverse's shapes. With `images` too, each image is kept
+// in the extension's own images (spindle.images), so its imageUrl shows in its frames; the key never leaves the host.
+// Without such a connection it fails in Lumiverse's own words.
 import type { GeneratedImage, ImageRequest } from '../../connections/image-generation';
 import type { ExtensionImages } from './extension-images';
 import { imageMime } from './extension-images';
@@ -36,8 +36,11 @@ const OPENAI_PROVIDER = {
       size: { type: 'select', default: 'auto', description: 'Output image dimensions (model-dependent)', options: ['auto', '1024x1024', '1536x1024', '1024x1536', '1792x1024', '1024x1792', '512x512', '256x256'].map((id) => ({ id, label: id === 'auto' ? 'Auto' : id })) },
       quality: { type: 'select', default: 'auto', description: 'Image quality', options: ['auto', 'low', 'medium', 'high', 'standard', 'hd'].map((id) => ({ id, label: id })) },
       style: { type: 'select', default: 'vivid', description: 'Rendering style (DALL-E 3 only)', options: ['vivid', 'natural'].map((id) => ({ id, label: id })) },
+      background: { type: 'select', default: 'auto', description: 'Background transparency (GPT image models only)', options: ['auto', 'opaque', 'transparent'].map((id) => ({ id, label: id })), group: 'advanced' },
+      outputFormat: { type: 'select', default: 'png', description: 'Returned image format (GPT image models only)', options: ['png', 'jpeg', 'webp'].map((id) => ({ id, label: id })), group: 'advanced' },
+      moderation: { type: 'select', default: 'low', description: 'Content moderation strictness (GPT image models only)', options: ['low', 'auto'].map((id) => ({ id, label: id })), group: 'advanced' },
     },
-    apiKeyRequired: false,
+    apiKeyRequired: true,
     modelListStyle: 'static',
     staticModels: [] as Array<{ id: string; label: string }>,
     defaultUrl: 'https://api.openai.com/v1',
@@ -94,10 +97,11 @@ export function imageGenHandlers(source: () => ImageConnections | null, images: 
         else waiting.delete(caller.extensionId);
       }
       const mime = imageMime(made.bytes) ?? fail('LLM_BAD_RESPONSE', `The server at ${connection.baseUrl} answered with something that is not a PNG, JPEG, GIF or WebP image.`);
-      // Kept as Lumiverse keeps it, tagged with its owners; past the extension's quota it is handed over only.
+      // Kept as Lumiverse keeps it, tagged with its owners, where the extension may read it back (images); past its
+      // quota, or without that permission, it is handed over only.
       let kept: { id: string; url: string } | null = null;
       try {
-        kept = images.add(caller.extensionId, made.bytes, { filename: `generated.${mime.split('/')[1]}`, owners: { character: input.owner_character_id, chat: input.owner_chat_id } });
+        if (caller.allowed('images')) kept = images.add(caller.extensionId, made.bytes, { filename: `generated.${mime.split('/')[1]}`, owners: { character: input.owner_character_id, chat: input.owner_chat_id } });
       } catch (err) {
         if (!(err instanceof HostFailure)) throw err;
       }
