@@ -49,10 +49,18 @@ function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => bool
   return script ? { ...rest, script: scriptDto(script, mayChange(script, receiver, has('regex_scripts_unrestricted'))) } : rest;
 }
 
+/**
+ * A character's or persona's fields go only to extensions that may read them through the API (characters, personas);
+ * the others hear which one changed.
+ */
+const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas' };
+
 /** The payload extension `receiver`, holding `granted`, receives for `event`, or null when it receives nothing. */
 export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[], receiver: string): unknown {
   const has = (p: ExtensionPermission) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<ExtensionPermission>).has(p));
   if (REGEX_EVENTS.has(event)) return payload && typeof payload === 'object' ? regexPayloadFor(payload as Payload, has, receiver) : null;
+  const needs = Object.hasOwn(RECORD_EVENTS, event) ? RECORD_EVENTS[event]! : null;
+  if (needs && !has(needs)) return payload && typeof payload === 'object' ? { id: (payload as Payload).id } : null;
   const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;
   if (!redact) return payload;
   if (has(CHAT_TEXT_PERMISSION)) return payload;

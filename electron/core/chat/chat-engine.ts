@@ -260,6 +260,11 @@ export class ChatEngine {
     this.active.tell(sessionId, event, payload);
   }
 
+  /** Tells extensions about an event of a session that need not be the active one (a character edited or deleted). */
+  broadcast(event: string, payload: unknown): void {
+    this.pipeline()?.broadcast(event, payload);
+  }
+
   /** What a turn works with (chat-turn.ts), as of now: the council and the pipeline plug in after construction. */
   private turnDeps(): TurnDeps {
     const { sessions, settings, llm, tools, emit, batching, onModelDelta } = this.deps;

@@ -6,7 +6,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import { messageDto, type MessageView } from '../extensions/spindle-host/message-dto';
 import type { CouncilChat } from '../../../shared/types/council';
-import type { ChatReads, ChatView } from '../extensions/spindle-host/chat-data';
+import { characterDto, personaDto, personaIdOf, type ChatReads, type ChatView } from '../extensions/spindle-host/chat-data';
 import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
@@ -37,6 +37,11 @@ export function messageView(m: ChatMessage): MessageView {
 export function messageDtoIn(s: ChatSession, index: number) {
   return messageDto({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(s.messages[index]!), index);
 }
+
+/** Lumiverse's CHARACTER_EDITED payload for a session's character. */
+export const characterEdited = (s: ChatSession) => ({ id: s.id, character: characterDto(sessionView(s)) });
+/** Lumiverse's PERSONA_CHANGED payload for a session's persona. */
+export const personaChanged = (s: ChatSession) => ({ id: personaIdOf(s.id), persona: personaDto(sessionView(s)) });
 
 function sessionView(s: ChatSession): ChatView {
   return {
@@ -144,11 +149,12 @@ export function chatReads(options: {
     updateCharacter(id, patch) {
       mutable(id);
       const { name, description, personality, scenario, ...cardFields } = patch;
-      sessions.mutate(id, (s) => {
+      const session = sessions.mutate(id, (s) => {
         s.character = { ...s.character, ...defined({ name, description, personality, scenario }) };
         if (Object.keys(cardFields).length) s.card = { spec: 'chara_card_v2', ...s.card, data: { ...s.card?.data, ...cardFields } };
       });
       options.changed(id);
+      options.chat.broadcast('CHARACTER_EDITED', characterEdited(session));
     },
     createCharacter(input) {
       if (!options.sessionFromCharacter) throw new HostFailure({ code: 'UNSUPPORTED_HERE', message: 'This host makes no sessions for extensions.' });

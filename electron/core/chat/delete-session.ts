@@ -1,16 +1,19 @@
 // Deleting a session, by the person or an extension (characters.delete): a reply being written is stopped first,
 // then the session goes with its messages, and its own regex rules (a card's, an extension's for that chat) with it,
-// as Lumiverse's go with a character.
+// as Lumiverse's go with a character; extensions hear CHARACTER_DELETED.
 import type { RegexStore } from '../regex/regex-store';
 import type { ChatEngine } from './chat-engine';
 import type { SessionStore } from './session-store';
 
 export async function deleteSession(
-  deps: { sessions: Pick<SessionStore, 'delete'>; chat: Pick<ChatEngine, 'stop' | 'settled'>; regex: Pick<RegexStore, 'forgetScope'> },
+  deps: { sessions: Pick<SessionStore, 'delete'>; chat: Pick<ChatEngine, 'stop' | 'settled' | 'broadcast'>; regex: Pick<RegexStore, 'forgetScope'> },
   sessionId: string,
 ): Promise<boolean> {
   if (deps.chat.stop(sessionId)) await deps.chat.settled(sessionId);
   const deleted = deps.sessions.delete(sessionId);
-  if (deleted) deps.regex.forgetScope(sessionId);
+  if (deleted) {
+    deps.regex.forgetScope(sessionId);
+    deps.chat.broadcast('CHARACTER_DELETED', { id: sessionId });
+  }
   return deleted;
 }

@@ -2,6 +2,7 @@
 // other apps' formats (cards, lorebooks, SillyTavern chats) come and go through imports/session-file-handlers.ts.
 import { listMacros } from './session-macros';
 import { deleteSession } from './delete-session';
+import { characterEdited, personaChanged } from './chat-reads';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import { summaryFields, summaryOf } from './store/session-summary';
@@ -39,6 +40,8 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.sessions.update': whole(({ sessionId, patch }) => {
       const session = sessions.mutate(sessionId, (x) => ({ ...x, ...patch, ...(patch.title ? { titleSet: true } : {}) }));
       emitSessions(sessionId, 'updated');
+      if (patch.character) chat.broadcast('CHARACTER_EDITED', characterEdited(session));
+      if (patch.persona) chat.broadcast('PERSONA_CHANGED', personaChanged(session));
       return session;
     }),
     'chat.sessions.rename': whole(({ sessionId, title }) => {

@@ -112,6 +112,22 @@ describe('chats, macros and the catalog', () => {
     expect(await r.call('chat.sessions.open', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 
+  it('CHARACTER_EDITED, PERSONA_CHANGED and CHARACTER_DELETED reach it as the person edits and deletes, without the fields it may not read (no characters or personas permission)', async () => {
+    const r = await host();
+    const id = await newSession(r, MARA);
+    await install(r);
+    await r.call('chat.sessions.update', { sessionId: id, patch: { character: { ...MARA.character, description: 'Keeper of two lamps.' } } });
+    await r.call('chat.sessions.update', { sessionId: id, patch: { persona: { name: 'Tom', description: 'A sailor.' } } });
+    await r.call('chat.sessions.update', { sessionId: id, patch: { title: 'Only a title' } });
+    await r.call('chat.sessions.delete', { sessionId: id });
+    await waitFor(() => (readJson(storage(r, 'records.json')) as unknown as unknown[] | null)?.length === 3, 'the three events');
+    expect(readJson(storage(r, 'records.json'))).toEqual([
+      { event: 'CHARACTER_EDITED', payload: { id } },
+      { event: 'PERSONA_CHANGED', payload: { id: `persona-${id}` } },
+      { event: 'CHARACTER_DELETED', payload: { id } },
+    ]);
+  });
+
   it('macros.resolve runs the turn’s macro engine on the active session, extension macros too; unknown macros stay as written', async () => {
     const r = await host();
     const id = await newSession(r, MARA);

@@ -36,7 +36,7 @@ describe('an imported card through spindle.characters', () => {
       },
     };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: () => {} } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
     const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
       name: 'Mara',
@@ -56,7 +56,8 @@ describe('an imported card through spindle.characters', () => {
     const sessions = new SessionStore({ dataDir: tempDir() });
     const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper.', first_mes: 'You made it.', extensions: { 'someone/tool': { keep: 1 } } } };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
+    const told: Array<[string, unknown]> = [];
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
     const handlers = chatDataHandlers(() => reads);
     const patch = { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: { 'someone/tool': { keep: 1 }, lorerecall: { on: true } }, world_book_ids: ['elsewhere'] };
     const updated = (await callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, patch, 'user-1'] })) as Record<string, unknown>;
@@ -64,6 +65,8 @@ describe('an imported card through spindle.characters', () => {
     const saved = sessions.get(session.id);
     expect(saved.character.description).toBe('Keeps the lamp.');
     expect(toCard(saved, 'v2')).toMatchObject({ data: { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: patch.extensions } });
+    // Extensions hear it as Lumiverse tells it: the character as it is now.
+    expect(told).toEqual([['CHARACTER_EDITED', { id: session.id, character: updated }]]);
     // Refused before anything changes: a field of the wrong type, a character that is no session.
     await expect(callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, { tags: 'coast' }] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/tags' } });
     await expect(callSpindle(handlers, anyCaller('x'), 'characters.update', { args: ['nobody', { description: 'x' }] })).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
@@ -75,7 +78,8 @@ describe('an imported card through spindle.characters', () => {
     const changes: string[] = [];
     const forgotten: string[] = [];
     const stopped: string[] = [];
-    const chat = { activeSessionId: null, stop: (id: string) => (stopped.push(id), false), settled: async () => {} } as unknown as ChatEngine;
+    const told: unknown[] = [];
+    const chat = { activeSessionId: null, stop: (id: string) => (stopped.push(id), false), settled: async () => {}, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) } as unknown as ChatEngine;
     const reads = chatReads({
       sessions,
       chat,
@@ -103,6 +107,7 @@ describe('an imported card through spindle.characters', () => {
     expect(await callSpindle(handlers, anyCaller('x'), 'characters.delete', { args: [id] })).toBe(true);
     expect(sessions.has(id)).toBe(false);
     expect([stopped, forgotten, changes.at(-1)]).toEqual([[id], [id], `deleted:${id}`]);
+    expect(told).toEqual([['CHARACTER_DELETED', { id }]]);
     expect(await callSpindle(handlers, anyCaller('x'), 'characters.delete', { args: [id] })).toBe(false);
   });
 });

@@ -61,4 +61,14 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(JSON.stringify(eventPayloadFor('REGEX_SCRIPT_CHANGED', changed, granted, 'reader'))).not.toContain('writer');
     expect(eventPayloadFor('REGEX_SCRIPT_DELETED', { id: 'r1' }, granted, 'reader')).toEqual({ id: 'r1' });
   });
+
+  it('a character’s or persona’s fields reach only extensions that may read them (characters, personas); the others hear which one', () => {
+    const edited = { id: 's1', character: { id: 's1', name: 'Mara', description: 'Keeper of the ledger.' } };
+    const persona = { id: 'persona-s1', persona: { id: 'persona-s1', name: 'Tom', description: 'Reads the ledger.' } };
+    expect(eventPayloadFor('CHARACTER_EDITED', edited, none, 'x')).toEqual({ id: 's1' });
+    expect(eventPayloadFor('PERSONA_CHANGED', persona, new Set<ExtensionPermission>(['characters']), 'x')).toEqual({ id: 'persona-s1' });
+    expect(eventPayloadFor('CHARACTER_EDITED', edited, new Set<ExtensionPermission>(['characters']), 'x')).toEqual(edited);
+    expect(eventPayloadFor('PERSONA_CHANGED', persona, ['personas'], 'x')).toEqual(persona);
+    expect(eventPayloadFor('CHARACTER_DELETED', { id: 's1' }, none, 'x')).toEqual({ id: 's1' });
+  });
 });

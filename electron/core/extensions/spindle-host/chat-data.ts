@@ -91,7 +91,7 @@ const cardStrings = (c: ChatView, field: string): string[] => {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 };
 
-const characterDto = (c: ChatView) => ({
+export const characterDto = (c: ChatView) => ({
   id: c.id,
   name: c.character.name,
   description: c.character.description,
@@ -115,7 +115,7 @@ const characterDto = (c: ChatView) => ({
 /** A session's persona, as Lumiverse's persona id (a session holds its own). */
 export const personaIdOf = (sessionId: string) => `persona-${sessionId}`;
 
-const personaDto = (c: ChatView) => ({ id: personaIdOf(c.id), name: c.persona.name, description: c.persona.description, is_default: true });
+export const personaDto = (c: ChatView) => ({ id: personaIdOf(c.id), name: c.persona.name, description: c.persona.description, is_default: true });
 
 const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.persona.name, characterName: c.character.name });
 
