@@ -137,6 +137,7 @@ function main(): void {
     cancel: (message) => runtime?.cancel(message.requestId, message.reason),
     rpc: (message) => runtime?.onRpc(message.message),
     frontend_message: (message) => void runtime?.onFrontendMessage(message.payload),
+    command_invoked: (message) => void runtime?.onCommand(message.commandId, message.context),
     pipeline_call: (message) => {
       const active = runtime;
       if (!active) return;

@@ -72,6 +72,8 @@ export const ExtensionInfoSchema = Type.Object({
       shared: Type.Optional(Type.Array(Type.String())),
     }),
   ),
+  /** Its commands (spindle.commands.register), which the person runs from its card. */
+  commands: Type.Optional(Type.Array(Type.Object({ id: Type.String(), label: Type.String(), description: Type.String(), scope: Type.Optional(Type.String()) }))),
   /** What the person should know before relying on it (it asks for a newer Lumiverse than the Workbench matches). */
   warnings: Type.Optional(Type.Array(Type.String())),
   /** Its frontend module (served on its own frame origin under /__ext/), when it has one. */
@@ -112,6 +114,7 @@ export const extensionMethods = {
   'extensions.revoke': endpoint({ description: 'Revoke a permission.', params: Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), result: ExtensionInfoSchema }),
   'extensions.trust': endpoint({ description: "Let an extension's tools that declare no mode run without asking (trusted: true), or ask again (false).", params: Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }), result: ExtensionInfoSchema }),
   'extensions.frontend': endpoint({ description: 'What its backend sent its frontend with sendToFrontend (the last 200, oldest first).', params: ById, result: Type.Object({ messages: Type.Array(Type.Object({ at: Type.Number(), payload: Type.Unknown() })) }) }),
+  'extensions.runCommand': endpoint({ description: "Run one of its commands (spindle.commands): its onInvoked handlers hear it with the open chat.", params: Type.Object({ id: Id, commandId: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false }), result: Type.Object({ ran: Type.Literal(true) }) }),
   'extensions.sendFrontend': endpoint({ description: "Hand a JSON message to its onFrontendMessage handlers, as its frontend would (64 KB at most).", params: Type.Object({ id: Id, payload: Type.Unknown() }, { additionalProperties: false }), result: Type.Object({ delivered: Type.Boolean() }) }),
   'extensions.pageRequest': endpoint({ description: "A request its frontend made to Lumiverse's own /api/v1/… (the frames' compatibility layer), answered as Lumiverse would within its permissions.", params: Type.Object(
       {

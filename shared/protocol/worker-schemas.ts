@@ -80,6 +80,7 @@ export const HOST_TO_WORKER = {
   error: message('error', { operation: Type.String(), error: HostErrorSchema }, 'A host-side failure of something it asked for, e.g. a registration the registry refused.'),
   rpc: message('rpc', { message: Type.Unknown() }, "The answer to a spindle.* call, or one chunk of a streamed one, in the RPC kernel's envelope."),
   frontend_message: message('frontend_message', { payload: Type.Unknown() }, "For the extension's onFrontendMessage handlers (from its frames or the Workbench's console)."),
+  command_invoked: message('command_invoked', { commandId: Type.String(), context: Type.Unknown() }, 'The person ran one of its commands (spindle.commands.onInvoked), with where they were.'),
   pipeline_call: message(
     'pipeline_call',
     { requestId: RequestId, kind: Type.String(), id: Type.String(), args: Type.Array(Type.Unknown()) },

@@ -140,7 +140,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('toast', 'real', ns('success:void warning:void error:void info:void')),
   space('modal', 'inert', ns('open close confirm')),
   space('prompt', 'inert', ns('input')),
-  space('commands', 'inert', ns('register:void unregister:void onInvoked:off')),
+  space('commands', 'real', ns('register:void unregister:void onInvoked:off')),
   space('textEditor', 'inert', ns('open close')),
   space('theme', 'inert', ns('apply applyPalette clear getCurrent:theme extractColors generateVariables')),
   space('frontendProcesses', 'inert', ns(PROCESSES)),

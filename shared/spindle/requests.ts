@@ -108,7 +108,12 @@ const DATA = {
   'chats.update': endpoint({ ...positional({ chatId: ChatId, input: Type.Object({ name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.title })), metadata: Opt(Type.Record(Type.String(), Any)) }) }), result: Chat, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'chats' }),
   // chat.* — reads included — needs chat_mutation, as in Lumiverse.
   'chat.getMessages': endpoint({ ...positional({ chatId: ChatId }), result: Type.Array(Message), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
-  'chat.appendMessage': endpoint({ ...positional({ chatId: ChatId, message: Type.Object({ role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]), content: Type.String() }) }), result: Dto({ id: Type.String() }), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  // With triggerGeneration (and the generation permission) a reply to the chat as it now is starts, as in Lumiverse.
+  'chat.appendMessage': endpoint({ ...positional({
+      chatId: ChatId,
+      message: Type.Object({ role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]), content: Type.String(), metadata: Opt(Type.Record(Type.String(), Any)) }),
+      options: Opt(Type.Union([Type.Boolean(), Type.Object({ triggerGeneration: Opt(Type.Boolean()) })])),
+    }), result: Dto({ id: Type.String() }), errors: ['NOT_FOUND', 'INPUT_TOO_LARGE', 'PERMISSION_DENIED', 'CONFLICT', 'CHAT_NO_CONNECTION', 'CONNECTION_HELD', 'HOST_SHUTDOWN'], permission: 'chat_mutation' }),
   'chat.updateMessage': endpoint({ ...positional({
       chatId: ChatId,
       messageId: Id(64),
@@ -241,6 +246,9 @@ const HOST = {
       part: Type.String({ maxLength: FRONTEND_PART_CHARS }),
     }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
   ...prefixed('toast', Object.fromEntries(TOAST_LEVELS.map((level) => [level, TOAST])) as Record<(typeof TOAST_LEVELS)[number], typeof TOAST>),
+  // Command palette entries (Lumiverse's free tier), checked and trimmed by the host (spindle-host/commands.ts).
+  'commands.register': endpoint({ ...positional({ commands: Type.Array(Any, { maxItems: 1000 }) }), result: Type.Null() }),
+  'commands.unregister': endpoint({ ...positional({ commandIds: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })) }), result: Type.Null() }),
   'cors.fetch': endpoint({ ...named({ url: Id(8192), init: Options({ method: Opt(Type.String()), headers: Opt(Type.Record(Type.String(), Any)), body: Opt(Any), responseType: Opt(Type.String()) }) }), result: Dto({ status: Type.Number(), statusText: Type.String(), headers: Type.Record(Type.String(), Type.String()), body: Type.String() }), errors: ['PATH_NOT_ALLOWED', 'RESULT_TOO_LARGE', 'TOOL_TIMEOUT', 'LLM_UNREACHABLE'], permission: 'cors_proxy' }),
   // Generation (generate-requests.ts): the gate checks the `generation` permission itself, naming the call as the
   // extension made it (generate.batch, generate.rawStream…), again for each chunk, and answers it.

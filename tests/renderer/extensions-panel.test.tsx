@@ -346,6 +346,50 @@ spindle.on('CHAT_CHANGED', () => {});
   });
 });
 
+describe('extension commands', () => {
+  it('its commands (spindle.commands) are buttons on its card, checked as Lumiverse checks them; running one tells its backend where the person is', async () => {
+    const folder = writeExtension(
+      { id: 'notes', name: 'Notes' },
+      `/* global spindle */
+spindle.commands.register([
+  { id: 'open', label: 'Notes: Open', description: 'Opens the notebook', keywords: ['notes'], scope: 'global' },
+  { id: 'summarize', label: 'Notes: Summarize chat', description: 'Writes a note of this chat', scope: 'chat' },
+  { id: 'nameless' },
+  { id: 'open', label: 'A second open' },
+]);
+spindle.commands.onInvoked((commandId, context) => console.log('ran ' + commandId + ' ' + JSON.stringify(context)));
+`,
+    );
+    const { panel, host } = await openExtensions({ install: [{ folder }] });
+    const info = (await extensionOf(host, 'notes'))!;
+    expect(info.commands).toEqual([
+      { id: 'open', label: 'Notes: Open', description: 'Opens the notebook', scope: 'global' },
+      { id: 'summarize', label: 'Notes: Summarize chat', description: 'Writes a note of this chat', scope: 'chat' },
+    ]);
+    const commands = byTestId(card(panel, 'notes'), 'extension-commands');
+    const summarize = buttonNamed(commands, 'Notes: Summarize chat');
+    expect(summarize.getAttribute('aria-disabled')).toBe('true');
+    expect(summarize.title).toBe('Open a chat in the Workbench first');
+    await settle(() => buttonNamed(commands, 'Notes: Open').click());
+    const ran = async () => ((await host.arrange('extensions.log', { id: 'notes' })).lines as string[]).filter((line) => line.includes('ran '));
+    await settle(async () => void (await ran()));
+    expect((await ran()).at(-1)).toContain('ran open {"route":"/"}');
+    // Through the host: a chat command needs a chat open; then it hears which.
+    expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('open one') } });
+    expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'nameless' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    const session = await host.arrange('chat.sessions.create', { title: 'Harbour' });
+    await host.arrange('chat.sessions.open', { sessionId: session.id });
+    expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize' })).toEqual({ ok: true, value: { ran: true } });
+    await settle(async () => void (await ran()));
+    expect((await ran()).at(-1)).toContain(`ran summarize {"route":"/chat/${session.id}","chatId":"${session.id}","characterId":"${session.id}","isGroupChat":false}`);
+    // Stopped, it has no commands: they go with its worker.
+    await host.arrange('extensions.disable', { id: 'notes' });
+    await settled(host);
+    expect((await extensionOf(host, 'notes'))!.commands).toBeUndefined();
+    expect(card(panel, 'notes').querySelector('[data-testid="extension-commands"]')).toBeNull();
+  });
+});
+
 describe('install from folder', () => {
   it('reads what the folder asks for first, offers only that with what each does, and sends only the checked ones', async () => {
     const { panel, host } = await openExtensions({ install: [GENERATOR] });

@@ -137,6 +137,14 @@ export class ChatEngine {
     return this.start(session, history, target, options, { placement });
   }
 
+  /** A new reply to the session as it now is (an extension appended the person's line and asked for the answer). */
+  reply(sessionId: string, options: SendOptions = {}): TurnStarted {
+    const session = this.deps.sessions.get(sessionId);
+    this.assertIdle(sessionId);
+    options = followSession(options, session);
+    return this.start(session, session.messages, this.target(options, session), options, {});
+  }
+
   /** Asks the model to go on from the last reply: what it writes is added to that reply. */
   continueReply(sessionId: string, options: SendOptions = {}): TurnStarted {
     const session = this.deps.sessions.get(sessionId);

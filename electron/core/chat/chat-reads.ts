@@ -117,12 +117,16 @@ export function chatReads(options: {
     append(id, message) {
       mutable(id);
       // Sessions hold user and assistant turns; a system line joins as the assistant's.
-      const created = { id: randomUUID(), role: message.role === 'system' ? ('assistant' as const) : message.role, content: message.content, createdAt: Date.now() };
+      const created: ChatMessage = { id: randomUUID(), role: message.role === 'system' ? ('assistant' as const) : message.role, content: message.content, createdAt: Date.now(), ...(message.metadata ? { metadata: message.metadata } : {}) };
       sessions.mutate(id, (s) => {
         s.messages.push(created);
       });
       options.changed(id);
       return { id: created.id };
+    },
+    reply(id) {
+      mutable(id);
+      return options.chat.reply(id).turnId;
     },
     update(id, messageId, patch) {
       mutable(id);

@@ -1,4 +1,5 @@
 // One extension as the manager tracks it: its folder and manifest, what is granted, its worker, tools, log and crash budget.
+import type { ExtensionCommand } from './spindle-host/commands';
 import path from 'node:path';
 import type { HostError } from '../../../shared/errors';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
@@ -71,6 +72,8 @@ export interface SpindleFacts {
   providers: string[];
   /** Shared RPC endpoints it owns. */
   shared: string[];
+  /** Its command palette entries (spindle.commands). */
+  commands?: ExtensionCommand[];
 }
 
 /**
@@ -134,6 +137,7 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   if (entry.lastCrash) info.lastCrash = entry.lastCrash;
   if (facts?.inertTouched.length) info.inertTouched = facts.inertTouched;
   if (facts?.refused.length) info.refused = facts.refused;
+  if (facts?.commands?.length) info.commands = facts.commands.map((c) => ({ id: c.id, label: c.label, description: c.description, ...(c.scope ? { scope: c.scope } : {}) }));
   if (facts && (facts.macros.length || facts.pipeline.length || facts.providers.length || facts.shared.length)) {
     info.registrations = { macros: facts.macros, pipeline: facts.pipeline, ...(facts.providers.length ? { providers: facts.providers } : {}), ...(facts.shared.length ? { shared: facts.shared } : {}) };
   }

@@ -1,4 +1,5 @@
 // All extensions: discovery (bundled and user-installed), install/remove, enable/disable, permissions, logs.
+import { runCommand } from './run-command';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -359,6 +360,11 @@ export class ExtensionManager {
   /** The host side of spindle.*: registrations for the chat pipeline, variables. */
   get spindleHost(): SpindleHost {
     return this.spindle;
+  }
+
+  /** The person runs one of its commands (run-command.ts). */
+  runCommand(id: string, commandId: string): void {
+    runCommand(this.entry(id), this.spindle.commands, this.spindle.activeChatId(), commandId);
   }
 
   /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions. */

@@ -23,6 +23,7 @@ type ExtensionHandlers = Pick<
   | 'extensions.trust'
   | 'extensions.frontend'
   | 'extensions.sendFrontend'
+  | 'extensions.runCommand'
   | 'extensions.pageRequest'
 >;
 
@@ -65,6 +66,10 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
     'extensions.frontend': ({ id }) => ({ messages: manager.pipeline().frontendMessages(id) }),
     'extensions.sendFrontend': ({ id, payload }) => ({ delivered: manager.pipeline().sendFrontend(id, payload) }),
+    'extensions.runCommand': ({ id, commandId }) => {
+      manager.runCommand(id, commandId);
+      return { ran: true as const };
+    },
     'extensions.pageRequest': ({ id, ...request }) => manager.pageRequest(id, request),
     'extensions.log': async ({ id, afterSeq }) => {
       // From the start, earlier processes' lines too (the log on disk); after a seq, this process's new lines.

@@ -16,6 +16,7 @@ import { CallSignals } from './call-signals';
 import { PipelineRegistry } from './pipeline';
 import { createPeers } from './peers';
 import { createImageGen, createImages, createUploads } from './files';
+import { createCommands } from './commands';
 import { createEphemeral, createStorage } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
@@ -44,6 +45,8 @@ export interface SpindleRuntime {
   /** An `rpc` message from the host: an answer, or a chunk of one, to a spindle.* call. */
   onRpc(envelope: unknown): void;
   onFrontendMessage(payload: unknown): Promise<void>;
+  /** The person ran one of its commands. */
+  onCommand(commandId: string, context: unknown): Promise<void>;
   /** Runs one registered pipeline handler for the host (see PipelineCallMessage). */
   runPipeline(requestId: string, kind: string, id: string, args: unknown[]): Promise<ToolInvocationResultMessage>;
 }
@@ -85,6 +88,7 @@ export function createSpindle(options: {
   const tools = new ToolCalls(events, LOCAL_USER_ID, send, signals);
   const pipeline = new PipelineRegistry(requests, log, LOCAL_USER_ID, signals);
   const touched = new Set<string>();
+  const commands = createCommands(requests, log);
 
   const real: Record<string, unknown> = {
     registerTool: (tool: never) => tools.registerTool(tool),
@@ -100,6 +104,7 @@ export function createSpindle(options: {
     userStorage: createStorage('userStorage', requests),
     uploads: Object.freeze(createUploads(requests)),
     images: Object.freeze(createImages(requests)),
+    commands: commands.api,
     imageGen: Object.freeze(
       createImageGen(requests, () =>
         permissions.has('image_gen') ? null : hostErrorToError({ code: 'PERMISSION_DENIED', message: 'image_gen — spindle.imageGen.generateStream needs the image_gen permission.' }),
@@ -166,6 +171,7 @@ export function createSpindle(options: {
     setPermissions: (granted) => permissions.update(granted),
     onRpc: (envelope) => requests.receive(envelope),
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
+    onCommand: (commandId, context) => commands.invoke(commandId, context),
     runPipeline: async (requestId, kind, id, args) => {
       try {
         const value = await pipeline.run(requestId, kind, id, args);

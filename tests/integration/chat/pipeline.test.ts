@@ -202,6 +202,29 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(after.metadata).toEqual({ scene: 'harbour' });
   }, 60_000);
 
+  it("appendMessage with triggerGeneration: the person's line kept with its metadata, then the reply to it, as the person's send; without generation, refused and nothing appended", async () => {
+    await install([...GRANT, 'generation']);
+    const { sessionId } = await turn('Where are we?');
+    rig.server.enqueue({ text: 'The door creaks open.' });
+    const chosen = (await invoke('choose')) as { ok: boolean; content: string };
+    expect(chosen.ok).toBe(false);
+    const picked = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I open the door.' }, { timeoutMs: 20_000 });
+    const result = JSON.parse((picked as { content: string }).content) as { id: string; generationId: string };
+    const done = await finished(rig, result.generationId);
+    expect(done.finishReason).toBe('stop');
+    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    expect(session.messages.slice(-2)).toEqual([
+      expect.objectContaining({ id: result.id, role: 'user', content: 'I open the door.', metadata: { source: 'choice_panel' } }),
+      expect.objectContaining({ role: 'assistant', content: 'The door creaks open.' }),
+    ]);
+    expect(sentMessages().at(-1)).toEqual({ role: 'user', content: 'I open the door.' });
+    // The generation permission revoked: refused before anything is appended.
+    await rig.host.extensions.revoke('lumiverse_pipeline', ['generation']);
+    const refused = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I close it.' }, { timeoutMs: 20_000 });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(session.messages.length);
+  }, 60_000);
+
   it('E1: events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {
     await install(GRANT.filter((p) => p !== 'chat_mutation'));
     await turn('my private plan: bring the ledger');

@@ -50,8 +50,10 @@ export interface ChatReads {
   saved(id: string): boolean;
   /** Resolves once the chat is in memory whole, read a chunk at a time (the host's thread free between). */
   whole(id: string): Promise<void>;
-  /** chat_mutation: adds a message to the session, shown live in the Workbench. */
-  append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string }): { id: string };
+  /** chat_mutation: adds a message to the session (with an extension's metadata), shown live in the Workbench. */
+  append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string; metadata?: Record<string, unknown> }): { id: string };
+  /** generation: starts a reply to the session as it now is (its turn id), as the person's send would. */
+  reply(id: string): string;
   /** chat_mutation: changes a saved message (its text, swipes, metadata), saved and shown live. */
   update(id: string, messageId: string, patch: MessagePatch): void;
   /** chat_mutation: sets the hidden flag of these messages (every id must be the session's). */
@@ -207,7 +209,15 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       const c = await wholeChat(chatId);
       return c.messages.map((m, i) => messageDto(ownerOf(c), m, i));
     },
-    'chat.appendMessage': async ({ chatId, message }) => reads()!.append(await changing(chatId), { role: message.role, content: message.content }),
+    'chat.appendMessage': async ({ chatId, message, options }, caller) => {
+      withinMetadataCap(message.metadata, "A message's metadata is", '/message/metadata');
+      const generate = options === true || (typeof options === 'object' && options.triggerGeneration === true);
+      if (generate && !caller.allowed('generation')) fail('PERMISSION_DENIED', 'generation — chat.appendMessage with triggerGeneration needs the generation permission.', '/options');
+      const id = await changing(chatId);
+      const appended = reads()!.append(id, { role: message.role, content: message.content, ...(message.metadata ? { metadata: message.metadata } : {}) });
+      // The message stays when the reply cannot start (no connection, one being written): the error says why.
+      return generate ? { ...appended, generationId: reads()!.reply(id) } : appended;
+    },
     'chat.updateMessage': async ({ chatId, messageId, patch }) => {
       // skipChunkRebuild and reasoning have nothing to act on here: the Workbench keeps no chat memory chunks or reasoning.
       withinMetadataCap(patch.metadata, "A message's metadata is", '/patch/metadata');

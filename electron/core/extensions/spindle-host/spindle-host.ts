@@ -31,6 +31,7 @@ import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
 import { ExtensionImages } from './extension-images';
 import { imageGenHandlers, type ImageConnections } from './image-gen';
+import { ExtensionCommands } from './commands';
 import { presetHandlers } from './presets';
 import { memoryHandlers } from './memories';
 import { regexScriptHandlers } from './regex-scripts';
@@ -111,6 +112,8 @@ export class SpindleHost {
   readonly uploads: ExtensionUploads;
   /** The images extensions keep (spindle.images), served to their frames. */
   readonly images: ExtensionImages;
+  /** Their command palette entries (spindle.commands), run from their cards. */
+  readonly commands: ExtensionCommands;
   private readonly pool: SharedRpcPool;
 
   constructor(private readonly options: SpindleHostOptions) {
@@ -131,6 +134,7 @@ export class SpindleHost {
     this.providers = new ExtensionProviders(changed);
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock);
+    this.commands = new ExtensionCommands(changed);
     const peer = (id: string) => options.peer?.(id) ?? null;
     this.pool = new SharedRpcPool((id) => {
       const worker = peer(id);
@@ -144,6 +148,7 @@ export class SpindleHost {
       ...this.providers.handlers(),
       ...this.uploads.handlers(),
       ...this.images.handlers(),
+      ...this.commands.handlers(),
       ...imageGenHandlers(deps.imageGen ?? (() => null), this.images),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
@@ -212,6 +217,7 @@ export class SpindleHost {
     this.registrations.clear(extensionId);
     this.pool.clear(extensionId);
     this.providers.clear(extensionId);
+    this.commands.clear(extensionId);
   }
 
   /** Every extension's requests (host shutdown). */
@@ -229,6 +235,7 @@ export class SpindleHost {
       pipeline: [...regs.pipeline.values()].map((r) => `${r.kind} (priority ${r.priority})`),
       providers: this.providers.describe(extensionId),
       shared: this.pool.ownedBy(extensionId),
+      commands: this.commands.list(extensionId),
     };
   }
 

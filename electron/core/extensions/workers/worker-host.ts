@@ -172,6 +172,11 @@ export class WorkerHost implements ToolExecutor {
     this.send({ type: 'error', operation, error });
   }
 
+  /** The person ran one of its commands (spindle.commands.onInvoked). */
+  sendCommand(commandId: string, context: unknown): void {
+    this.send({ type: 'command_invoked', commandId, context });
+  }
+
   /** Hands a message to the extension's onFrontendMessage handlers. */
   sendFrontendMessage(payload: unknown): void {
     this.send({ type: 'frontend_message', payload });

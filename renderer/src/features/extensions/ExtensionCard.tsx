@@ -11,6 +11,7 @@ import { InlineError } from '../../components/InlineError';
 import { removeExtension, restartExtension, setExtensionEnabled, setExtensionTrusted, setPermission } from '../../stores/extensions/extension-commands';
 import { NO_TOOL_FILTERS } from '../../stores/app/ui-slice';
 import { ExtensionFacts } from './ExtensionFacts';
+import { ExtensionCommands } from './ExtensionCommands';
 import { CardSurfaces } from '../frontends/CardSurfaces';
 import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
@@ -113,6 +114,7 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
           busy={busy !== null}
           onTrust={(trusted) => void act('trust', 'Could not change trust', () => setExtensionTrusted(store, host, ext.id, trusted))}
         />
+        <ExtensionCommands extension={ext} />
         <CardSurfaces extensionId={ext.id} />
 
         <section className="ext-card__perms" aria-label={`Permissions of ${ext.name}`}>

@@ -71,6 +71,11 @@ export function loadFrontendMessages(host: HostConnection, id: string): Promise<
   return host.invoke('extensions.frontend', { id });
 }
 
+/** Runs one of the extension's commands (spindle.commands): its backend hears it with the open chat. */
+export function runExtensionCommand(host: HostConnection, id: string, commandId: string): Promise<Result<{ ran: true }>> {
+  return host.invoke('extensions.runCommand', { id, commandId });
+}
+
 /** Hands a JSON message to the extension's onFrontendMessage handlers. */
 export function sendFrontendMessage(host: HostConnection, id: string, payload: unknown): Promise<Result<{ delivered: boolean }>> {
   return host.invoke('extensions.sendFrontend', { id, payload });
