@@ -294,6 +294,7 @@ describe('the messages the host sends', () => {
     w.host.reportError('registerTool', { code: 'INVALID_INPUT', message: 'bad', path: '/name' });
     w.handle.say({ type: 'rpc', message: { kind: 'invoke', id: 1, method: 'runtime.inert', input: {} } });
     w.host.sendFrontendMessage({ hello: 1 });
+    w.host.sendCommand('open', { route: '/chat/c', chatId: 'c', characterId: 'c', isGroupChat: false });
     w.host.sendEvent('MESSAGE_SENT', { chatId: 'c' });
     w.clock.advance(1000); // a heartbeat ping
     w.host.rejectInFlight({ code: 'TOOL_UNAVAILABLE', message: 'stopping' }, 'cancelled');
