@@ -28,6 +28,8 @@ export type HostEvent =
   | { type: 'extension.frontend-message'; id: string; payload: unknown }
   /** A toast its backend asked for (spindle.toast.*): shown by the window with the extension's name. */
   | { type: 'extension.toast'; id: string; toast: ExtensionToast }
+  /** Its backend asked to take the person somewhere (spindle.ui): a Lumiverse drawer tab id, an extension's tab, or settings. */
+  | ({ type: 'extension.ui'; id: string } & ({ action: 'openDrawerTab'; tabId: string } | { action: 'closeDrawer' } | { action: 'openSettings'; viewId: string | null }))
   /** For every extension's frontend frames: an event with Lumiverse's name and payload (GENERATION_ENDED, CHAT_SWITCHED…). */
   | { type: 'extension.event'; event: string; payload: unknown }
   /** MCP servers: status/config/tool count changed; removed; one log line (rate-limited; mcp.log has all). */
@@ -64,6 +66,7 @@ export const HOST_EVENTS = {
   'extension.log': "One line of an extension's log.",
   'extension.frontend-message': "A message an extension's backend sent its frontend frames.",
   'extension.toast': 'A toast an extension asked for.',
+  'extension.ui': 'An extension asked to take the person to a place of the app (spindle.ui.openDrawerTab, closeDrawer, openSettings).',
   'extension.event': "An event every extension's frontend hears (GENERATION_ENDED, CHAT_SWITCHED…).",
   'mcp.changed': "An MCP server's status, config or tools changed.",
   'mcp.removed': 'An MCP server was removed.',

@@ -136,7 +136,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   // Frontend and UI: the Workbench runs no extension frontend
   fn('sendToFrontend', 'pipeline'),
   fn('onFrontendMessage', 'pipeline'),
-  space('ui', 'inert', ns('getDrawerTabs:list getSettingsTabs:list openDrawerTab closeDrawer openSettings closeSettings openCommandPalette closeCommandPalette')),
+  space('ui', 'real', ns('getDrawerTabs getSettingsTabs openDrawerTab closeDrawer openSettings closeSettings openCommandPalette closeCommandPalette')),
   space('toast', 'real', ns('success:void warning:void error:void info:void')),
   space('modal', 'inert', ns('open close confirm')),
   space('prompt', 'inert', ns('input')),

@@ -246,6 +246,15 @@ const HOST = {
       part: Type.String({ maxLength: FRONTEND_PART_CHARS }),
     }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
   ...prefixed('toast', Object.fromEntries(TOAST_LEVELS.map((level) => [level, TOAST])) as Record<(typeof TOAST_LEVELS)[number], typeof TOAST>),
+  // UI automation (Lumiverse's free tier): the window takes the person there (spindle-host/ui-navigation.ts).
+  'ui.getDrawerTabs': endpoint({ ...positional({}), result: Type.Array(Dto({ id: Type.String(), tabName: Type.String() })) }),
+  'ui.getSettingsTabs': endpoint({ ...positional({}), result: Type.Array(Any) }),
+  'ui.openDrawerTab': endpoint({ ...positional({ tabId: Type.String({ minLength: 1, maxLength: 200 }) }), result: Type.Null(), errors: ['RATE_LIMITED'] }),
+  'ui.closeDrawer': endpoint({ ...positional({}), result: Type.Null(), errors: ['RATE_LIMITED'] }),
+  'ui.openSettings': endpoint({ ...positional({ viewId: Opt(Type.String({ maxLength: 200 })) }), result: Type.Null(), errors: ['RATE_LIMITED'] }),
+  'ui.closeSettings': endpoint({ ...positional({}), result: Type.Null() }),
+  'ui.openCommandPalette': endpoint({ ...positional({}), result: Type.Null() }),
+  'ui.closeCommandPalette': endpoint({ ...positional({}), result: Type.Null() }),
   // Command palette entries (Lumiverse's free tier), checked and trimmed by the host (spindle-host/commands.ts).
   'commands.register': endpoint({ ...positional({ commands: Type.Array(Any, { maxItems: 1000 }) }), result: Type.Null() }),
   'commands.unregister': endpoint({ ...positional({ commandIds: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })) }), result: Type.Null() }),

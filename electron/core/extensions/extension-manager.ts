@@ -91,6 +91,7 @@ export class ExtensionManager {
       denied: (id, permission, operation) => this.entries.get(id)?.worker?.denyPermission(permission, operation),
       toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend-message', id, payload }),
       toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
+      navigate: (id, to) => this.events.emit({ type: 'extension.ui', id, ...to }),
       peer: (id) => peerWorker(this.entries.get(id), this.clock),
     });
     this.frames = new ExtensionFrames(this.entries, this.spindle, this.clock);

@@ -5,6 +5,7 @@ import { PANELS } from '../features';
 import { ApprovalDialog } from '../features/safety/ApprovalDialog';
 import { DockPanels } from '../features/frontends/DockPanels';
 import { ExtensionToasts } from '../features/frontends/ExtensionToasts';
+import { ExtensionNavigation } from '../features/frontends/ExtensionNavigation';
 import { FloatWidgets } from '../features/frontends/FloatWidgets';
 import { FrontendDialogs } from '../features/frontends/FrontendDialogs';
 import { FrontendFrames } from '../features/frontends/FrontendFrames';
@@ -108,6 +109,7 @@ export function App() {
       <AppFloatWidgets />
       <FrontendDialogs />
       <ExtensionToasts />
+      <ExtensionNavigation />
     </FrontendsProvider>
   );
 }

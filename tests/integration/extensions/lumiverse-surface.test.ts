@@ -88,13 +88,13 @@ describe('conformance', () => {
       expect(outcome, p).toBeDefined();
       if (!outcome.ok) expect(['UNSUPPORTED_HERE', 'PERMISSION_DENIED'], `${p}: ${JSON.stringify(outcome)}`).toContain(outcome.code);
     }
-    expect(results['ui.getDrawerTabs']).toEqual({ ok: true, value: [] });
+    expect(results['frontendProcesses.list']).toEqual({ ok: true, value: [] });
     expect(results['databanks.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(results['oauth.createState']).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
-    await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('ui'), 'the card to list the inert members used');
-    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['ui', 'oauth', 'databanks', 'modal']));
+    await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('frontendProcesses'), 'the card to list the inert members used');
+    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['frontendProcesses', 'oauth', 'databanks', 'modal']));
     // Logged once per member, not once per call.
-    expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.ui.')).length).toBe(1);
+    expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.frontendProcesses.')).length).toBe(1);
   });
 
   it('every inert read answers a value of the type Lumiverse declares for it (an empty catalog has its six lists)', async () => {

@@ -23,8 +23,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'events.query': 'array',
   'events.replay': 'array',
   'events.getLatestState': 'record',
-  'ui.getDrawerTabs': 'array',
-  'ui.getSettingsTabs': 'array',
   'theme.getCurrent': { id: 'string', name: 'string', mode: ['light', 'dark'], accent: ACCENT, enableGlass: 'boolean', radiusScale: 'number', fontScale: 'number', uiScale: 'number', characterAware: 'boolean' },
   'frontendProcesses.list': 'array',
   'frontendProcesses.get': 'nullable',
@@ -52,6 +50,9 @@ export const DECLARED_READS: Record<string, Declared> = {
 
 /** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories, spindle.imageGen). */
 export const DECLARED_HOST_READS: Record<string, Declared> = {
+  // The Workbench's places under Lumiverse's tab ids; it has no settings tabs.
+  'ui.getDrawerTabs': 'array',
+  'ui.getSettingsTabs': 'array',
   // Answered from the person's image connections (none here: empty, and null for one it has not).
   'imageGen.getProviders': 'array',
   'imageGen.listConnections': 'array',

@@ -32,6 +32,7 @@ import { ExtensionUploads } from './extension-uploads';
 import { ExtensionImages } from './extension-images';
 import { imageGenHandlers, type ImageConnections } from './image-gen';
 import { ExtensionCommands } from './commands';
+import { uiHandlers, type UiNavigation } from './ui-navigation';
 import { presetHandlers } from './presets';
 import { memoryHandlers } from './memories';
 import { regexScriptHandlers } from './regex-scripts';
@@ -90,6 +91,8 @@ export interface SpindleHostOptions {
   toFrontend?(extensionId: string, payload: unknown): void;
   /** Its backend called spindle.toast.* (the window shows it). */
   toast?(extensionId: string, toast: ExtensionToast): void;
+  /** Its backend asked to take the person somewhere (spindle.ui: the window moves). */
+  navigate?(extensionId: string, to: UiNavigation): void;
   /** A running extension's worker; null when it is not running. */
   peer?(extensionId: string): PeerWorker | null;
 }
@@ -149,6 +152,7 @@ export class SpindleHost {
       ...this.uploads.handlers(),
       ...this.images.handlers(),
       ...this.commands.handlers(),
+      ...uiHandlers(clock, (id, to) => options.navigate?.(id, to)),
       ...imageGenHandlers(deps.imageGen ?? (() => null), this.images),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
