@@ -28,6 +28,7 @@ const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
   MESSAGE_SENT: withoutMessageText,
   MESSAGE_EDITED: withoutMessageText,
   MESSAGE_SWIPED: withoutMessageText,
+  SWIPE_EDITED: withoutMessageText,
   GENERATION_ENDED: generationWithoutText,
   GENERATION_STOPPED: generationWithoutText,
   STREAM_TOKEN_RECEIVED: () => null,

@@ -29,11 +29,14 @@ export class MessageActions {
 
   /**
    * An extension's patch (spindle.chat.updateMessage), in Lumiverse's order: the swipe shown, the alternatives' texts,
-   * the shown text, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED.
+   * the shown text, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED, and SWIPE_EDITED after it
+   * when the swipes or the one shown were given, as Lumiverse tells it.
    */
   patch(sessionId: string, messageId: string, patch: MessagePatch): ChatSession {
+    let previousSwipeId = 0;
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
       let message = s.messages[i]!;
+      previousSwipeId = message.swipeId ?? 0;
       if (patch.swipeId !== undefined) message = showSwipe(message, patch.swipeId);
       if (patch.swipes) message = editSwipeTexts(message, patch.swipes);
       if (patch.content !== undefined) message = editContent(message, patch.content);
@@ -43,7 +46,9 @@ export class MessageActions {
       }
       s.messages[i] = message;
     });
-    this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
+    const message = messageDtoIn(session, index);
+    this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message });
+    if (patch.swipes !== undefined || patch.swipeId !== undefined) this.deps.tell(sessionId, 'SWIPE_EDITED', { chatId: sessionId, message, previousSwipeId });
     return session;
   }
 

@@ -40,8 +40,10 @@ describe('a message patch from an extension', () => {
     let reply = saved().messages[1]!;
     expect(reply).toMatchObject({ swipeId: 0, content: 'first, reworded', metadata: { tracker: { hp: 3 } } });
     expect(reply.swipes!.map((s) => s.content)).toEqual(['first, reworded', 'second, reworded']);
-    expect(told.map((t) => t.event)).toEqual(['MESSAGE_EDITED']);
+    // The swipes were given: SWIPE_EDITED follows, as in Lumiverse, with the swipe shown before.
+    expect(told.map((t) => t.event)).toEqual(['MESSAGE_EDITED', 'SWIPE_EDITED']);
     expect(told[0]!.payload).toMatchObject({ message: { id: 'r1', content: 'first, reworded', metadata: { tracker: { hp: 3 } } } });
+    expect(told[1]!.payload).toEqual({ chatId: id, message: told[0]!.payload.message, previousSwipeId: 1 });
 
     // content wins over the swipes' text for the shown one; empty metadata removes it.
     actions.patch(id, 'r1', { swipes: ['ignored', 'second again'], content: 'shown text', metadata: {} });
@@ -49,6 +51,10 @@ describe('a message patch from an extension', () => {
     expect(reply.content).toBe('shown text');
     expect(reply.swipes!.map((s) => s.content)).toEqual(['shown text', 'second again']);
     expect(reply.metadata).toBeUndefined();
+    // Only the text or metadata: MESSAGE_EDITED alone.
+    told.length = 0;
+    actions.patch(id, 'r1', { content: 'plain edit' });
+    expect(told.map((t) => t.event)).toEqual(['MESSAGE_EDITED']);
   });
 
   it('refuses a swipe the message does not have, an unknown message, and any change while a reply is written; nothing saved', () => {

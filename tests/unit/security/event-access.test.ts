@@ -11,6 +11,7 @@ const EVENTS: Array<[string, unknown]> = [
   ['MESSAGE_SENT', { chatId: 'c1', message }],
   ['MESSAGE_EDITED', { chatId: 'c1', message }],
   ['MESSAGE_SWIPED', { chatId: 'c1', message, action: 'added', swipeId: 1 }],
+  ['SWIPE_EDITED', { chatId: 'c1', message, previousSwipeId: 0 }],
   ['GENERATION_ENDED', { generationId: 'g', chatId: 'c1', messageId: 'm2', content: SECRET, usage: { outputTokens: 3 } }],
   ['GENERATION_STOPPED', { generationId: 'g', chatId: 'c1', content: SECRET }],
   ['STREAM_TOKEN_RECEIVED', { generationId: 'g', chatId: 'c1', token: SECRET, seq: 1 }],
@@ -27,8 +28,8 @@ describe('E1: what an event carries follows the permissions', () => {
 
   it('E1: keeps ids and counts, drops stream tokens entirely', () => {
     expect(eventPayloadFor('MESSAGE_SENT', EVENTS[0]![1], none, 'x')).toEqual({ chatId: 'c1', message: { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', role: 'user', swipe_count: 2 } });
-    expect(eventPayloadFor('GENERATION_ENDED', EVENTS[3]![1], none, 'x')).toEqual({ generationId: 'g', chatId: 'c1', messageId: 'm2', usage: { outputTokens: 3 }, contentLength: SECRET.length });
-    expect(eventPayloadFor('STREAM_TOKEN_RECEIVED', EVENTS[5]![1], none, 'x')).toBeNull();
+    expect(eventPayloadFor('GENERATION_ENDED', EVENTS[4]![1], none, 'x')).toEqual({ generationId: 'g', chatId: 'c1', messageId: 'm2', usage: { outputTokens: 3 }, contentLength: SECRET.length });
+    expect(eventPayloadFor('STREAM_TOKEN_RECEIVED', EVENTS[6]![1], none, 'x')).toBeNull();
     // Events without chat text pass as they are; a malformed text event is dropped rather than guessed at.
     const switched = { chatId: 'c1' };
     expect(eventPayloadFor('CHAT_SWITCHED', switched, none, 'x')).toBe(switched);
@@ -43,8 +44,8 @@ describe('E1: what an event carries follows the permissions', () => {
     const grants: Record<string, ExtensionPermission[]> = { plain: [], reader: ['chat_mutation'] };
     for (const [event, payload] of EVENTS) tellFrames(brokers, (id) => grants[id] ?? [], event, payload);
     expect(JSON.stringify(heard.get('plain'))).not.toContain('ledger');
-    expect(heard.get('plain')).toHaveLength(5);
-    expect(heard.get('reader')).toHaveLength(6);
+    expect(heard.get('plain')).toHaveLength(6);
+    expect(heard.get('reader')).toHaveLength(7);
     expect(JSON.stringify(heard.get('reader'))).toContain('ledger');
   });
 
