@@ -133,7 +133,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('events', 'inert', ns('track:done query:list replay:list getLatestState:record', { permission: 'event_tracking' })),
   // Permissions
   space('permissions', 'real', ns('getGranted has onDenied onChanged')),
-  // Frontend and UI: the Workbench runs no extension frontend
+  // Frontend and UI: its frames' messages, toasts, commands and moves of the window; dialogs from the backend are inert
   fn('sendToFrontend', 'pipeline'),
   fn('onFrontendMessage', 'pipeline'),
   space('ui', 'real', ns('getDrawerTabs getSettingsTabs openDrawerTab closeDrawer openSettings closeSettings openCommandPalette closeCommandPalette')),

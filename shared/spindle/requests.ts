@@ -113,7 +113,7 @@ const DATA = {
       chatId: ChatId,
       message: Type.Object({ role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]), content: Type.String(), metadata: Opt(Type.Record(Type.String(), Any)) }),
       options: Opt(Type.Union([Type.Boolean(), Type.Object({ triggerGeneration: Opt(Type.Boolean()) })])),
-    }), result: Dto({ id: Type.String() }), errors: ['NOT_FOUND', 'INPUT_TOO_LARGE', 'PERMISSION_DENIED', 'CONFLICT', 'CHAT_NO_CONNECTION', 'CONNECTION_HELD', 'HOST_SHUTDOWN'], permission: 'chat_mutation' }),
+    }), result: Dto({ id: Type.String() }), errors: ['NOT_FOUND', 'INPUT_TOO_LARGE', 'PERMISSION_DENIED', 'RATE_LIMITED', 'CONFLICT', 'CHAT_NO_CONNECTION', 'CONNECTION_HELD', 'HOST_SHUTDOWN'], permission: 'chat_mutation' }),
   'chat.updateMessage': endpoint({ ...positional({
       chatId: ChatId,
       messageId: Id(64),

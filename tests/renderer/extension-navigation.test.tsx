@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAppStore } from '../../renderer/src/stores/app/app-store';
 import { navigate } from '../../renderer/src/features/frontends/ExtensionNavigation';
 import { createFrontendsStore, frontendsActions } from '../../renderer/src/features/frontends/frontends-store';
-import { cleanup, renderShell, settle } from './harness';
+import { buttonNamed, cleanup, renderShell, settle } from './harness';
 import { disposeAllHosts, RealHost } from './real-host';
 import { extensionsSettled, removeWrittenExtensions, writeExtension } from './real-tools';
 
@@ -36,7 +36,7 @@ spindle.on('TOOL_INVOCATION', async ({ args }) => {
 }
 
 describe('spindle.ui', () => {
-  it("takes the person to the section a Lumiverse tab id names; an unknown place is left alone; more than five moves in ten seconds are refused", async () => {
+  it("asks first, unless the person was just using the extension; then takes them to the section a Lumiverse tab id names; an unknown place is left alone; more than five moves in ten seconds are refused", async () => {
     const host = await RealHost.start({ bundledExtensionsDir: null });
     await host.arrange('extensions.install', { folder: guide(), grant: ['tools'] });
     await extensionsSettled(host);
@@ -46,11 +46,22 @@ describe('spindle.ui', () => {
       return JSON.parse((result as { content: string }).content) as { ok: boolean; code?: string; tabs?: string[] };
     };
     const shown = () => container.querySelector('main')!.getAttribute('data-panel');
+    const offers = () => [...document.querySelectorAll<HTMLElement>('[data-testid="extension-navigation-offer"]')];
     expect(shown()).not.toBe('connections');
     let answer!: Awaited<ReturnType<typeof go>>;
+    // Out of the blue (nobody touched it): the window stays, and the person is asked.
     await settle(async () => void (answer = await go({ tab: 'connections' })));
     expect(answer).toEqual({ ok: true, tabs: ['connections', 'council', 'spindle', 'mcpServers', 'characters'] });
+    expect(shown()).not.toBe('connections');
+    expect(offers().map((o) => o.textContent)).toEqual(['GuideAsks to open Connections.GoNot now']);
+    await settle(() => buttonNamed(offers()[0]!, 'Go').click());
     expect(shown()).toBe('connections');
+    expect(offers()).toEqual([]);
+    // The person was just using it (a press on one of its surfaces): its moves are theirs.
+    const own = document.createElement('div');
+    own.setAttribute('data-extension-id', 'guide');
+    document.body.append(own);
+    own.dispatchEvent(new Event('pointerdown', { bubbles: true }));
     await settle(async () => void (await go({ tab: 'spindle' })));
     expect(shown()).toBe('extensions');
     await settle(async () => void (await go({ tab: 'wallpaper' })));

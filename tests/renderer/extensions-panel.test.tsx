@@ -369,8 +369,12 @@ spindle.commands.onInvoked((commandId, context) => console.log('ran ' + commandI
     const commands = byTestId(card(panel, 'notes'), 'extension-commands');
     const summarize = buttonNamed(commands, 'Notes: Summarize chat');
     expect(summarize.getAttribute('aria-disabled')).toBe('true');
-    expect(summarize.title).toBe('Open a chat in the Workbench first');
+    expect(document.getElementById(summarize.getAttribute('aria-describedby')!)?.textContent).toBe('Writes a note of this chat (Open a chat in the Workbench first.)');
+    // Pressed while it waits for a chat: nothing is sent.
+    await settle(() => summarize.click());
+    expect(host.callsTo('extensions.runCommand')).toHaveLength(0);
     await settle(() => buttonNamed(commands, 'Notes: Open').click());
+    expect(host.callsTo('extensions.runCommand').map((c) => c.input)).toEqual([{ id: 'notes', commandId: 'open' }]);
     const ran = async () => ((await host.arrange('extensions.log', { id: 'notes' })).lines as string[]).filter((line) => line.includes('ran '));
     await settle(async () => void (await ran()));
     expect((await ran()).at(-1)).toContain('ran open {"route":"/"}');
@@ -378,8 +382,8 @@ spindle.commands.onInvoked((commandId, context) => console.log('ran ' + commandI
     expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('open one') } });
     expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'nameless' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const session = await host.arrange('chat.sessions.create', { title: 'Harbour' });
-    await host.arrange('chat.sessions.open', { sessionId: session.id });
-    expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize' })).toEqual({ ok: true, value: { ran: true } });
+    expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize', chatId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', path: '/chatId' } });
+    expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize', chatId: session.id })).toEqual({ ok: true, value: { ran: true } });
     await settle(async () => void (await ran()));
     expect((await ran()).at(-1)).toContain(`ran summarize {"route":"/chat/${session.id}","chatId":"${session.id}","characterId":"${session.id}","isGroupChat":false}`);
     // Stopped, it has no commands: they go with its worker.

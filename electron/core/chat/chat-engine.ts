@@ -137,12 +137,18 @@ export class ChatEngine {
     return this.start(session, history, target, options, { placement });
   }
 
-  /** A new reply to the session as it now is (an extension appended the person's line and asked for the answer). */
-  reply(sessionId: string, options: SendOptions = {}): TurnStarted {
+  /**
+   * A new reply to the session as it now is (an extension appended the person's line and asked for the answer), as
+   * the person's send would make it: their dry run switch honoured, refused while a reply is written or with no
+   * connection. `check` asks only whether it could start (before anything is appended).
+   */
+  reply(sessionId: string, options: SendOptions = {}, check = false): TurnStarted | null {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
-    options = followSession(options, session);
-    return this.start(session, session.messages, this.target(options, session), options, {});
+    options = { ...followSession(options, session), dryRun: options.dryRun ?? session.dryRun === true };
+    const target = this.target(options, session);
+    if (check) return null;
+    return this.start(session, session.messages, target, options, options.dryRun ? { dryRun: true } : {});
   }
 
   /** Asks the model to go on from the last reply: what it writes is added to that reply. */

@@ -104,6 +104,7 @@ export function chatReads(options: {
     head: (id) => (sessions.has(id) ? sessionView(sessions.head(id)) : running()?.id === id ? running() : null),
     list: () => sessions.heads().map(sessionView),
     saved: (id) => sessions.has(id),
+    busy: (id) => options.chat.isBusy(id),
     whole: (id) => sessions.preload(id),
     async resolveMacros(text, { chatId, characterId, commit }) {
       // A character is a session here; with neither named, the active session, else a blank one.
@@ -124,9 +125,10 @@ export function chatReads(options: {
       options.changed(id);
       return { id: created.id };
     },
-    reply(id) {
+    reply(id, check) {
       mutable(id);
-      return options.chat.reply(id).turnId;
+      const started = options.chat.reply(id, {}, check);
+      return started ? { turnId: started.turnId, settled: options.chat.settled(id) } : null;
     },
     update(id, messageId, patch) {
       mutable(id);

@@ -6,12 +6,14 @@ import type { ChatEngine } from './chat-engine';
 import type { SessionStore } from './session-store';
 
 export async function deleteSession(
-  deps: { sessions: Pick<SessionStore, 'delete'>; chat: Pick<ChatEngine, 'stop' | 'settled' | 'broadcast'>; regex: Pick<RegexStore, 'forgetScope'> },
+  deps: { sessions: Pick<SessionStore, 'delete'>; chat: Pick<ChatEngine, 'stop' | 'settled' | 'broadcast' | 'activeSessionId' | 'open'>; regex: Pick<RegexStore, 'forgetScope'> },
   sessionId: string,
 ): Promise<boolean> {
   if (deps.chat.stop(sessionId)) await deps.chat.settled(sessionId);
   const deleted = deps.sessions.delete(sessionId);
   if (deleted) {
+    // No extension is told of a chat that is gone as the active one (it hears CHAT_SWITCHED { chatId: null }).
+    if (deps.chat.activeSessionId === sessionId) deps.chat.open(null);
     deps.regex.forgetScope(sessionId);
     deps.chat.broadcast('CHARACTER_DELETED', { id: sessionId });
   }

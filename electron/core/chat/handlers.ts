@@ -38,10 +38,13 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return session;
     },
     'chat.sessions.update': whole(({ sessionId, patch }) => {
+      const before = sessions.head(sessionId);
       const session = sessions.mutate(sessionId, (x) => ({ ...x, ...patch, ...(patch.title ? { titleSet: true } : {}) }));
       emitSessions(sessionId, 'updated');
-      if (patch.character) chat.broadcast('CHARACTER_EDITED', characterEdited(session));
-      if (patch.persona) chat.broadcast('PERSONA_CHANGED', personaChanged(session));
+      // The editor saves every part at once: extensions hear only of the ones that changed.
+      const changed = (part: 'character' | 'persona') => JSON.stringify(before[part]) !== JSON.stringify(session[part]);
+      if (changed('character')) chat.broadcast('CHARACTER_EDITED', characterEdited(session));
+      if (changed('persona')) chat.broadcast('PERSONA_CHANGED', personaChanged(session));
       return session;
     }),
     'chat.sessions.rename': whole(({ sessionId, title }) => {

@@ -363,9 +363,9 @@ export class ExtensionManager {
     return this.spindle;
   }
 
-  /** The person runs one of its commands (run-command.ts). */
-  runCommand(id: string, commandId: string): void {
-    runCommand(this.entry(id), this.spindle.commands, this.spindle.activeChatId(), commandId);
+  /** The person runs one of its commands (run-command.ts), in the chat they have open. */
+  runCommand(id: string, commandId: string, chatId?: string): void {
+    runCommand(this.entry(id), this.spindle.commands, this.spindle.chats(), commandId, chatId);
   }
 
   /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions. */

@@ -66,8 +66,8 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
     'extensions.frontend': ({ id }) => ({ messages: manager.pipeline().frontendMessages(id) }),
     'extensions.sendFrontend': ({ id, payload }) => ({ delivered: manager.pipeline().sendFrontend(id, payload) }),
-    'extensions.runCommand': ({ id, commandId }) => {
-      manager.runCommand(id, commandId);
+    'extensions.runCommand': ({ id, commandId, chatId }) => {
+      manager.runCommand(id, commandId, chatId);
       return { ran: true as const };
     },
     'extensions.pageRequest': ({ id, ...request }) => manager.pageRequest(id, request),

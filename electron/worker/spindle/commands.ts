@@ -14,7 +14,9 @@ export function createCommands(requests: HostRequests, log: SpindleLog) {
   return {
     api: Object.freeze({
       register(commands: unknown) {
-        tell('commands.register', [Array.isArray(commands) ? commands : []]);
+        // As Lumiverse: anything but a list is a warning, and the commands it had stay.
+        if (!Array.isArray(commands)) return log.warn('spindle.commands.register: expected an array; the commands stay as they were.');
+        tell('commands.register', [commands]);
       },
       unregister(commandIds?: unknown) {
         tell('commands.unregister', [Array.isArray(commandIds) ? commandIds.filter((id) => typeof id === 'string') : []]);
@@ -25,15 +27,18 @@ export function createCommands(requests: HostRequests, log: SpindleLog) {
         return () => void handlers.delete(handler as Invoked);
       },
     }),
-    /** The person ran one of its commands: each handler hears it; one that throws is logged, the rest still run. */
+    /** The person ran one of its commands: every handler hears it at once; one that fails is logged, the others run on. */
     async invoke(commandId: string, context: unknown): Promise<void> {
-      for (const handler of [...handlers]) {
-        try {
-          await handler(commandId, context);
-        } catch (err) {
-          log.error(`Command handler error (${commandId}): ${(err as Error)?.message ?? String(err)}`);
-        }
-      }
+      const failed = (err: unknown) => log.error(`Command handler error (${commandId}): ${(err as Error)?.message ?? String(err)}`);
+      await Promise.all(
+        [...handlers].map(async (handler) => {
+          try {
+            await handler(commandId, context);
+          } catch (err) {
+            failed(err);
+          }
+        }),
+      );
     },
   };
 }

@@ -206,8 +206,8 @@ describe('a chat turn with a Lumiverse extension', () => {
     await install([...GRANT, 'generation']);
     const { sessionId } = await turn('Where are we?');
     rig.server.enqueue({ text: 'The door creaks open.' });
-    const chosen = (await invoke('choose')) as { ok: boolean; content: string };
-    expect(chosen.ok).toBe(false);
+    // No choice given: its content is not a string, refused with the field named.
+    expect(await invoke('choose')).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     const picked = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I open the door.' }, { timeoutMs: 20_000 });
     const result = JSON.parse((picked as { content: string }).content) as { id: string; generationId: string };
     const done = await finished(rig, result.generationId);
@@ -218,11 +218,29 @@ describe('a chat turn with a Lumiverse extension', () => {
       expect.objectContaining({ role: 'assistant', content: 'The door creaks open.' }),
     ]);
     expect(sentMessages().at(-1)).toEqual({ role: 'user', content: 'I open the door.' });
+    // While a reply is being written: refused before anything is appended (the line would sit above a reply that never saw it).
+    rig.server.enqueue({ text: 'A slow answer.', stallAfter: 1 });
+    const sent = await rig.call('chat.send', { sessionId, text: 'Wait.' });
+    const busy = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I knock.' }, { timeoutMs: 20_000 });
+    expect(busy).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    await rig.call('chat.stop', { sessionId });
+    await finished(rig, (sent.value as { turnId: string }).turnId);
+    const count = ((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.length;
+    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.some((m) => m.content === 'I knock.')).toBe(false);
+    // The person's dry run switch holds for it as for their own send: the prompt is shown, the model not called.
+    await rig.call('chat.sessions.update', { sessionId, patch: { dryRun: true } });
+    const calls = rig.server.generations.length;
+    const dry = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I wait.' }, { timeoutMs: 20_000 });
+    const dryTurn = JSON.parse((dry as { content: string }).content) as { generationId: string };
+    expect((await finished(rig, dryTurn.generationId)).finishReason).toBe('dry-run');
+    expect(rig.server.generations.length).toBe(calls);
+    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(count + 1);
+    await rig.call('chat.sessions.update', { sessionId, patch: { dryRun: false } });
     // The generation permission revoked: refused before anything is appended.
     await rig.host.extensions.revoke('lumiverse_pipeline', ['generation']);
     const refused = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I close it.' }, { timeoutMs: 20_000 });
     expect(refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
-    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(session.messages.length);
+    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(count + 1);
   }, 60_000);
 
   it('E1: events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {

@@ -119,6 +119,8 @@ describe('chats, macros and the catalog', () => {
     await r.call('chat.sessions.update', { sessionId: id, patch: { character: { ...MARA.character, description: 'Keeper of two lamps.' } } });
     await r.call('chat.sessions.update', { sessionId: id, patch: { persona: { name: 'Tom', description: 'A sailor.' } } });
     await r.call('chat.sessions.update', { sessionId: id, patch: { title: 'Only a title' } });
+    // The editor saves every part at once: unchanged ones are not told.
+    await r.call('chat.sessions.update', { sessionId: id, patch: { character: { ...MARA.character, description: 'Keeper of two lamps.' }, persona: { name: 'Tom', description: 'A sailor.' }, worldInfo: [] } });
     await r.call('chat.sessions.delete', { sessionId: id });
     await waitFor(() => (readJson(storage(r, 'records.json')) as unknown as unknown[] | null)?.length === 3, 'the three events');
     expect(readJson(storage(r, 'records.json'))).toEqual([

@@ -80,11 +80,12 @@ describe('the interceptor stage', () => {
       { role: 'user', content: 'c', __isChatHistory: true, sourceMessageId: 9, sourceIndexInChat: 0 },
       { role: 'user', content: 'd', __isChatHistory: true, sourceMessageId: 'm-9', sourceIndexInChat: 9 },
       { role: 'user', content: 'e', __isChatHistory: true, sourceMessageId: 'm-0', sourceIndexInChat: 2 },
+      { role: 'user', content: 'g', __isChatHistory: true, sourceMessageId: 'm-2', sourceIndexInChat: '2' },
       // A real one, moved to another place in the prompt, stays.
       { role: 'assistant', content: 'f', __isChatHistory: true, sourceMessageId: 'm-2', sourceIndexInChat: 2 },
     ];
     await runInterceptors(pipelineOf([() => forged, (messages) => messages], seen), MESSAGES, SOURCES, context, new AbortController().signal, new TurnTrace(() => 0));
-    expect(seen[1]!.slice(0, 5)).toEqual(['a', 'b', 'c', 'd', 'e'].map((content, i) => ({ role: i === 0 ? 'system' : 'user', content })));
-    expect(seen[1]![5]).toEqual({ role: 'assistant', content: 'f', __isChatHistory: true, sourceMessageId: 'm-2', sourceIndexInChat: 2 });
+    expect(seen[1]!.slice(0, 6)).toEqual(['a', 'b', 'c', 'd', 'e', 'g'].map((content, i) => ({ role: i === 0 ? 'system' : 'user', content })));
+    expect(seen[1]![6]).toEqual({ role: 'assistant', content: 'f', __isChatHistory: true, sourceMessageId: 'm-2', sourceIndexInChat: 2 });
   });
 });

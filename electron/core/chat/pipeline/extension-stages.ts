@@ -94,7 +94,7 @@ function interceptorMessages(messages: LlmMessage[], sources: ReadonlyArray<Mess
  * The messages an interceptor handed back, and the sources it kept on them (they never reach the model): only a mark
  * assembly made (`known`) passes on, so none can be made up for the next interceptor.
  */
-function checkedMessages(value: unknown, known: ReadonlySet<string>): { messages: LlmMessage[]; sources: Array<MessageSource | null> } | string {
+function checkedMessages(value: unknown, known: ReadonlyMap<string, MessageSource>): { messages: LlmMessage[]; sources: Array<MessageSource | null> } | string {
   if (!Array.isArray(value)) return 'it returned neither a message array nor { messages, parameters }';
   if (value.length > INTERCEPTOR_LIMITS.maxMessages) return `it returned ${value.length} messages (the cap is ${INTERCEPTOR_LIMITS.maxMessages})`;
   let chars = 0;
@@ -108,8 +108,9 @@ function checkedMessages(value: unknown, known: ReadonlySet<string>): { messages
     chars += msg.content.length;
     if (chars > INTERCEPTOR_LIMITS.maxChars) return `its messages exceed ${INTERCEPTOR_LIMITS.maxChars} characters`;
     messages.push({ role: msg.role as 'system' | 'user' | 'assistant', content: msg.content });
-    const sourced = msg.__isChatHistory === true && typeof msg.sourceMessageId === 'string' && known.has(sourceKey({ id: msg.sourceMessageId, index: msg.sourceIndexInChat as number }));
-    sources.push(sourced ? { id: msg.sourceMessageId as string, index: msg.sourceIndexInChat as number } : null);
+    // The mark as assembly made it (its own copy), never the values the interceptor handed back.
+    const sourced = msg.__isChatHistory === true && typeof msg.sourceMessageId === 'string' && typeof msg.sourceIndexInChat === 'number' ? known.get(sourceKey({ id: msg.sourceMessageId, index: msg.sourceIndexInChat })) : undefined;
+    sources.push(sourced ?? null);
   }
   return { messages, sources };
 }
@@ -125,7 +126,7 @@ export async function runInterceptors(
 ): Promise<{ messages: LlmMessage[]; parameters: InterceptorParameters }> {
   let current = messages;
   let sources = messageSources;
-  const known = new Set(messageSources.flatMap((source) => (source ? [sourceKey(source)] : [])));
+  const known = new Map(messageSources.flatMap((source) => (source ? [[sourceKey(source), source] as const] : [])));
   const parameters: InterceptorParameters = {};
   for (const ref of pipeline?.handlers('interceptor') ?? []) {
     if (signal.aborted) break;

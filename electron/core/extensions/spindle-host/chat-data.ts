@@ -8,6 +8,7 @@ import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { fail, type HandlersOf } from './handlers';
+import { DEFAULT_GENERATION_LIMITS } from './generation-gate';
 
 export interface ChatView {
   id: string;
@@ -48,12 +49,17 @@ export interface ChatReads {
   list(): ChatView[];
   /** Whether the chat is a saved session (a council run's chat from elsewhere is not). */
   saved(id: string): boolean;
+  /** Whether a reply is being written in it. */
+  busy(id: string): boolean;
   /** Resolves once the chat is in memory whole, read a chunk at a time (the host's thread free between). */
   whole(id: string): Promise<void>;
   /** chat_mutation: adds a message to the session (with an extension's metadata), shown live in the Workbench. */
   append(id: string, message: { role: 'user' | 'assistant' | 'system'; content: string; metadata?: Record<string, unknown> }): { id: string };
-  /** generation: starts a reply to the session as it now is (its turn id), as the person's send would. */
-  reply(id: string): string;
+  /**
+   * generation: starts a reply to the session as it now is, as the person's send would (its turn id, and when it has
+   * ended); with `check`, only throws why it could not (a reply being written, no connection) and starts nothing.
+   */
+  reply(id: string, check?: boolean): { turnId: string; settled: Promise<void> } | null;
   /** chat_mutation: changes a saved message (its text, swipes, metadata), saved and shown live. */
   update(id: string, messageId: string, patch: MessagePatch): void;
   /** chat_mutation: sets the hidden flag of these messages (every id must be the session's). */
@@ -178,8 +184,34 @@ function page<T>(items: T[], options: { limit?: number; offset?: number } | unde
 
 type ChatDataHandlers = Omit<HandlersOf<'chats'>, 'chats.getMemories'> & HandlersOf<'chat'> & HandlersOf<'characters'> & HandlersOf<'personas'> & HandlersOf<'world_books'> & HandlersOf<'macros'>;
 
+/**
+ * The replies one extension starts (appendMessage's triggerGeneration), held to its generations' share: two at a time and
+ * 30 a minute (generation-gate.ts's defaults), so no extension can keep every session answering.
+ */
+class TriggeredReplies {
+  private readonly running = new Map<string, number>();
+  private readonly recent = new Map<string, number[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  admit(extensionId: string): void {
+    const at = this.now();
+    const times = (this.recent.get(extensionId) ?? []).filter((t) => at - t < 60_000);
+    this.recent.set(extensionId, times);
+    if ((this.running.get(extensionId) ?? 0) >= DEFAULT_GENERATION_LIMITS.maxConcurrent || times.length >= DEFAULT_GENERATION_LIMITS.maxPerMinute) {
+      fail('RATE_LIMITED', `An extension starts at most ${DEFAULT_GENERATION_LIMITS.maxConcurrent} replies at a time and ${DEFAULT_GENERATION_LIMITS.maxPerMinute} a minute; this one was not started.`, '/options');
+    }
+  }
+
+  started(extensionId: string, settled: Promise<void>): void {
+    this.recent.get(extensionId)!.push(this.now());
+    this.running.set(extensionId, (this.running.get(extensionId) ?? 0) + 1);
+    void settled.finally(() => this.running.set(extensionId, (this.running.get(extensionId) ?? 1) - 1));
+  }
+}
+
 /** chats, chat, characters, personas, world_books (their permissions: requests.ts) and macros.resolve (none, as in Lumiverse). */
-export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandlers {
+export function chatDataHandlers(reads: () => ChatReads | null, now: () => number = Date.now): ChatDataHandlers {
   const all = () => reads()?.list() ?? [];
   const find = (id: string) => reads()?.head(id) ?? null;
   const active = () => {
@@ -195,6 +227,7 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
   };
   const changing = async (id: string) => (await wholeChat(id)).id;
   const dto = <T>(c: ChatView | null, to: (c: ChatView) => T) => (c ? to(c) : null);
+  const replies = new TriggeredReplies(now);
   return {
     'chats.getActive': () => dto(active(), chatDto),
     'chats.get': ({ chatId }) => dto(find(chatId), chatDto),
@@ -214,9 +247,17 @@ export function chatDataHandlers(reads: () => ChatReads | null): ChatDataHandler
       const generate = options === true || (typeof options === 'object' && options.triggerGeneration === true);
       if (generate && !caller.allowed('generation')) fail('PERMISSION_DENIED', 'generation — chat.appendMessage with triggerGeneration needs the generation permission.', '/options');
       const id = await changing(chatId);
+      // Whether the reply can start (none being written, a connection, within the extension's share) is asked before
+      // anything is appended: a refusal leaves the chat as it was.
+      if (generate) {
+        replies.admit(caller.extensionId);
+        reads()!.reply(id, true);
+      }
       const appended = reads()!.append(id, { role: message.role, content: message.content, ...(message.metadata ? { metadata: message.metadata } : {}) });
-      // The message stays when the reply cannot start (no connection, one being written): the error says why.
-      return generate ? { ...appended, generationId: reads()!.reply(id) } : appended;
+      if (!generate) return appended;
+      const started = reads()!.reply(id)!;
+      replies.started(caller.extensionId, started.settled);
+      return { ...appended, generationId: started.turnId };
     },
     'chat.updateMessage': async ({ chatId, messageId, patch }) => {
       // skipChunkRebuild and reasoning have nothing to act on here: the Workbench keeps no chat memory chunks or reasoning.

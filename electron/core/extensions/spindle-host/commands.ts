@@ -67,7 +67,9 @@ export class ExtensionCommands {
     };
   }
 
+  /** Its card is told only of a real change: an extension that registers the same list each turn sends the window nothing. */
   private set(extensionId: string, commands: ExtensionCommand[]): void {
+    if (JSON.stringify(commands) === JSON.stringify(this.list(extensionId))) return;
     if (commands.length) this.byExtension.set(extensionId, commands);
     else this.byExtension.delete(extensionId);
     this.changed(extensionId);

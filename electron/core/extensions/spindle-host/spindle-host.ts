@@ -160,7 +160,7 @@ export class SpindleHost {
       ...tokenHandlers(deps.tokens ?? (() => null)),
       ...councilHandlers(deps.council ?? (() => null)),
       ...corsHandlers(deps.fetch, undefined, undefined, options.timers),
-      ...chatDataHandlers(chats),
+      ...chatDataHandlers(chats, () => clock.now()),
       ...presetHandlers(deps.presets ?? (() => null)),
       ...memoryHandlers(deps.memories ?? (() => null), chats),
       ...regexScriptHandlers(deps.regexScripts ?? (() => null)),
@@ -208,7 +208,12 @@ export class SpindleHost {
 
   /** The chat extensions see as active (a starting worker hears CHAT_SWITCHED with it). */
   activeChatId(): string | null {
-    return this.options.deps?.chats?.()?.activeId() ?? null;
+    return this.chats()?.activeId() ?? null;
+  }
+
+  /** The Workbench's sessions as extensions read them, when this host has them. */
+  chats(): ChatReads | null {
+    return this.options.deps?.chats?.() ?? null;
   }
 
   /** Ends every request of an extension still running on the host (its worker stopped or lost a permission). */

@@ -18,7 +18,7 @@ export const WORKBENCH_TABS = [
   { id: 'spindle', shortName: 'Extend', tabName: 'Extensions', tabDescription: 'Manage Spindle extensions', keywords: ['extensions', 'spindle', 'plugins'] },
   { id: 'mcpServers', shortName: 'MCP', tabName: 'MCP Servers', tabDescription: 'Connect to external MCP tool servers', keywords: ['mcp', 'tools', 'servers'] },
   { id: 'characters', shortName: 'Chars', tabName: 'Chat', tabDescription: 'The Workbench chat and its sessions', keywords: ['chat', 'character', 'session'] },
-].map((tab) => ({ ...tab, builtIn: true }));
+].map((tab) => ({ ...tab, source: 'builtin' as const }));
 
 export function uiHandlers(clock: Clock, navigate: (extensionId: string, to: UiNavigation) => void): HandlersOf<'ui'> {
   const recent = new Map<string, number[]>();

@@ -72,8 +72,8 @@ export function loadFrontendMessages(host: HostConnection, id: string): Promise<
 }
 
 /** Runs one of the extension's commands (spindle.commands): its backend hears it with the open chat. */
-export function runExtensionCommand(host: HostConnection, id: string, commandId: string): Promise<Result<{ ran: true }>> {
-  return host.invoke('extensions.runCommand', { id, commandId });
+export function runExtensionCommand(host: HostConnection, id: string, commandId: string, chatId: string | null): Promise<Result<{ ran: true }>> {
+  return host.invoke('extensions.runCommand', { id, commandId, ...(chatId ? { chatId } : {}) });
 }
 
 /** Hands a JSON message to the extension's onFrontendMessage handlers. */
