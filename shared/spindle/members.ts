@@ -7,7 +7,7 @@
 //
 //   real      answered by the Workbench (tools, events, storage, generate, connections…)
 //   pipeline  registered now; run by the Workbench chat pipeline (macros, interceptors, chat reads)
-//   inert     present and harmless: logged once, a neutral value or UNSUPPORTED_HERE (UI, OAuth, media…)
+//   inert     present and harmless: logged once, a neutral value or UNSUPPORTED_HERE (backend dialogs, OAuth, media…)
 
 import type { EmptyAnswer } from './empty-answers';
 
