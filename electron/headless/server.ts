@@ -84,7 +84,14 @@ export async function startHeadlessServer(options: {
     const frameHost = /^(e-[0-9a-f]{16})\.localhost:(\d+)$/.exec(req.headers.host ?? '');
     if (frameHost && Number(frameHost[2]) === port) {
       const pathname = new URL(req.url ?? '/', `${HTTP}frame`).pathname;
-      const file = frameFile(frameHost[1]!, pathname, options.rendererDir, (label) => options.host.extensions.frontendFolder(label), (label) => options.host.extensions.imagesFolder(label));
+      const file = frameFile(
+        frameHost[1]!,
+        pathname,
+        options.rendererDir,
+        (label) => options.host.extensions.frontendFolder(label),
+        (label) => options.host.extensions.imagesFolder(label),
+        (label, imageId) => options.host.extensions.avatarFile(label, imageId),
+      );
       serveFile(file, req, res, frameHeaders(pathname));
       return;
     }

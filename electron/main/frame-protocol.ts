@@ -10,7 +10,12 @@ import { contentTypeFor } from './app-files';
 
 const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
-export function handleFrameProtocol(rendererRoot: string, folderOf: (label: string) => string | null, imagesOf: (label: string) => string | null): void {
+export function handleFrameProtocol(
+  rendererRoot: string,
+  folderOf: (label: string) => string | null,
+  imagesOf: (label: string) => string | null,
+  avatarOf: (label: string, imageId: string) => string | null,
+): void {
   protocol.handle(FRAME_SCHEME, async (request) => {
     let url: URL;
     try {
@@ -22,7 +27,7 @@ export function handleFrameProtocol(rendererRoot: string, folderOf: (label: stri
     const csp = sandbox ? sandboxContentSecurityPolicy([APP_ORIGIN, `${FRAME_SCHEME}:`]) : frameContentSecurityPolicy([APP_ORIGIN]);
     const headers = { 'Content-Security-Policy': csp, ...frameNetworkHeaders(sandbox ? 'sandbox' : 'frame'), 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405, headers });
-    const file = frameFile(url.hostname, url.pathname, rendererRoot, folderOf, imagesOf);
+    const file = frameFile(url.hostname, url.pathname, rendererRoot, folderOf, imagesOf, avatarOf);
     if (!file) return new Response('Not found', { status: 404, headers });
     try {
       const body = request.method === 'HEAD' ? null : await fs.readFile(file);

@@ -84,6 +84,7 @@ function run(dataDir: string): void {
       path.join(app.getAppPath(), 'out', 'renderer'),
       (label) => host?.extensions.frontendFolder(label) ?? null,
       (label) => host?.extensions.imagesFolder(label) ?? null,
+      (label, imageId) => host?.extensions.avatarFile(label, imageId) ?? null,
     );
     disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();

@@ -56,6 +56,7 @@ function sessionView(s: ChatSession): ChatView {
     ...(s.metadata ? { metadata: s.metadata } : {}),
     ...(s.card ? { card: s.card.data } : {}),
     ...(s.worldInfoBook ? { book: bookOf(s.worldInfoBook) } : {}),
+    ...(s.avatar ? { hasAvatar: true } : {}),
   };
 }
 
@@ -105,6 +106,7 @@ export function chatReads(options: {
     list: () => sessions.heads().map(sessionView),
     saved: (id) => sessions.has(id),
     busy: (id) => options.chat.isBusy(id),
+    avatarFile: (id) => sessions.avatarFile(id),
     whole: (id) => sessions.preload(id),
     async resolveMacros(text, { chatId, characterId, commit }) {
       // A character is a session here; with neither named, the active session, else a blank one.

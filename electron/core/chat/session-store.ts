@@ -248,6 +248,11 @@ export class SessionStore {
     return this.avatars.write(id, png);
   }
 
+  /** The picture's file, or null when the session has none (an extension's frame fetches it by its image_id). */
+  avatarFile(id: string): string | null {
+    return this.has(id) && this.head(id).avatar ? this.avatars.file(id) : null;
+  }
+
   /** The picture's bytes, or null when the session has none (or its file is gone). */
   avatar(id: string): Promise<Buffer | null> {
     return this.head(id).avatar ? this.avatars.read(id) : Promise.resolve(null);

@@ -1,5 +1,7 @@
 // What extensions' frontend frames reach of the host: the files and images their origin serves, and the answers to
 // their requests to Lumiverse's own `/api/v1/…` (page-api.ts), each within that extension's grants.
+import fs from 'node:fs';
+import { CHARACTER_IMAGE_ID } from './spindle-host/chat-data';
 import { HostFailure } from '../../../shared/errors';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
@@ -22,6 +24,16 @@ export class ExtensionFrames {
     return this.framed(label)?.folder ?? null;
   }
 
+  /**
+   * A character's picture (its image_id, `avatar-<session>`) for the extension of frame origin `label`, with what reading
+   * the character needs (characters); null otherwise.
+   */
+  avatarFile(label: string, imageId: string): string | null {
+    const entry = this.framed(label);
+    const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
+    return entry?.granted.has('characters') && session ? (this.spindle.chats()?.avatarFile(session) ?? null) : null;
+  }
+
   /** The folder of the images the extension of frame origin `label` keeps (spindle.images), served there. */
   imagesFolder(label: string): string | null {
     const entry = this.framed(label);
@@ -39,6 +51,11 @@ export class ExtensionFrames {
       spindle: (method, args) => this.spindle.answer(origin, method, { args }, call),
       uploads: this.spindle.uploads,
       image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
+      avatar: (imageId) => {
+        const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
+        const file = entry.granted.has('characters') && session ? this.spindle.chats()?.avatarFile(session) : null;
+        return file && fs.existsSync(file) ? { mime: 'image/png', bytes: fs.readFileSync(file) } : null;
+      },
       activeChatId: () => this.spindle.activeChatId(),
       now: () => this.clock.now(),
     });

@@ -188,6 +188,11 @@ export class ExtensionManager {
     return this.frames.imagesFolder(label);
   }
 
+  /** A character's picture the extension of frame origin `label` may show (extension-frames.ts). */
+  avatarFile(label: string, imageId: string): string | null {
+    return this.frames.avatarFile(label, imageId);
+  }
+
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
     return this.entry(id).log.read(afterSeq);
   }

@@ -1,6 +1,6 @@
 // What a frame origin serves: our frame page and its built assets (/__cw/), the files of the one extension the
-// origin belongs to (/__ext/), and the images it keeps (/api/v1/images/<id>, as Lumiverse's ImageDTO.url says), never
-// anything outside those folders.
+// origin belongs to (/__ext/), the images it keeps (/api/v1/images/<id>, as Lumiverse's ImageDTO.url says) and the
+// characters' pictures it may read (/api/v1/images/<a character's image_id>), never anything outside those folders.
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_FILES, FRAME_LABEL_PATTERN, FRAME_PAGE, SANDBOX_PAGE } from '../../../shared/frames/frame-origin';
@@ -26,7 +26,14 @@ function within(root: string, relative: string): string | null {
  * built renderer, `/__ext/…` from the extension's folder (folderOf answers null for an unknown label or
  * an extension without a frontend). Null for anything else.
  */
-export function frameFile(label: string, pathname: string, rendererDir: string, folderOf: (label: string) => string | null, imagesOf: (label: string) => string | null = () => null): string | null {
+export function frameFile(
+  label: string,
+  pathname: string,
+  rendererDir: string,
+  folderOf: (label: string) => string | null,
+  imagesOf: (label: string) => string | null = () => null,
+  avatarOf: (label: string, imageId: string) => string | null = () => null,
+): string | null {
   if (!FRAME_LABEL_PATTERN.test(label)) return null;
   let decoded: string;
   try {
@@ -42,5 +49,6 @@ export function frameFile(label: string, pathname: string, rendererDir: string, 
   const image = IMAGE_PATH.exec(decoded);
   const images = image && IMAGE_ID.test(image[1]!) ? imagesOf(label) : null;
   if (image && images) return IMAGE_EXTENSIONS.map((ext) => within(images, `${image[1]}.${ext}`)).find(Boolean) ?? null;
-  return null;
+  const avatar = image ? avatarOf(label, image[1]!) : null;
+  return avatar ? within(path.dirname(avatar), path.basename(avatar)) : null;
 }

@@ -10,6 +10,7 @@ import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
 import type { ExtensionUploads } from './spindle-host/extension-uploads';
 import { MAX_UPLOAD_BYTES } from './spindle-host/extension-uploads';
 import { IMAGE_ID } from './spindle-host/extension-images';
+import { CHARACTER_IMAGE_ID } from './spindle-host/chat-data';
 import { fromBase64 } from '../util/base64';
 
 export interface PageRequest {
@@ -35,6 +36,8 @@ export interface PageDeps {
   uploads: ExtensionUploads;
   /** Its images (spindle.images), for a fetch of their url; null without the images permission. */
   image(id: string): { mime: string; bytes: Buffer } | null;
+  /** A character's picture by its image_id; null without the characters permission or a picture. */
+  avatar(imageId: string): { mime: string; bytes: Buffer } | null;
   /** The chat open now (the frame knows it already: ctx.getActiveChat needs no permission). */
   activeChatId(): string | null;
   now(): number;
@@ -74,6 +77,8 @@ async function editMessage(m: RegExpMatchArray, _q: URLSearchParams, request: Pa
   if (!messages.ok) return failed(messages.error);
   return json(200, (messages.value as Array<{ id: string }>).find((message) => message.id === messageId) ?? null);
 }
+
+const CHARACTER_IMAGE_PATH = new RegExp(`^images/(${CHARACTER_IMAGE_ID.source.slice(1, -1)})$`);
 
 const ROUTES: Array<[string, RegExp, Route]> = [
   ['GET', /^settings\/activeChatId$/, (_m, _q, _r, deps) => json(200, { key: 'activeChatId', value: deps.activeChatId(), updated_at: Math.floor(deps.now() / 1000) })],
@@ -119,6 +124,11 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     return via(deps, 'personas.list', [options], shape);
   }],
   ['GET', /^personas\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'personas.get', [decodeURIComponent(m[1]!)])],
+  // A character's picture (its image_id), as the frame's origin serves it to an <img>.
+  ['GET', CHARACTER_IMAGE_PATH, (m, _q, _r, deps) => {
+    const image = deps.avatar(m[1]!);
+    return image ? { status: 200, headers: { 'content-type': image.mime }, body: image.bytes.toString('base64'), bodyEncoding: 'base64' } : json(404, { error: 'Not found' });
+  }],
   // An image it keeps (an <img> gets it from the frame's origin; a fetch comes here, for a blob or a canvas).
   ['GET', new RegExp(`^images/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => {
     const image = deps.image(m[1]!);

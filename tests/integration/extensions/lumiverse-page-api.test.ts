@@ -7,6 +7,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
+import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
+import { withPngTextChunks } from '../../../electron/core/imports/png-text';
+import { frameFile } from '../../../electron/core/extensions/frontend-files';
+import { frameLabel } from '../../../shared/frames/frame-origin';
 import { fixture, waitFor } from './harness';
 import { MAX_OPEN_BYTES, MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
 
@@ -88,6 +92,35 @@ describe("a frontend's /api/v1 requests", () => {
     expect(await page(r, 'PUT', `/api/v1/chats/${id}/messages/no-such-message`, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 404, json: { code: 'NOT_FOUND' } });
     await r.host.extensions.revoke('page_reader', ['chat_mutation']);
     expect(await page(r, 'PUT', route, {}, { text: '{"content":"x"}' })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
+  }, 60_000);
+
+  it("a character's picture: its image_id on the character, served at /api/v1/images/<image_id> by the page and the frame's origin, with the characters permission only", async () => {
+    const r = await withFrontend(['characters'], ['characters']);
+    const picture = withChunkBeforeEnd(PIXEL, 'prVt', Buffer.from('the picture itself'));
+    const card = withPngTextChunks(picture, { chara: Buffer.from(JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mara', description: 'Keeper.' } })).toString('base64') });
+    const imported = await r.call('chat.sessions.importData', { data: card.toString('base64') });
+    const id = (imported.value as { id: string }).id;
+    const plain = await newSession(r);
+    expect((await page(r, 'GET', `/api/v1/characters/${plain}`)).json).toMatchObject({ image_id: null });
+    const character = (await page(r, 'GET', `/api/v1/characters/${id}`)).json as { image_id: string };
+    expect(character.image_id).toBe(`avatar-${id}`);
+    const fetched = await page(r, 'GET', `/api/v1/images/${character.image_id}`);
+    expect(fetched).toMatchObject({ status: 200, headers: { 'content-type': 'image/png' }, bodyEncoding: 'base64' });
+    const served = Buffer.from(fetched.body, 'base64');
+    expect(served.subarray(0, 8)).toEqual(PIXEL.subarray(0, 8));
+    expect(served.includes(Buffer.from('the picture itself'))).toBe(true);
+    // The frame's origin serves the same file to an <img>; another extension's origin, a made-up id or a path, nothing.
+    const label = frameLabel('page_reader');
+    const at = (l: string, imageId: string) => frameFile(l, `/api/v1/images/${imageId}`, r.dataDir, () => null, () => null, (x, i) => r.host.extensions.avatarFile(x, i));
+    expect(fs.readFileSync(at(label, character.image_id)!)).toEqual(served);
+    expect(at(frameLabel('someone_else'), character.image_id)).toBeNull();
+    expect(at(label, `avatar-${plain}`)).toBeNull();
+    expect(at(label, 'avatar-..%2Fchats.db')).toBeNull();
+    expect(await page(r, 'GET', `/api/v1/images/avatar-${plain}`)).toMatchObject({ status: 404 });
+    // Without characters: neither the page nor the origin hands it over.
+    await r.host.extensions.revoke('page_reader', ['characters']);
+    expect(await page(r, 'GET', `/api/v1/images/${character.image_id}`)).toMatchObject({ status: 404 });
+    expect(at(label, character.image_id)).toBeNull();
   }, 60_000);
 
   it('tus: creates, resumes and appends its own uploads; refuses a tag for another extension, a bad length, a wrong offset, content type or overflow', async () => {

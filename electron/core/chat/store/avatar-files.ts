@@ -20,7 +20,8 @@ export class AvatarFiles {
     fs.rmSync(this.file(id), { force: true });
   }
 
-  private file(id: string): string {
+  /** Where the picture's file is (whether or not it is there). */
+  file(id: string): string {
     return path.join(this.dir, `${id}.avatar.png`);
   }
 }

@@ -25,7 +25,13 @@ export interface ChatView {
   card?: Record<string, unknown>;
   /** Its world info's own name and description, when a lorebook or an extension gave them. */
   book?: { name?: string; description?: string };
+  /** It has a picture (a card's): its image_id is characterImageId(id). */
+  hasAvatar?: boolean;
 }
+
+/** A character's picture as Lumiverse's image_id: an extension's frames fetch it at /api/v1/images/<image_id>. */
+export const characterImageId = (sessionId: string) => `avatar-${sessionId}`;
+export const CHARACTER_IMAGE_ID = /^avatar-([A-Za-z0-9_-]{1,128})$/;
 
 /** What an extension may change on a saved message (spindle.chat.updateMessage, in the Workbench's names). */
 export interface MessagePatch {
@@ -51,6 +57,8 @@ export interface ChatReads {
   saved(id: string): boolean;
   /** Whether a reply is being written in it. */
   busy(id: string): boolean;
+  /** Its character's picture file, or null when it has none. */
+  avatarFile(id: string): string | null;
   /** Resolves once the chat is in memory whole, read a chunk at a time (the host's thread free between). */
   whole(id: string): Promise<void>;
   /** chat_mutation: adds a message to the session (with an extension's metadata), shown live in the Workbench. */
@@ -113,7 +121,7 @@ export const characterDto = (c: ChatView) => ({
   tags: cardStrings(c, 'tags'),
   alternate_greetings: cardStrings(c, 'alternate_greetings'),
   creator: cardText(c, 'creator'),
-  image_id: null,
+  image_id: c.hasAvatar ? characterImageId(c.id) : null,
   world_book_ids: c.worldInfo.length ? [c.id] : [],
   extensions: typeof c.card?.extensions === 'object' && c.card.extensions !== null && !Array.isArray(c.card.extensions) ? c.card.extensions : {},
   created_at: seconds(c.createdAt),
