@@ -88,9 +88,9 @@ export async function startHeadlessServer(options: {
         frameHost[1]!,
         pathname,
         options.rendererDir,
-        (label) => options.host.extensions.frontendFolder(label),
-        (label) => options.host.extensions.imagesFolder(label),
-        (label, imageId) => options.host.extensions.avatarFile(label, imageId),
+        (label) => options.host.extensions.frames.frontendFolder(label),
+        (label) => options.host.extensions.frames.imagesFolder(label),
+        (label, imageId) => options.host.extensions.frames.avatarFile(label, imageId),
       );
       serveFile(file, req, res, frameHeaders(pathname));
       return;

@@ -82,9 +82,9 @@ function run(dataDir: string): void {
     });
     handleFrameProtocol(
       path.join(app.getAppPath(), 'out', 'renderer'),
-      (label) => host?.extensions.frontendFolder(label) ?? null,
-      (label) => host?.extensions.imagesFolder(label) ?? null,
-      (label, imageId) => host?.extensions.avatarFile(label, imageId) ?? null,
+      (label) => host?.extensions.frames.frontendFolder(label) ?? null,
+      (label) => host?.extensions.frames.imagesFolder(label) ?? null,
+      (label, imageId) => host?.extensions.frames.avatarFile(label, imageId) ?? null,
     );
     disposeIpc = registerIpc(ipcMain, host, () => BrowserWindow.getAllWindows());
     openWindow();

@@ -29,7 +29,11 @@ export class ExtensionFrames {
    * the character needs (characters); null otherwise.
    */
   avatarFile(label: string, imageId: string): string | null {
-    const entry = this.framed(label);
+    return this.avatarOf(this.framed(label), imageId);
+  }
+
+  /** The picture file of the character `imageId` names, when `entry` may read characters. */
+  private avatarOf(entry: Entry | null, imageId: string): string | null {
     const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
     return entry?.granted.has('characters') && session ? (this.spindle.chats()?.avatarFile(session) ?? null) : null;
   }
@@ -52,8 +56,7 @@ export class ExtensionFrames {
       uploads: this.spindle.uploads,
       image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
       avatar: (imageId) => {
-        const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
-        const file = entry.granted.has('characters') && session ? this.spindle.chats()?.avatarFile(session) : null;
+        const file = this.avatarOf(entry, imageId);
         return file && fs.existsSync(file) ? { mime: 'image/png', bytes: fs.readFileSync(file) } : null;
       },
       activeChatId: () => this.spindle.activeChatId(),

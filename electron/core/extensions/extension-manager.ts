@@ -33,7 +33,6 @@ import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host
 import { extensionPipeline, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
 import { WorkerSupervisor } from './workers/worker-supervisor';
 import { providerAccess, type ProviderAccess } from './provider-access';
-import type { PageRequest, PageResponse } from './page-api';
 import { ExtensionFrames } from './extension-frames';
 
 export type * from './extension-types';
@@ -63,7 +62,8 @@ export class ExtensionManager {
   private readonly installs: ExtensionInstalls;
   private readonly starts: ExtensionStarts;
   private disposed = false;
-  private readonly frames: ExtensionFrames;
+  /** What its frames reach: the files, images and pictures their origins serve, and their `/api/v1/…` requests. */
+  readonly frames: ExtensionFrames;
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -178,20 +178,8 @@ export class ExtensionManager {
     return this.info(this.entry(id));
   }
 
-  /** The folder whose files the frame origin `label` serves (extension-frames.ts). */
-  frontendFolder(label: string): string | null {
-    return this.frames.frontendFolder(label);
-  }
 
-  /** The folder of the images the extension of frame origin `label` keeps, served there. */
-  imagesFolder(label: string): string | null {
-    return this.frames.imagesFolder(label);
-  }
 
-  /** A character's picture the extension of frame origin `label` may show (extension-frames.ts). */
-  avatarFile(label: string, imageId: string): string | null {
-    return this.frames.avatarFile(label, imageId);
-  }
 
   getLog(id: string, afterSeq = 0): ExtensionLogEntry[] {
     return this.entry(id).log.read(afterSeq);
@@ -373,10 +361,6 @@ export class ExtensionManager {
     runCommand(this.entry(id), this.spindle.commands, this.spindle.chats(), commandId, chatId);
   }
 
-  /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions. */
-  pageRequest(id: string, request: PageRequest): Promise<PageResponse> {
-    return this.frames.pageRequest(id, request);
-  }
 
   /** Providers running extensions offer (sidecar endpoints, drivers), callable in their workers. */
   providers(): ProviderAccess {

@@ -70,7 +70,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
       manager.runCommand(id, commandId, chatId);
       return { ran: true as const };
     },
-    'extensions.pageRequest': ({ id, ...request }) => manager.pageRequest(id, request),
+    'extensions.pageRequest': ({ id, ...request }) => manager.frames.pageRequest(id, request),
     'extensions.log': async ({ id, afterSeq }) => {
       // From the start, earlier processes' lines too (the log on disk); after a seq, this process's new lines.
       const own = manager.getLog(id, afterSeq ?? 0);

@@ -4,6 +4,7 @@
 // message's edit (ctx.chats.updateMessage's PUT, chat_mutation); resumable
 // uploads land in the extension's own data, and its images (spindle.images) are fetched by their url. Anything else
 // gets Lumiverse's error shape: `{ "error": … }` and a status.
+import { UnderWay } from './per-extension-limits';
 import os from 'node:os';
 import { HostFailure, type HostError, type Result } from '../../../shared/errors';
 import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
@@ -55,6 +56,10 @@ async function via(deps: PageDeps, method: string, args: unknown[], shape: (valu
   if (!result.ok) return failed(result.error);
   return result.value === null ? json(404, { error: 'Not found' }) : json(200, shape(result.value));
 }
+
+/** An image's bytes as the answer, or Lumiverse's 404. */
+const imageAnswer = (image: { mime: string; bytes: Buffer } | null): PageResponse =>
+  image ? { status: 200, headers: { 'content-type': image.mime }, body: image.bytes.toString('base64'), bodyEncoding: 'base64' } : json(404, { error: 'Not found' });
 
 /** A page of Lumiverse's REST lists: its pagination echoed. */
 const paged = (query: URLSearchParams) => {
@@ -126,13 +131,11 @@ const ROUTES: Array<[string, RegExp, Route]> = [
   ['GET', /^personas\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'personas.get', [decodeURIComponent(m[1]!)])],
   // A character's picture (its image_id), as the frame's origin serves it to an <img>.
   ['GET', CHARACTER_IMAGE_PATH, (m, _q, _r, deps) => {
-    const image = deps.avatar(m[1]!);
-    return image ? { status: 200, headers: { 'content-type': image.mime }, body: image.bytes.toString('base64'), bodyEncoding: 'base64' } : json(404, { error: 'Not found' });
+    return imageAnswer(deps.avatar(m[1]!));
   }],
   // An image it keeps (an <img> gets it from the frame's origin; a fetch comes here, for a blob or a canvas).
   ['GET', new RegExp(`^images/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => {
-    const image = deps.image(m[1]!);
-    return image ? { status: 200, headers: { 'content-type': image.mime }, body: image.bytes.toString('base64'), bodyEncoding: 'base64' } : json(404, { error: 'Not found' });
+    return imageAnswer(deps.image(m[1]!));
   }],
   // tus 1.0.0 (creation): as Lumiverse's route, the upload tagged with the extension that may read it.
   ['OPTIONS', /^spindle-uploads(\/.*)?$/, () => empty(204, { ...TUS, 'Tus-Version': '1.0.0', 'Tus-Extension': 'creation', 'Tus-Max-Size': String(MAX_UPLOAD_BYTES) })],
@@ -191,18 +194,14 @@ export const MAX_PAGE_REQUESTS_IN_FLIGHT = 8;
 
 /** The requests extensions' frontends make to `/api/v1/…`, a few at a time for each. */
 export class PageRequests {
-  private readonly inFlight = new Map<string, number>();
+  private readonly inFlight = new UnderWay(MAX_PAGE_REQUESTS_IN_FLIGHT);
 
   async answer(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
-    const now = this.inFlight.get(deps.extensionId) ?? 0;
-    if (now >= MAX_PAGE_REQUESTS_IN_FLIGHT) return { ...json(429, { error: `At most ${MAX_PAGE_REQUESTS_IN_FLIGHT} requests at a time.` }), headers: { 'content-type': 'application/json', 'Retry-After': '1' } };
-    this.inFlight.set(deps.extensionId, now + 1);
+    if (!this.inFlight.begin(deps.extensionId)) return { ...json(429, { error: `At most ${MAX_PAGE_REQUESTS_IN_FLIGHT} requests at a time.` }), headers: { 'content-type': 'application/json', 'Retry-After': '1' } };
     try {
       return await answerPageRequest(request, deps);
     } finally {
-      const left = (this.inFlight.get(deps.extensionId) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(deps.extensionId, left);
-      else this.inFlight.delete(deps.extensionId);
+      this.inFlight.end(deps.extensionId);
     }
   }
 }

@@ -80,24 +80,24 @@ describe('spindle.images', () => {
     expect((await run(r, { step: 'get', id })).value).toMatchObject({ id });
     // Its frames get the bytes at the url, from the extension's own origin only.
     const label = frameLabel('sprite_keeper');
-    const served = frameFile(label, `/api/v1/images/${id}`, r.dataDir, (l) => r.host.extensions.frontendFolder(l), (l) => r.host.extensions.imagesFolder(l));
+    const served = frameFile(label, `/api/v1/images/${id}`, r.dataDir, (l) => r.host.extensions.frames.frontendFolder(l), (l) => r.host.extensions.frames.imagesFolder(l));
     expect(fs.readFileSync(served!)).toEqual(PNG);
-    expect(frameFile(frameLabel('another_one'), `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
-    expect(frameFile(label, '/api/v1/images/../index.json', r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
+    expect(frameFile(frameLabel('another_one'), `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.frames.imagesFolder(l))).toBeNull();
+    expect(frameFile(label, '/api/v1/images/../index.json', r.dataDir, () => null, (l) => r.host.extensions.frames.imagesFolder(l))).toBeNull();
     // A fetch of the url from its frame (for a blob or a canvas) answers the bytes and their type.
     const fetched = await r.call('extensions.pageRequest', { id: 'sprite_keeper', method: 'GET', path: `/api/v1/images/${id}`, headers: {} });
     expect(fetched).toMatchObject({ ok: true, value: { status: 200, headers: { 'content-type': 'image/png' }, bodyEncoding: 'base64' } });
     expect(Buffer.from((fetched.value as { body: string }).body, 'base64')).toEqual(PNG);
     expect((await run(r, { step: 'delete', id })).value).toEqual([true, false]);
     expect((await run(r, { step: 'get', id })).value).toBeNull();
-    expect(frameFile(label, `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.imagesFolder(l))).toBeNull();
+    expect(frameFile(label, `/api/v1/images/${id}`, r.dataDir, () => null, (l) => r.host.extensions.frames.imagesFolder(l))).toBeNull();
   }, 60_000);
 
   it('needs the images permission, as in Lumiverse; revoked, its frames are served its images no more', async () => {
     const r = await withImages(['tools', 'images']);
     const id = (await run(r, { step: 'upload' })).value.id as string;
     const label = frameLabel('sprite_keeper');
-    const serve = () => frameFile(label, `/api/v1/images/${id}`, r.dataDir, (l) => r.host.extensions.frontendFolder(l), (l) => r.host.extensions.imagesFolder(l));
+    const serve = () => frameFile(label, `/api/v1/images/${id}`, r.dataDir, (l) => r.host.extensions.frames.frontendFolder(l), (l) => r.host.extensions.frames.imagesFolder(l));
     expect(serve()).not.toBeNull();
     await r.host.extensions.revoke('sprite_keeper', ['images']);
     expect(serve()).toBeNull();

@@ -111,7 +111,7 @@ describe("a frontend's /api/v1 requests", () => {
     expect(served.includes(Buffer.from('the picture itself'))).toBe(true);
     // The frame's origin serves the same file to an <img>; another extension's origin, a made-up id or a path, nothing.
     const label = frameLabel('page_reader');
-    const at = (l: string, imageId: string) => frameFile(l, `/api/v1/images/${imageId}`, r.dataDir, () => null, () => null, (x, i) => r.host.extensions.avatarFile(x, i));
+    const at = (l: string, imageId: string) => frameFile(l, `/api/v1/images/${imageId}`, r.dataDir, () => null, () => null, (x, i) => r.host.extensions.frames.avatarFile(x, i));
     expect(fs.readFileSync(at(label, character.image_id)!)).toEqual(served);
     expect(at(frameLabel('someone_else'), character.image_id)).toBeNull();
     expect(at(label, `avatar-${plain}`)).toBeNull();

@@ -36,7 +36,7 @@ describe('a frontend-only extension', () => {
       return current.status === 'running' && current;
     }, 'bio_tracker to run');
     expect(info).toMatchObject({ pid: null, toolCount: 0, frontend: { entry: 'dist/frontend.js' } });
-    expect(host.extensions.frontendFolder(frameLabel('bio_tracker'))).toBe(fs.realpathSync(info.path));
+    expect(host.extensions.frames.frontendFolder(frameLabel('bio_tracker'))).toBe(fs.realpathSync(info.path));
     expect(host.extensions.getLog('bio_tracker').map((l) => l.text)).toContain('Started: it has a frontend and no backend.');
 
     // A restart stops it and starts it again, so a window loads its frames afresh (a fixed frontend.js with them).

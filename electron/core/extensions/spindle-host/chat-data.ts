@@ -2,6 +2,7 @@
 // Lumiverse's shapes and with its permissions. A session is a chat with one character (same id) and the user's
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
+import { RecentWindow, UnderWay } from '../per-extension-limits';
 import { randomUUID } from 'node:crypto';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
@@ -197,24 +198,23 @@ type ChatDataHandlers = Omit<HandlersOf<'chats'>, 'chats.getMemories'> & Handler
  * 30 a minute (generation-gate.ts's defaults), so no extension can keep every session answering.
  */
 class TriggeredReplies {
-  private readonly running = new Map<string, number>();
-  private readonly recent = new Map<string, number[]>();
+  private readonly running = new UnderWay(DEFAULT_GENERATION_LIMITS.maxConcurrent);
+  private readonly recent: RecentWindow;
 
-  constructor(private readonly now: () => number) {}
+  constructor(now: () => number) {
+    this.recent = new RecentWindow(DEFAULT_GENERATION_LIMITS.maxPerMinute, 60_000, now);
+  }
 
   admit(extensionId: string): void {
-    const at = this.now();
-    const times = (this.recent.get(extensionId) ?? []).filter((t) => at - t < 60_000);
-    this.recent.set(extensionId, times);
-    if ((this.running.get(extensionId) ?? 0) >= DEFAULT_GENERATION_LIMITS.maxConcurrent || times.length >= DEFAULT_GENERATION_LIMITS.maxPerMinute) {
+    if (this.running.full(extensionId) || this.recent.full(extensionId)) {
       fail('RATE_LIMITED', `An extension starts at most ${DEFAULT_GENERATION_LIMITS.maxConcurrent} replies at a time and ${DEFAULT_GENERATION_LIMITS.maxPerMinute} a minute; this one was not started.`, '/options');
     }
   }
 
   started(extensionId: string, settled: Promise<void>): void {
-    this.recent.get(extensionId)!.push(this.now());
-    this.running.set(extensionId, (this.running.get(extensionId) ?? 0) + 1);
-    void settled.finally(() => this.running.set(extensionId, (this.running.get(extensionId) ?? 1) - 1));
+    this.recent.add(extensionId);
+    this.running.begin(extensionId);
+    void settled.finally(() => this.running.end(extensionId));
   }
 }
 

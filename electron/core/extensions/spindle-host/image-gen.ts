@@ -2,6 +2,7 @@
 // or OpenAI-compatible connection given an image model), in Lumiverse's shapes. With `images` too, each image is kept
 // in the extension's own images (spindle.images), so its imageUrl shows in its frames; the key never leaves the host.
 // Without such a connection it fails in Lumiverse's own words.
+import { UnderWay } from '../per-extension-limits';
 import type { GeneratedImage, ImageRequest } from '../../connections/image-generation';
 import type { ExtensionImages } from './extension-images';
 import { imageMime } from './extension-images';
@@ -66,7 +67,7 @@ function connectionDto(c: ImageConnection, first: boolean) {
 export function imageGenHandlers(source: () => ImageConnections | null, images: ExtensionImages): HandlersOf<'imageGen'> {
   const all = () => source()?.list() ?? [];
   const find = (id: string) => all().find((c) => c.id === id) ?? null;
-  const waiting = new Map<string, number>();
+  const waiting = new UnderWay(MAX_IMAGES_AT_ONCE);
   return {
     'imageGen.listConnections': () => all().map((c, i) => connectionDto(c, i === 0)),
     'imageGen.getConnection': ({ connectionId }) => {
@@ -85,16 +86,12 @@ export function imageGenHandlers(source: () => ImageConnections | null, images: 
       const connection = input.connection_id
         ? (connections?.list().find((c) => c.id === input.connection_id) ?? fail('UNSUPPORTED_HERE', 'Image gen connection not found', '/input/connection_id'))
         : (connections?.list()[0] ?? fail('UNSUPPORTED_HERE', 'No default image gen connection configured'));
-      const now = waiting.get(caller.extensionId) ?? 0;
-      if (now >= MAX_IMAGES_AT_ONCE) fail('RATE_LIMITED', `At most ${MAX_IMAGES_AT_ONCE} images at a time; this one was not asked for.`);
-      waiting.set(caller.extensionId, now + 1);
+      if (!waiting.begin(caller.extensionId)) fail('RATE_LIMITED', `At most ${MAX_IMAGES_AT_ONCE} images at a time; this one was not asked for.`);
       let made: GeneratedImage;
       try {
         made = await connections!.generate(connection.id, { prompt: input.prompt, ...(input.model ? { model: input.model } : {}), ...(input.parameters ? { parameters: input.parameters } : {}) }, call.signal);
       } finally {
-        const left = (waiting.get(caller.extensionId) ?? 1) - 1;
-        if (left > 0) waiting.set(caller.extensionId, left);
-        else waiting.delete(caller.extensionId);
+        waiting.end(caller.extensionId);
       }
       const mime = imageMime(made.bytes) ?? fail('LLM_BAD_RESPONSE', `The server at ${connection.baseUrl} answered with something that is not a PNG, JPEG, GIF or WebP image.`);
       // Kept as Lumiverse keeps it, tagged with its owners, where the extension may read it back (images); past its

@@ -1,5 +1,6 @@
 // spindle.toast.*: a short notice from an extension's backend, shown by the window (and kept in its log).
 // Lumiverse needs no permission for it; a flood is cut off here, so a stranger's loop cannot bury the app.
+import { RecentWindow } from '../per-extension-limits';
 import type { ExtensionToast, ToastLevel } from '../../../../shared/spindle/toast';
 import type { Clock } from '../../ports';
 import { fail, type HandlersOf, type SpindleHandler } from './handlers';
@@ -11,14 +12,11 @@ const MAX_MESSAGE = 1000;
 const MAX_TITLE = 120;
 
 export function toastHandlers(clock: Clock, show: (extensionId: string, toast: ExtensionToast) => void): HandlersOf<'toast'> {
-  const recent = new Map<string, number[]>();
+  const recent = new RecentWindow(MAX_TOASTS, TOAST_WINDOW_MS, () => clock.now());
   const toast =
     (level: ToastLevel): SpindleHandler<`toast.${ToastLevel}`> =>
     ({ message, options }, caller) => {
-      const now = clock.now();
-      const times = (recent.get(caller.extensionId) ?? []).filter((t) => now - t < TOAST_WINDOW_MS);
-      if (times.length >= MAX_TOASTS) fail('RATE_LIMITED', `At most ${MAX_TOASTS} toasts in ${TOAST_WINDOW_MS / 1000} s; this one was not shown.`);
-      recent.set(caller.extensionId, [...times, now]);
+      if (!recent.take(caller.extensionId)) fail('RATE_LIMITED', `At most ${MAX_TOASTS} toasts in ${TOAST_WINDOW_MS / 1000} s; this one was not shown.`);
       const text = typeof message === 'string' ? message : JSON.stringify(message ?? '');
       const title = typeof options?.title === 'string' && options.title ? options.title.slice(0, MAX_TITLE) : undefined;
       const duration = typeof options?.duration === 'number' && Number.isFinite(options.duration) ? Math.min(30_000, Math.max(1_000, options.duration)) : 4_000;

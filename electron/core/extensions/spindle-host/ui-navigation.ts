@@ -2,6 +2,7 @@
 // onboarding flow or an "Open connections" button does. The window does the moving (extension.ui); a place it does not
 // have is passed on and left alone, as Lumiverse forwards any tab id. A flood is cut off, so no extension can keep the
 // person from their own screen.
+import { RecentWindow } from '../per-extension-limits';
 import type { Clock } from '../../ports';
 import { fail, type HandlersOf } from './handlers';
 
@@ -21,12 +22,9 @@ export const WORKBENCH_TABS = [
 ].map((tab) => ({ ...tab, source: 'builtin' as const }));
 
 export function uiHandlers(clock: Clock, navigate: (extensionId: string, to: UiNavigation) => void): HandlersOf<'ui'> {
-  const recent = new Map<string, number[]>();
+  const recent = new RecentWindow(MAX_NAVIGATIONS, NAVIGATION_WINDOW_MS, () => clock.now());
   const move = (extensionId: string, to: UiNavigation) => {
-    const now = clock.now();
-    const times = (recent.get(extensionId) ?? []).filter((t) => now - t < NAVIGATION_WINDOW_MS);
-    if (times.length >= MAX_NAVIGATIONS) fail('RATE_LIMITED', `At most ${MAX_NAVIGATIONS} moves of the app in ${NAVIGATION_WINDOW_MS / 1000} s; this one was not made.`);
-    recent.set(extensionId, [...times, now]);
+    if (!recent.take(extensionId)) fail('RATE_LIMITED', `At most ${MAX_NAVIGATIONS} moves of the app in ${NAVIGATION_WINDOW_MS / 1000} s; this one was not made.`);
     navigate(extensionId, to);
     return null;
   };
