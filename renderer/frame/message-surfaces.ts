@@ -4,7 +4,7 @@
 // documents, its height follows what it holds, and getMessageId finds the message from anything inside it.
 import type { RuntimeState } from './runtime-state';
 
-/** listMessageElements answers the newest messages' elements, as many as a chat's window holds and more. */
+/** listMessageElements answers the newest messages' places, as many as a chat's window holds and more. */
 const LISTED = 100;
 /** Message places kept at once; past this the oldest empty ones go. */
 const MAX_PLACES = 1000;
@@ -61,6 +61,8 @@ export function createMessageSurfaces(state: RuntimeState) {
   };
   return {
     element,
-    all: (): HTMLElement[] => state.messageIds.slice(-LISTED).map((id) => element(id)!),
+    // Lumiverse's shape (SpindleMessageElement): decorators write `for (const { messageId, element } of …)`.
+    all: (): Array<{ messageId: string; element: HTMLElement }> =>
+      state.messageIds.slice(-LISTED).map((messageId) => ({ messageId, element: element(messageId)! })),
   };
 }

@@ -184,7 +184,10 @@ describe('ctx members, answered by the broker', () => {
     const place = r.ctx.dom.findMessageElement('m2');
     expect(place.getAttribute('data-message-id')).toBe('m2');
     expect(r.ctx.dom.findMessageElement('m2')).toBe(place);
-    expect(r.ctx.dom.listMessageElements().map((e: Element) => e.getAttribute('data-message-id'))).toEqual(['m1', 'm2']);
+    // Lumiverse's pairs, as decorators read them: for (const { messageId, element } of listMessageElements()).
+    const listed = r.ctx.dom.listMessageElements() as Array<{ messageId: string; element: Element }>;
+    expect(listed.map(({ messageId, element }) => [messageId, element.getAttribute('data-message-id')])).toEqual([['m1', 'm1'], ['m2', 'm2']]);
+    expect(listed[1]?.element).toBe(place);
     await settled();
     // Asked for but empty: no frame under the message yet.
     expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([]);
