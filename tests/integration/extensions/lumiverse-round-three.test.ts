@@ -17,10 +17,10 @@ afterEach(async () => {
 });
 
 /** A frontend-only extension as its author publishes it: a manifest and a built dist/frontend.js, nothing else. */
-function frontendOnly(): string {
-  const dir = path.join(tempDir('cw-frontend-only-'), 'bio_tracker');
+function frontendOnly(identifier = 'bio_tracker', extra: Record<string, unknown> = {}): string {
+  const dir = path.join(tempDir('cw-frontend-only-'), identifier);
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'bio_tracker', name: 'Bio Tracker', version: '1.2.0', author: 'An Author', permissions: ['ui_panels'] }));
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier, name: 'Bio Tracker', version: '1.2.0', author: 'An Author', permissions: ['ui_panels'], ...extra }));
   fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), "export function setup(ctx) { ctx.ui.mountDrawerTab?.({ title: 'Bio' }); }\n");
   return dir;
 }
@@ -48,5 +48,21 @@ describe('a frontend-only extension', () => {
     await host.extensions.disable('bio_tracker');
     expect(host.extensions.get('bio_tracker').status).toBe('disabled');
     expect((await host.extensions.enable('bio_tracker')).status).toBe('running');
+  }, 60_000);
+
+  it('a backend its manifest names but does not ship (none to build either): the frontend runs alone, and the install says so', async () => {
+    rig = await chatRig();
+    const { host } = rig;
+    const progress: string[] = [];
+    // As Symmetrical Multi-Message publishes it: entry_backend names dist/backend.js, which its repository lacks.
+    const dir = frontendOnly('multi_message', { entry_backend: 'dist/backend.js' });
+    fs.writeFileSync(path.join(dir, 'backend.ts'), 'export {};\n');
+    await host.extensions.installFromFolder(dir, { grant: 'requested' }, (line) => progress.push(line));
+    const info = await waitFor(() => {
+      const current = host.extensions.get('multi_message');
+      return current.status === 'running' && current;
+    }, 'multi_message to run');
+    expect(info).toMatchObject({ pid: null, frontend: { entry: 'dist/frontend.js' } });
+    expect(progress).toContain('Its backend dist/backend.js is not in the extension, and there is no src/backend.ts to build it from: its frontend runs alone, as in Lumiverse.');
   }, 60_000);
 });

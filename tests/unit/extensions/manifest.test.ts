@@ -143,14 +143,18 @@ describe('Lumiverse manifests, as published', () => {
     expect(loaded.buildSource).toBeNull();
   });
 
-  it('a frontend with no backend is a frontend-only extension, as Lumiverse runs it; with neither, or a named backend missing, it is refused', () => {
+  it('a frontend with no backend (none named, or a named one missing) is a frontend-only extension, as Lumiverse runs it; with neither, it is refused', () => {
     const { entry_frontend: _default, ...noFrontendField } = lumiverse;
     const alone = readManifest(folderWith(noFrontendField, { 'dist/frontend.js': 'export function setup() {}' }));
     expect(alone.manifest.main).toBe('');
     expect(alone.mainPath).toBe('');
     expect(alone.frontend?.path).toMatch(/dist[\\/]frontend\.js$/);
     expect(refusal(folderWith(noFrontendField, {}))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/entry_backend', message: expect.stringContaining('nor a frontend to run alone') });
-    expect(refusal(folderWith({ ...lumiverse, entry_backend: 'dist/server.js' }, { 'dist/frontend.js': '' }))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/entry_backend' });
+    expect(alone.missingBackend).toBeUndefined();
+    // Named but not shipped, and nothing to build it from (Symmetrical Multi-Message): Lumiverse runs the frontend alone.
+    const named = readManifest(folderWith({ ...lumiverse, entry_backend: 'dist/server.js' }, { 'dist/frontend.js': '', 'backend.ts': 'export {};' }));
+    expect(named).toMatchObject({ mainPath: '', missingBackend: 'dist/server.js', manifest: { main: '' } });
+    expect(refusal(folderWith({ ...lumiverse, entry_backend: 'dist/server.js', entry_frontend: 'dist/ui.js' }, { 'dist/frontend.js': '' }))).toMatchObject({ code: 'INVALID_MANIFEST', path: '/entry_backend' });
   });
 
   it('finds spindlefile and spindlefile.json too', () => {

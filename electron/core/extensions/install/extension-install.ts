@@ -128,6 +128,7 @@ export async function stageInstall(source: LoadedManifest, userDir: string, stor
     await copyExtensionFolder(source.folder, staging);
     const prepared = await prepareStaging(staging, runner, progress);
     await seedStorage(prepared, storageRoot, progress);
+    if (prepared.missingBackend) progress(`Its backend ${prepared.missingBackend} is not in the extension, and there is no src/backend.ts to build it from: its frontend runs alone, as in Lumiverse.`);
     if (prepared.unknownPermissions.length) progress(`Ignored permission names Lumiverse does not know: ${prepared.unknownPermissions.join(', ')}.`);
     return { staging, prepared };
   } catch (err) {

@@ -41,6 +41,8 @@ export interface LoadedManifest {
   unknownPermissions: string[];
   /** Its frontend module (Lumiverse's entry_frontend), or null when it has none. */
   frontend: FrontendEntry | null;
+  /** The backend entry its manifest names that is not in the folder (its frontend runs alone). */
+  missingBackend?: string;
 }
 
 function invalid(message: string, fieldPath: string, hint?: string): never {
@@ -171,15 +173,17 @@ export function validateManifest(raw: unknown, folder: string, file = path.join(
   const { entry, exists, buildSource } = TS_ENTRY.test(checked.entry) ? typeScriptEntry(checked) : { ...checked, buildSource: checked.exists ? null : (BUILD_SOURCES.map((s) => path.join(folder, s)).find((s) => fs.existsSync(s)) ?? null) };
   const extras = lumiverse ? lumiverseExtras(doc) : {};
   const frontend = lumiverse ? frontendEntry(folder, extras.entryFrontend) : null;
-  // Lumiverse runs a manifest with a frontend and no backend (none named, none at the default, none to build).
-  const frontendOnly = lumiverse && doc.entry_backend === undefined && !exists && !buildSource && frontend !== null;
+  // Lumiverse runs a manifest's frontend alone when it has no backend to run (none at the entry, named or default, and
+  // none to build): its manager answers a missing backend entry with null and starts the frontend.
+  const frontendOnly = lumiverse && !exists && !buildSource && frontend !== null;
   if (!exists && !buildSource && !frontendOnly) {
     invalid(`"${entryField}" file ${String(entryValue)} does not exist${lumiverse ? ', and there is no src/backend.ts to build it from (nor a frontend to run alone)' : ''}.`, `/${entryField}`);
   }
   const { permissions, unknown } = checkPermissions(doc.permissions, lumiverse);
   const main = frontendOnly ? '' : path.relative(folder, entry).split(path.sep).join('/');
   const manifest: ExtensionManifest = { id: id as string, name: name.trim(), version, description, main, permissions, format: lumiverse ? 'lumiverse' : 'workbench', ...extras };
-  return { manifest, folder, file, mainPath: frontendOnly ? '' : entry, buildSource, unknownPermissions: unknown, frontend };
+  const missingBackend = frontendOnly && doc.entry_backend !== undefined ? { missingBackend: String(doc.entry_backend) } : {};
+  return { manifest, folder, file, mainPath: frontendOnly ? '' : entry, buildSource, unknownPermissions: unknown, frontend, ...missingBackend };
 }
 
 /** JSON.parse's complaint with the line and column of its position (Node 20 gives only the offset). */
