@@ -18,17 +18,27 @@ function union(boxes: DrawnBox[]): DrawnBox {
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-/** Watches the body for what the extension put there besides `holder` (where its surfaces' roots wait); `report` hears where it draws. */
-export function watchBodyLayer(win: Window & typeof globalThis, holder: Element, report: (boxes: DrawnBox[]) => void): () => void {
+/** A box of the window, measured (whole pixels). */
+function ownBox(el: Element): DrawnBox | null {
+  const r = el.getBoundingClientRect();
+  return r.width && r.height ? { x: Math.floor(r.left), y: Math.floor(r.top), width: Math.ceil(r.width), height: Math.ceil(r.height) } : null;
+}
+
+/**
+ * Watches the body for what the extension put there besides `holder` (where its surfaces' roots wait); `report` hears
+ * where it draws. What `placed` names sits in room the app made for it (the message box's stand-in): its own box, exactly.
+ */
+export function watchBodyLayer(win: Window & typeof globalThis, holder: Element, report: (boxes: DrawnBox[]) => void, placed: () => Element | null = () => null): () => void {
   const body = win.document.body;
-  const theirs = () => [...body.children].filter((el) => el !== holder && !OURS.has(el.tagName));
+  const theirs = () => [...body.children].filter((el) => el !== holder && el !== placed() && !OURS.has(el.tagName));
   let told = '[]';
   let timer: number | undefined;
   const tell = () => {
     timer = undefined;
     // Each piece by its own box (into open shadow roots); a subtree too large to judge by the element's own box, or the
     // window when that has no size (its content is placed elsewhere).
-    const boxes = theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? []);
+    const room = placed();
+    const boxes = [...(room ? [ownBox(room)].flatMap((box) => box ?? []) : []), ...theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? [])];
     // Past the cap, the rest are reported as the one box around them.
     const reported = boxes.length > MAX_LAYER_BOXES ? [...boxes.slice(0, MAX_LAYER_BOXES - 1), union(boxes.slice(MAX_LAYER_BOXES - 1))] : boxes;
     const key = JSON.stringify(reported);

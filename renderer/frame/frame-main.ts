@@ -9,6 +9,7 @@ import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
 import { followChat, installPageFetch, installPageXhr } from './lumiverse-page';
 import { watchBodyLayer } from './body-layer';
+import { createComposerStandIn } from './lumiverse-composer';
 
 const RUNTIME_KEY = '__councilWorkbenchFrameRuntime';
 
@@ -62,7 +63,8 @@ async function runExtension(channel: FrameChannel, init: { extensionId: string; 
   installPageFetch(window, channel);
   installPageXhr(window, channel);
   followChat(window, init.activeChat);
-  const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }));
+  const composer = createComposerStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));
+  const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }), composer.placed);
   channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));
   let teardown: (() => unknown) | null = null;
   channel.on('teardown', () => {

@@ -86,6 +86,11 @@ const PageResponseSchema = Closed({ status: Num, headers: Type.Record(Type.Strin
 const UploadedFileSchema = Closed({ name: Text(1024), mimeType: Text(256), sizeBytes: Num, base64: Type.String() });
 
 
+/** The longest draft the message box and its stand-in exchange (chat.send's limit). */
+export const COMPOSER_DRAFT_CHARS = 200_000;
+/** What an extension's code does with the stand-in of the message box. */
+const ComposerAction = Type.Union([Type.Literal('draft'), Type.Literal('send'), Type.Literal('stop'), Type.Literal('regenerate'), Type.Literal('continue')]);
+
 /** Every request a frame may make. */
 export const FRAME_METHODS = {
   /** setup() finished (or its deferReady() was released): queued backend messages may flow. */
@@ -125,6 +130,10 @@ export const FRAME_METHODS = {
   'messages.removeWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id }), result: Type.Null() }),
   /** Its code fetched Lumiverse's own `/api/v1/…` (lumiverse-page.ts): the host answers as Lumiverse would, within its permissions. */
   'page.request': endpoint({ params: PageRequestSchema, result: PageResponseSchema }),
+  /** Its code used the stand-in of Lumiverse's message box (lumiverse-composer.ts): the draft it wrote, or a button it clicked. */
+  'composer.act': endpoint({ params: Closed({ action: ComposerAction, text: Type.Optional(Type.String({ maxLength: COMPOSER_DRAFT_CHARS })) }), result: Type.Null() }),
+  /** How tall what its code put in the stand-in of the message box draws: the app makes that much room above the box. */
+  'composer.room': endpoint({ params: Closed({ height: Num }), result: Type.Null() }),
   /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
   'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: MAX_LAYER_BOXES }) }), result: Type.Null() }),
 } as const;
@@ -173,6 +182,18 @@ export const FRAME_TOPICS = {
     isUser: Type.Optional(Type.Boolean()),
     isStreaming: Type.Optional(Type.Boolean()),
   }),
+  /**
+   * The Workbench's message box, for an extension granted `generation` (its frame draws Lumiverse's stand-in of it):
+   * whether it shows, where the room for the extension's pieces is (window coordinates), the draft and the reply state.
+   */
+  composer: Closed({
+    shown: Type.Boolean(),
+    place: Type.Union([Closed({ x: Num, y: Num, width: Num }), Type.Null()]),
+    draft: Type.String({ maxLength: COMPOSER_DRAFT_CHARS }),
+    generating: Type.Boolean(),
+    canRegenerate: Type.Boolean(),
+    canContinue: Type.Boolean(),
+  }),
   /** A message widget posted something (window.spindleSandbox.postMessage inside it). */
   widget: Closed({ messageId: Id, widgetId: Id, payload: Json }),
   ping: Closed({ seq: Num }),
@@ -189,4 +210,4 @@ export interface FrameError {
 }
 
 /** Stable codes a frame request can fail with. */
-export const FRAME_ERROR_CODES = ['INVALID_INPUT', 'UNKNOWN_METHOD', 'PERMISSION_DENIED', 'UNSUPPORTED_HERE', 'FRAME_FLOOD', 'FRAME_STOPPED', 'CANCELLED', 'INPUT_TOO_LARGE'] as const;
+export const FRAME_ERROR_CODES = ['INVALID_INPUT', 'UNKNOWN_METHOD', 'PERMISSION_DENIED', 'UNSUPPORTED_HERE', 'FRAME_FLOOD', 'FRAME_STOPPED', 'CANCELLED', 'INPUT_TOO_LARGE', 'RATE_LIMITED'] as const;

@@ -55,6 +55,9 @@ export interface Rig {
   panel: { shown: boolean; update(): void };
   /** The connection a model picker without one lists. */
   activeConnection: string | null;
+  /** The frame's end of the port, and its runtime state (for pieces a test builds itself, as frame-main.ts does). */
+  channel: FrameChannel;
+  runtime: RuntimeState;
   /** How the fake host answers the frame's `/api/v1/…` requests (Lumiverse's 404 unless a test says otherwise). */
   page: (request: { method: string; path: string; body?: string }) => { status: number; body: unknown };
 }
@@ -134,6 +137,8 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
     unwatch: () => drawer.stop(),
     store,
     broker,
+    channel,
+    runtime,
     ctx: lifecycle.ctx,
     invoked,
     get granted() {

@@ -70,6 +70,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.send': whole(({ sessionId, text, ...options }) => chat.send(sessionId, text, options)),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': whole(({ sessionId, ...options }) => chat.regenerate(sessionId, options)),
+    'chat.reply': whole(({ sessionId, ...options }) => chat.reply(sessionId, options)!),
     'chat.continue': whole(({ sessionId, ...options }) => chat.continueReply(sessionId, options)),
     'chat.messages.edit': whole(async ({ sessionId, messageId, content }) => {
       const role = sessions.get(sessionId).messages.find((m) => m.id === messageId)?.role ?? 'assistant';

@@ -148,6 +148,26 @@ describe('edit, delete, continue, branch', () => {
     expect((await rig.call('chat.continue', { sessionId: other })).error).toMatchObject({ code: 'INVALID_INPUT', path: '/sessionId' });
   });
 
+  it("reply (Lumiverse's Send on an empty box) writes a new reply to the chat as it is, after a reply too; refused while one is written", async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ text: 'The door creaks.' });
+    await send(rig, id, 'I wait.');
+    rig.server.enqueue({ text: 'Footsteps, then nothing.' });
+    const started = await rig.call('chat.reply', { sessionId: id });
+    expect(started.value).not.toHaveProperty('userMessageId');
+    await finished(rig, (started.value as { turnId: string }).turnId);
+    const sent = (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.slice(1);
+    expect(sent.map((m) => m.content)).toEqual(['I wait.', 'The door creaks.']);
+    expect((await get(id)).messages.map((m) => [m.role, m.content])).toEqual([['user', 'I wait.'], ['assistant', 'The door creaks.'], ['assistant', 'Footsteps, then nothing.']]);
+
+    rig.server.enqueue({ text: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 10 });
+    const running = await rig.call('chat.reply', { sessionId: id });
+    expect((await rig.call('chat.reply', { sessionId: id })).error).toMatchObject({ code: 'CONFLICT' });
+    await rig.call('chat.stop', { sessionId: id });
+    await finished(rig, (running.value as { turnId: string }).turnId);
+    expect((await rig.call('chat.reply', { sessionId: 'no-such-session' })).error).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('a stopped reply, continued to its end, is no longer marked stopped', async () => {
     const id = await newSession(rig);
     rig.server.enqueue({ text: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 10 });

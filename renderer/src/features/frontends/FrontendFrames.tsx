@@ -10,6 +10,7 @@ import { selectExtensions, selectSection, selectTheme } from '../../stores/app/s
 import { watchDrawer } from './drawer-news';
 import { FrameBroker } from './frame-broker';
 import { tellFrames } from './frame-events';
+import { tellComposer } from './composer-news';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
@@ -17,6 +18,8 @@ import { boxesClip } from './drawn-clip';
 import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
 
 const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, port: location.port });
+/** What each extension is granted now. */
+const grantedOf = (appStore: ReturnType<typeof useAppStoreApi>) => (id: string) => appStore.getState().extensions.items.find((e) => e.id === id)?.granted ?? [];
 
 function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStopped(): void }) {
   const host = useHost();
@@ -37,7 +40,7 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
     const broker = new FrameBroker(id, {
       store,
       host,
-      granted: () => appStore.getState().extensions.items.find((e) => e.id === id)?.granted ?? [],
+      granted: () => [...grantedOf(appStore)(id)],
       init: () => ({
         extensionId: id,
         granted: [...props.extension.granted],
@@ -59,6 +62,8 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
     frontendsActions.clearProblem(store, id);
     win.postMessage({ cw: 'frame-init', entry: props.entry }, originOf(id), [broker.transfer]);
     broker.start();
+    // Before its module runs: its code finds the message box's stand-in at setup, as on Lumiverse's page.
+    tellComposer([broker], grantedOf(appStore), store.getState());
   };
 
   return (
@@ -87,10 +92,7 @@ function useHostNews() {
   useEffect(() => {
     const granted = new Map(appStore.getState().extensions.items.map((e) => [e.id, e.granted]));
     return host.onEvent((event) => {
-      if (event.type === 'extension.event') {
-        const items = appStore.getState().extensions.items;
-        tellFrames(brokers, (id) => items.find((e) => e.id === id)?.granted ?? [], event.event, event.payload);
-      }
+      if (event.type === 'extension.event') tellFrames(brokers, grantedOf(appStore), event.event, event.payload);
       else if (event.type === 'extension.frontend-message') brokers.get(event.id)?.notify('backend', { payload: event.payload });
       else if (event.type === 'extension.changed') {
         const { id } = event.extension;
@@ -102,6 +104,7 @@ function useHostNews() {
         const changed = [...before.filter((p) => !after.includes(p)), ...after.filter((p) => !before.includes(p))];
         if (changed.length === 0) return;
         broker.notify('permissions', { granted: [...after] });
+        tellComposer([broker], () => after, store.getState());
         for (const permission of changed) {
           broker.notify('event', { event: 'SPINDLE_PERMISSION_CHANGED', payload: { extensionId: id, permission, granted: after.includes(permission), allGranted: [...after] } });
         }
@@ -121,6 +124,8 @@ function useHostNews() {
       }),
     [appStore, brokers],
   );
+  // The message box (only those granted generation hear of it).
+  useEffect(() => store.subscribe((state, previous) => state.composer !== previous.composer && tellComposer(brokers.values(), grantedOf(appStore), state)), [store, brokers, appStore]);
   // The extensions panel (shown only in the Workbench): which tab, open or not.
   const section = useAppStore(selectSection);
   const sectionRef = useRef(section);

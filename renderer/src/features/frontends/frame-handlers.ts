@@ -10,6 +10,10 @@ import { frontendsActions, surfaceKey, type DialogKind } from './frontends-store
 /** Places one extension has under messages at once (dom.findMessageElement). */
 const MAX_MESSAGE_PLACES = 200;
 const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation' };
+/** Replies one extension may start from the message box's stand-in in a minute (an auto-retry, not a loop). */
+export const MAX_COMPOSER_REPLIES_PER_MINUTE = 30;
+/** The most room the message box makes above itself for one extension's pieces. */
+export const MAX_COMPOSER_ROOM = 400;
 
 export class Refusal extends Error {
   constructor(readonly error: FrameError) {
@@ -44,6 +48,8 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
     return key(surfaceId);
   };
   const mine = <T extends { extensionId: string }>(item: T) => item.extensionId === extensionId;
+  const now = deps.timers?.now ?? Date.now;
+  let replies: number[] = [];
   return {
     'frame.ready': () => {
       store.setState((s) => ({ ready: { ...s.ready, [extensionId]: true } }));
@@ -154,6 +160,25 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       const answered = await deps.host.invoke('extensions.pageRequest', { ...request, id: extensionId });
       if (!answered.ok) return refuse(answered.error.code, answered.error.message);
       return answered.value;
+    },
+    'composer.act': async ({ action, text }) => {
+      if (!deps.granted().includes('generation')) refuse('PERMISSION_DENIED', 'PERMISSION_DENIED:generation — the message box answers an extension granted generation.');
+      const box = store.getState().composer;
+      if (!box) return refuse('INVALID_INPUT', "The chat's message box is not shown.");
+      if (action === 'draft') return box.control.setDraft(text ?? ''), null;
+      if (action !== 'stop') {
+        const at = now();
+        replies = replies.filter((t) => at - t < 60_000);
+        if (replies.length >= MAX_COMPOSER_REPLIES_PER_MINUTE) refuse('RATE_LIMITED', `An extension may start at most ${MAX_COMPOSER_REPLIES_PER_MINUTE} replies a minute from the message box.`);
+        replies.push(at);
+      }
+      await (action === 'send' ? box.control.send(text ?? '') : box.control[action]());
+      return null;
+    },
+    'composer.room': ({ height }) => {
+      const room = Math.round(Math.min(Math.max(height, 0), MAX_COMPOSER_ROOM));
+      if (store.getState().composerRooms[extensionId] !== room) store.setState((s) => ({ composerRooms: { ...s.composerRooms, [extensionId]: room } }));
+      return null;
     },
     'runtime.layer': ({ boxes }) => {
       store.setState((s) => ({ layers: { ...s.layers, [extensionId]: boxes } }));

@@ -2,7 +2,7 @@
 // surfaces, composer actions, pending dialogs, message tag interceptors and widgets, and their problems.
 // The brokers (frame-broker.ts) write it; the surfaces components read it.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { InputAction, SurfaceKind, SurfaceOptions, SurfacePatch } from '../../../../shared/frames/frame-contract';
+import type { FrameNotice, InputAction, SurfaceKind, SurfaceOptions, SurfacePatch } from '../../../../shared/frames/frame-contract';
 
 export interface Surface {
   /** `<extensionId>/<surfaceId>`: unique across extensions. */
@@ -26,6 +26,25 @@ export interface Surface {
 
 export interface ComposerAction extends InputAction {
   extensionId: string;
+}
+
+/** What the Workbench's message box does for an extension's stand-in of it (ComposerStandIns.tsx registers it). */
+export interface ComposerControl {
+  setDraft(text: string): void;
+  /** Sends `text` as the person's message; empty, a new reply to the chat as it is. Failures show under the box. */
+  send(text: string): Promise<void>;
+  stop(): Promise<void>;
+  regenerate(): Promise<void>;
+  continue(): Promise<void>;
+}
+
+/** The message box while the Workbench shows it: what it holds, where extensions' pieces go, and its controls. */
+export interface ComposerShown {
+  state: Omit<FrameNotice<'composer'>, 'shown' | 'place'>;
+  /** Each extension's room above the box (window coordinates); one with no room yet gets `base`. */
+  places: Record<string, { x: number; y: number; width: number }>;
+  base: { x: number; y: number; width: number };
+  control: ComposerControl;
 }
 
 export type DialogKind = 'confirm' | 'contextMenu' | 'permissions' | 'file';
@@ -71,9 +90,13 @@ export interface FrontendsState {
   ready: Record<string, boolean>;
   /** Where what its code appended to the runtime page's body draws, by extension id (the runtime frame shows there). */
   layers: Record<string, Array<NonNullable<Surface['drawn']>>>;
+  /** The Workbench's message box, while it shows (null: it does not). */
+  composer: ComposerShown | null;
+  /** How tall each extension's pieces in its stand-in of the message box draw: the room the box makes above itself. */
+  composerRooms: Record<string, number>;
 }
 
-const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {} });
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {}, composer: null, composerRooms: {} });
 
 export type FrontendsStore = StoreApi<FrontendsState>;
 
@@ -168,6 +191,7 @@ export const frontendsActions = {
       activeTab: s.activeTab?.startsWith(`${extensionId}/`) ? null : s.activeTab,
       ready: { ...s.ready, [extensionId]: false },
       layers: { ...s.layers, [extensionId]: [] },
+      composerRooms: { ...s.composerRooms, [extensionId]: 0 },
       problems: problem ? { ...s.problems, [extensionId]: problem } : s.problems,
     });
   },

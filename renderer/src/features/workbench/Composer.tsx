@@ -4,8 +4,10 @@ import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
-import { continueReply, regenerateReply, sendMessage, stopTurn } from '../../stores/chat/chat-commands';
+import { continueReply, nudgeReply, regenerateReply, sendMessage, stopTurn } from '../../stores/chat/chat-commands';
 import { ComposerActions } from '../frontends/ComposerActions';
+import { ComposerStandIns } from '../frontends/ComposerStandIns';
+import type { ComposerControl } from '../frontends/frontends-store';
 
 /**
  * The composer stays at the bottom of the scrolling column, over the chat: the column keeps its height as room at
@@ -76,17 +78,20 @@ export const Composer = memo(function Composer(props: {
     if (!message || busy) return;
     if (streaming) return setHeld(true);
     setHeld(false);
+    await submit(message);
+    areaRef.current?.focus();
+  };
+
+  /** Sends `message` (the box's, or what an extension's click on its stand-in sent); empty, a new reply to the chat as it is. */
+  const submit = async (message: string) => {
     setBusy('send');
     setError(null);
-    const result = await sendMessage(store, host, { sessionId: props.sessionId, text: message, ...turnOptions, dryRun });
+    const input = { sessionId: props.sessionId, ...turnOptions };
+    const result = message ? await sendMessage(store, host, { ...input, text: message, dryRun }) : await nudgeReply(store, host, input);
     if (!mounted.current) return;
     setBusy(null);
-    if (!result.ok) {
-      setError({ title: 'Could not send', error: result.error });
-      return;
-    }
-    setText('');
-    areaRef.current?.focus();
+    if (!result.ok) return setError({ title: 'Could not send', error: result.error });
+    if (message) setText('');
   };
 
   useEffect(() => {
@@ -122,8 +127,18 @@ export const Composer = memo(function Composer(props: {
     void send();
   };
 
+  // What extensions granted generation do with their stand-in of the box (Lumiverse's InputArea), as the person would.
+  const control: ComposerControl = {
+    setDraft: setText,
+    send: (message) => submit(message.trim()),
+    stop,
+    regenerate: () => rework('regenerate'),
+    continue: () => rework('continue'),
+  };
+
   return (
     <div className="composer" data-testid="composer" ref={boxRef}>
+      <ComposerStandIns state={{ draft: text, generating: streaming, canRegenerate: props.canRegenerate, canContinue: props.canContinue }} control={control} />
       {error && <InlineError error={error.error} title={error.title} testId="composer-error" />}
       {held && (
         <p className="field__hint" role="status" data-testid="composer-held">

@@ -176,6 +176,14 @@ export async function continueReply(store: AppStore, host: HostConnection, input
   return result;
 }
 
+/** A new reply to the chat as it is, with no new message from the person (Lumiverse's Send on an empty box). */
+export async function nudgeReply(store: AppStore, host: HostConnection, input: MethodInput<'chat.reply'>) {
+  await toNewest(store, host, input.sessionId);
+  const result = await host.invoke('chat.reply', input);
+  if (result.ok) store.getState().chatTurnStarted(result.value, {});
+  return result;
+}
+
 /** Message actions: the host answers with the session as changed, shown at once. */
 async function changeMessages<T extends 'chat.messages.edit' | 'chat.messages.delete' | 'chat.messages.swipe'>(store: AppStore, host: HostConnection, method: T, input: MethodInput<T>) {
   const result = await host.invoke(method, input);

@@ -1,0 +1,109 @@
+// Lumiverse's message box for frontends written for it, in Chromium against browser mode: an extension granted generation
+// (Scene-Director's way) puts its toolbar before the input row and it shows above the Workbench's box, in room of its own;
+// the draft the person types reaches it, and its writes reach the box; Guide Response reads the draft, empties the box and
+// presses Send on it, and a fresh reply comes with its direction in the prompt; its Retry regenerates.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { LlmTestServer } from '../fixtures/llm-server';
+import { addLocalConnection, assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { startNewSession } from './new-session';
+
+const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_composer');
+const MODEL = 'e2e-composer-model';
+
+test.describe("Lumiverse's message box, for a frontend written for it", () => {
+  let host: RunningHost;
+  let llm: LlmTestServer;
+  let dataDir: string;
+  let connectionId: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    assertRendererBuilt();
+    llm = await LlmTestServer.start({ models: [MODEL] });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-composer-'));
+    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
+    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
+    host = await startHost(dataDir);
+  });
+
+  test.afterAll(async () => {
+    await host?.stop();
+    await llm?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const runtime = (page: Page) => page.frameLocator('iframe.runtime-frame[data-extension-id="lumiverse_composer"]');
+  /** What is under a point of the window: the extension's layer, or the app. */
+  const hitAt = (page: Page, x: number, y: number) => page.evaluate(([px, py]) => (document.elementFromPoint(px!, py!)?.closest('iframe.runtime-frame') ? 'layer' : 'app'), [x, y]);
+
+  test('its toolbar shows above the box in room of its own; the draft goes both ways; Guide Response nudges a reply with its direction; Retry regenerates', async ({ page }) => {
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.goto(host.url);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
+    const workbench = page.getByTestId('panel-workbench');
+    await startNewSession(workbench);
+    await workbench.getByLabel('Main connection').selectOption(connectionId);
+
+    // Its toolbar, inserted before Lumiverse's input row, shows above the Workbench's box and covers none of it.
+    const toolbar = runtime(page).locator('#sd-guide-toolbar');
+    await expect(toolbar).toBeVisible();
+    const guide = toolbar.getByRole('button', { name: 'Guide Response' });
+    await expect(guide).toBeDisabled();
+    const box = workbench.getByLabel('Message');
+    await expect.poll(async () => (await toolbar.boundingBox())!.y + (await toolbar.boundingBox())!.height).toBeLessThanOrEqual((await box.boundingBox())!.y);
+    const bar = (await toolbar.boundingBox())!;
+    expect(await hitAt(page, bar.x + 20, bar.y + bar.height / 2)).toBe('layer');
+    const field = (await box.boundingBox())!;
+    expect(await hitAt(page, field.x + field.width / 2, field.y + 8)).toBe('app');
+    await page.mouse.click(field.x + field.width / 2, field.y + 8);
+    await expect(box).toBeFocused();
+
+    // The person's draft reaches its frame (Guide Response wakes up); its Write For Me reaches the person's box.
+    await box.fill('A storm rolls in over the harbour.');
+    await expect(guide).toBeEnabled();
+    await toolbar.getByRole('button', { name: 'Write For Me' }).click();
+    await expect(box).toHaveValue('I draw my sword and step into the light.');
+
+    // First a reply to talk about.
+    llm.enqueue({ text: ['The harbour ', 'is quiet.'] });
+    await box.fill('Where are we?');
+    await box.press('Enter');
+    const replies = workbench.locator('[data-testid="message"][data-role="assistant"]');
+    await expect(replies.last().getByTestId('message-text')).toHaveText('The harbour is quiet.', { timeout: 20_000 });
+    await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
+
+    // Guide Response: the draft is the direction, the box is emptied, and Send on the empty box asks for a fresh reply.
+    llm.enqueue({ text: ['Thunder ', 'cracks overhead.'] });
+    await box.fill('A storm rolls in.');
+    await expect(guide).toBeEnabled();
+    await guide.click();
+    await expect(runtime(page).locator('#sd-status')).toHaveText('Guided.');
+    await expect(box).toHaveValue('');
+    await expect(replies).toHaveCount(2, { timeout: 20_000 });
+    await expect(replies.last().getByTestId('message-text')).toHaveText('Thunder cracks overhead.', { timeout: 20_000 });
+    // No message from the person was added, and the prompt carried the direction (its interceptor's).
+    await expect(workbench.locator('[data-testid="message"][data-role="user"]')).toHaveCount(1);
+    const sent = (llm.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(sent.at(-1)).toEqual({ role: 'system', content: '[Scene direction for the next reply: A storm rolls in.]' });
+    expect(sent.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['Where are we?']);
+    await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
+
+    // Retry (Auto-Retry's way: a click on Lumiverse's Regenerate) writes a new swipe of the last reply.
+    llm.enqueue({ text: ['Lightning ', 'splits the mast.'] });
+    await toolbar.getByRole('button', { name: 'Retry' }).click();
+    await expect(replies.last().getByTestId('message-text')).toHaveText('Lightning splits the mast.', { timeout: 20_000 });
+    await expect(replies.last().getByTestId('swipe-count')).toHaveText('2/2');
+
+    // Another section: Lumiverse's box is gone from its page, so is its toolbar; back in the chat, both return.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Council' }).click();
+    await expect(runtime(page).locator('[data-component="InputArea"]')).toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workbench' }).click();
+    await expect(toolbar).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+});
