@@ -127,5 +127,6 @@ export const extensionMethods = {
       },
       { additionalProperties: false },
     ), result: Type.Object({ status: Type.Integer(), headers: Type.Record(Type.String(), Type.String()), body: Type.String(), bodyEncoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }) }),
+  'extensions.image': endpoint({ description: "An image a message shows by its address in Lumiverse (/api/v1/images/<id>): one an extension granted images keeps, or a character's picture (avatar-<session>), as a data URL; null when there is none.", params: Type.Object({ imageId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }), result: Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }) }),
   'extensions.log': endpoint({ description: 'The capped log of an extension, or the lines after afterSeq (for following it).', params: Type.Object({ id: Id, afterSeq: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }), result: Type.Object({ lines: Type.Array(Type.String()), lastSeq: Type.Integer() }) }),
 };

@@ -6,6 +6,9 @@ import { act } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RoleplayText, textBlocks } from '../../renderer/src/features/workbench/roleplay-text';
+import { AppProviders } from '../../renderer/src/app/context';
+import { createAppStore } from '../../renderer/src/stores/app/app-store';
+import type { HostConnection } from '../../renderer/src/api/connection';
 
 const REPLY = [
   '*Seraphina smiles softly.* "Welcome, traveller," she says.',
@@ -29,11 +32,12 @@ const REPLY = [
 const roots: Array<() => void> = [];
 afterEach(() => roots.splice(0).forEach((unmount) => unmount()));
 
-function draw(text: string): HTMLElement {
+function draw(text: string, host?: HostConnection): HTMLElement {
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);
-  act(() => root.render(<RoleplayText text={text} />));
+  const ui = <RoleplayText text={text} />;
+  act(() => root.render(host ? <AppProviders host={host} store={createAppStore()}>{ui}</AppProviders> : ui));
   roots.push(() => {
     act(() => root.unmount());
     container.remove();
@@ -98,5 +102,43 @@ describe('role-play text', () => {
       // Every block but the growing last one is already the whole text's own block.
       expect(blocks.slice(0, -1)).toEqual(whole.slice(0, blocks.length - 1));
     }
+  });
+
+  it('images image generators write into replies: a raster data URL and a kept image show; one on the network is never fetched; the text stays', async () => {
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const gif = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+    const text = [
+      `*She hands you a sketch.* ![a red apple](${png})`,
+      `<img src="${gif}" alt="a dot" onerror="alert(1)">`,
+      '![kept](/api/v1/images/3f1c2a9e-0000-4000-8000-000000000001)',
+      '![missing](/api/v1/images/3f1c2a9e-0000-4000-8000-000000000002)',
+      '![tracker](https://tracker.example/pixel.png) <img src="http://tracker.example/p.gif">',
+      '![svg](data:image/svg+xml;base64,PHN2Zy8+)',
+    ].join('\n');
+    const asked: unknown[] = [];
+    const host = {
+      invoke: async (method: string, input: { imageId: string }) => {
+        asked.push([method, input]);
+        return { ok: true, value: { dataUrl: input.imageId.endsWith('1') ? png : null } };
+      },
+      onEvent: () => () => undefined,
+    } as unknown as HostConnection;
+    const el = draw(text, host);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(el.textContent).toBe(text);
+    const images = [...el.querySelectorAll('img')].map((img) => [img.getAttribute('src'), img.getAttribute('alt'), img.getAttribute('onerror')]);
+    expect(images).toEqual([[png, 'a red apple', null], [gif, 'a dot', null], [png, 'kept', null]]);
+    // Only Lumiverse's addresses of kept images were asked of the host; nothing went to the network or was made markup.
+    expect(asked).toEqual([['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000001' }], ['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000002' }]]);
+    const notShown = [...el.querySelectorAll('.md-link')].map((link) => link.getAttribute('title'));
+    expect(notShown).toEqual([
+      'No such image is kept here (/api/v1/images/3f1c2a9e-0000-4000-8000-000000000002)',
+      'An image on the network: not fetched (https://tracker.example/pixel.png)',
+      'An image on the network: not fetched (http://tracker.example/p.gif)',
+      'An image on the network: not fetched (data:image/svg+xml;base64,PHN2Zy8+)',
+    ]);
+    expect(el.querySelector('script, [onerror]')).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // What extensions' frontend frames reach of the host: the files and images their origin serves, and the answers to
-// their requests to Lumiverse's own `/api/v1/…` (page-api.ts), each within that extension's grants.
+// their requests to Lumiverse's own `/api/v1/…` (page-api.ts), each within that extension's grants; and the images
+// their messages show by those addresses.
 import fs from 'node:fs';
 import { CHARACTER_IMAGE_ID } from './spindle-host/chat-data';
 import { HostFailure } from '../../../shared/errors';
@@ -62,6 +63,24 @@ export class ExtensionFrames {
       activeChatId: () => this.spindle.activeChatId(),
       now: () => this.clock.now(),
     });
+  }
+
+  /**
+   * An image a message shows by Lumiverse's address for it (`/api/v1/images/<imageId>`), as a data URL: one an extension
+   * granted images keeps, or a character's picture; null when none has it. The app shows it: it is the person's own.
+   */
+  shownImage(imageId: string): string | null {
+    const dataUrl = (image: { mime: string; bytes: Buffer }) => `data:${image.mime};base64,${image.bytes.toString('base64')}`;
+    const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
+    if (session) {
+      const file = this.spindle.chats()?.avatarFile(session);
+      return file && fs.existsSync(file) ? dataUrl({ mime: 'image/png', bytes: fs.readFileSync(file) }) : null;
+    }
+    for (const entry of this.entries.values()) {
+      const image = entry.granted.has('images') ? this.spindle.images.read(entry.id, imageId) : null;
+      if (image) return dataUrl(image);
+    }
+    return null;
   }
 
   /** The enabled extension with a frontend whose frame origin is `label`. */

@@ -25,6 +25,7 @@ type ExtensionHandlers = Pick<
   | 'extensions.sendFrontend'
   | 'extensions.runCommand'
   | 'extensions.pageRequest'
+  | 'extensions.image'
 >;
 
 /** What an extension asks for, from its manifest, as the install form shows it. */
@@ -71,6 +72,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
       return { ran: true as const };
     },
     'extensions.pageRequest': ({ id, ...request }) => manager.frames.pageRequest(id, request),
+    'extensions.image': ({ imageId }) => ({ dataUrl: manager.frames.shownImage(imageId) }),
     'extensions.log': async ({ id, afterSeq }) => {
       // From the start, earlier processes' lines too (the log on disk); after a seq, this process's new lines.
       const own = manager.getLog(id, afterSeq ?? 0);

@@ -107,6 +107,20 @@ describe('spindle.images', () => {
   }, 60_000);
 });
 
+describe('images a message shows by their Lumiverse address', () => {
+  it("an extension's kept image (a generator wrote ![..](/api/v1/images/<id>) into a reply) as a data URL; nothing for an unknown id or once images is revoked", async () => {
+    const r = await withImages(['tools', 'images']);
+    const id = (await run(r, { step: 'upload' })).value.id as string;
+    expect(await r.call('extensions.image', { imageId: id })).toEqual({ ok: true, value: { dataUrl: `data:image/png;base64,${PNG.toString('base64')}` } });
+    for (const imageId of ['00000000-0000-4000-8000-000000000000', '../index', 'avatar-no-such-session']) {
+      expect(await r.call('extensions.image', { imageId })).toEqual({ ok: true, value: { dataUrl: null } });
+    }
+    expect(await r.call('extensions.image', { imageId: '' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    await r.host.extensions.revoke('sprite_keeper', ['images']);
+    expect(await r.call('extensions.image', { imageId: id })).toEqual({ ok: true, value: { dataUrl: null } });
+  }, 60_000);
+});
+
 describe('the image index', () => {
   it('survives a restart; a record not in the shape this host writes (a planted "../" id, an unknown kind) is left out, and nothing outside the folder is touched', async () => {
     const { ExtensionImages } = await import('../../../electron/core/extensions/spindle-host/extension-images');

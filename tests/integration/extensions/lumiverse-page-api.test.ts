@@ -121,6 +121,9 @@ describe("a frontend's /api/v1 requests", () => {
     await r.host.extensions.revoke('page_reader', ['characters']);
     expect(await page(r, 'GET', `/api/v1/images/${character.image_id}`)).toMatchObject({ status: 404 });
     expect(at(label, character.image_id)).toBeNull();
+    // The app itself shows it where a message names it (an extension wrote ![](/api/v1/images/<image_id>) into a reply).
+    expect(await r.call('extensions.image', { imageId: character.image_id })).toEqual({ ok: true, value: { dataUrl: `data:image/png;base64,${served.toString('base64')}` } });
+    expect(await r.call('extensions.image', { imageId: `avatar-${plain}` })).toEqual({ ok: true, value: { dataUrl: null } });
   }, 60_000);
 
   it('tus: creates, resumes and appends its own uploads; refuses a tag for another extension, a bad length, a wrong offset, content type or overflow', async () => {

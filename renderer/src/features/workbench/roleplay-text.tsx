@@ -1,10 +1,11 @@
 // A message's text as role-play readers expect it: Markdown (headings, lists, quotes, code blocks, rules, bold,
-// links), *actions* in italics and "speech" set apart, and a few HTML tags (b, i, em, strong, u, s, small) as what
-// they mean. Nothing is parsed into markup: every character of the text stays a text node (the syntax in spans the
+// links, images: message-image.tsx), *actions* in italics and "speech" set apart, and a few HTML tags (b, i, em,
+// strong, u, s, small; img) as what they mean. Nothing is parsed into markup: every character of the text stays a text node (the syntax in spans the
 // style hides), so no model output becomes HTML, and the text, a search and the tests read it as it was written.
 // Text is cut into blocks whose boundaries never move as a reply streams: a finished block keeps its props and is
 // neither parsed nor drawn again; only the growing last one is.
 import { memo, type ReactNode } from 'react';
+import { MessageImage } from './message-image';
 import { textLines, textPieces } from './text-pieces';
 
 /** A line that opens (or, with its mark again, closes) a code fence. */
@@ -59,7 +60,7 @@ const mark = (text: string, key: string | number) => (
 
 // One pattern for the inline forms; each alternative's groups are read in `inline` below.
 const INLINE =
-  /(`+)([^`\n]+?)\1|\*\*([^*\n]+?)\*\*|\*([^*\n]+?)\*|(?<![\p{L}\p{N}])_([^_\n]+?)_(?![\p{L}\p{N}])|~~([^~\n]+?)~~|"([^"\n]+?)"|“([^”\n]+?)”|<(b|i|em|strong|u|s|small)>([^<\n]*?)<\/\9>|\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/gu;
+  /(`+)([^`\n]+?)\1|\*\*([^*\n]+?)\*\*|\*([^*\n]+?)\*|(?<![\p{L}\p{N}])_([^_\n]+?)_(?![\p{L}\p{N}])|~~([^~\n]+?)~~|"([^"\n]+?)"|“([^”\n]+?)”|<(b|i|em|strong|u|s|small)>([^<\n]*?)<\/\9>|\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)|!\[([^\]\n]*)\]\(([^\s)]+)\)|<img\b[^>\n]*?\bsrc=(["'])([^"'\n]+)\15[^>\n]*>/gu;
 const TAGS = { b: 'strong', strong: 'strong', i: 'em', em: 'em', u: 'u', s: 's', small: 'small' } as const;
 
 /** A line's inline forms, nested up to a few levels (*an action with "speech" in it*). */
@@ -80,7 +81,9 @@ function inline(text: string, depth = 0): ReactNode[] {
     else if (m[9] !== undefined) {
       const Tag = TAGS[m[9] as keyof typeof TAGS];
       out.push(<Tag key={k}>{[mark(`<${m[9]}>`, 'open'), ...inner(m[10]!), mark(`</${m[9]}>`, 'close')]}</Tag>);
-    } else out.push(<span key={k} className="md-link" title={m[12]}>{[mark('[', 'open'), ...inner(m[11]!), mark(`](${m[12]})`, 'close')]}</span>);
+    } else if (m[11] !== undefined) out.push(<span key={k} className="md-link" title={m[12]}>{[mark('[', 'open'), ...inner(m[11]!), mark(`](${m[12]})`, 'close')]}</span>);
+    else if (m[14] !== undefined) out.push(<MessageImage key={k} text={m[0]} src={m[14]} alt={m[13]!} />);
+    else out.push(<MessageImage key={k} text={m[0]} src={m[16]!} alt={/\balt=(["'])([^"'\n]*)\1/.exec(m[0])?.[2] ?? ''} />);
     at = start + m[0].length;
   }
   if (at < text.length) out.push(...textPieces(text.slice(at)));

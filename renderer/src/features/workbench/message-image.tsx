@@ -1,0 +1,73 @@
+// Images in a message's text, as Lumiverse draws them (Markdown's `![alt](src)` and an `<img src>`): image generators
+// write them into replies. Only what needs no network shows: a data: URL of a raster image, or Lumiverse's address of
+// an image the Workbench keeps (`/api/v1/images/<id>`: one an extension keeps, or a character's picture), which the host
+// reads. An image on the network is never fetched (a reply could learn who reads it, and when): its text stays, shown
+// as a link is. Either way the message's text is all there, as text.
+import { useEffect, useState } from 'react';
+import { useHost } from '../../app/context';
+import type { HostConnection } from '../../api/connection';
+
+const RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+const KEPT = /^\/api\/v1\/images\/([A-Za-z0-9_-]{1,200})$/;
+/** Images read from the host kept for the chat's redraws (a long chat scrolls them in and out). */
+const CACHED = 64;
+const cache = new Map<string, Promise<string | null>>();
+
+function kept(host: HostConnection, imageId: string): Promise<string | null> {
+  const known = cache.get(imageId);
+  if (known) {
+    // Most recently used last: the oldest goes first.
+    cache.delete(imageId);
+    cache.set(imageId, known);
+    return known;
+  }
+  const read = host.invoke('extensions.image', { imageId }).then((r) => (r.ok ? r.value.dataUrl : null));
+  cache.set(imageId, read);
+  if (cache.size > CACHED) cache.delete(cache.keys().next().value!);
+  return read;
+}
+
+/** Where an image's address leads: shown as it is, read from the host, or not fetched. */
+export function imageSource(src: string): { kind: 'data'; url: string } | { kind: 'kept'; imageId: string } | { kind: 'network' } {
+  if (RASTER.test(src)) return { kind: 'data', url: src };
+  const id = KEPT.exec(src)?.[1];
+  return id ? { kind: 'kept', imageId: id } : { kind: 'network' };
+}
+
+/** `text` is the image's whole syntax in the message: hidden under the picture, shown as a link when there is none. */
+export function MessageImage(props: { text: string; src: string; alt: string }) {
+  const source = imageSource(props.src);
+  if (source.kind === 'kept') return <KeptImage {...props} imageId={source.imageId} />;
+  return source.kind === 'data' ? <Picture {...props} url={source.url} /> : <NoPicture {...props} why="An image on the network: not fetched" />;
+}
+
+function KeptImage(props: { text: string; src: string; alt: string; imageId: string }) {
+  const host = useHost();
+  const { imageId } = props;
+  const [read, setRead] = useState<{ id: string; url: string | null } | null>(null);
+  useEffect(() => {
+    let live = true;
+    void kept(host, imageId).then((url) => live && setRead({ id: imageId, url }));
+    return () => void (live = false);
+  }, [host, imageId]);
+  const url = read?.id === imageId ? read.url : undefined;
+  if (url) return <Picture {...props} url={url} />;
+  return <NoPicture {...props} why={url === null ? 'No such image is kept here' : 'Loading the image…'} />;
+}
+
+function Picture(props: { text: string; alt: string; url: string }) {
+  return (
+    <span className="md-image">
+      <span className="md-mark">{props.text}</span>
+      <img className="msg__image" src={props.url} alt={props.alt} loading="lazy" decoding="async" />
+    </span>
+  );
+}
+
+function NoPicture(props: { text: string; src: string; why: string }) {
+  return (
+    <span className="md-link" title={`${props.why} (${props.src.slice(0, 200)})`}>
+      {props.text}
+    </span>
+  );
+}
