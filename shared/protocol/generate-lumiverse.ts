@@ -2,6 +2,7 @@
 // shared/spindle/generate-requests.ts).
 //
 //   raw / quiet / rawStream / quietStream: { messages, parameters?, connection_id?, tools?, model? }
+//     a message's content: text, or parts (text; tool_use and tool_result, for the extension's own tool loop)
 //     parameters: max_tokens, temperature, top_p, model (other keys are ignored, as providers differ)
 //   batch: { requests: [raw input…], concurrent? }
 // The answer is Lumiverse's `{ content, finish_reason, usage: { prompt_tokens, completion_tokens,
@@ -15,9 +16,22 @@ export interface LumiverseToolSchema {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * A message as the host sends it on: text, an assistant's tool calls (Lumiverse's `tool_use` parts) or a call's result
+ * (its `tool_result` parts), so an extension can run its own tool loop over raw or quiet.
+ */
+export interface LumiverseMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: Array<{ id: string; name: string; argsText: string }>;
+  toolCallId?: string;
+  toolName?: string;
+}
+
 /** Checked and renamed to our raw generation's fields, plus the kind and the tools offered. */
-export interface LumiverseGenerateInput extends RawGenerateInput {
+export interface LumiverseGenerateInput extends Omit<RawGenerateInput, 'messages'> {
   type: 'raw' | 'quiet';
+  messages: LumiverseMessage[];
   tools?: LumiverseToolSchema[];
 }
 

@@ -13,7 +13,7 @@ import {
   type QuietGenerateInput,
   type RawGenerateInput,
 } from '../protocol/generate';
-import { MAX_BATCH_REQUESTS, type LumiverseBatchInput, type LumiverseGenerateInput } from '../protocol/generate-lumiverse';
+import { MAX_BATCH_REQUESTS, type LumiverseBatchInput, type LumiverseGenerateInput, type LumiverseMessage } from '../protocol/generate-lumiverse';
 import { utf8ByteLength } from '../protocol/limits';
 import { firstProblem } from '../schema-problem';
 
@@ -95,11 +95,48 @@ export function validateGenerateInput(kind: unknown, input: unknown): ValidatedG
 }
 
 type LumiverseRequest = { messages: Array<{ role: GenerateMessageDTO['role']; content: string | unknown[] }>; parameters?: Record<string, unknown>; connection_id?: string | null; model?: string | null; tools?: Array<{ name: string; description?: unknown; parameters: Record<string, unknown> }> };
-const textOf = (content: string | unknown[]) => (typeof content === 'string' ? content : content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join(''));
+type Part = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; content?: unknown };
+const textOf = (parts: Part[]) => parts.map((part) => (part?.type !== 'tool_result' && typeof part?.text === 'string' ? part.text : '')).join('');
+const TOOL_ID = /^[\x21-\x7e]{1,200}$/;
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Lumiverse's messages as the host sends them on. Text parts are kept (images and audio are not sent here); an
+ * assistant's `tool_use` parts are its tool calls; each `tool_result` part is a message of the tool's own, answering
+ * its call, before the rest of that message's text. A malformed tool part is INVALID_INPUT at its path.
+ */
+function lumiverseMessages(messages: LumiverseRequest['messages'], at: string): LumiverseMessage[] | { ok: false; error: HostError } {
+  const out: LumiverseMessage[] = [];
+  for (const [i, m] of messages.entries()) {
+    if (typeof m.content === 'string') {
+      out.push({ role: m.role, content: m.content });
+      continue;
+    }
+    const parts = m.content as Part[];
+    const toolCalls: NonNullable<LumiverseMessage['toolCalls']> = [];
+    for (const [j, part] of parts.entries()) {
+      const where = `${at}/messages/${i}/content/${j}`;
+      if (part?.type === 'tool_use') {
+        if (m.role !== 'assistant') return invalid('A tool_use part belongs to an assistant message.', where);
+        if (typeof part.id !== 'string' || !TOOL_ID.test(part.id)) return invalid('A tool_use part needs its id.', `${where}/id`);
+        if (typeof part.name !== 'string' || !TOOL_NAME.test(part.name)) return invalid('A tool_use part needs the name of a tool ([A-Za-z0-9_-], at most 64).', `${where}/name`);
+        toolCalls.push({ id: part.id, name: part.name, argsText: JSON.stringify(part.input ?? {}) });
+      } else if (part?.type === 'tool_result') {
+        if (typeof part.tool_use_id !== 'string' || !TOOL_ID.test(part.tool_use_id)) return invalid('A tool_result part needs the tool_use_id of the call it answers.', `${where}/tool_use_id`);
+        out.push({ role: 'tool', toolCallId: part.tool_use_id, content: typeof part.content === 'string' ? part.content : JSON.stringify(part.content ?? '') });
+      }
+    }
+    const text = textOf(parts);
+    if (toolCalls.length) out.push({ role: 'assistant', content: text, toolCalls });
+    else if (text || !parts.some((part) => part?.type === 'tool_result')) out.push({ role: m.role, content: text });
+  }
+  return out;
+}
 
 function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string): LumiverseGenerateInput | { ok: false; error: HostError } {
-  const messages = value.messages.map((m) => ({ role: m.role, content: textOf(m.content) }));
-  const bytes = bytesOf(messages.map((m) => m.content));
+  const messages = lumiverseMessages(value.messages, at);
+  if (!Array.isArray(messages)) return messages;
+  const bytes = bytesOf(messages.flatMap((m) => [m.content, ...(m.toolCalls ?? []).map((c) => c.argsText)]));
   if (bytes > MAX_GENERATE_PROMPT_BYTES) return tooLong(bytes, `${at}/messages`);
   const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; temperature?: number | null; top_p?: number | null };
   const tools = value.tools?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));

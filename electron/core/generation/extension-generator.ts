@@ -66,10 +66,10 @@ function lumiverseResponse(completion: LlmCompletion) {
   };
 }
 
-/** The request of a raw generation: its messages as given, the sampling it names, our default token cap. */
-function rawRequest(input: RawGenerateInput, model: string): LlmRequest {
+/** The request of a raw generation: its messages as given (with their tool calls and results), the sampling it names, our default token cap. */
+function rawRequest(input: RawGenerateInput | LumiverseGenerateInput, model: string): LlmRequest {
   return {
-    messages: input.messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: input.messages.map((m): LlmMessage => ({ ...m })),
     model,
     maxTokens: input.maxTokens ?? RAW_DEFAULT_MAX_TOKENS,
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),

@@ -156,6 +156,47 @@ describe('with the generation permission', () => {
     expect(rig.server.generations[0]!.body).toMatchObject({ model: 'test-model', messages, max_tokens: 8192 });
   });
 
+  it("a tool loop in Lumiverse's parts (WorldForge, Psyche): tool_use is the assistant's call, tool_result the tool's answer, sent on as the provider's own", async () => {
+    await install(['tools', 'generation']);
+    const tools = [{ name: 'lookup_lore', description: 'Finds lore.', parameters: { type: 'object', properties: { topic: { type: 'string' } } } }];
+    rig.server.enqueue({ toolCalls: [{ id: 'call_7', name: 'lookup_lore', args: { topic: 'the harbour' } }] }, { text: 'The harbour was built by smugglers.' });
+    const ask = [{ role: 'user', content: 'Tell me of the harbour.' }];
+    const first = await invoke('raw', { input: { type: 'raw', messages: ask, tools, connection_id: 'local' } });
+    expect(first).toMatchObject({ ok: true, value: { finish_reason: 'tool_calls', tool_calls: [{ name: 'lookup_lore', args: { topic: 'the harbour' }, call_id: 'call_7' }] } });
+    // Round two, as published agents write it: the call as the assistant's tool_use part, its answer as a user's tool_result part.
+    const second = await invoke('raw', {
+      input: {
+        type: 'raw',
+        tools,
+        connection_id: 'local',
+        messages: [
+          ...ask,
+          { role: 'assistant', content: [{ type: 'text', text: 'Let me look.' }, { type: 'tool_use', id: 'call_7', name: 'lookup_lore', input: { topic: 'the harbour' } }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_7', content: 'Smugglers built it in 1702.' }, { type: 'text', text: 'Answer briefly.' }] },
+        ],
+      },
+    });
+    expect(second).toMatchObject({ ok: true, value: { content: 'The harbour was built by smugglers.', finish_reason: 'stop' } });
+    const sent = (rig.server.generations[1]!.body as { messages: unknown[] }).messages;
+    expect(sent).toEqual([
+      { role: 'user', content: 'Tell me of the harbour.' },
+      { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'lookup_lore', arguments: '{"topic":"the harbour"}' } }] },
+      { role: 'tool', tool_call_id: 'call_7', content: 'Smugglers built it in 1702.' },
+      { role: 'user', content: 'Answer briefly.' },
+    ]);
+    // A tool part out of place, or without what names it, is refused at its path; nothing reaches the server.
+    const bad = [
+      [{ role: 'user', content: [{ type: 'tool_use', id: 'x', name: 'lookup_lore', input: {} }] }, '/messages/0/content/0'],
+      [{ role: 'assistant', content: [{ type: 'tool_use', name: 'lookup_lore', input: {} }] }, '/messages/0/content/0/id'],
+      [{ role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'look up', input: {} }] }, '/messages/0/content/0/name'],
+      [{ role: 'user', content: [{ type: 'tool_result', content: 'orphan' }] }, '/messages/0/content/0/tool_use_id'],
+    ] as const;
+    for (const [message, path] of bad) {
+      expect(await invoke('raw', { input: { type: 'raw', messages: [message], connection_id: 'local' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path } });
+    }
+    expect(rig.server.generations).toHaveLength(2);
+  });
+
   it('a provider error comes back redacted: the key the server echoed never reaches the worker', async () => {
     await install(['tools', 'generation']);
     rig.server.enqueue({ kind: 'error', status: 400, echoAuth: true, message: 'bad request' });
