@@ -148,7 +148,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   fn('cors', 'real'),
   space('oauth', 'inert', ns('onCallback:off getCallbackUrl:string createState')),
   space('webSearch', 'inert', ns('query getSettings:webSearchSettings', { permission: 'web_search' })),
-  space('push', 'inert', ns('send getStatus:pushStatus', { permission: 'push_notification' })),
+  space('push', 'real', ns('send getStatus:pushStatus', { permission: 'push_notification' })),
   space('imageGen', 'real', ns('generate generateStream:stream getProviders listConnections getConnection getModels', { permission: 'image_gen' })),
   space('images', 'real', ns('list get upload uploadMany uploadFromDataUrl delete deleteMany', { permission: 'images' })),
   space('media', 'inert', ns('convertAudio convertVideo transcodeVideo removeAudioFromVideo addAudioToVideo createVideoFromImageAndAudio', { permission: 'media' })),

@@ -246,6 +246,12 @@ const HOST = {
       part: Type.String({ maxLength: FRONTEND_PART_CHARS }),
     }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
   ...prefixed('toast', Object.fromEntries(TOAST_LEVELS.map((level) => [level, TOAST])) as Record<(typeof TOAST_LEVELS)[number], typeof TOAST>),
+  // Notifications (permission push_notification): the system's, from the desktop app's window (spindle-host/toasts.ts).
+  'push.send': endpoint({ ...positional({
+      input: Type.Object({ title: Type.String({ maxLength: 1000 }), body: Type.String({ maxLength: 10_000 }), tag: Opt(Type.String({ maxLength: 200 })), url: Opt(Type.String({ maxLength: 2048 })), icon: Opt(Type.String({ maxLength: 2048 })), rawTitle: Opt(Type.Boolean()), image: Opt(Type.String({ maxLength: 2048 })) }),
+      userId: Opt(Type.String({ maxLength: 200 })),
+    }), result: Type.Object({ sent: Type.Number() }), errors: ['RATE_LIMITED'], permission: 'push_notification' }),
+  'push.getStatus': endpoint({ ...positional({ userId: Opt(Type.String({ maxLength: 200 })) }), result: Type.Object({ available: Type.Boolean(), subscriptionCount: Type.Number() }), permission: 'push_notification' }),
   // UI automation (Lumiverse's free tier): the window takes the person there (spindle-host/ui-navigation.ts).
   'ui.getDrawerTabs': endpoint({ ...positional({}), result: Type.Array(Dto({ id: Type.String(), tabName: Type.String() })) }),
   'ui.getSettingsTabs': endpoint({ ...positional({}), result: Type.Array(Any) }),

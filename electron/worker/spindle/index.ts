@@ -31,7 +31,7 @@ const plainOptions = (options: unknown) => {
 
 /** Namespaces the host answers method by method (their data lives in the host). */
 const EPHEMERAL = SPINDLE_MEMBERS.find((member) => member.name === 'ephemeral')!.namespace!;
-const FORWARDED = new Set(['ui', 'connections', 'tokens', 'enclave', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros', 'presets', 'memories', 'regex_scripts']);
+const FORWARDED = new Set(['ui', 'push', 'connections', 'tokens', 'enclave', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros', 'presets', 'memories', 'regex_scripts']);
 
 export interface SpindleRuntime {
   api: Record<string, unknown>;

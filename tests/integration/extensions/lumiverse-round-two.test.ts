@@ -138,6 +138,20 @@ describe('chats, macros and the catalog', () => {
     expect(await invoke(r, 'refine')).toEqual({ text: 'Refine the reply of Mara (Keeper of the lamp.) for Tom; the lamp is lit (turn 0); keep {{unknownMacro}} as written.', diagnostics: [] });
   });
 
+  it("spindle.push (Character Nudges): available while the app runs; each notification reaches the window with its chat; five a minute; push_notification needed", async () => {
+    const r = await host();
+    await install(r);
+    const answer = await invoke<{ status: unknown; sent: unknown[] }>(r, 'nudge');
+    expect(answer.status).toEqual({ available: true, subscriptionCount: 1 });
+    expect(answer.sent).toEqual([...Array.from({ length: 5 }, () => ({ sent: 1 })), { error: 'RATE_LIMITED' }]);
+    const pushes = r.events.filter((e): e is Extract<typeof e, { type: 'extension.toast' }> => e.type === 'extension.toast' && e.toast.push !== undefined);
+    expect(pushes).toHaveLength(5);
+    expect(pushes[0]).toEqual({ type: 'extension.toast', id: ID, toast: { level: 'info', title: 'Mara misses you', message: 'It has been a while (1).', durationMs: 8_000, push: { chatId: 'chat-7', tag: 'nudge-chat-7' } } });
+    expect(r.host.extensions.getLogLines(ID).some((l) => l.includes('notification: Mara misses you — It has been a while (1).'))).toBe(true);
+    await r.host.extensions.revoke(ID, ['push_notification']);
+    await expect(invoke(r, 'nudge')).rejects.toThrow(/PERMISSION_DENIED/);
+  });
+
   it('F8: spindle.toast.* reaches the window as an event with its level, title and a capped time, and its log; a flood is cut at five', async () => {
     const r = await host();
     await install(r);

@@ -43,13 +43,13 @@ export const DECLARED_READS: Record<string, Declared> = {
     engines: 'array',
     hasApiKey: 'boolean',
   },
-  'push.getStatus': { available: 'boolean', subscriptionCount: 'number' },
   'users.isVisible': 'boolean',
   'users.getRole': ['operator', 'admin', 'user'],
 };
 
-/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories, spindle.imageGen). */
+/** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories, spindle.imageGen, spindle.push). */
 export const DECLARED_HOST_READS: Record<string, Declared> = {
+  'push.getStatus': { available: 'boolean', subscriptionCount: 'number' },
   // The Workbench's places under Lumiverse's tab ids; it has no settings tabs.
   'ui.getDrawerTabs': 'array',
   'ui.getSettingsTabs': 'array',

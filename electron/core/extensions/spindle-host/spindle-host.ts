@@ -23,7 +23,7 @@ import type { SpindleCall } from '../workers/worker-host-types';
 import type { GenerationReplyTarget } from './generation-gate';
 import { spindleRequest, STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
-import { toastHandlers } from './toasts';
+import { pushHandlers, toastHandlers } from './toasts';
 import { tokenHandlers, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
@@ -144,6 +144,11 @@ export class SpindleHost {
       return worker && { granted: worker.granted, call: (endpoint, context, timeoutMs, signal) => worker.call('rpc_endpoint', endpoint, [context], `shared RPC endpoint ${endpoint}`, timeoutMs, signal) };
     }, changed);
     const chats = deps.chats ?? (() => null);
+    const showToast = (id: string, toast: ExtensionToast) => {
+      const kind = toast.push ? 'notification' : 'toast';
+      options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `${kind}: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);
+      options.toast?.(id, toast);
+    };
     this.handlers = {
       ...this.registrations.handlers(),
       ...this.variables.handlers(),
@@ -164,10 +169,8 @@ export class SpindleHost {
       ...presetHandlers(deps.presets ?? (() => null)),
       ...memoryHandlers(deps.memories ?? (() => null), chats),
       ...regexScriptHandlers(deps.regexScripts ?? (() => null)),
-      ...toastHandlers(clock, (id, toast) => {
-        options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `toast: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);
-        options.toast?.(id, toast);
-      }),
+      ...toastHandlers(clock, showToast),
+      ...pushHandlers(clock, showToast),
       ...this.storageHandlers('storage'),
       ...this.storageHandlers('userStorage'),
       ...this.generateHandlers(),

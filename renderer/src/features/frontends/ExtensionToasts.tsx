@@ -1,9 +1,12 @@
 // Toasts extensions' backends asked for (spindle.toast.*): at the window's bottom right, above the status
-// bar, with the extension's name, as text; each goes after its time or when dismissed, newest last.
+// bar, with the extension's name, as text; each goes after its time or when dismissed, newest last. A notification
+// (spindle.push.send) is the system's while the window is not in front, if the system lets the window notify; else,
+// and while it is in front, a toast too.
 import { useEffect, useState } from 'react';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { Icon } from '../../components/Icon';
 import { useAppStoreApi, useHost } from '../../app/context';
+import { openSession } from '../../stores/chat/chat-commands';
 
 /** More than this and the oldest goes: a busy extension never fills the window. */
 const MAX_SHOWN = 4;
@@ -12,6 +15,17 @@ interface Shown extends ExtensionToast {
   key: number;
   extensionId: string;
   from: string;
+}
+
+/** Shows `toast` as the system's notification when the window is not in front and may notify; whether it did. */
+function notified(toast: ExtensionToast, from: string, onClick: () => void): boolean {
+  if (document.hasFocus() || typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
+  const note = new Notification(toast.title ? `${from}: ${toast.title}` : from, { body: toast.message, ...(toast.push?.tag ? { tag: toast.push.tag } : {}) });
+  note.onclick = () => {
+    window.focus();
+    onClick();
+  };
+  return true;
 }
 
 export function ExtensionToasts() {
@@ -23,8 +37,9 @@ export function ExtensionToasts() {
     const timers = new Set<ReturnType<typeof setTimeout>>();
     const off = host.onEvent((event) => {
       if (event.type !== 'extension.toast') return;
-      const key = ++seq;
       const from = appStore.getState().extensions.items.find((e) => e.id === event.id)?.name ?? event.id;
+      if (event.toast.push && notified(event.toast, from, () => void (event.toast.push?.chatId && openChat(event.toast.push.chatId)))) return;
+      const key = ++seq;
       setToasts((list) => [...list, { ...event.toast, key, extensionId: event.id, from }].slice(-MAX_SHOWN));
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -37,6 +52,10 @@ export function ExtensionToasts() {
       for (const timer of timers) clearTimeout(timer);
     };
   }, [host, appStore]);
+  const openChat = (chatId: string) => {
+    appStore.getState().sectionSelected('workbench');
+    void openSession(appStore, host, chatId);
+  };
   if (toasts.length === 0) return null;
   return (
     <div className="ext-toasts" aria-label="Extension notices">
