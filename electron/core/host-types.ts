@@ -4,6 +4,7 @@ import type { HostEventListener } from '../../shared/contract/events';
 import type { Notice } from '../../shared/notices';
 import type { Dispatcher } from './contract/dispatcher';
 import type { ExtensionManager } from './extensions/extension-manager';
+import type { BookLibrary } from './lore/book-library';
 import type { RegexScripts } from './regex/regex-scripts';
 import type { Launcher } from './extensions/workers/launcher';
 import type { Clock, Logger, SettingsBackendFactory, Timers } from './ports';
@@ -92,6 +93,8 @@ export interface Host {
   chat: ChatEngine;
   /** The regex scripts the chat runs and extensions write. */
   regex: RegexScripts;
+  /** The world books of their own, attached to sessions: the chat reads them, extensions write them. */
+  library: BookLibrary;
   llm: LlmClient;
   council: CouncilService;
   packs: PackStore;

@@ -19,6 +19,7 @@ import { ChatEngine, type ChatToolRunner } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
+import { BookLibrary } from './lore/book-library';
 import { RegexScripts } from './regex/regex-scripts';
 import { LocalModels } from './local-model/local-models';
 import { ProbeCards } from './probe/probe-cards';
@@ -60,6 +61,8 @@ export interface LlmServices {
   chat: ChatEngine;
   /** The regex scripts: the chat runs them, extensions write them. */
   regex: RegexScripts;
+  /** World books of their own, attached to sessions: the chat reads them, extensions write them. */
+  library: BookLibrary;
   messages: MessageActions;
   localModels: LocalModels;
   probes: ProbeCards;
@@ -99,9 +102,11 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const sidecar = new SidecarService({ settings: getSettings, updateSettings: (patch) => settings.update(patch), profile, llm });
   const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
   const regex = new RegexScripts(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
+  const library = new BookLibrary(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const chat = new ChatEngine({
     sessions,
     regex,
+    lore: (sessionId) => library.lore(sessionId),
     settings: getSettings,
     profile,
     llm,
@@ -127,6 +132,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     chat,
     messages,
     regex,
+    library,
     localModels,
     probes,
     async dispose() {

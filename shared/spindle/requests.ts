@@ -63,6 +63,8 @@ const WorldBook = Dto({ id: Type.String(), name: Type.String() });
 /** Lumiverse's CreateWorldBookInput. */
 const BookInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }), description: Opt(Type.String({ maxLength: SESSION_LIMITS.text })), metadata: Opt(Type.Record(Type.String(), Type.Unknown())) });
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
+/** A character's world_book_ids: the books of their own attached to it, in order. */
+const BookIds = Type.Array(Type.String({ maxLength: 128 }), { maxItems: 256 });
 /** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
 const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
 /** Lumiverse's CharacterCreateDTO / CharacterUpdateDTO fields but the name. */
@@ -134,14 +136,14 @@ const DATA = {
   'characters.get': endpoint({ ...positional({ characterId: ChatId }), result: OrNull(Character), permission: 'characters' }),
   'characters.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Character), permission: 'characters' }),
   // A character is a session here: one made is a new session (its greeting the first reply); one deleted takes its chat.
-  'characters.create': endpoint({ ...positional({ input: Type.Object({ ...CHARACTER_FIELDS, name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }) }) }), result: Character, errors: ['INVALID_INPUT', 'INPUT_TOO_LARGE'], permission: 'characters' }),
+  'characters.create': endpoint({ ...positional({ input: Type.Object({ ...CHARACTER_FIELDS, name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }), world_book_ids: Opt(BookIds) }) }), result: Character, errors: ['INVALID_INPUT', 'INPUT_TOO_LARGE'], permission: 'characters' }),
   'characters.delete': endpoint({ ...positional({ characterId: ChatId }), result: Type.Boolean(), permission: 'characters' }),
   'characters.update': endpoint({ ...positional({
       characterId: ChatId,
       input: Type.Object({
         ...CHARACTER_FIELDS,
         name: Opt(Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name })),
-        world_book_ids: Opt(Type.Array(Type.String())),
+        world_book_ids: Opt(BookIds),
       }),
     }), result: Character, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'characters' }),
   'personas.getActive': endpoint({ ...positional({}), result: OrNull(Persona), permission: 'personas' }),
@@ -151,10 +153,13 @@ const DATA = {
   'personas.getWorldBook': endpoint({ ...positional({}), result: Type.Null(), permission: 'personas' }),
   'world_books.list': endpoint({ ...positional({ options: PageOptions }), result: Page(WorldBook), permission: 'world_books' }),
   'world_books.get': endpoint({ ...positional({ worldBookId: ChatId }), result: OrNull(WorldBook), permission: 'world_books' }),
-  'world_books.create': endpoint({ ...positional({ input: BookInput }), result: WorldBook, errors: ['NOT_FOUND'], permission: 'world_books' }),
+  'world_books.create': endpoint({ ...positional({ input: BookInput }), result: WorldBook, errors: ['QUOTA_EXCEEDED', 'INPUT_TOO_LARGE'], permission: 'world_books' }),
+  'world_books.update': endpoint({ ...positional({ worldBookId: ChatId, input: Type.Partial(BookInput) }), result: WorldBook, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'world_books' }),
+  'world_books.delete': endpoint({ ...positional({ worldBookId: ChatId }), result: Type.Boolean(), permission: 'world_books' }),
   'world_books.entries.list': endpoint({ ...positional({ worldBookId: ChatId, options: PageOptions }), result: Page(WorldBookEntry), permission: 'world_books' }),
   'world_books.entries.get': endpoint({ ...positional({ entryId: Id(256) }), result: OrNull(WorldBookEntry), permission: 'world_books' }),
   'world_books.entries.update': endpoint({ ...positional({ entryId: Id(256), input: EntryInput }), result: WorldBookEntry, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'world_books' }),
+  'world_books.entries.delete': endpoint({ ...positional({ entryId: Id(256) }), result: Type.Boolean(), permission: 'world_books' }),
   'world_books.entries.create': endpoint({ ...positional({ worldBookId: ChatId, input: EntryInput }), result: WorldBookEntry, errors: ['NOT_FOUND', 'INPUT_TOO_LARGE'], permission: 'world_books' }),
   'world_books.getActivated': endpoint({ ...positional({}), result: Type.Array(Any), permission: 'world_books' }),
   'world_books.getGlobal': endpoint({ ...positional({}), result: Type.Array(Any), permission: 'world_books' }),

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
-import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession, WorldInfoEntry } from '../../../shared/types/chat';
 import type { ChatEvent } from '../../../shared/types/chat-events';
 import { defaultChatSettings, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
@@ -50,6 +50,8 @@ export interface ChatEngineDeps {
   pipeline?: () => ExtensionPipeline | undefined;
   /** The regex scripts a turn runs (absent: none). */
   regex?: RegexScripts;
+  /** The entries of the world books attached to a session (lore/book-library.ts), read at each turn beside its own. */
+  lore?: (sessionId: string) => WorldInfoEntry[];
 }
 
 export type { SendOptions } from './chat-turn';
@@ -221,7 +223,9 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        await runTurn(this.turnDeps(), { session, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
+        const lore = this.deps.lore?.(session.id) ?? [];
+        const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
+        await runTurn(this.turnDeps(), { session: read, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {
         const error: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The chat turn failed unexpectedly.' };
         if (!(err instanceof HostFailure)) this.log.error('chat turn failed', err);

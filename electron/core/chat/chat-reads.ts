@@ -12,6 +12,7 @@ import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
 import { resolveMacros } from './session-macros';
 import { deleteSession } from './delete-session';
+import type { BookLibrary } from '../lore/book-library';
 import type { RegexStore } from '../regex/regex-store';
 import type { SpindleParams } from '../../../shared/spindle/requests';
 
@@ -84,6 +85,8 @@ export function chatReads(options: {
   chat: ChatEngine;
   messages: MessageActions;
   regex: Pick<RegexStore, 'forgetScope'>;
+  /** The world books of their own: attached to sessions by characters' world_book_ids. */
+  library: BookLibrary;
   /** characters.create: a new session made as a card of these fields is imported (imports/card-session.ts); its id. Absent: refused. */
   sessionFromCharacter?: (input: SpindleParams<'characters.create'>['input']) => string;
   runningCouncilChat: () => CouncilChat | null;
@@ -100,6 +103,7 @@ export function chatReads(options: {
     return chat && !(chat.chatId && sessions.has(chat.chatId)) ? councilView(chat) : null;
   };
   return {
+    library: options.library,
     activeId: () => options.runningCouncilChat()?.chatId ?? running()?.id ?? options.chat.activeSessionId,
     get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
     head: (id) => (sessions.has(id) ? sessionView(sessions.head(id)) : running()?.id === id ? running() : null),
@@ -173,7 +177,7 @@ export function chatReads(options: {
     async deleteCharacter(id) {
       // As Lumiverse answers for a character it has not: false (a council run's chat from elsewhere is not one).
       if (!sessions.has(id)) return false;
-      const deleted = await deleteSession({ sessions, chat: options.chat, regex: options.regex }, id);
+      const deleted = await deleteSession({ sessions, chat: options.chat, regex: options.regex, library: options.library }, id);
       if (deleted) options.changed(id, 'deleted');
       return deleted;
     },
@@ -186,13 +190,10 @@ export function chatReads(options: {
       });
       options.changed(id);
     },
-    nameBook(id, name, description) {
+    removeEntry(id, entryId) {
       mutable(id);
-      // A name the person's lorebook (or an earlier create) gave it stays: the book is theirs, and its export too.
-      const top = sessions.head(id).worldInfoBook;
-      if (typeof top?.name === 'string' && top.name) return;
       sessions.mutate(id, (s) => {
-        s.worldInfoBook = { ...s.worldInfoBook, name, ...(description !== undefined ? { description } : {}) };
+        s.worldInfo = s.worldInfo.filter((e) => e.id !== entryId);
       });
       options.changed(id);
     },

@@ -14,8 +14,8 @@ import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
 
 type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, SessionFileMethod>;
 
-export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages' | 'regex'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
-  const { sessions, chat, messages, regex } = s;
+export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages' | 'regex' | 'library'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
+  const { sessions, chat, messages, regex, library } = s;
   /** Calls that work on the whole session wait for it to be read in the background first (a long chat's read never holds the host). */
   const whole =
     <P extends { sessionId?: string }, R>(run: (params: P) => R) =>
@@ -53,7 +53,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       return summaryOf(summaryFields(session), chat.isBusy(sessionId));
     }),
     'chat.sessions.delete': async ({ sessionId }) => {
-      const deleted = await deleteSession({ sessions, chat, regex: regex.store }, sessionId);
+      const deleted = await deleteSession({ sessions, chat, regex: regex.store, library }, sessionId);
       if (deleted) emitSessions(sessionId, 'deleted');
       return { deleted };
     },

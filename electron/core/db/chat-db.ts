@@ -144,6 +144,30 @@ CREATE TABLE IF NOT EXISTS regex_scripts (
 CREATE INDEX IF NOT EXISTS regex_scripts_in_order ON regex_scripts (sort_order, created_at);
 CREATE UNIQUE INDEX IF NOT EXISTS regex_scripts_by_script_id ON regex_scripts (script_id) WHERE script_id <> '';
 `,
+  // 8: world books of their own (spindle.world_books, as Lumiverse keeps them): a book, its entries in order, and the
+  // sessions it is attached to (a character's world_book_ids), read at every turn. A session's own world info stays in it.
+  `
+CREATE TABLE IF NOT EXISTS world_books (
+  id TEXT PRIMARY KEY,
+  created_at REAL NOT NULL,
+  updated_at REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS world_book_entries (
+  id TEXT PRIMARY KEY,
+  book_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS world_book_entries_in_order ON world_book_entries (book_id, seq);
+CREATE TABLE IF NOT EXISTS world_book_links (
+  session_id TEXT NOT NULL,
+  book_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (session_id, book_id)
+);
+CREATE INDEX IF NOT EXISTS world_book_links_by_book ON world_book_links (book_id);
+`,
 ];
 const SCHEMA_VERSION = SCHEMA_STEPS.length;
 

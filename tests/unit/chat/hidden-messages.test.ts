@@ -8,6 +8,7 @@ import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
@@ -18,7 +19,7 @@ describe('hidden messages', () => {
     sessions.mutate(session.id, (s) => {
       for (const id of ['m1', 'm2', 'm3']) s.messages.push({ id, role: id === 'm2' ? 'assistant' : 'user', content: id, createdAt: 0 });
     });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
     const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args });
     const hiddenNow = async () => Promise.all(['m1', 'm2', 'm3'].map((id) => call('chat.isMessageHidden', session.id, id)));
 

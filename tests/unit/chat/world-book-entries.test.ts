@@ -1,6 +1,7 @@
-// spindle.world_books.entries.create and .update over a session's world info, as LumiBooks, LoreRecall and Psyche call
-// them: Lumiverse's fields onto the Workbench's entry, its comment and extensions kept and handed back, saved in the
-// session; refused before anything changes when a field is wrong or the book is not a session's.
+// spindle.world_books over a session's world info and over the books of their own (lore/book-library.ts), as LumiBooks,
+// LoreRecall, Psyche and WorldForge call them: Lumiverse's fields onto the Workbench's entry, its comment and extensions
+// kept and handed back; a new book in no chat, attached to a character by its world_book_ids and read at each turn;
+// refused before anything changes when a field is wrong or the book is none.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatReads } from '../../../electron/core/chat/chat-reads';
 import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
@@ -8,17 +9,18 @@ import type { MessageActions } from '../../../electron/core/chat/message-actions
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
-import { addLorebook } from '../../../electron/core/imports/session-import';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
 function setup(open = true) {
   const sessions = new SessionStore({ dataDir: tempDir() });
   const session = sessions.create({ worldInfo: [{ id: 'harbour', keywords: ['harbour'], content: 'The harbour is closed.', enabled: true }] });
-  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
+  const library = new BookLibrary(sessions.db, { now: () => 0 });
+  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library, runningCouncilChat: () => null, changed: () => {} });
   const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
-  return { sessions, session, call };
+  return { sessions, session, call, library };
 }
 
 describe('world book entries from an extension', () => {
@@ -56,39 +58,53 @@ describe('world book entries from an extension', () => {
     expect(sessions.get(session.id).worldInfo).toEqual(before);
   });
 
-  it('world_books.create (Psyche seeding its run) names the open chat’s book, kept for later reads; its entries go into that chat', async () => {
-    const { sessions, session, call } = setup();
-    const book = (await call('world_books.create', { name: 'Psyche — live state', description: 'What Psyche tracks' })) as { id: string; name: string; description: string };
-    expect(book).toMatchObject({ id: session.id, name: 'Psyche — live state', description: 'What Psyche tracks' });
-    // Read back by id and in the list, and kept on the chat (its export carries it).
-    expect(await call('world_books.get', book.id)).toMatchObject({ name: 'Psyche — live state', description: 'What Psyche tracks' });
-    expect(((await call('world_books.list', {})) as { data: Array<{ name: string }> }).data.map((b) => b.name)).toEqual(['Psyche — live state']);
-    expect(sessions.get(session.id).worldInfoBook).toMatchObject({ name: 'Psyche — live state', description: 'What Psyche tracks' });
-    await call('world_books.entries.create', book.id, { key: ['mood'], content: 'Mara is wary.' });
-    expect(sessions.get(session.id).worldInfo.map((e) => e.content)).toEqual(['The harbour is closed.', 'Mara is wary.']);
+  it('world_books.create makes a book of its own, in no chat (none open too), as Lumiverse does; read, listed, renamed, deleted', async () => {
+    const { sessions, session, call } = setup(false);
+    const book = (await call('world_books.create', { name: 'Psyche — live state', description: 'What Psyche tracks', metadata: { psyche: true } })) as { id: string };
+    expect(book).toMatchObject({ name: 'Psyche — live state', description: 'What Psyche tracks', metadata: { psyche: true } });
+    expect(book.id).not.toBe(session.id);
+    expect(await call('world_books.get', book.id)).toEqual(book);
+    // The library's books, then the chats' own world info.
+    const listed = (await call('world_books.list', {})) as { data: Array<{ id: string }>; total: number };
+    expect(listed.data.map((b) => b.id)).toEqual([book.id, session.id]);
+    const entry = (await call('world_books.entries.create', book.id, { key: ['mood'], content: 'Mara is wary.', constant: true })) as { id: string };
+    expect(entry).toMatchObject({ world_book_id: book.id, content: 'Mara is wary.' });
+    // Nothing landed in the chat.
+    expect(sessions.get(session.id).worldInfo.map((e) => e.content)).toEqual(['The harbour is closed.']);
+    expect(await call('world_books.update', book.id, { name: 'Psyche' })).toMatchObject({ id: book.id, name: 'Psyche', description: 'What Psyche tracks' });
+    await expect(call('world_books.update', session.id, { name: 'x' })).rejects.toMatchObject({ error: { code: 'UNSUPPORTED_HERE', path: '/worldBookId' } });
+    await expect(call('world_books.update', 'no-such-book', { name: 'x' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
     await expect(call('world_books.create', { name: '' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/name' } });
+    expect(await call('world_books.delete', book.id)).toBe(true);
+    expect(await call('world_books.delete', book.id)).toBe(false);
+    expect(await call('world_books.get', book.id)).toBeNull();
+    expect(await call('world_books.entries.get', entry.id)).toBeNull();
   });
 
-  it('world_books.create leaves a book that has a name as it is (a lorebook the person imported), writing nothing', async () => {
+  it("attached by a character's world_book_ids (Psyche, WorldForge): a turn reads its entries as they are; the list replaces; [] detaches; its own book stays", async () => {
+    const { session, call, library } = setup();
+    const book = (await call('world_books.create', { name: 'Psyche' })) as { id: string };
+    const entry = (await call('world_books.entries.create', book.id, { key: ['__psyche_state__'], content: 'Mara is wary.', constant: true })) as { id: string };
+    const before = (await call('characters.get', session.id)) as { world_book_ids: string[] };
+    expect(before.world_book_ids).toEqual([session.id]);
+    // Written back as read, with the new one added (and a made-up id, dropped: no turn could read it).
+    const after = (await call('characters.update', session.id, { world_book_ids: [...before.world_book_ids, book.id, 'gone'] })) as { world_book_ids: string[] };
+    expect(after.world_book_ids).toEqual([book.id, session.id]);
+    expect(library.lore(session.id).map((e) => e.content)).toEqual(['Mara is wary.']);
+    // Rewritten every turn: the next turn reads the new text.
+    await call('world_books.entries.update', entry.id, { content: 'Mara trusts you now.' });
+    expect(library.lore(session.id).map((e) => e.content)).toEqual(['Mara trusts you now.']);
+    expect(await call('world_books.entries.delete', entry.id)).toBe(true);
+    expect(library.lore(session.id)).toEqual([]);
+    expect(((await call('characters.update', session.id, { world_book_ids: [] })) as { world_book_ids: string[] }).world_book_ids).toEqual([session.id]);
+    expect(library.linked(session.id)).toEqual([]);
+    await expect(call('characters.update', session.id, { world_book_ids: ['x'.repeat(129)] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT' } });
+  });
+
+  it("entries.delete takes an entry out of a chat's own world info too; an unknown one is false", async () => {
     const { sessions, session, call } = setup();
-    sessions.mutate(session.id, (s) => ({ ...s, worldInfoBook: { name: 'Harbor Lore', description: 'Kept by the keeper.', scan_depth: 4 } }));
-    const before = sessions.get(session.id).updatedAt;
-    const book = await call('world_books.create', { name: 'Psyche — live state' });
-    expect(book).toMatchObject({ id: session.id, name: 'Harbor Lore', description: 'Kept by the keeper.' });
-    expect(sessions.get(session.id).worldInfoBook).toEqual({ name: 'Harbor Lore', description: 'Kept by the keeper.', scan_depth: 4 });
-    expect(sessions.get(session.id).updatedAt).toBe(before);
-  });
-
-  it('a lorebook added after world_books.create named the book brings its settings; the name given stays', async () => {
-    const { sessions, session, call } = setup();
-    await call('world_books.create', { name: 'Psyche — live state' });
-    const lorebook = { name: 'Harbor Lore', scan_depth: 4, entries: { '0': { uid: 0, key: ['lamp'], content: 'The lamp is lit at dusk.' } } };
-    addLorebook(sessions, session.id, Buffer.from(JSON.stringify(lorebook)));
-    expect(sessions.get(session.id).worldInfoBook).toEqual({ name: 'Psyche — live state', scan_depth: 4 });
-  });
-
-  it('world_books.create with no chat open is NOT_FOUND, naming why', async () => {
-    const { call } = setup(false);
-    await expect(call('world_books.create', { name: 'Psyche' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/input', message: expect.stringContaining('needs an open chat') } });
+    expect(await call('world_books.entries.delete', 'harbour')).toBe(true);
+    expect(sessions.get(session.id).worldInfo).toEqual([]);
+    expect(await call('world_books.entries.delete', 'harbour')).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import { importSessionFile } from '../../../electron/core/imports/session-import
 import { toCard } from '../../../electron/core/imports/card-export';
 import { sessionFromCharacterFields } from '../../../electron/core/imports/card-session';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
@@ -36,7 +37,7 @@ describe('an imported card through spindle.characters', () => {
       },
     };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: () => {} } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: () => {} } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
     const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
       name: 'Mara',
@@ -57,7 +58,7 @@ describe('an imported card through spindle.characters', () => {
     const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper.', first_mes: 'You made it.', extensions: { 'someone/tool': { keep: 1 } } } };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
     const told: Array<[string, unknown]> = [];
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, runningCouncilChat: () => null, changed: () => {} });
+    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
     const handlers = chatDataHandlers(() => reads);
     const patch = { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: { 'someone/tool': { keep: 1 }, lorerecall: { on: true } }, world_book_ids: ['elsewhere'] };
     const updated = (await callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, patch, 'user-1'] })) as Record<string, unknown>;
@@ -85,6 +86,7 @@ describe('an imported card through spindle.characters', () => {
       chat,
       messages: {} as MessageActions,
       regex: { forgetScope: (id) => (forgotten.push(id), 0) },
+      library: new BookLibrary(sessions.db, { now: () => 0 }),
       sessionFromCharacter: (input) => sessionFromCharacterFields(sessions, input, 5).id,
       runningCouncilChat: () => null,
       changed: (id, change) => void changes.push(`${change}:${id}`),

@@ -3,11 +3,13 @@
 // persona; its world info is one world book. Without a session (or the host's chat), they answer as Lumiverse
 // does between chats: nothing active, empty lists.
 import { RecentWindow, UnderWay } from '../per-extension-limits';
-import { randomUUID } from 'node:crypto';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
+import type { BookLibrary } from '../../lore/book-library';
+import { page, seconds, withinMetadataCap } from './lumiverse-dto';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
+import { worldBookHandlers } from './world-books';
 import { fail, type HandlersOf } from './handlers';
 import { DEFAULT_GENERATION_LIMITS } from './generation-gate';
 
@@ -42,7 +44,7 @@ export interface MessagePatch {
   metadata?: Record<string, unknown>;
 }
 
-/** A character's fields an extension may change (Lumiverse's CharacterUpdateDTO, less world_book_ids: a session has one book). */
+/** A character's fields an extension may change (Lumiverse's CharacterUpdateDTO; its world_book_ids go to the library). */
 export type CharacterPatch = Omit<SpindleParams<'characters.update'>['input'], 'world_book_ids'>;
 
 /** What the host lends: its sessions (and, during a council run, the chat it runs for). */
@@ -83,22 +85,16 @@ export interface ChatReads {
   deleteCharacter(id: string): Promise<boolean>;
   /** world_books: adds the entry to the session's world info, or replaces the one with its id. */
   saveEntry(id: string, entry: WorldInfoEntry): void;
-  /** world_books.create: names the session's world info (its one book), unless it has a name already. */
-  nameBook(id: string, name: string, description: string | undefined): void;
+  /** world_books.entries.delete: takes the entry out of the session's world info. */
+  removeEntry(id: string, entryId: string): void;
+  /** The world books of their own (spindle.world_books), attached to sessions by characters' world_book_ids. */
+  readonly library: BookLibrary;
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
   resolveMacros(text: string, options: { chatId?: string; characterId?: string; commit?: boolean }): Promise<ResolvedMacros>;
 }
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
-/** Most JSON one message's (or one chat's) extension metadata may take. */
-const MAX_METADATA_CHARS = 256 * 1024;
-
-/** INPUT_TOO_LARGE at `path` when `value` (what extensions keep: metadata, extensions) is over the cap as JSON. */
-function withinMetadataCap(value: unknown, what: string, path: string): void {
-  if (value !== undefined && JSON.stringify(value).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `${what} at most ${MAX_METADATA_CHARS} characters as JSON.`, path);
-}
 
 const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: c.metadata ?? {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
@@ -108,7 +104,8 @@ const cardStrings = (c: ChatView, field: string): string[] => {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 };
 
-export const characterDto = (c: ChatView) => ({
+/** A character in Lumiverse's shape; `linked`: the world books attached to it (its own world info is listed after them). */
+export const characterDto = (c: ChatView, linked: readonly string[] = []) => ({
   id: c.id,
   name: c.character.name,
   description: c.character.description,
@@ -123,7 +120,7 @@ export const characterDto = (c: ChatView) => ({
   alternate_greetings: cardStrings(c, 'alternate_greetings'),
   creator: cardText(c, 'creator'),
   image_id: c.hasAvatar ? characterImageId(c.id) : null,
-  world_book_ids: c.worldInfo.length ? [c.id] : [],
+  world_book_ids: [...linked, ...(c.worldInfo.length ? [c.id] : [])],
   extensions: typeof c.card?.extensions === 'object' && c.card.extensions !== null && !Array.isArray(c.card.extensions) ? c.card.extensions : {},
   created_at: seconds(c.createdAt),
   updated_at: seconds(c.updatedAt),
@@ -135,61 +132,6 @@ export const personaIdOf = (sessionId: string) => `persona-${sessionId}`;
 export const personaDto = (c: ChatView) => ({ id: personaIdOf(c.id), name: c.persona.name, description: c.persona.description, is_default: true });
 
 const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.persona.name, characterName: c.character.name });
-
-/** An entry in Lumiverse's shape: the fields the Workbench acts on or keeps (position, depth, probability… it has not). */
-const entryDto = (c: ChatView, e: WorldInfoEntry) => ({
-  id: e.id,
-  uid: e.id,
-  world_book_id: c.id,
-  key: e.keywords,
-  keysecondary: e.secondaryKeywords ?? [],
-  content: e.content,
-  comment: e.comment ?? '',
-  disabled: !e.enabled,
-  constant: e.constant ?? false,
-  order_value: e.order ?? 100,
-  case_sensitive: e.caseSensitive ?? false,
-  match_whole_words: e.wholeWords ?? true,
-  scan_depth: e.scanDepth ?? null,
-  extensions: e.extensions ?? {},
-});
-
-/** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
-function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {
-  const words = (list: string[] | undefined) => list?.map((w) => w.trim()).filter(Boolean);
-  withinMetadataCap(input.extensions, "An entry's extensions are", '/input/extensions');
-  const entry: WorldInfoEntry = { ...base };
-  const keywords = words(input.key);
-  const secondary = words(input.keysecondary);
-  if (keywords) entry.keywords = keywords;
-  if (secondary) entry.secondaryKeywords = secondary;
-  if (input.content !== undefined) entry.content = input.content;
-  if (input.comment !== undefined) entry.comment = input.comment;
-  if (input.disabled !== undefined) entry.enabled = !input.disabled;
-  if (input.constant !== undefined) entry.constant = input.constant;
-  if (input.order_value !== undefined) entry.order = input.order_value;
-  if (input.case_sensitive !== undefined) entry.caseSensitive = input.case_sensitive;
-  if (input.match_whole_words !== undefined) entry.wholeWords = input.match_whole_words;
-  if (input.scan_depth !== undefined && input.scan_depth !== null) entry.scanDepth = Math.min(1000, Math.max(1, Math.round(input.scan_depth)));
-  if (input.extensions !== undefined) entry.extensions = input.extensions;
-  return entry;
-}
-
-/** Where an entry is, among the sessions' books. */
-const entryIn = (chats: ChatView[], entryId: string) => {
-  for (const c of chats) {
-    const e = c.worldInfo.find((w) => w.id === entryId);
-    if (e) return { c, e };
-  }
-  return null;
-};
-const bookDto = (c: ChatView) => ({ id: c.id, name: c.book?.name || `${c.character.name || c.name} — world info`, description: c.book?.description ?? '', created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
-
-function page<T>(items: T[], options: { limit?: number; offset?: number } | undefined): { data: T[]; total: number } {
-  const offset = options?.offset !== undefined && options.offset > 0 ? Math.floor(options.offset) : 0;
-  const limit = options?.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : items.length;
-  return { data: items.slice(offset, offset + limit), total: items.length };
-}
 
 type ChatDataHandlers = Omit<HandlersOf<'chats'>, 'chats.getMemories'> & HandlersOf<'chat'> & HandlersOf<'characters'> & HandlersOf<'personas'> & HandlersOf<'world_books'> & HandlersOf<'macros'>;
 
@@ -235,6 +177,9 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
   };
   const changing = async (id: string) => (await wholeChat(id)).id;
   const dto = <T>(c: ChatView | null, to: (c: ChatView) => T) => (c ? to(c) : null);
+  const character = (c: ChatView) => characterDto(c, reads()?.library.linked(c.id) ?? []);
+  // The session's own world info (its id) is always its own: an id list written back with it leaves it as it is.
+  const attach = (id: string, books: string[]) => reads()!.library.link(id, books.filter((book) => book !== id));
   const replies = new TriggeredReplies(now);
   return {
     'chats.getActive': () => dto(active(), chatDto),
@@ -294,59 +239,31 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
       const message = (await wholeChat(chatId)).messages.find((m) => m.id === messageId) ?? fail('NOT_FOUND', `The chat has no message ${messageId}.`, '/messageId');
       return message.hidden === true;
     },
-    'characters.get': ({ characterId }) => dto(find(characterId), characterDto),
-    'characters.list': ({ options }) => page(all().map(characterDto), options),
+    'characters.get': ({ characterId }) => dto(find(characterId), character),
+    'characters.list': ({ options }) => page(all().map(character), options),
     'characters.create': ({ input }) => {
       const r = reads() ?? fail('UNSUPPORTED_HERE', 'Characters are sessions of the Workbench chat, which this host does not run.');
-      return characterDto(existing(r.createCharacter(input)));
+      const { world_book_ids: books, ...fields } = input;
+      const id = r.createCharacter(fields);
+      if (books) attach(id, books);
+      return character(existing(id));
     },
     'characters.delete': async ({ characterId }) => (await reads()?.deleteCharacter(characterId)) ?? false,
     'characters.update': async ({ characterId, input }) => {
-      // world_book_ids has no place here: a session's world info is its one book.
-      const { world_book_ids: _books, ...patch } = input;
+      const { world_book_ids: books, ...patch } = input;
       withinMetadataCap(patch.extensions, "A character's extensions are", '/input/extensions');
-      reads()!.updateCharacter(await changing(characterId), patch);
-      return characterDto(existing(characterId));
+      const id = await changing(characterId);
+      if (Object.keys(patch).length) reads()!.updateCharacter(id, patch);
+      // Lumiverse's rule: the list replaces the one it had; [] detaches all; absent leaves it.
+      if (books) attach(id, books);
+      return character(existing(characterId));
     },
     'personas.getActive': () => dto(active(), personaDto),
     'personas.getDefault': () => dto(active(), personaDto),
     'personas.get': ({ personaId }) => dto(all().find((v) => `persona-${v.id}` === personaId) ?? null, personaDto),
     'personas.list': ({ options }) => page(all().map(personaDto), options),
     'personas.getWorldBook': () => null,
-    'world_books.list': ({ options }) => page(all().filter((c) => c.worldInfo.length).map(bookDto), options),
-    'world_books.get': ({ worldBookId }) => {
-      const c = find(worldBookId);
-      return c && c.worldInfo.length ? bookDto(c) : null;
-    },
-    // A world book here is a chat's world info (its one book): a new one is the open chat's, where its entries fire
-    // in the turns. That book takes the name and description given unless it has a name already (a lorebook's).
-    'world_books.create': async ({ input }) => {
-      const c = active() ?? fail('NOT_FOUND', "No chat is open: a world book in the Workbench is a chat's world info, so a new one needs an open chat.", '/input');
-      reads()!.nameBook(await changing(c.id), input.name, input.description);
-      return bookDto(existing(c.id));
-    },
-    'world_books.entries.list': ({ worldBookId, options }) => {
-      const c = find(worldBookId);
-      return page(c ? c.worldInfo.map((e) => entryDto(c, e)) : [], options);
-    },
-    'world_books.entries.get': ({ entryId }) => {
-      const found = entryIn(all(), entryId);
-      return found ? entryDto(found.c, found.e) : null;
-    },
-    'world_books.entries.update': async ({ entryId, input }) => {
-      const found = entryIn(all(), entryId) ?? fail('NOT_FOUND', `No world info entry ${entryId}.`, '/entryId');
-      const entry = entryFields(input, found.e);
-      reads()!.saveEntry(await changing(found.c.id), entry);
-      return entryDto(found.c, entry);
-    },
-    'world_books.entries.create': async ({ worldBookId, input }) => {
-      const c = find(worldBookId) ?? fail('NOT_FOUND', `No world book ${worldBookId}.`, '/worldBookId');
-      const entry = entryFields(input, { id: randomUUID(), keywords: [], content: '', enabled: true, constant: false });
-      reads()!.saveEntry(await changing(c.id), entry);
-      return entryDto(c, entry);
-    },
-    'world_books.getActivated': () => [],
-    'world_books.getGlobal': () => [],
+    ...worldBookHandlers({ reads, all, find, changing }),
     'macros.resolve': ({ template, options }) => {
       if (template.length > 2_000_000) fail('INPUT_TOO_LARGE', 'spindle.macros.resolve takes at most 2,000,000 characters.', '/template');
       const chats = reads();

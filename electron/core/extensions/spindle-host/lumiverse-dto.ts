@@ -1,0 +1,20 @@
+// What the chat data namespaces' answers share in Lumiverse's shapes: its seconds, its pages, and the cap on what
+// extensions keep on a record (metadata, extensions).
+import { fail } from './handlers';
+
+export const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** Most JSON one record's extension metadata may take (a message's, a chat's, an entry's). */
+const MAX_METADATA_CHARS = 256 * 1024;
+
+/** INPUT_TOO_LARGE at `path` when `value` (what extensions keep: metadata, extensions) is over the cap as JSON. */
+export function withinMetadataCap(value: unknown, what: string, path: string): void {
+  if (value !== undefined && JSON.stringify(value).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `${what} at most ${MAX_METADATA_CHARS} characters as JSON.`, path);
+}
+
+/** Lumiverse's page of a list: `offset` and `limit` as given (none: the whole list), and the total. */
+export function page<T>(items: T[], options: { limit?: number; offset?: number } | undefined): { data: T[]; total: number } {
+  const offset = options?.offset !== undefined && options.offset > 0 ? Math.floor(options.offset) : 0;
+  const limit = options?.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : items.length;
+  return { data: items.slice(offset, offset + limit), total: items.length };
+}

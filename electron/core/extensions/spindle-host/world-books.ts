@@ -1,0 +1,150 @@
+// spindle.world_books (permission world_books) in Lumiverse's shapes, over two kinds of book: the world books of their
+// own (lore/book-library.ts: made by `create`, attached to characters by their world_book_ids, read live at each turn),
+// and each session's own world info (a lorebook it imported, the entries the person wrote), whose id is the session's.
+// An entry id names its entry in either; a new book is always one of its own, as in Lumiverse (it lands in no chat).
+import { randomUUID } from 'node:crypto';
+import type { SpindleParams } from '../../../../shared/spindle/requests';
+import type { WorldInfoEntry } from '../../../../shared/types/chat';
+import type { BookLibrary } from '../../lore/book-library';
+import type { ChatReads, ChatView } from './chat-data';
+import { fail, type HandlersOf } from './handlers';
+import { page, seconds, withinMetadataCap } from './lumiverse-dto';
+
+/** An entry in Lumiverse's shape: the fields the Workbench acts on or keeps (position, depth, probability… it has not). */
+const entryDto = (bookId: string, e: WorldInfoEntry) => ({
+  id: e.id,
+  uid: e.id,
+  world_book_id: bookId,
+  key: e.keywords,
+  keysecondary: e.secondaryKeywords ?? [],
+  content: e.content,
+  comment: e.comment ?? '',
+  disabled: !e.enabled,
+  constant: e.constant ?? false,
+  order_value: e.order ?? 100,
+  case_sensitive: e.caseSensitive ?? false,
+  match_whole_words: e.wholeWords ?? true,
+  scan_depth: e.scanDepth ?? null,
+  extensions: e.extensions ?? {},
+});
+
+/** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
+function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {
+  const words = (list: string[] | undefined) => list?.map((w) => w.trim()).filter(Boolean);
+  withinMetadataCap(input.extensions, "An entry's extensions are", '/input/extensions');
+  const entry: WorldInfoEntry = { ...base };
+  const keywords = words(input.key);
+  const secondary = words(input.keysecondary);
+  if (keywords) entry.keywords = keywords;
+  if (secondary) entry.secondaryKeywords = secondary;
+  if (input.content !== undefined) entry.content = input.content;
+  if (input.comment !== undefined) entry.comment = input.comment;
+  if (input.disabled !== undefined) entry.enabled = !input.disabled;
+  if (input.constant !== undefined) entry.constant = input.constant;
+  if (input.order_value !== undefined) entry.order = input.order_value;
+  if (input.case_sensitive !== undefined) entry.caseSensitive = input.case_sensitive;
+  if (input.match_whole_words !== undefined) entry.wholeWords = input.match_whole_words;
+  if (input.scan_depth !== undefined && input.scan_depth !== null) entry.scanDepth = Math.min(1000, Math.max(1, Math.round(input.scan_depth)));
+  if (input.extensions !== undefined) entry.extensions = input.extensions;
+  return entry;
+}
+
+/** A session's own world info as a book. */
+const sessionBookDto = (c: ChatView) => ({
+  id: c.id,
+  name: c.book?.name || `${c.character.name || c.name} — world info`,
+  description: c.book?.description ?? '',
+  metadata: {},
+  created_at: seconds(c.createdAt),
+  updated_at: seconds(c.updatedAt),
+});
+
+/** Where an entry is, among the sessions' books. */
+const entryIn = (chats: ChatView[], entryId: string) => {
+  for (const c of chats) {
+    const e = c.worldInfo.find((w) => w.id === entryId);
+    if (e) return { c, e };
+  }
+  return null;
+};
+
+export interface WorldBookContext {
+  reads(): ChatReads | null;
+  /** Every session, without its messages. */
+  all(): ChatView[];
+  find(id: string): ChatView | null;
+  /** Waits for the session to be read whole; its id. */
+  changing(id: string): Promise<string>;
+}
+
+export function worldBookHandlers(ctx: WorldBookContext): HandlersOf<'world_books'> {
+  const library = (): BookLibrary => ctx.reads()?.library ?? fail('UNSUPPORTED_HERE', 'World books are kept with the Workbench chat, which this host does not run.');
+  const sessionBook = (id: string) => {
+    const c = ctx.find(id);
+    return c && c.worldInfo.length ? c : null;
+  };
+  const newEntry = (): WorldInfoEntry => ({ id: randomUUID(), keywords: [], content: '', enabled: true, constant: false });
+  return {
+    'world_books.list': ({ options }) => page([...(ctx.reads() ? library().list() : []), ...ctx.all().filter((c) => c.worldInfo.length).map(sessionBookDto)], options),
+    'world_books.get': ({ worldBookId }) => {
+      const own = ctx.reads() ? library().get(worldBookId) : null;
+      if (own) return own;
+      const c = sessionBook(worldBookId);
+      return c ? sessionBookDto(c) : null;
+    },
+    'world_books.create': ({ input }) => {
+      withinMetadataCap(input.metadata, "A world book's metadata is", '/input/metadata');
+      return library().create(input);
+    },
+    'world_books.update': ({ worldBookId, input }) => {
+      withinMetadataCap(input.metadata, "A world book's metadata is", '/input/metadata');
+      if (!library().get(worldBookId) && sessionBook(worldBookId)) fail('UNSUPPORTED_HERE', "A chat's own world info is renamed with the chat, not through spindle.world_books.update.", '/worldBookId');
+      return library().update(worldBookId, input);
+    },
+    // A chat's own world info goes only with the chat (characters.delete).
+    'world_books.delete': ({ worldBookId }) => library().delete(worldBookId),
+    'world_books.entries.list': ({ worldBookId, options }) => {
+      const own = library().get(worldBookId);
+      if (own) return page(library().entries(own.id).map((e) => entryDto(own.id, e)), options);
+      const c = ctx.find(worldBookId);
+      return page(c ? c.worldInfo.map((e) => entryDto(c.id, e)) : [], options);
+    },
+    'world_books.entries.get': ({ entryId }) => {
+      const own = library().entry(entryId);
+      if (own) return entryDto(own.bookId, own.entry);
+      const found = entryIn(ctx.all(), entryId);
+      return found ? entryDto(found.c.id, found.e) : null;
+    },
+    'world_books.entries.update': async ({ entryId, input }) => {
+      const own = library().entry(entryId);
+      if (own) {
+        const entry = entryFields(input, own.entry);
+        library().saveEntry(own.bookId, entry);
+        return entryDto(own.bookId, entry);
+      }
+      const found = entryIn(ctx.all(), entryId) ?? fail('NOT_FOUND', `No world info entry ${entryId}.`, '/entryId');
+      const entry = entryFields(input, found.e);
+      ctx.reads()!.saveEntry(await ctx.changing(found.c.id), entry);
+      return entryDto(found.c.id, entry);
+    },
+    'world_books.entries.create': async ({ worldBookId, input }) => {
+      const entry = entryFields(input, newEntry());
+      if (library().get(worldBookId)) {
+        library().saveEntry(worldBookId, entry);
+        return entryDto(worldBookId, entry);
+      }
+      const c = ctx.find(worldBookId) ?? fail('NOT_FOUND', `No world book ${worldBookId}.`, '/worldBookId');
+      ctx.reads()!.saveEntry(await ctx.changing(c.id), entry);
+      return entryDto(c.id, entry);
+    },
+    'world_books.entries.delete': async ({ entryId }) => {
+      if (library().deleteEntry(entryId)) return true;
+      const found = entryIn(ctx.all(), entryId);
+      if (!found) return false;
+      ctx.reads()!.removeEntry(await ctx.changing(found.c.id), entryId);
+      return true;
+    },
+    'world_books.getActivated': () => [],
+    'world_books.getGlobal': () => [],
+  };
+}

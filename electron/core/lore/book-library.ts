@@ -1,0 +1,157 @@
+// World books of their own, as Lumiverse keeps them (spindle.world_books): a book made before any chat, its entries in
+// order, and the sessions it is attached to (a character's world_book_ids). Attached books are linked, not copied: a
+// turn reads their entries as they are then, so an extension that rewrites an entry every turn (Psyche), edits or
+// deletes them (WorldForge) or shares one book between characters is heard at the next turn. A session's own world
+// info stays in the session. Rows in the chats' database, each change a transaction of its own.
+import { randomUUID } from 'node:crypto';
+import { fail } from '../../../shared/errors';
+import type { WorldInfoEntry } from '../../../shared/types/chat';
+import type { Db } from '../db/chat-db';
+import { DbStore } from '../db/db-store';
+import type { Clock } from '../ports';
+
+export interface BookDto {
+  id: string;
+  name: string;
+  description: string;
+  metadata: Record<string, unknown>;
+  created_at: number;
+  updated_at: number;
+}
+
+type BookDoc = Pick<BookDto, 'name' | 'description' | 'metadata'>;
+
+export const LIBRARY_LIMITS = { maxBooks: 2000, maxEntriesPerBook: 5000, maxLinksPerSession: 64 };
+
+export class BookLibrary extends DbStore {
+  private readonly sql;
+
+  constructor(db: Db, clock: Clock, committed?: () => void) {
+    super(db, clock, committed);
+    const p = (text: string) => db.prepare(text);
+    this.sql = {
+      books: p('SELECT id, created_at, updated_at, doc FROM world_books ORDER BY created_at, id').raw(true),
+      book: p('SELECT id, created_at, updated_at, doc FROM world_books WHERE id = ?').raw(true),
+      bookCount: p('SELECT COUNT(*) FROM world_books').raw(true),
+      insertBook: p('INSERT INTO world_books (id, created_at, updated_at, doc) VALUES (?, ?, ?, ?)'),
+      writeBook: p('UPDATE world_books SET updated_at = ?, doc = ? WHERE id = ?'),
+      touchBook: p('UPDATE world_books SET updated_at = ? WHERE id = ?'),
+      removeBook: p('DELETE FROM world_books WHERE id = ?'),
+      entries: p('SELECT doc FROM world_book_entries WHERE book_id = ? ORDER BY seq').raw(true),
+      entry: p('SELECT book_id, doc FROM world_book_entries WHERE id = ?').raw(true),
+      entryCount: p('SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM world_book_entries WHERE book_id = ?').raw(true),
+      insertEntry: p('INSERT INTO world_book_entries (id, book_id, seq, doc) VALUES (?, ?, ?, ?)'),
+      writeEntry: p('UPDATE world_book_entries SET doc = ? WHERE id = ?'),
+      removeEntry: p('DELETE FROM world_book_entries WHERE id = ?'),
+      removeEntries: p('DELETE FROM world_book_entries WHERE book_id = ?'),
+      linked: p('SELECT book_id FROM world_book_links WHERE session_id = ? ORDER BY seq').raw(true),
+      link: p('INSERT INTO world_book_links (session_id, book_id, seq) VALUES (?, ?, ?)'),
+      unlinkSession: p('DELETE FROM world_book_links WHERE session_id = ?'),
+      unlinkBook: p('DELETE FROM world_book_links WHERE book_id = ?'),
+    };
+  }
+
+  list(): BookDto[] {
+    return (this.sql.books.all() as Row[]).map(dto);
+  }
+
+  get(id: string): BookDto | null {
+    const row = this.sql.book.get(id) as Row | undefined;
+    return row ? dto(row) : null;
+  }
+
+  create(input: { name: string; description?: string | undefined; metadata?: Record<string, unknown> | undefined }): BookDto {
+    const id = randomUUID();
+    const now = this.seconds();
+    const doc: BookDoc = { name: input.name, description: input.description ?? '', metadata: input.metadata ?? {} };
+    this.write(() => {
+      if ((this.sql.bookCount.get() as [number])[0] >= LIBRARY_LIMITS.maxBooks) fail('QUOTA_EXCEEDED', `At most ${LIBRARY_LIMITS.maxBooks} world books are kept.`);
+      this.sql.insertBook.run(id, now, now, JSON.stringify(doc));
+    });
+    return this.get(id)!;
+  }
+
+  update(id: string, patch: Partial<BookDoc>): BookDto {
+    const book = this.get(id) ?? fail('NOT_FOUND', `No world book ${id}.`, { path: '/worldBookId' });
+    const doc: BookDoc = { name: patch.name ?? book.name, description: patch.description ?? book.description, metadata: patch.metadata ?? book.metadata };
+    this.write(() => this.sql.writeBook.run(this.seconds(), JSON.stringify(doc), id));
+    return this.get(id)!;
+  }
+
+  /** The book and its entries; sessions it was attached to no longer read it. False when there was none. */
+  delete(id: string): boolean {
+    return this.write(() => {
+      const removed = this.sql.removeBook.run(id).changes > 0;
+      if (removed) {
+        this.sql.removeEntries.run(id);
+        this.sql.unlinkBook.run(id);
+      }
+      return removed;
+    });
+  }
+
+  entries(bookId: string): WorldInfoEntry[] {
+    return (this.sql.entries.all(bookId) as Array<[string]>).map(([doc]) => JSON.parse(doc) as WorldInfoEntry);
+  }
+
+  entry(entryId: string): { bookId: string; entry: WorldInfoEntry } | null {
+    const row = this.sql.entry.get(entryId) as [string, string] | undefined;
+    return row ? { bookId: row[0], entry: JSON.parse(row[1]) as WorldInfoEntry } : null;
+  }
+
+  /** Adds the entry at the book's end, or replaces the one with its id there. */
+  saveEntry(bookId: string, entry: WorldInfoEntry): void {
+    this.write(() => {
+      if (!this.get(bookId)) fail('NOT_FOUND', `No world book ${bookId}.`, { path: '/worldBookId' });
+      if (this.entry(entry.id)) this.sql.writeEntry.run(JSON.stringify(entry), entry.id);
+      else {
+        const [count, last] = this.sql.entryCount.get(bookId) as [number, number];
+        if (count >= LIBRARY_LIMITS.maxEntriesPerBook) fail('QUOTA_EXCEEDED', `A world book holds at most ${LIBRARY_LIMITS.maxEntriesPerBook} entries.`, { path: '/worldBookId' });
+        this.sql.insertEntry.run(entry.id, bookId, last + 1, JSON.stringify(entry));
+      }
+      this.sql.touchBook.run(this.seconds(), bookId);
+    });
+  }
+
+  deleteEntry(entryId: string): boolean {
+    return this.write(() => {
+      const found = this.entry(entryId);
+      if (!found) return false;
+      this.sql.removeEntry.run(entryId);
+      this.sql.touchBook.run(this.seconds(), found.bookId);
+      return true;
+    });
+  }
+
+  /** The books attached to a session, in the order given. */
+  linked(sessionId: string): string[] {
+    return (this.sql.linked.all(sessionId) as Array<[string]>).map(([id]) => id);
+  }
+
+  /**
+   * Attaches these books to the session in place of the ones it had (Lumiverse's rule: ids cleaned, deduplicated, in
+   * order; one that is no book is dropped here, as no turn could read it).
+   */
+  link(sessionId: string, bookIds: readonly string[]): string[] {
+    const ids = [...new Set(bookIds.map((id) => id.trim()).filter(Boolean))].filter((id) => this.get(id));
+    if (ids.length > LIBRARY_LIMITS.maxLinksPerSession) fail('INPUT_TOO_LARGE', `A character has at most ${LIBRARY_LIMITS.maxLinksPerSession} world books.`, { path: '/input/world_book_ids' });
+    this.write(() => {
+      this.sql.unlinkSession.run(sessionId);
+      ids.forEach((id, seq) => this.sql.link.run(sessionId, id, seq));
+    });
+    return ids;
+  }
+
+  /** A session is gone: nothing is attached to it any more. */
+  forgetSession(sessionId: string): void {
+    this.write(() => this.sql.unlinkSession.run(sessionId));
+  }
+
+  /** The entries of the books attached to a session, as a turn reads them now. */
+  lore(sessionId: string): WorldInfoEntry[] {
+    return this.linked(sessionId).flatMap((id) => this.entries(id));
+  }
+}
+
+type Row = [string, number, number, string];
+const dto = ([id, created, updated, doc]: Row): BookDto => ({ id, ...(JSON.parse(doc) as BookDoc), created_at: created, updated_at: updated });

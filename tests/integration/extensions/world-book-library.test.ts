@@ -1,0 +1,83 @@
+// World books of their own, as published extensions make them through a real worker: Set Points and JAR make a book,
+// fill it, and make a character with it (world_book_ids); Psyche rewrites its entry between turns. The turn's prompt,
+// as the local LLM server receives it, carries the attached book's entries as they are then; a deleted session's
+// attachment goes with it, and the book stays.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, send, type ChatRig } from '../chat/helpers';
+import { waitFor } from './harness';
+
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+/** An extension whose tools run Set Points' publish and Psyche's turn update, as their backends call spindle. */
+async function withPublisher(): Promise<ChatRig> {
+  rig = await chatRig();
+  await addMainConnection(rig);
+  const dir = path.join(tempDir('cw-books-'), 'set_points');
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'set_points', name: 'Set Points', version: '1.0.0', author: 'A', permissions: ['tools', 'characters', 'world_books'], entry_backend: 'dist/backend.js' }));
+  fs.writeFileSync(
+    path.join(dir, 'dist', 'backend.js'),
+    `for (const name of ['publish', 'restate', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
+spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
+  if (toolName === 'publish') {
+    const book = await spindle.world_books.create({ name: 'Harbour · Set Points', description: 'Made with the card', metadata: { set_points: { key: 'k1' } } });
+    const entry = await spindle.world_books.entries.create(book.id, { key: ['harbour'], content: 'The harbour closes at dusk.', extensions: { set_points: { index: 0 } } });
+    await spindle.world_books.entries.create(book.id, { key: [], content: 'Mood: calm.', constant: true });
+    const character = await spindle.characters.create({ name: 'Mara', description: 'A harbour keeper.', first_mes: 'The gate creaks.', world_book_ids: [book.id] });
+    return { bookId: book.id, entryId: entry.id, character };
+  }
+  if (toolName === 'restate') {
+    const entries = await spindle.world_books.entries.list(args.bookId);
+    const mood = entries.data.find((e) => e.constant);
+    return spindle.world_books.entries.update(mood.id, { content: 'Mood: ' + args.mood + '.' });
+  }
+  return { deleted: await spindle.characters.delete(args.characterId), book: await spindle.world_books.get(args.bookId) };
+});
+`,
+  );
+  await rig.host.extensions.installFromFolder(dir, { grant: ['tools', 'characters', 'world_books'], trust: true }, () => undefined);
+  await waitFor(() => rig!.host.registry.list().some((t) => t.qualifiedName === 'set_points:publish'), 'set_points to run');
+  return rig;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- what the extension answered: checked by each assertion
+async function run(r: ChatRig, tool: string, args: Record<string, unknown> = {}): Promise<any> {
+  const outcome = await r.host.registry.invoke(`set_points:${tool}`, args, { timeoutMs: 20_000 });
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
+  return JSON.parse(outcome.content);
+}
+
+const systemOf = (r: ChatRig) => (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+
+describe('world books of their own, attached to a character', () => {
+  it("Set Points' publish: a book made before any chat, filled, and made a card with; the card's turns read it, and a rewrite between turns", async () => {
+    const r = await withPublisher();
+    const published = await run(r, 'publish');
+    expect(published.character).toMatchObject({ name: 'Mara', world_book_ids: [published.bookId] });
+    const sessionId = published.character.id as string;
+    // The lore is the book's, not the session's own world info.
+    expect((await r.call('chat.sessions.get', { sessionId })).value).toMatchObject({ worldInfo: [] });
+
+    r.server.enqueue({ text: 'Aye.' }, { text: 'Still aye.' });
+    await send(r, sessionId, 'Is the harbour open?');
+    expect(systemOf(r)).toContain('The harbour closes at dusk.');
+    expect(systemOf(r)).toContain('Mood: calm.');
+    await run(r, 'restate', { bookId: published.bookId, mood: 'stormy' });
+    await send(r, sessionId, 'And now?');
+    expect(systemOf(r)).toContain('Mood: stormy.');
+    expect(systemOf(r)).not.toContain('Mood: calm.');
+
+    // The card goes; the book stays, attached to nothing.
+    expect(await run(r, 'reset', { characterId: sessionId, bookId: published.bookId })).toMatchObject({ deleted: true, book: { id: published.bookId } });
+    expect(r.host.library.linked(sessionId)).toEqual([]);
+  }, 60_000);
+});
