@@ -19,7 +19,7 @@ import { ChatEngine, type ChatToolRunner } from './chat/chat-engine';
 import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
-import { BookLibrary } from './lore/book-library';
+import { BookLibrary, chatBookIds } from './lore/book-library';
 import { RegexScripts } from './regex/regex-scripts';
 import { LocalModels } from './local-model/local-models';
 import { ProbeCards } from './probe/probe-cards';
@@ -106,7 +106,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const chat = new ChatEngine({
     sessions,
     regex,
-    lore: (sessionId) => library.lore(sessionId),
+    lore: (session) => library.lore(session.id, chatBookIds(session.metadata)),
     settings: getSettings,
     profile,
     llm,

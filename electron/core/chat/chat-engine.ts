@@ -50,8 +50,8 @@ export interface ChatEngineDeps {
   pipeline?: () => ExtensionPipeline | undefined;
   /** The regex scripts a turn runs (absent: none). */
   regex?: RegexScripts;
-  /** The entries of the world books attached to a session (lore/book-library.ts), read at each turn beside its own. */
-  lore?: (sessionId: string) => WorldInfoEntry[];
+  /** The entries of the world books a session reads (lore/book-library.ts), read at each turn beside its own. */
+  lore?: (session: ChatSession) => WorldInfoEntry[];
 }
 
 export type { SendOptions } from './chat-turn';
@@ -223,7 +223,7 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        const lore = this.deps.lore?.(session.id) ?? [];
+        const lore = this.deps.lore?.(session) ?? [];
         const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
         await runTurn(this.turnDeps(), { session: read, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {

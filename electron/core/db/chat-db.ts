@@ -168,6 +168,13 @@ CREATE TABLE IF NOT EXISTS world_book_links (
 );
 CREATE INDEX IF NOT EXISTS world_book_links_by_book ON world_book_links (book_id);
 `,
+  // 9: the world books that apply to every chat (Lumiverse's globalWorldBooks), in order.
+  `
+CREATE TABLE IF NOT EXISTS world_book_globals (
+  book_id TEXT PRIMARY KEY,
+  seq INTEGER NOT NULL
+);
+`,
 ];
 const SCHEMA_VERSION = SCHEMA_STEPS.length;
 

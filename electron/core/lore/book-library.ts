@@ -1,5 +1,5 @@
 // World books of their own, as Lumiverse keeps them (spindle.world_books): a book made before any chat, its entries in
-// order, and the sessions it is attached to (a character's world_book_ids). Attached books are linked, not copied: a
+// order, the sessions it is attached to (a character's world_book_ids), and those that apply to every chat. Attached books are linked, not copied: a
 // turn reads their entries as they are then, so an extension that rewrites an entry every turn (Psyche), edits or
 // deletes them (WorldForge) or shares one book between characters is heard at the next turn. A session's own world
 // info stays in the session. Rows in the chats' database, each change a transaction of its own.
@@ -48,6 +48,10 @@ export class BookLibrary extends DbStore {
       link: p('INSERT INTO world_book_links (session_id, book_id, seq) VALUES (?, ?, ?)'),
       unlinkSession: p('DELETE FROM world_book_links WHERE session_id = ?'),
       unlinkBook: p('DELETE FROM world_book_links WHERE book_id = ?'),
+      globals: p('SELECT book_id FROM world_book_globals ORDER BY seq').raw(true),
+      clearGlobals: p('DELETE FROM world_book_globals'),
+      addGlobal: p('INSERT INTO world_book_globals (book_id, seq) VALUES (?, ?)'),
+      dropGlobal: p('DELETE FROM world_book_globals WHERE book_id = ?'),
     };
   }
 
@@ -85,6 +89,7 @@ export class BookLibrary extends DbStore {
       if (removed) {
         this.sql.removeEntries.run(id);
         this.sql.unlinkBook.run(id);
+        this.sql.dropGlobal.run(id);
       }
       return removed;
     });
@@ -133,11 +138,26 @@ export class BookLibrary extends DbStore {
    * order; one that is no book is dropped here, as no turn could read it).
    */
   link(sessionId: string, bookIds: readonly string[]): string[] {
-    const ids = [...new Set(bookIds.map((id) => id.trim()).filter(Boolean))].filter((id) => this.get(id));
+    const ids = this.books(bookIds);
     if (ids.length > LIBRARY_LIMITS.maxLinksPerSession) fail('INPUT_TOO_LARGE', `A character has at most ${LIBRARY_LIMITS.maxLinksPerSession} world books.`, { path: '/input/world_book_ids' });
     this.write(() => {
       this.sql.unlinkSession.run(sessionId);
       ids.forEach((id, seq) => this.sql.link.run(sessionId, id, seq));
+    });
+    return ids;
+  }
+
+  /** The books that apply to every chat, in order. */
+  globals(): string[] {
+    return (this.sql.globals.all() as Array<[string]>).map(([id]) => id);
+  }
+
+  /** Sets the books that apply to every chat (ids cleaned as link's; one that is no book dropped); the list applied. */
+  setGlobals(bookIds: readonly string[]): string[] {
+    const ids = this.books(bookIds);
+    this.write(() => {
+      this.sql.clearGlobals.run();
+      ids.forEach((id, seq) => this.sql.addGlobal.run(id, seq));
     });
     return ids;
   }
@@ -147,10 +167,44 @@ export class BookLibrary extends DbStore {
     this.write(() => this.sql.unlinkSession.run(sessionId));
   }
 
-  /** The entries of the books attached to a session, as a turn reads them now. */
-  lore(sessionId: string): WorldInfoEntry[] {
-    return this.linked(sessionId).flatMap((id) => this.entries(id));
+  /**
+   * The books a chat reads, in Lumiverse's order with the first source winning: the character's (attached to its
+   * session), the chat's own list (its metadata's chat_world_book_ids), then the global ones.
+   */
+  sources(sessionId: string, chatBookIds: readonly string[]): Array<{ bookId: string; source: LoreSource; entries: WorldInfoEntry[] }> {
+    const seen = new Set<string>();
+    const out: Array<{ bookId: string; source: LoreSource; entries: WorldInfoEntry[] }> = [];
+    const add = (ids: readonly string[], source: LoreSource) => {
+      for (const bookId of ids) {
+        if (seen.has(bookId) || !this.get(bookId)) continue;
+        seen.add(bookId);
+        out.push({ bookId, source, entries: this.entries(bookId) });
+      }
+    };
+    add(this.linked(sessionId), 'character');
+    add(chatBookIds, 'chat');
+    add(this.globals(), 'global');
+    return out;
   }
+
+  /** The entries of the books a chat reads (sources), as a turn reads them now. */
+  lore(sessionId: string, chatBookIds: readonly string[] = []): WorldInfoEntry[] {
+    return this.sources(sessionId, chatBookIds).flatMap((s) => s.entries);
+  }
+
+  /** Ids cleaned as Lumiverse cleans them (trimmed, no blanks, deduplicated, in order), those of no book dropped. */
+  private books(bookIds: readonly string[]): string[] {
+    return [...new Set(bookIds.map((id) => id.trim()).filter(Boolean))].filter((id) => this.get(id));
+  }
+}
+
+/** Where a chat's book comes from (Lumiverse's WorldBookSourceDTO, less personas: a session's persona has none). */
+export type LoreSource = 'character' | 'chat' | 'global';
+
+/** The books a chat's own metadata names (Lumiverse's chat_world_book_ids, which ALMANAC-style extensions write). */
+export function chatBookIds(metadata: Record<string, unknown> | undefined): string[] {
+  const ids = metadata?.chat_world_book_ids;
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
 type Row = [string, number, number, string];

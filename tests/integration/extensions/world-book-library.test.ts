@@ -1,5 +1,5 @@
 // World books of their own, as published extensions make them through a real worker: Set Points and JAR make a book,
-// fill it, and make a character with it (world_book_ids); Psyche rewrites its entry between turns. The turn's prompt,
+// fill it, and make a character with it (world_book_ids); Psyche rewrites its entry between turns; a global book. The turn's prompt,
 // as the local LLM server receives it, carries the attached book's entries as they are then; a deleted session's
 // attachment goes with it, and the book stays.
 import fs from 'node:fs';
@@ -26,7 +26,7 @@ async function withPublisher(): Promise<ChatRig> {
   fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'set_points', name: 'Set Points', version: '1.0.0', author: 'A', permissions: ['tools', 'characters', 'world_books'], entry_backend: 'dist/backend.js' }));
   fs.writeFileSync(
     path.join(dir, 'dist', 'backend.js'),
-    `for (const name of ['publish', 'restate', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
+    `for (const name of ['publish', 'restate', 'rules', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
 spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
   if (toolName === 'publish') {
     const book = await spindle.world_books.create({ name: 'Harbour · Set Points', description: 'Made with the card', metadata: { set_points: { key: 'k1' } } });
@@ -39,6 +39,11 @@ spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
     const entries = await spindle.world_books.entries.list(args.bookId);
     const mood = entries.data.find((e) => e.constant);
     return spindle.world_books.entries.update(mood.id, { content: 'Mood: ' + args.mood + '.' });
+  }
+  if (toolName === 'rules') {
+    const book = await spindle.world_books.create({ name: 'House rules' });
+    await spindle.world_books.entries.create(book.id, { key: [], content: 'No magic in this world.', constant: true });
+    return { global: await spindle.world_books.activateGlobal(book.id), activated: await spindle.world_books.getActivated(args.chatId) };
   }
   return { deleted: await spindle.characters.delete(args.characterId), book: await spindle.world_books.get(args.bookId) };
 });
@@ -75,6 +80,12 @@ describe('world books of their own, attached to a character', () => {
     await send(r, sessionId, 'And now?');
     expect(systemOf(r)).toContain('Mood: stormy.');
     expect(systemOf(r)).not.toContain('Mood: calm.');
+    // A global book applies to every chat; getActivated says what fires now and from where.
+    const rules = await run(r, 'rules', { chatId: sessionId });
+    expect(rules.activated.map((a: { bookSource: string; comment: string }) => a.bookSource)).toEqual(['character', 'character', 'global']);
+    r.server.enqueue({ text: 'No spells, then.' });
+    await send(r, sessionId, 'Can I cast a spell?');
+    expect(systemOf(r)).toContain('No magic in this world.');
 
     // The card goes; the book stays, attached to nothing.
     expect(await run(r, 'reset', { characterId: sessionId, bookId: published.bookId })).toMatchObject({ deleted: true, book: { id: published.bookId } });

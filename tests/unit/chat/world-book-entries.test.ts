@@ -107,4 +107,36 @@ describe('world book entries from an extension', () => {
     expect(sessions.get(session.id).worldInfo).toEqual([]);
     expect(await call('world_books.entries.delete', 'harbour')).toBe(false);
   });
+
+  it("getActivated answers what a turn of the chat reads and fires now, by book and source; global books apply to every chat", async () => {
+    const { sessions, session, call } = setup();
+    sessions.mutate(session.id, (s) => ({ ...s, messages: [{ id: 'm1', role: 'user', content: 'Is the harbour open tonight?', createdAt: 1 }] }));
+    const attached = (await call('world_books.create', { name: 'Mara' })) as { id: string };
+    const mood = (await call('world_books.entries.create', attached.id, { key: [], content: 'Mood: calm.', constant: true })) as { id: string };
+    await call('world_books.entries.create', attached.id, { key: ['dragon'], content: 'Dragons are myths.' });
+    const chatBook = (await call('world_books.create', { name: 'Ledger' })) as { id: string };
+    const ledger = (await call('world_books.entries.create', chatBook.id, { key: ['tonight'], content: 'The ledger closes at night.', comment: 'ledger' })) as { id: string };
+    const everywhere = (await call('world_books.create', { name: 'Rules' })) as { id: string };
+    const rule = (await call('world_books.entries.create', everywhere.id, { key: [], content: 'No magic.', constant: true })) as { id: string };
+    await call('characters.update', session.id, { world_book_ids: [attached.id] });
+    // ALMANAC's way: the chat's own list in its metadata.
+    await call('chats.update', session.id, { metadata: { chat_world_book_ids: [chatBook.id, attached.id] } });
+    expect(await call('world_books.activateGlobal', everywhere.id)).toEqual([everywhere.id]);
+    await expect(call('world_books.activateGlobal', 'no-such-book')).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(await call('world_books.getGlobal')).toEqual([everywhere.id]);
+
+    const activated = (await call('world_books.getActivated', session.id)) as Array<{ id: string; bookId: string; bookSource: string; keys: string[]; comment: string; source: string }>;
+    expect(activated.map((a) => [a.id, a.bookId, a.bookSource])).toEqual([
+      ['harbour', session.id, 'character'],
+      [mood.id, attached.id, 'character'],
+      [ledger.id, chatBook.id, 'chat'],
+      [rule.id, everywhere.id, 'global'],
+    ]);
+    expect(activated.find((a) => a.id === ledger.id)).toMatchObject({ keys: ['tonight'], comment: 'ledger', source: 'keyword' });
+    await expect(call('world_books.getActivated', 'no-such-chat')).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
+
+    expect(await call('world_books.setGlobal', [' ', everywhere.id, everywhere.id, 'gone'])).toEqual([everywhere.id]);
+    expect(await call('world_books.deactivateGlobal', everywhere.id)).toEqual([]);
+    expect(((await call('world_books.getActivated', session.id)) as Array<{ id: string }>).map((a) => a.id)).not.toContain(rule.id);
+  });
 });

@@ -263,7 +263,7 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
     'personas.get': ({ personaId }) => dto(all().find((v) => `persona-${v.id}` === personaId) ?? null, personaDto),
     'personas.list': ({ options }) => page(all().map(personaDto), options),
     'personas.getWorldBook': () => null,
-    ...worldBookHandlers({ reads, all, find, changing }),
+    ...worldBookHandlers({ reads, all, find, changing, read: wholeChat }),
     'macros.resolve': ({ template, options }) => {
       if (template.length > 2_000_000) fail('INPUT_TOO_LARGE', 'spindle.macros.resolve takes at most 2,000,000 characters.', '/template');
       const chats = reads();

@@ -2,10 +2,12 @@
 // own (lore/book-library.ts: made by `create`, attached to characters by their world_book_ids, read live at each turn),
 // and each session's own world info (a lorebook it imported, the entries the person wrote), whose id is the session's.
 // An entry id names its entry in either; a new book is always one of its own, as in Lumiverse (it lands in no chat).
+// getActivated answers what a turn of that chat would read, and the global books apply to every chat.
 import { randomUUID } from 'node:crypto';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
-import type { BookLibrary } from '../../lore/book-library';
+import { chatBookIds, type BookLibrary } from '../../lore/book-library';
+import { scanWorldInfo } from '../../lore/world-info';
 import type { ChatReads, ChatView } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
 import { page, seconds, withinMetadataCap } from './lumiverse-dto';
@@ -75,6 +77,8 @@ export interface WorldBookContext {
   find(id: string): ChatView | null;
   /** Waits for the session to be read whole; its id. */
   changing(id: string): Promise<string>;
+  /** The session with its messages, read whole first. */
+  read(id: string): Promise<ChatView>;
 }
 
 export function worldBookHandlers(ctx: WorldBookContext): HandlersOf<'world_books'> {
@@ -144,7 +148,21 @@ export function worldBookHandlers(ctx: WorldBookContext): HandlersOf<'world_book
       ctx.reads()!.removeEntry(await ctx.changing(found.c.id), entryId);
       return true;
     },
-    'world_books.getActivated': () => [],
-    'world_books.getGlobal': () => [],
+    // What a turn of that chat would read now (its own world info, then its books in Lumiverse's order) and which fire
+    // over its recent messages, as the turn's scan decides.
+    'world_books.getActivated': async ({ chatId }) => {
+      const c = await ctx.read(chatId);
+      const books = [{ bookId: c.id, source: 'character' as const, entries: c.worldInfo }, ...library().sources(c.id, chatBookIds(c.metadata))];
+      const bookOf = new Map(books.flatMap((b) => b.entries.map((e) => [e, b] as const)));
+      const fired = scanWorldInfo(books.flatMap((b) => b.entries), c.messages.map((m) => m.content));
+      return fired.map(({ entry }) => ({ id: entry.id, comment: entry.comment ?? '', keys: entry.keywords, source: 'keyword', bookId: bookOf.get(entry)!.bookId, bookSource: bookOf.get(entry)!.source }));
+    },
+    'world_books.getGlobal': () => (ctx.reads() ? library().globals() : []),
+    'world_books.setGlobal': ({ worldBookIds }) => library().setGlobals(worldBookIds),
+    'world_books.activateGlobal': ({ worldBookId }) => {
+      if (!library().get(worldBookId)) fail('NOT_FOUND', `No world book ${worldBookId}.`, '/worldBookId');
+      return library().setGlobals([...library().globals(), worldBookId]);
+    },
+    'world_books.deactivateGlobal': ({ worldBookId }) => library().setGlobals(library().globals().filter((id) => id !== worldBookId)),
   };
 }
