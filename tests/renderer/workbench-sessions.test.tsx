@@ -173,6 +173,31 @@ describe('sessions', () => {
 });
 
 describe('character & world', () => {
+  it('world books extensions made: each attached to this character or to every chat with a check box, saved at once', async () => {
+    const { panel, host } = await openWorkbench(two);
+    await settle(() => buttonNamed(panel, 'Character & world').click());
+    const card = byTestId(panel, 'world-books');
+    expect(card.textContent).toContain('None yet.');
+    // As Set Points and a rules extension make them (spindle.world_books), while the tab is open.
+    const lore = host.core.library.create({ name: 'Tortuga lore', description: 'Made with the card' });
+    host.core.library.saveEntry(lore.id, { id: 'tortuga', keywords: ['Tortuga'], content: 'Tortuga Station is a lawless port.', enabled: true });
+    const rules = host.core.library.create({ name: 'House rules' });
+    await settle(() => buttonNamed(panel, 'Chat').click());
+    await settle(() => buttonNamed(panel, 'Character & world').click());
+    const books = () => [...byTestId(panel, 'world-books').querySelectorAll<HTMLElement>('[data-testid="world-book"]')];
+    expect(books().map((b) => b.querySelector('strong')!.textContent)).toEqual(['Tortuga lore', 'House rules']);
+    expect(books()[0]!.textContent).toContain('1 entry');
+    await settle(() => byLabel(books()[0]!, 'This character').click());
+    await settle(() => byLabel(books()[1]!, 'Every chat').click());
+    expect(host.core.library.linked('s2')).toEqual([lore.id]);
+    expect(host.core.library.globals()).toEqual([rules.id]);
+    expect(byLabel(books()[0]!, 'This character').checked).toBe(true);
+    expect(byLabel(books()[1]!, 'Every chat').checked).toBe(true);
+    // Unchecked, it goes.
+    await settle(() => byLabel(books()[0]!, 'This character').click());
+    expect(host.core.library.linked('s2')).toEqual([]);
+  });
+
   it('edits the character, persona and world-info entries and saves them with chat.sessions.update', async () => {
     const { panel, host } = await openWorkbench(two);
     await settle(() => buttonNamed(panel, 'Character & world').click());

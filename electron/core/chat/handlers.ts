@@ -70,6 +70,18 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.send': whole(({ sessionId, text, ...options }) => chat.send(sessionId, text, options)),
     'chat.stop': ({ sessionId }) => ({ stopped: chat.stop(sessionId) }),
     'chat.regenerate': whole(({ sessionId, ...options }) => chat.regenerate(sessionId, options)),
+    'chat.worldBooks.list': ({ sessionId }) => {
+      sessions.head(sessionId);
+      const global = new Set(library.globals());
+      return { books: library.list().map((b) => ({ id: b.id, name: b.name, description: b.description, entries: library.entries(b.id).length, global: global.has(b.id) })), attached: library.linked(sessionId) };
+    },
+    'chat.worldBooks.attach': ({ sessionId, bookIds }) => {
+      sessions.head(sessionId);
+      const attached = library.link(sessionId, bookIds);
+      emitSessions(sessionId, 'updated');
+      return { attached };
+    },
+    'chat.worldBooks.setGlobal': ({ bookIds }) => ({ global: library.setGlobals(bookIds) }),
     'chat.reply': whole(({ sessionId, ...options }) => chat.reply(sessionId, options)!),
     'chat.continue': whole(({ sessionId, ...options }) => chat.continueReply(sessionId, options)),
     'chat.messages.edit': whole(async ({ sessionId, messageId, content }) => {
