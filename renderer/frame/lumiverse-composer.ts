@@ -1,5 +1,6 @@
-// Lumiverse's message box, where frontends written for its page look for it: `[data-component="InputArea"]` with its
-// action bar (`[data-spindle-mount="chat_toolbar"]`: Back to home, Regenerate, Continue) and its input row (the
+// Lumiverse's message box, where frontends written for its page look for it: `[data-component="InputArea"]` with the
+// mount point above it (`[data-spindle-mount="chat_composer_above"]`), its action bar
+// (`[data-spindle-mount="chat_toolbar"]`: Back to home, Regenerate, Continue) and its input row (the
 // `textarea[name="chat-message"]`, then the Send button, or Stop while a reply is written), built as Lumiverse's
 // InputArea.tsx renders it, with its English labels and CSS-module-like class names. Only an extension granted
 // `generation` hears of the Workbench's box (the app tells no other the draft), so only its frame has the stand-in.
@@ -53,7 +54,9 @@ export function createComposerStandIn(doc: Document, channel: FrameChannel, atTe
   const stop = button({ class: '_sendBtn_cw1_9 _sendBtnStop_cw1_11', title: 'Stop generation', 'aria-label': 'Stop generation' }, icon(doc, 'square'));
   const shell = make('div', { class: '_sendBtnShell_cw1_8' }, send);
   const row = make('div', { ...hidden, class: '_inputRow_cw1_5' }, make('div', { class: '_inputWrapper_cw1_6' }, textarea), shell);
-  const area = make('div', { 'data-component': 'InputArea', 'data-cw-composer': '', class: '_container_cw1_1' }, make('div', { 'data-spindle-mount': 'chat_toolbar' }, bar), row);
+  // Spindle's mount point above the composer: Saucepan finds the box (and its input row) from it.
+  const above = make('div', { 'data-spindle-mount': 'chat_composer_above' });
+  const area = make('div', { 'data-component': 'InputArea', 'data-cw-composer': '', class: '_container_cw1_1' }, above, make('div', { 'data-spindle-mount': 'chat_toolbar' }, bar), row);
   const style = make('style', {});
   style.textContent = STYLE;
   doc.head.appendChild(style);

@@ -57,6 +57,10 @@ describe("Lumiverse's message box in an extension's frame", () => {
     expect(send.getAttribute('aria-label')).toBe('Send message');
     expect(document.querySelector('[data-spindle-mount="chat_toolbar"] button[title="Back to home"]')).not.toBeNull();
     expect(document.querySelector('button[title="Regenerate"]')).not.toBeNull();
+    // Saucepan's way in: the mount point above the composer, its box, and the input row to insert before.
+    const mount = document.querySelector('[data-spindle-mount="chat_composer_above"]')!;
+    expect(mount.closest('[data-component="InputArea"]')).toBe(area());
+    expect(mount.closest('[data-component="InputArea"]')!.querySelector('[class*="_inputRow_"]')).toBe(row);
   });
 
   it("its code's writes reach the box, Send sends what it holds (empty: a fresh reply), and Lumiverse's labels follow", async () => {
