@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { byLabel, byTestId, buttonNamed, cleanup, navButton, renderShell, settle, spokenText, typeInto } from './harness';
 import { disposeAllHosts, RealHost } from './real-host';
 import { BUNDLED_EXTENSIONS, extensionOf, extensionsSettled, FIXTURE_EXTENSIONS, recordAnswers, removeWrittenExtensions, writeExtension } from './real-tools';
@@ -376,16 +376,15 @@ spindle.commands.onInvoked((commandId, context) => console.log('ran ' + commandI
     await settle(() => buttonNamed(commands, 'Notes: Open').click());
     expect(host.callsTo('extensions.runCommand').map((c) => c.input)).toEqual([{ id: 'notes', commandId: 'open' }]);
     const ran = async () => ((await host.arrange('extensions.log', { id: 'notes' })).lines as string[]).filter((line) => line.includes('ran '));
-    await settle(async () => void (await ran()));
-    expect((await ran()).at(-1)).toContain('ran open {"route":"/"}');
+    // Its backend logs it from its own process: waited for, not assumed by the next tick.
+    await vi.waitFor(async () => expect((await ran()).at(-1)).toContain('ran open {"route":"/"}'), { timeout: 10_000 });
     // Through the host: a chat command needs a chat open; then it hears which.
     expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('open one') } });
     expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'nameless' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const session = await host.arrange('chat.sessions.create', { title: 'Harbour' });
     expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize', chatId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', path: '/chatId' } });
     expect(await host.invoke('extensions.runCommand', { id: 'notes', commandId: 'summarize', chatId: session.id })).toEqual({ ok: true, value: { ran: true } });
-    await settle(async () => void (await ran()));
-    expect((await ran()).at(-1)).toContain(`ran summarize {"route":"/chat/${session.id}","chatId":"${session.id}","characterId":"${session.id}","isGroupChat":false}`);
+    await vi.waitFor(async () => expect((await ran()).at(-1)).toContain(`ran summarize {"route":"/chat/${session.id}","chatId":"${session.id}","characterId":"${session.id}","isGroupChat":false}`), { timeout: 10_000 });
     // Stopped, it has no commands: they go with its worker.
     await host.arrange('extensions.disable', { id: 'notes' });
     await settled(host);
