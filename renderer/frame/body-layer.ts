@@ -18,10 +18,16 @@ function union(boxes: DrawnBox[]): DrawnBox {
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
-/** A box of the window, measured (whole pixels). */
-function ownBox(el: Element): DrawnBox | null {
+/**
+ * Where a piece placed in room the app made draws: its own box, and what of it reaches past (a widget pinned above the
+ * box), exactly — no margin that would take the pointer from the app around it.
+ */
+function placedBox(win: Window, el: Element): DrawnBox | null {
   const r = el.getBoundingClientRect();
-  return r.width && r.height ? { x: Math.floor(r.left), y: Math.floor(r.top), width: Math.ceil(r.width), height: Math.ceil(r.height) } : null;
+  const own = r.width && r.height ? { x: Math.floor(r.left), y: Math.floor(r.top), width: Math.ceil(r.width), height: Math.ceil(r.height) } : null;
+  const painted = drawnBox(win, el, 'own box', 0);
+  const boxes = [own, painted].filter((b): b is DrawnBox => b !== null);
+  return boxes.length ? union(boxes) : null;
 }
 
 /**
@@ -38,7 +44,7 @@ export function watchBodyLayer(win: Window & typeof globalThis, holder: Element,
     // Each piece by its own box (into open shadow roots); a subtree too large to judge by the element's own box, or the
     // window when that has no size (its content is placed elsewhere).
     const room = placed();
-    const boxes = [...(room ? [ownBox(room)].flatMap((box) => box ?? []) : []), ...theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? [])];
+    const boxes = [...(room ? [placedBox(win, room)].flatMap((box) => box ?? []) : []), ...theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? [])];
     // Past the cap, the rest are reported as the one box around them.
     const reported = boxes.length > MAX_LAYER_BOXES ? [...boxes.slice(0, MAX_LAYER_BOXES - 1), union(boxes.slice(MAX_LAYER_BOXES - 1))] : boxes;
     const key = JSON.stringify(reported);

@@ -35,7 +35,7 @@ function withShadows(root: Element): Element[] {
  * The box around what draws in `root` (viewport coordinates of its window); null: nothing draws. What cannot be judged
  * counts as drawing everywhere, or (`unknown: 'own box'`) over the root's own box.
  */
-export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere'): DrawnBox | null {
+export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere', pad = 24): DrawnBox | null {
   const elements = unknown === 'own box' ? withShadows(root) : [root, ...root.querySelectorAll('*')];
   if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot && unknown === 'everywhere')) {
     const own = root.getBoundingClientRect();
@@ -57,8 +57,7 @@ export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'ow
     right = Math.max(right, r.right);
     bottom = Math.max(bottom, r.bottom);
   }
-  // Shadows and outlines reach past the box: a margin for them.
-  const pad = 24;
+  // Shadows and outlines reach past the box: a margin for them (`pad`).
   if (left === Infinity) return null;
   return { x: Math.floor(left - pad), y: Math.floor(top - pad), width: Math.ceil(right - left + 2 * pad), height: Math.ceil(bottom - top + 2 * pad) };
 }

@@ -60,6 +60,10 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
     expect(await hitAt(page, bar.x + 20, bar.y + bar.height / 2)).toBe('layer');
     const field = (await box.boundingBox())!;
     expect(await hitAt(page, field.x + field.width / 2, field.y + 8)).toBe('app');
+    // What it pins outside the room (a corner badge above it) shows and takes the pointer there too.
+    const badge = (await runtime(page).locator('#sd-badge').boundingBox())!;
+    expect(badge.y + badge.height).toBeLessThanOrEqual(bar.y + 1);
+    expect(await hitAt(page, badge.x + badge.width / 2, badge.y + badge.height / 2)).toBe('layer');
     await page.mouse.click(field.x + field.width / 2, field.y + 8);
     await expect(box).toBeFocused();
 
