@@ -88,6 +88,8 @@ export function createComposerStandIn(doc: Document, channel: FrameChannel, atTe
       } finally {
         applying = false;
       }
+      // Its code rewrote the text as it heard it (React's box would keep that): the Workbench's box takes it too.
+      if (textarea.value !== notice.draft) act('draft', textarea.value);
     }
     label();
     // While a reply is written Lumiverse drops Regenerate and Continue, and Stop takes Send's place.

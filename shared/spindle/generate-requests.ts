@@ -123,7 +123,9 @@ function lumiverseMessages(messages: LumiverseRequest['messages'], at: string): 
         toolCalls.push({ id: part.id, name: part.name, argsText: JSON.stringify(part.input ?? {}) });
       } else if (part?.type === 'tool_result') {
         if (typeof part.tool_use_id !== 'string' || !TOOL_ID.test(part.tool_use_id)) return invalid('A tool_result part needs the tool_use_id of the call it answers.', `${where}/tool_use_id`);
-        out.push({ role: 'tool', toolCallId: part.tool_use_id, content: typeof part.content === 'string' ? part.content : JSON.stringify(part.content ?? '') });
+        // Its content as text (Anthropic's blocks of text joined); an error said, as the model should read it.
+        const content = typeof part.content === 'string' ? part.content : Array.isArray(part.content) ? textOf(part.content as Part[]) : JSON.stringify(part.content ?? '');
+        out.push({ role: 'tool', toolCallId: part.tool_use_id, content: (part as { is_error?: unknown }).is_error === true ? `Error: ${content}` : content });
       }
     }
     const text = textOf(parts);

@@ -64,7 +64,7 @@ const WorldBook = Dto({ id: Type.String(), name: Type.String() });
 const BookInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }), description: Opt(Type.String({ maxLength: SESSION_LIMITS.text })), metadata: Opt(Type.Record(Type.String(), Type.Unknown())) });
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
 /** A character's world_book_ids: the books of their own attached to it, in order. */
-const BookIds = Type.Array(Type.String({ maxLength: 128 }), { maxItems: 256 });
+const BookIds = Type.Array(Type.String({ maxLength: 128 }), { maxItems: 64 });
 /** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
 const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
 /** Lumiverse's CharacterCreateDTO / CharacterUpdateDTO fields but the name. */

@@ -64,7 +64,7 @@ describe("Lumiverse's message box in an extension's frame", () => {
   });
 
   it("its code's writes reach the box, Send sends what it holds (empty: a fresh reply), and Lumiverse's labels follow", async () => {
-    const r = await rig(['generation']);
+    const r = await rig(['generation', 'chat_mutation']);
     createComposerStandIn(document, r.channel, (cleanup) => void r.runtime.atTeardown(cleanup));
     const box = withBox(r, 'Guide: a storm rolls in');
     await settled();
@@ -115,13 +115,46 @@ describe("Lumiverse's message box in an extension's frame", () => {
 
   it('an extension without generation hears nothing of the box and has no stand-in; asking the broker directly is refused', async () => {
     const r = await rig(['ui_panels']);
+    const heard: unknown[] = [];
+    r.channel.on('composer', (notice) => void heard.push(notice));
     createComposerStandIn(document, r.channel, (cleanup) => void r.runtime.atTeardown(cleanup));
     const box = withBox(r, 'my private draft');
     await settled();
+    expect(heard).toEqual([]);
     expect(area()).toBeNull();
-    expect(document.body.textContent).not.toContain('my private draft');
+    expect(await r.send({ kind: 'invoke', id: 902, method: 'composer.room', input: { height: 300 } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(await r.send({ kind: 'invoke', id: 901, method: 'composer.act', input: { action: 'send', text: 'x' } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     expect(box.calls).toEqual([]);
+  });
+
+  it('generation alone: writes the draft and asks for a reply, but sends no words (chat_mutation); nothing starts while a reply is written', async () => {
+    const r = await rig(['generation']);
+    createComposerStandIn(document, r.channel, (cleanup) => void r.runtime.atTeardown(cleanup));
+    const box = withBox(r);
+    await settled();
+    expect(await r.send({ kind: 'invoke', id: 910, method: 'composer.act', input: { action: 'draft', text: 'Written for you.' } })).toMatchObject({ ok: true });
+    expect(await r.send({ kind: 'invoke', id: 911, method: 'composer.act', input: { action: 'send', text: 'Written for you.' } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(await r.send({ kind: 'invoke', id: 912, method: 'composer.act', input: { action: 'send', text: '  ' } })).toMatchObject({ ok: true });
+    box.show({ draft: '', generating: true });
+    await settled();
+    expect(await r.send({ kind: 'invoke', id: 913, method: 'composer.act', input: { action: 'regenerate' } })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await r.send({ kind: 'invoke', id: 914, method: 'composer.act', input: { action: 'stop' } })).toMatchObject({ ok: true });
+    expect(box.calls).toEqual([['draft', 'Written for you.'], ['send', '  '], ['stop']]);
+  });
+
+  it("an extension that rewrites the draft as it hears it (an input listener) has the Workbench's box follow", async () => {
+    const r = await rig(['generation']);
+    createComposerStandIn(document, r.channel, (cleanup) => void r.runtime.atTeardown(cleanup));
+    // Its listener turns a slash command into text, as command palettes do.
+    const expand = (event: Event) => {
+      const el = event.target as HTMLTextAreaElement;
+      if (el.value === '/me') Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, '*waves*');
+    };
+    document.addEventListener('input', expand, true);
+    const box = withBox(r, '/me');
+    await settled();
+    document.removeEventListener('input', expand, true);
+    expect(box.calls).toEqual([['draft', '*waves*']]);
   });
 
   it('the box hidden (another section): the stand-in goes and acts are refused; a revoke hides it too; replies are capped a minute', async () => {

@@ -190,6 +190,12 @@ export function chatReads(options: {
       });
       options.changed(id);
     },
+    attachBooks(id, bookIds) {
+      mutable(id);
+      const attached = options.library.link(id, bookIds);
+      options.changed(id);
+      return attached;
+    },
     removeEntry(id, entryId) {
       mutable(id);
       sessions.mutate(id, (s) => {

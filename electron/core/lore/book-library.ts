@@ -21,7 +21,8 @@ export interface BookDto {
 
 type BookDoc = Pick<BookDto, 'name' | 'description' | 'metadata'>;
 
-export const LIBRARY_LIMITS = { maxBooks: 2000, maxEntriesPerBook: 5000, maxLinksPerSession: 64 };
+/** What the library holds at most: books, entries a book, books a character reads, global books, and all of it as JSON. */
+export const LIBRARY_LIMITS = { maxBooks: 2000, maxEntriesPerBook: 5000, maxLinksPerSession: 64, maxGlobal: 64, maxBytes: 256 * 1024 * 1024 };
 
 export class BookLibrary extends DbStore {
   private readonly sql;
@@ -30,7 +31,8 @@ export class BookLibrary extends DbStore {
     super(db, clock, committed);
     const p = (text: string) => db.prepare(text);
     this.sql = {
-      books: p('SELECT id, created_at, updated_at, doc FROM world_books ORDER BY created_at, id').raw(true),
+      // In the order made (rowid: several are made within one second).
+      books: p('SELECT id, created_at, updated_at, doc FROM world_books ORDER BY created_at, rowid').raw(true),
       book: p('SELECT id, created_at, updated_at, doc FROM world_books WHERE id = ?').raw(true),
       bookCount: p('SELECT COUNT(*) FROM world_books').raw(true),
       insertBook: p('INSERT INTO world_books (id, created_at, updated_at, doc) VALUES (?, ?, ?, ?)'),
@@ -40,6 +42,7 @@ export class BookLibrary extends DbStore {
       entries: p('SELECT doc FROM world_book_entries WHERE book_id = ? ORDER BY seq').raw(true),
       entry: p('SELECT book_id, doc FROM world_book_entries WHERE id = ?').raw(true),
       entryCount: p('SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM world_book_entries WHERE book_id = ?').raw(true),
+      bytes: p('SELECT (SELECT COALESCE(SUM(length(doc)), 0) FROM world_books) + (SELECT COALESCE(SUM(length(doc)), 0) FROM world_book_entries)').raw(true),
       insertEntry: p('INSERT INTO world_book_entries (id, book_id, seq, doc) VALUES (?, ?, ?, ?)'),
       writeEntry: p('UPDATE world_book_entries SET doc = ? WHERE id = ?'),
       removeEntry: p('DELETE FROM world_book_entries WHERE id = ?'),
@@ -68,9 +71,11 @@ export class BookLibrary extends DbStore {
     const id = randomUUID();
     const now = this.seconds();
     const doc: BookDoc = { name: input.name, description: input.description ?? '', metadata: input.metadata ?? {} };
+    const json = JSON.stringify(doc);
     this.write(() => {
       if ((this.sql.bookCount.get() as [number])[0] >= LIBRARY_LIMITS.maxBooks) fail('QUOTA_EXCEEDED', `At most ${LIBRARY_LIMITS.maxBooks} world books are kept.`);
-      this.sql.insertBook.run(id, now, now, JSON.stringify(doc));
+      this.room(json.length);
+      this.sql.insertBook.run(id, now, now, json);
     });
     return this.get(id)!;
   }
@@ -78,7 +83,11 @@ export class BookLibrary extends DbStore {
   update(id: string, patch: Partial<BookDoc>): BookDto {
     const book = this.get(id) ?? fail('NOT_FOUND', `No world book ${id}.`, { path: '/worldBookId' });
     const doc: BookDoc = { name: patch.name ?? book.name, description: patch.description ?? book.description, metadata: patch.metadata ?? book.metadata };
-    this.write(() => this.sql.writeBook.run(this.seconds(), JSON.stringify(doc), id));
+    const json = JSON.stringify(doc);
+    this.write(() => {
+      this.room(json.length);
+      this.sql.writeBook.run(this.seconds(), json, id);
+    });
     return this.get(id)!;
   }
 
@@ -106,13 +115,15 @@ export class BookLibrary extends DbStore {
 
   /** Adds the entry at the book's end, or replaces the one with its id there. */
   saveEntry(bookId: string, entry: WorldInfoEntry): void {
+    const json = JSON.stringify(entry);
     this.write(() => {
       if (!this.get(bookId)) fail('NOT_FOUND', `No world book ${bookId}.`, { path: '/worldBookId' });
-      if (this.entry(entry.id)) this.sql.writeEntry.run(JSON.stringify(entry), entry.id);
+      this.room(json.length);
+      if (this.entry(entry.id)) this.sql.writeEntry.run(json, entry.id);
       else {
         const [count, last] = this.sql.entryCount.get(bookId) as [number, number];
         if (count >= LIBRARY_LIMITS.maxEntriesPerBook) fail('QUOTA_EXCEEDED', `A world book holds at most ${LIBRARY_LIMITS.maxEntriesPerBook} entries.`, { path: '/worldBookId' });
-        this.sql.insertEntry.run(entry.id, bookId, last + 1, JSON.stringify(entry));
+        this.sql.insertEntry.run(entry.id, bookId, last + 1, json);
       }
       this.sql.touchBook.run(this.seconds(), bookId);
     });
@@ -155,6 +166,7 @@ export class BookLibrary extends DbStore {
   /** Sets the books that apply to every chat (ids cleaned as link's; one that is no book dropped); the list applied. */
   setGlobals(bookIds: readonly string[]): string[] {
     const ids = this.books(bookIds);
+    if (ids.length > LIBRARY_LIMITS.maxGlobal) fail('INPUT_TOO_LARGE', `At most ${LIBRARY_LIMITS.maxGlobal} world books apply to every chat.`, { path: '/worldBookIds' });
     this.write(() => {
       this.sql.clearGlobals.run();
       ids.forEach((id, seq) => this.sql.addGlobal.run(id, seq));
@@ -190,6 +202,12 @@ export class BookLibrary extends DbStore {
   /** The entries of the books a chat reads (sources), as a turn reads them now. */
   lore(sessionId: string, chatBookIds: readonly string[] = []): WorldInfoEntry[] {
     return this.sources(sessionId, chatBookIds).flatMap((s) => s.entries);
+  }
+
+  /** QUOTA_EXCEEDED when `adding` more characters of JSON would take the library past its size. */
+  private room(adding: number): void {
+    const used = (this.sql.bytes.get() as [number])[0];
+    if (used + adding > LIBRARY_LIMITS.maxBytes) fail('QUOTA_EXCEEDED', `The world books hold at most ${LIBRARY_LIMITS.maxBytes / 1024 / 1024} MB; this write would pass it.`);
   }
 
   /** Ids cleaned as Lumiverse cleans them (trimmed, no blanks, deduplicated, in order), those of no book dropped. */

@@ -80,9 +80,10 @@ describe('world books of their own, attached to a character', () => {
     await send(r, sessionId, 'And now?');
     expect(systemOf(r)).toContain('Mood: stormy.');
     expect(systemOf(r)).not.toContain('Mood: calm.');
-    // A global book applies to every chat; getActivated says what fires now and from where.
+    // A global book applies to every chat; getActivated says what fires now and from where (without chat_mutation, only
+    // what fires without reading the chat: the constant entries, not the harbour keyword).
     const rules = await run(r, 'rules', { chatId: sessionId });
-    expect(rules.activated.map((a: { bookSource: string; comment: string }) => a.bookSource)).toEqual(['character', 'character', 'global']);
+    expect(rules.activated.map((a: { bookSource: string; bookId: string }) => [a.bookSource, a.bookId === published.bookId])).toEqual([['character', true], ['global', false]]);
     r.server.enqueue({ text: 'No spells, then.' });
     await send(r, sessionId, 'Can I cast a spell?');
     expect(systemOf(r)).toContain('No magic in this world.');

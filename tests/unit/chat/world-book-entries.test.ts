@@ -10,7 +10,7 @@ import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { BookLibrary } from '../../../electron/core/lore/book-library';
+import { BookLibrary, LIBRARY_LIMITS } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
@@ -20,7 +20,7 @@ function setup(open = true) {
   const library = new BookLibrary(sessions.db, { now: () => 0 });
   const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library, runningCouncilChat: () => null, changed: () => {} });
   const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
-  return { sessions, session, call, library };
+  return { sessions, session, call, library, reads };
 }
 
 describe('world book entries from an extension', () => {
@@ -101,6 +101,21 @@ describe('world book entries from an extension', () => {
     await expect(call('characters.update', session.id, { world_book_ids: ['x'.repeat(129)] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT' } });
   });
 
+  it('the library is bounded: its size as JSON, and the books that apply to every chat', async () => {
+    const { call, library } = setup();
+    const many = Array.from({ length: LIBRARY_LIMITS.maxGlobal + 1 }, (_, i) => library.create({ name: `Book ${i}` }).id);
+    await expect(call('world_books.setGlobal', many)).rejects.toMatchObject({ error: { code: 'INVALID_INPUT' } });
+    expect(() => library.setGlobals(many)).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'INPUT_TOO_LARGE' }) }));
+    const saved = LIBRARY_LIMITS.maxBytes;
+    try {
+      LIBRARY_LIMITS.maxBytes = 64 * 1024;
+      await expect(call('world_books.entries.create', many[0], { key: [], content: 'x'.repeat(70 * 1024) })).rejects.toMatchObject({ error: { code: 'QUOTA_EXCEEDED' } });
+      expect(library.entries(many[0]!)).toEqual([]);
+    } finally {
+      LIBRARY_LIMITS.maxBytes = saved;
+    }
+  });
+
   it("entries.delete takes an entry out of a chat's own world info too; an unknown one is false", async () => {
     const { sessions, session, call } = setup();
     expect(await call('world_books.entries.delete', 'harbour')).toBe(true);
@@ -109,7 +124,7 @@ describe('world book entries from an extension', () => {
   });
 
   it("getActivated answers what a turn of the chat reads and fires now, by book and source; global books apply to every chat", async () => {
-    const { sessions, session, call } = setup();
+    const { sessions, session, call, reads } = setup();
     sessions.mutate(session.id, (s) => ({ ...s, messages: [{ id: 'm1', role: 'user', content: 'Is the harbour open tonight?', createdAt: 1 }] }));
     const attached = (await call('world_books.create', { name: 'Mara' })) as { id: string };
     const mood = (await call('world_books.entries.create', attached.id, { key: [], content: 'Mood: calm.', constant: true })) as { id: string };
@@ -135,6 +150,9 @@ describe('world book entries from an extension', () => {
     expect(activated.find((a) => a.id === ledger.id)).toMatchObject({ keys: ['tonight'], comment: 'ledger', source: 'keyword' });
     await expect(call('world_books.getActivated', 'no-such-chat')).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });
 
+    // Without the chat's text permission, only what fires without reading the chat: which keywords fired would tell what it says.
+    const blind = (await callSpindle(chatDataHandlers(() => reads), { extensionId: 'x', allowed: (p) => p !== 'chat_mutation' }, 'world_books.getActivated', { args: [session.id] })) as Array<{ id: string }>;
+    expect(blind.map((a) => a.id)).toEqual([mood.id, rule.id]);
     expect(await call('world_books.setGlobal', [' ', everywhere.id, everywhere.id, 'gone'])).toEqual([everywhere.id]);
     expect(await call('world_books.deactivateGlobal', everywhere.id)).toEqual([]);
     expect(((await call('world_books.getActivated', session.id)) as Array<{ id: string }>).map((a) => a.id)).not.toContain(rule.id);

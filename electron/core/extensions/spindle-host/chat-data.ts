@@ -89,6 +89,8 @@ export interface ChatReads {
   removeEntry(id: string, entryId: string): void;
   /** The world books of their own (spindle.world_books), attached to sessions by characters' world_book_ids. */
   readonly library: BookLibrary;
+  /** characters' world_book_ids: these books attached to the session in place of its others (the ones applied). */
+  attachBooks(id: string, bookIds: string[]): string[];
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
@@ -179,7 +181,7 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
   const dto = <T>(c: ChatView | null, to: (c: ChatView) => T) => (c ? to(c) : null);
   const character = (c: ChatView) => characterDto(c, reads()?.library.linked(c.id) ?? []);
   // The session's own world info (its id) is always its own: an id list written back with it leaves it as it is.
-  const attach = (id: string, books: string[]) => reads()!.library.link(id, books.filter((book) => book !== id));
+  const attach = (id: string, books: string[]) => reads()!.attachBooks(id, books.filter((book) => book !== id));
   const replies = new TriggeredReplies(now);
   return {
     'chats.getActive': () => dto(active(), chatDto),

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
+import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 import { chatBookIds, type BookLibrary } from '../../lore/book-library';
 import { scanWorldInfo } from '../../lore/world-info';
 import type { ChatReads, ChatView } from './chat-data';
@@ -150,11 +151,14 @@ export function worldBookHandlers(ctx: WorldBookContext): HandlersOf<'world_book
     },
     // What a turn of that chat would read now (its own world info, then its books in Lumiverse's order) and which fire
     // over its recent messages, as the turn's scan decides.
-    'world_books.getActivated': async ({ chatId }) => {
+    'world_books.getActivated': async ({ chatId }, caller) => {
       const c = await ctx.read(chatId);
+      // Which keywords fire tells what the chat says: that scan needs the chat's text permission; without it, only what
+      // fires without reading the chat (constant entries, and those with no keywords) is answered.
+      const recent = caller.allowed(CHAT_TEXT_PERMISSION) ? c.messages.map((m) => m.content) : [];
       const books = [{ bookId: c.id, source: 'character' as const, entries: c.worldInfo }, ...library().sources(c.id, chatBookIds(c.metadata))];
       const bookOf = new Map(books.flatMap((b) => b.entries.map((e) => [e, b] as const)));
-      const fired = scanWorldInfo(books.flatMap((b) => b.entries), c.messages.map((m) => m.content));
+      const fired = scanWorldInfo(books.flatMap((b) => b.entries), recent);
       return fired.map(({ entry }) => ({ id: entry.id, comment: entry.comment ?? '', keys: entry.keywords, source: 'keyword', bookId: bookOf.get(entry)!.bookId, bookSource: bookOf.get(entry)!.source }));
     },
     'world_books.getGlobal': () => (ctx.reads() ? library().globals() : []),

@@ -18,9 +18,10 @@ interface Shown extends ExtensionToast {
 }
 
 /** Shows `toast` as the system's notification when the window is not in front and may notify; whether it did. */
-function notified(toast: ExtensionToast, from: string, onClick: () => void): boolean {
+function notified(toast: ExtensionToast, extensionId: string, from: string, onClick: () => void): boolean {
   if (document.hasFocus() || typeof Notification === 'undefined' || Notification.permission !== 'granted') return false;
-  const note = new Notification(toast.title ? `${from}: ${toast.title}` : from, { body: toast.message, ...(toast.push?.tag ? { tag: toast.push.tag } : {}) });
+  // A tag replaces the extension's own earlier notification, never another's.
+  const note = new Notification(toast.title ? `${from}: ${toast.title}` : from, { body: toast.message, ...(toast.push?.tag ? { tag: `${extensionId}:${toast.push.tag}` } : {}) });
   note.onclick = () => {
     window.focus();
     onClick();
@@ -38,7 +39,7 @@ export function ExtensionToasts() {
     const off = host.onEvent((event) => {
       if (event.type !== 'extension.toast') return;
       const from = appStore.getState().extensions.items.find((e) => e.id === event.id)?.name ?? event.id;
-      if (event.toast.push && notified(event.toast, from, () => void (event.toast.push?.chatId && openChat(event.toast.push.chatId)))) return;
+      if (event.toast.push && notified(event.toast, event.id, from, () => void (event.toast.push?.chatId && openChat(event.toast.push.chatId)))) return;
       const key = ++seq;
       setToasts((list) => [...list, { ...event.toast, key, extensionId: event.id, from }].slice(-MAX_SHOWN));
       const timer = setTimeout(() => {

@@ -50,6 +50,11 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
   const mine = <T extends { extensionId: string }>(item: T) => item.extensionId === extensionId;
   const now = deps.timers?.now ?? Date.now;
   let replies: number[] = [];
+  /** The message box, for an extension granted generation while the box shows. */
+  const composerFor = () => {
+    if (!deps.granted().includes('generation')) refuse('PERMISSION_DENIED', 'PERMISSION_DENIED:generation — the message box answers an extension granted generation.');
+    return store.getState().composer ?? refuse('INVALID_INPUT', "The chat's message box is not shown.");
+  };
   return {
     'frame.ready': () => {
       store.setState((s) => ({ ready: { ...s.ready, [extensionId]: true } }));
@@ -162,10 +167,12 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return answered.value;
     },
     'composer.act': async ({ action, text }) => {
-      if (!deps.granted().includes('generation')) refuse('PERMISSION_DENIED', 'PERMISSION_DENIED:generation — the message box answers an extension granted generation.');
-      const box = store.getState().composer;
-      if (!box) return refuse('INVALID_INPUT', "The chat's message box is not shown.");
+      const box = composerFor();
       if (action === 'draft') return box.control.setDraft(text ?? ''), null;
+      // Sending words as the person's message adds to the chat: chat_mutation, as chat.appendMessage asks. An empty box
+      // asks only for a reply.
+      if (action === 'send' && text?.trim() && !deps.granted().includes('chat_mutation')) refuse('PERMISSION_DENIED', 'PERMISSION_DENIED:chat_mutation — sending a message from the message box needs the chat_mutation permission.');
+      if (action !== 'stop' && box.state.generating) refuse('CONFLICT', 'A reply is being written; the message box sends when it has ended.');
       if (action !== 'stop') {
         const at = now();
         replies = replies.filter((t) => at - t < 60_000);
@@ -176,6 +183,7 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return null;
     },
     'composer.room': ({ height }) => {
+      if (!deps.granted().includes('generation')) refuse('PERMISSION_DENIED', 'PERMISSION_DENIED:generation — room above the message box is for an extension granted generation.');
       const room = Math.round(Math.min(Math.max(height, 0), MAX_COMPOSER_ROOM));
       if (store.getState().composerRooms[extensionId] !== room) store.setState((s) => ({ composerRooms: { ...s.composerRooms, [extensionId]: room } }));
       return null;

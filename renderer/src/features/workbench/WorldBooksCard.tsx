@@ -27,18 +27,20 @@ export function WorldBooksCard(props: { sessionId: string }) {
     });
   }, [host, load, sessionId]);
 
-  const attach = async (bookId: string, on: boolean) => {
-    const now = books?.attached ?? [];
-    const result = await host.invoke('chat.worldBooks.attach', { sessionId, bookIds: on ? [...now, bookId] : now.filter((b) => b !== bookId) });
-    setError(result.ok ? null : result.error);
+  // One change at a time, each from what the host last answered: a second click waits for the first to be saved.
+  const [saving, setSaving] = useState(false);
+  const change = async (save: (now: Books) => Promise<{ ok: boolean; error?: HostError }>) => {
+    if (!books || saving) return;
+    setSaving(true);
+    const result = await save(books);
+    setError(result.ok ? null : (result.error ?? null));
     await load();
+    setSaving(false);
   };
-  const everywhere = async (bookId: string, on: boolean) => {
-    const now = books?.books.filter((b) => b.global).map((b) => b.id) ?? [];
-    const result = await host.invoke('chat.worldBooks.setGlobal', { bookIds: on ? [...now, bookId] : now.filter((b) => b !== bookId) });
-    setError(result.ok ? null : result.error);
-    await load();
-  };
+  const toggle = (ids: string[], id: string, on: boolean) => (on ? [...ids, id] : ids.filter((x) => x !== id));
+  const attach = (bookId: string, on: boolean) => change((now) => host.invoke('chat.worldBooks.attach', { sessionId, bookIds: toggle(now.attached, bookId, on) }));
+  const everywhere = (bookId: string, on: boolean) =>
+    change((now) => host.invoke('chat.worldBooks.setGlobal', { bookIds: toggle(now.books.filter((b) => b.global).map((b) => b.id), bookId, on) }));
 
   return (
     <section className="card" aria-labelledby={`${id}-books`} data-testid="world-books">
@@ -62,11 +64,11 @@ export function WorldBooksCard(props: { sessionId: string }) {
               </div>
               {book.description && <p className="field__hint">{book.description}</p>}
               <label className="field__check">
-                <input type="checkbox" checked={books.attached.includes(book.id)} onChange={(e) => void attach(book.id, e.target.checked)} />
+                <input type="checkbox" checked={books.attached.includes(book.id)} aria-disabled={saving || undefined} onChange={(e) => void attach(book.id, e.target.checked)} />
                 This character
               </label>
               <label className="field__check">
-                <input type="checkbox" checked={book.global} onChange={(e) => void everywhere(book.id, e.target.checked)} />
+                <input type="checkbox" checked={book.global} aria-disabled={saving || undefined} onChange={(e) => void everywhere(book.id, e.target.checked)} />
                 Every chat
               </label>
             </li>

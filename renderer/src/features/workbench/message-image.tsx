@@ -9,22 +9,31 @@ import type { HostConnection } from '../../api/connection';
 
 const RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
 const KEPT = /^\/api\/v1\/images\/([A-Za-z0-9_-]{1,200})$/;
-/** Images read from the host kept for the chat's redraws (a long chat scrolls them in and out). */
-const CACHED = 64;
-const cache = new Map<string, Promise<string | null>>();
+/** Images read from the host, kept for the chat's redraws (a long chat scrolls them in and out), up to this many characters. */
+const CACHED_CHARS = 48 * 1024 * 1024;
+const cache = new Map<string, string>();
+let cachedChars = 0;
 
-function kept(host: HostConnection, imageId: string): Promise<string | null> {
+/** A kept image's data URL, from the cache or the host; a miss or a failure is not kept (it may be there next time). */
+async function kept(host: HostConnection, imageId: string): Promise<string | null> {
   const known = cache.get(imageId);
-  if (known) {
+  if (known !== undefined) {
     // Most recently used last: the oldest goes first.
     cache.delete(imageId);
     cache.set(imageId, known);
     return known;
   }
-  const read = host.invoke('extensions.image', { imageId }).then((r) => (r.ok ? r.value.dataUrl : null));
-  cache.set(imageId, read);
-  if (cache.size > CACHED) cache.delete(cache.keys().next().value!);
-  return read;
+  const read = await host.invoke('extensions.image', { imageId });
+  const url = read.ok ? read.value.dataUrl : null;
+  if (url === null || url.length > CACHED_CHARS) return url;
+  cache.set(imageId, url);
+  cachedChars += url.length;
+  for (const [id, old] of cache) {
+    if (cachedChars <= CACHED_CHARS) break;
+    cache.delete(id);
+    cachedChars -= old.length;
+  }
+  return url;
 }
 
 /** Where an image's address leads: shown as it is, read from the host, or not fetched. */
