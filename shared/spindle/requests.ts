@@ -137,6 +137,11 @@ const DATA = {
   'characters.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Character), permission: 'characters' }),
   // A character is a session here: one made is a new session (its greeting the first reply); one deleted takes its chat.
   'characters.create': endpoint({ ...positional({ input: Type.Object({ ...CHARACTER_FIELDS, name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }), world_book_ids: Opt(BookIds) }) }), result: Character, errors: ['INVALID_INPUT', 'INPUT_TOO_LARGE'], permission: 'characters' }),
+  // Its picture, as Lumiverse's characters.setAvatar takes it (bytes, base64 across the pipe): a PNG here, as cards carry.
+  'characters.setAvatar': endpoint({ ...positional({
+      characterId: ChatId,
+      avatar: Type.Object({ data: Type.String({ description: 'base64', maxLength: Math.ceil((8 * 1024 * 1024) / 3) * 4 }), filename: Opt(Type.String({ maxLength: 1024 })), mime_type: Opt(Type.String({ maxLength: 200 })) }),
+    }), result: Character, errors: ['NOT_FOUND', 'INVALID_INPUT'], permission: 'characters' }),
   'characters.delete': endpoint({ ...positional({ characterId: ChatId }), result: Type.Boolean(), permission: 'characters' }),
   'characters.update': endpoint({ ...positional({
       characterId: ChatId,

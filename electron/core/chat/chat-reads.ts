@@ -190,6 +190,11 @@ export function chatReads(options: {
       });
       options.changed(id);
     },
+    async setAvatar(id, png) {
+      mutable(id);
+      await sessions.setAvatar(id, png);
+      options.changed(id);
+    },
     attachBooks(id, bookIds) {
       mutable(id);
       const attached = options.library.link(id, bookIds);

@@ -17,7 +17,7 @@ import { PipelineRegistry } from './pipeline';
 import { createPeers } from './peers';
 import { createImageGen, createImages, createUploads } from './files';
 import { createCommands } from './commands';
-import { createEphemeral, createStorage } from './storage';
+import { createEphemeral, createStorage, toBase64 } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
 /** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
@@ -31,6 +31,7 @@ const plainOptions = (options: unknown) => {
 
 /** Namespaces the host answers method by method (their data lives in the host). */
 const EPHEMERAL = SPINDLE_MEMBERS.find((member) => member.name === 'ephemeral')!.namespace!;
+const CHARACTERS = SPINDLE_MEMBERS.find((member) => member.name === 'characters')!.namespace!;
 const FORWARDED = new Set(['ui', 'push', 'connections', 'tokens', 'enclave', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros', 'presets', 'memories', 'regex_scripts']);
 
 export interface SpindleRuntime {
@@ -105,6 +106,16 @@ export function createSpindle(options: {
     uploads: Object.freeze(createUploads(requests)),
     images: Object.freeze(createImages(requests)),
     commands: commands.api,
+    // characters as forwarded, with setAvatar's bytes as base64 across the pipe.
+    characters: {
+      ...forwardNamespace('characters', CHARACTERS, requests),
+      setAvatar: (characterId: unknown, avatar: unknown) => {
+        const a = (avatar ?? {}) as Record<string, unknown>;
+        if (!(a.data instanceof Uint8Array)) throw new TypeError('spindle.characters.setAvatar expects { data: Uint8Array }.');
+        const text = (key: string) => (typeof a[key] === 'string' ? { [key]: a[key] } : {});
+        return requests.call('characters.setAvatar', { args: [characterId, { data: toBase64(a.data), ...text('filename'), ...text('mime_type') }] } as never);
+      },
+    },
     imageGen: Object.freeze(
       createImageGen(requests, () =>
         permissions.has('image_gen') ? null : hostErrorToError({ code: 'PERMISSION_DENIED', message: 'image_gen — spindle.imageGen.generateStream needs the image_gen permission.' }),

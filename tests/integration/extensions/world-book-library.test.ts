@@ -1,5 +1,5 @@
 // World books of their own, as published extensions make them through a real worker: Set Points and JAR make a book,
-// fill it, and make a character with it (world_book_ids); Psyche rewrites its entry between turns; a global book. The turn's prompt,
+// fill it, and make a character with it (world_book_ids), Lorebary gives it its picture (setAvatar); Psyche rewrites its entry between turns; a global book. The turn's prompt,
 // as the local LLM server receives it, carries the attached book's entries as they are then; a deleted session's
 // attachment goes with it, and the book stays.
 import fs from 'node:fs';
@@ -9,6 +9,7 @@ import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, send, type ChatRig } from '../chat/helpers';
 import { waitFor } from './harness';
 
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 let rig: ChatRig | null = null;
 
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function withPublisher(): Promise<ChatRig> {
   fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'set_points', name: 'Set Points', version: '1.0.0', author: 'A', permissions: ['tools', 'characters', 'world_books'], entry_backend: 'dist/backend.js' }));
   fs.writeFileSync(
     path.join(dir, 'dist', 'backend.js'),
-    `for (const name of ['publish', 'restate', 'rules', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
+    `for (const name of ['publish', 'avatar', 'restate', 'rules', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
 spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
   if (toolName === 'publish') {
     const book = await spindle.world_books.create({ name: 'Harbour · Set Points', description: 'Made with the card', metadata: { set_points: { key: 'k1' } } });
@@ -34,6 +35,18 @@ spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
     await spindle.world_books.entries.create(book.id, { key: [], content: 'Mood: calm.', constant: true });
     const character = await spindle.characters.create({ name: 'Mara', description: 'A harbour keeper.', first_mes: 'The gate creaks.', world_book_ids: [book.id] });
     return { bookId: book.id, entryId: entry.id, character };
+  }
+  if (toolName === 'avatar') {
+    // Lorebary's way: the card's picture after the card, as bytes.
+    const png = Uint8Array.from(atob('${PNG.toString('base64')}'), (c) => c.charCodeAt(0));
+    const set = await spindle.characters.setAvatar(args.characterId, { data: png, filename: 'mara.png', mime_type: 'image/png' });
+    let jpeg;
+    try {
+      await spindle.characters.setAvatar(args.characterId, { data: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]), mime_type: 'image/jpeg' });
+    } catch (err) {
+      jpeg = { code: err.code, path: err.path };
+    }
+    return { image_id: set.image_id, jpeg };
   }
   if (toolName === 'restate') {
     const entries = await spindle.world_books.entries.list(args.bookId);
@@ -69,6 +82,10 @@ describe('world books of their own, attached to a character', () => {
     const published = await run(r, 'publish');
     expect(published.character).toMatchObject({ name: 'Mara', world_book_ids: [published.bookId] });
     const sessionId = published.character.id as string;
+    // Its picture, set after it was made, is the character's image_id, shown where a message names it.
+    const avatar = await run(r, 'avatar', { characterId: published.character.id });
+    expect(avatar).toEqual({ image_id: `avatar-${published.character.id}`, jpeg: { code: 'INVALID_INPUT', path: '/avatar/data' } });
+    expect(await r.call('extensions.image', { imageId: avatar.image_id })).toEqual({ ok: true, value: { dataUrl: `data:image/png;base64,${PNG.toString('base64')}` } });
     // The lore is the book's, not the session's own world info.
     expect((await r.call('chat.sessions.get', { sessionId })).value).toMatchObject({ worldInfo: [] });
 

@@ -8,6 +8,7 @@ import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap } from './lumiverse-dto';
+import { imageMime } from './extension-images';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { worldBookHandlers } from './world-books';
 import { fail, type HandlersOf } from './handlers';
@@ -81,6 +82,8 @@ export interface ChatReads {
   updateCharacter(id: string, patch: CharacterPatch): void;
   /** characters.create: a new session from a card's fields (its first_mes the first reply); its id. */
   createCharacter(input: SpindleParams<'characters.create'>['input']): string;
+  /** characters.setAvatar: the session's character picture (a PNG), saved and shown. */
+  setAvatar(id: string, png: Buffer): Promise<void>;
   /** characters.delete: the session and its chat (a reply being written is stopped first); false when there was none. */
   deleteCharacter(id: string): Promise<boolean>;
   /** world_books: adds the entry to the session's world info, or replaces the one with its id. */
@@ -249,6 +252,13 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
       const id = r.createCharacter(fields);
       if (books) attach(id, books);
       return character(existing(id));
+    },
+    'characters.setAvatar': async ({ characterId, avatar }) => {
+      const bytes = Buffer.from(avatar.data, 'base64');
+      // A session keeps its character's picture as a PNG (a card's); another kind would not go back out in a card.
+      if (imageMime(bytes) !== 'image/png') fail('INVALID_INPUT', "A character's picture is kept here as a PNG; convert it first.", '/avatar/data');
+      await reads()!.setAvatar(await changing(characterId), bytes);
+      return character(existing(characterId));
     },
     'characters.delete': async ({ characterId }) => (await reads()?.deleteCharacter(characterId)) ?? false,
     'characters.update': async ({ characterId, input }) => {
