@@ -95,12 +95,12 @@ export const EXTENSION_PERMISSIONS = [
 export type ExtensionPermission = (typeof EXTENSION_PERMISSIONS)[number];
 
 /**
- * Permissions whose features the Workbench has no equivalent for (OAuth, push, media, web search,
- * providers…; ui_panels and app_manipulation give frontends their float widgets, dock panels and app mounts): an extension may ask for them and install; they grant nothing here.
+ * Permissions whose features the Workbench has no equivalent for (OAuth, media, web search, providers…; ui_panels and
+ * app_manipulation give frontends their float widgets, dock panels and app mounts, push_notification the system's
+ * notifications): an extension may ask for them and install; they grant nothing here.
  */
 export const PERMISSIONS_NOT_AVAILABLE_HERE: readonly ExtensionPermission[] = [
   'oauth',
-  'push_notification',
   'media',
   'web_search',
   'unsafe_eval',

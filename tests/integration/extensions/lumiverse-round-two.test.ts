@@ -141,6 +141,8 @@ describe('chats, macros and the catalog', () => {
   it("spindle.push (Character Nudges): available while the app runs; each notification reaches the window with its chat; five a minute; push_notification needed", async () => {
     const r = await host();
     await install(r);
+    // The install lists push_notification as a permission that does something here.
+    expect(await r.call('extensions.inspect', { folder: fixture(ID) })).toMatchObject({ ok: true, value: { notAvailable: [] } });
     const answer = await invoke<{ status: unknown; sent: unknown[] }>(r, 'nudge');
     expect(answer.status).toEqual({ available: true, subscriptionCount: 1 });
     expect(answer.sent).toEqual([...Array.from({ length: 5 }, () => ({ sent: 1 })), { error: 'RATE_LIMITED' }]);
