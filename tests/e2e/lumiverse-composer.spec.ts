@@ -39,7 +39,7 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
   /** What is under a point of the window: the extension's layer, or the app. */
   const hitAt = (page: Page, x: number, y: number) => page.evaluate(([px, py]) => (document.elementFromPoint(px!, py!)?.closest('iframe.runtime-frame') ? 'layer' : 'app'), [x, y]);
 
-  test('its toolbar shows above the box in room of its own; the draft goes both ways; Guide Response nudges a reply with its direction; Retry regenerates', async ({ page }) => {
+  test('its toolbar shows above the box in room of its own; the draft goes both ways; Guide Response nudges a reply with its direction; Retry regenerates; a button in each message's action bar works', async ({ page }) => {
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(err.message));
     await page.setViewportSize({ width: 1280, height: 860 });
@@ -80,6 +80,11 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
     const replies = workbench.locator('[data-testid="message"][data-role="assistant"]');
     await expect(replies.last().getByTestId('message-text')).toHaveText('The harbour is quiet.', { timeout: 20_000 });
     await expect(workbench.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
+    // Its button in each message's action bar (found through Lumiverse's message list) shows under the message, and works.
+    const replyId = (await replies.last().getAttribute('data-message-id'))!;
+    const under = replies.last().frameLocator('iframe[data-extension-id="lumiverse_composer"][data-surface-id^="message-"]');
+    await under.getByRole('button', { name: 'Refine' }).click();
+    await expect(runtime(page).locator('#sd-status')).toHaveText(`Refine ${replyId}`);
 
     // Guide Response: the draft is the direction, the box is emptied, and Send on the empty box asks for a fresh reply.
     llm.enqueue({ text: ['Thunder ', 'cracks overhead.'] });

@@ -205,6 +205,34 @@ describe('ctx members, answered by the broker', () => {
     expect(r.ctx.dom.findMessageElement('m2')).not.toBe(place);
   });
 
+  it("Lumiverse's message list, as decorators read its page: a row per message with its card and action bar; a button put there shows under the message", async () => {
+    const r = await rig();
+    const list = document.querySelector('[data-component="MessageList"]')!;
+    const rows = () => [...list.querySelectorAll<HTMLElement>(':scope > [data-message-id]')].map((row) => [row.getAttribute('data-message-id'), row.getAttribute('data-message-index')]);
+    expect(rows()).toEqual([['m1', '0'], ['m2', '1']]);
+    // Hone's way: each row's action bar (skipping a streaming card), a button of its own in it.
+    const added: string[] = [];
+    const watch = new MutationObserver((records) => records.forEach((record) => record.addedNodes.forEach((n) => added.push((n as Element).getAttribute?.('data-message-id') ?? ''))));
+    watch.observe(list, { childList: true });
+    const bar = list.querySelector('[data-message-id="m2"] [data-component="BubbleMessage"]:not([data-part="streaming"]) [data-component="BubbleActions"]')!;
+    await settled();
+    // Lumiverse's own parts alone open no frame under any message.
+    expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([]);
+    const refine = document.createElement('button');
+    refine.textContent = 'Refine';
+    bar.append(refine);
+    await settled();
+    expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([expect.objectContaining({ options: { messageId: 'm2' } })]);
+    expect(r.ctx.dom.getMessageId(refine)).toBe('m2');
+    // A new message: its row is appended, and an observer of the list hears it.
+    r.broker.notify('activeChat', { chatId: 'chat-1', messageIds: ['m1', 'm2', 'm3'] });
+    await settled();
+    watch.disconnect();
+    expect(added).toEqual(['m3']);
+    expect(rows().map(([id]) => id)).toEqual(expect.arrayContaining(['m1', 'm3']));
+    expect(r.ctx.dom.listMessageElements().map((e: { element: Element }) => e.element.querySelector('[data-component="BubbleActions"]') !== null)).toEqual([true, true, true]);
+  });
+
   it('F1: dom: injected HTML is sanitized; styles and lookups span its documents', async () => {
     const r = await rig();
     const tab = r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });

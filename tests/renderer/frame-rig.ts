@@ -117,6 +117,11 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
   const init = await initial;
   const docs = new FrameDocuments(document);
   const runtime = new RuntimeState(ID, channel, docs, init);
+  // As frame-main.ts does, before the ctx's own listeners: the open chat and its message ids.
+  channel.on('activeChat', ({ chatId, messageIds }) => {
+    runtime.activeChat = chatId;
+    runtime.messageIds = messageIds;
+  });
   let setupRunning = true;
   const lifecycle = createContext(runtime, { identifier: ID }, () => setupRunning);
   setupRunning = false;
