@@ -39,7 +39,7 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
   /** What is under a point of the window: the extension's layer, or the app. */
   const hitAt = (page: Page, x: number, y: number) => page.evaluate(([px, py]) => (document.elementFromPoint(px!, py!)?.closest('iframe.runtime-frame') ? 'layer' : 'app'), [x, y]);
 
-  test('its toolbar shows above the box in room of its own; the draft goes both ways; Guide Response nudges a reply with its direction; Retry regenerates; a button in each message's action bar works', async ({ page }) => {
+  test("its toolbar shows above the box in room of its own; the draft goes both ways; Guide Response nudges a reply with its direction; Retry regenerates; a button in each message's action bar works", async ({ page }) => {
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(err.message));
     await page.setViewportSize({ width: 1280, height: 860 });
