@@ -20,7 +20,7 @@ export function contentSecurityPolicy(options: { connectSrc?: string[]; frameSrc
 
 /**
  * The policy of an extension's frame documents: its own files only (script from its origin, inline styles
- * as extension UIs write them), no network (connect-src 'none'), framed only by the app.
+ * as extension UIs write them), no network (connect-src only data: and blob:), framed only by the app.
  */
 export function frameContentSecurityPolicy(appOrigins: string[]): string {
   return [
@@ -30,7 +30,8 @@ export function frameContentSecurityPolicy(appOrigins: string[]): string {
     "img-src 'self' data: blob:",
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'none'",
+    // No network; a data: or blob: URL it holds may be read (a backup file it was handed), which reaches nothing.
+    'connect-src data: blob:',
     // Its own pages only: a data: document (opaque) cannot be sealed, and a blob: one only once it has loaded.
     "frame-src 'self'",
     "object-src 'none'",

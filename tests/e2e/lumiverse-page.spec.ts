@@ -41,6 +41,8 @@ test.describe("a frontend written for Lumiverse's page", () => {
     // Without the chats permission, Lumiverse's error shape; a route the Workbench does not have, the same.
     await expect(panel(page)).toContainText('Chats: 403 PERMISSION_DENIED: chats');
     await expect(panel(page)).toContainText('Presets: 404 Not available in the Council Workbench: GET /api/v1/presets');
+    // Its fetch of a data: or blob: URL reads what it holds (no network in either).
+    await expect(panel(page)).toContainText('Local reads: 3 tracks, kept');
     // The sprite its backend keeps (spindle.images) shows from its url on the frame's origin.
     await expect(panel(page)).toContainText('Sprite shown, 1×1');
     // The panel shows where it draws, and the app's navigation beside it still answers.
