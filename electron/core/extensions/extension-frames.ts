@@ -35,8 +35,13 @@ export class ExtensionFrames {
 
   /** The picture file of the character `imageId` names, when `entry` may read characters. */
   private avatarOf(entry: Entry | null, imageId: string): string | null {
+    return entry?.granted.has('characters') ? this.pictureFile(imageId) : null;
+  }
+
+  /** The picture file of the character `imageId` names (`avatar-<session>`), whoever asks; null when it has none. */
+  private pictureFile(imageId: string): string | null {
     const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
-    return entry?.granted.has('characters') && session ? (this.spindle.chats()?.avatarFile(session) ?? null) : null;
+    return session ? (this.spindle.chats()?.avatarFile(session) ?? null) : null;
   }
 
   /** The folder of the images the extension of frame origin `label` keeps (spindle.images), served there. */
@@ -56,10 +61,7 @@ export class ExtensionFrames {
       spindle: (method, args) => this.spindle.answer(origin, method, { args }, call),
       uploads: this.spindle.uploads,
       image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
-      avatar: (imageId) => {
-        const file = this.avatarOf(entry, imageId);
-        return file && fs.existsSync(file) ? { mime: 'image/png', bytes: fs.readFileSync(file) } : null;
-      },
+      avatar: (imageId) => pngOf(this.avatarOf(entry, imageId)),
       activeChatId: () => this.spindle.activeChatId(),
       now: () => this.clock.now(),
     });
@@ -70,12 +72,8 @@ export class ExtensionFrames {
    * granted images keeps, or a character's picture; null when none has it. The app shows it: it is the person's own.
    */
   shownImage(imageId: string): string | null {
-    const dataUrl = (image: { mime: string; bytes: Buffer }) => `data:${image.mime};base64,${image.bytes.toString('base64')}`;
-    const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
-    if (session) {
-      const file = this.spindle.chats()?.avatarFile(session);
-      return file && fs.existsSync(file) ? dataUrl({ mime: 'image/png', bytes: fs.readFileSync(file) }) : null;
-    }
+    const dataUrl = (image: { mime: string; bytes: Buffer } | null) => (image ? `data:${image.mime};base64,${image.bytes.toString('base64')}` : null);
+    if (CHARACTER_IMAGE_ID.test(imageId)) return dataUrl(pngOf(this.pictureFile(imageId)));
     for (const entry of this.entries.values()) {
       const image = entry.granted.has('images') ? this.spindle.images.read(entry.id, imageId) : null;
       if (image) return dataUrl(image);
@@ -91,3 +89,6 @@ export class ExtensionFrames {
     return entry?.enabled && entry.loaded?.frontend ? entry : null;
   }
 }
+
+/** A character's picture file as an image's bytes and type (sessions keep PNGs); null when there is none. */
+const pngOf = (file: string | null) => (file && fs.existsSync(file) ? { mime: 'image/png', bytes: fs.readFileSync(file) } : null);

@@ -186,9 +186,11 @@ export class BookLibrary extends DbStore {
   sources(sessionId: string, chatBookIds: readonly string[]): Array<{ bookId: string; source: LoreSource; entries: WorldInfoEntry[] }> {
     const seen = new Set<string>();
     const out: Array<{ bookId: string; source: LoreSource; entries: WorldInfoEntry[] }> = [];
+    // Attachments and globals name books that exist (a delete takes them away); an id a chat's metadata names that is
+    // no book simply has no entries.
     const add = (ids: readonly string[], source: LoreSource) => {
       for (const bookId of ids) {
-        if (seen.has(bookId) || !this.get(bookId)) continue;
+        if (seen.has(bookId)) continue;
         seen.add(bookId);
         out.push({ bookId, source, entries: this.entries(bookId) });
       }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PIXEL as PNG } from '../../helpers/png';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { chatRig, type ChatRig } from '../chat/helpers';
 import { waitFor } from './harness';
@@ -11,7 +12,6 @@ import { frameFile } from '../../../electron/core/extensions/frontend-files';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import { MAX_IMAGE_BYTES } from '../../../electron/core/extensions/spindle-host/extension-images';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 let rig: ChatRig | null = null;
 
 afterEach(async () => {
