@@ -28,6 +28,7 @@ export default defineConfig({
   // Playwright's 5 s default failed a streamed-text check on a loaded machine.
   expect: { timeout: 15_000 },
   workers: 1,
+  globalSetup: './tests/helpers/scratch-tmp.ts',
   reporter: [['list']],
   use: {
     launchOptions: {

@@ -12,6 +12,7 @@ export default defineConfig({
     testTimeout: 20000,
     hookTimeout: 20000,
     pool: 'forks',
+    globalSetup: ['tests/helpers/scratch-tmp.ts'],
     projects: [
       // Unit tests build only the part they test from ports and fakes, and leave no state behind: the files of a
       // worker share its module cache instead of importing the core again for each file (a third of the time).
