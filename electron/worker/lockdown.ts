@@ -16,7 +16,7 @@ const os = process.getBuiltinModule('node:os');
 import { guardModuleResolution } from './module-guard';
 
 export const NETWORK_DENIED_MESSAGE =
-  'Extensions have no direct network access in the Council Workbench; ask the host with spindle.cors (cors_proxy permission).';
+  'Extensions have no direct network access in the Council Workbench; with the cors_proxy permission, fetch() and spindle.cors go through the host.';
 
 function denied(what: string): Error {
   return Object.assign(new Error(`${what}: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' });

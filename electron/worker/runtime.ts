@@ -6,7 +6,7 @@ import { SHUTDOWN_HANDLERS_MS, type HostToWorkerMessage, type InitMessage, type 
 import { dispatch, type MessageHandlers } from '../../shared/protocol/dispatch';
 import { CallContexts } from './call-context';
 import { detectHostPort, type HostPort } from './host-port';
-import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
+import { lockDown } from './lockdown';
 import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
 import { routeConsole, type SpindleLog } from './spindle/log';
 import type { SpindleStorage } from './spindle/storage';
@@ -50,10 +50,6 @@ function networkIsolated(): boolean {
   return Object.keys(os.networkInterfaces()).length === 0;
 }
 
-async function deniedFetch(): Promise<never> {
-  throw Object.assign(new TypeError(`fetch: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' });
-}
-
 function main(): void {
   const detected = detectHostPort();
   if (!detected) {
@@ -90,7 +86,7 @@ function main(): void {
     const confined = contained();
     installBun(created, message.extensionPath, entry);
     lockDown({
-      fetch: deniedFetch,
+      fetch: created.fetch,
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
       networkIsolated: isolated,

@@ -1,5 +1,6 @@
 // The `spindle` global an extension sees: every member of Lumiverse's API (shared/spindle/members.ts),
 // assembled from one module per namespace; what the Workbench cannot do is inert, never missing.
+import { hostFetch } from '../host-fetch';
 import { toWorkerToolError, type CancelReason, type ToolInvocationResultMessage, type WorkerToHostMessage } from '../../../shared/protocol';
 import { LUMIVERSE_COMPAT_VERSION, SPINDLE_MEMBERS } from '../../../shared/spindle/members';
 import { TOAST_LEVELS } from '../../../shared/spindle/toast';
@@ -48,6 +49,8 @@ export interface SpindleRuntime {
   onFrontendMessage(payload: unknown): Promise<void>;
   /** The person ran one of its commands. */
   onCommand(commandId: string, context: unknown): Promise<void>;
+  /** The global `fetch` the extension sees: through the host's spindle.cors when `cors_proxy` is granted. */
+  fetch: typeof globalThis.fetch;
   /** Runs one registered pipeline handler for the host (see PipelineCallMessage). */
   runPipeline(requestId: string, kind: string, id: string, args: unknown[]): Promise<ToolInvocationResultMessage>;
 }
@@ -183,6 +186,7 @@ export function createSpindle(options: {
     onRpc: (envelope) => requests.receive(envelope),
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
     onCommand: (commandId, context) => commands.invoke(commandId, context),
+    fetch: hostFetch({ cors: (url, init) => requests.call('cors.fetch', { url, init } as never), granted: () => permissions.has('cors_proxy') }),
     runPipeline: async (requestId, kind, id, args) => {
       try {
         const value = await pipeline.run(requestId, kind, id, args);

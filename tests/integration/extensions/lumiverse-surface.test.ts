@@ -29,7 +29,13 @@ let web: http.Server;
 let webUrl: string;
 
 beforeAll(async () => {
-  web = http.createServer((_req, res) => res.end('hello from the web'));
+  web = http.createServer((req, res) => {
+    if (req.url?.endsWith('/bytes')) return void res.end(Buffer.from([0, 1, 254, 255]));
+    if (req.method !== 'POST') return void res.end('hello from the web');
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => res.writeHead(201, { 'content-type': 'text/plain; charset=utf-8' }).end(`${req.headers['x-asked']} ${req.headers['content-type']} ${body}`));
+  });
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
   webUrl = `http://127.0.0.1:${(web.address() as { port: number }).port}/page`;
 });
@@ -188,6 +194,8 @@ describe('real members through a real host', () => {
     expect(used.manifest).toEqual([ID, '1.0.0']);
     expect(used.host).toBe('1.1.0');
     expect(used.corsFile).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    // Without cors_proxy the global fetch stays refused.
+    expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'ERR_ACCESS_DENIED' });
     // The card shows what it registered for the prompt pipeline.
     expect(rig.host.extensions.get(ID).registrations).toEqual({ macros: ['surface_mood'], pipeline: [] });
     // Files live where the README says, and nothing escaped.
@@ -200,6 +208,12 @@ describe('real members through a real host', () => {
     const used = await invoke<Record<string, unknown>>('use', { corsUrl: webUrl });
     expect(used.cors).toEqual({ ok: true, value: [200, 'hello from the web'] });
     expect(used.corsFile).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    // The global fetch goes through the host: method, headers and a form body there, a real Response back.
+    expect(used.fetched).toEqual({ ok: true, value: [201, true, 'text/plain; charset=utf-8', 'yes application/x-www-form-urlencoded;charset=UTF-8 mood=calm'] });
+    expect(used.fetchedBytes).toEqual({ ok: true, value: [0, 1, 254, 255] });
+    expect(used.fetchedBinaryBody).toMatchObject({ ok: false, code: 'TypeError', message: expect.stringContaining('request body is text') });
+    // The host's checks still hold: cloud metadata is refused before any connection, as a failed fetch.
+    expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'TypeError', message: expect.stringMatching(/^fetch failed: .*link-local/) });
     expect(used.activeChat).toEqual({ ok: true, value: null });
     // characters is a permission of its own, not granted here.
     expect(used.characters).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
