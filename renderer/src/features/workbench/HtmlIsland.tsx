@@ -1,11 +1,12 @@
 // An HTML island of a message (html-islands.ts) drawn as HTML in a sandbox frame (opaque origin, no network),
-// sanitized there (island-boot.js: no script, no link, no remote source), so nothing of it runs in, reaches or
-// covers the app. It is as tall as what it draws; the height it last took is remembered, so a message scrolled
+// sanitized there (island-boot.js: no script, no link, no remote source; a kept image it names is read by the host
+// first, island-images.ts), so nothing of it runs in, reaches or covers the app. It is as tall as what it draws; the height it last took is remembered, so a message scrolled
 // back into view does not jump.
 import { memo, useMemo, useRef, useState } from 'react';
 import { fnv1a } from '../../../../shared/frames/frame-origin';
 import { SandboxFrame, sandboxUrl } from '../frontends/SandboxFrame';
 import { islandDocument } from './island-document';
+import { useKeptImages } from './island-images';
 import { RoleplayText } from './roleplay-text';
 
 /** The frame origin islands load from: a name no extension id can be (ids hold no colon). */
@@ -29,7 +30,9 @@ function remember(key: string, height: number): void {
 }
 
 export const HtmlIsland = memo(function HtmlIsland(props: { html: string }) {
-  const page = useMemo(() => islandDocument(props.html), [props.html]);
+  // The HTML with the kept images it names in place (its frame has no network).
+  const shown = useKeptImages(props.html);
+  const page = useMemo(() => islandDocument(shown), [shown]);
   const key = useMemo(() => islandKey(props.html), [props.html]);
   // The height this island took last, so one that grows while a reply streams (a sibling closing after it) starts
   // its new frame at it instead of at 0.

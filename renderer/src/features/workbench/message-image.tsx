@@ -15,7 +15,7 @@ const cache = new Map<string, string>();
 let cachedChars = 0;
 
 /** A kept image's data URL, from the cache or the host; a miss or a failure is not kept (it may be there next time). */
-async function kept(host: HostConnection, imageId: string): Promise<string | null> {
+export async function readKeptImage(host: HostConnection, imageId: string): Promise<string | null> {
   const known = cache.get(imageId);
   if (known !== undefined) {
     // Most recently used last: the oldest goes first.
@@ -56,7 +56,7 @@ function KeptImage(props: { text: string; src: string; alt: string; imageId: str
   const [read, setRead] = useState<{ id: string; url: string | null } | null>(null);
   useEffect(() => {
     let live = true;
-    void kept(host, imageId).then((url) => live && setRead({ id: imageId, url }));
+    void readKeptImage(host, imageId).then((url) => live && setRead({ id: imageId, url }));
     return () => void (live = false);
   }, [host, imageId]);
   const url = read?.id === imageId ? read.url : undefined;

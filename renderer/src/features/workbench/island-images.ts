@@ -1,0 +1,49 @@
+// Lumiverse's address of a kept image inside an HTML island (an image extension's `<img src="/api/v1/images/<id>">`
+// in its own markup): the island's frame has no network, so the host reads each image and the island is handed its
+// data: URL in the address's place. An image on the network stays out, as it does in text.
+import { useEffect, useState } from 'react';
+import { useHost } from '../../app/context';
+import { readKeptImage } from './message-image';
+
+/** An address in an attribute or a CSS url(), with its query (a size or cache key Lumiverse ignores here). */
+const KEPT_IN_HTML = /(\b(?:src|href|poster|background)\s*=\s*["']?|url\(\s*["']?)\/api\/v1\/images\/([A-Za-z0-9_-]{1,200})(?:\?[^"'\s)>]*)?/gi;
+/** More images than this in one island and the rest are not read (each is a host call and a data URL in the frame). */
+export const MAX_ISLAND_IMAGES = 32;
+
+/** The kept images an island's HTML names, each once, the first MAX_ISLAND_IMAGES. */
+export function keptImageIds(html: string): string[] {
+  if (!html.includes('/api/v1/images/')) return [];
+  const ids = new Set<string>();
+  for (const m of html.matchAll(KEPT_IN_HTML)) {
+    if (ids.size >= MAX_ISLAND_IMAGES) break;
+    ids.add(m[2]!);
+  }
+  return [...ids];
+}
+
+/** `html` with each read image's address replaced by its data URL; an address not read stays as it was. */
+export function withKeptImages(html: string, urls: ReadonlyMap<string, string>): string {
+  if (urls.size === 0) return html;
+  return html.replace(KEPT_IN_HTML, (whole, lead: string, id: string) => {
+    const url = urls.get(id);
+    return url ? `${lead}${url}` : whole;
+  });
+}
+
+/** The island's HTML as its frame gets it: as written until its kept images are read, then with them in place. */
+export function useKeptImages(html: string): string {
+  const host = useHost();
+  const [read, setRead] = useState<{ html: string; shown: string } | null>(null);
+  useEffect(() => {
+    const ids = keptImageIds(html);
+    if (ids.length === 0) return;
+    let live = true;
+    // One change of the frame's page when all are read, not one reload an image.
+    void Promise.all(ids.map(async (id) => [id, await readKeptImage(host, id)] as const)).then((pairs) => {
+      const urls = new Map(pairs.filter((pair): pair is readonly [string, string] => pair[1] !== null));
+      if (live) setRead({ html, shown: withKeptImages(html, urls) });
+    });
+    return () => void (live = false);
+  }, [host, html]);
+  return read?.html === html ? read.shown : html;
+}
