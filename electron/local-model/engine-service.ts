@@ -110,6 +110,10 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
     const started = performance.now();
     let firstTokenMs: number | null = null;
     const first = () => (firstTokenMs ??= Math.round((performance.now() - started) * 10) / 10);
+    const onText = (text: string) => {
+      first();
+      if (text) emit({ type: 'text', text });
+    };
     const sampling = {
       signal,
       stopOnAbortSignal: true,
@@ -119,6 +123,10 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
       ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
       ...(params.topP !== undefined ? { topP: params.topP } : {}),
       ...(params.seed !== undefined ? { seed: params.seed } : {}),
+      ...(params.topK !== undefined ? { topK: params.topK } : {}),
+      ...(params.frequencyPenalty !== undefined || params.presencePenalty !== undefined
+        ? { repeatPenalty: { ...(params.frequencyPenalty !== undefined ? { frequencyPenalty: params.frequencyPenalty } : {}), ...(params.presencePenalty !== undefined ? { presencePenalty: params.presencePenalty } : {}) } }
+        : {}),
       ...(params.stopSequences?.length ? { customStopTriggers: params.stopSequences } : {}),
     };
     const usage = () => {
@@ -137,14 +145,25 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
       return { finishReason: reply.metadata.stopReason === 'maxTokens' ? ('length' as const) : ('tool-calls' as const), usage: usage(), firstTokenMs };
     }
 
+    if (params.responseFormat) {
+      if (params.tools?.length) throw failure('LLM_REQUEST_REJECTED', 'A local model writes a JSON reply or calls tools, not both in one request.');
+      // The whole reply under a grammar: JSON by construction, as a forced call's arguments are.
+      const format = params.responseFormat;
+      const grammar = format.schema ? await llama.createGrammarForJsonSchema(format.schema as never) : await llama.getGrammarFor('json');
+      const reply = await current.chat.generateResponse(history, {
+        ...sampling,
+        grammar,
+        onTextChunk: onText,
+      });
+      const stop = reply.metadata.stopReason;
+      return { finishReason: stop === 'maxTokens' ? ('length' as const) : stop === 'abort' ? ('abort' as const) : ('stop' as const), usage: usage(), firstTokenMs };
+    }
+
     const functions = params.tools?.length ? Object.fromEntries(params.tools.map((t) => [t.name, { description: t.description, params: t.parameters as never }])) : undefined;
     const reply = await current.chat.generateResponse(history, {
       ...sampling,
       ...(functions ? { functions } : {}),
-      onTextChunk: (text: string) => {
-        first();
-        if (text) emit({ type: 'text', text });
-      },
+      onTextChunk: onText,
     });
     const calls = reply.functionCalls ?? [];
     calls.forEach((call, index) => emit({ type: 'tool-call', id: `call_${index}_${Date.now().toString(36)}`, name: call.functionName, argsText: JSON.stringify(call.params ?? {}), constrained: true }));

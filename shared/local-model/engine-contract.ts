@@ -90,6 +90,11 @@ export const engineTable = {
       maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
       stopSequences: Type.Optional(Type.Array(Type.String())),
       seed: Type.Optional(Type.Integer()),
+      topK: Type.Optional(Type.Integer({ minimum: 1 })),
+      frequencyPenalty: Type.Optional(Type.Number({ minimum: -2, maximum: 2 })),
+      presencePenalty: Type.Optional(Type.Number({ minimum: -2, maximum: 2 })),
+      /** The reply as JSON, generated under a grammar: any JSON, or JSON matching `schema`. Not with tools. */
+      responseFormat: Type.Optional(Type.Object({ type: Type.Literal('json'), schema: Type.Optional(Type.Record(Type.String(), Type.Unknown())) })),
     }),
     chunk: GenerateChunkSchema,
     result: Type.Object({

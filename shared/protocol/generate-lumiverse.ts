@@ -3,7 +3,8 @@
 //
 //   raw / quiet / rawStream / quietStream: { messages, parameters?, connection_id?, tools?, model? }
 //     a message's content: text, or parts (text; tool_use and tool_result, for the extension's own tool loop)
-//     parameters: max_tokens, temperature, top_p, model (other keys are ignored, as providers differ)
+//     parameters: max_tokens, temperature, top_p, top_k, frequency_penalty, presence_penalty, seed, stop,
+//       response_format (json_object, or json_schema with its schema), model (other keys are ignored, as providers differ)
 //   batch: { requests: [raw input…], concurrent? }
 // The answer is Lumiverse's `{ content, finish_reason, usage: { prompt_tokens, completion_tokens,
 // total_tokens }, tool_calls? }`, with `text` and `finishReason` beside them for code written against
@@ -28,11 +29,17 @@ export interface LumiverseMessage {
   toolName?: string;
 }
 
-/** Checked and renamed to our raw generation's fields, plus the kind and the tools offered. */
+/** Checked and renamed to our raw generation's fields, plus the kind, the tools offered and the provider knobs kept. */
 export interface LumiverseGenerateInput extends Omit<RawGenerateInput, 'messages'> {
   type: 'raw' | 'quiet';
   messages: LumiverseMessage[];
   tools?: LumiverseToolSchema[];
+  topK?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  seed?: number;
+  stopSequences?: string[];
+  responseFormat?: { type: 'json'; schema?: Record<string, unknown>; name?: string };
 }
 
 export interface LumiverseBatchInput {

@@ -16,6 +16,7 @@ import {
 import { MAX_BATCH_REQUESTS, type LumiverseBatchInput, type LumiverseGenerateInput, type LumiverseMessage } from '../protocol/generate-lumiverse';
 import { utf8ByteLength } from '../protocol/limits';
 import { firstProblem } from '../schema-problem';
+import { lumiverseKnobs } from './generate-knobs';
 
 const Opt = Type.Optional;
 const Role = Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant')]);
@@ -143,6 +144,8 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
   const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; temperature?: number | null; top_p?: number | null };
   const tools = value.tools?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
   const capped = (knob: number | null | undefined, cap: number) => (typeof knob === 'number' ? Math.min(knob, cap) : undefined);
+  const knobs = lumiverseKnobs((value.parameters ?? {}) as Record<string, unknown>, at);
+  if ('error' in knobs) return { ok: false, error: knobs.error };
   return defined({
     type,
     messages,
@@ -151,6 +154,7 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
     maxTokens: capped(p.max_tokens, MAX_GENERATE_TOKENS),
     temperature: capped(p.temperature, MAX_TEMPERATURE),
     topP: capped(p.top_p, MAX_TOP_P),
+    ...knobs,
     tools,
   }) as LumiverseGenerateInput;
 }

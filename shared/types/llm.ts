@@ -67,15 +67,28 @@ export interface LlmToolDefinition {
 /** 'auto': the model decides. `{ name }`: the model must call that tool (forced function call). */
 export type LlmToolChoice = 'auto' | { name: string };
 
+/** The reply as JSON: any JSON object, or one matching `schema` (the provider's structured output; a grammar locally). */
+export interface LlmResponseFormat {
+  type: 'json';
+  schema?: JsonSchema;
+  /** The schema's name, where the provider asks for one. */
+  name?: string;
+}
+
 export interface LlmRequest {
   messages: LlmMessage[];
   tools?: LlmToolDefinition[];
   toolChoice?: LlmToolChoice;
   temperature?: number;
   topP?: number;
+  topK?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  seed?: number;
   maxTokens?: number;
   /** Strings that end the reply where the model writes them. */
   stopSequences?: string[];
+  responseFormat?: LlmResponseFormat;
   /** Defaults to the profile's defaultModel. */
   model?: string;
 }

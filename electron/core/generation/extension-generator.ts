@@ -74,7 +74,14 @@ function rawRequest(input: RawGenerateInput | LumiverseGenerateInput, model: str
     maxTokens: input.maxTokens ?? RAW_DEFAULT_MAX_TOKENS,
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
     ...(input.topP !== undefined ? { topP: input.topP } : {}),
+    ...('type' in input ? lumiverseSampling(input) : {}),
   };
+}
+
+/** The provider knobs a Lumiverse request kept (generate-knobs.ts), under the LLM request's names. */
+function lumiverseSampling(input: LumiverseGenerateInput): Partial<LlmRequest> {
+  const { topK, frequencyPenalty, presencePenalty, seed, stopSequences, responseFormat } = input;
+  return Object.fromEntries(Object.entries({ topK, frequencyPenalty, presencePenalty, seed, stopSequences, responseFormat }).filter(([, v]) => v !== undefined));
 }
 
 export function createExtensionGenerator(deps: ExtensionGeneratorDeps): ExtensionGenerator {

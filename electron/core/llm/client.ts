@@ -68,6 +68,7 @@ interface Prepared {
   messages: ModelMessage[];
   tools: ToolSet | undefined;
   toolChoice: ReturnType<typeof toToolChoice>;
+  output: ReturnType<Sdk['toOutput']>;
   request: LlmRequest;
   baseUrl: string;
   providerOptions: Record<string, Record<string, JSONValue>> | undefined;
@@ -224,9 +225,10 @@ export class LlmClient {
       messages: toModelMessages(request.messages),
       tools,
       toolChoice: toToolChoice(request.toolChoice, tools),
+      output: sdk.toOutput(request.responseFormat),
       request,
       baseUrl: clean.baseUrl,
-      providerOptions: clean.provider === 'ollama' ? ollamaSampling(request) : undefined,
+      providerOptions: clean.provider === 'ollama' ? ollamaSampling(request) : clean.provider === 'openai-compatible' ? compatibleExtras(request) : undefined,
     };
   }
 
@@ -276,8 +278,13 @@ export class LlmClient {
         ...(prepared.toolChoice ? { toolChoice: prepared.toolChoice } : {}),
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
         ...(request.topP !== undefined ? { topP: request.topP } : {}),
+        ...(request.topK !== undefined ? { topK: request.topK } : {}),
+        ...(request.frequencyPenalty !== undefined ? { frequencyPenalty: request.frequencyPenalty } : {}),
+        ...(request.presencePenalty !== undefined ? { presencePenalty: request.presencePenalty } : {}),
+        ...(request.seed !== undefined ? { seed: request.seed } : {}),
         ...(request.maxTokens !== undefined ? { maxOutputTokens: request.maxTokens } : {}),
         ...(request.stopSequences?.length ? { stopSequences: request.stopSequences } : {}),
+        ...(prepared.output ? { output: prepared.output } : {}),
         ...(prepared.providerOptions ? { providerOptions: prepared.providerOptions } : {}),
         // Our messages come from the host, not from untrusted input: system turns are intended.
         allowSystemInMessages: true,
@@ -324,6 +331,11 @@ export class LlmClient {
   }
 }
 
+/** OpenAI's wire has no top_k; the servers behind an OpenAI-compatible connection (llama.cpp, vLLM, OpenRouter) read it in the body. */
+function compatibleExtras(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
+  return request.topK !== undefined ? { 'openai-compatible': { top_k: request.topK } } : undefined;
+}
+
 /**
  * ollama-ai-provider-v2 puts temperature/top_p/max_output_tokens at the top level of /api/chat,
  * where Ollama ignores them; Ollama reads sampling from `options` (num_predict = max tokens).
@@ -333,6 +345,10 @@ function ollamaSampling(request: LlmRequest): Record<string, Record<string, JSON
   if (request.temperature !== undefined) options.temperature = request.temperature;
   if (request.topP !== undefined) options.top_p = request.topP;
   if (request.maxTokens !== undefined) options.num_predict = request.maxTokens;
+  if (request.topK !== undefined) options.top_k = request.topK;
+  if (request.frequencyPenalty !== undefined) options.frequency_penalty = request.frequencyPenalty;
+  if (request.presencePenalty !== undefined) options.presence_penalty = request.presencePenalty;
+  if (request.seed !== undefined) options.seed = request.seed;
   if (request.stopSequences?.length) options.stop = request.stopSequences;
   return Object.keys(options).length ? { ollama: { options } } : undefined;
 }

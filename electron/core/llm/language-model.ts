@@ -32,7 +32,8 @@ export function languageModelFor(profile: ConnectionProfile, apiKey: string | un
       return createGoogleGenerativeAI({ baseURL, apiKey: apiKey ?? '', headers, fetch: noRedirectFetch })(modelId);
     case 'openai-compatible':
       // `transport`: an extension's sidecar endpoint speaks this format (sidecar/extension-endpoints.ts).
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL, headers, includeUsage: true, fetch: transport ?? noRedirectFetch, ...(apiKey ? { apiKey } : {}) }).chatModel(modelId);
+      // Structured output as OpenAI's json_schema (llama.cpp's server, vLLM, OpenRouter… read it), not only json_object.
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL, headers, includeUsage: true, supportsStructuredOutputs: true, fetch: transport ?? noRedirectFetch, ...(apiKey ? { apiKey } : {}) }).chatModel(modelId);
     case 'ollama':
       return createOllama({
         baseURL: `${ollamaRoot(baseURL)}/api`,

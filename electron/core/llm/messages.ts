@@ -87,6 +87,9 @@ export function toToolChoice(choice: LlmToolChoice | undefined, tools: ToolSet |
   return { type: 'tool', toolName: choice.name };
 }
 
+/** A response schema larger than this is not sent (a tool's parameters have their own cap). */
+const MAX_FORMAT_SCHEMA_CHARS = 64 * 1024;
+
 export function checkSampling(request: LlmRequest): void {
   const check = (value: number | undefined, name: string, min: number, max: number, integer = false) => {
     if (value === undefined) return;
@@ -97,6 +100,17 @@ export function checkSampling(request: LlmRequest): void {
   check(request.temperature, 'temperature', 0, 2);
   check(request.topP, 'topP', 0, 1);
   check(request.maxTokens, 'maxTokens', 1, 1_000_000, true);
+  check(request.topK, 'topK', 1, 1000, true);
+  check(request.frequencyPenalty, 'frequencyPenalty', -2, 2);
+  check(request.presencePenalty, 'presencePenalty', -2, 2);
+  check(request.seed, 'seed', 0, 2 ** 31 - 1, true);
+  const format = request.responseFormat;
+  if (format !== undefined) {
+    if (format?.type !== 'json') invalid("responseFormat's type must be json.", '/responseFormat/type');
+    if (format.schema !== undefined && (typeof format.schema !== 'object' || format.schema === null || Array.isArray(format.schema))) invalid("responseFormat's schema must be a JSON Schema object.", '/responseFormat/schema');
+    if (format.schema !== undefined && JSON.stringify(format.schema).length > MAX_FORMAT_SCHEMA_CHARS) invalid(`responseFormat's schema is over ${MAX_FORMAT_SCHEMA_CHARS} characters.`, '/responseFormat/schema');
+    if (format.name !== undefined && (typeof format.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(format.name))) invalid("responseFormat's name is [A-Za-z0-9_-], at most 64.", '/responseFormat/name');
+  }
   const stop = request.stopSequences;
   if (stop !== undefined && (!Array.isArray(stop) || stop.length > 16 || stop.some((s) => typeof s !== 'string' || s.length === 0 || s.length > 200))) {
     invalid('stopSequences must be up to 16 strings of 1 to 200 characters.', '/stopSequences');

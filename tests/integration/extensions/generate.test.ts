@@ -156,6 +156,52 @@ describe('with the generation permission', () => {
     expect(rig.server.generations[0]!.body).toMatchObject({ model: 'test-model', messages, max_tokens: 8192 });
   });
 
+  it("Lumiverse's provider knobs reach the provider: a json_schema response_format (Tracktor's native mode), top_k, the penalties, seed and stop", async () => {
+    await install(['tools', 'generation']);
+    const schema = { type: 'object', properties: { mood: { type: 'string' } }, required: ['mood'], additionalProperties: false };
+    rig.server.enqueue({ text: '{"mood":"calm"}' }, { text: '{}' });
+    const parameters = { max_tokens: 200, top_k: 40, frequency_penalty: 0.4, presence_penalty: 9, seed: 7, stop: '###', response_format: { type: 'json_schema', json_schema: { name: 'tracker state!', strict: true, schema } } };
+    const answer = await invoke('raw', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Track the scene.' }], parameters, connection_id: 'local' } });
+    expect(answer).toMatchObject({ ok: true, value: { content: '{"mood":"calm"}' } });
+    expect(rig.server.generations[0]!.body).toMatchObject({
+      max_tokens: 200,
+      top_k: 40,
+      frequency_penalty: 0.4,
+      // Out of the provider's range: brought within it, as the person's settings are.
+      presence_penalty: 2,
+      seed: 7,
+      stop: ['###'],
+      response_format: { type: 'json_schema', json_schema: { name: 'tracker_state_', strict: true, schema } },
+    });
+    // json_object asks for any JSON; "off" values (top_k 0, seed -1) are left out.
+    await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'JSON please.' }], parameters: { top_k: 0, seed: -1, response_format: { type: 'json_object' } }, connection_id: 'local' } });
+    const second = rig.server.generations[1]!.body as Record<string, unknown>;
+    expect(second.response_format).toEqual({ type: 'json_object' });
+    expect([second.top_k, second.seed]).toEqual([undefined, undefined]);
+    // A response_format that is neither text nor JSON is refused at its path; nothing more reaches the server.
+    for (const [format, where] of [[{ type: 'xml' }, '/parameters/response_format/type'], [{ type: 'json_schema', json_schema: { name: 'x' } }, '/parameters/response_format/json_schema/schema'], ['json', '/parameters/response_format']] as const) {
+      expect(await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], parameters: { response_format: format }, connection_id: 'local' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: where } });
+    }
+    expect(rig.server.generations).toHaveLength(2);
+  });
+
+  it('a JSON response_format on a local model (the built-in engine, the tiny random GGUF) comes back as JSON matching the schema, by its grammar', async () => {
+    await install(['tools', 'generation']);
+    const added = await rig.call('models.add', { path: writeTinyGguf(path.join(rig.dataDir, 'tiny-random-llama.gguf'), { contextLength: 1024 }) });
+    expect(added.ok).toBe(true);
+    await rig.call('connections.save', { profile: { id: 'mine', name: 'Mine', provider: 'local', baseUrl: 'local:models', defaultModel: 'tiny-random-llama' } });
+    const schema = { type: 'object', properties: { mood: { type: 'string', enum: ['calm', 'tense'] }, alert: { type: 'boolean' } }, required: ['mood', 'alert'], additionalProperties: false };
+    const parameters = { max_tokens: 256, temperature: 1, response_format: { type: 'json_schema', json_schema: { name: 'scene', schema } } };
+    const answer = (await invoke('raw', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Track the scene.' }], parameters, connection_id: 'mine' } })) as { ok: boolean; value: { content: string } };
+    expect(answer.ok).toBe(true);
+    // Random weights say nothing sensible; the grammar still makes it JSON of this shape.
+    const parsed = JSON.parse(answer.value.content) as Record<string, unknown>;
+    expect(Object.keys(parsed).sort()).toEqual(['alert', 'mood']);
+    expect(['calm', 'tense']).toContain(parsed.mood);
+    expect(typeof parsed.alert).toBe('boolean');
+    expect(rig.server.generations).toHaveLength(0);
+  });
+
   it("a tool loop in Lumiverse's parts (WorldForge, Psyche): tool_use is the assistant's call, tool_result the tool's answer, sent on as the provider's own", async () => {
     await install(['tools', 'generation']);
     const tools = [{ name: 'lookup_lore', description: 'Finds lore.', parameters: { type: 'object', properties: { topic: { type: 'string' } } } }];

@@ -68,6 +68,10 @@ describe('the local model engine', { timeout: 120_000 }, () => {
     expect(await engine.generate(model, { ...ask('Still here?'), maxTokens: 3 }, { contextSize: 1024, onChunk: () => undefined })).toMatchObject({ ok: true });
     // A system prompt longer than the context is the request's fault, said as such (not an engine bug).
     expect(await engine.generate(model, { messages: [{ role: 'system', content: 'Rule. '.repeat(800) }, { role: 'user', content: 'Hi' }], maxTokens: 3 }, { contextSize: 1024, onChunk: () => undefined })).toMatchObject({ ok: false, error: { code: 'LLM_REQUEST_REJECTED', message: expect.stringContaining('context of 1024 tokens') } });
+    // A JSON reply and tools in one request: the engine cannot do both, and says so.
+    const tool = { name: 'set_mood', description: 'Sets the mood.', parameters: { type: 'object', properties: {} } };
+    expect(await engine.generate(model, { ...ask('Both?'), tools: [tool], responseFormat: { type: 'json' }, maxTokens: 3 }, { contextSize: 1024, onChunk: () => undefined })).toMatchObject({ ok: false, error: { code: 'LLM_REQUEST_REJECTED', message: expect.stringContaining('not both') } });
+    expect(await engine.generate(model, { ...ask('x'), responseFormat: { type: 'yaml' } as never }, { contextSize: 1024, onChunk: () => undefined })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/responseFormat/type' } });
     expect(warnings.filter((w) => w.includes('Engine bug'))).toEqual([]);
   });
 

@@ -1,0 +1,53 @@
+// Lumiverse's provider knobs in a generate request's `parameters` that the Workbench sends on: top_k, the penalties,
+// seed, stop and response_format. They are the person's provider settings, written by extensions for whatever
+// provider was chosen, so a value out of range is brought within range or left out, as a provider would, not refused;
+// only a response_format that says something other than JSON or text is an error (the caller asked for a shape).
+import type { HostError } from '../errors';
+import type { LumiverseGenerateInput } from '../protocol/generate-lumiverse';
+
+type Knobs = Pick<LumiverseGenerateInput, 'topK' | 'frequencyPenalty' | 'presencePenalty' | 'seed' | 'stopSequences' | 'responseFormat'>;
+
+const MAX_TOP_K = 1000;
+const MAX_STOPS = 16;
+const MAX_STOP_CHARS = 200;
+const SCHEMA_NAME = /[^A-Za-z0-9_-]/g;
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+function stops(value: unknown): string[] | undefined {
+  const list = (typeof value === 'string' ? [value] : Array.isArray(value) ? value : []).filter((s): s is string => typeof s === 'string' && s.length > 0);
+  return list.length ? list.slice(0, MAX_STOPS).map((s) => s.slice(0, MAX_STOP_CHARS)) : undefined;
+}
+
+/** OpenAI's response_format: json_object, or json_schema with `{ name?, schema }`; `text` is the default. */
+function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | { error: HostError } | undefined {
+  if (value === undefined || value === null) return undefined;
+  const format = value as { type?: unknown; json_schema?: { name?: unknown; schema?: unknown } };
+  const bad = (message: string, path = '') => ({ error: { code: 'INVALID_INPUT', message, path: `${at}/parameters/response_format${path}` } });
+  if (typeof format !== 'object' || Array.isArray(format)) return bad('response_format is an object, as OpenAI has it ({ type: "json_object" } or { type: "json_schema", json_schema }).');
+  if (format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json' };
+  if (format.type !== 'json_schema') return bad('response_format.type is text, json_object or json_schema.', '/type');
+  const schema = format.json_schema?.schema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return bad('A json_schema response_format needs json_schema.schema, a JSON Schema object.', '/json_schema/schema');
+  const name = typeof format.json_schema?.name === 'string' ? format.json_schema.name.replace(SCHEMA_NAME, '_').slice(0, 64) : '';
+  return { type: 'json', schema: schema as Record<string, unknown>, ...(name ? { name } : {}) };
+}
+
+/** The knobs kept from `parameters`, or the error of a response_format that cannot be honoured. */
+export function lumiverseKnobs(parameters: Record<string, unknown>, at: string): Knobs | { error: HostError } {
+  const format = responseFormat(parameters.response_format, at);
+  if (format && 'error' in format) return format;
+  const { top_k: topK, frequency_penalty: frequency, presence_penalty: presence, seed } = parameters;
+  return {
+    // 0 is "off" in the settings that write it.
+    ...(finite(topK) && topK >= 1 ? { topK: Math.min(Math.floor(topK), MAX_TOP_K) } : {}),
+    ...(finite(frequency) ? { frequencyPenalty: clamp(frequency, -2, 2) } : {}),
+    ...(finite(presence) ? { presencePenalty: clamp(presence, -2, 2) } : {}),
+    // -1 is "random" in the settings that write it.
+    ...(finite(seed) && Number.isInteger(seed) && seed >= 0 && seed <= 2 ** 31 - 1 ? { seed } : {}),
+    ...(stops(parameters.stop) ? { stopSequences: stops(parameters.stop) } : {}),
+    ...(format ? { responseFormat: format } : {}),
+  };
+}
