@@ -32,6 +32,8 @@ const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
   GENERATION_ENDED: generationWithoutText,
   GENERATION_STOPPED: generationWithoutText,
   STREAM_TOKEN_RECEIVED: () => null,
+  // Which keywords fired tells what the chat says.
+  WORLD_INFO_ACTIVATED: () => null,
 };
 
 /** The events whose text needs CHAT_TEXT_PERMISSION (README's permission table lists them). */

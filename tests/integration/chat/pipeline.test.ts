@@ -141,7 +141,11 @@ describe('a chat turn with a Lumiverse extension', () => {
 
   it("an interceptor gets Lumiverse's context (its ids, isDryRun, a signal) and each chat turn marked with its message; the marks never reach the model", async () => {
     await install();
-    const { sessionId, session, done } = await turn('Where is the lamp? #context');
+    const worldInfo = [
+      { id: 'w-lamp', keywords: ['lamp'], content: 'The lamp burns whale oil.', enabled: true, comment: 'Lamp lore' },
+      { id: 'w-sea', keywords: ['harbour'], content: 'Not asked about.', enabled: true },
+    ];
+    const { sessionId, session, done } = await turn('Where is the lamp? #context', { worldInfo });
     const line = sentMessages().find((m) => m.content.startsWith('[context] '))!.content;
     expect(JSON.parse(line.slice('[context] '.length))).toEqual({
       generationId: done.turnId,
@@ -150,6 +154,8 @@ describe('a chat turn with a Lumiverse extension', () => {
       personaId: `persona-${sessionId}`,
       aborted: false,
       sources: [[0, session.messages[0]!.id]],
+      // The world info in the prompt, in Lumiverse's shape; the entry that did not fire is not there.
+      activatedWorldInfo: [{ id: 'w-lamp', comment: 'Lamp lore', keys: ['lamp'], source: 'keyword' }],
     });
     for (const message of sentMessages()) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
   }, 60_000);
@@ -245,7 +251,8 @@ describe('a chat turn with a Lumiverse extension', () => {
 
   it('E1: events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {
     await install(GRANT.filter((p) => p !== 'chat_mutation'));
-    await turn('my private plan: bring the ledger');
+    const ledger = [{ id: 'w-ledger', keywords: ['ledger'], content: 'The ledger is hidden.', enabled: true }];
+    await turn('my private plan: bring the ledger', { worldInfo: ledger });
     const heard = () => invoke('text_events').then((r) => JSON.parse((r as { content: string }).content) as Array<{ event: string; payload: Record<string, unknown> }>);
     const without = await heard();
     expect(without.map((e) => e.event)).toEqual(['MESSAGE_SENT', 'GENERATION_ENDED']);
@@ -255,9 +262,11 @@ describe('a chat turn with a Lumiverse extension', () => {
 
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
     await rig.host.extensions.whenSettled();
-    await turn('my private plan: bring the ledger');
+    const { sessionId } = await turn('my private plan: bring the ledger', { worldInfo: ledger });
     const withText = await heard();
-    expect(withText.map((e) => e.event)).toEqual(expect.arrayContaining(['MESSAGE_SENT', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED']));
+    expect(withText.map((e) => e.event)).toEqual(expect.arrayContaining(['MESSAGE_SENT', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED', 'WORLD_INFO_ACTIVATED']));
+    // Which keywords fired tells what the chat says: heard only with chat_mutation.
+    expect(withText.find((e) => e.event === 'WORLD_INFO_ACTIVATED')!.payload).toEqual({ chatId: sessionId, entries: [{ id: 'w-ledger', comment: '', keys: ['ledger'], source: 'keyword' }] });
     expect(withText.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message).toMatchObject({ content: 'my private plan: bring the ledger' });
     expect(withText.findLast((e) => e.event === 'GENERATION_ENDED')!.payload).toMatchObject({ content: 'The reply.' });
   }, 60_000);

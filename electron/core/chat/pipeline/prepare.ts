@@ -7,6 +7,7 @@ import type { BudgetLimits } from '../prompt-budget';
 import type { LlmMessage } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
+import { activatedWorldInfo } from './activated-lore';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
@@ -102,6 +103,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   }
   for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
-  const intercepted = await runInterceptors(pipeline, assembled.messages, assembled.sources, handled.context, signal, trace);
+  const activated = activatedWorldInfo(session, assembled.report);
+  if (activated.length && !input.dryRun) pipeline?.broadcast('WORLD_INFO_ACTIVATED', { chatId: session.id, entries: activated });
+  const intercepted = await runInterceptors(pipeline, assembled.messages, assembled.sources, { ...handled.context, activatedWorldInfo: activated }, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
 }
