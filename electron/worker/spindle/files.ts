@@ -65,9 +65,9 @@ export function createImages(requests: HostRequests): Record<string, unknown> {
 }
 
 /**
- * spindle.imageGen: each call asks the host (its connections that make images). Streaming previews (SwarmUI and
- * ComfyUI's, in Lumiverse) have no provider here: the stream fails on its first read, as Lumiverse's does for a
- * provider without them.
+ * spindle.imageGen: each call asks the host (its connections that make images). No provider here sends previews
+ * (SwarmUI's and ComfyUI's, in Lumiverse), so a stream is the finished image alone: its one `done` event, or the
+ * generation's error; an abort before it ends the stream with the signal's reason.
  */
 export function createImageGen(requests: HostRequests, refusal: () => Error | null): Record<string, unknown> {
   const ask = (method: 'generate' | 'getProviders' | 'listConnections' | 'getConnection' | 'getModels') => (...args: unknown[]) =>
@@ -78,9 +78,15 @@ export function createImageGen(requests: HostRequests, refusal: () => Error | nu
     listConnections: ask('listConnections'),
     getConnection: ask('getConnection'),
     getModels: ask('getModels'),
-    // eslint-disable-next-line require-yield -- a stream that fails on its first read
-    generateStream: async function* refuse(): AsyncGenerator<never, void, void> {
-      throw refusal() ?? Object.assign(new Error('No image provider here streams previews (spindle.imageGen.generateStream); use spindle.imageGen.generate.'), { code: 'UNSUPPORTED_HERE' });
+    generateStream: async function* stream(input?: unknown): AsyncGenerator<{ type: 'done'; result: unknown }, void, void> {
+      const refused = refusal();
+      if (refused) throw refused;
+      const signal = (input as { signal?: unknown } | undefined)?.signal;
+      const aborted = signal instanceof AbortSignal ? signal : undefined;
+      aborted?.throwIfAborted();
+      const result = await ask('generate')(input);
+      aborted?.throwIfAborted();
+      yield { type: 'done', result };
     },
   };
 }

@@ -87,13 +87,13 @@ describe('spindle.imageGen', () => {
     expect(fs.existsSync(path.join(rig.dataDir, 'extension-data', ID, 'images'))).toBe(false);
   }, 60_000);
 
-  it("without an image connection it fails in Lumiverse's words; without image_gen, PERMISSION_DENIED; streamed previews are refused", async () => {
+  it("without an image connection it fails in Lumiverse's words, streamed or not; without image_gen, PERMISSION_DENIED", async () => {
     await install();
     const got = await portrait();
     expect(got.connections).toEqual({ ok: true, value: [] });
     expect(got.made).toEqual({ ok: false, code: 'UNSUPPORTED_HERE', message: 'No default image gen connection configured' });
     const stream = await rig.host.registry.invoke(`${ID}:stream`, {}, { timeoutMs: 20_000 });
-    expect(JSON.parse((stream as { content: string }).content)).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
+    expect(JSON.parse((stream as { content: string }).content)).toEqual({ ok: false, code: 'UNSUPPORTED_HERE', message: 'No default image gen connection configured' });
     await rig.host.extensions.revoke(ID, ['image_gen']);
     await imageConnection();
     const denied = await portrait();
@@ -102,6 +102,15 @@ describe('spindle.imageGen', () => {
     const deniedStream = await rig.host.registry.invoke(`${ID}:stream`, {}, { timeoutMs: 20_000 });
     expect(JSON.parse((deniedStream as { content: string }).content)).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(rig.server.imageRequests).toEqual([]);
+  }, 60_000);
+
+  it("a stream (Reverie Relay's live preview) is the finished image alone, one done event, kept as generate keeps it", async () => {
+    await imageConnection();
+    await install();
+    rig.server.enqueueImages({ kind: 'image', bytes: PIXEL });
+    const stream = await rig.host.registry.invoke(`${ID}:stream`, {}, { timeoutMs: 20_000 });
+    expect(JSON.parse((stream as { content: string }).content)).toEqual({ ok: true, value: [{ type: 'done', imageId: expect.stringMatching(/^[0-9a-f-]{36}$/), dataUrl: 'data:image/png;base64,' }] });
+    expect(rig.server.imageRequests).toHaveLength(1);
   }, 60_000);
 
   it('without the images permission the image is handed over only: no id, no url, nothing kept', async () => {
