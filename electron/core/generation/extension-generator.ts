@@ -102,8 +102,8 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
       });
     }
     const profile = deps.profile(id);
-    // The chat's model override belongs to the chat's connection, not to one the extension named.
-    const model = input.model || (input.connectionId ? '' : (chat.model ?? '')) || profile.defaultModel;
+    // The chat's model override belongs to the chat's connection (named or not), not to another one.
+    const model = input.model || (id === chat.mainConnectionId ? (chat.model ?? '') : '') || profile.defaultModel;
     if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; pass ${fields.model}.`, path: `/${fields.model.replace('.', '/')}` });
     return { profile, model };
   };

@@ -202,6 +202,22 @@ describe('with the generation permission', () => {
     expect(rig.server.generations).toHaveLength(0);
   });
 
+  it("a main connection without a default model is listed and used with the chat's model (Isekai System reads it from the list)", async () => {
+    await install(['tools', 'generation']);
+    await rig.call('connections.save', { profile: { id: 'bare', name: 'Bare', provider: 'openai-compatible', baseUrl: `${rig.server.origin}/v1`, defaultModel: '' }, key: CANARY });
+    await rig.host.settings.update({ chat: { mainConnectionId: 'bare', model: 'chat-model', inlineMaxRounds: 3, dryRun: false } });
+    const listed = (await invoke('connections', {})) as unknown as Array<{ id: string; model: string; is_default: boolean }>;
+    expect(listed.map((c) => [c.id, c.model, c.is_default])).toEqual([['local', 'test-model', false], ['bare', 'chat-model', true]]);
+    // Named or not, the chat's connection runs with the chat's model; another connection without one asks for it.
+    rig.server.enqueue({ text: 'Named.' }, { text: 'Unnamed.' });
+    const ask = [{ role: 'user', content: 'Where am I?' }];
+    expect(await invoke('raw', { input: { type: 'raw', messages: ask, connection_id: 'bare' } })).toMatchObject({ ok: true, value: { content: 'Named.' } });
+    expect(await invoke('raw', { input: { type: 'raw', messages: ask } })).toMatchObject({ ok: true, value: { content: 'Unnamed.' } });
+    expect(rig.server.generations.map((g) => (g.body as { model: string }).model)).toEqual(['chat-model', 'chat-model']);
+    await rig.call('connections.save', { profile: { id: 'other', name: 'Other', provider: 'openai-compatible', baseUrl: `${rig.server.origin}/v1`, defaultModel: '' }, key: CANARY });
+    expect(await invoke('raw', { input: { type: 'raw', messages: ask, connection_id: 'other' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/parameters/model' } });
+  });
+
   it("a tool loop in Lumiverse's parts (WorldForge, Psyche): tool_use is the assistant's call, tool_result the tool's answer, sent on as the provider's own", async () => {
     await install(['tools', 'generation']);
     const tools = [{ name: 'lookup_lore', description: 'Finds lore.', parameters: { type: 'object', properties: { topic: { type: 'string' } } } }];

@@ -33,7 +33,8 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
   const mainId = () => sources.settings().chat?.mainConnectionId || null;
   return {
     connections: () => ({
-      list: () => sources.connections().map((p) => ({ id: p.id, name: p.name, provider: p.provider, baseUrl: p.baseUrl, defaultModel: p.defaultModel, hasKey: p.hasKey })),
+      // The main connection's model is the chat's, when the chat names one (a connection may keep no default).
+      list: () => sources.connections().map((p) => ({ id: p.id, name: p.name, provider: p.provider, baseUrl: p.baseUrl, defaultModel: (p.id === mainId() && sources.settings().chat?.model) || p.defaultModel, hasKey: p.hasKey })),
       mainId,
     }),
     tokens: () => ({
