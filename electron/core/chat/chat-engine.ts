@@ -122,6 +122,8 @@ export class ChatEngine {
     });
     this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
     this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: messageDtoIn(saved, saved.messages.length - 1) });
+    // SillyTavern's "shown" events, which trackers ported from it wait for (Lumiverse names them, with these payloads).
+    this.broadcast('USER_MESSAGE_RENDERED', { chatId: sessionId, messageId: userMessage.id });
     return this.start(session, history, target, options, { userMessageId: userMessage.id });
   }
 

@@ -168,6 +168,8 @@ export async function runTurn(d: TurnDeps, t: {
     content,
     ...(stopped ? {} : { usage: result.usage, generationType }),
   });
+  // The reply is in the chat: SillyTavern's event for it, which trackers ported from it (Tracktor) run on.
+  if (!stopped && !error && content) pipeline?.broadcast('CHARACTER_MESSAGE_RENDERED', { chatId: sessionId, messageId: assistantMessageId });
   finish({ finishReason, usage: result.usage, ...(reason ? { reason } : {}), ...(error ? { error } : {}) });
 }
 

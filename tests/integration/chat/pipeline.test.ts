@@ -52,7 +52,7 @@ describe('a chat turn with a Lumiverse extension', () => {
     await install();
     const { reply, sessionId } = await turn('Hello there');
     const messages = sentMessages();
-    expect(messages[0]).toEqual({ role: 'system', content: '[pipeline] a line from the interceptor; events so far: CHAT_CHANGED, MESSAGE_SENT, GENERATION_STARTED' });
+    expect(messages[0]).toEqual({ role: 'system', content: '[pipeline] a line from the interceptor; events so far: CHAT_CHANGED, MESSAGE_SENT, USER_MESSAGE_RENDERED, GENERATION_STARTED' });
     expect(messages[1]!.content).toContain('Mira reads stormy skies and the high tide; {{unknown_macro}} stays.');
     expect(messages[1]!.content).toContain('Calls Ada friend.');
     expect(reply).toMatchObject({ role: 'assistant', content: 'The reply.' });
@@ -93,6 +93,9 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(seen).toEqual(expect.arrayContaining([`CHAT_CHANGED:${sessionId}`, `MESSAGE_SENT:${sessionId}`, `GENERATION_STARTED:${sessionId}`, `GENERATION_ENDED:${sessionId}`]));
     expect(seen.some((e) => e.startsWith('STREAM_TOKEN_RECEIVED:'))).toBe(true);
     expect(seen.indexOf(`MESSAGE_SENT:${sessionId}`)).toBeLessThan(seen.indexOf(`GENERATION_STARTED:${sessionId}`));
+    // SillyTavern's "shown" events, which trackers ported from it run on: the person's line, then the finished reply.
+    expect(seen.indexOf(`USER_MESSAGE_RENDERED:${sessionId}`)).toBeGreaterThan(seen.indexOf(`MESSAGE_SENT:${sessionId}`));
+    expect(seen.indexOf(`CHARACTER_MESSAGE_RENDERED:${sessionId}`)).toBeGreaterThan(seen.indexOf(`GENERATION_ENDED:${sessionId}`));
     // The event handler that throws is logged; the turn ended normally.
     const log = (await rig.call('extensions.log', { id: 'lumiverse_pipeline' })).value as { lines: string[] };
     expect(log.lines.join('\n')).toContain('event handler failure on purpose');
