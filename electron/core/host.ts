@@ -1,5 +1,6 @@
 // createHost(ports): wires the core services to the contract and owns their lifetime. Its ports and what it returns
 // are declared in host-types.ts.
+import { WindowPresence } from './window-presence';
 import path from 'node:path';
 import { sessionFromCharacterFields } from './imports/card-session';
 import type { Handlers } from '../../shared/contract';
@@ -54,6 +55,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   const redactor = ports.llm?.redactor ?? new Redactor();
   ports = { ...ports, log: createRedactingLogger(ports.log, redactor) };
   const clock = ports.clock ?? systemClock;
+  const presence = new WindowPresence(clock);
   const timers = ports.timers ?? systemTimers;
   const listeners = new Emitter<HostEvent>((err) => ports.log.error('event listener failed', err));
   const emit = (event: HostEvent) => listeners.emit(event);
@@ -164,6 +166,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted, log: ports.log }),
       regexScripts: llmServices.regex.store,
       generateImage: (id, request, signal) => llmServices.connections.generateImage(id, request, { signal }),
+      windowVisible: () => presence.visible(),
       chats: () =>
         chatReads({
           sessions: llmServices.sessions,
@@ -243,6 +246,10 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       };
     },
     'host.ping': () => ({ now: clock.now() }),
+    'app.visibility': ({ windowId, visible }) => {
+      presence.report(windowId, visible);
+      return {};
+    },
     'notices.dismiss': ({ id }) => {
       const index = notices.findIndex((n) => n.id === id);
       if (index < 0) return { dismissed: false };

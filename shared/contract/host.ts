@@ -22,5 +22,10 @@ export const StatusSchema = Type.Object({
 export const hostMethods = {
   'host.status': endpoint({ description: 'Where the data lives, the settings version and what is loaded.', params: Empty, result: StatusSchema }),
   'host.ping': endpoint({ description: 'Liveness check; returns the host time.', params: Empty, result: Type.Object({ now: Type.Number() }) }),
+  'app.visibility': endpoint({
+    description: 'A window says whether the person can see it, when that changes and every 30 s while it does (extensions ask whether the person is away).',
+    params: Type.Object({ windowId: Type.String({ minLength: 1, maxLength: 64 }), visible: Type.Boolean() }, { additionalProperties: false }),
+    result: Type.Object({}),
+  }),
   'notices.dismiss': endpoint({ description: 'Dismiss one notice by id.', params: Type.Object({ id: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), result: Type.Object({ dismissed: Type.Boolean() }) }),
 };

@@ -155,7 +155,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('uploads', 'real', ns('get delete')),
   space('backendProcesses', 'inert', ns(PROCESSES)),
   space('rpcPool', 'real', ns('sync handle read unregister')),
-  space('users', 'inert', ns('isVisible:false getRole:role')),
+  space('users', 'real', ns('isVisible getRole')),
   space('providers', 'real', ns('register unregister handle onChanged'), true),
   fn('registerEmbeddingDriver', 'real', undefined, true),
   fn('registerTtsEngine', 'real', undefined, true),

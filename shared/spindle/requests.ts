@@ -265,6 +265,9 @@ const HOST = {
       userId: Opt(Type.String({ maxLength: 200 })),
     }), result: Type.Object({ sent: Type.Number() }), errors: ['RATE_LIMITED'], permission: 'push_notification' }),
   'push.getStatus': endpoint({ ...positional({ userId: Opt(Type.String({ maxLength: 200 })) }), result: Type.Object({ available: Type.Boolean(), subscriptionCount: Type.Number() }), permission: 'push_notification' }),
+  // Whether a Workbench window is in view (window-presence.ts); the person here is the operator of their own app.
+  'users.isVisible': endpoint({ ...positional({ userId: Opt(Type.String({ maxLength: 200 })) }), result: Type.Boolean() }),
+  'users.getRole': endpoint({ ...positional({ userId: Opt(Type.String({ maxLength: 200 })) }), result: Type.Union([Type.Literal('operator'), Type.Literal('admin'), Type.Literal('user')]) }),
   // UI automation (Lumiverse's free tier): the window takes the person there (spindle-host/ui-navigation.ts).
   'ui.getDrawerTabs': endpoint({ ...positional({}), result: Type.Array(Dto({ id: Type.String(), tabName: Type.String() })) }),
   'ui.getSettingsTabs': endpoint({ ...positional({}), result: Type.Array(Any) }),

@@ -23,6 +23,7 @@ import { ThemeSwitch } from './ThemeSwitch';
 import { BackupControls } from '../features/backup/BackupControls';
 import { FirstRunGuide } from './FirstRunGuide';
 import { useSectionShortcuts } from './use-section-shortcuts';
+import { useWindowPresence } from './use-window-presence';
 
 /** The float widgets, told of the app's layout (its section, its open chat) without the shell re-rendering for it. */
 function AppFloatWidgets() {
@@ -71,7 +72,9 @@ export function App() {
   const Panel = PANELS[section];
 
   useSectionShortcuts(select);
-  useAddress(useAppStoreApi(), useHost());
+  const host = useHost();
+  useAddress(useAppStoreApi(), host);
+  useWindowPresence(host);
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);

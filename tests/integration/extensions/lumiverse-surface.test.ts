@@ -194,6 +194,8 @@ describe('real members through a real host', () => {
     expect(used.manifest).toEqual([ID, '1.0.0']);
     expect(used.host).toBe('1.1.0');
     expect(used.corsFile).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    // No window has said it is in view: the person is away.
+    expect(used.users).toEqual([false, 'operator']);
     // Without cors_proxy the global fetch stays refused.
     expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'ERR_ACCESS_DENIED' });
     // The card shows what it registered for the prompt pipeline.
@@ -205,7 +207,10 @@ describe('real members through a real host', () => {
 
   it('with cors_proxy, interceptor and chats: the web through the host, a registered interceptor, no active chat, characters still denied', async () => {
     await install(['tools', 'cors_proxy', 'interceptor', 'chats']);
+    // A window says it is in view, as the app's does (use-window-presence.ts).
+    expect(await rig.call('app.visibility', { windowId: 'window-1', visible: true })).toEqual({ ok: true, value: {} });
     const used = await invoke<Record<string, unknown>>('use', { corsUrl: webUrl });
+    expect(used.users).toEqual([true, 'operator']);
     expect(used.cors).toEqual({ ok: true, value: [200, 'hello from the web'] });
     expect(used.corsFile).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
     // The global fetch goes through the host: method, headers and a form body there, a real Response back.

@@ -43,13 +43,14 @@ export const DECLARED_READS: Record<string, Declared> = {
     engines: 'array',
     hasApiKey: 'boolean',
   },
-  'users.isVisible': 'boolean',
-  'users.getRole': ['operator', 'admin', 'user'],
 };
 
 /** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories, spindle.imageGen, spindle.push). */
 export const DECLARED_HOST_READS: Record<string, Declared> = {
   'push.getStatus': { available: 'boolean', subscriptionCount: 'number' },
+  // Whether a Workbench window is in view; the person owns the app.
+  'users.isVisible': 'boolean',
+  'users.getRole': ['operator', 'admin', 'user'],
   // The Workbench's places under Lumiverse's tab ids; it has no settings tabs.
   'ui.getDrawerTabs': 'array',
   'ui.getSettingsTabs': 'array',

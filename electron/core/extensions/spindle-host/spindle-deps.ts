@@ -27,6 +27,8 @@ export interface SpindleDepsSources {
   regexScripts: RegexStore;
   /** An image from a saved connection (its image model); the key stays with the connections. */
   generateImage(connectionId: string, request: ImageRequest, signal: AbortSignal): Promise<GeneratedImage>;
+  /** Whether a Workbench window is in view. */
+  windowVisible(): boolean;
 }
 
 export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
@@ -53,6 +55,7 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
       generate: (id, request, signal) => sources.generateImage(id, request, signal),
     }),
     chats: () => sources.chats(),
+    windowVisible: () => sources.windowVisible(),
     presets: () => sources.presets,
     memories: () => sources.memories,
     regexScripts: () => sources.regexScripts,

@@ -24,6 +24,7 @@ import type { GenerationReplyTarget } from './generation-gate';
 import { spindleRequest, STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { pushHandlers, toastHandlers } from './toasts';
+import { userHandlers } from './users';
 import { tokenHandlers, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
@@ -71,6 +72,8 @@ export interface SpindleHostDeps {
   regexScripts?: () => RegexStore | null;
   /** The person's connections that make images (spindle.imageGen). */
   imageGen?: () => ImageConnections | null;
+  /** Whether a Workbench window is in view (spindle.users.isVisible). */
+  windowVisible?: () => boolean;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -171,6 +174,7 @@ export class SpindleHost {
       ...regexScriptHandlers(deps.regexScripts ?? (() => null)),
       ...toastHandlers(clock, showToast),
       ...pushHandlers(clock, showToast),
+      ...userHandlers(deps.windowVisible ?? (() => false)),
       ...this.storageHandlers('storage'),
       ...this.storageHandlers('userStorage'),
       ...this.generateHandlers(),
