@@ -15,6 +15,8 @@ const EVENTS: Array<[string, unknown]> = [
   ['GENERATION_ENDED', { generationId: 'g', chatId: 'c1', messageId: 'm2', content: SECRET, usage: { outputTokens: 3 } }],
   ['GENERATION_STOPPED', { generationId: 'g', chatId: 'c1', content: SECRET }],
   ['STREAM_TOKEN_RECEIVED', { generationId: 'g', chatId: 'c1', token: SECRET, seq: 1 }],
+  // Which keywords fired tells what the chat says.
+  ['WORLD_INFO_ACTIVATED', { chatId: 'c1', entries: [{ id: 'w1', comment: '', keys: ['ledger'], source: 'keyword' }] }],
 ];
 const none = new Set<ExtensionPermission>(['tools']);
 const reader = new Set<ExtensionPermission>(['chat_mutation']);
@@ -30,6 +32,7 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(eventPayloadFor('MESSAGE_SENT', EVENTS[0]![1], none, 'x')).toEqual({ chatId: 'c1', message: { id: 'm1', chat_id: 'c1', index_in_chat: 0, is_user: true, name: 'Ada', role: 'user', swipe_count: 2 } });
     expect(eventPayloadFor('GENERATION_ENDED', EVENTS[4]![1], none, 'x')).toEqual({ generationId: 'g', chatId: 'c1', messageId: 'm2', usage: { outputTokens: 3 }, contentLength: SECRET.length });
     expect(eventPayloadFor('STREAM_TOKEN_RECEIVED', EVENTS[6]![1], none, 'x')).toBeNull();
+    expect(eventPayloadFor('WORLD_INFO_ACTIVATED', EVENTS[7]![1], none, 'x')).toBeNull();
     // Events without chat text pass as they are; a malformed text event is dropped rather than guessed at.
     const switched = { chatId: 'c1' };
     expect(eventPayloadFor('CHAT_SWITCHED', switched, none, 'x')).toBe(switched);
@@ -44,8 +47,9 @@ describe('E1: what an event carries follows the permissions', () => {
     const grants: Record<string, ExtensionPermission[]> = { plain: [], reader: ['chat_mutation'] };
     for (const [event, payload] of EVENTS) tellFrames(brokers, (id) => grants[id] ?? [], event, payload);
     expect(JSON.stringify(heard.get('plain'))).not.toContain('ledger');
-    expect(heard.get('plain')).toHaveLength(6);
-    expect(heard.get('reader')).toHaveLength(7);
+    // Stream tokens and the world info that fired are not sent without it.
+    expect(heard.get('plain')).toHaveLength(EVENTS.length - 2);
+    expect(heard.get('reader')).toHaveLength(EVENTS.length);
     expect(JSON.stringify(heard.get('reader'))).toContain('ledger');
   });
 
