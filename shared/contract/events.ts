@@ -10,6 +10,7 @@ import type { CouncilEvent } from '../types/council-events';
 import type { ApprovalRequest, ApprovalResolution } from '../types/safety';
 import type { McpServerInfo } from '../types/mcp';
 import type { ExtensionToast } from '../spindle/toast';
+import type { BackendDialog } from '../spindle/backend-dialog';
 import type { ModelDownload } from '../types/local-models';
 
 export type ExtensionInfo = Static<typeof ExtensionInfoSchema>;
@@ -28,6 +29,10 @@ export type HostEvent =
   | { type: 'extension.frontend-message'; id: string; payload: unknown }
   /** A toast its backend asked for (spindle.toast.*): shown by the window with the extension's name. */
   | { type: 'extension.toast'; id: string; toast: ExtensionToast }
+  /** Its backend opened a dialog for the person (spindle.modal, prompt, textEditor): the first window to answer it closes it. */
+  | { type: 'extension.dialog'; dialog: BackendDialog }
+  /** A backend's dialog was answered (in some window), closed by the extension, or timed out: drop it. */
+  | { type: 'extension.dialog-closed'; dialogId: string }
   /** Its backend asked to take the person somewhere (spindle.ui): a Lumiverse drawer tab id, an extension's tab, or settings. */
   | ({ type: 'extension.ui'; id: string } & ({ action: 'openDrawerTab'; tabId: string } | { action: 'closeDrawer' } | { action: 'openSettings'; viewId: string | null }))
   /** For every extension's frontend frames: an event with Lumiverse's name and payload (GENERATION_ENDED, CHAT_SWITCHED…). */
@@ -66,6 +71,8 @@ export const HOST_EVENTS = {
   'extension.log': "One line of an extension's log.",
   'extension.frontend-message': "A message an extension's backend sent its frontend frames.",
   'extension.toast': 'A toast an extension asked for.',
+  'extension.dialog': "A dialog an extension's backend opened for the person.",
+  'extension.dialog-closed': "An extension's dialog was answered or closed.",
   'extension.ui': 'An extension asked to take the person to a place of the app (spindle.ui.openDrawerTab, closeDrawer, openSettings).',
   'extension.event': "An event every extension's frontend hears (GENERATION_ENDED, CHAT_SWITCHED…).",
   'mcp.changed': "An MCP server's status, config or tools changed.",

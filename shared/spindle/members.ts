@@ -7,7 +7,7 @@
 //
 //   real      answered by the Workbench (tools, events, storage, generate, connections…)
 //   pipeline  registered now; run by the Workbench chat pipeline (macros, interceptors, chat reads)
-//   inert     present and harmless: logged once, a neutral value or UNSUPPORTED_HERE (backend dialogs, OAuth, media…)
+//   inert     present and harmless: logged once, a neutral value or UNSUPPORTED_HERE (OAuth, media…)
 
 import type { EmptyAnswer } from './empty-answers';
 
@@ -138,10 +138,10 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   fn('onFrontendMessage', 'pipeline'),
   space('ui', 'real', ns('getDrawerTabs getSettingsTabs openDrawerTab closeDrawer openSettings closeSettings openCommandPalette closeCommandPalette')),
   space('toast', 'real', ns('success:void warning:void error:void info:void')),
-  space('modal', 'inert', ns('open close confirm')),
-  space('prompt', 'inert', ns('input')),
+  space('modal', 'real', ns('open close confirm')),
+  space('prompt', 'real', ns('input')),
   space('commands', 'real', ns('register:void unregister:void onInvoked:off')),
-  space('textEditor', 'inert', ns('open close')),
+  space('textEditor', 'real', ns('open close')),
   space('theme', 'inert', ns('apply applyPalette clear getCurrent:theme extractColors generateVariables')),
   space('frontendProcesses', 'inert', ns(PROCESSES)),
   // Integrations

@@ -15,6 +15,7 @@ import { PEER_REQUESTS } from './peer-requests';
 import { MEMORY_REQUESTS } from './memory-requests';
 import { PRESET_REQUESTS } from './preset-requests';
 import { REGEX_REQUESTS } from './regex-requests';
+import { DIALOG_REQUESTS } from './dialog-requests';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
 /** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
@@ -291,7 +292,7 @@ const HOST = {
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;
 
-export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS, ...REGEX_REQUESTS } as const;
+export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS, ...REGEX_REQUESTS, ...DIALOG_REQUESTS } as const;
 
 export type SpindleMethod = keyof typeof SPINDLE_REQUESTS;
 export type StorageOp = keyof typeof STORAGE_OPS;

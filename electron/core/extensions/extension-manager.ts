@@ -92,6 +92,7 @@ export class ExtensionManager {
       toFrontend: (id, payload) => this.events.emit({ type: 'extension.frontend-message', id, payload }),
       toast: (id, toast) => this.events.emit({ type: 'extension.toast', id, toast }),
       navigate: (id, to) => this.events.emit({ type: 'extension.ui', id, ...to }),
+      dialogEvent: (event) => this.events.emit(event),
       peer: (id) => peerWorker(this.entries.get(id), this.clock),
     });
     this.frames = new ExtensionFrames(this.entries, this.spindle, this.clock);
@@ -357,6 +358,11 @@ export class ExtensionManager {
   }
 
   /** The person runs one of its commands (run-command.ts), in the chat they have open. */
+  /** The person's answer to a dialog a backend opened (false: answered already, or gone). */
+  answerDialog(dialogId: string, answer: unknown): boolean {
+    return this.spindle.dialogs.answer(dialogId, answer);
+  }
+
   runCommand(id: string, commandId: string, chatId?: string): void {
     runCommand(this.entry(id), this.spindle.commands, this.spindle.chats(), commandId, chatId);
   }

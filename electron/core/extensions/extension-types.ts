@@ -59,7 +59,7 @@ export interface ToolSink {
  */
 export type ExtensionEvent =
   /** Told to clients as they are (shared/contract/events.ts). */
-  | Extract<HostEvent, { type: 'extension.changed' | 'extension.removed' | 'extension.log' | 'extension.frontend-message' | 'extension.toast' | 'extension.ui' | 'extension.event' }>
+  | Extract<HostEvent, { type: 'extension.changed' | 'extension.removed' | 'extension.log' | 'extension.frontend-message' | 'extension.toast' | 'extension.ui' | 'extension.event' | 'extension.dialog' | 'extension.dialog-closed' }>
   /** The host's own: a notice when an extension fails for good, or starts in safe mode. */
   | { type: 'extension.status'; id: string; status: ExtensionStatus; error: HostError | null }
   | { type: 'extension.safe-mode'; id: string; failures: number };

@@ -24,6 +24,7 @@ type ExtensionHandlers = Pick<
   | 'extensions.frontend'
   | 'extensions.sendFrontend'
   | 'extensions.runCommand'
+  | 'extensions.dialogAnswer'
   | 'extensions.pageRequest'
   | 'extensions.image'
 >;
@@ -71,6 +72,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
       manager.runCommand(id, commandId, chatId);
       return { ran: true as const };
     },
+    'extensions.dialogAnswer': ({ dialogId, answer }) => ({ taken: manager.answerDialog(dialogId, answer) }),
     'extensions.pageRequest': ({ id, ...request }) => manager.frames.pageRequest(id, request),
     'extensions.image': ({ imageId }) => ({ dataUrl: manager.frames.shownImage(imageId) }),
     'extensions.log': async ({ id, afterSeq }) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { HostFailure, type HostError, type Result } from '../../../../shared/errors';
 import type { LogLevel } from '../../../../shared/protocol';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
-import { systemClock, type Clock, type Timers } from '../../ports';
+import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';
 import type { SecretStore } from '../../connections/secret-store';
 import type { SpindleFacts } from '../extension-entry';
 import type { Redactor } from '../../connections/redact';
@@ -25,6 +25,8 @@ import { spindleRequest, STORAGE_OPS, type StorageOp } from '../../../../shared/
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { pushHandlers, toastHandlers } from './toasts';
 import { userHandlers } from './users';
+import { BackendDialogs } from './backend-dialogs';
+import type { DialogEvent } from './backend-dialogs';
 import { tokenHandlers, type TokenModels } from './tokens';
 import { ExtensionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
@@ -96,6 +98,8 @@ export interface SpindleHostOptions {
   toast?(extensionId: string, toast: ExtensionToast): void;
   /** Its backend asked to take the person somewhere (spindle.ui: the window moves). */
   navigate?(extensionId: string, to: UiNavigation): void;
+  /** Host events of the dialogs its backend opens (spindle.modal, prompt, textEditor). */
+  dialogEvent?(event: DialogEvent): void;
   /** A running extension's worker; null when it is not running. */
   peer?(extensionId: string): PeerWorker | null;
 }
@@ -120,6 +124,8 @@ export class SpindleHost {
   readonly images: ExtensionImages;
   /** Their command palette entries (spindle.commands), run from their cards. */
   readonly commands: ExtensionCommands;
+  /** The dialogs their backends open for the person. */
+  readonly dialogs: BackendDialogs;
   private readonly pool: SharedRpcPool;
 
   constructor(private readonly options: SpindleHostOptions) {
@@ -141,6 +147,7 @@ export class SpindleHost {
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock);
     this.commands = new ExtensionCommands(changed);
+    this.dialogs = new BackendDialogs((event) => options.dialogEvent?.(event), options.timers ?? systemTimers);
     const peer = (id: string) => options.peer?.(id) ?? null;
     this.pool = new SharedRpcPool((id) => {
       const worker = peer(id);
@@ -175,6 +182,7 @@ export class SpindleHost {
       ...toastHandlers(clock, showToast),
       ...pushHandlers(clock, showToast),
       ...userHandlers(deps.windowVisible ?? (() => false)),
+      ...this.dialogs.handlers(),
       ...this.storageHandlers('storage'),
       ...this.storageHandlers('userStorage'),
       ...this.generateHandlers(),
@@ -234,6 +242,7 @@ export class SpindleHost {
     this.pool.clear(extensionId);
     this.providers.clear(extensionId);
     this.commands.clear(extensionId);
+    this.dialogs.closeAll(extensionId);
   }
 
   /** Every extension's requests (host shutdown). */

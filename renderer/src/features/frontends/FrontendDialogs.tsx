@@ -1,44 +1,18 @@
 // What extensions' frontends ask the person, drawn by the app (text only, never their markup): modals
 // (a frame of the extension inside the app's dialog), confirms, context menus, permission requests and
-// file picks (the app's own file dialog, after the person chose to open one).
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+// file picks (the app's own file dialog, after the person chose to open one); and what their backends ask
+// (confirms, a line or a text to write, notices: BackendDialogViews.tsx).
+import { useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../app/context';
 import { selectExtensions } from '../../stores/app/selectors';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions, type PendingDialog, type Surface } from './frontends-store';
 import { SurfaceFrame } from './SurfaceFrame';
-
-function Shell(props: { title: string; extensionId: string; onEscape(): void; children: ReactNode; testId: string; width?: number | undefined }) {
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const first = box.current?.querySelector<HTMLElement>('button, [href], input, [tabindex]:not([tabindex="-1"])');
-    (first ?? box.current)?.focus();
-  }, []);
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Escape') return;
-    e.stopPropagation();
-    props.onEscape();
-  };
-  return (
-    <div className="ext-dialog-backdrop">
-      <div
-        ref={box}
-        className="ext-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={props.title}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-        style={props.width ? { width: `min(${props.width}px, calc(100vw - 40px))` } : undefined}
-        data-extension-id={props.extensionId}
-        data-testid={props.testId}
-      >
-        {props.children}
-      </div>
-    </div>
-  );
-}
+import { DialogShell as Shell } from './DialogShell';
+import { BackendAsk } from './BackendDialogViews';
+import { useBackendDialogs } from './backend-dialogs';
+import { useHost } from '../../app/context';
 
 function Modal(props: { surface: Surface }) {
   const { store, brokers } = useFrontends();
@@ -79,6 +53,10 @@ function Ask(props: { dialog: PendingDialog; extensionName: string }) {
   const [fileError, setFileError] = useState<string | null>(null);
   const done = (value: unknown, failure?: { code: string; message: string }) => answer(store, dialog, value, failure);
   switch (dialog.kind) {
+    case 'input':
+    case 'textEditor':
+    case 'modal':
+      return <BackendAsk dialog={dialog} extensionName={props.extensionName} done={done} />;
     case 'confirm':
       return (
         <Shell title={String(p.title)} extensionId={dialog.extensionId} onEscape={() => done({ confirmed: false })} testId="extension-confirm">
@@ -171,6 +149,7 @@ function Ask(props: { dialog: PendingDialog; extensionName: string }) {
 }
 
 export function FrontendDialogs() {
+  useBackendDialogs(useHost(), useFrontends().store);
   const modals = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'modal')));
   const dialog = useFrontendsStore((s) => s.dialogs[0] ?? null);
   const extensions = useAppStore(selectExtensions);

@@ -47,10 +47,12 @@ export interface ComposerShown {
   control: ComposerControl;
 }
 
-export type DialogKind = 'confirm' | 'contextMenu' | 'permissions' | 'file';
+export type DialogKind = 'confirm' | 'contextMenu' | 'permissions' | 'file' | 'input' | 'textEditor' | 'modal';
 
 export interface PendingDialog {
   id: number;
+  /** A dialog its backend opened (backend-dialogs.ts): the host's id, answered through the host. */
+  hostId?: string;
   extensionId: string;
   kind: DialogKind;
   params: Record<string, unknown>;
@@ -178,14 +180,15 @@ export const frontendsActions = {
       return { surfaces, activeTab: s.activeTab === key ? null : s.activeTab };
     });
   },
-  /** Everything an extension placed goes (its frontend stopped); pending dialogs are answered as cancelled. */
+  /** Everything an extension placed goes (its frontend stopped); its frontend's pending dialogs are answered as cancelled (its backend's stay). */
   clearExtension(store: FrontendsStore, extensionId: string, problem?: string): void {
     const s = store.getState();
-    for (const dialog of s.dialogs.filter((d) => d.extensionId === extensionId)) dialog.reject({ code: 'CANCELLED', message: 'The extension frontend was stopped.' });
+    const frontendOf = (d: PendingDialog) => d.extensionId === extensionId && d.hostId === undefined;
+    for (const dialog of s.dialogs.filter(frontendOf)) dialog.reject({ code: 'CANCELLED', message: 'The extension frontend was stopped.' });
     store.setState({
       surfaces: s.surfaces.filter((x) => x.extensionId !== extensionId),
       actions: s.actions.filter((x) => x.extensionId !== extensionId),
-      dialogs: s.dialogs.filter((x) => x.extensionId !== extensionId),
+      dialogs: s.dialogs.filter((x) => !frontendOf(x)),
       interceptors: s.interceptors.filter((x) => x.extensionId !== extensionId),
       widgets: s.widgets.filter((x) => x.extensionId !== extensionId),
       activeTab: s.activeTab?.startsWith(`${extensionId}/`) ? null : s.activeTab,
