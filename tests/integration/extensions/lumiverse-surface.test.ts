@@ -98,7 +98,7 @@ describe('conformance', () => {
     expect(results['databanks.list']).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     expect(results['oauth.createState']).toMatchObject({ ok: false, code: 'UNSUPPORTED_HERE' });
     await waitFor(() => (rig.host.extensions.get(ID).inertTouched ?? []).includes('frontendProcesses'), 'the card to list the inert members used');
-    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['frontendProcesses', 'oauth', 'databanks', 'modal']));
+    expect(rig.host.extensions.get(ID).inertTouched).toEqual(expect.arrayContaining(['frontendProcesses', 'oauth', 'databanks', 'theme']));
     // Logged once per member, not once per call.
     expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.frontendProcesses.')).length).toBe(1);
   });
