@@ -8,6 +8,7 @@ import type { LlmMessage } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { activatedWorldInfo } from './activated-lore';
+import { runWorldInfoInterceptors } from './lore-stage';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
@@ -80,9 +81,11 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   // An extension that applies this chat's prompt regex itself (in its interceptor) has the host skip its own pass.
   const promptRegexOwner = pipeline?.promptRegexOwner(session.id) ?? null;
   if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
+  // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
+  const read = await runWorldInfoInterceptors(pipeline, session, history, signal, trace);
   const started = deps.now();
   const assembled = await assemblePrompt({
-    session,
+    session: read,
     history,
     ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
     ...(council?.referenceBlock ? { referenceBlock: council.referenceBlock } : {}),
@@ -103,7 +106,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   }
   for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
-  const activated = activatedWorldInfo(session, assembled.report);
+  const activated = activatedWorldInfo(read, assembled.report);
   if (activated.length && !input.dryRun) pipeline?.broadcast('WORLD_INFO_ACTIVATED', { chatId: session.id, entries: activated });
   const intercepted = await runInterceptors(pipeline, assembled.messages, assembled.sources, { ...handled.context, activatedWorldInfo: activated }, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };

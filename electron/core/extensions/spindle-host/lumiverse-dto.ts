@@ -1,5 +1,6 @@
 // What the chat data namespaces' answers share in Lumiverse's shapes: its seconds, its pages, and the cap on what
 // extensions keep on a record (metadata, extensions).
+import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { fail } from './handlers';
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -18,3 +19,21 @@ export function page<T>(items: T[], options: { limit?: number; offset?: number }
   const limit = options?.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : items.length;
   return { data: items.slice(offset, offset + limit), total: items.length };
 }
+
+/** An entry in Lumiverse's shape: the fields the Workbench acts on or keeps (position, depth, probability… it has not). */
+export const worldInfoEntryDto = (bookId: string, e: WorldInfoEntry) => ({
+  id: e.id,
+  uid: e.id,
+  world_book_id: bookId,
+  key: e.keywords,
+  keysecondary: e.secondaryKeywords ?? [],
+  content: e.content,
+  comment: e.comment ?? '',
+  disabled: !e.enabled,
+  constant: e.constant ?? false,
+  order_value: e.order ?? 100,
+  case_sensitive: e.caseSensitive ?? false,
+  match_whole_words: e.wholeWords ?? true,
+  scan_depth: e.scanDepth ?? null,
+  extensions: e.extensions ?? {},
+});

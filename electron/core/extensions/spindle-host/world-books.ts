@@ -11,25 +11,7 @@ import { chatBookIds, type BookLibrary } from '../../lore/book-library';
 import { scanWorldInfo } from '../../lore/world-info';
 import type { ChatReads, ChatView } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
-import { page, seconds, withinMetadataCap } from './lumiverse-dto';
-
-/** An entry in Lumiverse's shape: the fields the Workbench acts on or keeps (position, depth, probability… it has not). */
-const entryDto = (bookId: string, e: WorldInfoEntry) => ({
-  id: e.id,
-  uid: e.id,
-  world_book_id: bookId,
-  key: e.keywords,
-  keysecondary: e.secondaryKeywords ?? [],
-  content: e.content,
-  comment: e.comment ?? '',
-  disabled: !e.enabled,
-  constant: e.constant ?? false,
-  order_value: e.order ?? 100,
-  case_sensitive: e.caseSensitive ?? false,
-  match_whole_words: e.wholeWords ?? true,
-  scan_depth: e.scanDepth ?? null,
-  extensions: e.extensions ?? {},
-});
+import { page, seconds, withinMetadataCap, worldInfoEntryDto as entryDto } from './lumiverse-dto';
 
 /** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
 function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {

@@ -1,0 +1,76 @@
+// World info interceptors (spindle.registerWorldInfoInterceptor) in a real turn: a LumiBooks-style extension in a real
+// worker hides, forces and rewrites entries before the scan, and the prompt the local LLM server receives shows it;
+// one that answers garbage is skipped with a note; without generation it is never run.
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatSession, TurnStage } from '../../../shared/types/chat';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, finished, newSession, type ChatRig } from './helpers';
+
+const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_lorebooks');
+let rig: ChatRig;
+
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+async function install(grant: string[]): Promise<void> {
+  const installed = await rig.call('extensions.install', { folder: FIXTURE, grant, trust: true });
+  if (!installed.ok) throw new Error(JSON.stringify(installed.error));
+  await rig.host.extensions.whenSettled();
+  for (let i = 0; i < 400 && !rig.host.registry.get('lumiverse_lorebooks:seen'); i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+const LORE = [
+  { id: 'w-projection', keywords: ['lamp'], content: 'Projection: the lamp is a copy.', enabled: true, extensions: { lumibooks_projection: true } },
+  { id: 'w-outlet', keywords: ['harbour'], content: 'Outlet: the harbour is closed tonight.', enabled: true, extensions: { lumibooks_outlet: true } },
+  { id: 'w-rewrite', keywords: ['lamp'], content: 'the lamp burns whale oil.', enabled: true, comment: '[rewrite] shout it' },
+  { id: 'w-plain', keywords: ['lamp'], content: 'Lamps hang by the door.', enabled: true },
+];
+
+async function turn(text: string): Promise<{ system: string; stages: TurnStage[]; sessionId: string }> {
+  const sessionId = await newSession(rig, { worldInfo: LORE });
+  rig.server.enqueue({ text: 'The reply.' });
+  const sent = await rig.call('chat.send', { sessionId, text });
+  if (!sent.ok) throw new Error(JSON.stringify(sent.error));
+  await finished(rig, (sent.value as { turnId: string }).turnId);
+  const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+  const messages = (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+  return { system: messages[0]!.content, stages: session.messages.at(-1)!.trace ?? [], sessionId };
+}
+
+describe('world info interceptors', () => {
+  it('hide, force and rewrite entries before the scan: the prompt holds what they decided, the trace says it', async () => {
+    await install(['tools', 'generation']);
+    const { system, stages, sessionId } = await turn('Where is the lamp?');
+    expect(system).not.toContain('Projection: the lamp is a copy.');
+    // Forced: in the prompt though nothing says "harbour".
+    expect(system).toContain('Outlet: the harbour is closed tonight.');
+    expect(system).toContain('THE LAMP BURNS WHALE OIL.');
+    expect(system).toContain('Lamps hang by the door.');
+    expect(stages.find((s) => s.stage === 'world info interceptors')).toMatchObject({ by: 'Lore Outlets', note: '1 disabled, 1 forced, 1 rewritten' });
+    // What it was shown: every entry, in Lumiverse's shape (the session's own book), the chat's metadata and the person's line.
+    const seen = await rig.host.registry.invoke('lumiverse_lorebooks:seen', {}, { timeoutMs: 10_000 });
+    expect(seen.ok && JSON.parse(seen.content)).toEqual({ chatId: sessionId, entryIds: LORE.map((e) => e.id), bookIds: [sessionId], lastMessage: 'Where is the lamp?', chatTurn: 1, metadata: {} });
+  }, 60_000);
+
+  it('one that answers something else is skipped with a note, and the world info stays as stored', async () => {
+    await install(['tools', 'generation']);
+    const { system, stages } = await turn('The lamp? #garbage');
+    expect(system).toContain('Projection: the lamp is a copy.');
+    expect(system).not.toContain('Outlet: the harbour');
+    expect(stages.find((s) => s.stage === 'world info interceptors')!.note).toMatch(/^skipped: it returned something other than/);
+  }, 60_000);
+
+  it('without generation it is never run', async () => {
+    await install(['tools']);
+    const { system, stages } = await turn('Where is the lamp?');
+    expect(system).toContain('Projection: the lamp is a copy.');
+    expect(stages.some((s) => s.stage === 'world info interceptors')).toBe(false);
+  }, 60_000);
+});
