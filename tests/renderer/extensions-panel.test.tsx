@@ -496,7 +496,7 @@ describe('install from folder', () => {
     // A Lumiverse-style extension: asks for oauth (not here) and touches spindle members the Workbench keeps inert.
     const lumi = writeExtension(
       { id: 'lumi_tools', name: 'Lumi Tools', permissions: ['tools', 'oauth', 'databanks'] },
-      `/* global spindle */\ntry { void spindle.modal.open({ title: 'hi' }).catch(() => {}); } catch {}\ntry { void spindle.ui.panels; } catch {}\nvoid spindle.generate.quiet({ prompt: 'hi' }).catch(() => {});\n`,
+      `/* global spindle */\ntry { void spindle.theme.apply({}).catch(() => {}); } catch {}\ntry { void spindle.ui.panels; } catch {}\nvoid spindle.generate.quiet({ prompt: 'hi' }).catch(() => {});\n`,
     );
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-renderer-'));
     try {
@@ -511,7 +511,7 @@ describe('install from folder', () => {
       const info = (await extensionOf(host, 'lumi_tools'))!;
       expect(byTestId(own, 'extension-containment').textContent).toContain("Node's permission model");
       expect(byTestId(own, 'extension-containment').textContent).toContain(info.containment!);
-      expect(info.inertTouched).toEqual(expect.arrayContaining(['modal']));
+      expect(info.inertTouched).toEqual(expect.arrayContaining(['theme']));
       expect(byTestId(own, 'extension-inert').textContent).toContain(info.inertTouched!.join(', '));
       // What it was refused for a permission it lacks shows on its card, not only in its log.
       expect(info.refused).toEqual(['generation — spindle.generate.quiet']);
