@@ -75,6 +75,8 @@ export const ERROR_CODES = [
   'QUOTA_EXCEEDED',
   /** spindle.presets.update with a revision another writer has passed (Lumiverse's code; the detail says which). */
   'PRESET_REVISION_CONFLICT',
+  /** A preset file that is not a Lumiverse preset (the path says where). */
+  'INVALID_PRESET',
   // chat and council
   'CHAT_NO_CONNECTION',
   'COUNCIL_FAILED',

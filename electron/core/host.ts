@@ -1,6 +1,7 @@
 // createHost(ports): wires the core services to the contract and owns their lifetime. Its ports and what it returns
 // are declared in host-types.ts.
 import { WindowPresence } from './window-presence';
+import { presetHandlers } from './presets/handlers';
 import path from 'node:path';
 import { sessionFromCharacterFields } from './imports/card-session';
 import type { Handlers } from '../../shared/contract';
@@ -13,7 +14,6 @@ import { createDispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-host/spindle-deps';
 import { regexHandlers } from './chat/regex-handlers';
-import { PresetStore } from './presets/preset-store';
 import { MemoryCortex } from './memory/memory-cortex';
 import { chatReads } from './chat/chat-reads';
 import { NodeLauncher, workerRuntimeSource } from './extensions/workers/launcher';
@@ -162,7 +162,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       sidecar: () => llmServices.sidecar.config(),
       secrets: llmServices.secrets,
       council: () => (council ? { service: council, packs } : null),
-      presets: new PresetStore(llmServices.sessions.db, clock, dbCommitted),
+      presets: llmServices.presets,
       memories: new MemoryCortex({ db: llmServices.sessions.db, clock, committed: dbCommitted, log: ports.log }),
       regexScripts: llmServices.regex.store,
       generateImage: (id, request, signal) => llmServices.connections.generateImage(id, request, { signal }),
@@ -267,6 +267,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...regexHandlers(llmServices.regex, llmServices.sessions, llmServices.chat),
     ...sessionFileHandlers(llmServices.sessions, llmServices.regex.store, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
+    ...presetHandlers(llmServices.presets),
     ...mcpHandlers(mcp),
     ...localModelHandlers(llmServices.localModels),
     ...probeHandlers(llmServices.probes),

@@ -1,4 +1,5 @@
 // Builds the LLM side of the host: one redactor, the secret store, the LLM client, connections in settings, the sidecar, sessions and the chat engine.
+import { PresetStore } from './presets/preset-store';
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../shared/errors';
 import type { Settings } from '../../shared/settings';
@@ -63,6 +64,8 @@ export interface LlmServices {
   regex: RegexScripts;
   /** World books of their own, attached to sessions: the chat reads them, extensions write them. */
   library: BookLibrary;
+  /** The person's Lumiverse presets (spindle.presets; the chat's prompt when one is chosen). */
+  presets: PresetStore;
   messages: MessageActions;
   localModels: LocalModels;
   probes: ProbeCards;
@@ -103,9 +106,11 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
   const regex = new RegexScripts(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const library = new BookLibrary(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
+  const presets = new PresetStore(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const chat = new ChatEngine({
     sessions,
     regex,
+    presets,
     lore: (session) => library.lore(session.id, chatBookIds(session.metadata)),
     settings: getSettings,
     profile,
@@ -133,6 +138,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     messages,
     regex,
     library,
+    presets,
     localModels,
     probes,
     async dispose() {

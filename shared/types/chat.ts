@@ -329,6 +329,8 @@ export const ChatSettingsSchema = Type.Object(
     showUnofferedToolCalls: Type.Optional(Type.Boolean()),
     /** Show HTML blocks in messages as their text (otherwise drawn, sanitized, in sandbox frames). */
     htmlAsText: Type.Optional(Type.Boolean()),
+    /** The Lumiverse preset the chat's prompt is built from (Lumiverse's active Loom preset); absent or '': the Workbench's own prompt. */
+    presetId: Type.Optional(Type.String({ maxLength: 64 })),
     /** Each connection's default sampling for the chat, by connection id (a session's own sampling goes over it). */
     connectionSampling: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), SamplingSchema)),
   },

@@ -1,5 +1,6 @@
 // The Workbench chat: sessions' turns started, stopped and awaited (one at a time per session), their connection and
 // model chosen, and the chat extensions see as active. A turn itself runs in chat-turn.ts.
+import type { PresetDto } from '../presets/preset-store';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
@@ -50,6 +51,8 @@ export interface ChatEngineDeps {
   pipeline?: () => ExtensionPipeline | undefined;
   /** The regex scripts a turn runs (absent: none). */
   regex?: RegexScripts;
+  /** The person's Lumiverse presets: the chosen one (settings.chat.presetId) builds the turn's prompt. */
+  presets?: { get(id: string): PresetDto | null };
   /** The entries of the world books a session reads (lore/book-library.ts), read at each turn beside its own. */
   lore?: (session: ChatSession) => WorldInfoEntry[];
 }
@@ -311,6 +314,10 @@ export class ChatEngine {
       now: () => this.clock.now(),
       councilTools: () => this.council?.inlineTools?.() ?? [],
       ...(this.deps.regex ? { regex: this.deps.regex } : {}),
+      preset: () => {
+        const id = this.deps.settings().chat?.presetId;
+        return id ? { id, preset: this.deps.presets?.get(id) ?? null } : null;
+      },
     };
   }
 }

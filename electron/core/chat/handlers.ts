@@ -1,5 +1,6 @@
 // Contract handlers for chat.*: sessions (create, edit, their own JSON export and import), messages and turns. Files in
 // other apps' formats (cards, lorebooks, SillyTavern chats) come and go through imports/session-file-handlers.ts.
+import type { PresetMethod } from '../presets/handlers';
 import { listMacros } from './session-macros';
 import { deleteSession } from './delete-session';
 import { characterEdited, personaChanged } from './chat-reads';
@@ -12,7 +13,7 @@ import type { SessionFileMethod } from '../../../shared/contract/chat';
 import { USER_OWNER, type RegexScript } from '../../../shared/types/regex-script';
 import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
 
-type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, SessionFileMethod>;
+type ChatHandlerNames = Exclude<Extract<keyof Handlers, `chat.${string}`>, SessionFileMethod | PresetMethod>;
 
 export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'messages' | 'regex' | 'library'>, emitSessions: (sessionId: string, change: 'created' | 'updated' | 'deleted') => void): Pick<Handlers, ChatHandlerNames> {
   const { sessions, chat, messages, regex, library } = s;

@@ -72,6 +72,12 @@ function hit(id: string, label: string, trigger: WorldInfoTrigger, history: Chat
   return { id, label, trigger: trigger.kind, ...(trigger.kind === 'keyword' ? { keyword: trigger.keyword.slice(0, 1000) } : {}), ...at, included, tokens };
 }
 
+/** The world-info activation log of a prompt: each entry that fired, why, and whether it fit (`fits`, by the same index). */
+export function worldInfoHits(fired: ReturnType<typeof scanWorldInfo>, fits: readonly boolean[], texts: readonly string[], history: ChatMessage[]): WorldInfoHit[] {
+  const label = (e: (typeof fired)[number]['entry']) => (e.keywords[0] ?? e.content.trim().split('\n', 1)[0]!).slice(0, 120);
+  return fired.map((x, i) => hit(x.entry.id, label(x.entry), x.trigger, history, fits[i]!, estimateTokens(texts[i]!)));
+}
+
 /** What a prompt kept: indices into its parts' history, and into the session's world info (in the order placed). */
 export interface KeptParts {
   history: number[];
@@ -94,7 +100,6 @@ export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; repor
   tally.history = tokens;
   const messages: LlmMessage[] = [{ role: 'system', content: sections.map((s) => s.text).join('\n\n') }];
   for (const message of history.slice(cut)) messages.push({ role: message.role, content: message.content });
-  const label = (e: (typeof fired)[number]['entry']) => (e.keywords[0] ?? e.content.trim().split('\n', 1)[0]!).slice(0, 120);
   const place = new Map(parts.session.worldInfo.map((e, i) => [e, i]));
   const kept = { history: sendable.slice(cut).map(([, i]) => i), worldInfo: fired.filter((_, i) => fits[i]).map((x) => place.get(x.entry)!) };
   const report: PromptReport = {
@@ -102,7 +107,7 @@ export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; repor
     total: fixed + tokens,
     ...(budget !== undefined ? { budget, contextSize: parts.limits!.contextSize! } : {}),
     cutMessages: cut,
-    worldInfo: fired.map((x, i) => hit(x.entry.id, label(x.entry), x.trigger, parts.history, fits[i]!, estimateTokens(loreTexts[i]!))),
+    worldInfo: worldInfoHits(fired, fits, loreTexts, parts.history),
   };
   return { messages, report, kept };
 }

@@ -222,7 +222,7 @@ export class LlmClient {
     return {
       sdk,
       model: sdk.languageModelFor({ ...clean, headers: requestHeaders(clean, this.options.secrets, this.redactor) }, apiKey, modelId, this.localGenerate, transport),
-      messages: toModelMessages(request.messages),
+      messages: toModelMessages(request.messages, { systemFirstOnly: clean.provider === 'gemini' || clean.provider === 'anthropic' }),
       tools,
       toolChoice: toToolChoice(request.toolChoice, tools),
       output: sdk.toOutput(request.responseFormat),

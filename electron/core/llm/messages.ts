@@ -20,7 +20,12 @@ function argsForReplay(argsText: string): Record<string, unknown> {
   }
 }
 
-export function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
+/**
+ * Our messages as the SDK's. `systemFirstOnly`: the provider takes system text only before the conversation (Gemini,
+ * Anthropic), so a system message after it (a preset's block after the history, an interceptor's note) goes as the
+ * user's, where the model still reads it, instead of failing the request.
+ */
+export function toModelMessages(messages: LlmMessage[], options: { systemFirstOnly?: boolean } = {}): ModelMessage[] {
   if (!Array.isArray(messages) || messages.length === 0) invalid('A request needs at least one message.', '/messages');
   const callNames = new Map<string, string>();
   const out: ModelMessage[] = [];
@@ -29,7 +34,7 @@ export function toModelMessages(messages: LlmMessage[]): ModelMessage[] {
     if (typeof message.content !== 'string') invalid('Message content must be a string.', `${path}/content`);
     switch (message.role) {
       case 'system':
-        out.push({ role: 'system', content: message.content });
+        out.push({ role: options.systemFirstOnly && out.some((m) => m.role !== 'system') ? 'user' : 'system', content: message.content });
         return;
       case 'user':
         out.push({ role: 'user', content: message.content });

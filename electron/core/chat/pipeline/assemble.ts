@@ -12,8 +12,11 @@ import { macroDefinitions, type MacroSources } from './macro-catalog';
 import { assemblyViews, type AssemblyView } from './assembly-views';
 import { mapTexts, textsOf, withTexts } from './prompt-texts';
 import { describeRun, promptRegexTexts, type RegexStageInput } from './regex-stage';
+import { assembleFromPreset, type PresetChoice } from './preset-assembly';
 
 export interface AssembleInput extends Omit<MacroSources, 'deliberation'> {
+  /** The Lumiverse preset the prompt is built from (absent: the Workbench's own prompt). */
+  preset?: PresetChoice;
   deliberationBlock?: string;
   referenceBlock?: string;
   limits?: BudgetLimits;
@@ -51,6 +54,12 @@ export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const regexed = input.regex ? await promptRegexTexts(input.regex, resolved, history) : null;
   const spent = (input.now?.() ?? 0) - started;
   // World info fires on the history as it was before the scripts, as in Lumiverse (its scan comes first).
+  if (input.preset) {
+    const council = { ...(input.deliberationBlock ? { deliberationBlock: input.deliberationBlock } : {}), ...(input.referenceBlock ? { referenceBlock: input.referenceBlock } : {}) };
+    const parts = { ...withTexts(session, history, regexed?.texts ?? resolved), ...council, ...limits, ...(regexed ? { loreScan: resolved.history } : {}) };
+    const fromPreset = await assembleFromPreset(input.preset, parts, resolver, history);
+    return { ...fromPreset, notes: [...resolver.notes] };
+  }
   const built = buildPrompt({ ...withTexts(session, history, regexed?.texts ?? resolved), ...blocks, ...limits, ...(regexed ? { loreScan: resolved.history } : {}) });
   if (!regexed || (regexed.run.changed.length === 0 && regexed.run.failed.length === 0)) {
     const views = await assemblyViews({ resolver, session, history, report: built.report, kept: built.kept, messages: built.messages, blocks });

@@ -2,6 +2,7 @@
 // GENERATION_STARTED → council (sidecar mode) → context handlers → assembly (world info, macros, prompt regex scripts)
 // → interceptors.
 // Every stage is timed in the turn's trace, with what it changed.
+import type { PresetDto } from '../../presets/preset-store';
 import type { ChatMessage, ChatSession, PromptReport } from '../../../../shared/types/chat';
 import type { BudgetLimits } from '../prompt-budget';
 import type { LlmMessage } from '../../../../shared/types/llm';
@@ -24,6 +25,8 @@ export interface PrepareDeps {
   council: (toolDryRun: boolean) => Promise<CouncilRunOutcome | undefined>;
   /** The regex scripts (absent: none run). */
   regex?: RegexScripts;
+  /** The preset chosen for the chat's prompt (its id, and the preset or null when it is gone); null: none chosen. */
+  preset?: () => { id: string; preset: PresetDto | null } | null;
 }
 
 export interface PrepareInput {
@@ -60,7 +63,11 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     note: outcome ? `run ${outcome.runId}: ${outcome.deliberationBlock.length} characters of deliberation` : 'did not run',
   }));
 
-  // Lumiverse's context (InterceptorContextDTO): a session is its own character here, and has no preset.
+  // The chat's preset, as Lumiverse's active Loom preset: one that is gone leaves the Workbench's own prompt.
+  const chosen = deps.preset?.() ?? null;
+  const preset = chosen?.preset ?? null;
+  if (chosen && !preset) trace.note('assembly', 'host', `The chosen preset ${chosen.id} is gone: the Workbench's own prompt was built.`);
+  // Lumiverse's context (InterceptorContextDTO): a session is its own character here.
   const base: GenerationContext = {
     chatId: session.id,
     generationId: input.turnId,
@@ -70,8 +77,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     userId: 'local',
     characterId: session.id,
     personaId: personaIdOf(session.id),
-    presetId: null,
-    presetMetadata: null,
+    presetId: preset?.id ?? null,
+    presetMetadata: preset?.metadata ?? null,
     personaAddonStates: {},
     mainDispatch: { source: 'main', descriptor: null, connectionDispatchRevision: null, dispatchKind: null },
   };
@@ -85,6 +92,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const read = await runWorldInfoInterceptors(pipeline, session, history, signal, trace);
   const started = deps.now();
   const assembled = await assemblePrompt({
+    ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
     session: read,
     history,
     ...(council ? { deliberationBlock: council.deliberationBlock } : {}),

@@ -8,6 +8,7 @@ import { InlineError } from '../../components/InlineError';
 import type { ChatSession, ChatSettings } from '../../../../shared/types/chat';
 import { updateChatSettings, updateSession } from '../../stores/chat/chat-commands';
 import { listModels } from '../../stores/connections/connections-commands';
+import { PresetPicker } from './PresetPicker';
 
 const NO_MODELS: readonly string[] = [];
 
@@ -133,6 +134,7 @@ export const ChatSettingsBar = memo(function ChatSettingsBar(props: { session: C
           )}
         </p>
       )}
+      <PresetPicker />
       <div className="chat-settings__options">
         <ChatOption checked={showUnoffered} disabled={!loaded} onChange={(on) => changeOption({ showUnofferedToolCalls: on })} label="Show in full the calls to tools nobody offered" />
         <ChatOption checked={htmlAsText} disabled={!loaded} onChange={(on) => changeOption({ htmlAsText: on })} label="Show HTML as its markup, not drawn" />

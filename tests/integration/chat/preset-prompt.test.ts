@@ -1,0 +1,79 @@
+// A chat turn built from a Lumiverse preset the person imported and chose (Megumin Suite's way): the preset's blocks
+// become the prompt, a Megumin-style extension's interceptor fills its [[placeholders]] knowing which preset it is,
+// and the local LLM server receives the result; a preset that is gone leaves the Workbench's own prompt, with a note.
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatSession } from '../../../shared/types/chat';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, finished, newSession, type ChatRig } from './helpers';
+
+const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_preset_engine');
+let rig: ChatRig;
+
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+const LOOM = {
+  name: 'Engine Suite',
+  description: 'A Megumin-style preset',
+  blocks: [
+    { id: 'main', name: 'Main Prompt', marker: 'main_prompt', content: 'You are [[prompt1]] for {{char}} and {{user}}.' },
+    { id: 'desc', name: 'Character', marker: 'char_description' },
+    { id: 'wi', name: 'World Info', marker: 'world_info_before' },
+    { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+    { id: 'cot', name: 'Reasoning', content: '[[COT]]', position: 'in_history', depth: 0 },
+    { id: 'ai1', name: 'Prefill hook', content: '[[AI1]]', role: 'assistant', position: 'post_history' },
+  ],
+};
+
+async function sendTurn(text: string): Promise<{ sent: Array<{ role: string; content: string }>; session: ChatSession }> {
+  const sessionId = await newSession(rig, {
+    character: { name: 'Seraphina', description: 'A guardian of the glade.', personality: '', scenario: '' },
+    persona: { name: 'Ada', description: '' },
+    worldInfo: [{ id: 'w1', keywords: ['lamp'], content: 'The lamp burns whale oil.', enabled: true }],
+  });
+  rig.server.enqueue({ text: 'The reply.' });
+  const started = await rig.call('chat.send', { sessionId, text });
+  if (!started.ok) throw new Error(JSON.stringify(started.error));
+  await finished(rig, (started.value as { turnId: string }).turnId);
+  const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+  return { sent: (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages, session };
+}
+
+describe('a chat prompt from a Lumiverse preset', () => {
+  it('imports the Loom file, builds the prompt from its blocks, and the interceptor fills its placeholders knowing the preset', async () => {
+    const installed = await rig.call('extensions.install', { folder: FIXTURE, grant: ['tools', 'interceptor'], trust: true });
+    if (!installed.ok) throw new Error(JSON.stringify(installed.error));
+    await rig.host.extensions.whenSettled();
+    const imported = await rig.call('chat.presets.import', { fileName: 'Engine Suite.json', json: JSON.stringify(LOOM) });
+    expect(imported).toMatchObject({ ok: true, value: { name: 'Engine Suite', blocks: 6 } });
+    const presetId = (imported.value as { id: string }).id;
+    expect((await rig.call('chat.presets.list', {})).value).toEqual({ presets: [{ id: presetId, name: 'Engine Suite', blocks: 6 }] });
+    await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId } } });
+
+    const { sent, session } = await sendTurn('Where is the lamp?');
+    expect(sent).toEqual([
+      { role: 'system', content: 'You are a careful narrator for Seraphina and Ada.' },
+      { role: 'system', content: 'A guardian of the glade.' },
+      { role: 'system', content: 'The lamp burns whale oil.' },
+      { role: 'user', content: 'Where is the lamp?' },
+      { role: 'system', content: 'Think before you answer.' },
+    ]);
+    const seen = await rig.host.registry.invoke('lumiverse_preset_engine:seen', {}, { timeoutMs: 10_000 });
+    expect(seen.ok && JSON.parse(seen.content)).toEqual({ presetId, presetName: 'A Megumin-style preset', placeholders: 3 });
+    expect(session.messages.at(-1)!.trace!.find((s) => s.stage === 'assembly')!.note).toContain('preset "Engine Suite"');
+  }, 60_000);
+
+  it('a chosen preset that is gone leaves the Workbench prompt, and the turn says so', async () => {
+    await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId: 'gone-preset' } } });
+    const { sent, session } = await sendTurn('Where is the lamp?');
+    expect(sent[0]!.content).toMatch(/^You are Seraphina\./);
+    expect(session.messages.at(-1)!.trace!.map((s) => s.note).join('\n')).toContain('The chosen preset gone-preset is gone');
+  }, 60_000);
+});
