@@ -111,7 +111,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     sessions,
     regex,
     presets,
-    lore: (session) => library.lore(session.id, chatBookIds(session.metadata)),
+    lore: (session) => library.sources(session.id, chatBookIds(session.metadata)),
     settings: getSettings,
     profile,
     llm,

@@ -108,6 +108,15 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
     await expect(replies.last().getByTestId('message-text')).toHaveText('Lightning splits the mast.', { timeout: 20_000 });
     await expect(replies.last().getByTestId('swipe-count')).toHaveText('2/2');
 
+    // What it mounted at Lumiverse's chat toolbar (SceneMap's strip) shows at the box, as tall as it draws, and works;
+    // it is no tab of the extensions' drawer.
+    const strip = page.getByTestId('composer').locator('iframe.surface-frame--composer');
+    await expect(strip).toHaveCount(1);
+    await expect.poll(async () => (await strip.boundingBox())?.height ?? 0).toBeGreaterThan(20);
+    await page.frameLocator('iframe.surface-frame--composer').getByRole('button', { name: 'Scene map' }).click();
+    await expect(page.frameLocator('iframe.surface-frame--composer').getByRole('button', { name: 'Scene map (open)' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: /chat_toolbar/ })).toHaveCount(0);
+
     // Another section: Lumiverse's box is gone from its page, so is its toolbar; back in the chat, both return.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Council' }).click();
     await expect(runtime(page).locator('[data-component="InputArea"]')).toHaveCount(0);

@@ -1,10 +1,11 @@
 // The Workbench chat: sessions' turns started, stopped and awaited (one at a time per session), their connection and
 // model chosen, and the chat extensions see as active. A turn itself runs in chat-turn.ts.
 import type { PresetDto } from '../presets/preset-store';
+import type { LoreBook } from './pipeline/lore-stage';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
-import type { ChatMessage, ChatSession, WorldInfoEntry } from '../../../shared/types/chat';
+import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { ChatEvent } from '../../../shared/types/chat-events';
 import { defaultChatSettings, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
@@ -53,8 +54,8 @@ export interface ChatEngineDeps {
   regex?: RegexScripts;
   /** The person's Lumiverse presets: the chosen one (settings.chat.presetId) builds the turn's prompt. */
   presets?: { get(id: string): PresetDto | null };
-  /** The entries of the world books a session reads (lore/book-library.ts), read at each turn beside its own. */
-  lore?: (session: ChatSession) => WorldInfoEntry[];
+  /** The world books a session reads (lore/book-library.ts), each with its entries, read at each turn beside its own. */
+  lore?: (session: ChatSession) => LoreBook[];
 }
 
 export type { SendOptions } from './chat-turn';
@@ -228,9 +229,12 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        const lore = this.deps.lore?.(session) ?? [];
+        const books = this.deps.lore?.(session) ?? [];
+        const lore = books.flatMap((b) => b.entries);
         const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
-        await runTurn(this.turnDeps(), { session: read, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
+        // Which book each entry came from, for those who ask (world info interceptors); the session's own are its own.
+        const loreBooks = new Map(books.flatMap((b) => b.entries.map((e) => [e.id, { bookId: b.bookId, source: b.source }] as const)));
+        await runTurn(this.turnDeps(), { session: read, loreBooks, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {
         const error: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The chat turn failed unexpectedly.' };
         if (!(err instanceof HostFailure)) this.log.error('chat turn failed', err);

@@ -1,5 +1,6 @@
 // One chat turn, from a prepared prompt to a saved reply: the council stage (sidecar mode), the main generation
 // streamed as events with inline tool rounds, the reply saved in its place, and the extensions told how it ended.
+import type { LoreBooks } from './pipeline/lore-stage';
 import type { HostError } from '../../../shared/errors';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
@@ -68,6 +69,8 @@ function councilStage(d: TurnDeps, session: ChatSession, history: ChatMessage[],
 
 export async function runTurn(d: TurnDeps, t: {
   session: ChatSession;
+  /** The book each world-books entry of `session` came from. */
+  loreBooks?: LoreBooks;
   history: ChatMessage[];
   target: { profile: ConnectionProfile; model: string };
   options: SendOptions;
@@ -88,7 +91,7 @@ export async function runTurn(d: TurnDeps, t: {
   const again = t.placement.kind !== 'new';
   const prepared = await preparePrompt(
     { ...d.prepare, council: (dryRun) => councilStage(d, session, history, councilRequested, again, turnId, signal, dryRun) },
-    { session, history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
+    { session, ...(t.loreBooks ? { loreBooks: t.loreBooks } : {}), history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
   );
   const { trace, council } = prepared;
   const inline = inlineSetup(d);

@@ -9,6 +9,7 @@ import { addMainConnection, chatRig, finished, newSession, type ChatRig } from '
 
 const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_lorebooks');
 let rig: ChatRig;
+let bookId = '';
 
 beforeEach(async () => {
   rig = await chatRig();
@@ -33,8 +34,13 @@ const LORE = [
   { id: 'w-plain', keywords: ['lamp'], content: 'Lamps hang by the door.', enabled: true },
 ];
 
-async function turn(text: string): Promise<{ system: string; stages: TurnStage[]; sessionId: string }> {
-  const sessionId = await newSession(rig, { worldInfo: LORE });
+async function turn(text: string, lore: Array<Record<string, unknown>> = LORE): Promise<{ system: string; stages: TurnStage[]; sessionId: string }> {
+  const sessionId = await newSession(rig, { worldInfo: lore });
+  // A global book of the library's: its entries come with their book.
+  const book = rig.host.library.create({ name: 'Harbour lore' });
+  rig.host.library.saveEntry(book.id, { id: 'w-global', keywords: ['gull'], content: 'Gulls circle the mast.', enabled: true });
+  rig.host.library.setGlobals([book.id]);
+  bookId = book.id;
   rig.server.enqueue({ text: 'The reply.' });
   const sent = await rig.call('chat.send', { sessionId, text });
   if (!sent.ok) throw new Error(JSON.stringify(sent.error));
@@ -46,25 +52,35 @@ async function turn(text: string): Promise<{ system: string; stages: TurnStage[]
 
 describe('world info interceptors', () => {
   it('hide, force and rewrite entries before the scan: the prompt holds what they decided, the trace says it', async () => {
-    await install(['tools', 'generation']);
+    await install(['tools', 'generation', 'chat_mutation']);
     const { system, stages, sessionId } = await turn('Where is the lamp?');
     expect(system).not.toContain('Projection: the lamp is a copy.');
     // Forced: in the prompt though nothing says "harbour".
     expect(system).toContain('Outlet: the harbour is closed tonight.');
     expect(system).toContain('THE LAMP BURNS WHALE OIL.');
     expect(system).toContain('Lamps hang by the door.');
-    expect(stages.find((s) => s.stage === 'world info interceptors')).toMatchObject({ by: 'Lore Outlets', note: '1 disabled, 1 forced, 1 rewritten' });
-    // What it was shown: every entry, in Lumiverse's shape (the session's own book), the chat's metadata and the person's line.
+    // The later handler's enable does not bring the projection back: a disable by any handler wins.
+    expect(stages.filter((s) => s.stage === 'world info interceptors').map((s) => s.note)).toEqual(['1 disabled, 1 forced, 1 rewritten', '1 enabled']);
+    // What it was shown: every entry, in Lumiverse's shape with its book, the chat's metadata and the person's line.
     const seen = await rig.host.registry.invoke('lumiverse_lorebooks:seen', {}, { timeoutMs: 10_000 });
-    expect(seen.ok && JSON.parse(seen.content)).toEqual({ chatId: sessionId, entryIds: LORE.map((e) => e.id), bookIds: [sessionId], lastMessage: 'Where is the lamp?', chatTurn: 1, metadata: {} });
+    expect(seen.ok && JSON.parse(seen.content)).toEqual({
+      chatId: sessionId,
+      entryIds: [...LORE.map((e) => e.id), 'w-global'],
+      books: [...LORE.map(() => [sessionId, 'character']), [bookId, 'global']],
+      lastMessage: 'Where is the lamp?',
+      chatTurn: 1,
+      metadata: {},
+    });
   }, 60_000);
 
-  it('one that answers something else is skipped with a note, and the world info stays as stored', async () => {
+  it('one that answers something else is skipped with a note, and the world info stays as stored; without chat_mutation it sees no message text', async () => {
     await install(['tools', 'generation']);
-    const { system, stages } = await turn('The lamp? #garbage');
+    const { system, stages } = await turn('The lamp?', [...LORE, { id: 'w-odd', keywords: ['odd'], content: 'Odd.', enabled: true, comment: '[garbage]' }]);
     expect(system).toContain('Projection: the lamp is a copy.');
     expect(system).not.toContain('Outlet: the harbour');
     expect(stages.find((s) => s.stage === 'world info interceptors')!.note).toMatch(/^skipped: it returned something other than/);
+    const seen = await rig.host.registry.invoke('lumiverse_lorebooks:seen', {}, { timeoutMs: 10_000 });
+    expect(seen.ok && JSON.parse(seen.content).lastMessage).toBe('');
   }, 60_000);
 
   it('without generation it is never run', async () => {

@@ -9,7 +9,7 @@ import type { LlmMessage } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { activatedWorldInfo } from './activated-lore';
-import { runWorldInfoInterceptors } from './lore-stage';
+import { runWorldInfoInterceptors, type LoreBooks } from './lore-stage';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
@@ -31,6 +31,8 @@ export interface PrepareDeps {
 
 export interface PrepareInput {
   session: ChatSession;
+  /** The book each world-books entry of `session` came from (its own entries are the session's). */
+  loreBooks?: LoreBooks;
   history: ChatMessage[];
   turnId: string;
   model: string;
@@ -89,7 +91,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const promptRegexOwner = pipeline?.promptRegexOwner(session.id) ?? null;
   if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
   // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
-  const read = await runWorldInfoInterceptors(pipeline, session, history, signal, trace);
+  const read = await runWorldInfoInterceptors(pipeline, { session, history, books: input.loreBooks ?? new Map() }, signal, trace);
   const started = deps.now();
   const assembled = await assemblePrompt({
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
