@@ -7,6 +7,7 @@ import { InlineError } from '../../components/InlineError';
 import { continueReply, nudgeReply, regenerateReply, sendMessage, stopTurn } from '../../stores/chat/chat-commands';
 import { ComposerActions } from '../frontends/ComposerActions';
 import { ComposerStandIns } from '../frontends/ComposerStandIns';
+import { ComposerMounts } from '../frontends/ComposerMounts';
 import type { ComposerControl } from '../frontends/frontends-store';
 
 /**
@@ -139,6 +140,7 @@ export const Composer = memo(function Composer(props: {
   return (
     <div className="composer" data-testid="composer" ref={boxRef}>
       <ComposerStandIns state={{ draft: text, generating: streaming, canRegenerate: props.canRegenerate, canContinue: props.canContinue }} control={control} />
+      <ComposerMounts />
       {error && <InlineError error={error.error} title={error.title} testId="composer-error" />}
       {held && (
         <p className="field__hint" role="status" data-testid="composer-held">
@@ -159,6 +161,7 @@ export const Composer = memo(function Composer(props: {
         onKeyDown={onKeyDown}
       />
       <ComposerActions />
+      <ComposerMounts below />
       <div className="composer__bar">
         <label className="switch" title="Write tools are simulated, not run, in this message’s council run and tool calls (default from the Safety setting)">
           <input type="checkbox" role="switch" checked={simulateOn} aria-label="Simulate write tools" onChange={(e) => setSimulate(e.target.checked)} />
