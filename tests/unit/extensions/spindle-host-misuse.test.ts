@@ -122,6 +122,24 @@ describe('spindle.cors destinations (SSRF)', () => {
     expect(await callSpindle(cors, caller('ext_a'), 'cors.fetch', { url: 'http://tts.lan/speak' })).toMatchObject({ status: 200, body: 'local ok' });
   });
 
+  it('credentials follow a redirect within the origin but never to another one (an API key to a stranger)', async () => {
+    const seen: Array<[string, Record<string, string>]> = [];
+    const impl = (async (url: URL, init: RequestInit) => {
+      seen.push([String(url), { ...(init.headers as Record<string, string>) }]);
+      if (url.pathname === '/start') return new Response(null, { status: 302, headers: { location: '/moved' } });
+      if (url.pathname === '/moved') return new Response(null, { status: 302, headers: { location: 'http://elsewhere.example/land' } });
+      return new Response('landed');
+    }) as unknown as typeof fetch;
+    const cors = corsHandlers(impl, CORS_LIMITS, fakeLookup({ 'api.example': ['93.184.216.34'], 'elsewhere.example': ['93.184.216.35'] }));
+    const headers = { Authorization: 'Bearer sk-secret', Cookie: 'session=1', 'Proxy-Authorization': 'Basic x', Accept: 'image/png' };
+    expect(await callSpindle(cors, caller('ext_a'), 'cors.fetch', { url: 'http://api.example/start', init: { headers } })).toMatchObject({ status: 200, body: 'landed' });
+    expect(seen.map(([url, h]) => [url, Object.keys(h).sort()])).toEqual([
+      ['http://api.example/start', ['Accept', 'Authorization', 'Cookie', 'Proxy-Authorization']],
+      ['http://api.example/moved', ['Accept', 'Authorization', 'Cookie', 'Proxy-Authorization']],
+      ['http://elsewhere.example/land', ['Accept']],
+    ]);
+  });
+
   it('follows at most 5 redirects, each checked, and a 303 continues as a GET without the body', async () => {
     const seen: Array<[string, string, string | undefined]> = [];
     const impl = (async (url: URL, init: RequestInit) => {

@@ -9,6 +9,9 @@ export const CORS_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 25 * 1024 * 1024, 
 
 type Fetch = typeof globalThis.fetch;
 
+/** Headers fetch drops on a redirect to another origin. */
+const CREDENTIALS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
 async function readCapped(response: Response, maxBytes: number): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -65,8 +68,11 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
           if (!location) break;
           if (hop >= limits.maxRedirects) fail('LLM_UNREACHABLE', `More than ${limits.maxRedirects} redirects from ${url.host}.`, '/url');
           void response.body?.cancel().catch(() => undefined);
-          url = new URL(location, url);
-          checkUrl(url);
+          const next = new URL(location, url);
+          checkUrl(next);
+          // As fetch does: credentials never follow a redirect to another origin (an API key to a stranger's host).
+          if (next.origin !== url.origin) for (const name of Object.keys(headers)) if (CREDENTIALS.has(name.toLowerCase())) delete headers[name];
+          url = next;
           // 303, and 301/302 after a POST, continue as a GET without the body (as browsers do).
           if (response.status === 303 || ((response.status === 301 || response.status === 302) && verb === 'POST')) {
             verb = 'GET';
