@@ -42,6 +42,7 @@ const FIELD_MARKERS: Record<string, (input: PresetPromptInput) => string> = {
 const HISTORY = 'chat_history';
 const LORE_MARKERS = new Set(['world_info_before', 'world_info_after']);
 
+const isAppend = (block: PromptBlock) => String(block.role).endsWith('_append');
 const roleOf = (block: PromptBlock): Role => String(block.role).replace('_append', '') as Role;
 const position = (block: PromptBlock) => String(block.position ?? 'pre_history');
 
@@ -71,9 +72,19 @@ function reordered(blocks: PromptBlock[]): PromptBlock[] {
   if (at < 0) return blocks;
   const before = blocks.slice(0, at);
   const after = blocks.slice(at + 1);
-  const late = (b: PromptBlock) => !b.marker && position(b) !== 'pre_history';
-  const early = (b: PromptBlock) => !b.marker && position(b) === 'pre_history';
+  // Markers and append blocks stay where they are.
+  const movable = (b: PromptBlock) => !b.marker && !isAppend(b);
+  const late = (b: PromptBlock) => movable(b) && position(b) !== 'pre_history';
+  const early = (b: PromptBlock) => movable(b) && position(b) === 'pre_history';
   return [...before.filter((b) => !late(b)), ...after.filter(early), blocks[at]!, ...before.filter(late), ...after.filter((b) => !early(b))];
+}
+
+/** Where a block `depth` messages from the end of the history goes, counting the history's own messages only. */
+function historyInsertion(pieces: Piece[], depth: number): number {
+  const at = pieces.flatMap((p, i) => (p.history !== undefined ? [i] : []));
+  if (at.length === 0) return pieces.length;
+  const offset = Math.max(0, at.length - depth);
+  return offset >= at.length ? at.at(-1)! + 1 : at[offset]!;
 }
 
 export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMessage[]; report: PromptReport; kept: KeptParts; sources: Array<number | null> } {
@@ -101,7 +112,8 @@ export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMess
   // The sequence, the history a placeholder in it until the budget says how much of it goes.
   const sequence: Array<Piece | 'history'> = [];
   const inHistory: Array<{ depth: number; piece: Piece }> = [];
-  const appends: Piece[] = [];
+  const appends: Array<{ role: Role; depth: number; content: string }> = [];
+  const depthOf = (b: PromptBlock) => Math.max(0, Math.floor(Number(b.depth) || 0));
   const beforeHistory = () => {
     if (!hasLoreMarker) for (const content of lore) sequence.push({ role: 'system', content, part: 'worldInfo' });
     for (const content of council) sequence.push({ role: 'system', content, part: 'deliberation' });
@@ -118,34 +130,48 @@ export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMess
       if (block.marker === 'world_info_before' || !blocks.some((b) => b.marker === 'world_info_before')) for (const content of lore) sequence.push({ role, content, part: 'worldInfo' });
       continue;
     }
+    // An append keeps its whitespace (a lone newline between appends is meant).
+    if (isAppend(block)) {
+      const raw = input.contents.get(block.id) ?? String(block.content ?? '');
+      if (raw) appends.push({ role, depth: depthOf(block), content: raw });
+      continue;
+    }
     const field = block.marker ? FIELD_MARKERS[block.marker] : undefined;
     const content = field ? field(input).trim() : text(block);
     if (!content) continue;
     const piece: Piece = { role, content, part: field ? 'character' : 'system' };
-    if (String(block.role).endsWith('_append')) appends.push(piece);
-    else if (!block.marker && position(block) === 'in_history') inHistory.push({ depth: Math.max(0, Math.floor(Number(block.depth) || 0)), piece });
+    if (!block.marker && position(block) === 'in_history') inHistory.push({ depth: depthOf(block), piece });
     else sequence.push(piece);
   }
   if (!hasHistory) {
     beforeHistory();
     sequence.push('history');
   }
+  // The card's post-history instructions close the prompt, as in Lumiverse.
   const post = input.card.postHistory.trim();
+  if (post) sequence.push({ role: 'system', content: post, part: 'system' });
 
   // The budget: the history gets what the rest leaves (its newest message always stays).
-  const fixed = [...sequence, ...inHistory.map((x) => x.piece), ...appends].reduce((n, p) => n + (p === 'history' ? 0 : estimateTokens(p.content)), 0) + estimateTokens(post);
+  const fixed = [...sequence, ...inHistory.map((x) => x.piece), ...appends].reduce((n, p) => n + (p === 'history' ? 0 : estimateTokens(p.content)), 0);
   const history = sendable.map(([m]) => m);
   const { cut, tokens } = cutHistory(history, budget === undefined ? undefined : Math.max(0, budget - fixed));
   const keptHistory = sendable.slice(cut);
-  const historyPieces: Piece[] = keptHistory.map(([m, i]) => ({ role: m.role, content: m.content, part: 'history', history: i }));
-  for (const { depth, piece } of inHistory) historyPieces.splice(Math.max(0, historyPieces.length - depth), 0, piece);
-  if (post) historyPieces.push({ role: 'system', content: post, part: 'system' });
-
-  const pieces = sequence.flatMap((p) => (p === 'history' ? historyPieces : [p]));
-  for (const append of appends) {
-    const last = pieces.findLast((p) => p.role === append.role);
-    if (last) last.content = `${last.content}\n${append.content}`;
-    else pieces.push(append);
+  const pieces = sequence.flatMap((p): Piece[] => (p === 'history' ? keptHistory.map(([m, i]) => ({ role: m.role, content: m.content, part: 'history', history: i })) : [p]));
+  // In-history blocks at their depth among the history's own messages (Lumiverse's insertBlocksIntoTaggedHistory:
+  // the last first, so blocks at one depth keep their order).
+  for (const { depth, piece } of [...inHistory].reverse()) pieces.splice(historyInsertion(pieces, depth), 0, piece);
+  // Appends join the history message of their role at their depth from the newest, those at one place together;
+  // with no such message they are left out (Lumiverse's applyAppendGroup).
+  const groups = new Map<string, { role: Role; depth: number; content: string }>();
+  for (const a of appends) {
+    const key = `${a.role}:${a.depth}`;
+    const group = groups.get(key);
+    if (group) group.content += a.content;
+    else groups.set(key, { ...a });
+  }
+  for (const { role, depth, content } of groups.values()) {
+    const target = pieces.filter((p) => p.role === role && p.history !== undefined).at(-1 - depth);
+    if (target) target.content = `${target.content}\n${content}`;
   }
   const tally: PromptReport['parts'] = { system: 0, character: 0, worldInfo: 0, deliberation: 0, history: 0 };
   for (const p of pieces) tally[p.part] += p.part === 'history' ? 0 : estimateTokens(p.content);

@@ -61,6 +61,21 @@ describe('a prompt from a preset', () => {
     expect(built.kept).toEqual({ history: [0, 1, 2, 3], worldInfo: [0] });
   });
 
+  it("in-history blocks count only the history's own messages, inserted last first as Lumiverse does; appends find their message at their depth, or nothing", () => {
+    const built = buildPresetPrompt(
+      input([
+        { id: 'hist', name: 'H', marker: 'chat_history' },
+        { id: 'a', name: 'A', content: 'A', position: 'in_history', depth: 1 },
+        { id: 'b', name: 'B', content: 'B', position: 'in_history', depth: 2 },
+        { id: 'b2', name: 'B2', content: 'B2', position: 'in_history', depth: 2 },
+        { id: 'older', name: 'To the older line', content: ' (older)', role: 'user_append', depth: 1 },
+        { id: 'nl', name: 'Newline', content: '\n', role: 'user_append', depth: 1 },
+        { id: 'none', name: 'No such message', content: 'lost', role: 'assistant_append', depth: 5 },
+      ], { session: sessionDocument() }),
+    );
+    expect(built.messages.map((m) => m.content)).toEqual(['Welcome to the glade.', 'Where is the lamp?\n (older)\n', 'B2', 'B', 'By the door.', 'A', 'Light it.']);
+  });
+
   it('a radio category keeps its first enabled child; a block for a tag the card lacks is left out; resolved contents are used', () => {
     const built = buildPresetPrompt(
       input(
