@@ -15,6 +15,8 @@ export interface HostFetchDeps {
   granted(): boolean;
 }
 
+const TEXT_ONLY = 'fetch: in the Council Workbench a request body is text (a string or URLSearchParams); send binary data as base64 text.';
+
 /** Statuses whose Response may carry no body (the constructor throws otherwise). */
 const NO_BODY = new Set([204, 205, 304]);
 
@@ -30,7 +32,14 @@ async function bodyText(body: unknown, headers: Headers): Promise<string | undef
     if (!headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
     return body.toString();
   }
-  throw new TypeError('fetch: in the Council Workbench a request body is text (a string or URLSearchParams); send binary data as base64 text.');
+  throw new TypeError(TEXT_ONLY);
+}
+
+/** A Request's body, when it is text (its content type says so); a binary one is refused as init's is. */
+async function requestText(request: Request): Promise<string> {
+  const type = request.headers.get('content-type') ?? '';
+  if (type && !/^text\/|json|xml|x-www-form-urlencoded|javascript/i.test(type)) throw new TypeError(TEXT_ONLY);
+  return request.text();
 }
 
 export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
@@ -40,12 +49,17 @@ export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
     const url = request ? request.url : String(input);
     const headers = new Headers(init.headers ?? request?.headers);
     const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
-    const body = init.body !== undefined ? await bodyText(init.body, headers) : request?.body ? await request.text() : undefined;
+    const body = init.body !== undefined ? await bodyText(init.body, headers) : request?.body ? await requestText(request) : undefined;
     const signal = init.signal ?? request?.signal;
     signal?.throwIfAborted();
     const answer = deps.cors(url, { method, headers: Object.fromEntries(headers.entries()), ...(body !== undefined ? { body } : {}), responseType: 'arraybuffer' });
     // An abort stops the caller's wait; the host's fetch ends within its own time limit.
-    const aborted = signal ? new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })) : null;
+    let stop = () => {};
+    const aborted = signal ? new Promise<never>((_, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      stop = () => signal.removeEventListener('abort', onAbort);
+    }) : null;
     let got: CorsAnswer;
     try {
       got = (await (aborted ? Promise.race([answer, aborted]) : answer)) as CorsAnswer;
@@ -53,6 +67,9 @@ export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
       if (signal?.aborted) throw err;
       // As Node's fetch fails: a TypeError, the reason in its message and cause.
       throw new TypeError(`fetch failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    } finally {
+      // A long-lived signal shared by many calls keeps no listener of each.
+      stop();
     }
     if (got.status < 200 || got.status > 599) throw new TypeError(`fetch failed: the server answered status ${got.status}.`);
     const bytes = NO_BODY.has(got.status) ? null : Buffer.from(got.body, 'base64');

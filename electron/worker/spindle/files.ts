@@ -84,8 +84,8 @@ export function createImageGen(requests: HostRequests, refusal: () => Error | nu
       const signal = (input as { signal?: unknown } | undefined)?.signal;
       const aborted = signal instanceof AbortSignal ? signal : undefined;
       aborted?.throwIfAborted();
-      const result = await ask('generate')(input);
-      aborted?.throwIfAborted();
+      // The signal stays here and ends the host's generation (the request's cancel), as Lumiverse's closes its stream.
+      const result = await requests.call('imageGen.generate', { args: [input].filter(isData).map(plainInput) } as never, aborted);
       yield { type: 'done', result };
     },
   };
