@@ -149,7 +149,13 @@ export function engineService(options: EngineServiceOptions): TableHandlers<Engi
       if (params.tools?.length) throw failure('LLM_REQUEST_REJECTED', 'A local model writes a JSON reply or calls tools, not both in one request.');
       // The whole reply under a grammar: JSON by construction, as a forced call's arguments are.
       const format = params.responseFormat;
-      const grammar = format.schema ? await llama.createGrammarForJsonSchema(format.schema as never) : await llama.getGrammarFor('json');
+      let grammar: Awaited<ReturnType<typeof llama.getGrammarFor>>;
+      try {
+        grammar = format.schema ? await llama.createGrammarForJsonSchema(format.schema as never) : await llama.getGrammarFor('json');
+      } catch (error) {
+        // A schema feature the grammar cannot say is the request's, not the engine's.
+        throw failure('LLM_REQUEST_REJECTED', `The response schema cannot be made a grammar here: ${error instanceof Error ? error.message : String(error)}`);
+      }
       const reply = await current.chat.generateResponse(history, {
         ...sampling,
         grammar,

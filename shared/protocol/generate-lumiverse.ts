@@ -39,7 +39,7 @@ export interface LumiverseGenerateInput extends Omit<RawGenerateInput, 'messages
   presencePenalty?: number;
   seed?: number;
   stopSequences?: string[];
-  responseFormat?: { type: 'json'; schema?: Record<string, unknown>; name?: string };
+  responseFormat?: { type: 'json'; schema?: Record<string, unknown>; name?: string; strict?: boolean };
 }
 
 export interface LumiverseBatchInput {

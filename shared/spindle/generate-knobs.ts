@@ -23,7 +23,7 @@ function stops(value: unknown): string[] | undefined {
 /** OpenAI's response_format: json_object, or json_schema with `{ name?, schema }`; `text` is the default. */
 function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | { error: HostError } | undefined {
   if (value === undefined || value === null) return undefined;
-  const format = value as { type?: unknown; json_schema?: { name?: unknown; schema?: unknown } };
+  const format = value as { type?: unknown; json_schema?: { name?: unknown; schema?: unknown; strict?: unknown } };
   const bad = (message: string, path = '') => ({ error: { code: 'INVALID_INPUT', message, path: `${at}/parameters/response_format${path}` } });
   if (typeof format !== 'object' || Array.isArray(format)) return bad('response_format is an object, as OpenAI has it ({ type: "json_object" } or { type: "json_schema", json_schema }).');
   if (format.type === 'text') return undefined;
@@ -32,7 +32,7 @@ function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | {
   const schema = format.json_schema?.schema;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return bad('A json_schema response_format needs json_schema.schema, a JSON Schema object.', '/json_schema/schema');
   const name = typeof format.json_schema?.name === 'string' ? format.json_schema.name.replace(SCHEMA_NAME, '_').slice(0, 64) : '';
-  return { type: 'json', schema: schema as Record<string, unknown>, ...(name ? { name } : {}) };
+  return { type: 'json', schema: schema as Record<string, unknown>, ...(name ? { name } : {}), ...(format.json_schema?.strict === true ? { strict: true } : {}) };
 }
 
 /** The knobs kept from `parameters`, or the error of a response_format that cannot be honoured. */

@@ -73,6 +73,8 @@ export interface LlmResponseFormat {
   schema?: JsonSchema;
   /** The schema's name, where the provider asks for one. */
   name?: string;
+  /** OpenAI's strict structured output (every property required, no others); off unless asked for. */
+  strict?: boolean;
 }
 
 export interface LlmRequest {

@@ -228,7 +228,7 @@ export class LlmClient {
       output: sdk.toOutput(request.responseFormat),
       request,
       baseUrl: clean.baseUrl,
-      providerOptions: clean.provider === 'ollama' ? ollamaSampling(request) : clean.provider === 'openai-compatible' ? compatibleExtras(request) : undefined,
+      providerOptions: clean.provider === 'ollama' ? ollamaSampling(request) : clean.provider === 'openai-compatible' ? compatibleExtras(request) : clean.provider === 'openai' ? openAiExtras(request) : undefined,
     };
   }
 
@@ -331,9 +331,21 @@ export class LlmClient {
   }
 }
 
-/** OpenAI's wire has no top_k; the servers behind an OpenAI-compatible connection (llama.cpp, vLLM, OpenRouter) read it in the body. */
+/**
+ * OpenAI's wire has no top_k; the servers behind an OpenAI-compatible connection (llama.cpp, vLLM, OpenRouter) read it
+ * in the body. A JSON schema is strict only when the caller asked (the SDK's default is strict, which refuses ordinary
+ * schemas).
+ */
 function compatibleExtras(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
-  return request.topK !== undefined ? { 'openai-compatible': { top_k: request.topK } } : undefined;
+  const options: Record<string, JSONValue> = {};
+  if (request.topK !== undefined) options.top_k = request.topK;
+  if (request.responseFormat?.schema) options.strictJsonSchema = request.responseFormat.strict === true;
+  return Object.keys(options).length ? { 'openai-compatible': options } : undefined;
+}
+
+/** OpenAI's own: the same strictness rule for a JSON schema. */
+function openAiExtras(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
+  return request.responseFormat?.schema ? { openai: { strictJsonSchema: request.responseFormat.strict === true } } : undefined;
 }
 
 /**

@@ -114,6 +114,7 @@ export function checkSampling(request: LlmRequest): void {
     if (format?.type !== 'json') invalid("responseFormat's type must be json.", '/responseFormat/type');
     if (format.schema !== undefined && (typeof format.schema !== 'object' || format.schema === null || Array.isArray(format.schema))) invalid("responseFormat's schema must be a JSON Schema object.", '/responseFormat/schema');
     if (format.schema !== undefined && JSON.stringify(format.schema).length > MAX_FORMAT_SCHEMA_CHARS) invalid(`responseFormat's schema is over ${MAX_FORMAT_SCHEMA_CHARS} characters.`, '/responseFormat/schema');
+    if (format.strict !== undefined && typeof format.strict !== 'boolean') invalid("responseFormat's strict is true or false.", '/responseFormat/strict');
     if (format.name !== undefined && (typeof format.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(format.name))) invalid("responseFormat's name is [A-Za-z0-9_-], at most 64.", '/responseFormat/name');
   }
   const stop = request.stopSequences;

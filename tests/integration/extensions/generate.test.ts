@@ -178,11 +178,15 @@ describe('with the generation permission', () => {
     const second = rig.server.generations[1]!.body as Record<string, unknown>;
     expect(second.response_format).toEqual({ type: 'json_object' });
     expect([second.top_k, second.seed]).toEqual([undefined, undefined]);
+    // A schema without strict is not sent strict (OpenAI's strict mode refuses ordinary schemas).
+    rig.server.enqueue({ text: '{}' });
+    await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Loosely.' }], parameters: { response_format: { type: 'json_schema', json_schema: { name: 'loose', schema } } }, connection_id: 'local' } });
+    expect((rig.server.generations[2]!.body as { response_format: unknown }).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'loose', strict: false, schema } });
     // A response_format that is neither text nor JSON is refused at its path; nothing more reaches the server.
     for (const [format, where] of [[{ type: 'xml' }, '/parameters/response_format/type'], [{ type: 'json_schema', json_schema: { name: 'x' } }, '/parameters/response_format/json_schema/schema'], ['json', '/parameters/response_format']] as const) {
       expect(await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], parameters: { response_format: format }, connection_id: 'local' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: where } });
     }
-    expect(rig.server.generations).toHaveLength(2);
+    expect(rig.server.generations).toHaveLength(3);
   });
 
   it('a JSON response_format on a local model (the built-in engine, the tiny random GGUF) comes back as JSON matching the schema, by its grammar', async () => {
