@@ -59,6 +59,31 @@ describe('kept images in HTML islands', () => {
     ].join('\n'));
   });
 
+  it('images already read show at once in a changed island (a streaming reply); one that cannot be read leaves the others shown', async () => {
+    let fail = false;
+    const host = {
+      invoke: async (_method: string, input: { imageId: string }) => {
+        if (fail && input.imageId === 'broken') throw new Error('host gone');
+        return { ok: true, value: { dataUrl: PNG } };
+      },
+      onEvent: () => () => undefined,
+    } as unknown as HostConnection;
+    const first = draw('<div><img src="/api/v1/images/cached-1"></div>', host);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(first.textContent).toBe(`<div><img src="${PNG}"></div>`);
+    // The same image in a grown island: no frame of it is handed its address first.
+    const grown = draw('<div><img src="/api/v1/images/cached-1"><p>more</p></div>', host);
+    expect(grown.textContent).toBe(`<div><img src="${PNG}"><p>more</p></div>`);
+    fail = true;
+    const mixed = draw('<div><img src="/api/v1/images/broken"><img src="/api/v1/images/fresh-2"></div>', host);
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(mixed.textContent).toBe(`<div><img src="/api/v1/images/broken"><img src="${PNG}"></div>`);
+  });
+
   it('reads at most MAX_ISLAND_IMAGES an island, each once, and leaves HTML without one alone', () => {
     const many = Array.from({ length: MAX_ISLAND_IMAGES + 8 }, (_, i) => `<img src="/api/v1/images/i${i % (MAX_ISLAND_IMAGES + 4)}">`).join('');
     expect(keptImageIds(many)).toHaveLength(MAX_ISLAND_IMAGES);

@@ -1,9 +1,9 @@
 // Lumiverse's address of a kept image inside an HTML island (an image extension's `<img src="/api/v1/images/<id>">`
 // in its own markup): the island's frame has no network, so the host reads each image and the island is handed its
 // data: URL in the address's place. An image on the network stays out, as it does in text.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useHost } from '../../app/context';
-import { readKeptImage } from './message-image';
+import { cachedKeptImage, readKeptImage } from './message-image';
 
 /** An address in an attribute or a CSS url(), with its query (a size or cache key Lumiverse ignores here). */
 const KEPT_IN_HTML = /(\b(?:src|href|poster|background)\s*=\s*["']?|url\(\s*["']?)\/api\/v1\/images\/([A-Za-z0-9_-]{1,200})(?:\?[^"'\s)>]*)?/gi;
@@ -30,20 +30,25 @@ export function withKeptImages(html: string, urls: ReadonlyMap<string, string>):
   });
 }
 
-/** The island's HTML as its frame gets it: as written until its kept images are read, then with them in place. */
+/** The island's HTML as its frame gets it: with its kept images in place, at once when they are all read already
+ * (a streaming reply's islands change often), else as written until they are read, then with them (one change). */
 export function useKeptImages(html: string): string {
   const host = useHost();
+  const ids = useMemo(() => keptImageIds(html), [html]);
+  const cached = useMemo(() => {
+    const urls = new Map(ids.flatMap((id) => (cachedKeptImage(id) ? [[id, cachedKeptImage(id)!] as const] : [])));
+    return urls.size === ids.length ? withKeptImages(html, urls) : null;
+  }, [html, ids]);
   const [read, setRead] = useState<{ html: string; shown: string } | null>(null);
   useEffect(() => {
-    const ids = keptImageIds(html);
-    if (ids.length === 0) return;
+    if (ids.length === 0 || cached !== null) return;
     let live = true;
-    // One change of the frame's page when all are read, not one reload an image.
-    void Promise.all(ids.map(async (id) => [id, await readKeptImage(host, id)] as const)).then((pairs) => {
-      const urls = new Map(pairs.filter((pair): pair is readonly [string, string] => pair[1] !== null));
+    // One image that cannot be read leaves its address; the others still show.
+    void Promise.allSettled(ids.map(async (id) => [id, await readKeptImage(host, id)] as const)).then((settled) => {
+      const urls = new Map(settled.flatMap((r) => (r.status === 'fulfilled' && r.value[1] !== null ? [[r.value[0], r.value[1]] as const] : [])));
       if (live) setRead({ html, shown: withKeptImages(html, urls) });
     });
     return () => void (live = false);
-  }, [host, html]);
-  return read?.html === html ? read.shown : html;
+  }, [host, html, ids, cached]);
+  return cached ?? (read?.html === html ? read.shown : html);
 }

@@ -14,6 +14,9 @@ const CACHED_CHARS = 48 * 1024 * 1024;
 const cache = new Map<string, string>();
 let cachedChars = 0;
 
+/** A kept image's data URL if it is in the cache (no host call). */
+export const cachedKeptImage = (imageId: string): string | undefined => cache.get(imageId);
+
 /** A kept image's data URL, from the cache or the host; a miss or a failure is not kept (it may be there next time). */
 export async function readKeptImage(host: HostConnection, imageId: string): Promise<string | null> {
   const known = cache.get(imageId);
