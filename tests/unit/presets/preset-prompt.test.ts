@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../shared/types/chat';
 import { normalizeBlocks } from '../../../electron/core/presets/preset-blocks';
-import { buildPresetPrompt, type PresetPromptInput } from '../../../electron/core/presets/preset-prompt';
+import { buildPresetPrompt, type PresetPromptInput } from '../../../electron/core/chat/preset-prompt';
 import { presetFromFile } from '../../../electron/core/presets/preset-import';
 import { sessionDocument } from '../../helpers/session-document';
 

@@ -2,7 +2,7 @@
 // block as in the texts of the chat: one view for the breakdown (the preset's own steps are its blocks).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { LlmMessage } from '../../../../shared/types/llm';
-import { buildPresetPrompt } from '../../presets/preset-prompt';
+import { buildPresetPrompt } from '../preset-prompt';
 import type { PromptBlock } from '../../presets/preset-blocks';
 import type { BudgetLimits } from '../prompt-budget';
 import type { CardPrompts } from '../prompt';

@@ -7,10 +7,10 @@
 // Texts come in with their macros already resolved (the caller's); nothing here runs a macro.
 import type { ChatMessage, ChatSession, PromptReport } from '../../../shared/types/chat';
 import type { LlmMessage } from '../../../shared/types/llm';
-import { cutHistory, estimateTokens, fitWorldInfo, promptBudget, type BudgetLimits } from '../chat/prompt-budget';
-import { worldInfoHits, type CardPrompts, type KeptParts } from '../chat/prompt';
+import { cutHistory, estimateTokens, fitWorldInfo, promptBudget, type BudgetLimits } from './prompt-budget';
+import { worldInfoHits, type CardPrompts, type KeptParts } from './prompt';
 import { scanWorldInfo } from '../lore/world-info';
-import type { PromptBlock } from './preset-blocks';
+import type { PromptBlock } from '../presets/preset-blocks';
 
 export interface PresetPromptInput {
   /** The preset's blocks, normalized (preset-blocks.ts). */
