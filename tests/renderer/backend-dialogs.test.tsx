@@ -15,11 +15,12 @@ import { createFrontendsStore, frontendsActions } from '../../renderer/src/featu
 const roots: Array<() => void> = [];
 afterEach(() => roots.splice(0).forEach((done) => done()));
 
-function open() {
+function open(waiting: unknown[] = []) {
   const answers: unknown[] = [];
   let listener: (event: HostEvent) => void = () => undefined;
   const host = {
     invoke: async (method: string, input: unknown) => {
+      if (method === 'extensions.dialogs') return { ok: true, value: { dialogs: waiting } };
       if (method === 'extensions.dialogAnswer') answers.push(input);
       return { ok: true, value: { taken: true } };
     },
@@ -51,7 +52,10 @@ function open() {
 const flush = () => act(async () => void (await Promise.resolve()));
 
 describe("a backend's dialogs in the window", () => {
-  it('a line to write: focused, typed, submitted with Enter, its answer sent through the host; the dialog goes', async () => {
+  it('a line to write: focused, described by its message, not sent blank, typed and submitted, its answer sent through the host; the dialog goes and the focus comes back', async () => {
+    const before = document.createElement('button');
+    document.body.append(before);
+    before.focus();
     const { container, answers, emit } = open();
     emit({ type: 'extension.dialog', dialog: { dialogId: 'd1', extensionId: 'threadverse', kind: 'input', params: { title: 'New preset', message: 'Name it.', defaultValue: 'Untitled', submitLabel: 'Create' } } });
     const dialog = container.querySelector<HTMLElement>('[data-testid="extension-prompt"]')!;
@@ -59,6 +63,14 @@ describe("a backend's dialogs in the window", () => {
     expect(dialog.textContent).toContain('Name it.');
     const input = dialog.querySelector('input')!;
     expect(document.activeElement).toBe(input);
+    expect(document.getElementById(dialog.getAttribute('aria-describedby')!)!.textContent).toBe('Name it.');
+    act(() => {
+      const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      setter.call(input, '   ');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    const create = [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Create')!;
+    expect(create.disabled).toBe(true);
     act(() => {
       const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
       setter.call(input, 'Harbour nights');
@@ -68,6 +80,21 @@ describe("a backend's dialogs in the window", () => {
     await flush();
     expect(answers).toEqual([{ dialogId: 'd1', answer: { value: 'Harbour nights' } }]);
     expect(container.querySelector('[data-testid="extension-prompt"]')).toBeNull();
+    expect(document.activeElement).toBe(before);
+    before.remove();
+  });
+
+  it('a window opened later shows what still waits; Tab stays in the dialog; Ctrl+Enter saves the text editor', async () => {
+    const { container, answers } = open([{ dialogId: 'w1', extensionId: 'lumistage', kind: 'textEditor', params: { title: 'Edit sprite names', value: 'happy' } }]);
+    await flush();
+    const editor = container.querySelector<HTMLElement>('[data-testid="extension-text-editor"]')!;
+    const buttons = [...editor.querySelectorAll('button')];
+    buttons.at(-1)!.focus();
+    act(() => void editor.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })));
+    expect(document.activeElement).toBe(editor.querySelector('textarea'));
+    act(() => void editor.querySelector('textarea')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true })));
+    await flush();
+    expect(answers).toEqual([{ dialogId: 'w1', answer: { text: 'happy' } }]);
   });
 
   it('a notice of items drawn as text (markup stays text); Escape closes it; one answered elsewhere goes unanswered; a frontend stopping leaves it', async () => {

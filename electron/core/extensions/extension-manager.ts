@@ -363,6 +363,11 @@ export class ExtensionManager {
     return this.spindle.dialogs.answer(dialogId, answer);
   }
 
+  /** The dialogs backends opened that wait for the person. */
+  pendingDialogs() {
+    return this.spindle.dialogs.pending();
+  }
+
   runCommand(id: string, commandId: string, chatId?: string): void {
     runCommand(this.entry(id), this.spindle.commands, this.spindle.chats(), commandId, chatId);
   }

