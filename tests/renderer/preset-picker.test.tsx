@@ -42,6 +42,11 @@ describe('the chat prompt picker', () => {
     expect(picker.querySelector('[role="status"]')!.textContent).toContain('Imported “Engine Suite” (2 blocks)');
     await settle(() => typeInto(select, ''));
     expect((await host.arrange('settings.get', {})).chat?.presetId).toBe('');
+    // One made elsewhere since (an extension's, another window's import) is listed when the person opens the list.
+    await host.arrange('chat.presets.import', { json: JSON.stringify({ name: 'Another', blocks: [] }) });
+    await settle(() => select.focus());
+    await settle();
+    expect([...select.options].map((o) => o.textContent)).toContain('Preset: Another (0 blocks)');
   });
 
   it('a file that is not a Lumiverse preset is refused with the reason and the field, and nothing is chosen', async () => {

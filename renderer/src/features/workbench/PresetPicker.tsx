@@ -16,20 +16,24 @@ export function PresetPicker() {
   const file = useRef<HTMLInputElement>(null);
   const loaded = useAppStore((s) => s.settings !== null);
   const chosen = useAppStore((s) => s.settings?.chat?.presetId ?? '');
-  const [presets, setPresets] = useState<Listed[]>([]);
+  // null until the list is read: a chosen preset is not called missing before.
+  const [presets, setPresets] = useState<Listed[] | null>(null);
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const [note, setNote] = useState('');
 
+  // Read at first, and again as the person opens the list (an extension may have made one since).
   const refresh = useCallback(async () => {
     const listed = await host.invoke('chat.presets.list', {});
     if (listed.ok) setPresets(listed.value.presets);
+    else setError({ title: 'Could not list the presets', error: listed.error });
   }, [host]);
   useEffect(() => void refresh(), [refresh]);
 
-  const choose = async (presetId: string) => {
+  const choose = async (presetId: string): Promise<boolean> => {
     setError(null);
     const saved = await updateChatSettings(store, host, { presetId });
     if (!saved.ok) setError({ title: 'Could not choose the preset', error: saved.error });
+    return saved.ok;
   };
   const importFile = async (picked: File | undefined) => {
     if (!picked) return;
@@ -39,10 +43,10 @@ export function PresetPicker() {
     if (file.current) file.current.value = '';
     if (!made.ok) return setError({ title: `Could not import ${picked.name}`, error: made.error });
     await refresh();
-    setNote(`Imported “${made.value.name}” (${made.value.blocks} blocks); the chat's prompt is built from it now.`);
-    await choose(made.value.id);
+    const chosenNow = await choose(made.value.id);
+    setNote(`Imported “${made.value.name}” (${made.value.blocks} blocks)${chosenNow ? "; the chat's prompt is built from it now" : ''}.`);
   };
-  const missing = chosen !== '' && !presets.some((p) => p.id === chosen);
+  const missing = presets !== null && chosen !== '' && !presets.some((p) => p.id === chosen);
 
   return (
     <div className="chat-settings__row" data-testid="preset-picker">
@@ -50,10 +54,11 @@ export function PresetPicker() {
         <label className="chat-settings__label" htmlFor={`${id}-preset`}>
           Prompt
         </label>
-        <select id={`${id}-preset`} className="input input--select" value={chosen} disabled={!loaded} onChange={(e) => void choose(e.target.value)}>
+        <select id={`${id}-preset`} className="input input--select" value={chosen} disabled={!loaded} onFocus={() => void refresh()} onChange={(e) => void choose(e.target.value)}>
           <option value="">The Workbench's prompt (card, persona, world info, history)</option>
           {missing && <option value={chosen}>{chosen} (missing: the Workbench's prompt is used)</option>}
-          {presets.map((p) => (
+          {presets === null && chosen !== '' && <option value={chosen}>…</option>}
+          {(presets ?? []).map((p) => (
             <option key={p.id} value={p.id}>
               Preset: {p.name} ({p.blocks} blocks)
             </option>
