@@ -211,7 +211,7 @@ export function createUi(state: RuntimeState) {
     requestDockPanel: (options: Options) => dockPanel(state, options),
     mountApp(options: Options = {}) {
       state.require('app_manipulation', 'ctx.ui.mountApp');
-      const s = openSurface(state, 'app', surfaceOptions(options));
+      const s = openSurface(state, 'app', surfaceOptions(options, options.position === 'app-overlay' ? { overlay: true } : {}));
       if (typeof options.className === 'string') s.root.className = options.className;
       return { root: s.root, mountId: s.surfaceId, setVisible: (visible: boolean) => s.update({ visible }), destroy: s.close };
     },

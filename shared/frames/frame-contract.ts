@@ -41,6 +41,8 @@ export const SurfaceOptionsSchema = Open({
   persistent: Type.Optional(Type.Boolean()),
   /** A float widget that starts covering the window. */
   fullscreen: Type.Optional(Type.Boolean()),
+  /** mountApp({ position: 'app-overlay' }): over the whole app while visible, not a tab. */
+  overlay: Type.Optional(Type.Boolean()),
   /** mount(point): the Lumiverse mount point asked for (the app picks the nearest place it has). */
   point: Type.Optional(Text(80)),
   /** message: the chat message it is shown under (dom.findMessageElement). */

@@ -8,6 +8,7 @@ import { ExtensionToasts } from '../features/frontends/ExtensionToasts';
 import { ExtensionNavigation } from '../features/frontends/ExtensionNavigation';
 import { FloatWidgets } from '../features/frontends/FloatWidgets';
 import { FrontendDialogs } from '../features/frontends/FrontendDialogs';
+import { AppOverlays } from '../features/frontends/AppOverlays';
 import { FrontendFrames } from '../features/frontends/FrontendFrames';
 import { FrontendsProvider, useFrontendsStore } from '../features/frontends/frontends-context';
 import { drawerShown } from '../features/frontends/frontends-store';
@@ -110,6 +111,7 @@ export function App() {
       <FrontendFrames />
       <DockPanels />
       <AppFloatWidgets />
+      <AppOverlays />
       <FrontendDialogs />
       <ExtensionToasts />
       <ExtensionNavigation />

@@ -117,7 +117,8 @@ export const CARD_MOUNT_POINTS: ReadonlySet<string> = new Set(['settings_extensi
 export const COMPOSER_MOUNT_POINTS: ReadonlySet<string> = new Set(['chat_toolbar', 'chat_composer_above', 'chat_input_tools_left', 'chat_input_tools_right', 'chat_actions', 'chat_composer_below']);
 
 /** The tabs of the Workbench's extensions panel: drawer tabs, and what was mounted with no nearer place here. */
-export const isDrawerTab = (x: Surface) => IN_DRAWER.has(x.kind) && x.visible && !(x.kind === 'mount' && (CARD_MOUNT_POINTS.has(x.options.point ?? '') || COMPOSER_MOUNT_POINTS.has(x.options.point ?? '')));
+export const isDrawerTab = (x: Surface) =>
+  IN_DRAWER.has(x.kind) && x.visible && !(x.kind === 'app' && x.options.overlay === true) && !(x.kind === 'mount' && (CARD_MOUNT_POINTS.has(x.options.point ?? '') || COMPOSER_MOUNT_POINTS.has(x.options.point ?? '')));
 
 /** The panel's tabs, by extension (the order frontends finished loading in changes from start to start), each extension's in the order it made them. */
 export const drawerTabs = (surfaces: Surface[]): Surface[] => surfaces.filter(isDrawerTab).sort((a, b) => (a.extensionId < b.extensionId ? -1 : a.extensionId > b.extensionId ? 1 : 0));
