@@ -16,6 +16,7 @@ export const backupMethods = {
       sessions: Type.Integer(),
       packs: Type.Integer(),
       runs: Type.Integer(),
+      presets: Type.Integer(),
       extensions: Type.Integer(),
       /** In the backup but not installed here: install them again. */
       missingExtensions: Type.Array(Type.String()),

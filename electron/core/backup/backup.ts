@@ -17,6 +17,7 @@ import { Acceptance, reviewRestore } from './restore-review';
 import { RestoreUndo } from './restore-undo';
 import { parsePack } from '../packs/validate-pack';
 import type { SettingsStore } from '../settings/settings-store';
+import type { PresetDto, PresetStore } from '../presets/preset-store';
 
 const validateBackup = lazyValidator<Backup>(BackupSchema);
 const validateSettings = lazyValidator<Settings>(SettingsSchema);
@@ -42,6 +43,7 @@ export interface RunBackups {
 
 export interface BackupDeps {
   settings: SettingsStore;
+  presets: PresetStore;
   runs: RunBackups;
   sessions: SessionStore;
   packs: PackStore;
@@ -76,6 +78,7 @@ export interface RestoreSummary {
   sessions: number;
   packs: number;
   runs: number;
+  presets: number;
   extensions: number;
   /** Listed in the backup but not installed here: install them again. */
   missingExtensions: string[];
@@ -104,10 +107,23 @@ export async function exportBackup(deps: BackupDeps): Promise<Backup> {
     sessions: sessions as unknown as Array<Record<string, unknown>>,
     avatars,
     runs: deps.runs.all().sort((a, b) => a.id.localeCompare(b.id)) as unknown as Array<Record<string, unknown>>,
+    presets: deps.presets.all() as unknown as Array<Record<string, unknown>>,
     packs: deps.packs.all().filter((p) => p.source === 'user').map((p) => JSON.parse(deps.packs.export(p.pack.id).content) as Record<string, unknown>).sort((a, b) => String(a.id).localeCompare(String(b.id))),
     extensions: deps.extensions.list().map((e) => ({ id: e.id, name: e.name, version: e.version, source: e.source, enabled: e.enabled, granted: [...e.granted], trusted: e.trusted })).sort((a, b) => a.id.localeCompare(b.id)),
     withheld,
   };
+}
+
+/** A backup's preset, checked for what restoring it needs (the store normalizes its blocks). */
+function checkedPreset(value: Record<string, unknown>, at: string): PresetDto {
+  const bad = (field: string, what: string) => {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: `The backup's preset ${what}.`, path: `${at}/${field}` });
+  };
+  if (typeof value.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(value.id)) bad('id', 'has no id of letters, digits, _ and - (64 at most)');
+  if (typeof value.name !== 'string' || !value.name) bad('name', 'has no name');
+  if (!Array.isArray(value.prompt_order) || value.prompt_order.some((b) => typeof b !== 'object' || b === null || Array.isArray(b))) bad('prompt_order', "has no list of blocks");
+  for (const field of ['created_at', 'updated_at'] as const) if (typeof value[field] !== 'number') bad(field, `has no ${field} time`);
+  return { provider: 'loom', engine: 'classic', parameters: {}, prompts: {}, metadata: {}, cache_revision: 0, ...value } as unknown as PresetDto;
 }
 
 function parse(json: string): Backup {
@@ -157,6 +173,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
     if (!RUN_ID_PATTERN.test(run.id)) throw new HostFailure({ code: 'INVALID_INPUT', message: 'A council run id is letters, digits, _ and - (80 at most).', path: `/runs/${i}/id` });
     return run;
   });
+  const presets = (backup.presets ?? []).map((preset, i) => checkedPreset(preset, `/presets/${i}`));
   const busy = sessions.find((s) => deps.isBusy(s.id));
   if (busy) throw new HostFailure({ code: 'CONFLICT', message: `A reply is being written in "${busy.title}", which the backup holds.`, hint: 'Stop it or let it finish, then restore.', path: '/sessions' });
   const installed = new Map(deps.extensions.list().map((e) => [e.id, e]));
@@ -201,6 +218,12 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
       await deps.runs.save(run);
     });
   }
+  for (const [i, preset] of presets.entries()) {
+    await step(`/presets/${i}`, `the preset "${preset.name}"`, () => {
+      undo.preset(preset.id);
+      deps.presets.restore(preset);
+    });
+  }
   // Extensions are this folder's: their switches are set below, through the manager.
   await step('/settings', 'the settings', () => deps.settings.update(() => ({ ...incoming, extensions: current.extensions })));
   const problems: string[] = [];
@@ -215,6 +238,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
     sessions: sessions.length,
     packs: packs.length,
     runs: runs.length,
+    presets: presets.length,
     extensions: restored.length,
     missingExtensions: backup.extensions.filter((e) => !installed.has(e.id)).map((e) => `${e.name} (${e.id} ${e.version})`),
     keysNeeded,

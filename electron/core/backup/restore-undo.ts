@@ -10,7 +10,7 @@ export class RestoreUndo {
   private readonly steps: Array<{ what: string; put: Put }> = [];
   /** `settingsBefore`: the settings document as the restore found it (put back last). */
   constructor(
-    private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs'>,
+    private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs' | 'presets'>,
     private readonly settingsBefore: Settings,
   ) {}
 
@@ -43,6 +43,13 @@ export class RestoreUndo {
     const { runs } = this.deps;
     const before = runs.tryGet(id);
     this.steps.push({ what: `council run ${id}`, put: () => (before ? runs.save(before) : runs.remove(id)) });
+  }
+
+  /** Before a preset is written: the preset as it is (or that it was not here). */
+  preset(id: string): void {
+    const { presets } = this.deps;
+    const before = presets.get(id);
+    this.steps.push({ what: `preset ${id}`, put: () => void (before ? presets.restore(before) : presets.delete(id)) });
   }
 
   /** Puts back everything written, newest first, and the settings; returns what could not be put back. */

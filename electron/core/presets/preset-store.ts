@@ -106,6 +106,39 @@ export class PresetStore extends DbStore {
     });
   }
 
+  /** Every preset, oldest change first (a backup's). */
+  all(): PresetDto[] {
+    const out: PresetDto[] = [];
+    for (let offset = 0; ; offset += 200) {
+      const page = this.list({ limit: 200, offset });
+      out.push(...page.data);
+      if (page.data.length < 200) break;
+    }
+    return out.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /**
+   * A preset as a backup has it, under its own id: written over one of that id (a change of it, its revision on), or
+   * added. Its blocks are normalized as any preset's are.
+   */
+  restore(preset: PresetDto): PresetDto {
+    return this.write(() => {
+      const current = this.get(preset.id);
+      const blocks = normalizeBlocks(preset.prompt_order);
+      const { cache_revision: _revision, ...doc } = { ...preset, prompt_order: blocks, metadata: pruneVariableValues(blocks, preset.metadata ?? {}) };
+      if (current) {
+        // The same preset again (a backup restored twice) is no change: its revision stays.
+        const { cache_revision: revision, ...was } = current;
+        if (JSON.stringify(was) === JSON.stringify(doc)) return current;
+        this.sql.write.run(preset.updated_at, this.json(doc), preset.id);
+        return { ...doc, cache_revision: revision + 1 };
+      }
+      if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) fail('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
+      this.sql.insert.run(preset.id, preset.created_at, preset.updated_at, this.json(doc));
+      return { ...doc, cache_revision: 0 };
+    });
+  }
+
   delete(id: string): boolean {
     return this.write(() => this.sql.remove.run(id).changes > 0);
   }

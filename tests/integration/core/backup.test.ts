@@ -45,6 +45,9 @@ async function furnish(r: ChatRig): Promise<void> {
   await ok(r, 'extensions.install', { folder: FIXTURE, grant: ['tools'], trust: false });
   await r.host.extensions.whenSettled();
   await ok(r, 'extensions.disable', { id: 'seed-example' });
+  // An imported Lumiverse preset the chat's prompt is built from.
+  const preset = await ok<{ id: string }>(r, 'chat.presets.import', { json: JSON.stringify({ name: 'Harbor Loom', blocks: [{ id: 'main', name: 'Main', content: 'Sail on.' }, { id: 'h', name: 'History', marker: 'chat_history' }] }) });
+  await ok(r, 'settings.update', { patch: { chat: { ...r.host.settings.get().chat, presetId: preset.id } } });
 }
 
 const comparable = (b: Backup) => ({ ...b, createdAt: 0, withheld: [] });
@@ -62,6 +65,7 @@ describe('backup', () => {
     expect(exported.backup.packs.map((p) => p.id)).toEqual(['harbor-folk']);
     expect(exported.backup.runs).toEqual([expect.objectContaining({ chatId: 'harbor-chat', seed: 7 })]);
     expect(exported.backup.extensions).toEqual([expect.objectContaining({ id: 'seed-example', enabled: false, granted: ['tools'], source: 'user' })]);
+    expect(exported.backup.presets).toEqual([expect.objectContaining({ name: 'Harbor Loom', prompt_order: [expect.objectContaining({ id: 'main' }), expect.objectContaining({ marker: 'chat_history' })] })]);
 
     // A fresh folder: the person installs the extension again, then restores.
     const b = await rig();
@@ -73,6 +77,7 @@ describe('backup', () => {
       sessions: 1,
       packs: 1,
       runs: 1,
+      presets: 1,
       extensions: 1,
       missingExtensions: [],
       keysNeeded: ['Cloud', 'notes'],
@@ -85,6 +90,8 @@ describe('backup', () => {
     });
     const again = await ok<{ backup: Backup }>(b, 'backup.export', {});
     expect(comparable(again.backup)).toEqual(comparable(exported.backup));
+    // The preset came back under its own id, so the chat's choice still names it.
+    expect((await ok<{ presets: Array<{ id: string }> }>(b, 'chat.presets.list', {})).presets.map((p) => p.id)).toEqual([b.host.settings.get().chat?.presetId]);
     expect((await store(b).avatar(exported.backup.sessions[0]!.id as string))?.toString()).toBe('89504e470d0a1a0a-not-really-a-png');
     expect(b.events.some((e) => e.type === 'chat.sessions.changed')).toBe(true);
 
@@ -135,6 +142,8 @@ describe('backup', () => {
       [{ ...backup, packs: [{ ...backup.packs[0]!, id: 'story-council' }] }, 'CONFLICT', '/packs/0/id'],
       [{ ...backup, packs: [{ ...backup.packs[0]!, items: [{ ...(backup.packs[0]!.items as object[])[0], avatar: 'avatars/pilot.png' }] }] }, 'INVALID_PACK', '/packs/0/items/0/avatar'],
       [{ ...backup, settings: { ...backup.settings, version: 99 } }, 'INVALID_INPUT', '/settings/version'],
+      [{ ...backup, presets: [{ ...backup.presets![0]!, id: '../etc' }] }, 'INVALID_INPUT', '/presets/0/id'],
+      [{ ...backup, presets: [{ ...backup.presets![0]!, prompt_order: ['x'] }] }, 'INVALID_INPUT', '/presets/0/prompt_order'],
     ];
     for (const [broken, code, field] of cases) {
       const refused = await b.call('backup.import', { json: JSON.stringify(broken) });
@@ -142,6 +151,7 @@ describe('backup', () => {
     }
     expect(await ok(b, 'settings.get', {})).toEqual(before);
     expect(await ok(b, 'chat.sessions.list', {})).toEqual([]);
+    expect(await ok(b, 'chat.presets.list', {})).toEqual({ presets: [] });
   }, 60_000);
 });
 
