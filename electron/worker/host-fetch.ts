@@ -38,7 +38,8 @@ async function bodyText(body: unknown, headers: Headers): Promise<string | undef
 /** A Request's body, when it is text (its content type says so); a binary one is refused as init's is. */
 async function requestText(request: Request): Promise<string> {
   const type = request.headers.get('content-type') ?? '';
-  if (type && !/^text\/|json|xml|x-www-form-urlencoded|javascript/i.test(type)) throw new TypeError(TEXT_ONLY);
+  // A string body gets a text type of its own; bytes, a buffer or a stream get none.
+  if (!/^text\/|json|xml|x-www-form-urlencoded|javascript/i.test(type)) throw new TypeError(TEXT_ONLY);
   return request.text();
 }
 

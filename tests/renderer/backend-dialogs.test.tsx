@@ -18,6 +18,7 @@ afterEach(() => roots.splice(0).forEach((done) => done()));
 function open(waiting: unknown[] = []) {
   const answers: unknown[] = [];
   let listener: (event: HostEvent) => void = () => undefined;
+  let onInfo: (info: { state: string }) => void = () => undefined;
   const host = {
     invoke: async (method: string, input: unknown) => {
       if (method === 'extensions.dialogs') return { ok: true, value: { dialogs: waiting } };
@@ -26,7 +27,7 @@ function open(waiting: unknown[] = []) {
     },
     onEvent: (l: (event: HostEvent) => void) => ((listener = l), () => undefined),
     getInfo: () => ({ state: 'connected' }),
-    onInfo: () => () => undefined,
+    onInfo: (l: (info: { state: string }) => void) => ((onInfo = l), () => undefined),
   } as unknown as HostConnection;
   const frontends = { store: createFrontendsStore(), brokers: new Map() };
   const container = document.createElement('div');
@@ -46,7 +47,11 @@ function open(waiting: unknown[] = []) {
     container.remove();
   });
   const emit = (event: HostEvent) => act(() => listener(event));
-  return { container, answers, emit, frontends };
+  const reconnect = (stillWaiting: unknown[]) => {
+    waiting = stillWaiting;
+    act(() => onInfo({ state: 'connected' }));
+  };
+  return { container, answers, emit, frontends, reconnect };
 }
 
 const flush = () => act(async () => void (await Promise.resolve()));
@@ -116,5 +121,16 @@ describe("a backend's dialogs in the window", () => {
     emit({ type: 'extension.dialog-closed', dialogId: 't1' });
     expect(container.querySelector('[data-testid="extension-text-editor"]')).toBeNull();
     expect(answers).toHaveLength(1);
+  });
+
+  it('back from a lost connection, a dialog answered or closed meanwhile goes, and one opened meanwhile comes', async () => {
+    const { container, emit, reconnect } = open();
+    await flush();
+    emit({ type: 'extension.dialog', dialog: { dialogId: 'gone', extensionId: 'scene', kind: 'confirm', params: { title: 'Delete tracker', message: 'Sure?' } } });
+    expect(container.querySelector('[data-testid="extension-confirm"]')).not.toBeNull();
+    reconnect([{ dialogId: 'new', extensionId: 'threadverse', kind: 'input', params: { title: 'New preset' } }]);
+    await flush();
+    expect(container.querySelector('[data-testid="extension-confirm"]')).toBeNull();
+    expect(container.querySelector('[data-testid="extension-prompt"]')).not.toBeNull();
   });
 });

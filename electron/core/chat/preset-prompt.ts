@@ -157,12 +157,13 @@ export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMess
   const { cut, tokens } = cutHistory(history, budget === undefined ? undefined : Math.max(0, budget - fixed));
   const keptHistory = sendable.slice(cut);
   const pieces = sequence.flatMap((p): Piece[] => (p === 'history' ? keptHistory.map(([m, i]) => ({ role: m.role, content: m.content, part: 'history', history: i })) : [p]));
-  // In-history blocks at their depth among the history's own messages (Lumiverse's insertBlocksIntoTaggedHistory:
-  // the last first, so blocks at one depth keep their order).
+  // In-history blocks at their depth among the history's own messages, the last first, as Lumiverse's
+  // insertBlocksIntoTaggedHistory does (blocks at one depth keep their order at depth 0 and come out reversed above it).
   for (const { depth, piece } of [...inHistory].reverse()) pieces.splice(historyInsertion(pieces, depth), 0, piece);
   // Appends join the history message of their role at their depth from the newest, those at one place together;
   // with no such message they are left out (Lumiverse's applyAppendGroup).
   const groups = new Map<string, { role: Role; depth: number; content: string }>();
+  let landed = 0;
   for (const a of appends) {
     const key = `${a.role}:${a.depth}`;
     const group = groups.get(key);
@@ -171,11 +172,15 @@ export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMess
   }
   for (const { role, depth, content } of groups.values()) {
     const target = pieces.filter((p) => p.role === role && p.history !== undefined).at(-1 - depth);
-    if (target) target.content = `${target.content}\n${content}`;
+    if (!target) continue;
+    target.content = `${target.content}\n${content}`;
+    landed += estimateTokens(content);
   }
   const tally: PromptReport['parts'] = { system: 0, character: 0, worldInfo: 0, deliberation: 0, history: 0 };
   for (const p of pieces) tally[p.part] += p.part === 'history' ? 0 : estimateTokens(p.content);
   tally.history = tokens;
+  // What appends added to history messages counts as the preset's own text.
+  tally.system += landed;
   const place = new Map(input.session.worldInfo.map((e, i) => [e, i]));
   return {
     messages: pieces.map((p) => ({ role: p.role, content: p.content })),

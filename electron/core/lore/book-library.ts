@@ -201,11 +201,6 @@ export class BookLibrary extends DbStore {
     return out;
   }
 
-  /** The entries of the books a chat reads (sources), as a turn reads them now. */
-  lore(sessionId: string, chatBookIds: readonly string[] = []): WorldInfoEntry[] {
-    return this.sources(sessionId, chatBookIds).flatMap((s) => s.entries);
-  }
-
   /** QUOTA_EXCEEDED when `adding` more characters of JSON would take the library past its size. */
   private room(adding: number): void {
     const used = (this.sql.bytes.get() as [number])[0];

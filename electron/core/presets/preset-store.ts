@@ -106,7 +106,7 @@ export class PresetStore extends DbStore {
     });
   }
 
-  /** Every preset, oldest change first (a backup's). */
+  /** Every preset, by id (a backup's). */
   all(): PresetDto[] {
     const out: PresetDto[] = [];
     for (let offset = 0; ; offset += 200) {
@@ -125,7 +125,19 @@ export class PresetStore extends DbStore {
     return this.write(() => {
       const current = this.get(preset.id);
       const blocks = normalizeBlocks(preset.prompt_order);
-      const { cache_revision: _revision, ...doc } = { ...preset, prompt_order: blocks, metadata: pruneVariableValues(blocks, preset.metadata ?? {}) };
+      // In the stored document's own order (create's), so the same preset compares equal as text.
+      const doc: Omit<PresetDto, 'cache_revision'> = {
+        id: preset.id,
+        name: preset.name,
+        provider: preset.provider,
+        engine: preset.engine || 'classic',
+        parameters: preset.parameters ?? {},
+        prompt_order: blocks,
+        prompts: preset.prompts ?? {},
+        metadata: pruneVariableValues(blocks, preset.metadata ?? {}),
+        created_at: preset.created_at,
+        updated_at: preset.updated_at,
+      };
       if (current) {
         // The same preset again (a backup restored twice) is no change: its revision stays.
         const { cache_revision: revision, ...was } = current;

@@ -118,6 +118,8 @@ describe('backup', () => {
     const after = await ok<{ connections: unknown; mcpServers: unknown }>(a, 'settings.get', {});
     expect(after.connections).toEqual(before.connections);
     expect(after.mcpServers).toEqual(before.mcpServers);
+    // A preset restored as it is here is no change: its revision stays (extensions holding it are not refused).
+    expect((await ok<{ backup: Backup }>(a, 'backup.export', {})).backup.presets).toEqual(backup.presets);
     const fresh = await rig();
     expect(await ok(fresh, 'backup.import', { json: JSON.stringify(backup) })).toMatchObject({ extensions: 0, missingExtensions: ['Fixture: seed-example (seed-example 0.0.1)'] });
   }, 60_000);

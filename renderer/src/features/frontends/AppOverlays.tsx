@@ -1,6 +1,7 @@
 // Extensions' apps mounted over the whole app (ctx.ui.mountApp({ position: 'app-overlay' }): Megumin Suite's studio,
 // opened from its float button): shown while the extension makes them visible, below the app's dialogs, with the
-// app's own Close (and Escape), which hides it and tells the extension (its onVisibilityChange hears it).
+// app's own Close (above everything the extension floats), which hides it and tells the extension. Escape hides it
+// too while the focus is on the app's part (a key pressed inside the extension's frame stays there).
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useAppStore } from '../../app/context';
@@ -13,7 +14,13 @@ function Overlay(props: { surface: Surface; name: string }) {
   const { store, brokers } = useFrontends();
   const { surface, name } = props;
   const close = useRef<HTMLButtonElement>(null);
-  useEffect(() => close.current?.focus(), []);
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    close.current?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
+  }, []);
   const hide = () => {
     frontendsActions.updateSurface(store, surface.key, { visible: false });
     brokers.get(surface.extensionId)?.notify('surface', { surfaceId: surface.surfaceId, what: 'visibility', visible: false });

@@ -23,6 +23,7 @@ export function ComposerMounts(props: { below?: boolean }) {
           title={surface.title || `${surface.extensionId} (${surface.options.point})`}
           className="surface-frame--composer"
           height={Math.min(surface.contentHeight ?? 0, MAX_HEIGHT)}
+          hidden={!surface.contentHeight}
         />
       ))}
     </div>

@@ -3,7 +3,7 @@
 // where it was when it goes.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-const FOCUSABLE = 'textarea, input, select, button, [href], [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE = 'textarea, input, select, button, iframe, [href], [tabindex]:not([tabindex="-1"])';
 
 export function DialogShell(props: { title: string; extensionId: string; onEscape(): void; children: ReactNode; testId: string; width?: number | undefined; describedBy?: string | undefined }) {
   const box = useRef<HTMLDivElement>(null);

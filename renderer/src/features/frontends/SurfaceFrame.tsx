@@ -9,7 +9,7 @@ export function frameUrl(extensionId: string, hash: string): string {
   return `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}${FRAME_PAGE}#${hash}`;
 }
 
-export function SurfaceFrame(props: { extensionId: string; surfaceId: string; title: string; className?: string; height?: number; clipPath?: string }) {
+export function SurfaceFrame(props: { extensionId: string; surfaceId: string; title: string; className?: string; height?: number; clipPath?: string; hidden?: boolean }) {
   const style = { ...(props.height === undefined ? {} : { height: props.height }), ...(props.clipPath === undefined ? {} : { clipPath: props.clipPath }) };
   return (
     <iframe
@@ -22,6 +22,7 @@ export function SurfaceFrame(props: { extensionId: string; surfaceId: string; ti
       allow="camera 'none'; microphone 'none'; geolocation 'none'; payment 'none'; usb 'none'"
       data-extension-id={props.extensionId}
       data-surface-id={props.surfaceId}
+      {...(props.hidden ? { tabIndex: -1, 'aria-hidden': true } : {})}
     />
   );
 }

@@ -18,9 +18,16 @@ export function useBackendDialogs(host: HostConnection, store: FrontendsStore): 
       const dialog: PendingDialog = { id: -++seq, hostId: dialogId, extensionId, kind, params, resolve: say, reject: () => say(null) };
       store.setState((s) => ({ dialogs: [...s.dialogs, dialog] }));
     };
+    // The host's list is the truth: what it no longer holds (answered elsewhere, timed out while this window was
+    // away) goes, what it holds that this window lacks comes.
     const catchUp = () =>
       void Promise.resolve(host.invoke('extensions.dialogs', {}))
-        .then((listed) => listed.ok && listed.value.dialogs.forEach(show))
+        .then((listed) => {
+          if (!listed.ok) return;
+          const held = new Set(listed.value.dialogs.map((d) => d.dialogId));
+          store.setState((s) => ({ dialogs: s.dialogs.filter((d) => d.hostId === undefined || held.has(d.hostId)) }));
+          listed.value.dialogs.forEach(show);
+        })
         .catch(() => undefined);
     if (host.getInfo().state === 'connected') catchUp();
     const offInfo = host.onInfo((info) => info.state === 'connected' && catchUp());

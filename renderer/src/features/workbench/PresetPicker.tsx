@@ -8,6 +8,7 @@ import { InlineError } from '../../components/InlineError';
 import { updateChatSettings } from '../../stores/chat/chat-commands';
 
 type Listed = { id: string; name: string; blocks: number };
+const LIST_FAILED = 'Could not list the presets';
 
 export function PresetPicker() {
   const host = useHost();
@@ -24,8 +25,10 @@ export function PresetPicker() {
   // Read at first, and again as the person opens the list (an extension may have made one since).
   const refresh = useCallback(async () => {
     const listed = await host.invoke('chat.presets.list', {});
-    if (listed.ok) setPresets(listed.value.presets);
-    else setError({ title: 'Could not list the presets', error: listed.error });
+    if (listed.ok) {
+      setPresets(listed.value.presets);
+      setError((shown) => (shown?.title === LIST_FAILED ? null : shown));
+    } else setError((shown) => shown ?? { title: LIST_FAILED, error: listed.error });
   }, [host]);
   useEffect(() => void refresh(), [refresh]);
 

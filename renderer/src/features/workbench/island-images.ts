@@ -30,25 +30,26 @@ export function withKeptImages(html: string, urls: ReadonlyMap<string, string>):
   });
 }
 
-/** The island's HTML as its frame gets it: with its kept images in place, at once when they are all read already
- * (a streaming reply's islands change often), else as written until they are read, then with them (one change). */
+/** The island's HTML as its frame gets it: the kept images already read in place at once (a streaming reply's islands
+ * change often), then, once the others are read, with them too (one change). */
 export function useKeptImages(html: string): string {
   const host = useHost();
   const ids = useMemo(() => keptImageIds(html), [html]);
-  const cached = useMemo(() => {
+  const now = useMemo(() => {
     const urls = new Map(ids.flatMap((id) => (cachedKeptImage(id) ? [[id, cachedKeptImage(id)!] as const] : [])));
-    return urls.size === ids.length ? withKeptImages(html, urls) : null;
+    return { shown: withKeptImages(html, urls), missing: ids.filter((id) => !urls.has(id)), urls };
   }, [html, ids]);
   const [read, setRead] = useState<{ html: string; shown: string } | null>(null);
   useEffect(() => {
-    if (ids.length === 0 || cached !== null) return;
+    if (now.missing.length === 0) return;
     let live = true;
     // One image that cannot be read leaves its address; the others still show.
-    void Promise.allSettled(ids.map(async (id) => [id, await readKeptImage(host, id)] as const)).then((settled) => {
-      const urls = new Map(settled.flatMap((r) => (r.status === 'fulfilled' && r.value[1] !== null ? [[r.value[0], r.value[1]] as const] : [])));
+    void Promise.allSettled(now.missing.map(async (id) => [id, await readKeptImage(host, id)] as const)).then((settled) => {
+      const urls = new Map(now.urls);
+      for (const r of settled) if (r.status === 'fulfilled' && r.value[1] !== null) urls.set(r.value[0], r.value[1]);
       if (live) setRead({ html, shown: withKeptImages(html, urls) });
     });
     return () => void (live = false);
-  }, [host, html, ids, cached]);
-  return cached ?? (read?.html === html ? read.shown : html);
+  }, [host, html, now]);
+  return read?.html === html ? read.shown : now.shown;
 }
