@@ -271,7 +271,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...mcpHandlers(mcp),
     ...localModelHandlers(llmServices.localModels),
     ...probeHandlers(llmServices.probes),
-    ...backupHandlers({ settings, presets: llmServices.presets, sessions: llmServices.sessions, packs, runs: council.runs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
+    ...backupHandlers({ settings, presets: llmServices.presets, regex: llmServices.regex.store, sessions: llmServices.sessions, packs, runs: council.runs, extensions, now: () => clock.now(), isBusy: (id) => llmServices.chat.isBusy(id) }, (sessionId) => emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' })),
   };
   // Servers connect in the background: a slow or dead one never delays the host.
   if (sourcesStarted) mcp.startEnabled();

@@ -17,6 +17,7 @@ export const backupMethods = {
       packs: Type.Integer(),
       runs: Type.Integer(),
       presets: Type.Integer(),
+      regexScripts: Type.Integer(),
       extensions: Type.Integer(),
       /** In the backup but not installed here: install them again. */
       missingExtensions: Type.Array(Type.String()),

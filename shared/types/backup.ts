@@ -1,6 +1,6 @@
 // One file with everything a person made here: settings (council, connections without keys, sidecar, chat, safety,
-// MCP servers), sessions with their pictures, their own Lumia packs, their presets, and which extensions were
-// installed and how.
+// MCP servers), sessions with their pictures, their own Lumia packs, presets and regex scripts, and which extensions
+// were installed and how.
 import { Type, type Static } from '@sinclair/typebox';
 
 export const BACKUP_FORMAT = 'council-workbench/backup';
@@ -34,6 +34,8 @@ export const BackupSchema = Type.Object(
     packs: Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 1000 }),
     /** Council runs (seed, rolls, results, blocks, the chat), as `runs.get` answers them; absent in older backups. */
     runs: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 1000 })),
+    /** The person's own regex scripts (extensions' come back with them); absent in older backups. */
+    regexScripts: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 10_000 })),
     /** Lumiverse presets (imported, or made by extensions), as spindle.presets answers them; absent in older backups. */
     presets: Type.Optional(Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 1000 })),
     /** What was installed; extensions' code is not in a backup. */

@@ -18,6 +18,9 @@ import { RestoreUndo } from './restore-undo';
 import { parsePack } from '../packs/validate-pack';
 import type { SettingsStore } from '../settings/settings-store';
 import type { PresetDto, PresetStore } from '../presets/preset-store';
+import type { RegexStore } from '../regex/regex-store';
+import { checkedInput, checkPattern } from '../regex/regex-script';
+import { USER_OWNER, type RegexScript, type RegexScriptInput } from '../../../shared/types/regex-script';
 
 const validateBackup = lazyValidator<Backup>(BackupSchema);
 const validateSettings = lazyValidator<Settings>(SettingsSchema);
@@ -44,6 +47,7 @@ export interface RunBackups {
 export interface BackupDeps {
   settings: SettingsStore;
   presets: PresetStore;
+  regex: RegexStore;
   runs: RunBackups;
   sessions: SessionStore;
   packs: PackStore;
@@ -79,6 +83,7 @@ export interface RestoreSummary {
   packs: number;
   runs: number;
   presets: number;
+  regexScripts: number;
   extensions: number;
   /** Listed in the backup but not installed here: install them again. */
   missingExtensions: string[];
@@ -108,6 +113,7 @@ export async function exportBackup(deps: BackupDeps): Promise<Backup> {
     avatars,
     runs: deps.runs.all().sort((a, b) => a.id.localeCompare(b.id)) as unknown as Array<Record<string, unknown>>,
     presets: deps.presets.all() as unknown as Array<Record<string, unknown>>,
+    regexScripts: deps.regex.all().filter((script) => script.owner === USER_OWNER) as unknown as Array<Record<string, unknown>>,
     packs: deps.packs.all().filter((p) => p.source === 'user').map((p) => JSON.parse(deps.packs.export(p.pack.id).content) as Record<string, unknown>).sort((a, b) => String(a.id).localeCompare(String(b.id))),
     extensions: deps.extensions.list().map((e) => ({ id: e.id, name: e.name, version: e.version, source: e.source, enabled: e.enabled, granted: [...e.granted], trusted: e.trusted })).sort((a, b) => a.id.localeCompare(b.id)),
     withheld,
@@ -124,6 +130,24 @@ function checkedPreset(value: Record<string, unknown>, at: string): PresetDto {
   if (!Array.isArray(value.prompt_order) || value.prompt_order.some((b) => typeof b !== 'object' || b === null || Array.isArray(b))) bad('prompt_order', "has no list of blocks");
   for (const field of ['created_at', 'updated_at'] as const) if (typeof value[field] !== 'number') bad(field, `has no ${field} time`);
   return { provider: 'loom', engine: 'classic', parameters: {}, prompts: {}, metadata: {}, cache_revision: 0, ...value } as unknown as PresetDto;
+}
+
+/** A backup's regex script: its id, and its fields as a new script's are checked (name, pattern, placement…). */
+function checkedScript(value: Record<string, unknown>, at: string, now: number): RegexScript {
+  if (typeof value.id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(value.id)) {
+    throw new HostFailure({ code: 'INVALID_INPUT', message: "The backup's regex script has no id of letters, digits, _ and - (64 at most).", path: `${at}/id` });
+  }
+  try {
+    const { id: _id, owner: _owner, created_at: _made, updated_at: _changed, ...fields } = value;
+    checkedInput(fields as RegexScriptInput, true);
+    const macros = value.substitute_macros === 'raw' || value.substitute_macros === 'escaped' || value.substitute_macros === 'after' ? value.substitute_macros : 'none';
+    if (typeof value.find_regex === 'string') checkPattern(value.find_regex, typeof value.flags === 'string' ? value.flags : 'g', macros);
+  } catch (err) {
+    const e = (err as HostFailure).error;
+    throw new HostFailure({ ...e, path: `${at}${(e.path ?? '').replace(/^\/input/, '')}` });
+  }
+  const seconds = Math.floor(now / 1000);
+  return { created_at: seconds, updated_at: seconds, ...value, owner: USER_OWNER } as unknown as RegexScript;
 }
 
 function parse(json: string): Backup {
@@ -174,6 +198,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
     return run;
   });
   const presets = (backup.presets ?? []).map((preset, i) => checkedPreset(preset, `/presets/${i}`));
+  const regexScripts = (backup.regexScripts ?? []).map((script, i) => checkedScript(script, `/regexScripts/${i}`, deps.now()));
   const busy = sessions.find((s) => deps.isBusy(s.id));
   if (busy) throw new HostFailure({ code: 'CONFLICT', message: `A reply is being written in "${busy.title}", which the backup holds.`, hint: 'Stop it or let it finish, then restore.', path: '/sessions' });
   const installed = new Map(deps.extensions.list().map((e) => [e.id, e]));
@@ -224,6 +249,12 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
       deps.presets.restore(preset);
     });
   }
+  for (const [i, script] of regexScripts.entries()) {
+    await step(`/regexScripts/${i}`, `the regex script "${script.name}"`, () => {
+      undo.regexScript(script.id);
+      deps.regex.restore(script);
+    });
+  }
   // Extensions are this folder's: their switches are set below, through the manager.
   await step('/settings', 'the settings', () => deps.settings.update(() => ({ ...incoming, extensions: current.extensions })));
   const problems: string[] = [];
@@ -239,6 +270,7 @@ export async function importBackup(deps: BackupDeps, json: string, accept: reado
     packs: packs.length,
     runs: runs.length,
     presets: presets.length,
+    regexScripts: regexScripts.length,
     extensions: restored.length,
     missingExtensions: backup.extensions.filter((e) => !installed.has(e.id)).map((e) => `${e.name} (${e.id} ${e.version})`),
     keysNeeded,

@@ -3,6 +3,7 @@
 import type { Settings } from '../../../shared/settings';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { BackupDeps } from './backup';
+import { PERSON } from '../regex/regex-store';
 
 type Put = () => void | Promise<void>;
 
@@ -10,7 +11,7 @@ export class RestoreUndo {
   private readonly steps: Array<{ what: string; put: Put }> = [];
   /** `settingsBefore`: the settings document as the restore found it (put back last). */
   constructor(
-    private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs' | 'presets'>,
+    private readonly deps: Pick<BackupDeps, 'sessions' | 'packs' | 'settings' | 'runs' | 'presets' | 'regex'>,
     private readonly settingsBefore: Settings,
   ) {}
 
@@ -50,6 +51,13 @@ export class RestoreUndo {
     const { presets } = this.deps;
     const before = presets.get(id);
     this.steps.push({ what: `preset ${id}`, put: () => void (before ? presets.restore(before) : presets.delete(id)) });
+  }
+
+  /** Before one of the person's regex scripts is written: the script as it is (or that it was not here). */
+  regexScript(id: string): void {
+    const { regex } = this.deps;
+    const before = regex.get(id);
+    this.steps.push({ what: `regex script ${id}`, put: () => void (before ? regex.restore(before) : regex.delete(id, PERSON)) });
   }
 
   /** Puts back everything written, newest first, and the settings; returns what could not be put back. */

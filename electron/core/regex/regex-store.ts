@@ -130,6 +130,30 @@ export class RegexStore extends DbStore {
     return script;
   }
 
+  /**
+   * One of the person's scripts as a backup has it, under its own id: checked as a new one is (name, pattern, fields),
+   * written over one of that id, or added. The same script again is no change.
+   */
+  restore(saved: RegexScript): RegexScript {
+    const { id, owner: _owner, created_at, updated_at, ...fields } = saved;
+    const script = { ...newScript(checkedInput(fields as RegexScriptInput, true), id, USER_OWNER, created_at), updated_at };
+    checkPattern(script.find_regex, script.flags, script.substitute_macros);
+    const changed = this.write(() => {
+      const current = this.get(id);
+      if (current && JSON.stringify(current) === JSON.stringify(script)) return false;
+      if (current && current.owner !== USER_OWNER) fail('CONFLICT', `Regex script ${id} is an extension's here.`, { path: '/id' });
+      this.uniqueScriptId(script);
+      if (current) this.sql.write.run(script.script_id, script.scope, script.scope_id, JSON.stringify(script.target), script.disabled ? 1 : 0, script.sort_order, this.json(script), id);
+      else {
+        if ((this.sql.count.get() as [number])[0] >= REGEX_LIMITS.maxScripts) fail('QUOTA_EXCEEDED', `At most ${REGEX_LIMITS.maxScripts} regex scripts are kept.`);
+        this.sql.insert.run(script.id, script.owner, script.script_id, script.scope, script.scope_id, JSON.stringify(script.target), script.disabled ? 1 : 0, script.sort_order, script.created_at, this.json(script));
+      }
+      return true;
+    });
+    if (changed) this.announce({ kind: 'changed', script });
+    return script;
+  }
+
   /** False when there is no such script (Lumiverse's answer). */
   delete(id: string, writer: RegexWriter): boolean {
     const gone = this.write(() => {

@@ -3,6 +3,7 @@
 // installed extension switched off with fewer grants) exported, restored into a fresh folder, exported again: equal,
 // and no key in any file. Importing twice changes nothing. Adversarial: not JSON, not a backup, a broken session or pack
 // inside (nothing written), a pack with a bundled id, a newer settings version.
+import { PERSON } from '../../../electron/core/regex/regex-store';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,6 +46,9 @@ async function furnish(r: ChatRig): Promise<void> {
   await ok(r, 'extensions.install', { folder: FIXTURE, grant: ['tools'], trust: false });
   await r.host.extensions.whenSettled();
   await ok(r, 'extensions.disable', { id: 'seed-example' });
+  // The person's regex script (one an extension wrote is the extension's, and not in a backup).
+  r.host.regex.store.create({ name: 'Hide cues', find_regex: '\\[cue\\]', replace_string: '', target: ['display'] }, PERSON);
+  r.host.regex.store.create({ name: 'Theirs', find_regex: 'x', target: ['display'] }, { owner: 'some_extension', unrestricted: false });
   // An imported Lumiverse preset the chat's prompt is built from.
   const preset = await ok<{ id: string }>(r, 'chat.presets.import', { json: JSON.stringify({ name: 'Harbor Loom', blocks: [{ id: 'main', name: 'Main', content: 'Sail on.' }, { id: 'h', name: 'History', marker: 'chat_history' }] }) });
   await ok(r, 'settings.update', { patch: { chat: { ...r.host.settings.get().chat, presetId: preset.id } } });
@@ -65,6 +69,7 @@ describe('backup', () => {
     expect(exported.backup.packs.map((p) => p.id)).toEqual(['harbor-folk']);
     expect(exported.backup.runs).toEqual([expect.objectContaining({ chatId: 'harbor-chat', seed: 7 })]);
     expect(exported.backup.extensions).toEqual([expect.objectContaining({ id: 'seed-example', enabled: false, granted: ['tools'], source: 'user' })]);
+    expect(exported.backup.regexScripts).toEqual([expect.objectContaining({ name: 'Hide cues', find_regex: '\\[cue\\]', owner: '' })]);
     expect(exported.backup.presets).toEqual([expect.objectContaining({ name: 'Harbor Loom', prompt_order: [expect.objectContaining({ id: 'main' }), expect.objectContaining({ marker: 'chat_history' })] })]);
 
     // A fresh folder: the person installs the extension again, then restores.
@@ -78,6 +83,7 @@ describe('backup', () => {
       packs: 1,
       runs: 1,
       presets: 1,
+      regexScripts: 1,
       extensions: 1,
       missingExtensions: [],
       keysNeeded: ['Cloud', 'notes'],
@@ -119,7 +125,9 @@ describe('backup', () => {
     expect(after.connections).toEqual(before.connections);
     expect(after.mcpServers).toEqual(before.mcpServers);
     // A preset restored as it is here is no change: its revision stays (extensions holding it are not refused).
-    expect((await ok<{ backup: Backup }>(a, 'backup.export', {})).backup.presets).toEqual(backup.presets);
+    const over = (await ok<{ backup: Backup }>(a, 'backup.export', {})).backup;
+    expect(over.presets).toEqual(backup.presets);
+    expect(over.regexScripts).toEqual(backup.regexScripts);
     const fresh = await rig();
     expect(await ok(fresh, 'backup.import', { json: JSON.stringify(backup) })).toMatchObject({ extensions: 0, missingExtensions: ['Fixture: seed-example (seed-example 0.0.1)'] });
   }, 60_000);
@@ -146,6 +154,8 @@ describe('backup', () => {
       [{ ...backup, settings: { ...backup.settings, version: 99 } }, 'INVALID_INPUT', '/settings/version'],
       [{ ...backup, presets: [{ ...backup.presets![0]!, id: '../etc' }] }, 'INVALID_INPUT', '/presets/0/id'],
       [{ ...backup, presets: [{ ...backup.presets![0]!, prompt_order: ['x'] }] }, 'INVALID_INPUT', '/presets/0/prompt_order'],
+      [{ ...backup, regexScripts: [{ ...backup.regexScripts![0]!, find_regex: '(' }] }, 'INVALID_INPUT', '/regexScripts/0/find_regex'],
+      [{ ...backup, regexScripts: [{ ...backup.regexScripts![0]!, name: ' ' }] }, 'INVALID_INPUT', '/regexScripts/0/name'],
     ];
     for (const [broken, code, field] of cases) {
       const refused = await b.call('backup.import', { json: JSON.stringify(broken) });
@@ -154,6 +164,7 @@ describe('backup', () => {
     expect(await ok(b, 'settings.get', {})).toEqual(before);
     expect(await ok(b, 'chat.sessions.list', {})).toEqual([]);
     expect(await ok(b, 'chat.presets.list', {})).toEqual({ presets: [] });
+    expect(b.host.regex.store.all()).toEqual([]);
   }, 60_000);
 });
 

@@ -107,7 +107,8 @@ export function BackupControls() {
           <p>
             Restored {restored.sessions} session{restored.sessions === 1 ? '' : 's'}, {restored.packs} pack{restored.packs === 1 ? '' : 's'}
             {restored.runs > 0 && `, ${restored.runs} council run${restored.runs === 1 ? '' : 's'}`}
-            {restored.presets > 0 && `, ${restored.presets} preset${restored.presets === 1 ? '' : 's'}`} and the settings.
+            {restored.presets > 0 && `, ${restored.presets} preset${restored.presets === 1 ? '' : 's'}`}
+            {restored.regexScripts > 0 && `, ${restored.regexScripts} regex script${restored.regexScripts === 1 ? '' : 's'}`} and the settings.
           </p>
           {restored.keysNeeded.length > 0 && <p>Add the key again for: {restored.keysNeeded.join(', ')}.</p>}
           {restored.missingExtensions.length > 0 && <p>Install again: {restored.missingExtensions.join(', ')}.</p>}
