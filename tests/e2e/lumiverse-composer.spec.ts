@@ -52,6 +52,9 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
     // Its toolbar, inserted before Lumiverse's input row, shows above the Workbench's box and covers none of it.
     const toolbar = runtime(page).locator('#sd-guide-toolbar');
     await expect(toolbar).toBeVisible();
+    // Its strip at Lumiverse's chat toolbar mount point (checked below) comes in as its frame loads and moves the box's
+    // parts: the places below are read once it has.
+    await expect.poll(async () => (await page.getByTestId('composer').locator('iframe.surface-frame--composer').boundingBox())?.height ?? 0).toBeGreaterThan(20);
     const guide = toolbar.getByRole('button', { name: 'Guide Response' });
     await expect(guide).toBeDisabled();
     const box = workbench.getByLabel('Message');
@@ -63,7 +66,11 @@ test.describe("Lumiverse's message box, for a frontend written for it", () => {
     // What it pins outside the room (a corner badge above it) shows and takes the pointer there too.
     const badge = (await runtime(page).locator('#sd-badge').boundingBox())!;
     expect(badge.y + badge.height).toBeLessThanOrEqual(bar.y + 1);
-    expect(await hitAt(page, badge.x + badge.width / 2, badge.y + badge.height / 2)).toBe('layer');
+    // Read where it is now: the layer follows the box within a frame of any move.
+    await expect.poll(async () => {
+      const now = (await runtime(page).locator('#sd-badge').boundingBox())!;
+      return hitAt(page, now.x + now.width / 2, now.y + now.height / 2);
+    }).toBe('layer');
     await page.mouse.click(field.x + field.width / 2, field.y + 8);
     await expect(box).toBeFocused();
 
