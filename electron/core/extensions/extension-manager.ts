@@ -352,22 +352,12 @@ export class ExtensionManager {
     return infoOf(entry, this.options.launcher.containment, this.spindle.facts(entry.id));
   }
 
-  /** The host side of spindle.*: registrations for the chat pipeline, variables. */
+  /** The host side of spindle.*: registrations for the chat pipeline, variables, the dialogs backends open. */
   get spindleHost(): SpindleHost {
     return this.spindle;
   }
 
   /** The person runs one of its commands (run-command.ts), in the chat they have open. */
-  /** The person's answer to a dialog a backend opened (false: answered already, or gone). */
-  answerDialog(dialogId: string, answer: unknown): boolean {
-    return this.spindle.dialogs.answer(dialogId, answer);
-  }
-
-  /** The dialogs backends opened that wait for the person. */
-  pendingDialogs() {
-    return this.spindle.dialogs.pending();
-  }
-
   runCommand(id: string, commandId: string, chatId?: string): void {
     runCommand(this.entry(id), this.spindle.commands, this.spindle.chats(), commandId, chatId);
   }

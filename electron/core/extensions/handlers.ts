@@ -73,8 +73,8 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
       manager.runCommand(id, commandId, chatId);
       return { ran: true as const };
     },
-    'extensions.dialogAnswer': ({ dialogId, answer }) => ({ taken: manager.answerDialog(dialogId, answer) }),
-    'extensions.dialogs': () => ({ dialogs: manager.pendingDialogs() }),
+    'extensions.dialogAnswer': ({ dialogId, answer }) => ({ taken: manager.spindleHost.dialogs.answer(dialogId, answer) }),
+    'extensions.dialogs': () => ({ dialogs: manager.spindleHost.dialogs.pending() }),
     'extensions.pageRequest': ({ id, ...request }) => manager.frames.pageRequest(id, request),
     'extensions.image': ({ imageId }) => ({ dataUrl: manager.frames.shownImage(imageId) }),
     'extensions.log': async ({ id, afterSeq }) => {

@@ -8,15 +8,7 @@ export type PresetMethod = 'chat.presets.list' | 'chat.presets.import';
 
 export function presetHandlers(presets: PresetStore): Pick<Handlers, PresetMethod> {
   return {
-    'chat.presets.list': () => {
-      const all = [];
-      for (let offset = 0; ; offset += 200) {
-        const page = presets.list({ limit: 200, offset });
-        all.push(...page.data);
-        if (all.length >= page.total || page.data.length === 0) break;
-      }
-      return { presets: all.map((p) => ({ id: p.id, name: p.name, blocks: p.prompt_order.length })).sort((a, b) => a.name.localeCompare(b.name)) };
-    },
+    'chat.presets.list': () => ({ presets: presets.all().map((p) => ({ id: p.id, name: p.name, blocks: p.prompt_order.length })).sort((a, b) => a.name.localeCompare(b.name)) }),
     'chat.presets.import': ({ fileName, json }) => {
       const made = presets.create(presetFromFile(json, fileName));
       return { id: made.id, name: made.name, blocks: made.prompt_order.length };

@@ -29,6 +29,26 @@ const EDITABLE = ['name', 'provider', 'engine', 'parameters', 'prompts', 'metada
 
 export const PRESET_LIMITS = { maxPresets: 1000, maxPresetBytes: 4 * 1024 * 1024 };
 
+/**
+ * A preset's stored document: its blocks normalized, stale prompt variables pruned, defaults filled, and its fields
+ * in one order, so the same preset is the same text (a restore of an unchanged one is no change).
+ */
+function presetDoc(p: PresetCreate & Pick<PresetDto, 'id' | 'created_at' | 'updated_at'>): Omit<PresetDto, 'cache_revision'> {
+  const blocks = normalizeBlocks(p.prompt_order ?? []);
+  return {
+    id: p.id,
+    name: p.name,
+    provider: p.provider,
+    engine: p.engine || 'classic',
+    parameters: p.parameters ?? {},
+    prompt_order: blocks,
+    prompts: p.prompts ?? {},
+    metadata: pruneVariableValues(blocks, p.metadata ?? {}),
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
+
 export class PresetStore extends DbStore {
   private readonly sql;
 
@@ -61,23 +81,8 @@ export class PresetStore extends DbStore {
 
   create(input: PresetCreate): PresetDto {
     const now = this.seconds();
-    const blocks = normalizeBlocks(input.prompt_order ?? []);
-    const preset: Omit<PresetDto, 'cache_revision'> = {
-      id: randomUUID(),
-      name: input.name,
-      provider: input.provider,
-      engine: input.engine || 'classic',
-      parameters: input.parameters ?? {},
-      prompt_order: blocks,
-      prompts: input.prompts ?? {},
-      metadata: pruneVariableValues(blocks, input.metadata ?? {}),
-      created_at: now,
-      updated_at: now,
-    };
-    this.write(() => {
-      if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) fail('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
-      this.sql.insert.run(preset.id, now, now, this.json(preset));
-    });
+    const preset = presetDoc({ ...input, id: randomUUID(), created_at: now, updated_at: now });
+    this.write(() => this.insert(preset));
     return { ...preset, cache_revision: 0 };
   }
 
@@ -124,20 +129,7 @@ export class PresetStore extends DbStore {
   restore(preset: PresetDto): PresetDto {
     return this.write(() => {
       const current = this.get(preset.id);
-      const blocks = normalizeBlocks(preset.prompt_order);
-      // In the stored document's own order (create's), so the same preset compares equal as text.
-      const doc: Omit<PresetDto, 'cache_revision'> = {
-        id: preset.id,
-        name: preset.name,
-        provider: preset.provider,
-        engine: preset.engine || 'classic',
-        parameters: preset.parameters ?? {},
-        prompt_order: blocks,
-        prompts: preset.prompts ?? {},
-        metadata: pruneVariableValues(blocks, preset.metadata ?? {}),
-        created_at: preset.created_at,
-        updated_at: preset.updated_at,
-      };
+      const doc = presetDoc(preset);
       if (current) {
         // The same preset again (a backup restored twice) is no change: its revision stays.
         const { cache_revision: revision, ...was } = current;
@@ -145,8 +137,7 @@ export class PresetStore extends DbStore {
         this.sql.write.run(preset.updated_at, this.json(doc), preset.id);
         return { ...doc, cache_revision: revision + 1 };
       }
-      if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) fail('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
-      this.sql.insert.run(preset.id, preset.created_at, preset.updated_at, this.json(doc));
+      this.insert(doc);
       return { ...doc, cache_revision: 0 };
     });
   }
@@ -208,6 +199,12 @@ export class PresetStore extends DbStore {
       if (blocks.length === before && blocks.every((b, i) => b === preset.prompt_order[i])) return;
       this.update(id, { prompt_order: blocks, expected_cache_revision: preset.cache_revision });
     });
+  }
+
+  /** A new row (within a write), if the store has room for one more. */
+  private insert(doc: Omit<PresetDto, 'cache_revision'>): void {
+    if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) fail('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
+    this.sql.insert.run(doc.id, doc.created_at, doc.updated_at, this.json(doc));
   }
 
   private json(doc: object): string {
