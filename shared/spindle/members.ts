@@ -89,7 +89,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   fn('assemble', 'inert', 'reject'),
   space('promptRegex', 'pipeline', ns('setOwnedChats:void')),
   // Generation
-  space('generate', 'real', ns('raw quiet batch rawStream:stream quietStream:stream dryRun:reject observe assemble:reject quietTracked:reject')),
+  space('generate', 'real', ns('raw quiet batch rawStream:stream quietStream:stream dryRun observe assemble:reject quietTracked:reject')),
   space('connections', 'real', ns('list get resolveDispatch:null')),
   space('tokens', 'real', ns('countText countMessages countChat')),
   // Storage

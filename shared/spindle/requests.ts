@@ -288,6 +288,23 @@ const HOST = {
   'generate.raw': endpoint({ params: RawGenerateSchema, result: Dto({ text: Type.String(), finishReason: Type.String() }), errors: GENERATION_ERRORS }),
   'generate.lumiverse': endpoint({ params: LumiverseGenerateSchema, result: Any, errors: GENERATION_ERRORS }),
   'generate.stream': endpoint({ params: LumiverseStreamSchema, result: Any, errors: GENERATION_ERRORS, chunk: StreamChunk }),
+  // The prompt a turn of the chat would send now, built and not sent (spindle-host/prompt-dry-run.ts).
+  'generate.dryRun': endpoint({
+    ...positional({
+      input: Type.Object({
+        chatId: ChatId,
+        connectionId: Opt(Type.String({ maxLength: 64 })),
+        personaId: Opt(Type.String({ maxLength: 200 })),
+        presetId: Opt(Type.String({ maxLength: 200 })),
+        generationType: Opt(Type.String({ maxLength: 40 })),
+        parameters: Opt(Type.Record(Type.String(), Any)),
+      }),
+      userId: Opt(Type.String({ maxLength: 200 })),
+    }),
+    result: Any,
+    errors: ['NOT_FOUND', 'CHAT_NO_CONNECTION', 'INVALID_INPUT', 'CONFLICT', 'CANCELLED', 'CONNECTION_HELD'],
+    permission: 'generation',
+  }),
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;

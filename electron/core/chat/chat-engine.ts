@@ -1,7 +1,7 @@
 // The Workbench chat: sessions' turns started, stopped and awaited (one at a time per session), their connection and
 // model chosen, and the chat extensions see as active. A turn itself runs in chat-turn.ts.
 import type { PresetDto } from '../presets/preset-store';
-import type { LoreBook } from './pipeline/lore-stage';
+import type { LoreBook, LoreBooks } from './pipeline/lore-stage';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
@@ -28,6 +28,14 @@ import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
+import { previewPrompt, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
+
+export interface PreviewOptions {
+  connectionId?: string;
+  presetId?: string;
+  generationType?: PreviewGenerationType;
+  signal: AbortSignal;
+}
 
 /** What the caller leaves out follows the session's own Council switch. */
 const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
@@ -79,6 +87,7 @@ export class ChatEngine {
   private disposed = false;
   private readonly active = new ActiveChat(() => this.pipeline());
   private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
+  private readonly previewing = new Set<string>();
 
   constructor(private readonly deps: ChatEngineDeps) {
     this.council = deps.council;
@@ -229,11 +238,7 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        const books = this.deps.lore?.(session) ?? [];
-        const lore = books.flatMap((b) => b.entries);
-        const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
-        // Which book each entry came from, for those who ask (world info interceptors); the session's own are its own.
-        const loreBooks = new Map(books.flatMap((b) => b.entries.map((e) => [e.id, { bookId: b.bookId, source: b.source }] as const)));
+        const { read, loreBooks } = this.withLore(session);
         await runTurn(this.turnDeps(), { session: read, loreBooks, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {
         const error: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The chat turn failed unexpectedly.' };
@@ -246,6 +251,43 @@ export class ChatEngine {
     };
     turn.done = run();
     return { turnId, sessionId: session.id, ...(extra.userMessageId ? { userMessageId: extra.userMessageId } : {}), assistantMessageId };
+  }
+
+  /** The session with the entries of the world books it reads, and which book each of those came from. */
+  private withLore(session: ChatSession): { read: ChatSession; loreBooks: LoreBooks } {
+    const books = this.deps.lore?.(session) ?? [];
+    const lore = books.flatMap((b) => b.entries);
+    const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
+    // Which book each entry came from, for those who ask (world info interceptors); the session's own are its own.
+    const loreBooks = new Map(books.flatMap((b) => b.entries.map((e) => [e.id, { bookId: b.bookId, source: b.source }] as const)));
+    return { read, loreBooks };
+  }
+
+  /**
+   * The prompt a turn would send now, nothing sent or saved (spindle.generate.dryRun; prompt-preview.ts). One at a time
+   * per session: an interceptor asking for it again would otherwise build previews without end.
+   */
+  async previewPrompt(sessionId: string, options: PreviewOptions): Promise<PromptPreview> {
+    if (this.previewing.has(sessionId)) throw new HostFailure({ code: 'CONFLICT', message: 'A dry run of this chat is already being built.', path: '/chatId' });
+    this.previewing.add(sessionId);
+    try {
+      await this.deps.sessions.preload(sessionId);
+      const session = this.deps.sessions.get(sessionId);
+      const target = this.target({ ...(options.connectionId ? { connectionId: options.connectionId } : {}) }, session);
+      const prepare = this.pipelineDeps();
+      if (options.presetId !== undefined) {
+        const preset = this.deps.presets?.get(options.presetId) ?? null;
+        if (!preset) throw new HostFailure({ code: 'NOT_FOUND', message: `No preset ${options.presetId}.`, path: '/presetId' });
+        prepare.preset = () => ({ id: preset.id, preset });
+      }
+      const { read, loreBooks } = this.withLore(session);
+      return await previewPrompt(
+        { prepare, chatSettings: this.chatSettings() },
+        { session: read, loreBooks, target, generationType: options.generationType ?? 'normal', previewId: this.newId(), signal: options.signal },
+      );
+    } finally {
+      this.previewing.delete(sessionId);
+    }
   }
 
   private pipeline(): ExtensionPipeline | undefined {

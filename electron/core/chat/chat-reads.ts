@@ -131,6 +131,11 @@ export function chatReads(options: {
       options.changed(id);
       return { id: created.id };
     },
+    async preview(id, input) {
+      if (!sessions.has(id)) throw new HostFailure({ code: 'NOT_FOUND', message: `No Workbench session ${id}.`, path: '/chatId' });
+      const { profile, messages, ...built } = await options.chat.previewPrompt(id, input);
+      return { ...built, messages: messages.map((m) => ({ role: m.role, content: m.content })), provider: profile.provider };
+    },
     reply(id, check) {
       mutable(id);
       const started = options.chat.reply(id, {}, check);

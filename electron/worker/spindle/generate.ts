@@ -3,7 +3,7 @@
 // Two request shapes arrive here. The Workbench's own (`quiet({ prompt })`, `raw({ messages,
 // connectionId, maxTokens, temperature, topP })`) and Lumiverse's GenerationRequestDTO (`messages`,
 // `parameters`, `connection_id`, `tools`, `signal`; `batch({ requests, concurrent })`), which answers
-// with Lumiverse's `{ content, finish_reason, usage, … }`. A signal in the input (Lumiverse) or in
+// with Lumiverse's `{ content, finish_reason, usage, … }`; `dryRun` answers the prompt a chat's next turn would send. A signal in the input (Lumiverse) or in
 // the options (ours) cancels the generation on the host; it never crosses the channel.
 import type { GenerateKind } from '../../../shared/protocol';
 import type { HostRequests } from '../host-requests';
@@ -56,6 +56,7 @@ export function createGenerate(requests: HostRequests, observe: ObserveDeps) {
     batch: (input: unknown, options?: GenerateOptions) => lumiverse('batch', (typeof input === 'object' && input !== null ? input : {}) as Input, options?.signal),
     rawStream: (input: unknown) => stream('raw', input),
     quietStream: (input: unknown) => stream('quiet', input),
+    dryRun: (...args: unknown[]) => requests.call('generate.dryRun', { args }),
     observe(chatId: unknown) {
       if (!observe.allowed('generation')) throw observe.denied('generation', 'spindle.generate.observe');
       return observeGeneration(observe.on, String(chatId ?? ''));

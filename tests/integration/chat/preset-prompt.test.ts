@@ -66,7 +66,7 @@ describe('a chat prompt from a Lumiverse preset', () => {
       { role: 'system', content: 'Think before you answer.' },
     ]);
     const seen = await rig.host.registry.invoke('lumiverse_preset_engine:seen', {}, { timeoutMs: 10_000 });
-    expect(seen.ok && JSON.parse(seen.content)).toEqual({ presetId, presetName: 'A Megumin-style preset', placeholders: 3 });
+    expect(seen.ok && JSON.parse(seen.content)).toEqual({ seen: { presetId, presetName: 'A Megumin-style preset', placeholders: 3, isDryRun: false }, nested: null, started: 1 });
     expect(session.messages.at(-1)!.trace!.find((s) => s.stage === 'assembly')!.note).toContain('preset "Engine Suite"');
   }, 60_000);
 

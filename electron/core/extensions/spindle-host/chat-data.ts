@@ -5,7 +5,7 @@
 import { RecentWindow, UnderWay } from '../per-extension-limits';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
-import type { WorldInfoEntry } from '../../../../shared/types/chat';
+import type { PromptReport, WorldInfoEntry } from '../../../../shared/types/chat';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap } from './lumiverse-dto';
 import { imageMime } from './extension-images';
@@ -36,6 +36,25 @@ export interface ChatView {
 /** A character's picture as Lumiverse's image_id: an extension's frames fetch it at /api/v1/images/<image_id>. */
 export const characterImageId = (sessionId: string) => `avatar-${sessionId}`;
 export const CHARACTER_IMAGE_ID = /^avatar-([A-Za-z0-9_-]{1,128})$/;
+
+/** What a dry run is asked for (Lumiverse's DryRunRequestDTO, in the Workbench's names). */
+export interface PreviewRequest {
+  connectionId?: string;
+  presetId?: string;
+  generationType?: 'normal' | 'regenerate' | 'continue';
+  signal: AbortSignal;
+}
+
+/** The prompt a dry run built: its messages, the prompt by part, what the request would carry, and for what. */
+export interface PreviewView {
+  messages: Array<{ role: string; content: string }>;
+  report?: PromptReport;
+  parameters: Record<string, unknown>;
+  model: string;
+  /** The connection's provider (openai, anthropic, local…). */
+  provider: string;
+  cancelledBy?: string;
+}
 
 /** What an extension may change on a saved message (spindle.chat.updateMessage, in the Workbench's names). */
 export interface MessagePatch {
@@ -72,6 +91,8 @@ export interface ChatReads {
    * ended); with `check`, only throws why it could not (a reply being written, no connection) and starts nothing.
    */
   reply(id: string, check?: boolean): { turnId: string; settled: Promise<void> } | null;
+  /** generation: the prompt a turn would send now, built and not sent (spindle.generate.dryRun). */
+  preview(id: string, input: PreviewRequest): Promise<PreviewView>;
   /** chat_mutation: changes a saved message (its text, swipes, metadata), saved and shown live. */
   update(id: string, messageId: string, patch: MessagePatch): void;
   /** chat_mutation: sets the hidden flag of these messages (every id must be the session's). */

@@ -37,6 +37,7 @@ import { imageGenHandlers, type ImageConnections } from './image-gen';
 import { ExtensionCommands } from './commands';
 import { uiHandlers, type UiNavigation } from './ui-navigation';
 import { presetHandlers } from './presets';
+import { dryRunHandler } from './prompt-dry-run';
 import { memoryHandlers } from './memories';
 import { regexScriptHandlers } from './regex-scripts';
 import type { PresetStore } from '../../presets/preset-store';
@@ -186,6 +187,7 @@ export class SpindleHost {
       ...this.storageHandlers('storage'),
       ...this.storageHandlers('userStorage'),
       ...this.generateHandlers(),
+      ...dryRunHandler(chats),
       'runtime.inert': ({ member }, origin) => {
         this.noteInert(origin.extensionId, member);
         return null;
@@ -305,7 +307,7 @@ export class SpindleHost {
   }
 
   /** spindle.generate.*: the gate checks the permission itself (again for each chunk) and answers; the worker's cancel ends it. */
-  private generateHandlers(): HandlersOf<'generate', RequestOrigin> {
+  private generateHandlers(): Omit<HandlersOf<'generate', RequestOrigin>, 'generate.dryRun'> {
     const generate =
       (kind: 'quiet' | 'raw' | 'lumiverse' | 'stream') =>
       (input: unknown, origin: RequestOrigin, call: SpindleCall) =>

@@ -1,0 +1,69 @@
+// The prompt a turn would send now, built and not sent (Lumiverse's dryRunGeneration, which spindle.generate.dryRun
+// answers): the same preparation as a turn — context handlers, world info and its interceptors, the preset or the
+// Workbench's own prompt, macros without committing, prompt regex, interceptors — with the council skipped, as
+// Lumiverse skips it (it is expensive and calls a model), and nothing saved or announced.
+import type { ChatMessage, ChatSession, PromptReport } from '../../../shared/types/chat';
+import type { ConnectionProfile, LlmMessage } from '../../../shared/types/llm';
+import type { ChatSettings } from '../../../shared/types/chat';
+import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
+import type { LoreBooks } from './pipeline/lore-stage';
+import { budgetLimits, samplingParameters, turnSampling } from './sampling';
+
+export type PreviewGenerationType = 'normal' | 'regenerate' | 'continue';
+
+export interface PromptPreview {
+  messages: LlmMessage[];
+  /** The prompt by part and the world info that fired (absent when a context handler cancelled). */
+  report?: PromptReport;
+  /** What the request would carry: the session's sampling with the interceptors' changes over it. */
+  parameters: Record<string, unknown>;
+  model: string;
+  profile: ConnectionProfile;
+  /** Set when a context handler cancelled the generation (the messages are then empty). */
+  cancelledBy?: string;
+}
+
+/** A regenerate answers the person's last line again: the history ends there, as regenerate() has it. */
+function historyFor(messages: readonly ChatMessage[], type: PreviewGenerationType): ChatMessage[] {
+  if (type !== 'regenerate') return [...messages];
+  const lastUser = messages.map((m) => m.role).lastIndexOf('user');
+  return messages.slice(0, lastUser + 1);
+}
+
+export async function previewPrompt(
+  deps: { prepare: Omit<PrepareDeps, 'council'>; chatSettings: ChatSettings },
+  input: {
+    session: ChatSession;
+    loreBooks: LoreBooks;
+    target: { profile: ConnectionProfile; model: string };
+    generationType: PreviewGenerationType;
+    previewId: string;
+    signal: AbortSignal;
+  },
+): Promise<PromptPreview> {
+  const { session, target } = input;
+  const sampling = turnSampling(deps.chatSettings, session, target.profile.id);
+  const prepared = await preparePrompt(
+    { ...deps.prepare, council: async () => undefined },
+    {
+      session,
+      loreBooks: input.loreBooks,
+      history: historyFor(session.messages, input.generationType),
+      turnId: input.previewId,
+      model: target.model,
+      generationType: input.generationType,
+      dryRun: true,
+      toolDryRun: true,
+      signal: input.signal,
+      limits: budgetLimits(sampling),
+    },
+  );
+  return {
+    messages: prepared.messages,
+    ...(prepared.report ? { report: prepared.report } : {}),
+    parameters: { ...samplingParameters(sampling), ...prepared.parameters },
+    model: target.model,
+    profile: target.profile,
+    ...(prepared.cancelledBy ? { cancelledBy: prepared.cancelledBy } : {}),
+  };
+}

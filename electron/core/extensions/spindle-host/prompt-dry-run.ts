@@ -1,0 +1,70 @@
+// spindle.generate.dryRun: the prompt a turn of the chat would send now, built and not sent, in Lumiverse's
+// DryRunResultDTO (messages, breakdown, parameters, model, provider, token count, world info stats). Megumin Suite's
+// prompt preview and LumiAgent's dry_run_prompt tool read it; the Workbench builds it as a turn does (prompt-preview.ts).
+import type { PromptReport } from '../../../../shared/types/chat';
+import type { SpindleHandler } from './handlers';
+import { fail } from './handlers';
+import type { ChatReads, PreviewRequest, PreviewView } from './chat-data';
+
+/** Lumiverse's generation types, as a turn here has them (a swipe is a regenerate; impersonate and quiet build a normal turn). */
+function generationTypeOf(raw: string | undefined): PreviewRequest['generationType'] {
+  if (raw === 'continue') return 'continue';
+  if (raw === 'regenerate' || raw === 'swipe') return 'regenerate';
+  return 'normal';
+}
+
+const PARTS: Array<[keyof PromptReport['parts'], string, string]> = [
+  ['system', 'system', 'System prompt'],
+  ['character', 'character', 'Character'],
+  ['worldInfo', 'world_info', 'World info'],
+  ['deliberation', 'deliberation', 'Council deliberation'],
+  ['history', 'chat_history', 'Chat history'],
+];
+
+/** The prompt by part (estimated tokens: the Workbench counts by estimate, so no tokenizer is named). */
+function breakdownOf(report: PromptReport | undefined) {
+  if (!report) return { breakdown: [] };
+  const parts = PARTS.filter(([key]) => report.parts[key] > 0).map(([key, type, name]) => ({ type, name, tokens: report.parts[key] }));
+  const included = report.worldInfo.filter((hit) => hit.included);
+  return {
+    breakdown: parts.map(({ type, name, tokens }) => ({ type, name, preCountedTokens: tokens })),
+    tokenCount: { total_tokens: report.total, breakdown: parts, tokenizer_id: null, tokenizer_name: 'estimate' },
+    worldInfoStats: {
+      totalCandidates: report.worldInfo.length,
+      activatedBeforeBudget: report.worldInfo.length,
+      activatedAfterBudget: included.length,
+      evictedByBudget: report.worldInfo.length - included.length,
+      evictedByMinPriority: 0,
+      estimatedTokens: included.reduce((sum, hit) => sum + hit.tokens, 0),
+      recursionPassesUsed: 0,
+    },
+  };
+}
+
+/** The answer in Lumiverse's shape; the parameters asked for go over the ones the turn would send, as Lumiverse merges them. */
+export function dryRunResult(view: PreviewView, asked: Record<string, unknown> | undefined) {
+  return {
+    messages: view.messages,
+    ...breakdownOf(view.report),
+    parameters: { ...view.parameters, ...(asked ?? {}) },
+    model: view.model,
+    provider: view.provider,
+  };
+}
+
+export function dryRunHandler(chats: () => ChatReads | null): { 'generate.dryRun': SpindleHandler<'generate.dryRun'> } {
+  return {
+    'generate.dryRun': async ({ input }, _caller, call) => {
+      const reads = chats();
+      if (!reads || !reads.saved(input.chatId)) fail('NOT_FOUND', `No Workbench session ${input.chatId}.`, '/chatId');
+      const view = await reads.preview(input.chatId, {
+        ...(input.connectionId !== undefined ? { connectionId: input.connectionId } : {}),
+        ...(input.presetId !== undefined ? { presetId: input.presetId } : {}),
+        generationType: generationTypeOf(input.generationType),
+        signal: call.signal,
+      });
+      if (view.cancelledBy) fail('CANCELLED', `The extension ${view.cancelledBy} cancelled the generation (a context handler), so no prompt was built.`);
+      return dryRunResult(view, input.parameters);
+    },
+  };
+}

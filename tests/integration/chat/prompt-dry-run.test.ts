@@ -1,0 +1,115 @@
+// spindle.generate.dryRun, as Megumin Suite's prompt preview and LumiAgent's dry_run_prompt call it: a Lumiverse-style
+// extension asks for the prompt the chat's next generation would send, and gets it built as a turn builds it (the
+// chosen preset, world info, its own interceptor filling placeholders, told isDryRun), with nothing sent to the model,
+// nothing saved and no generation announced. Bad asks get stable codes; a dry run asked for from inside one is refused.
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatSession } from '../../../shared/types/chat';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, finished, newSession, type ChatRig } from './helpers';
+
+const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_preset_engine');
+let rig: ChatRig;
+
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+const LOOM = {
+  name: 'Engine Suite',
+  description: 'A Megumin-style preset',
+  blocks: [
+    { id: 'main', name: 'Main Prompt', marker: 'main_prompt', content: 'You are [[prompt1]] for {{char}} and {{user}}.' },
+    { id: 'wi', name: 'World Info', marker: 'world_info_before' },
+    { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+  ],
+};
+
+async function install(grant: string[]): Promise<void> {
+  const installed = await rig.call('extensions.install', { folder: FIXTURE, grant, trust: true });
+  if (!installed.ok) throw new Error(JSON.stringify(installed.error));
+  await rig.host.extensions.whenSettled();
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the extension's answers, read as JSON
+async function tool(name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const answer = await rig.host.registry.invoke(`lumiverse_preset_engine:${name}`, args, { timeoutMs: 20_000 });
+  if (!answer.ok) throw new Error(JSON.stringify(answer));
+  return JSON.parse(answer.content);
+}
+
+/** A session with one finished exchange, the person's line mentioning the lamp its world info keys on. */
+async function chatWithOneTurn(): Promise<string> {
+  const sessionId = await newSession(rig, {
+    character: { name: 'Seraphina', description: 'A guardian of the glade.', personality: '', scenario: '' },
+    persona: { name: 'Ada', description: '' },
+    worldInfo: [{ id: 'w1', keywords: ['lamp'], content: 'The lamp burns whale oil.', enabled: true }],
+  });
+  rig.server.enqueue({ text: 'It hangs by the door.' });
+  const started = await rig.call('chat.send', { sessionId, text: 'Where is the lamp?' });
+  if (!started.ok) throw new Error(JSON.stringify(started.error));
+  await finished(rig, (started.value as { turnId: string }).turnId);
+  return sessionId;
+}
+
+describe('spindle.generate.dryRun', () => {
+  it('answers the prompt the next turn would send, built through the chosen preset and the interceptors, sending and saving nothing', async () => {
+    await install(['tools', 'interceptor', 'generation']);
+    const presetId = ((await rig.call('chat.presets.import', { fileName: 'Engine Suite.json', json: JSON.stringify(LOOM) })).value as { id: string }).id;
+    await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId } } });
+    const sessionId = await chatWithOneTurn();
+    const before = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const generations = rig.server.generations.length;
+
+    const result = await tool('preview', { chatId: sessionId });
+    expect(result.messages).toEqual([
+      { role: 'system', content: 'You are a careful narrator for Seraphina and Ada.' },
+      { role: 'system', content: 'The lamp burns whale oil.' },
+      { role: 'user', content: 'Where is the lamp?' },
+      { role: 'assistant', content: 'It hangs by the door.' },
+    ]);
+    expect(result.model).toBe(before.messages.at(-1)!.model);
+    expect(result.model).toBeTruthy();
+    expect(result.provider).toBe('openai-compatible');
+    // The parameters it asked for go over what the turn would send, as Lumiverse merges them.
+    expect(result.parameters).toMatchObject({ max_tokens: 300 });
+    expect(result.breakdown.map((b: { type: string }) => b.type)).toEqual(expect.arrayContaining(['system', 'world_info', 'chat_history']));
+    expect(result.tokenCount.total_tokens).toBeGreaterThan(0);
+    expect(result.worldInfoStats).toMatchObject({ activatedAfterBudget: 1, evictedByBudget: 0 });
+
+    // Its interceptor ran knowing it was a dry run; no generation started or reached the model; the chat is as it was.
+    expect(await tool('seen')).toEqual({ seen: { presetId, presetName: 'A Megumin-style preset', placeholders: 1, isDryRun: true }, nested: null, started: 1 });
+    expect(rig.server.generations.length).toBe(generations);
+    expect((await rig.call('chat.sessions.get', { sessionId })).value).toEqual(before);
+  }, 60_000);
+
+  it('builds with the preset it names, or the Workbench prompt when none is chosen', async () => {
+    await install(['tools', 'interceptor', 'generation']);
+    const sessionId = await chatWithOneTurn();
+    const own = await tool('preview', { chatId: sessionId });
+    expect(own.messages[0].content).toMatch(/^You are Seraphina\./);
+    const presetId = ((await rig.call('chat.presets.import', { fileName: 'Engine Suite.json', json: JSON.stringify(LOOM) })).value as { id: string }).id;
+    const named = await tool('preview', { chatId: sessionId, presetId });
+    expect(named.messages[0]).toEqual({ role: 'system', content: 'You are a careful narrator for Seraphina and Ada.' });
+  }, 60_000);
+
+  it('refuses with stable codes: an unknown chat or preset, a missing chatId, no generation permission, and a dry run asked for from inside one', async () => {
+    await install(['tools', 'interceptor', 'generation']);
+    const sessionId = await chatWithOneTurn();
+    expect((await tool('preview', { chatId: 'no-such-chat' })).error).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await tool('preview', { chatId: sessionId, presetId: 'no-such-preset' })).error).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('no-such-preset') });
+    expect((await tool('preview', {})).error).toMatchObject({ code: 'INVALID_INPUT' });
+    // Its interceptor asks for a dry run of the same chat while one is built: refused, where it would recurse without end.
+    expect((await tool('preview', { chatId: sessionId, nested: true })).messages.length).toBeGreaterThan(0);
+    expect((await tool('seen')).nested).toBe('CONFLICT');
+
+    await rig.call('extensions.revoke', { id: 'lumiverse_preset_engine', permission: 'generation' });
+    await rig.host.extensions.whenSettled();
+    expect((await tool('preview', { chatId: sessionId })).error).toMatchObject({ code: 'PERMISSION_DENIED' });
+  }, 60_000);
+});
