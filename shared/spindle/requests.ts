@@ -49,8 +49,9 @@ const SCOPED_VARIABLES = {
   get: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.String() }),
   has: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.Boolean() }),
   list: endpoint({ ...positional({ chatId: Key }), result: Variables }),
-  set: endpoint({ ...positional({ chatId: Key, key: Key, value: Opt(Any) }), result: Type.Null(), errors: ['INPUT_TOO_LARGE'] }),
-  delete: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.Null() }),
+  // NOT_FOUND: a session's chat variables, when the session went meanwhile.
+  set: endpoint({ ...positional({ chatId: Key, key: Key, value: Opt(Any) }), result: Type.Null(), errors: ['INPUT_TOO_LARGE', 'NOT_FOUND'] }),
+  delete: endpoint({ ...positional({ chatId: Key, key: Key }), result: Type.Null(), errors: ['NOT_FOUND'] }),
 } as const;
 
 // ---- the Workbench's sessions in Lumiverse's shapes ----

@@ -324,6 +324,17 @@ export class ChatEngine {
     return { active: this.active.id };
   }
 
+  /** A chat's macro variables, kept where Lumiverse keeps them (metadata.chat_variables; spindle.variables.chat reads them). */
+  saveChatVariables(sessionId: string, variables: Record<string, string>): void {
+    if (!this.deps.sessions.has(sessionId)) return;
+    // Within what an extension may keep on a chat (256 KB, lumiverse-dto.ts): more is not kept, and the log says so.
+    if (JSON.stringify(variables).length > 256 * 1024) return this.log.warn(`chat ${sessionId}: its macro variables are over 256 KB as JSON; not kept`);
+    this.deps.sessions.mutate(sessionId, (s) => {
+      s.metadata = { ...(s.metadata ?? {}), chat_variables: variables };
+    });
+    this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
+  }
+
   /** Tells extensions about a chat event (active-chat.ts). */
   announce(sessionId: string, event?: string, payload?: unknown): void {
     this.active.tell(sessionId, event, payload);
@@ -360,6 +371,7 @@ export class ChatEngine {
       now: () => this.clock.now(),
       councilTools: () => this.council?.inlineTools?.() ?? [],
       ...(this.deps.regex ? { regex: this.deps.regex } : {}),
+      saveChatVariables: (sessionId, variables) => this.saveChatVariables(sessionId, variables),
       preset: () => {
         const id = this.deps.settings().chat?.presetId;
         return id ? { id, preset: this.deps.presets?.get(id) ?? null } : null;

@@ -2,6 +2,7 @@
 // the same engine a turn runs (built-ins from the session, the council's, extensions' macros).
 import { macroDefinitions, type MacroSources } from './pipeline/macro-catalog';
 import { MacroResolver } from './pipeline/macros';
+import { sessionVariables } from './pipeline/builtin-macros';
 import type { ResolvedMacros } from '../../../shared/spindle/macros';
 
 export type { ResolvedMacros };
@@ -18,8 +19,11 @@ export function listMacros(sources: MacroSources): MacroListing[] {
   return macroDefinitions(sources).map((d) => ({ name: d.name, owner: d.owner, description: d.description, value: d.value ?? null }));
 }
 
-export async function resolveMacros(sources: MacroSources, text: string): Promise<ResolvedMacros> {
-  const resolver = new MacroResolver(macroDefinitions(sources));
+/** `saveChatVariables`: where a committing resolve keeps the chat variables its macros changed (none: not kept). */
+export async function resolveMacros(sources: MacroSources, text: string, saveChatVariables?: (variables: Record<string, string>) => void): Promise<ResolvedMacros> {
+  const variables = sources.variables ?? sessionVariables(sources.session);
+  const resolver = new MacroResolver(macroDefinitions({ ...sources, variables }));
   const resolved = await resolver.resolve(text);
+  if (sources.commit && variables.dirty.has('chat')) saveChatVariables?.(Object.fromEntries(variables.chat));
   return { text: resolved, diagnostics: resolver.notes.map((n) => ({ message: n.text, offset: 0, length: 0 })) };
 }

@@ -73,7 +73,8 @@ describe('assembly views', () => {
     expect(views[0]!.messages.length).toBe(messages.length);
     expect(views[0]!.messages.at(-1)!.content).toMatch(/\{\{char\}\}$/);
     expect(views[0]!.note).toBe(`${report.cutMessages} oldest messages left out to fit`);
-    expect(views[1]!.note).toBe(`{{char}}, {{user}}; ≈${report.total} tokens`);
+    // {{dice}} with no extension of that name is Lumiverse's built-in roll of one die.
+    expect(views[1]!.note).toBe(`{{char}}, {{user}}, {{dice}}; ≈${report.total} tokens`);
     expect(views[1]!.messages).toEqual(messages);
   });
 

@@ -1,9 +1,10 @@
-// The macros a turn knows: Lumiverse's built-ins that people write in cards and prompts, the council's, and the
+// The macros a turn knows: Lumiverse's built-ins that people write in cards and prompts (builtin-macros.ts), the council's, and the
 // ones extensions registered (a pushed value, or a handler run in the worker with Lumiverse's 5 s budget).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { ExtensionMacroRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { InlineTool } from '../council-port';
 import type { MacroDefinition } from './macros';
+import { builtinMacros, sessionVariables, type MacroVariables } from './builtin-macros';
 
 /** Lumiverse's per-macro budget for a pull-model handler. */
 export const MACRO_HANDLER_TIMEOUT_MS = 5_000;
@@ -21,6 +22,8 @@ export interface MacroSources {
   /** false for a dry run: handlers see ctx.commit = false. */
   commit: boolean;
   signal: AbortSignal;
+  /** The turn's macro variables (absent: the session's, for this resolve alone). */
+  variables?: MacroVariables;
 }
 
 function builtin(name: string, description: string, value: string): MacroDefinition {
@@ -70,5 +73,7 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
       },
     });
   }
+  // Lumiverse's wider built-ins come after extensions' macros: an extension's own {{dice}} or {{time}} is the one it meant.
+  defs.push(...builtinMacros({ session, history, variables: sources.variables ?? sessionVariables(session) }));
   return defs;
 }

@@ -12,6 +12,8 @@ export interface MacroDefinition {
   description: string;
   /** The current value when it is known without running anything (built-ins, pushed values). */
   value?: string;
+  /** Its answer changes between uses (time, dice, variables): run at each use, not once per turn. */
+  volatile?: boolean;
   resolve(args: string[]): string | Promise<string>;
 }
 
@@ -32,18 +34,23 @@ export interface MacroNote {
 
 export const MACRO_LIMITS: MacroLimits = { maxPasses: 8, maxExpansions: 2000, maxChars: 2_000_000 };
 
+/** ST's and Lumiverse's {{trim}}: the marker goes, with the line breaks around it. */
+export const withoutTrimMarkers = (text: string): string => (text.includes('{{') ? text.replace(/(?:\r?\n)*\{\{trim\}\}(?:\r?\n)*/gi, '') : text);
+
 /** A macro with no braces inside it: the innermost ones are expanded first. */
 const MACRO = /\{\{([^{}]*)\}\}/g;
 
 export class MacroResolver {
   private readonly byName = new Map<string, MacroDefinition>();
-  /** One value per macro call per turn: a handler runs once however often the text uses it. */
+  /** One value per macro call per turn (a handler runs once however often the text uses it); a volatile one's latest. */
   private readonly memo = new Map<string, Promise<string | null>>();
   readonly notes: MacroNote[] = [];
   /** Lower-cased names of the macros that resolved at least once. */
   readonly used = new Set<string>();
   /** Milliseconds spent in each owner's macros (handlers of one owner may run side by side). */
   readonly spent = new Map<string, number>();
+  /** What each text calling a volatile macro resolved to (its values are not remembered per call). */
+  private readonly volatileResults = new Map<string, string>();
 
   constructor(
     definitions: MacroDefinition[],
@@ -58,17 +65,22 @@ export class MacroResolver {
     return this.byName.has(name.toLowerCase());
   }
 
-  resolve(text: string): Promise<string> {
-    return this.expand(text, (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
+  async resolve(text: string): Promise<string> {
+    const resolved = await this.expand(withoutTrimMarkers(text), (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
+    if (this.callsVolatile(text)) this.volatileResults.set(text, resolved);
+    return resolved;
   }
 
   /** The text with only `owners`' macros expanded, each to the value resolve() gave it; nothing runs. */
   view(text: string, owners: ReadonlySet<string>): Promise<string> {
+    // A text whose volatile macros (dice, variables) answered differently at each use: every owner's view is what it resolved to.
+    const whole = this.volatileResults.get(text);
+    if (whole !== undefined && this.owners().every((o) => owners.has(o))) return Promise.resolve(whole);
     const known = (inner: string) => {
       const def = this.byName.get(nameOf(inner));
       return def !== undefined && owners.has(def.owner) && this.memo.has(inner);
     };
-    return this.expand(text, known, (inner) => this.memo.get(inner)!, false);
+    return this.expand(withoutTrimMarkers(text), known, (inner) => this.memo.get(inner)!, false);
   }
 
   /** The owners whose macros resolved, in the order their macros are defined (built-ins first). */
@@ -121,10 +133,10 @@ export class MacroResolver {
   }
 
   private value(inner: string): Promise<string | null> {
-    let memo = this.memo.get(inner);
+    const def = this.byName.get(nameOf(inner))!;
+    let memo = def.volatile ? undefined : this.memo.get(inner);
     if (!memo) {
-      const [rawName, ...args] = inner.split('::');
-      const def = this.byName.get(nameOf(rawName!))!;
+      const [, ...args] = inner.split('::');
       const started = this.now();
       memo = Promise.resolve()
         .then(() => def.resolve(args.map((a) => a.trim())))
@@ -142,11 +154,18 @@ export class MacroResolver {
     return memo;
   }
 
+  private callsVolatile(text: string): boolean {
+    // Every macro's opening, nested ones included (`{{getvar::{{key}}}}` calls getvar).
+    return text.includes('{{') && [...text.matchAll(/\{\{([^{}:]*)/g)].some((m) => this.byName.get(nameOf(m[1]!))?.volatile === true);
+  }
+
   private note(owner: string, text: string): void {
     if (!this.notes.some((n) => n.text === text)) this.notes.push({ owner, text });
   }
 }
 
+/** A macro's name, in any case; `{{// a comment}}` is the comment macro whatever follows the slashes. */
 function nameOf(inner: string): string {
-  return (inner.split('::')[0] ?? '').trim().toLowerCase();
+  const name = (inner.split('::')[0] ?? '').trim().toLowerCase();
+  return name.startsWith('//') ? '//' : name;
 }

@@ -14,6 +14,7 @@ import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
 import { turnRegexMacros } from './regex-stage';
+import { sessionVariables } from './builtin-macros';
 import type { RegexScripts } from '../../regex/regex-scripts';
 import { personaIdOf } from '../../extensions/spindle-host/chat-data';
 
@@ -25,6 +26,8 @@ export interface PrepareDeps {
   council: (toolDryRun: boolean) => Promise<CouncilRunOutcome | undefined>;
   /** The regex scripts (absent: none run). */
   regex?: RegexScripts;
+  /** Keeps the session's chat-scoped macro variables (metadata.chat_variables) a committed turn changed. */
+  saveChatVariables?: (sessionId: string, variables: Record<string, string>) => void;
   /** The preset chosen for the chat's prompt (its id, and the preset or null when it is gone); null: none chosen. */
   preset?: () => { id: string; preset: PresetDto | null } | null;
 }
@@ -93,8 +96,10 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
   // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
   const read = await runWorldInfoInterceptors(pipeline, { session, history, books: input.loreBooks ?? new Map() }, signal, trace);
+  const variables = sessionVariables(session);
   const started = deps.now();
   const assembled = await assemblePrompt({
+    variables,
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
     session: read,
     history,
@@ -106,8 +111,10 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     signal,
     ...(input.limits ? { limits: input.limits } : {}),
     now: deps.now,
-    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal }) } } : {}),
+    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables }) } } : {}),
   });
+  // Lumiverse saves the chat's variables after assembly when a macro changed them; a dry run commits nothing.
+  if (!input.dryRun && variables.dirty.has('chat')) deps.saveChatVariables?.(session.id, Object.fromEntries(variables.chat));
   // Each step after the first is timed by its macros' own time, so the stages' times still add up to the whole.
   const views = assembled.views.map((view) => ({ ...view, rendered: renderMessages(view.messages) }));
   const inSteps = views.slice(1).reduce((sum, view) => sum + (view.ms ?? 0), 0);

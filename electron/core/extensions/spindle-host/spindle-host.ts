@@ -28,7 +28,7 @@ import { userHandlers } from './users';
 import { BackendDialogs } from './backend-dialogs';
 import type { DialogEvent } from './backend-dialogs';
 import { tokenHandlers, type TokenModels } from './tokens';
-import { ExtensionVariables } from './variables';
+import { ExtensionVariables, sessionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
@@ -143,7 +143,8 @@ export class SpindleHost {
       },
       (id, payload) => options.toFrontend?.(id, payload),
     );
-    this.variables = new ExtensionVariables(options.dataRoot);
+    const chats = deps.chats ?? (() => null);
+    this.variables = new ExtensionVariables(options.dataRoot, sessionVariables(chats));
     this.providers = new ExtensionProviders(changed);
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock);
@@ -154,7 +155,6 @@ export class SpindleHost {
       const worker = peer(id);
       return worker && { granted: worker.granted, call: (endpoint, context, timeoutMs, signal) => worker.call('rpc_endpoint', endpoint, [context], `shared RPC endpoint ${endpoint}`, timeoutMs, signal) };
     }, changed);
-    const chats = deps.chats ?? (() => null);
     const showToast = (id: string, toast: ExtensionToast) => {
       const kind = toast.push ? 'notification' : 'toast';
       options.log(id, toast.level === 'error' ? 'error' : toast.level === 'warning' ? 'warn' : 'info', `${kind}: ${toast.title ? `${toast.title} — ` : ''}${toast.message}`);

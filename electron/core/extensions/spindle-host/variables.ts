@@ -1,10 +1,14 @@
-// spindle.variables (local, global, chat): string values by key, per extension, in its data folder.
+// spindle.variables (local, global, chat): string values by key, per extension, in its data folder; a Workbench
+// session's `chat` variables are the session's own (metadata.chat_variables), shared as in Lumiverse with every
+// extension and the {{getchatvar}} macros.
 //
 // `local` and `chat` are kept per chat id, `global` once; each value at most 64 KB and the whole
 // document 1 MB. Keys are 1–256 characters.
 import path from 'node:path';
 import { JsonDocument } from './json-document';
 import { fail, type Caller, type HandlersOf } from './handlers';
+import type { ChatReads } from './chat-data';
+import { withinMetadataCap } from './lumiverse-dto';
 
 type Scope = Record<string, string>;
 interface Variables {
@@ -25,36 +29,67 @@ function keyOf(key: string, name: string): string {
 
 type ScopeName = 'global' | 'local' | 'chat';
 
+/**
+ * A Workbench session's chat variables, where Lumiverse keeps them (metadata.chat_variables), shared by every extension
+ * and the {{getchatvar}} macros; null for a chat that is not a session.
+ */
+export interface SessionVariables {
+  read(chatId: string): Scope | null;
+  write(chatId: string, values: Scope): void;
+}
+
+/** The sessions' chat variables over the host's chats (none without them). */
+export function sessionVariables(chats: () => ChatReads | null): SessionVariables {
+  const head = (chatId: string) => {
+    const reads = chats();
+    return reads?.saved(chatId) ? { reads, chat: reads.head(chatId) } : null;
+  };
+  return {
+    read(chatId) {
+      const found = head(chatId);
+      if (!found?.chat) return null;
+      const values = found.chat.metadata?.chat_variables;
+      if (!values || typeof values !== 'object' || Array.isArray(values)) return {};
+      return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    },
+    write(chatId, values) {
+      const found = head(chatId);
+      if (!found?.chat) fail('NOT_FOUND', `No Workbench session ${chatId}.`, '/chatId');
+      const metadata = { ...(found.chat.metadata ?? {}), chat_variables: values };
+      withinMetadataCap(metadata, "A chat's metadata (its variables included) is", '/value');
+      found.reads.updateChat(chatId, { metadata });
+    },
+  };
+}
+
 export class ExtensionVariables {
   private readonly documents = new Map<string, JsonDocument<Variables>>();
 
-  constructor(private readonly dataRoot: string) {}
-
-  /** The chat-scoped variables of a session, for the chat pipeline's macros. */
-  chatScope(extensionId: string, chatId: string): Scope {
-    return { ...(this.document(extensionId).read().chat[chatId] ?? {}) };
-  }
+  constructor(
+    private readonly dataRoot: string,
+    private readonly sessions: SessionVariables | null = null,
+  ) {}
 
   /** The handlers of spindle.variables.global, .local and .chat. */
   handlers(): HandlersOf<'variables'> {
     const scoped = (scope: ScopeName) => ({
-      get: ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => {
-        const values = this.scope(caller, scope, chatId).current();
+      get: async ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => {
+        const values = (await this.scope(caller, scope, chatId)).current();
         return own(values, keyOf(key, 'key')) ? values[key] : '';
       },
-      has: ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => own(this.scope(caller, scope, chatId).current(), keyOf(key, 'key')),
-      list: ({ chatId }: { chatId?: string }, caller: Caller) => ({ ...this.scope(caller, scope, chatId).current() }),
+      has: async ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => own((await this.scope(caller, scope, chatId)).current(), keyOf(key, 'key')),
+      list: async ({ chatId }: { chatId?: string }, caller: Caller) => ({ ...(await this.scope(caller, scope, chatId)).current() }),
       set: async ({ chatId, key, value }: { chatId?: string; key: string; value?: unknown }, caller: Caller) => {
         const text = String(value ?? '');
         if (text.length > VARIABLE_LIMITS.maxValueChars) fail('INPUT_TOO_LARGE', `A variable holds at most ${VARIABLE_LIMITS.maxValueChars} characters.`, '/value');
-        const area = this.scope(caller, scope, chatId);
+        const area = await this.scope(caller, scope, chatId);
         await area.update((values) => {
           values[keyOf(key, 'key')] = text;
         });
         return null;
       },
       delete: async ({ chatId, key }: { chatId?: string; key: string }, caller: Caller) => {
-        await this.scope(caller, scope, chatId).update((values) => {
+        await (await this.scope(caller, scope, chatId)).update((values) => {
           delete values[keyOf(key, 'key')];
         });
         return null;
@@ -81,9 +116,13 @@ export class ExtensionVariables {
   }
 
   /** One scope of an extension's variables: global, or local/chat for one chat id. */
-  private scope(caller: Caller, scope: ScopeName, chatIdParam: string | undefined) {
+  private async scope(caller: Caller, scope: ScopeName, chatIdParam: string | undefined) {
     const doc = this.document(caller.extensionId);
     const chatId = scope === 'global' || chatIdParam === undefined ? null : keyOf(chatIdParam, 'chatId');
+    if (scope === 'chat' && chatId !== null) {
+      const shared = await this.sessionScope(doc, chatId);
+      if (shared) return shared;
+    }
     const byChat = (v: Variables) => v[scope as 'local' | 'chat'];
     return {
       current: (): Scope => {
@@ -96,6 +135,30 @@ export class ExtensionVariables {
           if (!own(byChat(draft), chatId)) byChat(draft)[chatId] = Object.create(null) as Scope;
           change(byChat(draft)[chatId]!);
         }),
+    };
+  }
+
+  /**
+   * A session's chat variables, shared; what this extension kept for the session in its own document before moves
+   * there at its first use (keys the session already has keep their value).
+   */
+  private async sessionScope(doc: JsonDocument<Variables>, chatId: string) {
+    const sessions = this.sessions;
+    if (!sessions || sessions.read(chatId) === null) return null;
+    const earlier = doc.read().chat[chatId];
+    if (earlier && Object.keys(earlier).length) {
+      sessions.write(chatId, { ...earlier, ...sessions.read(chatId) });
+      await doc.update((draft) => {
+        delete draft.chat[chatId];
+      });
+    }
+    return {
+      current: (): Scope => sessions.read(chatId) ?? {},
+      update: async (change: (values: Scope) => void) => {
+        const values: Scope = Object.assign(Object.create(null) as Scope, sessions.read(chatId) ?? {});
+        change(values);
+        sessions.write(chatId, { ...values });
+      },
     };
   }
 

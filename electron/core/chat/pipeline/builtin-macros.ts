@@ -1,0 +1,144 @@
+// Lumiverse's built-in macros that presets and cards write, beyond the names and the council's: the core primitives
+// ({{newline}}, {{trim}}, {{// comments}}…), time, dice and random picks, the conversation's last lines, and the
+// variable macros over Lumiverse's three scopes (src/macros/definitions/*.ts, read for their names and answers):
+// `local` lives for the turn, `chat` is the session's metadata.chat_variables (saved after a committed turn, as
+// Lumiverse saves it, and shared with spindle.variables.chat), `global` is seeded from metadata.macro_variables.global.
+// Scoped blocks ({{if}}…{{/if}}) are not here: the resolver expands single macros only.
+import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import type { MacroDefinition } from './macros';
+
+export type VariableScope = 'local' | 'chat' | 'global';
+
+/** A turn's macro variables; `dirty` names the scopes a macro changed. */
+export interface MacroVariables {
+  local: Map<string, string>;
+  chat: Map<string, string>;
+  global: Map<string, string>;
+  dirty: Set<VariableScope>;
+}
+
+/** A stored scope as text values (an extension may have kept numbers or booleans there). */
+const strings = (value: unknown): Map<string, string> => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return new Map();
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  return new Map(Object.entries(value).flatMap(([k, v]) => (scalar(v) ? [[k, String(v)] as [string, string]] : [])));
+};
+
+/** The variables a turn of this session starts with (Lumiverse's MacroEnv). */
+export function sessionVariables(session: Pick<ChatSession, 'metadata'>): MacroVariables {
+  const metadata = session.metadata ?? {};
+  const macroVariables = metadata.macro_variables as { global?: unknown } | undefined;
+  return { local: new Map(), chat: strings(metadata.chat_variables), global: strings(macroVariables?.global), dirty: new Set() };
+}
+
+const fixed = (name: string, description: string, value: string): MacroDefinition => ({ name, owner: 'built-in', description, value, resolve: () => value });
+/** A macro whose answer changes between uses (time, dice, variables): run at each use, never remembered. */
+const live = (name: string, description: string, resolve: (args: string[]) => string): MacroDefinition => ({ name, owner: 'built-in', description, volatile: true, resolve });
+
+/** `{{random::a::b}}` or one comma list (`{{random::a,b,c}}`, SillyTavern's form). */
+const listOf = (args: string[]): string[] => (args.length === 1 && args[0]!.includes(',') ? args[0]!.split(',').map((s) => s.trim()) : args);
+
+function randomOf(args: string[], random: () => number): string {
+  const items = listOf(args);
+  if (items.length === 0) return String(Math.round(random()));
+  if (items.length <= 2 && items.every((a) => a.trim() !== '' && !Number.isNaN(Number(a)))) {
+    const min = parseInt(items[0]!, 10) || 0;
+    const max = parseInt(items[1] ?? '1', 10) || 1;
+    return max < min ? String(min) : String(Math.floor(random() * (max - min + 1)) + min);
+  }
+  return items[Math.floor(random() * items.length)]!;
+}
+
+function roll(notation: string | undefined, random: () => number): string {
+  const match = /^(\d*)d(\d+)$/i.exec((notation || '1d6').trim());
+  if (!match) return '0';
+  const count = Math.min(parseInt(match[1] || '1', 10), 100);
+  const sides = parseInt(match[2]!, 10);
+  if (sides < 1 || count < 1) return '0';
+  let total = 0;
+  for (let i = 0; i < count; i++) total += Math.floor(random() * sides) + 1;
+  return String(total);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function variableMacros(vars: MacroVariables): MacroDefinition[] {
+  const scopes: Array<[VariableScope, string, string]> = [
+    ['local', 'var', 'this turn'],
+    ['global', 'gvar', 'global'],
+    ['chat', 'chatvar', "this chat's saved"],
+  ];
+  return scopes.flatMap(([scope, suffix, label]) => {
+    const map = vars[scope];
+    const set = (key: string, value: string) => {
+      map.set(key, value);
+      vars.dirty.add(scope);
+      return value;
+    };
+    const number = (key: string, parse: (s: string) => number) => parse(map.get(key) || '0') || 0;
+    return [
+      live(`get${suffix}`, `A ${label} variable's value.`, ([key]) => map.get((key ?? '').trim()) ?? ''),
+      live(`set${suffix}`, `Sets a ${label} variable (answers nothing).`, ([key, value]) => (set((key ?? '').trim(), value ?? ''), '')),
+      live(`add${suffix}`, `Adds a number to a ${label} variable; answers the sum.`, ([key, value]) => set((key ?? '').trim(), String(number((key ?? '').trim(), parseFloat) + (parseFloat(value ?? '') || 0)))),
+      live(`inc${suffix}`, `Adds one to a ${label} variable; answers it.`, ([key]) => set((key ?? '').trim(), String(number((key ?? '').trim(), (s) => parseInt(s, 10)) + 1))),
+      live(`dec${suffix}`, `Takes one from a ${label} variable; answers it.`, ([key]) => set((key ?? '').trim(), String(number((key ?? '').trim(), (s) => parseInt(s, 10)) - 1))),
+      live(`has${suffix}`, `"true" when a ${label} variable is set.`, ([key]) => String(map.has((key ?? '').trim()))),
+      live(`delete${suffix}`, `Removes a ${label} variable.`, ([key]) => {
+        if (map.delete((key ?? '').trim())) vars.dirty.add(scope);
+        return '';
+      }),
+    ];
+  });
+}
+
+export interface BuiltinSources {
+  session: ChatSession;
+  history: ChatMessage[];
+  variables: MacroVariables;
+  now?: () => number;
+  random?: () => number;
+}
+
+export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
+  const { session, history } = sources;
+  const now = () => new Date(sources.now?.() ?? Date.now());
+  const random = sources.random ?? Math.random;
+  const lastOf = (role: ChatMessage['role']) => [...history].reverse().find((m) => m.role === role)?.content ?? '';
+  return [
+    fixed('space', 'A space.', ' '),
+    fixed('newline', 'A line break.', '\n'),
+    fixed('nl', 'A line break.', '\n'),
+    fixed('noop', 'Nothing.', ''),
+    fixed('trim', 'Takes the line breaks around it away (the resolver does: macros.ts).', ''),
+    fixed('comment', 'A comment: nothing reaches the prompt.', ''),
+    fixed('note', 'A comment: nothing reaches the prompt.', ''),
+    fixed('//', 'A comment: nothing reaches the prompt.', ''),
+    fixed('banned', "SillyTavern's banned words: nothing reaches the prompt.", ''),
+    fixed('input', "The person's last line.", lastOf('user')),
+    fixed('lastUserMessage', "The person's last line.", lastOf('user')),
+    fixed('lastCharMessage', "The character's last reply.", lastOf('assistant')),
+    fixed('lastMessageId', 'The index of the last message.', String(Math.max(0, history.length - 1))),
+    fixed('messageCount', 'How many messages the chat has.', String(history.length)),
+    fixed('chatId', "The chat's id.", session.id),
+    fixed('group', "The character's name (a chat here has one).", session.character.name),
+    fixed('isGroupChat', '"false": a chat here has one character.', 'false'),
+    fixed('notChar', "The persona's name.", session.persona.name),
+    live('reverse', 'The text reversed.', ([text]) => [...(text ?? '')].reverse().join('')),
+    live('time', 'The time now (24-hour).', () => now().toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', hour12: false })),
+    live('date', 'The date today.', () => now().toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' })),
+    live('weekday', 'The day of the week.', () => now().toLocaleDateString('en-US', { weekday: 'long' })),
+    live('isotime', 'The date and time now, ISO 8601.', () => now().toISOString()),
+    live('isodate', 'The date today, YYYY-MM-DD.', () => {
+      const d = now();
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    }),
+    live('random', 'A whole number between two, or one of the items, at random.', (args) => randomOf(args, random)),
+    live('pick', 'One of the items, at random.', (args) => {
+      const items = listOf(args);
+      return items.length ? items[Math.floor(random() * items.length)]! : '';
+    }),
+    live('roll', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
+    live('dice', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
+    ...variableMacros(sources.variables),
+  ];
+}

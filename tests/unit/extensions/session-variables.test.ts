@@ -1,0 +1,50 @@
+// spindle.variables.chat for a Workbench session is the session's own store (shared with every extension and the
+// {{getchatvar}} macros); a chat that is not a session keeps the extension's own scope; what an extension kept for a
+// session in its own scope before moves into the session's at first use, never over a value the session has.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExtensionVariables, type SessionVariables } from '../../../electron/core/extensions/spindle-host/variables';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(() => cleanupTempDirs());
+
+function sessions(stored: Record<string, Record<string, string>>): SessionVariables {
+  return {
+    read: (chatId) => (chatId in stored ? { ...stored[chatId] } : null),
+    write: (chatId, values) => {
+      stored[chatId] = { ...values };
+    },
+  };
+}
+
+const caller = (extensionId: string) => ({ extensionId, allowed: () => true });
+const call = (handlers: ReturnType<ExtensionVariables['handlers']>, method: keyof ReturnType<ExtensionVariables['handlers']>, params: object, id = 'ext-a') =>
+  (handlers[method] as unknown as (p: object, c: ReturnType<typeof caller>) => unknown)(params, caller(id));
+
+describe('spindle.variables.chat over sessions', () => {
+  it("shares a session's variables between extensions, and keeps a non-session chat's in the extension's own scope", async () => {
+    const stored: Record<string, Record<string, string>> = { s1: { visits: '2' } };
+    const handlers = new ExtensionVariables(tempDir(), sessions(stored)).handlers();
+    await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'sky', value: 'grey' }, 'ext-a');
+    expect(await call(handlers, 'variables.chat.list', { chatId: 's1' }, 'ext-b')).toEqual({ visits: '2', sky: 'grey' });
+    expect(stored.s1).toEqual({ visits: '2', sky: 'grey' });
+    await call(handlers, 'variables.chat.delete', { chatId: 's1', key: 'visits' }, 'ext-b');
+    expect(stored.s1).toEqual({ sky: 'grey' });
+
+    await call(handlers, 'variables.chat.set', { chatId: 'elsewhere', key: 'k', value: 'v' }, 'ext-a');
+    expect(await call(handlers, 'variables.chat.get', { chatId: 'elsewhere', key: 'k' }, 'ext-a')).toBe('v');
+    expect(await call(handlers, 'variables.chat.get', { chatId: 'elsewhere', key: 'k' }, 'ext-b')).toBe('');
+    expect(stored.elsewhere).toBeUndefined();
+  });
+
+  it("moves what an extension kept for a session in its own scope into the session's, once, without overwriting", async () => {
+    const root = tempDir();
+    fs.mkdirSync(path.join(root, 'ext-a'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'ext-a', 'variables.json'), JSON.stringify({ global: {}, local: {}, chat: { s1: { visits: '9', mood: 'calm' } } }));
+    const stored: Record<string, Record<string, string>> = { s1: { visits: '2' } };
+    const handlers = new ExtensionVariables(root, sessions(stored)).handlers();
+    expect(await call(handlers, 'variables.chat.list', { chatId: 's1' })).toEqual({ visits: '2', mood: 'calm' });
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'ext-a', 'variables.json'), 'utf8')).chat).toEqual({});
+  });
+});
