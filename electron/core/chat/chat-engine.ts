@@ -29,6 +29,7 @@ import { messageDtoIn } from './chat-reads';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { previewPrompt, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
+import { processContent, type ContentWrite } from './pipeline/content-processors';
 
 export interface PreviewOptions {
   connectionId?: string;
@@ -88,6 +89,8 @@ export class ChatEngine {
   private readonly active = new ActiveChat(() => this.pipeline());
   private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
   private readonly previewing = new Set<string>();
+  /** Sessions whose person's line is with the extensions' processors (send waits on them before it saves). */
+  private readonly writing = new Set<string>();
 
   constructor(private readonly deps: ChatEngineDeps) {
     this.council = deps.council;
@@ -115,14 +118,28 @@ export class ChatEngine {
     await this.turns.get(sessionId)?.done;
   }
 
-  send(sessionId: string, text: string, options: SendOptions = {}): TurnStarted {
-    const session = this.deps.sessions.get(sessionId);
+  async send(sessionId: string, text: string, options: SendOptions = {}): Promise<TurnStarted> {
+    let session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
     options = { ...followSession(options, session), dryRun: options.dryRun ?? session.dryRun === true };
     const target = this.target(options, session);
-    const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
+    if (options.dryRun) {
+      // A dry run saves nothing, so no processor runs on the line (they are for writes, and may act on them).
+      const line: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
+      return { ...this.start(session, [...session.messages, line], target, options, { dryRun: true }), userMessageId: line.id };
+    }
+    // Extensions' processors have the line before it is saved; the session takes no other send meanwhile.
+    this.writing.add(sessionId);
+    let written: Awaited<ReturnType<typeof processContent>>;
+    try {
+      written = await this.processWrite({ chatId: sessionId, content: text, isUser: true, origin: 'create' });
+      session = this.deps.sessions.get(sessionId);
+    } finally {
+      this.writing.delete(sessionId);
+    }
+    this.assertIdle(sessionId);
+    const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: written.content, createdAt: this.clock.now(), ...(written.extra ? { metadata: written.extra } : {}) };
     const history = [...session.messages, userMessage];
-    if (options.dryRun) return { ...this.start(session, history, target, options, { dryRun: true }), userMessageId: userMessage.id };
     const chat = this.chatSettings();
     const saved = this.deps.sessions.mutate(sessionId, (s) => {
       s.messages.push(userMessage);
@@ -196,7 +213,7 @@ export class ChatEngine {
 
   private assertIdle(sessionId: string): void {
     if (this.disposed) throw new HostFailure({ code: 'HOST_SHUTDOWN', message: 'The host is shutting down.' });
-    if (this.turns.has(sessionId)) {
+    if (this.turns.has(sessionId) || this.writing.has(sessionId)) {
       throw new HostFailure({ code: 'CONFLICT', message: 'A reply is still being generated for this session.', hint: 'Stop it first, or wait for it to finish.' });
     }
   }
@@ -322,6 +339,11 @@ export class ChatEngine {
     }
     this.active.switchTo(sessionId);
     return { active: this.active.id };
+  }
+
+  /** What the extensions' message content processors make of a person's write before it is saved (content-processors.ts). */
+  processWrite(write: ContentWrite): ReturnType<typeof processContent> {
+    return processContent(this.pipeline(), write, this.log);
   }
 
   /** A chat's macro variables, kept where Lumiverse keeps them (metadata.chat_variables; spindle.variables.chat reads them). */

@@ -8,6 +8,7 @@ import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import { summaryFields, summaryOf } from './store/session-summary';
 import { searchSessions } from './session-search';
+import { swipeIndex } from './swipes';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';
 import { USER_OWNER, type RegexScript } from '../../../shared/types/regex-script';
@@ -86,9 +87,21 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
     'chat.reply': whole(({ sessionId, ...options }) => chat.reply(sessionId, options)!),
     'chat.continue': whole(({ sessionId, ...options }) => chat.continueReply(sessionId, options)),
     'chat.messages.edit': whole(async ({ sessionId, messageId, content }) => {
-      const role = sessions.get(sessionId).messages.find((m) => m.id === messageId)?.role ?? 'assistant';
+      const message = sessions.get(sessionId).messages.find((m) => m.id === messageId);
+      const role = message?.role ?? 'assistant';
+      // Extensions' processors see the person's edit first, as Lumiverse's message route runs them; then the edit scripts.
+      const written = message
+        ? await chat.processWrite({
+            chatId: sessionId,
+            messageId,
+            content,
+            isUser: role === 'user',
+            ...(message.metadata ? { extra: message.metadata } : {}),
+            ...(message.swipes ? { origin: 'swipe_update' as const, swipeIndex: swipeIndex(message) } : { origin: 'update' as const }),
+          })
+        : { content };
       const reader = (s: RegexScript) => s.owner === USER_OWNER || chat.extensionAllowed(s.owner, CHAT_TEXT_PERMISSION);
-      return messages.edit(sessionId, messageId, await regex.onEdit(sessionId, role, content, reader));
+      return messages.edit(sessionId, messageId, await regex.onEdit(sessionId, role, written.content, reader), written.extra);
     }),
     'chat.messages.delete': whole(({ sessionId, messageId }) => messages.delete(sessionId, messageId)),
     'chat.messages.swipe': whole(({ sessionId, messageId, swipeId, direction }) => {

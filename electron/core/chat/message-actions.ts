@@ -19,9 +19,10 @@ export interface MessageActionsDeps {
 export class MessageActions {
   constructor(private readonly deps: MessageActionsDeps) {}
 
-  edit(sessionId: string, messageId: string, content: string): ChatSession {
+  /** `metadata`: the message's metadata as an extension's processor left it (absent: unchanged). */
+  edit(sessionId: string, messageId: string, content: string, metadata?: Record<string, unknown>): ChatSession {
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
-      s.messages[i] = editContent(s.messages[i]!, content);
+      s.messages[i] = { ...editContent(s.messages[i]!, content), ...(metadata ? { metadata } : {}) };
     });
     this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
     return session;

@@ -1,0 +1,72 @@
+// Lumiverse's message content processors (spindle.registerMessageContentProcessor, permission chat_mutation): before a
+// person's message is saved — sent (origin `create`) or edited (`update`, or `swipe_update` on a reply with swipes) —
+// each processor in priority order may replace its text and add to its extra (the message's metadata), as
+// Lumiverse's chats routes run them (src/spindle/message-content-processor.ts: 10 s each, a failure skipped). Slash
+// commands typed into a message (`/setvar`, `/inject`) and markup a tracker expands are done this way.
+import { SESSION_LIMITS } from '../../../../shared/types/chat';
+import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
+import type { Logger } from '../../ports';
+
+/** Lumiverse's budget for one processor. */
+export const PROCESSOR_TIMEOUT_MS = 10_000;
+/** What a processor may leave in a message's extra (as an extension's chat metadata: lumiverse-dto.ts). */
+const MAX_EXTRA_CHARS = 256 * 1024;
+
+export interface ContentWrite {
+  chatId: string;
+  /** Absent for a message not saved yet (`create`). */
+  messageId?: string;
+  content: string;
+  isUser: boolean;
+  extra?: Record<string, unknown>;
+  origin: 'create' | 'update' | 'swipe_update';
+  /** `swipe_update`: the swipe rewritten. */
+  swipeIndex?: number;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Why an answer is not a patch Lumiverse would take, or null when it is one (an absent answer passes through). */
+function refusal(answer: unknown): string | null {
+  if (!isRecord(answer)) return 'it answered something other than { content?, extra? }';
+  if (answer.content !== undefined && typeof answer.content !== 'string') return 'its content was not text';
+  if (typeof answer.content === 'string' && answer.content.length > SESSION_LIMITS.messageContent) return `its content was over ${SESSION_LIMITS.messageContent} characters`;
+  if (answer.extra !== undefined && !isRecord(answer.extra)) return 'its extra was not an object';
+  return null;
+}
+
+/** The message as the processors leave it: its text, and its extra when one of them added to it. */
+export async function processContent(
+  pipeline: ExtensionPipeline | undefined,
+  write: ContentWrite,
+  log: Logger,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<{ content: string; extra?: Record<string, unknown> }> {
+  let content = write.content;
+  let extra = write.extra;
+  for (const ref of pipeline?.handlers('message_content_processor') ?? []) {
+    if (signal.aborted) break;
+    const ctx = { chatId: write.chatId, ...(write.messageId ? { messageId: write.messageId } : {}), content, isUser: write.isUser, ...(extra ? { extra } : {}), origin: write.origin, ...(write.swipeIndex !== undefined ? { swipeIndex: write.swipeIndex } : {}), userId: 'local' };
+    const result = await ref.call([ctx], PROCESSOR_TIMEOUT_MS, signal);
+    const skip = (why: string) => log.warn(`message content processor of ${ref.extensionName} skipped (${write.origin} in ${write.chatId}): ${why}`);
+    if (!result.ok) {
+      skip(`${result.error.code} — ${result.error.message}`);
+      continue;
+    }
+    if (result.value === null || result.value === undefined) continue;
+    const why = refusal(result.value);
+    if (why) {
+      skip(why);
+      continue;
+    }
+    const patch = result.value as { content?: string; extra?: Record<string, unknown> };
+    // Swipes share their message's extra, so a swipe's write leaves it (Lumiverse ignores it there too).
+    if (patch.extra !== undefined && write.origin !== 'swipe_update') {
+      const merged = { ...(extra ?? {}), ...patch.extra };
+      if (JSON.stringify(merged).length > MAX_EXTRA_CHARS) skip(`its extra would be over ${MAX_EXTRA_CHARS} characters as JSON`);
+      else extra = merged;
+    }
+    if (patch.content !== undefined) content = patch.content;
+  }
+  return { content, ...(extra !== write.extra && extra ? { extra } : {}) };
+}
