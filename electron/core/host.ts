@@ -14,6 +14,7 @@ import { createDispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-host/spindle-deps';
 import { regexHandlers } from './chat/regex-handlers';
+import { DisplayPass } from './chat/display-pass';
 import { MemoryCortex } from './memory/memory-cortex';
 import { chatReads } from './chat/chat-reads';
 import { NodeLauncher, workerRuntimeSource } from './extensions/workers/launcher';
@@ -181,14 +182,17 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     }),
   });
   llmServices.chat.setPipeline(() => extensions.pipeline());
+  const display = new DisplayPass(llmServices.regex.store, () => extensions.pipeline(), ports.log);
   // Extensions granted regex_scripts hear each change (event-access.ts), and the window redraws what scripts changed.
   llmServices.regex.store.onChange((change) => {
     if (change.kind === 'changed') extensions.pipeline().broadcast('REGEX_SCRIPT_CHANGED', { id: change.script.id, script: change.script });
     else if (change.kind === 'deleted') extensions.pipeline().broadcast('REGEX_SCRIPT_DELETED', { id: change.id });
-    emit({ type: 'regex.changed', revision: llmServices.regex.store.revision });
+    emit({ type: 'regex.changed', revision: display.revision });
   });
   llmServices.sidecar.endpoints.attach(() => extensions.providers());
   extensions.onEvent((event) => {
+    // An extension's processors came or went (registered, stopped, a permission changed): the window draws again.
+    if (display.refresh()) emit({ type: 'regex.changed', revision: display.revision });
     if (event.type === 'extension.safe-mode') {
       addNotice({
         level: 'warning',
@@ -265,7 +269,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...connectionHandlers(llmServices),
     ...sidecarHandlers(llmServices.sidecar),
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
-    ...regexHandlers(llmServices.regex, llmServices.sessions, llmServices.chat),
+    ...regexHandlers(llmServices.regex, llmServices.sessions, llmServices.chat, display),
     ...sessionFileHandlers(llmServices.sessions, llmServices.regex.store, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...presetHandlers(llmServices.presets),
     ...mcpHandlers(mcp),

@@ -29,7 +29,7 @@ export const RegexScriptSchema = Type.Object({
 });
 
 export const regexMethods = {
-  'regex.list': endpoint({ description: 'Every regex script, in the order they run.', params: Type.Object({}, { additionalProperties: false }), result: Type.Object({ scripts: Type.Array(RegexScriptSchema), revision: Type.Number() }) }),
+  'regex.list': endpoint({ description: 'Every regex script, in the order they run.', params: Type.Object({}, { additionalProperties: false }), result: Type.Object({ scripts: Type.Array(RegexScriptSchema), revision: Type.Number(), processors: Type.Integer({ minimum: 0, description: "Extensions' message content processors a message shown goes through (origin render)." }) }) }),
   'regex.setDisabled': endpoint({
     description: 'Switches a regex script off (or on again).',
     params: Type.Object({ id: ScriptId, disabled: Type.Boolean() }, { additionalProperties: false }),

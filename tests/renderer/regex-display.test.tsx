@@ -129,7 +129,7 @@ describe('the display pass when the host refuses it', () => {
     const host = {
       invoke: async (method: string) => {
         asked.push(method);
-        if (method === 'regex.list') return { ok: true, value: { scripts: [{ ...HIDE, id: 'r1', owner: 'x', scope: 'global', scope_id: null, target: ['display'], disabled: false }], revision: 1 } };
+        if (method === 'regex.list') return { ok: true, value: { scripts: [{ ...HIDE, id: 'r1', owner: 'x', scope: 'global', scope_id: null, target: ['display'], disabled: false }], revision: 1, processors: 0 } };
         return { ok: false, error: { code: 'NOT_FOUND', message: 'No Workbench session gone.' } };
       },
       onEvent: () => () => undefined,
@@ -152,7 +152,7 @@ describe('the display pass when the host refuses it', () => {
     const host = {
       invoke: async (method: string) => {
         asked.push(method);
-        if (method === 'regex.list') return { ok: true, value: { scripts: [script], revision } };
+        if (method === 'regex.list') return { ok: true, value: { scripts: [script], revision, processors: 0 } };
         // The scripts changed on the host (no event reached this window): its answers say so.
         revision = 2;
         return { ok: true, value: { texts: ['Hi'], revision: 2, skipped: [] } };
@@ -168,5 +168,26 @@ describe('the display pass when the host refuses it', () => {
     await settle();
     expect(display.shown('s1', 'Hi [voice: x]', 'assistant', 0)).toBe('Hi');
     expect(asked).toEqual(['regex.list', 'regex.display', 'regex.list', 'regex.display']);
+  });
+
+  it("asks the host for a chat no script applies to once an extension's processor renders what is shown", async () => {
+    let processors = 0;
+    const host = {
+      invoke: async (method: string) => {
+        if (method === 'regex.list') return { ok: true, value: { scripts: [], revision: processors, processors } };
+        return { ok: true, value: { texts: ['Hi (waves)'], revision: processors, skipped: [] } };
+      },
+      onEvent: () => () => undefined,
+    } as unknown as HostApi;
+    const none = new RegexDisplay(host);
+    await settle();
+    expect(none.applies('s1')).toBe(false);
+    processors = 1;
+    const display = new RegexDisplay(host);
+    await settle();
+    expect(display.applies('s1')).toBe(true);
+    display.ask('s1', 'Hi :wave:', 'assistant', 0);
+    await settle();
+    expect(display.shown('s1', 'Hi :wave:', 'assistant', 0)).toBe('Hi (waves)');
   });
 });

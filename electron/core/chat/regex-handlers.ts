@@ -1,10 +1,11 @@
 // Contract handlers for regex.*: the person's view of the regex scripts (the person may switch off or delete any,
-// whoever wrote it) and the display pass the window asks for the messages it draws.
+// whoever wrote it) and the display pass the window asks for the messages it draws (display-pass.ts).
 import type { Handlers } from '../../../shared/contract';
 import type { RegexScript } from '../../../shared/types/regex-script';
 import type { ChatEngine } from './chat-engine';
 import { regexMacros } from './pipeline/regex-stage';
 import type { SessionStore } from './session-store';
+import type { DisplayPass } from './display-pass';
 import { placementOf, runNotes, type RegexScripts } from '../regex/regex-scripts';
 import { PERSON } from '../regex/regex-store';
 import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
@@ -33,10 +34,10 @@ const view = (s: RegexScript, slow: boolean) => ({
   slow,
 });
 
-export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat: ChatEngine): Pick<Handlers, RegexHandlerNames> {
+export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat: ChatEngine, display: DisplayPass): Pick<Handlers, RegexHandlerNames> {
   const { store } = regex;
   return {
-    'regex.list': () => ({ scripts: store.all().map((s) => view(s, regex.isSlow(s))), revision: store.revision }),
+    'regex.list': () => ({ scripts: store.all().map((s) => view(s, regex.isSlow(s))), revision: display.revision, processors: display.processors() }),
     'regex.setDisabled': ({ id, disabled }) => {
       const script = store.update(id, { disabled }, PERSON);
       return view(script, regex.isSlow(script));
@@ -44,7 +45,7 @@ export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat:
     'regex.delete': ({ id }) => ({ deleted: store.delete(id, PERSON) }),
     'regex.display': async ({ sessionId, items }) => {
       sessions.assertExists(sessionId);
-      const revision = store.revision;
+      const revision = display.revision;
       // Display macros read and never write: a variable macro shown on screen does not change the chat. The session is
       // read (in the background, as a long chat is) only if a script asks for macros.
       const macros = regexMacros(
@@ -54,8 +55,10 @@ export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat:
         },
         (id) => chat.extensionAllowed(id, CHAT_TEXT_PERMISSION),
       );
-      const run = await regex.apply('display', sessionId, items.map((item) => ({ text: item.text, placement: placementOf(item.role), depth: item.depth })), { macros: macros.forScript });
-      return { texts: run?.texts ?? items.map((item) => item.text), revision, skipped: runNotes(run) };
+      // Extensions' render processors first, then the display scripts, as Lumiverse's display pass runs them.
+      const rendered = await display.render(sessionId, items);
+      const run = await regex.apply('display', sessionId, items.map((item, i) => ({ text: rendered[i]!, placement: placementOf(item.role), depth: item.depth })), { macros: macros.forScript });
+      return { texts: run?.texts ?? rendered, revision, skipped: runNotes(run) };
     },
   };
 }

@@ -1,7 +1,8 @@
 // spindle.registerMessageContentProcessor, as slash-command extensions use it: the person's line goes through the
 // processor before it is saved (a `/setvar` runs into the chat's variables and is stripped; the turn's prompt already
 // reads the variable), an edit goes through it as `update`, an edit of a reply with swipes as `swipe_update` (its
-// extra left alone), and a dry run saves nothing, so no processor runs.
+// extra left alone), and a dry run saves nothing, so no processor runs. The window's display pass runs them as
+// `render` before the display scripts, and its revision follows them as they come and go.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
@@ -76,5 +77,26 @@ describe('message content processors', () => {
       ['update', true, 'id', null],
       ['swipe_update', false, 'id', 1],
     ]);
+  }, 60_000);
+
+  it('render what the window shows, before the display scripts, and the display revision follows them', async () => {
+    const sessionId = await newSession(rig);
+    const listed = async () => (await rig.call('regex.list', {})).value as { revision: number; processors: number };
+    const shown = async () => (await rig.call('regex.display', { sessionId, items: [{ text: 'Hi :wave:', role: 'assistant', depth: 0 }, { text: '', role: 'user', depth: 1 }] })).value as { texts: string[]; revision: number };
+    const installed = await listed();
+    expect(installed.processors).toBe(1);
+    expect(await shown()).toMatchObject({ texts: ['Hi (waves)', ''], revision: installed.revision });
+    const seenBefore = (await seen()).filter((w) => w.origin === 'render');
+    expect(seenBefore).toEqual([{ origin: 'render', isUser: false, messageId: null, swipeIndex: null, extra: { role: 'assistant', is_user: false } }]);
+
+    // Disabled, its processor goes: the revision moves, the window is told, and the text is shown as written.
+    const disabled = await rig.call('extensions.disable', { id: 'lumiverse_slash_commands' });
+    expect(disabled.ok).toBe(true);
+    await rig.host.extensions.whenSettled();
+    const after = await listed();
+    expect(after).toMatchObject({ processors: 0 });
+    expect(after.revision).toBeGreaterThan(installed.revision);
+    expect(rig.events.flatMap((e) => (e.type === 'regex.changed' ? [e.revision] : []))).toContain(after.revision);
+    expect((await shown()).texts).toEqual(['Hi :wave:', '']);
   }, 60_000);
 });

@@ -2,7 +2,8 @@
 // person's message is saved — sent (origin `create`) or edited (`update`, or `swipe_update` on a reply with swipes) —
 // each processor in priority order may replace its text and add to its extra (the message's metadata), as
 // Lumiverse's chats routes run them (src/spindle/message-content-processor.ts: 10 s each, a failure skipped). Slash
-// commands typed into a message (`/setvar`, `/inject`) and markup a tracker expands are done this way.
+// commands typed into a message (`/setvar`, `/inject`) and markup a tracker expands are done this way. The window's
+// display pass runs them too, with origin `render` (display-pass.ts).
 import { SESSION_LIMITS } from '../../../../shared/types/chat';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { Logger } from '../../ports';
@@ -19,7 +20,8 @@ export interface ContentWrite {
   content: string;
   isUser: boolean;
   extra?: Record<string, unknown>;
-  origin: 'create' | 'update' | 'swipe_update';
+  /** `render`: the text as the window shows it, nothing saved (display-pass.ts). */
+  origin: 'create' | 'update' | 'swipe_update' | 'render';
   /** `swipe_update`: the swipe rewritten. */
   swipeIndex?: number;
 }
@@ -41,15 +43,20 @@ export async function processContent(
   write: ContentWrite,
   log: Logger,
   signal: AbortSignal = new AbortController().signal,
+  /** Processors that failed earlier in the same pass (skipped; one failing here joins them). */
+  failed?: Set<string>,
 ): Promise<{ content: string; extra?: Record<string, unknown> }> {
   let content = write.content;
   let extra = write.extra;
   for (const ref of pipeline?.handlers('message_content_processor') ?? []) {
     if (signal.aborted) break;
+    const key = `${ref.extensionId}/${ref.id}`;
+    if (failed?.has(key)) continue;
     const ctx = { chatId: write.chatId, ...(write.messageId ? { messageId: write.messageId } : {}), content, isUser: write.isUser, ...(extra ? { extra } : {}), origin: write.origin, ...(write.swipeIndex !== undefined ? { swipeIndex: write.swipeIndex } : {}), userId: 'local' };
     const result = await ref.call([ctx], PROCESSOR_TIMEOUT_MS, signal);
     const skip = (why: string) => log.warn(`message content processor of ${ref.extensionName} skipped (${write.origin} in ${write.chatId}): ${why}`);
     if (!result.ok) {
+      failed?.add(key);
       skip(`${result.error.code} — ${result.error.message}`);
       continue;
     }
@@ -60,8 +67,8 @@ export async function processContent(
       continue;
     }
     const patch = result.value as { content?: string; extra?: Record<string, unknown> };
-    // Swipes share their message's extra, so a swipe's write leaves it (Lumiverse ignores it there too).
-    if (patch.extra !== undefined && write.origin !== 'swipe_update') {
+    // Swipes share their message's extra, so a swipe's write leaves it (Lumiverse ignores it there too); a render saves none.
+    if (patch.extra !== undefined && write.origin !== 'swipe_update' && write.origin !== 'render') {
       const merged = { ...(extra ?? {}), ...patch.extra };
       if (JSON.stringify(merged).length > MAX_EXTRA_CHARS) skip(`its extra would be over ${MAX_EXTRA_CHARS} characters as JSON`);
       else extra = merged;

@@ -1,6 +1,6 @@
 // The regex scripts in the window, read once for all of it (the Regex scripts view lists them from here too). It knows
-// which scripts exist, so a chat no display script applies to asks the host nothing and draws at once; otherwise each
-// shown message's text goes through them on the host (their patterns run there, under a time limit), asked for in one
+// which scripts exist, so a chat no display script (and no extension's render processor) applies to asks the host
+// nothing and draws at once; otherwise each shown message's text goes through them on the host (their patterns run there, under a time limit), asked for in one
 // batch per render and kept until a script changes.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { MethodOutput } from '../../../../shared/contract';
@@ -24,6 +24,8 @@ export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: stri
 
 export class RegexDisplay {
   private scripts: Script[] = [];
+  /** Extensions' message content processors a shown message goes through (their render pass, on the host). */
+  private processors = 0;
   private revision = -1;
   private listError: HostError | null = null;
   private readonly kept = new Map<string, string>();
@@ -56,9 +58,9 @@ export class RegexDisplay {
     return { scripts: this.revision < 0 ? null : this.scripts, error: this.listError };
   }
 
-  /** Whether any enabled display script could change this session's messages. */
+  /** Whether any enabled display script, or an extension's render processor, could change this session's messages. */
   applies(sessionId: string): boolean {
-    return this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId));
+    return this.processors > 0 || this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId));
   }
 
   /** The text as shown, once the host has said; undefined until then. */
@@ -89,6 +91,7 @@ export class RegexDisplay {
       const moved = result.value.revision !== this.revision;
       if (moved) {
         this.scripts = result.value.scripts;
+        this.processors = result.value.processors;
         this.revision = result.value.revision;
         this.kept.clear();
         this.asked.clear();
