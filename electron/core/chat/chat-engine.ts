@@ -315,8 +315,10 @@ export class ChatEngine {
   macroSources(sessionId?: string, commit = false): MacroSources {
     const blank = { character: { name: '', description: '', personality: '', scenario: '' }, persona: { name: '', description: '' }, worldInfo: [], messages: [] };
     const session = sessionId ? this.deps.sessions.get(sessionId) : ({ ...blank, id: '' } as unknown as ChatSession);
-    const extensions = this.pipeline()?.macros() ?? [];
-    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, commit, signal: new AbortController().signal };
+    const pipeline = this.pipeline();
+    const extensions = pipeline?.macros() ?? [];
+    const interceptors = pipeline?.handlers('macro_interceptor') ?? [];
+    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, interceptors, commit, signal: new AbortController().signal };
   }
 
   /** Whether a running extension holds `permission` now (false with no extensions). */

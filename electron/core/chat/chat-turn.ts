@@ -145,7 +145,7 @@ export async function runTurn(d: TurnDeps, t: {
 
   // A stopped reply is saved too, so its scripts run on a signal of their own.
   const kept = new AbortController().signal;
-  const macros = turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept });
+  const macros = turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept, phase: 'response' });
   const content = await responseRegex({ regex: d.prepare.regex, chatId: sessionId, trace, macros, signal: kept }, result.text);
   const message: ChatMessage = {
     id: assistantMessageId,

@@ -51,7 +51,7 @@ export function regexHandlers(regex: RegexScripts, sessions: SessionStore, chat:
       const macros = regexMacros(
         async () => {
           await sessions.preload(sessionId);
-          return chat.macroSources(sessionId, false);
+          return { ...chat.macroSources(sessionId, false), phase: 'display' as const };
         },
         (id) => chat.extensionAllowed(id, CHAT_TEXT_PERMISSION),
       );

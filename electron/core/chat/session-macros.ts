@@ -1,7 +1,6 @@
 // A session's macros outside a turn: the list the Macros view shows, and spindle.macros.resolve, which runs
 // the same engine a turn runs (built-ins from the session, the council's, extensions' macros).
-import { macroDefinitions, type MacroSources } from './pipeline/macro-catalog';
-import { MacroResolver } from './pipeline/macros';
+import { macroDefinitions, macroResolver, type MacroSources } from './pipeline/macro-catalog';
 import { sessionVariables } from './pipeline/builtin-macros';
 import type { ResolvedMacros } from '../../../shared/spindle/macros';
 
@@ -22,7 +21,7 @@ export function listMacros(sources: MacroSources): MacroListing[] {
 /** `saveChatVariables`: where a committing resolve keeps the chat variables its macros changed (none: not kept). */
 export async function resolveMacros(sources: MacroSources, text: string, saveChatVariables?: (variables: Record<string, string>) => void): Promise<ResolvedMacros> {
   const variables = sources.variables ?? sessionVariables(sources.session);
-  const resolver = new MacroResolver(macroDefinitions({ ...sources, variables }));
+  const resolver = macroResolver({ ...sources, variables });
   const resolved = await resolver.resolve(text);
   if (sources.commit && variables.dirty.has('chat')) saveChatVariables?.(Object.fromEntries(variables.chat));
   return { text: resolved, diagnostics: resolver.notes.map((n) => ({ message: n.text, offset: 0, length: 0 })) };

@@ -7,8 +7,8 @@ import type { ChatMessage } from '../../../../shared/types/chat';
 import { buildPrompt, type KeptParts } from '../prompt';
 import type { MessageSource } from './extension-stages';
 import type { BudgetLimits } from '../prompt-budget';
-import { MACRO_LIMITS, MacroResolver, type MacroNote } from './macros';
-import { macroDefinitions, type MacroSources } from './macro-catalog';
+import type { MacroNote } from './macros';
+import { macroResolver, type MacroSources } from './macro-catalog';
 import { assemblyViews, type AssemblyView } from './assembly-views';
 import { mapTexts, textsOf, withTexts } from './prompt-texts';
 import { describeRun, promptRegexTexts, type RegexStageInput } from './regex-stage';
@@ -41,9 +41,9 @@ export interface Assembled {
 const sourcesOf = (history: ChatMessage[], kept: KeptParts): Array<MessageSource | null> => [null, ...kept.history.map((i) => ({ id: history[i]!.id, index: i }))];
 
 export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
-  const resolver = new MacroResolver(macroDefinitions({ ...input, deliberation: input.deliberationBlock ?? '' }), MACRO_LIMITS, input.now);
+  const resolver = macroResolver({ ...input, deliberation: input.deliberationBlock ?? '' }, input.now ? { now: input.now } : {});
   const { session, history } = input;
-  const resolved = await mapTexts(textsOf(session, history), (text) => resolver.resolve(text));
+  const resolved = await mapTexts(textsOf(session, history), (text, hint) => resolver.resolve(text, hint));
   const placed = resolver.used.has('lumiacouncildeliberation');
   const blocks = {
     ...(input.deliberationBlock && !placed ? { deliberationBlock: input.deliberationBlock } : {}),

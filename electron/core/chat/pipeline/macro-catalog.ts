@@ -1,9 +1,10 @@
 // The macros a turn knows: Lumiverse's built-ins that people write in cards and prompts (builtin-macros.ts), the council's, and the
 // ones extensions registered (a pushed value, or a handler run in the worker with Lumiverse's 5 s budget).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
-import type { ExtensionMacroRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { InlineTool } from '../council-port';
-import type { MacroDefinition } from './macros';
+import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
+import { macroInterceptorChain, type MacroPhase } from './macro-interceptors';
+import type { ExtensionMacroRef, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import { builtinMacros, sessionVariables, type MacroVariables } from './builtin-macros';
 
 /** Lumiverse's per-macro budget for a pull-model handler. */
@@ -24,6 +25,18 @@ export interface MacroSources {
   signal: AbortSignal;
   /** The turn's macro variables (absent: the session's, for this resolve alone). */
   variables?: MacroVariables;
+  /** Extensions' macro interceptors, in priority order (absent: none). */
+  interceptors?: PipelineHandlerRef[];
+  /** Where the resolve is for (interceptors are told): a turn's prompt, the display, a reply, or elsewhere. */
+  phase?: MacroPhase;
+}
+
+/** A resolver over the sources' macros, with the extensions' macro interceptors before each text is expanded. */
+export function macroResolver(sources: MacroSources, options: { limits?: MacroLimits; now?: () => number } = {}): MacroResolver {
+  const variables = sources.variables ?? sessionVariables(sources.session);
+  const limits = options.limits ?? MACRO_LIMITS;
+  const intercept = macroInterceptorChain({ session: sources.session, interceptors: sources.interceptors ?? [], variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
+  return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, intercept);
 }
 
 function builtin(name: string, description: string, value: string): MacroDefinition {

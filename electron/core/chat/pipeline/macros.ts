@@ -17,6 +17,12 @@ export interface MacroDefinition {
   resolve(args: string[]): string | Promise<string>;
 }
 
+/**
+ * Extensions' macro interceptors (macro-interceptors.ts): the template before expansion, maybe another; `hint` says
+ * where the text came from (`prompt_source:character.description`…), `note` credits what went wrong to its owner.
+ */
+export type MacroIntercept = (template: string, hint: string | undefined, note: (owner: string, text: string) => void) => Promise<string>;
+
 export interface MacroLimits {
   /** Rounds of expansion (a value holding macros is expanded again, up to this many times). */
   maxPasses: number;
@@ -49,13 +55,14 @@ export class MacroResolver {
   readonly used = new Set<string>();
   /** Milliseconds spent in each owner's macros (handlers of one owner may run side by side). */
   readonly spent = new Map<string, number>();
-  /** What each text calling a volatile macro resolved to (its values are not remembered per call). */
-  private readonly volatileResults = new Map<string, string>();
+  /** What each text resolved to whose values the memo cannot give again (volatile macros, an interceptor's change). */
+  private readonly exactResults = new Map<string, string>();
 
   constructor(
     definitions: MacroDefinition[],
     private readonly limits: MacroLimits = MACRO_LIMITS,
     private readonly now: () => number = () => performance.now(),
+    private readonly intercept?: MacroIntercept,
   ) {
     // Built-ins first: an extension cannot replace {{char}}.
     for (const def of definitions) if (!this.byName.has(def.name.toLowerCase())) this.byName.set(def.name.toLowerCase(), def);
@@ -65,16 +72,23 @@ export class MacroResolver {
     return this.byName.has(name.toLowerCase());
   }
 
-  async resolve(text: string): Promise<string> {
-    const resolved = await this.expand(withoutTrimMarkers(text), (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
-    if (this.callsVolatile(text)) this.volatileResults.set(text, resolved);
+  async resolve(text: string, hint?: string): Promise<string> {
+    let template = withoutTrimMarkers(text);
+    let exact = this.callsVolatile(text);
+    if (this.intercept && template.includes('{{')) {
+      const intercepted = await this.intercept(template, hint, (owner, message) => this.note(owner, message));
+      if (intercepted !== template) [template, exact] = [withoutTrimMarkers(intercepted), true];
+    }
+    const resolved = await this.expand(template, (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
+    if (exact) this.exactResults.set(text, resolved);
     return resolved;
   }
 
   /** The text with only `owners`' macros expanded, each to the value resolve() gave it; nothing runs. */
   view(text: string, owners: ReadonlySet<string>): Promise<string> {
-    // A text whose volatile macros (dice, variables) answered differently at each use: every owner's view is what it resolved to.
-    const whole = this.volatileResults.get(text);
+    // A text an interceptor changed, or whose volatile macros (dice, variables) answered differently at each use: every
+    // owner's view is what it resolved to.
+    const whole = this.exactResults.get(text);
     if (whole !== undefined && this.owners().every((o) => owners.has(o))) return Promise.resolve(whole);
     const known = (inner: string) => {
       const def = this.byName.get(nameOf(inner));

@@ -100,6 +100,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const started = deps.now();
   const assembled = await assemblePrompt({
     variables,
+    interceptors: pipeline?.handlers('macro_interceptor') ?? [],
+    phase: 'prompt',
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
     session: read,
     history,
@@ -111,7 +113,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     signal,
     ...(input.limits ? { limits: input.limits } : {}),
     now: deps.now,
-    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables }) } } : {}),
+    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables, phase: 'prompt' }) } } : {}),
   });
   // Lumiverse saves the chat's variables after assembly when a macro changed them; a dry run commits nothing.
   if (!input.dryRun && variables.dirty.has('chat')) deps.saveChatVariables?.(session.id, Object.fromEntries(variables.chat));

@@ -26,12 +26,15 @@ export function textsOf(session: ChatSession, history: ChatMessage[]): PromptTex
   };
 }
 
-/** Every text through `f`, side by side. */
-export async function mapTexts(texts: PromptTexts, f: (text: string) => Promise<string>): Promise<PromptTexts> {
+/** Where each of the card's texts comes from, as Lumiverse hints it to macro interceptors (`prompt_source:…`). */
+const HINTS = ['character.description', 'character.personality', 'character.scenario', 'persona.description', 'character.system_prompt', 'character.mes_example', 'character.post_history_instructions'].map((field) => `prompt_source:${field}`);
+
+/** Every text through `f`, side by side; the card's texts with the hint of where they come from. */
+export async function mapTexts(texts: PromptTexts, f: (text: string, hint?: string) => Promise<string>): Promise<PromptTexts> {
   const [description, personality, scenario, persona, systemPrompt, examples, postHistory] = await Promise.all(
-    [texts.description, texts.personality, texts.scenario, texts.persona, texts.card.systemPrompt, texts.card.examples, texts.card.postHistory].map(f),
+    [texts.description, texts.personality, texts.scenario, texts.persona, texts.card.systemPrompt, texts.card.examples, texts.card.postHistory].map((text, i) => f(text, HINTS[i])),
   );
-  const [worldInfo, history] = await Promise.all([Promise.all(texts.worldInfo.map(f)), Promise.all(texts.history.map(f))]);
+  const [worldInfo, history] = await Promise.all([Promise.all(texts.worldInfo.map((text) => f(text))), Promise.all(texts.history.map((text) => f(text)))]);
   return { description: description!, personality: personality!, scenario: scenario!, persona: persona!, card: { systemPrompt: systemPrompt!, examples: examples!, postHistory: postHistory! }, worldInfo, history };
 }
 

@@ -8,8 +8,8 @@ import type { ChatMessage } from '../../../../shared/types/chat';
 import type { RegexRun, RegexText, ScriptMacros } from '../../regex/regex-apply';
 import { placementOf, runNotes, type RegexScripts } from '../../regex/regex-scripts';
 import type { TurnTrace } from './turn-trace';
-import { macroDefinitions, type MacroSources } from './macro-catalog';
-import { MacroResolver } from './macros';
+import { macroResolver, type MacroSources } from './macro-catalog';
+import type { MacroResolver } from './macros';
 import type { PromptTexts } from './prompt-texts';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
@@ -40,7 +40,7 @@ enum Reach {
 export function regexMacros(sources: () => MacroSources | Promise<MacroSources>, readsChat: (extensionId: string) => boolean): RegexMacros {
   const made = new Map<Reach, Promise<MacroResolver>>();
   const offered = (reach: Reach, m: MacroSources['extensions'][number]) => reach === Reach.All || m.value !== undefined || (reach === Reach.Readers && readsChat(m.extensionId));
-  const make = (reach: Reach) => Promise.resolve(sources()).then((s) => new MacroResolver(macroDefinitions({ ...s, extensions: s.extensions.filter((m) => offered(reach, m)) })));
+  const make = (reach: Reach) => Promise.resolve(sources()).then((s) => macroResolver({ ...s, extensions: s.extensions.filter((m) => offered(reach, m)) }));
   const resolveWith = (reach: Reach) => async (text: string) => {
     if (!made.has(reach)) made.set(reach, make(reach));
     return (await made.get(reach)!).resolve(text);
@@ -56,7 +56,7 @@ export function regexMacros(sources: () => MacroSources | Promise<MacroSources>,
 /** A turn's regex macros: its macro sources, extensions' macros from the pipeline, chat readers by its permissions. */
 export function turnRegexMacros(t: Omit<MacroSources, 'extensions'> & { pipeline: ExtensionPipeline | undefined }): RegexMacros {
   const { pipeline, ...sources } = t;
-  return regexMacros(() => ({ ...sources, extensions: pipeline?.macros() ?? [] }), (id) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true);
+  return regexMacros(() => ({ ...sources, extensions: pipeline?.macros() ?? [], interceptors: pipeline?.handlers('macro_interceptor') ?? [] }), (id) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true);
 }
 
 export interface RegexStageInput {

@@ -1,0 +1,70 @@
+// Lumiverse's macro interceptors (spindle.registerMacroInterceptor, permission macro_interceptor): before a text's
+// macros are expanded, each interceptor in priority order gets the template with a snapshot of the macro environment
+// and may hand back another template (a string, or `{ text }`), as Lumiverse's MacroEvaluator runs them
+// (src/spindle/macro-interceptor.ts). Script engines (LumiScript, Risu compatibility layers) expand their own syntax
+// this way. Only a text that holds a macro (`{{`) is offered: a long chat's plain messages cost no call.
+import type { PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
+import type { MacroVariables } from './builtin-macros';
+import type { MacroIntercept } from './macros';
+
+/** Lumiverse's per-call budget for a worker's macro work. */
+const INTERCEPTOR_TIMEOUT_MS = 5_000;
+/** Where the evaluation came from (Lumiverse's MacroInterceptorPhase). */
+export type MacroPhase = 'prompt' | 'display' | 'response' | 'other';
+
+export interface InterceptorSources {
+  session: { id: string; character: { name: string; description: string; personality: string; scenario: string }; persona: { name: string }; card?: Record<string, unknown> };
+  interceptors: PipelineHandlerRef[];
+  variables: MacroVariables;
+  commit: boolean;
+  phase: MacroPhase;
+  signal: AbortSignal;
+  /** The longest template an interceptor may hand back (the resolver's own limit). */
+  maxChars: number;
+}
+
+/** Lumiverse's MacroInterceptorEnvDTO: a structured copy, so nothing an interceptor does to it reaches the turn. */
+function envOf(s: InterceptorSources) {
+  const { character, persona, card } = s.session;
+  const greetings = Array.isArray(card?.alternate_greetings) ? card.alternate_greetings.filter((g): g is string => typeof g === 'string') : [];
+  return {
+    commit: s.commit,
+    names: { char: character.name, user: persona.name },
+    character: { ...character, firstMessage: typeof card?.first_mes === 'string' ? card.first_mes : '', alternateGreetings: greetings },
+    chat: { id: s.session.id, greetingIndex: 0 },
+    system: {},
+    variables: { local: Object.fromEntries(s.variables.local), global: Object.fromEntries(s.variables.global), chat: Object.fromEntries(s.variables.chat) },
+    dynamicMacros: {},
+    extra: {},
+  };
+}
+
+/** The chain for these sources, or undefined when no extension intercepts. */
+export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | undefined {
+  if (s.interceptors.length === 0) return undefined;
+  return async (template, hint, note) => {
+    if (!template.includes('{{')) return template;
+    let current = template;
+    for (const ref of s.interceptors) {
+      if (s.signal.aborted) break;
+      const ctx = { template: current, env: envOf(s), commit: s.commit, phase: s.phase, ...(hint ? { sourceHint: hint } : {}), userId: 'local' };
+      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal);
+      if (!result.ok) {
+        note(ref.extensionName, `Its macro interceptor was skipped: ${result.error.code} — ${result.error.message}.`);
+        continue;
+      }
+      const value = result.value as unknown;
+      const text = typeof value === 'string' ? value : typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string' ? (value as { text: string }).text : null;
+      if (text === null) {
+        if (value !== null && value !== undefined) note(ref.extensionName, 'Its macro interceptor answered something other than a template or { text }; skipped.');
+        continue;
+      }
+      if (text.length > s.maxChars) {
+        note(ref.extensionName, `Its macro interceptor answered over ${s.maxChars} characters; skipped.`);
+        continue;
+      }
+      current = text;
+    }
+    return current;
+  };
+}

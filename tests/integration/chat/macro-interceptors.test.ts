@@ -1,0 +1,47 @@
+// spindle.registerMacroInterceptor, as script engines use it: a turn's texts that hold macros go to the extension's
+// interceptor before the host expands them, told the phase and where the text came from; its own syntax comes back
+// expanded and the host's macros are then the host's. A plain message is never offered, and the turn's breakdown ends
+// with the prompt as sent.
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatSession } from '../../../shared/types/chat';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { addMainConnection, chatRig, finished, newSession, type ChatRig } from './helpers';
+
+let rig: ChatRig;
+
+beforeEach(async () => {
+  rig = await chatRig();
+  await addMainConnection(rig);
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+describe('macro interceptors', () => {
+  it("expand an extension's own syntax in the turn's texts before the host's macros, told the phase and the source", async () => {
+    const installed = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_macro_engine'), grant: ['tools', 'macro_interceptor'], trust: true });
+    if (!installed.ok) throw new Error(JSON.stringify(installed.error));
+    await rig.host.extensions.whenSettled();
+    const sessionId = await newSession(rig, { character: { name: 'Mara', description: '{{char}} says {{shout::ahoy}}.', personality: '', scenario: '' } });
+    rig.server.enqueue({ text: 'The reply.' });
+    const started = await rig.call('chat.send', { sessionId, text: 'A plain line.' });
+    if (!started.ok) throw new Error(JSON.stringify(started.error));
+    await finished(rig, (started.value as { turnId: string }).turnId);
+
+    const sent = (rig.server.generations.at(-1)!.body as { messages: Array<{ content: string }> }).messages;
+    expect(sent[0]!.content).toContain('Mara says AHOY.');
+    const answer = await rig.host.registry.invoke('lumiverse_macro_engine:seen', {}, { timeoutMs: 20_000 });
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
+    const seen = JSON.parse(answer.content) as Array<{ phase: string; sourceHint: string | null; char: string; commit: boolean; template: string }>;
+    expect(seen).toContainEqual({ phase: 'prompt', sourceHint: 'prompt_source:character.description', char: 'Mara', commit: true, template: '{{char}} says {{shout::ahoy}}.' });
+    // The person's plain line holds no macro: it is never offered.
+    expect(seen.some((s) => s.template.includes('A plain line.'))).toBe(false);
+
+    // The breakdown's last step is the prompt as sent, the interceptor's change included.
+    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const assembly = session.messages.at(-1)!.trace!.filter((s) => s.stage === 'macros' || s.stage === 'assembly');
+    expect(assembly.at(-1)!.after).toContain('Mara says AHOY.');
+  }, 60_000);
+});
