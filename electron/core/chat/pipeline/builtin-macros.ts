@@ -3,7 +3,7 @@
 // variable macros over Lumiverse's three scopes (src/macros/definitions/*.ts, read for their names and answers):
 // `local` lives for the turn, `chat` is the session's metadata.chat_variables (saved after a committed turn, as
 // Lumiverse saves it, and shared with spindle.variables.chat), `global` is seeded from metadata.macro_variables.global.
-// Scoped blocks ({{if}}…{{/if}}) are not here: the resolver expands single macros only.
+// The comparisons and logic ({{eq}}, {{and}}…) answer "true" or nothing, for conditional blocks (scoped-blocks.ts).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { MacroDefinition } from './macros';
 
@@ -61,6 +61,35 @@ function roll(notation: string | undefined, random: () => number): string {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A macro whose answer follows from its arguments alone (remembered per call as extensions' are). */
+const pure = (name: string, description: string, resolve: (args: string[]) => string): MacroDefinition => ({ name, owner: 'built-in', description, resolve });
+const yes = (holds: boolean) => (holds ? 'true' : '');
+/** Lumiverse's truthiness: empty, 0, false, null, undefined, no and off are false. */
+const isTruthy = (value: string) => value.trim() !== '' && !['0', 'false', 'null', 'undefined', 'no', 'off'].includes(value.trim().toLowerCase());
+
+/** Lumiverse's comparisons: as numbers when both sides are, else as text; "true" or nothing. */
+function compare(name: string, test: (order: number) => boolean): MacroDefinition {
+  return pure(name, `"true" when the first ${name} the second (as numbers when both are).`, ([a = '', b = '']) => {
+    const [x, y] = [a.trim(), b.trim()];
+    const [nx, ny] = [parseFloat(x), parseFloat(y)];
+    const order = Number.isNaN(nx) || Number.isNaN(ny) ? (x === y ? 0 : x < y ? -1 : 1) : nx === ny ? 0 : nx < ny ? -1 : 1;
+    return yes(test(order));
+  });
+}
+
+const LOGIC: MacroDefinition[] = [
+  compare('eq', (o) => o === 0),
+  compare('ne', (o) => o !== 0),
+  compare('gt', (o) => o > 0),
+  compare('gte', (o) => o >= 0),
+  compare('lt', (o) => o < 0),
+  compare('lte', (o) => o <= 0),
+  pure('and', '"true" when every argument is true.', (args) => yes(args.length > 0 && args.every(isTruthy))),
+  pure('or', '"true" when any argument is true.', (args) => yes(args.some(isTruthy))),
+  pure('not', '"true" when its argument is false.', ([value = '']) => yes(!isTruthy(value))),
+  pure('empty', '"true" when its argument is empty.', ([value = '']) => yes(value === '')),
+];
 
 function variableMacros(vars: MacroVariables): MacroDefinition[] {
   const scopes: Array<[VariableScope, string, string]> = [
@@ -139,6 +168,7 @@ export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
     }),
     live('roll', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
     live('dice', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
+    ...LOGIC,
     ...variableMacros(sources.variables),
   ];
 }

@@ -36,7 +36,7 @@ export function macroResolver(sources: MacroSources, options: { limits?: MacroLi
   const variables = sources.variables ?? sessionVariables(sources.session);
   const limits = options.limits ?? MACRO_LIMITS;
   const intercept = macroInterceptorChain({ session: sources.session, interceptors: sources.interceptors ?? [], variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
-  return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, intercept);
+  return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, intercept, variables);
 }
 
 function builtin(name: string, description: string, value: string): MacroDefinition {

@@ -2,7 +2,10 @@
 // session and the council; extension macros from their pushed value or their handler (in the worker, under a
 // deadline). Unknown macros stay as written; expansion is bounded, so a macro that expands to itself ends.
 // After a resolve, view() shows a text with only some owners' macros expanded, from the values already had: the
-// turn's breakdown shows what each owner's macros changed without running any of them again.
+// turn's breakdown shows what each owner's macros changed without running any of them again. Conditional blocks
+// ({{if}}…{{/if}}) are decided first, left to right (scoped-blocks.ts).
+import type { MacroVariables } from './builtin-macros';
+import { expandBlocks, hasBlocks } from './scoped-blocks';
 
 /** One macro the resolver knows: who owns it and how to get its value. */
 export interface MacroDefinition {
@@ -63,6 +66,8 @@ export class MacroResolver {
     private readonly limits: MacroLimits = MACRO_LIMITS,
     private readonly now: () => number = () => performance.now(),
     private readonly intercept?: MacroIntercept,
+    /** The turn's variables, which conditional blocks' `.name`/`$name` read (none: empty). */
+    private readonly variables: Pick<MacroVariables, 'local' | 'global'> = { local: new Map(), global: new Map() },
   ) {
     // Built-ins first: an extension cannot replace {{char}}.
     for (const def of definitions) if (!this.byName.has(def.name.toLowerCase())) this.byName.set(def.name.toLowerCase(), def);
@@ -79,8 +84,11 @@ export class MacroResolver {
       const intercepted = await this.intercept(template, hint, (owner, message) => this.note(owner, message));
       if (intercepted !== template) [template, exact] = [withoutTrimMarkers(intercepted), true];
     }
-    const resolved = await this.expand(template, (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
-    if (exact) this.exactResults.set(text, resolved);
+    const expand = (part: string) => this.expand(part, (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
+    // Conditional blocks decide which text is expanded at all: a text with one is resolved as a whole, left to right.
+    const blocks = hasBlocks(template);
+    const resolved = blocks ? await expandBlocks(template, expand, this.variables, this.limits.maxExpansions) : await expand(template);
+    if (exact || blocks) this.exactResults.set(text, resolved);
     return resolved;
   }
 

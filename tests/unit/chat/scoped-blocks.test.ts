@@ -1,0 +1,49 @@
+// Lumiverse's conditional blocks as presets write them: decided left to right (a {{setvar}} before a block counts),
+// outer blocks first (a branch not taken runs nothing), with Lumiverse's condition test — `!`, `.name`/`$name`,
+// comparisons, its falsy words — and an {{if}} with no closing tag answering "true" or nothing.
+import { describe, expect, it } from 'vitest';
+import { builtinMacros, sessionVariables } from '../../../electron/core/chat/pipeline/builtin-macros';
+import { MacroResolver, MACRO_LIMITS } from '../../../electron/core/chat/pipeline/macros';
+import { conditionHolds } from '../../../electron/core/chat/pipeline/scoped-blocks';
+import { sessionDocument } from '../../helpers/session-document';
+
+function resolver(limits = MACRO_LIMITS) {
+  const session = sessionDocument({ metadata: { macro_variables: { global: { era: 'bronze' } } } });
+  const variables = sessionVariables(session);
+  return { variables, macros: new MacroResolver(builtinMacros({ session, history: [], variables }), limits, undefined, undefined, variables) };
+}
+
+describe('conditional blocks', () => {
+  it('take the branch whose condition holds, with {{else}} and {{elseif}}', async () => {
+    const { macros } = resolver();
+    const grade = (n: number) => `{{setvar::x::${n}}}{{if .x == 5}}five{{elseif .x > 5}}more{{else}}less{{/if}}`;
+    expect(await macros.resolve(grade(5))).toBe('five');
+    expect(await macros.resolve(grade(7))).toBe('more');
+    expect(await macros.resolve(grade(2))).toBe('less');
+    expect(await macros.resolve('{{#if $era}}Age of {{getgvar::era}}{{/if}}.')).toBe('Age of bronze.');
+    expect(await macros.resolve('{{if::{{eq::a::b}}}}same{{else}}different{{/if}}')).toBe('different');
+  });
+
+  it('count what the text before them set, and run nothing in a branch not taken', async () => {
+    const { macros, variables } = resolver();
+    expect(await macros.resolve('{{setvar::seen::yes}}{{if::{{getvar::seen}}}}seen{{else}}unseen{{/if}}')).toBe('seen');
+    expect(await macros.resolve('{{if::off}}{{if::{{incvar::n}}}}x{{/if}}{{/if}}[{{getvar::n}}]')).toBe('[]');
+    expect(variables.local.has('n')).toBe(false);
+    // Nested: the outer decides first, then the inner in the branch it took.
+    expect(await macros.resolve('{{if::1}}a{{unless::!{{eq::1::1}}}}b{{else}}c{{/unless}}{{/if}}')).toBe('ab');
+  });
+
+  it('answer "true" or nothing with no closing tag, and leave a block past the limit as written', async () => {
+    expect(await resolver().macros.resolve('{{if::yes}} and {{unless::yes}}.')).toBe('true and .');
+    const { macros } = resolver({ ...MACRO_LIMITS, maxExpansions: 2 });
+    expect(await macros.resolve('{{if::1}}a{{/if}}{{if::1}}b{{/if}}{{if::1}}c{{/if}}')).toBe('ab{{if::1}}c{{/if}}');
+  });
+
+  it("test conditions as Lumiverse does", () => {
+    const vars = { local: new Map([['mood', 'calm']]), global: new Map<string, string>() };
+    expect(['', '0', 'false', 'NULL', 'undefined', 'no', 'Off', '{{unknown}}'].map((c) => conditionHolds(c, vars))).toEqual(Array(8).fill(false));
+    expect(['yes', '1', 'anything', '.mood', '!0', '10 > 9', 'b > a', '3 >= 3', '2 != 2.0'].map((c) => conditionHolds(c, vars))).toEqual([true, true, true, true, true, true, true, true, false]);
+    expect(conditionHolds('.mood == calm', vars)).toBe(true);
+    expect(conditionHolds('!.mood', vars)).toBe(false);
+  });
+});
