@@ -76,4 +76,25 @@ describe('a chat prompt from a Lumiverse preset', () => {
     expect(sent[0]!.content).toMatch(/^You are Seraphina\./);
     expect(session.messages.at(-1)!.trace!.map((s) => s.note).join('\n')).toContain('The chosen preset gone-preset is gone');
   }, 60_000);
+
+  it("builds a preset's conditional blocks from its prompt variables, the person's values over the creator's", async () => {
+    const modes = [
+      { id: 'opt-gemini', label: 'Gemini', value: '0' },
+      { id: 'opt-claude', label: 'Claude', value: '2' },
+    ];
+    const preset = {
+      name: 'Devilish',
+      blocks: [
+        { id: 'core', name: 'Core', content: '', variables: [{ name: 'model', type: 'select', defaultValue: '0', options: modes }, { name: 'strict', type: 'switch', defaultValue: 0 }] },
+        { id: 'main', name: 'Main', content: '{{setvar::tone::warm}}You are {{char}}.{{if::{{eq::{{var::model}}::2}}}} Think in <thinking> tags.{{else}} Answer at once.{{/if}}{{unless::{{var::strict}}}} Be {{getvar::tone}}.{{/unless}}{{// for the author only}}' },
+        { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+      ],
+      promptVariables: { core: { model: 'opt-claude' } },
+    };
+    const imported = await rig.call('chat.presets.import', { fileName: 'Devilish.json', json: JSON.stringify(preset) });
+    if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+    await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId: (imported.value as { id: string }).id } } });
+    const { sent } = await sendTurn('Hello');
+    expect(sent[0]).toEqual({ role: 'system', content: 'You are Seraphina. Think in <thinking> tags. Be warm.' });
+  }, 60_000);
 });

@@ -15,6 +15,8 @@ export interface MacroVariables {
   chat: Map<string, string>;
   global: Map<string, string>;
   dirty: Set<VariableScope>;
+  /** The chosen preset's multiselect prompt variables: their selected option ids ({{var::name::ison::…}}). */
+  selections: Map<string, string[]>;
 }
 
 /** A stored scope as text values (an extension may have kept numbers or booleans there). */
@@ -28,7 +30,22 @@ const strings = (value: unknown): Map<string, string> => {
 export function sessionVariables(session: Pick<ChatSession, 'metadata'>): MacroVariables {
   const metadata = session.metadata ?? {};
   const macroVariables = metadata.macro_variables as { global?: unknown } | undefined;
-  return { local: new Map(), chat: strings(metadata.chat_variables), global: strings(macroVariables?.global), dirty: new Set() };
+  return { local: new Map(), chat: strings(metadata.chat_variables), global: strings(macroVariables?.global), dirty: new Set(), selections: new Map() };
+}
+
+/** The chosen preset's prompt variables, seeded as the turn's own before anything is expanded (as Lumiverse seeds them). */
+export function seedPromptVariables(variables: MacroVariables, preset: { values: Map<string, string>; selections: Map<string, string[]> }): void {
+  for (const [name, value] of preset.values) variables.local.set(name, value);
+  for (const [name, ids] of preset.selections) variables.selections.set(name, ids);
+}
+
+/** {{var::name}}, or {{var::name::ison::a,b}}: whether every listed option of a multiselect variable is selected. */
+function promptVariable(vars: MacroVariables, [name = '', op = '', keys = '']: string[]): string {
+  if (op.trim().toLowerCase() !== 'ison') return vars.local.get(name.trim()) ?? '';
+  const wanted = keys.split(',').map((k) => k.trim()).filter(Boolean);
+  const selected = vars.selections.get(name.trim());
+  if (wanted.length === 0) return 'true';
+  return String(selected !== undefined && wanted.every((k) => selected.includes(k)));
 }
 
 const fixed = (name: string, description: string, value: string): MacroDefinition => ({ name, owner: 'built-in', description, value, resolve: () => value });
@@ -170,5 +187,7 @@ export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
     live('dice', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
     ...LOGIC,
     ...variableMacros(sources.variables),
+    ...['var', 'promptVar', 'presetVar'].map((name) => live(name, "The chosen preset's prompt variable (as set, else its default).", (args) => promptVariable(sources.variables, args))),
+    live('hasVar', '"true" when the prompt variable is set.', ([name = '']) => String(sources.variables.local.has(name.trim()))),
   ];
 }

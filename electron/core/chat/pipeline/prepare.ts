@@ -14,7 +14,8 @@ import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
 import { turnRegexMacros } from './regex-stage';
-import { sessionVariables } from './builtin-macros';
+import { seedPromptVariables, sessionVariables } from './builtin-macros';
+import { promptVariables } from '../../presets/prompt-variables';
 import type { RegexScripts } from '../../regex/regex-scripts';
 import { personaIdOf } from '../../extensions/spindle-host/chat-data';
 
@@ -97,6 +98,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
   const read = await runWorldInfoInterceptors(pipeline, { session, history, books: input.loreBooks ?? new Map() }, signal, trace);
   const variables = sessionVariables(session);
+  if (preset) seedPromptVariables(variables, promptVariables(preset));
   const started = deps.now();
   const assembled = await assemblePrompt({
     variables,
