@@ -17,10 +17,18 @@ describe('MacroResolver', () => {
     expect(await r.resolve('{{char}}')).toBe('Mira');
   });
 
-  it('a macro that expands to itself stops after the pass limit, with a note', async () => {
+  it('a macro that expands to itself stops after the pass limit beyond its nesting, with a note naming it', async () => {
     const r = new MacroResolver([fixed('loop', '{{loop}}x')], { maxPasses: 4, maxExpansions: 100, maxChars: 1000 });
-    expect(await r.resolve('{{loop}}')).toBe('{{loop}}xxxx');
-    expect(r.notes.map((n) => n.text).join()).toMatch(/still expanding after 4 rounds/);
+    // One round for the one level written, then four for its value expanding again.
+    expect(await r.resolve('{{loop}}')).toBe('{{loop}}xxxxx');
+    expect(r.notes.map((n) => n.text).join()).toMatch(/still expanding after 5 rounds \(\{\{loop\}\}: /);
+  });
+
+  it('macros nested deeper than the pass limit all expand: nesting as written is not a value expanding again', async () => {
+    const r = new MacroResolver([{ name: 'wrap', owner: 'built-in', description: '', resolve: ([v]) => `(${v ?? ''})` }], { maxPasses: 2, maxExpansions: 100, maxChars: 1000 });
+    const nested = Array.from({ length: 6 }).reduce<string>((inner) => `{{wrap::${inner}}}`, 'x');
+    expect(await r.resolve(nested)).toBe('((((((x))))))');
+    expect(r.notes).toEqual([]);
   });
 
   it('a value that doubles itself stops at the size cap', async () => {

@@ -126,7 +126,9 @@ export class MacroResolver {
     const note = (message: string) => noting && this.note('host', message);
     let current = text;
     let expansions = 0;
-    for (let pass = 0; pass < this.limits.maxPasses; pass++) {
+    // Each level of nesting as written takes a round of its own: the rounds' limit is for values that expand again.
+    const rounds = this.limits.maxPasses + nestingOf(text);
+    for (let pass = 0; pass < rounds; pass++) {
       const found = [...current.matchAll(MACRO)].map((m) => m[1]!).filter(known);
       if (found.length === 0) return current;
       expansions += found.length;
@@ -148,8 +150,9 @@ export class MacroResolver {
       }
       current = next;
     }
-    if ([...current.matchAll(MACRO)].some((m) => known(m[1]!))) {
-      note(`Macros still expanding after ${this.limits.maxPasses} rounds (a macro that expands to itself?); the rest stays as written.`);
+    const still = [...new Set([...current.matchAll(MACRO)].map((m) => m[1]!).filter(known).map((inner) => `{{${nameOf(inner)}}}`))];
+    if (still.length) {
+      note(`Macros still expanding after ${rounds} rounds (${still.slice(0, 3).join(', ')}${still.length > 3 ? '…' : ''}: a macro that expands to itself?); the rest stays as written.`);
     }
     return current;
   }
@@ -184,6 +187,18 @@ export class MacroResolver {
   private note(owner: string, text: string): void {
     if (!this.notes.some((n) => n.text === text)) this.notes.push({ owner, text });
   }
+}
+
+/** How deep the text's macros nest (`{{a::{{b}}}}` is 2), at most 64. */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = text.indexOf('{{'); i >= 0 && i < text.length - 1; i++) {
+    if (text[i] === '{' && text[i + 1] === '{') [depth, i] = [depth + 1, i + 1];
+    else if (text[i] === '}' && text[i + 1] === '}' && depth > 0) [depth, i] = [depth - 1, i + 1];
+    deepest = Math.max(deepest, depth);
+  }
+  return Math.min(64, deepest);
 }
 
 /** A macro's name, in any case; `{{// a comment}}` is the comment macro whatever follows the slashes. */
