@@ -24,6 +24,11 @@ describe('conditional blocks', () => {
     expect(await macros.resolve('{{if::{{eq::a::b}}}}same{{else}}different{{/if}}')).toBe('different');
   });
 
+  it("read Lumiverse's variable shorthand in text as in conditions: {{.name}} the turn's, {{$name}} global", async () => {
+    const { macros } = resolver();
+    expect(await macros.resolve('{{setvar::Mood::calm}}{{.Mood}} in the {{$era}} age{{.unset}}.')).toBe('calm in the bronze age.');
+  });
+
   it('count what the text before them set, and run nothing in a branch not taken', async () => {
     const { macros, variables } = resolver();
     expect(await macros.resolve('{{setvar::seen::yes}}{{if::{{getvar::seen}}}}seen{{else}}unseen{{/if}}')).toBe('seen');

@@ -60,6 +60,7 @@ export class MacroResolver {
   readonly spent = new Map<string, number>();
   /** What each text resolved to whose values the memo cannot give again (volatile macros, an interceptor's change). */
   private readonly exactResults = new Map<string, string>();
+  private readonly shorthands = new Map<string, MacroDefinition>();
 
   constructor(
     definitions: MacroDefinition[],
@@ -84,7 +85,7 @@ export class MacroResolver {
       const intercepted = await this.intercept(template, hint, (owner, message) => this.note(owner, message));
       if (intercepted !== template) [template, exact] = [withoutTrimMarkers(intercepted), true];
     }
-    const expand = (part: string) => this.expand(part, (inner) => this.byName.has(nameOf(inner)), (inner) => this.value(inner), true);
+    const expand = (part: string) => this.expand(part, (inner) => this.lookup(inner) !== undefined, (inner) => this.value(inner), true);
     // Conditional blocks decide which text is expanded at all: a text with one is resolved as a whole, left to right.
     const blocks = hasBlocks(template);
     const resolved = blocks ? await expandBlocks(template, expand, this.variables, this.limits.maxExpansions) : await expand(template);
@@ -99,7 +100,7 @@ export class MacroResolver {
     const whole = this.exactResults.get(text);
     if (whole !== undefined && this.owners().every((o) => owners.has(o))) return Promise.resolve(whole);
     const known = (inner: string) => {
-      const def = this.byName.get(nameOf(inner));
+      const def = this.lookup(inner);
       return def !== undefined && owners.has(def.owner) && this.memo.has(inner);
     };
     return this.expand(withoutTrimMarkers(text), known, (inner) => this.memo.get(inner)!, false);
@@ -158,7 +159,7 @@ export class MacroResolver {
   }
 
   private value(inner: string): Promise<string | null> {
-    const def = this.byName.get(nameOf(inner))!;
+    const def = this.lookup(inner)!;
     let memo = def.volatile ? undefined : this.memo.get(inner);
     if (!memo) {
       const [, ...args] = inner.split('::');
@@ -181,7 +182,21 @@ export class MacroResolver {
 
   private callsVolatile(text: string): boolean {
     // Every macro's opening, nested ones included (`{{getvar::{{key}}}}` calls getvar).
-    return text.includes('{{') && [...text.matchAll(/\{\{([^{}:]*)/g)].some((m) => this.byName.get(nameOf(m[1]!))?.volatile === true);
+    return text.includes('{{') && [...text.matchAll(/\{\{([^{}:]*)/g)].some((m) => this.lookup(m[1]!)?.volatile === true);
+  }
+
+  /** The macro a call names: a defined one, or Lumiverse's variable shorthand (`{{.name}}` the turn's, `{{$name}}` global). */
+  private lookup(inner: string): MacroDefinition | undefined {
+    const own = this.byName.get(nameOf(inner));
+    const raw = (inner.split('::')[0] ?? '').trim();
+    if (own || !/^[.$][A-Za-z_][\w-]*$/.test(raw)) return own;
+    let short = this.shorthands.get(raw);
+    if (!short) {
+      const scope = raw.startsWith('.') ? this.variables.local : this.variables.global;
+      short = { name: raw, owner: 'built-in', description: `The variable ${raw.slice(1)}.`, volatile: true, resolve: () => scope.get(raw.slice(1)) ?? '' };
+      this.shorthands.set(raw, short);
+    }
+    return short;
   }
 
   private note(owner: string, text: string): void {
