@@ -149,7 +149,12 @@ export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
   const { session, history } = sources;
   const now = () => new Date(sources.now?.() ?? Date.now());
   const random = sources.random ?? Math.random;
-  const lastOf = (role: ChatMessage['role']) => [...history].reverse().find((m) => m.role === role)?.content ?? '';
+  // From the end, copying nothing: a long chat's history is 10,000 messages.
+  const lastOf = (role: ChatMessage['role']) => {
+    for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === role) return history[i]!.content;
+    return '';
+  };
+  const lastUser = lastOf('user');
   return [
     fixed('space', 'A space.', ' '),
     fixed('newline', 'A line break.', '\n'),
@@ -160,8 +165,8 @@ export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
     fixed('note', 'A comment: nothing reaches the prompt.', ''),
     fixed('//', 'A comment: nothing reaches the prompt.', ''),
     fixed('banned', "SillyTavern's banned words: nothing reaches the prompt.", ''),
-    fixed('input', "The person's last line.", lastOf('user')),
-    fixed('lastUserMessage', "The person's last line.", lastOf('user')),
+    fixed('input', "The person's last line.", lastUser),
+    fixed('lastUserMessage', "The person's last line.", lastUser),
     fixed('lastCharMessage', "The character's last reply.", lastOf('assistant')),
     fixed('lastMessageId', 'The index of the last message.', String(Math.max(0, history.length - 1))),
     fixed('messageCount', 'How many messages the chat has.', String(history.length)),
