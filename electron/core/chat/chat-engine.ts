@@ -348,9 +348,18 @@ export class ChatEngine {
     return processContent(this.pipeline(), write, this.log);
   }
 
-  /** A chat's macro variables, kept where Lumiverse keeps them (metadata.chat_variables; spindle.variables.chat reads them). */
-  saveChatVariables(sessionId: string, variables: Record<string, string>): void {
+  /**
+   * What macros changed of a chat's variables, kept where Lumiverse keeps them (metadata.chat_variables, which
+   * spindle.variables.chat reads): merged onto them as they are now, so what an extension wrote meanwhile stays.
+   */
+  saveChatVariables(sessionId: string, changes: ReadonlyMap<string, string | null>): void {
     if (!this.deps.sessions.has(sessionId)) return;
+    const current = this.deps.sessions.head(sessionId).metadata?.chat_variables;
+    const variables: Record<string, unknown> = { ...(current && typeof current === 'object' && !Array.isArray(current) ? current : {}) };
+    for (const [key, value] of changes) {
+      if (value === null) delete variables[key];
+      else variables[key] = value;
+    }
     // Within what an extension may keep on a chat (256 KB, lumiverse-dto.ts): more is not kept, and the log says so.
     if (JSON.stringify(variables).length > 256 * 1024) return this.log.warn(`chat ${sessionId}: its macro variables are over 256 KB as JSON; not kept`);
     this.deps.sessions.mutate(sessionId, (s) => {
@@ -395,7 +404,8 @@ export class ChatEngine {
       now: () => this.clock.now(),
       councilTools: () => this.council?.inlineTools?.() ?? [],
       ...(this.deps.regex ? { regex: this.deps.regex } : {}),
-      saveChatVariables: (sessionId, variables) => this.saveChatVariables(sessionId, variables),
+      saveChatVariables: (sessionId, changes) => this.saveChatVariables(sessionId, changes),
+      currentMetadata: (sessionId) => (this.deps.sessions.has(sessionId) ? this.deps.sessions.head(sessionId).metadata : undefined),
       preset: () => {
         const id = this.deps.settings().chat?.presetId;
         return id ? { id, preset: this.deps.presets?.get(id) ?? null } : null;

@@ -119,7 +119,7 @@ export function chatReads(options: {
       const active = options.chat.activeSessionId;
       const id = named ?? (active && sessions.has(active) ? active : undefined);
       if (id !== undefined) await sessions.preload(id);
-      return resolveMacros(options.chat.macroSources(id, commit !== false), text, id === undefined ? undefined : (variables) => options.chat.saveChatVariables(id, variables));
+      return resolveMacros(options.chat.macroSources(id, commit !== false), text, id === undefined ? undefined : (changes) => options.chat.saveChatVariables(id, changes));
     },
     append(id, message) {
       mutable(id);

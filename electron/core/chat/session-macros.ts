@@ -19,10 +19,10 @@ export function listMacros(sources: MacroSources): MacroListing[] {
 }
 
 /** `saveChatVariables`: where a committing resolve keeps the chat variables its macros changed (none: not kept). */
-export async function resolveMacros(sources: MacroSources, text: string, saveChatVariables?: (variables: Record<string, string>) => void): Promise<ResolvedMacros> {
+export async function resolveMacros(sources: MacroSources, text: string, saveChatVariables?: (changes: ReadonlyMap<string, string | null>) => void): Promise<ResolvedMacros> {
   const variables = sources.variables ?? sessionVariables(sources.session);
   const resolver = macroResolver({ ...sources, variables });
   const resolved = await resolver.resolve(text);
-  if (sources.commit && variables.dirty.has('chat')) saveChatVariables?.(Object.fromEntries(variables.chat));
+  if (sources.commit && variables.chatChanges.size) saveChatVariables?.(variables.chatChanges);
   return { text: resolved, diagnostics: resolver.notes.map((n) => ({ message: n.text, offset: 0, length: 0 })) };
 }

@@ -1,7 +1,7 @@
 // A chat's variables are one store, as in Lumiverse: the {{setchatvar}}/{{incchatvar}} macros a card writes keep
 // their values in the session (metadata.chat_variables) after a committed turn, a Lumiverse-style extension reads and
 // writes the same values with spindle.variables.chat, and the next turn's {{getchatvar}} sees what it wrote. A dry
-// run commits nothing.
+// run commits nothing, and what an extension writes during a turn (its context handler) is read by that turn and kept.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
@@ -37,26 +37,27 @@ async function vars(args: Record<string, unknown>): Promise<Record<string, strin
 
 describe("a chat's variables", () => {
   it('are kept by the macros a card writes, shared with spindle.variables.chat, and read back by the next turn', async () => {
-    const installed = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_chat_vars'), grant: ['tools'], trust: true });
+    const installed = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_chat_vars'), grant: ['tools', 'context_handler'], trust: true });
     if (!installed.ok) throw new Error(JSON.stringify(installed.error));
     await rig.host.extensions.whenSettled();
     const sessionId = await newSession(rig, {
-      character: { name: 'Mara', description: 'Visit {{incchatvar::visits}}. The sky is {{getchatvar::sky}}.{{// not sent}}', personality: '', scenario: '' },
+      character: { name: 'Mara', description: 'Visit {{incchatvar::visits}}. The sky is {{getchatvar::sky}}.{{// not sent}} Handled: {{getchatvar::handled}}.', personality: '', scenario: '' },
     });
 
-    expect(await turn(sessionId, 'Hello')).toContain('Visit 1. The sky is .');
+    // The context handler's write (during the turn, before assembly) is read by this turn and kept beside the macros'.
+    expect(await turn(sessionId, 'Hello')).toContain('Visit 1. The sky is . Handled: yes.');
     const saved = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
-    expect(saved.metadata).toEqual({ chat_variables: { visits: '1' } });
-    expect(await vars({ chatId: sessionId })).toEqual({ visits: '1' });
+    expect(saved.metadata).toEqual({ chat_variables: { handled: 'yes', visits: '1' } });
+    expect(await vars({ chatId: sessionId })).toEqual({ handled: 'yes', visits: '1' });
 
     // The extension writes one; the next turn's macros read it, and count on from what the chat kept.
-    expect(await vars({ chatId: sessionId, key: 'sky', value: 'stormy' })).toEqual({ visits: '1', sky: 'stormy' });
+    expect(await vars({ chatId: sessionId, key: 'sky', value: 'stormy' })).toEqual({ handled: 'yes', visits: '1', sky: 'stormy' });
     const second = await turn(sessionId, 'Again');
     expect(second).toContain('Visit 2. The sky is stormy.');
     expect(second).not.toContain('not sent');
 
     // A dry run builds the prompt with the values and keeps none of its changes.
     await turn(sessionId, 'Just looking', { dryRun: true });
-    expect(await vars({ chatId: sessionId })).toEqual({ visits: '2', sky: 'stormy' });
+    expect(await vars({ chatId: sessionId })).toEqual({ handled: 'yes', visits: '2', sky: 'stormy' });
   }, 60_000);
 });

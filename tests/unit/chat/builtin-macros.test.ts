@@ -54,9 +54,9 @@ describe("Lumiverse's built-in macros", () => {
   it('variables: set then read in order, counted at each use, in their scopes; only a change marks a scope to keep', async () => {
     const { macros, variables } = resolver();
     expect(await macros.resolve('{{setvar::x::5}}{{getvar::x}} {{incvar::x}} {{incvar::x}} {{hasvar::x}} {{deletevar::x}}{{hasvar::x}}')).toBe('5 6 7 true false');
-    expect(variables.dirty).toEqual(new Set(['local']));
+    expect(variables.chatChanges).toEqual(new Map());
     expect(await macros.resolve('{{getchatvar::mood}} {{getgvar::era}} {{addchatvar::n::3}}')).toBe('calm bronze 5');
-    expect(variables.dirty).toEqual(new Set(['local', 'chat']));
+    expect(variables.chatChanges).toEqual(new Map([['n', '5']]));
     expect(Object.fromEntries(variables.chat)).toEqual({ mood: 'calm', n: '5' });
     // A key that spells another macro is only a name: nothing is set through a lookup.
     expect(await macros.resolve('{{getvar::setvar::pwn::1}}{{hasvar::pwn}}')).toBe('false');

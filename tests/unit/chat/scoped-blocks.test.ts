@@ -38,10 +38,18 @@ describe('conditional blocks', () => {
     expect(await macros.resolve('{{if::1}}a{{unless::!{{eq::1::1}}}}b{{else}}c{{/unless}}{{/if}}')).toBe('ab');
   });
 
-  it('answer "true" or nothing with no closing tag, and leave a block past the limit as written', async () => {
-    expect(await resolver().macros.resolve('{{if::yes}} and {{unless::yes}}.')).toBe('true and .');
-    const { macros } = resolver({ ...MACRO_LIMITS, maxExpansions: 2 });
-    expect(await macros.resolve('{{if::1}}a{{/if}}{{if::1}}b{{/if}}{{if::1}}c{{/if}}')).toBe('ab{{if::1}}c{{/if}}');
+  it('answer "true" or nothing with no closing tag, and are decided inside a call\'s arguments too', async () => {
+    const { macros } = resolver();
+    expect(await macros.resolve('{{if::yes}} and {{unless::yes}}.')).toBe('true and .');
+    expect(await macros.resolve('{{setvar::x::{{if::{{eq::1::1}}}}one{{else}}two{{/if}}}}[{{getvar::x}}]')).toBe('[one]');
+  });
+
+  it('stop at the size cap, the rest as written', async () => {
+    const { macros } = resolver({ ...MACRO_LIMITS, maxChars: 50 });
+    const out = await macros.resolve(`{{setvar::x::${'y'.repeat(40)}}}{{if::1}}{{getvar::x}}{{getvar::x}}{{/if}} tail`);
+    // The block would write 80 characters: it stays as written, and so does what follows it.
+    expect(out).toBe('{{if::1}}{{getvar::x}}{{getvar::x}}{{/if}} tail');
+    expect(macros.notes.map((n) => n.text)).toEqual(['Macro expansion stopped: the text would grow past 50 characters.']);
   });
 
   it("test conditions as Lumiverse does", () => {

@@ -9,12 +9,12 @@ import type { MacroDefinition } from './macros';
 
 export type VariableScope = 'local' | 'chat' | 'global';
 
-/** A turn's macro variables; `dirty` names the scopes a macro changed. */
+/** A turn's macro variables; `chatChanges`: what macros set (a value) or deleted (null) of the chat's, to keep. */
 export interface MacroVariables {
   local: Map<string, string>;
   chat: Map<string, string>;
   global: Map<string, string>;
-  dirty: Set<VariableScope>;
+  chatChanges: Map<string, string | null>;
   /** The chosen preset's multiselect prompt variables: their selected option ids ({{var::name::ison::…}}). */
   selections: Map<string, string[]>;
 }
@@ -30,7 +30,7 @@ const strings = (value: unknown): Map<string, string> => {
 export function sessionVariables(session: Pick<ChatSession, 'metadata'>): MacroVariables {
   const metadata = session.metadata ?? {};
   const macroVariables = metadata.macro_variables as { global?: unknown } | undefined;
-  return { local: new Map(), chat: strings(metadata.chat_variables), global: strings(macroVariables?.global), dirty: new Set(), selections: new Map() };
+  return { local: new Map(), chat: strings(metadata.chat_variables), global: strings(macroVariables?.global), chatChanges: new Map(), selections: new Map() };
 }
 
 /** The chosen preset's prompt variables, seeded as the turn's own before anything is expanded (as Lumiverse seeds them). */
@@ -118,7 +118,7 @@ function variableMacros(vars: MacroVariables): MacroDefinition[] {
     const map = vars[scope];
     const set = (key: string, value: string) => {
       map.set(key, value);
-      vars.dirty.add(scope);
+      if (scope === 'chat') vars.chatChanges.set(key, value);
       return value;
     };
     const number = (key: string, parse: (s: string) => number) => parse(map.get(key) || '0') || 0;
@@ -130,7 +130,8 @@ function variableMacros(vars: MacroVariables): MacroDefinition[] {
       live(`dec${suffix}`, `Takes one from a ${label} variable; answers it.`, ([key]) => set((key ?? '').trim(), String(number((key ?? '').trim(), (s) => parseInt(s, 10)) - 1))),
       live(`has${suffix}`, `"true" when a ${label} variable is set.`, ([key]) => String(map.has((key ?? '').trim()))),
       live(`delete${suffix}`, `Removes a ${label} variable.`, ([key]) => {
-        if (map.delete((key ?? '').trim())) vars.dirty.add(scope);
+        const name = (key ?? '').trim();
+        if (map.delete(name) && scope === 'chat') vars.chatChanges.set(name, null);
         return '';
       }),
     ];

@@ -1,11 +1,12 @@
-// Macros in prompt text: `{{name}}` or `{{name::arg::arg}}`, innermost first, names in any case. Built-ins from the
+// Macros in prompt text: `{{name}}` or `{{name::arg::arg}}`, in Lumiverse's order (macro-walk.ts), names in any case. Built-ins from the
 // session and the council; extension macros from their pushed value or their handler (in the worker, under a
 // deadline). Unknown macros stay as written; expansion is bounded, so a macro that expands to itself ends.
 // After a resolve, view() shows a text with only some owners' macros expanded, from the values already had: the
 // turn's breakdown shows what each owner's macros changed without running any of them again. Conditional blocks
-// ({{if}}…{{/if}}) are decided first, left to right (scoped-blocks.ts).
+// ({{if}}…{{/if}}) are decided as the walk reaches them (scoped-blocks.ts).
 import type { MacroVariables } from './builtin-macros';
-import { expandBlocks, hasBlocks } from './scoped-blocks';
+import { hasBlocks } from './scoped-blocks';
+import { walk } from './macro-walk';
 
 /** One macro the resolver knows: who owns it and how to get its value. */
 export interface MacroDefinition {
@@ -46,7 +47,7 @@ export const MACRO_LIMITS: MacroLimits = { maxPasses: 8, maxExpansions: 2000, ma
 /** ST's and Lumiverse's {{trim}}: the marker goes, with the line breaks around it. */
 export const withoutTrimMarkers = (text: string): string => (text.includes('{{') ? text.replace(/(?:\r?\n)*\{\{trim\}\}(?:\r?\n)*/gi, '') : text);
 
-/** A macro with no braces inside it: the innermost ones are expanded first. */
+/** A macro with no braces inside it: an innermost call, whose arguments are as written. */
 const MACRO = /\{\{([^{}]*)\}\}/g;
 
 export class MacroResolver {
@@ -61,6 +62,8 @@ export class MacroResolver {
   /** What each text resolved to whose values the memo cannot give again (volatile macros, an interceptor's change). */
   private readonly exactResults = new Map<string, string>();
   private readonly shorthands = new Map<string, MacroDefinition>();
+  /** The last of the texts resolved in order (resolve). */
+  private inOrder: Promise<unknown> = Promise.resolve();
 
   constructor(
     definitions: MacroDefinition[],
@@ -78,17 +81,29 @@ export class MacroResolver {
     return this.byName.has(name.toLowerCase());
   }
 
-  async resolve(text: string, hint?: string): Promise<string> {
+  /**
+   * A text's macros expanded. Texts whose macros keep or read state (variables, dice, blocks) or go to extensions'
+   * interceptors are resolved one after another in the order they were asked for — the prompt's order, as Lumiverse
+   * walks it — so a {{setvar}} in one block is seen by the next; the others side by side.
+   */
+  resolve(text: string, hint?: string): Promise<string> {
+    if (!text.includes('{{') || !(this.intercept || this.callsVolatile(text) || hasBlocks(text))) return this.resolveNow(text, hint);
+    const run = this.inOrder.then(() => this.resolveNow(text, hint));
+    this.inOrder = run.catch(() => undefined);
+    return run;
+  }
+
+  private async resolveNow(text: string, hint?: string): Promise<string> {
     let template = withoutTrimMarkers(text);
     let exact = this.callsVolatile(text);
     if (this.intercept && template.includes('{{')) {
       const intercepted = await this.intercept(template, hint, (owner, message) => this.note(owner, message));
       if (intercepted !== template) [template, exact] = [withoutTrimMarkers(intercepted), true];
     }
-    const expand = (part: string) => this.expand(part, (inner) => this.lookup(inner) !== undefined, (inner) => this.value(inner), true);
-    // Conditional blocks decide which text is expanded at all: a text with one is resolved as a whole, left to right.
     const blocks = hasBlocks(template);
-    const resolved = blocks ? await expandBlocks(template, expand, this.variables, this.limits.maxExpansions) : await expand(template);
+    if (!blocks) this.prefetch(template);
+    const resolved = await this.expand(template, (inner) => this.lookup(inner) !== undefined, (inner) => this.value(inner), true);
+    // Conditional blocks decide which text is expanded at all, so a text with one is viewed as it resolved.
     if (exact || blocks) this.exactResults.set(text, resolved);
     return resolved;
   }
@@ -119,43 +134,26 @@ export class MacroResolver {
   }
 
   /**
-   * Expands the macros `known` says are its to expand, innermost first, within the limits; `valueOf` is asked only
-   * for the ones that will be replaced (a handler never runs for a value the limits would throw away).
+   * Expands the macros `known` says are its to expand, in Lumiverse's order (macro-walk.ts), within the limits;
+   * `valueOf` is asked only for the ones that will be replaced (a handler never runs for a value the limits throw away).
    */
-  private async expand(text: string, known: (inner: string) => boolean, valueOf: (inner: string) => Promise<string | null>, noting: boolean): Promise<string> {
-    if (!text.includes('{{')) return text;
-    const note = (message: string) => noting && this.note('host', message);
-    let current = text;
-    let expansions = 0;
-    // Each level of nesting as written takes a round of its own: the rounds' limit is for values that expand again.
-    const rounds = this.limits.maxPasses + nestingOf(text);
-    for (let pass = 0; pass < rounds; pass++) {
-      const found = [...current.matchAll(MACRO)].map((m) => m[1]!).filter(known);
-      if (found.length === 0) return current;
-      expansions += found.length;
-      if (expansions > this.limits.maxExpansions) {
-        note(`Macro expansion stopped after ${this.limits.maxExpansions} replacements; the rest stays as written.`);
-        return current;
-      }
-      const values = await Promise.all(found.map(valueOf));
-      let index = 0;
-      const next = current.replace(MACRO, (whole, inner: string) => {
-        if (!known(inner)) return whole;
-        const value = values[index++];
-        return value ?? whole;
-      });
-      if (next === current) return current;
-      if (next.length > this.limits.maxChars) {
-        note(`Macro expansion stopped: the text would grow past ${this.limits.maxChars} characters.`);
-        return current;
-      }
-      current = next;
-    }
-    const still = [...new Set([...current.matchAll(MACRO)].map((m) => m[1]!).filter(known).map((inner) => `{{${nameOf(inner)}}}`))];
-    if (still.length) {
-      note(`Macros still expanding after ${rounds} rounds (${still.slice(0, 3).join(', ')}${still.length > 3 ? '…' : ''}: a macro that expands to itself?); the rest stays as written.`);
-    }
-    return current;
+  private expand(text: string, known: (inner: string) => boolean, valueOf: (inner: string) => Promise<string | null>, resolving: boolean): Promise<string> {
+    const note = (message: string) => resolving && this.note('host', message);
+    return walk(text, { known, valueOf, blocks: resolving, variables: this.variables, limits: this.limits, note, nameOf });
+  }
+
+  /**
+   * Starts the values of a text's innermost calls side by side before the walk asks for them in order, so extensions'
+   * handlers (a worker's round trip each) do not wait on one another: only calls that are remembered per turn (never a
+   * volatile one), in a text with no conditional block (a branch not taken runs nothing), and only when all fit the budget.
+   */
+  private prefetch(text: string): void {
+    const calls = [...text.matchAll(MACRO)].map((m) => m[1]!).filter((inner) => {
+      const def = this.lookup(inner);
+      return def !== undefined && !def.volatile;
+    });
+    if (calls.length === 0 || calls.length > this.limits.maxExpansions) return;
+    for (const inner of new Set(calls)) void this.value(inner);
   }
 
   private value(inner: string): Promise<string | null> {
@@ -202,18 +200,6 @@ export class MacroResolver {
   private note(owner: string, text: string): void {
     if (!this.notes.some((n) => n.text === text)) this.notes.push({ owner, text });
   }
-}
-
-/** How deep the text's macros nest (`{{a::{{b}}}}` is 2), at most 64. */
-function nestingOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = text.indexOf('{{'); i >= 0 && i < text.length - 1; i++) {
-    if (text[i] === '{' && text[i + 1] === '{') [depth, i] = [depth + 1, i + 1];
-    else if (text[i] === '}' && text[i + 1] === '}' && depth > 0) [depth, i] = [depth - 1, i + 1];
-    deepest = Math.max(deepest, depth);
-  }
-  return Math.min(64, deepest);
 }
 
 /** A macro's name, in any case; `{{// a comment}}` is the comment macro whatever follows the slashes. */

@@ -27,8 +27,10 @@ export interface PrepareDeps {
   council: (toolDryRun: boolean) => Promise<CouncilRunOutcome | undefined>;
   /** The regex scripts (absent: none run). */
   regex?: RegexScripts;
-  /** Keeps the session's chat-scoped macro variables (metadata.chat_variables) a committed turn changed. */
-  saveChatVariables?: (sessionId: string, variables: Record<string, string>) => void;
+  /** Keeps what a committed turn's macros changed of the session's chat variables (metadata.chat_variables). */
+  saveChatVariables?: (sessionId: string, changes: ReadonlyMap<string, string | null>) => void;
+  /** The session's metadata as it is now (what extensions wrote since the turn began included). */
+  currentMetadata?: (sessionId: string) => Record<string, unknown> | undefined;
   /** The preset chosen for the chat's prompt (its id, and the preset or null when it is gone); null: none chosen. */
   preset?: () => { id: string; preset: PresetDto | null } | null;
 }
@@ -97,7 +99,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
   // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
   const read = await runWorldInfoInterceptors(pipeline, { session, history, books: input.loreBooks ?? new Map() }, signal, trace);
-  const variables = sessionVariables(session);
+  // Read now, not when the turn began: an extension may have written the chat's variables meanwhile (its handlers).
+  const variables = sessionVariables(deps.currentMetadata ? { metadata: deps.currentMetadata(session.id) } : session);
   if (preset) seedPromptVariables(variables, promptVariables(preset));
   const started = deps.now();
   const assembled = await assemblePrompt({
@@ -118,7 +121,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables, phase: 'prompt' }) } } : {}),
   });
   // Lumiverse saves the chat's variables after assembly when a macro changed them; a dry run commits nothing.
-  if (!input.dryRun && variables.dirty.has('chat')) deps.saveChatVariables?.(session.id, Object.fromEntries(variables.chat));
+  if (!input.dryRun && variables.chatChanges.size) deps.saveChatVariables?.(session.id, variables.chatChanges);
   // Each step after the first is timed by its macros' own time, so the stages' times still add up to the whole.
   const views = assembled.views.map((view) => ({ ...view, rendered: renderMessages(view.messages) }));
   const inSteps = views.slice(1).reduce((sum, view) => sum + (view.ms ?? 0), 0);

@@ -1,15 +1,14 @@
 // Lumiverse's conditional blocks in prompt text: `{{if::cond}}…{{elseif::cond}}…{{else}}…{{/if}}` and
-// `{{unless::cond}}…{{else}}…{{/unless}}` (also written `{{if cond}}`, `{{#if cond}}`), as its MacroEvaluator runs
-// them (src/macros/definitions/primitives.ts, conditions.ts): left to right, the text before a block expanded first
-// (so a `{{setvar}}` before it counts), the outer block before the ones inside it, only the branch taken expanded.
-// A condition is its macros expanded, then Lumiverse's test: a leading `!` negates, `.name`/`$name` read the turn's or
+// `{{unless::cond}}…{{else}}…{{/unless}}` (also written `{{if cond}}`, `{{#if cond}}`), as its MacroEvaluator reads
+// them (src/macros/definitions/primitives.ts, conditions.ts): the tags, a block's branches, which branch it takes. The
+// walk (macro-walk.ts) decides each block when it reaches it. A condition is its macros expanded, then Lumiverse's test: a leading `!` negates, `.name`/`$name` read the turn's or
 // the global variables, `== != >= <= > <` compare (as numbers when both sides are), and empty, 0, false, null,
 // undefined, no and off are false. An `{{if}}` with no closing tag answers "true" or nothing.
 import type { MacroVariables } from './builtin-macros';
 
 type Kind = 'if' | 'unless';
 
-interface Tag {
+export interface Tag {
   start: number;
   /** Just past its closing braces. */
   end: number;
@@ -17,10 +16,12 @@ interface Tag {
   closing: boolean;
   /** What follows the name: `::cond` or ` cond`, as written. */
   rest: string;
+  /** A block tag's condition (`rest` without its separator). */
+  condition: string;
 }
 
 /** The macro tag starting at `start` (`{{`), its nested braces included, or null when it never closes. */
-function tagAt(text: string, start: number): Tag | null {
+export function tagAt(text: string, start: number): Tag | null {
   let depth = 0;
   for (let i = start; i < text.length - 1; i++) {
     if (text[i] === '{' && text[i + 1] === '{') {
@@ -33,7 +34,8 @@ function tagAt(text: string, start: number): Tag | null {
         const inner = text.slice(start + 2, i - 1);
         const head = /^\s*([#/]?)\s*([A-Za-z_]+)/.exec(inner);
         const name = head ? head[2]!.toLowerCase() : '';
-        return { start, end: i + 1, name, closing: head?.[1] === '/', rest: head ? inner.slice(head[0].length) : inner };
+        const rest = head ? inner.slice(head[0].length) : inner;
+        return { start, end: i + 1, name, closing: head?.[1] === '/', rest, condition: conditionOf(rest) };
       }
     }
   }
@@ -52,13 +54,20 @@ function* tags(text: string, from = 0): Generator<Tag> {
 }
 
 const isBlock = (name: string): name is Kind => name === 'if' || name === 'unless';
-const conditionOf = (rest: string) => rest.replace(/^\s*::/, '').trim();
+function conditionOf(rest: string): string {
+  return rest.replace(/^\s*::/, '').trim();
+}
+
+/** An `{{if}}` or `{{unless}}` that opens a block (or stands alone). */
+export const isBlockOpener = (tag: Tag): boolean => isBlock(tag.name) && !tag.closing;
+
+export type Branch = { condition: string | null; body: string };
 
 /** The block opened by `open`: its branches (the first under the opening condition) and where it ends; null when unclosed. */
-function blockOf(text: string, open: Tag): { branches: Array<{ condition: string | null; body: string }>; end: number } | null {
-  const branches: Array<{ condition: string | null; body: string }> = [];
+export function blockOf(text: string, open: Tag): { branches: Branch[]; end: number } | null {
+  const branches: Branch[] = [];
   let depth = 0;
-  let condition: string | null = conditionOf(open.rest);
+  let condition: string | null = open.condition;
   let bodyStart = open.end;
   for (const tag of tags(text, open.end)) {
     if (isBlock(tag.name)) {
@@ -70,7 +79,7 @@ function blockOf(text: string, open: Tag): { branches: Array<{ condition: string
       }
     } else if (depth === 0 && !tag.closing && (tag.name === 'else' || tag.name === 'elseif' || tag.name === 'elif')) {
       branches.push({ condition, body: text.slice(bodyStart, tag.start) });
-      condition = tag.name === 'else' ? null : conditionOf(tag.rest);
+      condition = tag.name === 'else' ? null : tag.condition;
       bodyStart = tag.end;
     }
   }
@@ -107,37 +116,11 @@ function truthy(value: string): boolean {
 }
 
 /** The branch a block takes: an `{{unless}}`'s first when its condition fails; an `{{if}}`'s first that holds. */
-async function taken(kind: Kind, branches: Array<{ condition: string | null; body: string }>, holds: (condition: string) => Promise<boolean>): Promise<string> {
-  if (kind === 'unless') return (await holds(branches[0]!.condition ?? '')) ? (branches[1]?.body ?? '') : branches[0]!.body;
+export async function takenBranch(open: Tag, branches: Branch[], holds: (condition: string) => Promise<boolean>): Promise<string> {
+  if (open.name === 'unless') return (await holds(branches[0]!.condition ?? '')) ? (branches[1]?.body ?? '') : branches[0]!.body;
   for (const branch of branches) if (branch.condition === null || (await holds(branch.condition))) return branch.body;
   return '';
 }
 
 /** Whether the text holds a conditional block's tag at all (most texts do not: they cost one scan). */
 export const hasBlocks = (text: string): boolean => /\{\{\s*#?\s*(?:if|unless)\b/i.test(text);
-
-/**
- * The text with its blocks decided and everything expanded by `expand`; `maxBlocks` bounds the blocks decided (a
- * branch may hold the block again), past which the rest is expanded as written.
- */
-export async function expandBlocks(text: string, expand: (text: string) => Promise<string>, variables: Pick<MacroVariables, 'local' | 'global'>, maxBlocks: number): Promise<string> {
-  const holds = async (condition: string) => conditionHolds(await expand(condition), variables);
-  let out = '';
-  let rest = text;
-  for (let decided = 0; decided < maxBlocks; decided++) {
-    const open = [...tags(rest)].find((tag) => isBlock(tag.name) && !tag.closing);
-    if (!open) break;
-    out += await expand(rest.slice(0, open.start));
-    const block = blockOf(rest, open);
-    if (!block) {
-      // No closing tag: the condition's answer itself, as Lumiverse's unscoped {{if}}/{{unless}}.
-      const yes = await holds(conditionOf(open.rest));
-      rest = (yes === (open.name === 'if') ? 'true' : '') + rest.slice(open.end);
-      continue;
-    }
-    rest = (await taken(open.name as Kind, block.branches, holds)) + rest.slice(block.end);
-  }
-  // A macro the blocks cut through (`{{setvar::x::{{if …}}…{{/if}}}}`) is whole again in what they left.
-  out += rest;
-  return expand(out);
-}
