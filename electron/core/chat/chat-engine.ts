@@ -28,6 +28,7 @@ import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
+import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
 import { previewPrompt, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
 import { processContent, type ContentWrite } from './pipeline/content-processors';
 
@@ -37,6 +38,9 @@ export interface PreviewOptions {
   generationType?: PreviewGenerationType;
   signal: AbortSignal;
 }
+
+/** Dry runs of one session built at once (an interceptor asking for one inside one is cut off at this depth). */
+const MAX_PREVIEWS = 3;
 
 /** What the caller leaves out follows the session's own Council switch. */
 const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
@@ -88,7 +92,8 @@ export class ChatEngine {
   private disposed = false;
   private readonly active = new ActiveChat(() => this.pipeline());
   private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
-  private readonly previewing = new Set<string>();
+  /** Dry runs being built, by session. */
+  private readonly previewing = new Map<string, number>();
   /** Sessions whose person's line is with the extensions' processors (send waits on them before it saves). */
   private readonly writing = new Set<string>();
 
@@ -281,12 +286,14 @@ export class ChatEngine {
   }
 
   /**
-   * The prompt a turn would send now, nothing sent or saved (spindle.generate.dryRun; prompt-preview.ts). One at a time
-   * per session: an interceptor asking for it again would otherwise build previews without end.
+   * The prompt a turn would send now, nothing sent or saved (spindle.generate.dryRun; prompt-preview.ts). At most three
+   * at once per session: extensions previewing side by side get theirs, and an interceptor asking for one from inside
+   * one ends there instead of building previews without end.
    */
   async previewPrompt(sessionId: string, options: PreviewOptions): Promise<PromptPreview> {
-    if (this.previewing.has(sessionId)) throw new HostFailure({ code: 'CONFLICT', message: 'A dry run of this chat is already being built.', path: '/chatId' });
-    this.previewing.add(sessionId);
+    const building = this.previewing.get(sessionId) ?? 0;
+    if (building >= MAX_PREVIEWS) throw new HostFailure({ code: 'CONFLICT', message: `${MAX_PREVIEWS} dry runs of this chat are already being built.`, path: '/chatId' });
+    this.previewing.set(sessionId, building + 1);
     try {
       await this.deps.sessions.preload(sessionId);
       const session = this.deps.sessions.get(sessionId);
@@ -303,7 +310,9 @@ export class ChatEngine {
         { session: read, loreBooks, target, generationType: options.generationType ?? 'normal', previewId: this.newId(), signal: options.signal },
       );
     } finally {
-      this.previewing.delete(sessionId);
+      const left = (this.previewing.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.previewing.set(sessionId, left);
+      else this.previewing.delete(sessionId);
     }
   }
 
@@ -318,7 +327,8 @@ export class ChatEngine {
     const pipeline = this.pipeline();
     const extensions = pipeline?.macros() ?? [];
     const interceptors = pipeline?.handlers('macro_interceptor') ?? [];
-    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, interceptors, commit, signal: new AbortController().signal };
+    const readsChat = (id: string) => this.extensionAllowed(id, CHAT_TEXT_PERMISSION);
+    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, interceptors, readsChat, commit, signal: new AbortController().signal };
   }
 
   /** Whether a running extension holds `permission` now (false with no extensions). */

@@ -19,10 +19,11 @@ export interface MessageActionsDeps {
 export class MessageActions {
   constructor(private readonly deps: MessageActionsDeps) {}
 
-  /** `metadata`: the message's metadata as an extension's processor left it (absent: unchanged). */
-  edit(sessionId: string, messageId: string, content: string, metadata?: Record<string, unknown>): ChatSession {
+  /** `added`: what extensions' processors added to the message's metadata, merged onto it as it is now. */
+  edit(sessionId: string, messageId: string, content: string, added?: Record<string, unknown>): ChatSession {
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
-      s.messages[i] = { ...editContent(s.messages[i]!, content), ...(metadata ? { metadata } : {}) };
+      const message = s.messages[i]!;
+      s.messages[i] = { ...editContent(message, content), ...(added ? { metadata: { ...(message.metadata ?? {}), ...added } } : {}) };
     });
     this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
     return session;

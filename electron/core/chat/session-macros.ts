@@ -22,7 +22,8 @@ export function listMacros(sources: MacroSources): MacroListing[] {
 export async function resolveMacros(sources: MacroSources, text: string, saveChatVariables?: (changes: ReadonlyMap<string, string | null>) => void): Promise<ResolvedMacros> {
   const variables = sources.variables ?? sessionVariables(sources.session);
   const resolver = macroResolver({ ...sources, variables });
-  const resolved = await resolver.resolve(text);
+  // The extension's own template: whatever chat text it holds, it read with its own permissions.
+  const resolved = await resolver.resolve(text, { chatText: false });
   if (sources.commit && variables.chatChanges.size) saveChatVariables?.(variables.chatChanges);
   return { text: resolved, diagnostics: resolver.notes.map((n) => ({ message: n.text, offset: 0, length: 0 })) };
 }

@@ -1,7 +1,7 @@
 // spindle.registerMacroInterceptor, as script engines use it: a turn's texts that hold macros go to the extension's
 // interceptor before the host expands them, told the phase and where the text came from; its own syntax comes back
-// expanded and the host's macros are then the host's. A plain message is never offered, and the turn's breakdown ends
-// with the prompt as sent.
+// expanded and the host's macros are then the host's. A plain message is never offered; the chat's own messages only
+// to an extension that may read chat text (chat_mutation); and the turn's breakdown ends with the prompt as sent.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
@@ -24,24 +24,39 @@ describe('macro interceptors', () => {
     const installed = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_macro_engine'), grant: ['tools', 'macro_interceptor'], trust: true });
     if (!installed.ok) throw new Error(JSON.stringify(installed.error));
     await rig.host.extensions.whenSettled();
-    const sessionId = await newSession(rig, { character: { name: 'Mara', description: '{{char}} says {{shout::ahoy}}.', personality: '', scenario: '' } });
-    rig.server.enqueue({ text: 'The reply.' });
-    const started = await rig.call('chat.send', { sessionId, text: 'A plain line.' });
-    if (!started.ok) throw new Error(JSON.stringify(started.error));
-    await finished(rig, (started.value as { turnId: string }).turnId);
+    const sessionId = await newSession(rig, { character: { name: 'Mara', description: '{{char}} says {{shout::ahoy}}.', personality: '', scenario: 'Seen: {{nested::x}}' } });
+    const send = async (text: string) => {
+      rig.server.enqueue({ text: 'The reply.' });
+      const started = await rig.call('chat.send', { sessionId, text });
+      if (!started.ok) throw new Error(JSON.stringify(started.error));
+      await finished(rig, (started.value as { turnId: string }).turnId);
+    };
+    const seen = async () => {
+      const answer = await rig.host.registry.invoke('lumiverse_macro_engine:seen', {}, { timeoutMs: 20_000 });
+      if (!answer.ok) throw new Error(JSON.stringify(answer));
+      return JSON.parse(answer.content) as Array<{ phase: string; sourceHint: string | null; char: string; commit: boolean; template: string }>;
+    };
+    await send('A plain line.');
 
     const sent = (rig.server.generations.at(-1)!.body as { messages: Array<{ content: string }> }).messages;
     expect(sent[0]!.content).toContain('Mara says AHOY.');
-    const answer = await rig.host.registry.invoke('lumiverse_macro_engine:seen', {}, { timeoutMs: 20_000 });
-    if (!answer.ok) throw new Error(JSON.stringify(answer));
-    const seen = JSON.parse(answer.content) as Array<{ phase: string; sourceHint: string | null; char: string; commit: boolean; template: string }>;
-    expect(seen).toContainEqual({ phase: 'prompt', sourceHint: 'prompt_source:character.description', char: 'Mara', commit: true, template: '{{char}} says {{shout::ahoy}}.' });
+    // Its own spindle.macros.resolve from inside its interceptor is not intercepted again: one level, then the host's.
+    expect(sent[0]!.content).toContain('Seen: [{{nested::again}} Mara]');
+    expect(await seen()).toContainEqual({ phase: 'prompt', sourceHint: 'prompt_source:character.description', char: 'Mara', commit: true, template: '{{char}} says {{shout::ahoy}}.' });
     // The person's plain line holds no macro: it is never offered.
-    expect(seen.some((s) => s.template.includes('A plain line.'))).toBe(false);
+    expect((await seen()).some((s) => s.template.includes('A plain line.'))).toBe(false);
 
     // The breakdown's last step is the prompt as sent, the interceptor's change included.
     const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     const assembly = session.messages.at(-1)!.trace!.filter((s) => s.stage === 'macros' || s.stage === 'assembly');
     expect(assembly.at(-1)!.after).toContain('Mara says AHOY.');
+
+    // A line of the chat that holds a macro is chat text: not given without chat_mutation; granted, it is.
+    await send('A line for {{char}}.');
+    expect((await seen()).some((s) => s.template.includes('A line for'))).toBe(false);
+    await rig.call('extensions.grant', { id: 'lumiverse_macro_engine', permission: 'chat_mutation' });
+    await rig.host.extensions.whenSettled();
+    await send('Another line for {{char}}.');
+    expect((await seen()).some((s) => s.template === 'Another line for {{char}}.')).toBe(true);
   }, 60_000);
 });

@@ -175,7 +175,7 @@ describe('a chat turn with a Lumiverse extension', () => {
     await install();
     const { reply } = await turn('Hello', { character: { name: 'Mira', description: 'Loop: {{pipeline_loop}}', personality: '', scenario: '' } });
     expect(sentMessages().some((m) => m.content.includes('Loop: {{pipeline_loop}}!!'))).toBe(true);
-    expect(reply.trace!.map((s) => s.note).join('\n')).toMatch(/still expanding after 9 rounds \(\{\{pipeline_loop\}\}/);
+    expect(reply.trace!.map((s) => s.note).join('\n')).toMatch(/still expanding after 8 rounds \(\{\{pipeline_loop\}\}/);
   }, 60_000);
 
   it('chat reads follow the active chat; chat.* needs chat_mutation, and its writes show in the session', async () => {

@@ -98,7 +98,7 @@ describe('spindle.generate.dryRun', () => {
     expect(named.messages[0]).toEqual({ role: 'system', content: 'You are a careful narrator for Seraphina and Ada.' });
   }, 60_000);
 
-  it('refuses with stable codes: an unknown chat or preset, a missing chatId, no generation permission, and a dry run asked for from inside one', async () => {
+  it('refuses with stable codes: an unknown chat or preset, a missing chatId, no generation permission, and dry runs nested past three', async () => {
     await install(['tools', 'interceptor', 'generation']);
     const sessionId = await chatWithOneTurn();
     expect((await tool('preview', { chatId: 'no-such-chat' })).error).toMatchObject({ code: 'NOT_FOUND' });
@@ -106,7 +106,8 @@ describe('spindle.generate.dryRun', () => {
     expect((await tool('preview', {})).error).toMatchObject({ code: 'INVALID_INPUT' });
     // Its interceptor asks for a dry run of the same chat while one is built: refused, where it would recurse without end.
     expect((await tool('preview', { chatId: sessionId, nested: true })).messages.length).toBeGreaterThan(0);
-    expect((await tool('seen')).nested).toBe('CONFLICT');
+    // Each dry run's interceptor asks for another: three are built at once for a chat, the fourth is refused, and all end.
+    expect((await tool('seen')).nested).toEqual(['CONFLICT', 'answered', 'answered']);
 
     await rig.call('extensions.revoke', { id: 'lumiverse_preset_engine', permission: 'generation' });
     await rig.host.extensions.whenSettled();

@@ -11,7 +11,7 @@ const message = (id: string, role: 'user' | 'assistant', content: string): ChatM
 
 function session(history: ChatMessage[]): ChatSession {
   return sessionDocument({
-    character: { name: 'Mara', description: 'Keeper of the light. The sky: {{sky}}. Rolls: {{dice}} and {{dice}}.', personality: 'Calls {{user}} by name.', scenario: '' },
+    character: { name: 'Mara', description: 'Keeper of the light. The sky: {{sky}}. Rolls: {{omen}} and {{omen}}.', personality: 'Calls {{user}} by name.', scenario: '' },
     persona: { name: 'Tom', description: '' },
     worldInfo: [
       { id: 'lamp', keywords: ['lamp'], content: 'The lamp is {{char}}’s charge.', enabled: true },
@@ -45,24 +45,24 @@ describe('assembly views', () => {
   it('shows the card as written, then the world info, then the host’s macros, then each extension’s; the last is the prompt sent', async () => {
     let rolled = 0;
     const sky = counting('Harbor Weather', 'sky', () => 'grey');
-    const dice = counting('Dice Box', 'dice', () => String(++rolled));
+    const omen = counting('Omen Box', 'omen', () => String(++rolled));
     const history = [message('m1', 'assistant', 'The {{sky}} lamp burns.'), message('m2', 'user', 'Hello {{char}}, is the lamp lit?')];
-    const { views, messages } = await assemble(history, [sky, dice]);
+    const { views, messages } = await assemble(history, [sky, omen]);
 
-    expect(views.map((v) => `${v.stage}/${v.by}`)).toEqual(['assembly/host', 'world info/host', 'macros/host', 'macros/Harbor Weather', 'macros/Dice Box']);
+    expect(views.map((v) => `${v.stage}/${v.by}`)).toEqual(['assembly/host', 'world info/host', 'macros/host', 'macros/Harbor Weather', 'macros/Omen Box']);
     const system = views.map((v) => v.messages[0]!.content);
-    expect(system[0]).toContain('The sky: {{sky}}. Rolls: {{dice}} and {{dice}}.');
+    expect(system[0]).toContain('The sky: {{sky}}. Rolls: {{omen}} and {{omen}}.');
     expect(system[0]).not.toContain('World info');
     expect(system[1]).toContain('## World info\nThe lamp is {{char}}’s charge.');
     expect(system[2]).toContain('The lamp is Mara’s charge.');
     expect(system[2]).toContain('Calls Tom by name.');
-    expect(system[3]).toContain('The sky: grey. Rolls: {{dice}} and {{dice}}.');
+    expect(system[3]).toContain('The sky: grey. Rolls: {{omen}} and {{omen}}.');
     expect(views[3]!.messages[1]!.content).toBe('The grey lamp burns.');
     expect(views.at(-1)!.messages).toEqual(messages);
     expect(messages[0]!.content).toContain('Rolls: 1 and 1.');
-    expect(views.map((v) => v.note)).toEqual([undefined, 'fired: lamp', '{{char}}, {{user}}', '{{sky}}', expect.stringMatching(/^\{\{dice\}\}; ≈\d+ tokens$/)]);
+    expect(views.map((v) => v.note)).toEqual([undefined, 'fired: lamp', '{{char}}, {{user}}', '{{sky}}', expect.stringMatching(/^\{\{omen\}\}; ≈\d+ tokens$/)]);
     // The views reuse the turn's values: each handler ran once for its one distinct call.
-    expect([sky.calls, dice.calls]).toEqual([1, 1]);
+    expect([sky.calls, omen.calls]).toEqual([1, 1]);
   });
 
   it('keeps to the messages and entries the budget kept, so a step shows only its own change', async () => {
@@ -73,8 +73,7 @@ describe('assembly views', () => {
     expect(views[0]!.messages.length).toBe(messages.length);
     expect(views[0]!.messages.at(-1)!.content).toMatch(/\{\{char\}\}$/);
     expect(views[0]!.note).toBe(`${report.cutMessages} oldest messages left out to fit`);
-    // {{dice}} with no extension of that name is Lumiverse's built-in roll of one die.
-    expect(views[1]!.note).toBe(`{{char}}, {{user}}, {{dice}}; ≈${report.total} tokens`);
+    expect(views[1]!.note).toBe(`{{char}}, {{user}}; ≈${report.total} tokens`);
     expect(views[1]!.messages).toEqual(messages);
   });
 

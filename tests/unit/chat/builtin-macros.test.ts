@@ -62,9 +62,9 @@ describe("Lumiverse's built-in macros", () => {
     expect(await macros.resolve('{{getvar::setvar::pwn::1}}{{hasvar::pwn}}')).toBe('false');
   });
 
-  it("yields to an extension's macro of the same name, and stays under the Workbench's own", async () => {
-    const dice = { extensionId: 'box', extensionName: 'Dice Box', name: 'dice', description: '', value: 'six' };
+  it('keeps its built-ins over an extension\'s macro of the same name, as Lumiverse\'s registry does', async () => {
+    const dice = { extensionId: 'box', extensionName: 'Dice Box', name: 'newline', description: '', value: 'six' };
     const defs = macroDefinitions({ session, history, deliberation: '', councilTools: [], extensions: [dice], commit: true, signal: new AbortController().signal });
-    expect(await new MacroResolver(defs).resolve('{{dice}} {{char}} {{newline}}')).toBe('six Seraphina \n');
+    expect(await new MacroResolver(defs).resolve('{{char}}{{newline}}')).toBe('Seraphina\n');
   });
 });

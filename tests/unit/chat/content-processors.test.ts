@@ -69,6 +69,13 @@ describe('processContent', () => {
     ]);
   });
 
+  it("answers only what the processors added to the extra, for the caller to merge onto the message as it is when saved", async () => {
+    const { pipeline, seen } = pipelineOf([() => ({ ok: true, value: { extra: { tag: 'x' } } })]);
+    const { log } = logger();
+    expect(await processContent(pipeline, { ...write, origin: 'update', messageId: 'm1', extra: { kept: true } }, log)).toEqual({ content: 'hello', extra: { tag: 'x' } });
+    expect(seen[0]!.extra).toEqual({ kept: true });
+  });
+
   it("leaves the message's extra alone on a swipe's write", async () => {
     const { pipeline } = pipelineOf([() => ({ ok: true, value: { content: 'swiped', extra: { tag: 1 } } })]);
     const { log } = logger();

@@ -35,9 +35,10 @@ describe('the macro interceptor chain', () => {
       () => ({ ok: true, value: undefined }),
     ]);
     const resolver = macroResolver({ ...base, interceptors: list });
-    expect(await resolver.resolve('Hello [[who]] {{noop}}')).toBe('Hello Seraphina !');
+    const card = { chatText: false };
+    expect(await resolver.resolve('Hello [[who]] {{noop}}', card)).toBe('Hello Seraphina !');
     expect(offered).toEqual(['Hello [[who]] {{noop}}', 'Hello {{char}} {{noop}}', 'Hello {{char}} {{noop}}!']);
-    expect(await resolver.resolve('No macro here')).toBe('No macro here');
+    expect(await resolver.resolve('No macro here', card)).toBe('No macro here');
     expect(offered).toHaveLength(3);
   });
 
@@ -52,11 +53,18 @@ describe('the macro interceptor chain', () => {
       },
     ]);
     const resolver = macroResolver({ ...base, interceptors: list }, { limits: { maxPasses: 8, maxExpansions: 2000, maxChars: 40 } });
-    expect(await resolver.resolve('{{getchatvar::mood}}')).toBe('calm kept');
+    expect(await resolver.resolve('{{getchatvar::mood}}', { chatText: false })).toBe('calm kept');
     expect(resolver.notes).toEqual([
       { owner: 'Engine 0', text: 'Its macro interceptor was skipped: TOOL_TIMEOUT — over 5 s.' },
       { owner: 'Engine 1', text: 'Its macro interceptor answered something other than a template or { text }; skipped.' },
       { owner: 'Engine 2', text: 'Its macro interceptor answered over 40 characters; skipped.' },
     ]);
+  });
+
+  it("gives the chat's own text only to the interceptors of extensions that may read it", async () => {
+    const { list, offered } = refs([(ctx) => ({ ok: true, value: `${ctx.template}+0` }), (ctx) => ({ ok: true, value: `${ctx.template}+1` })]);
+    const resolver = macroResolver({ ...base, interceptors: list, readsChat: (id) => id === 'ext-1' });
+    expect(await resolver.resolve('{{noop}}a message')).toBe('a message+1');
+    expect(offered).toEqual(['{{noop}}a message']);
   });
 });

@@ -43,7 +43,7 @@ const sourcesOf = (history: ChatMessage[], kept: KeptParts): Array<MessageSource
 export async function assemblePrompt(input: AssembleInput): Promise<Assembled> {
   const resolver = macroResolver({ ...input, deliberation: input.deliberationBlock ?? '' }, input.now ? { now: input.now } : {});
   const { session, history } = input;
-  const resolved = await mapTexts(textsOf(session, history), (text, hint) => resolver.resolve(text, hint));
+  const resolved = await mapTexts(textsOf(session, history), (text, origin) => resolver.resolve(text, origin));
   const placed = resolver.used.has('lumiacouncildeliberation');
   const blocks = {
     ...(input.deliberationBlock && !placed ? { deliberationBlock: input.deliberationBlock } : {}),

@@ -169,7 +169,7 @@ export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
     fixed('input', "The person's last line.", lastUser),
     fixed('lastUserMessage', "The person's last line.", lastUser),
     fixed('lastCharMessage', "The character's last reply.", lastOf('assistant')),
-    fixed('lastMessageId', 'The index of the last message.', String(Math.max(0, history.length - 1))),
+    fixed('lastMessageId', 'The index of the last message (-1 with none).', String(history.length - 1)),
     fixed('messageCount', 'How many messages the chat has.', String(history.length)),
     fixed('chatId', "The chat's id.", session.id),
     fixed('group', "The character's name (a chat here has one).", session.character.name),

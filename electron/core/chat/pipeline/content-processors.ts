@@ -37,7 +37,10 @@ function refusal(answer: unknown): string | null {
   return null;
 }
 
-/** The message as the processors leave it: its text, and its extra when one of them added to it. */
+/**
+ * The message as the processors leave it: its text, and what they added to its extra (merged by the caller onto the
+ * message's metadata as it is when saved, so a change made meanwhile stays).
+ */
 export async function processContent(
   pipeline: ExtensionPipeline | undefined,
   write: ContentWrite,
@@ -48,6 +51,7 @@ export async function processContent(
 ): Promise<{ content: string; extra?: Record<string, unknown> }> {
   let content = write.content;
   let extra = write.extra;
+  let added: Record<string, unknown> | undefined;
   for (const ref of pipeline?.handlers('message_content_processor') ?? []) {
     if (signal.aborted) break;
     const key = `${ref.extensionId}/${ref.id}`;
@@ -71,9 +75,9 @@ export async function processContent(
     if (patch.extra !== undefined && write.origin !== 'swipe_update' && write.origin !== 'render') {
       const merged = { ...(extra ?? {}), ...patch.extra };
       if (JSON.stringify(merged).length > MAX_EXTRA_CHARS) skip(`its extra would be over ${MAX_EXTRA_CHARS} characters as JSON`);
-      else extra = merged;
+      else [extra, added] = [merged, { ...(added ?? {}), ...patch.extra }];
     }
     if (patch.content !== undefined) content = patch.content;
   }
-  return { content, ...(extra !== write.extra && extra ? { extra } : {}) };
+  return { content, ...(added ? { extra: added } : {}) };
 }

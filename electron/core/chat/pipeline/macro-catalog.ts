@@ -27,6 +27,8 @@ export interface MacroSources {
   variables?: MacroVariables;
   /** Extensions' macro interceptors, in priority order (absent: none). */
   interceptors?: PipelineHandlerRef[];
+  /** Which of them may read chat text (chat_mutation): only those get the chat's messages (absent: none). */
+  readsChat?: (extensionId: string) => boolean;
   /** Where the resolve is for (interceptors are told): a turn's prompt, the display, a reply, or elsewhere. */
   phase?: MacroPhase;
 }
@@ -35,7 +37,7 @@ export interface MacroSources {
 export function macroResolver(sources: MacroSources, options: { limits?: MacroLimits; now?: () => number } = {}): MacroResolver {
   const variables = sources.variables ?? sessionVariables(sources.session);
   const limits = options.limits ?? MACRO_LIMITS;
-  const intercept = macroInterceptorChain({ session: sources.session, interceptors: sources.interceptors ?? [], variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
+  const intercept = macroInterceptorChain({ session: sources.session, interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
   return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, intercept, variables);
 }
 
@@ -66,6 +68,8 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
     builtin('lumiaCouncilDeliberation', "The council's deliberation for this turn (empty when no tools ran).", sources.deliberation),
     builtin('lumiaCouncilToolsActive', "'yes' when council tools produced output this turn, else 'no'.", sources.deliberation.trim() ? 'yes' : 'no'),
     builtin('lumiaCouncilToolsList', 'The council tools with the members they are assigned to.', toolsList(sources.councilTools)),
+    // Lumiverse's registry keeps its built-ins: an extension's macro of the same name does not replace one.
+    ...builtinMacros({ session, history, variables: sources.variables ?? sessionVariables(session) }),
   ];
   for (const ref of sources.extensions) {
     const call = ref.call;
@@ -86,7 +90,5 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
       },
     });
   }
-  // Lumiverse's wider built-ins come after extensions' macros: an extension's own {{dice}} or {{time}} is the one it meant.
-  defs.push(...builtinMacros({ session, history, variables: sources.variables ?? sessionVariables(session) }));
   return defs;
 }

@@ -2,19 +2,26 @@
 // macros are expanded, each interceptor in priority order gets the template with a snapshot of the macro environment
 // and may hand back another template (a string, or `{ text }`), as Lumiverse's MacroEvaluator runs them
 // (src/spindle/macro-interceptor.ts). Script engines (LumiScript, Risu compatibility layers) expand their own syntax
-// this way. Only a text that holds a macro (`{{`) is offered: a long chat's plain messages cost no call.
+// this way. Only a text that holds a macro (`{{`) is offered: a long chat's plain messages cost no call. The chat's
+// own messages (and regex captures from them) go only to extensions that may read chat text (chat_mutation), as
+// every other way chat text reaches an extension here.
 import type { PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { MacroVariables } from './builtin-macros';
 import type { MacroIntercept } from './macros';
 
-/** Lumiverse's per-call budget for a worker's macro work. */
-const INTERCEPTOR_TIMEOUT_MS = 5_000;
+/** Lumiverse's budget for one macro interceptor call (worker-host.ts, handleRegisterMacroInterceptor). */
+const INTERCEPTOR_TIMEOUT_MS = 10_000;
 /** Where the evaluation came from (Lumiverse's MacroInterceptorPhase). */
 export type MacroPhase = 'prompt' | 'display' | 'response' | 'other';
 
+/** Interceptor calls running now: one that asks for a resolve (spindle.macros.resolve) does not start the chain again. */
+let running = 0;
+
 export interface InterceptorSources {
-  session: { id: string; character: { name: string; description: string; personality: string; scenario: string }; persona: { name: string }; card?: Record<string, unknown> };
+  session: { id: string; character: { name: string; description: string; personality: string; scenario: string }; persona: { name: string }; card?: { data: Record<string, unknown> } };
   interceptors: PipelineHandlerRef[];
+  /** Whether an extension may read chat text (chat_mutation): only those get the chat's messages. */
+  readsChat: (extensionId: string) => boolean;
   variables: MacroVariables;
   commit: boolean;
   phase: MacroPhase;
@@ -25,7 +32,8 @@ export interface InterceptorSources {
 
 /** Lumiverse's MacroInterceptorEnvDTO: a structured copy, so nothing an interceptor does to it reaches the turn. */
 function envOf(s: InterceptorSources) {
-  const { character, persona, card } = s.session;
+  const { character, persona } = s.session;
+  const card = s.session.card?.data;
   const greetings = Array.isArray(card?.alternate_greetings) ? card.alternate_greetings.filter((g): g is string => typeof g === 'string') : [];
   return {
     commit: s.commit,
@@ -42,13 +50,16 @@ function envOf(s: InterceptorSources) {
 /** The chain for these sources, or undefined when no extension intercepts. */
 export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | undefined {
   if (s.interceptors.length === 0) return undefined;
-  return async (template, hint, note) => {
-    if (!template.includes('{{')) return template;
+  return async (template, origin, note) => {
+    // Inside an interceptor's own call (it asked for a resolve), the chain does not start again: it would without end.
+    if (!template.includes('{{') || running > 0) return template;
     let current = template;
     for (const ref of s.interceptors) {
       if (s.signal.aborted) break;
-      const ctx = { template: current, env: envOf(s), commit: s.commit, phase: s.phase, ...(hint ? { sourceHint: hint } : {}), userId: 'local' };
-      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal);
+      if (origin.chatText && !s.readsChat(ref.extensionId)) continue;
+      const ctx = { template: current, env: envOf(s), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
+      running++;
+      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => running--);
       if (!result.ok) {
         note(ref.extensionName, `Its macro interceptor was skipped: ${result.error.code} — ${result.error.message}.`);
         continue;

@@ -22,10 +22,20 @@ export interface MacroDefinition {
 }
 
 /**
- * Extensions' macro interceptors (macro-interceptors.ts): the template before expansion, maybe another; `hint` says
+ * Extensions' macro interceptors (macro-interceptors.ts): the template before expansion, maybe another; `origin` says
  * where the text came from (`prompt_source:character.description`…), `note` credits what went wrong to its owner.
  */
-export type MacroIntercept = (template: string, hint: string | undefined, note: (owner: string, text: string) => void) => Promise<string>;
+export type MacroIntercept = (template: string, origin: TextOrigin, note: (owner: string, text: string) => void) => Promise<string>;
+
+/** Where a text comes from: the source hint Lumiverse gives interceptors, and whether it is the chat's own text. */
+export interface TextOrigin {
+  hint?: string;
+  /** A message of the chat, or text taken from one (regex captures): only for those who may read chat text. */
+  chatText: boolean;
+}
+
+/** What a resolve is not told otherwise: chat text, which only those who may read it see. */
+const CHAT_TEXT: TextOrigin = { chatText: true };
 
 export interface MacroLimits {
   /** Rounds of expansion (a value holding macros is expanded again, up to this many times). */
@@ -86,18 +96,18 @@ export class MacroResolver {
    * interceptors are resolved one after another in the order they were asked for — the prompt's order, as Lumiverse
    * walks it — so a {{setvar}} in one block is seen by the next; the others side by side.
    */
-  resolve(text: string, hint?: string): Promise<string> {
-    if (!text.includes('{{') || !(this.intercept || this.callsVolatile(text) || hasBlocks(text))) return this.resolveNow(text, hint);
-    const run = this.inOrder.then(() => this.resolveNow(text, hint));
+  resolve(text: string, origin: TextOrigin = CHAT_TEXT): Promise<string> {
+    if (!text.includes('{{') || !(this.intercept || this.callsVolatile(text) || hasBlocks(text))) return this.resolveNow(text, origin);
+    const run = this.inOrder.then(() => this.resolveNow(text, origin));
     this.inOrder = run.catch(() => undefined);
     return run;
   }
 
-  private async resolveNow(text: string, hint?: string): Promise<string> {
+  private async resolveNow(text: string, origin: TextOrigin): Promise<string> {
     let template = withoutTrimMarkers(text);
     let exact = this.callsVolatile(text);
     if (this.intercept && template.includes('{{')) {
-      const intercepted = await this.intercept(template, hint, (owner, message) => this.note(owner, message));
+      const intercepted = await this.intercept(template, origin, (owner, message) => this.note(owner, message));
       if (intercepted !== template) [template, exact] = [withoutTrimMarkers(intercepted), true];
     }
     const blocks = hasBlocks(template);

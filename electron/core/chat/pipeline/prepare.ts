@@ -18,6 +18,7 @@ import { seedPromptVariables, sessionVariables } from './builtin-macros';
 import { promptVariables } from '../../presets/prompt-variables';
 import type { RegexScripts } from '../../regex/regex-scripts';
 import { personaIdOf } from '../../extensions/spindle-host/chat-data';
+import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 
 export interface PrepareDeps {
   pipeline: ExtensionPipeline | undefined;
@@ -106,6 +107,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const assembled = await assemblePrompt({
     variables,
     interceptors: pipeline?.handlers('macro_interceptor') ?? [],
+    readsChat: (id: string) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true,
     phase: 'prompt',
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
     session: read,

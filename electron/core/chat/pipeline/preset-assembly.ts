@@ -29,7 +29,7 @@ export interface PresetParts {
 export async function assembleFromPreset(choice: PresetChoice, parts: PresetParts, resolver: MacroResolver, history: ChatMessage[]) {
   // Markers take the chat's own texts; every other enabled block's content has its macros resolved.
   const live = choice.blocks.filter((b) => b.enabled !== false && typeof b.content === 'string' && b.content !== '' && b.marker !== 'chat_history');
-  const contents = new Map(await Promise.all(live.map(async (b) => [b.id, await resolver.resolve(String(b.content))] as const)));
+  const contents = new Map(await Promise.all(live.map(async (b) => [b.id, await resolver.resolve(String(b.content), { chatText: false })] as const)));
   // A block may place the council's deliberation itself ({{lumiaCouncilDeliberation}}): then it is not added again.
   const { deliberationBlock, ...rest } = parts;
   const placed = resolver.used.has('lumiacouncildeliberation');

@@ -2,6 +2,7 @@
 // the history — taken out of a session as one, mapped, and put back into the parts a prompt is built from.
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import { cardPromptTexts, type CardPrompts } from '../prompt';
+import type { TextOrigin } from './macros';
 
 export interface PromptTexts {
   description: string;
@@ -29,12 +30,12 @@ export function textsOf(session: ChatSession, history: ChatMessage[]): PromptTex
 /** Where each of the card's texts comes from, as Lumiverse hints it to macro interceptors (`prompt_source:…`). */
 const HINTS = ['character.description', 'character.personality', 'character.scenario', 'persona.description', 'character.system_prompt', 'character.mes_example', 'character.post_history_instructions'].map((field) => `prompt_source:${field}`);
 
-/** Every text through `f`, side by side; the card's texts with the hint of where they come from. */
-export async function mapTexts(texts: PromptTexts, f: (text: string, hint?: string) => Promise<string>): Promise<PromptTexts> {
+/** Every text through `f`, side by side; the card's texts with the hint of where they come from, the history as chat text. */
+export async function mapTexts(texts: PromptTexts, f: (text: string, origin: TextOrigin) => Promise<string>): Promise<PromptTexts> {
   const [description, personality, scenario, persona, systemPrompt, examples, postHistory] = await Promise.all(
-    [texts.description, texts.personality, texts.scenario, texts.persona, texts.card.systemPrompt, texts.card.examples, texts.card.postHistory].map((text, i) => f(text, HINTS[i])),
+    [texts.description, texts.personality, texts.scenario, texts.persona, texts.card.systemPrompt, texts.card.examples, texts.card.postHistory].map((text, i) => f(text, { hint: HINTS[i], chatText: false })),
   );
-  const [worldInfo, history] = await Promise.all([Promise.all(texts.worldInfo.map((text) => f(text))), Promise.all(texts.history.map((text) => f(text)))]);
+  const [worldInfo, history] = await Promise.all([Promise.all(texts.worldInfo.map((text) => f(text, { chatText: false }))), Promise.all(texts.history.map((text) => f(text, { chatText: true })))]);
   return { description: description!, personality: personality!, scenario: scenario!, persona: persona!, card: { systemPrompt: systemPrompt!, examples: examples!, postHistory: postHistory! }, worldInfo, history };
 }
 

@@ -56,7 +56,8 @@ export function regexMacros(sources: () => MacroSources | Promise<MacroSources>,
 /** A turn's regex macros: its macro sources, extensions' macros from the pipeline, chat readers by its permissions. */
 export function turnRegexMacros(t: Omit<MacroSources, 'extensions'> & { pipeline: ExtensionPipeline | undefined }): RegexMacros {
   const { pipeline, ...sources } = t;
-  return regexMacros(() => ({ ...sources, extensions: pipeline?.macros() ?? [], interceptors: pipeline?.handlers('macro_interceptor') ?? [] }), (id) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true);
+  const readsChat = (id: string) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true;
+  return regexMacros(() => ({ ...sources, extensions: pipeline?.macros() ?? [], interceptors: pipeline?.handlers('macro_interceptor') ?? [], readsChat }), readsChat);
 }
 
 export interface RegexStageInput {
