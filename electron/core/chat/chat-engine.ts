@@ -26,6 +26,7 @@ import type { ReplyPlacement } from './reply-save';
 import { runTurn, type SendOptions, type TurnDeps } from './chat-turn';
 import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
+import { patternsOf } from './pipeline/regex-stage';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
@@ -328,7 +329,7 @@ export class ChatEngine {
     const extensions = pipeline?.macros() ?? [];
     const interceptors = pipeline?.handlers('macro_interceptor') ?? [];
     const readsChat = (id: string) => this.extensionAllowed(id, CHAT_TEXT_PERMISSION);
-    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, interceptors, readsChat, commit, signal: new AbortController().signal };
+    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, interceptors, readsChat, commit, signal: new AbortController().signal, ...patternsOf(this.deps.regex) };
   }
 
   /** Whether a running extension holds `permission` now (false with no extensions). */

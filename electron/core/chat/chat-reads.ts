@@ -11,6 +11,7 @@ import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
 import { resolveMacros } from './session-macros';
+import { idleInterceptors } from './pipeline/macro-interceptors';
 import { deleteSession } from './delete-session';
 import type { BookLibrary } from '../lore/book-library';
 import type { RegexStore } from '../regex/regex-store';
@@ -119,7 +120,10 @@ export function chatReads(options: {
       const active = options.chat.activeSessionId;
       const id = named ?? (active && sessions.has(active) ? active : undefined);
       if (id !== undefined) await sessions.preload(id);
-      return resolveMacros(options.chat.macroSources(id, commit !== false), text, id === undefined ? undefined : (changes) => options.chat.saveChatVariables(id, changes));
+      const sources = options.chat.macroSources(id, commit !== false);
+      // Asked by an extension, maybe from inside its own interceptor: those running now are not entered again.
+      const idle = { ...sources, interceptors: idleInterceptors(sources.interceptors ?? []) };
+      return resolveMacros(idle, text, id === undefined ? undefined : (changes) => options.chat.saveChatVariables(id, changes));
     },
     append(id, message) {
       mutable(id);

@@ -21,7 +21,7 @@ import { runCouncilStage } from './council-stage';
 import type { SessionStore } from './session-store';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 import { saveReply, type ReplyPlacement } from './reply-save';
-import { responseRegex, turnRegexMacros } from './pipeline/regex-stage';
+import { patternsOf, responseRegex, turnRegexMacros } from './pipeline/regex-stage';
 
 const GENERATION_TYPE = { new: 'normal', swipe: 'regenerate', continue: 'continue' } as const;
 
@@ -145,7 +145,7 @@ export async function runTurn(d: TurnDeps, t: {
 
   // A stopped reply is saved too, so its scripts run on a signal of their own.
   const kept = new AbortController().signal;
-  const macros = turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept, phase: 'response' });
+  const macros = turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept, phase: 'response', ...patternsOf(d.prepare.regex) });
   const content = await responseRegex({ regex: d.prepare.regex, chatId: sessionId, trace, macros, signal: kept }, result.text);
   const message: ChatMessage = {
     id: assistantMessageId,

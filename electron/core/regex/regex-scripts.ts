@@ -36,6 +36,15 @@ export class RegexScripts {
     return (await this.run(scripts, [{ text, placement: placementOf(role), depth: 0 }], { mayAddMacros }))?.texts[0] ?? text;
   }
 
+  /**
+   * Whether a pattern matches a text ({{matches}}), on the patterns' thread under its time limit, as a script's would:
+   * an invalid pattern or one that runs out of time is an error (RegexPassFailure).
+   */
+  async test(pattern: string, flags: string, text: string): Promise<boolean> {
+    const [found] = await this.sandbox.matches(pattern, flags.replace(/[gy]/g, ''), '', [text]);
+    return (found?.length ?? 0) > 0;
+  }
+
   /** Whether `script` is passed over for having run past its time (until its pattern is changed). */
   isSlow(script: RegexScript): boolean {
     return this.tooSlow.get(script.id) === patternOf(script);

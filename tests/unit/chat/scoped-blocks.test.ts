@@ -10,7 +10,7 @@ import { sessionDocument } from '../../helpers/session-document';
 function resolver(limits = MACRO_LIMITS) {
   const session = sessionDocument({ metadata: { macro_variables: { global: { era: 'bronze' } } } });
   const variables = sessionVariables(session);
-  return { variables, macros: new MacroResolver(builtinMacros({ session, history: [], variables }), limits, undefined, undefined, variables) };
+  return { variables, macros: new MacroResolver(builtinMacros({ session, history: [], variables }), limits, undefined, { variables }) };
 }
 
 describe('conditional blocks', () => {
@@ -58,5 +58,43 @@ describe('conditional blocks', () => {
     expect(['yes', '1', 'anything', '.mood', '!0', '10 > 9', 'b > a', '3 >= 3', '2 != 2.0'].map((c) => conditionHolds(c, vars))).toEqual([true, true, true, true, true, true, true, true, false]);
     expect(conditionHolds('.mood == calm', vars)).toBe(true);
     expect(conditionHolds('!.mood', vars)).toBe(false);
+  });
+});
+
+describe('hostile text', () => {
+  it('reads an opening pair that never closes as text, and drops block tags that stand alone', async () => {
+    const { macros } = resolver();
+    expect(await macros.resolve('Press {{ to open. Chat {{chatId}}.')).toBe('Press {{ to open. Chat s1.');
+    expect(await macros.resolve('a{{else}}b{{/if}}c{{elseif::1}}d')).toBe('abcd');
+  });
+
+  it('ends, with a note, on thousands of unclosed blocks, calls nested 20,000 deep and loops inside loops', async () => {
+    const unclosed = resolver();
+    const out = await unclosed.macros.resolve('{{if::1}}'.repeat(20_000));
+    expect(out.length).toBeGreaterThan(0);
+    expect(unclosed.macros.notes.map((n) => n.text).join()).toMatch(/too costly to read|replacements/);
+
+    const deep = resolver();
+    const nested = `${'{{char::'.repeat(20_000)}x${'}}'.repeat(20_000)}`;
+    expect(await deep.macros.resolve(nested)).toContain('{{char::');
+    expect(deep.macros.notes.map((n) => n.text).join()).toMatch(/nested more than 64 deep|too costly/);
+
+    const session = sessionDocument({ messages: Array.from({ length: 50 }, (_, i) => ({ id: `m${i}`, role: 'user' as const, content: `line ${i}`, createdAt: i })) });
+    const variables = sessionVariables(session);
+    const messages = () => session.messages.map((m) => ({ content: m.content, name: 'Ada', isUser: true }));
+    const loops = new MacroResolver(builtinMacros({ session, history: session.messages, variables }), { ...MACRO_LIMITS, maxExpansions: 500 }, undefined, { variables, messages });
+    const looped = await loops.resolve('{{foreachMessage::a}}{{foreachMessage::b}}{{foreachMessage::c}}x{{/foreachMessage}}{{/foreachMessage}}{{/foreachMessage}}');
+    expect(looped.length).toBeLessThan(500);
+    expect(loops.notes.map((n) => n.text)).toEqual(['Macro expansion stopped after 500 replacements; the rest stays as written.']);
+  });
+
+  it('loops over the last messages with their bindings, restoring the names after', async () => {
+    const session = sessionDocument({ messages: ['Hi Helena', 'Fine', 'Bye'].map((content, i) => ({ id: `m${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), content, createdAt: i })) });
+    const variables = sessionVariables(session);
+    variables.local.set('m', 'kept');
+    const messages = () => session.messages.map((m) => ({ content: m.content, name: m.role === 'user' ? 'Ada' : 'Mara', isUser: m.role === 'user' }));
+    const r = new MacroResolver(builtinMacros({ session, history: session.messages, variables, patterns: async (p, f, t) => new RegExp(p, f).test(t) }), MACRO_LIMITS, undefined, { variables, messages });
+    expect(await r.resolve('{{foreachMessage::2::m}}[{{.m_number}}/{{.m_count}} {{.m_name}}: {{.m}}]{{/foreachMessage}} {{.m}}')).toBe('[1/2 Mara: Fine][2/2 Ada: Bye] kept');
+    expect(await r.resolve('{{setvar::seen::no}}{{foreachMessage::m}}{{if::{{matches::{{.m}}::helena::i}}}}{{setvar::seen::yes}}{{/if}}{{/foreachMessage}}{{getvar::seen}}')).toBe('yes');
   });
 });

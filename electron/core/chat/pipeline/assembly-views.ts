@@ -56,9 +56,10 @@ async function steps(input: ViewsInput, owners: string[], cut: string | undefine
   const views: AssemblyView[] = [{ stage: 'assembly', by: 'host', messages: await view(new Set(), false), ...(cut ? { note: cut } : {}) }];
   if (report.worldInfo.length) views.push({ stage: 'world info', by: 'host', messages: await view(new Set(), true), note: loreNote(report) });
   const expanded = new Set<string>();
-  for (const owner of owners) {
+  for (const [i, owner] of owners.entries()) {
     expanded.add(owner);
-    const messages = await view(expanded, true);
+    // With every owner's macros expanded, the step is the prompt itself (a volatile macro's values, blocks decided).
+    const messages = i === owners.length - 1 ? input.messages : await view(expanded, true);
     // Macros resolved only in text the prompt left out (world info that did not fire, cut messages) changed nothing.
     if (sameMessages(messages, views.at(-1)!.messages)) continue;
     const names = resolver.usedBy(owner).map((name) => `{{${name}}}`);

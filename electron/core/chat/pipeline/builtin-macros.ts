@@ -95,6 +95,22 @@ function compare(name: string, test: (order: number) => boolean): MacroDefinitio
   });
 }
 
+/** {{matches::text::pattern::flags}}: "true" when the pattern matches; an invalid or too slow pattern answers nothing, as in Lumiverse. */
+function matches(test: PatternTest): MacroDefinition {
+  return {
+    name: 'matches',
+    owner: 'built-in',
+    description: '"true" when the text matches the pattern (flags as a third argument).',
+    async resolve([text = '', pattern = '', flags = '']) {
+      try {
+        return yes(await test(pattern, flags, text));
+      } catch {
+        return '';
+      }
+    },
+  };
+}
+
 const LOGIC: MacroDefinition[] = [
   compare('eq', (o) => o === 0),
   compare('ne', (o) => o !== 0),
@@ -138,10 +154,15 @@ function variableMacros(vars: MacroVariables): MacroDefinition[] {
   });
 }
 
+/** Whether a pattern matches a text, run where a stranger's pattern cannot hold the host (regex-scripts.ts); throws when invalid or too slow. */
+export type PatternTest = (pattern: string, flags: string, text: string) => Promise<boolean>;
+
 export interface BuiltinSources {
   session: ChatSession;
   history: ChatMessage[];
   variables: MacroVariables;
+  /** For {{matches}} (absent: it is not defined, and stays as written). */
+  patterns?: PatternTest;
   now?: () => number;
   random?: () => number;
 }
@@ -192,6 +213,7 @@ export function builtinMacros(sources: BuiltinSources): MacroDefinition[] {
     live('roll', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
     live('dice', 'Dice in NdS notation (2d6), summed.', ([dice]) => roll(dice, random)),
     ...LOGIC,
+    ...(sources.patterns ? [matches(sources.patterns)] : []),
     ...variableMacros(sources.variables),
     ...['var', 'promptVar', 'presetVar'].map((name) => live(name, "The chosen preset's prompt variable (as set, else its default).", (args) => promptVariable(sources.variables, args))),
     live('hasVar', '"true" when the prompt variable is set.', ([name = '']) => String(sources.variables.local.has(name.trim()))),

@@ -4,8 +4,9 @@ import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { InlineTool } from '../council-port';
 import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
 import { macroInterceptorChain, type MacroPhase } from './macro-interceptors';
+import type { LoopMessage } from './macro-walk';
 import type { ExtensionMacroRef, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
-import { builtinMacros, sessionVariables, type MacroVariables } from './builtin-macros';
+import { builtinMacros, sessionVariables, type MacroVariables, type PatternTest } from './builtin-macros';
 
 /** Lumiverse's per-macro budget for a pull-model handler. */
 export const MACRO_HANDLER_TIMEOUT_MS = 5_000;
@@ -29,6 +30,8 @@ export interface MacroSources {
   interceptors?: PipelineHandlerRef[];
   /** Which of them may read chat text (chat_mutation): only those get the chat's messages (absent: none). */
   readsChat?: (extensionId: string) => boolean;
+  /** Runs {{matches}}'s patterns where they cannot hold the host (absent: {{matches}} stays as written). */
+  patterns?: PatternTest;
   /** Where the resolve is for (interceptors are told): a turn's prompt, the display, a reply, or elsewhere. */
   phase?: MacroPhase;
 }
@@ -38,7 +41,10 @@ export function macroResolver(sources: MacroSources, options: { limits?: MacroLi
   const variables = sources.variables ?? sessionVariables(sources.session);
   const limits = options.limits ?? MACRO_LIMITS;
   const intercept = macroInterceptorChain({ session: sources.session, interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
-  return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, intercept, variables);
+  // A loop's messages, made once for the resolver and only if a loop asks (a long chat is 10,000 of them).
+  let loopMessages: LoopMessage[] | undefined;
+  const messages = () => (loopMessages ??= sources.history.map((m) => ({ content: m.content, name: m.role === 'user' ? sources.session.persona.name : sources.session.character.name, isUser: m.role === 'user' })));
+  return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, { ...(intercept ? { intercept } : {}), variables, messages });
 }
 
 function builtin(name: string, description: string, value: string): MacroDefinition {
@@ -69,7 +75,7 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
     builtin('lumiaCouncilToolsActive', "'yes' when council tools produced output this turn, else 'no'.", sources.deliberation.trim() ? 'yes' : 'no'),
     builtin('lumiaCouncilToolsList', 'The council tools with the members they are assigned to.', toolsList(sources.councilTools)),
     // Lumiverse's registry keeps its built-ins: an extension's macro of the same name does not replace one.
-    ...builtinMacros({ session, history, variables: sources.variables ?? sessionVariables(session) }),
+    ...builtinMacros({ session, history, variables: sources.variables ?? sessionVariables(session), ...(sources.patterns ? { patterns: sources.patterns } : {}) }),
   ];
   for (const ref of sources.extensions) {
     const call = ref.call;

@@ -14,8 +14,16 @@ const INTERCEPTOR_TIMEOUT_MS = 10_000;
 /** Where the evaluation came from (Lumiverse's MacroInterceptorPhase). */
 export type MacroPhase = 'prompt' | 'display' | 'response' | 'other';
 
-/** Interceptor calls running now: one that asks for a resolve (spindle.macros.resolve) does not start the chain again. */
-let running = 0;
+/** Interceptor calls running now, by extension. */
+const inFlight = new Map<string, number>();
+
+/**
+ * The interceptors a resolve an extension asked for (spindle.macros.resolve) may run: not those of an extension whose
+ * interceptor is running now — it may be the one asking, and would be asked again without end.
+ */
+export function idleInterceptors(refs: readonly PipelineHandlerRef[]): PipelineHandlerRef[] {
+  return refs.filter((ref) => !inFlight.get(ref.extensionId));
+}
 
 export interface InterceptorSources {
   session: { id: string; character: { name: string; description: string; personality: string; scenario: string }; persona: { name: string }; card?: { data: Record<string, unknown> } };
@@ -51,15 +59,18 @@ function envOf(s: InterceptorSources) {
 export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | undefined {
   if (s.interceptors.length === 0) return undefined;
   return async (template, origin, note) => {
-    // Inside an interceptor's own call (it asked for a resolve), the chain does not start again: it would without end.
-    if (!template.includes('{{') || running > 0) return template;
+    if (!template.includes('{{')) return template;
     let current = template;
     for (const ref of s.interceptors) {
       if (s.signal.aborted) break;
       if (origin.chatText && !s.readsChat(ref.extensionId)) continue;
       const ctx = { template: current, env: envOf(s), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
-      running++;
-      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => running--);
+      inFlight.set(ref.extensionId, (inFlight.get(ref.extensionId) ?? 0) + 1);
+      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => {
+        const left = (inFlight.get(ref.extensionId) ?? 1) - 1;
+        if (left > 0) inFlight.set(ref.extensionId, left);
+        else inFlight.delete(ref.extensionId);
+      });
       if (!result.ok) {
         note(ref.extensionName, `Its macro interceptor was skipped: ${result.error.code} — ${result.error.message}.`);
         continue;

@@ -5,8 +5,8 @@
 // turn's breakdown shows what each owner's macros changed without running any of them again. Conditional blocks
 // ({{if}}…{{/if}}) are decided as the walk reaches them (scoped-blocks.ts).
 import type { MacroVariables } from './builtin-macros';
-import { hasBlocks } from './scoped-blocks';
-import { walk } from './macro-walk';
+import { hasScopes } from './scoped-blocks';
+import { walk, type LoopMessage } from './macro-walk';
 
 /** One macro the resolver knows: who owns it and how to get its value. */
 export interface MacroDefinition {
@@ -26,6 +26,15 @@ export interface MacroDefinition {
  * where the text came from (`prompt_source:character.description`…), `note` credits what went wrong to its owner.
  */
 export type MacroIntercept = (template: string, origin: TextOrigin, note: (owner: string, text: string) => void) => Promise<string>;
+
+/** What a resolve reads besides its macros: extensions' interceptors, the turn's variables, the chat's messages. */
+export interface ResolveContext {
+  intercept?: MacroIntercept;
+  /** The variables conditional blocks' `.name`/`$name` and loops read and bind (none: empty). */
+  variables?: Pick<MacroVariables, 'local' | 'global'>;
+  /** The messages {{foreachMessage}} goes through, oldest first (read when a loop first asks). */
+  messages?: () => readonly LoopMessage[];
+}
 
 /** Where a text comes from: the source hint Lumiverse gives interceptors, and whether it is the chat's own text. */
 export interface TextOrigin {
@@ -52,7 +61,8 @@ export interface MacroNote {
   text: string;
 }
 
-export const MACRO_LIMITS: MacroLimits = { maxPasses: 8, maxExpansions: 2000, maxChars: 2_000_000 };
+/** Lumiverse's own bound on one evaluation is 10,000 macro resolutions (MacroEvaluator.ts). */
+export const MACRO_LIMITS: MacroLimits = { maxPasses: 8, maxExpansions: 10_000, maxChars: 2_000_000 };
 
 /** ST's and Lumiverse's {{trim}}: the marker goes, with the line breaks around it. */
 export const withoutTrimMarkers = (text: string): string => (text.includes('{{') ? text.replace(/(?:\r?\n)*\{\{trim\}\}(?:\r?\n)*/gi, '') : text);
@@ -69,9 +79,9 @@ export class MacroResolver {
   readonly used = new Set<string>();
   /** Milliseconds spent in each owner's macros (handlers of one owner may run side by side). */
   readonly spent = new Map<string, number>();
-  /** What each text resolved to whose values the memo cannot give again (volatile macros, an interceptor's change). */
-  private readonly exactResults = new Map<string, string>();
   private readonly shorthands = new Map<string, MacroDefinition>();
+  private readonly intercept: MacroIntercept | undefined;
+  private readonly variables: Pick<MacroVariables, 'local' | 'global'>;
   /** The last of the texts resolved in order (resolve). */
   private inOrder: Promise<unknown> = Promise.resolve();
 
@@ -79,10 +89,10 @@ export class MacroResolver {
     definitions: MacroDefinition[],
     private readonly limits: MacroLimits = MACRO_LIMITS,
     private readonly now: () => number = () => performance.now(),
-    private readonly intercept?: MacroIntercept,
-    /** The turn's variables, which conditional blocks' `.name`/`$name` read (none: empty). */
-    private readonly variables: Pick<MacroVariables, 'local' | 'global'> = { local: new Map(), global: new Map() },
+    private readonly context: ResolveContext = {},
   ) {
+    this.intercept = context.intercept;
+    this.variables = context.variables ?? { local: new Map(), global: new Map() };
     // Built-ins first: an extension cannot replace {{char}}.
     for (const def of definitions) if (!this.byName.has(def.name.toLowerCase())) this.byName.set(def.name.toLowerCase(), def);
   }
@@ -92,12 +102,14 @@ export class MacroResolver {
   }
 
   /**
-   * A text's macros expanded. Texts whose macros keep or read state (variables, dice, blocks) or go to extensions'
-   * interceptors are resolved one after another in the order they were asked for — the prompt's order, as Lumiverse
-   * walks it — so a {{setvar}} in one block is seen by the next; the others side by side.
+   * A text's macros expanded. Texts with macros are resolved one after another in the order they were asked for — the
+   * prompt's order, as Lumiverse walks it — so a {{setvar}} in one is seen by the next; their innermost calls that are
+   * remembered per turn start side by side first (prefetch), so extensions' handlers do not wait on one another.
    */
   resolve(text: string, origin: TextOrigin = CHAT_TEXT): Promise<string> {
-    if (!text.includes('{{') || !(this.intercept || this.callsVolatile(text) || hasBlocks(text))) return this.resolveNow(text, origin);
+    if (!text.includes('{{')) return Promise.resolve(text);
+    // Not before interceptors (they may rewrite the calls) nor in blocks or loops (a branch not taken runs nothing).
+    if (!this.intercept && !hasScopes(text)) this.prefetch(text);
     const run = this.inOrder.then(() => this.resolveNow(text, origin));
     this.inOrder = run.catch(() => undefined);
     return run;
@@ -105,25 +117,16 @@ export class MacroResolver {
 
   private async resolveNow(text: string, origin: TextOrigin): Promise<string> {
     let template = withoutTrimMarkers(text);
-    let exact = this.callsVolatile(text);
-    if (this.intercept && template.includes('{{')) {
-      const intercepted = await this.intercept(template, origin, (owner, message) => this.note(owner, message));
-      if (intercepted !== template) [template, exact] = [withoutTrimMarkers(intercepted), true];
-    }
-    const blocks = hasBlocks(template);
-    if (!blocks) this.prefetch(template);
-    const resolved = await this.expand(template, (inner) => this.lookup(inner) !== undefined, (inner) => this.value(inner), true);
-    // Conditional blocks decide which text is expanded at all, so a text with one is viewed as it resolved.
-    if (exact || blocks) this.exactResults.set(text, resolved);
-    return resolved;
+    if (this.intercept) template = withoutTrimMarkers(await this.intercept(template, origin, (owner, message) => this.note(owner, message)));
+    return this.expand(template, (inner) => this.lookup(inner) !== undefined, (inner) => this.take(inner), true);
   }
 
-  /** The text with only `owners`' macros expanded, each to the value resolve() gave it; nothing runs. */
+  /**
+   * The text with only `owners`' macros expanded, each to the value resolve() gave it; nothing runs. A volatile
+   * macro shows its latest value, and blocks stay as written: the breakdown's last step is the prompt as sent itself.
+   */
   view(text: string, owners: ReadonlySet<string>): Promise<string> {
-    // A text an interceptor changed, or whose volatile macros (dice, variables) answered differently at each use: every
-    // owner's view is what it resolved to.
-    const whole = this.exactResults.get(text);
-    if (whole !== undefined && this.owners().every((o) => owners.has(o))) return Promise.resolve(whole);
+    if (!text.includes('{{')) return Promise.resolve(text);
     const known = (inner: string) => {
       const def = this.lookup(inner);
       return def !== undefined && owners.has(def.owner) && this.memo.has(inner);
@@ -149,7 +152,7 @@ export class MacroResolver {
    */
   private expand(text: string, known: (inner: string) => boolean, valueOf: (inner: string) => Promise<string | null>, resolving: boolean): Promise<string> {
     const note = (message: string) => resolving && this.note('host', message);
-    return walk(text, { known, valueOf, blocks: resolving, variables: this.variables, limits: this.limits, note, nameOf });
+    return walk(text, { known, valueOf, blocks: resolving, variables: this.variables, messages: this.context.messages ?? (() => []), limits: this.limits, note, nameOf });
   }
 
   /**
@@ -166,6 +169,13 @@ export class MacroResolver {
     for (const inner of new Set(calls)) void this.value(inner);
   }
 
+  /** A call's value as the walk takes it: the macro counts as used (a prefetched value the walk never took does not). */
+  private async take(inner: string): Promise<string | null> {
+    const value = await this.value(inner);
+    if (value !== null) this.used.add(this.lookup(inner)!.name.toLowerCase());
+    return value;
+  }
+
   private value(inner: string): Promise<string | null> {
     const def = this.lookup(inner)!;
     let memo = def.volatile ? undefined : this.memo.get(inner);
@@ -174,10 +184,7 @@ export class MacroResolver {
       const started = this.now();
       memo = Promise.resolve()
         .then(() => def.resolve(args.map((a) => a.trim())))
-        .then((value) => {
-          this.used.add(def.name.toLowerCase());
-          return String(value);
-        })
+        .then((value) => String(value))
         .catch((err: unknown) => {
           this.note(def.owner, `{{${def.name}}} (${def.owner}) failed: ${err instanceof Error ? err.message : String(err)}; left as written.`);
           return null;
@@ -186,11 +193,6 @@ export class MacroResolver {
       this.memo.set(inner, memo);
     }
     return memo;
-  }
-
-  private callsVolatile(text: string): boolean {
-    // Every macro's opening, nested ones included (`{{getvar::{{key}}}}` calls getvar).
-    return text.includes('{{') && [...text.matchAll(/\{\{([^{}:]*)/g)].some((m) => this.lookup(m[1]!)?.volatile === true);
   }
 
   /** The macro a call names: a defined one, or Lumiverse's variable shorthand (`{{.name}}` the turn's, `{{$name}}` global). */

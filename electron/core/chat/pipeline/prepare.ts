@@ -13,7 +13,7 @@ import { runWorldInfoInterceptors, type LoreBooks } from './lore-stage';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
-import { turnRegexMacros } from './regex-stage';
+import { patternsOf, turnRegexMacros } from './regex-stage';
 import { seedPromptVariables, sessionVariables } from './builtin-macros';
 import { promptVariables } from '../../presets/prompt-variables';
 import type { RegexScripts } from '../../regex/regex-scripts';
@@ -104,8 +104,10 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const variables = sessionVariables(deps.currentMetadata ? { metadata: deps.currentMetadata(session.id) } : session);
   if (preset) seedPromptVariables(variables, promptVariables(preset));
   const started = deps.now();
+  const patterns = patternsOf(deps.regex);
   const assembled = await assemblePrompt({
     variables,
+    ...patterns,
     interceptors: pipeline?.handlers('macro_interceptor') ?? [],
     readsChat: (id: string) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true,
     phase: 'prompt',
@@ -120,7 +122,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     signal,
     ...(input.limits ? { limits: input.limits } : {}),
     now: deps.now,
-    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables, phase: 'prompt' }) } } : {}),
+    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables, phase: 'prompt', ...patterns }) } } : {}),
   });
   // Lumiverse saves the chat's variables after assembly when a macro changed them; a dry run commits nothing.
   if (!input.dryRun && variables.chatChanges.size) deps.saveChatVariables?.(session.id, variables.chatChanges);

@@ -10,6 +10,7 @@ import { placementOf, runNotes, type RegexScripts } from '../../regex/regex-scri
 import type { TurnTrace } from './turn-trace';
 import { macroResolver, type MacroSources } from './macro-catalog';
 import type { MacroResolver } from './macros';
+import type { PatternTest } from './builtin-macros';
 import type { PromptTexts } from './prompt-texts';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
@@ -51,6 +52,11 @@ export function regexMacros(sources: () => MacroSources | Promise<MacroSources>,
     afterRun: (run) => resolveWith(Math.min(Reach.All, ...run.changed.map((c) => reachOf(c.script)))),
     mayAddMacros: (s) => reachOf(s) !== Reach.Values,
   };
+}
+
+/** {{matches}}'s patterns on the regex scripts' thread, when the chat has one (macro sources' `patterns`). */
+export function patternsOf(regex: RegexScripts | undefined): { patterns?: PatternTest } {
+  return regex ? { patterns: (pattern, flags, text) => regex.test(pattern, flags, text) } : {};
 }
 
 /** A turn's regex macros: its macro sources, extensions' macros from the pipeline, chat readers by its permissions. */

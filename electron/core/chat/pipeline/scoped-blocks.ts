@@ -1,8 +1,8 @@
 // Lumiverse's conditional blocks in prompt text: `{{if::cond}}…{{elseif::cond}}…{{else}}…{{/if}}` and
 // `{{unless::cond}}…{{else}}…{{/unless}}` (also written `{{if cond}}`, `{{#if cond}}`), as its MacroEvaluator reads
 // them (src/macros/definitions/primitives.ts, conditions.ts): the tags, a block's branches, which branch it takes. The
-// walk (macro-walk.ts) decides each block when it reaches it. A condition is its macros expanded, then Lumiverse's test: a leading `!` negates, `.name`/`$name` read the turn's or
-// the global variables, `== != >= <= > <` compare (as numbers when both sides are), and empty, 0, false, null,
+// walk (macro-walk.ts) decides each block when it reaches it. A condition is its macros expanded, then Lumiverse's
+// test: a leading `!` negates, `.name`/`$name` read the turn's or the global variables, `== != >= <= > <` compare (as numbers when both sides are), and empty, 0, false, null,
 // undefined, no and off are false. An `{{if}}` with no closing tag answers "true" or nothing.
 import type { MacroVariables } from './builtin-macros';
 
@@ -20,8 +20,13 @@ export interface Tag {
   condition: string;
 }
 
+/** Counts the characters the tag scans read: a resolve's walk stops past its share (a hostile text would be quadratic). */
+export interface Meter {
+  chars: number;
+}
+
 /** The macro tag starting at `start` (`{{`), its nested braces included, or null when it never closes. */
-export function tagAt(text: string, start: number): Tag | null {
+export function tagAt(text: string, start: number, meter?: Meter): Tag | null {
   let depth = 0;
   for (let i = start; i < text.length - 1; i++) {
     if (text[i] === '{' && text[i + 1] === '{') {
@@ -31,6 +36,7 @@ export function tagAt(text: string, start: number): Tag | null {
       depth--;
       i++;
       if (depth === 0) {
+        if (meter) meter.chars += i + 1 - start;
         const inner = text.slice(start + 2, i - 1);
         const head = /^\s*([#/]?)\s*([A-Za-z_]+)/.exec(inner);
         const name = head ? head[2]!.toLowerCase() : '';
@@ -39,14 +45,15 @@ export function tagAt(text: string, start: number): Tag | null {
       }
     }
   }
+  if (meter) meter.chars += text.length - start;
   return null;
 }
 
 /** Tags at the top level of `text` from `from` on, in order (a tag's inside is not entered). */
-function* tags(text: string, from = 0): Generator<Tag> {
+function* tags(text: string, from: number, meter?: Meter): Generator<Tag> {
   let at = text.indexOf('{{', from);
   while (at >= 0) {
-    const tag = tagAt(text, at);
+    const tag = tagAt(text, at, meter);
     if (!tag) return;
     yield tag;
     at = text.indexOf('{{', tag.end);
@@ -64,12 +71,12 @@ export const isBlockOpener = (tag: Tag): boolean => isBlock(tag.name) && !tag.cl
 export type Branch = { condition: string | null; body: string };
 
 /** The block opened by `open`: its branches (the first under the opening condition) and where it ends; null when unclosed. */
-export function blockOf(text: string, open: Tag): { branches: Branch[]; end: number } | null {
+export function blockOf(text: string, open: Tag, meter?: Meter): { branches: Branch[]; end: number } | null {
   const branches: Branch[] = [];
   let depth = 0;
   let condition: string | null = open.condition;
   let bodyStart = open.end;
-  for (const tag of tags(text, open.end)) {
+  for (const tag of tags(text, open.end, meter)) {
     if (isBlock(tag.name)) {
       depth += tag.closing ? -1 : 1;
       if (depth < 0) {
@@ -115,6 +122,17 @@ function truthy(value: string): boolean {
   return value !== '' && !FALSY.has(value.toLowerCase());
 }
 
+/** A named scope (`{{foreachMessage}}…{{/foreachMessage}}`): its body and where it ends; null when never closed. */
+export function scopeOf(text: string, open: Tag, meter?: Meter): { body: string; end: number } | null {
+  let depth = 0;
+  for (const tag of tags(text, open.end, meter)) {
+    if (tag.name !== open.name) continue;
+    depth += tag.closing ? -1 : 1;
+    if (depth < 0) return { body: text.slice(open.end, tag.start), end: tag.end };
+  }
+  return null;
+}
+
 /** The branch a block takes: an `{{unless}}`'s first when its condition fails; an `{{if}}`'s first that holds. */
 export async function takenBranch(open: Tag, branches: Branch[], holds: (condition: string) => Promise<boolean>): Promise<string> {
   if (open.name === 'unless') return (await holds(branches[0]!.condition ?? '')) ? (branches[1]?.body ?? '') : branches[0]!.body;
@@ -122,5 +140,5 @@ export async function takenBranch(open: Tag, branches: Branch[], holds: (conditi
   return '';
 }
 
-/** Whether the text holds a conditional block's tag at all (most texts do not: they cost one scan). */
-export const hasBlocks = (text: string): boolean => /\{\{\s*#?\s*(?:if|unless)\b/i.test(text);
+/** Whether the text holds a block's or a loop's tag at all (most texts do not: they cost one scan). */
+export const hasScopes = (text: string): boolean => /\{\{\s*#?\s*(?:if|unless|foreachmessage|for_each_message)\b/i.test(text);
