@@ -30,7 +30,8 @@ import { patternsOf } from './pipeline/regex-stage';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
-import { previewPrompt, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
+import { previewPrompt, PreviewSlots, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
+import { keepChatVariables } from './chat-variables';
 import { processContent, type ContentWrite } from './pipeline/content-processors';
 
 export interface PreviewOptions {
@@ -39,9 +40,6 @@ export interface PreviewOptions {
   generationType?: PreviewGenerationType;
   signal: AbortSignal;
 }
-
-/** Dry runs of one session built at once (an interceptor asking for one inside one is cut off at this depth). */
-const MAX_PREVIEWS = 3;
 
 /** What the caller leaves out follows the session's own Council switch. */
 const followSession = (options: SendOptions, session: ChatSession): SendOptions =>
@@ -93,8 +91,7 @@ export class ChatEngine {
   private disposed = false;
   private readonly active = new ActiveChat(() => this.pipeline());
   private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
-  /** Dry runs being built, by session. */
-  private readonly previewing = new Map<string, number>();
+  private readonly previews = new PreviewSlots();
   /** Sessions whose person's line is with the extensions' processors (send waits on them before it saves). */
   private readonly writing = new Set<string>();
 
@@ -286,15 +283,9 @@ export class ChatEngine {
     return { read, loreBooks };
   }
 
-  /**
-   * The prompt a turn would send now, nothing sent or saved (spindle.generate.dryRun; prompt-preview.ts). At most three
-   * at once per session: extensions previewing side by side get theirs, and an interceptor asking for one from inside
-   * one ends there instead of building previews without end.
-   */
+  /** The prompt a turn would send now, nothing sent or saved (spindle.generate.dryRun; prompt-preview.ts). */
   async previewPrompt(sessionId: string, options: PreviewOptions): Promise<PromptPreview> {
-    const building = this.previewing.get(sessionId) ?? 0;
-    if (building >= MAX_PREVIEWS) throw new HostFailure({ code: 'CONFLICT', message: `${MAX_PREVIEWS} dry runs of this chat are already being built.`, path: '/chatId' });
-    this.previewing.set(sessionId, building + 1);
+    const release = this.previews.hold(sessionId);
     try {
       await this.deps.sessions.preload(sessionId);
       const session = this.deps.sessions.get(sessionId);
@@ -311,9 +302,7 @@ export class ChatEngine {
         { session: read, loreBooks, target, generationType: options.generationType ?? 'normal', previewId: this.newId(), signal: options.signal },
       );
     } finally {
-      const left = (this.previewing.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.previewing.set(sessionId, left);
-      else this.previewing.delete(sessionId);
+      release();
     }
   }
 
@@ -359,24 +348,9 @@ export class ChatEngine {
     return processContent(this.pipeline(), write, this.log);
   }
 
-  /**
-   * What macros changed of a chat's variables, kept where Lumiverse keeps them (metadata.chat_variables, which
-   * spindle.variables.chat reads): merged onto them as they are now, so what an extension wrote meanwhile stays.
-   */
+  /** What macros changed of a chat's variables, merged onto them as they are now (chat-variables.ts). */
   saveChatVariables(sessionId: string, changes: ReadonlyMap<string, string | null>): void {
-    if (!this.deps.sessions.has(sessionId)) return;
-    const current = this.deps.sessions.head(sessionId).metadata?.chat_variables;
-    const variables: Record<string, unknown> = { ...(current && typeof current === 'object' && !Array.isArray(current) ? current : {}) };
-    for (const [key, value] of changes) {
-      if (value === null) delete variables[key];
-      else variables[key] = value;
-    }
-    // Within what an extension may keep on a chat (256 KB, lumiverse-dto.ts): more is not kept, and the log says so.
-    if (JSON.stringify(variables).length > 256 * 1024) return this.log.warn(`chat ${sessionId}: its macro variables are over 256 KB as JSON; not kept`);
-    this.deps.sessions.mutate(sessionId, (s) => {
-      s.metadata = { ...(s.metadata ?? {}), chat_variables: variables };
-    });
-    this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
+    if (keepChatVariables(this.deps.sessions, sessionId, changes, this.log)) this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
   }
 
   /** Tells extensions about a chat event (active-chat.ts). */

@@ -2,6 +2,7 @@
 // answers): the same preparation as a turn — context handlers, world info and its interceptors, the preset or the
 // Workbench's own prompt, macros without committing, prompt regex, interceptors — with the council skipped, as
 // Lumiverse skips it (it is expensive and calls a model), and nothing saved or announced.
+import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSession, PromptReport } from '../../../shared/types/chat';
 import type { ConnectionProfile, LlmMessage } from '../../../shared/types/llm';
 import type { ChatSettings } from '../../../shared/types/chat';
@@ -10,6 +11,26 @@ import type { LoreBooks } from './pipeline/lore-stage';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 
 export type PreviewGenerationType = 'normal' | 'regenerate' | 'continue';
+
+/** Dry runs of one session built at once: side by side they are served; one asked for inside one ends at this depth. */
+const MAX_PREVIEWS = 3;
+
+/** The dry runs being built, by session. */
+export class PreviewSlots {
+  private readonly building = new Map<string, number>();
+
+  /** A slot for a dry run of the session (CONFLICT when all are taken); the function gives it back. */
+  hold(sessionId: string): () => void {
+    const now = this.building.get(sessionId) ?? 0;
+    if (now >= MAX_PREVIEWS) throw new HostFailure({ code: 'CONFLICT', message: `${MAX_PREVIEWS} dry runs of this chat are already being built.`, path: '/chatId' });
+    this.building.set(sessionId, now + 1);
+    return () => {
+      const left = (this.building.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.building.set(sessionId, left);
+      else this.building.delete(sessionId);
+    };
+  }
+}
 
 export interface PromptPreview {
   messages: LlmMessage[];
