@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinMacros, sessionVariables } from '../../../electron/core/chat/pipeline/builtin-macros';
 import { macroDefinitions } from '../../../electron/core/chat/pipeline/macro-catalog';
 import { MacroResolver } from '../../../electron/core/chat/pipeline/macros';
+import { RegexSandbox } from '../../../electron/core/regex/regex-sandbox';
 import type { ChatMessage } from '../../../shared/types/chat';
 import { sessionDocument } from '../../helpers/session-document';
 
@@ -66,5 +67,18 @@ describe("Lumiverse's built-in macros", () => {
     const dice = { extensionId: 'box', extensionName: 'Dice Box', name: 'newline', description: '', value: 'six' };
     const defs = macroDefinitions({ session, history, deliberation: '', councilTools: [], extensions: [dice], commit: true, signal: new AbortController().signal });
     expect(await new MacroResolver(defs).resolve('{{char}}{{newline}}')).toBe('Seraphina\n');
+  });
+
+  it('{{matches}} runs its pattern on the patterns\' thread: a match, none, an invalid one, and one that backtracks without end answers nothing at its time limit', async () => {
+    const sandbox = new RegexSandbox(200);
+    try {
+      const variables = sessionVariables(session);
+      const patterns = async (pattern: string, flags: string, text: string) => ((await sandbox.matches(pattern, flags, '', [text]))[0] ?? []).length > 0;
+      const macros = new MacroResolver(builtinMacros({ session, history, variables, patterns }));
+      expect(await macros.resolve('[{{matches::Hi Helena::helena::i}}][{{matches::Hi::bye}}][{{matches::x::(::}}]')).toBe('[true][][]');
+      expect(await macros.resolve(`[{{matches::${'a'.repeat(40)}!::(a+)+$}}]`)).toBe('[]');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
