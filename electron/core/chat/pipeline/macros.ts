@@ -1,9 +1,9 @@
-// Macros in prompt text: `{{name}}` or `{{name::arg::arg}}`, in Lumiverse's order (macro-walk.ts), names in any case. Built-ins from the
-// session and the council; extension macros from their pushed value or their handler (in the worker, under a
-// deadline). Unknown macros stay as written; expansion is bounded, so a macro that expands to itself ends.
-// After a resolve, view() shows a text with only some owners' macros expanded, from the values already had: the
-// turn's breakdown shows what each owner's macros changed without running any of them again. Conditional blocks
-// ({{if}}…{{/if}}) are decided as the walk reaches them (scoped-blocks.ts).
+// Macros in prompt text: `{{name}}` or `{{name::arg::arg}}`, names in any case, expanded in Lumiverse's order
+// (macro-walk.ts; blocks and loops: scoped-blocks.ts). Built-ins from the session and the council; extension macros
+// from their pushed value or their handler (in the worker, under a deadline). Unknown macros stay as written;
+// expansion is bounded, so a macro that expands to itself ends. After a resolve, view() shows a text with only some
+// owners' macros expanded, from the values already had: the turn's breakdown shows what each owner's macros changed
+// without running any of them again.
 import type { MacroVariables } from './builtin-macros';
 import { hasScopes } from './scoped-blocks';
 import { walk, type LoopMessage } from './macro-walk';
@@ -49,7 +49,7 @@ const CHAT_TEXT: TextOrigin = { chatText: true };
 export interface MacroLimits {
   /** Rounds of expansion (a value holding macros is expanded again, up to this many times). */
   maxPasses: number;
-  /** Macro replacements in one resolve, across all rounds. */
+  /** Macro replacements and loop turns in one resolve, across all rounds. */
   maxExpansions: number;
   /** Characters of text; growth past this stops expansion. */
   maxChars: number;
