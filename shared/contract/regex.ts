@@ -42,7 +42,19 @@ export const regexMethods = {
     params: Type.Object(
       {
         sessionId: SessionId,
-        items: Type.Array(Type.Object({ text: Type.String({ maxLength: 2_000_000 }), role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]), depth: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), { maxItems: DISPLAY_BATCH }),
+        items: Type.Array(
+          Type.Object(
+            {
+              text: Type.String({ maxLength: 2_000_000 }),
+              role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
+              depth: Type.Integer({ minimum: 0 }),
+              /** The message shown (extensions' render processors are told it). */
+              messageId: Type.Optional(Type.String({ maxLength: 200 })),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: DISPLAY_BATCH },
+        ),
       },
       { additionalProperties: false },
     ),

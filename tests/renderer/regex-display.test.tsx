@@ -47,9 +47,11 @@ describe('display regex scripts in the chat', () => {
     await settle();
     expect(shownTexts(panel)).toEqual(['[voice: loud] Is anyone there?', 'Far away a bell.', 'Hello there.']);
     expect((await savedSession(host)).messages.map((m) => m.content)).toEqual(CHAT.messages.map((m) => m.content));
-    const asked = host.callsTo('regex.display').map((c) => c.input as { items: Array<{ role: string; depth: number }> });
+    const asked = host.callsTo('regex.display').map((c) => c.input as { items: Array<{ role: string; depth: number; messageId?: string }> });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.items.map((i) => [i.role, i.depth])).toEqual([['user', 2], ['assistant', 1], ['assistant', 0]]);
+    // Each asks with its message's id (extensions' render processors are told it).
+    expect(asked[0]!.items.map((i) => i.messageId)).toEqual(CHAT.messages.map((m) => m.id));
   });
 
   it('counts depth from the newest message', async () => {

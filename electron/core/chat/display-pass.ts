@@ -11,6 +11,7 @@ export interface DisplayItem {
   text: string;
   role: 'user' | 'assistant';
   depth: number;
+  messageId?: string;
 }
 
 export class DisplayPass {
@@ -54,7 +55,8 @@ export class DisplayPass {
       items.map(async (item) => {
         if (!item.text) return item.text;
         const extra = { role: item.role, is_user: item.role === 'user' };
-        const shown = await processContent(pipeline, { chatId, content: item.text, isUser: item.role === 'user', extra, origin: 'render' }, this.log, undefined, failed);
+        const write = { chatId, ...(item.messageId ? { messageId: item.messageId } : {}), content: item.text, isUser: item.role === 'user', extra, origin: 'render' as const };
+        const shown = await processContent(pipeline, write, this.log, undefined, failed);
         return shown.content;
       }),
     );

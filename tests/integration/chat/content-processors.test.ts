@@ -82,12 +82,12 @@ describe('message content processors', () => {
   it('render what the window shows, before the display scripts, and the display revision follows them', async () => {
     const sessionId = await newSession(rig);
     const listed = async () => (await rig.call('regex.list', {})).value as { revision: number; processors: number };
-    const shown = async () => (await rig.call('regex.display', { sessionId, items: [{ text: 'Hi :wave:', role: 'assistant', depth: 0 }, { text: '', role: 'user', depth: 1 }] })).value as { texts: string[]; revision: number };
+    const shown = async () => (await rig.call('regex.display', { sessionId, items: [{ text: 'Hi :wave:', role: 'assistant', depth: 0, messageId: 'm-shown' }, { text: '', role: 'user', depth: 1 }] })).value as { texts: string[]; revision: number };
     const installed = await listed();
     expect(installed.processors).toBe(1);
     expect(await shown()).toMatchObject({ texts: ['Hi (waves)', ''], revision: installed.revision });
     const seenBefore = (await seen()).filter((w) => w.origin === 'render');
-    expect(seenBefore).toEqual([{ origin: 'render', isUser: false, messageId: null, swipeIndex: null, extra: { role: 'assistant', is_user: false } }]);
+    expect(seenBefore).toEqual([{ origin: 'render', isUser: false, messageId: 'm-shown', swipeIndex: null, extra: { role: 'assistant', is_user: false } }]);
 
     // Disabled, its processor goes: the revision moves, the window is told, and the text is shown as written.
     const disabled = await rig.call('extensions.disable', { id: 'lumiverse_slash_commands' });

@@ -117,7 +117,7 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
         ) : segment.text || (streaming && i === segments.length - 1) ? (
           <div key={`text-${i}`} className="msg__text" data-testid="message-text">
             {/* As blocks that stop changing once complete (see roleplay-text.tsx); the same nodes stay when the reply is saved. */}
-            <ShownText sessionId={props.chatId} role="assistant" depth={props.depth ?? 0} text={segment.text} caret={streaming && i === segments.length - 1} />
+            <ShownText sessionId={props.chatId} messageId={messageId} role="assistant" depth={props.depth ?? 0} text={segment.text} caret={streaming && i === segments.length - 1} />
           </div>
         ) : null,
       )}

@@ -8,8 +8,8 @@ import { HtmlIsland } from './HtmlIsland';
 import { RoleplayText } from './roleplay-text';
 import { useDisplayText } from './regex-display';
 
-export function ShownText(props: { sessionId: string; role: 'user' | 'assistant'; depth: number; text: string; caret?: boolean }) {
-  const text = useDisplayText(props.sessionId, props.text, props.role, props.depth);
+export function ShownText(props: { sessionId: string; role: 'user' | 'assistant'; depth: number; text: string; caret?: boolean; messageId?: string | null }) {
+  const text = useDisplayText(props.sessionId, props.text, props.role, props.depth, props.messageId ?? undefined);
   const asText = useAppStore((s) => s.settings?.chat?.htmlAsText === true);
   const pieces = useMemo(() => (asText ? [{ kind: 'text' as const, text }] : htmlPieces(text)), [text, asText]);
   return pieces.map((piece, i) =>

@@ -20,7 +20,7 @@ export const UserMessage = memo(function UserMessage(props: { message: ChatMessa
         <MessageEditor sessionId={props.sessionId} message={message} onDone={edit.done} />
       ) : (
         <div className="msg__text">
-          <ShownText sessionId={props.sessionId} role="user" depth={props.depth ?? 0} text={message?.content ?? props.text ?? ''} />
+          <ShownText sessionId={props.sessionId} messageId={message?.id ?? null} role="user" depth={props.depth ?? 0} text={message?.content ?? props.text ?? ''} />
         </div>
       )}
       <MessageWidgets messageId={message?.id ?? null} />

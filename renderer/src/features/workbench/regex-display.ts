@@ -13,7 +13,7 @@ type Script = MethodOutput<'regex.list'>['scripts'][number];
 type Role = 'user' | 'assistant';
 interface Ask {
   key: string;
-  item: { text: string; role: Role; depth: number };
+  item: { text: string; role: Role; depth: number; messageId?: string };
 }
 
 /** Texts kept across renders (a long chat scrolled back and forth asks again only past this; a streaming reply adds one a batch). */
@@ -68,13 +68,13 @@ export class RegexDisplay {
     return this.kept.get(keyOf(this.revision, sessionId, text, role, depth));
   }
 
-  /** Asks for the text as shown (batched with the other messages asked in this render). */
-  ask(sessionId: string, text: string, role: Role, depth: number): void {
+  /** Asks for the text as shown (batched with the other messages asked in this render); `messageId` for processors. */
+  ask(sessionId: string, text: string, role: Role, depth: number, messageId?: string): void {
     const key = keyOf(this.revision, sessionId, text, role, depth);
     if (this.kept.has(key) || this.asked.has(key)) return;
     this.asked.add(key);
     const first = this.queue.size === 0;
-    this.queue.set(sessionId, [...(this.queue.get(sessionId) ?? []), { key, item: { text, role, depth } }]);
+    this.queue.set(sessionId, [...(this.queue.get(sessionId) ?? []), { key, item: { text, role, depth, ...(messageId ? { messageId } : {}) } }]);
     if (first) queueMicrotask(() => void this.flush());
   }
 
@@ -158,14 +158,14 @@ export function useRegexScripts(): { scripts: Script[] | null; error: HostError 
  * `text` as the window shows it: through the display scripts when any applies. Until the host answers, the last text
  * shown for this message stays (a streaming reply's newest words arrive a moment later), or the text itself.
  */
-export function useDisplayText(sessionId: string, text: string, role: Role, depth: number): string {
+export function useDisplayText(sessionId: string, text: string, role: Role, depth: number, messageId?: string): string {
   const display = displayFor(useHost());
   useSyncExternalStore(display.subscribe, display.snapshot);
   const applies = display.applies(sessionId);
   const shown = applies ? display.shown(sessionId, text, role, depth) : text;
   const last = useRef<string | null>(null);
   useEffect(() => {
-    if (applies && shown === undefined) display.ask(sessionId, text, role, depth);
+    if (applies && shown === undefined) display.ask(sessionId, text, role, depth, messageId);
   });
   if (shown !== undefined) last.current = shown;
   return shown ?? last.current ?? text;
