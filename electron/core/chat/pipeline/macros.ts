@@ -102,14 +102,18 @@ export class MacroResolver {
   }
 
   /**
-   * A text's macros expanded. Texts with macros are resolved one after another in the order they were asked for — the
-   * prompt's order, as Lumiverse walks it — so a {{setvar}} in one is seen by the next; their innermost calls that are
-   * remembered per turn start side by side first (prefetch), so extensions' handlers do not wait on one another.
+   * A text's macros expanded. Texts whose macros keep or read state (variables, dice, time), decide blocks or loops, or
+   * go to extensions' interceptors are resolved one after another in the order they were asked for — the prompt's
+   * order, as Lumiverse walks it — so a {{setvar}} in one is seen by the next; the others side by side (ordering them
+   * all cost a turn 1–2 ms). Their innermost calls that are remembered per turn start at once (prefetch), so
+   * extensions' handlers do not wait on one another.
    */
   resolve(text: string, origin: TextOrigin = CHAT_TEXT): Promise<string> {
     if (!text.includes('{{')) return Promise.resolve(text);
+    const scoped = hasScopes(text);
     // Not before interceptors (they may rewrite the calls) nor in blocks or loops (a branch not taken runs nothing).
-    if (!this.intercept && !hasScopes(text)) this.prefetch(text);
+    if (!this.intercept && !scoped) this.prefetch(text);
+    if (!this.intercept && !scoped && !this.callsVolatile(text)) return this.resolveNow(text, origin);
     const run = this.inOrder.then(() => this.resolveNow(text, origin));
     this.inOrder = run.catch(() => undefined);
     return run;
@@ -193,6 +197,11 @@ export class MacroResolver {
       this.memo.set(inner, memo);
     }
     return memo;
+  }
+
+  /** Whether the text calls a macro that keeps or reads state, at any depth (`{{getvar::{{key}}}}` calls getvar). */
+  private callsVolatile(text: string): boolean {
+    return [...text.matchAll(/\{\{\s*([^{}:]*)/g)].some((m) => this.lookup(m[1]!)?.volatile === true);
   }
 
   /** The macro a call names: a defined one, or Lumiverse's variable shorthand (`{{.name}}` the turn's, `{{$name}}` global). */
