@@ -104,9 +104,8 @@ export class MacroResolver {
   /**
    * A text's macros expanded. Texts whose macros keep or read state (variables, dice, time), decide blocks or loops, or
    * go to extensions' interceptors are resolved one after another in the order they were asked for — the prompt's
-   * order, as Lumiverse walks it — so a {{setvar}} in one is seen by the next; the others side by side (ordering them
-   * all cost a turn 1–2 ms). Their innermost calls that are remembered per turn start at once (prefetch), so
-   * extensions' handlers do not wait on one another.
+   * order, as Lumiverse walks it — so a {{setvar}} in one is seen by the next; the others side by side. Their innermost
+   * calls that are remembered per turn start at once (prefetch), so extensions' handlers do not wait on one another.
    */
   resolve(text: string, origin: TextOrigin = CHAT_TEXT): Promise<string> {
     if (!text.includes('{{')) return Promise.resolve(text);
