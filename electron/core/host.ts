@@ -191,8 +191,10 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   });
   llmServices.sidecar.endpoints.attach(() => extensions.providers());
   extensions.onEvent((event) => {
-    // An extension's processors came or went (registered, stopped, a permission changed): the window draws again.
-    if (display.refresh()) emit({ type: 'regex.changed', revision: display.revision });
+    // An extension's processors came or went (registered, stopped, a permission changed): the window draws again. Its
+    // log lines and messages change nothing there, so they are not looked at.
+    const cardChanged = event.type === 'extension.changed' || event.type === 'extension.removed' || event.type === 'extension.status';
+    if (cardChanged && display.refresh()) emit({ type: 'regex.changed', revision: display.revision });
     if (event.type === 'extension.safe-mode') {
       addNotice({
         level: 'warning',

@@ -1,13 +1,13 @@
-// The Workbench chat: sessions' turns started, stopped and awaited (one at a time per session), their connection and
-// model chosen, and the chat extensions see as active. A turn itself runs in chat-turn.ts.
+// The Workbench chat: sessions' turns started, stopped and awaited (one at a time per session), and the chat extensions
+// see as active. What a turn reads as it starts (connection and model, world books, services) is turn-inputs.ts; a
+// turn itself runs in chat-turn.ts.
 import type { PresetDto } from '../presets/preset-store';
-import type { LoreBook, LoreBooks } from './pipeline/lore-stage';
+import type { LoreBook } from './pipeline/lore-stage';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HostFailure, type HostError } from '../../../shared/errors';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { ChatEvent } from '../../../shared/types/chat-events';
-import { defaultChatSettings, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';
 import type { Static } from '@sinclair/typebox';
@@ -17,19 +17,18 @@ import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { CouncilPort } from './council-port';
 import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 import type { DeltaBatcherOptions } from './delta-batcher';
-import type { PrepareDeps } from './pipeline/prepare';
 import type { MacroSources } from './pipeline/macro-catalog';
+import { sessionMacroSources } from './session-macros';
+import { TurnInputs } from './turn-inputs';
 import type { SessionStore } from './session-store';
 import { titleFrom } from './store/session-summary';
 import { ActiveChat } from './active-chat';
 import type { ReplyPlacement } from './reply-save';
-import { runTurn, type SendOptions, type TurnDeps } from './chat-turn';
+import { runTurn, type SendOptions } from './chat-turn';
 import type { ChatToolRunner } from './generate-stage';
 import { messageDtoIn } from './chat-reads';
-import { patternsOf } from './pipeline/regex-stage';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
-import { CHAT_TEXT_PERMISSION } from '../../../shared/spindle/event-access';
 import { previewPrompt, PreviewSlots, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
 import { keepChatVariables } from './chat-variables';
 import { processContent, type ContentWrite } from './pipeline/content-processors';
@@ -92,6 +91,7 @@ export class ChatEngine {
   private readonly active = new ActiveChat(() => this.pipeline());
   private pipelineSource: (() => ExtensionPipeline | undefined) | undefined;
   private readonly previews = new PreviewSlots();
+  private readonly inputs: TurnInputs;
   /** Sessions whose person's line is with the extensions' processors (send waits on them before it saves). */
   private readonly writing = new Set<string>();
 
@@ -100,6 +100,7 @@ export class ChatEngine {
     this.clock = deps.clock ?? systemClock;
     this.log = deps.log ?? silentLogger;
     this.newId = deps.newId ?? (() => randomUUID());
+    this.inputs = new TurnInputs(deps, { council: () => this.council, pipeline: () => this.pipeline(), saveChatVariables: (id, changes) => this.saveChatVariables(id, changes) }, this.clock, this.log);
   }
 
   /** The extensions' pipeline plugs in here once the extension manager is built (host wiring). */
@@ -125,7 +126,7 @@ export class ChatEngine {
     let session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
     options = { ...followSession(options, session), dryRun: options.dryRun ?? session.dryRun === true };
-    const target = this.target(options, session);
+    const target = this.inputs.target(options, session);
     if (options.dryRun) {
       // A dry run saves nothing, so no processor runs on the line (they are for writes, and may act on them).
       const line: ChatMessage = { id: this.newId(), role: 'user', content: text, createdAt: this.clock.now() };
@@ -143,7 +144,7 @@ export class ChatEngine {
     this.assertIdle(sessionId);
     const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: written.content, createdAt: this.clock.now(), ...(written.extra ? { metadata: written.extra } : {}) };
     const history = [...session.messages, userMessage];
-    const chat = this.chatSettings();
+    const chat = this.inputs.chatSettings();
     const saved = this.deps.sessions.mutate(sessionId, (s) => {
       s.messages.push(userMessage);
       // The first message names a session nobody named; the connection answering it stays with the session.
@@ -164,7 +165,7 @@ export class ChatEngine {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
     options = followSession(options, session);
-    const target = this.target(options, session);
+    const target = this.inputs.target(options, session);
     const lastUser = session.messages.map((m) => m.role).lastIndexOf('user');
     if (lastUser < 0) throw new HostFailure({ code: 'INVALID_INPUT', message: 'There is no user message to answer yet.', path: '/sessionId' });
     const history = session.messages.slice(0, lastUser + 1);
@@ -183,7 +184,7 @@ export class ChatEngine {
     const session = this.deps.sessions.get(sessionId);
     this.assertIdle(sessionId);
     options = { ...followSession(options, session), dryRun: options.dryRun ?? session.dryRun === true };
-    const target = this.target(options, session);
+    const target = this.inputs.target(options, session);
     if (check) return null;
     return this.start(session, session.messages, target, options, options.dryRun ? { dryRun: true } : {});
   }
@@ -195,7 +196,7 @@ export class ChatEngine {
     options = followSession(options, session);
     const last = session.messages[session.messages.length - 1];
     if (last?.role !== 'assistant') throw new HostFailure({ code: 'INVALID_INPUT', message: 'The last message is not a reply to continue.', path: '/sessionId' });
-    return this.start(session, session.messages, this.target(options, session), options, { placement: { kind: 'continue', of: last.id } });
+    return this.start(session, session.messages, this.inputs.target(options, session), options, { placement: { kind: 'continue', of: last.id } });
   }
 
   stop(sessionId: string): boolean {
@@ -221,23 +222,6 @@ export class ChatEngine {
     }
   }
 
-  private chatSettings(): ChatSettings {
-    return { ...defaultChatSettings(), ...(this.deps.settings().chat ?? {}) };
-  }
-
-  /** The call's override, else the session's own connection and model, else the chat settings' default. */
-  private target(options: SendOptions, session: ChatSession): { profile: ConnectionProfile; model: string } {
-    const chat = this.chatSettings();
-    const id = options.connectionId ?? (session.connectionId || chat.mainConnectionId);
-    if (!id) {
-      throw new HostFailure({ code: 'CHAT_NO_CONNECTION', message: 'No main connection is chosen for the chat.', hint: 'Pick a connection in the Workbench settings.', path: '/mainConnectionId' });
-    }
-    const profile = this.deps.profile(id);
-    const model = options.model || (session.connectionId ? session.model : chat.model) || profile.defaultModel;
-    if (!model) throw new HostFailure({ code: 'INVALID_INPUT', message: `The connection ${profile.name} has no default model; choose a model.`, path: '/model' });
-    return { profile, model };
-  }
-
   private start(
     session: ChatSession,
     history: ChatMessage[],
@@ -258,8 +242,8 @@ export class ChatEngine {
       // Let the caller receive the turn id before the first event.
       await Promise.resolve();
       try {
-        const { read, loreBooks } = this.withLore(session);
-        await runTurn(this.turnDeps(), { session: read, loreBooks, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
+        const { read, loreBooks } = this.inputs.withLore(session);
+        await runTurn(this.inputs.turnDeps(), { session: read, loreBooks, history, target, options, turnId, assistantMessageId, signal: controller.signal, placement, ...(extra.dryRun ? { dryRun: true } : {}) });
       } catch (err) {
         const error: HostError = err instanceof HostFailure ? err.error : { code: 'INTERNAL', message: 'The chat turn failed unexpectedly.' };
         if (!(err instanceof HostFailure)) this.log.error('chat turn failed', err);
@@ -273,32 +257,22 @@ export class ChatEngine {
     return { turnId, sessionId: session.id, ...(extra.userMessageId ? { userMessageId: extra.userMessageId } : {}), assistantMessageId };
   }
 
-  /** The session with the entries of the world books it reads, and which book each of those came from. */
-  private withLore(session: ChatSession): { read: ChatSession; loreBooks: LoreBooks } {
-    const books = this.deps.lore?.(session) ?? [];
-    const lore = books.flatMap((b) => b.entries);
-    const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
-    // Which book each entry came from, for those who ask (world info interceptors); the session's own are its own.
-    const loreBooks = new Map(books.flatMap((b) => b.entries.map((e) => [e.id, { bookId: b.bookId, source: b.source }] as const)));
-    return { read, loreBooks };
-  }
-
   /** The prompt a turn would send now, nothing sent or saved (spindle.generate.dryRun; prompt-preview.ts). */
   async previewPrompt(sessionId: string, options: PreviewOptions): Promise<PromptPreview> {
     const release = this.previews.hold(sessionId);
     try {
       await this.deps.sessions.preload(sessionId);
       const session = this.deps.sessions.get(sessionId);
-      const target = this.target({ ...(options.connectionId ? { connectionId: options.connectionId } : {}) }, session);
-      const prepare = this.pipelineDeps();
+      const target = this.inputs.target({ ...(options.connectionId ? { connectionId: options.connectionId } : {}) }, session);
+      const prepare = this.inputs.prepareDeps();
       if (options.presetId !== undefined) {
         const preset = this.deps.presets?.get(options.presetId) ?? null;
         if (!preset) throw new HostFailure({ code: 'NOT_FOUND', message: `No preset ${options.presetId}.`, path: '/presetId' });
         prepare.preset = () => ({ id: preset.id, preset });
       }
-      const { read, loreBooks } = this.withLore(session);
+      const { read, loreBooks } = this.inputs.withLore(session);
       return await previewPrompt(
-        { prepare, chatSettings: this.chatSettings() },
+        { prepare, chatSettings: this.inputs.chatSettings() },
         { session: read, loreBooks, target, generationType: options.generationType ?? 'normal', previewId: this.newId(), signal: options.signal },
       );
     } finally {
@@ -312,13 +286,8 @@ export class ChatEngine {
 
   /** What a macro in this session (or a blank one) resolves from, outside a turn (session-macros.ts). */
   macroSources(sessionId?: string, commit = false): MacroSources {
-    const blank = { character: { name: '', description: '', personality: '', scenario: '' }, persona: { name: '', description: '' }, worldInfo: [], messages: [] };
-    const session = sessionId ? this.deps.sessions.get(sessionId) : ({ ...blank, id: '' } as unknown as ChatSession);
-    const pipeline = this.pipeline();
-    const extensions = pipeline?.macros() ?? [];
-    const interceptors = pipeline?.handlers('macro_interceptor') ?? [];
-    const readsChat = (id: string) => this.extensionAllowed(id, CHAT_TEXT_PERMISSION);
-    return { session, history: session.messages, deliberation: '', councilTools: this.pipelineDeps().councilTools(), extensions, interceptors, readsChat, commit, signal: new AbortController().signal, ...patternsOf(this.deps.regex) };
+    const session = sessionId ? this.deps.sessions.get(sessionId) : undefined;
+    return sessionMacroSources(session, { pipeline: this.pipeline(), councilTools: this.inputs.prepareDeps().councilTools(), regex: this.deps.regex }, commit);
   }
 
   /** Whether a running extension holds `permission` now (false with no extensions). */
@@ -345,7 +314,7 @@ export class ChatEngine {
 
   /** What the extensions' message content processors make of a person's write before it is saved (content-processors.ts). */
   processWrite(write: ContentWrite): ReturnType<typeof processContent> {
-    return processContent(this.pipeline(), write, this.log);
+    return processContent(this.pipeline()?.handlers('message_content_processor') ?? [], write, this.log);
   }
 
   /** What macros changed of a chat's variables, merged onto them as they are now (chat-variables.ts). */
@@ -361,40 +330,5 @@ export class ChatEngine {
   /** Tells extensions about an event of a session that need not be the active one (a character edited or deleted). */
   broadcast(event: string, payload: unknown): void {
     this.pipeline()?.broadcast(event, payload);
-  }
-
-  /** What a turn works with (chat-turn.ts), as of now: the council and the pipeline plug in after construction. */
-  private turnDeps(): TurnDeps {
-    const { sessions, settings, llm, tools, emit, batching, onModelDelta } = this.deps;
-    return {
-      sessions,
-      settings,
-      chatSettings: () => this.chatSettings(),
-      llm,
-      tools,
-      emit,
-      council: this.council,
-      pipeline: this.pipeline(),
-      prepare: this.pipelineDeps(),
-      clock: this.clock,
-      log: this.log,
-      ...(batching ? { batching } : {}),
-      ...(onModelDelta ? { onModelDelta } : {}),
-    };
-  }
-
-  private pipelineDeps(): Omit<PrepareDeps, 'council'> {
-    return {
-      pipeline: this.pipeline(),
-      now: () => this.clock.now(),
-      councilTools: () => this.council?.inlineTools?.() ?? [],
-      ...(this.deps.regex ? { regex: this.deps.regex } : {}),
-      saveChatVariables: (sessionId, changes) => this.saveChatVariables(sessionId, changes),
-      currentMetadata: (sessionId) => (this.deps.sessions.has(sessionId) ? this.deps.sessions.head(sessionId).metadata : undefined),
-      preset: () => {
-        const id = this.deps.settings().chat?.presetId;
-        return id ? { id, preset: this.deps.presets?.get(id) ?? null } : null;
-      },
-    };
   }
 }

@@ -48,15 +48,15 @@ export class DisplayPass {
    * others of this pass, so one that hangs costs its 10 s once, not once a message.
    */
   async render(chatId: string, items: DisplayItem[]): Promise<string[]> {
-    const pipeline = this.pipeline();
-    if (!pipeline || this.processors() === 0) return items.map((item) => item.text);
+    const processors = this.pipeline()?.handlers('message_content_processor') ?? [];
+    if (processors.length === 0) return items.map((item) => item.text);
     const failed = new Set<string>();
     return Promise.all(
       items.map(async (item) => {
         if (!item.text) return item.text;
         const extra = { role: item.role, is_user: item.role === 'user' };
         const write = { chatId, ...(item.messageId ? { messageId: item.messageId } : {}), content: item.text, isUser: item.role === 'user', extra, origin: 'render' as const };
-        const shown = await processContent(pipeline, write, this.log, undefined, failed);
+        const shown = await processContent(processors, write, this.log, undefined, failed);
         return shown.content;
       }),
     );

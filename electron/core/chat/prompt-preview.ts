@@ -3,6 +3,7 @@
 // Workbench's own prompt, macros without committing, prompt regex, interceptors — with the council skipped, as
 // Lumiverse skips it (it is expensive and calls a model), and nothing saved or announced.
 import { HostFailure } from '../../../shared/errors';
+import { UnderWay } from '../extensions/per-extension-limits';
 import type { ChatMessage, ChatSession, PromptReport } from '../../../shared/types/chat';
 import type { ConnectionProfile, LlmMessage } from '../../../shared/types/llm';
 import type { ChatSettings } from '../../../shared/types/chat';
@@ -17,18 +18,12 @@ const MAX_PREVIEWS = 3;
 
 /** The dry runs being built, by session. */
 export class PreviewSlots {
-  private readonly building = new Map<string, number>();
+  private readonly building = new UnderWay(MAX_PREVIEWS);
 
   /** A slot for a dry run of the session (CONFLICT when all are taken); the function gives it back. */
   hold(sessionId: string): () => void {
-    const now = this.building.get(sessionId) ?? 0;
-    if (now >= MAX_PREVIEWS) throw new HostFailure({ code: 'CONFLICT', message: `${MAX_PREVIEWS} dry runs of this chat are already being built.`, path: '/chatId' });
-    this.building.set(sessionId, now + 1);
-    return () => {
-      const left = (this.building.get(sessionId) ?? 1) - 1;
-      if (left > 0) this.building.set(sessionId, left);
-      else this.building.delete(sessionId);
-    };
+    if (!this.building.begin(sessionId)) throw new HostFailure({ code: 'CONFLICT', message: `${MAX_PREVIEWS} dry runs of this chat are already being built.`, path: '/chatId' });
+    return () => this.building.end(sessionId);
   }
 }
 

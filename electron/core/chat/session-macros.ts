@@ -1,6 +1,11 @@
 // A session's macros outside a turn: the list the Macros view shows, and spindle.macros.resolve, which runs
 // the same engine a turn runs (built-ins from the session, the council's, extensions' macros).
-import { macroDefinitions, macroResolver, type MacroSources } from './pipeline/macro-catalog';
+import { extensionMacroSources, macroDefinitions, macroResolver, type MacroSources } from './pipeline/macro-catalog';
+import { patternsOf } from './pipeline/regex-stage';
+import type { ChatSession } from '../../../shared/types/chat';
+import type { ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
+import type { InlineTool } from './council-port';
+import type { RegexScripts } from '../regex/regex-scripts';
 import { sessionVariables } from './pipeline/builtin-macros';
 import type { ResolvedMacros } from '../../../shared/spindle/macros';
 
@@ -13,6 +18,18 @@ export interface MacroListing {
   value: string | null;
 }
 
+
+const BLANK = { id: '', character: { name: '', description: '', personality: '', scenario: '' }, persona: { name: '', description: '' }, worldInfo: [], messages: [] };
+
+/** What a macro in this session (or, with none, a blank one) resolves from, outside a turn. */
+export function sessionMacroSources(
+  session: ChatSession | undefined,
+  chat: { pipeline: ExtensionPipeline | undefined; councilTools: InlineTool[]; regex: RegexScripts | undefined },
+  commit: boolean,
+): MacroSources {
+  const read = session ?? (BLANK as unknown as ChatSession);
+  return { session: read, history: read.messages, deliberation: '', councilTools: chat.councilTools, ...extensionMacroSources(chat.pipeline), commit, signal: new AbortController().signal, ...patternsOf(chat.regex) };
+}
 
 export function listMacros(sources: MacroSources): MacroListing[] {
   return macroDefinitions(sources).map((d) => ({ name: d.name, owner: d.owner, description: d.description, value: d.value ?? null }));

@@ -44,6 +44,11 @@ export class UnderWay {
     return (this.counts.get(extensionId) ?? 0) >= this.max;
   }
 
+  /** Whether it has anything under way. */
+  busy(extensionId: string): boolean {
+    return this.counts.has(extensionId);
+  }
+
   /** One more under way unless it is full; false when it is (nothing counted). */
   begin(extensionId: string): boolean {
     if (this.full(extensionId)) return false;

@@ -3,12 +3,12 @@
 // goes on; a swipe's write leaves the message's extra alone.
 import { describe, expect, it } from 'vitest';
 import { processContent, type ContentWrite } from '../../../electron/core/chat/pipeline/content-processors';
-import type { ExtensionPipeline, PipelineHandlerRef } from '../../../electron/core/extensions/pipeline/pipeline-bridge';
+import type { PipelineHandlerRef } from '../../../electron/core/extensions/pipeline/pipeline-bridge';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
 
 type Answer = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } };
 
-function pipelineOf(answers: Array<(ctx: Record<string, unknown>) => Answer>): { pipeline: ExtensionPipeline; seen: Array<Record<string, unknown>> } {
+function processorsOf(answers: Array<(ctx: Record<string, unknown>) => Answer>): { processors: PipelineHandlerRef[]; seen: Array<Record<string, unknown>> } {
   const seen: Array<Record<string, unknown>> = [];
   const refs: PipelineHandlerRef[] = answers.map((answer, i) => ({
     extensionId: `ext-${i}`,
@@ -21,7 +21,7 @@ function pipelineOf(answers: Array<(ctx: Record<string, unknown>) => Answer>): {
       return answer(ctx as Record<string, unknown>) as never;
     },
   }));
-  return { pipeline: { handlers: () => refs } as unknown as ExtensionPipeline, seen };
+  return { processors: refs, seen };
 }
 
 function logger() {
@@ -33,13 +33,13 @@ const write: ContentWrite = { chatId: 's1', content: 'hello', isUser: true, orig
 
 describe('processContent', () => {
   it('applies each patch in turn: the next sees the text and extra the one before left', async () => {
-    const { pipeline, seen } = pipelineOf([
+    const { processors, seen } = processorsOf([
       () => ({ ok: true, value: { content: 'HELLO', extra: { a: 1 } } }),
       () => ({ ok: true, value: undefined }),
       (ctx) => ({ ok: true, value: { content: `${String(ctx.content)}!`, extra: { b: 2 } } }),
     ]);
     const { log } = logger();
-    expect(await processContent(pipeline, write, log)).toEqual({ content: 'HELLO!', extra: { a: 1, b: 2 } });
+    expect(await processContent(processors, write, log)).toEqual({ content: 'HELLO!', extra: { a: 1, b: 2 } });
     expect(seen.map((c) => [c.content, c.extra ?? null, c.origin, c.userId])).toEqual([
       ['hello', null, 'create', 'local'],
       ['HELLO', { a: 1 }, 'create', 'local'],
@@ -48,7 +48,7 @@ describe('processContent', () => {
   });
 
   it('skips a processor that fails or answers badly, logs why, and the write goes on', async () => {
-    const { pipeline } = pipelineOf([
+    const { processors } = processorsOf([
       () => ({ ok: false, error: { code: 'TOOL_TIMEOUT', message: 'took over 10 s' } }),
       () => ({ ok: true, value: 'not a patch' }),
       () => ({ ok: true, value: { content: 42 } }),
@@ -58,7 +58,7 @@ describe('processContent', () => {
       () => ({ ok: true, value: { content: 'kept' } }),
     ]);
     const { log, lines } = logger();
-    expect(await processContent(pipeline, write, log)).toEqual({ content: 'kept' });
+    expect(await processContent(processors, write, log)).toEqual({ content: 'kept' });
     expect(lines.map((l) => l.replace(/^message content processor of (Extension \d) skipped \(create in s1\): /, '$1: '))).toEqual([
       'Extension 0: TOOL_TIMEOUT — took over 10 s',
       'Extension 1: it answered something other than { content?, extra? }',
@@ -70,15 +70,15 @@ describe('processContent', () => {
   });
 
   it("answers only what the processors added to the extra, for the caller to merge onto the message as it is when saved", async () => {
-    const { pipeline, seen } = pipelineOf([() => ({ ok: true, value: { extra: { tag: 'x' } } })]);
+    const { processors, seen } = processorsOf([() => ({ ok: true, value: { extra: { tag: 'x' } } })]);
     const { log } = logger();
-    expect(await processContent(pipeline, { ...write, origin: 'update', messageId: 'm1', extra: { kept: true } }, log)).toEqual({ content: 'hello', extra: { tag: 'x' } });
+    expect(await processContent(processors, { ...write, origin: 'update', messageId: 'm1', extra: { kept: true } }, log)).toEqual({ content: 'hello', extra: { tag: 'x' } });
     expect(seen[0]!.extra).toEqual({ kept: true });
   });
 
   it("leaves the message's extra alone on a swipe's write", async () => {
-    const { pipeline } = pipelineOf([() => ({ ok: true, value: { content: 'swiped', extra: { tag: 1 } } })]);
+    const { processors } = processorsOf([() => ({ ok: true, value: { content: 'swiped', extra: { tag: 1 } } })]);
     const { log } = logger();
-    expect(await processContent(pipeline, { ...write, origin: 'swipe_update', swipeIndex: 1, extra: { kept: true } }, log)).toEqual({ content: 'swiped' });
+    expect(await processContent(processors, { ...write, origin: 'swipe_update', swipeIndex: 1, extra: { kept: true } }, log)).toEqual({ content: 'swiped' });
   });
 });

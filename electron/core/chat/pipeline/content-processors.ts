@@ -5,7 +5,7 @@
 // commands typed into a message (`/setvar`, `/inject`) and markup a tracker expands are done this way. The window's
 // display pass runs them too, with origin `render` (display-pass.ts).
 import { SESSION_LIMITS } from '../../../../shared/types/chat';
-import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
+import type { PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { Logger } from '../../ports';
 
 /** Lumiverse's budget for one processor. */
@@ -42,7 +42,8 @@ function refusal(answer: unknown): string | null {
  * message's metadata as it is when saved, so a change made meanwhile stays).
  */
 export async function processContent(
-  pipeline: ExtensionPipeline | undefined,
+  /** The processors, in priority order (the pipeline's message_content_processor handlers). */
+  processors: readonly PipelineHandlerRef[],
   write: ContentWrite,
   log: Logger,
   signal: AbortSignal = new AbortController().signal,
@@ -52,7 +53,7 @@ export async function processContent(
   let content = write.content;
   let extra = write.extra;
   let added: Record<string, unknown> | undefined;
-  for (const ref of pipeline?.handlers('message_content_processor') ?? []) {
+  for (const ref of processors) {
     if (signal.aborted) break;
     const key = `${ref.extensionId}/${ref.id}`;
     if (failed?.has(key)) continue;

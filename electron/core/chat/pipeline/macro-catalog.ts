@@ -5,7 +5,8 @@ import type { InlineTool } from '../council-port';
 import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
 import { macroInterceptorChain, type MacroPhase } from './macro-interceptors';
 import type { LoopMessage } from './macro-walk';
-import type { ExtensionMacroRef, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
+import type { ExtensionMacroRef, ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
+import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 import { builtinMacros, sessionVariables, type MacroVariables, type PatternTest } from './builtin-macros';
 
 /** Lumiverse's per-macro budget for a pull-model handler. */
@@ -34,6 +35,20 @@ export interface MacroSources {
   patterns?: PatternTest;
   /** Where the resolve is for (interceptors are told): a turn's prompt, the display, a reply, or elsewhere. */
   phase?: MacroPhase;
+}
+
+/** The extensions' part of a resolve's sources, as the pipeline has them now: their macros, their interceptors, and which may read chat text. */
+export function extensionMacroSources(pipeline: ExtensionPipeline | undefined): Required<Pick<MacroSources, 'extensions' | 'interceptors' | 'readsChat'>> {
+  return {
+    extensions: pipeline?.macros() ?? [],
+    interceptors: pipeline?.handlers('macro_interceptor') ?? [],
+    readsChat: chatReaders(pipeline),
+  };
+}
+
+/** Which running extensions may read chat text (chat_mutation) now. */
+export function chatReaders(pipeline: ExtensionPipeline | undefined): (extensionId: string) => boolean {
+  return (extensionId) => pipeline?.allowed(extensionId, CHAT_TEXT_PERMISSION) === true;
 }
 
 /** A resolver over the sources' macros, with the extensions' macro interceptors before each text is expanded. */

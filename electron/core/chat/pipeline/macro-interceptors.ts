@@ -6,6 +6,7 @@
 // own messages (and regex captures from them) go only to extensions that may read chat text (chat_mutation), as
 // every other way chat text reaches an extension here.
 import type { PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
+import { UnderWay } from '../../extensions/per-extension-limits';
 import type { MacroVariables } from './builtin-macros';
 import type { MacroIntercept } from './macros';
 
@@ -15,14 +16,14 @@ const INTERCEPTOR_TIMEOUT_MS = 10_000;
 export type MacroPhase = 'prompt' | 'display' | 'response' | 'other';
 
 /** Interceptor calls running now, by extension. */
-const inFlight = new Map<string, number>();
+const inFlight = new UnderWay(Number.POSITIVE_INFINITY);
 
 /**
  * The interceptors a resolve an extension asked for (spindle.macros.resolve) may run: not those of an extension whose
  * interceptor is running now — it may be the one asking, and would be asked again without end.
  */
 export function idleInterceptors(refs: readonly PipelineHandlerRef[]): PipelineHandlerRef[] {
-  return refs.filter((ref) => !inFlight.get(ref.extensionId));
+  return refs.filter((ref) => !inFlight.busy(ref.extensionId));
 }
 
 export interface InterceptorSources {
@@ -65,12 +66,8 @@ export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | u
       if (s.signal.aborted) break;
       if (origin.chatText && !s.readsChat(ref.extensionId)) continue;
       const ctx = { template: current, env: envOf(s), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
-      inFlight.set(ref.extensionId, (inFlight.get(ref.extensionId) ?? 0) + 1);
-      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => {
-        const left = (inFlight.get(ref.extensionId) ?? 1) - 1;
-        if (left > 0) inFlight.set(ref.extensionId, left);
-        else inFlight.delete(ref.extensionId);
-      });
+      inFlight.begin(ref.extensionId);
+      const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => inFlight.end(ref.extensionId));
       if (!result.ok) {
         note(ref.extensionName, `Its macro interceptor was skipped: ${result.error.code} — ${result.error.message}.`);
         continue;

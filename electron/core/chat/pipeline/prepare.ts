@@ -15,10 +15,10 @@ import { renderMessages, runContextHandlers, runInterceptors, type GenerationCon
 import { TurnTrace } from './turn-trace';
 import { patternsOf, turnRegexMacros } from './regex-stage';
 import { seedPromptVariables, sessionVariables } from './builtin-macros';
+import { extensionMacroSources } from './macro-catalog';
 import { promptVariables } from '../../presets/prompt-variables';
 import type { RegexScripts } from '../../regex/regex-scripts';
 import { personaIdOf } from '../../extensions/spindle-host/chat-data';
-import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 
 export interface PrepareDeps {
   pipeline: ExtensionPipeline | undefined;
@@ -108,8 +108,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const assembled = await assemblePrompt({
     variables,
     ...patterns,
-    interceptors: pipeline?.handlers('macro_interceptor') ?? [],
-    readsChat: (id: string) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true,
+    ...extensionMacroSources(pipeline),
     phase: 'prompt',
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
     session: read,
@@ -117,7 +116,6 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
     ...(council?.referenceBlock ? { referenceBlock: council.referenceBlock } : {}),
     councilTools: deps.councilTools(),
-    extensions: pipeline?.macros() ?? [],
     commit: !input.dryRun,
     signal,
     ...(input.limits ? { limits: input.limits } : {}),

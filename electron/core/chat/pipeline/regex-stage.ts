@@ -8,12 +8,11 @@ import type { ChatMessage } from '../../../../shared/types/chat';
 import type { RegexRun, RegexText, ScriptMacros } from '../../regex/regex-apply';
 import { placementOf, runNotes, type RegexScripts } from '../../regex/regex-scripts';
 import type { TurnTrace } from './turn-trace';
-import { macroResolver, type MacroSources } from './macro-catalog';
+import { chatReaders, extensionMacroSources, macroResolver, type MacroSources } from './macro-catalog';
 import type { MacroResolver } from './macros';
 import type { PatternTest } from './builtin-macros';
 import type { PromptTexts } from './prompt-texts';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
-import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 
 /** The macros regex scripts may use, by who wrote them. */
 export interface RegexMacros {
@@ -62,8 +61,7 @@ export function patternsOf(regex: RegexScripts | undefined): { patterns?: Patter
 /** A turn's regex macros: its macro sources, extensions' macros from the pipeline, chat readers by its permissions. */
 export function turnRegexMacros(t: Omit<MacroSources, 'extensions'> & { pipeline: ExtensionPipeline | undefined }): RegexMacros {
   const { pipeline, ...sources } = t;
-  const readsChat = (id: string) => pipeline?.allowed(id, CHAT_TEXT_PERMISSION) === true;
-  return regexMacros(() => ({ ...sources, extensions: pipeline?.macros() ?? [], interceptors: pipeline?.handlers('macro_interceptor') ?? [], readsChat }), readsChat);
+  return regexMacros(() => ({ ...sources, ...extensionMacroSources(pipeline) }), chatReaders(pipeline));
 }
 
 export interface RegexStageInput {
