@@ -5,6 +5,8 @@ import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
 import { base64ToBytes } from './base64';
 import { createComponents } from './components';
 import { createDom } from './dom';
+import { createDomainMembers } from './domain-members';
+import { createHostReads } from './host-reads';
 import { pageJson } from './lumiverse-page';
 import { createMessages } from './messages';
 import type { RuntimeState } from './runtime-state';
@@ -19,6 +21,22 @@ export interface FrontendLifecycle {
   deferred(): boolean;
   /** Marks it ready (its own ready(), setup returning, or the 10 s fallback): queued messages flow. */
   markReady(): void;
+}
+
+/** What this host does of Lumiverse's versioned features (ctx.host.capabilities): frontend v2's members are all present. */
+const HOST_CAPABILITIES: Readonly<Record<string, number>> = Object.freeze({ 'frontend-extensibility-v2': 1 });
+
+/**
+ * A registration of something the Workbench has no place for: listed on its card by what it named, and a handle that
+ * is both an unsubscribe and an object with destroy(), as Lumiverse's hosts return either.
+ */
+function notApplied(state: RuntimeState, member: string, field: string) {
+  return (options?: Record<string, unknown>) => {
+    const named = options?.[field];
+    state.inert(typeof named === 'string' && named ? `${member}(${named.slice(0, 60)})` : member);
+    const handle = Object.assign(() => undefined, { destroy: () => undefined, dispose: () => undefined });
+    return handle;
+  };
 }
 
 export function createContext(state: RuntimeState, manifest: Record<string, unknown>, setupRunning: () => boolean): FrontendLifecycle {
@@ -57,10 +75,13 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
     state.channel.send('frame.ready', {});
   };
   const inertNamespace = (name: string, methods: string[]) => Object.fromEntries(methods.map((m) => [m, () => Promise.reject(state.unsupported(`${name}.${m}`))]));
+  const reads = createHostReads(state);
+  const domain = createDomainMembers(state);
+  const messages = createMessages(state);
 
   const ctx: Record<string, unknown> = {
     manifest,
-    host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: state.extensionId }),
+    host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: HOST_CAPABILITIES, extensionInstallationId: state.extensionId, surfaces: Object.freeze(reads.surfaces) }),
     locale: { get: () => 'en', subscribe: () => () => undefined },
     theme: inertNamespace('theme', ['listAssets', 'uploadAsset', 'deleteAsset', 'listPacks', 'openEditor']),
     dom: createDom(state),
@@ -77,7 +98,7 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
         window.dispatchEvent(new CustomEvent(`spindle:${String(event)}`, { detail: payload }));
       },
     },
-    ui: createUi(state),
+    ui: { ...createUi(state), registerComponentOverride: notApplied(state, 'ui.registerComponentOverride', 'host') },
     components: createComponents(state),
     containers: { registerContainer: () => state.inert('containers.registerContainer'), unregisterContainer: () => undefined },
     uploads: {
@@ -114,14 +135,25 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
       return () => backendHandlers.delete(handler);
     },
     processes: { register: () => (state.inert('processes.register'), () => undefined) },
-    messages: createMessages(state),
+    messages: { ...messages, ...domain.messages },
     // Through Lumiverse's API as in Lumiverse, so with the permissions its routes need here (characters, chat_mutation).
     characters: { get: (characterId: string) => pageJson(state.channel, 'GET', `/api/v1/characters/${encodeURIComponent(String(characterId))}`) },
     chats: {
+      ...domain.chats,
       updateMessage: (chatId: string, messageId: string, input: { content?: string } = {}) =>
         pageJson(state.channel, 'PUT', `/api/v1/chats/${encodeURIComponent(String(chatId))}/messages/${encodeURIComponent(String(messageId))}`, typeof input?.content === 'string' ? { content: input.content } : {}),
     },
     onTeardown: (handler: () => void) => state.atTeardown(handler),
+    // Frontend extensibility v2 (Lumiverse's v2 host): reads at once, the domain members, its own settings.
+    state: reads.state,
+    settings: domain.settings,
+    worldBooks: domain.worldBooks,
+    tokens: domain.tokens,
+    connections: domain.connections,
+    // They change Lumiverse's own components and DOM, which its frames cannot reach here: accepted, and listed on its card.
+    registerComponentOverride: notApplied(state, 'registerComponentOverride', 'componentId'),
+    registerDomDecorator: notApplied(state, 'registerDomDecorator', 'target'),
+    registerMessageAction: notApplied(state, 'registerMessageAction', 'id'),
   };
   return { ctx, deferred: () => deferred, markReady };
 }

@@ -3,6 +3,7 @@
 import { FrameChannel } from './channel';
 import { watchSurface } from './surface-watch';
 import type { DrawnBox } from './drawn-box';
+import type { FrameNotice } from '../../shared/frames/frame-contract';
 import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
@@ -24,7 +25,7 @@ function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-async function runExtension(channel: FrameChannel, init: { extensionId: string; granted: string[]; activeChat: string | null; messageIds: string[]; theme: Record<string, string>; manifest: Record<string, unknown> }, entry: string): Promise<void> {
+async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, entry: string): Promise<void> {
   const docs = new FrameDocuments(document);
   docs.setTheme(init.theme);
   const state = new RuntimeState(init.extensionId, channel, docs, init);

@@ -1,6 +1,7 @@
 // What the pieces of an extension's `ctx` share: the port to the app, its documents, what is granted,
 // surface listeners, and the list of things to undo when the frontend is torn down.
 import type { FrameNotice } from '../../shared/frames/frame-contract';
+import type { HostState } from '../../shared/frames/host-state';
 import type { FrameChannel } from './channel';
 import { frameError } from './channel';
 import type { FrameDocuments } from './documents';
@@ -11,6 +12,8 @@ export class RuntimeState {
   granted: string[];
   activeChat: string | null;
   messageIds: string[];
+  /** What it may read of the app at once (ctx.state, ctx.host.surfaces), as the app last told it. */
+  hostState: HostState;
   private seq = 0;
   private readonly said = new Set<string>();
   private readonly surfaceListeners = new Map<string, Set<(notice: SurfaceNotice) => void>>();
@@ -23,9 +26,10 @@ export class RuntimeState {
     readonly extensionId: string,
     readonly channel: FrameChannel,
     readonly docs: FrameDocuments,
-    init: { granted: string[]; activeChat: string | null; messageIds: string[] },
+    init: { granted: string[]; activeChat: string | null; messageIds: string[]; hostState: HostState },
   ) {
     this.granted = init.granted;
+    this.hostState = init.hostState;
     this.activeChat = init.activeChat;
     this.messageIds = init.messageIds;
     channel.on('surface', (notice) => this.emitSurface(notice));

@@ -291,10 +291,14 @@ export function createUi(state: RuntimeState) {
       toLayoutPx: (value: number) => value,
       layoutViewportSize: () => ({ width: innerWidth, height: innerHeight }),
       layoutElementRect: (element: Element) => element.getBoundingClientRect(),
-      createResizeController(element: Element, listener: (rect: DOMRect) => void) {
-        const observer = new ResizeObserver(() => listener(element.getBoundingClientRect()));
+      /** Its size as it changes: a listener (0.6.20's types) or `{ onChange }` (the v2 host); the handle is a dispose function with destroy(). */
+      createResizeController(element: Element, listener: ((rect: DOMRect) => void) | { onChange?: (rect: DOMRect) => void }) {
+        const onChange = typeof listener === 'function' ? listener : listener?.onChange;
+        const observer = new ResizeObserver(() => onChange?.(element.getBoundingClientRect()));
         observer.observe(element);
-        return { destroy: () => observer.disconnect() };
+        const stop = () => observer.disconnect();
+        state.atTeardown(stop);
+        return Object.assign(stop, { destroy: stop });
       },
     },
   };

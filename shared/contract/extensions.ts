@@ -2,6 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { EXTENSION_PERMISSIONS } from '../types/spindle';
 import { endpoint } from '../rpc/endpoint';
+import { FrontendArgsSchema, FrontendCallSchema } from '../frames/host-state';
 
 /** Ours (`knowledge-base`) and Lumiverse identifiers (`lumia_tools`). */
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,63}$' });
@@ -127,6 +128,7 @@ export const extensionMethods = {
       },
       { additionalProperties: false },
     ), result: Type.Object({ status: Type.Integer(), headers: Type.Record(Type.String(), Type.String()), body: Type.String(), bodyEncoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]) }) }),
+  'extensions.frontendCall': endpoint({ description: "One of Lumiverse's frontend v2 members its frontend called (world books, tokens, connections, chats, messages, its settings): the spindle method its backend could call, within the same permissions.", params: Type.Object({ id: Id, method: FrontendCallSchema, args: FrontendArgsSchema }, { additionalProperties: false }), result: Type.Object({ value: Type.Unknown() }) }),
   'extensions.image': endpoint({ description: "An image a message shows by its address in Lumiverse (/api/v1/images/<id>): one an extension granted images keeps, or a character's picture (avatar-<session>), as a data URL; null when there is none.", params: Type.Object({ imageId: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }), result: Type.Object({ dataUrl: Type.Union([Type.String(), Type.Null()]) }) }),
   'extensions.dialogs': endpoint({ description: "The dialogs extensions' backends opened that still wait for the person (for a window that opens after they were announced).", params: Type.Object({}, { additionalProperties: false }), result: Type.Object({ dialogs: Type.Array(Type.Object({ dialogId: Type.String(), extensionId: Type.String(), kind: Type.Union([Type.Literal('confirm'), Type.Literal('input'), Type.Literal('textEditor'), Type.Literal('modal')]), params: Type.Record(Type.String(), Type.Unknown()) })) }) }),
   'extensions.dialogAnswer': endpoint({ description: "The person's answer to a dialog an extension's backend opened (extension.dialog): null cancels. Taken once; false when another window answered first.", params: Type.Object({ dialogId: Type.String({ minLength: 1, maxLength: 64 }), answer: Type.Unknown() }, { additionalProperties: false }), result: Type.Object({ taken: Type.Boolean() }) }),

@@ -7,6 +7,7 @@
 // endpoint (shared/rpc/endpoint.ts) answered by id, and the app's notices as events { topic, data }.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { endpoint } from '../rpc/endpoint';
+import { FrontendArgsSchema, FrontendCallSchema, HostStateSchema } from './host-state';
 
 const Text = (max: number) => Type.String({ maxLength: max });
 const Id = Type.String({ minLength: 1, maxLength: 128 });
@@ -137,6 +138,8 @@ export const FRAME_METHODS = {
   /** How tall what its code put in the stand-in of the message box draws: the app makes that much room above the box. */
   'composer.room': endpoint({ params: Closed({ height: Num }), result: Type.Null() }),
   /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
+  /** Lumiverse's frontend v2 domain members and settings (host-state.ts), asked of the host within its permissions. */
+  'host.call': endpoint({ params: Closed({ method: FrontendCallSchema, args: FrontendArgsSchema }), result: Json }),
   'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: MAX_LAYER_BOXES }) }), result: Type.Null() }),
 } as const;
 
@@ -154,6 +157,7 @@ export const FRAME_TOPICS = {
     messageIds: Type.Array(Type.String()),
     theme: Type.Record(Type.String(), Type.String()),
     manifest: Type.Record(Type.String(), Json),
+    hostState: HostStateSchema,
   }),
   /** A host event, with Lumiverse's name and payload (what ctx.events.on hears). */
   event: Closed({ event: Text(80), payload: Json }),
@@ -162,6 +166,8 @@ export const FRAME_TOPICS = {
   permissions: Closed({ granted: Type.Array(Type.String()) }),
   activeChat: Closed({ chatId: Type.Union([Type.String(), Type.Null()]), messageIds: Type.Array(Type.String()) }),
   theme: Closed({ vars: Type.Record(Type.String(), Type.String()) }),
+  /** What it may read of the app's state at once, and the places it can open (ctx.state, ctx.host.surfaces). */
+  hostState: HostStateSchema,
   /** Something happened to a surface: the person activated a tab, dismissed a modal, dragged a widget… */
   surface: Closed({
     surfaceId: Id,

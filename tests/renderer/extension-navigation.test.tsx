@@ -86,6 +86,11 @@ describe('spindle.ui', () => {
     expect(frontends.getState().activeTab).toBe('other/diagnostics');
     expect(navigate({ type: 'extension.ui', id: 'third', action: 'openDrawerTab', tabId: 'diagnostics' }, app, frontends)).toBe(true);
     expect(frontends.getState().activeTab).toBe('lumivn/diagnostics');
+    // By the id ctx.host.surfaces lists it under (another extension's tab too, as Cubby opens them); Workbench sections by theirs.
+    expect(navigate({ type: 'extension.ui', id: 'cubby', action: 'openDrawerTab', tabId: 'other/diagnostics' }, app, frontends)).toBe(true);
+    expect(frontends.getState().activeTab).toBe('other/diagnostics');
+    expect(navigate({ type: 'extension.ui', id: 'cubby', action: 'openDrawerTab', tabId: 'safety' }, app, frontends)).toBe(true);
+    expect(app.getState().section).toBe('safety');
     expect(navigate({ type: 'extension.ui', id: 'lumivn', action: 'openDrawerTab', tabId: 'nowhere' }, app, frontends)).toBe(false);
     expect(navigate({ type: 'extension.ui', id: 'lumivn', action: 'openSettings', viewId: 'connections' }, app, frontends)).toBe(true);
     expect(app.getState().section).toBe('connections');

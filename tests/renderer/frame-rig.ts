@@ -3,6 +3,8 @@
 import { afterEach } from 'vitest';
 import type { ExtensionPermission } from '../../shared/types/spindle';
 import type { HostApi } from '../../shared/host-api';
+import type { FrameNotice } from '../../shared/frames/frame-contract';
+import type { HostState } from '../../shared/frames/host-state';
 import { FrameChannel } from '../../renderer/frame/channel';
 import { createContext } from '../../renderer/frame/context';
 import { FrameDocuments } from '../../renderer/frame/documents';
@@ -58,6 +60,10 @@ export interface Rig {
   /** The frame's end of the port, and its runtime state (for pieces a test builds itself, as frame-main.ts does). */
   channel: FrameChannel;
   runtime: RuntimeState;
+  /** How the fake host answers a v2 member (extensions.frontendCall): a value, or a throw with a code. */
+  frontend: (method: string, args: unknown[]) => unknown;
+  /** What the frame started from of the app's state (ctx.state, ctx.host.surfaces): rig's second argument. */
+  hostState: HostState;
   /** How the fake host answers the frame's `/api/v1/…` requests (Lumiverse's 404 unless a test says otherwise). */
   page: (request: { method: string; path: string; body?: string }) => { status: number; body: unknown };
 }
@@ -77,7 +83,7 @@ export const settled = async () => {
   for (let i = 0; i < 4; i++) await flush();
 };
 
-export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<Rig> {
+export async function rig(granted: ExtensionPermission[] = ['tools'], hostState: HostState = { surfaces: [], state: {} }): Promise<Rig> {
   const store = createFrontendsStore();
   const invoked: Rig['invoked'] = [];
   const state = { granted: [...granted] };
@@ -91,6 +97,14 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
       if (method === 'connections.models') {
         const id = (input as { id: string }).id;
         return id === 'gone' ? { ok: false, error: { code: 'CONNECTION_NOT_FOUND', message: 'No connection gone.' } } : { ok: true, value: { models: [`${id}/model-a`, `${id}/model-b`] } };
+      }
+      if (method === 'extensions.frontendCall') {
+        const { method: called, args } = input as { method: string; args: unknown[] };
+        try {
+          return { ok: true, value: { value: r.frontend(called, args) ?? null } };
+        } catch (err) {
+          return { ok: false, error: { code: (err as { code?: string }).code ?? 'INTERNAL', message: (err as Error).message } };
+        }
       }
       if (method === 'extensions.pageRequest') {
         const answer = r.page(input as { method: string; path: string; body?: string });
@@ -106,13 +120,13 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
     store,
     host,
     granted: () => state.granted,
-    init: () => ({ extensionId: ID, granted: [...state.granted], activeChat: 'chat-1', messageIds: ['m1', 'm2'], theme: { '--lumiverse-text': 'red' }, manifest: { identifier: ID } }),
+    init: () => ({ extensionId: ID, granted: [...state.granted], activeChat: 'chat-1', messageIds: ['m1', 'm2'], theme: { '--lumiverse-text': 'red' }, manifest: { identifier: ID }, hostState }),
     timers,
     onStopped: () => void (stopped = true),
     activeConnection: () => r.activeConnection,
   });
   const channel = new FrameChannel(broker.transfer);
-  const initial = new Promise<{ granted: string[]; activeChat: string | null; messageIds: string[] }>((resolve) => channel.on('init', resolve));
+  const initial = new Promise<FrameNotice<'init'>>((resolve) => channel.on('init', resolve));
   broker.start();
   const init = await initial;
   const docs = new FrameDocuments(document);
@@ -137,8 +151,10 @@ export async function rig(granted: ExtensionPermission[] = ['tools']): Promise<R
   const drawer = watchDrawer(store, new Map([[ID, broker]]), () => panel.shown);
   const r: Rig & { unwatch(): void } = {
     panel,
+    hostState,
     activeConnection: 'main-conn',
     page: () => ({ status: 404, body: { error: 'Not found' } }),
+    frontend: () => null,
     unwatch: () => drawer.stop(),
     store,
     broker,

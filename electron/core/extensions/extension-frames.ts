@@ -2,12 +2,13 @@
 // their requests to Lumiverse's own `/api/v1/…` (page-api.ts), each within that extension's grants; and the images
 // their messages show by those addresses.
 import fs from 'node:fs';
-import { CHARACTER_IMAGE_ID } from './spindle-host/chat-data';
+import { CHARACTER_IMAGE_ID } from '../../../shared/spindle/lumiverse-ids';
 import { HostFailure } from '../../../shared/errors';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import { showsFrontend, type Entry } from './extension-entry';
+import type { FrontendCall } from '../../../shared/frames/host-state';
 import { PageRequests, type PageRequest, type PageResponse } from './page-api';
 import type { SpindleHost } from './spindle-host/spindle-host';
 
@@ -52,19 +53,38 @@ export class ExtensionFrames {
 
   /** A request its frontend made to Lumiverse's `/api/v1/…`, answered within its permissions. */
   pageRequest(id: string, request: PageRequest): Promise<PageResponse> {
-    const entry = this.entries.get(id);
-    if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
-    const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
-    const call = { signal: new AbortController().signal, emit: () => undefined };
+    const { entry, spindle } = this.asFrontend(id);
     return this.pages.answer(request, {
       extensionId: id,
-      spindle: (method, args) => this.spindle.answer(origin, method, { args }, call),
+      spindle,
       uploads: this.spindle.uploads,
       image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
       avatar: (imageId) => pngOf(this.avatarOf(entry, imageId)),
       activeChatId: () => this.spindle.activeChatId(),
       now: () => this.clock.now(),
     });
+  }
+
+  /**
+   * One of Lumiverse's frontend v2 members (host-state.ts): a spindle method its backend could call, with the same
+   * permissions and refusals, or its own settings.
+   */
+  async frontendCall(id: string, method: FrontendCall, args: unknown[]): Promise<unknown> {
+    const { spindle } = this.asFrontend(id);
+    if (method === 'frontendSettings.read') return this.spindle.frontendSettings.read(id);
+    if (method === 'frontendSettings.write') return this.spindle.frontendSettings.write(id, args[0], args[1]);
+    const answered = await spindle(method, args);
+    if (!answered.ok) throw new HostFailure(answered.error);
+    return answered.value;
+  }
+
+  /** A running extension with a frontend, and a spindle call as it (its permissions; a refusal is only answered). */
+  private asFrontend(id: string) {
+    const entry = this.entries.get(id);
+    if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
+    const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    return { entry, spindle: (method: string, args: unknown[]) => this.spindle.answer(origin, method, { args }, call) };
   }
 
   /**

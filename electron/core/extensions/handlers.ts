@@ -28,6 +28,7 @@ type ExtensionHandlers = Pick<
   | 'extensions.dialogs'
   | 'extensions.pageRequest'
   | 'extensions.image'
+  | 'extensions.frontendCall'
 >;
 
 /** What an extension asks for, from its manifest, as the install form shows it. */
@@ -76,6 +77,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
     'extensions.dialogAnswer': ({ dialogId, answer }) => ({ taken: manager.spindleHost.dialogs.answer(dialogId, answer) }),
     'extensions.dialogs': () => ({ dialogs: manager.spindleHost.dialogs.pending() }),
     'extensions.pageRequest': ({ id, ...request }) => manager.frames.pageRequest(id, request),
+    'extensions.frontendCall': async ({ id, method, args }) => ({ value: (await manager.frames.frontendCall(id, method, args)) ?? null }),
     'extensions.image': ({ imageId }) => ({ dataUrl: manager.frames.shownImage(imageId) }),
     'extensions.log': async ({ id, afterSeq }) => {
       // From the start, earlier processes' lines too (the log on disk); after a seq, this process's new lines.

@@ -11,7 +11,7 @@ import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
 import type { ExtensionUploads } from './spindle-host/extension-uploads';
 import { MAX_UPLOAD_BYTES } from './spindle-host/extension-uploads';
 import { IMAGE_ID } from './spindle-host/extension-images';
-import { CHARACTER_IMAGE_ID } from './spindle-host/chat-data';
+import { CHARACTER_IMAGE_ID } from '../../../shared/spindle/lumiverse-ids';
 import { fromBase64 } from '../util/base64';
 
 export interface PageRequest {

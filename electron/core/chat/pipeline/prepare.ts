@@ -18,7 +18,7 @@ import { seedPromptVariables, sessionVariables } from './builtin-macros';
 import { extensionMacroSources } from './macro-catalog';
 import { promptVariables } from '../../presets/prompt-variables';
 import type { RegexScripts } from '../../regex/regex-scripts';
-import { personaIdOf } from '../../extensions/spindle-host/chat-data';
+import { personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 
 export interface PrepareDeps {
   pipeline: ExtensionPipeline | undefined;

@@ -6,6 +6,7 @@ import { RecentWindow, UnderWay } from '../per-extension-limits';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { PromptReport, WorldInfoEntry } from '../../../../shared/types/chat';
+import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap } from './lumiverse-dto';
 import { imageMime } from './extension-images';
@@ -32,10 +33,6 @@ export interface ChatView {
   /** It has a picture (a card's): its image_id is characterImageId(id). */
   hasAvatar?: boolean;
 }
-
-/** A character's picture as Lumiverse's image_id: an extension's frames fetch it at /api/v1/images/<image_id>. */
-export const characterImageId = (sessionId: string) => `avatar-${sessionId}`;
-export const CHARACTER_IMAGE_ID = /^avatar-([A-Za-z0-9_-]{1,128})$/;
 
 /** What a dry run is asked for (Lumiverse's DryRunRequestDTO, in the Workbench's names). */
 export interface PreviewRequest {
@@ -151,9 +148,6 @@ export const characterDto = (c: ChatView, linked: readonly string[] = []) => ({
   created_at: seconds(c.createdAt),
   updated_at: seconds(c.updatedAt),
 });
-
-/** A session's persona, as Lumiverse's persona id (a session holds its own). */
-export const personaIdOf = (sessionId: string) => `persona-${sessionId}`;
 
 export const personaDto = (c: ChatView) => ({ id: personaIdOf(c.id), name: c.persona.name, description: c.persona.description, is_default: true });
 

@@ -32,6 +32,7 @@ import { ExtensionVariables, sessionVariables } from './variables';
 import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
+import { FrontendSettings } from './frontend-settings';
 import { ExtensionImages } from './extension-images';
 import { imageGenHandlers, type ImageConnections } from './image-gen';
 import { ExtensionCommands } from './commands';
@@ -123,6 +124,8 @@ export class SpindleHost {
   readonly uploads: ExtensionUploads;
   /** The images extensions keep (spindle.images), served to their frames. */
   readonly images: ExtensionImages;
+  /** Their frontends' own settings (ctx.settings). */
+  readonly frontendSettings: FrontendSettings;
   /** Their command palette entries (spindle.commands), run from their cards. */
   readonly commands: ExtensionCommands;
   /** The dialogs their backends open for the person. */
@@ -148,6 +151,7 @@ export class SpindleHost {
     this.providers = new ExtensionProviders(changed);
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock);
+    this.frontendSettings = new FrontendSettings(options.dataRoot);
     this.commands = new ExtensionCommands(changed);
     this.dialogs = new BackendDialogs((event) => options.dialogEvent?.(event), options.timers ?? systemTimers, clock);
     const peer = (id: string) => options.peer?.(id) ?? null;
@@ -273,6 +277,7 @@ export class SpindleHost {
     this.refusedFor.delete(extensionId);
     this.uploads.forget(extensionId);
     this.images.forget(extensionId);
+    this.frontendSettings.forget(extensionId);
   }
 
   /** A call refused for a permission it lacks: kept for its card (a grant clears what it allows: permissionGranted). */

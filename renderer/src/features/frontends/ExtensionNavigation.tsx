@@ -7,27 +7,12 @@
 import { useEffect, useState } from 'react';
 import type { HostEvent } from '../../../../shared/contract/events';
 import { useAppStoreApi, useHost } from '../../app/context';
-import { sectionById, type SectionId } from '../../app/sections';
+import { sectionById } from '../../app/sections';
+import { LUMIVERSE_PLACES } from './lumiverse-places';
 import type { AppStore } from '../../stores/app/app-store';
 import { useFrontends } from './frontends-context';
 import { drawerTabs, type FrontendsStore } from './frontends-store';
 
-/** Lumiverse's drawer tabs and settings views (its ui-registry.ts) the Workbench has a section for. */
-const SECTIONS: Record<string, SectionId> = {
-  connections: 'connections',
-  council: 'council',
-  feedback: 'council',
-  spindle: 'extensions',
-  extensions: 'extensions',
-  mcpServers: 'mcp',
-  characters: 'workbench',
-  profile: 'workbench',
-  personas: 'workbench',
-  lorebook: 'workbench',
-  worldinfo: 'workbench',
-  regex: 'workbench',
-  branches: 'workbench',
-};
 /** A move this soon after the person used the extension is theirs; a later one is asked first. */
 const GESTURE_MS = 5_000;
 
@@ -37,11 +22,12 @@ type Navigation = Extract<HostEvent, { type: 'extension.ui' }>;
 function destination(to: Navigation, frontends: FrontendsStore): { label: string; go(app: AppStore): void } | null {
   if (to.action === 'closeDrawer') return { label: 'fold the extensions drawer', go: () => frontends.setState({ drawerOpen: false }) };
   const place = to.action === 'openDrawerTab' ? to.tabId : to.viewId;
-  const section = place ? SECTIONS[place] : undefined;
+  const section = place ? LUMIVERSE_PLACES[place] : undefined;
   if (section) return { label: `open ${sectionById(section).label}`, go: (app) => app.getState().sectionSelected(section) };
   if (to.action !== 'openDrawerTab') return null;
   // An extension's tab (its own first, then another's, as Lumiverse lets one deep-link into another's).
-  const tabs = drawerTabs(frontends.getState().surfaces).filter((tab) => tab.surfaceId === to.tabId);
+  // By the id its tab has in ctx.host.surfaces (its key), or by its surface id.
+  const tabs = drawerTabs(frontends.getState().surfaces).filter((tab) => tab.key === to.tabId || tab.surfaceId === to.tabId);
   const tab = tabs.find((t) => t.extensionId === to.id) ?? tabs[0];
   if (!tab) return null;
   return {

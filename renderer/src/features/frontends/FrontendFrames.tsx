@@ -2,12 +2,14 @@
 // broker that answers it, and the host's news each frame hears: events, backend messages, permission
 // changes, the active chat and the theme. A frontend loads when its extension runs and the window is
 // open, and is torn down when it stops (disable, removal, revoke of what it used, reload).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { HostState } from '../../../../shared/frames/host-state';
 import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { selectExtensions, selectSection, selectTheme } from '../../stores/app/selectors';
 import { watchDrawer } from './drawer-news';
+import { initialHostState, measureChat, watchHostState } from './host-state-news';
 import { FrameBroker } from './frame-broker';
 import { tellFrames } from './frame-events';
 import { tellComposer } from './composer-news';
@@ -21,7 +23,7 @@ const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, 
 /** What each extension is granted now. */
 const grantedOf = (appStore: ReturnType<typeof useAppStoreApi>) => (id: string) => appStore.getState().extensions.items.find((e) => e.id === id)?.granted ?? [];
 
-function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStopped(): void }) {
+function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostState: () => HostState; onStopped(): void }) {
   const host = useHost();
   const appStore = useAppStoreApi();
   const { store, brokers } = useFrontends();
@@ -48,6 +50,7 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
         messageIds: chat.open?.messages.map((m) => m.id) ?? [],
         theme: lumiverseThemeVars(),
         manifest: { identifier: id, name: props.extension.name, version: props.extension.version, description: props.extension.description, permissions: [...props.extension.requested] },
+        hostState: props.hostState(),
       }),
       activeConnection: () => {
         const { chat, settings } = appStore.getState();
@@ -83,8 +86,8 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; onStoppe
   );
 }
 
-/** Hands host events to the brokers: the one home of that routing. */
-function useHostNews() {
+/** Hands host events to the brokers: the one home of that routing. Answers the state a frame starts from. */
+function useHostNews(): (id: string) => HostState {
   const host = useHost();
   const appStore = useAppStoreApi();
   const { store, brokers } = useFrontends();
@@ -136,6 +139,20 @@ function useHostNews() {
     return () => watch.stop();
   }, [store, brokers]);
   useEffect(() => drawer.current?.update(), [section]);
+  // What frames read at once (ctx.state, ctx.host.surfaces): told after each burst of store changes, and when the
+  // window is resized (the chat is measured then, only while some frontend runs).
+  const sources = useMemo(
+    () => ({ app: appStore, frontends: store, brokers, granted: grantedOf(appStore), drawerShown: () => sectionRef.current === 'workbench', layout: () => measureChat(document) }),
+    [appStore, store, brokers],
+  );
+  useEffect(() => {
+    const watch = watchHostState(sources);
+    addEventListener('resize', watch.update);
+    return () => {
+      watch.stop();
+      removeEventListener('resize', watch.update);
+    };
+  }, [sources]);
   // Light or dark: the frames get the resolved theme after the page has switched.
   useEffect(() => {
     // No frontend runs: nothing to tell (a frame that starts later gets the theme with its init).
@@ -146,6 +163,7 @@ function useHostNews() {
     });
     return () => cancelAnimationFrame(frame);
   }, [theme, brokers]);
+  return (id) => initialHostState(sources, id);
 }
 
 export function FrontendFrames() {
@@ -154,7 +172,7 @@ export function FrontendFrames() {
   const problems = useFrontendsStore((s) => s.problems);
   /** Frames shown: the extensions that should run a frontend, and those still tearing down. */
   const [frames, setFrames] = useState<Map<string, { extension: ExtensionInfo; entry: string }>>(new Map());
-  useHostNews();
+  const hostStateOf = useHostNews();
 
   const stopped = (id: string) =>
     setFrames((current) => {
@@ -188,7 +206,7 @@ export function FrontendFrames() {
   return (
     <div className="runtime-frames">
       {[...frames].map(([id, { extension, entry }]) => (
-        <RuntimeFrame key={id} extension={extension} entry={entry} onStopped={() => stopped(id)} />
+        <RuntimeFrame key={id} extension={extension} entry={entry} hostState={() => hostStateOf(id)} onStopped={() => stopped(id)} />
       ))}
     </div>
   );

@@ -166,6 +166,11 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       if (!answered.ok) return refuse(answered.error.code, answered.error.message);
       return answered.value;
     },
+    'host.call': async ({ method, args }) => {
+      const answered = await deps.host.invoke('extensions.frontendCall', { id: extensionId, method, args });
+      if (!answered.ok) return refuse(answered.error.code, answered.error.message);
+      return answered.value.value;
+    },
     'composer.act': async ({ action, text }) => {
       const box = composerFor();
       if (action === 'draft') return box.control.setDraft(text ?? ''), null;

@@ -1,0 +1,112 @@
+// What each running frontend may read of the app at once (Lumiverse's frontend v2: ctx.state, ctx.host.surfaces),
+// built from the window's stores: the places it can open (every section, every extension's drawer tab) and the
+// state selectors' values, a selector only for an extension granted what its spindle twin needs. A frame is told
+// again when what it would read changes.
+import { MAX_HOST_SURFACES, STATE_SELECTORS, type HostState, type HostSurface, type SelectorId } from '../../../../shared/frames/host-state';
+import { connectionDto } from '../../../../shared/spindle/connection-dto';
+import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
+import type { AppState } from '../../stores/app/app-store';
+import type { FrameBroker } from './frame-broker';
+import { drawerTabs, shownTab, type FrontendsState, type FrontendsStore } from './frontends-store';
+import { SECTION_PLACES } from './lumiverse-places';
+import type { StoreApi } from 'zustand/vanilla';
+
+/** The chat's size, measured in the window when the state is built. */
+export interface ChatLayout {
+  chatRowWidth: number;
+  chatRowHeight: number;
+  chatColumnInnerMaxWidth: number;
+  uiScale: number;
+}
+
+export function measureChat(doc: Document): ChatLayout {
+  const chat = doc.querySelector<HTMLElement>('[data-testid="chat"]');
+  const box = chat?.getBoundingClientRect();
+  const maxWidth = chat ? Number.parseFloat(getComputedStyle(chat).maxWidth) : Number.NaN;
+  return { chatRowWidth: box?.width ?? 0, chatRowHeight: box?.height ?? 0, chatColumnInnerMaxWidth: Number.isFinite(maxWidth) ? maxWidth : (box?.width ?? 0), uiScale: 1 };
+}
+
+/** The places an extension can list and open: the app's sections, then every extension's drawer tabs. */
+function places(frontends: FrontendsState): HostSurface[] {
+  const sections: HostSurface[] = SECTION_PLACES.map((p) => ({ kind: 'drawer_tab', id: p.id, label: p.label }));
+  const tabs: HostSurface[] = drawerTabs(frontends.surfaces).map((tab) => ({
+    kind: 'drawer_tab',
+    id: tab.key,
+    label: tab.options.title ?? tab.options.shortName ?? tab.surfaceId,
+    owner: tab.extensionId,
+    ...(tab.options.iconSvg ? { iconSvg: tab.options.iconSvg } : {}),
+  }));
+  return [...sections, ...tabs].slice(0, MAX_HOST_SURFACES);
+}
+
+/** The value of every selector, as Lumiverse's v2 host shapes it. */
+function selectorValues(app: AppState, frontends: FrontendsState, layout: ChatLayout, drawerShown: boolean): Record<SelectorId, unknown> {
+  const { openId, open, window } = app.chat;
+  const tab = shownTab(drawerTabs(frontends.surfaces), frontends.activeTab);
+  const sectionPlace = SECTION_PLACES.find((p) => p.section === app.section);
+  const mainId = open?.connectionId || app.settings?.chat?.mainConnectionId || null;
+  const active = app.connections.items.find((p) => p.id === mainId);
+  return {
+    'ui.activeModal': { activeModal: frontends.dialogs.at(-1)?.kind ?? null },
+    'ui.drawer': app.section === 'workbench' ? { open: drawerShown && tab !== null, tabId: drawerShown ? (tab?.key ?? null) : null } : { open: true, tabId: sectionPlace?.id ?? null },
+    'ui.settings': { open: false, view: null },
+    'ui.layout': layout,
+    'chat.active': { chatId: openId, characterId: openId, avatarImageId: openId && open?.avatar ? characterImageId(openId) : null },
+    'chat.messageCount': window?.total ?? open?.messages.length ?? 0,
+    'persona.activeId': openId ? personaIdOf(openId) : null,
+    'connections.active': { activeProfileId: active?.id ?? null, provider: active?.provider ?? null, model: active?.defaultModel ?? null },
+    'connections.profiles': app.connections.items.map((p) => connectionDto(p, mainId)),
+  };
+}
+
+/** What one extension is told: the places, and the selectors its grants allow. */
+export function hostStateFor(granted: readonly string[], values: Record<SelectorId, unknown>, surfaces: HostSurface[]): HostState {
+  const state: Record<string, unknown> = {};
+  for (const [id, spec] of Object.entries(STATE_SELECTORS)) if (spec.permission === null || granted.includes(spec.permission)) state[id] = values[id as SelectorId];
+  return { surfaces, state };
+}
+
+interface Sources {
+  app: StoreApi<AppState>;
+  frontends: FrontendsStore;
+  brokers: ReadonlyMap<string, FrameBroker>;
+  granted(id: string): readonly string[];
+  /** The extensions panel shows (the Workbench is the section shown). */
+  drawerShown(): boolean;
+  layout(): ChatLayout;
+}
+
+/** The state `id` starts from (its frame's init). */
+export function initialHostState(sources: Sources, id: string): HostState {
+  const frontends = sources.frontends.getState();
+  return hostStateFor(sources.granted(id), selectorValues(sources.app.getState(), frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen), places(frontends));
+}
+
+/** Tells every frame its state when it changes; `update()` looks again (the chat was measured anew). */
+export function watchHostState(sources: Sources) {
+  const sent = new Map<string, string>();
+  let queued = false;
+  const update = () => {
+    queued = false;
+    for (const id of sent.keys()) if (!sources.brokers.has(id)) sent.delete(id);
+    if (sources.brokers.size === 0) return;
+    const frontends = sources.frontends.getState();
+    const values = selectorValues(sources.app.getState(), frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen);
+    const surfaces = places(frontends);
+    for (const [id, broker] of sources.brokers) {
+      const state = hostStateFor(sources.granted(id), values, surfaces);
+      const said = JSON.stringify(state);
+      if (sent.get(id) === said) continue;
+      sent.set(id, said);
+      broker.notify('hostState', state);
+    }
+  };
+  // Store changes come in bursts (a streamed reply): told once per burst.
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(update);
+  };
+  const offs = [sources.app.subscribe(soon), sources.frontends.subscribe(soon)];
+  return { update: soon, stop: () => offs.forEach((off) => off()) };
+}

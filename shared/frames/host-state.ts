@@ -1,0 +1,94 @@
+// Lumiverse's frontend extensibility v2 as a frame reaches it. Some of it answers at once, without a round trip
+// (ctx.state's selectors, ctx.host.surfaces.list), so the window tells each frame what it may read of the app's
+// state and which places it can open, and tells it again when that changes (the `hostState` notice). Each selector
+// is told only to an extension holding the permission its spindle twin needs. The rest of v2 (world books, tokens,
+// connections, chats, messages, settings) is asked of the host: `host.call` with one of FRONTEND_CALLS.
+import { Type, type Static } from '@sinclair/typebox';
+
+/** A state selector of Lumiverse's (the v2 host's names): the permission its value needs, and what it is. */
+interface SelectorSpec {
+  permission: string | null;
+  description: string;
+}
+
+export const STATE_SELECTORS = {
+  'ui.activeModal': { permission: null, description: 'The dialog shown over the app, by kind, or null.' },
+  'ui.drawer': { permission: null, description: 'The place shown: open, and its tab id (a section of the app or an extension tab).' },
+  'ui.settings': { permission: null, description: 'The settings dialog: the Workbench has none, so it is never open.' },
+  'ui.layout': { permission: null, description: "The chat's geometry in layout pixels, and the UI scale." },
+  'chat.active': { permission: null, description: 'The open chat, its character and the character picture\'s image id.' },
+  'chat.messageCount': { permission: null, description: 'How many messages the open chat has.' },
+  'persona.activeId': { permission: null, description: "The open chat's persona id." },
+  'connections.active': { permission: 'generation', description: "The open chat's connection: its id, provider and model." },
+  'connections.profiles': { permission: 'generation', description: 'The connection profiles, never a key.' },
+} as const satisfies Record<string, SelectorSpec>;
+export type SelectorId = keyof typeof STATE_SELECTORS;
+export const SELECTOR_IDS = Object.keys(STATE_SELECTORS) as SelectorId[];
+
+/** The kinds of place a v2 frontend can list and open (ctx.host.surfaces). */
+export const HOST_SURFACE_KINDS = ['drawer_tab'] as const;
+
+const HostSurfaceSchema = Type.Object(
+  {
+    kind: Type.Union(HOST_SURFACE_KINDS.map((k) => Type.Literal(k))),
+    id: Type.String({ minLength: 1, maxLength: 300 }),
+    label: Type.String({ maxLength: 200 }),
+    /** The extension the place belongs to; none for the app's own. */
+    owner: Type.Optional(Type.String({ maxLength: 64 })),
+    iconSvg: Type.Optional(Type.String({ maxLength: 64 * 1024 })),
+  },
+  { additionalProperties: false },
+);
+export type HostSurface = Static<typeof HostSurfaceSchema>;
+
+/** Places listed at most (every section and every extension's drawer tabs). */
+export const MAX_HOST_SURFACES = 200;
+
+export const HostStateSchema = Type.Object(
+  {
+    surfaces: Type.Array(HostSurfaceSchema, { maxItems: MAX_HOST_SURFACES }),
+    /** The selectors this extension may read, with their values (the others are absent). */
+    state: Type.Record(Type.String({ maxLength: 80 }), Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type HostState = Static<typeof HostStateSchema>;
+
+/**
+ * What a frontend asks of the host for v2's domain members: the spindle methods its backend could call with the same
+ * permissions (the frame is the same extension), and its own settings (ctx.settings).
+ */
+export const FRONTEND_CALLS = [
+  'ui.openDrawerTab',
+  'world_books.list',
+  'world_books.get',
+  'world_books.create',
+  'world_books.update',
+  'world_books.delete',
+  'world_books.getActivated',
+  'world_books.getGlobal',
+  'world_books.setGlobal',
+  'world_books.entries.list',
+  'world_books.entries.get',
+  'world_books.entries.create',
+  'world_books.entries.update',
+  'world_books.entries.delete',
+  'tokens.countText',
+  'tokens.countMessages',
+  'tokens.countChat',
+  'connections.list',
+  'connections.get',
+  'chats.list',
+  'chats.get',
+  'chats.getActive',
+  'chats.update',
+  'chat.getMessages',
+  'chat.updateMessage',
+  'chat.deleteMessage',
+  'frontendSettings.read',
+  'frontendSettings.write',
+] as const;
+export type FrontendCall = (typeof FRONTEND_CALLS)[number];
+export const FrontendCallSchema = Type.Union(FRONTEND_CALLS.map((m) => Type.Literal(m)));
+/** A call's arguments, positional as the backend's spindle calls take them. */
+export const FrontendArgsSchema = Type.Array(Type.Unknown(), { maxItems: 8 });

@@ -1,0 +1,56 @@
+// A frontend written against Lumiverse's frontend extensibility v2 (as Cubby and Connection-Folders are), in Chromium
+// against browser mode: it lists the app's places at once and opens one, keeps its folders with ctx.settings across
+// a reload, follows the open chat with ctx.state, and its unguarded component override does not end its setup (it
+// is listed on its card instead).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { SECTIONS } from '../../renderer/src/app/sections';
+import { assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { startNewSession } from './new-session';
+
+const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_tab_folders');
+
+test.describe('a frontend written for frontend v2', () => {
+  let host: RunningHost;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    assertRendererBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-v2-'));
+    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
+    host = await startHost(dataDir);
+  });
+
+  test.afterAll(async () => {
+    await host?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const folders = (page: Page) => page.frameLocator('iframe[data-extension-id="lumiverse_tab_folders"][data-surface-id^="drawer-"]');
+
+  test('lists the places, opens one, keeps its folders across a reload and follows the open chat', async ({ page }) => {
+    await page.goto(host.url);
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    const tab = folders(page);
+    // Every section of the app is a place it lists (its own tab it leaves out, as Cubby does).
+    await expect(tab.locator('#folders-status')).toHaveText(`${SECTIONS.length} tabs; pinned: none`);
+    await expect(tab.locator('#folders-chat')).toHaveText('No chat open');
+    const chatId = await startNewSession(page);
+    await expect(tab.locator('#folders-chat')).toHaveText(`Open chat: ${chatId}`);
+    // Its folders are its settings: kept on the host, there again after the window reloads.
+    await tab.getByRole('button', { name: 'Pin Connections' }).click();
+    await expect(tab.locator('#folders-status')).toHaveText(`${SECTIONS.length} tabs; pinned: connections`);
+    await page.reload();
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await expect(folders(page).locator('#folders-status')).toHaveText(`${SECTIONS.length} tabs; pinned: connections`);
+    // A click in its tab opens the place it names: the person was using it, so the window moves without asking.
+    await folders(page).getByRole('button', { name: 'Open Safety' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Safety');
+    // The override it did not check for is listed on its card; its setup went on.
+    await page.getByRole('navigation').getByText('Extensions', { exact: true }).click();
+    await expect(page.getByTestId('extension-frontend-inert')).toContainText('ui.registerComponentOverride(ConnectionsPicker)');
+  });
+});

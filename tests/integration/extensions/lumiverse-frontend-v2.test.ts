@@ -1,0 +1,90 @@
+// Lumiverse's frontend extensibility v2 as the host answers a frame (extensions.frontendCall): the domain members are
+// the spindle methods its backend could call, with the same permissions and refusals on its card; its settings are
+// its own, kept on disk across a restart, with clear refusals for bad keys and values.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { chatRig, newSession, type ChatRig } from '../chat/helpers';
+import { waitFor } from './harness';
+import { MAX_SETTING_BYTES, MAX_SETTING_KEY } from '../../../electron/core/extensions/spindle-host/frontend-settings';
+
+let rig: ChatRig | null = null;
+
+afterEach(async () => {
+  await rig?.close();
+  rig = null;
+  cleanupTempDirs();
+});
+
+const ID = 'folder_tabs';
+
+/** A frontend-only extension asking for `permissions`, installed with `granted`, in `dataDir` when given. */
+async function withFrontend(permissions: string[], granted: string[], dataDir?: string): Promise<ChatRig> {
+  rig = await chatRig(dataDir ? { dataDir } : {});
+  if (!rig.host.extensions.list().some((e) => e.id === ID)) {
+    const dir = path.join(tempDir('cw-v2-'), ID);
+    fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: ID, name: 'Folder Tabs', version: '1.0.0', author: 'A', permissions, entry_frontend: 'dist/frontend.js' }));
+    fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
+    await rig.host.extensions.installFromFolder(dir, { grant: granted as never }, () => undefined);
+  }
+  await waitFor(() => rig!.host.extensions.get(ID).status === 'running', `${ID} to run`);
+  return rig;
+}
+
+const frontendCall = (r: ChatRig, method: string, args: unknown[] = []) => r.call('extensions.frontendCall', { id: ID, method, args } as never);
+
+describe("a frontend's v2 members on the host", () => {
+  it('world books, tokens and chats are its backend’s calls: answered with the permission, refused without it and listed on its card', async () => {
+    const r = await withFrontend(['world_books', 'chats'], ['chats']);
+    const id = await newSession(r);
+    expect(await frontendCall(r, 'chats.list', [{ limit: 5 }])).toMatchObject({ ok: true, value: { value: { total: 1, data: [{ id }] } } });
+    expect(await frontendCall(r, 'chats.get', ['nope'])).toMatchObject({ ok: true, value: { value: null } });
+    expect(await frontendCall(r, 'tokens.countText', ['three small words', {}])).toMatchObject({ ok: true, value: { value: { total_tokens: expect.any(Number) } } });
+    expect(await frontendCall(r, 'world_books.list', [{}])).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', message: expect.stringContaining('world_books') } });
+    expect(await frontendCall(r, 'connections.list')).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(r.host.extensions.get(ID).refused).toEqual(expect.arrayContaining([expect.stringMatching(/^world_books — /), expect.stringMatching(/^generation — /)]));
+    // Granted, the same call answers.
+    await r.host.extensions.grant(ID, ['world_books']);
+    const created = await frontendCall(r, 'world_books.create', [{ name: 'Atlas' }]);
+    expect(created).toMatchObject({ ok: true, value: { value: { name: 'Atlas' } } });
+    const bookId = (created as { value: { value: { id: string } } }).value.value.id;
+    expect(await frontendCall(r, 'world_books.entries.create', [bookId, { key: ['harbor'], content: 'The harbor freezes in winter.' }])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'world_books.entries.list', [bookId, {}])).toMatchObject({ ok: true, value: { value: { total: 1, data: [{ content: 'The harbor freezes in winter.' }] } } });
+    // Its arguments are checked as its backend's are: the offending one named.
+    expect(await frontendCall(r, 'world_books.entries.list', [42, {}])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+  }, 60_000);
+
+  it('only the members the frames have are callable; a stopped extension has no frontend to answer', async () => {
+    const r = await withFrontend([], []);
+    expect(await frontendCall(r, 'storage.write', ['x', 'y'])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    expect(await frontendCall(r, 'chats.delete', ['x'])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    await r.host.extensions.disable(ID);
+    expect(await frontendCall(r, 'frontendSettings.read')).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', path: '/id' } });
+  }, 60_000);
+
+  it('its settings are its own, kept across a restart; a bad key or an oversized value is refused, naming it, and nothing is lost', async () => {
+    const dataDir = tempDir('cw-v2-data-');
+    let r = await withFrontend([], [], dataDir);
+    expect(await frontendCall(r, 'frontendSettings.read')).toMatchObject({ ok: true, value: { value: {} } });
+    expect(await frontendCall(r, 'frontendSettings.write', ['connectionFolders', ['Work', 'Play']])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'frontendSettings.write', ['__proto__', { polluted: true }])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'frontendSettings.write', ['gone', 1])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'frontendSettings.write', ['gone'])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'frontendSettings.write', ['x'.repeat(MAX_SETTING_KEY + 1), 1])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/args/0' } });
+    expect(await frontendCall(r, 'frontendSettings.write', ['', 1])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/args/0' } });
+    expect(await frontendCall(r, 'frontendSettings.write', ['big', 'y'.repeat(MAX_SETTING_BYTES)])).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/args/1' } });
+    // Together its settings have a cap too: the write that would pass it changes nothing.
+    for (let i = 0; i < 4; i++) expect(await frontendCall(r, 'frontendSettings.write', [`part${i}`, 'z'.repeat(MAX_SETTING_BYTES - 100)])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'frontendSettings.write', ['part4', 'z'.repeat(MAX_SETTING_BYTES - 100)])).toMatchObject({ ok: false, error: { code: 'QUOTA_EXCEEDED' } });
+    await r.close();
+    rig = null;
+    r = await withFrontend([], [], dataDir);
+    const read = (await frontendCall(r, 'frontendSettings.read')) as { ok: true; value: { value: Record<string, unknown> } };
+    expect(Object.keys(read.value.value).sort()).toEqual(['__proto__', 'connectionFolders', 'part0', 'part1', 'part2', 'part3']);
+    expect(read.value.value.connectionFolders).toEqual(['Work', 'Play']);
+    expect(Object.getOwnPropertyDescriptor(read.value.value, '__proto__')?.value).toEqual({ polluted: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }, 90_000);
+});

@@ -1,0 +1,93 @@
+// @vitest-environment happy-dom
+// What the window tells each frontend of the app for frontend v2's reads at once (host-state-news.ts), from the real
+// stores: every section and every extension's drawer tab as a place; the selectors in Lumiverse's shapes; a
+// connection's profile only to an extension granted generation, and never a key; told again only on a change.
+import { describe, expect, it } from 'vitest';
+import type { FrameNotice } from '../../shared/frames/frame-contract';
+import { SECTIONS } from '../../renderer/src/app/sections';
+import { createAppStore } from '../../renderer/src/stores/app/app-store';
+import type { ChatSession } from '../../shared/types/chat';
+import type { ConnectionProfileView } from '../../shared/types/llm';
+import type { FrameBroker } from '../../renderer/src/features/frontends/frame-broker';
+import { createFrontendsStore, frontendsActions } from '../../renderer/src/features/frontends/frontends-store';
+import { initialHostState, watchHostState } from '../../renderer/src/features/frontends/host-state-news';
+
+const PROFILE: ConnectionProfileView = { id: 'p1', name: 'Main', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:1234/v1', defaultModel: 'model-a', headers: {}, hasKey: true, keyHint: 'x9Z1' };
+
+function setup() {
+  const app = createAppStore();
+  const frontends = createFrontendsStore();
+  const told = new Map<string, Array<FrameNotice<'hostState'>>>();
+  const broker = (id: string) => ({ notify: (topic: string, data: FrameNotice<'hostState'>) => topic === 'hostState' && told.set(id, [...(told.get(id) ?? []), data]) }) as unknown as FrameBroker;
+  const brokers = new Map([
+    ['plain', broker('plain')],
+    ['granted', broker('granted')],
+  ]);
+  const granted: Record<string, string[]> = { plain: [], granted: ['generation'] };
+  const sources = { app, frontends, brokers, granted: (id: string) => granted[id] ?? [], drawerShown: () => app.getState().section === 'workbench', layout: () => ({ chatRowWidth: 640, chatRowHeight: 480, chatColumnInnerMaxWidth: 640, uiScale: 1 }) };
+  return { app, frontends, told, sources, watch: watchHostState(sources) };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("the app's state as frames read it", () => {
+  it('lists every section and every drawer tab; an extension tab by the id invoke takes, with its owner', () => {
+    const { frontends, sources } = setup();
+    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot', iconSvg: '<svg/>' });
+    const state = initialHostState(sources, 'plain');
+    expect(state.surfaces.map((s) => s.label)).toEqual([...SECTIONS.map((s) => s.label), 'Tarot']);
+    expect(state.surfaces.find((s) => s.label === 'Connections')).toMatchObject({ kind: 'drawer_tab', id: 'connections' });
+    expect(state.surfaces.at(-1)).toEqual({ kind: 'drawer_tab', id: 'tarot/drawer-1', label: 'Tarot', owner: 'tarot', iconSvg: '<svg/>' });
+  });
+
+  it('the open chat and its message count in Lumiverse’s ids; connections only with generation, never a key', () => {
+    const { app, sources } = setup();
+    app.getState().connectionsReplaced([PROFILE]);
+    const session = { id: 's1', title: 'Harbor', messages: [{ id: 'm1' }, { id: 'm2' }], avatar: { type: 'image/png', bytes: 10 }, connectionId: 'p1' } as unknown as ChatSession;
+    app.setState((s) => ({ chat: { ...s.chat, openId: 's1', open: session, window: { start: 40, total: 42 } as never } }));
+    const plain = initialHostState(sources, 'plain').state;
+    expect(plain['chat.active']).toEqual({ chatId: 's1', characterId: 's1', avatarImageId: 'avatar-s1' });
+    expect(plain['chat.messageCount']).toBe(42);
+    expect(plain['persona.activeId']).toBe('persona-s1');
+    expect(plain['ui.settings']).toEqual({ open: false, view: null });
+    expect('connections.profiles' in plain).toBe(false);
+    expect('connections.active' in plain).toBe(false);
+    const granted = initialHostState(sources, 'granted').state;
+    expect(granted['connections.active']).toEqual({ activeProfileId: 'p1', provider: 'openai-compatible', model: 'model-a' });
+    expect(granted['connections.profiles']).toEqual([expect.objectContaining({ id: 'p1', name: 'Main', has_api_key: true, is_default: true })]);
+    expect(JSON.stringify(granted)).not.toContain('x9Z1');
+  });
+
+  it('ui.drawer names the section shown, or the extension tab shown in the Workbench', () => {
+    const { app, frontends, sources } = setup();
+    app.getState().sectionSelected('connections');
+    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: true, tabId: 'connections' });
+    app.getState().sectionSelected('workbench');
+    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: false, tabId: null });
+    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot' });
+    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: true, tabId: 'tarot/drawer-1' });
+  });
+
+  it('tells each frame once per change of what it reads, not for changes it cannot read', async () => {
+    const { app, frontends, told, watch } = setup();
+    app.getState().sectionSelected('council');
+    await tick();
+    expect(told.get('plain')).toHaveLength(1);
+    expect(told.get('granted')).toHaveLength(1);
+    // A profile changes: only the extension that may read profiles hears of it.
+    app.getState().connectionsReplaced([PROFILE]);
+    await tick();
+    expect(told.get('plain')).toHaveLength(1);
+    expect(told.get('granted')).toHaveLength(2);
+    // A burst of changes is told once.
+    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot' });
+    frontendsActions.openSurface(frontends, 'tarot', 'drawer-2', 'drawer', { title: 'Cards' });
+    await tick();
+    expect(told.get('plain')).toHaveLength(2);
+    expect(told.get('plain')!.at(-1)!.surfaces.slice(-2).map((s) => s.label)).toEqual(['Tarot', 'Cards']);
+    watch.stop();
+    app.getState().sectionSelected('tools');
+    await tick();
+    expect(told.get('plain')).toHaveLength(2);
+  });
+});
