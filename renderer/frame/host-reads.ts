@@ -30,13 +30,14 @@ export function createHostReads(state: RuntimeState) {
     const wanted = Array.isArray(kinds) && kinds.length > 0 ? kinds.map(String) : null;
     return state.hostState.surfaces.filter((s) => !wanted || wanted.includes(s.kind)).map((s) => ({ ...s }));
   };
+  let before = state.hostState;
   state.channel.on('hostState', (next: HostState) => {
-    const before = state.hostState;
-    state.hostState = next;
+    const was = before;
+    before = next;
     for (const [id, listeners] of selectorListeners) {
-      if (id in next.state && !same(before.state[id], next.state[id])) tell(listeners, () => structuredClone(next.state[id]));
+      if (id in next.state && !same(was.state[id], next.state[id])) tell(listeners, () => structuredClone(next.state[id]));
     }
-    if (!same(before.surfaces, next.surfaces)) tell(surfaceListeners, () => list());
+    if (!same(was.surfaces, next.surfaces)) tell(surfaceListeners, () => list());
   });
   const readable = (id: unknown): string => {
     const name = String(id);

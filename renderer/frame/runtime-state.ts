@@ -33,6 +33,8 @@ export class RuntimeState {
     this.activeChat = init.activeChat;
     this.messageIds = init.messageIds;
     channel.on('surface', (notice) => this.emitSurface(notice));
+    // Before any reader's own listener: each reads the new state when it hears of it.
+    channel.on('hostState', (notice) => void (this.hostState = notice));
   }
 
   nextId(kind: string): string {

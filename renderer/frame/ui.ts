@@ -1,50 +1,13 @@
 // ctx.ui: the places an extension draws into (drawer tabs, float widgets, dock panels, modals, app mounts,
-// settings tabs, mount points) and the host-drawn ones (input bar actions, confirms, context menus),
-// with the handles Lumiverse returns. Each place is a frame of the extension's own origin the app puts
+// settings tabs, mount points; the editors' tabs are editors.ts's) and the host-drawn ones (input bar actions,
+// confirms, context menus), with the handles Lumiverse returns. Each place is a frame of the extension's own origin the app puts
 // where the Workbench shows it; what has no place here says so (UNSUPPORTED_HERE, logged once).
-import type { SurfaceKind, SurfaceOptions, SurfacePatch } from '../../shared/frames/frame-contract';
 import { frameError } from './channel';
+import { createEditors } from './editors';
 import type { RuntimeState } from './runtime-state';
+import { clip, openSurface, surfaceOptions } from './surface-open';
 
 type Options = Record<string, unknown>;
-
-/** The contract's length for each text field: longer text is cut, as a person would see it anyway. */
-const TEXT_LIMITS: Record<string, number> = { title: 200, shortName: 60, description: 1000, headerTitle: 200, iconSvg: 64 * 1024, tooltip: 200, label: 120, subtitle: 200, badge: 40 };
-
-export const clip = (field: string, value: unknown): string => String(value).slice(0, TEXT_LIMITS[field] ?? 200);
-
-/** Only the fields the contract knows, as plain data (no functions, no elements), text cut to its limits. */
-function surfaceOptions(options: Options | undefined, extra: Partial<SurfaceOptions> = {}): SurfaceOptions {
-  const keep = ['title', 'shortName', 'description', 'headerTitle', 'iconSvg', 'width', 'height', 'maxHeight', 'initialPosition', 'snapToEdge', 'chromeless', 'tooltip', 'edge', 'size', 'minSize', 'maxSize', 'resizable', 'startCollapsed', 'persistent', 'fullscreen'];
-  const out: Record<string, unknown> = {};
-  for (const key of keep) {
-    const value = options?.[key];
-    if (value === undefined || typeof value === 'function') continue;
-    out[key] = key in TEXT_LIMITS ? clip(key, value) : value;
-  }
-  return { ...out, ...extra } as SurfaceOptions;
-}
-
-function openSurface(state: RuntimeState, kind: SurfaceKind, options: SurfaceOptions) {
-  const surfaceId = state.nextId(kind);
-  const root = state.docs.root(surfaceId, state.extensionId);
-  state.channel.send('surface.open', { surfaceId, kind, options });
-  let closed = false;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    undo();
-    state.channel.send('surface.close', { surfaceId });
-    state.forgetSurface(surfaceId);
-  };
-  const undo = state.atTeardown(close);
-  const update = (patch: SurfacePatch) => !closed && state.channel.send('surface.update', { surfaceId, patch });
-  const on = (what: string, handler: (notice: { visible?: boolean; position?: { x: number; y: number } }) => void) =>
-    state.onSurface(surfaceId, (notice) => {
-      if (notice.what === what) handler(notice);
-    });
-  return { surfaceId, root, close, update, on, isClosed: () => closed };
-}
 
 function drawerTab(state: RuntimeState, options: Options, tabIds: Map<string, string>) {
   const s = openSurface(state, 'drawer', surfaceOptions(options));
@@ -163,18 +126,7 @@ export function createUi(state: RuntimeState) {
   let openModals = 0;
   const mounts = new Map<string, HTMLElement>();
   const tabIds = new Map<string, string>();
-  const unsupported = (member: string) => () => {
-    throw state.unsupported(`ui.${member}`);
-  };
-  const editorState = { open: false, characterId: null, presetId: null, activeTabId: null, extensions: {}, preset: null };
-  const editor = (name: string) => ({
-    getState: () => ({ ...editorState }),
-    onChange: () => () => undefined,
-    setExtensions: unsupported(`${name}.setExtensions`),
-    updateExtensions: unsupported(`${name}.updateExtensions`),
-    updatePreset: unsupported(`${name}.updatePreset`),
-    flush: async () => undefined,
-  });
+  const editors = createEditors(state);
   return {
     events: {
       ...layoutEvents(state, tabIds),
@@ -202,11 +154,7 @@ export function createUi(state: RuntimeState) {
       return root;
     },
     registerDrawerTab: (options: Options) => drawerTab(state, options, tabIds),
-    registerCharacterEditorTab: unsupported('registerCharacterEditorTab'),
-    characterEditor: editor('characterEditor'),
-    registerPresetEditorTab: unsupported('registerPresetEditorTab'),
-    registerPresetEditorToolbarItem: unsupported('registerPresetEditorToolbarItem'),
-    presetEditor: editor('presetEditor'),
+    ...editors,
     createFloatWidget: (options?: Options) => floatWidget(state, options),
     requestDockPanel: (options: Options) => dockPanel(state, options),
     mountApp(options: Options = {}) {

@@ -44,19 +44,37 @@ export type HostSurface = Static<typeof HostSurfaceSchema>;
 /** Places listed at most (every section and every extension's drawer tabs). */
 export const MAX_HOST_SURFACES = 200;
 
+/**
+ * The character editor as an extension granted `characters` sees it (Lumiverse's ctx.ui.characterEditor): open while the
+ * Workbench shows a session's "Character & world", with that session's character and its card's whole `extensions`;
+ * `activeSurfaceId` is this extension's character editor tab shown there (all of them show at once here).
+ */
+const CharacterEditorSchema = Type.Object(
+  {
+    open: Type.Boolean(),
+    characterId: Type.Union([Type.String(), Type.Null()]),
+    activeSurfaceId: Type.Union([Type.String(), Type.Null()]),
+    extensions: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type CharacterEditorState = Static<typeof CharacterEditorSchema>;
+
 export const HostStateSchema = Type.Object(
   {
     surfaces: Type.Array(HostSurfaceSchema, { maxItems: MAX_HOST_SURFACES }),
     /** The selectors this extension may read, with their values (the others are absent). */
     state: Type.Record(Type.String({ maxLength: 80 }), Type.Unknown()),
+    /** Absent for an extension without `characters`. */
+    characterEditor: Type.Optional(CharacterEditorSchema),
   },
   { additionalProperties: false },
 );
 export type HostState = Static<typeof HostStateSchema>;
 
 /**
- * What a frontend asks of the host for v2's domain members: the spindle methods its backend could call with the same
- * permissions (the frame is the same extension), and its own settings (ctx.settings).
+ * What a frontend asks of the host for v2's domain members (and the character editor's saves): the spindle methods its
+ * backend could call with the same permissions (the frame is the same extension), and its own settings (ctx.settings).
  */
 export const FRONTEND_CALLS = [
   'ui.openDrawerTab',
@@ -85,6 +103,7 @@ export const FRONTEND_CALLS = [
   'chat.getMessages',
   'chat.updateMessage',
   'chat.deleteMessage',
+  'characters.update',
   'frontendSettings.read',
   'frontendSettings.write',
 ] as const;

@@ -1,7 +1,7 @@
 // A frontend written against Lumiverse's frontend extensibility v2 (as Cubby and Connection-Folders are), in Chromium
 // against browser mode: it lists the app's places at once and opens one, keeps its folders with ctx.settings across
-// a reload, follows the open chat with ctx.state, and its unguarded component override does not end its setup (it
-// is listed on its card instead).
+// a reload, follows the open chat with ctx.state, keeps a note in the character card from its character editor tab,
+// and its unguarded component override does not end its setup (it is listed on its card instead).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +46,17 @@ test.describe('a frontend written for frontend v2', () => {
     await page.reload();
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
     await expect(folders(page).locator('#folders-status')).toHaveText(`${SECTIONS.length} tabs; pinned: connections`);
+    // Its character editor tab shows under the session's Character & world, and saves into the card's extensions.
+    await page.getByRole('tab', { name: 'Character & world' }).click();
+    const note = page.frameLocator('iframe[data-extension-id="lumiverse_tab_folders"][data-surface-id^="character-"]');
+    await expect(note.locator('#note-shown')).toHaveText(`Editing ${chatId}: null`);
+    await note.getByRole('button', { name: 'Save note' }).click();
+    await expect(note.locator('#note-shown')).toHaveText(`Editing ${chatId}: {"note":"harbor"}`);
+    await page.reload();
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await page.getByRole('tab', { name: 'Character & world' }).click();
+    await expect(note.locator('#note-shown')).toHaveText(`Editing ${chatId}: {"note":"harbor"}`);
+    await page.getByRole('tab', { name: 'Chat' }).click();
     // A click in its tab opens the place it names: the person was using it, so the window moves without asking.
     await folders(page).getByRole('button', { name: 'Open Safety' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Safety');

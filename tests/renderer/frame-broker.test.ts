@@ -266,12 +266,14 @@ describe('ctx members, answered by the broker', () => {
 
   it('what has no place here: UNSUPPORTED_HERE, and the card lists it once', async () => {
     const r = await rig();
-    expect(() => r.ctx.ui.registerCharacterEditorTab({ id: 'x', title: 'x' })).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    // A preset editor tab is accepted (a setup that asks goes on) and never shown.
+    expect(r.ctx.ui.registerPresetEditorTab({ id: 'x', title: 'x' })).toMatchObject({ tabId: `spindle:${ID}:preset-editor-tab:x` });
     expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
     expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow();
     expect(r.ctx.ui.getBuiltInTabRoot('chat')).toBeUndefined();
     await settled();
-    expect(r.store.getState().inert[ID]).toEqual(['ui.registerCharacterEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot']);
+    expect(r.store.getState().inert[ID]).toEqual(['ui.registerPresetEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot']);
+    expect(r.store.getState().surfaces).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@
 // ctx.state read at once from what the app told the frame and hear only changes; invoke opens a place through the
 // host; the domain members and settings are host calls; what changes Lumiverse's own components is accepted and
 // listed on the card.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HostState } from '../../shared/frames/host-state';
 import { ID, rig, settled } from './frame-rig';
 
@@ -164,5 +164,95 @@ describe('the v2 domain members and settings', () => {
     expect(typeof stop.destroy).toBe('function');
     stop();
     r.ctx.ui.geometry.createResizeController(document.body, () => undefined).destroy();
+  });
+});
+
+describe('the character editor (ctx.ui.registerCharacterEditorTab, ctx.ui.characterEditor)', () => {
+  const open = (extensions: Record<string, unknown>, activeSurfaceId: string | null = null): HostState => ({ surfaces: [], state: STATE, characterEditor: { open: true, characterId: 's1', activeSurfaceId, extensions } });
+
+  it('needs characters: without it a tab and a save are refused, and the editor reads closed', async () => {
+    const r = await rig(['tools']);
+    expect(() => r.ctx.ui.registerCharacterEditorTab({ id: 'voice', title: 'Voice' })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+    expect(r.ctx.ui.characterEditor.getState()).toEqual({ open: false, characterId: null, activeTabId: null, extensions: {} });
+    expect(() => r.ctx.ui.characterEditor.updateExtensions((e: object) => e)).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
+  });
+
+  it('a tab is a place under the character; the editor opening on it activates it, and onChange hears the card’s extensions', async () => {
+    const r = await rig(['characters'], { surfaces: [], state: STATE, characterEditor: { open: false, characterId: null, activeSurfaceId: null, extensions: {} } });
+    const editor = r.ctx.ui.characterEditor;
+    const tab = r.ctx.ui.registerCharacterEditorTab({ id: 'voice', title: 'Readalong voice' });
+    await settled();
+    const surface = r.store.getState().surfaces.find((s) => s.kind === 'character')!;
+    expect(surface).toMatchObject({ extensionId: ID, title: 'Readalong voice' });
+    expect(tab.tabId).toBe(`spindle:${ID}:character-editor-tab:voice:${surface.surfaceId}`);
+    const heard: unknown[] = [];
+    let activated = 0;
+    editor.onChange((s: unknown) => heard.push(s));
+    tab.onActivate(() => activated++);
+    r.broker.notify('hostState', open({ readalong: { voice: 'alto' } }, surface.surfaceId));
+    await settled();
+    expect(activated).toBe(1);
+    expect(heard).toEqual([{ open: true, characterId: 's1', activeTabId: tab.tabId, extensions: { readalong: { voice: 'alto' } } }]);
+    const copy = editor.getState();
+    copy.extensions.readalong.voice = 'changed';
+    expect(editor.getState().extensions.readalong.voice).toBe('alto');
+    // The same state again is not a change.
+    r.broker.notify('hostState', open({ readalong: { voice: 'alto' } }, surface.surfaceId));
+    await settled();
+    expect(heard).toHaveLength(1);
+    tab.destroy();
+    await settled();
+    expect(r.store.getState().surfaces.some((s) => s.kind === 'character')).toBe(false);
+  });
+
+  it('updateExtensions saves the whole extensions object at once with immediate, after 2 s otherwise; flush saves what waits', async () => {
+    const r = await rig(['characters'], open({ other: { kept: true } }));
+    const saves: unknown[] = [];
+    r.frontend = (method, args) => void saves.push([method, args]);
+    const editor = r.ctx.ui.characterEditor;
+    await editor.updateExtensions((ext: Record<string, unknown>) => ({ ...ext, lumiscript: { scripts: ['a'] } }), { immediate: true });
+    expect(saves).toEqual([['characters.update', ['s1', { extensions: { other: { kept: true }, lumiscript: { scripts: ['a'] } } }]]]);
+    // Waiting to be saved, it is what getState shows; in place changes count too.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      void editor.updateExtensions((ext: Record<string, unknown>) => void (ext.mind = { seed: 1 }));
+      expect(editor.getState().extensions).toEqual({ other: { kept: true }, lumiscript: { scripts: ['a'] }, mind: { seed: 1 } });
+      vi.advanceTimersByTime(1999);
+      expect(saves).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    await settled();
+    expect(saves).toHaveLength(2);
+    await editor.setExtensions({ only: true });
+    await editor.flush();
+    expect(saves.at(-1)).toEqual(['characters.update', ['s1', { extensions: { only: true } }]]);
+    expect(() => editor.updateExtensions(() => 'not an object')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it('a save the host refuses waits for the next flush; a closed editor refuses changes', async () => {
+    const r = await rig(['characters'], open({}));
+    let refuse = true;
+    const saves: unknown[] = [];
+    r.frontend = (method, args) => {
+      if (refuse) throw Object.assign(new Error('INPUT_TOO_LARGE: too big'), { code: 'INPUT_TOO_LARGE' });
+      saves.push([method, args]);
+    };
+    await expect(r.ctx.ui.characterEditor.setExtensions({ big: 1 }, { immediate: true })).rejects.toMatchObject({ code: 'INPUT_TOO_LARGE' });
+    refuse = false;
+    await r.ctx.ui.characterEditor.flush();
+    expect(saves).toEqual([['characters.update', ['s1', { extensions: { big: 1 } }]]]);
+    r.broker.notify('hostState', { surfaces: [], state: STATE, characterEditor: { open: false, characterId: null, activeSurfaceId: null, extensions: {} } });
+    await settled();
+    expect(() => r.ctx.ui.characterEditor.setExtensions({})).toThrow(expect.objectContaining({ code: 'CHARACTER_EDITOR_CLOSED' }));
+  });
+
+  it('the preset editor is closed here: its extension view reads closed, and a change is refused', async () => {
+    const r = await rig(['presets']);
+    expect(r.ctx.ui.presetEditor.getState()).toEqual({ open: false, presetId: null, activeTabId: null, preset: null });
+    expect(r.ctx.ui.presetEditor.extension.getState()).toMatchObject({ open: false, blocks: [] });
+    expect(() => r.ctx.ui.presetEditor.updatePreset((p: object) => p)).toThrow(expect.objectContaining({ code: 'PRESET_EDITOR_CLOSED' }));
+    expect(r.ctx.ui.registerPresetEditorToolbarItem({ id: 'vellum', ariaLabel: 'VELLUM' })).toMatchObject({ itemId: `spindle:${ID}:preset-editor-toolbar-item:vellum` });
   });
 });

@@ -23,7 +23,7 @@ function setup() {
     ['plain', broker('plain')],
     ['granted', broker('granted')],
   ]);
-  const granted: Record<string, string[]> = { plain: [], granted: ['generation'] };
+  const granted: Record<string, string[]> = { plain: [], granted: ['generation', 'characters'] };
   const sources = { app, frontends, brokers, granted: (id: string) => granted[id] ?? [], drawerShown: () => app.getState().section === 'workbench', layout: () => ({ chatRowWidth: 640, chatRowHeight: 480, chatColumnInnerMaxWidth: 640, uiScale: 1 }) };
   return { app, frontends, told, sources, watch: watchHostState(sources) };
 }
@@ -89,5 +89,20 @@ describe("the app's state as frames read it", () => {
     app.getState().sectionSelected('tools');
     await tick();
     expect(told.get('plain')).toHaveLength(2);
+  });
+
+  it("the character editor, to an extension granted characters: open while the session's Character & world shows, with its card's extensions and the extension's own tab", () => {
+    const { app, frontends, sources } = setup();
+    const session = { id: 's1', title: 'Harbor', messages: [], card: { spec: 'chara_card_v2', data: { extensions: { readalong: { voice: 'alto' } } } } } as unknown as ChatSession;
+    app.setState((s) => ({ chat: { ...s.chat, openId: 's1', open: session } }));
+    expect('characterEditor' in initialHostState(sources, 'plain')).toBe(false);
+    expect(initialHostState(sources, 'granted').characterEditor).toEqual({ open: false, characterId: null, activeSurfaceId: null, extensions: {} });
+    frontends.setState({ characterEditor: 's1' });
+    frontendsActions.openSurface(frontends, 'granted', 'character-1', 'character', { title: 'Voice' });
+    frontendsActions.openSurface(frontends, 'other', 'character-1', 'character', { title: 'Other' });
+    expect(initialHostState(sources, 'granted').characterEditor).toEqual({ open: true, characterId: 's1', activeSurfaceId: 'character-1', extensions: { readalong: { voice: 'alto' } } });
+    // Another session's editor is not this one's.
+    frontends.setState({ characterEditor: 's2' });
+    expect(initialHostState(sources, 'granted').characterEditor?.open).toBe(false);
   });
 });

@@ -56,6 +56,21 @@ describe("a frontend's v2 members on the host", () => {
     expect(await frontendCall(r, 'world_books.entries.list', [42, {}])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
   }, 60_000);
 
+  it("the character editor's save is characters.update: the card's whole extensions replaced with characters, refused without it", async () => {
+    const r = await withFrontend(['characters'], []);
+    const id = await newSession(r);
+    const save = () => frontendCall(r, 'characters.update', [id, { extensions: { lumiscript: { scripts: [{ name: 'greet' }] } } }]);
+    expect(await save()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    await r.host.extensions.grant(ID, ['characters']);
+    expect(await save()).toMatchObject({ ok: true });
+    const session = (await r.call('chat.sessions.get', { sessionId: id })) as { ok: true; value: { card?: { data: Record<string, unknown> } } };
+    expect(session.value.card?.data.extensions).toEqual({ lumiscript: { scripts: [{ name: 'greet' }] } });
+    // The editor saves the whole object: a key left out is gone.
+    expect(await frontendCall(r, 'characters.update', [id, { extensions: { mind: { seed: 1 } } }])).toMatchObject({ ok: true });
+    const again = (await r.call('chat.sessions.get', { sessionId: id })) as typeof session;
+    expect(again.value.card?.data.extensions).toEqual({ mind: { seed: 1 } });
+  }, 60_000);
+
   it('only the members the frames have are callable; a stopped extension has no frontend to answer', async () => {
     const r = await withFrontend([], []);
     expect(await frontendCall(r, 'storage.write', ['x', 'y'])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });

@@ -96,9 +96,11 @@ export interface FrontendsState {
   composer: ComposerShown | null;
   /** How tall each extension's pieces in its stand-in of the message box draw: the room the box makes above itself. */
   composerRooms: Record<string, number>;
+  /** The session whose "Character & world" shows (Lumiverse's character editor, open), or null. */
+  characterEditor: string | null;
 }
 
-const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {}, composer: null, composerRooms: {} });
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, characterEditor: null });
 
 export type FrontendsStore = StoreApi<FrontendsState>;
 

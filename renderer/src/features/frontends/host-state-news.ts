@@ -1,8 +1,8 @@
 // What each running frontend may read of the app at once (Lumiverse's frontend v2: ctx.state, ctx.host.surfaces),
 // built from the window's stores: the places it can open (every section, every extension's drawer tab) and the
-// state selectors' values, a selector only for an extension granted what its spindle twin needs. A frame is told
-// again when what it would read changes.
-import { MAX_HOST_SURFACES, STATE_SELECTORS, type HostState, type HostSurface, type SelectorId } from '../../../../shared/frames/host-state';
+// state selectors' values, a selector only for an extension granted what its spindle twin needs, and to one granted
+// characters the character editor's state. A frame is told again when what it would read changes.
+import { MAX_HOST_SURFACES, STATE_SELECTORS, type CharacterEditorState, type HostState, type HostSurface, type SelectorId } from '../../../../shared/frames/host-state';
 import { connectionDto } from '../../../../shared/spindle/connection-dto';
 import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 import type { AppState } from '../../stores/app/app-store';
@@ -59,11 +59,21 @@ function selectorValues(app: AppState, frontends: FrontendsState, layout: ChatLa
   };
 }
 
-/** What one extension is told: the places, and the selectors its grants allow. */
-export function hostStateFor(granted: readonly string[], values: Record<SelectorId, unknown>, surfaces: HostSurface[]): HostState {
+/** The character editor (the session's "Character & world" shown), for an extension granted characters. */
+function characterEditorOf(app: AppState, frontends: FrontendsState, extensionId: string): CharacterEditorState {
+  const sessionId = frontends.characterEditor;
+  const session = sessionId !== null && app.chat.open?.id === sessionId ? app.chat.open : null;
+  if (!session) return { open: false, characterId: null, activeSurfaceId: null, extensions: {} };
+  const extensions = session.card?.data.extensions;
+  const tab = frontends.surfaces.find((s) => s.extensionId === extensionId && s.kind === 'character' && s.visible);
+  return { open: true, characterId: session.id, activeSurfaceId: tab?.surfaceId ?? null, extensions: extensions && typeof extensions === 'object' && !Array.isArray(extensions) ? (extensions as Record<string, unknown>) : {} };
+}
+
+/** What one extension is told: the places, the selectors its grants allow, and with characters the character editor. */
+export function hostStateFor(granted: readonly string[], values: Record<SelectorId, unknown>, surfaces: HostSurface[], characterEditor: () => CharacterEditorState): HostState {
   const state: Record<string, unknown> = {};
   for (const [id, spec] of Object.entries(STATE_SELECTORS)) if (spec.permission === null || granted.includes(spec.permission)) state[id] = values[id as SelectorId];
-  return { surfaces, state };
+  return { surfaces, state, ...(granted.includes('characters') ? { characterEditor: characterEditor() } : {}) };
 }
 
 interface Sources {
@@ -79,7 +89,8 @@ interface Sources {
 /** The state `id` starts from (its frame's init). */
 export function initialHostState(sources: Sources, id: string): HostState {
   const frontends = sources.frontends.getState();
-  return hostStateFor(sources.granted(id), selectorValues(sources.app.getState(), frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen), places(frontends));
+  const app = sources.app.getState();
+  return hostStateFor(sources.granted(id), selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen), places(frontends), () => characterEditorOf(app, frontends, id));
 }
 
 /** Tells every frame its state when it changes; `update()` looks again (the chat was measured anew). */
@@ -91,10 +102,11 @@ export function watchHostState(sources: Sources) {
     for (const id of sent.keys()) if (!sources.brokers.has(id)) sent.delete(id);
     if (sources.brokers.size === 0) return;
     const frontends = sources.frontends.getState();
-    const values = selectorValues(sources.app.getState(), frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen);
+    const app = sources.app.getState();
+    const values = selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen);
     const surfaces = places(frontends);
     for (const [id, broker] of sources.brokers) {
-      const state = hostStateFor(sources.granted(id), values, surfaces);
+      const state = hostStateFor(sources.granted(id), values, surfaces, () => characterEditorOf(app, frontends, id));
       const said = JSON.stringify(state);
       if (sent.get(id) === said) continue;
       sent.set(id, said);

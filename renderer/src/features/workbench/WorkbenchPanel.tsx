@@ -14,6 +14,7 @@ import { useCharacterPicture } from './CharacterPicture';
 import { Composer } from './Composer';
 import { ImportForm } from './ImportForm';
 import { SessionEditor } from './SessionEditor';
+import { CharacterEditorTabs } from '../frontends/CharacterEditorTabs';
 import { WorldBooksCard } from './WorldBooksCard';
 import { SessionHeader } from './SessionHeader';
 import { selectCouncilMode, sessionSwitches, SessionSwitches } from './SessionSwitches';
@@ -79,6 +80,7 @@ function OpenSession() {
         <div role="tabpanel" aria-label="Character & world">
           <SessionEditor key={session.id} session={session} />
           <WorldBooksCard key={`books-${session.id}`} sessionId={session.id} />
+          <CharacterEditorTabs sessionId={session.id} />
         </div>
       )}
     </div>

@@ -1,0 +1,179 @@
+// Lumiverse's character and preset editors as a frontend reaches them (ctx.ui.registerCharacterEditorTab,
+// ctx.ui.characterEditor, and their preset twins). The Workbench's character editor is a session's "Character & world":
+// an extension granted characters puts a tab there (a place of its own, shown under it), hears the editor's state —
+// open, the character, its card's whole `extensions` — from what the app tells it, and saves the card's extensions
+// with updateExtensions, after 2 s or at once with { immediate: true }, as Lumiverse does. The Workbench has no preset
+// editor: its tabs and toolbar items are accepted and listed on the card, and its state stays closed.
+import type { CharacterEditorState } from '../../shared/frames/host-state';
+import { frameError } from './channel';
+import type { RuntimeState } from './runtime-state';
+import { clip, openSurface, surfaceOptions } from './surface-open';
+
+/** How long Lumiverse waits before saving a changed card's extensions. */
+export const EXTENSIONS_SAVE_DELAY_MS = 2000;
+
+const CLOSED: CharacterEditorState = { open: false, characterId: null, activeSurfaceId: null, extensions: {} };
+type Extensions = Record<string, unknown>;
+const isRecord = (value: unknown): value is Extensions => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function safely(handler: () => void): void {
+  try {
+    handler();
+  } catch (err) {
+    console.error(err);
+  }
+}
+
+function characterEditor(state: RuntimeState) {
+  const tabIds = new Map<string, string>();
+  const activateHandlers = new Map<string, Set<() => void>>();
+  const changeHandlers = new Set<(snapshot: unknown) => void>();
+  let pending: { characterId: string; extensions: Extensions } | null = null;
+  /** Saved, until the app tells of the card changing (the save itself, or another's): what it was told then. */
+  let saved: { characterId: string; extensions: Extensions; toldWas: string } | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const told = () => state.hostState.characterEditor ?? CLOSED;
+  /** The card's extensions as this frontend last made them, else as the app told them. */
+  const current = (editor: CharacterEditorState): Extensions => {
+    if (pending && pending.characterId === editor.characterId) return pending.extensions;
+    if (saved && saved.characterId === editor.characterId && saved.toldWas === JSON.stringify(editor.extensions)) return saved.extensions;
+    return editor.extensions;
+  };
+  const snapshot = () => {
+    const editor = told();
+    const extensions = current(editor);
+    return { open: editor.open, characterId: editor.characterId, activeTabId: editor.activeSurfaceId ? (tabIds.get(editor.activeSurfaceId) ?? null) : null, extensions: structuredClone(extensions) };
+  };
+  let last = JSON.stringify(snapshot());
+  const changed = () => {
+    const now = snapshot();
+    const said = JSON.stringify(now);
+    if (said === last) return;
+    const before = JSON.parse(last) as { open: boolean; activeTabId: string | null };
+    last = said;
+    for (const handler of [...changeHandlers]) safely(() => handler(structuredClone(now)));
+    // A tab becoming the shown one, as a click on it does in Lumiverse.
+    if (now.open && now.activeTabId && (!before.open || before.activeTabId !== now.activeTabId)) {
+      const surfaceId = [...tabIds].find(([, tabId]) => tabId === now.activeTabId)?.[0];
+      for (const handler of [...(surfaceId ? (activateHandlers.get(surfaceId) ?? []) : [])]) safely(handler);
+    }
+  };
+  state.channel.on('hostState', changed);
+
+  const editing = (operation: string) => {
+    if (!state.granted.includes('characters')) throw frameError('PERMISSION_DENIED', `PERMISSION_DENIED:characters — characterEditor.${operation} needs the characters permission.`);
+    const editor = told();
+    if (!editor.open || !editor.characterId) throw frameError('CHARACTER_EDITOR_CLOSED', `CHARACTER_EDITOR_CLOSED: no character editor is open (characterEditor.${operation}).`);
+    return editor as CharacterEditorState & { characterId: string };
+  };
+  const flush = async (): Promise<void> => {
+    clearTimeout(timer);
+    const saving = pending;
+    if (!saving) return;
+    pending = null;
+    const toldWas = JSON.stringify(told().extensions);
+    try {
+      await state.channel.request('host.call', { method: 'characters.update', args: [saving.characterId, { extensions: saving.extensions }] });
+      saved = { ...saving, toldWas };
+    } catch (err) {
+      // Not saved: kept for the next flush, unless a newer change came meanwhile.
+      pending ??= saving;
+      throw err;
+    }
+  };
+  const updateExtensions = (mutator: (extensions: Extensions) => Extensions | void, options: { immediate?: boolean } = {}): Promise<void> => {
+    const editor = editing('updateExtensions');
+    const draft = structuredClone(current(editor));
+    const returned = mutator(draft);
+    const next = returned === undefined ? draft : returned;
+    if (!isRecord(next)) throw frameError('INVALID_INPUT', "updateExtensions: the mutator gives the card's extensions object.");
+    pending = { characterId: editor.characterId, extensions: structuredClone(next) };
+    changed();
+    clearTimeout(timer);
+    if (options?.immediate === true) return flush();
+    timer = setTimeout(() => void flush().catch((err: unknown) => console.error(err)), EXTENSIONS_SAVE_DELAY_MS);
+    return Promise.resolve();
+  };
+  state.atTeardown(() => clearTimeout(timer));
+
+  const helper = {
+    getState: snapshot,
+    onChange(handler: (snapshot: unknown) => void): () => void {
+      changeHandlers.add(handler);
+      return () => void changeHandlers.delete(handler);
+    },
+    updateExtensions,
+    setExtensions: (extensions: Extensions, options?: { immediate?: boolean }) => updateExtensions(() => structuredClone(extensions), options),
+    flush,
+  };
+
+  const registerTab = (options: Record<string, unknown> = {}) => {
+    state.require('characters', 'ctx.ui.registerCharacterEditorTab');
+    const s = openSurface(state, 'character', surfaceOptions(options));
+    const tabId = `spindle:${state.extensionId}:character-editor-tab:${String(options.id ?? 'tab').slice(0, 60)}:${s.surfaceId}`;
+    tabIds.set(s.surfaceId, tabId);
+    const handlers = new Set<() => void>();
+    activateHandlers.set(s.surfaceId, handlers);
+    const destroy = () => {
+      s.close();
+      tabIds.delete(s.surfaceId);
+      activateHandlers.delete(s.surfaceId);
+    };
+    return {
+      root: s.root,
+      tabId,
+      setTitle: (title: string) => s.update({ title: clip('title', title) }),
+      // Every extension's tab shows at once under the character: there is no other to switch from.
+      activate: () => undefined,
+      destroy,
+      onActivate(handler: () => void): () => void {
+        handlers.add(handler);
+        return () => void handlers.delete(handler);
+      },
+    };
+  };
+  return { helper, registerTab };
+}
+
+/** The preset editor the Workbench does not have: registrations are accepted and never shown; its state is closed. */
+function presetEditor(state: RuntimeState) {
+  const closed = (member: string) => () => {
+    throw frameError('PRESET_EDITOR_CLOSED', `PRESET_EDITOR_CLOSED: the Council Workbench has no preset editor (presetEditor.${member}).`);
+  };
+  const none = () => () => undefined;
+  const notShown = (member: string, idPrefix: string) => (options: Record<string, unknown> = {}) => {
+    state.inert(member);
+    const id = `spindle:${state.extensionId}:${idPrefix}:${String(options.id ?? 'item').slice(0, 60)}`;
+    return { root: document.createElement('div'), tabId: id, itemId: id, setTitle: () => undefined, setVisible: () => undefined, activate: () => undefined, destroy: () => undefined, onActivate: none };
+  };
+  return {
+    registerTab: notShown('ui.registerPresetEditorTab', 'preset-editor-tab'),
+    registerToolbarItem: notShown('ui.registerPresetEditorToolbarItem', 'preset-editor-toolbar-item'),
+    helper: {
+      getState: () => ({ open: false, presetId: null, activeTabId: null, preset: null }),
+      onChange: none,
+      updatePreset: closed('updatePreset'),
+      flush: async () => undefined,
+      extension: {
+        getState: () => ({ open: false, presetId: null, activeTabId: null, blocks: [], promptVariableValues: {}, metadata: {} }),
+        onChange: none,
+        setMetadata: closed('extension.setMetadata'),
+        updateMetadata: closed('extension.updateMetadata'),
+        activateBuiltinTab: () => undefined,
+        flush: async () => undefined,
+      },
+    },
+  };
+}
+
+export function createEditors(state: RuntimeState) {
+  const character = characterEditor(state);
+  const preset = presetEditor(state);
+  return {
+    registerCharacterEditorTab: character.registerTab,
+    characterEditor: character.helper,
+    registerPresetEditorTab: preset.registerTab,
+    registerPresetEditorToolbarItem: preset.registerToolbarItem,
+    presetEditor: preset.helper,
+  };
+}
