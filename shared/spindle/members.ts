@@ -86,7 +86,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   fn('registerMacroInterceptor', 'pipeline'),
   fn('registerWorldInfoInterceptor', 'pipeline'),
   fn('registerMessageContentProcessor', 'pipeline'),
-  fn('assemble', 'inert', 'reject'),
+  fn('assemble', 'real'),
   space('promptRegex', 'pipeline', ns('setOwnedChats:void')),
   // Generation
   space('generate', 'real', ns('raw quiet batch rawStream:stream quietStream:stream dryRun observe assemble:reject quietTracked:reject')),

@@ -306,6 +306,23 @@ const HOST = {
     errors: ['NOT_FOUND', 'CHAT_NO_CONNECTION', 'INVALID_INPUT', 'CONFLICT', 'CANCELLED', 'CONNECTION_HELD'],
     permission: 'generation',
   }),
+  // The prompt of the extension's own blocks over a chat, only assembled: no context handlers, no interceptors, no model.
+  assemble: endpoint({
+    ...positional({
+      input: Type.Object({
+        blocks: Type.Array(Type.Record(Type.String(), Any), { minItems: 1, maxItems: 256 }),
+        chatId: ChatId,
+        connectionId: Opt(Type.String({ maxLength: 64 })),
+        personaId: Opt(Type.String({ maxLength: 200 })),
+        generationType: Opt(Type.String({ maxLength: 40 })),
+        promptVariables: Opt(Type.Record(Type.String(), Any)),
+      }),
+      userId: Opt(Type.String({ maxLength: 200 })),
+    }),
+    result: Any,
+    errors: ['NOT_FOUND', 'CHAT_NO_CONNECTION', 'INVALID_INPUT', 'INPUT_TOO_LARGE', 'CONFLICT', 'CONNECTION_HELD'],
+    permission: 'generation',
+  }),
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
 } as const;

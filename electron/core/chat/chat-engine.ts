@@ -2,6 +2,7 @@
 // see as active. What a turn reads as it starts (connection and model, world books, services) is turn-inputs.ts; a
 // turn itself runs in chat-turn.ts.
 import type { PresetDto } from '../presets/preset-store';
+import { assemblyPreset } from '../presets/assembly-preset';
 import type { LoreBook } from './pipeline/lore-stage';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -38,6 +39,8 @@ export interface PreviewOptions {
   presetId?: string;
   generationType?: PreviewGenerationType;
   signal: AbortSignal;
+  /** spindle.assemble: the prompt of these blocks, only assembled (no context handlers, no interceptors). */
+  assembly?: { owner: string; blocks: Record<string, unknown>[]; promptVariables: Record<string, unknown> };
 }
 
 /** What the caller leaves out follows the session's own Council switch. */
@@ -270,10 +273,15 @@ export class ChatEngine {
         if (!preset) throw new HostFailure({ code: 'NOT_FOUND', message: `No preset ${options.presetId}.`, path: '/presetId' });
         prepare.preset = () => ({ id: preset.id, preset });
       }
+      const { assembly } = options;
+      if (assembly) {
+        const preset = assemblyPreset(assembly.owner, assembly.blocks, assembly.promptVariables, Math.floor(this.clock.now() / 1000));
+        prepare.preset = () => ({ id: preset.id, preset });
+      }
       const { read, loreBooks } = this.inputs.withLore(session);
       return await previewPrompt(
         { prepare, chatSettings: this.inputs.chatSettings() },
-        { session: read, loreBooks, target, generationType: options.generationType ?? 'normal', previewId: this.newId(), signal: options.signal },
+        { session: read, loreBooks, target, generationType: options.generationType ?? 'normal', previewId: this.newId(), signal: options.signal, ...(assembly ? { hooks: false } : {}) },
       );
     } finally {
       release();

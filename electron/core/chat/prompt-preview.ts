@@ -55,6 +55,8 @@ export async function previewPrompt(
     generationType: PreviewGenerationType;
     previewId: string;
     signal: AbortSignal;
+    /** False: only the assembly (spindle.assemble): no context handlers, no interceptors. */
+    hooks?: boolean;
   },
 ): Promise<PromptPreview> {
   const { session, target } = input;
@@ -70,6 +72,7 @@ export async function previewPrompt(
       generationType: input.generationType,
       dryRun: true,
       toolDryRun: true,
+      ...(input.hooks === false ? { hooks: false } : {}),
       signal: input.signal,
       limits: budgetLimits(sampling),
     },

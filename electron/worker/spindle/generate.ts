@@ -63,3 +63,11 @@ export function createGenerate(requests: HostRequests, observe: ObserveDeps) {
     },
   };
 }
+
+/** spindle.assemble(input, userId): the prompt of its own blocks; a signal in the input cancels it on the host, never crossing. */
+export function createAssemble(requests: HostRequests) {
+  return (input: unknown, userId?: unknown) => {
+    const value = (typeof input === 'object' && input !== null ? input : {}) as Input;
+    return requests.call('assemble', { args: [withoutSignal(value), ...(userId === undefined ? [] : [userId])] } as never, value.signal);
+  };
+}

@@ -9,7 +9,7 @@ import { createHostRequests, hostErrorToError } from '../host-requests';
 import type { Sent } from '../host-port';
 import { EventHandlers } from './events';
 import { forwardNamespace } from './forward';
-import { createGenerate } from './generate';
+import { createAssemble, createGenerate } from './generate';
 import { inertMember, inertNamespace } from './inert';
 import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
@@ -104,6 +104,7 @@ export function createSpindle(options: {
       allowed: (permission) => permissions.has(permission),
       denied: (permission, operation) => hostErrorToError({ code: 'PERMISSION_DENIED', message: `${permission} — ${operation} needs the ${permission} permission.` }),
     }),
+    assemble: createAssemble(requests),
     storage: createStorage('storage', requests),
     userStorage: createStorage('userStorage', requests),
     uploads: Object.freeze(createUploads(requests)),

@@ -114,3 +114,48 @@ describe('spindle.generate.dryRun', () => {
     expect((await tool('preview', { chatId: sessionId })).error).toMatchObject({ code: 'PERMISSION_DENIED' });
   }, 60_000);
 });
+
+describe('spindle.assemble', () => {
+  const BLOCKS = [
+    { id: 'main', name: 'Main', content: 'You narrate for {{char}} in a {{var::tone}} voice. [[prompt1]]', variables: [{ name: 'tone', type: 'text', defaultValue: 'plain' }] },
+    { id: 'wi', name: 'World Info', marker: 'world_info_before' },
+    { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+    { id: 'off', name: 'Disabled', content: 'Never sent.', enabled: false },
+  ];
+
+  it("builds the prompt of its own blocks over the chat — macros, prompt variables, world info, history — running no interceptor and sending nothing", async () => {
+    await install(['tools', 'interceptor', 'generation']);
+    const sessionId = await chatWithOneTurn();
+    const before = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const generations = rig.server.generations.length;
+    const seen = (await tool('seen')).seen;
+    const result = await tool('assemble', { chatId: sessionId, blocks: BLOCKS, promptVariables: { main: { tone: 'hushed' } } });
+    expect(result.messages).toEqual([
+      // Its interceptor fills [[prompt1]] in a turn; an assembly runs none, as Lumiverse's does not.
+      { role: 'system', content: 'You narrate for Seraphina in a hushed voice. [[prompt1]]' },
+      { role: 'system', content: 'The lamp burns whale oil.' },
+      { role: 'user', content: 'Where is the lamp?' },
+      { role: 'assistant', content: 'It hangs by the door.' },
+    ]);
+    expect(result.breakdown.map((b: { type: string }) => b.type)).toEqual(expect.arrayContaining(['system', 'world_info', 'chat_history']));
+    expect((await tool('seen')).seen).toEqual(seen);
+    expect(rig.server.generations.length).toBe(generations);
+    expect((await rig.call('chat.sessions.get', { sessionId })).value).toEqual(before);
+    // Without a value, the block's own default.
+    expect((await tool('assemble', { chatId: sessionId, blocks: BLOCKS })).messages[0].content).toBe('You narrate for Seraphina in a plain voice. [[prompt1]]');
+  }, 60_000);
+
+  it('refuses with stable codes: no blocks, too many or too large, an unknown chat, no generation permission; an abort rejects as an AbortError', async () => {
+    await install(['tools', 'interceptor', 'generation']);
+    const sessionId = await chatWithOneTurn();
+    expect((await tool('assemble', { chatId: sessionId, blocks: [] })).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await tool('assemble', { chatId: sessionId, blocks: Array.from({ length: 257 }, (_, i) => ({ id: `b${i}`, content: 'x' })) })).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await tool('assemble', { chatId: sessionId, bulk: 250_000 })).error).toMatchObject({ code: 'INPUT_TOO_LARGE' });
+    expect((await tool('assemble', { chatId: 'no-such-chat', blocks: BLOCKS })).error).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await tool('assemble', { blocks: BLOCKS })).error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await tool('assemble', { chatId: sessionId, blocks: BLOCKS, abortFirst: true })).error).toMatchObject({ name: 'AbortError' });
+    await rig.call('extensions.revoke', { id: 'lumiverse_preset_engine', permission: 'generation' });
+    await rig.host.extensions.whenSettled();
+    expect((await tool('assemble', { chatId: sessionId, blocks: BLOCKS })).error).toMatchObject({ code: 'PERMISSION_DENIED' });
+  }, 60_000);
+});

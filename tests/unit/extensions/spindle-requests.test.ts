@@ -44,6 +44,8 @@ describe('the spindle request contract', () => {
       }
     };
     for (const member of SPINDLE_MEMBERS) if (member.namespace) walk(member.name, member.namespace);
+    // Top-level functions the host answers as they are (spindle.assemble).
+    for (const member of SPINDLE_MEMBERS) if (member.kind === 'function') lumiverse.add(member.name);
     // storage/userStorage, toast and the pipeline, cors, generate and runtime calls are the worker runtime's own shapes,
     // as is uploads.read (spindle.uploads.get reads an upload's bytes with it, a part at a time).
     const own = /^(storage|userStorage|pipeline|cors|generate|runtime|toast)\.|^uploads\.read$/;

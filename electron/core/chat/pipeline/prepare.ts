@@ -46,6 +46,8 @@ export interface PrepareInput {
   generationType: 'normal' | 'regenerate' | 'continue';
   /** A dry run: everything but the generation; handlers see dryRun and macros commit: false. */
   dryRun: boolean;
+  /** False: the prompt is only assembled (spindle.assemble), without context handlers or interceptors. */
+  hooks?: boolean;
   toolDryRun: boolean;
   signal: AbortSignal;
   /** The context budget (the session's sampling). */
@@ -92,7 +94,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     personaAddonStates: {},
     mainDispatch: { source: 'main', descriptor: null, connectionDispatchRevision: null, dispatchKind: null },
   };
-  const handled = await runContextHandlers(pipeline, base, signal, trace);
+  const hooked = input.hooks === false ? undefined : pipeline;
+  const handled = await runContextHandlers(hooked, base, signal, trace);
   if (handled.cancelledBy) return { trace, council, messages: [], parameters: {}, cancelledBy: handled.cancelledBy };
 
   // An extension that applies this chat's prompt regex itself (in its interceptor) has the host skip its own pass.
@@ -135,6 +138,6 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
 
   const activated = activatedWorldInfo(read, assembled.report);
   if (activated.length && !input.dryRun) pipeline?.broadcast('WORLD_INFO_ACTIVATED', { chatId: session.id, entries: activated });
-  const intercepted = await runInterceptors(pipeline, assembled.messages, assembled.sources, { ...handled.context, activatedWorldInfo: activated }, signal, trace);
+  const intercepted = await runInterceptors(hooked, assembled.messages, assembled.sources, { ...handled.context, activatedWorldInfo: activated }, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
 }

@@ -40,6 +40,8 @@ export interface PreviewRequest {
   presetId?: string;
   generationType?: 'normal' | 'regenerate' | 'continue';
   signal: AbortSignal;
+  /** spindle.assemble: the prompt of the extension's blocks, only assembled. */
+  assembly?: { owner: string; blocks: Record<string, unknown>[]; promptVariables: Record<string, unknown> };
 }
 
 /** The prompt a dry run built: its messages, the prompt by part, what the request would carry, and for what. */

@@ -1,6 +1,8 @@
 // spindle.generate.dryRun: the prompt a turn of the chat would send now, built and not sent, in Lumiverse's
 // DryRunResultDTO (messages, breakdown, parameters, model, provider, token count, world info stats). Megumin Suite's
 // prompt preview and LumiAgent's dry_run_prompt tool read it; the Workbench builds it as a turn does (prompt-preview.ts).
+// spindle.assemble builds the prompt of an extension's own blocks the same way, without the turn's hooks (Workshop's
+// live preview, VELLUM's style sample).
 import type { PromptReport } from '../../../../shared/types/chat';
 import type { SpindleHandler } from './handlers';
 import { fail } from './handlers';
@@ -52,12 +54,29 @@ export function dryRunResult(view: PreviewView, asked: Record<string, unknown> |
   };
 }
 
-export function dryRunHandler(chats: () => ChatReads | null): { 'generate.dryRun': SpindleHandler<'generate.dryRun'> } {
+/** Lumiverse's cap on the blocks an extension assembles, as JSON. */
+export const MAX_ASSEMBLY_BLOCK_BYTES = 1_000_000;
+
+export function dryRunHandler(chats: () => ChatReads | null): { 'generate.dryRun': SpindleHandler<'generate.dryRun'>; assemble: SpindleHandler<'assemble'> } {
+  const readsOf = (chatId: string) => {
+    const reads = chats();
+    if (!reads || !reads.saved(chatId)) fail('NOT_FOUND', `No Workbench session ${chatId}.`, '/chatId');
+    return reads;
+  };
   return {
+    // spindle.assemble: Lumiverse's assembleSpindleBlocks — the blocks as a preset of their own, the prompt built and nothing run on it.
+    assemble: async ({ input }, caller, call) => {
+      if (Buffer.byteLength(JSON.stringify(input.blocks)) > MAX_ASSEMBLY_BLOCK_BYTES) fail('INPUT_TOO_LARGE', `The blocks are at most ${MAX_ASSEMBLY_BLOCK_BYTES} bytes of JSON.`, '/input/blocks');
+      const view = await readsOf(input.chatId).preview(input.chatId, {
+        ...(input.connectionId !== undefined ? { connectionId: input.connectionId } : {}),
+        generationType: generationTypeOf(input.generationType),
+        signal: call.signal,
+        assembly: { owner: caller.extensionId, blocks: input.blocks, promptVariables: input.promptVariables ?? {} },
+      });
+      return { messages: view.messages, breakdown: breakdownOf(view.report).breakdown };
+    },
     'generate.dryRun': async ({ input }, _caller, call) => {
-      const reads = chats();
-      if (!reads || !reads.saved(input.chatId)) fail('NOT_FOUND', `No Workbench session ${input.chatId}.`, '/chatId');
-      const view = await reads.preview(input.chatId, {
+      const view = await readsOf(input.chatId).preview(input.chatId, {
         ...(input.connectionId !== undefined ? { connectionId: input.connectionId } : {}),
         ...(input.presetId !== undefined ? { presetId: input.presetId } : {}),
         generationType: generationTypeOf(input.generationType),
