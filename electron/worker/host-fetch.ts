@@ -13,6 +13,8 @@ interface CorsAnswer {
 export interface HostFetchDeps {
   cors(url: string, init: { method: string; headers: Record<string, string>; body?: string; responseType: 'arraybuffer' }): Promise<unknown>;
   granted(): boolean;
+  /** Tells the host it was refused (its card lists it, so the person can grant cors_proxy). */
+  refused(): void;
 }
 
 const TEXT_ONLY = 'fetch: in the Council Workbench a request body is text (a string or URLSearchParams); send binary data as base64 text.';
@@ -45,7 +47,10 @@ async function requestText(request: Request): Promise<string> {
 
 export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
   return async function fetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-    if (!deps.granted()) throw denied(NETWORK_DENIED_MESSAGE);
+    if (!deps.granted()) {
+      deps.refused();
+      throw denied(NETWORK_DENIED_MESSAGE);
+    }
     const request = input instanceof Request ? input : null;
     const url = request ? request.url : String(input);
     const headers = new Headers(init.headers ?? request?.headers);

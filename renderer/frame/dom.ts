@@ -53,7 +53,7 @@ export function createDom(state: RuntimeState) {
       return element;
     },
     createSandboxFrame(options: SandboxOptions) {
-      const sandbox = createSandbox(document, state.sandboxUrl, { ...options, theme: state.docs.themeVars() });
+      const sandbox = createSandbox(document, state.sandboxUrl, { ...options, theme: state.docs.themeVars(), forms: true });
       sandboxes.add(sandbox);
       const destroy = sandbox.destroy;
       return Object.assign(sandbox, {

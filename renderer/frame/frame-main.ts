@@ -29,6 +29,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   const docs = new FrameDocuments(document);
   docs.setTheme(init.theme);
   const state = new RuntimeState(init.extensionId, channel, docs, init);
+  state.quietDialogs(window);
   /** Per surface, the end of the watch on the frame that shows it now. */
   const watches = new Map<string, () => void>();
   const unwatch = (surfaceId: string) => {

@@ -51,12 +51,24 @@ export class RuntimeState {
     if (!this.granted.includes(permission)) throw frameError('PERMISSION_DENIED', `PERMISSION_DENIED:${permission} — ${operation} needs the ${permission} permission.`);
   }
 
-  /** Something the Workbench has no place for: said once (and listed on the extension's card). */
+  /** Something the Workbench has no place for: said once (and listed on the extension's card). A `window.` member is the page's own, not ctx's. */
   inert(member: string): void {
     if (this.said.has(member)) return;
     this.said.add(member);
-    console.info(`[Council Workbench] ctx.${member} is not available here.`);
+    console.info(`[Council Workbench] ${member.startsWith('window.') ? '' : 'ctx.'}${member} is not available here.`);
     this.channel.send('frame.inert', { member });
+  }
+
+  /**
+   * The page's native dialogs: Chromium answers a frame sandboxed without allow-modals at once, showing nothing (its
+   * frame cannot cover the app). The answers stay the same — alert nothing, confirm false, prompt null — and the
+   * extension's card lists what it asked, so the person and its author see why a confirmed step never happens.
+   */
+  quietDialogs(win: Window): void {
+    const answers = { alert: undefined, confirm: false, prompt: null } as const;
+    for (const [name, answer] of Object.entries(answers)) {
+      Object.defineProperty(win, name, { configurable: true, writable: true, value: () => (this.inert(`window.${name}`), answer) });
+    }
   }
 
   unsupported(member: string): Error {

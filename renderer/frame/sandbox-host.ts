@@ -18,6 +18,11 @@ export interface SandboxOptions {
   /** The host theme's --lumiverse-* variables, set on the sandbox's root as Lumiverse's widgets expect. */
   theme?: Record<string, string>;
   /**
+   * An extension's own HTML (a widget, a sandbox frame): its forms' submit events fire, which Chromium never does
+   * without allow-forms; the page's `form-action 'none'` sends nothing anywhere. A message's HTML island has no forms.
+   */
+  forms?: boolean;
+  /**
    * Heights it may report in a row, each taller than the last, before its size counts as never settling (a height
    * in vh that grows its own frame a pixel at a time), when it is emptied as a flood is. A size that goes up and
    * down (an animation, a details opened and closed) is not growing. Unless said, only the flood limit holds.
@@ -55,7 +60,7 @@ function token(): string {
 /** A sandbox frame in `doc`, loading `sandboxUrl` (the extension origin's /__cw/sandbox.html). */
 export function createSandbox(doc: Document, sandboxUrl: string, options: SandboxOptions): SandboxHandle {
   const frame = doc.createElement('iframe');
-  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.setAttribute('sandbox', options.forms ? 'allow-scripts allow-forms' : 'allow-scripts');
   frame.setAttribute('referrerpolicy', 'no-referrer');
   frame.setAttribute('allow', "camera 'none'; microphone 'none'; geolocation 'none'; payment 'none'; usb 'none'; clipboard-read 'none'; autoplay 'none'");
   frame.style.cssText = 'border:0;width:100%;display:block;background:transparent;';

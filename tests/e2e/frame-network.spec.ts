@@ -113,11 +113,13 @@ test.describe('N1: an extension frame sends no packet anywhere', () => {
       expect(preconnects.others).toEqual([]);
     }
     // Every probe ran (or was refused by the browser); none delivered anything.
-    expect(Object.keys(results.frame!)).toEqual(expect.arrayContaining(['rtc', 'rtcChildFrame', 'webTransport', 'sendBeacon', 'link-preconnect', 'link-dns-prefetch', 'link-hint-paths', 'payment', 'credentials', 'openMailto', 'openCustomScheme', 'navigateChild']));
+    expect(Object.keys(results.frame!)).toEqual(expect.arrayContaining(['rtc', 'rtcChildFrame', 'webTransport', 'sendBeacon', 'link-preconnect', 'link-dns-prefetch', 'link-hint-paths', 'payment', 'credentials', 'openMailto', 'openCustomScheme', 'navigateChild', 'formSubmit']));
     expect(Object.keys(results.sandbox!)).toEqual(Object.keys(results.frame!));
     // No link keeps a hint, by whatever way it was given one, the page's built-ins replaced or not (the seal's work;
     // Chromium acts on none of these hints here), and a child frame made with them replaced has no WebRTC.
     expect(results.frame!['link-hint-paths']).toBe('ran:added');
+    // Its forms work as forms (the submit event fires, in the frame and in a sandbox frame), and still send nothing.
+    for (const where of ['frame', 'sandbox'] as const) expect(results[where]!.formSubmit, where).toBe('ran:submit fired');
     expect(results.frame!['link-hint-bypasses']).toBe('ran:placed 7 of 7');
     for (const where of ['frame', 'sandbox']) {
       expect(results[where]!['hint-links'], where).toBe('ran:0');

@@ -40,12 +40,17 @@ test.describe('a frontend written for frontend v2', () => {
     await expect(tab.locator('#folders-chat')).toHaveText('No chat open');
     const chatId = await startNewSession(page);
     await expect(tab.locator('#folders-chat')).toHaveText(`Open chat: ${chatId}`);
-    // Its folders are its settings: kept on the host, there again after the window reloads.
+    // Its folders are its settings: kept on the host, there again after the window reloads. A folder is named in a
+    // form: its submit event fires in the frame (Enter in the field), as it never did without allow-forms.
+    await tab.getByLabel('Folder name').fill('Daily');
+    await tab.getByLabel('Folder name').press('Enter');
+    await expect(tab.locator('#folders-names')).toHaveText('Folders: Daily');
     await tab.getByRole('button', { name: 'Pin Connections' }).click();
     await expect(tab.locator('#folders-status')).toHaveText(`${SECTIONS.length} tabs; pinned: connections`);
     await page.reload();
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
     await expect(folders(page).locator('#folders-status')).toHaveText(`${SECTIONS.length} tabs; pinned: connections`);
+    await expect(folders(page).locator('#folders-names')).toHaveText('Folders: Daily');
     // Its character editor tab shows under the session's Character & world, and saves into the card's extensions.
     await page.getByRole('tab', { name: 'Character & world' }).click();
     const note = page.frameLocator('iframe[data-extension-id="lumiverse_tab_folders"][data-surface-id^="character-"]');

@@ -50,7 +50,7 @@ describe('ctx members, the rest', () => {
     const r = await rig();
     const tab = r.ctx.ui.registerDrawerTab({ id: 't', title: 'T' });
     const sandbox = r.ctx.dom.createSandboxFrame({ html: '<p>hi</p>' });
-    expect(sandbox.element.getAttribute('sandbox')).toBe('allow-scripts');
+    expect(sandbox.element.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
     sandbox.destroy();
     const injected = r.ctx.dom.inject(tab.root, '<b>x</b>');
     expect(tab.root.querySelector(`[data-spindle-ext="${ID}"]`)).toBe(injected);
@@ -141,5 +141,17 @@ describe('ctx members, the rest', () => {
     await expect(channel.request('connections.models', {})).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('connections.models result') });
     channel.close();
     port1.close();
+  });
+
+  it("the page's confirm, prompt and alert answer as a sandboxed frame's do (false, null, nothing) and are listed on its card", async () => {
+    const r = await rig();
+    const win = { confirm: () => true } as unknown as Window & { confirm(): boolean; prompt(): string | null; alert(): void };
+    r.runtime.quietDialogs(win);
+    expect(win.confirm()).toBe(false);
+    expect(win.prompt()).toBeNull();
+    expect(win.alert()).toBeUndefined();
+    expect(win.confirm()).toBe(false);
+    await settled();
+    expect(r.store.getState().inert[ID]).toEqual(['window.confirm', 'window.prompt', 'window.alert']);
   });
 });

@@ -187,7 +187,11 @@ export function createSpindle(options: {
     onRpc: (envelope) => requests.receive(envelope),
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
     onCommand: (commandId, context) => commands.invoke(commandId, context),
-    fetch: hostFetch({ cors: (url, init) => requests.call('cors.fetch', { url, init } as never), granted: () => permissions.has('cors_proxy') }),
+    fetch: hostFetch({
+      cors: (url, init) => requests.call('cors.fetch', { url, init } as never),
+      granted: () => permissions.has('cors_proxy'),
+      refused: () => void requests.call('runtime.refused', { permission: 'cors_proxy', operation: 'fetch()' }).catch(() => undefined),
+    }),
     runPipeline: async (requestId, kind, id, args) => {
       try {
         const value = await pipeline.run(requestId, kind, id, args);

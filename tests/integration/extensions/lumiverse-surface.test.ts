@@ -196,8 +196,15 @@ describe('real members through a real host', () => {
     expect(used.corsFile).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     // No window has said it is in view: the person is away.
     expect(used.users).toEqual([false, 'operator']);
-    // Without cors_proxy the global fetch stays refused.
+    // Without cors_proxy the global fetch stays refused, and its card says so: the person can grant cors_proxy.
     expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'ERR_ACCESS_DENIED' });
+    const host = rig.host;
+    await waitFor(() => (host.extensions.get(ID).refused ?? []).includes('cors_proxy — fetch()'), 'the refused fetch on its card');
+    // A worker cannot list a refusal of what it holds.
+    const origin = { extensionId: ID, allowed: (p: string) => host.extensions.get(ID).granted.includes(p as never), denyPermission: () => undefined };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    expect(await host.extensions.spindleHost.answer(origin, 'runtime.refused', { permission: 'tools', operation: 'fetch()' }, call)).toEqual({ ok: true, value: null });
+    expect((host.extensions.get(ID).refused ?? []).some((line) => line.startsWith('tools'))).toBe(false);
     // The card shows what it registered for the prompt pipeline.
     expect(rig.host.extensions.get(ID).registrations).toEqual({ macros: ['surface_mood'], pipeline: [] });
     // Files live where the README says, and nothing escaped.

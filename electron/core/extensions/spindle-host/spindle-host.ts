@@ -196,6 +196,11 @@ export class SpindleHost {
         this.noteInert(origin.extensionId, member);
         return null;
       },
+      'runtime.refused': ({ permission, operation }, origin) => {
+        // Only what it truly lacks: a worker cannot fill its card with refusals of what it holds.
+        if (!origin.allowed(permission)) this.noteRefused(origin.extensionId, permission, operation);
+        return null;
+      },
     };
   }
 

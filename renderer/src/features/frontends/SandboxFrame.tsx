@@ -22,6 +22,8 @@ export interface SandboxFrameProps {
   initialHeight?: number | undefined;
   fit?: boolean;
   maxGrowth?: number;
+  /** An extension's own HTML: its forms' submit events fire (sandbox-host.ts). */
+  forms?: boolean;
   onResize?: (height: number) => void;
   onMessage?: (payload: unknown) => void;
   onFlood: () => void;
@@ -45,6 +47,7 @@ export function SandboxFrame(props: SandboxFrameProps) {
       ...(maxHeight !== undefined ? { maxHeight } : {}),
       ...(calls.current.initialHeight !== undefined ? { initialHeight: calls.current.initialHeight } : {}),
       ...(fit ? { fit } : {}),
+      ...(calls.current.forms ? { forms: true } : {}),
       ...(calls.current.maxGrowth !== undefined ? { maxGrowth: calls.current.maxGrowth } : {}),
       onResize: (height) => calls.current.onResize?.(height),
       onFlood: () => calls.current.onFlood(),

@@ -2,8 +2,12 @@
 // which hands itself to the extension's runtime frame (renderer/frame/frame-main.ts).
 import { FRAME_PAGE, frameOrigin } from '../../../../shared/frames/frame-origin';
 
-/** What an extension frame may do: run its scripts in its own origin, and offer downloads; nothing else. */
-export const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-downloads';
+/**
+ * What an extension frame may do: run its scripts in its own origin, offer downloads, and have its forms' submit
+ * events fire (without allow-forms Chromium never fires them, and every `<form onSubmit>` UI is dead; its policy's
+ * `form-action 'none'` still keeps a submission from going anywhere). Nothing else.
+ */
+export const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-downloads allow-forms';
 
 export function frameUrl(extensionId: string, hash: string): string {
   return `${frameOrigin(extensionId, { protocol: location.protocol, port: location.port })}${FRAME_PAGE}#${hash}`;

@@ -71,6 +71,7 @@ function Widget(props: { widget: MessageWidget }) {
         url={sandboxUrl(extensionId)}
         html={html}
         title={`Widget of ${extensionId}`}
+        forms
         minHeight={minHeight}
         maxHeight={maxHeight}
         onMessage={(payload) => brokers.get(extensionId)?.notify('widget', { messageId, widgetId, payload })}
