@@ -1,11 +1,14 @@
 // Lumiverse's frontend v2 domain members (ctx.worldBooks, ctx.tokens, ctx.connections, the v2 halves of ctx.chats
 // and ctx.messages) and ctx.settings. Each call is the spindle method its backend would make, asked of the host with
 // the same permissions (the frame is the same extension); settings are its own, kept on the host.
-import type { FrontendCall } from '../../shared/frames/host-state';
+import { MAX_FRONTEND_CALLS_IN_FLIGHT, type FrontendCall } from '../../shared/frames/host-state';
+import { inTurns } from './in-turn';
 import type { RuntimeState } from './runtime-state';
 
 export function createDomainMembers(state: RuntimeState) {
-  const call = (method: FrontendCall, ...args: unknown[]) => state.channel.request('host.call', { method, args: args.map((a) => (a === undefined ? null : a)) }) as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Lumiverse's DTOs, handed on as they come
+  // The host answers MAX_FRONTEND_CALLS_IN_FLIGHT of these at once per extension; more wait their turn here.
+  const inTurn = inTurns(MAX_FRONTEND_CALLS_IN_FLIGHT);
+  const call = (method: FrontendCall, ...args: unknown[]) => inTurn(() => state.channel.request('host.call', { method, args: args.map((a) => (a === undefined ? null : a)) })) as Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- Lumiverse's DTOs, handed on as they come
   const activeChat = () => state.activeChat;
   const messagesOf = async (chatId: string | null | undefined): Promise<Array<{ id: string }>> => (chatId ? await call('chat.getMessages', chatId) : []);
 
@@ -73,9 +76,10 @@ function createSettings(call: (method: FrontendCall, ...args: unknown[]) => Prom
     const name = String(key);
     const copy = value === undefined ? undefined : structuredClone(value);
     await (copy === undefined ? call('frontendSettings.write', name) : call('frontendSettings.write', name, copy));
-    const all = await loaded();
-    if (copy === undefined) delete all[name];
-    else Object.defineProperty(all, name, { value: copy, enumerable: true, writable: true, configurable: true });
+    // Kept here only once read from the host (a first read afterwards brings it anyway); watchers hear it either way.
+    const all = values ? await values.catch(() => null) : null;
+    if (all && copy === undefined) delete all[name];
+    else if (all) Object.defineProperty(all, name, { value: copy, enumerable: true, writable: true, configurable: true });
     for (const watcher of [...(watchers.get(name) ?? [])]) {
       try {
         watcher(structuredClone(copy));

@@ -2,18 +2,15 @@
 // ctx.ui.characterEditor, and their preset twins). The Workbench's character editor is a session's "Character & world":
 // an extension granted characters puts a tab there (a place of its own, shown under it), hears the editor's state —
 // open, the character, its card's whole `extensions` — from what the app tells it, and saves the card's extensions
-// with updateExtensions, after 2 s or at once with { immediate: true }, as Lumiverse does. The Workbench has no preset
+// with updateExtensions, after 2 s or at once with { immediate: true }, as Lumiverse does (card-extensions.ts). The Workbench has no preset
 // editor: its tabs and toolbar items are accepted and listed on the card, and its state stays closed.
 import type { CharacterEditorState } from '../../shared/frames/host-state';
+import { CardExtensionsDrafts, type Extensions } from './card-extensions';
 import { frameError } from './channel';
 import type { RuntimeState } from './runtime-state';
 import { clip, openSurface, surfaceOptions } from './surface-open';
 
-/** How long Lumiverse waits before saving a changed card's extensions. */
-export const EXTENSIONS_SAVE_DELAY_MS = 2000;
-
 const CLOSED: CharacterEditorState = { open: false, characterId: null, activeSurfaceId: null, extensions: {} };
-type Extensions = Record<string, unknown>;
 const isRecord = (value: unknown): value is Extensions => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function safely(handler: () => void): void {
@@ -28,20 +25,11 @@ function characterEditor(state: RuntimeState) {
   const tabIds = new Map<string, string>();
   const activateHandlers = new Map<string, Set<() => void>>();
   const changeHandlers = new Set<(snapshot: unknown) => void>();
-  let pending: { characterId: string; extensions: Extensions } | null = null;
-  /** Saved, until the app tells of the card changing (the save itself, or another's): what it was told then. */
-  let saved: { characterId: string; extensions: Extensions; toldWas: string } | null = null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const told = () => state.hostState.characterEditor ?? CLOSED;
-  /** The card's extensions as this frontend last made them, else as the app told them. */
-  const current = (editor: CharacterEditorState): Extensions => {
-    if (pending && pending.characterId === editor.characterId) return pending.extensions;
-    if (saved && saved.characterId === editor.characterId && saved.toldWas === JSON.stringify(editor.extensions)) return saved.extensions;
-    return editor.extensions;
-  };
+  const drafts = new CardExtensionsDrafts((characterId, extensions) => state.channel.request('host.call', { method: 'characters.update', args: [characterId, { extensions }] }), told);
   const snapshot = () => {
     const editor = told();
-    const extensions = current(editor);
+    const extensions = drafts.current(editor);
     return { open: editor.open, characterId: editor.characterId, activeTabId: editor.activeSurfaceId ? (tabIds.get(editor.activeSurfaceId) ?? null) : null, extensions: structuredClone(extensions) };
   };
   let last = JSON.stringify(snapshot());
@@ -66,35 +54,18 @@ function characterEditor(state: RuntimeState) {
     if (!editor.open || !editor.characterId) throw frameError('CHARACTER_EDITOR_CLOSED', `CHARACTER_EDITOR_CLOSED: no character editor is open (characterEditor.${operation}).`);
     return editor as CharacterEditorState & { characterId: string };
   };
-  const flush = async (): Promise<void> => {
-    clearTimeout(timer);
-    const saving = pending;
-    if (!saving) return;
-    pending = null;
-    const toldWas = JSON.stringify(told().extensions);
-    try {
-      await state.channel.request('host.call', { method: 'characters.update', args: [saving.characterId, { extensions: saving.extensions }] });
-      saved = { ...saving, toldWas };
-    } catch (err) {
-      // Not saved: kept for the next flush, unless a newer change came meanwhile.
-      pending ??= saving;
-      throw err;
-    }
-  };
   const updateExtensions = (mutator: (extensions: Extensions) => Extensions | void, options: { immediate?: boolean } = {}): Promise<void> => {
     const editor = editing('updateExtensions');
-    const draft = structuredClone(current(editor));
+    const draft = structuredClone(drafts.current(editor));
     const returned = mutator(draft);
     const next = returned === undefined ? draft : returned;
     if (!isRecord(next)) throw frameError('INVALID_INPUT', "updateExtensions: the mutator gives the card's extensions object.");
-    pending = { characterId: editor.characterId, extensions: structuredClone(next) };
+    const saving = drafts.change(editor.characterId, structuredClone(next), options?.immediate === true);
     changed();
-    clearTimeout(timer);
-    if (options?.immediate === true) return flush();
-    timer = setTimeout(() => void flush().catch((err: unknown) => console.error(err)), EXTENSIONS_SAVE_DELAY_MS);
-    return Promise.resolve();
+    return saving;
   };
-  state.atTeardown(() => clearTimeout(timer));
+  // Stopping (a reload, a disable) saves what waits, as far as the channel still carries it.
+  state.atTeardown(() => void drafts.flush().catch(() => undefined));
 
   const helper = {
     getState: snapshot,
@@ -104,7 +75,7 @@ function characterEditor(state: RuntimeState) {
     },
     updateExtensions,
     setExtensions: (extensions: Extensions, options?: { immediate?: boolean }) => updateExtensions(() => structuredClone(extensions), options),
-    flush,
+    flush: () => drafts.flush(),
   };
 
   const registerTab = (options: Record<string, unknown> = {}) => {

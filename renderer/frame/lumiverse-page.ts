@@ -5,6 +5,7 @@
 import { PAGE_BODY_PART_BYTES, type FrameResult } from '../../shared/frames/frame-contract';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import type { FrameChannel } from './channel';
+import { inTurns } from './in-turn';
 
 type PageAnswer = FrameResult<'page.request'>;
 
@@ -13,19 +14,7 @@ const isPageApi = (win: Window, url: URL) => url.origin === win.location.origin 
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 /** Requests to the app at once from this frame (the host answers 8 per extension; more wait here, not as a 429). */
-const AT_ONCE = 8;
-let running = 0;
-const queued: Array<() => void> = [];
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= AT_ONCE) await new Promise<void>((resolve) => queued.push(resolve));
-  running++;
-  try {
-    return await work();
-  } finally {
-    running--;
-    queued.shift()?.();
-  }
-}
+const inTurn = inTurns(8);
 
 /**
  * One request to the app. A tus PATCH longer than a part goes as several (each appends at its offset, as tus

@@ -2,6 +2,7 @@
 // settings tabs, mount points; the editors' tabs are editors.ts's) and the host-drawn ones (input bar actions,
 // confirms, context menus), with the handles Lumiverse returns. Each place is a frame of the extension's own origin the app puts
 // where the Workbench shows it; what has no place here says so (UNSUPPORTED_HERE, logged once).
+import { drawerTabId } from '../../shared/frames/host-state';
 import { frameError } from './channel';
 import { createEditors } from './editors';
 import type { RuntimeState } from './runtime-state';
@@ -10,8 +11,9 @@ import { clip, openSurface, surfaceOptions } from './surface-open';
 type Options = Record<string, unknown>;
 
 function drawerTab(state: RuntimeState, options: Options, tabIds: Map<string, string>) {
-  const s = openSurface(state, 'drawer', surfaceOptions(options));
-  const tabId = `spindle:${state.extensionId}:tab:${String(options?.id ?? 'tab')}:${s.surfaceId}`;
+  const tabName = String(options?.id ?? 'tab').slice(0, 60);
+  const s = openSurface(state, 'drawer', surfaceOptions(options, { tabName }));
+  const tabId = drawerTabId(state.extensionId, tabName, s.surfaceId);
   tabIds.set(s.surfaceId, tabId);
   return {
     root: s.root,
@@ -244,8 +246,11 @@ export function createUi(state: RuntimeState) {
         const onChange = typeof listener === 'function' ? listener : listener?.onChange;
         const observer = new ResizeObserver(() => onChange?.(element.getBoundingClientRect()));
         observer.observe(element);
-        const stop = () => observer.disconnect();
-        state.atTeardown(stop);
+        const undo = state.atTeardown(() => observer.disconnect());
+        const stop = () => {
+          observer.disconnect();
+          undo();
+        };
         return Object.assign(stop, { destroy: stop });
       },
     },

@@ -48,6 +48,8 @@ export const SurfaceOptionsSchema = Open({
   point: Type.Optional(Text(80)),
   /** message: the chat message it is shown under (dom.findMessageElement). */
   messageId: Type.Optional(Text(128)),
+  /** drawer: the `id` it gave registerDrawerTab, part of the tab's id everywhere (drawerTabId). */
+  tabName: Type.Optional(Text(60)),
 });
 export type SurfaceOptions = Static<typeof SurfaceOptionsSchema>;
 
@@ -137,9 +139,9 @@ export const FRAME_METHODS = {
   'composer.act': endpoint({ params: Closed({ action: ComposerAction, text: Type.Optional(Type.String({ maxLength: COMPOSER_DRAFT_CHARS })) }), result: Type.Null() }),
   /** How tall what its code put in the stand-in of the message box draws: the app makes that much room above the box. */
   'composer.room': endpoint({ params: Closed({ height: Num }), result: Type.Null() }),
-  /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
   /** Lumiverse's frontend v2 domain members and settings (host-state.ts), asked of the host within its permissions. */
   'host.call': endpoint({ params: Closed({ method: FrontendCallSchema, args: FrontendArgsSchema }), result: Json }),
+  /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
   'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: MAX_LAYER_BOXES }) }), result: Type.Null() }),
 } as const;
 

@@ -25,6 +25,12 @@ export const STATE_SELECTORS = {
 export type SelectorId = keyof typeof STATE_SELECTORS;
 export const SELECTOR_IDS = Object.keys(STATE_SELECTORS) as SelectorId[];
 
+/**
+ * A drawer tab's id, the same in its handle (tabId), ui.events' drawer state, ctx.state's ui.drawer and
+ * ctx.host.surfaces: its extension (as the app knows it), the `id` it gave, and the place.
+ */
+export const drawerTabId = (extensionId: string, name: string, surfaceId: string) => `spindle:${extensionId}:tab:${name}:${surfaceId}`;
+
 /** The kinds of place a v2 frontend can list and open (ctx.host.surfaces). */
 export const HOST_SURFACE_KINDS = ['drawer_tab'] as const;
 
@@ -108,6 +114,8 @@ export const FRONTEND_CALLS = [
   'frontendSettings.write',
 ] as const;
 export type FrontendCall = (typeof FRONTEND_CALLS)[number];
+/** Calls of one extension's frontends the host answers at once; more are refused (RATE_LIMITED), so its frame queues them. */
+export const MAX_FRONTEND_CALLS_IN_FLIGHT = 8;
 export const FrontendCallSchema = Type.Union(FRONTEND_CALLS.map((m) => Type.Literal(m)));
 /** A call's arguments, positional as the backend's spindle calls take them. */
 export const FrontendArgsSchema = Type.Array(Type.Unknown(), { maxItems: 8 });

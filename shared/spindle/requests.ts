@@ -7,7 +7,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
 import { TOAST_LEVELS } from './toast';
 import { SESSION_LIMITS } from '../types/chat';
-import { EXTENSION_PERMISSIONS } from '../types/spindle';
 import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { endpoint } from '../rpc/endpoint';
@@ -326,8 +325,8 @@ const HOST = {
   }),
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
-  /** The worker refused a call itself for a permission the extension lacks (its global fetch without cors_proxy): for its card. */
-  'runtime.refused': endpoint({ ...named({ permission: Type.Union(EXTENSION_PERMISSIONS.map((p) => Type.Literal(p))), operation: Type.String({ maxLength: 200 }) }), result: Type.Null() }),
+  /** The worker refused its global fetch itself (no cors_proxy): the host lists it on its card, in its own words. */
+  'runtime.refused': endpoint({ ...named({ what: Type.Literal('fetch') }), result: Type.Null() }),
 } as const;
 
 export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS, ...REGEX_REQUESTS, ...DIALOG_REQUESTS } as const;

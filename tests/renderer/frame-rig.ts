@@ -60,7 +60,7 @@ export interface Rig {
   /** The frame's end of the port, and its runtime state (for pieces a test builds itself, as frame-main.ts does). */
   channel: FrameChannel;
   runtime: RuntimeState;
-  /** How the fake host answers a v2 member (extensions.frontendCall): a value, or a throw with a code. */
+  /** How the fake host answers a v2 member (extensions.frontendCall): a value (or its promise), or a throw with a code. */
   frontend: (method: string, args: unknown[]) => unknown;
   /** What the frame started from of the app's state (ctx.state, ctx.host.surfaces): rig's second argument. */
   hostState: HostState;
@@ -101,7 +101,7 @@ export async function rig(granted: ExtensionPermission[] = ['tools'], hostState:
       if (method === 'extensions.frontendCall') {
         const { method: called, args } = input as { method: string; args: unknown[] };
         try {
-          return { ok: true, value: { value: r.frontend(called, args) ?? null } };
+          return { ok: true, value: { value: (await r.frontend(called, args)) ?? null } };
         } catch (err) {
           return { ok: false, error: { code: (err as { code?: string }).code ?? 'INTERNAL', message: (err as Error).message } };
         }

@@ -5,6 +5,7 @@
 // listed on the card.
 import { describe, expect, it, vi } from 'vitest';
 import type { HostState } from '../../shared/frames/host-state';
+import { placeId } from '../../renderer/src/features/frontends/lumiverse-places';
 import { ID, rig, settled } from './frame-rig';
 
 const TABS: HostState['surfaces'] = [
@@ -63,6 +64,18 @@ describe('ctx.host (frontend v2)', () => {
   });
 });
 
+describe('one id per drawer tab', () => {
+  it('its handle’s tabId is the id the app lists it by and opens it by', async () => {
+    const r = await rig(['tools']);
+    const tab = r.ctx.ui.registerDrawerTab({ id: 'cards', title: 'Cards' });
+    await settled();
+    const surface = r.store.getState().surfaces.find((s) => s.kind === 'drawer')!;
+    expect(surface.options.tabName).toBe('cards');
+    expect(tab.tabId).toBe(`spindle:${ID}:tab:cards:${surface.surfaceId}`);
+    expect(placeId(surface)).toBe(tab.tabId);
+  });
+});
+
 describe('ctx.state (frontend v2)', () => {
   it('get answers at once with a copy; an unknown selector and one it may not read throw as Lumiverse’s host does', async () => {
     const r = await rig(['tools'], { surfaces: [], state: STATE });
@@ -117,6 +130,28 @@ describe('the v2 domain members and settings', () => {
       ['chats.list', [{ limit: 3 }]],
       ['world_books.list', [{}]],
     ]);
+  });
+
+  it('at most eight calls go to the host at once; the rest wait their turn, in order', async () => {
+    const r = await rig(['tools']);
+    const asked: unknown[] = [];
+    const waiting: Array<() => void> = [];
+    r.frontend = (_method, args) => {
+      asked.push(args[0]);
+      return new Promise<null>((resolve) => waiting.push(() => resolve(null)));
+    };
+    const calls = Array.from({ length: 11 }, (_, i) => r.ctx.tokens.countText(`text ${i}`));
+    await settled();
+    expect(asked).toHaveLength(8);
+    waiting.shift()!();
+    await settled();
+    expect(asked).toHaveLength(9);
+    while (waiting.length) {
+      waiting.shift()!();
+      await settled();
+    }
+    await Promise.all(calls);
+    expect(asked).toEqual(Array.from({ length: 11 }, (_, i) => `text ${i}`));
   });
 
   it('settings: undefined until set, kept through the host, watched; remove forgets; core has nothing here', async () => {
@@ -229,6 +264,45 @@ describe('the character editor (ctx.ui.registerCharacterEditorTab, ctx.ui.charac
     await editor.flush();
     expect(saves.at(-1)).toEqual(['characters.update', ['s1', { extensions: { only: true } }]]);
     expect(() => editor.updateExtensions(() => 'not an object')).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
+  });
+
+  it('changes made while a save is on its way build on it, save in order, and a change to another character is saved too', async () => {
+    const r = await rig(['characters'], open({ base: 1 }));
+    const saves: Array<[string, unknown]> = [];
+    let release = () => undefined as void;
+    r.frontend = (method, args) => {
+      saves.push([args[0] as string, (args[1] as { extensions: unknown }).extensions]);
+      // The first save waits until the test lets it through.
+      return saves.length === 1 ? new Promise<null>((resolve) => (release = () => resolve(null))) : null;
+    };
+    const editor = r.ctx.ui.characterEditor;
+    const first = editor.updateExtensions((ext: Record<string, unknown>) => ({ ...ext, a: 1 }), { immediate: true });
+    await settled();
+    expect(saves).toEqual([['s1', { base: 1, a: 1 }]]);
+    // While the first save is on its way, it is what the editor shows and what the next change builds on.
+    const second = editor.updateExtensions((ext: Record<string, unknown>) => ({ ...ext, b: 2 }), { immediate: true });
+    await settled();
+    expect(editor.getState().extensions).toEqual({ base: 1, a: 1, b: 2 });
+    expect(saves).toHaveLength(1);
+    release();
+    await Promise.all([first, second]);
+    expect(saves).toEqual([
+      ['s1', { base: 1, a: 1 }],
+      ['s1', { base: 1, a: 1, b: 2 }],
+    ]);
+    // Changes asked for together are saved together.
+    void editor.updateExtensions((ext: Record<string, unknown>) => ({ ...ext, x: 1 }), { immediate: true });
+    await editor.updateExtensions((ext: Record<string, unknown>) => ({ ...ext, y: 1 }), { immediate: true });
+    expect(saves.slice(2)).toEqual([['s1', { base: 1, a: 1, b: 2, x: 1, y: 1 }]]);
+    // A change waiting for one character is still saved when the editor moves to another.
+    void editor.updateExtensions((ext: Record<string, unknown>) => ({ ...ext, c: 3 }));
+    r.broker.notify('hostState', { surfaces: [], state: STATE, characterEditor: { open: true, characterId: 's2', activeSurfaceId: null, extensions: {} } });
+    await settled();
+    await editor.updateExtensions(() => ({ other: true }), { immediate: true });
+    expect(saves.slice(3)).toEqual([
+      ['s1', { base: 1, a: 1, b: 2, x: 1, y: 1, c: 3 }],
+      ['s2', { other: true }],
+    ]);
   });
 
   it('a save the host refuses waits for the next flush; a closed editor refuses changes', async () => {

@@ -24,8 +24,9 @@ function setup() {
     ['granted', broker('granted')],
   ]);
   const granted: Record<string, string[]> = { plain: [], granted: ['generation', 'characters'] };
-  const sources = { app, frontends, brokers, granted: (id: string) => granted[id] ?? [], drawerShown: () => app.getState().section === 'workbench', layout: () => ({ chatRowWidth: 640, chatRowHeight: 480, chatColumnInnerMaxWidth: 640, uiScale: 1 }) };
-  return { app, frontends, told, sources, watch: watchHostState(sources) };
+  const measured = { count: 0 };
+  const sources = { app, frontends, brokers, granted: (id: string) => granted[id] ?? [], drawerShown: () => app.getState().section === 'workbench', layout: () => (measured.count++, { chatRowWidth: 640, chatRowHeight: 480, chatColumnInnerMaxWidth: 640, uiScale: 1 }) };
+  return { app, frontends, told, sources, measured, watch: watchHostState(sources) };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -33,11 +34,11 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("the app's state as frames read it", () => {
   it('lists every section and every drawer tab; an extension tab by the id invoke takes, with its owner', () => {
     const { frontends, sources } = setup();
-    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot', iconSvg: '<svg/>' });
+    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot', iconSvg: '<svg/>', tabName: 'cards' });
     const state = initialHostState(sources, 'plain');
     expect(state.surfaces.map((s) => s.label)).toEqual([...SECTIONS.map((s) => s.label), 'Tarot']);
     expect(state.surfaces.find((s) => s.label === 'Connections')).toMatchObject({ kind: 'drawer_tab', id: 'connections' });
-    expect(state.surfaces.at(-1)).toEqual({ kind: 'drawer_tab', id: 'tarot/drawer-1', label: 'Tarot', owner: 'tarot', iconSvg: '<svg/>' });
+    expect(state.surfaces.at(-1)).toEqual({ kind: 'drawer_tab', id: 'spindle:tarot:tab:cards:drawer-1', label: 'Tarot', owner: 'tarot', iconSvg: '<svg/>' });
   });
 
   it('the open chat and its message count in Lumiverse’s ids; connections only with generation, never a key', () => {
@@ -65,11 +66,11 @@ describe("the app's state as frames read it", () => {
     app.getState().sectionSelected('workbench');
     expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: false, tabId: null });
     frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot' });
-    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: true, tabId: 'tarot/drawer-1' });
+    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: true, tabId: 'spindle:tarot:tab:tab:drawer-1' });
   });
 
   it('tells each frame once per change of what it reads, not for changes it cannot read', async () => {
-    const { app, frontends, told, watch } = setup();
+    const { app, frontends, told, measured, watch } = setup();
     app.getState().sectionSelected('council');
     await tick();
     expect(told.get('plain')).toHaveLength(1);
@@ -85,6 +86,16 @@ describe("the app's state as frames read it", () => {
     await tick();
     expect(told.get('plain')).toHaveLength(2);
     expect(told.get('plain')!.at(-1)!.surfaces.slice(-2).map((s) => s.label)).toEqual(['Tarot', 'Cards']);
+    // A change nothing is read from (a streamed reply's live turn) builds nothing: no measuring, no telling.
+    const measures = measured.count;
+    app.setState((s) => ({ chat: { ...s.chat, turns: { s1: {} as never } } }));
+    await tick();
+    expect(measured.count).toBe(measures);
+    expect(told.get('plain')).toHaveLength(2);
+    // A resize looks again though the stores did not change.
+    watch.update();
+    await tick();
+    expect(measured.count).toBe(measures + 1);
     watch.stop();
     app.getState().sectionSelected('tools');
     await tick();

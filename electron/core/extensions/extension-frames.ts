@@ -8,12 +8,14 @@ import { frameLabel } from '../../../shared/frames/frame-origin';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import { showsFrontend, type Entry } from './extension-entry';
-import type { FrontendCall } from '../../../shared/frames/host-state';
+import { MAX_FRONTEND_CALLS_IN_FLIGHT, type FrontendCall } from '../../../shared/frames/host-state';
+import { UnderWay } from './per-extension-limits';
 import { PageRequests, type PageRequest, type PageResponse } from './page-api';
 import type { SpindleHost } from './spindle-host/spindle-host';
 
 export class ExtensionFrames {
   private readonly pages = new PageRequests();
+  private readonly calls = new UnderWay(MAX_FRONTEND_CALLS_IN_FLIGHT);
 
   constructor(
     private readonly entries: ReadonlyMap<string, Entry>,
@@ -71,14 +73,19 @@ export class ExtensionFrames {
    */
   async frontendCall(id: string, method: FrontendCall, args: unknown[]): Promise<unknown> {
     const { spindle } = this.asFrontend(id);
-    if (method === 'frontendSettings.read') return this.spindle.frontendSettings.read(id);
-    if (method === 'frontendSettings.write') return this.spindle.frontendSettings.write(id, args[0], args[1]);
-    const answered = await spindle(method, args);
-    if (!answered.ok) throw new HostFailure(answered.error);
-    return answered.value;
+    if (!this.calls.begin(id)) throw new HostFailure({ code: 'RATE_LIMITED', message: `At most ${MAX_FRONTEND_CALLS_IN_FLIGHT} calls of an extension's frontends at a time.` });
+    try {
+      if (method === 'frontendSettings.read') return this.spindle.frontendSettings.read(id);
+      if (method === 'frontendSettings.write') return await this.spindle.frontendSettings.write(id, args[0], args[1]);
+      const answered = await spindle(method, args);
+      if (!answered.ok) throw new HostFailure(answered.error);
+      return answered.value;
+    } finally {
+      this.calls.end(id);
+    }
   }
 
-  /** A running extension with a frontend, and a spindle call as it (its permissions; a refusal is only answered). */
+  /** A running extension with a frontend, and a spindle call as it (its permissions; a refusal listed on its card, as its backend's). */
   private asFrontend(id: string) {
     const entry = this.entries.get(id);
     if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });

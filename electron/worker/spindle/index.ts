@@ -167,6 +167,7 @@ export function createSpindle(options: {
     denied: (permission: string, operation: string) => hostErrorToError({ code: 'PERMISSION_DENIED', message: `${permission} — ${operation} needs the ${permission} permission.` }),
   };
 
+  let fetchRefusalSaid = false;
   const api: Record<string, unknown> = { extensionId: manifest.id };
   for (const member of SPINDLE_MEMBERS) {
     const own = real[member.name];
@@ -190,7 +191,12 @@ export function createSpindle(options: {
     fetch: hostFetch({
       cors: (url, init) => requests.call('cors.fetch', { url, init } as never),
       granted: () => permissions.has('cors_proxy'),
-      refused: () => void requests.call('runtime.refused', { permission: 'cors_proxy', operation: 'fetch()' }).catch(() => undefined),
+      // Said once: the card lists it once, and a loop of refused fetches sends nothing more.
+      refused: () => {
+        if (fetchRefusalSaid) return;
+        fetchRefusalSaid = true;
+        void requests.call('runtime.refused', { what: 'fetch' }).catch(() => undefined);
+      },
     }),
     runPipeline: async (requestId, kind, id, args) => {
       try {

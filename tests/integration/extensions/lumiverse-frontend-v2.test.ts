@@ -93,6 +93,11 @@ describe("a frontend's v2 members on the host", () => {
     // Together its settings have a cap too: the write that would pass it changes nothing.
     for (let i = 0; i < 4; i++) expect(await frontendCall(r, 'frontendSettings.write', [`part${i}`, 'z'.repeat(MAX_SETTING_BYTES - 100)])).toMatchObject({ ok: true });
     expect(await frontendCall(r, 'frontendSettings.write', ['part4', 'z'.repeat(MAX_SETTING_BYTES - 100)])).toMatchObject({ ok: false, error: { code: 'QUOTA_EXCEEDED' } });
+    // Eight calls of its frontends at a time: more at once are refused (its frame queues them), none lost.
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => frontendCall(r, 'frontendSettings.write', [`burst${i}`, i])));
+    expect(burst.filter((a) => a.ok)).toHaveLength(8);
+    expect(burst.filter((a) => !a.ok)).toEqual(Array.from({ length: 4 }, () => expect.objectContaining({ error: expect.objectContaining({ code: 'RATE_LIMITED' }) })));
+    for (let i = 0; i < 12; i++) await frontendCall(r, 'frontendSettings.write', [`burst${i}`]);
     await r.close();
     rig = null;
     r = await withFrontend([], [], dataDir);

@@ -200,11 +200,13 @@ describe('real members through a real host', () => {
     expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'ERR_ACCESS_DENIED' });
     const host = rig.host;
     await waitFor(() => (host.extensions.get(ID).refused ?? []).includes('cors_proxy — fetch()'), 'the refused fetch on its card');
-    // A worker cannot list a refusal of what it holds.
-    const origin = { extensionId: ID, allowed: (p: string) => host.extensions.get(ID).granted.includes(p as never), denyPermission: () => undefined };
+    // A worker writes nothing of its own there: the notice names no text, and it lists nothing once cors_proxy is held.
+    const origin = { extensionId: ID, allowed: () => true, denyPermission: () => undefined };
     const call = { signal: new AbortController().signal, emit: () => undefined };
-    expect(await host.extensions.spindleHost.answer(origin, 'runtime.refused', { permission: 'tools', operation: 'fetch()' }, call)).toEqual({ ok: true, value: null });
-    expect((host.extensions.get(ID).refused ?? []).some((line) => line.startsWith('tools'))).toBe(false);
+    expect(await host.extensions.spindleHost.answer(origin, 'runtime.refused', { what: 'grant chat_mutation to fix this' }, call)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    const before = host.extensions.get(ID).refused;
+    expect(await host.extensions.spindleHost.answer(origin, 'runtime.refused', { what: 'fetch' }, call)).toEqual({ ok: true, value: null });
+    expect(host.extensions.get(ID).refused).toEqual(before);
     // The card shows what it registered for the prompt pipeline.
     expect(rig.host.extensions.get(ID).registrations).toEqual({ macros: ['surface_mood'], pipeline: [] });
     // Files live where the README says, and nothing escaped.

@@ -64,7 +64,8 @@ export function dryRunHandler(chats: () => ChatReads | null): { 'generate.dryRun
     return reads;
   };
   return {
-    // spindle.assemble: Lumiverse's assembleSpindleBlocks — the blocks as a preset of their own, the prompt built and nothing run on it.
+    // spindle.assemble: Lumiverse's assembleSpindleBlocks — the blocks as a preset of their own, the prompt built (world
+    // info interceptors run inside the assembly, as there) and no context handler or prompt interceptor run on it.
     assemble: async ({ input }, caller, call) => {
       if (Buffer.byteLength(JSON.stringify(input.blocks)) > MAX_ASSEMBLY_BLOCK_BYTES) fail('INPUT_TOO_LARGE', `The blocks are at most ${MAX_ASSEMBLY_BLOCK_BYTES} bytes of JSON.`, '/input/blocks');
       const view = await readsOf(input.chatId).preview(input.chatId, {

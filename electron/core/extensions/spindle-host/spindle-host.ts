@@ -196,9 +196,9 @@ export class SpindleHost {
         this.noteInert(origin.extensionId, member);
         return null;
       },
-      'runtime.refused': ({ permission, operation }, origin) => {
-        // Only what it truly lacks: a worker cannot fill its card with refusals of what it holds.
-        if (!origin.allowed(permission)) this.noteRefused(origin.extensionId, permission, operation);
+      'runtime.refused': (_params, origin) => {
+        // In the host's words, and only when it truly lacks the permission: a worker writes nothing of its own on its card.
+        if (!origin.allowed('cors_proxy')) this.noteRefused(origin.extensionId, 'cors_proxy', 'fetch()');
         return null;
       },
     };

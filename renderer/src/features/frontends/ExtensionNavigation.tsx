@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import type { HostEvent } from '../../../../shared/contract/events';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
-import { LUMIVERSE_PLACES } from './lumiverse-places';
+import { LUMIVERSE_PLACES, placeId } from './lumiverse-places';
 import type { AppStore } from '../../stores/app/app-store';
 import { useFrontends } from './frontends-context';
 import { drawerTabs, type FrontendsStore } from './frontends-store';
@@ -26,8 +26,8 @@ function destination(to: Navigation, frontends: FrontendsStore): { label: string
   if (section) return { label: `open ${sectionById(section).label}`, go: (app) => app.getState().sectionSelected(section) };
   if (to.action !== 'openDrawerTab') return null;
   // An extension's tab (its own first, then another's, as Lumiverse lets one deep-link into another's).
-  // By the id its tab has in ctx.host.surfaces (its key), or by its surface id.
-  const tabs = drawerTabs(frontends.getState().surfaces).filter((tab) => tab.key === to.tabId || tab.surfaceId === to.tabId);
+  // By the id its tab has everywhere (its handle's tabId, ctx.host.surfaces), or by its surface id.
+  const tabs = drawerTabs(frontends.getState().surfaces).filter((tab) => placeId(tab) === to.tabId || tab.surfaceId === to.tabId);
   const tab = tabs.find((t) => t.extensionId === to.id) ?? tabs[0];
   if (!tab) return null;
   return {

@@ -8,7 +8,7 @@ import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumive
 import type { AppState } from '../../stores/app/app-store';
 import type { FrameBroker } from './frame-broker';
 import { drawerTabs, shownTab, type FrontendsState, type FrontendsStore } from './frontends-store';
-import { SECTION_PLACES } from './lumiverse-places';
+import { placeId, SECTION_PLACES } from './lumiverse-places';
 import type { StoreApi } from 'zustand/vanilla';
 
 /** The chat's size, measured in the window when the state is built. */
@@ -31,7 +31,7 @@ function places(frontends: FrontendsState): HostSurface[] {
   const sections: HostSurface[] = SECTION_PLACES.map((p) => ({ kind: 'drawer_tab', id: p.id, label: p.label }));
   const tabs: HostSurface[] = drawerTabs(frontends.surfaces).map((tab) => ({
     kind: 'drawer_tab',
-    id: tab.key,
+    id: placeId(tab),
     label: tab.options.title ?? tab.options.shortName ?? tab.surfaceId,
     owner: tab.extensionId,
     ...(tab.options.iconSvg ? { iconSvg: tab.options.iconSvg } : {}),
@@ -48,7 +48,7 @@ function selectorValues(app: AppState, frontends: FrontendsState, layout: ChatLa
   const active = app.connections.items.find((p) => p.id === mainId);
   return {
     'ui.activeModal': { activeModal: frontends.dialogs.at(-1)?.kind ?? null },
-    'ui.drawer': app.section === 'workbench' ? { open: drawerShown && tab !== null, tabId: drawerShown ? (tab?.key ?? null) : null } : { open: true, tabId: sectionPlace?.id ?? null },
+    'ui.drawer': app.section === 'workbench' ? { open: drawerShown && tab !== null, tabId: drawerShown && tab ? placeId(tab) : null } : { open: true, tabId: sectionPlace?.id ?? null },
     'ui.settings': { open: false, view: null },
     'ui.layout': layout,
     'chat.active': { chatId: openId, characterId: openId, avatarImageId: openId && open?.avatar ? characterImageId(openId) : null },
@@ -93,32 +93,63 @@ export function initialHostState(sources: Sources, id: string): HostState {
   return hostStateFor(sources.granted(id), selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen), places(frontends), () => characterEditorOf(app, frontends, id));
 }
 
-/** Tells every frame its state when it changes; `update()` looks again (the chat was measured anew). */
+/** What the state is built from, by reference: a change elsewhere in the stores (a streamed reply's text) builds nothing. */
+const inputsOf = (app: AppState, frontends: FrontendsState, brokers: number): unknown[] => [
+  brokers,
+  app.section,
+  app.chat.openId,
+  app.chat.open,
+  app.chat.window,
+  app.connections.items,
+  app.settings,
+  app.extensions.items,
+  frontends.surfaces,
+  frontends.activeTab,
+  frontends.drawerOpen,
+  frontends.dialogs,
+  frontends.characterEditor,
+];
+
+/** Tells every frame its state when it changes; `update()` looks again even if the stores did not change (a resize). */
 export function watchHostState(sources: Sources) {
   const sent = new Map<string, string>();
   let queued = false;
-  const update = () => {
+  let forced = false;
+  let inputs: unknown[] = [];
+  const run = () => {
     queued = false;
     for (const id of sent.keys()) if (!sources.brokers.has(id)) sent.delete(id);
     if (sources.brokers.size === 0) return;
     const frontends = sources.frontends.getState();
     const app = sources.app.getState();
+    const now = inputsOf(app, frontends, sources.brokers.size);
+    if (!forced && now.length === inputs.length && now.every((value, i) => value === inputs[i])) return;
+    forced = false;
+    inputs = now;
     const values = selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen);
     const surfaces = places(frontends);
+    // The places are the same for every frame (and may hold every tab's icon): written out once.
+    const placesSaid = JSON.stringify(surfaces);
     for (const [id, broker] of sources.brokers) {
       const state = hostStateFor(sources.granted(id), values, surfaces, () => characterEditorOf(app, frontends, id));
-      const said = JSON.stringify(state);
+      const said = placesSaid + JSON.stringify({ ...state, surfaces: null });
       if (sent.get(id) === said) continue;
       sent.set(id, said);
       broker.notify('hostState', state);
     }
   };
-  // Store changes come in bursts (a streamed reply): told once per burst.
+  // Store changes come in bursts: told once per burst.
   const soon = () => {
     if (queued) return;
     queued = true;
-    queueMicrotask(update);
+    queueMicrotask(run);
   };
   const offs = [sources.app.subscribe(soon), sources.frontends.subscribe(soon)];
-  return { update: soon, stop: () => offs.forEach((off) => off()) };
+  return {
+    update: () => {
+      forced = true;
+      soon();
+    },
+    stop: () => offs.forEach((off) => off()),
+  };
 }

@@ -1,7 +1,9 @@
 // The Workbench's places under Lumiverse's names: the drawer tabs and settings views of Lumiverse (its
 // ui-registry.ts) the Workbench has a section for, and its own sections under their ids. An extension opens them
 // (spindle.ui.openDrawerTab, ctx.host.surfaces.invoke) and lists them (ctx.host.surfaces.list).
+import { drawerTabId } from '../../../../shared/frames/host-state';
 import { SECTIONS, type SectionId } from '../../app/sections';
+import type { Surface } from './frontends-store';
 
 export const LUMIVERSE_PLACES: Readonly<Record<string, SectionId>> = {
   connections: 'connections',
@@ -22,9 +24,12 @@ export const LUMIVERSE_PLACES: Readonly<Record<string, SectionId>> = {
   safety: 'safety',
 };
 
-/** Each section once, under the first Lumiverse id that names it, in the shell's order. */
+/** Each section once, under the first Lumiverse id that names it (else its own), in the shell's order. */
 export const SECTION_PLACES: ReadonlyArray<{ id: string; section: SectionId; label: string }> = SECTIONS.map((spec) => ({
-  id: Object.keys(LUMIVERSE_PLACES).find((id) => LUMIVERSE_PLACES[id] === spec.id)!,
+  id: Object.keys(LUMIVERSE_PLACES).find((id) => LUMIVERSE_PLACES[id] === spec.id) ?? spec.id,
   section: spec.id,
   label: spec.label,
 }));
+
+/** An extension's tab in the drawer by the id it has everywhere: a drawer tab's (drawerTabId), else its place's key. */
+export const placeId = (tab: Surface): string => (tab.kind === 'drawer' ? drawerTabId(tab.extensionId, tab.options.tabName ?? 'tab', tab.surfaceId) : tab.key);
