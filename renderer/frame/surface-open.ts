@@ -22,10 +22,11 @@ export function surfaceOptions(options: Options | undefined, extra: Partial<Surf
   return { ...out, ...extra } as SurfaceOptions;
 }
 
-export function openSurface(state: RuntimeState, kind: SurfaceKind, options: SurfaceOptions) {
+/** Opens a place; `options` may be made from its id (a drawer tab's id holds it when its own is taken). */
+export function openSurface(state: RuntimeState, kind: SurfaceKind, options: SurfaceOptions | ((surfaceId: string) => SurfaceOptions)) {
   const surfaceId = state.nextId(kind);
   const root = state.docs.root(surfaceId, state.extensionId);
-  state.channel.send('surface.open', { surfaceId, kind, options });
+  state.channel.send('surface.open', { surfaceId, kind, options: typeof options === 'function' ? options(surfaceId) : options });
   let closed = false;
   const close = () => {
     if (closed) return;

@@ -11,10 +11,13 @@ import { clip, openSurface, surfaceOptions } from './surface-open';
 type Options = Record<string, unknown>;
 
 function drawerTab(state: RuntimeState, options: Options, tabIds: Map<string, string>) {
-  const tabName = String(options?.id ?? 'tab').slice(0, 60);
-  const s = openSurface(state, 'drawer', surfaceOptions(options, { tabName }));
-  const tabId = drawerTabId(state.extensionId, tabName, s.surfaceId);
+  const name = String(options?.id ?? 'tab').slice(0, 60);
+  const taken = [...tabIds.values()].includes(drawerTabId(state.extensionId, name));
+  let tabId = '';
+  const s = openSurface(state, 'drawer', (surfaceId) => surfaceOptions(options, { tabId: (tabId = drawerTabId(state.extensionId, name, taken ? surfaceId : undefined)) }));
   tabIds.set(s.surfaceId, tabId);
+  // Its id is free again once it is gone (teardown closes it too).
+  state.atTeardown(() => tabIds.delete(s.surfaceId));
   return {
     root: s.root,
     tabId,
@@ -22,7 +25,10 @@ function drawerTab(state: RuntimeState, options: Options, tabIds: Map<string, st
     setShortName: (shortName: string) => s.update({ shortName: clip('shortName', shortName) }),
     setBadge: (text: string | null) => s.update({ badge: text === null ? null : clip('badge', text) }),
     activate: () => state.channel.send('surface.activate', { surfaceId: s.surfaceId }),
-    destroy: s.close,
+    destroy() {
+      s.close();
+      tabIds.delete(s.surfaceId);
+    },
     onActivate: (handler: () => void) => s.on('activate', () => handler()),
   };
 }
@@ -93,15 +99,15 @@ const MAX_OPEN_MODALS = 2;
  * Lumiverse (here the first tab is shown without a click). The runtime frame is as large as the app's
  * window, so its size is the viewport's.
  */
-function layoutEvents(state: RuntimeState, tabIds: Map<string, string>) {
-  let drawer = { open: false, surfaceId: null as string | null };
+function layoutEvents(state: RuntimeState) {
+  let drawer = { open: false, surfaceId: null as string | null, tabId: null as string | null };
   const drawerHandlers = new Set<(s: { open: boolean; tabId: string | null }) => void>();
-  const drawerState = () => ({ open: drawer.open, tabId: drawer.surfaceId ? (tabIds.get(drawer.surfaceId) ?? null) : null });
+  const drawerState = () => ({ open: drawer.open, tabId: drawer.tabId });
   state.channel.on('drawer', (next) => {
     const before = drawer;
     drawer = next;
     if (next.surfaceId && next.surfaceId !== before.surfaceId) state.emitSurface({ surfaceId: next.surfaceId, what: 'activate' });
-    if (next.open !== before.open || next.surfaceId !== before.surfaceId) for (const handler of drawerHandlers) handler(drawerState());
+    if (next.open !== before.open || next.tabId !== before.tabId) for (const handler of drawerHandlers) handler(drawerState());
   });
   const keyboardState = () => ({ visible: false, insetBottom: 0, viewportWidth: innerWidth, viewportHeight: innerHeight });
   const subscribe = <T>(set: Set<(s: T) => void>, handler: (s: T) => void) => {
@@ -131,7 +137,7 @@ export function createUi(state: RuntimeState) {
   const editors = createEditors(state);
   return {
     events: {
-      ...layoutEvents(state, tabIds),
+      ...layoutEvents(state),
       getSettingsState: () => ({ open: false, view: '' }),
       onSettingsChange: () => () => undefined,
       bindActionHandlers(target: string | Element, handlers: Record<string, (detail: unknown) => void>, options: { attribute?: string; events?: string[] } = {}) {

@@ -48,8 +48,8 @@ export const SurfaceOptionsSchema = Open({
   point: Type.Optional(Text(80)),
   /** message: the chat message it is shown under (dom.findMessageElement). */
   messageId: Type.Optional(Text(128)),
-  /** drawer: the `id` it gave registerDrawerTab, part of the tab's id everywhere (drawerTabId). */
-  tabName: Type.Optional(Text(60)),
+  /** drawer: the tab's id everywhere (drawerTabId; the app takes it only under this extension's own prefix). */
+  tabId: Type.Optional(Text(200)),
 });
 export type SurfaceOptions = Static<typeof SurfaceOptionsSchema>;
 
@@ -177,8 +177,11 @@ export const FRAME_TOPICS = {
     visible: Type.Optional(Type.Boolean()),
     position: Type.Optional(Closed({ x: Num, y: Num })),
   }),
-  /** The extensions panel: whether it shows, and which of this extension's tabs it shows (null: none of its own). */
-  drawer: Closed({ open: Type.Boolean(), surfaceId: Type.Union([Id, Type.Null()]) }),
+  /**
+   * The extensions panel: whether it shows, which of this extension's tabs it shows (null: none of its own), and the
+   * tab shown by its id everywhere, whoever's it is (ui.events' drawer state, as Lumiverse names the active tab).
+   */
+  drawer: Closed({ open: Type.Boolean(), surfaceId: Type.Union([Id, Type.Null()]), tabId: Type.Union([Type.String({ maxLength: 300 }), Type.Null()]) }),
   inputAction: Closed({ actionId: Id }),
   /** A tag its interceptor asked for appeared in a message (Lumiverse's SpindleMessageTagIntercept). */
   tag: Closed({

@@ -27,9 +27,11 @@ export const SELECTOR_IDS = Object.keys(STATE_SELECTORS) as SelectorId[];
 
 /**
  * A drawer tab's id, the same in its handle (tabId), ui.events' drawer state, ctx.state's ui.drawer and
- * ctx.host.surfaces: its extension (as the app knows it), the `id` it gave, and the place.
+ * ctx.host.surfaces: its extension and the `id` it gave, so it is the same from one start to the next (Cubby keeps
+ * the ids it files); a second live tab of the same `id` gets its place's id too.
  */
-export const drawerTabId = (extensionId: string, name: string, surfaceId: string) => `spindle:${extensionId}:tab:${name}:${surfaceId}`;
+export const drawerTabPrefix = (extensionId: string) => `spindle:${extensionId}:tab:`;
+export const drawerTabId = (extensionId: string, name: string, surfaceId?: string) => `${drawerTabPrefix(extensionId)}${name}${surfaceId ? `:${surfaceId}` : ''}`;
 
 /** The kinds of place a v2 frontend can list and open (ctx.host.surfaces). */
 export const HOST_SURFACE_KINDS = ['drawer_tab'] as const;

@@ -87,7 +87,7 @@ describe('spindle.ui', () => {
     expect(navigate({ type: 'extension.ui', id: 'third', action: 'openDrawerTab', tabId: 'diagnostics' }, app, frontends)).toBe(true);
     expect(frontends.getState().activeTab).toBe('lumivn/diagnostics');
     // By the id ctx.host.surfaces lists it under (another extension's tab too, as Cubby opens them); Workbench sections by theirs.
-    expect(navigate({ type: 'extension.ui', id: 'cubby', action: 'openDrawerTab', tabId: 'spindle:other:tab:tab:diagnostics' }, app, frontends)).toBe(true);
+    expect(navigate({ type: 'extension.ui', id: 'cubby', action: 'openDrawerTab', tabId: 'other/diagnostics' }, app, frontends)).toBe(true);
     expect(frontends.getState().activeTab).toBe('other/diagnostics');
     expect(navigate({ type: 'extension.ui', id: 'cubby', action: 'openDrawerTab', tabId: 'safety' }, app, frontends)).toBe(true);
     expect(app.getState().section).toBe('safety');

@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { HostState } from '../../shared/frames/host-state';
 import { placeId } from '../../renderer/src/features/frontends/lumiverse-places';
+import { frontendsActions, type Surface } from '../../renderer/src/features/frontends/frontends-store';
 import { ID, rig, settled } from './frame-rig';
 
 const TABS: HostState['surfaces'] = [
@@ -65,14 +66,35 @@ describe('ctx.host (frontend v2)', () => {
 });
 
 describe('one id per drawer tab', () => {
-  it('its handle’s tabId is the id the app lists it by and opens it by', async () => {
+  it('its handle’s tabId is the id the app lists it by and opens it by, the same from one start to the next', async () => {
     const r = await rig(['tools']);
+    // A place opened before it changes no tab's id.
+    r.ctx.ui.mount('chat_actions');
     const tab = r.ctx.ui.registerDrawerTab({ id: 'cards', title: 'Cards' });
+    const again = r.ctx.ui.registerDrawerTab({ id: 'cards', title: 'More cards' });
     await settled();
-    const surface = r.store.getState().surfaces.find((s) => s.kind === 'drawer')!;
-    expect(surface.options.tabName).toBe('cards');
-    expect(tab.tabId).toBe(`spindle:${ID}:tab:cards:${surface.surfaceId}`);
-    expect(placeId(surface)).toBe(tab.tabId);
+    const [first, second] = r.store.getState().surfaces.filter((s) => s.kind === 'drawer');
+    expect(tab.tabId).toBe(`spindle:${ID}:tab:cards`);
+    expect(placeId(first!)).toBe(tab.tabId);
+    // A second live tab of that id holds its place's id too; once the first is gone, its id is free again.
+    expect(again.tabId).toBe(`spindle:${ID}:tab:cards:${second!.surfaceId}`);
+    expect(placeId(second!)).toBe(again.tabId);
+    tab.destroy();
+    expect(r.ctx.ui.registerDrawerTab({ id: 'cards', title: 'Cards' }).tabId).toBe(`spindle:${ID}:tab:cards`);
+  });
+
+  it('ui.events names the tab shown whoever’s it is, by the id the app lists it by', async () => {
+    const r = await rig(['tools']);
+    r.markReady();
+    frontendsActions.openSurface(r.store, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot', tabId: 'spindle:tarot:tab:cards' });
+    r.store.setState({ activeTab: 'tarot/drawer-1', drawerOpen: true });
+    await settled();
+    expect(r.ctx.ui.events.getDrawerState()).toEqual({ open: true, tabId: 'spindle:tarot:tab:cards' });
+  });
+
+  it('a frame cannot name its tab with another extension’s prefix: the app lists it by its own key', () => {
+    const forged = { kind: 'drawer', extensionId: 'mine', surfaceId: 'drawer-1', key: 'mine/drawer-1', options: { tabId: 'spindle:cubby:tab:cubby_manager' } } as unknown as Surface;
+    expect(placeId(forged)).toBe('mine/drawer-1');
   });
 });
 

@@ -41,6 +41,20 @@ function show(store: FrontendsStore, ui: ReactElement, brokers = new Map<string,
 }
 
 describe('places of several extensions at once', () => {
+  it("a mount in Lumiverse's drawer header is no tab: it shows in the panel's bar once it draws", () => {
+    const store = createFrontendsStore();
+    frontendsActions.openSurface(store, 'cubby', 'drawer-1', 'drawer', { title: 'Cubby' });
+    frontendsActions.openSurface(store, 'cubby', 'mount-2', 'mount', { point: 'drawer_header_actions' });
+    const ui = show(store, <ExtensionDrawer />);
+    expect([...ui.querySelectorAll('[role="tab"]')].map((t) => t.textContent)).toEqual(['Cubby']);
+    const header = () => ui.querySelector<HTMLIFrameElement>('iframe[data-surface-id="mount-2"]')!;
+    expect(header().getAttribute('aria-hidden')).toBe('true');
+    act(() => frontendsActions.setContentHeight(store, surfaceKey('cubby', 'mount-2'), 28));
+    expect(header().getAttribute('aria-hidden')).toBeNull();
+    expect(header().style.height).toBe('28px');
+  });
+
+
   it('the panel lists its tabs by extension, whichever frontend finished first, and shows the first', () => {
     for (const order of [['summary_plus', 'lumi_timeline', 'novelist'], ['novelist', 'summary_plus', 'lumi_timeline']]) {
       const store = createFrontendsStore();

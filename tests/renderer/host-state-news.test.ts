@@ -34,11 +34,11 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe("the app's state as frames read it", () => {
   it('lists every section and every drawer tab; an extension tab by the id invoke takes, with its owner', () => {
     const { frontends, sources } = setup();
-    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot', iconSvg: '<svg/>', tabName: 'cards' });
+    frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot', iconSvg: '<svg/>', tabId: 'spindle:tarot:tab:cards' });
     const state = initialHostState(sources, 'plain');
     expect(state.surfaces.map((s) => s.label)).toEqual([...SECTIONS.map((s) => s.label), 'Tarot']);
     expect(state.surfaces.find((s) => s.label === 'Connections')).toMatchObject({ kind: 'drawer_tab', id: 'connections' });
-    expect(state.surfaces.at(-1)).toEqual({ kind: 'drawer_tab', id: 'spindle:tarot:tab:cards:drawer-1', label: 'Tarot', owner: 'tarot', iconSvg: '<svg/>' });
+    expect(state.surfaces.at(-1)).toEqual({ kind: 'drawer_tab', id: 'spindle:tarot:tab:cards', label: 'Tarot', owner: 'tarot', iconSvg: '<svg/>' });
   });
 
   it('the open chat and its message count in Lumiverse’s ids; connections only with generation, never a key', () => {
@@ -66,7 +66,7 @@ describe("the app's state as frames read it", () => {
     app.getState().sectionSelected('workbench');
     expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: false, tabId: null });
     frontendsActions.openSurface(frontends, 'tarot', 'drawer-1', 'drawer', { title: 'Tarot' });
-    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: true, tabId: 'spindle:tarot:tab:tab:drawer-1' });
+    expect(initialHostState(sources, 'plain').state['ui.drawer']).toEqual({ open: true, tabId: 'tarot/drawer-1' });
   });
 
   it('tells each frame once per change of what it reads, not for changes it cannot read', async () => {

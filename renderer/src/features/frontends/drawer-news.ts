@@ -3,6 +3,7 @@
 // the frame turns "my tab is now the shown one" into that tab's onActivate.
 import type { FrameBroker } from './frame-broker';
 import { drawerTabs, shownTab, type FrontendsStore } from './frontends-store';
+import { placeId } from './lumiverse-places';
 
 /** Starts sending the panel's state to the brokers; `update()` re-reads it (the Workbench came or went). */
 export function watchDrawer(store: FrontendsStore, brokers: ReadonlyMap<string, FrameBroker>, panelShown: () => boolean) {
@@ -22,7 +23,7 @@ export function watchDrawer(store: FrontendsStore, brokers: ReadonlyMap<string, 
         sent.delete(id);
         continue;
       }
-      const notice = { open, surfaceId: shown?.extensionId === id && shown.kind === 'drawer' ? shown.surfaceId : null };
+      const notice = { open, surfaceId: shown?.extensionId === id && shown.kind === 'drawer' ? shown.surfaceId : null, tabId: shown ? placeId(shown) : null };
       const said = JSON.stringify(notice);
       if (sent.get(id) === said) continue;
       sent.set(id, said);

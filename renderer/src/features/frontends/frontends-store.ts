@@ -118,9 +118,15 @@ export const CARD_MOUNT_POINTS: ReadonlySet<string> = new Set(['settings_extensi
 /** Lumiverse's mount points around its message box: shown at the Workbench's (ComposerMounts.tsx), above it or below. */
 export const COMPOSER_MOUNT_POINTS: ReadonlySet<string> = new Set(['chat_toolbar', 'chat_composer_above', 'chat_input_tools_left', 'chat_input_tools_right', 'chat_actions', 'chat_composer_below']);
 
+/** Lumiverse's mount point in its drawer's header (Cubby's back button): shown in the bar of the Workbench's extensions panel. */
+export const DRAWER_HEADER_MOUNT_POINTS: ReadonlySet<string> = new Set(['drawer_header_actions']);
+
 /** The tabs of the Workbench's extensions panel: drawer tabs, and what was mounted with no nearer place here. */
 export const isDrawerTab = (x: Surface) =>
-  IN_DRAWER.has(x.kind) && x.visible && !(x.kind === 'app' && x.options.overlay === true) && !(x.kind === 'mount' && (CARD_MOUNT_POINTS.has(x.options.point ?? '') || COMPOSER_MOUNT_POINTS.has(x.options.point ?? '')));
+  IN_DRAWER.has(x.kind) &&
+  x.visible &&
+  !(x.kind === 'app' && x.options.overlay === true) &&
+  !(x.kind === 'mount' && [CARD_MOUNT_POINTS, COMPOSER_MOUNT_POINTS, DRAWER_HEADER_MOUNT_POINTS].some((points) => points.has(x.options.point ?? '')));
 
 /** The panel's tabs, by extension (the order frontends finished loading in changes from start to start), each extension's in the order it made them. */
 export const drawerTabs = (surfaces: Surface[]): Surface[] => surfaces.filter(isDrawerTab).sort((a, b) => (a.extensionId < b.extensionId ? -1 : a.extensionId > b.extensionId ? 1 : 0));

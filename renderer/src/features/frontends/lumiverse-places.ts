@@ -1,7 +1,7 @@
 // The Workbench's places under Lumiverse's names: the drawer tabs and settings views of Lumiverse (its
 // ui-registry.ts) the Workbench has a section for, and its own sections under their ids. An extension opens them
 // (spindle.ui.openDrawerTab, ctx.host.surfaces.invoke) and lists them (ctx.host.surfaces.list).
-import { drawerTabId } from '../../../../shared/frames/host-state';
+import { drawerTabPrefix } from '../../../../shared/frames/host-state';
 import { SECTIONS, type SectionId } from '../../app/sections';
 import type { Surface } from './frontends-store';
 
@@ -31,5 +31,11 @@ export const SECTION_PLACES: ReadonlyArray<{ id: string; section: SectionId; lab
   label: spec.label,
 }));
 
-/** An extension's tab in the drawer by the id it has everywhere: a drawer tab's (drawerTabId), else its place's key. */
-export const placeId = (tab: Surface): string => (tab.kind === 'drawer' ? drawerTabId(tab.extensionId, tab.options.tabName ?? 'tab', tab.surfaceId) : tab.key);
+/**
+ * An extension's tab in the drawer by the id it has everywhere: a drawer tab's (drawerTabId, as its frame names it,
+ * taken only under its own extension's prefix, so no tab passes for another's), else its place's key.
+ */
+export const placeId = (tab: Surface): string => {
+  const named = tab.kind === 'drawer' ? tab.options.tabId : undefined;
+  return named?.startsWith(drawerTabPrefix(tab.extensionId)) ? named : tab.key;
+};
