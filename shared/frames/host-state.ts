@@ -19,6 +19,10 @@ export const STATE_SELECTORS = {
   'chat.active': { permission: null, description: 'The open chat, its character and the character picture\'s image id.' },
   'chat.messageCount': { permission: null, description: 'How many messages the open chat has.' },
   'persona.activeId': { permission: null, description: "The open chat's persona id." },
+  'loom.activePresetId': { permission: null, description: "The Loom preset the chat's prompt is built from, or null." },
+  'characters.editingId': { permission: 'characters', description: "The character whose editor shows (a session's Character & world), or null." },
+  'characters.favorites': { permission: null, description: 'Favourite characters: the Workbench keeps none.' },
+  'worldInfo.selectedEntryId': { permission: null, description: 'The world-book entry selected in its editor: the Workbench has no such editor.' },
   'connections.active': { permission: 'generation', description: "The open chat's connection: its id, provider and model." },
   'connections.profiles': { permission: 'generation', description: 'The connection profiles, never a key.' },
 } as const satisfies Record<string, SelectorSpec>;

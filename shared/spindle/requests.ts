@@ -3,7 +3,7 @@
 // (electron/core/extensions/spindle-host/spindle-dispatch.ts), and checks the answer against its result; a name
 // not in the table is UNSUPPORTED_HERE. What the Workbench does not have (databanks…) never reaches
 // the host: the worker answers it inert (members.ts).
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { LumiverseGenerateSchema, LumiverseStreamSchema, QuietGenerateSchema, RawGenerateSchema } from './generate-requests';
 import { TOAST_LEVELS } from './toast';
 import { SESSION_LIMITS } from '../types/chat';
@@ -70,6 +70,25 @@ const BookIds = Type.Array(Type.String({ maxLength: 128 }), { maxItems: 64 });
 /** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
 const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
 /** Lumiverse's CharacterCreateDTO / CharacterUpdateDTO fields but the name. */
+/** A prompt built over a chat and not sent (generate.dryRun, assemble): its chat, connection, persona and generation type, and `own` fields. */
+function promptOfChat<T extends Record<string, TSchema>>(own: T, errors: string[]) {
+  return endpoint({
+    ...positional({
+      input: Type.Object({
+        ...own,
+        chatId: ChatId,
+        connectionId: Opt(Type.String({ maxLength: 64 })),
+        personaId: Opt(Type.String({ maxLength: 200 })),
+        generationType: Opt(Type.String({ maxLength: 40 })),
+      }),
+      userId: Opt(Type.String({ maxLength: 200 })),
+    }),
+    result: Any,
+    errors: ['NOT_FOUND', 'CHAT_NO_CONNECTION', 'INVALID_INPUT', 'CONFLICT', 'CONNECTION_HELD', ...errors],
+    permission: 'generation',
+  });
+}
+
 const CHARACTER_FIELDS = {
   description: Opt(CardText),
   personality: Opt(CardText),
@@ -290,39 +309,9 @@ const HOST = {
   'generate.lumiverse': endpoint({ params: LumiverseGenerateSchema, result: Any, errors: GENERATION_ERRORS }),
   'generate.stream': endpoint({ params: LumiverseStreamSchema, result: Any, errors: GENERATION_ERRORS, chunk: StreamChunk }),
   // The prompt a turn of the chat would send now, built and not sent (spindle-host/prompt-dry-run.ts).
-  'generate.dryRun': endpoint({
-    ...positional({
-      input: Type.Object({
-        chatId: ChatId,
-        connectionId: Opt(Type.String({ maxLength: 64 })),
-        personaId: Opt(Type.String({ maxLength: 200 })),
-        presetId: Opt(Type.String({ maxLength: 200 })),
-        generationType: Opt(Type.String({ maxLength: 40 })),
-        parameters: Opt(Type.Record(Type.String(), Any)),
-      }),
-      userId: Opt(Type.String({ maxLength: 200 })),
-    }),
-    result: Any,
-    errors: ['NOT_FOUND', 'CHAT_NO_CONNECTION', 'INVALID_INPUT', 'CONFLICT', 'CANCELLED', 'CONNECTION_HELD'],
-    permission: 'generation',
-  }),
+  'generate.dryRun': promptOfChat({ presetId: Opt(Type.String({ maxLength: 200 })), parameters: Opt(Type.Record(Type.String(), Any)) }, ['CANCELLED']),
   // The prompt of the extension's own blocks over a chat, only assembled: no context handlers, no interceptors, no model.
-  assemble: endpoint({
-    ...positional({
-      input: Type.Object({
-        blocks: Type.Array(Type.Record(Type.String(), Any), { minItems: 1, maxItems: 256 }),
-        chatId: ChatId,
-        connectionId: Opt(Type.String({ maxLength: 64 })),
-        personaId: Opt(Type.String({ maxLength: 200 })),
-        generationType: Opt(Type.String({ maxLength: 40 })),
-        promptVariables: Opt(Type.Record(Type.String(), Any)),
-      }),
-      userId: Opt(Type.String({ maxLength: 200 })),
-    }),
-    result: Any,
-    errors: ['NOT_FOUND', 'CHAT_NO_CONNECTION', 'INVALID_INPUT', 'INPUT_TOO_LARGE', 'CONFLICT', 'CONNECTION_HELD'],
-    permission: 'generation',
-  }),
+  assemble: promptOfChat({ blocks: Type.Array(Type.Record(Type.String(), Any), { minItems: 1, maxItems: 256 }), promptVariables: Opt(Type.Record(Type.String(), Any)) }, ['INPUT_TOO_LARGE']),
   /** The extension used a Lumiverse member the Workbench does not have (listed once on its card). */
   'runtime.inert': endpoint({ ...named({ member: Type.String() }), result: Type.Null() }),
   /** The worker refused its global fetch itself (no cors_proxy): the host lists it on its card, in its own words. */

@@ -51,6 +51,9 @@ describe("the app's state as frames read it", () => {
     expect(plain['chat.messageCount']).toBe(42);
     expect(plain['persona.activeId']).toBe('persona-s1');
     expect(plain['ui.settings']).toEqual({ open: false, view: null });
+    expect(plain['loom.activePresetId']).toBeNull();
+    app.setState((s) => ({ settings: { ...s.settings, chat: { ...s.settings?.chat, presetId: 'loom-7' } } as never }));
+    expect(initialHostState(sources, 'plain').state['loom.activePresetId']).toBe('loom-7');
     expect('connections.profiles' in plain).toBe(false);
     expect('connections.active' in plain).toBe(false);
     const granted = initialHostState(sources, 'granted').state;
@@ -112,6 +115,9 @@ describe("the app's state as frames read it", () => {
     frontendsActions.openSurface(frontends, 'granted', 'character-1', 'character', { title: 'Voice' });
     frontendsActions.openSurface(frontends, 'other', 'character-1', 'character', { title: 'Other' });
     expect(initialHostState(sources, 'granted').characterEditor).toEqual({ open: true, characterId: 's1', activeSurfaceId: 'character-1', extensions: { readalong: { voice: 'alto' } } });
+    // Which character is edited: a selector for those granted characters too.
+    expect(initialHostState(sources, 'granted').state['characters.editingId']).toBe('s1');
+    expect('characters.editingId' in initialHostState(sources, 'plain').state).toBe(false);
     // Another session's editor is not this one's.
     frontends.setState({ characterEditor: 's2' });
     expect(initialHostState(sources, 'granted').characterEditor?.open).toBe(false);

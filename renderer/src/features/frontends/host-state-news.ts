@@ -54,6 +54,10 @@ function selectorValues(app: AppState, frontends: FrontendsState, layout: ChatLa
     'chat.active': { chatId: openId, characterId: openId, avatarImageId: openId && open?.avatar ? characterImageId(openId) : null },
     'chat.messageCount': window?.total ?? open?.messages.length ?? 0,
     'persona.activeId': openId ? personaIdOf(openId) : null,
+    'loom.activePresetId': app.settings?.chat?.presetId ?? null,
+    'characters.editingId': frontends.characterEditor,
+    'characters.favorites': [],
+    'worldInfo.selectedEntryId': null,
     'connections.active': { activeProfileId: active?.id ?? null, provider: active?.provider ?? null, model: active?.defaultModel ?? null },
     'connections.profiles': app.connections.items.map((p) => connectionDto(p, mainId)),
   };
