@@ -1,6 +1,7 @@
-// The SpindleFrontendContext an extension's setup(ctx) receives, as Lumiverse's types describe it: what has a
-// place here is real (surfaces, dialogs, backend messages, events, files, permissions, messages); the rest
-// is present, logged once and listed on the extension's card, so a frontend never meets a TypeError.
+// The SpindleFrontendContext an extension's setup(ctx) receives, as Lumiverse's types describe it (frontend
+// extensibility v2 included, as its v2 host answers it): what has a place here is real (surfaces, dialogs, backend
+// messages, events, files, permissions, messages, state, settings, the domain members); the rest is present, logged
+// once and listed on the extension's card, so a frontend never meets a TypeError.
 import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
 import { base64ToBytes } from './base64';
 import { createComponents } from './components';
@@ -34,8 +35,7 @@ function notApplied(state: RuntimeState, member: string, field: string) {
   return (options?: Record<string, unknown>) => {
     const named = options?.[field];
     state.inert(typeof named === 'string' && named ? `${member}(${named.slice(0, 60)})` : member);
-    const handle = Object.assign(() => undefined, { destroy: () => undefined, dispose: () => undefined });
-    return handle;
+    return Object.assign(() => undefined, { destroy: () => undefined, dispose: () => undefined });
   };
 }
 
