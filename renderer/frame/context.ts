@@ -11,6 +11,7 @@ import { createHostReads } from './host-reads';
 import { pageJson } from './lumiverse-page';
 import { createMessages } from './messages';
 import type { RuntimeState } from './runtime-state';
+import { tellEach } from './tell-each';
 import { createUi } from './ui';
 
 /** Backend messages that wait for ready() (Lumiverse keeps the newest 100). */
@@ -45,29 +46,13 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
   const queued: unknown[] = [];
   const backendHandlers = new Set<(payload: unknown) => void>();
   const eventHandlers = new Map<string, Set<(payload: unknown) => void>>();
-  const deliver = (payload: unknown) => {
-    for (const handler of backendHandlers) {
-      try {
-        handler(payload);
-      } catch (err) {
-        console.error(err);
-      }
-    }
-  };
+  const deliver = (payload: unknown) => tellEach(backendHandlers, () => payload);
   state.channel.on('backend', ({ payload }) => {
     if (ready) return deliver(payload);
     queued.push(payload);
     if (queued.length > MAX_QUEUED) queued.shift();
   });
-  state.channel.on('event', ({ event, payload }) => {
-    for (const handler of eventHandlers.get(event) ?? []) {
-      try {
-        handler(payload);
-      } catch (err) {
-        console.error(err);
-      }
-    }
-  });
+  state.channel.on('event', ({ event, payload }) => tellEach(eventHandlers.get(event) ?? [], () => payload));
   const markReady = () => {
     if (ready) return;
     ready = true;

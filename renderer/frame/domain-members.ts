@@ -3,6 +3,7 @@
 // the same permissions (the frame is the same extension); settings are its own, kept on the host.
 import { MAX_FRONTEND_CALLS_IN_FLIGHT, type FrontendCall } from '../../shared/frames/host-state';
 import { inTurns } from './in-turn';
+import { tellEach } from './tell-each';
 import type { RuntimeState } from './runtime-state';
 
 export function createDomainMembers(state: RuntimeState) {
@@ -80,13 +81,7 @@ function createSettings(call: (method: FrontendCall, ...args: unknown[]) => Prom
     const all = values ? await values.catch(() => null) : null;
     if (all && copy === undefined) delete all[name];
     else if (all) Object.defineProperty(all, name, { value: copy, enumerable: true, writable: true, configurable: true });
-    for (const watcher of [...(watchers.get(name) ?? [])]) {
-      try {
-        watcher(structuredClone(copy));
-      } catch (err) {
-        console.error(err);
-      }
-    }
+    tellEach(watchers.get(name) ?? [], () => structuredClone(copy));
   };
   return {
     /** The value kept under `key`, or undefined. */

@@ -8,18 +8,11 @@ import type { CharacterEditorState } from '../../shared/frames/host-state';
 import { CardExtensionsDrafts, type Extensions } from './card-extensions';
 import { frameError } from './channel';
 import type { RuntimeState } from './runtime-state';
+import { tellEach } from './tell-each';
 import { clip, openSurface, surfaceOptions } from './surface-open';
 
 const CLOSED: CharacterEditorState = { open: false, characterId: null, activeSurfaceId: null, extensions: {} };
 const isRecord = (value: unknown): value is Extensions => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function safely(handler: () => void): void {
-  try {
-    handler();
-  } catch (err) {
-    console.error(err);
-  }
-}
 
 function characterEditor(state: RuntimeState) {
   const tabIds = new Map<string, string>();
@@ -39,11 +32,11 @@ function characterEditor(state: RuntimeState) {
     if (said === last) return;
     const before = JSON.parse(last) as { open: boolean; activeTabId: string | null };
     last = said;
-    for (const handler of [...changeHandlers]) safely(() => handler(structuredClone(now)));
+    tellEach(changeHandlers, () => structuredClone(now));
     // A tab becoming the shown one, as a click on it does in Lumiverse.
     if (now.open && now.activeTabId && (!before.open || before.activeTabId !== now.activeTabId)) {
       const surfaceId = [...tabIds].find(([, tabId]) => tabId === now.activeTabId)?.[0];
-      for (const handler of [...(surfaceId ? (activateHandlers.get(surfaceId) ?? []) : [])]) safely(handler);
+      tellEach(surfaceId ? (activateHandlers.get(surfaceId) ?? []) : [], () => undefined);
     }
   };
   state.channel.on('hostState', changed);

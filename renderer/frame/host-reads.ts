@@ -5,19 +5,10 @@
 import { STATE_SELECTORS, type HostState, type HostSurface } from '../../shared/frames/host-state';
 import { frameError } from './channel';
 import type { RuntimeState } from './runtime-state';
+import { tellEach } from './tell-each';
 
 /** Two JSON values alike (the app sends plain data). */
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-function tell<T>(listeners: Iterable<(value: T) => void>, value: () => T): void {
-  for (const listener of [...listeners]) {
-    try {
-      listener(value());
-    } catch (err) {
-      console.error(err);
-    }
-  }
-}
 
 /** A surface reference: `{ kind, id }` (Lumiverse's v2 host), or the id alone (the 0.6.20 types' invoke(surfaceId, …)). */
 type SurfaceRef = { kind?: unknown; id?: unknown } | string;
@@ -35,9 +26,9 @@ export function createHostReads(state: RuntimeState) {
     const was = before;
     before = next;
     for (const [id, listeners] of selectorListeners) {
-      if (id in next.state && !same(was.state[id], next.state[id])) tell(listeners, () => structuredClone(next.state[id]));
+      if (id in next.state && !same(was.state[id], next.state[id])) tellEach(listeners, () => structuredClone(next.state[id]));
     }
-    if (!same(was.surfaces, next.surfaces)) tell(surfaceListeners, () => list());
+    if (!same(was.surfaces, next.surfaces)) tellEach(surfaceListeners, () => list());
   });
   const readable = (id: unknown): string => {
     const name = String(id);

@@ -72,7 +72,10 @@ describe('places of several extensions at once', () => {
   it('once every frontend has placed its tabs, the one shown stays shown when an extension whose id sorts first arrives', () => {
     const store = createFrontendsStore();
     const heard: Array<[string, unknown]> = [];
-    const broker = (id: string) => ({ notify: (topic: string, data: unknown) => heard.push([id, data]) }) as unknown as FrameBroker;
+    const broker = (id: string) => {
+      const notify = (_topic: string, data: unknown) => void heard.push([id, data]);
+      return { notify, notifyChanged: notify } as unknown as FrameBroker;
+    };
     const brokers = new Map([['novelist', broker('novelist')], ['summary_plus', broker('summary_plus')]]);
     const drawer = watchDrawer(store, brokers, () => true);
     for (const id of ['summary_plus', 'novelist']) frontendsActions.openSurface(store, id, 'tab', 'drawer', { title: id });

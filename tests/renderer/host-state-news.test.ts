@@ -8,7 +8,7 @@ import { SECTIONS } from '../../renderer/src/app/sections';
 import { createAppStore } from '../../renderer/src/stores/app/app-store';
 import type { ChatSession } from '../../shared/types/chat';
 import type { ConnectionProfileView } from '../../shared/types/llm';
-import type { FrameBroker } from '../../renderer/src/features/frontends/frame-broker';
+import { FrameBroker } from '../../renderer/src/features/frontends/frame-broker';
 import { createFrontendsStore, frontendsActions } from '../../renderer/src/features/frontends/frontends-store';
 import { initialHostState, watchHostState } from '../../renderer/src/features/frontends/host-state-news';
 
@@ -18,7 +18,12 @@ function setup() {
   const app = createAppStore();
   const frontends = createFrontendsStore();
   const told = new Map<string, Array<FrameNotice<'hostState'>>>();
-  const broker = (id: string) => ({ notify: (topic: string, data: FrameNotice<'hostState'>) => topic === 'hostState' && told.set(id, [...(told.get(id) ?? []), data]) }) as unknown as FrameBroker;
+  // Real brokers (their memory of what each frame heard), whose notices are recorded instead of sent.
+  const broker = (id: string) => {
+    const real = new FrameBroker(id, { store: frontends, host: { invoke: async () => ({ ok: true, value: null }), onEvent: () => () => undefined } as never, granted: () => [], init: () => ({}) as never, onStopped: () => undefined, activeConnection: () => null });
+    real.notify = ((topic: string, data: FrameNotice<'hostState'>) => void (topic === 'hostState' && told.set(id, [...(told.get(id) ?? []), data]))) as FrameBroker['notify'];
+    return real;
+  };
   const brokers = new Map([
     ['plain', broker('plain')],
     ['granted', broker('granted')],

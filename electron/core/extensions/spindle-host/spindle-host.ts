@@ -1,6 +1,4 @@
 // The host side of `spindle.*`: each request a worker makes goes to the one place that answers its namespace.
-import fs from 'node:fs';
-import path from 'node:path';
 import { HostFailure, type HostError, type Result } from '../../../../shared/errors';
 import type { LogLevel } from '../../../../shared/protocol';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
@@ -15,13 +13,13 @@ import { corsHandlers } from './cors';
 import { councilHandlers, type CouncilReads } from './council-reads';
 import { ExtensionEnclave } from './enclave';
 import { ExtensionEphemeral } from './ephemeral';
-import { ExtensionStorage } from './extension-storage';
+import { StorageAreas } from './storage-areas';
 import type { HandlersOf, SpindleHandlers } from './handlers';
 import { PipelineRegistrations } from './registrations';
 import { declaresError, dispatchSpindle } from './spindle-dispatch';
 import type { SpindleCall } from '../workers/worker-host-types';
 import type { GenerationReplyTarget } from './generation-gate';
-import { spindleRequest, STORAGE_OPS, type StorageOp } from '../../../../shared/spindle/requests';
+import { spindleRequest } from '../../../../shared/spindle/requests';
 import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { pushHandlers, toastHandlers } from './toasts';
 import { userHandlers } from './users';
@@ -106,12 +104,9 @@ export interface SpindleHostOptions {
   peer?(extensionId: string): PeerWorker | null;
 }
 
-/** Folders of an extension's data folder that belong to the host's areas; anything else predates them. */
-const AREAS = { storage: 'storage', userStorage: 'user-local' } as const;
-const RESERVED = new Set<string>([...Object.values(AREAS), 'ephemeral', 'ephemeral.json', 'variables.json', 'enclave-keys.json', 'images', 'uploads']);
 
 export class SpindleHost {
-  private readonly storages = new Map<string, ExtensionStorage>();
+  private readonly storages: StorageAreas;
   /** One handler per method of the spindle request contract. */
   private readonly handlers: SpindleHandlers<RequestOrigin>;
   private readonly inert = new Map<string, Set<string>>();
@@ -152,6 +147,7 @@ export class SpindleHost {
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock);
     this.frontendSettings = new FrontendSettings(options.dataRoot);
+    this.storages = new StorageAreas(options.dataRoot);
     this.commands = new ExtensionCommands(changed);
     this.dialogs = new BackendDialogs((event) => options.dialogEvent?.(event), options.timers ?? systemTimers, clock);
     const peer = (id: string) => options.peer?.(id) ?? null;
@@ -188,8 +184,8 @@ export class SpindleHost {
       ...pushHandlers(clock, showToast),
       ...userHandlers(deps.windowVisible ?? (() => false)),
       ...this.dialogs.handlers(),
-      ...this.storageHandlers('storage'),
-      ...this.storageHandlers('userStorage'),
+      ...this.storages.handlers('storage'),
+      ...this.storages.handlers('userStorage'),
       ...this.generateHandlers(),
       ...dryRunHandler(chats),
       'runtime.inert': ({ member }, origin) => {
@@ -277,7 +273,7 @@ export class SpindleHost {
 
   /** The extension was removed: its storage objects go (its folder is the caller's to delete). */
   forget(extensionId: string): void {
-    for (const key of [...this.storages.keys()]) if (key.startsWith(`${extensionId}\0`)) this.storages.delete(key);
+    this.storages.forget(extensionId);
     this.inert.delete(extensionId);
     this.refusedFor.delete(extensionId);
     this.uploads.forget(extensionId);
@@ -343,38 +339,7 @@ export class SpindleHost {
         });
     return { 'generate.quiet': generate('quiet'), 'generate.raw': generate('raw'), 'generate.lumiverse': generate('lumiverse'), 'generate.stream': generate('stream') };
   }
-
-  /** spindle.storage.* or spindle.userStorage.*: the extension's own area. */
-  private storageHandlers<A extends 'storage' | 'userStorage'>(area: A): HandlersOf<A> {
-    const ops = Object.keys(STORAGE_OPS) as StorageOp[];
-    return Object.fromEntries(
-      ops.map((op) => [`${area}.${op}`, (params: never, origin: RequestOrigin) => (this.storage(origin.extensionId, area).ops[op] as (params: never) => Promise<unknown>)(params)]),
-    ) as unknown as HandlersOf<A>;
-  }
-
-  private storage(extensionId: string, area: keyof typeof AREAS): ExtensionStorage {
-    const key = `${extensionId}\0${area}`;
-    let storage = this.storages.get(key);
-    if (!storage) {
-      const folder = path.join(this.options.dataRoot, extensionId);
-      const root = path.join(folder, AREAS[area]);
-      if (area === 'storage') adoptEarlierFiles(folder, root);
-      fs.mkdirSync(root, { recursive: true });
-      storage = new ExtensionStorage(root);
-      this.storages.set(key, storage);
-    }
-    return storage;
-  }
 }
-
-/** Files an extension wrote straight into its data folder (before workers were contained) move into its storage. */
-function adoptEarlierFiles(folder: string, root: string): void {
-  if (fs.existsSync(root) || !fs.existsSync(folder)) return;
-  const earlier = fs.readdirSync(folder).filter((name) => !RESERVED.has(name));
-  fs.mkdirSync(root, { recursive: true });
-  for (const name of earlier) fs.renameSync(path.join(folder, name), path.join(root, name));
-}
-
 
 /** A SpindleHost with its generation gate (permission, caps, timeout, redacted answers). */
 export function createSpindleHost(

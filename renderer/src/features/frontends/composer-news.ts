@@ -13,17 +13,12 @@ export function composerNotice(state: Pick<FrontendsState, 'composer'>, extensio
   return box ? { shown: true, place: box.places[extensionId] ?? box.base, ...box.state } : HIDDEN;
 }
 
-/** What each broker was last told. */
-const heard = new WeakMap<FrameBroker, string>();
-
 /** Tells the brokers whose extension may hear it what changed since they last heard. */
 export function tellComposer(brokers: Iterable<FrameBroker>, grantedOf: (id: string) => readonly string[], state: Pick<FrontendsState, 'composer'>): void {
   for (const broker of brokers) {
     const notice = grantedOf(broker.extensionId).includes('generation') ? composerNotice(state, broker.extensionId) : HIDDEN;
-    const key = JSON.stringify(notice);
     // A frame never told is told only once there is a box to tell of.
-    if (heard.get(broker) === key || (!heard.has(broker) && !notice.shown)) continue;
-    heard.set(broker, key);
-    broker.notify('composer', notice);
+    if (!broker.heard('composer') && !notice.shown) continue;
+    broker.notifyChanged('composer', notice);
   }
 }

@@ -7,7 +7,6 @@ import { placeId } from './lumiverse-places';
 
 /** Starts sending the panel's state to the brokers; `update()` re-reads it (the Workbench came or went). */
 export function watchDrawer(store: FrontendsStore, brokers: ReadonlyMap<string, FrameBroker>, panelShown: () => boolean) {
-  const sent = new Map<string, string>();
   const update = () => {
     const state = store.getState();
     const shown = shownTab(drawerTabs(state.surfaces), state.activeTab);
@@ -19,15 +18,8 @@ export function watchDrawer(store: FrontendsStore, brokers: ReadonlyMap<string, 
       return;
     }
     for (const [id, broker] of brokers) {
-      if (!state.ready[id]) {
-        sent.delete(id);
-        continue;
-      }
-      const notice = { open, surfaceId: shown?.extensionId === id && shown.kind === 'drawer' ? shown.surfaceId : null, tabId: shown ? placeId(shown) : null };
-      const said = JSON.stringify(notice);
-      if (sent.get(id) === said) continue;
-      sent.set(id, said);
-      broker.notify('drawer', notice);
+      if (!state.ready[id]) continue;
+      broker.notifyChanged('drawer', { open, surfaceId: shown?.extensionId === id && shown.kind === 'drawer' ? shown.surfaceId : null, tabId: shown ? placeId(shown) : null });
     }
   };
   const unsubscribe = store.subscribe(update);

@@ -90,6 +90,24 @@ export class FrameBroker {
     this.pinger = this.timers.setInterval(() => this.ping(), PING_INTERVAL_MS);
   }
 
+  /** What the frame was last told of each topic told by notifyChanged. */
+  private readonly said = new Map<FrameTopic, string>();
+
+  /**
+   * Tells the frame `data` unless it was the last it heard of `topic` (the app's news of its state: the drawer, the
+   * message box, the host state). `said` is how it reads, when the caller has written it out already.
+   */
+  notifyChanged<T extends FrameTopic>(topic: T, data: FrameNotice<T>, said: string = JSON.stringify(data)): void {
+    if (this.said.get(topic) === said) return;
+    this.said.set(topic, said);
+    this.notify(topic, data);
+  }
+
+  /** Whether the frame has heard anything of `topic` through notifyChanged. */
+  heard(topic: FrameTopic): boolean {
+    return this.said.has(topic);
+  }
+
   notify<T extends FrameTopic>(topic: T, data: FrameNotice<T>): void {
     if (this.stopped) return;
     const problem = noticeProblem(topic, data);

@@ -116,13 +116,11 @@ const inputsOf = (app: AppState, frontends: FrontendsState, brokers: number): un
 
 /** Tells every frame its state when it changes; `update()` looks again even if the stores did not change (a resize). */
 export function watchHostState(sources: Sources) {
-  const sent = new Map<string, string>();
   let queued = false;
   let forced = false;
   let inputs: unknown[] = [];
   const run = () => {
     queued = false;
-    for (const id of sent.keys()) if (!sources.brokers.has(id)) sent.delete(id);
     if (sources.brokers.size === 0) return;
     const frontends = sources.frontends.getState();
     const app = sources.app.getState();
@@ -136,10 +134,7 @@ export function watchHostState(sources: Sources) {
     const placesSaid = JSON.stringify(surfaces);
     for (const [id, broker] of sources.brokers) {
       const state = hostStateFor(sources.granted(id), values, surfaces, () => characterEditorOf(app, frontends, id));
-      const said = placesSaid + JSON.stringify({ ...state, surfaces: null });
-      if (sent.get(id) === said) continue;
-      sent.set(id, said);
-      broker.notify('hostState', state);
+      broker.notifyChanged('hostState', state, placesSaid + JSON.stringify({ ...state, surfaces: null }));
     }
   };
   // Store changes come in bursts: told once per burst.
