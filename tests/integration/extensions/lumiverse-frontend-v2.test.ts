@@ -98,6 +98,10 @@ describe("a frontend's v2 members on the host", () => {
     expect(burst.filter((a) => a.ok)).toHaveLength(8);
     expect(burst.filter((a) => !a.ok)).toEqual(Array.from({ length: 4 }, () => expect.objectContaining({ error: expect.objectContaining({ code: 'RATE_LIMITED' }) })));
     for (let i = 0; i < 12; i++) await frontendCall(r, 'frontendSettings.write', [`burst${i}`]);
+    // Its backend's storage, opened for the first time after, leaves the settings file where it is (the host's own).
+    const origin = { extensionId: ID, allowed: () => true, denyPermission: () => undefined };
+    const call = { signal: new AbortController().signal, emit: () => undefined };
+    expect(await r.host.extensions.spindleHost.answer(origin, 'storage.list', {}, call)).toEqual({ ok: true, value: [] });
     await r.close();
     rig = null;
     r = await withFrontend([], [], dataDir);

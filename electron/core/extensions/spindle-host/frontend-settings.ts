@@ -13,6 +13,9 @@ export const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 type Settings = { values: Record<string, unknown> };
 
+/** Its file in the extension's data folder (one of the host's own there: storage-areas.ts leaves it where it is). */
+export const FRONTEND_SETTINGS_FILE = 'frontend-settings.json';
+
 export class FrontendSettings {
   private readonly docs = new Map<string, JsonDocument<Settings>>();
 
@@ -45,7 +48,7 @@ export class FrontendSettings {
 
   private doc(extensionId: string): JsonDocument<Settings> {
     let doc = this.docs.get(extensionId);
-    if (!doc) this.docs.set(extensionId, (doc = new JsonDocument(path.join(this.dataRoot, extensionId, 'frontend-settings.json'), () => ({ values: Object.create(null) as Record<string, unknown> }), MAX_SETTINGS_BYTES)));
+    if (!doc) this.docs.set(extensionId, (doc = new JsonDocument(path.join(this.dataRoot, extensionId, FRONTEND_SETTINGS_FILE), () => ({ values: Object.create(null) as Record<string, unknown> }), MAX_SETTINGS_BYTES)));
     return doc;
   }
 }
