@@ -55,7 +55,8 @@ test.describe('a frontend written for frontend v2', () => {
     await page.getByRole('tab', { name: 'Character & world' }).click();
     const note = page.frameLocator('iframe[data-extension-id="lumiverse_tab_folders"][data-surface-id^="character-"]');
     await expect(note.locator('#note-shown')).toHaveText(`Editing ${chatId}: null`);
-    await note.getByRole('button', { name: 'Save note' }).click();
+    // By keyboard: the cards above it (world books) may still grow and move the frame under a pointer's click.
+    await note.getByRole('button', { name: 'Save note' }).press('Enter');
     await expect(note.locator('#note-shown')).toHaveText(`Editing ${chatId}: {"note":"harbor"}`);
     await page.reload();
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
