@@ -128,38 +128,40 @@ export function WorkbenchPanel() {
     'data-dragging': dragging || undefined,
   };
 
-  if (sessions.length === 0) {
-    return (
-      <div className="panel-stack workbench-drop" {...drop} data-testid="workbench-drop">
-        <EmptyState icon="workbench" {...SPEC.empty}>
-          {!loaded && !loadError && <AskingHost>for its sessions</AskingHost>}
-          <div className="empty-state__actions">
-            <NewSessionButton primary onError={setCreateError} />
-            {!importing && (
-              <button type="button" className="btn" onClick={() => setImporting({ file: null })}>
-                Import…
-              </button>
-            )}
-          </div>
-        </EmptyState>
-        {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
-        {createError && <InlineError error={createError} title="Could not create a session" />}
-        {importForm}
-        <ExtensionDrawer />
-      </div>
-    );
-  }
-
+  // One tree for both layouts, the extensions panel last in it: when the sessions arrive (or the first is made, or the
+  // last deleted) the panel stays the same element, so its frames are not reloaded under the person's pointer.
+  const empty = sessions.length === 0;
   return (
-    <div className="workbench workbench-drop" {...drop} data-testid="workbench-drop">
-      <aside className="workbench__side">
-        <SessionList onImport={() => setImporting((v) => (v ? false : { file: null }))} />
-        {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
-      </aside>
-      <div className="workbench__main">
-        {importForm}
-        <OpenSession />
-      </div>
+    <div className={`${empty ? 'panel-stack' : 'workbench'} workbench-drop`} {...drop} data-testid="workbench-drop">
+      {empty ? (
+        <>
+          <EmptyState icon="workbench" {...SPEC.empty}>
+            {!loaded && !loadError && <AskingHost>for its sessions</AskingHost>}
+            <div className="empty-state__actions">
+              <NewSessionButton primary onError={setCreateError} />
+              {!importing && (
+                <button type="button" className="btn" onClick={() => setImporting({ file: null })}>
+                  Import…
+                </button>
+              )}
+            </div>
+          </EmptyState>
+          {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
+          {createError && <InlineError error={createError} title="Could not create a session" />}
+          {importForm}
+        </>
+      ) : (
+        <>
+          <aside className="workbench__side">
+            <SessionList onImport={() => setImporting((v) => (v ? false : { file: null }))} />
+            {loadError && <InlineError error={loadError} title="Could not read the sessions" />}
+          </aside>
+          <div className="workbench__main">
+            {importForm}
+            <OpenSession />
+          </div>
+        </>
+      )}
       <ExtensionDrawer />
     </div>
   );
