@@ -189,6 +189,11 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     else if (change.kind === 'deleted') extensions.pipeline().broadcast('REGEX_SCRIPT_DELETED', { id: change.id });
     emit({ type: 'regex.changed', revision: display.revision });
   });
+  // Lumiverse's PRESET_CHANGED ({ id, preset }) for extensions, whoever wrote it; the window's preset editor reads it again.
+  llmServices.presets.onChange((change) => {
+    if (change.kind === 'changed') extensions.pipeline().broadcast('PRESET_CHANGED', { id: change.preset.id, preset: change.preset });
+    emit({ type: 'presets.changed', presetId: change.kind === 'changed' ? change.preset.id : change.id, change: change.kind === 'changed' ? 'updated' : 'deleted' });
+  });
   llmServices.sidecar.endpoints.attach(() => extensions.providers());
   extensions.onEvent((event) => {
     // An extension's processors came or went (registered, stopped, a permission changed): the window draws again. Its

@@ -56,7 +56,9 @@ export type HostEvent =
   /** The "always allowed" list changed (approvals.allowed.list returns the new one). */
   | { type: 'approvals.allowed.changed' }
   /** A regex script was written, switched or deleted: what the window shows through them is stale. */
-  | { type: 'regex.changed'; revision: number };
+  | { type: 'regex.changed'; revision: number }
+  /** A preset was written (by the window, an extension or an import) or deleted: an editor showing it reads it again. */
+  | { type: 'presets.changed'; presetId: string; change: 'updated' | 'deleted' };
 
 export type HostEventListener = (event: HostEvent) => void;
 
@@ -96,4 +98,5 @@ export const HOST_EVENTS = {
   'approval.resolved': 'A pending approval ended.',
   'approvals.allowed.changed': 'The "always allowed" list changed.',
   'regex.changed': 'A regex script was written, switched or deleted.',
+  'presets.changed': 'A preset was written or deleted.',
 } as const satisfies Record<HostEvent['type'], string>;

@@ -13,6 +13,7 @@ import { mcpMethods } from './mcp';
 import { backupMethods } from './backup';
 import { localModelMethods } from './local-models';
 import { regexMethods } from './regex';
+import { presetMethods } from './presets';
 
 export const contract = {
   ...hostMethods,
@@ -28,6 +29,7 @@ export const contract = {
   ...backupMethods,
   ...localModelMethods,
   ...regexMethods,
+  ...presetMethods,
 };
 
 export type Contract = typeof contract;

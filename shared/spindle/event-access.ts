@@ -53,10 +53,10 @@ function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => bool
 }
 
 /**
- * A character's or persona's fields go only to extensions that may read them through the API (characters, personas);
- * the others hear which one changed.
+ * A character's, persona's or preset's fields go only to extensions that may read them through the API (characters,
+ * personas, presets); the others hear which one changed.
  */
-const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas' };
+const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas', PRESET_CHANGED: 'presets' };
 
 /** The payload extension `receiver`, holding `granted`, receives for `event`, or null when it receives nothing. */
 export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[], receiver: string): unknown {

@@ -29,6 +29,9 @@ const EDITABLE = ['name', 'provider', 'engine', 'parameters', 'prompts', 'metada
 
 export const PRESET_LIMITS = { maxPresets: 1000, maxPresetBytes: 4 * 1024 * 1024 };
 
+/** A preset written (made, changed, restored) or deleted, told once the write is done. */
+export type PresetChange = { kind: 'changed'; preset: PresetDto } | { kind: 'deleted'; id: string };
+
 /**
  * A preset's stored document: its blocks normalized, stale prompt variables pruned, defaults filled, and its fields
  * in one order, so the same preset is the same text (a restore of an unchanged one is no change).
@@ -51,6 +54,7 @@ function presetDoc(p: PresetCreate & Pick<PresetDto, 'id' | 'created_at' | 'upda
 
 export class PresetStore extends DbStore {
   private readonly sql;
+  private readonly listeners = new Set<(change: PresetChange) => void>();
 
   constructor(db: Db, clock: Clock, committed?: () => void) {
     super(db, clock, committed);
@@ -64,6 +68,12 @@ export class PresetStore extends DbStore {
       write: p('UPDATE presets SET cache_revision = cache_revision + 1, updated_at = ?, doc = ? WHERE id = ?'),
       remove: p('DELETE FROM presets WHERE id = ?'),
     };
+  }
+
+  /** Hears every preset written or deleted, whoever wrote it (the window's editor, an extension, an import). */
+  onChange(listener: (change: PresetChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** Lumiverse's page: 50 by default, 200 at most. */
@@ -83,12 +93,13 @@ export class PresetStore extends DbStore {
     const now = this.seconds();
     const preset = presetDoc({ ...input, id: randomUUID(), created_at: now, updated_at: now });
     this.write(() => this.insert(preset));
-    return { ...preset, cache_revision: 0 };
+    return this.announced({ ...preset, cache_revision: 0 });
   }
 
   /** Changes the fields given, if the preset is still at `expected_cache_revision`. */
   update(id: string, input: PresetUpdate): PresetDto {
-    return this.write(() => {
+    const before = this.get(id)?.cache_revision;
+    const after = this.write(() => {
       const current = this.get(id) ?? fail('NOT_FOUND', `There is no preset ${id}.`, { path: '/presetId' });
       if (input.expected_cache_revision !== current.cache_revision) {
         // Lumiverse's words and fields: extensions retry with actualCacheRevision.
@@ -109,6 +120,7 @@ export class PresetStore extends DbStore {
       this.sql.write.run(next.updated_at, this.json(doc), id);
       return next;
     });
+    return after.cache_revision === before ? after : this.announced(after);
   }
 
   /** Every preset, by id (a backup's). */
@@ -127,7 +139,8 @@ export class PresetStore extends DbStore {
    * added. Its blocks are normalized as any preset's are.
    */
   restore(preset: PresetDto): PresetDto {
-    return this.write(() => {
+    const before = this.get(preset.id)?.cache_revision;
+    const after = this.write(() => {
       const current = this.get(preset.id);
       const doc = presetDoc(preset);
       if (current) {
@@ -140,10 +153,13 @@ export class PresetStore extends DbStore {
       this.insert(doc);
       return { ...doc, cache_revision: 0 };
     });
+    return after.cache_revision === before ? after : this.announced(after);
   }
 
   delete(id: string): boolean {
-    return this.write(() => this.sql.remove.run(id).changes > 0);
+    const deleted = this.write(() => this.sql.remove.run(id).changes > 0);
+    if (deleted) for (const listener of this.listeners) listener({ kind: 'deleted', id });
+    return deleted;
   }
 
   blocks(id: string): PromptBlock[] | null {
@@ -205,6 +221,11 @@ export class PresetStore extends DbStore {
   private insert(doc: Omit<PresetDto, 'cache_revision'>): void {
     if ((this.sql.count.get() as [number])[0] >= PRESET_LIMITS.maxPresets) fail('QUOTA_EXCEEDED', `At most ${PRESET_LIMITS.maxPresets} presets are kept.`);
     this.sql.insert.run(doc.id, doc.created_at, doc.updated_at, this.json(doc));
+  }
+
+  private announced(preset: PresetDto): PresetDto {
+    for (const listener of this.listeners) listener({ kind: 'changed', preset });
+    return preset;
   }
 
   private json(doc: object): string {

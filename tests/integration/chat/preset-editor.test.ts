@@ -1,0 +1,65 @@
+// The preset editor's reads and writes of one preset: the whole preset, a change at the revision it was read at, a
+// stale revision refused with the one it is at (nothing changed), and every writer's change told to the window.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventPayloadFor } from '../../../shared/spindle/event-access';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { chatRig, type ChatRig } from './helpers';
+
+let rig: ChatRig;
+beforeEach(async () => {
+  rig = await chatRig();
+});
+afterEach(async () => {
+  await rig.close();
+  cleanupTempDirs();
+});
+
+const LOOM = { name: 'Loom Suite', blocks: [{ id: 'main', name: 'Main Prompt', content: 'Be {{char}}.' }, { id: 'hist', name: 'Chat History', marker: 'chat_history' }] };
+
+async function imported(): Promise<string> {
+  const made = await rig.call('chat.presets.import', { fileName: 'Loom Suite.json', json: JSON.stringify(LOOM) });
+  if (!made.ok) throw new Error(JSON.stringify(made.error));
+  return (made.value as { id: string }).id;
+}
+
+describe('the preset editor on the host', () => {
+  it('reads a preset whole and changes it at its revision; a stale revision is refused and changes nothing', async () => {
+    const presetId = await imported();
+    const read = await rig.call('chat.presets.get', { presetId });
+    expect(read).toMatchObject({ ok: true, value: { id: presetId, name: 'Loom Suite', cache_revision: 0 } });
+    const blocks = (read.value as { prompt_order: Array<Record<string, unknown>> }).prompt_order;
+    expect(blocks.map((b) => [b.id, b.enabled, b.role])).toEqual([['main', true, 'system'], ['hist', true, 'system']]);
+
+    const off = blocks.map((b) => (b.id === 'main' ? { ...b, enabled: false, content: 'Be {{char}}, briefly.' } : b));
+    const saved = await rig.call('chat.presets.update', { presetId, prompt_order: off, metadata: { note: 'kept' }, expected_cache_revision: 0 });
+    expect(saved).toMatchObject({ ok: true, value: { cache_revision: 1, metadata: { note: 'kept' } } });
+    expect((saved.value as { prompt_order: Array<Record<string, unknown>> }).prompt_order[0]).toMatchObject({ enabled: false, content: 'Be {{char}}, briefly.' });
+
+    const stale = await rig.call('chat.presets.update', { presetId, name: 'Renamed', expected_cache_revision: 0 });
+    expect(stale.ok).toBe(false);
+    expect(!stale.ok && stale.error).toMatchObject({ code: 'PRESET_REVISION_CONFLICT', detail: { actualCacheRevision: 1 } });
+    expect((await rig.call('chat.presets.get', { presetId })).value).toMatchObject({ name: 'Loom Suite', cache_revision: 1 });
+  });
+
+  it('names the field of a bad change and of a preset that is not there', async () => {
+    const missing = await rig.call('chat.presets.get', { presetId: 'nope' });
+    expect(!missing.ok && missing.error).toMatchObject({ code: 'NOT_FOUND' });
+    const presetId = await imported();
+    const bad = await rig.call('chat.presets.update', { presetId, name: '', expected_cache_revision: 0 } as never);
+    expect(!bad.ok && bad.error).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(!bad.ok && JSON.stringify(bad.error)).toContain('name');
+  });
+
+  it("tells the window of each change, and an extension the preset only with presets", async () => {
+    const presetId = await imported();
+    const told = () => rig.events.filter((e) => e.type === 'presets.changed');
+    expect(told()).toEqual([{ type: 'presets.changed', presetId, change: 'updated' }]);
+    await rig.call('chat.presets.update', { presetId, name: 'Renamed', expected_cache_revision: 0 });
+    // A refused change is no change: nothing told.
+    await rig.call('chat.presets.update', { presetId, name: 'Stale', expected_cache_revision: 0 });
+    expect(told()).toEqual([{ type: 'presets.changed', presetId, change: 'updated' }, { type: 'presets.changed', presetId, change: 'updated' }]);
+    const preset = (await rig.call('chat.presets.get', { presetId })).value;
+    expect(eventPayloadFor('PRESET_CHANGED', { id: presetId, preset }, ['presets'], 'x')).toEqual({ id: presetId, preset });
+    expect(eventPayloadFor('PRESET_CHANGED', { id: presetId, preset }, ['chat_mutation'], 'x')).toEqual({ id: presetId });
+  });
+});
