@@ -37,7 +37,10 @@ const CSS = `.spc { font: inherit; color: var(--lumiverse-text); box-sizing: bor
 @keyframes spc-spin { to { transform: rotate(360deg); } }
 .spc-section > summary { cursor: pointer; font-weight: 600; padding: 4px 0; }
 .spc-multi { max-height: 180px; overflow: auto; border: 1px solid var(--lumiverse-border); border-radius: var(--lumiverse-radius-sm, 5px); padding: 4px 8px; }
-.spc-multi label { display: flex; gap: 6px; align-items: center; }`;
+.spc-multi label { display: flex; gap: 6px; align-items: center; }
+.spc-loom__row { padding: 6px 0; border-bottom: 1px solid var(--lumiverse-border); }
+.spc-loom__row > button { float: right; }
+.spc-loom__form, .spc-loom__field { display: flex; flex-direction: column; gap: 6px; }`;
 
 let sequence = 0;
 const styled = new WeakSet<RuntimeState>();

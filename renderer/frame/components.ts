@@ -1,8 +1,9 @@
 // ctx.components: Lumiverse's shared controls, mounted into the extension's own DOM. Inputs and pickers
 // live in their own files; the display pieces (badge, spinner, collapsible section, pagination, close
-// button) are here. The Loom block editor and host surfaces are Lumiverse's own screens: not here.
+// button) are here, the Loom block editor in components-loom.ts. Host surfaces are Lumiverse's own screens: not here.
 import { attr, callback, el, mountComponent } from './components-base';
 import { inputComponents } from './components-inputs';
+import { loomBlockEditor } from './components-loom';
 import { pickerComponents } from './components-pickers';
 import type { RuntimeState } from './runtime-state';
 
@@ -120,7 +121,7 @@ export function createComponents(state: RuntimeState) {
     mountCollapsibleSection: (target: unknown, options?: Options) => collapsibleSection(state, target, options),
     mountPagination: (target: unknown, options?: Options) => pagination(state, target, options),
     mountCloseButton: (target: unknown, options?: Options) => closeButton(state, target, options),
-    mountLoomBlockEditor: unsupported('mountLoomBlockEditor'),
+    mountLoomBlockEditor: (target: unknown, options?: Record<string, unknown>) => loomBlockEditor(state, target, options),
     // A surface of Lumiverse's own screens: there is none here. Inert (said once on its card), never a throw that
     // would end the setup that asked for it.
     mountHostSurface: () => {

@@ -1,42 +1,50 @@
-// The card extensions a character editor tab changes (ctx.ui.characterEditor.updateExtensions), saved as Lumiverse
-// saves them: each character's latest change after 2 s, or at once; one save at a time, in the order asked. What the
-// editor shows is the change waiting, else the one being saved, else the one saved (until the app tells of the card
-// changing: the save itself, or another's), else the card as the app told it, so no change is built on a stale card.
-import type { CharacterEditorState } from '../../shared/frames/host-state';
+// What an editor's extension tab changes (the character editor's card extensions, the preset editor's preset), saved
+// as Lumiverse saves it: each record's latest change after a pause, or at once; one save at a time, in the order
+// asked. What the editor shows is the change waiting, else the one being saved, else the one saved (until the app
+// tells of the record changing: the save itself, or another's), else the record as the app told it, so no change is
+// built on a stale record.
 
-export type Extensions = Record<string, unknown>;
+/** The record the editor shows, as the app last told it (`id` null: none). */
+export interface Told<T> {
+  id: string | null;
+  value: T;
+}
 
-/** How long Lumiverse waits before saving a changed card's extensions. */
-export const EXTENSIONS_SAVE_DELAY_MS = 2000;
-
-export class CardExtensionsDrafts {
-  private readonly pending = new Map<string, Extensions>();
-  private readonly inFlight = new Map<string, Extensions>();
-  private saved: { characterId: string; extensions: Extensions; toldWas: string } | null = null;
+export class EditorDrafts<T> {
+  private readonly pending = new Map<string, T>();
+  private readonly inFlight = new Map<string, T>();
+  private saved: { id: string; value: T; toldWas: string } | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly save: (characterId: string, extensions: Extensions) => Promise<unknown>,
-    private readonly told: () => CharacterEditorState,
+    private readonly save: (id: string, value: T) => Promise<unknown>,
+    private readonly told: () => Told<T>,
+    /** How long Lumiverse waits before saving a change. */
+    private readonly delayMs: number,
   ) {}
 
-  /** The character's extensions as this frontend last made them, else as the app told them. */
-  current(editor: CharacterEditorState): Extensions {
-    const id = editor.characterId;
-    if (id === null) return editor.extensions;
-    const own = this.pending.get(id) ?? this.inFlight.get(id);
-    if (own) return own;
-    if (this.saved?.characterId === id && this.saved.toldWas === JSON.stringify(editor.extensions)) return this.saved.extensions;
-    return editor.extensions;
+  /** The record as this frontend last made it, else as the app told it. */
+  current(told: Told<T>): T {
+    const { id } = told;
+    if (id === null) return told.value;
+    if (this.pending.has(id)) return this.pending.get(id)!;
+    if (this.inFlight.has(id)) return this.inFlight.get(id)!;
+    if (this.saved?.id === id && this.saved.toldWas === JSON.stringify(told.value)) return this.saved.value;
+    return told.value;
   }
 
-  /** A change to save: at once, or with the character's other changes after the delay. */
-  change(characterId: string, extensions: Extensions, immediate: boolean): Promise<void> {
-    this.pending.set(characterId, extensions);
+  /** Whether a change of `id` waits or is being saved. */
+  busy(id: string): boolean {
+    return this.pending.has(id) || this.inFlight.has(id);
+  }
+
+  /** A change to save: at once, or with the record's other changes after the delay. */
+  change(id: string, value: T, immediate: boolean): Promise<void> {
+    this.pending.set(id, value);
     clearTimeout(this.timer);
     if (immediate) return this.flush();
-    this.timer = setTimeout(() => void this.flush().catch((err: unknown) => console.error(err)), EXTENSIONS_SAVE_DELAY_MS);
+    this.timer = setTimeout(() => void this.flush().catch((err: unknown) => console.error(err)), this.delayMs);
     return Promise.resolve();
   }
 
@@ -49,20 +57,20 @@ export class CardExtensionsDrafts {
   }
 
   private async saveAll(): Promise<void> {
-    for (const [characterId, extensions] of [...this.pending]) {
-      this.pending.delete(characterId);
-      this.inFlight.set(characterId, extensions);
-      const editor = this.told();
-      const toldWas = editor.characterId === characterId ? JSON.stringify(editor.extensions) : '';
+    for (const [id, value] of [...this.pending]) {
+      this.pending.delete(id);
+      this.inFlight.set(id, value);
+      const told = this.told();
+      const toldWas = told.id === id ? JSON.stringify(told.value) : '';
       try {
-        await this.save(characterId, extensions);
-        this.saved = { characterId, extensions, toldWas };
+        await this.save(id, value);
+        this.saved = { id, value, toldWas };
       } catch (err) {
         // Not saved: it waits for the next flush, unless a newer change (built on it) waits already.
-        if (!this.pending.has(characterId)) this.pending.set(characterId, extensions);
+        if (!this.pending.has(id)) this.pending.set(id, value);
         throw err;
       } finally {
-        if (this.inFlight.get(characterId) === extensions) this.inFlight.delete(characterId);
+        if (this.inFlight.get(id) === value) this.inFlight.delete(id);
       }
     }
   }

@@ -2,16 +2,20 @@
 // ctx.ui.characterEditor, and their preset twins). The Workbench's character editor is a session's "Character & world":
 // an extension granted characters puts a tab there (a place of its own, shown under it), hears the editor's state —
 // open, the character, its card's whole `extensions` — from what the app tells it, and saves the card's extensions
-// with updateExtensions, after 2 s or at once with { immediate: true }, as Lumiverse does (card-extensions.ts). The Workbench has no preset
-// editor: its tabs and toolbar items are accepted and listed on the card, and its state stays closed.
+// with updateExtensions, after 2 s or at once with { immediate: true }, as Lumiverse does (editor-drafts.ts). The preset
+// editor is preset-editor.ts.
 import type { CharacterEditorState } from '../../shared/frames/host-state';
-import { CardExtensionsDrafts, type Extensions } from './card-extensions';
+import { EditorDrafts } from './editor-drafts';
+import { createPresetEditor } from './preset-editor';
 import { frameError } from './channel';
 import type { RuntimeState } from './runtime-state';
 import { tellEach } from './tell-each';
 import { clip, openSurface, surfaceOptions } from './surface-open';
 
 const CLOSED: CharacterEditorState = { open: false, characterId: null, activeSurfaceId: null, extensions: {} };
+type Extensions = Record<string, unknown>;
+/** How long Lumiverse waits before saving a changed card's extensions. */
+export const EXTENSIONS_SAVE_DELAY_MS = 2000;
 const isRecord = (value: unknown): value is Extensions => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function characterEditor(state: RuntimeState) {
@@ -19,10 +23,11 @@ function characterEditor(state: RuntimeState) {
   const activateHandlers = new Map<string, Set<() => void>>();
   const changeHandlers = new Set<(snapshot: unknown) => void>();
   const told = () => state.hostState.characterEditor ?? CLOSED;
-  const drafts = new CardExtensionsDrafts((characterId, extensions) => state.channel.request('host.call', { method: 'characters.update', args: [characterId, { extensions }] }), told);
+  const toldCard = () => ({ id: told().characterId, value: told().extensions });
+  const drafts = new EditorDrafts<Extensions>((characterId, extensions) => state.channel.request('host.call', { method: 'characters.update', args: [characterId, { extensions }] }), toldCard, EXTENSIONS_SAVE_DELAY_MS);
   const snapshot = () => {
     const editor = told();
-    const extensions = drafts.current(editor);
+    const extensions = drafts.current(toldCard());
     return { open: editor.open, characterId: editor.characterId, activeTabId: editor.activeSurfaceId ? (tabIds.get(editor.activeSurfaceId) ?? null) : null, extensions: structuredClone(extensions) };
   };
   let last = JSON.stringify(snapshot());
@@ -49,7 +54,7 @@ function characterEditor(state: RuntimeState) {
   };
   const updateExtensions = (mutator: (extensions: Extensions) => Extensions | void, options: { immediate?: boolean } = {}): Promise<void> => {
     const editor = editing('updateExtensions');
-    const draft = structuredClone(drafts.current(editor));
+    const draft = structuredClone(drafts.current({ id: editor.characterId, value: editor.extensions }));
     const returned = mutator(draft);
     const next = returned === undefined ? draft : returned;
     if (!isRecord(next)) throw frameError('INVALID_INPUT', "updateExtensions: the mutator gives the card's extensions object.");
@@ -99,40 +104,9 @@ function characterEditor(state: RuntimeState) {
   return { helper, registerTab };
 }
 
-/** The preset editor the Workbench does not have: registrations are accepted and never shown; its state is closed. */
-function presetEditor(state: RuntimeState) {
-  const closed = (member: string) => () => {
-    throw frameError('PRESET_EDITOR_CLOSED', `PRESET_EDITOR_CLOSED: the Council Workbench has no preset editor (presetEditor.${member}).`);
-  };
-  const none = () => () => undefined;
-  const notShown = (member: string, idPrefix: string) => (options: Record<string, unknown> = {}) => {
-    state.inert(member);
-    const id = `spindle:${state.extensionId}:${idPrefix}:${String(options.id ?? 'item').slice(0, 60)}`;
-    return { root: document.createElement('div'), tabId: id, itemId: id, setTitle: () => undefined, setVisible: () => undefined, activate: () => undefined, destroy: () => undefined, onActivate: none };
-  };
-  return {
-    registerTab: notShown('ui.registerPresetEditorTab', 'preset-editor-tab'),
-    registerToolbarItem: notShown('ui.registerPresetEditorToolbarItem', 'preset-editor-toolbar-item'),
-    helper: {
-      getState: () => ({ open: false, presetId: null, activeTabId: null, preset: null }),
-      onChange: none,
-      updatePreset: closed('updatePreset'),
-      flush: async () => undefined,
-      extension: {
-        getState: () => ({ open: false, presetId: null, activeTabId: null, blocks: [], promptVariableValues: {}, metadata: {} }),
-        onChange: none,
-        setMetadata: closed('extension.setMetadata'),
-        updateMetadata: closed('extension.updateMetadata'),
-        activateBuiltinTab: () => undefined,
-        flush: async () => undefined,
-      },
-    },
-  };
-}
-
 export function createEditors(state: RuntimeState) {
   const character = characterEditor(state);
-  const preset = presetEditor(state);
+  const preset = createPresetEditor(state);
   return {
     registerCharacterEditorTab: character.registerTab,
     characterEditor: character.helper,

@@ -16,7 +16,7 @@ const Json = Type.Unknown();
 const Open = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: true });
 const Closed = <T extends Record<string, TSchema>>(props: T) => Type.Object(props, { additionalProperties: false });
 
-export const SURFACE_KINDS = ['drawer', 'float', 'dock', 'modal', 'app', 'settings', 'mount', 'message', 'character'] as const;
+export const SURFACE_KINDS = ['drawer', 'float', 'dock', 'modal', 'app', 'settings', 'mount', 'message', 'character', 'preset'] as const;
 export type SurfaceKind = (typeof SURFACE_KINDS)[number];
 
 /** A place an extension's own DOM is shown: what it asked for, as the app shows it. */

@@ -72,6 +72,39 @@ const CharacterEditorSchema = Type.Object(
 );
 export type CharacterEditorState = Static<typeof CharacterEditorSchema>;
 
+/** A preset as Lumiverse's preset editor hands it to extensions (SpindlePresetEditorDraft): its metadata without the prompt variables. */
+const PresetDraftSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    blocks: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+    parameters: Type.Record(Type.String(), Type.Unknown()),
+    prompts: Type.Record(Type.String(), Type.Unknown()),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    createdAt: Type.Number(),
+    updatedAt: Type.Number(),
+  },
+  { additionalProperties: false },
+);
+export type PresetDraft = Static<typeof PresetDraftSchema>;
+
+/**
+ * The preset editor as an extension granted `presets` sees it (Lumiverse's ctx.ui.presetEditor): open while the Workbench
+ * shows a session's "Preset" with the chat's preset, that preset as a draft, its revision (the one a save must name) and
+ * its prompt variables' values; `activeSurfaceId` is this extension's preset editor tab shown there (all show at once).
+ */
+const PresetEditorSchema = Type.Object(
+  {
+    open: Type.Boolean(),
+    activeSurfaceId: Type.Union([Type.String(), Type.Null()]),
+    preset: Type.Union([PresetDraftSchema, Type.Null()]),
+    revision: Type.Integer(),
+    promptVariableValues: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: false },
+);
+export type PresetEditorState = Static<typeof PresetEditorSchema>;
+
 export const HostStateSchema = Type.Object(
   {
     surfaces: Type.Array(HostSurfaceSchema, { maxItems: MAX_HOST_SURFACES }),
@@ -79,6 +112,8 @@ export const HostStateSchema = Type.Object(
     state: Type.Record(Type.String({ maxLength: 80 }), Type.Unknown()),
     /** Absent for an extension without `characters`. */
     characterEditor: Type.Optional(CharacterEditorSchema),
+    /** Absent for an extension without `presets`. */
+    presetEditor: Type.Optional(PresetEditorSchema),
   },
   { additionalProperties: false },
 );
@@ -116,6 +151,8 @@ export const FRONTEND_CALLS = [
   'chat.updateMessage',
   'chat.deleteMessage',
   'characters.update',
+  'presets.get',
+  'presets.update',
   'frontendSettings.read',
   'frontendSettings.write',
 ] as const;

@@ -266,13 +266,12 @@ describe('ctx members, answered by the broker', () => {
 
   it('what has no place here: UNSUPPORTED_HERE, and the card lists it once', async () => {
     const r = await rig();
-    // A preset editor tab is accepted (a setup that asks goes on) and never shown.
-    expect(r.ctx.ui.registerPresetEditorTab({ id: 'x', title: 'x' })).toMatchObject({ tabId: `spindle:${ID}:preset-editor-tab:x` });
-    expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
-    expect(() => r.ctx.components.mountLoomBlockEditor(document.body, {})).toThrow();
+    // A component newer than this host's list: UNSUPPORTED_HERE (never an undefined member that ends a setup with a TypeError).
+    expect(() => r.ctx.components.mountTimelineScrubber(document.body, {})).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_HERE' }));
+    expect(() => r.ctx.components.mountTimelineScrubber(document.body, {})).toThrow();
     expect(r.ctx.ui.getBuiltInTabRoot('chat')).toBeUndefined();
     await settled();
-    expect(r.store.getState().inert[ID]).toEqual(['ui.registerPresetEditorTab', 'components.mountLoomBlockEditor', 'ui.getBuiltInTabRoot']);
+    expect(r.store.getState().inert[ID]).toEqual(['components.mountTimelineScrubber', 'ui.getBuiltInTabRoot']);
     expect(r.store.getState().surfaces).toEqual([]);
   });
 });

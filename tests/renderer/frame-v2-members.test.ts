@@ -343,12 +343,4 @@ describe('the character editor (ctx.ui.registerCharacterEditorTab, ctx.ui.charac
     await settled();
     expect(() => r.ctx.ui.characterEditor.setExtensions({})).toThrow(expect.objectContaining({ code: 'CHARACTER_EDITOR_CLOSED' }));
   });
-
-  it('the preset editor is closed here: its extension view reads closed, and a change is refused', async () => {
-    const r = await rig(['presets']);
-    expect(r.ctx.ui.presetEditor.getState()).toEqual({ open: false, presetId: null, activeTabId: null, preset: null });
-    expect(r.ctx.ui.presetEditor.extension.getState()).toMatchObject({ open: false, blocks: [] });
-    expect(() => r.ctx.ui.presetEditor.updatePreset((p: object) => p)).toThrow(expect.objectContaining({ code: 'PRESET_EDITOR_CLOSED' }));
-    expect(r.ctx.ui.registerPresetEditorToolbarItem({ id: 'vellum', ariaLabel: 'VELLUM' })).toMatchObject({ itemId: `spindle:${ID}:preset-editor-toolbar-item:vellum` });
-  });
 });

@@ -9,7 +9,7 @@ import { frontendsActions, surfaceKey, type DialogKind } from './frontends-store
 /** A surface kind and the permission Lumiverse asks of it. */
 /** Places one extension has under messages at once (dom.findMessageElement). */
 const MAX_MESSAGE_PLACES = 200;
-const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation', character: 'characters' };
+const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation', character: 'characters', preset: 'presets' };
 /** Replies one extension may start from the message box's stand-in in a minute (an auto-retry, not a loop). */
 export const MAX_COMPOSER_REPLIES_PER_MINUTE = 30;
 /** The most room the message box makes above itself for one extension's pieces. */

@@ -2,7 +2,11 @@
 // surfaces, composer actions, pending dialogs, message tag interceptors and widgets, and their problems.
 // The brokers (frame-broker.ts) write it; the surfaces components read it.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Static } from '@sinclair/typebox';
+import type { PresetSchema } from '../../../../shared/contract/presets';
 import type { FrameNotice, InputAction, SurfaceKind, SurfaceOptions, SurfacePatch } from '../../../../shared/frames/frame-contract';
+
+export type Preset = Static<typeof PresetSchema>;
 
 export interface Surface {
   /** `<extensionId>/<surfaceId>`: unique across extensions. */
@@ -98,9 +102,11 @@ export interface FrontendsState {
   composerRooms: Record<string, number>;
   /** The session whose "Character & world" shows (Lumiverse's character editor, open), or null. */
   characterEditor: string | null;
+  /** The preset the session's "Preset" view shows, as last read (Lumiverse's preset editor, open), or null. */
+  presetEditor: Preset | null;
 }
 
-const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, characterEditor: null });
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, characterEditor: null, presetEditor: null });
 
 export type FrontendsStore = StoreApi<FrontendsState>;
 
@@ -120,13 +126,15 @@ export const COMPOSER_MOUNT_POINTS: ReadonlySet<string> = new Set(['chat_toolbar
 
 /** Lumiverse's mount point in its drawer's header (Cubby's back button): shown in the bar of the Workbench's extensions panel. */
 export const DRAWER_HEADER_MOUNT_POINTS: ReadonlySet<string> = new Set(['drawer_header_actions']);
+/** Lumiverse's preset editor toolbar (ui.mount, and registerPresetEditorToolbarItem's items): the preset editor's bar here. */
+export const PRESET_TOOLBAR_MOUNT_POINTS: ReadonlySet<string> = new Set(['preset_editor_toolbar']);
 
 /** The tabs of the Workbench's extensions panel: drawer tabs, and what was mounted with no nearer place here. */
 export const isDrawerTab = (x: Surface) =>
   IN_DRAWER.has(x.kind) &&
   x.visible &&
   !(x.kind === 'app' && x.options.overlay === true) &&
-  !(x.kind === 'mount' && [CARD_MOUNT_POINTS, COMPOSER_MOUNT_POINTS, DRAWER_HEADER_MOUNT_POINTS].some((points) => points.has(x.options.point ?? '')));
+  !(x.kind === 'mount' && [CARD_MOUNT_POINTS, COMPOSER_MOUNT_POINTS, DRAWER_HEADER_MOUNT_POINTS, PRESET_TOOLBAR_MOUNT_POINTS].some((points) => points.has(x.options.point ?? '')));
 
 /** The panel's tabs, by extension (the order frontends finished loading in changes from start to start), each extension's in the order it made them. */
 export const drawerTabs = (surfaces: Surface[]): Surface[] => surfaces.filter(isDrawerTab).sort((a, b) => (a.extensionId < b.extensionId ? -1 : a.extensionId > b.extensionId ? 1 : 0));

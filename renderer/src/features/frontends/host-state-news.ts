@@ -2,7 +2,7 @@
 // built from the window's stores: the places it can open (every section, every extension's drawer tab) and the
 // state selectors' values, a selector only for an extension granted what its spindle twin needs, and to one granted
 // characters the character editor's state. A frame is told again when what it would read changes.
-import { MAX_HOST_SURFACES, STATE_SELECTORS, type CharacterEditorState, type HostState, type HostSurface, type SelectorId } from '../../../../shared/frames/host-state';
+import { MAX_HOST_SURFACES, STATE_SELECTORS, type CharacterEditorState, type HostState, type PresetEditorState, type HostSurface, type SelectorId } from '../../../../shared/frames/host-state';
 import { connectionDto } from '../../../../shared/spindle/connection-dto';
 import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 import type { AppState } from '../../stores/app/app-store';
@@ -73,11 +73,37 @@ function characterEditorOf(app: AppState, frontends: FrontendsState, extensionId
   return { open: true, characterId: session.id, activeSurfaceId: tab?.surfaceId ?? null, extensions: extensions && typeof extensions === 'object' && !Array.isArray(extensions) ? (extensions as Record<string, unknown>) : {} };
 }
 
-/** What one extension is told: the places, the selectors its grants allow, and with characters the character editor. */
-export function hostStateFor(granted: readonly string[], values: Record<SelectorId, unknown>, surfaces: HostSurface[], characterEditor: () => CharacterEditorState): HostState {
+/** The preset editor (the session's "Preset" shown, with the chat's preset), for an extension granted presets. */
+function presetEditorOf(frontends: FrontendsState, extensionId: string): PresetEditorState {
+  const shown = frontends.presetEditor;
+  if (!shown) return { open: false, activeSurfaceId: null, preset: null, revision: 0, promptVariableValues: {} };
+  const { promptVariables, ...metadata } = shown.metadata;
+  const tab = frontends.surfaces.find((s) => s.extensionId === extensionId && s.kind === 'preset' && s.visible);
+  return {
+    open: true,
+    activeSurfaceId: tab?.surfaceId ?? null,
+    // Its blocks whole (a select variable's placements too: a change saved from them keeps them; no sealed field is stored).
+    preset: { id: shown.id, name: shown.name, blocks: shown.prompt_order, parameters: shown.parameters, prompts: shown.prompts, metadata, createdAt: shown.created_at, updatedAt: shown.updated_at },
+    revision: shown.cache_revision,
+    promptVariableValues: promptVariables && typeof promptVariables === 'object' ? (promptVariables as Record<string, unknown>) : {},
+  };
+}
+
+interface Editors {
+  character(): CharacterEditorState;
+  preset(): PresetEditorState;
+}
+
+const editorsOf = (app: AppState, frontends: FrontendsState, extensionId: string): Editors => ({
+  character: () => characterEditorOf(app, frontends, extensionId),
+  preset: () => presetEditorOf(frontends, extensionId),
+});
+
+/** What one extension is told: the places, the selectors its grants allow, and with characters and presets their editors. */
+export function hostStateFor(granted: readonly string[], values: Record<SelectorId, unknown>, surfaces: HostSurface[], editors: Editors): HostState {
   const state: Record<string, unknown> = {};
   for (const [id, spec] of Object.entries(STATE_SELECTORS)) if (spec.permission === null || granted.includes(spec.permission)) state[id] = values[id as SelectorId];
-  return { surfaces, state, ...(granted.includes('characters') ? { characterEditor: characterEditor() } : {}) };
+  return { surfaces, state, ...(granted.includes('characters') ? { characterEditor: editors.character() } : {}), ...(granted.includes('presets') ? { presetEditor: editors.preset() } : {}) };
 }
 
 interface Sources {
@@ -94,7 +120,7 @@ interface Sources {
 export function initialHostState(sources: Sources, id: string): HostState {
   const frontends = sources.frontends.getState();
   const app = sources.app.getState();
-  return hostStateFor(sources.granted(id), selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen), places(frontends), () => characterEditorOf(app, frontends, id));
+  return hostStateFor(sources.granted(id), selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen), places(frontends), editorsOf(app, frontends, id));
 }
 
 /** What the state is built from, by reference: a change elsewhere in the stores (a streamed reply's text) builds nothing. */
@@ -112,6 +138,7 @@ const inputsOf = (app: AppState, frontends: FrontendsState, brokers: number): un
   frontends.drawerOpen,
   frontends.dialogs,
   frontends.characterEditor,
+  frontends.presetEditor,
 ];
 
 /** Tells every frame its state when it changes; `update()` looks again even if the stores did not change (a resize). */
@@ -133,7 +160,7 @@ export function watchHostState(sources: Sources) {
     // The places are the same for every frame (and may hold every tab's icon): written out once.
     const placesSaid = JSON.stringify(surfaces);
     for (const [id, broker] of sources.brokers) {
-      const state = hostStateFor(sources.granted(id), values, surfaces, () => characterEditorOf(app, frontends, id));
+      const state = hostStateFor(sources.granted(id), values, surfaces, editorsOf(app, frontends, id));
       broker.notifyChanged('hostState', state, placesSaid + JSON.stringify({ ...state, surfaces: null }));
     }
   };

@@ -15,6 +15,7 @@ import { Composer } from './Composer';
 import { ImportForm } from './ImportForm';
 import { SessionEditor } from './SessionEditor';
 import { CharacterEditorTabs } from '../frontends/CharacterEditorTabs';
+import { PresetEditor } from './PresetEditor';
 import { WorldBooksCard } from './WorldBooksCard';
 import { SessionHeader } from './SessionHeader';
 import { selectCouncilMode, sessionSwitches, SessionSwitches } from './SessionSwitches';
@@ -26,7 +27,7 @@ import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('workbench');
 
-type Tab = 'chat' | 'setting';
+type Tab = 'chat' | 'setting' | 'preset';
 
 /** The message box, from the top of the chat, without a Tab through every message. */
 function skipToComposer(event: MouseEvent<HTMLAnchorElement>) {
@@ -59,6 +60,7 @@ function OpenSession() {
           [
             ['chat', 'Chat'],
             ['setting', 'Character & world'],
+            ['preset', 'Preset'],
           ] as const
         ).map(([id, label]) => (
           <button key={id} type="button" role="tab" className="tabs__tab" aria-selected={tab === id} onClick={() => setTab(id)}>
@@ -76,11 +78,15 @@ function OpenSession() {
           <ChatView session={session} turn={turn} picture={picture} />
           <Composer key={session.id} sessionId={session.id} streaming={streaming} stopping={Boolean(turn?.stopping)} council={switches.council} dryRun={switches.dryRun} canRegenerate={canRegenerate} canContinue={canContinue} characterName={session.character.name || 'the assistant'} />
         </div>
-      ) : (
+      ) : tab === 'setting' ? (
         <div role="tabpanel" aria-label="Character & world">
           <SessionEditor key={session.id} session={session} />
           <WorldBooksCard key={`books-${session.id}`} sessionId={session.id} />
           <CharacterEditorTabs sessionId={session.id} />
+        </div>
+      ) : (
+        <div role="tabpanel" aria-label="Preset">
+          <PresetEditor />
         </div>
       )}
     </div>

@@ -1,0 +1,102 @@
+// One prompt block of a preset, edited: its name, who speaks it, where it goes and its text. A marker block (the
+// chat history, the character's description…) has no text of its own: what the Workbench puts there is shown instead.
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+
+export type Block = Record<string, unknown> & { id: string; name: string; marker: string | null };
+
+const ROLES = [
+  ['system', 'System'],
+  ['user', 'User'],
+  ['assistant', 'Assistant'],
+  ['user_append', 'Added to the last user message'],
+  ['assistant_append', 'Added to the last reply'],
+] as const;
+const POSITIONS = [
+  ['pre_history', 'Before the chat history'],
+  ['post_history', 'After the chat history'],
+  ['in_history', 'Inside the chat history, at a depth'],
+] as const;
+
+/** Markers whose place the prompt fills from the chat (the preset's text is not used there), in the person's words. */
+const FILLED: Record<string, string> = {
+  chat_history: 'the chat history',
+  char_description: "the character's description",
+  char_personality: "the character's personality",
+  scenario: 'the scenario',
+  persona_description: 'your persona',
+  world_info_before: 'world info',
+  world_info_after: 'world info',
+  dialogue_examples: 'the example dialogue',
+  category: 'the heading of the blocks after it',
+};
+
+/** What a marker block stands for, when the prompt fills it from the chat. */
+export const filledWith = (marker: string | null): string | null => (marker && Object.hasOwn(FILLED, marker) ? FILLED[marker]! : null);
+
+export function PresetBlockForm(props: { block: Block; busy: boolean; onSave(block: Block): void; onCancel(): void }) {
+  const id = useId();
+  const [draft, setDraft] = useState<Block>(props.block);
+  const set = (field: string, value: unknown) => setDraft((d) => ({ ...d, [field]: value }));
+  const filled = filledWith(props.block.marker);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!props.busy) props.onSave(draft);
+  };
+  // Ctrl+Enter saves from the text, Escape leaves without saving.
+  const keys = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') props.onCancel();
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) submit(event);
+  };
+  return (
+    <form className="inset preset-block-form" aria-label={`Block ${props.block.name}`} onSubmit={submit} onKeyDown={keys} data-testid="preset-block-form">
+      <label className="field" htmlFor={`${id}-name`}>
+        <span className="field__label">Name</span>
+        <input id={`${id}-name`} className="input" value={draft.name} maxLength={200} required onChange={(e) => set('name', e.target.value)} />
+      </label>
+      <div className="preset-block-form__row">
+        <label className="field" htmlFor={`${id}-role`}>
+          <span className="field__label">Spoken as</span>
+          <select id={`${id}-role`} className="input" value={String(draft.role ?? 'system')} onChange={(e) => set('role', e.target.value)}>
+            {ROLES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field" htmlFor={`${id}-position`}>
+          <span className="field__label">Where</span>
+          <select id={`${id}-position`} className="input" value={String(draft.position ?? 'pre_history')} onChange={(e) => set('position', e.target.value)}>
+            {POSITIONS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {draft.position === 'in_history' && (
+          <label className="field" htmlFor={`${id}-depth`}>
+            <span className="field__label">Depth (messages from the end)</span>
+            <input id={`${id}-depth`} className="input" type="number" min={0} max={1000} value={Number(draft.depth ?? 0)} onChange={(e) => set('depth', Math.max(0, Math.floor(Number(e.target.value) || 0)))} />
+          </label>
+        )}
+      </div>
+      {filled === null ? (
+        <label className="field" htmlFor={`${id}-content`}>
+          <span className="field__label">Text (macros such as {'{{char}}'} work here)</span>
+          <textarea id={`${id}-content`} className="input" rows={8} value={String(draft.content ?? '')} onChange={(e) => set('content', e.target.value)} />
+        </label>
+      ) : (
+        <p className="field__hint">This block is where the prompt puts {filled}; it has no text of its own.</p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="btn btn--primary" aria-disabled={props.busy || undefined}>
+          {props.busy ? 'Saving…' : 'Save block'}
+        </button>
+        <button type="button" className="btn" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,124 @@
+// The preset editor: the blocks of the Lumiverse preset the chat's prompt is built from, in order, each switched on or
+// off, moved, or edited; every change is saved at once at the revision it was read at, so a change an extension made
+// meanwhile is never undone (the preset is read again instead, and the person told). While it shows, extensions granted
+// presets see Lumiverse's preset editor open on it (host-state-news.ts) and their own tabs show beneath it.
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { HostError } from '../../../../shared/errors';
+import { useAppStore, useHost } from '../../app/context';
+import { InlineError } from '../../components/InlineError';
+import { useFrontends, useFrontendsStore } from '../frontends/frontends-context';
+import type { Preset } from '../frontends/frontends-store';
+import { PresetEditorTabs, PresetToolbar } from '../frontends/PresetEditorTabs';
+import { filledWith, PresetBlockForm, type Block } from './PresetBlockForm';
+
+const CONFLICT_NOTE = 'The preset changed meanwhile (an extension, or another window, saved it): it is shown as it is now. Make your change again.';
+
+export function PresetEditor() {
+  const host = useHost();
+  const { store } = useFrontends();
+  const id = useId();
+  const presetId = useAppStore((s) => s.settings?.chat?.presetId ?? '');
+  const preset = useFrontendsStore((s) => s.presetEditor);
+  const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const show = useCallback((next: Preset | null) => store.setState({ presetEditor: next }), [store]);
+  const load = useCallback(async () => {
+    if (!presetId) return show(null);
+    const read = await host.invoke('chat.presets.get', { presetId });
+    if (read.ok) show(read.value);
+    else {
+      show(null);
+      setError({ title: 'Could not read the preset', error: read.error });
+    }
+  }, [host, presetId, show]);
+  useEffect(() => {
+    void load();
+    const off = host.onEvent((event) => {
+      if (event.type === 'presets.changed' && event.presetId === presetId) void load();
+    });
+    return () => {
+      off();
+      show(null);
+    };
+  }, [host, load, presetId, show]);
+
+  if (!presetId) {
+    return (
+      <section className="card" aria-labelledby={`${id}-title`} data-testid="preset-editor">
+        <h2 id={`${id}-title`} className="card__title">
+          Preset
+        </h2>
+        <p className="card__lead">This chat&apos;s prompt is the Workbench&apos;s own (card, persona, world info, history). Choose or import a Lumiverse preset in the chat&apos;s settings bar to see and edit its blocks here.</p>
+      </section>
+    );
+  }
+  if (!preset) return error ? <InlineError error={error.error} title={error.title} /> : <p className="panel-note">Reading the preset…</p>;
+
+  const blocks = preset.prompt_order as Block[];
+  /** One change at a time, from the preset as last read; a conflict reads it again and says so. */
+  const save = async (next: Block[], title: string) => {
+    if (busy) return false;
+    setBusy(true);
+    const saved = await host.invoke('chat.presets.update', { presetId: preset.id, prompt_order: next, expected_cache_revision: preset.cache_revision });
+    setBusy(false);
+    if (saved.ok) {
+      setError(null);
+      show(saved.value);
+      return true;
+    }
+    setError({ title: saved.error.code === 'PRESET_REVISION_CONFLICT' ? CONFLICT_NOTE : title, error: saved.error });
+    if (saved.error.code === 'PRESET_REVISION_CONFLICT') await load();
+    return false;
+  };
+  const replace = (block: Block) => blocks.map((b) => (b.id === block.id ? block : b));
+  const move = (at: number, by: -1 | 1) => {
+    const next = [...blocks];
+    const [block] = next.splice(at, 1);
+    next.splice(at + by, 0, block!);
+    void save(next, 'Could not move the block');
+  };
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`} data-testid="preset-editor" data-preset-id={preset.id}>
+      <h2 id={`${id}-title`} className="card__title">
+        {preset.name}
+      </h2>
+      <p className="card__lead">
+        The blocks this chat&apos;s prompt is built from, in order. A change is saved at once; the prompt breakdown of the next reply shows what the model was sent.
+      </p>
+      <PresetToolbar />
+      <ol className="preset-blocks" aria-label="Blocks">
+        {blocks.map((block, at) => (
+          <li key={block.id} className="inset preset-block" data-block-id={block.id} data-enabled={block.enabled !== false}>
+            <div className="preset-block__head">
+              <label className="field__check">
+                <input type="checkbox" checked={block.enabled !== false} aria-label={`Use ${block.name}`} aria-disabled={busy || undefined} onChange={(e) => void save(replace({ ...block, enabled: e.target.checked }), 'Could not switch the block')} />
+                <strong>{block.name}</strong>
+              </label>
+              <span className="field__hint">
+                {String(block.role ?? 'system').replace('_append', ' (added)')}
+                {filledWith(block.marker) && ` · ${filledWith(block.marker)}`}
+              </span>
+              <span className="preset-block__actions">
+                <button type="button" className="btn btn--small btn--ghost" aria-label={`Move ${block.name} up`} aria-disabled={busy || at === 0 || undefined} onClick={() => at > 0 && !busy && move(at, -1)}>
+                  ↑
+                </button>
+                <button type="button" className="btn btn--small btn--ghost" aria-label={`Move ${block.name} down`} aria-disabled={busy || at === blocks.length - 1 || undefined} onClick={() => at < blocks.length - 1 && !busy && move(at, 1)}>
+                  ↓
+                </button>
+                <button type="button" className="btn btn--small" aria-expanded={editing === block.id} aria-label={`Edit ${block.name}`} onClick={() => setEditing(editing === block.id ? null : block.id)}>
+                  Edit
+                </button>
+              </span>
+            </div>
+            {editing === block.id && <PresetBlockForm block={block} busy={busy} onCancel={() => setEditing(null)} onSave={(changed) => void save(replace(changed), 'Could not save the block').then((ok) => ok && setEditing(null))} />}
+          </li>
+        ))}
+      </ol>
+      {error && <InlineError error={error.error} title={error.title} />}
+      <PresetEditorTabs />
+    </section>
+  );
+}
