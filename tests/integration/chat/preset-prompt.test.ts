@@ -56,6 +56,9 @@ describe('a chat prompt from a Lumiverse preset', () => {
     const presetId = (imported.value as { id: string }).id;
     expect((await rig.call('chat.presets.list', {})).value).toEqual({ presets: [{ id: presetId, name: 'Engine Suite', blocks: 6 }] });
     await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId } } });
+    // Its own key of the preset's metadata beside another extension's: its interceptor sees only its own.
+    const metadata = { description: 'A Megumin-style preset', lumiverse_preset_engine: { mode: 'engine' }, other_extension: { secret: 'theirs' } };
+    expect((await rig.call('chat.presets.update', { presetId, metadata, expected_cache_revision: 0 })).ok).toBe(true);
 
     const { sent, session } = await sendTurn('Where is the lamp?');
     expect(sent).toEqual([
@@ -66,7 +69,7 @@ describe('a chat prompt from a Lumiverse preset', () => {
       { role: 'system', content: 'Think before you answer.' },
     ]);
     const seen = await rig.host.registry.invoke('lumiverse_preset_engine:seen', {}, { timeoutMs: 10_000 });
-    expect(seen.ok && JSON.parse(seen.content)).toEqual({ seen: { presetId, presetName: 'A Megumin-style preset', placeholders: 3, isDryRun: false }, nested: null, started: 1 });
+    expect(seen.ok && JSON.parse(seen.content)).toEqual({ seen: { presetId, ownMetadata: { mode: 'engine' }, placeholders: 3, isDryRun: false }, nested: null, started: 1 });
     expect(session.messages.at(-1)!.trace!.find((s) => s.stage === 'assembly')!.note).toContain('preset "Engine Suite"');
   }, 60_000);
 

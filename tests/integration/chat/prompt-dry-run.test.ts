@@ -83,7 +83,7 @@ describe('spindle.generate.dryRun', () => {
     expect(result.worldInfoStats).toMatchObject({ activatedAfterBudget: 1, evictedByBudget: 0 });
 
     // Its interceptor ran knowing it was a dry run; no generation started or reached the model; the chat is as it was.
-    expect(await tool('seen')).toEqual({ seen: { presetId, presetName: 'A Megumin-style preset', placeholders: 1, isDryRun: true }, nested: null, started: 1 });
+    expect(await tool('seen')).toEqual({ seen: { presetId, ownMetadata: null, placeholders: 1, isDryRun: true }, nested: null, started: 1 });
     expect(rig.server.generations.length).toBe(generations);
     expect((await rig.call('chat.sessions.get', { sessionId })).value).toEqual(before);
   }, 60_000);

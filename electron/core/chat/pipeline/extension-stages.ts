@@ -28,6 +28,16 @@ export type GenerationContext = Record<string, unknown> & { chatId: string; gene
 /** The host's fields of the context: a context handler's answer cannot change them. */
 const HOST_FIELDS = ['chatId', 'generationId', 'generationType', 'dryRun', 'isDryRun', 'userId', 'characterId', 'personaId', 'presetId', 'presetMetadata', 'personaAddonStates', 'mainDispatch'] as const;
 
+/**
+ * The context as one extension's handler receives it: of the preset's metadata only its own key (Lumiverse's
+ * presetMetadata, "only this extension's own preset metadata namespace"), never another extension's.
+ */
+export function contextFor(context: GenerationContext, extensionId: string): GenerationContext {
+  const metadata = context.presetMetadata as Record<string, unknown> | null | undefined;
+  const own = metadata && typeof metadata === 'object' && Object.hasOwn(metadata, extensionId) ? structuredClone(metadata[extensionId]) : null;
+  return { ...context, presetMetadata: own };
+}
+
 /** The chat message a prompt message came from (its id and place in the chat); null for the rest of the prompt. */
 export interface MessageSource {
   id: string;
@@ -44,7 +54,7 @@ export async function runContextHandlers(
   for (const ref of pipeline?.handlers('context_handler') ?? []) {
     if (signal.aborted) break;
     const started = trace.start('context handlers', ref.extensionName);
-    const answer = await callHandler(ref, [current], signal);
+    const answer = await callHandler(ref, [contextFor(current, ref.extensionId)], signal);
     if ('skipped' in answer || answer.value === null) {
       started.end(undefined, undefined, 'skipped' in answer ? answer.skipped : undefined);
       continue;
@@ -131,7 +141,7 @@ export async function runInterceptors(
   for (const ref of pipeline?.handlers('interceptor') ?? []) {
     if (signal.aborted) break;
     const started = trace.start('interceptors', ref.extensionName);
-    const answer = await callHandler(ref, [interceptorMessages(current, sources), context], signal);
+    const answer = await callHandler(ref, [interceptorMessages(current, sources), contextFor(context, ref.extensionId)], signal);
     if ('skipped' in answer || answer.value === null) {
       started.end(undefined, undefined, 'skipped' in answer ? answer.skipped : undefined);
       continue;
