@@ -25,8 +25,21 @@ export interface FrontendLifecycle {
   markReady(): void;
 }
 
-/** What this host does of Lumiverse's versioned features (ctx.host.capabilities): frontend v2's members are all present. */
-const HOST_CAPABILITIES: Readonly<Record<string, number>> = Object.freeze({ 'frontend-extensibility-v2': 1 });
+/**
+ * What this host does of Lumiverse's versioned features (ctx.host.capabilities), each claimed only where it is real:
+ * frontend v2's members, the preset editor with its extension data and the Loom block editor, spindle.presets' blocks,
+ * spindle.assemble and textEditor.close. Not claimed: interceptor-context-v1, interceptor-final-response-v1 and
+ * connection-dispatch-resolution-v1 (an interceptor's full context, its final response, dispatch resolution).
+ */
+const HOST_CAPABILITIES: Readonly<Record<string, number>> = Object.freeze({
+  'frontend-extensibility-v2': 1,
+  'preset-extension-data-v1': 1,
+  'preset-editor-v1': 1,
+  'loom-block-editor-v1': 1,
+  'loom-block-management-v1': 1,
+  'generation-assembly-v1': 1,
+  'text-editor-close-v1': 1,
+});
 
 /**
  * A registration of something the Workbench has no place for: listed on its card by what it named, and a handle that

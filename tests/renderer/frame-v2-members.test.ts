@@ -18,7 +18,17 @@ const STATE: HostState['state'] = { 'chat.active': { chatId: 'chat-1', character
 describe('ctx.host (frontend v2)', () => {
   it('says it has frontend v2; surfaces.list answers at once, by kind, as copies', async () => {
     const r = await rig(['tools'], { surfaces: TABS, state: STATE });
-    expect(r.ctx.host.capabilities).toEqual({ 'frontend-extensibility-v2': 1 });
+    expect(r.ctx.host.capabilities).toEqual({
+      'frontend-extensibility-v2': 1,
+      'preset-extension-data-v1': 1,
+      'preset-editor-v1': 1,
+      'loom-block-editor-v1': 1,
+      'loom-block-management-v1': 1,
+      'generation-assembly-v1': 1,
+      'text-editor-close-v1': 1,
+    });
+    // What is not real here is not claimed (APC checks for these and declines to run).
+    expect(r.ctx.host.capabilities['interceptor-final-response-v1']).toBeUndefined();
     const listed = r.ctx.host.surfaces.list(['drawer_tab']);
     expect(Array.isArray(listed)).toBe(true);
     expect(listed).toEqual(TABS);
