@@ -3,6 +3,7 @@
 // role, where it goes, depth, text. Save hands the whole value to onChange; each keystroke hands the value with the
 // unsaved edit to onDraftChange (null when the edit is left); opening or leaving a block is told to
 // onSelectedBlockChange. update() never calls onChange, and a block being edited keeps what the person typed.
+import { POSITION_LABELS, ROLE_LABELS } from '../../shared/spindle/prompt-block-fields';
 import { frameError } from './channel';
 import { callback, el, mountComponent } from './components-base';
 import type { RuntimeState } from './runtime-state';
@@ -14,12 +15,8 @@ interface Value {
 }
 type Options = Record<string, unknown> & { value?: Value };
 
-const ROLES = ['system', 'user', 'assistant', 'user_append', 'assistant_append'];
-const POSITIONS = [
-  ['pre_history', 'Before the chat history'],
-  ['post_history', 'After the chat history'],
-  ['in_history', 'In the chat history'],
-];
+const ROLES = Object.entries(ROLE_LABELS);
+const POSITIONS = Object.entries(POSITION_LABELS);
 const PREVIEW_CHARS = 100;
 
 /** The editor's value, checked and copied: blocks with an id and a name each. */
@@ -34,6 +31,8 @@ function checkedValue(value: unknown): Value {
 
 export function loomBlockEditor(state: RuntimeState, target: unknown, options: Options | undefined) {
   let value = checkedValue(options?.value);
+  /** The value option last read: an update() without a new one keeps what the person saved since. */
+  let given = options?.value;
   let selected = typeof options?.selectedBlockId === 'string' ? options.selectedBlockId : null;
   /** The block the form was filled from, and the person's edit of it. */
   let editing: { from: string; draft: Block } | null = null;
@@ -58,6 +57,7 @@ export function loomBlockEditor(state: RuntimeState, target: unknown, options: O
       if (!editing || editing.from !== JSON.stringify(block)) editing = { from: JSON.stringify(block), draft: structuredClone(block) };
       const draft = editing.draft;
       const readOnly = current().readOnly === true;
+      const problem = el(doc, 'p', { class: 'spc-hint', role: 'alert' });
       const edited = (key: string, v: unknown) => {
         draft[key] = v;
         callback(current().onDraftChange, withDraft());
@@ -65,10 +65,10 @@ export function loomBlockEditor(state: RuntimeState, target: unknown, options: O
       const name = el(doc, 'input', { type: 'text', maxlength: '200' });
       name.value = String(draft.name);
       name.addEventListener('input', () => edited('name', name.value));
-      const role = el(doc, 'select', {}, ...ROLES.map((r) => el(doc, 'option', { value: r }, r.replace('_append', ' (added to the last)'))));
+      const role = el(doc, 'select', {}, ...ROLES.map(([v, label]) => el(doc, 'option', { value: v }, label)));
       role.value = String(draft.role ?? 'system');
       role.addEventListener('change', () => edited('role', role.value));
-      const position = el(doc, 'select', {}, ...POSITIONS.map(([v, label]) => el(doc, 'option', { value: v! }, label!)));
+      const position = el(doc, 'select', {}, ...POSITIONS.map(([v, label]) => el(doc, 'option', { value: v }, label)));
       position.value = String(draft.position ?? 'pre_history');
       const depth = el(doc, 'input', { type: 'number', min: '0', step: '1' });
       depth.value = String(draft.depth ?? 0);
@@ -86,10 +86,12 @@ export function loomBlockEditor(state: RuntimeState, target: unknown, options: O
       back.addEventListener('click', () => select(null));
       const save = el(doc, 'button', { type: 'submit' }, 'Save');
       save.hidden = readOnly;
-      const f = el(doc, 'form', { class: 'spc-loom__form', 'aria-label': `Block ${block.name}` }, field('Name', name), el(doc, 'div', { class: 'spc-row' }, field('Role', role), field('Position', position), depthField), field('Content', content), el(doc, 'div', { class: 'spc-row' }, save, back));
+      const f = el(doc, 'form', { class: 'spc-loom__form', 'aria-label': `Block ${block.name}` }, field('Name', name), el(doc, 'div', { class: 'spc-row' }, field('Role', role), field('Position', position), depthField), field('Content', content), problem, el(doc, 'div', { class: 'spc-row' }, save, back));
       f.addEventListener('submit', (event) => {
         event.preventDefault();
-        if (readOnly || !String(draft.name).trim()) return;
+        if (current().readOnly === true) return;
+        problem.textContent = String(draft.name).trim() ? '' : 'A block needs a name.';
+        if (problem.textContent) return;
         value = withDraft();
         callback(current().onChange, structuredClone(value));
         select(null);
@@ -110,23 +112,31 @@ export function loomBlockEditor(state: RuntimeState, target: unknown, options: O
         return row;
       });
 
-    /** The form shown, kept while its block is the same: an update() mid-edit leaves the person's typing and focus alone. */
-    let shown: { from: string; node: HTMLFormElement } | null = null;
+    /** The form shown, kept while its block and readOnly are the same: an update() mid-edit leaves the typing and focus alone. */
+    let shown: { key: string; node: HTMLFormElement } | null = null;
     redraw = () => {
       const block = selected === null ? undefined : value.blocks.find((b) => b.id === selected);
-      // A block that is gone closes its form.
-      if (selected !== null && !block) {
-        selected = null;
-        editing = null;
-      }
+      // A block that is gone closes its form, and says so.
+      if (selected !== null && !block) return select(null);
       head.textContent = `${value.blocks.length} block${value.blocks.length === 1 ? '' : 's'}`;
-      if (block && shown && editing && shown.from === JSON.stringify(block) && editing.from === shown.from && body.contains(shown.node)) return;
-      shown = block ? { from: JSON.stringify(block), node: form(block) } : null;
+      if (block && editing && editing.from !== JSON.stringify(block)) {
+        // The extension handed back the edit itself: the same form goes on. Anything else replaces the edit.
+        if (JSON.stringify(block) === JSON.stringify(editing.draft)) {
+          editing.from = JSON.stringify(block);
+          if (shown) shown.key = `${editing.from}|${current().readOnly === true}`;
+        } else callback(current().onDraftChange, null);
+      }
+      const key = block ? `${JSON.stringify(block)}|${current().readOnly === true}` : '';
+      if (block && shown && editing && shown.key === key && body.contains(shown.node)) return;
+      shown = block ? { key, node: form(block) } : null;
       body.replaceChildren(...(shown ? [shown.node] : list()));
     };
     return {
       render(o) {
-        value = checkedValue(o.value);
+        if (o.value !== given) {
+          value = checkedValue(o.value);
+          given = o.value;
+        }
         redraw();
       },
       members: { getValue: () => structuredClone(value), refreshMacros: async () => undefined },

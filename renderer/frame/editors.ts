@@ -9,8 +9,8 @@ import { EditorDrafts } from './editor-drafts';
 import { createPresetEditor } from './preset-editor';
 import { frameError } from './channel';
 import type { RuntimeState } from './runtime-state';
+import { editorTabs } from './editor-tabs';
 import { tellEach } from './tell-each';
-import { clip, openSurface, surfaceOptions } from './surface-open';
 
 const CLOSED: CharacterEditorState = { open: false, characterId: null, activeSurfaceId: null, extensions: {} };
 type Extensions = Record<string, unknown>;
@@ -19,16 +19,16 @@ export const EXTENSIONS_SAVE_DELAY_MS = 2000;
 const isRecord = (value: unknown): value is Extensions => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function characterEditor(state: RuntimeState) {
-  const tabIds = new Map<string, string>();
-  const activateHandlers = new Map<string, Set<() => void>>();
+  // Every extension's tab shows at once under the character: there is no other to switch from.
+  const tabs = editorTabs(state, { kind: 'character', activate: () => undefined });
   const changeHandlers = new Set<(snapshot: unknown) => void>();
   const told = () => state.hostState.characterEditor ?? CLOSED;
   const toldCard = () => ({ id: told().characterId, value: told().extensions });
-  const drafts = new EditorDrafts<Extensions>((characterId, extensions) => state.channel.request('host.call', { method: 'characters.update', args: [characterId, { extensions }] }), toldCard, EXTENSIONS_SAVE_DELAY_MS);
+  const drafts = new EditorDrafts<Extensions>((characterId, extensions) => state.channel.request('host.call', { method: 'characters.update', args: [characterId, { extensions }] }), toldCard, { delayMs: EXTENSIONS_SAVE_DELAY_MS });
   const snapshot = () => {
     const editor = told();
     const extensions = drafts.current(toldCard());
-    return { open: editor.open, characterId: editor.characterId, activeTabId: editor.activeSurfaceId ? (tabIds.get(editor.activeSurfaceId) ?? null) : null, extensions: structuredClone(extensions) };
+    return { open: editor.open, characterId: editor.characterId, activeTabId: tabs.tabIdOf(editor.activeSurfaceId) ?? null, extensions: structuredClone(extensions) };
   };
   let last = JSON.stringify(snapshot());
   const changed = () => {
@@ -39,10 +39,7 @@ function characterEditor(state: RuntimeState) {
     last = said;
     tellEach(changeHandlers, () => structuredClone(now));
     // A tab becoming the shown one, as a click on it does in Lumiverse.
-    if (now.open && now.activeTabId && (!before.open || before.activeTabId !== now.activeTabId)) {
-      const surfaceId = [...tabIds].find(([, tabId]) => tabId === now.activeTabId)?.[0];
-      tellEach(surfaceId ? (activateHandlers.get(surfaceId) ?? []) : [], () => undefined);
-    }
+    if (now.open && now.activeTabId && (!before.open || before.activeTabId !== now.activeTabId)) tabs.activated(now.activeTabId);
   };
   state.channel.on('hostState', changed);
 
@@ -78,28 +75,7 @@ function characterEditor(state: RuntimeState) {
 
   const registerTab = (options: Record<string, unknown> = {}) => {
     state.require('characters', 'ctx.ui.registerCharacterEditorTab');
-    const s = openSurface(state, 'character', surfaceOptions(options));
-    const tabId = `spindle:${state.extensionId}:character-editor-tab:${String(options.id ?? 'tab').slice(0, 60)}:${s.surfaceId}`;
-    tabIds.set(s.surfaceId, tabId);
-    const handlers = new Set<() => void>();
-    activateHandlers.set(s.surfaceId, handlers);
-    const destroy = () => {
-      s.close();
-      tabIds.delete(s.surfaceId);
-      activateHandlers.delete(s.surfaceId);
-    };
-    return {
-      root: s.root,
-      tabId,
-      setTitle: (title: string) => s.update({ title: clip('title', title) }),
-      // Every extension's tab shows at once under the character: there is no other to switch from.
-      activate: () => undefined,
-      destroy,
-      onActivate(handler: () => void): () => void {
-        handlers.add(handler);
-        return () => void handlers.delete(handler);
-      },
-    };
+    return tabs.register(options);
   };
   return { helper, registerTab };
 }

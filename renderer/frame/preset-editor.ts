@@ -8,8 +8,9 @@
 import type { FrontendCall, PresetDraft, PresetEditorState } from '../../shared/frames/host-state';
 import { frameError } from './channel';
 import { EditorDrafts } from './editor-drafts';
+import { editorTabs } from './editor-tabs';
 import type { RuntimeState } from './runtime-state';
-import { clip, openSurface, surfaceOptions } from './surface-open';
+import { clip, openSurface } from './surface-open';
 import { tellEach } from './tell-each';
 
 /** How long Lumiverse's preset editor waits before saving a change. */
@@ -26,6 +27,8 @@ type Json = Record<string, unknown>;
 type StoredPreset = { name: string; prompt_order: Json[]; parameters: Json; prompts: Json; metadata: Json; cache_revision: number; created_at: number; updated_at: number };
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** A conflict this frontend's change cannot be saved over: the change is dropped and the preset shown as stored. */
+const unsaved = (err: unknown) => Object.assign(frameError('PRESET_REVISION_CONFLICT', `PRESET_REVISION_CONFLICT: the preset was changed meanwhile and this change cannot be made over it (${(err as Error).message ?? err}); it was dropped.`), { dropped: true });
 
 /** Plain JSON all the way down (no Date, Map, class instance, function or non-finite number), as Lumiverse checks metadata. */
 function plainJson(value: unknown, depth = 0): boolean {
@@ -70,8 +73,12 @@ function rebased(remote: PresetDraft, base: PresetDraft, mine: PresetDraft): Pre
 }
 
 export function createPresetEditor(state: RuntimeState) {
-  const tabIds = new Map<string, string>();
-  const activateHandlers = new Map<string, Set<() => void>>();
+  const tabs = editorTabs(state, {
+    kind: 'preset',
+    limit: { count: LIMITS.tabs, refuse: () => frameError('INPUT_TOO_LARGE', `Preset editor tab limit reached (max ${LIMITS.tabs} per extension)`) },
+    // Every tab shows at once beside the blocks here: nothing to switch to, but a closed editor refuses.
+    activate: () => void editing(),
+  });
   const changeHandlers = new Set<(snapshot: unknown) => void>();
   const scopedHandlers = new Set<(snapshot: unknown) => void>();
   const told = () => state.hostState.presetEditor ?? CLOSED;
@@ -87,7 +94,11 @@ export function createPresetEditor(state: RuntimeState) {
   };
   const call = <T>(method: FrontendCall, args: unknown[]) => state.channel.request('host.call', { method, args }) as Promise<T>;
 
-  const save = async (id: string, draft: PresetDraft): Promise<void> => {
+  /**
+   * Saves a change at the revision it was built on; over another writer's change it is read again and made again (the
+   * rebase stays local until a save succeeds, so a failed one leaves the change as it was). Answers the preset as stored.
+   */
+  const save = async (id: string, draft: PresetDraft): Promise<PresetDraft> => {
     let base = bases.get(id) ?? { draft, ...stored(id) };
     let next = draft;
     for (let attempt = 0; ; attempt++) {
@@ -96,25 +107,29 @@ export function createPresetEditor(state: RuntimeState) {
         const saved = await call<StoredPreset>('presets.update', [id, { name, prompt_order: blocks, parameters, prompts, metadata: { ...metadata, promptVariables: base.variables }, expected_cache_revision: base.revision }]);
         const after = draftOf(id, saved);
         answered.set(id, { revision: saved.cache_revision, variables: after.variables });
-        // A change made meanwhile builds on this save.
-        if (drafts.busy(id)) bases.set(id, { draft: after.draft, revision: saved.cache_revision, variables: after.variables });
+        // A change waiting is made again over this save (EditorDrafts' rebase), and saved at its revision.
+        if (drafts.waiting(id)) bases.set(id, { draft: after.draft, revision: saved.cache_revision, variables: after.variables });
         else bases.delete(id);
-        return;
+        return after.draft;
       } catch (err) {
-        if ((err as { code?: string }).code !== 'PRESET_REVISION_CONFLICT' || attempt >= REBASE_ATTEMPTS) throw err;
+        if ((err as { code?: string }).code !== 'PRESET_REVISION_CONFLICT') throw err;
+        if (attempt >= REBASE_ATTEMPTS) throw unsaved(err);
         const fresh = await call<StoredPreset | null>('presets.get', [id]);
-        if (!fresh) throw err;
+        if (!fresh) throw unsaved(err);
         const remote = draftOf(id, fresh);
-        // Blocks both this frontend and another writer changed are not merged.
-        if (!same(next.blocks, base.draft.blocks) && !same(remote.draft.blocks, base.draft.blocks)) throw err;
+        // Blocks both this frontend and another writer changed are not merged: the change is dropped.
+        if (!same(next.blocks, base.draft.blocks) && !same(remote.draft.blocks, base.draft.blocks)) throw unsaved(err);
         next = rebased(remote.draft, base.draft, next);
         base = { draft: remote.draft, revision: fresh.cache_revision, variables: remote.variables };
-        bases.set(id, base);
       }
     }
   };
-  const drafts = new EditorDrafts<PresetDraft>(save, toldDraft, PRESET_SAVE_DELAY_MS);
-  const shownTabId = (editor: PresetEditorState) => (editor.activeSurfaceId ? (tabIds.get(editor.activeSurfaceId) ?? 'preset') : 'preset');
+  const drafts = new EditorDrafts<PresetDraft>(save, toldDraft, {
+    delayMs: PRESET_SAVE_DELAY_MS,
+    rebase: (waiting, sent, stored) => rebased(stored, sent, waiting),
+    drops: (err) => (err as { dropped?: boolean }).dropped === true,
+  });
+  const shownTabId = (editor: PresetEditorState) => tabs.tabIdOf(editor.activeSurfaceId) ?? 'preset';
   const current = (): PresetDraft | null => {
     const editor = told();
     return editor.open && editor.preset ? drafts.current({ id: editor.preset.id, value: editor.preset }) : null;
@@ -143,8 +158,7 @@ export function createPresetEditor(state: RuntimeState) {
     if (before.open && now.open && before.presetId !== now.presetId) publish({ open: false, presetId: null, activeTabId: null, preset: null });
     publish(now);
     const opened = now.open && (!before.open || before.presetId !== now.presetId || before.activeTabId !== now.activeTabId);
-    const surfaceId = [...tabIds].find(([, tabId]) => tabId === now.activeTabId)?.[0];
-    if (opened && surfaceId) tellEach(activateHandlers.get(surfaceId) ?? [], () => undefined);
+    if (opened && now.activeTabId) tabs.activated(now.activeTabId);
   };
   state.channel.on('hostState', changed);
 
@@ -161,13 +175,19 @@ export function createPresetEditor(state: RuntimeState) {
     const next = checkedDraft(mutator(structuredClone(latest)), latest.id);
     if (same(next, latest)) return;
     if (!drafts.busy(latest.id)) bases.set(latest.id, { draft: structuredClone(latest), ...stored(latest.id) });
-    drafts.change(latest.id, structuredClone(next), options?.immediate === true).catch((err: unknown) => console.warn('[Council Workbench] The preset was not saved:', err));
+    drafts
+      .change(latest.id, structuredClone(next), options?.immediate === true)
+      .catch((err: unknown) => console.warn('[Council Workbench] The preset was not saved:', err))
+      .finally(changed);
     changed();
   };
   const flush = async () => {
     editing();
-    await drafts.flush();
-    changed();
+    try {
+      await drafts.flush();
+    } finally {
+      changed();
+    }
   };
   // Stopping (a reload, a disable) saves what waits, as far as the channel still carries it.
   state.atTeardown(() => void drafts.flush().catch(() => undefined));
@@ -209,34 +229,9 @@ export function createPresetEditor(state: RuntimeState) {
     },
   };
 
-  let tabs = 0;
   const registerTab = (options: Json = {}) => {
     permitted('operation');
-    if (tabs >= LIMITS.tabs) throw frameError('INPUT_TOO_LARGE', `Preset editor tab limit reached (max ${LIMITS.tabs} per extension)`);
-    tabs++;
-    const s = openSurface(state, 'preset', surfaceOptions(options));
-    const tabId = `spindle:${state.extensionId}:preset-editor-tab:${String(options.id ?? 'tab').slice(0, 60)}:${s.surfaceId}`;
-    tabIds.set(s.surfaceId, tabId);
-    const handlers = new Set<() => void>();
-    activateHandlers.set(s.surfaceId, handlers);
-    return {
-      root: s.root,
-      tabId,
-      setTitle: (title: string) => s.update({ title: clip('title', title) }),
-      // Every tab shows at once beside the blocks here: nothing to switch to.
-      activate: () => void editing(),
-      destroy: () => {
-        if (s.isClosed()) return;
-        s.close();
-        tabs--;
-        tabIds.delete(s.surfaceId);
-        activateHandlers.delete(s.surfaceId);
-      },
-      onActivate(handler: () => void): () => void {
-        handlers.add(handler);
-        return () => void handlers.delete(handler);
-      },
-    };
+    return tabs.register(options);
   };
 
   let toolbarItems = 0;

@@ -31,6 +31,12 @@ describe('the preset editor (ctx.ui.presetEditor, registerPresetEditorTab, regis
     expect(() => without.ctx.ui.presetEditor.extension).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
     expect(() => without.ctx.ui.registerPresetEditorTab({ id: 'x', title: 'X' })).toThrow(expect.objectContaining({ code: 'PERMISSION_DENIED' }));
 
+    // A frame that skips its ctx and asks the broker for a tab or a place in the editor's toolbar is refused there too.
+    for (const [kind, options] of [['preset', {}], ['mount', { point: 'preset_editor_toolbar' }]] as const) {
+      expect(await without.send({ kind: 'invoke', id: 901, method: 'surface.open', input: { surfaceId: `${kind}-x`, kind, options } })).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    }
+    expect(without.store.getState().surfaces).toEqual([]);
+
     const r = await rig(['presets'], CLOSED);
     const editor = r.ctx.ui.presetEditor;
     expect(editor.getState()).toEqual({ open: false, presetId: null, activeTabId: null, preset: null });
@@ -141,6 +147,48 @@ describe('the preset editor (ctx.ui.presetEditor, registerPresetEditorTab, regis
     await expect(r.ctx.ui.presetEditor.flush()).rejects.toMatchObject({ code: 'PRESET_REVISION_CONFLICT' });
   });
 
+  it("a change made while a rebased save was on its way is made over what was stored, so the other writer's change stays; one that cannot be saved is dropped", async () => {
+    const r = await rig(['presets'], open());
+    const remote = { id: 'p1', name: 'Renamed elsewhere', prompt_order: BLOCKS, parameters: {}, prompts: {}, metadata: { other_ext: { kept: 1 } }, cache_revision: 4, created_at: 10, updated_at: 25 };
+    const updates: Array<Record<string, unknown>> = [];
+    let release = () => undefined as void;
+    r.frontend = async (method, args) => {
+      if (method === 'presets.get') return remote;
+      const input = args[1] as Record<string, unknown>;
+      updates.push(input);
+      if (input.expected_cache_revision !== remote.cache_revision) throw Object.assign(new Error('PRESET_REVISION_CONFLICT: changed'), { code: 'PRESET_REVISION_CONFLICT' });
+      // The rebased save waits until the test lets it through.
+      if (updates.length === 2) await new Promise<void>((resolve) => (release = resolve));
+      remote.cache_revision += 1;
+      Object.assign(remote, { name: input.name, prompt_order: input.prompt_order, metadata: input.metadata });
+      return { ...remote };
+    };
+    const editor = r.ctx.ui.presetEditor;
+    editor.extension.setMetadata({ step: 1 }, { immediate: true });
+    await settled();
+    // The first save conflicted and its rebase is on its way: a change now is built on what was sent.
+    expect(updates.map((u) => u.expected_cache_revision)).toEqual([3, 4]);
+    editor.extension.updateMetadata((current: { step: number }) => ({ step: current.step + 1 }));
+    release();
+    await editor.flush();
+    expect(updates).toHaveLength(3);
+    // The other writer's name survives both saves; the second names the revision the first answered.
+    expect(updates[2]).toMatchObject({ name: 'Renamed elsewhere', metadata: { other_ext: { kept: 1 }, [ID]: { step: 2 } }, expected_cache_revision: 5 });
+    expect(editor.getState().preset).toMatchObject({ name: 'Renamed elsewhere', metadata: { [ID]: { step: 2 } } });
+
+    // Blocks both changed: the change is dropped, the editor shows the preset as the app tells it, and no flush retries it.
+    remote.prompt_order = [BLOCKS[1]!];
+    remote.cache_revision = 9;
+    r.broker.notify('hostState', open(DRAFT, 7));
+    await settled();
+    editor.updatePreset((p: PresetDraft) => ({ ...p, blocks: [...p.blocks].reverse() }), { immediate: true });
+    await expect(editor.flush()).rejects.toMatchObject({ code: 'PRESET_REVISION_CONFLICT' });
+    const tried = updates.length;
+    await editor.flush();
+    expect(updates).toHaveLength(tried);
+    expect(editor.getState().preset.blocks.map((b: { id: string }) => b.id)).toEqual(['main', 'hist']);
+  });
+
   it("presetEditor.extension keeps the extension's own metadata key; bad metadata, an unknown tab and more places than Lumiverse allows are refused", async () => {
     const r = await rig(['presets'], open({ ...DRAFT, metadata: { [ID]: { mode: 'single' } } }));
     const own = r.ctx.ui.presetEditor.extension;
@@ -205,6 +253,28 @@ describe('ctx.components.mountLoomBlockEditor', () => {
     expect(changes).toEqual([{ blocks: [{ ...BLOCKS[0], content: 'Be {{char}}, briefly.' }, BLOCKS[1]], promptVariableValues: {} }]);
     expect(editor.getValue().blocks[0].content).toBe('Be {{char}}, briefly.');
     expect(selections).toEqual(['main', null]);
+    expect(target.querySelector('form')).toBeNull();
+
+    // An update without a value keeps what the person saved.
+    editor.update({ compact: true });
+    expect(editor.getValue().blocks[0].content).toBe('Be {{char}}, briefly.');
+    // The extension handing back the edit in progress (Workshop sends its draft back as the value) keeps the form and
+    // its focus; another writer's change to the block replaces the edit, and says so.
+    target.querySelector<HTMLButtonElement>('button[aria-label="Edit Main Prompt"]')!.click();
+    const field = target.querySelector('textarea')!;
+    typeInto(field, 'Typed');
+    editor.update({ value: drafts.at(-1) });
+    expect(target.querySelector('textarea')).toBe(field);
+    editor.update({ value: { blocks: [{ ...BLOCKS[0], content: 'Changed elsewhere' }, BLOCKS[1]], promptVariableValues: {} } });
+    expect(drafts.at(-1)).toBeNull();
+    expect(target.querySelector('textarea')!.value).toBe('Changed elsewhere');
+    // Made read-only mid-edit: Save no longer hands anything on. A block gone closes its form and says so.
+    const saved = changes.length;
+    editor.update({ readOnly: true });
+    target.querySelector('form')!.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    expect(changes).toHaveLength(saved);
+    editor.update({ readOnly: false, value: { blocks: [BLOCKS[1]], promptVariableValues: {} } });
+    expect(selections.at(-1)).toBeNull();
     expect(target.querySelector('form')).toBeNull();
 
     // Selected from outside (Workshop's selectedBlockId), then left: the draft is dropped.

@@ -105,10 +105,30 @@ describe('the preset editor', () => {
     expect((await stored(host, presetId)).prompt_order[0]).toMatchObject({ enabled: false });
   });
 
-  it('closed for extensions once it no longer shows', async () => {
-    const { frontends, unmount } = await openEditor();
+  it("a block's form saves only what the person changed in it: a change made to the block meanwhile stays", async () => {
+    const { host, presetId, editor } = await openEditor();
+    await settle(() => buttonNamed(editor, 'Edit Main Prompt').click());
+    // While the form is open, the block is switched off (here, by its checkbox; an extension's change is the same).
+    await settle(() => editor.querySelector<HTMLInputElement>('input[aria-label="Use Main Prompt"]')!.click());
+    const form = byTestId(editor, 'preset-block-form');
+    typeInto(form.querySelector('textarea')!, 'Be {{char}}, and brief.');
+    await settle(() => void form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true })));
+    expect((await stored(host, presetId)).prompt_order[0]).toMatchObject({ content: 'Be {{char}}, and brief.', enabled: false });
+  });
+
+  it('closed for extensions once it no longer shows, even when a read was on its way', async () => {
+    const { host, frontends, unmount } = await openEditor();
     expect(frontends.getState().presetEditor).not.toBeNull();
+    // A read asked just before the view went away answers after: it opens nothing.
+    let answer = () => undefined as void;
+    const invoke = host.invoke.bind(host);
+    vi.spyOn(host, 'invoke').mockImplementation(((method: never, input: never) => (method === 'chat.presets.get' ? new Promise((resolve) => (answer = () => resolve(invoke(method, input)))) : invoke(method, input))) as never);
+    // Another writer's change: the view reads the preset again.
+    await host.arrange('chat.presets.update', { presetId: frontends.getState().presetEditor!.id, name: 'Renamed', expected_cache_revision: 0 });
+    await settle();
     unmount();
+    expect(frontends.getState().presetEditor).toBeNull();
+    await settle(() => answer());
     expect(frontends.getState().presetEditor).toBeNull();
   });
 });

@@ -3,11 +3,12 @@
 // no input may set, dropped), categories derived from the `category` markers, and prompt variable values kept only
 // for variables a block still defines.
 import { randomUUID } from 'node:crypto';
+import { BLOCK_POSITIONS, BLOCK_ROLES } from '../../../shared/spindle/prompt-block-fields';
 
 export type PromptBlock = Record<string, unknown> & { id: string; name: string; marker: string | null; variables?: unknown[] };
 
-const ROLES = new Set(['system', 'user', 'assistant', 'user_append', 'assistant_append']);
-const POSITIONS = new Set(['pre_history', 'post_history', 'in_history']);
+const ROLES = new Set<string>(BLOCK_ROLES);
+const POSITIONS = new Set<string>(BLOCK_POSITIONS);
 const strings = (value: unknown) => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 /** Lumiverse's normalizePromptBlock: the same defaults ("New Chat" for a nameless block is theirs too). */

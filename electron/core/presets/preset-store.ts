@@ -158,7 +158,7 @@ export class PresetStore extends DbStore {
 
   delete(id: string): boolean {
     const deleted = this.write(() => this.sql.remove.run(id).changes > 0);
-    if (deleted) for (const listener of this.listeners) listener({ kind: 'deleted', id });
+    if (deleted) this.tell({ kind: 'deleted', id });
     return deleted;
   }
 
@@ -224,8 +224,19 @@ export class PresetStore extends DbStore {
   }
 
   private announced(preset: PresetDto): PresetDto {
-    for (const listener of this.listeners) listener({ kind: 'changed', preset });
+    this.tell({ kind: 'changed', preset });
     return preset;
+  }
+
+  /** Tells every listener; one that throws is its own trouble, never the writer's (the write is done). */
+  private tell(change: PresetChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (err) {
+        console.error('A preset change listener failed:', err);
+      }
+    }
   }
 
   private json(doc: object): string {

@@ -48,6 +48,16 @@ describe('the preset editor on the host', () => {
     const bad = await rig.call('chat.presets.update', { presetId, name: '', expected_cache_revision: 0 } as never);
     expect(!bad.ok && bad.error).toMatchObject({ code: 'INVALID_INPUT' });
     expect(!bad.ok && JSON.stringify(bad.error)).toContain('name');
+    // Blocks the editor could not tell apart, or place: refused at the block, nothing changed.
+    const blocks = LOOM.blocks.map((b) => ({ ...b }));
+    const twice = await rig.call('chat.presets.update', { presetId, prompt_order: [...blocks, { ...blocks[0]! }], expected_cache_revision: 0 });
+    expect(!twice.ok && twice.error).toMatchObject({ code: 'INVALID_INPUT', path: '/prompt_order/2/id' });
+    const deep = await rig.call('chat.presets.update', { presetId, prompt_order: [{ ...blocks[0]!, depth: -1 }], expected_cache_revision: 0 });
+    expect(!deep.ok && deep.error).toMatchObject({ code: 'INVALID_INPUT', path: '/prompt_order/0/depth' });
+    // A stale revision is named as this method names it.
+    const stale = await rig.call('chat.presets.update', { presetId, name: 'Later', expected_cache_revision: 5 });
+    expect(!stale.ok && stale.error).toMatchObject({ code: 'PRESET_REVISION_CONFLICT', path: '/expected_cache_revision' });
+    expect((await rig.call('chat.presets.get', { presetId })).value).toMatchObject({ cache_revision: 0, prompt_order: [{ id: 'main' }, { id: 'hist' }] });
   });
 
   it("tells the window of each change, and an extension the preset only with presets", async () => {

@@ -2,12 +2,11 @@
 // ui.mount('preset_editor_toolbar')): the toolbar items in a bar above the tabs, each as wide and tall as it draws,
 // and every tab beneath the blocks, each in a frame of its extension's own origin.
 import { useShallow } from 'zustand/react/shallow';
+import { EditorTabFrames } from './EditorTabFrames';
 import { useFrontendsStore } from './frontends-context';
 import { PRESET_TOOLBAR_MOUNT_POINTS } from './frontends-store';
 import { SurfaceFrame } from './SurfaceFrame';
 
-/** A tab is as tall as its content, within what the panel can hold (the frame scrolls past that). */
-const tabHeight = (content: number) => Math.min(Math.max(content + 2, 96), 1200);
 /** The most a toolbar item draws of itself: one row of the bar. */
 const TOOLBAR_ITEM_HEIGHT = 40;
 
@@ -34,15 +33,5 @@ export function PresetToolbar() {
 
 /** The tabs, beneath the blocks: all of them at once. */
 export function PresetEditorTabs() {
-  const tabs = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'preset' && x.visible)));
-  return (
-    <>
-      {tabs.map((tab) => (
-        <section key={tab.key} className="inset preset-tab" aria-label={tab.title || 'Extension'} data-extension-id={tab.extensionId}>
-          <h3 className="card__title">{tab.title || tab.extensionId}</h3>
-          <SurfaceFrame extensionId={tab.extensionId} surfaceId={tab.surfaceId} title={tab.title || `${tab.extensionId} preset tab`} className="surface-frame--card" height={tab.contentHeight === null ? undefined : tabHeight(tab.contentHeight)} />
-        </section>
-      ))}
-    </>
-  );
+  return <EditorTabFrames kind="preset" className="inset preset-tab" heading="h3" />;
 }

@@ -4,7 +4,7 @@ import type { FrameError, FrameMethod, FrameParams, FrameResult, SurfaceKind } f
 import { checkJsonBudget } from '../../../../shared/json-budget';
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
 import type { BrokerDeps } from './frame-broker';
-import { frontendsActions, surfaceKey, type DialogKind } from './frontends-store';
+import { frontendsActions, PRESET_TOOLBAR_MOUNT_POINTS, surfaceKey, type DialogKind } from './frontends-store';
 
 /** A surface kind and the permission Lumiverse asks of it. */
 /** Places one extension has under messages at once (dom.findMessageElement). */
@@ -85,7 +85,8 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return null;
     },
     'surface.open': ({ surfaceId, kind, options }) => {
-      const permission = SURFACE_PERMISSION[kind];
+      // The preset editor's toolbar is the preset editor's: a mount there needs presets as its items do.
+      const permission = kind === 'mount' && PRESET_TOOLBAR_MOUNT_POINTS.has(options.point ?? '') ? 'presets' : SURFACE_PERMISSION[kind];
       if (permission && !deps.granted().includes(permission)) refuse('PERMISSION_DENIED', `PERMISSION_DENIED:${permission} — a ${kind} surface needs the ${permission} permission.`);
       if (kind === 'message' && store.getState().surfaces.filter((x) => x.extensionId === extensionId && x.kind === 'message').length >= MAX_MESSAGE_PLACES) {
         refuse('INPUT_TOO_LARGE', `An extension has at most ${MAX_MESSAGE_PLACES} places under messages at once.`);

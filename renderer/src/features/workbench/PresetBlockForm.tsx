@@ -1,21 +1,12 @@
 // One prompt block of a preset, edited: its name, who speaks it, where it goes and its text. A marker block (the
 // chat history, the character's description…) has no text of its own: what the Workbench puts there is shown instead.
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { POSITION_LABELS, ROLE_LABELS } from '../../../../shared/spindle/prompt-block-fields';
 
 export type Block = Record<string, unknown> & { id: string; name: string; marker: string | null };
 
-const ROLES = [
-  ['system', 'System'],
-  ['user', 'User'],
-  ['assistant', 'Assistant'],
-  ['user_append', 'Added to the last user message'],
-  ['assistant_append', 'Added to the last reply'],
-] as const;
-const POSITIONS = [
-  ['pre_history', 'Before the chat history'],
-  ['post_history', 'After the chat history'],
-  ['in_history', 'Inside the chat history, at a depth'],
-] as const;
+const ROLES = Object.entries(ROLE_LABELS);
+const POSITIONS = Object.entries(POSITION_LABELS);
 
 /** Markers whose place the prompt fills from the chat (the preset's text is not used there), in the person's words. */
 const FILLED: Record<string, string> = {
@@ -33,14 +24,16 @@ const FILLED: Record<string, string> = {
 /** What a marker block stands for, when the prompt fills it from the chat. */
 export const filledWith = (marker: string | null): string | null => (marker && Object.hasOwn(FILLED, marker) ? FILLED[marker]! : null);
 
-export function PresetBlockForm(props: { block: Block; busy: boolean; onSave(block: Block): void; onCancel(): void }) {
+/** `onSave` gets the fields the person changed: the rest of the block may have changed meanwhile, and stays as it is. */
+export function PresetBlockForm(props: { block: Block; busy: boolean; onSave(changes: Partial<Block>): void; onCancel(): void }) {
   const id = useId();
+  const [opened] = useState<Block>(props.block);
   const [draft, setDraft] = useState<Block>(props.block);
   const set = (field: string, value: unknown) => setDraft((d) => ({ ...d, [field]: value }));
   const filled = filledWith(props.block.marker);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!props.busy) props.onSave(draft);
+    if (!props.busy) props.onSave(Object.fromEntries(Object.entries(draft).filter(([key, value]) => value !== opened[key])));
   };
   // Ctrl+Enter saves from the text, Escape leaves without saving.
   const keys = (event: KeyboardEvent) => {

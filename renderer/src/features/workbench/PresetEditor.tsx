@@ -2,7 +2,7 @@
 // off, moved, or edited; every change is saved at once at the revision it was read at, so a change an extension made
 // meanwhile is never undone (the preset is read again instead, and the person told). While it shows, extensions granted
 // presets see Lumiverse's preset editor open on it (host-state-news.ts) and their own tabs show beneath it.
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useHost } from '../../app/context';
 import { InlineError } from '../../components/InlineError';
@@ -12,6 +12,7 @@ import { PresetEditorTabs, PresetToolbar } from '../frontends/PresetEditorTabs';
 import { filledWith, PresetBlockForm, type Block } from './PresetBlockForm';
 
 const CONFLICT_NOTE = 'The preset changed meanwhile (an extension, or another window, saved it): it is shown as it is now. Make your change again.';
+const READ_FAILED = 'Could not read the preset';
 
 export function PresetEditor() {
   const host = useHost();
@@ -22,23 +23,42 @@ export function PresetEditor() {
   const [error, setError] = useState<{ title: string; error: HostError } | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  /** Set at once (a second click before the next render waits too). */
+  const saving = useRef(false);
+  /** The preset this view shows now: an answer about another (a late read, a save after leaving) is not shown. */
+  const live = useRef({ presetId, mounted: true });
 
   const show = useCallback((next: Preset | null) => store.setState({ presetEditor: next }), [store]);
+  /** Shows a preset read or saved, if it is still the one this view shows and not older than what it shows. */
+  const accept = useCallback(
+    (read: Preset) => {
+      if (!live.current.mounted || read.id !== live.current.presetId) return;
+      const shown = store.getState().presetEditor;
+      if (shown?.id === read.id && shown.cache_revision > read.cache_revision) return;
+      show(read);
+    },
+    [show, store],
+  );
   const load = useCallback(async () => {
     if (!presetId) return show(null);
     const read = await host.invoke('chat.presets.get', { presetId });
-    if (read.ok) show(read.value);
-    else {
+    if (read.ok) {
+      accept(read.value);
+      setError((shown) => (shown?.title === READ_FAILED ? null : shown));
+    } else if (live.current.mounted && live.current.presetId === presetId) {
       show(null);
-      setError({ title: 'Could not read the preset', error: read.error });
+      setError({ title: READ_FAILED, error: read.error });
     }
-  }, [host, presetId, show]);
+  }, [accept, host, presetId, show]);
   useEffect(() => {
+    const now = { presetId, mounted: true };
+    live.current = now;
     void load();
     const off = host.onEvent((event) => {
       if (event.type === 'presets.changed' && event.presetId === presetId) void load();
     });
     return () => {
+      now.mounted = false;
       off();
       show(null);
     };
@@ -59,13 +79,15 @@ export function PresetEditor() {
   const blocks = preset.prompt_order as Block[];
   /** One change at a time, from the preset as last read; a conflict reads it again and says so. */
   const save = async (next: Block[], title: string) => {
-    if (busy) return false;
+    if (saving.current) return false;
+    saving.current = true;
     setBusy(true);
     const saved = await host.invoke('chat.presets.update', { presetId: preset.id, prompt_order: next, expected_cache_revision: preset.cache_revision });
+    saving.current = false;
     setBusy(false);
     if (saved.ok) {
       setError(null);
-      show(saved.value);
+      accept(saved.value);
       return true;
     }
     setError({ title: saved.error.code === 'PRESET_REVISION_CONFLICT' ? CONFLICT_NOTE : title, error: saved.error });
@@ -73,6 +95,14 @@ export function PresetEditor() {
     return false;
   };
   const replace = (block: Block) => blocks.map((b) => (b.id === block.id ? block : b));
+  /** The fields the person changed in the form, over the block as it is now (another writer's change to the rest stays). */
+  const saveEdit = async (id: string, changes: Partial<Block>) => {
+    if (!blocks.some((b) => b.id === id)) {
+      setError({ title: 'Could not save the block', error: { code: 'NOT_FOUND', message: 'The block is no longer in the preset (it was deleted meanwhile).' } });
+      return;
+    }
+    if (await save(blocks.map((b) => (b.id === id ? { ...b, ...changes } : b)), 'Could not save the block')) setEditing(null);
+  };
   const move = (at: number, by: -1 | 1) => {
     const next = [...blocks];
     const [block] = next.splice(at, 1);
@@ -113,7 +143,7 @@ export function PresetEditor() {
                 </button>
               </span>
             </div>
-            {editing === block.id && <PresetBlockForm block={block} busy={busy} onCancel={() => setEditing(null)} onSave={(changed) => void save(replace(changed), 'Could not save the block').then((ok) => ok && setEditing(null))} />}
+            {editing === block.id && <PresetBlockForm block={block} busy={busy} onCancel={() => setEditing(null)} onSave={(changes) => void saveEdit(block.id, changes)} />}
           </li>
         ))}
       </ol>

@@ -1,5 +1,5 @@
 // Workbench section: chat sessions (list, create, import), the open session's chat with live streaming and tool calls, and its character & world.
-import { useEffect, useState, type DragEvent, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type DragEvent, type MouseEvent } from 'react';
 import type { HostError } from '../../../../shared/errors';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
@@ -15,7 +15,6 @@ import { Composer } from './Composer';
 import { ImportForm } from './ImportForm';
 import { SessionEditor } from './SessionEditor';
 import { CharacterEditorTabs } from '../frontends/CharacterEditorTabs';
-import { PresetEditor } from './PresetEditor';
 import { WorldBooksCard } from './WorldBooksCard';
 import { SessionHeader } from './SessionHeader';
 import { selectCouncilMode, sessionSwitches, SessionSwitches } from './SessionSwitches';
@@ -26,6 +25,8 @@ import './workbench.css';
 import { AskingHost } from '../../components/AskingHost';
 
 const SPEC = sectionById('workbench');
+// Loaded when first opened: most chats never show it, and the app's first chunk stays within its budget.
+const PresetEditor = lazy(() => import('./PresetEditor').then((m) => ({ default: m.PresetEditor })));
 
 type Tab = 'chat' | 'setting' | 'preset';
 
@@ -86,7 +87,9 @@ function OpenSession() {
         </div>
       ) : (
         <div role="tabpanel" aria-label="Preset">
-          <PresetEditor />
+          <Suspense fallback={<p className="panel-note">Opening the preset editor…</p>}>
+            <PresetEditor />
+          </Suspense>
         </div>
       )}
     </div>
