@@ -1,12 +1,11 @@
 // The Workbench at common laptop sizes (1440×900, 1280×720): the composer never covers the connection picker or
 // an open deliberation, at the top of the chat or scrolled to its end, nor a deliberation just opened or a control
 // reached with the keyboard.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, ROOT, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-layout-model';
@@ -55,26 +54,20 @@ async function sessionWithTurns(page: Page, setup: { url: string; connectionId: 
 test.describe('Workbench layout', () => {
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-layout-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    cli(dataDir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
-    cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'pacing-critic', '--role', 'Pacing Critic', '--chance', '100', '--tools', 'council:pacing_review');
-    cli(dataDir, 'council', 'set', '--mode', 'sidecar', '--on');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('layout', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+      cli(dir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
+      cli(dir, 'council', 'add-member', '--pack', 'story-council', '--item', 'pacing-critic', '--role', 'Pacing Critic', '--chance', '100', '--tools', 'council:pacing_review');
+      cli(dir, 'council', 'set', '--mode', 'sidecar', '--on');
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('the composer covers neither the connection picker nor an open deliberation', async ({ page }) => {
@@ -170,8 +163,8 @@ test.describe('Workbench layout', () => {
     // The newest reply and its own controls; none of the earlier replies' controls.
     const inChat = visited.filter((v) => v === 'chat').length;
     expect(inChat, visited.join(' | ')).toBeLessThanOrEqual(1 + controls / 4);
-    // The skip link, the first stop after the tabs, goes straight there.
-    await workbench.getByRole('tab', { name: 'Character & world' }).focus();
+    // The session's views are one stop (the arrow keys move between them); the skip link, the next stop, goes straight there.
+    await workbench.getByRole('tab', { name: 'Chat' }).focus();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('link', { name: 'Skip to the message box' })).toBeFocused();
     await page.keyboard.press('Enter');

@@ -23,12 +23,18 @@ import { ExtensionDrawer } from '../frontends/ExtensionDrawer';
 import '../connections/connections.css';
 import './workbench.css';
 import { AskingHost } from '../../components/AskingHost';
+import { TabList } from '../../components/TabList';
 
 const SPEC = sectionById('workbench');
 // Loaded when first opened: most chats never show it, and the app's first chunk stays within its budget.
 const PresetEditor = lazy(() => import('./PresetEditor').then((m) => ({ default: m.PresetEditor })));
 
 type Tab = 'chat' | 'setting' | 'preset';
+const SESSION_VIEWS: ReadonlyArray<{ id: Tab; label: string }> = [
+  { id: 'chat', label: 'Chat' },
+  { id: 'setting', label: 'Character & world' },
+  { id: 'preset', label: 'Preset' },
+];
 
 /** The message box, from the top of the chat, without a Tab through every message. */
 function skipToComposer(event: MouseEvent<HTMLAnchorElement>) {
@@ -56,19 +62,7 @@ function OpenSession() {
     <div className="workbench__session" data-testid="open-session" data-session-id={session.id}>
       <SessionHeader session={session} busyTurn={streaming} picture={picture} />
       <SessionSwitches session={session} />
-      <div className="tabs" role="tablist" aria-label="Session views">
-        {(
-          [
-            ['chat', 'Chat'],
-            ['setting', 'Character & world'],
-            ['preset', 'Preset'],
-          ] as const
-        ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" className="tabs__tab" aria-selected={tab === id} onClick={() => setTab(id)}>
-            {label}
-          </button>
-        ))}
-      </div>
+      <TabList<Tab> tabs={SESSION_VIEWS} selected={tab} onSelect={setTab} label="Session views" className="tabs" tabClassName="tabs__tab" />
       {tab === 'chat' ? (
         <div role="tabpanel" aria-label="Chat" className="workbench__chat">
           <a className="skip-link" href="#composer" onClick={skipToComposer}>
