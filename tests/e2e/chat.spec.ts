@@ -2,11 +2,11 @@
 // add an OpenAI-compatible connection through the UI, test it, make it the chat's (and the sidecar's) connection,
 // then watch a reply stream in token by token, and stop another one mid-stream.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { ROOT, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 import { watchPage } from './page-watch';
 
@@ -36,25 +36,19 @@ test.describe('chat against the headless host and a local LLM server', () => {
   test.describe.configure({ mode: 'serial' });
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL, 'e2e-other-model'] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-chat-'));
-    // Inline mode with one inline-callable tool, so the main model can call it mid-reply.
-    cli(dataDir, 'extensions', 'install', INLINE_DICE, '--grant', 'tools');
-    cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--tools', 'inline-dice:roll');
-    cli(dataDir, 'council', 'set', '--mode', 'inline');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('chat', {
+    models: [MODEL, 'e2e-other-model'],
+    prepare: (dir) => {
+      // Inline mode with one inline-callable tool, so the main model can call it mid-reply.
+      cli(dir, 'extensions', 'install', INLINE_DICE, '--grant', 'tools');
+      cli(dir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--tools', 'inline-dice:roll');
+      cli(dir, 'council', 'set', '--mode', 'inline');
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('adds a connection through the UI, tests it, and streams a reply in the Workbench', async ({ page }) => {

@@ -1,10 +1,10 @@
 // The Council panel in Chromium against the real headless host: quick add a bundled pack, give members bundled extension
 // tools, chance 100, Test roll, Run, and read the run timeline (ok bars, unplanned calls without a sidecar, an error bar, a sat-out lane).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { watchPage } from './page-watch';
 
 const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
@@ -40,18 +40,8 @@ async function giveTool(card: Locator, name: string, qualifiedName: string, give
 test.describe('council against the headless host', () => {
   test.describe.configure({ mode: 'serial' });
   let host: RunningHost;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-council-'));
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('council', { ready: (shared) => ({ host } = shared) });
 
   test('quick add a bundled pack, give members tools at chance 100, test roll, run, and read the timeline', async ({ page }) => {
     const problems = watchPage(page);

@@ -2,32 +2,19 @@
 // against browser mode: it lists the app's places at once and opens one, keeps its folders with ctx.settings across
 // a reload, follows the open chat with ctx.state, keeps a note in the character card from its character editor tab,
 // and its unguarded component override does not end its setup (it is listed on its card instead).
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { SECTIONS } from '../../renderer/src/app/sections';
-import { assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { cli, ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_tab_folders');
 
 test.describe('a frontend written for frontend v2', () => {
   let host: RunningHost;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-v2-'));
-    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('v2', { prepare: (dir) => void cli(dir, 'extensions', 'install', FIXTURE, '--grant', 'requested'), ready: (shared) => ({ host } = shared) });
 
   const folders = (page: Page) => page.frameLocator('iframe[data-extension-id="lumiverse_tab_folders"][data-surface-id^="drawer-"]');
 

@@ -9,6 +9,7 @@ import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
 import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-frontend-model';
@@ -40,20 +41,16 @@ test.describe('extension frontends', () => {
   let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-frontends-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    cli(dataDir, 'extensions', 'install', path.join(FIXTURES, 'lumiverse_frontend'), '--grant', 'requested', '--trust');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('frontends', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+      cli(dir, 'extensions', 'install', path.join(FIXTURES, 'lumiverse_frontend'), '--grant', 'requested', '--trust');
+    },
+    ready: (shared) => {
+      ({ host, dataDir } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('its drawer tab, float widget, input bar action and modal appear, and messages go to its backend and back', async ({ page }) => {

@@ -2,11 +2,10 @@
 // to tests/e2e/screenshots/gallery/; `UPDATE_DOCS_SCREENSHOT=1 npx playwright test tests/e2e/gallery.spec.ts`
 // refreshes docs/screenshots/ (so an ordinary run leaves tracked files alone).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { LlmTestServer } from '../fixtures/llm-server';
-import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, ROOT, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 import { watchPage } from './page-watch';
 
 const MODEL = 'gallery-model';
@@ -18,42 +17,32 @@ const slug = (section: string) => section.toLowerCase().replace(/\s+/g, '-');
 
 test.describe('section gallery', () => {
   let host: RunningHost;
-  let llm: LlmTestServer;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL, 'gallery-small'] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-gallery-'));
-    const connectionId = addLocalConnection(dataDir, llm.origin, MODEL, 'Local LM Studio');
-    cli(dataDir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
-    cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', 'Plot Enforcer', '--chance', '100', '--tools', 'council:pacing_review');
-    cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'continuity-keeper', '--role', 'Continuity', '--chance', '60', '--tools', 'knowledge-base:search_knowledge_base');
-    cli(dataDir, 'mcp', 'add', 'notes', '--command', process.execPath, '--arg', MCP_FIXTURE, '--arg=--mode', '--arg', 'basic');
-    const card = path.join(dataDir, 'mara.json');
-    fs.writeFileSync(
-      card,
-      JSON.stringify({
-        spec: 'chara_card_v2',
-        data: {
-          name: 'Mara',
-          description: 'Keeper of the northern lighthouse.',
-          first_mes: 'You made it up the stairs. The lamp needs oil before the storm.',
-          character_book: { entries: [{ keys: ['lamp'], content: 'The lamp burns whale oil.' }] },
-        },
-      }),
-    );
-    cli(dataDir, 'sessions', 'import', card);
-    host = await startHost(dataDir);
-    fs.mkdirSync(OUT, { recursive: true });
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('gallery', {
+    models: [MODEL, 'gallery-small'],
+    prepare: (dir, llm) => {
+      const connectionId = addLocalConnection(dir, llm!.origin, MODEL, 'Local LM Studio');
+      cli(dir, 'sidecar', 'set', '--connection', connectionId, '--model', MODEL);
+      cli(dir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', 'Plot Enforcer', '--chance', '100', '--tools', 'council:pacing_review');
+      cli(dir, 'council', 'add-member', '--pack', 'story-council', '--item', 'continuity-keeper', '--role', 'Continuity', '--chance', '60', '--tools', 'knowledge-base:search_knowledge_base');
+      cli(dir, 'mcp', 'add', 'notes', '--command', process.execPath, '--arg', MCP_FIXTURE, '--arg=--mode', '--arg', 'basic');
+      const card = path.join(dir, 'mara.json');
+      fs.writeFileSync(
+        card,
+        JSON.stringify({
+          spec: 'chara_card_v2',
+          data: {
+            name: 'Mara',
+            description: 'Keeper of the northern lighthouse.',
+            first_mes: 'You made it up the stairs. The lamp needs oil before the storm.',
+            character_book: { entries: [{ keys: ['lamp'], content: 'The lamp burns whale oil.' }] },
+          },
+        }),
+      );
+      cli(dir, 'sessions', 'import', card);
+      fs.mkdirSync(OUT, { recursive: true });
+    },
+    ready: (shared) => ({ host } = shared),
   });
 
   test('every section in light and dark', async ({ page }) => {

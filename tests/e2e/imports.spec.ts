@@ -2,12 +2,12 @@
 // one of its greetings, see the character, its picture and its world info, send a turn whose world info fires (the
 // main request to the local LLM server carries the entry), and export it back as a PNG card.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { pngTextChunks, solidPng, withPngTextChunks } from '../../electron/core/imports/png-text';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { addLocalConnection, ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { watchPage } from './page-watch';
 
 const MODEL = 'e2e-card-model';
@@ -34,23 +34,17 @@ const CARD = {
 test.describe('importing a character card in the Workbench', () => {
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    // CLI runs and a host start: on a loaded machine they can pass the default 60 s, so the setup has its own budget.
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-imports-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('imports', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('drop a PNG card, pick a greeting, see the character and its world info, and a turn whose world info fires', async ({ page }) => {

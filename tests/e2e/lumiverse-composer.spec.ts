@@ -2,12 +2,11 @@
 // (Scene-Director's way) puts its toolbar before the input row and it shows above the Workbench's box, in room of its own;
 // the draft the person types reaches it, and its writes reach the box; Guide Response reads the draft, empties the box and
 // presses Send on it, and a fresh reply comes with its direction in the prompt; its Retry regenerates.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { addLocalConnection, assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { addLocalConnection, cli, ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_composer');
@@ -16,23 +15,18 @@ const MODEL = 'e2e-composer-model';
 test.describe("Lumiverse's message box, for a frontend written for it", () => {
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-composer-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('composer', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+      cli(dir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   const runtime = (page: Page) => page.frameLocator('iframe.runtime-frame[data-extension-id="lumiverse_composer"]');

@@ -2,31 +2,18 @@
 // answered within its permissions, its route follows the open chat, the panel it appends to the page's body shows
 // (taking the pointer only where it draws), its head stylesheets (CSS-in-JS rules too) style its drawer tab, and a
 // file it streams with tus over XMLHttpRequest reaches its backend.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { cli, ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_page');
 
 test.describe("a frontend written for Lumiverse's page", () => {
   let host: RunningHost;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-page-'));
-    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('page', { prepare: (dir) => void cli(dir, 'extensions', 'install', FIXTURE, '--grant', 'requested'), ready: (shared) => ({ host } = shared) });
 
   const panel = (page: Page) => page.frameLocator('iframe.runtime-frame[data-extension-id="lumiverse_page"]').locator('#bio-panel');
 

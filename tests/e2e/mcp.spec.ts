@@ -1,10 +1,10 @@
 // The MCP servers section in Chromium against the real headless host: add the fixture stdio server through the form,
 // see it connect and list its tools, find them in Tools under source MCP; a hostile server's strings stay text.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
@@ -58,16 +58,7 @@ test.describe('MCP servers against the headless host', () => {
   let host: RunningHost;
   let dataDir: string;
 
-  test.beforeAll(async () => {
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-mcp-'));
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('mcp', { ready: (shared) => ({ host, dataDir } = shared) });
 
   test('adds the fixture stdio server through the form, sees it connect, its tools, its log, and its tools in Tools', async ({ page }) => {
     const problems = watchPage(page);

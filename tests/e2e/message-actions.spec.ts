@@ -2,12 +2,11 @@
 // extension (the pipeline fixture) listening: regenerate keeps the old reply as a swipe, ← and → move between them,
 // a user message is edited in place, Continue adds to the reply, a message is deleted, and the extension's own tool
 // shows it heard MESSAGE_SWIPED, MESSAGE_EDITED and MESSAGE_DELETED.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, ROOT, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-actions-model';
@@ -16,24 +15,18 @@ const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pi
 test.describe('message actions and swipes', () => {
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    // Two CLI runs (one builds the extension's TypeScript) and a host start: the setup gets its own budget.
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-actions-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'tools,chats,chat_mutation', '--trust');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('actions', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+      cli(dir, 'extensions', 'install', FIXTURE, '--grant', 'tools,chats,chat_mutation', '--trust');
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('regenerate, swipe with the arrow keys, edit, continue, delete; the extension heard each', async ({ page }) => {

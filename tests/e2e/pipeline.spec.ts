@@ -1,12 +1,11 @@
 // A Workbench turn through the extension pipeline, in Chromium: a Lumiverse-style fixture extension (TypeScript
 // built at install) resolves a macro, adds a system line through its interceptor (carrying the events it was told
 // of), and a council member's tool reads the active chat — all visible in the turn's prompt breakdown.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
-import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, ROOT, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const MODEL = 'e2e-pipeline-model';
@@ -15,27 +14,20 @@ const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_pi
 test.describe('a chat turn through the extension pipeline', () => {
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    // Five CLI runs (one builds the extension's TypeScript) and a host start: under a loaded CI machine this
-    // took over the default 60 s once, so the setup gets its own budget.
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-pipeline-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'tools,interceptor,context_handler,chats,chat_mutation', '--trust');
-    cli(dataDir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', 'Archivist', '--chance', '100', '--tools', 'lumiverse_pipeline:active_chat');
-    cli(dataDir, 'council', 'set', '--mode', 'sidecar', '--on');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('pipeline', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+      cli(dir, 'extensions', 'install', FIXTURE, '--grant', 'tools,interceptor,context_handler,chats,chat_mutation', '--trust');
+      cli(dir, 'council', 'add-member', '--pack', 'story-council', '--item', 'plot-enforcer', '--role', 'Archivist', '--chance', '100', '--tools', 'lumiverse_pipeline:active_chat');
+      cli(dir, 'council', 'set', '--mode', 'sidecar', '--on');
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('macro, interceptor, events and the council tool reading the active chat show in the breakdown', async ({ page }) => {

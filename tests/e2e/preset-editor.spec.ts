@@ -2,11 +2,10 @@
 // and shown block by block, the extension's launcher in the editor's toolbar, its tab holding Lumiverse's Loom block
 // editor on the open preset, an edit there saved into the preset (the app's editor shows it), and the extension's
 // own metadata key kept across a reload.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { assertRendererBuilt, cli, ROOT, startHost, type RunningHost } from './host-process';
+import { cli, ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { startNewSession } from './new-session';
 
 const FIXTURE = path.join(ROOT, 'tests', 'fixtures', 'extensions', 'lumiverse_preset_workshop');
@@ -20,20 +19,8 @@ const LOOM = {
 
 test.describe('the preset editor with an extension written for it', () => {
   let host: RunningHost;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-preset-'));
-    cli(dataDir, 'extensions', 'install', FIXTURE, '--grant', 'requested');
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('preset', { prepare: (dir) => void cli(dir, 'extensions', 'install', FIXTURE, '--grant', 'requested'), ready: (shared) => ({ host } = shared) });
 
   test("its Loom block editor edits the chat's preset; its launcher keeps a count in its own metadata", async ({ page }) => {
     await page.goto(host.url);

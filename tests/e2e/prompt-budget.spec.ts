@@ -3,12 +3,12 @@
 // Sampling form; the next turn's request is cut to fit with the sampling sent, and the reply's breakdown shows the
 // prompt by part, what was cut, and which entries fired on which keyword — and which did not fit.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { LlmTestServer } from '../fixtures/llm-server';
 import { sessionDocument } from '../helpers/session-document';
-import { addLocalConnection, assertRendererBuilt, ROOT, startHost, type RunningHost, cli } from './host-process';
+import { addLocalConnection, ROOT, type RunningHost, cli } from './host-process';
+import { sharedHost } from './shared-host';
 
 const MODEL = 'e2e-budget-model';
 
@@ -34,25 +34,20 @@ function longChat() {
 test.describe('sampling, the context budget and the world-info log', () => {
   let host: RunningHost;
   let llm: LlmTestServer;
-  let dataDir: string;
   let connectionId: string;
 
-  test.beforeAll(async () => {
-    test.setTimeout(120_000);
-    assertRendererBuilt();
-    llm = await LlmTestServer.start({ models: [MODEL] });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-budget-'));
-    connectionId = addLocalConnection(dataDir, llm.origin, MODEL);
-    const file = path.join(dataDir, 'river-chat.json');
-    fs.writeFileSync(file, JSON.stringify(longChat()));
-    cli(dataDir, 'sessions', 'import', file);
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    await llm?.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  sharedHost('budget', {
+    models: [MODEL],
+    prepare: (dir, llm) => {
+      connectionId = addLocalConnection(dir, llm!.origin, MODEL);
+      const file = path.join(dir, 'river-chat.json');
+      fs.writeFileSync(file, JSON.stringify(longChat()));
+      cli(dir, 'sessions', 'import', file);
+    },
+    ready: (shared) => {
+      ({ host } = shared);
+      llm = shared.llm!;
+    },
   });
 
   test('a context size cuts the oldest messages; the breakdown shows the parts and the activation log', async ({ page }) => {

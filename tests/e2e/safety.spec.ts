@@ -1,10 +1,10 @@
 // Safe tool use in Chromium against the real headless host (browser mode asks a person): Try it on notes:create_note
 // raises the approval dialog with a diff preview; Reject with a message shows the rejection; Approve once writes the note.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
@@ -34,16 +34,7 @@ test.describe('approvals against the headless host', () => {
   let host: RunningHost;
   let dataDir: string;
 
-  test.beforeAll(async () => {
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-safety-'));
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('safety', { ready: (shared) => ({ host, dataDir } = shared) });
 
   test('reject with a message, then approve once: the note is written only after approval', async ({ page }) => {
     const problems = watchPage(page);

@@ -1,9 +1,9 @@
 // Extensions and Tools in Chromium against the real headless host and its bundled extensions: status, log, Try it, Copy as.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { assertRendererBuilt, ROOT, startHost, type RunningHost } from './host-process';
+import { ROOT, type RunningHost } from './host-process';
+import { sharedHost } from './shared-host';
 import { watchPage } from './page-watch';
 
 const XSS = '<img src=x onerror=window.__pwned=1>';
@@ -22,18 +22,8 @@ async function open(page: Page, host: RunningHost, section: 'Extensions' | 'Tool
 test.describe('tools and extensions against the headless host', () => {
   test.describe.configure({ mode: 'serial' });
   let host: RunningHost;
-  let dataDir: string;
 
-  test.beforeAll(async () => {
-    assertRendererBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-e2e-tools-'));
-    host = await startHost(dataDir);
-  });
-
-  test.afterAll(async () => {
-    await host?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  sharedHost('tools', { ready: (shared) => ({ host } = shared) });
 
   test('the bundled extensions run, with their permissions explained and their logs readable', async ({ page }) => {
     const problems = watchPage(page);
