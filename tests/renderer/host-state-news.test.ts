@@ -127,4 +127,31 @@ describe("the app's state as frames read it", () => {
     frontends.setState({ characterEditor: 's2' });
     expect(initialHostState(sources, 'granted').characterEditor?.open).toBe(false);
   });
+
+  it('the preset editor, to an extension granted presets: the preset as a draft, told again only when its revision moves', async () => {
+    const { frontends, sources, told } = setup();
+    sources.granted = (id: string) => (id === 'granted' ? ['presets'] : []);
+    const preset = { id: 'p1', name: 'Loom', provider: 'loom', engine: 'classic', parameters: {}, prompt_order: [{ id: 'main', name: 'Main', marker: null }], prompts: {}, metadata: { promptVariables: { main: { tone: 'dry' } }, mine: 1 }, cache_revision: 2, created_at: 1, updated_at: 2 };
+    expect('presetEditor' in initialHostState(sources, 'plain')).toBe(false);
+    expect(initialHostState(sources, 'granted').presetEditor).toEqual({ open: false, activeSurfaceId: null, preset: null, revision: 0, promptVariableValues: {} });
+    frontends.setState({ presetEditor: preset });
+    expect(initialHostState(sources, 'granted').presetEditor).toEqual({
+      open: true,
+      activeSurfaceId: null,
+      preset: { id: 'p1', name: 'Loom', blocks: preset.prompt_order, parameters: {}, prompts: {}, metadata: { mine: 1 }, createdAt: 1, updatedAt: 2 },
+      revision: 2,
+      promptVariableValues: { main: { tone: 'dry' } },
+    });
+    await tick();
+    const heard = () => (told.get('granted') ?? []).filter((s) => s.presetEditor?.open).length;
+    expect(heard()).toBe(1);
+    // The same preset read again (another object, the same revision) is not news; a new revision is.
+    frontends.setState({ presetEditor: { ...preset } });
+    await tick();
+    expect(heard()).toBe(1);
+    frontends.setState({ presetEditor: { ...preset, name: 'Renamed', cache_revision: 3 } });
+    await tick();
+    expect(heard()).toBe(2);
+    expect(told.get('granted')!.at(-1)!.presetEditor?.preset?.name).toBe('Renamed');
+  });
 });

@@ -157,11 +157,14 @@ export function watchHostState(sources: Sources) {
     inputs = now;
     const values = selectorValues(app, frontends, sources.layout(), sources.drawerShown() && frontends.drawerOpen);
     const surfaces = places(frontends);
-    // The places are the same for every frame (and may hold every tab's icon): written out once.
+    // The places are the same for every frame (and may hold every tab's icon): written out once. The preset the preset
+    // editor shows (a large one is megabytes) is said by its id and revision, which every change of it moves on.
     const placesSaid = JSON.stringify(surfaces);
+    const shown = frontends.presetEditor;
     for (const [id, broker] of sources.brokers) {
       const state = hostStateFor(sources.granted(id), values, surfaces, editorsOf(app, frontends, id));
-      broker.notifyChanged('hostState', state, placesSaid + JSON.stringify({ ...state, surfaces: null }));
+      const editor = state.presetEditor && shown ? { ...state.presetEditor, preset: `${shown.id}@${shown.cache_revision}` } : state.presetEditor;
+      broker.notifyChanged('hostState', state, placesSaid + JSON.stringify({ ...state, surfaces: null, presetEditor: editor }));
     }
   };
   // Store changes come in bursts: told once per burst.
