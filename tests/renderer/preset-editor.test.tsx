@@ -18,7 +18,16 @@ afterEach(async () => {
 const LOOM = {
   name: 'Loom Suite',
   blocks: [
-    { id: 'main', name: 'Main Prompt', content: 'Be {{char}}.' },
+    {
+      id: 'main',
+      name: 'Main Prompt',
+      content: 'Be {{char}}.',
+      variables: [
+        { id: 'v1', name: 'tone', label: 'Tone', type: 'select', defaultValue: 'dry', options: [{ id: 'dry', label: 'Dry', value: 'dryly' }, { id: 'warm', label: 'Warm', value: 'warmly' }] },
+        { id: 'v2', name: 'nsfw', label: 'Mature', type: 'switch', defaultValue: 0 },
+        { id: 'v3', name: 'pov', label: 'Point of view', type: 'text', defaultValue: 'second person' },
+      ],
+    },
     { id: 'desc', name: 'Character', marker: 'char_description' },
     { id: 'hist', name: 'Chat History', marker: 'chat_history' },
   ],
@@ -103,6 +112,24 @@ describe('the preset editor', () => {
     // Made again, it is saved.
     await settle(() => editor.querySelector<HTMLInputElement>('input[aria-label="Use Main Prompt"]')!.click());
     expect((await stored(host, presetId)).prompt_order[0]).toMatchObject({ enabled: false });
+  });
+
+  it("a block's settings (its prompt variables) show the preset's defaults and keep what the person sets, block by block", async () => {
+    const { host, presetId, editor } = await openEditor();
+    const settings = editor.querySelector<HTMLElement>('fieldset[aria-label="Settings of Main Prompt"]')!;
+    expect(editor.querySelectorAll('fieldset.preset-variables')).toHaveLength(1);
+    const tone = settings.querySelector('select')!;
+    expect(tone.value).toBe('dry');
+    await settle(() => typeInto(tone, 'warm'));
+    expect((await stored(host, presetId)).metadata.promptVariables).toEqual({ main: { tone: 'warm' } });
+    await settle(() => editor.querySelector<HTMLInputElement>('fieldset[aria-label="Settings of Main Prompt"] input[type="checkbox"]')!.click());
+    // Text is kept when the person leaves the field.
+    const pov = editor.querySelector<HTMLInputElement>('fieldset[aria-label="Settings of Main Prompt"] input:not([type])')!;
+    expect(pov.value).toBe('second person');
+    typeInto(pov, 'first person');
+    await settle(() => void pov.dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    expect((await stored(host, presetId)).metadata.promptVariables).toEqual({ main: { tone: 'warm', nsfw: 1, pov: 'first person' } });
+    expect(editor.querySelector<HTMLSelectElement>('fieldset[aria-label="Settings of Main Prompt"] select')!.value).toBe('warm');
   });
 
   it("a block's form saves only what the person changed in it: a change made to the block meanwhile stays", async () => {

@@ -10,6 +10,7 @@ import { useFrontends, useFrontendsStore } from '../frontends/frontends-context'
 import type { Preset } from '../frontends/frontends-store';
 import { PresetEditorTabs, PresetToolbar } from '../frontends/PresetEditorTabs';
 import { filledWith, PresetBlockForm, type Block } from './PresetBlockForm';
+import { PresetVariables } from './PresetVariables';
 
 const CONFLICT_NOTE = 'The preset changed meanwhile (an extension, or another window, saved it): it is shown as it is now. Make your change again.';
 const READ_FAILED = 'Could not read the preset';
@@ -78,11 +79,12 @@ export function PresetEditor() {
 
   const blocks = preset.prompt_order as Block[];
   /** One change at a time, from the preset as last read; a conflict reads it again and says so. */
-  const save = async (next: Block[], title: string) => {
+  const save = async (next: Block[] | { metadata: Record<string, unknown> }, title: string) => {
     if (saving.current) return false;
     saving.current = true;
     setBusy(true);
-    const saved = await host.invoke('chat.presets.update', { presetId: preset.id, prompt_order: next, expected_cache_revision: preset.cache_revision });
+    const change = Array.isArray(next) ? { prompt_order: next } : next;
+    const saved = await host.invoke('chat.presets.update', { presetId: preset.id, ...change, expected_cache_revision: preset.cache_revision });
     saving.current = false;
     setBusy(false);
     if (saved.ok) {
@@ -103,6 +105,10 @@ export function PresetEditor() {
     }
     if (await save(blocks.map((b) => (b.id === id ? { ...b, ...changes } : b)), 'Could not save the block')) setEditing(null);
   };
+  const variables = (preset.metadata.promptVariables ?? {}) as Record<string, Record<string, unknown>>;
+  /** A prompt variable's value, kept in the preset's metadata by block, as Lumiverse keeps it. */
+  const saveVariable = (blockId: string, name: string, value: unknown) =>
+    void save({ metadata: { ...preset.metadata, promptVariables: { ...variables, [blockId]: { ...variables[blockId], [name]: value } } } }, 'Could not save the setting');
   const move = (at: number, by: -1 | 1) => {
     const next = [...blocks];
     const [block] = next.splice(at, 1);
@@ -143,6 +149,7 @@ export function PresetEditor() {
                 </button>
               </span>
             </div>
+            <PresetVariables block={block} values={variables[block.id] ?? {}} busy={busy} onChange={(name, value) => saveVariable(block.id, name, value)} />
             {editing === block.id && <PresetBlockForm block={block} busy={busy} onCancel={() => setEditing(null)} onSave={(changes) => void saveEdit(block.id, changes)} />}
           </li>
         ))}
