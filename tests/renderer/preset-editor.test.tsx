@@ -26,6 +26,7 @@ const LOOM = {
         { id: 'v1', name: 'tone', label: 'Tone', type: 'select', defaultValue: 'dry', options: [{ id: 'dry', label: 'Dry', value: 'dryly' }, { id: 'warm', label: 'Warm', value: 'warmly' }] },
         { id: 'v2', name: 'nsfw', label: 'Mature', type: 'switch', defaultValue: 0 },
         { id: 'v3', name: 'pov', label: 'Point of view', type: 'text', defaultValue: 'second person' },
+        { id: 'v4', name: 'length', label: 'Paragraphs', type: 'number', defaultValue: 3, min: 1, max: 9 },
       ],
     },
     { id: 'desc', name: 'Character', marker: 'char_description' },
@@ -129,6 +130,15 @@ describe('the preset editor', () => {
     typeInto(pov, 'first person');
     await settle(() => void pov.dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
     expect((await stored(host, presetId)).metadata.promptVariables).toEqual({ main: { tone: 'warm', nsfw: 1, pov: 'first person' } });
+    // A number is kept as a number; a number field left empty keeps the value it had.
+    const paragraphs = editor.querySelector<HTMLInputElement>('fieldset[aria-label="Settings of Main Prompt"] input[type="number"]')!;
+    typeInto(paragraphs, '5');
+    await settle(() => void paragraphs.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })));
+    const emptied = editor.querySelector<HTMLInputElement>('fieldset[aria-label="Settings of Main Prompt"] input[type="number"]')!;
+    typeInto(emptied, '');
+    await settle(() => void emptied.dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    expect((await stored(host, presetId)).metadata.promptVariables).toEqual({ main: { tone: 'warm', nsfw: 1, pov: 'first person', length: 5 } });
+    expect(editor.querySelector<HTMLInputElement>('fieldset[aria-label="Settings of Main Prompt"] input[type="number"]')!.value).toBe('5');
     expect(editor.querySelector<HTMLSelectElement>('fieldset[aria-label="Settings of Main Prompt"] select')!.value).toBe('warm');
   });
 

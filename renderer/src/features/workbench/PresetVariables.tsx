@@ -32,9 +32,12 @@ function Variable(props: { def: VariableDef; value: unknown; busy: boolean; onCh
   const shown = props.value ?? def.defaultValue;
   const [text, setText] = useState(String(shown ?? ''));
   const label = def.label || def.name;
+  const numeric = def.type === 'number' || def.type === 'slider';
   const commitText = () => {
     if (text === String(shown ?? '')) return;
-    props.onChange(def.type === 'number' ? Number(text) : text);
+    // A number field left empty or with no number in it keeps the value it had.
+    if (numeric && (text.trim() === '' || !Number.isFinite(Number(text)))) return setText(String(shown ?? ''));
+    props.onChange(numeric ? Number(text) : text);
   };
   const enter = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && def.type !== 'textarea') commitText();
