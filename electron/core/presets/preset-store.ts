@@ -98,7 +98,7 @@ export class PresetStore extends DbStore {
 
   /** Changes the fields given, if the preset is still at `expected_cache_revision`. */
   update(id: string, input: PresetUpdate): PresetDto {
-    const before = this.get(id)?.cache_revision;
+    let wrote = false;
     const after = this.write(() => {
       const current = this.get(id) ?? fail('NOT_FOUND', `There is no preset ${id}.`, { path: '/presetId' });
       if (input.expected_cache_revision !== current.cache_revision) {
@@ -118,9 +118,10 @@ export class PresetStore extends DbStore {
       if (prompt_order || input.metadata) next.metadata = pruneVariableValues(next.prompt_order, next.metadata);
       const { cache_revision: _next, ...doc } = next;
       this.sql.write.run(next.updated_at, this.json(doc), id);
+      wrote = true;
       return next;
     });
-    return after.cache_revision === before ? after : this.announced(after);
+    return wrote ? this.announced(after) : after;
   }
 
   /** Every preset, by id (a backup's). */
@@ -139,21 +140,24 @@ export class PresetStore extends DbStore {
    * added. Its blocks are normalized as any preset's are.
    */
   restore(preset: PresetDto): PresetDto {
-    const before = this.get(preset.id)?.cache_revision;
+    let wrote = true;
     const after = this.write(() => {
       const current = this.get(preset.id);
       const doc = presetDoc(preset);
       if (current) {
         // The same preset again (a backup restored twice) is no change: its revision stays.
         const { cache_revision: revision, ...was } = current;
-        if (JSON.stringify(was) === JSON.stringify(doc)) return current;
+        if (JSON.stringify(was) === JSON.stringify(doc)) {
+          wrote = false;
+          return current;
+        }
         this.sql.write.run(preset.updated_at, this.json(doc), preset.id);
         return { ...doc, cache_revision: revision + 1 };
       }
       this.insert(doc);
       return { ...doc, cache_revision: 0 };
     });
-    return after.cache_revision === before ? after : this.announced(after);
+    return wrote ? this.announced(after) : after;
   }
 
   delete(id: string): boolean {

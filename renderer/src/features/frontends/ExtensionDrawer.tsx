@@ -5,10 +5,9 @@ import { Icon } from '../../components/Icon';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { DRAWER_HEADER_MOUNT_POINTS, drawerTabs, shownTab, type Surface } from './frontends-store';
 import { ExtensionIcon } from './icon';
+import { BarMountFrames } from './BarMountFrames';
 import { SurfaceFrame } from './SurfaceFrame';
 
-/** The most a drawer header mount draws of itself: one row of the bar. */
-const HEADER_MOUNT_HEIGHT = 40;
 
 function label(surface: Surface): string {
   return surface.options.shortName || surface.title || (surface.kind === 'mount' ? `${surface.extensionId} (${surface.options.point ?? 'panel'})` : surface.extensionId);
@@ -17,8 +16,6 @@ function label(surface: Surface): string {
 export function ExtensionDrawer() {
   const { store } = useFrontends();
   const tabs = useFrontendsStore(useShallow((s) => drawerTabs(s.surfaces)));
-  // What extensions mounted in Lumiverse's drawer header: beside the tabs, each as tall as it draws (nothing while empty).
-  const headerMounts = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.kind === 'mount' && x.visible && DRAWER_HEADER_MOUNT_POINTS.has(x.options.point ?? ''))));
   const active = useFrontendsStore((s) => s.activeTab);
   const open = useFrontendsStore((s) => s.drawerOpen);
   const shown = shownTab(tabs, active);
@@ -51,18 +48,8 @@ export function ExtensionDrawer() {
             ))}
           </div>
         )}
-        {open &&
-          headerMounts.map((mount) => (
-            <SurfaceFrame
-              key={mount.key}
-              extensionId={mount.extensionId}
-              surfaceId={mount.surfaceId}
-              title={`${mount.extensionId} (drawer header)`}
-              className="surface-frame--header"
-              height={Math.min(mount.contentHeight ?? 0, HEADER_MOUNT_HEIGHT)}
-              hidden={!mount.contentHeight}
-            />
-          ))}
+        {/* What extensions mounted in Lumiverse's drawer header: beside the tabs. */}
+        {open && <BarMountFrames points={DRAWER_HEADER_MOUNT_POINTS} place="drawer header" />}
       </div>
       {open && (
         <div className="ext-drawer__panel" role="tabpanel" aria-label={label(shown)} data-extension-id={shown.extensionId}>

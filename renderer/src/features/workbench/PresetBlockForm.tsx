@@ -24,6 +24,22 @@ const FILLED: Record<string, string> = {
 /** What a marker block stands for, when the prompt fills it from the chat. */
 export const filledWith = (marker: string | null): string | null => (marker && Object.hasOwn(FILLED, marker) ? FILLED[marker]! : null);
 
+/** One labelled choice of the form. */
+function Choice(props: { id: string; label: string; options: Array<[string, string]>; value: string; onChange(value: string): void }) {
+  return (
+    <label className="field" htmlFor={props.id}>
+      <span className="field__label">{props.label}</span>
+      <select id={props.id} className="input" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** `onSave` gets the fields the person changed: the rest of the block may have changed meanwhile, and stays as it is. */
 export function PresetBlockForm(props: { block: Block; busy: boolean; onSave(changes: Partial<Block>): void; onCancel(): void }) {
   const id = useId();
@@ -47,26 +63,8 @@ export function PresetBlockForm(props: { block: Block; busy: boolean; onSave(cha
         <input id={`${id}-name`} className="input" value={draft.name} maxLength={200} required onChange={(e) => set('name', e.target.value)} />
       </label>
       <div className="preset-block-form__row">
-        <label className="field" htmlFor={`${id}-role`}>
-          <span className="field__label">Spoken as</span>
-          <select id={`${id}-role`} className="input" value={String(draft.role ?? 'system')} onChange={(e) => set('role', e.target.value)}>
-            {ROLES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field" htmlFor={`${id}-position`}>
-          <span className="field__label">Where</span>
-          <select id={`${id}-position`} className="input" value={String(draft.position ?? 'pre_history')} onChange={(e) => set('position', e.target.value)}>
-            {POSITIONS.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice id={`${id}-role`} label="Spoken as" options={ROLES} value={String(draft.role ?? 'system')} onChange={(v) => set('role', v)} />
+        <Choice id={`${id}-position`} label="Where" options={POSITIONS} value={String(draft.position ?? 'pre_history')} onChange={(v) => set('position', v)} />
         {draft.position === 'in_history' && (
           <label className="field" htmlFor={`${id}-depth`}>
             <span className="field__label">Depth (messages from the end)</span>
