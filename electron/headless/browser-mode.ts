@@ -5,6 +5,7 @@ import { takeKeyEnvironment } from '../core/connections/key-environment';
 import { consoleLogger } from '../core/ports';
 import { parseHeadlessArgs } from './args';
 import { ensureRendererBuilt, RENDERER_DIR } from './build-renderer';
+import { onInterrupt } from './interrupt';
 import { createNodeHost } from './node-host';
 import { openInBrowser } from './open-browser';
 import { startHeadlessServer } from './server';
@@ -26,17 +27,14 @@ async function serve(): Promise<void> {
   if (args.open) openInBrowser(server.url);
   host.startToolSources();
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await cliSocket?.close();
-    await server.close();
-    await host.dispose();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  onInterrupt(() => {
+    void (async () => {
+      await cliSocket?.close();
+      await server.close();
+      await host.dispose();
+      process.exit(0);
+    })();
+  });
 }
 
 /** Runs browser mode until Ctrl+C; a start that fails prints why and exits 1. */

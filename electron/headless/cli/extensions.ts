@@ -4,6 +4,7 @@ import type { ExtensionInfo } from '../../../shared/contract/events';
 import { EXTENSION_PERMISSIONS, inertPermissions, type ExtensionPermission } from '../../../shared/types/spindle';
 import { callHost, positional, type CliCommand } from './command';
 import { TOOL_SOURCES_WAIT_MS } from './tool-sources';
+import { onInterrupt } from '../interrupt';
 
 /** How often `extensions log --follow` looks for lines other processes appended. */
 const FOLLOW_POLL_MS = 500;
@@ -126,12 +127,10 @@ export const extensionCommands: CliCommand[] = [
             .catch(() => undefined)
             .finally(() => void (reading = false));
         }, FOLLOW_POLL_MS);
-        const end = () => {
+        onInterrupt(() => {
           clearInterval(timer);
           resolve();
-        };
-        process.once('SIGINT', end);
-        process.once('SIGTERM', end);
+        });
       });
       return { lines: [], lastSeq: first.lastSeq };
     },

@@ -2,6 +2,7 @@
 // Ctrl+C; the exit code is the last run's.
 import fs from 'node:fs';
 import path from 'node:path';
+import { onInterrupt } from '../interrupt';
 
 /** Changes that settle within this long are one rerun (an editor's save writes several times). */
 const SETTLE_MS = 300;
@@ -60,12 +61,9 @@ export function watchRuns(dir: string, run: () => Promise<number>, note: (line: 
       stopped = true;
       clearTimeout(timer);
       watcher.close();
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
       void (running ?? Promise.resolve()).then(() => resolve(last));
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    onInterrupt(stop);
     // The folder removed or unreadable: the watch ends with what it has.
     watcher.on('error', (err) => {
       note(`Stopped watching: ${err.message}`);

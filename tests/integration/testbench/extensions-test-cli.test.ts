@@ -189,7 +189,7 @@ describe('extensions test', () => {
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
     /** Resolves when `seen()` holds after some output, or fails after 60 s (the child is killed then). */
     const until = (what: string, seen: () => boolean) =>
       new Promise<void>((resolve, reject) => {
@@ -220,7 +220,9 @@ describe('extensions test', () => {
     } finally {
       child.kill('SIGINT');
     }
-    expect(await exited).toBe(0);
+    const ended = await exited;
+    // The signal too, so that a crash on the way out says which.
+    expect({ ...ended, stderr: err.slice(-2000) }).toEqual({ code: 0, signal: null, stderr: expect.any(String) });
     expect(err.split('running the cases again').length - 1).toBe(2);
   });
 
