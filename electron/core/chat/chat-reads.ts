@@ -130,10 +130,12 @@ export function chatReads(options: {
       mutable(id);
       // Sessions hold user and assistant turns; a system line joins as the assistant's.
       const created: ChatMessage = { id: randomUUID(), role: message.role === 'system' ? ('assistant' as const) : message.role, content: message.content, createdAt: Date.now(), ...(message.metadata ? { metadata: message.metadata } : {}) };
-      sessions.mutate(id, (s) => {
+      const session = sessions.mutate(id, (s) => {
         s.messages.push(created);
       });
       options.changed(id);
+      // As Lumiverse creates any message: every extension hears it was sent.
+      options.chat.broadcast('MESSAGE_SENT', { chatId: id, message: messageDtoIn(session, session.messages.length - 1) });
       return { id: created.id };
     },
     async preview(id, input) {

@@ -1,7 +1,7 @@
 // Deleting a session, by the person or an extension (characters.delete): a reply being written is stopped first,
 // then the session goes with its messages, and its own regex rules (a card's, an extension's for that chat) with it,
 // as Lumiverse's go with a character; the world books attached to it stay, attached no more; extensions hear
-// CHARACTER_DELETED.
+// CHAT_DELETED and CHARACTER_DELETED (a session is both).
 import type { BookLibrary } from '../lore/book-library';
 import type { RegexStore } from '../regex/regex-store';
 import type { ChatEngine } from './chat-engine';
@@ -18,6 +18,7 @@ export async function deleteSession(
     if (deps.chat.activeSessionId === sessionId) deps.chat.open(null);
     deps.regex.forgetScope(sessionId);
     deps.library.forgetSession(sessionId);
+    deps.chat.broadcast('CHAT_DELETED', { id: sessionId });
     deps.chat.broadcast('CHARACTER_DELETED', { id: sessionId });
   }
   return deleted;

@@ -10,8 +10,8 @@ export type ReplyPlacement = { kind: 'new' } | { kind: 'swipe'; of: string } | {
 
 export interface SavedReply {
   message: ChatMessage;
-  /** The Lumiverse event the change is (none for a new reply: GENERATION_ENDED says it). */
-  event: { name: 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
+  /** The Lumiverse event the change is: a new message is MESSAGE_SENT, whoever wrote it, as Lumiverse emits it. */
+  event: { name: 'MESSAGE_SENT' | 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
 }
 
 /** The reply as continued: its text and calls grow; how it ended (stopped, failed, the model) is the continuation's. */
@@ -40,7 +40,10 @@ export function saveReply(sessions: SessionStore, sessionId: string, reply: Chat
     placed.index = index;
     s.messages[index] = placed.message;
   });
-  if (placed.index < 0) return { message: reply, event: null };
+  if (placed.index < 0) {
+    const index = session.messages.findIndex((m) => m.id === reply.id);
+    return { message: reply, event: index < 0 ? null : { name: 'MESSAGE_SENT', payload: { chatId: sessionId, message: messageDtoIn(session, index) } } };
+  }
   const message = messageDtoIn(session, placed.index);
   const event: SavedReply['event'] =
     placement.kind === 'swipe'

@@ -194,6 +194,9 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(await invoke('append_line')).toMatchObject({ ok: true });
     const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'appended by the extension' });
+    // Every extension hears of a message an extension added, as of any other.
+    const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { chatId: string; message: unknown } }>;
+    expect(heard.findLast((e) => e.event === 'MESSAGE_SENT')!.payload).toMatchObject({ chatId: sessionId, message: { id: session.messages.at(-1)!.id, is_user: false, content: 'appended by the extension' } });
 
     // updateMessage and deleteMessage, as published trackers call them: saved in the session, read back as left.
     const edited = (await invoke('edit_last')) as { ok: boolean; content: string };
@@ -258,10 +261,12 @@ describe('a chat turn with a Lumiverse extension', () => {
     await turn('my private plan: bring the ledger', { worldInfo: ledger });
     const heard = () => invoke('text_events').then((r) => JSON.parse((r as { content: string }).content) as Array<{ event: string; payload: Record<string, unknown> }>);
     const without = await heard();
-    expect(without.map((e) => e.event)).toEqual(['MESSAGE_SENT', 'GENERATION_ENDED']);
+    // The person's message and the reply are each MESSAGE_SENT, as Lumiverse sends every message it creates.
+    expect(without.map((e) => e.event)).toEqual(['MESSAGE_SENT', 'MESSAGE_SENT', 'GENERATION_ENDED']);
     expect(JSON.stringify(without)).not.toMatch(/ledger|The reply/);
     expect(without[0]!.payload.message).toMatchObject({ id: expect.any(String), is_user: true, swipe_count: 1 });
-    expect(without[1]!.payload).toMatchObject({ messageId: expect.any(String), contentLength: 'The reply.'.length });
+    expect(without[1]!.payload.message).toMatchObject({ id: (without[2]!.payload as { messageId: string }).messageId, is_user: false, swipe_count: 1 });
+    expect(without[2]!.payload).toMatchObject({ messageId: expect.any(String), contentLength: 'The reply.'.length });
 
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
     await rig.host.extensions.whenSettled();
@@ -270,7 +275,11 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(withText.map((e) => e.event)).toEqual(expect.arrayContaining(['MESSAGE_SENT', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED', 'WORLD_INFO_ACTIVATED']));
     // Which keywords fired tells what the chat says: heard only with chat_mutation.
     expect(withText.find((e) => e.event === 'WORLD_INFO_ACTIVATED')!.payload).toEqual({ chatId: sessionId, entries: [{ id: 'w-ledger', comment: '', keys: ['ledger'], source: 'keyword' }] });
-    expect(withText.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message).toMatchObject({ content: 'my private plan: bring the ledger' });
+    const sent = withText.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message);
+    expect(sent.slice(-2)).toMatchObject([
+      { is_user: true, content: 'my private plan: bring the ledger' },
+      { is_user: false, content: 'The reply.' },
+    ]);
     expect(withText.findLast((e) => e.event === 'GENERATION_ENDED')!.payload).toMatchObject({ content: 'The reply.' });
   }, 60_000);
 

@@ -112,7 +112,7 @@ describe('chats, macros and the catalog', () => {
     expect(await r.call('chat.sessions.open', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 
-  it('CHARACTER_EDITED, PERSONA_CHANGED and CHARACTER_DELETED reach it as the person edits and deletes, without the fields it may not read (no characters or personas permission)', async () => {
+  it('CHARACTER_EDITED, PERSONA_CHANGED, CHAT_DELETED and CHARACTER_DELETED reach it as the person edits and deletes, without the fields it may not read (no characters or personas permission)', async () => {
     const r = await host();
     const id = await newSession(r, MARA);
     await install(r);
@@ -122,10 +122,11 @@ describe('chats, macros and the catalog', () => {
     // The editor saves every part at once: unchanged ones are not told.
     await r.call('chat.sessions.update', { sessionId: id, patch: { character: { ...MARA.character, description: 'Keeper of two lamps.' }, persona: { name: 'Tom', description: 'A sailor.' }, worldInfo: [] } });
     await r.call('chat.sessions.delete', { sessionId: id });
-    await waitFor(() => (readJson(storage(r, 'records.json')) as unknown as unknown[] | null)?.length === 3, 'the three events');
+    await waitFor(() => (readJson(storage(r, 'records.json')) as unknown as unknown[] | null)?.length === 4, 'the four events');
     expect(readJson(storage(r, 'records.json'))).toEqual([
       { event: 'CHARACTER_EDITED', payload: { id } },
       { event: 'PERSONA_CHANGED', payload: { id: `persona-${id}` } },
+      { event: 'CHAT_DELETED', payload: { id } },
       { event: 'CHARACTER_DELETED', payload: { id } },
     ]);
   });

@@ -109,7 +109,7 @@ describe('an imported card through spindle.characters', () => {
     expect(await callSpindle(handlers, anyCaller('x'), 'characters.delete', { args: [id] })).toBe(true);
     expect(sessions.has(id)).toBe(false);
     expect([stopped, forgotten, changes.at(-1)]).toEqual([[id], [id], `deleted:${id}`]);
-    expect(told).toEqual([['CHARACTER_DELETED', { id }]]);
+    expect(told).toEqual([['CHAT_DELETED', { id }], ['CHARACTER_DELETED', { id }]]);
     expect(await callSpindle(handlers, anyCaller('x'), 'characters.delete', { args: [id] })).toBe(false);
   });
 });
