@@ -152,6 +152,13 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
     registerComponentOverride: notApplied(state, 'registerComponentOverride', 'componentId'),
     registerDomDecorator: notApplied(state, 'registerDomDecorator', 'target'),
     registerMessageAction: notApplied(state, 'registerMessageAction', 'id'),
+    // Lumiverse asks a display resolver while drawing its messages, and draws them its own way without one; the
+    // Workbench draws messages itself and asks none: a resolver is accepted (LumiRealm requires the member) and listed.
+    display: {
+      registerResolver: () => notApplied(state, 'display.registerResolver', '')(),
+      invalidate: () => undefined,
+      setExpression: () => undefined,
+    },
   };
   return { ctx, deferred: () => deferred, markReady };
 }

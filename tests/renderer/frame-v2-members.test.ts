@@ -213,15 +213,22 @@ describe('the v2 domain members and settings', () => {
     expect(r.ctx.settings.core.isReady()).toBe(true);
   });
 
-  it('component overrides, DOM decorators and message actions are accepted with a handle and listed on its card by name', async () => {
+  it('component overrides, DOM decorators, message actions and display resolvers are accepted with a handle and listed on its card by name', async () => {
     const r = await rig(['tools']);
     const handle = r.ctx.ui.registerComponentOverride({ host: 'ConnectionsPicker', mode: 'replace', component: () => null });
     expect(typeof handle).toBe('function');
     expect(() => handle.destroy()).not.toThrow();
     r.ctx.registerDomDecorator({ target: '[data-world-book-entry-row]', decorate: () => undefined }).destroy();
     r.ctx.registerMessageAction({ id: 'pin', label: 'Pin', onClick: () => undefined })();
+    // A display resolver (LumiRealm throws at setup without ctx.display): accepted, its unregister a function.
+    const resolver = { ready: () => true, resolveBody: async () => null, resolveTemplates: async () => null, applyScripts: async () => null };
+    const unregister = r.ctx.display.registerResolver(resolver);
+    expect(typeof unregister).toBe('function');
+    unregister();
+    expect(() => r.ctx.display.invalidate(['chat:hp'])).not.toThrow();
+    expect(() => r.ctx.display.setExpression({ chatId: 'c', characterId: 'c', label: 'smile', imageId: 'i' })).not.toThrow();
     await settled();
-    expect(r.store.getState().inert[ID]).toEqual(['ui.registerComponentOverride(ConnectionsPicker)', 'registerDomDecorator([data-world-book-entry-row])', 'registerMessageAction(pin)']);
+    expect(r.store.getState().inert[ID]).toEqual(['ui.registerComponentOverride(ConnectionsPicker)', 'registerDomDecorator([data-world-book-entry-row])', 'registerMessageAction(pin)', 'display.registerResolver']);
   });
 
   it('ui.geometry.createResizeController takes a listener or { onChange } and returns a dispose function with destroy()', async () => {
