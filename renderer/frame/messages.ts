@@ -6,9 +6,16 @@ export function createMessages(state: RuntimeState) {
   const widgetHandlers = new Map<string, (payload: unknown) => void>();
   state.channel.on('widget', (notice) => widgetHandlers.get(`${notice.messageId}\u0000${notice.widgetId}`)?.(notice.payload));
   return {
-    registerTagInterceptor(options: { tagName: string; removeFromMessage?: boolean }, handler: (payload: unknown) => void): () => void {
+    registerTagInterceptor(options: { tagName: string; attrs?: Record<string, string>; removeFromMessage?: boolean }, handler: (payload: unknown) => void): () => void {
       const interceptorId = state.nextId('tag');
-      state.channel.send('messages.interceptTags', { interceptorId, tagName: String(options?.tagName ?? ''), ...(options?.removeFromMessage === false ? { removeFromMessage: false } : {}) });
+      // attrs: only tags carrying these attribute values are its own (LTracker's <ltracker type="state">).
+      const attrs = options?.attrs && typeof options.attrs === 'object' ? Object.fromEntries(Object.entries(options.attrs).map(([key, value]) => [key, String(value)])) : null;
+      state.channel.send('messages.interceptTags', {
+        interceptorId,
+        tagName: String(options?.tagName ?? ''),
+        ...(attrs ? { attrs } : {}),
+        ...(options?.removeFromMessage === false ? { removeFromMessage: false } : {}),
+      });
       const off = state.channel.on('tag', (notice) => {
         if (notice.interceptorId !== interceptorId) return;
         const { interceptorId: _id, ...payload } = notice;

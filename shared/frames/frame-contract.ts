@@ -129,7 +129,15 @@ export const FRAME_METHODS = {
   'uploads.pickFile': endpoint({ params: Closed({ accept: Type.Optional(Type.Array(Text(100), { maxItems: 50 })), multiple: Type.Optional(Type.Boolean()), maxSizeBytes: Type.Optional(Num) }), result: Type.Array(UploadedFileSchema) }),
   /** A model combobox bound to a connection: its models' names (without connectionId, the open chat's connection). */
   'connections.models': endpoint({ params: Closed({ connectionId: Type.Optional(Id) }), result: Closed({ models: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 5000 }) }) }),
-  'messages.interceptTags': endpoint({ params: Closed({ interceptorId: Id, tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }), removeFromMessage: Type.Optional(Type.Boolean()) }), result: Type.Null() }),
+  'messages.interceptTags': endpoint({
+    params: Closed({
+      interceptorId: Id,
+      tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }),
+      attrs: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 500 }), { maxProperties: 16 })),
+      removeFromMessage: Type.Optional(Type.Boolean()),
+    }),
+    result: Type.Null(),
+  }),
   'messages.stopIntercepting': endpoint({ params: Closed({ interceptorId: Id }), result: Type.Null() }),
   'messages.renderWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id, html: Text(512 * 1024), minHeight: Type.Optional(Num), maxHeight: Type.Optional(Num) }), result: Type.Null() }),
   'messages.removeWidget': endpoint({ params: Closed({ messageId: Id, widgetId: Id }), result: Type.Null() }),

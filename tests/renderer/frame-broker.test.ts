@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from '../../renderer/src/features/frontends/frame-broker';
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../shared/limits';
 import { ID, rig, settled } from './frame-rig';
+import { interceptedTags } from '../../renderer/src/features/frontends/message-extras';
 
 describe('ctx members, answered by the broker', () => {
   it('registerDrawerTab: a drawer surface with its title; setBadge, activate and onActivate', async () => {
@@ -176,6 +177,24 @@ describe('ctx members, answered by the broker', () => {
     await settled();
     expect(tags).toEqual([{ extensionId: ID, tagName: 'dice', attrs: {}, content: '2d6', fullMatch: '<dice>2d6</dice>', messageId: 'm2' }]);
     expect(posts).toEqual([{ type: 'check' }]);
+  });
+
+  it("a tag interceptor with attrs takes only the tags that carry those values, as Lumiverse matches them (LTracker's type=\"state\")", async () => {
+    const r = await rig();
+    r.ctx.messages.registerTagInterceptor({ tagName: 'ltracker', attrs: { type: 'state' } }, () => undefined);
+    r.ctx.messages.registerTagInterceptor({ tagName: 'ltracker', removeFromMessage: false }, () => undefined);
+    await settled();
+    const [state, any] = r.store.getState().interceptors;
+    expect(state).toMatchObject({ tagName: 'ltracker', attrs: { type: 'state' }, removeFromMessage: true });
+    expect(any).not.toHaveProperty('attrs');
+    const text = 'a <ltracker type="state">hp 3</ltracker> b <ltracker type="log">hit</ltracker> c <ltracker>bare</ltracker>';
+    const found = interceptedTags(text, [state!, any!]).map((m) => [m.interceptor === state ? 'state' : 'any', m.content]);
+    expect(found).toEqual([['state', 'hp 3'], ['any', 'hp 3'], ['any', 'hit'], ['any', 'bare']]);
+    // An attribute asked for and absent counts as empty: only a tag without it, or with it empty, matches "".
+    const empty = { ...state!, attrs: { type: '' } };
+    expect(interceptedTags(text, [empty]).map((m) => m.content)).toEqual(['bare']);
+    // What is not an own attribute of the tag is absent, not an Object member.
+    expect(interceptedTags(text, [{ ...state!, attrs: { constructor: '' } }]).map((m) => m.content)).toEqual(['hp 3', 'hit', 'bare']);
   });
 
   it('dom.findMessageElement: a place of its own for that message, shown under it once something is put there', async () => {

@@ -145,8 +145,8 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       if (!listed.ok) return refuse(listed.error.code, listed.error.message);
       return { models: listed.value.models.slice(0, 5000) };
     },
-    'messages.interceptTags': ({ interceptorId, tagName, removeFromMessage }) => {
-      store.setState((s) => ({ interceptors: [...s.interceptors, { extensionId, interceptorId, tagName, removeFromMessage: removeFromMessage !== false }] }));
+    'messages.interceptTags': ({ interceptorId, tagName, attrs, removeFromMessage }) => {
+      store.setState((s) => ({ interceptors: [...s.interceptors, { extensionId, interceptorId, tagName, ...(attrs ? { attrs } : {}), removeFromMessage: removeFromMessage !== false }] }));
       return null;
     },
     'messages.stopIntercepting': ({ interceptorId }) => {

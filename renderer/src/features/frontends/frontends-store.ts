@@ -68,6 +68,8 @@ export interface TagInterceptor {
   extensionId: string;
   interceptorId: string;
   tagName: string;
+  /** Only tags with these attribute values (Lumiverse's SpindleMessageTagInterceptorOptions.attrs). */
+  attrs?: Record<string, string>;
   removeFromMessage: boolean;
 }
 

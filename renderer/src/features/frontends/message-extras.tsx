@@ -20,11 +20,14 @@ interface TagMatch {
 }
 
 /** Every interceptor's tags in the text, in linear time, at most MAX_TAGS_PER_MESSAGE in all (tag-scan.ts). */
-function matches(text: string, interceptors: readonly TagInterceptor[]): TagMatch[] {
+export function interceptedTags(text: string, interceptors: readonly TagInterceptor[]): TagMatch[] {
   const found: TagMatch[] = [];
   for (const interceptor of interceptors) {
     for (const span of scanTags(text, interceptor.tagName, MAX_TAGS_PER_MESSAGE - found.length)) {
-      found.push({ interceptor, start: span.start, end: span.end, fullMatch: text.slice(span.start, span.end), attrs: tagAttributes(span.attrs), content: span.content });
+      const attrs = tagAttributes(span.attrs);
+      // As Lumiverse matches: each attribute it asked for has that value (one it lacks counts as empty).
+      if (interceptor.attrs && Object.entries(interceptor.attrs).some(([key, value]) => (Object.hasOwn(attrs, key) ? attrs[key] : '') !== value)) continue;
+      found.push({ interceptor, start: span.start, end: span.end, fullMatch: text.slice(span.start, span.end), attrs, content: span.content });
     }
   }
   return found;
@@ -38,7 +41,7 @@ function matches(text: string, interceptors: readonly TagInterceptor[]): TagMatc
 export function useInterceptedText(messageId: string | null, text: string, chatId: string, streaming: boolean): string {
   const { brokers } = useFrontends();
   const interceptors = useFrontendsStore((s) => s.interceptors);
-  const found = useMemo(() => (interceptors.length && messageId ? matches(text, interceptors) : []), [text, interceptors, messageId]);
+  const found = useMemo(() => (interceptors.length && messageId ? interceptedTags(text, interceptors) : []), [text, interceptors, messageId]);
   const seen = useRef(new Set<string>());
   useEffect(() => {
     for (const m of found) {
