@@ -46,8 +46,8 @@ export interface RawGenerateResult {
 export const MAX_GENERATE_PROMPT_BYTES = 256 * 1024;
 /** Most messages in one raw request. */
 export const MAX_GENERATE_MESSAGES = 256;
-/** Highest maxTokens an extension may ask for. */
-export const MAX_GENERATE_TOKENS = 8192;
+/** Highest maxTokens an extension may ask for: published extensions default to 16,384–65,536 (a model's own limit is the provider's to apply). */
+export const MAX_GENERATE_TOKENS = 65_536;
 /** Longest connection id or model name. */
 export const MAX_GENERATE_NAME_CHARS = 200;
 /** Largest generated text the host hands back, in UTF-8 bytes. */

@@ -52,7 +52,14 @@ export const RawGenerateSchema = Type.Object(
 const LUMIVERSE_REQUEST = {
   messages: Type.Array(Type.Object({ role: Role, content: Type.Union([Type.String(), Type.Array(Type.Unknown())]) }), { minItems: 1, maxItems: MAX_GENERATE_MESSAGES }),
   parameters: Opt(
-    Type.Object({ model: Unset(Name), max_tokens: Unset(Type.Integer({ minimum: 1 })), temperature: Unset(Type.Number({ minimum: 0 })), top_p: Unset(Type.Number({ minimum: 0 })) }),
+    Type.Object({
+      model: Unset(Name),
+      max_tokens: Unset(Type.Integer({ minimum: 1 })),
+      // OpenAI's newer name for it, which reasoning-model requests carry instead (Model Evaluator).
+      max_completion_tokens: Unset(Type.Integer({ minimum: 1 })),
+      temperature: Unset(Type.Number({ minimum: 0 })),
+      top_p: Unset(Type.Number({ minimum: 0 })),
+    }),
   ),
   connection_id: Unset(Name),
   model: Unset(Name),
@@ -141,7 +148,7 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
   if (!Array.isArray(messages)) return messages;
   const bytes = bytesOf(messages.flatMap((m) => [m.content, ...(m.toolCalls ?? []).map((c) => c.argsText)]));
   if (bytes > MAX_GENERATE_PROMPT_BYTES) return tooLong(bytes, `${at}/messages`);
-  const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; temperature?: number | null; top_p?: number | null };
+  const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; max_completion_tokens?: number | null; temperature?: number | null; top_p?: number | null };
   const tools = value.tools?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
   const capped = (knob: number | null | undefined, cap: number) => (typeof knob === 'number' ? Math.min(knob, cap) : undefined);
   const knobs = lumiverseKnobs((value.parameters ?? {}) as Record<string, unknown>, at);
@@ -151,7 +158,7 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
     messages,
     connectionId: value.connection_id,
     model: p.model || value.model,
-    maxTokens: capped(p.max_tokens, MAX_GENERATE_TOKENS),
+    maxTokens: capped(p.max_tokens ?? p.max_completion_tokens, MAX_GENERATE_TOKENS),
     temperature: capped(p.temperature, MAX_TEMPERATURE),
     topP: capped(p.top_p, MAX_TOP_P),
     ...knobs,

@@ -151,9 +151,9 @@ describe('with the generation permission', () => {
     await install(['tools', 'generation']);
     rig.server.enqueue({ text: 'Scraped.' });
     const messages = [{ role: 'user', content: 'Summarise the page.' }];
-    const answer = await invoke('raw', { input: { messages, temperature: 0.2, max_tokens: 300, connection_id: 'local', user_id: 'u1', parameters: { max_tokens: 65_536 } } });
+    const answer = await invoke('raw', { input: { messages, temperature: 0.2, max_tokens: 300, connection_id: 'local', user_id: 'u1', parameters: { max_tokens: 1_000_000 } } });
     expect(answer).toMatchObject({ ok: true, value: { content: 'Scraped.' } });
-    expect(rig.server.generations[0]!.body).toMatchObject({ model: 'test-model', messages, max_tokens: 8192 });
+    expect(rig.server.generations[0]!.body).toMatchObject({ model: 'test-model', messages, max_tokens: 65_536 });
   });
 
   it("Lumiverse's provider knobs reach the provider: a json_schema response_format (Tracktor's native mode), top_k, the penalties, seed and stop", async () => {
@@ -286,7 +286,7 @@ describe('with the generation permission', () => {
     await useSidecar();
     const big = MAX_GENERATE_PROMPT_BYTES + 1;
     expect(await invoke('quiet', { padPrompt: big })).toMatchObject({ ok: false, isError: true, error: { code: 'INVALID_INPUT' } });
-    expect(await invoke('raw', { input: { messages: [{ role: 'user', content: 'x' }], maxTokens: 9000 } })).toMatchObject({
+    expect(await invoke('raw', { input: { messages: [{ role: 'user', content: 'x' }], maxTokens: 65_537 } })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_INPUT', path: '/maxTokens' },
     });

@@ -121,16 +121,20 @@ describe('the spindle dispatcher', () => {
     const generator = { lumiverse: async (input: unknown) => (seen.push(input), { content: 'ok' }) } as unknown as ExtensionGenerator;
     const { ask } = hostAndWorker(['generation'], generator);
     const messages = [{ role: 'user', content: 'hi' }];
-    expect(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 65_536, temperature: 5, top_p: 1.5 } })).toEqual({ ok: true, value: { content: 'ok' } });
+    expect(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 1_000_000, temperature: 5, top_p: 1.5 } })).toEqual({ ok: true, value: { content: 'ok' } });
     expect(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 512, temperature: 0.4 } })).toMatchObject({ ok: true });
+    // A published default (16,384) is kept; max_completion_tokens is the same knob under OpenAI's newer name.
+    expect(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_completion_tokens: 16_384 } })).toMatchObject({ ok: true });
     expect(seen).toEqual([
-      { type: 'raw', messages, maxTokens: 8192, temperature: 2, topP: 1 },
+      { type: 'raw', messages, maxTokens: 65_536, temperature: 2, topP: 1 },
       { type: 'raw', messages, maxTokens: 512, temperature: 0.4 },
+      { type: 'raw', messages, maxTokens: 16_384 },
     ]);
     // Not sensible: refused, and the generator never asked.
     expect(failed(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_tokens: 0 } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/parameters/max_tokens' });
     expect(failed(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { temperature: -1 } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/parameters/temperature' });
-    expect(seen).toHaveLength(2);
+    expect(failed(await ask('generate.lumiverse', { type: 'raw', messages, parameters: { max_completion_tokens: 0 } }))).toMatchObject({ code: 'INVALID_INPUT', path: '/parameters/max_completion_tokens' });
+    expect(seen).toHaveLength(3);
   });
 
   it('lists the chats of one character when asked (a session is its character’s one chat)', async () => {

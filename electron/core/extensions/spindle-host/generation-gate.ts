@@ -44,7 +44,8 @@ export interface GenerationLimits {
   timeoutMs: number;
 }
 
-export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, maxPerMinute: 30, timeoutMs: 120_000 };
+// Ten minutes: a long reply of a slow local model, and the longest published waits (LumiDraw, an evaluator's 300 s).
+export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, maxPerMinute: 30, timeoutMs: 600_000 };
 
 /** The worker a request came from (WorkerHost). */
 export interface GenerationReplyTarget {
