@@ -11,7 +11,8 @@ interface CorsAnswer {
 }
 
 export interface HostFetchDeps {
-  cors(url: string, init: { method: string; headers: Record<string, string>; body?: string; responseType: 'arraybuffer' }): Promise<unknown>;
+  /** `signal`: an abort cancels the host's fetch too. */
+  cors(url: string, init: { method: string; headers: Record<string, string>; body?: string; responseType: 'arraybuffer' }, signal?: AbortSignal): Promise<unknown>;
   granted(): boolean;
   /** Tells the host it was refused (its card lists it, so the person can grant cors_proxy). */
   refused(): void;
@@ -58,8 +59,8 @@ export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
     const body = init.body !== undefined ? await bodyText(init.body, headers) : request?.body ? await requestText(request) : undefined;
     const signal = init.signal ?? request?.signal;
     signal?.throwIfAborted();
-    const answer = deps.cors(url, { method, headers: Object.fromEntries(headers.entries()), ...(body !== undefined ? { body } : {}), responseType: 'arraybuffer' });
-    // An abort stops the caller's wait; the host's fetch ends within its own time limit.
+    const answer = deps.cors(url, { method, headers: Object.fromEntries(headers.entries()), ...(body !== undefined ? { body } : {}), responseType: 'arraybuffer' }, signal ?? undefined);
+    // An abort stops the caller's wait at once (with the signal's reason, as fetch rejects); the host's fetch is cancelled.
     let stop = () => {};
     const aborted = signal ? new Promise<never>((_, reject) => {
       const onAbort = () => reject(signal.reason);

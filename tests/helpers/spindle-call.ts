@@ -3,9 +3,9 @@
 import type { Caller, SpindleHandlers } from '../../electron/core/extensions/spindle-host/handlers';
 import { dispatchSpindle } from '../../electron/core/extensions/spindle-host/spindle-dispatch';
 
-/** `handlers` answers `method`; params as the worker sends them (`{ args: [...] }` for positional methods). */
-export function callSpindle(handlers: Partial<SpindleHandlers>, caller: Caller, method: string, params: unknown): Promise<unknown> {
-  return dispatchSpindle(handlers as SpindleHandlers, caller, method, params);
+/** `handlers` answers `method`; params as the worker sends them (`{ args: [...] }` for positional methods); `signal`: the worker's cancel. */
+export function callSpindle(handlers: Partial<SpindleHandlers>, caller: Caller, method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
+  return dispatchSpindle(handlers as SpindleHandlers, caller, method, params, signal ? { call: { signal, emit: () => undefined } } : {});
 }
 
 /** A caller with every permission. */

@@ -127,7 +127,12 @@ export function createSpindle(options: {
     ),
     ephemeral: createEphemeral(forwardNamespace('ephemeral', EPHEMERAL, requests), requests),
     permissions: permissions.api(),
-    cors: (url: unknown, init?: unknown) => requests.call('cors.fetch', { url, init: init ?? {} } as never),
+    cors: (url: unknown, init?: unknown) => {
+      // A signal in the init cancels the host's fetch; it never crosses the channel.
+      if (typeof init !== 'object' || init === null) return requests.call('cors.fetch', { url, init: init ?? {} } as never);
+      const { signal, ...rest } = init as { signal?: unknown };
+      return requests.call('cors.fetch', { url, init: rest } as never, signal instanceof AbortSignal ? signal : undefined);
+    },
     version: { getBackend: async () => LUMIVERSE_COMPAT_VERSION, getFrontend: async () => LUMIVERSE_COMPAT_VERSION },
     manifest: lumiverseManifest(manifest),
     host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: manifest.id }),
@@ -189,7 +194,7 @@ export function createSpindle(options: {
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
     onCommand: (commandId, context) => commands.invoke(commandId, context),
     fetch: hostFetch({
-      cors: (url, init) => requests.call('cors.fetch', { url, init } as never),
+      cors: (url, init, signal) => requests.call('cors.fetch', { url, init } as never, signal),
       granted: () => permissions.has('cors_proxy'),
       // Said once: the card lists it once, and a loop of refused fetches sends nothing more.
       refused: () => {

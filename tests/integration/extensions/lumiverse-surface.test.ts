@@ -27,10 +27,19 @@ function built(permissions?: readonly string[]): string {
 let rig: ChatRig;
 let web: http.Server;
 let webUrl: string;
+/** A request to /hang arrived (it is never answered), and it was given up: its connection closed unanswered. */
+let hangArrived!: () => void;
+const hangSeen = new Promise<void>((resolve) => (hangArrived = resolve));
+let hangGivenUp = false;
 
 beforeAll(async () => {
   web = http.createServer((req, res) => {
     if (req.url?.endsWith('/bytes')) return void res.end(Buffer.from([0, 1, 254, 255]));
+    if (req.url?.endsWith('/hang')) {
+      res.on('close', () => (hangGivenUp = !res.writableEnded));
+      return hangArrived();
+    }
+    if (req.url?.endsWith('/arrived')) return void hangSeen.then(() => res.end('yes'));
     if (req.method !== 'POST') return void res.end('hello from the web');
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -228,6 +237,9 @@ describe('real members through a real host', () => {
     expect(used.fetchedBinaryBody).toMatchObject({ ok: false, code: 'TypeError', message: expect.stringContaining('request body is text') });
     // The host's checks still hold: cloud metadata is refused before any connection, as a failed fetch.
     expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'TypeError', message: expect.stringMatching(/^fetch failed: .*link-local/) });
+    // Its abort rejects as fetch's does, and cancels the host's request: the server sees it go, unanswered.
+    expect(used.fetchedAborted).toMatchObject({ ok: false, message: 'This operation was aborted' });
+    await waitFor(() => hangGivenUp, 'the server seeing the aborted request go');
     expect(used.activeChat).toEqual({ ok: true, value: null });
     // characters is a permission of its own, not granted here.
     expect(used.characters).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });

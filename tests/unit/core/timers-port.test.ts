@@ -56,7 +56,7 @@ describe('request timeouts on the Timers port', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it("spindle.cors to a silent server ends with TOOL_TIMEOUT at the cap on the fake clock, and an answered fetch leaves no timer", async () => {
+  it("spindle.cors to a silent server ends with TOOL_TIMEOUT at the cap on the fake clock, or CANCELLED when the worker cancels, and an answered fetch leaves no timer", async () => {
     const clock = new FakeClock();
     const silent = corsHandlers(silentFetch, CORS_LIMITS, publicLookup, clock);
     const outcome = failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: 'https://api.example/x' })));
@@ -64,6 +64,15 @@ describe('request timeouts on the Timers port', () => {
     expect(clock.pendingTimers).toBe(1);
     clock.advance(CORS_LIMITS.timeoutMs);
     expect(await outcome).toMatchObject({ code: 'TOOL_TIMEOUT' });
+
+    // The worker cancels (its fetch's signal aborted): the host's fetch ends then, CANCELLED, and leaves no timer.
+    const cancel = new AbortController();
+    const cancelled = failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: 'https://api.example/z' }, cancel.signal)));
+    await settle();
+    expect(clock.pendingTimers).toBe(1);
+    cancel.abort();
+    expect(await cancelled).toMatchObject({ code: 'CANCELLED' });
+    expect(clock.pendingTimers).toBe(0);
 
     const answered = corsHandlers((async () => new Response('ok', { status: 200 })) as typeof fetch, CORS_LIMITS, publicLookup, clock);
     expect(await callSpindle(answered, caller, 'cors.fetch', { url: 'https://api.example/y' })).toMatchObject({ status: 200, body: 'ok' });

@@ -1,11 +1,13 @@
 // spindle.cors (permission `cors_proxy`): the host fetches an http(s) URL for the extension, with time
 // and size caps, every hop checked against the SSRF denylist, and answers Lumiverse's
-// `{ status, statusText, headers, body }` (base64 for binary).
+// `{ status, statusText, headers, body }` (base64 for binary). The worker's cancel (its fetch's signal) ends it.
+import { HostFailure } from '../../../../shared/errors';
 import { fail, type HandlersOf } from './handlers';
 import { systemTimers, timeoutSignal, type Timers } from '../../ports';
 import { checkDestination, systemLookup, type Lookup } from './ssrf-guard';
 
-export const CORS_LIMITS = { timeoutMs: 30_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5 };
+// Ten minutes, as a generation: a local image or speech server's slow answer (LumiDraw waits up to 600 s).
+export const CORS_LIMITS = { timeoutMs: 600_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5 };
 
 type Fetch = typeof globalThis.fetch;
 
@@ -37,7 +39,7 @@ function checkUrl(url: URL): void {
 
 export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lookup: Lookup = systemLookup, timers: Timers = systemTimers): HandlersOf<'cors'> {
   return {
-    async 'cors.fetch'(params) {
+    async 'cors.fetch'(params, _origin, call) {
       let url: URL;
       try {
         url = new URL(params.url);
@@ -48,9 +50,9 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
       const init = params.init ?? {};
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(init.headers ?? {})) if (typeof value === 'string') headers[name] = value;
-      // The whole exchange, redirects and body included, within limits.timeoutMs.
+      // The whole exchange, redirects and body included, within limits.timeoutMs, or until the worker cancels it.
       const timeout = timeoutSignal(timers, limits.timeoutMs);
-      const signal = timeout.signal;
+      const signal = call ? AbortSignal.any([timeout.signal, call.signal]) : timeout.signal;
       try {
         let verb = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET';
         let payload = typeof init.body === 'string' ? init.body : undefined;
@@ -62,6 +64,7 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
             response = await fetchImpl(url, { method: verb, headers, ...(payload !== undefined ? { body: payload } : {}), signal, redirect: 'manual' });
           } catch (err) {
             const name = (err as Error)?.name;
+            if (call?.signal.aborted) return fail('CANCELLED', `The fetch of ${url.host} was cancelled.`);
             return fail(name === 'TimeoutError' ? 'TOOL_TIMEOUT' : 'LLM_UNREACHABLE', name === 'TimeoutError' ? `No answer from ${url.host} within ${limits.timeoutMs / 1000} s.` : `Could not reach ${url.host}: ${(err as Error)?.message ?? 'fetch failed'}.`);
           }
           const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
@@ -81,7 +84,12 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
         }
         const declared = Number(response.headers.get('content-length') ?? NaN);
         if (Number.isFinite(declared) && declared > limits.maxBodyBytes) fail('RESULT_TOO_LARGE', `The response declares ${declared} bytes; the limit is ${limits.maxBodyBytes}.`);
-        const body = await readCapped(response, limits.maxBodyBytes);
+        const body = await readCapped(response, limits.maxBodyBytes).catch((err: unknown) => {
+          if (err instanceof HostFailure) throw err;
+          if (call?.signal.aborted) return fail('CANCELLED', `The fetch of ${url.host} was cancelled.`);
+          if (timeout.signal.aborted) return fail('TOOL_TIMEOUT', `No whole answer from ${url.host} within ${limits.timeoutMs / 1000} s.`);
+          return fail('LLM_UNREACHABLE', `The answer from ${url.host} broke off: ${(err as Error)?.message ?? 'read failed'}.`);
+        });
         const binary = init.responseType === 'arraybuffer';
         return {
           status: response.status,
