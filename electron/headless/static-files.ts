@@ -19,6 +19,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.webp': 'image/webp',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
   '.json': 'application/json; charset=utf-8',
   '.woff2': 'font/woff2',
   '.ico': 'image/x-icon',

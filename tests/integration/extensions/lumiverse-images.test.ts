@@ -36,6 +36,8 @@ const steps = {
   fromDataUrl: () => spindle.images.uploadFromDataUrl('data:image/png;base64,${PNG.toString('base64')}', { originalFilename: 'b.png' }),
   many: () => spindle.images.uploadMany([{ data: png }, { data: new TextEncoder().encode('<svg onload="x()"/>'), mime_type: 'image/svg+xml' }]),
   huge: () => spindle.images.upload({ data: new Uint8Array(${MAX_IMAGE_BYTES + 1}) }),
+  // A video variant as LumiStage uploads one (an MP4's first box; strip_audio is Lumiverse's media pipeline's to honour).
+  video: () => spindle.images.upload({ data: new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109, 0, 0, 2, 0, 105, 115, 111, 109, 109, 112, 52, 49]), filename: 'idle.mp4', mime_type: 'video/mp4', strip_audio: true }),
   list: () => spindle.images.list({ chatId: 'chat-1' }),
   all: () => spindle.images.list(),
 };
@@ -75,8 +77,14 @@ describe('spindle.images', () => {
     const many = await run(r, { step: 'many' });
     expect(many.value).toEqual([{ id: expect.any(String) }, { error: expect.stringContaining('not a PNG, JPEG, GIF or WebP image') }]);
     expect(await run(r, { step: 'huge' })).toMatchObject({ ok: false, code: 'INPUT_TOO_LARGE' });
+    // A video is kept as Lumiverse's image/video assets are, and its frames get it with its type.
+    const video = await run(r, { step: 'video' });
+    expect(video.value).toMatchObject({ original_filename: 'idle.mp4', mime_type: 'video/mp4', width: null, height: null });
+    const clip = await r.call('extensions.pageRequest', { id: 'sprite_keeper', method: 'GET', path: `/api/v1/images/${video.value.id}`, headers: {} });
+    expect(clip).toMatchObject({ ok: true, value: { status: 200, headers: { 'content-type': 'video/mp4' } } });
+    expect(frameFile(frameLabel('sprite_keeper'), `/api/v1/images/${video.value.id}`, r.dataDir, () => null, (l) => r.host.extensions.frames.imagesFolder(l))).toMatch(/\.mp4$/);
     expect((await run(r, { step: 'list' })).value).toMatchObject({ total: 1, data: [{ id }] });
-    expect((await run(r, { step: 'all' })).value.total).toBe(3);
+    expect((await run(r, { step: 'all' })).value.total).toBe(4);
     expect((await run(r, { step: 'get', id })).value).toMatchObject({ id });
     // Its frames get the bytes at the url, from the extension's own origin only.
     const label = frameLabel('sprite_keeper');

@@ -14,16 +14,24 @@ export const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_IMAGES = 2000;
 export const MAX_IMAGES_BYTES = 512 * 1024 * 1024;
 
-/** The kinds kept, by their first bytes (never SVG: a document that runs script on the frame's origin). */
-const KINDS: Array<{ mime: string; ext: string; magic: (b: Buffer) => boolean }> = [
+type Kind = { mime: string; ext: string; magic: (b: Buffer) => boolean };
+
+/** The images kept, by their first bytes (never SVG: a document that runs script on the frame's origin). */
+const IMAGE_KINDS: Kind[] = [
   { mime: 'image/png', ext: 'png', magic: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
   { mime: 'image/jpeg', ext: 'jpg', magic: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
   { mime: 'image/gif', ext: 'gif', magic: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
   { mime: 'image/webp', ext: 'webp', magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
+/** Lumiverse's images are "image/video assets": sprite loops (LumiStage's video variants) are kept too. */
+const VIDEO_KINDS: Kind[] = [
+  { mime: 'video/mp4', ext: 'mp4', magic: (b) => b.subarray(4, 8).toString('latin1') === 'ftyp' },
+  { mime: 'video/webm', ext: 'webm', magic: (b) => b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3])) },
+];
+const KINDS = [...IMAGE_KINDS, ...VIDEO_KINDS];
 export const IMAGE_EXTENSIONS = KINDS.map((k) => k.ext);
-/** The image's type by its first bytes, or null when it is none the Workbench keeps. */
-export const imageMime = (bytes: Buffer): string | null => KINDS.find((k) => k.magic(bytes))?.mime ?? null;
+/** The image's type by its first bytes, or null when it is no image the Workbench keeps (a video is none). */
+export const imageMime = (bytes: Buffer): string | null => IMAGE_KINDS.find((k) => k.magic(bytes))?.mime ?? null;
 
 interface ImageRecord {
   id: string;
@@ -92,7 +100,7 @@ export class ExtensionImages {
    */
   add(extensionId: string, bytes: Buffer, options: { filename?: string; mimeType?: string; owners?: { character?: string | undefined; chat?: string | undefined } } = {}) {
     if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
-    const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image${options.mimeType ? ` (it was said to be ${options.mimeType.slice(0, 60)})` : ''}.`, '/data');
+    const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image, or an MP4 or WebM video${options.mimeType ? ` (it was said to be ${options.mimeType.slice(0, 60)})` : ''}.`, '/data');
     const index = this.index(extensionId);
     if (index.length >= MAX_IMAGES) fail('QUOTA_EXCEEDED', `An extension keeps at most ${MAX_IMAGES} images.`);
     if (index.reduce((n, r) => n + r.bytes, bytes.length) > MAX_IMAGES_BYTES) fail('QUOTA_EXCEEDED', `An extension's images come to at most ${MAX_IMAGES_BYTES} bytes.`);
