@@ -2,20 +2,33 @@
 // there shows (Bio-Tracker's only UI is one). Here the runtime page is a frame the size of the window, hidden; once its
 // body holds something of the extension's, the frame reports where each piece draws and the app shows the frame there
 // (taking the pointer only in those boxes: a toast in one corner and a button in another do not span the window), and
-// hides it again when nothing of it is left.
+// hides it again when nothing of it is left. A piece that takes no pointer anywhere (rain over the chat, made
+// `pointer-events: none` so the page under it answers) is reported as passive: the app shows it without letting the
+// frame take the pointer, and only while nothing of the frame takes it.
 import { MAX_LAYER_BOXES } from '../../shared/frames/frame-contract';
 import { drawnBox, type DrawnBox } from './drawn-box';
+
+/** A box the layer draws in; `passive`: nothing in it takes the pointer. */
+export type LayerBox = DrawnBox & { passive?: true };
 
 const QUIET_MS = 100;
 const OURS = new Set(['SCRIPT', 'STYLE', 'LINK', 'TEMPLATE']);
 
 
-function union(boxes: DrawnBox[]): DrawnBox {
+function union(boxes: LayerBox[]): LayerBox {
   const left = Math.min(...boxes.map((b) => b.x));
   const top = Math.min(...boxes.map((b) => b.y));
   const right = Math.max(...boxes.map((b) => b.x + b.width));
   const bottom = Math.max(...boxes.map((b) => b.y + b.height));
-  return { x: left, y: top, width: right - left, height: bottom - top };
+  return { x: left, y: top, width: right - left, height: bottom - top, ...(boxes.every((b) => b.passive) ? { passive: true as const } : {}) };
+}
+
+/** Where a piece draws and takes the pointer; where it only draws, passive; null: it draws nothing. */
+function pieceBox(win: Window, el: Element): LayerBox | null {
+  const hit = drawnBox(win, el, 'own box', 24, 'hit');
+  if (hit) return hit;
+  const drawn = drawnBox(win, el, 'own box');
+  return drawn && { ...drawn, passive: true };
 }
 
 /**
@@ -34,7 +47,7 @@ function placedBox(win: Window, el: Element): DrawnBox | null {
  * Watches the body for what the extension put there besides `holder` (where its surfaces' roots wait); `report` hears
  * where it draws. What `placed` names sits in room the app made for it (the message box's stand-in): its own box, exactly.
  */
-export function watchBodyLayer(win: Window & typeof globalThis, holder: Element, report: (boxes: DrawnBox[]) => void, placed: () => Element | null = () => null): () => void {
+export function watchBodyLayer(win: Window & typeof globalThis, holder: Element, report: (boxes: LayerBox[]) => void, placed: () => Element | null = () => null): () => void {
   const body = win.document.body;
   const theirs = () => [...body.children].filter((el) => el !== holder && el !== placed() && !OURS.has(el.tagName));
   let told = '[]';
@@ -44,7 +57,7 @@ export function watchBodyLayer(win: Window & typeof globalThis, holder: Element,
     // Each piece by its own box (into open shadow roots); a subtree too large to judge by the element's own box, or the
     // window when that has no size (its content is placed elsewhere).
     const room = placed();
-    const boxes = [...(room ? [placedBox(win, room)].flatMap((box) => box ?? []) : []), ...theirs().flatMap((el) => drawnBox(win, el, 'own box') ?? [])];
+    const boxes: LayerBox[] = [...(room ? [placedBox(win, room)].flatMap((box) => box ?? []) : []), ...theirs().flatMap((el) => pieceBox(win, el) ?? [])];
     // Past the cap, the rest are reported as the one box around them.
     const reported = boxes.length > MAX_LAYER_BOXES ? [...boxes.slice(0, MAX_LAYER_BOXES - 1), union(boxes.slice(MAX_LAYER_BOXES - 1))] : boxes;
     const key = JSON.stringify(reported);

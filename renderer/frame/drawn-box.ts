@@ -33,9 +33,10 @@ function withShadows(root: Element): Element[] {
 
 /**
  * The box around what draws in `root` (viewport coordinates of its window); null: nothing draws. What cannot be judged
- * counts as drawing everywhere, or (`unknown: 'own box'`) over the root's own box.
+ * counts as drawing everywhere, or (`unknown: 'own box'`) over the root's own box. `only: 'hit'`: around what draws and
+ * takes the pointer (not `pointer-events: none`, as an ambient effect over the page is made).
  */
-export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere', pad = 24): DrawnBox | null {
+export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere', pad = 24, only: 'painted' | 'hit' = 'painted'): DrawnBox | null {
   const elements = unknown === 'own box' ? withShadows(root) : [root, ...root.querySelectorAll('*')];
   if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot && unknown === 'everywhere')) {
     const own = root.getBoundingClientRect();
@@ -49,7 +50,7 @@ export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'ow
   let bottom = -Infinity;
   for (const el of elements) {
     const style = win.getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden' || !painted(win, el, style)) continue;
+    if (style.display === 'none' || style.visibility === 'hidden' || (only === 'hit' && style.pointerEvents === 'none') || !painted(win, el, style)) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
     left = Math.min(left, r.left);

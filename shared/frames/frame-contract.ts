@@ -150,7 +150,8 @@ export const FRAME_METHODS = {
   /** Lumiverse's frontend v2 domain members and settings (host-state.ts), asked of the host within its permissions. */
   'host.call': endpoint({ params: Closed({ method: FrontendCallSchema, args: FrontendArgsSchema }), result: Json }),
   /** Where what its code appended to the runtime page's body draws (none: nothing): the app shows the frame there. */
-  'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num }), { maxItems: MAX_LAYER_BOXES }) }), result: Type.Null() }),
+  // passive: nothing in the box takes the pointer (body-layer.ts).
+  'runtime.layer': endpoint({ params: Closed({ boxes: Type.Array(Closed({ x: Num, y: Num, width: Num, height: Num, passive: Type.Optional(Type.Literal(true)) }), { maxItems: MAX_LAYER_BOXES }) }), result: Type.Null() }),
 } as const;
 
 export type FrameMethod = keyof typeof FRAME_METHODS;

@@ -76,5 +76,25 @@ test.describe("a frontend written for Lumiverse's page", () => {
     expect(next).not.toBe(chatId);
     await expect(panel(page)).toContainText(`Chat room for ${next}`);
     await expect(panel(page)).toContainText(`Active chat: ${next}`);
+
+    // Rain over the whole page that takes no pointer (pointer-events: none), as ambient-weather extensions draw it.
+    await panel(page).getByRole('button', { name: 'Close panel' }).click();
+    await drawerTab.getByRole('button', { name: 'Badge' }).click();
+    await expect(frame).not.toHaveClass(/runtime-frame--layer/);
+    await drawerTab.getByRole('button', { name: 'Rain' }).click();
+    // Alone, it shows over the app, and the app under it answers: the middle of the window and a real click there.
+    await expect(frame).toHaveCSS('visibility', 'visible');
+    expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
+    await expect(frame).toHaveClass(/runtime-frame--passive/);
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).focus();
+    const box = (await composer.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect(composer).toBeFocused();
+    // With the badge back, the frame takes the pointer on the badge only (the rain is not shown then): never over the app.
+    await drawerTab.getByRole('button', { name: 'Badge' }).click();
+    await expect(frame).not.toHaveClass(/runtime-frame--passive/);
+    await expect(frame).toHaveClass(/runtime-frame--layer/);
+    await expect.poll(async () => layerAt(...(await centre(await runtime.locator('#bio-badge').boundingBox())))).toBe('layer');
+    expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
   });
 });

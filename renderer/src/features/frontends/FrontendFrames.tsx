@@ -29,9 +29,13 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
   const { store, brokers } = useFrontends();
   const ref = useRef<HTMLIFrameElement>(null);
   const { id } = props.extension;
-  // What its code appended to its page's body shows where it draws, below the app's floats and dialogs.
+  // What its code appended to its page's body shows where it draws, below the app's floats and dialogs. Where something
+  // takes the pointer, the frame shows there only (one frame cannot let clicks through in part); when nothing does,
+  // it shows all it draws and the pointer passes to the app.
   const boxes = useFrontendsStore((s) => s.layers[id]);
-  const layer = boxes !== undefined && boxes.length > 0 ? boxes : null;
+  const active = boxes?.filter((b) => !b.passive) ?? [];
+  const layer = active.length > 0 ? active : boxes !== undefined && boxes.length > 0 ? boxes : null;
+  const passive = layer !== null && active.length === 0;
 
   const load = () => {
     const win = ref.current?.contentWindow;
@@ -72,10 +76,10 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
   return (
     <iframe
       ref={ref}
-      className={layer ? 'runtime-frame runtime-frame--layer' : 'runtime-frame'}
+      className={layer ? `runtime-frame runtime-frame--layer${passive ? ' runtime-frame--passive' : ''}` : 'runtime-frame'}
       title={`${props.extension.name} (extension frontend)`}
-      aria-hidden={layer ? undefined : true}
-      tabIndex={layer ? 0 : -1}
+      aria-hidden={layer && !passive ? undefined : true}
+      tabIndex={layer && !passive ? 0 : -1}
       style={layer ? { clipPath: boxesClip(layer) } : undefined}
       src={frameUrl(id, 'runtime')}
       sandbox={FRAME_SANDBOX}

@@ -96,8 +96,11 @@ export interface FrontendsState {
   /** ctx members it used that do nothing here, by extension id. */
   inert: Record<string, string[]>;
   ready: Record<string, boolean>;
-  /** Where what its code appended to the runtime page's body draws, by extension id (the runtime frame shows there). */
-  layers: Record<string, Array<NonNullable<Surface['drawn']>>>;
+  /**
+   * Where what its code appended to the runtime page's body draws, by extension id (the runtime frame shows there);
+   * `passive`: nothing there takes the pointer.
+   */
+  layers: Record<string, Array<NonNullable<Surface['drawn']> & { passive?: true }>>;
   /** The Workbench's message box, while it shows (null: it does not). */
   composer: ComposerShown | null;
   /** How tall each extension's pieces in its stand-in of the message box draw: the room the box makes above itself. */
