@@ -347,8 +347,11 @@ describe('a chat turn with a Lumiverse extension', () => {
     if (!frontend.ok) throw new Error(JSON.stringify(frontend.error));
     await rig.host.extensions.whenSettled();
     expect((frontend.value as { frontend?: unknown }).frontend).toBeDefined();
-    await turn('A frame is shown');
+    const { sessionId } = await turn('A frame is shown');
     expect(toWindows()).toEqual(expect.arrayContaining(['GENERATION_STARTED', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED']));
+    // GENERATION_STARTED names the chat and its character (a session is both), as Lumiverse's does.
+    const started = rig.events.find((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
+    expect(started?.payload).toMatchObject({ chatId: sessionId, characterId: sessionId, characterName: 'Mira', generationType: 'normal' });
 
     // Disabled, its frames go: the events stop going to windows again.
     await rig.call('extensions.disable', { id: 'lumiverse_frontend' });

@@ -69,7 +69,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const { session, history, signal, pipeline } = { ...input, pipeline: deps.pipeline };
   const trace = new TurnTrace(deps.now);
   // A dry run builds the prompt and generates nothing, so it is not announced (Lumiverse's dryRunGeneration is not).
-  if (!input.dryRun) pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, model: input.model, characterName: session.character.name, generationType: input.generationType });
+  // A session is its character too: characterId is the session's id, as everywhere an extension reads it.
+  if (!input.dryRun) pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, characterId: session.id, model: input.model, characterName: session.character.name, generationType: input.generationType });
 
   const council = await trace.run('council', () => deps.council(input.toolDryRun || input.dryRun), (outcome) => ({
     note: outcome ? `run ${outcome.runId}: ${outcome.deliberationBlock.length} characters of deliberation` : 'did not run',
