@@ -6,6 +6,7 @@
 // attaches: the element keeps its listeners, `document.getElementById` finds what is in it wherever it
 // is, and the extension's code keeps working on it as in Lumiverse's single page.
 import { HeadStyles } from './head-styles';
+import { InputListeners } from './input-listeners';
 
 const BASE_CSS = `html, body { margin: 0; padding: 0; background: transparent; color: var(--lumiverse-text); font-family: var(--lumiverse-font-family, system-ui, sans-serif); font-size: 14px; }
 body { overflow: auto; }
@@ -25,6 +26,8 @@ export class FrameDocuments {
   private readonly ownStyles = new WeakSet<Element>();
   /** The extension's head styles, copied into each surface document (head-styles.ts). */
   private readonly headStyles: HeadStyles;
+  /** Its code's input listeners on the runtime page, shared with each surface (input-listeners.ts). */
+  readonly input = new InputListeners();
 
   constructor(private readonly runtime: Document) {
     this.prepare(runtime);
@@ -52,6 +55,7 @@ export class FrameDocuments {
     this.attached.set(surfaceId, win);
     this.prepare(win.document);
     win.document.body.replaceChildren(root);
+    this.input.attach(win);
     for (const resolve of this.waiting.get(surfaceId) ?? []) resolve(win);
     this.waiting.delete(surfaceId);
     return true;
@@ -66,6 +70,7 @@ export class FrameDocuments {
     const root = this.roots.get(surfaceId);
     if (root && root.ownerDocument === win.document) this.holder.appendChild(root);
     if (this.attached.get(surfaceId) === win) this.attached.delete(surfaceId);
+    this.input.detach(win);
     // Its document's copies of the head styles go with it (a closed frame's document is not kept for them).
     this.headStyles.sync();
   }

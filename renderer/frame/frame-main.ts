@@ -86,6 +86,8 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   let setupRunning = true;
   const lifecycle = createContext(state, init.manifest, () => setupRunning);
   let mod: FrontendModule;
+  // From here on its code's input listeners on this page hear its surfaces too (ours above stay this page's own).
+  docs.input.install(window);
   try {
     // The extension's own module, from its own origin (the frame's CSP allows nothing else).
     // eslint-disable-next-line no-unsanitized/method -- a same-origin path under /__ext/, the one script this frame exists to run

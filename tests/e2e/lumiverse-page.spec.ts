@@ -66,6 +66,11 @@ test.describe("a frontend written for Lumiverse's page", () => {
     // Changes inside the @media and on a rule's own style reach it too.
     await expect(drawerTab.locator('.bio-media')).toHaveCSS('color', 'rgb(13, 14, 15)');
     await expect(drawerTab.locator('.bio-media')).toHaveCSS('background-color', 'rgb(16, 17, 18)');
+    // Its listeners on its page's document and window hear what the person does in its tab, as on Lumiverse's page.
+    await drawerTab.getByRole('button', { name: 'Delegated' }).click();
+    await expect(drawerTab.locator('.bio-heard')).toHaveText('Heard a click on the document');
+    await page.keyboard.press('Escape');
+    await expect(drawerTab.locator('.bio-heard')).toHaveText('Heard Escape on the window');
     // A 700 KB file over tus, in parts; its backend reads it back and deletes it.
     await panel(page).getByRole('button', { name: 'Upload notes' }).click();
     // Its progress moved as each part went (the first 512 KB, then the whole).
