@@ -50,5 +50,10 @@ export const MAX_GENERATE_MESSAGES = 256;
 export const MAX_GENERATE_TOKENS = 65_536;
 /** Longest connection id or model name. */
 export const MAX_GENERATE_NAME_CHARS = 200;
+/**
+ * Longest an extension's generation runs, request to last token: a long reply of a slow local model, and the longest
+ * published waits (an evaluator's 300 s, LumiDraw's 600 s). The model's silence ends it sooner (the client's idle limit).
+ */
+export const GENERATE_TIMEOUT_MS = 600_000;
 /** Largest generated text the host hands back, in UTF-8 bytes. */
 export const MAX_GENERATE_RESULT_BYTES = 1024 * 1024;

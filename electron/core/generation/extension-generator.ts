@@ -5,6 +5,7 @@
 // comes back is text, a finish reason and token counts, and errors are LlmClient's (already redacted).
 import { HostFailure, type HostError } from '../../../shared/errors';
 import {
+  GENERATE_TIMEOUT_MS,
   MAX_GENERATE_RESULT_BYTES,
   MAX_GENERATE_TOKENS,
   type QuietGenerateInput,
@@ -43,7 +44,8 @@ const SIDECAR_NOT_CONFIGURED: HostError = {
 };
 
 // A generous bound on streamed characters: maxTokens ≤ 8192 is far below it unless the server misbehaves.
-const CALL_OPTIONS = { maxResponseChars: MAX_GENERATE_RESULT_BYTES / 2 };
+// The gate's time limit is the call's too (the client's own default, 300 s, would end it first).
+const CALL_OPTIONS = { maxResponseChars: MAX_GENERATE_RESULT_BYTES / 2, timeoutMs: GENERATE_TIMEOUT_MS };
 
 /** Lumiverse's finish reasons are the providers' own words. */
 const FINISH: Record<LlmFinishReason, string> = { stop: 'stop', length: 'length', 'tool-calls': 'tool_calls', 'content-filter': 'content_filter', other: 'other' };

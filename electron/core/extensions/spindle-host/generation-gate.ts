@@ -9,6 +9,7 @@
 // error is reduced to { code, message, hint?, path? } and run through the host's Redactor.
 import { HostFailure, isHostError, type HostError } from '../../../../shared/errors';
 import {
+  GENERATE_TIMEOUT_MS,
   MAX_ERROR_TEXT_CHARS,
   MAX_GENERATE_RESULT_BYTES,
   utf8ByteLength,
@@ -44,8 +45,7 @@ export interface GenerationLimits {
   timeoutMs: number;
 }
 
-// Ten minutes: a long reply of a slow local model, and the longest published waits (LumiDraw, an evaluator's 300 s).
-export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, maxPerMinute: 30, timeoutMs: 600_000 };
+export const DEFAULT_GENERATION_LIMITS: GenerationLimits = { maxConcurrent: 2, maxPerMinute: 30, timeoutMs: GENERATE_TIMEOUT_MS };
 
 /** The worker a request came from (WorkerHost). */
 export interface GenerationReplyTarget {
