@@ -23,6 +23,17 @@ function union(boxes: LayerBox[]): LayerBox {
   return { x: left, y: top, width: right - left, height: bottom - top, ...(boxes.every((b) => b.passive) ? { passive: true as const } : {}) };
 }
 
+/**
+ * At most MAX_LAYER_BOXES: past it, the rest as one box around those that take the pointer and one around those that
+ * do not (one box around both would take the pointer wherever the passive ones draw: the whole window, for rain).
+ */
+export function cappedBoxes(boxes: LayerBox[]): LayerBox[] {
+  if (boxes.length <= MAX_LAYER_BOXES) return boxes;
+  const rest = boxes.slice(MAX_LAYER_BOXES - 2);
+  const groups = [rest.filter((b) => !b.passive), rest.filter((b) => b.passive)].filter((group) => group.length > 0);
+  return [...boxes.slice(0, MAX_LAYER_BOXES - 2), ...groups.map(union)];
+}
+
 /** Where a piece draws and takes the pointer; where it only draws, passive; null: it draws nothing. */
 function pieceBox(win: Window, el: Element): LayerBox | null {
   const hit = drawnBox(win, el, 'own box', 24, 'hit');
@@ -58,8 +69,7 @@ export function watchBodyLayer(win: Window & typeof globalThis, holder: Element,
     // window when that has no size (its content is placed elsewhere).
     const room = placed();
     const boxes: LayerBox[] = [...(room ? [placedBox(win, room)].flatMap((box) => box ?? []) : []), ...theirs().flatMap((el) => pieceBox(win, el) ?? [])];
-    // Past the cap, the rest are reported as the one box around them.
-    const reported = boxes.length > MAX_LAYER_BOXES ? [...boxes.slice(0, MAX_LAYER_BOXES - 1), union(boxes.slice(MAX_LAYER_BOXES - 1))] : boxes;
+    const reported = cappedBoxes(boxes);
     const key = JSON.stringify(reported);
     if (key === told) return;
     told = key;

@@ -91,6 +91,11 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await expect(frame).toHaveCSS('visibility', 'visible');
     expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
     await expect(frame).toHaveClass(/runtime-frame--passive/);
+    // Over the chat only: in another section (where grants and keys are) it is not shown.
+    await page.getByRole('navigation', { name: 'Sections' }).getByText('Extensions', { exact: true }).click();
+    await expect(frame).toHaveCSS('visibility', 'hidden');
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await expect(frame).toHaveCSS('visibility', 'visible');
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).focus();
     const box = (await composer.boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);

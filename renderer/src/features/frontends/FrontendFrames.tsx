@@ -31,10 +31,12 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
   const { id } = props.extension;
   // What its code appended to its page's body shows where it draws, below the app's floats and dialogs. Where something
   // takes the pointer, the frame shows there only (one frame cannot let clicks through in part); when nothing does,
-  // it shows all it draws and the pointer passes to the app.
+  // it shows all it draws and the pointer passes to the app — over the chat only: elsewhere a picture the person clicks
+  // through could dress the app's own controls (a grant, a key) as something else.
   const boxes = useFrontendsStore((s) => s.layers[id]);
+  const inChat = useAppStore(selectSection) === 'workbench';
   const active = boxes?.filter((b) => !b.passive) ?? [];
-  const layer = active.length > 0 ? active : boxes !== undefined && boxes.length > 0 ? boxes : null;
+  const layer = active.length > 0 ? active : inChat && boxes !== undefined && boxes.length > 0 ? boxes : null;
   const passive = layer !== null && active.length === 0;
 
   const load = () => {
