@@ -18,15 +18,22 @@ interface Entry {
   where: Where;
   type: string;
   listener: EventListenerOrEventListenerObject;
+  capture: boolean;
   options: Options;
+  /** What is added to each target: the listener, or for a `once` one a stand-in that takes it out everywhere. */
+  added: EventListenerOrEventListenerObject;
 }
 
-const capture = (options: Options | EventListenerOptions) => (typeof options === 'boolean' ? options : Boolean(options?.capture));
+const captureOf = (options: Options | EventListenerOptions) => (typeof options === 'boolean' ? options : Boolean(options?.capture));
 const targetIn = (win: Window, where: Where): EventTarget => (where === 'document' ? win.document : win);
+const call = (listener: EventListenerOrEventListenerObject, self: unknown, event: Event) =>
+  typeof listener === 'function' ? listener.call(self, event) : listener.handleEvent(event);
 
 export class InputListeners {
   private readonly entries: Entry[] = [];
   private readonly windows = new Set<Window>();
+  /** The runtime page's own adding and removing, by where. */
+  private readonly natives = new Map<Where, { add: EventTarget['addEventListener']; remove: EventTarget['removeEventListener'] }>();
 
   /** From now on, input listeners added to `runtime`'s document or window are shared with the surfaces. */
   install(runtime: Window): void {
@@ -37,7 +44,7 @@ export class InputListeners {
   /** A surface's frame attached: it gets every input listener kept. */
   attach(win: Window): void {
     this.windows.add(win);
-    for (const entry of this.entries) this.each([win], (w) => targetIn(w, entry.where).addEventListener(entry.type, entry.listener, entry.options));
+    for (const entry of this.entries) this.each([win], (w) => targetIn(w, entry.where).addEventListener(entry.type, entry.added, entry.options));
   }
 
   detach(win: Window): void {
@@ -45,27 +52,49 @@ export class InputListeners {
   }
 
   private share(target: EventTarget, where: Where): void {
-    const add = target.addEventListener.bind(target);
-    const remove = target.removeEventListener.bind(target);
+    const native = { add: target.addEventListener.bind(target), remove: target.removeEventListener.bind(target) };
+    this.natives.set(where, native);
     Object.defineProperty(target, 'addEventListener', {
       configurable: true,
       value: (type: string, listener: EventListenerOrEventListenerObject | null, options?: Options) => {
-        add(type, listener, options);
-        if (!listener || !INPUT_EVENTS.has(type)) return;
-        this.entries.push({ where, type, listener, options });
-        this.each(this.windows, (w) => targetIn(w, where).addEventListener(type, listener, options));
+        const signal = typeof options === 'object' ? options.signal : undefined;
+        // Not input, nothing to call, already there (the platform keeps one) or already ended: the page's own answer.
+        if (!listener || !INPUT_EVENTS.has(type) || this.find(where, type, listener, captureOf(options)) || signal?.aborted) return native.add(type, listener, options);
+        const entry: Entry = { where, type, listener, capture: captureOf(options), options, added: listener };
+        if (typeof options === 'object' && options.once) {
+          // Once in all its documents: the first that hears it takes it out of the others.
+          entry.added = (event: Event) => {
+            this.drop(entry);
+            call(listener, event.currentTarget, event);
+          };
+        }
+        signal?.addEventListener('abort', () => this.drop(entry), { once: true });
+        this.entries.push(entry);
+        native.add(type, entry.added, options);
+        this.each(this.windows, (w) => targetIn(w, where).addEventListener(type, entry.added, options));
       },
     });
     Object.defineProperty(target, 'removeEventListener', {
       configurable: true,
       value: (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) => {
-        remove(type, listener, options);
-        const at = this.entries.findIndex((e) => e.where === where && e.type === type && e.listener === listener && capture(e.options) === capture(options));
-        if (at < 0) return;
-        this.entries.splice(at, 1);
-        this.each(this.windows, (w) => targetIn(w, where).removeEventListener(type, listener, options));
+        const entry = listener ? this.find(where, type, listener, captureOf(options)) : undefined;
+        if (entry) this.drop(entry);
+        else native.remove(type, listener, options);
       },
     });
+  }
+
+  private find(where: Where, type: string, listener: EventListenerOrEventListenerObject, capture: boolean): Entry | undefined {
+    return this.entries.find((e) => e.where === where && e.type === type && e.listener === listener && e.capture === capture);
+  }
+
+  /** Out of the page and every surface, and forgotten. */
+  private drop(entry: Entry): void {
+    const at = this.entries.indexOf(entry);
+    if (at < 0) return;
+    this.entries.splice(at, 1);
+    this.natives.get(entry.where)?.remove(entry.type, entry.added, entry.capture);
+    this.each(this.windows, (w) => targetIn(w, entry.where).removeEventListener(entry.type, entry.added, entry.capture));
   }
 
   /** `act` on each window still there (a frame the app removed meanwhile is skipped). */

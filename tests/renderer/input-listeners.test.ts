@@ -56,4 +56,43 @@ describe('input listeners shared with surfaces', () => {
     first.button.click();
     expect(heard.slice(4)).toEqual(['click on inside']);
   });
+
+  it('a once listener is heard once in all, added twice it is there once, and one ended by its signal is gone from surfaces to come', () => {
+    const input = new InputListeners();
+    input.install(window);
+    const first = surface();
+    input.attach(first.win);
+    const heard: string[] = [];
+    document.addEventListener('click', () => heard.push('once'), { once: true });
+    first.button.click();
+    document.body.click();
+    const later = surface();
+    input.attach(later.win);
+    later.button.click();
+    expect(heard).toEqual(['once']);
+
+    // Added twice (the platform keeps one), removed once: gone, and a surface attached after does not bring it back.
+    const twice = () => heard.push('twice');
+    document.addEventListener('click', twice);
+    document.addEventListener('click', twice);
+    first.button.click();
+    expect(heard).toEqual(['once', 'twice']);
+    document.removeEventListener('click', twice);
+    const third = surface();
+    input.attach(third.win);
+    first.button.click();
+    third.button.click();
+    expect(heard).toEqual(['once', 'twice']);
+
+    // Ended by its signal: heard nowhere, and not given to a surface attached after.
+    const ended = new AbortController();
+    document.addEventListener('click', () => heard.push('signalled'), { signal: ended.signal });
+    first.button.click();
+    ended.abort();
+    first.button.click();
+    const fourth = surface();
+    input.attach(fourth.win);
+    fourth.button.click();
+    expect(heard).toEqual(['once', 'twice', 'signalled']);
+  });
 });
