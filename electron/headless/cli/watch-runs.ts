@@ -63,10 +63,11 @@ export function watchRuns(dir: string, run: () => Promise<number>, note: (line: 
       watcher.close();
       void (running ?? Promise.resolve()).then(() => resolve(last));
     };
-    onInterrupt(stop);
-    // The folder removed or unreadable: the watch ends with what it has.
+    const unlisten = onInterrupt(stop);
+    // The folder removed or unreadable: the watch ends with what it has (Ctrl+C is the shell's again).
     watcher.on('error', (err) => {
       note(`Stopped watching: ${err.message}`);
+      unlisten();
       stop();
     });
   });
