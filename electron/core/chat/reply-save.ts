@@ -41,7 +41,8 @@ export function saveReply(sessions: SessionStore, sessionId: string, reply: Chat
     s.messages[index] = placed.message;
   });
   if (placed.index < 0) {
-    const index = session.messages.findIndex((m) => m.id === reply.id);
+    // A failed reply with nothing written is the Workbench's note of the failure, not a message Lumiverse would keep.
+    const index = reply.error && !reply.content ? -1 : session.messages.findIndex((m) => m.id === reply.id);
     return { message: reply, event: index < 0 ? null : { name: 'MESSAGE_SENT', payload: { chatId: sessionId, message: messageDtoIn(session, index) } } };
   }
   const message = messageDtoIn(session, placed.index);

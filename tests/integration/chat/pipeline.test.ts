@@ -283,6 +283,18 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(withText.findLast((e) => e.event === 'GENERATION_ENDED')!.payload).toMatchObject({ content: 'The reply.' });
   }, 60_000);
 
+  it('a reply that failed before writing anything is not MESSAGE_SENT (the chat keeps it as the note of the failure)', async () => {
+    await install();
+    const sessionId = await newSession(rig);
+    rig.server.enqueue({ kind: 'error', status: 400, message: 'provider says no' });
+    const sent = await rig.call('chat.send', { sessionId, text: 'Try this' });
+    if (!sent.ok) throw new Error(JSON.stringify(sent.error));
+    expect((await finished(rig, (sent.value as { turnId: string }).turnId)).finishReason).toBe('error');
+    const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { is_user: boolean } } }>;
+    expect(heard.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message?.is_user)).toEqual([true]);
+    expect(heard.map((e) => e.event)).toContain('GENERATION_ENDED');
+  }, 60_000);
+
   it('a dry run shows the final prompt with the interceptor change, and sends nothing', async () => {
     await install();
     const sessionId = await newSession(rig);
