@@ -56,7 +56,7 @@ describe('request timeouts on the Timers port', () => {
     expect(clock.pendingTimers).toBe(0);
   });
 
-  it("spindle.cors to a silent server ends with TOOL_TIMEOUT at the cap on the fake clock, or CANCELLED when the worker cancels, and an answered fetch leaves no timer", async () => {
+  it("spindle.cors to a silent server ends with TOOL_TIMEOUT at the cap on the fake clock, or CANCELLED when the worker cancels, at most maxInFlight at a time per extension, and an answered fetch leaves no timer", async () => {
     const clock = new FakeClock();
     const silent = corsHandlers(silentFetch, CORS_LIMITS, publicLookup, clock);
     const outcome = failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: 'https://api.example/x' })));
@@ -72,6 +72,23 @@ describe('request timeouts on the Timers port', () => {
     expect(clock.pendingTimers).toBe(1);
     cancel.abort();
     expect(await cancelled).toMatchObject({ code: 'CANCELLED' });
+    expect(clock.pendingTimers).toBe(0);
+
+    // At most maxInFlight under way per extension: the next is refused at once, another extension's goes on, and one
+    // ended makes room.
+    const cancels = Array.from({ length: CORS_LIMITS.maxInFlight }, () => new AbortController());
+    const held = cancels.map((c, i) => failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: `https://api.example/held-${i}` }, c.signal))));
+    await settle();
+    expect(await failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: 'https://api.example/one-more' })))).toMatchObject({ code: 'RATE_LIMITED' });
+    const other = new AbortController();
+    const another = failure(Promise.resolve(callSpindle(silent, { extensionId: 'ext_b', allowed: () => true }, 'cors.fetch', { url: 'https://api.example/b' }, other.signal)));
+    cancels[0]!.abort();
+    expect(await held[0]).toMatchObject({ code: 'CANCELLED' });
+    const room = new AbortController();
+    const again = failure(Promise.resolve(callSpindle(silent, caller, 'cors.fetch', { url: 'https://api.example/again' }, room.signal)));
+    await settle();
+    for (const c of [...cancels, other, room]) c.abort();
+    expect(await Promise.all([...held.slice(1), another, again])).toEqual(Array(CORS_LIMITS.maxInFlight + 1).fill(expect.objectContaining({ code: 'CANCELLED' })));
     expect(clock.pendingTimers).toBe(0);
 
     const answered = corsHandlers((async () => new Response('ok', { status: 200 })) as typeof fetch, CORS_LIMITS, publicLookup, clock);

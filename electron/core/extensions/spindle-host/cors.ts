@@ -2,12 +2,14 @@
 // and size caps, every hop checked against the SSRF denylist, and answers Lumiverse's
 // `{ status, statusText, headers, body }` (base64 for binary). The worker's cancel (its fetch's signal) ends it.
 import { HostFailure } from '../../../../shared/errors';
+import { UnderWay } from '../per-extension-limits';
 import { fail, type HandlersOf } from './handlers';
 import { systemTimers, timeoutSignal, type Timers } from '../../ports';
 import { checkDestination, systemLookup, type Lookup } from './ssrf-guard';
 
-// Ten minutes, as a generation: a local image or speech server's slow answer (LumiDraw waits up to 600 s).
-export const CORS_LIMITS = { timeoutMs: 600_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5 };
+// Ten minutes, as a generation: a local image or speech server's slow answer (LumiDraw waits up to 600 s). At most
+// eight under way per extension: each may hold a 25 MB answer in the host that long.
+export const CORS_LIMITS = { timeoutMs: 600_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5, maxInFlight: 8 };
 
 type Fetch = typeof globalThis.fetch;
 
@@ -38,8 +40,9 @@ function checkUrl(url: URL): void {
 }
 
 export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, lookup: Lookup = systemLookup, timers: Timers = systemTimers): HandlersOf<'cors'> {
+  const underWay = new UnderWay(limits.maxInFlight);
   return {
-    async 'cors.fetch'(params, _origin, call) {
+    async 'cors.fetch'(params, origin, call) {
       let url: URL;
       try {
         url = new URL(params.url);
@@ -50,9 +53,15 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
       const init = params.init ?? {};
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(init.headers ?? {})) if (typeof value === 'string') headers[name] = value;
+      if (!underWay.begin(origin.extensionId)) fail('RATE_LIMITED', `An extension has at most ${limits.maxInFlight} fetches under way; this one was not started.`);
       // The whole exchange, redirects and body included, within limits.timeoutMs, or until the worker cancels it.
       const timeout = timeoutSignal(timers, limits.timeoutMs);
-      const signal = call ? AbortSignal.any([timeout.signal, call.signal]) : timeout.signal;
+      const stopped = new AbortController();
+      const onTimeout = () => stopped.abort(timeout.signal.reason);
+      const onCancel = () => stopped.abort(call.signal.reason);
+      timeout.signal.addEventListener('abort', onTimeout, { once: true });
+      call.signal.addEventListener('abort', onCancel, { once: true });
+      const signal = stopped.signal;
       try {
         let verb = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET';
         let payload = typeof init.body === 'string' ? init.body : undefined;
@@ -63,9 +72,9 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
           try {
             response = await fetchImpl(url, { method: verb, headers, ...(payload !== undefined ? { body: payload } : {}), signal, redirect: 'manual' });
           } catch (err) {
-            const name = (err as Error)?.name;
-            if (call?.signal.aborted) return fail('CANCELLED', `The fetch of ${url.host} was cancelled.`);
-            return fail(name === 'TimeoutError' ? 'TOOL_TIMEOUT' : 'LLM_UNREACHABLE', name === 'TimeoutError' ? `No answer from ${url.host} within ${limits.timeoutMs / 1000} s.` : `Could not reach ${url.host}: ${(err as Error)?.message ?? 'fetch failed'}.`);
+            if (call.signal.aborted) return fail('CANCELLED', `The fetch of ${url.host} was cancelled.`);
+            if (timeout.signal.aborted) return fail('TOOL_TIMEOUT', `No answer from ${url.host} within ${limits.timeoutMs / 1000} s.`);
+            return fail('LLM_UNREACHABLE', `Could not reach ${url.host}: ${(err as Error)?.message ?? 'fetch failed'}.`);
           }
           const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
           if (!location) break;
@@ -86,7 +95,7 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
         if (Number.isFinite(declared) && declared > limits.maxBodyBytes) fail('RESULT_TOO_LARGE', `The response declares ${declared} bytes; the limit is ${limits.maxBodyBytes}.`);
         const body = await readCapped(response, limits.maxBodyBytes).catch((err: unknown) => {
           if (err instanceof HostFailure) throw err;
-          if (call?.signal.aborted) return fail('CANCELLED', `The fetch of ${url.host} was cancelled.`);
+          if (call.signal.aborted) return fail('CANCELLED', `The fetch of ${url.host} was cancelled.`);
           if (timeout.signal.aborted) return fail('TOOL_TIMEOUT', `No whole answer from ${url.host} within ${limits.timeoutMs / 1000} s.`);
           return fail('LLM_UNREACHABLE', `The answer from ${url.host} broke off: ${(err as Error)?.message ?? 'read failed'}.`);
         });
@@ -100,6 +109,8 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
         };
       } finally {
         timeout.clear();
+        call.signal.removeEventListener('abort', onCancel);
+        underWay.end(origin.extensionId);
       }
     },
   };
