@@ -133,7 +133,8 @@ export const FRAME_METHODS = {
     params: Closed({
       interceptorId: Id,
       tagName: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' }),
-      attrs: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 500 }), { maxProperties: 16 })),
+      // An attribute's name as the tag scanner reads one (tag-scan.ts), at most 64 characters.
+      attrs: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z_:][-A-Za-z0-9_:.]{0,63}$' }), Type.String({ maxLength: 500 }), { maxProperties: 16, additionalProperties: false })),
       removeFromMessage: Type.Optional(Type.Boolean()),
     }),
     result: Type.Null(),

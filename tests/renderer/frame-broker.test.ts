@@ -9,6 +9,7 @@ import { MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../shared/limits';
 import { ID, rig, settled } from './frame-rig';
 import { interceptedTags } from '../../renderer/src/features/frontends/message-extras';
+import { MAX_TAGS_PER_MESSAGE } from '../../renderer/src/features/frontends/tag-scan';
 
 describe('ctx members, answered by the broker', () => {
   it('registerDrawerTab: a drawer surface with its title; setBadge, activate and onActivate', async () => {
@@ -195,6 +196,9 @@ describe('ctx members, answered by the broker', () => {
     expect(interceptedTags(text, [empty]).map((m) => m.content)).toEqual(['bare']);
     // What is not an own attribute of the tag is absent, not an Object member.
     expect(interceptedTags(text, [{ ...state!, attrs: { constructor: '' } }]).map((m) => m.content)).toEqual(['hp 3', 'hit', 'bare']);
+    // Tags that do not match take none of the message's budget: the one that does, after hundreds, is still found.
+    const crowded = `${'<ltracker type="log">x</ltracker>'.repeat(MAX_TAGS_PER_MESSAGE + 10)}<ltracker type="state">hp 1</ltracker>`;
+    expect(interceptedTags(crowded, [state!]).map((m) => m.content)).toEqual(['hp 1']);
   });
 
   it('dom.findMessageElement: a place of its own for that message, shown under it once something is put there', async () => {
@@ -303,6 +307,8 @@ describe('what the broker refuses', () => {
     ['an extra field', { kind: 'invoke', id: 3, method: 'backend.send', input: { payload: 1, extra: true } }, 'INVALID_INPUT'],
     ['a surface that is not its own', { kind: 'invoke', id: 4, method: 'surface.update', input: { surfaceId: 'drawer-99', patch: { title: 'x' } } }, 'INVALID_INPUT'],
     ['the height of a surface that is not its own', { kind: 'invoke', id: 5, method: 'surface.contentHeight', input: { surfaceId: 'drawer-99', height: 300 } }, 'INVALID_INPUT'],
+    ['a tag attribute no tag can carry', { kind: 'invoke', id: 8, method: 'messages.interceptTags', input: { interceptorId: 'tag-1', tagName: 'x', attrs: { 'no such name!': 'v' } } }, 'INVALID_INPUT'],
+    ['a tag attribute name of 65 characters', { kind: 'invoke', id: 9, method: 'messages.interceptTags', input: { interceptorId: 'tag-1', tagName: 'x', attrs: { [`a${'b'.repeat(64)}`]: 'v' } } }, 'INVALID_INPUT'],
   ])('F5: %s: a stable code, nothing changes', async (_what, message, code) => {
     const r = await rig();
     expect(await r.send(message)).toMatchObject({ ok: false, error: { code } });

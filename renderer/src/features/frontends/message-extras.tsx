@@ -8,7 +8,7 @@ import type { MessageWidget, TagInterceptor } from './frontends-store';
 import { SandboxFrame, sandboxUrl } from './SandboxFrame';
 import { SurfaceFrame } from './SurfaceFrame';
 import { useShallow } from 'zustand/react/shallow';
-import { MAX_TAGS_PER_MESSAGE, scanTags, tagAttributes, withoutSpans } from './tag-scan';
+import { MAX_TAGS_PER_MESSAGE, scanTags, tagAttributes, withoutSpans, type TagSpan } from './tag-scan';
 
 interface TagMatch {
   interceptor: TagInterceptor;
@@ -23,11 +23,15 @@ interface TagMatch {
 export function interceptedTags(text: string, interceptors: readonly TagInterceptor[]): TagMatch[] {
   const found: TagMatch[] = [];
   for (const interceptor of interceptors) {
-    for (const span of scanTags(text, interceptor.tagName, MAX_TAGS_PER_MESSAGE - found.length)) {
+    // As Lumiverse matches: each attribute it asked for has that value (one it lacks counts as empty). Tags of the name
+    // that do not match take none of the message's budget.
+    const wanted = interceptor.attrs;
+    const keep = wanted && ((span: TagSpan) => {
       const attrs = tagAttributes(span.attrs);
-      // As Lumiverse matches: each attribute it asked for has that value (one it lacks counts as empty).
-      if (interceptor.attrs && Object.entries(interceptor.attrs).some(([key, value]) => (Object.hasOwn(attrs, key) ? attrs[key] : '') !== value)) continue;
-      found.push({ interceptor, start: span.start, end: span.end, fullMatch: text.slice(span.start, span.end), attrs, content: span.content });
+      return Object.entries(wanted).every(([key, value]) => (Object.hasOwn(attrs, key) ? attrs[key] : '') === value);
+    });
+    for (const span of scanTags(text, interceptor.tagName, MAX_TAGS_PER_MESSAGE - found.length, keep || undefined)) {
+      found.push({ interceptor, start: span.start, end: span.end, fullMatch: text.slice(span.start, span.end), attrs: tagAttributes(span.attrs), content: span.content });
     }
   }
   return found;

@@ -17,8 +17,11 @@ export interface TagSpan {
   content: string;
 }
 
-/** Every `<name …>…</name>` of one tag name, leftmost first and not overlapping, as the regex matched them. */
-export function scanTags(text: string, name: string, limit: number): TagSpan[] {
+/**
+ * Every `<name …>…</name>` of one tag name, leftmost first and not overlapping, as the regex matched them; with `keep`,
+ * only those it keeps, and only those count toward `limit`.
+ */
+export function scanTags(text: string, name: string, limit: number, keep?: (span: TagSpan) => boolean): TagSpan[] {
   const open = `<${name}`;
   const close = `</${name}>`;
   const found: TagSpan[] = [];
@@ -43,7 +46,8 @@ export function scanTags(text: string, name: string, limit: number): TagSpan[] {
     }
     if (closeAt < end + 1) closeAt = text.indexOf(close, end + 1);
     if (closeAt < 0) break; // no close after here: no later tag can close either
-    found.push({ start, end: closeAt + close.length, attrs: text.slice(after, end), content: text.slice(end + 1, closeAt) });
+    const span = { start, end: closeAt + close.length, attrs: text.slice(after, end), content: text.slice(end + 1, closeAt) };
+    if (!keep || keep(span)) found.push(span);
     from = closeAt + close.length;
   }
   return found;
