@@ -37,6 +37,8 @@ const steps = {
   many: () => spindle.images.uploadMany([{ data: png }, { data: new TextEncoder().encode('<svg onload="x()"/>'), mime_type: 'image/svg+xml' }]),
   huge: () => spindle.images.upload({ data: new Uint8Array(${MAX_IMAGE_BYTES + 1}) }),
   // A video variant as LumiStage uploads one (an MP4's first box; strip_audio is Lumiverse's media pipeline's to honour).
+  // An AVIF image shares the MP4's first box: its brand says it is no video (and no image kept here).
+  avif: () => spindle.images.upload({ data: new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 97, 118, 105, 102, 0, 0, 0, 0, 109, 105, 102, 49, 97, 118, 105, 102]), filename: 'a.avif' }),
   video: () => spindle.images.upload({ data: new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109, 0, 0, 2, 0, 105, 115, 111, 109, 109, 112, 52, 49]), filename: 'idle.mp4', mime_type: 'video/mp4', strip_audio: true }),
   list: () => spindle.images.list({ chatId: 'chat-1' }),
   all: () => spindle.images.list(),
@@ -83,6 +85,7 @@ describe('spindle.images', () => {
     const clip = await r.call('extensions.pageRequest', { id: 'sprite_keeper', method: 'GET', path: `/api/v1/images/${video.value.id}`, headers: {} });
     expect(clip).toMatchObject({ ok: true, value: { status: 200, headers: { 'content-type': 'video/mp4' } } });
     expect(frameFile(frameLabel('sprite_keeper'), `/api/v1/images/${video.value.id}`, r.dataDir, () => null, (l) => r.host.extensions.frames.imagesFolder(l))).toMatch(/\.mp4$/);
+    expect(await run(r, { step: 'avif' })).toMatchObject({ ok: false, code: 'INVALID_INPUT', message: expect.stringContaining('not a PNG, JPEG, GIF or WebP image, or an MP4 or WebM video') });
     expect((await run(r, { step: 'list' })).value).toMatchObject({ total: 1, data: [{ id }] });
     expect((await run(r, { step: 'all' })).value.total).toBe(4);
     expect((await run(r, { step: 'get', id })).value).toMatchObject({ id });

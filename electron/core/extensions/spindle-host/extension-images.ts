@@ -23,9 +23,12 @@ const IMAGE_KINDS: Kind[] = [
   { mime: 'image/gif', ext: 'gif', magic: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
   { mime: 'image/webp', ext: 'webp', magic: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
+/** The MP4 brands Chromium plays (not AVIF or HEIC images, QuickTime or audio-only files, which share the box). */
+const MP4_BRANDS = new Set(['isom', 'iso2', 'iso4', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'M4V ', 'dash', 'mmp4']);
+
 /** Lumiverse's images are "image/video assets": sprite loops (LumiStage's video variants) are kept too. */
 const VIDEO_KINDS: Kind[] = [
-  { mime: 'video/mp4', ext: 'mp4', magic: (b) => b.subarray(4, 8).toString('latin1') === 'ftyp' },
+  { mime: 'video/mp4', ext: 'mp4', magic: (b) => b.subarray(4, 8).toString('latin1') === 'ftyp' && MP4_BRANDS.has(b.subarray(8, 12).toString('latin1')) },
   { mime: 'video/webm', ext: 'webm', magic: (b) => b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3])) },
 ];
 const KINDS = [...IMAGE_KINDS, ...VIDEO_KINDS];
