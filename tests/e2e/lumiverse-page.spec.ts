@@ -1,7 +1,8 @@
 // A frontend written for Lumiverse's own page, in Chromium against browser mode: its fetch of Lumiverse's REST API is
 // answered within its permissions, its route follows the open chat, the panel it appends to the page's body shows
-// (taking the pointer only where it draws), its head stylesheets (CSS-in-JS rules too) style its drawer tab, and a
-// file it streams with tus over XMLHttpRequest reaches its backend.
+// (taking the pointer only where it draws), its head stylesheets (CSS-in-JS rules too) style its drawer tab, its
+// listeners on its page's document and window hear its tab, a file it streams with tus over XMLHttpRequest reaches its
+// backend, and rain it draws over the whole page (taking no pointer) leaves the app answering.
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { cli, ROOT, type RunningHost } from './host-process';
@@ -17,7 +18,7 @@ test.describe("a frontend written for Lumiverse's page", () => {
 
   const panel = (page: Page) => page.frameLocator('iframe.runtime-frame[data-extension-id="lumiverse_page"]').locator('#bio-panel');
 
-  test('its API reads, its route, its body panel and head styles work as on Lumiverse; a tus upload reaches its backend', async ({ page }) => {
+  test('its API reads, its route, its body panel and head styles work as on Lumiverse; a tus upload reaches its backend; its rain leaves the app answering', async ({ page }) => {
     await page.goto(host.url);
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
     const chatId = await startNewSession(page);
