@@ -2,29 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.gif': 'image/gif',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.mp3': 'audio/mpeg',
-  '.ogg': 'audio/ogg',
-  '.wav': 'audio/wav',
-  '.txt': 'text/plain; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.json': 'application/json; charset=utf-8',
-  '.woff2': 'font/woff2',
-  '.ico': 'image/x-icon',
-};
+import { contentTypeFor } from '../core/content-types';
 
 export function resolveStaticPath(root: string, urlPath: string): string | null {
   let decoded: string;
@@ -54,7 +32,7 @@ export function serveFile(file: string | null, req: IncomingMessage, res: Server
     res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found');
     return;
   }
-  const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+  const type = contentTypeFor(file);
   res.writeHead(200, { ...headers, 'Content-Type': type, 'Cache-Control': 'no-cache' });
   if (req.method === 'HEAD') res.end();
   else fs.createReadStream(file).pipe(res);

@@ -3,32 +3,7 @@ import path from 'node:path';
 import { contentSecurityPolicy } from '../../shared/csp';
 import { FRAME_SCHEME } from '../../shared/frames/frame-origin';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
-
-export function contentTypeFor(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
+export { contentTypeFor } from '../core/content-types';
 
 /** Headers on every app:// response, including errors. */
 export function securityHeaders(contentType: string): Record<string, string> {
