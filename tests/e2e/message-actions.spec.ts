@@ -100,7 +100,9 @@ test.describe('message actions and swipes', () => {
     const result = tools.getByTestId('tool-result').locator('pre');
     await expect(result).toBeVisible({ timeout: 15_000 });
     const heard = JSON.parse((await result.textContent())!) as Array<{ event: string; payload: { action?: string; message?: { content: string; swipes: string[] } } }>;
+    // The first reply's text arriving is MESSAGE_EDITED (it was announced empty as the turn began, as Lumiverse does).
     expect(heard.map((e) => `${e.event}${e.payload.action ? `:${e.payload.action}` : ''}`)).toEqual([
+      'MESSAGE_EDITED',
       'MESSAGE_SWIPED:added',
       'MESSAGE_SWIPED:navigated',
       'MESSAGE_SWIPED:navigated',
@@ -108,8 +110,9 @@ test.describe('message actions and swipes', () => {
       'MESSAGE_EDITED',
       'MESSAGE_DELETED',
     ]);
-    expect(heard[0]!.payload.message!.swipes).toEqual(['The ferry leaves at dawn.', 'The ferry is cancelled.']);
-    expect(heard[4]!.payload.message!.content).toBe('The ferry is cancelled. Unless the wind drops.');
+    expect(heard[0]!.payload.message!.content).toBe('The ferry leaves at dawn.');
+    expect(heard[1]!.payload.message!.swipes).toEqual(['The ferry leaves at dawn.', 'The ferry is cancelled.']);
+    expect(heard[5]!.payload.message!.content).toBe('The ferry is cancelled. Unless the wind drops.');
     expect(problems).toEqual([]);
   });
 });

@@ -36,9 +36,9 @@ export function messageView(m: ChatMessage): MessageView {
   };
 }
 
-/** The session's message at `index` as Lumiverse's events carry it. */
-export function messageDtoIn(s: ChatSession, index: number) {
-  return messageDto({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(s.messages[index]!), index);
+/** The session's message at `index` (or `message`, to be put there) as Lumiverse's events carry it. */
+export function messageDtoIn(s: ChatSession, index: number, message: ChatMessage = s.messages[index]!) {
+  return messageDto({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(message), index);
 }
 
 /** Lumiverse's CHARACTER_EDITED payload for a session's character. */

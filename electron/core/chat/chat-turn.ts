@@ -21,6 +21,8 @@ import { runCouncilStage } from './council-stage';
 import type { SessionStore } from './session-store';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 import { saveReply, type ReplyPlacement } from './reply-save';
+import { messageDtoIn } from './chat-reads';
+import { swipeCount, swipeIndex } from './swipes';
 import { patternsOf, responseRegex, turnRegexMacros } from './pipeline/regex-stage';
 
 const GENERATION_TYPE = { new: 'normal', swipe: 'regenerate', continue: 'continue' } as const;
@@ -67,6 +69,22 @@ function councilStage(d: TurnDeps, session: ChatSession, history: ChatMessage[],
   );
 }
 
+/**
+ * Where the reply goes, as GENERATION_STARTED names it: a new message (announced now, empty, as Lumiverse stages one:
+ * MESSAGE_SENT before the generation starts), a new swipe of the message regenerated, or the swipe continued.
+ */
+function targetOf(d: TurnDeps, sessionId: string, replyId: string, placement: ReplyPlacement, dryRun: boolean): { messageId: string; swipeId: number } {
+  const now = d.sessions.get(sessionId);
+  if (placement.kind === 'new') {
+    const staged: ChatMessage = { id: replyId, role: 'assistant', content: '', createdAt: d.clock.now() };
+    if (!dryRun) d.pipeline?.broadcast('MESSAGE_SENT', { chatId: sessionId, message: messageDtoIn(now, now.messages.length, staged) });
+    return { messageId: replyId, swipeId: 0 };
+  }
+  const message = now.messages.find((m) => m.id === placement.of);
+  const swipeId = !message ? 0 : placement.kind === 'swipe' ? swipeCount(message) : swipeIndex(message);
+  return { messageId: placement.of, swipeId };
+}
+
 export async function runTurn(d: TurnDeps, t: {
   session: ChatSession;
   /** The book each world-books entry of `session` came from. */
@@ -89,9 +107,10 @@ export async function runTurn(d: TurnDeps, t: {
   const generationType = GENERATION_TYPE[t.placement.kind];
   const sampling = turnSampling(d.chatSettings(), session, target.profile.id);
   const again = t.placement.kind !== 'new';
+  const replyTarget = targetOf(d, sessionId, assistantMessageId, t.placement, t.dryRun === true);
   const prepared = await preparePrompt(
     { ...d.prepare, council: (dryRun) => councilStage(d, session, history, councilRequested, again, turnId, signal, dryRun) },
-    { session, ...(t.loreBooks ? { loreBooks: t.loreBooks } : {}), history, turnId, model: target.model, generationType, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
+    { session, ...(t.loreBooks ? { loreBooks: t.loreBooks } : {}), history, turnId, model: target.model, generationType, target: replyTarget, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
   );
   const { trace, council } = prepared;
   const inline = inlineSetup(d);

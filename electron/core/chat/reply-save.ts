@@ -10,8 +10,11 @@ export type ReplyPlacement = { kind: 'new' } | { kind: 'swipe'; of: string } | {
 
 export interface SavedReply {
   message: ChatMessage;
-  /** The Lumiverse event the change is: a new message is MESSAGE_SENT, whoever wrote it, as Lumiverse emits it. */
-  event: { name: 'MESSAGE_SENT' | 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
+  /**
+   * The Lumiverse event the change is. A new reply was announced empty when the turn began (MESSAGE_SENT, as Lumiverse
+   * stages it: chat-turn.ts), so its text arriving is MESSAGE_EDITED; with no text, nothing changed.
+   */
+  event: { name: 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
 }
 
 /** The reply as continued: its text and calls grow; how it ended (stopped, failed, the model) is the continuation's. */
@@ -41,9 +44,8 @@ export function saveReply(sessions: SessionStore, sessionId: string, reply: Chat
     s.messages[index] = placed.message;
   });
   if (placed.index < 0) {
-    // A failed reply with nothing written is the Workbench's note of the failure, not a message Lumiverse would keep.
-    const index = reply.error && !reply.content ? -1 : session.messages.findIndex((m) => m.id === reply.id);
-    return { message: reply, event: index < 0 ? null : { name: 'MESSAGE_SENT', payload: { chatId: sessionId, message: messageDtoIn(session, index) } } };
+    const index = reply.content ? session.messages.findIndex((m) => m.id === reply.id) : -1;
+    return { message: reply, event: index < 0 ? null : { name: 'MESSAGE_EDITED', payload: { chatId: sessionId, message: messageDtoIn(session, index) } } };
   }
   const message = messageDtoIn(session, placed.index);
   const event: SavedReply['event'] =

@@ -236,9 +236,11 @@ describe('what extensions hear', () => {
     const userId = (await get(id)).messages[0]!.id;
     await rig.call('chat.messages.delete', { sessionId: id, messageId: userId });
 
-    const events = await heard(4);
-    expect(events.map((e) => e.event)).toEqual(['MESSAGE_SWIPED', 'MESSAGE_SWIPED', 'MESSAGE_EDITED', 'MESSAGE_DELETED']);
-    const [added, navigated, edited, deleted] = events;
+    const events = await heard(5);
+    // The reply's text arriving is MESSAGE_EDITED first (announced empty as the turn began, as Lumiverse stages it).
+    expect(events.map((e) => e.event)).toEqual(['MESSAGE_EDITED', 'MESSAGE_SWIPED', 'MESSAGE_SWIPED', 'MESSAGE_EDITED', 'MESSAGE_DELETED']);
+    const [written, added, navigated, edited, deleted] = events;
+    expect(written!.payload).toMatchObject({ chatId: id, message: { id: turn.assistantMessageId, content: 'first', is_user: false } });
     expect(added!.payload).toMatchObject({ chatId: id, action: 'added', swipeId: 1, message: { id: turn.assistantMessageId, chat_id: id, swipe_id: 1, swipes: ['first', 'second'], content: 'second', is_user: false, name: 'Mira', index_in_chat: 1 } });
     expect(added!.payload).not.toHaveProperty('previousSwipeId');
     expect(navigated!.payload).toMatchObject({ chatId: id, action: 'navigated', swipeId: 0, previousSwipeId: 1, message: { swipe_id: 0, content: 'first' } });

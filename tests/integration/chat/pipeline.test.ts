@@ -261,12 +261,15 @@ describe('a chat turn with a Lumiverse extension', () => {
     await turn('my private plan: bring the ledger', { worldInfo: ledger });
     const heard = () => invoke('text_events').then((r) => JSON.parse((r as { content: string }).content) as Array<{ event: string; payload: Record<string, unknown> }>);
     const without = await heard();
-    // The person's message and the reply are each MESSAGE_SENT, as Lumiverse sends every message it creates.
-    expect(without.map((e) => e.event)).toEqual(['MESSAGE_SENT', 'MESSAGE_SENT', 'GENERATION_ENDED']);
+    // As Lumiverse: the person's message is MESSAGE_SENT, the reply is MESSAGE_SENT empty as the turn begins (staged)
+    // and MESSAGE_EDITED once written, then GENERATION_ENDED.
+    expect(without.map((e) => e.event)).toEqual(['MESSAGE_SENT', 'MESSAGE_SENT', 'MESSAGE_EDITED', 'GENERATION_ENDED']);
     expect(JSON.stringify(without)).not.toMatch(/ledger|The reply/);
     expect(without[0]!.payload.message).toMatchObject({ id: expect.any(String), is_user: true, swipe_count: 1 });
-    expect(without[1]!.payload.message).toMatchObject({ id: (without[2]!.payload as { messageId: string }).messageId, is_user: false, swipe_count: 1 });
-    expect(without[2]!.payload).toMatchObject({ messageId: expect.any(String), contentLength: 'The reply.'.length });
+    const replyId = (without[3]!.payload as { messageId: string }).messageId;
+    expect(without[1]!.payload.message).toMatchObject({ id: replyId, is_user: false, swipe_count: 1 });
+    expect(without[2]!.payload.message).toMatchObject({ id: replyId, is_user: false, swipe_count: 1 });
+    expect(without[3]!.payload).toMatchObject({ messageId: expect.any(String), contentLength: 'The reply.'.length });
 
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
     await rig.host.extensions.whenSettled();
@@ -278,12 +281,13 @@ describe('a chat turn with a Lumiverse extension', () => {
     const sent = withText.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message);
     expect(sent.slice(-2)).toMatchObject([
       { is_user: true, content: 'my private plan: bring the ledger' },
-      { is_user: false, content: 'The reply.' },
+      { is_user: false, content: '' },
     ]);
+    expect(withText.findLast((e) => e.event === 'MESSAGE_EDITED')!.payload.message).toMatchObject({ is_user: false, content: 'The reply.' });
     expect(withText.findLast((e) => e.event === 'GENERATION_ENDED')!.payload).toMatchObject({ content: 'The reply.' });
   }, 60_000);
 
-  it('a reply that failed before writing anything is not MESSAGE_SENT (the chat keeps it as the note of the failure)', async () => {
+  it('a reply that failed before writing anything was announced (MESSAGE_SENT, empty) but is never MESSAGE_EDITED', async () => {
     await install();
     const sessionId = await newSession(rig);
     rig.server.enqueue({ kind: 'error', status: 400, message: 'provider says no' });
@@ -291,7 +295,8 @@ describe('a chat turn with a Lumiverse extension', () => {
     if (!sent.ok) throw new Error(JSON.stringify(sent.error));
     expect((await finished(rig, (sent.value as { turnId: string }).turnId)).finishReason).toBe('error');
     const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { is_user: boolean } } }>;
-    expect(heard.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message?.is_user)).toEqual([true]);
+    expect(heard.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message?.is_user)).toEqual([true, false]);
+    expect(heard.map((e) => e.event)).not.toContain('MESSAGE_EDITED');
     expect(heard.map((e) => e.event)).toContain('GENERATION_ENDED');
   }, 60_000);
 
@@ -359,11 +364,18 @@ describe('a chat turn with a Lumiverse extension', () => {
     if (!frontend.ok) throw new Error(JSON.stringify(frontend.error));
     await rig.host.extensions.whenSettled();
     expect((frontend.value as { frontend?: unknown }).frontend).toBeDefined();
-    const { sessionId } = await turn('A frame is shown');
+    const { sessionId, reply } = await turn('A frame is shown');
     expect(toWindows()).toEqual(expect.arrayContaining(['GENERATION_STARTED', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED']));
-    // GENERATION_STARTED names the chat and its character (a session is both), as Lumiverse's does.
+    // GENERATION_STARTED names the chat, its character (a session is both) and the message written into, as Lumiverse's does.
     const started = rig.events.find((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
-    expect(started?.payload).toMatchObject({ chatId: sessionId, characterId: sessionId, characterName: 'Mira', generationType: 'normal' });
+    expect(started?.payload).toMatchObject({ chatId: sessionId, characterId: sessionId, targetMessageId: reply.id, targetSwipeId: 0, characterName: 'Mira', generationType: 'normal' });
+    // A regeneration writes the reply's second swipe: that is its target.
+    rig.server.enqueue({ text: 'Another reply.' });
+    const again = await rig.call('chat.regenerate', { sessionId });
+    if (!again.ok) throw new Error(JSON.stringify(again.error));
+    await finished(rig, (again.value as { turnId: string }).turnId);
+    const restarted = rig.events.findLast((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
+    expect(restarted?.payload).toMatchObject({ targetMessageId: reply.id, targetSwipeId: 1, generationType: 'regenerate' });
 
     // Disabled, its frames go: the events stop going to windows again.
     await rig.call('extensions.disable', { id: 'lumiverse_frontend' });

@@ -44,6 +44,8 @@ export interface PrepareInput {
   turnId: string;
   model: string;
   generationType: 'normal' | 'regenerate' | 'continue';
+  /** The message (and swipe) the reply is written into. */
+  target?: { messageId: string; swipeId: number };
   /** A dry run: everything but the generation; handlers see dryRun and macros commit: false. */
   dryRun: boolean;
   /** False: the prompt is only assembled (spindle.assemble), without context handlers or interceptors. */
@@ -70,7 +72,10 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const trace = new TurnTrace(deps.now);
   // A dry run builds the prompt and generates nothing, so it is not announced (Lumiverse's dryRunGeneration is not).
   // A session is its character too: characterId is the session's id, as everywhere an extension reads it.
-  if (!input.dryRun) pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, characterId: session.id, model: input.model, characterName: session.character.name, generationType: input.generationType });
+  if (!input.dryRun) {
+    const target = input.target ? { targetMessageId: input.target.messageId, targetSwipeId: input.target.swipeId } : {};
+    pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, ...target, characterId: session.id, model: input.model, characterName: session.character.name, generationType: input.generationType });
+  }
 
   const council = await trace.run('council', () => deps.council(input.toolDryRun || input.dryRun), (outcome) => ({
     note: outcome ? `run ${outcome.runId}: ${outcome.deliberationBlock.length} characters of deliberation` : 'did not run',
