@@ -8,7 +8,7 @@ import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
-import { followChat, installPageFetch, installPageXhr } from './lumiverse-page';
+import { followChat, followOpenSettings, installPageFetch, installPageXhr } from './lumiverse-page';
 import { watchBodyLayer } from './body-layer';
 import { createComposerStandIn } from './lumiverse-composer';
 
@@ -64,6 +64,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   // Lumiverse's page, as its code expects to find it (lumiverse-page.ts, body-layer.ts).
   installPageFetch(window, channel);
   installPageXhr(window, channel);
+  followOpenSettings(window, channel);
   followChat(window, init.activeChat);
   const composer = createComposerStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));
   const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }), composer.placed);

@@ -201,3 +201,15 @@ export function followChat(win: Window, chatId: string | null): void {
   win.history.replaceState(win.history.state, '', `${path}${win.location.search}${win.location.hash}`);
   win.dispatchEvent(new PopStateEvent('popstate', { state: win.history.state }));
 }
+
+/**
+ * Lumiverse's page opens its settings at a view when a frontend sends `spindle:open-settings` on the window
+ * (ModalContainer there; LoreRecall's "Open extension settings"): here the host takes the person to that place, as
+ * `spindle.ui.openSettings` does (the Extensions section for Lumiverse's default view).
+ */
+export function followOpenSettings(win: Window, channel: FrameChannel): void {
+  win.addEventListener('spindle:open-settings', (event) => {
+    const view = (event as CustomEvent<{ view?: unknown } | null>).detail?.view;
+    void channel.request('host.call', { method: 'ui.openSettings', args: [typeof view === 'string' && view ? view.slice(0, 200) : 'extensions'] }).catch(() => undefined);
+  });
+}

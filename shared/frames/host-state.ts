@@ -125,6 +125,7 @@ export type HostState = Static<typeof HostStateSchema>;
  */
 export const FRONTEND_CALLS = [
   'ui.openDrawerTab',
+  'ui.openSettings',
   'world_books.list',
   'world_books.get',
   'world_books.create',

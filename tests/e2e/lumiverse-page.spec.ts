@@ -107,5 +107,9 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await expect(frame).toHaveClass(/runtime-frame--layer/);
     await expect.poll(async () => layerAt(...(await centre(await runtime.locator('#bio-badge').boundingBox())))).toBe('layer');
     expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
+
+    // Its "Open settings" (spindle:open-settings on its window, as Lumiverse's page hears it) takes the person there.
+    await drawerTab.getByRole('button', { name: 'Open settings' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Extensions');
   });
 });
