@@ -30,6 +30,8 @@ describe('hidden messages', () => {
     await call('chat.setMessagesHidden', session.id, ['m1', 'm2'], false);
     expect(await hiddenNow()).toEqual([false, false, true]);
     expect(sessions.get(session.id).messages.map((m) => m.hidden ?? false)).toEqual([false, false, true]);
+    // getMessages says so as Lumiverse does, in each message's extra.
+    expect(((await call('chat.getMessages', session.id)) as Array<{ extra: Record<string, unknown> }>).map((m) => m.extra)).toEqual([{}, {}, { hidden: true }]);
 
     await expect(call('chat.setMessagesHidden', session.id, ['m1', 'nope'], true)).rejects.toMatchObject({ error: { code: 'NOT_FOUND', path: '/messageIds' } });
     await expect(call('chat.isMessageHidden', session.id, 'nope')).rejects.toMatchObject({ error: { code: 'NOT_FOUND' } });

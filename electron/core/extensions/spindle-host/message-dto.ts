@@ -34,7 +34,8 @@ export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
     swipe_id: m.swipes ? (m.swipeId ?? 0) : 0,
     swipes: swipes.map((s) => s.content),
     swipe_dates: swipes.map((s) => seconds(s.createdAt)),
-    extra: {},
+    // Lumiverse keeps a message's hidden flag here (LumiBooks reads it to unhide what a deleted chapter hid).
+    extra: m.hidden ? { hidden: true } : {},
     parent_message_id: null,
     branch_id: null,
     created_at: seconds(m.createdAt),
