@@ -5,7 +5,7 @@ import type { HostError } from '../../../shared/errors';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import type { ChatEvent } from '../../../shared/types/chat-events';
-import { CHAT_DEFAULTS, INLINE_MAX_ROUNDS_LIMIT, type ChatSettings } from '../../../shared/types/chat';
+import { CHAT_DEFAULTS, INLINE_MAX_ROUNDS_LIMIT, SESSION_LIMITS, type ChatSettings } from '../../../shared/types/chat';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import type { Settings } from '../../../shared/settings';
 import { readSafetySettings } from '../../../shared/types/safety';
@@ -81,11 +81,12 @@ function targetOf(d: TurnDeps, sessionId: string, replyId: string, placement: Re
     return { messageId: replyId, swipeId: 0 };
   }
   const message = now.messages.find((m) => m.id === placement.of);
-  const swipeId = !message ? 0 : placement.kind === 'swipe' ? swipeCount(message) : swipeIndex(message);
+  // A new swipe is the last; at the cap the oldest goes, so the last place is the cap's.
+  const swipeId = !message ? 0 : placement.kind === 'swipe' ? Math.min(swipeCount(message), SESSION_LIMITS.swipes - 1) : swipeIndex(message);
   return { messageId: placement.of, swipeId };
 }
 
-export async function runTurn(d: TurnDeps, t: {
+export interface TurnInput {
   session: ChatSession;
   /** The book each world-books entry of `session` came from. */
   loreBooks?: LoreBooks;
@@ -97,7 +98,28 @@ export async function runTurn(d: TurnDeps, t: {
   signal: AbortSignal;
   placement: ReplyPlacement;
   dryRun?: boolean;
-}): Promise<void> {
+}
+
+export async function runTurn(d: TurnDeps, t: TurnInput): Promise<void> {
+  const replyTarget = targetOf(d, t.session.id, t.assistantMessageId, t.placement, t.dryRun === true);
+  // A staged reply that never comes (a context handler cancelled the turn, or it failed before its reply was saved)
+  // is gone again, as Lumiverse deletes its staged message.
+  let unstaged = t.placement.kind !== 'new' || t.dryRun === true;
+  const unstage = () => {
+    if (unstaged) return;
+    unstaged = true;
+    d.pipeline?.broadcast('MESSAGE_DELETED', { chatId: t.session.id, messageId: t.assistantMessageId });
+  };
+  let saved = false;
+  try {
+    saved = await turnAfterStaging(d, t, replyTarget, unstage);
+  } finally {
+    if (!saved) unstage();
+  }
+}
+
+/** The turn once its reply is placed; true when a reply was saved. */
+async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messageId: string; swipeId: number }, unstage: () => void): Promise<boolean> {
   const { session, history, target, turnId, assistantMessageId, signal } = t;
   const sessionId = session.id;
   const settings = d.settings();
@@ -107,7 +129,6 @@ export async function runTurn(d: TurnDeps, t: {
   const generationType = GENERATION_TYPE[t.placement.kind];
   const sampling = turnSampling(d.chatSettings(), session, target.profile.id);
   const again = t.placement.kind !== 'new';
-  const replyTarget = targetOf(d, sessionId, assistantMessageId, t.placement, t.dryRun === true);
   const prepared = await preparePrompt(
     { ...d.prepare, council: (dryRun) => councilStage(d, session, history, councilRequested, again, turnId, signal, dryRun) },
     { session, ...(t.loreBooks ? { loreBooks: t.loreBooks } : {}), history, turnId, model: target.model, generationType, target: replyTarget, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
@@ -122,13 +143,14 @@ export async function runTurn(d: TurnDeps, t: {
   d.emit({ type: 'chat.trace', sessionId, turnId, stages: [...trace.stages] });
   if (t.dryRun) {
     finish({ finishReason: 'dry-run', usage: null, reason: 'Dry run: nothing was sent.', prompt: prepared.messages.map((m) => ({ role: m.role, content: m.content })), tools: inline?.functions.map((f) => f.name) ?? [], ...(prepared.report ? { report: prepared.report } : {}) });
-    return;
+    return false;
   }
   if (prepared.cancelledBy) {
     const reason = `Cancelled by the extension ${prepared.cancelledBy} (a context handler asked to stop the generation).`;
+    unstage();
     d.pipeline?.broadcast('GENERATION_STOPPED', { generationId: turnId, chatId: sessionId, content: '' });
     finish({ finishReason: 'stopped', usage: null, reason });
-    return;
+    return false;
   }
 
   const timing = trace.start('generation');
@@ -189,10 +211,13 @@ export async function runTurn(d: TurnDeps, t: {
     messageId: assistantMessageId,
     content,
     ...(stopped ? {} : { usage: result.usage, generationType }),
+    // As Lumiverse says a failure: its message (a retrying extension tells it from an empty reply).
+    ...(error ? { error: error.message } : {}),
   });
   // The reply is in the chat: SillyTavern's event for it, which trackers ported from it (Tracktor) run on.
   if (!stopped && !error && content) pipeline?.broadcast('CHARACTER_MESSAGE_RENDERED', { chatId: sessionId, messageId: assistantMessageId });
   finish({ finishReason, usage: result.usage, ...(reason ? { reason } : {}), ...(error ? { error } : {}) });
+  return true;
 }
 
 function saveTurnReply(d: TurnDeps, sessionId: string, turnId: string, message: ChatMessage, placement: ReplyPlacement): void {

@@ -14,7 +14,7 @@ export interface SavedReply {
    * The Lumiverse event the change is. A new reply was announced empty when the turn began (MESSAGE_SENT, as Lumiverse
    * stages it: chat-turn.ts), so its text arriving is MESSAGE_EDITED; with no text, nothing changed.
    */
-  event: { name: 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
+  event: { name: 'MESSAGE_SENT' | 'MESSAGE_SWIPED' | 'MESSAGE_EDITED'; payload: Record<string, unknown> } | null;
 }
 
 /** The reply as continued: its text and calls grow; how it ended (stopped, failed, the model) is the continuation's. */
@@ -44,8 +44,11 @@ export function saveReply(sessions: SessionStore, sessionId: string, reply: Chat
     s.messages[index] = placed.message;
   });
   if (placed.index < 0) {
-    const index = reply.content ? session.messages.findIndex((m) => m.id === reply.id) : -1;
-    return { message: reply, event: index < 0 ? null : { name: 'MESSAGE_EDITED', payload: { chatId: sessionId, message: messageDtoIn(session, index) } } };
+    const index = session.messages.findIndex((m) => m.id === reply.id);
+    const message = () => ({ chatId: sessionId, message: messageDtoIn(session, index) });
+    // The message a swipe or continuation was for is gone: the reply is a message no one has heard of yet.
+    if (placement.kind !== 'new') return { message: reply, event: { name: 'MESSAGE_SENT', payload: message() } };
+    return { message: reply, event: reply.content ? { name: 'MESSAGE_EDITED', payload: message() } : null };
   }
   const message = messageDtoIn(session, placed.index);
   const event: SavedReply['event'] =

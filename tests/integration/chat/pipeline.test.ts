@@ -166,9 +166,16 @@ describe('a chat turn with a Lumiverse extension', () => {
   it('a context handler can cancel the generation: nothing is sent to the model', async () => {
     await install();
     const before = rig.server.generations.length;
-    const { done } = await turn('Please stop #cancel');
+    const { done, session, sessionId } = await turn('Please stop #cancel');
     expect(done).toMatchObject({ finishReason: 'stopped', reason: expect.stringContaining('Pipeline Probe') });
     expect(rig.server.generations.length).toBe(before);
+    // The reply announced as the turn began never came: it is MESSAGE_DELETED, as Lumiverse deletes its staged message.
+    const sent = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { id: string; is_user: boolean } } }>;
+    const staged = sent.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message!;
+    expect(staged.is_user).toBe(false);
+    expect(session.messages.map((m) => m.id)).not.toContain(staged.id);
+    const changed = JSON.parse(((await invoke('message_events')) as { content: string }).content) as Array<{ event: string; payload: unknown }>;
+    expect(changed).toEqual([{ event: 'MESSAGE_DELETED', payload: { chatId: sessionId, messageId: staged.id } }]);
   }, 60_000);
 
   it('a macro that expands to itself stops, with a note; the turn goes on', async () => {
@@ -297,7 +304,8 @@ describe('a chat turn with a Lumiverse extension', () => {
     const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { is_user: boolean } } }>;
     expect(heard.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message?.is_user)).toEqual([true, false]);
     expect(heard.map((e) => e.event)).not.toContain('MESSAGE_EDITED');
-    expect(heard.map((e) => e.event)).toContain('GENERATION_ENDED');
+    // GENERATION_ENDED says it failed, as Lumiverse's does: with the failure's message.
+    expect(heard.find((e) => e.event === 'GENERATION_ENDED')!.payload).toMatchObject({ error: expect.stringContaining('provider says no') });
   }, 60_000);
 
   it('a dry run shows the final prompt with the interceptor change, and sends nothing', async () => {
