@@ -22,6 +22,8 @@ interface Entry {
   options: Options;
   /** What is added to each target: the listener, or for a `once` one a stand-in that takes it out everywhere. */
   added: EventListenerOrEventListenerObject;
+  /** Its signal's abort, heard until the entry goes. */
+  ended?: { signal: AbortSignal; drop: () => void };
 }
 
 const captureOf = (options: Options | EventListenerOptions) => (typeof options === 'boolean' ? options : Boolean(options?.capture));
@@ -58,8 +60,10 @@ export class InputListeners {
       configurable: true,
       value: (type: string, listener: EventListenerOrEventListenerObject | null, options?: Options) => {
         const signal = typeof options === 'object' ? options.signal : undefined;
-        // Not input, nothing to call, already there (the platform keeps one) or already ended: the page's own answer.
-        if (!listener || !INPUT_EVENTS.has(type) || this.find(where, type, listener, captureOf(options)) || signal?.aborted) return native.add(type, listener, options);
+        // Already there: the platform keeps one, so nothing changes (a once one stays once).
+        if (listener && this.find(where, type, listener, captureOf(options))) return;
+        // Not input, nothing to call, or already ended: the page's own answer.
+        if (!listener || !INPUT_EVENTS.has(type) || signal?.aborted) return native.add(type, listener, options);
         const entry: Entry = { where, type, listener, capture: captureOf(options), options, added: listener };
         if (typeof options === 'object' && options.once) {
           // Once in all its documents: the first that hears it takes it out of the others.
@@ -68,7 +72,10 @@ export class InputListeners {
             call(listener, event.currentTarget, event);
           };
         }
-        signal?.addEventListener('abort', () => this.drop(entry), { once: true });
+        if (signal) {
+          entry.ended = { signal, drop: () => this.drop(entry) };
+          signal.addEventListener('abort', entry.ended.drop, { once: true });
+        }
         this.entries.push(entry);
         native.add(type, entry.added, options);
         this.each(this.windows, (w) => targetIn(w, where).addEventListener(type, entry.added, options));
@@ -93,6 +100,7 @@ export class InputListeners {
     const at = this.entries.indexOf(entry);
     if (at < 0) return;
     this.entries.splice(at, 1);
+    entry.ended?.signal.removeEventListener('abort', entry.ended.drop);
     this.natives.get(entry.where)?.remove(entry.type, entry.added, entry.capture);
     this.each(this.windows, (w) => targetIn(w, entry.where).removeEventListener(entry.type, entry.added, entry.capture));
   }

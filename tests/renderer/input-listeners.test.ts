@@ -70,19 +70,26 @@ describe('input listeners shared with surfaces', () => {
     input.attach(later.win);
     later.button.click();
     expect(heard).toEqual(['once']);
+    // A once listener added again before it fired stays once, and is not doubled on the page itself.
+    const onceMore = () => heard.push('once more');
+    document.addEventListener('click', onceMore, { once: true });
+    document.addEventListener('click', onceMore);
+    document.body.click();
+    document.body.click();
+    expect(heard).toEqual(['once', 'once more']);
 
     // Added twice (the platform keeps one), removed once: gone, and a surface attached after does not bring it back.
     const twice = () => heard.push('twice');
     document.addEventListener('click', twice);
     document.addEventListener('click', twice);
     first.button.click();
-    expect(heard).toEqual(['once', 'twice']);
+    expect(heard).toEqual(['once', 'once more', 'twice']);
     document.removeEventListener('click', twice);
     const third = surface();
     input.attach(third.win);
     first.button.click();
     third.button.click();
-    expect(heard).toEqual(['once', 'twice']);
+    expect(heard).toEqual(['once', 'once more', 'twice']);
 
     // Ended by its signal: heard nowhere, and not given to a surface attached after.
     const ended = new AbortController();
@@ -93,6 +100,6 @@ describe('input listeners shared with surfaces', () => {
     const fourth = surface();
     input.attach(fourth.win);
     fourth.button.click();
-    expect(heard).toEqual(['once', 'twice', 'signalled']);
+    expect(heard).toEqual(['once', 'once more', 'twice', 'signalled']);
   });
 });
