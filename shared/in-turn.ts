@@ -1,5 +1,5 @@
-// At most so many requests of one kind from this frame at once: the host answers that many per extension, so the rest
-// wait here, in order, instead of being refused there.
+// At most so many requests of one kind from here at once (a frame, a worker): the host answers that many per extension,
+// so the rest wait here, in order, instead of being refused there.
 export function inTurns(atOnce: number) {
   let running = 0;
   const queued: Array<() => void> = [];

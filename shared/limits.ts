@@ -31,3 +31,6 @@ export const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
  */
 export const MAX_TO_FRONTEND_CHARS = 48 * 1024 * 1024;
 export const FRONTEND_PART_CHARS = 8 * 1024 * 1024;
+
+/** Fetches of one extension under way at once through the host (spindle.cors and its backend's fetch()). */
+export const MAX_CORS_IN_FLIGHT = 8;

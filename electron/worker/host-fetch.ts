@@ -1,6 +1,8 @@
 // The worker's global `fetch`. Lumiverse's backends call fetch() directly (image services, webhooks); a worker here has
 // no network, so with `cors_proxy` granted the host fetches for it through spindle.cors (the same SSRF checks, caps
 // and time limit), and the answer comes back as a real Response. Without the grant it is refused, as before.
+import { inTurns } from '../../shared/in-turn';
+import { MAX_CORS_IN_FLIGHT } from '../../shared/limits';
 import { NETWORK_DENIED_MESSAGE } from './lockdown';
 
 interface CorsAnswer {
@@ -47,6 +49,8 @@ async function requestText(request: Request): Promise<string> {
 }
 
 export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
+  // The host runs MAX_CORS_IN_FLIGHT of an extension's fetches at once: the rest wait here, as a browser queues them.
+  const inTurn = inTurns(MAX_CORS_IN_FLIGHT);
   return async function fetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
     if (!deps.granted()) {
       deps.refused();
@@ -59,7 +63,11 @@ export function hostFetch(deps: HostFetchDeps): typeof globalThis.fetch {
     const body = init.body !== undefined ? await bodyText(init.body, headers) : request?.body ? await requestText(request) : undefined;
     const signal = init.signal ?? request?.signal;
     signal?.throwIfAborted();
-    const answer = deps.cors(url, { method, headers: Object.fromEntries(headers.entries()), ...(body !== undefined ? { body } : {}), responseType: 'arraybuffer' }, signal ?? undefined);
+    const answer = inTurn(async () => {
+      // Aborted while it waited: never sent.
+      signal?.throwIfAborted();
+      return deps.cors(url, { method, headers: Object.fromEntries(headers.entries()), ...(body !== undefined ? { body } : {}), responseType: 'arraybuffer' }, signal ?? undefined);
+    });
     // An abort stops the caller's wait at once (with the signal's reason, as fetch rejects); the host's fetch is cancelled.
     let stop = () => {};
     const aborted = signal ? new Promise<never>((_, reject) => {

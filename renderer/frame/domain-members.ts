@@ -2,7 +2,7 @@
 // and ctx.messages) and ctx.settings. Each call is the spindle method its backend would make, asked of the host with
 // the same permissions (the frame is the same extension); settings are its own, kept on the host.
 import { MAX_FRONTEND_CALLS_IN_FLIGHT, type FrontendCall } from '../../shared/frames/host-state';
-import { inTurns } from './in-turn';
+import { inTurns } from '../../shared/in-turn';
 import { tellEach } from './tell-each';
 import type { RuntimeState } from './runtime-state';
 

@@ -5,7 +5,7 @@
 import { PAGE_BODY_PART_BYTES, type FrameResult } from '../../shared/frames/frame-contract';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import type { FrameChannel } from './channel';
-import { inTurns } from './in-turn';
+import { inTurns } from '../../shared/in-turn';
 
 type PageAnswer = FrameResult<'page.request'>;
 

@@ -31,6 +31,10 @@ let webUrl: string;
 let hangArrived!: () => void;
 const hangSeen = new Promise<void>((resolve) => (hangArrived = resolve));
 let hangGivenUp = false;
+/** /held/<n>: answered only once eight are waiting at once (then at once): the most the server ever held together. */
+const held: http.ServerResponse[] = [];
+let heldAtOnce = 0;
+let heldReleased = false;
 
 beforeAll(async () => {
   web = http.createServer((req, res) => {
@@ -40,6 +44,16 @@ beforeAll(async () => {
       return hangArrived();
     }
     if (req.url?.endsWith('/arrived')) return void hangSeen.then(() => res.end('yes'));
+    if (req.url?.includes('/held/')) {
+      if (heldReleased) return void res.end('held');
+      held.push(res);
+      heldAtOnce = Math.max(heldAtOnce, held.length);
+      if (held.length === 8) {
+        heldReleased = true;
+        for (const waiting of held.splice(0)) waiting.end('held');
+      }
+      return;
+    }
     if (req.method !== 'POST') return void res.end('hello from the web');
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -237,6 +251,9 @@ describe('real members through a real host', () => {
     expect(used.fetchedBinaryBody).toMatchObject({ ok: false, code: 'TypeError', message: expect.stringContaining('request body is text') });
     // The host's checks still hold: cloud metadata is refused before any connection, as a failed fetch.
     expect(used.fetchedMetadata).toMatchObject({ ok: false, code: 'TypeError', message: expect.stringMatching(/^fetch failed: .*link-local/) });
+    // Ten fetch() calls at once all answer: eight went through the host together, the other two waited their turn.
+    expect(used.fetchedTen).toEqual({ ok: true, value: Array(10).fill('held') });
+    expect(heldAtOnce).toBe(8);
     // Its abort rejects as fetch's does, and cancels the host's request: the server sees it go, unanswered.
     expect(used.fetchedAborted).toMatchObject({ ok: false, message: 'This operation was aborted' });
     await waitFor(() => hangGivenUp, 'the server seeing the aborted request go');

@@ -2,6 +2,7 @@
 // and size caps, every hop checked against the SSRF denylist, and answers Lumiverse's
 // `{ status, statusText, headers, body }` (base64 for binary). The worker's cancel (its fetch's signal) ends it.
 import { HostFailure } from '../../../../shared/errors';
+import { MAX_CORS_IN_FLIGHT } from '../../../../shared/limits';
 import { UnderWay } from '../per-extension-limits';
 import { fail, type HandlersOf } from './handlers';
 import { systemTimers, timeoutSignal, type Timers } from '../../ports';
@@ -9,7 +10,7 @@ import { checkDestination, systemLookup, type Lookup } from './ssrf-guard';
 
 // Ten minutes, as a generation: a local image or speech server's slow answer (LumiDraw waits up to 600 s). At most
 // eight under way per extension: each may hold a 25 MB answer in the host that long.
-export const CORS_LIMITS = { timeoutMs: 600_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5, maxInFlight: 8 };
+export const CORS_LIMITS = { timeoutMs: 600_000, maxBodyBytes: 25 * 1024 * 1024, maxRedirects: 5, maxInFlight: MAX_CORS_IN_FLIGHT };
 
 type Fetch = typeof globalThis.fetch;
 
