@@ -22,7 +22,8 @@ type Navigation = Extract<HostEvent, { type: 'extension.ui' }>;
 function destination(to: Navigation, frontends: FrontendsStore): { label: string; go(app: AppStore): void } | null {
   if (to.action === 'closeDrawer') return { label: 'fold the extensions drawer', go: () => frontends.setState({ drawerOpen: false }) };
   const place = to.action === 'openDrawerTab' ? to.tabId : to.viewId;
-  const section = place ? LUMIVERSE_PLACES[place] : undefined;
+  // Its own places only: an extension's id of `constructor` is no place.
+  const section = place && Object.hasOwn(LUMIVERSE_PLACES, place) ? LUMIVERSE_PLACES[place] : undefined;
   if (section) return { label: `open ${sectionById(section).label}`, go: (app) => app.getState().sectionSelected(section) };
   if (to.action !== 'openDrawerTab') return null;
   // An extension's tab (its own first, then another's, as Lumiverse lets one deep-link into another's).
