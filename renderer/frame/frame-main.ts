@@ -56,11 +56,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   Object.defineProperty(window, RUNTIME_KEY, { value: hook });
   channel.on('theme', ({ vars }) => docs.setTheme(vars));
   channel.on('permissions', ({ granted }) => void (state.granted = granted));
-  channel.on('activeChat', ({ chatId, messageIds }) => {
-    state.activeChat = chatId;
-    state.messageIds = messageIds;
-    followChat(window, chatId);
-  });
+  channel.on('activeChat', ({ chatId }) => followChat(window, chatId));
   // Lumiverse's page, as its code expects to find it (lumiverse-page.ts, body-layer.ts).
   installPageFetch(window, channel);
   installPageXhr(window, channel);

@@ -59,7 +59,8 @@ export function createMessageSurfaces(state: RuntimeState) {
     };
     const actions = part({ 'data-component': 'BubbleActions', 'data-spindle-mount': 'message_actions' });
     root.setAttribute('data-item-type', 'message');
-    root.append(part({ 'data-component': 'BubbleMessage', 'data-part': 'character', 'data-message-id': messageId }, part({ 'data-component': 'MessageContent' }), actions));
+    const author = state.userMessageIds.has(messageId) ? 'user' : 'character';
+    root.append(part({ 'data-component': 'BubbleMessage', 'data-part': author, 'data-message-id': messageId }, part({ 'data-component': 'MessageContent' }), actions));
   };
 
   // Any id of the open chat's messages, the newest too: an event names it before the app's list of ids has it.

@@ -12,6 +12,8 @@ export class RuntimeState {
   granted: string[];
   activeChat: string | null;
   messageIds: string[];
+  /** Which of them the person wrote. */
+  userMessageIds: ReadonlySet<string>;
   /** What it may read of the app at once (ctx.state, ctx.host.surfaces), as the app last told it. */
   hostState: HostState;
   private seq = 0;
@@ -26,15 +28,21 @@ export class RuntimeState {
     readonly extensionId: string,
     readonly channel: FrameChannel,
     readonly docs: FrameDocuments,
-    init: { granted: string[]; activeChat: string | null; messageIds: string[]; hostState: HostState },
+    init: { granted: string[]; activeChat: string | null; messageIds: string[]; userMessageIds?: string[]; hostState: HostState },
   ) {
     this.granted = init.granted;
     this.hostState = init.hostState;
     this.activeChat = init.activeChat;
     this.messageIds = init.messageIds;
+    this.userMessageIds = new Set(init.userMessageIds ?? []);
     channel.on('surface', (notice) => this.emitSurface(notice));
     // Before any reader's own listener: each reads the new state when it hears of it.
     channel.on('hostState', (notice) => void (this.hostState = notice));
+    channel.on('activeChat', ({ chatId, messageIds, userMessageIds }) => {
+      this.activeChat = chatId;
+      this.messageIds = messageIds;
+      this.userMessageIds = new Set(userMessageIds ?? []);
+    });
   }
 
   nextId(kind: string): string {

@@ -167,6 +167,8 @@ export const FRAME_TOPICS = {
     granted: Type.Array(Type.String()),
     activeChat: Type.Union([Type.String(), Type.Null()]),
     messageIds: Type.Array(Type.String()),
+    /** Which of them the person wrote (Lumiverse's page marks their cards `data-part="user"`). */
+    userMessageIds: Type.Optional(Type.Array(Type.String())),
     theme: Type.Record(Type.String(), Type.String()),
     manifest: Type.Record(Type.String(), Json),
     hostState: HostStateSchema,
@@ -176,7 +178,7 @@ export const FRAME_TOPICS = {
   /** spindle.sendToFrontend(payload) from its backend. */
   backend: Closed({ payload: Json }),
   permissions: Closed({ granted: Type.Array(Type.String()) }),
-  activeChat: Closed({ chatId: Type.Union([Type.String(), Type.Null()]), messageIds: Type.Array(Type.String()) }),
+  activeChat: Closed({ chatId: Type.Union([Type.String(), Type.Null()]), messageIds: Type.Array(Type.String()), userMessageIds: Type.Optional(Type.Array(Type.String())) }),
   theme: Closed({ vars: Type.Record(Type.String(), Type.String()) }),
   /** What it may read of the app's state at once, and the places it can open (ctx.state, ctx.host.surfaces). */
   hostState: HostStateSchema,

@@ -211,6 +211,8 @@ describe('ctx members, answered by the broker', () => {
     const listed = r.ctx.dom.listMessageElements() as Array<{ messageId: string; element: Element }>;
     expect(listed.map(({ messageId, element }) => [messageId, element.getAttribute('data-message-id')])).toEqual([['m1', 'm1'], ['m2', 'm2']]);
     expect(listed[1]?.element).toBe(place);
+    // Each card says who wrote it, as Lumiverse's does (Hone puts its button on the character's only).
+    expect(listed.map(({ element }) => element.querySelector('[data-component="BubbleMessage"]')?.getAttribute('data-part'))).toEqual(['user', 'character']);
     await settled();
     // Asked for but empty: no frame under the message yet.
     expect(r.store.getState().surfaces.filter((x) => x.kind === 'message')).toEqual([]);

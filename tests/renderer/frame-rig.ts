@@ -120,7 +120,7 @@ export async function rig(granted: ExtensionPermission[] = ['tools'], hostState:
     store,
     host,
     granted: () => state.granted,
-    init: () => ({ extensionId: ID, granted: [...state.granted], activeChat: 'chat-1', messageIds: ['m1', 'm2'], theme: { '--lumiverse-text': 'red' }, manifest: { identifier: ID }, hostState }),
+    init: () => ({ extensionId: ID, granted: [...state.granted], activeChat: 'chat-1', messageIds: ['m1', 'm2'], userMessageIds: ['m1'], theme: { '--lumiverse-text': 'red' }, manifest: { identifier: ID }, hostState }),
     timers,
     onStopped: () => void (stopped = true),
     activeConnection: () => r.activeConnection,
@@ -131,11 +131,6 @@ export async function rig(granted: ExtensionPermission[] = ['tools'], hostState:
   const init = await initial;
   const docs = new FrameDocuments(document);
   const runtime = new RuntimeState(ID, channel, docs, init);
-  // As frame-main.ts does, before the ctx's own listeners: the open chat and its message ids.
-  channel.on('activeChat', ({ chatId, messageIds }) => {
-    runtime.activeChat = chatId;
-    runtime.messageIds = messageIds;
-  });
   let setupRunning = true;
   const lifecycle = createContext(runtime, { identifier: ID }, () => setupRunning);
   setupRunning = false;

@@ -8,6 +8,7 @@ import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { selectExtensions, selectSection, selectTheme } from '../../stores/app/selectors';
+import type { AppState } from '../../stores/app/app-store';
 import { watchDrawer } from './drawer-news';
 import { initialHostState, measureChat, watchHostState } from './host-state-news';
 import { FrameBroker } from './frame-broker';
@@ -18,6 +19,12 @@ import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
 import { boxesClip } from './drawn-clip';
 import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
+
+/** The open chat's message ids as frames hear them, and which of them the person wrote. */
+const chatMessages = (chat: AppState['chat']) => {
+  const messages = chat.open?.messages ?? [];
+  return { messageIds: messages.map((m) => m.id), userMessageIds: messages.filter((m) => m.role === 'user').map((m) => m.id) };
+};
 
 const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, port: location.port });
 /** What each extension is granted now. */
@@ -53,7 +60,7 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
         extensionId: id,
         granted: [...props.extension.granted],
         activeChat: chat.openId,
-        messageIds: chat.open?.messages.map((m) => m.id) ?? [],
+        ...chatMessages(chat),
         theme: lumiverseThemeVars(),
         manifest: { identifier: id, name: props.extension.name, version: props.extension.version, description: props.extension.description, permissions: [...props.extension.requested] },
         hostState: props.hostState(),
@@ -128,7 +135,7 @@ function useHostNews(): (id: string) => HostState {
       appStore.subscribe((state, previous) => {
         const chat = state.chat;
         if (chat.openId === previous.chat.openId && chat.open?.messages === previous.chat.open?.messages) return;
-        const news = { chatId: chat.openId, messageIds: chat.open?.messages.map((m) => m.id) ?? [] };
+        const news = { chatId: chat.openId, ...chatMessages(chat) };
         for (const broker of brokers.values()) broker.notify('activeChat', news);
       }),
     [appStore, brokers],
