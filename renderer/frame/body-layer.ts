@@ -6,7 +6,7 @@
 // `pointer-events: none` so the page under it answers) is reported as passive: the app shows it without letting the
 // frame take the pointer, and only while nothing of the frame takes it.
 import { MAX_LAYER_BOXES } from '../../shared/frames/frame-contract';
-import { drawnBox, type DrawnBox } from './drawn-box';
+import { drawnBox, drawnBoxes, type DrawnBox } from './drawn-box';
 
 /** A box the layer draws in; `passive`: nothing in it takes the pointer. */
 export type LayerBox = DrawnBox & { passive?: true };
@@ -36,10 +36,8 @@ export function cappedBoxes(boxes: LayerBox[]): LayerBox[] {
 
 /** Where a piece draws and takes the pointer; where it only draws, passive; null: it draws nothing. */
 function pieceBox(win: Window, el: Element): LayerBox | null {
-  const hit = drawnBox(win, el, 'own box', 24, 'hit');
-  if (hit) return hit;
-  const drawn = drawnBox(win, el, 'own box');
-  return drawn && { ...drawn, passive: true };
+  const { painted, hit } = drawnBoxes(win, el, 'own box');
+  return hit ?? (painted && { ...painted, passive: true });
 }
 
 /**

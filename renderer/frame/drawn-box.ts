@@ -9,7 +9,7 @@ const PAINTED_TAGS = new Set(['IMG', 'SVG', 'CANVAS', 'VIDEO', 'BUTTON', 'INPUT'
 
 export type DrawnBox = { x: number; y: number; width: number; height: number };
 
-function painted(win: Window, el: Element, style: CSSStyleDeclaration): boolean {
+function paints(win: Window, el: Element, style: CSSStyleDeclaration): boolean {
   if (PAINTED_TAGS.has(el.tagName.toUpperCase())) return true;
   if (['::before', '::after'].some((pseudo) => !['none', 'normal', ''].includes(win.getComputedStyle(el, pseudo).content))) return true;
   if (style.backgroundImage !== 'none' || !/rgba\(.*,\s*0\)|transparent/.test(style.backgroundColor)) return true;
@@ -31,34 +31,58 @@ function withShadows(root: Element): Element[] {
   return out;
 }
 
+/** A running box around rectangles; null until one is added. */
+class Bounds {
+  private left = Infinity;
+  private top = Infinity;
+  private right = -Infinity;
+  private bottom = -Infinity;
+
+  add(r: DOMRect): void {
+    this.left = Math.min(this.left, r.left);
+    this.top = Math.min(this.top, r.top);
+    this.right = Math.max(this.right, r.right);
+    this.bottom = Math.max(this.bottom, r.bottom);
+  }
+
+  /** Shadows and outlines reach past the box: a margin for them (`pad`). */
+  box(pad: number): DrawnBox | null {
+    if (this.left === Infinity) return null;
+    return { x: Math.floor(this.left - pad), y: Math.floor(this.top - pad), width: Math.ceil(this.right - this.left + 2 * pad), height: Math.ceil(this.bottom - this.top + 2 * pad) };
+  }
+}
+
 /**
- * The box around what draws in `root` (viewport coordinates of its window); null: nothing draws. What cannot be judged
- * counts as drawing everywhere, or (`unknown: 'own box'`) over the root's own box. `only: 'hit'`: around what draws and
- * takes the pointer (not `pointer-events: none`, as an ambient effect over the page is made).
+ * The box around what draws in `root` (viewport coordinates of its window), and (`hit`) the box around what draws and
+ * takes the pointer (not `pointer-events: none`, as an ambient effect over the page is made), in one walk; null:
+ * nothing does. What cannot be judged counts as drawing, and taking the pointer, everywhere, or (`unknown: 'own box'`)
+ * over the root's own box.
  */
-export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere', pad = 24, only: 'painted' | 'hit' = 'painted'): DrawnBox | null {
+export function drawnBoxes(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere', pad = 24): { painted: DrawnBox | null; hit: DrawnBox | null } {
   const elements = unknown === 'own box' ? withShadows(root) : [root, ...root.querySelectorAll('*')];
   if (elements.length > MAX_ELEMENTS || elements.some((el) => el.shadowRoot && unknown === 'everywhere')) {
     const own = root.getBoundingClientRect();
     // A root of no size holds what is placed elsewhere (fixed children): it may draw anywhere.
-    if (unknown === 'everywhere' || !own.width || !own.height) return { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight };
-    return { x: Math.floor(own.left), y: Math.floor(own.top), width: Math.ceil(own.width), height: Math.ceil(own.height) };
+    const box =
+      unknown === 'everywhere' || !own.width || !own.height
+        ? { x: 0, y: 0, width: win.innerWidth, height: win.innerHeight }
+        : { x: Math.floor(own.left), y: Math.floor(own.top), width: Math.ceil(own.width), height: Math.ceil(own.height) };
+    return { painted: box, hit: box };
   }
-  let left = Infinity;
-  let top = Infinity;
-  let right = -Infinity;
-  let bottom = -Infinity;
+  const painted = new Bounds();
+  const hit = new Bounds();
   for (const el of elements) {
     const style = win.getComputedStyle(el);
-    if (style.display === 'none' || style.visibility === 'hidden' || (only === 'hit' && style.pointerEvents === 'none') || !painted(win, el, style)) continue;
+    if (style.display === 'none' || style.visibility === 'hidden' || !paints(win, el, style)) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
-    left = Math.min(left, r.left);
-    top = Math.min(top, r.top);
-    right = Math.max(right, r.right);
-    bottom = Math.max(bottom, r.bottom);
+    painted.add(r);
+    if (style.pointerEvents !== 'none') hit.add(r);
   }
-  // Shadows and outlines reach past the box: a margin for them (`pad`).
-  if (left === Infinity) return null;
-  return { x: Math.floor(left - pad), y: Math.floor(top - pad), width: Math.ceil(right - left + 2 * pad), height: Math.ceil(bottom - top + 2 * pad) };
+  return { painted: painted.box(pad), hit: hit.box(pad) };
+}
+
+/** The box around what draws in `root` (drawnBoxes). */
+export function drawnBox(win: Window, root: Element, unknown: 'everywhere' | 'own box' = 'everywhere', pad = 24): DrawnBox | null {
+  return drawnBoxes(win, root, unknown, pad).painted;
 }
