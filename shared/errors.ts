@@ -104,6 +104,9 @@ export const ERROR_CODES = [
   'DOWNLOAD_FAILED', // the server refused, or the connection dropped (a resume continues from what arrived)
   'DOWNLOAD_CHECKSUM_MISMATCH', // the file's SHA-256 is not the one expected: nothing is kept
   'DISK_FULL', // not enough free space for the file
+  // managed backend processes (spindle.backendProcesses)
+  'PROCESS_FAILED', // the child failed, completed, stopped or exited before it said it was ready
+  'PROCESS_TIMEOUT', // the child did not say it was ready within its startup time
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

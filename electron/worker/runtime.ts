@@ -3,12 +3,15 @@ const os = process.getBuiltinModule('node:os');
 const path = process.getBuiltinModule('node:path');
 const { pathToFileURL } = process.getBuiltinModule('node:url');
 import { SHUTDOWN_HANDLERS_MS, type HostToWorkerMessage, type InitMessage, type WorkerToHostMessage } from '../../shared/protocol';
+import type { ChildInitMessage } from '../../shared/protocol/worker-schemas';
+import type { ChildToHostMessage } from '../../shared/protocol/child-schemas';
 import { dispatch, type MessageHandlers } from '../../shared/protocol/dispatch';
 import { CallContexts } from './call-context';
 import { detectHostPort, type HostPort } from './host-port';
-import { lockDown } from './lockdown';
+import { lockDown, NETWORK_DENIED_MESSAGE } from './lockdown';
+import { childProcessRuntime, type ChildProcessRuntime } from './process-child';
 import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
-import { routeConsole, type SpindleLog } from './spindle/log';
+import { createLog, routeConsole, type SpindleLog } from './spindle/log';
 import type { SpindleStorage } from './spindle/storage';
 import { createBunGlobal } from './bun/bun-global';
 
@@ -27,17 +30,21 @@ function exitAfter(port: HostPort, code: number, message?: WorkerToHostMessage):
 }
 
 /** Published bundles assume Bun: a `Bun` global backed by Node, its gaps said once each in the log. */
-function installBun(runtime: SpindleRuntime, folder: string, main: string): void {
-  const log = runtime.api.log as SpindleLog;
+function installBun(warn: (text: string) => void, storage: SpindleStorage, folder: string, main: string): void {
   const said = new Set<string>();
   const unsupported = (member: string) => {
     if (said.has(member)) return;
     said.add(member);
-    log.warn(`Bun.${member} is not available in the Council Workbench (logged once).`);
+    warn(`Bun.${member} is not available in the Council Workbench (logged once).`);
   };
-  const bun = createBunGlobal({ folder, storage: runtime.api.storage as SpindleStorage, main, unsupported });
+  const bun = createBunGlobal({ folder, storage, main, unsupported });
   Object.defineProperty(globalThis, 'Bun', { value: bun, enumerable: false, configurable: false, writable: false });
 }
+
+/** A managed backend process has no spindle API, so no storage: its Bun.write and relative Bun.file are refused. */
+const NO_STORAGE = new Proxy({} as SpindleStorage, {
+  get: () => () => Promise.reject(Object.assign(new Error('A backend process has no storage; its parent backend keeps files (spindle.storage).'), { code: 'UNSUPPORTED_HERE' })),
+});
 
 /** Whether Node's permission model confines this process (the Node launcher turns it on). */
 function contained(): boolean {
@@ -84,7 +91,7 @@ function main(): void {
     // answers, and the host is told the same ones.
     const isolated = networkIsolated();
     const confined = contained();
-    installBun(created, message.extensionPath, entry);
+    installBun((text) => (created.api.log as SpindleLog).warn(text), created.api.storage as SpindleStorage, message.extensionPath, entry);
     lockDown({
       fetch: created.fetch,
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
@@ -105,6 +112,19 @@ function main(): void {
     send({ type: 'ready', contained: confined, networkIsolated: isolated });
   }
 
+  /** Run as a managed backend process instead (spindle.backendProcesses): the same containment, no spindle API. */
+  let child: ChildProcessRuntime | null = null;
+  function startChild(message: ChildInitMessage): void {
+    const warn = (text: string) => send({ type: 'log', level: 'warn', message: text });
+    child = childProcessRuntime(send as (message: ChildToHostMessage) => void, (code, last) => exitAfter(port, code, last as never), warn);
+    routeConsole(createLog(send) as SpindleLog);
+    const isolated = networkIsolated();
+    installBun(warn, NO_STORAGE, message.extensionPath, message.entryPath);
+    const refuse = () => Promise.reject(Object.assign(new TypeError(`fetch: ${NETWORK_DENIED_MESSAGE}`), { code: 'ERR_ACCESS_DENIED' }));
+    lockDown({ fetch: refuse as typeof fetch, readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)], channels: port.streams, networkIsolated: isolated });
+    void child.start(message);
+  }
+
   const call = (kind: 'invocation' | 'simulation', message: Extract<HostToWorkerMessage, { type: 'tool_invocation' | 'tool_simulation' }>) => {
     const active = runtime;
     if (!active) return;
@@ -121,8 +141,16 @@ function main(): void {
   /** What the worker does with each message from its host (which it trusts: the host checks what it sends). */
   const handlers: MessageHandlers<HostToWorkerMessage> = {
     ping: (message) => send({ type: 'heartbeat', seq: message.seq }),
+    child_init: (message) => {
+      if (!runtime && !child) startChild(message);
+    },
+    child_message: (message) => child?.message(message.payload),
+    child_stop: (message) => child?.stop(message.reason),
+    // A worker's own news of its processes; a child is never sent these.
+    process_lifecycle: (message) => runtime?.onProcessNews('lifecycle', message.event),
+    process_message: (message) => runtime?.onProcessNews('message', { processId: message.processId, payload: message.payload, userId: message.userId }),
     init: (message) => {
-      if (runtime) return;
+      if (runtime || child) return;
       const started = init(message).finally(() => {
         if (loading === started) loading = null;
       });

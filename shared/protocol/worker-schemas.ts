@@ -89,7 +89,28 @@ export const HOST_TO_WORKER = {
   event: message('event', { event: Type.String(), payload: Type.Unknown() }, "A notification event (GENERATION_STARTED, MESSAGE_SENT…) for its spindle.on handlers."),
   ping: message('ping', { seq: Type.Number() }, 'Answered with heartbeat; a blocked event loop cannot.'),
   shutdown: message('shutdown', {}, 'Finish SHUTDOWN handlers and exit.'),
+  process_lifecycle: message('process_lifecycle', { event: Type.Unknown() }, "A managed backend process changed state (spindle.backendProcesses.onLifecycle's BackendProcessLifecycleEventDTO)."),
+  process_message: message('process_message', { processId: Type.String(), payload: Type.Unknown(), userId: Type.String() }, 'A managed backend process sent its parent a message (spindle.backendProcesses.onMessage).'),
+  // To a managed backend process (the same runtime script, started as a child): see child-schemas.ts for its answers.
+  child_init: message(
+    'child_init',
+    { process: Type.Unsafe<ChildProcessInit>(Type.Object({})), entryPath: Type.String(), extensionPath: Type.String() },
+    'Run as a managed backend process: import entryPath (checked by the host) and call its default or run export with the context.',
+  ),
+  child_message: message('child_message', { payload: Type.Unknown() }, "The parent backend's message, for the child's onMessage handlers."),
+  child_stop: message('child_stop', { reason: Type.Optional(Type.String()) }, "Stop gracefully: the child's onStop handlers, or it ends now when it has none."),
 } as const;
+
+/** What a managed backend process's entry is told about itself (SpindleBackendProcessContext's fields). */
+export interface ChildProcessInit {
+  processId: string;
+  entry: string;
+  kind: string;
+  key?: string;
+  payload?: unknown;
+  metadata?: Record<string, unknown>;
+  userId?: string;
+}
 
 export type HostToWorkerType = keyof typeof HOST_TO_WORKER;
 export type HostToWorkerMessage = { [K in HostToWorkerType]: Static<(typeof HOST_TO_WORKER)[K]> }[HostToWorkerType];
@@ -108,3 +129,4 @@ export type PipelineCallMessage = Static<typeof HOST_TO_WORKER.pipeline_call>;
 export type EventMessage = Static<typeof HOST_TO_WORKER.event>;
 export type PingMessage = Static<typeof HOST_TO_WORKER.ping>;
 export type ShutdownMessage = Static<typeof HOST_TO_WORKER.shutdown>;
+export type ChildInitMessage = Static<typeof HOST_TO_WORKER.child_init>;

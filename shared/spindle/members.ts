@@ -153,7 +153,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('images', 'real', ns('list get upload uploadMany uploadFromDataUrl delete deleteMany', { permission: 'images' })),
   space('media', 'inert', ns('convertAudio convertVideo transcodeVideo removeAudioFromVideo addAudioToVideo createVideoFromImageAndAudio', { permission: 'media' })),
   space('uploads', 'real', ns('get delete')),
-  space('backendProcesses', 'inert', ns(PROCESSES)),
+  space('backendProcesses', 'real', ns(PROCESSES)),
   space('rpcPool', 'real', ns('sync handle read unregister')),
   space('users', 'real', ns('isVisible getRole')),
   space('providers', 'real', ns('register unregister handle onChanged'), true),

@@ -12,6 +12,7 @@ import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { endpoint } from '../rpc/endpoint';
 import { FILE_REQUESTS } from './file-requests';
 import { PEER_REQUESTS } from './peer-requests';
+import { PROCESS_REQUESTS } from './process-requests';
 import { MEMORY_REQUESTS } from './memory-requests';
 import { PRESET_REQUESTS } from './preset-requests';
 import { REGEX_REQUESTS } from './regex-requests';
@@ -319,7 +320,7 @@ const HOST = {
   'runtime.refused': endpoint({ ...named({ what: Type.Literal('fetch') }), result: Type.Null() }),
 } as const;
 
-export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS, ...REGEX_REQUESTS, ...DIALOG_REQUESTS } as const;
+export const SPINDLE_REQUESTS = { ...DATA, ...KEEPING, ...HOST, ...PEER_REQUESTS, ...PROCESS_REQUESTS, ...FILE_REQUESTS, ...PRESET_REQUESTS, ...MEMORY_REQUESTS, ...REGEX_REQUESTS, ...DIALOG_REQUESTS } as const;
 
 export type SpindleMethod = keyof typeof SPINDLE_REQUESTS;
 export type StorageOp = keyof typeof STORAGE_OPS;

@@ -15,14 +15,14 @@ import { createLog, formatLogArgs } from './log';
 import { PermissionState } from './permissions';
 import { CallSignals } from './call-signals';
 import { PipelineRegistry } from './pipeline';
+import { LOCAL_USER_ID } from '../../../shared/spindle/lumiverse-ids';
 import { createPeers } from './peers';
+import { createBackendProcesses } from './backend-processes';
 import { createImageGen, createImages, createUploads } from './files';
 import { createCommands } from './commands';
 import { createEphemeral, createStorage, toBase64 } from './storage';
 import { answerJson, ToolCalls } from './tools';
 
-/** The one local user of the Workbench, as Lumiverse's `userId` arguments name it. */
-export const LOCAL_USER_ID = 'local';
 
 /** A toast's options as data (its title and duration; anything else, functions included, is dropped). */
 const plainOptions = (options: unknown) => {
@@ -53,6 +53,8 @@ export interface SpindleRuntime {
   fetch: typeof globalThis.fetch;
   /** Runs one registered pipeline handler for the host (see PipelineCallMessage). */
   runPipeline(requestId: string, kind: string, id: string, args: unknown[]): Promise<ToolInvocationResultMessage>;
+  /** The host's news of one of its managed backend processes (spindle.backendProcesses). */
+  onProcessNews(kind: 'lifecycle' | 'message', event: unknown): void;
 }
 
 /** The manifest in Lumiverse's shape, whichever form the extension's spindle.json used. */
@@ -93,6 +95,7 @@ export function createSpindle(options: {
   const pipeline = new PipelineRegistry(requests, log, LOCAL_USER_ID, signals);
   const touched = new Set<string>();
   const commands = createCommands(requests, log);
+  const processes = createBackendProcesses(requests, log);
 
   const real: Record<string, unknown> = {
     registerTool: (tool: never) => tools.registerTool(tool),
@@ -110,6 +113,7 @@ export function createSpindle(options: {
     uploads: Object.freeze(createUploads(requests)),
     images: Object.freeze(createImages(requests)),
     commands: commands.api,
+    backendProcesses: Object.freeze(processes.api),
     // characters as forwarded, with setAvatar's bytes as base64 across the pipe.
     characters: {
       ...forwardNamespace('characters', CHARACTERS, requests),
@@ -193,6 +197,7 @@ export function createSpindle(options: {
     onRpc: (envelope) => requests.receive(envelope),
     onFrontendMessage: (payload) => pipeline.deliverFrontendMessage(payload),
     onCommand: (commandId, context) => commands.invoke(commandId, context),
+    onProcessNews: (kind, event) => processes.deliver(kind, event),
     fetch: hostFetch({
       cors: (url, init, signal) => requests.call('cors.fetch', { url, init } as never, signal),
       granted: () => permissions.has('cors_proxy'),

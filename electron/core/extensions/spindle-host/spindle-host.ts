@@ -42,6 +42,8 @@ import { regexScriptHandlers } from './regex-scripts';
 import type { PresetStore } from '../../presets/preset-store';
 import type { MemoryCortex } from '../../memory/memory-cortex';
 import type { RegexStore } from '../../regex/regex-store';
+import type { BackendProcesses } from '../workers/backend-processes';
+import { backendProcessHandlers } from './backend-process-handlers';
 
 /** A running extension's worker, as other extensions' requests reach it (the shared RPC pool, providers). */
 export interface PeerWorker {
@@ -56,6 +58,8 @@ export interface RequestOrigin {
   denyPermission(permission: ExtensionPermission, operation: string): void;
   /** Asked at the moment of each request: still this extension's running worker, with this permission. */
   allowed(permission: ExtensionPermission): boolean;
+  /** The worker's managed backend processes (absent where no worker asks: the console, tests). */
+  processes?: BackendProcesses;
 }
 
 /** What the host's other services lend to extensions; each may be absent (tests, the CLI before start). */
@@ -184,6 +188,7 @@ export class SpindleHost {
       ...pushHandlers(clock, showToast),
       ...userHandlers(deps.windowVisible ?? (() => false)),
       ...this.dialogs.handlers(),
+      ...backendProcessHandlers(),
       ...this.storages.handlers('storage'),
       ...this.storages.handlers('userStorage'),
       ...this.generateHandlers(),

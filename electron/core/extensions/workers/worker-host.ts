@@ -17,6 +17,7 @@ import { hostError, WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
 import { WorkerOutput } from './worker-output';
 import { workerRpc, type WorkerRpc } from './worker-rpc';
+import { BackendProcesses } from './backend-processes';
 import { DEFAULT_WORKER_TIMINGS, WorkerLiveness, type WorkerHostTimings } from './worker-liveness';
 import { toolCallLine } from '../../tool-call-log';
 import type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './worker-host-types';
@@ -56,6 +57,8 @@ export class WorkerHost implements ToolExecutor {
   private readonly liveness: WorkerLiveness;
   /** Its spindle.* calls to the host. */
   private readonly rpc: WorkerRpc;
+  /** The managed backend processes it spawned (spindle.backendProcesses); they end with it. */
+  readonly processes: BackendProcesses;
   private handle: WorkerHandle | null = null;
   private stateValue: WorkerState = 'idle';
   private graceTimer: unknown = null;
@@ -91,6 +94,16 @@ export class WorkerHost implements ToolExecutor {
       (message) => void this.send(message),
       (method, params, _bytes, signal, emit) => this.answerRequest(method, params, signal, emit),
     );
+    this.processes = new BackendProcesses({
+      extensionId: this.id,
+      extensionPath: options.extensionPath,
+      launcher: options.launcher,
+      runtimeEntry: options.entry,
+      clock: this.clock,
+      timers: this.timers,
+      notify: (message) => void this.send(message),
+      log: (level, text) => this.log(level, text),
+    });
     this.liveness = new WorkerLiveness(this.clock, this.timers, this.timings, {
       ping: (seq) => this.send({ type: 'ping', seq }),
       unresponsive: (silentMs) => {
@@ -339,6 +352,7 @@ export class WorkerHost implements ToolExecutor {
     this.killReason = reason;
     this.killDetail = detail ?? null;
     this.liveness.stop();
+    this.processes.stopAll();
     if (reason !== 'killed') this.rejectInFlight(this.exitErrorFor(reason, null, null), reason === 'unresponsive' ? 'timeout' : 'shutdown');
     this.handle?.kill();
   }
@@ -354,6 +368,7 @@ export class WorkerHost implements ToolExecutor {
       this.killReason ?? (code === null && signal === null ? 'launch-failed' : signal ? 'crashed' : code === 0 ? 'clean-exit' : 'abnormal-exit');
     this.stateValue = 'exited';
     this.liveness.stop();
+    this.processes.stopAll();
     this.rpc.end();
     if (this.graceTimer !== null) this.timers.clearTimeout(this.graceTimer);
     const error = expected && this.stopError ? this.stopError : this.exitErrorFor(reason, code, signal);

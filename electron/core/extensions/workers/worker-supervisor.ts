@@ -122,6 +122,7 @@ export class WorkerSupervisor {
       extensionId: entry.id,
       denyPermission: (permission, operation) => worker.denyPermission(permission, operation),
       allowed: (permission) => entry.worker === worker && entry.granted.has(permission),
+      processes: worker.processes,
     };
     entry.worker = worker;
     this.services.setStatus(entry, 'starting', null);
