@@ -26,8 +26,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'theme.getCurrent': { id: 'string', name: 'string', mode: ['light', 'dark'], accent: ACCENT, enableGlass: 'boolean', radiusScale: 'number', fontScale: 'number', uiScale: 'number', characterAware: 'boolean' },
   'frontendProcesses.list': 'array',
   'frontendProcesses.get': 'nullable',
-  'backendProcesses.list': 'array',
-  'backendProcesses.get': 'nullable',
   'oauth.getCallbackUrl': 'string',
   'webSearch.getSettings': {
     enabled: 'boolean',
