@@ -114,18 +114,20 @@ export const FAKE_MANIFEST = { id: 'fake', name: 'Fake', version: '1.0.0', descr
 export interface FakeWorker {
   host: WorkerHost;
   handle: FakeHandle;
+  /** Every process started: the worker first, then its managed backend processes. */
+  launcher: FakeLauncher;
   clock: FakeClock;
   logs: string[];
 }
 
 /** A WorkerHost on a fake channel and fake time, already `ready` unless told otherwise. */
-export function fakeWorker(options: { timings?: Partial<WorkerHostTimings>; callbacks?: WorkerHostCallbacks; ready?: boolean } = {}): FakeWorker {
+export function fakeWorker(options: { timings?: Partial<WorkerHostTimings>; callbacks?: WorkerHostCallbacks; ready?: boolean; extensionPath?: string } = {}): FakeWorker {
   const clock = new FakeClock();
   const launcher = new FakeLauncher();
   const logs: string[] = [];
   const host = new WorkerHost({
     manifest: FAKE_MANIFEST,
-    extensionPath: '/nowhere',
+    extensionPath: options.extensionPath ?? '/nowhere',
     granted: ['tools'],
     launcher,
     entry: 'runtime.js',
@@ -137,7 +139,7 @@ export function fakeWorker(options: { timings?: Partial<WorkerHostTimings>; call
   host.start();
   const handle = launcher.last;
   if (options.ready !== false) handle.say({ type: 'ready', contained: true });
-  return { host, handle, clock, logs };
+  return { host, handle, launcher, clock, logs };
 }
 
 let seq = 0;

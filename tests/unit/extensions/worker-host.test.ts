@@ -1,4 +1,7 @@
 // WorkerHost policy on a fake channel and fake time: deadlines, cancellation, results, liveness, floods, memory, protocol, exits.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { MAX_RESULT_BYTES } from '../../../shared/protocol';
@@ -284,7 +287,18 @@ describe('host requests', () => {
 
 describe('the messages the host sends', () => {
   it('each matches its declared schema (shared/protocol/worker-schemas.ts), for every type the host sends', async () => {
-    const w = fakeWorker();
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-sent-'));
+    fs.mkdirSync(path.join(folder, 'dist'));
+    fs.writeFileSync(path.join(folder, 'dist', 'child.js'), 'export default (p) => p.ready();');
+    const w = fakeWorker({ extensionPath: folder });
+    // A managed backend process: what its child is told, and the worker's news of it.
+    const spawned = w.host.processes.spawn({ options: { entry: 'dist/child.js', payload: { n: 1 } }, has: { payload: true, metadata: false } });
+    const child = w.launcher.last;
+    child.say({ type: 'child_signal', signal: 'ready' });
+    const { processId } = await spawned;
+    w.host.processes.send(processId, { hello: 1 });
+    child.say({ type: 'child_message', payload: { back: 1 } });
+    w.host.processes.stop(processId, 'done');
     const request = call(w.clock, 'lookup', { contextMessages: [{ role: 'user', content: 'hi' }] });
     void w.host.execute(request);
     void w.host.simulate(call(w.clock, 'lookup'));
@@ -300,8 +314,10 @@ describe('the messages the host sends', () => {
     w.host.rejectInFlight({ code: 'TOOL_UNAVAILABLE', message: 'stopping' }, 'cancelled');
     void w.host.stop();
     await settle();
-    const types = new Set(w.handle.sent.map((m) => m.type));
+    const sent = w.launcher.handles.flatMap((handle) => handle.sent);
+    const types = new Set(sent.map((m) => m.type));
     expect([...types].sort()).toEqual(Object.keys(HOST_TO_WORKER).sort());
-    for (const message of w.handle.sent) expect(Value.Check(HOST_TO_WORKER[message.type], message), JSON.stringify(message)).toBe(true);
+    for (const message of sent) expect(Value.Check(HOST_TO_WORKER[message.type], message), JSON.stringify(message)).toBe(true);
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 });
