@@ -4,12 +4,14 @@
 //   raw / quiet / rawStream / quietStream: { messages, parameters?, connection_id?, tools?, model? }
 //     a message's content: text, or parts (text; tool_use and tool_result, for the extension's own tool loop)
 //     parameters: max_tokens, temperature, top_p, top_k, frequency_penalty, presence_penalty, seed, stop,
-//       response_format (json_object, or json_schema with its schema), model (other keys are ignored, as providers differ)
+//       response_format (json_object, or json_schema with its schema), tool_choice, model (other keys are ignored, as
+//       providers differ)
 //   batch: { requests: [raw input…], concurrent? }
 // The answer is Lumiverse's `{ content, finish_reason, usage: { prompt_tokens, completion_tokens,
 // total_tokens }, tool_calls? }`, with `text` and `finishReason` beside them for code written against
 // the Workbench's own raw().
 import type { RawGenerateInput } from './generate';
+import type { LlmToolChoice } from '../types/llm';
 
 export interface LumiverseToolSchema {
   name: string;
@@ -34,6 +36,8 @@ export interface LumiverseGenerateInput extends Omit<RawGenerateInput, 'messages
   type: 'raw' | 'quiet';
   messages: LumiverseMessage[];
   tools?: LumiverseToolSchema[];
+  /** parameters.tool_choice over those tools (absent: the model decides). */
+  toolChoice?: LlmToolChoice;
   topK?: number;
   frequencyPenalty?: number;
   presencePenalty?: number;

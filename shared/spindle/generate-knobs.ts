@@ -4,6 +4,7 @@
 // only a response_format that says something other than JSON or text is an error (the caller asked for a shape).
 import type { HostError } from '../errors';
 import type { LumiverseGenerateInput } from '../protocol/generate-lumiverse';
+import type { LlmToolChoice } from '../types/llm';
 
 type Knobs = Pick<LumiverseGenerateInput, 'topK' | 'frequencyPenalty' | 'presencePenalty' | 'seed' | 'stopSequences' | 'responseFormat'>;
 
@@ -33,6 +34,24 @@ function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return bad('A json_schema response_format needs json_schema.schema, a JSON Schema object.', '/json_schema/schema');
   const name = typeof format.json_schema?.name === 'string' ? format.json_schema.name.replace(SCHEMA_NAME, '_').slice(0, 64) : '';
   return { type: 'json', schema: schema as Record<string, unknown>, ...(name ? { name } : {}), ...(format.json_schema?.strict === true ? { strict: true } : {}) };
+}
+
+/**
+ * `tool_choice` in OpenAI's words (auto, none, required, { type: 'function', function: { name } }) or Anthropic's
+ * ({ type: 'auto' | 'any' | 'tool', name }), over the tools the request offers. A shape neither uses is left out (the
+ * model decides); a forced name the request does not offer is an error, as the provider would answer.
+ */
+export function lumiverseToolChoice(value: unknown, tools: readonly string[], at: string): LlmToolChoice | { error: HostError } | undefined {
+  if (!tools.length || value === undefined || value === null) return undefined;
+  const choice = value as { type?: unknown; name?: unknown; function?: { name?: unknown } };
+  if (value === 'auto' || value === 'none' || value === 'required') return value;
+  if (typeof choice !== 'object') return undefined;
+  if (choice.type === 'auto') return 'auto';
+  if (choice.type === 'any') return 'required';
+  const name = choice.type === 'function' ? choice.function?.name : choice.type === 'tool' ? choice.name : undefined;
+  if (typeof name !== 'string') return undefined;
+  if (!tools.includes(name)) return { error: { code: 'INVALID_INPUT', message: `tool_choice forces ${name}, which is not among the request's tools.`, path: `${at}/parameters/tool_choice` } };
+  return { name };
 }
 
 /** The knobs kept from `parameters`, or the error of a response_format that cannot be honoured. */

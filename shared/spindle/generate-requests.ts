@@ -16,7 +16,7 @@ import {
 import { MAX_BATCH_REQUESTS, type LumiverseBatchInput, type LumiverseGenerateInput, type LumiverseMessage } from '../protocol/generate-lumiverse';
 import { utf8ByteLength } from '../protocol/limits';
 import { firstProblem } from '../schema-problem';
-import { lumiverseKnobs } from './generate-knobs';
+import { lumiverseKnobs, lumiverseToolChoice } from './generate-knobs';
 
 const Opt = Type.Optional;
 const Role = Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant')]);
@@ -153,6 +153,8 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
   const capped = (knob: number | null | undefined, cap: number) => (typeof knob === 'number' ? Math.min(knob, cap) : undefined);
   const knobs = lumiverseKnobs((value.parameters ?? {}) as Record<string, unknown>, at);
   if ('error' in knobs) return { ok: false, error: knobs.error };
+  const toolChoice = lumiverseToolChoice((value.parameters as { tool_choice?: unknown } | undefined)?.tool_choice, (tools ?? []).map((t) => t.name), at);
+  if (toolChoice && typeof toolChoice === 'object' && 'error' in toolChoice) return { ok: false, error: toolChoice.error };
   return defined({
     type,
     messages,
@@ -163,6 +165,7 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
     topP: capped(p.top_p, MAX_TOP_P),
     ...knobs,
     tools,
+    toolChoice,
   }) as LumiverseGenerateInput;
 }
 

@@ -19,9 +19,10 @@ import { REGEX_REQUESTS } from './regex-requests';
 import { DIALOG_REQUESTS } from './dialog-requests';
 import { Any, Dto, Id, named, Opt, Options, OrNull, Page, PageOptions, positional, prefixed, type SpindleRequestSpec } from './request-schema';
 
-/** A streamed generation's pieces, as Lumiverse sends them: each token, then the whole text once done. */
+/** A streamed generation's pieces, as Lumiverse sends them: each token and reasoning token, then the whole response once done. */
 const StreamChunk = Type.Union([
   Type.Object({ type: Type.Literal('token'), token: Type.String() }),
+  Type.Object({ type: Type.Literal('reasoning'), token: Type.String() }),
   Dto({ type: Type.Literal('done'), content: Type.String(), finish_reason: Type.String() }),
 ]);
 

@@ -65,7 +65,8 @@ export interface LlmToolDefinition {
 }
 
 /** 'auto': the model decides. `{ name }`: the model must call that tool (forced function call). */
-export type LlmToolChoice = 'auto' | { name: string };
+/** auto: the model decides; required: it must call one; none: it may not; a name: it must call that one. */
+export type LlmToolChoice = 'auto' | 'required' | 'none' | { name: string };
 
 /** The reply as JSON: any JSON object, or one matching `schema` (the provider's structured output; a grammar locally). */
 export interface LlmResponseFormat {
@@ -115,6 +116,8 @@ export interface LlmUsage {
  */
 export type LlmEvent =
   | { type: 'text-delta'; text: string }
+  /** The model's reasoning (thinking) as it streams: providers' reasoning_content, Anthropic's thinking blocks. */
+  | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call-start'; id: string; index: number }
   | { type: 'tool-call-name'; id: string; name: string }
   | { type: 'tool-call-args-delta'; id: string; delta: string }
@@ -132,6 +135,8 @@ export type LlmEvent =
 /** A collected response (LlmClient.complete). */
 export interface LlmCompletion {
   text: string;
+  /** What the model reasoned before answering, when the provider sent it. */
+  reasoning?: string;
   toolCalls: LlmCompletedToolCall[];
   finishReason: LlmFinishReason;
   usage?: LlmUsage;

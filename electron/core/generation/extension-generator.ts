@@ -14,7 +14,7 @@ import {
 } from '../../../shared/protocol';
 import type { LumiverseGenerateInput } from '../../../shared/protocol/generate-lumiverse';
 import type { ChatSettings } from '../../../shared/types/chat';
-import type { ConnectionProfile, LlmCompletion, LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmUsage, SidecarConfig } from '../../../shared/types/llm';
+import type { ConnectionProfile, LlmCompletedToolCall, LlmCompletion, LlmEvent, LlmFinishReason, LlmMessage, LlmRequest, LlmUsage, SidecarConfig } from '../../../shared/types/llm';
 import type { ExtensionGenerator } from '../extensions/spindle-host/generation-gate';
 import type { LlmCallOptions } from '../llm/client';
 import { sidecarRequest } from '../llm/sidecar-config';
@@ -55,13 +55,17 @@ function lumiverseUsage(usage: LlmUsage | undefined) {
   return { prompt_tokens: usage.inputTokens ?? 0, completion_tokens: usage.outputTokens ?? 0, total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0) };
 }
 
+/** Lumiverse's ToolCallDTO: a call the model could not make well still names itself, with no arguments. */
+const toolCallDto = (c: LlmCompletedToolCall) => ({ name: c.name, args: c.ok ? c.args : {}, call_id: c.id });
+
 /** Lumiverse's GenerationResponseDTO, with the Workbench's `text` / `finishReason` beside it. */
 function lumiverseResponse(completion: LlmCompletion) {
   const usage = lumiverseUsage(completion.usage);
   return {
     content: completion.text,
+    ...(completion.reasoning ? { reasoning: completion.reasoning } : {}),
     finish_reason: FINISH[completion.finishReason],
-    ...(completion.toolCalls.length ? { tool_calls: completion.toolCalls.map((c) => ({ name: c.name, args: c.ok ? c.args : {}, call_id: c.id })) } : {}),
+    ...(completion.toolCalls.length ? { tool_calls: completion.toolCalls.map(toolCallDto) } : {}),
     ...(usage ? { usage } : {}),
     text: completion.text,
     finishReason: completion.finishReason,
@@ -115,7 +119,7 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
     const { profile, model } = target(input, { connection: 'connection_id', model: 'parameters.model' });
     const request: LlmRequest = {
       ...rawRequest(input, model),
-      ...(input.tools?.length ? { tools: input.tools, toolChoice: 'auto' as const } : {}),
+      ...(input.tools?.length ? { tools: input.tools, toolChoice: input.toolChoice ?? 'auto' } : {}),
     };
     return { profile, request };
   };
@@ -129,12 +133,21 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
     async stream(input: LumiverseGenerateInput, signal: AbortSignal, chunk: (value: unknown) => void) {
       const { profile, request } = lumiverseTarget(input);
       let content = '';
+      let reasoning = '';
+      const calls: LlmCompletedToolCall[] = [];
       let finish: LlmFinishReason = 'other';
       let usage: LlmUsage | undefined;
       for await (const event of deps.llm.stream(profile, request, { ...CALL_OPTIONS, signal })) {
         if (event.type === 'text-delta') {
           content += event.text;
           chunk({ type: 'token', token: event.text });
+        } else if (event.type === 'reasoning-delta') {
+          reasoning += event.text;
+          chunk({ type: 'reasoning', token: event.text });
+        } else if (event.type === 'tool-call-end') {
+          calls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: true, args: event.args });
+        } else if (event.type === 'tool-call-failed') {
+          calls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: false, error: event.error });
         } else if (event.type === 'finish') {
           finish = event.reason;
           usage = event.usage;
@@ -142,7 +155,15 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
           throw new HostFailure(event.error);
         }
       }
-      const done = { type: 'done', content, finish_reason: FINISH[finish], ...(usage ? { usage: lumiverseUsage(usage) } : {}) };
+      // The terminal chunk carries the whole response, as Lumiverse's StreamChunkDTO has it.
+      const done = {
+        type: 'done',
+        content,
+        ...(reasoning ? { reasoning } : {}),
+        finish_reason: FINISH[finish],
+        ...(calls.length ? { tool_calls: calls.map(toolCallDto) } : {}),
+        ...(usage ? { usage: lumiverseUsage(usage) } : {}),
+      };
       chunk(done);
       return done;
     },

@@ -168,11 +168,15 @@ export class LlmClient {
   /** Collects a whole response. Throws HostFailure with the stream's error (CANCELLED after an abort). */
   async complete(profile: ConnectionProfile, request: LlmRequest, options: LlmCallOptions = {}): Promise<LlmCompletion> {
     let text = '';
+    let reasoning = '';
     const toolCalls: LlmCompletedToolCall[] = [];
     for await (const event of this.stream(profile, request, options)) {
       switch (event.type) {
         case 'text-delta':
           text += event.text;
+          break;
+        case 'reasoning-delta':
+          reasoning += event.text;
           break;
         case 'tool-call-end':
           toolCalls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: true, args: event.args });
@@ -181,7 +185,7 @@ export class LlmClient {
           toolCalls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: false, error: event.error });
           break;
         case 'finish':
-          return { text, toolCalls, finishReason: event.reason, ...(event.usage ? { usage: event.usage } : {}) };
+          return { text, ...(reasoning ? { reasoning } : {}), toolCalls, finishReason: event.reason, ...(event.usage ? { usage: event.usage } : {}) };
         case 'error':
           throw new HostFailure(event.error);
       }

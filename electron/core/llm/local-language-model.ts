@@ -59,10 +59,12 @@ export function localLanguageModel(modelId: string, generate: LocalGenerate): La
   const doStream: LanguageModelV3['doStream'] = async (options) => {
     const tools = engineTools(options);
     const choice = options.toolChoice;
+    // The engine forces one named tool by grammar: `required` over a single tool is that; over several, the model chooses.
+    const forced = choice?.type === 'tool' ? choice.toolName : choice?.type === 'required' && tools?.length === 1 ? tools[0]!.name : undefined;
     const params = {
       messages: engineMessages(options.prompt),
       ...(tools && choice?.type !== 'none' ? { tools } : {}),
-      ...(choice?.type === 'tool' ? { toolChoice: { name: choice.toolName } } : {}),
+      ...(forced ? { toolChoice: { name: forced } } : {}),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.topP !== undefined ? { topP: options.topP } : {}),
       ...(options.topK !== undefined ? { topK: options.topK } : {}),

@@ -86,8 +86,9 @@ export function checkToolDefinitions(tools: LlmToolDefinition[]): void {
   });
 }
 
-export function toToolChoice(choice: LlmToolChoice | undefined, tools: ToolSet | undefined): 'auto' | { type: 'tool'; toolName: string } | undefined {
+export function toToolChoice(choice: LlmToolChoice | undefined, tools: ToolSet | undefined): 'auto' | 'required' | 'none' | { type: 'tool'; toolName: string } | undefined {
   if (choice === undefined || choice === 'auto') return tools ? 'auto' : undefined;
+  if (choice === 'required' || choice === 'none') return tools ? choice : undefined;
   if (!tools || !Object.hasOwn(tools, choice.name)) invalid(`The forced tool ${choice.name} is not among the request's tools.`, '/toolChoice/name');
   return { type: 'tool', toolName: choice.name };
 }

@@ -62,6 +62,10 @@ export class StreamParts {
         this.chars += part.text.length;
         if (this.chars <= opts.maxChars) sequencer.text(part.text);
         return null;
+      case 'reasoning-delta':
+        this.chars += part.text.length;
+        if (this.chars <= opts.maxChars) sequencer.reasoning(part.text);
+        return null;
       case 'tool-input-start':
         sequencer.start(part.id, part.toolName);
         return null;
@@ -103,7 +107,7 @@ export class StreamParts {
         return { kind: 'done' };
       }
       default:
-        // start, text-start/end, reasoning-*, tool-input-end, tool-error (after an invalid call), sources, raw: nothing to report.
+        // start, text-start/end, reasoning-start/end, tool-input-end, tool-error (after an invalid call), sources, raw: nothing to report.
         return null;
     }
   }

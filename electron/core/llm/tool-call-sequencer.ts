@@ -54,6 +54,14 @@ export class ToolCallSequencer {
     else this.heldText.push(event);
   }
 
+  /** Reasoning, like text: held while a call is open. */
+  reasoning(text: string): void {
+    if (text === '') return;
+    const event: LlmEvent = { type: 'reasoning-delta', text };
+    if (this.active === null) this.out(event);
+    else this.heldText.push(event);
+  }
+
   start(id: string, name: string): void {
     if (this.calls.has(id)) return;
     this.calls.set(id, { index: this.nextIndex++, name, argsText: '', buffer: [], closed: false });

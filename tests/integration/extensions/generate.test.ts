@@ -263,6 +263,56 @@ describe('with the generation permission', () => {
     expect(rig.server.generations).toHaveLength(2);
   });
 
+  it("rawStream yields the model's reasoning and text as they come, and its done chunk carries the whole response: reasoning and tool calls too (Lummate, LumiScript's assistant)", async () => {
+    await install(['tools', 'generation']);
+    const tools = [{ name: 'parse_scene', description: 'Parses the scene.', parameters: { type: 'object', properties: { mood: { type: 'string' } } } }];
+    rig.server.enqueue({ reasoning: ['The user wants ', 'a parse.'], text: 'Parsing.', toolCalls: [{ id: 'call_3', name: 'parse_scene', args: ['{"mood":', '"tense"}'] }] }, { reasoning: 'Short thought.', text: 'Plain.' });
+    const streamed = await invoke('rawStream', { input: { type: 'raw', messages: [{ role: 'user', content: 'Parse this.' }], tools, connection_id: 'local' } });
+    expect(streamed).toEqual({
+      ok: true,
+      value: [
+        { type: 'reasoning', token: 'The user wants ' },
+        { type: 'reasoning', token: 'a parse.' },
+        { type: 'token', token: 'Parsing.' },
+        {
+          type: 'done',
+          content: 'Parsing.',
+          reasoning: 'The user wants a parse.',
+          finish_reason: 'tool_calls',
+          tool_calls: [{ name: 'parse_scene', args: { mood: 'tense' }, call_id: 'call_3' }],
+          usage: { prompt_tokens: 50, completion_tokens: 12, total_tokens: 62 },
+        },
+      ],
+    });
+    // Collected, as raw answers: the reasoning beside the content.
+    const raw = await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Think, then answer.' }], connection_id: 'local' } });
+    expect(raw).toMatchObject({ ok: true, value: { content: 'Plain.', reasoning: 'Short thought.', finish_reason: 'stop' } });
+  });
+
+  it("parameters.tool_choice reaches the provider, in OpenAI's words or Anthropic's; a forced tool the request does not offer is refused at its path and nothing is sent", async () => {
+    await install(['tools', 'generation']);
+    const tools = [
+      { name: 'roll', description: 'Rolls.', parameters: { type: 'object', properties: {} } },
+      { name: 'note', description: 'Notes.', parameters: { type: 'object', properties: {} } },
+    ];
+    const ask = (tool_choice: unknown) => invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Go.' }], tools, connection_id: 'local', parameters: { tool_choice } } });
+    const choices: Array<[unknown, unknown]> = [
+      ['required', 'required'],
+      ['none', 'none'],
+      [{ type: 'function', function: { name: 'note' } }, { type: 'function', function: { name: 'note' } }],
+      [{ type: 'any' }, 'required'],
+      [{ type: 'tool', name: 'roll' }, { type: 'function', function: { name: 'roll' } }],
+      ['auto', 'auto'],
+      // A shape no provider uses: the model decides.
+      [{ mode: 'sometimes' }, 'auto'],
+    ];
+    for (let i = 0; i < choices.length; i++) rig.server.enqueue({ text: 'ok' });
+    for (const [given] of choices) expect(await ask(given)).toMatchObject({ ok: true });
+    expect(rig.server.generations.map((g) => (g.body as { tool_choice?: unknown }).tool_choice)).toEqual(choices.map(([, sent]) => sent));
+    expect(await ask({ type: 'function', function: { name: 'vanish' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/parameters/tool_choice' } });
+    expect(rig.server.generations).toHaveLength(choices.length);
+  });
+
   it('a provider error comes back redacted: the key the server echoed never reaches the worker', async () => {
     await install(['tools', 'generation']);
     rig.server.enqueue({ kind: 'error', status: 400, echoAuth: true, message: 'bad request' });
