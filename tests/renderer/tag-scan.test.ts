@@ -6,12 +6,12 @@ import { MAX_TAGS_PER_MESSAGE, scanTags, withoutSpans } from '../../renderer/src
 
 /** The matcher the scanner replaces (quadratic on unclosed tags): the reference for what a tag is. */
 function regexTags(text: string, name: string) {
-  return [...text.matchAll(new RegExp(`<${name}(\\s[^>]*)?>([\\s\\S]*?)</${name}>`, 'g'))].map((m) => ({ start: m.index, end: m.index + m[0].length, attrs: m[1] ?? '', content: m[2] ?? '' }));
+  return [...text.matchAll(new RegExp(`<${name}(\\s[^>]*)?>([\\s\\S]*?)</${name}>`, 'gi'))].map((m) => ({ start: m.index, end: m.index + m[0].length, attrs: m[1] ?? '', content: m[2] ?? '' }));
 }
 
 describe('T1: scanTags', () => {
   it('T1: finds exactly the tags the regex finds, on any text made of tag pieces', () => {
-    const piece = fc.constantFrom('<x>', '</x>', '<x a="1">', '<x\n', '<xy>', '</xy>', '<x', '>', 'text', ' ', '"', '<', '</x', '<y>', '</y>');
+    const piece = fc.constantFrom('<x>', '</x>', '<X>', '</X>', '<x a="1">', '<X B="2">', '<x\n', '<xy>', '</xy>', '<x', '>', 'text', 'TEXT', ' ', '"', '<', '</x', '<y>', '</y>');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
         const text = pieces.join('');
@@ -29,6 +29,18 @@ describe('T1: scanTags', () => {
     const pairs = '<x>1</x>'.repeat(100_000);
     expect(scanTags(pairs, 'x', Infinity)).toHaveLength(100_000);
     expect(scanTags(pairs, 'x', MAX_TAGS_PER_MESSAGE)).toHaveLength(MAX_TAGS_PER_MESSAGE);
+  });
+
+  it("matches a tag's name whatever its case, as Lumiverse's interceptors do, and gives its text as written", () => {
+    const text = '<SIM a="1">Hp: 3</Sim> and <sim>Mp</SIM>';
+    const expected = [
+      { start: 0, end: 22, attrs: ' a="1"', content: 'Hp: 3' },
+      { start: 27, end: 40, attrs: '', content: 'Mp' },
+    ];
+    expect(scanTags(text, 'sim', 10)).toEqual(expected);
+    expect(scanTags(text, 'Sim', 10)).toEqual(expected);
+    // Only ASCII letters fold: the positions of a text with other cased letters stay its own.
+    expect(scanTags('İ<X>İ</x>', 'x', 10)).toEqual([{ start: 1, end: 9, attrs: '', content: 'İ' }]);
   });
 
   it('withoutSpans takes out every span once, nested and overlapping ones together', () => {

@@ -17,34 +17,40 @@ export interface TagSpan {
   content: string;
 }
 
+/** ASCII letters in lower case, every other character as it is: the same length, so positions carry over. */
+const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (run) => run.toLowerCase());
+
 /**
  * Every `<name …>…</name>` of one tag name, leftmost first and not overlapping, as the regex matched them; with `keep`,
- * only those it keeps, and only those count toward `limit`.
+ * only those it keeps, and only those count toward `limit`. Names match whatever their case (`<Sim>` is `sim`), as
+ * Lumiverse's interceptors match them.
  */
 export function scanTags(text: string, name: string, limit: number, keep?: (span: TagSpan) => boolean): TagSpan[] {
-  const open = `<${name}`;
-  const close = `</${name}>`;
+  // Searched in a lower-cased copy; the spans' text comes from the message as written.
+  const hay = asciiLower(text);
+  const open = `<${asciiLower(name)}`;
+  const close = `</${asciiLower(name)}>`;
   const found: TagSpan[] = [];
   // The next `>` and the next close at or after where they were last needed: both only move forward.
   let gt = -1;
   let closeAt = -1;
   let from = 0;
   while (found.length < limit) {
-    const start = text.indexOf(open, from);
+    const start = hay.indexOf(open, from);
     if (start < 0) break;
     const after = start + open.length;
-    const next = text.charAt(after);
+    const next = hay.charAt(after);
     let end: number;
     if (next === '>') end = after;
     else if (/\s/.test(next)) {
-      if (gt < after) gt = text.indexOf('>', after);
+      if (gt < after) gt = hay.indexOf('>', after);
       if (gt < 0) break; // no `>` after here: no later tag can open either
       end = gt;
     } else {
       from = after; // `<names…`: another tag's name
       continue;
     }
-    if (closeAt < end + 1) closeAt = text.indexOf(close, end + 1);
+    if (closeAt < end + 1) closeAt = hay.indexOf(close, end + 1);
     if (closeAt < 0) break; // no close after here: no later tag can close either
     const span = { start, end: closeAt + close.length, attrs: text.slice(after, end), content: text.slice(end + 1, closeAt) };
     if (!keep || keep(span)) found.push(span);
