@@ -14,6 +14,7 @@ export interface SandboxOptions {
   minHeight?: number;
   maxHeight?: number;
   initialHeight?: number;
+  /** Off: the frame keeps its height until the widget asks for another (spindleSandbox.requestResize), as in Lumiverse. */
   autoResize?: boolean;
   /** The host theme's --lumiverse-* variables, set on the sandbox's root as Lumiverse's widgets expect. */
   theme?: Record<string, string>;
@@ -79,7 +80,7 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
   const send = (message: Record<string, unknown>) => frame.contentWindow?.postMessage({ ...message, [MARK]: MARK }, '*');
   const load = () => {
     current = token();
-    send({ kind: 'content', token: current, html, theme, ...(options.fit ? { fit: true } : {}) });
+    send({ kind: 'content', token: current, html, theme, ...(options.fit ? { fit: true } : {}), ...(options.autoResize === false ? { autoResize: false } : {}) });
   };
   const now = options.now ?? (() => Date.now());
   let burst = { start: now(), count: 0 };
@@ -105,7 +106,8 @@ export function createSandbox(doc: Document, sandboxUrl: string, options: Sandbo
     if (data.kind === 'loaded') return load();
     if (data.token !== current) return;
     if (data.kind === 'resize') {
-      if (options.autoResize !== false && typeof data.height === 'number') {
+      // Told not to size itself, the page sends only the widget's own requests; each is within the frame's bounds.
+      if (typeof data.height === 'number') {
         const height = Math.min(max, Math.max(min, Math.ceil(data.height)));
         frame.style.height = `${height}px`;
         options.onResize?.(height);

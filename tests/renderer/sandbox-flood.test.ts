@@ -56,3 +56,26 @@ describe('a sandbox that floods', () => {
     calm.destroy();
   });
 });
+
+describe('a sandbox told not to size itself (autoResize: false)', () => {
+  it("is told so with its content, keeps its height on its own, and takes the height its widget asks for, within its bounds (Vishrun's hand-sized widgets)", () => {
+    const sandbox = createSandbox(document, 'http://e-0000000000000001.localhost:1/__cw/sandbox.html', { html: '<p>hi</p>', autoResize: false, initialHeight: 1, minHeight: 1, maxHeight: 500 });
+    // The frame's window, as the page in it would talk: what the host sends it, and what it says back.
+    const sent: Array<Record<string, unknown>> = [];
+    const page = { postMessage: (message: Record<string, unknown>) => sent.push(message) };
+    Object.defineProperty(sandbox.element, 'contentWindow', { get: () => page });
+    const fromPage = (data: Record<string, unknown>) => window.dispatchEvent(new MessageEvent('message', { data: { ...data, [MARK]: MARK }, source: page as unknown as Window }));
+    expect(sandbox.element.style.height).toBe('1px');
+    fromPage({ kind: 'loaded' });
+    expect(sent).toEqual([expect.objectContaining({ kind: 'content', html: '<p>hi</p>', autoResize: false })]);
+    const token = sent[0]!.token;
+    fromPage({ kind: 'resize', token, height: 300 });
+    expect(sandbox.element.style.height).toBe('300px');
+    fromPage({ kind: 'resize', token, height: 9000 });
+    expect(sandbox.element.style.height).toBe('500px');
+    // Another page's token is not its own.
+    fromPage({ kind: 'resize', token: 'not-its-token', height: 40 });
+    expect(sandbox.element.style.height).toBe('500px');
+    sandbox.destroy();
+  });
+});
