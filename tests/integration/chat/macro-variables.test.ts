@@ -41,11 +41,16 @@ describe("a chat's variables", () => {
     if (!installed.ok) throw new Error(JSON.stringify(installed.error));
     await rig.host.extensions.whenSettled();
     const sessionId = await newSession(rig, {
-      character: { name: 'Mara', description: 'Visit {{incchatvar::visits}}. The sky is {{getchatvar::sky}}.{{// not sent}} Handled: {{getchatvar::handled}}.', personality: '', scenario: '' },
+      character: { name: 'Mara', description: 'Visit {{incchatvar::visits}}. The sky is {{getchatvar::sky}}.{{// not sent}} Handled: {{getchatvar::handled}}.', personality: '', scenario: 'Its macro saw {{chatvars_seen}}.' },
     });
 
     // The context handler's write (during the turn, before assembly) is read by this turn and kept beside the macros'.
-    expect(await turn(sessionId, 'Hello')).toContain('Visit 1. The sky is . Handled: yes.');
+    const first = await turn(sessionId, 'Hello');
+    expect(first).toContain('Visit 1. The sky is . Handled: yes.');
+    // An extension's macro handler is given the chat's variables in its env (env.variables, as in Lumiverse). A handler
+    // that is not volatile runs as the prompt's resolution begins (its value is fetched ahead, once per turn), so it
+    // sees them as the turn began, not what a macro earlier in the prompt set meanwhile.
+    expect(first).toContain('Its macro saw sky=, visits=none in its chat.');
     const saved = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(saved.metadata).toEqual({ chat_variables: { handled: 'yes', visits: '1' } });
     expect(await vars({ chatId: sessionId })).toEqual({ handled: 'yes', visits: '1' });
@@ -54,6 +59,7 @@ describe("a chat's variables", () => {
     expect(await vars({ chatId: sessionId, key: 'sky', value: 'stormy' })).toEqual({ handled: 'yes', visits: '1', sky: 'stormy' });
     const second = await turn(sessionId, 'Again');
     expect(second).toContain('Visit 2. The sky is stormy.');
+    expect(second).toContain('Its macro saw sky=stormy, visits=1 in its chat.');
     expect(second).not.toContain('not sent');
 
     // A dry run builds the prompt with the values and keeps none of its changes.

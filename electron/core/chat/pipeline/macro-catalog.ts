@@ -3,7 +3,7 @@
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { InlineTool } from '../council-port';
 import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
-import { macroInterceptorChain, type MacroPhase } from './macro-interceptors';
+import { macroEnv, macroInterceptorChain, type MacroPhase } from './macro-interceptors';
 import type { LoopMessage } from './macro-walk';
 import type { ExtensionMacroRef, ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
@@ -77,7 +77,7 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
   const { session, history } = sources;
   const { character, persona } = session;
   const last = history[history.length - 1]?.content ?? '';
-  const names = { char: character.name, user: persona.name };
+  const variables = sources.variables ?? sessionVariables(session);
   const defs: MacroDefinition[] = [
     builtin('char', "The character's name.", character.name),
     builtin('user', "The user's persona name.", persona.name),
@@ -90,7 +90,7 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
     builtin('lumiaCouncilToolsActive', "'yes' when council tools produced output this turn, else 'no'.", sources.deliberation.trim() ? 'yes' : 'no'),
     builtin('lumiaCouncilToolsList', 'The council tools with the members they are assigned to.', toolsList(sources.councilTools)),
     // Lumiverse's registry keeps its built-ins: an extension's macro of the same name does not replace one.
-    ...builtinMacros({ session, history, variables: sources.variables ?? sessionVariables(session), ...(sources.patterns ? { patterns: sources.patterns } : {}) }),
+    ...builtinMacros({ session, history, variables, ...(sources.patterns ? { patterns: sources.patterns } : {}) }),
   ];
   for (const ref of sources.extensions) {
     const call = ref.call;
@@ -102,7 +102,8 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
       async resolve(args) {
         if (ref.value !== undefined) return ref.value;
         if (!call) throw new Error('it has no pushed value and no handler');
-        const context = { name: ref.name, args, commit: sources.commit, env: { commit: sources.commit, names, character: { ...character }, chat: { id: session.id } } };
+        // The turn's variables as they stand when the macro is expanded (SummaryPlus reads its state from env.variables.chat).
+        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv({ session, variables, commit: sources.commit }) };
         const result = await call(context, MACRO_HANDLER_TIMEOUT_MS, sources.signal);
         if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
         const value = result.value;

@@ -39,8 +39,12 @@ export interface InterceptorSources {
   maxChars: number;
 }
 
-/** Lumiverse's MacroInterceptorEnvDTO: a structured copy, so nothing an interceptor does to it reaches the turn. */
-function envOf(s: InterceptorSources) {
+/**
+ * Lumiverse's macro env (MacroInterceptorEnvDTO, and the env a macro's handler is given): a structured copy, so
+ * nothing an extension does to it reaches the turn. The chat is named, not read: its text goes only where
+ * chat_mutation allows.
+ */
+export function macroEnv(s: Pick<InterceptorSources, 'session' | 'variables' | 'commit'>) {
   const { character, persona } = s.session;
   const card = s.session.card?.data;
   const greetings = Array.isArray(card?.alternate_greetings) ? card.alternate_greetings.filter((g): g is string => typeof g === 'string') : [];
@@ -65,7 +69,7 @@ export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | u
     for (const ref of s.interceptors) {
       if (s.signal.aborted) break;
       if (origin.chatText && !s.readsChat(ref.extensionId)) continue;
-      const ctx = { template: current, env: envOf(s), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
+      const ctx = { template: current, env: macroEnv(s), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
       inFlight.begin(ref.extensionId);
       const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => inFlight.end(ref.extensionId));
       if (!result.ok) {
