@@ -6,6 +6,7 @@ import type { SessionStore } from './session-store';
 import { messageDtoIn } from './chat-reads';
 import { editContent, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
 import type { MessagePatch } from '../extensions/spindle-host/chat-data';
+import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
 
 export interface MessageActionsDeps {
   sessions: SessionStore;
@@ -80,16 +81,23 @@ export class MessageActions {
     return session;
   }
 
-  /** A new session with the messages up to and including this one (each keeps its swipes); a long one is written in steps. */
+  /**
+   * A new session with the messages up to and including this one (each keeps its swipes); a long one is written in
+   * steps. As Lumiverse branches a chat: its metadata comes along (its variables too) with where it branched from, and
+   * extensions hear CHAT_FORKED (Threadverse, SummaryPlus carry their state over).
+   */
   async branch(sessionId: string, messageId: string): Promise<ChatSession> {
     const source = this.deps.sessions.get(sessionId);
     const index = this.indexOf(source, messageId);
     const { avatar: _pictureCopiedBelow, format: _f, version: _v, id: _id, createdAt: _c, updatedAt: _u, ...copy } = source;
     // Read before the write's steps give the thread back (the source may be deleted meanwhile).
     const picture = await this.deps.sessions.avatar(sessionId);
-    const branch = await this.deps.sessions.add({ ...copy, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
+    const metadata = { ...source.metadata, branched_from: sessionId, branch_at_message: messageId };
+    const branch = await this.deps.sessions.add({ ...copy, metadata, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
     const result = picture ? await this.deps.sessions.setAvatar(branch.id, picture) : branch;
     this.deps.changed(result.id, 'created');
+    const chat = chatDto({ id: result.id, name: result.title, metadata: result.metadata, createdAt: result.createdAt, updatedAt: result.updatedAt });
+    this.deps.tell(sessionId, 'CHAT_FORKED', { sourceChatId: sessionId, forkedChatId: result.id, chat, branchId: result.id, forkedAtMessageId: messageId, forkedAtMessageIndex: index });
     return result;
   }
 

@@ -191,16 +191,29 @@ describe('edit, delete, continue, branch', () => {
     expect((await rig.call('chat.sessions.import', { json: JSON.stringify(doc) })).error).toMatchObject({ code: 'INVALID_INPUT', path: '/messages/0/swipeId' });
   });
 
-  it('branches a new session from a message, the original unchanged', async () => {
-    const id = await newSession(rig, { character: { name: 'Mira', description: 'd', personality: '', scenario: '' } });
+  it('branches a new session from a message, the original unchanged; the branch keeps the chat’s metadata and says where it came from, and extensions hear CHAT_FORKED', async () => {
+    await installListener();
+    // The card keeps a chat variable, as trackers' cards do: the chat's metadata has it after a turn.
+    const id = await newSession(rig, { character: { name: 'Mira', description: 'd{{setchatvar::mood::grim}}', personality: '', scenario: '' } });
     rig.server.enqueue({ text: 'one' }, { text: 'two' });
     await send(rig, id, 'A');
     await send(rig, id, 'B');
     const original = await get(id);
-    const branch = (await rig.call('chat.sessions.branch', { sessionId: id, messageId: original.messages[1]!.id })).value as ChatSession;
+    const atId = original.messages[1]!.id;
+    const branch = (await rig.call('chat.sessions.branch', { sessionId: id, messageId: atId })).value as ChatSession;
     expect(branch.id).not.toBe(id);
-    expect(branch).toMatchObject({ title: 'Test (branch)', character: { name: 'Mira' } });
+    expect(branch).toMatchObject({ title: 'Test (branch)', character: { name: 'Mira', description: 'd{{setchatvar::mood::grim}}' } });
     expect(branch.messages).toEqual(original.messages.slice(0, 2));
+    expect(branch.metadata).toEqual({ chat_variables: { mood: 'grim' }, branched_from: id, branch_at_message: atId });
+    const forked = (await heard(1)).find((e) => e.event === 'CHAT_FORKED');
+    expect(forked?.payload).toEqual({
+      sourceChatId: id,
+      forkedChatId: branch.id,
+      chat: { id: branch.id, character_id: branch.id, name: 'Test (branch)', metadata: branch.metadata, created_at: expect.any(Number), updated_at: expect.any(Number) },
+      branchId: branch.id,
+      forkedAtMessageId: atId,
+      forkedAtMessageIndex: 1,
+    });
     expect(await get(id)).toEqual(original);
     const listed = (await rig.call('chat.sessions.list', {})).value as Array<{ id: string }>;
     expect(listed.map((s) => s.id)).toContain(branch.id);

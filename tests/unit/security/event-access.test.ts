@@ -76,4 +76,11 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(eventPayloadFor('PERSONA_CHANGED', persona, ['personas'], 'x')).toEqual(persona);
     expect(eventPayloadFor('CHARACTER_DELETED', { id: 's1' }, none, 'x')).toEqual({ id: 's1' });
   });
+
+  it('a branched chat’s record (its name and metadata) reaches only extensions that may read chats; the others hear the ids', () => {
+    const forked = { sourceChatId: 's1', forkedChatId: 's2', chat: { id: 's2', name: 'Mara (branch)', metadata: { chat_variables: { mood: 'grim' } } }, branchId: 's2', forkedAtMessageId: 'm3', forkedAtMessageIndex: 2 };
+    const { chat: _chat, ...ids } = forked;
+    expect(eventPayloadFor('CHAT_FORKED', forked, none, 'x')).toEqual(ids);
+    expect(eventPayloadFor('CHAT_FORKED', forked, ['chats'], 'x')).toEqual(forked);
+  });
 });

@@ -8,7 +8,7 @@ import type { SpindleParams } from '../../../../shared/spindle/requests';
 import type { PromptReport, WorldInfoEntry } from '../../../../shared/types/chat';
 import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 import type { BookLibrary } from '../../lore/book-library';
-import { page, seconds, withinMetadataCap } from './lumiverse-dto';
+import { page, seconds, withinMetadataCap, chatDto } from './lumiverse-dto';
 import { imageMime } from './extension-images';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { worldBookHandlers } from './world-books';
@@ -121,7 +121,6 @@ export interface ChatReads {
 }
 
 
-const chatDto = (c: ChatView) => ({ id: c.id, character_id: c.id, name: c.name, metadata: c.metadata ?? {}, created_at: seconds(c.createdAt), updated_at: seconds(c.updatedAt) });
 
 const cardText = (c: ChatView, field: string): string => (typeof c.card?.[field] === 'string' ? c.card[field] : '');
 const cardStrings = (c: ChatView, field: string): string[] => {

@@ -5,6 +5,16 @@ import { fail } from './handlers';
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
 
+/** A chat in Lumiverse's shape (a session is a chat with its own character, so its character id is its own). */
+export const chatDto = (c: { id: string; name: string; metadata?: Record<string, unknown>; createdAt: number; updatedAt: number }) => ({
+  id: c.id,
+  character_id: c.id,
+  name: c.name,
+  metadata: c.metadata ?? {},
+  created_at: seconds(c.createdAt),
+  updated_at: seconds(c.updatedAt),
+});
+
 /** Most JSON one record's extension metadata may take (a message's, a chat's, an entry's). */
 const MAX_METADATA_CHARS = 256 * 1024;
 
