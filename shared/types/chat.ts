@@ -233,8 +233,8 @@ export const ChatMessageSchema = Type.Object(
     /** What extensions keep on the message (spindle.chat.updateMessage's metadata), handed back as they left it. */
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /**
-     * Hidden by an extension (spindle.chat.setMessageHidden). As in Lumiverse, that keeps it out of chat memory only
-     * (spindle.memories' recall): the message stays in the prompt.
+     * Hidden by an extension (spindle.chat.setMessageHidden). As in Lumiverse (extra.hidden), the prompt's history
+     * skips it and chat memory does not recall it; it stays in the chat.
      */
     hidden: Type.Optional(Type.Boolean()),
   },

@@ -8,7 +8,7 @@
 import type { ChatMessage, ChatSession, PromptReport } from '../../../shared/types/chat';
 import type { LlmMessage } from '../../../shared/types/llm';
 import { cutHistory, estimateTokens, fitWorldInfo, promptBudget, type BudgetLimits } from './prompt-budget';
-import { worldInfoHits, type CardPrompts, type KeptParts } from './prompt';
+import { sendableHistory, worldInfoHits, type CardPrompts, type KeptParts } from './prompt';
 import { scanWorldInfo } from '../lore/world-info';
 import type { PromptBlock } from '../presets/preset-blocks';
 
@@ -104,7 +104,7 @@ export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMess
   const fits = fitWorldInfo(loreTexts.map(estimateTokens), budget);
   const lore = loreTexts.filter((_, i) => fits[i]);
 
-  const sendable = input.history.map((m, i) => [m, i] as const).filter(([m]) => !(m.role === 'assistant' && m.content === ''));
+  const sendable = sendableHistory(input.history);
   const council = [input.referenceBlock?.trim(), input.deliberationBlock?.trim()].filter((t): t is string => !!t);
   const hasLoreMarker = blocks.some((b) => b.marker && LORE_MARKERS.has(b.marker));
   const hasHistory = blocks.some((b) => b.marker === HISTORY);

@@ -84,9 +84,17 @@ export interface KeptParts {
   worldInfo: number[];
 }
 
+/**
+ * The history's messages a prompt may send, each with its index: not a reply that wrote nothing, and not one an
+ * extension hid (spindle.chat.setMessageHidden), which Lumiverse's assembly skips (SummaryPlus hides what it summarized).
+ */
+export function sendableHistory(history: readonly ChatMessage[]): Array<readonly [ChatMessage, number]> {
+  return history.map((m, i) => [m, i] as const).filter(([m]) => !m.hidden && !(m.role === 'assistant' && m.content === ''));
+}
+
 /** System prompt, then the conversation, fitted to the budget. Stopped or failed replies are sent as what was said. */
 export function buildPrompt(parts: PromptParts): { messages: LlmMessage[]; report: PromptReport; kept: KeptParts } {
-  const sendable = parts.history.map((m, i) => [m, i] as const).filter(([m]) => !(m.role === 'assistant' && m.content === ''));
+  const sendable = sendableHistory(parts.history);
   const history = sendable.map(([m]) => m);
   const budget = promptBudget(parts.limits ?? {});
   const fired = scanWorldInfo(parts.session.worldInfo, parts.loreScan ?? parts.history.map((m) => m.content));
