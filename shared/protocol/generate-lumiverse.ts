@@ -4,8 +4,8 @@
 //   raw / quiet / rawStream / quietStream: { messages, parameters?, connection_id?, tools?, model? }
 //     a message's content: text, or parts (text; tool_use and tool_result, for the extension's own tool loop)
 //     parameters: max_tokens, temperature, top_p, top_k, frequency_penalty, presence_penalty, seed, stop,
-//       response_format (json_object, or json_schema with its schema), tool_choice, model (other keys are ignored, as
-//       providers differ)
+//       response_format (json_object, or json_schema with its schema), tool_choice, tools in a provider's shape
+//       (when the request has none), model (other keys are ignored, as providers differ)
 //   batch: { requests: [raw input…], concurrent? }
 // The answer is Lumiverse's `{ content, finish_reason, usage: { prompt_tokens, completion_tokens,
 // total_tokens }, tool_calls? }`, with `text` and `finishReason` beside them for code written against

@@ -36,6 +36,27 @@ function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | {
   return { type: 'json', schema: schema as Record<string, unknown>, ...(name ? { name } : {}), ...(format.json_schema?.strict === true ? { strict: true } : {}) };
 }
 
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_PARAMETER_TOOLS = 64;
+type ToolSchema = { name: string; description: string; parameters: Record<string, unknown> };
+
+/**
+ * Tools written into `parameters` in a provider's own shape, which Lumiverse passes on to that provider: OpenAI's
+ * `{ type: 'function', function: { name, description, parameters } }` or Anthropic's `{ name, description, input_schema }`
+ * (Persona Expression Sheet's Anthropic branch). Read only when the request offers no tools of its own; one that is
+ * neither shape, or has a name no provider takes, is left out, as a provider would drop what it cannot read.
+ */
+export function parameterTools(value: unknown): ToolSchema[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const tools = value.slice(0, MAX_PARAMETER_TOOLS).flatMap((raw): ToolSchema[] => {
+    const tool = (raw ?? {}) as { type?: unknown; function?: Record<string, unknown>; name?: unknown; description?: unknown; input_schema?: unknown };
+    const spec = tool.type === 'function' && tool.function ? { name: tool.function.name, description: tool.function.description, schema: tool.function.parameters } : { name: tool.name, description: tool.description, schema: tool.input_schema };
+    if (typeof spec.name !== 'string' || !TOOL_NAME.test(spec.name) || typeof spec.schema !== 'object' || spec.schema === null || Array.isArray(spec.schema)) return [];
+    return [{ name: spec.name, description: typeof spec.description === 'string' ? spec.description : '', parameters: spec.schema as Record<string, unknown> }];
+  });
+  return tools.length ? tools : undefined;
+}
+
 /**
  * `tool_choice` in OpenAI's words (auto, none, required, { type: 'function', function: { name } }) or Anthropic's
  * ({ type: 'auto' | 'any' | 'tool', name }), over the tools the request offers. A shape neither uses is left out (the

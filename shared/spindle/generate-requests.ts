@@ -16,7 +16,7 @@ import {
 import { MAX_BATCH_REQUESTS, type LumiverseBatchInput, type LumiverseGenerateInput, type LumiverseMessage } from '../protocol/generate-lumiverse';
 import { utf8ByteLength } from '../protocol/limits';
 import { firstProblem } from '../schema-problem';
-import { lumiverseKnobs, lumiverseToolChoice } from './generate-knobs';
+import { lumiverseKnobs, lumiverseToolChoice, parameterTools } from './generate-knobs';
 
 const Opt = Type.Optional;
 const Role = Type.Union([Type.Literal('system'), Type.Literal('user'), Type.Literal('assistant')]);
@@ -149,7 +149,7 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
   const bytes = bytesOf(messages.flatMap((m) => [m.content, ...(m.toolCalls ?? []).map((c) => c.argsText)]));
   if (bytes > MAX_GENERATE_PROMPT_BYTES) return tooLong(bytes, `${at}/messages`);
   const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; max_completion_tokens?: number | null; temperature?: number | null; top_p?: number | null };
-  const tools = value.tools?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
+  const tools = (value.tools ?? parameterTools(value.parameters?.tools))?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
   const capped = (knob: number | null | undefined, cap: number) => (typeof knob === 'number' ? Math.min(knob, cap) : undefined);
   const knobs = lumiverseKnobs((value.parameters ?? {}) as Record<string, unknown>, at);
   if ('error' in knobs) return { ok: false, error: knobs.error };

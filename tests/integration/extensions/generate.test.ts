@@ -313,6 +313,22 @@ describe('with the generation permission', () => {
     expect(rig.server.generations).toHaveLength(choices.length);
   });
 
+  it("tools written into parameters in a provider's own shape (Anthropic's input_schema, OpenAI's function) are offered when the request has none of its own; a tool neither shape describes is left out", async () => {
+    await install(['tools', 'generation']);
+    rig.server.enqueue({ toolCalls: [{ id: 'call_1', name: 'set_expression', args: { expression: 'smile' } }] }, { text: 'ok' });
+    const schema = { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] };
+    const anthropic = await invoke('quiet', {
+      input: { type: 'quiet', messages: [{ role: 'user', content: 'Pick one.' }], connection_id: 'local', parameters: { tools: [{ name: 'set_expression', description: 'Sets it.', input_schema: schema }, { name: 'no schema' }], tool_choice: { type: 'tool', name: 'set_expression' } } },
+    });
+    expect(anthropic).toMatchObject({ ok: true, value: { tool_calls: [{ name: 'set_expression', args: { expression: 'smile' } }] } });
+    const first = rig.server.generations[0]!.body as { tools: Array<{ function: { name: string; parameters: unknown } }>; tool_choice: unknown };
+    expect(first.tools.map((t) => t.function.name)).toEqual(['set_expression']);
+    expect(first.tools[0]!.function.parameters).toMatchObject(schema);
+    expect(first.tool_choice).toEqual({ type: 'function', function: { name: 'set_expression' } });
+    await invoke('quiet', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Again.' }], connection_id: 'local', parameters: { tools: [{ type: 'function', function: { name: 'note', parameters: { type: 'object', properties: {} } } }] } } });
+    expect((rig.server.generations[1]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name)).toEqual(['note']);
+  });
+
   it('a provider error comes back redacted: the key the server echoed never reaches the worker', async () => {
     await install(['tools', 'generation']);
     rig.server.enqueue({ kind: 'error', status: 400, echoAuth: true, message: 'bad request' });
