@@ -171,7 +171,7 @@ describe('permissions', () => {
     expect((await extensionOf(host, 'generator'))!.granted).toEqual(['tools', 'generation']);
     await settled(host);
     expect(byTestId(card(panel, 'generator').querySelectorAll<HTMLElement>('[data-testid="permission"]')[1]!, 'permission-state').textContent).toBe('Granted');
-    expect(host.core.registry.list({ extensionId: 'generator' })).toHaveLength(6);
+    expect(host.core.registry.list({ extensionId: 'generator' })).toHaveLength(7);
     await settle(() => buttonNamed(panel, 'Revoke tools from Fixture: generator').click());
     expect(host.callsTo('extensions.revoke').map((c) => c.input)).toEqual([{ id: 'generator', permission: 'tools' }]);
     await settled(host);
