@@ -117,7 +117,7 @@ export class BackendProcesses {
       const record: Managed = { info, handle, spawned: { resolve, reject }, timer: null, heartbeatMs: clamp(options.heartbeatTimeoutMs, 15_000, 0), messages: { second: 0, count: 0 } };
       this.records.set(processId, record);
       if (key) this.keys.set(`${LOCAL_USER_ID}:${kind}:${key}`, processId);
-      const output = new WorkerOutput((level, source, text) => this.options.log(level, `[${kind}] ${source === 'worker' ? '' : `${source}: `}${text}`));
+      const output = new WorkerOutput((level, source, text) => this.options.log(level, `[${kind}] ${source}: ${text}`));
       output.pipe(handle.stdout, 'stdout', 'info');
       output.pipe(handle.stderr, 'stderr', 'warn');
       handle.onMessage((raw) => this.onMessage(record, raw));
