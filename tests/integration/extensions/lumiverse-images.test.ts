@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PIXEL as PNG } from '../../helpers/png';
+import { withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { chatRig, type ChatRig } from '../chat/helpers';
 import { waitFor } from './harness';
@@ -25,7 +26,7 @@ async function withImages(granted: string[]): Promise<ChatRig> {
   rig = await chatRig();
   const dir = path.join(tempDir('cw-images-'), 'sprite_keeper');
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'sprite_keeper', name: 'Sprite Keeper', version: '1.0.0', author: 'A', permissions: ['tools', 'images'], entry_backend: 'dist/backend.js', entry_frontend: 'dist/frontend.js' }));
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'sprite_keeper', name: 'Sprite Keeper', version: '1.0.0', author: 'A', permissions: ['tools', 'images', 'characters'], entry_backend: 'dist/backend.js', entry_frontend: 'dist/frontend.js' }));
   fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
   fs.writeFileSync(
     path.join(dir, 'dist', 'backend.js'),
@@ -156,4 +157,19 @@ describe('the image index', () => {
     expect(second.read('ext_a', kept.id)).toMatchObject({ mime: 'image/gif' });
     expect(second.read('ext_b', kept.id)).toBeNull();
   });
+
+  it("answers a character's image_id as Lumiverse's images do, to an extension that may read characters (SuperDeduper's avatars); no picture, no permission or a made-up id is null", async () => {
+    const r = await withImages(['tools', 'images', 'characters']);
+    const card = withPngTextChunks(PNG, { chara: Buffer.from(JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mara', description: 'Keeper.' } })).toString('base64') });
+    const id = ((await r.call('chat.sessions.importData', { data: card.toString('base64') })).value as { id: string }).id;
+    const plain = ((await r.call('chat.sessions.create', {})).value as { id: string }).id;
+    const got = await run(r, { step: 'get', id: `avatar-${id}` });
+    expect(got.value).toMatchObject({ id: `avatar-${id}`, mime_type: 'image/png', width: 1, height: 1, url: `/api/v1/images/avatar-${id}`, owner_character_id: id, has_thumbnail: false });
+    expect((await run(r, { step: 'get', id: `avatar-${plain}` })).value).toBeNull();
+    expect((await run(r, { step: 'get', id: 'avatar-..%2Fchats.db' })).value).toBeNull();
+    // Its own images are listed as before: a character's picture is not one of them.
+    expect((await run(r, { step: 'all' })).value.total).toBe(0);
+    await r.host.extensions.revoke('sprite_keeper', ['characters']);
+    expect((await run(r, { step: 'get', id: `avatar-${id}` })).value).toBeNull();
+  }, 60_000);
 });

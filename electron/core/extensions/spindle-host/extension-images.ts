@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Clock } from '../../ports';
 import { fromBase64 } from '../../util/base64';
+import { CHARACTER_IMAGE_ID } from '../../../../shared/spindle/lumiverse-ids';
 import { fail, type HandlersOf } from './handlers';
 
 /** One image, at most (its bytes cross the worker's pipe as base64 in one request). */
@@ -72,6 +73,8 @@ export class ExtensionImages {
     /** `<data-dir>/extension-data`: an extension's images live in `<id>/images/`. */
     private readonly dataRoot: string,
     private readonly clock: Clock,
+    /** A character's picture file (its session's), null when it has none (absent: none are). */
+    private readonly characterPicture: (sessionId: string) => string | null = () => null,
   ) {}
 
   folder(extensionId: string): string {
@@ -88,7 +91,9 @@ export class ExtensionImages {
       },
       'images.get': ({ imageId, options }, caller) => {
         const found = this.index(caller.extensionId).find((r) => r.id === imageId);
-        return found ? this.dto(caller.extensionId, found, options?.specificity) : null;
+        if (found) return this.dto(caller.extensionId, found, options?.specificity);
+        // A character's image_id, as Lumiverse's images answer for every picture: to an extension that may read characters.
+        return caller.allowed('characters') ? this.characterImage(imageId, options?.specificity) : null;
       },
       'images.upload': ({ data, filename, mime_type, owner_character_id, owner_chat_id }, caller) =>
         this.add(caller.extensionId, fromBase64(data, '/data'), { ...(filename !== undefined ? { filename } : {}), ...(mime_type !== undefined ? { mimeType: mime_type } : {}), owners: { character: owner_character_id, chat: owner_chat_id } }),
@@ -121,6 +126,22 @@ export class ExtensionImages {
     fs.writeFileSync(path.join(this.folder(extensionId), `${record.id}.${kind.ext}`), bytes);
     this.save(extensionId, [...index, record]);
     return this.dto(extensionId, record);
+  }
+
+  /** A character's picture in ImageDTO's shape: the url its frames load it from (page-api.ts serves it there). */
+  private characterImage(imageId: string, specificity = 'full') {
+    const session = CHARACTER_IMAGE_ID.exec(imageId)?.[1];
+    const file = session ? this.characterPicture(session) : null;
+    if (!session || !file) return null;
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch {
+      return null;
+    }
+    const mime = imageMime(bytes) ?? 'image/png';
+    const created = Math.floor(fs.statSync(file).mtimeMs / 1000);
+    return { id: imageId, original_filename: 'avatar.png', mime_type: mime, ...dimensions(mime, bytes), owner_character_id: session, owner_chat_id: session, created_at: created, has_thumbnail: false, url: `/api/v1/images/${imageId}`, specificity };
   }
 
   private dto(extensionId: string, r: ImageRecord, specificity: string = 'full') {

@@ -149,7 +149,7 @@ export class SpindleHost {
     this.variables = new ExtensionVariables(options.dataRoot, sessionVariables(chats));
     this.providers = new ExtensionProviders(changed);
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
-    this.images = new ExtensionImages(options.dataRoot, clock);
+    this.images = new ExtensionImages(options.dataRoot, clock, (sessionId) => chats()?.avatarFile(sessionId) ?? null);
     this.frontendSettings = new FrontendSettings(options.dataRoot);
     this.storages = new StorageAreas(options.dataRoot);
     this.commands = new ExtensionCommands(changed);
