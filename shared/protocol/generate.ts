@@ -42,10 +42,16 @@ export interface RawGenerateResult {
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
 }
 
-/** Most UTF-8 bytes of prompt text one request may carry (prompt + systemPrompt, or all message contents). */
-export const MAX_GENERATE_PROMPT_BYTES = 256 * 1024;
-/** Most messages in one raw request. */
-export const MAX_GENERATE_MESSAGES = 256;
+/**
+ * Most UTF-8 bytes of prompt text one request may carry (prompt + systemPrompt, or all message contents): an agent's
+ * session near a 400,000-token context before it compacts (LumiAgent) is about 1.6 MB; Lumiverse sets no cap, and a
+ * request must still fit the worker's frame (MAX_REQUEST_CHARS).
+ */
+export const MAX_GENERATE_PROMPT_BYTES = 4 * 1024 * 1024;
+/** Most messages in one raw request (an agent's long session of tool calls and results). */
+export const MAX_GENERATE_MESSAGES = 4096;
+/** Most tools one request may offer. */
+export const MAX_GENERATE_TOOLS = 128;
 /** Highest maxTokens an extension may ask for: published extensions default to 16,384–65,536 (a model's own limit is the provider's to apply). */
 export const MAX_GENERATE_TOKENS = 65_536;
 /** Longest connection id or model name. */

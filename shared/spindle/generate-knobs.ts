@@ -5,6 +5,7 @@
 import type { HostError } from '../errors';
 import type { LumiverseGenerateInput } from '../protocol/generate-lumiverse';
 import type { LlmToolChoice } from '../types/llm';
+import { MAX_GENERATE_TOOLS } from '../protocol/generate';
 
 type Knobs = Pick<LumiverseGenerateInput, 'topK' | 'frequencyPenalty' | 'presencePenalty' | 'seed' | 'stopSequences' | 'responseFormat'>;
 
@@ -37,7 +38,7 @@ function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const MAX_PARAMETER_TOOLS = 64;
+const MAX_PARAMETER_TOOLS = MAX_GENERATE_TOOLS;
 type ToolSchema = { name: string; description: string; parameters: Record<string, unknown> };
 
 /**

@@ -6,6 +6,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import type { HostError } from '../errors';
 import {
   MAX_GENERATE_MESSAGES,
+  MAX_GENERATE_TOOLS,
   MAX_GENERATE_NAME_CHARS,
   MAX_GENERATE_PROMPT_BYTES,
   MAX_GENERATE_TOKENS,
@@ -63,7 +64,7 @@ const LUMIVERSE_REQUEST = {
   ),
   connection_id: Unset(Name),
   model: Unset(Name),
-  tools: Opt(Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), description: Opt(Type.Unknown()), parameters: Type.Object({}) }), { maxItems: 64 })),
+  tools: Opt(Type.Array(Type.Object({ name: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }), description: Opt(Type.Unknown()), parameters: Type.Object({}) }), { maxItems: MAX_GENERATE_TOOLS })),
 };
 const LumiverseOne = Type.Object(LUMIVERSE_REQUEST);
 const lumiverseOf = (type: 'raw' | 'quiet') => Type.Object({ ...LUMIVERSE_REQUEST, type: Type.Literal(type) });

@@ -362,6 +362,17 @@ describe('with the generation permission', () => {
     expect(await bypassAnswer({ kind: 'raw', input: { messages: 'nope', apiKey: 'x' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(rig.server.generations).toHaveLength(0);
   });
+
+  it("an agent's long session runs as Lumiverse runs it (LumiAgent near its compaction point): 1.5 MB over 1,500 messages with 100 tools reaches the model whole", async () => {
+    await install(['tools', 'generation']);
+    rig.server.enqueue({ text: 'Compacted.' });
+    const fill = { messages: 1500, chars: 1000, tools: 100 };
+    expect(await invoke('raw', { input: { type: 'raw', connection_id: 'local' }, fill })).toMatchObject({ ok: true, value: { content: 'Compacted.' } });
+    const body = rig.server.generations[0]!.body as { messages: unknown[]; tools: unknown[] };
+    expect(body.messages).toHaveLength(1500);
+    expect(body.tools).toHaveLength(100);
+    expect(rig.server.generations[0]!.rawBody.length).toBeGreaterThan(1_500_000);
+  });
 });
 
 describe('without the generation permission', () => {
