@@ -142,7 +142,8 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
   space('prompt', 'real', ns('input')),
   space('commands', 'real', ns('register:void unregister:void onInvoked:off')),
   space('textEditor', 'real', ns('open close')),
-  space('theme', 'inert', ns('apply applyPalette clear getCurrent:theme extractColors generateVariables')),
+  // The Workbench keeps its own theme: a change an extension asks for is done as nothing (logged once), not refused every time it retries.
+  space('theme', 'inert', ns('apply:done applyPalette:done clear:done getCurrent:theme extractColors generateVariables')),
   space('frontendProcesses', 'inert', ns(PROCESSES)),
   // Integrations
   fn('cors', 'real'),
