@@ -23,7 +23,7 @@ function stops(value: unknown): string[] | undefined {
 }
 
 /** OpenAI's response_format: json_object, or json_schema with `{ name?, schema }`; `text` is the default. */
-function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | { error: HostError } | undefined {
+export function responseFormat(value: unknown, at: string): Knobs['responseFormat'] | { error: HostError } | undefined {
   if (value === undefined || value === null) return undefined;
   const format = value as { type?: unknown; json_schema?: { name?: unknown; schema?: unknown; strict?: unknown } };
   const bad = (message: string, path = '') => ({ error: { code: 'INVALID_INPUT', message, path: `${at}/parameters/response_format${path}` } });

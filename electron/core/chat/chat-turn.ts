@@ -131,7 +131,7 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
   const again = t.placement.kind !== 'new';
   const prepared = await preparePrompt(
     { ...d.prepare, council: (dryRun) => councilStage(d, session, history, councilRequested, again, turnId, signal, dryRun) },
-    { session, ...(t.loreBooks ? { loreBooks: t.loreBooks } : {}), history, turnId, model: target.model, generationType, target: replyTarget, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
+    { session, ...(t.loreBooks ? { loreBooks: t.loreBooks } : {}), history, turnId, connectionId: target.profile.id, model: target.model, generationType, target: replyTarget, dryRun: t.dryRun === true, toolDryRun, signal, limits: budgetLimits(sampling) },
   );
   const { trace, council } = prepared;
   const inline = inlineSetup(d);
@@ -172,6 +172,7 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
       messages: prepared.messages,
       parameters: { ...samplingParameters(sampling), ...prepared.parameters },
       inline,
+      ...(prepared.prefill ? { prefill: prepared.prefill } : {}),
       toolTimeoutMs: toolsSettings.timeoutMs,
       toolDryRun,
       signal,

@@ -36,8 +36,10 @@ export interface GenerationInput {
   target: { profile: ConnectionProfile; model: string };
   messages: LlmMessage[];
   /** Sampling parameters interceptors set (with generation_parameters). */
-  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens' | 'stopSequences'>;
+  parameters: Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens' | 'stopSequences' | 'responseFormat'>;
   inline: { functions: InlineTool[]; maxRounds: number } | null;
+  /** What the reply starts with (a preset's prefill): shown and kept before what the model writes after it. */
+  prefill?: string;
   toolTimeoutMs: number;
   toolDryRun: boolean;
   signal: AbortSignal;
@@ -69,6 +71,10 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
   }, deps.batching);
   const onModelDelta = deps.onModelDelta;
   const guard = new ToolLoopGuard();
+  if (input.prefill) {
+    text = input.prefill;
+    batcher.push(input.prefill);
+  }
 
   try {
     for (let round = 1; ; round++) {

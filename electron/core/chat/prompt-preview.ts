@@ -68,6 +68,7 @@ export async function previewPrompt(
       loreBooks: input.loreBooks,
       history: historyFor(session.messages, input.generationType),
       turnId: input.previewId,
+      connectionId: target.profile.id,
       model: target.model,
       generationType: input.generationType,
       dryRun: true,

@@ -131,15 +131,22 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(after.reply.trace!.some((s) => s.stage === 'interceptors' && s.by === 'Pipeline Probe')).toBe(true);
   }, 60_000);
 
-  it('interceptor parameters (sampling and stop strings) apply only with generation_parameters; unknown ones are listed', async () => {
+  it('interceptor parameters (sampling, stop strings, a reply shaped as JSON) apply only with generation_parameters; unknown ones are listed', async () => {
     await install();
     await turn('Hello #params');
     expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBeUndefined();
     await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'generation_parameters' });
     await rig.host.extensions.whenSettled();
     const { reply } = await turn('Hello #params');
-    expect(rig.server.generations.at(-1)!.body).toMatchObject({ temperature: 0.15, stop: ['\nAda:'] });
-    expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: response_format');
+    const schema = { type: 'object', properties: { mood: { type: 'string' } }, required: ['mood'] };
+    expect(rig.server.generations.at(-1)!.body).toMatchObject({ temperature: 0.15, stop: ['\nAda:'], response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } } });
+    expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: logit_bias');
+    // Gemini's words for the same (its OpenAPI types as JSON Schema's), sent on as the turn's provider's own.
+    await turn('Hello #gemini');
+    expect(rig.server.generations.at(-1)!.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', properties: { mood: { type: 'string' } } } } } });
+    const { reply: bad } = await turn('Hello #badformat');
+    expect((rig.server.generations.at(-1)!.body as { response_format?: unknown }).response_format).toBeUndefined();
+    expect(bad.trace!.map((s) => s.note).join('\n')).toContain('its reply format was not applied: response_format.type is text, json_object or json_schema.');
   }, 60_000);
 
   it("an interceptor gets Lumiverse's context (its ids, isDryRun, a signal) and each chat turn marked with its message; the marks never reach the model", async () => {
@@ -155,6 +162,7 @@ describe('a chat turn with a Lumiverse extension', () => {
       isDryRun: false,
       characterId: sessionId,
       personaId: `persona-${sessionId}`,
+      connectionId: 'local',
       aborted: false,
       sources: [[0, session.messages[0]!.id]],
       // The world info in the prompt, in Lumiverse's shape; the entry that did not fire is not there.

@@ -100,4 +100,31 @@ describe('a chat prompt from a Lumiverse preset', () => {
     const { sent } = await sendTurn('Hello');
     expect(sent[0]).toEqual({ role: 'system', content: 'You are Seraphina. Think in <thinking> tags. Be warm.' });
   }, 60_000);
+
+  it("starts the reply with the preset's prefill (Start Reply With): the prompt ends with it as the assistant's, macros resolved, and the saved reply begins with it; a continuation does not add it again", async () => {
+    const preset = {
+      name: 'Prefilled',
+      blocks: [
+        { id: 'main', name: 'Main', content: 'You are {{char}}.' },
+        { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+      ],
+      completionSettings: { assistantPrefill: '*{{char}} smiles* ' },
+    };
+    const imported = await rig.call('chat.presets.import', { fileName: 'Prefilled.json', json: JSON.stringify(preset) });
+    if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+    await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId: (imported.value as { id: string }).id } } });
+    const { sent, session } = await sendTurn('Hello');
+    expect(sent.at(-1)).toEqual({ role: 'assistant', content: '*Seraphina smiles* ' });
+    expect(sent.at(-2)).toEqual({ role: 'user', content: 'Hello' });
+    expect(session.messages.at(-1)!.content).toBe('*Seraphina smiles* The reply.');
+    expect(session.messages.at(-1)!.trace!.find((s) => s.stage === 'assembly')!.note).toContain('the reply starts with its prefill');
+
+    rig.server.enqueue({ text: ' And more.' });
+    const started = await rig.call('chat.continue', { sessionId: session.id });
+    if (!started.ok) throw new Error(JSON.stringify(started.error));
+    await finished(rig, (started.value as { turnId: string }).turnId);
+    const continued = (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(continued.filter((m) => m.content === '*Seraphina smiles* ')).toEqual([]);
+    expect(((await rig.call('chat.sessions.get', { sessionId: session.id })).value as ChatSession).messages.at(-1)!.content).toBe('*Seraphina smiles* The reply. And more.');
+  }, 60_000);
 });

@@ -35,6 +35,8 @@ export interface Assembled {
   notes: MacroNote[];
   /** The chat message each of `messages` came from (null: the system prompt). */
   sources: Array<MessageSource | null>;
+  /** What the reply starts with (a preset's prefill, the prompt's last message), macros resolved. */
+  prefill?: string;
 }
 
 /** The system prompt comes first, then the history's messages it kept, in order (prompt.ts). */

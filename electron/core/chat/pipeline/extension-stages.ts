@@ -5,6 +5,7 @@ import type { LlmMessage, LlmRequest } from '../../../../shared/types/llm';
 import { SAMPLING_RANGES } from '../../../../shared/types/chat';
 import type { ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import type { TurnTrace } from './turn-trace';
+import { responseFormat } from '../../../../shared/spindle/generate-knobs';
 
 /** Lumiverse's interceptor budget: 10 s unless the manifest (interceptorTimeoutMs) or the registration asks otherwise, within 1 s – 300 s. */
 export const HANDLER_TIMEOUT = { defaultMs: 10_000, minMs: 1_000, maxMs: 300_000 } as const;
@@ -26,7 +27,7 @@ async function callHandler(ref: PipelineHandlerRef, args: unknown[], signal: Abo
 export type GenerationContext = Record<string, unknown> & { chatId: string; generationType: string; dryRun: boolean; userId: string };
 
 /** The host's fields of the context: a context handler's answer cannot change them. */
-const HOST_FIELDS = ['chatId', 'generationId', 'generationType', 'dryRun', 'isDryRun', 'userId', 'characterId', 'personaId', 'presetId', 'presetMetadata', 'personaAddonStates', 'mainDispatch'] as const;
+const HOST_FIELDS = ['chatId', 'generationId', 'generationType', 'dryRun', 'isDryRun', 'userId', 'characterId', 'personaId', 'connectionId', 'presetId', 'presetMetadata', 'personaAddonStates', 'mainDispatch'] as const;
 
 /**
  * The context as one extension's handler receives it: of the preset's metadata only its own key (Lumiverse's
@@ -78,7 +79,30 @@ const PARAMETERS: Record<string, 'temperature' | 'topP' | 'maxTokens'> = { tempe
 /** Names a reply's stop strings go by (OpenAI's `stop`, Anthropic's `stop_sequences`). */
 const STOP_NAMES = new Set(['stop', 'stop_sequences', 'stopSequences']);
 
-export type InterceptorParameters = Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens' | 'stopSequences'>;
+export type InterceptorParameters = Pick<LlmRequest, 'temperature' | 'topP' | 'maxTokens' | 'stopSequences' | 'responseFormat'>;
+
+/** Gemini's OpenAPI schema types (OBJECT, STRING…) as JSON Schema's. */
+function jsonSchemaOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'type' && typeof value === 'string' ? value.toLowerCase() : jsonSchemaOf(value)]));
+}
+
+/**
+ * A reply shaped as JSON, as an interceptor asks its provider for one: OpenAI's `response_format`, or Gemini's
+ * `responseMimeType: 'application/json'` with its `responseSchema` (StructuredPrefill writes whichever the turn's
+ * connection speaks). Null when the parameters ask for none; a string when they ask in a way that cannot be honoured.
+ */
+function replyFormat(parameters: Record<string, unknown>): LlmRequest['responseFormat'] | string | null {
+  if (parameters.response_format !== undefined) {
+    const format = responseFormat(parameters.response_format, '');
+    return format && 'error' in format ? format.error.message : (format ?? null);
+  }
+  if (parameters.responseMimeType !== 'application/json') return null;
+  const schema = jsonSchemaOf(parameters.responseSchema);
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? { type: 'json', schema: schema as Record<string, unknown> } : { type: 'json' };
+}
+const FORMAT_NAMES = new Set(['response_format', 'responseMimeType', 'responseSchema']);
 
 /** Stop strings within the session's own limits (a string or a list of them), or null when they are not. */
 function stopStrings(raw: unknown): string[] | null {
@@ -162,12 +186,16 @@ export async function runInterceptors(
         continue;
       }
       const ignored: string[] = [];
-      for (const [key, raw] of Object.entries(value.parameters as Record<string, unknown>)) {
+      const asked = value.parameters as Record<string, unknown>;
+      const format = replyFormat(asked);
+      if (typeof format === 'string') trace.note('interceptors', ref.extensionName, `its reply format was not applied: ${format}`);
+      else if (format) parameters.responseFormat = format;
+      for (const [key, raw] of Object.entries(asked)) {
         const field = PARAMETERS[key];
         const stop = STOP_NAMES.has(key) ? stopStrings(raw) : null;
         if (field && typeof raw === 'number' && Number.isFinite(raw)) parameters[field] = raw;
         else if (stop) parameters.stopSequences = stop;
-        else ignored.push(key);
+        else if (!FORMAT_NAMES.has(key)) ignored.push(key);
       }
       if (ignored.length) trace.note('interceptors', ref.extensionName, `parameters not applied here: ${ignored.join(', ')}.`);
     }

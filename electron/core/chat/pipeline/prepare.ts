@@ -42,6 +42,8 @@ export interface PrepareInput {
   loreBooks?: LoreBooks;
   history: ChatMessage[];
   turnId: string;
+  /** The connection the reply is written on, and its model. */
+  connectionId: string;
   model: string;
   generationType: 'normal' | 'regenerate' | 'continue';
   /** The message (and swipe) the reply is written into. */
@@ -65,6 +67,8 @@ export interface Prepared {
   parameters: InterceptorParameters;
   /** Set when a context handler cancelled the generation. */
   cancelledBy?: string;
+  /** What the reply starts with: the preset's prefill, the prompt's last message (the model goes on from it). */
+  prefill?: string;
 }
 
 export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Promise<Prepared> {
@@ -95,6 +99,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     userId: 'local',
     characterId: session.id,
     personaId: personaIdOf(session.id),
+    // The connection the turn runs on (Lumiverse's spindleContext has it): an interceptor shapes its request by provider.
+    connectionId: input.connectionId,
     presetId: preset?.id ?? null,
     presetMetadata: preset?.metadata ?? null,
     personaAddonStates: {},
@@ -119,7 +125,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     ...patterns,
     ...extensionMacroSources(pipeline),
     phase: 'prompt',
-    ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType } } : {}),
+    ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType, ...prefillOf(preset, input.generationType) } } : {}),
     session: read,
     history,
     ...(council ? { deliberationBlock: council.deliberationBlock } : {}),
@@ -145,5 +151,15 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const activated = activatedWorldInfo(read, assembled.report);
   if (activated.length && !input.dryRun) pipeline?.broadcast('WORLD_INFO_ACTIVATED', { chatId: session.id, entries: activated });
   const intercepted = await runInterceptors(hooked, assembled.messages, assembled.sources, { ...handled.context, activatedWorldInfo: activated }, signal, trace);
-  return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters };
+  return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters, ...(assembled.prefill ? { prefill: assembled.prefill } : {}) };
+}
+
+/**
+ * A preset's "Start Reply With" (completionSettings.assistantPrefill, as Lumiverse imports and keeps it). A continuation
+ * goes on from the reply as written, so it starts with nothing new.
+ */
+function prefillOf(preset: PresetDto, generationType: PrepareInput['generationType']): { prefill?: string } {
+  const settings = (preset.prompts as { completionSettings?: { assistantPrefill?: unknown } } | undefined)?.completionSettings;
+  const prefill = settings?.assistantPrefill;
+  return generationType !== 'continue' && typeof prefill === 'string' && prefill !== '' ? { prefill } : {};
 }

@@ -14,6 +14,8 @@ export interface PresetChoice {
   blocks: readonly PromptBlock[];
   name: string;
   generationType: string;
+  /** Its "Start Reply With" (completionSettings.assistantPrefill), macros not yet resolved. */
+  prefill?: string;
 }
 
 export interface PresetParts {
@@ -35,7 +37,11 @@ export async function assembleFromPreset(choice: PresetChoice, parts: PresetPart
   const placed = resolver.used.has('lumiacouncildeliberation');
   const built = buildPresetPrompt({ ...rest, ...(deliberationBlock && !placed ? { deliberationBlock } : {}), blocks: choice.blocks, contents, generationType: choice.generationType });
   const sources: Array<MessageSource | null> = built.sources.map((i) => (i === null ? null : { id: history[i]!.id, index: i }));
-  const note = [`preset "${choice.name}"`, ...(built.report.cutMessages ? [`${built.report.cutMessages} oldest messages left out to fit`] : []), `≈${built.report.total} tokens`].join('; ');
-  const views: AssemblyView[] = [{ stage: 'assembly', by: 'host', messages: built.messages as LlmMessage[], note }];
-  return { messages: built.messages, report: built.report, views, sources };
+  // The reply starts with the preset's prefill: the prompt ends with it as the assistant's, as Lumiverse's does.
+  const prefill = choice.prefill ? await resolver.resolve(choice.prefill, { chatText: false }) : '';
+  const messages = prefill ? [...(built.messages as LlmMessage[]), { role: 'assistant' as const, content: prefill }] : (built.messages as LlmMessage[]);
+  if (prefill) sources.push(null);
+  const note = [`preset "${choice.name}"`, ...(built.report.cutMessages ? [`${built.report.cutMessages} oldest messages left out to fit`] : []), ...(prefill ? ['the reply starts with its prefill'] : []), `≈${built.report.total} tokens`].join('; ');
+  const views: AssemblyView[] = [{ stage: 'assembly', by: 'host', messages, note }];
+  return { messages, report: built.report, views, sources, ...(prefill ? { prefill } : {}) };
 }
