@@ -163,6 +163,8 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
       ...(d.batching ? { batching: d.batching } : {}),
       ...(d.onModelDelta ? { onModelDelta: d.onModelDelta } : {}),
       ...(pipeline ? { onBatch: (token: string, seq: number) => pipeline.broadcast('STREAM_TOKEN_RECEIVED', { generationId: turnId, chatId: sessionId, token, seq }) } : {}),
+      // As Lumiverse streams a reasoning model's thinking: extensions see the turn is alive before its first word (Auto Retry).
+      ...(pipeline ? { onReasoning: (token: string, seq: number) => pipeline.broadcast('STREAM_TOKEN_RECEIVED', { generationId: turnId, chatId: sessionId, token, type: 'reasoning', seq }) } : {}),
     },
     {
       sessionId,

@@ -27,6 +27,8 @@ export interface GenerationDeps {
   onModelDelta?: (text: string) => void;
   /** Each coalesced batch of text, as it goes out (extensions get it as STREAM_TOKEN_RECEIVED). */
   onBatch?: (text: string, seq: number) => void;
+  /** Each coalesced batch of the model's reasoning, numbered apart (extensions get it as STREAM_TOKEN_RECEIVED of type reasoning). */
+  onReasoning?: (text: string, seq: number) => void;
 }
 
 export interface GenerationInput {
@@ -69,6 +71,9 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
     deps.onBatch?.(chunk, seq);
     deps.emit({ type: 'chat.delta', sessionId, turnId, messageId: assistantMessageId, seq: seq++, text: chunk });
   }, deps.batching);
+  // The model's reasoning is not the reply: it goes to extensions only, in batches of its own.
+  let reasoningSeq = 0;
+  const thinking = new DeltaBatcher((chunk) => deps.onReasoning?.(chunk, reasoningSeq++), deps.batching);
   const onModelDelta = deps.onModelDelta;
   const guard = new ToolLoopGuard();
   if (input.prefill) {
@@ -114,7 +119,11 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
           case 'text-delta':
             onModelDelta?.(event.text);
             roundText.push(event.text);
+            thinking.flush();
             batcher.push(event.text);
+            break;
+          case 'reasoning-delta':
+            if (deps.onReasoning) thinking.push(event.text);
             break;
           case 'tool-call-start':
             offsets.set(event.id, text.length + roundText.join('').length);
@@ -211,6 +220,8 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
       }
     }
   } finally {
+    thinking.flush();
+    thinking.dispose();
     batcher.flush();
     batcher.dispose();
   }

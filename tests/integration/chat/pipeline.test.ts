@@ -186,6 +186,25 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(changed).toEqual([{ event: 'MESSAGE_DELETED', payload: { chatId: sessionId, messageId: staged.id } }]);
   }, 60_000);
 
+  it("a reasoning model's thinking reaches extensions as it comes, as STREAM_TOKEN_RECEIVED of type reasoning, before the reply's own tokens; it is not the reply", async () => {
+    await install();
+    const sessionId = await newSession(rig);
+    rig.server.enqueue({ reasoning: ['Weighing ', 'the tide.'], text: 'The reply.' });
+    const sent = await rig.call('chat.send', { sessionId, text: 'Think first' });
+    if (!sent.ok) throw new Error(JSON.stringify(sent.error));
+    const turnId = (sent.value as { turnId: string }).turnId;
+    await finished(rig, turnId);
+    const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { token?: string; type?: string; generationId?: string } }>;
+    const tokens = heard.filter((e) => e.event === 'STREAM_TOKEN_RECEIVED').map((e) => e.payload);
+    const thought = tokens.filter((t) => t.type === 'reasoning');
+    expect(thought.map((t) => t.token).join('')).toBe('Weighing the tide.');
+    expect(thought.every((t) => t.generationId === turnId)).toBe(true);
+    expect(tokens.findIndex((t) => t.type !== 'reasoning')).toBeGreaterThan(tokens.findLastIndex((t) => t.type === 'reasoning'));
+    expect(tokens.filter((t) => t.type === undefined).map((t) => t.token).join('')).toBe('The reply.');
+    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    expect(session.messages.at(-1)!.content).toBe('The reply.');
+  }, 60_000);
+
   it('a macro that expands to itself stops, with a note; the turn goes on', async () => {
     await install();
     const { reply } = await turn('Hello', { character: { name: 'Mira', description: 'Loop: {{pipeline_loop}}', personality: '', scenario: '' } });
