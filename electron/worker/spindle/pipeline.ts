@@ -153,6 +153,8 @@ export class PipelineRegistry {
   }
 
   async deliverFrontendMessage(payload: unknown): Promise<void> {
+    const bridged = corsProxyRequest(payload);
+    if (bridged) return this.answerCorsProxy(bridged);
     for (const handler of [...this.frontendHandlers]) {
       try {
         await handler(payload, this.userId);
@@ -161,4 +163,26 @@ export class PipelineRegistry {
       }
     }
   }
+
+  /**
+   * Lumiverse's built-in bridge for its frontends' corsProxy (Subsonic Controls' album art): the runtime answers the
+   * request itself through spindle.cors, the body as base64, and the extension's own handlers never see it. Without
+   * cors_proxy the host refuses it, and the frame is told so.
+   */
+  private async answerCorsProxy(request: { requestId: string; url: string; options: Record<string, unknown> }): Promise<void> {
+    const { signal: _signal, ...options } = request.options;
+    try {
+      const result = await this.requests.call('cors.fetch', { url: request.url, init: { ...options, responseType: 'arraybuffer' } } as never);
+      this.sendToFrontend({ type: '__cors_proxy_response', requestId: request.requestId, result });
+    } catch (err) {
+      this.sendToFrontend({ type: '__cors_proxy_response', requestId: request.requestId, error: (err as Error)?.message || 'CORS proxy request failed' });
+    }
+  }
+}
+
+/** A frontend's corsProxy request, as Lumiverse's frontends send one, or null. */
+function corsProxyRequest(payload: unknown): { requestId: string; url: string; options: Record<string, unknown> } | null {
+  const p = payload as { type?: unknown; requestId?: unknown; url?: unknown; options?: unknown } | null;
+  if (typeof p !== 'object' || p === null || p.type !== '__cors_proxy_request' || typeof p.requestId !== 'string' || typeof p.url !== 'string') return null;
+  return { requestId: p.requestId, url: p.url, options: typeof p.options === 'object' && p.options !== null ? (p.options as Record<string, unknown>) : {} };
 }
