@@ -60,8 +60,10 @@ describe('importing a file from the window', () => {
     const imported = await call('chat.sessions.importData', { data: png.toString('base64'), greeting: 2 });
     expect(imported).toMatchObject({ ok: true, value: { kind: 'card', characterName: 'Mara', greetings: 3, worldInfoEntries: 1, messages: 1, avatar: true } });
     const id = (imported.value as unknown as { id: string }).id;
-    const session = (await call('chat.sessions.get', { sessionId: id })).value as unknown as { messages: Array<{ content: string }>; avatar: { bytes: number } };
+    const session = (await call('chat.sessions.get', { sessionId: id })).value as unknown as { messages: Array<{ content: string }>; avatar: { bytes: number }; metadata?: Record<string, unknown> };
     expect(session.messages.map((m) => m.content)).toEqual(['Storm tonight.']);
+    // Which greeting opened it, where Lumiverse's greeting picker keeps it (an extension reads it as the chat's metadata).
+    expect(session.metadata).toEqual({ activeGreetingIndex: 2 });
     expect(session.avatar.bytes).toBe(picture.length);
     // The picture is the card's image without the card text in it.
     const avatar = (await call('chat.sessions.avatar', { sessionId: id })).value as unknown as { dataUrl: string };
