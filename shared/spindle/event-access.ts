@@ -58,8 +58,12 @@ function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => bool
  */
 const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas', PRESET_CHANGED: 'presets' };
 
-/** A branched chat's record (its name and metadata) goes only to extensions that may read chats; the others hear the ids. */
-function forkPayloadFor(payload: Payload, has: (p: ExtensionPermission) => boolean): Payload {
+/**
+ * A chat's record (its name and metadata) goes only to extensions that may read chats: in a branch (CHAT_FORKED) and
+ * when it changed (CHAT_CHANGED, as Lumiverse sends it after an update). The others hear the ids.
+ */
+const CHAT_RECORD_EVENTS = new Set(['CHAT_FORKED', 'CHAT_CHANGED']);
+function chatRecordPayloadFor(payload: Payload, has: (p: ExtensionPermission) => boolean): Payload {
   if (has('chats')) return payload;
   const { chat: _chat, ...ids } = payload;
   return ids;
@@ -69,7 +73,7 @@ function forkPayloadFor(payload: Payload, has: (p: ExtensionPermission) => boole
 export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[], receiver: string): unknown {
   const has = (p: ExtensionPermission) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<ExtensionPermission>).has(p));
   if (REGEX_EVENTS.has(event)) return payload && typeof payload === 'object' ? regexPayloadFor(payload as Payload, has, receiver) : null;
-  if (event === 'CHAT_FORKED') return payload && typeof payload === 'object' ? forkPayloadFor(payload as Payload, has) : null;
+  if (CHAT_RECORD_EVENTS.has(event)) return payload && typeof payload === 'object' ? chatRecordPayloadFor(payload as Payload, has) : null;
   const needs = Object.hasOwn(RECORD_EVENTS, event) ? RECORD_EVENTS[event]! : null;
   if (needs && !has(needs)) return payload && typeof payload === 'object' ? { id: (payload as Payload).id } : null;
   const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;

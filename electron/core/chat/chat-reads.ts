@@ -8,6 +8,7 @@ import { messageDto, type MessageView } from '../extensions/spindle-host/message
 import type { CouncilChat } from '../../../shared/types/council';
 import { characterDto, personaDto, type ChatReads, type ChatView } from '../extensions/spindle-host/chat-data';
 import { personaIdOf } from '../../../shared/spindle/lumiverse-ids';
+import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
 import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
@@ -222,7 +223,7 @@ export function chatReads(options: {
     },
     updateChat(id, { name, metadata }) {
       mutable(id);
-      sessions.mutate(id, (s) => {
+      const updated = sessions.mutate(id, (s) => {
         if (name !== undefined) Object.assign(s, { title: name, titleSet: true });
         if (metadata !== undefined) {
           const { metadata: _previous, ...rest } = s;
@@ -230,6 +231,10 @@ export function chatReads(options: {
         }
       });
       options.changed(id);
+      // As Lumiverse tells a chat's record changed (an extension's cache of its metadata is stale).
+      const changedFields = [...(name !== undefined ? ['name'] : []), ...(metadata !== undefined ? ['metadata'] : [])];
+      const chat = chatDto({ id, name: updated.title, metadata: updated.metadata, createdAt: updated.createdAt, updatedAt: updated.updatedAt });
+      options.chat.broadcast('CHAT_CHANGED', { chatId: id, chat, changedFields });
     },
   };
 }

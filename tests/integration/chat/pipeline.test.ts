@@ -246,6 +246,14 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(after.messages.map((m) => m.content)).toEqual([...session.messages.slice(0, -2).map((m) => m.content), 'appended by the extension [tracked]']);
     expect(after.messages.at(-1)!.metadata).toEqual({ tracker: { hp: 3 } });
     expect(after.metadata).toEqual({ scene: 'harbour' });
+    // Its update is told as Lumiverse tells one: CHAT_CHANGED with the chat's record and what changed.
+    let updates: Array<{ event: string; payload: Record<string, unknown> }> = [];
+    for (let i = 0; i < 200 && !updates.length; i++) {
+      const all = JSON.parse(((await invoke('message_events')) as { content: string }).content) as typeof updates;
+      updates = all.filter((e) => e.event === 'CHAT_CHANGED');
+      if (!updates.length) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(updates.map((e) => e.payload)).toEqual([{ chatId: sessionId, chat: expect.objectContaining({ id: sessionId, metadata: { scene: 'harbour' } }), changedFields: ['metadata'] }]);
   }, 60_000);
 
   it("appendMessage with triggerGeneration: the person's line kept with its metadata, then the reply to it, as the person's send; without generation, refused and nothing appended", async () => {

@@ -82,5 +82,9 @@ describe('E1: what an event carries follows the permissions', () => {
     const { chat: _chat, ...ids } = forked;
     expect(eventPayloadFor('CHAT_FORKED', forked, none, 'x')).toEqual(ids);
     expect(eventPayloadFor('CHAT_FORKED', forked, ['chats'], 'x')).toEqual(forked);
+    const changed = { chatId: 's1', chat: { id: 's1', name: 'Mara', metadata: { scene: 'harbour' } }, changedFields: ['metadata'] };
+    expect(eventPayloadFor('CHAT_CHANGED', changed, none, 'x')).toEqual({ chatId: 's1', changedFields: ['metadata'] });
+    expect(eventPayloadFor('CHAT_CHANGED', changed, ['chats'], 'x')).toEqual(changed);
+    expect(eventPayloadFor('CHAT_CHANGED', { chatId: 's1' }, none, 'x')).toEqual({ chatId: 's1' });
   });
 });
