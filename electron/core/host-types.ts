@@ -27,6 +27,8 @@ import type { EngineLauncher } from './local-model/engine-launcher';
 
 export interface HostPorts {
   dataDir: string;
+  /** The system clipboard (the desktop app's Electron clipboard); absent where the window writes its own (browser mode, the CLI). */
+  clipboard?: { writeText(text: string): void };
   mode: 'desktop' | 'browser' | 'cli';
   settingsBackend: SettingsBackendFactory;
   log: Logger;

@@ -261,6 +261,11 @@ export async function createHost(ports: HostPorts): Promise<Host> {
       presence.report(windowId, visible);
       return {};
     },
+    'app.clipboard.write': ({ text }) => {
+      if (!ports.clipboard) return { written: false };
+      ports.clipboard.writeText(text);
+      return { written: true };
+    },
     'notices.dismiss': ({ id }) => {
       const index = notices.findIndex((n) => n.id === id);
       if (index < 0) return { dismissed: false };

@@ -1,6 +1,6 @@
 // Desktop entry point: single instance, --data-dir, the host, the app:// page and an orderly quit.
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, session } from 'electron';
 import { createHost, type Host } from '../core/host';
 import { listenForCli, type AppSocket } from '../core/app-socket/server';
 import { takeKeyEnvironment } from '../core/connections/key-environment';
@@ -77,6 +77,8 @@ function run(dataDir: string): void {
       engineLauncher: utilityEngineLauncher,
       bundledExtensionsDir: path.join(app.getAppPath(), 'resources', 'extensions'),
       secrets: new SafeStorageSecretStore({ dataDir, log: consoleLogger }),
+      // The page may not write the clipboard (its session refuses every permission): copying goes through main.
+      clipboard: { writeText: (text) => clipboard.writeText(text) },
       // The extensions' workers start once the window is open (launching them blocks this thread a while each).
       deferToolSources: true,
     });

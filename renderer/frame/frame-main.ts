@@ -11,6 +11,7 @@ import { RuntimeState } from './runtime-state';
 import { followChat, followOpenSettings, installPageFetch, installPageXhr } from './lumiverse-page';
 import { watchBodyLayer } from './body-layer';
 import { createComposerStandIn } from './lumiverse-composer';
+import { installClipboard } from './clipboard';
 
 const RUNTIME_KEY = '__councilWorkbenchFrameRuntime';
 
@@ -60,6 +61,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   // Lumiverse's page, as its code expects to find it (lumiverse-page.ts, body-layer.ts).
   installPageFetch(window, channel);
   installPageXhr(window, channel);
+  installClipboard(window, channel);
   followOpenSettings(window, channel);
   followChat(window, init.activeChat);
   const composer = createComposerStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));

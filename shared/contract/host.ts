@@ -4,6 +4,8 @@ import { endpoint } from '../rpc/endpoint';
 import { NoticeSchema } from '../notices';
 
 const Empty = Type.Object({}, { additionalProperties: false });
+/** The longest text put on the clipboard at once (a note, a long reply): within a host call's 1 MB of input as JSON. */
+export const MAX_CLIPBOARD_CHARS = 256 * 1024;
 
 export const StatusSchema = Type.Object({
   dataDir: Type.String(),
@@ -26,6 +28,11 @@ export const hostMethods = {
     description: 'A window says whether the person can see it, when that changes and every 30 s while it does (extensions ask whether the person is away).',
     params: Type.Object({ windowId: Type.String({ minLength: 1, maxLength: 64 }), visible: Type.Boolean() }, { additionalProperties: false }),
     result: Type.Object({}),
+  }),
+  'app.clipboard.write': endpoint({
+    description: "Puts text on the system clipboard (the desktop app's, which the window's own page may not write); written false: this host has none, and the window writes its own.",
+    params: Type.Object({ text: Type.String({ maxLength: MAX_CLIPBOARD_CHARS }) }, { additionalProperties: false }),
+    result: Type.Object({ written: Type.Boolean() }),
   }),
   'notices.dismiss': endpoint({ description: 'Dismiss one notice by id.', params: Type.Object({ id: Type.String({ maxLength: 200 }) }, { additionalProperties: false }), result: Type.Object({ dismissed: Type.Boolean() }) }),
 };

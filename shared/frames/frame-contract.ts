@@ -7,6 +7,7 @@
 // endpoint (shared/rpc/endpoint.ts) answered by id, and the app's notices as events { topic, data }.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { endpoint } from '../rpc/endpoint';
+import { MAX_CLIPBOARD_CHARS } from '../contract/host';
 import { FrontendArgsSchema, FrontendCallSchema, HostStateSchema } from './host-state';
 
 const Text = (max: number) => Type.String({ maxLength: max });
@@ -126,6 +127,8 @@ export const FRAME_METHODS = {
       items: Type.Array(Open({ key: Text(120), label: Type.Optional(Text(200)), disabled: Type.Optional(Type.Boolean()), danger: Type.Optional(Type.Boolean()), type: Type.Optional(Text(20)) }), { maxItems: 100 }),
     }), result: Closed({ selectedKey: Type.Union([Type.String(), Type.Null()]) }) }),
   'permissions.request': endpoint({ params: Closed({ permissions: Type.Array(Text(64), { maxItems: 64 }), reason: Type.Optional(Text(1000)) }), result: Type.Array(Type.String()) }),
+  /** navigator.clipboard.writeText from its code (which runs in a frame that never has focus): the app writes it. */
+  'clipboard.write': endpoint({ params: Closed({ text: Type.String({ maxLength: MAX_CLIPBOARD_CHARS }) }), result: Type.Null() }),
   'uploads.pickFile': endpoint({ params: Closed({ accept: Type.Optional(Type.Array(Text(100), { maxItems: 50 })), multiple: Type.Optional(Type.Boolean()), maxSizeBytes: Type.Optional(Num) }), result: Type.Array(UploadedFileSchema) }),
   /** A model combobox bound to a connection: its models' names (without connectionId, the open chat's connection). */
   'connections.models': endpoint({ params: Closed({ connectionId: Type.Optional(Id) }), result: Closed({ models: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 5000 }) }) }),

@@ -66,6 +66,10 @@ export interface Rig {
   hostState: HostState;
   /** How the fake host answers the frame's `/api/v1/…` requests (Lumiverse's 404 unless a test says otherwise). */
   page: (request: { method: string; path: string; body?: string }) => { status: number; body: unknown };
+  /** Whether the person just clicked or typed in the window (its transient activation). */
+  userActive: boolean;
+  /** What the host put on the system clipboard. */
+  clipboard: string[];
 }
 
 const rigs: Array<Rig & { unwatch(): void }> = [];
@@ -106,6 +110,10 @@ export async function rig(granted: ExtensionPermission[] = ['tools'], hostState:
           return { ok: false, error: { code: (err as { code?: string }).code ?? 'INTERNAL', message: (err as Error).message } };
         }
       }
+      if (method === 'app.clipboard.write') {
+        r.clipboard.push((input as { text: string }).text);
+        return { ok: true, value: { written: true } };
+      }
       if (method === 'extensions.pageRequest') {
         const answer = r.page(input as { method: string; path: string; body?: string });
         return { ok: true, value: { status: answer.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer.body), bodyEncoding: 'utf8' } };
@@ -124,6 +132,7 @@ export async function rig(granted: ExtensionPermission[] = ['tools'], hostState:
     timers,
     onStopped: () => void (stopped = true),
     activeConnection: () => r.activeConnection,
+    userActive: () => r.userActive,
   });
   const channel = new FrameChannel(broker.transfer);
   const initial = new Promise<FrameNotice<'init'>>((resolve) => channel.on('init', resolve));
@@ -149,6 +158,8 @@ export async function rig(granted: ExtensionPermission[] = ['tools'], hostState:
     hostState,
     activeConnection: 'main-conn',
     page: () => ({ status: 404, body: { error: 'Not found' } }),
+    userActive: false,
+    clipboard: [],
     frontend: () => null,
     unwatch: () => drawer.stop(),
     store,

@@ -1,6 +1,8 @@
 // An exported file (profile JSON, run trace JSON Lines): a download through a Blob URL, a copy button, and the text itself.
 import { useEffect, useId, useRef, useState } from 'react';
+import { useHost } from '../../app/context';
 import { modifierLabel } from '../../app/platform';
+import { copyText as copyToClipboard } from '../../api/clipboard';
 import { Icon } from '../../components/Icon';
 
 type CopyState = 'idle' | 'copied' | 'manual';
@@ -13,6 +15,7 @@ export function safeFileName(name: string): string {
 
 export function FileExport(props: { fileName: string; content: string; mime: string; title: string; onClose(): void; testId?: string }) {
   const id = useId();
+  const host = useHost();
   const [url, setUrl] = useState<string | null>(null);
   const [copy, setCopy] = useState<CopyState>('idle');
   const areaRef = useRef<HTMLTextAreaElement>(null);
@@ -27,8 +30,7 @@ export function FileExport(props: { fileName: string; content: string; mime: str
 
   const copyText = async () => {
     try {
-      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(props.content);
+      if (!(await copyToClipboard(host, props.content))) throw new Error('no clipboard');
       setCopy('copied');
     } catch {
       areaRef.current?.focus();

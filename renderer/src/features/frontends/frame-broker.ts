@@ -32,6 +32,8 @@ export interface BrokerDeps {
   onStopped(): void;
   /** The connection a model picker without one lists (the open chat's), if any. */
   activeConnection(): string | null;
+  /** Whether the person just clicked or typed in the window (its transient activation; tests say so themselves). */
+  userActive?(): boolean;
 }
 
 /** What the app tells the frame (renderer/frame/channel.ts). */

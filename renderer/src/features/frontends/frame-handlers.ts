@@ -4,6 +4,7 @@ import type { FrameError, FrameMethod, FrameParams, FrameResult, SurfaceKind } f
 import { checkJsonBudget } from '../../../../shared/json-budget';
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
 import type { BrokerDeps } from './frame-broker';
+import { copyText } from '../../api/clipboard';
 import { frontendsActions, PRESET_TOOLBAR_MOUNT_POINTS, surfaceKey, type DialogKind } from './frontends-store';
 
 /** A surface kind and the permission Lumiverse asks of it. */
@@ -136,6 +137,12 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
         else granted = result.value.granted;
       }
       return granted;
+    },
+    'clipboard.write': async ({ text }) => {
+      // As a browser asks of a page: the person's click or key just now (on its place, its menu, anywhere in the window).
+      if (!(deps.userActive?.() ?? navigator.userActivation?.isActive === true)) refuse('PERMISSION_DENIED', 'Copying needs the person to have just clicked or typed.');
+      if (!(await copyText(deps.host, text))) refuse('UNSUPPORTED_HERE', 'The clipboard could not be written.');
+      return null;
     },
     'uploads.pickFile': (params) => ctx.dialog('file', params) as Promise<FrameResult<'uploads.pickFile'>>,
     'connections.models': async ({ connectionId }) => {

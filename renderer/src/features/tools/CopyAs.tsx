@@ -7,6 +7,7 @@ import { modifierLabel } from '../../app/platform';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { exportToolSpec, type SpecFormat } from '../../stores/tools/tools-commands';
+import { copyText as copyToClipboard } from '../../api/clipboard';
 
 export type { SpecFormat };
 
@@ -48,9 +49,8 @@ export function CopyAs(props: { tool: ToolInfo }) {
 
   const copyText = async (text: string) => {
     try {
-      // The desktop app's permission handler may refuse clipboard access; so may a browser without focus.
-      if (!navigator.clipboard?.writeText) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
+      // The host's clipboard in the desktop app, the page's own in a browser (which refuses it without focus).
+      if (!(await copyToClipboard(host, text))) throw new Error('no clipboard');
       setCopy('copied');
     } catch {
       const area = textRef.current;

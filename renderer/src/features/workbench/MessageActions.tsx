@@ -9,7 +9,7 @@ import { InlineError } from '../../components/InlineError';
 import { useAction } from '../../components/use-action';
 import { branchSession, deleteMessage, editMessage, regenerateReply, swipeMessage } from '../../stores/chat/chat-commands';
 import { turnOf } from '../../stores/chat/chat-slice';
-import { copyText } from './files';
+import { copyText } from '../../api/clipboard';
 import { useOwnButtonsWait, waitingButton } from './reply-wait';
 
 export interface MessageActionProps {
@@ -93,7 +93,7 @@ export function MessageActions(props: MessageActionProps & { onEdit: () => void;
   const count = message.swipes?.length ?? 1;
   const at = message.swipeId ?? 0;
   const swipe = (direction: 'left' | 'right') => void act('Could not change the swipe', () => swipeMessage(store, host, { sessionId, messageId: message.id, direction }));
-  const copy = async () => setCopied(await copyText(message.content));
+  const copy = async () => setCopied(await copyText(host, message.content));
   return (
     <footer className="msg__actions" data-testid="message-actions" ref={actions}>
       {message.role === 'assistant' && count > 1 && (

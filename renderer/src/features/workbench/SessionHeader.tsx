@@ -6,7 +6,8 @@ import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { Icon } from '../../components/Icon';
 import { InlineError } from '../../components/InlineError';
 import { deleteSession, exportSession, renameSession } from '../../stores/chat/chat-commands';
-import { copyText, downloadText } from './files';
+import { downloadText } from './files';
+import { copyText } from '../../api/clipboard';
 import { CharacterPicture } from './CharacterPicture';
 import { ExportAs } from './ExportAs';
 import { MacrosView } from './MacrosView';
@@ -77,7 +78,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
     const { fileName, json } = result.value;
     let done: 'downloaded' | 'copied' | 'manual';
     if (how === 'download') done = downloadText(fileName, json) ? 'downloaded' : 'manual';
-    else done = (await copyText(json)) ? 'copied' : 'manual';
+    else done = (await copyText(host, json)) ? 'copied' : 'manual';
     setBusy(null);
     setExported({ fileName, json, how: done });
   };

@@ -24,17 +24,6 @@ function downloadBlob(fileName: string, blob: Blob): boolean {
   }
 }
 
-/** Copies text; false when the clipboard refuses (the desktop permission handler, or a page without focus). */
-export async function copyText(text: string): Promise<boolean> {
-  try {
-    if (!navigator.clipboard?.writeText) return false;
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Largest session file the import form reads (the host caps messages anyway). */
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
