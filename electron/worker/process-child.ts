@@ -64,13 +64,16 @@ export function childProcessRuntime(send: (message: ChildToHostMessage) => void,
       } catch (err) {
         return fail(err instanceof Error ? err.message : err);
       }
+      // Stopped while its entry loaded: it never runs.
+      if (ended) return;
       if (!run) return fail(`Backend process entry "${init.entry}" must export a default function or named "run" function`);
       const context = {
         processId: init.processId,
         entry: init.entry,
         kind: init.kind,
         ...(init.key !== undefined ? { key: init.key } : {}),
-        payload: init.payload,
+        // Omitted when the spawn gave none, as Lumiverse's context has it.
+        ...(Object.hasOwn(init, 'payload') ? { payload: init.payload } : {}),
         ...(init.metadata !== undefined ? { metadata: init.metadata } : {}),
         ...(init.userId !== undefined ? { userId: init.userId } : {}),
         ready() {

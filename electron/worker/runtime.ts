@@ -43,7 +43,9 @@ function installBun(warn: (text: string) => void, storage: SpindleStorage, folde
 
 /** A managed backend process has no spindle API, so no storage: its Bun.write and relative Bun.file are refused. */
 const NO_STORAGE = new Proxy({} as SpindleStorage, {
-  get: () => () => Promise.reject(Object.assign(new Error('A backend process has no storage; its parent backend keeps files (spindle.storage).'), { code: 'UNSUPPORTED_HERE' })),
+  // Not a thenable, nor anything a symbol names: only its methods answer, each refused.
+  get: (_target, name) =>
+    typeof name !== 'string' || name === 'then' ? undefined : () => Promise.reject(Object.assign(new Error('A backend process has no storage; its parent backend keeps files (spindle.storage).'), { code: 'UNSUPPORTED_HERE' })),
 });
 
 /** Whether Node's permission model confines this process (the Node launcher turns it on). */

@@ -17,7 +17,7 @@ export const FILE_REQUESTS = {
   'uploads.delete': endpoint({ ...positional({ uploadId: Id(64) }), result: Type.Boolean() }),
   // Images it keeps in its own data (permission images), in Lumiverse's ImageDTO shape; the bytes as base64.
   'images.list': endpoint({ ...positional({ options: ImageOptions }), result: Page(Image), permission: 'images' }),
-  'images.get': endpoint({ ...positional({ imageId: Id(64), options: ImageOptions }), result: OrNull(Image), permission: 'images' }),
+  'images.get': endpoint({ ...positional({ imageId: Id(200), options: ImageOptions }), result: OrNull(Image), permission: 'images' }),
   'images.upload': endpoint({ ...named({ data: Type.String({ description: 'base64' }), filename: Opt(Type.String({ maxLength: 1024 })), mime_type: Opt(Type.String({ maxLength: 200 })), owner_character_id: Opt(Type.String({ maxLength: 256 })), owner_chat_id: Opt(Type.String({ maxLength: 256 })) }), result: Image, errors: ['INPUT_TOO_LARGE', 'QUOTA_EXCEEDED'], permission: 'images' }),
   'images.delete': endpoint({ ...positional({ imageId: Id(64) }), result: Type.Boolean(), permission: 'images' }),
   'images.deleteMany': endpoint({ ...positional({ imageIds: Type.Array(Id(64), { maxItems: 1000 }) }), result: Type.Number(), permission: 'images' }),

@@ -38,7 +38,6 @@ export function responseFormat(value: unknown, at: string): Knobs['responseForma
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const MAX_PARAMETER_TOOLS = MAX_GENERATE_TOOLS;
 type ToolSchema = { name: string; description: string; parameters: Record<string, unknown> };
 
 /**
@@ -49,9 +48,11 @@ type ToolSchema = { name: string; description: string; parameters: Record<string
  */
 export function parameterTools(value: unknown): ToolSchema[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const tools = value.slice(0, MAX_PARAMETER_TOOLS).flatMap((raw): ToolSchema[] => {
+  const tools = value.slice(0, MAX_GENERATE_TOOLS).flatMap((raw): ToolSchema[] => {
     const tool = (raw ?? {}) as { type?: unknown; function?: Record<string, unknown>; name?: unknown; description?: unknown; input_schema?: unknown };
     const spec = tool.type === 'function' && tool.function ? { name: tool.function.name, description: tool.function.description, schema: tool.function.parameters } : { name: tool.name, description: tool.description, schema: tool.input_schema };
+    // No schema is a function of no arguments, as both providers read one.
+    if (spec.schema === undefined) spec.schema = { type: 'object', properties: {} };
     if (typeof spec.name !== 'string' || !TOOL_NAME.test(spec.name) || typeof spec.schema !== 'object' || spec.schema === null || Array.isArray(spec.schema)) return [];
     return [{ name: spec.name, description: typeof spec.description === 'string' ? spec.description : '', parameters: spec.schema as Record<string, unknown> }];
   });

@@ -4,7 +4,7 @@
 // on what crossed, since a worker runs a stranger's code.
 import { utf8ByteLength } from '../protocol/limits';
 
-/** Lumiverse's limits, from its backend-processes documentation. */
+/** Lumiverse's limits (developer docs, backend-processes.md: "Managed-process JSON-safe wire limits"). */
 export const MANAGED_VALUE_LIMITS = { bytes: 256 * 1024, visited: 10_000, depth: 32, entries: 1_000 } as const;
 
 /** What one budget has used so far: shared by a spawn's two roots. */
@@ -29,10 +29,12 @@ export function managedValueProblem(value: unknown, where: string, budget: Manag
     // A completed shared reference is counted once, as Lumiverse counts it.
     if (budget.seen.has(v)) return null;
     if (++budget.visited > MANAGED_VALUE_LIMITS.visited) return `${at}: more than ${MANAGED_VALUE_LIMITS.visited} values in all.`;
+    // Counted before anything is walked: a huge array is refused without a descriptor made for each of its entries.
+    const count = Array.isArray(v) ? v.length : Object.keys(v).length;
+    if (count > MANAGED_VALUE_LIMITS.entries) return `${at} has ${count} entries; the limit is ${MANAGED_VALUE_LIMITS.entries}.`;
     const shape = shapeProblem(v, at);
     if (shape) return shape;
     const keys = Object.keys(v);
-    if (keys.length > MANAGED_VALUE_LIMITS.entries) return `${at} has ${keys.length} entries; the limit is ${MANAGED_VALUE_LIMITS.entries}.`;
     path.push(v);
     const isArray = Array.isArray(v);
     for (const key of keys) {

@@ -64,7 +64,6 @@ export interface LlmToolDefinition {
   parameters: JsonSchema;
 }
 
-/** 'auto': the model decides. `{ name }`: the model must call that tool (forced function call). */
 /** auto: the model decides; required: it must call one; none: it may not; a name: it must call that one. */
 export type LlmToolChoice = 'auto' | 'required' | 'none' | { name: string };
 

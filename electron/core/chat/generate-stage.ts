@@ -25,9 +25,11 @@ export interface GenerationDeps {
   emit: (event: ChatEvent) => void;
   batching?: DeltaBatcherOptions;
   onModelDelta?: (text: string) => void;
-  /** Each coalesced batch of text, as it goes out (extensions get it as STREAM_TOKEN_RECEIVED). */
+  /**
+   * Each coalesced batch of text, and of the model's reasoning, as it goes out (extensions get them as
+   * STREAM_TOKEN_RECEIVED, of type reasoning for the latter), numbered in one sequence as Lumiverse numbers them.
+   */
   onBatch?: (text: string, seq: number) => void;
-  /** Each coalesced batch of the model's reasoning, numbered apart (extensions get it as STREAM_TOKEN_RECEIVED of type reasoning). */
   onReasoning?: (text: string, seq: number) => void;
 }
 
@@ -67,13 +69,14 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
   let finishReason: ChatFinishReason = 'stop';
   let reason: string | undefined;
   let error: HostError | undefined;
+  // The chat's deltas are numbered for the window; what extensions hear, reasoning and text together, for them.
+  let streamSeq = 0;
   const batcher = new DeltaBatcher((chunk) => {
-    deps.onBatch?.(chunk, seq);
+    deps.onBatch?.(chunk, streamSeq++);
     deps.emit({ type: 'chat.delta', sessionId, turnId, messageId: assistantMessageId, seq: seq++, text: chunk });
   }, deps.batching);
   // The model's reasoning is not the reply: it goes to extensions only, in batches of its own.
-  let reasoningSeq = 0;
-  const thinking = new DeltaBatcher((chunk) => deps.onReasoning?.(chunk, reasoningSeq++), deps.batching);
+  const thinking = new DeltaBatcher((chunk) => deps.onReasoning?.(chunk, streamSeq++), deps.batching);
   const onModelDelta = deps.onModelDelta;
   const guard = new ToolLoopGuard();
   if (input.prefill) {

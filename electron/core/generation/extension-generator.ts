@@ -18,6 +18,7 @@ import type { ConnectionProfile, LlmCompletedToolCall, LlmCompletion, LlmEvent, 
 import type { ExtensionGenerator } from '../extensions/spindle-host/generation-gate';
 import type { LlmCallOptions } from '../llm/client';
 import { sidecarRequest } from '../llm/sidecar-config';
+import { completionCollector } from '../llm/completion';
 
 export interface ExtensionGeneratorDeps {
   llm: {
@@ -132,40 +133,19 @@ export function createExtensionGenerator(deps: ExtensionGeneratorDeps): Extensio
 
     async stream(input: LumiverseGenerateInput, signal: AbortSignal, chunk: (value: unknown) => void) {
       const { profile, request } = lumiverseTarget(input);
-      let content = '';
-      let reasoning = '';
-      const calls: LlmCompletedToolCall[] = [];
-      let finish: LlmFinishReason = 'other';
-      let usage: LlmUsage | undefined;
+      const collect = completionCollector();
       for await (const event of deps.llm.stream(profile, request, { ...CALL_OPTIONS, signal })) {
-        if (event.type === 'text-delta') {
-          content += event.text;
-          chunk({ type: 'token', token: event.text });
-        } else if (event.type === 'reasoning-delta') {
-          reasoning += event.text;
-          chunk({ type: 'reasoning', token: event.text });
-        } else if (event.type === 'tool-call-end') {
-          calls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: true, args: event.args });
-        } else if (event.type === 'tool-call-failed') {
-          calls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: false, error: event.error });
-        } else if (event.type === 'finish') {
-          finish = event.reason;
-          usage = event.usage;
-        } else if (event.type === 'error') {
-          throw new HostFailure(event.error);
-        }
+        if (event.type === 'text-delta') chunk({ type: 'token', token: event.text });
+        else if (event.type === 'reasoning-delta') chunk({ type: 'reasoning', token: event.text });
+        const completion = collect.take(event);
+        if (!completion) continue;
+        // The terminal chunk carries the whole response, as Lumiverse's StreamChunkDTO has it.
+        const { text: _text, finishReason: _finishReason, ...response } = lumiverseResponse(completion);
+        const done = { type: 'done', ...response };
+        chunk(done);
+        return done;
       }
-      // The terminal chunk carries the whole response, as Lumiverse's StreamChunkDTO has it.
-      const done = {
-        type: 'done',
-        content,
-        ...(reasoning ? { reasoning } : {}),
-        finish_reason: FINISH[finish],
-        ...(calls.length ? { tool_calls: calls.map(toolCallDto) } : {}),
-        ...(usage ? { usage: lumiverseUsage(usage) } : {}),
-      };
-      chunk(done);
-      return done;
+      return collect.ended();
     },
 
     async quiet(input: QuietGenerateInput, signal: AbortSignal): Promise<string> {

@@ -7,7 +7,6 @@ export { PLAN_MAX_TEMPERATURE, type PlanArgumentsInput, type PlannedArguments } 
 import { HostFailure } from '../../../shared/errors';
 import type {
   ConnectionProfile,
-  LlmCompletedToolCall,
   LlmCompletion,
   LlmEvent,
   LlmRequest,
@@ -17,7 +16,8 @@ import { requestHeaders } from '../connections/header-secrets';
 import { resolveApiKey, type Env, type SecretStore } from '../connections/secret-store';
 import { validateProfile } from '../connections/validate-profile';
 import { silentLogger, systemTimers, type Logger, type Timers } from '../ports';
-import { cancelledError, classifyError, timeoutError } from '../connections/provider-errors';
+import { classifyError, timeoutError } from '../connections/provider-errors';
+import { completionCollector } from './completion';
 import { checkSampling, toModelMessages, toToolChoice } from './messages';
 import { KEY_REQUIRED } from '../connections/providers';
 import { StreamParts, type AttemptOutcome } from './stream-parts';
@@ -167,30 +167,12 @@ export class LlmClient {
 
   /** Collects a whole response. Throws HostFailure with the stream's error (CANCELLED after an abort). */
   async complete(profile: ConnectionProfile, request: LlmRequest, options: LlmCallOptions = {}): Promise<LlmCompletion> {
-    let text = '';
-    let reasoning = '';
-    const toolCalls: LlmCompletedToolCall[] = [];
+    const collect = completionCollector();
     for await (const event of this.stream(profile, request, options)) {
-      switch (event.type) {
-        case 'text-delta':
-          text += event.text;
-          break;
-        case 'reasoning-delta':
-          reasoning += event.text;
-          break;
-        case 'tool-call-end':
-          toolCalls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: true, args: event.args });
-          break;
-        case 'tool-call-failed':
-          toolCalls.push({ id: event.id, name: event.name, argsText: event.argsText, ok: false, error: event.error });
-          break;
-        case 'finish':
-          return { text, ...(reasoning ? { reasoning } : {}), toolCalls, finishReason: event.reason, ...(event.usage ? { usage: event.usage } : {}) };
-        case 'error':
-          throw new HostFailure(event.error);
-      }
+      const done = collect.take(event);
+      if (done) return done;
     }
-    throw new HostFailure(cancelledError());
+    return collect.ended();
   }
 
   /** One forced call of `tool`, its arguments checked and asked for once more when refused (plan-arguments.ts). */

@@ -201,6 +201,8 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(thought.every((t) => t.generationId === turnId)).toBe(true);
     expect(tokens.findIndex((t) => t.type !== 'reasoning')).toBeGreaterThan(tokens.findLastIndex((t) => t.type === 'reasoning'));
     expect(tokens.filter((t) => t.type === undefined).map((t) => t.token).join('')).toBe('The reply.');
+    // One sequence for both, as Lumiverse numbers them: an extension that keeps the order by seq loses nothing.
+    expect(tokens.map((t) => (t as { seq: number }).seq)).toEqual(tokens.map((_, i) => i));
     const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(session.messages.at(-1)!.content).toBe('The reply.');
   }, 60_000);

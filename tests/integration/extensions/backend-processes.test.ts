@@ -103,10 +103,18 @@ describe('spindle.backendProcesses', () => {
     expect(seen.secondEnd).toEqual({ state: 'stopped', exitReason: 'stopped' });
   }, 60_000);
 
-  it('runs a child as contained as its worker: no network, no writes, no processes, no spindle', async () => {
+  it('runs a child as contained as its worker: no network, no writes, no reads outside its folder, no processes, no signal to its parent, no spindle', async () => {
     const r = await installed();
     const probes = await run<Record<string, string>>(r, 'contained');
-    expect(probes).toEqual({ type: 'probes', fetch: 'refused: ERR_ACCESS_DENIED', write: 'refused: ERR_ACCESS_DENIED', spawn: 'refused: ERR_ACCESS_DENIED', spindle: 'undefined' });
+    expect(probes).toEqual({
+      type: 'probes',
+      fetch: 'refused: ERR_ACCESS_DENIED',
+      write: 'refused: ERR_ACCESS_DENIED',
+      spawn: 'refused: ERR_ACCESS_DENIED',
+      readOutside: 'refused: ERR_ACCESS_DENIED',
+      killParent: 'refused: ERR_ACCESS_DENIED',
+      spindle: 'undefined',
+    });
   }, 60_000);
 
   it('keeps at most 16 at once', async () => {
@@ -130,16 +138,16 @@ describe('spindle.backendProcesses', () => {
 describe('a backend process entry', () => {
   it('may not lead out of the extension through a link', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-entry-'));
+    const outside = path.join(os.tmpdir(), `cw-outside-${process.pid}.js`);
     try {
       fs.mkdirSync(path.join(folder, 'dist'));
-      const outside = path.join(os.tmpdir(), `cw-outside-${process.pid}.js`);
       fs.writeFileSync(outside, 'export default () => {};');
       fs.symlinkSync(outside, path.join(folder, 'dist', 'escape.js'));
       fs.writeFileSync(path.join(folder, 'dist', 'inside.js'), 'export default () => {};');
       expect(() => resolveProcessEntry(folder, 'dist/escape.js')).toThrow(/leads outside the extension's folder/);
       expect(resolveProcessEntry(folder, 'dist\\inside.js')).toEqual({ entry: 'dist/inside.js', entryPath: fs.realpathSync(path.join(folder, 'dist', 'inside.js')) });
-      fs.rmSync(outside);
     } finally {
+      fs.rmSync(outside, { force: true });
       fs.rmSync(folder, { recursive: true, force: true });
     }
   });

@@ -325,8 +325,11 @@ describe('with the generation permission', () => {
     expect(first.tools.map((t) => t.function.name)).toEqual(['set_expression']);
     expect(first.tools[0]!.function.parameters).toMatchObject(schema);
     expect(first.tool_choice).toEqual({ type: 'function', function: { name: 'set_expression' } });
-    await invoke('quiet', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Again.' }], connection_id: 'local', parameters: { tools: [{ type: 'function', function: { name: 'note', parameters: { type: 'object', properties: {} } } }] } } });
-    expect((rig.server.generations[1]!.body as { tools: Array<{ function: { name: string } }> }).tools.map((t) => t.function.name)).toEqual(['note']);
+    await invoke('quiet', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Again.' }], connection_id: 'local', parameters: { tools: [{ type: 'function', function: { name: 'note', parameters: { type: 'object', properties: {} } } }, { type: 'function', function: { name: 'ping' } }] } } });
+    // A function without a schema takes no arguments, as OpenAI reads one.
+    const second = (rig.server.generations[1]!.body as { tools: Array<{ function: { name: string; parameters: unknown } }> }).tools;
+    expect(second.map((t) => t.function.name)).toEqual(['note', 'ping']);
+    expect(second[1]!.function.parameters).toMatchObject({ type: 'object', properties: {} });
   });
 
   it('a provider error comes back redacted: the key the server echoed never reaches the worker', async () => {

@@ -18,7 +18,7 @@ function setup(open = true) {
   const sessions = new SessionStore({ dataDir: tempDir() });
   const session = sessions.create({ worldInfo: [{ id: 'harbour', keywords: ['harbour'], content: 'The harbour is closed.', enabled: true }] });
   const library = new BookLibrary(sessions.db, { now: () => 0 });
-  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library, runningCouncilChat: () => null, changed: () => {} });
+  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null, broadcast: () => undefined } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library, runningCouncilChat: () => null, changed: () => {} });
   const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
   return { sessions, session, call, library, reads };
 }

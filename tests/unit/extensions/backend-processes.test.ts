@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BackendProcesses, PROCESS_STOP_GRACE_MS, type BackendProcessInfo } from '../../../electron/core/extensions/workers/backend-processes';
 import { MAX_WORKER_MESSAGES_PER_SECOND, type HostToWorkerMessage } from '../../../shared/protocol';
 import { FakeClock } from '../../helpers/fake-time';
-import { FakeLauncher } from './fake-worker';
+import { DEFAULT_WORKER_TIMINGS, WorkerLiveness } from '../../../electron/core/extensions/workers/worker-liveness';
+import { fakeWorker, FakeLauncher } from './fake-worker';
 
 let folder: string;
 beforeEach(() => {
@@ -23,7 +24,9 @@ function table() {
   const launcher = new FakeLauncher();
   const toWorker: HostToWorkerMessage[] = [];
   const logs: string[] = [];
-  const processes = new BackendProcesses({ extensionId: 'ext', extensionPath: folder, launcher, runtimeEntry: 'runtime.js', clock, timers: clock, notify: (m) => toWorker.push(m), log: (level, text) => logs.push(`${level}: ${text}`) });
+  // The worker's own message budget, which its children share.
+  const budget = new WorkerLiveness(clock, clock, DEFAULT_WORKER_TIMINGS, { ping: () => undefined, unresponsive: () => undefined, tick: () => undefined });
+  const processes = new BackendProcesses({ extensionId: 'ext', extensionPath: folder, launcher, runtimeEntry: 'runtime.js', clock, timers: clock, notify: (m) => toWorker.push(m), log: (level, text) => logs.push(`${level}: ${text}`), flooded: () => budget.flooded() });
   const states = () => toWorker.flatMap((m) => (m.type === 'process_lifecycle' ? [(m.event as { state: string }).state] : []));
   return { clock, launcher, processes, toWorker, logs, states };
 }
@@ -78,7 +81,7 @@ describe('managed backend processes on the host', () => {
     expect(last.event).toMatchObject({ state: 'stopped', previousState: 'stopping', exitReason: 'stopped', error: 'Backend process force-stopped after stop timeout' });
   });
 
-  it('a child that sends more than the flood limit in a second is ended as failed; its messages up to then reached the worker, and a new second counts anew', async () => {
+  it("a child that sends more than the flood limit in a second (its worker's, which its children share) is ended as failed; its messages up to then reached the worker, and a new second counts anew", async () => {
     const t = table();
     const spawned = spawn(t.processes, { heartbeatTimeoutMs: 0 });
     const child = t.launcher.last;
@@ -92,6 +95,7 @@ describe('managed backend processes on the host', () => {
     expect(t.toWorker.filter((m) => m.type === 'process_message')).toHaveLength(MAX_WORKER_MESSAGES_PER_SECOND - 1);
     expect(t.states().at(-1)).toBe('failed');
 
+    t.clock.advance(1000);
     const calm = spawn(t.processes, { heartbeatTimeoutMs: 0 });
     const steady = t.launcher.last;
     steady.say({ type: 'child_signal', signal: 'ready' });
@@ -115,5 +119,40 @@ describe('managed backend processes on the host', () => {
     expect(t.logs.join('\n')).toMatch(/Ignored a malformed message from backend process dist\/child\.js: unknown message type "register_tool"/);
     expect(t.logs.join('\n')).toMatch(/sent a message that was dropped: payload\.deep(\[0\])+ is nested deeper than 32 levels/);
     expect(t.processes.get(processId)).toMatchObject({ state: 'running' });
+  });
+
+  it('a stop while the child is still starting refuses the spawn PROCESS_FAILED once it stops', async () => {
+    const t = table();
+    const spawned = spawn(t.processes).then(() => 'ready', (err: { error: { code: string; message: string } }) => `${err.error.code}: ${err.error.message}`);
+    const { processId } = t.processes.list()[0]!;
+    t.processes.stop(processId, undefined);
+    t.launcher.last.say({ type: 'child_signal', signal: 'stopped' });
+    expect(await spawned).toBe('PROCESS_FAILED: Backend process stopped before it became ready');
+    expect(t.states()).toEqual(['starting', 'stopping', 'stopped']);
+  });
+
+  it("counts with its worker: their memory together against the worker's cap, and a worker killed for it, or for breaking the protocol, takes its children with it", async () => {
+    for (const ending of ['memory', 'protocol'] as const) {
+      const w = fakeWorker({ extensionPath: folder, timings: { memoryCapBytes: 100 * 1024 * 1024 } });
+      const spawned = w.host.processes.spawn({ options: { entry: 'dist/child.js', heartbeatTimeoutMs: 0 }, has: { payload: false, metadata: false } });
+      const child = w.launcher.last;
+      child.say({ type: 'child_signal', signal: 'ready' });
+      await spawned;
+      w.handle.resident = 60 * 1024 * 1024;
+      child.resident = ending === 'memory' ? 60 * 1024 * 1024 : 1024;
+      // Two heartbeats: the memory is read every second one (answered, so the worker is alive).
+      for (let i = 0; i < 2; i++) {
+        w.clock.advance(1000);
+        w.handle.say({ type: 'heartbeat', seq: i + 1 });
+      }
+      if (ending === 'protocol') {
+        expect(child.killed).toBe(false);
+        w.handle.breakProtocol('not a frame');
+      }
+      await settle();
+      expect(child.killed).toBe(true);
+      expect(w.host.processes.size).toBe(0);
+      if (ending === 'memory') expect(w.logs.join('\n')).toMatch(/Stopped: it used 120 MB of memory; the cap is 100 MB\./);
+    }
   });
 });

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Value } from '@sinclair/typebox/value';
 import { MAX_RESULT_BYTES } from '../../../shared/protocol';
 import { HOST_TO_WORKER } from '../../../shared/protocol/worker-schemas';
@@ -288,6 +288,7 @@ describe('host requests', () => {
 describe('the messages the host sends', () => {
   it('each matches its declared schema (shared/protocol/worker-schemas.ts), for every type the host sends', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'cw-sent-'));
+    onTestFinished(() => fs.rmSync(folder, { recursive: true, force: true }));
     fs.mkdirSync(path.join(folder, 'dist'));
     fs.writeFileSync(path.join(folder, 'dist', 'child.js'), 'export default (p) => p.ready();');
     const w = fakeWorker({ extensionPath: folder });
@@ -318,6 +319,5 @@ describe('the messages the host sends', () => {
     const types = new Set(sent.map((m) => m.type));
     expect([...types].sort()).toEqual(Object.keys(HOST_TO_WORKER).sort());
     for (const message of sent) expect(Value.Check(HOST_TO_WORKER[message.type], message), JSON.stringify(message)).toBe(true);
-    fs.rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -18,6 +18,7 @@ describe('the time an extension generation is given', () => {
         stream: async function* (_profile, _request, options): AsyncIterable<LlmEvent> {
           seen.push(options!);
           yield { type: 'text-delta', text: 'ok' } as LlmEvent;
+          yield { type: 'finish', reason: 'stop' } as LlmEvent;
         },
       },
       sidecarConfig: () => withSidecarDefaults({ connectionProfileId: 'local' }),

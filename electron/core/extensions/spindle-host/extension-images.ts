@@ -134,13 +134,14 @@ export class ExtensionImages {
     const file = session ? this.characterPicture(session) : null;
     if (!session || !file) return null;
     let bytes: Buffer;
+    let created: number;
     try {
       bytes = fs.readFileSync(file);
+      created = Math.floor(fs.statSync(file).mtimeMs / 1000);
     } catch {
       return null;
     }
     const mime = imageMime(bytes) ?? 'image/png';
-    const created = Math.floor(fs.statSync(file).mtimeMs / 1000);
     return { id: imageId, original_filename: 'avatar.png', mime_type: mime, ...dimensions(mime, bytes), owner_character_id: session, owner_chat_id: session, created_at: created, has_thumbnail: false, url: `/api/v1/images/${imageId}`, specificity };
   }
 

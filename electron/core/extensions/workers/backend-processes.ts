@@ -22,6 +22,19 @@ export const MAX_BACKEND_PROCESSES = 16;
 export const PROCESS_STOP_GRACE_MS = 5_000;
 const clamp = (value: number | undefined, fallback: number, min: number) => Math.max(min, Math.min(120_000, Math.round(value ?? fallback)));
 
+/** At most `bytes` of UTF-8, whole characters only. */
+function clipUtf8(text: string, bytes: number): string {
+  if (utf8ByteLength(text) <= bytes) return text;
+  let out = '';
+  let used = 0;
+  for (const char of text) {
+    used += utf8ByteLength(char);
+    if (used > bytes) break;
+    out += char;
+  }
+  return out;
+}
+
 export interface BackendProcessInfo {
   processId: string;
   entry: string;
@@ -44,7 +57,6 @@ interface Managed {
   spawned: { resolve(info: BackendProcessInfo): void; reject(error: HostFailure): void } | null;
   timer: unknown;
   heartbeatMs: number;
-  messages: { second: number; count: number };
 }
 
 export interface BackendProcessesOptions {
@@ -58,6 +70,11 @@ export interface BackendProcessesOptions {
   /** To the parent worker: lifecycle and message news. */
   notify(message: HostToWorkerMessage): void;
   log(level: LogLevel, text: string): void;
+  /**
+   * Counts one message of a child against its worker's own budget (one per worker and its children, so sixteen children
+   * do not multiply what an extension may send the host); true when it is one too many.
+   */
+  flooded(): boolean;
 }
 
 const failure = (code: ErrorCode, message: string, at?: string) => new HostFailure(at ? { code, message, path: at } : { code, message });
@@ -114,7 +131,7 @@ export class BackendProcesses {
       throw failure('PROCESS_FAILED', `The backend process could not be started: ${(err as Error).message}`);
     }
     return new Promise<BackendProcessInfo>((resolve, reject) => {
-      const record: Managed = { info, handle, spawned: { resolve, reject }, timer: null, heartbeatMs: clamp(options.heartbeatTimeoutMs, 15_000, 0), messages: { second: 0, count: 0 } };
+      const record: Managed = { info, handle, spawned: { resolve, reject }, timer: null, heartbeatMs: clamp(options.heartbeatTimeoutMs, 15_000, 0) };
       this.records.set(processId, record);
       if (key) this.keys.set(`${LOCAL_USER_ID}:${kind}:${key}`, processId);
       const output = new WorkerOutput((level, source, text) => this.options.log(level, `[${kind}] ${source}: ${text}`));
@@ -134,7 +151,7 @@ export class BackendProcesses {
   list(filter: SpindleParams<'backendProcesses.list'>['filter'] = {}): BackendProcessInfo[] {
     return [...this.records.values()]
       .map((record) => record.info)
-      .filter((info) => (!filter.kind || info.kind === filter.kind) && (!filter.key || info.key === filter.key) && (!filter.state || info.state === filter.state))
+      .filter((info) => (!filter.userId || info.userId === filter.userId) && (!filter.kind || info.kind === filter.kind) && (!filter.key || info.key === filter.key) && (!filter.state || info.state === filter.state))
       .map((info) => ({ ...info }));
   }
 
@@ -163,6 +180,13 @@ export class BackendProcesses {
     record.handle.send({ type: 'child_stop', ...(reason !== undefined ? { reason } : {}) });
   }
 
+  /** The resident memory of its children together (null where it cannot be read): the worker's cap covers them. */
+  residentBytes(): number {
+    let bytes = 0;
+    for (const record of this.records.values()) bytes += record.handle.residentBytes() ?? 0;
+    return bytes;
+  }
+
   /** The worker is gone (or replaced): every child is killed and marked stopped. */
   stopAll(reason: BackendProcessExitReason = 'backend_unloaded'): void {
     for (const record of [...this.records.values()]) this.finish(record, 'stopped', reason);
@@ -177,14 +201,12 @@ export class BackendProcesses {
 
   private onMessage(record: Managed, raw: Record<string, unknown>): void {
     if (!this.records.has(record.info.processId)) return;
-    const second = Math.floor(this.options.clock.now() / 1000);
-    if (record.messages.second !== second) record.messages = { second, count: 0 };
-    if (++record.messages.count > MAX_WORKER_MESSAGES_PER_SECOND) return this.finish(record, 'failed', 'failed', `It sent more than ${MAX_WORKER_MESSAGES_PER_SECOND} messages within one second.`);
+    if (this.options.flooded()) return this.finish(record, 'failed', 'failed', `Its extension's worker and processes sent more than ${MAX_WORKER_MESSAGES_PER_SECOND} messages within one second.`);
     const read = readMessage<ChildToHostMessage>(CHILD_TO_HOST, raw);
     if (!read.ok) return this.options.log('warn', `Ignored a malformed message from backend process ${record.info.kind}: ${read.reason}.`);
     const message = read.message;
     if (message.type === 'log') return this.options.log(message.level, `[${record.info.kind}] ${message.message}`);
-    if (message.type === 'child_fail') return this.finish(record, 'failed', 'failed', message.error.trim().slice(0, PROCESS_FIELD_BYTES.error) || 'Backend process failed');
+    if (message.type === 'child_fail') return this.finish(record, 'failed', 'failed', clipUtf8(message.error.trim(), PROCESS_FIELD_BYTES.error) || 'Backend process failed');
     if (message.type === 'child_message') {
       const problem = managedValueProblem(message.payload, 'payload');
       if (problem) return this.options.log('warn', `Backend process ${record.info.kind} sent a message that was dropped: ${problem}`);

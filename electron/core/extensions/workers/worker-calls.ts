@@ -10,6 +10,20 @@ export function hostError(code: HostError['code'], message: string, hint?: strin
   return hint ? { code, message, hint } : { code, message };
 }
 
+/** A pipeline handler's answer: the JSON of its value, parsed here once. */
+export function pipelineValue(label: string, json: string): ExecuteResult {
+  try {
+    return { ok: true, value: JSON.parse(json) as unknown };
+  } catch {
+    return { ok: false, error: hostError('INVALID_RESULT', `${label} returned a value that is not JSON.`) };
+  }
+}
+
+/** A call refused before it starts, answered as any call is. */
+export function refused(error: HostError): Promise<ExecuteResult> {
+  return Promise.resolve({ ok: false, error });
+}
+
 interface PendingCall {
   toolName: string;
   resolve(result: ExecuteResult): void;

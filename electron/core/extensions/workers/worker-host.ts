@@ -13,7 +13,7 @@ import { readWorkerMessage } from './read-worker-message';
 import { dispatch, type MessageHandlers } from '../../../../shared/protocol/dispatch';
 import type { WorkerToHostMessage } from '../../../../shared/protocol/worker-schemas';
 import { minimalWorkerEnv, type WorkerHandle } from './launcher';
-import { hostError, WorkerCalls } from './worker-calls';
+import { hostError, pipelineValue, refused, WorkerCalls } from './worker-calls';
 import { exitError, type WorkerExit, type WorkerExitReason } from './worker-exit';
 import { WorkerOutput } from './worker-output';
 import { workerRpc, type WorkerRpc } from './worker-rpc';
@@ -29,19 +29,6 @@ export type { WorkerHostCallbacks, WorkerHostOptions, WorkerState } from './work
 
 /** Resident memory is read every this many heartbeats. */
 const MEMORY_SAMPLE_TICKS = 2;
-
-/** A pipeline handler's answer: the JSON of its value, parsed here once. */
-function pipelineValue(label: string, json: string): ExecuteResult {
-  try {
-    return { ok: true, value: JSON.parse(json) as unknown };
-  } catch {
-    return { ok: false, error: hostError('INVALID_RESULT', `${label} returned a value that is not JSON.`) };
-  }
-}
-
-function refused(error: HostError): Promise<ExecuteResult> {
-  return Promise.resolve({ ok: false, error });
-}
 
 export class WorkerHost implements ToolExecutor {
   readonly id: string;
@@ -103,6 +90,7 @@ export class WorkerHost implements ToolExecutor {
       timers: this.timers,
       notify: (message) => void this.send(message),
       log: (level, text) => this.log(level, text),
+      flooded: () => this.liveness.flooded(),
     });
     this.liveness = new WorkerLiveness(this.clock, this.timers, this.timings, {
       ping: (seq) => this.send({ type: 'ping', seq }),
@@ -339,7 +327,9 @@ export class WorkerHost implements ToolExecutor {
 
   private sampleMemory(): void {
     if (!this.timings.memoryCapBytes || ++this.ticks % MEMORY_SAMPLE_TICKS !== 0) return;
-    const bytes = this.handle?.residentBytes() ?? null;
+    // Its managed processes count with it: sixteen children cannot each take what the cap allows the worker.
+    const own = this.handle?.residentBytes() ?? null;
+    const bytes = own === null ? null : own + this.processes.residentBytes();
     if (bytes === null || bytes <= this.timings.memoryCapBytes) return;
     const mb = (n: number) => Math.round(n / (1024 * 1024));
     this.log('error', `Stopped: it used ${mb(bytes)} MB of memory; the cap is ${mb(this.timings.memoryCapBytes)} MB.`);
