@@ -11,10 +11,9 @@ export const MANAGED_VALUE_LIMITS = { bytes: 256 * 1024, visited: 10_000, depth:
 export interface ManagedBudget {
   bytes: number;
   visited: number;
-  seen: Set<object>;
 }
 
-export const freshBudget = (): ManagedBudget => ({ bytes: 0, visited: 0, seen: new Set() });
+export const freshBudget = (): ManagedBudget => ({ bytes: 0, visited: 0 });
 
 /** Why `value` is not a managed value, naming where (`payload.items[3]`), or null when it is. */
 export function managedValueProblem(value: unknown, where: string, budget: ManagedBudget = freshBudget()): string | null {
@@ -26,8 +25,8 @@ export function managedValueProblem(value: unknown, where: string, budget: Manag
     if (typeof v === 'string') return spend(utf8ByteLength(v), at);
     if (typeof v !== 'object') return `${at} is a ${typeof v}; only null, booleans, numbers, strings, arrays and plain objects cross.`;
     if (path.includes(v)) return `${at} refers back to itself (a cycle).`;
-    // A completed shared reference is counted once, as Lumiverse counts it.
-    if (budget.seen.has(v)) return null;
+    // A value referred to twice is counted twice: the wire here is JSON, which writes it out each time (Lumiverse's
+    // structured clone counts it once), so what the host receives is what was measured.
     if (++budget.visited > MANAGED_VALUE_LIMITS.visited) return `${at}: more than ${MANAGED_VALUE_LIMITS.visited} values in all.`;
     // Counted before anything is walked: a huge array is refused without a descriptor made for each of its entries.
     const count = Array.isArray(v) ? v.length : Object.keys(v).length;
@@ -43,7 +42,6 @@ export function managedValueProblem(value: unknown, where: string, budget: Manag
       if (problem) return problem;
     }
     path.pop();
-    budget.seen.add(v);
     return null;
   };
   const spend = (bytes: number, at: string): string | null => {

@@ -85,8 +85,9 @@ export interface KeptParts {
 }
 
 /**
- * The history's messages a prompt may send, each with its index: not a reply that wrote nothing, and not one an
+ * The history's messages the main prompt may send, each with its index: not a reply that wrote nothing, and not one an
  * extension hid (spindle.chat.setMessageHidden), which Lumiverse's assembly skips (SummaryPlus hides what it summarized).
+ * The council's sidecar still reads them, as Lumiverse's council context does.
  */
 export function sendableHistory(history: readonly ChatMessage[]): Array<readonly [ChatMessage, number]> {
   return history.map((m, i) => [m, i] as const).filter(([m]) => !m.hidden && !(m.role === 'assistant' && m.content === ''));

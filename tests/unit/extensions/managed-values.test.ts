@@ -8,9 +8,12 @@ describe('managed values', () => {
   it('lets JSON data through: null, booleans, finite numbers, strings, dense arrays, plain and null-prototype objects', () => {
     expect(problem({ a: [1, -2.5, true, null, 'x'], b: { c: {} } })).toBeNull();
     expect(problem(Object.assign(Object.create(null) as object, { ok: 1 }))).toBeNull();
-    // A completed shared reference is counted once, not refused as a cycle.
+    // A value referred to twice is no cycle; it is counted each time, as the JSON that carries it writes it out each time.
     const shared = { same: 'value' };
     expect(problem({ one: shared, two: shared, list: [shared, shared] })).toBeNull();
+    const half = { text: 'x'.repeat(100 * 1024) };
+    expect(problem({ a: half })).toBeNull();
+    expect(problem({ a: half, b: half, c: half })).toBe('payload.c.text: the strings and keys pass 262144 bytes of UTF-8.');
   });
 
   it('refuses what structured clone would carry but JSON would change, naming where', () => {
