@@ -4,13 +4,10 @@
 // itself; an event handler that throws; a context handler that mutates its input; chat writes without permission.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
-import type { ToolOutcome } from '../../../shared/types/tools';
+import type { ChatSession } from '../../../shared/types/chat';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, finished, newSession, type ChatRig } from '../chat/helpers';
-
-const FIXTURE = path.resolve('tests/fixtures/extensions/lumiverse_pipeline');
-const GRANT = ['tools', 'interceptor', 'context_handler', 'chats', 'chat_mutation'];
+import { chatRig, finished, newSession, type ChatRig } from '../chat/helpers';
+import { GRANT, installPipeline, invokePipeline, pipelineTurn, sentMessagesOf } from './pipeline-rig';
 
 let rig: ChatRig;
 beforeEach(async () => {
@@ -21,31 +18,10 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-async function install(grant: string[] = GRANT): Promise<void> {
-  const installed = await rig.call('extensions.install', { folder: FIXTURE, grant, trust: true });
-  if (!installed.ok) throw new Error(JSON.stringify(installed.error));
-  await rig.host.extensions.whenSettled();
-  // Registrations arrive as the entry loads; a tool registered last means the rest are in.
-  for (let i = 0; i < 400 && !rig.host.registry.get('lumiverse_pipeline:append_line'); i++) await new Promise((r) => setTimeout(r, 5));
-  await addMainConnection(rig);
-}
-
-async function turn(text: string, extra: Record<string, unknown> = {}) {
-  const sessionId = await newSession(rig, {
-    character: { name: 'Mira', description: 'Mira reads {{pipeline_weather}} skies and the {{pipeline_tide}}; {{unknown_macro}} stays.', personality: 'Calls {{user}} friend.', scenario: '' },
-    persona: { name: 'Ada', description: '' },
-    ...extra,
-  });
-  rig.server.enqueue({ text: 'The reply.' });
-  const sent = await rig.call('chat.send', { sessionId, text });
-  if (!sent.ok) throw new Error(JSON.stringify(sent.error));
-  const done = await finished(rig, (sent.value as { turnId: string }).turnId);
-  const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
-  return { sessionId, done, session, reply: session.messages.at(-1) as ChatMessage };
-}
-
-const sentMessages = () => (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
-const invoke = async (tool: string) => (await rig.call('tools.invoke', { qualifiedName: `lumiverse_pipeline:${tool}`, args: {} })).value as ToolOutcome;
+const install = (grant?: string[]) => installPipeline(rig, grant);
+const turn = (text: string, extra: Record<string, unknown> = {}) => pipelineTurn(rig, text, extra);
+const sentMessages = () => sentMessagesOf(rig);
+const invoke = (tool: string) => invokePipeline(rig, tool);
 
 describe('a chat turn with a Lumiverse extension', () => {
   it('runs context handlers, resolves macros, applies the interceptor and records every stage in the breakdown', async () => {
@@ -99,112 +75,6 @@ describe('a chat turn with a Lumiverse extension', () => {
     // The event handler that throws is logged; the turn ended normally.
     const log = (await rig.call('extensions.log', { id: 'lumiverse_pipeline' })).value as { lines: string[] };
     expect(log.lines.join('\n')).toContain('event handler failure on purpose');
-  }, 60_000);
-
-  it.each([
-    ['#hang', /skipped: TOOL_TIMEOUT/],
-    ['#throw', /skipped: TOOL_ERROR — interceptor failure on purpose/],
-    ['#string', /skipped: it returned neither a message array/],
-    ['#huge', /skipped: (RESULT_TOO_LARGE|its messages exceed)/],
-  ])('an interceptor that does %s is skipped with a note; the turn goes on with the messages before it', async (marker, note) => {
-    await install();
-    const { reply } = await turn(`Hello ${marker}`);
-    expect(reply.content).toBe('The reply.');
-    expect(sentMessages()[0]!.content).not.toContain('[pipeline]');
-    expect(reply.trace!.find((s) => s.stage === 'interceptors' && s.note)?.note).toMatch(note);
-  }, 60_000);
-
-  it('an interceptor refused at registration for want of its permission shows on the card, and a grant clears it', async () => {
-    await install(GRANT.filter((p) => p !== 'interceptor'));
-    const refused = () => rig.host.extensions.get('lumiverse_pipeline').refused ?? [];
-    expect(refused()).toContain('interceptor — register interceptor');
-    const { reply } = await turn('Hello there');
-    expect(reply.trace!.some((s) => s.stage === 'interceptors')).toBe(false);
-    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'interceptor' });
-    await rig.host.extensions.whenSettled();
-    expect(refused()).not.toContain('interceptor — register interceptor');
-    // The grant loaded it again, so its interceptor is registered and runs in the next turn.
-    const registered = () => (rig.host.extensions.get('lumiverse_pipeline').registrations?.pipeline ?? []).some((r) => r.startsWith('interceptor'));
-    for (let i = 0; i < 2000 && !registered(); i++) await new Promise((r) => setTimeout(r, 5));
-    expect(registered()).toBe(true);
-    const after = await turn('Hello again');
-    expect(after.reply.trace!.some((s) => s.stage === 'interceptors' && s.by === 'Pipeline Probe')).toBe(true);
-  }, 60_000);
-
-  it('interceptor parameters (sampling, stop strings, a reply shaped as JSON) apply only with generation_parameters; unknown ones are listed', async () => {
-    await install();
-    await turn('Hello #params');
-    expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBeUndefined();
-    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'generation_parameters' });
-    await rig.host.extensions.whenSettled();
-    const { reply } = await turn('Hello #params');
-    const schema = { type: 'object', properties: { mood: { type: 'string' } }, required: ['mood'] };
-    expect(rig.server.generations.at(-1)!.body).toMatchObject({ temperature: 0.15, stop: ['\nAda:'], response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } } });
-    expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: logit_bias');
-    // Gemini's words for the same (its OpenAPI types as JSON Schema's), sent on as the turn's provider's own.
-    await turn('Hello #gemini');
-    expect(rig.server.generations.at(-1)!.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', properties: { mood: { type: 'string' } } } } } });
-    const { reply: bad } = await turn('Hello #badformat');
-    expect((rig.server.generations.at(-1)!.body as { response_format?: unknown }).response_format).toBeUndefined();
-    expect(bad.trace!.map((s) => s.note).join('\n')).toContain('its reply format was not applied: response_format.type is text, json_object or json_schema.');
-  }, 60_000);
-
-  it("an interceptor gets Lumiverse's context (its ids, isDryRun, a signal) and each chat turn marked with its message; the marks never reach the model", async () => {
-    await install();
-    const worldInfo = [
-      { id: 'w-lamp', keywords: ['lamp'], content: 'The lamp burns whale oil.', enabled: true, comment: 'Lamp lore' },
-      { id: 'w-sea', keywords: ['harbour'], content: 'Not asked about.', enabled: true },
-    ];
-    const { sessionId, session, done } = await turn('Where is the lamp? #context', { worldInfo });
-    const line = sentMessages().find((m) => m.content.startsWith('[context] '))!.content;
-    expect(JSON.parse(line.slice('[context] '.length))).toEqual({
-      generationId: done.turnId,
-      isDryRun: false,
-      characterId: sessionId,
-      personaId: `persona-${sessionId}`,
-      connectionId: 'local',
-      aborted: false,
-      sources: [[0, session.messages[0]!.id]],
-      // The world info in the prompt, in Lumiverse's shape; the entry that did not fire is not there.
-      activatedWorldInfo: [{ id: 'w-lamp', comment: 'Lamp lore', keys: ['lamp'], source: 'keyword' }],
-    });
-    for (const message of sentMessages()) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
-  }, 60_000);
-
-  it('a context handler can cancel the generation: nothing is sent to the model', async () => {
-    await install();
-    const before = rig.server.generations.length;
-    const { done, session, sessionId } = await turn('Please stop #cancel');
-    expect(done).toMatchObject({ finishReason: 'stopped', reason: expect.stringContaining('Pipeline Probe') });
-    expect(rig.server.generations.length).toBe(before);
-    // The reply announced as the turn began never came: it is MESSAGE_DELETED, as Lumiverse deletes its staged message.
-    const sent = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { id: string; is_user: boolean } } }>;
-    const staged = sent.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message!;
-    expect(staged.is_user).toBe(false);
-    expect(session.messages.map((m) => m.id)).not.toContain(staged.id);
-    const changed = JSON.parse(((await invoke('message_events')) as { content: string }).content) as Array<{ event: string; payload: unknown }>;
-    expect(changed).toEqual([{ event: 'MESSAGE_DELETED', payload: { chatId: sessionId, messageId: staged.id } }]);
-  }, 60_000);
-
-  it("a reasoning model's thinking reaches extensions as it comes, as STREAM_TOKEN_RECEIVED of type reasoning, before the reply's own tokens; it is not the reply", async () => {
-    await install();
-    const sessionId = await newSession(rig);
-    rig.server.enqueue({ reasoning: ['Weighing ', 'the tide.'], text: 'The reply.' });
-    const sent = await rig.call('chat.send', { sessionId, text: 'Think first' });
-    if (!sent.ok) throw new Error(JSON.stringify(sent.error));
-    const turnId = (sent.value as { turnId: string }).turnId;
-    await finished(rig, turnId);
-    const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { token?: string; type?: string; generationId?: string } }>;
-    const tokens = heard.filter((e) => e.event === 'STREAM_TOKEN_RECEIVED').map((e) => e.payload);
-    const thought = tokens.filter((t) => t.type === 'reasoning');
-    expect(thought.map((t) => t.token).join('')).toBe('Weighing the tide.');
-    expect(thought.every((t) => t.generationId === turnId)).toBe(true);
-    expect(tokens.findIndex((t) => t.type !== 'reasoning')).toBeGreaterThan(tokens.findLastIndex((t) => t.type === 'reasoning'));
-    expect(tokens.filter((t) => t.type === undefined).map((t) => t.token).join('')).toBe('The reply.');
-    // One sequence for both, as Lumiverse numbers them: an extension that keeps the order by seq loses nothing.
-    expect(tokens.map((t) => (t as { seq: number }).seq)).toEqual(tokens.map((_, i) => i));
-    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
-    expect(session.messages.at(-1)!.content).toBe('The reply.');
   }, 60_000);
 
   it('a macro that expands to itself stops, with a note; the turn goes on', async () => {
