@@ -1,7 +1,7 @@
 // A frontend written for Lumiverse's own page, in Chromium against browser mode: its fetch of Lumiverse's REST API is
 // answered within its permissions, its route follows the open chat, the panel it appends to the page's body shows
 // (taking the pointer only where it draws), its head stylesheets (CSS-in-JS rules too) style its drawer tab, its
-// listeners on its page's document and window hear its tab, a file it streams with tus over XMLHttpRequest reaches its
+// listeners on its page's document and window hear its tab, its Copy button writes the clipboard, a file it streams with tus over XMLHttpRequest reaches its
 // backend, and rain it draws over the whole page (taking no pointer) leaves the app answering.
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -72,6 +72,12 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await expect(drawerTab.locator('.bio-heard')).toHaveText('Heard a click on the document');
     await page.keyboard.press('Escape');
     await expect(drawerTab.locator('.bio-heard')).toHaveText('Heard Escape on the window');
+    // Its Copy button: its code runs in a frame that never has focus, yet the person's click in its tab lets the app
+    // write the text (the click activates the window too), as a focused page would.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+    await drawerTab.getByRole('button', { name: 'Copy note' }).click();
+    await expect(drawerTab.locator('.bio-copied')).toHaveText('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Field notes, copied.');
     // A 700 KB file over tus, in parts; its backend reads it back and deletes it.
     await panel(page).getByRole('button', { name: 'Upload notes' }).click();
     // Its progress moved as each part went (the first 512 KB, then the whole).

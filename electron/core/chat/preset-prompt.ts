@@ -25,6 +25,8 @@ export interface PresetPromptInput {
   referenceBlock?: string;
   limits?: BudgetLimits;
   loreScan?: string[];
+  /** The preset's Start Reply With, macros resolved: the prompt's last message, the assistant's. */
+  prefill?: string;
 }
 
 type Role = 'system' | 'user' | 'assistant';
@@ -150,6 +152,8 @@ export function buildPresetPrompt(input: PresetPromptInput): { messages: LlmMess
   // The card's post-history instructions close the prompt, as in Lumiverse.
   const post = input.card.postHistory.trim();
   if (post) sequence.push({ role: 'system', content: post, part: 'system' });
+  // Then the preset's Start Reply With, the assistant's (what the reply goes on from), within the budget.
+  if (input.prefill) sequence.push({ role: 'assistant', content: input.prefill, part: 'system' });
 
   // The budget: the history gets what the rest leaves (its newest message always stays).
   const fixed = [...sequence, ...inHistory.map((x) => x.piece), ...appends].reduce((n, p) => n + (p === 'history' ? 0 : estimateTokens(p.content)), 0);

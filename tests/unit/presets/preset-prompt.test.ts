@@ -23,6 +23,15 @@ function input(blocks: Array<Record<string, unknown>>, extra: Partial<PresetProm
 }
 
 describe('a prompt from a preset', () => {
+  it("ends with the preset's Start Reply With as the assistant's, counted in the budget like any block", () => {
+    const blocks = [{ id: 'main', name: 'Main', content: 'You are the glade.' }, { id: 'hist', name: 'Chat History', marker: 'chat_history' }];
+    const without = buildPresetPrompt(input(blocks));
+    const built = buildPresetPrompt(input(blocks, { prefill: '*The lamp flickers.* ' }));
+    expect(built.messages.at(-1)).toEqual({ role: 'assistant', content: '*The lamp flickers.* ' });
+    expect(built.sources.at(-1)).toBeNull();
+    expect(built.report.total).toBeGreaterThan(without.report.total);
+  });
+
   it("walks the blocks as Lumiverse does: markers for the chat's parts, roles kept, a late block moved after the history, in-history blocks at their depth, appends joined", () => {
     const built = buildPresetPrompt(
       input([

@@ -35,12 +35,11 @@ export async function assembleFromPreset(choice: PresetChoice, parts: PresetPart
   // A block may place the council's deliberation itself ({{lumiaCouncilDeliberation}}): then it is not added again.
   const { deliberationBlock, ...rest } = parts;
   const placed = resolver.used.has('lumiacouncildeliberation');
-  const built = buildPresetPrompt({ ...rest, ...(deliberationBlock && !placed ? { deliberationBlock } : {}), blocks: choice.blocks, contents, generationType: choice.generationType });
-  const sources: Array<MessageSource | null> = built.sources.map((i) => (i === null ? null : { id: history[i]!.id, index: i }));
   // The reply starts with the preset's prefill: the prompt ends with it as the assistant's, as Lumiverse's does.
   const prefill = choice.prefill ? await resolver.resolve(choice.prefill, { chatText: false }) : '';
-  const messages = prefill ? [...(built.messages as LlmMessage[]), { role: 'assistant' as const, content: prefill }] : (built.messages as LlmMessage[]);
-  if (prefill) sources.push(null);
+  const built = buildPresetPrompt({ ...rest, ...(deliberationBlock && !placed ? { deliberationBlock } : {}), blocks: choice.blocks, contents, generationType: choice.generationType, ...(prefill ? { prefill } : {}) });
+  const sources: Array<MessageSource | null> = built.sources.map((i) => (i === null ? null : { id: history[i]!.id, index: i }));
+  const messages = built.messages as LlmMessage[];
   const note = [`preset "${choice.name}"`, ...(built.report.cutMessages ? [`${built.report.cutMessages} oldest messages left out to fit`] : []), ...(prefill ? ['the reply starts with its prefill'] : []), `≈${built.report.total} tokens`].join('; ');
   const views: AssemblyView[] = [{ stage: 'assembly', by: 'host', messages, note }];
   return { messages, report: built.report, views, sources, ...(prefill ? { prefill } : {}) };
