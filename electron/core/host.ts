@@ -283,7 +283,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     ...chatHandlers(llmServices, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
     ...regexHandlers(llmServices.regex, llmServices.sessions, llmServices.chat, display),
     ...sessionFileHandlers(llmServices.sessions, llmServices.regex.store, (sessionId, change) => emit({ type: 'chat.sessions.changed', sessionId, change })),
-    ...presetHandlers(llmServices.presets),
+    ...presetHandlers(llmServices.presets, llmServices.regex.store),
     ...mcpHandlers(mcp),
     ...localModelHandlers(llmServices.localModels),
     ...probeHandlers(llmServices.probes),

@@ -27,7 +27,10 @@ const Listed = Type.Object({ id: Type.String(), name: Type.String(), blocks: Typ
 
 export const presetMethods = {
   'chat.presets.list': endpoint({ description: "The Lumiverse presets kept here (imported, or made by extensions: spindle.presets), each with its block count; the chat's prompt is built from the one settings.chat.presetId names.", params: Type.Object({}, { additionalProperties: false }), result: Type.Object({ presets: Type.Array(Listed) }) }),
-  'chat.presets.import': endpoint({ description: "Imports a Lumiverse preset file (Loom's { blocks }, LumiHub's { type: 'lumiverse_preset', preset }, or Lumiverse's { prompt_order, prompts }).", params: Type.Object({ fileName: Type.Optional(Type.String({ maxLength: 260 })), json: Type.String({ maxLength: 4 * 1024 * 1024 }) }, { additionalProperties: false }), result: Listed, errors: ['INVALID_PRESET', 'QUOTA_EXCEEDED', 'INPUT_TOO_LARGE'] }),
+  'chat.presets.import': endpoint({
+    description: "Imports a Lumiverse preset file (Loom's { blocks }, LumiHub's { type: 'lumiverse_preset', preset }, or Lumiverse's { prompt_order, prompts }), with the regex scripts it bundles as the preset's own (regexScripts: how many; regexSkipped: each left out, and why).",
+    params: Type.Object({ fileName: Type.Optional(Type.String({ maxLength: 260 })), json: Type.String({ maxLength: 4 * 1024 * 1024 }) }, { additionalProperties: false }),
+    result: Type.Object({ ...Listed.properties, regexScripts: Type.Optional(Type.Integer()), regexSkipped: Type.Optional(Type.Array(Type.String())) }), errors: ['INVALID_PRESET', 'QUOTA_EXCEEDED', 'INPUT_TOO_LARGE'] }),
   'chat.presets.get': endpoint({ description: 'One preset whole, for the preset editor.', params: Type.Object({ presetId: PresetId }, { additionalProperties: false }), result: PresetSchema, errors: ['NOT_FOUND'] }),
   'chat.presets.update': endpoint({
     description: "Changes a preset's name, blocks or metadata, if it is still at expected_cache_revision (else PRESET_REVISION_CONFLICT, with the revision it is at); extensions granted presets hear PRESET_CHANGED.",

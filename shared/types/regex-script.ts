@@ -1,7 +1,8 @@
 // A regex script as Lumiverse keeps it (RegexScriptDTO, lumiverse-spindle-types 0.6.20): the host's record, and the
 // DTO an extension reads of it (in spindle calls and in the REGEX_SCRIPT_CHANGED event).
 export const REGEX_PLACEMENTS = ['user_input', 'ai_output', 'world_info', 'reasoning', 'memory'] as const;
-export const REGEX_SCOPES = ['global', 'character', 'chat'] as const;
+/** preset: a preset's own (its import brought them), at work while it is the chat's preset, as Lumiverse binds them. */
+export const REGEX_SCOPES = ['global', 'character', 'chat', 'preset'] as const;
 export const REGEX_TARGETS = ['prompt', 'response', 'display'] as const;
 export const REGEX_MACRO_MODES = ['none', 'raw', 'escaped', 'after'] as const;
 export type RegexPlacement = (typeof REGEX_PLACEMENTS)[number];

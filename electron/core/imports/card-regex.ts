@@ -69,7 +69,15 @@ export function cardRegexScripts(extensions: unknown): CardRegexScripts {
   if (!isRecord(extensions)) return { scripts: [], skipped: [] };
   const bundle = isRecord(extensions.lumiverse_modules) ? extensions.lumiverse_modules.regex_scripts : undefined;
   const lumiverse = Array.isArray(bundle);
-  const all: unknown[] = lumiverse ? bundle : Array.isArray(extensions.regex_scripts) ? extensions.regex_scripts : [];
+  return regexScriptsOf(lumiverse ? bundle : Array.isArray(extensions.regex_scripts) ? extensions.regex_scripts : [], { scope: 'character', source: 'card', lumiverse });
+}
+
+/**
+ * Scripts a file brings (a card's, a preset's), each made a rule of `scope` (its scope_id given on creation) or left
+ * out and said so: SillyTavern's shape converted, Lumiverse's taken as it is (all of them, when `lumiverse`).
+ */
+export function regexScriptsOf(all: unknown[], options: { scope: 'character' | 'preset'; source: string; lumiverse?: boolean }): CardRegexScripts {
+  const lumiverse = options.lumiverse === true;
   // Past the cap, one line for the rest (a card of millions of items is not read item by item).
   const items = all.slice(0, MAX_CARD_SCRIPTS);
   const scripts: RegexScriptInput[] = [];
@@ -81,7 +89,7 @@ export function cardRegexScripts(extensions: unknown): CardRegexScripts {
       // SillyTavern's shape has a scriptName or findRegex; anything else is taken as Lumiverse's, as Lumiverse does.
       const converted = !lumiverse && (item.scriptName !== undefined || item.findRegex !== undefined) ? fromSillyTavern(item, index) : fromLumiverse(item);
       // The session's id is not known yet: checked as a character's rule with a stand-in id, given the real one on creation.
-      const input = checkedInput({ ...converted, scope: 'character', scope_id: 'pending', sort_order: index, metadata: { ...(isRecord(converted.metadata) ? converted.metadata : {}), source: 'card' } }, true);
+      const input = checkedInput({ ...converted, scope: options.scope, scope_id: 'pending', sort_order: index, metadata: { ...(isRecord(converted.metadata) ? converted.metadata : {}), source: options.source } }, true);
       checkPattern(input.find_regex!, input.flags ?? 'gi', input.substitute_macros ?? 'none');
       scripts.push(input);
     } catch (err) {
@@ -89,6 +97,6 @@ export function cardRegexScripts(extensions: unknown): CardRegexScripts {
       skipped.push(`${label}: ${err.message}`);
     }
   });
-  if (all.length > MAX_CARD_SCRIPTS) skipped.push(`Scripts ${MAX_CARD_SCRIPTS + 1}–${all.length}: a card brings at most ${MAX_CARD_SCRIPTS} scripts.`);
+  if (all.length > MAX_CARD_SCRIPTS) skipped.push(`Scripts ${MAX_CARD_SCRIPTS + 1}–${all.length}: a ${options.source} brings at most ${MAX_CARD_SCRIPTS} scripts.`);
   return { scripts, skipped };
 }

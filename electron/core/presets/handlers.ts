@@ -2,17 +2,22 @@
 // Lumiverse preset file imported (preset-import.ts), and the preset editor's read and write of one preset.
 import type { Handlers } from '../../../shared/contract';
 import { fail, HostFailure } from '../../../shared/errors';
-import { presetFromFile } from './preset-import';
+import { presetFromFile, presetRegexItems } from './preset-import';
+import { regexScriptsOf } from '../imports/card-regex';
+import { PERSON, type RegexStore } from '../regex/regex-store';
 import type { PresetStore } from './preset-store';
 
 export type PresetMethod = 'chat.presets.list' | 'chat.presets.import' | 'chat.presets.get' | 'chat.presets.update';
 
-export function presetHandlers(presets: PresetStore): Pick<Handlers, PresetMethod> {
+export function presetHandlers(presets: PresetStore, regex?: RegexStore): Pick<Handlers, PresetMethod> {
   return {
     'chat.presets.list': () => ({ presets: presets.all().map((p) => ({ id: p.id, name: p.name, blocks: p.prompt_order.length })).sort((a, b) => a.name.localeCompare(b.name)) }),
     'chat.presets.import': ({ fileName, json }) => {
       const made = presets.create(presetFromFile(json, fileName));
-      return { id: made.id, name: made.name, blocks: made.prompt_order.length };
+      // Its regex scripts, as Lumiverse's Loom import brings them: the preset's own, in a folder named after it.
+      const bundled = regex ? regexScriptsOf(presetRegexItems(json), { scope: 'preset', source: 'preset' }) : { scripts: [], skipped: [] };
+      for (const script of bundled.scripts) regex!.create({ ...script, scope_id: made.id, folder: script.folder || made.name }, PERSON);
+      return { id: made.id, name: made.name, blocks: made.prompt_order.length, ...(bundled.scripts.length || bundled.skipped.length ? { regexScripts: bundled.scripts.length, regexSkipped: bundled.skipped } : {}) };
     },
     'chat.presets.get': ({ presetId }) => presets.get(presetId) ?? fail('NOT_FOUND', `There is no preset ${presetId}.`, { path: '/presetId' }),
     'chat.presets.update': ({ presetId, ...change }) => {

@@ -1,7 +1,8 @@
 // A Lumiverse preset file as the person has it, in the three shapes Lumiverse's Loom import reads: LumiHub's wrapped
 // `{ type: 'lumiverse_preset', preset: { blocks } }`, a bare Loom preset `{ blocks }`, and the server's own
 // `{ prompt_order, prompts, parameters, metadata }`. It becomes a preset as Lumiverse's marshalPreset makes one (the
-// blocks normalized by the store). SillyTavern's prompt-manager presets and bundled regex scripts are not read here.
+// blocks normalized by the store), with the regex scripts it bundles (presetRegexItems). SillyTavern's prompt-manager
+// presets are not read here.
 import { HostFailure } from '../../../shared/errors';
 import type { PresetCreate } from './preset-store';
 
@@ -31,6 +32,25 @@ function checkedBlocks(blocks: unknown[], at: string): Json[] {
   const index = blocks.findIndex((b) => !isRecord(b));
   if (index >= 0) bad('Each block is an object (its name, role, content and marker).', `${at}/${index}`);
   return blocks as Json[];
+}
+
+/**
+ * The regex scripts a preset file brings, as Lumiverse's Loom import finds them: `extensions.regex_scripts` or
+ * `regex_scripts`, of the file or of LumiHub's wrapped preset.
+ */
+export function presetRegexItems(text: string): unknown[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const from = (x: unknown): unknown[] | null => {
+    if (!isRecord(x)) return null;
+    if (isRecord(x.extensions) && Array.isArray(x.extensions.regex_scripts)) return x.extensions.regex_scripts as unknown[];
+    return Array.isArray(x.regex_scripts) ? (x.regex_scripts as unknown[]) : null;
+  };
+  return (isRecord(data) ? (from(data) ?? from(data.preset)) : null) ?? [];
 }
 
 /** The preset a file holds, named after the file when it has no name; INVALID_PRESET with the path of what is wrong. */

@@ -17,7 +17,14 @@ export class RegexScripts {
    */
   private readonly tooSlow = new Map<string, string>();
 
-  constructor(db: Db, clock: Clock, committed?: () => void, passTimeoutMs?: number) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    committed?: () => void,
+    passTimeoutMs?: number,
+    /** The chats' preset now (settings.chat.presetId): its own scripts are at work too. */
+    private readonly presetId: () => string | null = () => null,
+  ) {
     this.store = new RegexStore(db, clock, committed);
     this.sandbox = new RegexSandbox(passTimeoutMs);
   }
@@ -56,7 +63,8 @@ export class RegexScripts {
 
   /** `target`'s active scripts for a chat; a session is its own character here. */
   private activeIn(target: RegexTarget, chatId: string): RegexScript[] {
-    return this.store.active(target, { chatId, characterId: chatId });
+    const presetId = this.presetId();
+    return this.store.active(target, { chatId, characterId: chatId, ...(presetId ? { presetId } : {}) });
   }
 
   private async run(active: RegexScript[], items: readonly RegexText[], options: RegexApplyOptions): Promise<RegexRun | null> {

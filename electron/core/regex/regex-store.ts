@@ -31,6 +31,8 @@ export interface RegexListOptions {
 export interface RegexContext {
   characterId?: string;
   chatId?: string;
+  /** The chat's preset: its own scripts are at work too. */
+  presetId?: string;
 }
 
 export class RegexStore extends DbStore {
@@ -45,11 +47,11 @@ export class RegexStore extends DbStore {
     this.sql = {
       one: p('SELECT doc FROM regex_scripts WHERE id = ?'),
       all: p('SELECT doc FROM regex_scripts ORDER BY sort_order, created_at, rowid'),
-      // An absent character or chat is NULL, which no scope_id equals.
+      // An absent character, chat or preset is NULL, which no scope_id equals. A preset's run after the global ones.
       active: p(
         `SELECT doc FROM regex_scripts WHERE disabled = 0 AND instr(target, '"' || ? || '"') > 0
-           AND (scope = 'global' OR (scope = 'character' AND scope_id = ?) OR (scope = 'chat' AND scope_id = ?))
-         ORDER BY CASE scope WHEN 'global' THEN 0 WHEN 'character' THEN 1 ELSE 2 END, sort_order, created_at, rowid`,
+           AND (scope = 'global' OR (scope = 'character' AND scope_id = ?) OR (scope = 'chat' AND scope_id = ?) OR (scope = 'preset' AND scope_id = ?))
+         ORDER BY CASE scope WHEN 'global' THEN 0 WHEN 'preset' THEN 1 WHEN 'character' THEN 2 ELSE 3 END, sort_order, created_at, rowid`,
       ),
       count: p('SELECT COUNT(*) FROM regex_scripts'),
       owned: p('SELECT COUNT(*) FROM regex_scripts WHERE owner = ?'),
@@ -96,7 +98,7 @@ export class RegexStore extends DbStore {
 
   /** The enabled scripts for `target` in `context`, as Lumiverse resolves them: global, then character, then chat; each by sort order. */
   active(target: RegexTarget, context: RegexContext = {}): RegexScript[] {
-    const rows = this.sql.active.all(target, context.characterId || null, context.chatId || null) as Array<[string]>;
+    const rows = this.sql.active.all(target, context.characterId || null, context.chatId || null, context.presetId || null) as Array<[string]>;
     return rows.map(([doc]) => JSON.parse(doc) as RegexScript);
   }
 

@@ -127,4 +127,51 @@ describe('a chat prompt from a Lumiverse preset', () => {
     expect(continued.filter((m) => m.content === '*Seraphina smiles* ')).toEqual([]);
     expect(((await rig.call('chat.sessions.get', { sessionId: session.id })).value as ChatSession).messages.at(-1)!.content).toBe('*Seraphina smiles* The reply. And more.');
   }, 60_000);
+
+  it("brings the regex scripts a preset file bundles as the preset's own: they work while it is the chat's preset, in a folder named after it; one that cannot be a rule is said, not kept", async () => {
+    const preset = {
+      type: 'lumiverse_preset',
+      preset: {
+        name: 'Little Devil',
+        blocks: [
+          { id: 'main', name: 'Main', content: 'You are {{char}}.' },
+          { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+        ],
+        extensions: {
+          regex_scripts: [
+            // SillyTavern's shape, as presets carry them: hide the model's thoughts where the reply is shown.
+            { scriptName: 'Hide thoughts', findRegex: '/<Thoughts>[\\s\\S]*?<\\/Thoughts>\\s*/g', replaceString: '', placement: [2], markdownOnly: true },
+            // Lumiverse's own, sent to the model without the stats block.
+            { name: 'Compact stats', find_regex: '<stats>[\\s\\S]*?</stats>', replace_string: '[stats]', placement: ['user_input'], target: ['prompt'], flags: 'g' },
+            { scriptName: 'Broken', findRegex: '/(unclosed/' },
+          ],
+        },
+      },
+    };
+    const imported = await rig.call('chat.presets.import', { fileName: 'Little Devil.json', json: JSON.stringify(preset) });
+    if (!imported.ok) throw new Error(JSON.stringify(imported.error));
+    const { id: presetId } = imported.value as { id: string };
+    expect(imported.value).toMatchObject({ name: 'Little Devil', blocks: 2, regexScripts: 2, regexSkipped: [expect.stringMatching(/^Script 3 \(Broken\): Invalid regex/)] });
+    const listed = ((await rig.call('regex.list', {})).value as { scripts: Array<{ name: string; scope: string; scope_id: string | null; folder: string; target: string[] }> }).scripts;
+    expect(listed.map((s) => ({ name: s.name, scope: s.scope, scope_id: s.scope_id, folder: s.folder, target: s.target }))).toEqual([
+      { name: 'Hide thoughts', scope: 'preset', scope_id: presetId, folder: 'Little Devil', target: ['display'] },
+      { name: 'Compact stats', scope: 'preset', scope_id: presetId, folder: 'Little Devil', target: ['prompt'] },
+    ]);
+    const sessionId = await newSession(rig, { character: { name: 'Seraphina', description: 'A guardian.', personality: '', scenario: '' } });
+    const shown = async () => ((await rig.call('regex.display', { sessionId, items: [{ text: '<Thoughts>Plan the ambush.</Thoughts> The glade is quiet.', role: 'assistant', depth: 0 }] })).value as { texts: string[] }).texts[0];
+    // Not the chat's preset: its scripts are not at work.
+    expect(await shown()).toBe('<Thoughts>Plan the ambush.</Thoughts> The glade is quiet.');
+    await rig.call('settings.update', { patch: { chat: { ...rig.host.settings.get().chat, presetId } } });
+    expect(await shown()).toBe('The glade is quiet.');
+    // The prompt script works on what the model is sent.
+    rig.server.enqueue({ text: 'The reply.' });
+    const started = await rig.call('chat.send', { sessionId, text: 'Status? <stats>HP 3, MP 9</stats>' });
+    if (!started.ok) throw new Error(JSON.stringify(started.error));
+    await finished(rig, (started.value as { turnId: string }).turnId);
+    const sent = (rig.server.generations.at(-1)!.body as { messages: Array<{ content: string }> }).messages;
+    expect(sent.at(-1)!.content).toBe('Status? [stats]');
+    // The chat keeps what the person wrote.
+    const saved = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    expect(saved.messages.at(-2)!.content).toBe('Status? <stats>HP 3, MP 9</stats>');
+  }, 60_000);
 });

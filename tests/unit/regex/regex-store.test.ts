@@ -83,6 +83,8 @@ describe('regex scripts', () => {
       [{ name: 'a', find_regex: 'x', target: 'screen' }, '/input/target', /Invalid target: screen/],
       [{ name: 'a', find_regex: 'x', target: [] }, '/input/target', /non-empty/],
       [{ name: 'a', find_regex: 'x', scope: 'chat' }, '/input/scope_id', /scope_id is required/],
+      // A preset's own scripts come with its import; Lumiverse's API has no such scope for an extension.
+      [{ name: 'a', find_regex: 'x', scope: 'preset', scope_id: 'p1' }, '/input/scope', /Invalid scope: preset/],
       [{ name: 'a', find_regex: 'x', substitute_macros: 'always' }, '/input/substitute_macros', /Invalid substitute_macros/],
       [{ name: 'a', find_regex: 'x'.repeat(REGEX_LIMITS.maxPatternChars + 1) }, '/input/find_regex', /exceeds maximum length/],
     ];

@@ -9,6 +9,12 @@ import { fail, type Caller, type HandlersOf } from './handlers';
 export function regexScriptHandlers(store: () => RegexStore | null): HandlersOf<'regex_scripts'> {
   const writable = (): RegexStore => store() ?? fail('UNSUPPORTED_HERE', 'Regex scripts are not open yet.');
   const writer = (caller: Caller): RegexWriter => ({ owner: caller.extensionId, unrestricted: caller.allowed('regex_scripts_unrestricted') });
+  /** Lumiverse's scopes for an extension: a preset's own scripts come with its import, not from an extension. */
+  const scoped = (input: unknown): RegexScriptInput => {
+    const script = input as RegexScriptInput;
+    if (script.scope === 'preset') fail('INVALID_INPUT', 'Invalid scope: preset', '/input/scope');
+    return script;
+  };
   const dto = (caller: Caller) => {
     const who = writer(caller);
     return (script: RegexScript) => scriptDto(script, mayChange(script, who.owner, who.unrestricted));
@@ -23,8 +29,8 @@ export function regexScriptHandlers(store: () => RegexStore | null): HandlersOf<
       return script ? dto(caller)(script) : null;
     },
     'regex_scripts.getActive': ({ options }, caller) => (store()?.active(options.target, options) ?? []).map(dto(caller)),
-    'regex_scripts.create': ({ input }, caller) => dto(caller)(writable().create(input as RegexScriptInput, writer(caller))),
-    'regex_scripts.update': ({ scriptId, input }, caller) => dto(caller)(writable().update(scriptId, input as RegexScriptInput, writer(caller))),
+    'regex_scripts.create': ({ input }, caller) => dto(caller)(writable().create(scoped(input), writer(caller))),
+    'regex_scripts.update': ({ scriptId, input }, caller) => dto(caller)(writable().update(scriptId, scoped(input), writer(caller))),
     'regex_scripts.delete': ({ scriptId }, caller) => writable().delete(scriptId, writer(caller)),
   };
 }

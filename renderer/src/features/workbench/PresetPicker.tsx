@@ -47,7 +47,9 @@ export function PresetPicker() {
     if (!made.ok) return setError({ title: `Could not import ${picked.name}`, error: made.error });
     await refresh();
     const chosenNow = await choose(made.value.id);
-    setNote(`Imported “${made.value.name}” (${made.value.blocks} blocks)${chosenNow ? "; the chat's prompt is built from it now" : ''}.`);
+    const regex = made.value.regexScripts ? ` and ${made.value.regexScripts} regex script${made.value.regexScripts === 1 ? '' : 's'} of its own` : '';
+    const skipped = made.value.regexSkipped?.length ? ` ${made.value.regexSkipped.length} of its scripts could not be used: ${made.value.regexSkipped.slice(0, 3).join('; ')}${made.value.regexSkipped.length > 3 ? '…' : ''}` : '';
+    setNote(`Imported “${made.value.name}” (${made.value.blocks} blocks${regex})${chosenNow ? "; the chat's prompt is built from it now" : ''}.${skipped}`);
   };
   const missing = presets !== null && chosen !== '' && !presets.some((p) => p.id === chosen);
 

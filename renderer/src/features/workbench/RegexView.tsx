@@ -13,7 +13,8 @@ const TARGETS: Record<string, string> = { prompt: 'prompt', response: 'reply as 
 export function RegexView(props: { sessionId: string; domId: string }) {
   const host = useHost();
   const listed = useRegexScripts();
-  const scripts = listed.scripts?.filter((s) => appliesTo(s, props.sessionId)) ?? null;
+  const presetId = useAppStore((s) => s.settings?.chat?.presetId ?? '');
+  const scripts = listed.scripts?.filter((s) => appliesTo(s, props.sessionId, presetId)) ?? null;
   const [failed, setError] = useState<{ title: string; error: HostError } | null>(null);
   const error = failed ?? (listed.error && { title: 'Could not list the regex scripts', error: listed.error });
   const extensions = useAppStore(selectExtensions);
@@ -77,7 +78,7 @@ export function RegexView(props: { sessionId: string; domId: string }) {
                 </td>
                 <td>
                   {s.target.map((t) => TARGETS[t] ?? t).join(', ')}
-                  <div className="panel-note">{s.placement.map((p) => p.replace('_', ' ')).join(', ')}{s.scope === 'global' ? '' : ' · this chat only'}</div>
+                  <div className="panel-note">{s.placement.map((p) => p.replace('_', ' ')).join(', ')}{s.scope === 'global' ? '' : s.scope === 'preset' ? ' · its preset’s own' : ' · this chat only'}</div>
                 </td>
                 <td>{writer(s.owner)}</td>
                 <td>

@@ -7,7 +7,7 @@ import type { MethodOutput } from '../../../../shared/contract';
 import { DISPLAY_BATCH } from '../../../../shared/contract/regex';
 import type { HostApi } from '../../../../shared/host-api';
 import type { HostError } from '../../../../shared/errors';
-import { useHost } from '../../app/context';
+import { useAppStore, useHost } from '../../app/context';
 
 type Script = MethodOutput<'regex.list'>['scripts'][number];
 type Role = 'user' | 'assistant';
@@ -19,8 +19,12 @@ interface Ask {
 /** Texts kept across renders (a long chat scrolled back and forth asks again only past this; a streaming reply adds one a batch). */
 const KEPT = 500;
 
-/** Whether a script is for this session: global, or scoped to it (a session is its own character here). */
-export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: string) => s.scope === 'global' || s.scope_id === sessionId;
+/**
+ * Whether a script is for this session: global, scoped to it (a session is its own character here), or the own script
+ * of the chats' preset.
+ */
+export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: string, presetId: string) =>
+  s.scope === 'global' || (s.scope === 'preset' ? s.scope_id === presetId : s.scope_id === sessionId);
 
 export class RegexDisplay {
   private scripts: Script[] = [];
@@ -29,6 +33,8 @@ export class RegexDisplay {
   private revision = -1;
   private listError: HostError | null = null;
   private readonly kept = new Map<string, string>();
+  /** The chats' preset, whose own scripts apply too. */
+  private presetId = '';
   private readonly asked = new Set<string>();
   private readonly queue = new Map<string, Ask[]>();
   private readonly listeners = new Set<() => void>();
@@ -60,7 +66,14 @@ export class RegexDisplay {
 
   /** Whether any enabled display script, or an extension's render processor, could change this session's messages. */
   applies(sessionId: string): boolean {
-    return this.processors > 0 || this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId));
+    return this.processors > 0 || this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId, this.presetId));
+  }
+
+  /** The chats' preset now: another one forgets what was shown through the last one's scripts. */
+  followPreset(presetId: string): void {
+    if (presetId === this.presetId) return;
+    this.presetId = presetId;
+    this.kept.clear();
   }
 
   /** The text as shown, once the host has said; undefined until then. */
@@ -161,6 +174,7 @@ export function useRegexScripts(): { scripts: Script[] | null; error: HostError 
 export function useDisplayText(sessionId: string, text: string, role: Role, depth: number, messageId?: string): string {
   const display = displayFor(useHost());
   useSyncExternalStore(display.subscribe, display.snapshot);
+  display.followPreset(useAppStore((s) => s.settings?.chat?.presetId ?? ''));
   const applies = display.applies(sessionId);
   const shown = applies ? display.shown(sessionId, text, role, depth) : text;
   const last = useRef<string | null>(null);
