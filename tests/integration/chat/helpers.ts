@@ -12,7 +12,8 @@ import type { ToolExecutor } from '../../../electron/core/registry-port';
 import { LlmTestServer } from '../../fixtures/llm-server';
 import { captureLogger, type CapturedLog } from '../../unit/llm/helpers';
 import { eventually } from '../../helpers/events';
-import { tempDir } from '../../helpers/temp-dir';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { afterEach, beforeEach } from 'vitest';
 import { COUNCIL_TOOLS_DEFAULTS } from '../../../shared/types/council';
 import type { Settings } from '../../../shared/settings';
 
@@ -85,6 +86,26 @@ export async function chatRig(
 }
 
 /** Saves an openai-compatible profile on the fake server and makes it the chat's main connection. */
+/** A fresh chat rig for each test of the file (with the main connection when asked), closed and its folders removed after it. */
+export function chatRigEach(options: { mainConnection?: boolean } = {}): { readonly rig: ChatRig } {
+  let current: ChatRig | null = null;
+  beforeEach(async () => {
+    current = await chatRig();
+    if (options.mainConnection) await addMainConnection(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = null;
+    cleanupTempDirs();
+  });
+  return {
+    get rig(): ChatRig {
+      if (!current) throw new Error('The chat rig exists only while a test runs.');
+      return current;
+    },
+  };
+}
+
 export async function addMainConnection(rig: ChatRig, key?: string): Promise<string> {
   const saved = await rig.call('connections.save', {
     profile: { id: 'local', name: 'Local', provider: 'openai-compatible', baseUrl: `${rig.server.origin}/v1`, defaultModel: 'test-model' },

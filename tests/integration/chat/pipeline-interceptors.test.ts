@@ -2,25 +2,14 @@
 // local LLM server: what they get (Lumiverse's context, marked chat turns), what they may change (parameters with
 // generation_parameters), a cancel, a reasoning model's thinking; and the adversarial cases — an interceptor that
 // hangs, throws, answers a string or 10 MB, or is refused at registration for want of its permission.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { chatRig, finished, newSession, type ChatRig } from './helpers';
-import { GRANT, installPipeline, invokePipeline, pipelineTurn, sentMessagesOf } from './pipeline-rig';
+import { chatRigEach, finished, newSession } from './helpers';
+import { GRANT, pipelineRig } from './pipeline-rig';
 
-let rig: ChatRig;
-beforeEach(async () => {
-  rig = await chatRig();
-});
-afterEach(async () => {
-  await rig.close();
-  cleanupTempDirs();
-});
+const each = chatRigEach();
 
-const install = (grant?: string[]) => installPipeline(rig, grant);
-const turn = (text: string, extra: Record<string, unknown> = {}) => pipelineTurn(rig, text, extra);
-const sentMessages = () => sentMessagesOf(rig);
-const invoke = (tool: string) => invokePipeline(rig, tool);
+const { install, turn, sentMessages, invoke } = pipelineRig(each);
 
 describe("a chat turn's interceptors and context handlers", () => {
   it.each([
@@ -38,15 +27,15 @@ describe("a chat turn's interceptors and context handlers", () => {
 
   it('an interceptor refused at registration for want of its permission shows on the card, and a grant clears it', async () => {
     await install(GRANT.filter((p) => p !== 'interceptor'));
-    const refused = () => rig.host.extensions.get('lumiverse_pipeline').refused ?? [];
+    const refused = () => each.rig.host.extensions.get('lumiverse_pipeline').refused ?? [];
     expect(refused()).toContain('interceptor — register interceptor');
     const { reply } = await turn('Hello there');
     expect(reply.trace!.some((s) => s.stage === 'interceptors')).toBe(false);
-    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'interceptor' });
-    await rig.host.extensions.whenSettled();
+    await each.rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'interceptor' });
+    await each.rig.host.extensions.whenSettled();
     expect(refused()).not.toContain('interceptor — register interceptor');
     // The grant loaded it again, so its interceptor is registered and runs in the next turn.
-    const registered = () => (rig.host.extensions.get('lumiverse_pipeline').registrations?.pipeline ?? []).some((r) => r.startsWith('interceptor'));
+    const registered = () => (each.rig.host.extensions.get('lumiverse_pipeline').registrations?.pipeline ?? []).some((r) => r.startsWith('interceptor'));
     for (let i = 0; i < 2000 && !registered(); i++) await new Promise((r) => setTimeout(r, 5));
     expect(registered()).toBe(true);
     const after = await turn('Hello again');
@@ -56,18 +45,18 @@ describe("a chat turn's interceptors and context handlers", () => {
   it('interceptor parameters (sampling, stop strings, a reply shaped as JSON) apply only with generation_parameters; unknown ones are listed', async () => {
     await install();
     await turn('Hello #params');
-    expect((rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBeUndefined();
-    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'generation_parameters' });
-    await rig.host.extensions.whenSettled();
+    expect((each.rig.server.generations.at(-1)!.body as { temperature?: number }).temperature).toBeUndefined();
+    await each.rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'generation_parameters' });
+    await each.rig.host.extensions.whenSettled();
     const { reply } = await turn('Hello #params');
     const schema = { type: 'object', properties: { mood: { type: 'string' } }, required: ['mood'] };
-    expect(rig.server.generations.at(-1)!.body).toMatchObject({ temperature: 0.15, stop: ['\nAda:'], response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } } });
+    expect(each.rig.server.generations.at(-1)!.body).toMatchObject({ temperature: 0.15, stop: ['\nAda:'], response_format: { type: 'json_schema', json_schema: { name: 'reply', schema } } });
     expect(reply.trace!.map((s) => s.note).join('\n')).toContain('parameters not applied here: logit_bias');
     // Gemini's words for the same (its OpenAPI types as JSON Schema's), sent on as the turn's provider's own.
     await turn('Hello #gemini');
-    expect(rig.server.generations.at(-1)!.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', properties: { mood: { type: 'string' } } } } } });
+    expect(each.rig.server.generations.at(-1)!.body).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', properties: { mood: { type: 'string' } } } } } });
     const { reply: bad } = await turn('Hello #badformat');
-    expect((rig.server.generations.at(-1)!.body as { response_format?: unknown }).response_format).toBeUndefined();
+    expect((each.rig.server.generations.at(-1)!.body as { response_format?: unknown }).response_format).toBeUndefined();
     expect(bad.trace!.map((s) => s.note).join('\n')).toContain('its reply format was not applied: response_format.type is text, json_object or json_schema.');
   }, 60_000);
 
@@ -95,10 +84,10 @@ describe("a chat turn's interceptors and context handlers", () => {
 
   it('a context handler can cancel the generation: nothing is sent to the model', async () => {
     await install();
-    const before = rig.server.generations.length;
+    const before = each.rig.server.generations.length;
     const { done, session, sessionId } = await turn('Please stop #cancel');
     expect(done).toMatchObject({ finishReason: 'stopped', reason: expect.stringContaining('Pipeline Probe') });
-    expect(rig.server.generations.length).toBe(before);
+    expect(each.rig.server.generations.length).toBe(before);
     // The reply announced as the turn began never came: it is MESSAGE_DELETED, as Lumiverse deletes its staged message.
     const sent = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { id: string; is_user: boolean } } }>;
     const staged = sent.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message!;
@@ -110,12 +99,12 @@ describe("a chat turn's interceptors and context handlers", () => {
 
   it("a reasoning model's thinking reaches extensions as it comes, as STREAM_TOKEN_RECEIVED of type reasoning, before the reply's own tokens; it is not the reply", async () => {
     await install();
-    const sessionId = await newSession(rig);
-    rig.server.enqueue({ reasoning: ['Weighing ', 'the tide.'], text: 'The reply.' });
-    const sent = await rig.call('chat.send', { sessionId, text: 'Think first' });
+    const sessionId = await newSession(each.rig);
+    each.rig.server.enqueue({ reasoning: ['Weighing ', 'the tide.'], text: 'The reply.' });
+    const sent = await each.rig.call('chat.send', { sessionId, text: 'Think first' });
     if (!sent.ok) throw new Error(JSON.stringify(sent.error));
     const turnId = (sent.value as { turnId: string }).turnId;
-    await finished(rig, turnId);
+    await finished(each.rig, turnId);
     const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { token?: string; type?: string; generationId?: string } }>;
     const tokens = heard.filter((e) => e.event === 'STREAM_TOKEN_RECEIVED').map((e) => e.payload);
     const thought = tokens.filter((t) => t.type === 'reasoning');
@@ -125,7 +114,7 @@ describe("a chat turn's interceptors and context handlers", () => {
     expect(tokens.filter((t) => t.type === undefined).map((t) => t.token).join('')).toBe('The reply.');
     // One sequence for both, as Lumiverse numbers them: an extension that keeps the order by seq loses nothing.
     expect(tokens.map((t) => (t as { seq: number }).seq)).toEqual(tokens.map((_, i) => i));
-    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const session = (await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(session.messages.at(-1)!.content).toBe('The reply.');
   }, 60_000);
 });

@@ -34,3 +34,13 @@ export async function pipelineTurn(rig: ChatRig, text: string, extra: Record<str
 
 export const sentMessagesOf = (rig: ChatRig) => (rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
 export const invokePipeline = async (rig: ChatRig, tool: string) => (await rig.call('tools.invoke', { qualifiedName: `lumiverse_pipeline:${tool}`, args: {} })).value as ToolOutcome;
+
+/** The four, bound to the rig of the test that runs (chatRigEach). */
+export function pipelineRig(each: { readonly rig: ChatRig }) {
+  return {
+    install: (grant?: string[]) => installPipeline(each.rig, grant),
+    turn: (text: string, extra: Record<string, unknown> = {}) => pipelineTurn(each.rig, text, extra),
+    sentMessages: () => sentMessagesOf(each.rig),
+    invoke: (tool: string) => invokePipeline(each.rig, tool),
+  };
+}

@@ -3,25 +3,14 @@
 // and the adversarial cases — an interceptor that hangs, throws, answers a string or 10 MB; a macro that expands to
 // itself; an event handler that throws; a context handler that mutates its input; chat writes without permission.
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { chatRig, finished, newSession, type ChatRig } from '../chat/helpers';
-import { GRANT, installPipeline, invokePipeline, pipelineTurn, sentMessagesOf } from './pipeline-rig';
+import { chatRigEach, finished, newSession } from '../chat/helpers';
+import { GRANT, pipelineRig } from './pipeline-rig';
 
-let rig: ChatRig;
-beforeEach(async () => {
-  rig = await chatRig();
-});
-afterEach(async () => {
-  await rig.close();
-  cleanupTempDirs();
-});
+const each = chatRigEach();
 
-const install = (grant?: string[]) => installPipeline(rig, grant);
-const turn = (text: string, extra: Record<string, unknown> = {}) => pipelineTurn(rig, text, extra);
-const sentMessages = () => sentMessagesOf(rig);
-const invoke = (tool: string) => invokePipeline(rig, tool);
+const { install, turn, sentMessages, invoke } = pipelineRig(each);
 
 describe('a chat turn with a Lumiverse extension', () => {
   it('runs context handlers, resolves macros, applies the interceptor and records every stage in the breakdown', async () => {
@@ -73,7 +62,7 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(seen.indexOf(`USER_MESSAGE_RENDERED:${sessionId}`)).toBeGreaterThan(seen.indexOf(`MESSAGE_SENT:${sessionId}`));
     expect(seen.indexOf(`CHARACTER_MESSAGE_RENDERED:${sessionId}`)).toBeGreaterThan(seen.indexOf(`GENERATION_ENDED:${sessionId}`));
     // The event handler that throws is logged; the turn ended normally.
-    const log = (await rig.call('extensions.log', { id: 'lumiverse_pipeline' })).value as { lines: string[] };
+    const log = (await each.rig.call('extensions.log', { id: 'lumiverse_pipeline' })).value as { lines: string[] };
     expect(log.lines.join('\n')).toContain('event handler failure on purpose');
   }, 60_000);
 
@@ -91,14 +80,14 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(await read()).toEqual({ id: sessionId, last: 'denied: PERMISSION_DENIED' });
     expect(await invoke('append_line')).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
     // Its card says what it was refused, until the permission is granted.
-    const card = async () => ((await rig.call('extensions.list', {})).value as Array<{ id: string; refused?: string[] }>).find((e) => e.id === 'lumiverse_pipeline')!;
+    const card = async () => ((await each.rig.call('extensions.list', {})).value as Array<{ id: string; refused?: string[] }>).find((e) => e.id === 'lumiverse_pipeline')!;
     expect((await card()).refused).toEqual(['chat_mutation — spindle.chat.appendMessage', 'chat_mutation — spindle.chat.getMessages']);
-    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
-    await rig.host.extensions.whenSettled();
+    await each.rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
+    await each.rig.host.extensions.whenSettled();
     expect((await card()).refused).toBeUndefined();
     expect(await read()).toEqual({ id: sessionId, last: 'The reply.' });
     expect(await invoke('append_line')).toMatchObject({ ok: true });
-    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const session = (await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'appended by the extension' });
     // Every extension hears of a message an extension added, as of any other.
     const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { chatId: string; message: unknown } }>;
@@ -114,7 +103,7 @@ describe('a chat turn with a Lumiverse extension', () => {
       chat: { scene: 'harbour' },
       reread: { scene: 'harbour' },
     });
-    const after = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const after = (await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(after.messages.map((m) => m.content)).toEqual([...session.messages.slice(0, -2).map((m) => m.content), 'appended by the extension [tracked]']);
     expect(after.messages.at(-1)!.metadata).toEqual({ tracker: { hp: 3 } });
     expect(after.metadata).toEqual({ scene: 'harbour' });
@@ -131,42 +120,42 @@ describe('a chat turn with a Lumiverse extension', () => {
   it("appendMessage with triggerGeneration: the person's line kept with its metadata, then the reply to it, as the person's send; without generation, refused and nothing appended", async () => {
     await install([...GRANT, 'generation']);
     const { sessionId } = await turn('Where are we?');
-    rig.server.enqueue({ text: 'The door creaks open.' });
+    each.rig.server.enqueue({ text: 'The door creaks open.' });
     // No choice given: its content is not a string, refused with the field named.
     expect(await invoke('choose')).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
-    const picked = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I open the door.' }, { timeoutMs: 20_000 });
+    const picked = await each.rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I open the door.' }, { timeoutMs: 20_000 });
     const result = JSON.parse((picked as { content: string }).content) as { id: string; generationId: string };
-    const done = await finished(rig, result.generationId);
+    const done = await finished(each.rig, result.generationId);
     expect(done.finishReason).toBe('stop');
-    const session = (await rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
+    const session = (await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession;
     expect(session.messages.slice(-2)).toEqual([
       expect.objectContaining({ id: result.id, role: 'user', content: 'I open the door.', metadata: { source: 'choice_panel' } }),
       expect.objectContaining({ role: 'assistant', content: 'The door creaks open.' }),
     ]);
     expect(sentMessages().at(-1)).toEqual({ role: 'user', content: 'I open the door.' });
     // While a reply is being written: refused before anything is appended (the line would sit above a reply that never saw it).
-    rig.server.enqueue({ text: 'A slow answer.', stallAfter: 1 });
-    const sent = await rig.call('chat.send', { sessionId, text: 'Wait.' });
-    const busy = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I knock.' }, { timeoutMs: 20_000 });
+    each.rig.server.enqueue({ text: 'A slow answer.', stallAfter: 1 });
+    const sent = await each.rig.call('chat.send', { sessionId, text: 'Wait.' });
+    const busy = await each.rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I knock.' }, { timeoutMs: 20_000 });
     expect(busy).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
-    await rig.call('chat.stop', { sessionId });
-    await finished(rig, (sent.value as { turnId: string }).turnId);
-    const count = ((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.length;
-    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.some((m) => m.content === 'I knock.')).toBe(false);
+    await each.rig.call('chat.stop', { sessionId });
+    await finished(each.rig, (sent.value as { turnId: string }).turnId);
+    const count = ((await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.length;
+    expect(((await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages.some((m) => m.content === 'I knock.')).toBe(false);
     // The person's dry run switch holds for it as for their own send: the prompt is shown, the model not called.
-    await rig.call('chat.sessions.update', { sessionId, patch: { dryRun: true } });
-    const calls = rig.server.generations.length;
-    const dry = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I wait.' }, { timeoutMs: 20_000 });
+    await each.rig.call('chat.sessions.update', { sessionId, patch: { dryRun: true } });
+    const calls = each.rig.server.generations.length;
+    const dry = await each.rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I wait.' }, { timeoutMs: 20_000 });
     const dryTurn = JSON.parse((dry as { content: string }).content) as { generationId: string };
-    expect((await finished(rig, dryTurn.generationId)).finishReason).toBe('dry-run');
-    expect(rig.server.generations.length).toBe(calls);
-    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(count + 1);
-    await rig.call('chat.sessions.update', { sessionId, patch: { dryRun: false } });
+    expect((await finished(each.rig, dryTurn.generationId)).finishReason).toBe('dry-run');
+    expect(each.rig.server.generations.length).toBe(calls);
+    expect(((await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(count + 1);
+    await each.rig.call('chat.sessions.update', { sessionId, patch: { dryRun: false } });
     // The generation permission revoked: refused before anything is appended.
-    await rig.host.extensions.revoke('lumiverse_pipeline', ['generation']);
-    const refused = await rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I close it.' }, { timeoutMs: 20_000 });
+    await each.rig.host.extensions.revoke('lumiverse_pipeline', ['generation']);
+    const refused = await each.rig.host.registry.invoke('lumiverse_pipeline:choose', { choice: 'I close it.' }, { timeoutMs: 20_000 });
     expect(refused).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
-    expect(((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(count + 1);
+    expect(((await each.rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages).toHaveLength(count + 1);
   }, 60_000);
 
   it('E1: events carry chat text only with chat_mutation: without it ids and counts, and no stream tokens at all', async () => {
@@ -185,8 +174,8 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(without[2]!.payload.message).toMatchObject({ id: replyId, is_user: false, swipe_count: 1 });
     expect(without[3]!.payload).toMatchObject({ messageId: expect.any(String), contentLength: 'The reply.'.length });
 
-    await rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
-    await rig.host.extensions.whenSettled();
+    await each.rig.call('extensions.grant', { id: 'lumiverse_pipeline', permission: 'chat_mutation' });
+    await each.rig.host.extensions.whenSettled();
     const { sessionId } = await turn('my private plan: bring the ledger', { worldInfo: ledger });
     const withText = await heard();
     expect(withText.map((e) => e.event)).toEqual(expect.arrayContaining(['MESSAGE_SENT', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED', 'WORLD_INFO_ACTIVATED']));
@@ -203,11 +192,11 @@ describe('a chat turn with a Lumiverse extension', () => {
 
   it('a reply that failed before writing anything was announced (MESSAGE_SENT, empty) but is never MESSAGE_EDITED', async () => {
     await install();
-    const sessionId = await newSession(rig);
-    rig.server.enqueue({ kind: 'error', status: 400, message: 'provider says no' });
-    const sent = await rig.call('chat.send', { sessionId, text: 'Try this' });
+    const sessionId = await newSession(each.rig);
+    each.rig.server.enqueue({ kind: 'error', status: 400, message: 'provider says no' });
+    const sent = await each.rig.call('chat.send', { sessionId, text: 'Try this' });
     if (!sent.ok) throw new Error(JSON.stringify(sent.error));
-    expect((await finished(rig, (sent.value as { turnId: string }).turnId)).finishReason).toBe('error');
+    expect((await finished(each.rig, (sent.value as { turnId: string }).turnId)).finishReason).toBe('error');
     const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { message?: { is_user: boolean } } }>;
     expect(heard.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message?.is_user)).toEqual([true, false]);
     expect(heard.map((e) => e.event)).not.toContain('MESSAGE_EDITED');
@@ -217,17 +206,17 @@ describe('a chat turn with a Lumiverse extension', () => {
 
   it('a dry run shows the final prompt with the interceptor change, and sends nothing', async () => {
     await install();
-    const sessionId = await newSession(rig);
-    const sent = await rig.call('chat.send', { sessionId, text: 'Just looking', dryRun: true });
-    const done = await finished(rig, (sent.value as { turnId: string }).turnId);
+    const sessionId = await newSession(each.rig);
+    const sent = await each.rig.call('chat.send', { sessionId, text: 'Just looking', dryRun: true });
+    const done = await finished(each.rig, (sent.value as { turnId: string }).turnId);
     expect((done as { prompt: Array<{ content: string }> }).prompt[0]!.content).toMatch(/^\[pipeline\] a line from the interceptor/);
-    expect(rig.server.generations).toHaveLength(0);
+    expect(each.rig.server.generations).toHaveLength(0);
   }, 60_000);
 
   it('chat.macros lists every macro with its owner and current value', async () => {
     await install();
-    const sessionId = await newSession(rig, { character: { name: 'Mira', description: '', personality: '', scenario: '' } });
-    const macros = (await rig.call('chat.macros', { sessionId })).value as Array<{ name: string; owner: string; value: string | null }>;
+    const sessionId = await newSession(each.rig, { character: { name: 'Mira', description: '', personality: '', scenario: '' } });
+    const macros = (await each.rig.call('chat.macros', { sessionId })).value as Array<{ name: string; owner: string; value: string | null }>;
     expect(macros).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'char', owner: 'built-in', value: 'Mira' }),
@@ -240,15 +229,15 @@ describe('a chat turn with a Lumiverse extension', () => {
 
   it('the frontend console: a message sent to onFrontendMessage comes back through sendToFrontend; oversize is refused', async () => {
     await install();
-    expect((await rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: { hello: 1 } })).value).toEqual({ delivered: true });
+    expect((await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: { hello: 1 } })).value).toEqual({ delivered: true });
     let messages: Array<{ payload: unknown }> = [];
     for (let i = 0; i < 400 && messages.length === 0; i++) {
-      messages = ((await rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: typeof messages }).messages;
+      messages = ((await each.rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: typeof messages }).messages;
       if (messages.length === 0) await new Promise((r) => setTimeout(r, 5));
     }
     expect(messages.map((m) => m.payload)).toEqual([{ echo: { hello: 1 }, userId: 'local' }]);
-    expect(await rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(70_000) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
-    expect(await rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(70_000) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
+    expect(await each.rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   }, 60_000);
 
   it('a 17 M character bootstrap from sendToFrontend reaches the window whole (it crosses the worker pipe in parts)', async () => {
@@ -256,44 +245,44 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(await invoke('big_bootstrap')).toMatchObject({ ok: true, content: 'sent' });
     let got: { data?: string; end?: string } | undefined;
     for (let i = 0; i < 400 && !got; i++) {
-      const event = rig.events.find((e) => e.type === 'extension.frontend-message' && (e.payload as { kind?: string }).kind === 'bootstrap');
+      const event = each.rig.events.find((e) => e.type === 'extension.frontend-message' && (e.payload as { kind?: string }).kind === 'bootstrap');
       got = event?.type === 'extension.frontend-message' ? (event.payload as typeof got) : undefined;
       if (!got) await new Promise((r) => setTimeout(r, 10));
     }
     expect(got?.data?.length).toBe(17_000_000);
     expect(got?.end).toBe('the last field');
     // The console keeps that it came, not its 17 MB.
-    const kept = ((await rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: Array<{ payload: unknown }> }).messages;
+    const kept = ((await each.rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: Array<{ payload: unknown }> }).messages;
     expect(kept.map((m) => m.payload)).toEqual([{ '(sent in parts)': true }]);
   }, 60_000);
 
   it("sends windows the extensions' events only while a running extension has a frontend whose frames take them", async () => {
     await install();
-    const toWindows = () => rig.events.flatMap((e) => (e.type === 'extension.event' ? [e.event] : []));
+    const toWindows = () => each.rig.events.flatMap((e) => (e.type === 'extension.event' ? [e.event] : []));
     await turn('Nobody shows a frame');
     // The worker heard the turn; no window was sent it, so a reply's text did not go out to them twice.
     expect(JSON.parse(((await invoke('seen_events')) as { content: string }).content)).toEqual(expect.arrayContaining([expect.stringMatching(/^GENERATION_ENDED:/)]));
     expect(toWindows()).toEqual([]);
 
-    const frontend = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_frontend'), grant: 'requested' });
+    const frontend = await each.rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_frontend'), grant: 'requested' });
     if (!frontend.ok) throw new Error(JSON.stringify(frontend.error));
-    await rig.host.extensions.whenSettled();
+    await each.rig.host.extensions.whenSettled();
     expect((frontend.value as { frontend?: unknown }).frontend).toBeDefined();
     const { sessionId, reply } = await turn('A frame is shown');
     expect(toWindows()).toEqual(expect.arrayContaining(['GENERATION_STARTED', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED']));
     // GENERATION_STARTED names the chat, its character (a session is both) and the message written into, as Lumiverse's does.
-    const started = rig.events.find((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
+    const started = each.rig.events.find((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
     expect(started?.payload).toMatchObject({ chatId: sessionId, characterId: sessionId, targetMessageId: reply.id, targetSwipeId: 0, characterName: 'Mira', generationType: 'normal' });
     // A regeneration writes the reply's second swipe: that is its target.
-    rig.server.enqueue({ text: 'Another reply.' });
-    const again = await rig.call('chat.regenerate', { sessionId });
+    each.rig.server.enqueue({ text: 'Another reply.' });
+    const again = await each.rig.call('chat.regenerate', { sessionId });
     if (!again.ok) throw new Error(JSON.stringify(again.error));
-    await finished(rig, (again.value as { turnId: string }).turnId);
-    const restarted = rig.events.findLast((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
+    await finished(each.rig, (again.value as { turnId: string }).turnId);
+    const restarted = each.rig.events.findLast((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
     expect(restarted?.payload).toMatchObject({ targetMessageId: reply.id, targetSwipeId: 1, generationType: 'regenerate' });
 
     // Disabled, its frames go: the events stop going to windows again.
-    await rig.call('extensions.disable', { id: 'lumiverse_frontend' });
+    await each.rig.call('extensions.disable', { id: 'lumiverse_frontend' });
     const before = toWindows().length;
     await turn('The frame is gone');
     expect(toWindows()).toHaveLength(before);
@@ -301,8 +290,8 @@ describe('a chat turn with a Lumiverse extension', () => {
 
   it('during a council run for a chat that is not a session (council run --chat), chats.getActive answers that chat', async () => {
     await install();
-    await rig.call('council.addMember', { packId: 'story-council', itemId: 'plot-enforcer', tools: ['lumiverse_pipeline:active_chat'] });
-    const run = (await rig.call('council.run', { chat: { chatId: 'from-a-file', messages: [{ role: 'user', content: 'Knock knock.' }] } })).value as { results: Array<{ content: string; status: string }> };
+    await each.rig.call('council.addMember', { packId: 'story-council', itemId: 'plot-enforcer', tools: ['lumiverse_pipeline:active_chat'] });
+    const run = (await each.rig.call('council.run', { chat: { chatId: 'from-a-file', messages: [{ role: 'user', content: 'Knock knock.' }] } })).value as { results: Array<{ content: string; status: string }> };
     expect(run.results[0]!.status).toBe('ok');
     expect(JSON.parse(run.results[0]!.content)).toEqual({ id: 'from-a-file', last: 'Knock knock.' });
     // After the run nothing is active any more (no turn has run in a session).

@@ -6,26 +6,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveProcessEntry } from '../../../electron/core/extensions/workers/backend-processes';
 import { alive } from '../../helpers/process-alive';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { chatRig, type ChatRig } from '../chat/helpers';
+import { chatRigEach, type ChatRig } from '../chat/helpers';
 import { fixture, waitFor } from './harness';
 
 const ID = 'lumiverse_processes';
-let rig: ChatRig | null = null;
-
-afterEach(async () => {
-  await rig?.close();
-  rig = null;
-  cleanupTempDirs();
-});
+const each = chatRigEach();
 
 async function installed(): Promise<ChatRig> {
-  rig = await chatRig();
+  const rig = each.rig;
   await rig.host.extensions.installFromFolder(fixture(ID), { grant: 'requested', trust: true }, () => undefined);
-  await waitFor(() => rig!.host.extensions.get(ID).status === 'running' && rig!.host.registry.list().some((t) => t.qualifiedName === `${ID}:run`), `${ID} to run`);
+  await waitFor(() => rig.host.extensions.get(ID).status === 'running' && rig.host.registry.list().some((t) => t.qualifiedName === `${ID}:run`), `${ID} to run`);
   return rig;
 }
 

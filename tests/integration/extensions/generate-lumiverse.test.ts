@@ -1,35 +1,24 @@
 // spindle.generate in Lumiverse's shapes end to end, as published extensions write their requests: its provider
 // knobs, a tool loop in its parts, a stream's reasoning and tool calls, tool_choice, tools in a provider's own shape,
 // and an agent's long session — a real host, the generator fixture in a real worker, the local LLM server.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, type ChatRig } from '../chat/helpers';
+import { describe, expect, it } from 'vitest';
+import { chatRigEach } from '../chat/helpers';
 import { installGenerator, invokeGenerator } from './generator-rig';
 
-let rig: ChatRig;
+const each = chatRigEach({ mainConnection: true });
 
-beforeEach(async () => {
-  rig = await chatRig();
-  await addMainConnection(rig);
-});
-
-afterEach(async () => {
-  await rig.close();
-  cleanupTempDirs();
-});
-
-const install = (grant: ('tools' | 'generation')[]) => installGenerator(rig, grant);
-const invoke = (tool: string, args: Record<string, unknown>) => invokeGenerator(rig, tool, args);
+const install = (grant: ('tools' | 'generation')[]) => installGenerator(each.rig, grant);
+const invoke = (tool: string, args: Record<string, unknown>) => invokeGenerator(each.rig, tool, args);
 
 describe("generation in Lumiverse's shapes", () => {
   it("Lumiverse's provider knobs reach the provider: a json_schema response_format (Tracktor's native mode), top_k, the penalties, seed and stop", async () => {
     await install(['tools', 'generation']);
     const schema = { type: 'object', properties: { mood: { type: 'string' } }, required: ['mood'], additionalProperties: false };
-    rig.server.enqueue({ text: '{"mood":"calm"}' }, { text: '{}' });
+    each.rig.server.enqueue({ text: '{"mood":"calm"}' }, { text: '{}' });
     const parameters = { max_tokens: 200, top_k: 40, frequency_penalty: 0.4, presence_penalty: 9, seed: 7, stop: '###', response_format: { type: 'json_schema', json_schema: { name: 'tracker state!', strict: true, schema } } };
     const answer = await invoke('raw', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Track the scene.' }], parameters, connection_id: 'local' } });
     expect(answer).toMatchObject({ ok: true, value: { content: '{"mood":"calm"}' } });
-    expect(rig.server.generations[0]!.body).toMatchObject({
+    expect(each.rig.server.generations[0]!.body).toMatchObject({
       max_tokens: 200,
       top_k: 40,
       frequency_penalty: 0.4,
@@ -41,24 +30,24 @@ describe("generation in Lumiverse's shapes", () => {
     });
     // json_object asks for any JSON; "off" values (top_k 0, seed -1) are left out.
     await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'JSON please.' }], parameters: { top_k: 0, seed: -1, response_format: { type: 'json_object' } }, connection_id: 'local' } });
-    const second = rig.server.generations[1]!.body as Record<string, unknown>;
+    const second = each.rig.server.generations[1]!.body as Record<string, unknown>;
     expect(second.response_format).toEqual({ type: 'json_object' });
     expect([second.top_k, second.seed]).toEqual([undefined, undefined]);
     // A schema without strict is not sent strict (OpenAI's strict mode refuses ordinary schemas).
-    rig.server.enqueue({ text: '{}' });
+    each.rig.server.enqueue({ text: '{}' });
     await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Loosely.' }], parameters: { response_format: { type: 'json_schema', json_schema: { name: 'loose', schema } } }, connection_id: 'local' } });
-    expect((rig.server.generations[2]!.body as { response_format: unknown }).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'loose', strict: false, schema } });
+    expect((each.rig.server.generations[2]!.body as { response_format: unknown }).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'loose', strict: false, schema } });
     // A response_format that is neither text nor JSON is refused at its path; nothing more reaches the server.
     for (const [format, where] of [[{ type: 'xml' }, '/parameters/response_format/type'], [{ type: 'json_schema', json_schema: { name: 'x' } }, '/parameters/response_format/json_schema/schema'], ['json', '/parameters/response_format']] as const) {
       expect(await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], parameters: { response_format: format }, connection_id: 'local' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: where } });
     }
-    expect(rig.server.generations).toHaveLength(3);
+    expect(each.rig.server.generations).toHaveLength(3);
   });
 
   it("a tool loop in Lumiverse's parts (WorldForge, Psyche): tool_use is the assistant's call, tool_result the tool's answer, sent on as the provider's own", async () => {
     await install(['tools', 'generation']);
     const tools = [{ name: 'lookup_lore', description: 'Finds lore.', parameters: { type: 'object', properties: { topic: { type: 'string' } } } }];
-    rig.server.enqueue({ toolCalls: [{ id: 'call_7', name: 'lookup_lore', args: { topic: 'the harbour' } }] }, { text: 'The harbour was built by smugglers.' });
+    each.rig.server.enqueue({ toolCalls: [{ id: 'call_7', name: 'lookup_lore', args: { topic: 'the harbour' } }] }, { text: 'The harbour was built by smugglers.' });
     const ask = [{ role: 'user', content: 'Tell me of the harbour.' }];
     const first = await invoke('raw', { input: { type: 'raw', messages: ask, tools, connection_id: 'local' } });
     expect(first).toMatchObject({ ok: true, value: { finish_reason: 'tool_calls', tool_calls: [{ name: 'lookup_lore', args: { topic: 'the harbour' }, call_id: 'call_7' }] } });
@@ -76,7 +65,7 @@ describe("generation in Lumiverse's shapes", () => {
       },
     });
     expect(second).toMatchObject({ ok: true, value: { content: 'The harbour was built by smugglers.', finish_reason: 'stop' } });
-    const sent = (rig.server.generations[1]!.body as { messages: unknown[] }).messages;
+    const sent = (each.rig.server.generations[1]!.body as { messages: unknown[] }).messages;
     expect(sent).toEqual([
       { role: 'user', content: 'Tell me of the harbour.' },
       { role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call_7', type: 'function', function: { name: 'lookup_lore', arguments: '{"topic":"the harbour"}' } }] },
@@ -93,13 +82,13 @@ describe("generation in Lumiverse's shapes", () => {
     for (const [message, path] of bad) {
       expect(await invoke('raw', { input: { type: 'raw', messages: [message], connection_id: 'local' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path } });
     }
-    expect(rig.server.generations).toHaveLength(2);
+    expect(each.rig.server.generations).toHaveLength(2);
   });
 
   it("rawStream yields the model's reasoning and text as they come, and its done chunk carries the whole response: reasoning and tool calls too (Lummate, LumiScript's assistant)", async () => {
     await install(['tools', 'generation']);
     const tools = [{ name: 'parse_scene', description: 'Parses the scene.', parameters: { type: 'object', properties: { mood: { type: 'string' } } } }];
-    rig.server.enqueue({ reasoning: ['The user wants ', 'a parse.'], text: 'Parsing.', toolCalls: [{ id: 'call_3', name: 'parse_scene', args: ['{"mood":', '"tense"}'] }] }, { reasoning: 'Short thought.', text: 'Plain.' });
+    each.rig.server.enqueue({ reasoning: ['The user wants ', 'a parse.'], text: 'Parsing.', toolCalls: [{ id: 'call_3', name: 'parse_scene', args: ['{"mood":', '"tense"}'] }] }, { reasoning: 'Short thought.', text: 'Plain.' });
     const streamed = await invoke('rawStream', { input: { type: 'raw', messages: [{ role: 'user', content: 'Parse this.' }], tools, connection_id: 'local' } });
     expect(streamed).toEqual({
       ok: true,
@@ -139,40 +128,40 @@ describe("generation in Lumiverse's shapes", () => {
       // A shape no provider uses: the model decides.
       [{ mode: 'sometimes' }, 'auto'],
     ];
-    for (let i = 0; i < choices.length; i++) rig.server.enqueue({ text: 'ok' });
+    for (let i = 0; i < choices.length; i++) each.rig.server.enqueue({ text: 'ok' });
     for (const [given] of choices) expect(await ask(given)).toMatchObject({ ok: true });
-    expect(rig.server.generations.map((g) => (g.body as { tool_choice?: unknown }).tool_choice)).toEqual(choices.map(([, sent]) => sent));
+    expect(each.rig.server.generations.map((g) => (g.body as { tool_choice?: unknown }).tool_choice)).toEqual(choices.map(([, sent]) => sent));
     expect(await ask({ type: 'function', function: { name: 'vanish' } })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/parameters/tool_choice' } });
-    expect(rig.server.generations).toHaveLength(choices.length);
+    expect(each.rig.server.generations).toHaveLength(choices.length);
   });
 
   it("tools written into parameters in a provider's own shape (Anthropic's input_schema, OpenAI's function) are offered when the request has none of its own; a tool neither shape describes is left out", async () => {
     await install(['tools', 'generation']);
-    rig.server.enqueue({ toolCalls: [{ id: 'call_1', name: 'set_expression', args: { expression: 'smile' } }] }, { text: 'ok' });
+    each.rig.server.enqueue({ toolCalls: [{ id: 'call_1', name: 'set_expression', args: { expression: 'smile' } }] }, { text: 'ok' });
     const schema = { type: 'object', properties: { expression: { type: 'string' } }, required: ['expression'] };
     const anthropic = await invoke('quiet', {
       input: { type: 'quiet', messages: [{ role: 'user', content: 'Pick one.' }], connection_id: 'local', parameters: { tools: [{ name: 'set_expression', description: 'Sets it.', input_schema: schema }, { name: 'no schema' }], tool_choice: { type: 'tool', name: 'set_expression' } } },
     });
     expect(anthropic).toMatchObject({ ok: true, value: { tool_calls: [{ name: 'set_expression', args: { expression: 'smile' } }] } });
-    const first = rig.server.generations[0]!.body as { tools: Array<{ function: { name: string; parameters: unknown } }>; tool_choice: unknown };
+    const first = each.rig.server.generations[0]!.body as { tools: Array<{ function: { name: string; parameters: unknown } }>; tool_choice: unknown };
     expect(first.tools.map((t) => t.function.name)).toEqual(['set_expression']);
     expect(first.tools[0]!.function.parameters).toMatchObject(schema);
     expect(first.tool_choice).toEqual({ type: 'function', function: { name: 'set_expression' } });
     await invoke('quiet', { input: { type: 'quiet', messages: [{ role: 'user', content: 'Again.' }], connection_id: 'local', parameters: { tools: [{ type: 'function', function: { name: 'note', parameters: { type: 'object', properties: {} } } }, { type: 'function', function: { name: 'ping' } }] } } });
     // A function without a schema takes no arguments, as OpenAI reads one.
-    const second = (rig.server.generations[1]!.body as { tools: Array<{ function: { name: string; parameters: unknown } }> }).tools;
+    const second = (each.rig.server.generations[1]!.body as { tools: Array<{ function: { name: string; parameters: unknown } }> }).tools;
     expect(second.map((t) => t.function.name)).toEqual(['note', 'ping']);
     expect(second[1]!.function.parameters).toMatchObject({ type: 'object', properties: {} });
   });
 
   it("an agent's long session runs as Lumiverse runs it (LumiAgent near its compaction point): 1.5 MB over 1,500 messages with 100 tools reaches the model whole", async () => {
     await install(['tools', 'generation']);
-    rig.server.enqueue({ text: 'Compacted.' });
+    each.rig.server.enqueue({ text: 'Compacted.' });
     const fill = { messages: 1500, chars: 1000, tools: 100 };
     expect(await invoke('raw', { input: { type: 'raw', connection_id: 'local' }, fill })).toMatchObject({ ok: true, value: { content: 'Compacted.' } });
-    const body = rig.server.generations[0]!.body as { messages: unknown[]; tools: unknown[] };
+    const body = each.rig.server.generations[0]!.body as { messages: unknown[]; tools: unknown[] };
     expect(body.messages).toHaveLength(1500);
     expect(body.tools).toHaveLength(100);
-    expect(rig.server.generations[0]!.rawBody.length).toBeGreaterThan(1_500_000);
+    expect(each.rig.server.generations[0]!.rawBody.length).toBeGreaterThan(1_500_000);
   });
 });
