@@ -37,6 +37,26 @@ describe('tool-call sequencer', () => {
     expect(events.filter((e) => e.type === 'tool-call-start').map((e) => (e as { index: number }).index)).toEqual([0, 1]);
   });
 
+  it('reasoning passes straight through between calls, and reasoning that arrives inside a call comes after it, in order with text', () => {
+    const events = run((s) => {
+      s.reasoning('Think first. ');
+      s.start('a', 'one');
+      s.reasoning('Mid-call thought. ');
+      s.text('Mid-call text.');
+      s.end('a', '{}', {});
+      s.reasoning('After. ');
+    });
+    expect(events.map((e) => (e.type === 'reasoning-delta' || e.type === 'text-delta' ? `${e.type}:${e.text}` : e.type))).toEqual([
+      'reasoning-delta:Think first. ',
+      'tool-call-start',
+      'tool-call-name',
+      'tool-call-end',
+      'reasoning-delta:Mid-call thought. ',
+      'text-delta:Mid-call text.',
+      'reasoning-delta:After. ',
+    ]);
+  });
+
   it('text that arrives inside a call comes after the call', () => {
     const events = run((s) => {
       s.text('before ');
