@@ -56,7 +56,7 @@ export class RegexStore extends DbStore {
       count: p('SELECT COUNT(*) FROM regex_scripts'),
       owned: p('SELECT COUNT(*) FROM regex_scripts WHERE owner = ?'),
       byScriptId: p("SELECT id FROM regex_scripts WHERE script_id = ? AND script_id <> ''"),
-      scoped: p("SELECT id FROM regex_scripts WHERE scope IN ('character', 'chat') AND scope_id = ?"),
+      scoped: p("SELECT id FROM regex_scripts WHERE scope IN ('character', 'chat', 'preset') AND scope_id = ?"),
       insert: db.prepare('INSERT INTO regex_scripts (id, owner, script_id, scope, scope_id, target, disabled, sort_order, created_at, doc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       write: db.prepare('UPDATE regex_scripts SET script_id = ?, scope = ?, scope_id = ?, target = ?, disabled = ?, sort_order = ?, doc = ? WHERE id = ?'),
       remove: db.prepare('DELETE FROM regex_scripts WHERE id = ?'),
@@ -168,7 +168,7 @@ export class RegexStore extends DbStore {
     return gone !== null;
   }
 
-  /** Deletes the scripts of a character or chat that is gone (a session deleted): none of them can apply again. */
+  /** Deletes the scripts of a character, chat or preset that is gone (a session or preset deleted): none of them can apply again. */
   forgetScope(scopeId: string): number {
     const ids = this.write(() => {
       const rows = (this.sql.scoped.all(scopeId) as Array<[string]>).map(([id]) => id);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { presetHandlers } from '../../../electron/core/extensions/spindle-host/presets';
 import { PresetStore } from '../../../electron/core/presets/preset-store';
+import { PERSON, RegexStore } from '../../../electron/core/regex/regex-store';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -16,8 +17,9 @@ function setup(dir = tempDir()) {
   const clock = { t: 1_750_000_000_000, now() { return this.t; } };
   const sessions = new SessionStore({ dataDir: dir, clock });
   const store = new PresetStore(sessions.db, clock);
-  const call = (method: string, ...args: unknown[]) => callSpindle(presetHandlers(() => store), anyCaller('x'), method, { args });
-  return { dir, sessions, store, call, clock };
+  const regex = new RegexStore(sessions.db, clock);
+  const call = (method: string, ...args: unknown[]) => callSpindle(presetHandlers(() => store, () => regex), anyCaller('x'), method, { args });
+  return { dir, sessions, store, regex, call, clock };
 }
 
 describe('presets', () => {
@@ -43,6 +45,17 @@ describe('presets', () => {
     expect(await call('presets.delete', made.id)).toBe(true);
     expect(await call('presets.delete', made.id)).toBe(false);
     expect(await call('presets.get', made.id)).toBeNull();
+  });
+
+  it("a preset deleted takes its own regex scripts with it (its import brought them); others' stay", async () => {
+    const { call, regex } = setup();
+    const made = (await call('presets.create', { name: 'Devilish', provider: 'loom' })) as Preset;
+    const other = (await call('presets.create', { name: 'Plain', provider: 'loom' })) as Preset;
+    regex.create({ name: 'Hide thoughts', find_regex: '<Thoughts>', scope: 'preset', scope_id: made.id }, PERSON);
+    regex.create({ name: 'Its own', find_regex: 'x', scope: 'preset', scope_id: other.id }, PERSON);
+    regex.create({ name: 'Everywhere', find_regex: 'y' }, PERSON);
+    expect(await call('presets.delete', made.id)).toBe(true);
+    expect(regex.all().map((s) => s.name)).toEqual(['Its own', 'Everywhere']);
   });
 
   it('refuses a writer holding an old revision with Lumiverse’s code and the current revision, changing nothing', async () => {

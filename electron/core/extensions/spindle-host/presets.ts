@@ -2,9 +2,10 @@
 // permission, as Lumiverse's preset service answers them. Without the store (tests, the CLI before start) reads are
 // empty and writes refused.
 import type { PresetStore } from '../../presets/preset-store';
+import type { RegexStore } from '../../regex/regex-store';
 import { fail, type HandlersOf } from './handlers';
 
-export function presetHandlers(store: () => PresetStore | null): HandlersOf<'presets'> {
+export function presetHandlers(store: () => PresetStore | null, regex: () => Pick<RegexStore, 'forgetScope'> | null = () => null): HandlersOf<'presets'> {
   const writable = (): PresetStore => store() ?? fail('UNSUPPORTED_HERE', 'Presets are not open yet.');
   const found = <T>(value: T | null, presetId: string): T => value ?? fail('NOT_FOUND', `There is no preset ${presetId}.`, '/presetId');
   return {
@@ -12,7 +13,12 @@ export function presetHandlers(store: () => PresetStore | null): HandlersOf<'pre
     'presets.get': ({ presetId }) => store()?.get(presetId) ?? null,
     'presets.create': ({ input }) => writable().create(input),
     'presets.update': ({ presetId, input }) => writable().update(presetId, input),
-    'presets.delete': ({ presetId }) => writable().delete(presetId),
+    'presets.delete': ({ presetId }) => {
+      const deleted = writable().delete(presetId);
+      // Its own regex scripts (its import brought them) go with it.
+      if (deleted) regex()?.forgetScope(presetId);
+      return deleted;
+    },
     'presets.blocks.list': ({ presetId }) => found(store()?.blocks(presetId) ?? null, presetId),
     'presets.blocks.get': ({ presetId, blockId }) => store()?.blocks(presetId)?.find((b) => b.id === blockId) ?? null,
     'presets.blocks.create': ({ presetId, input, options }) => writable().createBlock(presetId, input, options?.index),

@@ -181,7 +181,7 @@ export class SpindleHost {
       ...councilHandlers(deps.council ?? (() => null)),
       ...corsHandlers(deps.fetch, undefined, undefined, options.timers),
       ...chatDataHandlers(chats, () => clock.now()),
-      ...presetHandlers(deps.presets ?? (() => null)),
+      ...presetHandlers(deps.presets ?? (() => null), deps.regexScripts ?? (() => null)),
       ...memoryHandlers(deps.memories ?? (() => null), chats),
       ...regexScriptHandlers(deps.regexScripts ?? (() => null)),
       ...toastHandlers(clock, showToast),
