@@ -3,7 +3,7 @@
 import type { Handlers } from '../../../shared/contract';
 import { fail, HostFailure } from '../../../shared/errors';
 import { presetFromFile, presetRegexItems } from './preset-import';
-import { regexScriptsOf } from '../imports/card-regex';
+import { regexScriptsOf } from '../regex/regex-import';
 import { PERSON, type RegexStore } from '../regex/regex-store';
 import type { PresetStore } from './preset-store';
 
