@@ -84,6 +84,8 @@ const ImportSummaryFields = {
   regexScripts: Type.Integer({ minimum: 0 }),
   /** The card's scripts left out, each with why (the card keeps them as written). */
   regexSkipped: Type.Array(Type.String()),
+  /** What of a chat did not come in (swipes past the cap, fields too large), each said once. */
+  notes: Type.Array(Type.String()),
 };
 const ImportedSessionSchema = Type.Object({ id: Type.String(), ...ImportSummaryFields });
 

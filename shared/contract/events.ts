@@ -83,6 +83,7 @@ export const HOST_EVENTS = {
   'models.download': 'A local model download moved on, paused, failed or finished.',
   'models.probe': "A connection's tool-calling probe ran one more case.",
   'chat.delta': "Text of a turn's reply.",
+  'chat.reasoning': "A reasoning model's thinking in a turn, shown apart from the reply.",
   'chat.toolCall': "A step of a turn's tool call.",
   'chat.council': "The council's part of a turn.",
   'chat.finished': 'A turn ended.',

@@ -30,6 +30,8 @@ export type ChatCouncilPhase =
 export type ChatEvent =
   /** Coalesced text: `text` is appended to the turn's text; `seq` increases by one per delta event. */
   | { type: 'chat.delta'; sessionId: string; turnId: string; messageId: string; seq: number; text: string }
+  /** A batch of the model's reasoning, appended to the turn's; shown folded above the reply, never part of its text. */
+  | { type: 'chat.reasoning'; sessionId: string; turnId: string; messageId: string; text: string }
   | ({ type: 'chat.toolCall'; sessionId: string; turnId: string; round: number } & ChatToolCallPhase)
   | ({ type: 'chat.council'; sessionId: string; turnId: string } & ChatCouncilPhase)
   | {

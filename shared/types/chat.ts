@@ -20,6 +20,8 @@ export const SESSION_LIMITS = {
   messageContent: 4 * 1024 * 1024,
   toolCalls: 64,
   swipes: 100,
+  /** A message's `source` (an imported line's other fields), as JSON. */
+  source: 64 * 1024,
 } as const;
 
 /** Messages the window reads at a time: a chat opens with its newest page, and older ones come a page at a time. */
@@ -214,6 +216,14 @@ const ReplyFields = {
   trace: Type.Optional(Type.Array(TurnStageSchema, { maxItems: 200 })),
   /** assistant: the prompt by part, the context budget and the world-info activation log. */
   prompt: Type.Optional(PromptReportSchema),
+  /** assistant: what a reasoning model thought before it answered (never part of a prompt), and for how long, in ms. */
+  reasoning: Type.Optional(Type.String({ maxLength: SESSION_LIMITS.messageContent })),
+  reasoningMs: Type.Optional(Type.Number({ minimum: 0 })),
+  /**
+   * The imported line's other fields as they were (SillyTavern's `extra`, `gen_started`, `force_avatar`…), at most
+   * SESSION_LIMITS.source characters as JSON: written back on export, and its `extra` is the message's extra for extensions.
+   */
+  source: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 };
 
 /** One alternative of a reply, as complete as the reply itself (its tool calls and breakdown stay with it). */

@@ -98,6 +98,23 @@ describe('applyTurnEvents', () => {
     expect(turns.s1!.toolCalls).toMatchObject([{ callId: 'late', round: 2, result: { ok: true, content: 'r' } }]);
   });
 
+  it("gathers a reasoning model's thinking apart from the text, merged in the buffer and paced like text", () => {
+    const frames = manualFrames();
+    const batches: ChatTurnEvent[][] = [];
+    const buffer = new ChatFrameBuffer((events) => batches.push([...events]), frames, { minTextIntervalMs: 50 });
+    const r = (text: string): ChatTurnEvent => ({ type: 'chat.reasoning', sessionId: 's1', turnId: 't1', messageId: 'a-t1', text });
+    buffer.push(r('Weighing '));
+    buffer.push(r('the tide.'));
+    frames.run(1000);
+    buffer.push(d(0, 'The reply.'));
+    frames.run(1016);
+    expect(batches).toHaveLength(1);
+    frames.run(1050);
+    const turns = applyTurnEvents({}, batches.flat());
+    expect(batches[0]).toEqual([r('Weighing the tide.')]);
+    expect(turns.s1).toMatchObject({ reasoning: 'Weighing the tide.', text: 'The reply.', assistantMessageId: 'a-t1' });
+  });
+
   it('marks a streaming turn interrupted when a reconnect finds the session idle', () => {
     const store = createAppStore();
     store.getState().chatTurnEventsApplied([d(0, 'half')]);

@@ -34,6 +34,9 @@ export function messageView(m: ChatMessage): MessageView {
     ...(m.swipes ? { swipes: m.swipes.map((x) => ({ content: x.content, createdAt: x.createdAt })), swipeId: m.swipeId ?? 0 } : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(m.hidden ? { hidden: true } : {}),
+    ...(m.reasoning ? { reasoning: m.reasoning } : {}),
+    ...(m.reasoningMs !== undefined ? { reasoningMs: m.reasoningMs } : {}),
+    ...(m.source && typeof m.source.extra === 'object' && m.source.extra !== null && !Array.isArray(m.source.extra) ? { extra: m.source.extra as Record<string, unknown> } : {}),
   };
 }
 

@@ -165,6 +165,7 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
       ...(pipeline ? { onBatch: (token: string, seq: number) => pipeline.broadcast('STREAM_TOKEN_RECEIVED', { generationId: turnId, chatId: sessionId, token, seq }) } : {}),
       // As Lumiverse streams a reasoning model's thinking: extensions see the turn is alive before its first word (Auto Retry).
       ...(pipeline ? { onReasoning: (token: string, seq: number) => pipeline.broadcast('STREAM_TOKEN_RECEIVED', { generationId: turnId, chatId: sessionId, token, type: 'reasoning', seq }) } : {}),
+      now: () => d.clock.now(),
     },
     {
       sessionId,
@@ -202,6 +203,7 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
     ...(stopped ? { stopped: true } : {}),
     ...(error ? { error: { code: String(error.code), message: error.message } } : {}),
     ...(result.records.length ? { toolCalls: result.records.slice(-64) } : {}),
+    ...(result.reasoning ? { reasoning: result.reasoning, reasoningMs: result.reasoningMs ?? 0 } : {}),
     ...(council ? { councilRunId: council.runId } : {}),
     trace: trace.stages,
     ...(prepared.report ? { prompt: prepared.report } : {}),

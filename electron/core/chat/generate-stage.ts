@@ -9,6 +9,7 @@ import type { GuardedInvokeOptions } from '../safety/guarded-invoke';
 import type { LlmClient } from '../llm/client';
 import { LOOP_REPEATS, ToolLoopGuard } from './tool-loop-guard';
 import { DeltaBatcher, type DeltaBatcherOptions } from './delta-batcher';
+import { ReasoningLog } from './reasoning-log';
 import type { InlineTool } from './council-port';
 
 const MAX_TOOL_RESULT_CHARS = 64 * 1024;
@@ -31,6 +32,8 @@ export interface GenerationDeps {
    */
   onBatch?: (text: string, seq: number) => void;
   onReasoning?: (text: string, seq: number) => void;
+  /** The clock the reasoning's duration is measured on (the host's; a test's fake one). */
+  now?: () => number;
 }
 
 export interface GenerationInput {
@@ -56,6 +59,9 @@ export interface GenerationResult {
   finishReason: ChatFinishReason;
   reason?: string;
   error?: HostError;
+  /** What the model thought before (and between) what it wrote, and for how long. */
+  reasoning?: string;
+  reasoningMs?: number;
 }
 
 export async function runGeneration(deps: GenerationDeps, input: GenerationInput): Promise<GenerationResult> {
@@ -75,8 +81,12 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
     deps.onBatch?.(chunk, streamSeq++);
     deps.emit({ type: 'chat.delta', sessionId, turnId, messageId: assistantMessageId, seq: seq++, text: chunk });
   }, deps.batching);
-  // The model's reasoning is not the reply: it goes to extensions only, in batches of its own.
-  const thinking = new DeltaBatcher((chunk) => deps.onReasoning?.(chunk, streamSeq++), deps.batching);
+  // The model's reasoning is not the reply: it is shown apart, kept apart, and goes to extensions in batches of its own.
+  const thinking = new DeltaBatcher((chunk) => {
+    deps.onReasoning?.(chunk, streamSeq++);
+    deps.emit({ type: 'chat.reasoning', sessionId, turnId, messageId: assistantMessageId, text: chunk });
+  }, deps.batching);
+  const thought = new ReasoningLog(deps.now ?? Date.now);
   const onModelDelta = deps.onModelDelta;
   const guard = new ToolLoopGuard();
   if (input.prefill) {
@@ -122,13 +132,15 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
           case 'text-delta':
             onModelDelta?.(event.text);
             roundText.push(event.text);
+            thought.pause();
             thinking.flush();
             batcher.push(event.text);
             break;
           case 'reasoning-delta':
-            if (deps.onReasoning) thinking.push(event.text);
+            thinking.push(thought.add(event.text));
             break;
           case 'tool-call-start':
+            thought.pause();
             offsets.set(event.id, text.length + roundText.join('').length);
             emitCall({ phase: 'started', callId: event.id, index: event.index });
             break;
@@ -163,6 +175,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
             break;
         }
       }
+      thought.pause();
       batcher.flush();
       text += roundText.join('');
       if (signal.aborted) break;
@@ -229,7 +242,7 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
     batcher.dispose();
   }
 
-  return { text, usage: sawUsage ? usage : null, records, finishReason, ...(reason ? { reason } : {}), ...(error ? { error } : {}) };
+  return { text, usage: sawUsage ? usage : null, records, finishReason, ...(reason ? { reason } : {}), ...(error ? { error } : {}), ...thought.fields() };
 }
 
 async function runCall(

@@ -4,7 +4,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
 import { messageDtoIn } from './chat-reads';
-import { editContent, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
+import { editContent, editReasoning, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
 import type { MessagePatch } from '../extensions/spindle-host/chat-data';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
 
@@ -32,7 +32,7 @@ export class MessageActions {
 
   /**
    * An extension's patch (spindle.chat.updateMessage), in Lumiverse's order: the swipe shown, the alternatives' texts,
-   * the shown text, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED, and SWIPE_EDITED after it
+   * the shown text, its reasoning, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED, and SWIPE_EDITED after it
    * when the swipes or the one shown were given, as Lumiverse tells it.
    */
   patch(sessionId: string, messageId: string, patch: MessagePatch): ChatSession {
@@ -43,6 +43,7 @@ export class MessageActions {
       if (patch.swipeId !== undefined) message = showSwipe(message, patch.swipeId);
       if (patch.swipes) message = editSwipeTexts(message, patch.swipes);
       if (patch.content !== undefined) message = editContent(message, patch.content);
+      if (patch.reasoning) message = editReasoning(message, patch.reasoning);
       if (patch.metadata) {
         const { metadata: _previous, ...rest } = message;
         message = Object.keys(patch.metadata).length ? { ...rest, metadata: patch.metadata } : rest;

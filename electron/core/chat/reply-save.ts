@@ -22,7 +22,17 @@ function continued(old: ChatMessage, reply: ChatMessage): ChatMessage {
   const offset = old.content.length;
   const added = (reply.toolCalls ?? []).map((c) => (c.textOffset !== undefined ? { ...c, textOffset: c.textOffset + offset } : c));
   const calls = [...(old.toolCalls ?? []), ...added].slice(-64);
-  const fields: ChatSwipe = { ...replyOf(reply), content: old.content + reply.content, createdAt: old.createdAt, ...(calls.length ? { toolCalls: calls } : {}) };
+  // What the reply came with stays; the continuation's thinking, if it had any, replaces the reply's (as in Lumiverse).
+  const thought = reply.reasoning ? reply : old;
+  const fields: ChatSwipe = {
+    ...replyOf(reply),
+    content: old.content + reply.content,
+    createdAt: old.createdAt,
+    ...(calls.length ? { toolCalls: calls } : {}),
+    ...(thought.reasoning ? { reasoning: thought.reasoning } : {}),
+    ...(thought.reasoningMs !== undefined ? { reasoningMs: thought.reasoningMs } : {}),
+    ...(old.source ? { source: old.source } : {}),
+  };
   if (!old.swipes) return { id: old.id, role: old.role, ...fields };
   const swipes = [...old.swipes];
   swipes[swipeIndex(old)] = fields;

@@ -2,10 +2,11 @@
 // The message's own fields are always the shown swipe's; `swipes` appears once there is a second.
 import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
-import { SESSION_LIMITS } from '../../../shared/types/chat';
+import { ChatSwipeSchema, SESSION_LIMITS } from '../../../shared/types/chat';
 import { withTextEdited } from './text-anchors';
 
-const REPLY_KEYS = ['content', 'createdAt', 'stopped', 'error', 'finishReason', 'toolCalls', 'councilRunId', 'connectionId', 'model', 'trace', 'prompt'] as const;
+/** A swipe's fields, from its schema: whatever a reply gains (its reasoning, an import's source) moves with it. */
+const REPLY_KEYS = Object.keys(ChatSwipeSchema.properties) as Array<keyof ChatSwipe>;
 
 /** The reply fields of a message (one swipe's worth). */
 export function replyOf(message: ChatMessage | ChatSwipe): ChatSwipe {
@@ -60,4 +61,14 @@ export function editContent(message: ChatMessage, content: string): ChatMessage 
 export function editSwipeTexts(message: ChatMessage, texts: string[]): ChatMessage {
   const swipes = currentSwipes(message).map((swipe, i) => (typeof texts[i] === 'string' ? { ...swipe, content: texts[i] } : swipe));
   return message.swipes ? withReply(message, swipes[swipeIndex(message)]!, swipes, swipeIndex(message)) : { ...message, content: swipes[0]!.content };
+}
+
+/** The shown reply's reasoning and its time (ms) set, or cleared by null; with swipes, the shown swipe gets them too. */
+export function editReasoning(message: ChatMessage, change: { text?: string | null; duration?: number | null }): ChatMessage {
+  const edited: ChatMessage = { ...message };
+  if (change.text === null || change.text === '') delete edited.reasoning;
+  else if (change.text !== undefined) edited.reasoning = change.text;
+  if (change.duration === null) delete edited.reasoningMs;
+  else if (change.duration !== undefined) edited.reasoningMs = change.duration;
+  return message.swipes ? { ...edited, swipes: currentSwipes(edited) } : edited;
 }

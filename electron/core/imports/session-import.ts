@@ -37,6 +37,8 @@ export interface ImportSummary {
   regexScripts: number;
   /** The card's scripts left out, each with why (the card keeps them as written). */
   regexSkipped: string[];
+  /** What of a chat did not come in (swipes past the cap, fields too large), each said once. */
+  notes: string[];
 }
 
 type ParsedImport =
@@ -78,7 +80,7 @@ function parseLorebooks(books: readonly Buffer[]): ParsedLorebook[] {
   });
 }
 
-const NO_REGEX = { regexScripts: 0, regexSkipped: [] as string[] };
+const NO_REGEX = { regexScripts: 0, regexSkipped: [] as string[], notes: [] as string[] };
 
 const ignoredOf = (card: ParsedCard | null, books: readonly ParsedLorebook[]) => [...new Set([...(card?.book?.ignored ?? []), ...books.flatMap((b) => b.ignored)])].sort();
 
@@ -103,12 +105,13 @@ export function previewImport(bytes: Buffer, lorebooks: readonly Buffer[] = []):
       duplicateEntries: duplicates,
       regexScripts: regex.scripts.length,
       regexSkipped: regex.skipped,
+      notes: [],
     };
   }
   if (parsed.kind === 'st-chat') {
     const { chat } = parsed;
     const { entries, duplicates } = merged([]);
-    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: entries.length, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates, ...NO_REGEX };
+    return { kind: 'st-chat', characterName: chat.characterName, greetings: 0, greetingTexts: [], worldInfoEntries: entries.length, messages: chat.messages.length, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates, ...NO_REGEX, notes: chat.notes };
   }
   const { session } = parsed;
   const { entries, duplicates } = merged(Array.isArray(session.worldInfo) ? (session.worldInfo as WorldInfoEntry[]) : []);
@@ -171,9 +174,10 @@ export async function importSessionFile(
       persona: { name: chat.userName, description: '' },
       worldInfo: entries,
       messages: chat.messages,
+      ...(chat.metadata ? { metadata: chat.metadata } : {}),
       ...(books[0] ? { worldInfoBook: books[0].top } : {}),
     });
-    return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates });
+    return summarize(session, { kind: 'st-chat', greetings: 0, ignored: ignoredOf(null, books), avatar: false, duplicateEntries: duplicates, notes: chat.notes });
   }
   tooMany((parsed.session.worldInfo?.length ?? 0) + books.reduce((n, b) => n + b.entries.length, 0));
   const imported = await sessions.importDocument(parsed.session);

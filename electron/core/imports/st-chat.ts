@@ -1,25 +1,45 @@
 // SillyTavern chats (.jsonl): a header line (`user_name`, `character_name`, `create_date`), then one line per
-// message (`name`, `is_user`, `send_date`, `mes`, `swipes`); and TavernAI's, the same objects in one JSON array.
-// Read into a session's messages, and written back as SillyTavern's.
+// message (`name`, `is_user`, `send_date`, `mes`, `swipes`…: st-chat-message.ts); and TavernAI's, the same objects in
+// one JSON array. Read into a session's messages, and written back as SillyTavern's.
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
+import { messageFromSt, stLineOf, type LineLosses } from './st-chat-message';
+
+/** Where the rest of SillyTavern's chat_metadata (its author's note, scenario override…) is kept on the chat, for export. */
+export const ST_CHAT_METADATA = 'sillytavern_chat_metadata';
+/** What an extension may keep on a chat (lumiverse-dto.ts); an imported chat's metadata fits the same. */
+const MAX_CHAT_METADATA_CHARS = 256 * 1024;
 
 export interface ParsedStChat {
   userName: string;
   characterName: string;
   messages: ChatMessage[];
+  /** The chat's metadata: SillyTavern's chat_metadata.variables as its chat variables, the rest kept for export. */
+  metadata?: Record<string, unknown>;
+  /** What did not come in, said in the import's notes. */
+  notes: string[];
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function refuse(message: string, path: string, code = 'INVALID_INPUT'): never {
   throw new HostFailure({ code, message, path });
 }
 
-/** SillyTavern writes send_date as epoch ms or as a date string ("January 24, 2023 9:38pm"). */
-function time(value: unknown, fallback: number): number {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  const parsed = typeof value === 'string' ? Date.parse(value.replace(/(\d)(am|pm)$/i, '$1 $2')) : NaN;
-  return Number.isFinite(parsed) ? parsed : fallback;
+/** The header's chat_metadata: `variables` (what {{getvar}} reads in SillyTavern) are the chat's variables here. */
+function metadataOf(header: Record<string, unknown>, notes: string[]): Record<string, unknown> | undefined {
+  const chatMetadata = header.chat_metadata;
+  if (!isRecord(chatMetadata)) return undefined;
+  const { variables, ...rest } = chatMetadata;
+  const metadata: Record<string, unknown> = {};
+  if (isRecord(variables) && Object.keys(variables).length) metadata.chat_variables = variables;
+  if (Object.keys(rest).length) metadata[ST_CHAT_METADATA] = rest;
+  if (JSON.stringify(metadata).length > MAX_CHAT_METADATA_CHARS) {
+    notes.push(`The chat's metadata (chat_metadata) is over ${MAX_CHAT_METADATA_CHARS} characters as JSON and was left out.`);
+    return undefined;
+  }
+  return Object.keys(metadata).length ? metadata : undefined;
 }
 
 export function isStChat(text: string): boolean {
@@ -32,7 +52,6 @@ export function isStChat(text: string): boolean {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isHeader = (v: unknown) => isRecord(v) && ('user_name' in v || 'character_name' in v) && !('mes' in v);
 
 /** A chat's items (a header first when it has one, then one per message), each named by `where(i)` in errors. */
@@ -41,18 +60,17 @@ function fromItems(items: unknown[], now: number, where: (i: number) => string):
   const lines = isHeader(items[0]) ? items.slice(1) : items;
   const first = items.length - lines.length;
   if (lines.length > SESSION_LIMITS.messages) refuse(`The chat has ${lines.length} messages; a session keeps at most ${SESSION_LIMITS.messages}.`, '/file', 'INPUT_TOO_LARGE');
-  const messages = lines.map((m, i): ChatMessage => {
-    const at = where(i + first);
-    if (!isRecord(m)) refuse(`${at} is not a JSON object.`, `/lines/${i + first}`);
-    if (typeof m.mes !== 'string') refuse(`${at} has no "mes" text.`, `/lines/${i + first}/mes`);
-    if (m.mes.length > SESSION_LIMITS.messageContent) refuse(`${at} is too long.`, `/lines/${i + first}/mes`, 'INPUT_TOO_LARGE');
-    return { id: randomUUID(), role: m.is_user === true ? 'user' : 'assistant', content: m.mes, createdAt: time(m.send_date, now) };
-  });
+  const losses: LineLosses = { swipes: 0, sources: 0 };
+  const messages = lines.map((m, i) => messageFromSt(m, where(i + first), `/lines/${i + first}`, now, losses, randomUUID));
+  const notes: string[] = [];
+  if (losses.swipes) notes.push(`${losses.swipes} swipe${losses.swipes === 1 ? '' : 's'} past ${SESSION_LIMITS.swipes} on a message ${losses.swipes === 1 ? 'was' : 'were'} left out (the shown one is kept).`);
+  if (losses.sources) notes.push(`${losses.sources} message${losses.sources === 1 ? '' : 's'} kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`);
+  const metadata = metadataOf(header, notes);
   // Without a header (some TavernAI files), the names come from the messages.
   const named = (user: boolean) => lines.find((m): m is Record<string, unknown> => isRecord(m) && (m.is_user === true) === user && typeof m.name === 'string')?.name as string | undefined;
   const userName = typeof header.user_name === 'string' ? header.user_name : (named(true) ?? 'User');
   const characterName = typeof header.character_name === 'string' ? header.character_name : (named(false) ?? 'Assistant');
-  return { userName: userName.slice(0, SESSION_LIMITS.name), characterName: characterName.slice(0, SESSION_LIMITS.name), messages };
+  return { userName: userName.slice(0, SESSION_LIMITS.name), characterName: characterName.slice(0, SESSION_LIMITS.name), messages, ...(metadata ? { metadata } : {}), notes };
 }
 
 export function parseStChat(text: string, now: number): ParsedStChat {
@@ -77,13 +95,13 @@ export function parseChatArray(doc: unknown[], now: number): ParsedStChat {
   return fromItems(doc, now, (i) => `Item ${i}`);
 }
 
-/** A session as a SillyTavern chat file. */
+/** A session as a SillyTavern chat file: its messages' swipes, reasoning and imported fields as they came. */
 export function toStChat(session: ChatSession): string {
-  const user = session.persona.name || 'User';
-  const character = session.character.name || 'Assistant';
-  const lines = [JSON.stringify({ user_name: user, character_name: character, create_date: session.createdAt, chat_metadata: {} })];
-  for (const m of session.messages) {
-    lines.push(JSON.stringify({ name: m.role === 'user' ? user : character, is_user: m.role === 'user', is_system: false, send_date: m.createdAt, mes: m.content, extra: {} }));
-  }
+  const names = { user: session.persona.name || 'User', character: session.character.name || 'Assistant' };
+  const meta = session.metadata ?? {};
+  const kept = isRecord(meta[ST_CHAT_METADATA]) ? meta[ST_CHAT_METADATA] : {};
+  const chatMetadata = { ...kept, ...(isRecord(meta.chat_variables) ? { variables: meta.chat_variables } : {}) };
+  const lines = [JSON.stringify({ user_name: names.user, character_name: names.character, create_date: session.createdAt, chat_metadata: chatMetadata })];
+  for (const m of session.messages) lines.push(JSON.stringify(stLineOf(m, names)));
   return `${lines.join('\n')}\n`;
 }

@@ -17,6 +17,8 @@ export interface ChatCliResult {
   reason?: string;
   council: { runId: string } | null;
   error?: HostError;
+  /** What a reasoning model thought before it answered (not part of `text`). */
+  reasoning?: string;
 }
 
 function str(ctx: CliContext, flag: string): string | undefined {
@@ -66,6 +68,10 @@ export function chatCommand(write: (text: string) => void = (text) => void proce
           case 'chat.delta':
             result.text += event.text;
             if (!json) write(event.text);
+            break;
+          case 'chat.reasoning':
+            if (result.reasoning === undefined) ctx.progress('[thinking…]');
+            result.reasoning = (result.reasoning ?? '') + event.text;
             break;
           case 'chat.toolCall': {
             let call = result.toolCalls.find((c) => c.id === event.callId);

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CouncilPort } from '../../../electron/core/chat/council-port';
 import type { ChatSession } from '../../../shared/types/chat';
+import type { ChatEvent } from '../../../shared/types/chat-events';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { SessionRows } from '../../../electron/core/chat/store/session-rows';
 import { eventually } from '../../helpers/events';
@@ -242,6 +243,31 @@ describe('a chat turn', () => {
     expect(models).toEqual(['other-model', 'test-model']);
     session = (await rig.call('chat.sessions.get', { sessionId: a })).value as ChatSession;
     expect(session.title).toBe('Ferry');
+  });
+
+  it("a reasoning model's thinking is shown apart as it comes, kept on its reply with its time, never sent back; a regenerate keeps each swipe's own", async () => {
+    const id = await newSession(rig);
+    rig.server.enqueue({ reasoning: ['Weighing ', 'the tide.'], text: 'The reply.' }, { text: 'Again.' }, { text: 'Next.' });
+    const first = await send(rig, id, 'Think first');
+    const { events } = first;
+    const thought = events.filter((e): e is Extract<ChatEvent, { type: 'chat.reasoning' }> => e.type === 'chat.reasoning');
+    expect(thought.map((e) => e.text).join('')).toBe('Weighing the tide.');
+    expect(thought.every((e) => e.messageId === first.turn.assistantMessageId)).toBe(true);
+    expect(events.findIndex((e) => e.type === 'chat.delta')).toBeGreaterThan(events.findLastIndex((e) => e.type === 'chat.reasoning'));
+    expect(first.text).toBe('The reply.');
+    const saved = (await session(id)).messages.at(-1)!;
+    expect(saved).toMatchObject({ content: 'The reply.', reasoning: 'Weighing the tide.' });
+    expect(saved.reasoningMs).toBeGreaterThanOrEqual(0);
+
+    const again = await rig.call('chat.regenerate', { sessionId: id });
+    await finished(rig, (again.value as { turnId: string }).turnId);
+    const regenerated = (await session(id)).messages.at(-1)!;
+    expect(regenerated.content).toBe('Again.');
+    expect(regenerated).not.toHaveProperty('reasoning');
+    expect(regenerated.swipes![0]).toMatchObject({ content: 'The reply.', reasoning: 'Weighing the tide.' });
+
+    await send(rig, id, 'And now?');
+    expect(JSON.stringify(rig.server.generations.at(-1)!.body)).not.toContain('Weighing');
   });
 
   it('dryRun ends with the final prompt without calling the model, and saves nothing', async () => {

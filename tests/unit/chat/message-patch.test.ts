@@ -57,6 +57,24 @@ describe('a message patch from an extension', () => {
     expect(told.map((t) => t.event)).toEqual(['MESSAGE_EDITED']);
   });
 
+  it("sets and clears the shown reply's reasoning and its time, as Lumiverse's patch.reasoning does; the other swipe keeps its own", () => {
+    const { actions, told, id, saved } = setup();
+    actions.patch(id, 'r1', { reasoning: { text: 'Weighing the tide.', duration: 4200 } });
+    let reply = saved().messages[1]!;
+    expect(reply).toMatchObject({ reasoning: 'Weighing the tide.', reasoningMs: 4200 });
+    expect(reply.swipes![1]).toMatchObject({ reasoning: 'Weighing the tide.', reasoningMs: 4200 });
+    expect(reply.swipes![0]).not.toHaveProperty('reasoning');
+    expect((told[0]!.payload.message as { extra: Record<string, unknown> }).extra).toEqual({ reasoning: 'Weighing the tide.', reasoningDuration: 4200 });
+    // Each half alone: null clears the duration and leaves the text.
+    actions.patch(id, 'r1', { reasoning: { duration: null } });
+    reply = saved().messages[1]!;
+    expect(reply.reasoning).toBe('Weighing the tide.');
+    expect(reply).not.toHaveProperty('reasoningMs');
+    actions.patch(id, 'r1', { reasoning: { text: null } });
+    expect(saved().messages[1]).not.toHaveProperty('reasoning');
+    expect(saved().messages[1]!.swipes![1]).not.toHaveProperty('reasoning');
+  });
+
   it('refuses a swipe the message does not have, an unknown message, and any change while a reply is written; nothing saved', () => {
     const { actions, id, saved } = setup();
     const before = saved();

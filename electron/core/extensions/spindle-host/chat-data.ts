@@ -61,6 +61,8 @@ export interface MessagePatch {
   swipes?: string[];
   swipeId?: number;
   metadata?: Record<string, unknown>;
+  /** The shown reply's reasoning and its time in ms; null clears either. */
+  reasoning?: { text?: string | null; duration?: number | null };
 }
 
 /** A character's fields an extension may change (Lumiverse's CharacterUpdateDTO; its world_book_ids go to the library). */
@@ -234,13 +236,14 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
       return { ...appended, generationId: started.turnId };
     },
     'chat.updateMessage': async ({ chatId, messageId, patch }) => {
-      // skipChunkRebuild and reasoning have nothing to act on here: the Workbench keeps no chat memory chunks or reasoning.
+      // skipChunkRebuild has nothing to act on here: the Workbench keeps no chat memory chunks.
       withinMetadataCap(patch.metadata, "A message's metadata is", '/patch/metadata');
       reads()!.update(await changing(chatId), messageId, {
         ...(patch.content !== undefined ? { content: patch.content } : {}),
         ...(patch.swipes !== undefined ? { swipes: patch.swipes } : {}),
         ...(patch.swipe_id !== undefined ? { swipeId: patch.swipe_id } : {}),
         ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
+        ...(patch.reasoning !== undefined ? { reasoning: patch.reasoning } : {}),
       });
       return null;
     },

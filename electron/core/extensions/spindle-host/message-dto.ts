@@ -11,6 +11,11 @@ export interface MessageView {
   swipeId?: number;
   metadata?: Record<string, unknown>;
   hidden?: boolean;
+  /** The shown reply's reasoning and its time in ms (Lumiverse's extra.reasoning, extra.reasoningDuration). */
+  reasoning?: string;
+  reasoningMs?: number;
+  /** What an imported message kept in its extra (SillyTavern's api, token_count…), handed on as it came. */
+  extra?: Record<string, unknown>;
 }
 
 export interface MessageOwner {
@@ -20,6 +25,22 @@ export interface MessageOwner {
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/**
+ * Lumiverse's free-form bag: what an import kept there, the hidden flag (LumiBooks reads it to unhide what a deleted
+ * chapter hid) and the reasoning, which it keeps there too. Extensions' own metadata is `metadata`, as Lumiverse splits it.
+ */
+const HOST_OWNED = new Set(['spindle_metadata', 'hidden', 'reasoning', 'reasoningDuration']);
+
+function extraOf(m: MessageView): Record<string, unknown> {
+  const kept = Object.fromEntries(Object.entries(m.extra ?? {}).filter(([key]) => !HOST_OWNED.has(key)));
+  return {
+    ...kept,
+    ...(m.hidden ? { hidden: true } : {}),
+    ...(m.reasoning ? { reasoning: m.reasoning } : {}),
+    ...(m.reasoningMs !== undefined ? { reasoningDuration: m.reasoningMs } : {}),
+  };
+}
 
 export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
   const swipes = m.swipes ?? [{ content: m.content, createdAt: m.createdAt }];
@@ -34,8 +55,7 @@ export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
     swipe_id: m.swipes ? (m.swipeId ?? 0) : 0,
     swipes: swipes.map((s) => s.content),
     swipe_dates: swipes.map((s) => seconds(s.createdAt)),
-    // Lumiverse keeps a message's hidden flag here (LumiBooks reads it to unhide what a deleted chapter hid).
-    extra: m.hidden ? { hidden: true } : {},
+    extra: extraOf(m),
     parent_message_id: null,
     branch_id: null,
     created_at: seconds(m.createdAt),

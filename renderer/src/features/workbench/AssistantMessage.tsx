@@ -9,6 +9,7 @@ import { MessageWidgets, useInterceptedText } from '../frontends/message-extras'
 import { CouncilTurn } from './CouncilTurn';
 import { MessageActions, MessageEditor, useMessageEditing, useSwipeKeys } from './MessageActions';
 import { PromptBreakdown } from './PromptBreakdown';
+import { ReasoningBlock } from './ReasoningBlock';
 import { ShownText } from './ShownText';
 import { MessageAvatar } from './CharacterPicture';
 import { cardFromRecord, QuietToolCall, ToolCallCard } from './ToolCallCard';
@@ -106,6 +107,11 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
         <CouncilTurn council={turn.council} runId={null} live={streaming} />
       ) : message?.councilRunId ? (
         <CouncilTurn council={null} runId={message.councilRunId} live={false} />
+      ) : null}
+      {turn ? (
+        <ReasoningBlock text={turn.reasoning} thinking={streaming && !turn.text && turn.toolCalls.length === 0} />
+      ) : message?.reasoning ? (
+        <ReasoningBlock text={message.reasoning} ms={message.reasoningMs} thinking={false} />
       ) : null}
       {editing && actions ? <MessageEditor sessionId={actions.sessionId} message={actions.message} onDone={edit.done} /> : segments.map((segment, i) =>
         segment.kind === 'calls' ? (

@@ -60,6 +60,11 @@ export function ImportPreview(props: {
           </ul>
         </div>
       )}
+      {preview.notes.map((note, i) => (
+        <p key={i} className="field__hint" data-testid="import-note">
+          {note}
+        </p>
+      ))}
       {preview.ignored.length > 0 && <p className="field__hint">World-info fields kept for export but not used here: {preview.ignored.join(', ')}.</p>}
     </section>
   );

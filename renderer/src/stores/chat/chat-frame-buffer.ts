@@ -67,6 +67,8 @@ export class ChatFrameBuffer {
     const last = this.queue[this.queue.length - 1];
     if (event.type === 'chat.delta' && last?.type === 'chat.delta' && last.turnId === event.turnId && event.seq === last.seq + 1) {
       this.queue[this.queue.length - 1] = { ...last, seq: event.seq, text: last.text + event.text };
+    } else if (event.type === 'chat.reasoning' && last?.type === 'chat.reasoning' && last.turnId === event.turnId) {
+      this.queue[this.queue.length - 1] = { ...last, text: last.text + event.text };
     } else {
       this.queue.push(event);
     }
@@ -77,7 +79,7 @@ export class ChatFrameBuffer {
     if (this.handle !== null) return;
     this.handle = this.scheduler.request((time) => {
       this.handle = null;
-      const onlyText = this.queue.every((event) => event.type === 'chat.delta');
+      const onlyText = this.queue.every((event) => event.type === 'chat.delta' || event.type === 'chat.reasoning');
       if (onlyText && time - this.lastApplied < this.minTextInterval) return this.schedule();
       this.lastApplied = time;
       this.flush();

@@ -52,6 +52,8 @@ export interface LiveTurn {
   rework: Rework | null;
   /** Text streamed so far. */
   text: string;
+  /** What a reasoning model thought so far (shown folded above the text). */
+  reasoning: string;
   /** The last chat.delta seq applied (-1: none). */
   lastSeq: number;
   toolCalls: ToolCallCard[];
@@ -89,6 +91,7 @@ export function newTurn(sessionId: string, turnId: string): LiveTurn {
     userText: null,
     rework: null,
     text: '',
+    reasoning: '',
     lastSeq: -1,
     toolCalls: [],
     council: null,
@@ -179,6 +182,10 @@ export function applyTurnEvents(turns: Readonly<Record<string, LiveTurn>>, event
         if (event.seq <= turn.lastSeq) break;
         draft.parts.push(event.text);
         turn.lastSeq = event.seq;
+        if (!turn.assistantMessageId) turn.assistantMessageId = event.messageId;
+        break;
+      case 'chat.reasoning':
+        turn.reasoning += event.text;
         if (!turn.assistantMessageId) turn.assistantMessageId = event.messageId;
         break;
       case 'chat.toolCall': {

@@ -43,6 +43,7 @@ export function wireChat(store: AppStore, host: HostConnection, scheduler?: Fram
   const offEvents = host.onEvent((event) => {
     switch (event.type) {
       case 'chat.delta':
+      case 'chat.reasoning':
       case 'chat.toolCall':
       case 'chat.council':
       case 'chat.error':

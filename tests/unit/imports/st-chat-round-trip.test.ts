@@ -1,0 +1,198 @@
+// A SillyTavern chat comes in whole and goes back out as it came: its swipes (each with its time and reasoning), the
+// one shown, hidden messages, the reasoning SillyTavern keeps in `extra`, every other field of a line, and the chat's
+// variables. What a session cannot hold is said in the import's notes, never dropped silently.
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionStore } from '../../../electron/core/chat/session-store';
+import { addSwipe, showSwipe } from '../../../electron/core/chat/swipes';
+import { messageDtoIn } from '../../../electron/core/chat/chat-reads';
+import { RegexStore } from '../../../electron/core/regex/regex-store';
+import { importSessionFile, previewImport } from '../../../electron/core/imports/session-import';
+import { parseStChat, toStChat } from '../../../electron/core/imports/st-chat';
+import { SESSION_LIMITS } from '../../../shared/types/chat';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
+
+type Json = Record<string, unknown>;
+const jsonl = (lines: unknown[]) => Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n'));
+const store = () => new SessionStore({ dataDir: tempDir() });
+
+async function importChat(lines: unknown[]) {
+  const sessions = store();
+  const result = await importSessionFile(sessions, jsonl(lines), { now: 1, regex: new RegexStore(sessions.db, Date) });
+  return { sessions, ...result };
+}
+
+/** Every field of `original` is in `exported` with the same value (arrays: same length); new fields may be added. */
+function missingFrom(original: unknown, exported: unknown, at = ''): string[] {
+  if (Array.isArray(original)) {
+    if (!Array.isArray(exported) || exported.length !== original.length) return [at || '/'];
+    return original.flatMap((item, i) => missingFrom(item, exported[i], `${at}/${i}`));
+  }
+  if (typeof original === 'object' && original !== null) {
+    if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) return [at || '/'];
+    return Object.entries(original).flatMap(([key, value]) => (key in exported ? missingFrom(value, (exported as Json)[key], `${at}/${key}`) : [`${at}/${key}`]));
+  }
+  return Object.is(original, exported) ? [] : [at || '/'];
+}
+
+const parseLines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Json);
+
+/** A chat as SillyTavern 1.12+ writes one: a greeting with alternates, reasoning, a hidden message, chat variables. */
+const HEADER = { user_name: 'Kai', character_name: 'Seraphina', create_date: '2025-03-01@12h00m00s', chat_metadata: { note_prompt: 'Stay in the glade.', note_depth: 4, variables: { trust: '3', visited: 'glade' } } };
+const GREETING = {
+  name: 'Seraphina',
+  is_user: false,
+  is_system: false,
+  send_date: 1740830400000,
+  mes: 'You wake in the glade.',
+  swipes: ['The forest is quiet.', 'You wake in the glade.', 'A wolf howls.'],
+  swipe_id: 1,
+  swipe_info: [
+    { send_date: 1740830400000, gen_started: '2025-03-01T12:00:00Z', extra: {} },
+    { send_date: 1740830400000, extra: {} },
+    { send_date: 1740830500000, gen_started: '2025-03-01T12:01:40Z', gen_finished: '2025-03-01T12:01:45Z', extra: { api: 'openai', model: 'o3', reasoning: 'A sound, then.', reasoning_duration: 4200 } },
+  ],
+  extra: {},
+  force_avatar: 'seraphina.png',
+};
+const USER = { name: 'Kai', is_user: true, is_system: false, send_date: 1740830600000, mes: 'Who are you?', extra: { token_count: 4 }, force_avatar: 'User Avatars/kai.png' };
+const HIDDEN = { name: 'Seraphina', is_user: false, is_system: true, send_date: 1740830650000, mes: '(an aside kept out of the prompt)', extra: { type: 'narrator' } };
+const REPLY = {
+  name: 'Seraphina',
+  is_user: false,
+  is_system: false,
+  send_date: 1740830700000,
+  gen_started: '2025-03-01T12:05:00Z',
+  gen_finished: '2025-03-01T12:05:09Z',
+  mes: 'I am Seraphina, guardian of this forest.',
+  extra: { api: 'openai', model: 'o3', reasoning: 'They are new here. Be kind.', reasoning_duration: 8100, token_count: 9, bias: null },
+  title: '',
+};
+
+describe('a SillyTavern chat comes in whole', () => {
+  it('swipes with their times and reasoning, the one shown, a hidden message, reasoning, other fields and variables', async () => {
+    const { session, summary } = await importChat([HEADER, GREETING, USER, HIDDEN, REPLY]);
+    expect(summary).toMatchObject({ kind: 'st-chat', messages: 4, notes: [] });
+    const [greeting, user, hidden, reply] = session.messages;
+    expect(greeting).toMatchObject({ role: 'assistant', content: 'You wake in the glade.', swipeId: 1 });
+    expect(greeting!.swipes!.map((s) => s.content)).toEqual(GREETING.swipes);
+    expect(greeting!.swipes![2]).toMatchObject({ createdAt: 1740830500000, reasoning: 'A sound, then.', reasoningMs: 4200, source: { gen_started: '2025-03-01T12:01:40Z', extra: { api: 'openai', model: 'o3' } } });
+    expect(user).toMatchObject({ role: 'user', content: 'Who are you?', source: { force_avatar: 'User Avatars/kai.png', extra: { token_count: 4 } } });
+    expect(user!.swipes).toBeUndefined();
+    expect(hidden).toMatchObject({ hidden: true, source: { extra: { type: 'narrator' } } });
+    expect(reply).toMatchObject({ reasoning: 'They are new here. Be kind.', reasoningMs: 8100 });
+    // SillyTavern's reasoning is the message's own, not kept twice.
+    expect(reply!.source!.extra).toEqual({ api: 'openai', model: 'o3', token_count: 9, bias: null });
+    expect(session.metadata).toEqual({ chat_variables: { trust: '3', visited: 'glade' }, sillytavern_chat_metadata: { note_prompt: 'Stay in the glade.', note_depth: 4 } });
+  });
+
+  it('goes back out as it came: every field of every line, and a second trip equals the first', async () => {
+    const lines = [HEADER, GREETING, USER, HIDDEN, REPLY];
+    const { session, sessions } = await importChat(lines);
+    const exported = parseLines(toStChat(session));
+    expect(exported).toHaveLength(lines.length);
+    // The header's create_date is the session's; everything else, to the last field, as it came.
+    expect(missingFrom({ ...HEADER, create_date: undefined }, { ...exported[0], create_date: undefined })).toEqual([]);
+    lines.slice(1).forEach((line, i) => expect(missingFrom(line, exported[i + 1])).toEqual([]));
+    const again = await importSessionFile(sessions, Buffer.from(toStChat(session)), { now: 1, regex: new RegexStore(sessions.db, Date) });
+    expect(parseLines(toStChat(again.session)).slice(1)).toEqual(exported.slice(1));
+  });
+
+  it('extensions read a message as Lumiverse hands it: the imported extra, the hidden flag, reasoning and its duration', async () => {
+    const { session } = await importChat([HEADER, GREETING, USER, HIDDEN, REPLY]);
+    expect(messageDtoIn(session, 3).extra).toEqual({ api: 'openai', model: 'o3', token_count: 9, bias: null, reasoning: 'They are new here. Be kind.', reasoningDuration: 8100 });
+    expect(messageDtoIn(session, 2).extra).toEqual({ type: 'narrator', hidden: true });
+    expect(messageDtoIn(session, 0)).toMatchObject({ swipe_id: 1, swipes: GREETING.swipes, swipe_dates: [1740830400, 1740830400, 1740830500] });
+  });
+
+  it('a swipe keeps its reasoning and imported fields when another is shown or a new one is added', async () => {
+    const { session } = await importChat([HEADER, GREETING]);
+    const shown = showSwipe(session.messages[0]!, 2);
+    expect(shown).toMatchObject({ content: 'A wolf howls.', reasoning: 'A sound, then.', reasoningMs: 4200, source: { gen_started: '2025-03-01T12:01:40Z' } });
+    const added = addSwipe(shown, { id: 'x', role: 'assistant', content: 'New.', createdAt: 5 });
+    expect(added.swipes![2]).toMatchObject({ reasoning: 'A sound, then.', source: { gen_finished: '2025-03-01T12:01:45Z' } });
+    expect(added).not.toHaveProperty('reasoning');
+    expect(added.swipes![0]).toMatchObject({ source: { gen_started: '2025-03-01T12:00:00Z' } });
+  });
+});
+
+describe('what a session cannot hold is said, and the rest comes in', () => {
+  it('swipes past the cap: the shown one and those nearest the start are kept, and the preview says how many were not', async () => {
+    const count = SESSION_LIMITS.swipes + 30;
+    const swipes = Array.from({ length: count }, (_, i) => `take ${i}`);
+    const line = { name: 'Seraphina', is_user: false, send_date: 5, mes: 'take 120', swipes, swipe_id: 120 };
+    const { session, summary } = await importChat([HEADER, line]);
+    const [message] = session.messages;
+    expect(message!.swipes).toHaveLength(SESSION_LIMITS.swipes);
+    expect(message!.swipes![message!.swipeId!]!.content).toBe('take 120');
+    expect(message!.swipes![0]!.content).toBe('take 0');
+    expect(summary.notes).toEqual([`30 swipes past ${SESSION_LIMITS.swipes} on a message were left out (the shown one is kept).`]);
+    expect(previewImport(jsonl([HEADER, line])).notes).toEqual(summary.notes);
+  });
+
+  it("a line whose other fields are over the cap comes in without them; a chat's metadata over its cap too", async () => {
+    const huge = { name: 'Kai', is_user: true, send_date: 5, mes: 'Hi.', extra: { blob: 'x'.repeat(SESSION_LIMITS.source + 1) } };
+    const header = { ...HEADER, chat_metadata: { note_prompt: 'y'.repeat(300 * 1024) } };
+    const { session, summary } = await importChat([header, huge, USER]);
+    expect(session.messages[0]).toMatchObject({ content: 'Hi.' });
+    expect(session.messages[0]).not.toHaveProperty('source');
+    expect(session.messages[1]!.source).toMatchObject({ force_avatar: 'User Avatars/kai.png' });
+    expect(session.metadata).toBeUndefined();
+    expect(summary.notes).toEqual([
+      `1 message kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`,
+      "The chat's metadata (chat_metadata) is over 262144 characters as JSON and was left out.",
+    ]);
+  });
+
+  it('a shown swipe out of range shows the first; swipes that are not all text are not swipes; a line without text is refused by its place', () => {
+    const parsed = parseStChat([HEADER, { ...GREETING, swipe_id: 9 }, { ...GREETING, swipes: ['a', 2] }].map((l) => JSON.stringify(l)).join('\n'), 1);
+    expect(parsed.messages[0]).toMatchObject({ swipeId: 0, content: 'You wake in the glade.' });
+    expect(parsed.messages[1]!.swipes).toBeUndefined();
+    expect(() => parseStChat([HEADER, USER, { name: 'Kai', is_user: true }].map((l) => JSON.stringify(l)).join('\n'), 1)).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'INVALID_INPUT', path: '/lines/2/mes' }) }));
+  });
+});
+
+// ---- property: generated chats with arbitrary fields ----
+
+const asFile = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/).filter((k) => !['__proto__', 'constructor', 'prototype'].includes(k));
+const leaf = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null));
+const value = fc.letrec((tie) => ({ v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(key, tie('v'), { maxKeys: 3 })) })).v;
+const reserved = ['name', 'is_user', 'is_system', 'send_date', 'mes', 'swipes', 'swipe_id', 'swipe_info', 'extra'];
+const others = fc.dictionary(key.filter((k) => !reserved.includes(k)), value, { maxKeys: 3 });
+const extra = fc.record({ rest: fc.dictionary(key.filter((k) => !['reasoning', 'reasoning_duration'].includes(k)), value, { maxKeys: 3 }), reasoning: fc.option(fc.string({ minLength: 1, maxLength: 30 }), { nil: undefined }), ms: fc.option(fc.nat(100_000), { nil: undefined }) })
+  .map(({ rest, reasoning, ms }) => ({ ...rest, ...(reasoning ? { reasoning } : {}), ...(ms !== undefined ? { reasoning_duration: ms } : {}) }));
+const time = fc.integer({ min: 1_000_000_000_000, max: 2_000_000_000_000 });
+
+/** A line as SillyTavern keeps it: the shown swipe's entry in swipe_info agrees with the line's time and extra. */
+const line = fc
+  .record({ user: fc.boolean(), hidden: fc.boolean(), at: time, others, extra, alternates: fc.array(fc.record({ text: fc.string({ maxLength: 20 }), at: time, extra }), { maxLength: 4 }), shown: fc.nat() })
+  .map(({ user, hidden, at, others: rest, extra: own, alternates, shown }) => {
+    const base = { ...rest, name: user ? 'Kai' : 'Sera', is_user: user, is_system: hidden, send_date: at, mes: `line ${at}`, extra: own };
+    if (user || alternates.length === 0) return base;
+    const swipeId = shown % (alternates.length + 1);
+    const texts = alternates.map((a) => a.text);
+    texts.splice(swipeId, 0, base.mes);
+    const info = alternates.map((a) => ({ send_date: a.at, extra: a.extra }));
+    info.splice(swipeId, 0, { send_date: at, extra: own });
+    return { ...base, swipes: texts, swipe_id: swipeId, swipe_info: info };
+  });
+
+describe('property: every generated SillyTavern chat survives import and export', () => {
+  it('each line holds every field it had; a second trip equals the first', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 6 }), async (generated) => {
+        const lines = asFile([{ user_name: 'Kai', character_name: 'Sera', create_date: 1, chat_metadata: { variables: { n: '1' } } }, ...generated]);
+        const { session, sessions } = await importChat(lines);
+        const exported = parseLines(toStChat(session));
+        lines.slice(1).forEach((l, i) => expect(missingFrom(l, exported[i + 1])).toEqual([]));
+        expect(exported[0]!.chat_metadata).toEqual({ variables: { n: '1' } });
+        const again = await importSessionFile(sessions, Buffer.from(toStChat(session)), { now: 1, regex: new RegexStore(sessions.db, Date) });
+        expect(parseLines(toStChat(again.session)).slice(1)).toEqual(exported.slice(1));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
