@@ -16,14 +16,19 @@ export const MAX_BACKUP_INPUT_BYTES = 256 * 1024 * 1024;
 /** The input cap of one method, in bytes of JSON. */
 export function inputLimit(method: string): number {
   if (method === 'backup.import') return MAX_BACKUP_INPUT_BYTES;
+  // A frontend's message to its backend, measured in characters at the bridge: each is at most 3 bytes of UTF-8.
+  if (method === 'extensions.sendFrontend') return 3 * MAX_FRONTEND_MESSAGE_CHARS + 64 * 1024;
   return IMPORT_METHODS.has(method) ? MAX_IMPORT_INPUT_BYTES : MAX_INPUT_BYTES;
 }
 
 /** The largest message the browser-mode WebSocket carries, in bytes: the largest input with room for its envelope. */
 export const MAX_WS_MESSAGE_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
 
-/** A message from an extension's frontend (or the console) to its backend's onFrontendMessage, in characters of JSON. */
-export const MAX_FRONTEND_MESSAGE_CHARS = 64 * 1024;
+/**
+ * A message from an extension's frontend (or the console) to its backend's onFrontendMessage, in characters of JSON:
+ * Lumiverse's socket takes 4 MB, and published frontends send that much (Notehaven's media, Megumin Suite's portraits).
+ */
+export const MAX_FRONTEND_MESSAGE_CHARS = 4 * 1024 * 1024;
 
 /**
  * A backend's message to its frontend (spindle.sendToFrontend), in characters of JSON. Published frontends bootstrap

@@ -152,8 +152,10 @@ describe('ctx members, answered by the broker', () => {
     const huge = { blob: 'x'.repeat(MAX_FRONTEND_MESSAGE_CHARS) };
     expect(await r.send({ kind: 'invoke', id: 901, method: 'backend.send', input: { payload: huge } })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
     expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toEqual([]);
-    // One under the cap goes through as before.
-    expect(await r.send({ kind: 'invoke', id: 902, method: 'backend.send', input: { payload: { blob: 'x'.repeat(1000) } } })).toMatchObject({ ok: true });
+    // sendToBackend answers nothing: the refusal is on the extension's card.
+    expect(r.store.getState().refusals[ID]).toEqual([`sendToBackend: A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.`]);
+    // A 2 MB one (a published frontend's media upload; Lumiverse's socket takes 4 MB) goes through.
+    expect(await r.send({ kind: 'invoke', id: 902, method: 'backend.send', input: { payload: { blob: 'x'.repeat(2 * 1024 * 1024) } } })).toMatchObject({ ok: true });
     expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toHaveLength(1);
   });
 

@@ -302,7 +302,7 @@ describe('input over the cap', () => {
     const { client, last, states } = setup();
     last().accept();
     // 400,000 three-byte characters: under the 1 MB cap in UTF-16 units, over it in bytes.
-    const result = await client.invoke('extensions.sendFrontend', { id: 'x', payload: '€'.repeat(400_000) });
+    const result = await client.invoke('settings.update', { patch: { note: '€'.repeat(400_000) } });
     expect(result).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE' } });
     expect(last().sent).toEqual([]);
     expect(states.at(-1)!.state).toBe('connected');

@@ -4,6 +4,7 @@
 // itself; an event handler that throws; a context handler that mutates its input; chat writes without permission.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../shared/limits';
 import type { ChatSession } from '../../../shared/types/chat';
 import { chatRigEach, finished, newSession } from '../chat/helpers';
 import { GRANT, pipelineRig } from './pipeline-rig';
@@ -236,7 +237,14 @@ describe('a chat turn with a Lumiverse extension', () => {
       if (messages.length === 0) await new Promise((r) => setTimeout(r, 5));
     }
     expect(messages.map((m) => m.payload)).toEqual([{ echo: { hello: 1 }, userId: 'local' }]);
-    expect(await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(70_000) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
+    // Lumiverse's socket takes 4 MB: a 3 MB message (a frontend's media upload) arrives whole; past the cap it is refused.
+    expect((await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: { media: 'x'.repeat(3 * 1024 * 1024) } })).value).toEqual({ delivered: true });
+    for (let i = 0; i < 400 && messages.length < 2; i++) {
+      messages = ((await each.rig.call('extensions.frontend', { id: 'lumiverse_pipeline' })).value as { messages: typeof messages }).messages;
+      if (messages.length < 2) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(((messages[1]!.payload as { echo: { media: string } }).echo.media).length).toBe(3 * 1024 * 1024);
+    expect(await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(MAX_FRONTEND_MESSAGE_CHARS) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
     expect(await each.rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   }, 60_000);
 

@@ -1,5 +1,6 @@
 // What an extension's frontend put on its own card: its settings tabs and what it mounted at the settings
-// mount points, why its frontend was stopped, and the frontend members it used that do nothing here.
+// mount points, why its frontend was stopped, what the app refused it, and the frontend members it used that do
+// nothing here.
 import { useShallow } from 'zustand/react/shallow';
 import { CARD_MOUNT_POINTS } from './frontends-store';
 import { useFrontendsStore } from './frontends-context';
@@ -13,7 +14,8 @@ export function CardSurfaces(props: { extensionId: string }) {
   const surfaces = useFrontendsStore(useShallow((s) => s.surfaces.filter((x) => x.extensionId === extensionId && (x.kind === 'settings' || (x.kind === 'mount' && CARD_MOUNT_POINTS.has(x.options.point ?? ''))))));
   const problem = useFrontendsStore((s) => s.problems[extensionId]);
   const inert = useFrontendsStore(useShallow((s) => s.inert[extensionId] ?? []));
-  if (surfaces.length === 0 && !problem && inert.length === 0) return null;
+  const refusals = useFrontendsStore(useShallow((s) => s.refusals[extensionId] ?? []));
+  if (surfaces.length === 0 && !problem && inert.length === 0 && refusals.length === 0) return null;
   return (
     <div className="ext-card__frontend" data-testid="extension-frontend">
       {problem && (
@@ -25,6 +27,16 @@ export function CardSurfaces(props: { extensionId: string }) {
         <p className="ext-card__fact" data-testid="extension-frontend-inert">
           Its frontend uses what the Workbench has no place for: {inert.map((name, i) => [i > 0 && ', ', <code key={name}>{name}</code>])}
         </p>
+      )}
+      {refusals.length > 0 && (
+        <div className="ext-card__fact ext-card__fact--warn" role="note" data-testid="extension-frontend-refusals">
+          The app refused its frontend:
+          <ul>
+            {refusals.map((refusal) => (
+              <li key={refusal}>{refusal}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {surfaces.map((surface) => (
         <section key={surface.key} className="ext-card__settings" aria-label={surface.title || 'Settings'} data-extension-id={extensionId}>

@@ -78,11 +78,16 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return null;
     },
     'backend.send': async ({ payload }) => {
+      // sendToBackend answers nothing, so a refusal is also put on the extension's card, where its author looks.
+      const refused = (code: string, message: string): never => {
+        frontendsActions.noteRefusal(store, extensionId, `sendToBackend: ${message}`);
+        return refuse(code, message);
+      };
       // Refused here, at the bridge: measured without serializing it, and never handed to the app's connection.
       const over = checkJsonBudget(payload, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 });
-      if (over) refuse(over.reason === 'not-json' ? 'INVALID_INPUT' : 'INPUT_TOO_LARGE', over.reason === 'too-large' ? `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` : `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.`);
+      if (over) refused(over.reason === 'not-json' ? 'INVALID_INPUT' : 'INPUT_TOO_LARGE', over.reason === 'too-large' ? `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` : `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.`);
       const sent = await deps.host.invoke('extensions.sendFrontend', { id: extensionId, payload });
-      if (!sent.ok) refuse(sent.error.code, sent.error.message);
+      if (!sent.ok) refused(sent.error.code, sent.error.message);
       return null;
     },
     'surface.open': ({ surfaceId, kind, options }) => {

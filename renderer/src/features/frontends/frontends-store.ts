@@ -95,6 +95,8 @@ export interface FrontendsState {
   problems: Record<string, string>;
   /** ctx members it used that do nothing here, by extension id. */
   inert: Record<string, string[]>;
+  /** What the app refused its frontend and the frontend cannot show (sendToBackend answers nothing), newest last. */
+  refusals: Record<string, string[]>;
   ready: Record<string, boolean>;
   /**
    * Where what its code appended to the runtime page's body draws, by extension id (the runtime frame shows there);
@@ -111,7 +113,9 @@ export interface FrontendsState {
   presetEditor: Preset | null;
 }
 
-const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, characterEditor: null, presetEditor: null });
+const MAX_REFUSALS_SHOWN = 5;
+
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, refusals: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, characterEditor: null, presetEditor: null });
 
 export type FrontendsStore = StoreApi<FrontendsState>;
 
@@ -222,6 +226,10 @@ export const frontendsActions = {
       composerRooms: { ...s.composerRooms, [extensionId]: 0 },
       problems: problem ? { ...s.problems, [extensionId]: problem } : s.problems,
     });
+  },
+  /** Keeps the newest few, each once, for its card. */
+  noteRefusal(store: FrontendsStore, extensionId: string, refusal: string): void {
+    store.setState((s) => ({ refusals: { ...s.refusals, [extensionId]: [...(s.refusals[extensionId] ?? []).filter((r) => r !== refusal), refusal].slice(-MAX_REFUSALS_SHOWN) } }));
   },
   clearProblem(store: FrontendsStore, extensionId: string): void {
     const { [extensionId]: _gone, ...problems } = store.getState().problems;
