@@ -22,6 +22,11 @@ export const SESSION_LIMITS = {
   swipes: 100,
   /** A message's `source` (an imported line's other fields), as JSON. */
   source: 64 * 1024,
+  /**
+   * A chat's metadata as JSON (its variables, what extensions keep on it): Lumiverse sets no cap, and a story
+   * tracker's state kept in one chat variable grows past hundreds of KB (Story Engine).
+   */
+  chatMetadata: 4 * 1024 * 1024,
 } as const;
 
 /** Messages the window reads at a time: a chat opens with its newest page, and older ones come a page at a time. */

@@ -1,12 +1,16 @@
 // What a frame origin serves: our frame page and its built assets (/__cw/), the files of the one extension the
 // origin belongs to (/__ext/), the images it keeps (/api/v1/images/<id>, as Lumiverse's ImageDTO.url says) and the
-// characters' pictures it may read (/api/v1/images/<a character's image_id>), never anything outside those folders.
+// characters' pictures it may read (/api/v1/images/<a character's image_id>, or Lumiverse's /api/v1/characters/<id>/avatar),
+// never anything outside those folders.
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXTENSION_FILES, FRAME_LABEL_PATTERN, FRAME_PAGE, SANDBOX_PAGE } from '../../../shared/frames/frame-origin';
 import { IMAGE_EXTENSIONS, IMAGE_ID } from './spindle-host/extension-images';
+import { characterImageId } from '../../../shared/spindle/lumiverse-ids';
 
 const IMAGE_PATH = /^\/api\/v1\/images\/([^/]+)$/;
+/** Lumiverse's route for a character's picture (`?size=` aside), which its frontends put in an <img> (Megumin Suite). */
+const CHARACTER_AVATAR_PATH = /^\/api\/v1\/characters\/([A-Za-z0-9_-]{1,128})\/avatar$/;
 
 function within(root: string, relative: string): string | null {
   if (relative.includes('\0')) return null;
@@ -49,6 +53,7 @@ export function frameFile(
   const image = IMAGE_PATH.exec(decoded);
   const images = image && IMAGE_ID.test(image[1]!) ? imagesOf(label) : null;
   if (image && images) return IMAGE_EXTENSIONS.map((ext) => within(images, `${image[1]}.${ext}`)).find(Boolean) ?? null;
-  const avatar = image ? avatarOf(label, image[1]!) : null;
+  const character = CHARACTER_AVATAR_PATH.exec(decoded);
+  const avatar = image ? avatarOf(label, image[1]!) : character ? avatarOf(label, characterImageId(character[1]!)) : null;
   return avatar ? within(path.dirname(avatar), path.basename(avatar)) : null;
 }

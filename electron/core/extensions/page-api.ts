@@ -11,7 +11,7 @@ import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
 import type { ExtensionUploads } from './spindle-host/extension-uploads';
 import { MAX_UPLOAD_BYTES } from './spindle-host/extension-uploads';
 import { IMAGE_ID } from './spindle-host/extension-images';
-import { CHARACTER_IMAGE_ID } from '../../../shared/spindle/lumiverse-ids';
+import { CHARACTER_IMAGE_ID, characterImageId } from '../../../shared/spindle/lumiverse-ids';
 import { fromBase64 } from '../util/base64';
 
 export interface PageRequest {
@@ -129,10 +129,11 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     return via(deps, 'personas.list', [options], shape);
   }],
   ['GET', /^personas\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'personas.get', [decodeURIComponent(m[1]!)])],
-  // A character's picture (its image_id), as the frame's origin serves it to an <img>.
+  // A character's picture (its image_id), as the frame's origin serves it to an <img>; and by Lumiverse's character route.
   ['GET', CHARACTER_IMAGE_PATH, (m, _q, _r, deps) => {
     return imageAnswer(deps.avatar(m[1]!));
   }],
+  ['GET', /^characters\/([A-Za-z0-9_-]{1,128})\/avatar$/, (m, _q, _r, deps) => imageAnswer(deps.avatar(characterImageId(m[1]!)))],
   // An image it keeps (an <img> gets it from the frame's origin; a fetch comes here, for a blob or a canvas).
   ['GET', new RegExp(`^images/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => {
     return imageAnswer(deps.image(m[1]!));

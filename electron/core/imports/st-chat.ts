@@ -8,8 +8,6 @@ import { messageFromSt, stLineOf, type LineLosses } from './st-chat-message';
 
 /** Where the rest of SillyTavern's chat_metadata (its author's note, scenario override…) is kept on the chat, for export. */
 export const ST_CHAT_METADATA = 'sillytavern_chat_metadata';
-/** What an extension may keep on a chat (lumiverse-dto.ts); an imported chat's metadata fits the same. */
-const MAX_CHAT_METADATA_CHARS = 256 * 1024;
 
 export interface ParsedStChat {
   userName: string;
@@ -35,8 +33,8 @@ function metadataOf(header: Record<string, unknown>, notes: string[]): Record<st
   const metadata: Record<string, unknown> = {};
   if (isRecord(variables) && Object.keys(variables).length) metadata.chat_variables = variables;
   if (Object.keys(rest).length) metadata[ST_CHAT_METADATA] = rest;
-  if (JSON.stringify(metadata).length > MAX_CHAT_METADATA_CHARS) {
-    notes.push(`The chat's metadata (chat_metadata) is over ${MAX_CHAT_METADATA_CHARS} characters as JSON and was left out.`);
+  if (JSON.stringify(metadata).length > SESSION_LIMITS.chatMetadata) {
+    notes.push(`The chat's metadata (chat_metadata) is over ${SESSION_LIMITS.chatMetadata} characters as JSON and was left out.`);
     return undefined;
   }
   return Object.keys(metadata).length ? metadata : undefined;

@@ -117,10 +117,20 @@ describe("a frontend's /api/v1 requests", () => {
     expect(at(label, `avatar-${plain}`)).toBeNull();
     expect(at(label, 'avatar-..%2Fchats.db')).toBeNull();
     expect(await page(r, 'GET', `/api/v1/images/avatar-${plain}`)).toMatchObject({ status: 404 });
+    // Lumiverse's character route for the same picture (Megumin Suite's hero image), by fetch and by <img>.
+    expect(Buffer.from((await page(r, 'GET', `/api/v1/characters/${id}/avatar?size=lg`)).body, 'base64')).toEqual(served);
+    const byRoute = (l: string, characterId: string) => frameFile(l, `/api/v1/characters/${characterId}/avatar`, r.dataDir, () => null, () => null, (x, i) => r.host.extensions.frames.avatarFile(x, i));
+    expect(fs.readFileSync(byRoute(label, id)!)).toEqual(served);
+    expect(byRoute(label, plain)).toBeNull();
+    expect(byRoute(frameLabel('someone_else'), id)).toBeNull();
+    expect(byRoute(label, '..%2F..%2Fchats.db')).toBeNull();
+    expect(await page(r, 'GET', `/api/v1/characters/${plain}/avatar`)).toMatchObject({ status: 404 });
     // Without characters: neither the page nor the origin hands it over.
     await r.host.extensions.revoke('page_reader', ['characters']);
     expect(await page(r, 'GET', `/api/v1/images/${character.image_id}`)).toMatchObject({ status: 404 });
+    expect(await page(r, 'GET', `/api/v1/characters/${id}/avatar`)).toMatchObject({ status: 404 });
     expect(at(label, character.image_id)).toBeNull();
+    expect(byRoute(label, id)).toBeNull();
     // The app itself shows it where a message names it (an extension wrote ![](/api/v1/images/<image_id>) into a reply).
     expect(await r.call('extensions.image', { imageId: character.image_id })).toEqual({ ok: true, value: { dataUrl: `data:image/png;base64,${served.toString('base64')}` } });
     expect(await r.call('extensions.image', { imageId: `avatar-${plain}` })).toEqual({ ok: true, value: { dataUrl: null } });

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExtensionVariables, type SessionVariables } from '../../../electron/core/extensions/spindle-host/variables';
+import { ExtensionVariables, sessionVariables, VARIABLE_LIMITS, type SessionVariables } from '../../../electron/core/extensions/spindle-host/variables';
+import type { ChatReads } from '../../../electron/core/extensions/spindle-host/chat-data';
+import { SESSION_LIMITS } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(() => cleanupTempDirs());
@@ -46,5 +48,23 @@ describe('spindle.variables.chat over sessions', () => {
     const handlers = new ExtensionVariables(root, sessions(stored)).handlers();
     expect(await call(handlers, 'variables.chat.list', { chatId: 's1' })).toEqual({ visits: '2', mood: 'calm' });
     expect(JSON.parse(fs.readFileSync(path.join(root, 'ext-a', 'variables.json'), 'utf8')).chat).toEqual({});
+  });
+
+  it("holds a story tracker's state (a 600 K character value) in a session's variables, reads a number as text, and refuses past the caps", async () => {
+    const metadata: Record<string, unknown> = { chat_variables: { trust: 3 } };
+    const reads = {
+      saved: (id: string) => id === 's1',
+      head: () => ({ metadata }),
+      updateChat: (_id: string, patch: { metadata: Record<string, unknown> }) => Object.assign(metadata, patch.metadata),
+    } as unknown as ChatReads;
+    const handlers = new ExtensionVariables(tempDir(), sessionVariables(() => reads)).handlers();
+    expect(await call(handlers, 'variables.chat.get', { chatId: 's1', key: 'trust' })).toBe('3');
+    const state = JSON.stringify({ npcs: 'n'.repeat(600_000) });
+    await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'story_state', value: state });
+    expect(await call(handlers, 'variables.chat.get', { chatId: 's1', key: 'story_state' })).toBe(state);
+    await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'big', value: 'x'.repeat(VARIABLE_LIMITS.maxValueChars + 1) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
+    for (let i = 0; i < Math.ceil(SESSION_LIMITS.chatMetadata / VARIABLE_LIMITS.maxValueChars) - 1; i++) await call(handlers, 'variables.chat.set', { chatId: 's1', key: `part${i}`, value: 'y'.repeat(VARIABLE_LIMITS.maxValueChars) });
+    await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'one_more', value: 'z'.repeat(VARIABLE_LIMITS.maxValueChars) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
+    expect(await call(handlers, 'variables.chat.has', { chatId: 's1', key: 'one_more' })).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
 import { RecentWindow, UnderWay } from '../per-extension-limits';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
-import type { PromptReport, WorldInfoEntry } from '../../../../shared/types/chat';
+import { SESSION_LIMITS, type PromptReport, type WorldInfoEntry } from '../../../../shared/types/chat';
 import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap, chatDto } from './lumiverse-dto';
@@ -210,7 +210,7 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
     // A session is its character's one chat (same id).
     'chats.list': ({ options }) => page((options?.characterId === undefined ? all() : all().filter((c) => c.id === options.characterId)).map(chatDto), options),
     'chats.update': async ({ chatId, input }) => {
-      withinMetadataCap(input.metadata, "A chat's metadata is", '/input/metadata');
+      withinMetadataCap(input.metadata, "A chat's metadata is", '/input/metadata', SESSION_LIMITS.chatMetadata);
       reads()!.updateChat(await changing(chatId), input);
       return chatDto(existing(chatId));
     },

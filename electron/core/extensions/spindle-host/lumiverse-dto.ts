@@ -19,8 +19,8 @@ export const chatDto = (c: { id: string; name: string; metadata?: Record<string,
 const MAX_METADATA_CHARS = 256 * 1024;
 
 /** INPUT_TOO_LARGE at `path` when `value` (what extensions keep: metadata, extensions) is over the cap as JSON. */
-export function withinMetadataCap(value: unknown, what: string, path: string): void {
-  if (value !== undefined && JSON.stringify(value).length > MAX_METADATA_CHARS) fail('INPUT_TOO_LARGE', `${what} at most ${MAX_METADATA_CHARS} characters as JSON.`, path);
+export function withinMetadataCap(value: unknown, what: string, path: string, max = MAX_METADATA_CHARS): void {
+  if (value !== undefined && JSON.stringify(value).length > max) fail('INPUT_TOO_LARGE', `${what} at most ${max} characters as JSON.`, path);
 }
 
 /** Lumiverse's page of a list: `offset` and `limit` as given (none: the whole list), and the total. */

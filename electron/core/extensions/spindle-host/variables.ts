@@ -2,13 +2,14 @@
 // session's `chat` variables are the session's own (metadata.chat_variables), shared as in Lumiverse with every
 // extension and the {{getchatvar}} macros.
 //
-// `local` and `chat` are kept per chat id, `global` once; each value at most 64 KB and the whole
-// document 1 MB. Keys are 1–256 characters.
+// `local` and `chat` are kept per chat id, `global` once; each value at most 1 M characters and the whole
+// document 8 MB. Keys are 1–256 characters.
 import path from 'node:path';
 import { JsonDocument } from './json-document';
 import { fail, type Caller, type HandlersOf } from './handlers';
 import type { ChatReads } from './chat-data';
 import { withinMetadataCap } from './lumiverse-dto';
+import { SESSION_LIMITS } from '../../../../shared/types/chat';
 
 type Scope = Record<string, string>;
 interface Variables {
@@ -17,7 +18,8 @@ interface Variables {
   chat: Record<string, Scope>;
 }
 
-export const VARIABLE_LIMITS = { maxValueChars: 64 * 1024, maxDocumentBytes: 1024 * 1024 };
+/** A value, and an extension's document of local and global ones; a chat's own are bounded by its metadata's cap. */
+export const VARIABLE_LIMITS = { maxValueChars: 1024 * 1024, maxDocumentBytes: 8 * 1024 * 1024 };
 
 const own = (record: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(record, key);
 
@@ -50,13 +52,15 @@ export function sessionVariables(chats: () => ChatReads | null): SessionVariable
       if (!found?.chat) return null;
       const values = found.chat.metadata?.chat_variables;
       if (!values || typeof values !== 'object' || Array.isArray(values)) return {};
-      return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      // As the macros read them: a number or a flag (a SillyTavern chat's, say) as its text.
+      const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+      return Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (scalar(v) ? [[k, String(v)]] : [])));
     },
     write(chatId, values) {
       const found = head(chatId);
       if (!found?.chat) fail('NOT_FOUND', `No Workbench session ${chatId}.`, '/chatId');
       const metadata = { ...(found.chat.metadata ?? {}), chat_variables: values };
-      withinMetadataCap(metadata, "A chat's metadata (its variables included) is", '/value');
+      withinMetadataCap(metadata, "A chat's metadata (its variables included) is", '/value', SESSION_LIMITS.chatMetadata);
       found.reads.updateChat(chatId, { metadata });
     },
   };
