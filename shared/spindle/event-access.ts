@@ -34,6 +34,8 @@ const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
   STREAM_TOKEN_RECEIVED: () => null,
   // Which keywords fired tells what the chat says.
   WORLD_INFO_ACTIVATED: () => null,
+  // A tag a frontend took from a reply: its text (the extension whose frontend sent it hears it whatever it holds).
+  MESSAGE_TAG_INTERCEPTED: () => null,
 };
 
 /** The events whose text needs CHAT_TEXT_PERMISSION (README's permission table lists them). */
@@ -78,6 +80,7 @@ export function eventPayloadFor(event: string, payload: unknown, granted: Readon
   if (needs && !has(needs)) return payload && typeof payload === 'object' ? { id: (payload as Payload).id } : null;
   const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;
   if (!redact) return payload;
+  if (event === 'MESSAGE_TAG_INTERCEPTED' && (payload as Payload | null)?.extensionId === receiver) return payload;
   if (has(CHAT_TEXT_PERMISSION)) return payload;
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
   return redact(payload as Payload);

@@ -246,6 +246,16 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(((messages[1]!.payload as { echo: { media: string } }).echo.media).length).toBe(3 * 1024 * 1024);
     expect(await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: 'x'.repeat(MAX_FRONTEND_MESSAGE_CHARS) })).toMatchObject({ ok: false, error: { code: 'INPUT_TOO_LARGE', path: '/payload' } });
     expect(await each.rig.call('extensions.frontend', { id: 'nobody_here' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    // A tag its frontend took from a reply is also MESSAGE_TAG_INTERCEPTED for the backends, as Lumiverse's socket makes
+    // it; the host names the sender, so a frontend cannot speak for another extension.
+    await each.rig.call('extensions.sendFrontend', { id: 'lumiverse_pipeline', payload: { type: 'message_tag_intercepted', tagName: 'sim', content: '<sim>hp 3</sim>', messageId: 'm9', extensionId: 'someone_else' } });
+    let tagged: Array<{ event: string; payload: unknown }> = [];
+    for (let i = 0; i < 400 && tagged.length === 0; i++) {
+      const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: unknown }>;
+      tagged = heard.filter((e) => e.event === 'MESSAGE_TAG_INTERCEPTED');
+      if (tagged.length === 0) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(tagged).toEqual([{ event: 'MESSAGE_TAG_INTERCEPTED', payload: { type: 'message_tag_intercepted', tagName: 'sim', content: '<sim>hp 3</sim>', messageId: 'm9', extensionId: 'lumiverse_pipeline', identifier: 'lumiverse_pipeline' } }]);
   }, 60_000);
 
   it('a 17 M character bootstrap from sendToFrontend reaches the window whole (it crosses the worker pipe in parts)', async () => {

@@ -17,6 +17,8 @@ const EVENTS: Array<[string, unknown]> = [
   ['STREAM_TOKEN_RECEIVED', { generationId: 'g', chatId: 'c1', token: SECRET, seq: 1 }],
   // Which keywords fired tells what the chat says.
   ['WORLD_INFO_ACTIVATED', { chatId: 'c1', entries: [{ id: 'w1', comment: '', keys: ['ledger'], source: 'keyword' }] }],
+  // A tag a frontend took from a reply, as its extension's backend is told of it.
+  ['MESSAGE_TAG_INTERCEPTED', { type: 'message_tag_intercepted', tagName: 'sim', content: SECRET, messageId: 'm2', extensionId: 'tracker', identifier: 'tracker' }],
 ];
 const none = new Set<ExtensionPermission>(['tools']);
 const reader = new Set<ExtensionPermission>(['chat_mutation']);
@@ -38,6 +40,9 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(eventPayloadFor('CHAT_SWITCHED', switched, none, 'x')).toBe(switched);
     expect(eventPayloadFor('MESSAGE_SENT', 'raw text', none, 'x')).toBeNull();
     expect(CHAT_TEXT_EVENTS).toEqual(EVENTS.map(([e]) => e));
+    // The extension whose frontend took the tag hears it whatever it holds; another only with chat_mutation.
+    expect(eventPayloadFor('MESSAGE_TAG_INTERCEPTED', EVENTS[8]![1], none, 'tracker')).toBe(EVENTS[8]![1]);
+    expect(eventPayloadFor('MESSAGE_TAG_INTERCEPTED', EVENTS[8]![1], none, 'x')).toBeNull();
   });
 
   it("E1: each frame hears what its own extension's permissions allow", () => {
@@ -48,7 +53,7 @@ describe('E1: what an event carries follows the permissions', () => {
     for (const [event, payload] of EVENTS) tellFrames(brokers, (id) => grants[id] ?? [], event, payload);
     expect(JSON.stringify(heard.get('plain'))).not.toContain('ledger');
     // Stream tokens and the world info that fired are not sent without it.
-    expect(heard.get('plain')).toHaveLength(EVENTS.length - 2);
+    expect(heard.get('plain')).toHaveLength(EVENTS.length - 3);
     expect(heard.get('reader')).toHaveLength(EVENTS.length);
     expect(JSON.stringify(heard.get('reader'))).toContain('ledger');
   });

@@ -83,6 +83,14 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     if (!worker) return Promise.resolve<PipelineCallResult>({ ok: false, error: { code: 'TOOL_UNAVAILABLE', message: `Extension "${entry.id}" is not running.` } });
     return worker.callPipeline({ requestId: `pipe-${randomUUID()}`, kind, id, args, label, deadline: clock.now() + timeoutMs, signal });
   };
+  const broadcast = (event: string, payload: unknown) => {
+    for (const entry of running()) {
+      const heard = eventPayloadFor(event, payload, entry.granted, entry.id);
+      if (heard !== null) entry.worker?.sendEvent(event, heard);
+    }
+    // The window applies the same rule per frame (each frame's extension has its own grants).
+    frontends(event, payload);
+  };
   return {
     handlers(kind) {
       const out: PipelineHandlerRef[] = [];
@@ -127,14 +135,7 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
       const owner = running().find((e) => registrations.of(e.id).promptRegexChats.has(chatId));
       return owner ? nameOf(owner) : null;
     },
-    broadcast(event, payload) {
-      for (const entry of running()) {
-        const heard = eventPayloadFor(event, payload, entry.granted, entry.id);
-        if (heard !== null) entry.worker?.sendEvent(event, heard);
-      }
-      // The window applies the same rule per frame (each frame's extension has its own grants).
-      frontends(event, payload);
-    },
+    broadcast,
     frontendMessages: (extensionId) => [...registrations.of(find(extensionId).id).frontend],
     sendFrontend(extensionId, payload) {
       const entry = find(extensionId);
@@ -148,6 +149,11 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
         });
       }
       if (entry.worker?.state !== 'running') return false;
+      // As Lumiverse's socket does: a frontend's intercepted tag is an event too (SimTracker's backends rebuild on it),
+      // named by the host, so a frontend cannot speak for another extension.
+      if (payload && typeof payload === 'object' && (payload as Record<string, unknown>).type === 'message_tag_intercepted') {
+        broadcast('MESSAGE_TAG_INTERCEPTED', { ...(payload as Record<string, unknown>), extensionId: entry.id, identifier: entry.id });
+      }
       entry.worker.sendFrontendMessage(payload ?? null);
       return true;
     },
