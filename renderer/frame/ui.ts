@@ -130,6 +130,25 @@ function layoutEvents(state: RuntimeState) {
   };
 }
 
+/**
+ * mountApp at the start or end of the page's body, as Lumiverse places it, for the extension's own CSS to position (a
+ * SimTracker side panel is `position: fixed`): here that body is the runtime page's, which the app shows where it draws.
+ */
+function bodyMount(extensionId: string, mountId: string, options: Options) {
+  const container = document.createElement('div');
+  const root = document.createElement('div');
+  for (const el of [container, root]) {
+    el.setAttribute('data-spindle-app-mount', extensionId);
+    if (typeof options.className === 'string') el.className = options.className;
+  }
+  container.setAttribute('data-spindle-mount-id', mountId);
+  root.setAttribute('data-spindle-extension-root', extensionId);
+  container.append(root);
+  if (options.position === 'start') document.body.prepend(container);
+  else document.body.append(container);
+  return { root, mountId, setVisible: (visible: boolean) => void (container.style.display = visible ? '' : 'none'), destroy: () => container.remove() };
+}
+
 export function createUi(state: RuntimeState) {
   let openModals = 0;
   const mounts = new Map<string, HTMLElement>();
@@ -167,9 +186,12 @@ export function createUi(state: RuntimeState) {
     requestDockPanel: (options: Options) => dockPanel(state, options),
     mountApp(options: Options = {}) {
       state.require('app_manipulation', 'ctx.ui.mountApp');
-      const s = openSurface(state, 'app', surfaceOptions(options, options.position === 'app-overlay' ? { overlay: true } : {}));
-      if (typeof options.className === 'string') s.root.className = options.className;
-      return { root: s.root, mountId: s.surfaceId, setVisible: (visible: boolean) => s.update({ visible }), destroy: s.close };
+      if (options.position === 'app-overlay') {
+        const s = openSurface(state, 'app', surfaceOptions(options, { overlay: true }));
+        if (typeof options.className === 'string') s.root.className = options.className;
+        return { root: s.root, mountId: s.surfaceId, setVisible: (visible: boolean) => s.update({ visible }), destroy: s.close };
+      }
+      return bodyMount(state.extensionId, state.nextId('app'), options);
     },
     registerInputBarAction(options: Options) {
       const actionId = `${String(options?.id ?? 'action').slice(0, 60)}-${state.nextId('a')}`;

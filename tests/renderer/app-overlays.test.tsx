@@ -20,11 +20,13 @@ describe("an extension's app over the whole app", () => {
     const r = await rig(['tools', 'app_manipulation']);
     const app = r.ctx.ui.mountApp({ className: 'megumin-suite-app', position: 'app-overlay' });
     app.setVisible(false);
-    // A side panel (SimTracker's mountApp({ position: 'end' })) stays a tab.
-    r.ctx.ui.mountApp({ className: 'side', position: 'end' });
+    // A side panel (SimTracker's mountApp({ position: 'end' })) is no tab either: it sits in its page's body, placed by its CSS.
+    const side = r.ctx.ui.mountApp({ className: 'side', position: 'end' });
     await settled();
     expect(r.store.getState().surfaces.find((s) => s.kind === 'app' && s.options.overlay)).toBeDefined();
-    expect(drawerTabs(r.store.getState().surfaces)).toHaveLength(1);
+    expect(drawerTabs(r.store.getState().surfaces)).toHaveLength(0);
+    expect(side.root.closest('[data-spindle-mount-id]')?.parentElement).toBe(document.body);
+    side.destroy();
 
     const container = document.createElement('div');
     document.body.append(container);

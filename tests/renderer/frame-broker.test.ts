@@ -45,8 +45,24 @@ describe('ctx members, answered by the broker', () => {
     const widget = allowed.ctx.ui.createFloatWidget({ width: 120, height: 40, tooltip: 'Last roll' });
     widget.moveTo(30, 40);
     allowed.ctx.ui.requestDockPanel({ edge: 'left', title: 'Map', size: 240 });
-    allowed.ctx.ui.mountApp({ className: 'sim' });
+    // At the start or end of the page's body, as Lumiverse places it, for its own CSS to position (SimTracker's side
+    // panel); the app shows what the runtime page's body draws. An overlay is a surface of its own.
+    const side = allowed.ctx.ui.mountApp({ className: 'sim-side', position: 'start' }) as { root: HTMLElement; setVisible(v: boolean): void; destroy(): void };
+    const end = allowed.ctx.ui.mountApp({ className: 'sim-end' }) as { root: HTMLElement; destroy(): void };
+    allowed.ctx.ui.mountApp({ className: 'sim', position: 'app-overlay' });
     await settled();
+    const container = side.root.parentElement!;
+    expect(document.body.firstElementChild).toBe(container);
+    expect(container).toMatchObject({ className: 'sim-side' });
+    expect(container.dataset).toMatchObject({ spindleAppMount: ID });
+    expect(side.root.className).toBe('sim-side');
+    expect(document.body.lastElementChild).toBe(end.root.parentElement);
+    side.setVisible(false);
+    expect(container.style.display).toBe('none');
+    side.destroy();
+    end.destroy();
+    expect(container.isConnected).toBe(false);
+    expect(document.querySelector('[data-spindle-app-mount]')).toBeNull();
     const kinds = allowed.store.getState().surfaces.map((s) => s.kind);
     expect(kinds).toEqual(['float', 'dock', 'app']);
     expect(allowed.store.getState().surfaces[0]).toMatchObject({ size: { width: 120, height: 40 }, position: { x: 30, y: 40 } });

@@ -125,7 +125,7 @@ export function createFrontendsStore(): FrontendsStore {
 
 export const surfaceKey = (extensionId: string, surfaceId: string) => `${extensionId}/${surfaceId}`;
 
-const IN_DRAWER: ReadonlySet<string> = new Set(['drawer', 'mount', 'app']);
+const IN_DRAWER: ReadonlySet<string> = new Set(['drawer', 'mount']);
 
 /** Mount points that belong on the extension's card (its settings), not in the drawer. */
 export const CARD_MOUNT_POINTS: ReadonlySet<string> = new Set(['settings_extensions', 'settings_tab', 'settings_section']);
@@ -142,7 +142,6 @@ export const PRESET_TOOLBAR_MOUNT_POINTS: ReadonlySet<string> = new Set(['preset
 export const isDrawerTab = (x: Surface) =>
   IN_DRAWER.has(x.kind) &&
   x.visible &&
-  !(x.kind === 'app' && x.options.overlay === true) &&
   !(x.kind === 'mount' && [CARD_MOUNT_POINTS, COMPOSER_MOUNT_POINTS, DRAWER_HEADER_MOUNT_POINTS, PRESET_TOOLBAR_MOUNT_POINTS].some((points) => points.has(x.options.point ?? '')));
 
 /** The panel's tabs, by extension (the order frontends finished loading in changes from start to start), each extension's in the order it made them. */
