@@ -111,7 +111,11 @@ export const extensionMethods = {
   'extensions.disable': endpoint({ description: 'Stop and disable an extension; its tools are unregistered.', params: ById, result: ExtensionInfoSchema }),
   'extensions.restart': endpoint({ description: 'Restart an extension (also clears a failed state).', params: ById, result: ExtensionInfoSchema }),
   'extensions.remove': endpoint({ description: 'Remove a user-installed extension.', params: ById, result: Type.Object({ removed: Type.Boolean() }) }),
-  'extensions.grant': endpoint({ description: 'Grant a permission.', params: Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), result: ExtensionInfoSchema }),
+  'extensions.grant': endpoint({
+    description: "Grant a permission it asks for; with unrequested, one its manifest does not ask for (the person's choice, as Lumiverse's server takes any: a manifest that lags its README).",
+    params: Type.Object({ id: Id, permission: Permission, unrequested: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    result: ExtensionInfoSchema,
+  }),
   'extensions.revoke': endpoint({ description: 'Revoke a permission.', params: Type.Object({ id: Id, permission: Permission }, { additionalProperties: false }), result: ExtensionInfoSchema }),
   'extensions.trust': endpoint({ description: "Let an extension's tools that declare no mode run without asking (trusted: true), or ask again (false).", params: Type.Object({ id: Id, trusted: Type.Boolean() }, { additionalProperties: false }), result: ExtensionInfoSchema }),
   'extensions.frontend': endpoint({ description: 'What its backend sent its frontend with sendToFrontend (the last 200, oldest first).', params: ById, result: Type.Object({ messages: Type.Array(Type.Object({ at: Type.Number(), payload: Type.Unknown() })) }) }),

@@ -156,7 +156,7 @@ describe('extension list', () => {
 describe('permissions', () => {
   it('lists requested against granted permissions with a plain-language explanation of each', async () => {
     const { panel } = await openExtensions({ install: [GENERATOR] });
-    const perms = [...card(panel, 'generator').querySelectorAll<HTMLElement>('[data-testid="permission"]')];
+    const perms = [...card(panel, 'generator').querySelectorAll<HTMLElement>('.ext-card__perms > ul > [data-testid="permission"]')];
     expect(perms.map((p) => p.dataset.permission)).toEqual(['tools', 'generation']);
     expect(byTestId(perms[0]!, 'permission-state').textContent).toBe('Granted');
     expect(perms[0]!.textContent).toContain('may register tools that council members and the chat can call');
@@ -181,6 +181,30 @@ describe('permissions', () => {
     expect(byTestId(card(panel, 'generator').querySelectorAll<HTMLElement>('[data-testid="permission"]')[0]!, 'permission-state').textContent).toBe(
       'Requested, not granted',
     );
+  });
+});
+
+describe('other permissions', () => {
+  it("offers, folded, what its manifest does not ask for; a grant says so to the host and shows as granted, not requested", async () => {
+    const { panel, host } = await openExtensions({ install: [GENERATOR] });
+    const others = byTestId(card(panel, 'generator'), 'other-permissions') as HTMLDetailsElement;
+    expect(others.open).toBe(false);
+    const offered = () => [...others.querySelectorAll<HTMLElement>('[data-testid="permission"]')].map((p) => p.dataset.permission);
+    expect(offered()).toContain('image_gen');
+    expect(offered()).not.toContain('tools');
+    // What the Workbench does not have is not offered.
+    expect(offered()).not.toContain('oauth');
+    await settle(() => buttonNamed(others, 'Grant image_gen to Fixture: generator').click());
+    expect(host.callsTo('extensions.grant').map((c) => c.input)).toEqual([{ id: 'generator', permission: 'image_gen', unrequested: true }]);
+    await settled(host);
+    expect((await extensionOf(host, 'generator'))!.granted).toEqual(['tools', 'image_gen']);
+    const granted = card(panel, 'generator').querySelector<HTMLElement>('.ext-card__perms > ul > [data-permission="image_gen"]')!;
+    expect(byTestId(granted, 'permission-state').textContent).toBe('Granted, not requested');
+    expect(offered()).not.toContain('image_gen');
+    // Revoked, it goes back among the others.
+    await settle(() => buttonNamed(panel, 'Revoke image_gen from Fixture: generator').click());
+    await settled(host);
+    expect(offered()).toContain('image_gen');
   });
 });
 

@@ -34,7 +34,7 @@ describe('kept images in HTML islands', () => {
   it('hands the frame data URLs for the kept images it names; unknown ones, text and network images stay as written', async () => {
     const html = [
       '<div class="scene"><img src="/api/v1/images/img-1" alt="a"><img src=\'/api/v1/images/img-1?w=512\'>',
-      '<div style="background:url(/api/v1/images/img-2)"></div><img src="/api/v1/images/gone">',
+      '<div style="background:url(/api/v1/images/img-2)"></div><img src="/api/v1/images/gone"><img src="/api/v1/image-gen/results/img-3">',
       'see /api/v1/images/img-1 in text <img src="https://tracker.example/api/v1/images/img-1"></div>',
     ].join('\n');
     const asked: string[] = [];
@@ -51,10 +51,10 @@ describe('kept images in HTML islands', () => {
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
     });
-    expect(asked.sort()).toEqual(['extensions.image gone', 'extensions.image img-1', 'extensions.image img-2']);
+    expect(asked.sort()).toEqual(['extensions.image gone', 'extensions.image img-1', 'extensions.image img-2', 'extensions.image img-3']);
     expect(el.textContent).toBe([
       `<div class="scene"><img src="${PNG}" alt="a"><img src='${PNG}'>`,
-      `<div style="background:url(${PNG})"></div><img src="/api/v1/images/gone">`,
+      `<div style="background:url(${PNG})"></div><img src="/api/v1/images/gone"><img src="${PNG}">`,
       'see /api/v1/images/img-1 in text <img src="https://tracker.example/api/v1/images/img-1"></div>',
     ].join('\n'));
   });

@@ -112,6 +112,7 @@ describe('role-play text', () => {
       `<img src="${gif}" alt="a dot" onerror="alert(1)">`,
       '![kept](/api/v1/images/3f1c2a9e-0000-4000-8000-000000000001)',
       '![missing](/api/v1/images/3f1c2a9e-0000-4000-8000-000000000002)',
+      '![generated](/api/v1/image-gen/results/3f1c2a9e-0000-4000-8000-000000000011)',
       '![tracker](https://tracker.example/pixel.png) <img src="http://tracker.example/p.gif">',
       '![svg](data:image/svg+xml;base64,PHN2Zy8+)',
     ].join('\n');
@@ -129,9 +130,13 @@ describe('role-play text', () => {
     });
     expect(el.textContent).toBe(text);
     const images = [...el.querySelectorAll('img')].map((img) => [img.getAttribute('src'), img.getAttribute('alt'), img.getAttribute('onerror')]);
-    expect(images).toEqual([[png, 'a red apple', null], [gif, 'a dot', null], [png, 'kept', null]]);
+    expect(images).toEqual([[png, 'a red apple', null], [gif, 'a dot', null], [png, 'kept', null], [png, 'generated', null]]);
     // Only Lumiverse's addresses of kept images were asked of the host; nothing went to the network or was made markup.
-    expect(asked).toEqual([['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000001' }], ['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000002' }]]);
+    expect(asked).toEqual([
+      ['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000001' }],
+      ['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000002' }],
+      ['extensions.image', { imageId: '3f1c2a9e-0000-4000-8000-000000000011' }],
+    ]);
     const notShown = [...el.querySelectorAll('.md-link')].map((link) => link.getAttribute('title'));
     expect(notShown).toEqual([
       'No such image is kept here (/api/v1/images/3f1c2a9e-0000-4000-8000-000000000002)',

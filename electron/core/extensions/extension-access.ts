@@ -20,13 +20,14 @@ export class ExtensionAccess {
   ) {}
 
   /**
-   * Grants permissions the manifest requests. Granting `tools`, or a permission a registration at load was refused
-   * for, to a running worker restarts it so its registrations go through.
+   * Grants permissions the manifest requests (and, `unrequested`, ones it does not: the person's choice). Granting
+   * `tools`, or a permission a registration at load was refused for, to a running worker restarts it so its
+   * registrations go through.
    */
-  async grant(entry: Entry, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
+  async grant(entry: Entry, permissions: ExtensionPermission[], options: { unrequested?: boolean } = {}): Promise<ExtensionInfo> {
     const { services, deps } = this;
     if (!entry.loaded) throw new HostFailure(entry.error ?? { code: 'INVALID_MANIFEST', message: `Extension "${entry.id}" has no valid manifest.` });
-    const wanted = grantable(entry.loaded.manifest, permissions);
+    const wanted = grantable(entry.loaded.manifest, permissions, options);
     return services.enqueue(entry, async () => {
       const added = wanted.filter((p) => !entry.granted.has(p));
       if (added.length === 0) return services.info(entry);
@@ -37,7 +38,8 @@ export class ExtensionAccess {
         deps.spindle.permissionGranted(entry.id, permission);
       }
       await services.persist(entry);
-      services.log(entry, 'info', 'host', `Granted: ${added.join(', ')}.`);
+      const unasked = added.filter((p) => !entry.loaded!.manifest.permissions.includes(p));
+      services.log(entry, 'info', 'host', `Granted: ${added.join(', ')}${unasked.length ? ` (not requested by its manifest: ${unasked.join(', ')})` : ''}.`);
       if (entry.worker && (added.includes('tools') || refusedAtLoad)) {
         await deps.workers.stop(entry, 'stopped');
         deps.workers.start(entry);

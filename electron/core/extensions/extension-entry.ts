@@ -2,7 +2,7 @@
 import type { ExtensionCommand } from './spindle-host/commands';
 import path from 'node:path';
 import type { HostError } from '../../../shared/errors';
-import type { ExtensionPermission } from '../../../shared/types/spindle';
+import { EXTENSION_PERMISSIONS, type ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
 import { asksForNewerLumiverse, LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
 import { describeContainment } from './workers/containment';
@@ -90,7 +90,8 @@ export function entryFromScan(entry: Entry, found: FoundExtension, saved: Persis
   if (saved) {
     entry.enabled = saved.enabled;
     entry.trusted = saved.trusted === true;
-    entry.granted = new Set(requested.filter((p) => saved.granted.includes(p)));
+    // What the person granted, asked for or not (one its manifest does not ask for shows so on its card, revocable).
+    entry.granted = new Set(EXTENSION_PERMISSIONS.filter((p) => saved.granted.includes(p)));
   } else if (entry.source === 'bundled') {
     entry.enabled = defaults.enabled;
     entry.granted = new Set(defaults.grantRequested ? requested : []);

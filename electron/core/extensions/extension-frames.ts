@@ -62,6 +62,7 @@ export class ExtensionFrames {
       uploads: this.spindle.uploads,
       image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
       avatar: (imageId) => pngOf(this.avatarOf(entry, imageId)),
+      generatedImage: (imageId) => this.spindle.images.read(id, imageId, { generated: true }),
       activeChatId: () => this.spindle.activeChatId(),
       now: () => this.clock.now(),
     });
@@ -102,7 +103,8 @@ export class ExtensionFrames {
     const dataUrl = (image: { mime: string; bytes: Buffer } | null) => (image ? `data:${image.mime};base64,${image.bytes.toString('base64')}` : null);
     if (CHARACTER_IMAGE_ID.test(imageId)) return dataUrl(pngOf(this.pictureFile(imageId)));
     for (const entry of this.entries.values()) {
-      const image = entry.granted.has('images') ? this.spindle.images.read(entry.id, imageId) : null;
+      // Its images, with `images`; what it made through the person's image connection, whatever it holds now.
+      const image = this.spindle.images.read(entry.id, imageId, entry.granted.has('images') ? {} : { generated: true });
       if (image) return dataUrl(image);
     }
     return null;

@@ -271,8 +271,8 @@ export class ExtensionManager {
   }
 
   /** Grants permissions the manifest requests (see extension-access.ts). */
-  grant(id: string, permissions: ExtensionPermission[]): Promise<ExtensionInfo> {
-    return this.access.grant(this.entry(id), permissions);
+  grant(id: string, permissions: ExtensionPermission[], options: { unrequested?: boolean } = {}): Promise<ExtensionInfo> {
+    return this.access.grant(this.entry(id), permissions, options);
   }
 
   /** Revokes permissions, ending what they allowed at once (see extension-access.ts). */

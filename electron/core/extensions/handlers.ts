@@ -66,7 +66,7 @@ export function extensionHandlers(manager: ExtensionManager): ExtensionHandlers 
       await manager.remove(id);
       return { removed: true };
     },
-    'extensions.grant': ({ id, permission }) => manager.grant(id, [permission]),
+    'extensions.grant': ({ id, permission, unrequested }) => manager.grant(id, [permission], { unrequested: unrequested === true }),
     'extensions.revoke': ({ id, permission }) => manager.revoke(id, [permission]),
     'extensions.frontend': ({ id }) => ({ messages: manager.pipeline().frontendMessages(id) }),
     'extensions.sendFrontend': ({ id, payload }) => ({ delivered: manager.pipeline().sendFrontend(id, payload) }),

@@ -2,7 +2,8 @@
 // such a request to the app, which asks the host here. The read-mostly routes published frontends use are answered in
 // Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas), and so is a
 // message's edit (ctx.chats.updateMessage's PUT, chat_mutation); resumable
-// uploads land in the extension's own data, and its images (spindle.images) are fetched by their url. Anything else
+// uploads land in the extension's own data, its images (spindle.images) are fetched by their url, and a picture is
+// made through the person's image connection as Lumiverse's image-gen route makes one (image_gen). Anything else
 // gets Lumiverse's error shape: `{ "error": … }` and a status.
 import { UnderWay } from './per-extension-limits';
 import os from 'node:os';
@@ -39,6 +40,8 @@ export interface PageDeps {
   image(id: string): { mime: string; bytes: Buffer } | null;
   /** A character's picture by its image_id; null without the characters permission or a picture. */
   avatar(imageId: string): { mime: string; bytes: Buffer } | null;
+  /** An image it made through the person's image connection (Lumiverse's image-gen results), whatever it holds now. */
+  generatedImage(id: string): { mime: string; bytes: Buffer } | null;
   /** The chat open now (the frame knows it already: ctx.getActiveChat needs no permission). */
   activeChatId(): string | null;
   now(): number;
@@ -47,7 +50,7 @@ export interface PageDeps {
 const TUS = { 'Tus-Resumable': '1.0.0' };
 const json = (status: number, value: unknown, headers: Record<string, string> = {}): PageResponse => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value), bodyEncoding: 'utf8' });
 const empty = (status: number, headers: Record<string, string>): PageResponse => ({ status, headers, body: '', bodyEncoding: 'utf8' });
-const STATUS: Record<string, number> = { PERMISSION_DENIED: 403, NOT_FOUND: 404, INVALID_INPUT: 400, INPUT_TOO_LARGE: 413, QUOTA_EXCEEDED: 507, CONFLICT: 409 };
+const STATUS: Record<string, number> = { PERMISSION_DENIED: 403, NOT_FOUND: 404, INVALID_INPUT: 400, INPUT_TOO_LARGE: 413, QUOTA_EXCEEDED: 507, CONFLICT: 409, UNSUPPORTED_HERE: 400, RATE_LIMITED: 429 };
 const failed = (error: HostError) => json(STATUS[error.code] ?? 500, { error: error.message, code: error.code });
 
 /** A spindle.* answer as Lumiverse's route gives it: `shape` the value, 404 for null, its error otherwise. */
@@ -83,11 +86,49 @@ async function editMessage(m: RegExpMatchArray, _q: URLSearchParams, request: Pa
   return json(200, (messages.value as Array<{ id: string }>).find((message) => message.id === messageId) ?? null);
 }
 
+/**
+ * Lumiverse's own image generation (autoimg asks it for a picture): a picture made from the request's prompt through
+ * the person's image connection, as spindle.imageGen makes one (image_gen), kept as the extension's generated image.
+ * Lumiverse's scene prompts, written by a model from the chat, are not made here: a request without a prompt says so.
+ */
+async function generateImage(_m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const input = jsonBody(request);
+  if (!input || typeof input.chatId !== 'string' || !input.chatId) return json(400, { error: 'chatId is required' });
+  if (typeof input.prompt !== 'string' || !input.prompt.trim()) {
+    return json(400, { error: "A prompt is required here: the Council Workbench does not write scene prompts from the chat (Lumiverse's promptMode).", code: 'UNSUPPORTED_HERE' });
+  }
+  const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+  const parameters = input.parameters && typeof input.parameters === 'object' && !Array.isArray(input.parameters) ? input.parameters : undefined;
+  const wanted = { connection_id: text('connectionId'), negativePrompt: text('negativePrompt'), model: text('model'), parameters };
+  const made = await deps.spindle('imageGen.generate', [{ prompt: input.prompt, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)), owner_chat_id: input.chatId, includeDataUrl: false }]);
+  if (!made.ok) return failed(made.error);
+  const image = made.value as { imageDataUrl: string; provider: string; imageId?: string; imageUrl?: string };
+  return json(200, {
+    generated: true,
+    prompt: input.prompt,
+    negativePrompt: text('negativePrompt') ?? '',
+    provider: image.provider,
+    ...(image.imageId ? { imageId: image.imageId, imageUrl: image.imageUrl } : { imageDataUrl: image.imageDataUrl }),
+  });
+}
+
+/** The person's image connection as Lumiverse's imageGeneration setting (what autoimg sends back with its request). */
+async function imageGenerationSetting(_m: RegExpMatchArray, _q: URLSearchParams, _r: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const listed = await deps.spindle('imageGen.listConnections', []);
+  if (!listed.ok) return failed(listed.error);
+  const first = (listed.value as Array<{ id: string; provider: string; model: string }>)[0];
+  if (!first) return json(404, { error: 'Setting not found' });
+  return json(200, { key: 'imageGeneration', value: { enabled: true, provider: first.provider, connectionId: first.id, model: first.model }, updated_at: Math.floor(deps.now() / 1000) });
+}
+
 const CHARACTER_IMAGE_PATH = new RegExp(`^images/(${CHARACTER_IMAGE_ID.source.slice(1, -1)})$`);
 
 const ROUTES: Array<[string, RegExp, Route]> = [
   ['GET', /^settings\/activeChatId$/, (_m, _q, _r, deps) => json(200, { key: 'activeChatId', value: deps.activeChatId(), updated_at: Math.floor(deps.now() / 1000) })],
   ['GET', /^settings\/activePersonaId$/, (_m, _q, _r, deps) => via(deps, 'personas.getActive', [], (p) => ({ key: 'activePersonaId', value: (p as { id: string }).id, updated_at: Math.floor(deps.now() / 1000) }))],
+  ['GET', /^settings\/imageGeneration$/, imageGenerationSetting],
+  ['POST', /^image-gen\/generate$/, generateImage],
+  ['GET', new RegExp(`^image-gen/results/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => imageAnswer(deps.image(m[1]!) ?? deps.generatedImage(m[1]!))],
   ['GET', /^system\/info$/, () =>
     json(200, {
       os: { platform: process.platform, arch: process.arch, release: '', hostname: '' },

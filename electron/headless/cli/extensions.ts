@@ -38,11 +38,13 @@ const byId = (words: string[], summary: string, method: 'extensions.enable' | 'e
 
 const permissionChange = (words: string[], summary: string, method: 'extensions.grant' | 'extensions.revoke'): CliCommand => ({
   words,
-  usage: `${words.join(' ')} <id> <permission>`,
+  usage: `${words.join(' ')} <id> <permission>${method === 'extensions.grant' ? ' [--unrequested]' : ''}`,
   summary,
+  ...(method === 'extensions.grant' ? { flags: { unrequested: { type: 'boolean' as const } } } : {}),
   run: (ctx) => {
     const usage = `${words.join(' ')} <id> <permission>`;
-    return callHost(ctx.host, method, { id: positional(ctx, 0, 'id', usage), permission: permission(positional(ctx, 1, 'permission', usage)) });
+    const params = { id: positional(ctx, 0, 'id', usage), permission: permission(positional(ctx, 1, 'permission', usage)) };
+    return callHost(ctx.host, method, method === 'extensions.grant' && ctx.flags.unrequested === true ? { ...params, unrequested: true } : params);
   },
   format: (value) => describe(value as ExtensionInfo),
 });
@@ -152,6 +154,6 @@ export const extensionCommands: CliCommand[] = [
   },
   byId(['extensions', 'enable'], 'Enable and start an extension (also leaves safe mode).', 'extensions.enable'),
   byId(['extensions', 'disable'], 'Stop an extension and unregister its tools.', 'extensions.disable'),
-  permissionChange(['extensions', 'grant'], 'Grant a permission it asks for (any Lumiverse permission name).', 'extensions.grant'),
+  permissionChange(['extensions', 'grant'], "Grant a permission it asks for (any Lumiverse permission name); --unrequested grants one its manifest does not ask for.", 'extensions.grant'),
   permissionChange(['extensions', 'revoke'], 'Revoke a permission; revoking tools unregisters its tools.', 'extensions.revoke'),
 ];

@@ -113,13 +113,15 @@ describe('spindle.imageGen', () => {
     expect(rig.server.imageRequests).toHaveLength(1);
   }, 60_000);
 
-  it('without the images permission the image is handed over only: no id, no url, nothing kept', async () => {
+  it('without the images permission the image is still kept as generated: the chat shows it by its url, the extension cannot read it back', async () => {
     await imageConnection();
     await install(['tools', 'image_gen']);
     rig.server.enqueueImages({ kind: 'image', bytes: PIXEL });
     const got = await portrait();
-    expect(got.made).toEqual({ ok: true, value: { imageDataUrl: `data:image/png;base64,${PIXEL.toString('base64')}`, model: 'gpt-image-1', provider: 'openai' } });
-    expect(got.kept).toBeNull();
-    expect(fs.existsSync(path.join(rig.dataDir, 'extension-data', ID, 'images'))).toBe(false);
+    expect(got.made).toMatchObject({ ok: true, value: { imageDataUrl: `data:image/png;base64,${PIXEL.toString('base64')}`, model: 'gpt-image-1', provider: 'openai', imageId: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    const imageId = got.made!.value!.imageId as string;
+    expect(got.kept).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
+    // The app draws it where a reply names /api/v1/images/<id> (a generated image is the person's own).
+    expect(await rig.call('extensions.image', { imageId })).toEqual({ ok: true, value: { dataUrl: `data:image/png;base64,${PIXEL.toString('base64')}` } });
   }, 60_000);
 });

@@ -73,10 +73,13 @@ describe('extensions through the contract', () => {
     const dir = tempDir();
     host = await testHost(dir);
     await call('extensions.install', { folder: SEED_EXAMPLE, grant: ['tools'] });
+    // One the person granted though its manifest does not ask for it stays granted too.
+    await call('extensions.grant', { id: 'seed-example', permission: 'images', unrequested: true });
     await host.dispose();
     host = await testHost(dir);
     await host.extensions.whenSettled();
     expect(await toolsOf('seed-example')).toEqual(['search_knowledge_base']);
+    expect(host.extensions.get('seed-example')).toMatchObject({ requested: ['tools'], granted: ['tools', 'images'] });
   });
 
   it('rejects a bad install folder and an unknown tool spec with codes', async () => {

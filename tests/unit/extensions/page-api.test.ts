@@ -15,7 +15,7 @@ const caller = (extensionId: string) => ({ extensionId, allowed: () => true });
 const call = { signal: new AbortController().signal, emit: () => undefined };
 
 function deps(dataRoot: string, spindle: PageDeps['spindle'] = async () => ({ ok: true, value: null })): PageDeps {
-  return { extensionId: 'ext_a', spindle, uploads: new ExtensionUploads(dataRoot, clock), image: () => null, avatar: () => null, activeChatId: () => null, now: () => 0 };
+  return { extensionId: 'ext_a', spindle, uploads: new ExtensionUploads(dataRoot, clock), image: () => null, avatar: () => null, generatedImage: () => null, activeChatId: () => null, now: () => 0 };
 }
 
 describe('page requests', () => {

@@ -235,14 +235,22 @@ export function readManifest(folder: string): LoadedManifest {
   return validateManifest(raw, realFolder, file);
 }
 
-/** The permissions of `permissions` an extension may be granted: known names it asks for; INVALID_INPUT with the index otherwise. */
-export function grantable(manifest: ExtensionManifest, permissions: readonly string[]): ExtensionPermission[] {
+/**
+ * The permissions of `permissions` an extension may be granted: known names it asks for, or any known name when the
+ * person grants one its manifest does not ask for (`unrequested`); INVALID_INPUT with the index otherwise.
+ */
+export function grantable(manifest: ExtensionManifest, permissions: readonly string[], options: { unrequested?: boolean } = {}): ExtensionPermission[] {
   permissions.forEach((permission, index) => {
     if (!EXTENSION_PERMISSIONS.includes(permission as ExtensionPermission)) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown permission ${JSON.stringify(permission)}.`, path: `/permissions/${index}` });
     }
-    if (!manifest.permissions.includes(permission as ExtensionPermission)) {
-      throw new HostFailure({ code: 'INVALID_INPUT', message: `Extension "${manifest.id}" does not request the ${permission} permission.`, path: `/permissions/${index}` });
+    if (!options.unrequested && !manifest.permissions.includes(permission as ExtensionPermission)) {
+      throw new HostFailure({
+        code: 'INVALID_INPUT',
+        message: `Extension "${manifest.id}" does not request the ${permission} permission.`,
+        path: `/permissions/${index}`,
+        hint: "To grant it anyway, use its card's Other permissions (or --unrequested on the command line).",
+      });
     }
   });
   return [...new Set(permissions as ExtensionPermission[])];

@@ -47,6 +47,8 @@ interface ImageRecord {
   owner_character_id: string | null;
   owner_chat_id: string | null;
   created_at: number;
+  /** Made through the person's image connection (imageGen): the chat shows it wherever a reply names it. */
+  generated?: true;
 }
 
 /** Width and height where the header says them plainly (PNG, GIF); null otherwise, as Lumiverse allows. */
@@ -106,7 +108,7 @@ export class ExtensionImages {
    * Keeps an image for the extension (its upload, an image generated for it): a PNG, JPEG, GIF or WebP within the
    * quota, or refused with the field named. Its ImageDTO.
    */
-  add(extensionId: string, bytes: Buffer, options: { filename?: string; mimeType?: string; owners?: { character?: string | undefined; chat?: string | undefined } } = {}) {
+  add(extensionId: string, bytes: Buffer, options: { filename?: string; mimeType?: string; owners?: { character?: string | undefined; chat?: string | undefined }; generated?: boolean } = {}) {
     if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
     const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image, or an MP4 or WebM video${options.mimeType ? ` (it was said to be ${options.mimeType.slice(0, 60)})` : ''}.`, '/data');
     const index = this.index(extensionId);
@@ -121,6 +123,7 @@ export class ExtensionImages {
       owner_character_id: options.owners?.character ?? null,
       owner_chat_id: options.owners?.chat ?? null,
       created_at: Math.floor(this.clock.now() / 1000),
+      ...(options.generated ? { generated: true as const } : {}),
     };
     fs.mkdirSync(this.folder(extensionId), { recursive: true });
     fs.writeFileSync(path.join(this.folder(extensionId), `${record.id}.${kind.ext}`), bytes);
@@ -146,13 +149,13 @@ export class ExtensionImages {
   }
 
   private dto(extensionId: string, r: ImageRecord, specificity: string = 'full') {
-    const { bytes: _bytes, ...fields } = r;
+    const { bytes: _bytes, generated: _generated, ...fields } = r;
     return { ...fields, has_thumbnail: false, url: `/api/v1/images/${r.id}`, specificity, owner_extension_identifier: extensionId };
   }
 
-  /** An image's bytes and type (a frame's fetch of its url); null when it has no such image. */
-  read(extensionId: string, id: string): { mime: string; bytes: Buffer } | null {
-    const found = this.index(extensionId).find((r) => r.id === id);
+  /** An image's bytes and type (a frame's fetch of its url); null when it has no such image (`generated`: no such generated one). */
+  read(extensionId: string, id: string, options: { generated?: boolean } = {}): { mime: string; bytes: Buffer } | null {
+    const found = this.index(extensionId).find((r) => r.id === id && (!options.generated || r.generated === true));
     if (!found) return null;
     try {
       return { mime: found.mime_type, bytes: fs.readFileSync(this.fileOf(extensionId, found)) };

@@ -1,6 +1,6 @@
 // spindle.imageGen (permission `image_gen`): images made through the person's connections that make them (an OpenAI
-// or OpenAI-compatible connection given an image model), in Lumiverse's shapes. With `images` too, each image is kept
-// in the extension's own images (spindle.images), so its imageUrl shows in its frames; the key never leaves the host.
+// or OpenAI-compatible connection given an image model), in Lumiverse's shapes. Each image is kept in the extension's
+// own images, so its imageUrl shows in the chat (and, with `images`, in its frames); the key never leaves the host.
 // Without such a connection it fails in Lumiverse's own words.
 import { UnderWay } from '../per-extension-limits';
 import type { GeneratedImage, ImageRequest } from '../../connections/image-generation';
@@ -94,11 +94,11 @@ export function imageGenHandlers(source: () => ImageConnections | null, images: 
         waiting.end(caller.extensionId);
       }
       const mime = imageMime(made.bytes) ?? fail('LLM_BAD_RESPONSE', `The server at ${connection.baseUrl} answered with something that is not a PNG, JPEG, GIF or WebP image.`);
-      // Kept as Lumiverse keeps it, tagged with its owners, where the extension may read it back (images); past its
-      // quota, or without that permission, it is handed over only.
+      // Kept as Lumiverse keeps it, tagged with its owners: the chat shows it where a reply names its url, and the
+      // extension reads it back with images. Past its quota it is handed over only.
       let kept: { id: string; url: string } | null = null;
       try {
-        if (caller.allowed('images')) kept = images.add(caller.extensionId, made.bytes, { filename: `generated.${mime.split('/')[1]}`, owners: { character: input.owner_character_id, chat: input.owner_chat_id } });
+        kept = images.add(caller.extensionId, made.bytes, { filename: `generated.${mime.split('/')[1]}`, owners: { character: input.owner_character_id, chat: input.owner_chat_id }, generated: true });
       } catch (err) {
         if (!(err instanceof HostFailure)) throw err;
       }

@@ -17,6 +17,7 @@ import { FrontendConsole } from './FrontendConsole';
 import { LogViewer } from './LogViewer';
 import { statusInfo, type Permission } from './permissions';
 import { PermissionRow } from './PermissionRow';
+import { OtherPermissions } from './OtherPermissions';
 import { useAction } from '../../components/use-action';
 import { useEnabledToggle } from '../../components/use-enabled-toggle';
 import { AskRemoveButton, ConfirmRemove, useConfirmRemove } from '../../components/ConfirmRemove';
@@ -40,7 +41,7 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
   const { enabled, toggle: toggleEnabled } = useEnabledToggle(ext.enabled, busy, act, (next) => setExtensionEnabled(store, host, ext.id, next));
   const togglePermission = (permission: Permission, grant: boolean) =>
     void act(`${grant ? 'grant' : 'revoke'}:${permission}`, grant ? `Could not grant ${permission}` : `Could not revoke ${permission}`, () =>
-      setPermission(store, host, ext.id, permission, grant),
+      setPermission(store, host, ext.id, permission, grant, !ext.requested.includes(permission)),
     );
   const remove = () =>
     void act('remove', 'Could not remove', async () => {
@@ -136,6 +137,7 @@ export function ExtensionCard(props: { extension: ExtensionInfo }) {
               ))}
             </ul>
           )}
+          <OtherPermissions ext={ext} busy={busy} onGrant={(p) => togglePermission(p, true)} />
         </section>
 
         <div className="ext-card__actions">

@@ -9,6 +9,8 @@ export function PermissionRow(props: {
   granted: boolean;
   extensionName: string;
   busy: Busy;
+  /** Offered though not requested (under Other permissions): Grant is there too. */
+  offered?: boolean;
   onToggle(grant: boolean): void;
 }) {
   const info = permissionInfo(props.permission);
@@ -30,7 +32,7 @@ export function PermissionRow(props: {
         </div>
         <p className="perm__explanation">{info.explanation}</p>
       </div>
-      {(props.requested || props.granted) && (
+      {(props.requested || props.granted || props.offered) && (
         <button
           type="button"
           className="btn btn--small"

@@ -6,13 +6,13 @@ import { useHost } from '../../app/context';
 import { cachedKeptImage, readKeptImage } from './message-image';
 
 /** An address in an attribute or a CSS url(), with its query (a size or cache key Lumiverse ignores here). */
-const KEPT_IN_HTML = /(\b(?:src|href|poster|background)\s*=\s*["']?|url\(\s*["']?)\/api\/v1\/images\/([A-Za-z0-9_-]{1,200})(?:\?[^"'\s)>]*)?/gi;
+const KEPT_IN_HTML = /(\b(?:src|href|poster|background)\s*=\s*["']?|url\(\s*["']?)\/api\/v1\/(?:images|image-gen\/results)\/([A-Za-z0-9_-]{1,200})(?:\?[^"'\s)>]*)?/gi;
 /** More images than this in one island and the rest are not read (each is a host call and a data URL in the frame). */
 export const MAX_ISLAND_IMAGES = 32;
 
 /** The kept images an island's HTML names, each once, the first MAX_ISLAND_IMAGES. */
 export function keptImageIds(html: string): string[] {
-  if (!html.includes('/api/v1/images/')) return [];
+  if (!html.includes('/api/v1/images/') && !html.includes('/api/v1/image-gen/results/')) return [];
   const ids = new Set<string>();
   for (const m of html.matchAll(KEPT_IN_HTML)) {
     if (ids.size >= MAX_ISLAND_IMAGES) break;

@@ -1,6 +1,7 @@
 // Images in a message's text, as Lumiverse draws them (Markdown's `![alt](src)` and an `<img src>`): image generators
 // write them into replies. Only what needs no network shows: a data: URL of a raster image, or Lumiverse's address of
-// an image the Workbench keeps (`/api/v1/images/<id>`: one an extension keeps, or a character's picture), which the host
+// an image the Workbench keeps (`/api/v1/images/<id>` or `/api/v1/image-gen/results/<id>`: one an extension keeps or
+// made, or a character's picture), which the host
 // reads. An image on the network is never fetched (a reply could learn who reads it, and when): its text stays, shown
 // as a link is. Either way the message's text is all there, as text.
 import { useEffect, useState } from 'react';
@@ -8,7 +9,8 @@ import { useHost } from '../../app/context';
 import type { HostConnection } from '../../api/connection';
 
 const RASTER = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
-const KEPT = /^\/api\/v1\/images\/([A-Za-z0-9_-]{1,200})$/;
+/** Lumiverse's two addresses of a kept image: its images, and its image generation's results (autoimg writes either). */
+const KEPT = /^\/api\/v1\/(?:images|image-gen\/results)\/([A-Za-z0-9_-]{1,200})$/;
 /** Images read from the host, kept for the chat's redraws (a long chat scrolls them in and out), up to this many characters. */
 const CACHED_CHARS = 48 * 1024 * 1024;
 const cache = new Map<string, string>();

@@ -26,8 +26,11 @@ export async function setPermission(
   id: string,
   permission: Permission,
   granted: boolean,
+  /** A grant the manifest does not ask for (the person chose it under Other permissions). */
+  unrequested = false,
 ): Promise<Result<ExtensionInfo>> {
-  return mirror(store, await host.invoke(granted ? 'extensions.grant' : 'extensions.revoke', { id, permission }));
+  if (!granted) return mirror(store, await host.invoke('extensions.revoke', { id, permission }));
+  return mirror(store, await host.invoke('extensions.grant', { id, permission, ...(unrequested ? { unrequested: true } : {}) }));
 }
 
 export async function removeExtension(store: AppStore, host: HostConnection, id: string): Promise<Result<{ removed: boolean }>> {
