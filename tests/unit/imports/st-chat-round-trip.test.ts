@@ -134,7 +134,7 @@ describe('what a session cannot hold is said, and the rest comes in', () => {
 
   it("a line whose other fields are over the cap comes in without them; a chat's metadata over its cap too", async () => {
     const huge = { name: 'Kai', is_user: true, send_date: 5, mes: 'Hi.', extra: { blob: 'x'.repeat(SESSION_LIMITS.source + 1) } };
-    const header = { ...HEADER, chat_metadata: { note_prompt: 'y'.repeat(300 * 1024) } };
+    const header = { ...HEADER, chat_metadata: { note_prompt: 'y'.repeat(SESSION_LIMITS.chatMetadata) } };
     const { session, summary } = await importChat([header, huge, USER]);
     expect(session.messages[0]).toMatchObject({ content: 'Hi.' });
     expect(session.messages[0]).not.toHaveProperty('source');
@@ -142,7 +142,7 @@ describe('what a session cannot hold is said, and the rest comes in', () => {
     expect(session.metadata).toBeUndefined();
     expect(summary.notes).toEqual([
       `1 message kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`,
-      "The chat's metadata (chat_metadata) is over 262144 characters as JSON and was left out.",
+      `The chat's metadata (chat_metadata) is over ${SESSION_LIMITS.chatMetadata} characters as JSON and was left out.`,
     ]);
   });
 
