@@ -50,7 +50,7 @@ export class TurnInputs {
     const lore = books.flatMap((b) => b.entries);
     const read = lore.length ? { ...session, worldInfo: [...session.worldInfo, ...lore] } : session;
     // Which book each entry came from, for those who ask (world info interceptors); the session's own are its own.
-    const loreBooks = new Map(books.flatMap((b) => b.entries.map((e) => [e.id, { bookId: b.bookId, source: b.source }] as const)));
+    const loreBooks = new Map(books.flatMap((b) => b.entries.map((e) => [e.id, { bookId: b.bookId, ...(b.bookName ? { bookName: b.bookName } : {}), source: b.source }] as const)));
     return { read, loreBooks };
   }
 

@@ -334,8 +334,14 @@ export class ExtensionManager {
 
   private setStatus(entry: Entry, status: ExtensionStatus, error: HostError | null): void {
     if (entry.status === status && entry.error === error) return;
+    const was = entry.status;
     entry.status = status;
     entry.error = error;
+    // Lumiverse's news of a worker started or stopped, to every extension (LumiState re-reads its peers on them).
+    if ((was === 'running') !== (status === 'running')) {
+      const name = entry.loaded?.manifest.name ?? entry.id;
+      this.pipeline().broadcast(status === 'running' ? 'SPINDLE_EXTENSION_LOADED' : 'SPINDLE_EXTENSION_UNLOADED', { extensionId: entry.id, identifier: entry.id, name });
+    }
     this.events.emit({ type: 'extension.status', id: entry.id, status, error });
     if (this.entries.get(entry.id) === entry) this.changed(entry);
   }

@@ -183,16 +183,16 @@ export class BookLibrary extends DbStore {
    * The books a chat reads, in Lumiverse's order with the first source winning: the character's (attached to its
    * session), the chat's own list (its metadata's chat_world_book_ids), then the global ones.
    */
-  sources(sessionId: string, chatBookIds: readonly string[]): Array<{ bookId: string; source: LoreSource; entries: WorldInfoEntry[] }> {
+  sources(sessionId: string, chatBookIds: readonly string[]): Array<{ bookId: string; bookName: string; source: LoreSource; entries: WorldInfoEntry[] }> {
     const seen = new Set<string>();
-    const out: Array<{ bookId: string; source: LoreSource; entries: WorldInfoEntry[] }> = [];
+    const out: Array<{ bookId: string; bookName: string; source: LoreSource; entries: WorldInfoEntry[] }> = [];
     // Attachments and globals name books that exist (a delete takes them away); an id a chat's metadata names that is
     // no book simply has no entries.
     const add = (ids: readonly string[], source: LoreSource) => {
       for (const bookId of ids) {
         if (seen.has(bookId)) continue;
         seen.add(bookId);
-        out.push({ bookId, source, entries: this.entries(bookId) });
+        out.push({ bookId, bookName: this.get(bookId)?.name ?? '', source, entries: this.entries(bookId) });
       }
     };
     add(this.linked(sessionId), 'character');

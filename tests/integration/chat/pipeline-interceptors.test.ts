@@ -76,8 +76,8 @@ describe("a chat turn's interceptors and context handlers", () => {
       connectionId: 'local',
       aborted: false,
       sources: [[0, session.messages[0]!.id]],
-      // The world info in the prompt, in Lumiverse's shape; the entry that did not fire is not there.
-      activatedWorldInfo: [{ id: 'w-lamp', comment: 'Lamp lore', keys: ['lamp'], source: 'keyword' }],
+      // The world info in the prompt, in Lumiverse's shape with its book; the entry that did not fire is not there.
+      activatedWorldInfo: [{ id: 'w-lamp', comment: 'Lamp lore', keys: ['lamp'], source: 'keyword', bookId: sessionId, bookSource: 'character', bookName: `${session.character.name} — world info` }],
     });
     for (const message of sentMessages()) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
   }, 60_000);

@@ -181,7 +181,14 @@ describe('a chat turn with a Lumiverse extension', () => {
     const withText = await heard();
     expect(withText.map((e) => e.event)).toEqual(expect.arrayContaining(['MESSAGE_SENT', 'STREAM_TOKEN_RECEIVED', 'GENERATION_ENDED', 'WORLD_INFO_ACTIVATED']));
     // Which keywords fired tells what the chat says: heard only with chat_mutation.
-    expect(withText.find((e) => e.event === 'WORLD_INFO_ACTIVATED')!.payload).toEqual({ chatId: sessionId, entries: [{ id: 'w-ledger', comment: '', keys: ['ledger'], source: 'keyword' }] });
+    // Each entry names its book, as Lumiverse's do (the session's own world info is its character's book).
+    expect(withText.find((e) => e.event === 'WORLD_INFO_ACTIVATED')!.payload).toEqual({
+      chatId: sessionId,
+      entries: [{ id: 'w-ledger', comment: '', keys: ['ledger'], source: 'keyword', bookId: sessionId, bookSource: 'character', bookName: expect.stringMatching(/ — world info$/) }],
+    });
+    // Every turn says what fired, none included, so a panel clears what it showed (as Lumiverse always sends it).
+    const { sessionId: bare } = await turn('nothing to find here');
+    expect((await heard()).findLast((e) => e.event === 'WORLD_INFO_ACTIVATED')!.payload).toEqual({ chatId: bare, entries: [] });
     const sent = withText.filter((e) => e.event === 'MESSAGE_SENT').map((e) => e.payload.message);
     expect(sent.slice(-2)).toMatchObject([
       { is_user: true, content: 'my private plan: bring the ledger' },
@@ -304,6 +311,13 @@ describe('a chat turn with a Lumiverse extension', () => {
     const before = toWindows().length;
     await turn('The frame is gone');
     expect(toWindows()).toHaveLength(before);
+    // Every extension heard the other's worker start and stop, as Lumiverse tells them.
+    const peers = JSON.parse(((await invoke('message_events')) as { content: string }).content) as Array<{ event: string; payload: unknown }>;
+    const news = peers.filter((e) => e.event.startsWith('SPINDLE_EXTENSION_'));
+    expect(news).toEqual([
+      { event: 'SPINDLE_EXTENSION_LOADED', payload: { extensionId: 'lumiverse_frontend', identifier: 'lumiverse_frontend', name: expect.any(String) } },
+      { event: 'SPINDLE_EXTENSION_UNLOADED', payload: { extensionId: 'lumiverse_frontend', identifier: 'lumiverse_frontend', name: expect.any(String) } },
+    ]);
   }, 60_000);
 
   it('during a council run for a chat that is not a session (council run --chat), chats.getActive answers that chat', async () => {

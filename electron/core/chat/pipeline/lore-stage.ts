@@ -16,11 +16,12 @@ import type { TurnTrace } from './turn-trace';
 /** A world book a session reads, with its entries (lore/book-library.ts's sources). */
 export interface LoreBook {
   bookId: string;
+  bookName?: string;
   source: string;
   entries: WorldInfoEntry[];
 }
 /** The book each entry of the turn's world books came from, by entry id. */
-export type LoreBooks = ReadonlyMap<string, { bookId: string; source: string }>;
+export type LoreBooks = ReadonlyMap<string, { bookId: string; bookName?: string; source: string }>;
 
 /** The newest messages a handler is shown (Lumiverse scans a window of the chat, not all of it). */
 const MESSAGES_SHOWN = 100;

@@ -148,8 +148,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   }
   for (const note of assembled.notes) trace.note(note.owner === 'host' ? 'assembly' : 'macros', note.owner === 'built-in' ? 'host' : note.owner, note.text);
 
-  const activated = activatedWorldInfo(read, assembled.report);
-  if (activated.length && !input.dryRun) pipeline?.broadcast('WORLD_INFO_ACTIVATED', { chatId: session.id, entries: activated });
+  const activated = activatedWorldInfo(read, assembled.report, input.loreBooks);
+  if (!input.dryRun) pipeline?.broadcast('WORLD_INFO_ACTIVATED', { chatId: session.id, entries: activated });
   const intercepted = await runInterceptors(hooked, assembled.messages, assembled.sources, { ...handled.context, activatedWorldInfo: activated }, signal, trace);
   return { trace, council, messages: intercepted.messages, report: assembled.report, parameters: intercepted.parameters, ...(assembled.prefill ? { prefill: assembled.prefill } : {}) };
 }
