@@ -40,6 +40,8 @@ const TEXT_EVENTS: Record<string, (payload: Payload) => Payload | null> = {
 
 /** The events whose text needs CHAT_TEXT_PERMISSION (README's permission table lists them). */
 export const CHAT_TEXT_EVENTS: readonly string[] = Object.keys(TEXT_EVENTS);
+/** Of those, the ones not sent at all without it (the others come without their text). */
+export const WITHHELD_EVENTS: readonly string[] = CHAT_TEXT_EVENTS.filter((event) => TEXT_EVENTS[event]!({}) === null);
 
 /**
  * Regex script events go only to extensions granted `regex_scripts`, the script as that extension reads it through the

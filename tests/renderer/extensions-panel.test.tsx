@@ -357,15 +357,22 @@ spindle.registerMacro({ name: 'tide', description: 'The tide', handler: '' });
 spindle.registerInterceptor(async (messages) => messages, 40);
 spindle.on('MESSAGE_SENT', () => {});
 spindle.on('CHAT_CHANGED', () => {});
+spindle.on('WORLD_INFO_ACTIVATED', () => {});
 `,
     );
     const { panel, host } = await openExtensions({ install: [{ folder, grant: ['interceptor'] }] });
     const info = (await extensionOf(host, 'weather_macros'))!;
-    expect(info).toMatchObject({ toolCount: 0, events: ['CHAT_CHANGED', 'MESSAGE_SENT'], registrations: { macros: ['weather', 'tide'] } });
+    expect(info).toMatchObject({ toolCount: 0, events: ['CHAT_CHANGED', 'MESSAGE_SENT', 'WORLD_INFO_ACTIVATED'], registrations: { macros: ['weather', 'tide'] } });
     const own = card(panel, 'weather_macros');
     expect(own.textContent).toContain('0 tools');
     const registered = [...byTestId(own, 'extension-registered').querySelectorAll('li')].map((li) => li.textContent);
-    expect(registered).toEqual(['2 macros: {{weather}}, {{tide}}', `In each turn’s prompt: ${info.registrations!.pipeline.join(', ')}`, 'Listens to: CHAT_CHANGED, MESSAGE_SENT']);
+    // What it listens to that carries chat text says what it misses without chat_mutation (a panel that never lights up).
+    expect(registered).toEqual([
+      '2 macros: {{weather}}, {{tide}}',
+      `In each turn’s prompt: ${info.registrations!.pipeline.join(', ')}`,
+      'Listens to: CHAT_CHANGED, MESSAGE_SENT, WORLD_INFO_ACTIVATED',
+      'Without chat_mutation, which reading the chat needs: it hears MESSAGE_SENT without its text; it does not hear WORLD_INFO_ACTIVATED.',
+    ]);
     expect(info.registrations!.pipeline.join()).toContain('40');
   });
 });

@@ -1,8 +1,10 @@
 // What the Extensions card says beyond status and permissions: safe mode, warnings, the first line of its last crash, what
 // confines its worker, what it registered besides tools (macros, pipeline handlers, the events it listens to, a
-// frontend), the Lumiverse members it used that do nothing here, and whether its tools run without asking.
+// frontend; and which of those events come without their text), the Lumiverse members it used that do nothing here, and
+// whether its tools run without asking.
 import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { Icon } from '../../components/Icon';
+import { CHAT_TEXT_EVENTS, CHAT_TEXT_PERMISSION, WITHHELD_EVENTS } from '../../../../shared/spindle/event-access';
 
 /** A list of names as code, comma-separated. */
 function Names(props: { names: readonly string[] }) {
@@ -44,8 +46,28 @@ function Registered(props: { extension: ExtensionInfo }) {
           Listens to: <Names names={events} />
         </li>
       )}
+      <WithoutText extension={props.extension} />
       {frontend && <li>A frontend of its own (its surfaces show in the Workbench’s extensions panel and over the chat)</li>}
     </ul>
+  );
+}
+
+/**
+ * The events it listens to that carry chat text, while it lacks chat_mutation: they come without their text, or not at
+ * all (a world-info panel that never lights up says why here).
+ */
+function WithoutText(props: { extension: ExtensionInfo }) {
+  const { events, granted } = props.extension;
+  if (!events?.length || granted.includes(CHAT_TEXT_PERMISSION)) return null;
+  const withheld = events.filter((e) => WITHHELD_EVENTS.includes(e));
+  const bare = events.filter((e) => CHAT_TEXT_EVENTS.includes(e) && !WITHHELD_EVENTS.includes(e));
+  if (!withheld.length && !bare.length) return null;
+  return (
+    <li data-testid="extension-events-without-text">
+      Without {CHAT_TEXT_PERMISSION}, which reading the chat needs:{bare.length > 0 && <> it hears <Names names={bare} /> without {bare.length === 1 ? 'its' : 'their'} text</>}
+      {bare.length > 0 && withheld.length > 0 && ';'}
+      {withheld.length > 0 && <> it does not hear <Names names={withheld} /></>}.
+    </li>
   );
 }
 
