@@ -17,6 +17,7 @@ import { tellComposer } from './composer-news';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
+import { EarlyBackendMessages } from './early-backend';
 import { boxesClip } from './drawn-clip';
 import { FRAME_SANDBOX, frameUrl } from './SurfaceFrame';
 
@@ -30,7 +31,7 @@ const originOf = (id: string) => frameOrigin(id, { protocol: location.protocol, 
 /** What each extension is granted now. */
 const grantedOf = (appStore: ReturnType<typeof useAppStoreApi>) => (id: string) => appStore.getState().extensions.items.find((e) => e.id === id)?.granted ?? [];
 
-function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostState: () => HostState; onStopped(): void }) {
+function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostState: () => HostState; early: EarlyBackendMessages; onStopped(): void }) {
   const host = useHost();
   const appStore = useAppStoreApi();
   const { store, brokers } = useFrontends();
@@ -78,6 +79,8 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
     frontendsActions.clearProblem(store, id);
     win.postMessage({ cw: 'frame-init', entry: props.entry }, originOf(id), [broker.transfer]);
     broker.start();
+    // What its backend sent while the page loaded, in order (its frame queues them until setup says ready).
+    for (const payload of props.early.take(id)) broker.notify('backend', { payload });
     // Before its module runs: its code finds the message box's stand-in at setup, as on Lumiverse's page.
     tellComposer([broker], grantedOf(appStore), store.getState());
   };
@@ -100,7 +103,7 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
 }
 
 /** Hands host events to the brokers: the one home of that routing. Answers the state a frame starts from. */
-function useHostNews(): (id: string) => HostState {
+function useHostNews(early: EarlyBackendMessages): (id: string) => HostState {
   const host = useHost();
   const appStore = useAppStoreApi();
   const { store, brokers } = useFrontends();
@@ -109,7 +112,12 @@ function useHostNews(): (id: string) => HostState {
     const granted = new Map(appStore.getState().extensions.items.map((e) => [e.id, e.granted]));
     return host.onEvent((event) => {
       if (event.type === 'extension.event') tellFrames(brokers, grantedOf(appStore), event.event, event.payload);
-      else if (event.type === 'extension.frontend-message') brokers.get(event.id)?.notify('backend', { payload: event.payload });
+      else if (event.type === 'extension.frontend-message') {
+        const broker = brokers.get(event.id);
+        if (broker) broker.notify('backend', { payload: event.payload });
+        // Its frame is still loading: held for it (an extension without a running frontend has nothing to hold for).
+        else if (appStore.getState().extensions.items.some((e) => e.id === event.id && e.status === 'running' && e.frontend)) early.hold(event.id, event.payload);
+      }
       else if (event.type === 'extension.changed') {
         const { id } = event.extension;
         const before = granted.get(id) ?? [];
@@ -128,7 +136,7 @@ function useHostNews(): (id: string) => HostState {
         if (before.some((p) => !after.includes(p))) broker.stop();
       }
     });
-  }, [host, appStore, store, brokers]);
+  }, [host, appStore, store, brokers, early]);
   // The active chat and its messages: getActiveChat() and the message ids answer from it.
   useEffect(
     () =>
@@ -185,7 +193,8 @@ export function FrontendFrames() {
   const problems = useFrontendsStore((s) => s.problems);
   /** Frames shown: the extensions that should run a frontend, and those still tearing down. */
   const [frames, setFrames] = useState<Map<string, { extension: ExtensionInfo; entry: string }>>(new Map());
-  const hostStateOf = useHostNews();
+  const [early] = useState(() => new EarlyBackendMessages());
+  const hostStateOf = useHostNews(early);
 
   const stopped = (id: string) =>
     setFrames((current) => {
@@ -208,18 +217,19 @@ export function FrontendFrames() {
     });
     for (const id of frames.keys()) {
       if (wanted.has(id)) continue;
+      early.forget(id);
       // A loaded frame goes once its broker has torn it down; one whose page never loaded has no broker: it goes now
       // (left, its page would load later and start a frontend for a stopped extension).
       const broker = brokers.get(id);
       if (broker) broker.stop();
       else stopped(id);
     }
-  }, [extensions, frames, brokers, problems, store]);
+  }, [extensions, frames, brokers, problems, store, early]);
 
   return (
     <div className="runtime-frames">
       {[...frames].map(([id, { extension, entry }]) => (
-        <RuntimeFrame key={id} extension={extension} entry={entry} hostState={() => hostStateOf(id)} onStopped={() => stopped(id)} />
+        <RuntimeFrame key={id} extension={extension} entry={entry} hostState={() => hostStateOf(id)} early={early} onStopped={() => stopped(id)} />
       ))}
     </div>
   );
