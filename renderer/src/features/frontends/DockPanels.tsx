@@ -1,5 +1,7 @@
 // Extensions' dock panels (ctx.ui.requestDockPanel): a panel along an edge of the window, with its title
-// and a collapse button; the extension hears when it is collapsed or expanded.
+// and a collapse button; the extension hears when it is collapsed or expanded. One asked `resizable` has a handle on
+// its inner edge, dragged or moved with the arrow keys, within its minSize and maxSize, as Lumiverse's.
+import { useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Icon } from '../../components/Icon';
 import { useFrontends, useFrontendsStore } from './frontends-context';
@@ -10,8 +12,30 @@ function DockPanel(props: { surface: Surface }) {
   const { store, brokers } = useFrontends();
   const { surface } = props;
   const edge = surface.options.edge ?? 'right';
-  const size = Math.min(surface.options.maxSize ?? 600, Math.max(surface.options.minSize ?? 200, surface.options.size ?? 320));
+  const [min, max] = [surface.options.minSize ?? 200, surface.options.maxSize ?? 600];
+  const within = (n: number) => Math.round(Math.min(max, Math.max(min, n)));
+  const [size, setSize] = useState(() => within(surface.options.size ?? 320));
   const horizontal = edge === 'left' || edge === 'right';
+  // Dragging away from its edge grows it: the pointer's travel, signed by the edge it sits on.
+  const grows = edge === 'right' || edge === 'bottom' ? -1 : 1;
+  const drag = useRef<{ from: number; size: number } | null>(null);
+  const at = (e: PointerEvent) => (horizontal ? e.clientX : e.clientY);
+  const handle = {
+    onPointerDown: (e: PointerEvent<HTMLDivElement>) => {
+      e.currentTarget.setPointerCapture(e.pointerId);
+      drag.current = { from: at(e), size };
+    },
+    onPointerMove: (e: PointerEvent) => drag.current && setSize(within(drag.current.size + grows * (at(e) - drag.current.from))),
+    onPointerUp: () => void (drag.current = null),
+    // The arrows move the handle as a drag would (Shift: further).
+    onKeyDown: (e: KeyboardEvent) => {
+      const moves: Record<string, number> = horizontal ? { ArrowLeft: -1, ArrowRight: 1 } : { ArrowUp: -1, ArrowDown: 1 };
+      const move = moves[e.key];
+      if (move === undefined) return;
+      e.preventDefault();
+      setSize(within(size + grows * move * (e.shiftKey ? 64 : 16)));
+    },
+  };
   const toggle = () => {
     const collapsed = !surface.collapsed;
     frontendsActions.updateSurface(store, surface.key, { collapsed });
@@ -35,6 +59,20 @@ function DockPanel(props: { surface: Surface }) {
         </button>
       </header>
       {!surface.collapsed && <SurfaceFrame extensionId={surface.extensionId} surfaceId={surface.surfaceId} title={title} className="surface-frame--fill" />}
+      {!surface.collapsed && surface.options.resizable === true && (
+        <div
+          className={`dock-panel__resize dock-panel__resize--${edge}`}
+          role="separator"
+          tabIndex={0}
+          aria-orientation={horizontal ? 'vertical' : 'horizontal'}
+          aria-label={`Resize ${title}`}
+          aria-valuenow={size}
+          aria-valuemin={min}
+          aria-valuemax={max}
+          data-testid="dock-resize"
+          {...handle}
+        />
+      )}
     </section>
   );
 }
