@@ -8,6 +8,7 @@ import { VirtuosoMockContext } from 'react-virtuoso';
 import type { ExtensionInfo } from '../../shared/contract/events';
 import type { ToolInfo } from '../../shared/types/tools';
 import type { HostConnection } from '../../renderer/src/api/connection';
+import { preloadPanels } from '../../renderer/src/features';
 import { App } from '../../renderer/src/app/App';
 import { AppProviders } from '../../renderer/src/app/context';
 import { createAppStore, type AppStore } from '../../renderer/src/stores/app/app-store';
@@ -28,6 +29,8 @@ const LAID_OUT = { viewportHeight: 1_000_000, itemHeight: 100 };
 
 /** Renders the whole shell wired to `host` (a RealHost) the way main.tsx does, and waits for the first resync. */
 export async function renderShell<H extends HostConnection>(host: H, ui: ReactElement = <App />): Promise<Rendered<H>> {
+  // The sections that load apart are loaded first, as the app has them by the time a person clicks.
+  await preloadPanels();
   const store = createAppStore({ now: () => Date.UTC(2026, 0, 2, 9, 30) });
   const unwire = wireHost(store, host);
   const container = document.createElement('div');

@@ -1,7 +1,7 @@
 // The shell: skip link, sidebar navigation, the shown section with notices above it, and the status bar.
-import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { Suspense, useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Icon } from '../components/Icon';
-import { PANELS } from '../features';
+import { PANELS, preloadPanels } from '../features';
 import { ApprovalDialog } from '../features/safety/ApprovalDialog';
 import { DockPanels } from '../features/frontends/DockPanels';
 import { ExtensionToasts } from '../features/frontends/ExtensionToasts';
@@ -79,6 +79,7 @@ export function App() {
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  useEffect(() => void preloadPanels(), []);
 
   return (
     <FrontendsProvider>
@@ -101,7 +102,9 @@ export function App() {
         </aside>
         {/* The panel is made here: the drawer opening or closing re-renders Main, not the section inside it. */}
         <Main section={section}>
-          <Panel />
+          <Suspense fallback={<p className="panel-note">Opening…</p>}>
+            <Panel />
+          </Suspense>
         </Main>
         <StatusBar />
       </div>
