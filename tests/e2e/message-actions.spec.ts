@@ -99,7 +99,8 @@ test.describe('message actions and swipes', () => {
     await tools.getByTestId('try-it-run').click();
     const result = tools.getByTestId('tool-result').locator('pre');
     await expect(result).toBeVisible({ timeout: 15_000 });
-    const heard = JSON.parse((await result.textContent())!) as Array<{ event: string; payload: { action?: string; message?: { content: string; swipes: string[] } } }>;
+    // Its message events (it also hears the bundled extensions' workers start, SPINDLE_EXTENSION_LOADED).
+    const heard = (JSON.parse((await result.textContent())!) as Array<{ event: string; payload: { action?: string; message?: { content: string; swipes: string[] } } }>).filter((e) => e.event.startsWith('MESSAGE_'));
     // The first reply's text arriving is MESSAGE_EDITED (it was announced empty as the turn began, as Lumiverse does).
     expect(heard.map((e) => `${e.event}${e.payload.action ? `:${e.payload.action}` : ''}`)).toEqual([
       'MESSAGE_EDITED',
