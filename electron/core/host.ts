@@ -175,6 +175,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
           messages: llmServices.messages,
           regex: llmServices.regex.store,
           library: llmServices.library,
+          personas: llmServices.personas,
           sessionFromCharacter: (input) => sessionFromCharacterFields(llmServices.sessions, input, clock.now()).id,
           runningCouncilChat: () => council?.runningChat() ?? null,
           changed: (sessionId, change = 'updated') => emit({ type: 'chat.sessions.changed', sessionId, change }),

@@ -21,6 +21,7 @@ import type { DeltaBatcherOptions } from './chat/delta-batcher';
 import { SessionStore } from './chat/session-store';
 import { MessageActions } from './chat/message-actions';
 import { BookLibrary, chatBookIds } from './lore/book-library';
+import { PersonaLibrary } from './personas/persona-library';
 import { RegexScripts } from './regex/regex-scripts';
 import { LocalModels } from './local-model/local-models';
 import { ProbeCards } from './probe/probe-cards';
@@ -64,6 +65,7 @@ export interface LlmServices {
   regex: RegexScripts;
   /** World books of their own, attached to sessions: the chat reads them, extensions write them. */
   library: BookLibrary;
+  personas: PersonaLibrary;
   /** The person's Lumiverse presets (spindle.presets; the chat's prompt when one is chosen). */
   presets: PresetStore;
   messages: MessageActions;
@@ -106,6 +108,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
   const regex = new RegexScripts(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed(), undefined, () => getSettings().chat?.presetId ?? null);
   const library = new BookLibrary(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
+  const personas = new PersonaLibrary(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const presets = new PresetStore(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const chat = new ChatEngine({
     sessions,
@@ -138,6 +141,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     messages,
     regex,
     library,
+    personas,
     presets,
     localModels,
     probes,

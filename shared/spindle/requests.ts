@@ -63,6 +63,17 @@ const Message = Dto({ id: Type.String(), chat_id: Type.String(), content: Type.S
 const Character = Dto({ id: Type.String(), name: Type.String() });
 const CardText = Type.String({ maxLength: SESSION_LIMITS.text });
 const Persona = Dto({ id: Type.String(), name: Type.String() });
+/** Lumiverse's PersonaCreateDTO (`name` required) or PersonaUpdateDTO; the library checks the sizes. */
+const PersonaInput = (create: boolean) =>
+  Type.Object({
+    name: create ? Type.String({ maxLength: SESSION_LIMITS.name }) : Opt(Type.String({ maxLength: SESSION_LIMITS.name })),
+    title: Opt(Type.String({ maxLength: SESSION_LIMITS.name })),
+    description: Opt(Type.String({ maxLength: SESSION_LIMITS.text })),
+    folder: Opt(Type.String({ maxLength: SESSION_LIMITS.name })),
+    is_default: Opt(Type.Boolean()),
+    attached_world_book_id: Opt(Type.String({ maxLength: 256 })),
+    metadata: Opt(Type.Record(Type.String(), Type.Unknown())),
+  });
 const WorldBook = Dto({ id: Type.String(), name: Type.String() });
 /** Lumiverse's CreateWorldBookInput. */
 const BookInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: SESSION_LIMITS.name }), description: Opt(Type.String({ maxLength: SESSION_LIMITS.text })), metadata: Opt(Type.Record(Type.String(), Type.Unknown())) });
@@ -180,6 +191,10 @@ const DATA = {
   'personas.get': endpoint({ ...positional({ personaId: Id(256) }), result: OrNull(Persona), permission: 'personas' }),
   'personas.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Persona), permission: 'personas' }),
   'personas.getWorldBook': endpoint({ ...positional({}), result: Type.Null(), permission: 'personas' }),
+  'personas.create': endpoint({ ...positional({ input: PersonaInput(true) }), result: Persona, errors: ['INVALID_INPUT', 'INPUT_TOO_LARGE', 'QUOTA_EXCEEDED'], permission: 'personas' }),
+  'personas.update': endpoint({ ...positional({ personaId: Id(256), input: PersonaInput(false) }), result: Persona, errors: ['NOT_FOUND', 'INVALID_INPUT', 'INPUT_TOO_LARGE'], permission: 'personas' }),
+  'personas.delete': endpoint({ ...positional({ personaId: Id(256) }), result: Type.Boolean(), permission: 'personas' }),
+  'personas.switchActive': endpoint({ ...positional({ personaId: Opt(Type.Union([Id(256), Type.Null()])) }), result: Type.Null(), errors: ['NOT_FOUND'], permission: 'personas' }),
   'world_books.list': endpoint({ ...positional({ options: PageOptions }), result: Page(WorldBook), permission: 'world_books' }),
   'world_books.get': endpoint({ ...positional({ worldBookId: ChatId }), result: OrNull(WorldBook), permission: 'world_books' }),
   'world_books.create': endpoint({ ...positional({ input: BookInput }), result: WorldBook, errors: ['QUOTA_EXCEEDED', 'INPUT_TOO_LARGE'], permission: 'world_books' }),

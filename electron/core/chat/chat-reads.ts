@@ -6,7 +6,9 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
 import { messageDto, type MessageView } from '../extensions/spindle-host/message-dto';
 import type { CouncilChat } from '../../../shared/types/council';
-import { characterDto, personaDto, type ChatReads, type ChatView } from '../extensions/spindle-host/chat-data';
+import { characterDto, type ChatReads, type ChatView } from '../extensions/spindle-host/chat-data';
+import { personaDto } from '../extensions/spindle-host/personas';
+import type { PersonaLibrary } from '../personas/persona-library';
 import { personaIdOf } from '../../../shared/spindle/lumiverse-ids';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
 import type { ChatEngine } from './chat-engine';
@@ -93,6 +95,8 @@ export function chatReads(options: {
   regex: Pick<RegexStore, 'forgetScope'>;
   /** The world books of their own: attached to sessions by characters' world_book_ids. */
   library: BookLibrary;
+  /** The personas of their own (spindle.personas.create). */
+  personas: PersonaLibrary;
   /** characters.create: a new session made as a card of these fields is imported (imports/card-session.ts); its id. Absent: refused. */
   sessionFromCharacter?: (input: SpindleParams<'characters.create'>['input']) => string;
   runningCouncilChat: () => CouncilChat | null;
@@ -110,6 +114,7 @@ export function chatReads(options: {
   };
   return {
     library: options.library,
+    personas: options.personas,
     activeId: () => options.runningCouncilChat()?.chatId ?? running()?.id ?? options.chat.activeSessionId,
     get: (id) => (sessions.has(id) ? sessionView(sessions.get(id)) : running()?.id === id ? running() : null),
     head: (id) => (sessions.has(id) ? sessionView(sessions.head(id)) : running()?.id === id ? running() : null),
@@ -183,6 +188,14 @@ export function chatReads(options: {
       });
       options.changed(id);
       options.chat.broadcast('CHARACTER_EDITED', characterEdited(session));
+    },
+    updatePersona(id, patch) {
+      mutable(id);
+      const session = sessions.mutate(id, (s) => {
+        s.persona = { ...s.persona, ...defined(patch) };
+      });
+      options.changed(id);
+      options.chat.broadcast('PERSONA_CHANGED', personaChanged(session));
     },
     createCharacter(input) {
       if (!options.sessionFromCharacter) throw new HostFailure({ code: 'UNSUPPORTED_HERE', message: 'This host makes no sessions for extensions.' });

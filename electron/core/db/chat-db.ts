@@ -175,6 +175,15 @@ CREATE TABLE IF NOT EXISTS world_book_globals (
   seq INTEGER NOT NULL
 );
 `,
+  // 10: personas of their own (spindle.personas.create); a session's persona stays in the session.
+  `
+CREATE TABLE IF NOT EXISTS personas (
+  id TEXT PRIMARY KEY,
+  created_at REAL NOT NULL,
+  updated_at REAL NOT NULL,
+  doc TEXT NOT NULL
+);
+`,
 ];
 const SCHEMA_VERSION = SCHEMA_STEPS.length;
 

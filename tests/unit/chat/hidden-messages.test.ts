@@ -1,14 +1,11 @@
 // spindle.chat.setMessageHidden / setMessagesHidden / isMessageHidden, as LumiBooks and SummaryPlus call them: the flag is
 // kept on the session's messages and read back; an id the session does not have changes nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatReads } from '../../../electron/core/chat/chat-reads';
-import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
-import type { MessageActions } from '../../../electron/core/chat/message-actions';
+import { testChatReads } from '../../helpers/chat-reads';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
@@ -19,7 +16,7 @@ describe('hidden messages', () => {
     sessions.mutate(session.id, (s) => {
       for (const id of ['m1', 'm2', 'm3']) s.messages.push({ id, role: id === 'm2' ? 'assistant' : 'user', content: id, createdAt: 0 });
     });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
+    const reads = testChatReads(sessions, { activeSessionId: session.id });
     const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args });
     const hiddenNow = async () => Promise.all(['m1', 'm2', 'm3'].map((id) => call('chat.isMessageHidden', session.id, id)));
 

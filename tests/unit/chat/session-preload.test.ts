@@ -3,11 +3,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { SessionRows } from '../../../electron/core/chat/store/session-rows';
-import { chatReads } from '../../../electron/core/chat/chat-reads';
+import { testChatReads } from '../../helpers/chat-reads';
 import { searchSessions } from '../../../electron/core/chat/session-search';
 import type { ChatMessage } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 const stores: SessionStore[] = [];
 afterEach(async () => {
@@ -134,7 +133,7 @@ describe('reading a long chat in the background', () => {
     writer.create({ title: 'Another' });
     const loads = vi.spyOn(SessionRows.prototype, 'load');
     const chunked = vi.spyOn(SessionRows.prototype, 'loadInChunks');
-    const reads = chatReads({ sessions: store, chat: {} as never, messages: {} as never, regex: { forgetScope: () => 0 }, library: new BookLibrary(store.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => undefined });
+    const reads = testChatReads(store, {});
     expect(reads.list().map((c) => [c.name, c.messages.length])).toEqual([
       ['Another', 0],
       ['Long', 0],

@@ -3,9 +3,7 @@
 // kept and handed back; a new book in no chat, attached to a character by its world_book_ids and read at each turn;
 // refused before anything changes when a field is wrong or the book is none.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatReads } from '../../../electron/core/chat/chat-reads';
-import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
-import type { MessageActions } from '../../../electron/core/chat/message-actions';
+import { testChatReads } from '../../helpers/chat-reads';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
@@ -18,7 +16,7 @@ function setup(open = true) {
   const sessions = new SessionStore({ dataDir: tempDir() });
   const session = sessions.create({ worldInfo: [{ id: 'harbour', keywords: ['harbour'], content: 'The harbour is closed.', enabled: true }] });
   const library = new BookLibrary(sessions.db, { now: () => 0 });
-  const reads = chatReads({ sessions, chat: { activeSessionId: open ? session.id : null, broadcast: () => undefined } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library, runningCouncilChat: () => null, changed: () => {} });
+  const reads = testChatReads(sessions, { activeSessionId: open ? session.id : null, broadcast: () => undefined }, { library });
   const call = (method: string, ...args: unknown[]) => callSpindle(chatDataHandlers(() => reads), anyCaller('x'), method, { args: [...args, 'user-1'] });
   return { sessions, session, call, library, reads };
 }

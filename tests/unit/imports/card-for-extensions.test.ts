@@ -2,9 +2,8 @@
 // system prompt, tags, alternate greetings, extensions), not blanks; characters.update changes them where the card keeps them;
 // characters.create makes a session of a card's fields and characters.delete deletes one.
 import { describe, expect, it, afterEach } from 'vitest';
-import { chatReads } from '../../../electron/core/chat/chat-reads';
+import { testChatReads } from '../../helpers/chat-reads';
 import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
-import type { MessageActions } from '../../../electron/core/chat/message-actions';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
@@ -13,7 +12,6 @@ import { importSessionFile } from '../../../electron/core/imports/session-import
 import { toCard } from '../../../electron/core/imports/card-export';
 import { sessionFromCharacterFields } from '../../../electron/core/imports/card-session';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
@@ -37,7 +35,7 @@ describe('an imported card through spindle.characters', () => {
       },
     };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: () => {} } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
+    const reads = testChatReads(sessions, { activeSessionId: session.id, broadcast: () => {} });
     const got = (await callSpindle(chatDataHandlers(() => reads), anyCaller('x'), 'characters.get', { args: [session.id] })) as Record<string, unknown>;
     expect(got).toMatchObject({
       name: 'Mara',
@@ -58,7 +56,7 @@ describe('an imported card through spindle.characters', () => {
     const card = { spec: 'chara_card_v2', spec_version: '2.0', data: { name: 'Mara', description: 'Keeper.', first_mes: 'You made it.', extensions: { 'someone/tool': { keep: 1 } } } };
     const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, regex: new RegexStore(sessions.db, Date) });
     const told: Array<[string, unknown]> = [];
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
+    const reads = testChatReads(sessions, { activeSessionId: session.id, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) });
     const handlers = chatDataHandlers(() => reads);
     const patch = { description: 'Keeps the lamp.', alternate_greetings: ['Back again?'], extensions: { 'someone/tool': { keep: 1 }, lorerecall: { on: true } }, world_book_ids: ['elsewhere'] };
     const updated = (await callSpindle(handlers, anyCaller('x'), 'characters.update', { args: [session.id, patch, 'user-1'] })) as Record<string, unknown>;
@@ -81,14 +79,9 @@ describe('an imported card through spindle.characters', () => {
     const stopped: string[] = [];
     const told: unknown[] = [];
     const chat = { activeSessionId: null, stop: (id: string) => (stopped.push(id), false), settled: async () => {}, broadcast: (event: string, payload: unknown) => void told.push([event, payload]) } as unknown as ChatEngine;
-    const reads = chatReads({
-      sessions,
-      chat,
-      messages: {} as MessageActions,
+    const reads = testChatReads(sessions, chat, {
       regex: { forgetScope: (id) => (forgotten.push(id), 0) },
-      library: new BookLibrary(sessions.db, { now: () => 0 }),
       sessionFromCharacter: (input) => sessionFromCharacterFields(sessions, input, 5).id,
-      runningCouncilChat: () => null,
       changed: (id, change) => void changes.push(`${change}:${id}`),
     });
     const handlers = chatDataHandlers(() => reads);

@@ -2,9 +2,7 @@
 // (entities.findByName → upsert → addFacts, cortex.query, chatMemory.get, vaults and links): Lumiverse's shapes and
 // rules, the chat's own messages recalled by their words, and bad input refused with its field.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatReads } from '../../../electron/core/chat/chat-reads';
-import type { ChatEngine } from '../../../electron/core/chat/chat-engine';
-import type { MessageActions } from '../../../electron/core/chat/message-actions';
+import { testChatReads } from '../../helpers/chat-reads';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { memoryHandlers } from '../../../electron/core/extensions/spindle-host/memories';
 import { MemoryCortex } from '../../../electron/core/memory/memory-cortex';
@@ -12,7 +10,6 @@ import { MEMORY_LIMITS } from '../../../electron/core/memory/memory-graph';
 import { VAULT_LIMITS } from '../../../electron/core/memory/memory-vaults';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
-import { BookLibrary } from '../../../electron/core/lore/book-library';
 
 afterEach(cleanupTempDirs);
 
@@ -31,7 +28,7 @@ async function setup(options: { filler?: number } = {}) {
   const messages = [...LINES, ...Array.from({ length: options.filler ?? 0 }, (_, i) => `Small talk number ${i} about the weather.`)].map((content, i) => ({ id: `m${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), content, createdAt: clock.t + i * 1000 }));
   const session = await sessions.add({ title: 'Greyport', messages });
   const other = sessions.create({ title: 'Elsewhere' });
-  const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
+  const reads = testChatReads(sessions, { activeSessionId: session.id });
   const cortex = new MemoryCortex({ db: sessions.db, clock });
   const handlers = memoryHandlers(() => cortex, () => reads);
   const call = (method: string, ...args: unknown[]) => callSpindle(handlers, anyCaller('x'), method, { args });
@@ -106,7 +103,7 @@ describe('the memory graph', () => {
 
   it('keeps no memory for a chat that is not saved (a council run’s chat from elsewhere)', async () => {
     const { sessions, cortex } = await setup();
-    const reads = chatReads({ sessions, chat: { activeSessionId: null } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => ({ messages: [{ role: 'user', content: 'hi' }] }) as never, changed: () => {} });
+    const reads = testChatReads(sessions, { activeSessionId: null }, { runningCouncilChat: () => ({ messages: [{ role: 'user', content: 'hi' }] }) as never });
     expect(reads.head('council-run')).not.toBeNull();
     const call = (method: string, ...args: unknown[]) => callSpindle(memoryHandlers(() => cortex, () => reads), anyCaller('x'), method, { args });
     await expect(call('memories.entities.upsert', 'council-run', { name: 'Mara', type: 'character' })).rejects.toMatchObject({ error: { code: 'NOT_FOUND', message: 'Chat not found' } });
@@ -118,7 +115,7 @@ describe('the memory graph', () => {
 
   it('asks for the memories permission, and chats.getMemories for chats', async () => {
     const { session, cortex, sessions } = await setup();
-    const reads = chatReads({ sessions, chat: { activeSessionId: session.id } as unknown as ChatEngine, messages: {} as MessageActions, regex: { forgetScope: () => 0 }, library: new BookLibrary(sessions.db, { now: () => 0 }), runningCouncilChat: () => null, changed: () => {} });
+    const reads = testChatReads(sessions, { activeSessionId: session.id });
     const only = (permission: string) => ({ extensionId: 'x', allowed: (p: string) => p === permission });
     const handlers = memoryHandlers(() => cortex, () => reads);
     await expect(callSpindle(handlers, only('chats'), 'memories.entities.list', { args: [session.id] })).rejects.toMatchObject({ error: { code: 'PERMISSION_DENIED' } });

@@ -6,12 +6,14 @@ import { RecentWindow, UnderWay } from '../per-extension-limits';
 import type { ResolvedMacros } from '../../../../shared/spindle/macros';
 import type { SpindleParams } from '../../../../shared/spindle/requests';
 import { SESSION_LIMITS, type PromptReport, type WorldInfoEntry } from '../../../../shared/types/chat';
-import { characterImageId, personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
+import { characterImageId } from '../../../../shared/spindle/lumiverse-ids';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap, chatDto } from './lumiverse-dto';
 import { imageMime } from './extension-images';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { worldBookHandlers } from './world-books';
+import { personaHandlers } from './personas';
+import type { PersonaLibrary } from '../../personas/persona-library';
 import { fail, type HandlersOf } from './handlers';
 import { DEFAULT_GENERATION_LIMITS } from './generation-gate';
 
@@ -102,6 +104,10 @@ export interface ChatReads {
   remove(id: string, messageId: string): void;
   /** characters: the session's character (name, description, personality, scenario) and its card's other fields. */
   updateCharacter(id: string, patch: CharacterPatch): void;
+  /** personas: the session's own persona (its name and description), saved and told as PERSONA_CHANGED. */
+  updatePersona(id: string, patch: { name?: string; description?: string }): void;
+  /** The personas of their own (spindle.personas.create), beside the sessions' own. */
+  readonly personas: PersonaLibrary;
   /** characters.create: a new session from a card's fields (its first_mes the first reply); its id. */
   createCharacter(input: SpindleParams<'characters.create'>['input']): string;
   /** characters.setAvatar: the session's character picture (a PNG), saved and shown. */
@@ -152,7 +158,6 @@ export const characterDto = (c: ChatView, linked: readonly string[] = []) => ({
   updated_at: seconds(c.updatedAt),
 });
 
-export const personaDto = (c: ChatView) => ({ id: personaIdOf(c.id), name: c.persona.name, description: c.persona.description, is_default: true });
 
 const ownerOf = (c: ChatView): MessageOwner => ({ chatId: c.id, userName: c.persona.name, characterName: c.character.name });
 
@@ -289,11 +294,7 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
       if (books) attach(id, books);
       return character(existing(characterId));
     },
-    'personas.getActive': () => dto(active(), personaDto),
-    'personas.getDefault': () => dto(active(), personaDto),
-    'personas.get': ({ personaId }) => dto(all().find((v) => `persona-${v.id}` === personaId) ?? null, personaDto),
-    'personas.list': ({ options }) => page(all().map(personaDto), options),
-    'personas.getWorldBook': () => null,
+    ...personaHandlers({ reads, all, active }),
     ...worldBookHandlers({ reads, all, find, changing, read: wholeChat }),
     'macros.resolve': ({ template, options }) => {
       if (template.length > 2_000_000) fail('INPUT_TOO_LARGE', 'spindle.macros.resolve takes at most 2,000,000 characters.', '/template');
