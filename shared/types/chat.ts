@@ -20,7 +20,7 @@ export const SESSION_LIMITS = {
   messageContent: 4 * 1024 * 1024,
   toolCalls: 64,
   swipes: 100,
-  /** A message's `source` (an imported line's other fields), as JSON. */
+  /** A reply's `source` or a message's `line` (an imported line's other fields), as JSON. */
   source: 64 * 1024,
   /**
    * A chat's metadata as JSON (its variables, what extensions keep on it): Lumiverse sets no cap, and a story
@@ -225,8 +225,9 @@ const ReplyFields = {
   reasoning: Type.Optional(Type.String({ maxLength: SESSION_LIMITS.messageContent })),
   reasoningMs: Type.Optional(Type.Number({ minimum: 0 })),
   /**
-   * The imported line's other fields as they were (SillyTavern's `extra`, `gen_started`, `force_avatar`…), at most
-   * SESSION_LIMITS.source characters as JSON: written back on export, and its `extra` is the message's extra for extensions.
+   * What the imported file kept for this reply besides its text, time and reasoning (SillyTavern's per-swipe `extra`,
+   * `gen_started`…), at most SESSION_LIMITS.source characters as JSON: written back on export; its `extra` is the
+   * message's extra for extensions.
    */
   source: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 };
@@ -252,6 +253,11 @@ export const ChatMessageSchema = Type.Object(
      * skips it and chat memory does not recall it; it stays in the chat.
      */
     hidden: Type.Optional(Type.Boolean()),
+    /**
+     * What the imported line kept for the message as a whole (SillyTavern's `force_avatar`, `title`, a speaker's `name`
+     * other than the chat's…), at most SESSION_LIMITS.source characters as JSON: no swipe change moves it; written back.
+     */
+    line: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,7 @@
 // continues. Returns the message as saved and what extensions hear of it.
 import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
-import { addSwipe, replyOf, swipeIndex } from './swipes';
+import { addSwipe, messageOnly, replyOf, swipeIndex } from './swipes';
 import { messageDtoIn } from './chat-reads';
 
 /** new: append; swipe: alternative of `of`; continue: `of` grows by the reply's text and calls. */
@@ -33,10 +33,11 @@ function continued(old: ChatMessage, reply: ChatMessage): ChatMessage {
     ...(thought.reasoningMs !== undefined ? { reasoningMs: thought.reasoningMs } : {}),
     ...(old.source ? { source: old.source } : {}),
   };
-  if (!old.swipes) return { id: old.id, role: old.role, ...fields };
+  // What the message holds of its own (its metadata, hidden flag, imported line) stays with it.
+  if (!old.swipes) return { ...messageOnly(old), ...fields };
   const swipes = [...old.swipes];
   swipes[swipeIndex(old)] = fields;
-  return { id: old.id, role: old.role, ...fields, swipes, swipeId: swipeIndex(old) };
+  return { ...messageOnly(old), ...fields, swipes, swipeId: swipeIndex(old) };
 }
 
 export function saveReply(sessions: SessionStore, sessionId: string, reply: ChatMessage, placement: ReplyPlacement): SavedReply {

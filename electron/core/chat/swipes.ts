@@ -15,10 +15,15 @@ export function replyOf(message: ChatMessage | ChatSwipe): ChatSwipe {
   return out as ChatSwipe;
 }
 
-function withReply(message: ChatMessage, reply: ChatSwipe, swipes: ChatSwipe[], swipeId: number): ChatMessage {
+/** The message's own fields, none of its reply's (its id, role, metadata, hidden flag, imported line…). */
+export function messageOnly(message: ChatMessage): Omit<ChatMessage, keyof ChatSwipe> {
   const bare: Record<string, unknown> = { ...message };
   for (const key of REPLY_KEYS) delete bare[key];
-  return { ...(bare as Pick<ChatMessage, 'id' | 'role'>), ...reply, swipes, swipeId };
+  return bare as Omit<ChatMessage, keyof ChatSwipe>;
+}
+
+function withReply(message: ChatMessage, reply: ChatSwipe, swipes: ChatSwipe[], swipeId: number): ChatMessage {
+  return { ...messageOnly(message), ...reply, swipes, swipeId };
 }
 
 export function swipeCount(message: ChatMessage): number {
@@ -51,9 +56,19 @@ export function showSwipe(message: ChatMessage, index: number): ChatMessage {
   return withReply(message, swipes[index]!, swipes, index);
 }
 
+/** What an imported reply's extra says of its old text (SillyTavern would show display_text instead of the edit). */
+const ABOUT_THE_TEXT = ['display_text', 'token_count'];
+
+function withoutStaleExtra(message: ChatMessage): ChatMessage {
+  const extra = message.source?.extra;
+  if (!extra || typeof extra !== 'object' || !ABOUT_THE_TEXT.some((key) => key in extra)) return message;
+  const kept = Object.fromEntries(Object.entries(extra).filter(([key]) => !ABOUT_THE_TEXT.includes(key)));
+  return { ...message, source: { ...message.source, extra: kept } };
+}
+
 /** New text for a message; with swipes, the shown swipe gets it too. */
 export function editContent(message: ChatMessage, content: string): ChatMessage {
-  const edited = withTextEdited(message, content);
+  const edited = withoutStaleExtra(withTextEdited(message, content));
   return message.swipes ? { ...edited, swipes: currentSwipes(edited) } : edited;
 }
 

@@ -4,18 +4,21 @@
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
-import { messageFromSt, stLineOf, type LineLosses } from './st-chat-message';
+import { messageFromSt, noLosses, stLineOf, type LineLosses } from './st-chat-message';
 
-/** Where the rest of SillyTavern's chat_metadata (its author's note, scenario override…) is kept on the chat, for export. */
-export const ST_CHAT_METADATA = 'sillytavern_chat_metadata';
+/**
+ * Where what a SillyTavern chat's header kept beyond its names is kept on the chat, for export: the header's other
+ * fields (its create_date…) and its chat_metadata but the variables (its author's note, scenario override…).
+ */
+export const ST_CHAT = 'sillytavern_chat';
 
 export interface ParsedStChat {
   userName: string;
   characterName: string;
   messages: ChatMessage[];
-  /** The chat's metadata: SillyTavern's chat_metadata.variables as its chat variables, the rest kept for export. */
+  /** The chat's metadata: SillyTavern's chat_metadata.variables as its chat variables, the header's rest kept for export. */
   metadata?: Record<string, unknown>;
-  /** What did not come in, said in the import's notes. */
+  /** What did not come in whole, said in the import's notes. */
   notes: string[];
 }
 
@@ -25,19 +28,34 @@ function refuse(message: string, path: string, code = 'INVALID_INPUT'): never {
   throw new HostFailure({ code, message, path });
 }
 
-/** The header's chat_metadata: `variables` (what {{getvar}} reads in SillyTavern) are the chat's variables here. */
+/** The header's chat_metadata.variables (what {{getvar}} reads in SillyTavern) as the chat's variables; the rest kept. */
 function metadataOf(header: Record<string, unknown>, notes: string[]): Record<string, unknown> | undefined {
-  const chatMetadata = header.chat_metadata;
-  if (!isRecord(chatMetadata)) return undefined;
-  const { variables, ...rest } = chatMetadata;
+  const { user_name: _user, character_name: _character, chat_metadata: chatMetadata, ...others } = header;
   const metadata: Record<string, unknown> = {};
-  if (isRecord(variables) && Object.keys(variables).length) metadata.chat_variables = variables;
-  if (Object.keys(rest).length) metadata[ST_CHAT_METADATA] = rest;
+  let rest: Record<string, unknown> | undefined;
+  if (isRecord(chatMetadata)) {
+    const { variables, ...kept } = chatMetadata;
+    // Variables that are not a record are not variables here: kept as they came.
+    if (isRecord(variables)) metadata.chat_variables = variables;
+    rest = isRecord(variables) ? kept : chatMetadata;
+  }
+  if (Object.keys(others).length || rest) metadata[ST_CHAT] = { header: others, ...(rest ? { chat_metadata: rest } : {}) };
   if (JSON.stringify(metadata).length > SESSION_LIMITS.chatMetadata) {
-    notes.push(`The chat's metadata (chat_metadata) is over ${SESSION_LIMITS.chatMetadata} characters as JSON and was left out.`);
+    notes.push(`The chat's header (chat_metadata…) is over ${SESSION_LIMITS.chatMetadata} characters as JSON and was left out.`);
     return undefined;
   }
   return Object.keys(metadata).length ? metadata : undefined;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function notesOf(losses: LineLosses): string[] {
+  const notes: string[] = [];
+  if (losses.swipes) notes.push(`${plural(losses.swipes, 'swipe', 'swipes')} past ${SESSION_LIMITS.swipes} on a message ${losses.swipes === 1 ? 'was' : 'were'} left out (the shown one is kept).`);
+  if (losses.sources) notes.push(`${plural(losses.sources, 'message or swipe', 'messages or swipes')} kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`);
+  if (losses.reasoning) notes.push(`${plural(losses.reasoning, 'reply’s reasoning was', 'replies’ reasoning was')} cut at ${SESSION_LIMITS.messageContent} characters.`);
+  if (losses.unmatched) notes.push(`${plural(losses.unmatched, 'message shows', 'messages show')} a text that is none of its swipes: it was kept as one more swipe, the one shown.`);
+  return notes;
 }
 
 export function isStChat(text: string): boolean {
@@ -58,17 +76,23 @@ function fromItems(items: unknown[], now: number, where: (i: number) => string):
   const lines = isHeader(items[0]) ? items.slice(1) : items;
   const first = items.length - lines.length;
   if (lines.length > SESSION_LIMITS.messages) refuse(`The chat has ${lines.length} messages; a session keeps at most ${SESSION_LIMITS.messages}.`, '/file', 'INPUT_TOO_LARGE');
-  const losses: LineLosses = { swipes: 0, sources: 0 };
-  const messages = lines.map((m, i) => messageFromSt(m, where(i + first), `/lines/${i + first}`, now, losses, randomUUID));
-  const notes: string[] = [];
-  if (losses.swipes) notes.push(`${losses.swipes} swipe${losses.swipes === 1 ? '' : 's'} past ${SESSION_LIMITS.swipes} on a message ${losses.swipes === 1 ? 'was' : 'were'} left out (the shown one is kept).`);
-  if (losses.sources) notes.push(`${losses.sources} message${losses.sources === 1 ? '' : 's'} kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`);
-  const metadata = metadataOf(header, notes);
+  lines.forEach((m, i) => {
+    const at = where(i + first);
+    const path = `/lines/${i + first}`;
+    if (!isRecord(m)) refuse(`${at} is not a JSON object.`, path);
+    if (typeof m.mes !== 'string') refuse(`${at} has no "mes" text.`, `${path}/mes`);
+    if (m.mes.length > SESSION_LIMITS.messageContent) refuse(`${at} is too long.`, `${path}/mes`, 'INPUT_TOO_LARGE');
+  });
+  const checked = lines as Array<Record<string, unknown> & { mes: string }>;
   // Without a header (some TavernAI files), the names come from the messages.
-  const named = (user: boolean) => lines.find((m): m is Record<string, unknown> => isRecord(m) && (m.is_user === true) === user && typeof m.name === 'string')?.name as string | undefined;
-  const userName = typeof header.user_name === 'string' ? header.user_name : (named(true) ?? 'User');
-  const characterName = typeof header.character_name === 'string' ? header.character_name : (named(false) ?? 'Assistant');
-  return { userName: userName.slice(0, SESSION_LIMITS.name), characterName: characterName.slice(0, SESSION_LIMITS.name), messages, ...(metadata ? { metadata } : {}), notes };
+  const named = (user: boolean) => checked.find((m) => (m.is_user === true) === user && typeof m.name === 'string')?.name as string | undefined;
+  const userName = (typeof header.user_name === 'string' ? header.user_name : (named(true) ?? 'User')).slice(0, SESSION_LIMITS.name);
+  const characterName = (typeof header.character_name === 'string' ? header.character_name : (named(false) ?? 'Assistant')).slice(0, SESSION_LIMITS.name);
+  const losses = noLosses();
+  const messages = checked.map((m) => messageFromSt(m, m.is_user === true ? userName : characterName, now, losses, randomUUID()));
+  const notes = notesOf(losses);
+  const metadata = metadataOf(header, notes);
+  return { userName, characterName, messages, ...(metadata ? { metadata } : {}), notes };
 }
 
 export function parseStChat(text: string, now: number): ParsedStChat {
@@ -93,13 +117,15 @@ export function parseChatArray(doc: unknown[], now: number): ParsedStChat {
   return fromItems(doc, now, (i) => `Item ${i}`);
 }
 
-/** A session as a SillyTavern chat file: its messages' swipes, reasoning and imported fields as they came. */
+/** A session as a SillyTavern chat file: its header and lines as they came, with what the Workbench changed. */
 export function toStChat(session: ChatSession): string {
-  const names = { user: session.persona.name || 'User', character: session.character.name || 'Assistant' };
+  const user = session.persona.name || 'User';
+  const character = session.character.name || 'Assistant';
   const meta = session.metadata ?? {};
-  const kept = isRecord(meta[ST_CHAT_METADATA]) ? meta[ST_CHAT_METADATA] : {};
-  const chatMetadata = { ...kept, ...(isRecord(meta.chat_variables) ? { variables: meta.chat_variables } : {}) };
-  const lines = [JSON.stringify({ user_name: names.user, character_name: names.character, create_date: session.createdAt, chat_metadata: chatMetadata })];
-  for (const m of session.messages) lines.push(JSON.stringify(stLineOf(m, names)));
+  const kept = isRecord(meta[ST_CHAT]) ? meta[ST_CHAT] : {};
+  const header = isRecord(kept.header) ? kept.header : {};
+  const chatMetadata = { ...(isRecord(kept.chat_metadata) ? kept.chat_metadata : {}), ...(isRecord(meta.chat_variables) ? { variables: meta.chat_variables } : {}) };
+  const lines = [JSON.stringify({ ...header, user_name: user, character_name: character, create_date: header.create_date ?? session.createdAt, chat_metadata: chatMetadata })];
+  for (const m of session.messages) lines.push(JSON.stringify(stLineOf(m, m.role === 'user' ? user : character)));
   return `${lines.join('\n')}\n`;
 }

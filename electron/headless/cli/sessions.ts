@@ -57,13 +57,14 @@ export const sessionCommands: CliCommand[] = [
       return callHost(ctx.host, 'chat.sessions.importFile', { path: file, ...(greeting !== undefined ? { greeting } : {}), ...(lorebooks.length ? { lorebooks } : {}) });
     },
     format(value) {
-      const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number; ignored: string[]; avatar: boolean; duplicateEntries: number; regexScripts: number; regexSkipped: string[] };
+      const v = value as { id: string; characterName: string; greetings: number; worldInfoEntries: number; messages: number; ignored: string[]; avatar: boolean; duplicateEntries: number; regexScripts: number; regexSkipped: string[]; notes: string[] };
       const picture = v.avatar ? ' The card\'s picture is kept.' : '';
       const repeated = v.duplicateEntries ? ` ${v.duplicateEntries} lorebook entr${v.duplicateEntries === 1 ? 'y repeats' : 'ies repeat'} what was already there: kept once.` : '';
       const ignored = v.ignored.length ? `\nWorld-info fields kept but not used here: ${v.ignored.join(', ')}.` : '';
       const regex = v.regexScripts ? ` Its ${v.regexScripts} regex script${v.regexScripts === 1 ? ' is a rule' : 's are rules'} of this session.` : '';
       const regexSkipped = v.regexSkipped.length ? `\nRegex scripts left out (the card keeps them):\n${v.regexSkipped.map((r) => `  ${r}`).join('\n')}` : '';
-      return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.${picture}${regex}${repeated}${ignored}${regexSkipped}`;
+      const notes = v.notes.length ? `\n${v.notes.join('\n')}` : '';
+      return `Imported ${v.characterName} as session ${v.id}: ${v.greetings} greeting${v.greetings === 1 ? '' : 's'}, ${v.worldInfoEntries} world-info entr${v.worldInfoEntries === 1 ? 'y' : 'ies'}, ${v.messages} message${v.messages === 1 ? '' : 's'}.${picture}${regex}${repeated}${ignored}${regexSkipped}${notes}`;
     },
   },
   {

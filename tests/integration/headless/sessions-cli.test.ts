@@ -138,5 +138,8 @@ describe('sessions import', () => {
       ['Mara', false, 'Hello.', 2],
       ['Tom', true, 'Hi there.', 3],
     ]);
+    // What a session could not hold is said in the summary (here, a reply whose text is none of its swipes).
+    fs.writeFileSync(chat, ['{"user_name":"Tom","character_name":"Mara"}', '{"name":"Mara","is_user":false,"mes":"Third.","swipes":["One.","Two."]}'].join('\n'));
+    expect((await cli(dataDir, ['sessions', 'import', chat])).out).toContain('1 message shows a text that is none of its swipes: it was kept as one more swipe, the one shown.');
   }, 60_000);
 });

@@ -4,11 +4,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
-import { addSwipe, showSwipe } from '../../../electron/core/chat/swipes';
+import { addSwipe, editContent, showSwipe } from '../../../electron/core/chat/swipes';
 import { messageDtoIn } from '../../../electron/core/chat/chat-reads';
 import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { importSessionFile, previewImport } from '../../../electron/core/imports/session-import';
 import { parseStChat, toStChat } from '../../../electron/core/imports/st-chat';
+import { stLineOf } from '../../../electron/core/imports/st-chat-message';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
@@ -79,13 +80,16 @@ describe('a SillyTavern chat comes in whole', () => {
     expect(greeting).toMatchObject({ role: 'assistant', content: 'You wake in the glade.', swipeId: 1 });
     expect(greeting!.swipes!.map((s) => s.content)).toEqual(GREETING.swipes);
     expect(greeting!.swipes![2]).toMatchObject({ createdAt: 1740830500000, reasoning: 'A sound, then.', reasoningMs: 4200, source: { gen_started: '2025-03-01T12:01:40Z', extra: { api: 'openai', model: 'o3' } } });
-    expect(user).toMatchObject({ role: 'user', content: 'Who are you?', source: { force_avatar: 'User Avatars/kai.png', extra: { token_count: 4 } } });
+    expect(user).toMatchObject({ role: 'user', content: 'Who are you?', line: { force_avatar: 'User Avatars/kai.png' }, source: { extra: { token_count: 4 } } });
     expect(user!.swipes).toBeUndefined();
     expect(hidden).toMatchObject({ hidden: true, source: { extra: { type: 'narrator' } } });
     expect(reply).toMatchObject({ reasoning: 'They are new here. Be kind.', reasoningMs: 8100 });
     // SillyTavern's reasoning is the message's own, not kept twice.
     expect(reply!.source!.extra).toEqual({ api: 'openai', model: 'o3', token_count: 9, bias: null });
-    expect(session.metadata).toEqual({ chat_variables: { trust: '3', visited: 'glade' }, sillytavern_chat_metadata: { note_prompt: 'Stay in the glade.', note_depth: 4 } });
+    expect(session.metadata).toEqual({ chat_variables: { trust: '3', visited: 'glade' }, sillytavern_chat: { header: { create_date: '2025-03-01@12h00m00s' }, chat_metadata: { note_prompt: 'Stay in the glade.', note_depth: 4 } } });
+    // A line's own fields stay with the message, whichever swipe shows.
+    expect(greeting!.line).toEqual({ force_avatar: 'seraphina.png' });
+    expect(reply!.line).toEqual({ title: '' });
   });
 
   it('goes back out as it came: every field of every line, and a second trip equals the first', async () => {
@@ -93,9 +97,8 @@ describe('a SillyTavern chat comes in whole', () => {
     const { session, sessions } = await importChat(lines);
     const exported = parseLines(toStChat(session));
     expect(exported).toHaveLength(lines.length);
-    // The header's create_date is the session's; everything else, to the last field, as it came.
-    expect(missingFrom({ ...HEADER, create_date: undefined }, { ...exported[0], create_date: undefined })).toEqual([]);
-    lines.slice(1).forEach((line, i) => expect(missingFrom(line, exported[i + 1])).toEqual([]));
+    // Everything, to the last field, as it came.
+    lines.forEach((line, i) => expect(missingFrom(line, exported[i])).toEqual([]));
     const again = await importSessionFile(sessions, Buffer.from(toStChat(session)), { now: 1, regex: new RegexStore(sessions.db, Date) });
     expect(parseLines(toStChat(again.session)).slice(1)).toEqual(exported.slice(1));
   });
@@ -115,6 +118,53 @@ describe('a SillyTavern chat comes in whole', () => {
     expect(added.swipes![2]).toMatchObject({ reasoning: 'A sound, then.', source: { gen_finished: '2025-03-01T12:01:45Z' } });
     expect(added).not.toHaveProperty('reasoning');
     expect(added.swipes![0]).toMatchObject({ source: { gen_started: '2025-03-01T12:00:00Z' } });
+  });
+});
+
+describe('what SillyTavern writes that a first reading would lose', () => {
+  it("a speaker other than the chat's (a group chat, a narrator, an older persona name) keeps its name", async () => {
+    const group = { user_name: 'unused', character_name: 'unused', create_date: 5 };
+    const lines = [group, { ...USER, name: 'Kai' }, { ...REPLY, name: 'Mara' }, { ...REPLY, name: 'Narrator', mes: 'The fire dies.' }];
+    const { session } = await importChat(lines);
+    expect(session.messages.map((m) => m.line?.name)).toEqual(['Kai', 'Mara', 'Narrator']);
+    expect(parseLines(toStChat(session)).slice(1).map((l) => l.name)).toEqual(['Kai', 'Mara', 'Narrator']);
+  });
+
+  it('a reply SillyTavern wrote with its one swipe comes back with it, as the message is now', async () => {
+    const one = { ...REPLY, swipes: [REPLY.mes], swipe_id: 0, swipe_info: [{ send_date: REPLY.send_date, gen_started: REPLY.gen_started, gen_finished: REPLY.gen_finished, extra: REPLY.extra }] };
+    const { session } = await importChat([HEADER, one]);
+    expect(session.messages[0]!.swipes).toBeUndefined();
+    const [, back] = parseLines(toStChat(session));
+    expect(missingFrom(one, back)).toEqual([]);
+    // Edited in the Workbench, its one swipe is the new text.
+    const edited = { ...session, messages: [{ ...session.messages[0]!, content: 'Edited.' }] };
+    expect(parseLines(toStChat(edited))[1]).toMatchObject({ mes: 'Edited.', swipes: ['Edited.'], swipe_id: 0 });
+  });
+
+  it("a line's own fields stay on the line when another swipe shows or a new one is added; each swipe keeps its own", async () => {
+    const { session } = await importChat([HEADER, GREETING]);
+    const regenerated = addSwipe(showSwipe(session.messages[0]!, 0), { id: 'x', role: 'assistant', content: 'A new take.', createdAt: 9 });
+    const [, line] = parseLines(toStChat({ ...session, messages: [regenerated] }));
+    expect(line).toMatchObject({ force_avatar: 'seraphina.png', mes: 'A new take.', swipe_id: 3 });
+    expect(line!.swipes).toEqual([...GREETING.swipes, 'A new take.']);
+    const info = line!.swipe_info as Json[];
+    expect(info[2]).toMatchObject({ gen_started: '2025-03-01T12:01:40Z', extra: { api: 'openai', model: 'o3', reasoning: 'A sound, then.', reasoning_duration: 4200 } });
+    expect(info.some((entry) => 'force_avatar' in entry)).toBe(false);
+  });
+
+  it("an edit in the Workbench drops what the imported extra said of the old text (display_text, token_count), and keeps the rest", async () => {
+    const translated = { ...REPLY, extra: { ...REPLY.extra, display_text: 'Je suis Seraphina.', token_count: 9 } };
+    const { session } = await importChat([HEADER, translated]);
+    const edited = editContent(session.messages[0]!, 'I am Seraphina.');
+    expect(edited.source!.extra).toEqual({ api: 'openai', model: 'o3', bias: null });
+    expect(parseLines(toStChat({ ...session, messages: [edited] }))[1]).toMatchObject({ mes: 'I am Seraphina.', extra: { api: 'openai', reasoning: 'They are new here. Be kind.' } });
+  });
+
+  it('a date written as text comes back as written', async () => {
+    const dated = { ...USER, send_date: 'March 1, 2025 12:10pm' };
+    const { session } = await importChat([HEADER, dated]);
+    expect(session.messages[0]!.createdAt).toBe(Date.parse('March 1, 2025 12:10 pm'));
+    expect(parseLines(toStChat(session))[1]!.send_date).toBe('March 1, 2025 12:10pm');
   });
 });
 
@@ -138,18 +188,24 @@ describe('what a session cannot hold is said, and the rest comes in', () => {
     const { session, summary } = await importChat([header, huge, USER]);
     expect(session.messages[0]).toMatchObject({ content: 'Hi.' });
     expect(session.messages[0]).not.toHaveProperty('source');
-    expect(session.messages[1]!.source).toMatchObject({ force_avatar: 'User Avatars/kai.png' });
+    expect(session.messages[1]!.line).toMatchObject({ force_avatar: 'User Avatars/kai.png' });
     expect(session.metadata).toBeUndefined();
     expect(summary.notes).toEqual([
-      `1 message kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`,
-      `The chat's metadata (chat_metadata) is over ${SESSION_LIMITS.chatMetadata} characters as JSON and was left out.`,
+      `1 message or swipe kept more than ${SESSION_LIMITS.source} characters of other fields (extra…); those fields were left out.`,
+      `The chat's header (chat_metadata…) is over ${SESSION_LIMITS.chatMetadata} characters as JSON and was left out.`,
     ]);
   });
 
-  it('a shown swipe out of range shows the first; swipes that are not all text are not swipes; a line without text is refused by its place', () => {
-    const parsed = parseStChat([HEADER, { ...GREETING, swipe_id: 9 }, { ...GREETING, swipes: ['a', 2] }].map((l) => JSON.stringify(l)).join('\n'), 1);
-    expect(parsed.messages[0]).toMatchObject({ swipeId: 0, content: 'You wake in the glade.' });
-    expect(parsed.messages[1]!.swipes).toBeUndefined();
+  it('a shown swipe out of range is the one with its text, or its text one more; swipes that are not all text come back as written; a line without text is refused by its place', () => {
+    const odd = { ...GREETING, swipes: ['a', 2] };
+    const parsed = parseStChat([HEADER, { ...GREETING, swipe_id: 9 }, { ...GREETING, swipe_id: undefined, mes: 'Something else.' }, odd].map((l) => JSON.stringify(l)).join('\n'), 1);
+    expect(parsed.messages[0]).toMatchObject({ swipeId: 1, content: 'You wake in the glade.' });
+    expect(parsed.messages[0]!.swipes!.map((x) => x.content)).toEqual(GREETING.swipes);
+    expect(parsed.messages[1]).toMatchObject({ swipeId: 3, content: 'Something else.' });
+    expect(parsed.messages[1]!.swipes!.map((x) => x.content)).toEqual([...GREETING.swipes, 'Something else.']);
+    expect(parsed.notes).toEqual(['1 message shows a text that is none of its swipes: it was kept as one more swipe, the one shown.']);
+    expect(parsed.messages[2]!.swipes).toBeUndefined();
+    expect(stLineOf(parsed.messages[2]!, 'Seraphina')).toMatchObject({ swipes: ['a', 2], swipe_id: 1 });
     expect(() => parseStChat([HEADER, USER, { name: 'Kai', is_user: true }].map((l) => JSON.stringify(l)).join('\n'), 1)).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'INVALID_INPUT', path: '/lines/2/mes' }) }));
   });
 });
@@ -167,16 +223,24 @@ const extra = fc.record({ rest: fc.dictionary(key.filter((k) => !['reasoning', '
 const time = fc.integer({ min: 1_000_000_000_000, max: 2_000_000_000_000 });
 
 /** A line as SillyTavern keeps it: the shown swipe's entry in swipe_info agrees with the line's time and extra. */
+/** A time as SillyTavern writes it: epoch ms, or text. */
+const when = fc.oneof(time.map((t) => ({ t, written: t as number | string })), time.map((t) => ({ t, written: new Date(t).toUTCString() })));
+
+/**
+ * A line as SillyTavern keeps it: the shown swipe's entry in swipe_info agrees with the line's time and extra; an
+ * ordinary reply has its one swipe; a speaker may be other than the chat's (a group chat, a narrator).
+ */
 const line = fc
-  .record({ user: fc.boolean(), hidden: fc.boolean(), at: time, others, extra, alternates: fc.array(fc.record({ text: fc.string({ maxLength: 20 }), at: time, extra }), { maxLength: 4 }), shown: fc.nat() })
-  .map(({ user, hidden, at, others: rest, extra: own, alternates, shown }) => {
-    const base = { ...rest, name: user ? 'Kai' : 'Sera', is_user: user, is_system: hidden, send_date: at, mes: `line ${at}`, extra: own };
-    if (user || alternates.length === 0) return base;
+  .record({ user: fc.boolean(), hidden: fc.boolean(), at: when, others, extra, speaker: fc.constantFrom('chat', 'Narrator', 'Mara'), alternates: fc.array(fc.record({ text: fc.string({ maxLength: 20 }), at: when, extra }), { maxLength: 4 }), shown: fc.nat() })
+  .map(({ user, hidden, at, others: rest, extra: own, speaker, alternates, shown }) => {
+    const name = speaker === 'chat' ? (user ? 'Kai' : 'Sera') : speaker;
+    const base = { ...rest, name, is_user: user, is_system: hidden, send_date: at.written, mes: `line ${at.t}`, extra: own };
+    if (user) return base;
     const swipeId = shown % (alternates.length + 1);
     const texts = alternates.map((a) => a.text);
     texts.splice(swipeId, 0, base.mes);
-    const info = alternates.map((a) => ({ send_date: a.at, extra: a.extra }));
-    info.splice(swipeId, 0, { send_date: at, extra: own });
+    const info = alternates.map((a) => ({ send_date: a.at.written, extra: a.extra }));
+    info.splice(swipeId, 0, { send_date: at.written, extra: own });
     return { ...base, swipes: texts, swipe_id: swipeId, swipe_info: info };
   });
 
