@@ -51,7 +51,7 @@ describe('spindle.variables.chat over sessions', () => {
   });
 
   it("holds a story tracker's state (a 600 K character value) in a session's variables, reads a number as text, and refuses past the caps", async () => {
-    const metadata: Record<string, unknown> = { chat_variables: { trust: 3 } };
+    const metadata: Record<string, unknown> = { chat_variables: { trust: 3, inventory: ['rope', 'lamp'] } };
     const reads = {
       saved: (id: string) => id === 's1',
       head: () => ({ metadata }),
@@ -62,6 +62,13 @@ describe('spindle.variables.chat over sessions', () => {
     const state = JSON.stringify({ npcs: 'n'.repeat(600_000) });
     await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'story_state', value: state });
     expect(await call(handlers, 'variables.chat.get', { chatId: 's1', key: 'story_state' })).toBe(state);
+    // What it did not change stays as it was: a number a number, a list the text view does not show.
+    expect(metadata.chat_variables).toMatchObject({ trust: 3, inventory: ['rope', 'lamp'], story_state: state });
+    await call(handlers, 'variables.chat.delete', { chatId: 's1', key: 'story_state' });
+    expect(metadata.chat_variables).toEqual({ trust: 3, inventory: ['rope', 'lamp'] });
+    await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'trust', value: '4' });
+    expect(metadata.chat_variables).toEqual({ trust: '4', inventory: ['rope', 'lamp'] });
+    await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'story_state', value: state });
     await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'big', value: 'x'.repeat(VARIABLE_LIMITS.maxValueChars + 1) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
     for (let i = 0; i < Math.ceil(SESSION_LIMITS.chatMetadata / VARIABLE_LIMITS.maxValueChars) - 1; i++) await call(handlers, 'variables.chat.set', { chatId: 's1', key: `part${i}`, value: 'y'.repeat(VARIABLE_LIMITS.maxValueChars) });
     await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'one_more', value: 'z'.repeat(VARIABLE_LIMITS.maxValueChars) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { JsonDocument } from './json-document';
 import { fail, type Caller, type HandlersOf } from './handlers';
-import type { ChatReads } from './chat-data';
+import type { ChatReads, ChatView } from './chat-data';
 import { withinMetadataCap } from './lumiverse-dto';
 import { SESSION_LIMITS } from '../../../../shared/types/chat';
 
@@ -40,26 +40,38 @@ export interface SessionVariables {
   write(chatId: string, values: Scope): void;
 }
 
+/** A chat's variables as text, as the macros read them: a number or a flag (a SillyTavern chat's, say) as its text. */
+function textView(values: Record<string, unknown>): Scope {
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  return Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (scalar(v) ? [[k, String(v)]] : [])));
+}
+
 /** The sessions' chat variables over the host's chats (none without them). */
 export function sessionVariables(chats: () => ChatReads | null): SessionVariables {
   const head = (chatId: string) => {
     const reads = chats();
     return reads?.saved(chatId) ? { reads, chat: reads.head(chatId) } : null;
   };
+  const stored = (chat: ChatView): Record<string, unknown> => {
+    const values = chat.metadata?.chat_variables;
+    return values && typeof values === 'object' && !Array.isArray(values) ? (values as Record<string, unknown>) : {};
+  };
   return {
     read(chatId) {
       const found = head(chatId);
-      if (!found?.chat) return null;
-      const values = found.chat.metadata?.chat_variables;
-      if (!values || typeof values !== 'object' || Array.isArray(values)) return {};
-      // As the macros read them: a number or a flag (a SillyTavern chat's, say) as its text.
-      const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-      return Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (scalar(v) ? [[k, String(v)]] : [])));
+      return found?.chat ? textView(stored(found.chat)) : null;
     },
     write(chatId, values) {
       const found = head(chatId);
       if (!found?.chat) fail('NOT_FOUND', `No Workbench session ${chatId}.`, '/chatId');
-      const metadata = { ...(found.chat.metadata ?? {}), chat_variables: values };
+      // Only what changed in the text view is written: a number left alone stays a number, and a value the view does
+      // not show (a list, a record a SillyTavern chat kept) stays as it was.
+      const raw = stored(found.chat);
+      const view = textView(raw);
+      const next: Record<string, unknown> = { ...raw };
+      for (const [key, value] of Object.entries(values)) if (view[key] !== value) next[key] = value;
+      for (const key of Object.keys(view)) if (!Object.hasOwn(values, key)) delete next[key];
+      const metadata = { ...(found.chat.metadata ?? {}), chat_variables: next };
       withinMetadataCap(metadata, "A chat's metadata (its variables included) is", '/value', SESSION_LIMITS.chatMetadata);
       found.reads.updateChat(chatId, { metadata });
     },
