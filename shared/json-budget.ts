@@ -25,10 +25,10 @@ interface Frame {
 }
 
 /**
- * Returns null when the value is plain JSON within the budget. Cycles surface as too-deep. Members
- * are read lazily, one at a time, so an oversized first member stops the walk before the rest is read.
+ * Returns null when the value is plain JSON within the budget (and, given `measured`, its size there). Cycles surface
+ * as too-deep. Members are read lazily, one at a time, so an oversized first member stops the walk before the rest is read.
  */
-export function checkJsonBudget(root: unknown, budget: JsonBudget): BudgetFailure | null {
+export function checkJsonBudget(root: unknown, budget: JsonBudget, measured?: { bytes: number }): BudgetFailure | null {
   let bytes = 0;
   const stack: Frame[] = [{ holder: null, key: '', depth: 0, parent: null }];
   try {
@@ -83,6 +83,7 @@ export function checkJsonBudget(root: unknown, budget: JsonBudget): BudgetFailur
     // A throwing getter or proxy trap: whatever it is, it is not plain JSON.
     return { reason: 'not-json', path: '', detail: 'a value that could not be read' };
   }
+  if (measured) measured.bytes = bytes;
   return null;
 }
 

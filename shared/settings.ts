@@ -16,6 +16,8 @@ export const ExtensionStateSchema = Type.Object(
   {
     enabled: Type.Boolean(),
     granted: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 }),
+    /** Of those, the ones the person granted though its manifest did not ask for them (kept across a new version). */
+    unrequested: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 })),
     /** Its tools that declare no mode run without asking (trusted once by the person). */
     trusted: Type.Optional(Type.Boolean()),
   },

@@ -90,8 +90,9 @@ export function entryFromScan(entry: Entry, found: FoundExtension, saved: Persis
   if (saved) {
     entry.enabled = saved.enabled;
     entry.trusted = saved.trusted === true;
-    // What the person granted, asked for or not (one its manifest does not ask for shows so on its card, revocable).
-    entry.granted = new Set(EXTENSION_PERMISSIONS.filter((p) => saved.granted.includes(p)));
+    // What the person granted that it asks for, and what they granted though it did not ask (shown so on its card); a
+    // grant of what an earlier version asked for and this one does not is not kept.
+    entry.granted = new Set(EXTENSION_PERMISSIONS.filter((p) => saved.granted.includes(p) && (requested.includes(p) || saved.unrequested?.includes(p))));
   } else if (entry.source === 'bundled') {
     entry.enabled = defaults.enabled;
     entry.granted = new Set(defaults.grantRequested ? requested : []);

@@ -30,7 +30,8 @@ import { ExtensionStarts } from './extension-starts';
 import { scanExtensions } from './install/extension-scan';
 import { SafeMode } from './workers/safe-mode';
 import { createSpindleHost, type SpindleHost } from './spindle-host/spindle-host';
-import { extensionPipeline, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
+import { extensionPipeline, FRONTEND_MESSAGE_BUDGET, peerWorker, type ExtensionPipeline } from './pipeline/pipeline-bridge';
+import { RecentAmount } from './per-extension-limits';
 import { WorkerSupervisor } from './workers/worker-supervisor';
 import { providerAccess, type ProviderAccess } from './provider-access';
 import { ExtensionFrames } from './extension-frames';
@@ -62,11 +63,14 @@ export class ExtensionManager {
   private readonly installs: ExtensionInstalls;
   private readonly starts: ExtensionStarts;
   private disposed = false;
+  /** What each frontend has sent its backend lately (the pipeline's budget for it, kept across its bridges). */
+  private readonly frontendBudget: RecentAmount;
   /** What its frames reach: the files, images and pictures their origins serve, and their `/api/v1/…` requests. */
   readonly frames: ExtensionFrames;
 
   constructor(private readonly options: ExtensionManagerOptions) {
     this.clock = options.clock ?? systemClock;
+    this.frontendBudget = new RecentAmount(FRONTEND_MESSAGE_BUDGET.chars, FRONTEND_MESSAGE_BUDGET.windowMs, () => this.clock.now());
     this.log = options.log ?? silentLogger;
     this.events = new Emitter((err) => this.log.error('extension event listener failed', err));
     this.userDir = path.join(options.dataDir, 'extensions');
@@ -329,7 +333,8 @@ export class ExtensionManager {
   }
 
   private async persist(entry: Entry): Promise<void> {
-    await this.options.state.setState(entry.id, { enabled: entry.enabled, granted: [...entry.granted], ...(entry.trusted ? { trusted: true } : {}) });
+    const unrequested = [...entry.granted].filter((p) => !entry.loaded?.manifest.permissions.includes(p));
+    await this.options.state.setState(entry.id, { enabled: entry.enabled, granted: [...entry.granted], ...(unrequested.length ? { unrequested } : {}), ...(entry.trusted ? { trusted: true } : {}) });
   }
 
   private setStatus(entry: Entry, status: ExtensionStatus, error: HostError | null): void {
@@ -376,9 +381,15 @@ export class ExtensionManager {
 
   /** Registered handlers and macros of running extensions, callable in their workers, for the chat pipeline. */
   pipeline(): ExtensionPipeline {
-    return extensionPipeline(() => this.entries.values(), this.spindle.registrations, this.clock, (event, payload) => {
-      // Windows hand these only to extensions' frames: with no frame to show, a reply's text is not sent them twice.
-      if ([...this.entries.values()].some(showsFrontend)) this.events.emit({ type: 'extension.event', event, payload });
-    });
+    return extensionPipeline(
+      () => this.entries.values(),
+      this.spindle.registrations,
+      this.clock,
+      (event, payload) => {
+        // Windows hand these only to extensions' frames: with no frame to show, a reply's text is not sent them twice.
+        if ([...this.entries.values()].some(showsFrontend)) this.events.emit({ type: 'extension.event', event, payload });
+      },
+      this.frontendBudget,
+    );
   }
 }

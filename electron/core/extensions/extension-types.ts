@@ -29,6 +29,8 @@ export type ExtensionInfo = WireExtensionInfo & {
 export interface PersistedExtensionState {
   enabled: boolean;
   granted: string[];
+  /** Of those, the ones its manifest did not ask for when they were kept (the person's own choice). */
+  unrequested?: string[];
   /** Its tools that declare no mode run without asking. */
   trusted?: boolean;
 }

@@ -34,6 +34,29 @@ export class RecentWindow {
   }
 }
 
+/** How much one extension sent in the last `windowMs` (its frontend's messages to its backend, in characters). */
+export class RecentAmount {
+  private readonly sent = new Map<string, Array<{ at: number; amount: number }>>();
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Counts `amount` for it now unless that would pass the window's max; false when it would (nothing counted). */
+  take(extensionId: string, amount: number): boolean {
+    const at = this.now();
+    const recent = (this.sent.get(extensionId) ?? []).filter((s) => at - s.at < this.windowMs);
+    if (recent.reduce((sum, s) => sum + s.amount, amount) > this.max) {
+      this.sent.set(extensionId, recent);
+      return false;
+    }
+    this.sent.set(extensionId, [...recent, { at, amount }]);
+    return true;
+  }
+}
+
 /** What one extension has under way at once. */
 export class UnderWay {
   private readonly counts = new Map<string, number>();

@@ -10,7 +10,7 @@ export function settingsExtensionState(settings: SettingsStore): ExtensionStateS
       return Object.hasOwn(all, id) ? all[id] : undefined;
     },
     setState: async (id, state) => {
-      await settings.update((current) => ({ ...current, extensions: { ...current.extensions, [id]: { enabled: state.enabled, granted: [...state.granted], ...(state.trusted ? { trusted: true } : {}) } } }));
+      await settings.update((current) => ({ ...current, extensions: { ...current.extensions, [id]: { enabled: state.enabled, granted: [...state.granted], ...(state.unrequested?.length ? { unrequested: [...state.unrequested] } : {}), ...(state.trusted ? { trusted: true } : {}) } } }));
     },
     removeState: async (id) => {
       await settings.update((current) => {

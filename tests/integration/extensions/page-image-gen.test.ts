@@ -49,6 +49,8 @@ describe("Lumiverse's image-gen routes", () => {
     expect(await r.call('extensions.grant', { id: ID, permission: 'image_gen' })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', hint: expect.stringContaining('Other permissions') } });
     expect(await r.call('extensions.grant', { id: ID, permission: 'image_gen', unrequested: true })).toMatchObject({ ok: true, value: { granted: expect.arrayContaining(['image_gen']), requested: ['interceptor', 'chat_mutation', 'chats'] } });
     expect(r.host.extensions.getLogLines(ID).join('\n')).toContain('not requested by its manifest: image_gen');
+    // What the Workbench does not have is not granted beyond what a manifest asks.
+    expect(await r.call('extensions.grant', { id: ID, permission: 'oauth', unrequested: true })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('not available here') } });
 
     // No image connection yet: no setting, and Lumiverse's words for the generation.
     expect(await page(r, 'GET', '/api/v1/settings/imageGeneration')).toMatchObject({ status: 404, json: { error: 'Setting not found' } });
@@ -75,5 +77,8 @@ describe("Lumiverse's image-gen routes", () => {
     expect(await page(r, 'POST', '/api/v1/image-gen/generate', { prompt: 'x' })).toMatchObject({ status: 400, json: { error: 'chatId is required' } });
     expect(await page(r, 'GET', '/api/v1/image-gen/results/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404 });
     expect(r.server.imageRequests).toHaveLength(asked);
+    // Revoked, its frames read its generated images no more (the chat still draws what a reply names).
+    await r.host.extensions.revoke(ID, ['image_gen']);
+    expect(await page(r, 'GET', `/api/v1/image-gen/results/${imageId}`)).toMatchObject({ status: 404 });
   }, 60_000);
 });

@@ -80,6 +80,12 @@ describe('extensions through the contract', () => {
     await host.extensions.whenSettled();
     expect(await toolsOf('seed-example')).toEqual(['search_knowledge_base']);
     expect(host.extensions.get('seed-example')).toMatchObject({ requested: ['tools'], granted: ['tools', 'images'] });
+    // A grant kept from when a manifest asked for it is not kept once it no longer does (a settings file saying so).
+    await call('settings.update', { patch: { extensions: { 'seed-example': { enabled: true, granted: ['tools', 'images', 'chats'], unrequested: ['images'] } } } });
+    await host.dispose();
+    host = await testHost(dir);
+    await host.extensions.whenSettled();
+    expect(host.extensions.get('seed-example')).toMatchObject({ granted: ['tools', 'images'] });
   });
 
   it('rejects a bad install folder and an unknown tool spec with codes', async () => {

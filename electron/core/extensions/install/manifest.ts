@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HostFailure } from '../../../../shared/errors';
-import { EXTENSION_PERMISSIONS, type ExtensionManifest, type ExtensionPermission } from '../../../../shared/types/spindle';
+import { EXTENSION_PERMISSIONS, PERMISSIONS_NOT_AVAILABLE_HERE, type ExtensionManifest, type ExtensionPermission } from '../../../../shared/types/spindle';
 import { frontendEntry, type FrontendEntry } from './frontend-entry';
 import { DuplicateKeyError, parseStrictJson } from './strict-json';
 
@@ -243,6 +243,10 @@ export function grantable(manifest: ExtensionManifest, permissions: readonly str
   permissions.forEach((permission, index) => {
     if (!EXTENSION_PERMISSIONS.includes(permission as ExtensionPermission)) {
       throw new HostFailure({ code: 'INVALID_INPUT', message: `Unknown permission ${JSON.stringify(permission)}.`, path: `/permissions/${index}` });
+    }
+    // What the Workbench does not have is granted only as asked for (it does nothing here either way).
+    if (options.unrequested && PERMISSIONS_NOT_AVAILABLE_HERE.includes(permission as ExtensionPermission) && !manifest.permissions.includes(permission as ExtensionPermission)) {
+      throw new HostFailure({ code: 'INVALID_INPUT', message: `The ${permission} permission is not available here.`, path: `/permissions/${index}` });
     }
     if (!options.unrequested && !manifest.permissions.includes(permission as ExtensionPermission)) {
       throw new HostFailure({

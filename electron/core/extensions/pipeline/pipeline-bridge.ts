@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../../shared/errors';
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
+import { RecentAmount } from '../per-extension-limits';
 import { checkJsonBudget } from '../../../../shared/json-budget';
 import { eventPayloadFor } from '../../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
@@ -70,8 +71,17 @@ export function peerWorker(entry: Entry | undefined, clock: Clock): PeerWorker |
   };
 }
 
+/** What each extension's frontend may send its backend in a window (a few of the largest bootstraps, not a flood). */
+export const FRONTEND_MESSAGE_BUDGET = { chars: 64 * 1024 * 1024, windowMs: 10_000 };
+
 /** `broadcast` also goes to `frontends`: the window hands each event to the extensions' frames. */
-export function extensionPipeline(entries: () => Iterable<Entry>, registrations: PipelineRegistrations, clock: Clock, frontends: (event: string, payload: unknown) => void = () => undefined): ExtensionPipeline {
+export function extensionPipeline(
+  entries: () => Iterable<Entry>,
+  registrations: PipelineRegistrations,
+  clock: Clock,
+  frontends: (event: string, payload: unknown) => void = () => undefined,
+  frontendBudget: RecentAmount = new RecentAmount(FRONTEND_MESSAGE_BUDGET.chars, FRONTEND_MESSAGE_BUDGET.windowMs, () => clock.now()),
+): ExtensionPipeline {
   const running = () => [...entries()].filter((e) => e.worker?.state === 'running');
   const find = (extensionId: string) => {
     const entry = [...entries()].find((e) => e.id === extensionId);
@@ -140,7 +150,8 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
     sendFrontend(extensionId, payload) {
       const entry = find(extensionId);
       // The window's frames check the same budget (frame-handlers.ts): a bounded walk that stops at the cap, not a copy.
-      const over = checkJsonBudget(payload ?? null, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 });
+      const measured = { bytes: 0 };
+      const over = checkJsonBudget(payload ?? null, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 }, measured);
       if (over) {
         throw new HostFailure({
           code: over.reason === 'too-large' ? 'INPUT_TOO_LARGE' : 'INVALID_INPUT',
@@ -149,6 +160,10 @@ export function extensionPipeline(entries: () => Iterable<Entry>, registrations:
         });
       }
       if (entry.worker?.state !== 'running') return false;
+      // Large messages are welcome, a stream of them is not: the host's thread and its worker keep room for others.
+      if (!frontendBudget.take(entry.id, measured.bytes)) {
+        throw new HostFailure({ code: 'RATE_LIMITED', message: `A frontend sends its backend at most ${FRONTEND_MESSAGE_BUDGET.chars} characters of JSON in ${FRONTEND_MESSAGE_BUDGET.windowMs / 1000} s; this message was not sent.`, path: '/payload' });
+      }
       // As Lumiverse's socket does: a frontend's intercepted tag is an event too (SimTracker's backends rebuild on it),
       // named by the host, so a frontend cannot speak for another extension.
       if (payload && typeof payload === 'object' && (payload as Record<string, unknown>).type === 'message_tag_intercepted') {
