@@ -62,7 +62,8 @@ export class ExtensionFrames {
       uploads: this.spindle.uploads,
       image: (imageId) => (entry.granted.has('images') ? this.spindle.images.read(id, imageId) : null),
       avatar: (imageId) => pngOf(this.avatarOf(entry, imageId)),
-      generatedImage: (imageId) => this.spindle.images.read(id, imageId, { generated: true }),
+      // What it made through the person's image connection, while it may make them.
+      generatedImage: (imageId) => (entry.granted.has('image_gen') || entry.granted.has('images') ? this.spindle.images.read(id, imageId, { generated: true }) : null),
       activeChatId: () => this.spindle.activeChatId(),
       now: () => this.clock.now(),
     });

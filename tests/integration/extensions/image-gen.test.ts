@@ -113,7 +113,7 @@ describe('spindle.imageGen', () => {
     expect(rig.server.imageRequests).toHaveLength(1);
   }, 60_000);
 
-  it('without the images permission the image is still kept as generated: the chat shows it by its url, the extension cannot read it back', async () => {
+  it('without the images permission the image is still kept as generated (its newest 500): the chat shows it by its url, the extension cannot read it back', async () => {
     await imageConnection();
     await install(['tools', 'image_gen']);
     rig.server.enqueueImages({ kind: 'image', bytes: PIXEL });

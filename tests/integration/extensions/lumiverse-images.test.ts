@@ -158,6 +158,20 @@ describe('the image index', () => {
     expect(second.read('ext_b', kept.id)).toBeNull();
   });
 
+  it('an extension that cannot delete its images keeps only its newest generated ones; its own uploads and, with images, every one stay', async () => {
+    const { ExtensionImages } = await import('../../../electron/core/extensions/spindle-host/extension-images');
+    const images = new ExtensionImages(tempDir('cw-generated-'), { now: () => 1_000 });
+    const made = [1, 2, 3].map(() => images.add('ext_a', PNG, { generated: true, keepGenerated: 2 }).id);
+    expect(images.read('ext_a', made[0]!)).toBeNull();
+    expect(images.read('ext_a', made[1]!, { generated: true })).toMatchObject({ mime: 'image/png' });
+    expect(images.read('ext_a', made[2]!)).toMatchObject({ mime: 'image/png' });
+    const uploaded = images.add('ext_a', PNG).id;
+    images.add('ext_a', PNG, { generated: true, keepGenerated: 2 });
+    expect(images.read('ext_a', uploaded)).toMatchObject({ mime: 'image/png' });
+    expect(images.read('ext_a', uploaded, { generated: true })).toBeNull();
+    expect(images.read('ext_a', made[1]!)).toBeNull();
+  });
+
   it("answers a character's image_id as Lumiverse's images do, to an extension that may read characters (SuperDeduper's avatars); no picture, no permission or a made-up id is null", async () => {
     const r = await withImages(['tools', 'images', 'characters']);
     const card = withPngTextChunks(PNG, { chara: Buffer.from(JSON.stringify({ spec: 'chara_card_v2', data: { name: 'Mara', description: 'Keeper.' } })).toString('base64') });

@@ -108,7 +108,11 @@ export class ExtensionImages {
    * Keeps an image for the extension (its upload, an image generated for it): a PNG, JPEG, GIF or WebP within the
    * quota, or refused with the field named. Its ImageDTO.
    */
-  add(extensionId: string, bytes: Buffer, options: { filename?: string; mimeType?: string; owners?: { character?: string | undefined; chat?: string | undefined }; generated?: boolean } = {}) {
+  add(
+    extensionId: string,
+    bytes: Buffer,
+    options: { filename?: string; mimeType?: string; owners?: { character?: string | undefined; chat?: string | undefined }; generated?: boolean; keepGenerated?: number } = {},
+  ) {
     if (bytes.length > MAX_IMAGE_BYTES) fail('INPUT_TOO_LARGE', `An image is at most ${MAX_IMAGE_BYTES} bytes here; this one is ${bytes.length}.`, '/data');
     const kind = KINDS.find((k) => k.magic(bytes)) ?? fail('INVALID_INPUT', `The data is not a PNG, JPEG, GIF or WebP image, or an MP4 or WebM video${options.mimeType ? ` (it was said to be ${options.mimeType.slice(0, 60)})` : ''}.`, '/data');
     const index = this.index(extensionId);
@@ -128,6 +132,11 @@ export class ExtensionImages {
     fs.mkdirSync(this.folder(extensionId), { recursive: true });
     fs.writeFileSync(path.join(this.folder(extensionId), `${record.id}.${kind.ext}`), bytes);
     this.save(extensionId, [...index, record]);
+    // An extension that cannot delete its images (no `images`) keeps only its newest generated ones.
+    if (options.keepGenerated !== undefined) {
+      const generated = this.index(extensionId).filter((r) => r.generated === true);
+      if (generated.length > options.keepGenerated) this.remove(extensionId, generated.slice(0, generated.length - options.keepGenerated).map((r) => r.id));
+    }
     return this.dto(extensionId, record);
   }
 

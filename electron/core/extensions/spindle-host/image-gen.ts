@@ -25,6 +25,9 @@ export interface ImageConnections {
   generate(connectionId: string, request: ImageRequest, signal: AbortSignal): Promise<GeneratedImage>;
 }
 
+/** Generated images kept for an extension that may not delete them (no `images`): the newest, the older ones go. */
+export const MAX_GENERATED_KEPT = 500;
+
 /** Images one extension may be waiting for at once; more are refused (RATE_LIMITED), never queued on the person's bill. */
 export const MAX_IMAGES_AT_ONCE = 2;
 
@@ -98,7 +101,13 @@ export function imageGenHandlers(source: () => ImageConnections | null, images: 
       // extension reads it back with images. Past its quota it is handed over only.
       let kept: { id: string; url: string } | null = null;
       try {
-        kept = images.add(caller.extensionId, made.bytes, { filename: `generated.${mime.split('/')[1]}`, owners: { character: input.owner_character_id, chat: input.owner_chat_id }, generated: true });
+        kept = images.add(caller.extensionId, made.bytes, {
+          filename: `generated.${mime.split('/')[1]}`,
+          owners: { character: input.owner_character_id, chat: input.owner_chat_id },
+          generated: true,
+          // Without `images` it cannot delete them: its newest MAX_GENERATED_KEPT only.
+          ...(caller.allowed('images') ? {} : { keepGenerated: MAX_GENERATED_KEPT }),
+        });
       } catch (err) {
         if (!(err instanceof HostFailure)) throw err;
       }
