@@ -37,7 +37,9 @@ describe("a reasoning model's thinking", () => {
     const saved = (await savedSession(w.host)).messages.at(-1)!;
     expect(saved).toMatchObject({ content: 'The ferry leaves at dawn.', reasoning: reasoning.join('') });
     const after = byTestId(liveMessage(w.panel), 'message-reasoning');
-    expect(after.querySelector('summary')!.textContent).toMatch(/^(Thought for \d+ s|Thoughts)$/);
+    // Its time as saved: whole seconds (at least one), or no time said when it took none.
+    const label = saved.reasoningMs! > 0 ? `Thought for ${Math.max(1, Math.round(saved.reasoningMs! / 1000))} s` : 'Thoughts';
+    expect(after.querySelector('summary')!.textContent).toBe(label);
     expect(replyText(liveMessage(w.panel))).toBe('The ferry leaves at dawn.');
   });
 
@@ -47,5 +49,28 @@ describe("a reasoning model's thinking", () => {
     await send(w.panel, 'Hi');
     await until(w, 'the end of the reply', (e) => finishes(e).length === 1);
     expect(liveMessage(w.panel).querySelector('[data-testid="message-reasoning"]')).toBeNull();
+  });
+
+  it('says how long it thought in whole seconds, minutes past a minute', async () => {
+    const { ReasoningBlock } = await import('../../renderer/src/features/workbench/ReasoningBlock');
+    const { createRoot } = await import('react-dom/client');
+    const { act } = await import('react');
+    const label = (ms: number | undefined, thinking = false) => {
+      const el = document.createElement('div');
+      const root = createRoot(el);
+      act(() => root.render(<ReasoningBlock text="hmm" ms={ms} thinking={thinking} />));
+      const text = el.querySelector('summary')!.textContent;
+      act(() => root.unmount());
+      return text;
+    };
+    expect([label(400), label(12_400), label(60_000), label(125_000), label(undefined), label(0), label(5000, true)]).toEqual([
+      'Thought for 1 s',
+      'Thought for 12 s',
+      'Thought for 1 min',
+      'Thought for 2 min 5 s',
+      'Thoughts',
+      'Thoughts',
+      'Thinking…',
+    ]);
   });
 });

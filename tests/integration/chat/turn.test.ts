@@ -257,7 +257,8 @@ describe('a chat turn', () => {
     expect(first.text).toBe('The reply.');
     const saved = (await session(id)).messages.at(-1)!;
     expect(saved).toMatchObject({ content: 'The reply.', reasoning: 'Weighing the tide.' });
-    expect(saved.reasoningMs).toBeGreaterThanOrEqual(0);
+    // How long it thought, on the host's clock (the measuring itself is reasoning-log.test.ts's, on a fake one).
+    expect(saved.reasoningMs).toEqual(expect.any(Number));
 
     const again = await rig.call('chat.regenerate', { sessionId: id });
     await finished(rig, (again.value as { turnId: string }).turnId);

@@ -108,10 +108,13 @@ export const AssistantMessage = memo(function AssistantMessage(props: {
       ) : message?.councilRunId ? (
         <CouncilTurn council={null} runId={message.councilRunId} live={false} />
       ) : null}
-      {turn ? (
-        <ReasoningBlock text={turn.reasoning} thinking={streaming && !turn.text && turn.toolCalls.length === 0} />
+      {/* While it streams, the turn's; once saved, the reply's own, with how long it took. */}
+      {streaming && turn ? (
+        <ReasoningBlock text={turn.reasoning} thinking={!turn.text && turn.toolCalls.length === 0} />
       ) : message?.reasoning ? (
         <ReasoningBlock text={message.reasoning} ms={message.reasoningMs} thinking={false} />
+      ) : turn ? (
+        <ReasoningBlock text={turn.reasoning} thinking={false} />
       ) : null}
       {editing && actions ? <MessageEditor sessionId={actions.sessionId} message={actions.message} onDone={edit.done} /> : segments.map((segment, i) =>
         segment.kind === 'calls' ? (
