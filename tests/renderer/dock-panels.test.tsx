@@ -54,6 +54,11 @@ describe('a resizable dock panel', () => {
     expect(panel.style.width).toBe('500px');
     pointer(handle!, 'pointermove', { clientX: 1300 });
     expect(panel.style.width).toBe('200px');
+    pointer(handle!, 'pointercancel', { clientX: 1300 });
+    // Taken away (cancelled): moving the pointer changes nothing, as after a release.
+    pointer(handle!, 'pointermove', { clientX: 900 });
+    expect(panel.style.width).toBe('200px');
+    pointer(handle!, 'pointerdown', { clientX: 1300 });
     pointer(handle!, 'pointerup', { clientX: 1300 });
     // Released: moving the pointer changes nothing.
     pointer(handle!, 'pointermove', { clientX: 900 });

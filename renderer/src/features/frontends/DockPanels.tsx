@@ -27,6 +27,9 @@ function DockPanel(props: { surface: Surface }) {
     },
     onPointerMove: (e: PointerEvent) => drag.current && setSize(within(drag.current.size + grows * (at(e) - drag.current.from))),
     onPointerUp: () => void (drag.current = null),
+    // A pointer the system took away (a touch turned scroll, a window switch) ends the drag too.
+    onPointerCancel: () => void (drag.current = null),
+    onLostPointerCapture: () => void (drag.current = null),
     // The arrows move the handle as a drag would (Shift: further).
     onKeyDown: (e: KeyboardEvent) => {
       const moves: Record<string, number> = horizontal ? { ArrowLeft: -1, ArrowRight: 1 } : { ArrowUp: -1, ArrowDown: 1 };
