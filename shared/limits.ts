@@ -1,4 +1,5 @@
 // Size limits shared by every door into the host.
+import type { BudgetFailure } from './json-budget';
 
 /** Largest contract call input accepted, in bytes of JSON. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -29,6 +30,12 @@ export const MAX_WS_MESSAGE_BYTES = MAX_IMPORT_INPUT_BYTES + 4 * 1024 * 1024;
  * Lumiverse's socket takes 4 MB, and published frontends send that much (Notehaven's media, Megumin Suite's portraits).
  */
 export const MAX_FRONTEND_MESSAGE_CHARS = 4 * 1024 * 1024;
+
+/** Why a message to the backend is refused (checkJsonBudget's failure), in one wording for the bridge and the host. */
+export function frontendMessageRefusal(over: BudgetFailure): { code: 'INPUT_TOO_LARGE' | 'INVALID_INPUT'; message: string } {
+  if (over.reason === 'too-large') return { code: 'INPUT_TOO_LARGE', message: `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` };
+  return { code: 'INVALID_INPUT', message: `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.` };
+}
 
 /**
  * A backend's message to its frontend (spindle.sendToFrontend), in characters of JSON. Published frontends bootstrap

@@ -160,7 +160,7 @@ const DATA = {
         swipe_id: Opt(Type.Integer({ minimum: 0 })),
         swipe_dates: Opt(Type.Array(Type.Number())),
         // The reply's reasoning and its time in ms; null clears either (Lumiverse's extra.reasoning, extra.reasoningDuration).
-        reasoning: Opt(Type.Object({ text: Opt(Type.Union([Type.String({ maxLength: 4 * 1024 * 1024 }), Type.Null()])), duration: Opt(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])) })),
+        reasoning: Opt(Type.Object({ text: Opt(Type.Union([Type.String({ maxLength: SESSION_LIMITS.messageContent }), Type.Null()])), duration: Opt(Type.Union([Type.Number({ minimum: 0 }), Type.Null()])) })),
         skipChunkRebuild: Opt(Type.Boolean()),
       }),
     }), result: Type.Null(), errors: ['NOT_FOUND', 'CONFLICT', 'INPUT_TOO_LARGE'], permission: 'chat_mutation' }),

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_REQUESTS_PER_SECOND, PING_INTERVAL_MS, UNRESPONSIVE_AFTER_MS } from '../../renderer/src/features/frontends/frame-broker';
 import { MAX_FRONTEND_MESSAGE_CHARS } from '../../shared/limits';
+import { frontendsActions } from '../../renderer/src/features/frontends/frontends-store';
 import { ID, rig, settled } from './frame-rig';
 import { interceptedTags } from '../../renderer/src/features/frontends/message-extras';
 import { MAX_TAGS_PER_MESSAGE } from '../../renderer/src/features/frontends/tag-scan';
@@ -170,6 +171,9 @@ describe('ctx members, answered by the broker', () => {
     expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toEqual([]);
     // sendToBackend answers nothing: the refusal is on the extension's card.
     expect(r.store.getState().refusals[ID]).toEqual([`sendToBackend: A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.`]);
+    // Its frontend starting again clears it (frontendsActions.clearProblem, as its frame loads).
+    frontendsActions.clearProblem(r.store, ID);
+    expect(r.store.getState().refusals[ID]).toBeUndefined();
     // A 2 MB one (a published frontend's media upload; Lumiverse's socket takes 4 MB) goes through.
     expect(await r.send({ kind: 'invoke', id: 902, method: 'backend.send', input: { payload: { blob: 'x'.repeat(2 * 1024 * 1024) } } })).toMatchObject({ ok: true });
     expect(r.invoked.filter((c) => c.method === 'extensions.sendFrontend')).toHaveLength(1);

@@ -136,9 +136,11 @@ export async function runGeneration(deps: GenerationDeps, input: GenerationInput
             thinking.flush();
             batcher.push(event.text);
             break;
-          case 'reasoning-delta':
-            thinking.push(thought.add(event.text));
+          case 'reasoning-delta': {
+            const piece = thought.add(event.text);
+            if (piece) thinking.push(piece);
             break;
+          }
           case 'tool-call-start':
             thought.pause();
             offsets.set(event.id, text.length + roundText.join('').length);

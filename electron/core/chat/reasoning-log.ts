@@ -10,8 +10,12 @@ export class ReasoningLog {
 
   constructor(private readonly now: () => number) {}
 
-  /** A piece of thinking; returns it as it joins the log (a span after the model wrote or called starts on a new paragraph). */
+  /**
+   * A piece of thinking; returns it as it joins the log (a span after the model wrote or called starts on a new
+   * paragraph), or nothing past what a reply keeps (the rest is neither kept nor shown).
+   */
   add(text: string): string {
+    if (this.length >= SESSION_LIMITS.messageContent) return '';
     let piece = text;
     if (this.startedAt === null) {
       this.startedAt = this.now();

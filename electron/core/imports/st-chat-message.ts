@@ -4,6 +4,7 @@
 // speaker's `name` other than the chat's…) is the message's `line`, which no swipe change moves. `is_system` is a
 // hidden message. An export writes the line as it came, with what the Workbench changed.
 import { SESSION_LIMITS, type ChatMessage, type ChatSwipe } from '../../../shared/types/chat';
+import { isRecord } from './world-info-shapes';
 
 type Fields = Record<string, unknown>;
 
@@ -21,7 +22,6 @@ export interface LineLosses {
 
 export const noLosses = (): LineLosses => ({ swipes: 0, sources: 0, reasoning: 0, unmatched: 0 });
 
-const isRecord = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
 const without = (fields: Fields, keys: readonly string[]) => Object.fromEntries(Object.entries(fields).filter(([k]) => !keys.includes(k)));
 
 /** A line's fields SillyTavern keeps per swipe (its swipe code copies exactly these from swipe_info). */

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
 import { messageFromSt, noLosses, stLineOf, type LineLosses } from './st-chat-message';
+import { isRecord } from './world-info-shapes';
 
 /**
  * Where what a SillyTavern chat's header kept beyond its names is kept on the chat, for export: the header's other
@@ -22,7 +23,6 @@ export interface ParsedStChat {
   notes: string[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function refuse(message: string, path: string, code = 'INVALID_INPUT'): never {
   throw new HostFailure({ code, message, path });

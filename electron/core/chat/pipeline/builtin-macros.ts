@@ -5,6 +5,7 @@
 // Lumiverse saves it, and shared with spindle.variables.chat), `global` is seeded from metadata.macro_variables.global.
 // The comparisons and logic ({{eq}}, {{and}}…) answer "true" or nothing, for conditional blocks (scoped-blocks.ts).
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
+import { variablesAsText } from '../../../../shared/spindle/macros';
 import type { MacroDefinition } from './macros';
 
 export type VariableScope = 'local' | 'chat' | 'global';
@@ -19,12 +20,7 @@ export interface MacroVariables {
   selections: Map<string, string[]>;
 }
 
-/** A stored scope as text values (an extension may have kept numbers or booleans there). */
-const strings = (value: unknown): Map<string, string> => {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return new Map();
-  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-  return new Map(Object.entries(value).flatMap(([k, v]) => (scalar(v) ? [[k, String(v)] as [string, string]] : [])));
-};
+const strings = (value: unknown): Map<string, string> => new Map(Object.entries(variablesAsText(value)));
 
 /** The variables a turn of this session starts with (Lumiverse's MacroEnv). */
 export function sessionVariables(session: Pick<ChatSession, 'metadata'>): MacroVariables {

@@ -2,7 +2,7 @@
 // permissions asked at the moment of use), a way to call each one in its worker, and events to broadcast.
 import { randomUUID } from 'node:crypto';
 import { HostFailure, type HostError } from '../../../../shared/errors';
-import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
+import { frontendMessageRefusal, MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
 import { RecentAmount } from '../per-extension-limits';
 import { checkJsonBudget } from '../../../../shared/json-budget';
 import { eventPayloadFor } from '../../../../shared/spindle/event-access';
@@ -152,13 +152,7 @@ export function extensionPipeline(
       // The window's frames check the same budget (frame-handlers.ts): a bounded walk that stops at the cap, not a copy.
       const measured = { bytes: 0 };
       const over = checkJsonBudget(payload ?? null, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 }, measured);
-      if (over) {
-        throw new HostFailure({
-          code: over.reason === 'too-large' ? 'INPUT_TOO_LARGE' : 'INVALID_INPUT',
-          message: over.reason === 'too-large' ? `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` : `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.`,
-          path: `/payload${over.path ?? ''}`,
-        });
-      }
+      if (over) throw new HostFailure({ ...frontendMessageRefusal(over), path: `/payload${over.path ?? ''}` });
       if (entry.worker?.state !== 'running') return false;
       // Large messages are welcome, a stream of them is not: the host's thread and its worker keep room for others.
       if (!frontendBudget.take(entry.id, measured.bytes)) {

@@ -9,6 +9,7 @@ import { JsonDocument } from './json-document';
 import { fail, type Caller, type HandlersOf } from './handlers';
 import type { ChatReads, ChatView } from './chat-data';
 import { withinMetadataCap } from './lumiverse-dto';
+import { variablesAsText } from '../../../../shared/spindle/macros';
 import { SESSION_LIMITS } from '../../../../shared/types/chat';
 
 type Scope = Record<string, string>;
@@ -40,12 +41,6 @@ export interface SessionVariables {
   write(chatId: string, values: Scope): void;
 }
 
-/** A chat's variables as text, as the macros read them: a number or a flag (a SillyTavern chat's, say) as its text. */
-function textView(values: Record<string, unknown>): Scope {
-  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-  return Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (scalar(v) ? [[k, String(v)]] : [])));
-}
-
 /** The sessions' chat variables over the host's chats (none without them). */
 export function sessionVariables(chats: () => ChatReads | null): SessionVariables {
   const head = (chatId: string) => {
@@ -59,7 +54,7 @@ export function sessionVariables(chats: () => ChatReads | null): SessionVariable
   return {
     read(chatId) {
       const found = head(chatId);
-      return found?.chat ? textView(stored(found.chat)) : null;
+      return found?.chat ? variablesAsText(stored(found.chat)) : null;
     },
     write(chatId, values) {
       const found = head(chatId);
@@ -67,7 +62,7 @@ export function sessionVariables(chats: () => ChatReads | null): SessionVariable
       // Only what changed in the text view is written: a number left alone stays a number, and a value the view does
       // not show (a list, a record a SillyTavern chat kept) stays as it was.
       const raw = stored(found.chat);
-      const view = textView(raw);
+      const view = variablesAsText(raw);
       const next: Record<string, unknown> = { ...raw };
       for (const [key, value] of Object.entries(values)) if (view[key] !== value) next[key] = value;
       for (const key of Object.keys(view)) if (!Object.hasOwn(values, key)) delete next[key];

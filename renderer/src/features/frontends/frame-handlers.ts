@@ -2,7 +2,7 @@
 // it (params in, result out), run once the broker has checked the request against the contract and the rate.
 import type { FrameError, FrameMethod, FrameParams, FrameResult, SurfaceKind } from '../../../../shared/frames/frame-contract';
 import { checkJsonBudget } from '../../../../shared/json-budget';
-import { MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
+import { frontendMessageRefusal, MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
 import type { BrokerDeps } from './frame-broker';
 import { copyText } from '../../api/clipboard';
 import { frontendsActions, PRESET_TOOLBAR_MOUNT_POINTS, surfaceKey, type DialogKind } from './frontends-store';
@@ -85,7 +85,10 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       };
       // Refused here, at the bridge: measured without serializing it, and never handed to the app's connection.
       const over = checkJsonBudget(payload, { maxBytes: MAX_FRONTEND_MESSAGE_CHARS, maxDepth: 64 });
-      if (over) refused(over.reason === 'not-json' ? 'INVALID_INPUT' : 'INPUT_TOO_LARGE', over.reason === 'too-large' ? `A message to the backend is at most ${MAX_FRONTEND_MESSAGE_CHARS} characters of JSON.` : `The message is ${over.reason === 'too-deep' ? 'nested too deep' : 'not JSON'} at ${over.path || '/'}.`);
+      if (over) {
+        const why = frontendMessageRefusal(over);
+        refused(why.code, why.message);
+      }
       const sent = await deps.host.invoke('extensions.sendFrontend', { id: extensionId, payload });
       if (!sent.ok) refused(sent.error.code, sent.error.message);
       return null;

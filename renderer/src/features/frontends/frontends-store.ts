@@ -230,8 +230,10 @@ export const frontendsActions = {
   noteRefusal(store: FrontendsStore, extensionId: string, refusal: string): void {
     store.setState((s) => ({ refusals: { ...s.refusals, [extensionId]: [...(s.refusals[extensionId] ?? []).filter((r) => r !== refusal), refusal].slice(-MAX_REFUSALS_SHOWN) } }));
   },
+  /** Its frontend starts again: what stopped or was refused last time is not said any more. */
   clearProblem(store: FrontendsStore, extensionId: string): void {
     const { [extensionId]: _gone, ...problems } = store.getState().problems;
-    store.setState({ problems });
+    const { [extensionId]: _refused, ...refusals } = store.getState().refusals;
+    store.setState({ problems, refusals });
   },
 };

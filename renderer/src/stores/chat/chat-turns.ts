@@ -1,5 +1,6 @@
 // The live state of each session's running (or last) chat turn, and the pure reducer that folds chat.* events into it.
 import type { MethodOutput } from '../../../../shared/contract';
+import { SESSION_LIMITS } from '../../../../shared/types/chat';
 import type { HostError } from '../../../../shared/errors';
 import type { ChatEvent, ChatFinishReason } from '../../../../shared/types/chat-events';
 import type { LlmUsage } from '../../../../shared/types/llm';
@@ -185,7 +186,8 @@ export function applyTurnEvents(turns: Readonly<Record<string, LiveTurn>>, event
         if (!turn.assistantMessageId) turn.assistantMessageId = event.messageId;
         break;
       case 'chat.reasoning':
-        turn.reasoning += event.text;
+        // As much as a reply keeps of it (the host sends no more).
+        if (turn.reasoning.length < SESSION_LIMITS.messageContent) turn.reasoning += event.text;
         if (!turn.assistantMessageId) turn.assistantMessageId = event.messageId;
         break;
       case 'chat.toolCall': {
