@@ -14,6 +14,7 @@ import { toLorebookFile } from '../../../electron/core/imports/world-info-export
 import { FILE_TO_CARD_EXTENSION } from '../../../electron/core/imports/world-info-shapes';
 import type { ChatSession } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { missingFrom } from '../../helpers/missing-from';
 
 afterEach(cleanupTempDirs);
 
@@ -21,18 +22,6 @@ type Json = Record<string, unknown>;
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 const store = () => new SessionStore({ dataDir: tempDir() });
 
-/** Every field of `original`, nested ones included, is in `exported` with the same value (arrays: same length, each item a subset). */
-function missingFrom(original: unknown, exported: unknown, at = ''): string[] {
-  if (Array.isArray(original)) {
-    if (!Array.isArray(exported) || exported.length !== original.length) return [at || '/'];
-    return original.flatMap((item, i) => missingFrom(item, exported[i], `${at}/${i}`));
-  }
-  if (typeof original === 'object' && original !== null) {
-    if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) return [at || '/'];
-    return Object.entries(original).flatMap(([key, value]) => (key in exported ? missingFrom(value, (exported as Json)[key], `${at}/${key}`) : [`${at}/${key}`]));
-  }
-  return Object.is(original, exported) ? [] : [at || '/'];
-}
 
 async function importCard(card: Json, lorebooks: Json[] = []): Promise<{ sessions: SessionStore; session: ChatSession }> {
   const sessions = store();

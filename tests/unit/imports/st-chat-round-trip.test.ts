@@ -12,6 +12,7 @@ import { parseStChat, toStChat } from '../../../electron/core/imports/st-chat';
 import { stLineOf } from '../../../electron/core/imports/st-chat-message';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { missingFrom } from '../../helpers/missing-from';
 
 afterEach(cleanupTempDirs);
 
@@ -25,18 +26,6 @@ async function importChat(lines: unknown[]) {
   return { sessions, ...result };
 }
 
-/** Every field of `original` is in `exported` with the same value (arrays: same length); new fields may be added. */
-function missingFrom(original: unknown, exported: unknown, at = ''): string[] {
-  if (Array.isArray(original)) {
-    if (!Array.isArray(exported) || exported.length !== original.length) return [at || '/'];
-    return original.flatMap((item, i) => missingFrom(item, exported[i], `${at}/${i}`));
-  }
-  if (typeof original === 'object' && original !== null) {
-    if (typeof exported !== 'object' || exported === null || Array.isArray(exported)) return [at || '/'];
-    return Object.entries(original).flatMap(([key, value]) => (key in exported ? missingFrom(value, (exported as Json)[key], `${at}/${key}`) : [`${at}/${key}`]));
-  }
-  return Object.is(original, exported) ? [] : [at || '/'];
-}
 
 const parseLines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l) as Json);
 
