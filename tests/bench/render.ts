@@ -165,7 +165,12 @@ async function stream(page: Page, llm: LlmTestServer, name: string, tokens: numb
       const observer = new MutationObserver((records) => {
         const changed = records.flatMap((r) => (r.type === 'characterData' ? [r.target] : [...r.addedNodes]));
         // The node may be the reply's whole bubble (the finished reply mounted anew), not only text inside it.
-        const inReply = (node: Node) => (node instanceof Element ? node : node.parentElement)?.closest('[data-role="assistant"]');
+        // Or a container mounted anew around it (a list window re-rendered), so a reply inside it counts too.
+        const inReply = (node: Node) => {
+          const element = node instanceof Element ? node : node.parentElement;
+          if (element?.closest('[data-role="assistant"]')) return true;
+          return [...(element?.querySelectorAll('[data-role="assistant"]') ?? [])].some((reply) => reply.textContent?.includes(end));
+        };
         if (changed.some((node) => node.textContent?.includes(end) && inReply(node))) {
           w.__bench.screenAt = Date.now();
           observer.disconnect();
@@ -186,7 +191,12 @@ async function stream(page: Page, llm: LlmTestServer, name: string, tokens: numb
   }
   await page.getByTestId('composer').getByRole('textbox').fill('Tell me everything.');
   await page.keyboard.press('Enter');
-  await page.evaluate(() => Promise.race([(window as unknown as { __benchEnd: Promise<void> }).__benchEnd, new Promise((_, reject) => setTimeout(() => reject(new Error('the reply never reached the screen')), 120_000))]));
+  await page.evaluate((end) => {
+    // If it times out, say whether the reply is on the page at all (the watcher missed it) or never came.
+    const shown = () => [...document.querySelectorAll('[data-role="assistant"]')].some((reply) => reply.textContent?.includes(end));
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(shown() ? 'the reply is on screen but its end was not seen arriving' : 'the reply never reached the screen')), 120_000));
+    return Promise.race([(window as unknown as { __benchEnd: Promise<void> }).__benchEnd, timeout]);
+  }, END);
   const recorded = await stop(page);
   if (traced) await traced.stopTracing();
   if (profiler) {
