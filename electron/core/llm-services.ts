@@ -27,6 +27,7 @@ import { LocalModels } from './local-model/local-models';
 import { ProbeCards } from './probe/probe-cards';
 import type { EngineLauncher } from './local-model/engine-launcher';
 import type { ModelDownload } from '../../shared/types/local-models';
+import { branchRoot, sessionHeads } from './chat/branch-line';
 
 export interface LlmServicesOptions {
   dataDir: string;
@@ -114,7 +115,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     sessions,
     regex,
     presets,
-    lore: (session) => library.sources(session.id, chatBookIds(session.metadata)),
+    lore: (session) => library.sources([session.id, branchRoot(session.id, sessionHeads(sessions))], chatBookIds(session.metadata)),
     settings: getSettings,
     profile,
     llm,

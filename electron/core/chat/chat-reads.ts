@@ -11,6 +11,7 @@ import { personaDto } from '../extensions/spindle-host/personas';
 import type { PersonaLibrary } from '../personas/persona-library';
 import { personaIdOf } from '../../../shared/spindle/lumiverse-ids';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
+import { branchRoot, sessionHeads } from './branch-line';
 import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
@@ -237,6 +238,10 @@ export function chatReads(options: {
       });
       options.changed(id);
     },
+    async branch(id, messageId) {
+      mutable(id);
+      return (await options.messages.branch(id, messageId)).id;
+    },
     updateChat(id, { name, metadata }) {
       mutable(id);
       const updated = sessions.mutate(id, (s) => {
@@ -249,7 +254,7 @@ export function chatReads(options: {
       options.changed(id);
       // As Lumiverse tells a chat's record changed (an extension's cache of its metadata is stale).
       const changedFields = [...(name !== undefined ? ['name'] : []), ...(metadata !== undefined ? ['metadata'] : [])];
-      const chat = chatDto({ id, name: updated.title, metadata: updated.metadata, createdAt: updated.createdAt, updatedAt: updated.updatedAt });
+      const chat = chatDto({ id, name: updated.title, metadata: updated.metadata, createdAt: updated.createdAt, updatedAt: updated.updatedAt }, branchRoot(id, sessionHeads(sessions)));
       options.chat.broadcast('CHAT_CHANGED', { chatId: id, chat, changedFields });
     },
   };

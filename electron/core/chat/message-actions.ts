@@ -7,6 +7,7 @@ import { messageDtoIn } from './chat-reads';
 import { editContent, editReasoning, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
 import type { MessagePatch } from '../extensions/spindle-host/chat-data';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
+import { branchRoot, sessionHeads } from './branch-line';
 
 export interface MessageActionsDeps {
   sessions: SessionStore;
@@ -97,7 +98,7 @@ export class MessageActions {
     const branch = await this.deps.sessions.add({ ...copy, metadata, title: branchTitle(source.title), titleSet: true, messages: source.messages.slice(0, index + 1) });
     const result = picture ? await this.deps.sessions.setAvatar(branch.id, picture) : branch;
     this.deps.changed(result.id, 'created');
-    const chat = chatDto({ id: result.id, name: result.title, metadata: result.metadata, createdAt: result.createdAt, updatedAt: result.updatedAt });
+    const chat = chatDto({ id: result.id, name: result.title, metadata: result.metadata, createdAt: result.createdAt, updatedAt: result.updatedAt }, branchRoot(sessionId, sessionHeads(this.deps.sessions)));
     this.deps.tell(sessionId, 'CHAT_FORKED', { sourceChatId: sessionId, forkedChatId: result.id, chat, branchId: result.id, forkedAtMessageId: messageId, forkedAtMessageIndex: index });
     return result;
   }

@@ -181,9 +181,10 @@ export class BookLibrary extends DbStore {
 
   /**
    * The books a chat reads, in Lumiverse's order with the first source winning: the character's (attached to its
-   * session), the chat's own list (its metadata's chat_world_book_ids), then the global ones.
+   * session, then to the session it was branched from: branch-line.ts), the chat's own list (its metadata's
+   * chat_world_book_ids), then the global ones.
    */
-  sources(sessionId: string, chatBookIds: readonly string[]): Array<{ bookId: string; bookName: string; source: LoreSource; entries: WorldInfoEntry[] }> {
+  sources(characterSessions: readonly string[], chatBookIds: readonly string[]): Array<{ bookId: string; bookName: string; source: LoreSource; entries: WorldInfoEntry[] }> {
     const seen = new Set<string>();
     const out: Array<{ bookId: string; bookName: string; source: LoreSource; entries: WorldInfoEntry[] }> = [];
     // Attachments and globals name books that exist (a delete takes them away); an id a chat's metadata names that is
@@ -195,7 +196,7 @@ export class BookLibrary extends DbStore {
         out.push({ bookId, bookName: this.get(bookId)?.name ?? '', source, entries: this.entries(bookId) });
       }
     };
-    add(this.linked(sessionId), 'character');
+    for (const sessionId of characterSessions) add(this.linked(sessionId), 'character');
     add(chatBookIds, 'chat');
     add(this.globals(), 'global');
     return out;

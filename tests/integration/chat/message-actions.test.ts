@@ -209,7 +209,7 @@ describe('edit, delete, continue, branch', () => {
     expect(forked?.payload).toEqual({
       sourceChatId: id,
       forkedChatId: branch.id,
-      chat: { id: branch.id, character_id: branch.id, name: 'Test (branch)', metadata: branch.metadata, created_at: expect.any(Number), updated_at: expect.any(Number) },
+      chat: { id: branch.id, character_id: id, name: 'Test (branch)', metadata: branch.metadata, created_at: expect.any(Number), updated_at: expect.any(Number) },
       branchId: branch.id,
       forkedAtMessageId: atId,
       forkedAtMessageIndex: 1,

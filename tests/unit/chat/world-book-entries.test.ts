@@ -88,12 +88,12 @@ describe('world book entries from an extension', () => {
     // Written back as read, with the new one added (and a made-up id, dropped: no turn could read it).
     const after = (await call('characters.update', session.id, { world_book_ids: [...before.world_book_ids, book.id, 'gone'] })) as { world_book_ids: string[] };
     expect(after.world_book_ids).toEqual([book.id, session.id]);
-    expect(library.sources(session.id, []).flatMap((b) => b.entries).map((e) => e.content)).toEqual(['Mara is wary.']);
+    expect(library.sources([session.id], []).flatMap((b) => b.entries).map((e) => e.content)).toEqual(['Mara is wary.']);
     // Rewritten every turn: the next turn reads the new text.
     await call('world_books.entries.update', entry.id, { content: 'Mara trusts you now.' });
-    expect(library.sources(session.id, []).flatMap((b) => b.entries).map((e) => e.content)).toEqual(['Mara trusts you now.']);
+    expect(library.sources([session.id], []).flatMap((b) => b.entries).map((e) => e.content)).toEqual(['Mara trusts you now.']);
     expect(await call('world_books.entries.delete', entry.id)).toBe(true);
-    expect(library.sources(session.id, []).flatMap((b) => b.entries)).toEqual([]);
+    expect(library.sources([session.id], []).flatMap((b) => b.entries)).toEqual([]);
     expect(((await call('characters.update', session.id, { world_book_ids: [] })) as { world_book_ids: string[] }).world_book_ids).toEqual([session.id]);
     expect(library.linked(session.id)).toEqual([]);
     await expect(call('characters.update', session.id, { world_book_ids: ['x'.repeat(129)] })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT' } });

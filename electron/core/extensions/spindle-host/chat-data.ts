@@ -9,6 +9,7 @@ import { SESSION_LIMITS, type PromptReport, type WorldInfoEntry } from '../../..
 import { characterImageId } from '../../../../shared/spindle/lumiverse-ids';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap, chatDto } from './lumiverse-dto';
+import { branchRoot } from '../../chat/branch-line';
 import { imageMime } from './extension-images';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { worldBookHandlers } from './world-books';
@@ -122,6 +123,8 @@ export interface ChatReads {
   readonly library: BookLibrary;
   /** characters' world_book_ids: these books attached to the session in place of its others (the ones applied). */
   attachBooks(id: string, bookIds: string[]): string[];
+  /** chat_mutation: a new session branched from the chat at this message, as the person's Branch makes one; its id. */
+  branch(id: string, messageId: string): Promise<string>;
   /** chats: renames the chat or replaces its metadata (empty: none). */
   updateChat(id: string, patch: { name?: string; metadata?: Record<string, unknown> }): void;
   /** spindle.macros.resolve: the turn's macro engine over a session (the chat's, the character's, else the active one). */
@@ -205,19 +208,29 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
   };
   const changing = async (id: string) => (await wholeChat(id)).id;
   const dto = <T>(c: ChatView | null, to: (c: ChatView) => T) => (c ? to(c) : null);
+  // A branch is its origin's character's chat, as in Lumiverse (Tapestry draws a character's chats as one tree).
+  const rootOf = (id: string) => branchRoot(id, find);
+  const lineDto = (c: ChatView) => chatDto(c, rootOf(c.id));
   const character = (c: ChatView) => characterDto(c, reads()?.library.linked(c.id) ?? []);
   // The session's own world info (its id) is always its own: an id list written back with it leaves it as it is.
   const attach = (id: string, books: string[]) => reads()!.attachBooks(id, books.filter((book) => book !== id));
   const replies = new TriggeredReplies(now);
   return {
-    'chats.getActive': () => dto(active(), chatDto),
-    'chats.get': ({ chatId }) => dto(find(chatId), chatDto),
-    // A session is its character's one chat (same id).
-    'chats.list': ({ options }) => page((options?.characterId === undefined ? all() : all().filter((c) => c.id === options.characterId)).map(chatDto), options),
+    'chats.getActive': () => dto(active(), lineDto),
+    'chats.get': ({ chatId }) => dto(find(chatId), lineDto),
+    // A character's chats: the session that is its character and the branches made from it (any of them names the line).
+    'chats.list': ({ options }) => {
+      const chats = all();
+      const byId = new Map(chats.map((c) => [c.id, c]));
+      const root = (id: string) => branchRoot(id, (chat) => byId.get(chat) ?? null);
+      const character = options?.characterId === undefined ? undefined : root(options.characterId);
+      const listed = chats.map((c) => ({ c, character: root(c.id) })).filter((line) => character === undefined || line.character === character);
+      return page(listed.map((line) => chatDto(line.c, line.character)), options);
+    },
     'chats.update': async ({ chatId, input }) => {
       withinMetadataCap(input.metadata, "A chat's metadata is", '/input/metadata', SESSION_LIMITS.chatMetadata);
       reads()!.updateChat(await changing(chatId), input);
-      return chatDto(existing(chatId));
+      return lineDto(existing(chatId));
     },
     'chat.getMessages': async ({ chatId }) => {
       const c = await wholeChat(chatId);

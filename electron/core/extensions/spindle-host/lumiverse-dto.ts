@@ -5,10 +5,13 @@ import { fail } from './handlers';
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** A chat in Lumiverse's shape (a session is a chat with its own character, so its character id is its own). */
-export const chatDto = (c: { id: string; name: string; metadata?: Record<string, unknown>; createdAt: number; updatedAt: number }) => ({
+/**
+ * A chat in Lumiverse's shape. A session is a chat with its own character, so its character id is its own; a branch
+ * keeps the character of the chat it was branched from (its root, given as `characterId`), as Lumiverse's branch does.
+ */
+export const chatDto = (c: { id: string; name: string; metadata?: Record<string, unknown>; createdAt: number; updatedAt: number }, characterId = c.id) => ({
   id: c.id,
-  character_id: c.id,
+  character_id: characterId,
   name: c.name,
   metadata: c.metadata ?? {},
   created_at: seconds(c.createdAt),

@@ -9,6 +9,7 @@ import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 import { chatBookIds, type BookLibrary } from '../../lore/book-library';
 import { scanWorldInfo } from '../../lore/world-info';
+import { branchRoot } from '../../chat/branch-line';
 import type { ChatReads, ChatView } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
 import { page, seconds, withinMetadataCap, worldInfoEntryDto as entryDto } from './lumiverse-dto';
@@ -138,7 +139,7 @@ export function worldBookHandlers(ctx: WorldBookContext): HandlersOf<'world_book
       // Which keywords fire tells what the chat says: that scan needs the chat's text permission; without it, only what
       // fires without reading the chat (constant entries, and those with no keywords) is answered.
       const recent = caller.allowed(CHAT_TEXT_PERMISSION) ? c.messages.map((m) => m.content) : [];
-      const books = [{ bookId: c.id, source: 'character' as const, entries: c.worldInfo }, ...library().sources(c.id, chatBookIds(c.metadata))];
+      const books = [{ bookId: c.id, source: 'character' as const, entries: c.worldInfo }, ...library().sources([c.id, branchRoot(c.id, (id) => ctx.reads()?.head(id) ?? null)], chatBookIds(c.metadata))];
       const bookOf = new Map(books.flatMap((b) => b.entries.map((e) => [e, b] as const)));
       const fired = scanWorldInfo(books.flatMap((b) => b.entries), recent);
       return fired.map(({ entry }) => ({ id: entry.id, comment: entry.comment ?? '', keys: entry.keywords, source: 'keyword', bookId: bookOf.get(entry)!.bookId, bookSource: bookOf.get(entry)!.source }));
