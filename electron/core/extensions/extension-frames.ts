@@ -12,6 +12,7 @@ import { MAX_FRONTEND_CALLS_IN_FLIGHT, type FrontendCall } from '../../../shared
 import { UnderWay } from './per-extension-limits';
 import { PageRequests, type PageRequest, type PageResponse } from './page-api';
 import type { SpindleHost } from './spindle-host/spindle-host';
+import { fail } from './spindle-host/handlers';
 
 export class ExtensionFrames {
   private readonly pages = new PageRequests();
@@ -65,6 +66,20 @@ export class ExtensionFrames {
       // What it made through the person's image connection, while it may make them.
       generatedImage: (imageId) => (entry.granted.has('image_gen') || entry.granted.has('images') ? this.spindle.images.read(id, imageId, { generated: true }) : null),
       activeChatId: () => this.spindle.activeChatId(),
+      activePresetId: () => this.spindle.activePresetId(),
+      settings: {
+        list: () => this.spindle.pageSettings.list(id),
+        get: (key) => this.spindle.pageSettings.get(id, key),
+        put: (values) => this.spindle.pageSettings.put(id, values),
+        delete: (key) => this.spindle.pageSettings.delete(id, key),
+      },
+      branch: async (chatId, messageId, name) => {
+        if (!entry.granted.has('chat_mutation')) throw new HostFailure({ code: 'PERMISSION_DENIED', message: 'chat_mutation — branching a chat needs the chat_mutation permission.', path: '/chatId' });
+        const chats = this.spindle.chats() ?? fail('UNSUPPORTED_HERE', 'No chats are open yet.');
+        const branched = await chats.branch(chatId, messageId);
+        if (name) chats.updateChat(branched, { name });
+        return branched;
+      },
       now: () => this.clock.now(),
     });
   }

@@ -1,7 +1,8 @@
 // Lumiverse's own REST API (`/api/v1/…`) as an extension's frontend reaches for it: the frame's fetch and XHR hand
 // such a request to the app, which asks the host here. The read-mostly routes published frontends use are answered in
-// Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas), and so is a
-// message's edit (ctx.chats.updateMessage's PUT, chat_mutation); resumable
+// Lumiverse's shapes, each with the permission its spindle.* twin needs (chats, characters, personas, presets), and
+// settings rows of its own are kept (page-settings.ts); so is a character's update (characters) and a
+// message's edit (ctx.chats.updateMessage's PUT, chat_mutation) and a chat's branch (chat_mutation); resumable
 // uploads land in the extension's own data, its images (spindle.images) are fetched by their url, and a picture is
 // made through the person's image connection as Lumiverse's image-gen route makes one (image_gen). Anything else
 // gets Lumiverse's error shape: `{ "error": … }` and a status.
@@ -14,6 +15,8 @@ import { MAX_UPLOAD_BYTES } from './spindle-host/extension-uploads';
 import { IMAGE_ID } from './spindle-host/extension-images';
 import { CHARACTER_IMAGE_ID, characterImageId } from '../../../shared/spindle/lumiverse-ids';
 import { fromBase64 } from '../util/base64';
+import { SESSION_LIMITS } from '../../../shared/types/chat';
+import type { SettingRow } from './spindle-host/page-settings';
 
 export interface PageRequest {
   method: string;
@@ -44,6 +47,17 @@ export interface PageDeps {
   generatedImage(id: string): { mime: string; bytes: Buffer } | null;
   /** The chat open now (the frame knows it already: ctx.getActiveChat needs no permission). */
   activeChatId(): string | null;
+  /** Its own rows of Lumiverse's settings (page-settings.ts). */
+  settings: {
+    list(): SettingRow[];
+    get(key: string): SettingRow | null;
+    put(values: Record<string, unknown>): Promise<SettingRow[]>;
+    delete(key: string): Promise<boolean>;
+  };
+  /** The preset the chats use now (Lumiverse's activeLoomPresetId), or null. */
+  activePresetId(): string | null;
+  /** chat_mutation: the chat branched at a message, as the person's Branch makes one (named `name` when given); its id. */
+  branch(chatId: string, messageId: string, name?: string): Promise<string>;
   now(): number;
 }
 
@@ -86,6 +100,17 @@ async function editMessage(m: RegExpMatchArray, _q: URLSearchParams, request: Pa
   return json(200, (messages.value as Array<{ id: string }>).find((message) => message.id === messageId) ?? null);
 }
 
+/** Lumiverse's branch route (Tapestry's "branch from here"): 201 with the new chat, its row as chats.get gives it. */
+async function branchChat(m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const input = jsonBody(request);
+  if (!input || typeof input.message_id !== 'string' || !input.message_id) return json(400, { error: 'message_id is required', code: 'INVALID_INPUT' });
+  if (input.name !== undefined && input.name !== null && (typeof input.name !== 'string' || input.name.length > SESSION_LIMITS.name)) return json(400, { error: `name is a string of at most ${SESSION_LIMITS.name} characters`, code: 'INVALID_INPUT' });
+  const id = await deps.branch(decodeURIComponent(m[1]!), input.message_id, typeof input.name === 'string' && input.name.trim() ? input.name : undefined);
+  // Its row is what the chats permission reads; without it, its id.
+  const chat = await deps.spindle('chats.get', [id]);
+  return json(201, chat.ok && chat.value ? chat.value : { id });
+}
+
 /**
  * Lumiverse's own image generation (autoimg asks it for a picture): a picture made from the request's prompt through
  * the person's image connection, as spindle.imageGen makes one (image_gen), kept as the extension's generated image.
@@ -121,12 +146,51 @@ async function imageGenerationSetting(_m: RegExpMatchArray, _q: URLSearchParams,
   return json(200, { key: 'imageGeneration', value: { enabled: true, provider: first.provider, connectionId: first.id, model: first.model }, updated_at: Math.floor(deps.now() / 1000) });
 }
 
+/** The settings the Workbench answers itself: what the page shows now, never an extension's to write. */
+const HOST_SETTINGS = new Set(['activeChatId', 'activePersonaId', 'imageGeneration', 'activeLoomPresetId']);
+const row = (key: string, value: unknown, deps: PageDeps) => ({ key, value, updated_at: Math.floor(deps.now() / 1000) });
+const hostSetting = (key: string) => json(403, { error: `"${key}" is the Council Workbench's own setting; an extension reads it and does not set it.`, code: 'PERMISSION_DENIED' });
+
+/** PUT settings/<key> ({ value }) or PUT settings ({ key: value, … }): its own rows, all checked before any is kept. */
+async function putSettings(m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const input = jsonBody(request);
+  if (!input) return json(400, { error: 'The body is a JSON object.', code: 'INVALID_INPUT' });
+  const values = m[1] === undefined ? input : { [decodeURIComponent(m[1])]: input.value };
+  const refused = Object.keys(values).find((key) => HOST_SETTINGS.has(key));
+  if (refused) return hostSetting(refused);
+  const rows = await deps.settings.put(values);
+  return json(200, m[1] === undefined ? rows : rows[0]);
+}
+
+/** A character's fields as Lumiverse's PUT takes them (its extensions replaced whole, as that route does). */
+const CHARACTER_KEYS = ['name', 'description', 'personality', 'scenario', 'first_mes', 'mes_example', 'creator_notes', 'system_prompt', 'post_history_instructions', 'creator', 'tags', 'alternate_greetings', 'extensions', 'world_book_ids'];
+async function putCharacter(m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const input = jsonBody(request);
+  if (!input) return json(400, { error: 'The body is a JSON object.', code: 'INVALID_INPUT' });
+  // Lumiverse's other columns (avatar paths, favourites) have no place here and are left as they are.
+  const patch = Object.fromEntries(CHARACTER_KEYS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
+  return via(deps, 'characters.update', [decodeURIComponent(m[1]!), patch]);
+}
+
 const CHARACTER_IMAGE_PATH = new RegExp(`^images/(${CHARACTER_IMAGE_ID.source.slice(1, -1)})$`);
 
 const ROUTES: Array<[string, RegExp, Route]> = [
   ['GET', /^settings\/activeChatId$/, (_m, _q, _r, deps) => json(200, { key: 'activeChatId', value: deps.activeChatId(), updated_at: Math.floor(deps.now() / 1000) })],
   ['GET', /^settings\/activePersonaId$/, (_m, _q, _r, deps) => via(deps, 'personas.getActive', [], (p) => ({ key: 'activePersonaId', value: (p as { id: string }).id, updated_at: Math.floor(deps.now() / 1000) }))],
   ['GET', /^settings\/imageGeneration$/, imageGenerationSetting],
+  ['GET', /^settings\/activeLoomPresetId$/, (_m, _q, _r, deps) => json(200, row('activeLoomPresetId', deps.activePresetId(), deps))],
+  ['GET', /^settings\/?$/, (_m, _q, _r, deps) => json(200, [row('activeChatId', deps.activeChatId(), deps), row('activeLoomPresetId', deps.activePresetId(), deps), ...deps.settings.list()])],
+  ['PUT', /^settings\/?$/, putSettings],
+  ['GET', /^settings\/([^/]+)$/, (m, _q, _r, deps) => {
+    const found = deps.settings.get(decodeURIComponent(m[1]!));
+    return found ? json(200, found) : json(404, { error: 'Not found' });
+  }],
+  ['PUT', /^settings\/([^/]+)$/, putSettings],
+  ['DELETE', /^settings\/([^/]+)$/, async (m, _q, _r, deps) => {
+    const key = decodeURIComponent(m[1]!);
+    if (HOST_SETTINGS.has(key)) return hostSetting(key);
+    return (await deps.settings.delete(key)) ? json(200, { success: true }) : json(404, { error: 'Not found' });
+  }],
   ['POST', /^image-gen\/generate$/, generateImage],
   ['GET', new RegExp(`^image-gen/results/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => imageAnswer(deps.image(m[1]!) ?? deps.generatedImage(m[1]!))],
   ['GET', /^system\/info$/, () =>
@@ -157,6 +221,7 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     const data = query.get('tail') === 'true' ? all.slice(-options.limit) : all.slice(options.offset, options.offset + options.limit);
     return json(200, query.get('tail') === 'true' ? data : { data, total: all.length, ...options });
   }],
+  ['POST', /^chats\/([^/]+)\/branch$/, branchChat],
   // ctx.chats.updateMessage's route (PUT, as Lumiverse's; PATCH too).
   ['PUT', MESSAGE_ROUTE, editMessage],
   ['PATCH', MESSAGE_ROUTE, editMessage],
@@ -165,6 +230,8 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     return via(deps, 'characters.list', [options], shape);
   }],
   ['GET', /^characters\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'characters.get', [decodeURIComponent(m[1]!)])],
+  ['PUT', /^characters\/([^/]+)$/, putCharacter],
+  ['GET', /^presets\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'presets.get', [decodeURIComponent(m[1]!)])],
   ['GET', /^personas$/, (_m, query, _r, deps) => {
     const { options, shape } = paged(query);
     return via(deps, 'personas.list', [options], shape);

@@ -5,13 +5,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
 import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 import { withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { frameFile } from '../../../electron/core/extensions/frontend-files';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import { fixture, waitFor } from './harness';
+import { frontendRig, page, type Answer } from './page-rig';
 import { MAX_OPEN_BYTES, MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
 
 let rig: ChatRig | null = null;
@@ -22,31 +23,8 @@ afterEach(async () => {
   cleanupTempDirs();
 });
 
-/** A frontend-only extension asking for `permissions`, installed with `granted`. */
-async function withFrontend(permissions: string[], granted: string[]): Promise<ChatRig> {
-  rig = await chatRig();
-  const dir = path.join(tempDir('cw-page-api-'), 'page_reader');
-  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'page_reader', name: 'Page Reader', version: '1.0.0', author: 'A', permissions }));
-  fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
-  await rig.host.extensions.installFromFolder(dir, { grant: granted as never }, () => undefined);
-  await waitFor(() => rig!.host.extensions.get('page_reader').status === 'running', 'page_reader to run');
-  return rig;
-}
-
-type Answer = { status: number; headers: Record<string, string>; body: string; bodyEncoding: string };
-async function page(r: ChatRig, method: string, pathname: string, headers: Record<string, string> = {}, body?: { text?: string; bytes?: Buffer }): Promise<Answer & { json?: Record<string, unknown> & { messages?: unknown } }> {
-  const result = await r.call('extensions.pageRequest', {
-    id: 'page_reader',
-    method,
-    path: pathname,
-    headers,
-    ...(body?.bytes ? { body: body.bytes.toString('base64'), bodyEncoding: 'base64' } : body?.text !== undefined ? { body: body.text, bodyEncoding: 'utf8' } : {}),
-  });
-  if (!result.ok) throw new Error(JSON.stringify(result.error));
-  const answer = result.value as Answer;
-  return { ...answer, ...(answer.headers['content-type']?.includes('json') ? { json: JSON.parse(answer.body) as Record<string, unknown> } : {}) };
-}
+/** A frontend-only extension asking for `permissions`, installed with `granted`; closed after the test. */
+const withFrontend = async (permissions: string[], granted: string[]) => (rig = await frontendRig(permissions, granted));
 
 describe("a frontend's /api/v1 requests", () => {
   it('reads the active chat, chats and characters in Lumiverse shapes with their permissions; refuses without them; anything else is a 404 in its error shape', async () => {

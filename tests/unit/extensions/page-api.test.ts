@@ -15,7 +15,7 @@ const caller = (extensionId: string) => ({ extensionId, allowed: () => true });
 const call = { signal: new AbortController().signal, emit: () => undefined };
 
 function deps(dataRoot: string, spindle: PageDeps['spindle'] = async () => ({ ok: true, value: null })): PageDeps {
-  return { extensionId: 'ext_a', spindle, uploads: new ExtensionUploads(dataRoot, clock), image: () => null, avatar: () => null, generatedImage: () => null, activeChatId: () => null, now: () => 0 };
+  return { extensionId: 'ext_a', spindle, uploads: new ExtensionUploads(dataRoot, clock), image: () => null, avatar: () => null, generatedImage: () => null, activeChatId: () => null, activePresetId: () => null, settings: { list: () => [], get: () => null, put: async () => [], delete: async () => false }, branch: async () => 'b', now: () => 0 };
 }
 
 describe('page requests', () => {
@@ -29,6 +29,15 @@ describe('page requests', () => {
     release();
     expect((await Promise.all(waiting)).map((a) => a.status)).toEqual(Array(MAX_PAGE_REQUESTS_IN_FLIGHT).fill(200));
     expect(await pages.answer({ method: 'GET', path: '/api/v1/system/info', headers: {} }, slow)).toMatchObject({ status: 200 });
+  });
+
+  it("answers Lumiverse's activeLoomPresetId with the chats' preset, and a preset by presets.get", async () => {
+    const asked: Array<[string, unknown[]]> = [];
+    const d = { ...deps(tempDir('cw-page-'), async (method, args) => (asked.push([method, args]), { ok: true, value: { id: args[0], name: 'Loom' } })), activePresetId: () => 'preset-1' };
+    const answer = async (path: string) => JSON.parse((await new PageRequests().answer({ method: 'GET', path, headers: {} }, d)).body) as unknown;
+    expect(await answer('/api/v1/settings/activeLoomPresetId')).toEqual({ key: 'activeLoomPresetId', value: 'preset-1', updated_at: 0 });
+    expect(await answer('/api/v1/presets/preset-1')).toEqual({ id: 'preset-1', name: 'Loom' });
+    expect(asked).toEqual([['presets.get', ['preset-1']]]);
   });
 
   it('a path that is not valid percent-encoding is a 400, not a failure of the host', async () => {

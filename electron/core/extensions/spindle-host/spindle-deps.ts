@@ -56,6 +56,7 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
     }),
     chats: () => sources.chats(),
     windowVisible: () => sources.windowVisible(),
+    activePresetId: () => sources.settings().chat?.presetId || null,
     presets: () => sources.presets,
     memories: () => sources.memories,
     regexScripts: () => sources.regexScripts,

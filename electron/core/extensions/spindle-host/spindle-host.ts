@@ -31,6 +31,7 @@ import { ExtensionProviders } from './extension-providers';
 import { SharedRpcPool } from './shared-rpc-pool';
 import { ExtensionUploads } from './extension-uploads';
 import { FrontendSettings } from './frontend-settings';
+import { PageSettings } from './page-settings';
 import { ExtensionImages } from './extension-images';
 import { imageGenHandlers, type ImageConnections } from './image-gen';
 import { ExtensionCommands } from './commands';
@@ -80,6 +81,8 @@ export interface SpindleHostDeps {
   imageGen?: () => ImageConnections | null;
   /** Whether a Workbench window is in view (spindle.users.isVisible). */
   windowVisible?: () => boolean;
+  /** The preset the chats use now (Lumiverse's activeLoomPresetId); null when none is chosen. */
+  activePresetId?: () => string | null;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -125,6 +128,8 @@ export class SpindleHost {
   readonly images: ExtensionImages;
   /** Their frontends' own settings (ctx.settings). */
   readonly frontendSettings: FrontendSettings;
+  /** Their frontends' rows of Lumiverse's settings (REST `/api/v1/settings/<key>`). */
+  readonly pageSettings: PageSettings;
   /** Their command palette entries (spindle.commands), run from their cards. */
   readonly commands: ExtensionCommands;
   /** The dialogs their backends open for the person. */
@@ -151,6 +156,7 @@ export class SpindleHost {
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock, (sessionId) => chats()?.avatarFile(sessionId) ?? null);
     this.frontendSettings = new FrontendSettings(options.dataRoot);
+    this.pageSettings = new PageSettings(options.dataRoot, () => clock.now());
     this.storages = new StorageAreas(options.dataRoot);
     this.commands = new ExtensionCommands(changed);
     this.dialogs = new BackendDialogs((event) => options.dialogEvent?.(event), options.timers ?? systemTimers, clock);
@@ -238,6 +244,11 @@ export class SpindleHost {
     return this.chats()?.activeId() ?? null;
   }
 
+  /** The preset the chats use now, when one is chosen. */
+  activePresetId(): string | null {
+    return this.options.deps?.activePresetId?.() ?? null;
+  }
+
   /** The Workbench's sessions as extensions read them, when this host has them. */
   chats(): ChatReads | null {
     return this.options.deps?.chats?.() ?? null;
@@ -284,6 +295,7 @@ export class SpindleHost {
     this.uploads.forget(extensionId);
     this.images.forget(extensionId);
     this.frontendSettings.forget(extensionId);
+    this.pageSettings.forget(extensionId);
   }
 
   /** A call refused for a permission it lacks: kept for its card (a grant clears what it allows: permissionGranted). */
