@@ -8,7 +8,7 @@ import { createContext } from './context';
 import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
-import { followChat, followOpenSettings, installPageFetch, installPageXhr } from './lumiverse-page';
+import { followChat, followRouteChanges, followOpenSettings, installPageFetch, installPageXhr } from './lumiverse-page';
 import { watchBodyLayer } from './body-layer';
 import { createComposerStandIn } from './lumiverse-composer';
 import { installClipboard } from './clipboard';
@@ -64,6 +64,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   installClipboard(window, channel);
   followOpenSettings(window, channel);
   followChat(window, init.activeChat);
+  followRouteChanges(window, channel);
   const composer = createComposerStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));
   const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }), composer.placed);
   channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));

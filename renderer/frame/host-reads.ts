@@ -6,6 +6,7 @@ import { STATE_SELECTORS, type HostState, type HostSurface } from '../../shared/
 import { frameError } from './channel';
 import type { RuntimeState } from './runtime-state';
 import { tellEach } from './tell-each';
+import { routedChat } from './lumiverse-page';
 
 /** Two JSON values alike (the app sends plain data). */
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -66,6 +67,9 @@ export function createHostReads(state: RuntimeState) {
     /** Opens a drawer tab (a section of the app or an extension's tab); a target goes to this extension's own deep links. */
     async invoke(ref: SurfaceRef, params?: unknown): Promise<null> {
       const target = typeof ref === 'string' ? { kind: 'drawer_tab', id: ref } : { kind: String(ref?.kind ?? ''), id: String(ref?.id ?? '') };
+      // A route to a chat (Tapestry's "go to branch") opens it; the Workbench has no other routes to go to.
+      const chatId = target.kind === 'route' ? routedChat(target.id) : null;
+      if (chatId !== null) return (await state.channel.request('host.call', { method: 'route.openChat', args: [chatId] }), null);
       if (target.kind !== 'drawer_tab') throw frameError('HOST_ACTION_UNMAPPED', `HOST_ACTION_UNMAPPED:${target.kind}:${target.id}`);
       const known = state.hostState.surfaces.find((s) => s.kind === target.kind && s.id === target.id);
       if (!known) throw frameError('HOST_ACTION_UNAVAILABLE', `HOST_ACTION_UNAVAILABLE:${target.kind}:${target.id}`);

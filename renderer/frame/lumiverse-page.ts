@@ -194,12 +194,42 @@ export function installPageXhr(win: Window & typeof globalThis, channel: FrameCh
   };
 }
 
+/** The chat each page's route was last set to by the app (followChat). */
+const followed = new WeakMap<Window, string | null>();
+
 /** The route follows the open chat (`/chat/<id>`, or `/` between chats), and route listeners hear it as navigation. */
 export function followChat(win: Window, chatId: string | null): void {
+  followed.set(win, chatId);
   const path = chatId ? `/chat/${encodeURIComponent(chatId)}` : '/';
   if (win.location.pathname === path) return;
   win.history.replaceState(win.history.state, '', `${path}${win.location.search}${win.location.hash}`);
   win.dispatchEvent(new PopStateEvent('popstate', { state: win.history.state }));
+}
+
+/** The chat a route names (`/chat/<id>`, as Lumiverse's router has it), or null. */
+export function routedChat(route: string): string | null {
+  const match = /^\/chat\/([^/?#]{1,400})\/?(?:[?#]|$)/.exec(route);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A frontend that routes as Lumiverse's page does (history.pushState to `/chat/<id>`, Tapestry's "go to branch") asks
+ * the app to open that chat, as Lumiverse's router would; its own route changes elsewhere stay its own.
+ */
+export function followRouteChanges(win: Window, channel: FrameChannel): void {
+  for (const name of ['pushState', 'replaceState'] as const) {
+    const original = win.history[name];
+    win.history[name] = function (this: History, data: unknown, unused: string, url?: string | URL | null) {
+      original.call(this, data, unused, url);
+      const chatId = routedChat(win.location.pathname);
+      if (chatId !== null && chatId !== followed.get(win)) void channel.request('host.call', { method: 'route.openChat', args: [chatId] }).catch(() => undefined);
+    };
+  }
 }
 
 /**

@@ -33,8 +33,8 @@ export type HostEvent =
   | { type: 'extension.dialog'; dialog: BackendDialog }
   /** A backend's dialog was answered (in some window), closed by the extension, or timed out: drop it. */
   | { type: 'extension.dialog-closed'; dialogId: string }
-  /** Its backend asked to take the person somewhere (spindle.ui): a Lumiverse drawer tab id, an extension's tab, or settings. */
-  | ({ type: 'extension.ui'; id: string } & ({ action: 'openDrawerTab'; tabId: string } | { action: 'closeDrawer' } | { action: 'openSettings'; viewId: string | null }))
+  /** It asked to take the person somewhere (spindle.ui, its frame's route): a Lumiverse drawer tab id, an extension's tab, settings, or a chat. */
+  | ({ type: 'extension.ui'; id: string } & ({ action: 'openDrawerTab'; tabId: string } | { action: 'closeDrawer' } | { action: 'openSettings'; viewId: string | null } | { action: 'openChat'; chatId: string }))
   /** For every extension's frontend frames: an event with Lumiverse's name and payload (GENERATION_ENDED, CHAT_SWITCHED…). */
   | { type: 'extension.event'; event: string; payload: unknown }
   /** MCP servers: status/config/tool count changed; removed; one log line (rate-limited; mcp.log has all). */
@@ -75,7 +75,7 @@ export const HOST_EVENTS = {
   'extension.toast': 'A toast an extension asked for.',
   'extension.dialog': "A dialog an extension's backend opened for the person.",
   'extension.dialog-closed': "An extension's dialog was answered or closed.",
-  'extension.ui': 'An extension asked to take the person to a place of the app (spindle.ui.openDrawerTab, closeDrawer, openSettings).',
+  'extension.ui': "An extension asked to take the person to a place of the app (spindle.ui.openDrawerTab, closeDrawer, openSettings) or to a chat (its frame's route).",
   'extension.event': "An event every extension's frontend hears (GENERATION_ENDED, CHAT_SWITCHED…).",
   'mcp.changed': "An MCP server's status, config or tools changed.",
   'mcp.removed': 'An MCP server was removed.',

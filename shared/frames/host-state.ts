@@ -121,7 +121,8 @@ export type HostState = Static<typeof HostStateSchema>;
 
 /**
  * What a frontend asks of the host for v2's domain members (and the character editor's saves): the spindle methods its
- * backend could call with the same permissions (the frame is the same extension), and its own settings (ctx.settings).
+ * backend could call with the same permissions (the frame is the same extension), its own settings (ctx.settings), and
+ * its route's move to a chat.
  */
 export const FRONTEND_CALLS = [
   'ui.openDrawerTab',
@@ -156,6 +157,8 @@ export const FRONTEND_CALLS = [
   'presets.update',
   'frontendSettings.read',
   'frontendSettings.write',
+  // Its route went to `/chat/<id>` (a history change, or surfaces.invoke of that route): the window opens that chat.
+  'route.openChat',
 ] as const;
 export type FrontendCall = (typeof FRONTEND_CALLS)[number];
 /** Calls of one extension's frontends the host answers at once; more are refused (RATE_LIMITED), so its frame queues them. */

@@ -4,6 +4,7 @@
 // has not is left alone, and a flood of moves is refused.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppStore } from '../../renderer/src/stores/app/app-store';
+import { loadSessions, openSession } from '../../renderer/src/stores/chat/chat-commands';
 import { navigate } from '../../renderer/src/features/frontends/ExtensionNavigation';
 import { createFrontendsStore, frontendsActions } from '../../renderer/src/features/frontends/frontends-store';
 import { buttonNamed, cleanup, renderShell, settle } from './harness';
@@ -97,5 +98,22 @@ describe('spindle.ui', () => {
     expect(navigate({ type: 'extension.ui', id: 'lumivn', action: 'openSettings', viewId: null }, app, frontends)).toBe(false);
     expect(navigate({ type: 'extension.ui', id: 'lumivn', action: 'closeDrawer' }, app, frontends)).toBe(true);
     expect(frontends.getState().drawerOpen).toBe(false);
+  });
+
+  it("its frame's route to a chat (Tapestry's “go to branch”) opens that chat in the Workbench; a chat the app does not list is left alone", async () => {
+    const host = await RealHost.start({ bundledExtensionsDir: null });
+    const first = await host.arrange('chat.sessions.create', { title: 'The lighthouse' });
+    const branch = await host.arrange('chat.sessions.create', { title: 'The lighthouse (branch)' });
+    const app = createAppStore();
+    const frontends = createFrontendsStore();
+    await loadSessions(app, host);
+    await openSession(app, host, first.id);
+    app.getState().sectionSelected('connections');
+    let went = false;
+    await settle(() => void (went = navigate({ type: 'extension.ui', id: 'tapestry', action: 'openChat', chatId: branch.id }, app, frontends, host)));
+    expect(went).toBe(true);
+    expect(app.getState()).toMatchObject({ section: 'workbench', chat: { openId: branch.id, open: { id: branch.id, title: 'The lighthouse (branch)' } } });
+    expect(navigate({ type: 'extension.ui', id: 'tapestry', action: 'openChat', chatId: 'no-such-chat' }, app, frontends, host)).toBe(false);
+    expect(app.getState().chat.openId).toBe(branch.id);
   });
 });

@@ -8,6 +8,7 @@ import type { HostState } from '../../shared/frames/host-state';
 import { placeId } from '../../renderer/src/features/frontends/lumiverse-places';
 import { frontendsActions, type Surface } from '../../renderer/src/features/frontends/frontends-store';
 import { ID, rig, settled } from './frame-rig';
+import { followChat, followRouteChanges, routedChat } from '../../renderer/frame/lumiverse-page';
 
 const TABS: HostState['surfaces'] = [
   { kind: 'drawer_tab', id: 'connections', label: 'Connections' },
@@ -66,12 +67,39 @@ describe('ctx.host (frontend v2)', () => {
     ]);
     await expect(r.ctx.host.surfaces.invoke({ kind: 'drawer_tab', id: 'nowhere' })).rejects.toMatchObject({ code: 'HOST_ACTION_UNAVAILABLE', message: 'HOST_ACTION_UNAVAILABLE:drawer_tab:nowhere' });
     await expect(r.ctx.host.surfaces.invoke({ kind: 'route', id: '/chat' })).rejects.toMatchObject({ code: 'HOST_ACTION_UNMAPPED', message: 'HOST_ACTION_UNMAPPED:route:/chat' });
+    await expect(r.ctx.host.surfaces.invoke({ kind: 'route', id: '/characters/c1' })).rejects.toMatchObject({ code: 'HOST_ACTION_UNMAPPED' });
     expect(calls).toHaveLength(2);
+    // A route to a chat (Tapestry's "go to branch") asks the app to open it.
+    await expect(r.ctx.host.surfaces.invoke({ kind: 'route', id: '/chat/branch%201' })).resolves.toBeNull();
+    expect(calls.at(-1)).toEqual(['route.openChat', ['branch 1']]);
     // A refusal of the host (too many moves) reaches the extension.
     r.frontend = () => {
       throw Object.assign(new Error('At most 5 moves of the app in 10 s.'), { code: 'RATE_LIMITED' });
     };
     await expect(r.ctx.host.surfaces.invoke({ kind: 'drawer_tab', id: 'connections' })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+});
+
+describe("a frontend's own route", () => {
+  it('a history change to /chat/<id> asks the app to open that chat; the app’s own following of the open chat, and other routes, ask nothing', async () => {
+    const r = await rig(['tools']);
+    const calls: unknown[] = [];
+    r.frontend = (method, args) => void calls.push([method, args]);
+    // A page of its own (the rig's jsdom window) set up as frame-main.ts sets the runtime's.
+    followChat(window, 'chat-1');
+    followRouteChanges(window, r.channel);
+    window.history.pushState(null, '', '/chat/chat-2');
+    window.history.replaceState(null, '', '/chat/chat%203?x=1');
+    window.history.pushState(null, '', '/characters/c1');
+    window.history.pushState(null, '', '/chat/chat-1');
+    followChat(window, 'chat-4');
+    await settled();
+    expect(calls).toEqual([
+      ['route.openChat', ['chat-2']],
+      ['route.openChat', ['chat 3']],
+    ]);
+    expect(window.location.pathname).toBe('/chat/chat-4');
+    expect(['/chat/%E0', '/chat/', '/chats/a', `/chat/${'x'.repeat(401)}`].map(routedChat)).toEqual([null, null, null, null]);
   });
 });
 

@@ -94,6 +94,7 @@ export class ExtensionFrames {
     try {
       if (method === 'frontendSettings.read') return this.spindle.frontendSettings.read(id);
       if (method === 'frontendSettings.write') return await this.spindle.frontendSettings.write(id, args[0], args[1]);
+      if (method === 'route.openChat') return this.spindle.openChat(id, typeof args[0] === 'string' ? args[0] : fail('INVALID_INPUT', 'A chat id is a string.', '/args/0'));
       const answered = await spindle(method, args);
       if (!answered.ok) throw new HostFailure(answered.error);
       return answered.value;

@@ -1,6 +1,6 @@
 // Lumiverse's frontend extensibility v2 as the host answers a frame (extensions.frontendCall): the domain members are
 // the spindle methods its backend could call, with the same permissions and refusals on its card; its settings are
-// its own, kept on disk across a restart, with clear refusals for bad keys and values.
+// its own, kept on disk across a restart, with clear refusals for bad keys and values; its route's move to a chat.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +70,19 @@ describe("a frontend's v2 members on the host", () => {
     const again = (await r.call('chat.sessions.get', { sessionId: id })) as typeof session;
     expect(again.value.card?.data.extensions).toEqual({ mind: { seed: 1 } });
   }, 60_000);
+
+  it("its route's move to a chat opens that chat in the window, counted with its other moves; a chat that is no session is refused", async () => {
+    const r = await withFrontend([], []);
+    const id = await newSession(r);
+    expect(await frontendCall(r, 'route.openChat', [id])).toMatchObject({ ok: true });
+    expect(r.events.filter((e) => e.type === 'extension.ui')).toEqual([{ type: 'extension.ui', id: ID, action: 'openChat', chatId: id }]);
+    expect(await frontendCall(r, 'route.openChat', ['no-such-chat'])).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', path: '/chatId' } });
+    expect(await frontendCall(r, 'route.openChat', [42])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', path: '/args/0' } });
+    for (let i = 0; i < 4; i++) expect(await frontendCall(r, 'route.openChat', [id])).toMatchObject({ ok: true });
+    expect(await frontendCall(r, 'route.openChat', [id])).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED' } });
+    expect(await frontendCall(r, 'ui.openDrawerTab', ['connections'])).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED' } });
+    expect(r.events.filter((e) => e.type === 'extension.ui')).toHaveLength(5);
+  });
 
   it('only the members the frames have are callable; a stopped extension has no frontend to answer', async () => {
     const r = await withFrontend([], []);

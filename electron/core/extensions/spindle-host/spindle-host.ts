@@ -14,7 +14,7 @@ import { councilHandlers, type CouncilReads } from './council-reads';
 import { ExtensionEnclave } from './enclave';
 import { ExtensionEphemeral } from './ephemeral';
 import { StorageAreas } from './storage-areas';
-import type { HandlersOf, SpindleHandlers } from './handlers';
+import { fail, type HandlersOf, type SpindleHandlers } from './handlers';
 import { PipelineRegistrations } from './registrations';
 import { declaresError, dispatchSpindle } from './spindle-dispatch';
 import type { SpindleCall } from '../workers/worker-host-types';
@@ -35,7 +35,7 @@ import { PageSettings } from './page-settings';
 import { ExtensionImages } from './extension-images';
 import { imageGenHandlers, type ImageConnections } from './image-gen';
 import { ExtensionCommands } from './commands';
-import { uiHandlers, type UiNavigation } from './ui-navigation';
+import { uiHandlers, windowMoves, type UiNavigation } from './ui-navigation';
 import { presetHandlers } from './presets';
 import { dryRunHandler } from './prompt-dry-run';
 import { memoryHandlers } from './memories';
@@ -135,6 +135,7 @@ export class SpindleHost {
   /** The dialogs their backends open for the person. */
   readonly dialogs: BackendDialogs;
   private readonly pool: SharedRpcPool;
+  private readonly moves: ReturnType<typeof windowMoves>;
 
   constructor(private readonly options: SpindleHostOptions) {
     const deps = options.deps ?? {};
@@ -156,6 +157,7 @@ export class SpindleHost {
     this.uploads = new ExtensionUploads(options.dataRoot, clock);
     this.images = new ExtensionImages(options.dataRoot, clock, (sessionId) => chats()?.avatarFile(sessionId) ?? null);
     this.frontendSettings = new FrontendSettings(options.dataRoot);
+    this.moves = windowMoves(clock, (id, to) => options.navigate?.(id, to));
     this.pageSettings = new PageSettings(options.dataRoot, () => clock.now());
     this.storages = new StorageAreas(options.dataRoot);
     this.commands = new ExtensionCommands(changed);
@@ -178,7 +180,7 @@ export class SpindleHost {
       ...this.uploads.handlers(),
       ...this.images.handlers(),
       ...this.commands.handlers(),
-      ...uiHandlers(clock, (id, to) => options.navigate?.(id, to)),
+      ...uiHandlers(this.moves),
       ...imageGenHandlers(deps.imageGen ?? (() => null), this.images),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
@@ -242,6 +244,15 @@ export class SpindleHost {
   /** The chat extensions see as active (a starting worker hears CHAT_SWITCHED with it). */
   activeChatId(): string | null {
     return this.chats()?.activeId() ?? null;
+  }
+
+  /**
+   * Its frame's route went to a chat (`/chat/<id>`, Tapestry's "go to branch"): the window opens it, as Lumiverse's
+   * router does, counted with its other moves of the window. NOT_FOUND for a chat that is no saved session.
+   */
+  openChat(extensionId: string, chatId: string): null {
+    if (!this.chats()?.saved(chatId)) fail('NOT_FOUND', `There is no chat ${chatId.slice(0, 200)} to open.`, '/chatId');
+    return this.moves(extensionId, { action: 'openChat', chatId });
   }
 
   /** The preset the chats use now, when one is chosen. */

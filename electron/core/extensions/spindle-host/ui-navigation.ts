@@ -6,7 +6,7 @@ import { RecentWindow } from '../per-extension-limits';
 import type { Clock } from '../../ports';
 import { fail, type HandlersOf } from './handlers';
 
-export type UiNavigation = { action: 'openDrawerTab'; tabId: string } | { action: 'closeDrawer' } | { action: 'openSettings'; viewId: string | null };
+export type UiNavigation = { action: 'openDrawerTab'; tabId: string } | { action: 'closeDrawer' } | { action: 'openSettings'; viewId: string | null } | { action: 'openChat'; chatId: string };
 
 /** At most this many moves of one extension in NAVIGATION_WINDOW_MS; the rest are refused (RATE_LIMITED). */
 export const MAX_NAVIGATIONS = 5;
@@ -21,13 +21,17 @@ export const WORKBENCH_TABS = [
   { id: 'characters', shortName: 'Chars', tabName: 'Chat', tabDescription: 'The Workbench chat and its sessions', keywords: ['chat', 'character', 'session'] },
 ].map((tab) => ({ ...tab, source: 'builtin' as const }));
 
-export function uiHandlers(clock: Clock, navigate: (extensionId: string, to: UiNavigation) => void): HandlersOf<'ui'> {
+/** An extension's moves of the window, by spindle.ui or its frame's route: at most MAX_NAVIGATIONS in the window. */
+export function windowMoves(clock: Clock, navigate: (extensionId: string, to: UiNavigation) => void): (extensionId: string, to: UiNavigation) => null {
   const recent = new RecentWindow(MAX_NAVIGATIONS, NAVIGATION_WINDOW_MS, () => clock.now());
-  const move = (extensionId: string, to: UiNavigation) => {
+  return (extensionId, to) => {
     if (!recent.take(extensionId)) fail('RATE_LIMITED', `At most ${MAX_NAVIGATIONS} moves of the app in ${NAVIGATION_WINDOW_MS / 1000} s; this one was not made.`);
     navigate(extensionId, to);
     return null;
   };
+}
+
+export function uiHandlers(move: ReturnType<typeof windowMoves>): HandlersOf<'ui'> {
   return {
     'ui.getDrawerTabs': () => WORKBENCH_TABS,
     'ui.getSettingsTabs': () => [],

@@ -1,6 +1,6 @@
-// Where an extension's backend asks to take the person (spindle.ui, extension.ui events): Lumiverse's drawer tab ids
-// the Workbench has a place for open that section, an extension's own drawer tab opens beside the chat, closeDrawer
-// folds the extensions drawer. The window moves only when the person was just using that extension (its card, a
+// Where an extension asks to take the person (spindle.ui, its frame's route; extension.ui events): Lumiverse's drawer
+// tab ids the Workbench has a place for open that section, an extension's own drawer tab opens beside the chat,
+// closeDrawer folds the extensions drawer, a route to a chat opens it. The window moves only when the person was just using that extension (its card, a
 // surface of it, its frame holding the focus); otherwise it asks, so no extension takes the screen, or a half-filled
 // form, away from the person. A place the Workbench has not is left alone, as Lumiverse's window ignores a tab id it
 // does not know.
@@ -10,6 +10,8 @@ import { useAppStoreApi, useHost } from '../../app/context';
 import { sectionById } from '../../app/sections';
 import { LUMIVERSE_PLACES, placeId } from './lumiverse-places';
 import type { AppStore } from '../../stores/app/app-store';
+import type { HostConnection } from '../../api/connection';
+import { openSession } from '../../stores/chat/chat-commands';
 import { useFrontends } from './frontends-context';
 import { drawerTabs, type FrontendsStore } from './frontends-store';
 
@@ -19,8 +21,20 @@ const GESTURE_MS = 5_000;
 type Navigation = Extract<HostEvent, { type: 'extension.ui' }>;
 
 /** Where `to` leads, as the person reads it, or null when the Workbench has no such place. */
-function destination(to: Navigation, frontends: FrontendsStore): { label: string; go(app: AppStore): void } | null {
+function destination(to: Navigation, frontends: FrontendsStore, app: AppStore, host?: HostConnection): { label: string; go(app: AppStore): void } | null {
   if (to.action === 'closeDrawer') return { label: 'fold the extensions drawer', go: () => frontends.setState({ drawerOpen: false }) };
+  if (to.action === 'openChat') {
+    // Its frame's route went to a chat (Tapestry's "go to branch"): that chat opens in the Workbench.
+    const session = app.getState().chat.sessions.find((s) => s.id === to.chatId);
+    if (!session || !host) return null;
+    return {
+      label: `open the chat “${session.title || session.characterName}”`,
+      go: (store) => {
+        store.getState().sectionSelected('workbench');
+        void openSession(store, host, to.chatId);
+      },
+    };
+  }
   const place = to.action === 'openDrawerTab' ? to.tabId : to.viewId;
   // Its own places only: an extension's id of `constructor` is no place.
   const section = place && Object.hasOwn(LUMIVERSE_PLACES, place) ? LUMIVERSE_PLACES[place] : undefined;
@@ -41,8 +55,8 @@ function destination(to: Navigation, frontends: FrontendsStore): { label: string
 }
 
 /** Moves the window as `to` asks; false when the Workbench has no such place. */
-export function navigate(to: Navigation, app: AppStore, frontends: FrontendsStore): boolean {
-  const found = destination(to, frontends);
+export function navigate(to: Navigation, app: AppStore, frontends: FrontendsStore, host?: HostConnection): boolean {
+  const found = destination(to, frontends, app, host);
   found?.go(app);
   return found !== null;
 }
@@ -74,7 +88,7 @@ export function ExtensionNavigation() {
     let seq = 0;
     const off = host.onEvent((event) => {
       if (event.type !== 'extension.ui') return;
-      const found = destination(event, store);
+      const found = destination(event, store, app, host);
       if (!found) return;
       // Its frame holding the focus (clicks inside a frame never reach this page) counts as using it.
       if (Date.now() - (used.get(event.id) ?? -Infinity) < GESTURE_MS || ownerOf(document.activeElement) === event.id) return found.go(app);
