@@ -1,4 +1,5 @@
-// spindle.generate's caps and aborts with a real worker and the real local LLM server: concurrency, per-minute rate, timeout, cancel from the extension, stop and crash.
+// spindle.generate's caps and aborts with a real worker and the real local LLM server: past its concurrency or per-minute
+// share a generation waits its turn (generation-queue.test.ts times it), timeout, cancel from the extension, stop and crash.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionProfile } from '../../../shared/types/llm';
 import { MemorySecretStore } from '../../../electron/core/connections/secret-store';
@@ -68,27 +69,41 @@ const answerOf = (result: ExecuteResult) => {
 };
 
 describe('spindle.generate caps', () => {
-  it('a third concurrent generation is refused RATE_LIMITED; stopping the extension aborts the running two', async () => {
+  it('a third concurrent generation waits for its turn and starts when one ends; stopping the extension aborts the running and the waiting', async () => {
     const t = await setup({ maxConcurrent: 2 });
-    server.enqueue({ text: ['a', 'b'], stallAfter: 1 }, { text: ['a', 'b'], stallAfter: 1 });
-    const first = t.quiet();
+    server.enqueue({ text: ['a', 'b'], stallAfter: 1 }, { text: ['a', 'b'], stallAfter: 1 }, { text: 'three' });
+    const controller = new AbortController();
+    const first = t.quiet({ passSignal: true }, { signal: controller.signal });
     const second = t.quiet();
     await waitFor(() => server.generations.length === 2, 'two generations on the server');
-    expect(answerOf(await t.quiet())).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED', hint: expect.stringMatching(/finished/) } });
-    await t.manager.disable(ID);
-    await waitFor(() => server.clientAborts === 2, 'both requests aborted on the wire');
-    // The tool calls themselves end with the worker.
-    expect((await first).ok).toBe(false);
-    expect((await second).ok).toBe(false);
+    const third = t.quiet();
+    await waitFor(() => t.manager.getLogLines(ID).some((l) => l.includes('generate.quiet waits for its turn')), 'the third to wait');
     expect(server.generations).toHaveLength(2);
+    controller.abort();
+    expect(await first).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(answerOf(await third)).toEqual({ ok: true, value: 'three' });
+    server.enqueue({ text: ['a', 'b'], stallAfter: 1 });
+    const fourth = t.quiet();
+    const fifth = t.quiet();
+    await waitFor(() => server.generations.length === 4, 'the fourth on the server');
+    await waitFor(() => t.manager.getLogLines(ID).filter((l) => l.includes('waits for its turn')).length === 2, 'the fifth to wait');
+    await t.manager.disable(ID);
+    await waitFor(() => server.clientAborts === 3, 'the running requests aborted on the wire');
+    // The tool calls themselves end with the worker; the one that waited never reached the server.
+    for (const call of [second, fourth, fifth]) expect((await call).ok).toBe(false);
+    expect(server.generations).toHaveLength(4);
   });
 
-  it('more than maxPerMinute starts are refused RATE_LIMITED with a wait hint', async () => {
+  it('past maxPerMinute starts a generation waits for the minute instead of being refused', async () => {
     const t = await setup({ maxPerMinute: 2 });
     server.enqueue({ text: 'one' }, { text: 'two' });
     expect(answerOf(await t.quiet())).toEqual({ ok: true, value: 'one' });
     expect(answerOf(await t.quiet())).toEqual({ ok: true, value: 'two' });
-    expect(answerOf(await t.quiet())).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED', hint: expect.stringMatching(/Try again in \d+ s/) } });
+    const third = t.quiet();
+    await waitFor(() => t.manager.getLogLines(ID).some((l) => l.includes('generate.quiet waits for its turn')), 'the third to wait');
+    expect(server.generations).toHaveLength(2);
+    await t.manager.disable(ID);
+    expect((await third).ok).toBe(false);
     expect(server.generations).toHaveLength(2);
   });
 

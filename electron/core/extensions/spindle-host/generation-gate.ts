@@ -2,8 +2,9 @@
 //
 // The worker asks with a `generate.quiet` / `generate.raw` request; the answer is one `response`. The gate checks, in
 // order: the `generation` permission (refused → a `permission_denied` event plus PERMISSION_DENIED;
-// nothing reaches a connection), the input (validateGenerateInput, INVALID_INPUT), at most
-// `maxConcurrent` generations running and `maxPerMinute` started per extension (RATE_LIMITED). A
+// nothing reaches a connection), the input (validateGenerateInput, INVALID_INPUT), then at most
+// `maxConcurrent` generations running and `maxPerMinute` started per extension: one past them waits for its turn
+// (up to MAX_WAITING, each for at most the timeout; RATE_LIMITED beyond). A
 // running generation is aborted when its time is up (LLM_TIMEOUT), the extension cancels it, its
 // permission is revoked (PERMISSION_DENIED), or its worker stops or dies. Only text goes back; every
 // error is reduced to { code, message, hint?, path? } and run through the host's Redactor.
@@ -11,10 +12,7 @@ import { HostFailure, isHostError, type HostError } from '../../../../shared/err
 import {
   GENERATE_TIMEOUT_MS,
   MAX_ERROR_TEXT_CHARS,
-  MAX_GENERATE_RESULT_BYTES,
-  utf8ByteLength,
   type GenerateKind,
-  type LumiverseBatchInput,
   type LumiverseGenerateInput,
   type LogLevel,
   type QuietGenerateInput,
@@ -24,6 +22,7 @@ import {
 import { validateGenerateInput, validateLumiverseGenerate } from '../../../../shared/spindle/generate-requests';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Redactor } from '../../connections/redact';
+import { quietValue, rawValue, runBatch, type Answer } from './generation-answers';
 import { systemClock, systemTimers, type Clock, type Timers } from '../../ports';
 
 /** What the host runs generations with (electron/core/generation/extension-generator.ts). Rejects with HostFailure. */
@@ -75,6 +74,24 @@ export interface GenerationGateOptions {
   log(extensionId: string, level: LogLevel, text: string): void;
 }
 
+/** A request checked for its kind: how to run it and shape its answer. */
+type Checked = { ok: true; run(generator: ExtensionGenerator, signal: AbortSignal, chunk: (value: unknown) => void): Promise<unknown>; answer(value: unknown): Answer };
+
+/** A generation that waits for its turn. */
+interface Pending {
+  requestId: string;
+  target: GenerationReplyTarget;
+  operation: string;
+  checked: Checked;
+  /** Asked again when it starts: a revoke meanwhile refuses it. */
+  allowed: () => boolean;
+  /** Its wait's end. */
+  timer: unknown;
+}
+
+/** Generations of one extension that may wait for their turn; more are refused. */
+export const MAX_WAITING = 64;
+
 interface Running {
   target: GenerationReplyTarget;
   operation: string;
@@ -97,6 +114,9 @@ export class GenerationGate {
   private readonly running = new Map<string, Map<string, Running>>();
   /** Extension id → start times within the last minute (kept across restarts of the worker). */
   private readonly starts = new Map<string, number[]>();
+  /** Extension id → generations waiting for their turn, oldest first. */
+  private readonly waiting = new Map<string, Pending[]>();
+  private readonly pumpTimers = new Map<string, unknown>();
 
   constructor(private readonly options: GenerationGateOptions) {
     this.limits = { ...DEFAULT_GENERATION_LIMITS, ...options.limits };
@@ -129,27 +149,76 @@ export class GenerationGate {
       this.options.log(extensionId, 'warn', `${operation} refused: ${checked.error.message}${checked.error.path ? ` (at ${checked.error.path})` : ''}`);
       return refuse(checked.error);
     }
-    let mine = this.running.get(extensionId);
-    if (mine?.has(requestId)) return refuse({ code: 'DUPLICATE_CALL_ID', message: `A generation with request id ${requestId} is already running.` });
-    if ((mine?.size ?? 0) >= this.limits.maxConcurrent) {
-      return refuse({
-        code: 'RATE_LIMITED',
-        message: `Extension "${extensionId}" already has ${mine!.size} generations running; the limit is ${this.limits.maxConcurrent}.`,
-        hint: 'Start the next one when one has finished.',
-      });
+    if (this.running.get(extensionId)?.has(requestId) || this.waiting.get(extensionId)?.some((w) => w.requestId === requestId)) {
+      return refuse({ code: 'DUPLICATE_CALL_ID', message: `A generation with request id ${requestId} is already running.` });
     }
+    const pending: Pending = { requestId, target, operation, checked, allowed, timer: null };
+    if (this.room(extensionId) === 'now') return this.start(extensionId, pending);
+    // Past its share, a generation waits its turn, as Lumiverse (which sets no cap) would simply run it: a tracker
+    // backfilling a long chat one turn at a time gets every turn, a little later.
+    const queue = this.waiting.get(extensionId) ?? [];
+    if (queue.length >= MAX_WAITING) {
+      return refuse({ code: 'RATE_LIMITED', message: `Extension "${extensionId}" already has ${queue.length} generations waiting for their turn; the limit is ${MAX_WAITING}.`, hint: 'Start the next one when one has finished.' });
+    }
+    pending.timer = this.timers.setTimeout(() => {
+      this.unqueue(extensionId, pending);
+      this.options.log(extensionId, 'warn', `${operation} refused: it waited ${Math.round(this.limits.timeoutMs / 1000)} s for its turn.`);
+      refuse({ code: 'RATE_LIMITED', message: `The generation waited ${Math.round(this.limits.timeoutMs / 1000)} s for its turn and did not start.`, hint: 'Start fewer generations at once.' });
+    }, this.limits.timeoutMs);
+    this.waiting.set(extensionId, [...queue, pending]);
+    if (queue.length === 0) this.options.log(extensionId, 'info', `${operation} waits for its turn (at most ${this.limits.maxConcurrent} at once, ${this.limits.maxPerMinute} a minute).`);
+    this.pumpLater(extensionId);
+  }
+
+  /** Whether another generation of the extension may start now, or when it may (its share of a minute is used). */
+  private room(extensionId: string): 'now' | 'busy' | number {
+    if (this.inFlight(extensionId) >= this.limits.maxConcurrent) return 'busy';
     const now = this.clock.now();
     const recent = (this.starts.get(extensionId) ?? []).filter((at) => now - at < MINUTE_MS);
     this.starts.set(extensionId, recent);
-    if (recent.length >= this.limits.maxPerMinute) {
-      const waitS = Math.max(1, Math.ceil((recent[0]! + MINUTE_MS - now) / 1000));
-      return refuse({
-        code: 'RATE_LIMITED',
-        message: `Extension "${extensionId}" started ${recent.length} generations within a minute; the limit is ${this.limits.maxPerMinute}.`,
-        hint: `Try again in ${waitS} s.`,
-      });
+    return recent.length >= this.limits.maxPerMinute ? recent[0]! + MINUTE_MS - now : 'now';
+  }
+
+  /** Starts what waits while there is room; when only the minute's share is in the way, looks again once it frees. */
+  private pump(extensionId: string): void {
+    for (;;) {
+      const next = this.waiting.get(extensionId)?.[0];
+      if (!next) return;
+      const room = this.room(extensionId);
+      if (room !== 'now') return this.pumpLater(extensionId);
+      this.unqueue(extensionId, next);
+      if (!next.allowed()) {
+        next.target.denyPermission('generation', next.operation);
+        next.target.respond(next.requestId, { ok: false, error: { code: 'PERMISSION_DENIED', message: `Extension "${extensionId}" does not have the generation permission.`, hint: 'Grant it under Extensions.' } });
+        continue;
+      }
+      this.start(extensionId, next);
     }
-    recent.push(now);
+  }
+
+  /** One timer per extension for when its minute's share frees (a finished generation pumps at once). */
+  private pumpLater(extensionId: string): void {
+    const room = this.room(extensionId);
+    if (typeof room !== 'number' || this.pumpTimers.has(extensionId)) return;
+    this.pumpTimers.set(extensionId, this.timers.setTimeout(() => {
+      this.pumpTimers.delete(extensionId);
+      this.pump(extensionId);
+    }, Math.max(1, room)));
+  }
+
+  private unqueue(extensionId: string, pending: Pending): void {
+    this.timers.clearTimeout(pending.timer);
+    const rest = (this.waiting.get(extensionId) ?? []).filter((w) => w !== pending);
+    if (rest.length) this.waiting.set(extensionId, rest);
+    else this.waiting.delete(extensionId);
+  }
+
+  private start(extensionId: string, pending: Pending): void {
+    const { requestId, target, operation, checked } = pending;
+    const generator = this.options.generator!;
+    const now = this.clock.now();
+    this.starts.get(extensionId)!.push(now);
+    let mine = this.running.get(extensionId);
     if (!mine) this.running.set(extensionId, (mine = new Map()));
     const controller = new AbortController();
     const timer = this.timers.setTimeout(() => {
@@ -170,9 +239,7 @@ export class GenerationGate {
   }
 
   /** The input checked for its kind, and how to run it and shape its answer. */
-  private check(message: GenerationRequest):
-    | { ok: true; run(generator: ExtensionGenerator, signal: AbortSignal, chunk: (value: unknown) => void): Promise<unknown>; answer(value: unknown): Answer }
-    | { ok: false; error: HostError } {
+  private check(message: GenerationRequest): Checked | { ok: false; error: HostError } {
     if (message.kind === 'quiet' || message.kind === 'raw') {
       const checked = validateGenerateInput(message.kind, message.input);
       if (!checked.ok) return checked;
@@ -193,6 +260,12 @@ export class GenerationGate {
 
   /** The extension abandoned a request (its AbortSignal fired): no answer is owed. */
   cancel(extensionId: string, target: GenerationReplyTarget, requestId: string): void {
+    const waiting = this.waiting.get(extensionId)?.find((w) => w.requestId === requestId && w.target === target);
+    if (waiting) {
+      this.unqueue(extensionId, waiting);
+      this.options.log(extensionId, 'info', `${waiting.operation} cancelled by the extension before its turn.`);
+      return;
+    }
     const entry = this.running.get(extensionId)?.get(requestId);
     if (!entry || entry.target !== target) return;
     this.end(extensionId, requestId, entry);
@@ -202,6 +275,13 @@ export class GenerationGate {
 
   /** Aborts every running generation of an extension and answers each with `error` (dropped if the worker is gone). */
   abortAll(extensionId: string, error: HostError): void {
+    // Those waiting first, so none of them starts in a running one's place.
+    for (const waiting of this.waiting.get(extensionId) ?? []) {
+      this.unqueue(extensionId, waiting);
+      waiting.target.respond(waiting.requestId, { ok: false, error: this.clean(error) });
+    }
+    this.timers.clearTimeout(this.pumpTimers.get(extensionId));
+    this.pumpTimers.delete(extensionId);
     const mine = this.running.get(extensionId);
     if (!mine) return;
     for (const requestId of [...mine.keys()]) this.abort(extensionId, requestId, error);
@@ -209,7 +289,7 @@ export class GenerationGate {
 
   /** Every extension's generations (host shutdown). */
   dispose(error: HostError): void {
-    for (const extensionId of [...this.running.keys()]) this.abortAll(extensionId, error);
+    for (const extensionId of new Set([...this.running.keys(), ...this.waiting.keys()])) this.abortAll(extensionId, error);
   }
 
   private abort(extensionId: string, requestId: string, error: HostError): void {
@@ -236,6 +316,8 @@ export class GenerationGate {
     const mine = this.running.get(extensionId);
     mine?.delete(requestId);
     if (mine?.size === 0) this.running.delete(extensionId);
+    // Its place goes to the next that waits (after this call's own answer is on its way).
+    if (this.waiting.has(extensionId)) queueMicrotask(() => this.pump(extensionId));
   }
 
   /** { code, message, hint?, path? } only, redacted and clipped: provider errors never reach the worker raw. */
@@ -248,58 +330,4 @@ export class GenerationGate {
     if (typeof source.path === 'string' && source.path) out.path = redact(source.path);
     return out;
   }
-}
-
-type Answer = { ok: true; value: unknown } | { ok: false; error: HostError };
-
-/** Lumiverse's batch: each request in order (or together when `concurrent`), each answer or error by index. */
-async function runBatch(generator: ExtensionGenerator, input: LumiverseBatchInput, signal: AbortSignal): Promise<unknown[]> {
-  const one = async (request: LumiverseGenerateInput, index: number) => {
-    if (signal.aborted) return { index, success: false, error: 'AbortError: Generation aborted' };
-    try {
-      const response = (await generator.lumiverse(request, signal)) as { content: string; finish_reason: string; usage?: unknown };
-      return { index, success: true, content: response.content, finish_reason: response.finish_reason, ...(response.usage ? { usage: response.usage } : {}) };
-    } catch (err) {
-      return { index, success: false, error: err instanceof HostFailure ? err.error.message : 'The generation failed.' };
-    }
-  };
-  if (input.concurrent) return Promise.all(input.requests.map(one));
-  const results: unknown[] = [];
-  for (const [index, request] of input.requests.entries()) results.push(await one(request, index));
-  return results;
-}
-
-function tooLarge(bytes: number): { ok: false; error: HostError } {
-  return { ok: false, error: { code: 'RESULT_TOO_LARGE', message: `The generated text is ${bytes} bytes; the limit is ${MAX_GENERATE_RESULT_BYTES}.`, hint: 'Ask for fewer tokens.' } };
-}
-
-function checkedText(text: string): number | null {
-  if (text.length * 3 <= MAX_GENERATE_RESULT_BYTES) return null;
-  const bytes = utf8ByteLength(text);
-  return bytes > MAX_GENERATE_RESULT_BYTES ? bytes : null;
-}
-
-function quietValue(value: unknown): { ok: true; value: string } | { ok: false; error: HostError } {
-  const text = typeof value === 'string' ? value : '';
-  const over = checkedText(text);
-  return over === null ? { ok: true, value: text } : tooLarge(over);
-}
-
-/** Copies only the documented fields: whatever else the generator returned stays in the host. */
-function rawValue(value: unknown): { ok: true; value: RawGenerateResult } | { ok: false; error: HostError } {
-  const v = (typeof value === 'object' && value !== null ? value : {}) as Partial<RawGenerateResult>;
-  const text = typeof v.text === 'string' ? v.text : '';
-  const over = checkedText(text);
-  if (over !== null) return tooLarge(over);
-  const reasons: RawGenerateResult['finishReason'][] = ['stop', 'length', 'tool-calls', 'content-filter', 'other'];
-  const out: RawGenerateResult = { text, finishReason: reasons.includes(v.finishReason as RawGenerateResult['finishReason']) ? v.finishReason! : 'other' };
-  if (v.usage && typeof v.usage === 'object') {
-    const usage: NonNullable<RawGenerateResult['usage']> = {};
-    for (const key of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
-      const n = v.usage[key];
-      if (typeof n === 'number' && Number.isFinite(n)) usage[key] = n;
-    }
-    if (Object.keys(usage).length) out.usage = usage;
-  }
-  return { ok: true, value: out };
 }
