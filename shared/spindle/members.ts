@@ -129,7 +129,7 @@ export const SPINDLE_MEMBERS: readonly SpindleMember[] = [
     }),
   ),
   space('global_addons', 'inert', ns('list:page get:null update')),
-  space('dlc', 'inert', ns('getCatalog:catalog')),
+  space('dlc', 'real', ns('getCatalog')),
   space('events', 'inert', ns('track:done query:list replay:list getLatestState:record', { permission: 'event_tracking' })),
   // Permissions
   space('permissions', 'real', ns('getGranted has onDenied onChanged')),

@@ -214,6 +214,8 @@ const DATA = {
   'council.getSettings': endpoint({ ...positional({}), result: Any }),
   'council.getMembers': endpoint({ ...positional({}), result: Type.Array(Dto({ memberId: Type.String(), name: Type.String() })) }),
   'council.getAvailableLumiaItems': endpoint({ ...positional({}), result: Type.Array(Any) }),
+  // Lumiverse's LumiaDlcCatalogDTO: the installed Lumia packs and their items (free tier, read-only).
+  'dlc.getCatalog': endpoint({ ...positional({}), result: Dto({ packs: Type.Array(Any), lumiaItems: Type.Array(Any) }) }),
   // Profiles in Lumiverse's shape, never a key (`generation`, as in Lumiverse).
   'connections.list': endpoint({ ...positional({}), result: Type.Array(Connection), permission: 'generation' }),
   'connections.get': endpoint({ ...positional({ connectionId: Id(64) }), result: OrNull(Connection), permission: 'generation' }),

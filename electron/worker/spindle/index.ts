@@ -33,7 +33,7 @@ const plainOptions = (options: unknown) => {
 /** Namespaces the host answers method by method (their data lives in the host). */
 const EPHEMERAL = SPINDLE_MEMBERS.find((member) => member.name === 'ephemeral')!.namespace!;
 const CHARACTERS = SPINDLE_MEMBERS.find((member) => member.name === 'characters')!.namespace!;
-const FORWARDED = new Set(['ui', 'push', 'connections', 'tokens', 'enclave', 'variables', 'council', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros', 'presets', 'memories', 'regex_scripts', 'users', 'modal', 'prompt', 'textEditor']);
+const FORWARDED = new Set(['ui', 'push', 'connections', 'tokens', 'enclave', 'variables', 'council', 'dlc', 'chat', 'chats', 'characters', 'personas', 'world_books', 'macros', 'presets', 'memories', 'regex_scripts', 'users', 'modal', 'prompt', 'textEditor']);
 
 export interface SpindleRuntime {
   api: Record<string, unknown>;

@@ -172,10 +172,17 @@ describe('chats, macros and the catalog', () => {
     expect(r.host.extensions.getLogLines(ID).some((l) => l.includes('toast: Summary+ — Summary saved for this chat.'))).toBe(true);
   });
 
-  it('dlc.getCatalog() answers an empty catalog with its lists, so reading .lumiaItems works', async () => {
+  it("dlc.getCatalog() answers the installed Lumia packs and their items in Lumiverse's catalog (XTimeline's Lumia actors)", async () => {
     const r = await host();
     await install(r);
-    expect(await invoke(r, 'catalog')).toEqual({ lumia: 0, packs: 0 });
+    const packs = (await r.call('packs.list', {})).value as Array<{ id: string; name: string; source: string; items: Array<{ id: string }> }>;
+    expect(packs.length).toBeGreaterThan(0);
+    expect(await invoke(r, 'catalog')).toEqual({
+      lumia: packs.reduce((sum, p) => sum + p.items.length, 0),
+      packs: packs.map((p) => ({ id: p.id, name: p.name, is_custom: p.source === 'user' })),
+      items: packs.flatMap((p) => p.items.map((i) => `${p.id}/${i.id}`)),
+      loom: 0,
+    });
   });
 
   it.each(['the host stops', 'the extension is disabled'])('state saved at GENERATION_ENDED is on disk when %s right after the turn', async (how) => {

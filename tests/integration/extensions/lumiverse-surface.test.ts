@@ -126,7 +126,7 @@ describe('conformance', () => {
     expect(rig.host.extensions.getLogLines(ID).filter((l) => l.includes('spindle.frontendProcesses.')).length).toBe(1);
   });
 
-  it('every inert read answers a value of the type Lumiverse declares for it (an empty catalog has its six lists)', async () => {
+  it('every inert read answers a value of the type Lumiverse declares for it (an empty theme has its fields)', async () => {
     await install([...EXTENSION_PERMISSIONS], EXTENSION_PERMISSIONS);
     const inert = SPINDLE_MEMBERS.filter((m) => m.tier === 'inert');
     const probe = inert.flatMap((m) => (m.kind === 'namespace' ? paths(m.name, m.namespace!) : [m.name]));

@@ -18,7 +18,6 @@ export const DECLARED_READS: Record<string, Declared> = {
   'databanks.documents.getContent': 'nullable',
   'global_addons.list': 'page',
   'global_addons.get': 'nullable',
-  'dlc.getCatalog': { packs: 'array', lumiaItems: 'array', narrativeStyles: 'array', utilities: 'array', retrofits: 'array', tools: 'array' },
   'events.track': 'void',
   'events.query': 'array',
   'events.replay': 'array',
@@ -48,6 +47,7 @@ export const DECLARED_READS: Record<string, Declared> = {
 
 /** The same, for the reads the host answers with the Workbench's own data (spindle.presets, spindle.regex_scripts, spindle.memories, spindle.imageGen, spindle.push). */
 export const DECLARED_HOST_READS: Record<string, Declared> = {
+  'dlc.getCatalog': { packs: 'array', lumiaItems: 'array', narrativeStyles: 'array', utilities: 'array', retrofits: 'array', tools: 'array' },
   'push.getStatus': { available: 'boolean', subscriptionCount: 'number' },
   // Whether a Workbench window is in view; the person owns the app.
   'users.isVisible': 'boolean',

@@ -82,6 +82,8 @@ export function spindleDeps(sources: SpindleDepsSources): SpindleHostDeps {
             const found = item(m.packId, m.itemId);
             return buildMemberContext(m, found ? { packName: found.pack.name, item: found.item, avatarUrl: null } : null);
           }),
+        // Lumiverse's pack rows: the bundled ones are the Workbench's, the rest the person's own.
+        packs: () => packs.all().map(({ pack, source }) => ({ id: pack.id, name: pack.name, author: pack.author ?? '', cover_url: null, version: pack.version, is_custom: source === 'user', source_url: null, created_at: 0, updated_at: 0 })),
         lumiaItems: () => packs.all().flatMap(({ pack }: { pack: LumiaPack }) => pack.items.map((i, order) => ({
           id: i.id,
           pack_id: pack.id,
