@@ -14,6 +14,7 @@ import type { FoundExtension } from './install/extension-scan';
 import type { ExtensionInfo, ExtensionSource, ExtensionStatus, PersistedExtensionState } from './extension-types';
 import type { LoadedManifest } from './install/manifest';
 import type { WorkerHost } from './workers/worker-host';
+import { frontendRuns } from '../../../shared/frames/frontend-runs';
 
 export interface Entry {
   id: string;
@@ -107,9 +108,9 @@ function readyFrontend(entry: Entry) {
   return frontend && !frontend.buildSource ? frontend : null;
 }
 
-/** Whether a window shows this extension's frontend: it loads frames for running extensions with a frontend (FrontendFrames). */
+/** Whether a window shows this extension's frontend (FrontendFrames loads its frames): frontendRuns, with one ready. */
 export function showsFrontend(entry: Entry): boolean {
-  return entry.status === 'running' && readyFrontend(entry) !== null;
+  return frontendRuns(entry) && readyFrontend(entry) !== null;
 }
 
 export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts): ExtensionInfo {

@@ -84,6 +84,25 @@ describe("a frontend's v2 members on the host", () => {
     expect(r.events.filter((e) => e.type === 'extension.ui')).toHaveLength(5);
   });
 
+  it('a frontend runs while its backend is down, as in Lumiverse: a backend that dies at load leaves its frontend answered', async () => {
+    rig = await chatRig();
+    const dir = path.join(tempDir('cw-v2-'), ID);
+    fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: ID, name: 'Folder Tabs', version: '1.0.0', author: 'A', permissions: [] }));
+    // An older build importing a module that is not there (Creator Notes' backend at 4817eab).
+    fs.writeFileSync(path.join(dir, 'dist', 'backend.js'), 'import { rpc } from "@lumiverse/spindle";\nrpc();\n');
+    fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
+    await rig.host.extensions.installFromFolder(dir, {}, () => undefined);
+    await waitFor(() => ['crashed', 'failed'].includes(rig!.host.extensions.get(ID).status), `${ID}'s backend to die`);
+    expect(rig.host.extensions.get(ID)).toMatchObject({ frontend: { entry: 'dist/frontend.js' }, lastCrash: expect.any(String) });
+    expect(await frontendCall(rig, 'frontendSettings.write', ['shown', true])).toMatchObject({ ok: true });
+    expect(await frontendCall(rig, 'frontendSettings.read')).toMatchObject({ ok: true, value: { value: { shown: true } } });
+    // Its backend hears nothing: the message is not delivered.
+    expect(await rig.call('extensions.sendFrontend', { id: ID, payload: { type: 'ping' } })).toMatchObject({ ok: true, value: { delivered: false } });
+    await rig.host.extensions.disable(ID);
+    expect(await frontendCall(rig, 'frontendSettings.read')).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  }, 60_000);
+
   it('only the members the frames have are callable; a stopped extension has no frontend to answer', async () => {
     const r = await withFrontend([], []);
     expect(await frontendCall(r, 'storage.write', ['x', 'y'])).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
