@@ -69,7 +69,13 @@ describe('spindle.variables.chat over sessions', () => {
     await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'trust', value: '4' });
     expect(metadata.chat_variables).toEqual({ trust: '4', inventory: ['rope', 'lamp'] });
     await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'story_state', value: state });
-    await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'big', value: 'x'.repeat(VARIABLE_LIMITS.maxValueChars + 1) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
+    // A chat's own value may take what its metadata holds (ChatRoom's whole history in one); an extension's local one not.
+    const history = 'h'.repeat(VARIABLE_LIMITS.maxValueChars + 1);
+    await call(handlers, 'variables.chat.set', { chatId: 's1', key: 'history', value: history });
+    expect(await call(handlers, 'variables.chat.get', { chatId: 's1', key: 'history' })).toBe(history);
+    await expect(call(handlers, 'variables.local.set', { key: 'history', value: history })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
+    await call(handlers, 'variables.chat.delete', { chatId: 's1', key: 'history' });
+    await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'big', value: 'x'.repeat(SESSION_LIMITS.chatMetadata + 1) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
     for (let i = 0; i < Math.ceil(SESSION_LIMITS.chatMetadata / VARIABLE_LIMITS.maxValueChars) - 1; i++) await call(handlers, 'variables.chat.set', { chatId: 's1', key: `part${i}`, value: 'y'.repeat(VARIABLE_LIMITS.maxValueChars) });
     await expect(call(handlers, 'variables.chat.set', { chatId: 's1', key: 'one_more', value: 'z'.repeat(VARIABLE_LIMITS.maxValueChars) })).rejects.toMatchObject({ error: { code: 'INPUT_TOO_LARGE', path: '/value' } });
     expect(await call(handlers, 'variables.chat.has', { chatId: 's1', key: 'one_more' })).toBe(false);

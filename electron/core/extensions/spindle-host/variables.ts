@@ -19,7 +19,7 @@ interface Variables {
   chat: Record<string, Scope>;
 }
 
-/** A value, and an extension's document of local and global ones; a chat's own are bounded by its metadata's cap. */
+/** A local or global value, and an extension's document of them; a chat's own are bounded by its metadata's cap. */
 export const VARIABLE_LIMITS = { maxValueChars: 1024 * 1024, maxDocumentBytes: 8 * 1024 * 1024 };
 
 const own = (record: Record<string, unknown>, key: string) => Object.prototype.hasOwnProperty.call(record, key);
@@ -92,7 +92,9 @@ export class ExtensionVariables {
       list: async ({ chatId }: { chatId?: string }, caller: Caller) => ({ ...(await this.scope(caller, scope, chatId)).current() }),
       set: async ({ chatId, key, value }: { chatId?: string; key: string; value?: unknown }, caller: Caller) => {
         const text = String(value ?? '');
-        if (text.length > VARIABLE_LIMITS.maxValueChars) fail('INPUT_TOO_LARGE', `A variable holds at most ${VARIABLE_LIMITS.maxValueChars} characters.`, '/value');
+        // A chat's own may take what its metadata holds (ChatRoom keeps a room's whole history in one).
+        const most = scope === 'chat' ? SESSION_LIMITS.chatMetadata : VARIABLE_LIMITS.maxValueChars;
+        if (text.length > most) fail('INPUT_TOO_LARGE', `A variable holds at most ${most} characters${scope === 'chat' ? " (a chat's metadata, its variables included)" : ''}.`, '/value');
         const area = await this.scope(caller, scope, chatId);
         await area.update((values) => {
           values[keyOf(key, 'key')] = text;
