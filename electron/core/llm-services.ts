@@ -27,7 +27,7 @@ import { LocalModels } from './local-model/local-models';
 import { ProbeCards } from './probe/probe-cards';
 import type { EngineLauncher } from './local-model/engine-launcher';
 import type { ModelDownload } from '../../shared/types/local-models';
-import { branchRoot, sessionHeads } from './chat/branch-line';
+import { branchRoot, sessionHeads } from './util/branch-root';
 
 export interface LlmServicesOptions {
   dataDir: string;

@@ -11,7 +11,7 @@ import { personaDto } from '../extensions/spindle-host/personas';
 import type { PersonaLibrary } from '../personas/persona-library';
 import { personaIdOf } from '../../../shared/spindle/lumiverse-ids';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
-import { branchRoot, sessionHeads } from './branch-line';
+import { branchRoot, sessionHeads } from '../util/branch-root';
 import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';

@@ -7,7 +7,7 @@ import { messageDtoIn } from './chat-reads';
 import { editContent, editReasoning, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
 import type { MessagePatch } from '../extensions/spindle-host/chat-data';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
-import { branchRoot, sessionHeads } from './branch-line';
+import { branchRoot, sessionHeads } from '../util/branch-root';
 
 export interface MessageActionsDeps {
   sessions: SessionStore;

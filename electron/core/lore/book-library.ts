@@ -181,7 +181,7 @@ export class BookLibrary extends DbStore {
 
   /**
    * The books a chat reads, in Lumiverse's order with the first source winning: the character's (attached to its
-   * session, then to the session it was branched from: branch-line.ts), the chat's own list (its metadata's
+   * session, then to the session it was branched from: branch-root.ts), the chat's own list (its metadata's
    * chat_world_book_ids), then the global ones.
    */
   sources(characterSessions: readonly string[], chatBookIds: readonly string[]): Array<{ bookId: string; bookName: string; source: LoreSource; entries: WorldInfoEntry[] }> {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testChatReads } from '../../helpers/chat-reads';
 import { SessionStore } from '../../../electron/core/chat/session-store';
-import { branchRoot, sessionHeads } from '../../../electron/core/chat/branch-line';
+import { branchRoot, sessionHeads } from '../../../electron/core/util/branch-root';
 import { chatDataHandlers } from '../../../electron/core/extensions/spindle-host/chat-data';
 import { BookLibrary } from '../../../electron/core/lore/book-library';
 import { anyCaller, callSpindle } from '../../helpers/spindle-call';

@@ -9,7 +9,7 @@ import { SESSION_LIMITS, type PromptReport, type WorldInfoEntry } from '../../..
 import { characterImageId } from '../../../../shared/spindle/lumiverse-ids';
 import type { BookLibrary } from '../../lore/book-library';
 import { page, seconds, withinMetadataCap, chatDto } from './lumiverse-dto';
-import { branchRoot } from '../../chat/branch-line';
+import { branchRoot } from '../../util/branch-root';
 import { imageMime } from './extension-images';
 import { messageDto, type MessageOwner, type MessageView } from './message-dto';
 import { worldBookHandlers } from './world-books';

@@ -9,7 +9,7 @@ import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
 import { chatBookIds, type BookLibrary } from '../../lore/book-library';
 import { scanWorldInfo } from '../../lore/world-info';
-import { branchRoot } from '../../chat/branch-line';
+import { branchRoot } from '../../util/branch-root';
 import type { ChatReads, ChatView } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
 import { page, seconds, withinMetadataCap, worldInfoEntryDto as entryDto } from './lumiverse-dto';

@@ -1,8 +1,6 @@
 // Which line of branches a chat belongs to. A branch is a session of its own (a copy of its origin's character), but
 // it stays its origin's character's chat, as a branch in Lumiverse does: extensions list them together, and the books
 // attached to the origin's character are read in the branch too.
-import type { SessionStore } from './session-store';
-
 /** At most this many steps up a chain of branches (a chain longer than any person makes; a loop stops sooner). */
 const MAX_BRANCH_DEPTH = 10_000;
 
@@ -25,4 +23,4 @@ export function branchRoot(id: string, headOf: (id: string) => { metadata?: Reco
 }
 
 /** A saved session's head by id, or null: what branchRoot reads. */
-export const sessionHeads = (sessions: Pick<SessionStore, 'has' | 'head'>) => (id: string) => (sessions.has(id) ? sessions.head(id) : null);
+export const sessionHeads = (sessions: { has(id: string): boolean; head(id: string): { metadata?: Record<string, unknown> } }) => (id: string) => (sessions.has(id) ? sessions.head(id) : null);
