@@ -44,6 +44,10 @@ export interface LumiverseGenerateInput extends Omit<RawGenerateInput, 'messages
   seed?: number;
   stopSequences?: string[];
   responseFormat?: { type: 'json'; schema?: Record<string, unknown>; name?: string; strict?: boolean };
+  /** `parameters` fields the Workbench does not map, for an OpenAI-compatible server's body (generate-knobs.ts). */
+  extraBody?: Record<string, unknown>;
+  /** OpenAI-style reasoning effort: `parameters.reasoning_effort`, or the request's `reasoning` override. */
+  reasoningEffort?: string;
 }
 
 export interface LumiverseBatchInput {

@@ -1,5 +1,6 @@
 // Lumiverse's provider knobs in a generate request's `parameters` that the Workbench sends on: top_k, the penalties,
-// seed, stop and response_format. They are the person's provider settings, written by extensions for whatever
+// seed, stop and response_format by name, the reasoning effort, and any other field as written to an OpenAI-compatible
+// server. They are the person's provider settings, written by extensions for whatever
 // provider was chosen, so a value out of range is brought within range or left out, as a provider would, not refused;
 // only a response_format that says something other than JSON or text is an error (the caller asked for a shape).
 import type { HostError } from '../errors';
@@ -7,7 +8,7 @@ import type { LumiverseGenerateInput } from '../protocol/generate-lumiverse';
 import type { LlmToolChoice } from '../types/llm';
 import { MAX_GENERATE_TOOLS } from '../protocol/generate';
 
-type Knobs = Pick<LumiverseGenerateInput, 'topK' | 'frequencyPenalty' | 'presencePenalty' | 'seed' | 'stopSequences' | 'responseFormat'>;
+type Knobs = Pick<LumiverseGenerateInput, 'topK' | 'frequencyPenalty' | 'presencePenalty' | 'seed' | 'stopSequences' | 'responseFormat' | 'extraBody' | 'reasoningEffort'>;
 
 const MAX_TOP_K = 1000;
 const MAX_STOPS = 16;
@@ -77,10 +78,47 @@ export function lumiverseToolChoice(value: unknown, tools: readonly string[], at
   return { name };
 }
 
-/** The knobs kept from `parameters`, or the error of a response_format that cannot be honoured. */
-export function lumiverseKnobs(parameters: Record<string, unknown>, at: string): Knobs | { error: HostError } {
+/**
+ * Fields of `parameters` the Workbench does not map, sent as written to an OpenAI-compatible server, as Lumiverse hands
+ * them to the provider (a local server's `chat_template_kwargs`, `min_p`, `repetition_penalty`; the Model Evaluator's
+ * "Additional parameters"). Never one the request itself is made of (its messages, model, tools, stream, the sampling
+ * mapped above), nor past EXTRA_BODY_CHARS of JSON in all; a key that is none of a provider's is left to it to ignore.
+ */
+const MAPPED = new Set(['model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed', 'stop', 'response_format', 'tools', 'tool_choice', 'functions', 'function_call', 'stream', 'stream_options', 'n', 'user', 'reasoning_effort', 'verbosity', 'logprobs', 'top_logprobs']);
+export const EXTRA_BODY_CHARS = 64 * 1024;
+const FIELD = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+function extraBody(parameters: Record<string, unknown>): Record<string, unknown> | undefined {
+  const extra: Record<string, unknown> = {};
+  let chars = 0;
+  for (const [key, value] of Object.entries(parameters)) {
+    if (MAPPED.has(key) || !FIELD.test(key) || value === undefined || value === null) continue;
+    const json = JSON.stringify(value);
+    if (json === undefined || (chars += key.length + json.length) > EXTRA_BODY_CHARS) continue;
+    extra[key] = JSON.parse(json) as unknown;
+  }
+  return Object.keys(extra).length ? extra : undefined;
+}
+
+/**
+ * Lumiverse's reasoning override (`reasoning: { source, effort }`) as the effort OpenAI-style providers take; a
+ * `reasoning_effort` written into `parameters` wins. "off" and "inherit" add nothing: the Workbench sends no reasoning
+ * fields of its own, so off is what it does already.
+ */
+function reasoningEffort(parameters: Record<string, unknown>, reasoning: unknown): string | undefined {
+  const own = parameters.reasoning_effort;
+  if (typeof own === 'string' && /^[a-z]{1,16}$/.test(own)) return own;
+  const override = (reasoning ?? {}) as { source?: unknown; effort?: unknown };
+  if (override.source !== 'custom' || typeof override.effort !== 'string' || override.effort === 'auto') return undefined;
+  return /^[a-z]{1,16}$/.test(override.effort) ? override.effort : undefined;
+}
+
+/** The knobs kept from `parameters` (and the request's reasoning override), or the error of a response_format that cannot be honoured. */
+export function lumiverseKnobs(parameters: Record<string, unknown>, at: string, reasoning?: unknown): Knobs | { error: HostError } {
   const format = responseFormat(parameters.response_format, at);
   if (format && 'error' in format) return format;
+  const extra = extraBody(parameters);
+  const effort = reasoningEffort(parameters, reasoning);
   const { top_k: topK, frequency_penalty: frequency, presence_penalty: presence, seed } = parameters;
   return {
     // 0 is "off" in the settings that write it.
@@ -91,5 +129,7 @@ export function lumiverseKnobs(parameters: Record<string, unknown>, at: string):
     ...(finite(seed) && Number.isInteger(seed) && seed >= 0 && seed <= 2 ** 31 - 1 ? { seed } : {}),
     ...(stops(parameters.stop) ? { stopSequences: stops(parameters.stop) } : {}),
     ...(format ? { responseFormat: format } : {}),
+    ...(extra ? { extraBody: extra } : {}),
+    ...(effort ? { reasoningEffort: effort } : {}),
   };
 }

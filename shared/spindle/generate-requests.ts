@@ -103,7 +103,7 @@ export function validateGenerateInput(kind: unknown, input: unknown): ValidatedG
   return { ok: true, kind, input: defined({ messages: messages.map(({ role, content }) => ({ role, content })), connectionId, model, maxTokens, temperature, topP }) };
 }
 
-type LumiverseRequest = { messages: Array<{ role: GenerateMessageDTO['role']; content: string | unknown[] }>; parameters?: Record<string, unknown>; connection_id?: string | null; model?: string | null; tools?: Array<{ name: string; description?: unknown; parameters: Record<string, unknown> }> };
+type LumiverseRequest = { messages: Array<{ role: GenerateMessageDTO['role']; content: string | unknown[] }>; parameters?: Record<string, unknown>; reasoning?: unknown; connection_id?: string | null; model?: string | null; tools?: Array<{ name: string; description?: unknown; parameters: Record<string, unknown> }> };
 type Part = { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown; tool_use_id?: unknown; content?: unknown };
 const textOf = (parts: Part[]) => parts.map((part) => (part?.type !== 'tool_result' && typeof part?.text === 'string' ? part.text : '')).join('');
 const TOOL_ID = /^[\x21-\x7e]{1,200}$/;
@@ -152,7 +152,7 @@ function lumiverseOne(value: LumiverseRequest, type: 'raw' | 'quiet', at: string
   const p = (value.parameters ?? {}) as { model?: string | null; max_tokens?: number | null; max_completion_tokens?: number | null; temperature?: number | null; top_p?: number | null };
   const tools = (value.tools ?? parameterTools(value.parameters?.tools))?.map((tool) => ({ name: tool.name, description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '', parameters: tool.parameters }));
   const capped = (knob: number | null | undefined, cap: number) => (typeof knob === 'number' ? Math.min(knob, cap) : undefined);
-  const knobs = lumiverseKnobs((value.parameters ?? {}) as Record<string, unknown>, at);
+  const knobs = lumiverseKnobs((value.parameters ?? {}) as Record<string, unknown>, at, value.reasoning);
   if ('error' in knobs) return { ok: false, error: knobs.error };
   const toolChoice = lumiverseToolChoice((value.parameters as { tool_choice?: unknown } | undefined)?.tool_choice, (tools ?? []).map((t) => t.name), at);
   if (toolChoice && typeof toolChoice === 'object' && 'error' in toolChoice) return { ok: false, error: toolChoice.error };

@@ -91,6 +91,10 @@ export interface LlmRequest {
   /** Strings that end the reply where the model writes them. */
   stopSequences?: string[];
   responseFormat?: LlmResponseFormat;
+  /** OpenAI-style reasoning effort (`none`, `low`, `high`…), for the providers that take it. */
+  reasoningEffort?: string;
+  /** Fields sent as they are in an OpenAI-compatible server's request body (an extension's own parameters). */
+  extraBody?: Record<string, unknown>;
   /** Defaults to the profile's defaultModel. */
   model?: string;
 }

@@ -87,8 +87,8 @@ function rawRequest(input: RawGenerateInput | LumiverseGenerateInput, model: str
 
 /** The provider knobs a Lumiverse request kept (generate-knobs.ts), under the LLM request's names. */
 function lumiverseSampling(input: LumiverseGenerateInput): Partial<LlmRequest> {
-  const { topK, frequencyPenalty, presencePenalty, seed, stopSequences, responseFormat } = input;
-  return Object.fromEntries(Object.entries({ topK, frequencyPenalty, presencePenalty, seed, stopSequences, responseFormat }).filter(([, v]) => v !== undefined));
+  const { topK, frequencyPenalty, presencePenalty, seed, stopSequences, responseFormat, reasoningEffort, extraBody } = input;
+  return Object.fromEntries(Object.entries({ topK, frequencyPenalty, presencePenalty, seed, stopSequences, responseFormat, reasoningEffort, extraBody }).filter(([, v]) => v !== undefined));
 }
 
 export function createExtensionGenerator(deps: ExtensionGeneratorDeps): ExtensionGenerator {

@@ -323,15 +323,20 @@ export class LlmClient {
  * schemas).
  */
 function compatibleExtras(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
-  const options: Record<string, JSONValue> = {};
+  // The provider writes its options' unknown keys into the body as they are; the mapped ones after, so none is overridden.
+  const options: Record<string, JSONValue> = { ...((request.extraBody ?? {}) as Record<string, JSONValue>) };
   if (request.topK !== undefined) options.top_k = request.topK;
+  if (request.reasoningEffort !== undefined) options.reasoningEffort = request.reasoningEffort;
   if (request.responseFormat?.schema) options.strictJsonSchema = request.responseFormat.strict === true;
   return Object.keys(options).length ? { 'openai-compatible': options } : undefined;
 }
 
-/** OpenAI's own: the same strictness rule for a JSON schema. */
+/** OpenAI's own: the same strictness rule for a JSON schema, and the reasoning effort. */
 function openAiExtras(request: LlmRequest): Record<string, Record<string, JSONValue>> | undefined {
-  return request.responseFormat?.schema ? { openai: { strictJsonSchema: request.responseFormat.strict === true } } : undefined;
+  const options: Record<string, JSONValue> = {};
+  if (request.responseFormat?.schema) options.strictJsonSchema = request.responseFormat.strict === true;
+  if (request.reasoningEffort !== undefined) options.reasoningEffort = request.reasoningEffort;
+  return Object.keys(options).length ? { openai: options } : undefined;
 }
 
 /**

@@ -44,6 +44,24 @@ describe("generation in Lumiverse's shapes", () => {
     expect(each.rig.server.generations).toHaveLength(3);
   });
 
+  it("parameters the Workbench does not map reach an OpenAI-compatible server as written, and the reasoning override its effort (the Model Evaluator's Additional parameters and Reasoning)", async () => {
+    await install(['tools', 'generation']);
+    each.rig.server.enqueue({ text: 'one' }, { text: 'two' }, { text: 'three' });
+    const extra = { chat_template_kwargs: { enable_thinking: false }, min_p: 0.05, repetition_penalty: 1.1 };
+    // Fields the request is made of are not overridden by parameters of the same name.
+    const parameters = { ...extra, max_tokens: 50, messages: [{ role: 'system', content: 'injected' }], stream: false, model: 'other-model', 'bad key': 1, ...(JSON.parse('{"__proto__": {"polluted": true}}') as object), huge: 'x'.repeat(70 * 1024) };
+    const answer = await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Think less.' }], parameters, reasoning: { source: 'custom', effort: 'low' }, connection_id: 'local' } });
+    expect(answer).toMatchObject({ ok: true, value: { content: 'one' } });
+    const body = each.rig.server.generations[0]!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ ...extra, max_tokens: 50, reasoning_effort: 'low', model: 'other-model', stream: true, messages: [{ role: 'user', content: 'Think less.' }] });
+    expect(Object.keys(body).filter((k) => ['bad key', 'huge', '__proto__', 'polluted'].includes(k))).toEqual([]);
+    // The effort written into parameters wins; "off" and "inherit" add none.
+    await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], parameters: { reasoning_effort: 'high' }, reasoning: { source: 'custom', effort: 'low' }, connection_id: 'local' } });
+    expect((each.rig.server.generations[1]!.body as Record<string, unknown>).reasoning_effort).toBe('high');
+    await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], reasoning: { source: 'off' }, connection_id: 'local' } });
+    expect((each.rig.server.generations[2]!.body as Record<string, unknown>).reasoning_effort).toBeUndefined();
+  });
+
   it("a tool loop in Lumiverse's parts (WorldForge, Psyche): tool_use is the assistant's call, tool_result the tool's answer, sent on as the provider's own", async () => {
     await install(['tools', 'generation']);
     const tools = [{ name: 'lookup_lore', description: 'Finds lore.', parameters: { type: 'object', properties: { topic: { type: 'string' } } } }];
