@@ -225,8 +225,10 @@ export function followRouteChanges(win: Window, channel: FrameChannel): void {
   for (const name of ['pushState', 'replaceState'] as const) {
     const original = win.history[name];
     win.history[name] = function (this: History, data: unknown, unused: string, url?: string | URL | null) {
+      const before = win.location.pathname;
       original.call(this, data, unused, url);
-      const chatId = routedChat(win.location.pathname);
+      // Only a change of route asks (a state or query change on the same route, or one the person declined, does not).
+      const chatId = win.location.pathname === before ? null : routedChat(win.location.pathname);
       if (chatId !== null && chatId !== followed.get(win)) void channel.request('host.call', { method: 'route.openChat', args: [chatId] }).catch(() => undefined);
     };
   }

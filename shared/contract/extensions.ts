@@ -78,7 +78,7 @@ export const ExtensionInfoSchema = Type.Object({
   /** What the person should know before relying on it (it asks for a newer Lumiverse than the Workbench matches). */
   warnings: Type.Optional(Type.Array(Type.String())),
   /** Its frontend module (served on its own frame origin under /__ext/), when it has one. */
-  frontend: Type.Optional(Type.Object({ entry: Type.String() })),
+  frontend: Type.Optional(Type.Object({ entry: Type.String(), /** Whether its frames run now (extension-entry.ts frontendRuns). */ runs: Type.Boolean() })),
 });
 
 export const extensionMethods = {

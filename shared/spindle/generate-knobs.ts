@@ -84,7 +84,12 @@ export function lumiverseToolChoice(value: unknown, tools: readonly string[], at
  * "Additional parameters"). Never one the request itself is made of (its messages, model, tools, stream, the sampling
  * mapped above), nor past EXTRA_BODY_CHARS of JSON in all; a key that is none of a provider's is left to it to ignore.
  */
-const MAPPED = new Set(['model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed', 'stop', 'response_format', 'tools', 'tool_choice', 'functions', 'function_call', 'stream', 'stream_options', 'n', 'user', 'reasoning_effort', 'verbosity', 'logprobs', 'top_logprobs']);
+const MAPPED = new Set([
+  ...['model', 'messages', 'max_tokens', 'max_completion_tokens', 'temperature', 'top_p', 'top_k', 'frequency_penalty', 'presence_penalty', 'seed', 'stop', 'response_format'],
+  ...['tools', 'tool_choice', 'functions', 'function_call', 'stream', 'stream_options', 'n', 'user', 'reasoning_effort', 'verbosity', 'logprobs', 'top_logprobs'],
+  // The AI SDK reads these options of its own under the same key: never an extension's to set.
+  ...['reasoningEffort', 'textVerbosity', 'strictJsonSchema'],
+]);
 export const EXTRA_BODY_CHARS = 64 * 1024;
 const FIELD = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
@@ -102,15 +107,18 @@ function extraBody(parameters: Record<string, unknown>): Record<string, unknown>
 
 /**
  * Lumiverse's reasoning override (`reasoning: { source, effort }`) as the effort OpenAI-style providers take; a
- * `reasoning_effort` written into `parameters` wins. "off" and "inherit" add nothing: the Workbench sends no reasoning
- * fields of its own, so off is what it does already.
+ * `reasoning_effort` written into `parameters` wins. One the providers do not know (`auto`, a typo) is left out, as are
+ * "off" and "inherit": the Workbench sends no reasoning fields of its own, so off is what it does already.
  */
+const EFFORTS = new Set(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+
 function reasoningEffort(parameters: Record<string, unknown>, reasoning: unknown): string | undefined {
   const own = parameters.reasoning_effort;
-  if (typeof own === 'string' && /^[a-z]{1,16}$/.test(own)) return own;
-  const override = (reasoning ?? {}) as { source?: unknown; effort?: unknown };
-  if (override.source !== 'custom' || typeof override.effort !== 'string' || override.effort === 'auto') return undefined;
-  return /^[a-z]{1,16}$/.test(override.effort) ? override.effort : undefined;
+  if (typeof own === 'string' && EFFORTS.has(own)) return own;
+  const override = (reasoning ?? {}) as { source?: unknown; effort?: unknown; apiReasoning?: unknown };
+  // Lumiverse sends no effort when the request asks for no API reasoning.
+  if (override.source !== 'custom' || override.apiReasoning === false || typeof override.effort !== 'string') return undefined;
+  return EFFORTS.has(override.effort) ? override.effort : undefined;
 }
 
 /** The knobs kept from `parameters` (and the request's reasoning override), or the error of a response_format that cannot be honoured. */

@@ -90,6 +90,8 @@ describe("a frontend's own route", () => {
     followRouteChanges(window, r.channel);
     window.history.pushState(null, '', '/chat/chat-2');
     window.history.replaceState(null, '', '/chat/chat%203?x=1');
+    // The same route with another state or query asks nothing again (the person may have declined it).
+    window.history.replaceState({ step: 2 }, '', '/chat/chat%203?y=2');
     window.history.pushState(null, '', '/characters/c1');
     window.history.pushState(null, '', '/chat/chat-1');
     followChat(window, 'chat-4');

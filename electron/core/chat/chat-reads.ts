@@ -11,7 +11,7 @@ import { personaDto } from '../extensions/spindle-host/personas';
 import type { PersonaLibrary } from '../personas/persona-library';
 import { personaIdOf } from '../../../shared/spindle/lumiverse-ids';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
-import { branchRoot, sessionHeads } from '../util/branch-root';
+import { branchRoot, lineOf, sessionHeads, withoutLine } from '../util/branch-root';
 import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
 import type { SessionStore } from './session-store';
@@ -240,6 +240,8 @@ export function chatReads(options: {
     },
     async branch(id, messageId) {
       mutable(id);
+      // A long chat is read in the background first, as the person's Branch reads it.
+      await sessions.preload(id);
       return (await options.messages.branch(id, messageId)).id;
     },
     updateChat(id, { name, metadata }) {
@@ -247,8 +249,10 @@ export function chatReads(options: {
       const updated = sessions.mutate(id, (s) => {
         if (name !== undefined) Object.assign(s, { title: name, titleSet: true });
         if (metadata !== undefined) {
-          const { metadata: _previous, ...rest } = s;
-          return Object.keys(metadata).length ? { ...rest, metadata } : rest;
+          const { metadata: previous, ...rest } = s;
+          // Where a branch came from is the host's to say (it decides whose books the branch reads): kept as it was.
+          const kept = { ...withoutLine(metadata), ...lineOf(previous) };
+          return Object.keys(kept).length ? { ...rest, metadata: kept } : rest;
         }
       });
       options.changed(id);

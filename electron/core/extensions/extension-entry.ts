@@ -14,7 +14,6 @@ import type { FoundExtension } from './install/extension-scan';
 import type { ExtensionInfo, ExtensionSource, ExtensionStatus, PersistedExtensionState } from './extension-types';
 import type { LoadedManifest } from './install/manifest';
 import type { WorkerHost } from './workers/worker-host';
-import { frontendRuns } from '../../../shared/frames/frontend-runs';
 
 export interface Entry {
   id: string;
@@ -108,9 +107,19 @@ function readyFrontend(entry: Entry) {
   return frontend && !frontend.buildSource ? frontend : null;
 }
 
+/**
+ * Whether an enabled extension's frontend runs in the window. As in Lumiverse, its backend need not: it runs once the
+ * backend has started, and stays while the backend has crashed, restarts after a crash or has failed (a frontend that
+ * never talks to its backend still works); at a start by hand it waits for its backend (its first messages need it).
+ */
+export function frontendRuns(e: { enabled: boolean; status: ExtensionStatus; recentCrashes: number }): boolean {
+  if (!e.enabled) return false;
+  return e.status === 'running' || e.status === 'crashed' || e.status === 'failed' || (e.status === 'starting' && e.recentCrashes > 0);
+}
+
 /** Whether a window shows this extension's frontend (FrontendFrames loads its frames): frontendRuns, with one ready. */
 export function showsFrontend(entry: Entry): boolean {
-  return frontendRuns(entry) && readyFrontend(entry) !== null;
+  return frontendRuns({ enabled: entry.enabled, status: entry.status, recentCrashes: entry.tracker.recentCrashes() }) && readyFrontend(entry) !== null;
 }
 
 export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts): ExtensionInfo {
@@ -149,7 +158,7 @@ export function infoOf(entry: Entry, containment: string, facts?: SpindleFacts):
   if (events.length) info.events = events;
   if (entry.safeMode) info.safeMode = true;
   const frontend = readyFrontend(entry);
-  if (frontend) info.frontend = { entry: path.relative(entry.folder, frontend.path).split(path.sep).join('/') };
+  if (frontend) info.frontend = { entry: path.relative(entry.folder, frontend.path).split(path.sep).join('/'), runs: showsFrontend(entry) };
   const minimum = manifest?.minimumLumiverseVersion;
   if (minimum && asksForNewerLumiverse(minimum)) {
     info.warnings = [`It asks for Lumiverse ${minimum} or newer; the Workbench matches Lumiverse ${LUMIVERSE_COMPAT_VERSION}, so something it relies on may be missing here.`];

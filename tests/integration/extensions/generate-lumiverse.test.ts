@@ -46,7 +46,7 @@ describe("generation in Lumiverse's shapes", () => {
 
   it("parameters the Workbench does not map reach an OpenAI-compatible server as written, and the reasoning override its effort (the Model Evaluator's Additional parameters and Reasoning)", async () => {
     await install(['tools', 'generation']);
-    each.rig.server.enqueue({ text: 'one' }, { text: 'two' }, { text: 'three' });
+    each.rig.server.enqueue({ text: 'one' }, { text: 'two' });
     const extra = { chat_template_kwargs: { enable_thinking: false }, min_p: 0.05, repetition_penalty: 1.1 };
     // Fields the request is made of are not overridden by parameters of the same name.
     const parameters = { ...extra, max_tokens: 50, messages: [{ role: 'system', content: 'injected' }], stream: false, model: 'other-model', 'bad key': 1, ...(JSON.parse('{"__proto__": {"polluted": true}}') as object), huge: 'x'.repeat(70 * 1024) };
@@ -58,8 +58,20 @@ describe("generation in Lumiverse's shapes", () => {
     // The effort written into parameters wins; "off" and "inherit" add none.
     await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], parameters: { reasoning_effort: 'high' }, reasoning: { source: 'custom', effort: 'low' }, connection_id: 'local' } });
     expect((each.rig.server.generations[1]!.body as Record<string, unknown>).reasoning_effort).toBe('high');
-    await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], reasoning: { source: 'off' }, connection_id: 'local' } });
-    expect((each.rig.server.generations[2]!.body as Record<string, unknown>).reasoning_effort).toBeUndefined();
+    // Off, an effort the providers do not know, no API reasoning, or the SDK's own option names: no effort is sent.
+    const without = [
+      { reasoning: { source: 'off' } },
+      { reasoning: { source: 'custom', effort: 'auto' } },
+      { reasoning: { source: 'custom', effort: 'extreme' } },
+      { reasoning: { source: 'custom', effort: 'high', apiReasoning: false } },
+      { parameters: { reasoningEffort: 'high', textVerbosity: 'loud', strictJsonSchema: 'yes' } },
+    ];
+    for (const extra of without) {
+      each.rig.server.enqueue({ text: 'ok' });
+      expect(await invoke('raw', { input: { type: 'raw', messages: [{ role: 'user', content: 'Hi.' }], connection_id: 'local', ...extra } })).toMatchObject({ ok: true });
+      const sent = each.rig.server.generations.at(-1)!.body as Record<string, unknown>;
+      expect([sent.reasoning_effort, sent.reasoningEffort, sent.textVerbosity, sent.strictJsonSchema, sent.verbosity]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    }
   });
 
   it("a tool loop in Lumiverse's parts (WorldForge, Psyche): tool_use is the assistant's call, tool_result the tool's answer, sent on as the provider's own", async () => {

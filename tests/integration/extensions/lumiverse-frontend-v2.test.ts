@@ -94,7 +94,7 @@ describe("a frontend's v2 members on the host", () => {
     fs.writeFileSync(path.join(dir, 'dist', 'frontend.js'), 'export function setup() {}\n');
     await rig.host.extensions.installFromFolder(dir, {}, () => undefined);
     await waitFor(() => ['crashed', 'failed'].includes(rig!.host.extensions.get(ID).status), `${ID}'s backend to die`);
-    expect(rig.host.extensions.get(ID)).toMatchObject({ frontend: { entry: 'dist/frontend.js' }, lastCrash: expect.any(String) });
+    expect(rig.host.extensions.get(ID)).toMatchObject({ frontend: { entry: 'dist/frontend.js', runs: true }, lastCrash: expect.any(String) });
     expect(await frontendCall(rig, 'frontendSettings.write', ['shown', true])).toMatchObject({ ok: true });
     expect(await frontendCall(rig, 'frontendSettings.read')).toMatchObject({ ok: true, value: { value: { shown: true } } });
     // Its backend hears nothing: the message is not delivered.

@@ -49,6 +49,21 @@ describe('a line of branches', () => {
     expect(all.data.find((c) => c.id === deeper.id)?.character_id).toBe(root.id);
   });
 
+  it('where a branch came from is the host’s to say: an extension’s metadata write neither moves it to another line nor out of its own', async () => {
+    const { root, branch, other, call } = await setup();
+    await call('chats.update', branch.id, { metadata: { tapestry: { collapsed: true } } });
+    expect(await call('chats.get', branch.id)).toMatchObject({ character_id: root.id, metadata: { tapestry: { collapsed: true }, branched_from: root.id, branch_at_message: 'm1' } });
+    await call('chats.update', other.id, { metadata: { branched_from: root.id } });
+    await call('chats.update', branch.id, { metadata: { branched_from: other.id, branch_at_message: 'x' } });
+    expect(await call('chats.get', other.id)).toMatchObject({ character_id: other.id, metadata: {} });
+    expect(await call('chats.get', branch.id)).toMatchObject({ character_id: root.id, metadata: { branched_from: root.id, branch_at_message: 'm1' } });
+  });
+
+  it('lists characters without their branches: a branch is its origin’s character’s chat', async () => {
+    const { root, other, call } = await setup();
+    expect(ids(await call('characters.list', {}))).toEqual([root.id, other.id].sort());
+  });
+
   it('a branch whose origin was deleted starts its own line', async () => {
     const { sessions, root, branch, deeper, call } = await setup();
     sessions.delete(root.id);

@@ -55,6 +55,25 @@ describe('generations past an extension’s share', () => {
     expect(t.log.filter((l) => l.includes('waits for its turn'))).toHaveLength(1);
   });
 
+  it('are served first come, first served: a new one waits behind those already waiting', async () => {
+    const t = setup({ maxPerMinute: 1 });
+    t.ask('first');
+    t.release.get('first')!('one');
+    t.ask('second');
+    await t.settle();
+    expect(t.started).toEqual(['first']);
+    // The minute's share frees a moment before the gate's timer looks again: one asking now still waits its turn.
+    vi.setSystemTime(Date.now() + 60_000);
+    t.ask('third');
+    await t.settle();
+    expect(t.started).toEqual(['first']);
+    // The gate's timer: the one that waited longest goes first, the newer one a minute later.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.started).toEqual(['first', 'second']);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(t.started).toEqual(['first', 'second', 'third']);
+  });
+
   it('wait past the running share and start as one finishes', async () => {
     const t = setup({ maxConcurrent: 1 });
     t.ask('a');

@@ -211,6 +211,13 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
   // A branch is its origin's character's chat, as in Lumiverse (Tapestry draws a character's chats as one tree).
   const rootOf = (id: string) => branchRoot(id, find);
   const lineDto = (c: ChatView) => chatDto(c, rootOf(c.id));
+  /** Every chat with its character (its line's origin), from one read of the list. */
+  const lines = () => {
+    const chats = all();
+    const byId = new Map(chats.map((c) => [c.id, c]));
+    const root = (id: string) => branchRoot(id, (chat) => byId.get(chat) ?? null);
+    return { listed: chats.map((c) => ({ c, character: root(c.id) })), root };
+  };
   const character = (c: ChatView) => characterDto(c, reads()?.library.linked(c.id) ?? []);
   // The session's own world info (its id) is always its own: an id list written back with it leaves it as it is.
   const attach = (id: string, books: string[]) => reads()!.attachBooks(id, books.filter((book) => book !== id));
@@ -220,12 +227,9 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
     'chats.get': ({ chatId }) => dto(find(chatId), lineDto),
     // A character's chats: the session that is its character and the branches made from it (any of them names the line).
     'chats.list': ({ options }) => {
-      const chats = all();
-      const byId = new Map(chats.map((c) => [c.id, c]));
-      const root = (id: string) => branchRoot(id, (chat) => byId.get(chat) ?? null);
+      const { listed, root } = lines();
       const character = options?.characterId === undefined ? undefined : root(options.characterId);
-      const listed = chats.map((c) => ({ c, character: root(c.id) })).filter((line) => character === undefined || line.character === character);
-      return page(listed.map((line) => chatDto(line.c, line.character)), options);
+      return page(listed.filter((line) => character === undefined || line.character === character).map((line) => chatDto(line.c, line.character)), options);
     },
     'chats.update': async ({ chatId, input }) => {
       withinMetadataCap(input.metadata, "A chat's metadata is", '/input/metadata', SESSION_LIMITS.chatMetadata);
@@ -282,7 +286,8 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
       return message.hidden === true;
     },
     'characters.get': ({ characterId }) => dto(find(characterId), character),
-    'characters.list': ({ options }) => page(all().map(character), options),
+    // A branch is its origin's character's chat, not a character of its own.
+    'characters.list': ({ options }) => page(lines().listed.filter((line) => line.character === line.c.id).map((line) => character(line.c)), options),
     'characters.create': ({ input }) => {
       const r = reads() ?? fail('UNSUPPORTED_HERE', 'Characters are sessions of the Workbench chat, which this host does not run.');
       const { world_book_ids: books, ...fields } = input;

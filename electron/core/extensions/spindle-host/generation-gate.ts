@@ -153,7 +153,8 @@ export class GenerationGate {
       return refuse({ code: 'DUPLICATE_CALL_ID', message: `A generation with request id ${requestId} is already running.` });
     }
     const pending: Pending = { requestId, target, operation, checked, allowed, timer: null };
-    if (this.room(extensionId) === 'now') return this.start(extensionId, pending);
+    // First come, first served: with others waiting, a new one waits behind them.
+    if (!this.waiting.has(extensionId) && this.room(extensionId) === 'now') return this.start(extensionId, pending);
     // Past its share, a generation waits its turn, as Lumiverse (which sets no cap) would simply run it: a tracker
     // backfilling a long chat one turn at a time gets every turn, a little later.
     const queue = this.waiting.get(extensionId) ?? [];

@@ -6,7 +6,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HostState } from '../../../../shared/frames/host-state';
 import type { ExtensionInfo } from '../../../../shared/contract/events';
 import { frameOrigin } from '../../../../shared/frames/frame-origin';
-import { frontendRuns } from '../../../../shared/frames/frontend-runs';
 import { useAppStore, useAppStoreApi, useHost } from '../../app/context';
 import { selectExtensions, selectSection, selectTheme } from '../../stores/app/selectors';
 import type { AppState } from '../../stores/app/app-store';
@@ -117,7 +116,7 @@ function useHostNews(early: EarlyBackendMessages): (id: string) => HostState {
         const broker = brokers.get(event.id);
         if (broker) broker.notify('backend', { payload: event.payload });
         // Its frame is still loading: held for it (an extension without a running frontend has nothing to hold for).
-        else if (appStore.getState().extensions.items.some((e) => e.id === event.id && frontendRuns(e) && e.frontend)) early.hold(event.id, event.payload);
+        else if (appStore.getState().extensions.items.some((e) => e.id === event.id && e.frontend?.runs)) early.hold(event.id, event.payload);
       }
       else if (event.type === 'extension.changed') {
         const { id } = event.extension;
@@ -206,8 +205,8 @@ export function FrontendFrames() {
 
   useEffect(() => {
     // A frontend stopped for a problem stays stopped until its extension starts again.
-    for (const e of extensions) if (!frontendRuns(e) && problems[e.id]) frontendsActions.clearProblem(store, e.id);
-    const wanted = new Map(extensions.filter((e) => frontendRuns(e) && e.frontend && !problems[e.id]).map((e) => [e.id, e]));
+    for (const e of extensions) if (!e.frontend?.runs && problems[e.id]) frontendsActions.clearProblem(store, e.id);
+    const wanted = new Map(extensions.filter((e) => e.frontend?.runs && !problems[e.id]).map((e) => [e.id, e]));
     setFrames((current) => {
       let next = current;
       for (const [id, extension] of wanted) {
