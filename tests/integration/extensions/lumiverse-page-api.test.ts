@@ -4,27 +4,17 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
+import { describe, expect, it } from 'vitest';
+import { addMainConnection, chatRig, newSession, send } from '../chat/helpers';
 import { PIXEL, withChunkBeforeEnd } from '../../helpers/png';
 import { withPngTextChunks } from '../../../electron/core/imports/png-text';
 import { frameFile } from '../../../electron/core/extensions/frontend-files';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import { fixture, waitFor } from './harness';
-import { frontendRig, page, type Answer } from './page-rig';
+import { frontendRigs, page, type Answer } from './page-rig';
 import { MAX_OPEN_BYTES, MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES } from '../../../electron/core/extensions/spindle-host/extension-uploads';
 
-let rig: ChatRig | null = null;
-
-afterEach(async () => {
-  await rig?.close();
-  rig = null;
-  cleanupTempDirs();
-});
-
-/** A frontend-only extension asking for `permissions`, installed with `granted`; closed after the test. */
-const withFrontend = async (permissions: string[], granted: string[]) => (rig = await frontendRig(permissions, granted));
+const { withFrontend, adopt } = frontendRigs();
 
 describe("a frontend's /api/v1 requests", () => {
   it('reads the active chat, chats and characters in Lumiverse shapes with their permissions; refuses without them; anything else is a 404 in its error shape', async () => {
@@ -144,8 +134,7 @@ describe("a frontend's /api/v1 requests", () => {
   }, 60_000);
 
   it('a file larger than the worker pipe carries at once reaches the backend whole: spindle.uploads.get reads it in parts', async () => {
-    rig = await chatRig();
-    const r = rig;
+    const r = adopt(await chatRig());
     await r.host.extensions.installFromFolder(fixture('lumiverse_page'), { grant: 'requested' }, () => undefined);
     await waitFor(() => r.host.extensions.get('lumiverse_page').status === 'running', 'lumiverse_page to run');
     const size = 9 * 1024 * 1024 + 3;

@@ -5,21 +5,12 @@
 // without characters.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
-import { cleanupTempDirs } from '../../helpers/temp-dir';
-import { addMainConnection, newSession, send, type ChatRig } from '../chat/helpers';
-import { frontendRig, page } from './page-rig';
+import { addMainConnection, newSession, send } from '../chat/helpers';
+import { frontendRigs, page } from './page-rig';
 
-let rig: ChatRig | null = null;
-
-afterEach(async () => {
-  await rig?.close();
-  rig = null;
-  cleanupTempDirs();
-});
-
-const withFrontend = async (permissions: string[], granted: string[]) => (rig = await frontendRig(permissions, granted));
+const { withFrontend } = frontendRigs();
 const body = (value: unknown) => ({ text: JSON.stringify(value) });
 const JSON_TYPE = { 'content-type': 'application/json' };
 

@@ -1,7 +1,8 @@
 // A frontend-only extension in a chat rig, and its frame's requests to Lumiverse's /api/v1 as the app hands them on.
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDir } from '../../helpers/temp-dir';
+import { afterEach } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { chatRig, type ChatRig } from '../chat/helpers';
 import { waitFor } from './harness';
 
@@ -15,6 +16,20 @@ export async function frontendRig(permissions: string[], granted: string[]): Pro
   await rig.host.extensions.installFromFolder(dir, { grant: granted as never }, () => undefined);
   await waitFor(() => rig.host.extensions.get('page_reader').status === 'running', 'page_reader to run');
   return rig;
+}
+
+/** For each test of a file: `withFrontend` makes its rig and `adopt` takes one made otherwise; either is closed after it. */
+export function frontendRigs() {
+  let rig: ChatRig | null = null;
+  afterEach(async () => {
+    await rig?.close();
+    rig = null;
+    cleanupTempDirs();
+  });
+  return {
+    withFrontend: async (permissions: string[], granted: string[]) => (rig = await frontendRig(permissions, granted)),
+    adopt: (made: ChatRig) => (rig = made),
+  };
 }
 
 export type Answer = { status: number; headers: Record<string, string>; body: string; bodyEncoding: string };
