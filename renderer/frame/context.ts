@@ -117,7 +117,12 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
         return state.channel.request('permissions.request', { permissions: wanted, ...(typeof options.reason === 'string' ? { reason: options.reason } : {}) });
       },
     },
-    getActiveChat: () => ({ chatId: state.activeChat, characterId: state.activeChat }),
+    // Its character as the app's state names it (a branch's is its origin's), once that state is of this chat.
+    getActiveChat: () => {
+      const active = state.hostState.state['chat.active'] as { chatId?: unknown; characterId?: unknown } | undefined;
+      const characterId = active?.chatId === state.activeChat && typeof active?.characterId === 'string' ? active.characterId : state.activeChat;
+      return { chatId: state.activeChat, characterId };
+    },
     ready: markReady,
     deferReady() {
       if (!setupRunning()) return console.warn('[Council Workbench] deferReady() is only honoured while setup() runs.');

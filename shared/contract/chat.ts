@@ -105,7 +105,16 @@ export const chatMethods = {
       },
       { additionalProperties: false },
     ),
-    result: Type.Object({ session: ChatSessionSchema, start: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        session: ChatSessionSchema,
+        start: Type.Integer({ minimum: 0 }),
+        total: Type.Integer({ minimum: 0 }),
+        /** A branch's origin: the session it was first branched from, its character to extensions (util/branch-root.ts). */
+        origin: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
   }),
   'chat.sessions.create': endpoint({ description: 'A new session; the character, persona and world info may be given or filled in later.', params: Type.Object(
       {

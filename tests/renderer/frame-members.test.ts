@@ -26,6 +26,15 @@ describe('ctx members, the rest', () => {
     expect(got).toEqual(['early', 'late']);
   });
 
+  it("getActiveChat names the chat's character as the app's state does (a branch's origin), once that state is of this chat", async () => {
+    const r = await rig(['tools'], { surfaces: [], state: { 'chat.active': { chatId: 'chat-1', characterId: 'origin-1', avatarImageId: null } } });
+    expect(r.ctx.getActiveChat()).toEqual({ chatId: 'chat-1', characterId: 'origin-1' });
+    // The app moved on to another chat and has not said its character yet: the chat is its own.
+    r.broker.notify('activeChat', { chatId: 'chat-2', messageIds: [] });
+    await settled();
+    expect(r.ctx.getActiveChat()).toEqual({ chatId: 'chat-2', characterId: 'chat-2' });
+  });
+
   it('permissions.getGranted follows grants; a request for what it has asks nobody', async () => {
     const r = await rig(['tools', 'ui_panels']);
     expect(await r.ctx.permissions.getGranted()).toEqual(['tools', 'ui_panels']);

@@ -63,6 +63,13 @@ describe("the app's state as frames read it", () => {
     expect('connections.active' in plain).toBe(false);
     const granted = initialHostState(sources, 'granted').state;
     expect(granted['connections.active']).toEqual({ activeProfileId: 'p1', provider: 'openai-compatible', model: 'model-a' });
+    // A branch's character is its origin's, as the host's answer for its window names it.
+    app.getState().chatOriginKnown('s1', 'origin-1');
+    expect(initialHostState(sources, 'plain').state['chat.active']).toEqual({ chatId: 's1', characterId: 'origin-1', avatarImageId: 'avatar-s1' });
+    app.getState().chatOriginKnown('other', 'origin-2');
+    expect(app.getState().chat.openOrigin).toBe('origin-1');
+    app.getState().chatSessionOpened('s2');
+    expect(app.getState().chat.openOrigin).toBeNull();
     expect(granted['connections.profiles']).toEqual([expect.objectContaining({ id: 'p1', name: 'Main', has_api_key: true, is_default: true })]);
     expect(JSON.stringify(granted)).not.toContain('x9Z1');
   });

@@ -8,6 +8,7 @@ import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import { summaryFields, summaryOf } from './store/session-summary';
 import { searchSessions } from './session-search';
+import { branchRoot, sessionHeads } from '../util/branch-root';
 import { swipeIndex } from './swipes';
 import type { LlmServices } from '../llm-services';
 import type { SessionFileMethod } from '../../../shared/contract/chat';
@@ -32,7 +33,11 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
   return {
     'chat.sessions.list': () => sessions.summaries().map((x) => summaryOf(x, chat.isBusy(x.id))),
     'chat.sessions.get': whole(({ sessionId }) => sessions.get(sessionId)),
-    'chat.sessions.window': ({ sessionId, ...place }) => sessions.window(sessionId, place),
+    'chat.sessions.window': ({ sessionId, ...place }) => {
+      const shown = sessions.window(sessionId, place);
+      const origin = branchRoot(sessionId, sessionHeads(sessions));
+      return origin === sessionId ? shown : { ...shown, origin };
+    },
     'chat.sessions.create': (init) => {
       const created = sessions.create(init);
       const session = init.title ? sessions.mutate(created.id, (x) => ({ ...x, titleSet: true })) : created;

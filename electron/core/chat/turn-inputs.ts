@@ -11,6 +11,7 @@ import type { SendOptions, TurnDeps } from './chat-turn';
 import type { CouncilPort } from './council-port';
 import type { LoreBooks } from './pipeline/lore-stage';
 import type { PrepareDeps } from './pipeline/prepare';
+import { branchRoot, sessionHeads } from '../util/branch-root';
 
 export interface TurnInputsLive {
   council(): CouncilPort | undefined;
@@ -84,6 +85,7 @@ export class TurnInputs {
       ...(regex ? { regex } : {}),
       saveChatVariables: (sessionId, changes) => this.live.saveChatVariables(sessionId, changes),
       currentMetadata: (sessionId) => (sessions.has(sessionId) ? sessions.head(sessionId).metadata : undefined),
+      characterOf: (sessionId) => branchRoot(sessionId, sessionHeads(sessions)),
       preset: () => {
         const id = this.deps.settings().chat?.presetId;
         return id ? { id, preset: presets?.get(id) ?? null } : null;

@@ -82,6 +82,22 @@ describe("a chat turn's interceptors and context handlers", () => {
     for (const message of sentMessages()) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
   }, 60_000);
 
+  it("in a branch, the turn's context names the origin as its character, and the chat's window says which it is", async () => {
+    await install();
+    const { sessionId, session } = await turn('Where is the lamp?');
+    const branched = await each.rig.call('chat.sessions.branch', { sessionId, messageId: session.messages.at(-1)!.id });
+    if (!branched.ok) throw new Error(JSON.stringify(branched.error));
+    const branchId = (branched.value as ChatSession).id;
+    expect((await each.rig.call('chat.sessions.window', { sessionId: branchId })).value).toMatchObject({ origin: sessionId });
+    expect((await each.rig.call('chat.sessions.window', { sessionId })).value).not.toHaveProperty('origin');
+    each.rig.server.enqueue({ text: 'The branch goes on.' });
+    const sent = await each.rig.call('chat.send', { sessionId: branchId, text: 'And now? #context' });
+    if (!sent.ok) throw new Error(JSON.stringify(sent.error));
+    await finished(each.rig, (sent.value as { turnId: string }).turnId);
+    const line = sentMessages().find((m) => m.content.startsWith('[context] '))!.content;
+    expect(JSON.parse(line.slice('[context] '.length))).toMatchObject({ characterId: sessionId, personaId: `persona-${branchId}` });
+  }, 60_000);
+
   it('a context handler can cancel the generation: nothing is sent to the model', async () => {
     await install();
     const before = each.rig.server.generations.length;

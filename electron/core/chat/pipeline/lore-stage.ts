@@ -72,7 +72,7 @@ class Votes {
 
 export async function runWorldInfoInterceptors(
   pipeline: ExtensionPipeline | undefined,
-  turn: { session: ChatSession; history: ChatMessage[]; books: LoreBooks },
+  turn: { session: ChatSession; characterId: string; history: ChatMessage[]; books: LoreBooks },
   signal: AbortSignal,
   trace: TurnTrace,
 ): Promise<ChatSession> {
@@ -94,7 +94,7 @@ export async function runWorldInfoInterceptors(
     const step = trace.start('world info interceptors', ref.extensionName);
     const ctx = {
       chatId: session.id,
-      characterId: session.id,
+      characterId: turn.characterId,
       userId: 'local',
       entries: entries.map(entryDto),
       messages: messagesFor(pipeline!.allowed(ref.extensionId, CHAT_TEXT_PERMISSION)),

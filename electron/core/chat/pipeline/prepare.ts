@@ -34,6 +34,8 @@ export interface PrepareDeps {
   currentMetadata?: (sessionId: string) => Record<string, unknown> | undefined;
   /** The preset chosen for the chat's prompt (its id, and the preset or null when it is gone); null: none chosen. */
   preset?: () => { id: string; preset: PresetDto | null } | null;
+  /** The character a chat is to extensions: its line's origin (util/branch-root.ts); absent: the session itself. */
+  characterOf?: (sessionId: string) => string;
 }
 
 export interface PrepareInput {
@@ -75,10 +77,11 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const { session, history, signal, pipeline } = { ...input, pipeline: deps.pipeline };
   const trace = new TurnTrace(deps.now);
   // A dry run builds the prompt and generates nothing, so it is not announced (Lumiverse's dryRunGeneration is not).
-  // A session is its character too: characterId is the session's id, as everywhere an extension reads it.
+  // A session is its character too (a branch its origin's), as everywhere an extension reads it.
+  const characterId = deps.characterOf?.(session.id) ?? session.id;
   if (!input.dryRun) {
     const target = input.target ? { targetMessageId: input.target.messageId, targetSwipeId: input.target.swipeId } : {};
-    pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, ...target, characterId: session.id, model: input.model, characterName: session.character.name, generationType: input.generationType });
+    pipeline?.broadcast('GENERATION_STARTED', { generationId: input.turnId, chatId: session.id, ...target, characterId, model: input.model, characterName: session.character.name, generationType: input.generationType });
   }
 
   const council = await trace.run('council', () => deps.council(input.toolDryRun || input.dryRun), (outcome) => ({
@@ -89,7 +92,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const chosen = deps.preset?.() ?? null;
   const preset = chosen?.preset ?? null;
   if (chosen && !preset) trace.note('assembly', 'host', `The chosen preset ${chosen.id} is gone: the Workbench's own prompt was built.`);
-  // Lumiverse's context (InterceptorContextDTO): a session is its own character here.
+  // Lumiverse's context (InterceptorContextDTO).
   const base: GenerationContext = {
     chatId: session.id,
     generationId: input.turnId,
@@ -97,7 +100,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     dryRun: input.dryRun,
     isDryRun: input.dryRun,
     userId: 'local',
-    characterId: session.id,
+    characterId,
     personaId: personaIdOf(session.id),
     // The connection the turn runs on (Lumiverse's spindleContext has it): an interceptor shapes its request by provider.
     connectionId: input.connectionId,
@@ -114,7 +117,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   const promptRegexOwner = pipeline?.promptRegexOwner(session.id) ?? null;
   if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
   // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
-  const read = await runWorldInfoInterceptors(pipeline, { session, history, books: input.loreBooks ?? new Map() }, signal, trace);
+  const read = await runWorldInfoInterceptors(pipeline, { session, characterId, history, books: input.loreBooks ?? new Map() }, signal, trace);
   // Read now, not when the turn began: an extension may have written the chat's variables meanwhile (its handlers).
   const variables = sessionVariables(deps.currentMetadata ? { metadata: deps.currentMetadata(session.id) } : session);
   if (preset) seedPromptVariables(variables, promptVariables(preset));

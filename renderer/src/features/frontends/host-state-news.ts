@@ -51,7 +51,8 @@ function selectorValues(app: AppState, frontends: FrontendsState, layout: ChatLa
     'ui.drawer': app.section === 'workbench' ? { open: drawerShown && tab !== null, tabId: drawerShown && tab ? placeId(tab) : null } : { open: true, tabId: sectionPlace?.id ?? null },
     'ui.settings': { open: false, view: null },
     'ui.layout': layout,
-    'chat.active': { chatId: openId, characterId: openId, avatarImageId: openId && open?.avatar ? characterImageId(openId) : null },
+    // A branch's character is its origin's, as its chat's record says.
+    'chat.active': { chatId: openId, characterId: openId ? (app.chat.openOrigin ?? openId) : null, avatarImageId: openId && open?.avatar ? characterImageId(openId) : null },
     'chat.messageCount': window?.total ?? open?.messages.length ?? 0,
     'persona.activeId': openId ? personaIdOf(openId) : null,
     'loom.activePresetId': app.settings?.chat?.presetId ?? null,

@@ -32,6 +32,7 @@ export async function loadOpenSession(store: AppStore, host: HostConnection, id:
   }
   if (result.ok) {
     const { session, start, total } = result.value;
+    store.getState().chatOriginKnown(id, result.value.origin ?? null);
     // At the newest, past SHOWN_AT_MOST (new messages joined), the oldest shown are let go.
     const over = start + session.messages.length >= total ? session.messages.length - SHOWN_AT_MOST : 0;
     if (over > 0) store.getState().chatSessionLoaded({ ...session, messages: session.messages.slice(over) }, { start: start + over, total });

@@ -21,6 +21,8 @@ export interface ChatSlice {
     open: ChatSession | null;
     /** Where the open session's messages are in the whole chat: the first one's index, and how many it has. */
     window: ChatWindow | null;
+    /** A branch's origin, when the open session is one: its character to extensions' frames. */
+    openOrigin: string | null;
     openError: HostError | null;
     /** The running or last turn of each session, by session id. */
     turns: Readonly<Record<string, LiveTurn>>;
@@ -33,6 +35,8 @@ export interface ChatSlice {
   chatSessionOpened(id: string | null): void;
   /** The open session read again: a window of it (chat.sessions.window), or whole (an action's answer), kept to the window shown. */
   chatSessionLoaded(session: ChatSession, window?: ChatWindow): void;
+  /** The open session's origin, as its window's answer names it (null: it is no branch). */
+  chatOriginKnown(sessionId: string, origin: string | null): void;
   chatSessionLoadFailed(id: string, error: HostError): void;
   chatSessionGone(id: string): void;
   chatTurnStarted(started: TurnStarted, extra: TurnExtra): void;
@@ -55,14 +59,14 @@ function withTurn(turns: Readonly<Record<string, LiveTurn>>, key: string, turn: 
 }
 
 export const createChatSlice: Slice<ChatSlice> = (set) => ({
-  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, window: null, openError: null, turns: {}, focusMessageId: null },
+  chat: { sessions: [], loaded: false, loadError: null, openId: null, open: null, window: null, openOrigin: null, openError: null, turns: {}, focusMessageId: null },
   chatMessageFocusRequested: (messageId) => set((s) => ({ chat: { ...s.chat, focusMessageId: messageId } })),
   chatSessionsReplaced: (sessions) => set((s) => ({ chat: { ...s.chat, sessions: [...sessions], loaded: true, loadError: null } })),
   chatSessionsLoadFailed: (error) => set((s) => ({ chat: { ...s.chat, loadError: error } })),
   chatSessionOpened: (id) =>
     set((s) => {
       const same = s.chat.open !== null && s.chat.open.id === id;
-      return { chat: { ...s.chat, openId: id, open: same ? s.chat.open : null, window: same ? s.chat.window : null, openError: null } };
+      return { chat: { ...s.chat, openId: id, open: same ? s.chat.open : null, window: same ? s.chat.window : null, openOrigin: same ? s.chat.openOrigin : null, openError: null } };
     }),
   chatSessionLoaded: (loaded, window) =>
     set((s) => {
@@ -75,6 +79,7 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
       const deleted = reply !== '' && atNewest(session, shown) && s.chat.open?.messages.some((m) => m.id === reply) === true && !session.messages.some((m) => m.id === reply);
       return { chat: { ...s.chat, open: keepUnchangedMessages(s.chat.open, session), window: shown, openError: null, ...(deleted ? { turns: withTurn(s.chat.turns, session.id, undefined) } : {}) } };
     }),
+  chatOriginKnown: (sessionId, origin) => set((s) => (s.chat.openId === sessionId && s.chat.openOrigin !== origin ? { chat: { ...s.chat, openOrigin: origin } } : s)),
   chatSessionLoadFailed: (id, error) => set((s) => (s.chat.openId === id ? { chat: { ...s.chat, openError: error } } : s)),
   chatSessionGone: (id) =>
     set((s) => ({
@@ -82,7 +87,7 @@ export const createChatSlice: Slice<ChatSlice> = (set) => ({
         ...s.chat,
         sessions: s.chat.sessions.filter((x) => x.id !== id),
         turns: withTurn(s.chat.turns, id, undefined),
-        ...(s.chat.openId === id ? { openId: null, open: null, window: null, openError: null } : {}),
+        ...(s.chat.openId === id ? { openId: null, open: null, window: null, openOrigin: null, openError: null } : {}),
       },
     })),
   chatTurnStarted: (started, extra) =>
