@@ -107,7 +107,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
   const probes = new ProbeCards({ dataDir: options.dataDir, llm, profile, onProgress: options.onProbeProgress ?? (() => undefined) });
   const sidecar = new SidecarService({ settings: getSettings, updateSettings: (patch) => settings.update(patch), profile, llm });
   const sessions = new SessionStore({ dataDir: options.dataDir, clock: options.clock, log, newId: () => randomUUID() });
-  const regex = new RegexScripts(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed(), undefined, () => getSettings().chat?.presetId ?? null);
+  const regex = new RegexScripts(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed(), undefined, () => getSettings().chat?.presetId ?? null, (id) => branchRoot(id, sessionHeads(sessions)));
   const library = new BookLibrary(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const personas = new PersonaLibrary(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());
   const presets = new PresetStore(sessions.db, options.clock ?? systemClock, () => sessions.checkpoints.committed());

@@ -2,6 +2,7 @@
 // snapshot of where the person is, as Lumiverse's command palette sends it. The chat is the one the person has open
 // (the window says which); a command scoped to a chat needs one, and a `chat-idle` one a chat no reply is written in.
 import { HostFailure } from '../../../shared/errors';
+import { branchRoot } from '../util/branch-root';
 import type { Entry } from './extension-entry';
 import type { ChatReads } from './spindle-host/chat-data';
 import type { ExtensionCommands } from './spindle-host/commands';
@@ -21,7 +22,8 @@ export function runCommand(entry: Entry, commands: ExtensionCommands, chats: Cha
   if (command.scope === 'chat-idle' && chatId && chats?.busy(chatId)) {
     throw new HostFailure({ code: 'CONFLICT', message: `"${command.label}" waits until the reply being written in this chat is done.`, path: '/commandId' });
   }
-  // A session is its own character here, and never a group chat.
-  const context = chatId ? { route: `/chat/${chatId}`, chatId, characterId: chatId, isGroupChat: false } : { route: '/' };
+  // A chat's character is its line's origin (a session is its own; a branch is its origin's), never a group chat.
+  const characterId = chatId ? branchRoot(chatId, (id) => chats?.head(id) ?? null) : null;
+  const context = chatId ? { route: `/chat/${chatId}`, chatId, characterId, isGroupChat: false } : { route: '/' };
   entry.worker.sendCommand(command.id, context);
 }

@@ -24,6 +24,8 @@ export class RegexScripts {
     passTimeoutMs?: number,
     /** The chats' preset now (settings.chat.presetId): its own scripts are at work too. */
     private readonly presetId: () => string | null = () => null,
+    /** The character a chat belongs to: a branch's is its line's origin (util/branch-root.ts), as in Lumiverse. */
+    private readonly characterOf: (chatId: string) => string = (chatId) => chatId,
   ) {
     this.store = new RegexStore(db, clock, committed);
     this.sandbox = new RegexSandbox(passTimeoutMs);
@@ -61,10 +63,10 @@ export class RegexScripts {
     return this.sandbox.close();
   }
 
-  /** `target`'s active scripts for a chat; a session is its own character here. */
+  /** `target`'s active scripts for a chat: its own, its character's (its line's origin), its preset's and the global ones. */
   private activeIn(target: RegexTarget, chatId: string): RegexScript[] {
     const presetId = this.presetId();
-    return this.store.active(target, { chatId, characterId: chatId, ...(presetId ? { presetId } : {}) });
+    return this.store.active(target, { chatId, characterId: this.characterOf(chatId), ...(presetId ? { presetId } : {}) });
   }
 
   private async run(active: RegexScript[], items: readonly RegexText[], options: RegexApplyOptions): Promise<RegexRun | null> {

@@ -63,6 +63,20 @@ describe("a card's regex scripts", () => {
     expect(left.map((s) => s.scope_id)).toEqual([other.id]);
   });
 
+  it('are the character’s: a branch of the session (its line’s origin is the character) shows through them too, another chat does not', async () => {
+    const { call } = await host();
+    const imported: { id: string } = await call('chat.sessions.importData', { data: b64(CARD) });
+    const { messages } = await call<{ messages: Array<{ id: string }> }>('chat.sessions.get', { sessionId: imported.id });
+    const branch: { id: string } = await call('chat.sessions.branch', { sessionId: imported.id, messageId: messages[0]!.id });
+    const deeper: { id: string } = await call('chat.sessions.branch', { sessionId: branch.id, messageId: messages[0]!.id });
+    const other: { id: string } = await call('chat.sessions.create', { title: 'Someone else' });
+    const item = { text: 'Hello (OOC: set the scene) traveller.', role: 'assistant', depth: 0 };
+    const shown = async (sessionId: string) => (await call<{ texts: string[] }>('regex.display', { sessionId, items: [item] })).texts;
+    expect(await shown(branch.id)).toEqual(['Hello traveller.']);
+    expect(await shown(deeper.id)).toEqual(['Hello traveller.']);
+    expect(await shown(other.id)).toEqual([item.text]);
+  });
+
   it('a script the store has no room for is left out and said so; the session is still made', async () => {
     const { h, call } = await host();
     const store = h.regex.store;
