@@ -140,13 +140,18 @@ export function createSpindle(options: {
     version: { getBackend: async () => LUMIVERSE_COMPAT_VERSION, getFrontend: async () => LUMIVERSE_COMPAT_VERSION },
     manifest: lumiverseManifest(manifest),
     host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: manifest.id }),
-    contracts: Object.freeze({}),
+    // The context handlers' context carries chatId, generationType, dryRun and userId, and cancelGeneration stops the
+    // turn (chat/pipeline/extension-stages.ts): Lumiverse's documented gate for registering one.
+    contracts: Object.freeze({ preAssemblyGenerationContext: 1 }),
     registerMacro: (def: unknown) => pipeline.registerMacro(def),
     unregisterMacro: (name: unknown) => pipeline.unregisterMacro(name),
     updateMacroValue: (name: unknown, value: unknown) => pipeline.updateMacroValue(name, value),
     registerInterceptor: (handler: unknown, options?: unknown) => pipeline.register('interceptor', 'spindle.registerInterceptor', handler, options),
-    registerContextHandler: (handler: unknown, priority?: unknown, timeoutMs?: unknown) =>
-      pipeline.register('context_handler', 'spindle.registerContextHandler', handler, { ...(typeof priority === 'number' ? { priority } : {}), ...(typeof timeoutMs === 'number' ? { timeoutMs } : {}) }),
+    registerContextHandler: (handler: unknown, priority?: unknown, options?: unknown) => {
+      // Lumiverse's third argument is `{ timeoutMs }`; a bare number is read the same.
+      const timeoutMs = typeof options === 'number' ? options : (options as { timeoutMs?: unknown } | null | undefined)?.timeoutMs;
+      return pipeline.register('context_handler', 'spindle.registerContextHandler', handler, { ...(typeof priority === 'number' ? { priority } : {}), ...(typeof timeoutMs === 'number' ? { timeoutMs } : {}) });
+    },
     registerMacroInterceptor: (handler: unknown, options?: unknown) => pipeline.register('macro_interceptor', 'spindle.registerMacroInterceptor', handler, options),
     registerWorldInfoInterceptor: (handler: unknown, options?: unknown) => pipeline.register('world_info_interceptor', 'spindle.registerWorldInfoInterceptor', handler, options),
     registerMessageContentProcessor: (handler: unknown, options?: unknown) => pipeline.register('message_content_processor', 'spindle.registerMessageContentProcessor', handler, options),

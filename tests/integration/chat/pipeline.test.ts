@@ -54,6 +54,10 @@ describe('a chat turn with a Lumiverse extension', () => {
     expect(stages[1]!.after).toContain('"probe":"context seen"');
     expect(stages[1]!.after).toContain(`"chatId":"${sessionId}"`);
     expect(stages[2]!.before).toBeUndefined();
+    // It registered behind the contract, with Lumiverse's `{ timeoutMs }` options: the host holds its budget (the other
+    // one has the manifest's interceptorTimeoutMs).
+    const handlers = each.rig.host.extensions.pipeline().handlers('context_handler');
+    expect(handlers.map((h) => h.timeoutMs)).toEqual([30_000, 1000]);
 
     const seen = JSON.parse(((await invoke('seen_events')) as { content: string }).content) as string[];
     expect(seen).toEqual(expect.arrayContaining([`CHAT_CHANGED:${sessionId}`, `MESSAGE_SENT:${sessionId}`, `GENERATION_STARTED:${sessionId}`, `GENERATION_ENDED:${sessionId}`]));
