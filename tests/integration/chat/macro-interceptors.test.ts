@@ -34,7 +34,7 @@ describe('macro interceptors', () => {
     const seen = async () => {
       const answer = await rig.host.registry.invoke('lumiverse_macro_engine:seen', {}, { timeoutMs: 20_000 });
       if (!answer.ok) throw new Error(JSON.stringify(answer));
-      return JSON.parse(answer.content) as Array<{ phase: string; sourceHint: string | null; char: string; commit: boolean; template: string }>;
+      return JSON.parse(answer.content) as Array<{ phase: string; sourceHint: string | null; char: string; commit: boolean; template: string; messages: number | null }>;
     };
     await send('A plain line.');
 
@@ -42,7 +42,8 @@ describe('macro interceptors', () => {
     expect(sent[0]!.content).toContain('Mara says AHOY.');
     // Its own spindle.macros.resolve from inside its interceptor is not intercepted again: one level, then the host's.
     expect(sent[0]!.content).toContain('Seen: [{{nested::again}} Mara]');
-    expect(await seen()).toContainEqual({ phase: 'prompt', sourceHint: 'prompt_source:character.description', char: 'Mara', commit: true, template: '{{char}} says {{shout::ahoy}}.' });
+    // Its env's extra names the person and the chat's character (Lumiverse's); the chat's messages it may not read.
+    expect(await seen()).toContainEqual({ phase: 'prompt', sourceHint: 'prompt_source:character.description', char: 'Mara', commit: true, template: '{{char}} says {{shout::ahoy}}.', userId: 'local', characterId: sessionId, messages: null });
     // The person's plain line holds no macro: it is never offered.
     expect((await seen()).some((s) => s.template.includes('A plain line.'))).toBe(false);
 
@@ -57,6 +58,8 @@ describe('macro interceptors', () => {
     await rig.call('extensions.grant', { id: 'lumiverse_macro_engine', permission: 'chat_mutation' });
     await rig.host.extensions.whenSettled();
     await send('Another line for {{char}}.');
-    expect((await seen()).some((s) => s.template === 'Another line for {{char}}.')).toBe(true);
+    const granted = (await seen()).find((s) => s.template === 'Another line for {{char}}.');
+    // Granted, its env carries the chat's messages too: the three lines, the two replies before this one.
+    expect(granted?.messages).toBe(5);
   }, 60_000);
 });

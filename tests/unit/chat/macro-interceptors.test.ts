@@ -68,3 +68,46 @@ describe('the macro interceptor chain', () => {
     expect(offered).toEqual(['{{noop}}a message']);
   });
 });
+
+describe("the env's extra", () => {
+  const history = [
+    { id: 'm1', role: 'user', content: 'Where are we?' },
+    { id: 'm2', role: 'assistant', content: 'At the pass.' },
+  ] as never[];
+
+  it('says the person and the chat’s character (a branch’s origin) to every interceptor, and the messages only to a chat reader', async () => {
+    const envs: Array<{ extra: Record<string, unknown> }> = [];
+    const { list } = refs([
+      (ctx) => (envs.push((ctx as unknown as { env: { extra: Record<string, unknown> } }).env), { ok: true, value: ctx.template }),
+      (ctx) => (envs.push((ctx as unknown as { env: { extra: Record<string, unknown> } }).env), { ok: true, value: ctx.template }),
+    ]);
+    const resolver = macroResolver({ ...base, history, characterId: 'origin-chat', interceptors: list, readsChat: (id) => id === 'ext-1' });
+    await resolver.resolve('{{char}}', { chatText: false });
+    expect(envs[0]!.extra).toEqual({ userId: 'local', characterId: 'origin-chat', characterTags: [], userInput: '' });
+    expect(envs[1]!.extra).toEqual({
+      userId: 'local',
+      characterId: 'origin-chat',
+      characterTags: [],
+      userInput: '',
+      messages: [
+        { content: 'Where are we?', name: session.persona.name, is_user: true },
+        { content: 'At the pass.', name: 'Seraphina', is_user: false },
+      ],
+    });
+  });
+
+  it('gives a macro handler the same extra, the session as its own character when no origin is given', async () => {
+    const contexts: Array<{ env: { extra: Record<string, unknown> } }> = [];
+    const macro = (extensionId: string, name: string) => ({
+      extensionId,
+      extensionName: extensionId,
+      name,
+      description: '',
+      call: async (context: unknown) => (contexts.push(context as never), { ok: true as const, value: 'x' }),
+    });
+    const resolver = macroResolver({ ...base, history, extensions: [macro('reader', 'reads'), macro('stranger', 'names')], readsChat: (id) => id === 'reader' });
+    await resolver.resolve('{{reads}} {{names}}', { chatText: false });
+    expect(contexts.map((c) => c.env.extra.characterId)).toEqual([session.id, session.id]);
+    expect(contexts.map((c) => (c.env.extra.messages as unknown[] | undefined)?.length)).toEqual([2, undefined]);
+  });
+});

@@ -3,7 +3,7 @@
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { InlineTool } from '../council-port';
 import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
-import { macroEnv, macroInterceptorChain, type MacroPhase } from './macro-interceptors';
+import { envMessages, macroEnv, macroInterceptorChain, type EnvMessage, type MacroPhase } from './macro-interceptors';
 import type { LoopMessage } from './macro-walk';
 import type { ExtensionMacroRef, ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
@@ -35,6 +35,8 @@ export interface MacroSources {
   patterns?: PatternTest;
   /** Where the resolve is for (interceptors are told): a turn's prompt, the display, a reply, or elsewhere. */
   phase?: MacroPhase;
+  /** The character the chat is to extensions: its line's origin (util/branch-root.ts); absent: the session. */
+  characterId?: string;
 }
 
 /** The extensions' part of a resolve's sources, as the pipeline has them now: their macros, their interceptors, and which may read chat text. */
@@ -55,12 +57,21 @@ export function chatReaders(pipeline: ExtensionPipeline | undefined): (extension
 export function macroResolver(sources: MacroSources, options: { limits?: MacroLimits; now?: () => number } = {}): MacroResolver {
   const variables = sources.variables ?? sessionVariables(sources.session);
   const limits = options.limits ?? MACRO_LIMITS;
-  const intercept = macroInterceptorChain({ session: sources.session, interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
+  const chatMessages = chatMessagesOf(sources);
+  const intercept = macroInterceptorChain({ session: sources.session, ...characterOf(sources), chatMessages, interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
   // A loop's messages, made once for the resolver and only if a loop asks (a long chat is 10,000 of them).
   let loopMessages: LoopMessage[] | undefined;
   const messages = () => (loopMessages ??= sources.history.map((m) => ({ content: m.content, name: m.role === 'user' ? sources.session.persona.name : sources.session.character.name, isUser: m.role === 'user' })));
   return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, { ...(intercept ? { intercept } : {}), variables, messages });
 }
+
+/** The env's chat messages for these sources, made once when first asked (a long chat is 10,000 of them). */
+function chatMessagesOf(sources: MacroSources): () => EnvMessage[] {
+  let made: EnvMessage[] | undefined;
+  return () => (made ??= envMessages(sources.history, { char: sources.session.character.name, user: sources.session.persona.name }));
+}
+
+const characterOf = (sources: MacroSources) => (sources.characterId ? { characterId: sources.characterId } : {});
 
 function builtin(name: string, description: string, value: string): MacroDefinition {
   return { name, owner: 'built-in', description, value, resolve: () => value };
@@ -78,6 +89,8 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
   const { character, persona } = session;
   const last = history[history.length - 1]?.content ?? '';
   const variables = sources.variables ?? sessionVariables(session);
+  const chatMessages = chatMessagesOf(sources);
+  const readsChat = sources.readsChat ?? (() => false);
   const defs: MacroDefinition[] = [
     builtin('char', "The character's name.", character.name),
     builtin('user', "The user's persona name.", persona.name),
@@ -103,7 +116,7 @@ export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
         if (ref.value !== undefined) return ref.value;
         if (!call) throw new Error('it has no pushed value and no handler');
         // The turn's variables as they stand when the macro is expanded (SummaryPlus reads its state from env.variables.chat).
-        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv({ session, variables, commit: sources.commit }) };
+        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv({ session, variables, commit: sources.commit, ...characterOf(sources), chatMessages }, readsChat(ref.extensionId)) };
         const result = await call(context, MACRO_HANDLER_TIMEOUT_MS, sources.signal);
         if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
         const value = result.value;

@@ -26,8 +26,22 @@ export function idleInterceptors(refs: readonly PipelineHandlerRef[]): PipelineH
   return refs.filter((ref) => !inFlight.busy(ref.extensionId));
 }
 
+/** A chat message as a macro's env carries it (Lumiverse's env.extra.messages). */
+export interface EnvMessage {
+  content: string;
+  name: string;
+  is_user: boolean;
+}
+
+/** At most this many of the chat's latest messages ride in one env: each call carries them to the worker. */
+export const ENV_MESSAGES_MAX = 1000;
+
 export interface InterceptorSources {
   session: { id: string; character: { name: string; description: string; personality: string; scenario: string }; persona: { name: string }; card?: { data: Record<string, unknown> } };
+  /** The character the chat is to extensions: its line's origin (util/branch-root.ts); absent: the session. */
+  characterId?: string;
+  /** The chat's latest messages for env.extra.messages, made once when first asked (absent: none). */
+  chatMessages?: () => EnvMessage[];
   interceptors: PipelineHandlerRef[];
   /** Whether an extension may read chat text (chat_mutation): only those get the chat's messages. */
   readsChat: (extensionId: string) => boolean;
@@ -41,10 +55,10 @@ export interface InterceptorSources {
 
 /**
  * Lumiverse's macro env (MacroInterceptorEnvDTO, and the env a macro's handler is given): a structured copy, so
- * nothing an extension does to it reaches the turn. The chat is named, not read: its text goes only where
- * chat_mutation allows.
+ * nothing an extension does to it reaches the turn. The chat is named, not read: its messages (extra.messages) go
+ * only to an extension that may read chat text (`readsChat`, chat_mutation).
  */
-export function macroEnv(s: Pick<InterceptorSources, 'session' | 'variables' | 'commit'>) {
+export function macroEnv(s: Pick<InterceptorSources, 'session' | 'variables' | 'commit' | 'characterId' | 'chatMessages'>, readsChat = false) {
   const { character, persona } = s.session;
   const card = s.session.card?.data;
   const greetings = Array.isArray(card?.alternate_greetings) ? card.alternate_greetings.filter((g): g is string => typeof g === 'string') : [];
@@ -56,8 +70,20 @@ export function macroEnv(s: Pick<InterceptorSources, 'session' | 'variables' | '
     system: {},
     variables: { local: Object.fromEntries(s.variables.local), global: Object.fromEntries(s.variables.global), chat: Object.fromEntries(s.variables.chat) },
     dynamicMacros: {},
-    extra: {},
+    // What Lumiverse's env.extra says of the person and the chat (Waypoints keys its settings by extra.userId).
+    extra: {
+      userId: 'local',
+      characterId: s.characterId ?? s.session.id,
+      characterTags: [],
+      userInput: '',
+      ...(readsChat && s.chatMessages ? { messages: s.chatMessages() } : {}),
+    },
   };
+}
+
+/** The env's messages from a chat's history, its latest ENV_MESSAGES_MAX, named as the turn names them. */
+export function envMessages(history: readonly { role: string; content: string }[], names: { char: string; user: string }): EnvMessage[] {
+  return history.slice(-ENV_MESSAGES_MAX).map((m) => ({ content: m.content, name: m.role === 'user' ? names.user : names.char, is_user: m.role === 'user' }));
 }
 
 /** The chain for these sources, or undefined when no extension intercepts. */
@@ -69,7 +95,7 @@ export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | u
     for (const ref of s.interceptors) {
       if (s.signal.aborted) break;
       if (origin.chatText && !s.readsChat(ref.extensionId)) continue;
-      const ctx = { template: current, env: macroEnv(s), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
+      const ctx = { template: current, env: macroEnv(s, s.readsChat(ref.extensionId)), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
       inFlight.begin(ref.extensionId);
       const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => inFlight.end(ref.extensionId));
       if (!result.ok) {

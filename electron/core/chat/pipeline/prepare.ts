@@ -128,6 +128,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     ...patterns,
     ...extensionMacroSources(pipeline),
     phase: 'prompt',
+    characterId,
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType, ...prefillOf(preset, input.generationType) } } : {}),
     session: read,
     history,
@@ -138,7 +139,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     signal,
     ...(input.limits ? { limits: input.limits } : {}),
     now: deps.now,
-    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables, phase: 'prompt', ...patterns }) } } : {}),
+    ...(deps.regex && !promptRegexOwner ? { regex: { regex: deps.regex, chatId: session.id, signal, macros: turnRegexMacros({ session, characterId, history, deliberation: council?.deliberationBlock ?? '', councilTools: deps.councilTools(), pipeline, commit: !input.dryRun, signal, variables, phase: 'prompt', ...patterns }) } } : {}),
   });
   // Lumiverse saves the chat's variables after assembly when a macro changed them; a dry run commits nothing.
   if (!input.dryRun && variables.chatChanges.size) deps.saveChatVariables?.(session.id, variables.chatChanges);
