@@ -193,6 +193,9 @@ const ROUTES: Array<[string, RegExp, Route]> = [
   }],
   ['POST', /^image-gen\/generate$/, generateImage],
   ['GET', new RegExp(`^image-gen/results/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => imageAnswer(deps.image(m[1]!) ?? deps.generatedImage(m[1]!))],
+  // The Workbench has no speech connections: the list is empty (a frontend's speech card then says there are none).
+  ['GET', /^tts-connections\/?$/, (_m, query) => json(200, { data: [], total: 0, ...paged(query).options })],
+  ['GET', /^tts-connections\/providers$/, () => json(200, { providers: [] })],
   ['GET', /^system\/info$/, () =>
     json(200, {
       os: { platform: process.platform, arch: process.arch, release: '', hostname: '' },

@@ -34,6 +34,10 @@ describe("a frontend's /api/v1 requests", () => {
     expect(await page(r, 'GET', '/api/v1/characters')).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED', error: expect.stringContaining('characters') } });
     expect(await page(r, 'GET', '/api/v1/personas')).toMatchObject({ status: 403 });
     expect(await page(r, 'GET', '/api/v1/system/info')).toMatchObject({ status: 200, json: { backend: { runtime: 'Council Workbench' }, os: { hostname: '' } } });
+    // Speech connections: none here, an empty page as Lumiverse's (Cue's speech card says there are none); one by id is not found.
+    expect(await page(r, 'GET', '/api/v1/tts-connections?limit=50')).toMatchObject({ status: 200, json: { data: [], total: 0, limit: 50, offset: 0 } });
+    expect(await page(r, 'GET', '/api/v1/tts-connections/providers')).toMatchObject({ status: 200, json: { providers: [] } });
+    expect(await page(r, 'GET', '/api/v1/tts-connections/abc')).toMatchObject({ status: 404 });
     expect(await page(r, 'DELETE', '/api/v1/chats/x')).toMatchObject({ status: 404, json: { error: 'Not available in the Council Workbench: DELETE /api/v1/chats/x' } });
     expect(await page(r, 'GET', '/other')).toMatchObject({ status: 404 });
     // Its card lists what it was refused, as for its backend's calls.
