@@ -56,7 +56,10 @@ export function createComposerStandIn(doc: Document, channel: FrameChannel, atTe
   const row = make('div', { ...hidden, class: '_inputRow_cw1_5' }, make('div', { class: '_inputWrapper_cw1_6' }, textarea), shell);
   // Spindle's mount point above the composer: Saucepan finds the box (and its input row) from it.
   const above = make('div', { 'data-spindle-mount': 'chat_composer_above' });
-  const area = make('div', { 'data-component': 'InputArea', 'data-cw-composer': '', class: '_container_cw1_1' }, above, make('div', { 'data-spindle-mount': 'chat_toolbar' }, bar), row);
+  const area = make('div', { 'data-component': 'InputArea', class: '_container_cw1_1' }, above, make('div', { 'data-spindle-mount': 'chat_toolbar' }, bar), row);
+  // The chat column InputArea sits in, placed in the room above the Workbench's box: what its code inserts beside
+  // InputArea (in its parent, as into Lumiverse's column) lands above the box too, not loose in the page.
+  const column = make('div', { 'data-cw-composer': '' }, area);
   const style = make('style', {});
   style.textContent = STYLE;
   doc.head.appendChild(style);
@@ -75,10 +78,10 @@ export function createComposerStandIn(doc: Document, channel: FrameChannel, atTe
   };
   const render = (notice: Notice) => {
     // Placed first: the draft's input event then reaches the extension's listeners on the document.
-    if (!notice.shown || !notice.place) area.remove();
+    if (!notice.shown || !notice.place) column.remove();
     else {
-      Object.assign(area.style, { left: `${notice.place.x}px`, top: `${notice.place.y}px`, width: `${notice.place.width}px` });
-      if (!area.isConnected) doc.body.appendChild(area);
+      Object.assign(column.style, { left: `${notice.place.x}px`, top: `${notice.place.y}px`, width: `${notice.place.width}px` });
+      if (!column.isConnected) doc.body.appendChild(column);
     }
     if (textarea.value !== notice.draft) {
       applying = true;
@@ -131,17 +134,17 @@ export function createComposerStandIn(doc: Document, channel: FrameChannel, atTe
       }
     }
   });
-  clones.observe(area, { childList: true, subtree: true });
+  clones.observe(column, { childList: true, subtree: true });
   // The room its pieces take above the box, as tall as they draw.
   let room = -1;
   const measure = () => {
-    const height = area.isConnected ? Math.ceil(area.getBoundingClientRect().height) : 0;
+    const height = column.isConnected ? Math.ceil(column.getBoundingClientRect().height) : 0;
     if (height === room) return;
     room = height;
     void channel.request('composer.room', { height }).catch(() => undefined);
   };
   const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
-  resized?.observe(area);
+  resized?.observe(column);
   const moved = new MutationObserver(measure);
   moved.observe(doc.body, { childList: true });
 
@@ -149,8 +152,8 @@ export function createComposerStandIn(doc: Document, channel: FrameChannel, atTe
     clones.disconnect();
     moved.disconnect();
     resized?.disconnect();
-    area.remove();
+    column.remove();
     style.remove();
   });
-  return { placed: () => (area.isConnected && last?.shown ? area : null) };
+  return { placed: () => (column.isConnected && last?.shown ? column : null) };
 }

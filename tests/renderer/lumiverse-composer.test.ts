@@ -39,13 +39,17 @@ function write(text: string) {
 describe("Lumiverse's message box in an extension's frame", () => {
   it('granted generation: InputArea as Lumiverse renders it, placed in the room above the box, the draft heard with an input event', async () => {
     const r = await rig(['generation']);
-    createComposerStandIn(document, r.channel, (cleanup) => void r.runtime.atTeardown(cleanup));
+    const standIn = createComposerStandIn(document, r.channel, (cleanup) => void r.runtime.atTeardown(cleanup));
     const heard: string[] = [];
     document.addEventListener('input', (event) => heard.push((event.target as HTMLTextAreaElement).value), true);
     withBox(r, 'She opens the door');
     await settled();
     expect(area()).not.toBeNull();
-    expect(area()!.style).toMatchObject({ left: '12px', top: '480px', width: '640px' });
+    // InputArea sits in a column placed in the room above the box (what the body layer reports as the composer's).
+    const column = area()!.parentElement!;
+    expect(standIn.placed()).toBe(column);
+    expect(column.parentElement).toBe(document.body);
+    expect(column.style).toMatchObject({ left: '12px', top: '480px', width: '640px' });
     expect(textarea().value).toBe('She opens the door');
     expect(heard).toEqual(['She opens the door']);
     // Where published extensions look: the input row is the textarea wrapper's parent, a child of InputArea; Send is in the next sibling.
@@ -61,6 +65,12 @@ describe("Lumiverse's message box in an extension's frame", () => {
     const mount = document.querySelector('[data-spindle-mount="chat_composer_above"]')!;
     expect(mount.closest('[data-component="InputArea"]')).toBe(area());
     expect(mount.closest('[data-component="InputArea"]')!.querySelector('[class*="_inputRow_"]')).toBe(row);
+    // An older Saucepan's way: its toolbar inserted beside InputArea, in its parent, lands in the placed column above
+    // the box (not loose in the page, where it would draw at the window's top).
+    const toolbar = document.createElement('div');
+    area()!.parentElement!.insertBefore(toolbar, area());
+    expect(toolbar.parentElement).toBe(standIn.placed());
+    expect(toolbar.nextElementSibling).toBe(area());
   });
 
   it("its code's writes reach the box, Send sends what it holds (empty: a fresh reply), and Lumiverse's labels follow", async () => {
