@@ -249,6 +249,11 @@ export const ChatMessageSchema = Type.Object(
     /** What extensions keep on the message (spindle.chat.updateMessage's metadata), handed back as they left it. */
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /**
+     * What extensions' message content processors added to the message (Lumiverse's `extra`, which they read back
+     * there): its swipes share it. At most 256 KB as JSON (content-processors.ts).
+     */
+    extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /**
      * Hidden by an extension (spindle.chat.setMessageHidden). As in Lumiverse (extra.hidden), the prompt's history
      * skips it and chat memory does not recall it; it stays in the chat.
      */

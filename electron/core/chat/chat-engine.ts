@@ -145,7 +145,7 @@ export class ChatEngine {
       this.writing.delete(sessionId);
     }
     this.assertIdle(sessionId);
-    const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: written.content, createdAt: this.clock.now(), ...(written.extra ? { metadata: written.extra } : {}) };
+    const userMessage: ChatMessage = { id: this.newId(), role: 'user', content: written.content, createdAt: this.clock.now(), ...(written.extra ? { extra: written.extra } : {}) };
     const history = [...session.messages, userMessage];
     const chat = this.inputs.chatSettings();
     const saved = this.deps.sessions.mutate(sessionId, (s) => {

@@ -27,6 +27,13 @@ const COUNCIL_CHAT_ID = 'council-run';
 
 const defined = <T extends object>(value: T): Partial<T> => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 
+/** A message's extra as extensions read it: what an imported file kept, then what processors added; undefined: none. */
+export function messageExtra(m: ChatMessage): Record<string, unknown> | undefined {
+  const imported = m.source?.extra;
+  const kept = typeof imported === 'object' && imported !== null && !Array.isArray(imported) ? (imported as Record<string, unknown>) : undefined;
+  return kept || m.extra ? { ...kept, ...m.extra } : undefined;
+}
+
 /** A saved message as extensions read it (its swipes' texts included). */
 export function messageView(m: ChatMessage): MessageView {
   return {
@@ -39,7 +46,7 @@ export function messageView(m: ChatMessage): MessageView {
     ...(m.hidden ? { hidden: true } : {}),
     ...(m.reasoning ? { reasoning: m.reasoning } : {}),
     ...(m.reasoningMs !== undefined ? { reasoningMs: m.reasoningMs } : {}),
-    ...(m.source && typeof m.source.extra === 'object' && m.source.extra !== null && !Array.isArray(m.source.extra) ? { extra: m.source.extra as Record<string, unknown> } : {}),
+    ...defined({ extra: messageExtra(m) }),
   };
 }
 

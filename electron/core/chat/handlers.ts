@@ -3,7 +3,7 @@
 import type { PresetMethod } from '../presets/handlers';
 import { listMacros } from './session-macros';
 import { deleteSession } from './delete-session';
-import { characterEdited, personaChanged } from './chat-reads';
+import { characterEdited, messageExtra, personaChanged } from './chat-reads';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import { summaryFields, summaryOf } from './store/session-summary';
@@ -101,7 +101,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
             messageId,
             content,
             isUser: role === 'user',
-            ...(message.metadata ? { extra: message.metadata } : {}),
+            extra: messageExtra(message),
             ...(message.swipes ? { origin: 'swipe_update' as const, swipeIndex: swipeIndex(message) } : { origin: 'update' as const }),
           })
         : { content };

@@ -21,11 +21,11 @@ export interface MessageActionsDeps {
 export class MessageActions {
   constructor(private readonly deps: MessageActionsDeps) {}
 
-  /** `added`: what extensions' processors added to the message's metadata, merged onto it as it is now. */
+  /** `added`: what extensions' processors added to the message's extra, merged onto it as it is now. */
   edit(sessionId: string, messageId: string, content: string, added?: Record<string, unknown>): ChatSession {
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
       const message = s.messages[i]!;
-      s.messages[i] = { ...editContent(message, content), ...(added ? { metadata: { ...(message.metadata ?? {}), ...added } } : {}) };
+      s.messages[i] = { ...editContent(message, content), ...(added ? { extra: { ...(message.extra ?? {}), ...added } } : {}) };
     });
     this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
     return session;

@@ -42,7 +42,9 @@ describe('message content processors', () => {
     const sessionId = await newSession(rig, { character: { name: 'Mara', description: 'The mood is {{getchatvar::mood}}.', personality: '', scenario: '' } });
     await run('chat.send', { sessionId, text: '/setvar mood stormy\nHello there' });
     const saved = await session(sessionId);
-    expect(saved.messages[0]).toMatchObject({ role: 'user', content: 'Hello there', metadata: { slash: 'mood' } });
+    // What it added is the message's extra (Lumiverse's, where processors read it back), not extensions' metadata.
+    expect(saved.messages[0]).toMatchObject({ role: 'user', content: 'Hello there', extra: { slash: 'mood' } });
+    expect(saved.messages[0]!.metadata).toBeUndefined();
     expect(saved.metadata).toEqual({ chat_variables: { mood: 'stormy' } });
     // The turn that answered the line already read the variable the line set.
     const prompt = rig.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> };
@@ -56,7 +58,7 @@ describe('message content processors', () => {
     const userId = saved.messages[0]!.id;
     const edited = await rig.call('chat.messages.edit', { sessionId, messageId: userId, content: '/setvar sky grey\nHello again' });
     expect(edited.ok).toBe(true);
-    expect((await session(sessionId)).messages[0]).toMatchObject({ content: 'Hello again', metadata: { slash: 'sky' } });
+    expect((await session(sessionId)).messages[0]).toMatchObject({ content: 'Hello again', extra: { slash: 'sky' } });
     expect((await session(sessionId)).metadata).toEqual({ chat_variables: { mood: 'calm', sky: 'grey' } });
 
     // A reply with swipes is edited as its shown swipe; its extra is the message's, left alone.
@@ -77,6 +79,8 @@ describe('message content processors', () => {
       ['update', true, 'id', null],
       ['swipe_update', false, 'id', 1],
     ]);
+    // The edit's processor was handed the message's extra as it was: what it added on the line's first save.
+    expect((await seen())[2]!.extra).toEqual({ slash: 'mood' });
   }, 60_000);
 
   it('render what the window shows, before the display scripts, and the display revision follows them', async () => {

@@ -96,6 +96,9 @@ describe('a SillyTavern chat comes in whole', () => {
     const { session } = await importChat([HEADER, GREETING, USER, HIDDEN, REPLY]);
     expect(messageDtoIn(session, 3).extra).toEqual({ api: 'openai', model: 'o3', token_count: 9, bias: null, reasoning: 'They are new here. Be kind.', reasoningDuration: 8100 });
     expect(messageDtoIn(session, 2).extra).toEqual({ type: 'narrator', hidden: true });
+    // What a processor added later is read beside what the file kept (and an extension's metadata stays apart).
+    const processed = { ...session.messages[3]!, extra: { slash: 'mood', model: 'o3-mini' }, metadata: { mine: 1 } };
+    expect(messageDtoIn(session, 3, processed)).toMatchObject({ extra: { api: 'openai', model: 'o3-mini', token_count: 9, slash: 'mood' }, metadata: { mine: 1 } });
     expect(messageDtoIn(session, 0)).toMatchObject({ swipe_id: 1, swipes: GREETING.swipes, swipe_dates: [1740830400, 1740830400, 1740830500] });
   });
 

@@ -1,6 +1,6 @@
 // Lumiverse's message content processors (spindle.registerMessageContentProcessor, permission chat_mutation): before a
 // person's message is saved — sent (origin `create`) or edited (`update`, or `swipe_update` on a reply with swipes) —
-// each processor in priority order may replace its text and add to its extra (the message's metadata), as
+// each processor in priority order may replace its text and add to its extra (ChatMessage.extra: Lumiverse's), as
 // Lumiverse's chats routes run them (src/spindle/message-content-processor.ts: 10 s each, a failure skipped). Slash
 // commands typed into a message (`/setvar`, `/inject`) and markup a tracker expands are done this way. The window's
 // display pass runs them too, with origin `render` (display-pass.ts).
