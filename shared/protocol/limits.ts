@@ -6,6 +6,8 @@ export const MAX_RESULT_BYTES = 1024 * 1024;
 export const MAX_REGISTRATION_BYTES = 256 * 1024;
 /** Longest log message text; longer texts are clipped. */
 export const MAX_LOG_MESSAGE_CHARS = 8 * 1024;
+/** The most one part of a stored file carries, either way (its base64 stays inside a request and a frame). */
+export const STORAGE_PART_BYTES = 6 * 1024 * 1024;
 /** Longest error message or hint text; longer texts are clipped. */
 export const MAX_ERROR_TEXT_CHARS = 2 * 1024;
 

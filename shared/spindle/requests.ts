@@ -9,6 +9,7 @@ import { TOAST_LEVELS } from './toast';
 import { SESSION_LIMITS } from '../types/chat';
 import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
+import { STORAGE_PART_BYTES } from '../protocol/limits';
 import { endpoint } from '../rpc/endpoint';
 import { FILE_REQUESTS } from './file-requests';
 import { PEER_REQUESTS } from './peer-requests';
@@ -32,10 +33,14 @@ const StorageStat = Dto({ exists: Type.Boolean(), isFile: Type.Boolean(), isDire
 const FILE_ERRORS = ['NOT_FOUND', 'PATH_NOT_ALLOWED'];
 const WRITE_ERRORS = ['PATH_NOT_ALLOWED', 'INPUT_TOO_LARGE', 'QUOTA_EXCEEDED'];
 export const STORAGE_OPS = {
-  read: endpoint({ ...named({ path: Path }), result: Type.String(), errors: FILE_ERRORS }),
-  readBinary: endpoint({ ...named({ path: Path }), result: Type.String({ description: 'base64' }), errors: FILE_ERRORS }),
+  // RESULT_TOO_LARGE: a file over one answer is read in parts (readPart).
+  read: endpoint({ ...named({ path: Path }), result: Type.String(), errors: [...FILE_ERRORS, 'RESULT_TOO_LARGE'] }),
+  readBinary: endpoint({ ...named({ path: Path }), result: Type.String({ description: 'base64' }), errors: [...FILE_ERRORS, 'RESULT_TOO_LARGE'] }),
   write: endpoint({ ...named({ path: Path, data: Type.String() }), result: Type.Literal(true), errors: WRITE_ERRORS }),
   writeBinary: endpoint({ ...named({ path: Path, base64: Type.String() }), result: Type.Literal(true), errors: WRITE_ERRORS }),
+  // A file larger than one request or answer carries, in parts, as the worker's storage API sends and reads it.
+  readPart: endpoint({ ...named({ path: Path, offset: Type.Integer({ minimum: 0 }), length: Type.Integer({ minimum: 1, maximum: STORAGE_PART_BYTES }) }), result: Type.String({ description: 'base64' }), errors: FILE_ERRORS }),
+  writePart: endpoint({ ...named({ path: Path, upload: Id(64), index: Type.Integer({ minimum: 0 }), base64: Type.String(), last: Type.Boolean() }), result: Type.Literal(true), errors: [...WRITE_ERRORS, 'INVALID_INPUT'] }),
   delete: endpoint({ ...named({ path: Path }), result: Type.Literal(true), errors: ['PATH_NOT_ALLOWED'] }),
   list: endpoint({ ...named({ prefix: Opt(Path) }), result: Type.Array(Type.String()), errors: ['PATH_NOT_ALLOWED'] }),
   exists: endpoint({ ...named({ path: Path }), result: Type.Boolean(), errors: ['PATH_NOT_ALLOWED'] }),

@@ -203,6 +203,8 @@ describe('real members through a real host', () => {
     expect(used.has).toEqual([true, false]);
     expect(used.granted).toEqual(expect.arrayContaining(['tools', 'ephemeral_storage', 'generation']));
     expect(used.storage).toEqual({ ok: true, value: 1 });
+    // A 30 MB file and a JSON report over one answer cross in parts, whole; nothing half written is listed.
+    expect(used.largeStorage).toEqual({ ok: true, value: [30 * 1024 * 1024, true, true, true, ['bgm.ogg']] });
     expect(used.storageEscape).toMatchObject({ ok: false, code: 'PATH_NOT_ALLOWED' });
     expect(used.userStorage).toEqual({ ok: true, value: 'mine' });
     expect(used.variables).toEqual({ ok: true, value: ['calm', { turns: '3' }, false] });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HostFailure } from '../../../shared/errors';
 import { ExtensionStorage, STORAGE_LIMITS } from '../../../electron/core/extensions/spindle-host/extension-storage';
+import { MAX_STAGED_WRITES } from '../../../electron/core/extensions/spindle-host/storage-parts';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 
 afterEach(cleanupTempDirs);
@@ -112,5 +113,57 @@ describe('caps', () => {
     const { storage } = area();
     await Promise.all(Array.from({ length: 50 }, (_, i) => storage.ops.write({ path: 'same', data: `value-${i}`.repeat(100) })));
     expect(await storage.ops.read({ path: 'same' })).toMatch(/^(value-\d+)\1{99}$/);
+  });
+});
+
+describe('files larger than one request or answer', () => {
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+  it('are written in parts beside the area, placed whole at the last, and read in parts', async () => {
+    const { storage, root } = area({ ...STORAGE_LIMITS, oneReadBytes: 8 });
+    const part = (index: number, text: string, last = false) => storage.ops.writePart({ path: 'tracks/a.bin', upload: 'w1', index, base64: b64(text), last });
+    await part(0, 'first-');
+    // Half written, it is neither in the area nor counted: the list and a read do not see it.
+    expect(await storage.ops.list({})).toEqual([]);
+    expect(fs.readdirSync(`${root}.parts`)).toHaveLength(1);
+    await part(1, 'second-');
+    await part(2, 'third', true);
+    expect(await storage.ops.list({})).toEqual(['tracks/a.bin']);
+    expect(fs.readdirSync(`${root}.parts`)).toEqual([]);
+    // Over one answer, a whole read says to read in parts; parts read any range, and past the end nothing.
+    expect(await failure(storage.ops.read({ path: 'tracks/a.bin' }))).toEqual({ code: 'RESULT_TOO_LARGE', path: '/path' });
+    expect(await failure(storage.ops.readBinary({ path: 'tracks/a.bin' }))).toEqual({ code: 'RESULT_TOO_LARGE', path: '/path' });
+    const read = async (offset: number, length: number) => Buffer.from((await storage.ops.readPart({ path: 'tracks/a.bin', offset, length })) as string, 'base64').toString();
+    expect(await read(0, 6)).toBe('first-');
+    expect(await read(6, 100)).toBe('second-third');
+    expect(await read(50, 4)).toBe('');
+    expect(await failure(storage.ops.readPart({ path: 'missing', offset: 0, length: 1 }))).toEqual({ code: 'NOT_FOUND', path: '/path' });
+  });
+
+  it('refuses a part out of order, one past the size cap or the quota, and a path out of the area; the file stays as it was', async () => {
+    const { storage } = area({ ...STORAGE_LIMITS, maxFileBytes: 10, quotaBytes: 12 });
+    await storage.ops.write({ path: 'kept', data: 'kept' });
+    expect(await failure(storage.ops.writePart({ path: 'a', upload: 'w1', index: 1, base64: b64('x'), last: true }))).toEqual({ code: 'INVALID_INPUT', path: '/index' });
+    await storage.ops.writePart({ path: 'a', upload: 'w2', index: 0, base64: b64('123456'), last: false });
+    expect(await failure(storage.ops.writePart({ path: 'a', upload: 'w2', index: 2, base64: b64('x'), last: true }))).toEqual({ code: 'INVALID_INPUT', path: '/index' });
+    // The write out of order was ended: its next part is refused too.
+    expect(await failure(storage.ops.writePart({ path: 'a', upload: 'w2', index: 1, base64: b64('x'), last: true }))).toEqual({ code: 'INVALID_INPUT', path: '/index' });
+    await storage.ops.writePart({ path: 'a', upload: 'w3', index: 0, base64: b64('123456'), last: false });
+    expect(await failure(storage.ops.writePart({ path: 'a', upload: 'w3', index: 1, base64: b64('78901'), last: true }))).toEqual({ code: 'INPUT_TOO_LARGE', path: '/data' });
+    await storage.ops.writePart({ path: 'b', upload: 'w4', index: 0, base64: b64('12345'), last: false });
+    expect(await failure(storage.ops.writePart({ path: 'b', upload: 'w4', index: 1, base64: b64('67890'), last: true }))).toEqual({ code: 'QUOTA_EXCEEDED', path: '/data' });
+    expect(await failure(storage.ops.writePart({ path: '../out', upload: 'w5', index: 0, base64: b64('x'), last: true }))).toEqual({ code: 'PATH_NOT_ALLOWED', path: '/path' });
+    expect(await storage.ops.list({})).toEqual(['kept']);
+  });
+
+  it('keeps a few writes under way at once, dropping the one left longest; a run before this one’s leftovers go', async () => {
+    const { storage, root } = area();
+    fs.mkdirSync(`${root}.parts`);
+    fs.writeFileSync(path.join(`${root}.parts`, 'left-by-a-crash.part'), 'x');
+    for (let i = 0; i < MAX_STAGED_WRITES + 1; i++) await storage.ops.writePart({ path: `f${i}`, upload: `w${i}`, index: 0, base64: b64('x'), last: false });
+    expect(fs.readdirSync(`${root}.parts`)).toHaveLength(MAX_STAGED_WRITES);
+    expect(await failure(storage.ops.writePart({ path: 'f0', upload: 'w0', index: 1, base64: b64('y'), last: true }))).toEqual({ code: 'INVALID_INPUT', path: '/index' });
+    await storage.ops.writePart({ path: 'f1', upload: 'w1', index: 1, base64: b64('y'), last: true });
+    expect(await storage.ops.read({ path: 'f1' })).toBe('xy');
   });
 });

@@ -8,6 +8,8 @@ import { ExtensionStorage, STORAGE_LIMITS } from './extension-storage';
 import { JsonDocument } from './json-document';
 import { fail, type Caller, type HandlersOf } from './handlers';
 
+/** Its files cross whole, in one request and one answer (spindle.ephemeral has no parts). */
+const EPHEMERAL_FILE_LIMITS = { maxFileBytes: 8 * 1024 * 1024, oneReadBytes: 8 * 1024 * 1024 };
 export const EPHEMERAL_LIMITS = { maxBytes: 50 * 1024 * 1024, maxFiles: 250, defaultTtlMs: 60 * 60_000, maxTtlMs: 7 * 24 * 60 * 60_000 };
 
 interface Entry {
@@ -26,7 +28,7 @@ class Area {
   readonly reservations = new Map<string, Reservation>();
 
   constructor(folder: string) {
-    this.files = new ExtensionStorage(path.join(folder, 'ephemeral'), { ...STORAGE_LIMITS, quotaBytes: EPHEMERAL_LIMITS.maxBytes });
+    this.files = new ExtensionStorage(path.join(folder, 'ephemeral'), { ...STORAGE_LIMITS, ...EPHEMERAL_FILE_LIMITS, quotaBytes: EPHEMERAL_LIMITS.maxBytes });
     this.index = new JsonDocument(path.join(folder, 'ephemeral.json'), () => ({ files: Object.create(null) as Record<string, Entry> }), 1024 * 1024);
   }
 }

@@ -2,21 +2,27 @@
 //
 // Paths are relative and normalised first: absolute paths, `..` out of the area, NUL bytes and
 // backslashes are refused, and no symlink is followed (a contained worker cannot make one, but an
-// installed folder could ship one). Each file is at most MAX_FILE_BYTES and the area at most
-// QUOTA_BYTES; writes go one at a time so the quota count stays exact.
+// installed folder could ship one). Each file is at most maxFileBytes and the area at most
+// quotaBytes; writes go one at a time so the quota count stays exact. A file larger than one request or answer
+// carries crosses in parts (storage-parts.ts, readPart), as the worker's storage API sends and reads it.
 import type { StorageStat } from '../../../../shared/types/spindle';
 import fs from 'node:fs';
 import path from 'node:path';
 import { listFiles } from '../../util/list-files';
 import { HostFailure } from '../../../../shared/errors';
 import type { StorageOp, StorageParams } from '../../../../shared/spindle/requests';
+import { STORAGE_PART_BYTES } from '../../../../shared/protocol/limits';
 import { writeFileAtomic } from '../../util/atomic-write';
+import { StagedWrites } from './storage-parts';
 
 export const STORAGE_LIMITS = {
-  maxFileBytes: 8 * 1024 * 1024,
-  quotaBytes: 100 * 1024 * 1024,
+  // Lumiverse caps neither; these hold an audio library (Cue imports tracks of up to 30 MB) and long run reports.
+  maxFileBytes: 64 * 1024 * 1024,
+  quotaBytes: 1024 * 1024 * 1024,
   maxPathChars: 512,
   maxListed: 10_000,
+  /** A file larger than this is read in parts (readPart): one answer to the worker stays well inside its frame. */
+  oneReadBytes: 4 * 1024 * 1024,
 };
 
 
@@ -31,11 +37,14 @@ function isMissing(err: unknown): boolean {
 export class ExtensionStorage {
   private used: number | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly parts: StagedWrites;
 
   constructor(
     private readonly root: string,
     private readonly limits = STORAGE_LIMITS,
-  ) {}
+  ) {
+    this.parts = new StagedWrites(`${root}.parts`, limits.maxFileBytes);
+  }
 
   /** What spindle.storage and spindle.userStorage answer, by operation (params checked by the contract); a refused path rejects. */
   readonly ops: { [K in StorageOp]: (params: StorageParams<K>) => Promise<unknown> } = {
@@ -43,6 +52,11 @@ export class ExtensionStorage {
     readBinary: async ({ path: file }) => this.read(this.resolve(file), 'base64'),
     write: async ({ path: file, data }) => this.serial(() => this.write(this.resolve(file), Buffer.from(data, 'utf8'))),
     writeBinary: async ({ path: file, base64 }) => this.serial(() => this.write(this.resolve(file), Buffer.from(base64, 'base64'))),
+    readPart: async ({ path: file, offset, length }) => this.readPart(this.resolve(file), offset, length),
+    writePart: async ({ path: file, upload, index, base64, last }) => {
+      const target = this.resolve(file);
+      return this.serial(() => this.parts.append(upload, index, Buffer.from(base64, 'base64'), last, (staged, size) => this.place(target, size, () => fs.promises.rename(staged, target))));
+    },
     delete: async ({ path: file }) => this.serial(() => this.remove(this.resolve(file))),
     list: async ({ prefix }) => this.list(prefix === undefined ? this.root : this.resolve(prefix, '/prefix')),
     exists: async ({ path: file }) => this.stat(this.resolve(file)).then((stat) => stat.exists),
@@ -92,28 +106,53 @@ export class ExtensionStorage {
   }
 
   private async read(file: string, encoding: 'utf8' | 'base64'): Promise<string> {
+    const size = await this.fileSize(file);
+    if (size > this.limits.oneReadBytes) fail('RESULT_TOO_LARGE', `The file is ${size} bytes; one over ${this.limits.oneReadBytes} is read in parts (readPart).`);
+    return fs.promises.readFile(file, encoding);
+  }
+
+  /** `length` bytes of the file from `offset` (fewer at its end), as base64. */
+  private async readPart(file: string, offset: number, length: number): Promise<string> {
+    await this.fileSize(file);
+    const handle = await fs.promises.open(file, 'r');
+    try {
+      const buffer = Buffer.alloc(Math.min(length, STORAGE_PART_BYTES));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+      return buffer.subarray(0, bytesRead).toString('base64');
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The size of a stored file; NOT_FOUND for none or a folder. */
+  private async fileSize(file: string): Promise<number> {
     try {
       const stat = await fs.promises.stat(file);
       if (!stat.isFile()) fail('NOT_FOUND', 'That storage path is a folder, not a file.');
-      return await fs.promises.readFile(file, encoding);
+      return stat.size;
     } catch (err) {
       if (isMissing(err)) fail('NOT_FOUND', 'File not found in storage.');
       throw err;
     }
   }
 
-  private async write(file: string, data: Buffer): Promise<true> {
-    if (data.byteLength > this.limits.maxFileBytes) {
-      fail('INPUT_TOO_LARGE', `A stored file is at most ${this.limits.maxFileBytes} bytes; this one is ${data.byteLength}.`, '/data');
+  private write(file: string, data: Buffer): Promise<true> {
+    return this.place(file, data.byteLength, () => writeFileAtomic(file, data));
+  }
+
+  /** Puts `size` bytes at `file` with `put` once they fit the file size and the quota (their count kept exact). */
+  private async place(file: string, size: number, put: () => Promise<void>): Promise<true> {
+    if (size > this.limits.maxFileBytes) {
+      fail('INPUT_TOO_LARGE', `A stored file is at most ${this.limits.maxFileBytes} bytes; this one is ${size}.`, '/data');
     }
     const used = await this.usage();
     const before = await fs.promises.stat(file).then((s) => (s.isFile() ? s.size : 0), () => 0);
-    const after = used - before + data.byteLength;
+    const after = used - before + size;
     if (after > this.limits.quotaBytes) {
       fail('QUOTA_EXCEEDED', `The extension's storage would hold ${after} bytes; its quota is ${this.limits.quotaBytes}.`, '/data');
     }
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, data);
+    await put();
     this.used = after;
     return true;
   }

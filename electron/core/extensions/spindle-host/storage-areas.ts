@@ -13,7 +13,7 @@ import type { HandlersOf } from './handlers';
 const AREAS = { storage: 'storage', userStorage: 'user-local' } as const;
 type Area = keyof typeof AREAS;
 /** What the host keeps in an extension's data folder besides its areas. */
-const HOST_FILES = new Set<string>([...Object.values(AREAS), 'ephemeral', 'ephemeral.json', 'variables.json', 'enclave-keys.json', FRONTEND_SETTINGS_FILE, PAGE_SETTINGS_FILE, 'images', 'uploads']);
+const HOST_FILES = new Set<string>([...Object.values(AREAS), ...Object.values(AREAS).map((area) => `${area}.parts`), 'ephemeral', 'ephemeral.json', 'variables.json', 'enclave-keys.json', FRONTEND_SETTINGS_FILE, PAGE_SETTINGS_FILE, 'images', 'uploads']);
 
 export class StorageAreas {
   private readonly areas = new Map<string, ExtensionStorage>();
