@@ -8,6 +8,20 @@
 import { MAX_LAYER_BOXES } from '../../shared/frames/frame-contract';
 import { drawnBox, drawnBoxes, type DrawnBox } from './drawn-box';
 
+/**
+ * A press the person made in the app, outside what the layer draws: its code's click-outside handlers (a popover that
+ * closes, as Mode Toggles' does) hear it at the page's body, which nothing of theirs contains. No place is given.
+ */
+export function pressOutside(doc: Document): void {
+  const view = doc.defaultView;
+  if (!view) return;
+  const init = { bubbles: true, cancelable: true, composed: true, button: 0 };
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    const Pointer = type.startsWith('pointer') && typeof view.PointerEvent === 'function' ? view.PointerEvent : view.MouseEvent;
+    doc.body.dispatchEvent(new Pointer(type, init));
+  }
+}
+
 /** A box the layer draws in; `passive`: nothing in it takes the pointer. */
 export type LayerBox = DrawnBox & { passive?: true };
 

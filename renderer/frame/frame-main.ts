@@ -9,7 +9,7 @@ import { FrameDocuments } from './documents';
 import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
 import { followChat, followRouteChanges, followOpenSettings, installPageFetch, installPageXhr } from './lumiverse-page';
-import { watchBodyLayer } from './body-layer';
+import { pressOutside, watchBodyLayer } from './body-layer';
 import { createComposerStandIn } from './lumiverse-composer';
 import { installClipboard } from './clipboard';
 
@@ -67,6 +67,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   followRouteChanges(window, channel);
   const composer = createComposerStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));
   const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }), composer.placed);
+  channel.on('outsidePress', () => pressOutside(document));
   channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));
   let teardown: (() => unknown) | null = null;
   channel.on('teardown', () => {

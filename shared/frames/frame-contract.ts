@@ -222,6 +222,11 @@ export const FRAME_TOPICS = {
     canRegenerate: Type.Boolean(),
     canContinue: Type.Boolean(),
   }),
+  /**
+   * The person pressed somewhere in the app while what its code appended to its page takes the pointer (a popover it
+   * opened): its click-outside handlers hear a press outside it, as on Lumiverse's one page. Nothing says where.
+   */
+  outsidePress: Closed({}),
   /** A message widget posted something (window.spindleSandbox.postMessage inside it). */
   widget: Closed({ messageId: Id, widgetId: Id, payload: Json }),
   ping: Closed({ seq: Num }),

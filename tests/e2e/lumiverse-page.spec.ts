@@ -49,8 +49,12 @@ test.describe("a frontend written for Lumiverse's page", () => {
     const field = (await composer.boundingBox())!;
     const x = Math.min(field.x + field.width - 10, viewport.width / 2);
     expect(x).toBeGreaterThan((await runtime.locator('#bio-badge').boundingBox())!.x);
+    const outsidePresses = async () => Number(/Outside presses: (\d+)/.exec((await panel(page).textContent()) ?? '')?.[1] ?? 0);
+    const before = await outsidePresses();
     await page.mouse.click(x, field.y + field.height / 2);
     await expect(composer).toBeFocused();
+    // Its click-outside listener (a popover's, as Mode Toggles closes one) heard that press, and only that one.
+    await expect(panel(page)).toContainText(`Outside presses: ${before + 1}`);
     await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click({ timeout: 5000 });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();

@@ -46,6 +46,14 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
   const active = boxes?.filter((b) => !b.passive) ?? [];
   const layer = active.length > 0 ? active : inChat && boxes !== undefined && boxes.length > 0 ? boxes : null;
   const passive = layer !== null && active.length === 0;
+  // While it takes the pointer somewhere (a popover it opened), a press anywhere in the app is a press outside it.
+  const takesPointer = active.length > 0;
+  useEffect(() => {
+    if (!takesPointer) return;
+    const press = () => brokers.get(id)?.notify('outsidePress', {});
+    document.addEventListener('pointerdown', press, true);
+    return () => document.removeEventListener('pointerdown', press, true);
+  }, [takesPointer, brokers, id]);
 
   const load = () => {
     const win = ref.current?.contentWindow;
