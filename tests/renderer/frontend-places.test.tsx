@@ -7,6 +7,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { cloneElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CardSurfaces } from '../../renderer/src/features/frontends/CardSurfaces';
+import { ChatHeaderMounts } from '../../renderer/src/features/frontends/BarMountFrames';
 import { watchDrawer } from '../../renderer/src/features/frontends/drawer-news';
 import { ExtensionDrawer } from '../../renderer/src/features/frontends/ExtensionDrawer';
 import { FloatWidgets } from '../../renderer/src/features/frontends/FloatWidgets';
@@ -54,6 +55,23 @@ describe('places of several extensions at once', () => {
     expect(header().style.height).toBe('28px');
   });
 
+
+  it("a mount in Lumiverse's chat header (Cue's launcher) is no tab: it shows in the chat's title bar once it draws", () => {
+    const store = createFrontendsStore();
+    frontendsActions.openSurface(store, 'cue', 'drawer-1', 'drawer', { title: 'Cue' });
+    for (const point of ['chat_header_left', 'chat_header_right']) frontendsActions.openSurface(store, 'cue', `mount-${point}`, 'mount', { point });
+    const drawer = show(store, <ExtensionDrawer />);
+    expect([...drawer.querySelectorAll('[role="tab"]')].map((t) => t.textContent)).toEqual(['Cue']);
+    expect(drawer.querySelector('iframe[data-surface-id^="mount-"]')).toBeNull();
+    act(() => root?.unmount());
+    const bar = show(store, <ChatHeaderMounts />);
+    const launcher = () => bar.querySelector<HTMLIFrameElement>('iframe[data-surface-id="mount-chat_header_right"]')!;
+    expect(bar.querySelectorAll('iframe')).toHaveLength(2);
+    expect(launcher().getAttribute('aria-hidden')).toBe('true');
+    act(() => frontendsActions.setContentHeight(store, surfaceKey('cue', 'mount-chat_header_right'), 30));
+    expect(launcher().getAttribute('aria-hidden')).toBeNull();
+    expect(launcher().style.height).toBe('30px');
+  });
 
   it('the panel lists its tabs by extension, whichever frontend finished first, and shows the first', () => {
     for (const order of [['summary_plus', 'lumi_timeline', 'novelist'], ['novelist', 'summary_plus', 'lumi_timeline']]) {

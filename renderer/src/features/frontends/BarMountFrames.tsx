@@ -1,8 +1,9 @@
-// What extensions mounted in one of the app's bars (Lumiverse's drawer header, the preset editor's toolbar): each a
-// frame one row tall at most, as wide as it draws, hidden while it draws nothing.
+// What extensions mounted in one of the app's bars (Lumiverse's drawer header, the preset editor's toolbar, the chat
+// header): each a frame one row tall at most, as wide as it draws, hidden while it draws nothing.
 import { useShallow } from 'zustand/react/shallow';
 import { useFrontendsStore } from './frontends-context';
 import { SurfaceFrame } from './SurfaceFrame';
+import { CHAT_HEADER_MOUNT_POINTS } from './frontends-store';
 
 /** The most a mount in a bar draws of itself: one row of the bar. */
 const BAR_MOUNT_HEIGHT = 40;
@@ -25,6 +26,11 @@ export function BarMountFrames(props: { points: ReadonlySet<string>; place: stri
       ))}
     </>
   );
+}
+
+/** Lumiverse's chat header mounts (left, center and right), in the open session's title bar with its own buttons. */
+export function ChatHeaderMounts() {
+  return <BarMountFrames points={CHAT_HEADER_MOUNT_POINTS} place="chat header" />;
 }
 
 /** Whether any mount shows at these points. */

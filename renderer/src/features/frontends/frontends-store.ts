@@ -135,6 +135,8 @@ export const COMPOSER_MOUNT_POINTS: ReadonlySet<string> = new Set(['chat_toolbar
 
 /** Lumiverse's mount point in its drawer's header (Cubby's back button): shown in the bar of the Workbench's extensions panel. */
 export const DRAWER_HEADER_MOUNT_POINTS: ReadonlySet<string> = new Set(['drawer_header_actions']);
+/** Lumiverse's chat header (Cue's launcher button): the open session's title bar here. */
+export const CHAT_HEADER_MOUNT_POINTS: ReadonlySet<string> = new Set(['chat_header_left', 'chat_header_center', 'chat_header_right']);
 /** Lumiverse's preset editor toolbar (ui.mount, and registerPresetEditorToolbarItem's items): the preset editor's bar here. */
 export const PRESET_TOOLBAR_MOUNT_POINTS: ReadonlySet<string> = new Set(['preset_editor_toolbar']);
 
@@ -142,7 +144,7 @@ export const PRESET_TOOLBAR_MOUNT_POINTS: ReadonlySet<string> = new Set(['preset
 export const isDrawerTab = (x: Surface) =>
   IN_DRAWER.has(x.kind) &&
   x.visible &&
-  !(x.kind === 'mount' && [CARD_MOUNT_POINTS, COMPOSER_MOUNT_POINTS, DRAWER_HEADER_MOUNT_POINTS, PRESET_TOOLBAR_MOUNT_POINTS].some((points) => points.has(x.options.point ?? '')));
+  !(x.kind === 'mount' && [CARD_MOUNT_POINTS, COMPOSER_MOUNT_POINTS, DRAWER_HEADER_MOUNT_POINTS, PRESET_TOOLBAR_MOUNT_POINTS, CHAT_HEADER_MOUNT_POINTS].some((points) => points.has(x.options.point ?? '')));
 
 /** The panel's tabs, by extension (the order frontends finished loading in changes from start to start), each extension's in the order it made them. */
 export const drawerTabs = (surfaces: Surface[]): Surface[] => surfaces.filter(isDrawerTab).sort((a, b) => (a.extensionId < b.extensionId ? -1 : a.extensionId > b.extensionId ? 1 : 0));

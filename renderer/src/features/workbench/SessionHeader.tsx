@@ -12,6 +12,7 @@ import { CharacterPicture } from './CharacterPicture';
 import { ExportAs } from './ExportAs';
 import { MacrosView } from './MacrosView';
 import { RegexView } from './RegexView';
+import { ChatHeaderMounts } from '../frontends/BarMountFrames';
 
 type Busy = null | 'rename' | 'download' | 'copy' | 'delete';
 
@@ -121,6 +122,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
           </h2>
         )}
         <div className="session-header__actions">
+          <ChatHeaderMounts />
           {!renaming && (
             <button
               type="button"
