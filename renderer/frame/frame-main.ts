@@ -10,6 +10,7 @@ import { sealNetwork } from './network-seal';
 import { RuntimeState } from './runtime-state';
 import { followChat, followRouteChanges, followOpenSettings, installPageFetch, installPageXhr } from './lumiverse-page';
 import { pressOutside, watchBodyLayer } from './body-layer';
+import { createChatViewStandIn } from './chat-view';
 import { createComposerStandIn } from './lumiverse-composer';
 import { installClipboard } from './clipboard';
 
@@ -66,6 +67,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
   followChat(window, init.activeChat);
   followRouteChanges(window, channel);
   const composer = createComposerStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));
+  createChatViewStandIn(document, channel, (cleanup) => void state.atTeardown(cleanup));
   const stopLayer = watchBodyLayer(window, docs.holder, (boxes) => channel.send('runtime.layer', { boxes }), composer.placed);
   channel.on('outsidePress', () => pressOutside(document));
   channel.on('ping', ({ seq }) => channel.send('frame.pong', { seq }));

@@ -223,6 +223,11 @@ export const FRAME_TOPICS = {
     canContinue: Type.Boolean(),
   }),
   /**
+   * Where the open chat shows (window coordinates), or null when none does: its stand-in of Lumiverse's ChatView is
+   * placed there (renderer/frame/chat-view.ts), so what its code puts in it (weather over the chat) draws over the chat.
+   */
+  chatView: Closed({ place: Type.Union([Closed({ x: Num, y: Num, width: Num, height: Num }), Type.Null()]) }),
+  /**
    * The person pressed somewhere in the app while what its code appended to its page takes the pointer (a popover it
    * opened): its click-outside handlers hear a press outside it, as on Lumiverse's one page. Nothing says where.
    */

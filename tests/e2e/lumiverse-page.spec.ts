@@ -111,6 +111,23 @@ test.describe("a frontend written for Lumiverse's page", () => {
     const box = (await composer.boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect(composer).toBeFocused();
+    // Weather hung in Lumiverse's ChatView covers the chat as it shows, and no more (the stand-in is placed there).
+    await drawerTab.getByRole('button', { name: 'Weather' }).click();
+    await expect(drawerTab.locator('.bio-sky')).toHaveText('Weather in the chat view (with its body)');
+    const chatBox = await page.evaluate(() => {
+      const a = document.querySelector('[data-testid="chat"]')!.getBoundingClientRect();
+      const b = document.getElementById('main')!.getBoundingClientRect();
+      return { x: Math.max(a.left, b.left), y: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+    });
+    await expect.poll(async () => {
+      const w = await runtime.locator('.bio-weather').boundingBox();
+      return w ? [w.x - chatBox.x, w.y - chatBox.y, w.x + w.width - chatBox.right, w.y + w.height - chatBox.bottom].every((d) => Math.abs(d) <= 1) : false;
+    }).toBe(true);
+    // In another section no chat shows: its ChatView is gone, as on Lumiverse's page away from a chat.
+    await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click();
+    await expect(runtime.locator('[data-component="ChatView"]')).toHaveCount(0);
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    await expect(runtime.locator('[data-component="ChatView"]')).toHaveCount(1);
     // With the badge back, the frame takes the pointer on the badge only (the rain is not shown then): never over the app.
     await drawerTab.getByRole('button', { name: 'Badge' }).click();
     await expect(frame).not.toHaveClass(/runtime-frame--passive/);

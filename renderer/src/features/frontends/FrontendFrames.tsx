@@ -14,6 +14,7 @@ import { initialHostState, measureChat, watchHostState } from './host-state-news
 import { FrameBroker } from './frame-broker';
 import { tellFrames } from './frame-events';
 import { tellComposer } from './composer-news';
+import { tellChatView } from './chat-view-news';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import { frontendsActions } from './frontends-store';
 import { lumiverseThemeVars } from './lumiverse-theme';
@@ -89,8 +90,9 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
     broker.start();
     // What its backend sent while the page loaded, in order (its frame queues them until setup says ready).
     for (const payload of props.early.take(id)) broker.notify('backend', { payload });
-    // Before its module runs: its code finds the message box's stand-in at setup, as on Lumiverse's page.
+    // Before its module runs: its code finds the message box's stand-in and the chat's at setup, as on Lumiverse's page.
     tellComposer([broker], grantedOf(appStore), store.getState());
+    tellChatView([broker], store.getState());
   };
 
   return (
@@ -158,6 +160,8 @@ function useHostNews(early: EarlyBackendMessages): (id: string) => HostState {
   );
   // The message box (only those granted generation hear of it).
   useEffect(() => store.subscribe((state, previous) => state.composer !== previous.composer && tellComposer(brokers.values(), grantedOf(appStore), state)), [store, brokers, appStore]);
+  // Where the open chat shows (every frontend: its ChatView stand-in).
+  useEffect(() => store.subscribe((state, previous) => state.chatView !== previous.chatView && tellChatView(brokers.values(), state)), [store, brokers]);
   // The extensions panel (shown only in the Workbench): which tab, open or not.
   const section = useAppStore(selectSection);
   const sectionRef = useRef(section);

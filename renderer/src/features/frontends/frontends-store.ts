@@ -82,6 +82,9 @@ export interface MessageWidget {
   maxHeight?: number;
 }
 
+/** The visible part of the open chat, in whole pixels of the window. */
+export type ChatViewPlace = { x: number; y: number; width: number; height: number };
+
 export interface FrontendsState {
   surfaces: Surface[];
   actions: ComposerAction[];
@@ -107,6 +110,8 @@ export interface FrontendsState {
   composer: ComposerShown | null;
   /** How tall each extension's pieces in its stand-in of the message box draw: the room the box makes above itself. */
   composerRooms: Record<string, number>;
+  /** Where the open chat shows (window coordinates; Lumiverse's ChatView, in frames: chat-view-news.ts), or null. */
+  chatView: ChatViewPlace | null;
   /** The session whose "Character & world" shows (Lumiverse's character editor, open), or null. */
   characterEditor: string | null;
   /** The preset the session's "Preset" view shows, as last read (Lumiverse's preset editor, open), or null. */
@@ -115,7 +120,7 @@ export interface FrontendsState {
 
 const MAX_REFUSALS_SHOWN = 5;
 
-const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, refusals: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, characterEditor: null, presetEditor: null });
+const empty = (): FrontendsState => ({ surfaces: [], actions: [], dialogs: [], interceptors: [], widgets: [], activeTab: null, drawerOpen: true, problems: {}, inert: {}, refusals: {}, ready: {}, layers: {}, composer: null, composerRooms: {}, chatView: null, characterEditor: null, presetEditor: null });
 
 export type FrontendsStore = StoreApi<FrontendsState>;
 

@@ -1,6 +1,7 @@
 // The conversation: saved messages, then the live turn — the council's part, tool-call cards, streamed text, its end or error.
 // Every piece of model and tool output is a text node; nothing is parsed as markup. The list is virtualized
 // (react-virtuoso, in the main scroll area): only the messages near the view are in the document.
+import { useChatViewPlace } from '../frontends/chat-view-news';
 import { forwardRef, memo, useMemo, useRef, useState, type HTMLAttributes, type RefObject } from 'react';
 import { Virtuoso, type ItemProps, type VirtuosoHandle } from 'react-virtuoso';
 import type { ChatSession } from '../../../../shared/types/chat';
@@ -94,6 +95,7 @@ export function ChatView(props: { session: ChatSession; turn: LiveTurn | null; p
   const epoch = useListEpoch(session.id, ids);
   const slotContext = useMemo(() => ({ found }), [found]);
   useButtonsWaitForReply(chat, Boolean(replying));
+  useChatViewPlace(chat);
   useStickToBottom(chat, turn?.dryRun ? undefined : turn?.turnId);
   useKeepInView(list, ids, wanted !== null);
   // Home and End scroll to the list's ends (an older page coming in at the top keeps that row in place).
