@@ -90,6 +90,19 @@ describe('display regex scripts in the chat', () => {
     expect(rows.map((r) => r.querySelectorAll('td')[3]!.textContent)).toEqual(['Cue Keeper', 'Cue Keeper', 'Cue Keeper']);
   });
 
+  it("shows a branch through its card's rule: a branch's character is its line's origin, in the view's list too", async () => {
+    const { panel } = await open([{ ...HIDE, scope: 'character', scope_id: 's1' }]);
+    await settle();
+    expect(shownTexts(panel)).toEqual(['[voice: loud] Is anyone there?', 'Far away a bell.', 'Hello there.']);
+    const messages = () => [...panel.querySelectorAll<HTMLElement>('[data-testid="message"]')];
+    await settle(() => buttonNamed(messages()[2]!, 'Branch from here').click());
+    await settle();
+    expect(panel.textContent).toContain('(branch)');
+    expect(shownTexts(panel)).toEqual(['[voice: loud] Is anyone there?', 'Far away a bell.', 'Hello there.']);
+    await settle(() => buttonNamed(panel, 'Regex scripts').click());
+    expect(panel.textContent).toContain('Hide voice cues');
+  });
+
   it('asks nothing for a chat no rule applies to', async () => {
     const { panel, host } = await open([{ ...HIDE, scope: 'chat', scope_id: 'another-chat' }, { ...HIDE, name: 'Prompt only', target: 'prompt' }]);
     await settle();

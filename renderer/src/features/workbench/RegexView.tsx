@@ -1,4 +1,4 @@
-// The Regex scripts view: the scripts that apply to this session (global, or scoped to it), in the order they run,
+// The Regex scripts view: the scripts that apply to this session (global, its own, its character's), in the order they run,
 // each with the extension that wrote it, what it finds and where it works. The person may switch any off or delete it.
 import { useState } from 'react';
 import type { HostError } from '../../../../shared/errors';
@@ -6,7 +6,7 @@ import { useAppStore, useHost } from '../../app/context';
 import { selectExtensions } from '../../stores/app/selectors';
 import { InlineError } from '../../components/InlineError';
 import { AskingHost } from '../../components/AskingHost';
-import { appliesTo, useRegexScripts } from './regex-display';
+import { appliesTo, useCharacterOf, useRegexScripts } from './regex-display';
 
 const TARGETS: Record<string, string> = { prompt: 'prompt', response: 'reply as saved', display: 'display' };
 
@@ -14,7 +14,8 @@ export function RegexView(props: { sessionId: string; domId: string }) {
   const host = useHost();
   const listed = useRegexScripts();
   const presetId = useAppStore((s) => s.settings?.chat?.presetId ?? '');
-  const scripts = listed.scripts?.filter((s) => appliesTo(s, props.sessionId, presetId)) ?? null;
+  const characterId = useCharacterOf(props.sessionId);
+  const scripts = listed.scripts?.filter((s) => appliesTo(s, props.sessionId, presetId, characterId)) ?? null;
   const [failed, setError] = useState<{ title: string; error: HostError } | null>(null);
   const error = failed ?? (listed.error && { title: 'Could not list the regex scripts', error: listed.error });
   const extensions = useAppStore(selectExtensions);

@@ -20,11 +20,14 @@ interface Ask {
 const KEPT = 500;
 
 /**
- * Whether a script is for this session: global, scoped to it (a session is its own character here), or the own script
- * of the chats' preset.
+ * Whether a script is for this session: global, its chat's own, its character's (a session is its own character; a
+ * branch is its line's origin's, `characterId`), or the own script of the chats' preset.
  */
-export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: string, presetId: string) =>
-  s.scope === 'global' || (s.scope === 'preset' ? s.scope_id === presetId : s.scope_id === sessionId);
+export const appliesTo = (s: Pick<Script, 'scope' | 'scope_id'>, sessionId: string, presetId: string, characterId = sessionId) =>
+  s.scope === 'global' || s.scope_id === (s.scope === 'preset' ? presetId : s.scope === 'character' ? characterId : sessionId);
+
+/** The open session's character: its line's origin when it is a branch (the window's answer names it), else itself. */
+export const useCharacterOf = (sessionId: string): string => useAppStore((s) => (s.chat.openId === sessionId ? s.chat.openOrigin : null)) ?? sessionId;
 
 export class RegexDisplay {
   private scripts: Script[] = [];
@@ -65,8 +68,8 @@ export class RegexDisplay {
   }
 
   /** Whether any enabled display script, or an extension's render processor, could change this session's messages. */
-  applies(sessionId: string): boolean {
-    return this.processors > 0 || this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId, this.presetId));
+  applies(sessionId: string, characterId = sessionId): boolean {
+    return this.processors > 0 || this.scripts.some((s) => !s.disabled && !s.slow && s.target.includes('display') && appliesTo(s, sessionId, this.presetId, characterId));
   }
 
   /** The chats' preset now: another one forgets what was shown through the last one's scripts. */
@@ -175,7 +178,7 @@ export function useDisplayText(sessionId: string, text: string, role: Role, dept
   const display = displayFor(useHost());
   useSyncExternalStore(display.subscribe, display.snapshot);
   display.followPreset(useAppStore((s) => s.settings?.chat?.presetId ?? ''));
-  const applies = display.applies(sessionId);
+  const applies = display.applies(sessionId, useCharacterOf(sessionId));
   const shown = applies ? display.shown(sessionId, text, role, depth) : text;
   const last = useRef<string | null>(null);
   useEffect(() => {
