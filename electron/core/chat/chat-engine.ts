@@ -295,7 +295,10 @@ export class ChatEngine {
   /** What a macro in this session (or a blank one) resolves from, outside a turn (session-macros.ts). */
   macroSources(sessionId?: string, commit = false): MacroSources {
     const session = sessionId ? this.deps.sessions.get(sessionId) : undefined;
-    return sessionMacroSources(session, { pipeline: this.pipeline(), councilTools: this.inputs.prepareDeps().councilTools(), regex: this.deps.regex }, commit);
+    const deps = this.inputs.prepareDeps();
+    const sources = sessionMacroSources(session, { pipeline: this.pipeline(), councilTools: deps.councilTools(), regex: this.deps.regex }, commit);
+    // The chat's character to extensions' macros: a branch's is its line's origin, in every phase as in the prompt's.
+    return session && deps.characterOf ? { ...sources, characterId: deps.characterOf(session.id) } : sources;
   }
 
   /** Whether a running extension holds `permission` now (false with no extensions). */

@@ -190,7 +190,7 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
 
   // A stopped reply is saved too, so its scripts run on a signal of their own.
   const kept = new AbortController().signal;
-  const macros = turnRegexMacros({ session, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept, phase: 'response', ...patternsOf(d.prepare.regex) });
+  const macros = turnRegexMacros({ session, characterId: d.prepare.characterOf?.(sessionId) ?? sessionId, history, deliberation: council?.deliberationBlock ?? '', councilTools: d.prepare.councilTools(), pipeline, commit: true, signal: kept, phase: 'response', ...patternsOf(d.prepare.regex) });
   const content = await responseRegex({ regex: d.prepare.regex, chatId: sessionId, trace, macros, signal: kept }, result.text);
   const message: ChatMessage = {
     id: assistantMessageId,

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatSession } from '../../../shared/types/chat';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, finished, newSession, type ChatRig } from './helpers';
+import { PERSON } from '../../../electron/core/regex/regex-store';
 
 let rig: ChatRig;
 
@@ -61,5 +62,38 @@ describe('macro interceptors', () => {
     const granted = (await seen()).find((s) => s.template === 'Another line for {{char}}.');
     // Granted, its env carries the chat's messages too: the three lines, the two replies before this one.
     expect(granted?.messages).toBe(5);
+  }, 60_000);
+});
+
+describe('the character a macro env names', () => {
+  it("is a branch's line's origin in every phase: the reply's regex pass names the same character as the prompt", async () => {
+    const installed = await rig.call('extensions.install', { folder: path.resolve('tests/fixtures/extensions/lumiverse_macro_engine'), grant: ['tools', 'macro_interceptor', 'chat_mutation'], trust: true });
+    if (!installed.ok) throw new Error(JSON.stringify(installed.error));
+    await rig.host.extensions.whenSettled();
+    const origin = await newSession(rig, { character: { name: 'Mara', description: '{{shout::ahoy}}', personality: '', scenario: '' } });
+    const send = async (sessionId: string, text: string) => {
+      rig.server.enqueue({ text: 'The reply.' });
+      const started = await rig.call('chat.send', { sessionId, text });
+      if (!started.ok) throw new Error(JSON.stringify(started.error));
+      await finished(rig, (started.value as { turnId: string }).turnId);
+      return ((await rig.call('chat.sessions.get', { sessionId })).value as ChatSession).messages;
+    };
+    const [first] = await send(origin, 'Hello.');
+    const branch = (await rig.call('chat.sessions.branch', { sessionId: origin, messageId: first!.id })).value as { id: string };
+    // The person's rule writes a macro of the engine's syntax into each reply as it is saved.
+    rig.host.regex.store.create({ name: 'Sign', find_regex: '$', replace_string: ' {{shout::signed}}', target: 'response', substitute_macros: 'raw' }, PERSON);
+    const messages = await send(branch.id, 'Again.');
+    expect(messages.at(-1)!.content).toBe('The reply. SIGNED');
+    // And what the window shows of it, through a display rule with the engine's macro.
+    rig.host.regex.store.create({ name: 'Badge', find_regex: '^', replace_string: '{{shout::shown}} ', target: 'display', substitute_macros: 'raw' }, PERSON);
+    const shown = await rig.call('regex.display', { sessionId: branch.id, items: [{ text: 'A line.', role: 'assistant', depth: 0 }] });
+    expect(shown.value).toMatchObject({ texts: ['SHOWN A line.'] });
+    const answer = await rig.host.registry.invoke('lumiverse_macro_engine:seen', {}, { timeoutMs: 20_000 });
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
+    const seen = JSON.parse(answer.content) as Array<{ phase: string; template: string; characterId: string }>;
+    const inBranch = seen.filter((s) => s.template.includes('{{shout::'));
+    expect(inBranch.filter((s) => s.phase === 'response').map((s) => s.characterId)).toEqual([origin]);
+    expect(inBranch.filter((s) => s.phase === 'display').map((s) => s.characterId)).toEqual([origin]);
+    expect(new Set(inBranch.map((s) => s.characterId))).toEqual(new Set([origin]));
   }, 60_000);
 });
