@@ -3,6 +3,7 @@
 // a text with no macro is never offered, and what an interceptor does to the environment it is given stays there.
 import { describe, expect, it } from 'vitest';
 import { macroResolver } from '../../../electron/core/chat/pipeline/macro-catalog';
+import { ENV_MESSAGES_CHARS, ENV_MESSAGES_MAX, envMessages } from '../../../electron/core/chat/pipeline/macro-interceptors';
 import type { PipelineHandlerRef } from '../../../electron/core/extensions/pipeline/pipeline-bridge';
 import { sessionDocument } from '../../helpers/session-document';
 
@@ -109,5 +110,16 @@ describe("the env's extra", () => {
     await resolver.resolve('{{reads}} {{names}}', { chatText: false });
     expect(contexts.map((c) => c.env.extra.characterId)).toEqual([session.id, session.id]);
     expect(contexts.map((c) => (c.env.extra.messages as unknown[] | undefined)?.length)).toEqual([2, undefined]);
+  });
+
+  it('carries the latest messages only, within a count and a character budget (one frame to the worker)', () => {
+    const names = { char: 'Seraphina', user: 'Ada' };
+    const long = Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `${i}`.padEnd(30_000, '.') }));
+    const kept = envMessages(long, names);
+    expect(kept.length).toBe(Math.floor(ENV_MESSAGES_CHARS / 30_000));
+    expect(kept.at(-1)!.content.startsWith('39')).toBe(true);
+    const many = Array.from({ length: ENV_MESSAGES_MAX + 5 }, (_, i) => ({ role: 'user', content: `m${i}` }));
+    expect(envMessages(many, names).map((m) => m.content)).toEqual(many.slice(5).map((m) => m.content));
+    expect(envMessages([{ role: 'user', content: 'x'.repeat(ENV_MESSAGES_CHARS + 1) }], names)).toEqual([]);
   });
 });

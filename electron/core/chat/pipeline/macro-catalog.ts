@@ -62,7 +62,7 @@ export function macroResolver(sources: MacroSources, options: { limits?: MacroLi
   // A loop's messages, made once for the resolver and only if a loop asks (a long chat is 10,000 of them).
   let loopMessages: LoopMessage[] | undefined;
   const messages = () => (loopMessages ??= sources.history.map((m) => ({ content: m.content, name: m.role === 'user' ? sources.session.persona.name : sources.session.character.name, isUser: m.role === 'user' })));
-  return new MacroResolver(macroDefinitions({ ...sources, variables }), limits, options.now, { ...(intercept ? { intercept } : {}), variables, messages });
+  return new MacroResolver(macroDefinitions({ ...sources, variables }, chatMessages), limits, options.now, { ...(intercept ? { intercept } : {}), variables, messages });
 }
 
 /** The env's chat messages for these sources, made once when first asked (a long chat is 10,000 of them). */
@@ -84,12 +84,12 @@ function toolsList(bindings: InlineTool[]): string {
   return ['**Available Tools:**', ...[...byTool].map(([tool, members]) => `- **${tool}** — assigned to: ${members.join(', ')}`)].join('\n');
 }
 
-export function macroDefinitions(sources: MacroSources): MacroDefinition[] {
+/** `chatMessages`: the env's messages, made once for a resolver (absent: made here when first asked). */
+export function macroDefinitions(sources: MacroSources, chatMessages = chatMessagesOf(sources)): MacroDefinition[] {
   const { session, history } = sources;
   const { character, persona } = session;
   const last = history[history.length - 1]?.content ?? '';
   const variables = sources.variables ?? sessionVariables(session);
-  const chatMessages = chatMessagesOf(sources);
   const readsChat = sources.readsChat ?? (() => false);
   const defs: MacroDefinition[] = [
     builtin('char', "The character's name.", character.name),

@@ -33,8 +33,12 @@ export interface EnvMessage {
   is_user: boolean;
 }
 
-/** At most this many of the chat's latest messages ride in one env: each call carries them to the worker. */
+/**
+ * At most this many of the chat's latest messages, and this many characters of them, ride in one env: each call
+ * carries them to the worker, in one frame (a chat of long messages must not make one no worker takes).
+ */
 export const ENV_MESSAGES_MAX = 1000;
+export const ENV_MESSAGES_CHARS = 1_000_000;
 
 export interface InterceptorSources {
   session: { id: string; character: { name: string; description: string; personality: string; scenario: string }; persona: { name: string }; card?: { data: Record<string, unknown> } };
@@ -81,9 +85,14 @@ export function macroEnv(s: Pick<InterceptorSources, 'session' | 'variables' | '
   };
 }
 
-/** The env's messages from a chat's history, its latest ENV_MESSAGES_MAX, named as the turn names them. */
+/** The env's messages from a chat's history: its latest, within ENV_MESSAGES_MAX and ENV_MESSAGES_CHARS, named as the turn names them. */
 export function envMessages(history: readonly { role: string; content: string }[], names: { char: string; user: string }): EnvMessage[] {
-  return history.slice(-ENV_MESSAGES_MAX).map((m) => ({ content: m.content, name: m.role === 'user' ? names.user : names.char, is_user: m.role === 'user' }));
+  let first = history.length;
+  for (let chars = 0; first > 0 && history.length - first < ENV_MESSAGES_MAX; first--) {
+    chars += history[first - 1]!.content.length;
+    if (chars > ENV_MESSAGES_CHARS) break;
+  }
+  return history.slice(first).map((m) => ({ content: m.content, name: m.role === 'user' ? names.user : names.char, is_user: m.role === 'user' }));
 }
 
 /** The chain for these sources, or undefined when no extension intercepts. */
