@@ -39,8 +39,8 @@ export const STORAGE_OPS = {
   write: endpoint({ ...named({ path: Path, data: Type.String() }), result: Type.Literal(true), errors: WRITE_ERRORS }),
   writeBinary: endpoint({ ...named({ path: Path, base64: Type.String() }), result: Type.Literal(true), errors: WRITE_ERRORS }),
   // A file larger than one request or answer carries, in parts, as the worker's storage API sends and reads it.
-  readPart: endpoint({ ...named({ path: Path, offset: Type.Integer({ minimum: 0 }), length: Type.Integer({ minimum: 1, maximum: STORAGE_PART_BYTES }) }), result: Type.String({ description: 'base64' }), errors: FILE_ERRORS }),
-  writePart: endpoint({ ...named({ path: Path, upload: Id(64), index: Type.Integer({ minimum: 0 }), base64: Type.String(), last: Type.Boolean() }), result: Type.Literal(true), errors: [...WRITE_ERRORS, 'INVALID_INPUT'] }),
+  readPart: endpoint({ ...named({ path: Path, offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), length: Type.Integer({ minimum: 1, maximum: STORAGE_PART_BYTES }) }), result: Type.String({ description: 'base64' }), errors: FILE_ERRORS }),
+  writePart: endpoint({ ...named({ path: Path, upload: Id(64), index: Type.Integer({ minimum: 0 }), base64: Type.String(), last: Type.Boolean() }), result: Type.Literal(true), errors: [...WRITE_ERRORS, 'INVALID_INPUT', 'CONFLICT'] }),
   delete: endpoint({ ...named({ path: Path }), result: Type.Literal(true), errors: ['PATH_NOT_ALLOWED'] }),
   list: endpoint({ ...named({ prefix: Opt(Path) }), result: Type.Array(Type.String()), errors: ['PATH_NOT_ALLOWED'] }),
   exists: endpoint({ ...named({ path: Path }), result: Type.Boolean(), errors: ['PATH_NOT_ALLOWED'] }),

@@ -85,6 +85,18 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, options
   return write;
 }
 
+/** A finished file written elsewhere (on the same disk) put at `file` the same way: synced, renamed over, folder synced. */
+export async function moveIntoPlace(from: string, file: string): Promise<void> {
+  const handle = await fs.promises.open(from, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rename(from, file);
+  await syncFolderAsync(path.dirname(file));
+}
+
 async function writeAtomically(file: string, data: string | Uint8Array, options: AtomicWriteOptions): Promise<void> {
   const temp = tempName(file);
   let handle: fs.promises.FileHandle | undefined;

@@ -29,8 +29,8 @@ const notFound = (error: unknown) => hasCode(error, 'NOT_FOUND');
 /** A text this long may be sent as it is (JSON's escapes can grow it several times, within a request). */
 const DIRECT_TEXT_CHARS = 1024 * 1024;
 
-/** Writes in parts this worker has sent, for their ids. */
-let writesInParts = 0;
+/** Reads of a file that changed while it was read in parts, tried again before giving up. */
+const READ_TRIES = 3;
 
 /**
  * One storage area (`storage`: the extension's own; `userStorage`: the local user's). Binary data
@@ -39,27 +39,46 @@ let writesInParts = 0;
  */
 export function createStorage(area: 'storage' | 'userStorage', requests: HostRequests): SpindleStorage {
   const call = (name: string, params: Record<string, unknown>) => requests.call(`${area}.${name}` as SpindleMethod, params as never);
-  // A file larger than one request or answer carries crosses in parts (the host's storage-parts.ts, readPart).
+  // A file larger than one request or answer carries crosses in parts (the host's storage-parts.ts, readPart), one
+  // such write at a time (the host takes writes one by one anyway; many at once would only wait there, staged).
+  let inParts: Promise<unknown> = Promise.resolve();
+  const writeInParts = (path: string, bytes: Uint8Array) => {
+    const upload = crypto.randomUUID();
+    const write = inParts.then(async () => {
+      for (let index = 0, at = 0; at < bytes.byteLength; index++, at += STORAGE_PART_BYTES) {
+        const part = bytes.subarray(at, at + STORAGE_PART_BYTES);
+        await call('writePart', { path, upload, index, base64: toBase64(part), last: at + STORAGE_PART_BYTES >= bytes.byteLength });
+      }
+    });
+    inParts = write.catch(() => undefined);
+    return write;
+  };
   const writeBytes = async (path: string, bytes: Uint8Array) => {
-    if (bytes.byteLength <= STORAGE_PART_BYTES) return void (await call('writeBinary', { path, base64: toBase64(bytes) }));
-    const upload = `w${++writesInParts}`;
-    for (let index = 0, at = 0; at < bytes.byteLength; index++, at += STORAGE_PART_BYTES) {
-      const part = bytes.subarray(at, at + STORAGE_PART_BYTES);
-      await call('writePart', { path, upload, index, base64: toBase64(part), last: at + STORAGE_PART_BYTES >= bytes.byteLength });
-    }
+    if (bytes.byteLength <= STORAGE_PART_BYTES) await call('writeBinary', { path, base64: toBase64(bytes) });
+    else await writeInParts(path, bytes);
   };
   const writeText = (path: string, data: string) => (data.length <= DIRECT_TEXT_CHARS ? call('write', { path, data }) : writeBytes(path, new TextEncoder().encode(data)));
+  const statOf = async (path: string) => {
+    const stat = (await call('stat', { path })) as StorageStat;
+    if (!stat.exists || !stat.isFile) throw Object.assign(new Error('File not found in storage.'), { code: 'NOT_FOUND', path: '/path' });
+    return stat;
+  };
+  /** The file's bytes, read in parts; read again when it was replaced meanwhile (its size or time moved), never mixed. */
   const readBytes = async (path: string): Promise<Uint8Array> => {
-    const { sizeBytes } = (await call('stat', { path })) as StorageStat;
-    const whole = new Uint8Array(sizeBytes);
-    let at = 0;
-    while (at < sizeBytes) {
-      const part = fromBase64(await call('readPart', { path, offset: at, length: Math.min(STORAGE_PART_BYTES, sizeBytes - at) }));
-      if (part.byteLength === 0) break; // it shrank meanwhile
-      whole.set(part.subarray(0, sizeBytes - at), at);
-      at += part.byteLength;
+    for (let attempt = 1; ; attempt++) {
+      const before = await statOf(path);
+      const whole = new Uint8Array(before.sizeBytes);
+      let at = 0;
+      while (at < whole.byteLength) {
+        const part = fromBase64(await call('readPart', { path, offset: at, length: Math.min(STORAGE_PART_BYTES, whole.byteLength - at) }));
+        if (part.byteLength === 0) break;
+        whole.set(part.subarray(0, whole.byteLength - at), at);
+        at += part.byteLength;
+      }
+      const after = await statOf(path);
+      if (at === whole.byteLength && after.sizeBytes === before.sizeBytes && after.modifiedAt === before.modifiedAt) return whole;
+      if (attempt === READ_TRIES) throw Object.assign(new Error('The file kept changing while it was read.'), { code: 'CONFLICT', path: '/path' });
     }
-    return whole.subarray(0, at);
   };
   /** One answer, or the file in parts when it is larger than one carries. */
   const readWhole = async <T>(path: string, op: 'read' | 'readBinary', inParts: (bytes: Uint8Array) => T, direct: (answer: unknown) => T): Promise<T> => {
@@ -70,7 +89,8 @@ export function createStorage(area: 'storage' | 'userStorage', requests: HostReq
       return inParts(await readBytes(path));
     }
   };
-  const readText = (path: string) => readWhole(path, 'read', (bytes) => new TextDecoder().decode(bytes), (answer) => answer as string);
+  // A byte-order mark stays, as a whole read keeps it.
+  const readText = (path: string) => readWhole(path, 'read', (bytes) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), (answer) => answer as string);
   return {
     read: (path) => readText(path),
     write: async (path, data) => {

@@ -156,14 +156,28 @@ describe('files larger than one request or answer', () => {
     expect(await storage.ops.list({})).toEqual(['kept']);
   });
 
-  it('keeps a few writes under way at once, dropping the one left longest; a run before this one’s leftovers go', async () => {
-    const { storage, root } = area();
+  it('keeps a few writes under way at once, dropping the one left longest (its next part says so); a run before this one’s leftovers go', async () => {
+    const { root } = area();
     fs.mkdirSync(`${root}.parts`);
     fs.writeFileSync(path.join(`${root}.parts`, 'left-by-a-crash.part'), 'x');
+    // The area opened again (the next start): what the stopped host left is gone at once.
+    const storage = new ExtensionStorage(root, STORAGE_LIMITS);
+    expect(fs.existsSync(`${root}.parts`)).toBe(false);
     for (let i = 0; i < MAX_STAGED_WRITES + 1; i++) await storage.ops.writePart({ path: `f${i}`, upload: `w${i}`, index: 0, base64: b64('x'), last: false });
     expect(fs.readdirSync(`${root}.parts`)).toHaveLength(MAX_STAGED_WRITES);
-    expect(await failure(storage.ops.writePart({ path: 'f0', upload: 'w0', index: 1, base64: b64('y'), last: true }))).toEqual({ code: 'INVALID_INPUT', path: '/index' });
+    expect(await failure(storage.ops.writePart({ path: 'f0', upload: 'w0', index: 1, base64: b64('y'), last: true }))).toEqual({ code: 'CONFLICT', path: '/upload' });
     await storage.ops.writePart({ path: 'f1', upload: 'w1', index: 1, base64: b64('y'), last: true });
     expect(await storage.ops.read({ path: 'f1' })).toBe('xy');
+  });
+
+  it('replacing a file through parts counts its new size, not both', async () => {
+    const { storage } = area({ ...STORAGE_LIMITS, quotaBytes: 12 });
+    await storage.ops.write({ path: 'a', data: '12345678' });
+    await storage.ops.writePart({ path: 'a', upload: 'w1', index: 0, base64: b64('abcde'), last: false });
+    await storage.ops.writePart({ path: 'a', upload: 'w1', index: 1, base64: b64('fghij'), last: true });
+    expect(await storage.ops.read({ path: 'a' })).toBe('abcdefghij');
+    // 10 of 12 bytes used: another of 3 does not fit, one of 2 does.
+    expect(await failure(storage.ops.write({ path: 'b', data: 'xyz' }))).toEqual({ code: 'QUOTA_EXCEEDED', path: '/data' });
+    await storage.ops.write({ path: 'b', data: 'xy' });
   });
 });

@@ -12,7 +12,7 @@ import { listFiles } from '../../util/list-files';
 import { HostFailure } from '../../../../shared/errors';
 import type { StorageOp, StorageParams } from '../../../../shared/spindle/requests';
 import { STORAGE_PART_BYTES } from '../../../../shared/protocol/limits';
-import { writeFileAtomic } from '../../util/atomic-write';
+import { moveIntoPlace, writeFileAtomic } from '../../util/atomic-write';
 import { StagedWrites } from './storage-parts';
 
 export const STORAGE_LIMITS = {
@@ -55,7 +55,7 @@ export class ExtensionStorage {
     readPart: async ({ path: file, offset, length }) => this.readPart(this.resolve(file), offset, length),
     writePart: async ({ path: file, upload, index, base64, last }) => {
       const target = this.resolve(file);
-      return this.serial(() => this.parts.append(upload, index, Buffer.from(base64, 'base64'), last, (staged, size) => this.place(target, size, () => fs.promises.rename(staged, target))));
+      return this.serial(() => this.parts.append(upload, index, Buffer.from(base64, 'base64'), last, (staged, size) => this.place(target, size, () => moveIntoPlace(staged, target))));
     },
     delete: async ({ path: file }) => this.serial(() => this.remove(this.resolve(file))),
     list: async ({ prefix }) => this.list(prefix === undefined ? this.root : this.resolve(prefix, '/prefix')),
