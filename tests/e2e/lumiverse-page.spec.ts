@@ -54,9 +54,21 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await page.mouse.click(x, field.y + field.height / 2);
     await expect(composer).toBeFocused();
     // Its click-outside listener (a popover's, as Mode Toggles closes one) heard that press, and only that one.
-    await expect(panel(page)).toContainText(`Outside presses: ${before + 1}`);
+    await expect.poll(outsidePresses).toBe(before + 1);
     await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click({ timeout: 5000 });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Council');
+    // The press that left the chat was told too; in another section (where grants and keys are) it hears nothing.
+    await expect.poll(outsidePresses).toBe(before + 2);
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByText('Extensions', { exact: true }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Extensions');
+    await page.getByRole('navigation', { name: 'Sections' }).getByText('Council', { exact: true }).click();
+    await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
+    // Back in the chat, two presses more: each told once, after (in order) whatever the others would have told.
+    for (const told of [before + 3, before + 4]) {
+      await page.mouse.click(x, field.y + field.height / 2);
+      await expect.poll(outsidePresses).toBe(told);
+    }
     await page.getByRole('navigation').getByText('Workbench', { exact: true }).click();
     // Its head stylesheet reaches its drawer tab's frame.
     const drawerTab = page.frameLocator('iframe[data-extension-id="lumiverse_page"][data-surface-id^="drawer-"]');

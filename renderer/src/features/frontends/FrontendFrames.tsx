@@ -47,8 +47,9 @@ function RuntimeFrame(props: { extension: ExtensionInfo; entry: string; hostStat
   const active = boxes?.filter((b) => !b.passive) ?? [];
   const layer = active.length > 0 ? active : inChat && boxes !== undefined && boxes.length > 0 ? boxes : null;
   const passive = layer !== null && active.length === 0;
-  // While it takes the pointer somewhere (a popover it opened), a press anywhere in the app is a press outside it.
-  const takesPointer = active.length > 0;
+  // While it takes the pointer somewhere over the chat (a popover it opened), a press in the app is a press outside
+  // it; elsewhere (where grants and keys are) it hears nothing.
+  const takesPointer = active.length > 0 && inChat;
   useEffect(() => {
     if (!takesPointer) return;
     const press = () => brokers.get(id)?.notify('outsidePress', {});
