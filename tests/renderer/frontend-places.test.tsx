@@ -64,9 +64,10 @@ describe('places of several extensions at once', () => {
     expect([...drawer.querySelectorAll('[role="tab"]')].map((t) => t.textContent)).toEqual(['Cue']);
     expect(drawer.querySelector('iframe[data-surface-id^="mount-"]')).toBeNull();
     act(() => root?.unmount());
-    const bar = show(store, <ChatHeaderMounts />);
+    const bar = show(store, <><ChatHeaderMounts side="left" /><hr /><ChatHeaderMounts side="right" /></>);
     const launcher = () => bar.querySelector<HTMLIFrameElement>('iframe[data-surface-id="mount-chat_header_right"]')!;
-    expect(bar.querySelectorAll('iframe')).toHaveLength(2);
+    // The left one before the title (the rule stands for it), the right one with the bar's buttons.
+    expect([...bar.querySelectorAll('iframe, hr')].map((el) => el.getAttribute('data-surface-id') ?? 'title')).toEqual(['mount-chat_header_left', 'title', 'mount-chat_header_right']);
     expect(launcher().getAttribute('aria-hidden')).toBe('true');
     act(() => frontendsActions.setContentHeight(store, surfaceKey('cue', 'mount-chat_header_right'), 30));
     expect(launcher().getAttribute('aria-hidden')).toBeNull();

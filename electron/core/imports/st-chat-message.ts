@@ -135,6 +135,8 @@ export function stLineOf(m: ChatMessage, speaker: string): Fields {
     ...Object.fromEntries(PER_SWIPE.filter((k) => own[k] !== undefined).map((k) => [k, own[k]])),
     mes: m.content,
   };
+  // What extensions' processors added to the message is its extra too, as Lumiverse keeps it.
+  if (m.extra) line.extra = { ...(isRecord(line.extra) ? line.extra : {}), ...m.extra };
   if (m.swipes && m.swipes.length > 1) {
     line.swipes = m.swipes.map((s) => s.content);
     line.swipe_id = m.swipeId ?? 0;

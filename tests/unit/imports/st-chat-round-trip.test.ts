@@ -99,6 +99,10 @@ describe('a SillyTavern chat comes in whole', () => {
     // What a processor added later is read beside what the file kept (and an extension's metadata stays apart).
     const processed = { ...session.messages[3]!, extra: { slash: 'mood', model: 'o3-mini' }, metadata: { mine: 1 } };
     expect(messageDtoIn(session, 3, processed)).toMatchObject({ extra: { api: 'openai', model: 'o3-mini', token_count: 9, slash: 'mood' }, metadata: { mine: 1 } });
+    // Exported, the line's extra carries it too (an extension's metadata does not leave).
+    const line = stLineOf(processed, 'Seraphina') as { extra: Record<string, unknown> };
+    expect(line.extra).toMatchObject({ api: 'openai', model: 'o3-mini', slash: 'mood' });
+    expect(JSON.stringify(line)).not.toContain('"mine"');
     expect(messageDtoIn(session, 0)).toMatchObject({ swipe_id: 1, swipes: GREETING.swipes, swipe_dates: [1740830400, 1740830400, 1740830500] });
   });
 

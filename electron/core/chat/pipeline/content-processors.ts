@@ -10,7 +10,7 @@ import type { Logger } from '../../ports';
 
 /** Lumiverse's budget for one processor. */
 export const PROCESSOR_TIMEOUT_MS = 10_000;
-/** What a processor may leave in a message's extra (as an extension's chat metadata: lumiverse-dto.ts). */
+/** What processors may leave in a message's extra, as JSON (ChatMessage.extra). */
 const MAX_EXTRA_CHARS = 256 * 1024;
 
 export interface ContentWrite {
@@ -39,7 +39,7 @@ function refusal(answer: unknown): string | null {
 
 /**
  * The message as the processors leave it: its text, and what they added to its extra (merged by the caller onto the
- * message's metadata as it is when saved, so a change made meanwhile stays).
+ * message's extra as it is when saved, so a change made meanwhile stays).
  */
 export async function processContent(
   /** The processors, in priority order (the pipeline's message_content_processor handlers). */

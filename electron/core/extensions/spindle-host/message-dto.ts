@@ -14,7 +14,7 @@ export interface MessageView {
   /** The shown reply's reasoning and its time in ms (Lumiverse's extra.reasoning, extra.reasoningDuration). */
   reasoning?: string;
   reasoningMs?: number;
-  /** What an imported message kept in its extra (SillyTavern's api, token_count…), handed on as it came. */
+  /** Its extra: what an import kept (SillyTavern's api, token_count…), then what processors added (chat-reads.ts). */
   extra?: Record<string, unknown>;
 }
 

@@ -28,9 +28,12 @@ export function BarMountFrames(props: { points: ReadonlySet<string>; place: stri
   );
 }
 
-/** Lumiverse's chat header mounts (left, center and right), in the open session's title bar with its own buttons. */
-export function ChatHeaderMounts() {
-  return <BarMountFrames points={CHAT_HEADER_MOUNT_POINTS} place="chat header" />;
+const CHAT_HEADER_LEFT: ReadonlySet<string> = new Set(['chat_header_left']);
+const CHAT_HEADER_REST: ReadonlySet<string> = new Set([...CHAT_HEADER_MOUNT_POINTS].filter((point) => !CHAT_HEADER_LEFT.has(point)));
+
+/** Lumiverse's chat header mounts in the open session's title bar: the left ones before its title, the rest with its buttons. */
+export function ChatHeaderMounts(props: { side: 'left' | 'right' }) {
+  return <BarMountFrames points={props.side === 'left' ? CHAT_HEADER_LEFT : CHAT_HEADER_REST} place="chat header" />;
 }
 
 /** Whether any mount shows at these points. */

@@ -95,6 +95,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
     <div className="session-header">
       <div className="session-header__row">
         <CharacterPicture name={session.character.name} url={props.picture} />
+        <ChatHeaderMounts side="left" />
         {renaming ? (
           <form className="session-header__rename" onSubmit={(e) => void rename(e)} noValidate>
             <label className="visually-hidden" htmlFor={`${id}-title`}>
@@ -122,7 +123,7 @@ export const SessionHeader = memo(function SessionHeader(props: { session: ChatS
           </h2>
         )}
         <div className="session-header__actions">
-          <ChatHeaderMounts />
+          <ChatHeaderMounts side="right" />
           {!renaming && (
             <button
               type="button"
