@@ -10,6 +10,7 @@ import { SESSION_LIMITS } from '../types/chat';
 import { LLM_ERROR_CODES } from '../errors';
 import { FRONTEND_PART_CHARS, MAX_TO_FRONTEND_CHARS } from '../limits';
 import { STORAGE_PART_BYTES } from '../protocol/limits';
+import { EntryFieldInputs } from './world-entry-fields';
 import { endpoint } from '../rpc/endpoint';
 import { FILE_REQUESTS } from './file-requests';
 import { PEER_REQUESTS } from './peer-requests';
@@ -134,6 +135,7 @@ const EntryInput = Type.Object({
   match_whole_words: Opt(Type.Boolean()),
   scan_depth: Opt(Type.Union([Type.Number(), Type.Null()])),
   extensions: Opt(Type.Record(Type.String(), Any)),
+  ...EntryFieldInputs,
 });
 const Connection = Dto({ id: Type.String(), name: Type.String(), provider: Type.String(), has_api_key: Type.Boolean() });
 const TokenCount = Dto({ total_tokens: Type.Number(), model: Type.String(), approximate: Type.Boolean() });

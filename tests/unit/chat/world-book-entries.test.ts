@@ -46,6 +46,38 @@ describe('world book entries from an extension', () => {
     expect(saved[1]).toMatchObject({ keywords: ['lamp'], constant: true, comment: '[Psyche] live state', extensions: { psyche: { live: true } } });
   });
 
+  it("keeps Lumiverse's fields it does not act on and hands them back (its defaults where none was written); acts on selective in Lumiverse's numbering", async () => {
+    const { sessions, session, call } = setup();
+    // As the web scraper and LoreBary's importer write them.
+    const made = (await call('world_books.entries.create', session.id, {
+      key: ['harbor'],
+      keysecondary: ['storm'],
+      selective: true,
+      selective_logic: 0,
+      content: 'Ships stay in when a storm comes.',
+      vectorized: true,
+      priority: 3,
+      group_name: 'weather',
+      sticky: 2,
+      role: null,
+    })) as { id: string };
+    const read = await call('world_books.entries.get', made.id);
+    expect(read).toMatchObject({ selective: true, selective_logic: 0, vectorized: true, priority: 3, group_name: 'weather', sticky: 2, role: null, depth: 4, position: 0, probability: 100, use_probability: true, cooldown: 0 });
+    const entry = () => sessions.get(session.id).worldInfo.find((e) => e.id === made.id)!;
+    // 0 is "all of them" in Lumiverse's matcher (SillyTavern's files number it otherwise).
+    expect(entry()).toMatchObject({ secondaryKeywords: ['storm'], selectiveLogic: 'and_all', extra: { vectorized: true, priority: 3, group_name: 'weather', sticky: 2, role: null } });
+    await call('world_books.entries.update', made.id, { selective_logic: 1 });
+    expect(entry().selectiveLogic).toBe('not_any');
+    expect(await call('world_books.entries.get', made.id)).toMatchObject({ selective: true, selective_logic: 1 });
+    await call('world_books.entries.update', made.id, { selective: false, vectorized: false });
+    expect(entry().selectiveLogic).toBeUndefined();
+    expect(await call('world_books.entries.get', made.id)).toMatchObject({ selective: false, vectorized: false, priority: 3 });
+    // The harbour entry was never written with them: Lumiverse's defaults.
+    expect(await call('world_books.entries.get', 'harbour')).toMatchObject({ selective: false, selective_logic: 0, vectorized: false, group_name: '', depth: 4 });
+    await expect(call('world_books.entries.update', made.id, { selective_logic: 7 })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/selective_logic' } });
+    await expect(call('world_books.entries.update', made.id, { priority: 'high' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/priority' } });
+  });
+
   it('refuses a wrong field, an unknown entry and a book that is no session, changing nothing', async () => {
     const { sessions, session, call } = setup();
     const before = sessions.get(session.id).worldInfo;

@@ -1,5 +1,6 @@
 // What the chat data namespaces' answers share in Lumiverse's shapes: its seconds, its pages, and the cap on what
 // extensions keep on a record (metadata, extensions).
+import { KEPT_ENTRY_FIELDS, KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { fail } from './handlers';
 
@@ -33,8 +34,15 @@ export function page<T>(items: T[], options: { limit?: number; offset?: number }
   return { data: items.slice(offset, offset + limit), total: items.length };
 }
 
-/** An entry in Lumiverse's shape: the fields the Workbench acts on or keeps (position, depth, probability… it has not). */
+/** Lumiverse's kept fields of an entry (world-entry-fields.ts): as an extension wrote them, else Lumiverse's defaults. */
+const keptFields = (e: WorldInfoEntry) =>
+  Object.fromEntries(KEPT_ENTRY_FIELD_NAMES.map((name) => [name, e.extra && Object.hasOwn(e.extra, name) ? e.extra[name] : KEPT_ENTRY_FIELDS[name].default]));
+
+/** An entry in Lumiverse's shape: the fields the Workbench acts on, and those it keeps (position, depth, groups…). */
 export const worldInfoEntryDto = (bookId: string, e: WorldInfoEntry) => ({
+  ...keptFields(e),
+  selective: e.selectiveLogic !== undefined,
+  selective_logic: Math.max(0, SELECTIVE_LOGIC.indexOf(e.selectiveLogic ?? 'and_all')),
   id: e.id,
   uid: e.id,
   world_book_id: bookId,

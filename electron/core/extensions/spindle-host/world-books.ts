@@ -13,6 +13,7 @@ import { branchRoot } from '../../util/branch-root';
 import type { ChatReads, ChatView } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
 import { page, seconds, withinMetadataCap, worldInfoEntryDto as entryDto } from './lumiverse-dto';
+import { KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
 
 /** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
 function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {
@@ -32,6 +33,13 @@ function entryFields(input: SpindleParams<'world_books.entries.update'>['input']
   if (input.match_whole_words !== undefined) entry.wholeWords = input.match_whole_words;
   if (input.scan_depth !== undefined && input.scan_depth !== null) entry.scanDepth = Math.min(1000, Math.max(1, Math.round(input.scan_depth)));
   if (input.extensions !== undefined) entry.extensions = input.extensions;
+  // Lumiverse's `selective`: the secondary keywords count, by its selective_logic (0 all, 1 none, 2 any, 3 not all).
+  const selective = input.selective ?? (input.selective_logic !== undefined ? entry.selectiveLogic !== undefined : undefined);
+  if (selective === false) delete entry.selectiveLogic;
+  else if (selective) entry.selectiveLogic = SELECTIVE_LOGIC[input.selective_logic ?? SELECTIVE_LOGIC.indexOf(entry.selectiveLogic ?? 'and_all')]!;
+  // The fields it keeps and does not act on, under their own names.
+  const kept = KEPT_ENTRY_FIELD_NAMES.filter((name) => input[name] !== undefined);
+  if (kept.length) entry.extra = { ...entry.extra, ...Object.fromEntries(kept.map((name) => [name, input[name]])) };
   return entry;
 }
 
