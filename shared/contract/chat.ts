@@ -26,6 +26,8 @@ const ReworkInput = Type.Object(
     toolDryRun: Type.Optional(Type.Boolean()),
     connectionId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' })),
     model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    /** chat.regenerate: the person swiped past the last reply (extensions hear Lumiverse's generation type `swipe`). */
+    swipe: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

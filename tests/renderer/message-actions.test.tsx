@@ -49,7 +49,7 @@ describe('swipes', () => {
     const end = gate();
     w.llm.enqueue({ text: 'Third', holds: [{ after: 2, until: end.promise }] });
     await settle(() => void key(liveMessage(panel), { key: 'ArrowRight' }));
-    expect(host.callsTo('chat.regenerate').map((c) => c.input)).toEqual([{ sessionId: 's1' }]);
+    expect(host.callsTo('chat.regenerate').map((c) => c.input)).toEqual([{ sessionId: 's1', swipe: true }]);
     await until(w, 'the new swipe', (e) => streamed(e) === 'Third');
     // Drawn in the reply's place while it streams: two messages, not three.
     expect(texts(panel)).toEqual(['Hi', 'Third']);

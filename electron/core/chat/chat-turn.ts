@@ -35,6 +35,8 @@ export interface SendOptions {
   /** Override the chat settings' connection and model for this turn (the CLI). */
   connectionId?: string;
   model?: string;
+  /** A regenerate the person asked for by swiping past the last reply: Lumiverse's generation type `swipe`. */
+  swipe?: boolean;
 }
 
 /** What a turn works with: the engine's services as they are when the turn starts. */
@@ -126,7 +128,7 @@ async function turnAfterStaging(d: TurnDeps, t: TurnInput, replyTarget: { messag
   const councilRequested = t.options.council ?? settings.council.councilMode;
   const toolsSettings = normalizeCouncil(settings.council).toolsSettings;
   const toolDryRun = t.options.toolDryRun ?? readSafetySettings(settings.safety).dryRun;
-  const generationType = GENERATION_TYPE[t.placement.kind];
+  const generationType = t.placement.kind === 'swipe' && t.options.swipe ? 'swipe' : GENERATION_TYPE[t.placement.kind];
   const sampling = turnSampling(d.chatSettings(), session, target.profile.id);
   const again = t.placement.kind !== 'new';
   const prepared = await preparePrompt(

@@ -309,6 +309,13 @@ describe('a chat turn with a Lumiverse extension', () => {
     await finished(each.rig, (again.value as { turnId: string }).turnId);
     const restarted = each.rig.events.findLast((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
     expect(restarted?.payload).toMatchObject({ targetMessageId: reply.id, targetSwipeId: 1, generationType: 'regenerate' });
+    // The person swiping past the last reply is Lumiverse's `swipe` (I Love TV rolls fresh dice for one).
+    each.rig.server.enqueue({ text: 'A third reply.' });
+    const swiped = await each.rig.call('chat.regenerate', { sessionId, swipe: true });
+    if (!swiped.ok) throw new Error(JSON.stringify(swiped.error));
+    await finished(each.rig, (swiped.value as { turnId: string }).turnId);
+    const third = each.rig.events.findLast((e) => e.type === 'extension.event' && e.event === 'GENERATION_STARTED') as { payload: unknown } | undefined;
+    expect(third?.payload).toMatchObject({ targetMessageId: reply.id, targetSwipeId: 2, generationType: 'swipe' });
 
     // Disabled, its frames go: the events stop going to windows again.
     await each.rig.call('extensions.disable', { id: 'lumiverse_frontend' });

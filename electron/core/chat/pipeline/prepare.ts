@@ -47,7 +47,8 @@ export interface PrepareInput {
   /** The connection the reply is written on, and its model. */
   connectionId: string;
   model: string;
-  generationType: 'normal' | 'regenerate' | 'continue';
+  /** Lumiverse's: `swipe` is a regenerate the person asked for by swiping past the last reply. */
+  generationType: 'normal' | 'regenerate' | 'swipe' | 'continue';
   /** The message (and swipe) the reply is written into. */
   target?: { messageId: string; swipeId: number };
   /** A dry run: everything but the generation; handlers see dryRun and macros commit: false. */

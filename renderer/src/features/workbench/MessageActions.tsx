@@ -44,7 +44,7 @@ export function useSwipeKeys(props: MessageActionProps | null) {
     const count = message.swipes?.length ?? 1;
     const at = message.swipeId ?? 0;
     if (event.key === 'ArrowRight' && at === count - 1) {
-      if (props.last) void act('Could not regenerate', () => regenerateReply(store, host, { sessionId }));
+      if (props.last) void act('Could not regenerate', () => regenerateReply(store, host, { sessionId, swipe: true }));
       return;
     }
     if (event.key === 'ArrowLeft' && at === 0) return;
