@@ -234,6 +234,8 @@ const ROUTES: Array<[string, RegExp, Route]> = [
   }],
   ['GET', /^characters\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'characters.get', [decodeURIComponent(m[1]!)])],
   ['PUT', /^characters\/([^/]+)$/, putCharacter],
+  // PATCH too, as for messages (AI Character Rewriter saves its versions with it).
+  ['PATCH', /^characters\/([^/]+)$/, putCharacter],
   ['GET', /^presets\/([^/]+)$/, (m, _q, _r, deps) => via(deps, 'presets.get', [decodeURIComponent(m[1]!)])],
   ['GET', /^personas$/, (_m, query, _r, deps) => {
     const { options, shape } = paged(query);

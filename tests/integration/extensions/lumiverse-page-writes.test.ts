@@ -64,6 +64,8 @@ describe("a character's update and a chat's branch", () => {
     expect(updated).toMatchObject({ status: 200, json: { id, name: 'Mira', description: 'Lamp keeper.', extensions } });
     expect(((await page(r, 'GET', `/api/v1/characters/${id}`)).json as { extensions: unknown }).extensions).toEqual(extensions);
     expect(await page(r, 'PUT', `/api/v1/characters/${id}`, JSON_TYPE, { text: 'nope' })).toMatchObject({ status: 400 });
+    // PATCH is heard as PUT (AI Character Rewriter's save).
+    expect(await page(r, 'PATCH', `/api/v1/characters/${id}`, JSON_TYPE, body({ personality: 'Patient.' }))).toMatchObject({ status: 200, json: { id, personality: 'Patient.', description: 'Lamp keeper.' } });
     expect(await page(r, 'PUT', `/api/v1/characters/${id}`, JSON_TYPE, body({ name: '' }))).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT' } });
     expect(await page(r, 'PUT', '/api/v1/characters/no-such-character', JSON_TYPE, body({ description: 'x' }))).toMatchObject({ status: 404 });
     await r.host.extensions.revoke('page_reader', ['characters']);
