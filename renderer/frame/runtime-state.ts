@@ -1,6 +1,6 @@
 // What the pieces of an extension's `ctx` share: the port to the app, its documents, what is granted,
 // surface listeners, and the list of things to undo when the frontend is torn down.
-import type { FrameNotice } from '../../shared/frames/frame-contract';
+import { ALERT_CHARS, type FrameNotice } from '../../shared/frames/frame-contract';
 import type { HostState } from '../../shared/frames/host-state';
 import type { FrameChannel } from './channel';
 import { frameError } from './channel';
@@ -70,12 +70,21 @@ export class RuntimeState {
   /**
    * The page's native dialogs: Chromium answers a frame sandboxed without allow-modals at once, showing nothing (its
    * frame cannot cover the app). The answers stay the same — alert nothing, confirm false, prompt null — and the
-   * extension's card lists what it asked, so the person and its author see why a confirmed step never happens.
+   * extension's card lists what it asked, so the person and its author see why a confirmed step never happens. An
+   * alert's message is shown, as a toast with the extension's name (aislop reports its failures with alert()).
    */
   quietDialogs(win: Window): void {
     const answers = { alert: undefined, confirm: false, prompt: null } as const;
     for (const [name, answer] of Object.entries(answers)) {
-      Object.defineProperty(win, name, { configurable: true, writable: true, value: () => (this.inert(`window.${name}`), answer) });
+      Object.defineProperty(win, name, {
+        configurable: true,
+        writable: true,
+        value: (message?: unknown) => {
+          this.inert(`window.${name}`);
+          if (name === 'alert' && message !== undefined) this.channel.send('frame.alert', { message: String(message).slice(0, ALERT_CHARS) });
+          return answer;
+        },
+      });
     }
   }
 

@@ -98,6 +98,9 @@ export const COMPOSER_DRAFT_CHARS = 200_000;
 const ComposerAction = Type.Union([Type.Literal('draft'), Type.Literal('send'), Type.Literal('stop'), Type.Literal('regenerate'), Type.Literal('continue')]);
 
 /** Every request a frame may make. */
+/** The most of an alert's text shown (a toast is a few lines). */
+export const ALERT_CHARS = 1000;
+
 export const FRAME_METHODS = {
   /** setup() finished (or its deferReady() was released): queued backend messages may flow. */
   'frame.ready': endpoint({ params: Closed({}), result: Type.Null() }),
@@ -107,6 +110,8 @@ export const FRAME_METHODS = {
   'frame.pong': endpoint({ params: Closed({ seq: Num }), result: Type.Null() }),
   /** It used something the Workbench has no place for (listed once on its card). */
   'frame.inert': endpoint({ params: Closed({ member: Text(120) }), result: Type.Null() }),
+  /** Its page's `alert(message)`: shown as a toast with its name (a frame shows no dialog over the app). */
+  'frame.alert': endpoint({ params: Closed({ message: Text(ALERT_CHARS) }), result: Type.Null() }),
   /** Teardown ran; the frame may be removed. */
   'frame.tornDown': endpoint({ params: Closed({}), result: Type.Null() }),
   /** ctx.sendToBackend(payload): to the backend's onFrontendMessage handlers. */

@@ -147,6 +147,12 @@ test.describe("a frontend written for Lumiverse's page", () => {
     await expect.poll(async () => layerAt(...(await centre(await runtime.locator('#bio-badge').boundingBox())))).toBe('layer');
     expect(await layerAt(viewport.width / 2, viewport.height / 2)).toBe('app');
 
+    // Its page's alert() shows as a toast with its name (a frame shows no dialog over the app).
+    await drawerTab.getByRole('button', { name: 'Alert' }).click();
+    const toast = page.getByTestId('extension-toast');
+    await expect(toast).toHaveText(/Bio Panel\s*Nothing was saved: the host said 404\./);
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(toast).toHaveCount(0);
     // Its "Open settings" (spindle:open-settings on its window, as Lumiverse's page hears it) takes the person there.
     await drawerTab.getByRole('button', { name: 'Open settings' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Extensions');

@@ -3,6 +3,8 @@
 // app's broker): ready() from the author, permissions, events.emit, locale, the sandbox frame, uninject, a widget
 // removed, mount points, action handlers bound by attribute, an input action's label and switch.
 /* eslint-disable @microsoft/sdl/no-inner-html -- the extension side writes into its own surfaces, as published frontends do */
+import { onLocalToast } from '../../renderer/src/features/frontends/local-toasts';
+import { ALERT_CHARS } from '../../shared/frames/frame-contract';
 import { describe, expect, it } from 'vitest';
 import { FrameChannel } from '../../renderer/frame/channel';
 import { ID, rig, settled } from './frame-rig';
@@ -154,13 +156,23 @@ describe('ctx members, the rest', () => {
 
   it("the page's confirm, prompt and alert answer as a sandboxed frame's do (false, null, nothing) and are listed on its card", async () => {
     const r = await rig();
-    const win = { confirm: () => true } as unknown as Window & { confirm(): boolean; prompt(): string | null; alert(): void };
+    const win = { confirm: () => true } as unknown as Window & { confirm(): boolean; prompt(): string | null; alert(message?: unknown): void };
+    const toasts: Array<[string, string, string]> = [];
+    const off = onLocalToast((id, toast) => void toasts.push([id, toast.level, toast.message]));
     r.runtime.quietDialogs(win);
     expect(win.confirm()).toBe(false);
     expect(win.prompt()).toBeNull();
     expect(win.alert()).toBeUndefined();
     expect(win.confirm()).toBe(false);
+    // An alert's message is shown, as a toast with its name (aislop reports its failures so); a long one cut.
+    win.alert('Save failed: 404');
+    win.alert('x'.repeat(ALERT_CHARS + 50));
     await settled();
+    off();
     expect(r.store.getState().inert[ID]).toEqual(['window.confirm', 'window.prompt', 'window.alert']);
+    expect(toasts).toEqual([
+      [ID, 'info', 'Save failed: 404'],
+      [ID, 'info', 'x'.repeat(ALERT_CHARS)],
+    ]);
   });
 });

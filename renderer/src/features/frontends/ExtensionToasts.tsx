@@ -1,4 +1,4 @@
-// Toasts extensions' backends asked for (spindle.toast.*): at the window's bottom right, above the status
+// Toasts extensions' backends asked for (spindle.toast.*), and their frontends' alert(): at the window's bottom right, above the status
 // bar, with the extension's name, as text; each goes after its time or when dismissed, newest last. A notification
 // (spindle.push.send) is the system's while the window is not in front, if the system lets the window notify; else,
 // and while it is in front, a toast too.
@@ -7,6 +7,7 @@ import type { ExtensionToast } from '../../../../shared/spindle/toast';
 import { Icon } from '../../components/Icon';
 import { useAppStoreApi, useHost } from '../../app/context';
 import { openSession } from '../../stores/chat/chat-commands';
+import { onLocalToast } from './local-toasts';
 
 /** More than this and the oldest goes: a busy extension never fills the window. */
 const MAX_SHOWN = 4;
@@ -36,20 +37,23 @@ export function ExtensionToasts() {
   useEffect(() => {
     let seq = 0;
     const timers = new Set<ReturnType<typeof setTimeout>>();
-    const off = host.onEvent((event) => {
-      if (event.type !== 'extension.toast') return;
-      const from = appStore.getState().extensions.items.find((e) => e.id === event.id)?.name ?? event.id;
-      if (event.toast.push && notified(event.toast, event.id, from, () => void (event.toast.push?.chatId && openChat(event.toast.push.chatId)))) return;
+    const show = (id: string, toast: ExtensionToast) => {
+      const from = appStore.getState().extensions.items.find((e) => e.id === id)?.name ?? id;
+      if (toast.push && notified(toast, id, from, () => void (toast.push?.chatId && openChat(toast.push.chatId)))) return;
       const key = ++seq;
-      setToasts((list) => [...list, { ...event.toast, key, extensionId: event.id, from }].slice(-MAX_SHOWN));
+      setToasts((list) => [...list, { ...toast, key, extensionId: id, from }].slice(-MAX_SHOWN));
       const timer = setTimeout(() => {
         timers.delete(timer);
         setToasts((list) => list.filter((t) => t.key !== key));
-      }, event.toast.durationMs);
+      }, toast.durationMs);
       timers.add(timer);
-    });
+    };
+    const off = host.onEvent((event) => event.type === 'extension.toast' && show(event.id, event.toast));
+    // Its frontend's alert() (local-toasts.ts).
+    const offLocal = onLocalToast(show);
     return () => {
       off();
+      offLocal();
       for (const timer of timers) clearTimeout(timer);
     };
   }, [host, appStore]);

@@ -1,5 +1,6 @@
 // What the app does for each request a frame may make: one handler per method of the frame contract, typed by
 // it (params in, result out), run once the broker has checked the request against the contract and the rate.
+import { showLocalToast } from './local-toasts';
 import type { FrameError, FrameMethod, FrameParams, FrameResult, SurfaceKind } from '../../../../shared/frames/frame-contract';
 import { checkJsonBudget } from '../../../../shared/json-budget';
 import { frontendMessageRefusal, MAX_FRONTEND_MESSAGE_CHARS } from '../../../../shared/limits';
@@ -12,6 +13,9 @@ import { frontendsActions, PRESET_TOOLBAR_MOUNT_POINTS, surfaceKey, type DialogK
 const MAX_MESSAGE_PLACES = 200;
 const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation', character: 'characters', preset: 'presets' };
 /** Replies one extension may start from the message box's stand-in in a minute (an auto-retry, not a loop). */
+/** How long an extension page's alert() stays shown (the person may dismiss it sooner). */
+const ALERT_TOAST_MS = 8000;
+
 export const MAX_COMPOSER_REPLIES_PER_MINUTE = 30;
 /** The most room the message box makes above itself for one extension's pieces. */
 export const MAX_COMPOSER_ROOM = 400;
@@ -71,6 +75,10 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
     },
     'frame.inert': ({ member }) => {
       store.setState((s) => ({ inert: { ...s.inert, [extensionId]: [...new Set([...(s.inert[extensionId] ?? []), member])] } }));
+      return null;
+    },
+    'frame.alert': ({ message }) => {
+      showLocalToast(extensionId, { level: 'info', message, durationMs: ALERT_TOAST_MS });
       return null;
     },
     'frame.tornDown': () => {
