@@ -2,7 +2,7 @@
 // extensibility v2 included, as its v2 host answers it): what has a place here is real (surfaces, dialogs, backend
 // messages, events, files, permissions, messages, state, settings, the domain members); the rest is present, logged
 // once and listed on the extension's card, so a frontend never meets a TypeError.
-import { LUMIVERSE_COMPAT_VERSION } from '../../shared/spindle/compat';
+import { hostDescriptor } from '../../shared/spindle/host-descriptor';
 import { base64ToBytes } from './base64';
 import { createComponents } from './components';
 import { createDom } from './dom';
@@ -24,22 +24,6 @@ export interface FrontendLifecycle {
   /** Marks it ready (its own ready(), setup returning, or the 10 s fallback): queued messages flow. */
   markReady(): void;
 }
-
-/**
- * What this host does of Lumiverse's versioned features (ctx.host.capabilities), each claimed only where it is real:
- * frontend v2's members, the preset editor with its extension data and the Loom block editor, spindle.presets' blocks,
- * spindle.assemble and textEditor.close. Not claimed: interceptor-context-v1, interceptor-final-response-v1 and
- * connection-dispatch-resolution-v1 (an interceptor's full context, its final response, dispatch resolution).
- */
-const HOST_CAPABILITIES: Readonly<Record<string, number>> = Object.freeze({
-  'frontend-extensibility-v2': 1,
-  'preset-extension-data-v1': 1,
-  'preset-editor-v1': 1,
-  'loom-block-editor-v1': 1,
-  'loom-block-management-v1': 1,
-  'generation-assembly-v1': 1,
-  'text-editor-close-v1': 1,
-});
 
 /**
  * A registration of something the Workbench has no place for: listed on its card by what it named, and a handle that
@@ -79,7 +63,7 @@ export function createContext(state: RuntimeState, manifest: Record<string, unkn
 
   const ctx: Record<string, unknown> = {
     manifest,
-    host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: HOST_CAPABILITIES, extensionInstallationId: state.extensionId, surfaces: Object.freeze(reads.surfaces) }),
+    host: Object.freeze({ ...hostDescriptor(state.extensionId), surfaces: Object.freeze(reads.surfaces) }),
     locale: { get: () => 'en', subscribe: () => () => undefined },
     theme: inertNamespace('theme', ['listAssets', 'uploadAsset', 'deleteAsset', 'listPacks', 'openEditor']),
     dom: createDom(state),

@@ -3,6 +3,7 @@
 // ctx.state read at once from what the app told the frame and hear only changes; invoke opens a place through the
 // host; the domain members and settings are host calls; what changes Lumiverse's own components is accepted and
 // listed on the card.
+import { installationId } from '../../shared/spindle/host-descriptor';
 import { describe, expect, it, vi } from 'vitest';
 import type { HostState } from '../../shared/frames/host-state';
 import { placeId } from '../../renderer/src/features/frontends/lumiverse-places';
@@ -30,6 +31,10 @@ describe('ctx.host (frontend v2)', () => {
     });
     // What is not real here is not claimed (APC checks for these and declines to run).
     expect(r.ctx.host.capabilities['interceptor-final-response-v1']).toBeUndefined();
+    // Its installation id is a canonical UUID (APC checks that first), the same at every start and for its backend.
+    expect(r.ctx.host.extensionInstallationId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(r.ctx.host.extensionInstallationId).toBe(installationId(r.ctx.manifest.identifier));
+    expect(installationId('another')).not.toBe(r.ctx.host.extensionInstallationId);
     const listed = r.ctx.host.surfaces.list(['drawer_tab']);
     expect(Array.isArray(listed)).toBe(true);
     expect(listed).toEqual(TABS);

@@ -3,6 +3,7 @@
 import { hostFetch } from '../host-fetch';
 import { toWorkerToolError, type CancelReason, type ToolInvocationResultMessage, type WorkerToHostMessage } from '../../../shared/protocol';
 import { LUMIVERSE_COMPAT_VERSION, SPINDLE_MEMBERS } from '../../../shared/spindle/members';
+import { hostDescriptor } from '../../../shared/spindle/host-descriptor';
 import { TOAST_LEVELS } from '../../../shared/spindle/toast';
 import type { ExtensionManifest, ToolInvocationPayloadDTO } from '../../../shared/types/spindle';
 import { createHostRequests, hostErrorToError } from '../host-requests';
@@ -139,7 +140,7 @@ export function createSpindle(options: {
     },
     version: { getBackend: async () => LUMIVERSE_COMPAT_VERSION, getFrontend: async () => LUMIVERSE_COMPAT_VERSION },
     manifest: lumiverseManifest(manifest),
-    host: Object.freeze({ descriptorVersion: 1, lumiverseVersion: LUMIVERSE_COMPAT_VERSION, capabilities: Object.freeze({}), extensionInstallationId: manifest.id }),
+    host: Object.freeze(hostDescriptor(manifest.id)),
     // The context handlers' context carries chatId, generationType, dryRun and userId, and cancelGeneration stops the
     // turn (chat/pipeline/extension-stages.ts): Lumiverse's documented gate for registering one.
     contracts: Object.freeze({ preAssemblyGenerationContext: 1 }),

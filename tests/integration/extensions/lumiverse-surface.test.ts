@@ -6,6 +6,7 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SPINDLE_MEMBERS, type NamespaceSpec } from '../../../shared/spindle/members';
+import { HOST_CAPABILITIES, installationId } from '../../../shared/spindle/host-descriptor';
 import { EXTENSION_PERMISSIONS } from '../../../shared/types/spindle';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, type ChatRig } from '../chat/helpers';
@@ -218,6 +219,10 @@ describe('real members through a real host', () => {
     expect(used.version).toBe('1.1.0');
     expect(used.manifest).toEqual([ID, '1.0.0']);
     expect(used.host).toBe('1.1.0');
+    // The descriptor is its frontend's too: the same capabilities, and an installation id that is a canonical UUID.
+    expect(used.capabilities).toEqual(HOST_CAPABILITIES);
+    expect(used.installation).toBe(installationId(ID));
+    expect(used.installation).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(used.corsFile).toMatchObject({ ok: false, code: 'PERMISSION_DENIED' });
     // No window has said it is in view: the person is away.
     expect(used.users).toEqual([false, 'operator']);
