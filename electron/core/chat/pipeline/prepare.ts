@@ -9,7 +9,7 @@ import type { LlmMessage } from '../../../../shared/types/llm';
 import type { ExtensionPipeline } from '../../extensions/pipeline/pipeline-bridge';
 import type { CouncilRunOutcome, InlineTool } from '../council-port';
 import { activatedWorldInfo } from './activated-lore';
-import { runWorldInfoInterceptors, type LoreBooks } from './lore-stage';
+import { runWorldInfoInterceptors, vectorOnlyNote, type LoreBooks } from './lore-stage';
 import { assemblePrompt } from './assemble';
 import { renderMessages, runContextHandlers, runInterceptors, type GenerationContext, type InterceptorParameters } from './extension-stages';
 import { TurnTrace } from './turn-trace';
@@ -119,6 +119,8 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
   if (promptRegexOwner) trace.note('regex', promptRegexOwner, 'applies the prompt regex scripts of this chat itself (promptRegex.setOwnedChats): the host’s pass is skipped.');
   // What extensions change of the world info the turn reads, before it is scanned (Lumiverse's order).
   const read = await runWorldInfoInterceptors(pipeline, { session, characterId, history, books: input.loreBooks ?? new Map() }, signal, trace);
+  const vectorOnly = vectorOnlyNote(read.worldInfo);
+  if (vectorOnly) trace.note('world info', 'host', vectorOnly);
   // Read now, not when the turn began: an extension may have written the chat's variables meanwhile (its handlers).
   const variables = sessionVariables(deps.currentMetadata ? { metadata: deps.currentMetadata(session.id) } : session);
   if (preset) seedPromptVariables(variables, promptVariables(preset));
