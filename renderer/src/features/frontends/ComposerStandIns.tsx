@@ -5,6 +5,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useFrontends, useFrontendsStore } from './frontends-context';
 import type { ComposerControl, ComposerShown } from './frontends-store';
+import { watchLayout } from './layout-watch';
 
 type Place = ComposerShown['base'];
 
@@ -56,22 +57,9 @@ export function ComposerStandIns(props: { state: ComposerShown['state']; control
   // After every render (a keystroke, a reply starting, a room growing) and whenever the layout moves the box.
   useLayoutEffect(publish);
   useEffect(() => {
-    const el = ref.current;
-    const box = el?.closest('.composer');
-    let frame = 0;
-    const soon = () => {
-      if (!frame) frame = requestAnimationFrame(() => ((frame = 0), publish()));
-    };
-    const resized = typeof ResizeObserver === 'undefined' || !box ? null : new ResizeObserver(soon);
-    if (box) resized?.observe(box);
-    window.addEventListener('resize', soon);
-    // The chat column scrolls under the box; the box itself can move when the page does.
-    window.addEventListener('scroll', soon, true);
+    const stop = watchLayout([ref.current?.closest('.composer')], publish);
     return () => {
-      resized?.disconnect();
-      window.removeEventListener('resize', soon);
-      window.removeEventListener('scroll', soon, true);
-      cancelAnimationFrame(frame);
+      stop();
       store.setState({ composer: null });
     };
   }, [store]);

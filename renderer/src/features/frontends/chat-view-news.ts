@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import type { FrameBroker } from './frame-broker';
 import { useFrontends } from './frontends-context';
 import type { ChatViewPlace, FrontendsState } from './frontends-store';
+import { watchLayout } from './layout-watch';
 
 /** Tells the brokers where the chat shows now (a frame never told hears of it once there is a chat to show). */
 export function tellChatView(brokers: Iterable<FrameBroker>, state: Pick<FrontendsState, 'chatView'>): void {
@@ -33,26 +34,14 @@ export function useChatViewPlace(chat: HTMLElement | null): void {
   useEffect(() => {
     if (!chat) return;
     const scroller = chat.closest('#main');
-    let frame = 0;
     const publish = () => {
-      frame = 0;
       const place = visibleChat(chat, scroller);
       if (!same(store.getState().chatView, place)) store.setState({ chatView: place });
     };
-    const soon = () => {
-      if (!frame) frame = requestAnimationFrame(publish);
-    };
     publish();
-    const resized = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(soon);
-    resized?.observe(chat);
-    if (scroller) resized?.observe(scroller);
-    window.addEventListener('resize', soon);
-    window.addEventListener('scroll', soon, true);
+    const stop = watchLayout([chat, scroller], publish);
     return () => {
-      resized?.disconnect();
-      window.removeEventListener('resize', soon);
-      window.removeEventListener('scroll', soon, true);
-      cancelAnimationFrame(frame);
+      stop();
       store.setState({ chatView: null });
     };
   }, [chat, store]);
