@@ -97,10 +97,10 @@ export const COMPOSER_DRAFT_CHARS = 200_000;
 /** What an extension's code does with the stand-in of the message box. */
 const ComposerAction = Type.Union([Type.Literal('draft'), Type.Literal('send'), Type.Literal('stop'), Type.Literal('regenerate'), Type.Literal('continue')]);
 
-/** Every request a frame may make. */
 /** The most of an alert's text shown (a toast is a few lines). */
 export const ALERT_CHARS = 1000;
 
+/** Every request a frame may make. */
 export const FRAME_METHODS = {
   /** setup() finished (or its deferReady() was released): queued backend messages may flow. */
   'frame.ready': endpoint({ params: Closed({}), result: Type.Null() }),

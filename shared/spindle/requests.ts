@@ -86,7 +86,6 @@ const BookInput = Type.Object({ name: Type.String({ minLength: 1, maxLength: SES
 const WorldBookEntry = Dto({ id: Type.String(), world_book_id: Type.String(), content: Type.String() });
 /** A character's world_book_ids: the books of their own attached to it, in order. */
 const BookIds = Type.Array(Type.String({ maxLength: 128 }), { maxItems: 64 });
-/** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on or keeps are checked; the rest (position, depth, probability…) pass unused. */
 const Keywords = Type.Array(Type.String({ maxLength: SESSION_LIMITS.keyword }), { maxItems: SESSION_LIMITS.keywords });
 /** Lumiverse's CharacterCreateDTO / CharacterUpdateDTO fields but the name. */
 /** A prompt built over a chat and not sent (generate.dryRun, assemble): its chat, connection, persona and generation type, and `own` fields. */
@@ -123,6 +122,7 @@ const CHARACTER_FIELDS = {
   extensions: Opt(Type.Record(Type.String(), Any)),
 };
 
+/** Lumiverse's WorldBookEntryCreateDTO: the fields the Workbench acts on, and those it keeps (world-entry-fields.ts). */
 const EntryInput = Type.Object({
   key: Opt(Keywords),
   keysecondary: Opt(Keywords),

@@ -80,6 +80,11 @@ export const WorldInfoEntrySchema = Type.Object(
     comment: Type.Optional(Type.String({ maxLength: SESSION_LIMITS.name })),
     extensions: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     /**
+     * Lumiverse's entry fields an extension wrote that the Workbench does not act on (position, depth, groups…), under
+     * Lumiverse's names: handed back to extensions, never exported (shared/spindle/world-entry-fields.ts).
+     */
+    lumiverse: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /**
      * The entry as its file had it, verbatim, and that file's shape (SillyTavern's world-info file or a card's
      * book): an export writes back every field nobody edited exactly as it came.
      */

@@ -94,10 +94,13 @@ describe('world info interceptors', () => {
 describe('vector-only entries', () => {
   it('are said in the turn’s trace as not read (the Workbench does not retrieve by vector); nothing of them reaches the prompt', async () => {
     await install(['tools']);
-    const vectorOnly = { keywords: [], enabled: true, constant: false, extra: { vectorized: true } };
-    const lore = [...LORE, { id: 'w-vector', content: 'Found only by its meaning.', ...vectorOnly }, { id: 'w-vector-off', content: 'Switched off.', ...vectorOnly, enabled: false }];
+    const vectorOnly = { keywords: [], enabled: true, constant: false, lumiverse: { vectorized: true } };
+    // The Workbench's own keyword-less entry (constant unset) fires on every turn, vectorized or not: not counted.
+    const own = { id: 'w-own', keywords: [], enabled: true, content: 'Always here.', lumiverse: { vectorized: true } };
+    const lore = [...LORE, { id: 'w-vector', content: 'Found only by its meaning.', ...vectorOnly }, { id: 'w-vector-off', content: 'Switched off.', ...vectorOnly, enabled: false }, own];
     const { system, stages } = await turn('Where is the lamp?', lore);
     expect(system).not.toContain('Found only by its meaning.');
+    expect(system).toContain('Always here.');
     expect(stages.filter((s) => s.stage === 'world info' && s.note?.includes('vector')).map((s) => s.note)).toEqual([
       '1 world info entry is vector-only (vectorized, no keywords): the Workbench does not retrieve by vector, so it is not read.',
     ]);

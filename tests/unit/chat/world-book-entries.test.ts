@@ -62,20 +62,41 @@ describe('world book entries from an extension', () => {
       role: null,
     })) as { id: string };
     const read = await call('world_books.entries.get', made.id);
-    expect(read).toMatchObject({ selective: true, selective_logic: 0, vectorized: true, priority: 3, group_name: 'weather', sticky: 2, role: null, depth: 4, position: 0, probability: 100, use_probability: true, cooldown: 0 });
+    expect(read).toMatchObject({ selective: true, selective_logic: 0, vectorized: true, priority: 3, group_name: 'weather', sticky: 2, role: null, depth: 4, position: 0, probability: 100, use_probability: true, cooldown: 0, exclude_greeting: false });
     const entry = () => sessions.get(session.id).worldInfo.find((e) => e.id === made.id)!;
-    // 0 is "all of them" in Lumiverse's matcher (SillyTavern's files number it otherwise).
-    expect(entry()).toMatchObject({ secondaryKeywords: ['storm'], selectiveLogic: 'and_all', extra: { vectorized: true, priority: 3, group_name: 'weather', sticky: 2, role: null } });
+    // 0 is "all of them" in Lumiverse's matcher (SillyTavern's files number it otherwise). Kept apart from what is exported.
+    expect(entry()).toMatchObject({ secondaryKeywords: ['storm'], selectiveLogic: 'and_all', lumiverse: { vectorized: true, priority: 3, group_name: 'weather', sticky: 2, role: null } });
+    expect(entry().extra).toBeUndefined();
     await call('world_books.entries.update', made.id, { selective_logic: 1 });
     expect(entry().selectiveLogic).toBe('not_any');
     expect(await call('world_books.entries.get', made.id)).toMatchObject({ selective: true, selective_logic: 1 });
+    // Off, its logic is kept apart (as Lumiverse's column): on again, it is the one written.
     await call('world_books.entries.update', made.id, { selective: false, vectorized: false });
     expect(entry().selectiveLogic).toBeUndefined();
-    expect(await call('world_books.entries.get', made.id)).toMatchObject({ selective: false, vectorized: false, priority: 3 });
+    await call('world_books.entries.update', made.id, { selective_logic: 2 });
+    expect(await call('world_books.entries.get', made.id)).toMatchObject({ selective: false, selective_logic: 2, vectorized: false, priority: 3 });
+    await call('world_books.entries.update', made.id, { selective: true });
+    expect(entry().selectiveLogic).toBe('and_any');
     // The harbour entry was never written with them: Lumiverse's defaults.
     expect(await call('world_books.entries.get', 'harbour')).toMatchObject({ selective: false, selective_logic: 0, vectorized: false, group_name: '', depth: 4 });
     await expect(call('world_books.entries.update', made.id, { selective_logic: 7 })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/selective_logic' } });
-    await expect(call('world_books.entries.update', made.id, { priority: 'high' })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/priority' } });
+    await expect(call('world_books.entries.update', made.id, { priority: { high: true } })).rejects.toMatchObject({ error: { code: 'INVALID_INPUT', path: '/input/priority' } });
+  });
+
+  it('takes values as Lumiverse does (null as none, 0/1 as booleans, a card position); reads an imported entry’s own values; clearing keys leaves no always-on entry', async () => {
+    const { sessions, session, call } = setup();
+    await call('world_books.entries.update', 'harbour', { depth: null, use_probability: 0, prevent_recursion: 1, position: 'after_char', probability: '35', automation_id: '', role: 2 });
+    expect(await call('world_books.entries.get', 'harbour')).toMatchObject({ depth: 4, use_probability: false, prevent_recursion: true, position: 1, probability: 35, automation_id: null, role: 'assistant' });
+    await call('world_books.entries.update', 'harbour', { role: 'narrator' });
+    expect(await call('world_books.entries.get', 'harbour')).toMatchObject({ role: null });
+    // An entry imported from a SillyTavern file reads back with that file's values under Lumiverse's names.
+    sessions.mutate(session.id, (s) => {
+      s.worldInfo.push({ id: 'imported', keywords: ['gate'], content: 'The gate.', enabled: true, constant: false, source: { shape: 'file', entry: { depth: 2, position: 4, probability: 50, useProbability: true, group: 'town', role: 1 } } });
+    });
+    expect(await call('world_books.entries.get', 'imported')).toMatchObject({ depth: 2, position: 4, probability: 50, use_probability: true, group_name: 'town', role: 'user' });
+    // The harbour entry is the Workbench's own (constant unset): its keywords cleared, it fires by none, not on every turn.
+    await call('world_books.entries.update', 'harbour', { key: [] });
+    expect(sessions.get(session.id).worldInfo.find((e) => e.id === 'harbour')).toMatchObject({ keywords: [], constant: false });
   });
 
   it('refuses a wrong field, an unknown entry and a book that is no session, changing nothing', async () => {

@@ -110,12 +110,15 @@ export async function runWorldInfoInterceptors(
   return entries === session.worldInfo ? session : { ...session, worldInfo: entries };
 }
 
+/** Marked vectorized: by an extension (Lumiverse's field), or in the file it came from. */
+const vectorized = (e: WorldInfoEntry) => (e.lumiverse && Object.hasOwn(e.lumiverse, 'vectorized') ? e.lumiverse.vectorized === true : e.source?.entry.vectorized === true);
+
 /**
  * What the turn says of entries an extension made vector-only (Lumiverse's `vectorized`, keywords cleared: its vector
  * retrieval finds them): the Workbench has no vector retrieval, so they never fire here; null when there are none.
  */
 export function vectorOnlyNote(entries: readonly WorldInfoEntry[]): string | null {
-  const count = entries.filter((e) => e.enabled && !e.constant && e.keywords.length === 0 && e.extra?.vectorized === true).length;
+  const count = entries.filter((e) => e.enabled && e.constant === false && e.keywords.length === 0 && e.content.trim() !== '' && vectorized(e)).length;
   if (count === 0) return null;
   return `${count} world info ${count === 1 ? 'entry is' : 'entries are'} vector-only (vectorized, no keywords): the Workbench does not retrieve by vector, so ${count === 1 ? 'it is' : 'they are'} not read.`;
 }

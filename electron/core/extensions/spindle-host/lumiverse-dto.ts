@@ -1,6 +1,7 @@
 // What the chat data namespaces' answers share in Lumiverse's shapes: its seconds, its pages, and the cap on what
 // extensions keep on a record (metadata, extensions).
-import { KEPT_ENTRY_FIELDS, KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
+import { keptValue, KEPT_ENTRY_FIELDS, KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
+import { setting } from '../../imports/world-info-shapes';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { fail } from './handlers';
 
@@ -34,15 +35,25 @@ export function page<T>(items: T[], options: { limit?: number; offset?: number }
   return { data: items.slice(offset, offset + limit), total: items.length };
 }
 
-/** Lumiverse's kept fields of an entry (world-entry-fields.ts): as an extension wrote them, else Lumiverse's defaults. */
+/**
+ * Lumiverse's kept fields of an entry (world-entry-fields.ts): as an extension wrote them, else as its imported file
+ * had them (SillyTavern's names), else Lumiverse's defaults.
+ */
 const keptFields = (e: WorldInfoEntry) =>
-  Object.fromEntries(KEPT_ENTRY_FIELD_NAMES.map((name) => [name, e.extra && Object.hasOwn(e.extra, name) ? e.extra[name] : KEPT_ENTRY_FIELDS[name].default]));
+  Object.fromEntries(
+    KEPT_ENTRY_FIELD_NAMES.map((name) => {
+      const st = KEPT_ENTRY_FIELDS[name]!.st;
+      const written = e.lumiverse && Object.hasOwn(e.lumiverse, name) ? e.lumiverse[name] : undefined;
+      const imported = written === undefined && st && e.source ? setting(e.source.entry, e.source.shape, st) : undefined;
+      return [name, keptValue(name, written ?? imported)];
+    }),
+  );
 
 /** An entry in Lumiverse's shape: the fields the Workbench acts on, and those it keeps (position, depth, groups…). */
 export const worldInfoEntryDto = (bookId: string, e: WorldInfoEntry) => ({
   ...keptFields(e),
   selective: e.selectiveLogic !== undefined,
-  selective_logic: Math.max(0, SELECTIVE_LOGIC.indexOf(e.selectiveLogic ?? 'and_all')),
+  selective_logic: e.selectiveLogic ? SELECTIVE_LOGIC.indexOf(e.selectiveLogic) : ((e.lumiverse?.selective_logic as number | undefined) ?? 0),
   id: e.id,
   uid: e.id,
   world_book_id: bookId,

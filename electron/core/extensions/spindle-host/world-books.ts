@@ -13,7 +13,7 @@ import { branchRoot } from '../../util/branch-root';
 import type { ChatReads, ChatView } from './chat-data';
 import { fail, type HandlersOf } from './handlers';
 import { page, seconds, withinMetadataCap, worldInfoEntryDto as entryDto } from './lumiverse-dto';
-import { KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
+import { keptValue, KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
 
 /** Lumiverse's entry fields onto a Workbench entry (the ones it acts on or keeps). */
 function entryFields(input: SpindleParams<'world_books.entries.update'>['input'], base: WorldInfoEntry): WorldInfoEntry {
@@ -33,13 +33,21 @@ function entryFields(input: SpindleParams<'world_books.entries.update'>['input']
   if (input.match_whole_words !== undefined) entry.wholeWords = input.match_whole_words;
   if (input.scan_depth !== undefined && input.scan_depth !== null) entry.scanDepth = Math.min(1000, Math.max(1, Math.round(input.scan_depth)));
   if (input.extensions !== undefined) entry.extensions = input.extensions;
+  // The fields it keeps and does not act on, as Lumiverse takes them, under their own names; its selective_logic too,
+  // kept while the entry is not selective, as Lumiverse keeps it apart.
+  const fields = input as Record<string, unknown>;
+  const kept = KEPT_ENTRY_FIELD_NAMES.filter((name) => fields[name] !== undefined);
+  if (kept.length || input.selective_logic !== undefined) {
+    entry.lumiverse = { ...entry.lumiverse, ...Object.fromEntries(kept.map((name) => [name, keptValue(name, fields[name])])), ...(input.selective_logic !== undefined ? { selective_logic: input.selective_logic } : {}) };
+  }
   // Lumiverse's `selective`: the secondary keywords count, by its selective_logic (0 all, 1 none, 2 any, 3 not all).
-  const selective = input.selective ?? (input.selective_logic !== undefined ? entry.selectiveLogic !== undefined : undefined);
-  if (selective === false) delete entry.selectiveLogic;
-  else if (selective) entry.selectiveLogic = SELECTIVE_LOGIC[input.selective_logic ?? SELECTIVE_LOGIC.indexOf(entry.selectiveLogic ?? 'and_all')]!;
-  // The fields it keeps and does not act on, under their own names.
-  const kept = KEPT_ENTRY_FIELD_NAMES.filter((name) => input[name] !== undefined);
-  if (kept.length) entry.extra = { ...entry.extra, ...Object.fromEntries(kept.map((name) => [name, input[name]])) };
+  const selective = input.selective ?? entry.selectiveLogic !== undefined;
+  const logic = input.selective_logic ?? (entry.lumiverse?.selective_logic as number | undefined) ?? Math.max(0, SELECTIVE_LOGIC.indexOf(entry.selectiveLogic ?? 'and_all'));
+  if (selective) entry.selectiveLogic = SELECTIVE_LOGIC[logic]!;
+  else delete entry.selectiveLogic;
+  // An entry of the Workbench's own fires on every turn once it has no keywords; one an extension cleared the keywords
+  // of, or made vector-only, fires by none, as Lumiverse's (a vectorized one is found by its vector there).
+  if (entry.constant === undefined && entry.keywords.length === 0 && (base.keywords.length > 0 || entry.lumiverse?.vectorized === true)) entry.constant = false;
   return entry;
 }
 

@@ -8,14 +8,13 @@ import type { BrokerDeps } from './frame-broker';
 import { copyText } from '../../api/clipboard';
 import { frontendsActions, PRESET_TOOLBAR_MOUNT_POINTS, surfaceKey, type DialogKind } from './frontends-store';
 
-/** A surface kind and the permission Lumiverse asks of it. */
 /** Places one extension has under messages at once (dom.findMessageElement). */
 const MAX_MESSAGE_PLACES = 200;
+/** A surface kind and the permission Lumiverse asks of it. */
 const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation', character: 'characters', preset: 'presets' };
-/** Replies one extension may start from the message box's stand-in in a minute (an auto-retry, not a loop). */
 /** How long an extension page's alert() stays shown (the person may dismiss it sooner). */
 const ALERT_TOAST_MS = 8000;
-
+/** Replies one extension may start from the message box's stand-in in a minute (an auto-retry, not a loop). */
 export const MAX_COMPOSER_REPLIES_PER_MINUTE = 30;
 /** The most room the message box makes above itself for one extension's pieces. */
 export const MAX_COMPOSER_ROOM = 400;
