@@ -11,7 +11,7 @@ import { preparePrompt, type PrepareDeps } from './pipeline/prepare';
 import type { LoreBooks } from './pipeline/lore-stage';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 
-export type PreviewGenerationType = 'normal' | 'regenerate' | 'continue';
+export type PreviewGenerationType = 'normal' | 'regenerate' | 'swipe' | 'continue';
 
 /** Dry runs of one session built at once: side by side they are served; one asked for inside one ends at this depth. */
 const MAX_PREVIEWS = 3;
@@ -39,9 +39,9 @@ export interface PromptPreview {
   cancelledBy?: string;
 }
 
-/** A regenerate answers the person's last line again: the history ends there, as regenerate() has it. */
+/** A regenerate (a swipe too) answers the person's last line again: the history ends there, as regenerate() has it. */
 function historyFor(messages: readonly ChatMessage[], type: PreviewGenerationType): ChatMessage[] {
-  if (type !== 'regenerate') return [...messages];
+  if (type !== 'regenerate' && type !== 'swipe') return [...messages];
   const lastUser = messages.map((m) => m.role).lastIndexOf('user');
   return messages.slice(0, lastUser + 1);
 }

@@ -27,6 +27,8 @@ const LOOM = {
     { id: 'main', name: 'Main Prompt', marker: 'main_prompt', content: 'You are [[prompt1]] for {{char}} and {{user}}.' },
     { id: 'wi', name: 'World Info', marker: 'world_info_before' },
     { id: 'hist', name: 'Chat History', marker: 'chat_history' },
+    // Only when the person swipes for another reply (Lumiverse's injection trigger).
+    { id: 'swipe-only', name: 'Another take', role: 'system', content: 'Take it another way.', injectionTrigger: ['swipe'] },
   ],
 };
 
@@ -86,6 +88,13 @@ describe('spindle.generate.dryRun', () => {
     expect(await tool('seen')).toEqual({ seen: { presetId, ownMetadata: null, placeholders: 1, isDryRun: true }, nested: null, started: 1 });
     expect(rig.server.generations.length).toBe(generations);
     expect((await rig.call('chat.sessions.get', { sessionId })).value).toEqual(before);
+
+    // Asked as a swipe, the preset's swipe-only block is in it (the history ends at the person's line); as a regenerate, not.
+    const asSwipe = await tool('preview', { chatId: sessionId, generationType: 'swipe' });
+    expect(asSwipe.messages.map((m: { content: string }) => m.content)).toEqual(expect.arrayContaining(['Take it another way.', 'Where is the lamp?']));
+    expect(asSwipe.messages.at(-1)).toEqual({ role: 'user', content: 'Where is the lamp?' });
+    const asRegenerate = await tool('preview', { chatId: sessionId, generationType: 'regenerate' });
+    expect(asRegenerate.messages.map((m: { content: string }) => m.content)).not.toContain('Take it another way.');
   }, 60_000);
 
   it('builds with the preset it names, or the Workbench prompt when none is chosen', async () => {

@@ -41,7 +41,7 @@ export interface ChatView {
 export interface PreviewRequest {
   connectionId?: string;
   presetId?: string;
-  generationType?: 'normal' | 'regenerate' | 'continue';
+  generationType?: 'normal' | 'regenerate' | 'swipe' | 'continue';
   signal: AbortSignal;
   /** spindle.assemble: the prompt of the extension's blocks, only assembled. */
   assembly?: { owner: string; blocks: Record<string, unknown>[]; promptVariables: Record<string, unknown> };

@@ -8,11 +8,9 @@ import type { SpindleHandler } from './handlers';
 import { fail } from './handlers';
 import type { ChatReads, PreviewRequest, PreviewView } from './chat-data';
 
-/** Lumiverse's generation types, as a turn here has them (a swipe is a regenerate; impersonate and quiet build a normal turn). */
+/** Lumiverse's generation types, as a turn here has them (impersonate and quiet build a normal turn). */
 function generationTypeOf(raw: string | undefined): PreviewRequest['generationType'] {
-  if (raw === 'continue') return 'continue';
-  if (raw === 'regenerate' || raw === 'swipe') return 'regenerate';
-  return 'normal';
+  return raw === 'continue' || raw === 'regenerate' || raw === 'swipe' ? raw : 'normal';
 }
 
 const PARTS: Array<[keyof PromptReport['parts'], string, string]> = [
