@@ -80,8 +80,9 @@ export class RuntimeState {
         configurable: true,
         writable: true,
         value: (message?: unknown) => {
-          this.inert(`window.${name}`);
+          // A shown alert is no missing member; an empty one, a confirm or a prompt is.
           if (name === 'alert' && message !== undefined) this.channel.send('frame.alert', { message: String(message).slice(0, ALERT_CHARS) });
+          else this.inert(`window.${name}`);
           return answer;
         },
       });

@@ -4,6 +4,7 @@
 // removed, mount points, action handlers bound by attribute, an input action's label and switch.
 /* eslint-disable @microsoft/sdl/no-inner-html -- the extension side writes into its own surfaces, as published frontends do */
 import { onLocalToast } from '../../renderer/src/features/frontends/local-toasts';
+import { MAX_ALERTS } from '../../renderer/src/features/frontends/frame-handlers';
 import { ALERT_CHARS } from '../../shared/frames/frame-contract';
 import { describe, expect, it } from 'vitest';
 import { FrameChannel } from '../../renderer/frame/channel';
@@ -164,15 +165,19 @@ describe('ctx members, the rest', () => {
     expect(win.prompt()).toBeNull();
     expect(win.alert()).toBeUndefined();
     expect(win.confirm()).toBe(false);
-    // An alert's message is shown, as a toast with its name (aislop reports its failures so); a long one cut.
+    // An alert's message is shown, as a toast with its name (aislop reports its failures so), and is then no missing
+    // member; a long one is cut; one that alerts in a loop shows a few.
     win.alert('Save failed: 404');
     win.alert('x'.repeat(ALERT_CHARS + 50));
+    for (let i = 0; i < 10; i++) win.alert(`Again ${i}`);
     await settled();
     off();
     expect(r.store.getState().inert[ID]).toEqual(['window.confirm', 'window.prompt', 'window.alert']);
     expect(toasts).toEqual([
       [ID, 'info', 'Save failed: 404'],
       [ID, 'info', 'x'.repeat(ALERT_CHARS)],
+      ...[0, 1, 2].map((i) => [ID, 'info', `Again ${i}`]),
     ]);
+    expect(toasts).toHaveLength(MAX_ALERTS);
   });
 });

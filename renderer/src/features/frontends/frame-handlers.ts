@@ -14,6 +14,9 @@ const MAX_MESSAGE_PLACES = 200;
 const SURFACE_PERMISSION: Partial<Record<SurfaceKind, string>> = { float: 'ui_panels', dock: 'ui_panels', app: 'app_manipulation', character: 'characters', preset: 'presets' };
 /** How long an extension page's alert() stays shown (the person may dismiss it sooner). */
 const ALERT_TOAST_MS = 8000;
+/** Alerts of one extension shown in ALERT_WINDOW_MS, as its backend's toasts are limited; the rest are dropped. */
+export const MAX_ALERTS = 5;
+const ALERT_WINDOW_MS = 10_000;
 /** Replies one extension may start from the message box's stand-in in a minute (an auto-retry, not a loop). */
 export const MAX_COMPOSER_REPLIES_PER_MINUTE = 30;
 /** The most room the message box makes above itself for one extension's pieces. */
@@ -54,6 +57,7 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
   const mine = <T extends { extensionId: string }>(item: T) => item.extensionId === extensionId;
   const now = deps.timers?.now ?? Date.now;
   let replies: number[] = [];
+  let alerts: number[] = [];
   /** The message box, for an extension granted generation while the box shows. */
   const composerFor = () => {
     if (!deps.granted().includes('generation')) refuse('PERMISSION_DENIED', 'PERMISSION_DENIED:generation — the message box answers an extension granted generation.');
@@ -77,6 +81,11 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       return null;
     },
     'frame.alert': ({ message }) => {
+      // A page that alerts in a loop shows a few and no more: the window's toasts stay readable for others.
+      const at = now();
+      alerts = alerts.filter((t) => at - t < ALERT_WINDOW_MS);
+      if (alerts.length >= MAX_ALERTS) return null;
+      alerts.push(at);
       showLocalToast(extensionId, { level: 'info', message, durationMs: ALERT_TOAST_MS });
       return null;
     },
