@@ -2,7 +2,7 @@
 // world info as character_book, and every field the imported card had — in `data` and outside it — as it was.
 import type { ChatSession } from '../../../shared/types/chat';
 import { solidPng, withPngTextChunks } from './png-text';
-import { isRecord } from './world-info-shapes';
+import { isRecord } from '../lore/world-info-shapes';
 import { toCharacterBook } from './world-info-export';
 
 /** The V1 fields SillyTavern also writes at a V2 card's top: where the card had them, they follow the edited data. */

@@ -4,7 +4,7 @@
 // placements, markdownOnly/promptOnly as targets, -1 depths as none). A script that cannot be a rule is left out and
 // said so: the card keeps it as written (its data is kept whole and exported again).
 import { regexScriptsOf, type ImportedRegexScripts } from '../regex/regex-import';
-import { isRecord } from './world-info-shapes';
+import { isRecord } from '../lore/world-info-shapes';
 
 export { MAX_CARD_SCRIPTS } from '../regex/regex-import';
 export type CardRegexScripts = ImportedRegexScripts;

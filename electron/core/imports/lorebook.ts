@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS, type WorldInfoEntry } from '../../../shared/types/chat';
-import { isRecord, setting, FILE_TO_CARD_EXTENSION, type EntryShape, type Raw } from './world-info-shapes';
+import { isRecord, setting, FILE_TO_CARD_EXTENSION, type EntryShape, type Raw } from '../lore/world-info-shapes';
 
 export interface ParsedLorebook {
   name: string;

@@ -4,7 +4,7 @@
 // speaker's `name` other than the chat's…) is the message's `line`, which no swipe change moves. `is_system` is a
 // hidden message. An export writes the line as it came, with what the Workbench changed.
 import { SESSION_LIMITS, type ChatMessage, type ChatSwipe } from '../../../shared/types/chat';
-import { isRecord } from './world-info-shapes';
+import { isRecord } from '../lore/world-info-shapes';
 
 type Fields = Record<string, unknown>;
 

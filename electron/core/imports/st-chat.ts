@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import { SESSION_LIMITS, type ChatMessage, type ChatSession } from '../../../shared/types/chat';
 import { messageFromSt, noLosses, stLineOf, type LineLosses } from './st-chat-message';
-import { isRecord } from './world-info-shapes';
+import { isRecord } from '../lore/world-info-shapes';
 
 /**
  * Where what a SillyTavern chat's header kept beyond its names is kept on the chat, for export: the header's other

@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ChatSession, WorldInfoEntry } from '../../../shared/types/chat';
 import { LOGIC, worldInfoEntry } from './lorebook';
-import { convertEntry, FILE_TO_CARD_EXTENSION, isRecord, type EntryShape, type Raw } from './world-info-shapes';
+import { convertEntry, FILE_TO_CARD_EXTENSION, isRecord, type EntryShape, type Raw } from '../lore/world-info-shapes';
 
 /** The fields the Workbench edits and acts on. */
 const OWNED = ['keywords', 'secondaryKeywords', 'selectiveLogic', 'content', 'enabled', 'constant', 'order', 'caseSensitive', 'wholeWords', 'scanDepth'] as const;

@@ -11,7 +11,7 @@ import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { addLorebook, importSessionFile } from '../../../electron/core/imports/session-import';
 import { parseStChat } from '../../../electron/core/imports/st-chat';
 import { toLorebookFile } from '../../../electron/core/imports/world-info-export';
-import { FILE_TO_CARD_EXTENSION } from '../../../electron/core/imports/world-info-shapes';
+import { FILE_TO_CARD_EXTENSION } from '../../../electron/core/lore/world-info-shapes';
 import type { ChatSession } from '../../../shared/types/chat';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { missingFrom } from '../../helpers/missing-from';

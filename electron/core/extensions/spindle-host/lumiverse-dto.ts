@@ -1,7 +1,7 @@
 // What the chat data namespaces' answers share in Lumiverse's shapes: its seconds, its pages, and the cap on what
 // extensions keep on a record (metadata, extensions).
 import { keptValue, KEPT_ENTRY_FIELDS, KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
-import { setting } from '../../imports/world-info-shapes';
+import { setting } from '../../lore/world-info-shapes';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
 import { fail } from './handlers';
 
