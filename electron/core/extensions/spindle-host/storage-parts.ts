@@ -5,7 +5,7 @@
 // (a worker that died midway), and a part of a dropped write says so. What a stopped host left is cleared at once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { HostFailure } from '../../../../shared/errors';
+import { fail } from './handlers';
 
 /** Writes in parts one area has under way at once. */
 export const MAX_STAGED_WRITES = 4;
@@ -18,10 +18,6 @@ interface Staged {
   next: number;
   bytes: number;
 }
-
-const fail = (code: string, message: string, field: string): never => {
-  throw new HostFailure({ code, message, path: field });
-};
 
 export class StagedWrites {
   private readonly open = new Map<string, Staged>();
