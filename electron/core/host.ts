@@ -13,6 +13,7 @@ import { DEFAULT_WORKER_MEMORY_MB } from '../../shared/settings';
 import { createDispatcher } from './contract/dispatcher';
 import { ExtensionManager } from './extensions/extension-manager';
 import { spindleDeps } from './extensions/spindle-host/spindle-deps';
+import { worldBookEvent } from './extensions/spindle-host/lumiverse-dto';
 import { regexHandlers } from './chat/regex-handlers';
 import { DisplayPass } from './chat/display-pass';
 import { MemoryCortex } from './memory/memory-cortex';
@@ -195,6 +196,8 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     if (change.kind === 'changed') extensions.pipeline().broadcast('PRESET_CHANGED', { id: change.preset.id, preset: change.preset });
     emit({ type: 'presets.changed', presetId: change.kind === 'changed' ? change.preset.id : change.id, change: change.kind === 'changed' ? 'updated' : 'deleted' });
   });
+  // Lumiverse's WORLD_BOOK_* events for the books of their own, whoever wrote them (event-access.ts: bodies to world_books).
+  llmServices.library.onChange((change) => extensions.pipeline().broadcast(...worldBookEvent(change)));
   llmServices.sidecar.endpoints.attach(() => extensions.providers());
   extensions.onEvent((event) => {
     // An extension's processors came or went (registered, stopped, a permission changed): the window draws again. Its

@@ -62,6 +62,9 @@ function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => bool
  */
 const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas', PRESET_CHANGED: 'presets' };
 
+/** A world book's or entry's body goes only to extensions that may read world books; the others hear the ids. */
+const WORLD_BOOK_BODIES: Record<string, string> = { WORLD_BOOK_CHANGED: 'worldBook', WORLD_BOOK_ENTRY_CHANGED: 'entry' };
+
 /**
  * A chat's record (its name and metadata) goes only to extensions that may read chats: in a branch (CHAT_FORKED) and
  * when it changed (CHAT_CHANGED, as Lumiverse sends it after an update). The others hear the ids.
@@ -78,6 +81,11 @@ export function eventPayloadFor(event: string, payload: unknown, granted: Readon
   const has = (p: ExtensionPermission) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<ExtensionPermission>).has(p));
   if (REGEX_EVENTS.has(event)) return payload && typeof payload === 'object' ? regexPayloadFor(payload as Payload, has, receiver) : null;
   if (CHAT_RECORD_EVENTS.has(event)) return payload && typeof payload === 'object' ? chatRecordPayloadFor(payload as Payload, has) : null;
+  if (Object.hasOwn(WORLD_BOOK_BODIES, event) && !has('world_books')) {
+    if (!payload || typeof payload !== 'object') return null;
+    const { [WORLD_BOOK_BODIES[event]!]: _body, ...ids } = payload as Payload;
+    return ids;
+  }
   const needs = Object.hasOwn(RECORD_EVENTS, event) ? RECORD_EVENTS[event]! : null;
   if (needs && !has(needs)) return payload && typeof payload === 'object' ? { id: (payload as Payload).id } : null;
   const redact = Object.hasOwn(TEXT_EVENTS, event) ? TEXT_EVENTS[event] : undefined;

@@ -10,7 +10,7 @@ import { characterDto, type ChatReads, type ChatView } from '../extensions/spind
 import { personaDto } from '../extensions/spindle-host/personas';
 import type { PersonaLibrary } from '../personas/persona-library';
 import { personaIdOf } from '../../../shared/spindle/lumiverse-ids';
-import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
+import { chatDto, worldBookEvent } from '../extensions/spindle-host/lumiverse-dto';
 import { branchRoot, lineOf, sessionHeads, withoutLine } from '../util/branch-root';
 import type { ChatEngine } from './chat-engine';
 import type { MessageActions } from './message-actions';
@@ -226,6 +226,7 @@ export function chatReads(options: {
         else s.worldInfo.push(entry);
       });
       options.changed(id);
+      options.chat.broadcast(...worldBookEvent({ kind: 'entry', bookId: id, entry }));
     },
     async setAvatar(id, png) {
       mutable(id);
@@ -244,6 +245,7 @@ export function chatReads(options: {
         s.worldInfo = s.worldInfo.filter((e) => e.id !== entryId);
       });
       options.changed(id);
+      options.chat.broadcast(...worldBookEvent({ kind: 'entry-deleted', bookId: id, entryId }));
     },
     async branch(id, messageId) {
       mutable(id);

@@ -9,6 +9,7 @@ import type { WorldInfoEntry } from '../../../shared/types/chat';
 import type { Db } from '../db/chat-db';
 import { DbStore } from '../db/db-store';
 import type { Clock } from '../ports';
+import { Emitter } from '../util/emitter';
 
 export interface BookDto {
   id: string;
@@ -21,11 +22,19 @@ export interface BookDto {
 
 type BookDoc = Pick<BookDto, 'name' | 'description' | 'metadata'>;
 
+/** A change to a book of its own or to one of its entries, told after it is written (Lumiverse's WORLD_BOOK_* events). */
+export type BookChange =
+  | { kind: 'book'; book: BookDto }
+  | { kind: 'book-deleted'; id: string }
+  | { kind: 'entry'; bookId: string; entry: WorldInfoEntry }
+  | { kind: 'entry-deleted'; bookId: string; entryId: string };
+
 /** What the library holds at most: books, entries a book, books a character reads, global books, and all of it as JSON. */
 export const LIBRARY_LIMITS = { maxBooks: 2000, maxEntriesPerBook: 5000, maxLinksPerSession: 64, maxGlobal: 64, maxBytes: 256 * 1024 * 1024 };
 
 export class BookLibrary extends DbStore {
   private readonly sql;
+  private readonly changes = new Emitter<BookChange>();
 
   constructor(db: Db, clock: Clock, committed?: () => void) {
     super(db, clock, committed);
@@ -58,6 +67,11 @@ export class BookLibrary extends DbStore {
     };
   }
 
+  /** Hears each change whoever made it; returns the function that stops it. */
+  onChange(listener: (change: BookChange) => void): () => void {
+    return this.changes.on(listener);
+  }
+
   list(): BookDto[] {
     return (this.sql.books.all() as Row[]).map(dto);
   }
@@ -77,7 +91,7 @@ export class BookLibrary extends DbStore {
       this.room(json.length);
       this.sql.insertBook.run(id, now, now, json);
     });
-    return this.get(id)!;
+    return this.told(this.get(id)!);
   }
 
   update(id: string, patch: Partial<BookDoc>): BookDto {
@@ -88,12 +102,12 @@ export class BookLibrary extends DbStore {
       this.room(json.length);
       this.sql.writeBook.run(this.seconds(), json, id);
     });
-    return this.get(id)!;
+    return this.told(this.get(id)!);
   }
 
   /** The book and its entries; sessions it was attached to no longer read it. False when there was none. */
   delete(id: string): boolean {
-    return this.write(() => {
+    const removed = this.write(() => {
       const removed = this.sql.removeBook.run(id).changes > 0;
       if (removed) {
         this.sql.removeEntries.run(id);
@@ -102,6 +116,8 @@ export class BookLibrary extends DbStore {
       }
       return removed;
     });
+    if (removed) this.changes.emit({ kind: 'book-deleted', id });
+    return removed;
   }
 
   entries(bookId: string): WorldInfoEntry[] {
@@ -127,16 +143,19 @@ export class BookLibrary extends DbStore {
       }
       this.sql.touchBook.run(this.seconds(), bookId);
     });
+    this.changes.emit({ kind: 'entry', bookId, entry });
   }
 
   deleteEntry(entryId: string): boolean {
-    return this.write(() => {
+    const found = this.write(() => {
       const found = this.entry(entryId);
-      if (!found) return false;
+      if (!found) return null;
       this.sql.removeEntry.run(entryId);
       this.sql.touchBook.run(this.seconds(), found.bookId);
-      return true;
+      return found;
     });
+    if (found) this.changes.emit({ kind: 'entry-deleted', bookId: found.bookId, entryId });
+    return found !== null;
   }
 
   /** The books attached to a session, in the order given. */
@@ -200,6 +219,11 @@ export class BookLibrary extends DbStore {
     add(chatBookIds, 'chat');
     add(this.globals(), 'global');
     return out;
+  }
+
+  private told(book: BookDto): BookDto {
+    this.changes.emit({ kind: 'book', book });
+    return book;
   }
 
   /** QUOTA_EXCEEDED when `adding` more characters of JSON would take the library past its size. */

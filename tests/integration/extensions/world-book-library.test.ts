@@ -27,7 +27,7 @@ async function withPublisher(): Promise<ChatRig> {
   fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: 'set_points', name: 'Set Points', version: '1.0.0', author: 'A', permissions: ['tools', 'characters', 'world_books'], entry_backend: 'dist/backend.js' }));
   fs.writeFileSync(
     path.join(dir, 'dist', 'backend.js'),
-    `for (const name of ['publish', 'avatar', 'restate', 'rules', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
+    `for (const name of ['publish', 'avatar', 'restate', 'rules', 'forget', 'reset']) spindle.registerTool({ name, display_name: name, description: name, parameters: { type: 'object', properties: {} } });
 spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
   if (toolName === 'publish') {
     const book = await spindle.world_books.create({ name: 'Harbour · Set Points', description: 'Made with the card', metadata: { set_points: { key: 'k1' } } });
@@ -58,6 +58,13 @@ spindle.on('TOOL_INVOCATION', async ({ toolName, args }) => {
     await spindle.world_books.entries.create(book.id, { key: [], content: 'No magic in this world.', constant: true });
     return { global: await spindle.world_books.activateGlobal(book.id), activated: await spindle.world_books.getActivated(args.chatId) };
   }
+  if (toolName === 'forget') {
+    // LumiAgent's way: an entry of the card's own world info, then the book's entry and the book, deleted.
+    const own = await spindle.world_books.entries.create(args.characterId, { key: ['gate'], content: 'The gate creaks.' });
+    await spindle.world_books.entries.delete(own.id);
+    await spindle.world_books.entries.delete(args.entryId);
+    return spindle.world_books.delete(args.bookId);
+  }
   return { deleted: await spindle.characters.delete(args.characterId), book: await spindle.world_books.get(args.bookId) };
 });
 `,
@@ -75,6 +82,35 @@ async function run(r: ChatRig, tool: string, args: Record<string, unknown> = {})
 }
 
 const systemOf = (r: ChatRig) => (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+
+/** A listener as LumiBooks is: it keeps what it hears of world books; `world_books` granted or not. */
+async function installListener(r: ChatRig, id: string, permissions: string[]): Promise<void> {
+  const dir = path.join(tempDir('cw-books-'), id);
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: id, name: id, version: '1.0.0', author: 'A', permissions, entry_backend: 'dist/backend.js' }));
+  fs.writeFileSync(
+    path.join(dir, 'dist', 'backend.js'),
+    `const heard = [];
+for (const event of ['WORLD_BOOK_CHANGED', 'WORLD_BOOK_DELETED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_DELETED']) spindle.on(event, (payload) => heard.push({ event, payload }));
+spindle.registerTool({ name: 'heard', display_name: 'heard', description: 'heard', parameters: { type: 'object', properties: {} } });
+spindle.on('TOOL_INVOCATION', () => heard);
+`,
+  );
+  await r.host.extensions.installFromFolder(dir, { grant: permissions, trust: true }, () => undefined);
+  await waitFor(() => r.host.registry.list().some((t) => t.qualifiedName === `${id}:heard`), `${id} to run`);
+}
+
+/** What listener `id` has heard once it has heard `count` events (asked through its tool, a bounded number of times). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the events a listener kept: checked by each assertion
+async function heard(r: ChatRig, id: string, count: number): Promise<any[]> {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await r.host.registry.invoke(`${id}:heard`, {}, { timeoutMs: 20_000 });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
+    const events = JSON.parse(outcome.content) as unknown[];
+    if (events.length >= count || attempt === 200) return events as never[];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('world books of their own, attached to a character', () => {
   it("Set Points' publish: a book made before any chat, filled, and made a card with; the card's turns read it, and a rewrite between turns", async () => {
@@ -108,5 +144,32 @@ describe('world books of their own, attached to a character', () => {
     // The card goes; the book stays, attached to nothing.
     expect(await run(r, 'reset', { characterId: sessionId, bookId: published.bookId })).toMatchObject({ deleted: true, book: { id: published.bookId } });
     expect(r.host.library.linked(sessionId)).toEqual([]);
+  }, 60_000);
+
+  it("each change is told as Lumiverse's WORLD_BOOK_* events, whoever made it; the book and entry only to world_books readers", async () => {
+    const r = await withPublisher();
+    await installListener(r, 'chapters', ['tools', 'world_books']);
+    await installListener(r, 'stranger', ['tools']);
+    const published = await run(r, 'publish');
+    const sessionId = published.character.id as string;
+    expect(await run(r, 'forget', { characterId: sessionId, entryId: published.entryId, bookId: published.bookId })).toBe(true);
+
+    const book = published.bookId as string;
+    const reader = await heard(r, 'chapters', 7);
+    // The book made, its two entries, then the session's own entry made and deleted, the book's entry deleted, the book.
+    expect(reader.map((e) => e.event)).toEqual(['WORLD_BOOK_CHANGED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_DELETED', 'WORLD_BOOK_ENTRY_DELETED', 'WORLD_BOOK_DELETED']);
+    expect(reader[0].payload).toMatchObject({ id: book, worldBook: { id: book, name: 'Harbour · Set Points', metadata: { set_points: { key: 'k1' } } } });
+    expect(reader[1].payload).toMatchObject({ id: published.entryId, worldBookId: book, entry: { id: published.entryId, world_book_id: book, key: ['harbour'], content: 'The harbour closes at dusk.' } });
+    expect(reader[3].payload).toMatchObject({ worldBookId: sessionId, entry: { world_book_id: sessionId, key: ['gate'], content: 'The gate creaks.' } });
+    expect(reader[4].payload).toEqual({ id: reader[3].payload.id, worldBookId: sessionId });
+    expect(reader[5].payload).toEqual({ id: published.entryId, worldBookId: book });
+    expect(reader[6].payload).toEqual({ id: book });
+
+    // Without world_books: the same events, ids only.
+    const stranger = await heard(r, 'stranger', 7);
+    expect(stranger.map((e) => e.event)).toEqual(reader.map((e) => e.event));
+    expect(stranger[0].payload).toEqual({ id: book });
+    expect(stranger[1].payload).toEqual({ id: published.entryId, worldBookId: book });
+    expect(JSON.stringify(stranger)).not.toContain('harbour');
   }, 60_000);
 });

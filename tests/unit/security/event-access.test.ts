@@ -92,4 +92,15 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(eventPayloadFor('CHAT_CHANGED', changed, ['chats'], 'x')).toEqual(changed);
     expect(eventPayloadFor('CHAT_CHANGED', { chatId: 's1' }, none, 'x')).toEqual({ chatId: 's1' });
   });
+
+  it('a world book or entry reaches only extensions that may read world books; the others hear the ids', () => {
+    const book = { id: 'b1', worldBook: { id: 'b1', name: 'Harbour', description: 'Secrets', metadata: {} } };
+    const entry = { id: 'e1', worldBookId: 'b1', entry: { id: 'e1', world_book_id: 'b1', key: ['harbour'], content: 'Closes at dusk.' } };
+    expect(eventPayloadFor('WORLD_BOOK_CHANGED', book, none, 'x')).toEqual({ id: 'b1' });
+    expect(eventPayloadFor('WORLD_BOOK_ENTRY_CHANGED', entry, ['characters', 'chats'], 'x')).toEqual({ id: 'e1', worldBookId: 'b1' });
+    expect(eventPayloadFor('WORLD_BOOK_CHANGED', book, ['world_books'], 'x')).toEqual(book);
+    expect(eventPayloadFor('WORLD_BOOK_ENTRY_CHANGED', entry, ['world_books'], 'x')).toEqual(entry);
+    expect(eventPayloadFor('WORLD_BOOK_ENTRY_DELETED', { id: 'e1', worldBookId: 'b1' }, none, 'x')).toEqual({ id: 'e1', worldBookId: 'b1' });
+    expect(eventPayloadFor('WORLD_BOOK_CHANGED', null, none, 'x')).toBeNull();
+  });
 });

@@ -3,6 +3,7 @@
 import { keptValue, KEPT_ENTRY_FIELDS, KEPT_ENTRY_FIELD_NAMES, SELECTIVE_LOGIC } from '../../../../shared/spindle/world-entry-fields';
 import { setting } from '../../lore/world-info-shapes';
 import type { WorldInfoEntry } from '../../../../shared/types/chat';
+import type { BookChange } from '../../lore/book-library';
 import { fail } from './handlers';
 
 export const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -69,3 +70,17 @@ export const worldInfoEntryDto = (bookId: string, e: WorldInfoEntry) => ({
   scan_depth: e.scanDepth ?? null,
   extensions: e.extensions ?? {},
 });
+
+/** Lumiverse's WORLD_BOOK_* event for a change to a book or an entry: its name and payload. */
+export function worldBookEvent(change: BookChange): [event: string, payload: Record<string, unknown>] {
+  switch (change.kind) {
+    case 'book':
+      return ['WORLD_BOOK_CHANGED', { id: change.book.id, worldBook: change.book }];
+    case 'book-deleted':
+      return ['WORLD_BOOK_DELETED', { id: change.id }];
+    case 'entry':
+      return ['WORLD_BOOK_ENTRY_CHANGED', { id: change.entry.id, worldBookId: change.bookId, entry: worldInfoEntryDto(change.bookId, change.entry) }];
+    case 'entry-deleted':
+      return ['WORLD_BOOK_ENTRY_DELETED', { id: change.entryId, worldBookId: change.bookId }];
+  }
+}
