@@ -130,6 +130,7 @@ export function createLlmServices(options: LlmServicesOptions): LlmServices {
     isBusy: (id) => chat.isBusy(id),
     changed: (sessionId, change) => options.emit({ type: 'chat.sessions.changed', sessionId, change }),
     tell: (sessionId, event, payload) => chat.announce(sessionId, event, payload),
+    ...(options.clock ? { now: () => options.clock!.now() } : {}),
   });
   return {
     secrets,

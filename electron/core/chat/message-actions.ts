@@ -4,7 +4,7 @@ import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
 import { messageDtoIn } from './chat-reads';
-import { editContent, editReasoning, editSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
+import { editContent, editReasoning, replaceSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
 import type { MessagePatch } from '../extensions/spindle-host/chat-data';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
 import { branchRoot, sessionHeads } from '../util/branch-root';
@@ -16,6 +16,8 @@ export interface MessageActionsDeps {
   changed: (sessionId: string, change: 'created' | 'updated') => void;
   /** Tells extensions (the active chat first, as every chat event does). */
   tell: (sessionId: string, event: string, payload: Record<string, unknown>) => void;
+  /** Now, in ms (a swipe an extension adds is made then). */
+  now?: () => number;
 }
 
 export class MessageActions {
@@ -32,8 +34,8 @@ export class MessageActions {
   }
 
   /**
-   * An extension's patch (spindle.chat.updateMessage), in Lumiverse's order: the swipe shown, the alternatives' texts,
-   * the shown text, its reasoning, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED, and SWIPE_EDITED after it
+   * An extension's patch (spindle.chat.updateMessage), in Lumiverse's order: the alternatives (replaced whole, so
+   * they may grow or shrink), the swipe shown, the shown text, its reasoning, the metadata (replaced; empty removes it). One save, one MESSAGE_EDITED, and SWIPE_EDITED after it
    * when the swipes or the one shown were given, as Lumiverse tells it.
    */
   patch(sessionId: string, messageId: string, patch: MessagePatch): ChatSession {
@@ -41,8 +43,9 @@ export class MessageActions {
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
       let message = s.messages[i]!;
       previousSwipeId = message.swipeId ?? 0;
-      if (patch.swipeId !== undefined) message = showSwipe(message, patch.swipeId);
-      if (patch.swipes) message = editSwipeTexts(message, patch.swipes);
+      // The alternatives replaced whole, then the one shown among them (one just added, or within fewer).
+      if (patch.swipes) message = replaceSwipeTexts(message, patch.swipes, (this.deps.now ?? Date.now)(), patch.swipeId);
+      else if (patch.swipeId !== undefined) message = showSwipe(message, patch.swipeId);
       if (patch.content !== undefined) message = editContent(message, patch.content);
       if (patch.reasoning) message = editReasoning(message, patch.reasoning);
       if (patch.metadata) {

@@ -72,10 +72,25 @@ export function editContent(message: ChatMessage, content: string): ChatMessage 
   return message.swipes ? { ...edited, swipes: currentSwipes(edited) } : edited;
 }
 
-/** New texts for a reply's alternatives by index (Lumiverse's `swipes`); texts past the reply's count add none. */
-export function editSwipeTexts(message: ChatMessage, texts: string[]): ChatMessage {
-  const swipes = currentSwipes(message).map((swipe, i) => (typeof texts[i] === 'string' ? { ...swipe, content: texts[i] } : swipe));
-  return message.swipes ? withReply(message, swipes[swipeIndex(message)]!, swipes, swipeIndex(message)) : { ...message, content: swipes[0]!.content };
+/**
+ * The reply's alternatives as these texts (Lumiverse's `swipes`, replaced whole): one kept where it was keeps its
+ * reasoning and time, one past the reply's count is new (made `now`), the ones past the texts go. Swipe `show` is shown
+ * (by default the one shown now), so it must be among them (Lumiverse refuses too); none at all is refused.
+ */
+export function replaceSwipeTexts(message: ChatMessage, texts: string[], now: number, show = swipeIndex(message)): ChatMessage {
+  const refuse = (code: 'INVALID_INPUT' | 'INPUT_TOO_LARGE', text: string, path = '/patch/swipes'): never => {
+    throw new HostFailure({ code, message: text, path });
+  };
+  if (texts.length === 0) refuse('INVALID_INPUT', 'A message keeps at least one swipe.');
+  if (texts.length > SESSION_LIMITS.swipes) refuse('INPUT_TOO_LARGE', `A message keeps at most ${SESSION_LIMITS.swipes} swipes; ${texts.length} were given.`);
+  if (!Number.isInteger(show) || show < 0 || show >= texts.length) refuse('INVALID_INPUT', `Swipe ${show} would be shown and ${texts.length} swipe${texts.length === 1 ? ' was' : 's were'} given.`, '/patch/swipe_id');
+  const current = currentSwipes(message);
+  const swipes = texts.map((content, i): ChatSwipe => (current[i] ? { ...current[i], content } : { content, createdAt: now }));
+  if (swipes.length === 1) {
+    const { swipes: _swipes, swipeId: _swipeId, ...single } = withReply(message, swipes[0]!, swipes, 0);
+    return single;
+  }
+  return withReply(message, swipes[show]!, swipes, show);
 }
 
 /** The shown reply's reasoning and its time (ms) set, or cleared by null; with swipes, the shown swipe gets them too. */

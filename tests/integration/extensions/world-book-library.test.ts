@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { PIXEL as PNG } from '../../helpers/png';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, send, type ChatRig } from '../chat/helpers';
@@ -84,7 +85,7 @@ async function run(r: ChatRig, tool: string, args: Record<string, unknown> = {})
 const systemOf = (r: ChatRig) => (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
 
 /** A listener as LumiBooks is: it keeps what it hears of world books; `world_books` granted or not. */
-async function installListener(r: ChatRig, id: string, permissions: string[]): Promise<void> {
+async function installListener(r: ChatRig, id: string, permissions: ExtensionPermission[]): Promise<void> {
   const dir = path.join(tempDir('cw-books-'), id);
   fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: id, name: id, version: '1.0.0', author: 'A', permissions, entry_backend: 'dist/backend.js' }));

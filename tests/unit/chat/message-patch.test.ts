@@ -13,7 +13,7 @@ function setup(busy = false) {
   const dataDir = tempDir();
   const sessions = new SessionStore({ dataDir });
   const told: Array<{ event: string; payload: Record<string, unknown> }> = [];
-  const actions = new MessageActions({ sessions, isBusy: () => busy, changed: () => undefined, tell: (_id, event, payload) => told.push({ event, payload }) });
+  const actions = new MessageActions({ sessions, isBusy: () => busy, changed: () => undefined, tell: (_id, event, payload) => told.push({ event, payload }), now: () => 9_000 });
   const reply: ChatMessage = {
     id: 'r1',
     role: 'assistant',
@@ -83,5 +83,44 @@ describe('a message patch from an extension', () => {
     expect(saved()).toEqual(before);
     const busy = setup(true);
     expect(() => busy.actions.patch(busy.id, 'r1', { content: 'x' })).toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'CONFLICT' }) }));
+  });
+
+  it("replaces the alternatives whole, as Lumiverse does: Spare Swipe's [...swipes, spare] adds one, fewer drops the rest", () => {
+    const { actions, told, id, saved } = setup();
+    actions.patch(id, 'r1', { reasoning: { text: 'Weighing the tide.' } });
+    actions.patch(id, 'r1', { swipes: ['first', 'second', 'the spare'] });
+    let reply = saved().messages[1]!;
+    // The shown one stays shown and keeps its reasoning; the added one is made now.
+    expect(reply).toMatchObject({ content: 'second', swipeId: 1, reasoning: 'Weighing the tide.' });
+    expect(reply.swipes).toEqual([{ content: 'first', createdAt: 1 }, { content: 'second', createdAt: 2, reasoning: 'Weighing the tide.' }, { content: 'the spare', createdAt: 9_000 }]);
+    expect(told.at(-1)).toMatchObject({ event: 'SWIPE_EDITED', payload: { message: { swipes: ['first', 'second', 'the spare'], swipe_id: 1 } } });
+
+    // swipe_id may name one just added.
+    actions.patch(id, 'r1', { swipes: ['first', 'second', 'the spare', 'a fourth'], swipeId: 3 });
+    reply = saved().messages[1]!;
+    expect(reply).toMatchObject({ content: 'a fourth', swipeId: 3 });
+    expect(reply).not.toHaveProperty('reasoning');
+
+    // Down to one: the message is a single reply again, its swipes gone.
+    actions.patch(id, 'r1', { swipes: ['only this'], swipeId: 0 });
+    reply = saved().messages[1]!;
+    expect(reply).toMatchObject({ content: 'only this', createdAt: 1 });
+    expect(reply).not.toHaveProperty('swipes');
+    expect(reply).not.toHaveProperty('swipeId');
+    // And back to two from one.
+    actions.patch(id, 'r1', { swipes: ['only this', 'again'] });
+    expect(saved().messages[1]!).toMatchObject({ content: 'only this', swipeId: 0, swipes: [{ content: 'only this' }, { content: 'again', createdAt: 9_000 }] });
+  });
+
+  it('refuses no swipes, too many, and fewer than the one that would be shown; nothing saved', () => {
+    const { actions, id, saved } = setup();
+    const before = saved();
+    const refused = (code: string, path: string) => expect.objectContaining({ error: expect.objectContaining({ code, path }) });
+    expect(() => actions.patch(id, 'r1', { swipes: [] })).toThrow(refused('INVALID_INPUT', '/patch/swipes'));
+    expect(() => actions.patch(id, 'r1', { swipes: Array.from({ length: 101 }, (_, i) => `s${i}`) })).toThrow(refused('INPUT_TOO_LARGE', '/patch/swipes'));
+    // Swipe 1 is shown: one swipe alone leaves it nowhere (Lumiverse: "swipe_id out of range").
+    expect(() => actions.patch(id, 'r1', { swipes: ['first'] })).toThrow(refused('INVALID_INPUT', '/patch/swipe_id'));
+    expect(() => actions.patch(id, 'r1', { swipes: ['a', 'b'], swipeId: 2 })).toThrow(refused('INVALID_INPUT', '/patch/swipe_id'));
+    expect(saved()).toEqual(before);
   });
 });
