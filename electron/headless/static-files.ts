@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { contentTypeFor } from '../core/content-types';
+import { contentTypeFor } from '../../shared/content-types';
 
 export function resolveStaticPath(root: string, urlPath: string): string | null {
   let decoded: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { contentSecurityPolicy } from '../../shared/csp';
 import { FRAME_SCHEME } from '../../shared/frames/frame-origin';
 
-export { contentTypeFor } from '../core/content-types';
+export { contentTypeFor } from '../../shared/content-types';
 
 /** Headers on every app:// response, including errors. */
 export function securityHeaders(contentType: string): Record<string, string> {

@@ -14,6 +14,8 @@ import { createSpindle, formatLogArgs, type SpindleRuntime } from './spindle';
 import { createLog, routeConsole, type SpindleLog } from './spindle/log';
 import type { SpindleStorage } from './spindle/storage';
 import { createBunGlobal } from './bun/bun-global';
+import { bunFile } from './bun/bun-file';
+import { withFileUrls } from './file-fetch';
 
 const EXIT_FLUSH_MS = 500;
 
@@ -93,9 +95,11 @@ function main(): void {
     // answers, and the host is told the same ones.
     const isolated = networkIsolated();
     const confined = contained();
-    installBun((text) => (created.api.log as SpindleLog).warn(text), created.api.storage as SpindleStorage, message.extensionPath, entry);
+    const storage = created.api.storage as SpindleStorage;
+    installBun((text) => (created.api.log as SpindleLog).warn(text), storage, message.extensionPath, entry);
+    const files = bunFile({ folder: message.extensionPath, storage });
     lockDown({
-      fetch: created.fetch,
+      fetch: withFileUrls(created.fetch, (url) => files.file(url).bytes()),
       readable: [message.extensionPath, path.dirname(process.argv[1] ?? message.extensionPath)],
       channels: port.streams,
       networkIsolated: isolated,

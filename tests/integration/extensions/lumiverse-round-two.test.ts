@@ -69,7 +69,7 @@ describe('installing what Lumiverse accepts', () => {
 });
 
 describe('Bun, as published bundles use it', () => {
-  it('hashes, compresses, sleeps and reads and writes files within the extension’s rules; the rest is UNSUPPORTED_HERE, logged once', async () => {
+  it('hashes, compresses, sleeps and reads and writes files within the extension’s rules (fetch of its own file: URLs too); the rest is UNSUPPORTED_HERE, logged once', async () => {
     const r = await host();
     await install(r);
     const tour = await invoke<Record<string, unknown>>(r, 'bun');
@@ -83,6 +83,7 @@ describe('Bun, as published bundles use it', () => {
       readBack: 'bytes from Bun.write',
       own: true,
       outside: 'PATH_NOT_ALLOWED',
+      fetched: { text: 'Hello from the seeded storage root.', type: 'text/plain; charset=utf-8', outside: 'PATH_NOT_ALLOWED', missing: 'TypeError' },
       serve: 'UNSUPPORTED_HERE',
       hash: expect.stringMatching(/^\d+$/),
       version: 'string',

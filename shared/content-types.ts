@@ -1,6 +1,5 @@
-// The type a served file is answered with, by its extension: one table for both doors (browser mode's server and the
-// app's protocol), so a file the one serves as a video the other does not serve as bytes.
-import path from 'node:path';
+// The type a served file is answered with, by its extension: one table for every door (browser mode's server, the
+// app's protocol, a worker's fetch of its own files), so a file the one serves as a video the other does not serve as bytes.
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,5 +29,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** The file's content type, `application/octet-stream` when its extension is none of these. */
 export function contentTypeFor(file: string): string {
-  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const name = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const dot = name.lastIndexOf('.');
+  return (dot > 0 ? CONTENT_TYPES[name.slice(dot).toLowerCase()] : undefined) ?? 'application/octet-stream';
 }
