@@ -49,7 +49,8 @@ export function createMessages(state: RuntimeState) {
       state.channel.send('messages.removeWidget', { messageId: String(messageId), widgetId: String(widgetId) });
     },
     getLatestMessageId: () => state.messageIds.at(-1) ?? null,
-    getMessageIdAtIndex: (index: number) => state.messageIds[index] ?? null,
+    // As Lumiverse's: -1 is the last, -2 the one before it; past either end, null.
+    getMessageIdAtIndex: (index: number) => (Number.isInteger(index) ? (state.messageIds.at(index) ?? null) : null),
     listMessageIds: () => [...state.messageIds],
   };
 }

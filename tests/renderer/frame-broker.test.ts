@@ -183,6 +183,15 @@ describe('ctx members, answered by the broker', () => {
     const r = await rig();
     expect(r.ctx.getActiveChat()).toEqual({ chatId: 'chat-1', characterId: 'chat-1' });
     expect(r.ctx.messages.getLatestMessageId()).toBe('m2');
+    const ids = r.ctx.messages.listMessageIds();
+    expect(ids.length).toBeGreaterThan(1);
+    // Lumiverse's indexing: from the start, or from the end when negative; past either end, or not a whole number, null.
+    expect(r.ctx.messages.getMessageIdAtIndex(0)).toBe(ids[0]);
+    expect(r.ctx.messages.getMessageIdAtIndex(-1)).toBe('m2');
+    expect(r.ctx.messages.getMessageIdAtIndex(-ids.length)).toBe(ids[0]);
+    expect(r.ctx.messages.getMessageIdAtIndex(-ids.length - 1)).toBeNull();
+    expect(r.ctx.messages.getMessageIdAtIndex(ids.length)).toBeNull();
+    expect(r.ctx.messages.getMessageIdAtIndex(0.5)).toBeNull();
   });
 
   it('tag interceptors hear their tags; widgets are stored for the message and their posts reach the handler', async () => {
