@@ -17,7 +17,8 @@ import { worldBookEvent } from './extensions/spindle-host/lumiverse-dto';
 import { regexHandlers } from './chat/regex-handlers';
 import { DisplayPass } from './chat/display-pass';
 import { MemoryCortex } from './memory/memory-cortex';
-import { chatReads } from './chat/chat-reads';
+import { characterEdited, chatReads } from './chat/chat-reads';
+import { branchRoot, sessionHeads } from './util/branch-root';
 import { NodeLauncher, workerRuntimeSource } from './extensions/workers/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
 import { extensionHandlers } from './extensions/handlers';
@@ -194,7 +195,16 @@ export async function createHost(ports: HostPorts): Promise<Host> {
   // Lumiverse's PRESET_CHANGED ({ id, preset }) for extensions, whoever wrote it; the window's preset editor reads it again.
   llmServices.presets.onChange((change) => {
     if (change.kind === 'changed') extensions.pipeline().broadcast('PRESET_CHANGED', { id: change.preset.id, preset: change.preset });
+    else extensions.pipeline().broadcast('PRESET_DELETED', { id: change.id });
     emit({ type: 'presets.changed', presetId: change.kind === 'changed' ? change.preset.id : change.id, change: change.kind === 'changed' ? 'updated' : 'deleted' });
+  });
+  // Lumiverse's CHARACTER_CREATED ({ id, character }) for each new session, however made (the window, an import, an
+  // extension's characters.create); a branch is no new character (CHAT_FORKED tells it).
+  listeners.on((event) => {
+    if (event.type !== 'chat.sessions.changed' || event.change !== 'created') return;
+    const { sessions } = llmServices;
+    if (!sessions.has(event.sessionId) || branchRoot(event.sessionId, sessionHeads(sessions)) !== event.sessionId) return;
+    extensions.pipeline().broadcast('CHARACTER_CREATED', characterEdited(sessions.head(event.sessionId)));
   });
   // Lumiverse's WORLD_BOOK_* events for the books of their own, whoever wrote them (event-access.ts: bodies to world_books).
   llmServices.library.onChange((change) => extensions.pipeline().broadcast(...worldBookEvent(change)));

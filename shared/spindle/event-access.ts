@@ -60,7 +60,7 @@ function regexPayloadFor(payload: Payload, has: (p: ExtensionPermission) => bool
  * A character's, persona's or preset's fields go only to extensions that may read them through the API (characters,
  * personas, presets); the others hear which one changed.
  */
-const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas', PRESET_CHANGED: 'presets' };
+const RECORD_EVENTS: Record<string, ExtensionPermission> = { CHARACTER_CREATED: 'characters', CHARACTER_EDITED: 'characters', PERSONA_CHANGED: 'personas', PRESET_CHANGED: 'presets' };
 
 /** A world book's or entry's body goes only to extensions that may read world books; the others hear the ids. */
 const WORLD_BOOK_BODIES: Record<string, string> = { WORLD_BOOK_CHANGED: 'worldBook', WORLD_BOOK_ENTRY_CHANGED: 'entry' };

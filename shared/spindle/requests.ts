@@ -175,6 +175,8 @@ const DATA = {
   'chat.setMessageHidden': endpoint({ ...positional({ chatId: ChatId, messageId: Id(64), hidden: Type.Boolean() }), result: Type.Null(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
   'chat.setMessagesHidden': endpoint({ ...positional({ chatId: ChatId, messageIds: Type.Array(Id(64), { maxItems: 500 }), hidden: Type.Boolean() }), result: Type.Null(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
   'chat.isMessageHidden': endpoint({ ...positional({ chatId: ChatId, messageId: Id(64) }), result: Type.Boolean(), errors: ['NOT_FOUND'], permission: 'chat_mutation' }),
+  // Lumiverse relaxes its message bubbles' containment for a chat's card HTML; the Workbench's islands never cover the app.
+  'chat.setStyleMode': endpoint({ ...positional({ chatId: ChatId, mode: Type.Union([Type.Literal('bounded'), Type.Literal('extension-relaxed')]), userId: Opt(Type.String({ maxLength: 200 })) }), result: Type.Null(), permission: 'app_manipulation' }),
   'characters.get': endpoint({ ...positional({ characterId: ChatId }), result: OrNull(Character), permission: 'characters' }),
   'characters.list': endpoint({ ...positional({ options: PageOptions }), result: Page(Character), permission: 'characters' }),
   // A character is a session here: one made is a new session (its greeting the first reply); one deleted takes its chat.

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventPayloadFor } from '../../../shared/spindle/event-access';
 import { cleanupTempDirs } from '../../helpers/temp-dir';
+import { callIn, heard, installListener } from '../extensions/event-listener';
 import { chatRig, type ChatRig } from './helpers';
 
 let rig: ChatRig;
@@ -71,5 +72,17 @@ describe('the preset editor on the host', () => {
     const preset = (await rig.call('chat.presets.get', { presetId })).value;
     expect(eventPayloadFor('PRESET_CHANGED', { id: presetId, preset }, ['presets'], 'x')).toEqual({ id: presetId, preset });
     expect(eventPayloadFor('PRESET_CHANGED', { id: presetId, preset }, ['chat_mutation'], 'x')).toEqual({ id: presetId });
+  });
+
+  it("an extension hears PRESET_CHANGED and PRESET_DELETED as Lumiverse tells them, the preset only with presets", async () => {
+    const presetId = await imported();
+    await installListener(rig, 'keeper', ['presets'], ['PRESET_CHANGED', 'PRESET_DELETED']);
+    await installListener(rig, 'stranger', [], ['PRESET_CHANGED', 'PRESET_DELETED']);
+    await rig.call('chat.presets.update', { presetId, name: 'Renamed', expected_cache_revision: 0 });
+    expect(await callIn(rig, 'keeper', 'presets.delete', [presetId])).toBe(true);
+    expect(rig.events.filter((e) => e.type === 'presets.changed').at(-1)).toEqual({ type: 'presets.changed', presetId, change: 'deleted' });
+    const keeper = await heard(rig, 'keeper', 2);
+    expect(keeper).toEqual([{ event: 'PRESET_CHANGED', payload: { id: presetId, preset: expect.objectContaining({ id: presetId, name: 'Renamed' }) } }, { event: 'PRESET_DELETED', payload: { id: presetId } }]);
+    expect(await heard(rig, 'stranger', 2)).toEqual([{ event: 'PRESET_CHANGED', payload: { id: presetId } }, { event: 'PRESET_DELETED', payload: { id: presetId } }]);
   });
 });

@@ -113,18 +113,25 @@ describe('chats, macros and the catalog', () => {
     expect(await r.call('chat.sessions.open', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 
-  it('CHARACTER_EDITED, PERSONA_CHANGED, CHAT_DELETED and CHARACTER_DELETED reach it as the person edits and deletes, without the fields it may not read (no characters or personas permission)', async () => {
+  it('CHARACTER_CREATED, CHARACTER_EDITED, PERSONA_CHANGED, CHAT_DELETED and CHARACTER_DELETED reach it as the person makes, edits and deletes, without the fields it may not read (no characters or personas permission)', async () => {
     const r = await host();
-    const id = await newSession(r, MARA);
     await install(r);
+    const id = await newSession(r, MARA);
+    // A branch is no new character (CHAT_FORKED tells it).
+    await addMainConnection(r);
+    r.server.enqueue({ text: 'The lamp is lit.' });
+    await send(r, id, 'Is the lamp lit?');
+    const [asked] = ((await r.call('chat.sessions.get', { sessionId: id })) as { value: { messages: Array<{ id: string }> } }).value.messages;
+    expect(await r.call('chat.sessions.branch', { sessionId: id, messageId: asked!.id })).toMatchObject({ ok: true });
     await r.call('chat.sessions.update', { sessionId: id, patch: { character: { ...MARA.character, description: 'Keeper of two lamps.' } } });
     await r.call('chat.sessions.update', { sessionId: id, patch: { persona: { name: 'Tom', description: 'A sailor.' } } });
     await r.call('chat.sessions.update', { sessionId: id, patch: { title: 'Only a title' } });
     // The editor saves every part at once: unchanged ones are not told.
     await r.call('chat.sessions.update', { sessionId: id, patch: { character: { ...MARA.character, description: 'Keeper of two lamps.' }, persona: { name: 'Tom', description: 'A sailor.' }, worldInfo: [] } });
     await r.call('chat.sessions.delete', { sessionId: id });
-    await waitFor(() => (readJson(storage(r, 'records.json')) as unknown as unknown[] | null)?.length === 4, 'the four events');
+    await waitFor(() => (readJson(storage(r, 'records.json')) as unknown as unknown[] | null)?.length === 5, 'the five events');
     expect(readJson(storage(r, 'records.json'))).toEqual([
+      { event: 'CHARACTER_CREATED', payload: { id } },
       { event: 'CHARACTER_EDITED', payload: { id } },
       { event: 'PERSONA_CHANGED', payload: { id: `persona-${id}` } },
       { event: 'CHAT_DELETED', payload: { id } },

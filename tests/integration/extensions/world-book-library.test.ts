@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { PIXEL as PNG } from '../../helpers/png';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { addMainConnection, chatRig, send, type ChatRig } from '../chat/helpers';
+import { heard, installListener } from './event-listener';
 import { waitFor } from './harness';
 
 let rig: ChatRig | null = null;
@@ -84,35 +84,6 @@ async function run(r: ChatRig, tool: string, args: Record<string, unknown> = {})
 
 const systemOf = (r: ChatRig) => (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
 
-/** A listener as LumiBooks is: it keeps what it hears of world books; `world_books` granted or not. */
-async function installListener(r: ChatRig, id: string, permissions: ExtensionPermission[]): Promise<void> {
-  const dir = path.join(tempDir('cw-books-'), id);
-  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'spindle.json'), JSON.stringify({ identifier: id, name: id, version: '1.0.0', author: 'A', permissions, entry_backend: 'dist/backend.js' }));
-  fs.writeFileSync(
-    path.join(dir, 'dist', 'backend.js'),
-    `const heard = [];
-for (const event of ['WORLD_BOOK_CHANGED', 'WORLD_BOOK_DELETED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_DELETED']) spindle.on(event, (payload) => heard.push({ event, payload }));
-spindle.registerTool({ name: 'heard', display_name: 'heard', description: 'heard', parameters: { type: 'object', properties: {} } });
-spindle.on('TOOL_INVOCATION', () => heard);
-`,
-  );
-  await r.host.extensions.installFromFolder(dir, { grant: permissions, trust: true }, () => undefined);
-  await waitFor(() => r.host.registry.list().some((t) => t.qualifiedName === `${id}:heard`), `${id} to run`);
-}
-
-/** What listener `id` has heard once it has heard `count` events (asked through its tool, a bounded number of times). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the events a listener kept: checked by each assertion
-async function heard(r: ChatRig, id: string, count: number): Promise<any[]> {
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await r.host.registry.invoke(`${id}:heard`, {}, { timeoutMs: 20_000 });
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome.error));
-    const events = JSON.parse(outcome.content) as unknown[];
-    if (events.length >= count || attempt === 200) return events as never[];
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('world books of their own, attached to a character', () => {
   it("Set Points' publish: a book made before any chat, filled, and made a card with; the card's turns read it, and a rewrite between turns", async () => {
     const r = await withPublisher();
@@ -149,8 +120,9 @@ describe('world books of their own, attached to a character', () => {
 
   it("each change is told as Lumiverse's WORLD_BOOK_* events, whoever made it; the book and entry only to world_books readers", async () => {
     const r = await withPublisher();
-    await installListener(r, 'chapters', ['tools', 'world_books']);
-    await installListener(r, 'stranger', ['tools']);
+    const told = ['WORLD_BOOK_CHANGED', 'WORLD_BOOK_DELETED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_DELETED'];
+    await installListener(r, 'chapters', ['world_books'], told);
+    await installListener(r, 'stranger', [], told);
     const published = await run(r, 'publish');
     const sessionId = published.character.id as string;
     expect(await run(r, 'forget', { characterId: sessionId, entryId: published.entryId, bookId: published.bookId })).toBe(true);
@@ -159,18 +131,18 @@ describe('world books of their own, attached to a character', () => {
     const reader = await heard(r, 'chapters', 7);
     // The book made, its two entries, then the session's own entry made and deleted, the book's entry deleted, the book.
     expect(reader.map((e) => e.event)).toEqual(['WORLD_BOOK_CHANGED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_CHANGED', 'WORLD_BOOK_ENTRY_DELETED', 'WORLD_BOOK_ENTRY_DELETED', 'WORLD_BOOK_DELETED']);
-    expect(reader[0].payload).toMatchObject({ id: book, worldBook: { id: book, name: 'Harbour · Set Points', metadata: { set_points: { key: 'k1' } } } });
-    expect(reader[1].payload).toMatchObject({ id: published.entryId, worldBookId: book, entry: { id: published.entryId, world_book_id: book, key: ['harbour'], content: 'The harbour closes at dusk.' } });
-    expect(reader[3].payload).toMatchObject({ worldBookId: sessionId, entry: { world_book_id: sessionId, key: ['gate'], content: 'The gate creaks.' } });
-    expect(reader[4].payload).toEqual({ id: reader[3].payload.id, worldBookId: sessionId });
-    expect(reader[5].payload).toEqual({ id: published.entryId, worldBookId: book });
-    expect(reader[6].payload).toEqual({ id: book });
+    expect(reader[0]!.payload).toMatchObject({ id: book, worldBook: { id: book, name: 'Harbour · Set Points', metadata: { set_points: { key: 'k1' } } } });
+    expect(reader[1]!.payload).toMatchObject({ id: published.entryId, worldBookId: book, entry: { id: published.entryId, world_book_id: book, key: ['harbour'], content: 'The harbour closes at dusk.' } });
+    expect(reader[3]!.payload).toMatchObject({ worldBookId: sessionId, entry: { world_book_id: sessionId, key: ['gate'], content: 'The gate creaks.' } });
+    expect(reader[4]!.payload).toEqual({ id: reader[3]!.payload.id, worldBookId: sessionId });
+    expect(reader[5]!.payload).toEqual({ id: published.entryId, worldBookId: book });
+    expect(reader[6]!.payload).toEqual({ id: book });
 
     // Without world_books: the same events, ids only.
     const stranger = await heard(r, 'stranger', 7);
     expect(stranger.map((e) => e.event)).toEqual(reader.map((e) => e.event));
-    expect(stranger[0].payload).toEqual({ id: book });
-    expect(stranger[1].payload).toEqual({ id: published.entryId, worldBookId: book });
+    expect(stranger[0]!.payload).toEqual({ id: book });
+    expect(stranger[1]!.payload).toEqual({ id: published.entryId, worldBookId: book });
     expect(JSON.stringify(stranger)).not.toContain('harbour');
   }, 60_000);
 });

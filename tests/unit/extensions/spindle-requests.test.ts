@@ -77,9 +77,19 @@ describe('the spindle dispatcher', () => {
     expect(await ask('tokens.countText', { args: ['abcdefgh', null, 'user-1'] })).toMatchObject({ ok: true, value: { total_tokens: 2, approximate: true } });
   });
 
+  it("chat.setStyleMode is accepted as Lumiverse accepts it: app_manipulation, one of its two modes", async () => {
+    const granted = hostAndWorker(['app_manipulation']);
+    expect(await granted.ask('chat.setStyleMode', { args: ['chat-1', 'extension-relaxed'] })).toEqual({ ok: true, value: null });
+    expect(await granted.ask('chat.setStyleMode', { args: ['chat-1', 'bounded', 'user-1'] })).toEqual({ ok: true, value: null });
+    expect(failed(await granted.ask('chat.setStyleMode', { args: ['chat-1', 'loose'] }))).toMatchObject({ code: 'INVALID_INPUT', path: '/mode' });
+    const stranger = hostAndWorker([]);
+    expect(failed(await stranger.ask('chat.setStyleMode', { args: ['chat-1', 'extension-relaxed'] }))).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(stranger.denied).toEqual(['app_manipulation spindle.chat.setStyleMode']);
+  });
+
   it('refuses a method the contract does not have, own names only, as UNSUPPORTED_HERE', async () => {
     const { ask } = hostAndWorker();
-    for (const method of ['chat.setStyleMode', 'storage.chmod', 'constructor.name', 'toString.call', '__proto__.x']) {
+    for (const method of ['media.convertAudio', 'storage.chmod', 'constructor.name', 'toString.call', '__proto__.x']) {
       expect(failed(await ask(method, { args: [] })), method).toMatchObject({ code: 'UNSUPPORTED_HERE' });
     }
   });

@@ -281,6 +281,9 @@ export function chatDataHandlers(reads: () => ChatReads | null, now: () => numbe
       reads()!.hide(await changing(chatId), messageIds, hidden);
       return null;
     },
+    // Accepted as Lumiverse accepts it, and nothing to do: a message's HTML is drawn in an island of its own, as tall as
+    // it draws, which may never reach over the app (README, HTML in messages), in either mode.
+    'chat.setStyleMode': () => null,
     'chat.isMessageHidden': async ({ chatId, messageId }) => {
       const message = (await wholeChat(chatId)).messages.find((m) => m.id === messageId) ?? fail('NOT_FOUND', `The chat has no message ${messageId}.`, '/messageId');
       return message.hidden === true;
