@@ -3,7 +3,7 @@
 // a text with no macro is never offered, and what an interceptor does to the environment it is given stays there.
 import { describe, expect, it } from 'vitest';
 import { macroResolver } from '../../../electron/core/chat/pipeline/macro-catalog';
-import { ENV_MESSAGES_CHARS, ENV_MESSAGES_MAX, envMessages } from '../../../electron/core/chat/pipeline/macro-interceptors';
+import { ENV_MESSAGES_CHARS, ENV_MESSAGES_MAX, envMessages } from '../../../electron/core/chat/pipeline/macro-env';
 import type { PipelineHandlerRef } from '../../../electron/core/extensions/pipeline/pipeline-bridge';
 import { sessionDocument } from '../../helpers/session-document';
 
@@ -110,6 +110,29 @@ describe("the env's extra", () => {
     await resolver.resolve('{{reads}} {{names}}', { chatText: false });
     expect(contexts.map((c) => c.env.extra.characterId)).toEqual([session.id, session.id]);
     expect(contexts.map((c) => (c.env.extra.messages as unknown[] | undefined)?.length)).toEqual([2, undefined]);
+  });
+
+  it("fills the rest of Lumiverse's env: the card's fields, the chat's counts, the turn's model; the chat's last texts only to a chat reader", async () => {
+    const envs: Array<Record<string, Record<string, unknown>>> = [];
+    const keep = (ctx: unknown) => (envs.push((ctx as { env: Record<string, Record<string, unknown>> }).env), { ok: true as const, value: (ctx as { template: string }).template });
+    const { list } = refs([keep, keep]);
+    const card = { data: { first_mes: 'Welcome.', mes_example: '<START>\n{{char}}: Hm.', system_prompt: 'Stay in the story.', post_history_instructions: 'Be brief.', creator_notes: 'For testing.', creator: 'Ana', character_version: '2.1', extensions: { depth_prompt: { prompt: 'Mind the pass.', depth: 4, role: 'system' } } } };
+    const carded = { ...session, card, persona: { name: 'Ada', description: 'A traveller.' } };
+    const swiped = [history[0], { ...(history[1] as object), swipes: [{ content: 'At the pass.', createdAt: 1 }, { content: 'Near the pass.', createdAt: 2 }], swipeId: 1 }] as never[];
+    const resolver = macroResolver({ ...base, session: carded, history: swiped, turn: { model: 'gpt-test', generationType: 'swipe' }, interceptors: list, readsChat: (id) => id === 'ext-1' });
+    await resolver.resolve('{{char}}', { chatText: false });
+    const [stranger, reader] = envs;
+    expect(stranger!.character).toMatchObject({ name: 'Seraphina', persona: 'A traveller.', mesExamples: '<START>\n{{char}}: Hm.', systemPrompt: 'Stay in the story.', postHistoryInstructions: 'Be brief.', depthPrompt: 'Mind the pass.', creatorNotes: 'For testing.', creator: 'Ana', version: '2.1', firstMessage: 'Welcome.', personaSubjectivePronoun: 'they' });
+    expect(stranger!.names).toMatchObject({ char: 'Seraphina', user: 'Ada', notChar: 'Ada', isGroupChat: 'no', groupCardMode: 'solo' });
+    expect(stranger!.system).toEqual({ model: 'gpt-test', maxPrompt: 0, maxContext: 0, maxResponse: 0, lastGenerationType: 'swipe', isMobile: false });
+    const counts = { id: session.id, messageCount: 2, lastMessageName: 'Seraphina', lastMessageId: 1, firstIncludedMessageId: 0, lastSwipeId: 1, currentSwipeId: 1 };
+    expect(stranger!.chat).toMatchObject({ ...counts, lastMessage: '', lastUserMessage: '', lastCharMessage: '' });
+    expect(reader!.chat).toMatchObject({ ...counts, lastMessage: 'At the pass.', lastUserMessage: 'Where are we?', lastCharMessage: 'At the pass.' });
+    // Outside a turn: no model, a normal generation; an empty chat has no last message.
+    envs.length = 0;
+    await macroResolver({ ...base, interceptors: list }).resolve('{{char}}', { chatText: false });
+    expect(envs[0]!.system).toMatchObject({ model: '', lastGenerationType: 'normal' });
+    expect(envs[0]!.chat).toMatchObject({ messageCount: 0, lastMessageId: -1, firstIncludedMessageId: -1, lastMessageName: '' });
   });
 
   it('carries the latest messages only, within a count and a character budget (one frame to the worker)', () => {

@@ -3,7 +3,8 @@
 import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { InlineTool } from '../council-port';
 import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
-import { envMessages, macroEnv, macroInterceptorChain, type EnvMessage, type MacroPhase } from './macro-interceptors';
+import { macroInterceptorChain, type MacroPhase } from './macro-interceptors';
+import { envMessages, macroEnv, type EnvMessage, type MacroEnvSources } from './macro-env';
 import type { LoopMessage } from './macro-walk';
 import type { ExtensionMacroRef, ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
@@ -37,6 +38,8 @@ export interface MacroSources {
   phase?: MacroPhase;
   /** The character the chat is to extensions: its line's origin (util/branch-root.ts); absent: the session. */
   characterId?: string;
+  /** The turn's model and generation type, for the env's `system` (absent: a resolve outside a turn). */
+  turn?: { model: string; generationType: string };
 }
 
 /** The extensions' part of a resolve's sources, as the pipeline has them now: their macros, their interceptors, and which may read chat text. */
@@ -58,7 +61,7 @@ export function macroResolver(sources: MacroSources, options: { limits?: MacroLi
   const variables = sources.variables ?? sessionVariables(sources.session);
   const limits = options.limits ?? MACRO_LIMITS;
   const chatMessages = chatMessagesOf(sources);
-  const intercept = macroInterceptorChain({ session: sources.session, ...characterOf(sources), chatMessages, interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), variables, commit: sources.commit, phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
+  const intercept = macroInterceptorChain({ ...envSources(sources, variables, chatMessages), interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
   // A loop's messages, made once for the resolver and only if a loop asks (a long chat is 10,000 of them).
   let loopMessages: LoopMessage[] | undefined;
   const messages = () => (loopMessages ??= sources.history.map((m) => ({ content: m.content, name: m.role === 'user' ? sources.session.persona.name : sources.session.character.name, isUser: m.role === 'user' })));
@@ -71,7 +74,16 @@ function chatMessagesOf(sources: MacroSources): () => EnvMessage[] {
   return () => (made ??= envMessages(sources.history, { char: sources.session.character.name, user: sources.session.persona.name }));
 }
 
-const characterOf = (sources: MacroSources) => (sources.characterId ? { characterId: sources.characterId } : {});
+/** What a macro's env is made of, for these sources. */
+const envSources = (sources: MacroSources, variables: MacroVariables, chatMessages: () => EnvMessage[]): MacroEnvSources => ({
+  session: sources.session,
+  history: sources.history,
+  variables,
+  commit: sources.commit,
+  chatMessages,
+  ...(sources.characterId ? { characterId: sources.characterId } : {}),
+  ...(sources.turn ? { turn: sources.turn } : {}),
+});
 
 function builtin(name: string, description: string, value: string): MacroDefinition {
   return { name, owner: 'built-in', description, value, resolve: () => value };
@@ -116,7 +128,7 @@ export function macroDefinitions(sources: MacroSources, chatMessages = chatMessa
         if (ref.value !== undefined) return ref.value;
         if (!call) throw new Error('it has no pushed value and no handler');
         // The turn's variables as they stand when the macro is expanded (SummaryPlus reads its state from env.variables.chat).
-        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv({ session, variables, commit: sources.commit, ...characterOf(sources), chatMessages }, readsChat(ref.extensionId)) };
+        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv(envSources(sources, variables, chatMessages), readsChat(ref.extensionId)) };
         const result = await call(context, MACRO_HANDLER_TIMEOUT_MS, sources.signal);
         if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
         const value = result.value;

@@ -132,6 +132,7 @@ export async function preparePrompt(deps: PrepareDeps, input: PrepareInput): Pro
     ...extensionMacroSources(pipeline),
     phase: 'prompt',
     characterId,
+    turn: { model: input.model, generationType: input.generationType },
     ...(preset ? { preset: { blocks: preset.prompt_order, name: preset.name, generationType: input.generationType, ...prefillOf(preset, input.generationType) } } : {}),
     session: read,
     history,
