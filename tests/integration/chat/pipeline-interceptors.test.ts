@@ -60,6 +60,17 @@ describe("a chat turn's interceptors and context handlers", () => {
     expect(bad.trace!.map((s) => s.note).join('\n')).toContain('its reply format was not applied: response_format.type is text, json_object or json_schema.');
   }, 60_000);
 
+  it("the blocks an interceptor names (its breakdown) are said on its stage of the turn's breakdown", async () => {
+    await install();
+    const { reply } = await turn('Hello #blocks');
+    const stage = reply.trace!.find((s) => s.stage === 'interceptors' && s.by === 'Pipeline Probe')!;
+    expect(stage.note).toBe('Its blocks: “Pipeline memory” (message 1, system), “a block” (message 2, system).');
+    expect(stage.after).toContain('[pipeline] a line from the interceptor');
+    // Without a breakdown, no note.
+    const plain = await turn('Hello there');
+    expect(plain.reply.trace!.find((s) => s.stage === 'interceptors' && s.by === 'Pipeline Probe')!.note).toBeUndefined();
+  }, 60_000);
+
   it("an interceptor gets Lumiverse's context (its ids, isDryRun, a signal) and each chat turn marked with its message; the marks never reach the model", async () => {
     await install();
     const worldInfo = [

@@ -116,9 +116,9 @@ describe("the env's extra", () => {
     const envs: Array<Record<string, Record<string, unknown>>> = [];
     const keep = (ctx: unknown) => (envs.push((ctx as { env: Record<string, Record<string, unknown>> }).env), { ok: true as const, value: (ctx as { template: string }).template });
     const { list } = refs([keep, keep]);
-    const card = { data: { first_mes: 'Welcome.', mes_example: '<START>\n{{char}}: Hm.', system_prompt: 'Stay in the story.', post_history_instructions: 'Be brief.', creator_notes: 'For testing.', creator: 'Ana', character_version: '2.1', extensions: { depth_prompt: { prompt: 'Mind the pass.', depth: 4, role: 'system' } } } };
+    const card = { spec: 'chara_card_v2', data: { first_mes: 'Welcome.', mes_example: '<START>\n{{char}}: Hm.', system_prompt: 'Stay in the story.', post_history_instructions: 'Be brief.', creator_notes: 'For testing.', creator: 'Ana', character_version: '2.1', extensions: { depth_prompt: { prompt: 'Mind the pass.', depth: 4, role: 'system' } } } };
     const carded = { ...session, card, persona: { name: 'Ada', description: 'A traveller.' } };
-    const swiped = [history[0], { ...(history[1] as object), swipes: [{ content: 'At the pass.', createdAt: 1 }, { content: 'Near the pass.', createdAt: 2 }], swipeId: 1 }] as never[];
+    const swiped = [history[0], { ...(history[1] as unknown as object), swipes: [{ content: 'At the pass.', createdAt: 1 }, { content: 'Near the pass.', createdAt: 2 }], swipeId: 1 }] as never[];
     const resolver = macroResolver({ ...base, session: carded, history: swiped, turn: { model: 'gpt-test', generationType: 'swipe' }, interceptors: list, readsChat: (id) => id === 'ext-1' });
     await resolver.resolve('{{char}}', { chatText: false });
     const [stranger, reader] = envs;

@@ -149,6 +149,27 @@ function checkedMessages(value: unknown, known: ReadonlyMap<string, MessageSourc
   return { messages, sources };
 }
 
+/** Named blocks an interceptor's `breakdown` marks among its messages, said at most this many. */
+const MAX_NAMED_BLOCKS = 20;
+
+/**
+ * What an interceptor's `breakdown` ({ messageIndex, name }, Lumiverse's prompt breakdown entries) names among the
+ * messages it answered, as its stage's note: the block's name, where it is and its role. An entry naming no message is
+ * passed over; none at all, no note.
+ */
+function blocksNote(breakdown: unknown, messages: readonly LlmMessage[]): string | undefined {
+  if (!Array.isArray(breakdown)) return undefined;
+  const named = breakdown.flatMap((entry: { messageIndex?: unknown; name?: unknown } | null) => {
+    const at = entry?.messageIndex;
+    if (typeof at !== 'number' || !Number.isInteger(at) || !messages[at]) return [];
+    const name = typeof entry!.name === 'string' && entry!.name.trim() ? entry!.name.trim().slice(0, 80) : 'a block';
+    return [`“${name}” (message ${at + 1}, ${messages[at]!.role})`];
+  });
+  if (!named.length) return undefined;
+  const more = named.length > MAX_NAMED_BLOCKS ? `, and ${named.length - MAX_NAMED_BLOCKS} more` : '';
+  return `Its blocks: ${named.slice(0, MAX_NAMED_BLOCKS).join(', ')}${more}.`;
+}
+
 export async function runInterceptors(
   pipeline: ExtensionPipeline | undefined,
   messages: LlmMessage[],
@@ -170,14 +191,14 @@ export async function runInterceptors(
       started.end(undefined, undefined, 'skipped' in answer ? answer.skipped : undefined);
       continue;
     }
-    const value = answer.value as { messages?: unknown; parameters?: unknown };
+    const value = answer.value as { messages?: unknown; parameters?: unknown; breakdown?: unknown };
     const wrapped = typeof value === 'object' && !Array.isArray(value) && 'messages' in value;
     const checked = checkedMessages(wrapped ? value.messages : value, known);
     if (typeof checked === 'string') {
       started.end(undefined, undefined, `skipped: ${checked}.`);
       continue;
     }
-    started.end(renderMessages(current), renderMessages(checked.messages));
+    started.end(renderMessages(current), renderMessages(checked.messages), wrapped ? blocksNote(value.breakdown, checked.messages) : undefined);
     current = checked.messages;
     sources = checked.sources;
     if (wrapped && typeof value.parameters === 'object' && value.parameters !== null) {
