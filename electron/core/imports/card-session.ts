@@ -35,8 +35,9 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
   const session = sessions.mutate(created.id, (s) => {
     if (greeting) s.messages.push({ id: randomUUID(), role: 'assistant', content: greeting, createdAt: options.now });
     s.card = { spec: card.spec, data: card.data, ...(Object.keys(card.top).length ? { top: card.top } : {}) };
-    // Which greeting opened the chat, where Lumiverse's greeting picker keeps it (Stagecoach reads it).
-    if (greeting) s.metadata = { ...s.metadata, activeGreetingIndex: index };
+    // Which greeting opened the chat, where Lumiverse's greeting picker keeps it (Stagecoach reads it), numbered as it
+    // numbers them: the card's first_mes, then its alternates, blanks counted.
+    if (greeting) s.metadata = { ...s.metadata, activeGreetingIndex: Math.max(0, [card.data.first_mes, ...(Array.isArray(card.data.alternate_greetings) ? card.data.alternate_greetings : [])].indexOf(greeting)) };
     const book = options.lorebooks?.[0];
     if (book) s.worldInfoBook = book.top;
     s.titleSet = true;

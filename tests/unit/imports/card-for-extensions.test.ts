@@ -12,8 +12,23 @@ import { importSessionFile } from '../../../electron/core/imports/session-import
 import { toCard } from '../../../electron/core/imports/card-export';
 import { sessionFromCharacterFields } from '../../../electron/core/imports/card-session';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+import { macroEnv } from '../../../electron/core/chat/pipeline/macro-env';
+import { sessionVariables } from '../../../electron/core/chat/pipeline/builtin-macros';
 
 afterEach(cleanupTempDirs);
+
+describe('which greeting opened an imported card', () => {
+  it("is kept in Lumiverse's numbering (first_mes, then the alternates, a blank one counted), and the macro env reads it", async () => {
+    const sessions = new SessionStore({ dataDir: tempDir() });
+    const card = { spec: 'chara_card_v2', data: { name: 'Mara', description: '', first_mes: '', alternate_greetings: ['Late again.', 'Storm tonight.'] } };
+    // The picker offers the two greetings there are; the second is the card's third.
+    const { session } = await importSessionFile(sessions, Buffer.from(JSON.stringify(card)), { now: 1, greeting: 1, regex: new RegexStore(sessions.db, Date) });
+    expect(session.metadata).toEqual({ activeGreetingIndex: 2 });
+    const env = macroEnv({ session, variables: sessionVariables(session), commit: true });
+    expect(env.chat.greetingIndex).toBe(2);
+    expect(env.character.firstMessage).toBe('Storm tonight.');
+  });
+});
 
 describe('an imported card through spindle.characters', () => {
   it('carries the card fields the Workbench keeps', async () => {

@@ -26,6 +26,7 @@ export interface MacroEnvSources {
     character: { name: string; description: string; personality: string; scenario: string };
     persona: { name: string; description?: string };
     card?: { data: Record<string, unknown> };
+    metadata?: Record<string, unknown>;
   };
   /** The chat's messages the resolve reads (absent: none). */
   history?: readonly ChatMessage[];
@@ -48,6 +49,9 @@ export function macroEnv(s: MacroEnvSources, readsChat = false) {
   const card = s.session.card?.data ?? {};
   const extensions = (typeof card.extensions === 'object' && card.extensions !== null ? card.extensions : {}) as Record<string, unknown>;
   const greetings = Array.isArray(card.alternate_greetings) ? card.alternate_greetings.filter((g): g is string => typeof g === 'string') : [];
+  // Which greeting opened the chat, where the import (and Lumiverse's greeting picker) keeps it.
+  const opened = s.session.metadata?.activeGreetingIndex;
+  const greetingIndex = typeof opened === 'number' && Number.isInteger(opened) && opened >= 0 ? opened : 0;
   const history = s.history ?? [];
   const last = history.at(-1);
   const said = (m: ChatMessage | undefined) => (readsChat ? (m?.content ?? '') : '');
@@ -85,12 +89,12 @@ export function macroEnv(s: MacroEnvSources, readsChat = false) {
       creatorNotes: text(card.creator_notes),
       version: text(card.character_version) || text(extensions.version),
       creator: text(card.creator),
-      firstMessage: text(card.first_mes),
+      firstMessage: (greetingIndex > 0 ? greetings[greetingIndex - 1] : undefined) ?? text(card.first_mes),
       alternateGreetings: greetings,
     },
     chat: {
       id: s.session.id,
-      greetingIndex: 0,
+      greetingIndex,
       messageCount: history.length,
       lastMessage: said(last),
       lastMessageName: nameOf(last),
