@@ -1,8 +1,8 @@
 // The chat extensions see as active (spindle.chats.getActive): the one open in the window, or the last a turn ran
-// in. A change is told as Lumiverse tells it: the setting changed (SETTINGS_UPDATED { key: 'activeChatId', value }),
-// which some extensions take as their only sign of it, then CHAT_SWITCHED { chatId }; and as CHAT_CHANGED, which the
+// in. A change is told as Lumiverse tells it: the settings changed (SETTINGS_UPDATED { key: 'activeChatId', value },
+// and the persona, the chat's own here), which some extensions take as their only sign of it, then CHAT_SWITCHED { chatId }; and as CHAT_CHANGED, which the
 // Workbench sent before.
-import { activeChatSetting, type ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
+import { activeChatSettings, type ExtensionPipeline } from '../extensions/pipeline/pipeline-bridge';
 
 export class ActiveChat {
   private active: string | null = null;
@@ -23,7 +23,7 @@ export class ActiveChat {
     if (this.active === sessionId) return;
     this.active = sessionId;
     const pipeline = this.pipeline();
-    pipeline?.broadcast('SETTINGS_UPDATED', activeChatSetting(sessionId));
+    for (const setting of activeChatSettings(sessionId)) pipeline?.broadcast('SETTINGS_UPDATED', setting);
     pipeline?.broadcast('CHAT_SWITCHED', { chatId: sessionId });
     if (sessionId !== null) pipeline?.broadcast('CHAT_CHANGED', { chatId: sessionId });
   }

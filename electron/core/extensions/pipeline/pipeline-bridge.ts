@@ -8,14 +8,21 @@ import { checkJsonBudget } from '../../../../shared/json-budget';
 import { eventPayloadFor } from '../../../../shared/spindle/event-access';
 import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { Clock } from '../../ports';
+import { personaIdOf } from '../../../../shared/spindle/lumiverse-ids';
 import type { Entry } from '../extension-entry';
 import { KIND_PERMISSION, type PipelineRegistrations, type RegistrationKind } from '../spindle-host/registrations';
 import type { PeerWorker } from '../spindle-host/spindle-host';
 
 export type PipelineCallResult = { ok: true; value: unknown } | { ok: false; error: HostError };
 
-/** Lumiverse's SETTINGS_UPDATED payload when the active chat changes (told before CHAT_SWITCHED). */
-export const activeChatSetting = (chatId: string | null) => ({ key: 'activeChatId', value: chatId });
+/**
+ * Lumiverse's SETTINGS_UPDATED payloads when the active chat changes (told before CHAT_SWITCHED): the chat, and the
+ * persona, which here is the chat's own (spindle.personas.getActive answers it).
+ */
+export const activeChatSettings = (chatId: string | null) => [
+  { key: 'activeChatId', value: chatId },
+  { key: 'activePersonaId', value: chatId === null ? null : personaIdOf(chatId) },
+];
 
 export interface PipelineHandlerRef {
   extensionId: string;
