@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { HostFailure } from '../../../shared/errors';
 import type { ChatMessage, ChatSession } from '../../../shared/types/chat';
-import { messageDto, type MessageView } from '../extensions/spindle-host/message-dto';
+import { messageWire, type MessageView } from '../extensions/spindle-host/message-dto';
 import type { CouncilChat } from '../../../shared/types/council';
 import { characterDto, type ChatReads, type ChatView } from '../extensions/spindle-host/chat-data';
 import { personaDto } from '../extensions/spindle-host/personas';
@@ -52,7 +52,7 @@ export function messageView(m: ChatMessage): MessageView {
 
 /** The session's message at `index` (or `message`, to be put there) as Lumiverse's events carry it. */
 export function messageDtoIn(s: ChatSession, index: number, message: ChatMessage = s.messages[index]!) {
-  return messageDto({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(message), index);
+  return messageWire({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(message), index);
 }
 
 /** Lumiverse's CHARACTER_EDITED payload for a session's character. */

@@ -97,6 +97,8 @@ describe('a chat turn with a Lumiverse extension', () => {
     // Every extension hears of a message an extension added, as of any other.
     const heard = JSON.parse(((await invoke('text_events')) as { content: string }).content) as Array<{ event: string; payload: { chatId: string; message: unknown } }>;
     expect(heard.findLast((e) => e.event === 'MESSAGE_SENT')!.payload).toMatchObject({ chatId: sessionId, message: { id: session.messages.at(-1)!.id, is_user: false, content: 'appended by the extension' } });
+    // In Lumiverse's wire shape: no role (an extension that looks for one in an event finds none there either).
+    expect(heard.findLast((e) => e.event === 'MESSAGE_SENT')!.payload.message).not.toHaveProperty('role');
 
     // updateMessage and deleteMessage, as published trackers call them: saved in the session, read back as left.
     const edited = (await invoke('edit_last')) as { ok: boolean; content: string };

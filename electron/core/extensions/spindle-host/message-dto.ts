@@ -1,5 +1,7 @@
-// A chat message as Lumiverse hands it to extensions (ChatMessageDTO): in spindle.chat.getMessages and in the
-// MESSAGE_SENT / MESSAGE_EDITED / MESSAGE_SWIPED payloads. Times are in seconds, as Lumiverse stores them.
+// A chat message as Lumiverse hands it to extensions (ChatMessageDTO): its wire shape in the MESSAGE_SENT /
+// MESSAGE_EDITED / MESSAGE_SWIPED payloads (extensions' metadata under extra.spindle_metadata, no role), and in
+// spindle.chat.getMessages that shape plus its normalized `role` and `metadata`. An extension that tells a reply by
+// `role` in an event never sees one there, as in Lumiverse. Times are in seconds, as Lumiverse stores them.
 
 export interface MessageView {
   id: string;
@@ -39,10 +41,12 @@ function extraOf(m: MessageView): Record<string, unknown> {
     ...(m.hidden ? { hidden: true } : {}),
     ...(m.reasoning ? { reasoning: m.reasoning } : {}),
     ...(m.reasoningMs !== undefined ? { reasoningDuration: m.reasoningMs } : {}),
+    ...(m.metadata && Object.keys(m.metadata).length ? { spindle_metadata: m.metadata } : {}),
   };
 }
 
-export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
+/** The message as Lumiverse's events carry it. */
+export function messageWire(owner: MessageOwner, m: MessageView, index: number) {
   const swipes = m.swipes ?? [{ content: m.content, createdAt: m.createdAt }];
   return {
     id: m.id,
@@ -59,7 +63,10 @@ export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
     parent_message_id: null,
     branch_id: null,
     created_at: seconds(m.createdAt),
-    role: m.role,
-    metadata: m.metadata ?? {},
   };
+}
+
+/** The message as spindle.chat.getMessages answers it: the wire shape with its normalized role and metadata. */
+export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
+  return { ...messageWire(owner, m, index), role: m.role, metadata: m.metadata ?? {} };
 }
