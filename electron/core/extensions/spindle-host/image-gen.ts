@@ -2,7 +2,7 @@
 // or OpenAI-compatible connection given an image model), in Lumiverse's shapes. Each image is kept in the extension's
 // own images, so its imageUrl shows in the chat (and, with `images`, in its frames); the key never leaves the host.
 // Without such a connection it fails in Lumiverse's own words.
-import { UnderWay } from '../per-extension-limits';
+import { RecentWindow, UnderWay } from '../per-extension-limits';
 import type { GeneratedImage, ImageRequest } from '../../connections/image-generation';
 import type { ExtensionImages } from './extension-images';
 import { imageMime } from './extension-images';
@@ -30,6 +30,11 @@ export const MAX_GENERATED_KEPT = 500;
 
 /** Images one extension may be waiting for at once; more are refused (RATE_LIMITED), never queued on the person's bill. */
 export const MAX_IMAGES_AT_ONCE = 2;
+/**
+ * Images one extension may ask for in a minute: an extension that makes one per message it hears, and hears its own
+ * edit, would otherwise make them without end on the person's bill (Lumiverse sets no cap; a person clicks fewer).
+ */
+export const MAX_IMAGES_A_MINUTE = 10;
 
 /** Lumiverse's provider id for the OpenAI Images API, with the parameters it takes (a subset of its schema). */
 const OPENAI_PROVIDER = {
@@ -67,10 +72,11 @@ function connectionDto(c: ImageConnection, first: boolean) {
   };
 }
 
-export function imageGenHandlers(source: () => ImageConnections | null, images: ExtensionImages): HandlersOf<'imageGen'> {
+export function imageGenHandlers(source: () => ImageConnections | null, images: ExtensionImages, now: () => number): HandlersOf<'imageGen'> {
   const all = () => source()?.list() ?? [];
   const find = (id: string) => all().find((c) => c.id === id) ?? null;
   const waiting = new UnderWay(MAX_IMAGES_AT_ONCE);
+  const recent = new RecentWindow(MAX_IMAGES_A_MINUTE, 60_000, now);
   return {
     'imageGen.listConnections': () => all().map((c, i) => connectionDto(c, i === 0)),
     'imageGen.getConnection': ({ connectionId }) => {
@@ -90,6 +96,10 @@ export function imageGenHandlers(source: () => ImageConnections | null, images: 
         ? (connections?.list().find((c) => c.id === input.connection_id) ?? fail('UNSUPPORTED_HERE', 'Image gen connection not found', '/input/connection_id'))
         : (connections?.list()[0] ?? fail('UNSUPPORTED_HERE', 'No default image gen connection configured'));
       if (!waiting.begin(caller.extensionId)) fail('RATE_LIMITED', `At most ${MAX_IMAGES_AT_ONCE} images at a time; this one was not asked for.`);
+      if (!recent.take(caller.extensionId)) {
+        waiting.end(caller.extensionId);
+        fail('RATE_LIMITED', `At most ${MAX_IMAGES_A_MINUTE} images a minute; this one was not asked for.`);
+      }
       let made: GeneratedImage;
       try {
         made = await connections!.generate(connection.id, { prompt: input.prompt, ...(input.model ? { model: input.model } : {}), ...(input.parameters ? { parameters: input.parameters } : {}) }, call.signal);

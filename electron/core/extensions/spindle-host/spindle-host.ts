@@ -181,7 +181,7 @@ export class SpindleHost {
       ...this.images.handlers(),
       ...this.commands.handlers(),
       ...uiHandlers(this.moves),
-      ...imageGenHandlers(deps.imageGen ?? (() => null), this.images),
+      ...imageGenHandlers(deps.imageGen ?? (() => null), this.images, () => clock.now()),
       ...new ExtensionEnclave(options.dataRoot, deps.secrets ?? (() => null)).handlers(),
       ...new ExtensionEphemeral(options.dataRoot, clock).handlers(),
       ...connectionHandlers(deps.connections ?? (() => null)),
