@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { CHARACTER_IMAGE_ID } from '../../../shared/spindle/lumiverse-ids';
 import { HostFailure } from '../../../shared/errors';
+import { spindleRequest } from '../../../shared/spindle/requests';
 import { frameLabel } from '../../../shared/frames/frame-origin';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import type { Clock } from '../ports';
@@ -109,7 +110,9 @@ export class ExtensionFrames {
     if (!entry || !showsFrontend(entry)) throw new HostFailure({ code: 'NOT_FOUND', message: `No running extension "${id}" with a frontend.`, path: '/id' });
     const origin = { extensionId: id, allowed: (permission: ExtensionPermission) => entry.granted.has(permission), denyPermission: () => undefined };
     const call = { signal: new AbortController().signal, emit: () => undefined };
-    return { entry, spindle: (method: string, args: unknown[]) => this.spindle.answer(origin, method, { args }, call) };
+    // A method of positional arguments takes them as a worker sends them; one of named params (generate.raw), the first.
+    const params = (method: string, args: unknown[]) => (spindleRequest(method)?.positional ? { args } : (args[0] ?? {}));
+    return { entry, spindle: (method: string, args: unknown[]) => this.spindle.answer(origin, method, params(method, args), call) };
   }
 
   /**

@@ -4,7 +4,8 @@
 // settings rows of its own are kept (page-settings.ts); so is a character's update (characters) and a
 // message's edit (ctx.chats.updateMessage's PUT, chat_mutation) and a chat's branch (chat_mutation); resumable
 // uploads land in the extension's own data, its images (spindle.images) are fetched by their url, and a picture is
-// made through the person's image connection as Lumiverse's image-gen route makes one (image_gen). Anything else
+// made through the person's image connection as Lumiverse's image-gen route makes one (image_gen), its prompt written
+// from the chat when asked (page-image-prompt.ts). Anything else
 // gets Lumiverse's error shape: `{ "error": … }` and a status.
 import { UnderWay } from './per-extension-limits';
 import os from 'node:os';
@@ -17,6 +18,7 @@ import { CHARACTER_IMAGE_ID, characterImageId } from '../../../shared/spindle/lu
 import { fromBase64 } from '../util/base64';
 import { SESSION_LIMITS } from '../../../shared/types/chat';
 import type { SettingRow } from './spindle-host/page-settings';
+import { writeImagePrompt } from './page-image-prompt';
 
 export interface PageRequest {
   method: string;
@@ -112,29 +114,42 @@ async function branchChat(m: RegExpMatchArray, _q: URLSearchParams, request: Pag
 }
 
 /**
- * Lumiverse's own image generation (autoimg asks it for a picture): a picture made from the request's prompt through
- * the person's image connection, as spindle.imageGen makes one (image_gen), kept as the extension's generated image.
- * Lumiverse's scene prompts, written by a model from the chat, are not made here: a request without a prompt says so.
+ * Lumiverse's own image generation (autoimg asks it for a picture): a picture made through the person's image
+ * connection, as spindle.imageGen makes one (image_gen), kept as the extension's generated image, from the request's
+ * prompt or one a model writes from the chat (its promptMode: page-image-prompt.ts).
  */
 async function generateImage(_m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
   const input = jsonBody(request);
   if (!input || typeof input.chatId !== 'string' || !input.chatId) return json(400, { error: 'chatId is required' });
-  if (typeof input.prompt !== 'string' || !input.prompt.trim()) {
-    return json(400, { error: "A prompt is required here: the Council Workbench does not write scene prompts from the chat (Lumiverse's promptMode).", code: 'UNSUPPORTED_HERE' });
-  }
+  const written = await writeImagePrompt({ ...input, chatId: input.chatId }, deps.spindle);
+  if (!written.ok) return failed(written.error);
+  const { prompt, negativePrompt } = written.value;
   const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
   const parameters = input.parameters && typeof input.parameters === 'object' && !Array.isArray(input.parameters) ? input.parameters : undefined;
-  const wanted = { connection_id: text('connectionId'), negativePrompt: text('negativePrompt'), model: text('model'), parameters };
-  const made = await deps.spindle('imageGen.generate', [{ prompt: input.prompt, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)), owner_chat_id: input.chatId, includeDataUrl: false }]);
+  const wanted = { connection_id: text('connectionId'), negativePrompt, model: text('model'), parameters };
+  const made = await deps.spindle('imageGen.generate', [{ prompt, ...Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined)), owner_chat_id: input.chatId, includeDataUrl: false }]);
   if (!made.ok) return failed(made.error);
   const image = made.value as { imageDataUrl: string; provider: string; imageId?: string; imageUrl?: string };
   return json(200, {
     generated: true,
-    prompt: input.prompt,
-    negativePrompt: text('negativePrompt') ?? '',
+    prompt,
+    negativePrompt: negativePrompt ?? '',
     provider: image.provider,
     ...(image.imageId ? { imageId: image.imageId, imageUrl: image.imageUrl } : { imageDataUrl: image.imageDataUrl }),
   });
+}
+
+/** Lumiverse's prompt preview: the prompt its generate would use (written as the promptMode says), and the provider of the image connection. */
+async function previewImagePrompt(_m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
+  const input = jsonBody(request);
+  if (!input || typeof input.chatId !== 'string' || !input.chatId) return json(400, { error: 'chatId is required' });
+  const listed = await deps.spindle('imageGen.listConnections', []);
+  if (!listed.ok) return failed(listed.error);
+  const connection = (listed.value as Array<{ provider: string }>)[0];
+  if (!connection) return json(400, { error: 'No image generation connection selected. Give a connection an Image model in Connections.', code: 'UNSUPPORTED_HERE' });
+  const written = await writeImagePrompt({ ...input, chatId: input.chatId }, deps.spindle);
+  if (!written.ok) return failed(written.error);
+  return json(200, { ...written.value, provider: connection.provider });
 }
 
 /** The person's image connection as Lumiverse's imageGeneration setting (what autoimg sends back with its request). */
@@ -192,6 +207,7 @@ const ROUTES: Array<[string, RegExp, Route]> = [
     return (await deps.settings.delete(key)) ? json(200, { success: true }) : json(404, { error: 'Not found' });
   }],
   ['POST', /^image-gen\/generate$/, generateImage],
+  ['POST', /^image-gen\/preview-prompt$/, previewImagePrompt],
   ['GET', new RegExp(`^image-gen/results/(${IMAGE_ID.source.slice(1, -1)})$`), (m, _q, _r, deps) => imageAnswer(deps.image(m[1]!) ?? deps.generatedImage(m[1]!))],
   // The Workbench has no speech connections: the list is empty (a frontend's speech card then says there are none).
   ['GET', /^tts-connections\/?$/, (_m, query) => json(200, { data: [], total: 0, ...paged(query).options })],

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
 import { PIXEL } from '../../helpers/png';
-import { chatRig, newSession, type ChatRig } from '../chat/helpers';
+import { addMainConnection, chatRig, newSession, send, type ChatRig } from '../chat/helpers';
 import { waitFor } from './harness';
 
 const ID = 'autoimg_like';
@@ -71,14 +71,59 @@ describe("Lumiverse's image-gen routes", () => {
     expect(result).toMatchObject({ status: 200, headers: { 'content-type': 'image/png' } });
     expect(Buffer.from(result.body, 'base64')).toEqual(PIXEL);
     expect(await r.call('extensions.image', { imageId })).toEqual({ ok: true, value: { dataUrl: `data:image/png;base64,${PIXEL.toString('base64')}` } });
-    // Without a prompt (Lumiverse would have a model write a scene prompt) or a chat: refused, saying why; nothing asked of the server.
+    // Without a chat, or with a mode Lumiverse has not: refused, saying why; nothing asked of the server.
     const asked = r.server.imageRequests.length;
-    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId })).toMatchObject({ status: 400, json: { code: 'UNSUPPORTED_HERE', error: expect.stringContaining('prompt') } });
     expect(await page(r, 'POST', '/api/v1/image-gen/generate', { prompt: 'x' })).toMatchObject({ status: 400, json: { error: 'chatId is required' } });
+    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId, promptMode: 'dream' })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT', error: expect.stringContaining('promptMode') } });
+    // Without a prompt a model writes one from the chat (Lumiverse's scene mode), through the extension's own grants:
+    // it reads the chat (chat_mutation, held) and asks the main connection (generation, not held: refused, named).
+    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED', error: expect.stringContaining('generation') } });
     expect(await page(r, 'GET', '/api/v1/image-gen/results/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404 });
     expect(r.server.imageRequests).toHaveLength(asked);
     // Revoked, its frames read its generated images no more (the chat still draws what a reply names).
     await r.host.extensions.revoke(ID, ['image_gen']);
     expect(await page(r, 'GET', `/api/v1/image-gen/results/${imageId}`)).toMatchObject({ status: 404 });
+  }, 60_000);
+
+  it("write the prompt from the chat as Lumiverse's modes say (scene, parsed_custom, custom), through the person's main connection, and preview it", async () => {
+    const r = await install();
+    for (const permission of ['image_gen', 'generation'] as const) await r.call('extensions.grant', { id: ID, permission, unrequested: true });
+    await addMainConnection(r);
+    await r.call('connections.save', { profile: { id: 'pictures', name: 'Pictures', provider: 'openai-compatible', baseUrl: `${r.server.origin}/v1`, defaultModel: '', imageModel: 'gpt-image-1' }, key: 'sk-x' });
+    const chatId = await newSession(r);
+    r.server.enqueue({ text: 'The lamp gutters in the storm.' });
+    await send(r, chatId, 'We climb the lighthouse stairs.');
+
+    // Scene: the model's JSON answer is the prompt; it read the chat's messages, named, after the writer's words.
+    r.server.enqueue({ text: '```json\n{"prompt": "lighthouse stairwell, storm, guttering lamp", "negative_prompt": "text"}\n```' });
+    r.server.enqueueImages({ kind: 'image', bytes: PIXEL });
+    const made = await page(r, 'POST', '/api/v1/image-gen/generate', { chatId });
+    expect(made).toMatchObject({ status: 200, json: { generated: true, prompt: 'lighthouse stairwell, storm, guttering lamp', negativePrompt: 'text' } });
+    expect(r.server.imageRequests.at(-1)!.body).toMatchObject({ prompt: 'lighthouse stairwell, storm, guttering lamp' });
+    const asked = (r.server.generations.at(-1)!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    expect(asked[0]!.role).toBe('system');
+    expect(asked[0]!.content).toContain('image generation model');
+    expect(asked.slice(1, -1).map((m) => m.content)).toEqual([expect.stringMatching(/: We climb the lighthouse stairs\.$/), expect.stringMatching(/: The lamp gutters in the storm\.$/)]);
+    expect(asked.at(-1)!.content).toContain('the end of the conversation');
+
+    // parsed_custom: the prompt is the writer's instructions; a plain-text answer is the prompt; the preview makes no image.
+    const images = r.server.imageRequests.length;
+    r.server.enqueue({ text: '<think>a watercolour, then</think>watercolour lighthouse in a storm' });
+    const preview = await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId, promptMode: 'parsed_custom', prompt: 'Paint it as a watercolour.', negativePrompt: 'blurry' });
+    expect(preview).toMatchObject({ status: 200, json: { prompt: 'watercolour lighthouse in a storm', negativePrompt: 'blurry', provider: 'openai' } });
+    expect((r.server.generations.at(-1)!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content).toContain('Paint it as a watercolour.');
+    // custom: the prompt as written, no model asked.
+    const generations = r.server.generations.length;
+    expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId, promptMode: 'custom', prompt: 'a red door' })).toMatchObject({ status: 200, json: { prompt: 'a red door', provider: 'openai' } });
+    expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId, promptMode: 'parsed_custom' })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT' } });
+    expect(r.server.generations).toHaveLength(generations);
+    expect(r.server.imageRequests).toHaveLength(images);
+    // A model that writes nothing: said so, no image asked for.
+    r.server.enqueue({ text: '{"prompt": ""}' });
+    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId, promptMode: 'scene' })).toMatchObject({ status: 500, json: { code: 'LLM_BAD_RESPONSE' } });
+    expect(r.server.imageRequests).toHaveLength(images);
+    // Reading the chat needs chat_mutation, as any read of its text.
+    await r.host.extensions.revoke(ID, ['chat_mutation']);
+    expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
   }, 60_000);
 });
