@@ -331,7 +331,7 @@ const HOST = {
   'commands.register': endpoint({ ...positional({ commands: Type.Array(Any, { maxItems: 1000 }) }), result: Type.Null() }),
   'commands.unregister': endpoint({ ...positional({ commandIds: Opt(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })) }), result: Type.Null() }),
   // At most MAX_CORS_IN_FLIGHT of one extension's under way (RATE_LIMITED past it; a backend's fetch() waits its turn).
-  'cors.fetch': endpoint({ ...named({ url: Id(8192), init: Options({ method: Opt(Type.String()), headers: Opt(Type.Record(Type.String(), Any)), body: Opt(Any), responseType: Opt(Type.String()) }) }), result: Dto({ status: Type.Number(), statusText: Type.String(), headers: Type.Record(Type.String(), Type.String()), body: Type.String() }), errors: ['PATH_NOT_ALLOWED', 'RESULT_TOO_LARGE', 'TOOL_TIMEOUT', 'LLM_UNREACHABLE', 'RATE_LIMITED'], permission: 'cors_proxy' }),
+  'cors.fetch': endpoint({ ...named({ url: Id(8192), init: Options({ method: Opt(Type.String()), headers: Opt(Type.Record(Type.String(), Any)), body: Opt(Any), bodyEncoding: Opt(Type.Literal('base64')), responseType: Opt(Type.String()) }) }), result: Dto({ status: Type.Number(), statusText: Type.String(), headers: Type.Record(Type.String(), Type.String()), body: Type.String() }), errors: ['PATH_NOT_ALLOWED', 'RESULT_TOO_LARGE', 'TOOL_TIMEOUT', 'LLM_UNREACHABLE', 'RATE_LIMITED'], permission: 'cors_proxy' }),
   // Generation (generate-requests.ts): the gate checks the `generation` permission itself, naming the call as the
   // extension made it (generate.batch, generate.rawStream…), again for each chunk, and answers it.
   'generate.quiet': endpoint({ params: QuietGenerateSchema, result: Type.String(), errors: GENERATION_ERRORS }),

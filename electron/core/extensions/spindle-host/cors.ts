@@ -65,7 +65,8 @@ export function corsHandlers(fetchImpl: Fetch = fetch, limits = CORS_LIMITS, loo
       const signal = stopped.signal;
       try {
         let verb = typeof init.method === 'string' ? init.method.toUpperCase() : 'GET';
-        let payload = typeof init.body === 'string' ? init.body : undefined;
+        // The worker's fetch sends a body that is not text as base64 (host-fetch.ts).
+        let payload: string | Uint8Array<ArrayBuffer> | undefined = typeof init.body === 'string' ? (init.bodyEncoding === 'base64' ? new Uint8Array(Buffer.from(init.body, 'base64')) : init.body) : undefined;
         let response: Response;
         // Redirects are followed here, not by fetch, so every hop's destination is checked.
         for (let hop = 0; ; hop++) {
