@@ -13,6 +13,7 @@ import { pressOutside, watchBodyLayer } from './body-layer';
 import { createChatViewStandIn } from './chat-view';
 import { createComposerStandIn } from './lumiverse-composer';
 import { installClipboard } from './clipboard';
+import { reportPolicyRefusals } from './policy-refusals';
 
 const RUNTIME_KEY = '__councilWorkbenchFrameRuntime';
 
@@ -38,16 +39,24 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
     watches.get(surfaceId)?.();
     watches.delete(surfaceId);
   };
+  // What the frames' policy refuses, from this document and each surface's, said on the card.
+  const refusals = reportPolicyRefusals((what) => channel.send('frame.policy', { what }));
   const hook: RuntimeHook = {
     attach: (surfaceId, win) => {
       if (!docs.attach(surfaceId, win)) return false;
       unwatch(surfaceId);
+      const stopRefusals = refusals.watch(win.document);
       const root = win.document.body.firstElementChild;
+      let stopWatch = () => {};
       if (root) {
         const height = (value: number) => channel.send('surface.contentHeight', { surfaceId, height: value });
         const drawn = state.drawnWanted.has(surfaceId) ? (box: DrawnBox | null) => channel.send('surface.drawnBox', { surfaceId, box }) : undefined;
-        watches.set(surfaceId, watchSurface(win, root, { height, ...(drawn ? { drawn } : {}) }));
+        stopWatch = watchSurface(win, root, { height, ...(drawn ? { drawn } : {}) });
       }
+      watches.set(surfaceId, () => {
+        stopRefusals();
+        stopWatch();
+      });
       return true;
     },
     detach: (surfaceId, win) => {
@@ -56,6 +65,7 @@ async function runExtension(channel: FrameChannel, init: FrameNotice<'init'>, en
     },
   };
   Object.defineProperty(window, RUNTIME_KEY, { value: hook });
+  state.atTeardown(refusals.watch(document));
   channel.on('theme', ({ vars }) => docs.setTheme(vars));
   channel.on('permissions', ({ granted }) => void (state.granted = granted));
   channel.on('activeChat', ({ chatId }) => followChat(window, chatId));

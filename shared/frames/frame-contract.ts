@@ -110,6 +110,8 @@ export const FRAME_METHODS = {
   'frame.pong': endpoint({ params: Closed({ seq: Num }), result: Type.Null() }),
   /** It used something the Workbench has no place for (listed once on its card). */
   'frame.inert': endpoint({ params: Closed({ member: Text(120) }), result: Type.Null() }),
+  /** Its frame's policy refused something (frame/policy-refusals.ts): said once each on its card. */
+  'frame.policy': endpoint({ params: Closed({ what: Text(160) }), result: Type.Null() }),
   /** Its page's `alert(message)`: shown as a toast with its name (a frame shows no dialog over the app). */
   'frame.alert': endpoint({ params: Closed({ message: Text(ALERT_CHARS) }), result: Type.Null() }),
   /** Teardown ran; the frame may be removed. */

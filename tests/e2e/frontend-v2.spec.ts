@@ -50,11 +50,15 @@ test.describe('a frontend written for frontend v2', () => {
     await page.getByRole('tab', { name: 'Character & world' }).click();
     await expect(note.locator('#note-shown')).toHaveText(`Editing ${chatId}: {"note":"harbor"}`);
     await page.getByRole('tab', { name: 'Chat' }).click();
+    // Its inline onclick is refused by the frame's policy, quietly in the page; its card says so.
+    await folders(page).getByRole('button', { name: 'Legacy button' }).click();
+    await expect(folders(page).locator('#folders-legacy')).toHaveText('Legacy button');
     // A click in its tab opens the place it names: the person was using it, so the window moves without asking.
     await folders(page).getByRole('button', { name: 'Open Safety' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Safety');
     // The override it did not check for is listed on its card; its setup went on.
     await page.getByRole('navigation').getByText('Extensions', { exact: true }).click();
     await expect(page.getByTestId('extension-frontend-inert')).toContainText('ui.registerComponentOverride(ConnectionsPicker)');
+    await expect(page.getByTestId('extension-frontend-refusals')).toContainText("its frame's policy blocked an inline event handler (onclick=…): add listeners in code");
   });
 });

@@ -80,6 +80,10 @@ export function frameHandlers(ctx: HandlerContext): FrameHandlers {
       store.setState((s) => ({ inert: { ...s.inert, [extensionId]: [...new Set([...(s.inert[extensionId] ?? []), member])] } }));
       return null;
     },
+    'frame.policy': ({ what }) => {
+      frontendsActions.noteRefusal(store, extensionId, `its frame's policy blocked ${what}`);
+      return null;
+    },
     'frame.alert': ({ message }) => {
       // A page that alerts in a loop shows a few and no more: the window's toasts stay readable for others.
       const at = now();
