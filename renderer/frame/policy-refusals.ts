@@ -18,12 +18,15 @@ export function policyRefusal(e: Pick<SecurityPolicyViolationEvent, 'effectiveDi
   return `${origin} (${directive}): frames reach no network; a backend may, with cors_proxy`;
 }
 
-/** Tells `say` each new refusal in `doc` (and in every document handed to the returned `watch`); the stop. */
+/** Distinct refusals said at most: a page that asks a thousand origins is not a thousand lines on its card. */
+const MAX_SAID = 20;
+
+/** Tells `say` each new refusal (up to MAX_SAID) in every document handed to `watch`, which answers its stop. */
 export function reportPolicyRefusals(say: (what: string) => void): { watch(doc: Document): () => void } {
   const said = new Set<string>();
   const onViolation = (e: SecurityPolicyViolationEvent) => {
     const what = policyRefusal(e).slice(0, 160);
-    if (said.has(what)) return;
+    if (said.has(what) || said.size >= MAX_SAID) return;
     said.add(what);
     say(what);
   };

@@ -32,4 +32,12 @@ describe("a frame's policy refusals", () => {
     surface.dispatchEvent(violation('script-src', 'eval'));
     expect(said).toEqual(['an inline event handler (onclick=…): add listeners in code', 'https://api.example.com (connect-src): frames reach no network; a backend may, with cors_proxy']);
   });
+
+  it('says twenty different ones at most', () => {
+    const said: string[] = [];
+    const doc = document.implementation.createHTMLDocument('runtime');
+    reportPolicyRefusals((what) => said.push(what)).watch(doc);
+    for (let i = 0; i < 50; i++) doc.dispatchEvent(violation('connect-src', `https://host${i}.example/`));
+    expect(said).toHaveLength(20);
+  });
 });
