@@ -1,5 +1,5 @@
 // A message as Lumiverse hands it over: the wire shape its events carry (ChatMessageDTO: no role, extensions' metadata
-// under extra.spindle_metadata) and spindle.chat.getMessages' shape, the same plus its normalized role and metadata.
+// under extra.spindle_metadata) and spindle.chat.getMessages' shape, the same with its role and metadata normalized.
 import { describe, expect, it } from 'vitest';
 import { messageDto, messageWire } from '../../../electron/core/extensions/spindle-host/message-dto';
 
@@ -34,6 +34,9 @@ describe('a message to extensions', () => {
   it('from getMessages, the wire shape plus role and metadata', () => {
     const user = messageDto(owner, { id: 'm1', role: 'user', content: 'Hi', createdAt: 0 }, 0);
     expect(user).toMatchObject({ is_user: true, name: 'Ada', role: 'user', metadata: {} });
-    expect(messageDto(owner, { id: 'm2', role: 'assistant', content: 'Aye.', createdAt: 0, metadata: { k: 1 } }, 1)).toMatchObject({ role: 'assistant', metadata: { k: 1 }, extra: { spindle_metadata: { k: 1 } } });
+    // Its metadata once, normalized: not again in extra (Lumiverse strips it there).
+    const reply = messageDto(owner, { id: 'm2', role: 'assistant', content: 'Aye.', createdAt: 0, metadata: { k: 1 }, reasoning: 'Hm.' }, 1);
+    expect(reply).toMatchObject({ role: 'assistant', metadata: { k: 1 } });
+    expect(reply.extra).toEqual({ reasoning: 'Hm.' });
   });
 });

@@ -66,7 +66,9 @@ export function messageWire(owner: MessageOwner, m: MessageView, index: number) 
   };
 }
 
-/** The message as spindle.chat.getMessages answers it: the wire shape with its normalized role and metadata. */
+/** The message as spindle.chat.getMessages answers it: the wire shape with its normalized role and metadata (which Lumiverse then leaves out of extra). */
 export function messageDto(owner: MessageOwner, m: MessageView, index: number) {
-  return { ...messageWire(owner, m, index), role: m.role, metadata: m.metadata ?? {} };
+  const wire = messageWire(owner, m, index);
+  const { spindle_metadata: _normalized, ...extra } = wire.extra;
+  return { ...wire, extra, role: m.role, metadata: m.metadata ?? {} };
 }
