@@ -3,7 +3,9 @@
 // (spindle.storage, kept by the host), and anything else is PATH_NOT_ALLOWED.
 const fs = process.getBuiltinModule('node:fs');
 const path = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 import type { SpindleStorage } from '../spindle/storage';
+import { inside } from '../folder-paths';
 
 export interface FileRules {
   /** The extension's folder (absolute). */
@@ -18,13 +20,32 @@ function notAllowed(where: string, why: string): Error {
 /** Where a BunFile lives; a path it may not reach fails when the file is read or written, as Bun's files are lazy. */
 type Place = { kind: 'folder'; file: string } | { kind: 'storage'; file: string } | { kind: 'refused'; file: string; error: Error };
 
+const OUTSIDE = "only the extension's own folder (read) and its storage (relative paths) are reachable here.";
+
 function place(rules: FileRules, target: string | URL): Place {
-  const where = target instanceof URL ? target.pathname : String(target);
-  const file = target instanceof URL ? decodeURIComponent(target.pathname) : where;
+  const where = target instanceof URL ? target.href : String(target);
+  let file: string;
+  try {
+    // The platform's reading of a file: URL (a drive letter on Windows; an encoded separator or a host refused).
+    file = target instanceof URL ? fileURLToPath(target) : where;
+  } catch {
+    return { kind: 'refused', file: where, error: notAllowed(where, OUTSIDE) };
+  }
   if (!path.isAbsolute(file)) return { kind: 'storage', file };
-  const relative = path.relative(rules.folder, file);
-  if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) return { kind: 'folder', file };
-  return { kind: 'refused', file, error: notAllowed(where, "only the extension's own folder (read) and its storage (relative paths) are reachable here.") };
+  if (path.resolve(file) !== path.resolve(rules.folder) && inside(rules.folder, path.resolve(file))) return { kind: 'folder', file };
+  return { kind: 'refused', file, error: notAllowed(where, OUTSIDE) };
+}
+
+/** The file of the extension's folder as it really is: a link out of the folder is refused; a file not there, ENOENT. */
+function realFile(rules: FileRules, file: string): string {
+  let real: string;
+  try {
+    real = fs.realpathSync(file);
+  } catch {
+    throw Object.assign(new Error(`ENOENT: no such file or directory, open '${file}'`), { code: 'ENOENT' });
+  }
+  if (!inside(fs.realpathSync(rules.folder), real)) throw notAllowed(file, OUTSIDE);
+  return real;
 }
 
 async function bytesOf(data: unknown): Promise<Uint8Array> {
@@ -54,7 +75,7 @@ export class WorkbenchBunFile {
   get size(): number {
     if (this.target.kind !== 'folder') return 0;
     try {
-      return fs.statSync(this.target.file).size;
+      return fs.statSync(realFile(this.rules, this.target.file)).size;
     } catch {
       return 0;
     }
@@ -62,7 +83,7 @@ export class WorkbenchBunFile {
 
   async bytes(): Promise<Uint8Array> {
     if (this.target.kind === 'refused') throw this.target.error;
-    if (this.target.kind === 'folder') return new Uint8Array(await fs.promises.readFile(this.target.file));
+    if (this.target.kind === 'folder') return new Uint8Array(await fs.promises.readFile(realFile(this.rules, this.target.file)));
     return this.rules.storage.readBinary(this.target.file);
   }
 
@@ -83,8 +104,9 @@ export class WorkbenchBunFile {
     if (this.target.kind === 'refused') throw this.target.error;
     if (this.target.kind === 'storage') return this.rules.storage.exists(this.target.file);
     try {
-      return (await fs.promises.stat(this.target.file)).isFile();
-    } catch {
+      return (await fs.promises.stat(realFile(this.rules, this.target.file))).isFile();
+    } catch (err) {
+      if ((err as { code?: string }).code === 'PATH_NOT_ALLOWED') throw err;
       return false;
     }
   }

@@ -1,7 +1,15 @@
 // A backend's fetch of a file: URL (Bun's fetch reads them; Lumiverse's backends load what they ship so): answered by
 // the reader of the extension's folder, GET or HEAD only; every other URL goes on to the host's fetch unchanged.
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
 import { withFileUrls } from '../../../electron/worker/file-fetch';
+import { bunFile } from '../../../electron/worker/bun/bun-file';
+import type { SpindleStorage } from '../../../electron/worker/spindle/storage';
+import { cleanupTempDirs, tempDir } from '../../helpers/temp-dir';
+
+afterEach(cleanupTempDirs);
 
 function setup() {
   const networkCalls: unknown[] = [];
@@ -47,5 +55,33 @@ describe("a backend's fetch of file: URLs", () => {
     expect(await (await fetch(request)).text()).toBe('from the network');
     await fetch('http://127.0.0.1:9/x');
     expect(networkCalls).toEqual([request, 'http://127.0.0.1:9/x']);
+  });
+});
+
+describe("a file: URL read from a real extension folder, as the worker wires it (Bun.file's rules)", () => {
+  function folderFetch() {
+    const root = tempDir('cw-file-fetch-');
+    const folder = path.join(root, 'ext');
+    fs.mkdirSync(path.join(folder, 'campaigns'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'campaigns', 'index.json'), '{"campaigns":["Harbour"]}');
+    fs.writeFileSync(path.join(root, 'secret.txt'), 'not the extension\'s');
+    // A link out of the folder, as a folder placed by hand may hold.
+    fs.symlinkSync(path.join(root, 'secret.txt'), path.join(folder, 'campaigns', 'linked.txt'));
+    const files = bunFile({ folder, storage: {} as SpindleStorage });
+    const network = (async () => new Response('network')) as typeof fetch;
+    const url = (relative: string) => pathToFileURL(path.join(folder, relative)).href;
+    return { fetch: withFileUrls(network, (u) => files.file(u).bytes()), folder, url };
+  }
+
+  it('reads its own file; a link out, an encoded way out, another host and the folder itself are PATH_NOT_ALLOWED; a missing file is a failed fetch', async () => {
+    const { fetch, folder, url } = folderFetch();
+    expect(await (await fetch(url('campaigns/index.json'))).json()).toEqual({ campaigns: ['Harbour'] });
+    const refused = { code: 'PATH_NOT_ALLOWED' };
+    await expect(fetch(url('campaigns/linked.txt'))).rejects.toMatchObject(refused);
+    await expect(fetch(`${url('campaigns')}/..%2f..%2fsecret.txt`)).rejects.toMatchObject(refused);
+    await expect(fetch(`${url('campaigns')}/%2e%2e/%2e%2e/secret.txt`)).rejects.toMatchObject(refused);
+    await expect(fetch(`file://elsewhere${pathToFileURL(path.join(folder, 'campaigns', 'index.json')).pathname}`)).rejects.toMatchObject(refused);
+    await expect(fetch(pathToFileURL(folder).href)).rejects.toMatchObject(refused);
+    await expect(fetch(url('campaigns/none.json'))).rejects.toMatchObject({ name: 'TypeError', cause: { code: 'ENOENT' } });
   });
 });
