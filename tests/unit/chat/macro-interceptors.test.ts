@@ -119,10 +119,13 @@ describe("the env's extra", () => {
     const card = { spec: 'chara_card_v2', data: { first_mes: 'Welcome.', mes_example: '<START>\n{{char}}: Hm.', system_prompt: 'Stay in the story.', post_history_instructions: 'Be brief.', creator_notes: 'For testing.', creator: 'Ana', character_version: '2.1', extensions: { depth_prompt: { prompt: 'Mind the pass.', depth: 4, role: 'system' } } } };
     const carded = { ...session, card, persona: { name: 'Ada', description: 'A traveller.' } };
     const swiped = [history[0], { ...(history[1] as unknown as object), swipes: [{ content: 'At the pass.', createdAt: 1 }, { content: 'Near the pass.', createdAt: 2 }], swipeId: 1 }] as never[];
-    const resolver = macroResolver({ ...base, session: carded, history: swiped, turn: { model: 'gpt-test', generationType: 'swipe' }, interceptors: list, readsChat: (id) => id === 'ext-1' });
+    const resolver = macroResolver({ ...base, session: carded, history: swiped, turn: { model: 'gpt-test', generationType: 'swipe' }, interceptors: list, readsChat: (id) => id === 'ext-1', mayRead: (id) => id === 'ext-1' });
     await resolver.resolve('{{char}}', { chatText: false });
     const [stranger, reader] = envs;
-    expect(stranger!.character).toMatchObject({ name: 'Seraphina', persona: 'A traveller.', mesExamples: '<START>\n{{char}}: Hm.', systemPrompt: 'Stay in the story.', postHistoryInstructions: 'Be brief.', depthPrompt: 'Mind the pass.', creatorNotes: 'For testing.', creator: 'Ana', version: '2.1', firstMessage: 'Welcome.', personaSubjectivePronoun: 'they' });
+    // A reader of characters and personas gets the card's and the persona's fields, as the API gives them.
+    expect(reader!.character).toMatchObject({ name: 'Seraphina', persona: 'A traveller.', mesExamples: '<START>\n{{char}}: Hm.', systemPrompt: 'Stay in the story.', postHistoryInstructions: 'Be brief.', depthPrompt: 'Mind the pass.', creatorNotes: 'For testing.', creator: 'Ana', version: '2.1', firstMessage: 'Welcome.', personaSubjectivePronoun: 'they' });
+    // A stranger gets what the chat's macros show anyone (name, description, greeting), the rest blank.
+    expect(stranger!.character).toMatchObject({ name: 'Seraphina', description: session.character.description, firstMessage: 'Welcome.', persona: '', mesExamples: '', systemPrompt: '', postHistoryInstructions: '', depthPrompt: '', creatorNotes: '', creator: '', version: '' });
     expect(stranger!.names).toMatchObject({ char: 'Seraphina', user: 'Ada', notChar: 'Ada', isGroupChat: 'no', groupCardMode: 'solo' });
     expect(stranger!.system).toEqual({ model: 'gpt-test', maxPrompt: 0, maxContext: 0, maxResponse: 0, lastGenerationType: 'swipe', isMobile: false });
     const counts = { id: session.id, messageCount: 2, lastMessageName: 'Seraphina', lastMessageId: 1, firstIncludedMessageId: 0, lastSwipeId: 1, currentSwipeId: 1 };

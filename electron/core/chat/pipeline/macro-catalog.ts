@@ -4,7 +4,8 @@ import type { ChatMessage, ChatSession } from '../../../../shared/types/chat';
 import type { InlineTool } from '../council-port';
 import { MACRO_LIMITS, MacroResolver, type MacroDefinition, type MacroLimits } from './macros';
 import { macroInterceptorChain, type MacroPhase } from './macro-interceptors';
-import { envMessages, macroEnv, type EnvMessage, type MacroEnvSources } from './macro-env';
+import { envAccess, envMessages, macroEnv, type EnvMessage, type MacroEnvSources } from './macro-env';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { LoopMessage } from './macro-walk';
 import type { ExtensionMacroRef, ExtensionPipeline, PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import { CHAT_TEXT_PERMISSION } from '../../../../shared/spindle/event-access';
@@ -32,6 +33,8 @@ export interface MacroSources {
   interceptors?: PipelineHandlerRef[];
   /** Which of them may read chat text (chat_mutation): only those get the chat's messages (absent: none). */
   readsChat?: (extensionId: string) => boolean;
+  /** Whether an extension holds a permission: a macro's env gives the card's and persona's fields as the API would (absent: none). */
+  mayRead?: (extensionId: string, permission: ExtensionPermission) => boolean;
   /** Runs {{matches}}'s patterns where they cannot hold the host (absent: {{matches}} stays as written). */
   patterns?: PatternTest;
   /** Where the resolve is for (interceptors are told): a turn's prompt, the display, a reply, or elsewhere. */
@@ -43,11 +46,12 @@ export interface MacroSources {
 }
 
 /** The extensions' part of a resolve's sources, as the pipeline has them now: their macros, their interceptors, and which may read chat text. */
-export function extensionMacroSources(pipeline: ExtensionPipeline | undefined): Required<Pick<MacroSources, 'extensions' | 'interceptors' | 'readsChat'>> {
+export function extensionMacroSources(pipeline: ExtensionPipeline | undefined): Required<Pick<MacroSources, 'extensions' | 'interceptors' | 'readsChat' | 'mayRead'>> {
   return {
     extensions: pipeline?.macros() ?? [],
     interceptors: pipeline?.handlers('macro_interceptor') ?? [],
     readsChat: chatReaders(pipeline),
+    mayRead: (extensionId, permission) => pipeline?.allowed(extensionId, permission) === true,
   };
 }
 
@@ -61,7 +65,7 @@ export function macroResolver(sources: MacroSources, options: { limits?: MacroLi
   const variables = sources.variables ?? sessionVariables(sources.session);
   const limits = options.limits ?? MACRO_LIMITS;
   const chatMessages = chatMessagesOf(sources);
-  const intercept = macroInterceptorChain({ ...envSources(sources, variables, chatMessages), interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
+  const intercept = macroInterceptorChain({ ...envSources(sources, variables, chatMessages), interceptors: sources.interceptors ?? [], readsChat: sources.readsChat ?? (() => false), mayRead: sources.mayRead ?? (() => false), phase: sources.phase ?? 'other', signal: sources.signal, maxChars: limits.maxChars });
   // A loop's messages, made once for the resolver and only if a loop asks (a long chat is 10,000 of them).
   let loopMessages: LoopMessage[] | undefined;
   const messages = () => (loopMessages ??= sources.history.map((m) => ({ content: m.content, name: m.role === 'user' ? sources.session.persona.name : sources.session.character.name, isUser: m.role === 'user' })));
@@ -128,7 +132,7 @@ export function macroDefinitions(sources: MacroSources, chatMessages = chatMessa
         if (ref.value !== undefined) return ref.value;
         if (!call) throw new Error('it has no pushed value and no handler');
         // The turn's variables as they stand when the macro is expanded (SummaryPlus reads its state from env.variables.chat).
-        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv(envSources(sources, variables, chatMessages), readsChat(ref.extensionId)) };
+        const context = { name: ref.name, args, commit: sources.commit, env: macroEnv(envSources(sources, variables, chatMessages), envAccess(ref.extensionId, readsChat, sources.mayRead ?? (() => false))) };
         const result = await call(context, MACRO_HANDLER_TIMEOUT_MS, sources.signal);
         if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
         const value = result.value;

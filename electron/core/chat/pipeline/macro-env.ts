@@ -1,9 +1,12 @@
 // Lumiverse's macro env (MacroEnv, src/macros/MacroEnv.ts), as a macro interceptor and a macro's handler are given it:
 // the names, the character's card fields, the chat's counts and last texts, the model and the generation, the turn's
 // variables and Lumiverse's `extra`. A structured copy, so nothing an extension does to it reaches the turn. A solo chat
-// (the Workbench's are) has Lumiverse's solo values in the group fields. The chat's text — its last messages and
-// extra.messages — goes only to an extension that may read chat text (`readsChat`, chat_mutation); the others get ''.
+// (the Workbench's are) has Lumiverse's solo values in the group fields. What the API would not give an extension is
+// blank in its env: the chat's text (its last messages, extra.messages) without chat_mutation, the card's own fields
+// (examples, system prompt, notes…) without `characters`, the persona's description without `personas`. The name,
+// description, personality, scenario and greetings the chat's macros show to any extension stay.
 import type { ChatMessage } from '../../../../shared/types/chat';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { MacroVariables } from './builtin-macros';
 
 /** A chat message as a macro's env carries it (Lumiverse's env.extra.messages). */
@@ -40,13 +43,31 @@ export interface MacroEnvSources {
   turn?: { model: string; generationType: string };
 }
 
+/** What one extension may read of the env (the API's permissions). */
+export interface EnvAccess {
+  chat: boolean;
+  characters: boolean;
+  personas: boolean;
+}
+
+/** Extension `id`'s access, from whether it reads chat text and what else it holds. */
+export const envAccess = (id: string, readsChat: (id: string) => boolean, mayRead: (id: string, permission: ExtensionPermission) => boolean): EnvAccess => ({
+  chat: readsChat(id),
+  characters: mayRead(id, 'characters'),
+  personas: mayRead(id, 'personas'),
+});
+
+const NONE: EnvAccess = { chat: false, characters: false, personas: false };
+
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 /** A card's depth prompt: SillyTavern's `{ prompt, depth, role }`, or the text itself. */
 const depthPrompt = (value: unknown): string => (typeof value === 'string' ? value : text((value as { prompt?: unknown } | null)?.prompt));
 
-export function macroEnv(s: MacroEnvSources, readsChat = false) {
+export function macroEnv(s: MacroEnvSources, access: EnvAccess = NONE) {
   const { character, persona } = s.session;
   const card = s.session.card?.data ?? {};
+  const readsChat = access.chat;
+  const cardText = (field: string) => (access.characters ? text(card[field]) : '');
   const extensions = (typeof card.extensions === 'object' && card.extensions !== null ? card.extensions : {}) as Record<string, unknown>;
   const greetings = Array.isArray(card.alternate_greetings) ? card.alternate_greetings.filter((g): g is string => typeof g === 'string') : [];
   // Which greeting opened the chat, where the import (and Lumiverse's greeting picker) keeps it.
@@ -57,7 +78,7 @@ export function macroEnv(s: MacroEnvSources, readsChat = false) {
   const said = (m: ChatMessage | undefined) => (readsChat ? (m?.content ?? '') : '');
   const lastOf = (role: ChatMessage['role']) => history.findLast((m) => m.role === role);
   const nameOf = (m: ChatMessage | undefined) => (m ? (m.role === 'user' ? persona.name : character.name) : '');
-  const examples = text(card.mes_example);
+  const examples = cardText('mes_example');
   return {
     commit: s.commit,
     names: {
@@ -76,19 +97,19 @@ export function macroEnv(s: MacroEnvSources, readsChat = false) {
     },
     character: {
       ...character,
-      persona: persona.description ?? '',
+      persona: access.personas ? (persona.description ?? '') : '',
       // The Workbench's personas keep no pronouns: Lumiverse's defaults.
       personaSubjectivePronoun: 'they',
       personaObjectivePronoun: 'them',
       personaPossessivePronoun: 'their',
       mesExamples: examples,
       mesExamplesRaw: examples,
-      systemPrompt: text(card.system_prompt),
-      postHistoryInstructions: text(card.post_history_instructions),
-      depthPrompt: depthPrompt(extensions.depth_prompt),
-      creatorNotes: text(card.creator_notes),
-      version: text(card.character_version) || text(extensions.version),
-      creator: text(card.creator),
+      systemPrompt: cardText('system_prompt'),
+      postHistoryInstructions: cardText('post_history_instructions'),
+      depthPrompt: access.characters ? depthPrompt(extensions.depth_prompt) : '',
+      creatorNotes: cardText('creator_notes'),
+      version: access.characters ? text(card.character_version) || text(extensions.version) : '',
+      creator: cardText('creator'),
       firstMessage: (greetingIndex > 0 ? greetings[greetingIndex - 1] : undefined) ?? text(card.first_mes),
       alternateGreetings: greetings,
     },

@@ -7,7 +7,8 @@
 // every other way chat text reaches an extension here.
 import type { PipelineHandlerRef } from '../../extensions/pipeline/pipeline-bridge';
 import { UnderWay } from '../../extensions/per-extension-limits';
-import { macroEnv, type MacroEnvSources } from './macro-env';
+import { envAccess, macroEnv, type MacroEnvSources } from './macro-env';
+import type { ExtensionPermission } from '../../../../shared/types/spindle';
 import type { MacroIntercept } from './macros';
 
 /** Lumiverse's budget for one macro interceptor call (worker-host.ts, handleRegisterMacroInterceptor). */
@@ -30,6 +31,8 @@ export interface InterceptorSources extends MacroEnvSources {
   interceptors: PipelineHandlerRef[];
   /** Whether an extension may read chat text (chat_mutation): only those get the chat's messages. */
   readsChat: (extensionId: string) => boolean;
+  /** Whether an extension holds a permission (its env's record fields follow the API's). */
+  mayRead: (extensionId: string, permission: ExtensionPermission) => boolean;
   phase: MacroPhase;
   signal: AbortSignal;
   /** The longest template an interceptor may hand back (the resolver's own limit). */
@@ -45,7 +48,7 @@ export function macroInterceptorChain(s: InterceptorSources): MacroIntercept | u
     for (const ref of s.interceptors) {
       if (s.signal.aborted) break;
       if (origin.chatText && !s.readsChat(ref.extensionId)) continue;
-      const ctx = { template: current, env: macroEnv(s, s.readsChat(ref.extensionId)), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
+      const ctx = { template: current, env: macroEnv(s, envAccess(ref.extensionId, s.readsChat, s.mayRead)), commit: s.commit, phase: s.phase, ...(origin.hint ? { sourceHint: origin.hint } : {}), userId: 'local' };
       inFlight.begin(ref.extensionId);
       const result = await ref.call([ctx], INTERCEPTOR_TIMEOUT_MS, s.signal).finally(() => inFlight.end(ref.extensionId));
       if (!result.ok) {
