@@ -76,9 +76,13 @@ function chatRecordPayloadFor(payload: Payload, has: (p: ExtensionPermission) =>
   return ids;
 }
 
+/** The active persona's setting goes only to extensions that may read personas, as its page route does. */
+const isPersonaSetting = (event: string, payload: unknown) => event === 'SETTINGS_UPDATED' && (payload as Payload | null)?.key === 'activePersonaId';
+
 /** The payload extension `receiver`, holding `granted`, receives for `event`, or null when it receives nothing. */
 export function eventPayloadFor(event: string, payload: unknown, granted: ReadonlySet<ExtensionPermission> | readonly ExtensionPermission[], receiver: string): unknown {
   const has = (p: ExtensionPermission) => (Array.isArray(granted) ? granted.includes(p) : (granted as ReadonlySet<ExtensionPermission>).has(p));
+  if (isPersonaSetting(event, payload)) return has('personas') ? payload : null;
   if (REGEX_EVENTS.has(event)) return payload && typeof payload === 'object' ? regexPayloadFor(payload as Payload, has, receiver) : null;
   if (CHAT_RECORD_EVENTS.has(event)) return payload && typeof payload === 'object' ? chatRecordPayloadFor(payload as Payload, has) : null;
   if (Object.hasOwn(WORLD_BOOK_BODIES, event) && !has('world_books')) {

@@ -98,20 +98,19 @@ describe('Bun, as published bundles use it', () => {
 describe('chats, macros and the catalog', () => {
   const MARA = { character: { name: 'Mara', description: 'Keeper of the lamp.', personality: '', scenario: '' }, persona: { name: 'Tom', description: '' } };
 
-  it('CHAT_SWITCHED ({ chatId }) and SETTINGS_UPDATED (activeChatId, then the chat’s own activePersonaId) reach it when a session is opened, and a worker that starts with one open hears them too', async () => {
+  it('CHAT_SWITCHED ({ chatId }) and SETTINGS_UPDATED (activeChatId; the chat’s own activePersonaId only with personas, which it lacks) reach it when a session is opened, and a worker that starts with one open hears them too', async () => {
     const r = await host();
     const first = await newSession(r, MARA);
     expect(await r.call('chat.sessions.open', { sessionId: first })).toEqual({ ok: true, value: { active: first } });
     await install(r);
     await waitFor(() => readJson(storage(r, 'active.json'))?.chatId === first, 'the state seeded at start');
-    await waitFor(() => readJson(storage(r, 'setting.json'))?.activePersonaId === `persona-${first}`, 'the settings told at start');
-    expect(readJson(storage(r, 'setting.json'))).toEqual({ activeChatId: first, activePersonaId: `persona-${first}` });
+    await waitFor(() => readJson(storage(r, 'setting.json'))?.activeChatId === first, 'the setting told at start');
     const second = await newSession(r, MARA);
     await r.call('chat.sessions.open', { sessionId: second });
     await waitFor(() => readJson(storage(r, 'active.json'))?.chatId === second, 'the state seeded on the switch');
     expect(readJson(storage(r, 'active.json'))).toEqual({ chatId: second, turns: 0, seededBy: 'CHAT_SWITCHED' });
-    await waitFor(() => readJson(storage(r, 'setting.json'))?.activePersonaId === `persona-${second}`, 'the settings told on the switch');
-    expect(readJson(storage(r, 'setting.json'))).toEqual({ activeChatId: second, activePersonaId: `persona-${second}` });
+    await waitFor(() => readJson(storage(r, 'setting.json'))?.activeChatId === second, 'the setting told on the switch');
+    expect(readJson(storage(r, 'setting.json'))).toEqual({ activeChatId: second });
     expect(await r.call('chat.sessions.open', { sessionId: 'no-such-session' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 

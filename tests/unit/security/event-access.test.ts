@@ -103,4 +103,11 @@ describe('E1: what an event carries follows the permissions', () => {
     expect(eventPayloadFor('WORLD_BOOK_ENTRY_DELETED', { id: 'e1', worldBookId: 'b1' }, none, 'x')).toEqual({ id: 'e1', worldBookId: 'b1' });
     expect(eventPayloadFor('WORLD_BOOK_CHANGED', null, none, 'x')).toBeNull();
   });
+
+  it("the active persona's setting reaches only extensions that may read personas; the active chat's, every one", () => {
+    const persona = { key: 'activePersonaId', value: 'persona-s1' };
+    expect(eventPayloadFor('SETTINGS_UPDATED', persona, none, 'x')).toBeNull();
+    expect(eventPayloadFor('SETTINGS_UPDATED', persona, ['personas'], 'x')).toEqual(persona);
+    expect(eventPayloadFor('SETTINGS_UPDATED', { key: 'activeChatId', value: 's1' }, none, 'x')).toEqual({ key: 'activeChatId', value: 's1' });
+  });
 });

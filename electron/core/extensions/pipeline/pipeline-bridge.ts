@@ -24,6 +24,12 @@ export const activeChatSettings = (chatId: string | null) => [
   { key: 'activePersonaId', value: chatId === null ? null : personaIdOf(chatId) },
 ];
 
+/** Tells an extension's backend of an event, as much of it as its grants let it hear (event-access.ts). */
+export function tellBackend(entry: Pick<Entry, 'id' | 'granted' | 'worker'>, event: string, payload: unknown): void {
+  const heard = eventPayloadFor(event, payload, entry.granted, entry.id);
+  if (heard !== null) entry.worker?.sendEvent(event, heard);
+}
+
 export interface PipelineHandlerRef {
   extensionId: string;
   extensionName: string;
@@ -101,10 +107,7 @@ export function extensionPipeline(
     return worker.callPipeline({ requestId: `pipe-${randomUUID()}`, kind, id, args, label, deadline: clock.now() + timeoutMs, signal });
   };
   const broadcast = (event: string, payload: unknown) => {
-    for (const entry of running()) {
-      const heard = eventPayloadFor(event, payload, entry.granted, entry.id);
-      if (heard !== null) entry.worker?.sendEvent(event, heard);
-    }
+    for (const entry of running()) tellBackend(entry, event, payload);
     // The window applies the same rule per frame (each frame's extension has its own grants).
     frontends(event, payload);
   };

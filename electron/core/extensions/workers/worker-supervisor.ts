@@ -11,7 +11,7 @@ import { readManifest } from '../install/manifest';
 import type { SafeMode } from './safe-mode';
 import type { RequestOrigin, SpindleHost } from '../spindle-host/spindle-host';
 import { WorkerHost, type WorkerExit, type WorkerHostTimings } from './worker-host';
-import { activeChatSettings } from '../pipeline/pipeline-bridge';
+import { activeChatSettings, tellBackend } from '../pipeline/pipeline-bridge';
 
 /** What the supervisor needs from the manager that owns the entries. */
 export interface SupervisorOptions {
@@ -92,8 +92,8 @@ export class WorkerSupervisor {
           // As Lumiverse does for a page that loads with a chat open: the extension learns the active chat.
           const active = this.options.spindle.activeChatId();
           if (active !== null) {
-            for (const setting of activeChatSettings(active)) worker.sendEvent('SETTINGS_UPDATED', setting);
-            worker.sendEvent('CHAT_SWITCHED', { chatId: active });
+            for (const setting of activeChatSettings(active)) tellBackend(entry, 'SETTINGS_UPDATED', setting);
+            tellBackend(entry, 'CHAT_SWITCHED', { chatId: active });
           }
         },
         onRegisterTool: (tool) => {
