@@ -16,14 +16,16 @@ import type { SpindleHost } from './spindle-host/spindle-host';
 import { fail } from './spindle-host/handlers';
 
 export class ExtensionFrames {
-  private readonly pages = new PageRequests();
+  private readonly pages: PageRequests;
   private readonly calls = new UnderWay(MAX_FRONTEND_CALLS_IN_FLIGHT);
 
   constructor(
     private readonly entries: ReadonlyMap<string, Entry>,
     private readonly spindle: SpindleHost,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pages = new PageRequests(() => clock.now());
+  }
 
   /** The folder whose files the frame origin `label` serves: an enabled extension with a frontend. */
   frontendFolder(label: string): string | null {

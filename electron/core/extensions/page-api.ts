@@ -7,7 +7,8 @@
 // made through the person's image connection as Lumiverse's image-gen route makes one (image_gen), its prompt written
 // from the chat when asked (page-image-prompt.ts). Anything else
 // gets Lumiverse's error shape: `{ "error": … }` and a status.
-import { UnderWay } from './per-extension-limits';
+import { RecentWindow, UnderWay } from './per-extension-limits';
+import { MAX_IMAGES_A_MINUTE } from './spindle-host/image-gen';
 import os from 'node:os';
 import { HostFailure, type HostError, type Result } from '../../../shared/errors';
 import { LUMIVERSE_COMPAT_VERSION } from '../../../shared/spindle/compat';
@@ -61,6 +62,8 @@ export interface PageDeps {
   /** chat_mutation: the chat branched at a message, as the person's Branch makes one (named `name` when given); its id. */
   branch(chatId: string, messageId: string, name?: string): Promise<string>;
   now(): number;
+  /** Whether a model may write it another image prompt now (PageRequests keeps the count; absent: yes). */
+  promptTurn?(): boolean;
 }
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
@@ -121,7 +124,7 @@ async function branchChat(m: RegExpMatchArray, _q: URLSearchParams, request: Pag
 async function generateImage(_m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
   const input = jsonBody(request);
   if (!input || typeof input.chatId !== 'string' || !input.chatId) return json(400, { error: 'chatId is required' });
-  const written = await writeImagePrompt({ ...input, chatId: input.chatId }, deps.spindle);
+  const written = await writeImagePrompt({ ...input, chatId: input.chatId }, deps.spindle, deps.promptTurn);
   if (!written.ok) return failed(written.error);
   const { prompt, negativePrompt } = written.value;
   const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
@@ -143,13 +146,9 @@ async function generateImage(_m: RegExpMatchArray, _q: URLSearchParams, request:
 async function previewImagePrompt(_m: RegExpMatchArray, _q: URLSearchParams, request: PageRequest, deps: PageDeps): Promise<PageResponse> {
   const input = jsonBody(request);
   if (!input || typeof input.chatId !== 'string' || !input.chatId) return json(400, { error: 'chatId is required' });
-  const listed = await deps.spindle('imageGen.listConnections', []);
-  if (!listed.ok) return failed(listed.error);
-  const connection = (listed.value as Array<{ provider: string }>)[0];
-  if (!connection) return json(400, { error: 'No image generation connection selected. Give a connection an Image model in Connections.', code: 'UNSUPPORTED_HERE' });
-  const written = await writeImagePrompt({ ...input, chatId: input.chatId }, deps.spindle);
+  const written = await writeImagePrompt({ ...input, chatId: input.chatId }, deps.spindle, deps.promptTurn);
   if (!written.ok) return failed(written.error);
-  return json(200, { ...written.value, provider: connection.provider });
+  return json(200, { prompt: written.value.prompt, ...(written.value.negativePrompt ? { negativePrompt: written.value.negativePrompt } : {}), provider: written.value.provider });
 }
 
 /** The person's image connection as Lumiverse's imageGeneration setting (what autoimg sends back with its request). */
@@ -325,11 +324,17 @@ export const MAX_PAGE_REQUESTS_IN_FLIGHT = 8;
 /** The requests extensions' frontends make to `/api/v1/…`, a few at a time for each. */
 export class PageRequests {
   private readonly inFlight = new UnderWay(MAX_PAGE_REQUESTS_IN_FLIGHT);
+  /** Image prompts a model writes for an extension: as many a minute as the images it may make. */
+  private readonly written: RecentWindow;
+
+  constructor(now: () => number = Date.now) {
+    this.written = new RecentWindow(MAX_IMAGES_A_MINUTE, 60_000, now);
+  }
 
   async answer(request: PageRequest, deps: PageDeps): Promise<PageResponse> {
     if (!this.inFlight.begin(deps.extensionId)) return { ...json(429, { error: `At most ${MAX_PAGE_REQUESTS_IN_FLIGHT} requests at a time.` }), headers: { 'content-type': 'application/json', 'Retry-After': '1' } };
     try {
-      return await answerPageRequest(request, deps);
+      return await answerPageRequest(request, { ...deps, promptTurn: () => this.written.take(deps.extensionId) });
     } finally {
       this.inFlight.end(deps.extensionId);
     }

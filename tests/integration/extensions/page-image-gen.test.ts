@@ -75,9 +75,8 @@ describe("Lumiverse's image-gen routes", () => {
     const asked = r.server.imageRequests.length;
     expect(await page(r, 'POST', '/api/v1/image-gen/generate', { prompt: 'x' })).toMatchObject({ status: 400, json: { error: 'chatId is required' } });
     expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId, promptMode: 'dream' })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT', error: expect.stringContaining('promptMode') } });
-    // Without a prompt a model writes one from the chat (Lumiverse's scene mode), through the extension's own grants:
-    // it reads the chat (chat_mutation, held) and asks the main connection (generation, not held: refused, named).
-    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED', error: expect.stringContaining('generation') } });
+    // Without a prompt a model writes one from the chat (Lumiverse's scene mode): an empty chat has nothing to picture.
+    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId })).toMatchObject({ status: 400, json: { code: 'INVALID_INPUT', error: 'The chat has no messages to picture.' } });
     expect(await page(r, 'GET', '/api/v1/image-gen/results/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404 });
     expect(r.server.imageRequests).toHaveLength(asked);
     // Revoked, its frames read its generated images no more (the chat still draws what a reply names).
@@ -122,8 +121,19 @@ describe("Lumiverse's image-gen routes", () => {
     r.server.enqueue({ text: '{"prompt": ""}' });
     expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId, promptMode: 'scene' })).toMatchObject({ status: 500, json: { code: 'LLM_BAD_RESPONSE' } });
     expect(r.server.imageRequests).toHaveLength(images);
-    // Reading the chat needs chat_mutation, as any read of its text.
+    // A model writes as many prompts a minute as images may be made (ten): three so far, seven more, then refused.
+    for (let i = 0; i < 7; i++) {
+      r.server.enqueue({ text: `{"prompt": "scene ${i}"}` });
+      expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId })).toMatchObject({ status: 200 });
+    }
+    const before = r.server.generations.length;
+    expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId })).toMatchObject({ status: 429, json: { code: 'RATE_LIMITED' } });
+    expect(r.server.generations).toHaveLength(before);
+    // Reading the chat needs chat_mutation, as any read of its text; the image side (image_gen) is asked first.
     await r.host.extensions.revoke(ID, ['chat_mutation']);
-    expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED' } });
+    expect(await page(r, 'POST', '/api/v1/image-gen/preview-prompt', { chatId })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED', error: expect.stringContaining('chat_mutation') } });
+    await r.host.extensions.revoke(ID, ['image_gen']);
+    expect(await page(r, 'POST', '/api/v1/image-gen/generate', { chatId })).toMatchObject({ status: 403, json: { code: 'PERMISSION_DENIED', error: expect.stringContaining('image_gen') } });
+    expect(r.server.generations).toHaveLength(before);
   }, 60_000);
 });
