@@ -37,7 +37,7 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
     s.card = { spec: card.spec, data: card.data, ...(Object.keys(card.top).length ? { top: card.top } : {}) };
     // Which greeting opened the chat, where Lumiverse's greeting picker keeps it (Stagecoach reads it), numbered as it
     // numbers them: the card's first_mes, then its alternates, blanks counted.
-    if (greeting) s.metadata = { ...s.metadata, activeGreetingIndex: Math.max(0, [card.data.first_mes, ...(Array.isArray(card.data.alternate_greetings) ? card.data.alternate_greetings : [])].indexOf(greeting)) };
+    if (greeting) s.metadata = { ...s.metadata, activeGreetingIndex: greetingSlots(card.data)[index] ?? index };
     const book = options.lorebooks?.[0];
     if (book) s.worldInfoBook = book.top;
     s.titleSet = true;
@@ -48,4 +48,10 @@ export function sessionFromCard(sessions: SessionStore, card: ParsedCard, option
 /** A session of a character's fields (spindle.characters.create), made as a card of them is imported: checked, its first_mes the first reply, the rest kept for export. */
 export function sessionFromCharacterFields(sessions: SessionStore, fields: Record<string, unknown>, now: number): ChatSession {
   return sessionFromCard(sessions, parseCardJson({ spec: 'chara_card_v2', spec_version: '2.0', data: fields }), { now }).session;
+}
+
+/** Where each greeting the card offers (its non-blank ones, in order) sits among first_mes and the alternates. */
+function greetingSlots(data: Record<string, unknown>): number[] {
+  const all = [data.first_mes, ...(Array.isArray(data.alternate_greetings) ? data.alternate_greetings : [])];
+  return all.flatMap((g, i) => (typeof g === 'string' && g.trim() !== '' ? [i] : []));
 }

@@ -27,6 +27,10 @@ describe('which greeting opened an imported card', () => {
     const env = macroEnv({ session, variables: sessionVariables(session), commit: true });
     expect(env.chat.greetingIndex).toBe(2);
     expect(env.character.firstMessage).toBe('Storm tonight.');
+    // The same text twice: the one chosen, not the first of them.
+    const twice = { spec: 'chara_card_v2', data: { name: 'Mara', description: '', first_mes: 'Hello.', alternate_greetings: ['Hello.', 'Storm.'] } };
+    const { session: second } = await importSessionFile(sessions, Buffer.from(JSON.stringify(twice)), { now: 1, greeting: 1, regex: new RegexStore(sessions.db, Date) });
+    expect(second.metadata).toEqual({ activeGreetingIndex: 1 });
   });
 });
 

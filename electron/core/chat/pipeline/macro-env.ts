@@ -110,7 +110,7 @@ export function macroEnv(s: MacroEnvSources, access: EnvAccess = NONE) {
       creatorNotes: cardText('creator_notes'),
       version: access.characters ? text(card.character_version) || text(extensions.version) : '',
       creator: cardText('creator'),
-      firstMessage: (greetingIndex > 0 ? greetings[greetingIndex - 1] : undefined) ?? text(card.first_mes),
+      firstMessage: (greetingIndex > 0 && Array.isArray(card.alternate_greetings) ? text(card.alternate_greetings[greetingIndex - 1]) : '') || text(card.first_mes),
       alternateGreetings: greetings,
     },
     chat: {
