@@ -17,7 +17,7 @@ import { worldBookEvent } from './extensions/spindle-host/lumiverse-dto';
 import { regexHandlers } from './chat/regex-handlers';
 import { DisplayPass } from './chat/display-pass';
 import { MemoryCortex } from './memory/memory-cortex';
-import { characterEdited, chatReads } from './chat/chat-reads';
+import { characterPayload, chatReads } from './chat/chat-reads';
 import { branchRoot, sessionHeads } from './util/branch-root';
 import { NodeLauncher, workerRuntimeSource } from './extensions/workers/launcher';
 import { settingsExtensionState } from './extensions/settings-state';
@@ -204,7 +204,7 @@ export async function createHost(ports: HostPorts): Promise<Host> {
     if (event.type !== 'chat.sessions.changed' || event.change !== 'created') return;
     const { sessions } = llmServices;
     if (!sessions.has(event.sessionId) || branchRoot(event.sessionId, sessionHeads(sessions)) !== event.sessionId) return;
-    extensions.pipeline().broadcast('CHARACTER_CREATED', characterEdited(sessions.head(event.sessionId)));
+    extensions.pipeline().broadcast('CHARACTER_CREATED', characterPayload(sessions.head(event.sessionId)));
   });
   // Lumiverse's WORLD_BOOK_* events for the books of their own, whoever wrote them (event-access.ts: bodies to world_books).
   llmServices.library.onChange((change) => extensions.pipeline().broadcast(...worldBookEvent(change)));

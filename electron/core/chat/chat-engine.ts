@@ -27,7 +27,7 @@ import { ActiveChat } from './active-chat';
 import type { ReplyPlacement } from './reply-save';
 import { runTurn, type SendOptions } from './chat-turn';
 import type { ChatToolRunner } from './generate-stage';
-import { messageDtoIn } from './chat-reads';
+import { messageWireIn } from './chat-reads';
 import type { RegexScripts } from '../regex/regex-scripts';
 import type { ExtensionPermission } from '../../../shared/types/spindle';
 import { previewPrompt, PreviewSlots, type PreviewGenerationType, type PromptPreview } from './prompt-preview';
@@ -158,7 +158,7 @@ export class ChatEngine {
       }
     });
     this.deps.emit({ type: 'chat.sessions.changed', sessionId, change: 'updated' });
-    this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: messageDtoIn(saved, saved.messages.length - 1) });
+    this.announce(sessionId, 'MESSAGE_SENT', { chatId: sessionId, message: messageWireIn(saved, saved.messages.length - 1) });
     // SillyTavern's "shown" events, which trackers ported from it wait for (Lumiverse names them, with these payloads).
     this.broadcast('USER_MESSAGE_RENDERED', { chatId: sessionId, messageId: userMessage.id });
     return this.start(session, history, target, options, { userMessageId: userMessage.id });

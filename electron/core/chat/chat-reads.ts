@@ -51,12 +51,12 @@ export function messageView(m: ChatMessage): MessageView {
 }
 
 /** The session's message at `index` (or `message`, to be put there) as Lumiverse's events carry it. */
-export function messageDtoIn(s: ChatSession, index: number, message: ChatMessage = s.messages[index]!) {
+export function messageWireIn(s: ChatSession, index: number, message: ChatMessage = s.messages[index]!) {
   return messageWire({ chatId: s.id, userName: s.persona.name, characterName: s.character.name }, messageView(message), index);
 }
 
-/** Lumiverse's CHARACTER_EDITED payload for a session's character. */
-export const characterEdited = (s: ChatSession) => ({ id: s.id, character: characterDto(sessionView(s)) });
+/** Lumiverse's payload of a session's character in CHARACTER_CREATED and CHARACTER_EDITED. */
+export const characterPayload = (s: ChatSession) => ({ id: s.id, character: characterDto(sessionView(s)) });
 /** Lumiverse's PERSONA_CHANGED payload for a session's persona. */
 export const personaChanged = (s: ChatSession) => ({ id: personaIdOf(s.id), persona: personaDto(sessionView(s)) });
 
@@ -152,7 +152,7 @@ export function chatReads(options: {
       });
       options.changed(id);
       // As Lumiverse creates any message: every extension hears it was sent.
-      options.chat.broadcast('MESSAGE_SENT', { chatId: id, message: messageDtoIn(session, session.messages.length - 1) });
+      options.chat.broadcast('MESSAGE_SENT', { chatId: id, message: messageWireIn(session, session.messages.length - 1) });
       return { id: created.id };
     },
     async preview(id, input) {
@@ -195,7 +195,7 @@ export function chatReads(options: {
         if (Object.keys(cardFields).length) s.card = { spec: 'chara_card_v2', ...s.card, data: { ...s.card?.data, ...cardFields } };
       });
       options.changed(id);
-      options.chat.broadcast('CHARACTER_EDITED', characterEdited(session));
+      options.chat.broadcast('CHARACTER_EDITED', characterPayload(session));
     },
     updatePersona(id, patch) {
       mutable(id);

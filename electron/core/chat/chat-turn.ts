@@ -21,7 +21,7 @@ import { runCouncilStage } from './council-stage';
 import type { SessionStore } from './session-store';
 import { budgetLimits, samplingParameters, turnSampling } from './sampling';
 import { saveReply, type ReplyPlacement } from './reply-save';
-import { messageDtoIn } from './chat-reads';
+import { messageWireIn } from './chat-reads';
 import { swipeCount, swipeIndex } from './swipes';
 import { patternsOf, responseRegex, turnRegexMacros } from './pipeline/regex-stage';
 
@@ -79,7 +79,7 @@ function targetOf(d: TurnDeps, sessionId: string, replyId: string, placement: Re
   const now = d.sessions.get(sessionId);
   if (placement.kind === 'new') {
     const staged: ChatMessage = { id: replyId, role: 'assistant', content: '', createdAt: d.clock.now() };
-    if (!dryRun) d.pipeline?.broadcast('MESSAGE_SENT', { chatId: sessionId, message: messageDtoIn(now, now.messages.length, staged) });
+    if (!dryRun) d.pipeline?.broadcast('MESSAGE_SENT', { chatId: sessionId, message: messageWireIn(now, now.messages.length, staged) });
     return { messageId: replyId, swipeId: 0 };
   }
   const message = now.messages.find((m) => m.id === placement.of);

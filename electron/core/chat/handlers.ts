@@ -3,7 +3,7 @@
 import type { PresetMethod } from '../presets/handlers';
 import { listMacros } from './session-macros';
 import { deleteSession } from './delete-session';
-import { characterEdited, messageExtra, personaChanged } from './chat-reads';
+import { characterPayload, messageExtra, personaChanged } from './chat-reads';
 import type { Handlers } from '../../../shared/contract';
 import { HostFailure } from '../../../shared/errors';
 import { summaryFields, summaryOf } from './store/session-summary';
@@ -50,7 +50,7 @@ export function chatHandlers(s: Pick<LlmServices, 'sessions' | 'chat' | 'message
       emitSessions(sessionId, 'updated');
       // The editor saves every part at once: extensions hear only of the ones that changed.
       const changed = (part: 'character' | 'persona') => JSON.stringify(before[part]) !== JSON.stringify(session[part]);
-      if (changed('character')) chat.broadcast('CHARACTER_EDITED', characterEdited(session));
+      if (changed('character')) chat.broadcast('CHARACTER_EDITED', characterPayload(session));
       if (changed('persona')) chat.broadcast('PERSONA_CHANGED', personaChanged(session));
       return session;
     }),

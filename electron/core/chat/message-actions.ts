@@ -3,7 +3,7 @@
 import { HostFailure } from '../../../shared/errors';
 import type { ChatSession } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
-import { messageDtoIn } from './chat-reads';
+import { messageWireIn } from './chat-reads';
 import { editContent, editReasoning, replaceSwipeTexts, showSwipe, swipeCount, swipeIndex } from './swipes';
 import type { MessagePatch } from '../extensions/spindle-host/chat-data';
 import { chatDto } from '../extensions/spindle-host/lumiverse-dto';
@@ -29,7 +29,7 @@ export class MessageActions {
       const message = s.messages[i]!;
       s.messages[i] = { ...editContent(message, content), ...(added ? { extra: { ...(message.extra ?? {}), ...added } } : {}) };
     });
-    this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageDtoIn(session, index) });
+    this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message: messageWireIn(session, index) });
     return session;
   }
 
@@ -54,7 +54,7 @@ export class MessageActions {
       }
       s.messages[i] = message;
     });
-    const message = messageDtoIn(session, index);
+    const message = messageWireIn(session, index);
     this.deps.tell(sessionId, 'MESSAGE_EDITED', { chatId: sessionId, message });
     if (patch.swipes !== undefined || patch.swipeId !== undefined) this.deps.tell(sessionId, 'SWIPE_EDITED', { chatId: sessionId, message, previousSwipeId });
     return session;
@@ -82,7 +82,7 @@ export class MessageActions {
     const { session, index } = this.change(sessionId, messageId, (s, i) => {
       s.messages[i] = showSwipe(s.messages[i]!, target);
     });
-    this.deps.tell(sessionId, 'MESSAGE_SWIPED', { chatId: sessionId, message: messageDtoIn(session, index), action: 'navigated', swipeId: target, previousSwipeId: previous });
+    this.deps.tell(sessionId, 'MESSAGE_SWIPED', { chatId: sessionId, message: messageWireIn(session, index), action: 'navigated', swipeId: target, previousSwipeId: previous });
     return session;
   }
 

@@ -3,7 +3,7 @@
 import type { ChatMessage, ChatSwipe } from '../../../shared/types/chat';
 import type { SessionStore } from './session-store';
 import { addSwipe, messageOnly, replyOf, swipeIndex } from './swipes';
-import { messageDtoIn } from './chat-reads';
+import { messageWireIn } from './chat-reads';
 
 /** new: append; swipe: alternative of `of`; continue: `of` grows by the reply's text and calls. */
 export type ReplyPlacement = { kind: 'new' } | { kind: 'swipe'; of: string } | { kind: 'continue'; of: string };
@@ -56,12 +56,12 @@ export function saveReply(sessions: SessionStore, sessionId: string, reply: Chat
   });
   if (placed.index < 0) {
     const index = session.messages.findIndex((m) => m.id === reply.id);
-    const message = () => ({ chatId: sessionId, message: messageDtoIn(session, index) });
+    const message = () => ({ chatId: sessionId, message: messageWireIn(session, index) });
     // The message a swipe or continuation was for is gone: the reply is a message no one has heard of yet.
     if (placement.kind !== 'new') return { message: reply, event: { name: 'MESSAGE_SENT', payload: message() } };
     return { message: reply, event: reply.content ? { name: 'MESSAGE_EDITED', payload: message() } : null };
   }
-  const message = messageDtoIn(session, placed.index);
+  const message = messageWireIn(session, placed.index);
   const event: SavedReply['event'] =
     placement.kind === 'swipe'
       ? { name: 'MESSAGE_SWIPED', payload: { chatId: sessionId, message, action: 'added', swipeId: swipeIndex(placed.message) } }

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../../electron/core/chat/session-store';
 import { addSwipe, editContent, showSwipe } from '../../../electron/core/chat/swipes';
-import { messageDtoIn } from '../../../electron/core/chat/chat-reads';
+import { messageWireIn } from '../../../electron/core/chat/chat-reads';
 import { RegexStore } from '../../../electron/core/regex/regex-store';
 import { importSessionFile, previewImport } from '../../../electron/core/imports/session-import';
 import { parseStChat, toStChat } from '../../../electron/core/imports/st-chat';
@@ -94,16 +94,16 @@ describe('a SillyTavern chat comes in whole', () => {
 
   it('extensions read a message as Lumiverse hands it: the imported extra, the hidden flag, reasoning and its duration', async () => {
     const { session } = await importChat([HEADER, GREETING, USER, HIDDEN, REPLY]);
-    expect(messageDtoIn(session, 3).extra).toEqual({ api: 'openai', model: 'o3', token_count: 9, bias: null, reasoning: 'They are new here. Be kind.', reasoningDuration: 8100 });
-    expect(messageDtoIn(session, 2).extra).toEqual({ type: 'narrator', hidden: true });
+    expect(messageWireIn(session, 3).extra).toEqual({ api: 'openai', model: 'o3', token_count: 9, bias: null, reasoning: 'They are new here. Be kind.', reasoningDuration: 8100 });
+    expect(messageWireIn(session, 2).extra).toEqual({ type: 'narrator', hidden: true });
     // What a processor added later is read beside what the file kept (and an extension's metadata stays apart).
     const processed = { ...session.messages[3]!, extra: { slash: 'mood', model: 'o3-mini' }, metadata: { mine: 1 } };
-    expect(messageDtoIn(session, 3, processed)).toMatchObject({ extra: { api: 'openai', model: 'o3-mini', token_count: 9, slash: 'mood' }, metadata: { mine: 1 } });
+    expect(messageWireIn(session, 3, processed)).toMatchObject({ extra: { api: 'openai', model: 'o3-mini', token_count: 9, slash: 'mood' }, metadata: { mine: 1 } });
     // Exported, the line's extra carries it too (an extension's metadata does not leave).
     const line = stLineOf(processed, 'Seraphina') as { extra: Record<string, unknown> };
     expect(line.extra).toMatchObject({ api: 'openai', model: 'o3-mini', slash: 'mood' });
     expect(JSON.stringify(line)).not.toContain('"mine"');
-    expect(messageDtoIn(session, 0)).toMatchObject({ swipe_id: 1, swipes: GREETING.swipes, swipe_dates: [1740830400, 1740830400, 1740830500] });
+    expect(messageWireIn(session, 0)).toMatchObject({ swipe_id: 1, swipes: GREETING.swipes, swipe_dates: [1740830400, 1740830400, 1740830500] });
   });
 
   it('a swipe keeps its reasoning and imported fields when another is shown or a new one is added', async () => {
