@@ -42,7 +42,8 @@ describe('a message patch from an extension', () => {
     expect(reply.swipes!.map((s) => s.content)).toEqual(['first, reworded', 'second, reworded']);
     // The swipes were given: SWIPE_EDITED follows, as in Lumiverse, with the swipe shown before.
     expect(told.map((t) => t.event)).toEqual(['MESSAGE_EDITED', 'SWIPE_EDITED']);
-    expect(told[0]!.payload).toMatchObject({ message: { id: 'r1', content: 'first, reworded', metadata: { tracker: { hp: 3 } } } });
+    // The event's message is Lumiverse's wire shape: an extension's metadata rides in extra.spindle_metadata.
+    expect(told[0]!.payload).toMatchObject({ message: { id: 'r1', content: 'first, reworded', extra: { spindle_metadata: { tracker: { hp: 3 } } } } });
     expect(told[1]!.payload).toEqual({ chatId: id, message: told[0]!.payload.message, previousSwipeId: 1 });
 
     // content wins over the swipes' text for the shown one; empty metadata removes it.

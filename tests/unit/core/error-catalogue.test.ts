@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../../../shared/errors';
 import { NOTICE_CODES } from '../../../shared/notices';
 
 /** Node's own error codes, set on Error objects the way Node sets them (not host errors). */
-const NODE_STYLE = new Set(['ERR_ACCESS_DENIED', 'ELOCKED', 'MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND']);
+const NODE_STYLE = new Set(['ERR_ACCESS_DENIED', 'ENOENT', 'ELOCKED', 'MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND']);
 const ROOTS = ['electron', 'shared', 'renderer/src'];
 const WRITTEN = /(?:\bcode|\berrorCode)\s*:\s*'([A-Z][A-Z0-9_]+)'|\bfail\(\s*'([A-Z][A-Z0-9_]+)'/g;
 

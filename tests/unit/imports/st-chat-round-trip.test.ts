@@ -98,7 +98,7 @@ describe('a SillyTavern chat comes in whole', () => {
     expect(messageWireIn(session, 2).extra).toEqual({ type: 'narrator', hidden: true });
     // What a processor added later is read beside what the file kept (and an extension's metadata stays apart).
     const processed = { ...session.messages[3]!, extra: { slash: 'mood', model: 'o3-mini' }, metadata: { mine: 1 } };
-    expect(messageWireIn(session, 3, processed)).toMatchObject({ extra: { api: 'openai', model: 'o3-mini', token_count: 9, slash: 'mood' }, metadata: { mine: 1 } });
+    expect(messageWireIn(session, 3, processed)).toMatchObject({ extra: { api: 'openai', model: 'o3-mini', token_count: 9, slash: 'mood', spindle_metadata: { mine: 1 } } });
     // Exported, the line's extra carries it too (an extension's metadata does not leave).
     const line = stLineOf(processed, 'Seraphina') as { extra: Record<string, unknown> };
     expect(line.extra).toMatchObject({ api: 'openai', model: 'o3-mini', slash: 'mood' });
